@@ -1,0 +1,95 @@
+/*
+ * bounds.c - lower bounds and the FNF guarantee (SPEC §2).
+ */
+#include "bounds.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* Time from "q holds it and is free" to "p holds it" for one transfer. */
+static double hop(const struct cluster *c, enum model m, int q, int p, bool *ok)
+{
+    struct cost k;
+    *ok = cluster_cost(c, q, p, &k);
+    if (!*ok)
+        return INFINITY;
+    switch (m) {
+    case MODEL_SENDER_ONLY: return k.s;
+    case MODEL_ONE_PORT:
+    case MODEL_MULTI_PORT: return k.T;
+    default: return k.s + k.l + k.r;
+    }
+}
+
+double bound_lower(const struct cluster *c, enum model m)
+{
+    int n = c->n;
+    if (n <= 1)
+        return 0;
+    if (c->kind == CLUSTER_NODES) {
+        /* Any chain source -> ... -> p costs at least the direct hop, since
+         * every hop costs >= 0 and the first hop leaves the source: O(n). */
+        double worst = 0;
+        for (int p = 0; p < n; p++) {
+            bool ok;
+            double h = p == c->source ? 0 : hop(c, m, c->source, p, &ok);
+            if (h > worst)
+                worst = h;
+        }
+        return worst;
+    }
+    /* Matrices and graphs: shortest paths from the source (Dijkstra, O(n^2)). */
+    double *dist = malloc((size_t)n * sizeof *dist);
+    char *done = calloc((size_t)n, 1);
+    if (!dist || !done) {
+        free(dist);
+        free(done);
+        return 0;
+    }
+    for (int i = 0; i < n; i++)
+        dist[i] = INFINITY;
+    dist[c->source] = 0;
+    for (int it = 0; it < n; it++) {
+        int u = -1;
+        for (int i = 0; i < n; i++)
+            if (!done[i] && (u < 0 || dist[i] < dist[u]))
+                u = i;
+        if (u < 0 || isinf(dist[u]))
+            break;
+        done[u] = 1;
+        for (int v = 0; v < n; v++) {
+            bool ok;
+            if (done[v] || v == u)
+                continue;
+            double h = hop(c, m, u, v, &ok);
+            if (ok && dist[u] + h < dist[v])
+                dist[v] = dist[u] + h;
+        }
+    }
+    double worst = 0;
+    for (int i = 0; i < n; i++)
+        if (isfinite(dist[i]) && dist[i] > worst)
+            worst = dist[i];
+    free(dist);
+    free(done);
+    return worst;
+}
+
+bool bound_fnf_beta(const struct cluster *c, enum model m, double *beta, bool *consistent)
+{
+    if (c->kind != CLUSTER_NODES || m != MODEL_ASYNC || c->n < 2)
+        return false;
+    double lo = INFINITY, hi = -INFINITY;
+    for (int p = 0; p < c->n; p++) {
+        if (p == c->source)
+            continue;
+        double r = c->nodes[p].recv + c->latency;
+        if (r < lo)
+            lo = r;
+        if (r > hi)
+            hi = r;
+    }
+    *beta = hi - 2 * lo;
+    *consistent = cluster_speeds_consistent(c, NULL, NULL);
+    return true;
+}

@@ -1,0 +1,28 @@
+/*
+ * bounds.h - the bounds printed beside every result (SPEC §2).
+ */
+#ifndef HETCAST_BOUNDS_H
+#define HETCAST_BOUNDS_H
+
+#include <stdbool.h>
+
+#include "cluster.h"
+#include "engine.h"
+
+/*
+ * A lower bound on any broadcast from c->source: every node p gets the
+ * message along some chain from the source, each hop costing at least one
+ * whole transfer; for node tables this is s(source) + L + max r (the
+ * trivial bound of the papers).
+ */
+double bound_lower(const struct cluster *c, enum model m);
+
+/*
+ * The Liu-Wang-Guo guarantee fnf <= 2T + beta, beta = max r' - 2 min r'
+ * over the receivers with r' = r + L. Defined for node tables in the async
+ * model only (returns false otherwise); *consistent tells whether the speeds
+ * are consistent, the condition under which the theorem holds.
+ */
+bool bound_fnf_beta(const struct cluster *c, enum model m, double *beta, bool *consistent);
+
+#endif

@@ -1,0 +1,259 @@
+/*
+ * cluster.c - the cluster model: construction, costs and the checks that
+ * every front door (CSV, Lua) shares through cluster_finish().
+ */
+#include "cluster.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct cluster *cluster_new(enum cluster_kind kind)
+{
+    struct cluster *c = xcalloc(1, sizeof *c);
+    c->kind = kind;
+    c->unit = 1.0;
+    c->source = 0;
+    return c;
+}
+
+void cluster_free(struct cluster *c)
+{
+    if (!c)
+        return;
+    for (int i = 0; i < c->n; i++) {
+        free(c->nodes[i].name);
+        free(c->nodes[i].klass);
+        free(c->nodes[i].group);
+    }
+    free(c->nodes);
+    free(c->path);
+    free(c->name);
+    free(c->description);
+    free(c->dist);
+    free(c->edges);
+    free(c->edge_of);
+    free(c->source_name);
+    free(c);
+}
+
+void cluster_set_str(char **field, const char *value)
+{
+    free(*field);
+    *field = value ? xstrdup(value) : NULL;
+}
+
+int cluster_add_node(struct cluster *c, const char *name, double send, double recv)
+{
+    if (c->n == c->cap) {
+        c->cap = c->cap ? 2 * c->cap : 16;
+        c->nodes = xrealloc(c->nodes, (size_t)c->cap * sizeof *c->nodes);
+    }
+    struct node *nd = &c->nodes[c->n];
+    memset(nd, 0, sizeof *nd);
+    nd->name = xstrdup(name);
+    nd->send = send;
+    nd->recv = recv;
+    return c->n++;
+}
+
+int cluster_add_edge(struct cluster *c, int from, int to, double time, double send)
+{
+    if (c->nedges == c->edgecap) {
+        c->edgecap = c->edgecap ? 2 * c->edgecap : 16;
+        c->edges = xrealloc(c->edges, (size_t)c->edgecap * sizeof *c->edges);
+    }
+    struct edge *e = &c->edges[c->nedges];
+    e->from = from;
+    e->to = to;
+    e->time = time;
+    e->send = send;
+    e->line = 0;
+    return c->nedges++;
+}
+
+int cluster_find(const struct cluster *c, const char *name)
+{
+    for (int i = 0; i < c->n; i++)
+        if (strcmp(c->nodes[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+const char *cluster_kind_name(enum cluster_kind k)
+{
+    switch (k) {
+    case CLUSTER_NODES: return "node table";
+    case CLUSTER_MATRIX: return "latency matrix";
+    case CLUSTER_GRAPH: return "platform graph";
+    }
+    return "?";
+}
+
+bool cluster_cost(const struct cluster *c, int q, int p, struct cost *out)
+{
+    if (c->kind == CLUSTER_GRAPH) {
+        int k = c->edge_of ? c->edge_of[(size_t)q * (size_t)c->n + (size_t)p] : -1;
+        if (k < 0)
+            return false;
+        const struct edge *e = &c->edges[k];
+        out->s = 0;
+        out->l = e->time;
+        out->r = 0;
+        out->T = e->time;
+        out->send_mp = e->send >= 0 ? e->send : e->time;
+        return true;
+    }
+    out->s = c->nodes[q].send;
+    out->l = c->kind == CLUSTER_MATRIX ? c->unit * c->dist[(size_t)q * (size_t)c->n + (size_t)p]
+                                       : c->latency;
+    out->r = c->nodes[p].recv;
+    out->T = out->s + out->l + out->r;
+    out->send_mp = out->s;
+    return true;
+}
+
+bool cluster_speeds_consistent(const struct cluster *c, int *bad_p, int *bad_q)
+{
+    /* Sort indices by send time, then check recv is non-decreasing among
+     * distinct send times and equal among equal ones: O(n log n). */
+    int n = c->n;
+    if (n < 2)
+        return true;
+    int *idx = xmalloc((size_t)n * sizeof *idx);
+    for (int i = 0; i < n; i++)
+        idx[i] = i;
+    /* insertion into a merge sort would be longer; qsort needs the cluster */
+    const struct node *nodes = c->nodes;
+    for (int w = 1; w < n; w *= 2) {
+        int *tmp = xmalloc((size_t)n * sizeof *tmp);
+        for (int lo = 0; lo < n; lo += 2 * w) {
+            int mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            int a = lo, b = mid, k = lo;
+            while (a < mid && b < hi) {
+                const struct node *x = &nodes[idx[a]], *y = &nodes[idx[b]];
+                bool take_a = x->send < y->send || (x->send == y->send && x->recv <= y->recv);
+                tmp[k++] = take_a ? idx[a++] : idx[b++];
+            }
+            while (a < mid)
+                tmp[k++] = idx[a++];
+            while (b < hi)
+                tmp[k++] = idx[b++];
+        }
+        memcpy(idx, tmp, (size_t)n * sizeof *idx);
+        free(tmp);
+    }
+    bool ok = true;
+    for (int i = 1; i < n && ok; i++) {
+        const struct node *x = &nodes[idx[i - 1]], *y = &nodes[idx[i]];
+        /* x->send <= y->send; consistent needs x->recv <= y->recv, and equal
+         * send times need equal receive times ("iff"). */
+        if (x->recv > y->recv || (x->send == y->send && x->recv != y->recv)) {
+            ok = false;
+            if (bad_p)
+                *bad_p = idx[i - 1];
+            if (bad_q)
+                *bad_q = idx[i];
+        }
+    }
+    free(idx);
+    return ok;
+}
+
+static void check_reachable(struct cluster *c, struct diag *d)
+{
+    int n = c->n;
+    char *seen = xcalloc((size_t)n, 1);
+    int *stack = xmalloc((size_t)n * sizeof *stack), top = 0;
+    seen[c->source] = 1;
+    stack[top++] = c->source;
+    while (top > 0) {
+        int u = stack[--top];
+        for (int k = 0; k < c->nedges; k++)
+            if (c->edges[k].from == u && !seen[c->edges[k].to]) {
+                seen[c->edges[k].to] = 1;
+                stack[top++] = c->edges[k].to;
+            }
+    }
+    for (int i = 0; i < n; i++)
+        if (!seen[i])
+            diag_error(d, c->path, c->nodes[i].line, NULL,
+                       "node %s is not reachable from the source %s", c->nodes[i].name,
+                       c->nodes[c->source].name);
+    free(seen);
+    free(stack);
+}
+
+int cluster_finish(struct cluster *c, struct diag *d)
+{
+    int errors = d->errors;
+    if (c->n == 0) {
+        diag_error(d, c->path, 0, NULL, "no nodes: the cluster is empty");
+        return -1;
+    }
+    c->source = 0;
+    if (c->source_name) {
+        int s = cluster_find(c, c->source_name);
+        if (s < 0)
+            diag_error(d, c->path, c->source_line, "source",
+                       "\"%s\" is not a node of this cluster", c->source_name);
+        else
+            c->source = s;
+    }
+    for (int i = 0; i < c->n; i++) {
+        const struct node *nd = &c->nodes[i];
+        if (!(nd->send >= 0) || !isfinite(nd->send))
+            diag_error(d, c->path, nd->line, "send", "%s: send time must be a finite number >= 0", nd->name);
+        if (!(nd->recv >= 0) || !isfinite(nd->recv))
+            diag_error(d, c->path, nd->line, "recv", "%s: receive time must be a finite number >= 0", nd->name);
+    }
+    if (!(c->latency >= 0) || !isfinite(c->latency))
+        diag_error(d, c->path, 0, "latency", "must be a finite number >= 0");
+    if (!(c->unit >= 0) || !isfinite(c->unit))
+        diag_error(d, c->path, 0, "unit", "must be a finite number >= 0");
+    if (c->kind == CLUSTER_MATRIX && !c->dist)
+        diag_error(d, c->path, 0, NULL, "latency matrix without distances");
+    if (c->kind == CLUSTER_GRAPH) {
+        size_t nn = (size_t)c->n * (size_t)c->n;
+        free(c->edge_of);
+        c->edge_of = xmalloc(nn * sizeof *c->edge_of);
+        for (size_t i = 0; i < nn; i++)
+            c->edge_of[i] = -1;
+        for (int k = 0; k < c->nedges; k++) {
+            const struct edge *e = &c->edges[k];
+            if (e->from < 0 || e->from >= c->n || e->to < 0 || e->to >= c->n) {
+                diag_error(d, c->path, e->line, NULL, "edge names an unknown node");
+                continue;
+            }
+            if (e->from == e->to) {
+                diag_error(d, c->path, e->line, "to", "self loop on %s", c->nodes[e->from].name);
+                continue;
+            }
+            if (!(e->time > 0) || !isfinite(e->time)) {
+                diag_error(d, c->path, e->line, "time", "edge %s -> %s: time must be a finite number > 0",
+                           c->nodes[e->from].name, c->nodes[e->to].name);
+                continue;
+            }
+            size_t at = (size_t)e->from * (size_t)c->n + (size_t)e->to;
+            if (c->edge_of[at] >= 0) {
+                diag_error(d, c->path, e->line, NULL, "duplicate edge %s -> %s (first on line %d)",
+                           c->nodes[e->from].name, c->nodes[e->to].name,
+                           c->edges[c->edge_of[at]].line);
+                continue;
+            }
+            c->edge_of[at] = k;
+        }
+        if (d->errors == errors)
+            check_reachable(c, d);
+    }
+    if (d->errors > errors)
+        return -1;
+    int p, q;
+    if (c->kind != CLUSTER_GRAPH && !cluster_speeds_consistent(c, &p, &q))
+        diag_warn(d, c->path, c->nodes[q].line, NULL,
+                  "speeds are not consistent (%s: s=%g r=%g, %s: s=%g r=%g); "
+                  "the FNF guarantee 2T+beta does not hold",
+                  c->nodes[p].name, c->nodes[p].send, c->nodes[p].recv,
+                  c->nodes[q].name, c->nodes[q].send, c->nodes[q].recv);
+    return 0;
+}

@@ -1,0 +1,103 @@
+/*
+ * cluster.h - the one in-memory model of a cluster (SPEC §5).
+ *
+ * Three kinds share one structure: a node table (per-node send/recv times
+ * and one latency), a latency matrix (distances between every pair, optional
+ * per-node send/recv), and a platform graph (directed edges with a time).
+ * CSV files and Lua scripts both build this structure; nothing else knows
+ * where a cluster came from.
+ */
+#ifndef HETCAST_CLUSTER_H
+#define HETCAST_CLUSTER_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "diag.h"
+
+enum cluster_kind {
+    CLUSTER_NODES = 0,   /* node table: name,send,recv */
+    CLUSTER_MATRIX = 1,  /* latency matrix */
+    CLUSTER_GRAPH = 2,   /* platform graph: from,to,time */
+};
+#define CLUSTER_KIND_BIT(k) (1u << (k))
+
+struct node {
+    char *name;
+    double send;   /* s(p): sending overhead (0 if not given) */
+    double recv;   /* r(p): receiving overhead (0 if not given) */
+    char *klass;   /* optional class label, NULL if none */
+    char *group;   /* optional group label, NULL if none */
+    int line;      /* line in the source file (0 if built by a script) */
+};
+
+struct edge {
+    int from, to;
+    double time;   /* T(from,to) */
+    double send;   /* multi-port send time of `from`; < 0 means "= time" */
+    int line;
+};
+
+struct cluster {
+    enum cluster_kind kind;
+    char *path;         /* file it came from, or NULL */
+    char *name;         /* "# name:" or the file's base name */
+    char *description;  /* "# description:" or NULL */
+    int n;
+    int cap;
+    struct node *nodes;
+    double latency;     /* L, node tables (default 0) */
+    double unit;        /* u, latency matrices (default 1) */
+    double *dist;       /* n*n distances, latency matrices only (row = from) */
+    int nedges;
+    int edgecap;
+    struct edge *edges; /* platform graphs only */
+    int *edge_of;       /* n*n edge index or -1, graphs only (see cluster_finish) */
+    int source;         /* index of the source node */
+    char *source_name;  /* "# source:" as written, resolved by cluster_finish */
+    int source_line;
+};
+
+/* The cost of one transfer q -> p, before the port model is applied. */
+struct cost {
+    double s;   /* send overhead of q */
+    double l;   /* link time */
+    double r;   /* receive overhead of p */
+    double T;   /* whole transfer time for one-port / multi-port */
+    double send_mp; /* multi-port: time q's port is busy */
+};
+
+struct cluster *cluster_new(enum cluster_kind kind);
+void cluster_free(struct cluster *c);
+/* Returns the index of the new node. Name is copied. */
+int cluster_add_node(struct cluster *c, const char *name, double send, double recv);
+int cluster_add_edge(struct cluster *c, int from, int to, double time, double send);
+int cluster_find(const struct cluster *c, const char *name);   /* -1 if none */
+void cluster_set_str(char **field, const char *value);           /* copy or clear */
+
+/*
+ * Resolve the source, allocate the matrix/graph index and check the model:
+ * errors (no nodes, unknown source, ...) and warnings (inconsistent speeds)
+ * go to d. Returns 0, or -1 if an error was added.
+ */
+int cluster_finish(struct cluster *c, struct diag *d);
+
+/* Cost of q -> p. Returns false when there is no such transfer (no edge). */
+bool cluster_cost(const struct cluster *c, int q, int p, struct cost *out);
+
+/* Do the speeds satisfy s(p) <= s(q) iff r(p) <= r(q)? (SPEC §5) */
+bool cluster_speeds_consistent(const struct cluster *c, int *bad_p, int *bad_q);
+
+const char *cluster_kind_name(enum cluster_kind k);
+
+/* Load a CSV cluster (csvload.c). Returns NULL and fills d on failure. */
+struct cluster *cluster_load_csv(const char *path, struct diag *d);
+/* Same, from a buffer (for tests and fuzzing); name is used in messages. */
+struct cluster *cluster_load_csv_buffer(const char *name, const char *buf,
+                                        size_t len, struct diag *d);
+/* Write any cluster as CSV that cluster_load_csv reads back to the same model. */
+int cluster_write_csv(const struct cluster *c, FILE *fp);
+/* Write to path through a temporary file and rename (never a half file). */
+int cluster_save_csv(const struct cluster *c, const char *path, char **cause);
+
+#endif

@@ -1,0 +1,1430 @@
+/*
+ * csvload.c - cluster files: CSV in (through libcsv) and CSV out (SPEC §5).
+ *
+ * The reader strips comment lines itself, feeds the other lines to libcsv
+ * one at a time and remembers the line on which every record starts, so each
+ * problem names the true file line and the column.  It keeps going after an
+ * error, so that one run lists every problem (one diag line each), and it
+ * returns a cluster only when there were none; cluster_finish() then does the
+ * checks that every front door shares.  The writer produces files that this
+ * reader loads back to the same model, and saving goes through a temporary
+ * file and rename(), so a reader never sees half a file.  docs/formats.md
+ * describes the format for users.
+ *
+ * Numbers are read and written in the C locale whatever the program's
+ * locale is (curses front ends call setlocale()).
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include "cluster.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <locale.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <fcntl.h>
+
+#define MAX_NODES 1000000   /* nodes in one cluster, `count` expansion included */
+#define MAX_MATRIX 4096     /* nodes in a latency matrix (n*n doubles) */
+#define CSV_OPTIONS (CSV_STRICT | CSV_STRICT_FINI)
+
+/* Columns of node tables and platform graphs; `send` belongs to both. */
+enum col_id {
+    COL_NAME, COL_SEND, COL_RECV, COL_COUNT, COL_CLASS, COL_GROUP,
+    COL_FROM, COL_TO, COL_TIME, COL_BIDIR,
+    COL_NCOLS
+};
+
+static const char *const col_names[COL_NCOLS] = {
+    "name", "send", "recv", "count", "class", "group",
+    "from", "to", "time", "bidirectional",
+};
+
+#define NODE_COLS ((1u << COL_NAME) | (1u << COL_SEND) | (1u << COL_RECV) | \
+                   (1u << COL_COUNT) | (1u << COL_CLASS) | (1u << COL_GROUP))
+#define GRAPH_COLS ((1u << COL_FROM) | (1u << COL_TO) | (1u << COL_TIME) | \
+                    (1u << COL_SEND) | (1u << COL_BIDIR))
+
+/*
+ * Node name -> node index, open addressing over the cluster's own names
+ * (the table holds indexes only, so growing c->nodes cannot break it).
+ * Loading n nodes costs O(n) expected instead of cluster_find's O(n^2).
+ */
+struct name_index {
+    int *slot;      /* node index, or -1 for an empty slot */
+    size_t cap;     /* power of two, or 0 */
+    size_t len;
+};
+
+/* Edge (from, to) -> edge index, for duplicate edges. Key 0 is empty. */
+struct pair_index {
+    uint64_t *key;
+    int *val;
+    size_t cap;
+    size_t len;
+};
+
+/* A `# key: value` parameter; line is 0 when the file does not give it. */
+struct param {
+    int line;
+    double num;
+    char *str;
+};
+
+struct loader {
+    const char *file;       /* name used in messages */
+    struct diag *d;
+    int errors;             /* d->errors when loading started */
+    locale_t c_locale;      /* (locale_t)0 if it could not be made */
+
+    /* Feeding libcsv: the line being fed, the line where the record being
+     * assembled started, and whether one is being assembled. */
+    int cur_line;
+    int rec_line;
+    bool pending;
+    char **fields;
+    int nfields;
+    int fieldcap;
+
+    /* The header row. */
+    int header_line;        /* 0 until the header was read */
+    bool too_many;          /* "too many nodes" was said (it is said once) */
+    bool rows_ok;           /* header usable: data rows are checked */
+    int ncols;              /* fields in every row */
+    int col[COL_NCOLS];     /* where each known column is, or -1 */
+    struct cluster *c;      /* made when the header decides the kind */
+    struct name_index names;
+
+    /* Latency matrix: node of each column (-1: send/recv), the send/recv
+     * columns, and the line of each node's row (0: none yet). */
+    int *mcol;
+    int msend;
+    int mrecv;
+    int *row_line;
+
+    /* Platform graph: the per-node multi-port send time and where it was
+     * given (0: not given), and the edges seen. */
+    double *node_send;
+    int *node_send_line;
+    int node_send_cap;
+    struct pair_index edges;
+
+    struct param latency, unit, source, name;
+    char *description;
+};
+
+/* ---- small helpers ---- */
+
+static bool is_blank_char(char ch)
+{
+    return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n' || ch == '\f' || ch == '\v';
+}
+
+static bool is_digit(char ch)
+{
+    return ch >= '0' && ch <= '9';
+}
+
+static bool is_key_char(char ch)
+{
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || is_digit(ch) ||
+           ch == '_' || ch == '-';
+}
+
+static char *str_ndup(const char *s, size_t n)
+{
+    char *t = xmalloc(n + 1);
+    if (n)
+        memcpy(t, s, n);
+    t[n] = '\0';
+    return t;
+}
+
+/*
+ * A user's text as it goes into a one-line message: control characters
+ * become '?', and long text is cut with "...".  Returns buf.
+ */
+static const char *shown(const char *s, char *buf, size_t size)
+{
+    size_t n = 0, max = size - 4;
+    for (; *s && n < max; s++)
+        buf[n++] = (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s;
+    if (*s)
+        memcpy(buf + n, "...", 3), n += 3;
+    buf[n] = '\0';
+    return buf;
+}
+
+#define SHOWN(s, buf) shown((s), (buf), sizeof (buf))
+
+static uint64_t hash_str(const char *s)
+{
+    uint64_t h = 14695981039346656037u;   /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211u;
+    return h;
+}
+
+static uint64_t hash_u64(uint64_t x)
+{
+    x ^= x >> 33;                          /* splitmix64's finalizer */
+    x *= 0xff51afd7ed558ccdu;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53u;
+    x ^= x >> 33;
+    return x;
+}
+
+static int name_find(const struct name_index *ix, const struct cluster *c, const char *name)
+{
+    if (ix->cap == 0)
+        return -1;
+    size_t mask = ix->cap - 1;
+    for (size_t i = hash_str(name) & mask;; i = (i + 1) & mask) {
+        int k = ix->slot[i];
+        if (k < 0 || strcmp(c->nodes[k].name, name) == 0)
+            return k;
+    }
+}
+
+static void name_put(int *slot, size_t cap, const struct cluster *c, int k)
+{
+    size_t mask = cap - 1, i = hash_str(c->nodes[k].name) & mask;
+    while (slot[i] >= 0)
+        i = (i + 1) & mask;
+    slot[i] = k;
+}
+
+/* Adds node k, whose name is not in the index yet. */
+static void name_insert(struct name_index *ix, const struct cluster *c, int k)
+{
+    if (2 * (ix->len + 1) > ix->cap) {
+        size_t cap = ix->cap ? 2 * ix->cap : 64;
+        int *slot = xmalloc(cap * sizeof *slot);
+        for (size_t i = 0; i < cap; i++)
+            slot[i] = -1;
+        for (size_t i = 0; i < ix->cap; i++)
+            if (ix->slot[i] >= 0)
+                name_put(slot, cap, c, ix->slot[i]);
+        free(ix->slot);
+        ix->slot = slot;
+        ix->cap = cap;
+    }
+    name_put(ix->slot, ix->cap, c, k);
+    ix->len++;
+}
+
+static uint64_t pair_key(int from, int to)
+{
+    return ((uint64_t)(uint32_t)from << 32 | (uint32_t)to) + 1;
+}
+
+static size_t pair_slot(const uint64_t *keys, size_t cap, uint64_t key)
+{
+    size_t mask = cap - 1, i = hash_u64(key) & mask;
+    while (keys[i] != 0 && keys[i] != key)
+        i = (i + 1) & mask;
+    return i;
+}
+
+/* The edge index stored for (from, to), or -1. */
+static int pair_find(const struct pair_index *px, int from, int to)
+{
+    if (px->cap == 0)
+        return -1;
+    size_t i = pair_slot(px->key, px->cap, pair_key(from, to));
+    return px->key[i] ? px->val[i] : -1;
+}
+
+static void pair_insert(struct pair_index *px, int from, int to, int val)
+{
+    if (2 * (px->len + 1) > px->cap) {
+        size_t cap = px->cap ? 2 * px->cap : 64;
+        uint64_t *key = xcalloc(cap, sizeof *key);
+        int *v = xmalloc(cap * sizeof *v);
+        for (size_t i = 0; i < px->cap; i++)
+            if (px->key[i]) {
+                size_t j = pair_slot(key, cap, px->key[i]);
+                key[j] = px->key[i];
+                v[j] = px->val[i];
+            }
+        free(px->key);
+        free(px->val);
+        px->key = key;
+        px->val = v;
+        px->cap = cap;
+    }
+    uint64_t k = pair_key(from, to);
+    size_t i = pair_slot(px->key, px->cap, k);
+    px->key[i] = k;
+    px->val[i] = val;
+    px->len++;
+}
+
+/* ---- numbers ---- */
+
+/*
+ * The SPEC's numbers: [+-] digits [. digits] [(e|E) [+-] digits], with at
+ * least one digit before the exponent.  This refuses what strtod would
+ * otherwise take: hex, inf, nan, leading blanks and trailing junk.
+ */
+static bool number_syntax(const char *s)
+{
+    int digits = 0;
+    if (*s == '+' || *s == '-')
+        s++;
+    for (; is_digit(*s); s++)
+        digits++;
+    if (*s == '.')
+        for (s++; is_digit(*s); s++)
+            digits++;
+    if (digits == 0)
+        return false;
+    if (*s == 'e' || *s == 'E') {
+        s++;
+        if (*s == '+' || *s == '-')
+            s++;
+        if (!is_digit(*s))
+            return false;
+        while (is_digit(*s))
+            s++;
+    }
+    return *s == '\0';
+}
+
+/* strtod in the C locale; s has passed number_syntax(). */
+static double c_strtod(locale_t loc, const char *s, int *err)
+{
+    locale_t old = loc ? uselocale(loc) : (locale_t)0;
+    errno = 0;
+    double v = strtod(s, NULL);
+    *err = errno;
+    if (loc)
+        uselocale(old);
+    return v;
+}
+
+/*
+ * Reads field s of column col as a time: a number >= 0 (> 0 if positive).
+ * Any problem is one error on line; returns false then.
+ */
+static bool get_time(struct loader *ld, int line, const char *col, const char *s,
+                     bool positive, double *out)
+{
+    char buf[64];
+    if (*s == '\0') {
+        diag_error(ld->d, ld->file, line, col, "missing value (a number is needed)");
+        return false;
+    }
+    if (!number_syntax(s)) {
+        diag_error(ld->d, ld->file, line, col, "\"%s\" is not a number", SHOWN(s, buf));
+        return false;
+    }
+    int err;
+    double v = c_strtod(ld->c_locale, s, &err);
+    if (!isfinite(v) || (err == ERANGE && fabs(v) == HUGE_VAL)) {
+        diag_error(ld->d, ld->file, line, col, "\"%s\" is out of range", SHOWN(s, buf));
+        return false;
+    }
+    if (v < 0) {
+        diag_error(ld->d, ld->file, line, col, "\"%s\" is negative (times cannot be negative)",
+                   SHOWN(s, buf));
+        return false;
+    }
+    if (positive && v == 0) {
+        diag_error(ld->d, ld->file, line, col, "\"%s\" must be greater than 0", SHOWN(s, buf));
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+/* Reads a `count` cell: empty means 1, otherwise an integer 1..MAX_NODES. */
+static bool get_count(struct loader *ld, int line, const char *s, int *out)
+{
+    char buf[64];
+    if (*s == '\0') {
+        *out = 1;
+        return true;
+    }
+    int err;
+    double v = number_syntax(s) ? c_strtod(ld->c_locale, s, &err) : NAN;
+    if (!(v >= 1) || v != floor(v)) {
+        diag_error(ld->d, ld->file, line, "count", "\"%s\" is not a positive integer",
+                   SHOWN(s, buf));
+        return false;
+    }
+    if (v > MAX_NODES) {
+        diag_error(ld->d, ld->file, line, "count", "\"%s\" is too large (at most %d nodes)",
+                   SHOWN(s, buf), MAX_NODES);
+        return false;
+    }
+    *out = (int)v;
+    return true;
+}
+
+/* ---- comment lines and parameters ---- */
+
+static void set_param_str(struct loader *ld, int line, const char *key, struct param *p,
+                          const char *value)
+{
+    if (p->line) {
+        diag_error(ld->d, ld->file, line, key, "given twice (first on line %d)", p->line);
+        return;
+    }
+    if (*value == '\0') {
+        diag_error(ld->d, ld->file, line, key, "missing value");
+        return;
+    }
+    p->line = line;
+    p->str = xstrdup(value);
+}
+
+static void set_param_num(struct loader *ld, int line, const char *key, struct param *p,
+                          const char *value)
+{
+    if (p->line) {
+        diag_error(ld->d, ld->file, line, key, "given twice (first on line %d)", p->line);
+        return;
+    }
+    if (get_time(ld, line, key, value, false, &p->num))
+        p->line = line;
+}
+
+/*
+ * A line starting with '#' (s, n bytes, without its line end).  It sets a
+ * parameter when it reads `# key: value` -- key one word of letters, digits,
+ * '_' or '-', the colon right after it and then a blank or the line end --
+ * and is a plain comment otherwise.
+ */
+static void comment_line(struct loader *ld, int line, const char *s, size_t n)
+{
+    size_t i = 1;
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    size_t k0 = i;
+    while (i < n && is_key_char(s[i]))
+        i++;
+    if (i == k0 || i >= n || s[i] != ':' || (i + 1 < n && s[i + 1] != ' ' && s[i + 1] != '\t'))
+        return;
+    size_t k1 = i++;
+    while (i < n && is_blank_char(s[i]))
+        i++;
+    size_t end = n;
+    while (end > i && is_blank_char(s[end - 1]))
+        end--;
+    char *key = str_ndup(s + k0, k1 - k0);
+    char *value = str_ndup(s + i, end - i);
+    if (strcasecmp(key, "name") == 0) {
+        set_param_str(ld, line, "name", &ld->name, value);
+    } else if (strcasecmp(key, "source") == 0) {
+        set_param_str(ld, line, "source", &ld->source, value);
+    } else if (strcasecmp(key, "latency") == 0) {
+        set_param_num(ld, line, "latency", &ld->latency, value);
+    } else if (strcasecmp(key, "unit") == 0) {
+        set_param_num(ld, line, "unit", &ld->unit, value);
+    } else if (strcasecmp(key, "description") == 0) {
+        /* Each `# description:` line adds one line to the description. */
+        if (ld->description) {
+            char *joined = xasprintf("%s\n%s", ld->description, value);
+            free(ld->description);
+            ld->description = joined;
+        } else {
+            ld->description = xstrdup(value);
+        }
+    } else {
+        char buf[64];
+        diag_warn(ld->d, ld->file, line, SHOWN(key, buf),
+                  "unknown parameter, ignored (known: name, description, source, latency, unit)");
+    }
+    free(key);
+    free(value);
+}
+
+/* ---- the header row ---- */
+
+static int col_lookup(const char *name)
+{
+    for (int i = 0; i < COL_NCOLS; i++)
+        if (strcasecmp(name, col_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+static void table_header(struct loader *ld, int line)
+{
+    char buf[64];
+    int *ids = xmalloc((size_t)ld->nfields * sizeof *ids);
+    unsigned present = 0;
+    for (int i = 0; i < ld->nfields; i++) {
+        ids[i] = col_lookup(ld->fields[i]);
+        if (ids[i] >= 0)
+            present |= 1u << ids[i];
+    }
+    const unsigned graph_only = (1u << COL_FROM) | (1u << COL_TO) | (1u << COL_TIME) |
+                                (1u << COL_BIDIR);
+    enum cluster_kind kind;
+    if ((present & graph_only) && !(present & (1u << COL_NAME)))
+        kind = CLUSTER_GRAPH;
+    else if (present & NODE_COLS)
+        kind = CLUSTER_NODES;
+    else {
+        diag_error(ld->d, ld->file, line, NULL,
+                   "missing header: expected name,send,recv (node table), from,to,time "
+                   "(platform graph) or an empty first cell (latency matrix), found \"%s\"",
+                   SHOWN(ld->fields[0], buf));
+        free(ids);
+        return;
+    }
+    const unsigned allowed = kind == CLUSTER_GRAPH ? GRAPH_COLS : NODE_COLS;
+    const char *kind_cols = kind == CLUSTER_GRAPH
+        ? "a platform graph has from, to, time, send, bidirectional"
+        : "a node table has name, send, recv, count, class, group";
+    ld->c = cluster_new(kind);
+    ld->ncols = ld->nfields;
+    ld->rows_ok = true;
+    for (int i = 0; i < ld->nfields; i++) {
+        const char *f = ld->fields[i];
+        if (*f == '\0') {
+            diag_error(ld->d, ld->file, line, "header", "column %d has no name", i + 1);
+        } else if (ids[i] < 0 || !(allowed & (1u << ids[i]))) {
+            diag_error(ld->d, ld->file, line, SHOWN(f, buf), "unknown column (%s)", kind_cols);
+        } else if (ld->col[ids[i]] >= 0) {
+            diag_error(ld->d, ld->file, line, "header", "column \"%s\" appears twice",
+                       col_names[ids[i]]);
+            ld->rows_ok = false;
+        } else {
+            ld->col[ids[i]] = i;
+        }
+    }
+    static const int node_req[] = {COL_NAME, COL_SEND, COL_RECV};
+    static const int graph_req[] = {COL_FROM, COL_TO, COL_TIME};
+    const int *req = kind == CLUSTER_GRAPH ? graph_req : node_req;
+    for (int i = 0; i < 3; i++)
+        if (ld->col[req[i]] < 0) {
+            diag_error(ld->d, ld->file, line, "header", "missing column \"%s\" (%s)",
+                       col_names[req[i]],
+                       kind == CLUSTER_GRAPH ? "a platform graph needs from, to and time"
+                                             : "a node table needs name, send and recv");
+            ld->rows_ok = false;
+        }
+    free(ids);
+}
+
+/*
+ * `,a,b,c[,send][,recv]`: the first cell is empty, the others name the nodes
+ * in order; cells named `send` and `recv` (reserved, not node names) hold the
+ * per-node overheads and come after every node column.
+ */
+static void matrix_header(struct loader *ld, int line)
+{
+    char buf[64];
+    int errors = ld->d->errors;
+    struct cluster *c = ld->c = cluster_new(CLUSTER_MATRIX);
+    ld->ncols = ld->nfields;
+    ld->mcol = xmalloc((size_t)ld->nfields * sizeof *ld->mcol);
+    ld->mcol[0] = -1;
+    for (int i = 1; i < ld->nfields; i++) {
+        const char *f = ld->fields[i];
+        ld->mcol[i] = -1;
+        if (strcasecmp(f, "send") == 0 || strcasecmp(f, "recv") == 0) {
+            int *at = f[0] == 's' || f[0] == 'S' ? &ld->msend : &ld->mrecv;
+            if (*at >= 0)
+                diag_error(ld->d, ld->file, line, "header", "column \"%s\" appears twice",
+                           at == &ld->msend ? "send" : "recv");
+            else
+                *at = i;
+        } else if (*f == '\0') {
+            diag_error(ld->d, ld->file, line, "header", "column %d has no node name", i + 1);
+        } else if (ld->msend >= 0 || ld->mrecv >= 0) {
+            diag_error(ld->d, ld->file, line, "header",
+                       "node column \"%s\" after the send/recv columns (they come last)",
+                       SHOWN(f, buf));
+        } else if (name_find(&ld->names, c, f) >= 0) {
+            diag_error(ld->d, ld->file, line, "header", "node \"%s\" is named twice",
+                       SHOWN(f, buf));
+        } else if (c->n >= MAX_MATRIX) {
+            if (!ld->too_many)
+                diag_error(ld->d, ld->file, line, "header",
+                           "too many nodes (a latency matrix has at most %d)", MAX_MATRIX);
+            ld->too_many = true;
+        } else {
+            int k = cluster_add_node(c, f, 0, 0);
+            c->nodes[k].line = line;
+            name_insert(&ld->names, c, k);
+            ld->mcol[i] = k;
+        }
+    }
+    if (c->n == 0 && ld->d->errors == errors)
+        diag_error(ld->d, ld->file, line, "header",
+                   "a latency matrix names its nodes in the header (first cell empty)");
+    ld->rows_ok = ld->d->errors == errors;
+    c->dist = xcalloc((size_t)c->n * (size_t)c->n, sizeof *c->dist);
+    ld->row_line = xcalloc((size_t)c->n, sizeof *ld->row_line);
+}
+
+/* ---- data rows ---- */
+
+static bool check_field_count(struct loader *ld, int line)
+{
+    if (ld->nfields == ld->ncols)
+        return true;
+    diag_error(ld->d, ld->file, line, NULL, "expected %d fields (as in the header), found %d",
+               ld->ncols, ld->nfields);
+    return false;
+}
+
+static const char *field(const struct loader *ld, enum col_id id)
+{
+    return ld->col[id] >= 0 ? ld->fields[ld->col[id]] : "";
+}
+
+/* Adds a node of a node table or graph; false (and an error) if the name is taken. */
+static bool add_named_node(struct loader *ld, int line, const char *col, const char *name,
+                           double send, double recv, int *out)
+{
+    char buf[64];
+    struct cluster *c = ld->c;
+    int k = name_find(&ld->names, c, name);
+    if (k >= 0) {
+        diag_error(ld->d, ld->file, line, col, "duplicate node name \"%s\" (first on line %d)",
+                   SHOWN(name, buf), c->nodes[k].line);
+        return false;
+    }
+    if (c->n >= MAX_NODES) {
+        if (!ld->too_many)
+            diag_error(ld->d, ld->file, line, NULL, "too many nodes (at most %d)", MAX_NODES);
+        ld->too_many = true;
+        return false;
+    }
+    k = cluster_add_node(c, name, send, recv);
+    c->nodes[k].line = line;
+    name_insert(&ld->names, c, k);
+    if (out)
+        *out = k;
+    return true;
+}
+
+static void node_row(struct loader *ld, int line)
+{
+    if (!check_field_count(ld, line))
+        return;
+    struct cluster *c = ld->c;
+    const char *name = field(ld, COL_NAME);
+    double send = 0, recv = 0;
+    int count = 1;
+    bool ok = true;
+    if (*name == '\0') {
+        diag_error(ld->d, ld->file, line, "name", "missing node name");
+        ok = false;
+    }
+    ok &= get_time(ld, line, "send", field(ld, COL_SEND), false, &send);
+    ok &= get_time(ld, line, "recv", field(ld, COL_RECV), false, &recv);
+    ok &= get_count(ld, line, field(ld, COL_COUNT), &count);
+    if (!ok)
+        return;
+    const char *klass = field(ld, COL_CLASS), *group = field(ld, COL_GROUP);
+    for (int i = 1; i <= count; i++) {
+        char *full = count == 1 ? xstrdup(name) : xasprintf("%s-%d", name, i);
+        int k;
+        bool added = add_named_node(ld, line, "name", full, send, recv, &k);
+        free(full);
+        if (!added)
+            break;     /* one message per row, not one per copy */
+        if (*klass)
+            cluster_set_str(&c->nodes[k].klass, klass);
+        if (*group)
+            cluster_set_str(&c->nodes[k].group, group);
+    }
+}
+
+static void matrix_row(struct loader *ld, int line)
+{
+    char buf[64];
+    if (!check_field_count(ld, line))
+        return;
+    struct cluster *c = ld->c;
+    const char *name = ld->fields[0];
+    if (*name == '\0') {
+        diag_error(ld->d, ld->file, line, NULL, "row without a node name (its first cell)");
+        return;
+    }
+    int k = name_find(&ld->names, c, name);
+    if (k < 0) {
+        diag_error(ld->d, ld->file, line, NULL, "unknown node \"%s\" (not named in the header)",
+                   SHOWN(name, buf));
+        return;
+    }
+    if (ld->row_line[k]) {
+        diag_error(ld->d, ld->file, line, NULL, "second row for node \"%s\" (first on line %d)",
+                   SHOWN(name, buf), ld->row_line[k]);
+        return;
+    }
+    ld->row_line[k] = line;
+    c->nodes[k].line = line;
+    size_t n = (size_t)c->n;
+    for (int i = 1; i < ld->ncols; i++) {
+        const char *f = ld->fields[i];
+        if (i == ld->msend) {
+            get_time(ld, line, "send", f, false, &c->nodes[k].send);
+        } else if (i == ld->mrecv) {
+            get_time(ld, line, "recv", f, false, &c->nodes[k].recv);
+        } else {
+            int j = ld->mcol[i];
+            char col[64];
+            double v;
+            SHOWN(c->nodes[j].name, col);
+            if (!get_time(ld, line, col, f, false, &v))
+                continue;
+            if (j == k && v != 0)
+                diag_error(ld->d, ld->file, line, col,
+                           "distance from \"%s\" to itself must be 0, found %s",
+                           SHOWN(name, buf), f);
+            else
+                c->dist[(size_t)k * n + (size_t)j] = v;
+        }
+    }
+}
+
+/* The index of graph node `name`, added (first seen on line) if new. */
+static int graph_node(struct loader *ld, int line, const char *name)
+{
+    int k = name_find(&ld->names, ld->c, name);
+    if (k < 0 && !add_named_node(ld, line, NULL, name, 0, 0, &k))
+        return -1;
+    if (k >= ld->node_send_cap) {
+        int cap = ld->node_send_cap ? 2 * ld->node_send_cap : 16;
+        while (cap <= k)
+            cap *= 2;
+        ld->node_send = xrealloc(ld->node_send, (size_t)cap * sizeof *ld->node_send);
+        ld->node_send_line = xrealloc(ld->node_send_line, (size_t)cap * sizeof *ld->node_send_line);
+        for (int i = ld->node_send_cap; i < cap; i++) {
+            ld->node_send[i] = -1;
+            ld->node_send_line[i] = 0;
+        }
+        ld->node_send_cap = cap;
+    }
+    return k;
+}
+
+static void set_node_send(struct loader *ld, int line, int k, double send, const char *text)
+{
+    char buf[64];
+    if (ld->node_send_line[k] == 0) {
+        ld->node_send[k] = send;
+        ld->node_send_line[k] = line;
+    } else if (ld->node_send[k] != send) {
+        char was[32];
+        snprintf(was, sizeof was, "%g", ld->node_send[k]);
+        diag_error(ld->d, ld->file, line, "send",
+                   "%s conflicts with %s given for node \"%s\" on line %d", text, was,
+                   SHOWN(ld->c->nodes[k].name, buf), ld->node_send_line[k]);
+    }
+}
+
+static void add_graph_edge(struct loader *ld, int line, int from, int to, double time,
+                           bool reverse)
+{
+    char b1[64], b2[64];
+    struct cluster *c = ld->c;
+    int first = pair_find(&ld->edges, from, to);
+    if (first >= 0) {
+        diag_error(ld->d, ld->file, line, NULL, "duplicate edge %s -> %s (%sfirst on line %d)",
+                   SHOWN(c->nodes[from].name, b1), SHOWN(c->nodes[to].name, b2),
+                   reverse ? "the reverse of this bidirectional row; " : "",
+                   c->edges[first].line);
+        return;
+    }
+    int k = cluster_add_edge(c, from, to, time, -1);
+    c->edges[k].line = line;
+    pair_insert(&ld->edges, from, to, k);
+}
+
+/*
+ * from,to,time[,send][,bidirectional].  A row whose `to` (and `time`) is
+ * empty declares the node in `from` without an edge: the writer uses it to
+ * keep the node order, and it can carry the node's send time.
+ */
+static void graph_row(struct loader *ld, int line)
+{
+    char buf[64];
+    if (!check_field_count(ld, line))
+        return;
+    const char *from = field(ld, COL_FROM), *to = field(ld, COL_TO);
+    const char *time_s = field(ld, COL_TIME), *send_s = field(ld, COL_SEND);
+    const char *bidir_s = field(ld, COL_BIDIR);
+    bool ok = true, bidir = false, has_send = *send_s != '\0';
+    double time = 0, send = -1;
+    if (*from == '\0') {
+        diag_error(ld->d, ld->file, line, "from", "missing node name");
+        ok = false;
+    }
+    if (strcmp(bidir_s, "1") == 0) {
+        bidir = true;
+    } else if (*bidir_s && strcmp(bidir_s, "0") != 0) {
+        diag_error(ld->d, ld->file, line, "bidirectional", "\"%s\" must be 1, 0 or empty",
+                   SHOWN(bidir_s, buf));
+        ok = false;
+    }
+    if (has_send)
+        ok &= get_time(ld, line, "send", send_s, false, &send);
+    if (*to == '\0') {
+        if (*time_s || bidir) {
+            diag_error(ld->d, ld->file, line, "to",
+                       "missing node name (a row without `to` only declares the node "
+                       "`from` and has no time)");
+            return;
+        }
+        if (!ok)
+            return;
+        int k = graph_node(ld, line, from);
+        if (k >= 0 && has_send)
+            set_node_send(ld, line, k, send, send_s);
+        return;
+    }
+    ok &= get_time(ld, line, "time", time_s, true, &time);
+    if (ok && strcmp(from, to) == 0) {
+        diag_error(ld->d, ld->file, line, "to", "self loop %s -> %s", SHOWN(from, buf),
+                   SHOWN(from, buf));
+        ok = false;
+    }
+    if (!ok)
+        return;
+    int a = graph_node(ld, line, from), b = graph_node(ld, line, to);
+    if (a < 0 || b < 0)
+        return;
+    if (has_send)
+        set_node_send(ld, line, a, send, send_s);
+    add_graph_edge(ld, line, a, b, time, false);
+    if (bidir)
+        add_graph_edge(ld, line, b, a, time, true);
+}
+
+/* One complete record of libcsv's, which started on `line`. */
+static void record(struct loader *ld, int line)
+{
+    bool empty = true;
+    for (int i = 0; i < ld->nfields && empty; i++)
+        empty = ld->fields[i][0] == '\0';
+    if (empty)
+        return;    /* `,,,` rows, as spreadsheets write blank lines */
+    if (!ld->header_line) {
+        ld->header_line = line;
+        if (ld->fields[0][0] == '\0')
+            matrix_header(ld, line);
+        else
+            table_header(ld, line);
+        return;
+    }
+    if (!ld->c || !ld->rows_ok)
+        return;
+    switch (ld->c->kind) {
+    case CLUSTER_NODES: node_row(ld, line); break;
+    case CLUSTER_MATRIX: matrix_row(ld, line); break;
+    case CLUSTER_GRAPH: graph_row(ld, line); break;
+    }
+}
+
+static void drop_record(struct loader *ld)
+{
+    for (int i = 0; i < ld->nfields; i++)
+        free(ld->fields[i]);
+    ld->nfields = 0;
+    ld->pending = false;
+}
+
+static void on_field(void *s, size_t len, void *data)
+{
+    struct loader *ld = data;
+    if (!ld->pending) {     /* a record after a bare CR on the same line */
+        ld->pending = true;
+        ld->rec_line = ld->cur_line;
+    }
+    if (ld->nfields == ld->fieldcap) {
+        ld->fieldcap = ld->fieldcap ? 2 * ld->fieldcap : 16;
+        ld->fields = xrealloc(ld->fields, (size_t)ld->fieldcap * sizeof *ld->fields);
+    }
+    ld->fields[ld->nfields++] = str_ndup(s ? s : "", s ? len : 0);
+}
+
+static void on_record(int term, void *data)
+{
+    struct loader *ld = data;
+    (void)term;
+    if (ld->nfields > 0)
+        record(ld, ld->rec_line);
+    drop_record(ld);
+}
+
+/* ---- putting it together ---- */
+
+static void apply_params(struct loader *ld)
+{
+    struct cluster *c = ld->c;
+    if (ld->latency.line) {
+        if (c->kind == CLUSTER_NODES)
+            c->latency = ld->latency.num;
+        else
+            diag_warn(ld->d, ld->file, ld->latency.line, "latency",
+                      "ignored: only node tables have one latency (a %s gives every link)",
+                      cluster_kind_name(c->kind));
+    }
+    if (ld->unit.line) {
+        if (c->kind == CLUSTER_MATRIX)
+            c->unit = ld->unit.num;
+        else
+            diag_warn(ld->d, ld->file, ld->unit.line, "unit",
+                      "ignored: only latency matrices have a time unit");
+    }
+    if (ld->name.line) {
+        c->name = ld->name.str;
+        ld->name.str = NULL;
+    } else {
+        const char *base = strrchr(ld->file, '/');
+        base = base ? base + 1 : ld->file;
+        const char *dot = strrchr(base, '.');
+        c->name = str_ndup(base, dot && dot != base ? (size_t)(dot - base) : strlen(base));
+    }
+    c->description = ld->description;
+    ld->description = NULL;
+    if (ld->source.line) {
+        c->source_name = ld->source.str;
+        ld->source.str = NULL;
+        c->source_line = ld->source.line;
+    }
+    cluster_set_str(&c->path, ld->file);
+}
+
+static void finish_loading(struct loader *ld)
+{
+    char buf[64];
+    struct cluster *c = ld->c;
+    if (!ld->header_line) {
+        diag_error(ld->d, ld->file, 0, NULL,
+                   "no header row (the file is empty or holds only comments)");
+        return;
+    }
+    if (!c)
+        return;
+    if (c->kind == CLUSTER_MATRIX && ld->rows_ok)
+        for (int k = 0; k < c->n; k++)
+            if (!ld->row_line[k])
+                diag_error(ld->d, ld->file, ld->header_line, NULL,
+                           "no row for node \"%s\" (the matrix must be square)",
+                           SHOWN(c->nodes[k].name, buf));
+    if (c->kind == CLUSTER_GRAPH)
+        for (int k = 0; k < c->nedges; k++) {
+            int u = c->edges[k].from;
+            c->edges[k].send = ld->node_send_line[u] ? ld->node_send[u] : -1;
+        }
+    apply_params(ld);
+}
+
+static void loader_free(struct loader *ld)
+{
+    drop_record(ld);
+    free(ld->fields);
+    free(ld->names.slot);
+    free(ld->mcol);
+    free(ld->row_line);
+    free(ld->node_send);
+    free(ld->node_send_line);
+    free(ld->edges.key);
+    free(ld->edges.val);
+    free(ld->latency.str);
+    free(ld->unit.str);
+    free(ld->source.str);
+    free(ld->name.str);
+    free(ld->description);
+    if (ld->c_locale)
+        freelocale(ld->c_locale);
+}
+
+struct cluster *cluster_load_csv_buffer(const char *name, const char *buf, size_t len,
+                                        struct diag *d)
+{
+    struct loader ld;
+    memset(&ld, 0, sizeof ld);
+    ld.file = name;
+    ld.d = d;
+    ld.errors = d->errors;
+    ld.c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    ld.msend = ld.mrecv = -1;
+    for (int i = 0; i < COL_NCOLS; i++)
+        ld.col[i] = -1;
+
+    struct csv_parser p;
+    if (csv_init(&p, CSV_OPTIONS) != 0) {
+        diag_error(d, name, 0, NULL, "cannot set up the CSV parser");
+        loader_free(&ld);
+        return NULL;
+    }
+    size_t pos = 0;
+    int line = 0;
+    if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
+        pos = 3;    /* a UTF-8 byte order mark, as some editors write */
+    while (pos < len) {
+        const char *s = buf + pos;
+        const char *nl = memchr(s, '\n', len - pos);
+        size_t n = nl ? (size_t)(nl - s) + 1 : len - pos;
+        pos += n;
+        line++;
+        if (!ld.pending) {
+            if (s[0] == '#') {
+                size_t m = n;
+                while (m > 0 && (s[m - 1] == '\n' || s[m - 1] == '\r'))
+                    m--;
+                comment_line(&ld, line, s, m);
+                continue;
+            }
+            size_t i = 0;
+            while (i < n && is_blank_char(s[i]))
+                i++;
+            if (i == n)
+                continue;
+            ld.pending = true;
+            ld.rec_line = line;
+        }
+        ld.cur_line = line;
+        if (memchr(s, '\0', n)) {
+            diag_error(d, name, line, NULL, "NUL byte in the line (is this a text file?)");
+        } else if (csv_parse(&p, s, n, on_field, on_record, &ld) == n) {
+            continue;
+        } else {
+            diag_error(d, name, line, NULL,
+                       "malformed quoting (a \" inside an unquoted field, or text after "
+                       "a closing \"; write \"\" for a quote inside a quoted field)");
+        }
+        /* Start over on the next line with a fresh parser. */
+        csv_free(&p);
+        csv_init(&p, CSV_OPTIONS);
+        drop_record(&ld);
+    }
+    ld.cur_line = line;
+    if (csv_fini(&p, on_field, on_record, &ld) != 0) {
+        diag_error(d, name, ld.rec_line, NULL, "quoted field not closed (a \" is missing)");
+        drop_record(&ld);
+    }
+    csv_free(&p);
+
+    finish_loading(&ld);
+    struct cluster *c = ld.c;
+    ld.c = NULL;
+    loader_free(&ld);
+    if (d->errors > ld.errors || !c || cluster_finish(c, d) != 0) {
+        cluster_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+struct cluster *cluster_load_csv(const char *path, struct diag *d)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        diag_error(d, path, 0, NULL, "cannot open: %s", strerror(errno));
+        return NULL;
+    }
+    size_t len = 0, cap = 1 << 16;
+    char *buf = xmalloc(cap);
+    for (;;) {
+        if (len == cap)
+            buf = xrealloc(buf, cap *= 2);
+        size_t got = fread(buf + len, 1, cap - len, fp);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    if (ferror(fp)) {
+        int err = errno;
+        fclose(fp);
+        free(buf);
+        diag_error(d, path, 0, NULL, "cannot read: %s", strerror(err));
+        return NULL;
+    }
+    fclose(fp);
+    struct cluster *c = cluster_load_csv_buffer(path, buf, len, d);
+    free(buf);
+    return c;
+}
+
+/* ---- writing ---- */
+
+/* A field needs quotes if libcsv would otherwise split, trim or comment it. */
+static bool needs_quotes(const char *s)
+{
+    size_t n = strlen(s);
+    return n == 0 || s[0] == '#' || s[0] == '"' || is_blank_char(s[0]) ||
+           is_blank_char(s[n - 1]) || strpbrk(s, ",\"\r\n") != NULL;
+}
+
+static void put_field(FILE *fp, const char *s)
+{
+    if (!needs_quotes(s)) {
+        fputs(s, fp);
+        return;
+    }
+    fputc('"', fp);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', fp);
+        fputc(*s, fp);
+    }
+    fputc('"', fp);
+}
+
+/*
+ * Integers below 10^15 plainly ("3"), other values with the fewest of 15..17
+ * significant digits that read back to the same double.  Called in the C
+ * locale.
+ */
+static const char *fmt_num(double v, char *buf, size_t size)
+{
+    if (v == 0) {
+        snprintf(buf, size, "0");
+    } else if (v == floor(v) && fabs(v) < 1e15) {
+        snprintf(buf, size, "%.0f", v);
+    } else {
+        for (int prec = 15; prec <= 17; prec++) {
+            snprintf(buf, size, "%.*g", prec, v);
+            if (strtod(buf, NULL) == v)
+                break;
+        }
+    }
+    return buf;
+}
+
+static void put_num(FILE *fp, double v)
+{
+    char buf[40];
+    fputs(fmt_num(v, buf, sizeof buf), fp);
+}
+
+/* `# key: value`, with line ends and other control characters as blanks. */
+static void put_param(FILE *fp, const char *key, const char *value)
+{
+    fprintf(fp, "# %s: ", key);
+    for (; *value; value++)
+        fputc((unsigned char)*value < 0x20 ? ' ' : *value, fp);
+    fputc('\n', fp);
+}
+
+/* Can a `# key: value` line carry s exactly? */
+static bool param_safe(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || is_blank_char(s[0]) || is_blank_char(s[n - 1]))
+        return false;
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20)
+            return false;
+    return true;
+}
+
+/* The multi-port send time of node u's edges, or -1; false if they differ. */
+static bool graph_node_send(const struct cluster *c, int u, double *out)
+{
+    bool seen = false;
+    *out = -1;
+    for (int k = 0; k < c->nedges; k++) {
+        const struct edge *e = &c->edges[k];
+        if (e->from != u)
+            continue;
+        double s = e->send >= 0 ? e->send : -1;
+        if (seen && s != *out)
+            return false;
+        seen = true;
+        *out = s;
+    }
+    return true;
+}
+
+/* What the file format cannot say; NULL if c can be written exactly. */
+static char *unwritable(const struct cluster *c)
+{
+    for (int i = 0; i < c->n; i++) {
+        const struct node *nd = &c->nodes[i];
+        if (!nd->name || !*nd->name)
+            return xasprintf("node %d has no name", i + 1);
+        if (!isfinite(nd->send) || !isfinite(nd->recv))
+            return xasprintf("node %s: send and recv must be finite", nd->name);
+        if (c->kind == CLUSTER_MATRIX &&
+            (strcasecmp(nd->name, "send") == 0 || strcasecmp(nd->name, "recv") == 0))
+            return xasprintf("node name \"%s\" is reserved in latency matrices", nd->name);
+    }
+    if (c->n > 0 && c->source > 0 && !param_safe(c->nodes[c->source].name))
+        return xasprintf("the source's name cannot be written in a \"# source:\" line");
+    if (!isfinite(c->latency) || !isfinite(c->unit))
+        return xasprintf("latency and unit must be finite");
+    if (c->kind == CLUSTER_MATRIX) {
+        if (!c->dist && c->n > 0)
+            return xasprintf("latency matrix without distances");
+        for (size_t i = 0; c->dist && i < (size_t)c->n * (size_t)c->n; i++)
+            if (!isfinite(c->dist[i]))
+                return xasprintf("distances must be finite");
+    }
+    if (c->kind == CLUSTER_GRAPH)
+        for (int u = 0; u < c->n; u++) {
+            double s;
+            if (!graph_node_send(c, u, &s))
+                return xasprintf("node %s has different multi-port send times on its edges "
+                                 "(the file gives one per node)", c->nodes[u].name);
+        }
+    if (c->kind == CLUSTER_GRAPH)
+        for (int k = 0; k < c->nedges; k++) {
+            const struct edge *e = &c->edges[k];
+            if (e->from < 0 || e->from >= c->n || e->to < 0 || e->to >= c->n)
+                return xasprintf("edge %d names an unknown node", k + 1);
+            if (!isfinite(e->time) || !isfinite(e->send))
+                return xasprintf("edge times must be finite");
+        }
+    return NULL;
+}
+
+static void write_nodes(const struct cluster *c, FILE *fp)
+{
+    bool klass = false, group = false;
+    for (int i = 0; i < c->n; i++) {
+        klass |= c->nodes[i].klass && *c->nodes[i].klass;
+        group |= c->nodes[i].group && *c->nodes[i].group;
+    }
+    fprintf(fp, "name,send,recv%s%s\n", klass ? ",class" : "", group ? ",group" : "");
+    for (int i = 0; i < c->n; i++) {
+        const struct node *nd = &c->nodes[i];
+        put_field(fp, nd->name);
+        fputc(',', fp);
+        put_num(fp, nd->send);
+        fputc(',', fp);
+        put_num(fp, nd->recv);
+        if (klass) {
+            fputc(',', fp);
+            if (nd->klass && *nd->klass)
+                put_field(fp, nd->klass);
+        }
+        if (group) {
+            fputc(',', fp);
+            if (nd->group && *nd->group)
+                put_field(fp, nd->group);
+        }
+        fputc('\n', fp);
+    }
+}
+
+static void write_matrix(const struct cluster *c, FILE *fp)
+{
+    bool send = false, recv = false;
+    for (int i = 0; i < c->n; i++) {
+        send |= c->nodes[i].send != 0;
+        recv |= c->nodes[i].recv != 0;
+    }
+    for (int j = 0; j < c->n; j++) {
+        fputc(',', fp);
+        put_field(fp, c->nodes[j].name);
+    }
+    fprintf(fp, "%s%s\n", send ? ",send" : "", recv ? ",recv" : "");
+    for (int i = 0; i < c->n; i++) {
+        put_field(fp, c->nodes[i].name);
+        for (int j = 0; j < c->n; j++) {
+            fputc(',', fp);
+            put_num(fp, c->dist[(size_t)i * (size_t)c->n + (size_t)j]);
+        }
+        if (send) {
+            fputc(',', fp);
+            put_num(fp, c->nodes[i].send);
+        }
+        if (recv) {
+            fputc(',', fp);
+            put_num(fp, c->nodes[i].recv);
+        }
+        fputc('\n', fp);
+    }
+}
+
+/*
+ * Edges as rows, in order.  Declaration rows for every node come first when
+ * the order in which the edges name the nodes is not the model's node order
+ * (or some node has no edge), so the node indexes load back unchanged.
+ */
+static void write_graph(const struct cluster *c, FILE *fp)
+{
+    bool has_send = false, declare = false;
+    for (int k = 0; k < c->nedges; k++)
+        has_send |= c->edges[k].send >= 0;
+    char *seen = xcalloc((size_t)c->n + 1, 1);
+    int next = 0;
+    for (int k = 0; k < c->nedges && !declare; k++) {
+        int ends[2] = {c->edges[k].from, c->edges[k].to};
+        for (int e = 0; e < 2 && !declare; e++)
+            if (!seen[ends[e]]) {
+                seen[ends[e]] = 1;
+                declare = ends[e] != next++;
+            }
+    }
+    declare |= next != c->n;
+    free(seen);
+    fprintf(fp, "from,to,time%s\n", has_send ? ",send" : "");
+    for (int u = 0; declare && u < c->n; u++) {
+        double s;
+        graph_node_send(c, u, &s);
+        put_field(fp, c->nodes[u].name);
+        fputs(",,", fp);
+        if (has_send) {
+            fputc(',', fp);
+            if (s >= 0)
+                put_num(fp, s);
+        }
+        fputc('\n', fp);
+    }
+    for (int k = 0; k < c->nedges; k++) {
+        const struct edge *e = &c->edges[k];
+        put_field(fp, c->nodes[e->from].name);
+        fputc(',', fp);
+        put_field(fp, c->nodes[e->to].name);
+        fputc(',', fp);
+        put_num(fp, e->time);
+        if (has_send) {
+            fputc(',', fp);
+            if (e->send >= 0)
+                put_num(fp, e->send);
+        }
+        fputc('\n', fp);
+    }
+}
+
+/* Writes c to fp; 0, or -1 with *cause set (if cause is not NULL) and errno. */
+static int write_csv(const struct cluster *c, FILE *fp, char **cause)
+{
+    char *why = unwritable(c);
+    if (why) {
+        set_cause(cause, "cannot write this cluster as CSV: %s", why);
+        free(why);
+        errno = EINVAL;
+        return -1;
+    }
+    locale_t loc = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    locale_t old = loc ? uselocale(loc) : (locale_t)0;
+    if (c->name && *c->name)
+        put_param(fp, "name", c->name);
+    if (c->description) {
+        const char *s = c->description;
+        for (;;) {
+            const char *nl = strchr(s, '\n');
+            size_t n = nl ? (size_t)(nl - s) : strlen(s);
+            char *part = str_ndup(s, n);
+            put_param(fp, "description", part);
+            free(part);
+            if (!nl)
+                break;
+            s = nl + 1;
+        }
+    }
+    if (c->kind == CLUSTER_NODES) {
+        fputs("# latency: ", fp);
+        put_num(fp, c->latency);
+        fputc('\n', fp);
+    }
+    if (c->kind == CLUSTER_MATRIX && c->unit != 1) {
+        fputs("# unit: ", fp);
+        put_num(fp, c->unit);
+        fputc('\n', fp);
+    }
+    if (c->n > 0 && c->source >= 0 && c->source < c->n && param_safe(c->nodes[c->source].name))
+        put_param(fp, "source", c->nodes[c->source].name);
+    switch (c->kind) {
+    case CLUSTER_NODES: write_nodes(c, fp); break;
+    case CLUSTER_MATRIX: write_matrix(c, fp); break;
+    case CLUSTER_GRAPH: write_graph(c, fp); break;
+    }
+    if (loc) {
+        uselocale(old);
+        freelocale(loc);
+    }
+    if (fflush(fp) != 0 || ferror(fp)) {
+        int err = errno ? errno : EIO;
+        set_cause(cause, "write error: %s", strerror(err));
+        errno = err;
+        return -1;
+    }
+    return 0;
+}
+
+int cluster_write_csv(const struct cluster *c, FILE *fp)
+{
+    return write_csv(c, fp, NULL);
+}
+
+/* Permissions for a new file: those of the file it replaces, else 0666 & ~umask. */
+static mode_t file_mode(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0)
+        return st.st_mode & 07777;
+    mode_t mask = umask(022);    /* umask can only be read by setting it */
+    umask(mask);
+    return 0666 & ~mask;
+}
+
+int cluster_save_csv(const struct cluster *c, const char *path, char **cause)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? str_ndup(path, slash == path ? 1 : (size_t)(slash - path)) : xstrdup(".");
+    const char *base = slash ? slash + 1 : path;
+    if (*base == '\0') {
+        free(dir);
+        return set_cause(cause, "%s: not a file name", path);
+    }
+    char *tmp = xasprintf("%s/.%s.XXXXXX", strcmp(dir, "/") == 0 ? "" : dir, base);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        int err = errno;
+        free(tmp);
+        free(dir);
+        return set_cause(cause, "%s: cannot create a temporary file: %s", path, strerror(err));
+    }
+    char *why = NULL;
+    int err = 0;
+    FILE *fp = NULL;
+    if (fchmod(fd, file_mode(path)) != 0 || !(fp = fdopen(fd, "w"))) {
+        err = errno;
+    } else if (write_csv(c, fp, &why) != 0) {
+        err = errno;
+    } else if (fsync(fileno(fp)) != 0) {
+        err = errno;
+    }
+    if (fp) {
+        if (fclose(fp) != 0 && !err)
+            err = errno;
+    } else {
+        close(fd);
+    }
+    if (!err && rename(tmp, path) != 0)
+        err = errno;
+    if (err) {
+        unlink(tmp);
+        if (why)
+            set_cause(cause, "%s: %s", path, why);
+        else
+            set_cause(cause, "%s: cannot save: %s", path, strerror(err));
+        free(why);
+        free(tmp);
+        free(dir);
+        return -1;
+    }
+    /* Make the rename itself durable; a failure here loses nothing. */
+    int dfd = open(dir, O_RDONLY);
+    if (dfd >= 0) {
+        fsync(dfd);
+        close(dfd);
+    }
+    free(tmp);
+    free(dir);
+    return 0;
+}

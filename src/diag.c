@@ -1,0 +1,156 @@
+/*
+ * diag.c - collected diagnostics and the few allocation helpers every module
+ * uses.  Out of memory is the one condition that is not reported back: the
+ * helpers print a message and exit, since nothing sensible can follow.
+ */
+#include "diag.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) {
+        fputs("hetcast: out of memory\n", stderr);
+        exit(1);
+    }
+    return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p) {
+        fputs("hetcast: out of memory\n", stderr);
+        exit(1);
+    }
+    return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+    p = realloc(p, n ? n : 1);
+    if (!p) {
+        fputs("hetcast: out of memory\n", stderr);
+        exit(1);
+    }
+    return p;
+}
+
+char *xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    return memcpy(xmalloc(n), s, n);
+}
+
+static char *vxasprintf(const char *fmt, va_list ap)
+{
+    va_list aq;
+    va_copy(aq, ap);
+    int n = vsnprintf(NULL, 0, fmt, aq);
+    va_end(aq);
+    if (n < 0)
+        n = 0;
+    char *s = xmalloc((size_t)n + 1);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    return s;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = vxasprintf(fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+int set_cause(char **cause, const char *fmt, ...)
+{
+    if (cause) {
+        va_list ap;
+        va_start(ap, fmt);
+        free(*cause);
+        *cause = vxasprintf(fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+void diag_init(struct diag *d)
+{
+    memset(d, 0, sizeof *d);
+}
+
+void diag_free(struct diag *d)
+{
+    for (int i = 0; i < d->nlines; i++)
+        free(d->lines[i]);
+    free(d->lines);
+    memset(d, 0, sizeof *d);
+}
+
+static void diag_add(struct diag *d, const char *kind, const char *file, int line,
+                     const char *col, const char *fmt, va_list ap)
+{
+    if (d->nlines >= DIAG_MAX_LINES)
+        return;
+    char *msg = vxasprintf(fmt, ap);
+    char where[64] = "";
+    if (line > 0)
+        snprintf(where, sizeof where, ":%d", line);
+    char *s = xasprintf("%s%s%s%s%s%s%s", file ? file : "", where, file || line > 0 ? ": " : "",
+                        kind, col ? col : "", col ? ": " : "", msg);
+    free(msg);
+    if (d->nlines == d->cap) {
+        d->cap = d->cap ? 2 * d->cap : 8;
+        d->lines = xrealloc(d->lines, (size_t)d->cap * sizeof *d->lines);
+    }
+    d->lines[d->nlines++] = s;
+}
+
+void diag_error(struct diag *d, const char *file, int line, const char *col, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    d->errors++;
+    diag_add(d, "", file, line, col, fmt, ap);
+    va_end(ap);
+}
+
+void diag_warn(struct diag *d, const char *file, int line, const char *col, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    d->warnings++;
+    diag_add(d, "warning: ", file, line, col, fmt, ap);
+    va_end(ap);
+}
+
+void diag_print(const struct diag *d, FILE *fp)
+{
+    for (int i = 0; i < d->nlines; i++)
+        fprintf(fp, "%s\n", d->lines[i]);
+    int dropped = d->errors + d->warnings - d->nlines;
+    if (dropped > 0)
+        fprintf(fp, "(%d more problems not shown)\n", dropped);
+}
+
+char *diag_join(const struct diag *d)
+{
+    if (d->nlines == 0)
+        return NULL;
+    size_t len = 1;
+    for (int i = 0; i < d->nlines; i++)
+        len += strlen(d->lines[i]) + 1;
+    char *s = xmalloc(len), *p = s;
+    for (int i = 0; i < d->nlines; i++) {
+        size_t k = strlen(d->lines[i]);
+        memcpy(p, d->lines[i], k);
+        p += k;
+        *p++ = i + 1 < d->nlines ? '\n' : '\0';
+    }
+    return s;
+}

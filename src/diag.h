@@ -1,0 +1,44 @@
+/*
+ * diag.h - collected user-facing diagnostics.
+ *
+ * Loaders and checkers do not print: they append one line per problem to a
+ * struct diag ("file:line: column: problem"), and the caller (main or the
+ * view) decides where the lines go and what exit status follows.
+ */
+#ifndef HETCAST_DIAG_H
+#define HETCAST_DIAG_H
+
+#include <stdio.h>
+
+#define DIAG_MAX_LINES 200   /* further errors are counted, not stored */
+
+struct diag {
+    char **lines;   /* formatted messages, in the order found */
+    int nlines;
+    int cap;
+    int errors;     /* number of errors (may exceed nlines) */
+    int warnings;   /* number of warnings */
+};
+
+void diag_init(struct diag *d);
+void diag_free(struct diag *d);
+/* file may be NULL; line <= 0 omits the line; col may be NULL. */
+void diag_error(struct diag *d, const char *file, int line, const char *col,
+                const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+void diag_warn(struct diag *d, const char *file, int line, const char *col,
+               const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+void diag_print(const struct diag *d, FILE *fp);
+/* All lines joined by '\n' (caller frees); NULL if there are none. */
+char *diag_join(const struct diag *d);
+
+/* printf into a fresh heap string (NULL only when out of memory). */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Set *cause (if cause is not NULL) to a formatted message; returns -1. */
+int set_cause(char **cause, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+void *xmalloc(size_t n);             /* abort with a message on exhaustion */
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+#endif

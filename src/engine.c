@@ -1,0 +1,430 @@
+/*
+ * engine.c - port models, booking, the event heap and replay (engine.h).
+ *
+ * Booking is O(1); building the timeline is O(E log E) for E events; a
+ * snapshot at step k costs O(k + transfers) since it replays from the start.
+ */
+#include "engine.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct {
+    const char *name;
+    const char *summary;
+} models[MODEL_COUNT] = {
+    [MODEL_ASYNC] = {"async", "asynchronous sender-receiver: send s, link l, receive r; sender free after s"},
+    [MODEL_SENDER_ONLY] = {"sender-only", "sender-only: the receiver holds the message after s(q)"},
+    [MODEL_SYNC] = {"sync", "synchronous: the sender is busy until the receive ends"},
+    [MODEL_ONE_PORT] = {"one-port", "one-port bidirectional: each transfer holds both ports for T"},
+    [MODEL_MULTI_PORT] = {"multi-port", "multi-port: the sender's port is busy send_q, the message arrives after T"},
+};
+
+const char *model_name(enum model m)
+{
+    return m < MODEL_COUNT ? models[m].name : "?";
+}
+
+const char *model_summary(enum model m)
+{
+    return m < MODEL_COUNT ? models[m].summary : "?";
+}
+
+int model_parse(const char *name, enum model *out)
+{
+    for (int m = 0; m < MODEL_COUNT; m++)
+        if (strcmp(name, models[m].name) == 0) {
+            *out = (enum model)m;
+            return 0;
+        }
+    return -1;
+}
+
+char *model_names(void)
+{
+    size_t len = 1;
+    for (int m = 0; m < MODEL_COUNT; m++)
+        len += strlen(models[m].name) + 2;
+    char *s = xmalloc(len);
+    s[0] = '\0';
+    for (int m = 0; m < MODEL_COUNT; m++) {
+        if (m)
+            strcat(s, ", ");
+        strcat(s, models[m].name);
+    }
+    return s;
+}
+
+unsigned model_mask_for(enum cluster_kind k)
+{
+    if (k == CLUSTER_GRAPH)
+        return MODEL_BIT(MODEL_ONE_PORT) | MODEL_BIT(MODEL_MULTI_PORT);
+    return MODEL_ALL;
+}
+
+enum model model_default_for(enum cluster_kind k)
+{
+    return k == CLUSTER_GRAPH ? MODEL_ONE_PORT : MODEL_ASYNC;
+}
+
+int engine_init_messages(struct engine *e, const struct cluster *c, enum model m, int nmsg,
+                         char **cause)
+{
+    memset(e, 0, sizeof *e);
+    if (m >= MODEL_COUNT)
+        return set_cause(cause, "unknown model");
+    if (!(model_mask_for(c->kind) & MODEL_BIT(m)))
+        return set_cause(cause, "the %s model does not apply to a %s; use -m one-port or -m multi-port",
+                         model_name(m), cluster_kind_name(c->kind));
+    if (nmsg < 1)
+        return set_cause(cause, "no messages to send");
+    e->c = c;
+    e->model = m;
+    e->n = c->n;
+    e->nmsg = nmsg;
+    size_t cells = (size_t)nmsg * (size_t)c->n;
+    e->hold = xmalloc(cells * sizeof *e->hold);
+    e->send_free = xcalloc((size_t)c->n, sizeof *e->send_free);
+    e->recv_free = xcalloc((size_t)c->n, sizeof *e->recv_free);
+    e->parent = xmalloc((size_t)c->n * sizeof *e->parent);
+    engine_reset(e);
+    e->nwaiting = 0;
+    return 0;
+}
+
+int engine_init(struct engine *e, const struct cluster *c, enum model m, char **cause)
+{
+    if (engine_init_messages(e, c, m, 1, cause) < 0)
+        return -1;
+    engine_give(e, c->source, 0, 0.0);
+    e->nwaiting = c->n - 1;
+    return 0;
+}
+
+void engine_give(struct engine *e, int p, int msg, double t)
+{
+    e->hold[(size_t)msg * (size_t)e->n + (size_t)p] = t;
+}
+
+void engine_reset(struct engine *e)
+{
+    /* Keep the initial holdings (hold times of 0 with no transfer behind them). */
+    size_t cells = (size_t)e->nmsg * (size_t)e->n;
+    int delivered = 0;
+    for (int i = 0; i < e->ntr; i++) {
+        const struct transfer *t = &e->tr[i];
+        e->hold[(size_t)t->msg * (size_t)e->n + (size_t)t->to] = INFINITY;
+        delivered++;
+        free(t->reason);
+    }
+    if (e->ntr == 0)
+        for (size_t i = 0; i < cells; i++)
+            e->hold[i] = INFINITY;
+    e->nwaiting += delivered;
+    e->ntr = 0;
+    for (int p = 0; p < e->n; p++) {
+        e->send_free[p] = 0;
+        e->recv_free[p] = 0;
+        e->parent[p] = -1;
+    }
+    free(e->ev);
+    e->ev = NULL;
+    e->nev = 0;
+    e->makespan = 0;
+}
+
+void engine_free(struct engine *e)
+{
+    for (int i = 0; i < e->ntr; i++)
+        free(e->tr[i].reason);
+    free(e->tr);
+    free(e->hold);
+    free(e->send_free);
+    free(e->recv_free);
+    free(e->parent);
+    free(e->ev);
+    memset(e, 0, sizeof *e);
+}
+
+double engine_ready(const struct engine *e, int q, int msg)
+{
+    double h = engine_hold_time(e, q, msg);
+    return h > e->send_free[q] ? h : e->send_free[q];
+}
+
+int engine_earliest(const struct engine *e, int from, int to, int msg, struct transfer *out)
+{
+    struct cost k;
+    if (from < 0 || from >= e->n || to < 0 || to >= e->n || msg < 0 || msg >= e->nmsg)
+        return -1;
+    if (!engine_holds(e, from, msg) || !cluster_cost(e->c, from, to, &k))
+        return -1;
+    double ready = engine_ready(e, from, msg), t;
+    memset(out, 0, sizeof *out);
+    out->from = from;
+    out->to = to;
+    out->msg = msg;
+    out->seq = e->ntr;
+    switch (e->model) {
+    case MODEL_ASYNC:
+        t = ready;
+        out->start = t;
+        out->send_end = t + k.s;
+        out->link_start = out->send_end;
+        out->link_end = out->link_start + k.l;
+        out->recv_start = out->link_end > e->recv_free[to] ? out->link_end : e->recv_free[to];
+        out->recv_end = out->recv_start + k.r;
+        out->hold = out->recv_end;
+        out->free = out->send_end;
+        break;
+    case MODEL_SENDER_ONLY:
+        t = ready;
+        out->start = t;
+        out->send_end = t + k.s;
+        out->link_start = out->link_end = out->send_end;
+        out->recv_start = out->recv_end = out->send_end;
+        out->hold = out->send_end;
+        out->free = out->send_end;
+        break;
+    case MODEL_SYNC:
+        t = ready > e->recv_free[to] ? ready : e->recv_free[to];
+        out->start = t;
+        out->send_end = t + k.s + k.l + k.r;
+        out->link_start = t + k.s;
+        out->link_end = t + k.s + k.l;
+        out->recv_start = out->link_end;
+        out->recv_end = out->send_end;
+        out->hold = out->send_end;
+        out->free = out->send_end;
+        break;
+    case MODEL_ONE_PORT:
+        t = ready > e->recv_free[to] ? ready : e->recv_free[to];
+        out->start = out->link_start = out->recv_start = t;
+        out->send_end = out->link_end = out->recv_end = t + k.T;
+        out->hold = out->free = t + k.T;
+        break;
+    case MODEL_MULTI_PORT:
+    default:
+        t = ready;
+        out->start = out->link_start = t;
+        out->send_end = t + k.send_mp;
+        out->link_end = t + k.T;
+        out->recv_start = out->recv_end = out->link_end;
+        out->hold = out->link_end;
+        out->free = out->send_end;
+        break;
+    }
+    return 0;
+}
+
+int engine_book(struct engine *e, int from, int to, int msg, const char *reason, char **cause)
+{
+    if (from < 0 || from >= e->n)
+        return set_cause(cause, "sender %d is not a node (0..%d)", from, e->n - 1);
+    if (to < 0 || to >= e->n)
+        return set_cause(cause, "receiver %d is not a node (0..%d)", to, e->n - 1);
+    if (msg < 0 || msg >= e->nmsg)
+        return set_cause(cause, "message %d does not exist", msg);
+    const char *fn = e->c->nodes[from].name, *tn = e->c->nodes[to].name;
+    if (from == to)
+        return set_cause(cause, "%s cannot send to itself", fn);
+    if (!engine_holds(e, from, msg))
+        return set_cause(cause, "%s does not hold the message and nobody has sent it to %s", fn, fn);
+    if (engine_holds(e, to, msg))
+        return e->parent[to] >= 0 && msg == 0
+                   ? set_cause(cause, "%s already has the message (from %s at t=%g)", tn,
+                               e->c->nodes[e->parent[to]].name, engine_hold_time(e, to, msg))
+                   : set_cause(cause, "%s already has the message", tn);
+    struct transfer t;
+    if (engine_earliest(e, from, to, msg, &t) < 0)
+        return set_cause(cause, "there is no link from %s to %s", fn, tn);
+    t.reason = xstrdup(reason ? reason : "");
+    if (e->ntr == e->trcap) {
+        e->trcap = e->trcap ? 2 * e->trcap : 64;
+        e->tr = xrealloc(e->tr, (size_t)e->trcap * sizeof *e->tr);
+    }
+    e->tr[e->ntr++] = t;
+    e->hold[(size_t)msg * (size_t)e->n + (size_t)to] = t.hold;
+    e->send_free[from] = t.free;
+    if (e->model == MODEL_ASYNC)
+        e->recv_free[to] = t.recv_end;
+    else if (e->model == MODEL_SYNC || e->model == MODEL_ONE_PORT)
+        e->recv_free[to] = t.hold;
+    if (msg == 0)
+        e->parent[to] = from;
+    if (e->nwaiting > 0)
+        e->nwaiting--;
+    if (t.hold > e->makespan)
+        e->makespan = t.hold;
+    free(e->ev);   /* the timeline no longer matches */
+    e->ev = NULL;
+    e->nev = 0;
+    return 0;
+}
+
+/* ---- the event heap: ordered by (time, seq) ---- */
+
+static bool ev_less(const struct event *a, const struct event *b)
+{
+    return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
+
+static void heap_push(struct event *h, int *n, struct event ev)
+{
+    int i = (*n)++;
+    while (i > 0) {
+        int parent = (i - 1) / 2;
+        if (!ev_less(&ev, &h[parent]))
+            break;
+        h[i] = h[parent];
+        i = parent;
+    }
+    h[i] = ev;
+}
+
+static struct event heap_pop(struct event *h, int *n)
+{
+    struct event top = h[0], last = h[--(*n)];
+    int i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= *n)
+            break;
+        if (c + 1 < *n && ev_less(&h[c + 1], &h[c]))
+            c++;
+        if (!ev_less(&h[c], &last))
+            break;
+        h[i] = h[c];
+        i = c;
+    }
+    if (*n > 0)
+        h[i] = last;
+    return top;
+}
+
+void engine_timeline(struct engine *e)
+{
+    int cap = 4 * e->ntr, nh = 0;
+    struct event *heap = xmalloc((size_t)(cap ? cap : 1) * sizeof *heap);
+    unsigned seq = 0;
+    for (int i = 0; i < e->ntr; i++) {
+        const struct transfer *t = &e->tr[i];
+        heap_push(heap, &nh, (struct event){t->start, seq++, EV_SEND_START, i});
+        /* The sender is free before the receiver holds it: say so. */
+        if (t->free < t->hold)
+            heap_push(heap, &nh, (struct event){t->free, seq++, EV_SEND_END, i});
+        /* A receive phase follows the link: mark the arrival. */
+        if (t->recv_end > t->recv_start && t->link_end < t->hold && t->link_end > t->start)
+            heap_push(heap, &nh, (struct event){t->link_end, seq++, EV_LINK_END, i});
+        heap_push(heap, &nh, (struct event){t->hold, seq++, EV_HOLD, i});
+    }
+    free(e->ev);
+    e->ev = xmalloc((size_t)(nh ? nh : 1) * sizeof *e->ev);
+    e->nev = 0;
+    while (nh > 0)
+        e->ev[e->nev++] = heap_pop(heap, &nh);
+    free(heap);
+}
+
+/* ---- replay ---- */
+
+void snapshot_init(struct snapshot *s, const struct engine *e)
+{
+    memset(s, 0, sizeof *s);
+    s->phase = xcalloc((size_t)(e->ntr ? e->ntr : 1), 1);
+    s->holds = xcalloc((size_t)(e->n ? e->n : 1), 1);
+    engine_snapshot(e, 0, s);
+}
+
+void snapshot_free(struct snapshot *s)
+{
+    free(s->phase);
+    free(s->holds);
+    memset(s, 0, sizeof *s);
+}
+
+void engine_snapshot_step(const struct engine *e, struct snapshot *s)
+{
+    const struct event *ev = &e->ev[s->step++];
+    const struct transfer *t = &e->tr[ev->transfer];
+    s->now = ev->time;
+    switch (ev->kind) {
+    case EV_SEND_START:
+        s->phase[ev->transfer] = PHASE_SENDING;
+        break;
+    case EV_SEND_END:
+        s->phase[ev->transfer] = t->link_end > t->free ? PHASE_LINK : PHASE_RECEIVING;
+        break;
+    case EV_LINK_END:
+        s->phase[ev->transfer] = PHASE_RECEIVING;
+        break;
+    case EV_HOLD:
+        s->phase[ev->transfer] = PHASE_DONE;
+        if (t->msg == 0 && !s->holds[t->to]) {
+            s->holds[t->to] = 1;
+            s->nholding++;
+        }
+        break;
+    }
+}
+
+void engine_snapshot(const struct engine *e, int k, struct snapshot *s)
+{
+    if (k < 0)
+        k = 0;
+    if (k > e->nev)
+        k = e->nev;
+    memset(s->phase, PHASE_FUTURE, (size_t)e->ntr);
+    memset(s->holds, 0, (size_t)e->n);
+    s->step = 0;
+    s->now = 0;
+    s->nholding = 0;
+    for (int p = 0; p < e->n; p++)
+        if (engine_holds(e, p, 0) && e->parent[p] < 0) {   /* held from the start */
+            s->holds[p] = 1;
+            s->nholding++;
+        }
+    while (s->step < k)
+        engine_snapshot_step(e, s);
+}
+
+void engine_narrate(const struct engine *e, int k, char *buf, size_t size)
+{
+    if (k < 0 || k >= e->nev) {
+        snprintf(buf, size, "%s", k < 0 ? "start: only the source holds the message"
+                                        : "end of the schedule");
+        return;
+    }
+    const struct event *ev = &e->ev[k];
+    const struct transfer *t = &e->tr[ev->transfer];
+    const char *fn = e->c->nodes[t->from].name, *tn = e->c->nodes[t->to].name;
+    char what[32] = "the message";
+    if (e->nmsg > 1)
+        snprintf(what, sizeof what, "message %d", t->msg);
+    switch (ev->kind) {
+    case EV_SEND_START:
+        snprintf(buf, size, "t=%g: %s starts sending %s to %s%s%s", ev->time, fn, what, tn,
+                 t->reason && t->reason[0] ? ": " : "", t->reason ? t->reason : "");
+        break;
+    case EV_SEND_END:
+        snprintf(buf, size, "t=%g: %s has sent %s to %s and may send again; %s holds it at t=%g",
+                 ev->time, fn, what, tn, tn, t->hold);
+        break;
+    case EV_LINK_END:
+        snprintf(buf, size, "t=%g: %s reaches %s, which receives it until t=%g", ev->time, what,
+                 tn, t->recv_end);
+        break;
+    case EV_HOLD: {
+        int held = 0;
+        for (int p = 0; p < e->n; p++)   /* held from the start */
+            if (engine_holds(e, p, t->msg) && e->parent[p] < 0 && t->msg == 0)
+                held++;
+        for (int i = 0; i <= k; i++)
+            held += e->ev[i].kind == EV_HOLD && e->tr[e->ev[i].transfer].msg == t->msg;
+        snprintf(buf, size, "t=%g: %s holds %s from %s (%d of %d nodes hold it)", ev->time, tn,
+                 what, fn, held, e->n);
+        break;
+    }
+    }
+}

@@ -1,0 +1,155 @@
+/*
+ * engine.h - the event engine: port models, booking and the timeline.
+ *
+ * A schedule is built by a policy (struct sched_ops, sched.h) that the engine
+ * asks for one decision -- a (sender, receiver, message) triple -- whenever a
+ * node still waits for a message.  The engine books each decision at the
+ * earliest time the port model allows (SPEC §1): it never lets a node send a
+ * message it does not hold, run two sends at once or two receives at once.
+ *
+ * Every booked transfer then yields its events (send starts, send port free,
+ * message leaves the link, receiver holds it).  The events are ordered by a
+ * binary heap on (time, insertion sequence), so equal-time events always come
+ * out in the same order, and the timeline is a plain array: running to the
+ * end is reading it all, stepping is reading one more, and stepping back is
+ * replaying from the start (engine_snapshot), never undoing by hand.
+ *
+ * Messages: a broadcast has one message (0).  Pipelined slices are messages
+ * 0..K-1 along one tree; a personalized exchange gives every (q, p) pair its
+ * own message.  All are bookings on the same resources.
+ */
+#ifndef HETCAST_ENGINE_H
+#define HETCAST_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cluster.h"
+
+enum model {
+    MODEL_ASYNC = 0,       /* asynchronous sender-receiver (default) */
+    MODEL_SENDER_ONLY,     /* sender-only: cost s(q) */
+    MODEL_SYNC,            /* synchronous: sender busy until the receive ends */
+    MODEL_ONE_PORT,        /* one-port bidirectional: T = s + l + r */
+    MODEL_MULTI_PORT,      /* multi-port: port busy send_q, message after T */
+    MODEL_COUNT
+};
+#define MODEL_BIT(m) (1u << (m))
+#define MODEL_ALL ((1u << MODEL_COUNT) - 1)
+
+const char *model_name(enum model m);
+const char *model_summary(enum model m);
+int model_parse(const char *name, enum model *out);   /* 0 or -1 */
+char *model_names(void);                               /* "async, sender-only, ..." */
+/* Models a cluster kind supports (graphs: one-port and multi-port only). */
+unsigned model_mask_for(enum cluster_kind k);
+enum model model_default_for(enum cluster_kind k);
+
+struct transfer {
+    int from, to, msg;
+    int seq;            /* booking order, 0-based */
+    double start;       /* send port busy [start, send_end) */
+    double send_end;
+    double link_start;  /* link busy [link_start, link_end); empty: no link */
+    double link_end;
+    double recv_start;  /* receive port busy [recv_start, recv_end); empty: none */
+    double recv_end;
+    double hold;        /* `to` holds message `msg` from this time */
+    double free;        /* `from` may start its next send from this time */
+    char *reason;       /* why the policy chose it; never NULL after booking */
+};
+
+enum event_kind {
+    EV_SEND_START = 0,  /* the sender starts the transfer */
+    EV_SEND_END,        /* the sender's port is free again */
+    EV_LINK_END,        /* the message leaves the link (reaches the receiver) */
+    EV_HOLD,            /* the receiver holds the message */
+};
+
+struct event {
+    double time;
+    unsigned seq;       /* insertion sequence: ties in time keep this order */
+    int kind;           /* enum event_kind */
+    int transfer;       /* index into engine.tr */
+};
+
+struct engine {
+    const struct cluster *c;
+    enum model model;
+    int n;              /* nodes */
+    int nmsg;           /* messages (1 for a broadcast) */
+    double *hold;       /* hold[msg * n + p]: p holds msg from then; INFINITY: not booked */
+    double *send_free;  /* send port of p free from */
+    double *recv_free;  /* receive port of p free from */
+    int *parent;        /* sender of message 0 to p, -1 for the source / none */
+    int nwaiting;       /* nodes still without message 0 */
+    struct transfer *tr;
+    int ntr, trcap;
+    struct event *ev;   /* the timeline, built by engine_timeline */
+    int nev;
+    double makespan;    /* latest hold time over all bookings */
+};
+
+/* A broadcast of one message from c->source. Returns 0 or -1 with *cause. */
+int engine_init(struct engine *e, const struct cluster *c, enum model m, char **cause);
+/* nmsg messages, none held by anyone yet (for exchanges): see engine_give. */
+int engine_init_messages(struct engine *e, const struct cluster *c, enum model m,
+                         int nmsg, char **cause);
+void engine_give(struct engine *e, int p, int msg, double t);   /* p holds msg at t */
+void engine_free(struct engine *e);
+/* Forget all bookings, back to the initial holdings of engine_init. */
+void engine_reset(struct engine *e);
+
+static inline bool engine_holds(const struct engine *e, int p, int msg)
+{
+    return e->hold[(size_t)msg * (size_t)e->n + (size_t)p] < __builtin_inf();
+}
+static inline double engine_hold_time(const struct engine *e, int p, int msg)
+{
+    return e->hold[(size_t)msg * (size_t)e->n + (size_t)p];
+}
+/* When could `q` start its next send of msg: max(holds it, port free). */
+double engine_ready(const struct engine *e, int q, int msg);
+
+/*
+ * What booking from -> to of msg would give now, without booking it.
+ * Returns 0, or -1 if impossible (no such edge, or `from` never gets msg).
+ */
+int engine_earliest(const struct engine *e, int from, int to, int msg, struct transfer *out);
+
+/*
+ * Book a transfer. Refuses (returns -1 with *cause) an unknown node, a sender
+ * that will not hold the message, a receiver that already has it, a missing
+ * edge. `reason` is copied; NULL gives an empty reason.
+ */
+int engine_book(struct engine *e, int from, int to, int msg, const char *reason, char **cause);
+
+/* Build e->ev from the bookings (heap on time, then sequence). */
+void engine_timeline(struct engine *e);
+
+/* The state after the first k events of the timeline (0 <= k <= nev). */
+enum phase {
+    PHASE_FUTURE = 0,   /* not started yet at this step */
+    PHASE_SENDING,      /* on the sender's port */
+    PHASE_LINK,         /* on the link (sender port free) */
+    PHASE_RECEIVING,    /* arrived, on the receiver's port */
+    PHASE_DONE,         /* the receiver holds it */
+};
+struct snapshot {
+    int step;           /* events applied */
+    double now;         /* time of the last applied event (0 at step 0) */
+    int nholding;       /* nodes holding message 0 (incl. the source) */
+    unsigned char *phase;   /* per transfer: enum phase */
+    unsigned char *holds;   /* per node: holds message 0 */
+};
+void snapshot_init(struct snapshot *s, const struct engine *e);
+void snapshot_free(struct snapshot *s);
+/* Replays events [0, k) from the start: exact, whatever came before. */
+void engine_snapshot(const struct engine *e, int k, struct snapshot *s);
+/* Apply one more event (s->step < e->nev). */
+void engine_snapshot_step(const struct engine *e, struct snapshot *s);
+
+/* One sentence on event k (0-based) for the narration line. */
+void engine_narrate(const struct engine *e, int k, char *buf, size_t size);
+
+#endif

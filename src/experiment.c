@@ -1,0 +1,469 @@
+/*
+ * experiment.c - the studies of the papers (hetcast experiment NAME).
+ *
+ *   fnf-vs-random   Liu, Wang & Guo, Figure 6: FNF against random selection
+ *   fnf-vs-optimal  the NSC report's question: how far is FNF from optimal?
+ *   counterexample  search small random clusters for the worst FNF/optimal
+ *
+ * Each study is deterministic for a given --seed and prints it.
+ */
+#include "experiment.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bounds.h"
+#include "cluster.h"
+#include "engine.h"
+#include "optimal.h"
+#include "report.h"
+#include "rng.h"
+#include "sched.h"
+
+struct xopts {
+    const char *format;   /* text | csv */
+    unsigned long long seed;
+    long runs;            /* random runs per size / clusters per study */
+    int nodes_min, nodes_max;
+    int classes;          /* 0: continuous */
+    double lo, hi;        /* send-time range */
+    const char *recv;     /* zero | independent | correlated */
+    double latency;
+    double time_limit;    /* per exact search */
+};
+
+static int opt_err(const char *opt, const char *val, const char *want)
+{
+    fprintf(stderr, "hetcast experiment: %s: \"%s\" is not %s\n", opt, val, want);
+    return 2;
+}
+
+static int parse_long(const char *opt, const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(s, &end, 10);
+    if (!*s || *end || errno || x < lo || x > hi) {
+        char want[96];
+        snprintf(want, sizeof want, "an integer from %ld to %ld", lo, hi);
+        return opt_err(opt, s, want);
+    }
+    *out = x;
+    return 0;
+}
+
+static int parse_dbl(const char *opt, const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(s, &end);
+    if (!*s || *end || errno || !isfinite(x) || x < 0)
+        return opt_err(opt, s, "a number >= 0");
+    *out = x;
+    return 0;
+}
+
+static const char xvalid[] =
+    "--format, --seed, --runs, --nodes, --classes, --send-range, --recv, --latency, --time-limit";
+
+/* Parse the options every study shares. Returns 0 or an exit status. */
+static int parse_xopts(int argc, char **argv, struct xopts *o)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--help") == 0)
+            return -1;
+        if (!v || a[0] != '-') {
+            fprintf(stderr, "hetcast experiment: %s %s; valid options: %s\n", a,
+                    a[0] == '-' ? "needs a value" : "is not an option", xvalid);
+            return 2;
+        }
+        i++;
+        long x;
+        if (strcmp(a, "--format") == 0) {
+            if (strcmp(v, "text") && strcmp(v, "csv"))
+                return opt_err(a, v, "text or csv");
+            o->format = v;
+        } else if (strcmp(a, "--seed") == 0) {
+            if (parse_long(a, v, 0, 2147483647L, &x))
+                return 2;
+            o->seed = (unsigned long long)x;
+        } else if (strcmp(a, "--runs") == 0) {
+            if (parse_long(a, v, 1, 100000000L, &x))
+                return 2;
+            o->runs = x;
+        } else if (strcmp(a, "--nodes") == 0) {
+            /* N or LO:HI */
+            char buf[64];
+            snprintf(buf, sizeof buf, "%s", v);
+            char *colon = strchr(buf, ':');
+            long lo, hi;
+            if (colon)
+                *colon = '\0';
+            if (parse_long(a, buf, 1, 100000, &lo) || parse_long(a, colon ? colon + 1 : buf, lo, 100000, &hi))
+                return 2;
+            o->nodes_min = (int)lo;
+            o->nodes_max = (int)hi;
+        } else if (strcmp(a, "--classes") == 0) {
+            if (parse_long(a, v, 0, 1000, &x))
+                return 2;
+            o->classes = (int)x;
+        } else if (strcmp(a, "--send-range") == 0) {
+            char buf[64];
+            snprintf(buf, sizeof buf, "%s", v);
+            char *colon = strchr(buf, ':');
+            if (!colon)
+                return opt_err(a, v, "of the form LO:HI");
+            *colon = '\0';
+            if (parse_dbl(a, buf, &o->lo) || parse_dbl(a, colon + 1, &o->hi))
+                return 2;
+            if (o->hi < o->lo)
+                return opt_err(a, v, "a range with LO <= HI");
+        } else if (strcmp(a, "--recv") == 0) {
+            if (strcmp(v, "zero") && strcmp(v, "independent") && strcmp(v, "correlated"))
+                return opt_err(a, v, "zero, independent or correlated");
+            o->recv = v;
+        } else if (strcmp(a, "--latency") == 0) {
+            if (parse_dbl(a, v, &o->latency))
+                return 2;
+        } else if (strcmp(a, "--time-limit") == 0) {
+            if (parse_dbl(a, v, &o->time_limit))
+                return 2;
+        } else {
+            fprintf(stderr, "hetcast experiment: unknown option %s; valid options: %s\n", a, xvalid);
+            return 2;
+        }
+    }
+    return 0;
+}
+
+static bool csv_out(const struct xopts *o)
+{
+    return strcmp(o->format, "csv") == 0;
+}
+
+/* Makespan of one policy on c (async), or NAN on failure. */
+static double makespan_of(const struct cluster *c, enum model m, const struct sched_ops *ops,
+                          unsigned long long seed)
+{
+    struct engine e;
+    struct sched s;
+    struct sched_opts so;
+    sched_opts_default(&so);
+    so.seed = seed;
+    if (engine_init(&e, c, m, NULL) < 0)
+        return NAN;
+    sched_init(&s, ops, &so);
+    double ms = engine_run(&e, &s, NULL) < 0 ? NAN : e.makespan;
+    sched_free(&s);
+    engine_free(&e);
+    return ms;
+}
+
+/* ---- fnf-vs-random: Liu, Wang & Guo, Figure 6 ---- */
+
+static struct cluster *three_classes(int n)
+{
+    static const double cls[3][2] = {{1, 2}, {5, 6}, {10, 11}};
+    struct cluster *c = cluster_new(CLUSTER_NODES);
+    int third = n / 3;
+    for (int i = 0; i < n; i++) {
+        int k = i < third ? 0 : i < 2 * third ? 1 : 2;   /* the rest are slow */
+        char name[32];
+        snprintf(name, sizeof name, "%s-%d", k == 0 ? "fast" : k == 1 ? "normal" : "slow", i + 1);
+        int id = cluster_add_node(c, name, cls[k][0], cls[k][1]);
+        cluster_set_str(&c->nodes[id].klass, k == 0 ? "fast" : k == 1 ? "normal" : "slow");
+    }
+    c->latency = 0;
+    cluster_set_str(&c->name, "fig6");
+    struct diag d;
+    diag_init(&d);
+    cluster_finish(c, &d);   /* consistent by construction: no messages */
+    diag_free(&d);
+    return c;
+}
+
+static int fnf_vs_random(struct xopts *o)
+{
+    int lo = o->nodes_min ? o->nodes_min : 6, hi = o->nodes_max ? o->nodes_max : 100;
+    long runs = o->runs ? o->runs : 200;
+    if (lo < 3)
+        lo = 3;
+    if (csv_out(o))
+        printf("n,fnf,random_pair_mean,random_order_mean,lower_bound\n");
+    else {
+        printf("# Liu, Wang & Guo, Figure 6: three classes (s,r) = (1,2), (5,6), (10,11),\n"
+               "# a third fast, a third normal, the rest slow; latency 0; a fast node is the source.\n"
+               "# random means over %ld runs, seeds %llu..%llu.  random-pair: a random holder sends\n"
+               "# to a random waiting node; random-order: random receivers, fnf's sender.\n",
+               runs, o->seed, o->seed + (unsigned long long)runs - 1);
+        printf("%5s %8s %18s %18s %12s\n", "n", "fnf", "random_pair_mean", "random_order_mean",
+               "lower_bound");
+    }
+    for (int n = lo; n <= hi; n++) {
+        struct cluster *c = three_classes(n);
+        double f = makespan_of(c, MODEL_ASYNC, &sched_fnf, 0);
+        double rp = 0, ro = 0;
+        for (long k = 0; k < runs; k++) {
+            rp += makespan_of(c, MODEL_ASYNC, &sched_random_pair, o->seed + (unsigned long long)k);
+            ro += makespan_of(c, MODEL_ASYNC, &sched_random_order, o->seed + (unsigned long long)k);
+        }
+        rp /= (double)runs;
+        ro /= (double)runs;
+        double lb = bound_lower(c, MODEL_ASYNC);
+        char a[40], b[40], d[40], e[40];
+        fmt_num(a, sizeof a, f);
+        snprintf(b, sizeof b, "%.3f", rp);
+        snprintf(d, sizeof d, "%.3f", ro);
+        fmt_num(e, sizeof e, lb);
+        if (csv_out(o))
+            printf("%d,%s,%s,%s,%s\n", n, a, b, d, e);
+        else
+            printf("%5d %8s %18s %18s %12s\n", n, a, b, d, e);
+        cluster_free(c);
+    }
+    return 0;
+}
+
+/* ---- random clusters for the exact studies ---- */
+
+static double draw_time(struct rng *r, const struct xopts *o, bool integral)
+{
+    double x = rng_range(r, o->lo, o->hi);
+    return integral ? floor(x + 0.5) : floor(x * 10 + 0.5) / 10;
+}
+
+static struct cluster *random_cluster(struct rng *r, int n, const struct xopts *o)
+{
+    struct cluster *c = cluster_new(CLUSTER_NODES);
+    int k = o->classes;
+    double cls[64][2];
+    bool integral = k > 0;
+    int nclass = k > 0 ? (k < 64 ? k : 64) : 0;
+    for (int i = 0; i < nclass; i++) {
+        double s = draw_time(r, o, true);
+        double rv = strcmp(o->recv, "zero") == 0        ? 0
+                    : strcmp(o->recv, "independent") == 0 ? draw_time(r, o, true)
+                                                           : s + 1;
+        cls[i][0] = s;
+        cls[i][1] = rv;
+    }
+    for (int i = 0; i < n; i++) {
+        double s, rv;
+        if (nclass) {
+            int j = (int)rng_below(r, (uint64_t)nclass);
+            s = cls[j][0];
+            rv = cls[j][1];
+        } else {
+            s = draw_time(r, o, integral);
+            rv = strcmp(o->recv, "zero") == 0        ? 0
+                 : strcmp(o->recv, "independent") == 0 ? draw_time(r, o, integral)
+                                                        : s + 1;
+        }
+        char name[16];
+        snprintf(name, sizeof name, "p%d", i);
+        cluster_add_node(c, name, s, rv);
+    }
+    c->latency = o->latency;
+    struct diag d;
+    diag_init(&d);
+    cluster_finish(c, &d);   /* inconsistent speeds only warn: counted by the caller */
+    diag_free(&d);
+    return c;
+}
+
+struct exact {
+    double fnf, opt;
+    bool proven;
+};
+
+static int exact_pair(const struct cluster *c, const struct xopts *o, struct exact *x)
+{
+    struct sched_opts so;
+    sched_opts_default(&so);
+    so.time_limit = o->time_limit;
+    struct opt_plan plan;
+    char *cause = NULL;
+    x->fnf = makespan_of(c, MODEL_ASYNC, &sched_fnf, 0);
+    if (optimal_solve(c, MODEL_ASYNC, &so, &plan, &cause) < 0) {
+        fprintf(stderr, "hetcast experiment: %s\n", cause);
+        free(cause);
+        return -1;
+    }
+    x->opt = plan.makespan;
+    x->proven = plan.status == OPT_PROVEN;
+    opt_plan_free(&plan);
+    return 0;
+}
+
+static void describe_generator(const struct xopts *o, int lo, int hi)
+{
+    printf("# %d..%d nodes; ", lo, hi);
+    if (o->classes)
+        printf("%d classes drawn per cluster, ", o->classes);
+    else
+        printf("every node drawn independently (continuous, 0.1 steps), ");
+    printf("send times in [%g, %g], receive times %s%s, latency %g; seed %llu\n", o->lo, o->hi,
+           o->recv, strcmp(o->recv, "correlated") == 0 ? " (r = s + 1)" : "", o->latency, o->seed);
+}
+
+static int fnf_vs_optimal(struct xopts *o)
+{
+    int lo = o->nodes_min ? o->nodes_min : 7, hi = o->nodes_max ? o->nodes_max : lo;
+    long runs = o->runs ? o->runs : 500;
+    struct rng r;
+    rng_seed(&r, o->seed);
+    long total = 0, optimal = 0, within10 = 0, gave_up = 0, consistent = 0, held = 0;
+    double sum_ratio = 0, worst = 1;
+    for (long k = 0; k < runs; k++) {
+        int n = lo + (int)rng_below(&r, (uint64_t)(hi - lo + 1));
+        struct cluster *c = random_cluster(&r, n, o);
+        struct exact x;
+        if (exact_pair(c, o, &x) < 0) {
+            cluster_free(c);
+            return 1;
+        }
+        if (!x.proven) {
+            gave_up++;
+            cluster_free(c);
+            continue;
+        }
+        total++;
+        double ratio = x.opt > 0 ? x.fnf / x.opt : 1;
+        sum_ratio += ratio;
+        if (ratio > worst)
+            worst = ratio;
+        if (x.fnf <= x.opt * (1 + 1e-12))
+            optimal++;
+        if (x.fnf <= 1.1 * x.opt * (1 + 1e-12))
+            within10++;
+        double beta;
+        bool cons;
+        if (bound_fnf_beta(c, MODEL_ASYNC, &beta, &cons) && cons) {
+            consistent++;
+            if (x.fnf <= 2 * x.opt + beta + 1e-9)
+                held++;
+        }
+        cluster_free(c);
+    }
+    double mean = total ? sum_ratio / (double)total : 0;
+    if (csv_out(o)) {
+        printf("clusters,fnf_optimal,fnf_within_10pct,mean_ratio,worst_ratio,consistent,"
+               "guarantee_held,gave_up\n");
+        printf("%ld,%ld,%ld,%.6f,%.6f,%ld,%ld,%ld\n", total, optimal, within10, mean, worst,
+               consistent, held, gave_up);
+        return 0;
+    }
+    printf("# FNF against the exact optimum (async model), after the NSC report\n");
+    describe_generator(o, lo, hi);
+    printf("clusters solved exactly   %ld", total);
+    if (gave_up)
+        printf("   (%ld more where the search gave up: left out)", gave_up);
+    printf("\nFNF optimal               %ld (%.1f %%)\n", optimal, total ? 100.0 * (double)optimal / (double)total : 0);
+    printf("FNF within 10 %%           %ld (%.1f %%)\n", within10, total ? 100.0 * (double)within10 / (double)total : 0);
+    printf("mean FNF / optimal        %.4f\n", mean);
+    printf("worst FNF / optimal       %.4f\n", worst);
+    printf("2T + beta held            %ld of %ld clusters with consistent speeds\n", held, consistent);
+    return 0;
+}
+
+static int counterexample(struct xopts *o)
+{
+    int lo = o->nodes_min ? o->nodes_min : 3, hi = o->nodes_max ? o->nodes_max : 7;
+    long runs = o->runs ? o->runs : 5000;
+    struct rng r;
+    rng_seed(&r, o->seed);
+    struct cluster *worst = NULL;
+    struct exact wx = {0, 0, false};
+    double wratio = 0;
+    long tried = 0;
+    for (long k = 0; k < runs; k++) {
+        int n = lo + (int)rng_below(&r, (uint64_t)(hi - lo + 1));
+        struct cluster *c = random_cluster(&r, n, o);
+        struct exact x;
+        if (exact_pair(c, o, &x) < 0) {
+            cluster_free(c);
+            cluster_free(worst);
+            return 1;
+        }
+        tried++;
+        double ratio = x.opt > 0 ? x.fnf / x.opt : 1;
+        if (x.proven && (ratio > wratio + 1e-12 || (fabs(ratio - wratio) <= 1e-12 && worst && c->n < worst->n))) {
+            cluster_free(worst);
+            worst = c;
+            wx = x;
+            wratio = ratio;
+        } else {
+            cluster_free(c);
+        }
+    }
+    if (!worst) {
+        fprintf(stderr, "hetcast experiment: no cluster could be solved exactly\n");
+        return 1;
+    }
+    char desc[512], a[40], b[40];
+    fmt_num(a, sizeof a, wx.fnf);
+    fmt_num(b, sizeof b, wx.opt);
+    snprintf(desc, sizeof desc,
+             "worst of %ld random clusters (hetcast experiment counterexample --seed %llu): "
+             "fnf %s, optimal %s, ratio %.4f",
+             tried, o->seed, a, b, wratio);
+    cluster_set_str(&worst->name, "counterexample-search");
+    cluster_set_str(&worst->description, desc);
+    if (!csv_out(o))
+        fprintf(stderr, "%s\n", desc);
+    cluster_write_csv(worst, stdout);
+    cluster_free(worst);
+    return 0;
+}
+
+static const struct {
+    const char *name;
+    const char *summary;
+    int (*fn)(struct xopts *o);
+} studies[] = {
+    {"fnf-vs-random", "Liu, Wang & Guo Fig. 6: FNF vs random selection, 3 classes, n = 6..100", fnf_vs_random},
+    {"fnf-vs-optimal", "NSC report: how often FNF is optimal on random small clusters", fnf_vs_optimal},
+    {"counterexample", "search random small clusters for the worst FNF/optimal; prints a CSV", counterexample},
+};
+#define NSTUDIES ((int)(sizeof studies / sizeof studies[0]))
+
+static void list(FILE *fp)
+{
+    fprintf(fp, "studies (hetcast experiment NAME [options]):\n");
+    for (int i = 0; i < NSTUDIES; i++)
+        fprintf(fp, "  %-16s %s\n", studies[i].name, studies[i].summary);
+    fprintf(fp, "\noptions: --format text|csv, --seed N, --runs N (random runs or clusters),\n"
+                "  --nodes N or LO:HI, --classes K (0: continuous), --send-range LO:HI,\n"
+                "  --recv zero|independent|correlated, --latency L, --time-limit S (per exact search)\n");
+}
+
+int experiment_main(int argc, char **argv)
+{
+    if (argc < 1 || strcmp(argv[0], "--list") == 0 || strcmp(argv[0], "--help") == 0) {
+        list(stdout);
+        return argc < 1 ? 2 : 0;
+    }
+    for (int i = 0; i < NSTUDIES; i++) {
+        if (strcmp(argv[0], studies[i].name) != 0)
+            continue;
+        struct xopts o = {.format = "text", .seed = 1, .classes = 3, .lo = 1, .hi = 10,
+                          .recv = "correlated", .latency = 0, .time_limit = 10};
+        int rc = parse_xopts(argc, argv, &o);
+        if (rc < 0) {
+            list(stdout);
+            return 0;
+        }
+        if (rc)
+            return rc;
+        return studies[i].fn(&o);
+    }
+    fprintf(stderr, "hetcast experiment: unknown study \"%s\"; valid studies:", argv[0]);
+    for (int i = 0; i < NSTUDIES; i++)
+        fprintf(stderr, "%s %s", i ? "," : "", studies[i].name);
+    fprintf(stderr, "\n");
+    return 2;
+}

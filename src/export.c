@@ -1,0 +1,523 @@
+/*
+ * export.c - SVG and CSV export of schedules, and the tree layout shared
+ * with the view (export.h).
+ *
+ * The SVG is laid out in user units at a fixed width: one section per run
+ * (lanes of send bars above receive bars, links in the receive row before
+ * the receive), one shared time axis, then each run's broadcast tree drawn
+ * on the same axis (a node sits at the time it holds the message), then the
+ * summary.  Everything it shows comes from the runs; nothing is recomputed.
+ */
+#include "export.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "report.h"
+
+/* ---- the tree ---- */
+
+int export_tree_order(const struct engine *e, int *order, int *depth)
+{
+    int n = e->n;
+    if (n <= 0)
+        return 0;
+    int *first = xmalloc((size_t)n * sizeof *first);
+    int *last = xmalloc((size_t)n * sizeof *last);
+    int *next = xmalloc((size_t)n * sizeof *next);
+    int *stack = xmalloc((size_t)n * sizeof *stack);
+    int *sdepth = xmalloc((size_t)n * sizeof *sdepth);
+    for (int p = 0; p < n; p++)
+        first[p] = last[p] = next[p] = -1;
+    for (int i = 0; i < e->ntr; i++) {
+        const struct transfer *t = &e->tr[i];
+        if (t->msg != 0 || e->parent[t->to] != t->from)
+            continue;
+        if (last[t->from] < 0)
+            first[t->from] = t->to;
+        else
+            next[last[t->from]] = t->to;
+        last[t->from] = t->to;
+    }
+    int count = 0, top = 0;
+    /* Roots: nodes holding the message without a sender (the source). */
+    for (int r = n - 1; r >= 0; r--)
+        if (engine_holds(e, r, 0) && e->parent[r] < 0) {
+            stack[top] = r;
+            sdepth[top++] = 0;
+        }
+    while (top > 0 && count < n) {
+        int u = stack[--top], du = sdepth[top];
+        order[count] = u;
+        if (depth)
+            depth[count] = du;
+        count++;
+        /* Push the children in reverse so the first booked comes out first. */
+        int kids = 0;
+        for (int v = first[u]; v >= 0; v = next[v])
+            kids++;
+        if (top + kids > n)
+            break;
+        int at = top + kids;
+        for (int v = first[u]; v >= 0; v = next[v]) {
+            stack[--at] = v;
+            sdepth[at] = du + 1;
+        }
+        top += kids;
+    }
+    free(first);
+    free(last);
+    free(next);
+    free(stack);
+    free(sdepth);
+    return count;
+}
+
+int export_critical_path(const struct engine *e, unsigned char *mark)
+{
+    memset(mark, 0, (size_t)e->n);
+    int end = -1;
+    double worst = -INFINITY;
+    for (int p = 0; p < e->n; p++)
+        if (e->parent[p] >= 0 && engine_hold_time(e, p, 0) > worst) {
+            worst = engine_hold_time(e, p, 0);
+            end = p;
+        }
+    for (int p = end, guard = 0; p >= 0 && guard <= e->n; p = e->parent[p], guard++)
+        mark[p] = 1;
+    return end;
+}
+
+double export_nice_step(double span, int max_ticks)
+{
+    if (!(span > 0) || !isfinite(span) || max_ticks < 1)
+        return 1;
+    double raw = span / max_ticks, mag = pow(10, floor(log10(raw)));
+    static const double steps[] = {1, 2, 5, 10};
+    for (int i = 0; i < 4; i++)
+        if (steps[i] * mag >= raw)
+            return steps[i] * mag;
+    return 10 * mag;
+}
+
+/* ---- SVG ---- */
+
+#define SVG_W 1000.0
+#define SVG_LEFT 120.0
+#define SVG_RIGHT 40.0
+#define COL_SEND "#4e79a7"
+#define COL_LINK "#e8b923"
+#define COL_RECV "#59a14f"
+#define COL_CRIT "#d62728"
+#define COL_GRID "#d9d9d9"
+#define COL_TEXT "#222222"
+
+struct svg {
+    FILE *fp;
+    double scale;       /* user units per time unit */
+    double tmax;
+    bool compact;       /* one row per lane: large clusters */
+    double lane_h;
+};
+
+static void xml_text(FILE *fp, const char *s)
+{
+    for (; s && *s; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", fp); break;
+        case '<': fputs("&lt;", fp); break;
+        case '>': fputs("&gt;", fp); break;
+        case '"': fputs("&quot;", fp); break;
+        default: fputc(*s, fp); break;
+        }
+    }
+}
+
+static const char *num(double x)
+{
+    static char bufs[8][40];
+    static int at;
+    char *b = bufs[at++ & 7];
+    fmt_num(b, sizeof bufs[0], x);
+    return b;
+}
+
+static double tx(const struct svg *g, double t)
+{
+    return SVG_LEFT + t * g->scale;
+}
+
+/* A text element; anchor is "start", "middle" or "end". */
+static void svg_text(const struct svg *g, double x, double y, double size, const char *anchor,
+                     const char *fill, const char *weight, const char *s)
+{
+    fprintf(g->fp, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%.1f\" text-anchor=\"%s\" fill=\"%s\"%s%s%s>",
+            x, y, size, anchor, fill, weight ? " font-weight=\"" : "", weight ? weight : "",
+            weight ? "\"" : "");
+    xml_text(g->fp, s);
+    fputs("</text>\n", g->fp);
+}
+
+/* One bar [a, b) at row y..y+h, with a label inside when it fits, else beside. */
+static void svg_bar(const struct svg *g, double a, double b, double y, double h, const char *fill,
+                    const char *label, const char *label_fill, bool bold)
+{
+    if (!(b > a))
+        return;
+    double x0 = tx(g, a), w = (b - a) * g->scale;
+    if (w < 1)
+        w = 1;
+    fprintf(g->fp,
+            "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
+            "stroke=\"%s\" stroke-width=\"%s\"/>\n",
+            x0, y, w, h, fill, bold ? COL_CRIT : "#ffffff", bold ? "1.5" : "0.5");
+    if (!label || !label[0])
+        return;
+    double size = h >= 11 ? 10 : h - 1, need = (double)strlen(label) * size * 0.62 + 4;
+    if (w >= need)
+        svg_text(g, x0 + w / 2, y + h / 2 + size * 0.35, size, "middle", label_fill, NULL, label);
+    else
+        svg_text(g, x0 + w + 2, y + h / 2 + size * 0.35, size, "start", COL_TEXT, NULL, label);
+}
+
+static void svg_legend(const struct svg *g, double y)
+{
+    static const struct {
+        const char *name, *col;
+    } items[] = {{"send port", COL_SEND}, {"link", COL_LINK}, {"receive port", COL_RECV}};
+    double x = SVG_LEFT;
+    for (int i = 0; i < 3; i++) {
+        fprintf(g->fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"%s\"/>\n", x,
+                y - 9, items[i].col);
+        svg_text(g, x + 18, y, 12, "start", COL_TEXT, NULL, items[i].name);
+        x += 30 + 7.5 * (double)strlen(items[i].name);
+    }
+    fprintf(g->fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+                   "stroke-width=\"2.5\"/>\n", x, y - 4, x + 18, y - 4, COL_CRIT);
+    svg_text(g, x + 24, y, 12, "start", COL_TEXT, NULL, "critical path");
+}
+
+static void svg_grid(const struct svg *g, double y0, double y1, double step)
+{
+    for (double t = 0; t <= g->tmax + step * 1e-9; t += step)
+        fprintf(g->fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+                       "stroke-width=\"0.5\"/>\n", tx(g, t), y0, tx(g, t), y1, COL_GRID);
+}
+
+static void svg_axis(const struct svg *g, double y, double step)
+{
+    fprintf(g->fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n",
+            SVG_LEFT, y, tx(g, g->tmax), y, COL_TEXT);
+    for (double t = 0; t <= g->tmax + step * 1e-9; t += step) {
+        fprintf(g->fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n",
+                tx(g, t), y, tx(g, t), y + 5, COL_TEXT);
+        svg_text(g, tx(g, t), y + 18, 11, "middle", COL_TEXT, NULL, num(t));
+    }
+    svg_text(g, SVG_LEFT - 8, y + 18, 11, "end", COL_TEXT, NULL, "time");
+}
+
+/* The Gantt lanes of one run, from y; returns the height used. */
+static double svg_gantt(const struct svg *g, const struct run *r, double y, double step)
+{
+    const struct engine *e = &r->eng;
+    const struct cluster *c = r->c;
+    unsigned char *crit = xmalloc((size_t)e->n ? (size_t)e->n : 1);
+    export_critical_path(e, crit);
+    char head[256];
+    snprintf(head, sizeof head, "%s: makespan %s", r->sched.ops->name, num(e->makespan));
+    svg_text(g, 12, y + 16, 15, "start", COL_TEXT, "bold", head);
+    y += 26;
+    double lh = g->lane_h, top = y;
+    for (int p = 0; p < c->n; p++) {
+        double ly = y + p * lh;
+        if (p % 2 == 1)
+            fprintf(g->fp, "<rect x=\"0\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#f4f4f4\"/>\n",
+                    ly, SVG_W, lh);
+    }
+    svg_grid(g, top, top + c->n * lh, step);
+    for (int p = 0; p < c->n; p++) {
+        double ly = y + p * lh;
+        char name[128];
+        snprintf(name, sizeof name, "%s%s", c->nodes[p].name, p == c->source ? " (source)" : "");
+        double fs = g->compact ? (lh > 9 ? 9 : lh - 1) : 12;
+        svg_text(g, SVG_LEFT - 8, ly + lh / 2 + fs * 0.35, fs, "end", crit[p] ? COL_CRIT : COL_TEXT,
+                 crit[p] ? "bold" : NULL, name);
+    }
+    for (int i = 0; i < e->ntr; i++) {
+        const struct transfer *t = &e->tr[i];
+        bool on_crit = t->msg == 0 && crit[t->to] && crit[t->from] && e->parent[t->to] == t->from;
+        double sy, ry, bh;
+        if (g->compact) {
+            bh = lh - 2;
+            sy = y + t->from * lh + 1;
+            ry = y + t->to * lh + 1;
+        } else {
+            bh = (lh - 6) / 2;
+            sy = y + t->from * lh + 2;
+            ry = y + t->to * lh + 4 + bh;
+        }
+        char sl[140], rl[140];
+        snprintf(sl, sizeof sl, "\xe2\x86\x92%s", c->nodes[t->to].name);   /* → */
+        snprintf(rl, sizeof rl, "\xe2\x86\x90%s", c->nodes[t->from].name); /* ← */
+        const char *recv_label = g->compact ? NULL : rl;
+        svg_bar(g, t->start, t->send_end, sy, bh, COL_SEND, g->compact ? NULL : sl, "#ffffff", on_crit);
+        bool has_recv = t->recv_end > t->recv_start;
+        svg_bar(g, t->link_start, t->link_end, ry, bh, COL_LINK,
+                has_recv && (t->recv_end - t->recv_start) * g->scale >= 30 ? NULL : recv_label,
+                COL_TEXT, on_crit);
+        svg_bar(g, t->recv_start, t->recv_end, ry, bh, COL_RECV,
+                (t->recv_end - t->recv_start) * g->scale >= 30 ? recv_label : NULL, "#ffffff",
+                on_crit);
+    }
+    double ms = tx(g, e->makespan);
+    fprintf(g->fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+                   "stroke-width=\"1.5\" stroke-dasharray=\"5,3\"/>\n",
+            ms, top - 4, ms, top + c->n * lh + 2, COL_CRIT);
+    free(crit);
+    return 26 + c->n * lh + 8;
+}
+
+/* The broadcast tree of one run on the time axis, from y; returns the height used. */
+static double svg_tree(const struct svg *g, const struct run *r, double y)
+{
+    const struct engine *e = &r->eng;
+    const struct cluster *c = r->c;
+    int n = c->n;
+    int *order = xmalloc((size_t)n * sizeof *order), *row = xmalloc((size_t)n * sizeof *row);
+    unsigned char *crit = xmalloc((size_t)n);
+    int cnt = export_tree_order(e, order, NULL);
+    export_critical_path(e, crit);
+    for (int p = 0; p < n; p++)
+        row[p] = -1;
+    for (int i = 0; i < cnt; i++)
+        row[order[i]] = i;
+    double rh = g->compact ? 11 : 20, fs = g->compact ? 9 : 12;
+    char head[256];
+    snprintf(head, sizeof head, "broadcast tree (%s): a node sits at the time it holds the message",
+             r->sched.ops->name);
+    svg_text(g, 12, y + 16, 15, "start", COL_TEXT, "bold", head);
+    y += 30;
+    for (int i = 0; i < cnt; i++) {   /* edges first, under the nodes */
+        int v = order[i], u = e->parent[v];
+        if (u < 0 || row[u] < 0)
+            continue;
+        bool on = crit[u] && crit[v];
+        fprintf(g->fp, "<path d=\"M%.1f,%.1f V%.1f H%.1f\" fill=\"none\" stroke=\"%s\" "
+                       "stroke-width=\"%s\"/>\n",
+                tx(g, engine_hold_time(e, u, 0)), y + row[u] * rh, y + i * rh,
+                tx(g, engine_hold_time(e, v, 0)), on ? COL_CRIT : "#888888", on ? "2.5" : "1");
+    }
+    for (int i = 0; i < cnt; i++) {
+        int v = order[i];
+        double x = tx(g, engine_hold_time(e, v, 0)), cy = y + i * rh;
+        fprintf(g->fp, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\"/>\n", x, cy,
+                g->compact ? "3" : "5", crit[v] ? COL_CRIT : COL_SEND);
+        char label[200];
+        if (e->parent[v] >= 0)
+            snprintf(label, sizeof label, "%s -> %s  t=%s", c->nodes[e->parent[v]].name,
+                     c->nodes[v].name, num(engine_hold_time(e, v, 0)));
+        else
+            snprintf(label, sizeof label, "%s (source)", c->nodes[v].name);
+        svg_text(g, x + 8, cy + fs * 0.35, fs, "start", crit[v] ? COL_CRIT : COL_TEXT, NULL, label);
+    }
+    free(order);
+    free(row);
+    free(crit);
+    return 30 + (cnt > 0 ? cnt : 1) * rh + 10;
+}
+
+static void summary_line(const struct run *r, char *buf, size_t size)
+{
+    size_t at = (size_t)snprintf(buf, size, "%s: makespan %s \xc2\xb7 lower bound %s",
+                                 r->sched.ops->name, num(r->eng.makespan), num(r->lower_bound));
+    if (at < size && r->opt == OPT_PROVEN)
+        at += (size_t)snprintf(buf + at, size - at, " \xc2\xb7 optimum %s", num(r->optimum));
+    else if (at < size && r->opt == OPT_GAVE_UP)
+        at += (size_t)snprintf(buf + at, size - at, " \xc2\xb7 optimum between %s and %s",
+                               num(r->opt_lower), num(r->optimum));
+    double limit;
+    if (at < size && run_guarantee(r, &limit))
+        snprintf(buf + at, size - at, " \xc2\xb7 2T + \xce\xb2 = %s", num(limit));
+}
+
+int export_svg(FILE *fp, const struct run *runs, int k)
+{
+    if (k < 1)
+        return -1;
+    const struct cluster *c = runs[0].c;
+    struct svg g = {.fp = fp};
+    for (int i = 0; i < k; i++)
+        if (runs[i].eng.makespan > g.tmax)
+            g.tmax = runs[i].eng.makespan;
+    if (!(g.tmax > 0))
+        g.tmax = 1;
+    g.scale = (SVG_W - SVG_LEFT - SVG_RIGHT) / g.tmax;
+    g.compact = c->n > 40;
+    g.lane_h = g.compact ? 11 : 32;
+    double step = export_nice_step(g.tmax, 12);
+
+    double h = 100;
+    for (int i = 0; i < k; i++) {
+        int reached = 0;
+        for (int p = 0; p < c->n; p++)
+            reached += engine_holds(&runs[i].eng, p, 0);
+        h += 26 + c->n * g.lane_h + 8;
+        h += 30 + (reached > 0 ? reached : 1) * (g.compact ? 11 : 20) + 10;
+    }
+    h += 40 + 22.0 * k + 20;
+
+    fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+                "viewBox=\"0 0 %.0f %.0f\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n",
+            SVG_W, h, SVG_W, h);
+    char title[512];
+    snprintf(title, sizeof title, "%s \xe2\x80\x94 %d nodes, source %s, %s model",
+             c->name ? c->name : "cluster", c->n, c->nodes[c->source].name, model_name(runs[0].model));
+    fprintf(fp, "<title>");
+    xml_text(fp, title);
+    fprintf(fp, "</title>\n<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");
+    svg_text(&g, 12, 30, 20, "start", COL_TEXT, "bold", title);
+    if (c->description)
+        svg_text(&g, 12, 52, 12, "start", "#555555", NULL, c->description);
+    svg_legend(&g, 78);
+    double y = 92;
+    for (int i = 0; i < k; i++)
+        y += svg_gantt(&g, &runs[i], y, step);
+    svg_axis(&g, y, step);
+    y += 34;
+    for (int i = 0; i < k; i++)
+        y += svg_tree(&g, &runs[i], y);
+    svg_axis(&g, y - 6, step);
+    y += 40;
+    for (int i = 0; i < k; i++) {
+        char line[512];
+        summary_line(&runs[i], line, sizeof line);
+        svg_text(&g, 12, y, 13, "start", COL_TEXT, NULL, line);
+        y += 22;
+    }
+    fprintf(fp, "</svg>\n");
+    return ferror(fp) ? -1 : 0;
+}
+
+/* ---- CSV ---- */
+
+static void csv_field(FILE *fp, const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) {
+        fputs(s, fp);
+        return;
+    }
+    fputc('"', fp);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', fp);
+        fputc(*s, fp);
+    }
+    fputc('"', fp);
+}
+
+int export_schedule_csv(FILE *fp, const struct run *r)
+{
+    fprintf(fp, "scheduler,seq,from,to,send_start,send_end,link_start,link_end,recv_start,recv_end,"
+                "hold,reason\n");
+    for (int i = 0; i < r->eng.ntr; i++) {
+        const struct transfer *t = &r->eng.tr[i];
+        csv_field(fp, r->sched.ops->name);
+        fprintf(fp, ",%d,", i + 1);
+        csv_field(fp, r->c->nodes[t->from].name);
+        fputc(',', fp);
+        csv_field(fp, r->c->nodes[t->to].name);
+        fprintf(fp, ",%s,%s,%s,%s,%s,%s,%s,", num(t->start), num(t->send_end), num(t->link_start),
+                num(t->link_end), num(t->recv_start), num(t->recv_end), num(t->hold));
+        csv_field(fp, t->reason ? t->reason : "");
+        fputc('\n', fp);
+    }
+    return ferror(fp) ? -1 : 0;
+}
+
+/* ---- files ---- */
+
+int export_to_file(const char *path, export_writer w, void *ctx, char **cause)
+{
+    char *tmp = xasprintf("%s.tmpXXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        set_cause(cause, "cannot write %s: %s", path, strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    mode_t mask = umask(0);
+    umask(mask);
+    if (fchmod(fd, 0666 & ~mask) < 0) { /* mkstemp makes 0600; an export is an ordinary file */
+        set_cause(cause, "cannot write %s: %s", path, strerror(errno));
+        close(fd);
+        unlink(tmp);
+        free(tmp);
+        return -1;
+    }
+    FILE *fp = fdopen(fd, "w");
+    if (!fp) {
+        set_cause(cause, "cannot write %s: %s", path, strerror(errno));
+        close(fd);
+        unlink(tmp);
+        free(tmp);
+        return -1;
+    }
+    int rc = w(fp, ctx);
+    int err = 0;
+    if (fflush(fp) != 0 || ferror(fp))
+        err = errno ? errno : EIO;
+    if (fclose(fp) != 0 && !err)
+        err = errno ? errno : EIO;
+    if (rc < 0 || err) {
+        set_cause(cause, "cannot write %s: %s", path, strerror(err ? err : EIO));
+        unlink(tmp);
+        free(tmp);
+        return -1;
+    }
+    if (rename(tmp, path) < 0) {
+        set_cause(cause, "cannot write %s: %s", path, strerror(errno));
+        unlink(tmp);
+        free(tmp);
+        return -1;
+    }
+    free(tmp);
+    return 0;
+}
+
+struct svg_job {
+    const struct run *runs;
+    int k;
+};
+
+static int write_svg(FILE *fp, void *ctx)
+{
+    const struct svg_job *j = ctx;
+    return export_svg(fp, j->runs, j->k);
+}
+
+static int write_csv(FILE *fp, void *ctx)
+{
+    return export_schedule_csv(fp, ctx);
+}
+
+int export_files(const struct run *runs, int k, const char *stem, char *svg_path,
+                 size_t svg_size, char *csv_path, size_t csv_size, char **cause)
+{
+    char *svg = xasprintf("%s.svg", stem), *csv = xasprintf("%s.csv", stem);
+    struct svg_job job = {runs, k};
+    int rc = export_to_file(svg, write_svg, &job, cause);
+    if (rc == 0)
+        rc = export_to_file(csv, write_csv, (void *)&runs[0], cause);
+    if (rc == 0) {
+        snprintf(svg_path, svg_size, "%s", svg);
+        snprintf(csv_path, csv_size, "%s", csv);
+    }
+    free(svg);
+    free(csv);
+    return rc;
+}

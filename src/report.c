@@ -1,0 +1,273 @@
+/*
+ * report.c - text, CSV and JSON output of runs.
+ */
+#include "report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bounds.h"
+
+void fmt_num(char *buf, size_t size, double x)
+{
+    if (isinf(x)) {
+        snprintf(buf, size, "%s", x > 0 ? "inf" : "-inf");
+        return;
+    }
+    for (int prec = 6; prec <= 17; prec++) {
+        snprintf(buf, size, "%.*g", prec, x);
+        if (strtod(buf, NULL) == x)
+            return;
+    }
+}
+
+/* A few rotating buffers so one printf can hold several numbers. */
+static const char *num(double x)
+{
+    static char bufs[8][40];
+    static int at;
+    char *b = bufs[at++ & 7];
+    fmt_num(b, sizeof bufs[0], x);
+    return b;
+}
+
+static void json_string(FILE *fp, const char *s)
+{
+    fputc('"', fp);
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(fp, "\\%c", *p);
+        else if (*p < 0x20)
+            fprintf(fp, "\\u%04x", *p);
+        else
+            fputc(*p, fp);
+    }
+    fputc('"', fp);
+}
+
+static void csv_field(FILE *fp, const char *s)
+{
+    if (strpbrk(s, ",\"\n\r")) {
+        fputc('"', fp);
+        for (; *s; s++) {
+            if (*s == '"')
+                fputc('"', fp);
+            fputc(*s, fp);
+        }
+        fputc('"', fp);
+    } else {
+        fputs(s, fp);
+    }
+}
+
+static const char *nodename(const struct run *r, int i)
+{
+    return r->c->nodes[i].name;
+}
+
+static void describe_cluster(FILE *fp, const struct cluster *c)
+{
+    fprintf(fp, "cluster: %s (%s, %d node%s, source %s", c->name ? c->name : "(unnamed)",
+            cluster_kind_name(c->kind), c->n, c->n == 1 ? "" : "s", c->nodes[c->source].name);
+    if (c->kind == CLUSTER_NODES)
+        fprintf(fp, ", latency %s", num(c->latency));
+    fprintf(fp, ")\n");
+}
+
+static void interval(char *buf, size_t size, double a, double b)
+{
+    if (b > a)
+        snprintf(buf, size, "[%s, %s)", num(a), num(b));
+    else
+        snprintf(buf, size, "-");
+}
+
+void report_summary_text(FILE *fp, const struct run *r)
+{
+    fprintf(fp, "makespan      %s\n", num(r->eng.makespan));
+    fprintf(fp, "lower bound   %s", num(r->lower_bound));
+    if (r->c->kind == CLUSTER_NODES)
+        fprintf(fp, "   (s(source) + L + max r)\n");
+    else
+        fprintf(fp, "   (slowest chain of single transfers from the source)\n");
+    switch (r->opt) {
+    case OPT_PROVEN:
+        fprintf(fp, "optimum       %s   (%s)\n", num(r->optimum), r->opt_note);
+        break;
+    case OPT_GAVE_UP:
+        fprintf(fp, "optimum       unknown: between %s and %s   (%s)\n", num(r->opt_lower),
+                num(r->optimum), r->opt_note);
+        break;
+    default:
+        fprintf(fp, "optimum       unknown   (%s)\n", r->opt_note);
+        break;
+    }
+    if (!r->has_beta) {
+        fprintf(fp, "guarantee     2T + beta: applies to node tables in the async model only\n");
+        return;
+    }
+    double limit;
+    const char *cond = r->consistent ? "" : "; does not hold here: speeds are not consistent";
+    if (run_guarantee(r, &limit))
+        fprintf(fp, "guarantee     fnf <= 2T + beta = 2*%s + %s = %s%s\n", num(r->optimum),
+                num(r->beta), num(limit), cond);
+    else
+        fprintf(fp, "guarantee     fnf <= 2T + beta, beta = %s (T, the optimum, is at least %s)%s\n",
+                num(r->beta), num(r->lower_bound), cond);
+}
+
+void report_run_text(FILE *fp, const struct run *r, bool summary)
+{
+    describe_cluster(fp, r->c);
+    fprintf(fp, "model: %s   scheduler: %s\n", model_name(r->model), r->sched.ops->name);
+    if (!summary) {
+        fprintf(fp, "\n%4s  %-10s %-10s %-14s %-14s %-14s %-8s %s\n", "#", "from", "to", "send",
+                "link", "receive", "holds at", "why");
+        for (int i = 0; i < r->eng.ntr; i++) {
+            const struct transfer *t = &r->eng.tr[i];
+            char s[48], l[48], v[48];
+            interval(s, sizeof s, t->start, t->send_end);
+            interval(l, sizeof l, t->link_start, t->link_end);
+            interval(v, sizeof v, t->recv_start, t->recv_end);
+            fprintf(fp, "%4d  %-10s %-10s %-14s %-14s %-14s %-8s %s\n", i + 1, nodename(r, t->from),
+                    nodename(r, t->to), s, l, v, num(t->hold), t->reason);
+        }
+        fprintf(fp, "\n");
+    }
+    if (r->sched.note[0])
+        fprintf(fp, "note          %s\n", r->sched.note);
+    if (r->sched.has_tree_cost)
+        fprintf(fp, "tree cost     %s   (heaviest root-to-leaf path, Figueira)\n",
+                num(r->sched.tree_cost));
+    report_summary_text(fp, r);
+}
+
+void report_run_csv(FILE *fp, const struct run *r, bool summary, bool header)
+{
+    if (summary) {
+        if (header)
+            fprintf(fp, "scheduler,model,nodes,makespan,lower_bound,optimal\n");
+        fprintf(fp, "%s,%s,%d,%s,%s,%s\n", r->sched.ops->name, model_name(r->model), r->c->n,
+                num(r->eng.makespan), num(r->lower_bound),
+                r->opt == OPT_PROVEN ? num(r->optimum) : "");
+        return;
+    }
+    if (header)
+        fprintf(fp, "scheduler,seq,from,to,send_start,send_end,link_start,link_end,recv_start,"
+                    "recv_end,hold\n");
+    for (int i = 0; i < r->eng.ntr; i++) {
+        const struct transfer *t = &r->eng.tr[i];
+        fprintf(fp, "%s,%d,", r->sched.ops->name, i + 1);
+        csv_field(fp, nodename(r, t->from));
+        fputc(',', fp);
+        csv_field(fp, nodename(r, t->to));
+        fprintf(fp, ",%s,%s,%s,%s,%s,%s,%s\n", num(t->start), num(t->send_end), num(t->link_start),
+                num(t->link_end), num(t->recv_start), num(t->recv_end), num(t->hold));
+    }
+}
+
+void report_run_json(FILE *fp, const struct run *r, bool summary)
+{
+    fprintf(fp, "{\"cluster\": ");
+    json_string(fp, r->c->name);
+    fprintf(fp, ", \"model\": \"%s\", \"scheduler\": ", model_name(r->model));
+    json_string(fp, r->sched.ops->name);
+    fprintf(fp, ", \"nodes\": %d,\n \"makespan\": %s, \"lower_bound\": %s, \"optimal\": %s", r->c->n,
+            num(r->eng.makespan), num(r->lower_bound), r->opt == OPT_PROVEN ? num(r->optimum) : "null");
+    if (r->sched.has_tree_cost)
+        fprintf(fp, ", \"tree_cost\": %s", num(r->sched.tree_cost));
+    if (!summary) {
+        fprintf(fp, ",\n \"transfers\": [");
+        for (int i = 0; i < r->eng.ntr; i++) {
+            const struct transfer *t = &r->eng.tr[i];
+            fprintf(fp, "%s{\"from\": ", i ? ",\n               " : "");
+            json_string(fp, nodename(r, t->from));
+            fprintf(fp, ", \"to\": ");
+            json_string(fp, nodename(r, t->to));
+            fprintf(fp, ", \"send_start\": %s, \"send_end\": %s, \"link_end\": %s, \"recv_end\": %s}",
+                    num(t->start), num(t->send_end), num(t->link_end), num(t->recv_end));
+        }
+        fprintf(fp, "],\n \"parent\": {");
+        int first = 1;
+        for (int p = 0; p < r->c->n; p++) {
+            if (r->eng.parent[p] < 0)
+                continue;
+            fprintf(fp, "%s", first ? "" : ", ");
+            first = 0;
+            json_string(fp, nodename(r, p));
+            fprintf(fp, ": ");
+            json_string(fp, nodename(r, r->eng.parent[p]));
+        }
+        fprintf(fp, "}");
+    }
+    fprintf(fp, "}\n");
+}
+
+void report_compare_text(FILE *fp, const struct run *runs, int k, bool summary)
+{
+    const struct run *best = NULL;
+    for (int i = 0; i < k; i++)
+        if (runs[i].opt == OPT_PROVEN)
+            best = &runs[i];
+    describe_cluster(fp, runs[0].c);
+    fprintf(fp, "model: %s\n\n", model_name(runs[0].model));
+    if (!summary)
+        for (int i = 0; i < k; i++) {
+            fprintf(fp, "-- %s --\n", runs[i].sched.ops->name);
+            for (int j = 0; j < runs[i].eng.ntr; j++) {
+                const struct transfer *t = &runs[i].eng.tr[j];
+                fprintf(fp, "%4d  %-10s -> %-10s start %-8s holds at %s\n", j + 1,
+                        nodename(&runs[i], t->from), nodename(&runs[i], t->to), num(t->start),
+                        num(t->hold));
+            }
+            fprintf(fp, "\n");
+        }
+    fprintf(fp, "%-16s %-10s %-14s %s\n", "scheduler", "makespan", "/ lower bound",
+            best ? "/ optimum" : "");
+    for (int i = 0; i < k; i++) {
+        const struct run *r = &runs[i];
+        fprintf(fp, "%-16s %-10s %-14.3f", r->sched.ops->name, num(r->eng.makespan),
+                r->lower_bound > 0 ? r->eng.makespan / r->lower_bound : 1.0);
+        if (best)
+            fprintf(fp, " %.3f", best->optimum > 0 ? r->eng.makespan / best->optimum : 1.0);
+        if (r->sched.status == OPT_PROVEN)
+            fprintf(fp, "   (proven optimal)");
+        else if (r->sched.status == OPT_GAVE_UP)
+            fprintf(fp, "   (search gave up: not proven optimal)");
+        fprintf(fp, "\n");
+    }
+    fprintf(fp, "\n");
+    if (k >= 2)
+        fprintf(fp, "difference    %s - %s = %s\n", runs[0].sched.ops->name, runs[1].sched.ops->name,
+                num(runs[0].eng.makespan - runs[1].eng.makespan));
+    const struct run *r0 = best ? best : &runs[0];
+    fprintf(fp, "lower bound   %s\n", num(r0->lower_bound));
+    if (best)
+        fprintf(fp, "optimum       %s   (%s)\n", num(best->optimum), best->opt_note);
+    else if (runs[0].opt == OPT_PROVEN)
+        fprintf(fp, "optimum       %s   (%s)\n", num(runs[0].optimum), runs[0].opt_note);
+    else
+        fprintf(fp, "optimum       unknown   (%s)\n", runs[0].opt_note);
+    double limit;
+    if (r0->has_beta && run_guarantee(r0, &limit))
+        fprintf(fp, "guarantee     fnf <= 2T + beta = %s%s\n", num(limit),
+                r0->consistent ? "" : " (does not hold here: speeds are not consistent)");
+}
+
+void report_compare_csv(FILE *fp, const struct run *runs, int k, bool summary)
+{
+    for (int i = 0; i < k; i++)
+        report_run_csv(fp, &runs[i], summary, i == 0);
+}
+
+void report_compare_json(FILE *fp, const struct run *runs, int k, bool summary)
+{
+    fprintf(fp, "[");
+    for (int i = 0; i < k; i++) {
+        if (i)
+            fprintf(fp, ",");
+        report_run_json(fp, &runs[i], summary);
+    }
+    fprintf(fp, "]\n");
+}

@@ -1,0 +1,29 @@
+/*
+ * report.h - results as text, CSV and JSON (SPEC §6).  Text is for people
+ * (a table of transfers and a summary), CSV for spreadsheets and JSON in
+ * exactly the shape the SPEC gives.
+ */
+#ifndef HETCAST_REPORT_H
+#define HETCAST_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "run.h"
+
+enum report_format { REPORT_TEXT, REPORT_CSV, REPORT_JSON, REPORT_SVG };
+
+/* Shortest text that reads back as the same double ("6", "2.5", "0.1"). */
+void fmt_num(char *buf, size_t size, double x);
+
+void report_run_text(FILE *fp, const struct run *r, bool summary);
+void report_run_csv(FILE *fp, const struct run *r, bool summary, bool header);
+void report_run_json(FILE *fp, const struct run *r, bool summary);
+/* Several schedulers on one cluster. */
+void report_compare_text(FILE *fp, const struct run *runs, int k, bool summary);
+void report_compare_csv(FILE *fp, const struct run *runs, int k, bool summary);
+void report_compare_json(FILE *fp, const struct run *runs, int k, bool summary);
+/* The summary lines alone (the view shows them too). */
+void report_summary_text(FILE *fp, const struct run *r);
+
+#endif

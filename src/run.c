@@ -1,0 +1,97 @@
+/*
+ * run.c - one scheduler run with its bounds and (when asked) the optimum.
+ */
+#include "run.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bounds.h"
+#include "optimal.h"
+
+static void compute_optimum(struct run *r, const struct sched_opts *o, enum run_optimum want)
+{
+    if (r->sched.status == OPT_PROVEN) {
+        r->opt = OPT_PROVEN;
+        r->optimum = r->eng.makespan;
+        snprintf(r->opt_note, sizeof r->opt_note, "%s", r->sched.note);
+        return;
+    }
+    if (r->sched.status == OPT_GAVE_UP) {
+        r->opt = OPT_GAVE_UP;
+        r->optimum = r->eng.makespan;
+        r->opt_lower = r->sched.bound;
+        snprintf(r->opt_note, sizeof r->opt_note, "%s", r->sched.note);
+        return;
+    }
+    if (want == RUN_OPT_NEVER) {
+        snprintf(r->opt_note, sizeof r->opt_note, "not computed");
+        return;
+    }
+    if (want == RUN_OPT_SMALL && r->c->n > RUN_AUTO_OPTIMUM_NODES) {
+        snprintf(r->opt_note, sizeof r->opt_note,
+                 "not computed for %d nodes (done by default up to %d; use -s optimal)", r->c->n,
+                 RUN_AUTO_OPTIMUM_NODES);
+        return;
+    }
+    struct opt_plan plan;
+    char *cause = NULL;
+    struct sched_opts oo = *o;
+    if (want == RUN_OPT_SMALL && (oo.time_limit <= 0 || oo.time_limit > 2))
+        oo.time_limit = 2;
+    if (optimal_solve(r->c, r->model, &oo, &plan, &cause) < 0) {
+        snprintf(r->opt_note, sizeof r->opt_note, "%s", cause ? cause : "not computed");
+        free(cause);
+        return;
+    }
+    r->opt = plan.status;
+    r->optimum = plan.makespan;
+    r->opt_lower = plan.lower;
+    if (plan.status == OPT_PROVEN)
+        snprintf(r->opt_note, sizeof r->opt_note, "proven by exhaustive search (%lld search nodes)",
+                 plan.explored);
+    else
+        snprintf(r->opt_note, sizeof r->opt_note,
+                 "search gave up after %lld search nodes: optimum between %g and %g",
+                 plan.explored, plan.lower, plan.makespan);
+    opt_plan_free(&plan);
+}
+
+int run_schedule(struct run *r, const struct cluster *c, enum model m,
+                 const struct sched_ops *ops, const struct sched_opts *o,
+                 enum run_optimum want, char **cause)
+{
+    memset(r, 0, sizeof *r);
+    r->c = c;
+    r->model = m;
+    sched_init(&r->sched, ops, o);
+    if (sched_check(ops, c, m, cause) < 0 || engine_init(&r->eng, c, m, cause) < 0) {
+        sched_free(&r->sched);
+        return -1;
+    }
+    if (engine_run(&r->eng, &r->sched, cause) < 0) {
+        sched_free(&r->sched);
+        engine_free(&r->eng);
+        return -1;
+    }
+    r->lower_bound = bound_lower(c, m);
+    r->has_beta = bound_fnf_beta(c, m, &r->beta, &r->consistent);
+    compute_optimum(r, &r->sched.opt, want);
+    return 0;
+}
+
+void run_free(struct run *r)
+{
+    sched_free(&r->sched);
+    engine_free(&r->eng);
+}
+
+bool run_guarantee(const struct run *r, double *limit)
+{
+    if (!r->has_beta || r->opt != OPT_PROVEN)
+        return false;
+    *limit = 2 * r->optimum + r->beta;
+    return true;
+}

@@ -1,0 +1,127 @@
+/*
+ * sched.c - the one list of schedulers, and engine_run(), the loop that asks
+ * a policy for decisions and books them.
+ */
+#include "sched.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "optimal.h"
+
+static const struct sched_ops *const builtins[] = {
+    &sched_fnf, &sched_slowest_first, &sched_random_pair, &sched_random_order,
+    &sched_fef, &sched_optimal,
+};
+#define NBUILTINS ((int)(sizeof builtins / sizeof builtins[0]))
+
+int sched_count(void)
+{
+    return NBUILTINS;
+}
+
+const struct sched_ops *sched_at(int i)
+{
+    return i >= 0 && i < NBUILTINS ? builtins[i] : NULL;
+}
+
+const struct sched_ops *sched_find(const char *name)
+{
+    for (int i = 0; i < NBUILTINS; i++)
+        if (strcmp(builtins[i]->name, name) == 0)
+            return builtins[i];
+    return NULL;
+}
+
+char *sched_names(void)
+{
+    size_t len = 1;
+    for (int i = 0; i < NBUILTINS; i++)
+        len += strlen(builtins[i]->name) + 2;
+    char *s = xmalloc(len);
+    s[0] = '\0';
+    for (int i = 0; i < NBUILTINS; i++) {
+        if (i)
+            strcat(s, ", ");
+        strcat(s, builtins[i]->name);
+    }
+    return s;
+}
+
+void sched_opts_default(struct sched_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->seed = 1;
+}
+
+void sched_init(struct sched *s, const struct sched_ops *ops, const struct sched_opts *o)
+{
+    memset(s, 0, sizeof *s);
+    s->ops = ops;
+    if (o)
+        s->opt = *o;
+    else
+        sched_opts_default(&s->opt);
+    rng_seed(&s->rng, s->opt.seed);
+}
+
+void sched_free(struct sched *s)
+{
+    if (s->ops && s->ops->finish && s->state)
+        s->ops->finish(s);
+    s->state = NULL;
+}
+
+int sched_check(const struct sched_ops *ops, const struct cluster *c, enum model m, char **cause)
+{
+    if (!(ops->kinds & CLUSTER_KIND_BIT(c->kind))) {
+        char list[512] = "";
+        for (int i = 0; i < sched_count(); i++)
+            if (sched_at(i)->kinds & CLUSTER_KIND_BIT(c->kind)) {
+                if (list[0])
+                    strncat(list, ", ", sizeof list - strlen(list) - 1);
+                strncat(list, sched_at(i)->name, sizeof list - strlen(list) - 1);
+            }
+        return set_cause(cause, "scheduler %s does not work on a %s; use one of: %s", ops->name,
+                         cluster_kind_name(c->kind), list);
+    }
+    if (!(model_mask_for(c->kind) & MODEL_BIT(m)))
+        return set_cause(cause, "the %s model does not apply to a %s; use -m one-port or -m multi-port",
+                         model_name(m), cluster_kind_name(c->kind));
+    if (!(ops->models & MODEL_BIT(m)))
+        return set_cause(cause, "scheduler %s does not support the %s model", ops->name, model_name(m));
+    return 0;
+}
+
+int engine_run(struct engine *e, struct sched *s, char **cause)
+{
+    const struct sched_ops *ops = s->ops;
+    char *why = NULL;
+    if (sched_check(ops, e->c, e->model, cause) < 0)
+        return -1;
+    if (ops->prepare && ops->prepare(s, e, cause) < 0)
+        return -1;
+    int rc = 0;
+    while (e->nwaiting > 0) {
+        struct decision d;
+        memset(&d, 0, sizeof d);
+        int r = ops->choose(s, e, &d, cause);
+        if (r < 0) {
+            rc = -1;
+            break;
+        }
+        if (r == SCHED_DONE)
+            break;
+        if (engine_book(e, d.from, d.to, d.msg, d.reason, &why) < 0) {
+            set_cause(cause, "scheduler %s made a bad decision: %s", ops->name, why);
+            rc = -1;
+            break;
+        }
+    }
+    free(why);
+    if (rc == 0 && e->nwaiting > 0 && e->nmsg == 1)
+        rc = set_cause(cause, "scheduler %s stopped with %d node%s still waiting", ops->name,
+                       e->nwaiting, e->nwaiting == 1 ? "" : "s");
+    engine_timeline(e);
+    return rc;
+}

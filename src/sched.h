@@ -1,0 +1,97 @@
+/*
+ * sched.h - schedulers: policies plugged into the engine through one ops
+ * table, so the engine, the command line, the view and Lua see one list.
+ *
+ * The engine calls prepare() once, then choose() whenever a node still waits
+ * for a message, and books each decision (engine.h).  A policy may look at
+ * everything booked so far through the engine (read-only).  A policy that
+ * builds a whole plan up front (optimal, trees) does it in prepare() and
+ * hands the plan out one decision at a time in choose().
+ */
+#ifndef HETCAST_SCHED_H
+#define HETCAST_SCHED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine.h"
+#include "rng.h"
+
+#define SCHED_DONE 0        /* choose(): nothing more to send */
+#define SCHED_DECIDED 1     /* choose(): *d holds the next decision */
+
+struct decision {
+    int from, to, msg;
+    char reason[256];   /* narrated by the view, printed in text output */
+};
+
+struct sched;
+
+struct sched_ops {
+    const char *name;       /* command-line name */
+    const char *summary;    /* one line for --help and the view's list */
+    unsigned kinds;         /* CLUSTER_KIND_BIT() mask of supported kinds */
+    unsigned models;        /* MODEL_BIT() mask of supported models */
+    bool randomized;        /* uses --seed */
+    int (*prepare)(struct sched *s, struct engine *e, char **cause);
+    int (*choose)(struct sched *s, const struct engine *e, struct decision *d, char **cause);
+    void (*finish)(struct sched *s);   /* free s->state */
+};
+
+struct sched_opts {
+    uint64_t seed;          /* --seed, for randomized policies */
+    double time_limit;      /* optimal: seconds before giving up (<= 0: default) */
+    long long node_limit;   /* optimal: search nodes before giving up (<= 0: default) */
+    int max_nodes;          /* optimal: refuse clusters larger than this (<= 0: default) */
+    const char *script;     /* Lua heuristic: the script's path (-s FILE.lua) */
+    long long lua_instructions; /* Lua: instruction budget per call (<= 0: default) */
+    long long lua_memory;   /* Lua: memory cap in bytes (<= 0: default) */
+};
+
+enum opt_status {
+    OPT_NONE = 0,   /* this scheduler makes no optimality claim */
+    OPT_PROVEN,     /* the schedule is a proven optimum */
+    OPT_GAVE_UP,    /* the search stopped at a limit: best found, not proven */
+};
+
+struct sched {
+    const struct sched_ops *ops;
+    struct sched_opts opt;
+    struct rng rng;
+    void *state;            /* the policy's own */
+    enum opt_status status; /* set by optimal-type policies */
+    double bound;           /* optimal: best proven lower bound when it gave up */
+    long long explored;     /* optimal: search nodes explored */
+    char note[256];         /* what the policy wants said beside the result */
+    bool has_tree_cost;     /* tree policies on a latency matrix: */
+    double tree_cost;       /* Figueira's cost, the heaviest root-to-leaf path */
+};
+
+const struct sched_ops *sched_find(const char *name);
+int sched_count(void);
+const struct sched_ops *sched_at(int i);
+char *sched_names(void);                       /* "fnf, slowest-first, ..." (caller frees) */
+void sched_opts_default(struct sched_opts *o);
+void sched_init(struct sched *s, const struct sched_ops *ops, const struct sched_opts *o);
+void sched_free(struct sched *s);
+/* Is this policy usable on this cluster and model? If not, *cause says why. */
+int sched_check(const struct sched_ops *ops, const struct cluster *c, enum model m, char **cause);
+
+/*
+ * Run a policy to the end: prepare, choose/book until no node waits (or the
+ * policy is done), finish, build the timeline. Returns 0 or -1 with *cause
+ * (a bad decision names the decision).
+ */
+int engine_run(struct engine *e, struct sched *s, char **cause);
+
+/* Built-in policies (sched_basic.c, optimal.c). */
+extern const struct sched_ops sched_fnf, sched_slowest_first, sched_random_pair,
+    sched_random_order, sched_fef, sched_optimal;
+
+/* Shared pieces the built-ins and Lua use. */
+/* fnf's sender: the holder whose next send of msg completes first (ties: lowest index); -1 if none. */
+int sched_fnf_sender(const struct engine *e, int msg, double *completion);
+/* fnf's receiver: smallest send time, then receive time, then index; -1 if none waits. */
+int sched_fastest_waiting(const struct engine *e, int msg);
+
+#endif

@@ -1,0 +1,114 @@
+#!/bin/sh
+# cli.sh - the command line on the real binary (TAP). $HETCAST is the binary.
+set -u
+H=${HETCAST:-build/ui/hetcast}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+n=0
+fails=0
+check() {   # check NAME COMMAND... : ok if the command succeeds
+    name=$1; shift
+    n=$((n + 1))
+    if "$@" >/dev/null 2>&1; then echo "ok $n - $name"; else echo "not ok $n - $name"; fails=$((fails + 1)); fi
+}
+# run CMD...: stdout to $T/out, stderr to $T/err, status to $rc
+run() { "$@" >"$T/out" 2>"$T/err"; rc=$?; }
+has() { grep -q -- "$1" "$2"; }
+
+run "$H" --version
+check "--version exits 0 and names hetcast" sh -c "[ $rc -eq 0 ] && grep -q '^hetcast [0-9]' $T/out"
+run "$H" --help
+check "--help lists the commands and schedulers" sh -c "[ $rc -eq 0 ] && grep -q 'hetcast run FILE' $T/out && grep -q 'slowest-first' $T/out"
+
+run "$H" run clusters/counterexample.csv
+check "run: exit 0" test $rc -eq 0
+check "run: fnf makespan 6 on the counterexample" has "^makespan *6$" "$T/out"
+check "run: lower bound 5" has "^lower bound *5 " "$T/out"
+check "run: optimum 5 shown beside" has "^optimum *5 " "$T/out"
+check "run: the guarantee 2T + beta" has "2T + beta = 2\*5 + -2 = 8" "$T/out"
+check "run: a table of transfers with reasons" has "p0 *p1 .*fastest waiting node" "$T/out"
+
+run "$H" run clusters/counterexample.csv --format json
+cat >"$T/want.json" <<'JSON'
+{"cluster": "counterexample", "model": "async", "scheduler": "fnf", "nodes": 3,
+ "makespan": 6, "lower_bound": 5, "optimal": 5,
+ "transfers": [{"from": "p0", "to": "p1", "send_start": 0, "send_end": 1, "link_end": 2, "recv_end": 4},
+               {"from": "p0", "to": "p2", "send_start": 1, "send_end": 2, "link_end": 3, "recv_end": 6}],
+ "parent": {"p1": "p0", "p2": "p0"}}
+JSON
+check "json: exactly the SPEC's shape" cmp "$T/out" "$T/want.json"
+
+run "$H" run clusters/counterexample.csv -s optimal --format json --summary
+check "json --summary: optimal makespan 5, no transfers" sh -c "grep -q '\"makespan\": 5' $T/out && ! grep -q transfers $T/out"
+
+run "$H" run clusters/counterexample.csv --format csv
+check "csv: header" has "^scheduler,seq,from,to,send_start,send_end,link_start,link_end,recv_start,recv_end,hold$" "$T/out"
+check "csv: second transfer" has "^fnf,2,p0,p2,1,2,2,3,3,6,6$" "$T/out"
+
+run "$H" compare clusters/counterexample.csv
+check "compare: fnf 6" has "^fnf *6 " "$T/out"
+check "compare: optimal 5, proven" has "^optimal *5 .*proven optimal" "$T/out"
+check "compare: the difference" has "^difference *fnf - optimal = 1$" "$T/out"
+
+run "$H" compare clusters/counterexample.csv -s fnf -s slowest-first -s random-order --seed 3 --summary --format csv
+check "compare csv --summary: one row per scheduler" sh -c "[ \$(wc -l < $T/out) -eq 4 ]"
+
+run "$H" run clusters/counterexample.csv -m sync --summary
+check "run -m sync" has "^model: sync" "$T/out"
+
+run "$H" run clusters/counterexample.csv -s random-pair --seed 7 --format csv
+cp "$T/out" "$T/a"
+run "$H" run clusters/counterexample.csv -s random-pair --seed 7 --format csv
+check "random-pair: same seed, same schedule" cmp "$T/a" "$T/out"
+
+run "$H" run clusters/counterexample.csv -s nope
+check "unknown scheduler: status 2" test $rc -eq 2
+check "unknown scheduler: lists the valid ones" has "valid schedulers: fnf, slowest-first" "$T/err"
+run "$H" run clusters/counterexample.csv -m warp
+check "unknown model: status 2 and the list" sh -c "[ $rc -eq 2 ] && grep -q 'valid models: async, sender-only, sync, one-port, multi-port' $T/err"
+run "$H" run clusters/counterexample.csv --frobnicate
+check "unknown option: status 2 and the list" sh -c "[ $rc -eq 2 ] && grep -q 'valid options: -s, -m' $T/err"
+run "$H" run clusters/counterexample.csv --format xml
+check "unknown format: status 2" sh -c "[ $rc -eq 2 ] && grep -q 'valid formats' $T/err"
+run "$H" run clusters/counterexample.csv --source p9
+check "unknown source: status 2, names it" sh -c "[ $rc -eq 2 ] && grep -q '\"p9\" is not a node' $T/err"
+run "$H" run clusters/counterexample.csv --source p2 --summary
+check "--source p2" has "source p2" "$T/out"
+run "$H" run no/such/file.csv
+check "missing file: status 2 with the path" sh -c "[ $rc -eq 2 ] && grep -q 'no/such/file.csv' $T/err"
+run "$H" run
+check "missing FILE: status 2" test $rc -eq 2
+
+printf 'name,send,recv\na,1,2\nb,abc,2\n' >"$T/bad.csv"
+run "$H" run "$T/bad.csv"
+check "bad csv: status 2" test $rc -eq 2
+check "bad csv: file:line: column: problem" has "bad.csv:3: send: \"abc\" is not a number" "$T/err"
+
+printf 'name,send,recv\nfast,1,5\nslow,2,3\n' >"$T/incons.csv"
+run "$H" run "$T/incons.csv" --summary
+check "inconsistent speeds: loads with a warning" sh -c "[ $rc -eq 0 ] && grep -q 'warning: .*not consistent' $T/err"
+
+run "$H" run clusters/fig6-100.csv --summary
+check "100-node cluster: summary, optimum not computed by default" sh -c "[ $rc -eq 0 ] && grep -q '^optimum *unknown' $T/out"
+
+run "$H" run clusters/counterexample.csv --save-cluster "$T/saved.csv" --summary
+run "$H" run "$T/saved.csv" --format json
+check "--save-cluster writes a cluster that gives the same schedule" sh -c "grep -q '\"makespan\": 6' $T/out"
+
+run "$H" experiment --list
+check "experiment --list" sh -c "[ $rc -eq 0 ] && grep -q fnf-vs-random $T/out && grep -q counterexample $T/out"
+run "$H" experiment fnf-vs-random --nodes 6:8 --runs 5 --format csv
+check "experiment fnf-vs-random: CSV columns" has "^n,fnf,random_pair_mean,random_order_mean,lower_bound$" "$T/out"
+check "experiment fnf-vs-random: one row per n" sh -c "[ \$(wc -l < $T/out) -eq 4 ]"
+run "$H" experiment fnf-vs-optimal --nodes 4:6 --runs 30
+check "experiment fnf-vs-optimal: a summary" sh -c "[ $rc -eq 0 ] && grep -q 'FNF optimal' $T/out"
+run "$H" experiment counterexample --nodes 3:5 --runs 200 --seed 2
+cp "$T/out" "$T/worst.csv"
+check "experiment counterexample: prints a cluster CSV" has "^# description: worst of 200" "$T/worst.csv"
+run "$H" compare "$T/worst.csv" --summary
+check "experiment counterexample: the CSV opens" test $rc -eq 0
+run "$H" experiment nope
+check "unknown study: status 2 with the list" sh -c "[ $rc -eq 2 ] && grep -q 'valid studies' $T/err"
+
+echo "1..$n"
+[ $fails -eq 0 ]

@@ -1,0 +1,49 @@
+/*
+ * tap.h - a tiny TAP producer for the test executables (after c-tap-harness's
+ * basic.h): each check prints "ok N - name" or "not ok N - name" with what was
+ * expected and what came, and the file and line, as TAP diagnostics.
+ */
+#ifndef HETCAST_TAP_H
+#define HETCAST_TAP_H
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static int tap_n, tap_failed;
+
+static inline void tap_plan_done(void) { printf("1..%d\n", tap_n); }
+static inline int tap_exit(void) { tap_plan_done(); return tap_failed ? 1 : 0; }
+
+static inline int tap_ok(int cond, const char *file, int line, const char *fmt, ...)
+{
+    va_list ap;
+    tap_n++;
+    printf("%sok %d - ", cond ? "" : "not ", tap_n);
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    printf("\n");
+    if (!cond) {
+        tap_failed++;
+        printf("# failed at %s:%d\n", file, line);
+    }
+    fflush(stdout);
+    return cond;
+}
+
+#define ok(cond, ...) tap_ok(!!(cond), __FILE__, __LINE__, __VA_ARGS__)
+#define is_int(got, want, ...) do { long long g_ = (got), w_ = (want); \
+    if (!tap_ok(g_ == w_, __FILE__, __LINE__, __VA_ARGS__)) \
+        printf("#   got: %lld\n#  want: %lld\n", g_, w_); } while (0)
+#define is_double(got, want, eps, ...) do { double g_ = (got), w_ = (want); \
+    if (!tap_ok(fabs(g_ - w_) <= (eps) || (isinf(g_) && isinf(w_) && (g_ > 0) == (w_ > 0)), \
+                __FILE__, __LINE__, __VA_ARGS__)) \
+        printf("#   got: %.17g\n#  want: %.17g\n", g_, w_); } while (0)
+#define is_string(got, want, ...) do { const char *g_ = (got), *w_ = (want); \
+    if (!tap_ok(g_ && w_ && strcmp(g_, w_) == 0, __FILE__, __LINE__, __VA_ARGS__)) \
+        printf("#   got: \"%s\"\n#  want: \"%s\"\n", g_ ? g_ : "(null)", w_ ? w_ : "(null)"); } while (0)
+#define diag(...) do { printf("# "); printf(__VA_ARGS__); printf("\n"); } while (0)
+
+#endif

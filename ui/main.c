@@ -1,0 +1,10 @@
+/*
+ * main.c - hetcast's entry point: the command line lives in the core
+ * (src/cli.c); this file only hands it the interactive view.
+ */
+#include "cli.h"
+
+int main(int argc, char **argv)
+{
+    return cli_main(argc, argv, NULL);
+}
