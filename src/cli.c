@@ -13,12 +13,17 @@
 #include <string.h>
 
 #include "config.h"
+#include "exchange.h"
 #include "experiment.h"
+#include "export.h"
+#include "lua_cluster.h"
+#include "lua_sched.h"
+#include "pipeline.h"
 #include "report.h"
 #include "run.h"
 
 static const char usage_text[] =
-    "usage: hetcast [FILE]                 open the interactive view (FILE: .csv cluster)\n"
+    "usage: hetcast [FILE]                 open the interactive view (FILE: .csv cluster or .lua script)\n"
     "       hetcast run FILE [options]     schedule a broadcast and print it\n"
     "       hetcast compare FILE -s A -s B [options]\n"
     "                                      several schedulers side by side (default: fnf, optimal)\n"
@@ -28,14 +33,23 @@ static const char usage_text[] =
     "\n"
     "options:\n"
     "  -s, --scheduler NAME   scheduler (default fnf): %s\n"
+    "                         or FILE.lua, a heuristic in Lua (bundled in lua/; docs/lua.md)\n"
     "  -m, --model NAME       port model (default async; one-port for graphs): %s\n"
     "      --seed N           seed for the random schedulers (default 1)\n"
     "      --source NAME      the node that holds the message first\n"
-    "      --format F         text (default), csv or json\n"
+    "      --format F         text (default), csv, json or svg (Gantt and tree)\n"
     "      --summary          only the summary lines (for large clusters)\n"
     "      --save-cluster F   also write the cluster as CSV to F\n"
+    "      --param K=V        a parameter of a .lua cluster script (repeatable)\n"
+    "      --lua-budget N     Lua: instructions per call of a script (default 10000000)\n"
+    "      --lua-memory MB    Lua: memory of a script in MiB (default 64)\n"
     "      --time-limit S     optimal: give up after S seconds (default 10)\n"
     "      --node-limit N     optimal: give up after N search nodes\n"
+    "      --slices K         pipelined trees on platform graphs: slices to send (default 20)\n"
+    "      --pattern P        personalized exchange, all-to-all or all-to-some (docs/exchange.md):\n"
+    "                         -s random|caterpillar|rspb|orspb|matching|greedy|open-shop\n"
+    "                         (default caterpillar), -m sync|async\n"
+    "      --receivers R      all-to-some: NAME,NAME,... or P%% (a random P percent, from --seed)\n"
     "\n"
     "keys in the view: ? for help, q to quit.  Docs: README.md and docs/.\n";
 
@@ -49,7 +63,7 @@ static void usage(FILE *fp)
 
 static const char valid_options[] =
     "-s, -m, --seed, --source, --format, --summary, --save-cluster, --param, --time-limit, "
-    "--node-limit";
+    "--node-limit, --slices, --lua-budget, --lua-memory, --pattern, --receivers";
 
 static int bad_usage(const char *fmt, const char *arg)
 {
@@ -127,12 +141,41 @@ static int parse_opts(int argc, char **argv, int i, struct cli_opts *o, bool wan
             if (parse_number(a, val, 1, &x) < 0)
                 return 2;
             o->sopt.node_limit = (long long)x;
+        } else if (strcmp(a, "--slices") == 0) {
+            NEED_VALUE();
+            char *end;
+            errno = 0;
+            long k = strtol(val, &end, 10);
+            if (!*val || *end || errno || k < 1 || k > PIPE_MAX_SLICES) {
+                fprintf(stderr, "hetcast: --slices: \"%s\" is not an integer from 1 to %d\n", val,
+                        PIPE_MAX_SLICES);
+                return 2;
+            }
+            o->sopt.slices = (int)k;
+        } else if (strcmp(a, "--lua-budget") == 0) {
+            NEED_VALUE();
+            double x;
+            if (parse_number(a, val, 1000, &x) < 0)
+                return 2;
+            o->sopt.lua_instructions = x > 1e15 ? (long long)1e15 : (long long)x;
+        } else if (strcmp(a, "--lua-memory") == 0) {
+            NEED_VALUE();
+            double x;
+            if (parse_number(a, val, 1, &x) < 0)
+                return 2;
+            o->sopt.lua_memory = x > 1048576 ? 1LL << 40 : (long long)(x * 1048576);
+        } else if (strcmp(a, "--pattern") == 0) {
+            NEED_VALUE();
+            o->pattern = val;
+        } else if (strcmp(a, "--receivers") == 0) {
+            NEED_VALUE();
+            o->receivers = val;
         } else if (strcmp(a, "--summary") == 0) {
             o->summary = true;
         } else if (a[0] == '-' && a[1] != '\0') {
             fprintf(stderr, "hetcast: unknown option %s; valid options: %s\n", a, valid_options);
             return 2;
-        } else if (want_file && !o->file) {
+        } else if (!o->file) {   /* the view takes an optional FILE */
             o->file = a;
         } else {
             return bad_usage("unexpected argument \"%s\" (one FILE only)", a);
@@ -140,7 +183,7 @@ static int parse_opts(int argc, char **argv, int i, struct cli_opts *o, bool wan
 #undef NEED_VALUE
     }
     if (want_file && !o->file)
-        return bad_usage("%s", "missing FILE (a .csv cluster); see hetcast --help");
+        return bad_usage("%s", "missing FILE (a .csv cluster or a .lua script); see hetcast --help");
     return 0;
 }
 
@@ -156,11 +199,14 @@ struct cluster *cli_load_cluster(const struct cli_opts *o, char **cause)
     diag_init(&d);
     struct cluster *c = NULL;
     if (ends_with(o->file, ".lua")) {
-        set_cause(cause, "%s: Lua cluster scripts are not supported by this build", o->file);
-        diag_free(&d);
-        return NULL;
+        struct sandbox_limits lim = {o->sopt.lua_instructions, o->sopt.lua_memory};
+        c = cluster_load_lua(o->file, o->params, o->nparams, &lim, o->sopt.seed, &d);
+    } else {
+        c = cluster_load_csv(o->file, &d);
+        if (c && o->nparams > 0)
+            diag_warn(&d, NULL, 0, NULL, "--param is for .lua cluster scripts; ignored for %s",
+                      o->file);
     }
-    c = cluster_load_csv(o->file, &d);
     if (!c) {
         char *all = diag_join(&d);
         set_cause(cause, "%s", all ? all : "cannot load the cluster");
@@ -206,10 +252,19 @@ int cli_model(const struct cli_opts *o, const struct cluster *c, enum model *m, 
 
 const struct sched_ops *cli_sched(const char *name, char **cause)
 {
+    if (ends_with(name, ".lua"))
+        return lua_sched_ops(name, cause);
     const struct sched_ops *ops = sched_find(name);
-    if (!ops) {
+    enum xalgo xa;
+    if (!ops && exchange_algo_parse(name, &xa) == 0) {
         char *names = sched_names();
-        set_cause(cause, "unknown scheduler \"%s\"; valid schedulers: %s", name, names);
+        set_cause(cause, "%s schedules a personalized exchange: use it with --pattern all-to-all "
+                  "or --pattern all-to-some; the broadcast schedulers are: %s", name, names);
+        free(names);
+    } else if (!ops) {
+        char *names = sched_names();
+        set_cause(cause, "unknown scheduler \"%s\"; valid schedulers: %s (or a Lua heuristic, "
+                  "FILE.lua)", name, names);
         free(names);
     }
     return ops;
@@ -231,8 +286,10 @@ static int check_format(const struct cli_opts *o, enum report_format *f)
         *f = REPORT_CSV;
     else if (strcmp(s, "json") == 0)
         *f = REPORT_JSON;
+    else if (strcmp(s, "svg") == 0)
+        *f = REPORT_SVG;
     else {
-        fprintf(stderr, "hetcast: unknown format \"%s\"; valid formats: text, csv, json\n", s);
+        fprintf(stderr, "hetcast: unknown format \"%s\"; valid formats: text, csv, json, svg\n", s);
         return -1;
     }
     return 0;
@@ -246,6 +303,8 @@ static int cmd_run(int argc, char **argv, bool compare)
     int rc = parse_opts(argc, argv, 2, &o, true);
     if (rc)
         return rc;
+    if (o.pattern || o.receivers)
+        return cli_exchange(&o, compare);
     enum report_format fmt;
     if (check_format(&o, &fmt) < 0)
         return 2;
@@ -282,17 +341,24 @@ static int cmd_run(int argc, char **argv, bool compare)
     }
     struct run *runs = xcalloc((size_t)k, sizeof *runs);
     int done = 0;
-    for (; done < k; done++)
-        if (run_schedule(&runs[done], c, m, ops[done], &o.sopt, RUN_OPT_SMALL, &cause) < 0)
+    for (; done < k; done++) {
+        struct sched_opts so = o.sopt;
+        if (lua_sched_script(ops[done]))
+            so.script = lua_sched_script(ops[done]);
+        if (run_schedule(&runs[done], c, m, ops[done], &so, RUN_OPT_SMALL, &cause) < 0)
             break;
+    }
     if (done < k) {
+        bool bad_script = lua_sched_is(ops[done]);   /* a bad script is bad input */
         for (int i = 0; i < done; i++)
             run_free(&runs[i]);
         free(runs);
         cluster_free(c);
-        return fail(cause, 1);
+        return fail(cause, bad_script ? 2 : 1);
     }
-    if (!compare) {
+    if (fmt == REPORT_SVG) {
+        export_svg(stdout, runs, compare ? k : 1);
+    } else if (!compare) {
         if (fmt == REPORT_TEXT)
             report_run_text(stdout, &runs[0], o.summary);
         else if (fmt == REPORT_CSV)

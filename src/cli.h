@@ -29,6 +29,8 @@ struct cli_opts {
     bool summary;
     struct sched_opts sopt;              /* --seed, --time-limit, --node-limit */
     bool seed_given;
+    const char *pattern;                 /* --pattern all-to-all|all-to-some: an exchange */
+    const char *receivers;               /* --receivers NAMES|P%: all-to-some's receivers */
 };
 
 /* The interactive view (ui/): returns an exit status. */
@@ -47,5 +49,17 @@ struct cluster *cli_load_cluster(const struct cli_opts *o, char **cause);
 int cli_model(const struct cli_opts *o, const struct cluster *c, enum model *m, char **cause);
 /* Find a scheduler by name; an unknown one gives the list of valid ones. */
 const struct sched_ops *cli_sched(const char *name, char **cause);
+
+/* Personalized exchanges (cli_exchange.c): run or compare with --pattern. */
+int cli_exchange(const struct cli_opts *o, bool compare);
+struct exchange;
+/*
+ * Simulate the exchange o asks for (--pattern, --receivers, -m, --seed) on c
+ * with the exchange scheduler sched (NULL: caterpillar); timeline: also build
+ * the engine's events for stepping.  0, or -1 with *cause (*x then needs no
+ * exchange_free).
+ */
+int cli_exchange_run(const struct cli_opts *o, const struct cluster *c, const char *sched,
+                     bool timeline, struct exchange *x, char **cause);
 
 #endif

@@ -68,8 +68,19 @@ enum model model_default_for(enum cluster_kind k)
     return k == CLUSTER_GRAPH ? MODEL_ONE_PORT : MODEL_ASYNC;
 }
 
-int engine_init_messages(struct engine *e, const struct cluster *c, enum model m, int nmsg,
-                         char **cause)
+/* Where the hold time of (p, msg) is stored; personalized: only msg's receiver. */
+static size_t hold_slot(const struct engine *e, int p, int msg)
+{
+    return e->personal ? (size_t)msg : (size_t)msg * (size_t)e->n + (size_t)p;
+}
+
+static size_t hold_cells(const struct engine *e)
+{
+    return e->personal ? (size_t)e->nmsg : (size_t)e->nmsg * (size_t)e->n;
+}
+
+static int init_common(struct engine *e, const struct cluster *c, enum model m, int nmsg,
+                       bool personal, char **cause)
 {
     memset(e, 0, sizeof *e);
     if (m >= MODEL_COUNT)
@@ -83,14 +94,32 @@ int engine_init_messages(struct engine *e, const struct cluster *c, enum model m
     e->model = m;
     e->n = c->n;
     e->nmsg = nmsg;
-    size_t cells = (size_t)nmsg * (size_t)c->n;
-    e->hold = xmalloc(cells * sizeof *e->hold);
+    e->personal = personal;
+    e->hold = xmalloc(hold_cells(e) * sizeof *e->hold);
     e->send_free = xcalloc((size_t)c->n, sizeof *e->send_free);
     e->recv_free = xcalloc((size_t)c->n, sizeof *e->recv_free);
+    if (c->kind == CLUSTER_GRAPH && m == MODEL_MULTI_PORT)
+        e->link_free = xcalloc((size_t)(c->nedges ? c->nedges : 1), sizeof *e->link_free);
     e->parent = xmalloc((size_t)c->n * sizeof *e->parent);
     engine_reset(e);
     e->nwaiting = 0;
     return 0;
+}
+
+int engine_init_messages(struct engine *e, const struct cluster *c, enum model m, int nmsg,
+                         char **cause)
+{
+    return init_common(e, c, m, nmsg, false, cause);
+}
+
+int engine_init_exchange(struct engine *e, const struct cluster *c, enum model m, char **cause)
+{
+    if (c->n < 1)
+        return set_cause(cause, "no nodes to exchange messages");
+    if (c->n > 46340)   /* n * n must fit an int message id */
+        return set_cause(cause, "%d nodes are too many for a personalized exchange (at most 46340)",
+                         c->n);
+    return init_common(e, c, m, c->n * c->n, true, cause);
 }
 
 int engine_init(struct engine *e, const struct cluster *c, enum model m, char **cause)
@@ -104,17 +133,19 @@ int engine_init(struct engine *e, const struct cluster *c, enum model m, char **
 
 void engine_give(struct engine *e, int p, int msg, double t)
 {
-    e->hold[(size_t)msg * (size_t)e->n + (size_t)p] = t;
+    if (e->personal && p != msg % e->n)
+        return;   /* the sender holds it from 0 anyway; nobody else may */
+    e->hold[hold_slot(e, p, msg)] = t;
 }
 
 void engine_reset(struct engine *e)
 {
     /* Keep the initial holdings (hold times of 0 with no transfer behind them). */
-    size_t cells = (size_t)e->nmsg * (size_t)e->n;
+    size_t cells = hold_cells(e);
     int delivered = 0;
     for (int i = 0; i < e->ntr; i++) {
         const struct transfer *t = &e->tr[i];
-        e->hold[(size_t)t->msg * (size_t)e->n + (size_t)t->to] = INFINITY;
+        e->hold[hold_slot(e, t->to, t->msg)] = INFINITY;
         delivered++;
         free(t->reason);
     }
@@ -128,6 +159,8 @@ void engine_reset(struct engine *e)
         e->recv_free[p] = 0;
         e->parent[p] = -1;
     }
+    for (int k = 0; e->link_free && k < e->c->nedges; k++)
+        e->link_free[k] = 0;
     free(e->ev);
     e->ev = NULL;
     e->nev = 0;
@@ -142,6 +175,7 @@ void engine_free(struct engine *e)
     free(e->hold);
     free(e->send_free);
     free(e->recv_free);
+    free(e->link_free);
     free(e->parent);
     free(e->ev);
     memset(e, 0, sizeof *e);
@@ -158,6 +192,8 @@ int engine_earliest(const struct engine *e, int from, int to, int msg, struct tr
     struct cost k;
     if (from < 0 || from >= e->n || to < 0 || to >= e->n || msg < 0 || msg >= e->nmsg)
         return -1;
+    if (e->personal && to != msg % e->n)
+        return -1;
     if (!engine_holds(e, from, msg) || !cluster_cost(e->c, from, to, &k))
         return -1;
     double ready = engine_ready(e, from, msg), t;
@@ -166,6 +202,7 @@ int engine_earliest(const struct engine *e, int from, int to, int msg, struct tr
     out->to = to;
     out->msg = msg;
     out->seq = e->ntr;
+    out->wait_start = ready;
     switch (e->model) {
     case MODEL_ASYNC:
         t = ready;
@@ -207,6 +244,11 @@ int engine_earliest(const struct engine *e, int from, int to, int msg, struct tr
     case MODEL_MULTI_PORT:
     default:
         t = ready;
+        if (e->link_free) {   /* a link carries one message at a time, for T */
+            int edge = e->c->edge_of[(size_t)from * (size_t)e->n + (size_t)to];
+            if (edge >= 0 && e->link_free[edge] > t)
+                t = e->link_free[edge];
+        }
         out->start = out->link_start = t;
         out->send_end = t + k.send_mp;
         out->link_end = t + k.T;
@@ -229,6 +271,9 @@ int engine_book(struct engine *e, int from, int to, int msg, const char *reason,
     const char *fn = e->c->nodes[from].name, *tn = e->c->nodes[to].name;
     if (from == to)
         return set_cause(cause, "%s cannot send to itself", fn);
+    if (e->personal && to != msg % e->n)
+        return set_cause(cause, "message %d is %s's message for %s; it cannot go to %s", msg,
+                         e->c->nodes[msg / e->n].name, e->c->nodes[msg % e->n].name, tn);
     if (!engine_holds(e, from, msg))
         return set_cause(cause, "%s does not hold the message and nobody has sent it to %s", fn, fn);
     if (engine_holds(e, to, msg))
@@ -245,12 +290,14 @@ int engine_book(struct engine *e, int from, int to, int msg, const char *reason,
         e->tr = xrealloc(e->tr, (size_t)e->trcap * sizeof *e->tr);
     }
     e->tr[e->ntr++] = t;
-    e->hold[(size_t)msg * (size_t)e->n + (size_t)to] = t.hold;
+    e->hold[hold_slot(e, to, msg)] = t.hold;
     e->send_free[from] = t.free;
     if (e->model == MODEL_ASYNC)
         e->recv_free[to] = t.recv_end;
     else if (e->model == MODEL_SYNC || e->model == MODEL_ONE_PORT)
         e->recv_free[to] = t.hold;
+    if (e->link_free)
+        e->link_free[e->c->edge_of[(size_t)from * (size_t)e->n + (size_t)to]] = t.link_end;
     if (msg == 0)
         e->parent[to] = from;
     if (e->nwaiting > 0)
@@ -392,20 +439,28 @@ void engine_snapshot(const struct engine *e, int k, struct snapshot *s)
 void engine_narrate(const struct engine *e, int k, char *buf, size_t size)
 {
     if (k < 0 || k >= e->nev) {
-        snprintf(buf, size, "%s", k < 0 ? "start: only the source holds the message"
-                                        : "end of the schedule");
+        snprintf(buf, size, "%s", k >= 0          ? "end of the schedule"
+                                  : e->personal ? "start: every node holds its own messages"
+                                                : "start: only the source holds the message");
         return;
     }
     const struct event *ev = &e->ev[k];
     const struct transfer *t = &e->tr[ev->transfer];
     const char *fn = e->c->nodes[t->from].name, *tn = e->c->nodes[t->to].name;
-    char what[32] = "the message";
-    if (e->nmsg > 1)
+    char what[80] = "the message";
+    if (e->personal)
+        snprintf(what, sizeof what, "%s's message", fn);
+    else if (e->nmsg > 1)
         snprintf(what, sizeof what, "message %d", t->msg);
     switch (ev->kind) {
     case EV_SEND_START:
-        snprintf(buf, size, "t=%g: %s starts sending %s to %s%s%s", ev->time, fn, what, tn,
-                 t->reason && t->reason[0] ? ": " : "", t->reason ? t->reason : "");
+        if (t->wait_start < t->start)
+            snprintf(buf, size, "t=%g: %s starts sending %s to %s, idle since t=%g: %s's receive "
+                     "port was busy%s%s", ev->time, fn, what, tn, t->wait_start, tn,
+                     t->reason && t->reason[0] ? "; " : "", t->reason ? t->reason : "");
+        else
+            snprintf(buf, size, "t=%g: %s starts sending %s to %s%s%s", ev->time, fn, what, tn,
+                     t->reason && t->reason[0] ? ": " : "", t->reason ? t->reason : "");
         break;
     case EV_SEND_END:
         snprintf(buf, size, "t=%g: %s has sent %s to %s and may send again; %s holds it at t=%g",
@@ -416,6 +471,10 @@ void engine_narrate(const struct engine *e, int k, char *buf, size_t size)
                  tn, t->recv_end);
         break;
     case EV_HOLD: {
+        if (e->personal) {
+            snprintf(buf, size, "t=%g: %s holds %s's message for it", ev->time, tn, fn);
+            break;
+        }
         int held = 0;
         for (int p = 0; p < e->n; p++)   /* held from the start */
             if (engine_holds(e, p, t->msg) && e->parent[p] < 0 && t->msg == 0)

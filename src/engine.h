@@ -17,6 +17,11 @@
  * Messages: a broadcast has one message (0).  Pipelined slices are messages
  * 0..K-1 along one tree; a personalized exchange gives every (q, p) pair its
  * own message.  All are bookings on the same resources.
+ *
+ * Personalized mode (engine_init_exchange): message q*n+p is q's message for
+ * p, held by q from time 0 and deliverable to p only.  Hold times are then
+ * one n*n array (the delivery time of each message), not nmsg*n: an exchange
+ * among n nodes costs O(n^2) memory, like its n(n-1) transfers.
  */
 #ifndef HETCAST_ENGINE_H
 #define HETCAST_ENGINE_H
@@ -56,6 +61,9 @@ struct transfer {
     double recv_end;
     double hold;        /* `to` holds message `msg` from this time */
     double free;        /* `from` may start its next send from this time */
+    double wait_start;  /* `from` was ready (held msg, port free) from here: when
+                           start > wait_start it sat idle waiting for the receiver
+                           (sync, one-port); otherwise wait_start == start */
     char *reason;       /* why the policy chose it; never NULL after booking */
 };
 
@@ -78,9 +86,14 @@ struct engine {
     enum model model;
     int n;              /* nodes */
     int nmsg;           /* messages (1 for a broadcast) */
-    double *hold;       /* hold[msg * n + p]: p holds msg from then; INFINITY: not booked */
+    bool personal;      /* personalized exchange: see engine_init_exchange */
+    double *hold;       /* hold[msg * n + p]: p holds msg from then; INFINITY: not booked.
+                           Personalized: hold[msg], when msg's one receiver holds it */
     double *send_free;  /* send port of p free from */
     double *recv_free;  /* receive port of p free from */
+    double *link_free;  /* multi-port on a platform graph: the link of edge k (as in
+                           c->edges) is free from link_free[k], one message at a time
+                           (pipelined slices); NULL otherwise */
     int *parent;        /* sender of message 0 to p, -1 for the source / none */
     int nwaiting;       /* nodes still without message 0 */
     struct transfer *tr;
@@ -96,17 +109,26 @@ int engine_init(struct engine *e, const struct cluster *c, enum model m, char **
 int engine_init_messages(struct engine *e, const struct cluster *c, enum model m,
                          int nmsg, char **cause);
 void engine_give(struct engine *e, int p, int msg, double t);   /* p holds msg at t */
+/*
+ * A personalized exchange: n*n messages, message q*n+p held by q from time 0
+ * and deliverable only to p (engine_book refuses any other receiver).  The
+ * caller books the transfers; q == p messages are never booked.  Refuses
+ * clusters too large for n*n to fit an int.  Returns 0 or -1 with *cause.
+ */
+int engine_init_exchange(struct engine *e, const struct cluster *c, enum model m, char **cause);
 void engine_free(struct engine *e);
 /* Forget all bookings, back to the initial holdings of engine_init. */
 void engine_reset(struct engine *e);
 
-static inline bool engine_holds(const struct engine *e, int p, int msg)
-{
-    return e->hold[(size_t)msg * (size_t)e->n + (size_t)p] < __builtin_inf();
-}
 static inline double engine_hold_time(const struct engine *e, int p, int msg)
 {
+    if (e->personal)
+        return p == msg / e->n ? 0.0 : p == msg % e->n ? e->hold[msg] : __builtin_inf();
     return e->hold[(size_t)msg * (size_t)e->n + (size_t)p];
+}
+static inline bool engine_holds(const struct engine *e, int p, int msg)
+{
+    return engine_hold_time(e, p, msg) < __builtin_inf();
 }
 /* When could `q` start its next send of msg: max(holds it, port free). */
 double engine_ready(const struct engine *e, int q, int msg);

@@ -4,6 +4,7 @@
  *   fnf-vs-random   Liu, Wang & Guo, Figure 6: FNF against random selection
  *   fnf-vs-optimal  the NSC report's question: how far is FNF from optimal?
  *   counterexample  search small random clusters for the worst FNF/optimal
+ *   alltoall        Chen & Liu, Table 7: personalized exchange (exp_alltoall.c)
  *
  * Each study is deterministic for a given --seed and prints it.
  */
@@ -18,6 +19,8 @@
 #include "bounds.h"
 #include "cluster.h"
 #include "engine.h"
+#include "exp_alltoall.h"
+#include "exp_figueira.h"
 #include "optimal.h"
 #include "report.h"
 #include "rng.h"
@@ -424,10 +427,13 @@ static const struct {
     const char *name;
     const char *summary;
     int (*fn)(struct xopts *o);
+    int (*own)(int argc, char **argv);   /* a study that parses its own options */
 } studies[] = {
-    {"fnf-vs-random", "Liu, Wang & Guo Fig. 6: FNF vs random selection, 3 classes, n = 6..100", fnf_vs_random},
-    {"fnf-vs-optimal", "NSC report: how often FNF is optimal on random small clusters", fnf_vs_optimal},
-    {"counterexample", "search random small clusters for the worst FNF/optimal; prints a CSV", counterexample},
+    {"fnf-vs-random", "Liu, Wang & Guo Fig. 6: FNF vs random selection, 3 classes, n = 6..100", fnf_vs_random, NULL},
+    {"fnf-vs-optimal", "NSC report: how often FNF is optimal on random small clusters", fnf_vs_optimal, NULL},
+    {"counterexample", "search random small clusters for the worst FNF/optimal; prints a CSV", counterexample, NULL},
+    {"figueira", "Figueira Figs. 10-15: six broadcast trees on random LNOWs (own options: --help)", NULL, exp_figueira_main},
+    {"alltoall", "Chen & Liu Table 7: personalized exchange orders, sync/async (own options: --help)", NULL, exp_alltoall_main},
 };
 #define NSTUDIES ((int)(sizeof studies / sizeof studies[0]))
 
@@ -450,6 +456,8 @@ int experiment_main(int argc, char **argv)
     for (int i = 0; i < NSTUDIES; i++) {
         if (strcmp(argv[0], studies[i].name) != 0)
             continue;
+        if (studies[i].own)
+            return studies[i].own(argc, argv);
         struct xopts o = {.format = "text", .seed = 1, .classes = 3, .lo = 1, .hi = 10,
                           .recv = "correlated", .latency = 0, .time_limit = 10};
         int rc = parse_xopts(argc, argv, &o);

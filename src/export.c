@@ -184,6 +184,38 @@ static void svg_bar(const struct svg *g, double a, double b, double y, double h,
         svg_text(g, x0 + w + 2, y + h / 2 + size * 0.35, size, "start", COL_TEXT, NULL, label);
 }
 
+/* Text wrapped at spaces into lines of at most cols characters; returns the y of the last line. */
+static double svg_wrapped(const struct svg *g, double x, double y, double size, size_t cols,
+                          int max_lines, const char *s)
+{
+    char line[512];
+    double last = y;
+    for (int n = 0; n < max_lines && *s; n++) {
+        while (*s == ' ' || *s == '\n')
+            s++;
+        size_t len = strlen(s), cut = len;
+        if (len > cols) {
+            cut = cols;
+            while (cut > 0 && s[cut] != ' ')
+                cut--;
+            if (cut == 0)
+                cut = cols;
+        }
+        if (n == max_lines - 1 && len > cut) {   /* the last line says there is more */
+            snprintf(line, sizeof line, "%.*s ...", (int)(cut < sizeof line - 5 ? cut : sizeof line - 5), s);
+        } else {
+            snprintf(line, sizeof line, "%.*s", (int)(cut < sizeof line - 1 ? cut : sizeof line - 1), s);
+        }
+        for (char *p = line; *p; p++)
+            if (*p == '\n')
+                *p = ' ';
+        svg_text(g, x, y + n * (size + 4), size, "start", "#555555", NULL, line);
+        last = y + n * (size + 4);
+        s += cut;
+    }
+    return last;
+}
+
 static void svg_legend(const struct svg *g, double y)
 {
     static const struct {
@@ -322,7 +354,10 @@ static double svg_tree(const struct svg *g, const struct run *r, double y)
                      c->nodes[v].name, num(engine_hold_time(e, v, 0)));
         else
             snprintf(label, sizeof label, "%s (source)", c->nodes[v].name);
-        svg_text(g, x + 8, cy + fs * 0.35, fs, "start", crit[v] ? COL_CRIT : COL_TEXT, NULL, label);
+        /* Labels of late nodes go above the edge to their left, so they stay on the page. */
+        bool left = x > SVG_LEFT + 0.7 * (SVG_W - SVG_LEFT - SVG_RIGHT);
+        svg_text(g, left ? x - 6 : x + 8, left ? cy - 4 : cy + fs * 0.35, fs, left ? "end" : "start",
+                 crit[v] ? COL_CRIT : COL_TEXT, NULL, label);
     }
     free(order);
     free(row);
@@ -360,7 +395,7 @@ int export_svg(FILE *fp, const struct run *runs, int k)
     g.lane_h = g.compact ? 11 : 32;
     double step = export_nice_step(g.tmax, 12);
 
-    double h = 100;
+    double h = 100 + (c->description ? 2 * 16 : 0);
     for (int i = 0; i < k; i++) {
         int reached = 0;
         for (int p = 0; p < c->n; p++)
@@ -381,10 +416,11 @@ int export_svg(FILE *fp, const struct run *runs, int k)
     xml_text(fp, title);
     fprintf(fp, "</title>\n<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");
     svg_text(&g, 12, 30, 20, "start", COL_TEXT, "bold", title);
-    if (c->description)
-        svg_text(&g, 12, 52, 12, "start", "#555555", NULL, c->description);
-    svg_legend(&g, 78);
-    double y = 92;
+    double y = 52;
+    if (c->description)   /* wrapped at spaces, at most three lines */
+        y = svg_wrapped(&g, 12, y, 12, 150, 3, c->description);
+    svg_legend(&g, y + 26);
+    y += 40;
     for (int i = 0; i < k; i++)
         y += svg_gantt(&g, &runs[i], y, step);
     svg_axis(&g, y, step);

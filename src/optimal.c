@@ -293,7 +293,9 @@ struct as_ctx {
     size_t *kid_at;         /* offset of depth d in kid */
     int *kid_len, *kid_tie, *order;     /* depth d: K entries each */
     double *kid_h, *kid_cb;
-    double *qs, *qa;        /* as_bound's queues, m0 each */
+    int *front, *heap;      /* as_bound's scratch: front classes (K), heap (m0) */
+    double *sig, *first, *hval, *chain;  /* m0 each; chain m0 * K */
+    int *cw, *bucket, *use; /* as_counts_ok: m0 * (K + 2), 2 m0 + 1, K */
     uint64_t *key;          /* memo key scratch */
     struct memo memo;
     struct limits *lim;
@@ -303,67 +305,261 @@ static double dmin(double a, double b) { return a < b ? a : b; }
 static double dmax(double a, double b) { return a > b ? a : b; }
 
 /*
- * A lower bound on g for a profile P[0..len) with cnt receivers waiting (m
- * in all); returns as soon as it reaches cut. O(m + K).
+ * How many slots of a stream that starts with the slot taken at sigma by a
+ * class-k receiver are useful for class c, i.e. fall at x with
+ * (x + L) + r_c < cut?  Never less than the true count (the test below
+ * relies on over-counting only): exact in exact arithmetic but for one
+ * extra, otherwise two extra.  At most m.
+ */
+static int useful_slots(const struct as_ctx *a, double sigma, int k, int c, double cut, int m)
+{
+    double L = a->L, c0 = ((sigma + L) + a->cr[k]) + a->cs[k];
+    if (!((c0 + L) + a->cr[c] < cut))
+        return 0;
+    if (!(a->cs[k] > 0))
+        return m;
+    double q = floor(((cut - L) - a->cr[c] - c0) / a->cs[k]);
+    double n = (q > 0 ? q : 0) + (a->shift ? 1 : 2);
+    return n < m ? (int)n : m;
+}
+
+/*
+ * The most useful slots two groups can give: positions 0..m-1, group 1
+ * (want of them) scores w1[i], group 0 scores w0[i]; -1 marks a group that
+ * may not take position i.  Group 1 takes its forced positions, then those
+ * where it gains the most (a bucket sort: scores lie in 0..m).  Returns -1
+ * when no assignment exists. O(m).
+ */
+static long long best_split(const int *w0, const int *w1, int m, int want, int *bucket)
+{
+    long long total = 0;
+    int nfree = 0;
+    memset(bucket, 0, (size_t)(2 * m + 1) * sizeof *bucket);
+    for (int i = 0; i < m; i++) {
+        if (w0[i] < 0 && w1[i] < 0)
+            return -1;
+        if (w0[i] < 0) {
+            total += w1[i];
+            want--;
+        } else if (w1[i] < 0)
+            total += w0[i];
+        else {
+            total += w0[i];
+            bucket[w1[i] - w0[i] + m]++;
+            nfree++;
+        }
+    }
+    if (want < 0 || want > nfree)
+        return -1;
+    for (int d = 2 * m; d >= 0 && want > 0; d--) {
+        int take = bucket[d] < want ? bucket[d] : want;
+        total += (long long)take * (d - m);
+        want -= take;
+    }
+    return total;
+}
+
+/*
+ * The count test, for a state already past the slot bound with slots
+ * sigma_1..sigma_m (a->sig).  Returns false when no schedule has g < cut.
+ * O(K^2 m).
  *
- * Proof.  Relax the waiting receivers, as future holders, to one fictitious
- * node with the least r and the least s among them (r', s'), and serve them
- * greedily: the k-th slot taken is the k-th smallest element sigma_k of
- * U' = P  u  { ((sigma_i + L) + r') + s' + j s' : i >= 1, j >= 0 }.
+ * Proof.  In a schedule with g < cut, the receivers whose r is at least
+ * r_c (need of them) all take slots useful for c ((x + L) + r_c < cut).
+ * The useful slots are those of P plus, for the receiver at tau_i (the
+ * i-th slot taken, of class k_i), the useful slots of its stream; tau_i >=
+ * sigma_i (as_bound), so that stream has at most w(k_i, i) =
+ * useful_slots(sigma_i, k_i) of them.  And class k can only be at position
+ * i if (sigma_i + L) + r_k < cut.  So need <= |useful P| + the maximum,
+ * over assignments of classes to positions that respect the counts and the
+ * exclusions, of the sum of w.  For two classes best_split gives that
+ * maximum.  For more, merging all classes but one into a group scoring
+ * the largest w of its members can only raise it, so the least of these K
+ * two-group maxima bounds it.  If it falls short, g >= cut.
+ */
+static bool as_counts_ok(struct as_ctx *a, const double *P, int len, const int *cnt, int m,
+                         double cut)
+{
+    int K = a->K, done_r = -1, *w0 = a->cw, *w1 = a->cw + m, *wk = a->cw + 2 * (size_t)m;
+    const double *sig = a->sig;
+    double L = a->L;
+    for (int gi = 0; gi < K; gi++) {
+        int c = a->by_r[gi];
+        if (cnt[c] == 0 || (done_r >= 0 && a->cr[c] == a->cr[done_r]))
+            continue;
+        done_r = c;
+        int need = 0, have = 0;
+        for (int k = 0; k < K; k++)
+            if (a->cr[k] >= a->cr[c])
+                need += cnt[k];
+        while (have < len && (P[have] + L) + a->cr[c] < cut)
+            have++;
+        if (have >= need)
+            continue;
+        /* w(k, i) for every waiting class, then each class against the rest */
+        int ncls = 0;
+        for (int k = 0; k < K; k++) {
+            if (cnt[k] == 0)
+                continue;
+            int *row = wk + (size_t)ncls * (size_t)m;
+            a->use[ncls++] = k;
+            for (int i = 0; i < m; i++)
+                row[i] = (sig[i] + L) + a->cr[k] < cut ? useful_slots(a, sig[i], k, c, cut, m) : -1;
+        }
+        long long most = -1;
+        for (int j = 0; j < (ncls == 2 ? 1 : ncls); j++) {
+            const int *one = wk + (size_t)j * (size_t)m;
+            for (int i = 0; i < m; i++) {
+                int best = -1;
+                for (int o = 0; o < ncls; o++)
+                    if (o != j && wk[(size_t)o * (size_t)m + (size_t)i] > best)
+                        best = wk[(size_t)o * (size_t)m + (size_t)i];
+                w0[i] = best;
+                w1[i] = one[i];
+            }
+            long long v = ncls == 1 ? 0 : best_split(w0, w1, m, cnt[a->use[j]], a->bucket);
+            if (ncls == 1)
+                for (int i = 0; i < m; i++) {
+                    if (one[i] < 0)
+                        return false;
+                    v += one[i];
+                }
+            if (v < 0)
+                return false;   /* the classes cannot all fit before their deadlines */
+            if (most < 0 || v < most)
+                most = v;
+        }
+        if ((long long)have + most < (long long)need)
+            return false;
+    }
+    return true;
+}
+
+/*
+ * A lower bound on g for a profile P[0..len) with cnt receivers waiting (m
+ * in all); returns as soon as it reaches cut. O(m (F + log m)) for F
+ * classes on the front below.
+ *
+ * Proof.  Relax every waiting receiver, as a future holder, to a
+ * fictitious node whose j-th slot after taking slot sigma is
+ * e_j(sigma) = min over classes f of c_f(sigma, j), where
+ * c_f(sigma, 0) = ((sigma + L) + r_f) + s_f and c_f(sigma, j+1) =
+ * c_f(sigma, j) + s_f: the earliest j-th slot any waiting class could
+ * offer (only classes on the Pareto front of least (s, r) can give the
+ * minimum).  Serve greedily: the k-th slot taken is the k-th smallest
+ * element sigma_k of U' = P  u  { e_j(sigma_i) : i >= 1, j >= 0 } (every
+ * taken slot only adds later ones, so the greedy takes U' in sorted order).
  * In a real schedule let tau_1 <= tau_2 <= ... be the slots its receivers
  * take.  Suppose tau_k < sigma_k with tau_i >= sigma_i for i < k.  Each of
  * tau_1..tau_k is a distinct slot of P or the j-th slot of the receiver
- * served at some tau_i, i < k, which is >= the element for (i, j) of U'
- * (same additions on smaller operands; rounding is monotone), and that
- * element is < sigma_k.  So U' has k distinct elements below sigma_k,
- * against sigma_k being its k-th smallest.  Hence tau_k >= sigma_k for all
- * k (the no-idle greedy over U' takes exactly its sorted elements, as each
- * taken slot only adds later ones).  The receiver at tau_k holds at
- * (tau_k + L) + r; for any assignment, the j receivers on the last j slots
- * take slots >= sigma_{m-j+1}, so one of them holds at
+ * (of some class k') served at some tau_i, i < k, which is
+ * c_k'(tau_i, j) >= c_k'(sigma_i, j) >= e_j(sigma_i) (the same additions on
+ * smaller operands; rounding is monotone), an element of U' below sigma_k.
+ * So U' has k distinct elements below sigma_k, against sigma_k being its
+ * k-th smallest.  Hence tau_k >= sigma_k for all k.  The receiver at tau_k
+ * holds at (tau_k + L) + r; for any assignment, the j receivers on the last
+ * j slots take slots >= sigma_{m-j+1}, so one of them holds at
  * >= (sigma_{m-j+1} + L) + (j-th smallest r): pairing the k-th slot with
  * the k-th largest r, the maximum over k is a lower bound on g.
  *
- * The three sources are sorted: P; the fictitious holders' first slots
- * (made from the taken slots in order); and their later slots (made from
- * taken fictitious slots in order).  So a three-way merge replaces a heap.
+ * Cut: only a schedule with g < cut matters to the caller.  In such a
+ * schedule every tau_k is below the horizon ((tau_k + L) + rmin < cut),
+ * and so is every element of U' that the argument maps it to; so U' may
+ * drop everything at or past the horizon.  If fewer than m slots are left,
+ * no schedule has g < cut, and cut itself is returned: a valid bound either
+ * way (g < cut is then impossible, so g >= cut).  Near the end of a
+ * schedule, when no new holder can offer a useful slot, this makes the
+ * bound exact: the sorted pairing of the holders' slots with the waiting r.
+ *
+ * With few classes, as_counts_ok then checks that the waiting classes fit.
+ *
+ * Sources of slots: P (sorted); the fictitious holders' first slots, made
+ * from the taken slots in order and so sorted (e_0 is monotone); and a heap
+ * of the fictitious holders past their first slot.
  */
 static double as_bound(struct as_ctx *a, const double *P, int len, const int *cnt, double cut)
 {
-    int K = a->K, m = 0;
-    double rmin = INFINITY, smin = INFINITY;
+    int K = a->K, m = 0, F = 0, *front = a->front;
+    double rbest = INFINITY, rmin = INFINITY, L = a->L;
+    /* classes are in (s, r) order: the front is where r drops below all before */
     for (int k = 0; k < K; k++)
         if (cnt[k] > 0) {
             m += cnt[k];
             rmin = dmin(rmin, a->cr[k]);
-            smin = dmin(smin, a->cs[k]);
+            if (a->cr[k] < rbest) {
+                rbest = a->cr[k];
+                front[F++] = k;
+            }
         }
     if (m == 0)
         return -INFINITY;
-    double *S = a->qs, *A = a->qa, lb = -INFINITY, L = a->L;
-    int sh = 0, st = 0, ah = 0, at = 0, pi = 0, ci = 0, left = cnt[a->by_r[0]];
+    double *sig = a->sig, *first = a->first, *val = a->hval, *ch = a->chain, lb = -INFINITY;
+    int *heap = a->heap, sh = 0, st = 0, nh = 0, pi = 0, ci = 0, left = cnt[a->by_r[0]];
     for (int k = 0; k < m; k++) {
         double x = pi < len ? P[pi] : INFINITY;
         int src = 0;
-        if (sh < st && S[sh] < x) {
-            x = S[sh];
+        if (sh < st && first[sh] < x) {
+            x = first[sh];
             src = 1;
         }
-        if (ah < at && A[ah] < x) {
-            x = A[ah];
+        if (nh > 0 && val[heap[0]] < x) {
+            x = val[heap[0]];
             src = 2;
         }
-        if (x == INFINITY)
-            return INFINITY;   /* no slot at all before the horizon */
+        if (!((x + L) + rmin < cut))
+            return cut;   /* fewer than m useful slots: nothing below cut */
+        int h = -1;
         if (src == 0)
             pi++;
-        else if (src == 1)
+        else if (src == 1) {
+            /* a fictitious holder takes its first slot: start its chains */
+            h = sh;
+            for (int f = 0; f < F; f++) {
+                int c = front[f];
+                ch[(size_t)h * (size_t)K + (size_t)f] = ((sig[sh] + L) + a->cr[c]) + a->cs[c];
+            }
             sh++;
-        else
-            ah++;
-        if (src != 0)
-            A[at++] = x + smin;
-        S[st++] = ((x + L) + rmin) + smin;
+            heap[nh++] = h;   /* sifted up below, once its next slot is known */
+        } else
+            h = heap[0];
+        if (h >= 0) {
+            /* its next slot: every chain one step on; restore the heap */
+            double v = INFINITY;
+            double *c = &ch[(size_t)h * (size_t)K];
+            for (int f = 0; f < F; f++) {
+                c[f] = c[f] + a->cs[front[f]];
+                v = dmin(v, c[f]);
+            }
+            val[h] = v;
+            int i;
+            if (src == 1) {
+                i = nh - 1;
+                while (i > 0 && val[heap[(i - 1) / 2]] > v) {
+                    heap[i] = heap[(i - 1) / 2];
+                    i = (i - 1) / 2;
+                }
+            } else {
+                i = 0;
+                for (;;) {
+                    int j = 2 * i + 1;
+                    if (j >= nh)
+                        break;
+                    if (j + 1 < nh && val[heap[j + 1]] < val[heap[j]])
+                        j++;
+                    if (!(val[heap[j]] < v))
+                        break;
+                    heap[i] = heap[j];
+                    i = j;
+                }
+            }
+            heap[i] = h;
+        }
+        /* every taken slot makes a fictitious holder */
+        double e0 = INFINITY;
+        for (int f = 0; f < F; f++)
+            e0 = dmin(e0, ((x + L) + a->cr[front[f]]) + a->cs[front[f]]);
+        sig[st] = x;
+        first[st++] = e0;
         while (left == 0)
             left = cnt[a->by_r[++ci]];
         left--;
@@ -374,6 +570,8 @@ static double as_bound(struct as_ctx *a, const double *P, int len, const int *cn
                 return lb;
         }
     }
+    if (K <= OPT_CLASS_MAX && cut < INFINITY && !as_counts_ok(a, P, len, cnt, m, cut))
+        return cut;
     return lb;
 }
 
@@ -732,8 +930,15 @@ static void as_solve(const struct as_input *in, struct limits *lim, struct resul
     a.order = xmalloc(per * sizeof *a.order);
     a.kid_h = xmalloc(per * sizeof *a.kid_h);
     a.kid_cb = xmalloc(per * sizeof *a.kid_cb);
-    a.qs = xmalloc((size_t)m0 * sizeof *a.qs);
-    a.qa = xmalloc((size_t)m0 * sizeof *a.qa);
+    a.front = xmalloc((size_t)K * sizeof *a.front);
+    a.heap = xmalloc((size_t)m0 * sizeof *a.heap);
+    a.sig = xmalloc((size_t)m0 * sizeof *a.sig);
+    a.first = xmalloc((size_t)m0 * sizeof *a.first);
+    a.hval = xmalloc((size_t)m0 * sizeof *a.hval);
+    a.chain = xmalloc((size_t)m0 * (size_t)K * sizeof *a.chain);
+    a.cw = xmalloc((size_t)m0 * (size_t)(K + 2) * sizeof *a.cw);
+    a.bucket = xmalloc((size_t)(2 * m0 + 1) * sizeof *a.bucket);
+    a.use = xmalloc((size_t)K * sizeof *a.use);
     a.key = xmalloc((size_t)(2 + (K + 3) / 4 + m0) * sizeof *a.key);
 
     /* The root: the source's slots s, 2s, ... up to the horizon. */
@@ -743,7 +948,7 @@ static void as_solve(const struct as_input *in, struct limits *lim, struct resul
         root[rlen++] = x;
         x = x + s_src;
     }
-    double lb = dmin(as_bound(&a, root, rlen, a.cnt, INFINITY), a.U0);
+    double lb = dmin(as_bound(&a, root, rlen, a.cnt, a.U), a.U0);
     if (lb < a.U) {
         double v = as_search(&a, 0, root, rlen, -1, 0);
         if (v > lb)
@@ -767,8 +972,15 @@ static void as_solve(const struct as_input *in, struct limits *lim, struct resul
     free(a.order);
     free(a.kid_h);
     free(a.kid_cb);
-    free(a.qs);
-    free(a.qa);
+    free(a.front);
+    free(a.heap);
+    free(a.sig);
+    free(a.first);
+    free(a.hval);
+    free(a.chain);
+    free(a.cw);
+    free(a.bucket);
+    free(a.use);
     free(a.key);
 }
 

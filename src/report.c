@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bounds.h"
+#include "pipeline.h"
 
 void fmt_num(char *buf, size_t size, double x)
 {
@@ -75,6 +76,47 @@ static void describe_cluster(FILE *fp, const struct cluster *c)
     fprintf(fp, ")\n");
 }
 
+/* A measured rate to 12 digits: 0.2, not 0.19999999999999993. */
+static double rounded(double x)
+{
+    char buf[40];
+    snprintf(buf, sizeof buf, "%.12g", x);
+    return strtod(buf, NULL);
+}
+
+/* A number as JSON: null when it is not finite. */
+static const char *json_num(double x)
+{
+    return isfinite(x) ? num(x) : "null";
+}
+
+/* Pipelined runs: the tree's throughput, the simulated one and the LP optimum. */
+static void pipeline_summary(FILE *fp, const struct run *r)
+{
+    const struct pipe_plan *pl = pipeline_plan(&r->sched);
+    int k = r->sched.slices, who = -1;
+    double period = pl ? pipe_period(r->c, &pl->tree, r->model, &who) : 0;
+    fprintf(fp, "slices        %d\n", k);
+    fprintf(fp, "throughput    %s", isinf(r->sched.throughput) ? "unbounded" : num(r->sched.throughput));
+    if (who >= 0)
+        fprintf(fp, "   (%s formula: period %s, set by %s)\n",
+                r->model == MODEL_MULTI_PORT ? "multi-port" : "one-port", num(period),
+                r->c->nodes[who].name);
+    else
+        fprintf(fp, "   (no receivers)\n");
+    double measured = rounded(pipe_measured_throughput(&r->eng, k / 2, k - 1));
+    if (isfinite(measured))
+        fprintf(fp, "measured      %s   (simulated, slices %d to %d)\n", num(measured), k / 2 + 1, k);
+    if (isfinite(r->sched.optimal_throughput) && isfinite(r->sched.throughput))
+        fprintf(fp, "LP optimum    %s   (several trees at once, linear program (2); this tree "
+                    "reaches %.1f %%%s)\n",
+                num(r->sched.optimal_throughput),
+                100.0 * r->sched.throughput / r->sched.optimal_throughput,
+                r->model == MODEL_MULTI_PORT ? " of the one-port optimum" : "");
+    else if (!isfinite(r->sched.optimal_throughput))
+        fprintf(fp, "LP optimum    unknown   (%s)\n", pl && pl->lp_note[0] ? pl->lp_note : "not solved");
+}
+
 static void interval(char *buf, size_t size, double a, double b)
 {
     if (b > a)
@@ -103,6 +145,8 @@ void report_summary_text(FILE *fp, const struct run *r)
         fprintf(fp, "optimum       unknown   (%s)\n", r->opt_note);
         break;
     }
+    if (r->sched.slices > 0)
+        pipeline_summary(fp, r);
     if (!r->has_beta) {
         fprintf(fp, "guarantee     2T + beta: applies to node tables in the async model only\n");
         return;
@@ -177,6 +221,13 @@ void report_run_json(FILE *fp, const struct run *r, bool summary)
             num(r->eng.makespan), num(r->lower_bound), r->opt == OPT_PROVEN ? num(r->optimum) : "null");
     if (r->sched.has_tree_cost)
         fprintf(fp, ", \"tree_cost\": %s", num(r->sched.tree_cost));
+    if (r->sched.slices > 0) {
+        int k = r->sched.slices;
+        fprintf(fp, ",\n \"slices\": %d, \"throughput\": %s, \"optimal_throughput\": %s", k,
+                json_num(r->sched.throughput), json_num(r->sched.optimal_throughput));
+        fprintf(fp, ", \"measured_throughput\": %s",
+                json_num(rounded(pipe_measured_throughput(&r->eng, k / 2, k - 1))));
+    }
     if (!summary) {
         fprintf(fp, ",\n \"transfers\": [");
         for (int i = 0; i < r->eng.ntr; i++) {
@@ -185,8 +236,11 @@ void report_run_json(FILE *fp, const struct run *r, bool summary)
             json_string(fp, nodename(r, t->from));
             fprintf(fp, ", \"to\": ");
             json_string(fp, nodename(r, t->to));
-            fprintf(fp, ", \"send_start\": %s, \"send_end\": %s, \"link_end\": %s, \"recv_end\": %s}",
+            fprintf(fp, ", \"send_start\": %s, \"send_end\": %s, \"link_end\": %s, \"recv_end\": %s",
                     num(t->start), num(t->send_end), num(t->link_end), num(t->recv_end));
+            if (r->sched.slices > 0)
+                fprintf(fp, ", \"slice\": %d", t->msg + 1);
+            fputc('}', fp);
         }
         fprintf(fp, "],\n \"parent\": {");
         int first = 1;
@@ -235,6 +289,13 @@ void report_compare_text(FILE *fp, const struct run *runs, int k, bool summary)
             fprintf(fp, "   (proven optimal)");
         else if (r->sched.status == OPT_GAVE_UP)
             fprintf(fp, "   (search gave up: not proven optimal)");
+        if (r->sched.slices > 0 && isfinite(r->sched.throughput)) {
+            fprintf(fp, "   throughput %s", num(r->sched.throughput));
+            if (isfinite(r->sched.optimal_throughput))
+                fprintf(fp, " = %.1f %% of the LP optimum %s",
+                        100.0 * r->sched.throughput / r->sched.optimal_throughput,
+                        num(r->sched.optimal_throughput));
+        }
         fprintf(fp, "\n");
     }
     fprintf(fp, "\n");
@@ -270,4 +331,14 @@ void report_compare_json(FILE *fp, const struct run *runs, int k, bool summary)
         report_run_json(fp, &runs[i], summary);
     }
     fprintf(fp, "]\n");
+}
+
+void report_json_string(FILE *fp, const char *s)
+{
+    json_string(fp, s);
+}
+
+void report_csv_field(FILE *fp, const char *s)
+{
+    csv_field(fp, s);
 }

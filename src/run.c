@@ -26,6 +26,12 @@ static void compute_optimum(struct run *r, const struct sched_opts *o, enum run_
         snprintf(r->opt_note, sizeof r->opt_note, "%s", r->sched.note);
         return;
     }
+    if (r->sched.slices > 0) {   /* K slices: the single-message optimum says nothing */
+        snprintf(r->opt_note, sizeof r->opt_note,
+                 "not computed for a pipelined run of %d slices; see the LP optimal throughput",
+                 r->sched.slices);
+        return;
+    }
     if (want == RUN_OPT_NEVER) {
         snprintf(r->opt_note, sizeof r->opt_note, "not computed");
         return;

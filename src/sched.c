@@ -8,10 +8,17 @@
 #include <string.h>
 
 #include "optimal.h"
+#include "pipeline.h"
+#include "trees.h"
 
 static const struct sched_ops *const builtins[] = {
     &sched_fnf, &sched_slowest_first, &sched_random_pair, &sched_random_order,
     &sched_fef, &sched_optimal,
+    /* "binomial": Figueira's tree on matrices and node tables, the pipelined
+     * tree on platform graphs (sched_binomial_any dispatches; pipeline.c) */
+    &sched_binomial_any, &sched_depth_first, &sched_breadth_first, &sched_balanced_path, &sched_flat, &sched_magpie,
+    &sched_prune_simple, &sched_prune_degree, &sched_grow_tree, &sched_multiport_grow,
+    &sched_lp_prune, &sched_lp_grow,
 };
 #define NBUILTINS ((int)(sizeof builtins / sizeof builtins[0]))
 

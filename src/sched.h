@@ -46,6 +46,7 @@ struct sched_opts {
     const char *script;     /* Lua heuristic: the script's path (-s FILE.lua) */
     long long lua_instructions; /* Lua: instruction budget per call (<= 0: default) */
     long long lua_memory;   /* Lua: memory cap in bytes (<= 0: default) */
+    int slices;             /* pipelined trees: --slices K (<= 0: PIPE_DEFAULT_SLICES) */
 };
 
 enum opt_status {
@@ -65,6 +66,9 @@ struct sched {
     char note[256];         /* what the policy wants said beside the result */
     bool has_tree_cost;     /* tree policies on a latency matrix: */
     double tree_cost;       /* Figueira's cost, the heaviest root-to-leaf path */
+    int slices;             /* pipelined trees (pipeline.h): slices simulated; 0 otherwise */
+    double throughput;      /* pipelined: the tree's slices per time unit, by the model's formula */
+    double optimal_throughput;  /* pipelined: the LP (2) optimum over several trees; NAN if unknown */
 };
 
 const struct sched_ops *sched_find(const char *name);

@@ -110,5 +110,40 @@ check "experiment counterexample: the CSV opens" test $rc -eq 0
 run "$H" experiment nope
 check "unknown study: status 2 with the list" sh -c "[ $rc -eq 2 ] && grep -q 'valid studies' $T/err"
 
+# Figueira's trees (docs/trees.md)
+run "$H" run clusters/figueira-table1.csv -s balanced-path --format json --summary
+check "balanced-path on Table 1: tree_cost 3 in JSON" has '"tree_cost": 3' "$T/out"
+run "$H" run clusters/figueira-table1.csv -s depth-first
+check "depth-first on Table 1: tree cost 7 beside the makespan" sh -c "grep -q '^tree cost *7 ' $T/out && grep -q '^makespan *7$' $T/out"
+run "$H" experiment figueira --nodes 32 --format csv
+check "experiment figueira: CSV, 4 topologies x 6 strategies" sh -c "[ $rc -eq 0 ] && head -1 $T/out | grep -q '^nodes,max_groups,topology,groups,strategy,tree_cost_hops,makespan_us,time_s$' && [ \$(wc -l < $T/out) -eq 25 ]"
+cp "$T/out" "$T/fig.csv"
+run "$H" experiment figueira --nodes 32 --format csv
+check "experiment figueira: same seed, same output" cmp "$T/out" "$T/fig.csv"
+run "$H" experiment figueira --groups 0
+check "experiment figueira: a bad option value, status 2" sh -c "[ $rc -eq 2 ] && grep -q -- '--groups: \"0\" is not an integer' $T/err"
+
+# Personalized exchange (docs/exchange.md)
+run "$H" run clusters/counterexample.csv --pattern all-to-all -m sync
+check "exchange: sync caterpillar, completion 10 = the lower bound" sh -c "[ $rc -eq 0 ] && grep -q '^completion *10$' $T/out && grep -q '^lower bound *10 ' $T/out"
+check "exchange: the table of sending orders" has "^   2  p1   p2   p0$" "$T/out"
+check "exchange: p0 sits idle [4, 5) waiting for p2" has "p0 *p2 *3 *\[4, 5)" "$T/out"
+run "$H" run clusters/counterexample.csv --pattern all-to-all -m sync --format json --summary
+cat >"$T/want.json" <<'JSON'
+{"cluster": "counterexample", "model": "sync", "scheduler": "caterpillar", "pattern": "all-to-all", "nodes": 3, "seed": 1,
+ "completion": 10, "lower_bound": 10, "waits": 1, "idle": 1}
+JSON
+check "exchange json: completion and lower_bound, no makespan" cmp "$T/out" "$T/want.json"
+run "$H" run clusters/counterexample.csv --pattern all-to-some --receivers p2 --format csv
+check "exchange csv: two transfers to p2, with wait_start" sh -c "head -1 $T/out | grep -q '^scheduler,seq,from,to,step,wait_start,' && [ \$(grep -c ',p2,' $T/out) -eq 2 ]"
+run "$H" run clusters/counterexample.csv -s caterpillar
+check "an exchange order without --pattern: status 2, says so" sh -c "[ $rc -eq 2 ] && grep -q 'use it with --pattern' $T/err"
+run "$H" run clusters/counterexample.csv --pattern all-to-all -s fnf
+check "a broadcast scheduler with --pattern: status 2, lists the valid" sh -c "[ $rc -eq 2 ] && grep -q 'valid schedulers are: random, caterpillar, rspb, orspb, matching, greedy, open-shop' $T/err"
+run "$H" run clusters/counterexample.csv --pattern all-to-some
+check "all-to-some without --receivers: status 2" sh -c "[ $rc -eq 2 ] && grep -q -- '--receivers' $T/err"
+run "$H" experiment alltoall --groups 4 --runs 3 --format csv
+check "experiment alltoall: Table 8's points, all in 992..1001" sh -c "[ $rc -eq 0 ] && [ \$(wc -l < $T/out) -eq 25 ] && awk -F, 'NR > 1 && (\$8 < 992 || \$8 > 1001) { bad = 1 } END { exit bad }' $T/out"
+
 echo "1..$n"
 [ $fails -eq 0 ]

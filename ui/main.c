@@ -1,10 +1,11 @@
 /*
  * main.c - hetcast's entry point: the command line lives in the core
- * (src/cli.c); this file only hands it the interactive view.
+ * (src/cli.c); this file only hands it the interactive view (term.c).
  */
 #include "cli.h"
+#include "term.h"
 
 int main(int argc, char **argv)
 {
-    return cli_main(argc, argv, NULL);
+    return cli_main(argc, argv, term_view);
 }

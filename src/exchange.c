@@ -1,0 +1,878 @@
+/*
+ * exchange.c - personalized exchange on the event engine (exchange.h): the
+ * sending orders of Chen & Liu (random, caterpillar, RSPB, ORSPB) and of
+ * Bhat, Prasanna & Raghavendra as Chen & Liu describe them (matching,
+ * greedy, open-shop), and the event loop that books them on the engine.
+ */
+#include "exchange.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rng.h"
+
+/* Independent streams from one --seed: orders, ties, the receiver subset. */
+#define SALT_TIES 0x7469657374696573ULL
+#define SALT_RECV 0x7265636569766572ULL
+
+static const struct {
+    const char *name;
+    const char *summary;
+} algos[XALGO_COUNT] = {
+    [XALGO_RANDOM] = {"random", "each node sends to the receivers in a random order"},
+    [XALGO_CATERPILLAR] = {"caterpillar", "node i sends to i, i+1, ... (the receivers from the first >= i, cyclically)"},
+    [XALGO_RSPB] = {"rspb", "Random_Starting_Point_Baseline: a random first receiver, then the caterpillar"},
+    [XALGO_ORSPB] = {"orspb", "One_Random_Starting_Point_Baseline: a random order for node 0, shifted by one per node"},
+    [XALGO_MATCHING] = {"matching", "Bhat et al.: rounds of maximum-weight perfect matchings of senders and receivers"},
+    [XALGO_GREEDY] = {"greedy", "Bhat et al.: rounds; each sender takes its costliest receiver not yet taken"},
+    [XALGO_OPEN_SHOP] = {"open-shop", "Bhat et al.: the earliest ready sender sends to its earliest free receiver"},
+};
+
+static const char *const patterns[] = {"all-to-all", "all-to-some"};
+
+const char *exchange_algo_name(enum xalgo a)
+{
+    return a < XALGO_COUNT ? algos[a].name : "?";
+}
+
+const char *exchange_algo_summary(enum xalgo a)
+{
+    return a < XALGO_COUNT ? algos[a].summary : "?";
+}
+
+int exchange_algo_parse(const char *name, enum xalgo *out)
+{
+    for (int a = 0; a < XALGO_COUNT; a++)
+        if (strcmp(name, algos[a].name) == 0) {
+            *out = (enum xalgo)a;
+            return 0;
+        }
+    return -1;
+}
+
+char *exchange_algo_names(void)
+{
+    size_t len = 1;
+    for (int a = 0; a < XALGO_COUNT; a++)
+        len += strlen(algos[a].name) + 2;
+    char *s = xmalloc(len);
+    s[0] = '\0';
+    for (int a = 0; a < XALGO_COUNT; a++) {
+        if (a)
+            strcat(s, ", ");
+        strcat(s, algos[a].name);
+    }
+    return s;
+}
+
+const char *exchange_pattern_name(enum xpattern p)
+{
+    return p <= XPAT_ALL_TO_SOME ? patterns[p] : "?";
+}
+
+int exchange_pattern_parse(const char *name, enum xpattern *out)
+{
+    for (int p = 0; p <= XPAT_ALL_TO_SOME; p++)
+        if (strcmp(name, patterns[p]) == 0) {
+            *out = (enum xpattern)p;
+            return 0;
+        }
+    return -1;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* Fisher-Yates over a[0..n). */
+static void shuffle(struct rng *r, int *a, int n)
+{
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)rng_below(r, (uint64_t)i + 1), t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+    }
+}
+
+/* "12.5%" -> 12.5; -1 if s is not a percentage. */
+static double parse_percent(const char *s)
+{
+    size_t len = strlen(s);
+    if (len < 2 || s[len - 1] != '%')
+        return -1;
+    char *end;
+    double x = strtod(s, &end);
+    if (end != s + len - 1 || !isfinite(x) || x <= 0 || x > 100)
+        return -1;
+    return x;
+}
+
+int exchange_parse_receivers(const struct cluster *c, const char *spec, uint64_t seed,
+                             int **recv, int *nrecv, char **cause)
+{
+    *recv = NULL;
+    *nrecv = 0;
+    if (!spec || !*spec)
+        return set_cause(cause, "--receivers: give node names (a,b,c) or a percentage (30%%)");
+    if (strchr(spec, '%')) {
+        double pct = parse_percent(spec);
+        if (pct < 0)
+            return set_cause(cause, "--receivers: \"%s\" is not a percentage in (0%%, 100%%]", spec);
+        int k = (int)floor(c->n * pct / 100 + 0.5);
+        if (k < 1)
+            k = 1;
+        int *all = xmalloc((size_t)c->n * sizeof *all);
+        for (int i = 0; i < c->n; i++)
+            all[i] = i;
+        struct rng r;
+        rng_seed(&r, seed ^ SALT_RECV);
+        shuffle(&r, all, c->n);
+        qsort(all, (size_t)k, sizeof *all, cmp_int);
+        *recv = all;
+        *nrecv = k;
+        return 0;
+    }
+    char *copy = xstrdup(spec);
+    int *list = xmalloc((size_t)c->n * sizeof *list), k = 0;
+    unsigned char *seen = xcalloc((size_t)c->n, 1);
+    for (char *tok = copy; tok; ) {
+        char *comma = strchr(tok, ',');
+        if (comma)
+            *comma = '\0';
+        int p = cluster_find(c, tok);
+        if (p < 0) {
+            if (!*tok)
+                set_cause(cause, "--receivers: \"%s\" has an empty name", spec);
+            else
+                set_cause(cause, "--receivers: \"%s\" is not a node of %s (its first nodes: %s%s%s)",
+                          tok, c->name ? c->name : "the cluster", c->nodes[0].name,
+                          c->n > 1 ? ", " : "", c->n > 1 ? c->nodes[1].name : "");
+            k = -1;
+            break;
+        }
+        if (seen[p]) {
+            set_cause(cause, "--receivers: %s is listed twice", tok);
+            k = -1;
+            break;
+        }
+        seen[p] = 1;
+        list[k++] = p;
+        tok = comma ? comma + 1 : NULL;
+    }
+    free(copy);
+    free(seen);
+    if (k == 0)
+        set_cause(cause, "--receivers: \"%s\" names no node", spec);
+    if (k <= 0) {
+        free(list);
+        return -1;
+    }
+    qsort(list, (size_t)k, sizeof *list, cmp_int);
+    *recv = list;
+    *nrecv = k;
+    return 0;
+}
+
+/* ---- the fixed orders ---- */
+
+void exchange_caterpillar(int n, const int *recv, int nrecv, int *order)
+{
+    for (int i = 0; i < n; i++) {
+        int start = 0;
+        while (start < nrecv && recv[start] < i)
+            start++;
+        if (start == nrecv)
+            start = 0;
+        for (int k = 0; k < nrecv; k++)
+            order[(size_t)i * nrecv + k] = recv[(start + k) % nrecv];
+    }
+}
+
+void exchange_rspb(int n, const int *recv, int nrecv, const int *start, int *order)
+{
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < nrecv; k++)
+            order[(size_t)i * nrecv + k] = recv[(start[i] + k) % nrecv];
+}
+
+void exchange_orspb(int n, const int *recv, int nrecv, const int *first, int *order)
+{
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < nrecv; k++)
+            order[(size_t)i * nrecv + k] = recv[(first[k] + i) % nrecv];
+}
+
+/* What a transfer q -> p costs in all: s(q) + l + r(p); a node's own message is free. */
+static double pair_cost(const struct cluster *c, int q, int p)
+{
+    struct cost k;
+    if (q == p || !cluster_cost(c, q, p, &k))
+        return 0;
+    return k.s + k.l + k.r;
+}
+
+/*
+ * Hungarian method (Kuhn-Munkres, potentials; O(m^3)): a[i][j] (m x m, row
+ * major) costs, minimised; match[i] receives row i's column.  Ties go to the
+ * lowest column index found first, so the result is deterministic.
+ */
+static void hungarian(int m, const double *a, int *match)
+{
+    double *u = xcalloc((size_t)m + 1, sizeof *u), *v = xcalloc((size_t)m + 1, sizeof *v);
+    double *minv = xmalloc(((size_t)m + 1) * sizeof *minv);
+    int *p = xcalloc((size_t)m + 1, sizeof *p), *way = xcalloc((size_t)m + 1, sizeof *way);
+    unsigned char *used = xmalloc((size_t)m + 1);
+    for (int i = 1; i <= m; i++) {
+        p[0] = i;
+        int j0 = 0;
+        for (int j = 0; j <= m; j++)
+            minv[j] = INFINITY;
+        memset(used, 0, (size_t)m + 1);
+        do {
+            used[j0] = 1;
+            int i0 = p[j0], j1 = 0;
+            double delta = INFINITY;
+            for (int j = 1; j <= m; j++) {
+                if (used[j])
+                    continue;
+                double cur = a[(size_t)(i0 - 1) * m + (j - 1)] - u[i0] - v[j];
+                if (cur < minv[j]) {
+                    minv[j] = cur;
+                    way[j] = j0;
+                }
+                if (minv[j] < delta) {
+                    delta = minv[j];
+                    j1 = j;
+                }
+            }
+            for (int j = 0; j <= m; j++) {
+                if (used[j]) {
+                    u[p[j]] += delta;
+                    v[j] -= delta;
+                } else {
+                    minv[j] -= delta;
+                }
+            }
+            j0 = j1;
+        } while (p[j0] != 0);
+        do {
+            int j1 = way[j0];
+            p[j0] = p[j1];
+            j0 = j1;
+        } while (j0);
+    }
+    for (int j = 1; j <= m; j++)
+        match[p[j] - 1] = j - 1;
+    free(u);
+    free(v);
+    free(minv);
+    free(p);
+    free(way);
+    free(used);
+}
+
+/*
+ * Matching (Bhat et al., as Chen & Liu describe it): a bipartite graph of the
+ * n senders and the receivers, each edge weighing the cost of its transfer;
+ * every round takes a maximum-weight perfect matching and removes its edges.
+ * All-to-some pads the receivers with n - nrecv dummy columns of weight 0 (a
+ * sender matched to one sits the round out), so the graph is n-regular and
+ * every round has a perfect matching of the edges left: n rounds.
+ */
+static void order_matching(const struct cluster *c, int n, const int *recv, int nrecv, int *order)
+{
+    double maxw = 0;
+    for (int q = 0; q < n; q++)
+        for (int k = 0; k < nrecv; k++)
+            if (pair_cost(c, q, recv[k]) > maxw)
+                maxw = pair_cost(c, q, recv[k]);
+    double forbidden = 4.0 * n * (maxw + 1) + 1;   /* worse than any perfect matching of edges left */
+    double *a = xmalloc((size_t)n * n * sizeof *a);
+    unsigned char *gone = xcalloc((size_t)n * n, 1);
+    int *match = xmalloc((size_t)n * sizeof *match), *filled = xcalloc((size_t)n, sizeof *filled);
+    for (int round = 0; round < n; round++) {
+        for (int q = 0; q < n; q++)
+            for (int j = 0; j < n; j++)
+                a[(size_t)q * n + j] = gone[(size_t)q * n + j] ? forbidden
+                                       : j < nrecv             ? -pair_cost(c, q, recv[j])
+                                                               : 0;
+        hungarian(n, a, match);
+        for (int q = 0; q < n; q++) {
+            int j = match[q];
+            gone[(size_t)q * n + j] = 1;
+            if (j < nrecv)
+                order[(size_t)q * nrecv + filled[q]++] = recv[j];
+        }
+    }
+    free(a);
+    free(gone);
+    free(match);
+    free(filled);
+}
+
+struct by_cost {
+    const struct cluster *c;
+    int q;
+};
+
+/*
+ * Greedy (Bhat et al., as Chen & Liu describe it): each sender lists its
+ * receivers by decreasing transfer cost (ties: lower index; its own entry
+ * costs nothing and comes last).  Round by round, the senders pick in turn
+ * the first receiver of their list that they have not sent to yet and that
+ * no one has picked this round; a sender that finds none sits the round out
+ * and picks first in the next round.  Then the others follow in this
+ * round's order rotated by one, so that this round's last picker comes
+ * first ("if there is no sender idle in this round, the last sender will be
+ * the first node to pick in the next round").
+ */
+static void order_greedy(const struct cluster *c, int n, const int *recv, int nrecv, int *order)
+{
+    int *list = xmalloc((size_t)n * nrecv * sizeof *list);
+    for (int q = 0; q < n; q++) {
+        int *l = &list[(size_t)q * nrecv];
+        for (int k = 0; k < nrecv; k++)
+            l[k] = k;
+        /* insertion sort: decreasing cost, then lower index (stable on k) */
+        for (int i = 1; i < nrecv; i++) {
+            int x = l[i], j = i;
+            double cx = pair_cost(c, q, recv[x]);
+            while (j > 0 && pair_cost(c, q, recv[l[j - 1]]) < cx) {
+                l[j] = l[j - 1];
+                j--;
+            }
+            l[j] = x;
+        }
+    }
+    unsigned char *sent = xcalloc((size_t)n * nrecv, 1), *taken = xmalloc((size_t)nrecv);
+    int *count = xcalloc((size_t)n, sizeof *count), *turn = xmalloc((size_t)n * sizeof *turn);
+    int *next = xmalloc((size_t)n * sizeof *next), *idle = xmalloc((size_t)n * sizeof *idle);
+    int nturn = n;
+    for (int q = 0; q < n; q++)
+        turn[q] = q;
+    while (nturn > 0) {
+        memset(taken, 0, (size_t)nrecv);
+        int nidle = 0, nbusy = 0;
+        for (int t = 0; t < nturn; t++) {
+            int q = turn[t], pick = -1;
+            for (int i = 0; i < nrecv && pick < 0; i++) {
+                int k = list[(size_t)q * nrecv + i];
+                if (!sent[(size_t)q * nrecv + k] && !taken[k])
+                    pick = k;
+            }
+            if (pick < 0) {
+                idle[nidle++] = q;
+                continue;
+            }
+            taken[pick] = 1;
+            sent[(size_t)q * nrecv + pick] = 1;
+            order[(size_t)q * nrecv + count[q]++] = recv[pick];
+            next[nbusy++] = q;   /* this round's pickers, in picking order */
+        }
+        /* next round: the idle first, then the pickers rotated (last first) */
+        int m = 0;
+        for (int i = 0; i < nidle; i++)
+            turn[m++] = idle[i];
+        for (int i = 0; i < nbusy; i++) {
+            int q = next[(i + nbusy - 1) % nbusy];
+            if (count[q] < nrecv)
+                turn[m++] = q;
+        }
+        nturn = m;
+    }
+    free(list);
+    free(sent);
+    free(taken);
+    free(count);
+    free(turn);
+    free(next);
+    free(idle);
+}
+
+/* Build the orders of a fixed algorithm (not open-shop) from the rng. */
+static void build_orders(const struct cluster *c, enum xalgo a, int n, const int *recv, int nrecv,
+                         struct rng *r, int *order)
+{
+    int *draw = xmalloc((size_t)(n > nrecv ? n : nrecv) * sizeof *draw);
+    switch (a) {
+    case XALGO_RANDOM:
+        for (int q = 0; q < n; q++) {
+            int *o = &order[(size_t)q * nrecv];
+            memcpy(o, recv, (size_t)nrecv * sizeof *o);
+            shuffle(r, o, nrecv);
+        }
+        break;
+    case XALGO_RSPB:
+        /* all-to-all: the first row is a random permutation (Table 3); with
+         * fewer receivers than senders each picks its start at random (Table 4) */
+        if (nrecv == n) {
+            for (int i = 0; i < n; i++)
+                draw[i] = i;
+            shuffle(r, draw, n);
+        } else {
+            for (int i = 0; i < n; i++)
+                draw[i] = (int)rng_below(r, (uint64_t)nrecv);
+        }
+        exchange_rspb(n, recv, nrecv, draw, order);
+        break;
+    case XALGO_ORSPB:
+        for (int k = 0; k < nrecv; k++)
+            draw[k] = k;
+        shuffle(r, draw, nrecv);
+        exchange_orspb(n, recv, nrecv, draw, order);
+        break;
+    case XALGO_MATCHING:
+        order_matching(c, n, recv, nrecv, order);
+        break;
+    case XALGO_GREEDY:
+        order_greedy(c, n, recv, nrecv, order);
+        break;
+    case XALGO_CATERPILLAR:
+    default:
+        exchange_caterpillar(n, recv, nrecv, order);
+        break;
+    }
+    free(draw);
+}
+
+/* ---- the simulation ---- */
+
+enum { XEV_READY, XEV_ARRIVAL };
+
+struct xev {
+    double time;
+    uint64_t key;   /* random: ties in time come out in a random order */
+    int kind;       /* XEV_READY: sender q decides; XEV_ARRIVAL: q's message reaches p */
+    int q, p, row;
+};
+
+struct xheap {
+    struct xev *h;
+    int n, cap;
+};
+
+static bool xev_less(const struct xev *a, const struct xev *b)
+{
+    return a->time < b->time || (a->time == b->time && a->key < b->key);
+}
+
+static void xpush(struct xheap *hp, struct xev ev)
+{
+    if (hp->n == hp->cap) {
+        hp->cap = hp->cap ? 2 * hp->cap : 64;
+        hp->h = xrealloc(hp->h, (size_t)hp->cap * sizeof *hp->h);
+    }
+    int i = hp->n++;
+    while (i > 0) {
+        int parent = (i - 1) / 2;
+        if (!xev_less(&ev, &hp->h[parent]))
+            break;
+        hp->h[i] = hp->h[parent];
+        i = parent;
+    }
+    hp->h[i] = ev;
+}
+
+static struct xev xpop(struct xheap *hp)
+{
+    struct xev *h = hp->h, top = h[0], last = h[--hp->n];
+    int i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= hp->n)
+            break;
+        if (c + 1 < hp->n && xev_less(&h[c + 1], &h[c]))
+            c++;
+        if (!xev_less(&h[c], &last))
+            break;
+        h[i] = h[c];
+        i = c;
+    }
+    if (hp->n > 0)
+        h[i] = last;
+    return top;
+}
+
+struct sim {
+    struct exchange *x;
+    bool dynamic;     /* open-shop: choose while simulating */
+    int *cursor;      /* q's next row to send (fixed) or to decide (open-shop) */
+    int *left;        /* q's messages still to decide (own entry not counted) */
+    int *brow;        /* async: q's next row to book (its next arrival) */
+    unsigned char *pending;   /* async: q's next arrival is in the heap */
+    int *pool;        /* open-shop: q's receivers not chosen yet, pool[q*nrecv ..] */
+    int *npool;
+    double *est;      /* open-shop, async: when p will have received all chosen so far */
+    struct xheap heap;
+    struct rng ties;
+};
+
+static void push(struct sim *s, int kind, double time, int q, int p, int row)
+{
+    xpush(&s->heap, (struct xev){time, rng_next(&s->ties), kind, q, p, row});
+}
+
+/* The first row >= k (below limit: the rows decided so far) that is not q's own entry. */
+static int skip_own(const struct exchange *x, int q, int k, int limit)
+{
+    while (k < limit && x->order[(size_t)q * x->nrecv + k] == q)
+        k++;
+    return k;
+}
+
+/*
+ * Open-shop: q's receiver that can receive the message earliest.  The message
+ * would be received from max(ready, port free) -- ready being now (sync) or
+ * its arrival now + s(q) + L (async), the same for all of q's receivers on a
+ * node table -- so that is the receiver whose port is free first: sync, the
+ * engine's receive port; async, est[] (the ports' times once the messages
+ * decided so far are received).  Ties: the lower index.  Returns its slot in
+ * q's pool.  O(receivers left).
+ */
+static int choose_open_shop(const struct sim *s, int q)
+{
+    const struct exchange *x = s->x;
+    const int *pool = &s->pool[(size_t)q * x->nrecv];
+    const double *free_at = x->model == MODEL_SYNC ? x->eng.recv_free : s->est;
+    int best = 0;
+    for (int i = 1; i < s->npool[q]; i++) {
+        int p = pool[i], b = pool[best];
+        if (free_at[p] < free_at[b] || (free_at[p] == free_at[b] && p < b))
+            best = i;
+    }
+    return best;
+}
+
+/* Record open-shop's choice (slot i of q's pool) in q's order; returns the row. */
+static int commit_open_shop(struct sim *s, int q, int i)
+{
+    struct exchange *x = s->x;
+    int *pool = &s->pool[(size_t)q * x->nrecv];
+    int row = s->cursor[q]++;
+    x->order[(size_t)q * x->nrecv + row] = pool[i];
+    pool[i] = pool[--s->npool[q]];
+    return row;
+}
+
+static int book(struct sim *s, int q, int p, int row, char **cause)
+{
+    struct exchange *x = s->x;
+    char *why = NULL;
+    if (engine_book(&x->eng, q, p, q * x->n + p, NULL, &why) < 0) {
+        set_cause(cause, "exchange: %s", why);
+        free(why);
+        return -1;
+    }
+    x->row[x->eng.ntr - 1] = row;
+    return 0;
+}
+
+/*
+ * Sync: one READY event per sender, at the end of its previous transfer (or
+ * when the receiver it waits for frees).  A free receiver is booked at once,
+ * so bookings happen in start-time order and the engine's rendezvous start
+ * max(sender ready, receiver free) is the event's time.
+ */
+static int simulate_sync(struct sim *s, char **cause)
+{
+    struct exchange *x = s->x;
+    for (int q = 0; q < x->n; q++)
+        if (s->left[q] > 0)
+            push(s, XEV_READY, 0, q, -1, -1);
+    while (s->heap.n > 0) {
+        struct xev ev = xpop(&s->heap);
+        int q = ev.q, p, row, slot = -1;
+        if (s->dynamic) {
+            slot = choose_open_shop(s, q);
+            p = s->pool[(size_t)q * x->nrecv + slot];
+        } else {
+            row = s->cursor[q] = skip_own(x, q, s->cursor[q], x->nrecv);
+            p = x->order[(size_t)q * x->nrecv + row];
+        }
+        double free_at = x->eng.recv_free[p];
+        if (free_at > ev.time) {   /* rendezvous: sit idle until p's port frees */
+            push(s, XEV_READY, free_at, q, -1, -1);
+            continue;
+        }
+        if (s->dynamic)
+            row = commit_open_shop(s, q, slot);
+        else
+            s->cursor[q]++;
+        if (book(s, q, p, row, cause) < 0)
+            return -1;
+        if (--s->left[q] > 0)
+            push(s, XEV_READY, x->eng.send_free[q], q, -1, -1);
+    }
+    return 0;
+}
+
+/* Async: put q's next decided, unbooked message in the heap at its arrival. */
+static void push_arrival(struct sim *s, int q)
+{
+    struct exchange *x = s->x;
+    int row = s->brow[q] = skip_own(x, q, s->brow[q], s->cursor[q]);
+    if (row >= s->cursor[q] || s->pending[q])
+        return;   /* not decided yet (open-shop), or one is in the heap already */
+    int p = x->order[(size_t)q * x->nrecv + row];
+    struct cost k;
+    cluster_cost(x->c, q, p, &k);
+    /* sends follow each other: this one starts when the last booked one's s ends */
+    push(s, XEV_ARRIVAL, x->eng.send_free[q] + k.s + k.l, q, p, row);
+    s->pending[q] = 1;
+}
+
+/*
+ * Async: a sender never waits, so its sends start every s(q) from 0; with one
+ * latency its messages arrive in its sending order, and each sender keeps just
+ * its next arrival in the heap (the heap holds at most 2n events).  Booking at
+ * the arrival events books every receiver's messages in arrival order (it
+ * serves them first come, first served) and every sender's in sending order.
+ * Open-shop decides at READY events, in the order of the senders' send starts,
+ * from est[] (the receive-port times of the messages decided so far).
+ */
+static int simulate_async(struct sim *s, char **cause)
+{
+    struct exchange *x = s->x;
+    if (!s->dynamic)
+        for (int q = 0; q < x->n; q++)
+            s->cursor[q] = x->nrecv;   /* every row is decided */
+    for (int q = 0; q < x->n; q++)
+        if (s->left[q] > 0) {
+            if (s->dynamic)
+                push(s, XEV_READY, 0, q, -1, -1);
+            else
+                push_arrival(s, q);
+        }
+    while (s->heap.n > 0) {
+        struct xev ev = xpop(&s->heap);
+        int q = ev.q;
+        if (ev.kind == XEV_ARRIVAL) {
+            if (book(s, q, ev.p, ev.row, cause) < 0)
+                return -1;
+            s->pending[q] = 0;
+            s->brow[q] = ev.row + 1;
+            push_arrival(s, q);
+            continue;
+        }
+        int slot = choose_open_shop(s, q);
+        int p = s->pool[(size_t)q * x->nrecv + slot];
+        struct cost k;
+        cluster_cost(x->c, q, p, &k);
+        commit_open_shop(s, q, slot);
+        double arrive = ev.time + k.s + k.l;
+        s->est[p] = (s->est[p] > arrive ? s->est[p] : arrive) + k.r;
+        push_arrival(s, q);
+        if (--s->left[q] > 0)
+            push(s, XEV_READY, ev.time + k.s, q, -1, -1);
+    }
+    return 0;
+}
+
+double exchange_lower_bound(const struct cluster *c, enum model m, const int *recv, int nrecv,
+                            int *node, bool *by_recv)
+{
+    /* sends of q: sum over its receivers; receives of p: sum over all senders */
+    double best = 0, sum_s = 0, sum_r_recv = 0;
+    int best_node = 0;
+    bool best_recv = false;
+    unsigned char *is_recv = xcalloc((size_t)c->n, 1);
+    for (int k = 0; k < nrecv; k++) {
+        is_recv[recv[k]] = 1;
+        sum_r_recv += c->nodes[recv[k]].recv;
+    }
+    for (int q = 0; q < c->n; q++)
+        sum_s += c->nodes[q].send;
+    for (int x = 0; x < c->n; x++) {
+        /* as a sender: one transfer to each receiver but itself */
+        int outs = nrecv - is_recv[x];
+        double send = m == MODEL_SYNC ? outs * (c->nodes[x].send + c->latency) +
+                                            (sum_r_recv - (is_recv[x] ? c->nodes[x].recv : 0))
+                                      : outs * c->nodes[x].send;
+        if (send > best) {
+            best = send;
+            best_node = x;
+            best_recv = false;
+        }
+        if (!is_recv[x])
+            continue;
+        int ins = c->n - 1;
+        double recvt = m == MODEL_SYNC
+                           ? (sum_s - c->nodes[x].send) + ins * (c->latency + c->nodes[x].recv)
+                           : ins * c->nodes[x].recv;
+        if (recvt > best) {
+            best = recvt;
+            best_node = x;
+            best_recv = true;
+        }
+    }
+    free(is_recv);
+    if (node)
+        *node = best_node;
+    if (by_recv)
+        *by_recv = best_recv;
+    return best;
+}
+
+bool exchange_wait(const struct exchange *x, int i, double *from, double *to)
+{
+    if (i < 0 || i >= x->eng.ntr)
+        return false;
+    const struct transfer *t = &x->eng.tr[i];
+    if (!(t->wait_start < t->start))
+        return false;
+    *from = t->wait_start;
+    *to = t->start;
+    return true;
+}
+
+void exchange_free(struct exchange *x)
+{
+    free(x->recv);
+    free(x->order);
+    free(x->row);
+    engine_free(&x->eng);
+    memset(x, 0, sizeof *x);
+}
+
+/* Every row of a given order must be a permutation of the receivers. */
+static int check_order(const struct exchange *x, const int *order, char **cause)
+{
+    unsigned char *seen = xmalloc((size_t)x->n);
+    int rc = 0;
+    for (int q = 0; q < x->n && rc == 0; q++) {
+        memset(seen, 0, (size_t)x->n);
+        for (int k = 0; k < x->nrecv; k++) {
+            int p = order[(size_t)q * x->nrecv + k];
+            if (p < 0 || p >= x->n || seen[p]) {
+                rc = set_cause(cause, "the order of %s is not a permutation of the receivers "
+                               "(entry %d: %d)", x->c->nodes[q].name, k + 1, p);
+                break;
+            }
+            seen[p] = 1;
+        }
+        for (int k = 0; k < x->nrecv && rc == 0; k++)
+            if (!seen[x->recv[k]])
+                rc = set_cause(cause, "the order of %s leaves out the receiver %s",
+                               x->c->nodes[q].name, x->c->nodes[x->recv[k]].name);
+    }
+    free(seen);
+    return rc;
+}
+
+int exchange_run(struct exchange *x, const struct cluster *c, enum model m,
+                 const struct exchange_opts *o, char **cause)
+{
+    memset(x, 0, sizeof *x);
+    if (c->kind != CLUSTER_NODES)
+        return set_cause(cause, "a personalized exchange needs a node table (name,send,recv); "
+                         "%s is a %s", c->name ? c->name : "the cluster", cluster_kind_name(c->kind));
+    if (m != MODEL_SYNC && m != MODEL_ASYNC)
+        return set_cause(cause, "a personalized exchange runs under -m sync or -m async, not %s",
+                         model_name(m));
+    if (o->algo >= XALGO_COUNT)
+        return set_cause(cause, "unknown exchange scheduler");
+    if (o->algo == XALGO_MATCHING && !o->order && c->n > EXCHANGE_MATCHING_MAX_NODES)
+        return set_cause(cause, "matching takes O(n^4) time: refused for %d nodes (at most %d); "
+                         "use greedy or open-shop", c->n, EXCHANGE_MATCHING_MAX_NODES);
+    int n = c->n, nrecv = o->pattern == XPAT_ALL_TO_ALL ? n : o->nrecv;
+    if (nrecv < 1)
+        return set_cause(cause, "all-to-some needs at least one receiver");
+    int *recv = xmalloc((size_t)nrecv * sizeof *recv);
+    if (o->pattern == XPAT_ALL_TO_ALL) {
+        for (int i = 0; i < n; i++)
+            recv[i] = i;
+    } else {
+        memcpy(recv, o->recv, (size_t)nrecv * sizeof *recv);
+        qsort(recv, (size_t)nrecv, sizeof *recv, cmp_int);
+        for (int k = 0; k < nrecv; k++)
+            if (recv[k] < 0 || recv[k] >= n || (k > 0 && recv[k] == recv[k - 1])) {
+                free(recv);
+                return set_cause(cause, "receiver %d is %s", recv[k],
+                                 recv[k] < 0 || recv[k] >= n ? "not a node" : "listed twice");
+            }
+    }
+    if (engine_init_exchange(&x->eng, c, m, cause) < 0) {
+        free(recv);
+        return -1;
+    }
+    x->c = c;
+    x->model = m;
+    x->pattern = o->pattern;
+    x->algo = o->algo;
+    x->seed = o->seed;
+    x->n = n;
+    x->nrecv = nrecv;
+    x->recv = recv;
+    x->order = xmalloc((size_t)n * nrecv * sizeof *x->order);
+    if (o->order) {
+        memcpy(x->order, o->order, (size_t)n * nrecv * sizeof *x->order);
+        if (check_order(x, x->order, cause) < 0) {
+            exchange_free(x);
+            return -1;
+        }
+    } else if (o->algo != XALGO_OPEN_SHOP) {
+        struct rng r;
+        rng_seed(&r, o->seed);
+        build_orders(c, o->algo, n, recv, nrecv, &r, x->order);
+    }
+    unsigned char *is_recv = xcalloc((size_t)n, 1);
+    for (int k = 0; k < nrecv; k++)
+        is_recv[recv[k]] = 1;
+    size_t ntr = 0;
+    struct sim s;
+    memset(&s, 0, sizeof s);
+    s.x = x;
+    s.dynamic = !o->order && o->algo == XALGO_OPEN_SHOP;
+    s.cursor = xcalloc((size_t)n, sizeof *s.cursor);
+    s.brow = xcalloc((size_t)n, sizeof *s.brow);
+    s.pending = xcalloc((size_t)n, 1);
+    s.left = xmalloc((size_t)n * sizeof *s.left);
+    for (int q = 0; q < n; q++) {
+        s.left[q] = nrecv - is_recv[q];
+        ntr += (size_t)s.left[q];
+    }
+    x->row = xmalloc((ntr ? ntr : 1) * sizeof *x->row);
+    if (s.dynamic) {
+        /* the own entry first: it costs nothing and is decided at once */
+        s.pool = xmalloc((size_t)n * nrecv * sizeof *s.pool);
+        s.npool = xcalloc((size_t)n, sizeof *s.npool);
+        s.est = xcalloc((size_t)n, sizeof *s.est);
+        for (int q = 0; q < n; q++) {
+            if (is_recv[q])
+                x->order[(size_t)q * nrecv + s.cursor[q]++] = q;
+            for (int k = 0; k < nrecv; k++)
+                if (recv[k] != q)
+                    s.pool[(size_t)q * nrecv + s.npool[q]++] = recv[k];
+        }
+    }
+    free(is_recv);
+    rng_seed(&s.ties, o->seed ^ SALT_TIES);
+    int rc = m == MODEL_SYNC ? simulate_sync(&s, cause) : simulate_async(&s, cause);
+    free(s.cursor);
+    free(s.brow);
+    free(s.pending);
+    free(s.left);
+    free(s.pool);
+    free(s.npool);
+    free(s.est);
+    free(s.heap.h);
+    if (rc < 0) {
+        exchange_free(x);
+        return -1;
+    }
+    x->completion = x->eng.makespan;
+    x->lower_bound = exchange_lower_bound(c, m, recv, nrecv, &x->bound_node, &x->bound_by_recv);
+    for (int i = 0; i < x->eng.ntr; i++) {
+        double a, b;
+        if (exchange_wait(x, i, &a, &b)) {
+            x->nwaits++;
+            x->idle += b - a;
+        }
+    }
+    if (o->timeline)
+        engine_timeline(&x->eng);
+    return 0;
+}

@@ -1,0 +1,138 @@
+/*
+ * exchange.h - personalized exchange (Chen & Liu; SPEC §4): every node sends
+ * its own message to every receiver -- every node (all-to-all) or a subset
+ * (all-to-some) -- under the synchronous (rendezvous) or the asynchronous
+ * model, simulated on the one event engine (engine_init_exchange).
+ *
+ * A schedule is a table of sending orders, as in the paper's Tables 1-6:
+ * order[q * nrecv + k] is the k-th receiver of sender q.  A sender's own
+ * entry (q is a receiver too) is listed where the order puts it, as in the
+ * paper, but costs nothing ("local transmission is zero") and is never
+ * booked.  Every order but open-shop's is fixed before the simulation;
+ * open-shop decides while it simulates and fills the table as it goes (its
+ * own entry first).
+ *
+ * The simulation (exchange_run) drives the engine from an event loop, so
+ * that the engine's earliest-time booking is exact:
+ *   sync   one event per sender, when it is ready (its previous transfer has
+ *          ended).  If its next receiver's port is free it books now and the
+ *          transfer holds both ports for [t, t+s+l+r); if not, the sender sits
+ *          idle and tries again when that port frees (start > wait_start in
+ *          the transfer).  Bookings thus happen in start-time order.
+ *   async  a sender's sends follow each other every s(q) whatever the
+ *          receivers do, so a "ready" event only decides the receiver and
+ *          schedules the message's arrival at t + s(q) + L; the booking is
+ *          made at the arrival event.  Bookings are thus in arrival order at
+ *          every receiver (which then serves its messages first come, first
+ *          served) and in sending order for every sender (with one latency
+ *          L, arrivals keep the sending order), which is what the engine's
+ *          earliest-time booking needs to be exact.
+ * Events at the same time come out in a random order drawn from the seed:
+ * ties between senders are broken at random, as in the paper.
+ *
+ * Cost: O(n * R log n) time and O(n * R) memory for n senders and R
+ * receivers, except matching (O(n^4)) and greedy (O(n^2 R)).
+ */
+#ifndef HETCAST_EXCHANGE_H
+#define HETCAST_EXCHANGE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cluster.h"
+#include "engine.h"
+
+#define EXCHANGE_MATCHING_MAX_NODES 256   /* matching is O(n^4): refused above */
+
+enum xpattern {
+    XPAT_ALL_TO_ALL = 0,  /* every node sends to every other node */
+    XPAT_ALL_TO_SOME,     /* every node sends to each node of a receiver subset */
+};
+
+enum xalgo {
+    XALGO_RANDOM = 0,     /* each node: a random order of the receivers */
+    XALGO_CATERPILLAR,    /* node i: the receivers from the first one >= i, cyclically */
+    XALGO_RSPB,           /* Random_Starting_Point_Baseline: random start, then cyclic */
+    XALGO_ORSPB,          /* One_Random_Starting_Point_Baseline: caterpillar across rows */
+    XALGO_MATCHING,       /* Bhat et al.: a maximum-weight perfect matching per round */
+    XALGO_GREEDY,         /* Bhat et al.: rounds, each sender its costliest free receiver */
+    XALGO_OPEN_SHOP,      /* Bhat et al.: decided while simulating, earliest free receiver */
+    XALGO_COUNT
+};
+
+const char *exchange_algo_name(enum xalgo a);
+const char *exchange_algo_summary(enum xalgo a);
+int exchange_algo_parse(const char *name, enum xalgo *out);   /* 0 or -1 */
+char *exchange_algo_names(void);           /* "random, caterpillar, ..." (caller frees) */
+const char *exchange_pattern_name(enum xpattern p);
+int exchange_pattern_parse(const char *name, enum xpattern *out);   /* 0 or -1 */
+
+/*
+ * Receivers of an all-to-some from "NAME,NAME,..." (node names) or "P%" (a
+ * random P percent of the nodes, at least one, drawn from seed: the same
+ * seed gives the same subset whatever the scheduler).  *recv is allocated
+ * (increasing node indices).  Returns 0 or -1 with *cause.
+ */
+int exchange_parse_receivers(const struct cluster *c, const char *spec, uint64_t seed,
+                             int **recv, int *nrecv, char **cause);
+
+/*
+ * The fixed orders from given draws, so the paper's tables can be rebuilt
+ * from its own random choices (the random variants draw them from the seed).
+ * recv: the receivers, increasing; order: n * nrecv entries (node indices).
+ */
+/* Node i sends from the first receiver >= i (else the first), cyclically (Tables 1, 2). */
+void exchange_caterpillar(int n, const int *recv, int nrecv, int *order);
+/* Node i starts at recv[start[i]], then cyclically (Tables 3, 4). */
+void exchange_rspb(int n, const int *recv, int nrecv, const int *start, int *order);
+/* Node 0's k-th receiver is recv[first[k]] (a permutation of 0..nrecv-1), and
+ * node i's is the receiver i places further, cyclically (Tables 5, 6). */
+void exchange_orspb(int n, const int *recv, int nrecv, const int *first, int *order);
+
+struct exchange_opts {
+    enum xpattern pattern;
+    const int *recv;      /* all-to-some: the receivers (node indices, any order) */
+    int nrecv;
+    enum xalgo algo;
+    const int *order;     /* not NULL: simulate these orders (n * nrecv, receivers
+                             increasing) instead of building algo's; algo is a label */
+    uint64_t seed;        /* random orders and ties */
+    bool timeline;        /* also build eng.ev, for stepping in the view */
+};
+
+struct exchange {
+    const struct cluster *c;
+    enum model model;
+    enum xpattern pattern;
+    enum xalgo algo;
+    uint64_t seed;
+    int n;              /* senders: every node */
+    int nrecv;          /* receivers */
+    int *recv;          /* the receivers, increasing node indices */
+    int *order;         /* n * nrecv: order[q * nrecv + k], q's k-th receiver */
+    int *row;           /* per transfer: its row k in its sender's order */
+    struct engine eng;  /* the transfers (eng.tr) and, if asked, the timeline */
+    double completion;  /* when the last receiver holds its last message */
+    double lower_bound; /* max over nodes of max(total send time, total receive time) */
+    int bound_node;     /* the node that sets the lower bound */
+    bool bound_by_recv; /* by its receives (else by its sends) */
+    int nwaits;         /* transfers whose sender sat idle waiting for the receiver */
+    double idle;        /* the senders' idle time, summed over those transfers */
+};
+
+/* Simulate one exchange. Returns 0, or -1 with *cause (a bad pattern, model,
+ * cluster or order); *x is then empty and needs no exchange_free. */
+int exchange_run(struct exchange *x, const struct cluster *c, enum model m,
+                 const struct exchange_opts *o, char **cause);
+void exchange_free(struct exchange *x);
+
+/* The lower bound alone; *node and *by_recv (may be NULL) say who sets it.
+ * The time a transfer charges each port is the model's: s + l + r on both in
+ * sync (the rendezvous holds both ports), s(q) and r(p) in async. */
+double exchange_lower_bound(const struct cluster *c, enum model m, const int *recv, int nrecv,
+                            int *node, bool *by_recv);
+
+/* Did the sender of transfer i sit idle before it? Then [*from, *to) is the wait. */
+bool exchange_wait(const struct exchange *x, int i, double *from, double *to);
+
+#endif

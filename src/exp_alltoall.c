@@ -1,0 +1,448 @@
+/*
+ * exp_alltoall.c - hetcast experiment alltoall: Chen & Liu's four groups of
+ * experiments (Table 7) -- all-to-all and all-to-some, synchronous and
+ * asynchronous -- with the mean and the variance of the completion time of
+ * every order over seeded runs (Figures 6-12, Table 8).
+ *
+ * Every run is deterministic for its seed (seed, seed+1, ...): the seed draws
+ * the random orders and the random ties between senders (and, with
+ * --receivers random, the receivers).  Fixed orders (caterpillar, matching,
+ * greedy) are built once per point and reused by its runs.
+ */
+#include "exp_alltoall.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exchange.h"
+#include "report.h"
+#include "rng.h"
+
+struct aopts {
+    bool csv;
+    unsigned long long seed;
+    long runs;
+    int nodes_lo, nodes_hi, step;  /* all-to-all sizes */
+    int some_nodes;                /* all-to-some size */
+    bool random_recv;              /* --receivers random (else the block from P80) */
+    bool algo[XALGO_COUNT];
+    bool group[4];
+};
+
+static const struct {
+    enum model model;
+    enum xpattern pattern;
+    const char *title;
+} groups[4] = {
+    {MODEL_SYNC, XPAT_ALL_TO_ALL, "synchronous all-to-all (Figures 6, 7)"},
+    {MODEL_ASYNC, XPAT_ALL_TO_ALL, "asynchronous all-to-all (Figures 8, 9)"},
+    {MODEL_SYNC, XPAT_ALL_TO_SOME, "synchronous all-to-some (Figures 10, 11)"},
+    {MODEL_ASYNC, XPAT_ALL_TO_SOME, "asynchronous all-to-some (Table 8, Figure 12)"},
+};
+
+static const double percents[] = {10, 20, 30, 40, 50, 60};
+#define NPERCENTS ((int)(sizeof percents / sizeof percents[0]))
+
+/* Table 8 of the paper: random, RSPB, ORSPB, caterpillar at 10 %..60 %. */
+static const double table8[NPERCENTS][4] = {
+    {992.27, 992.21, 992.76, 994},   {993.5, 993.27, 993.14, 994}, {994.84, 994.83, 993.96, 996},
+    {996.23, 996.05, 995.9, 996},    {997.93, 997.36, 996.41, 1001}, {999.2, 998.91, 997.78, 1001},
+};
+
+struct cluster *alltoall_cluster(int n)
+{
+    static const char *const cls[3] = {"fast", "normal", "slow"};
+    static const double cost[3] = {1, 5, 10};
+    struct cluster *c = cluster_new(CLUSTER_NODES);
+    int third = n / 3;
+    for (int i = 0; i < n; i++) {
+        int k = i < third ? 0 : i < 2 * third ? 1 : 2;   /* the rest are slow */
+        char name[32];
+        snprintf(name, sizeof name, "P%d", i);
+        int id = cluster_add_node(c, name, cost[k], cost[k]);
+        cluster_set_str(&c->nodes[id].klass, cls[k]);
+    }
+    c->latency = 1;
+    cluster_set_str(&c->name, "chen-liu");
+    struct diag d;
+    diag_init(&d);
+    cluster_finish(c, &d);   /* consistent by construction: no messages */
+    diag_free(&d);
+    return c;
+}
+
+int alltoall_block(int n, double pct, int *recv)
+{
+    int k = (int)floor(n * pct / 100 + 0.5), start = (int)floor(0.8 * n);
+    if (k < 1)
+        k = 1;
+    if (k > n)
+        k = n;
+    /* increasing: the part wrapped around to node 0 first */
+    int wrapped = start + k > n ? start + k - n : 0;
+    for (int i = 0; i < wrapped; i++)
+        recv[i] = i;
+    for (int i = wrapped; i < k; i++)
+        recv[i] = start + i - wrapped;
+    return k;
+}
+
+/* k of the n nodes at random, increasing. */
+static int random_receivers(struct rng *r, int n, double pct, int *recv)
+{
+    int k = (int)floor(n * pct / 100 + 0.5);
+    if (k < 1)
+        k = 1;
+    int *all = xmalloc((size_t)n * sizeof *all);
+    for (int i = 0; i < n; i++)
+        all[i] = i;
+    for (int i = 0; i < k; i++) {
+        int j = i + (int)rng_below(r, (uint64_t)(n - i)), t = all[i];
+        all[i] = all[j];
+        all[j] = t;
+    }
+    memcpy(recv, all, (size_t)k * sizeof *recv);
+    free(all);
+    for (int i = 1; i < k; i++)   /* insertion sort: k is small */
+        for (int j = i; j > 0 && recv[j - 1] > recv[j]; j--) {
+            int t = recv[j];
+            recv[j] = recv[j - 1];
+            recv[j - 1] = t;
+        }
+    return k;
+}
+
+static bool fixed_order(enum xalgo a)
+{
+    return a == XALGO_CATERPILLAR || a == XALGO_MATCHING || a == XALGO_GREEDY;
+}
+
+struct stats {
+    double sum, sumsq, min, max, lb;
+    long n;
+};
+
+static void add(struct stats *s, double x)
+{
+    if (s->n == 0 || x < s->min)
+        s->min = x;
+    if (s->n == 0 || x > s->max)
+        s->max = x;
+    s->sum += x;
+    s->sumsq += x * x;
+    s->n++;
+}
+
+static double mean(const struct stats *s)
+{
+    return s->n ? s->sum / (double)s->n : NAN;
+}
+
+/* The sample variance (divided by runs - 1; 0 for one run). */
+static double variance(const struct stats *s)
+{
+    if (s->n < 2)
+        return 0;
+    double m = mean(s), v = (s->sumsq - (double)s->n * m * m) / (double)(s->n - 1);
+    return v < 0 ? 0 : v;
+}
+
+/* The runs of one point (group, n, receivers) for one order. */
+static int run_point(const struct aopts *o, int g, const struct cluster *c, double pct,
+                     enum xalgo a, struct stats *st)
+{
+    int n = c->n, *recv = xmalloc((size_t)n * sizeof *recv), nrecv = n;
+    if (groups[g].pattern == XPAT_ALL_TO_SOME && !o->random_recv)
+        nrecv = alltoall_block(n, pct, recv);
+    int *order = NULL, rc = 0;
+    memset(st, 0, sizeof *st);
+    for (long k = 0; k < o->runs && rc == 0; k++) {
+        uint64_t seed = o->seed + (unsigned long long)k;
+        if (groups[g].pattern == XPAT_ALL_TO_SOME && o->random_recv) {
+            struct rng r;
+            rng_seed(&r, seed ^ 0x616c6c746f736f6dULL);
+            nrecv = random_receivers(&r, n, pct, recv);
+        }
+        struct exchange_opts xo = {.pattern = groups[g].pattern, .recv = recv, .nrecv = nrecv,
+                                   .algo = a, .seed = seed, .order = order};
+        struct exchange x;
+        char *cause = NULL;
+        if (exchange_run(&x, c, groups[g].model, &xo, &cause) < 0) {
+            fprintf(stderr, "hetcast experiment alltoall: %s\n", cause);
+            free(cause);
+            rc = -1;
+            break;
+        }
+        add(st, x.completion);
+        st->lb += x.lower_bound;
+        /* a fixed order is the same for every run of the point: keep it */
+        if (fixed_order(a) && !order && !o->random_recv) {
+            order = xmalloc((size_t)n * nrecv * sizeof *order);
+            memcpy(order, x.order, (size_t)n * nrecv * sizeof *order);
+        }
+        exchange_free(&x);
+    }
+    st->lb /= (double)(st->n ? st->n : 1);
+    free(order);
+    free(recv);
+    return rc;
+}
+
+static void header(const struct aopts *o)
+{
+    printf("# Chen & Liu, Empirical Studies of Collective Communication in Heterogeneous Cluster\n"
+           "# Systems (2002): the four groups of Table 7.  Nodes in thirds, send = receive overhead\n"
+           "# 1 (fast), 5 (normal), 10 (slow); latency 1.  all-to-all: N = %d..%d; all-to-some:\n"
+           "# N = %d, 10 %%..60 %% of the nodes receive (%s).\n"
+           "# %ld run%s per point, seeds %llu..%llu (random orders, ties%s); mean and sample\n"
+           "# variance of the completion time; lb: the lower bound (max over nodes of max(total\n"
+           "# send time, total receive time)).\n",
+           o->nodes_lo, o->nodes_hi, o->some_nodes,
+           o->random_recv ? "a random subset per run" : "a block of nodes from P80, wrapping to P0",
+           o->runs, o->runs == 1 ? "" : "s", o->seed, o->seed + (unsigned long long)o->runs - 1,
+           o->random_recv ? ", receivers" : "");
+}
+
+static void table_head(const struct aopts *o, int g)
+{
+    printf("\ngroup %d: %s\n%5s %5s %9s", g + 1, groups[g].title, "N", "recv", "lb");
+    for (int a = 0; a < XALGO_COUNT; a++)
+        if (o->algo[a])
+            printf("  %21s", exchange_algo_name((enum xalgo)a));
+    printf("\n%5s %5s %9s", "", "", "");
+    for (int a = 0; a < XALGO_COUNT; a++)
+        if (o->algo[a])
+            printf("  %10s %10s", "mean", "variance");
+    printf("\n");
+}
+
+static int run_group(const struct aopts *o, int g)
+{
+    bool some = groups[g].pattern == XPAT_ALL_TO_SOME;
+    int npoints = some ? NPERCENTS : (o->nodes_hi - o->nodes_lo) / o->step + 1;
+    if (!o->csv)
+        table_head(o, g);
+    for (int i = 0; i < npoints; i++) {
+        int n = some ? o->some_nodes : o->nodes_lo + i * o->step;
+        double pct = some ? percents[i] : 100;
+        struct cluster *c = alltoall_cluster(n);
+        struct stats st[XALGO_COUNT];
+        double lb = NAN;
+        for (int a = 0; a < XALGO_COUNT; a++) {
+            if (!o->algo[a])
+                continue;
+            if (run_point(o, g, c, pct, (enum xalgo)a, &st[a]) < 0) {
+                cluster_free(c);
+                return 1;
+            }
+            lb = st[a].lb;
+        }
+        char recv[16];
+        snprintf(recv, sizeof recv, some ? "%g%%" : "all", pct);
+        for (int a = 0; a < XALGO_COUNT && o->csv; a++)
+            if (o->algo[a]) {
+                char m[40], lbs[40];
+                fmt_num(lbs, sizeof lbs, st[a].lb);
+                snprintf(m, sizeof m, "%.4f", mean(&st[a]));
+                printf("%d,%s,%s,%d,%s,%s,%ld,%s,%.4f,%g,%g,%s\n", g + 1,
+                       model_name(groups[g].model), exchange_pattern_name(groups[g].pattern), n,
+                       recv, exchange_algo_name((enum xalgo)a), st[a].n, m, variance(&st[a]),
+                       st[a].min, st[a].max, lbs);
+            }
+        if (!o->csv) {
+            printf("%5d %5s %9.6g", n, recv, lb);
+            for (int a = 0; a < XALGO_COUNT; a++)
+                if (o->algo[a])
+                    printf("  %10.2f %10.2f", mean(&st[a]), variance(&st[a]));
+            printf("\n");
+        }
+        cluster_free(c);
+    }
+    if (!o->csv && g == 3 && o->some_nodes == 100 && !o->random_recv) {
+        printf("the paper's Table 8 (means):\n");
+        for (int i = 0; i < NPERCENTS; i++)
+            printf("%5d %4g%%  random %.2f  rspb %.2f  orspb %.2f  caterpillar %.2f\n", 100,
+                   percents[i], table8[i][0], table8[i][1], table8[i][2], table8[i][3]);
+    }
+    return 0;
+}
+
+static int opt_err(const char *opt, const char *val, const char *want)
+{
+    fprintf(stderr, "hetcast experiment alltoall: %s: \"%s\" is not %s\n", opt, val, want);
+    return 2;
+}
+
+static int parse_int(const char *opt, const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(s, &end, 10);
+    if (!*s || *end || errno || x < lo || x > hi) {
+        char want[96];
+        snprintf(want, sizeof want, "an integer from %ld to %ld", lo, hi);
+        return opt_err(opt, s, want);
+    }
+    *out = x;
+    return 0;
+}
+
+static const char valid[] =
+    "--format, --seed, --runs, --nodes, --step, --some-nodes, --receivers, --schedulers, --groups";
+
+static void help(FILE *fp)
+{
+    char *names = exchange_algo_names();
+    fprintf(fp,
+            "hetcast experiment alltoall [options]: Chen & Liu's personalized exchange study\n"
+            "  --format text|csv     (default text)\n"
+            "  --seed N              first seed; run k uses N + k (default 1)\n"
+            "  --runs N              runs per point (default 100)\n"
+            "  --nodes LO:HI         all-to-all sizes (default 30:80), every --step (default 10)\n"
+            "  --some-nodes N        all-to-some size (default 100); 10 %%..60 %% receive\n"
+            "  --receivers block|random  all-to-some receivers: a block from node 0.8 N (default,\n"
+            "                        as the paper's P80..P89), or a random subset per run\n"
+            "  --schedulers LIST     comma-separated (default random,caterpillar,rspb,orspb, the\n"
+            "                        paper's four), or all (%s)\n"
+            "  --groups LIST         of Table 7's groups 1-4 (default 1,2,3,4): 1 sync all-to-all,\n"
+            "                        2 async all-to-all, 3 sync all-to-some, 4 async all-to-some\n",
+            names);
+    free(names);
+}
+
+/* --groups or --schedulers "a,b,c": sets them in o; returns 0 or an exit status. */
+static int parse_list(const char *opt, const char *v, struct aopts *o, bool groups_list)
+{
+    char *copy = xstrdup(v);
+    int rc = 0;
+    for (char *tok = copy; tok && rc == 0;) {
+        char *comma = strchr(tok, ',');
+        if (comma)
+            *comma = '\0';
+        if (groups_list) {
+            long g;
+            if (parse_int(opt, tok, 1, 4, &g))
+                rc = 2;
+            else
+                o->group[g - 1] = true;
+        } else if (strcmp(tok, "all") == 0) {
+            for (int a = 0; a < XALGO_COUNT; a++)
+                o->algo[a] = true;
+        } else {
+            enum xalgo a;
+            if (exchange_algo_parse(tok, &a) < 0) {
+                char *names = exchange_algo_names();
+                char want[256];
+                snprintf(want, sizeof want, "a list of: all, %s", names);
+                free(names);
+                rc = opt_err(opt, v, want);
+            } else {
+                o->algo[a] = true;
+            }
+        }
+        tok = comma ? comma + 1 : NULL;
+    }
+    free(copy);
+    return rc;
+}
+
+static int parse(int argc, char **argv, struct aopts *o)
+{
+    bool algos_given = false, groups_given = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        long x;
+        if (strcmp(a, "--help") == 0) {
+            help(stdout);
+            return -1;
+        }
+        if (!v || a[0] != '-') {
+            fprintf(stderr, "hetcast experiment alltoall: %s %s; valid options: %s\n", a,
+                    a[0] == '-' ? "needs a value" : "is not an option", valid);
+            return 2;
+        }
+        i++;
+        if (strcmp(a, "--format") == 0) {
+            if (strcmp(v, "text") && strcmp(v, "csv"))
+                return opt_err(a, v, "text or csv");
+            o->csv = strcmp(v, "csv") == 0;
+        } else if (strcmp(a, "--seed") == 0) {
+            if (parse_int(a, v, 0, 2147483647L, &x))
+                return 2;
+            o->seed = (unsigned long long)x;
+        } else if (strcmp(a, "--runs") == 0) {
+            if (parse_int(a, v, 1, 1000000L, &x))
+                return 2;
+            o->runs = x;
+        } else if (strcmp(a, "--nodes") == 0) {
+            char buf[64];
+            snprintf(buf, sizeof buf, "%s", v);
+            char *colon = strchr(buf, ':');
+            long lo, hi;
+            if (colon)
+                *colon = '\0';
+            if (parse_int(a, buf, 1, 2000, &lo) || parse_int(a, colon ? colon + 1 : buf, lo, 2000, &hi))
+                return 2;
+            o->nodes_lo = (int)lo;
+            o->nodes_hi = (int)hi;
+        } else if (strcmp(a, "--step") == 0) {
+            if (parse_int(a, v, 1, 2000, &x))
+                return 2;
+            o->step = (int)x;
+        } else if (strcmp(a, "--some-nodes") == 0) {
+            if (parse_int(a, v, 1, 2000, &x))
+                return 2;
+            o->some_nodes = (int)x;
+        } else if (strcmp(a, "--receivers") == 0) {
+            if (strcmp(v, "block") && strcmp(v, "random"))
+                return opt_err(a, v, "block or random");
+            o->random_recv = strcmp(v, "random") == 0;
+        } else if (strcmp(a, "--schedulers") == 0) {
+            if (!algos_given)
+                memset(o->algo, 0, sizeof o->algo);
+            algos_given = true;
+            if (parse_list(a, v, o, false))
+                return 2;
+        } else if (strcmp(a, "--groups") == 0) {
+            if (!groups_given)
+                memset(o->group, 0, sizeof o->group);
+            groups_given = true;
+            if (parse_list(a, v, o, true))
+                return 2;
+        } else {
+            fprintf(stderr, "hetcast experiment alltoall: unknown option %s; valid options: %s\n",
+                    a, valid);
+            return 2;
+        }
+    }
+    int biggest = o->nodes_hi > o->some_nodes ? o->nodes_hi : o->some_nodes;
+    if (o->algo[XALGO_MATCHING] && biggest > EXCHANGE_MATCHING_MAX_NODES) {
+        fprintf(stderr, "hetcast experiment alltoall: matching takes O(n^4) time and is refused "
+                        "above %d nodes\n", EXCHANGE_MATCHING_MAX_NODES);
+        return 2;
+    }
+    return 0;
+}
+
+int exp_alltoall_main(int argc, char **argv)
+{
+    struct aopts o = {.seed = 1, .runs = 100, .nodes_lo = 30, .nodes_hi = 80, .step = 10,
+                      .some_nodes = 100};
+    o.algo[XALGO_RANDOM] = o.algo[XALGO_CATERPILLAR] = o.algo[XALGO_RSPB] = o.algo[XALGO_ORSPB] = true;
+    for (int g = 0; g < 4; g++)
+        o.group[g] = true;
+    int rc = parse(argc, argv, &o);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    if (o.csv)
+        printf("group,model,pattern,nodes,receivers,scheduler,runs,mean,variance,min,max,lower_bound\n");
+    else
+        header(&o);
+    for (int g = 0; g < 4; g++)
+        if (o.group[g] && run_group(&o, g))
+            return 1;
+    return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+}

@@ -1,0 +1,404 @@
+/*
+ * exp_figueira.c - hetcast experiment figueira: the comparison of Figueira's
+ * Figures 10-15.  For each setting (nodes, maximum number of groups) a few
+ * random LNOWs from the paper's emulator (section 4); on each, the six
+ * strategies -- blind binomial, depth-first, breadth-first, balanced-path,
+ * flat and magpie -- build their tree on the hop distances, the engine
+ * simulates it on the latencies, and the table gives the time of 10,000
+ * broadcasts, as the paper's bars do.
+ *
+ * The simulated network (SPEC §2): a link of h hops takes h basic latencies
+ * (35 us, fast Ethernet) and a 0-hop link one; every send costs the sender
+ * one basic latency (--overhead); the port model is async (--model).  The
+ * 10,000 broadcasts run one after the other, so their time is 10,000 times
+ * one broadcast's makespan.  Deterministic for a given --seed.
+ */
+#include "exp_figueira.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "trees.h"
+
+#define FIG_HOPS 10          /* to node 0: two nodes are at most 20 hops apart */
+#define FIG_MAX_NODES 1024
+
+struct fig_opts {
+    bool csv;
+    unsigned long long seed;
+    long runs;            /* topologies per setting */
+    int nodes, groups;    /* 0: not given */
+    int hops;             /* largest distance to node 0 */
+    double overhead;      /* send overhead, in basic latencies */
+    double basic;         /* basic latency, microseconds */
+    long broadcasts;
+    enum model model;
+};
+
+static const struct {
+    int nodes, groups, figure;
+} paper[] = {
+    {32, 8, 10}, {64, 32, 11}, {128, 8, 12}, {128, 32, 13}, {128, 64, 14}, {128, 128, 15},
+};
+#define NPAPER ((int)(sizeof paper / sizeof paper[0]))
+
+static const char fig_valid[] =
+    "--format, --seed, --runs, --nodes, --groups, --hops, --overhead, --basic-latency, "
+    "--broadcasts, --model";
+
+static void fig_help(FILE *fp)
+{
+    fprintf(fp,
+            "hetcast experiment figueira [options]: Figueira, Figures 10-15 -- blind binomial,\n"
+            "depth-first, breadth-first, balanced-path, flat and magpie trees on random LNOWs.\n"
+            "\n"
+            "  --nodes N           only the settings with N nodes (default: the paper's six:\n"
+            "                      32/8, 64/32, 128/8, 128/32, 128/64, 128/128 nodes/groups)\n"
+            "  --groups G          only the settings with a maximum of G groups; with both, or\n"
+            "                      when no setting of the paper matches, the one setting N/G\n"
+            "                      (N defaults to 32, G to 8); N is at most %d\n"
+            "  --runs R            random topologies per setting (default 4, as in the paper)\n"
+            "  --hops H            largest distance to node 0 in hops (default %d: two nodes are\n"
+            "                      at most %d hops apart; at most H + 1 groups can exist)\n"
+            "  --overhead K        send overhead in basic latencies (default 1)\n"
+            "  --basic-latency US  the basic latency in microseconds (default 35)\n"
+            "  --broadcasts B      broadcasts timed (default 10000)\n"
+            "  --model M           port model of the simulation (default async)\n"
+            "  --seed N            seed (default 1)\n"
+            "  --format text|csv   a table for people, or one CSV row per strategy and topology\n",
+            FIG_MAX_NODES, FIG_HOPS, 2 * FIG_HOPS);
+}
+
+static int fig_err(const char *opt, const char *val, const char *want)
+{
+    fprintf(stderr, "hetcast experiment: %s: \"%s\" is not %s\n", opt, val, want);
+    return 2;
+}
+
+static int fig_long(const char *opt, const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(s, &end, 10);
+    if (!*s || *end || errno || x < lo || x > hi) {
+        char want[96];
+        snprintf(want, sizeof want, "an integer from %ld to %ld", lo, hi);
+        return fig_err(opt, s, want);
+    }
+    *out = x;
+    return 0;
+}
+
+static int fig_double(const char *opt, const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(s, &end);
+    if (!*s || *end || errno || !isfinite(x) || x < 0)
+        return fig_err(opt, s, "a number >= 0");
+    *out = x;
+    return 0;
+}
+
+/* Returns 0, -1 for --help, or an exit status. */
+static int fig_parse(int argc, char **argv, struct fig_opts *o)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--help") == 0)
+            return -1;
+        if (!v || a[0] != '-') {
+            fprintf(stderr, "hetcast experiment: %s %s; valid options: %s\n", a,
+                    a[0] == '-' ? "needs a value" : "is not an option", fig_valid);
+            return 2;
+        }
+        i++;
+        long x;
+        if (strcmp(a, "--format") == 0) {
+            if (strcmp(v, "text") && strcmp(v, "csv"))
+                return fig_err(a, v, "text or csv");
+            o->csv = strcmp(v, "csv") == 0;
+        } else if (strcmp(a, "--seed") == 0) {
+            if (fig_long(a, v, 0, 2147483647L, &x))
+                return 2;
+            o->seed = (unsigned long long)x;
+        } else if (strcmp(a, "--runs") == 0) {
+            if (fig_long(a, v, 1, 10000, &x))
+                return 2;
+            o->runs = x;
+        } else if (strcmp(a, "--nodes") == 0) {
+            if (fig_long(a, v, 1, FIG_MAX_NODES, &x))
+                return 2;
+            o->nodes = (int)x;
+        } else if (strcmp(a, "--groups") == 0) {
+            if (fig_long(a, v, 1, FIG_MAX_NODES, &x))
+                return 2;
+            o->groups = (int)x;
+        } else if (strcmp(a, "--hops") == 0) {
+            if (fig_long(a, v, 1, 1000, &x))
+                return 2;
+            o->hops = (int)x;
+        } else if (strcmp(a, "--overhead") == 0) {
+            if (fig_double(a, v, &o->overhead))
+                return 2;
+        } else if (strcmp(a, "--basic-latency") == 0) {
+            if (fig_double(a, v, &o->basic))
+                return 2;
+        } else if (strcmp(a, "--broadcasts") == 0) {
+            if (fig_long(a, v, 1, 1000000000L, &x))
+                return 2;
+            o->broadcasts = x;
+        } else if (strcmp(a, "--model") == 0) {
+            if (model_parse(v, &o->model) < 0) {
+                char *names = model_names(), want[256];
+                snprintf(want, sizeof want, "a model (%s)", names);
+                free(names);
+                return fig_err(a, v, want);
+            }
+        } else {
+            fprintf(stderr, "hetcast experiment: unknown option %s; valid options: %s\n", a,
+                    fig_valid);
+            return 2;
+        }
+    }
+    return 0;
+}
+
+/* ---- the LNOW generator ---- */
+
+struct cluster *figueira_lnow(struct rng *r, int nodes, int max_groups, int max_hops, int *groups)
+{
+    int n = nodes > 0 ? nodes : 1, h = max_hops > 0 ? max_hops : 1;
+    int gmax = max_groups < n ? max_groups : n;
+    if (gmax > h + 1)
+        gmax = h + 1;
+    if (gmax < 1)
+        gmax = 1;
+    int g = 1 + (int)rng_below(r, (uint64_t)gmax);
+    /* Distinct hop distances: node 0's group at 0, the others from 1..h. */
+    int *hops = xmalloc((size_t)h * sizeof *hops), *gdist = xmalloc((size_t)g * sizeof *gdist);
+    for (int i = 0; i < h; i++)
+        hops[i] = i + 1;
+    gdist[0] = 0;
+    for (int k = 1; k < g; k++) {
+        int j = (k - 1) + (int)rng_below(r, (uint64_t)(h - (k - 1)));
+        int t = hops[k - 1];
+        hops[k - 1] = hops[j];
+        hops[j] = t;
+        gdist[k] = hops[k - 1];
+    }
+    /* Nodes 1..n-1 in random order: the first g-1 open groups 1..g-1, the
+     * rest fall in any group. */
+    int *order = xmalloc((size_t)n * sizeof *order), *grp = xmalloc((size_t)n * sizeof *grp);
+    for (int i = 1; i < n; i++)
+        order[i - 1] = i;
+    for (int i = n - 2; i > 0; i--) {
+        int j = (int)rng_below(r, (uint64_t)i + 1);
+        int t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+    grp[0] = 0;
+    for (int i = 0; i < n - 1; i++)
+        grp[order[i]] = i < g - 1 ? i + 1 : (int)rng_below(r, (uint64_t)g);
+    struct cluster *c = cluster_new(CLUSTER_MATRIX);
+    for (int i = 0; i < n; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "n%d", i);
+        cluster_add_node(c, name, 0, 0);
+    }
+    c->dist = xmalloc((size_t)n * (size_t)n * sizeof *c->dist);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            c->dist[(size_t)i * (size_t)n + (size_t)j] =
+                grp[i] == grp[j] ? 0 : (double)(gdist[grp[i]] + gdist[grp[j]]);
+    char desc[160];
+    snprintf(desc, sizeof desc, "random LNOW after Figueira section 4: %d nodes, %d group%s", n, g,
+             g == 1 ? "" : "s");
+    cluster_set_str(&c->name, "lnow");
+    cluster_set_str(&c->description, desc);
+    struct diag d;
+    diag_init(&d);
+    cluster_finish(c, &d);   /* valid by construction */
+    diag_free(&d);
+    free(order);
+    free(grp);
+    free(hops);
+    free(gdist);
+    *groups = g;
+    return c;
+}
+
+/* The simulated network of a hop matrix: max(h, 1) basic latencies per link,
+ * the send overhead on every node. */
+static struct cluster *latencies_of(const struct cluster *hops, const struct fig_opts *o)
+{
+    int n = hops->n;
+    struct cluster *c = cluster_new(CLUSTER_MATRIX);
+    for (int i = 0; i < n; i++)
+        cluster_add_node(c, hops->nodes[i].name, o->overhead * o->basic, 0);
+    c->unit = o->basic;
+    c->dist = xmalloc((size_t)n * (size_t)n * sizeof *c->dist);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            double h = hops->dist[(size_t)i * (size_t)n + (size_t)j];
+            c->dist[(size_t)i * (size_t)n + (size_t)j] = i == j ? 0 : h > 1 ? h : 1;
+        }
+    cluster_set_str(&c->name, hops->name);
+    struct diag d;
+    diag_init(&d);
+    cluster_finish(c, &d);
+    diag_free(&d);
+    return c;
+}
+
+/* ---- the study ---- */
+
+struct outcome {
+    double cost;       /* tree cost in hops */
+    double makespan;   /* one broadcast, microseconds */
+};
+
+static int simulate(const struct cluster *hops, const struct cluster *lat, enum model m,
+                    struct outcome out[TREE_KIND_COUNT])
+{
+    for (int k = 0; k < TREE_KIND_COUNT; k++) {
+        struct tree t;
+        struct engine e;
+        char *cause = NULL;
+        int rc = tree_build(&t, hops, (enum tree_kind)k, &cause);
+        if (rc == 0 && engine_init(&e, lat, m, &cause) == 0) {
+            rc = tree_run(&t, &e, &cause);
+            out[k].makespan = e.makespan;
+            engine_free(&e);
+        } else {
+            rc = -1;
+        }
+        out[k].cost = t.cost;
+        tree_free(&t);
+        if (rc < 0) {
+            fprintf(stderr, "hetcast experiment: figueira: %s\n", cause ? cause : "failed");
+            free(cause);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+struct setting {
+    int nodes, groups, figure;   /* figure 0: not one of the paper's */
+};
+
+static int pick_settings(const struct fig_opts *o, struct setting *out)
+{
+    int k = 0;
+    if (!(o->nodes && o->groups))
+        for (int i = 0; i < NPAPER; i++)
+            if ((!o->nodes || paper[i].nodes == o->nodes) && (!o->groups || paper[i].groups == o->groups))
+                out[k++] = (struct setting){paper[i].nodes, paper[i].groups, paper[i].figure};
+    if (k == 0) {
+        out[0] = (struct setting){o->nodes ? o->nodes : 32, o->groups ? o->groups : 8, 0};
+        for (int i = 0; i < NPAPER; i++)
+            if (paper[i].nodes == out[0].nodes && paper[i].groups == out[0].groups)
+                out[0].figure = paper[i].figure;
+        k = 1;
+    }
+    return k;
+}
+
+static void describe(const struct fig_opts *o)
+{
+    printf("# Figueira, Figures 10-15: broadcast trees on random LNOWs (section 4's emulator).\n"
+           "# Each node is 0..%d hops from node 0; nodes at the same distance form a group (0 hops\n"
+           "# apart); two groups are the sum of their distances apart (at most %d hops), so at\n"
+           "# most %d groups exist whatever the maximum.  Trees are built on the hops; the engine\n"
+           "# simulates them (model %s) with a link of h hops taking max(h, 1) basic latencies of\n"
+           "# %g us and every send costing %g basic latenc%s.  Seconds for %ld broadcasts\n"
+           "# (%ld x one broadcast's makespan); seed %llu, %ld topolog%s per setting.\n",
+           o->hops, 2 * o->hops, o->hops + 1, model_name(o->model), o->basic,
+           o->overhead, o->overhead == 1 ? "y" : "ies", o->broadcasts, o->broadcasts, o->seed,
+           o->runs, o->runs == 1 ? "y" : "ies");
+}
+
+int exp_figueira_main(int argc, char **argv)
+{
+    struct fig_opts o = {.csv = false, .seed = 1, .runs = 4, .overhead = 1, .basic = 35,
+                         .hops = FIG_HOPS, .broadcasts = 10000, .model = MODEL_ASYNC};
+    int rc = fig_parse(argc, argv, &o);
+    if (rc < 0) {
+        fig_help(stdout);
+        return 0;
+    }
+    if (rc)
+        return rc;
+    struct setting set[NPAPER];
+    int nset = pick_settings(&o, set);
+    struct rng r;
+    rng_seed(&r, o.seed);
+    if (o.csv) {
+        printf("nodes,max_groups,topology,groups,strategy,tree_cost_hops,makespan_us,time_s\n");
+    } else {
+        describe(&o);
+        printf("\n%5s %6s %4s %6s", "nodes", "max_gr", "topo", "groups");
+        for (int k = 0; k < TREE_KIND_COUNT; k++)
+            printf(" %13s", tree_kind_name((enum tree_kind)k));
+        printf("  %s\n", "best");
+    }
+    for (int si = 0; si < nset; si++) {
+        const struct setting *st = &set[si];
+        double sum[TREE_KIND_COUNT] = {0};
+        int wins[TREE_KIND_COUNT] = {0}, bp_beats_blind = 0;
+        if (!o.csv && st->figure)
+            printf("# Figure %d: %d nodes, at most %d groups\n", st->figure, st->nodes, st->groups);
+        else if (!o.csv)
+            printf("# %d nodes, at most %d groups\n", st->nodes, st->groups);
+        for (long run = 1; run <= o.runs; run++) {
+            int groups;
+            struct cluster *hops = figueira_lnow(&r, st->nodes, st->groups, o.hops, &groups);
+            struct cluster *lat = latencies_of(hops, &o);
+            struct outcome out[TREE_KIND_COUNT];
+            int bad = simulate(hops, lat, o.model, out);
+            cluster_free(hops);
+            cluster_free(lat);
+            if (bad)
+                return 1;
+            int best = 0;
+            for (int k = 0; k < TREE_KIND_COUNT; k++) {
+                double secs = out[k].makespan * (double)o.broadcasts * 1e-6;
+                sum[k] += secs;
+                if (out[k].makespan < out[best].makespan)
+                    best = k;
+                if (o.csv)
+                    printf("%d,%d,%ld,%d,%s,%g,%g,%.6f\n", st->nodes, st->groups, run, groups,
+                           tree_kind_name((enum tree_kind)k), out[k].cost, out[k].makespan, secs);
+            }
+            wins[best]++;
+            bp_beats_blind += out[TREE_BALANCED_PATH].makespan < out[TREE_BINOMIAL].makespan;
+            if (o.csv)
+                continue;
+            printf("%5d %6d %4ld %6d", st->nodes, st->groups, run, groups);
+            for (int k = 0; k < TREE_KIND_COUNT; k++)
+                printf(" %13.3f", out[k].makespan * (double)o.broadcasts * 1e-6);
+            printf("  %s\n", tree_kind_name((enum tree_kind)best));
+        }
+        if (o.csv)
+            continue;
+        printf("%5s %6s %4s %6s", "", "", "mean", "");
+        for (int k = 0; k < TREE_KIND_COUNT; k++)
+            printf(" %13.3f", sum[k] / (double)o.runs);
+        printf("\n#   fastest:");
+        for (int k = 0, first = 1; k < TREE_KIND_COUNT; k++)
+            if (wins[k]) {
+                printf("%s %s %d of %ld", first ? "" : ",", tree_kind_name((enum tree_kind)k),
+                       wins[k], o.runs);
+                first = 0;
+            }
+        printf("; balanced-path beat the blind binomial tree in %d of %ld\n", bp_beats_blind,
+               o.runs);
+    }
+    return 0;
+}

@@ -1,0 +1,225 @@
+/*
+ * test_export.c - SVG and CSV export (export.c): the tree order and the
+ * critical path the view and the SVG share, tick steps, the SVG of one run
+ * and of a comparison (well formed, names escaped, every bar and tree edge
+ * present), the schedule CSV (RFC 4180 quoting), and writing through a
+ * temporary file (a failure leaves nothing behind).
+ */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "export.h"
+#include "run.h"
+#include "sched.h"
+#include "tap.h"
+
+static struct cluster *load(const char *text)
+{
+    struct diag d;
+    diag_init(&d);
+    struct cluster *c = cluster_load_csv_buffer("counterexample", text, strlen(text), &d);
+    if (!c)
+        diag_print(&d, stdout);
+    diag_free(&d);
+    return c;
+}
+
+static const char counterexample[] =
+    "# name: counterexample\n# latency: 1\nname,send,recv\np0,1,2\np1,1,2\np2,2,3\n";
+
+static char *capture(int (*fn)(FILE *, const struct run *, int), const struct run *r, int k)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    fn(fp, r, k);
+    fclose(fp);
+    return buf;
+}
+
+static int svg_fn(FILE *fp, const struct run *r, int k)
+{
+    return export_svg(fp, r, k);
+}
+
+static int csv_fn(FILE *fp, const struct run *r, int k)
+{
+    (void)k;
+    return export_schedule_csv(fp, r);
+}
+
+static int count(const char *s, const char *what)
+{
+    int n = 0;
+    for (const char *p = s; (p = strstr(p, what)) != NULL; p += strlen(what))
+        n++;
+    return n;
+}
+
+/* Every opening tag is closed or self-closing (a rough well-formedness check). */
+static bool balanced(const char *s)
+{
+    int depth = 0;
+    for (const char *p = s; (p = strchr(p, '<')) != NULL; p++) {
+        if (p[1] == '?')
+            continue;
+        const char *end = strchr(p, '>');
+        if (!end)
+            return false;
+        if (p[1] == '/')
+            depth--;
+        else if (end[-1] != '/')
+            depth++;
+        if (depth < 0)
+            return false;
+    }
+    return depth == 0;
+}
+
+static void tree_and_ticks(const struct run *fnf)
+{
+    int order[3], depth[3];
+    is_int(export_tree_order(&fnf->eng, order, depth), 3, "tree order lists all three nodes");
+    ok(order[0] == 0 && order[1] == 1 && order[2] == 2, "p0, then p1, then p2 (booking order)");
+    ok(depth[0] == 0 && depth[1] == 1 && depth[2] == 1, "depths 0, 1, 1");
+    unsigned char mark[3];
+    is_int(export_critical_path(&fnf->eng, mark), 2, "the critical path ends at p2 (t=6)");
+    ok(mark[0] && !mark[1] && mark[2], "critical path: p0 and p2");
+
+    is_double(export_nice_step(6, 12), 0.5, 0, "6 over 12 ticks: 0.5");
+    is_double(export_nice_step(23, 10), 5, 0, "23 over 10 ticks: 5");
+    is_double(export_nice_step(100, 10), 10, 0, "100 over 10 ticks: 10");
+    is_double(export_nice_step(0, 10), 1, 0, "an empty span: 1");
+}
+
+static void svg(const struct run *runs)
+{
+    char *one = capture(svg_fn, runs, 1);
+    ok(strncmp(one, "<?xml", 5) == 0 && strstr(one, "<svg") && strstr(one, "</svg>"), "an SVG document");
+    ok(balanced(one), "its tags balance");
+    ok(strstr(one, "fnf: makespan 6") != NULL, "the run's heading with its makespan");
+    is_int(count(one, "<rect"), 1 + 3 + 1 + 2 * 3, "background, legend, one shaded lane, 2 x (send, link, recv)");
+    ok(strstr(one, "p0 -&gt; p1") && strstr(one, "p0 -&gt; p2"), "tree edges, escaped");
+    ok(strstr(one, "\xe2\x86\x92p1") != NULL, "send bars name their receiver");
+    ok(strstr(one, "lower bound 5") && strstr(one, "optimum 5"), "the summary line");
+    free(one);
+
+    char *two = capture(svg_fn, runs, 2);
+    ok(balanced(two), "the comparison's tags balance");
+    ok(strstr(two, "fnf: makespan 6") && strstr(two, "optimal: makespan 5"), "both runs, both makespans");
+    is_int(count(two, "<path"), 4, "two trees of two edges");
+    free(two);
+}
+
+static void csv(const struct run *r)
+{
+    char *text = capture(csv_fn, r, 1);
+    static const char header[] = "scheduler,seq,from,to,send_start,send_end,link_start,link_end,"
+                                 "recv_start,recv_end,hold,reason\n";
+    ok(strncmp(text, header, strlen(header)) == 0, "CSV header");
+    ok(strstr(text, "fnf,1,p0,p1,0,1,1,2,2,4,4,") != NULL, "first transfer: p0 -> p1 held at 4");
+    ok(strstr(text, "fnf,2,p0,p2,1,2,2,3,3,6,6,") != NULL, "second transfer: p0 -> p2 held at 6");
+    ok(strstr(text, ",\"p0 can finish") != NULL, "a reason with commas is quoted");
+    is_int(count(text, "\n"), 3, "a header and two rows");
+    free(text);
+}
+
+static int write_hello(FILE *fp, void *ctx)
+{
+    (void)ctx;
+    return fputs("hello\n", fp) < 0 ? -1 : 0;
+}
+
+static int write_fail(FILE *fp, void *ctx)
+{
+    (void)ctx;
+    fputs("half", fp);
+    return -1;
+}
+
+static int files_in(const char *dir)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    struct dirent *de;
+    while (d && (de = readdir(d)) != NULL)
+        if (de->d_name[0] != '.')
+            n++;
+    if (d)
+        closedir(d);
+    return n;
+}
+
+static void files(const struct run *runs)
+{
+    char dir[] = "/tmp/hetcast-export-XXXXXX";
+    ok(mkdtemp(dir) != NULL, "a scratch directory");
+    char path[256], *cause = NULL;
+    snprintf(path, sizeof path, "%s/out.txt", dir);
+    is_int(export_to_file(path, write_hello, NULL, &cause), 0, "write through a temporary file");
+    FILE *fp = fopen(path, "r");
+    char line[32] = "";
+    if (fp) {
+        if (!fgets(line, sizeof line, fp))
+            line[0] = '\0';
+        fclose(fp);
+    }
+    is_string(line, "hello\n", "the file holds what was written");
+    is_int(export_to_file(path, write_fail, NULL, &cause), -1, "a failing writer is reported");
+    ok(cause && strstr(cause, "out.txt") != NULL, "naming the file: %s", cause ? cause : "(null)");
+    free(cause);
+    cause = NULL;
+    fp = fopen(path, "r");
+    if (fp) {
+        if (!fgets(line, sizeof line, fp))
+            line[0] = '\0';
+        fclose(fp);
+    }
+    is_string(line, "hello\n", "the old file is untouched");
+    is_int(files_in(dir), 1, "no temporary file is left behind");
+
+    char bad[300];
+    snprintf(bad, sizeof bad, "%s/no/such/dir/x.svg", dir);
+    is_int(export_to_file(bad, write_hello, NULL, &cause), -1, "a missing directory is reported");
+    ok(cause && strstr(cause, "no/such/dir") != NULL, "with the path: %s", cause ? cause : "(null)");
+    free(cause);
+    cause = NULL;
+
+    char stem[300], svg_path[400], csv_path[400];
+    snprintf(stem, sizeof stem, "%s/slides", dir);
+    is_int(export_files(runs, 2, stem, svg_path, sizeof svg_path, csv_path, sizeof csv_path, &cause), 0,
+           "export_files writes both");
+    struct stat st;
+    ok(stat(svg_path, &st) == 0 && st.st_size > 1000, "%s exists", svg_path);
+    ok(stat(csv_path, &st) == 0 && st.st_size > 50, "%s exists", csv_path);
+    is_int(files_in(dir), 3, "out.txt, slides.svg, slides.csv and nothing else");
+    unlink(svg_path);
+    unlink(csv_path);
+    unlink(path);
+    rmdir(dir);
+}
+
+int main(void)
+{
+    struct cluster *c = load(counterexample);
+    ok(c != NULL, "the counterexample loads");
+    if (!c)
+        return tap_exit();
+    struct run runs[2];
+    struct sched_opts so;
+    sched_opts_default(&so);
+    int rc = run_schedule(&runs[0], c, MODEL_ASYNC, sched_find("fnf"), &so, RUN_OPT_SMALL, NULL);
+    rc |= run_schedule(&runs[1], c, MODEL_ASYNC, sched_find("optimal"), &so, RUN_OPT_SMALL, NULL);
+    is_int(rc, 0, "fnf and optimal run");
+    tree_and_ticks(&runs[0]);
+    svg(runs);
+    csv(&runs[0]);
+    files(runs);
+    run_free(&runs[0]);
+    run_free(&runs[1]);
+    cluster_free(c);
+    return tap_exit();
+}

@@ -1,0 +1,727 @@
+/*
+ * test_optimal.c - the exact search (optimal.c) against brute force: every
+ * receiver order for node tables in async, every (sender, receiver) booking
+ * sequence for the other models, latency matrices and platform graphs; the
+ * paper's counterexample; the fnf guarantee 2T + beta; the plan replayed by
+ * the engine; the limits (gave up with a valid lower bound; refused when too
+ * large); one-node, two-node and zero-cost clusters.
+ *
+ * The brute forces simulate the port models on their own (SPEC §1), so they
+ * check the engine's arithmetic as much as the search.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bounds.h"
+#include "cluster.h"
+#include "engine.h"
+#include "optimal.h"
+#include "rng.h"
+#include "sched.h"
+#include "tap.h"
+
+#define EPS 1e-9
+
+static struct cluster *finish(struct cluster *c)
+{
+    struct diag d;
+    diag_init(&d);
+    if (cluster_finish(c, &d) < 0) {
+        diag_print(&d, stdout);
+        diag_free(&d);
+        cluster_free(c);
+        return NULL;
+    }
+    diag_free(&d);
+    return c;
+}
+
+static struct cluster *node_table(int n, const double *s, const double *r, double latency, int source)
+{
+    struct cluster *c = cluster_new(CLUSTER_NODES);
+    for (int i = 0; i < n; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "p%d", i);
+        cluster_add_node(c, name, s[i], r[i]);
+    }
+    c->latency = latency;
+    if (source > 0) {
+        char name[16];
+        snprintf(name, sizeof name, "p%d", source);
+        cluster_set_str(&c->source_name, name);
+    }
+    return finish(c);
+}
+
+/* Random times: integers 0..4 (ties galore), or doubles in [0.5, 5). */
+static double draw(struct rng *g, bool integers)
+{
+    return integers ? (double)rng_below(g, 5) : rng_range(g, 0.5, 5.0);
+}
+
+/* A random node table; classes > 0 draws the nodes from that many (s, r) pairs. */
+static struct cluster *random_nodes(struct rng *g, int n, int classes, bool integers)
+{
+    double s[64], r[64], ps[8], pr[8];
+    for (int k = 0; k < classes; k++) {
+        ps[k] = draw(g, integers);
+        pr[k] = draw(g, integers);
+    }
+    for (int i = 0; i < n; i++) {
+        if (classes > 0) {
+            int k = (int)rng_below(g, (uint64_t)classes);
+            s[i] = ps[k];
+            r[i] = pr[k];
+        } else {
+            s[i] = draw(g, integers);
+            r[i] = draw(g, integers);
+        }
+    }
+    return node_table(n, s, r, draw(g, integers), (int)rng_below(g, (uint64_t)n));
+}
+
+static struct cluster *random_matrix(struct rng *g, int n, bool integers, bool symmetric)
+{
+    struct cluster *c = cluster_new(CLUSTER_MATRIX);
+    for (int i = 0; i < n; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "m%d", i);
+        cluster_add_node(c, name, draw(g, integers), draw(g, integers));
+    }
+    c->dist = calloc((size_t)n * (size_t)n, sizeof *c->dist);
+    for (int q = 0; q < n; q++)
+        for (int p = 0; p < n; p++)
+            if (p != q)
+                c->dist[q * n + p] = symmetric && p < q ? c->dist[p * n + q] : draw(g, integers);
+    c->unit = integers ? 1 : 0.5;
+    return finish(c);
+}
+
+/* A random strongly-enough connected graph: a ring plus random extra edges. */
+static struct cluster *random_graph(struct rng *g, int n, bool with_send)
+{
+    struct cluster *c = cluster_new(CLUSTER_GRAPH);
+    for (int i = 0; i < n; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "g%d", i);
+        cluster_add_node(c, name, 0, 0);
+    }
+    for (int q = 0; q < n; q++)
+        for (int p = 0; p < n; p++)
+            if (p != q && (p == (q + 1) % n || rng_below(g, 2) == 0)) {
+                double t = 1 + (double)rng_below(g, 6);
+                double snd = with_send ? 1 + (double)rng_below(g, (uint64_t)t) : -1;
+                cluster_add_edge(c, q, p, t, snd);
+            }
+    return finish(c);
+}
+
+/* ---- brute force 1: every receiver order, earliest completing sender ---- */
+
+struct order_bf {
+    const struct cluster *c;
+    int n;
+    double hold[64], ready[64];
+    bool held[64];
+    double best;
+};
+
+static void order_rec(struct order_bf *b, int left, double ms)
+{
+    if (ms >= b->best)
+        return;   /* a prefix at least as late cannot improve */
+    if (left == 0) {
+        b->best = ms;
+        return;
+    }
+    const struct cluster *c = b->c;
+    int q = -1;
+    double done = INFINITY;
+    for (int x = 0; x < b->n; x++)
+        if (b->held[x] && b->ready[x] + c->nodes[x].send < done)
+            done = b->ready[x] + c->nodes[x].send, q = x;
+    double old = b->ready[q];
+    for (int p = 0; p < b->n; p++) {
+        if (b->held[p])
+            continue;
+        double h = (done + c->latency) + c->nodes[p].recv;
+        b->held[p] = true;
+        b->ready[p] = h;
+        b->ready[q] = done;
+        order_rec(b, left - 1, ms > h ? ms : h);
+        b->ready[q] = old;
+        b->held[p] = false;
+    }
+}
+
+/* The least makespan over all receiver orders (async, node tables). O(n!). */
+static double brute_orders(const struct cluster *c)
+{
+    struct order_bf b;
+    memset(&b, 0, sizeof b);
+    b.c = c;
+    b.n = c->n;
+    b.best = INFINITY;
+    b.held[c->source] = true;
+    order_rec(&b, c->n - 1, 0);
+    return b.best;
+}
+
+/* ---- brute force 2: every (sender, receiver) booking sequence ---- */
+
+struct pair_bf {
+    const struct cluster *c;
+    enum model m;
+    int n;
+    double ready[16];
+    bool held[16];
+    double best;
+};
+
+/* SPEC §1: when p holds the message and q is free again, for a start at t. */
+static bool model_times(const struct cluster *c, enum model m, int q, int p, double t, double *hold,
+                        double *fr)
+{
+    struct cost k;
+    if (!cluster_cost(c, q, p, &k))
+        return false;
+    switch (m) {
+    case MODEL_ASYNC:
+        *fr = t + k.s;
+        *hold = t + k.s + k.l + k.r;
+        break;
+    case MODEL_SENDER_ONLY:
+        *hold = *fr = t + k.s;
+        break;
+    case MODEL_SYNC:
+        *hold = *fr = t + k.s + k.l + k.r;
+        break;
+    case MODEL_ONE_PORT:
+        *hold = *fr = t + k.T;
+        break;
+    default:
+        *hold = t + k.T;
+        *fr = t + k.send_mp;
+        break;
+    }
+    return true;
+}
+
+static void pair_rec(struct pair_bf *b, int left, double ms)
+{
+    if (ms >= b->best)
+        return;
+    if (left == 0) {
+        b->best = ms;
+        return;
+    }
+    for (int q = 0; q < b->n; q++) {
+        if (!b->held[q])
+            continue;
+        for (int p = 0; p < b->n; p++) {
+            double h, fr, old = b->ready[q];
+            if (b->held[p] || !model_times(b->c, b->m, q, p, old, &h, &fr))
+                continue;
+            b->held[p] = true;
+            b->ready[p] = h;
+            b->ready[q] = fr;
+            pair_rec(b, left - 1, ms > h ? ms : h);
+            b->ready[q] = old;
+            b->held[p] = false;
+        }
+    }
+}
+
+static double brute_pairs(const struct cluster *c, enum model m)
+{
+    struct pair_bf b;
+    memset(&b, 0, sizeof b);
+    b.c = c;
+    b.m = m;
+    b.n = c->n;
+    b.best = INFINITY;
+    b.held[c->source] = true;
+    pair_rec(&b, c->n - 1, 0);
+    return b.best;
+}
+
+/* ---- helpers ---- */
+
+static double solve(const struct cluster *c, enum model m, struct opt_plan *p)
+{
+    char *cause = NULL;
+    if (optimal_solve(c, m, NULL, p, &cause) < 0) {
+        diag("optimal_solve: %s", cause);
+        free(cause);
+        return NAN;
+    }
+    return p->makespan;
+}
+
+/* Book the plan on a fresh engine; returns its makespan (NAN if refused). */
+static double book_plan(const struct cluster *c, enum model m, const struct opt_plan *p)
+{
+    struct engine e;
+    char *cause = NULL;
+    double ms = NAN;
+    if (engine_init(&e, c, m, &cause) == 0) {
+        int i = 0;
+        while (i < p->len && engine_book(&e, p->from[i], p->to[i], 0, NULL, &cause) == 0)
+            i++;
+        if (i == p->len && e.nwaiting == 0)
+            ms = e.makespan;
+        engine_free(&e);
+    }
+    if (cause)
+        diag("book_plan: %s", cause);
+    free(cause);
+    return ms;
+}
+
+/* fnf's makespan with the slot rule: receivers by (s, r, index). */
+static double fnf_makespan(const struct cluster *c)
+{
+    int n = c->n, *order = malloc((size_t)n * sizeof *order), k = 0;
+    double *ready = malloc((size_t)n * sizeof *ready), ms = 0;
+    bool *held = calloc((size_t)n, sizeof *held);
+    for (int p = 0; p < n; p++) {
+        if (p == c->source)
+            continue;
+        int j = k++;
+        while (j > 0) {
+            const struct node *a = &c->nodes[order[j - 1]], *b = &c->nodes[p];
+            if (a->send < b->send || (a->send == b->send && a->recv <= b->recv))
+                break;
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = p;
+    }
+    held[c->source] = true;
+    ready[c->source] = 0;
+    for (int i = 0; i < k; i++) {
+        int q = -1;
+        double done = INFINITY;
+        for (int x = 0; x < n; x++)
+            if (held[x] && ready[x] + c->nodes[x].send < done)
+                done = ready[x] + c->nodes[x].send, q = x;
+        int p = order[i];
+        double h = done + c->latency + c->nodes[p].recv;
+        ready[q] = done;
+        ready[p] = h;
+        held[p] = true;
+        if (h > ms)
+            ms = h;
+    }
+    free(order);
+    free(ready);
+    free(held);
+    return ms;
+}
+
+/* ---- tests ---- */
+
+static void test_counterexample(void)
+{
+    const double s[3] = {1, 1, 2}, r[3] = {2, 2, 3};
+    struct cluster *c = node_table(3, s, r, 1, 0);
+    struct opt_plan p;
+    is_double(solve(c, MODEL_ASYNC, &p), 5, 0, "counterexample: optimum 5");
+    is_int(p.status, OPT_PROVEN, "counterexample: proven");
+    is_double(p.lower, 5, 0, "counterexample: lower == makespan");
+    is_int(p.len, 2, "counterexample: two decisions");
+    is_int(p.to[0], 2, "counterexample: the slow p2 first");
+    is_int(p.from[0], 0, "counterexample: from the source");
+    is_double(fnf_makespan(c), 6, 0, "counterexample: fnf 6");
+    is_double(book_plan(c, MODEL_ASYNC, &p), 5, 0, "counterexample: the engine books 5");
+    opt_plan_free(&p);
+    cluster_free(c);
+}
+
+static void test_orders_vs_brute(void)
+{
+    struct rng g;
+    rng_seed(&g, 7);
+    int bad = 0, cases = 0, replay_bad = 0;
+    for (int it = 0; it < 600; it++) {
+        int n = 2 + (int)rng_below(&g, 7);               /* 2..8 */
+        int classes = (int)rng_below(&g, 4);             /* 0: all random; else 1..3 classes */
+        bool integers = it % 2 == 0;
+        struct cluster *c = random_nodes(&g, n, classes, integers);
+        struct opt_plan p;
+        double got = solve(c, MODEL_ASYNC, &p), want = brute_orders(c);
+        cases++;
+        if (!(fabs(got - want) <= EPS * fmax(1, want)) || p.status != OPT_PROVEN) {
+            if (bad++ < 5)
+                diag("case %d: n=%d classes=%d: optimal %.17g, brute force %.17g", it, n, classes,
+                     got, want);
+        }
+        if (book_plan(c, MODEL_ASYNC, &p) != p.makespan)
+            replay_bad++;
+        opt_plan_free(&p);
+        cluster_free(c);
+    }
+    is_int(bad, 0, "async node tables: optimal == brute force over all receiver orders (%d clusters)",
+           cases);
+    is_int(replay_bad, 0, "async node tables: every plan books to its makespan");
+}
+
+static void test_large_classes_vs_brute(void)
+{
+    /* 9 nodes in 2-3 classes: brute force still 8! orders, pruned. */
+    struct rng g;
+    rng_seed(&g, 11);
+    int bad = 0;
+    for (int it = 0; it < 30; it++) {
+        struct cluster *c = random_nodes(&g, 9, 2 + it % 2, it % 3 != 0);
+        struct opt_plan p;
+        double got = solve(c, MODEL_ASYNC, &p), want = brute_orders(c);
+        if (!(fabs(got - want) <= EPS * fmax(1, want)) && bad++ < 3)
+            diag("case %d: optimal %.17g, brute force %.17g", it, got, want);
+        opt_plan_free(&p);
+        cluster_free(c);
+    }
+    is_int(bad, 0, "9-node class clusters: optimal == brute force");
+}
+
+static void test_models_vs_brute(void)
+{
+    static const enum model models[] = {MODEL_ASYNC, MODEL_SENDER_ONLY, MODEL_SYNC, MODEL_ONE_PORT,
+                                        MODEL_MULTI_PORT};
+    struct rng g;
+    rng_seed(&g, 23);
+    for (int mi = 0; mi < 5; mi++) {
+        enum model m = models[mi];
+        int bad = 0, replay_bad = 0, cases = 0;
+        for (int it = 0; it < 160; it++) {
+            int n = 1 + (int)rng_below(&g, 5);          /* 1..5 */
+            bool integers = it % 2 == 0;
+            struct cluster *c = it % 4 < 2 ? random_matrix(&g, n, integers, it % 8 < 4)
+                                           : random_nodes(&g, n, (int)rng_below(&g, 3), integers);
+            struct opt_plan p;
+            double got = solve(c, m, &p), want = n == 1 ? 0 : brute_pairs(c, m);
+            cases++;
+            if ((!(fabs(got - want) <= EPS * fmax(1, want)) || p.status != OPT_PROVEN) && bad++ < 3)
+                diag("%s case %d (%s, n=%d): optimal %.17g, brute force %.17g", model_name(m), it,
+                     cluster_kind_name(c->kind), n, got, want);
+            if (book_plan(c, m, &p) != p.makespan)
+                replay_bad++;
+            opt_plan_free(&p);
+            cluster_free(c);
+        }
+        is_int(bad, 0, "%s: optimal == brute force over all booking sequences (%d clusters)",
+               model_name(m), cases);
+        is_int(replay_bad, 0, "%s: every plan books to its makespan", model_name(m));
+    }
+}
+
+static void test_six_nodes_vs_brute(void)
+{
+    static const enum model models[] = {MODEL_SYNC, MODEL_ONE_PORT, MODEL_ASYNC};
+    struct rng g;
+    rng_seed(&g, 29);
+    int bad = 0;
+    for (int it = 0; it < 24; it++) {
+        enum model m = models[it % 3];
+        struct cluster *c = it % 2 ? random_matrix(&g, 6, it % 4 == 1, false)
+                                   : random_nodes(&g, 6, 2, it % 4 == 0);
+        struct opt_plan p;
+        double got = solve(c, m, &p), want = brute_pairs(c, m);
+        if (!(fabs(got - want) <= EPS * fmax(1, want)) && bad++ < 3)
+            diag("%s case %d: optimal %.17g, brute force %.17g", model_name(m), it, got, want);
+        opt_plan_free(&p);
+        cluster_free(c);
+    }
+    is_int(bad, 0, "6-node matrices and 2-class tables under sync, one-port, async: == brute force");
+}
+
+static void test_graphs_vs_brute(void)
+{
+    struct rng g;
+    rng_seed(&g, 31);
+    int bad = 0, replay_bad = 0, cases = 0;
+    for (int it = 0; it < 120; it++) {
+        int n = 2 + (int)rng_below(&g, 4);              /* 2..5 */
+        enum model m = it % 2 ? MODEL_MULTI_PORT : MODEL_ONE_PORT;
+        struct cluster *c = random_graph(&g, n, it % 4 == 3);
+        if (!c)
+            continue;
+        struct opt_plan p;
+        double got = solve(c, m, &p), want = brute_pairs(c, m);
+        cases++;
+        if (!(fabs(got - want) <= EPS * fmax(1, want)) && bad++ < 3)
+            diag("graph case %d (%s, n=%d): optimal %.17g, brute force %.17g", it, model_name(m), n,
+                 got, want);
+        if (book_plan(c, m, &p) != p.makespan)
+            replay_bad++;
+        opt_plan_free(&p);
+        cluster_free(c);
+    }
+    is_int(bad, 0, "platform graphs (one-port, multi-port): optimal == brute force (%d graphs)", cases);
+    is_int(replay_bad, 0, "platform graphs: every plan books to its makespan");
+}
+
+static void test_fnf_guarantee(void)
+{
+    struct rng g;
+    rng_seed(&g, 41);
+    int bad = 0, cases = 0, fnf_optimal = 0;
+    for (int it = 0; it < 300; it++) {
+        int n = 2 + (int)rng_below(&g, 9);               /* 2..10 */
+        /* consistent speeds: r grows with s */
+        double s[16], r[16], L = (double)rng_below(&g, 3);
+        for (int i = 0; i < n; i++) {
+            s[i] = 1 + (double)rng_below(&g, 6);
+            r[i] = s[i] + (double)(it % 3);
+        }
+        struct cluster *c = node_table(n, s, r, L, 0);
+        double lo = INFINITY, hi = -INFINITY;
+        for (int p = 1; p < n; p++) {
+            lo = fmin(lo, r[p] + L);
+            hi = fmax(hi, r[p] + L);
+        }
+        struct opt_plan p;
+        double opt = solve(c, MODEL_ASYNC, &p), fnf = fnf_makespan(c);
+        cases++;
+        if (!(fnf <= 2 * opt + (hi - 2 * lo) + EPS && opt <= fnf + EPS) && bad++ < 3)
+            diag("case %d: fnf %g, optimum %g, beta %g", it, fnf, opt, hi - 2 * lo);
+        if (fnf == opt)
+            fnf_optimal++;
+        opt_plan_free(&p);
+        cluster_free(c);
+    }
+    is_int(bad, 0, "consistent speeds: opt <= fnf <= 2 opt + beta (%d clusters, fnf optimal in %d)",
+           cases, fnf_optimal);
+}
+
+static void test_engine_run(void)
+{
+    const double s[5] = {1, 1, 2, 2, 3}, r[5] = {2, 2, 3, 3, 5};
+    struct cluster *c = node_table(5, s, r, 1, 0);
+    struct opt_plan p;
+    double want = solve(c, MODEL_ASYNC, &p);
+    struct engine e;
+    struct sched sc;
+    char *cause = NULL;
+    engine_init(&e, c, MODEL_ASYNC, &cause);
+    sched_init(&sc, &sched_optimal, NULL);
+    int rc = engine_run(&e, &sc, &cause);
+    is_int(rc, 0, "engine_run with optimal succeeds");
+    if (rc < 0)
+        diag("%s", cause);
+    is_double(e.makespan, want, 0, "engine_run reproduces the plan's makespan");
+    is_int(sc.status, OPT_PROVEN, "the scheduler says proven");
+    is_double(sc.bound, want, 0, "its bound is the optimum");
+    ok(strncmp(sc.note, "proven optimal: ", 16) == 0, "note: %s", sc.note);
+    ok(e.ntr == 4 && strstr(e.tr[0].reason, "optimal") != NULL, "reason: %s",
+       e.ntr ? e.tr[0].reason : "(none)");
+    ok(e.ntr == 4 && strstr(e.tr[0].reason, "receiver 1 of 4") != NULL, "reason counts receivers");
+    sched_free(&sc);
+    engine_free(&e);
+    free(cause);
+    opt_plan_free(&p);
+
+    /* a matrix under sync: the general search, the same replay */
+    struct rng g;
+    rng_seed(&g, 3);
+    struct cluster *mx = random_matrix(&g, 5, true, false);
+    want = solve(mx, MODEL_SYNC, &p);
+    cause = NULL;
+    engine_init(&e, mx, MODEL_SYNC, &cause);
+    sched_init(&sc, &sched_optimal, NULL);
+    rc = engine_run(&e, &sc, &cause);
+    is_int(rc, 0, "engine_run with optimal on a matrix (sync)");
+    is_double(e.makespan, want, 0, "matrix: engine_run reproduces the plan's makespan");
+    ok(e.ntr == 4 && strstr(e.tr[0].reason, "optimal") != NULL, "matrix reason: %s",
+       e.ntr ? e.tr[0].reason : "(none)");
+    sched_free(&sc);
+    engine_free(&e);
+    free(cause);
+    opt_plan_free(&p);
+    cluster_free(mx);
+    cluster_free(c);
+}
+
+static void test_limits(void)
+{
+    struct rng g;
+    rng_seed(&g, 5);
+    int gave_up = 0, valid = 0, cases = 0;
+    for (int it = 0; it < 6; it++) {
+        struct cluster *c = random_nodes(&g, 12, 0, false);
+        struct sched_opts o;
+        sched_opts_default(&o);
+        o.node_limit = 10;
+        struct opt_plan lim, full;
+        char *cause = NULL;
+        if (optimal_solve(c, MODEL_ASYNC, &o, &lim, &cause) < 0 ||
+            optimal_solve(c, MODEL_ASYNC, NULL, &full, &cause) < 0) {
+            diag("%s", cause);
+            free(cause);
+            cluster_free(c);
+            continue;
+        }
+        cases++;
+        if (lim.status == OPT_GAVE_UP)
+            gave_up++;
+        /* whatever happened, the claims hold */
+        if (full.status == OPT_PROVEN && lim.lower <= full.makespan + EPS &&
+            lim.lower >= bound_lower(c, MODEL_ASYNC) - EPS && lim.makespan >= full.makespan - EPS &&
+            book_plan(c, MODEL_ASYNC, &lim) == lim.makespan &&
+            (lim.status == OPT_GAVE_UP ? lim.explored <= 10 : lim.makespan == lim.lower))
+            valid++;
+        else
+            diag("case %d: status %d lower %g makespan %g, optimum %g", it, lim.status, lim.lower,
+                 lim.makespan, full.makespan);
+        opt_plan_free(&lim);
+        opt_plan_free(&full);
+        cluster_free(c);
+    }
+    ok(gave_up > 0, "node_limit 10 on 12-node clusters gives up (%d of %d)", gave_up, cases);
+    is_int(valid, cases, "gave up: lower <= optimum <= best found, and the plan books");
+
+    /* the time limit: a tiny one on a cluster that needs many nodes */
+    struct cluster *c = random_nodes(&g, 30, 0, false);
+    struct sched_opts o;
+    sched_opts_default(&o);
+    o.time_limit = 1e-9;
+    struct opt_plan p;
+    char *cause = NULL;
+    int rc = optimal_solve(c, MODEL_ASYNC, &o, &p, &cause);
+    is_int(rc, 0, "time limit: solve returns a plan");
+    if (rc == 0) {
+        ok(p.status == OPT_GAVE_UP || p.explored < 1024, "time limit: gave up (%lld nodes)", p.explored);
+        ok(p.lower <= p.makespan && p.lower >= bound_lower(c, MODEL_ASYNC) - EPS,
+           "time limit: %g <= lower %g <= best %g", bound_lower(c, MODEL_ASYNC), p.lower, p.makespan);
+        is_double(book_plan(c, MODEL_ASYNC, &p), p.makespan, 0, "time limit: the plan books");
+        opt_plan_free(&p);
+    }
+    free(cause);
+    cluster_free(c);
+
+    /* the scheduler's note when it gives up */
+    c = random_nodes(&g, 14, 0, false);
+    struct engine e;
+    struct sched sc;
+    o.time_limit = 0;
+    o.node_limit = 5;
+    cause = NULL;
+    engine_init(&e, c, MODEL_ASYNC, &cause);
+    sched_init(&sc, &sched_optimal, &o);
+    rc = engine_run(&e, &sc, &cause);
+    is_int(rc, 0, "engine_run with a node limit still schedules");
+    if (sc.status == OPT_GAVE_UP)
+        ok(strncmp(sc.note, "gave up", 7) == 0 && sc.bound <= e.makespan, "note: %s", sc.note);
+    else
+        ok(sc.bound == e.makespan, "proven within 5 nodes: %s", sc.note);
+    sched_free(&sc);
+    engine_free(&e);
+    free(cause);
+    cluster_free(c);
+}
+
+static void test_refusals(void)
+{
+    struct rng g;
+    rng_seed(&g, 9);
+    struct cluster *c = random_nodes(&g, 12, 0, false);
+    struct sched_opts o;
+    sched_opts_default(&o);
+    o.max_nodes = 10;
+    struct opt_plan p;
+    char *cause = NULL;
+    is_int(optimal_solve(c, MODEL_ASYNC, &o, &p, &cause), -1, "12 distinct nodes, max_nodes 10: refused");
+    ok(cause && strstr(cause, "beyond the exact search") && strstr(cause, "fnf"), "says why: %s",
+       cause ? cause : "(none)");
+    free(cause);
+    cause = NULL;
+    is_int(optimal_solve(c, MODEL_SYNC, &o, &p, &cause), -1, "the same under sync: refused");
+    ok(cause && strstr(cause, "12 nodes"), "names the size: %s", cause ? cause : "(none)");
+    free(cause);
+    cluster_free(c);
+
+    /* beyond max_nodes but with two classes: accepted and solved */
+    double s[100], r[100];
+    for (int i = 0; i < 100; i++) {
+        s[i] = i % 3 ? 1 : 3;
+        r[i] = i % 3 ? 2 : 7;
+    }
+    c = node_table(100, s, r, 1, 0);
+    cause = NULL;
+    int rc = optimal_solve(c, MODEL_ASYNC, NULL, &p, &cause);
+    is_int(rc, 0, "100 nodes in 2 classes: accepted");
+    if (rc == 0) {
+        ok(p.status == OPT_PROVEN, "100 nodes in 2 classes: proven (%lld nodes, %.2f s), makespan %g",
+           p.explored, p.seconds, p.makespan);
+        ok(p.makespan <= fnf_makespan(c), "no worse than fnf (%g)", fnf_makespan(c));
+        is_double(book_plan(c, MODEL_ASYNC, &p), p.makespan, 0, "100 nodes: the plan books");
+        opt_plan_free(&p);
+    } else {
+        diag("%s", cause);
+    }
+    free(cause);
+    cluster_free(c);
+}
+
+static void test_small_cases(void)
+{
+    const double one_s[1] = {3}, one_r[1] = {4};
+    struct cluster *c = node_table(1, one_s, one_r, 1, 0);
+    struct opt_plan p;
+    is_double(solve(c, MODEL_ASYNC, &p), 0, 0, "one node: makespan 0");
+    is_int(p.len, 0, "one node: no decisions");
+    is_int(p.status, OPT_PROVEN, "one node: proven");
+    opt_plan_free(&p);
+    is_double(solve(c, MODEL_SYNC, &p), 0, 0, "one node, sync: makespan 0");
+    opt_plan_free(&p);
+    cluster_free(c);
+
+    const double two_s[2] = {2, 5}, two_r[2] = {1, 3};
+    c = node_table(2, two_s, two_r, 0.5, 0);
+    is_double(solve(c, MODEL_ASYNC, &p), 5.5, 0, "two nodes: s + L + r");
+    opt_plan_free(&p);
+    is_double(solve(c, MODEL_SENDER_ONLY, &p), 2, 0, "two nodes, sender-only: s");
+    opt_plan_free(&p);
+    cluster_free(c);
+
+    /* from the other end: source p1 */
+    c = node_table(2, two_s, two_r, 0.5, 1);
+    is_double(solve(c, MODEL_ASYNC, &p), 6.5, 0, "two nodes, source p1: 5 + 0.5 + 1");
+    is_int(p.from[0], 1, "source p1 sends");
+    opt_plan_free(&p);
+    cluster_free(c);
+
+    const double zs[6] = {0, 0, 0, 0, 0, 0}, zr[6] = {0, 0, 0, 0, 0, 0};
+    c = node_table(6, zs, zr, 0, 0);
+    for (int m = 0; m < MODEL_COUNT; m++) {
+        is_double(solve(c, (enum model)m, &p), 0, 0, "zero costs, %s: makespan 0", model_name((enum model)m));
+        is_int(p.status, OPT_PROVEN, "zero costs, %s: proven", model_name((enum model)m));
+        is_double(book_plan(c, (enum model)m, &p), 0, 0, "zero costs, %s: books", model_name((enum model)m));
+        opt_plan_free(&p);
+    }
+    cluster_free(c);
+
+    /* zero send time with latency: the source serves everyone at once */
+    const double z2s[4] = {0, 1, 1, 1}, z2r[4] = {1, 1, 2, 3};
+    c = node_table(4, z2s, z2r, 1, 0);
+    is_double(solve(c, MODEL_ASYNC, &p), 4, 0, "s(source)=0: everyone at 0 + 1 + r, max 4");
+    opt_plan_free(&p);
+    cluster_free(c);
+}
+
+int main(void)
+{
+    test_counterexample();
+    test_small_cases();
+    test_orders_vs_brute();
+    test_large_classes_vs_brute();
+    test_models_vs_brute();
+    test_six_nodes_vs_brute();
+    test_graphs_vs_brute();
+    test_fnf_guarantee();
+    test_engine_run();
+    test_limits();
+    test_refusals();
+    return tap_exit();
+}

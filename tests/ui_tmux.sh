@@ -1,0 +1,315 @@
+#!/bin/sh
+# ui_tmux.sh - the interactive view on the real binary, in a real terminal:
+# tmux runs hetcast at a fixed size on a private socket, keys go in with
+# send-keys, the screen comes back with capture-pane, and every wait polls
+# for the expected text with a timeout (no fixed sleeps).  Covers the
+# counterexample stepped to the end (fnf 6), compare mode (optimal 5), the
+# tree (p0 -> p1, p0 -> p2), back then forward giving the same screen, help,
+# 80x24, resize (bigger, too small, back), exercise mode, a load error
+# (status 2, file:line on stderr), colours and NO_COLOR, a 100-node cluster
+# at 200x60, and the terminal left sane after q, SIGINT, SIGTERM and SIGHUP.
+# Output: TAP.  Skips when tmux is missing.
+
+HETCAST=${HETCAST:-build/ui/hetcast}
+case $HETCAST in /*) ;; *) HETCAST=$(pwd)/$HETCAST ;; esac
+
+if ! command -v tmux >/dev/null 2>&1; then
+    echo "1..0 # SKIP tmux is not installed"
+    exit 0
+fi
+
+SOCK=hetcast-test-$$
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/hetcast-ui.XXXXXX")
+n=0
+failed=0
+
+tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
+cleanup() { tm kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+ok() {   # ok STATUS DESCRIPTION
+    n=$((n + 1))
+    if [ "$1" -eq 0 ]; then
+        echo "ok $n - $2"
+    else
+        echo "not ok $n - $2"
+        failed=$((failed + 1))
+        if [ -s "$TMP/screen" ]; then
+            echo "# last screen:"
+            sed 's/^/#   /' "$TMP/screen"
+        fi
+    fi
+}
+
+# The pane runs run.sh: it records hetcast's pid (exec keeps it), runs it with
+# TERM=xterm-256color, then prints the exit status and the terminal settings.
+# The shell catches SIGINT (so Ctrl-C does not end it too); hetcast, exec'd,
+# starts with the default action and installs its own handler.
+cat >"$TMP/run.sh" <<EOF
+#!/bin/sh
+trap : INT
+sh -c 'echo \$\$ >"\$1"; shift; exec "\$@"' sh "$TMP/pid" env TERM=xterm-256color LANG=C.UTF-8 "$HETCAST" "\$@"
+echo "EXIT=\$?"
+stty -a >"$TMP/stty" 2>&1
+echo STTY-DONE
+sleep 600
+EOF
+
+capture() { tm capture-pane -p -t hc >"$TMP/screen" 2>/dev/null; }
+
+wait_for() {   # wait_for TEXT [TENTHS]: poll the screen until TEXT shows up
+    i=0
+    while [ "$i" -lt "${2:-100}" ]; do
+        capture
+        grep -qF -- "$1" "$TMP/screen" && return 0
+        sleep 0.1
+        i=$((i + 1))
+    done
+    return 1
+}
+
+wait_same() {   # wait_same FILE [TENTHS]: poll until the screen is exactly FILE
+    i=0
+    while [ "$i" -lt "${2:-100}" ]; do
+        capture
+        cmp -s "$1" "$TMP/screen" && return 0
+        sleep 0.1
+        i=$((i + 1))
+    done
+    diff "$1" "$TMP/screen" | sed 's/^/# /'
+    return 1
+}
+
+wait_gone() {   # wait_gone TEXT [TENTHS]
+    i=0
+    while [ "$i" -lt "${2:-100}" ]; do
+        capture
+        grep -qF -- "$1" "$TMP/screen" || return 0
+        sleep 0.1
+        i=$((i + 1))
+    done
+    return 1
+}
+
+start() {   # start W H [ENV=VALUE ...] -- HETCAST-ARGS...
+    w=$1
+    h=$2
+    shift 2
+    envs=""
+    while [ "$#" -gt 0 ] && [ "$1" != "--" ]; do
+        envs="$envs $1"
+        shift
+    done
+    [ "$1" = "--" ] && shift
+    stop_server
+    rm -f "$TMP/pid" "$TMP/stty" "$TMP/screen"
+    tries=0
+    until tm new-session -d -s hc -x "$w" -y "$h" "env$envs sh $TMP/run.sh $*" 2>/dev/null; do
+        tries=$((tries + 1))
+        [ "$tries" -ge 20 ] && { echo "# cannot start tmux"; return 1; }
+        sleep 0.2
+        stop_server
+    done
+}
+
+stop_server() {   # kill the server and wait until it is gone
+    tm kill-server >/dev/null 2>&1
+    i=0
+    while tm list-sessions >/dev/null 2>&1 && [ "$i" -lt 50 ]; do
+        sleep 0.1
+        i=$((i + 1))
+    done
+}
+
+keys() { tm send-keys -t hc "$@"; }
+
+sane() {   # the terminal after hetcast: cooked mode, echo, main screen, cursor on
+    wait_for STTY-DONE 50 || return 1
+    grep -q -- ' icanon' "$TMP/stty" && grep -q -- ' echo ' "$TMP/stty" &&
+        [ "$(tm display-message -p -t hc '#{alternate_on}')" = 0 ] &&
+        [ "$(tm display-message -p -t hc '#{cursor_flag}')" = 1 ]
+}
+
+hetcast_pid() {
+    i=0
+    while [ ! -s "$TMP/pid" ] && [ "$i" -lt 50 ]; do
+        sleep 0.1
+        i=$((i + 1))
+    done
+    cat "$TMP/pid"
+}
+
+# ---- the counterexample at 80x24 ----
+
+start 80 24 -- clusters/counterexample.csv
+wait_for "step 0/8"
+ok $? "opens at 80x24 at the start"
+wait_for "start: only the source holds the message"
+ok $? "the narration line"
+[ "$(wc -l <"$TMP/screen")" -eq 24 ] && tail -n 1 "$TMP/screen" | grep -q "q quit"
+ok $? "24 rows, key hints on the last"
+
+keys End
+wait_for "step 8/8"
+ok $? "End: the last event"
+grep -q "makespan 6" "$TMP/screen" && grep -q "End: makespan 6" "$TMP/screen"
+ok $? "fnf's makespan is 6"
+grep -q "lower bound 5" "$TMP/screen" && grep -q "optimum 5" "$TMP/screen"
+ok $? "lower bound and optimum in the summary"
+
+keys c
+wait_for "optimal 5"
+ok $? "compare mode shows optimal 5"
+grep -q "fnf 6" "$TMP/screen" && grep -q "difference +1" "$TMP/screen"
+ok $? "beside fnf 6, with the difference"
+wait_for "optimal · makespan 5"
+ok $? "the optimal pane's heading"
+keys c
+wait_for "step 8/8"
+ok $? "c again: back to one scheduler"
+
+keys t
+wait_for "p0 -> p2"
+grep -q "p0 -> p1" "$TMP/screen" && grep -q "p0 -> p2" "$TMP/screen"
+ok $? "the tree shows p0 -> p1 and p0 -> p2"
+grep -q "critical path" "$TMP/screen"
+ok $? "the critical path is marked"
+
+cp "$TMP/screen" "$TMP/before"
+keys Left
+wait_for "step 7/8"
+ok $? "left: one event back"
+keys Right
+wait_same "$TMP/before"
+ok $? "back then forward: the same screen"
+keys h
+wait_for "step 7/8"
+keys l
+wait_same "$TMP/before"
+ok $? "h then l: the same screen"
+
+keys '?'
+wait_for "previous event"
+missing=0
+for item in "next event" "start of the schedule" "end of the schedule" "play / pause" \
+    "scheduler" "port model" "compare on/off" "tree pane" "exercise" "zoom time" \
+    "PgUp" "export" "reload" "quit"; do
+    grep -qF -- "$item" "$TMP/screen" || { missing=1; echo "# help lacks: $item"; }
+done
+ok $missing "the help screen lists every key"
+keys Space
+wait_for "step 8/8"
+ok $? "any key leaves help"
+
+# ---- resize ----
+
+cp "$TMP/screen" "$TMP/before"
+tm resize-window -t hc -x 120 -y 40
+wait_for "2T+β 8" && [ "$(head -n 1 "$TMP/screen" | wc -m)" -gt 100 ]
+i=0
+while [ "$(wc -l <"$TMP/screen")" -ne 40 ] && [ "$i" -lt 50 ]; do sleep 0.1; capture; i=$((i + 1)); done
+[ "$(wc -l <"$TMP/screen")" -eq 40 ] && tail -n 1 "$TMP/screen" | grep -q "q quit"
+ok $? "resized to 120x40: redrawn to the new size"
+tm resize-window -t hc -x 40 -y 10
+wait_for "terminal too small: 40x10"
+ok $? "40x10: says the terminal is too small"
+tm resize-window -t hc -x 80 -y 24
+wait_same "$TMP/before"
+ok $? "back to 80x24: the same screen as before"
+
+# ---- exercise ----
+
+keys x
+wait_for "pick a sender"
+ok $? "x: exercise mode"
+keys Enter
+wait_for "p0 sends to:"
+keys Enter
+wait_for "fnf picks the same"
+ok $? "choosing p0 -> p1: fnf would too"
+grep -q "costs 1" "$TMP/screen"
+ok $? "and it costs 1 against the best reachable"
+keys x
+wait_for "step 8/8"
+ok $? "x leaves the exercise"
+
+keys q
+wait_for "EXIT=0"
+ok $? "q quits with status 0"
+sane
+ok $? "after q the terminal is sane (cooked, echo, main screen, cursor)"
+
+# ---- signals ----
+
+for sig in INT:130 TERM:143 HUP:129; do
+    name=${sig%%:*}
+    status=${sig##*:}
+    start 80 24 -- clusters/counterexample.csv
+    wait_for "step 0/8"
+    keys l
+    wait_for "step 1/8"
+    if [ "$name" = INT ]; then
+        keys C-c
+    else
+        kill -"$name" "$(hetcast_pid)"
+    fi
+    wait_for "EXIT=$status"
+    ok $? "SIG$name: exits with $status"
+    sane
+    ok $? "after SIG$name the terminal is sane"
+done
+
+# ---- a load error ----
+
+printf 'name,send,recv\np0,1,2\np1,abc,2\n' >"$TMP/bad.csv"
+start 80 24 -- "$TMP/bad.csv"
+wait_for "EXIT=2"
+ok $? "a bad file: status 2"
+grep -q "bad.csv:3" "$TMP/screen"
+ok $? "the message names the file and line"
+sane
+ok $? "and the terminal is sane"
+
+# ---- colours ----
+
+start 80 24 -- clusters/counterexample.csv
+wait_for "step 0/8"
+keys End
+wait_for "step 8/8"
+tm capture-pane -e -p -t hc >"$TMP/colour"
+grep -q '44m' "$TMP/colour"
+ok $? "colours: send bars on blue"
+keys q
+wait_for "EXIT=0"
+start 80 24 NO_COLOR=1 -- clusters/counterexample.csv
+wait_for "step 0/8"
+keys End
+wait_for "step 8/8"
+tm capture-pane -e -p -t hc >"$TMP/mono"
+! grep -q '4[0-7]m' "$TMP/mono" && grep -q '▓▓' "$TMP/screen" && grep -q '══' "$TMP/screen" &&
+    grep -q '██' "$TMP/screen"
+ok $? "NO_COLOR: no colours, distinct fills for send, link and receive"
+keys q
+wait_for "EXIT=0"
+
+# ---- a large cluster on a large terminal ----
+
+start 200 60 -- clusters/fig6-100.csv
+wait_for "step 0/"
+ok $? "100 nodes at 200x60"
+grep -q "nodes 1-" "$TMP/screen"
+ok $? "the lanes scroll"
+keys End t
+wait_for "100/100 hold"
+grep -q "makespan 23" "$TMP/screen"
+ok $? "to the end, with the tree"
+keys PageDown
+wait_gone "nodes 1-"
+ok $? "PgDn scrolls the nodes"
+keys q
+wait_for "EXIT=0"
+ok $? "quits"
+
+echo "1..$n"
+[ "$failed" -eq 0 ]

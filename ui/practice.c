@@ -1,0 +1,317 @@
+/*
+ * practice.c - the exercise screen's state and keys: the student builds the
+ * broadcast one (sender, receiver) pair at a time.  The choices are booked
+ * through engine_book on the view's own engine; what fnf would pick and the
+ * best makespan still reachable come from the core (exercise.h).  Undo
+ * replays the remaining choices from the start.
+ */
+#include "view.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exercise.h"
+
+static void free_engine(struct exercise *x)
+{
+    if (x->live)
+        engine_free(&x->eng);
+    x->live = false;
+}
+
+void ex_stop(struct view *v)
+{
+    struct exercise *x = &v->ex;
+    free_engine(x);
+    free(x->from);
+    free(x->to);
+    free(x->cand);
+    memset(x, 0, sizeof *x);
+}
+
+/* Best reachable from the current state (small clusters only). */
+static void update_best(struct view *v)
+{
+    struct exercise *x = &v->ex;
+    x->best_known = false;
+    if (!x->search)
+        return;
+    struct best_result b;
+    char *cause = NULL;
+    if (v->busy && x->eng.nwaiting > 5)
+        v->busy(v, "searching every way to finish from here...");
+    if (engine_best_completion(&x->eng, 0, &b, &cause) < 0) {
+        free(cause);
+        return;
+    }
+    x->best_known = true;
+    x->best_exact = b.status == BEST_EXACT;
+    x->best = b.makespan;
+}
+
+void ex_list(struct view *v)
+{
+    struct exercise *x = &v->ex;
+    x->ncand = 0;
+    if (x->phase == EX_DONE)
+        return;
+    for (int p = 0; p < v->c->n; p++) {
+        bool holds = engine_holds(&x->eng, p, 0);
+        if (x->phase == EX_SENDER ? holds : !holds)
+            x->cand[x->ncand++] = p;
+    }
+    if (x->cursor >= x->ncand)
+        x->cursor = x->ncand ? x->ncand - 1 : 0;
+    if (x->ncand)
+        v->sel = x->cand[x->cursor];
+}
+
+static void set_phase(struct view *v, enum ex_phase ph)
+{
+    struct exercise *x = &v->ex;
+    int keep = x->phase == EX_RECEIVER ? x->sender : x->ncand ? x->cand[x->cursor] : -1;
+    x->phase = x->eng.nwaiting == 0 ? EX_DONE : ph;
+    x->cursor = 0;
+    x->top = 0;
+    ex_list(v);
+    if (x->phase == EX_SENDER)   /* stay on the same sender if it is still listed */
+        for (int i = 0; i < x->ncand; i++)
+            if (x->cand[i] == keep)
+                x->cursor = i;
+    if (x->ncand)
+        v->sel = x->cand[x->cursor];
+}
+
+int ex_start(struct view *v)
+{
+    ex_stop(v);
+    struct exercise *x = &v->ex;
+    char *cause = NULL;
+    if (engine_init(&x->eng, v->c, v->model, &cause) < 0) {
+        view_message(v, MSG_ERROR, "cannot start an exercise: %s", cause ? cause : "failed");
+        free(cause);
+        return -1;
+    }
+    x->live = true;
+    size_t n = (size_t)v->c->n;
+    x->from = xmalloc(n * sizeof *x->from);
+    x->to = xmalloc(n * sizeof *x->to);
+    x->cand = xmalloc(n * sizeof *x->cand);
+    x->search = v->c->n <= EXERCISE_MAX_NODES;
+    engine_timeline(&x->eng);
+    update_best(v);
+    x->optimum = x->best;
+    set_phase(v, EX_SENDER);
+    if (x->best_known)
+        snprintf(x->feedback, sizeof x->feedback,
+                 "Build the broadcast yourself: pick a sender, then a receiver (Enter). "
+                 "The best makespan reachable is %g.", x->best);
+    else
+        snprintf(x->feedback, sizeof x->feedback,
+                 "Build the broadcast yourself: pick a sender, then a receiver (Enter). "
+                 "(%d nodes: too many to search for the best makespan; fnf is the yardstick.)",
+                 v->c->n);
+    x->feedback_role = R_NORMAL;
+    return 0;
+}
+
+/* Rebuild the engine from the first k choices (an exact replay). */
+static int replay(struct view *v, int k)
+{
+    struct exercise *x = &v->ex;
+    free_engine(x);
+    char *cause = NULL;
+    if (engine_init(&x->eng, v->c, v->model, &cause) < 0) {
+        free(cause);
+        return -1;
+    }
+    x->live = true;
+    for (int i = 0; i < k; i++)
+        if (engine_book(&x->eng, x->from[i], x->to[i], 0, "your choice", &cause) < 0) {
+            free(cause);
+            k = i;
+            break;
+        }
+    x->nchoices = k;
+    engine_timeline(&x->eng);
+    return 0;
+}
+
+int ex_book(struct view *v, int from, int to)
+{
+    struct exercise *x = &v->ex;
+    const struct cluster *c = v->c;
+    char *cause = NULL, why[256] = "";
+    int ff = -1, ft = -1;
+    struct transfer mine, theirs;
+    bool have_fnf = exercise_fnf_pick(&x->eng, &ff, &ft, why, sizeof why, NULL) == 0 &&
+                    engine_earliest(&x->eng, ff, ft, 0, &theirs) == 0;
+    if (engine_earliest(&x->eng, from, to, 0, &mine) < 0) {
+        view_message(v, MSG_ERROR, "%s cannot send to %s here", c->nodes[from].name, c->nodes[to].name);
+        return -1;
+    }
+    double before = x->best;
+    bool known_before = x->best_known;
+    if (engine_book(&x->eng, from, to, 0, "your choice", &cause) < 0) {
+        view_message(v, MSG_ERROR, "%s", cause ? cause : "cannot book that");
+        free(cause);
+        return -1;
+    }
+    x->from[x->nchoices] = from;
+    x->to[x->nchoices] = to;
+    x->nchoices++;
+    engine_timeline(&x->eng);
+    update_best(v);
+
+    char fb[512];
+    size_t at = (size_t)snprintf(fb, sizeof fb, "You: %s -> %s, %s holds it at %g.",
+                                 c->nodes[from].name, c->nodes[to].name, c->nodes[to].name, mine.hold);
+    if (have_fnf && at < sizeof fb) {
+        if (ff == from && ft == to)
+            at += (size_t)snprintf(fb + at, sizeof fb - at, " fnf picks the same.");
+        else
+            at += (size_t)snprintf(fb + at, sizeof fb - at, " fnf would pick %s -> %s (holds at %g).",
+                                   c->nodes[ff].name, c->nodes[ft].name, theirs.hold);
+    }
+    x->feedback_role = R_NORMAL;
+    if (x->best_known && known_before && at < sizeof fb) {
+        const char *approx = x->best_exact ? "" : " about";
+        if (x->best > before + 1e-9 * (fabs(before) > 1 ? fabs(before) : 1)) {
+            at += (size_t)snprintf(fb + at, sizeof fb - at,
+                                   " Best reachable now%s %g, was %g: this choice costs %g.", approx,
+                                   x->best, before, x->best - before);
+            x->feedback_role = R_BAD;
+        } else {
+            at += (size_t)snprintf(fb + at, sizeof fb - at, " Best reachable still%s %g.", approx,
+                                   x->best);
+            x->feedback_role = R_GOOD;
+        }
+    }
+    if (x->eng.nwaiting == 0) {   /* the verdict first, then the last choice */
+        char done[200];
+        size_t dn = (size_t)snprintf(done, sizeof done, "Done: your makespan %g", x->eng.makespan);
+        for (int i = 0; i < v->nruns && dn < sizeof done; i++)
+            dn += (size_t)snprintf(done + dn, sizeof done - dn, ", %s %g",
+                                   v->runs[i].run.sched.ops->name, v->runs[i].run.eng.makespan);
+        if (x->search && dn < sizeof done)
+            dn += (size_t)snprintf(done + dn, sizeof done - dn, ", best possible %g", x->optimum);
+        snprintf(x->feedback, sizeof x->feedback, "%s. %s", done, fb);
+        x->feedback_role = x->search && x->eng.makespan <= x->optimum + 1e-9 ? R_GOOD : x->feedback_role;
+        set_phase(v, EX_SENDER);
+        return 0;
+    }
+    snprintf(x->feedback, sizeof x->feedback, "%s", fb);
+    set_phase(v, EX_SENDER);
+    return 0;
+}
+
+void ex_undo(struct view *v)
+{
+    struct exercise *x = &v->ex;
+    if (x->nchoices == 0) {
+        snprintf(x->feedback, sizeof x->feedback, "Nothing to undo: only the source holds the message.");
+        x->feedback_role = R_NORMAL;
+        return;
+    }
+    int k = x->nchoices - 1;
+    const char *a = v->c->nodes[x->from[k]].name, *b = v->c->nodes[x->to[k]].name;
+    char undone[300];
+    snprintf(undone, sizeof undone, "%s -> %s", a, b);
+    replay(v, k);
+    update_best(v);
+    if (x->best_known)
+        snprintf(x->feedback, sizeof x->feedback, "Undone: %s. Best reachable from here: %g.", undone,
+                 x->best);
+    else
+        snprintf(x->feedback, sizeof x->feedback, "Undone: %s.", undone);
+    x->feedback_role = R_NORMAL;
+    set_phase(v, EX_SENDER);
+}
+
+static unsigned ex_key(struct view *v, int key)
+{
+    struct exercise *x = &v->ex;
+    int page = v->page > 1 ? v->page : 1;
+    switch (key) {
+    case UK_UP:
+        if (x->cursor > 0)
+            x->cursor--;
+        break;
+    case UK_DOWN:
+        if (x->cursor + 1 < x->ncand)
+            x->cursor++;
+        break;
+    case UK_HOME:
+    case 'g':
+        x->cursor = 0;
+        break;
+    case UK_END:
+    case 'G':
+        x->cursor = x->ncand ? x->ncand - 1 : 0;
+        break;
+    case UK_PGUP:
+        x->cursor = x->cursor > page ? x->cursor - page : 0;
+        break;
+    case UK_PGDN:
+        x->cursor += page;
+        if (x->cursor >= x->ncand)
+            x->cursor = x->ncand ? x->ncand - 1 : 0;
+        break;
+    case UK_ENTER:
+    case UK_RIGHT:
+    case 'l':
+    case ' ':
+        if (x->ncand == 0)
+            break;
+        if (x->phase == EX_SENDER) {
+            x->sender = x->cand[x->cursor];
+            set_phase(v, EX_RECEIVER);
+        } else if (x->phase == EX_RECEIVER) {
+            ex_book(v, x->sender, x->cand[x->cursor]);
+        }
+        break;
+    case UK_LEFT:
+    case 'h':
+    case UK_BACKSPACE:
+        if (x->phase == EX_RECEIVER)
+            set_phase(v, EX_SENDER);
+        else
+            ex_undo(v);
+        break;
+    case UK_ESC:
+        if (x->phase == EX_RECEIVER)
+            set_phase(v, EX_SENDER);
+        break;
+    case 'x':
+        ex_stop(v);
+        v->screen = &screen_main;
+        return UI_HANDLED | UI_REDRAW;
+    case '+':
+    case '=':
+        if (v->zoom < 12)
+            v->zoom++;
+        break;
+    case '-':
+    case '_':
+        if (v->zoom > 0)
+            v->zoom--;
+        break;
+    case 'r':
+        view_reload(v);
+        break;
+    case '?':
+        view_help(v);
+        break;
+    case 'q':
+        return UI_HANDLED | UI_QUIT;
+    default:
+        return 0;
+    }
+    if (x->ncand && v->screen == &screen_exercise)
+        v->sel = x->cand[x->cursor];
+    return UI_HANDLED | UI_REDRAW;
+}
+
+const struct screen screen_exercise = {"exercise", draw_exercise, ex_key};

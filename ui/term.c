@@ -1,0 +1,368 @@
+/*
+ * term.c - the only file that talks to the terminal (ncursesw).
+ *
+ * Layer: flushes the view's cell buffer to the screen, turns curses keys
+ * into the view's key codes, and runs the event loop.  The loop waits with
+ * poll() on the keyboard and a self-pipe, with the play delay as timeout
+ * (no busy loop); keys are then read without blocking.  SIGINT, SIGTERM and
+ * SIGHUP only set a flag and write to the pipe; the loop then leaves,
+ * restores the terminal and exits with 128 + the signal.  SIGWINCH does the
+ * same, and the loop asks the terminal for its size and redraws.  An atexit handler
+ * restores the terminal on any other way out (an exit() deep in the core).
+ */
+/* The wide-character curses API and nl_langinfo (ncursesw's cflags may define these). */
+#ifndef _XOPEN_SOURCE_EXTENDED
+#define _XOPEN_SOURCE_EXTENDED 1
+#endif
+#ifndef _XOPEN_SOURCE
+#define _XOPEN_SOURCE 700
+#endif
+#include "term.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "view.h"
+
+static volatile sig_atomic_t got_signal;   /* INT, TERM, HUP, QUIT: leave */
+static volatile sig_atomic_t got_winch;    /* the terminal was resized */
+static int sig_pipe[2] = {-1, -1};
+static bool curses_on;
+
+static void on_signal(int sig)
+{
+    int saved = errno;
+    if (sig == SIGWINCH)
+        got_winch = 1;
+    else
+        got_signal = sig;
+    if (sig_pipe[1] >= 0) {
+        ssize_t r = write(sig_pipe[1], "s", 1);
+        (void)r;
+    }
+    errno = saved;
+}
+
+static void term_end(void)
+{
+    if (curses_on) {
+        curses_on = false;
+        curs_set(1);
+        endwin();
+    }
+}
+
+static void install_signals(void)
+{
+    if (pipe(sig_pipe) == 0) {
+        for (int i = 0; i < 2; i++) {
+            fcntl(sig_pipe[i], F_SETFL, fcntl(sig_pipe[i], F_GETFL) | O_NONBLOCK);
+            fcntl(sig_pipe[i], F_SETFD, FD_CLOEXEC);
+        }
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0;   /* no SA_RESTART: poll() must wake up */
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    sigaction(SIGQUIT, &sa, NULL);
+    /* Ours, not curses': a resize must wake poll() up (curses only notices
+     * it inside a blocking read). */
+    sigaction(SIGWINCH, &sa, NULL);
+}
+
+/* Take the terminal's new size (after SIGWINCH). */
+static void resize(void)
+{
+    struct winsize ws;
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 && ws.ws_col > 0)
+        resizeterm(ws.ws_row, ws.ws_col);
+}
+
+/* ---- colours ---- */
+
+struct style {
+    short fg, bg;
+    attr_t mono;    /* attributes without colour */
+    attr_t extra;   /* attributes added with colour */
+};
+
+static short pair_of[R_COUNT];
+static attr_t attr_of[R_COUNT];
+
+static void init_styles(bool colour)
+{
+    static const struct style styles[R_COUNT] = {
+        [R_NORMAL] = {-1, -1, A_NORMAL, A_NORMAL},
+        [R_TITLE] = {COLOR_WHITE, COLOR_BLUE, A_REVERSE, A_NORMAL},
+        [R_STATUS] = {COLOR_BLACK, COLOR_CYAN, A_REVERSE, A_NORMAL},
+        [R_HEAD] = {COLOR_CYAN, -1, A_BOLD, A_NORMAL},
+        [R_DIM] = {-1, -1, A_DIM, A_DIM},
+        [R_SEND] = {COLOR_BLUE, COLOR_BLUE, A_NORMAL, A_NORMAL},
+        [R_LINK] = {COLOR_YELLOW, COLOR_YELLOW, A_NORMAL, A_NORMAL},
+        [R_RECV] = {COLOR_GREEN, COLOR_GREEN, A_NORMAL, A_NORMAL},
+        [R_SEND_LABEL] = {COLOR_WHITE, COLOR_BLUE, A_REVERSE, A_NORMAL},
+        [R_LINK_LABEL] = {COLOR_BLACK, COLOR_YELLOW, A_REVERSE, A_NORMAL},
+        [R_RECV_LABEL] = {COLOR_BLACK, COLOR_GREEN, A_REVERSE, A_NORMAL},
+        [R_SEND_PLAN] = {COLOR_BLUE, -1, A_DIM, A_NORMAL},
+        [R_LINK_PLAN] = {COLOR_YELLOW, -1, A_DIM, A_NORMAL},
+        [R_RECV_PLAN] = {COLOR_GREEN, -1, A_DIM, A_NORMAL},
+        [R_CURSOR] = {COLOR_RED, -1, A_BOLD, A_BOLD},
+        [R_CRIT] = {COLOR_RED, -1, A_BOLD, A_BOLD},
+        [R_SEL] = {COLOR_BLACK, COLOR_WHITE, A_REVERSE, A_NORMAL},
+        [R_PATH] = {COLOR_MAGENTA, -1, A_UNDERLINE, A_NORMAL},
+        [R_ERROR] = {COLOR_WHITE, COLOR_RED, A_REVERSE, A_BOLD},
+        [R_INFO] = {COLOR_GREEN, -1, A_NORMAL, A_NORMAL},
+        [R_GOOD] = {COLOR_GREEN, -1, A_NORMAL, A_NORMAL},
+        [R_BAD] = {COLOR_RED, -1, A_NORMAL, A_NORMAL},
+    };
+    for (int r = 0; r < R_COUNT; r++) {
+        pair_of[r] = 0;
+        attr_of[r] = colour ? styles[r].extra : styles[r].mono;
+        if (colour && (styles[r].fg >= 0 || styles[r].bg >= 0)) {
+            init_pair((short)r, styles[r].fg, styles[r].bg);
+            pair_of[r] = (short)r;
+        }
+    }
+}
+
+/* ---- flushing ---- */
+
+static void flush(const struct cellbuf *cb, bool ascii)
+{
+    for (int y = 0; y < cb->h; y++)
+        for (int x = 0; x < cb->w; x++) {
+            const struct cell *c = cb_at(cb, x, y);
+            if (c->ch == 0)
+                continue;   /* right half of a wide character */
+            unsigned role = c->attr & A_ROLE_MASK;
+            attr_t a = role < R_COUNT ? attr_of[role] : A_NORMAL;
+            short pair = role < R_COUNT ? pair_of[role] : 0;
+            if (c->attr & AF_BOLD)
+                a |= A_BOLD;
+            if (c->attr & AF_REVERSE)
+                a |= A_REVERSE;
+            if (c->attr & AF_UNDERLINE)
+                a |= A_UNDERLINE;
+            wchar_t wc[2] = {(wchar_t)c->ch, L'\0'};
+            if (ascii && c->ch > 0x7e)
+                wc[0] = L'?';
+            cchar_t cc;
+            if (setcchar(&cc, wc, a, pair, NULL) == OK)
+                mvadd_wch(y, x, &cc);
+        }
+    /* The bottom-right cell scrolls some terminals: curses handles it; park the cursor. */
+    move(cb->h - 1, 0);
+    wnoutrefresh(stdscr);
+    doupdate();
+}
+
+/* ---- keys ---- */
+
+static int map_key(int r, wint_t ch)
+{
+    if (r == KEY_CODE_YES) {
+        switch (ch) {
+        case KEY_UP: return UK_UP;
+        case KEY_DOWN: return UK_DOWN;
+        case KEY_LEFT: return UK_LEFT;
+        case KEY_RIGHT: return UK_RIGHT;
+        case KEY_HOME: return UK_HOME;
+        case KEY_END: return UK_END;
+        case KEY_PPAGE: return UK_PGUP;
+        case KEY_NPAGE: return UK_PGDN;
+        case KEY_ENTER: return UK_ENTER;
+        case KEY_BACKSPACE: return UK_BACKSPACE;
+        case KEY_RESIZE: return UK_RESIZE;
+        default: return 0;
+        }
+    }
+    switch (ch) {
+    case '\n':
+    case '\r': return UK_ENTER;
+    case 27: return UK_ESC;
+    case 127:
+    case 8: return UK_BACKSPACE;
+    default: return (int)ch;
+    }
+}
+
+/*
+ * Home and End differ between terminals (xterm: ESC O H, ESC [ H; tmux and
+ * screen: ESC [ 1 ~, ESC [ 4 ~; rxvt: ESC [ 7 ~, ESC [ 8 ~), and TERM does not
+ * always name the one in use (TERM=xterm-256color inside tmux is common).
+ * Teach curses all of them; the terminfo ones stay.
+ */
+static void define_keys(void)
+{
+    static const struct {
+        const char *seq;
+        int key;
+    } extra[] = {
+        {"\033[1~", KEY_HOME}, {"\033[7~", KEY_HOME}, {"\033[H", KEY_HOME}, {"\033OH", KEY_HOME},
+        {"\033[4~", KEY_END},  {"\033[8~", KEY_END},  {"\033[F", KEY_END},  {"\033OF", KEY_END},
+        {"\033[5~", KEY_PPAGE}, {"\033[6~", KEY_NPAGE},
+        {"\033[A", KEY_UP}, {"\033[B", KEY_DOWN}, {"\033[C", KEY_RIGHT}, {"\033[D", KEY_LEFT},
+        {"\033OA", KEY_UP}, {"\033OB", KEY_DOWN}, {"\033OC", KEY_RIGHT}, {"\033OD", KEY_LEFT},
+    };
+    for (size_t i = 0; i < sizeof extra / sizeof extra[0]; i++)
+        if (key_defined(extra[i].seq) == 0)
+            define_key(extra[i].seq, extra[i].key);
+}
+
+/* ---- the loop ---- */
+
+struct term {
+    struct cellbuf cb;
+    bool ascii;
+};
+
+/* Shown while the core computes something long (an optimum, a search). */
+static void show_busy(struct view *v, const char *what)
+{
+    struct term *t = v->busy_ctx;
+    if (!curses_on || !t)
+        return;
+    int w = t->cb.w;
+    cb_fill(&t->cb, 0, t->cb.h - 3, w, 2, ' ', R_INFO);
+    cb_text(&t->cb, 1, t->cb.h - 3, w - 2, what, R_INFO | AF_BOLD, t->ascii);
+    flush(&t->cb, t->ascii);
+}
+
+static void redraw(struct view *v, struct term *t)
+{
+    int h, w;
+    getmaxyx(stdscr, h, w);
+    if (w != t->cb.w || h != t->cb.h)
+        cb_resize(&t->cb, w, h);
+    view_draw(v, &t->cb);
+    flush(&t->cb, t->ascii);
+}
+
+static int loop(struct view *v, struct term *t)
+{
+    bool dirty = true;
+    for (;;) {
+        if (got_signal)
+            return 128 + got_signal;
+        if (dirty) {
+            redraw(v, t);
+            dirty = false;
+        }
+        struct pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {sig_pipe[0], POLLIN, 0}};
+        int nfds = sig_pipe[0] >= 0 ? 2 : 1;
+        int rc = poll(fds, (nfds_t)nfds, view_play_delay(v));
+        if (got_signal)
+            return 128 + got_signal;
+        if (rc < 0 && errno != EINTR)
+            return 1;
+        if (nfds == 2 && (fds[1].revents & POLLIN)) {
+            char buf[16];
+            while (read(sig_pipe[0], buf, sizeof buf) > 0)
+                ;
+        }
+        if (got_winch) {
+            got_winch = 0;
+            resize();
+            dirty = true;
+            continue;
+        }
+        if (rc == 0) {   /* the play delay passed */
+            if (view_tick(v) & UI_REDRAW)
+                dirty = true;
+            continue;
+        }
+        if (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL))
+            return 1;   /* the terminal went away */
+        /* Read every key that is there (a resize interrupts poll with EINTR). */
+        wint_t ch;
+        int r;
+        while ((r = get_wch(&ch)) != ERR) {
+            int key = map_key(r, ch);
+            if (!key)
+                continue;
+            unsigned res = view_key(v, key);
+            if (res & UI_QUIT)
+                return 0;
+            if (res & UI_REDRAW || key == UK_RESIZE)
+                dirty = true;
+        }
+    }
+}
+
+int term_view(const struct cli_opts *o)
+{
+    setlocale(LC_ALL, "");
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+        fprintf(stderr, "hetcast: the interactive view needs a terminal; for text output use "
+                        "hetcast run %s\n", o->file);
+        return 2;
+    }
+    struct view v;
+    char *cause = NULL;
+    int status = view_open(&v, o, &cause);
+    if (status != 0) {
+        fprintf(stderr, "%s%s\n", cause && strchr(cause, ':') ? "" : "hetcast: ",
+                cause ? cause : "cannot open the view");
+        free(cause);
+        return status;
+    }
+    struct term t;
+    memset(&t, 0, sizeof t);
+    const char *cs = nl_langinfo(CODESET);
+    t.ascii = !(cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0));
+    install_signals();
+    atexit(term_end);
+    if (!initscr()) {
+        view_close(&v);
+        fprintf(stderr, "hetcast: cannot start the terminal\n");
+        return 1;
+    }
+    curses_on = true;
+    cbreak();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    define_keys();
+    nodelay(stdscr, TRUE);
+    set_escdelay(50);
+    curs_set(0);
+    const char *nc = getenv("NO_COLOR");
+    bool colour = has_colors() && !(nc && nc[0]);
+    if (colour) {
+        start_color();
+        use_default_colors();
+    }
+    init_styles(colour);
+    v.colour = colour;
+    v.ascii = t.ascii;
+    v.busy = show_busy;
+    v.busy_ctx = &t;
+    int h, w;
+    getmaxyx(stdscr, h, w);
+    cb_init(&t.cb, w, h);
+
+    status = loop(&v, &t);
+
+    term_end();
+    cb_free(&t.cb);
+    view_close(&v);
+    if (sig_pipe[0] >= 0) {
+        close(sig_pipe[0]);
+        close(sig_pipe[1]);
+    }
+    return status;
+}

@@ -1,0 +1,877 @@
+/*
+ * view.c - the view's state and the main, help and chooser screens' keys
+ * (view.h).  Every schedule shown comes from run_schedule(); stepping is
+ * engine_snapshot() at the new event count, so going back replays exactly.
+ * Actions that fail leave the state as it was and say why in the message
+ * line.
+ */
+#include "view.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "export.h"
+#include "lua_sched.h"
+#include "optimal.h"
+#include "report.h"
+
+static const int play_delays[] = {2000, 1000, 500, 250, 100, 40};   /* ms per step */
+#define NSPEEDS ((int)(sizeof play_delays / sizeof play_delays[0]))
+#define DEFAULT_SPEED 2
+#define VIEW_OPT_SECONDS 5.0   /* the view's time limit for the optimal scheduler */
+#define MAX_ZOOM 12
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+void view_message(struct view *v, enum msg_kind kind, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(v->msg, sizeof v->msg, fmt, ap);
+    va_end(ap);
+    v->msg_kind = kind;
+}
+
+static void clear_message(struct view *v)
+{
+    v->msg[0] = '\0';
+    v->msg_kind = MSG_NONE;
+}
+
+/* A cause of several lines: the first one, and how many follow. */
+static void message_cause(struct view *v, const char *prefix, const char *cause)
+{
+    const char *c = cause ? cause : "failed";
+    const char *nl = strchr(c, '\n');
+    int more = 0;
+    for (const char *p = c; (p = strchr(p, '\n')) != NULL; p++)
+        if (p[1])
+            more++;
+    if (nl)
+        view_message(v, MSG_ERROR, "%s%.*s (and %d more line%s)", prefix, (int)(nl - c), c, more,
+                     more == 1 ? "" : "s");
+    else
+        view_message(v, MSG_ERROR, "%s%s", prefix, c);
+}
+
+static void busy(struct view *v, const char *what)
+{
+    if (v->busy)
+        v->busy(v, what);
+}
+
+/* ---- loading ---- */
+
+/*
+ * cli_load_cluster prints its warnings to stderr, which would scribble over
+ * the screen: collect them into *warnings instead.
+ */
+static struct cluster *load_quiet(const struct cli_opts *o, char **warnings, char **cause)
+{
+    *warnings = NULL;
+    fflush(stderr);
+    FILE *tmp = tmpfile();
+    int saved = -1;
+    if (tmp) {
+        saved = dup(STDERR_FILENO);
+        if (saved >= 0 && dup2(fileno(tmp), STDERR_FILENO) < 0) {
+            close(saved);
+            saved = -1;
+        }
+    }
+    struct cluster *c = cli_load_cluster(o, cause);
+    fflush(stderr);
+    if (saved >= 0) {
+        dup2(saved, STDERR_FILENO);
+        close(saved);
+    }
+    if (tmp) {
+        long len = ftell(tmp);
+        if (len > 0) {
+            char *w = xmalloc((size_t)len + 1);
+            rewind(tmp);
+            size_t got = fread(w, 1, (size_t)len, tmp);
+            while (got > 0 && (w[got - 1] == '\n' || w[got - 1] == '\r'))
+                got--;
+            w[got] = '\0';
+            if (got)
+                *warnings = w;
+            else
+                free(w);
+        }
+        fclose(tmp);
+    }
+    return c;
+}
+
+/* Do two clusters read the same?  Compared as the CSV the core writes. */
+static bool cluster_same(const struct cluster *a, const struct cluster *b)
+{
+    char *ta = NULL, *tb = NULL;
+    size_t la = 0, lb = 0;
+    FILE *fa = open_memstream(&ta, &la), *fb = open_memstream(&tb, &lb);
+    bool same = false;
+    if (fa && fb) {
+        int ra = cluster_write_csv(a, fa), rb = cluster_write_csv(b, fb);
+        fclose(fa);
+        fclose(fb);
+        fa = fb = NULL;
+        same = ra == 0 && rb == 0 && la == lb && memcmp(ta, tb, la) == 0 && a->source == b->source;
+    }
+    if (fa)
+        fclose(fa);
+    if (fb)
+        fclose(fb);
+    free(ta);
+    free(tb);
+    return same;
+}
+
+/* ---- runs and steps ---- */
+
+static void vrun_free(struct vrun *r)
+{
+    if (r->ok)
+        run_free(&r->run);
+    free(r->name);
+    memset(r, 0, sizeof *r);
+}
+
+static int make_run(struct view *v, const struct cluster *c, enum model m, const char *name,
+                    struct vrun *out, char **cause)
+{
+    memset(out, 0, sizeof *out);
+    out->name = xstrdup(name);
+    struct sched_opts so = v->opts.sopt;
+    if (ends_with(name, ".lua"))
+        so.script = out->name;
+    const struct sched_ops *ops = cli_sched(name, cause);
+    if (!ops) {
+        vrun_free(out);
+        return -1;
+    }
+    bool slow = strcmp(ops->name, "optimal") == 0;
+    if (slow && so.time_limit <= 0)
+        so.time_limit = VIEW_OPT_SECONDS;
+    if (slow || c->n <= RUN_AUTO_OPTIMUM_NODES) {
+        char what[160];
+        snprintf(what, sizeof what, "computing %s%s...", slow ? "the optimal schedule" : name,
+                 slow ? "" : " and the optimum");
+        busy(v, what);
+    }
+    if (run_schedule(&out->run, c, m, ops, &so, RUN_OPT_SMALL, cause) < 0) {
+        vrun_free(out);
+        return -1;
+    }
+    out->ok = true;
+    return 0;
+}
+
+static double ev_time(const struct view *v, const struct vstep *s)
+{
+    return v->runs[s->run].run.eng.ev[s->ev].time;
+}
+
+/* The steps of the current runs: one timeline, or both merged by time. */
+static void rebuild_steps(struct view *v)
+{
+    free(v->order);
+    v->order = NULL;
+    for (int i = 0; i < 2; i++)
+        if (v->snap[i].phase)
+            snapshot_free(&v->snap[i]);
+    const struct engine *a = &v->runs[0].run.eng;
+    snapshot_init(&v->snap[0], a);
+    if (v->nruns == 1) {
+        v->nsteps = a->nev;
+        return;
+    }
+    const struct engine *b = &v->runs[1].run.eng;
+    snapshot_init(&v->snap[1], b);
+    v->nsteps = a->nev + b->nev;
+    v->order = xmalloc((size_t)(v->nsteps ? v->nsteps : 1) * sizeof *v->order);
+    int i = 0, j = 0, k = 0;
+    while (i < a->nev || j < b->nev) {
+        if (j >= b->nev || (i < a->nev && a->ev[i].time <= b->ev[j].time))
+            v->order[k++] = (struct vstep){0, i++};
+        else
+            v->order[k++] = (struct vstep){1, j++};
+    }
+}
+
+static void apply_step(struct view *v)
+{
+    if (v->step < 0)
+        v->step = 0;
+    if (v->step > v->nsteps)
+        v->step = v->nsteps;
+    v->applied[0] = v->applied[1] = 0;
+    if (v->nruns == 1)
+        v->applied[0] = v->step;
+    else
+        for (int k = 0; k < v->step; k++)
+            v->applied[v->order[k].run]++;
+    for (int i = 0; i < v->nruns; i++)
+        engine_snapshot(&v->runs[i].run.eng, v->applied[i], &v->snap[i]);
+}
+
+double view_now(const struct view *v)
+{
+    if (v->step <= 0)
+        return 0;
+    if (v->nruns == 1)
+        return v->runs[0].run.eng.ev[v->step - 1].time;
+    return ev_time(v, &v->order[v->step - 1]);
+}
+
+/* The step that shows everything up to time t (all events at t applied). */
+static int step_at_time(const struct view *v, double t)
+{
+    int k = 0;
+    for (; k < v->nsteps; k++) {
+        double tk = v->nruns == 1 ? v->runs[0].run.eng.ev[k].time : ev_time(v, &v->order[k]);
+        if (tk > t)
+            break;
+    }
+    return k;
+}
+
+void view_step_to(struct view *v, int k)
+{
+    v->step = k;
+    apply_step(v);
+    clear_message(v);
+}
+
+/* After the runs changed: same time if we were somewhere, the end if we were there. */
+static void reposition(struct view *v, double now, bool at_end)
+{
+    rebuild_steps(v);
+    v->step = at_end ? v->nsteps : step_at_time(v, now);
+    apply_step(v);
+}
+
+int view_set_scheduler(struct view *v, const char *name)
+{
+    char *cause = NULL;
+    struct vrun fresh;
+    if (make_run(v, v->c, v->model, name, &fresh, &cause) < 0) {
+        char prefix[300];
+        snprintf(prefix, sizeof prefix, "cannot use %s: ", name);
+        message_cause(v, prefix, cause);
+        free(cause);
+        return -1;
+    }
+    double now = view_now(v);
+    bool at_end = v->step == v->nsteps && v->step > 0;
+    vrun_free(&v->runs[0]);
+    v->runs[0] = fresh;
+    reposition(v, now, at_end);
+    view_message(v, MSG_INFO, "scheduler %s: makespan %g", name, fresh.run.eng.makespan);
+    return 0;
+}
+
+int view_set_model(struct view *v, enum model m)
+{
+    char *cause = NULL;
+    struct vrun fresh[2];
+    int made = 0;
+    for (; made < v->nruns; made++)
+        if (make_run(v, v->c, m, v->runs[made].name, &fresh[made], &cause) < 0)
+            break;
+    if (made < v->nruns) {
+        for (int i = 0; i < made; i++)
+            vrun_free(&fresh[i]);
+        char prefix[300];
+        snprintf(prefix, sizeof prefix, "cannot use the %s model: ", model_name(m));
+        message_cause(v, prefix, cause);
+        free(cause);
+        return -1;
+    }
+    double now = view_now(v);
+    bool at_end = v->step == v->nsteps && v->step > 0;
+    for (int i = 0; i < v->nruns; i++) {
+        vrun_free(&v->runs[i]);
+        v->runs[i] = fresh[i];
+    }
+    v->model = m;
+    reposition(v, now, at_end);
+    view_message(v, MSG_INFO, "model %s: %s", model_name(m), model_summary(m));
+    return 0;
+}
+
+static const char *compare_partner(const struct view *v)
+{
+    if (v->opts.nsched >= 2 && strcmp(v->opts.sched[1], v->runs[0].name) != 0)
+        return v->opts.sched[1];
+    return strcmp(v->runs[0].run.sched.ops->name, "optimal") == 0 ? "fnf" : "optimal";
+}
+
+int view_set_compare(struct view *v, bool on)
+{
+    if (on == (v->nruns == 2))
+        return 0;
+    if (!on) {
+        int k0 = v->applied[0];
+        vrun_free(&v->runs[1]);
+        snapshot_free(&v->snap[1]);
+        v->nruns = 1;
+        rebuild_steps(v);
+        v->step = k0;
+        apply_step(v);
+        clear_message(v);
+        return 0;
+    }
+    char *cause = NULL;
+    const char *other = compare_partner(v);
+    if (make_run(v, v->c, v->model, other, &v->runs[1], &cause) < 0) {
+        char prefix[300];
+        snprintf(prefix, sizeof prefix, "cannot compare with %s: ", other);
+        message_cause(v, prefix, cause);
+        free(cause);
+        return -1;
+    }
+    int k0 = v->applied[0];
+    v->nruns = 2;
+    rebuild_steps(v);
+    /* Right after run 0's k0-th event, so run 0 looks the same. */
+    int k = 0, seen = 0;
+    if (k0 > 0)
+        for (; k < v->nsteps; k++)
+            if (v->order[k].run == 0 && ++seen == k0) {
+                k++;
+                break;
+            }
+    v->step = k;
+    apply_step(v);
+    clear_message(v);
+    return 0;
+}
+
+int view_set_source(struct view *v, int node)
+{
+    if (node < 0 || node >= v->c->n)
+        return -1;
+    if (node == v->c->source) {
+        view_message(v, MSG_INFO, "%s is the source already", v->c->nodes[node].name);
+        return 0;
+    }
+    int old = v->c->source;
+    v->c->source = node;
+    char *cause = NULL;
+    struct vrun fresh[2];
+    int made = 0;
+    for (; made < v->nruns; made++)
+        if (make_run(v, v->c, v->model, v->runs[made].name, &fresh[made], &cause) < 0)
+            break;
+    if (made < v->nruns) {
+        for (int i = 0; i < made; i++)
+            vrun_free(&fresh[i]);
+        v->c->source = old;
+        message_cause(v, "cannot change the source: ", cause);
+        free(cause);
+        return -1;
+    }
+    for (int i = 0; i < v->nruns; i++) {
+        vrun_free(&v->runs[i]);
+        v->runs[i] = fresh[i];
+    }
+    free(v->source_name);
+    v->source_name = xstrdup(v->c->nodes[node].name);
+    rebuild_steps(v);
+    v->step = 0;
+    apply_step(v);
+    view_message(v, MSG_INFO, "source %s: makespan %g", v->c->nodes[node].name,
+                 v->runs[0].run.eng.makespan);
+    return 0;
+}
+
+int view_reload(struct view *v)
+{
+    struct cli_opts o = v->opts;
+    if (v->source_name)
+        o.source = v->source_name;
+    char *warnings = NULL, *cause = NULL;
+    struct cluster *nc = load_quiet(&o, &warnings, &cause);
+    if (!nc) {
+        message_cause(v, "reload failed, the view keeps the old cluster: ", cause);
+        free(cause);
+        free(warnings);
+        return -1;
+    }
+    if (cluster_same(v->c, nc)) {
+        cluster_free(nc);
+        free(warnings);
+        view_message(v, MSG_INFO, "reloaded %s: unchanged, same position", v->opts.file);
+        return 0;
+    }
+    enum model m = v->model;
+    if (!(model_mask_for(nc->kind) & MODEL_BIT(m)))
+        m = model_default_for(nc->kind);
+    struct vrun fresh[2];
+    int made = 0;
+    for (; made < v->nruns; made++)
+        if (make_run(v, nc, m, v->runs[made].name, &fresh[made], &cause) < 0)
+            break;
+    if (made < v->nruns) {
+        for (int i = 0; i < made; i++)
+            vrun_free(&fresh[i]);
+        cluster_free(nc);
+        free(warnings);
+        message_cause(v, "reload failed, the view keeps the old cluster: ", cause);
+        free(cause);
+        return -1;
+    }
+    bool exercising = v->screen == &screen_exercise;
+    if (exercising)
+        ex_stop(v);
+    for (int i = 0; i < v->nruns; i++) {
+        vrun_free(&v->runs[i]);
+        v->runs[i] = fresh[i];
+    }
+    cluster_free(v->c);
+    v->c = nc;
+    v->model = m;
+    if (v->sel >= nc->n)
+        v->sel = nc->n - 1;
+    if (v->top >= nc->n)
+        v->top = 0;
+    rebuild_steps(v);
+    v->step = 0;
+    apply_step(v);
+    if (exercising)
+        ex_start(v);
+    if (warnings)
+        message_cause(v, "reloaded (the cluster changed; back to the start) with a warning: ",
+                      warnings);
+    else
+        view_message(v, MSG_INFO, "reloaded %s: the cluster changed; back to the start", v->opts.file);
+    free(warnings);
+    return 0;
+}
+
+/* A file name stem from the cluster and the schedulers: letters, digits, - _ . only. */
+static void export_stem(const struct view *v, char *buf, size_t size)
+{
+    char raw[512];
+    const char *a = v->runs[0].run.sched.ops->name;
+    if (v->nruns == 2)
+        snprintf(raw, sizeof raw, "%s-%s-vs-%s", v->c->name ? v->c->name : "cluster", a,
+                 v->runs[1].run.sched.ops->name);
+    else
+        snprintf(raw, sizeof raw, "%s-%s", v->c->name ? v->c->name : "cluster", a);
+    size_t n = 0;
+    for (const char *p = raw; *p && n + 1 < size; p++) {
+        char ch = *p;
+        bool okc = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+                   ch == '-' || ch == '_' || ch == '.';
+        buf[n++] = okc ? ch : '_';
+    }
+    buf[n] = '\0';
+}
+
+int view_export(struct view *v, const char *stem)
+{
+    char auto_stem[512], svg[600], csv[600];
+    if (!stem) {
+        export_stem(v, auto_stem, sizeof auto_stem);
+        stem = auto_stem;
+    }
+    struct run runs[2];
+    for (int i = 0; i < v->nruns; i++)
+        runs[i] = v->runs[i].run;
+    char *cause = NULL;
+    if (export_files(runs, v->nruns, stem, svg, sizeof svg, csv, sizeof csv, &cause) < 0) {
+        message_cause(v, "export failed: ", cause);
+        free(cause);
+        return -1;
+    }
+    view_message(v, MSG_INFO, "exported %s (Gantt and tree) and %s (the schedule)", svg, csv);
+    return 0;
+}
+
+/* ---- open / close ---- */
+
+/* fnf, or where fnf does not apply (platform graphs) the first built-in that does. */
+static const char *default_scheduler(const struct view *v)
+{
+    if (sched_check(&sched_fnf, v->c, v->model, NULL) == 0)
+        return "fnf";
+    for (int i = 0; i < sched_count(); i++)
+        if (sched_at(i) != &sched_optimal && sched_check(sched_at(i), v->c, v->model, NULL) == 0)
+            return sched_at(i)->name;
+    return "fnf";   /* fails with the list of what would work */
+}
+
+int view_open(struct view *v, const struct cli_opts *o, char **cause)
+{
+    memset(v, 0, sizeof *v);
+    v->opts = *o;
+    v->speed = DEFAULT_SPEED;
+    v->screen = &screen_main;
+    char *warnings = NULL;
+    v->c = load_quiet(o, &warnings, cause);
+    if (!v->c) {
+        free(warnings);
+        return 2;
+    }
+    if (cli_model(o, v->c, &v->model, cause) < 0) {
+        free(warnings);
+        cluster_free(v->c);
+        return 2;
+    }
+    const char *first = o->nsched > 0 ? o->sched[0] : default_scheduler(v);
+    if (make_run(v, v->c, v->model, first, &v->runs[0], cause) < 0) {
+        free(warnings);
+        cluster_free(v->c);
+        return 2;
+    }
+    v->nruns = 1;
+    rebuild_steps(v);
+    v->step = 0;
+    apply_step(v);
+    v->sel = v->c->source;
+    if (o->nsched >= 2 && view_set_compare(v, true) < 0) {
+        *cause = xstrdup(v->msg);
+        free(warnings);
+        view_close(v);
+        return 2;
+    }
+    if (warnings)
+        message_cause(v, "warning: ", warnings);
+    free(warnings);
+    return 0;
+}
+
+static void chooser_free(struct chooser *ch)
+{
+    for (int i = 0; i < ch->n; i++) {
+        free(ch->items[i]);
+        free(ch->notes[i]);
+    }
+    free(ch->items);
+    free(ch->notes);
+    memset(ch, 0, sizeof *ch);
+}
+
+void view_close(struct view *v)
+{
+    ex_stop(v);
+    for (int i = 0; i < 2; i++) {
+        vrun_free(&v->runs[i]);
+        if (v->snap[i].phase)
+            snapshot_free(&v->snap[i]);
+    }
+    free(v->order);
+    chooser_free(&v->ch);
+    cluster_free(v->c);
+    free(v->source_name);
+    memset(v, 0, sizeof *v);
+}
+
+/* ---- dispatch ---- */
+
+unsigned view_key(struct view *v, int key)
+{
+    if (key == UK_RESIZE)
+        return UI_HANDLED | UI_REDRAW;
+    return v->screen->key(v, key);
+}
+
+void view_draw(struct view *v, struct cellbuf *cb)
+{
+    cb_clear(cb);
+    if (cb->w < UI_MIN_W || cb->h < UI_MIN_H) {
+        draw_too_small(v, cb);
+        return;
+    }
+    v->screen->draw(v, cb);
+}
+
+int view_play_delay(const struct view *v)
+{
+    return v->playing ? play_delays[v->speed] : -1;
+}
+
+unsigned view_tick(struct view *v)
+{
+    if (!v->playing || v->screen != &screen_main)
+        return 0;
+    if (v->step >= v->nsteps) {
+        v->playing = false;
+        return UI_REDRAW;
+    }
+    view_step_to(v, v->step + 1);
+    if (v->step >= v->nsteps)
+        v->playing = false;
+    return UI_HANDLED | UI_REDRAW;
+}
+
+/* ---- the scheduler and model chooser ---- */
+
+static void chooser_add(struct chooser *ch, const char *item, const char *note)
+{
+    ch->items = xrealloc(ch->items, (size_t)(ch->n + 1) * sizeof *ch->items);
+    ch->notes = xrealloc(ch->notes, (size_t)(ch->n + 1) * sizeof *ch->notes);
+    ch->items[ch->n] = xstrdup(item);
+    ch->notes[ch->n] = xstrdup(note);
+    ch->n++;
+}
+
+/* The bundled Lua heuristics (lua/ of the source tree, else the installed ones). */
+static void add_lua_heuristics(struct chooser *ch)
+{
+    struct lua_sched_info *list = NULL;
+    int n = lua_sched_list(&list);
+    for (int i = 0; i < n; i++) {
+        char note[512];
+        snprintf(note, sizeof note, "Lua: %s", list[i].summary ? list[i].summary : list[i].name);
+        chooser_add(ch, list[i].path, note);
+    }
+    lua_sched_list_free(list, n);
+}
+
+static void chooser_open(struct view *v, enum chooser_kind kind)
+{
+    chooser_free(&v->ch);
+    v->ch.kind = kind;
+    const char *current = kind == CH_SCHED ? v->runs[0].name : model_name(v->model);
+    if (kind == CH_SCHED) {
+        for (int i = 0; i < sched_count(); i++) {
+            const struct sched_ops *ops = sched_at(i);
+            char *why = NULL;
+            if (sched_check(ops, v->c, v->model, &why) < 0) {
+                char note[512];
+                snprintf(note, sizeof note, "(not here: %s)", why);
+                chooser_add(&v->ch, ops->name, note);
+            } else {
+                chooser_add(&v->ch, ops->name, ops->summary);
+            }
+            free(why);
+        }
+        add_lua_heuristics(&v->ch);
+    } else {
+        for (int m = 0; m < MODEL_COUNT; m++) {
+            char note[512];
+            if (model_mask_for(v->c->kind) & MODEL_BIT(m))
+                snprintf(note, sizeof note, "%s", model_summary((enum model)m));
+            else
+                snprintf(note, sizeof note, "(not for a %s)", cluster_kind_name(v->c->kind));
+            chooser_add(&v->ch, model_name((enum model)m), note);
+        }
+    }
+    for (int i = 0; i < v->ch.n; i++)
+        if (strcmp(v->ch.items[i], current) == 0)
+            v->ch.sel = i;
+    v->back = v->screen;
+    v->screen = &screen_chooser;
+}
+
+static unsigned chooser_key(struct view *v, int key)
+{
+    struct chooser *ch = &v->ch;
+    switch (key) {
+    case UK_UP:
+    case 'k':
+        if (ch->sel > 0)
+            ch->sel--;
+        break;
+    case UK_DOWN:
+    case 'j':
+        if (ch->sel + 1 < ch->n)
+            ch->sel++;
+        break;
+    case UK_PGUP:
+    case UK_HOME:
+    case 'g':
+        ch->sel = 0;
+        break;
+    case UK_PGDN:
+    case UK_END:
+    case 'G':
+        ch->sel = ch->n - 1;
+        break;
+    case UK_ENTER:
+    case ' ':
+    case 'l':
+    case UK_RIGHT: {
+        v->screen = v->back;
+        if (ch->kind == CH_SCHED) {
+            view_set_scheduler(v, ch->items[ch->sel]);
+        } else {
+            enum model m;
+            if (model_parse(ch->items[ch->sel], &m) == 0)
+                view_set_model(v, m);
+        }
+        break;
+    }
+    case UK_ESC:
+    case 'q':
+    case 's':
+    case 'm':
+    case UK_LEFT:
+    case 'h':
+        v->screen = v->back;
+        break;
+    default:
+        return 0;
+    }
+    return UI_HANDLED | UI_REDRAW;
+}
+
+/* ---- help ---- */
+
+static void help_open(struct view *v)
+{
+    v->back = v->screen;
+    v->screen = &screen_help;
+}
+
+static unsigned help_key(struct view *v, int key)
+{
+    (void)key;
+    v->screen = v->back;
+    return UI_HANDLED | UI_REDRAW;
+}
+
+/* ---- the main screen ---- */
+
+static void select_node(struct view *v, int sel)
+{
+    if (sel < 0)
+        sel = 0;
+    if (sel >= v->c->n)
+        sel = v->c->n - 1;
+    v->sel = sel;
+}
+
+static unsigned main_key(struct view *v, int key)
+{
+    int page = v->page > 1 ? v->page : 1;
+    switch (key) {
+    case UK_RIGHT:
+    case 'l':
+    case ' ':
+        if (v->step < v->nsteps)
+            view_step_to(v, v->step + 1);
+        else
+            view_message(v, MSG_INFO, "end of the schedule: makespan %g (g or Home: back to the start)",
+                         v->runs[0].run.eng.makespan);
+        break;
+    case UK_LEFT:
+    case 'h':
+        if (v->step > 0)
+            view_step_to(v, v->step - 1);
+        break;
+    case UK_HOME:
+    case 'g':
+        view_step_to(v, 0);
+        break;
+    case UK_END:
+    case 'G':
+        view_step_to(v, v->nsteps);
+        break;
+    case 'p':
+        v->playing = !v->playing;
+        if (v->playing && v->step >= v->nsteps)
+            view_step_to(v, 0);
+        break;
+    case '<':
+    case ',':
+        if (v->speed > 0)
+            v->speed--;
+        break;
+    case '>':
+    case '.':
+        if (v->speed + 1 < NSPEEDS)
+            v->speed++;
+        break;
+    case 's':
+        v->playing = false;
+        chooser_open(v, CH_SCHED);
+        break;
+    case 'm':
+        v->playing = false;
+        chooser_open(v, CH_MODEL);
+        break;
+    case 'c':
+        view_set_compare(v, v->nruns == 1);
+        break;
+    case 't':
+        v->tree = !v->tree;
+        break;
+    case 'x':
+        v->playing = false;
+        if (ex_start(v) == 0)
+            v->screen = &screen_exercise;
+        break;
+    case '+':
+    case '=':
+        if (v->zoom < MAX_ZOOM)
+            v->zoom++;
+        break;
+    case '-':
+    case '_':
+        if (v->zoom > 0)
+            v->zoom--;
+        break;
+    case UK_UP:
+        select_node(v, v->sel - 1);
+        break;
+    case UK_DOWN:
+        select_node(v, v->sel + 1);
+        break;
+    case UK_PGUP:
+        select_node(v, v->sel - page);
+        v->top -= page;
+        if (v->top < 0)
+            v->top = 0;
+        break;
+    case UK_PGDN:
+        select_node(v, v->sel + page);
+        v->top += page;
+        break;
+    case 'o':
+        view_set_source(v, v->sel);
+        break;
+    case 'e':
+        view_export(v, NULL);
+        break;
+    case 'r':
+        view_reload(v);
+        break;
+    case '?':
+        help_open(v);
+        break;
+    case 'q':
+        return UI_HANDLED | UI_QUIT;
+    case UK_ESC:
+        clear_message(v);
+        break;
+    default:
+        return 0;
+    }
+    return UI_HANDLED | UI_REDRAW;
+}
+
+void view_help(struct view *v)
+{
+    help_open(v);
+}
+
+int view_play_ms(const struct view *v)
+{
+    return play_delays[v->speed];
+}
+
+const struct screen screen_main = {"main", draw_main, main_key};
+const struct screen screen_help = {"help", draw_help, help_key};
+const struct screen screen_chooser = {"chooser", draw_chooser, chooser_key};

@@ -1,0 +1,175 @@
+/*
+ * view.h - the interactive view's state and screens, without curses.
+ *
+ * Layer: above the core (it calls run_schedule, engine_snapshot,
+ * engine_narrate, engine_book and never computes a schedule itself) and
+ * below term.c (which owns the terminal).  Each screen is a state with a
+ * draw function that writes into a cell buffer and a key function that
+ * returns UI_* bits; view_key and view_draw only dispatch.  Tests drive a
+ * view with keys and read what it drew, with no terminal at all.
+ */
+#ifndef HETCAST_VIEW_H
+#define HETCAST_VIEW_H
+
+#include <stdbool.h>
+
+#include "cellbuf.h"
+#include "cli.h"
+#include "engine.h"
+#include "run.h"
+
+#define UI_HANDLED 1u   /* the key meant something here */
+#define UI_REDRAW 2u    /* the screen must be drawn again */
+#define UI_QUIT 4u      /* leave the view */
+
+#define UI_MIN_W 60     /* smaller terminals get a "too small" notice */
+#define UI_MIN_H 16
+
+/* Keys that are not characters (characters are their Unicode code points). */
+enum ui_key {
+    UK_UP = 0x110001,
+    UK_DOWN,
+    UK_LEFT,
+    UK_RIGHT,
+    UK_HOME,
+    UK_END,
+    UK_PGUP,
+    UK_PGDN,
+    UK_ENTER,
+    UK_ESC,
+    UK_BACKSPACE,
+    UK_RESIZE,
+};
+
+struct view;
+
+struct screen {
+    const char *name;
+    void (*draw)(struct view *v, struct cellbuf *cb);
+    unsigned (*key)(struct view *v, int key);   /* UI_* bits */
+};
+extern const struct screen screen_main, screen_help, screen_chooser, screen_exercise;
+
+/* One scheduler run shown by the view. */
+struct vrun {
+    struct run run;
+    char *name;         /* what the user chose: a built-in name or a .lua path */
+    bool ok;
+};
+
+/* Compare mode steps through both timelines merged by time. */
+struct vstep {
+    int run;            /* 0 or 1 */
+    int ev;             /* event index in that run's timeline */
+};
+
+enum msg_kind { MSG_NONE = 0, MSG_INFO, MSG_ERROR };
+
+enum chooser_kind { CH_SCHED = 0, CH_MODEL };
+
+struct chooser {
+    enum chooser_kind kind;
+    int n, sel, top;
+    char **items;       /* scheduler names / paths, or model names */
+    char **notes;       /* one line each */
+};
+
+enum ex_phase { EX_SENDER = 0, EX_RECEIVER, EX_DONE };
+
+/* Exercise mode: the student books each transfer. */
+struct exercise {
+    struct engine eng;
+    bool live;          /* eng is initialised */
+    int *from, *to;     /* the student's choices, in order */
+    int nchoices;
+    enum ex_phase phase;
+    int sender;         /* chosen in EX_RECEIVER */
+    int *cand;          /* the nodes listed for the current pick */
+    int ncand, cursor, top;
+    bool search;        /* the cluster is small enough for the best-completion search */
+    bool best_known;
+    bool best_exact;
+    double best;        /* best makespan still reachable from the current state */
+    double optimum;     /* best reachable from the start */
+    char feedback[768];
+    unsigned feedback_role;
+};
+
+struct view {
+    struct cli_opts opts;
+    struct cluster *c;
+    char *source_name;  /* the source chosen in the view, kept across reloads */
+    enum model model;
+    struct vrun runs[2];
+    int nruns;          /* 1, or 2 in compare mode */
+    struct vstep *order;
+    int nsteps, step;   /* steps are events (merged in compare mode) */
+    struct snapshot snap[2];
+    int applied[2];     /* events applied per run at this step */
+
+    bool colour, ascii; /* display capabilities, set by term.c (tests set them) */
+    bool tree;          /* the tree pane is open */
+    int zoom;           /* time scale: 2^zoom times the fitted one */
+    double t0;          /* first time shown (follows the cursor when zoomed) */
+    int sel, top;       /* selected node, first lane shown */
+    int page;           /* lanes that fit on the screen (set when drawn) */
+    bool playing;
+    int speed;          /* index into the play delays */
+
+    char msg[1024];     /* a transient message shown instead of the narration */
+    enum msg_kind msg_kind;
+    const struct screen *screen, *back;
+    struct chooser ch;
+    struct exercise ex;
+    /* Called before a computation that may take a while (may be NULL). */
+    void (*busy)(struct view *v, const char *what);
+    void *busy_ctx;
+};
+
+/*
+ * Load o->file and run the scheduler(s) of o (fnf by default; two -s open
+ * compare mode).  Returns 0, or the exit status (2: bad input, 1: runtime
+ * failure) with *cause holding the messages.
+ */
+int view_open(struct view *v, const struct cli_opts *o, char **cause);
+void view_close(struct view *v);
+
+/* Dispatch to the current screen. */
+unsigned view_key(struct view *v, int key);
+void view_draw(struct view *v, struct cellbuf *cb);
+/* Milliseconds until the next play step, or -1 when not playing. */
+int view_play_delay(const struct view *v);
+/* The delay between play steps at the current speed, playing or not. */
+int view_play_ms(const struct view *v);
+/* Open the help screen over the current one. */
+void view_help(struct view *v);
+/* The play timer fired: one step forward (stops at the end). */
+unsigned view_tick(struct view *v);
+
+/* Actions behind the keys (also used by tests). 0 or -1 with the message set. */
+void view_step_to(struct view *v, int k);
+int view_set_scheduler(struct view *v, const char *name);
+int view_set_model(struct view *v, enum model m);
+int view_set_compare(struct view *v, bool on);
+int view_set_source(struct view *v, int node);
+int view_reload(struct view *v);
+int view_export(struct view *v, const char *stem);
+void view_message(struct view *v, enum msg_kind kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+double view_now(const struct view *v);
+
+/* Exercise mode (exercise.c in ui/). */
+int ex_start(struct view *v);
+void ex_stop(struct view *v);
+int ex_book(struct view *v, int from, int to);
+void ex_undo(struct view *v);
+void ex_list(struct view *v);
+
+/* Drawing pieces shared by the screens (draw.c). */
+void draw_main(struct view *v, struct cellbuf *cb);
+void draw_help(struct view *v, struct cellbuf *cb);
+void draw_chooser(struct view *v, struct cellbuf *cb);
+void draw_exercise(struct view *v, struct cellbuf *cb);
+void draw_too_small(struct view *v, struct cellbuf *cb);
+
+#endif
