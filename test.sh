@@ -6,35 +6,49 @@
 #   ./test.sh --quick  the normal build only
 set -eu
 cd "$(dirname "$0")"
-./setup.sh --no-view >/dev/null
+log=$(mktemp)
+if ! ./setup.sh --no-view >"$log" 2>&1; then
+    cat "$log"; rm -f "$log"
+    echo "test.sh: the build failed"
+    echo "tests: 0 passed, 1 failed"
+    exit 1
+fi
+rm -f "$log"
 
 passed=0
 failed=0
-tally() {   # add up meson's summary of the last run
-    log="$1/meson-logs/testlog.txt"
-    ok=$(grep -c '^ *[0-9]*/[0-9]* .* OK ' "$log" 2>/dev/null || true)
-    bad=$(grep -cE '^ *[0-9]*/[0-9]* .* (FAIL|TIMEOUT|ERROR) ' "$log" 2>/dev/null || true)
-    passed=$((passed + ok)); failed=$((failed + bad))
-}
 status=0
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+# mtest ARGS...: run meson test, keep its exit status, add up its summary
+mtest() {
+    meson test "$@" 2>&1 | tee "$out"
+    ok=$(sed -n 's/^Ok: *\([0-9]*\).*/\1/p' "$out" | tail -n 1)
+    bad=$(sed -n 's/^\(Fail\|Timeout\|Unexpected Pass\): *\([0-9]*\).*/\2/p' "$out" | awk '{s += $1} END {print s + 0}')
+    passed=$((passed + ${ok:-0}))
+    failed=$((failed + bad))
+    if [ -z "$ok" ] || [ "$bad" -ne 0 ] || grep -q '^ERROR' "$out"; then
+        status=1
+        [ -n "$ok" ] || failed=$((failed + 1))
+    fi
+}
 
 echo "== tests (build/)"
-meson test -C build --print-errorlogs || status=1
-tally build
+mtest -C build --print-errorlogs
 
 if [ "${1:-}" != "--quick" ]; then
     echo "== tests under AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/)"
     [ -d build-asan ] || CC=clang meson setup build-asan -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
-    ninja -C build-asan >/dev/null
-    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-        meson test -C build-asan --print-errorlogs || status=1
-    tally build-asan
+    if ninja -C build-asan >/dev/null; then
+        ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+            mtest -C build-asan --print-errorlogs
+    else
+        echo "test.sh: the sanitizer build failed"; status=1; failed=$((failed + 1))
+    fi
 
     echo "== core tests under valgrind memcheck (build/)"
-    meson test -C build --suite core --print-errorlogs \
-        --wrap='valgrind --quiet --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --error-exitcode=1' \
-        || status=1
-    tally build
+    mtest -C build --suite core --print-errorlogs \
+        --wrap='valgrind --quiet --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --error-exitcode=1'
 fi
 
 echo "tests: $passed passed, $failed failed"

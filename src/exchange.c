@@ -314,9 +314,18 @@ static void order_matching(const struct cluster *c, int n, const int *recv, int 
 }
 
 struct by_cost {
-    const struct cluster *c;
-    int q;
+    double cost;
+    int k;
 };
+
+/* Decreasing cost, then the lower receiver index. */
+static int cmp_by_cost(const void *a, const void *b)
+{
+    const struct by_cost *x = a, *y = b;
+    if (x->cost != y->cost)
+        return x->cost < y->cost ? 1 : -1;
+    return (x->k > y->k) - (x->k < y->k);
+}
 
 /*
  * Greedy (Bhat et al., as Chen & Liu describe it): each sender lists its
@@ -332,21 +341,15 @@ struct by_cost {
 static void order_greedy(const struct cluster *c, int n, const int *recv, int nrecv, int *order)
 {
     int *list = xmalloc((size_t)n * nrecv * sizeof *list);
+    struct by_cost *sorted = xmalloc((size_t)nrecv * sizeof *sorted);
     for (int q = 0; q < n; q++) {
-        int *l = &list[(size_t)q * nrecv];
         for (int k = 0; k < nrecv; k++)
-            l[k] = k;
-        /* insertion sort: decreasing cost, then lower index (stable on k) */
-        for (int i = 1; i < nrecv; i++) {
-            int x = l[i], j = i;
-            double cx = pair_cost(c, q, recv[x]);
-            while (j > 0 && pair_cost(c, q, recv[l[j - 1]]) < cx) {
-                l[j] = l[j - 1];
-                j--;
-            }
-            l[j] = x;
-        }
+            sorted[k] = (struct by_cost){pair_cost(c, q, recv[k]), k};
+        qsort(sorted, (size_t)nrecv, sizeof *sorted, cmp_by_cost);
+        for (int k = 0; k < nrecv; k++)
+            list[(size_t)q * nrecv + k] = sorted[k].k;
     }
+    free(sorted);
     unsigned char *sent = xcalloc((size_t)n * nrecv, 1), *taken = xmalloc((size_t)nrecv);
     int *count = xcalloc((size_t)n, sizeof *count), *turn = xmalloc((size_t)n * sizeof *turn);
     int *next = xmalloc((size_t)n * sizeof *next), *idle = xmalloc((size_t)n * sizeof *idle);
@@ -500,7 +503,7 @@ struct sim {
     struct exchange *x;
     bool dynamic;     /* open-shop: choose while simulating */
     int *cursor;      /* q's next row to send (fixed) or to decide (open-shop) */
-    int *left;        /* q's messages still to decide (own entry not counted) */
+    int *left;        /* q's messages still to decide, or in sync to send (own entry not counted) */
     int *brow;        /* async: q's next row to book (its next arrival) */
     unsigned char *pending;   /* async: q's next arrival is in the heap */
     int *pool;        /* open-shop: q's receivers not chosen yet, pool[q*nrecv ..] */
@@ -726,6 +729,17 @@ bool exchange_wait(const struct exchange *x, int i, double *from, double *to)
     *from = t->wait_start;
     *to = t->start;
     return true;
+}
+
+void exchange_rows_at(const struct exchange *x, double t, int *row)
+{
+    for (int q = 0; q < x->n; q++)
+        row[q] = -1;
+    for (int i = 0; i < x->eng.ntr; i++) {
+        const struct transfer *tr = &x->eng.tr[i];
+        if (tr->start <= t && x->row[i] > row[tr->from])
+            row[tr->from] = x->row[i];
+    }
 }
 
 void exchange_free(struct exchange *x)

@@ -30,8 +30,10 @@
  * Events at the same time come out in a random order drawn from the seed:
  * ties between senders are broken at random, as in the paper.
  *
- * Cost: O(n * R log n) time and O(n * R) memory for n senders and R
- * receivers, except matching (O(n^4)) and greedy (O(n^2 R)).
+ * Cost: O(n R log n) time (sync: plus one event each time a waiting sender
+ * finds its receiver taken again) and O(n R) memory for n senders and R
+ * receivers; building the orders of greedy takes O(n^2 R), open-shop's
+ * choices O(n R^2), matching O(n^4).
  */
 #ifndef HETCAST_EXCHANGE_H
 #define HETCAST_EXCHANGE_H
@@ -134,5 +136,8 @@ double exchange_lower_bound(const struct cluster *c, enum model m, const int *re
 
 /* Did the sender of transfer i sit idle before it? Then [*from, *to) is the wait. */
 bool exchange_wait(const struct exchange *x, int i, double *from, double *to);
+/* For the order table at time t: row[q] (n entries) gets the row of q's
+ * latest transfer started at or before t, -1 if none yet.  O(transfers). */
+void exchange_rows_at(const struct exchange *x, double t, int *row);
 
 #endif

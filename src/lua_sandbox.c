@@ -257,7 +257,10 @@ static void check_stop(lua_State *L, struct sandbox *sb, int status)
 static void note_return(lua_State *L, struct sandbox *sb, lua_Debug *ar)
 {
     lua_Debug up;
-    if (!lua_getstack(L, 1, &up) || !lua_getinfo(L, "f", &up))
+    /* Only a function called straight from the trampoline matters: the stack
+     * is then [trampoline, function], and level 2 does not exist.  This
+     * test is cheap; most returns (library calls, __index) stop here. */
+    if (lua_getstack(L, 2, &up) || !lua_getstack(L, 1, &up) || !lua_getinfo(L, "f", &up))
         return;
     bool top = lua_tocfunction(L, -1) == sb->tramp;
     lua_pop(L, 1);

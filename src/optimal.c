@@ -64,12 +64,13 @@
 /* ---- limits ---- */
 
 struct limits {
-    long long node_limit;
-    long long explored;
+    long long node_limit;   /* the whole search */
     double time_limit;
+    long long node_cap;     /* the current pass (<= the limits) */
+    double time_cap;
+    long long explored;
     struct timespec t0;
-    bool stop;              /* a limit was reached: unwind, keep bounds valid */
-    bool by_time;
+    bool stop;              /* a cap was reached: unwind, keep bounds valid */
 };
 
 static double elapsed(const struct limits *lim)
@@ -85,11 +86,20 @@ static bool tick(struct limits *lim)
     if (lim->stop)
         return true;
     lim->explored++;
-    if (lim->explored >= lim->node_limit)
+    if (lim->explored >= lim->node_cap)
         lim->stop = true;
-    else if ((lim->explored & CHECK_EVERY) == 0 && elapsed(lim) >= lim->time_limit)
-        lim->stop = lim->by_time = true;
+    else if ((lim->explored & CHECK_EVERY) == 0 && elapsed(lim) >= lim->time_cap)
+        lim->stop = true;
     return lim->stop;
+}
+
+static double dmin(double a, double b) { return a < b ? a : b; }
+static double dmax(double a, double b) { return a > b ? a : b; }
+
+/* Have the limits of the whole search been reached? */
+static bool exhausted(const struct limits *lim)
+{
+    return lim->explored >= lim->node_limit || elapsed(lim) >= lim->time_limit;
 }
 
 /* ---- units: exact integer arithmetic when the costs allow it ---- */
@@ -270,6 +280,59 @@ static void memo_put(struct memo *mm, const uint64_t *key, size_t len, uint64_t 
     mm->used++;
 }
 
+/* ---- the driver: passes, each with a target ---- */
+
+/*
+ * A pass asks "is there a schedule with makespan below t?": it returns a
+ * lower bound on the optimum (fail-soft, valid even when stopped early),
+ * and lowers *best when it finds a schedule below t -- it then goes on as
+ * a plain branch and bound below the new incumbent, so a pass that finishes
+ * after finding one has proven it optimal.
+ */
+typedef double (*pass_fn)(void *ctx, double t, double *best);
+
+/*
+ * First the plain pass (t = the incumbent) with three quarters of the node
+ * and time limits: when it finishes, the optimum is proven and nothing
+ * else runs.  Otherwise the rest goes to passes with targets bisecting the
+ * proven bound and the incumbent from below: proving "nothing below t" far
+ * below the optimum is cheap, so a search that gives up still reports a
+ * tight lower bound (and may yet close the gap).  With exact (integer)
+ * arithmetic makespans are integers, so bounds round up.  Returns the
+ * proven lower bound; the search was exact iff it equals *best.
+ */
+static double drive(pass_fn pass, void *ctx, struct limits *lim, double lower, double *best, bool exact)
+{
+    double room = (double)lim->node_limit * 0.75;
+    lim->node_cap = room >= 1 ? (long long)room : 1;
+    lim->time_cap = lim->time_limit * 0.75;
+    for (int round = 0; lower < *best; round++) {
+        double t = *best;
+        if (round > 0) {
+            if (exhausted(lim))
+                break;
+            lim->node_cap = lim->node_limit;
+            lim->time_cap = lim->time_limit;
+            lim->stop = false;
+            t = lower + 0.5 * (*best - lower);
+            if (exact)
+                t = ceil(t);
+            if (round > 12 || !(t < *best) || (!exact && *best - lower <= 1e-9 * fabs(*best)))
+                t = *best;
+        }
+        double v = pass(ctx, t, best);
+        if (!lim->stop && *best < t)
+            return *best;   /* found below t and finished below it: optimal */
+        if (!lim->stop)
+            v = dmax(v, t);   /* finished, nothing below t */
+        v = dmin(v, *best);
+        lower = dmax(lower, exact ? ceil(v) : v);
+        if (lim->stop && round > 0)
+            break;
+    }
+    return dmin(lower, *best);
+}
+
 /* ---- the slot search (node tables: async, sender-only, exact multi-port) ---- */
 
 /*
@@ -301,8 +364,6 @@ struct as_ctx {
     struct limits *lim;
 };
 
-static double dmin(double a, double b) { return a < b ? a : b; }
-static double dmax(double a, double b) { return a > b ? a : b; }
 
 /*
  * How many slots of a stream that starts with the slot taken at sigma by a
@@ -873,6 +934,26 @@ struct result {
     double lower;           /* scaled proven lower bound */
 };
 
+struct as_root {
+    struct as_ctx *a;
+    const double *P;
+    int len;
+};
+
+/* One pass of the slot search from the root (see drive). */
+static double as_pass(void *ctx, double t, double *best)
+{
+    struct as_root *rt = ctx;
+    struct as_ctx *a = rt->a;
+    a->U = t;
+    double v = as_bound(a, rt->P, rt->len, a->cnt, t);
+    if (v < t)
+        v = as_search(a, 0, rt->P, rt->len, -1, 0);
+    if (a->U < *best)
+        *best = a->U;
+    return v;
+}
+
 static void as_solve(const struct as_input *in, struct limits *lim, struct result *res)
 {
     const struct cluster *c = in->c;
@@ -948,14 +1029,11 @@ static void as_solve(const struct as_input *in, struct limits *lim, struct resul
         root[rlen++] = x;
         x = x + s_src;
     }
-    double lb = dmin(as_bound(&a, root, rlen, a.cnt, a.U), a.U0);
-    if (lb < a.U) {
-        double v = as_search(&a, 0, root, rlen, -1, 0);
-        if (v > lb)
-            lb = v;
-    }
-    res->best = a.U;
-    res->lower = lim->stop ? dmin(lb, a.U) : a.U;
+    double best = a.U, lower = dmin(as_bound(&a, root, rlen, a.cnt, best), best);
+    struct as_root rt = {&a, root, rlen};
+    lower = drive(as_pass, &rt, lim, a.shift ? ceil(lower) : lower, &best, a.shift);
+    res->best = best;
+    res->lower = lower;
     res->order = a.best;
     res->len = m0;
     a.best = NULL;
@@ -1313,6 +1391,21 @@ static double gs_greedy(struct gs_ctx *g)
     return ms;
 }
 
+/*
+ * One pass of the general search (see drive).  Bounds may overshoot by the
+ * slack, so the returned bound gives it back; a pass that finishes has
+ * still proven "nothing below t" exactly (it pruned only at >= t + slack).
+ */
+static double gs_pass(void *ctx, double t, double *best)
+{
+    struct gs_ctx *g = ctx;
+    g->U = t;
+    double v = gs_search(g, 0, 0, 0, 0, 0) - g->slack;
+    if (g->U < *best)
+        *best = g->U;
+    return v;
+}
+
 static void gs_solve(const struct cluster *c, enum model m, double scale, struct limits *lim,
                      struct result *res)
 {
@@ -1398,16 +1491,13 @@ static void gs_solve(const struct cluster *c, enum model m, double scale, struct
     g.cand_ord = xmalloc(cand * sizeof *g.cand_ord);
     g.cand_h = xmalloc(cand * sizeof *g.cand_h);
 
-    g.U = gs_greedy(&g);
-    g.slack = scale > 0 ? 0 : 1e-9 * fabs(g.U);
-    double lb = gs_bound(&g, 0, 0);
-    if (lb < g.U + g.slack) {
-        double v = gs_search(&g, 0, 0, 0, 0, 0);
-        if (v > lb)
-            lb = v;
-    }
-    res->best = g.U;
-    res->lower = lim->stop ? dmin(lb, g.U) : g.U;
+    double best = gs_greedy(&g);
+    bool exact = scale > 0;
+    g.slack = exact ? 0 : 1e-9 * fabs(best);
+    double lower = dmin(gs_bound(&g, 0, 0) - g.slack, best);
+    lower = drive(gs_pass, &g, lim, exact ? ceil(lower) : lower, &best, exact);
+    res->best = best;
+    res->lower = lower;
     res->from = g.bf;
     res->to = g.bt;
     res->len = n - 1;
@@ -1591,7 +1681,7 @@ int optimal_solve(const struct cluster *c, enum model m, const struct sched_opts
     }
     out->explored = lim.explored;
     out->seconds = elapsed(&lim);
-    if (lim.stop) {
+    if (n > 1 && res.lower < res.best) {
         out->status = OPT_GAVE_UP;
         double lower = dmax(bound_lower(c, m), scale > 0 ? res.lower / scale : res.lower);
         out->lower = dmin(lower, out->makespan);

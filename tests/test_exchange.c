@@ -126,6 +126,11 @@ static void test_three_nodes(void)
            "sync n=3: exchange_wait gives [3, 6)");
         is_int(x.nwaits, 1, "sync n=3: one wait");
         is_double(x.idle, 3, 0, "sync n=3: 3 time units idle");
+        int rows[3];
+        exchange_rows_at(&x, 4, rows);
+        ok(rows[0] == 1 && rows[1] == 1 && rows[2] == 1, "sync n=3: at 4 every sender is on row 2");
+        exchange_rows_at(&x, 6, rows);
+        ok(rows[0] == 2 && rows[1] == 2 && rows[2] == 2, "sync n=3: at 6 every sender is on row 3");
         is_double(x.completion, 11, 0, "sync n=3: completion 11");
         is_double(x.lower_bound, 11, 0, "sync n=3: lower bound 11, met");
         ok(x.bound_node == 0 && x.bound_by_recv, "sync n=3: the bound is p0's receives");

@@ -100,16 +100,6 @@ void cb_fill(struct cellbuf *cb, int x, int y, int w, int h, uint32_t ch, unsign
             cb_put(cb, i, j, ch, attr);
 }
 
-void cb_attr(struct cellbuf *cb, int x, int y, int w, int h, unsigned attr)
-{
-    for (int j = y; j < y + h; j++)
-        for (int i = x; i < x + w; i++) {
-            struct cell *c = cell_at(cb, i, j);
-            if (c)
-                c->attr = (uint16_t)attr;
-        }
-}
-
 uint32_t utf8_decode(const char *s, int *len)
 {
     const unsigned char *u = (const unsigned char *)s;

@@ -62,8 +62,6 @@ void cb_clear(struct cellbuf *cb);
 /* A rectangle of one character (clipped). */
 void cb_fill(struct cellbuf *cb, int x, int y, int w, int h, uint32_t ch, unsigned attr);
 void cb_put(struct cellbuf *cb, int x, int y, uint32_t ch, unsigned attr);
-/* Change the attribute of a rectangle, keeping the characters. */
-void cb_attr(struct cellbuf *cb, int x, int y, int w, int h, unsigned attr);
 const struct cell *cb_at(const struct cellbuf *cb, int x, int y);   /* NULL outside */
 
 /*

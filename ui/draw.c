@@ -480,10 +480,11 @@ static void draw_tree(struct view *v, struct cellbuf *cb, int x, int y, int w, i
     char head[160];
     snprintf(head, sizeof head, "tree %s", vr->run.sched.ops->name);
     cb_fill(cb, x, y, w, 1, ' ', R_HEAD);
-    put(v, cb, x + 1, y, w - 1, R_HEAD | AF_BOLD, head);
     char hold_txt[64];
     snprintf(hold_txt, sizeof hold_txt, "%d/%d hold", snap->nholding, n);
-    cb_text(cb, x + w - text_width(hold_txt) - 1, y, -1, hold_txt, R_HEAD, v->ascii);
+    int hw = text_width(hold_txt);
+    put(v, cb, x + 1, y, w - hw - 4, R_HEAD | AF_BOLD, head);
+    cb_text(cb, x + w - hw - 1, y, -1, hold_txt, R_HEAD, v->ascii);
     int rows = h - 2, first = 0;
     if (m > rows && selrow >= 0) {
         first = selrow - rows / 2;
@@ -584,21 +585,28 @@ static void title_bar(struct view *v, struct cellbuf *cb, const char *mode, cons
 {
     cb_fill(cb, 0, 0, cb->w, 1, ' ', R_TITLE);
     const struct cluster *c = v->c;
-    const char *dot = G(v)->dot;
-    int rw = text_width(right), room = cb->w - rw - 3;
-    char left[512];
-    /* The most complete title that fits: drop "hetcast", then the node count. */
+    const char *dot = G(v)->dot, *name = c->name ? c->name : "cluster";
+    int rw = text_width(right), room = cb->w - rw - 4;
+    /* "hetcast · NAME · N nodes, source S · MODEL · MODE": drop "hetcast", then
+     * the node count, then cut the name, until it fits. */
+    char head[32], tail[512];
+    int namew = 0;
     for (int form = 0; form < 3; form++) {
         char nodes[64] = "";
         if (form < 2)
             snprintf(nodes, sizeof nodes, "%d nodes, ", c->n);
-        snprintf(left, sizeof left, "%s%s%s%s%ssource %s%s%s%s%s", form == 0 ? "hetcast" : "",
-                 form == 0 ? dot : "", c->name ? c->name : "cluster", dot, nodes,
-                 c->nodes[c->source].name, dot, model_name(v->model), dot, mode);
-        if (text_width(left) <= room)
+        snprintf(head, sizeof head, "%s%s", form == 0 ? "hetcast" : "", form == 0 ? dot : "");
+        snprintf(tail, sizeof tail, "%s%ssource %s%s%s%s%s", dot, nodes, c->nodes[c->source].name, dot,
+                 model_name(v->model), dot, mode);
+        namew = room - text_width(head) - text_width(tail);
+        int want = text_width(name) < 12 ? text_width(name) : 12;
+        if (namew >= want)
             break;
     }
-    put(v, cb, 1, 0, room, R_TITLE | AF_BOLD, left);
+    int x = put(v, cb, 1, 0, room, R_TITLE | AF_BOLD, head);
+    if (namew > 0)
+        x = put(v, cb, x, 0, namew, R_TITLE | AF_BOLD, name);
+    put(v, cb, x, 0, room + 1 - x, R_TITLE | AF_BOLD, tail);
     put(v, cb, cb->w - rw - 1, 0, rw, R_TITLE | AF_BOLD, right);
 }
 
@@ -606,6 +614,9 @@ static void title_bar(struct view *v, struct cellbuf *cb, const char *mode, cons
 static int pair(struct view *v, struct cellbuf *cb, int x, int y, const char *label,
                 const char *value, unsigned vattr, bool sep)
 {
+    int need = (sep ? text_width(G(v)->dot) : 0) + text_width(label) + 1 + text_width(value);
+    if (x + need > cb->w - 1)
+        return x;   /* no room: left out whole rather than cut */
     if (sep)
         x = put(v, cb, x, y, -1, R_DIM, G(v)->dot);
     x = put(v, cb, x, y, -1, R_DIM, label);
@@ -658,7 +669,7 @@ static void summary_row(struct view *v, struct cellbuf *cb, int y)
     double limit;
     if (b->has_beta) {
         if (run_guarantee(b, &limit))
-            snprintf(g2, sizeof g2, "%s", num(limit));
+            snprintf(g2, sizeof g2, "%s%s", num(limit), b->consistent ? "" : " (void: speeds inconsistent)");
         else
             snprintf(g2, sizeof g2, "? (T unknown)");
         pair(v, cb, x, y, v->ascii ? "2T+beta" : "2T+\xce\xb2", g2, R_NORMAL, true);
@@ -769,9 +780,10 @@ void draw_main(struct view *v, struct cellbuf *cb)
         snprintf(right, sizeof right, "step %d/%d  t=%s", v->step, v->nsteps, num(now));
     char mode[200];
     if (v->nruns == 2)
-        snprintf(mode, sizeof mode, "%s vs %s", v->runs[0].name, v->runs[1].name);
+        snprintf(mode, sizeof mode, "%s vs %s", v->runs[0].run.sched.ops->name,
+                 v->runs[1].run.sched.ops->name);
     else
-        snprintf(mode, sizeof mode, "%s", v->runs[0].name);
+        snprintf(mode, sizeof mode, "%s", v->runs[0].run.sched.ops->name);
     title_bar(v, cb, mode, right);
     summary_row(v, cb, 1);
 
@@ -951,7 +963,13 @@ void draw_chooser(struct view *v, struct cellbuf *cb)
         cb_text(cb, bx + 4, y, nw, slash ? slash + 1 : ch->items[i], attr | AF_BOLD, v->ascii);
         cb_text(cb, bx + 6 + nw, y, bw - nw - 8, ch->notes[i], sel ? R_SEL : R_DIM, v->ascii);
     }
-    cb_text(cb, bx + 2, by + bh - 2, bw - 4, "Enter: choose   Esc: cancel", R_DIM, v->ascii);
+    char foot[128];
+    if (ch->n > rows)
+        snprintf(foot, sizeof foot, "Enter: choose   Esc: cancel   %d-%d of %d", ch->top + 1,
+                 ch->top + rows, ch->n);
+    else
+        snprintf(foot, sizeof foot, "Enter: choose   Esc: cancel");
+    cb_text(cb, bx + 2, by + bh - 2, bw - 4, foot, R_DIM, v->ascii);
 }
 
 /* ---- too small ---- */

@@ -51,7 +51,7 @@ static void update_best(struct view *v)
     x->best = b.makespan;
 }
 
-void ex_list(struct view *v)
+static void ex_list(struct view *v)
 {
     struct exercise *x = &v->ex;
     x->ncand = 0;

@@ -25,12 +25,6 @@ static const int play_delays[] = {2000, 1000, 500, 250, 100, 40};   /* ms per st
 #define VIEW_OPT_SECONDS 5.0   /* the view's time limit for the optimal scheduler */
 #define MAX_ZOOM 12
 
-static bool ends_with(const char *s, const char *suffix)
-{
-    size_t a = strlen(s), b = strlen(suffix);
-    return a >= b && strcmp(s + a - b, suffix) == 0;
-}
-
 void view_message(struct view *v, enum msg_kind kind, const char *fmt, ...)
 {
     va_list ap;
@@ -151,13 +145,13 @@ static int make_run(struct view *v, const struct cluster *c, enum model m, const
     memset(out, 0, sizeof *out);
     out->name = xstrdup(name);
     struct sched_opts so = v->opts.sopt;
-    if (ends_with(name, ".lua"))
-        so.script = out->name;
     const struct sched_ops *ops = cli_sched(name, cause);
     if (!ops) {
         vrun_free(out);
         return -1;
     }
+    if (lua_sched_script(ops))   /* the script the name resolved to (a bundled one, say) */
+        so.script = lua_sched_script(ops);
     bool slow = strcmp(ops->name, "optimal") == 0;
     if (slow && so.time_limit <= 0)
         so.time_limit = VIEW_OPT_SECONDS;
@@ -545,8 +539,8 @@ int view_open(struct view *v, const struct cli_opts *o, char **cause)
         view_close(v);
         return 2;
     }
-    if (warnings)
-        message_cause(v, "warning: ", warnings);
+    if (warnings)   /* the loader's lines say "warning:" themselves */
+        message_cause(v, "", warnings);
     free(warnings);
     return 0;
 }
@@ -645,19 +639,24 @@ static void chooser_open(struct view *v, enum chooser_kind kind)
     v->ch.kind = kind;
     const char *current = kind == CH_SCHED ? v->runs[0].name : model_name(v->model);
     if (kind == CH_SCHED) {
-        for (int i = 0; i < sched_count(); i++) {
-            const struct sched_ops *ops = sched_at(i);
-            char *why = NULL;
-            if (sched_check(ops, v->c, v->model, &why) < 0) {
-                char note[512];
-                snprintf(note, sizeof note, "(not here: %s)", why);
-                chooser_add(&v->ch, ops->name, note);
-            } else {
-                chooser_add(&v->ch, ops->name, ops->summary);
+        /* What works here first, then the Lua heuristics, then what does not apply. */
+        for (int pass = 0; pass < 2; pass++) {
+            for (int i = 0; i < sched_count(); i++) {
+                const struct sched_ops *ops = sched_at(i);
+                char *why = NULL;
+                bool usable = sched_check(ops, v->c, v->model, &why) == 0;
+                if (usable && pass == 0) {
+                    chooser_add(&v->ch, ops->name, ops->summary);
+                } else if (!usable && pass == 1) {
+                    char note[512];
+                    snprintf(note, sizeof note, "(not here: %s)", why ? why : "does not apply");
+                    chooser_add(&v->ch, ops->name, note);
+                }
+                free(why);
             }
-            free(why);
+            if (pass == 0)
+                add_lua_heuristics(&v->ch);
         }
-        add_lua_heuristics(&v->ch);
     } else {
         for (int m = 0; m < MODEL_COUNT; m++) {
             char note[512];

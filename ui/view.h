@@ -163,7 +163,6 @@ int ex_start(struct view *v);
 void ex_stop(struct view *v);
 int ex_book(struct view *v, int from, int to);
 void ex_undo(struct view *v);
-void ex_list(struct view *v);
 
 /* Drawing pieces shared by the screens (draw.c). */
 void draw_main(struct view *v, struct cellbuf *cb);
