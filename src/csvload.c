@@ -416,13 +416,20 @@ static void comment_line(struct loader *ld, int line, const char *s, size_t n)
     if (i == k0 || i >= n || s[i] != ':' || (i + 1 < n && s[i + 1] != ' ' && s[i + 1] != '\t'))
         return;
     size_t k1 = i++;
-    while (i < n && is_blank_char(s[i]))
-        i++;
-    size_t end = n;
-    while (end > i && is_blank_char(s[end - 1]))
-        end--;
     char *key = str_ndup(s + k0, k1 - k0);
-    char *value = str_ndup(s + i, end - i);
+    /* A value is one line of text: control characters read as blanks (as the
+     * writer writes them), then blanks around it go. */
+    char *value = str_ndup(s + i, n - i);
+    size_t a = 0, b = n - i;
+    for (size_t j = 0; j < b; j++)
+        if ((unsigned char)value[j] < 0x20)
+            value[j] = ' ';
+    while (a < b && value[a] == ' ')
+        a++;
+    while (b > a && value[b - 1] == ' ')
+        b--;
+    memmove(value, value + a, b - a);
+    value[b - a] = '\0';
     if (strcasecmp(key, "name") == 0) {
         set_param_str(ld, line, "name", &ld->name, value);
     } else if (strcasecmp(key, "source") == 0) {
@@ -978,6 +985,10 @@ struct cluster *cluster_load_csv_buffer(const char *name, const char *buf, size_
         pos += n;
         line++;
         if (!ld.pending) {
+            if (s[0] == '#' && memchr(s, '\0', n)) {
+                diag_error(d, name, line, NULL, "NUL byte in the line (is this a text file?)");
+                continue;
+            }
             if (s[0] == '#') {
                 size_t m = n;
                 while (m > 0 && (s[m - 1] == '\n' || s[m - 1] == '\r'))

@@ -101,6 +101,8 @@ static int init_common(struct engine *e, const struct cluster *c, enum model m, 
     if (c->kind == CLUSTER_GRAPH && m == MODEL_MULTI_PORT)
         e->link_free = xcalloc((size_t)(c->nedges ? c->nedges : 1), sizeof *e->link_free);
     e->parent = xmalloc((size_t)c->n * sizeof *e->parent);
+    for (size_t i = 0, cells = hold_cells(e); i < cells; i++)
+        e->hold[i] = INFINITY;   /* nobody holds anything until engine_give */
     engine_reset(e);
     e->nwaiting = 0;
     return 0;
@@ -140,8 +142,7 @@ void engine_give(struct engine *e, int p, int msg, double t)
 
 void engine_reset(struct engine *e)
 {
-    /* Keep the initial holdings (hold times of 0 with no transfer behind them). */
-    size_t cells = hold_cells(e);
+    /* Undo the bookings only: the initial holdings (engine_give) stay. */
     int delivered = 0;
     for (int i = 0; i < e->ntr; i++) {
         const struct transfer *t = &e->tr[i];
@@ -149,9 +150,6 @@ void engine_reset(struct engine *e)
         delivered++;
         free(t->reason);
     }
-    if (e->ntr == 0)
-        for (size_t i = 0; i < cells; i++)
-            e->hold[i] = INFINITY;
     e->nwaiting += delivered;
     e->ntr = 0;
     for (int p = 0; p < e->n; p++) {

@@ -2,8 +2,10 @@
  * exercise.c - fnf's next pick and the best reachable makespan from any
  * engine state (exercise.h), for the view's exercise mode.
  *
- * The search keeps one engine per depth and books on copies, so it sees the
- * port models exactly as the engine implements them.  Completeness: any set
+ * The search never copies an engine's insides: it rebuilds a state by
+ * replaying bookings on a reset engine (engine_book is deterministic), so it
+ * sees the port models exactly as the engine implements them, whatever the
+ * engine keeps.  Completeness: any set
  * of further bookings, replayed in order of start time (ties in the order
  * they were made), gives the same transfers, because a transfer's start only
  * depends on bookings that start no later; so trying only choices whose
@@ -19,66 +21,26 @@
 
 #include "sched.h"
 
-/* Give dst its own buffers, sized for src (dst holds no bookings yet). */
-static void eng_alloc_like(struct engine *dst, const struct engine *src)
-{
-    memset(dst, 0, sizeof *dst);
-    size_t n = (size_t)src->n, cells = (size_t)src->nmsg * n;
-    dst->hold = xmalloc(cells * sizeof *dst->hold);
-    dst->send_free = xmalloc(n * sizeof *dst->send_free);
-    dst->recv_free = xmalloc(n * sizeof *dst->recv_free);
-    dst->parent = xmalloc(n * sizeof *dst->parent);
-    dst->trcap = src->ntr + src->n + 1;
-    dst->tr = xmalloc((size_t)dst->trcap * sizeof *dst->tr);
-}
-
 /*
- * Make dst (from eng_alloc_like on an engine of the same size) the same
- * state as src.  Scalars are copied wholesale, the arrays into dst's own
- * buffers; copied transfers carry no reason text (the search needs none).
+ * The bookings that made e, replayed on a fresh engine: e must come from
+ * engine_init and engine_book (the view's exercise engine does).  The copy
+ * is checked against e.  Returns 0, or -1 with *cause.
  */
-static void eng_assign(struct engine *dst, const struct engine *src)
+static int replay_copy(const struct engine *e, struct engine *out, char **cause)
 {
-    double *hold = dst->hold, *sf = dst->send_free, *rf = dst->recv_free;
-    int *parent = dst->parent, trcap = dst->trcap;
-    struct transfer *tr = dst->tr;
-    for (int i = 0; i < dst->ntr; i++)
-        free(tr[i].reason);
-    free(dst->ev);
-    if (trcap < src->ntr + 1) {
-        trcap = src->ntr + src->n + 1;
-        tr = xrealloc(tr, (size_t)trcap * sizeof *tr);
+    if (engine_init(out, e->c, e->model, cause) < 0)
+        return -1;
+    for (int i = 0; i < e->ntr; i++)
+        if (engine_book(out, e->tr[i].from, e->tr[i].to, e->tr[i].msg, e->tr[i].reason, cause) < 0) {
+            engine_free(out);
+            return -1;
+        }
+    if (out->nwaiting != e->nwaiting || out->makespan != e->makespan) {
+        engine_free(out);
+        return set_cause(cause, "this engine state is not a broadcast from %s built by bookings",
+                         e->c->nodes[e->c->source].name);
     }
-    *dst = *src;
-    size_t n = (size_t)src->n, cells = (size_t)src->nmsg * n;
-    dst->hold = memcpy(hold, src->hold, cells * sizeof *hold);
-    dst->send_free = memcpy(sf, src->send_free, n * sizeof *sf);
-    dst->recv_free = memcpy(rf, src->recv_free, n * sizeof *rf);
-    dst->parent = memcpy(parent, src->parent, n * sizeof *parent);
-    dst->tr = tr;
-    dst->trcap = trcap;
-    if (src->ntr)
-        memcpy(tr, src->tr, (size_t)src->ntr * sizeof *tr);
-    for (int i = 0; i < src->ntr; i++)
-        tr[i].reason = NULL;
-    dst->ev = NULL;
-    dst->nev = 0;
-}
-
-static struct engine *eng_clone(const struct engine *src)
-{
-    struct engine *e = xmalloc(sizeof *e);
-    eng_alloc_like(e, src);
-    eng_assign(e, src);
-    return e;
-}
-
-static void eng_destroy(struct engine *e)
-{
-    if (!e)
-        return;
-    engine_free(e);
-    free(e);
+    return 0;
 }
 
 int exercise_fnf_pick(const struct engine *e, int *from, int *to, char *reason,
@@ -90,14 +52,16 @@ int exercise_fnf_pick(const struct engine *e, int *from, int *to, char *reason,
         return set_cause(cause, "every node holds the message already");
     if (sched_check(&sched_fnf, e->c, e->model, cause) < 0)
         return -1;
-    struct engine *copy = eng_clone(e);
+    struct engine copy;
+    if (replay_copy(e, &copy, cause) < 0)
+        return -1;
     struct sched s;
     struct decision d;
     memset(&d, 0, sizeof d);
     sched_init(&s, &sched_fnf, NULL);
     int rc = -1;
-    if (!s.ops->prepare || s.ops->prepare(&s, copy, cause) == 0) {
-        int r = s.ops->choose(&s, copy, &d, cause);
+    if (!s.ops->prepare || s.ops->prepare(&s, &copy, cause) == 0) {
+        int r = s.ops->choose(&s, &copy, &d, cause);
         if (r == SCHED_DECIDED) {
             *from = d.from;
             *to = d.to;
@@ -109,7 +73,7 @@ int exercise_fnf_pick(const struct engine *e, int *from, int *to, char *reason,
         }
     }
     sched_free(&s);
-    eng_destroy(copy);
+    engine_free(&copy);
     return rc;
 }
 
@@ -121,8 +85,10 @@ struct choice {
 };
 
 struct search {
-    struct engine *lvl;     /* lvl[d]: the state after d further bookings */
-    int nlvl;
+    struct engine w;        /* the working engine, rebuilt for every state */
+    const struct transfer *base;   /* the bookings of the starting state */
+    int nbase;
+    int *pfrom, *pto;       /* the choices from the starting state down to here */
     const double *dmin;     /* per node: the cheapest transfer into it (start to hold) */
     bool node_table;        /* identical nodes are interchangeable */
     double best;
@@ -131,8 +97,20 @@ struct search {
     bool gave_up;
 };
 
+/* Make s->w the starting state plus the first depth choices (which all book fine). */
+static void rebuild(struct search *s, int depth)
+{
+    engine_reset(&s->w);
+    for (int i = 0; i < s->nbase; i++)
+        engine_book(&s->w, s->base[i].from, s->base[i].to, 0, NULL, NULL);
+    for (int i = 0; i < depth; i++)
+        engine_book(&s->w, s->pfrom[i], s->pto[i], 0, NULL, NULL);
+}
+
 static bool tied(double a, double b)
 {
+    if (isinf(a) || isinf(b))
+        return a == b;
     double scale = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
     return fabs(a - b) <= 1e-9 * (scale > 1 ? scale : 1);
 }
@@ -176,14 +154,15 @@ static bool holder_twin(const struct engine *e, int q)
     return false;
 }
 
-static void dfs(struct search *s, int d, double last_start, int first_from, int first_to)
+/* s->w holds the state after d choices; explores everything below it. */
+static void dfs(struct search *s, int d, double last_start)
 {
-    const struct engine *e = &s->lvl[d];
+    const struct engine *e = &s->w;
     if (e->nwaiting == 0) {
         if (below(e->makespan, s->best)) {
             s->best = e->makespan;
-            s->best_from = first_from;
-            s->best_to = first_to;
+            s->best_from = s->pfrom[0];
+            s->best_to = s->pto[0];
         }
         return;
     }
@@ -215,6 +194,7 @@ static void dfs(struct search *s, int d, double last_start, int first_from, int 
     }
     struct choice *kids = xmalloc((size_t)nh * (size_t)nw * sizeof *kids);
     int nk = 0;
+    double ms_here = e->makespan;
     for (int q = 0; q < e->n; q++) {
         if (!engine_holds(e, q, 0) || (s->node_table && holder_twin(e, q)))
             continue;
@@ -224,7 +204,7 @@ static void dfs(struct search *s, int d, double last_start, int first_from, int 
                 continue;
             if (engine_earliest(e, q, p, 0, &t) < 0 || below(t.start, last_start))
                 continue;
-            double ms = t.hold > e->makespan ? t.hold : e->makespan;
+            double ms = t.hold > ms_here ? t.hold : ms_here;
             if (!below(ms, s->best))
                 continue;
             kids[nk++] = (struct choice){q, p, t.start, t.hold};
@@ -232,14 +212,12 @@ static void dfs(struct search *s, int d, double last_start, int first_from, int 
     }
     qsort(kids, (size_t)nk, sizeof *kids, cmp_choice);
     for (int i = 0; i < nk && !s->gave_up; i++) {
-        struct engine *next = &s->lvl[d + 1];
-        if (!below(kids[i].hold > e->makespan ? kids[i].hold : e->makespan, s->best))
+        if (!below(kids[i].hold > ms_here ? kids[i].hold : ms_here, s->best))
             continue;   /* the incumbent improved since the list was made */
-        eng_assign(next, e);
-        if (engine_book(next, kids[i].from, kids[i].to, 0, NULL, NULL) < 0)
-            continue;
-        dfs(s, d + 1, kids[i].start, d == 0 ? kids[i].from : first_from,
-            d == 0 ? kids[i].to : first_to);
+        s->pfrom[d] = kids[i].from;
+        s->pto[d] = kids[i].to;
+        rebuild(s, d + 1);
+        dfs(s, d + 1, kids[i].start);
     }
     free(kids);
 }
@@ -268,22 +246,22 @@ static int min_durations(const struct engine *e, double *dmin, char **cause)
 static double fnf_completion(const struct engine *e, int *from, int *to)
 {
     *from = *to = -1;
-    if (sched_check(&sched_fnf, e->c, e->model, NULL) < 0)
+    struct engine copy;
+    if (sched_check(&sched_fnf, e->c, e->model, NULL) < 0 || replay_copy(e, &copy, NULL) < 0)
         return INFINITY;
-    struct engine *copy = eng_clone(e);
     struct sched s;
     sched_init(&s, &sched_fnf, NULL);
     double ms = INFINITY;
-    int before = copy->ntr;
-    if (engine_run(copy, &s, NULL) == 0 && copy->nwaiting == 0) {
-        ms = copy->makespan;
-        if (copy->ntr > before) {
-            *from = copy->tr[before].from;
-            *to = copy->tr[before].to;
+    int before = copy.ntr;
+    if (engine_run(&copy, &s, NULL) == 0 && copy.nwaiting == 0) {
+        ms = copy.makespan;
+        if (copy.ntr > before) {
+            *from = copy.tr[before].from;
+            *to = copy.tr[before].to;
         }
     }
     sched_free(&s);
-    eng_destroy(copy);
+    engine_free(&copy);
     return ms;
 }
 
@@ -312,19 +290,22 @@ int engine_best_completion(const struct engine *e, long long node_limit, struct 
         }
     struct search s;
     memset(&s, 0, sizeof s);
+    if (replay_copy(e, &s.w, cause) < 0) {
+        free(dmin);
+        return -1;
+    }
+    s.base = e->tr;
+    s.nbase = e->ntr;
+    s.pfrom = xmalloc((size_t)e->n * sizeof *s.pfrom);
+    s.pto = xmalloc((size_t)e->n * sizeof *s.pto);
     s.dmin = dmin;
     s.node_table = e->c->kind == CLUSTER_NODES;
     s.limit = node_limit > 0 ? node_limit : EXERCISE_NODE_LIMIT;
     s.best = fnf_completion(e, &s.best_from, &s.best_to);
-    s.nlvl = e->nwaiting + 1;
-    s.lvl = xmalloc((size_t)s.nlvl * sizeof *s.lvl);
-    for (int d = 0; d < s.nlvl; d++)
-        eng_alloc_like(&s.lvl[d], e);
-    eng_assign(&s.lvl[0], e);
-    dfs(&s, 0, -INFINITY, -1, -1);
-    for (int d = 0; d < s.nlvl; d++)
-        engine_free(&s.lvl[d]);
-    free(s.lvl);
+    dfs(&s, 0, -INFINITY);
+    engine_free(&s.w);
+    free(s.pfrom);
+    free(s.pto);
     free(dmin);
     out->explored = s.explored;
     if (isinf(s.best))

@@ -3,9 +3,11 @@
  * builds a broadcast by hand: what fnf would pick from any state of the
  * engine, and the best makespan still reachable from it.
  *
- * The best completion is an exact search: it copies the engine and tries
- * every remaining (sender, receiver) choice through engine_book, so the
- * answer uses the same port models as everything else.  It is meant for
+ * The best completion is an exact search: it replays the engine's bookings
+ * on an engine of its own and tries every remaining (sender, receiver)
+ * choice through engine_book, so the answer uses the same port models as
+ * everything else.  Both functions take an engine built by engine_init and
+ * engine_book (a broadcast), as the view's exercise engine is.  It is meant for
  * small clusters (EXERCISE_MAX_NODES); a search that hits its node limit
  * says so and never calls its best schedule the best.
  */

@@ -21,6 +21,7 @@
 #include "engine.h"
 #include "exp_alltoall.h"
 #include "exp_figueira.h"
+#include "exp_pipeline.h"
 #include "optimal.h"
 #include "report.h"
 #include "rng.h"
@@ -433,6 +434,7 @@ static const struct {
     {"fnf-vs-optimal", "NSC report: how often FNF is optimal on random small clusters", fnf_vs_optimal, NULL},
     {"counterexample", "search random small clusters for the worst FNF/optimal; prints a CSV", counterexample, NULL},
     {"figueira", "Figueira Figs. 10-15: six broadcast trees on random LNOWs (own options: --help)", NULL, exp_figueira_main},
+    {"pipeline", "Beaumont, Marchal & Robert Figs. 4-5, Table 3: pipelined trees vs the LP optimum (own options: --help)", NULL, exp_pipeline_main},
     {"alltoall", "Chen & Liu Table 7: personalized exchange orders, sync/async (own options: --help)", NULL, exp_alltoall_main},
 };
 #define NSTUDIES ((int)(sizeof studies / sizeof studies[0]))

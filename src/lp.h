@@ -24,22 +24,33 @@
 
 #include "cluster.h"
 
-#define LP_MAX_VARIABLES 4000000L   /* refused beyond this: (n-1) * edges flow variables */
+#define LP_MAX_FLOW_VARIABLES 4000000L  /* lp_solve_broadcast_flows: refused beyond this */
 
 struct lp_result {
     double throughput;  /* TP: slices per time unit (INFINITY with a single node) */
     int nedges;         /* = c->nedges */
     double *count;      /* count[k]: n(u,v) of edge k = max over destinations of its flow */
     double *busy;       /* busy[k] = count[k] * T(k): share of a time unit edge k is busy */
-    int rows, cols;     /* size of the program that was solved */
-    int iterations;     /* simplex iterations */
+    int rows, cols;     /* size of the (last) program that was solved */
+    int iterations;     /* simplex iterations, all rounds */
+    int rounds;         /* lp_solve_broadcast: rounds of cuts (1 for the flow form) */
 };
 
 /*
- * Build and solve LP (2) for c (a finished platform graph) from c->source.
- * Returns 0 with *out filled (free it with lp_result_free), or -1 with *cause.
+ * Solve LP (2) for c (a finished platform graph) from c->source, by
+ * generating the cuts of its projection on (TP, n) (lp.c says how): the
+ * program GLPK sees has |E| + 1 columns.  Returns 0 with *out filled (free
+ * it with lp_result_free), or -1 with *cause.
  */
 int lp_solve_broadcast(const struct cluster *c, struct lp_result *out, char **cause);
+/*
+ * The same program built as the paper writes it, with all (n-1)|E| flow
+ * variables x(w,e): the reference the tests check lp_solve_broadcast
+ * against.  Same value; the counts may differ where the optimum is not
+ * unique.  Minutes beyond a few hundred edges; refused beyond
+ * LP_MAX_FLOW_VARIABLES.
+ */
+int lp_solve_broadcast_flows(const struct cluster *c, struct lp_result *out, char **cause);
 void lp_result_free(struct lp_result *r);
 
 #endif

@@ -58,6 +58,46 @@ static double check_time(lua_State *L, int arg, const char *fn, const char *what
     return x;
 }
 
+/*
+ * The string at idx, refused if it holds a zero byte or a control character
+ * (a newline only where newline is true): the CSV format cannot carry those,
+ * and a script must build what a CSV file can say.
+ */
+static const char *check_text(lua_State *L, int idx, const char *fn, const char *what,
+                              bool newline)
+{
+    size_t len;
+    const char *t = lua_tolstring(L, idx, &len);
+    for (size_t i = 0; i < len; i++) {
+        unsigned char ch = (unsigned char)t[i];
+        if ((ch < 0x20 && !(newline && ch == '\n')) || ch == 0x7f)
+            luaL_error(L, "%s: %s holds a control character (byte %d at position %d); "
+                          "a cluster file could not say it", fn, what, (int)ch, (int)i + 1);
+    }
+    return t;
+}
+
+/* s without the blanks (spaces, tabs) around every line, as a CSV comment reads back. */
+static void push_trimmed_lines(lua_State *L, const char *s)
+{
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    for (;;) {
+        const char *nl = strchr(s, '\n');
+        const char *end = nl ? nl : s + strlen(s);
+        while (s < end && (*s == ' ' || *s == '\t'))
+            s++;
+        while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
+            end--;
+        luaL_addlstring(&b, s, (size_t)(end - s));
+        if (!nl)
+            break;
+        luaL_addchar(&b, '\n');
+        s = nl + 1;
+    }
+    luaL_pushresult(&b);
+}
+
 /* A node named by a 1-based index or by its name; returns the 0-based index. */
 static int node_arg(lua_State *L, struct builder *b, int arg, const char *fn)
 {
@@ -114,7 +154,7 @@ static const char *opt_label(lua_State *L, int t, const char *field, const char 
     }
     if (lua_type(L, -1) != LUA_TSTRING)
         luaL_error(L, "%s: %s must be a string (got a %s)", fn, field, luaL_typename(L, -1));
-    return lua_tostring(L, -1);   /* left on the stack until the node is made */
+    return check_text(L, -1, fn, field, false);   /* left on the stack until the node is made */
 }
 
 static bool opt_time(lua_State *L, int t, const char *field, const char *fn, double *out)
@@ -143,14 +183,14 @@ static int api_node(lua_State *L)
         lua_getfield(L, 1, "name");
         if (lua_type(L, -1) != LUA_TSTRING)
             return luaL_error(L, "node: the table needs name = \"...\" (a string)");
-        name = lua_tostring(L, -1);
+        name = check_text(L, -1, "node", "the name", false);
         sg = opt_time(L, 1, "send", "node", &send);
         rg = opt_time(L, 1, "recv", "node", &recv);
         opts = 1;
     } else {
         if (lua_type(L, 1) != LUA_TSTRING)
             return luaL_typeerror(L, 1, "node name (a string) or a table {name=..., send=..., recv=...}");
-        name = lua_tostring(L, 1);
+        name = check_text(L, 1, "node", "the name", false);
         if ((sg = !lua_isnoneornil(L, 2)))
             send = check_time(L, 2, "node", "send", false);
         if ((rg = !lua_isnoneornil(L, 3)))
@@ -384,17 +424,25 @@ static int api_unit(lua_State *L)
     return 0;
 }
 
+/* name(s): the cluster's name, without blanks around it (as a CSV file reads it). */
 static int api_name(lua_State *L)
 {
     struct builder *b = get_builder(L);
-    cluster_set_str(&b->c->name, luaL_checkstring(L, 1));
+    luaL_checkstring(L, 1);
+    push_trimmed_lines(L, check_text(L, 1, "name", "the name", false));
+    if (!*lua_tostring(L, -1))
+        return luaL_error(L, "name: the cluster's name is empty");
+    cluster_set_str(&b->c->name, lua_tostring(L, -1));
     return 0;
 }
 
+/* description(s): lines separated by "\n", each without blanks around it. */
 static int api_description(lua_State *L)
 {
     struct builder *b = get_builder(L);
-    cluster_set_str(&b->c->description, luaL_checkstring(L, 1));
+    luaL_checkstring(L, 1);
+    push_trimmed_lines(L, check_text(L, 1, "description", "the description", true));
+    cluster_set_str(&b->c->description, lua_tostring(L, -1));
     return 0;
 }
 

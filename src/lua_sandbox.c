@@ -352,6 +352,8 @@ int sandbox_caller_line(lua_State *L)
 
 /* ---- guarded library functions ---- */
 
+/* The wrapped library function, called directly with the guard's stack: only
+ * for functions without upvalues of their own (string, table, base). */
 static lua_CFunction original(lua_State *L)
 {
     return lua_tocfunction(L, lua_upvalueindex(1));
@@ -441,7 +443,11 @@ static int guard_randomseed(lua_State *L)
     if (lua_isnoneornil(L, 1))
         return luaL_error(L, "math.randomseed needs a seed in hetcast scripts (runs must be "
                              "reproducible): math.randomseed(n)");
-    return original(L)(L);
+    /* Called as a value, not as original(L)(L): it keeps its state in an upvalue. */
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
 }
 
 static int sb_print(lua_State *L)

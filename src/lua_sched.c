@@ -684,7 +684,7 @@ static const char *opt_reason(lua_State *L, int idx, const char *pair)
     if (t == LUA_TNONE || t == LUA_TNIL)
         return NULL;
     if (t != LUA_TSTRING)
-        sandbox_return_error(L, "%sthe reason must be a string (got a %s)", pair,
+        sandbox_return_error(L, "bad decision: %sthe reason must be a string (got a %s)", pair,
                              luaL_typename(L, idx));
     return lua_tostring(L, idx);
 }

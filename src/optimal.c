@@ -34,7 +34,9 @@
  *
  * Arithmetic: when every cost is a decimal with at most 6 digits after the
  * point, the searches run on integers (scaled by 10^d, held exactly in
- * doubles), which makes every comparison exact.  Otherwise they run on the
+ * doubles), which makes every comparison exact for the values as written
+ * (the engine's doubles may then differ from them in the last bit, and so
+ * may the reported makespan from the search's).  Otherwise they run on the
  * raw doubles with the engine's order of additions; the slot search's
  * bounds are then still exact (floating addition is monotone), and the
  * general search only prunes a bound that beats the incumbent by a relative
@@ -42,6 +44,7 @@
  */
 #include "optimal.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -104,10 +107,11 @@ static bool exhausted(const struct limits *lim)
 
 /* ---- units: exact integer arithmetic when the costs allow it ---- */
 
+/* Is v the double nearest to a multiple of 1/scale (within a few ulps)? */
 static bool on_grid(double v, double scale)
 {
     double x = v * scale;
-    return fabs(x - nearbyint(x)) <= 1e-9 * fmax(1.0, fabs(x));
+    return fabs(x - nearbyint(x)) <= 16 * DBL_EPSILON * fmax(1.0, fabs(x));
 }
 
 /* Is every cost the engine uses a multiple of 1/scale? *big: the largest
@@ -949,8 +953,8 @@ static double as_pass(void *ctx, double t, double *best)
     double v = as_bound(a, rt->P, rt->len, a->cnt, t);
     if (v < t)
         v = as_search(a, 0, rt->P, rt->len, -1, 0);
-    if (a->U < *best)
-        *best = a->U;
+    if (a->U < t)
+        *best = a->U;   /* a schedule below t was found (a->best holds it) */
     return v;
 }
 
@@ -1401,8 +1405,8 @@ static double gs_pass(void *ctx, double t, double *best)
     struct gs_ctx *g = ctx;
     g->U = t;
     double v = gs_search(g, 0, 0, 0, 0, 0) - g->slack;
-    if (g->U < *best)
-        *best = g->U;
+    if (g->U < t)
+        *best = g->U;   /* a schedule below t was found (g->bf, g->bt hold it) */
     return v;
 }
 

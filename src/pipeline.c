@@ -756,8 +756,14 @@ static int pipe_prepare(struct sched *s, struct engine *e, char **cause)
         }
     }
     free(why);
-    if (pipe_build(c, h, pl->has_lp ? &pl->lp : NULL, &pl->tree, cause) < 0 ||
-        pipe_engine_init(e, c, e->model, slices, cause) < 0) {
+    if (pipe_build(c, h, pl->has_lp ? &pl->lp : NULL, &pl->tree, cause) < 0) {
+        plan_free(pl);
+        return -1;
+    }
+    /* The caller's one-message engine becomes a K-slice one: free it first. */
+    enum model m = e->model;
+    engine_free(e);
+    if (pipe_engine_init(e, c, m, slices, cause) < 0) {
         plan_free(pl);
         return -1;
     }

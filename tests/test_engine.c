@@ -194,6 +194,12 @@ static void test_refusals(void)
     ok(rc < 0 && strstr(cause, "already has"), "refused: a receiver that has it (%s)", cause);
     ok(engine_book(&e, 1, 2, 0, NULL, &cause) == 0, "accepted: p1 sends once booked to hold it");
     is_double(e.tr[1].start, 4, 0, "p1 starts when it holds the message");
+    engine_reset(&e);
+    ok(e.ntr == 0 && e.nwaiting == 2 && engine_holds(&e, 0, 0) && !engine_holds(&e, 1, 0),
+       "engine_reset: bookings undone, the source still holds the message");
+    engine_reset(&e);
+    ok(engine_holds(&e, 0, 0) && e.nwaiting == 2, "engine_reset twice: the same");
+    ok(engine_book(&e, 0, 2, 0, NULL, NULL) == 0 && e.makespan == 5, "booking after a reset");
     free(cause);
     engine_free(&e);
     cluster_free(c);

@@ -3,7 +3,8 @@
  * from any state, and the best reachable makespan checked two ways: from
  * the start it must equal the optimum (optimal.c); from states part-way
  * through it must equal a brute force that replays every booking sequence
- * from scratch (no pruning, no ordering, no symmetry).  Also the paper's
+ * from scratch (no pruning, no ordering, no symmetry), on node tables,
+ * latency matrices and platform graphs (where fnf gives no first incumbent).  Also the paper's
  * counterexample step by step, a finished state, the node limit, and one-
  * and two-node clusters.
  */
@@ -81,6 +82,24 @@ static struct cluster *random_matrix(struct rng *g, int n)
         for (int p = 0; p < n; p++)
             if (p != q)
                 c->dist[q * n + p] = draw(g, true);
+    return finish(c);
+}
+
+/* A ring (so every node can be reached) plus random extra edges. */
+static struct cluster *random_graph(struct rng *g, int n)
+{
+    struct cluster *c = cluster_new(CLUSTER_GRAPH);
+    for (int i = 0; i < n; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "g%d", i);
+        cluster_add_node(c, name, 0, 0);
+    }
+    for (int q = 0; q < n; q++)
+        for (int p = 0; p < n; p++)
+            if (p != q && (p == (q + 1) % n || rng_below(g, 3) == 0)) {
+                double t = 1 + (double)rng_below(g, 5);
+                cluster_add_edge(c, q, p, t, rng_below(g, 2) ? 1 + (double)rng_below(g, (uint64_t)t) : -1);
+            }
     return finish(c);
 }
 
@@ -261,10 +280,12 @@ static void against_brute_force(void)
     int checked = 0, bad = 0, first_ok = 0;
     for (int it = 0; it < 120; it++) {
         int n = 3 + (int)rng_below(&g, 3);   /* 3..5 */
-        struct cluster *c = it % 4 == 3 ? random_matrix(&g, n) : random_nodes(&g, n, it % 2 == 0);
+        bool graph = it % 5 == 4;   /* fnf does not apply: no first incumbent */
+        struct cluster *c = graph ? random_graph(&g, n)
+                            : it % 4 == 3 ? random_matrix(&g, n) : random_nodes(&g, n, it % 2 == 0);
         if (!c)
             continue;
-        enum model m = models[it % 4];
+        enum model m = graph ? (it % 2 ? MODEL_MULTI_PORT : MODEL_ONE_PORT) : models[it % 4];
         /* A random prefix: some bookings a student might have made. */
         int from[64], to[64], k = 0;
         struct engine e;
@@ -278,7 +299,8 @@ static void against_brute_force(void)
             do
                 p = (int)rng_below(&g, (uint64_t)n);
             while (engine_holds(&e, p, 0));
-            engine_book(&e, q, p, 0, NULL, NULL);
+            if (engine_book(&e, q, p, 0, NULL, NULL) < 0)
+                continue;   /* no such edge in a graph */
             from[k] = q;
             to[k] = p;
             k++;
@@ -287,8 +309,8 @@ static void against_brute_force(void)
         double want = brute(c, m, from, to, k);
         if (engine_best_completion(&e, 0, &b, NULL) < 0 || fabs(b.makespan - want) > EPS) {
             bad++;
-            diag("n=%d model=%s after %d bookings: best %.17g, brute force %.17g", n, model_name(m),
-                 k, b.makespan, want);
+            diag("n=%d %s, model=%s after %d bookings: best %.17g, brute force %.17g", n,
+                 cluster_kind_name(c->kind), model_name(m), k, b.makespan, want);
         } else if (e.nwaiting > 0) {
             /* The first choice it reports must keep the best reachable. */
             struct best_result after;
@@ -308,6 +330,25 @@ static void against_brute_force(void)
     ok(checked >= 100, "compared on %d random part-way states", checked);
     is_int(bad, 0, "best completion equals the brute force over every booking sequence");
     is_int(first_ok, checked, "the reported first choice keeps the best in reach");
+}
+
+static void platform_graph(void)
+{
+    struct cluster *c = load("# source: a\nfrom,to,time\na,b,2\nb,c,1\na,c,5\nc,d,1\n");
+    ok(c != NULL, "a small platform graph loads");
+    if (!c)
+        return;
+    struct engine e;
+    struct best_result b;
+    char *cause = NULL;
+    engine_init(&e, c, MODEL_ONE_PORT, NULL);
+    is_int(engine_best_completion(&e, 0, &b, &cause), 0, "best completion on a graph (no fnf there)");
+    is_double(b.makespan, 4, EPS, "a -> b -> c -> d: 2 + 1 + 1");
+    is_int(exercise_fnf_pick(&e, &b.from, &b.to, NULL, 0, &cause), -1, "fnf's pick is refused on a graph");
+    ok(cause && strstr(cause, "fnf") != NULL, "saying so: %s", cause ? cause : "(null)");
+    free(cause);
+    engine_free(&e);
+    cluster_free(c);
 }
 
 static void node_limit(void)
@@ -334,6 +375,7 @@ int main(void)
     tiny();
     against_optimal();
     against_brute_force();
+    platform_graph();
     node_limit();
     return tap_exit();
 }

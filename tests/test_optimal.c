@@ -117,6 +117,28 @@ static struct cluster *random_graph(struct rng *g, int n, bool with_send)
     return finish(c);
 }
 
+/*
+ * 100 nodes in two classes with generic times, one faster at sending and
+ * the other at receiving: the search needs millions of nodes to prove its
+ * optimum (between 82.5 and 83.2).
+ */
+static struct cluster *hard_cluster(void)
+{
+    struct rng g;
+    double s[100], r[100], ps[2], pr[2];
+    rng_seed(&g, 6);
+    for (int k = 0; k < 2; k++) {
+        ps[k] = rng_range(&g, 1, 10);
+        pr[k] = rng_range(&g, 1, 10);
+    }
+    for (int i = 0; i < 100; i++) {
+        int k = (int)rng_below(&g, 2);
+        s[i] = ps[k];
+        r[i] = pr[k];
+    }
+    return node_table(100, s, r, 1, 0);
+}
+
 /* ---- brute force 1: every receiver order, earliest completing sender ---- */
 
 struct order_bf {
@@ -165,6 +187,70 @@ static double brute_orders(const struct cluster *c)
     b.best = INFINITY;
     b.held[c->source] = true;
     order_rec(&b, c->n - 1, 0);
+    return b.best;
+}
+
+/*
+ * Brute force 1b: every distinct sequence of receiver classes (identical
+ * nodes are interchangeable), for clusters too large for all orders.
+ */
+struct class_bf {
+    int K, cnt[8], nh;
+    double cs[8], cr[8], L, comp[64], per[64];
+    double best;
+};
+
+static void class_rec(struct class_bf *b, int left, double ms)
+{
+    if (ms >= b->best)
+        return;
+    if (left == 0) {
+        b->best = ms;
+        return;
+    }
+    int q = 0;
+    for (int j = 1; j < b->nh; j++)
+        if (b->comp[j] < b->comp[q])
+            q = j;
+    double c = b->comp[q];
+    for (int k = 0; k < b->K; k++) {
+        if (b->cnt[k] == 0)
+            continue;
+        double h = (c + b->L) + b->cr[k];
+        b->cnt[k]--;
+        b->comp[q] = c + b->per[q];
+        b->comp[b->nh] = h + b->cs[k];
+        b->per[b->nh++] = b->cs[k];
+        class_rec(b, left - 1, ms > h ? ms : h);
+        b->nh--;
+        b->comp[q] = c;
+        b->cnt[k]++;
+    }
+}
+
+static double brute_classes(const struct cluster *c)
+{
+    struct class_bf b;
+    memset(&b, 0, sizeof b);
+    b.L = c->latency;
+    for (int p = 0; p < c->n; p++) {
+        if (p == c->source)
+            continue;
+        int k = 0;
+        while (k < b.K && !(b.cs[k] == c->nodes[p].send && b.cr[k] == c->nodes[p].recv))
+            k++;
+        if (k == b.K) {
+            b.cs[k] = c->nodes[p].send;
+            b.cr[k] = c->nodes[p].recv;
+            b.K++;
+        }
+        b.cnt[k]++;
+    }
+    b.comp[0] = 0 + c->nodes[c->source].send;
+    b.per[0] = c->nodes[c->source].send;
+    b.nh = 1;
+    b.best = INFINITY;
+    class_rec(&b, c->n - 1, 0);
     return b.best;
 }
 
@@ -385,6 +471,85 @@ static void test_large_classes_vs_brute(void)
     is_int(bad, 0, "9-node class clusters: optimal == brute force");
 }
 
+static void test_class_sequences_vs_brute(void)
+{
+    struct rng g;
+    rng_seed(&g, 13);
+    int bad = 0, cases = 0;
+    long long nodes = 0;
+    for (int it = 0; it < 120; it++) {
+        /* times in [1, 10): often one class sends faster, another receives faster */
+        int classes = 2 + it % 2;
+        int n = classes == 2 ? 14 + (int)rng_below(&g, 9) : 12 + (int)rng_below(&g, 4);
+        bool integers = it % 4 < 2;
+        double s[24], r[24], ps[3], pr[3];
+        for (int k = 0; k < classes; k++) {
+            ps[k] = integers ? 1 + (double)rng_below(&g, 9) : rng_range(&g, 1, 10);
+            pr[k] = integers ? 1 + (double)rng_below(&g, 9) : rng_range(&g, 1, 10);
+        }
+        for (int i = 0; i < n; i++) {
+            int k = (int)rng_below(&g, (uint64_t)classes);
+            s[i] = ps[k];
+            r[i] = pr[k];
+        }
+        struct cluster *c = node_table(n, s, r, (double)rng_below(&g, 3), 0);
+        struct opt_plan p;
+        double got = solve(c, MODEL_ASYNC, &p), want = brute_classes(c);
+        cases++;
+        nodes += p.explored;
+        if ((!(fabs(got - want) <= EPS * fmax(1, want)) || p.status != OPT_PROVEN) && bad++ < 3)
+            diag("case %d: n=%d classes=%d: optimal %.17g, brute force %.17g", it, n, classes, got, want);
+        opt_plan_free(&p);
+        cluster_free(c);
+    }
+    is_int(bad, 0, "12-22 nodes in 2-3 classes: optimal == brute force over class sequences (%d, %lld nodes)",
+           cases, nodes);
+}
+
+/*
+ * Exact and inexact arithmetic agree: an integer cluster runs on integers
+ * (memo keys relative to the first slot), the same cluster divided by 3
+ * runs on raw doubles (absolute keys, other rounding); optima must match.
+ * Sizes where the memo and the count test do the work.
+ */
+static void test_exact_vs_inexact(void)
+{
+    struct rng g;
+    rng_seed(&g, 17);
+    int bad = 0, cases = 0;
+    long long nodes = 0;
+    for (int it = 0; it < 40; it++) {
+        int classes = 2 + it % 2, n = 30 + (int)rng_below(&g, classes == 2 ? 51 : 21);
+        double s[80], r[80], s3[80], r3[80], ps[3], pr[3], L = (double)rng_below(&g, 3);
+        for (int k = 0; k < classes; k++) {
+            ps[k] = 1 + (double)rng_below(&g, 9);
+            pr[k] = 1 + (double)rng_below(&g, 9);
+        }
+        for (int i = 0; i < n; i++) {
+            int k = (int)rng_below(&g, (uint64_t)classes);
+            s[i] = ps[k];
+            r[i] = pr[k];
+            s3[i] = s[i] / 3;
+            r3[i] = r[i] / 3;
+        }
+        struct cluster *a = node_table(n, s, r, L, 0), *b = node_table(n, s3, r3, L / 3, 0);
+        struct opt_plan pa, pb;
+        double va = solve(a, MODEL_ASYNC, &pa), vb = solve(b, MODEL_ASYNC, &pb);
+        if (pa.status == OPT_PROVEN && pb.status == OPT_PROVEN) {
+            cases++;
+            nodes += pa.explored + pb.explored;
+            if (!(fabs(va / 3 - vb) <= 1e-9 * va) && bad++ < 3)
+                diag("case %d (n=%d, %d classes): exact %.17g / 3, inexact %.17g", it, n, classes, va, vb);
+        }
+        opt_plan_free(&pa);
+        opt_plan_free(&pb);
+        cluster_free(a);
+        cluster_free(b);
+    }
+    ok(cases >= 30, "exact vs inexact arithmetic: %d of 40 pairs proven both ways", cases);
+    is_int(bad, 0, "exact and inexact arithmetic give the same optimum (%lld search nodes)", nodes);
+}
+
 static void test_models_vs_brute(void)
 {
     static const enum model models[] = {MODEL_ASYNC, MODEL_SENDER_ONLY, MODEL_SYNC, MODEL_ONE_PORT,
@@ -581,8 +746,42 @@ static void test_limits(void)
     ok(gave_up > 0, "node_limit 10 on 12-node clusters gives up (%d of %d)", gave_up, cases);
     is_int(valid, cases, "gave up: lower <= optimum <= best found, and the plan books");
 
-    /* the time limit: a tiny one on a cluster that needs many nodes */
-    struct cluster *c = random_nodes(&g, 30, 0, false);
+    /* larger node limits: the passes after the first run and finish (they
+     * prove "nothing below t" for targets t below the incumbent) */
+    int passes = 0, bad = 0;
+    cases = 0;
+    for (int it = 0; it < 200; it++) {
+        struct cluster *c = random_nodes(&g, 14 + it % 7, 0, false);
+        struct sched_opts o;
+        sched_opts_default(&o);
+        o.node_limit = 20 << (it % 9);
+        struct opt_plan lim, full;
+        char *cause = NULL;
+        if (optimal_solve(c, MODEL_ASYNC, &o, &lim, &cause) < 0 ||
+            optimal_solve(c, MODEL_ASYNC, NULL, &full, &cause) < 0) {
+            diag("%s", cause);
+            free(cause);
+            cluster_free(c);
+            continue;
+        }
+        cases++;
+        if (lim.status == OPT_GAVE_UP && lim.lower > bound_lower(c, MODEL_ASYNC) + EPS)
+            passes++;
+        if (!(lim.lower <= full.makespan + EPS && lim.makespan >= full.makespan - EPS &&
+              (lim.status == OPT_GAVE_UP || fabs(lim.makespan - full.makespan) <= EPS)) && bad++ < 3)
+            diag("case %d: limit %lld: status %d lower %.17g best %.17g, optimum %.17g", it, o.node_limit,
+                 lim.status, lim.lower, lim.makespan, full.makespan);
+        opt_plan_free(&lim);
+        opt_plan_free(&full);
+        cluster_free(c);
+    }
+    ok(passes > 0, "node limits 20..5120: gave up with a lower bound above the trivial one (%d of %d)",
+       passes, cases);
+    is_int(bad, 0, "node limits 20..5120: lower <= optimum <= best found; proven means optimal");
+
+    /* the time limit: a tiny one on a cluster that needs millions of nodes
+     * (the clock is read every 1024 nodes) */
+    struct cluster *c = hard_cluster();
     struct sched_opts o;
     sched_opts_default(&o);
     o.time_limit = 1e-9;
@@ -591,7 +790,9 @@ static void test_limits(void)
     int rc = optimal_solve(c, MODEL_ASYNC, &o, &p, &cause);
     is_int(rc, 0, "time limit: solve returns a plan");
     if (rc == 0) {
-        ok(p.status == OPT_GAVE_UP || p.explored < 1024, "time limit: gave up (%lld nodes)", p.explored);
+        ok(p.status == OPT_GAVE_UP, "time limit: gave up (%lld nodes, %.3f s)", p.explored, p.seconds);
+        ok(p.makespan <= fnf_makespan(c), "time limit: best found %g, no worse than fnf %g", p.makespan,
+           fnf_makespan(c));
         ok(p.lower <= p.makespan && p.lower >= bound_lower(c, MODEL_ASYNC) - EPS,
            "time limit: %g <= lower %g <= best %g", bound_lower(c, MODEL_ASYNC), p.lower, p.makespan);
         is_double(book_plan(c, MODEL_ASYNC, &p), p.makespan, 0, "time limit: the plan books");
@@ -716,6 +917,8 @@ int main(void)
     test_small_cases();
     test_orders_vs_brute();
     test_large_classes_vs_brute();
+    test_class_sequences_vs_brute();
+    test_exact_vs_inexact();
     test_models_vs_brute();
     test_six_nodes_vs_brute();
     test_graphs_vs_brute();

@@ -105,7 +105,7 @@ start() {   # start W H [ENV=VALUE ...] -- HETCAST-ARGS...
     stop_server
     rm -f "$TMP/pid" "$TMP/stty" "$TMP/screen"
     tries=0
-    until tm new-session -d -s hc -x "$w" -y "$h" "env$envs sh $TMP/run.sh $*" 2>/dev/null; do
+    until tm new-session -d -s hc -x "$w" -y "$h" "env$envs sh '$TMP/run.sh' $*" 2>/dev/null; do
         tries=$((tries + 1))
         [ "$tries" -ge 20 ] && { echo "# cannot start tmux"; return 1; }
         sleep 0.2

@@ -2,10 +2,11 @@
  * draw.c - the screens of the view, drawn into a cell buffer (no curses).
  *
  * Main screen, top to bottom: title bar, summary (makespan, lower bound,
- * optimum, 2T+beta), legend, the Gantt lanes (a send row and a link+receive
- * row per node, or one row per node when they do not fit), the time axis,
- * two message lines (the engine's narration, or a message), and the key
- * hints.  The tree pane or the exercise's pick list sits on the right.
+ * optimum, 2T+beta), legend, the Gantt lanes (send, link and receive rows
+ * per node when there is room; then send and link+receive; then one row per
+ * node, which loses nothing in a broadcast since a node receives before it
+ * sends), the time axis, two message lines (the engine's narration, or a
+ * message), and the key hints.  The tree pane or the exercise's pick list sits on the right.
  * Bars after the cursor are drawn as "planned" (a lighter fill); transfers
  * not started yet are not drawn at all.  Fill characters differ per kind, so
  * the picture reads without colour too.
@@ -44,7 +45,7 @@ static const struct glyphs g_ascii = {
 
 enum kind { K_SEND = 0, K_LINK = 1, K_RECV = 2 };
 
-static const struct glyphs *G(const struct view *v)
+static const struct glyphs *glyphs_of(const struct view *v)
 {
     return v->ascii ? &g_ascii : &g_uni;
 }
@@ -197,7 +198,7 @@ static void bar(struct view *v, struct cellbuf *cb, const struct tmap *m, int y,
     int ca = tcol(m, a), ce = tcol(m, b), cn = cursor_col(m, now);
     if (ce <= ca)
         ce = ca + 1;
-    const struct glyphs *g = G(v);
+    const struct glyphs *g = glyphs_of(v);
     for (int c = ca < 0 ? 0 : ca; c < ce && c < m->w; c++) {
         bool plan = c >= cn;
         cb_put(cb, m->x0 + c, y, plan ? g->plan[k] : g->fill[k], fill_role(k, plan));
@@ -292,7 +293,7 @@ static void label_transfer(struct view *v, struct cellbuf *cb, const struct lane
                            const struct tmap *m, const struct cluster *c, const struct transfer *t,
                            double now)
 {
-    const struct glyphs *g = G(v);
+    const struct glyphs *g = glyphs_of(v);
     bar_label(v, cb, m, lane_row(L, t->from, K_SEND), t->start, t->send_end, K_SEND, now, g->to,
               c->nodes[t->to].name, t->from == v->sel || t->to == v->sel);
     bool mark = t->from == v->sel || t->to == v->sel;
@@ -318,7 +319,7 @@ static void label_transfer(struct view *v, struct cellbuf *cb, const struct lane
 static void lane_labels(struct view *v, struct cellbuf *cb, const struct lanes *L,
                         const struct cluster *c, const unsigned char *crit)
 {
-    const struct glyphs *g = G(v);
+    const struct glyphs *g = glyphs_of(v);
     static const char *const tags[3] = {"send", "link", "recv"};
     int nw = L->lw - 3 - (L->rpl >= 2 ? 5 : 0);
     for (int i = 0; i < L->count; i++) {
@@ -353,7 +354,7 @@ static void cursor_line(struct view *v, struct cellbuf *cb, const struct tmap *m
     for (int r = y; r < y + h; r++) {
         const struct cell *cell = cb_at(cb, m->x0 + c, r);
         if (cell && cell->ch == ' ')
-            cb_put(cb, m->x0 + c, r, G(v)->cursor, R_CURSOR | AF_BOLD);
+            cb_put(cb, m->x0 + c, r, glyphs_of(v)->cursor, R_CURSOR | AF_BOLD);
     }
 }
 
@@ -379,7 +380,7 @@ static void draw_lanes(struct view *v, struct cellbuf *cb, const struct lanes *L
 static void draw_axis(struct view *v, struct cellbuf *cb, const struct tmap *m, int x, int y,
                       int lw, double now)
 {
-    const struct glyphs *g = G(v);
+    const struct glyphs *g = glyphs_of(v);
     cb_fill(cb, x, y, lw, 2, ' ', R_NORMAL);
     cb_text(cb, x, y + 1, lw - 1, "time", R_DIM, v->ascii);
     cb_fill(cb, m->x0, y, m->w, 1, g->hline, R_DIM);
@@ -435,7 +436,7 @@ static void fit_lanes(struct view *v, struct lanes *L, int n, int rows)
 static void draw_tree(struct view *v, struct cellbuf *cb, int x, int y, int w, int h,
                       const struct vrun *vr, const struct snapshot *snap)
 {
-    const struct glyphs *g = G(v);
+    const struct glyphs *g = glyphs_of(v);
     const struct engine *e = &vr->run.eng;
     const struct cluster *c = e->c;
     int n = c->n;
@@ -585,7 +586,7 @@ static void title_bar(struct view *v, struct cellbuf *cb, const char *mode, cons
 {
     cb_fill(cb, 0, 0, cb->w, 1, ' ', R_TITLE);
     const struct cluster *c = v->c;
-    const char *dot = G(v)->dot, *name = c->name ? c->name : "cluster";
+    const char *dot = glyphs_of(v)->dot, *name = c->name ? c->name : "cluster";
     int rw = text_width(right), room = cb->w - rw - 4;
     /* "hetcast · NAME · N nodes, source S · MODEL · MODE": drop "hetcast", then
      * the node count, then cut the name, until it fits. */
@@ -614,11 +615,11 @@ static void title_bar(struct view *v, struct cellbuf *cb, const char *mode, cons
 static int pair(struct view *v, struct cellbuf *cb, int x, int y, const char *label,
                 const char *value, unsigned vattr, bool sep)
 {
-    int need = (sep ? text_width(G(v)->dot) : 0) + text_width(label) + 1 + text_width(value);
+    int need = (sep ? text_width(glyphs_of(v)->dot) : 0) + text_width(label) + 1 + text_width(value);
     if (x + need > cb->w - 1)
         return x;   /* no room: left out whole rather than cut */
     if (sep)
-        x = put(v, cb, x, y, -1, R_DIM, G(v)->dot);
+        x = put(v, cb, x, y, -1, R_DIM, glyphs_of(v)->dot);
     x = put(v, cb, x, y, -1, R_DIM, label);
     x = put(v, cb, x + 1, y, -1, vattr | AF_BOLD, value);
     return x;
@@ -678,7 +679,7 @@ static void summary_row(struct view *v, struct cellbuf *cb, int y)
 
 static void legend_row(struct view *v, struct cellbuf *cb, int y, int w, bool cursor)
 {
-    const struct glyphs *g = G(v);
+    const struct glyphs *g = glyphs_of(v);
     struct item {
         uint32_t a, b;
         unsigned ra, rb;
@@ -758,7 +759,7 @@ static int pane_width(const struct cellbuf *cb)
 
 static void main_hints(struct view *v, struct cellbuf *cb)
 {
-    const struct glyphs *g = G(v);
+    const struct glyphs *g = glyphs_of(v);
     const struct hint h[] = {
         {v->ascii ? "l" : g->right, "next"}, {v->ascii ? "h" : g->left, "back"},
         {"p", v->playing ? "pause" : "play"}, {"c", v->nruns == 2 ? "single" : "compare"},
@@ -821,7 +822,7 @@ void draw_main(struct view *v, struct cellbuf *cb)
             const struct run *r = &v->runs[i].run;
             cb_fill(cb, 0, y, gw, 1, ' ', R_HEAD);
             char head[200];
-            snprintf(head, sizeof head, "%s%smakespan %s%s", r->sched.ops->name, G(v)->dot,
+            snprintf(head, sizeof head, "%s%smakespan %s%s", r->sched.ops->name, glyphs_of(v)->dot,
                      num(r->eng.makespan),
                      r->sched.status == OPT_PROVEN ? " (proven optimal)"
                      : r->sched.status == OPT_GAVE_UP ? " (search gave up: not proven)" : "");
@@ -839,7 +840,7 @@ void draw_main(struct view *v, struct cellbuf *cb)
     if (v->tree) {
         int tx = w - pane_width(cb), th = h - 6;
         for (int y = gy - 1; y < gy - 1 + th + 1; y++)
-            cb_put(cb, tx - 1, y, G(v)->vline, R_DIM);
+            cb_put(cb, tx - 1, y, glyphs_of(v)->vline, R_DIM);
         if (v->nruns == 1) {
             draw_tree(v, cb, tx, gy - 1, w - tx, th + 1, &v->runs[0], &v->snap[0]);
         } else {
@@ -857,7 +858,7 @@ void draw_main(struct view *v, struct cellbuf *cb)
 
 void draw_help(struct view *v, struct cellbuf *cb)
 {
-    const struct glyphs *g = G(v);
+    const struct glyphs *g = glyphs_of(v);
     char nav[64], back[64], updown[64];
     snprintf(nav, sizeof nav, "%s  l  space", v->ascii ? "right" : g->right);
     snprintf(back, sizeof back, "%s  h", v->ascii ? "left" : g->left);
@@ -920,7 +921,7 @@ void draw_chooser(struct view *v, struct cellbuf *cb)
         bh = cb->h - 4;
     int bx = (cb->w - bw) / 2, by = (cb->h - bh) / 2, rows = bh - 4;
     cb_fill(cb, bx, by, bw, bh, ' ', R_NORMAL);
-    const struct glyphs *g = G(v);
+    const struct glyphs *g = glyphs_of(v);
     for (int i = 0; i < bw; i++) {
         cb_put(cb, bx + i, by, g->hline, R_HEAD);
         cb_put(cb, bx + i, by + bh - 1, g->hline, R_HEAD);
@@ -996,7 +997,7 @@ static void pick_panel(struct view *v, struct cellbuf *cb, int x, int y, int w, 
     struct exercise *xr = &v->ex;
     const struct engine *e = &xr->eng;
     const struct cluster *c = v->c;
-    const struct glyphs *g = G(v);
+    const struct glyphs *g = glyphs_of(v);
     *has_preview = false;
     cb_fill(cb, x, y, w, 1, ' ', R_HEAD);
     char head[160];
@@ -1009,7 +1010,7 @@ static void pick_panel(struct view *v, struct cellbuf *cb, int x, int y, int w, 
         for (int i = 0; i < v->nruns; i++)
             cb_textf(cb, x + 1, row++, w - 2, R_NORMAL, v->ascii, "%s %s",
                      v->runs[i].run.sched.ops->name, num(v->runs[i].run.eng.makespan));
-        if (xr->search)
+        if (xr->optimum_known)
             cb_textf(cb, x + 1, row++, w - 2, R_NORMAL, v->ascii, "best possible %s", num(xr->optimum));
         row++;
         cb_textf(cb, x + 1, row, w - 2, R_DIM, v->ascii, "%s undo%sx leave", v->ascii ? "left" : g->left,
@@ -1081,14 +1082,14 @@ void draw_exercise(struct view *v, struct cellbuf *cb)
         x = pair(v, cb, x, 1, "best reachable", num(xr->best), R_NORMAL, true);
     x = pair(v, cb, x, 1, v->runs[0].run.sched.ops->name, num(v->runs[0].run.eng.makespan), R_NORMAL,
              true);
-    if (xr->search)
+    if (xr->optimum_known)
         pair(v, cb, x, 1, "optimum", num(xr->optimum), R_NORMAL, true);
 
     int pw = pane_width(cb), gw = w - pw - 1, gy = 3, gh = h - 8;
     struct transfer preview;
     bool has_preview;
     for (int y = 2; y < h - 3; y++)
-        cb_put(cb, gw, y, G(v)->vline, R_DIM);
+        cb_put(cb, gw, y, glyphs_of(v)->vline, R_DIM);
     pick_panel(v, cb, gw + 1, 2, w - gw - 1, h - 5, &preview, &has_preview);
 
     struct lanes L = {0, gy, gw, gh, 0, 2, 0, 0};
@@ -1110,7 +1111,7 @@ void draw_exercise(struct view *v, struct cellbuf *cb)
     wrap(v, cb, 1, h - 3, w - 2, 2, xr->feedback_role | AF_BOLD, xr->feedback);
     if (v->msg[0])
         message_rows(v, cb, h - 3, w);
-    const struct glyphs *g = G(v);
+    const struct glyphs *g = glyphs_of(v);
     char back[32];
     snprintf(back, sizeof back, "%s/h", v->ascii ? "left" : g->left);
     const struct hint hints[] = {

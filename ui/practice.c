@@ -103,6 +103,7 @@ int ex_start(struct view *v)
     engine_timeline(&x->eng);
     update_best(v);
     x->optimum = x->best;
+    x->optimum_known = x->best_known;
     set_phase(v, EX_SENDER);
     if (x->best_known)
         snprintf(x->feedback, sizeof x->feedback,
@@ -195,10 +196,10 @@ int ex_book(struct view *v, int from, int to)
         for (int i = 0; i < v->nruns && dn < sizeof done; i++)
             dn += (size_t)snprintf(done + dn, sizeof done - dn, ", %s %g",
                                    v->runs[i].run.sched.ops->name, v->runs[i].run.eng.makespan);
-        if (x->search && dn < sizeof done)
+        if (x->optimum_known && dn < sizeof done)
             dn += (size_t)snprintf(done + dn, sizeof done - dn, ", best possible %g", x->optimum);
         snprintf(x->feedback, sizeof x->feedback, "%s. %s", done, fb);
-        x->feedback_role = x->search && x->eng.makespan <= x->optimum + 1e-9 ? R_GOOD : x->feedback_role;
+        x->feedback_role = x->optimum_known && x->eng.makespan <= x->optimum + 1e-9 ? R_GOOD : x->feedback_role;
         set_phase(v, EX_SENDER);
         return 0;
     }

@@ -6,11 +6,12 @@
  * poll() on the keyboard and a self-pipe, with the play delay as timeout
  * (no busy loop); keys are then read without blocking.  SIGINT, SIGTERM and
  * SIGHUP only set a flag and write to the pipe; the loop then leaves,
- * restores the terminal and exits with 128 + the signal.  SIGWINCH does the
- * same, and the loop asks the terminal for its size and redraws.  An atexit handler
- * restores the terminal on any other way out (an exit() deep in the core).
+ * restores the terminal and exits with 128 + the signal.  SIGWINCH also
+ * writes to the pipe; the loop then asks the terminal for its size and
+ * redraws.  An atexit handler restores the terminal on any other way out
+ * (an exit() deep in the core).
  */
-/* The wide-character curses API and nl_langinfo (ncursesw's cflags may define these). */
+/* The wide-character curses API and nl_langinfo (ncursesw's cflags may set these). */
 #ifndef _XOPEN_SOURCE_EXTENDED
 #define _XOPEN_SOURCE_EXTENDED 1
 #endif

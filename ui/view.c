@@ -269,7 +269,8 @@ int view_set_scheduler(struct view *v, const char *name)
     vrun_free(&v->runs[0]);
     v->runs[0] = fresh;
     reposition(v, now, at_end);
-    view_message(v, MSG_INFO, "scheduler %s: makespan %g", name, fresh.run.eng.makespan);
+    view_message(v, MSG_INFO, "scheduler %s: makespan %g", fresh.run.sched.ops->name,
+                 fresh.run.eng.makespan);
     return 0;
 }
 

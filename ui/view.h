@@ -90,7 +90,8 @@ struct exercise {
     bool best_known;
     bool best_exact;
     double best;        /* best makespan still reachable from the current state */
-    double optimum;     /* best reachable from the start */
+    double optimum;     /* best reachable from the start (when optimum_known) */
+    bool optimum_known;
     char feedback[768];
     unsigned feedback_role;
 };

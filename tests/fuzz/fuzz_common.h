@@ -1,0 +1,183 @@
+/*
+ * fuzz_common.h - what the libFuzzer harnesses (fuzz_csv.c, fuzz_lua.c)
+ * share: the model comparison behind the CSV round-trip check, a round trip
+ * through cluster_write_csv and cluster_load_csv_buffer, and a short run of
+ * every scheduler that accepts a small cluster.
+ *
+ * A harness reports a broken promise by printing what broke and calling
+ * abort(), which libFuzzer (and the replay test, replay.c) treat as a crash.
+ * Everything here is static: each harness is one translation unit.
+ */
+#ifndef HETCAST_FUZZ_COMMON_H
+#define HETCAST_FUZZ_COMMON_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster.h"
+#include "diag.h"
+#include "report.h"
+#include "run.h"
+#include "sched.h"
+
+#define FUZZ_RUN_NODES 12   /* clusters up to this size are also scheduled */
+
+static void fuzz_fail(const char *what, const char *detail)
+{
+    fprintf(stderr, "fuzz: broken promise: %s%s%s\n", what, detail ? ": " : "",
+            detail ? detail : "");
+    abort();
+}
+
+static bool same_str(const char *a, const char *b)
+{
+    return (a ? a : "")[0] == '\0' ? (b ? b : "")[0] == '\0' : b && strcmp(a, b) == 0;
+}
+
+/* Bit-for-bit equal doubles (0 and -0 alike: the writer prints both as 0). */
+static bool same_num(double a, double b)
+{
+    return a == b || (isnan(a) && isnan(b));
+}
+
+/* NULL if a and b are the same model, else what differs. */
+static const char *fuzz_model_diff(const struct cluster *a, const struct cluster *b)
+{
+    if (a->kind != b->kind)
+        return "kind";
+    if (a->n != b->n)
+        return "number of nodes";
+    if (a->source != b->source)
+        return "source";
+    if (!same_str(a->name, b->name))
+        return "name";
+    if (!same_str(a->description, b->description))
+        return "description";
+    for (int i = 0; i < a->n; i++) {
+        const struct node *x = &a->nodes[i], *y = &b->nodes[i];
+        if (strcmp(x->name, y->name) != 0)
+            return "node name";
+        if (!same_num(x->send, y->send) || !same_num(x->recv, y->recv))
+            return "node send/recv";
+        if (a->kind == CLUSTER_NODES && (!same_str(x->klass, y->klass) || !same_str(x->group, y->group)))
+            return "node class/group";
+    }
+    if (a->kind == CLUSTER_NODES && !same_num(a->latency, b->latency))
+        return "latency";
+    if (a->kind == CLUSTER_MATRIX) {
+        if (!same_num(a->unit, b->unit))
+            return "unit";
+        for (size_t k = 0; k < (size_t)a->n * (size_t)a->n; k++)
+            if (!same_num(a->dist[k], b->dist[k]))
+                return "distances";
+    }
+    if (a->kind == CLUSTER_GRAPH) {
+        if (a->nedges != b->nedges)
+            return "number of edges";
+        for (int k = 0; k < a->nedges; k++) {
+            const struct edge *x = &a->edges[k], *y = &b->edges[k];
+            if (x->from != y->from || x->to != y->to || !same_num(x->time, y->time))
+                return "edge";
+            if ((x->send < 0) != (y->send < 0) || (x->send >= 0 && x->send != y->send))
+                return "edge send time";
+        }
+    }
+    return NULL;
+}
+
+/* c as CSV text (caller frees), or NULL with *cause when it cannot be written. */
+static char *fuzz_write(const struct cluster *c, size_t *len, char **cause)
+{
+    char *text = NULL;
+    FILE *fp = open_memstream(&text, len);
+    if (!fp)
+        fuzz_fail("open_memstream", NULL);
+    int rc = cluster_write_csv(c, fp);
+    fclose(fp);
+    if (rc != 0) {
+        free(text);
+        *cause = xstrdup("cluster_write_csv refused the cluster");
+        return NULL;
+    }
+    return text;
+}
+
+/*
+ * Write c, load it back and compare; write the copy again and compare the
+ * text.  must_write: c came from a CSV file, so the writer may not refuse it.
+ */
+static void fuzz_round_trip(const struct cluster *c, bool must_write)
+{
+    size_t len = 0;
+    char *cause = NULL;
+    char *text = fuzz_write(c, &len, &cause);
+    if (!text) {
+        if (must_write)
+            fuzz_fail("a loaded cluster cannot be written", cause);
+        free(cause);
+        return;
+    }
+    struct diag d;
+    diag_init(&d);
+    struct cluster *back = cluster_load_csv_buffer(c->path ? c->path : "fuzz.csv", text, len, &d);
+    if (!back) {
+        char *all = diag_join(&d);
+        fprintf(stderr, "--- written:\n%s--- end\n", text);
+        fuzz_fail("the written cluster does not load back", all);
+    }
+    const char *why = fuzz_model_diff(c, back);
+    if (why) {
+        fprintf(stderr, "--- written:\n%s--- end\n", text);
+        fuzz_fail("the round trip changed the model", why);
+    }
+    size_t len2 = 0;
+    char *text2 = fuzz_write(back, &len2, &cause);
+    if (!text2 || len2 != len || memcmp(text, text2, len) != 0)
+        fuzz_fail("writing the reloaded cluster gives other text", NULL);
+    free(text2);
+    free(text);
+    cluster_free(back);
+    diag_free(&d);
+}
+
+/*
+ * Run every built-in scheduler that accepts c (in its default model) with
+ * small limits, and print the reports to out.  A scheduler may refuse with a
+ * message; it may not crash, and a finished schedule must have a makespan
+ * that is a number >= 0.
+ */
+static void fuzz_schedule(const struct cluster *c, FILE *out)
+{
+    if (c->n > FUZZ_RUN_NODES)
+        return;
+    enum model m = model_default_for(c->kind);
+    for (int i = 0; i < sched_count(); i++) {
+        const struct sched_ops *ops = sched_at(i);
+        char *cause = NULL;
+        if (sched_check(ops, c, m, &cause) < 0) {
+            free(cause);
+            continue;
+        }
+        struct sched_opts o;
+        sched_opts_default(&o);
+        o.time_limit = 0.05;
+        o.node_limit = 2000;
+        o.slices = 3;
+        struct run r;
+        memset(&r, 0, sizeof r);
+        if (run_schedule(&r, c, m, ops, &o, RUN_OPT_NEVER, &cause) == 0) {
+            report_run_text(out, &r, false);
+            report_run_json(out, &r, false);
+            double ms = r.eng.makespan;
+            run_free(&r);
+            if (!(ms >= 0))
+                fuzz_fail("a schedule has a makespan that is not a number >= 0", ops->name);
+        }
+        free(cause);
+    }
+}
+
+#endif

@@ -1,0 +1,79 @@
+#!/bin/sh
+# tests/fuzz/run.sh - build the libFuzzer harnesses (clang, ASan + UBSan,
+# coverage) in build-fuzz/ and run each for a bounded time, side by side.
+# Fails when a harness finds a crash, a hang, a leak or a broken promise;
+# the input is then in build-fuzz/fuzz-crashes/HARNESS/ and the command to
+# replay it is printed.  docs/reliability.md says what each harness checks.
+#
+#   tests/fuzz/run.sh              both harnesses, 60 s each (what test.sh runs)
+#   tests/fuzz/run.sh 3600 csv     the CSV harness for an hour
+#
+# The corpus grows in build-fuzz/fuzz-corpus/HARNESS/ from run to run; it is
+# seeded from tests/fuzz/seeds/, tests/fuzz/regress/ and clusters/.
+set -eu
+cd "$(dirname "$0")/../.."
+seconds=${1:-60}
+[ $# -gt 0 ] && shift
+harnesses=${*:-csv lua}
+build=build-fuzz
+
+case $seconds in
+    ''|*[!0-9]*) echo "usage: tests/fuzz/run.sh [SECONDS] [csv|lua]..." >&2; exit 2 ;;
+esac
+for h in $harnesses; do
+    case $h in
+        csv|lua) ;;
+        *) echo "tests/fuzz/run.sh: unknown harness \"$h\" (csv, lua)" >&2; exit 2 ;;
+    esac
+done
+if ! command -v clang >/dev/null; then
+    echo "tests/fuzz/run.sh: clang is needed (apt-get install clang)" >&2
+    exit 1
+fi
+
+if [ ! -f $build/build.ninja ]; then
+    CC=clang meson setup $build -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false \
+        "-Dc_args=-fsanitize=fuzzer-no-link -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+        >$build.setup.log 2>&1 || { cat $build.setup.log; rm -f $build.setup.log; exit 1; }
+    rm -f $build.setup.log
+fi
+targets=
+for h in $harnesses; do
+    targets="$targets tests/fuzz/fuzz-$h"
+done
+# shellcheck disable=SC2086
+ninja -C $build $targets >/dev/null || { ninja -C $build $targets; exit 1; }
+
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:allocator_may_return_null=1
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+pids=
+for h in $harnesses; do
+    mkdir -p $build/fuzz-corpus/$h $build/fuzz-crashes/$h
+    # The first directory receives new inputs; the others only seed it.
+    $build/tests/fuzz/fuzz-$h $build/fuzz-corpus/$h tests/fuzz/seeds/$h tests/fuzz/regress/$h clusters \
+        -dict=tests/fuzz/$h.dict -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+        -max_len=16384 -print_final_stats=1 -artifact_prefix=$build/fuzz-crashes/$h/ \
+        >$build/fuzz-$h.log 2>&1 &
+    pids="$pids $h:$!"
+done
+
+status=0
+for hp in $pids; do
+    h=${hp%%:*}
+    if wait "${hp#*:}"; then
+        runs=$(sed -n 's/^stat::number_of_executed_units: *//p' $build/fuzz-$h.log)
+        cov=$(grep -o 'cov: [0-9]*' $build/fuzz-$h.log | tail -n 1)
+        echo "fuzz-$h: ok, ${runs:-?} inputs in ${seconds} s ($cov)"
+    else
+        status=1
+        echo "fuzz-$h: FAILED; the end of $build/fuzz-$h.log:"
+        tail -n 60 $build/fuzz-$h.log
+        art=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' $build/fuzz-$h.log | tail -n 1)
+        if [ -n "$art" ]; then
+            echo "fuzz-$h: the input is $art; replay it with"
+            echo "    $build/tests/fuzz/fuzz-$h $art"
+            echo "and once it is fixed, keep it: cp $art tests/fuzz/regress/$h/"
+        fi
+    fi
+done
+exit $status
