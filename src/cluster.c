@@ -8,6 +8,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * A user's text as it goes into a one-line message: control characters
+ * (names may hold line breaks) become '?', and long text is cut with "...".
+ */
+static const char *shown(const char *s, char *buf, size_t size)
+{
+    size_t n = 0, max = size - 4;
+    for (; *s && n < max; s++)
+        buf[n++] = (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s;
+    if (*s)
+        memcpy(buf + n, "...", 3), n += 3;
+    buf[n] = '\0';
+    return buf;
+}
+
+#define SHOWN(s, buf) shown((s), (buf), sizeof (buf))
+
 struct cluster *cluster_new(enum cluster_kind kind)
 {
     struct cluster *c = xcalloc(1, sizeof *c);
@@ -160,32 +177,55 @@ bool cluster_speeds_consistent(const struct cluster *c, int *bad_p, int *bad_q)
     return ok;
 }
 
+/* A time the model can compute with: >= 0 (> 0 if positive), at most CLUSTER_MAX_TIME. */
+static bool time_ok(double x, bool positive)
+{
+    return (positive ? x > 0 : x >= 0) && x <= CLUSTER_MAX_TIME;
+}
+
+/* Every node reachable from the source?  O(n + edges): the edges are
+ * bucketed by their tail first (all ends are valid nodes here). */
 static void check_reachable(struct cluster *c, struct diag *d)
 {
-    int n = c->n;
+    int n = c->n, m = c->nedges;
+    int *first = xcalloc((size_t)n + 1, sizeof *first);
+    int *head = xmalloc((size_t)(m ? m : 1) * sizeof *head);
+    for (int k = 0; k < m; k++)
+        first[c->edges[k].from + 1]++;
+    for (int u = 0; u < n; u++)
+        first[u + 1] += first[u];
+    int *fill = xmalloc((size_t)n * sizeof *fill);
+    memcpy(fill, first, (size_t)n * sizeof *fill);
+    for (int k = 0; k < m; k++)
+        head[fill[c->edges[k].from]++] = c->edges[k].to;
+    free(fill);
     char *seen = xcalloc((size_t)n, 1);
     int *stack = xmalloc((size_t)n * sizeof *stack), top = 0;
     seen[c->source] = 1;
     stack[top++] = c->source;
     while (top > 0) {
         int u = stack[--top];
-        for (int k = 0; k < c->nedges; k++)
-            if (c->edges[k].from == u && !seen[c->edges[k].to]) {
-                seen[c->edges[k].to] = 1;
-                stack[top++] = c->edges[k].to;
+        for (int k = first[u]; k < first[u + 1]; k++)
+            if (!seen[head[k]]) {
+                seen[head[k]] = 1;
+                stack[top++] = head[k];
             }
     }
+    free(first);
+    free(head);
+    char b1[64], b2[64];
     for (int i = 0; i < n; i++)
         if (!seen[i])
             diag_error(d, c->path, c->nodes[i].line, NULL,
-                       "node %s is not reachable from the source %s", c->nodes[i].name,
-                       c->nodes[c->source].name);
+                       "node %s is not reachable from the source %s", SHOWN(c->nodes[i].name, b1),
+                       SHOWN(c->nodes[c->source].name, b2));
     free(seen);
     free(stack);
 }
 
 int cluster_finish(struct cluster *c, struct diag *d)
 {
+    char b1[64], b2[64];
     int errors = d->errors;
     if (c->n == 0) {
         diag_error(d, c->path, 0, NULL, "no nodes: the cluster is empty");
@@ -196,23 +236,42 @@ int cluster_finish(struct cluster *c, struct diag *d)
         int s = cluster_find(c, c->source_name);
         if (s < 0)
             diag_error(d, c->path, c->source_line, "source",
-                       "\"%s\" is not a node of this cluster", c->source_name);
+                       "\"%s\" is not a node of this cluster", SHOWN(c->source_name, b1));
         else
             c->source = s;
     }
     for (int i = 0; i < c->n; i++) {
         const struct node *nd = &c->nodes[i];
-        if (!(nd->send >= 0) || !isfinite(nd->send))
-            diag_error(d, c->path, nd->line, "send", "%s: send time must be a finite number >= 0", nd->name);
-        if (!(nd->recv >= 0) || !isfinite(nd->recv))
-            diag_error(d, c->path, nd->line, "recv", "%s: receive time must be a finite number >= 0", nd->name);
+        if (!time_ok(nd->send, false))
+            diag_error(d, c->path, nd->line, "send", "%s: send time must be a finite number >= 0 "
+                       "(and at most %g)", SHOWN(nd->name, b1), CLUSTER_MAX_TIME);
+        if (!time_ok(nd->recv, false))
+            diag_error(d, c->path, nd->line, "recv", "%s: receive time must be a finite number "
+                       ">= 0 (and at most %g)", SHOWN(nd->name, b1), CLUSTER_MAX_TIME);
     }
-    if (!(c->latency >= 0) || !isfinite(c->latency))
-        diag_error(d, c->path, 0, "latency", "must be a finite number >= 0");
-    if (!(c->unit >= 0) || !isfinite(c->unit))
-        diag_error(d, c->path, 0, "unit", "must be a finite number >= 0");
+    if (!time_ok(c->latency, false))
+        diag_error(d, c->path, 0, "latency", "must be a finite number >= 0 (and at most %g)",
+                   CLUSTER_MAX_TIME);
+    if (!time_ok(c->unit, false))
+        diag_error(d, c->path, 0, "unit", "must be a finite number >= 0 (and at most %g)",
+                   CLUSTER_MAX_TIME);
     if (c->kind == CLUSTER_MATRIX && !c->dist)
         diag_error(d, c->path, 0, NULL, "latency matrix without distances");
+    if (c->kind == CLUSTER_MATRIX && c->dist)
+        for (int i = 0; i < c->n; i++)
+            for (int j = 0; j < c->n; j++)
+                if (!time_ok(c->dist[(size_t)i * (size_t)c->n + (size_t)j], false)) {
+                    diag_error(d, c->path, c->nodes[i].line, SHOWN(c->nodes[j].name, b1),
+                               "distance from %s must be a finite number >= 0 (and at most %g)",
+                               SHOWN(c->nodes[i].name, b2), CLUSTER_MAX_TIME);
+                    i = c->n;   /* one message is enough */
+                    break;
+                }
+    if (c->kind == CLUSTER_GRAPH && c->n > CLUSTER_MAX_GRAPH_NODES) {
+        diag_error(d, c->path, 0, NULL, "%d nodes: a platform graph has at most %d (use a node "
+                   "table or a smaller graph)", c->n, CLUSTER_MAX_GRAPH_NODES);
+        return -1;
+    }
     if (c->kind == CLUSTER_GRAPH) {
         size_t nn = (size_t)c->n * (size_t)c->n;
         free(c->edge_of);
@@ -226,18 +285,21 @@ int cluster_finish(struct cluster *c, struct diag *d)
                 continue;
             }
             if (e->from == e->to) {
-                diag_error(d, c->path, e->line, "to", "self loop on %s", c->nodes[e->from].name);
+                diag_error(d, c->path, e->line, "to", "self loop on %s",
+                           SHOWN(c->nodes[e->from].name, b1));
                 continue;
             }
-            if (!(e->time > 0) || !isfinite(e->time)) {
-                diag_error(d, c->path, e->line, "time", "edge %s -> %s: time must be a finite number > 0",
-                           c->nodes[e->from].name, c->nodes[e->to].name);
+            if (!time_ok(e->time, true) || (e->send >= 0 && !time_ok(e->send, false))) {
+                diag_error(d, c->path, e->line, "time", "edge %s -> %s: time must be a finite "
+                           "number > 0 and send one >= 0 (both at most %g)",
+                           SHOWN(c->nodes[e->from].name, b1), SHOWN(c->nodes[e->to].name, b2),
+                           CLUSTER_MAX_TIME);
                 continue;
             }
             size_t at = (size_t)e->from * (size_t)c->n + (size_t)e->to;
             if (c->edge_of[at] >= 0) {
                 diag_error(d, c->path, e->line, NULL, "duplicate edge %s -> %s (first on line %d)",
-                           c->nodes[e->from].name, c->nodes[e->to].name,
+                           SHOWN(c->nodes[e->from].name, b1), SHOWN(c->nodes[e->to].name, b2),
                            c->edges[c->edge_of[at]].line);
                 continue;
             }
@@ -253,7 +315,7 @@ int cluster_finish(struct cluster *c, struct diag *d)
         diag_warn(d, c->path, c->nodes[q].line, NULL,
                   "speeds are not consistent (%s: s=%g r=%g, %s: s=%g r=%g); "
                   "the FNF guarantee 2T+beta does not hold",
-                  c->nodes[p].name, c->nodes[p].send, c->nodes[p].recv,
-                  c->nodes[q].name, c->nodes[q].send, c->nodes[q].recv);
+                  SHOWN(c->nodes[p].name, b1), c->nodes[p].send, c->nodes[p].recv,
+                  SHOWN(c->nodes[q].name, b2), c->nodes[q].send, c->nodes[q].recv);
     return 0;
 }

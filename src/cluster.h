@@ -22,6 +22,16 @@ enum cluster_kind {
 };
 #define CLUSTER_KIND_BIT(k) (1u << (k))
 
+/*
+ * Limits every front door shares (cluster_finish checks them; the CSV loader
+ * also names the line).  Times above CLUSTER_MAX_TIME are refused so that no
+ * sum or product of them (the engine's clocks, unit * distance, bounds) can
+ * overflow to infinity.  A platform graph keeps an n*n edge index, hence its
+ * node limit.
+ */
+#define CLUSTER_MAX_TIME 1e100
+#define CLUSTER_MAX_GRAPH_NODES 4096
+
 struct node {
     char *name;
     double send;   /* s(p): sending overhead (0 if not given) */

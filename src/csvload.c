@@ -22,6 +22,7 @@
 
 #include <csv.h>
 #include <errno.h>
+#include <float.h>
 #include <locale.h>
 #include <math.h>
 #include <stdint.h>
@@ -330,10 +331,13 @@ static bool get_time(struct loader *ld, int line, const char *col, const char *s
     }
     int err;
     double v = c_strtod(ld->c_locale, s, &err);
-    if (!isfinite(v) || (err == ERANGE && fabs(v) == HUGE_VAL)) {
-        diag_error(ld->d, ld->file, line, col, "\"%s\" is out of range", SHOWN(s, buf));
+    if (!isfinite(v) || (err == ERANGE && fabs(v) == HUGE_VAL) || fabs(v) > CLUSTER_MAX_TIME) {
+        diag_error(ld->d, ld->file, line, col, "\"%s\" is out of range (times are at most %g)",
+                   SHOWN(s, buf), CLUSTER_MAX_TIME);
         return false;
     }
+    if (err == ERANGE || fabs(v) < DBL_MIN)
+        v = 0;      /* too small for a double (1e-400): it reads as 0 */
     if (v < 0) {
         diag_error(ld->d, ld->file, line, col, "\"%s\" is negative (times cannot be negative)",
                    SHOWN(s, buf));
@@ -606,9 +610,11 @@ static bool add_named_node(struct loader *ld, int line, const char *col, const c
                    SHOWN(name, buf), c->nodes[k].line);
         return false;
     }
-    if (c->n >= MAX_NODES) {
+    int max = c->kind == CLUSTER_GRAPH ? CLUSTER_MAX_GRAPH_NODES : MAX_NODES;
+    if (c->n >= max) {
         if (!ld->too_many)
-            diag_error(ld->d, ld->file, line, NULL, "too many nodes (at most %d)", MAX_NODES);
+            diag_error(ld->d, ld->file, line, NULL, "too many nodes (a %s has at most %d)",
+                       cluster_kind_name(c->kind), max);
         ld->too_many = true;
         return false;
     }

@@ -448,8 +448,8 @@ void engine_narrate(const struct engine *e, int k, char *buf, size_t size)
     char what[80] = "the message";
     if (e->personal)
         snprintf(what, sizeof what, "%s's message", fn);
-    else if (e->nmsg > 1)
-        snprintf(what, sizeof what, "message %d", t->msg);
+    else if (e->nmsg > 1)   /* pipelined slices, numbered from 1 as the schedulers' reasons do */
+        snprintf(what, sizeof what, "slice %d", t->msg + 1);
     switch (ev->kind) {
     case EV_SEND_START:
         if (t->wait_start < t->start)

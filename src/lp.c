@@ -145,14 +145,18 @@ static double net_maxflow(struct net *g, const double *cap_of, int m, int s, int
         g->cap[2 * k + 1] = 0;
     }
     double flow = 0;
-    while (flow < limit && net_bfs(g, s, t)) {
+    bool more = true;
+    while (more && limit - flow > FLOW_EPS && net_bfs(g, s, t)) {
         for (int u = 0; u < g->n; u++)
             g->iter[u] = g->head[u];
         double f;
-        while (flow < limit && (f = net_dfs(g, s, t, limit - flow)) > FLOW_EPS)
+        more = false;   /* a phase that moves nothing ends the search */
+        while (limit - flow > FLOW_EPS && (f = net_dfs(g, s, t, limit - flow)) > FLOW_EPS) {
             flow += f;
+            more = true;
+        }
     }
-    if (flow < limit)
+    if (limit - flow > FLOW_EPS)
         net_bfs(g, s, t);   /* the residual reach: the cut's source side */
     return flow;
 }

@@ -564,6 +564,9 @@ static int state_index(lua_State *L)
         lua_pushlightuserdata(L, lp);
         lua_pushcclosure(L, k[0] == 'c' ? state_cost : k[0] == 'e' ? state_earliest : state_node,
                          1);
+        lua_pushvalue(L, 2);   /* kept for the rest of the call, like the lists */
+        lua_pushvalue(L, -2);
+        lua_rawset(L, -4);
     } else {
         return 0;
     }

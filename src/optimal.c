@@ -21,8 +21,10 @@
  *   interchangeable, one branch per class) and the sorted slot profile:
  *   the first m future send completions of the current holders, m the
  *   receivers left.  Which holder owns a slot does not matter for the
- *   future, only when it falls.  Bounds, a memo over states and a symmetry
- *   rule for equal slots keep it small (see as_bound, as_search).
+ *   future, only when it falls.  Bounds (a relaxed slot supply paired with
+ *   the largest receive times, and a count of the slots each class needs
+ *   before its deadline), a memo over states and a symmetry rule for equal
+ *   slots keep it small (see as_bound, as_counts_ok, as_search).
  *
  * - Everything else (sync, one-port, multi-port in inexact arithmetic,
  *   latency matrices, platform graphs): a search over (sender, receiver)
@@ -31,6 +33,10 @@
  *   node receives once), so delaying a send never helps and every schedule
  *   is matched by one with no idle sender, which this enumeration reaches
  *   (see gs_search).
+ *
+ * Both run as passes with a target (see drive): the plain branch and bound
+ * below the incumbent first, then, if that hits three quarters of a limit,
+ * targets from below that tighten the proven lower bound.
  *
  * Arithmetic: when every cost is a decimal with at most 6 digits after the
  * point, the searches run on integers (scaled by 10^d, held exactly in
@@ -373,8 +379,10 @@ struct as_ctx {
  * How many slots of a stream that starts with the slot taken at sigma by a
  * class-k receiver are useful for class c, i.e. fall at x with
  * (x + L) + r_c < cut?  Never less than the true count (the test below
- * relies on over-counting only): exact in exact arithmetic but for one
- * extra, otherwise two extra.  At most m.
+ * relies on over-counting only): the formula floor(room / s) + 1 is at most
+ * one over in exact arithmetic; with raw doubles the division may round
+ * down by one and the stream's repeated additions drift by far less than
+ * s, so two more cover both.  At most m.
  */
 static int useful_slots(const struct as_ctx *a, double sigma, int k, int c, double cut, int m)
 {
@@ -384,7 +392,7 @@ static int useful_slots(const struct as_ctx *a, double sigma, int k, int c, doub
     if (!(a->cs[k] > 0))
         return m;
     double q = floor(((cut - L) - a->cr[c] - c0) / a->cs[k]);
-    double n = (q > 0 ? q : 0) + (a->shift ? 1 : 2);
+    double n = (q > 0 ? q : 0) + (a->shift ? 1 : 3);
     return n < m ? (int)n : m;
 }
 
@@ -701,11 +709,13 @@ static size_t as_key(struct as_ctx *a, const double *P, int len, int tie)
  * The search below a state at depth d (d receivers served, m = m0 - d
  * waiting, m >= 1): profile P[0..len), a->cnt, tie (-1, or the class that
  * the previous receiver had if the equal-slot rule applies), M the latest
- * hold so far.  Returns a lower bound on g(state), clamped to U0; records
- * every schedule better than the incumbent.
+ * hold so far.  Returns a lower bound on g(state), clamped to U0 (the
+ * first incumbent); records every schedule below the pass's target U and
+ * lowers U to it.
  *
- * Pruning: a child is searched only if max(M, its bound) < U; no schedule
- * with a bound >= U can be strictly better than the incumbent.
+ * Pruning: a child is searched only if max(M, its bound) < U; a schedule
+ * under a bound >= U is not below the target.  Children go in order of
+ * their bounds, so the first dive follows the most promising ones.
  *
  * Equal slots: if the previous receiver (class a) took a slot at time c,
  * its own first slot is later than c, and this slot is also c, then classes
@@ -1078,7 +1088,7 @@ struct gs_ctx {
     int ncls;
     int *cmem, *cstart, *cused;     /* members of each class by index; how many served */
     unsigned char *held;
-    double *ready, *hold;   /* holders: next start; hold time */
+    double *ready;          /* holders: when the next send may start */
     int *rank;              /* order in which nodes came to hold (source 0) */
     int nrecv;
     int *pf, *pt, *bf, *bt; /* current and best decisions */
@@ -1298,7 +1308,6 @@ static double gs_search(struct gs_ctx *g, int d, double t_last, int last_rank, i
         }
         gs_times(g, q, p, t, &h, &fr);
         g->held[p] = 1;
-        g->hold[p] = h;
         g->ready[p] = h;
         g->rank[p] = d + 1;
         g->ready[q] = fr;
@@ -1345,7 +1354,6 @@ static void gs_free(struct gs_ctx *g)
     free(g->cused);
     free(g->held);
     free(g->ready);
-    free(g->hold);
     free(g->rank);
     free(g->pf);
     free(g->pt);
@@ -1473,7 +1481,6 @@ static void gs_solve(const struct cluster *c, enum model m, double scale, struct
 
     g.held = xcalloc((size_t)n, 1);
     g.ready = xcalloc((size_t)n, sizeof *g.ready);
-    g.hold = xcalloc((size_t)n, sizeof *g.hold);
     g.rank = xcalloc((size_t)n, sizeof *g.rank);
     g.held[g.src] = 1;
     size_t len = (size_t)(n > 1 ? n - 1 : 1);
@@ -1647,8 +1654,10 @@ int optimal_solve(const struct cluster *c, enum model m, const struct sched_opts
             if (slots)
                 set_cause(cause,
                           "optimal: %d nodes in %d classes is beyond the exact search (at most %d "
-                          "nodes, or %d distinct (send, recv) classes); use -s fnf, or a smaller "
-                          "cluster", n, in.K, max_nodes, OPT_CLASS_MAX);
+                          "nodes; larger node tables need at most %d distinct (send, recv) classes, "
+                          "%d nodes and %.0f mixes of classes, this one has %.0f); use -s fnf, or a "
+                          "smaller cluster", n, in.K, max_nodes, OPT_CLASS_MAX, OPT_CLASS_MAX_NODES,
+                          OPT_CLASS_MIXES, mixes);
             else
                 set_cause(cause,
                           "optimal: %d nodes is beyond the exact search (at most %d); use -s fnf, "

@@ -131,6 +131,8 @@ static bool still_reached(struct adj *a, const struct cluster *c, const unsigned
                           int skip)
 {
     int target = c->edges[skip].to, top = 0;
+    if (target == c->source)
+        return true;   /* nothing needs an edge into the source */
     a->stamp++;
     a->seen[c->source] = a->stamp;
     a->stack[top++] = c->source;

@@ -691,6 +691,10 @@ static void test_cluster_scripts(void)
         {"node('a') node('b')\nmatrix{{0, 1}, {1}}\n", "e.lua:2: matrix: row 2 (b) has 1 entries"},
         {"node('a') node('b')\ndistance('a', 'a', 3)\n", "e.lua:2: distance: the distance from a to itself must be 0"},
         {"node('a') node('b') node('c')\nedge('a', 'b', 1)\n", "node c is not reachable"},
+        {"node('a')\nnode('b\\0c')\n", "e.lua:2: node: the name holds a control character (byte 0"},
+        {"node('a')\ndescription('one \\1')\n", "e.lua:2: description: the description holds a control"},
+        {"node('a', 1, 2, {class = 'x\\ny'})\n", "e.lua:1: node: class holds a control character"},
+        {"node('a')\nname('   ')\n", "e.lua:2: name: the cluster's name is empty"},
     };
     for (size_t i = 0; i < sizeof errs / sizeof errs[0]; i++) {
         c = load_lua("e.lua", errs[i].code, NULL, 0, 0, 0, &msg);
@@ -699,6 +703,12 @@ static void test_cluster_scripts(void)
         cluster_free(c);
         free(msg);
     }
+    c = load_lua("t.lua", "node('a')\nname('  lab 2 ')\ndescription(' one \\n two  ')\n", NULL,
+                 0, 0, 0, &msg);
+    ok(c && strcmp(c->name, "lab 2") == 0 && strcmp(c->description, "one\ntwo") == 0,
+       "blanks around the name and each description line go, as a CSV file reads them");
+    cluster_free(c);
+    free(msg);
     c = load_lua("w.lua", "node('a', 1, 1)\nlatency(2)\ndistance('a', 'a', 0)\n", NULL, 0, 0, 0, &msg);
     ok(c && c->kind == CLUSTER_MATRIX && contains(msg, "w.lua:2: warning: latency: ignored"),
        "a latency on a matrix is ignored with a warning, as in CSV files");
@@ -721,7 +731,7 @@ int main(void)
     test_cluster_scripts();
     const char *names[] = {"esc.lua", "bad.lua", "g.lua", "nolink.lua", "err.lua", "syntax.lua",
                            "none.lua", "slow.lua", "view.lua", "tree.lua", "rand.lua", "k.lua",
-                           "graph.lua", "saved.csv", "par.lua", "e.lua", "w.lua"};
+                           "graph.lua", "saved.csv", "par.lua", "e.lua", "w.lua", "t.lua"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char *p = xasprintf("%s/%s", tmpdir, names[i]);
         unlink(p);

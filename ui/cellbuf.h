@@ -37,6 +37,8 @@ enum role {
     R_INFO,         /* a confirmation */
     R_GOOD,         /* exercise: a choice as good as the best */
     R_BAD,          /* exercise: a choice that costs time */
+    R_WAIT,         /* a sender sitting idle, waiting for a busy receiver */
+    R_WAIT_PLAN,    /* the same after the cursor */
     R_COUNT
 };
 

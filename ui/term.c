@@ -129,6 +129,8 @@ static void init_styles(bool colour)
         [R_INFO] = {COLOR_GREEN, -1, A_NORMAL, A_NORMAL},
         [R_GOOD] = {COLOR_GREEN, -1, A_NORMAL, A_NORMAL},
         [R_BAD] = {COLOR_RED, -1, A_NORMAL, A_NORMAL},
+        [R_WAIT] = {COLOR_MAGENTA, -1, A_BOLD, A_BOLD},
+        [R_WAIT_PLAN] = {COLOR_MAGENTA, -1, A_DIM, A_NORMAL},
     };
     for (int r = 0; r < R_COUNT; r++) {
         pair_of[r] = 0;

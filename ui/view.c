@@ -14,16 +14,20 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "exchange.h"
 #include "export.h"
 #include "lua_sched.h"
 #include "optimal.h"
+#include "pipeline.h"
 #include "report.h"
+#include "report_exchange.h"
 
 static const int play_delays[] = {2000, 1000, 500, 250, 100, 40};   /* ms per step */
 #define NSPEEDS ((int)(sizeof play_delays / sizeof play_delays[0]))
 #define DEFAULT_SPEED 2
 #define VIEW_OPT_SECONDS 5.0   /* the view's time limit for the optimal scheduler */
 #define MAX_ZOOM 12
+#define VIEW_BUSY_EXCHANGE_NODES 40   /* exchanges this large say "computing" first */
 
 void view_message(struct view *v, enum msg_kind kind, const char *fmt, ...)
 {
@@ -131,12 +135,55 @@ static bool cluster_same(const struct cluster *a, const struct cluster *b)
 
 /* ---- runs and steps ---- */
 
+const struct engine *vrun_engine(const struct vrun *r)
+{
+    return r->x ? &r->x->eng : &r->run.eng;
+}
+
+const char *vrun_sched_name(const struct vrun *r)
+{
+    return r->x ? exchange_algo_name(r->x->algo) : r->run.sched.ops->name;
+}
+
+double vrun_end(const struct vrun *r)
+{
+    return r->x ? r->x->completion : r->run.eng.makespan;
+}
+
+bool vrun_pipelined(const struct vrun *r)
+{
+    return !r->x && r->run.sched.slices > 0;
+}
+
 static void vrun_free(struct vrun *r)
 {
-    if (r->ok)
+    if (r->ok && r->x)
+        exchange_free(r->x);
+    else if (r->ok)
         run_free(&r->run);
+    free(r->x);
     free(r->name);
     memset(r, 0, sizeof *r);
+}
+
+/* An exchange as the command line would build it (--pattern, --receivers, --seed), under m. */
+static int make_exchange(struct view *v, const struct cluster *c, enum model m, struct vrun *out,
+                         char **cause)
+{
+    struct cli_opts o = v->opts;
+    o.model = model_name(m);
+    if (c->n >= VIEW_BUSY_EXCHANGE_NODES) {
+        char what[160];
+        snprintf(what, sizeof what, "computing the %s exchange (%s)...", v->opts.pattern, out->name);
+        busy(v, what);
+    }
+    out->x = xcalloc(1, sizeof *out->x);
+    if (cli_exchange_run(&o, c, out->name, true, out->x, cause) < 0) {
+        vrun_free(out);
+        return -1;
+    }
+    out->ok = true;
+    return 0;
 }
 
 static int make_run(struct view *v, const struct cluster *c, enum model m, const char *name,
@@ -144,6 +191,8 @@ static int make_run(struct view *v, const struct cluster *c, enum model m, const
 {
     memset(out, 0, sizeof *out);
     out->name = xstrdup(name);
+    if (v->exchange)
+        return make_exchange(v, c, m, out, cause);
     struct sched_opts so = v->opts.sopt;
     const struct sched_ops *ops = cli_sched(name, cause);
     if (!ops) {
@@ -171,7 +220,7 @@ static int make_run(struct view *v, const struct cluster *c, enum model m, const
 
 static double ev_time(const struct view *v, const struct vstep *s)
 {
-    return v->runs[s->run].run.eng.ev[s->ev].time;
+    return vrun_engine(&v->runs[s->run])->ev[s->ev].time;
 }
 
 /* The steps of the current runs: one timeline, or both merged by time. */
@@ -182,13 +231,13 @@ static void rebuild_steps(struct view *v)
     for (int i = 0; i < 2; i++)
         if (v->snap[i].phase)
             snapshot_free(&v->snap[i]);
-    const struct engine *a = &v->runs[0].run.eng;
+    const struct engine *a = vrun_engine(&v->runs[0]);
     snapshot_init(&v->snap[0], a);
     if (v->nruns == 1) {
         v->nsteps = a->nev;
         return;
     }
-    const struct engine *b = &v->runs[1].run.eng;
+    const struct engine *b = vrun_engine(&v->runs[1]);
     snapshot_init(&v->snap[1], b);
     v->nsteps = a->nev + b->nev;
     v->order = xmalloc((size_t)(v->nsteps ? v->nsteps : 1) * sizeof *v->order);
@@ -214,7 +263,7 @@ static void apply_step(struct view *v)
         for (int k = 0; k < v->step; k++)
             v->applied[v->order[k].run]++;
     for (int i = 0; i < v->nruns; i++)
-        engine_snapshot(&v->runs[i].run.eng, v->applied[i], &v->snap[i]);
+        engine_snapshot(vrun_engine(&v->runs[i]), v->applied[i], &v->snap[i]);
 }
 
 double view_now(const struct view *v)
@@ -222,7 +271,7 @@ double view_now(const struct view *v)
     if (v->step <= 0)
         return 0;
     if (v->nruns == 1)
-        return v->runs[0].run.eng.ev[v->step - 1].time;
+        return vrun_engine(&v->runs[0])->ev[v->step - 1].time;
     return ev_time(v, &v->order[v->step - 1]);
 }
 
@@ -231,7 +280,7 @@ static int step_at_time(const struct view *v, double t)
 {
     int k = 0;
     for (; k < v->nsteps; k++) {
-        double tk = v->nruns == 1 ? v->runs[0].run.eng.ev[k].time : ev_time(v, &v->order[k]);
+        double tk = v->nruns == 1 ? vrun_engine(&v->runs[0])->ev[k].time : ev_time(v, &v->order[k]);
         if (tk > t)
             break;
     }
@@ -269,8 +318,8 @@ int view_set_scheduler(struct view *v, const char *name)
     vrun_free(&v->runs[0]);
     v->runs[0] = fresh;
     reposition(v, now, at_end);
-    view_message(v, MSG_INFO, "scheduler %s: makespan %g", fresh.run.sched.ops->name,
-                 fresh.run.eng.makespan);
+    view_message(v, MSG_INFO, "scheduler %s: %s %g", vrun_sched_name(&v->runs[0]),
+                 v->exchange ? "completion" : "makespan", vrun_end(&v->runs[0]));
     return 0;
 }
 
@@ -303,11 +352,29 @@ int view_set_model(struct view *v, enum model m)
     return 0;
 }
 
+/*
+ * The second scheduler of compare mode: the second -s, else what the first
+ * is best measured against -- the optimum for a broadcast, the blind
+ * binomial tree for Figueira's trees, lp-grow (the best heuristic of the
+ * paper) for a pipelined tree, and the random order for an exchange.
+ */
 static const char *compare_partner(const struct view *v)
 {
     if (v->opts.nsched >= 2 && strcmp(v->opts.sched[1], v->runs[0].name) != 0)
         return v->opts.sched[1];
-    return strcmp(v->runs[0].run.sched.ops->name, "optimal") == 0 ? "fnf" : "optimal";
+    const char *cur = vrun_sched_name(&v->runs[0]);
+    const char *want = "optimal", *instead = "fnf";
+    if (v->exchange) {
+        want = "random";
+        instead = "caterpillar";
+    } else if (vrun_pipelined(&v->runs[0])) {
+        want = "lp-grow";
+        instead = "prune-simple";
+    } else if (v->runs[0].run.sched.has_tree_cost) {
+        want = "binomial";
+        instead = "balanced-path";
+    }
+    return strcmp(cur, want) == 0 ? instead : want;
 }
 
 int view_set_compare(struct view *v, bool on)
@@ -355,6 +422,10 @@ int view_set_source(struct view *v, int node)
 {
     if (node < 0 || node >= v->c->n)
         return -1;
+    if (v->exchange) {
+        view_message(v, MSG_ERROR, "an exchange has no source: every node sends its own messages");
+        return -1;
+    }
     if (node == v->c->source) {
         view_message(v, MSG_INFO, "%s is the source already", v->c->nodes[node].name);
         return 0;
@@ -456,13 +527,14 @@ int view_reload(struct view *v)
 /* A file name stem from the cluster and the schedulers: letters, digits, - _ . only. */
 static void export_stem(const struct view *v, char *buf, size_t size)
 {
-    char raw[512];
-    const char *a = v->runs[0].run.sched.ops->name;
+    char raw[512], cname[300];
+    const char *a = vrun_sched_name(&v->runs[0]);
+    snprintf(cname, sizeof cname, "%s%s%s", v->c->name ? v->c->name : "cluster",
+             v->exchange ? "-" : "", v->exchange ? v->opts.pattern : "");
     if (v->nruns == 2)
-        snprintf(raw, sizeof raw, "%s-%s-vs-%s", v->c->name ? v->c->name : "cluster", a,
-                 v->runs[1].run.sched.ops->name);
+        snprintf(raw, sizeof raw, "%s-%s-vs-%s", cname, a, vrun_sched_name(&v->runs[1]));
     else
-        snprintf(raw, sizeof raw, "%s-%s", v->c->name ? v->c->name : "cluster", a);
+        snprintf(raw, sizeof raw, "%s-%s", cname, a);
     size_t n = 0;
     for (const char *p = raw; *p && n + 1 < size; p++) {
         char ch = *p;
@@ -473,12 +545,33 @@ static void export_stem(const struct view *v, char *buf, size_t size)
     buf[n] = '\0';
 }
 
+/* An exchange's transfers as CSV, every run on screen in one file (a scheduler column tells them apart). */
+static int write_exchanges_csv(FILE *fp, void *ctx)
+{
+    const struct view *v = ctx;
+    for (int i = 0; i < v->nruns; i++)
+        report_exchange_csv(fp, v->runs[i].x, false, i == 0);
+    return ferror(fp) ? -1 : 0;
+}
+
 int view_export(struct view *v, const char *stem)
 {
     char auto_stem[512], svg[600], csv[600];
     if (!stem) {
         export_stem(v, auto_stem, sizeof auto_stem);
         stem = auto_stem;
+    }
+    if (v->exchange) {   /* the SVG draws broadcasts only, as on the command line */
+        char *cause = NULL;
+        snprintf(csv, sizeof csv, "%s.csv", stem);
+        if (export_to_file(csv, write_exchanges_csv, v, &cause) < 0) {
+            message_cause(v, "export failed: ", cause);
+            free(cause);
+            return -1;
+        }
+        view_message(v, MSG_INFO, "exported %s (the transfers, with the idle waits; an exchange has "
+                     "no SVG)", csv);
+        return 0;
     }
     struct run runs[2];
     for (int i = 0; i < v->nruns; i++)
@@ -495,9 +588,12 @@ int view_export(struct view *v, const char *stem)
 
 /* ---- open / close ---- */
 
-/* fnf, or where fnf does not apply (platform graphs) the first built-in that does. */
+/* fnf, or where fnf does not apply (platform graphs) the first built-in that does;
+ * the caterpillar for an exchange, as on the command line. */
 static const char *default_scheduler(const struct view *v)
 {
+    if (v->exchange)
+        return "caterpillar";
     if (sched_check(&sched_fnf, v->c, v->model, NULL) == 0)
         return "fnf";
     for (int i = 0; i < sched_count(); i++)
@@ -510,6 +606,8 @@ int view_open(struct view *v, const struct cli_opts *o, char **cause)
 {
     memset(v, 0, sizeof *v);
     v->opts = *o;
+    v->exchange = o->pattern || o->receivers;
+    v->tree = v->exchange;   /* an exchange opens with its table of sending orders */
     v->speed = DEFAULT_SPEED;
     v->screen = &screen_main;
     char *warnings = NULL;
@@ -639,7 +737,17 @@ static void chooser_open(struct view *v, enum chooser_kind kind)
     chooser_free(&v->ch);
     v->ch.kind = kind;
     const char *current = kind == CH_SCHED ? v->runs[0].name : model_name(v->model);
-    if (kind == CH_SCHED) {
+    if (kind == CH_SCHED && v->exchange) {
+        for (int a = 0; a < XALGO_COUNT; a++) {
+            char note[512];
+            if (a == XALGO_MATCHING && v->c->n > EXCHANGE_MATCHING_MAX_NODES)
+                snprintf(note, sizeof note, "(not here: O(n^4), refused above %d nodes)",
+                         EXCHANGE_MATCHING_MAX_NODES);
+            else
+                snprintf(note, sizeof note, "%s", exchange_algo_summary((enum xalgo)a));
+            chooser_add(&v->ch, exchange_algo_name((enum xalgo)a), note);
+        }
+    } else if (kind == CH_SCHED) {
         /* What works here first, then the Lua heuristics, then what does not apply. */
         for (int pass = 0; pass < 2; pass++) {
             for (int i = 0; i < sched_count(); i++) {
@@ -661,7 +769,9 @@ static void chooser_open(struct view *v, enum chooser_kind kind)
     } else {
         for (int m = 0; m < MODEL_COUNT; m++) {
             char note[512];
-            if (model_mask_for(v->c->kind) & MODEL_BIT(m))
+            if (v->exchange && m != MODEL_SYNC && m != MODEL_ASYNC)
+                snprintf(note, sizeof note, "(not for an exchange: sync or async)");
+            else if (model_mask_for(v->c->kind) & MODEL_BIT(m))
                 snprintf(note, sizeof note, "%s", model_summary((enum model)m));
             else
                 snprintf(note, sizeof note, "(not for a %s)", cluster_kind_name(v->c->kind));
@@ -763,8 +873,8 @@ static unsigned main_key(struct view *v, int key)
         if (v->step < v->nsteps)
             view_step_to(v, v->step + 1);
         else
-            view_message(v, MSG_INFO, "end of the schedule: makespan %g (g or Home: back to the start)",
-                         v->runs[0].run.eng.makespan);
+            view_message(v, MSG_INFO, "end of the schedule: %s %g (g or Home: back to the start)",
+                         v->exchange ? "completion" : "makespan", vrun_end(&v->runs[0]));
         break;
     case UK_LEFT:
     case 'h':

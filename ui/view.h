@@ -50,12 +50,28 @@ struct screen {
 };
 extern const struct screen screen_main, screen_help, screen_chooser, screen_exercise;
 
-/* One scheduler run shown by the view. */
+struct exchange;
+
+/*
+ * One scheduler run shown by the view: a broadcast (one message, or K
+ * pipelined slices) in run, or a personalized exchange in x (the view was
+ * opened with --pattern; run is then unused).  vrun_engine() gives the
+ * engine either way: the Gantt, the stepping and the narration only need it.
+ */
 struct vrun {
     struct run run;
+    struct exchange *x; /* a personalized exchange, or NULL */
     char *name;         /* what the user chose: a built-in name or a .lua path */
     bool ok;
 };
+
+const struct engine *vrun_engine(const struct vrun *r);
+/* The scheduler's name: the broadcast scheduler's, or the exchange order's. */
+const char *vrun_sched_name(const struct vrun *r);
+/* When the last node holds its last message: the makespan, or an exchange's completion. */
+double vrun_end(const struct vrun *r);
+/* Is it a pipelined run (K slices along a tree of a platform graph)? */
+bool vrun_pipelined(const struct vrun *r);
 
 /* Compare mode steps through both timelines merged by time. */
 struct vstep {
@@ -98,6 +114,7 @@ struct exercise {
 
 struct view {
     struct cli_opts opts;
+    bool exchange;      /* a personalized exchange (--pattern): every run has x */
     struct cluster *c;
     char *source_name;  /* the source chosen in the view, kept across reloads */
     enum model model;
@@ -109,7 +126,7 @@ struct view {
     int applied[2];     /* events applied per run at this step */
 
     bool colour, ascii; /* display capabilities, set by term.c (tests set them) */
-    bool tree;          /* the tree pane is open */
+    bool tree;          /* the side pane is open: the tree, or an exchange's sending orders */
     int zoom;           /* time scale: 2^zoom times the fitted one */
     double t0;          /* first time shown (follows the cursor when zoomed) */
     int sel, top;       /* selected node, first lane shown */

@@ -32,6 +32,16 @@ static void fuzz_fail(const char *what, const char *detail)
     abort();
 }
 
+/* With HETCAST_FUZZ_VERBOSE set (replaying one input by hand), print its messages. */
+static void fuzz_show(const struct diag *d, const struct cluster *c)
+{
+    if (!getenv("HETCAST_FUZZ_VERBOSE"))
+        return;
+    diag_print(d, stderr);
+    if (c)
+        fprintf(stderr, "fuzz: loaded a %s of %d nodes\n", cluster_kind_name(c->kind), c->n);
+}
+
 static bool same_str(const char *a, const char *b)
 {
     return (a ? a : "")[0] == '\0' ? (b ? b : "")[0] == '\0' : b && strcmp(a, b) == 0;
@@ -147,7 +157,7 @@ static void fuzz_round_trip(const struct cluster *c, bool must_write)
  * Run every built-in scheduler that accepts c (in its default model) with
  * small limits, and print the reports to out.  A scheduler may refuse with a
  * message; it may not crash, and a finished schedule must have a makespan
- * that is a number >= 0.
+ * that is a finite number >= 0 (CLUSTER_MAX_TIME keeps sums finite).
  */
 static void fuzz_schedule(const struct cluster *c, FILE *out)
 {
@@ -173,8 +183,8 @@ static void fuzz_schedule(const struct cluster *c, FILE *out)
             report_run_json(out, &r, false);
             double ms = r.eng.makespan;
             run_free(&r);
-            if (!(ms >= 0))
-                fuzz_fail("a schedule has a makespan that is not a number >= 0", ops->name);
+            if (!(ms >= 0) || !isfinite(ms))
+                fuzz_fail("a schedule has a makespan that is not a finite number >= 0", ops->name);
         }
         free(cause);
     }

@@ -55,6 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     diag_init(&d);
     struct cluster *c = cluster_load_csv_buffer("fuzz.csv", (const char *)data, size, &d);
     fuzz_check_diag_lines(&d);
+    fuzz_show(&d, c);
     if (!c) {
         if (d.errors == 0)
             fuzz_fail("a refused file has no error message", NULL);

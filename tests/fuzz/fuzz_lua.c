@@ -80,6 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct diag d;
     diag_init(&d);
     struct cluster *c = cluster_load_lua(script, params, 5, &lim, 1, &d);
+    fuzz_show(&d, c);
     if (!c) {
         if (d.errors == 0)
             fuzz_fail("a refused script has no error message", NULL);
