@@ -330,6 +330,8 @@ static int cmd_run(int argc, char **argv, bool compare)
         cluster_free(c);
         return fail(cause, 2);
     }
+    if (o.nsched == 0)   /* no -s: fnf, or what works on this kind of cluster */
+        ops[0] = sched_default(c, m);
     for (int i = 0; i < k; i++)
         if (sched_check(ops[i], c, m, &cause) < 0) {
             cluster_free(c);

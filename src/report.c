@@ -159,8 +159,8 @@ void report_summary_text(FILE *fp, const struct run *r)
     double limit;
     const char *cond = r->consistent ? "" : "; does not hold here: speeds are not consistent";
     if (run_guarantee(r, &limit))
-        fprintf(fp, "guarantee     fnf <= 2T + beta = 2*%s + %s = %s%s\n", num(r->optimum),
-                num(r->beta), num(limit), cond);
+        fprintf(fp, "guarantee     fnf <= 2T + beta = 2*%s %s %s = %s%s\n", num(r->optimum),
+                r->beta < 0 ? "-" : "+", num(fabs(r->beta)), num(limit), cond);
     else
         fprintf(fp, "guarantee     fnf <= 2T + beta, beta = %s (T, the optimum, is at least %s)%s\n",
                 num(r->beta), num(r->lower_bound), cond);

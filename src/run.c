@@ -56,8 +56,11 @@ static void compute_optimum(struct run *r, const struct sched_opts *o, enum run_
     r->optimum = plan.makespan;
     r->opt_lower = plan.lower;
     if (plan.status == OPT_PROVEN)
-        snprintf(r->opt_note, sizeof r->opt_note, "proven by exhaustive search (%lld search nodes)",
-                 plan.explored);
+        if (plan.explored == 0)
+            snprintf(r->opt_note, sizeof r->opt_note, "proven: a schedule meets the lower bound");
+        else
+            snprintf(r->opt_note, sizeof r->opt_note,
+                     "proven by exhaustive search (%lld search nodes)", plan.explored);
     else
         snprintf(r->opt_note, sizeof r->opt_note,
                  "search gave up after %lld search nodes: optimum between %g and %g",

@@ -79,6 +79,16 @@ void sched_free(struct sched *s)
     s->state = NULL;
 }
 
+const struct sched_ops *sched_default(const struct cluster *c, enum model m)
+{
+    if (sched_check(&sched_fnf, c, m, NULL) == 0)
+        return &sched_fnf;
+    for (int i = 0; i < NBUILTINS; i++)
+        if (builtins[i] != &sched_optimal && sched_check(builtins[i], c, m, NULL) == 0)
+            return builtins[i];
+    return &sched_fnf;   /* refused later with the list of what would work */
+}
+
 int sched_check(const struct sched_ops *ops, const struct cluster *c, enum model m, char **cause)
 {
     if (!(ops->kinds & CLUSTER_KIND_BIT(c->kind))) {

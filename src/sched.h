@@ -78,6 +78,9 @@ char *sched_names(void);                       /* "fnf, slowest-first, ..." (cal
 void sched_opts_default(struct sched_opts *o);
 void sched_init(struct sched *s, const struct sched_ops *ops, const struct sched_opts *o);
 void sched_free(struct sched *s);
+/* The scheduler used when none is named: fnf, or where fnf does not apply
+ * (platform graphs) the first built-in heuristic that does. */
+const struct sched_ops *sched_default(const struct cluster *c, enum model m);
 /* Is this policy usable on this cluster and model? If not, *cause says why. */
 int sched_check(const struct sched_ops *ops, const struct cluster *c, enum model m, char **cause);
 

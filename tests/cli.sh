@@ -25,7 +25,7 @@ check "run: exit 0" test $rc -eq 0
 check "run: fnf makespan 6 on the counterexample" has "^makespan *6$" "$T/out"
 check "run: lower bound 5" has "^lower bound *5 " "$T/out"
 check "run: optimum 5 shown beside" has "^optimum *5 " "$T/out"
-check "run: the guarantee 2T + beta" has "2T + beta = 2\*5 + -2 = 8" "$T/out"
+check "run: the guarantee 2T + beta" has "2T + beta = 2\*5 - 2 = 8" "$T/out"
 check "run: a table of transfers with reasons" has "p0 *p1 .*fastest waiting node" "$T/out"
 
 run "$H" run clusters/counterexample.csv --format json
@@ -144,6 +144,9 @@ run "$H" run clusters/counterexample.csv --pattern all-to-some
 check "all-to-some without --receivers: status 2" sh -c "[ $rc -eq 2 ] && grep -q -- '--receivers' $T/err"
 run "$H" experiment alltoall --groups 4 --runs 3 --format csv
 check "experiment alltoall: Table 8's points, all in 992..1001" sh -c "[ $rc -eq 0 ] && [ \$(wc -l < $T/out) -eq 25 ] && awk -F, 'NR > 1 && (\$8 < 992 || \$8 > 1001) { bad = 1 } END { exit bad }' $T/out"
+
+run "$H" run clusters/platform-small.csv --summary
+check "no -s on a platform graph: a scheduler that works (fef), status 0" sh -c "[ $rc -eq 0 ] && grep -q 'scheduler: fef' $T/out"
 
 echo "1..$n"
 [ $fails -eq 0 ]

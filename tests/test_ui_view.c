@@ -5,7 +5,11 @@
  * tree (p0 -> p1, p0 -> p2), back-then-forward giving the same screen, help
  * listing every key, too small a terminal, fills without colour, exercise
  * mode, the scheduler and model lists, failures that keep the state,
- * export, reload, the source, a 100-node cluster, zoom, play and resize.
+ * export, reload, the source, a 100-node cluster, zoom, play and resize;
+ * Figueira's trees on a latency matrix (positions, distances, the heaviest
+ * path, the tree cost), a personalized exchange (idle waits, the table of
+ * sending orders, completion and lower bound) and a pipelined broadcast
+ * (slice labels, the phases, the LP's n(u,v) and throughputs).
  */
 #include <locale.h>
 #include <stdlib.h>
@@ -55,6 +59,43 @@ static int open_view(struct view *v, const char *file, const char *sched)
         printf("# view_open: %s\n", cause ? cause : "?");
     free(cause);
     return rc;
+}
+
+/* open_view with more options: a model, --slices, an exchange pattern and its receivers. */
+static int open_with(struct view *v, const char *file, const char *sched, const char *model,
+                     int slices, const char *pattern, const char *receivers, char **cause)
+{
+    struct cli_opts o;
+    memset(&o, 0, sizeof o);
+    sched_opts_default(&o.sopt);
+    o.file = file;
+    if (sched)
+        o.sched[o.nsched++] = sched;
+    o.model = model;
+    o.sopt.slices = slices;
+    o.pattern = pattern;
+    o.receivers = receivers;
+    char *why = NULL;
+    int rc = view_open(v, &o, &why);
+    if (rc && !cause)
+        printf("# view_open: %s\n", why ? why : "?");
+    if (cause)
+        *cause = why;
+    else
+        free(why);
+    return rc;
+}
+
+/* The cell of the first occurrence of text on screen, as a code point, at offset dx. */
+static uint32_t cell_near(struct view *v, const char *text, int dx)
+{
+    char *s = screen(v);
+    free(s);
+    int x, y;
+    if (!cb_find(&cb, text, &x, &y))
+        return 0;
+    const struct cell *c = cb_at(&cb, x + dx, y);
+    return c ? c->ch : 0;
 }
 
 static void stepping(void)
@@ -384,6 +425,229 @@ static void export_and_reload(void)
     free(cause);
 }
 
+/* Figueira's trees on the paper's Table 1 (issue 5). */
+static void figueira_trees(void)
+{
+    struct view v;
+    if (open_with(&v, "clusters/figueira-table1.csv", "balanced-path", NULL, 0, NULL, NULL, NULL) != 0) {
+        ok(0, "figueira-table1 opens with balanced-path");
+        return;
+    }
+    ok(shows(&v, "balanced-path"), "figueira-table1 opens with balanced-path");
+    ok(shows(&v, "makespan 3 \xc2\xb7 tree cost 3"), "the tree cost beside the makespan");
+    ok(v.nsteps > 0, "its schedule steps (%d events)", v.nsteps);
+    view_key(&v, 't');
+    ok(shows(&v, "n0 [0] (source)"), "at the start the pane holds the source at position 0");
+    char *s = screen(&v);
+    ok(!strstr(s, "n3 [4]"), "and nothing else yet");
+    free(s);
+    view_key(&v, 'G');
+    ok(shows(&v, "\xe2\x94\x80" "0" "\xe2\x94\x80" "n3 [4]"), "n3 at position 4, 0 away from n0");
+    ok(shows(&v, "\xe2\x94\x80" "2" "\xe2\x94\x80" "n2 [5]"), "n2 at position 5, 2 away from n3");
+    ok(shows(&v, "\xe2\x94\x80" "3" "\xe2\x94\x80" "n5 [1]"), "n5 at position 1, 3 away");
+    ok(shows(&v, "\xe2\x94\xa3\xe2\x94\x81" "0" "\xe2\x94\x81" "n7 [2]") &&
+           shows(&v, "\xe2\x94\x97\xe2\x94\x81" "3" "\xe2\x94\x81" "n4 [3]"),
+       "the heaviest path n0 -> n7 -> n4 is drawn heavy");
+    ok(shows(&v, "heaviest path: cost 3"), "and its cost is given");
+    ok(shows(&v, "[p] position"), "a key says what the numbers are");
+    /* back then forward gives the same screen */
+    view_step_to(&v, v.nsteps / 2);
+    char *a = screen(&v);
+    view_key(&v, 'l');
+    view_key(&v, 'h');
+    char *b = screen(&v);
+    is_string(b, a, "back then forward: the same tree pane");
+    free(a);
+    free(b);
+
+    /* every strategy is in the list and runs; the paper's costs */
+    view_key(&v, 's');
+    static const char *const names[] = {"binomial", "depth-first", "breadth-first", "balanced-path",
+                                        "flat", "magpie"};
+    static const char *const costs[] = {"tree cost 6", "tree cost 7", "tree cost 7", "tree cost 3",
+                                        "tree cost 3", "tree cost 3"};
+    int usable = 0;
+    for (int i = 0; i < 6; i++) {
+        int k = index_of(&v, names[i]);
+        usable += k >= 0 && strncmp(v.ch.notes[k], "(not here", 9) != 0;
+    }
+    view_key(&v, UK_ESC);
+    is_int(usable, 6, "the scheduler list offers all six trees on a latency matrix");
+    for (int i = 0; i < 6; i++) {
+        choose(&v, 's', names[i]);
+        view_key(&v, 'G');
+        ok(strcmp(v.runs[0].name, names[i]) == 0 && shows(&v, costs[i]), "%s: %s", names[i], costs[i]);
+    }
+    ok(shows(&v, "n1 [1.0]") && shows(&v, "[g.p]"), "magpie: group and position in the group");
+    choose(&v, 's', "flat");
+    view_key(&v, 'G');
+    ok(shows(&v, "[r] order") && shows(&v, "n4 [6]"), "flat: the rank in the send order");
+
+    /* compare: against the blind binomial tree */
+    choose(&v, 's', "balanced-path");
+    view_key(&v, 'c');
+    is_int(v.nruns, 2, "c compares");
+    view_key(&v, 'G');
+    ok(shows(&v, "balanced-path 3") && shows(&v, "binomial") && shows(&v, "tree cost 3 / 6"),
+       "with the blind binomial tree, both costs");
+    view_close(&v);
+}
+
+/* A personalized exchange on the counterexample (issue 7). */
+static void exchange(void)
+{
+    struct view v;
+    if (open_with(&v, "clusters/counterexample.csv", NULL, "sync", 0, "all-to-all", NULL, NULL) != 0) {
+        ok(0, "an all-to-all sync exchange opens");
+        return;
+    }
+    ok(v.exchange, "an all-to-all sync exchange opens");
+    ok(shows(&v, "all-to-all") && shows(&v, "sync") && shows(&v, "caterpillar"),
+       "the title: pattern, model, order");
+    ok(shows(&v, "completion 10") && shows(&v, "lower bound 10"), "completion and lower bound");
+    char *s = screen(&v);
+    ok(!strstr(s, "makespan") && !strstr(s, "/3 hold"), "no makespan, no message-0 holding count");
+    free(s);
+    ok(shows(&v, "idle senders 1 wait, 1 in all"), "the idle waits are counted");
+    ok(v.tree && shows(&v, "caterpillar       0/6 done"), "the orders pane is open");
+    ok(shows(&v, "step  p0   p1   p2"), "a column per sender");
+    ok(shows(&v, "   1  p0*  p1*  p2*"), "row 1: the own entries, starred");
+    s = screen(&v);
+    ok(!strstr(s, "\xe2\x96\xb8p"), "at the start no row is reached");
+    free(s);
+    ok(shows(&v, "\xe2\x95\xb3\xe2\x95\xb3 idle"), "the legend has the idle fill");
+    ok(shows(&v, "send") && shows(&v, "recv"), "both ports of every node");
+    s = screen(&v);
+    ok(!strstr(s, "link"), "links are not drawn for an exchange");
+    free(s);
+
+    /* p0 waits for p2 over [4, 5): its next row is marked idle, its lane shows the fill */
+    int at = -1;
+    for (int k = 0; k <= v.nsteps; k++) {
+        view_step_to(&v, k);
+        if (view_now(&v) >= 5) {
+            at = k;
+            break;
+        }
+    }
+    ok(at > 0, "a step at t=5 (%d)", at);
+    ok(shows(&v, "\xe2\x95\xb3p2"), "the order table marks p0's next receiver as waited for");
+    ok(cell_near(&v, "p0 send", 20) == 0x2573 || shows(&v, "\xe2\x95\xb3\xe2\x95\xb3\xe2\x95\xb3"),
+       "p0's send lane shows the idle wait");
+    ok(shows(&v, "\xe2\x96\xb8p1  \xe2\x96\xb8p2"), "the rows reached are marked");
+    view_key(&v, 'G');
+    ok(shows(&v, "6/6 done"), "at the end, 6 of 6 messages delivered");
+    ok(shows(&v, "   3 \xe2\x96\xb8p2  \xe2\x96\xb8p0  \xe2\x96\xb8p1"), "every sender on row 3");
+    ok(shows(&v, "End: completion 10."), "the narration ends on the completion");
+
+    /* keys that do not apply */
+    view_key(&v, 'x');
+    ok(v.screen == &screen_main && shows(&v, "the exercise builds a broadcast"), "x: no exercise here");
+    view_key(&v, UK_DOWN);
+    view_key(&v, 'o');
+    ok(shows(&v, "an exchange has no source"), "o: no source to change");
+    view_key(&v, '?');
+    ok(shows(&v, "the table of sending orders"), "help: t is the table of orders");
+    view_key(&v, 'q');
+
+    /* the lists: the seven orders, sync and async */
+    view_key(&v, 's');
+    ok(index_of(&v, "caterpillar") >= 0 && index_of(&v, "open-shop") >= 0 && index_of(&v, "fnf") < 0,
+       "s lists the exchange orders, not the broadcast schedulers");
+    is_int(v.ch.n, 7, "seven of them");
+    view_key(&v, UK_ESC);
+    choose(&v, 's', "rspb");
+    ok(strcmp(v.runs[0].name, "rspb") == 0 && shows(&v, "rspb"), "rspb chosen");
+    choose(&v, 'm', "one-port");
+    is_int(v.model, MODEL_SYNC, "one-port is refused");
+    choose(&v, 'm', "async");
+    is_int(v.model, MODEL_ASYNC, "async chosen");
+    view_key(&v, 'G');
+    ok(shows(&v, "idle senders none"), "async: no sender waits");
+    choose(&v, 'm', "sync");
+    choose(&v, 's', "caterpillar");
+
+    /* compare: against the random order */
+    view_key(&v, 'c');
+    is_int(v.nruns, 2, "c compares");
+    view_key(&v, 'G');
+    ok(shows(&v, "caterpillar 10") && shows(&v, "random") && shows(&v, "orders random"),
+       "caterpillar against random, each with its table");
+
+    /* export: the transfers as CSV */
+    char dir[] = "/tmp/hetcast-ui-x-XXXXXX";
+    if (mkdtemp(dir)) {
+        char stem[300], path[320];
+        snprintf(stem, sizeof stem, "%s/ex", dir);
+        is_int(view_export(&v, stem), 0, "export an exchange");
+        snprintf(path, sizeof path, "%s.csv", stem);
+        FILE *fp = fopen(path, "r");
+        char line[512] = "";
+        if (fp) {
+            if (!fgets(line, sizeof line, fp))
+                line[0] = '\0';
+            fclose(fp);
+        }
+        ok(strstr(line, "wait_start") != NULL, "the CSV has the idle waits: %s", line);
+        unlink(path);
+        rmdir(dir);
+    }
+    view_close(&v);
+
+    /* all-to-some, and a file that is no node table */
+    is_int(open_with(&v, "clusters/counterexample.csv", NULL, NULL, 0, "all-to-some", "p1,p2", NULL), 0,
+           "an all-to-some exchange opens");
+    ok(shows(&v, "all-to-some, 2 receivers"), "the title counts the receivers");
+    view_close(&v);
+    char *cause = NULL;
+    is_int(open_with(&v, "clusters/figueira-table1.csv", NULL, NULL, 0, "all-to-all", NULL, &cause), 2,
+           "an exchange on a latency matrix: status 2");
+    ok(cause && strstr(cause, "node table"), "it needs a node table: %s", cause ? cause : "(null)");
+    free(cause);
+    cause = NULL;
+    is_int(open_with(&v, "clusters/counterexample.csv", "fnf", NULL, 0, "all-to-all", NULL, &cause), 2,
+           "a broadcast scheduler with --pattern: status 2");
+    free(cause);
+}
+
+/* A pipelined broadcast on a platform graph (issue 6). */
+static void pipeline(void)
+{
+    struct view v;
+    if (open_with(&v, "clusters/platform-small.csv", "grow-tree", NULL, 4, NULL, NULL, NULL) != 0) {
+        ok(0, "platform-small opens with grow-tree and 4 slices");
+        return;
+    }
+    ok(shows(&v, "slices 4"), "--slices 4 is honoured");
+    ok(shows(&v, "throughput 0.25") && shows(&v, "LP optimum 0.375") && shows(&v, "fraction 66.7%"),
+       "throughput, LP optimum and the fraction");
+    int four = v.nsteps;
+    view_key(&v, 'G');
+    ok(shows(&v, "1\xe2\x86\x92P1") && shows(&v, "4\xe2\x86\x92P1"), "send bars carry the slice number");
+    ok(shows(&v, "4\xe2\x86\x90P0"), "and so do receive bars");
+    ok(shows(&v, "filling") && shows(&v, "steady") && shows(&v, "drain"),
+       "the pipeline filling, steady and draining");
+    ok(shows(&v, "slice 4 from P5"), "the narration names the slice");
+    view_key(&v, 't');
+    ok(shows(&v, "P1 n=0.375") && shows(&v, "P4 n=0.25"), "the tree's edges with the LP's n(u,v)");
+    ok(shows(&v, "\xe2\x94\x80" "2" "\xe2\x94\x80" "P1"), "and their times T");
+    ok(shows(&v, "4/4 slices"), "every node holds the 4 slices at the end");
+    ok(shows(&v, "other edges") && shows(&v, "P3 -> P6"), "the platform's other edges");
+    view_key(&v, 'g');
+    ok(shows(&v, "0/4 slices"), "none at the start");
+    view_key(&v, 'x');
+    ok(v.screen == &screen_main && shows(&v, "single-message broadcast"), "x: no exercise here");
+    view_close(&v);
+
+    is_int(open_with(&v, "clusters/platform-small.csv", "grow-tree", NULL, 8, NULL, NULL, NULL), 0,
+           "8 slices");
+    ok(v.nsteps == 2 * four && shows(&v, "slices 8"), "twice the events (%d, %d)", v.nsteps, four);
+    view_key(&v, 'c');
+    is_int(v.nruns, 2, "c compares");
+    ok(shows(&v, "grow-tree") && shows(&v, "lp-grow"), "with lp-grow");
+    view_close(&v);
+}
+
 static void large(void)
 {
     struct view v;
@@ -419,6 +683,9 @@ int main(void)
     exercise();
     export_and_reload();
     large();
+    figueira_trees();
+    exchange();
+    pipeline();
     cb_free(&cb);
     return tap_exit();
 }

@@ -594,12 +594,7 @@ static const char *default_scheduler(const struct view *v)
 {
     if (v->exchange)
         return "caterpillar";
-    if (sched_check(&sched_fnf, v->c, v->model, NULL) == 0)
-        return "fnf";
-    for (int i = 0; i < sched_count(); i++)
-        if (sched_at(i) != &sched_optimal && sched_check(sched_at(i), v->c, v->model, NULL) == 0)
-            return sched_at(i)->name;
-    return "fnf";   /* fails with the list of what would work */
+    return sched_default(v->c, v->model)->name;
 }
 
 int view_open(struct view *v, const struct cli_opts *o, char **cause)
