@@ -12,7 +12,7 @@
 #include "engine.h"
 #include "sched.h"
 
-#define RUN_AUTO_OPTIMUM_NODES 10   /* optimum computed by default up to this size */
+#define RUN_AUTO_OPTIMUM_NODES 16   /* optimum computed by default up to this size */
 
 enum run_optimum {
     RUN_OPT_NEVER = 0,  /* do not compute the optimum */

@@ -7,7 +7,11 @@
 # tree (p0 -> p1, p0 -> p2), back then forward giving the same screen, help,
 # 80x24, resize (bigger, too small, back), exercise mode, a load error
 # (status 2, file:line on stderr), colours and NO_COLOR, a 100-node cluster
-# at 200x60, and the terminal left sane after q, SIGINT, SIGTERM and SIGHUP.
+# at 200x60, and the terminal left sane after q, SIGINT, SIGTERM and SIGHUP;
+# then Figueira's trees on a latency matrix (balanced-path: cost 3 and the
+# positions), an all-to-all sync exchange on the counterexample (an idle
+# wait, the table of sending orders) and a pipelined broadcast on
+# platform-small (slice labels, the LP throughput), at 80x24 and 200x60.
 # Output: TAP.  Skips when tmux is missing.
 
 HETCAST=${HETCAST:-build/ui/hetcast}
@@ -307,6 +311,86 @@ ok $? "to the end, with the tree"
 keys PageDown
 wait_gone "nodes 1-"
 ok $? "PgDn scrolls the nodes"
+keys q
+wait_for "EXIT=0"
+ok $? "quits"
+
+# ---- Figueira's trees on a latency matrix ----
+
+start 80 24 -- clusters/figueira-table1.csv -s balanced-path
+wait_for "step 0/"
+ok $? "figueira-table1 with balanced-path"
+grep -q "makespan 3 · tree cost 3" "$TMP/screen"
+ok $? "the tree cost 3 beside the makespan"
+keys End t
+wait_for "heaviest path: cost 3"
+ok $? "the tree pane names the heaviest path's cost"
+grep -q -- "─0─n3 \[4\]" "$TMP/screen" && grep -q -- "─3─n5 \[1\]" "$TMP/screen"
+ok $? "positions and distances: n3 at 4 (0 away), n5 at 1 (3 away)"
+grep -q -- "┣━0━n7 \[2\]" "$TMP/screen" && grep -q -- "┗━3━n4 \[3\]" "$TMP/screen"
+ok $? "the heaviest path n0 -> n7 -> n4 drawn heavy"
+keys s
+wait_for "magpie"
+grep -q "depth-first" "$TMP/screen" && grep -q "breadth-first" "$TMP/screen" && grep -q "flat" "$TMP/screen"
+ok $? "the scheduler list offers the trees"
+keys Escape q
+wait_for "EXIT=0"
+
+# ---- an all-to-all exchange ----
+
+start 80 24 -- clusters/counterexample.csv --pattern all-to-all -m sync
+wait_for "completion 10"
+ok $? "an all-to-all sync exchange: completion 10"
+grep -q "lower bound 10" "$TMP/screen" && ! grep -q "makespan" "$TMP/screen"
+ok $? "the lower bound instead of a makespan"
+grep -q "step  p0   p1   p2" "$TMP/screen" && grep -q "   1  p0\*  p1\*  p2\*" "$TMP/screen"
+ok $? "the table of sending orders is open"
+grep -q "╳╳ idle" "$TMP/screen"
+ok $? "the legend has the idle fill"
+keys l l l l l l l l
+wait_for "step 8/18"
+grep -q "╳╳╳" "$TMP/screen" && grep -q "╳p2" "$TMP/screen"
+ok $? "at t=5 p0 sits idle for p2: in its lane and in the table"
+keys End
+wait_for "6/6 done"
+grep -q "   3 ▸p2  ▸p0  ▸p1" "$TMP/screen"
+ok $? "at the end every sender has reached row 3"
+grep -q "End: completion 10." "$TMP/screen"
+ok $? "the narration ends on the completion"
+keys q
+wait_for "EXIT=0"
+ok $? "quits"
+start 80 24 -- clusters/figueira-table1.csv --pattern all-to-all
+wait_for "EXIT=2"
+grep -q "node table" "$TMP/screen"
+ok $? "an exchange on a latency matrix: status 2, it needs a node table"
+
+# ---- a pipelined broadcast ----
+
+start 80 24 -- clusters/platform-small.csv -s grow-tree --slices 4
+wait_for "slices 4"
+ok $? "a pipelined run of 4 slices on platform-small"
+grep -q "throughput 0.25" "$TMP/screen" && grep -q "LP optimum 0.375" "$TMP/screen" &&
+    grep -q "fraction 66.7%" "$TMP/screen"
+ok $? "throughput, the LP optimum and the fraction"
+keys End
+wait_for "step 48/48"
+grep -q "1→P1" "$TMP/screen" && grep -q "4←P0" "$TMP/screen"
+ok $? "the bars carry the slice numbers"
+grep -q "filling" "$TMP/screen" && grep -q "steady" "$TMP/screen"
+ok $? "the pipeline filling and steady"
+keys t
+wait_for "4/4 slices"
+grep -q "P1 n=0.375" "$TMP/screen" && grep -q "other edges" "$TMP/screen"
+ok $? "the tree with the LP's n(u,v), and the other edges"
+keys q
+wait_for "EXIT=0"
+start 200 60 -- clusters/platform-small.csv -s grow-tree
+wait_for "slices 20"
+keys End t
+wait_for "20/20 slices"
+grep -q "measured 0.25" "$TMP/screen" && grep -q "filling" "$TMP/screen" && grep -q "n=0.375" "$TMP/screen"
+ok $? "20 slices at 200x60: measured throughput, phases, n(u,v)"
 keys q
 wait_for "EXIT=0"
 ok $? "quits"

@@ -167,6 +167,7 @@ struct gsrc {
     const unsigned char *phase;         /* per transfer; NULL: all shown in full */
     double now;                         /* cursor; INFINITY: none */
     const struct transfer *preview;     /* drawn as planned (exercise) */
+    bool begun;                         /* an event has been applied: idle waits may show */
 };
 
 static int lane_row(const struct lanes *L, int node, enum kind k)
@@ -405,8 +406,7 @@ static void cursor_line(struct view *v, struct cellbuf *cb, const struct tmap *m
 static bool waiting(const struct gsrc *s, int i)
 {
     const struct transfer *t = &s->e->tr[i];
-    return t->wait_start < t->start && (shown(s, i) || (isfinite(s->now) && t->wait_start <= s->now &&
-                                                        s->now > 0));
+    return t->wait_start < t->start && (shown(s, i) || (s->begun && t->wait_start <= s->now));
 }
 
 /* Lanes of one engine; crit marks the critical path in the labels (may be NULL). */
@@ -661,7 +661,7 @@ static void rate_text(char *buf, size_t size, double r)
     else if (isinf(r))
         snprintf(buf, size, "unbounded");
     else
-        snprintf(buf, size, "%.4g", r);
+        snprintf(buf, size, "%.3g", r);
 }
 
 /* A pipelined run: slices, the tree's throughput, the LP optimum, the fraction, the measured rate. */
@@ -983,7 +983,7 @@ void draw_main(struct view *v, struct cellbuf *cb)
             crit = xmalloc((size_t)c->n);
             export_critical_path(vrun_engine(&v->runs[0]), crit);
         }
-        struct gsrc s = {vrun_engine(&v->runs[0]), v->snap[0].phase, now, NULL};
+        struct gsrc s = {vrun_engine(&v->runs[0]), v->snap[0].phase, now, NULL, v->snap[0].step > 0};
         draw_lanes(v, cb, &L, &m, &s, crit);
         free(crit);
         ay = gy + L.count * L.rpl - gap;
@@ -995,7 +995,7 @@ void draw_main(struct view *v, struct cellbuf *cb)
             cb_fill(cb, 0, y, gw, 1, ' ', R_HEAD);
             char head[200], extra[80] = "";
             if (vrun_pipelined(vr))
-                snprintf(extra, sizeof extra, "%sthroughput %.4g", ui_glyphs(v)->dot,
+                snprintf(extra, sizeof extra, "%sthroughput %.3g", ui_glyphs(v)->dot,
                          vr->run.sched.throughput);
             else if (!vr->x && vr->run.sched.has_tree_cost)
                 snprintf(extra, sizeof extra, "%stree cost %s", ui_glyphs(v)->dot,
@@ -1008,7 +1008,7 @@ void draw_main(struct view *v, struct cellbuf *cb)
             ui_put(v, cb, 1, y, gw - 2, R_HEAD | AF_BOLD, head);
             struct lanes P = L;
             P.y = y + 1;
-            struct gsrc s = {vrun_engine(vr), v->snap[i].phase, now, NULL};
+            struct gsrc s = {vrun_engine(vr), v->snap[i].phase, now, NULL, v->step > 0};
             draw_lanes(v, cb, &P, &m, &s, NULL);
             y += 1 + (pane > L.count * L.rpl ? L.count * L.rpl : pane) + 1;
         }
@@ -1304,7 +1304,7 @@ void draw_exercise(struct view *v, struct cellbuf *cb)
     double focus = has_preview ? preview.hold : xr->eng.makespan;
     struct tmap m = make_tmap(v, L.lw, gw - L.lw, tmax, focus);
     legend_row(v, cb, 2, gw, false);
-    struct gsrc s = {&xr->eng, NULL, INFINITY, has_preview ? &preview : NULL};
+    struct gsrc s = {&xr->eng, NULL, INFINITY, has_preview ? &preview : NULL, true};
     draw_lanes(v, cb, &L, &m, &s, NULL);
     int ay = gy + L.count * L.rpl - (L.rpl == 4 ? 1 : 0);
     draw_axis(v, cb, &m, 0, ay < h - 5 ? ay : h - 5, L.lw, NAN);

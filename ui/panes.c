@@ -300,7 +300,7 @@ static void figueira_tree(struct view *v, struct cellbuf *cb, int x, int y, int 
     int foot = h >= 8 ? 2 : 1, rows = h - 1 - foot;
     int first = first_line(t, m, rows, v->sel);
     tree_rows(v, cb, x, y + 1, w, rows, t, m, first);
-    char heavy[160], hl[8], hh[8];
+    char hl[8], hh[8];
     snprintf(hl, sizeof hl, "%s", v->ascii ? "-" : "\xe2\x94\x80");
     snprintf(hh, sizeof hh, "%s", v->ascii ? "=" : "\xe2\x94\x81");
     if (foot == 2) {
@@ -325,8 +325,7 @@ static void figueira_tree(struct view *v, struct cellbuf *cb, int x, int y, int 
         snprintf(h1, sizeof h1, "%s%s heaviest path: cost %s", hh, hh, ui_num(tr->cost));
         snprintf(h2, sizeof h2, "%s%s heaviest %s", hh, hh, ui_num(tr->cost));
         const char *hs[] = {h1, h2};
-        snprintf(heavy, sizeof heavy, "%s", fitting(hs, 2, w - 2));
-        cb_text(cb, x + 1, y + h - 1, w - 2, heavy, R_CRIT | AF_BOLD, v->ascii);
+        cb_text(cb, x + 1, y + h - 1, w - 2, fitting(hs, 2, w - 2), R_CRIT | AF_BOLD, v->ascii);
     }
     free(in);
     free(stack);
@@ -432,7 +431,7 @@ static void pipeline_tree(struct view *v, struct cellbuf *cb, int x, int y, int 
             }
         if (others == 0)
             cb_text(cb, x + 1, row, w - 2, "(none: the tree uses every edge)", R_DIM, v->ascii);
-        else if (listed < others && show >= 0)
+        else if (listed < others)
             cb_textf(cb, x + 1, row, w - 2, R_DIM, v->ascii, "+%d more", others - listed);
     }
     char dash[8], k1[160], k2[160], k3[160];
