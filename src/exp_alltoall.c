@@ -10,6 +10,7 @@
  * greedy) are built once per point and reused by its runs.
  */
 #include "exp_alltoall.h"
+#include "xarg.h"
 
 #include <errno.h>
 #include <math.h>
@@ -270,26 +271,6 @@ static int run_group(const struct aopts *o, int g)
     return 0;
 }
 
-static int opt_err(const char *opt, const char *val, const char *want)
-{
-    fprintf(stderr, "hetcast experiment alltoall: %s: \"%s\" is not %s\n", opt, val, want);
-    return 2;
-}
-
-static int parse_int(const char *opt, const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long x = strtol(s, &end, 10);
-    if (!*s || *end || errno || x < lo || x > hi) {
-        char want[96];
-        snprintf(want, sizeof want, "an integer from %ld to %ld", lo, hi);
-        return opt_err(opt, s, want);
-    }
-    *out = x;
-    return 0;
-}
-
 static const char valid[] =
     "--format, --seed, --runs, --nodes, --step, --some-nodes, --receivers, --schedulers, --groups";
 
@@ -324,7 +305,7 @@ static int parse_list(const char *opt, const char *v, struct aopts *o, bool grou
             *comma = '\0';
         if (groups_list) {
             long g;
-            if (parse_int(opt, tok, 1, 4, &g))
+            if (xarg_long(opt, tok, 1, 4, &g))
                 rc = 2;
             else
                 o->group[g - 1] = true;
@@ -338,7 +319,7 @@ static int parse_list(const char *opt, const char *v, struct aopts *o, bool grou
                 char want[256];
                 snprintf(want, sizeof want, "a list of: all, %s", names);
                 free(names);
-                rc = opt_err(opt, v, want);
+                rc = xarg_fail(opt, v, want);
             } else {
                 o->algo[a] = true;
             }
@@ -366,39 +347,33 @@ static int parse(int argc, char **argv, struct aopts *o)
         }
         i++;
         if (strcmp(a, "--format") == 0) {
-            if (strcmp(v, "text") && strcmp(v, "csv"))
-                return opt_err(a, v, "text or csv");
-            o->csv = strcmp(v, "csv") == 0;
+            if (xarg_format(a, v, &o->csv))
+                return 2;
         } else if (strcmp(a, "--seed") == 0) {
-            if (parse_int(a, v, 0, 2147483647L, &x))
+            if (xarg_long(a, v, 0, 2147483647L, &x))
                 return 2;
             o->seed = (unsigned long long)x;
         } else if (strcmp(a, "--runs") == 0) {
-            if (parse_int(a, v, 1, 1000000L, &x))
+            if (xarg_long(a, v, 1, 1000000L, &x))
                 return 2;
             o->runs = x;
         } else if (strcmp(a, "--nodes") == 0) {
-            char buf[64];
-            snprintf(buf, sizeof buf, "%s", v);
-            char *colon = strchr(buf, ':');
             long lo, hi;
-            if (colon)
-                *colon = '\0';
-            if (parse_int(a, buf, 1, 2000, &lo) || parse_int(a, colon ? colon + 1 : buf, lo, 2000, &hi))
+            if (xarg_range(a, v, 1, 2000, &lo, &hi))
                 return 2;
             o->nodes_lo = (int)lo;
             o->nodes_hi = (int)hi;
         } else if (strcmp(a, "--step") == 0) {
-            if (parse_int(a, v, 1, 2000, &x))
+            if (xarg_long(a, v, 1, 2000, &x))
                 return 2;
             o->step = (int)x;
         } else if (strcmp(a, "--some-nodes") == 0) {
-            if (parse_int(a, v, 1, 2000, &x))
+            if (xarg_long(a, v, 1, 2000, &x))
                 return 2;
             o->some_nodes = (int)x;
         } else if (strcmp(a, "--receivers") == 0) {
             if (strcmp(v, "block") && strcmp(v, "random"))
-                return opt_err(a, v, "block or random");
+                return xarg_fail(a, v, "block or random");
             o->random_recv = strcmp(v, "random") == 0;
         } else if (strcmp(a, "--schedulers") == 0) {
             if (!algos_given)

@@ -14,6 +14,7 @@
  * one broadcast's makespan.  Deterministic for a given --seed.
  */
 #include "exp_figueira.h"
+#include "xarg.h"
 
 #include <errno.h>
 #include <math.h>
@@ -73,37 +74,6 @@ static void fig_help(FILE *fp)
             FIG_MAX_NODES, FIG_HOPS, 2 * FIG_HOPS);
 }
 
-static int fig_err(const char *opt, const char *val, const char *want)
-{
-    fprintf(stderr, "hetcast experiment: %s: \"%s\" is not %s\n", opt, val, want);
-    return 2;
-}
-
-static int fig_long(const char *opt, const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long x = strtol(s, &end, 10);
-    if (!*s || *end || errno || x < lo || x > hi) {
-        char want[96];
-        snprintf(want, sizeof want, "an integer from %ld to %ld", lo, hi);
-        return fig_err(opt, s, want);
-    }
-    *out = x;
-    return 0;
-}
-
-static int fig_double(const char *opt, const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double x = strtod(s, &end);
-    if (!*s || *end || errno || !isfinite(x) || x < 0)
-        return fig_err(opt, s, "a number >= 0");
-    *out = x;
-    return 0;
-}
-
 /* Returns 0, -1 for --help, or an exit status. */
 static int fig_parse(int argc, char **argv, struct fig_opts *o)
 {
@@ -119,37 +89,36 @@ static int fig_parse(int argc, char **argv, struct fig_opts *o)
         i++;
         long x;
         if (strcmp(a, "--format") == 0) {
-            if (strcmp(v, "text") && strcmp(v, "csv"))
-                return fig_err(a, v, "text or csv");
-            o->csv = strcmp(v, "csv") == 0;
+            if (xarg_format(a, v, &o->csv))
+                return 2;
         } else if (strcmp(a, "--seed") == 0) {
-            if (fig_long(a, v, 0, 2147483647L, &x))
+            if (xarg_long(a, v, 0, 2147483647L, &x))
                 return 2;
             o->seed = (unsigned long long)x;
         } else if (strcmp(a, "--runs") == 0) {
-            if (fig_long(a, v, 1, 10000, &x))
+            if (xarg_long(a, v, 1, 10000, &x))
                 return 2;
             o->runs = x;
         } else if (strcmp(a, "--nodes") == 0) {
-            if (fig_long(a, v, 1, FIG_MAX_NODES, &x))
+            if (xarg_long(a, v, 1, FIG_MAX_NODES, &x))
                 return 2;
             o->nodes = (int)x;
         } else if (strcmp(a, "--groups") == 0) {
-            if (fig_long(a, v, 1, FIG_MAX_NODES, &x))
+            if (xarg_long(a, v, 1, FIG_MAX_NODES, &x))
                 return 2;
             o->groups = (int)x;
         } else if (strcmp(a, "--hops") == 0) {
-            if (fig_long(a, v, 1, 1000, &x))
+            if (xarg_long(a, v, 1, 1000, &x))
                 return 2;
             o->hops = (int)x;
         } else if (strcmp(a, "--overhead") == 0) {
-            if (fig_double(a, v, &o->overhead))
+            if (xarg_double(a, v, 0, &o->overhead))
                 return 2;
         } else if (strcmp(a, "--basic-latency") == 0) {
-            if (fig_double(a, v, &o->basic))
+            if (xarg_double(a, v, 0, &o->basic))
                 return 2;
         } else if (strcmp(a, "--broadcasts") == 0) {
-            if (fig_long(a, v, 1, 1000000000L, &x))
+            if (xarg_long(a, v, 1, 1000000000L, &x))
                 return 2;
             o->broadcasts = x;
         } else if (strcmp(a, "--model") == 0) {
@@ -157,7 +126,7 @@ static int fig_parse(int argc, char **argv, struct fig_opts *o)
                 char *names = model_names(), want[256];
                 snprintf(want, sizeof want, "a model (%s)", names);
                 free(names);
-                return fig_err(a, v, want);
+                return xarg_fail(a, v, want);
             }
         } else {
             fprintf(stderr, "hetcast experiment: unknown option %s; valid options: %s\n", a,

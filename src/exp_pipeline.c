@@ -13,6 +13,7 @@
  * 65 nodes) takes a few seconds.
  */
 #include "exp_pipeline.h"
+#include "xarg.h"
 
 #include <errno.h>
 #include <math.h>
@@ -364,12 +365,6 @@ static void xp_help(FILE *fp)
             "                      study,platforms,model,axis,value,heuristic,configs,mean,sd\n");
 }
 
-static int xp_err(const char *opt, const char *val, const char *want)
-{
-    fprintf(stderr, "hetcast experiment: %s: \"%s\" is not %s\n", opt, val, want);
-    return 2;
-}
-
 static bool get_long(const char *s, long lo, long hi, long *out)
 {
     char *end;
@@ -413,20 +408,19 @@ static int xp_parse(int argc, char **argv, struct xp_opts *o)
         i++;
         long x;
         if (strcmp(a, "--format") == 0) {
-            if (strcmp(v, "text") && strcmp(v, "csv"))
-                return xp_err(a, v, "text or csv");
-            o->csv = strcmp(v, "csv") == 0;
+            if (xarg_format(a, v, &o->csv))
+                return 2;
         } else if (strcmp(a, "--seed") == 0) {
             if (!get_long(v, 0, 2147483647L, &x))
-                return xp_err(a, v, "an integer from 0 to 2147483647");
+                return xarg_fail(a, v, "an integer from 0 to 2147483647");
             o->seed = (unsigned long long)x;
         } else if (strcmp(a, "--runs") == 0) {
             if (!get_long(v, 0, 100000, &x))
-                return xp_err(a, v, "an integer from 0 to 100000");
+                return xarg_fail(a, v, "an integer from 0 to 100000");
             o->runs = x;
         } else if (strcmp(a, "--tiers-runs") == 0) {
             if (!get_long(v, 0, 100000, &x))
-                return xp_err(a, v, "an integer from 0 to 100000");
+                return xarg_fail(a, v, "an integer from 0 to 100000");
             o->tiers_runs = x;
         } else if (strcmp(a, "--nodes") == 0) {
             double f[3];
@@ -438,33 +432,33 @@ static int xp_parse(int argc, char **argv, struct xp_opts *o)
             int k = get_list(buf, 2, MAX_PLATFORM_NODES, f, 3);
             if (k < 0 || f[0] != floor(f[0]) || (k > 1 && (f[1] != floor(f[1]) || f[1] < f[0])) ||
                 (k > 2 && (f[2] != floor(f[2]) || f[2] < 1)))
-                return xp_err(a, v, "N or LO:HI or LO:HI:STEP, integers from 2 to 400");
+                return xarg_fail(a, v, "N or LO:HI or LO:HI:STEP, integers from 2 to 400");
             o->nodes_lo = (int)f[0];
             o->nodes_hi = k > 1 ? (int)f[1] : (int)f[0];
             o->nodes_step = k > 2 ? (int)f[2] : 10;
             if ((o->nodes_hi - o->nodes_lo) / o->nodes_step + 1 > MAX_SIZES)
-                return xp_err(a, v, "a range of at most 64 sizes");
+                return xarg_fail(a, v, "a range of at most 64 sizes");
         } else if (strcmp(a, "--densities") == 0) {
             int k = get_list(v, 0, 1, o->dens, MAX_DENSITIES);
             if (k < 0)
-                return xp_err(a, v, "a list of at most 32 numbers from 0 to 1");
+                return xarg_fail(a, v, "a list of at most 32 numbers from 0 to 1");
             o->ndens = k;
         } else if (strcmp(a, "--send-ratio") == 0) {
             double f;
             if (get_list(v, 0, 1e6, &f, 1) != 1 || !(f > 0))
-                return xp_err(a, v, "a number > 0");
+                return xarg_fail(a, v, "a number > 0");
             o->send_ratio = f;
         } else if (strcmp(a, "--tiers") == 0) {
             double f[8];
             int k = get_list(v, 0, MAX_PLATFORM_NODES, f, 8);
             if (k < 0)
-                return xp_err(a, v, "a list of at most 8 sizes from 2 to 400, or 0");
+                return xarg_fail(a, v, "a list of at most 8 sizes from 2 to 400, or 0");
             o->ntiers = 0;
             for (int i = 0; i < k; i++) {
                 if (f[i] == 0 && k == 1)
                     break;
                 if (f[i] != floor(f[i]) || f[i] < 2)
-                    return xp_err(a, v, "a list of at most 8 sizes from 2 to 400, or 0");
+                    return xarg_fail(a, v, "a list of at most 8 sizes from 2 to 400, or 0");
                 o->tiers[o->ntiers++] = (int)f[i];
             }
         } else {

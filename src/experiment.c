@@ -26,6 +26,7 @@
 #include "report.h"
 #include "rng.h"
 #include "sched.h"
+#include "xarg.h"
 
 struct xopts {
     const char *format;   /* text | csv */
@@ -38,37 +39,6 @@ struct xopts {
     double latency;
     double time_limit;    /* per exact search */
 };
-
-static int opt_err(const char *opt, const char *val, const char *want)
-{
-    fprintf(stderr, "hetcast experiment: %s: \"%s\" is not %s\n", opt, val, want);
-    return 2;
-}
-
-static int parse_long(const char *opt, const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long x = strtol(s, &end, 10);
-    if (!*s || *end || errno || x < lo || x > hi) {
-        char want[96];
-        snprintf(want, sizeof want, "an integer from %ld to %ld", lo, hi);
-        return opt_err(opt, s, want);
-    }
-    *out = x;
-    return 0;
-}
-
-static int parse_dbl(const char *opt, const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double x = strtod(s, &end);
-    if (!*s || *end || errno || !isfinite(x) || x < 0)
-        return opt_err(opt, s, "a number >= 0");
-    *out = x;
-    return 0;
-}
 
 static const char xvalid[] =
     "--format, --seed, --runs, --nodes, --classes, --send-range, --recv, --latency, --time-limit";
@@ -88,31 +58,26 @@ static int parse_xopts(int argc, char **argv, struct xopts *o)
         i++;
         long x;
         if (strcmp(a, "--format") == 0) {
-            if (strcmp(v, "text") && strcmp(v, "csv"))
-                return opt_err(a, v, "text or csv");
+            bool csv;
+            if (xarg_format(a, v, &csv))
+                return 2;
             o->format = v;
         } else if (strcmp(a, "--seed") == 0) {
-            if (parse_long(a, v, 0, 2147483647L, &x))
+            if (xarg_long(a, v, 0, 2147483647L, &x))
                 return 2;
             o->seed = (unsigned long long)x;
         } else if (strcmp(a, "--runs") == 0) {
-            if (parse_long(a, v, 1, 100000000L, &x))
+            if (xarg_long(a, v, 1, 100000000L, &x))
                 return 2;
             o->runs = x;
         } else if (strcmp(a, "--nodes") == 0) {
-            /* N or LO:HI */
-            char buf[64];
-            snprintf(buf, sizeof buf, "%s", v);
-            char *colon = strchr(buf, ':');
             long lo, hi;
-            if (colon)
-                *colon = '\0';
-            if (parse_long(a, buf, 1, 100000, &lo) || parse_long(a, colon ? colon + 1 : buf, lo, 100000, &hi))
+            if (xarg_range(a, v, 1, 100000, &lo, &hi))
                 return 2;
             o->nodes_min = (int)lo;
             o->nodes_max = (int)hi;
         } else if (strcmp(a, "--classes") == 0) {
-            if (parse_long(a, v, 0, 1000, &x))
+            if (xarg_long(a, v, 0, 1000, &x))
                 return 2;
             o->classes = (int)x;
         } else if (strcmp(a, "--send-range") == 0) {
@@ -120,21 +85,21 @@ static int parse_xopts(int argc, char **argv, struct xopts *o)
             snprintf(buf, sizeof buf, "%s", v);
             char *colon = strchr(buf, ':');
             if (!colon)
-                return opt_err(a, v, "of the form LO:HI");
+                return xarg_fail(a, v, "of the form LO:HI");
             *colon = '\0';
-            if (parse_dbl(a, buf, &o->lo) || parse_dbl(a, colon + 1, &o->hi))
+            if (xarg_double(a, buf, 0, &o->lo) || xarg_double(a, colon + 1, 0, &o->hi))
                 return 2;
             if (o->hi < o->lo)
-                return opt_err(a, v, "a range with LO <= HI");
+                return xarg_fail(a, v, "a range with LO <= HI");
         } else if (strcmp(a, "--recv") == 0) {
             if (strcmp(v, "zero") && strcmp(v, "independent") && strcmp(v, "correlated"))
-                return opt_err(a, v, "zero, independent or correlated");
+                return xarg_fail(a, v, "zero, independent or correlated");
             o->recv = v;
         } else if (strcmp(a, "--latency") == 0) {
-            if (parse_dbl(a, v, &o->latency))
+            if (xarg_double(a, v, 0, &o->latency))
                 return 2;
         } else if (strcmp(a, "--time-limit") == 0) {
-            if (parse_dbl(a, v, &o->time_limit))
+            if (xarg_double(a, v, 0, &o->time_limit))
                 return 2;
         } else {
             fprintf(stderr, "hetcast experiment: unknown option %s; valid options: %s\n", a, xvalid);

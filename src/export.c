@@ -137,15 +137,6 @@ static void xml_text(FILE *fp, const char *s)
     }
 }
 
-static const char *num(double x)
-{
-    static char bufs[8][40];
-    static int at;
-    char *b = bufs[at++ & 7];
-    fmt_num(b, sizeof bufs[0], x);
-    return b;
-}
-
 static double tx(const struct svg *g, double t)
 {
     return SVG_LEFT + t * g->scale;
@@ -247,7 +238,7 @@ static void svg_axis(const struct svg *g, double y, double step)
     for (double t = 0; t <= g->tmax + step * 1e-9; t += step) {
         fprintf(g->fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n",
                 tx(g, t), y, tx(g, t), y + 5, COL_TEXT);
-        svg_text(g, tx(g, t), y + 18, 11, "middle", COL_TEXT, NULL, num(t));
+        svg_text(g, tx(g, t), y + 18, 11, "middle", COL_TEXT, NULL, report_num(t));
     }
     svg_text(g, SVG_LEFT - 8, y + 18, 11, "end", COL_TEXT, NULL, "time");
 }
@@ -260,7 +251,7 @@ static double svg_gantt(const struct svg *g, const struct run *r, double y, doub
     unsigned char *crit = xmalloc((size_t)e->n ? (size_t)e->n : 1);
     export_critical_path(e, crit);
     char head[256];
-    snprintf(head, sizeof head, "%s: makespan %s", r->sched.ops->name, num(e->makespan));
+    snprintf(head, sizeof head, "%s: makespan %s", r->sched.ops->name, report_num(e->makespan));
     svg_text(g, 12, y + 16, 15, "start", COL_TEXT, "bold", head);
     y += 26;
     double lh = g->lane_h, top = y;
@@ -351,7 +342,7 @@ static double svg_tree(const struct svg *g, const struct run *r, double y)
         char label[200];
         if (e->parent[v] >= 0)
             snprintf(label, sizeof label, "%s -> %s  t=%s", c->nodes[e->parent[v]].name,
-                     c->nodes[v].name, num(engine_hold_time(e, v, 0)));
+                     c->nodes[v].name, report_num(engine_hold_time(e, v, 0)));
         else
             snprintf(label, sizeof label, "%s (source)", c->nodes[v].name);
         /* Labels of late nodes go above the edge to their left, so they stay on the page. */
@@ -368,15 +359,15 @@ static double svg_tree(const struct svg *g, const struct run *r, double y)
 static void summary_line(const struct run *r, char *buf, size_t size)
 {
     size_t at = (size_t)snprintf(buf, size, "%s: makespan %s \xc2\xb7 lower bound %s",
-                                 r->sched.ops->name, num(r->eng.makespan), num(r->lower_bound));
+                                 r->sched.ops->name, report_num(r->eng.makespan), report_num(r->lower_bound));
     if (at < size && r->opt == OPT_PROVEN)
-        at += (size_t)snprintf(buf + at, size - at, " \xc2\xb7 optimum %s", num(r->optimum));
+        at += (size_t)snprintf(buf + at, size - at, " \xc2\xb7 optimum %s", report_num(r->optimum));
     else if (at < size && r->opt == OPT_GAVE_UP)
         at += (size_t)snprintf(buf + at, size - at, " \xc2\xb7 optimum between %s and %s",
-                               num(r->opt_lower), num(r->optimum));
+                               report_num(r->opt_lower), report_num(r->optimum));
     double limit;
     if (at < size && run_guarantee(r, &limit))
-        snprintf(buf + at, size - at, " \xc2\xb7 2T + \xce\xb2 = %s", num(limit));
+        snprintf(buf + at, size - at, " \xc2\xb7 2T + \xce\xb2 = %s", report_num(limit));
 }
 
 int export_svg(FILE *fp, const struct run *runs, int k)
@@ -441,35 +432,20 @@ int export_svg(FILE *fp, const struct run *runs, int k)
 
 /* ---- CSV ---- */
 
-static void csv_field(FILE *fp, const char *s)
-{
-    if (!strpbrk(s, ",\"\n\r")) {
-        fputs(s, fp);
-        return;
-    }
-    fputc('"', fp);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', fp);
-        fputc(*s, fp);
-    }
-    fputc('"', fp);
-}
-
 int export_schedule_csv(FILE *fp, const struct run *r)
 {
     fprintf(fp, "scheduler,seq,from,to,send_start,send_end,link_start,link_end,recv_start,recv_end,"
                 "hold,reason\n");
     for (int i = 0; i < r->eng.ntr; i++) {
         const struct transfer *t = &r->eng.tr[i];
-        csv_field(fp, r->sched.ops->name);
+        report_csv_field(fp, r->sched.ops->name);
         fprintf(fp, ",%d,", i + 1);
-        csv_field(fp, r->c->nodes[t->from].name);
+        report_csv_field(fp, r->c->nodes[t->from].name);
         fputc(',', fp);
-        csv_field(fp, r->c->nodes[t->to].name);
-        fprintf(fp, ",%s,%s,%s,%s,%s,%s,%s,", num(t->start), num(t->send_end), num(t->link_start),
-                num(t->link_end), num(t->recv_start), num(t->recv_end), num(t->hold));
-        csv_field(fp, t->reason ? t->reason : "");
+        report_csv_field(fp, r->c->nodes[t->to].name);
+        fprintf(fp, ",%s,%s,%s,%s,%s,%s,%s,", report_num(t->start), report_num(t->send_end), report_num(t->link_start),
+                report_num(t->link_end), report_num(t->recv_start), report_num(t->recv_end), report_num(t->hold));
+        report_csv_field(fp, t->reason ? t->reason : "");
         fputc('\n', fp);
     }
     return ferror(fp) ? -1 : 0;

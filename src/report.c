@@ -23,8 +23,7 @@ void fmt_num(char *buf, size_t size, double x)
     }
 }
 
-/* A few rotating buffers so one printf can hold several numbers. */
-static const char *num(double x)
+const char *report_num(double x)
 {
     static char bufs[8][40];
     static int at;
@@ -72,7 +71,7 @@ static void describe_cluster(FILE *fp, const struct cluster *c)
     fprintf(fp, "cluster: %s (%s, %d node%s, source %s", c->name ? c->name : "(unnamed)",
             cluster_kind_name(c->kind), c->n, c->n == 1 ? "" : "s", c->nodes[c->source].name);
     if (c->kind == CLUSTER_NODES)
-        fprintf(fp, ", latency %s", num(c->latency));
+        fprintf(fp, ", latency %s", report_num(c->latency));
     fprintf(fp, ")\n");
 }
 
@@ -92,7 +91,7 @@ static double measured_of(const struct run *r)
 /* A number as JSON: null when it is not finite. */
 static const char *json_num(double x)
 {
-    return isfinite(x) ? num(x) : "null";
+    return isfinite(x) ? report_num(x) : "null";
 }
 
 /* Pipelined runs: the tree's throughput, the simulated one and the LP optimum. */
@@ -102,20 +101,20 @@ static void pipeline_summary(FILE *fp, const struct run *r)
     int k = r->sched.slices, who = -1;
     double period = pl ? pipe_period(r->c, &pl->tree, r->model, &who) : 0;
     fprintf(fp, "slices        %d\n", k);
-    fprintf(fp, "throughput    %s", isinf(r->sched.throughput) ? "unbounded" : num(r->sched.throughput));
+    fprintf(fp, "throughput    %s", isinf(r->sched.throughput) ? "unbounded" : report_num(r->sched.throughput));
     if (who >= 0)
         fprintf(fp, "   (%s formula: period %s, set by %s)\n",
-                r->model == MODEL_MULTI_PORT ? "multi-port" : "one-port", num(period),
+                r->model == MODEL_MULTI_PORT ? "multi-port" : "one-port", report_num(period),
                 r->c->nodes[who].name);
     else
         fprintf(fp, "   (no receivers)\n");
     double measured = measured_of(r);
     if (isfinite(measured))
-        fprintf(fp, "measured      %s   (simulated, slices %d to %d)\n", num(measured), k / 2 + 1, k);
+        fprintf(fp, "measured      %s   (simulated, slices %d to %d)\n", report_num(measured), k / 2 + 1, k);
     if (isfinite(r->sched.optimal_throughput) && isfinite(r->sched.throughput))
         fprintf(fp, "LP optimum    %s   (several trees at once, linear program (2); this tree "
                     "reaches %.1f %%%s)\n",
-                num(r->sched.optimal_throughput),
+                report_num(r->sched.optimal_throughput),
                 100.0 * r->sched.throughput / r->sched.optimal_throughput,
                 r->model == MODEL_MULTI_PORT ? " of the one-port optimum" : "");
     else if (!isfinite(r->sched.optimal_throughput))
@@ -125,26 +124,26 @@ static void pipeline_summary(FILE *fp, const struct run *r)
 static void interval(char *buf, size_t size, double a, double b)
 {
     if (b > a)
-        snprintf(buf, size, "[%s, %s)", num(a), num(b));
+        snprintf(buf, size, "[%s, %s)", report_num(a), report_num(b));
     else
         snprintf(buf, size, "-");
 }
 
 void report_summary_text(FILE *fp, const struct run *r)
 {
-    fprintf(fp, "makespan      %s\n", num(r->eng.makespan));
-    fprintf(fp, "lower bound   %s", num(r->lower_bound));
+    fprintf(fp, "makespan      %s\n", report_num(r->eng.makespan));
+    fprintf(fp, "lower bound   %s", report_num(r->lower_bound));
     if (r->c->kind == CLUSTER_NODES)
         fprintf(fp, "   (s(source) + L + max r)\n");
     else
         fprintf(fp, "   (slowest chain of single transfers from the source)\n");
     switch (r->opt) {
     case OPT_PROVEN:
-        fprintf(fp, "optimum       %s   (%s)\n", num(r->optimum), r->opt_note);
+        fprintf(fp, "optimum       %s   (%s)\n", report_num(r->optimum), r->opt_note);
         break;
     case OPT_GAVE_UP:
-        fprintf(fp, "optimum       unknown: between %s and %s   (%s)\n", num(r->opt_lower),
-                num(r->optimum), r->opt_note);
+        fprintf(fp, "optimum       unknown: between %s and %s   (%s)\n", report_num(r->opt_lower),
+                report_num(r->optimum), r->opt_note);
         break;
     default:
         fprintf(fp, "optimum       unknown   (%s)\n", r->opt_note);
@@ -159,11 +158,11 @@ void report_summary_text(FILE *fp, const struct run *r)
     double limit;
     const char *cond = r->consistent ? "" : "; does not hold here: speeds are not consistent";
     if (run_guarantee(r, &limit))
-        fprintf(fp, "guarantee     fnf <= 2T + beta = 2*%s %s %s = %s%s\n", num(r->optimum),
-                r->beta < 0 ? "-" : "+", num(fabs(r->beta)), num(limit), cond);
+        fprintf(fp, "guarantee     fnf <= 2T + beta = 2*%s %s %s = %s%s\n", report_num(r->optimum),
+                r->beta < 0 ? "-" : "+", report_num(fabs(r->beta)), report_num(limit), cond);
     else
         fprintf(fp, "guarantee     fnf <= 2T + beta, beta = %s (T, the optimum, is at least %s)%s\n",
-                num(r->beta), num(r->lower_bound), cond);
+                report_num(r->beta), report_num(r->lower_bound), cond);
 }
 
 void report_run_text(FILE *fp, const struct run *r, bool summary)
@@ -180,7 +179,7 @@ void report_run_text(FILE *fp, const struct run *r, bool summary)
             interval(l, sizeof l, t->link_start, t->link_end);
             interval(v, sizeof v, t->recv_start, t->recv_end);
             fprintf(fp, "%4d  %-10s %-10s %-14s %-14s %-14s %-8s %s\n", i + 1, nodename(r, t->from),
-                    nodename(r, t->to), s, l, v, num(t->hold), t->reason);
+                    nodename(r, t->to), s, l, v, report_num(t->hold), t->reason);
         }
         fprintf(fp, "\n");
     }
@@ -188,7 +187,7 @@ void report_run_text(FILE *fp, const struct run *r, bool summary)
         fprintf(fp, "note          %s\n", r->sched.note);
     if (r->sched.has_tree_cost)
         fprintf(fp, "tree cost     %s   (heaviest root-to-leaf path, Figueira)\n",
-                num(r->sched.tree_cost));
+                report_num(r->sched.tree_cost));
     report_summary_text(fp, r);
 }
 
@@ -198,8 +197,8 @@ void report_run_csv(FILE *fp, const struct run *r, bool summary, bool header)
         if (header)
             fprintf(fp, "scheduler,model,nodes,makespan,lower_bound,optimal\n");
         fprintf(fp, "%s,%s,%d,%s,%s,%s\n", r->sched.ops->name, model_name(r->model), r->c->n,
-                num(r->eng.makespan), num(r->lower_bound),
-                r->opt == OPT_PROVEN ? num(r->optimum) : "");
+                report_num(r->eng.makespan), report_num(r->lower_bound),
+                r->opt == OPT_PROVEN ? report_num(r->optimum) : "");
         return;
     }
     if (header)
@@ -211,8 +210,8 @@ void report_run_csv(FILE *fp, const struct run *r, bool summary, bool header)
         csv_field(fp, nodename(r, t->from));
         fputc(',', fp);
         csv_field(fp, nodename(r, t->to));
-        fprintf(fp, ",%s,%s,%s,%s,%s,%s,%s\n", num(t->start), num(t->send_end), num(t->link_start),
-                num(t->link_end), num(t->recv_start), num(t->recv_end), num(t->hold));
+        fprintf(fp, ",%s,%s,%s,%s,%s,%s,%s\n", report_num(t->start), report_num(t->send_end), report_num(t->link_start),
+                report_num(t->link_end), report_num(t->recv_start), report_num(t->recv_end), report_num(t->hold));
     }
 }
 
@@ -223,9 +222,9 @@ void report_run_json(FILE *fp, const struct run *r, bool summary)
     fprintf(fp, ", \"model\": \"%s\", \"scheduler\": ", model_name(r->model));
     json_string(fp, r->sched.ops->name);
     fprintf(fp, ", \"nodes\": %d,\n \"makespan\": %s, \"lower_bound\": %s, \"optimal\": %s", r->c->n,
-            num(r->eng.makespan), num(r->lower_bound), r->opt == OPT_PROVEN ? num(r->optimum) : "null");
+            report_num(r->eng.makespan), report_num(r->lower_bound), r->opt == OPT_PROVEN ? report_num(r->optimum) : "null");
     if (r->sched.has_tree_cost)
-        fprintf(fp, ", \"tree_cost\": %s", num(r->sched.tree_cost));
+        fprintf(fp, ", \"tree_cost\": %s", report_num(r->sched.tree_cost));
     if (r->sched.slices > 0) {
         int k = r->sched.slices;
         fprintf(fp, ",\n \"slices\": %d, \"throughput\": %s, \"optimal_throughput\": %s", k,
@@ -242,7 +241,7 @@ void report_run_json(FILE *fp, const struct run *r, bool summary)
             fprintf(fp, ", \"to\": ");
             json_string(fp, nodename(r, t->to));
             fprintf(fp, ", \"send_start\": %s, \"send_end\": %s, \"link_end\": %s, \"recv_end\": %s",
-                    num(t->start), num(t->send_end), num(t->link_end), num(t->recv_end));
+                    report_num(t->start), report_num(t->send_end), report_num(t->link_end), report_num(t->recv_end));
             if (r->sched.slices > 0)
                 fprintf(fp, ", \"slice\": %d", t->msg + 1);
             fputc('}', fp);
@@ -277,8 +276,8 @@ void report_compare_text(FILE *fp, const struct run *runs, int k, bool summary)
             for (int j = 0; j < runs[i].eng.ntr; j++) {
                 const struct transfer *t = &runs[i].eng.tr[j];
                 fprintf(fp, "%4d  %-10s -> %-10s start %-8s holds at %s\n", j + 1,
-                        nodename(&runs[i], t->from), nodename(&runs[i], t->to), num(t->start),
-                        num(t->hold));
+                        nodename(&runs[i], t->from), nodename(&runs[i], t->to), report_num(t->start),
+                        report_num(t->hold));
             }
             fprintf(fp, "\n");
         }
@@ -286,7 +285,7 @@ void report_compare_text(FILE *fp, const struct run *runs, int k, bool summary)
             best ? "/ optimum" : "");
     for (int i = 0; i < k; i++) {
         const struct run *r = &runs[i];
-        fprintf(fp, "%-16s %-10s %-14.3f", r->sched.ops->name, num(r->eng.makespan),
+        fprintf(fp, "%-16s %-10s %-14.3f", r->sched.ops->name, report_num(r->eng.makespan),
                 r->lower_bound > 0 ? r->eng.makespan / r->lower_bound : 1.0);
         if (best)
             fprintf(fp, " %.3f", best->optimum > 0 ? r->eng.makespan / best->optimum : 1.0);
@@ -295,29 +294,29 @@ void report_compare_text(FILE *fp, const struct run *runs, int k, bool summary)
         else if (r->sched.status == OPT_GAVE_UP)
             fprintf(fp, "   (search gave up: not proven optimal)");
         if (r->sched.slices > 0 && isfinite(r->sched.throughput)) {
-            fprintf(fp, "   throughput %s", num(r->sched.throughput));
+            fprintf(fp, "   throughput %s", report_num(r->sched.throughput));
             if (isfinite(r->sched.optimal_throughput))
                 fprintf(fp, " = %.1f %% of the LP optimum %s",
                         100.0 * r->sched.throughput / r->sched.optimal_throughput,
-                        num(r->sched.optimal_throughput));
+                        report_num(r->sched.optimal_throughput));
         }
         fprintf(fp, "\n");
     }
     fprintf(fp, "\n");
     if (k >= 2)
         fprintf(fp, "difference    %s - %s = %s\n", runs[0].sched.ops->name, runs[1].sched.ops->name,
-                num(runs[0].eng.makespan - runs[1].eng.makespan));
+                report_num(runs[0].eng.makespan - runs[1].eng.makespan));
     const struct run *r0 = best ? best : &runs[0];
-    fprintf(fp, "lower bound   %s\n", num(r0->lower_bound));
+    fprintf(fp, "lower bound   %s\n", report_num(r0->lower_bound));
     if (best)
-        fprintf(fp, "optimum       %s   (%s)\n", num(best->optimum), best->opt_note);
+        fprintf(fp, "optimum       %s   (%s)\n", report_num(best->optimum), best->opt_note);
     else if (runs[0].opt == OPT_PROVEN)
-        fprintf(fp, "optimum       %s   (%s)\n", num(runs[0].optimum), runs[0].opt_note);
+        fprintf(fp, "optimum       %s   (%s)\n", report_num(runs[0].optimum), runs[0].opt_note);
     else
         fprintf(fp, "optimum       unknown   (%s)\n", runs[0].opt_note);
     double limit;
     if (r0->has_beta && run_guarantee(r0, &limit))
-        fprintf(fp, "guarantee     fnf <= 2T + beta = %s%s\n", num(limit),
+        fprintf(fp, "guarantee     fnf <= 2T + beta = %s%s\n", report_num(limit),
                 r0->consistent ? "" : " (does not hold here: speeds are not consistent)");
 }
 

@@ -8,16 +8,6 @@
 
 #include "report.h"
 
-/* A few rotating buffers so one printf can hold several numbers. */
-static const char *num(double x)
-{
-    static char bufs[8][40];
-    static int at;
-    char *b = bufs[at++ & 7];
-    fmt_num(b, sizeof bufs[0], x);
-    return b;
-}
-
 static const char *name(const struct exchange *x, int i)
 {
     return x->c->nodes[i].name;
@@ -26,7 +16,7 @@ static const char *name(const struct exchange *x, int i)
 static void interval(char *buf, size_t size, double a, double b)
 {
     if (b > a)
-        snprintf(buf, size, "[%s, %s)", num(a), num(b));
+        snprintf(buf, size, "[%s, %s)", report_num(a), report_num(b));
     else
         snprintf(buf, size, "-");
 }
@@ -35,7 +25,7 @@ static void describe(FILE *fp, const struct exchange *x, bool with_sched)
 {
     const struct cluster *c = x->c;
     fprintf(fp, "cluster: %s (%s, %d node%s, latency %s)\n", c->name ? c->name : "(unnamed)",
-            cluster_kind_name(c->kind), c->n, c->n == 1 ? "" : "s", num(c->latency));
+            cluster_kind_name(c->kind), c->n, c->n == 1 ? "" : "s", report_num(c->latency));
     fprintf(fp, "exchange: %s, %d receiver%s", exchange_pattern_name(x->pattern), x->nrecv,
             x->nrecv == 1 ? "" : "s");
     if (x->pattern == XPAT_ALL_TO_SOME) {
@@ -86,17 +76,17 @@ void report_exchange_orders(FILE *fp, const struct exchange *x, int width)
 
 void report_exchange_summary(FILE *fp, const struct exchange *x)
 {
-    fprintf(fp, "completion    %s\n", num(x->completion));
+    fprintf(fp, "completion    %s\n", report_num(x->completion));
     fprintf(fp, "lower bound   %s   (max over nodes of max(total send time, total receive time): "
                 "%s's %s)\n",
-            num(x->lower_bound), name(x, x->bound_node), x->bound_by_recv ? "receives" : "sends");
+            report_num(x->lower_bound), name(x, x->bound_node), x->bound_by_recv ? "receives" : "sends");
     if (x->model == MODEL_ASYNC)
         fprintf(fp, "idle senders  none   (async: a sender moves on after s(q))\n");
     else if (x->nwaits == 0)
         fprintf(fp, "idle senders  none   (no sender waited for a busy receiver)\n");
     else
         fprintf(fp, "idle senders  %d wait%s, %s in all   (senders waiting for a busy receiver)\n",
-                x->nwaits, x->nwaits == 1 ? "" : "s", num(x->idle));
+                x->nwaits, x->nwaits == 1 ? "" : "s", report_num(x->idle));
 }
 
 void report_exchange_text(FILE *fp, const struct exchange *x, bool summary)
@@ -115,7 +105,7 @@ void report_exchange_text(FILE *fp, const struct exchange *x, bool summary)
             interval(l, sizeof l, t->link_start, t->link_end);
             interval(v, sizeof v, t->recv_start, t->recv_end);
             fprintf(fp, "%6d  %-10s %-10s %-5d %-14s %-14s %-14s %-14s %s\n", i + 1,
-                    name(x, t->from), name(x, t->to), x->row[i] + 1, w, s, l, v, num(t->hold));
+                    name(x, t->from), name(x, t->to), x->row[i] + 1, w, s, l, v, report_num(t->hold));
         }
         fprintf(fp, "\n");
     }
@@ -129,8 +119,8 @@ void report_exchange_csv(FILE *fp, const struct exchange *x, bool summary, bool 
         if (header)
             fprintf(fp, "scheduler,model,pattern,nodes,receivers,completion,lower_bound,waits,idle\n");
         fprintf(fp, "%s,%s,%s,%d,%d,%s,%s,%d,%s\n", sched, model_name(x->model),
-                exchange_pattern_name(x->pattern), x->n, x->nrecv, num(x->completion),
-                num(x->lower_bound), x->nwaits, num(x->idle));
+                exchange_pattern_name(x->pattern), x->n, x->nrecv, report_num(x->completion),
+                report_num(x->lower_bound), x->nwaits, report_num(x->idle));
         return;
     }
     if (header)
@@ -142,9 +132,9 @@ void report_exchange_csv(FILE *fp, const struct exchange *x, bool summary, bool 
         report_csv_field(fp, name(x, t->from));
         fputc(',', fp);
         report_csv_field(fp, name(x, t->to));
-        fprintf(fp, ",%d,%s,%s,%s,%s,%s,%s,%s,%s\n", x->row[i] + 1, num(t->wait_start),
-                num(t->start), num(t->send_end), num(t->link_start), num(t->link_end),
-                num(t->recv_start), num(t->recv_end), num(t->hold));
+        fprintf(fp, ",%d,%s,%s,%s,%s,%s,%s,%s,%s\n", x->row[i] + 1, report_num(t->wait_start),
+                report_num(t->start), report_num(t->send_end), report_num(t->link_start), report_num(t->link_end),
+                report_num(t->recv_start), report_num(t->recv_end), report_num(t->hold));
     }
 }
 
@@ -165,7 +155,7 @@ void report_exchange_json(FILE *fp, const struct exchange *x, bool summary)
         fprintf(fp, "],\n");
     }
     fprintf(fp, " \"completion\": %s, \"lower_bound\": %s, \"waits\": %d, \"idle\": %s",
-            num(x->completion), num(x->lower_bound), x->nwaits, num(x->idle));
+            report_num(x->completion), report_num(x->lower_bound), x->nwaits, report_num(x->idle));
     if (!summary) {
         fprintf(fp, ",\n \"orders\": {");
         for (int q = 0; q < x->n; q++) {
@@ -187,8 +177,8 @@ void report_exchange_json(FILE *fp, const struct exchange *x, bool summary)
             report_json_string(fp, name(x, t->to));
             fprintf(fp, ", \"step\": %d, \"wait_start\": %s, \"send_start\": %s, \"send_end\": %s, "
                         "\"link_end\": %s, \"recv_end\": %s}",
-                    x->row[i] + 1, num(t->wait_start), num(t->start), num(t->send_end),
-                    num(t->link_end), num(t->recv_end));
+                    x->row[i] + 1, report_num(t->wait_start), report_num(t->start), report_num(t->send_end),
+                    report_num(t->link_end), report_num(t->recv_end));
         }
         fprintf(fp, "]");
     }
@@ -209,12 +199,12 @@ void report_exchange_compare_text(FILE *fp, const struct exchange *xs, int k, bo
             "idle");
     for (int i = 0; i < k; i++) {
         const struct exchange *x = &xs[i];
-        fprintf(fp, "%-14s %-12s %-14.3f %-8d %s\n", exchange_algo_name(x->algo), num(x->completion),
-                x->lower_bound > 0 ? x->completion / x->lower_bound : 1.0, x->nwaits, num(x->idle));
+        fprintf(fp, "%-14s %-12s %-14.3f %-8d %s\n", exchange_algo_name(x->algo), report_num(x->completion),
+                x->lower_bound > 0 ? x->completion / x->lower_bound : 1.0, x->nwaits, report_num(x->idle));
     }
     fprintf(fp, "\nlower bound   %s   (max over nodes of max(total send time, total receive "
                 "time): %s's %s)\n",
-            num(xs[0].lower_bound), name(&xs[0], xs[0].bound_node),
+            report_num(xs[0].lower_bound), name(&xs[0], xs[0].bound_node),
             xs[0].bound_by_recv ? "receives" : "sends");
 }
 

@@ -594,6 +594,24 @@ static void exchange(void)
     }
     view_close(&v);
 
+    /* reload: the same exchange on a changed file */
+    char rdir[] = "/tmp/hetcast-ui-r-XXXXXX";
+    if (mkdtemp(rdir)) {
+        char file[300];
+        snprintf(file, sizeof file, "%s/c.csv", rdir);
+        write_file(file, "# latency: 1\nname,send,recv\np0,1,2\np1,1,2\np2,2,3\n");
+        is_int(open_with(&v, file, NULL, "sync", 0, "all-to-all", NULL, NULL), 0, "an exchange on a copy");
+        view_key(&v, 'G');
+        is_int(view_reload(&v), 0, "reload it unchanged");
+        ok(shows(&v, "unchanged, same position") && v.step == v.nsteps, "same position");
+        write_file(file, "# latency: 1\nname,send,recv\np0,1,2\np1,1,2\np2,2,3\np3,1,1\n");
+        is_int(view_reload(&v), 0, "reload it with a fourth node");
+        ok(v.runs[0].x && v.runs[0].x->n == 4 && shows(&v, "p3*"), "the new exchange has p3's column");
+        view_close(&v);
+        unlink(file);
+        rmdir(rdir);
+    }
+
     /* all-to-some, and a file that is no node table */
     is_int(open_with(&v, "clusters/counterexample.csv", NULL, NULL, 0, "all-to-some", "p1,p2", NULL), 0,
            "an all-to-some exchange opens");
