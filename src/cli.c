@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench.h"
 #include "config.h"
 #include "exchange.h"
 #include "experiment.h"
@@ -29,6 +30,8 @@ static const char usage_text[] =
     "                                      several schedulers side by side (default: fnf, optimal)\n"
     "       hetcast experiment NAME [options]\n"
     "                                      reproduce a study (hetcast experiment --list)\n"
+    "       hetcast bench [--quick] [--only LIST]\n"
+    "                                      measure hetcast's speed (docs/performance.md)\n"
     "       hetcast --help | --version\n"
     "\n"
     "options:\n"
@@ -403,7 +406,7 @@ static int cmd_view(int argc, char **argv, int first, cli_view_fn view)
     return view(&o);
 }
 
-int cli_main(int argc, char **argv, cli_view_fn view)
+int cli_main(int argc, char **argv, cli_view_fn view, const struct bench_view_ops *bench_view)
 {
     if (argc < 2)
         return cmd_view(argc, argv, 1, view);
@@ -422,6 +425,8 @@ int cli_main(int argc, char **argv, cli_view_fn view)
         return cmd_run(argc, argv, true);
     if (strcmp(cmd, "experiment") == 0)
         return experiment_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "bench") == 0)
+        return bench_main(argc - 2, argv + 2, bench_view);
     if (cmd[0] == '-' && cmd[1] != '\0' && strcmp(cmd, "-s") != 0 && strcmp(cmd, "-m") != 0 &&
         strncmp(cmd, "--", 2) != 0) {
         fprintf(stderr, "hetcast: unknown option %s; see hetcast --help\n", cmd);

@@ -36,7 +36,9 @@ struct cli_opts {
 /* The interactive view (ui/): returns an exit status. */
 typedef int (*cli_view_fn)(const struct cli_opts *o);
 
-int cli_main(int argc, char **argv, cli_view_fn view);
+struct bench_view_ops;
+/* bench_view: the view's frame for `hetcast bench` (bench.h); NULL skips that figure. */
+int cli_main(int argc, char **argv, cli_view_fn view, const struct bench_view_ops *bench_view);
 
 /*
  * Load FILE (.csv, or .lua through the scripting layer), apply --source, and

@@ -310,6 +310,10 @@ int cluster_finish(struct cluster *c, struct diag *d)
     }
     if (d->errors > errors)
         return -1;
+    if (c->n == 1)
+        diag_warn(d, c->path, c->nodes[0].line, NULL,
+                  "one node only (%s, the source): it holds the message from the start, so "
+                  "there is nothing to send", SHOWN(c->nodes[0].name, b1));
     int p, q;
     if (c->kind != CLUSTER_GRAPH && !cluster_speeds_consistent(c, &p, &q))
         diag_warn(d, c->path, c->nodes[q].line, NULL,

@@ -47,14 +47,20 @@ char *xstrdup(const char *s)
 
 static char *vxasprintf(const char *fmt, va_list ap)
 {
+    char small[256];
+    if (!fmt)   /* never, but says so to GCC's -fsanitize=null analysis */
+        fmt = "";
     va_list aq;
     va_copy(aq, ap);
-    int n = vsnprintf(NULL, 0, fmt, aq);
+    int n = vsnprintf(small, sizeof small, fmt, aq);
     va_end(aq);
     if (n < 0)
         n = 0;
     char *s = xmalloc((size_t)n + 1);
-    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    if ((size_t)n < sizeof small)
+        memcpy(s, small, (size_t)n + 1);
+    else
+        vsnprintf(s, (size_t)n + 1, fmt, ap);
     return s;
 }
 

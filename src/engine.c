@@ -3,6 +3,9 @@
  *
  * Booking is O(1); building the timeline is O(E log E) for E events; a
  * snapshot at step k costs O(k + transfers) since it replays from the start.
+ * A lean engine streams the same events through a radix queue instead
+ * (O(1) per push, amortised small per event when the policy gives
+ * not_before) and keeps neither the records nor the timeline.
  */
 #include "engine.h"
 
@@ -103,6 +106,7 @@ static int init_common(struct engine *e, const struct cluster *c, enum model m, 
     e->parent = xmalloc((size_t)c->n * sizeof *e->parent);
     for (size_t i = 0, cells = hold_cells(e); i < cells; i++)
         e->hold[i] = INFINITY;   /* nobody holds anything until engine_give */
+    e->streamed_to = -INFINITY;
     engine_reset(e);
     e->nwaiting = 0;
     return 0;
@@ -144,7 +148,17 @@ void engine_reset(struct engine *e)
 {
     /* Undo the bookings only: the initial holdings (engine_give) stay. */
     int delivered = 0;
-    for (int i = 0; i < e->ntr; i++) {
+    if (e->lean) {   /* a broadcast: the booked nodes are those with a parent */
+        for (int p = 0; p < e->n; p++)
+            if (e->parent[p] >= 0)
+                e->hold[p] = INFINITY;
+        delivered = e->ntr;
+        rq_free(e->stream);
+        rq_init(e->stream);
+        e->streamed_to = -INFINITY;
+        e->late = 0;
+    }
+    for (int i = 0; !e->lean && i < e->ntr; i++) {
         const struct transfer *t = &e->tr[i];
         e->hold[hold_slot(e, t->to, t->msg)] = INFINITY;
         delivered++;
@@ -154,7 +168,8 @@ void engine_reset(struct engine *e)
     e->ntr = 0;
     for (int p = 0; p < e->n; p++) {
         e->send_free[p] = 0;
-        e->recv_free[p] = 0;
+        if (e->recv_free)
+            e->recv_free[p] = 0;
         e->parent[p] = -1;
     }
     for (int k = 0; e->link_free && k < e->c->nedges; k++)
@@ -167,8 +182,11 @@ void engine_reset(struct engine *e)
 
 void engine_free(struct engine *e)
 {
-    for (int i = 0; i < e->ntr; i++)
+    for (int i = 0; !e->lean && i < e->ntr; i++)
         free(e->tr[i].reason);
+    if (e->stream)
+        rq_free(e->stream);
+    free(e->stream);
     free(e->tr);
     free(e->hold);
     free(e->send_free);
@@ -185,36 +203,35 @@ double engine_ready(const struct engine *e, int q, int msg)
     return h > e->send_free[q] ? h : e->send_free[q];
 }
 
-int engine_earliest(const struct engine *e, int from, int to, int msg, struct transfer *out)
+/* When p's receive port is free: always 0 on a lean engine (a broadcast
+ * delivers to p once, and nothing was booked into p before). */
+static double recv_free_of(const struct engine *e, int p)
 {
-    struct cost k;
-    if (from < 0 || from >= e->n || to < 0 || to >= e->n || msg < 0 || msg >= e->nmsg)
-        return -1;
-    if (e->personal && to != msg % e->n)
-        return -1;
-    if (!engine_holds(e, from, msg) || !cluster_cost(e->c, from, to, &k))
-        return -1;
-    double ready = engine_ready(e, from, msg), t;
-    memset(out, 0, sizeof *out);
-    out->from = from;
-    out->to = to;
-    out->msg = msg;
-    out->seq = e->ntr;
-    out->wait_start = ready;
-    switch (e->model) {
+    return e->recv_free ? e->recv_free[p] : 0.0;
+}
+
+/*
+ * The intervals of a transfer with costs k that starts at t under model m;
+ * rf is when the receiver's port is free (used by async, where the receive
+ * waits for it).  engine_earliest and the lean stream both go through here,
+ * so a derived time is the very double the booking computed.
+ */
+static void fill_times(enum model m, const struct cost *kp, double t, double rf,
+                       struct transfer *out)
+{
+    const struct cost k = *kp;
+    switch (m) {
     case MODEL_ASYNC:
-        t = ready;
         out->start = t;
         out->send_end = t + k.s;
         out->link_start = out->send_end;
         out->link_end = out->link_start + k.l;
-        out->recv_start = out->link_end > e->recv_free[to] ? out->link_end : e->recv_free[to];
+        out->recv_start = out->link_end > rf ? out->link_end : rf;
         out->recv_end = out->recv_start + k.r;
         out->hold = out->recv_end;
         out->free = out->send_end;
         break;
     case MODEL_SENDER_ONLY:
-        t = ready;
         out->start = t;
         out->send_end = t + k.s;
         out->link_start = out->link_end = out->send_end;
@@ -223,7 +240,6 @@ int engine_earliest(const struct engine *e, int from, int to, int msg, struct tr
         out->free = out->send_end;
         break;
     case MODEL_SYNC:
-        t = ready > e->recv_free[to] ? ready : e->recv_free[to];
         out->start = t;
         out->send_end = t + k.s + k.l + k.r;
         out->link_start = t + k.s;
@@ -234,19 +250,12 @@ int engine_earliest(const struct engine *e, int from, int to, int msg, struct tr
         out->free = out->send_end;
         break;
     case MODEL_ONE_PORT:
-        t = ready > e->recv_free[to] ? ready : e->recv_free[to];
         out->start = out->link_start = out->recv_start = t;
         out->send_end = out->link_end = out->recv_end = t + k.T;
         out->hold = out->free = t + k.T;
         break;
     case MODEL_MULTI_PORT:
     default:
-        t = ready;
-        if (e->link_free) {   /* a link carries one message at a time, for T */
-            int edge = e->c->edge_of[(size_t)from * (size_t)e->n + (size_t)to];
-            if (edge >= 0 && e->link_free[edge] > t)
-                t = e->link_free[edge];
-        }
         out->start = out->link_start = t;
         out->send_end = t + k.send_mp;
         out->link_end = t + k.T;
@@ -255,7 +264,145 @@ int engine_earliest(const struct engine *e, int from, int to, int msg, struct tr
         out->free = out->send_end;
         break;
     }
+}
+
+int engine_earliest(const struct engine *e, int from, int to, int msg, struct transfer *out)
+{
+    struct cost k;
+    if (from < 0 || from >= e->n || to < 0 || to >= e->n || msg < 0 || msg >= e->nmsg)
+        return -1;
+    if (e->personal && to != msg % e->n)
+        return -1;
+    if (!engine_holds(e, from, msg) || !cluster_cost(e->c, from, to, &k))
+        return -1;
+    double ready = engine_ready(e, from, msg), rf = recv_free_of(e, to), t = ready;
+    memset(out, 0, sizeof *out);
+    out->from = from;
+    out->to = to;
+    out->msg = msg;
+    out->seq = e->ntr;
+    out->wait_start = ready;
+    if (e->model == MODEL_SYNC || e->model == MODEL_ONE_PORT) {
+        t = ready > rf ? ready : rf;   /* the rendezvous waits for the receiver */
+    } else if (e->model == MODEL_MULTI_PORT && e->link_free) {
+        /* a link carries one message at a time, for T */
+        int edge = e->c->edge_of[(size_t)from * (size_t)e->n + (size_t)to];
+        if (edge >= 0 && e->link_free[edge] > t)
+            t = e->link_free[edge];
+    }
+    fill_times(e->model, &k, t, rf, out);
     return 0;
+}
+
+/* ---- the lean stream ----
+ * One queue item per transfer, keyed by the time of its next event; tie =
+ * booking << 4 | kind << 2 | which optional events it has, so equal times
+ * come out by booking, then kind: the order of engine_timeline's array. */
+
+#define HAS_SEND_END 1u
+#define HAS_LINK_END 2u
+
+/* The events of t beyond its start and hold, as engine_timeline decides them. */
+static unsigned optional_events(const struct transfer *t)
+{
+    unsigned mask = 0;
+    if (t->free < t->hold)
+        mask |= HAS_SEND_END;
+    if (t->recv_end > t->recv_start && t->link_end < t->hold && t->link_end > t->start)
+        mask |= HAS_LINK_END;
+    return mask;
+}
+
+static void stream_push(struct engine *e, const struct transfer *t, int booking)
+{
+    uint32_t tie = (uint32_t)booking << 4 | (uint32_t)EV_SEND_START << 2 | optional_events(t);
+    rq_push(e->stream, t->start, tie, t->to);
+}
+
+int engine_set_lean(struct engine *e, engine_event_fn fn, void *ctx, char **cause)
+{
+    if (e->lean)
+        return set_cause(cause, "the engine is lean already");
+    if (e->ntr > 0)
+        return set_cause(cause, "an engine becomes lean before its first booking");
+    if (e->nmsg != 1 || e->personal)
+        return set_cause(cause, "a lean engine runs a broadcast of one message");
+    if (e->n >= 1 << 27)
+        return set_cause(cause, "%d nodes are too many for a lean engine (fewer than %d)", e->n,
+                         1 << 27);
+    free(e->recv_free);
+    e->recv_free = NULL;
+    e->stream = xmalloc(sizeof *e->stream);
+    rq_init(e->stream);
+    e->lean = true;
+    e->streamed_to = -INFINITY;
+    e->late = 0;
+    e->on_event = fn;
+    e->on_event_ctx = ctx;
+    return 0;
+}
+
+/* Process one streamed event (the earliest) and queue its transfer's next one. */
+static void stream_step(struct engine *e, const struct rq_item *it)
+{
+    double time = rq_time(it);
+    uint32_t tie = it->tie;
+    int to = it->val, from = e->parent[to];
+    int kind = (int)(tie >> 2 & 3u);
+    unsigned mask = tie & 3u;
+    struct event ev = {time, tie, kind, (int)(tie >> 4)};
+    if (time < e->streamed_to)
+        e->late++;
+    else
+        e->streamed_to = time;
+    e->nev++;
+    if (e->on_event)
+        e->on_event(e->on_event_ctx, e, &ev, from, to);
+    struct cost k;
+    double next = 0;
+    int nkind = EV_HOLD;
+    switch (kind) {
+    case EV_SEND_START: {
+        struct transfer t;
+        cluster_cost(e->c, from, to, &k);
+        fill_times(e->model, &k, time, 0.0, &t);
+        if (mask & HAS_SEND_END) {
+            nkind = EV_SEND_END;
+            next = t.free;
+        } else if (mask & HAS_LINK_END) {
+            nkind = EV_LINK_END;
+            next = t.link_end;
+        } else {
+            next = t.hold;
+        }
+        break;
+    }
+    case EV_SEND_END:
+        /* Only async has a link phase after the send: link_end = send_end + l. */
+        if (mask & HAS_LINK_END) {
+            cluster_cost(e->c, from, to, &k);
+            nkind = EV_LINK_END;
+            next = time + k.l;
+        } else {
+            next = e->hold[to];
+        }
+        break;
+    case EV_LINK_END:
+        next = e->hold[to];
+        break;
+    default:
+        return;   /* the receiver holds it: the transfer is done */
+    }
+    rq_push(e->stream, next, (tie & ~(3u << 2)) | (uint32_t)nkind << 2, to);
+}
+
+void engine_stream_until(struct engine *e, double t)
+{
+    if (!e->lean)
+        return;
+    struct rq_item it;
+    while (rq_take(e->stream, t, &it))   /* looks before it moves anything: radixq.h */
+        stream_step(e, &it);
 }
 
 int engine_book(struct engine *e, int from, int to, int msg, const char *reason, char **cause)
@@ -282,17 +429,23 @@ int engine_book(struct engine *e, int from, int to, int msg, const char *reason,
     struct transfer t;
     if (engine_earliest(e, from, to, msg, &t) < 0)
         return set_cause(cause, "there is no link from %s to %s", fn, tn);
-    t.reason = xstrdup(reason ? reason : "");
-    if (e->ntr == e->trcap) {
-        e->trcap = e->trcap ? 2 * e->trcap : 64;
-        e->tr = xrealloc(e->tr, (size_t)e->trcap * sizeof *e->tr);
+    if (e->lean) {
+        t.reason = NULL;
+        e->last = t;
+        stream_push(e, &t, e->ntr++);
+    } else {
+        t.reason = xstrdup(reason ? reason : "");
+        if (e->ntr == e->trcap) {
+            e->trcap = e->trcap ? 2 * e->trcap : 64;
+            e->tr = xrealloc(e->tr, (size_t)e->trcap * sizeof *e->tr);
+        }
+        e->tr[e->ntr++] = t;
     }
-    e->tr[e->ntr++] = t;
     e->hold[hold_slot(e, to, msg)] = t.hold;
     e->send_free[from] = t.free;
-    if (e->model == MODEL_ASYNC)
+    if (e->recv_free && e->model == MODEL_ASYNC)   /* none when lean: see recv_free_of */
         e->recv_free[to] = t.recv_end;
-    else if (e->model == MODEL_SYNC || e->model == MODEL_ONE_PORT)
+    else if (e->recv_free && (e->model == MODEL_SYNC || e->model == MODEL_ONE_PORT))
         e->recv_free[to] = t.hold;
     if (e->link_free)
         e->link_free[e->c->edge_of[(size_t)from * (size_t)e->n + (size_t)to]] = t.link_end;
@@ -302,9 +455,11 @@ int engine_book(struct engine *e, int from, int to, int msg, const char *reason,
         e->nwaiting--;
     if (t.hold > e->makespan)
         e->makespan = t.hold;
-    free(e->ev);   /* the timeline no longer matches */
-    e->ev = NULL;
-    e->nev = 0;
+    if (!e->lean) {
+        free(e->ev);   /* the timeline no longer matches */
+        e->ev = NULL;
+        e->nev = 0;
+    }
     return 0;
 }
 
@@ -350,6 +505,10 @@ static struct event heap_pop(struct event *h, int *n)
 
 void engine_timeline(struct engine *e)
 {
+    if (e->lean) {
+        engine_stream_until(e, INFINITY);
+        return;
+    }
     int cap = 4 * e->ntr, nh = 0;
     struct event *heap = xmalloc((size_t)(cap ? cap : 1) * sizeof *heap);
     unsigned seq = 0;
@@ -416,7 +575,7 @@ void engine_snapshot_step(const struct engine *e, struct snapshot *s)
 
 void engine_snapshot(const struct engine *e, int k, struct snapshot *s)
 {
-    if (k < 0)
+    if (k < 0 || e->lean)
         k = 0;
     if (k > e->nev)
         k = e->nev;
@@ -436,6 +595,10 @@ void engine_snapshot(const struct engine *e, int k, struct snapshot *s)
 
 void engine_narrate(const struct engine *e, int k, char *buf, size_t size)
 {
+    if (e->lean && k >= 0 && k < e->nev) {
+        snprintf(buf, size, "event %d: a lean engine keeps no timeline", k + 1);
+        return;
+    }
     if (k < 0 || k >= e->nev) {
         snprintf(buf, size, "%s", k >= 0          ? "end of the schedule"
                                   : e->personal ? "start: every node holds its own messages"

@@ -22,6 +22,22 @@
  * p, held by q from time 0 and deliverable to p only.  Hold times are then
  * one n*n array (the delivery time of each message), not nmsg*n: an exchange
  * among n nodes costs O(n^2) memory, like its n(n-1) transfers.
+ *
+ * Lean mode (engine_set_lean), for broadcasts of millions of nodes where only
+ * the result matters (--summary, hetcast bench): the same booking, but no
+ * transfer records and no reasons are kept, and the timeline is streamed
+ * instead of stored.  Each booking puts its transfer's first event into a
+ * monotone queue (radixq.h); the events are taken out in the same (time,
+ * booking, kind) order as engine_timeline's array, counted in nev and handed
+ * to an optional callback, and each one's successor is derived on demand
+ * from the start time, the costs and hold[] (a broadcast delivers to a node
+ * once, so its receive port is free then and needs no recv_free[]).  The
+ * queue holds only events not processed yet: a policy that knows how early
+ * its later decisions can start says so (decision.not_before, sched.h) and
+ * the engine processes everything before that as it goes.  Memory: hold,
+ * send_free, parent (20 bytes per node) plus 16 bytes per pending event.
+ * A lean engine has no e->tr and no e->ev: the view, snapshots and the
+ * reports of single transfers need a full one.
  */
 #ifndef HETCAST_ENGINE_H
 #define HETCAST_ENGINE_H
@@ -30,6 +46,7 @@
 #include <stddef.h>
 
 #include "cluster.h"
+#include "radixq.h"
 
 enum model {
     MODEL_ASYNC = 0,       /* asynchronous sender-receiver (default) */
@@ -78,8 +95,14 @@ struct event {
     double time;
     unsigned seq;       /* insertion sequence: ties in time keep this order */
     int kind;           /* enum event_kind */
-    int transfer;       /* index into engine.tr */
+    int transfer;       /* index into engine.tr (lean: the booking's number) */
 };
+
+struct engine;
+/* A lean engine's timeline, one event at a time in timeline order: the
+ * transfer is from -> to (see engine_set_lean). */
+typedef void (*engine_event_fn)(void *ctx, const struct engine *e, const struct event *ev,
+                                int from, int to);
 
 struct engine {
     const struct cluster *c;
@@ -98,9 +121,19 @@ struct engine {
     int nwaiting;       /* nodes still without message 0 */
     struct transfer *tr;
     int ntr, trcap;
-    struct event *ev;   /* the timeline, built by engine_timeline */
-    int nev;
+    struct event *ev;   /* the timeline, built by engine_timeline (NULL when lean) */
+    int nev;            /* its events (lean: events processed so far) */
     double makespan;    /* latest hold time over all bookings */
+
+    /* Lean mode (engine_set_lean): ntr counts the bookings, tr stays NULL. */
+    bool lean;
+    struct transfer last;       /* lean: the latest booking (reason NULL) */
+    struct radixq *stream;      /* lean: events booked but not processed yet */
+    double streamed_to;         /* lean: time of the latest event processed */
+    long long late;             /* lean: events processed after a later one (0 unless a
+                                   policy's not_before was wrong) */
+    engine_event_fn on_event;   /* lean: called for every event, or NULL */
+    void *on_event_ctx;
 };
 
 /* A broadcast of one message from c->source. Returns 0 or -1 with *cause. */
@@ -119,6 +152,24 @@ int engine_init_exchange(struct engine *e, const struct cluster *c, enum model m
 void engine_free(struct engine *e);
 /* Forget all bookings, back to the initial holdings of engine_init. */
 void engine_reset(struct engine *e);
+/*
+ * Make e lean (see above) before its first booking: a broadcast (one
+ * message) of fewer than 2^27 nodes.  fn (may be NULL) gets every event.
+ * Returns 0 or -1 with *cause.
+ */
+int engine_set_lean(struct engine *e, engine_event_fn fn, void *ctx, char **cause);
+/* Lean: process the streamed events up to time t (INFINITY: all of them).
+ * The caller promises that no booking from now on starts before t. */
+void engine_stream_until(struct engine *e, double t);
+/* Booking i: e->tr[i], or on a lean engine the latest booking only (NULL for others). */
+static inline const struct transfer *engine_transfer(const struct engine *e, int i)
+{
+    if (i < 0 || i >= e->ntr)
+        return NULL;
+    if (e->lean)
+        return i == e->ntr - 1 ? &e->last : NULL;
+    return &e->tr[i];
+}
 
 static inline double engine_hold_time(const struct engine *e, int p, int msg)
 {
@@ -146,7 +197,8 @@ int engine_earliest(const struct engine *e, int from, int to, int msg, struct tr
  */
 int engine_book(struct engine *e, int from, int to, int msg, const char *reason, char **cause);
 
-/* Build e->ev from the bookings (heap on time, then sequence). */
+/* Build e->ev from the bookings (heap on time, then sequence).  Lean: process
+ * every event still in the stream instead (e->ev stays NULL). */
 void engine_timeline(struct engine *e);
 
 /* The state after the first k events of the timeline (0 <= k <= nev). */
@@ -166,7 +218,8 @@ struct snapshot {
 };
 void snapshot_init(struct snapshot *s, const struct engine *e);
 void snapshot_free(struct snapshot *s);
-/* Replays events [0, k) from the start: exact, whatever came before. */
+/* Replays events [0, k) from the start: exact, whatever came before.  A lean
+ * engine keeps no timeline: its snapshot is always the start. */
 void engine_snapshot(const struct engine *e, int k, struct snapshot *s);
 /* Apply one more event (s->step < e->nev). */
 void engine_snapshot_step(const struct engine *e, struct snapshot *s);

@@ -587,7 +587,7 @@ static int simulate_sync(struct sim *s, char **cause)
             push(s, XEV_READY, 0, q, -1, -1);
     while (s->heap.n > 0) {
         struct xev ev = xpop(&s->heap);
-        int q = ev.q, p, row, slot = -1;
+        int q = ev.q, p, row = -1, slot = -1;
         if (s->dynamic) {
             slot = choose_open_shop(s, q);
             p = s->pool[(size_t)q * x->nrecv + slot];
@@ -803,9 +803,10 @@ int exchange_run(struct exchange *x, const struct cluster *c, enum model m,
         qsort(recv, (size_t)nrecv, sizeof *recv, cmp_int);
         for (int k = 0; k < nrecv; k++)
             if (recv[k] < 0 || recv[k] >= n || (k > 0 && recv[k] == recv[k - 1])) {
+                int bad = recv[k];
                 free(recv);
-                return set_cause(cause, "receiver %d is %s", recv[k],
-                                 recv[k] < 0 || recv[k] >= n ? "not a node" : "listed twice");
+                return set_cause(cause, "receiver %d is %s", bad,
+                                 bad < 0 || bad >= n ? "not a node" : "listed twice");
             }
     }
     if (engine_init_exchange(&x->eng, c, m, cause) < 0) {

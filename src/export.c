@@ -479,10 +479,13 @@ int export_to_file(const char *path, export_writer w, void *ctx, char **cause)
         free(tmp);
         return -1;
     }
+    errno = 0;
     int rc = w(fp, ctx);
-    int err = 0;
-    if (fflush(fp) != 0 || ferror(fp))
+    int err = rc < 0 ? errno : 0;   /* why the writer gave up, if it says */
+    if ((fflush(fp) != 0 || ferror(fp)) && !err)
         err = errno ? errno : EIO;
+    if (!err && fsync(fileno(fp)) != 0)   /* the data is on disk before the rename */
+        err = errno;
     if (fclose(fp) != 0 && !err)
         err = errno ? errno : EIO;
     if (rc < 0 || err) {

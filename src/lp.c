@@ -45,9 +45,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define LP_CUT_TOLERANCE 1e-9   /* a cut short of TP by less than this (relative) is met */
 #define LP_MAX_ROUNDS 2000      /* cut rounds before giving up */
+#define LP_TIME_LIMIT 10.0      /* seconds of cut rounds before giving up (large platforms) */
 #define FLOW_EPS 1e-13          /* residual capacities below this are empty (scaled units) */
 
 /* ---- a maximum flow network over the platform's edges (Dinic) ---- */
@@ -395,8 +397,28 @@ static void finish_counts(struct lp_session *ss)
     }
 }
 
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* The message when the cuts take longer than LP_TIME_LIMIT; returns -1. */
+static int cuts_gave_up(struct lp_session *ss, glp_prob *P, int rounds)
+{
+    ss->why = xasprintf("the throughput linear program gave up after %g s (%d rounds of cuts on "
+                        "%d nodes and %d edges); prune-simple, prune-degree, grow-tree, "
+                        "multiport-grow and binomial do not need it",
+                        LP_TIME_LIMIT, rounds, ss->c->n, ss->c->nedges);
+    glp_delete_prob(P);
+    return -1;
+}
+
 static int cuts_body(struct lp_session *ss)
 {
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     const struct cluster *c = ss->c;
     int n = c->n, m = c->nedges, src = c->source;
     net_init(&ss->g, c);
@@ -434,8 +456,12 @@ static int cuts_body(struct lp_session *ss)
     double tp = 0;
     int round = 0;
     for (;; round++) {
+        double left = LP_TIME_LIMIT - seconds_since(&t0);
+        parm.tm_lim = left > 0.001 ? (int)(left * 1000) : 1;
         int rc = glp_simplex(P, &parm);
         int status = glp_get_status(P);
+        if (rc == GLP_ETMLIM)
+            return cuts_gave_up(ss, P, round + 1);
         if (rc != 0 || status != GLP_OPT) {
             body_fail(ss, rc, status);
             glp_delete_prob(P);
@@ -467,6 +493,8 @@ static int cuts_body(struct lp_session *ss)
             glp_delete_prob(P);
             return -1;
         }
+        if (seconds_since(&t0) > LP_TIME_LIMIT)
+            return cuts_gave_up(ss, P, round + 1);
     }
     ss->out->throughput = tidy(tp / ss->scale);
     ss->out->rows = glp_get_num_rows(P);

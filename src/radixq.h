@@ -1,6 +1,7 @@
 /*
  * radixq.h - a monotone priority queue of (time, tie, value) items: a radix
- * heap (Ahuja, Mehlhorn, Orlin & Tarjan) whose lowest bucket is a binary heap.
+ * heap (Ahuja, Mehlhorn, Orlin & Tarjan) with 8-bit digits, whose lowest
+ * bucket is a run sorted by tie plus a binary heap.
  *
  * Layer: support for the engine (its streamed timeline) and the list
  * policies (fnf's senders), where every time pushed is at least the last
@@ -8,14 +9,19 @@
  * the order of (time, tie), exactly as a binary heap on that pair would give
  * them, so a replay is exact whatever the queue.  A time pushed below the
  * last one popped is still served in order (it goes to the lowest bucket);
- * monotone use is only what makes the queue fast.
+ * monotone use is only what makes the queue fast.  Looking at the top with
+ * rq_top and then not popping it, and pushing earlier times after that,
+ * piles items into the lowest bucket (a binary heap): a caller that stops
+ * at a time looks with rq_min_time instead.
  *
- * Cost: push O(1); pop O(log n) in the lowest bucket plus the amortised
- * redistribution of a higher bucket, each item moving down at most 64
- * buckets (in practice a few): sequential passes over arrays instead of a
- * binary heap's cache misses at depth log n.  Memory: 16 bytes per item plus
- * the slack of the bucket arrays (freed when a large bucket empties).
- * Times must not be NaN.
+ * Cost: push O(1); pop O(log n) among items of one time plus the amortised
+ * redistribution of a higher bucket, each item moving down at most 8 levels
+ * (in practice two or three): sequential passes over blocks instead of a
+ * binary heap's cache misses at depth log n.  Memory: 16 bytes per item,
+ * held in blocks of RQ_BLOCK items that a bucket being emptied hands back
+ * at once for reuse (no reallocation, no second copy), plus one partly
+ * filled block per bucket in use and 80 KB of bucket headers: allocate the
+ * structure, do not put it on a stack.  Times must not be NaN.
  */
 #ifndef HETCAST_RADIXQ_H
 #define HETCAST_RADIXQ_H
@@ -29,26 +35,59 @@ struct rq_item {
     int32_t val;        /* the caller's payload */
 };
 
+#define RQ_BLOCK 255                    /* items per block (a block is 4 KB) */
+
+struct rq_block {
+    struct rq_block *next;
+    uint64_t pad;
+    struct rq_item item[RQ_BLOCK];
+};
+
+/* A radix bucket: a chain of blocks, all full but the last. */
 struct rq_bucket {
+    struct rq_block *head, *tail;
+    size_t len;
+};
+
+/* A plain growing array (the run, the heap, scratch). */
+struct rq_array {
     struct rq_item *item;
     size_t len, cap;
 };
 
+#define RQ_BITS 8                       /* a digit of the key */
+#define RQ_LEVELS (64 / RQ_BITS)
+#define RQ_FANOUT (1 << RQ_BITS)
+
 struct radixq {
-    uint64_t last;              /* key of the last minimum found */
-    uint64_t used;              /* bit i-1 set: bucket i (1..64) is not empty */
+    uint64_t last;              /* key of the last minimum taken out of the buckets */
     size_t len;                 /* items in the queue */
-    size_t bytes, peak_bytes;   /* bucket memory now and at most so far */
-    struct rq_bucket b[65];     /* b[0]: binary heap on (key, tie) of keys <= last */
+    size_t bytes, peak_bytes;   /* item memory now and at most so far */
+    uint64_t levels;            /* bit L: some bucket of level L is not empty */
+    uint64_t used[RQ_LEVELS][RQ_FANOUT / 64];   /* non-empty buckets, per level */
+    uint64_t min[RQ_LEVELS * RQ_FANOUT];        /* smallest key of each bucket */
+    struct rq_bucket b[RQ_LEVELS * RQ_FANOUT];  /* the radix buckets (see radixq.c) */
+    struct rq_block *spare;     /* emptied blocks, for the next bucket that grows */
+    struct rq_array run;        /* the items of key == last found by the last refill,
+                                   sorted by tie, taken from run_at on */
+    size_t run_at;
+    struct rq_array heap;       /* binary heap on (key, tie) of keys <= last pushed later */
+    struct rq_array tmp;        /* scratch for sorting the run */
 };
 
 void rq_init(struct radixq *q);
 void rq_free(struct radixq *q);
 void rq_push(struct radixq *q, double time, uint32_t tie, int32_t val);
-/* The smallest item, or NULL if the queue is empty (may reorganise buckets). */
+/* The smallest item, or NULL if the queue is empty.  It may reorganise the
+ * buckets, which is fine when the item is popped next; to look without
+ * touching (say, to stop at a time), use rq_min_time. */
 const struct rq_item *rq_top(struct radixq *q);
+/* The smallest time in the queue (INFINITY if empty), in O(1), moving nothing. */
+double rq_min_time(const struct radixq *q);
 /* Remove the smallest item (the queue must not be empty). */
 void rq_pop(struct radixq *q);
+/* Remove the smallest item into *out if its time is <= limit; else return 0. */
+int rq_take(struct radixq *q, double limit, struct rq_item *out);
 /* The time an item was pushed with. */
 double rq_time(const struct rq_item *it);
 

@@ -22,7 +22,11 @@
 
 struct decision {
     int from, to, msg;
-    char reason[256];   /* narrated by the view, printed in text output */
+    char reason[256];   /* narrated by the view, printed in text output; a lean
+                           engine (e->lean) keeps none, so policies skip it then */
+    double not_before;  /* optional: no decision from this one on starts before this
+                           time (-INFINITY: unknown); a lean engine processes its
+                           streamed events up to it before booking */
 };
 
 struct sched;
@@ -33,6 +37,9 @@ struct sched_ops {
     unsigned kinds;         /* CLUSTER_KIND_BIT() mask of supported kinds */
     unsigned models;        /* MODEL_BIT() mask of supported models */
     bool randomized;        /* uses --seed */
+    bool lean;              /* runs on a lean engine (engine_set_lean): reads bookings only
+                               through engine_transfer() right after each one, and its
+                               state is not needed once engine_run returns */
     int (*prepare)(struct sched *s, struct engine *e, char **cause);
     int (*choose)(struct sched *s, const struct engine *e, struct decision *d, char **cause);
     void (*finish)(struct sched *s);   /* free s->state */
@@ -87,7 +94,9 @@ int sched_check(const struct sched_ops *ops, const struct cluster *c, enum model
 /*
  * Run a policy to the end: prepare, choose/book until no node waits (or the
  * policy is done), finish, build the timeline. Returns 0 or -1 with *cause
- * (a bad decision names the decision).
+ * (a bad decision names the decision).  On a lean engine the policy must be
+ * lean too; its state is released (finish) before the rest of the timeline
+ * is streamed, so that the two never take memory at the same time.
  */
 int engine_run(struct engine *e, struct sched *s, char **cause);
 

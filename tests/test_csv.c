@@ -413,7 +413,7 @@ static void test_many_errors(void)
     free(big);
     diag_free(&d);
 
-    c = load_str("name,send,recv\np0,1,2\n", &d);
+    c = load_str("name,send,recv\np0,1,2\np1,1,2\n", &d);
     ok(c != NULL && d.nlines == 0, "a good file gives no messages");
     cluster_free(c);
     diag_free(&d);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cellbuf.h"
+#include "exchange.h"
 #include "tap.h"
 #include "view.h"
 

@@ -73,6 +73,21 @@ wait_for() {   # wait_for TEXT [TENTHS]: poll the screen until TEXT shows up
     return 1
 }
 
+wait_all() {   # wait_all TEXT...: poll until every TEXT is on the screen at once
+    i=0
+    while [ "$i" -lt 100 ]; do
+        capture
+        all=0
+        for text in "$@"; do
+            grep -qF -- "$text" "$TMP/screen" || { all=1; break; }
+        done
+        [ "$all" -eq 0 ] && return 0
+        sleep 0.1
+        i=$((i + 1))
+    done
+    return 1
+}
+
 wait_same() {   # wait_same FILE [TENTHS]: poll until the screen is exactly FILE
     i=0
     while [ "$i" -lt "${2:-100}" ]; do
@@ -320,18 +335,17 @@ ok $? "quits"
 start 80 24 -- clusters/figueira-table1.csv -s balanced-path
 wait_for "step 0/"
 ok $? "figueira-table1 with balanced-path"
-grep -q "makespan 3 · tree cost 3" "$TMP/screen"
+wait_for "makespan 3 · tree cost 3"
 ok $? "the tree cost 3 beside the makespan"
 keys End t
 wait_for "heaviest path: cost 3"
 ok $? "the tree pane names the heaviest path's cost"
-grep -q -- "─0─n3 \[4\]" "$TMP/screen" && grep -q -- "─3─n5 \[1\]" "$TMP/screen"
+wait_all "─0─n3 [4]" "─3─n5 [1]"
 ok $? "positions and distances: n3 at 4 (0 away), n5 at 1 (3 away)"
-grep -q -- "┣━0━n7 \[2\]" "$TMP/screen" && grep -q -- "┗━3━n4 \[3\]" "$TMP/screen"
+wait_all "┣━0━n7 [2]" "┗━3━n4 [3]"
 ok $? "the heaviest path n0 -> n7 -> n4 drawn heavy"
 keys s
-wait_for "magpie"
-grep -q "depth-first" "$TMP/screen" && grep -q "breadth-first" "$TMP/screen" && grep -q "flat" "$TMP/screen"
+wait_all "magpie" "depth-first" "breadth-first" "flat"
 ok $? "the scheduler list offers the trees"
 keys Escape q
 wait_for "EXIT=0"
@@ -341,21 +355,21 @@ wait_for "EXIT=0"
 start 80 24 -- clusters/counterexample.csv --pattern all-to-all -m sync
 wait_for "completion 10"
 ok $? "an all-to-all sync exchange: completion 10"
-grep -q "lower bound 10" "$TMP/screen" && ! grep -q "makespan" "$TMP/screen"
+wait_for "lower bound 10" && ! grep -q "makespan" "$TMP/screen"
 ok $? "the lower bound instead of a makespan"
-grep -q "step  p0   p1   p2" "$TMP/screen" && grep -q "   1  p0\*  p1\*  p2\*" "$TMP/screen"
+wait_all "step  p0   p1   p2" "   1  p0*  p1*  p2*"
 ok $? "the table of sending orders is open"
-grep -q "╳╳ idle" "$TMP/screen"
+wait_for "╳╳ idle"
 ok $? "the legend has the idle fill"
 keys l l l l l l l l
 wait_for "step 8/18"
-grep -q "╳╳╳" "$TMP/screen" && grep -q "╳p2" "$TMP/screen"
+wait_all "╳╳╳" "╳p2"
 ok $? "at t=5 p0 sits idle for p2: in its lane and in the table"
 keys End
 wait_for "6/6 done"
-grep -q "   3 ▸p2  ▸p0  ▸p1" "$TMP/screen"
+wait_for "   3 ▸p2  ▸p0  ▸p1"
 ok $? "at the end every sender has reached row 3"
-grep -q "End: completion 10." "$TMP/screen"
+wait_for "End: completion 10."
 ok $? "the narration ends on the completion"
 keys q
 wait_for "EXIT=0"
@@ -370,18 +384,17 @@ ok $? "an exchange on a latency matrix: status 2, it needs a node table"
 start 80 24 -- clusters/platform-small.csv -s grow-tree --slices 4
 wait_for "slices 4"
 ok $? "a pipelined run of 4 slices on platform-small"
-grep -q "throughput 0.25" "$TMP/screen" && grep -q "LP optimum 0.375" "$TMP/screen" &&
-    grep -q "fraction 66.7%" "$TMP/screen"
+wait_all "throughput 0.25" "LP optimum 0.375" "fraction 66.7%"
 ok $? "throughput, the LP optimum and the fraction"
 keys End
 wait_for "step 48/48"
-grep -q "1→P1" "$TMP/screen" && grep -q "4←P0" "$TMP/screen"
+wait_all "1→P1" "4←P0"
 ok $? "the bars carry the slice numbers"
-grep -q "filling" "$TMP/screen" && grep -q "steady" "$TMP/screen"
+wait_all "filling" "steady"
 ok $? "the pipeline filling and steady"
 keys t
 wait_for "4/4 slices"
-grep -q "P1 n=0.375" "$TMP/screen" && grep -q "other edges" "$TMP/screen"
+wait_all "P1 n=0.375" "other edges"
 ok $? "the tree with the LP's n(u,v), and the other edges"
 keys q
 wait_for "EXIT=0"
@@ -389,7 +402,7 @@ start 200 60 -- clusters/platform-small.csv -s grow-tree
 wait_for "slices 20"
 keys End t
 wait_for "20/20 slices"
-grep -q "measured 0.25" "$TMP/screen" && grep -q "filling" "$TMP/screen" && grep -q "n=0.375" "$TMP/screen"
+wait_all "measured 0.25" "filling" "n=0.375" "20/20 slices"
 ok $? "20 slices at 200x60: measured throughput, phases, n(u,v)"
 keys q
 wait_for "EXIT=0"

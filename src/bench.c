@@ -1,0 +1,639 @@
+/*
+ * bench.c - `hetcast bench` (bench.h): generates its inputs, times each
+ * figure and prints one line per figure.
+ *
+ * Timing: CPU time of the process (user + system, CLOCK_PROCESS_CPUTIME_ID),
+ * the best of --repeat runs, so that other programs on the machine change
+ * the figures little.  Memory: the engine figure runs each size in a child
+ * process and reports the growth of its peak resident set (getrusage's
+ * ru_maxrss) from just before the engine starts to its end, per node: what
+ * the engine and the policy really touched, allocator and page rounding
+ * included (a few bytes per node below 10^4 nodes).  The cluster itself is
+ * the input and is not counted.
+ *
+ * Every line starts with its figure's name and a colon; lines starting with
+ * '#' say what was measured.  The output format is what tests check, never
+ * the numbers.
+ */
+#include "bench.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cluster.h"
+#include "config.h"
+#include "engine.h"
+#include "exchange.h"
+#include "exp_pipeline.h"
+#include "lp.h"
+#include "optimal.h"
+#include "rng.h"
+#include "sched.h"
+
+enum fig { F_ENGINE, F_CSV, F_OPTIMAL, F_LP, F_VIEW, F_EXCHANGE, F_COUNT };
+static const char *const fig_names[F_COUNT] = {"engine", "csv", "optimal", "lp", "view",
+                                               "exchange"};
+
+struct bopts {
+    bool quick;
+    bool only[F_COUNT];
+    long long max_nodes;    /* engine: largest n */
+    int repeat;             /* best of */
+    bool classes;           /* engine: the papers' three classes instead of random times */
+    bool full;              /* engine: also the full engine (records, reasons, timeline) */
+    uint64_t seed;
+};
+
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static long maxrss_kb(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss;
+}
+
+/* ---- generated clusters ---- */
+
+/*
+ * A node table of n nodes, source node 0, latency 1: the papers' three
+ * classes (s, r) = (1,2), (5,6), (10,11) in turn, or random times s in
+ * [1, 10] (two decimals) with r = s + 1.  The node array is allocated at its
+ * final size and cluster_finish is not run (the cluster is valid by
+ * construction): nothing freed before the engine starts would leave a peak
+ * that hides part of the engine's memory.
+ */
+static struct cluster *gen_nodes(int n, bool classes, uint64_t seed)
+{
+    static const double cls[3][2] = {{1, 2}, {5, 6}, {10, 11}};
+    struct cluster *c = cluster_new(CLUSTER_NODES);
+    struct rng r;
+    rng_seed(&r, seed);
+    c->nodes = xmalloc((size_t)(n ? n : 1) * sizeof *c->nodes);
+    c->cap = n;
+    c->latency = 1;
+    cluster_set_str(&c->name, classes ? "three-classes" : "random");
+    for (int i = 0; i < n; i++) {
+        char name[24];
+        snprintf(name, sizeof name, "p%d", i);
+        double s = classes ? cls[i % 3][0] : 1 + (double)rng_below(&r, 901) / 100;
+        double rv = classes ? cls[i % 3][1] : s + 1;
+        cluster_add_node(c, name, s, rv);
+    }
+    return c;
+}
+
+/* A finished node table of n nodes for the exact search: family "2-class"
+ * ((1,2) and (5,6), half each), "3-class" (thirds, Liu, Wang & Guo's
+ * classes) or "random" (s in [1, 10], two decimals, r = s + 1); L = 1. */
+static struct cluster *gen_family(const char *family, int n, uint64_t seed)
+{
+    static const double cls[3][2] = {{1, 2}, {5, 6}, {10, 11}};
+    struct cluster *c = cluster_new(CLUSTER_NODES);
+    struct rng r;
+    rng_seed(&r, seed);
+    c->latency = 1;
+    int k = strcmp(family, "2-class") == 0 ? 2 : strcmp(family, "3-class") == 0 ? 3 : 0;
+    for (int i = 0; i < n; i++) {
+        char name[24];
+        snprintf(name, sizeof name, "p%d", i);
+        double s, rv;
+        if (k) {
+            int j = i * k / n;   /* fast ones first: the source is fast */
+            s = cls[j][0];
+            rv = cls[j][1];
+        } else {
+            s = 1 + (double)rng_below(&r, 901) / 100;
+            rv = s + 1;
+        }
+        cluster_add_node(c, name, s, rv);
+    }
+    struct diag d;
+    diag_init(&d);
+    cluster_finish(c, &d);
+    diag_free(&d);
+    return c;
+}
+
+/* A temporary file name for generated input; "" if none could be made. */
+static FILE *temp_file(char *path, size_t size)
+{
+    const char *dir = getenv("TMPDIR");
+    snprintf(path, size, "%s/hetcast-bench-XXXXXX", dir && *dir ? dir : "/tmp");
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        path[0] = '\0';
+        return NULL;
+    }
+    FILE *fp = fdopen(fd, "w");
+    if (!fp) {
+        close(fd);
+        unlink(path);
+        path[0] = '\0';
+    }
+    return fp;
+}
+
+/* ---- 1. the engine ---- */
+
+struct engine_fig {
+    int ok;
+    double seconds;
+    double events;
+    double bytes_per_node;
+    double makespan;
+    long long late;
+    char cause[200];
+};
+
+/* In the child: generate, then run fnf `repeat` times on a lean (or full) engine. */
+static void engine_measure(int n, const struct bopts *o, bool full, struct engine_fig *f)
+{
+    struct cluster *c = gen_nodes(n, o->classes, o->seed);
+    long rss0 = maxrss_kb();
+    f->seconds = INFINITY;
+    for (int rep = 0; rep < o->repeat; rep++) {
+        struct engine e;
+        struct sched s;
+        char *cause = NULL;
+        double t0 = cpu_now();
+        int rc = engine_init(&e, c, MODEL_ASYNC, &cause);
+        if (rc == 0 && !full)
+            rc = engine_set_lean(&e, NULL, NULL, &cause);
+        if (rc == 0) {
+            sched_init(&s, &sched_fnf, NULL);
+            rc = engine_run(&e, &s, &cause);
+            sched_free(&s);
+        }
+        double t1 = cpu_now();
+        if (rc < 0) {
+            snprintf(f->cause, sizeof f->cause, "%s", cause ? cause : "failed");
+            free(cause);
+            engine_free(&e);
+            f->ok = 0;
+            cluster_free(c);
+            return;
+        }
+        if (t1 - t0 < f->seconds)
+            f->seconds = t1 - t0;
+        f->events = e.nev;
+        f->makespan = e.makespan;
+        f->late = e.late;
+        if (rep == 0)
+            f->bytes_per_node = (double)(maxrss_kb() - rss0) * 1024.0 / (n ? n : 1);
+        engine_free(&e);
+    }
+    f->ok = 1;
+    cluster_free(c);
+}
+
+/* One size in a child process, so that its peak memory is its own. */
+static int engine_one(int n, const struct bopts *o, bool full, struct engine_fig *f)
+{
+    memset(f, 0, sizeof *f);
+    int fd[2];
+    fflush(stdout);
+    fflush(stderr);
+    if (pipe(fd) < 0) {
+        snprintf(f->cause, sizeof f->cause, "pipe: %s", strerror(errno));
+        return -1;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(f->cause, sizeof f->cause, "fork: %s", strerror(errno));
+        close(fd[0]);
+        close(fd[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        close(fd[0]);
+        struct engine_fig g;
+        memset(&g, 0, sizeof g);
+        engine_measure(n, o, full, &g);
+        ssize_t w = write(fd[1], &g, sizeof g);
+        _exit(w == (ssize_t)sizeof g ? 0 : 1);
+    }
+    close(fd[1]);
+    size_t got = 0;
+    while (got < sizeof *f) {
+        ssize_t r = read(fd[0], (char *)f + got, sizeof *f - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        got += (size_t)r;
+    }
+    close(fd[0]);
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (got != sizeof *f) {
+        memset(f, 0, sizeof *f);
+        if (WIFSIGNALED(status))
+            snprintf(f->cause, sizeof f->cause, "the measuring process died of signal %d%s",
+                     WTERMSIG(status), WTERMSIG(status) == SIGKILL ? " (out of memory?)" : "");
+        else
+            snprintf(f->cause, sizeof f->cause, "the measuring process gave no result");
+        return -1;
+    }
+    return f->ok ? 0 : -1;
+}
+
+static int fig_engine(const struct bopts *o)
+{
+    int fails = 0;
+    printf("# engine: fnf, async model, %s node table, latency 1, source p0\n",
+           o->classes ? "three classes (s,r) = (1,2), (5,6), (10,11)"
+                      : "random s in [1,10] (two decimals), r = s + 1,");
+    printf("# seconds: CPU time of the run (engine_init to the last event), best of %d;\n"
+           "# bytes/node: growth of the peak resident set during the run / nodes\n", o->repeat);
+    for (int pass = 0; pass < (o->full ? 2 : 1); pass++) {
+        bool full = pass == 1;
+        const char *label = full ? "PERFORMANCE-FULL" : "PERFORMANCE";
+        printf("# %s: nodes events seconds events/s bytes/node   (%s)\n", label,
+               full ? "full engine: transfer records, reasons, stored timeline"
+                    : "lean engine: no records, no reasons, streamed timeline");
+        for (long long n = 1000; n <= o->max_nodes; n *= 10) {
+            if (full && n > 1000000)
+                break;   /* ~400 bytes a node: the full engine stops being useful here */
+            struct engine_fig f;
+            if (engine_one((int)n, o, full, &f) < 0) {
+                printf("%s: %lld failed: %s\n", label, n, f.cause);
+                fails++;
+                continue;
+            }
+            printf("%s: %lld %.0f %.6f %.0f %.1f\n", label, n, f.events, f.seconds,
+                   f.seconds > 0 ? f.events / f.seconds : 0.0, f.bytes_per_node);
+            if (f.late)
+                printf("# %lld events out of order: a bug\n", f.late);
+            fflush(stdout);
+        }
+    }
+    return fails;
+}
+
+/* ---- 2. loading a CSV ---- */
+
+static int fig_csv(const struct bopts *o)
+{
+    int n = o->quick ? 10000 : 1000000;
+    char path[512];
+    FILE *fp = temp_file(path, sizeof path);
+    if (!fp) {
+        printf("CSV: nodes %d failed: cannot make a temporary file: %s\n", n, strerror(errno));
+        return 1;
+    }
+    struct rng r;
+    rng_seed(&r, o->seed);
+    fprintf(fp, "# name: bench\n# latency: 1\nname,send,recv\n");
+    for (int i = 0; i < n; i++) {
+        unsigned s = 100 + (unsigned)rng_below(&r, 901);
+        fprintf(fp, "node-%d,%u.%02u,%u.%02u\n", i, s / 100, s % 100, s / 100 + 1, s % 100);
+    }
+    long bytes = ftell(fp);
+    if (fclose(fp) != 0) {
+        unlink(path);
+        printf("CSV: nodes %d failed: cannot write %s\n", n, path);
+        return 1;
+    }
+    double best = INFINITY;
+    int loaded = -1;
+    for (int rep = 0; rep < o->repeat; rep++) {
+        struct diag d;
+        diag_init(&d);
+        double t0 = cpu_now();
+        struct cluster *c = cluster_load_csv(path, &d);
+        double t1 = cpu_now();
+        diag_free(&d);
+        if (!c)
+            break;
+        loaded = c->n;
+        cluster_free(c);
+        if (t1 - t0 < best)
+            best = t1 - t0;
+    }
+    unlink(path);
+    if (loaded != n) {
+        printf("CSV: nodes %d failed: the generated file did not load\n", n);
+        return 1;
+    }
+    printf("# csv: a node table (name,send,recv, two decimals) read from a file, checked and "
+           "finished (cluster_load_csv), best of %d\n", o->repeat);
+    printf("CSV: nodes %d bytes %ld seconds %.6f MB/s %.1f\n", n, bytes, best,
+           (double)bytes / best / 1e6);
+    return 0;
+}
+
+/* ---- 3. the exact optimum ---- */
+
+/* The sizes tried, in order: every n to 16, then about a fifth more each time. */
+static int next_size(int n)
+{
+    return n < 16 ? n + 1 : n + (n / 5 > 2 ? n / 5 / 2 * 2 : 2);
+}
+
+static int fig_optimal(const struct bopts *o)
+{
+    static const char *const families[] = {"2-class", "3-class", "random"};
+    double small = o->quick ? 0.01 : 1.0, large = o->quick ? 0.05 : 10.0;
+    int cap = o->quick ? 12 : 2000;
+    printf("# optimal: optimal_solve, async, node tables with L = 1: 2-class (1,2),(5,6) half "
+           "each; 3-class (1,2),(5,6),(10,11) a third each;\n"
+           "# random s in [1,10] (two decimals), r = s + 1.  Sizes 2..16, then +20%% at a time, "
+           "until the search gives up at %g s\n", large);
+    printf("# OPTIMAL: family limit_seconds largest_n seconds_at_largest\n");
+    for (size_t f = 0; f < sizeof families / sizeof families[0]; f++) {
+        int best_small = 0, best_large = 0;
+        double t_small = 0, t_large = 0;
+        char trace[1024] = "";
+        for (int n = 2; n <= cap; n = next_size(n)) {
+            struct cluster *c = gen_family(families[f], n, o->seed);
+            struct sched_opts so;
+            sched_opts_default(&so);
+            so.time_limit = large;
+            so.node_limit = 1LL << 62;
+            so.max_nodes = n;
+            struct opt_plan plan;
+            char *cause = NULL;
+            double t0 = cpu_now();
+            int rc = optimal_solve(c, MODEL_ASYNC, &so, &plan, &cause);
+            double t = cpu_now() - t0;
+            cluster_free(c);
+            bool proven = rc == 0 && plan.status == OPT_PROVEN;
+            if (rc == 0)
+                opt_plan_free(&plan);
+            free(cause);
+            if (!proven || t > large)
+                break;
+            best_large = n;
+            t_large = t;
+            if (t <= small) {
+                best_small = n;
+                t_small = t;
+            }
+            if (t >= 0.01 && strlen(trace) < sizeof trace - 40)
+                snprintf(trace + strlen(trace), sizeof trace - strlen(trace), " n=%d:%.3gs", n, t);
+        }
+        if (trace[0])
+            printf("# %s:%s\n", families[f], trace);
+        printf("OPTIMAL: %s %g %d %.6f\n", families[f], small, best_small, t_small);
+        printf("OPTIMAL: %s %g %d %.6f\n", families[f], large, best_large, t_large);
+        fflush(stdout);
+    }
+    return 0;
+}
+
+/* ---- 4. the LP of the pipelined broadcast ---- */
+
+static int fig_lp(const struct bopts *o)
+{
+    static const int sizes[] = {50, 100, 200};
+    int fails = 0, nsizes = o->quick ? 1 : 3;
+    printf("# lp: lp_solve_broadcast (LP (2), cuts + GLPK) on exp_pipeline_random platforms, "
+           "link density 0.1, send ratio 0.8\n");
+    printf("# LP: nodes edges seconds throughput rows columns rounds\n");
+    for (int i = 0; i < nsizes; i++) {
+        struct rng r;
+        rng_seed(&r, o->seed);
+        struct cluster *c = exp_pipeline_random(&r, sizes[i], 0.1, 0.8);
+        struct lp_result res;
+        char *cause = NULL;
+        double t0 = cpu_now();
+        int rc = lp_solve_broadcast(c, &res, &cause);
+        double t = cpu_now() - t0;
+        if (rc < 0) {
+            printf("LP: %d failed: %s\n", sizes[i], cause ? cause : "?");
+            fails++;
+        } else {
+            printf("LP: %d %d %.6f %.6g %d %d %d\n", sizes[i], c->nedges, t, res.throughput,
+                   res.rows, res.cols, res.rounds);
+            lp_result_free(&res);
+        }
+        free(cause);
+        cluster_free(c);
+        fflush(stdout);
+    }
+    return fails;
+}
+
+/* ---- 5. one frame of the view ---- */
+
+static int fig_view(const struct bopts *o, const struct bench_view_ops *view)
+{
+    const int n = 1000, w = 200, h = 60, frames = o->quick ? 5 : 200;
+    if (!view) {
+        printf("# view: skipped, this front end has no view\n");
+        return 0;
+    }
+    char path[512];
+    FILE *fp = temp_file(path, sizeof path);
+    if (!fp) {
+        printf("VIEW: %d failed: cannot make a temporary file\n", n);
+        return 1;
+    }
+    struct cluster *c = gen_family("random", n, o->seed);
+    int rc = cluster_write_csv(c, fp);
+    cluster_free(c);
+    if (fclose(fp) != 0 || rc < 0) {
+        unlink(path);
+        printf("VIEW: %d failed: cannot write %s\n", n, path);
+        return 1;
+    }
+    char *cause = NULL;
+    void *v = view->open(path, w, h, &cause);
+    unlink(path);
+    if (!v) {
+        printf("VIEW: %d failed: %s\n", n, cause ? cause : "?");
+        free(cause);
+        return 1;
+    }
+    view->draw(v);   /* warm up */
+    double best = INFINITY;
+    for (int rep = 0; rep < o->repeat; rep++) {
+        double t0 = cpu_now();
+        for (int i = 0; i < frames; i++)
+            view->draw(v);
+        double t = (cpu_now() - t0) / frames;
+        if (t < best)
+            best = t;
+    }
+    int events = view->events(v);
+    view->close(v);
+    printf("# view: the main screen (Gantt, narration, status) of fnf on a random %d-node "
+           "table, half way through, drawn into a %dx%d cell buffer\n", n, w, h);
+    printf("# VIEW: nodes events width height ms/frame\n");
+    printf("VIEW: %d %d %d %d %.4f\n", n, events, w, h, best * 1e3);
+    return 0;
+}
+
+/* ---- 6. an all-to-all exchange ---- */
+
+static int fig_exchange(const struct bopts *o)
+{
+    int n = o->quick ? 100 : 1000, fails = 0;
+    struct cluster *c = gen_family("random", n, o->seed);
+    printf("# exchange: all-to-all, caterpillar order, random %d-node table (s in [1,10], "
+           "r = s + 1, L = 1)\n", n);
+    printf("# EXCHANGE: nodes messages model seconds messages/s\n");
+    static const enum model models[] = {MODEL_ASYNC, MODEL_SYNC};
+    for (int i = 0; i < 2; i++) {
+        double best = INFINITY;
+        long long msgs = 0;
+        for (int rep = 0; rep < o->repeat; rep++) {
+            struct exchange x;
+            struct exchange_opts xo = {.pattern = XPAT_ALL_TO_ALL, .algo = XALGO_CATERPILLAR,
+                                       .seed = o->seed};
+            char *cause = NULL;
+            double t0 = cpu_now();
+            int rc = exchange_run(&x, c, models[i], &xo, &cause);
+            double t = cpu_now() - t0;
+            if (rc < 0) {
+                printf("EXCHANGE: %d failed: %s\n", n, cause ? cause : "?");
+                free(cause);
+                fails++;
+                break;
+            }
+            msgs = x.eng.ntr;
+            exchange_free(&x);
+            if (t < best)
+                best = t;
+        }
+        if (msgs)
+            printf("EXCHANGE: %d %lld %s %.6f %.0f\n", n, msgs, model_name(models[i]), best,
+                   (double)msgs / best);
+        fflush(stdout);
+    }
+    cluster_free(c);
+    return fails;
+}
+
+/* ---- options ---- */
+
+static void usage(FILE *fp)
+{
+    fprintf(fp,
+            "usage: hetcast bench [options]   measure hetcast's speed (docs/performance.md)\n"
+            "  --quick            small sizes, to check that it runs (seconds)\n"
+            "  --only LIST        figures, comma-separated: engine, csv, optimal, lp, view, exchange\n"
+            "  --max-nodes N      engine: the largest cluster, a power of ten (default 10000000)\n"
+            "  --repeat R         best of R runs (default 3, 1 with --quick)\n"
+            "  --classes          engine: the papers' three classes instead of random times\n"
+            "  --full             engine: also the full engine (records, reasons, timeline)\n"
+            "  --seed N           generated inputs (default 1)\n");
+}
+
+static int parse(int argc, char **argv, struct bopts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->max_nodes = 10000000;
+    o->repeat = 0;
+    o->seed = 1;
+    bool any = false;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        char *end;
+        if (strcmp(a, "--quick") == 0) {
+            o->quick = true;
+        } else if (strcmp(a, "--classes") == 0) {
+            o->classes = true;
+        } else if (strcmp(a, "--full") == 0) {
+            o->full = true;
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            return -1;
+        } else if (strcmp(a, "--only") == 0 && val) {
+            i++;
+            char *list = xstrdup(val), *save = NULL;
+            for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+                int f = 0;
+                while (f < F_COUNT && strcmp(tok, fig_names[f]) != 0)
+                    f++;
+                if (f == F_COUNT) {
+                    fprintf(stderr, "hetcast bench: --only: unknown figure \"%s\"; figures: "
+                            "engine, csv, optimal, lp, view, exchange\n", tok);
+                    free(list);
+                    return 2;
+                }
+                o->only[f] = any = true;
+            }
+            free(list);
+        } else if ((strcmp(a, "--max-nodes") == 0 || strcmp(a, "--repeat") == 0 ||
+                    strcmp(a, "--seed") == 0) && val) {
+            i++;
+            errno = 0;
+            long long x = strtoll(val, &end, 10);
+            if (!*val || *end || errno || x < 1 ||
+                (a[2] == 'm' && (x < 1000 || x > 100000000)) || (a[2] == 'r' && x > 1000)) {
+                fprintf(stderr, "hetcast bench: %s: \"%s\" is not valid (%s)\n", a, val,
+                        a[2] == 'm' ? "1000 to 100000000" : a[2] == 'r' ? "1 to 1000"
+                                                                         : "a positive integer");
+                return 2;
+            }
+            if (a[2] == 'm')
+                o->max_nodes = x;
+            else if (a[2] == 'r')
+                o->repeat = (int)x;
+            else
+                o->seed = (uint64_t)x;
+        } else {
+            bool needs_value = strcmp(a, "--only") == 0 || strcmp(a, "--max-nodes") == 0 ||
+                               strcmp(a, "--repeat") == 0 || strcmp(a, "--seed") == 0;
+            fprintf(stderr, "hetcast bench: %s %s; valid options: --quick, --only, --max-nodes, "
+                    "--repeat, --classes, --full, --seed\n",
+                    needs_value ? "missing value for" : "unknown option", a);
+            return 2;
+        }
+    }
+    if (!any)
+        for (int f = 0; f < F_COUNT; f++)
+            o->only[f] = true;
+    if (o->quick && o->max_nodes > 10000)
+        o->max_nodes = 10000;
+    if (o->repeat == 0)
+        o->repeat = o->quick ? 1 : 3;
+    return 0;
+}
+
+int bench_main(int argc, char **argv, const struct bench_view_ops *view)
+{
+    struct bopts o;
+    int rc = parse(argc, argv, &o);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    printf("# hetcast bench: hetcast %s, %ld cpu%s online%s\n", HETCAST_VERSION, cpus,
+           cpus == 1 ? "" : "s", o.quick ? ", --quick (small sizes: the figures mean little)" : "");
+    int fails = 0;
+    if (o.only[F_ENGINE])
+        fails += fig_engine(&o);
+    if (o.only[F_CSV])
+        fails += fig_csv(&o);
+    if (o.only[F_OPTIMAL])
+        fails += fig_optimal(&o);
+    if (o.only[F_LP])
+        fails += fig_lp(&o);
+    if (o.only[F_VIEW])
+        fails += fig_view(&o, view);
+    if (o.only[F_EXCHANGE])
+        fails += fig_exchange(&o);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "hetcast bench: cannot write the output: %s\n", strerror(errno));
+        return 1;
+    }
+    return fails ? 1 : 0;
+}

@@ -1,0 +1,439 @@
+/*
+ * test_lean.c - the lean engine and what makes it fast: the radix queue
+ * against a plain sort (ties, times pushed in the past, -0), fnf against the
+ * obvious O(n^2) fnf of SPEC §2, and every lean-capable policy on every
+ * model and cluster kind run twice, full and lean, with the same bookings,
+ * the same makespan and exactly the same events in the same order (the
+ * lean stream against the full engine's timeline array).  Also: what a
+ * lean engine refuses, engine_reset on a lean engine, one-node and
+ * zero-cost clusters, and events processed early (decision.not_before)
+ * never coming out of order.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster.h"
+#include "engine.h"
+#include "radixq.h"
+#include "rng.h"
+#include "sched.h"
+#include "tap.h"
+
+/* ---- the radix queue ---- */
+
+struct ref {
+    double t;
+    uint32_t tie;
+    int32_t val;
+};
+
+static int ref_cmp(const void *a, const void *b)
+{
+    const struct ref *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return x->tie < y->tie ? -1 : x->tie > y->tie;
+}
+
+/* Push `n` items (coarse times: many ties), pop all: the order of a sort. */
+static void test_radixq_sorts(uint64_t seed, int n, double grain)
+{
+    struct radixq *q = xmalloc(sizeof *q);
+    rq_init(q);
+    struct rng r;
+    rng_seed(&r, seed);
+    struct ref *want = xmalloc((size_t)n * sizeof *want);
+    for (int i = 0; i < n; i++) {
+        want[i].t = grain > 0 ? floor(rng_unit(&r) * 1000 / grain) * grain : rng_unit(&r) * 1e6;
+        want[i].tie = (uint32_t)rng_below(&r, 1u << 30);
+        want[i].val = i;
+        rq_push(q, want[i].t, want[i].tie, want[i].val);
+    }
+    qsort(want, (size_t)n, sizeof *want, ref_cmp);
+    int same = 0;
+    for (int i = 0; i < n; i++) {
+        const struct rq_item *it = rq_top(q);
+        if (it && rq_time(it) == want[i].t && it->tie == want[i].tie)
+            same++;
+        rq_pop(q);
+    }
+    is_int(same, n, "radixq: %d items (grain %g) come out in (time, tie) order", n, grain);
+    ok(rq_top(q) == NULL && q->len == 0, "radixq: empty after popping them all");
+    free(want);
+    rq_free(q);
+    free(q);
+}
+
+/* An event loop: pop one, push later ones (and now and then an earlier one). */
+static void test_radixq_loop(void)
+{
+    struct radixq *q = xmalloc(sizeof *q);
+    rq_init(q);
+    struct rng r;
+    rng_seed(&r, 7);
+    for (int i = 0; i < 100; i++)
+        rq_push(q, (double)rng_below(&r, 50), (uint32_t)i, i);
+    uint32_t next_tie = 100;
+    double last = -1;
+    uint32_t last_tie = 0;
+    int bad = 0, popped = 0, back = 0, pushed_back = 0;
+    while (q->len > 0 && popped < 20000) {
+        struct rq_item it;
+        double lim = rq_min_time(q);
+        if (!rq_take(q, lim, &it)) {
+            bad++;
+            break;
+        }
+        double t = rq_time(&it);
+        if (t < last || (t == last && it.tie < last_tie))
+            bad++;
+        last = t;
+        last_tie = it.tie;
+        popped++;
+        if (popped < 15000)   /* one later event for each one taken */
+            rq_push(q, t + (double)rng_below(&r, 4) * 0.25, next_tie++, 0);
+        if (popped % 1000 == 0) {   /* the past: served first, in order */
+            pushed_back++;
+            rq_push(q, t - 1, 0, -1);
+            struct rq_item first;
+            back += rq_take(q, INFINITY, &first) && rq_time(&first) == t - 1;
+            last = t - 1;
+            last_tie = 0;
+        }
+    }
+    is_int(bad, 0, "radixq: an event loop never sees time go back");
+    ok(pushed_back > 10 && back == pushed_back, "radixq: an item pushed in the past comes out first");
+    ok(q->len == 0, "radixq: the loop drains (%d popped)", popped);
+    ok(rq_min_time(q) == INFINITY && !rq_take(q, INFINITY, &(struct rq_item){0, 0, 0}),
+       "radixq: nothing to take from an empty queue");
+    rq_push(q, -0.0, 1, 1);
+    rq_push(q, 0.0, 0, 2);
+    const struct rq_item *it = rq_top(q);
+    ok(it && it->val == 2 && rq_time(it) == 0, "radixq: -0 and +0 are one time (ties decide)");
+    struct rq_item x;
+    ok(!rq_take(q, -1, &x) && rq_take(q, 0, &x) && rq_take(q, 0, &x) && q->len == 0,
+       "radixq: rq_take stops at its limit");
+    rq_free(q);
+    free(q);
+}
+
+/* ---- clusters ---- */
+
+static struct cluster *finish(struct cluster *c)
+{
+    struct diag d;
+    diag_init(&d);
+    if (cluster_finish(c, &d) < 0)
+        diag_print(&d, stdout);
+    diag_free(&d);
+    return c;
+}
+
+/* kind 0: random times (two decimals); 1: the papers' three classes; 2: zero costs. */
+static struct cluster *node_table(int n, int kind, uint64_t seed, double latency)
+{
+    static const double cls[3][2] = {{1, 2}, {5, 6}, {10, 11}};
+    struct cluster *c = cluster_new(CLUSTER_NODES);
+    struct rng r;
+    rng_seed(&r, seed);
+    for (int i = 0; i < n; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "p%d", i);
+        double s = 0, rv = 0;
+        if (kind == 0) {
+            s = 1 + (double)rng_below(&r, 901) / 100;
+            rv = (double)rng_below(&r, 1101) / 100;
+        } else if (kind == 1) {
+            int k = (int)rng_below(&r, 3);
+            s = cls[k][0];
+            rv = cls[k][1];
+        }
+        cluster_add_node(c, name, s, rv);
+    }
+    c->latency = latency;
+    c->source = (int)rng_below(&r, (uint64_t)n);
+    return finish(c);
+}
+
+static struct cluster *matrix(int n, uint64_t seed)
+{
+    struct cluster *c = cluster_new(CLUSTER_MATRIX);
+    struct rng r;
+    rng_seed(&r, seed);
+    for (int i = 0; i < n; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "m%d", i);
+        cluster_add_node(c, name, (double)rng_below(&r, 4), (double)rng_below(&r, 3));
+    }
+    c->dist = xcalloc((size_t)n * (size_t)n, sizeof *c->dist);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            c->dist[i * n + j] = i == j ? 0 : (double)rng_below(&r, 5);
+    return finish(c);
+}
+
+static struct cluster *graph(int n, uint64_t seed)
+{
+    struct cluster *c = cluster_new(CLUSTER_GRAPH);
+    struct rng r;
+    rng_seed(&r, seed);
+    for (int i = 0; i < n; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "g%d", i);
+        cluster_add_node(c, name, 0, 0);
+    }
+    for (int i = 1; i < n; i++) {   /* a random tree both ways, and some more */
+        int j = (int)rng_below(&r, (uint64_t)i);
+        cluster_add_edge(c, j, i, 1 + (double)rng_below(&r, 5), 0.5 + (double)rng_below(&r, 2));
+        cluster_add_edge(c, i, j, 1 + (double)rng_below(&r, 5), -1);
+    }
+    for (int k = 0; k < n; k++) {
+        int a = (int)rng_below(&r, (uint64_t)n), b = (int)rng_below(&r, (uint64_t)n);
+        if (a != b && !(c->edge_of && c->edge_of[a * n + b] >= 0)) {
+            bool dup = false;
+            for (int e = 0; e < c->nedges; e++)
+                dup = dup || (c->edges[e].from == a && c->edges[e].to == b);
+            if (!dup)
+                cluster_add_edge(c, a, b, 1 + (double)rng_below(&r, 5), -1);
+        }
+    }
+    return finish(c);
+}
+
+/* ---- full against lean ---- */
+
+struct recorded {
+    struct event *ev;
+    int *from, *to;
+    int n, cap;
+};
+
+static void record(void *ctx, const struct engine *e, const struct event *ev, int from, int to)
+{
+    (void)e;
+    struct recorded *r = ctx;
+    if (r->n == r->cap) {
+        r->cap = r->cap ? 2 * r->cap : 64;
+        r->ev = xrealloc(r->ev, (size_t)r->cap * sizeof *r->ev);
+        r->from = xrealloc(r->from, (size_t)r->cap * sizeof *r->from);
+        r->to = xrealloc(r->to, (size_t)r->cap * sizeof *r->to);
+    }
+    r->ev[r->n] = *ev;
+    r->from[r->n] = from;
+    r->to[r->n++] = to;
+}
+
+static int run(const struct cluster *c, enum model m, const struct sched_ops *ops, bool lean,
+               struct recorded *rec, struct engine *e)
+{
+    struct sched s;
+    struct sched_opts o;
+    sched_opts_default(&o);
+    o.seed = 5;
+    char *cause = NULL;
+    int rc = engine_init(e, c, m, &cause);
+    if (rc == 0 && lean)
+        rc = engine_set_lean(e, record, rec, &cause);
+    if (rc == 0) {
+        sched_init(&s, ops, &o);
+        rc = engine_run(e, &s, &cause);
+        sched_free(&s);
+    }
+    if (rc < 0)
+        diag("%s on %s (%s, %s): %s", ops->name, c->name ? c->name : "?", model_name(m),
+             lean ? "lean" : "full", cause ? cause : "?");
+    free(cause);
+    return rc;
+}
+
+/* Counts of cases that differ, by what differs. */
+struct tally {
+    int runs, makespan, tree, events, order, late;
+};
+
+static void compare(const struct cluster *c, enum model m, const struct sched_ops *ops,
+                    struct tally *t)
+{
+    struct engine full, lean;
+    struct recorded rec = {0};
+    int a = run(c, m, ops, false, NULL, &full), b = run(c, m, ops, true, &rec, &lean);
+    t->runs++;
+    if (a < 0 || b < 0) {
+        t->makespan++;
+        if (a == 0)
+            engine_free(&full);
+        if (b == 0)
+            engine_free(&lean);
+        free(rec.ev);
+        free(rec.from);
+        free(rec.to);
+        return;
+    }
+    if (full.makespan != lean.makespan || full.ntr != lean.ntr)
+        t->makespan++;
+    bool tree = true;
+    for (int p = 0; p < c->n; p++)
+        tree = tree && full.parent[p] == lean.parent[p] && full.hold[p] == lean.hold[p];
+    if (!tree)
+        t->tree++;
+    if (full.nev != lean.nev || rec.n != full.nev)
+        t->events++;
+    bool same = true;
+    for (int k = 0; k < rec.n && k < full.nev && same; k++) {
+        const struct event *f = &full.ev[k], *l = &rec.ev[k];
+        const struct transfer *tr = &full.tr[f->transfer];
+        same = f->time == l->time && f->kind == l->kind && f->transfer == l->transfer &&
+               tr->from == rec.from[k] && tr->to == rec.to[k];
+        if (!same)
+            diag("%s %s n=%d: event %d differs: full (t=%.17g kind %d #%d) lean (t=%.17g kind %d "
+                 "#%d)", ops->name, model_name(m), c->n, k, f->time, f->kind, f->transfer,
+                 l->time, l->kind, l->transfer);
+    }
+    if (!same)
+        t->order++;
+    if (lean.late)
+        t->late++;
+    engine_free(&full);
+    engine_free(&lean);
+    free(rec.ev);
+    free(rec.from);
+    free(rec.to);
+}
+
+static void test_full_vs_lean(void)
+{
+    const struct sched_ops *pol[] = {&sched_fnf, &sched_slowest_first, &sched_random_order,
+                                     &sched_random_pair, &sched_fef};
+    struct tally t = {0};
+    for (int seed = 1; seed <= 6; seed++) {
+        int sizes[] = {1, 2, 3, 17, 200};
+        for (int si = 0; si < 5; si++)
+            for (int kind = 0; kind < 3; kind++) {
+                struct cluster *c = node_table(sizes[si], kind, (uint64_t)(seed * 100 + si), kind == 2 ? 0 : 1);
+                for (int m = 0; m < MODEL_COUNT; m++)
+                    for (size_t p = 0; p < sizeof pol / sizeof pol[0]; p++)
+                        compare(c, (enum model)m, pol[p], &t);
+                cluster_free(c);
+            }
+        struct cluster *mx = matrix(30, (uint64_t)seed);
+        for (int m = 0; m < MODEL_COUNT; m++)
+            for (size_t p = 0; p < sizeof pol / sizeof pol[0]; p++)
+                compare(mx, (enum model)m, pol[p], &t);
+        cluster_free(mx);
+        struct cluster *g = graph(25, (uint64_t)seed);
+        compare(g, MODEL_ONE_PORT, &sched_fef, &t);
+        compare(g, MODEL_MULTI_PORT, &sched_fef, &t);
+        cluster_free(g);
+    }
+    ok(t.runs > 2000, "full against lean: %d runs (5 policies, 5 models, 3 kinds)", t.runs);
+    is_int(t.makespan, 0, "lean: the same makespan and bookings as full");
+    is_int(t.tree, 0, "lean: the same parent and hold time of every node");
+    is_int(t.events, 0, "lean: as many events as the full timeline");
+    is_int(t.order, 0, "lean: exactly the full timeline's events, in its order");
+    is_int(t.late, 0, "lean: no event processed out of order (not_before holds)");
+}
+
+/* ---- fnf against the obvious fnf ---- */
+
+static void test_fnf_reference(void)
+{
+    int differ = 0, cases = 0;
+    for (int seed = 1; seed <= 8; seed++)
+        for (int kind = 0; kind < 3; kind++)
+            for (int m = 0; m < MODEL_COUNT; m++) {
+                struct cluster *c = node_table(60, kind, (uint64_t)(1000 + seed), kind == 2 ? 0 : 1);
+                struct engine e, ref;
+                char *cause = NULL;
+                if (run(c, (enum model)m, &sched_fnf, false, NULL, &e) < 0 ||
+                    engine_init(&ref, c, (enum model)m, &cause) < 0) {
+                    differ++;
+                    cluster_free(c);
+                    continue;
+                }
+                /* SPEC §2 as written: O(n) scans for the sender and the receiver. */
+                int k = 0;
+                bool same = true;
+                while (ref.nwaiting > 0 && same) {
+                    int q = sched_fnf_sender(&ref, 0, NULL), p = sched_fastest_waiting(&ref, 0);
+                    same = k < e.ntr && e.tr[k].from == q && e.tr[k].to == p &&
+                           engine_book(&ref, q, p, 0, NULL, &cause) == 0;
+                    k++;
+                }
+                differ += !same || ref.makespan != e.makespan;
+                cases++;
+                free(cause);
+                engine_free(&e);
+                engine_free(&ref);
+                cluster_free(c);
+            }
+    is_int(differ, 0, "fnf makes the decisions of the O(n^2) reference (%d cases, ties included)",
+           cases);
+}
+
+/* ---- what a lean engine refuses, and reset ---- */
+
+static void test_refusals_and_reset(void)
+{
+    struct cluster *c = node_table(50, 0, 3, 1);
+    struct engine e;
+    char *cause = NULL;
+    engine_init(&e, c, MODEL_ASYNC, &cause);
+    engine_book(&e, c->source, c->source == 0 ? 1 : 0, 0, NULL, &cause);
+    ok(engine_set_lean(&e, NULL, NULL, &cause) < 0 && cause && strstr(cause, "first booking"),
+       "lean: refused after a booking (%s)", cause ? cause : "");
+    engine_free(&e);
+    free(cause);
+    cause = NULL;
+    engine_init_messages(&e, c, MODEL_ASYNC, 3, &cause);
+    ok(engine_set_lean(&e, NULL, NULL, &cause) < 0, "lean: refused for several messages");
+    engine_free(&e);
+    free(cause);
+    cause = NULL;
+
+    /* A policy that reads the records refuses a lean engine. */
+    engine_init(&e, c, MODEL_ASYNC, &cause);
+    engine_set_lean(&e, NULL, NULL, &cause);
+    struct sched s;
+    sched_init(&s, &sched_optimal, NULL);
+    ok(engine_run(&e, &s, &cause) < 0 && cause && strstr(cause, "full engine"),
+       "lean: optimal needs the full engine (%s)", cause ? cause : "");
+    sched_free(&s);
+    free(cause);
+    cause = NULL;
+    ok(engine_transfer(&e, 0) == NULL, "lean: no booking, no transfer");
+
+    /* Run, reset, run again: the same result, and no records ever. */
+    sched_init(&s, &sched_fnf, NULL);
+    engine_run(&e, &s, &cause);
+    sched_free(&s);
+    double first = e.makespan;
+    int events = e.nev;
+    ok(e.tr == NULL && e.ev == NULL && e.ntr == 49 && engine_transfer(&e, 48) == &e.last &&
+       engine_transfer(&e, 47) == NULL, "lean: 49 bookings counted, none kept but the last");
+    char buf[128];
+    engine_narrate(&e, 3, buf, sizeof buf);
+    ok(strstr(buf, "lean") != NULL, "lean: narration says there is no timeline");
+    engine_reset(&e);
+    ok(e.nwaiting == 49 && e.ntr == 0 && e.nev == 0 && e.makespan == 0, "lean: reset forgets all");
+    sched_init(&s, &sched_fnf, NULL);
+    engine_run(&e, &s, &cause);
+    sched_free(&s);
+    ok(e.makespan == first && e.nev == events, "lean: a run after reset is the same run");
+    engine_free(&e);
+    free(cause);
+    cluster_free(c);
+}
+
+int main(void)
+{
+    test_radixq_sorts(1, 10, 0);
+    test_radixq_sorts(2, 5000, 0);
+    test_radixq_sorts(3, 20000, 1);
+    test_radixq_sorts(4, 20000, 100);   /* 10 distinct times: long runs of ties */
+    test_radixq_loop();
+    test_fnf_reference();
+    test_full_vs_lean();
+    test_refusals_and_reset();
+    return tap_exit();
+}

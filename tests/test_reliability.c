@@ -1,0 +1,244 @@
+/*
+ * test_reliability.c - "nothing lost" (docs/reliability.md): saving a
+ * cluster (cluster_save_csv) and exporting a schedule (export_to_file) go
+ * through a temporary file and a rename, so a write that fails -- no such
+ * directory, a file where the directory should be, a read-only directory,
+ * the disk filling up half way (RLIMIT_FSIZE), a writer that gives up --
+ * leaves the old file exactly as it was and no temporary file behind, and
+ * says why.  TAP.
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cluster.h"
+#include "export.h"
+#include "tap.h"
+
+static char dir[] = "/tmp/hetcast-reliability.XXXXXX";
+
+static char *path_in(const char *name)
+{
+    return xasprintf("%s/%s", dir, name);
+}
+
+static void put_file(const char *path, const char *text)
+{
+    FILE *fp = fopen(path, "w");
+    if (fp) {
+        fputs(text, fp);
+        fclose(fp);
+    }
+}
+
+/* The whole file (caller frees), or NULL. */
+static char *slurp(const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return NULL;
+    size_t len = 0, cap = 256;
+    char *s = xmalloc(cap);
+    size_t got;
+    while ((got = fread(s + len, 1, cap - len - 1, fp)) > 0) {
+        len += got;
+        if (len + 1 == cap)
+            s = xrealloc(s, cap *= 2);
+    }
+    fclose(fp);
+    s[len] = '\0';
+    return s;
+}
+
+/* Entries of d other than . and .. */
+static int entries(const char *d)
+{
+    DIR *dp = opendir(d);
+    if (!dp)
+        return -1;
+    int n = 0;
+    struct dirent *de;
+    while ((de = readdir(dp)) != NULL)
+        n += strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0;
+    closedir(dp);
+    return n;
+}
+
+static struct cluster *big_cluster(int n)
+{
+    struct cluster *c = cluster_new(CLUSTER_NODES);
+    for (int i = 0; i < n; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "node-%d", i);
+        cluster_add_node(c, name, 1 + i % 7, 2 + i % 7);
+    }
+    cluster_set_str(&c->name, "big");
+    return c;
+}
+
+/* The old file is intact and the directory holds only it. */
+static void check_intact(const char *path, const char *old, const char *what)
+{
+    char *now = slurp(path);
+    is_string(now, old, "%s: the old file is intact", what);
+    free(now);
+    is_int(entries(dir), 1, "%s: no temporary file left behind", what);
+}
+
+/* A writer that writes a little, then fails like a full disk. */
+static int failing_writer(FILE *fp, void *ctx)
+{
+    (void)ctx;
+    fputs("half of a file\n", fp);
+    errno = ENOSPC;
+    return -1;
+}
+
+static int big_writer(FILE *fp, void *ctx)
+{
+    (void)ctx;
+    for (int i = 0; i < 100000; i++)
+        fprintf(fp, "row %d of a big export\n", i);
+    return ferror(fp) ? -1 : 0;
+}
+
+static int small_writer(FILE *fp, void *ctx)
+{
+    fputs(ctx, fp);
+    return 0;
+}
+
+static void test_save(void)
+{
+    struct cluster *c = big_cluster(20000);
+    char *target = path_in("saved.csv");
+    const char *old = "name,send,recv\nold,1,1\n";
+    char *cause = NULL;
+
+    put_file(target, old);
+    char *nodir = path_in("no/such/dir/x.csv");
+    ok(cluster_save_csv(c, nodir, &cause) < 0 && cause && strstr(cause, "no/such/dir/x.csv"),
+       "save into a directory that does not exist: refused, names the path");
+    diag("%s", cause ? cause : "(no cause)");
+    free(cause);
+    cause = NULL;
+    free(nodir);
+    check_intact(target, old, "save, no such directory");
+
+    char *notdir = xasprintf("%s/saved.csv/x.csv", dir);
+    ok(cluster_save_csv(c, notdir, &cause) < 0 && cause, "save below a file: refused");
+    free(cause);
+    cause = NULL;
+    free(notdir);
+    check_intact(target, old, "save below a file");
+
+    /* The disk fills up half way: writes beyond 64 KiB fail with EFBIG. */
+    struct rlimit was, small = {65536, 65536};
+    getrlimit(RLIMIT_FSIZE, &was);
+    small.rlim_max = was.rlim_max;
+    if (small.rlim_cur > was.rlim_max)
+        small.rlim_cur = was.rlim_max;
+    signal(SIGXFSZ, SIG_IGN);
+    setrlimit(RLIMIT_FSIZE, &small);
+    int rc = cluster_save_csv(c, target, &cause);
+    setrlimit(RLIMIT_FSIZE, &was);
+    ok(rc < 0 && cause && strstr(cause, "saved.csv"), "save that fills the disk: refused with the reason");
+    diag("%s", cause ? cause : "(no cause)");
+    free(cause);
+    cause = NULL;
+    check_intact(target, old, "save, disk full half way");
+
+    if (geteuid() != 0) {
+        chmod(dir, 0555);
+        ok(cluster_save_csv(c, target, &cause) < 0 && cause, "save into a read-only directory: refused");
+        chmod(dir, 0755);
+        free(cause);
+        cause = NULL;
+        check_intact(target, old, "save, read-only directory");
+    } else {
+        for (int i = 0; i < 3; i++)
+            printf("ok %d # SKIP running as root: a read-only directory does not stop root\n", ++tap_n);
+    }
+
+    ok(cluster_save_csv(c, target, &cause) == 0, "save: the same save with room succeeds");
+    free(cause);
+    cause = NULL;
+    struct diag d;
+    diag_init(&d);
+    struct cluster *back = cluster_load_csv(target, &d);
+    ok(back && back->n == 20000, "save: the new file is whole (20000 nodes)");
+    is_int(entries(dir), 1, "save: no temporary file left behind");
+    cluster_free(back);
+    diag_free(&d);
+    unlink(target);
+    free(target);
+    cluster_free(c);
+}
+
+static void test_export(void)
+{
+    char *target = path_in("export.svg");
+    const char *old = "<svg>the old picture</svg>\n";
+    char *cause = NULL;
+
+    put_file(target, old);
+    ok(export_to_file(target, failing_writer, NULL, &cause) < 0 && cause,
+       "export whose writer fails half way: refused");
+    diag("%s", cause ? cause : "(no cause)");
+    free(cause);
+    cause = NULL;
+    check_intact(target, old, "export, writer fails");
+
+    char *nodir = path_in("missing/export.svg");
+    ok(export_to_file(nodir, small_writer, "x", &cause) < 0 && cause && strstr(cause, "missing/export.svg"),
+       "export into a directory that does not exist: refused, names the path");
+    free(cause);
+    cause = NULL;
+    free(nodir);
+    check_intact(target, old, "export, no such directory");
+
+    struct rlimit was, small = {65536, 65536};
+    getrlimit(RLIMIT_FSIZE, &was);
+    small.rlim_max = was.rlim_max;
+    if (small.rlim_cur > was.rlim_max)
+        small.rlim_cur = was.rlim_max;
+    signal(SIGXFSZ, SIG_IGN);
+    setrlimit(RLIMIT_FSIZE, &small);
+    int rc = export_to_file(target, big_writer, NULL, &cause);
+    setrlimit(RLIMIT_FSIZE, &was);
+    ok(rc < 0 && cause, "export that fills the disk: refused with the reason");
+    diag("%s", cause ? cause : "(no cause)");
+    free(cause);
+    cause = NULL;
+    check_intact(target, old, "export, disk full half way");
+
+    ok(export_to_file(target, small_writer, "<svg>new</svg>\n", &cause) == 0, "export with room succeeds");
+    free(cause);
+    char *now = slurp(target);
+    is_string(now, "<svg>new</svg>\n", "export: the new file replaced the old one whole");
+    free(now);
+    is_int(entries(dir), 1, "export: no temporary file left behind");
+    unlink(target);
+    free(target);
+}
+
+int main(void)
+{
+    if (!mkdtemp(dir)) {
+        printf("not ok 1 - cannot make a temporary directory\n1..1\n");
+        return 1;
+    }
+    test_save();
+    test_export();
+    rmdir(dir);
+    return tap_exit();
+}
