@@ -1,7 +1,8 @@
 #!/bin/sh
 # test.sh - the whole test suite: the TAP tests (core modules, command line,
 # the view in tmux) in a normal build, again under AddressSanitizer +
-# UndefinedBehaviorSanitizer, and the core tests under valgrind memcheck.
+# UndefinedBehaviorSanitizer, the core tests under valgrind memcheck, and
+# each libFuzzer harness for a minute (FUZZ_SECONDS; docs/reliability.md).
 #   ./test.sh          everything (what CI runs)
 #   ./test.sh --quick  the normal build only
 set -eu
@@ -49,6 +50,16 @@ if [ "${1:-}" != "--quick" ]; then
     echo "== core tests under valgrind memcheck (build/)"
     mtest -C build --suite core --print-errorlogs \
         --wrap='valgrind --quiet --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --error-exitcode=1'
+
+    # docs/reliability.md: each libFuzzer harness for a bounded time, side by side.
+    echo "== fuzzing: the CSV and Lua harnesses, ${FUZZ_SECONDS:-60} s each (build-fuzz/)"
+    tests/fuzz/run.sh "${FUZZ_SECONDS:-60}" 2>&1 | tee "$out"
+    fuzz_ok=$(grep -c '^fuzz-[a-z]*: ok,' "$out" || true)
+    passed=$((passed + fuzz_ok))
+    if [ "$fuzz_ok" -ne 2 ]; then
+        status=1
+        failed=$((failed + 2 - fuzz_ok))
+    fi
 fi
 
 echo "tests: $passed passed, $failed failed"

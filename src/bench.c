@@ -13,7 +13,10 @@
  *
  * Every line starts with its figure's name and a colon; lines starting with
  * '#' say what was measured.  The output format is what tests check, never
- * the numbers.
+ * the numbers.  A measured function that gives up (the LP at its time
+ * limit) is a result, printed as "failed: why"; the exit status is 1 only
+ * when the bench itself could not measure (a file, a process, an engine
+ * run that failed).
  */
 #include "bench.h"
 
@@ -35,6 +38,7 @@
 #include "engine.h"
 #include "exchange.h"
 #include "exp_pipeline.h"
+#include "hugemem.h"
 #include "lp.h"
 #include "optimal.h"
 #include "rng.h"
@@ -58,6 +62,13 @@ static double cpu_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -85,6 +96,7 @@ static struct cluster *gen_nodes(int n, bool classes, uint64_t seed)
     struct rng r;
     rng_seed(&r, seed);
     c->nodes = xmalloc((size_t)(n ? n : 1) * sizeof *c->nodes);
+    mem_advise_huge(c->nodes, (size_t)n * sizeof *c->nodes);   /* as the engine's arrays */
     c->cap = n;
     c->latency = 1;
     cluster_set_str(&c->name, classes ? "three-classes" : "random");
@@ -156,35 +168,50 @@ struct engine_fig {
     double seconds;
     double events;
     double bytes_per_node;
-    double makespan;
     long long late;
     char cause[200];
 };
 
+/* One fnf run on c, lean or full; 0 or -1 with *cause. */
+static int engine_once(const struct cluster *c, bool full, struct engine *e, char **cause)
+{
+    int rc = engine_init(e, c, MODEL_ASYNC, cause);
+    if (rc == 0 && !full && (rc = engine_set_lean(e, NULL, NULL, cause)) < 0)
+        engine_free(e);
+    if (rc == 0) {
+        struct sched s;
+        sched_init(&s, &sched_fnf, NULL);
+        rc = engine_run(e, &s, cause);
+        sched_free(&s);
+        if (rc < 0)
+            engine_free(e);
+    }
+    return rc;
+}
+
 /* In the child: generate, then run fnf `repeat` times on a lean (or full) engine. */
 static void engine_measure(int n, const struct bopts *o, bool full, struct engine_fig *f)
 {
+    /* A small run first, so that what the real run's peak adds is its data,
+     * not the code and allocator pages every first run touches. */
+    struct cluster *warm = gen_nodes(100, o->classes, o->seed);
+    struct engine e;
+    char *cause = NULL;
+    if (engine_once(warm, full, &e, &cause) == 0)
+        engine_free(&e);
+    free(cause);
+    cluster_free(warm);
     struct cluster *c = gen_nodes(n, o->classes, o->seed);
     long rss0 = maxrss_kb();
     f->seconds = INFINITY;
     for (int rep = 0; rep < o->repeat; rep++) {
-        struct engine e;
-        struct sched s;
-        char *cause = NULL;
+        cause = NULL;
         double t0 = cpu_now();
-        int rc = engine_init(&e, c, MODEL_ASYNC, &cause);
-        if (rc == 0 && !full)
-            rc = engine_set_lean(&e, NULL, NULL, &cause);
-        if (rc == 0) {
-            sched_init(&s, &sched_fnf, NULL);
-            rc = engine_run(&e, &s, &cause);
-            sched_free(&s);
-        }
+        int rc = engine_once(c, full, &e, &cause);
         double t1 = cpu_now();
         if (rc < 0) {
             snprintf(f->cause, sizeof f->cause, "%s", cause ? cause : "failed");
             free(cause);
-            engine_free(&e);
             f->ok = 0;
             cluster_free(c);
             return;
@@ -192,7 +219,6 @@ static void engine_measure(int n, const struct bopts *o, bool full, struct engin
         if (t1 - t0 < f->seconds)
             f->seconds = t1 - t0;
         f->events = e.nev;
-        f->makespan = e.makespan;
         f->late = e.late;
         if (rep == 0)
             f->bytes_per_node = (double)(maxrss_kb() - rss0) * 1024.0 / (n ? n : 1);
@@ -239,9 +265,9 @@ static int engine_one(int n, const struct bopts *o, bool full, struct engine_fig
         got += (size_t)r;
     }
     close(fd[0]);
-    int status;
+    int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
+        continue;
     if (got != sizeof *f) {
         memset(f, 0, sizeof *f);
         if (WIFSIGNALED(status))
@@ -355,30 +381,36 @@ static int fig_optimal(const struct bopts *o)
     printf("# optimal: optimal_solve, async, node tables with L = 1: 2-class (1,2),(5,6) half "
            "each; 3-class (1,2),(5,6),(10,11) a third each;\n"
            "# random s in [1,10] (two decimals), r = s + 1.  Sizes 2..16, then +20%% at a time, "
-           "until the search gives up at %g s\n", large);
+           "until the search gives up at %g s\n"
+           "# or refuses the size (its own limits, as for -s optimal); seconds are wall-clock "
+           "here, as the search's time limit is\n", large);
     printf("# OPTIMAL: family limit_seconds largest_n seconds_at_largest\n");
     for (size_t f = 0; f < sizeof families / sizeof families[0]; f++) {
         int best_small = 0, best_large = 0;
         double t_small = 0, t_large = 0;
-        char trace[1024] = "";
-        for (int n = 2; n <= cap; n = next_size(n)) {
+        char trace[1024] = "", why[300] = "";
+        int n = 2;
+        for (; n <= cap; n = next_size(n)) {
             struct cluster *c = gen_family(families[f], n, o->seed);
             struct sched_opts so;
             sched_opts_default(&so);
             so.time_limit = large;
             so.node_limit = 1LL << 62;
-            so.max_nodes = n;
             struct opt_plan plan;
             char *cause = NULL;
-            double t0 = cpu_now();
+            double t0 = wall_now();
             int rc = optimal_solve(c, MODEL_ASYNC, &so, &plan, &cause);
-            double t = cpu_now() - t0;
+            double t = wall_now() - t0;
             cluster_free(c);
             bool proven = rc == 0 && plan.status == OPT_PROVEN;
+            if (rc < 0)
+                snprintf(why, sizeof why, "refused: %s", cause ? cause : "?");
+            else if (!proven || t > large)
+                snprintf(why, sizeof why, "gave up after %.3g s", t);
             if (rc == 0)
                 opt_plan_free(&plan);
             free(cause);
-            if (!proven || t > large)
+            if (why[0])
                 break;
             best_large = n;
             t_large = t;
@@ -391,6 +423,11 @@ static int fig_optimal(const struct bopts *o)
         }
         if (trace[0])
             printf("# %s:%s\n", families[f], trace);
+        if (why[0])
+            printf("# %s: stopped at n=%d, %s\n", families[f], n, why);
+        else
+            printf("# %s: stopped at n=%d, the largest size the bench tries\n", families[f],
+                   best_large);
         printf("OPTIMAL: %s %g %d %.6f\n", families[f], small, best_small, t_small);
         printf("OPTIMAL: %s %g %d %.6f\n", families[f], large, best_large, t_large);
         fflush(stdout);
@@ -403,7 +440,7 @@ static int fig_optimal(const struct bopts *o)
 static int fig_lp(const struct bopts *o)
 {
     static const int sizes[] = {50, 100, 200};
-    int fails = 0, nsizes = o->quick ? 1 : 3;
+    int nsizes = o->quick ? 1 : 3;
     printf("# lp: lp_solve_broadcast (LP (2), cuts + GLPK) on exp_pipeline_random platforms, "
            "link density 0.1, send ratio 0.8\n");
     printf("# LP: nodes edges seconds throughput rows columns rounds\n");
@@ -416,9 +453,8 @@ static int fig_lp(const struct bopts *o)
         double t0 = cpu_now();
         int rc = lp_solve_broadcast(c, &res, &cause);
         double t = cpu_now() - t0;
-        if (rc < 0) {
-            printf("LP: %d failed: %s\n", sizes[i], cause ? cause : "?");
-            fails++;
+        if (rc < 0) {   /* a result, not a failure of the bench: it goes on */
+            printf("LP: %d %d failed: %s\n", sizes[i], c->nedges, cause ? cause : "?");
         } else {
             printf("LP: %d %d %.6f %.6g %d %d %d\n", sizes[i], c->nedges, t, res.throughput,
                    res.rows, res.cols, res.rounds);
@@ -428,7 +464,7 @@ static int fig_lp(const struct bopts *o)
         cluster_free(c);
         fflush(stdout);
     }
-    return fails;
+    return 0;
 }
 
 /* ---- 5. one frame of the view ---- */
@@ -618,6 +654,12 @@ int bench_main(int argc, char **argv, const struct bench_view_ops *view)
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     printf("# hetcast bench: hetcast %s, %ld cpu%s online%s\n", HETCAST_VERSION, cpus,
            cpus == 1 ? "" : "s", o.quick ? ", --quick (small sizes: the figures mean little)" : "");
+    FILE *la = fopen("/proc/loadavg", "r");   /* Linux: how busy the machine is */
+    double load;
+    if (la && fscanf(la, "%lf", &load) == 1)
+        printf("# load average at the start: %.2f (other programs slow the figures down)\n", load);
+    if (la)
+        fclose(la);
     int fails = 0;
     if (o.only[F_ENGINE])
         fails += fig_engine(&o);

@@ -350,6 +350,7 @@ static int cmd_run(int argc, char **argv, bool compare)
         struct sched_opts so = o.sopt;
         if (lua_sched_script(ops[done]))
             so.script = lua_sched_script(ops[done]);
+        so.lean = o.summary && fmt != REPORT_SVG;   /* only the result is printed */
         if (run_schedule(&runs[done], c, m, ops[done], &so, RUN_OPT_SMALL, &cause) < 0)
             break;
     }

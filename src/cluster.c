@@ -5,6 +5,7 @@
 #include "cluster.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,6 +131,84 @@ bool cluster_cost(const struct cluster *c, int q, int p, struct cost *out)
     return true;
 }
 
+/* ---- the node order by (send, recv, index), for the consistency check ---- */
+
+struct speed_key {
+    uint64_t s, r;   /* the times as integers of the same order */
+    int i;
+};
+
+static uint64_t order_bits(double t)
+{
+    uint64_t u;
+    t += 0.0;   /* -0 == +0 */
+    memcpy(&u, &t, sizeof u);
+    return u >> 63 ? ~u : u | (1ull << 63);
+}
+
+static int cmp_recv_index(const void *x, const void *y)
+{
+    const struct speed_key *a = x, *b = y;
+    if (a->r != b->r)
+        return a->r < b->r ? -1 : 1;
+    return a->i < b->i ? -1 : a->i > b->i;
+}
+
+/*
+ * idx[] = the nodes stably sorted by (send, recv), as the merge sort below
+ * gives them, in O(n) passes: a radix sort on the send times' bytes (bytes
+ * that every time shares are skipped), then runs of equal send times sorted
+ * by receive time where it differs.  The arrays are contiguous, so a million
+ * nodes cost no cache miss per comparison.  False (idx untouched) when a
+ * time is NaN, which has no order.
+ */
+static bool speeds_order(const struct cluster *c, int *idx)
+{
+    int n = c->n;
+    struct speed_key *a = xmalloc((size_t)n * sizeof *a), *t = xmalloc((size_t)n * sizeof *t);
+    uint64_t all_and = ~0ull, all_or = 0;
+    for (int i = 0; i < n; i++) {
+        if (isnan(c->nodes[i].send) || isnan(c->nodes[i].recv)) {
+            free(a);
+            free(t);
+            return false;
+        }
+        a[i].s = order_bits(c->nodes[i].send);
+        a[i].r = order_bits(c->nodes[i].recv);
+        a[i].i = i;
+        all_and &= a[i].s;
+        all_or |= a[i].s;
+    }
+    for (int shift = 0; shift < 64; shift += 8) {
+        if (((all_and ^ all_or) >> shift & 0xff) == 0)
+            continue;
+        size_t count[257] = {0};
+        for (int i = 0; i < n; i++)
+            count[(a[i].s >> shift & 0xff) + 1]++;
+        for (int b = 0; b < 256; b++)
+            count[b + 1] += count[b];
+        for (int i = 0; i < n; i++)
+            t[count[a[i].s >> shift & 0xff]++] = a[i];
+        struct speed_key *x = a;
+        a = t;
+        t = x;
+    }
+    for (int i = 0; i < n;) {
+        int j = i + 1;
+        bool same_r = true;
+        for (; j < n && a[j].s == a[i].s; j++)
+            same_r = same_r && a[j].r == a[i].r;
+        if (!same_r)
+            qsort(a + i, (size_t)(j - i), sizeof *a, cmp_recv_index);
+        i = j;
+    }
+    for (int i = 0; i < n; i++)
+        idx[i] = a[i].i;
+    free(a);
+    free(t);
+    return true;
+}
+
 bool cluster_speeds_consistent(const struct cluster *c, int *bad_p, int *bad_q)
 {
     /* Sort indices by send time, then check recv is non-decreasing among
@@ -140,9 +219,10 @@ bool cluster_speeds_consistent(const struct cluster *c, int *bad_p, int *bad_q)
     int *idx = xmalloc((size_t)n * sizeof *idx);
     for (int i = 0; i < n; i++)
         idx[i] = i;
-    /* insertion into a merge sort would be longer; qsort needs the cluster */
+    /* The radix sort gives the order in O(n) passes; when it cannot (a NaN
+     * time), the merge sort below does (qsort would need the cluster). */
     const struct node *nodes = c->nodes;
-    for (int w = 1; w < n; w *= 2) {
+    for (int w = speeds_order(c, idx) ? n : 1; w < n; w *= 2) {
         int *tmp = xmalloc((size_t)n * sizeof *tmp);
         for (int lo = 0; lo < n; lo += 2 * w) {
             int mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;

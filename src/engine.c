@@ -9,6 +9,8 @@
  */
 #include "engine.h"
 
+#include "hugemem.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +73,16 @@ enum model model_default_for(enum cluster_kind k)
     return k == CLUSTER_GRAPH ? MODEL_ONE_PORT : MODEL_ASYNC;
 }
 
+/* The reason of every transfer booked without one: shared, never freed (an
+ * exchange books a million transfers without reasons). */
+static char no_reason[1];
+
+static void free_reason(char *reason)
+{
+    if (reason != no_reason)
+        free(reason);
+}
+
 /* Where the hold time of (p, msg) is stored; personalized: only msg's receiver. */
 static size_t hold_slot(const struct engine *e, int p, int msg)
 {
@@ -104,6 +116,11 @@ static int init_common(struct engine *e, const struct cluster *c, enum model m, 
     if (c->kind == CLUSTER_GRAPH && m == MODEL_MULTI_PORT)
         e->link_free = xcalloc((size_t)(c->nedges ? c->nedges : 1), sizeof *e->link_free);
     e->parent = xmalloc((size_t)c->n * sizeof *e->parent);
+    /* read in event order, a random order of nodes: huge pages spare the TLB */
+    mem_advise_huge(e->hold, hold_cells(e) * sizeof *e->hold);
+    mem_advise_huge(e->send_free, (size_t)c->n * sizeof *e->send_free);
+    mem_advise_huge(e->recv_free, (size_t)c->n * sizeof *e->recv_free);
+    mem_advise_huge(e->parent, (size_t)c->n * sizeof *e->parent);
     for (size_t i = 0, cells = hold_cells(e); i < cells; i++)
         e->hold[i] = INFINITY;   /* nobody holds anything until engine_give */
     e->streamed_to = -INFINITY;
@@ -162,7 +179,7 @@ void engine_reset(struct engine *e)
         const struct transfer *t = &e->tr[i];
         e->hold[hold_slot(e, t->to, t->msg)] = INFINITY;
         delivered++;
-        free(t->reason);
+        free_reason(t->reason);
     }
     e->nwaiting += delivered;
     e->ntr = 0;
@@ -183,7 +200,7 @@ void engine_reset(struct engine *e)
 void engine_free(struct engine *e)
 {
     for (int i = 0; !e->lean && i < e->ntr; i++)
-        free(e->tr[i].reason);
+        free_reason(e->tr[i].reason);
     if (e->stream)
         rq_free(e->stream);
     free(e->stream);
@@ -378,9 +395,13 @@ static void stream_step(struct engine *e, const struct rq_item *it)
         break;
     }
     case EV_SEND_END:
-        /* Only async has a link phase after the send: link_end = send_end + l. */
+        /* Only async has a link phase after the send: link_end = send_end + l
+         * (a node table's l is its latency: no node to look up). */
         if (mask & HAS_LINK_END) {
-            cluster_cost(e->c, from, to, &k);
+            if (e->c->kind == CLUSTER_NODES)
+                k.l = e->c->latency;
+            else
+                cluster_cost(e->c, from, to, &k);
             nkind = EV_LINK_END;
             next = time + k.l;
         } else {
@@ -401,8 +422,22 @@ void engine_stream_until(struct engine *e, double t)
     if (!e->lean)
         return;
     struct rq_item it;
-    while (rq_take(e->stream, t, &it))   /* looks before it moves anything: radixq.h */
+    while (rq_take(e->stream, t, &it)) {   /* looks before it moves anything: radixq.h */
+        /* The nodes of the events a few places on are random places in
+         * memory: ask for them now, so that the misses overlap. */
+        const struct rq_item *a = rq_ahead(e->stream, 16), *b = rq_ahead(e->stream, 8);
+        if (a) {
+            __builtin_prefetch(&e->parent[a->val]);
+            __builtin_prefetch(&e->hold[a->val]);
+        }
+        if (b) {
+            int from = e->parent[b->val];
+            __builtin_prefetch(&e->c->nodes[b->val]);
+            if (from >= 0)
+                __builtin_prefetch(&e->c->nodes[from]);
+        }
         stream_step(e, &it);
+    }
 }
 
 int engine_book(struct engine *e, int from, int to, int msg, const char *reason, char **cause)
@@ -434,7 +469,7 @@ int engine_book(struct engine *e, int from, int to, int msg, const char *reason,
         e->last = t;
         stream_push(e, &t, e->ntr++);
     } else {
-        t.reason = xstrdup(reason ? reason : "");
+        t.reason = reason && reason[0] ? xstrdup(reason) : no_reason;
         if (e->ntr == e->trcap) {
             e->trcap = e->trcap ? 2 * e->trcap : 64;
             e->tr = xrealloc(e->tr, (size_t)e->trcap * sizeof *e->tr);

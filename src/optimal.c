@@ -1528,9 +1528,14 @@ void opt_plan_free(struct opt_plan *p)
     p->len = 0;
 }
 
-/* Is every node reachable from the source? Names the first that is not. */
+/* Is every node reachable from the source? Names the first that is not.
+ * Node tables and matrices have every transfer, so only graphs are walked:
+ * the walk is O(n^2), minutes on the 10^5-node tables the size check below
+ * refuses anyway. */
 static int check_reachable(const struct cluster *c, char **cause)
 {
+    if (c->kind != CLUSTER_GRAPH)
+        return 0;
     int n = c->n, *stack = xmalloc((size_t)n * sizeof *stack), top = 0;
     unsigned char *seen = xcalloc((size_t)n, 1);
     stack[top++] = c->source;
@@ -1644,6 +1649,12 @@ int optimal_solve(const struct cluster *c, enum model m, const struct sched_opts
     in.c = c;
     in.sender_only = m == MODEL_SENDER_ONLY;
     in.scale = scale;
+    if (n > max_nodes && n > OPT_CLASS_MAX_NODES)   /* refused below too; as_classes is O(n^2) */
+        return set_cause(cause,
+                         "optimal: %d nodes is beyond the exact search (at most %d nodes; node "
+                         "tables of up to %d nodes with at most %d distinct (send, recv) classes); "
+                         "use -s fnf, or a smaller cluster", n, max_nodes, OPT_CLASS_MAX_NODES,
+                         OPT_CLASS_MAX);
     if (slots)
         as_classes(&in);
     if (n > max_nodes) {

@@ -6,7 +6,7 @@
  * (L, d): L the highest digit where it differs from `last`, d its own digit
  * there.  Every key of level L is above every key of a lower level, and
  * within a level the digit orders them, so the lowest non-empty bucket
- * holds the minimum (min[] keeps each bucket's smallest key).  When the items
+ * holds the minimum (each bucket keeps its smallest key).  When the items
  * of key <= last are used up, that bucket gives the new `last` and its items
  * move down: those equal to `last` into the run, sorted by tie (a simulation
  * has many events at one time: sorting them once beats a heap), the others
@@ -14,7 +14,8 @@
  * at or below `last` afterwards go into a binary heap on (key, tie) beside
  * the run.  Buckets are chains of blocks: a bucket being emptied hands each
  * block to the spare list as soon as it is read, and the buckets its items
- * go to take their blocks from there, so moving items costs no memory.
+ * go to take their blocks from there, so moving items costs no memory (the
+ * run is the one copy: an array, sorted in place).
  */
 #include "radixq.h"
 
@@ -23,8 +24,9 @@
 #include <string.h>
 
 #include "diag.h"
+#include "hugemem.h"
 
-#define BIG 4096   /* items: a run, heap or scratch array this large is freed when done */
+#define BIG 4096   /* items: a run or heap array this large is freed when done */
 
 static uint64_t key_of(double t)
 {
@@ -53,23 +55,15 @@ void rq_init(struct radixq *q)
     q->last = key_of(0.0);
 }
 
-static void free_chain(struct rq_block *b)
-{
-    while (b) {
-        struct rq_block *next = b->next;
-        free(b);
-        b = next;
-    }
-}
-
 void rq_free(struct radixq *q)
 {
-    for (int i = 0; i < RQ_LEVELS * RQ_FANOUT; i++)
-        free_chain(q->b[i].head);
-    free_chain(q->spare);
+    while (q->slabs) {
+        struct rq_slab *next = q->slabs->next;
+        free(q->slabs);
+        q->slabs = next;
+    }
     free(q->run.item);
     free(q->heap.item);
-    free(q->tmp.item);
     memset(q, 0, sizeof *q);
 }
 
@@ -102,16 +96,30 @@ static void append(struct radixq *q, struct rq_array *b, struct rq_item it)
     b->item[b->len++] = it;
 }
 
+#define SLAB_MIN 16      /* blocks in the first slab */
+#define SLAB_MAX 4096    /* blocks in the largest (4 MB) */
+
 static struct rq_block *new_block(struct radixq *q)
 {
     struct rq_block *k = q->spare;
     if (k) {
         q->spare = k->next;
     } else {
-        k = xmalloc(sizeof *k);
-        q->bytes += sizeof *k;
-        if (q->bytes > q->peak_bytes)
-            q->peak_bytes = q->bytes;
+        struct rq_slab *sl = q->slabs;
+        if (!sl || sl->used == sl->nblocks) {
+            size_t nb = sl ? (sl->nblocks < SLAB_MAX ? 2 * sl->nblocks : SLAB_MAX) : SLAB_MIN;
+            size_t size = sizeof *sl + nb * sizeof sl->block[0];
+            sl = xmalloc(size);
+            mem_advise_huge(sl, size);   /* nothing for the small ones */
+            sl->nblocks = nb;
+            sl->used = 0;
+            sl->next = q->slabs;
+            q->slabs = sl;
+            q->bytes += size;
+            if (q->bytes > q->peak_bytes)
+                q->peak_bytes = q->bytes;
+        }
+        k = &sl->block[sl->used++];
     }
     k->next = NULL;
     return k;
@@ -181,11 +189,11 @@ static void bucket_add(struct radixq *q, struct rq_item it)
     int i = level * RQ_FANOUT + digit;
     struct rq_bucket *b = &q->b[i];
     if (!b->len) {
-        q->min[i] = it.key;
+        b->min = it.key;
         q->used[level][digit / 64] |= 1ull << (digit % 64);
         q->levels |= 1ull << level;
-    } else if (it.key < q->min[i]) {
-        q->min[i] = it.key;
+    } else if (it.key < b->min) {
+        b->min = it.key;
     }
     chain_add(q, b, it);
 }
@@ -252,9 +260,49 @@ static void quick_sort(struct rq_item *a, size_t n)
     insertion_sort(a, n);
 }
 
-/* Sort the run by tie: by insertion or quicksort up to a few thousand
- * items, by a radix sort on the tie's bytes beyond (one event time shared by
- * most of a cluster of identical nodes). */
+/*
+ * American flag sort: an in-place radix sort on the tie's bytes from `shift`
+ * down, for long runs (one event time shared by a whole class of identical
+ * nodes): no scratch array, so a run of a million items costs no second
+ * copy.
+ */
+static void flag_sort(struct rq_item *a, size_t n, int shift)
+{
+    if (n <= 32) {
+        insertion_sort(a, n);   /* the bytes above shift are equal: compare whole ties */
+        return;
+    }
+    size_t count[256] = {0}, next[256], end[256];
+    for (size_t i = 0; i < n; i++)
+        count[a[i].tie >> shift & 0xffu]++;
+    size_t at = 0;
+    for (int b = 0; b < 256; b++) {
+        next[b] = at;
+        at += count[b];
+        end[b] = at;
+    }
+    for (int b = 0; b < 256; b++)
+        while (next[b] < end[b]) {   /* cycle each misplaced item to its byte's area */
+            struct rq_item x = a[next[b]];
+            unsigned d = x.tie >> shift & 0xffu;
+            while (d != (unsigned)b) {
+                struct rq_item y = a[next[d]];
+                a[next[d]++] = x;
+                x = y;
+                d = x.tie >> shift & 0xffu;
+            }
+            a[next[b]++] = x;
+        }
+    if (shift == 0)
+        return;
+    size_t lo = 0;
+    for (int b = 0; b < 256; lo += count[b], b++)
+        if (count[b] > 1)
+            flag_sort(a + lo, count[b], shift - 8);
+}
+
+/* Sort the run by tie: quicksort up to a few thousand items, an in-place
+ * radix sort beyond, from the highest byte that is not the same in all. */
 static void sort_run(struct radixq *q)
 {
     struct rq_item *a = q->run.item;
@@ -273,26 +321,10 @@ static void sort_run(struct radixq *q)
     }
     if (sorted)
         return;
-    reserve(q, &q->tmp, n);
-    struct rq_item *from = a, *to = q->tmp.item;
-    for (int shift = 0; shift < 32; shift += 8) {
-        if (((all_and ^ all_or) >> shift & 0xffu) == 0)
-            continue;
-        size_t count[257] = {0};
-        for (size_t i = 0; i < n; i++)
-            count[(from[i].tie >> shift & 0xffu) + 1]++;
-        for (int b = 0; b < 256; b++)
-            count[b + 1] += count[b];
-        for (size_t i = 0; i < n; i++)
-            to[count[from[i].tie >> shift & 0xffu]++] = from[i];
-        struct rq_item *t = from;
-        from = to;
-        to = t;
-    }
-    if (from != a)
-        memcpy(a, from, n * sizeof *a);
-    if (q->tmp.cap > BIG)
-        release(q, &q->tmp);
+    int shift = 24;
+    while (shift > 0 && ((all_and ^ all_or) >> shift & 0xffu) == 0)
+        shift -= 8;
+    flag_sort(a, n, shift);
 }
 
 /* The run and the heap are empty: refill them from the lowest non-empty bucket. */
@@ -300,7 +332,7 @@ static void refill(struct radixq *q)
 {
     int i = lowest_bucket(q), level = i / RQ_FANOUT, digit = i % RQ_FANOUT;
     struct rq_bucket *b = &q->b[i];
-    uint64_t min = q->min[i];
+    uint64_t min = b->min;
     q->used[level][digit / 64] &= ~(1ull << (digit % 64));
     bool empty = true;
     for (int w = 0; w < RQ_FANOUT / 64; w++)
@@ -309,6 +341,7 @@ static void refill(struct radixq *q)
         q->levels &= ~(1ull << level);
     q->last = min;
     q->run.len = q->run_at = 0;
+    reserve(q, &q->run, b->len);   /* once: growing it would copy a long run */
     struct rq_block *k = b->head;
     size_t left = b->len;
     b->head = b->tail = NULL;
@@ -356,7 +389,7 @@ double rq_min_time(const struct radixq *q)
         return time_of(it->key);
     if (!q->levels)
         return __builtin_inf();
-    return time_of(q->min[lowest_bucket(q)]);
+    return time_of(q->b[lowest_bucket(q)].min);
 }
 
 void rq_pop(struct radixq *q)
@@ -380,7 +413,7 @@ int rq_take(struct radixq *q, double limit, struct rq_item *out)
 {
     const struct rq_item *it = low(q);
     if (!it) {
-        if (!q->levels || time_of(q->min[lowest_bucket(q)]) > limit)
+        if (!q->levels || time_of(q->b[lowest_bucket(q)].min) > limit)
             return 0;
         refill(q);
         it = low(q);

@@ -19,9 +19,13 @@
  * (in practice two or three): sequential passes over blocks instead of a
  * binary heap's cache misses at depth log n.  Memory: 16 bytes per item,
  * held in blocks of RQ_BLOCK items that a bucket being emptied hands back
- * at once for reuse (no reallocation, no second copy), plus one partly
- * filled block per bucket in use and 80 KB of bucket headers: allocate the
- * structure, do not put it on a stack.  Times must not be NaN.
+ * at once for reuse (moving items down costs no memory; only the items of
+ * the new smallest time are copied, once, into the run that sorts them),
+ * plus one partly filled block per bucket in use and 64 KB of bucket
+ * headers: allocate the structure, do not put it on a stack.  Blocks are
+ * cut from slabs that double up to 4 MB, the large ones on huge pages
+ * (hugemem.h): a queue of millions of items is read at random places.
+ * Times must not be NaN.
  */
 #ifndef HETCAST_RADIXQ_H
 #define HETCAST_RADIXQ_H
@@ -35,21 +39,28 @@ struct rq_item {
     int32_t val;        /* the caller's payload */
 };
 
-#define RQ_BLOCK 255                    /* items per block (a block is 4 KB) */
+#define RQ_BLOCK 64                     /* items per block (1 KB of items) */
 
 struct rq_block {
-    struct rq_block *next;
-    uint64_t pad;
     struct rq_item item[RQ_BLOCK];
+    struct rq_block *next;
+};
+
+/* Blocks come from slabs of growing size (all freed with the queue). */
+struct rq_slab {
+    struct rq_slab *next;
+    size_t nblocks, used;
+    struct rq_block block[];
 };
 
 /* A radix bucket: a chain of blocks, all full but the last. */
 struct rq_bucket {
     struct rq_block *head, *tail;
     size_t len;
+    uint64_t min;       /* the smallest key in it */
 };
 
-/* A plain growing array (the run, the heap, scratch). */
+/* A plain growing array (the run, the heap). */
 struct rq_array {
     struct rq_item *item;
     size_t len, cap;
@@ -65,14 +76,13 @@ struct radixq {
     size_t bytes, peak_bytes;   /* item memory now and at most so far */
     uint64_t levels;            /* bit L: some bucket of level L is not empty */
     uint64_t used[RQ_LEVELS][RQ_FANOUT / 64];   /* non-empty buckets, per level */
-    uint64_t min[RQ_LEVELS * RQ_FANOUT];        /* smallest key of each bucket */
     struct rq_bucket b[RQ_LEVELS * RQ_FANOUT];  /* the radix buckets (see radixq.c) */
     struct rq_block *spare;     /* emptied blocks, for the next bucket that grows */
+    struct rq_slab *slabs;      /* where blocks come from; the first one is being used */
     struct rq_array run;        /* the items of key == last found by the last refill,
                                    sorted by tie, taken from run_at on */
     size_t run_at;
     struct rq_array heap;       /* binary heap on (key, tie) of keys <= last pushed later */
-    struct rq_array tmp;        /* scratch for sorting the run */
 };
 
 void rq_init(struct radixq *q);
@@ -90,5 +100,11 @@ void rq_pop(struct radixq *q);
 int rq_take(struct radixq *q, double limit, struct rq_item *out);
 /* The time an item was pushed with. */
 double rq_time(const struct rq_item *it);
+/* A hint for prefetching: the item k places after the smallest in the current
+ * run of equal times, or NULL (the heap may come first; it is only a hint). */
+static inline const struct rq_item *rq_ahead(const struct radixq *q, size_t k)
+{
+    return q->run_at + k < q->run.len ? &q->run.item[q->run_at + k] : NULL;
+}
 
 #endif

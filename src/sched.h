@@ -54,6 +54,8 @@ struct sched_opts {
     long long lua_instructions; /* Lua: instruction budget per call (<= 0: default) */
     long long lua_memory;   /* Lua: memory cap in bytes (<= 0: default) */
     int slices;             /* pipelined trees: --slices K (<= 0: PIPE_DEFAULT_SLICES) */
+    bool lean;              /* run_schedule: a lean engine (engine.h) when the scheduler
+                               allows it: only the result is wanted (--summary) */
 };
 
 enum opt_status {

@@ -275,6 +275,21 @@ static int list_choose(struct sched *s, const struct engine *e, struct decision 
     int q = p < 0 ? -1 : list_top(st, e, &done);
     if (q < 0)
         return SCHED_DONE;
+    /* Receivers and senders a few decisions on are random places in memory
+     * on a large cluster: ask for them now, so that the misses overlap. */
+    if (st->next + 8 < st->norder) {
+        int r = st->order[st->next + 8];
+        __builtin_prefetch(&e->hold[r]);
+        __builtin_prefetch(&e->send_free[r]);
+        __builtin_prefetch(&e->parent[r]);
+        __builtin_prefetch(&e->c->nodes[r]);
+    }
+    const struct rq_item *ahead = rq_ahead(&st->senders, 4);
+    if (ahead) {
+        __builtin_prefetch(&e->hold[ahead->val]);
+        __builtin_prefetch(&e->send_free[ahead->val]);
+        __builtin_prefetch(&e->c->nodes[ahead->val]);
+    }
     st->chosen = q;
     d->from = q;
     d->to = p;

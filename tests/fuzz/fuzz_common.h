@@ -23,7 +23,7 @@
 #include "run.h"
 #include "sched.h"
 
-#define FUZZ_RUN_NODES 12   /* clusters up to this size are also scheduled */
+#define FUZZ_RUN_NODES 8    /* clusters up to this size are also scheduled */
 
 static void fuzz_fail(const char *what, const char *detail)
 {
@@ -154,10 +154,51 @@ static void fuzz_round_trip(const struct cluster *c, bool must_write)
 }
 
 /*
+ * The JSON report holds no bare inf or nan (JSON has neither): outside its
+ * strings, the only words are true, false and null, and every string ends.
+ */
+static void fuzz_check_json(const struct run *r)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&text, &len);
+    if (!fp)
+        fuzz_fail("open_memstream", NULL);
+    report_run_json(fp, r, false);
+    fclose(fp);
+    const char *why = NULL;
+    for (const char *p = text; *p && !why; p++) {
+        if (*p == '"') {
+            for (p++; *p && *p != '"'; p++)
+                if (*p == '\\' && p[1])
+                    p++;
+            if (!*p)
+                why = "a string that does not end";
+        } else if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')) {
+            size_t n = 0;
+            while ((p[n] >= 'a' && p[n] <= 'z') || (p[n] >= 'A' && p[n] <= 'Z'))
+                n++;
+            bool exponent = n == 1 && (*p == 'e' || *p == 'E') && p > text && p[-1] >= '0' &&
+                            p[-1] <= '9';
+            if (!exponent && !(n == 4 && strncmp(p, "true", 4) == 0) &&
+                !(n == 5 && strncmp(p, "false", 5) == 0) && !(n == 4 && strncmp(p, "null", 4) == 0))
+                why = "a word that is not true, false or null (inf? nan?)";
+            p += n - 1;
+        }
+    }
+    if (why) {
+        fprintf(stderr, "--- json:\n%s--- end\n", text);
+        fuzz_fail("the JSON report is not JSON", why);
+    }
+    free(text);
+}
+
+/*
  * Run every built-in scheduler that accepts c (in its default model) with
- * small limits, and print the reports to out.  A scheduler may refuse with a
- * message; it may not crash, and a finished schedule must have a makespan
- * that is a finite number >= 0 (CLUSTER_MAX_TIME keeps sums finite).
+ * small limits, print the text report to out and check the JSON one.  A
+ * scheduler may refuse with a message; it may not crash, and a finished
+ * schedule must have a makespan that is a finite number >= 0
+ * (CLUSTER_MAX_TIME keeps sums finite).
  */
 static void fuzz_schedule(const struct cluster *c, FILE *out)
 {
@@ -173,14 +214,14 @@ static void fuzz_schedule(const struct cluster *c, FILE *out)
         }
         struct sched_opts o;
         sched_opts_default(&o);
-        o.time_limit = 0.05;
-        o.node_limit = 2000;
-        o.slices = 3;
+        o.time_limit = 0.02;
+        o.node_limit = 500;
+        o.slices = 2;
         struct run r;
         memset(&r, 0, sizeof r);
         if (run_schedule(&r, c, m, ops, &o, RUN_OPT_NEVER, &cause) == 0) {
             report_run_text(out, &r, false);
-            report_run_json(out, &r, false);
+            fuzz_check_json(&r);
             double ms = r.eng.makespan;
             run_free(&r);
             if (!(ms >= 0) || !isfinite(ms))

@@ -30,6 +30,26 @@ if ! command -v clang >/dev/null; then
     echo "tests/fuzz/run.sh: clang is needed (apt-get install clang)" >&2
     exit 1
 fi
+# libFuzzer's runtime comes in Debian's libclang-rt-N-dev; install it if
+# missing, as setup.sh installs the rest (root or sudo).
+fuzzer_links() {
+    probe=$(mktemp -d)
+    echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }' >"$probe/p.c"
+    clang -fsanitize=fuzzer "$probe/p.c" -o "$probe/p" >/dev/null 2>&1
+    rc=$?
+    rm -rf "$probe"
+    return $rc
+}
+if ! fuzzer_links; then
+    pkg=libclang-rt-$(clang -dumpversion | cut -d. -f1)-dev
+    if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
+    echo "tests/fuzz/run.sh: installing $pkg (libFuzzer's runtime)"
+    { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$pkg"; } >/dev/null 2>&1
+    if ! fuzzer_links; then
+        echo "tests/fuzz/run.sh: clang -fsanitize=fuzzer does not link; install $pkg" >&2
+        exit 1
+    fi
+fi
 
 if [ ! -f $build/build.ninja ]; then
     CC=clang meson setup $build -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false \

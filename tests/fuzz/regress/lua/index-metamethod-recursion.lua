@@ -1,0 +1,2 @@
+local t = setmetatable({}, {__index = function(t, k) return t[k] end})
+print(t.x)

@@ -1,0 +1,1 @@
+node("a\0b") node("a\0c")

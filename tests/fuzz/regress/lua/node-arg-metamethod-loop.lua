@@ -1,0 +1,1 @@
+node(setmetatable({}, {__index = function(t, k) while true do end end}))

@@ -1,0 +1,223 @@
+/*
+ * test_fastpaths.c - the CSV loader's and the cluster check's fast paths
+ * give exactly what the slow ones give: numbers read without strtod are
+ * strtod's doubles to the last bit; a line without quotes, split without
+ * libcsv, loads as the same line with every field quoted (which only libcsv
+ * reads); and the consistency check's radix sort names the same pair of
+ * nodes (the first bad one) as a plain stable sort by (send, recv).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster.h"
+#include "rng.h"
+#include "tap.h"
+
+static struct cluster *load(const char *text, struct diag *d)
+{
+    diag_init(d);
+    return cluster_load_csv_buffer("t.csv", text, strlen(text), d);
+}
+
+/* A random decimal in the SPEC's syntax: leading zeros, long fractions,
+ * exponents, many digits (beyond the fast path's 15) now and then. */
+static void random_number(struct rng *r, char *buf, size_t size)
+{
+    size_t n = 0;
+    int intd = (int)rng_below(r, 4) == 0 ? 0 : 1 + (int)rng_below(r, rng_below(r, 4) ? 6 : 19);
+    if (rng_below(r, 8) == 0)
+        buf[n++] = '+';
+    if (rng_below(r, 6) == 0)
+        buf[n++] = '0';   /* a leading zero */
+    for (int i = 0; i < intd; i++)
+        buf[n++] = (char)('0' + rng_below(r, 10));
+    int frac = rng_below(r, 3) ? (int)rng_below(r, rng_below(r, 4) ? 4 : 25) : 0;
+    if (frac > 0 || intd == 0) {
+        buf[n++] = '.';
+        if (frac == 0)
+            frac = 1;
+        for (int i = 0; i < frac; i++)
+            buf[n++] = (char)('0' + rng_below(r, 10));
+    }
+    if (rng_below(r, 5) == 0)
+        n += (size_t)snprintf(buf + n, size - n, "%se%s%d", "", rng_below(r, 2) ? "-" : "",
+                              (int)rng_below(r, 30));
+    buf[n] = '\0';
+}
+
+static void test_numbers(void)
+{
+    struct rng r;
+    rng_seed(&r, 11);
+    enum { N = 4000 };
+    char *text = xmalloc((size_t)N * 120 + 64), (*nums)[48] = xmalloc(N * sizeof *nums);
+    size_t len = (size_t)sprintf(text, "name,send,recv\n");
+    for (int i = 0; i < N; i++) {
+        random_number(&r, nums[i], sizeof nums[i]);
+        len += (size_t)sprintf(text + len, "n%d,%s,0\n", i, nums[i]);
+    }
+    struct diag d;
+    struct cluster *c = load(text, &d);
+    ok(c != NULL, "4000 random decimals load");
+    int same = 0, fast_shaped = 0;
+    for (int i = 0; c && i < N; i++) {
+        double want = strtod(nums[i], NULL);
+        if (want < 2.2250738585072014e-308)
+            want = 0;   /* the loader reads what a double cannot hold as 0 */
+        same += memcmp(&want, &c->nodes[i].send, sizeof want) == 0;
+        fast_shaped += strlen(nums[i]) < 12 && !strchr(nums[i], 'e');
+    }
+    is_int(same, N, "every one is strtod's double, to the last bit");
+    ok(fast_shaped > N / 4, "a good share of them (%d) are the short decimals of the fast path",
+       fast_shaped);
+    cluster_free(c);
+    diag_free(&d);
+    free(text);
+    free(nums);
+
+    /* Values where a wrong rounding would show. */
+    const char *hard[] = {"0.1", "0.3", "2.675", "1.005", "9007199254740993", "123456789012345",
+                          "1234567890123456", "0.000000000000000000001", "1e22", "1e23",
+                          "8.5e-22", "4.35", "0.29", "3.0000000000000004"};
+    for (size_t i = 0; i < sizeof hard / sizeof hard[0]; i++) {
+        char t[128];
+        snprintf(t, sizeof t, "name,send,recv\np,%s,0\n", hard[i]);
+        c = load(t, &d);
+        double want = strtod(hard[i], NULL);
+        ok(c && memcmp(&c->nodes[0].send, &want, sizeof want) == 0, "%s reads as strtod reads it",
+           hard[i]);
+        cluster_free(c);
+        diag_free(&d);
+    }
+}
+
+/* Blanks and tabs around fields, empty fields, CR LF, no final line end. */
+static void test_splitting(void)
+{
+    struct rng r;
+    rng_seed(&r, 5);
+    static const char *const pad[] = {"", " ", "\t", "  \t ", "\t\t"};
+    int same = 0, files = 200;
+    for (int f = 0; f < files; f++) {
+        char plain[4096], quoted[4096];
+        size_t a = (size_t)sprintf(plain, "name , send,\trecv ,class\n");
+        size_t b = (size_t)sprintf(quoted, "\"name\",\"send\",\"recv\",\"class\"\n");
+        int rows = 1 + (int)rng_below(&r, 12);
+        for (int i = 0; i < rows; i++) {
+            char name[32], send[16], recv[16], klass[16];
+            snprintf(name, sizeof name, "node %d#x", i);   /* inner blank and '#': kept */
+            snprintf(send, sizeof send, "%d.%d", (int)rng_below(&r, 9), (int)rng_below(&r, 9));
+            snprintf(recv, sizeof recv, "%d", (int)rng_below(&r, 20));
+            snprintf(klass, sizeof klass, "%s", rng_below(&r, 3) ? "fast" : "");
+            const char *cells[4] = {name, send, recv, klass};
+            for (int k = 0; k < 4; k++) {
+                a += (size_t)sprintf(plain + a, "%s%s%s%s", pad[rng_below(&r, 5)], cells[k],
+                                     pad[rng_below(&r, 5)], k < 3 ? "," : "");
+                b += (size_t)sprintf(quoted + b, "\"%s\"%s", cells[k], k < 3 ? "," : "");
+            }
+            bool last = i == rows - 1 && rng_below(&r, 3) == 0;   /* no final line end */
+            const char *end = last ? "" : rng_below(&r, 2) ? "\r\n" : "\n";
+            a += (size_t)sprintf(plain + a, "%s", end);
+            b += (size_t)sprintf(quoted + b, "%s", end);
+        }
+        struct diag d1, d2;
+        struct cluster *c1 = load(plain, &d1), *c2 = load(quoted, &d2);
+        bool eq = c1 && c2 && c1->n == c2->n;
+        for (int i = 0; eq && i < c1->n; i++)
+            eq = strcmp(c1->nodes[i].name, c2->nodes[i].name) == 0 &&
+                 c1->nodes[i].send == c2->nodes[i].send &&
+                 c1->nodes[i].recv == c2->nodes[i].recv &&
+                 (c1->nodes[i].klass == NULL) == (c2->nodes[i].klass == NULL) &&
+                 (!c1->nodes[i].klass || strcmp(c1->nodes[i].klass, c2->nodes[i].klass) == 0) &&
+                 c1->nodes[i].line == c2->nodes[i].line;
+        if (!eq && same == f)
+            diag("differ:\n%s\n--\n%s", plain, quoted);
+        same += eq;
+        cluster_free(c1);
+        cluster_free(c2);
+        diag_free(&d1);
+        diag_free(&d2);
+    }
+    is_int(same, files, "unquoted lines load as their quoted twins (libcsv's reading)");
+
+    /* A quote or a bare CR still goes to libcsv, and its messages. */
+    struct diag d;
+    struct cluster *c = load("name,send,recv\na\"b,1,2\n", &d);
+    ok(!c && d.nlines == 1 && strstr(d.lines[0], "t.csv:2:") && strstr(d.lines[0], "quoting"),
+       "a stray quote: libcsv's refusal, on its line");
+    cluster_free(c);
+    diag_free(&d);
+    c = load("name,send,recv\na,1,2\rb,3,4\n", &d);
+    ok(c && c->n == 2 && strcmp(c->nodes[1].name, "b") == 0 && c->nodes[1].line == 2,
+       "a bare CR ends a record inside the line, as libcsv reads it");
+    cluster_free(c);
+    diag_free(&d);
+    c = load("name,send,recv\n\"multi\nline\",1,2\nz,3,4\n", &d);
+    ok(c && c->n == 2 && strcmp(c->nodes[0].name, "multi\nline") == 0 &&
+       strcmp(c->nodes[1].name, "z") == 0 && c->nodes[1].line == 4,
+       "a line after a quoted line break is read as the record goes on");
+    cluster_free(c);
+    diag_free(&d);
+    c = load("name,send,recv\na,1\n", &d);
+    ok(!c && d.nlines == 1 && strstr(d.lines[0], "t.csv:2:") && strstr(d.lines[0], "found 2"),
+       "a short row: the same message with or without libcsv");
+    cluster_free(c);
+    diag_free(&d);
+}
+
+/* The consistency check against a plain stable sort by (send, recv). */
+static void test_consistency(void)
+{
+    struct rng r;
+    rng_seed(&r, 9);
+    int same = 0, cases = 300, inconsistent = 0;
+    for (int k = 0; k < cases; k++) {
+        int n = 2 + (int)rng_below(&r, 40);
+        struct cluster *c = cluster_new(CLUSTER_NODES);
+        for (int i = 0; i < n; i++) {
+            char name[16];
+            snprintf(name, sizeof name, "p%d", i);
+            double s = (double)rng_below(&r, 4) * 0.5, v = s + (rng_below(&r, 6) == 0 ? -0.5 : 0.5);
+            if (k % 3 == 0)
+                v = s + 1;   /* consistent */
+            cluster_add_node(c, name, s, k % 7 == 0 ? -0.0 * v : v);
+        }
+        /* reference: insertion sort, stable, by (send, recv) */
+        int *idx = xmalloc((size_t)n * sizeof *idx);
+        for (int i = 0; i < n; i++) {
+            int j = i;
+            for (; j > 0; j--) {
+                const struct node *x = &c->nodes[idx[j - 1]], *y = &c->nodes[i];
+                if (x->send < y->send || (x->send == y->send && x->recv <= y->recv))
+                    break;
+                idx[j] = idx[j - 1];
+            }
+            idx[j] = i;
+        }
+        int wp = -1, wq = -1;
+        for (int i = 1; i < n && wp < 0; i++) {
+            const struct node *x = &c->nodes[idx[i - 1]], *y = &c->nodes[idx[i]];
+            if (x->recv > y->recv || (x->send == y->send && x->recv != y->recv)) {
+                wp = idx[i - 1];
+                wq = idx[i];
+            }
+        }
+        int p = -1, q = -1;
+        bool okc = cluster_speeds_consistent(c, &p, &q);
+        inconsistent += !okc;
+        same += okc == (wp < 0) && (okc || (p == wp && q == wq));   /* the first bad pair */
+        free(idx);
+        cluster_free(c);
+    }
+    is_int(same, cases, "the consistency check agrees with a stable sort (%d inconsistent)",
+           inconsistent);
+}
+
+int main(void)
+{
+    test_numbers();
+    test_splitting();
+    test_consistency();
+    return tap_exit();
+}
