@@ -194,9 +194,15 @@ static int reraise(lua_State *L, struct sandbox *sb)
     return lua_error(L);
 }
 
-static void format_mib(char *buf, size_t size, double bytes)
+/* A size for a message: bytes, KiB or MiB, whichever reads best. */
+static void format_size(char *buf, size_t size, double bytes)
 {
-    snprintf(buf, size, "%.4g MiB", bytes / (1024.0 * 1024.0));
+    if (bytes < 1024.0)
+        snprintf(buf, size, "%.0f bytes", bytes);
+    else if (bytes < 1024.0 * 1024.0)
+        snprintf(buf, size, "%.4g KiB", bytes / 1024.0);
+    else
+        snprintf(buf, size, "%.4g MiB", bytes / (1024.0 * 1024.0));
 }
 
 /*
@@ -230,7 +236,7 @@ static int sb_fatal(lua_State *L, struct sandbox *sb, enum sandbox_stop why, int
 static int fatal_memory(lua_State *L, struct sandbox *sb, int level)
 {
     char cap[32];
-    format_mib(cap, sizeof cap, (double)sb->mem_cap);
+    format_size(cap, sizeof cap, (double)sb->mem_cap);
     return sb_fatal(L, sb, SANDBOX_MEMORY, level,
                     "memory limit exceeded: the script holds more than its %s (--lua-memory)",
                     cap);
@@ -242,8 +248,8 @@ static void check_stop(lua_State *L, struct sandbox *sb, int status)
     if (status == LUA_ERRMEM && sb->stop == SANDBOX_RUNNING) {
         char cap[32], asked[32];
         lua_gc(L, LUA_GCCOLLECT);
-        format_mib(cap, sizeof cap, (double)sb->mem_cap);
-        format_mib(asked, sizeof asked, (double)sb->refused);
+        format_size(cap, sizeof cap, (double)sb->mem_cap);
+        format_size(asked, sizeof asked, (double)sb->refused);
         sb_fatal(L, sb, SANDBOX_MEMORY, 1,
                  "memory limit exceeded: an allocation of %s was refused (the limit is %s; "
                  "--lua-memory)", asked, cap);
@@ -333,8 +339,8 @@ void sandbox_reserve(lua_State *L, size_t bytes, const char *what)
     struct sandbox *sb = sandbox_of(L);
     if (bytes > sb->mem_cap || sb->mem_used + sb->reserved > sb->mem_cap - bytes) {
         char cap[32], asked[32];
-        format_mib(cap, sizeof cap, (double)sb->mem_cap);
-        format_mib(asked, sizeof asked, (double)bytes);
+        format_size(cap, sizeof cap, (double)sb->mem_cap);
+        format_size(asked, sizeof asked, (double)bytes);
         sb_fatal(L, sb, SANDBOX_MEMORY, 1,
                  "memory limit exceeded: %s needs %s more, beyond the script's %s "
                  "(--lua-memory)", what, asked, cap);
@@ -494,8 +500,8 @@ static int guard_rep(lua_State *L)
     double room = held < sb->mem_cap ? (double)(sb->mem_cap - held) : 0;
     if (total > room) {
         char want[32], left[32];
-        format_mib(want, sizeof want, total);
-        format_mib(left, sizeof left, room);
+        format_size(want, sizeof want, total);
+        format_size(left, sizeof left, room);
         return luaL_error(L, "string.rep: the result would take %s, more than the %s left "
                              "under the memory limit (--lua-memory)", want, left);
     }
@@ -972,8 +978,8 @@ int sandbox_run(struct sandbox *sb, lua_CFunction fn, void *ud, char **cause)
         set_cause(cause, "%s", sb->fatal);
     } else if (status == LUA_ERRMEM) {
         char cap[32], asked[32];
-        format_mib(cap, sizeof cap, (double)sb->mem_cap);
-        format_mib(asked, sizeof asked, (double)sb->refused);
+        format_size(cap, sizeof cap, (double)sb->mem_cap);
+        format_size(asked, sizeof asked, (double)sb->refused);
         sb->stop = SANDBOX_MEMORY;
         set_cause(cause,
                   "%s: memory limit exceeded: an allocation of %s was refused (the limit is "
