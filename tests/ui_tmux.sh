@@ -11,7 +11,8 @@
 # then Figueira's trees on a latency matrix (balanced-path: cost 3 and the
 # positions), an all-to-all sync exchange on the counterexample (an idle
 # wait, the table of sending orders) and a pipelined broadcast on
-# platform-small (slice labels, the LP throughput), at 80x24 and 200x60.
+# platform-small (slice labels, the LP throughput), at 80x24 and 200x60;
+# and a Lua heuristic that prints, edited and reloaded with r.
 # Output: TAP.  Skips when tmux is missing.
 
 HETCAST=${HETCAST:-build/ui/hetcast}
@@ -404,6 +405,27 @@ keys End t
 wait_for "20/20 slices"
 wait_all "measured 0.25" "filling" "n=0.375" "20/20 slices"
 ok $? "20 slices at 200x60: measured throughput, phases, n(u,v)"
+keys q
+wait_for "EXIT=0"
+ok $? "quits"
+
+# ---- a Lua heuristic that prints, edited and reloaded ----
+
+sed 's/^local function choose(state)/local function choose(state)\n  print("deciding at t=" .. state.time)/' \
+    lua/fnf.lua >"$TMP/noisy.lua"
+start 80 24 -- clusters/counterexample.csv -s "$TMP/noisy.lua"
+wait_for "2 lines printed, the last: noisy.lua: deciding at t=1"
+ok $? "a heuristic's print goes to the message line, not over the screen"
+grep -q "^p0 send" "$TMP/screen"
+ok $? "the Gantt is intact"
+sed -i 's/deciding at/choosing at/' "$TMP/noisy.lua"
+keys End r
+wait_all "rerun from the start" "the last: noisy.lua: choosing at t=1" "step 0/8"
+ok $? "r reads the edited heuristic again and reruns it from the start"
+echo 'error("broken on purpose")' >>"$TMP/noisy.lua"
+keys End r
+wait_all "reload failed" "noisy.lua:" "step 8/8"
+ok $? "a broken heuristic on reload: its message, the view keeps its state"
 keys q
 wait_for "EXIT=0"
 ok $? "quits"

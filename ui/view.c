@@ -16,6 +16,7 @@
 
 #include "exchange.h"
 #include "export.h"
+#include "lua_sandbox.h"
 #include "lua_sched.h"
 #include "optimal.h"
 #include "pipeline.h"
@@ -36,6 +37,28 @@ void view_message(struct view *v, enum msg_kind kind, const char *fmt, ...)
     vsnprintf(v->msg, sizeof v->msg, fmt, ap);
     va_end(ap);
     v->msg_kind = kind;
+    if (v->lua_lines > 0) {   /* what a script printed meanwhile comes along */
+        size_t len = strlen(v->msg);
+        if (v->lua_lines == 1)
+            snprintf(v->msg + len, sizeof v->msg - len, "%s%s", len ? " · " : "", v->lua_last);
+        else
+            snprintf(v->msg + len, sizeof v->msg - len, "%s%d lines printed, the last: %s",
+                     len ? " · " : "", v->lua_lines, v->lua_last);
+        v->lua_lines = 0;
+    }
+}
+
+/*
+ * print() of a Lua script (a heuristic or a cluster script) while the view
+ * runs: on stderr it would scribble over the screen, so the view counts the
+ * lines and shows the last with its next message (see view_message).
+ */
+static void lua_print_to_view(const char *script, const char *text, void *ud)
+{
+    struct view *v = ud;
+    const char *slash = strrchr(script, '/');
+    v->lua_lines++;
+    snprintf(v->lua_last, sizeof v->lua_last, "%s: %s", slash ? slash + 1 : script, text);
 }
 
 static void clear_message(struct view *v)
@@ -460,6 +483,20 @@ int view_set_source(struct view *v, int node)
     return 0;
 }
 
+/* The Lua script one of the runs schedules with, or NULL. */
+static const char *lua_script_of_runs(const struct view *v)
+{
+    for (int i = 0; !v->exchange && i < v->nruns; i++) {
+        const struct sched_ops *ops = sched_find(v->runs[i].name);
+        char *cause = NULL;
+        if (!ops && (ops = cli_sched(v->runs[i].name, &cause)) == NULL)
+            free(cause);
+        if (ops && lua_sched_script(ops))
+            return lua_sched_script(ops);
+    }
+    return NULL;
+}
+
 int view_reload(struct view *v)
 {
     struct cli_opts o = v->opts;
@@ -473,7 +510,11 @@ int view_reload(struct view *v)
         free(warnings);
         return -1;
     }
-    if (cluster_same(v->c, nc)) {
+    /* A Lua heuristic is read again and rerun even on the same cluster:
+     * the user has most likely edited the script. */
+    const char *script = lua_script_of_runs(v);
+    bool same = cluster_same(v->c, nc);
+    if (same && !script) {
         cluster_free(nc);
         free(warnings);
         view_message(v, MSG_INFO, "reloaded %s: unchanged, same position", v->opts.file);
@@ -518,6 +559,8 @@ int view_reload(struct view *v)
     if (warnings)
         message_cause(v, "reloaded (the cluster changed; back to the start) with a warning: ",
                       warnings);
+    else if (same)
+        view_message(v, MSG_INFO, "reloaded %s and %s: rerun from the start", v->opts.file, script);
     else
         view_message(v, MSG_INFO, "reloaded %s: the cluster changed; back to the start", v->opts.file);
     free(warnings);
@@ -605,21 +648,25 @@ int view_open(struct view *v, const struct cli_opts *o, char **cause)
     v->tree = v->exchange;   /* an exchange opens with its table of sending orders */
     v->speed = DEFAULT_SPEED;
     v->screen = &screen_main;
+    sandbox_set_print(lua_print_to_view, v);
     char *warnings = NULL;
     v->c = load_quiet(o, &warnings, cause);
     if (!v->c) {
         free(warnings);
+        sandbox_set_print(NULL, NULL);
         return 2;
     }
     if (cli_model(o, v->c, &v->model, cause) < 0) {
         free(warnings);
         cluster_free(v->c);
+        sandbox_set_print(NULL, NULL);
         return 2;
     }
     const char *first = o->nsched > 0 ? o->sched[0] : default_scheduler(v);
     if (make_run(v, v->c, v->model, first, &v->runs[0], cause) < 0) {
         free(warnings);
         cluster_free(v->c);
+        sandbox_set_print(NULL, NULL);
         return 2;
     }
     v->nruns = 1;
@@ -635,6 +682,8 @@ int view_open(struct view *v, const struct cli_opts *o, char **cause)
     }
     if (warnings)   /* the loader's lines say "warning:" themselves */
         message_cause(v, "", warnings);
+    else if (v->lua_lines > 0)
+        view_message(v, MSG_INFO, "%s", "");
     free(warnings);
     return 0;
 }
@@ -652,6 +701,7 @@ static void chooser_free(struct chooser *ch)
 
 void view_close(struct view *v)
 {
+    sandbox_set_print(NULL, NULL);
     ex_stop(v);
     for (int i = 0; i < 2; i++) {
         vrun_free(&v->runs[i]);

@@ -136,6 +136,8 @@ struct view {
 
     char msg[1024];     /* a transient message shown instead of the narration */
     enum msg_kind msg_kind;
+    int lua_lines;      /* lines a Lua script printed, not yet shown */
+    char lua_last[256]; /* the last of them, "script: text" */
     const struct screen *screen, *back;
     struct chooser ch;
     struct exercise ex;
