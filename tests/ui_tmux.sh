@@ -219,7 +219,7 @@ for item in "next event" "start of the schedule" "end of the schedule" "play / p
 done
 ok $missing "the help screen lists every key"
 keys Space
-wait_for "step 8/8"
+wait_all "step 8/8" "→ next" && wait_gone "any key back"
 ok $? "any key leaves help"
 
 # ---- resize ----
