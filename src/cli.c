@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "config.h"
@@ -431,6 +432,12 @@ int cli_main(int argc, char **argv, cli_view_fn view, const struct bench_view_op
     if (cmd[0] == '-' && cmd[1] != '\0' && strcmp(cmd, "-s") != 0 && strcmp(cmd, "-m") != 0 &&
         strncmp(cmd, "--", 2) != 0) {
         fprintf(stderr, "hetcast: unknown option %s; see hetcast --help\n", cmd);
+        return 2;
+    }
+    /* "hetcast runn x.csv": a mistyped command, not a missing cluster file. */
+    if (cmd[0] != '-' && !strchr(cmd, '.') && !strchr(cmd, '/') && access(cmd, F_OK) != 0) {
+        fprintf(stderr, "hetcast: unknown command %s; the commands are run, compare, experiment "
+                        "and bench (or give a FILE to open the view); see hetcast --help\n", cmd);
         return 2;
     }
     return cmd_view(argc, argv, 1, view);

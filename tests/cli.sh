@@ -78,6 +78,10 @@ run "$H" run no/such/file.csv
 check "missing file: status 2 with the path" sh -c "[ $rc -eq 2 ] && grep -q 'no/such/file.csv' $T/err"
 run "$H" run
 check "missing FILE: status 2" test $rc -eq 2
+run "$H" runn clusters/counterexample.csv
+check "a mistyped command: status 2, the list of commands" sh -c "[ $rc -eq 2 ] && grep -q 'unknown command runn; the commands are run, compare' $T/err"
+run "$H" no-such-file.csv
+check "the view on a missing file: status 2, says so (before asking for a terminal)" sh -c "[ $rc -eq 2 ] && grep -q 'no-such-file.csv: cannot open' $T/err"
 
 printf 'name,send,recv\na,1,2\nb,abc,2\n' >"$T/bad.csv"
 run "$H" run "$T/bad.csv"

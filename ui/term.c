@@ -309,11 +309,7 @@ static int loop(struct view *v, struct term *t)
 int term_view(const struct cli_opts *o)
 {
     setlocale(LC_ALL, "");
-    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-        fprintf(stderr, "hetcast: the interactive view needs a terminal; for text output use "
-                        "hetcast run %s\n", o->file);
-        return 2;
-    }
+    /* The file first: a file that does not load says so, terminal or not. */
     struct view v;
     char *cause = NULL;
     int status = view_open(&v, o, &cause);
@@ -322,6 +318,12 @@ int term_view(const struct cli_opts *o)
                 cause ? cause : "cannot open the view");
         free(cause);
         return status;
+    }
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+        view_close(&v);
+        fprintf(stderr, "hetcast: the interactive view needs a terminal; for text output use "
+                        "hetcast run %s\n", o->file);
+        return 2;
     }
     struct term t;
     memset(&t, 0, sizeof t);
