@@ -2,7 +2,8 @@
 # ui_tmux.sh - the interactive view on the real binary, in a real terminal:
 # tmux runs hetcast at a fixed size on a private socket, keys go in with
 # send-keys, the screen comes back with capture-pane, and every wait polls
-# for the expected text with a timeout (no fixed sleeps).  Covers the
+# for the expected text with a timeout (no fixed sleeps) and then for the
+# screen to settle (two captures alike), so no check reads a half-drawn screen.  Covers the
 # counterexample stepped to the end (fnf 6), compare mode (optimal 5), the
 # tree (p0 -> p1, p0 -> p2), back then forward giving the same screen, help,
 # 80x24, resize (bigger, too small, back), exercise mode, a load error
@@ -63,11 +64,24 @@ EOF
 
 capture() { tm capture-pane -p -t hc >"$TMP/screen" 2>/dev/null; }
 
+# settle: capture until two captures 50 ms apart agree, so that a check never
+# reads a screen that hetcast is still drawing (a busy machine shows halves).
+settle() {
+    j=0
+    while [ "$j" -lt 20 ]; do
+        cp "$TMP/screen" "$TMP/settle"
+        sleep 0.05
+        capture
+        cmp -s "$TMP/settle" "$TMP/screen" && return 0
+        j=$((j + 1))
+    done
+}
+
 wait_for() {   # wait_for TEXT [TENTHS]: poll the screen until TEXT shows up
     i=0
     while [ "$i" -lt "${2:-100}" ]; do
         capture
-        grep -qF -- "$1" "$TMP/screen" && return 0
+        grep -qF -- "$1" "$TMP/screen" && { settle; return 0; }
         sleep 0.1
         i=$((i + 1))
     done
@@ -82,7 +96,7 @@ wait_all() {   # wait_all TEXT...: poll until every TEXT is on the screen at onc
         for text in "$@"; do
             grep -qF -- "$text" "$TMP/screen" || { all=1; break; }
         done
-        [ "$all" -eq 0 ] && return 0
+        [ "$all" -eq 0 ] && { settle; return 0; }
         sleep 0.1
         i=$((i + 1))
     done
@@ -105,7 +119,7 @@ wait_gone() {   # wait_gone TEXT [TENTHS]
     i=0
     while [ "$i" -lt "${2:-100}" ]; do
         capture
-        grep -qF -- "$1" "$TMP/screen" || return 0
+        grep -qF -- "$1" "$TMP/screen" || { settle; return 0; }
         sleep 0.1
         i=$((i + 1))
     done
