@@ -3,8 +3,9 @@
 # tmux runs hetcast at a fixed size on a private socket, keys go in with
 # send-keys, the screen comes back with capture-pane, and every wait polls
 # for the expected text with a timeout (no fixed sleeps) and then for the
-# screen to settle (two captures alike), so no check reads a half-drawn screen.  Covers the
-# counterexample stepped to the end (fnf 6), compare mode (optimal 5), the
+# screen to settle (two captures alike), so no check reads a half-drawn
+# screen.  Covers the counterexample stepped to the end (fnf 6), compare
+# mode (optimal 5), the
 # tree (p0 -> p1, p0 -> p2), back then forward giving the same screen, help,
 # 80x24, resize (bigger, too small, back), exercise mode, a load error
 # (status 2, file:line on stderr), colours and NO_COLOR, a 100-node cluster
