@@ -114,11 +114,11 @@ struct loader {
     struct cluster *c;      /* made when the header decides the kind */
     struct name_index names;
 
-    /* Latency matrix: node of each column (-1: send/recv), the send/recv
-     * columns, and the line of each node's row (0: none yet). */
+    /* Latency matrix: node of each column (-1: a reserved column), where
+     * the reserved columns are (-1: absent; MATRIX_SEND .. MATRIX_GROUP),
+     * and the line of each node's row (0: none yet). */
     int *mcol;
-    int msend;
-    int mrecv;
+    int mres[4];
     int *row_line;
 
     /* Platform graph: the per-node multi-port send time and where it was
@@ -607,10 +607,24 @@ static void table_header(struct loader *ld, int line)
     free(ids);
 }
 
+/* The reserved columns of a latency matrix, after the node columns. */
+enum { MATRIX_SEND, MATRIX_RECV, MATRIX_CLASS, MATRIX_GROUP, MATRIX_NRES };
+static const char *const matrix_reserved[MATRIX_NRES] = {"send", "recv", "class", "group"};
+
+/* Which reserved column f names, or -1. */
+static int matrix_reserved_of(const char *f)
+{
+    for (int r = 0; r < MATRIX_NRES; r++)
+        if (strcasecmp(f, matrix_reserved[r]) == 0)
+            return r;
+    return -1;
+}
+
 /*
- * `,a,b,c[,send][,recv]`: the first cell is empty, the others name the nodes
- * in order; cells named `send` and `recv` (reserved, not node names) hold the
- * per-node overheads and come after every node column.
+ * `,a,b,c[,send][,recv][,class][,group]`: the first cell is empty, the others
+ * name the nodes in order; cells named `send`, `recv`, `class` and `group`
+ * (reserved, not node names) hold each row's node's overheads and labels and
+ * come after every node column.
  */
 static void matrix_header(struct loader *ld, int line)
 {
@@ -620,22 +634,24 @@ static void matrix_header(struct loader *ld, int line)
     ld->ncols = ld->nfields;
     ld->mcol = xmalloc((size_t)ld->nfields * sizeof *ld->mcol);
     ld->mcol[0] = -1;
+    bool reserved_seen = false;
     for (int i = 1; i < ld->nfields; i++) {
         const char *f = ld->fields[i];
+        int r = matrix_reserved_of(f);
         ld->mcol[i] = -1;
-        if (strcasecmp(f, "send") == 0 || strcasecmp(f, "recv") == 0) {
-            int *at = f[0] == 's' || f[0] == 'S' ? &ld->msend : &ld->mrecv;
-            if (*at >= 0)
+        if (r >= 0) {
+            if (ld->mres[r] >= 0)
                 diag_error(ld->d, ld->file, line, "header", "column \"%s\" appears twice",
-                           at == &ld->msend ? "send" : "recv");
+                           matrix_reserved[r]);
             else
-                *at = i;
+                ld->mres[r] = i;
+            reserved_seen = true;
         } else if (*f == '\0') {
             diag_error(ld->d, ld->file, line, "header", "column %d has no node name", i + 1);
-        } else if (ld->msend >= 0 || ld->mrecv >= 0) {
+        } else if (reserved_seen) {
             diag_error(ld->d, ld->file, line, "header",
-                       "node column \"%s\" after the send/recv columns (they come last)",
-                       SHOWN(f, buf));
+                       "node column \"%s\" after the send/recv/class/group columns (they come "
+                       "last)", SHOWN(f, buf));
         } else if (name_find(&ld->names, c, f) >= 0) {
             diag_error(ld->d, ld->file, line, "header", "node \"%s\" is named twice",
                        SHOWN(f, buf));
@@ -763,10 +779,16 @@ static void matrix_row(struct loader *ld, int line)
     size_t n = (size_t)c->n;
     for (int i = 1; i < ld->ncols; i++) {
         const char *f = ld->fields[i];
-        if (i == ld->msend) {
+        if (i == ld->mres[MATRIX_SEND]) {
             get_time(ld, line, "send", f, false, &c->nodes[k].send);
-        } else if (i == ld->mrecv) {
+        } else if (i == ld->mres[MATRIX_RECV]) {
             get_time(ld, line, "recv", f, false, &c->nodes[k].recv);
+        } else if (i == ld->mres[MATRIX_CLASS]) {
+            if (*f)
+                cluster_set_str(&c->nodes[k].klass, f);
+        } else if (i == ld->mres[MATRIX_GROUP]) {
+            if (*f)
+                cluster_set_str(&c->nodes[k].group, f);
         } else {
             int j = ld->mcol[i];
             char col[64];
@@ -1102,7 +1124,8 @@ struct cluster *cluster_load_csv_buffer(const char *name, const char *buf, size_
     ld.d = d;
     ld.errors = d->errors;
     ld.c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
-    ld.msend = ld.mrecv = -1;
+    for (int r = 0; r < MATRIX_NRES; r++)
+        ld.mres[r] = -1;
     for (int i = 0; i < COL_NCOLS; i++)
         ld.col[i] = -1;
 
@@ -1308,9 +1331,9 @@ static char *unwritable(const struct cluster *c)
             return xasprintf("node %d has no name", i + 1);
         if (!isfinite(nd->send) || !isfinite(nd->recv))
             return xasprintf("node %s: send and recv must be finite", nd->name);
-        if (c->kind == CLUSTER_MATRIX &&
-            (strcasecmp(nd->name, "send") == 0 || strcasecmp(nd->name, "recv") == 0))
-            return xasprintf("node name \"%s\" is reserved in latency matrices", nd->name);
+        if (c->kind == CLUSTER_MATRIX && matrix_reserved_of(nd->name) >= 0)
+            return xasprintf("node name \"%s\" is reserved in latency matrices (send, recv, "
+                             "class and group are column names there)", nd->name);
     }
     if (c->n > 0 && c->source > 0 && !param_safe(c->nodes[c->source].name))
         return xasprintf("the source's name cannot be written in a \"# source:\" line");
@@ -1372,16 +1395,19 @@ static void write_nodes(const struct cluster *c, FILE *fp)
 
 static void write_matrix(const struct cluster *c, FILE *fp)
 {
-    bool send = false, recv = false;
+    bool send = false, recv = false, klass = false, group = false;
     for (int i = 0; i < c->n; i++) {
         send |= c->nodes[i].send != 0;
         recv |= c->nodes[i].recv != 0;
+        klass |= c->nodes[i].klass && *c->nodes[i].klass;
+        group |= c->nodes[i].group && *c->nodes[i].group;
     }
     for (int j = 0; j < c->n; j++) {
         fputc(',', fp);
         put_field(fp, c->nodes[j].name);
     }
-    fprintf(fp, "%s%s\n", send ? ",send" : "", recv ? ",recv" : "");
+    fprintf(fp, "%s%s%s%s\n", send ? ",send" : "", recv ? ",recv" : "", klass ? ",class" : "",
+            group ? ",group" : "");
     for (int i = 0; i < c->n; i++) {
         put_field(fp, c->nodes[i].name);
         for (int j = 0; j < c->n; j++) {
@@ -1395,6 +1421,16 @@ static void write_matrix(const struct cluster *c, FILE *fp)
         if (recv) {
             fputc(',', fp);
             put_num(fp, c->nodes[i].recv);
+        }
+        if (klass) {
+            fputc(',', fp);
+            if (c->nodes[i].klass && *c->nodes[i].klass)
+                put_field(fp, c->nodes[i].klass);
+        }
+        if (group) {
+            fputc(',', fp);
+            if (c->nodes[i].group && *c->nodes[i].group)
+                put_field(fp, c->nodes[i].group);
         }
         fputc('\n', fp);
     }

@@ -318,7 +318,9 @@ static const struct error_case error_cases[] = {
     {"matrix row twice", ",a,b\na,0,1\nb,1,0\na,0,1\n", 4, "second row for node \"a\" (first on line 2)"},
     {"matrix short row", ",a,b\na,0,1\nb,1\n", 3, "expected 3 fields (as in the header), found 2"},
     {"matrix header twice", ",a,a\na,0,1\n", 1, "header: node \"a\" is named twice"},
-    {"matrix node after send", ",a,send,b\na,0,1,1\n", 1, "node column \"b\" after the send/recv columns"},
+    {"matrix node after send", ",a,send,b\na,0,1,1\n", 1, "node column \"b\" after the send/recv/class/group columns"},
+    {"matrix node after group", ",a,group,b\na,0,g,1\n", 1, "node column \"b\" after the send/recv/class/group columns"},
+    {"matrix group twice", ",a,group,Group\na,0,g,h\n", 1, "header: column \"group\" appears twice"},
     {"matrix send twice", ",a,send,send\na,0,1,1\n", 1, "header: column \"send\" appears twice"},
     {"matrix bad distance", ",a,b\na,0,far\nb,1,0\n", 2, "b: \"far\" is not a number"},
     {"matrix negative distance", ",a,b\na,0,1\nb,-1,0\n", 3, "a: \"-1\" is negative"},
@@ -591,6 +593,25 @@ static void test_kinds(void)
     cluster_free(c);
     diag_free(&d);
 
+    /* Matrix labels: class and group columns after the node columns. */
+    c = load_str(",a,b,c,Group,class\n"
+                 "a,0,1,1,sw1,fast\n"
+                 "b,1,0,1,sw1,\n"
+                 "c,1,1,0,,slow\n", &d);
+    ok(c != NULL, "matrix with group and class columns: loads");
+    if (c) {
+        is_string(c->nodes[0].group, "sw1", "matrix: group of a");
+        is_string(c->nodes[1].group, "sw1", "matrix: group of b");
+        ok(c->nodes[2].group == NULL, "matrix: an empty group cell is no group");
+        is_string(c->nodes[0].klass, "fast", "matrix: class of a");
+        ok(c->nodes[1].klass == NULL, "matrix: an empty class cell is no class");
+        is_double(c->nodes[0].send, 0, 0, "matrix: no send column, send 0");
+        round_trip(c, "matrix with group and class");
+    }
+    show_diag(&d);
+    cluster_free(c);
+    diag_free(&d);
+
     /* Graph details: bidirectional, declarations, per-node send. */
     c = load_str("# source: b\nfrom,to,time,send,bidirectional\n"
                  "a,b,2,0.5,1\n"
@@ -742,6 +763,15 @@ static void test_round_trips(void)
     round_trip(c, "matrix built by the API");
     text = write_str(c);
     ok(text && strstr(text, "\n,x,\"y,z\",w,send\n"), "writer: matrix header with send only");
+    free(text);
+    cluster_set_str(&c->nodes[0].group, "left");
+    cluster_set_str(&c->nodes[2].group, "left");
+    cluster_set_str(&c->nodes[1].klass, "fast");
+    round_trip(c, "matrix with classes and groups");
+    text = write_str(c);
+    ok(text && strstr(text, "\n,x,\"y,z\",w,send,class,group\n") &&
+           strstr(text, "\nx,0,1.5,2,0,,left\n") && strstr(text, ",0.5,fast,\n"),
+       "writer: matrix class and group columns, empty where a node has none");
     free(text);
     cluster_set_str(&c->nodes[2].name, "Send");
     errno = 0;
