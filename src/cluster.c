@@ -40,7 +40,6 @@ void cluster_free(struct cluster *c)
     if (!c)
         return;
     for (int i = 0; i < c->n; i++) {
-        free(c->nodes[i].name);
         free(c->nodes[i].klass);
         free(c->nodes[i].group);
     }
@@ -52,6 +51,11 @@ void cluster_free(struct cluster *c)
     free(c->edges);
     free(c->edge_of);
     free(c->source_name);
+    while (c->names) {
+        struct name_chunk *next = c->names->next;
+        free(c->names);
+        c->names = next;
+    }
     free(c);
 }
 
@@ -59,6 +63,34 @@ void cluster_set_str(char **field, const char *value)
 {
     free(*field);
     *field = value ? xstrdup(value) : NULL;
+}
+
+/*
+ * A copy of name (len bytes and a NUL) in c's name pool.  Chunks double from
+ * 4 KiB to 1 MiB, so a million names cost about a dozen allocations instead
+ * of a million, and they lie in the order of the nodes; a name that does not
+ * fit what is left opens a new chunk (at most a name's length is lost).
+ */
+static char *pool_copy(struct cluster *c, const char *name, size_t len)
+{
+    struct name_chunk *ch = c->names;
+    if (!ch || ch->cap - ch->used < len + 1) {
+        size_t cap = ch ? 2 * ch->cap : 4096;
+        if (cap > ((size_t)1 << 20))
+            cap = (size_t)1 << 20;
+        if (cap < len + 1)
+            cap = len + 1;
+        struct name_chunk *fresh = xmalloc(sizeof *fresh + cap);
+        fresh->next = ch;
+        fresh->used = 0;
+        fresh->cap = cap;
+        c->names = ch = fresh;
+    }
+    char *s = ch->text + ch->used;
+    memcpy(s, name, len);
+    s[len] = '\0';
+    ch->used += len + 1;
+    return s;
 }
 
 int cluster_add_node(struct cluster *c, const char *name, double send, double recv)
@@ -69,10 +101,15 @@ int cluster_add_node(struct cluster *c, const char *name, double send, double re
     }
     struct node *nd = &c->nodes[c->n];
     memset(nd, 0, sizeof *nd);
-    nd->name = xstrdup(name);
+    nd->name = pool_copy(c, name, strlen(name));
     nd->send = send;
     nd->recv = recv;
     return c->n++;
+}
+
+void cluster_set_node_name(struct cluster *c, int i, const char *name)
+{
+    c->nodes[i].name = pool_copy(c, name, strlen(name));
 }
 
 int cluster_add_edge(struct cluster *c, int from, int to, double time, double send)

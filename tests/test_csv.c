@@ -743,7 +743,7 @@ static void test_round_trips(void)
     text = write_str(c);
     ok(text && strstr(text, "\n,x,\"y,z\",w,send\n"), "writer: matrix header with send only");
     free(text);
-    cluster_set_str(&c->nodes[2].name, "Send");
+    cluster_set_node_name(c, 2, "Send");
     errno = 0;
     text = write_str(c);
     ok(text == NULL && errno == EINVAL, "writer: a matrix node named send cannot be written");
