@@ -3,8 +3,9 @@
  * give exactly what the slow ones give: numbers read without strtod are
  * strtod's doubles to the last bit; a line without quotes, split without
  * libcsv, loads as the same line with every field quoted (which only libcsv
- * reads); and the consistency check's radix sort names the same pair of
- * nodes (the first bad one) as a plain stable sort by (send, recv).
+ * reads); and the consistency check (grouped by send time when there are
+ * few, radix-sorted when there are many) names the same pair of nodes (the
+ * first bad one) as a plain stable sort by (send, recv).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -214,10 +215,66 @@ static void test_consistency(void)
            inconsistent);
 }
 
+static const struct node *g_nodes;
+
+static int cmp_stable(const void *a, const void *b)
+{
+    const struct node *x = &g_nodes[*(const int *)a], *y = &g_nodes[*(const int *)b];
+    if (x->send != y->send)
+        return x->send < y->send ? -1 : 1;
+    if (x->recv != y->recv)
+        return x->recv < y->recv ? -1 : 1;
+    return *(const int *)a - *(const int *)b;
+}
+
+/* More send times than the grouping takes (the radix sort decides), and few
+ * (the grouping decides), each consistent and then with one or two nodes
+ * changed: the verdict and the first bad pair as qsort by (send, recv, index). */
+static void test_consistency_large(void)
+{
+    struct rng r;
+    rng_seed(&r, 11);
+    int same = 0, cases = 0;
+    for (int k = 0; k < 12; k++, cases++) {
+        int n = 20000, distinct = k % 2 ? 300 : 20000;
+        struct cluster *c = cluster_new(CLUSTER_NODES);
+        for (int i = 0; i < n; i++) {
+            char name[16];
+            snprintf(name, sizeof name, "p%d", i);
+            double s = 1 + (double)rng_below(&r, (uint64_t)distinct) / 100;
+            cluster_add_node(c, name, s, 2 * s);
+        }
+        if (k >= 4)   /* one receive time changed */
+            c->nodes[rng_below(&r, (uint64_t)n)].recv += k >= 8 ? 0.004 : -0.5;
+        if (k >= 8)   /* and a second one */
+            c->nodes[rng_below(&r, (uint64_t)n)].recv -= 0.5;
+        int *idx = xmalloc((size_t)n * sizeof *idx);
+        for (int i = 0; i < n; i++)
+            idx[i] = i;
+        g_nodes = c->nodes;
+        qsort(idx, (size_t)n, sizeof *idx, cmp_stable);
+        int wp = -1, wq = -1;
+        for (int i = 1; i < n && wp < 0; i++) {
+            const struct node *x = &c->nodes[idx[i - 1]], *y = &c->nodes[idx[i]];
+            if (x->recv > y->recv || (x->send == y->send && x->recv != y->recv)) {
+                wp = idx[i - 1];
+                wq = idx[i];
+            }
+        }
+        int p = -1, q = -1;
+        bool okc = cluster_speeds_consistent(c, &p, &q);
+        same += okc == (wp < 0) && (okc || (p == wp && q == wq)) && (okc == (k < 4));
+        free(idx);
+        cluster_free(c);
+    }
+    is_int(same, cases, "the consistency check on 20000 nodes, 300 and 20000 send times");
+}
+
 int main(void)
 {
     test_numbers();
     test_splitting();
     test_consistency();
+    test_consistency_large();
     return tap_exit();
 }
