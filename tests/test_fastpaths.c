@@ -5,7 +5,8 @@
  * libcsv, loads as the same line with every field quoted (which only libcsv
  * reads); and the consistency check (grouped by send time when there are
  * few, radix-sorted when there are many) names the same pair of nodes (the
- * first bad one) as a plain stable sort by (send, recv).
+ * first bad one) as a plain stable sort by (send, recv); and on large
+ * files, where the name table is prefetched, duplicates are still found.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -270,11 +271,52 @@ static void test_consistency_large(void)
     is_int(same, cases, "the consistency check on 20000 nodes, 300 and 20000 send times");
 }
 
+/*
+ * Large files, where the name table is prefetched and sized from the file:
+ * duplicates are still found with their first line, whichever column holds
+ * the names and whether some names are quoted (libcsv) or not.
+ */
+static void test_large_names(void)
+{
+    enum { N = 60000 };
+    static const char *const headers[] = {"name,send,recv", "send,recv,name", "recv,name,send"};
+    for (int h = 0; h < 3; h++) {
+        char *text = xmalloc((size_t)N * 48 + 256);
+        size_t len = (size_t)sprintf(text, "# latency: 1\n%s\n", headers[h]);
+        for (int i = 0; i < N; i++) {
+            int id = i == N - 1 ? 12345 : i == 40000 ? 777 : i;   /* two names given twice */
+            char name[32];
+            snprintf(name, sizeof name, i % 97 == 0 ? "\"n %d\"" : "n %d", id);
+            const char *f[3] = {name, "1.5", "2.5"};
+            if (h == 1)
+                f[0] = "1.5", f[1] = "2.5", f[2] = name;
+            else if (h == 2)
+                f[0] = "2.5", f[1] = name, f[2] = "1.5";
+            len += (size_t)sprintf(text + len, "%s,%s,%s\n", f[0], f[1], f[2]);
+        }
+        struct diag d;
+        diag_init(&d);
+        struct cluster *c = cluster_load_csv_buffer("big.csv", text, len, &d);
+        bool good = !c && d.errors == 2 && d.nlines == 2 &&
+               strcmp(d.lines[0], "big.csv:40003: name: duplicate node name \"n 777\" "
+                                  "(first on line 780)") == 0 &&
+               strcmp(d.lines[1], "big.csv:60002: name: duplicate node name \"n 12345\" "
+                                  "(first on line 12348)") == 0;
+        ok(good, "60000 rows, names in column %d: both duplicates, with their first lines", h + 1);
+        for (int i = 0; !good && i < d.nlines && i < 3; i++)
+            diag("%s", d.lines[i]);
+        cluster_free(c);
+        diag_free(&d);
+        free(text);
+    }
+}
+
 int main(void)
 {
     test_numbers();
     test_splitting();
     test_consistency();
     test_consistency_large();
+    test_large_names();
     return tap_exit();
 }
