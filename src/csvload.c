@@ -1374,8 +1374,16 @@ struct cluster *cluster_load_csv(const char *path, struct diag *d)
         diag_error(d, path, 0, NULL, "cannot open: %s", strerror(errno));
         return NULL;
     }
+    /* Sized from the file when it says (a file that grows meanwhile still
+     * reads whole), so that a large file is read into one buffer, on huge
+     * pages, without a copy. */
+    struct stat st;
     size_t len = 0, cap = 1 << 16;
+    if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        (uintmax_t)st.st_size < SIZE_MAX / 2)
+        cap = (size_t)st.st_size + 1;   /* + 1: the end is seen without another realloc */
     char *buf = xmalloc(cap);
+    mem_advise_huge(buf, cap);
     for (;;) {
         if (len == cap)
             buf = xrealloc(buf, cap *= 2);
