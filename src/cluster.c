@@ -40,7 +40,6 @@ void cluster_free(struct cluster *c)
     if (!c)
         return;
     for (int i = 0; i < c->n; i++) {
-        free(c->nodes[i].name);
         free(c->nodes[i].klass);
         free(c->nodes[i].group);
     }
@@ -52,6 +51,11 @@ void cluster_free(struct cluster *c)
     free(c->edges);
     free(c->edge_of);
     free(c->source_name);
+    while (c->names) {
+        struct name_chunk *next = c->names->next;
+        free(c->names);
+        c->names = next;
+    }
     free(c);
 }
 
@@ -59,6 +63,34 @@ void cluster_set_str(char **field, const char *value)
 {
     free(*field);
     *field = value ? xstrdup(value) : NULL;
+}
+
+/*
+ * A copy of name (len bytes and a NUL) in c's name pool.  Chunks double from
+ * 4 KiB to 1 MiB, so a million names cost about a dozen allocations instead
+ * of a million, and they lie in the order of the nodes; a name that does not
+ * fit what is left opens a new chunk (at most a name's length is lost).
+ */
+static char *pool_copy(struct cluster *c, const char *name, size_t len)
+{
+    struct name_chunk *ch = c->names;
+    if (!ch || ch->cap - ch->used < len + 1) {
+        size_t cap = ch ? 2 * ch->cap : 4096;
+        if (cap > ((size_t)1 << 20))
+            cap = (size_t)1 << 20;
+        if (cap < len + 1)
+            cap = len + 1;
+        struct name_chunk *fresh = xmalloc(sizeof *fresh + cap);
+        fresh->next = ch;
+        fresh->used = 0;
+        fresh->cap = cap;
+        c->names = ch = fresh;
+    }
+    char *s = ch->text + ch->used;
+    memcpy(s, name, len);
+    s[len] = '\0';
+    ch->used += len + 1;
+    return s;
 }
 
 int cluster_add_node(struct cluster *c, const char *name, double send, double recv)
@@ -69,10 +101,15 @@ int cluster_add_node(struct cluster *c, const char *name, double send, double re
     }
     struct node *nd = &c->nodes[c->n];
     memset(nd, 0, sizeof *nd);
-    nd->name = xstrdup(name);
+    nd->name = pool_copy(c, name, strlen(name));
     nd->send = send;
     nd->recv = recv;
     return c->n++;
+}
+
+void cluster_set_node_name(struct cluster *c, int i, const char *name)
+{
+    c->nodes[i].name = pool_copy(c, name, strlen(name));
 }
 
 int cluster_add_edge(struct cluster *c, int from, int to, double time, double send)
@@ -209,12 +246,82 @@ static bool speeds_order(const struct cluster *c, int *idx)
     return true;
 }
 
+/* A send time's group: its key (order_bits, never 0) and the first recv seen. */
+struct speed_group {
+    uint64_t s;
+    double r;
+};
+
+static int cmp_group(const void *x, const void *y)
+{
+    const struct speed_group *a = x, *b = y;
+    return a->s < b->s ? -1 : a->s > b->s;
+}
+
+#define SPEED_GROUPS 4096   /* distinct send times the grouping takes */
+
+/*
+ * The usual cluster has few distinct send times (classes of machines, or
+ * times with two decimals): group the nodes by send time in a hash table
+ * small enough for the cache, then sort the groups only.  True when that
+ * shows the speeds consistent: one receive time per send time, and receive
+ * times non-decreasing over the sorted send times (what the full check
+ * below tests, group by group).  False when they are not, or when a time is
+ * NaN or there are more than SPEED_GROUPS send times: the full check then
+ * decides, and names the pair.  O(n) expected, no allocation per node.
+ */
+static bool speeds_consistent_grouped(const struct cluster *c)
+{
+    size_t cap = 16;
+    while (cap < 2 * (size_t)c->n && cap < 2 * SPEED_GROUPS)
+        cap *= 2;
+    size_t mask = cap - 1, len = 0;
+    int shift = 64;
+    for (size_t k = cap; k > 1; k >>= 1)
+        shift--;
+    struct speed_group *g = xcalloc(cap, sizeof *g);
+    bool ok = true;
+    for (int i = 0; i < c->n && ok; i++) {
+        double s = c->nodes[i].send, r = c->nodes[i].recv;
+        if (isnan(s) || isnan(r)) {
+            ok = false;
+            break;
+        }
+        uint64_t key = order_bits(s);
+        size_t at = (size_t)((key * 0x9e3779b97f4a7c15u) >> shift) & mask;
+        while (g[at].s != 0 && g[at].s != key)
+            at = (at + 1) & mask;
+        if (g[at].s == 0) {
+            if (++len > SPEED_GROUPS) {
+                ok = false;
+                break;
+            }
+            g[at].s = key;
+            g[at].r = r;
+        } else if (g[at].r != r) {
+            ok = false;
+        }
+    }
+    if (ok) {
+        size_t m = 0;
+        for (size_t k = 0; k < cap; k++)
+            if (g[k].s != 0)
+                g[m++] = g[k];
+        qsort(g, m, sizeof *g, cmp_group);
+        for (size_t k = 1; k < m && ok; k++)
+            ok = g[k - 1].r <= g[k].r;
+    }
+    free(g);
+    return ok;
+}
+
 bool cluster_speeds_consistent(const struct cluster *c, int *bad_p, int *bad_q)
 {
-    /* Sort indices by send time, then check recv is non-decreasing among
+    /* Few send times: the grouping above decides in O(n).  Otherwise sort
+     * indices by send time, then check recv is non-decreasing among
      * distinct send times and equal among equal ones: O(n log n). */
     int n = c->n;
-    if (n < 2)
+    if (n < 2 || speeds_consistent_grouped(c))
         return true;
     int *idx = xmalloc((size_t)n * sizeof *idx);
     for (int i = 0; i < n; i++)

@@ -33,7 +33,7 @@ enum cluster_kind {
 #define CLUSTER_MAX_GRAPH_NODES 4096
 
 struct node {
-    char *name;
+    char *name;    /* in the cluster's name pool: never freed or replaced alone */
     double send;   /* s(p): sending overhead (0 if not given) */
     double recv;   /* r(p): receiving overhead (0 if not given) */
     char *klass;   /* optional class label, NULL if none */
@@ -46,6 +46,13 @@ struct edge {
     double time;   /* T(from,to) */
     double send;   /* multi-port send time of `from`; < 0 means "= time" */
     int line;
+};
+
+/* Node names, packed one after another (cluster_add_node copies them here). */
+struct name_chunk {
+    struct name_chunk *next;
+    size_t used, cap;
+    char text[];
 };
 
 struct cluster {
@@ -66,6 +73,7 @@ struct cluster {
     int source;         /* index of the source node */
     char *source_name;  /* "# source:" as written, resolved by cluster_finish */
     int source_line;
+    struct name_chunk *names;   /* the name pool, newest chunk first; cluster_free frees it */
 };
 
 /* The cost of one transfer q -> p, before the port model is applied. */
@@ -79,8 +87,11 @@ struct cost {
 
 struct cluster *cluster_new(enum cluster_kind kind);
 void cluster_free(struct cluster *c);
-/* Returns the index of the new node. Name is copied. */
+/* Returns the index of the new node.  Name is copied into the cluster's name
+ * pool (no allocation per name; the names go with cluster_free). */
 int cluster_add_node(struct cluster *c, const char *name, double send, double recv);
+/* Renames node i (a copy in the pool; the old name's bytes stay there until cluster_free). */
+void cluster_set_node_name(struct cluster *c, int i, const char *name);
 int cluster_add_edge(struct cluster *c, int from, int to, double time, double send);
 int cluster_find(const struct cluster *c, const char *name);   /* -1 if none */
 void cluster_set_str(char **field, const char *value);           /* copy or clear */

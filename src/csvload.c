@@ -19,6 +19,7 @@
 #endif
 
 #include "cluster.h"
+#include "hugemem.h"
 
 #include <csv.h>
 #include <errno.h>
@@ -103,7 +104,8 @@ struct loader {
     int fieldcap;
     char *fbuf;             /* the fields' text, each NUL-terminated, one buffer for all */
     size_t fbuf_len, fbuf_cap;
-    size_t *foff;           /* where field i starts in fbuf */
+    size_t *foff;           /* where field i starts in fbuf (plain lines: where it ends) */
+    size_t *flen;           /* field i's length (set with fields) */
 
     /* The header row. */
     int header_line;        /* 0 until the header was read */
@@ -113,6 +115,8 @@ struct loader {
     int col[COL_NCOLS];     /* where each known column is, or -1 */
     struct cluster *c;      /* made when the header decides the kind */
     struct name_index names;
+    const char *ahead;      /* the next line whose name slot to prefetch */
+    size_t done, total;     /* bytes before the line being read, bytes in all */
 
     /* Latency matrix: node of each column (-1: a reserved column), where
      * the reserved columns are (-1: absent; MATRIX_SEND .. MATRIX_GROUP),
@@ -176,12 +180,33 @@ static const char *shown(const char *s, char *buf, size_t size)
 
 #define SHOWN(s, buf) shown((s), (buf), sizeof (buf))
 
-static uint64_t hash_str(const char *s)
+/*
+ * The name table's hash: eight bytes at a time, the last (or only) up to
+ * eight read as two overlapping words, then a multiply-xorshift finish.
+ * Only this process ever sees it (nothing depends on its values or order).
+ */
+static uint32_t hash_name(const char *s, size_t n)
 {
-    uint64_t h = 14695981039346656037u;   /* FNV-1a */
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211u;
-    return h;
+    uint64_t h = 0x9e3779b97f4a7c15u ^ n, w;
+    for (; n > 8; s += 8, n -= 8) {
+        memcpy(&w, s, 8);
+        h = (h ^ w) * 0xbf58476d1ce4e5b9u;
+        h ^= h >> 31;
+    }
+    if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, s, 4);
+        memcpy(&b, s + n - 4, 4);
+        w = (uint64_t)a << 32 | b;
+    } else {
+        w = n ? (uint64_t)(unsigned char)s[0] << 16 | (uint64_t)(unsigned char)s[n / 2] << 8 |
+                    (unsigned char)s[n - 1]
+              : 0;
+    }
+    h = (h ^ w) * 0xbf58476d1ce4e5b9u;
+    h ^= h >> 29;
+    h *= 0x94d049bb133111ebu;
+    return (uint32_t)(h >> 32);
 }
 
 static uint64_t hash_u64(uint64_t x)
@@ -194,17 +219,23 @@ static uint64_t hash_u64(uint64_t x)
     return x;
 }
 
-static int name_find(const struct name_index *ix, const struct cluster *c, const char *name)
+/* The slot of name (hash h): its node's, or the empty one where it would go. */
+static size_t name_probe(const struct name_index *ix, const struct cluster *c, const char *name,
+                         uint32_t h)
 {
-    if (ix->cap == 0)
-        return -1;
-    uint32_t h = (uint32_t)hash_str(name);
     size_t mask = ix->cap - 1;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
         const struct name_slot *sl = &ix->slot[i];
         if (sl->node < 0 || (sl->hash == h && strcmp(c->nodes[sl->node].name, name) == 0))
-            return sl->node;
+            return i;
     }
+}
+
+static int name_find(const struct name_index *ix, const struct cluster *c, const char *name)
+{
+    if (ix->cap == 0)
+        return -1;
+    return ix->slot[name_probe(ix, c, name, hash_name(name, strlen(name)))].node;
 }
 
 static void name_put(struct name_slot *slot, size_t cap, int k, uint32_t h)
@@ -216,12 +247,22 @@ static void name_put(struct name_slot *slot, size_t cap, int k, uint32_t h)
     slot[i].hash = h;
 }
 
-/* Adds node k, whose name is not in the index yet. */
-static void name_insert(struct name_index *ix, const struct cluster *c, int k)
+/*
+ * Room for one more name at most half full (empty slots found before stay
+ * valid only when this did not grow the table).  A table that grows takes
+ * room for `expect` names at once (the loader's guess of the file's total),
+ * so a large file's names are not rehashed a dozen times.
+ */
+static void name_reserve(struct name_index *ix, size_t expect)
 {
     if (2 * (ix->len + 1) > ix->cap) {
         size_t cap = ix->cap ? 2 * ix->cap : 64;
+        if (expect > MAX_NODES)
+            expect = MAX_NODES;
+        while (cap < 2 * expect)
+            cap *= 2;
         struct name_slot *slot = xmalloc(cap * sizeof *slot);
+        mem_advise_huge(slot, cap * sizeof *slot);   /* read at random: spare the TLB */
         for (size_t i = 0; i < cap; i++)
             slot[i].node = -1;
         for (size_t i = 0; i < ix->cap; i++)
@@ -231,7 +272,14 @@ static void name_insert(struct name_index *ix, const struct cluster *c, int k)
         ix->slot = slot;
         ix->cap = cap;
     }
-    name_put(ix->slot, ix->cap, k, (uint32_t)hash_str(c->nodes[k].name));
+}
+
+/* Adds node k, whose name is not in the index yet. */
+static void name_insert(struct name_index *ix, const struct cluster *c, int k)
+{
+    name_reserve(ix, 0);
+    const char *name = c->nodes[k].name;
+    name_put(ix->slot, ix->cap, k, hash_name(name, strlen(name)));
     ix->len++;
 }
 
@@ -693,11 +741,17 @@ static const char *field(const struct loader *ld, enum col_id id)
 
 /* Adds a node of a node table or graph; false (and an error) if the name is taken. */
 static bool add_named_node(struct loader *ld, int line, const char *col, const char *name,
-                           double send, double recv, int *out)
+                           size_t len, double send, double recv, int *out)
 {
     char buf[64];
     struct cluster *c = ld->c;
-    int k = name_find(&ld->names, c, name);
+    struct name_index *ix = &ld->names;
+    uint32_t h = hash_name(name, len);
+    /* First, so that the slot found stays the one to fill.  The guess: as
+     * many names a byte in the rest of the file as so far. */
+    name_reserve(ix, ld->done ? (size_t)((double)c->n * (double)ld->total / (double)ld->done) : 0);
+    size_t at = name_probe(ix, c, name, h);
+    int k = ix->slot[at].node;
     if (k >= 0) {
         diag_error(ld->d, ld->file, line, col, "duplicate node name \"%s\" (first on line %d)",
                    SHOWN(name, buf), c->nodes[k].line);
@@ -713,7 +767,9 @@ static bool add_named_node(struct loader *ld, int line, const char *col, const c
     }
     k = cluster_add_node(c, name, send, recv);
     c->nodes[k].line = line;
-    name_insert(&ld->names, c, k);
+    ix->slot[at].node = k;
+    ix->slot[at].hash = h;
+    ix->len++;
     if (out)
         *out = k;
     return true;
@@ -725,6 +781,7 @@ static void node_row(struct loader *ld, int line)
         return;
     struct cluster *c = ld->c;
     const char *name = field(ld, COL_NAME);
+    size_t name_len = ld->col[COL_NAME] >= 0 ? ld->flen[ld->col[COL_NAME]] : 0;
     double send = 0, recv = 0;
     int count = 1;
     bool ok = true;
@@ -741,7 +798,8 @@ static void node_row(struct loader *ld, int line)
     for (int i = 1; i <= count; i++) {
         char *full = count == 1 ? NULL : xasprintf("%s-%d", name, i);
         int k;
-        bool added = add_named_node(ld, line, "name", full ? full : name, send, recv, &k);
+        bool added = full ? add_named_node(ld, line, "name", full, strlen(full), send, recv, &k)
+                          : add_named_node(ld, line, "name", name, name_len, send, recv, &k);
         free(full);
         if (!added)
             break;     /* one message per row, not one per copy */
@@ -810,7 +868,7 @@ static void matrix_row(struct loader *ld, int line)
 static int graph_node(struct loader *ld, int line, const char *name)
 {
     int k = name_find(&ld->names, ld->c, name);
-    if (k < 0 && !add_named_node(ld, line, NULL, name, 0, 0, &k))
+    if (k < 0 && !add_named_node(ld, line, NULL, name, strlen(name), 0, 0, &k))
         return -1;
     if (k >= ld->node_send_cap) {
         int cap = ld->node_send_cap ? 2 * ld->node_send_cap : 16;
@@ -952,6 +1010,30 @@ static void drop_record(struct loader *ld)
     ld->pending = false;
 }
 
+/* Room for n fields in fields, foff and flen. */
+static void field_room(struct loader *ld, size_t n)
+{
+    if (n <= (size_t)ld->fieldcap)
+        return;
+    size_t cap = ld->fieldcap ? (size_t)ld->fieldcap : 16;
+    while (cap < n)
+        cap *= 2;
+    ld->fieldcap = (int)cap;
+    ld->fields = xrealloc(ld->fields, cap * sizeof *ld->fields);
+    ld->foff = xrealloc(ld->foff, cap * sizeof *ld->foff);
+    ld->flen = xrealloc(ld->flen, cap * sizeof *ld->flen);
+}
+
+/* Room for n bytes in fbuf. */
+static void fbuf_room(struct loader *ld, size_t n)
+{
+    if (n <= ld->fbuf_cap)
+        return;
+    while (n > ld->fbuf_cap)
+        ld->fbuf_cap = ld->fbuf_cap ? 2 * ld->fbuf_cap : 256;
+    ld->fbuf = xrealloc(ld->fbuf, ld->fbuf_cap);
+}
+
 /* The fields go into one reused buffer: no allocation per field or row. */
 static void add_field(struct loader *ld, const char *s, size_t len)
 {
@@ -959,18 +1041,11 @@ static void add_field(struct loader *ld, const char *s, size_t len)
         ld->pending = true;
         ld->rec_line = ld->cur_line;
     }
-    if (ld->nfields == ld->fieldcap) {
-        ld->fieldcap = ld->fieldcap ? 2 * ld->fieldcap : 16;
-        ld->fields = xrealloc(ld->fields, (size_t)ld->fieldcap * sizeof *ld->fields);
-        ld->foff = xrealloc(ld->foff, (size_t)ld->fieldcap * sizeof *ld->foff);
-    }
+    field_room(ld, (size_t)ld->nfields + 1);
     if (!s)
         len = 0;
-    if (ld->fbuf_len + len + 1 > ld->fbuf_cap) {
-        while (ld->fbuf_len + len + 1 > ld->fbuf_cap)
-            ld->fbuf_cap = ld->fbuf_cap ? 2 * ld->fbuf_cap : 256;
-        ld->fbuf = xrealloc(ld->fbuf, ld->fbuf_cap);
-    }
+    fbuf_room(ld, ld->fbuf_len + len + 1);
+    ld->flen[ld->nfields] = len;
     ld->foff[ld->nfields++] = ld->fbuf_len;
     if (len)
         memcpy(ld->fbuf + ld->fbuf_len, s, len);
@@ -987,46 +1062,146 @@ static void on_record(int term, void *data)
 {
     struct loader *ld = data;
     (void)term;
-    for (int i = 0; i < ld->nfields; i++)   /* fbuf is complete: point into it */
+    for (int i = 0; i < ld->nfields; i++) {   /* fbuf is complete: point into it */
         ld->fields[i] = ld->fbuf + ld->foff[i];
+        ld->flen[i] = strlen(ld->fields[i]);
+    }
     if (ld->nfields > 0)
         record(ld, ld->rec_line);
     drop_record(ld);
 }
 
 /*
+ * How plain_line sees a byte: 0 part of a field, 1 a comma, 2 the line end,
+ * 3 what only libcsv reads (a quote, a CR but for a final one, a NUL).
+ */
+static const unsigned char byte_class[256] = {
+    [','] = 1, ['\n'] = 2, ['"'] = 3, ['\r'] = 3, ['\0'] = 3,
+};
+
+/*
  * A line without a quote or a carriage return (but for a final CR LF), fed
  * when no record is pending: split at the commas, blanks and tabs trimmed
  * off each field, exactly as libcsv splits it (checked against libcsv on
  * millions of random lines of letters, blanks, tabs, commas and '#'), and
- * handed to the same callbacks.  Nearly every line of a cluster file is like
- * this, and libcsv's byte-by-byte state machine costs more than everything
- * else a row needs.  Returns false to give the line to libcsv.
+ * handed to record() as libcsv's callbacks would.  Nearly every line of a
+ * cluster file is like this, and libcsv's byte-by-byte state machine costs
+ * more than everything else a row needs.  s holds avail bytes (> 0) from
+ * the line's start: one pass finds the commas and the line end, one copy
+ * puts the line in fbuf, where each field gets its NUL.  Returns the bytes
+ * the line took with its line end, or 0 (nothing done) to give the line to
+ * libcsv.
  */
-static bool plain_line(struct loader *ld, const char *s, size_t n)
+static size_t plain_line(struct loader *ld, int line, const char *s, size_t avail)
 {
-    size_t m = n;
-    if (m > 0 && s[m - 1] == '\n')
-        m--;
-    if (m > 0 && s[m - 1] == '\r')
-        m--;
-    for (size_t i = 0; i < m; i++)   /* short lines: one loop beats three memchr calls */
-        if (s[i] == '"' || s[i] == '\r' || s[i] == '\0')
-            return false;
-    for (size_t i = 0;;) {
-        const char *comma = memchr(s + i, ',', m - i);
-        size_t j = comma ? (size_t)(comma - s) : m, a = i, b = j;
-        while (a < b && (s[a] == ' ' || s[a] == '\t'))
-            a++;
-        while (b > a && (s[b - 1] == ' ' || s[b - 1] == '\t'))
-            b--;
-        add_field(ld, s + a, b - a);
-        if (!comma)
+    const unsigned char *p = (const unsigned char *)s, *end = p + avail;
+    /* A buffer that ends with a line end stops every scan by itself. */
+    bool stops = s[avail - 1] == '\n';
+    size_t ncomma = 0, m, n;
+    for (;;) {
+        if (stops)
+            while (byte_class[*p] == 0)
+                p++;
+        else
+            while (p < end && byte_class[*p] == 0)
+                p++;
+        if (p == end) {
+            m = n = avail;
             break;
-        i = j + 1;
+        }
+        unsigned cls = byte_class[*p];
+        if (cls == 1) {
+            field_room(ld, ncomma + 2);
+            ld->foff[ncomma++] = (size_t)(p - (const unsigned char *)s);
+            p++;
+            continue;
+        }
+        m = (size_t)(p - (const unsigned char *)s);
+        if (cls == 2) {
+            n = m + 1;
+        } else if (*p == '\r' && (p + 1 == end || p[1] == '\n')) {
+            n = m + 1 + (p + 1 < end);
+        } else {
+            return 0;
+        }
+        break;
     }
-    on_record(CSV_LF, ld);
-    return true;
+    field_room(ld, ncomma + 1);
+    ld->foff[ncomma] = m;
+    fbuf_room(ld, m + 1);
+    char *t = ld->fbuf;
+    memcpy(t, s, m);
+    for (size_t k = 0, a = 0; k <= ncomma; k++) {
+        size_t b = ld->foff[k], next = b + 1;
+        while (a < b && (t[a] == ' ' || t[a] == '\t'))
+            a++;
+        while (b > a && (t[b - 1] == ' ' || t[b - 1] == '\t'))
+            b--;
+        t[b] = '\0';
+        ld->fields[k] = t + a;
+        ld->flen[k] = b - a;
+        a = next;
+    }
+    ld->nfields = (int)ncomma + 1;
+    ld->cur_line = ld->rec_line = line;
+    record(ld, line);
+    ld->nfields = 0;
+    ld->pending = false;
+    return n;
+}
+
+/* ---- looking ahead for the name table ---- */
+
+#define PREFETCH_LINES 8            /* lines looked ahead */
+#define PREFETCH_MIN_SLOTS (1u << 15) /* smaller tables stay in the cache */
+
+/*
+ * The name table is read at random, so on a large node table nearly every
+ * row's lookup misses the caches and the TLB, and waits for memory.  The
+ * loader therefore hashes the name of the line PREFETCH_LINES ahead and asks
+ * for its slot early: by the time that row is read the slot is there.  Only
+ * a hint: it changes nothing, and a line it misreads (a quote, a comment)
+ * costs one useless prefetch.  Returns where the line after it starts.
+ */
+static const char *prefetch_line(const struct loader *ld, const char *s, const char *end)
+{
+    const char *eol = memchr(s, '\n', (size_t)(end - s));
+    const char *a = s, *b;
+    eol = eol ? eol : end;
+    for (int k = ld->col[COL_NAME]; k > 0 && a; k--) {
+        a = memchr(a, ',', (size_t)(eol - a));
+        a = a ? a + 1 : NULL;
+    }
+    if (a) {
+        b = memchr(a, ',', (size_t)(eol - a));
+        b = b ? b : eol;
+        while (a < b && (*a == ' ' || *a == '\t'))
+            a++;
+        while (b > a && (b[-1] == ' ' || b[-1] == '\t' || b[-1] == '\r'))
+            b--;
+        uint32_t h = hash_name(a, (size_t)(b - a));
+#if defined(__GNUC__)
+        __builtin_prefetch(&ld->names.slot[h & (ld->names.cap - 1)]);
+#else
+        (void)h;
+#endif
+    }
+    return eol < end ? eol + 1 : end;
+}
+
+/* Called with the line at s about to be read: keeps the prefetches ahead. */
+static void prefetch_names(struct loader *ld, const char *s, const char *end)
+{
+    if (!ld->c || ld->c->kind != CLUSTER_NODES || !ld->rows_ok ||
+        ld->names.cap < PREFETCH_MIN_SLOTS)
+        return;
+    if (!ld->ahead || ld->ahead <= s) {   /* starting, or after lines read the other way */
+        ld->ahead = s;
+        for (int i = 0; i < PREFETCH_LINES && ld->ahead < end; i++)
+            ld->ahead = prefetch_line(ld, ld->ahead, end);
+    } else if (ld->ahead < end) {
+        ld->ahead = prefetch_line(ld, ld->ahead, end);
+    }
 }
 
 /* ---- putting it together ---- */
@@ -1099,6 +1274,7 @@ static void loader_free(struct loader *ld)
     free(ld->fields);
     free(ld->fbuf);
     free(ld->foff);
+    free(ld->flen);
     free(ld->names.slot);
     free(ld->mcol);
     free(ld->row_line);
@@ -1122,6 +1298,7 @@ struct cluster *cluster_load_csv_buffer(const char *name, const char *buf, size_
     memset(&ld, 0, sizeof ld);
     ld.file = name;
     ld.d = d;
+    ld.total = len;
     ld.errors = d->errors;
     ld.c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
     for (int r = 0; r < MATRIX_NRES; r++)
@@ -1141,6 +1318,18 @@ struct cluster *cluster_load_csv_buffer(const char *name, const char *buf, size_
         pos = 3;    /* a UTF-8 byte order mark, as some editors write */
     while (pos < len) {
         const char *s = buf + pos;
+        if (!ld.pending && s[0] != '#' && !is_blank_char(s[0])) {
+            /* A record starts here, not a comment or a blank line: the usual row. */
+            prefetch_names(&ld, s, buf + len);
+            ld.done = pos;
+            size_t took = plain_line(&ld, line + 1, s, len - pos);
+            if (took) {
+                pos += took;
+                line++;
+                continue;
+            }
+        }
+        ld.done = pos;
         const char *nl = memchr(s, '\n', len - pos);
         size_t n = nl ? (size_t)(nl - s) + 1 : len - pos;
         pos += n;
@@ -1167,7 +1356,7 @@ struct cluster *cluster_load_csv_buffer(const char *name, const char *buf, size_
             ld.rec_line = line;
         }
         ld.cur_line = line;
-        if (fresh && plain_line(&ld, s, n)) {   /* false for a line with a NUL, too */
+        if (fresh && plain_line(&ld, line, s, n) == n) {   /* 0 for a line with a NUL, too */
             continue;
         } else if (memchr(s, '\0', n)) {
             diag_error(d, name, line, NULL, "NUL byte in the line (is this a text file?)");
@@ -1208,8 +1397,16 @@ struct cluster *cluster_load_csv(const char *path, struct diag *d)
         diag_error(d, path, 0, NULL, "cannot open: %s", strerror(errno));
         return NULL;
     }
+    /* Sized from the file when it says (a file that grows meanwhile still
+     * reads whole), so that a large file is read into one buffer, on huge
+     * pages, without a copy. */
+    struct stat st;
     size_t len = 0, cap = 1 << 16;
+    if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        (uintmax_t)st.st_size < SIZE_MAX / 2)
+        cap = (size_t)st.st_size + 1;   /* + 1: the end is seen without another realloc */
     char *buf = xmalloc(cap);
+    mem_advise_huge(buf, cap);
     for (;;) {
         if (len == cap)
             buf = xrealloc(buf, cap *= 2);

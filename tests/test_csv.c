@@ -773,7 +773,7 @@ static void test_round_trips(void)
            strstr(text, "\nx,0,1.5,2,0,,left\n") && strstr(text, ",0.5,fast,\n"),
        "writer: matrix class and group columns, empty where a node has none");
     free(text);
-    cluster_set_str(&c->nodes[2].name, "Send");
+    cluster_set_node_name(c, 2, "Send");
     errno = 0;
     text = write_str(c);
     ok(text == NULL && errno == EINVAL, "writer: a matrix node named send cannot be written");

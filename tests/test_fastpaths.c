@@ -3,8 +3,10 @@
  * give exactly what the slow ones give: numbers read without strtod are
  * strtod's doubles to the last bit; a line without quotes, split without
  * libcsv, loads as the same line with every field quoted (which only libcsv
- * reads); and the consistency check's radix sort names the same pair of
- * nodes (the first bad one) as a plain stable sort by (send, recv).
+ * reads); and the consistency check (grouped by send time when there are
+ * few, radix-sorted when there are many) names the same pair of nodes (the
+ * first bad one) as a plain stable sort by (send, recv); and on large
+ * files, where the name table is prefetched, duplicates are still found.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -214,10 +216,107 @@ static void test_consistency(void)
            inconsistent);
 }
 
+static const struct node *g_nodes;
+
+static int cmp_stable(const void *a, const void *b)
+{
+    const struct node *x = &g_nodes[*(const int *)a], *y = &g_nodes[*(const int *)b];
+    if (x->send != y->send)
+        return x->send < y->send ? -1 : 1;
+    if (x->recv != y->recv)
+        return x->recv < y->recv ? -1 : 1;
+    return *(const int *)a - *(const int *)b;
+}
+
+/* More send times than the grouping takes (the radix sort decides), and few
+ * (the grouping decides), each consistent and then with one or two nodes
+ * changed: the verdict and the first bad pair as qsort by (send, recv, index). */
+static void test_consistency_large(void)
+{
+    struct rng r;
+    rng_seed(&r, 11);
+    int same = 0, cases = 0;
+    for (int k = 0; k < 12; k++, cases++) {
+        int n = 20000, distinct = k % 2 ? 300 : 20000;
+        struct cluster *c = cluster_new(CLUSTER_NODES);
+        for (int i = 0; i < n; i++) {
+            char name[16];
+            snprintf(name, sizeof name, "p%d", i);
+            double s = 1 + (double)rng_below(&r, (uint64_t)distinct) / 100;
+            cluster_add_node(c, name, s, 2 * s);
+        }
+        if (k >= 4)   /* one receive time changed */
+            c->nodes[rng_below(&r, (uint64_t)n)].recv += k >= 8 ? 0.004 : -0.5;
+        if (k >= 8)   /* and a second one */
+            c->nodes[rng_below(&r, (uint64_t)n)].recv -= 0.5;
+        int *idx = xmalloc((size_t)n * sizeof *idx);
+        for (int i = 0; i < n; i++)
+            idx[i] = i;
+        g_nodes = c->nodes;
+        qsort(idx, (size_t)n, sizeof *idx, cmp_stable);
+        int wp = -1, wq = -1;
+        for (int i = 1; i < n && wp < 0; i++) {
+            const struct node *x = &c->nodes[idx[i - 1]], *y = &c->nodes[idx[i]];
+            if (x->recv > y->recv || (x->send == y->send && x->recv != y->recv)) {
+                wp = idx[i - 1];
+                wq = idx[i];
+            }
+        }
+        int p = -1, q = -1;
+        bool okc = cluster_speeds_consistent(c, &p, &q);
+        same += okc == (wp < 0) && (okc || (p == wp && q == wq)) && (okc == (k < 4));
+        free(idx);
+        cluster_free(c);
+    }
+    is_int(same, cases, "the consistency check on 20000 nodes, 300 and 20000 send times");
+}
+
+/*
+ * Large files, where the name table is prefetched and sized from the file:
+ * duplicates are still found with their first line, whichever column holds
+ * the names and whether some names are quoted (libcsv) or not.
+ */
+static void test_large_names(void)
+{
+    enum { N = 60000 };
+    static const char *const headers[] = {"name,send,recv", "send,recv,name", "recv,name,send"};
+    for (int h = 0; h < 3; h++) {
+        char *text = xmalloc((size_t)N * 48 + 256);
+        size_t len = (size_t)sprintf(text, "# latency: 1\n%s\n", headers[h]);
+        for (int i = 0; i < N; i++) {
+            int id = i == N - 1 ? 12345 : i == 40000 ? 777 : i;   /* two names given twice */
+            char name[32];
+            snprintf(name, sizeof name, i % 97 == 0 ? "\"n %d\"" : "n %d", id);
+            const char *f[3] = {name, "1.5", "2.5"};
+            if (h == 1)
+                f[0] = "1.5", f[1] = "2.5", f[2] = name;
+            else if (h == 2)
+                f[0] = "2.5", f[1] = name, f[2] = "1.5";
+            len += (size_t)sprintf(text + len, "%s,%s,%s\n", f[0], f[1], f[2]);
+        }
+        struct diag d;
+        diag_init(&d);
+        struct cluster *c = cluster_load_csv_buffer("big.csv", text, len, &d);
+        bool good = !c && d.errors == 2 && d.nlines == 2 &&
+               strcmp(d.lines[0], "big.csv:40003: name: duplicate node name \"n 777\" "
+                                  "(first on line 780)") == 0 &&
+               strcmp(d.lines[1], "big.csv:60002: name: duplicate node name \"n 12345\" "
+                                  "(first on line 12348)") == 0;
+        ok(good, "60000 rows, names in column %d: both duplicates, with their first lines", h + 1);
+        for (int i = 0; !good && i < d.nlines && i < 3; i++)
+            diag("%s", d.lines[i]);
+        cluster_free(c);
+        diag_free(&d);
+        free(text);
+    }
+}
+
 int main(void)
 {
     test_numbers();
     test_splitting();
     test_consistency();
+    test_consistency_large();
+    test_large_names();
     return tap_exit();
 }
