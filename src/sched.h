@@ -42,6 +42,9 @@ struct sched_ops {
                                state is not needed once engine_run returns */
     int (*prepare)(struct sched *s, struct engine *e, char **cause);
     int (*choose)(struct sched *s, const struct engine *e, struct decision *d, char **cause);
+    /* Optional, lean engines only: the whole run at once after prepare, instead of
+       choose: 1 if it ran, 0 if not (engine_run asks choose), -1 with *cause. */
+    int (*run_lean)(struct sched *s, struct engine *e, char **cause);
     void (*finish)(struct sched *s);   /* free s->state */
 };
 

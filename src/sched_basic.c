@@ -308,6 +308,28 @@ static int list_choose(struct sched *s, const struct engine *e, struct decision 
     return SCHED_DECIDED;
 }
 
+/*
+ * The whole run at once on a lean engine (engine_run_list): the holders
+ * first, then order[] as it is.  What list_choose decides, in the engine's
+ * own loop, with the nodes in the order they are served.
+ */
+static int list_run_lean(struct sched *s, struct engine *e, char **cause)
+{
+    (void)cause;
+    struct list_state *st = s->state;
+    int nheld = e->n - st->norder;
+    if (st->seen != e->ntr || e->ntr > 0 || st->next > 0 || nheld < 1)
+        return 0;
+    memmove(st->order + nheld, st->order, (size_t)st->norder * sizeof *st->order);
+    for (int p = 0, h = 0; p < e->n && h < nheld; p++)
+        if (engine_holds(e, p, 0))
+            st->order[h++] = p;
+    if (engine_run_list(e, st->order, nheld, st->smax, &st->senders))
+        return 1;
+    memmove(st->order, st->order + nheld, (size_t)st->norder * sizeof *st->order);
+    return 0;
+}
+
 /* ---- fnf ---- */
 
 static int fnf_prepare(struct sched *s, struct engine *e, char **cause)
@@ -332,6 +354,7 @@ const struct sched_ops sched_fnf = {
     .lean = true,
     .prepare = fnf_prepare,
     .choose = fnf_choose,
+    .run_lean = list_run_lean,
     .finish = list_finish,
 };
 
@@ -359,6 +382,7 @@ const struct sched_ops sched_slowest_first = {
     .lean = true,
     .prepare = slowest_prepare,
     .choose = slowest_choose,
+    .run_lean = list_run_lean,
     .finish = list_finish,
 };
 
@@ -392,6 +416,7 @@ const struct sched_ops sched_random_order = {
     .randomized = true,
     .prepare = rorder_prepare,
     .choose = rorder_choose,
+    .run_lean = list_run_lean,
     .finish = list_finish,
 };
 
