@@ -567,40 +567,28 @@ static void list_stream_until(struct engine *e, const struct list_run *lr, doubl
         list_step(e, lr, &it);
 }
 
-/* Put a[] (n elements of size bytes, element i belonging to node order[i])
- * back in node order, in place: one pass along the permutation's cycles,
- * marking order[] (complemented) as it goes.  Three arrays at once. */
-static void unpermute(struct engine *e, int *order, int n)
+/* Put hold[], send_free[] and parent[] (element i belonging to node
+ * order[i]) back in node order: a scatter into a fresh array, one array at
+ * a time (8 bytes a node more for a moment).  Independent writes, so their
+ * cache misses overlap; following the permutation's cycles in place would
+ * wait for each miss in turn. */
+static void *scatter(void *a, size_t size, const int *order, int n)
 {
-    double *hold = e->hold, *sf = e->send_free;
-    int *parent = e->parent;
-    for (int i = 0; i < n; i++) {
-        if (order[i] < 0)
-            continue;
-        double h = hold[i], f = sf[i];
-        int pa = parent[i], cur = i;
-        for (;;) {
-            int dst = order[cur];
-            order[cur] = ~dst;
-            if (dst == i) {
-                hold[i] = h;
-                sf[i] = f;
-                parent[i] = pa;
-                break;
-            }
-            double th = hold[dst], tf = sf[dst];
-            int tp = parent[dst];
-            hold[dst] = h;
-            sf[dst] = f;
-            parent[dst] = pa;
-            h = th;
-            f = tf;
-            pa = tp;
-            cur = dst;
-        }
+    void *to = xmalloc((size_t)(n ? n : 1) * size);
+    mem_advise_huge(to, (size_t)n * size);
+    if (size == sizeof(double)) {
+        const double *from = a;
+        double *t = to;
+        for (int i = 0; i < n; i++)
+            t[order[i]] = from[i];
+    } else {
+        const int *from = a;
+        int *t = to;
+        for (int i = 0; i < n; i++)
+            t[order[i]] = from[i];
     }
-    for (int i = 0; i < n; i++)
-        order[i] = ~order[i];
+    free(a);
+    return to;
 }
 
 int engine_run_list(struct engine *e, int *order, int nheld, double smax, struct radixq *senders)
@@ -680,7 +668,9 @@ int engine_run_list(struct engine *e, int *order, int nheld, double smax, struct
     for (int i = 0; i < n; i++)
         if (parent[i] >= 0)
             parent[i] = order[parent[i]];
-    unpermute(e, order, n);
+    e->hold = scatter(e->hold, sizeof *e->hold, order, n);
+    e->send_free = scatter(e->send_free, sizeof *e->send_free, order, n);
+    e->parent = scatter(e->parent, sizeof *e->parent, order, n);
     return 1;
 }
 
