@@ -567,28 +567,19 @@ static void list_stream_until(struct engine *e, const struct list_run *lr, doubl
         list_step(e, lr, &it);
 }
 
-/* Put hold[], send_free[] and parent[] (element i belonging to node
- * order[i]) back in node order: a scatter into a fresh array, one array at
- * a time (8 bytes a node more for a moment).  Independent writes, so their
- * cache misses overlap; following the permutation's cycles in place would
- * wait for each miss in turn. */
-static void *scatter(void *a, size_t size, const int *order, int n)
+/* Scatter a[] (element i belonging to node order[i]) into to[], in node
+ * order.  Independent writes, so their cache misses overlap; following the
+ * permutation's cycles in place would wait for each miss in turn. */
+static void scatter_doubles(double *to, const double *a, const int *order, int n)
 {
-    void *to = xmalloc((size_t)(n ? n : 1) * size);
-    mem_advise_huge(to, (size_t)n * size);
-    if (size == sizeof(double)) {
-        const double *from = a;
-        double *t = to;
-        for (int i = 0; i < n; i++)
-            t[order[i]] = from[i];
-    } else {
-        const int *from = a;
-        int *t = to;
-        for (int i = 0; i < n; i++)
-            t[order[i]] = from[i];
-    }
-    free(a);
-    return to;
+    for (int i = 0; i < n; i++)
+        to[order[i]] = a[i];
+}
+
+static void scatter_ints(int *to, const int *a, const int *order, int n)
+{
+    for (int i = 0; i < n; i++)
+        to[order[i]] = a[i];
 }
 
 int engine_run_list(struct engine *e, int *order, int nheld, double smax, struct radixq *senders)
@@ -664,13 +655,18 @@ int engine_run_list(struct engine *e, int *order, int nheld, double smax, struct
     }
     rq_free(senders);   /* as engine_run frees the policy before the last events */
     list_stream_until(e, &lr, INFINITY);
-    free(s);
     for (int i = 0; i < n; i++)
         if (parent[i] >= 0)
             parent[i] = order[parent[i]];
-    e->hold = scatter(e->hold, sizeof *e->hold, order, n);
-    e->send_free = scatter(e->send_free, sizeof *e->send_free, order, n);
-    e->parent = scatter(e->parent, sizeof *e->parent, order, n);
+    /* Back in node order, each array into the one freed before it (s[],
+     * then hold's, then send_free's): no fresh pages to fault in. */
+    scatter_doubles(s, hold, order, n);
+    scatter_doubles(hold, sf, order, n);
+    scatter_ints((int *)(void *)sf, parent, order, n);
+    e->hold = s;
+    e->send_free = hold;
+    e->parent = (int *)(void *)sf;
+    free(parent);
     return 1;
 }
 
