@@ -95,34 +95,31 @@ static uint64_t time_key(double t, bool descending)
     return descending ? ~u : u;
 }
 
-#define DIGIT 11                        /* bits of a radix sort pass */
-#define DIGITS ((64 + DIGIT - 1) / DIGIT)
-
-/* Stable LSD radix sort of a[0..n) on key, 11 bits a pass (six passes for
- * 64 bits, the counts of all of them taken in one read); a digit that is
- * the same in every key is skipped (integer times need two or three
- * passes, two-decimal ones five). */
-static void radix_sort(struct keyed *a, struct keyed *tmp, size_t n)
+/* Stable LSD radix sort of a[0..n) on key, `bits` bits a pass, the counts
+ * of all passes taken in one read; a digit that is the same in every key is
+ * skipped (integer times need two or three passes). */
+static void radix_sort_bits(struct keyed *a, struct keyed *tmp, size_t n, int bits)
 {
-    uint64_t all_and = ~0ull, all_or = 0;
-    size_t(*count)[(1 << DIGIT) + 1] = xcalloc(DIGITS, sizeof *count);
+    int digits = (64 + bits - 1) / bits;
+    size_t radix = (size_t)1 << bits, *count = xcalloc((size_t)digits * (radix + 1), sizeof *count);
+    uint64_t all_and = ~0ull, all_or = 0, mask = radix - 1;
     for (size_t i = 0; i < n; i++) {
         uint64_t k = a[i].key;
         all_and &= k;
         all_or |= k;
-        for (int d = 0; d < DIGITS; d++)
-            count[d][(k >> (d * DIGIT) & ((1u << DIGIT) - 1)) + 1]++;
+        for (int d = 0; d < digits; d++)
+            count[(size_t)d * (radix + 1) + (k >> (d * bits) & mask) + 1]++;
     }
     struct keyed *from = a, *to = tmp;
-    for (int d = 0; d < DIGITS; d++) {
-        int shift = d * DIGIT;
-        if (((all_and ^ all_or) >> shift & ((1u << DIGIT) - 1)) == 0)
+    for (int d = 0; d < digits; d++) {
+        int shift = d * bits;
+        if (((all_and ^ all_or) >> shift & mask) == 0)
             continue;
-        size_t *c = count[d];
-        for (int b = 0; b < 1 << DIGIT; b++)
+        size_t *c = count + (size_t)d * (radix + 1);
+        for (size_t b = 0; b < radix; b++)
             c[b + 1] += c[b];
         for (size_t i = 0; i < n; i++)
-            to[c[from[i].key >> shift & ((1u << DIGIT) - 1)]++] = from[i];
+            to[c[from[i].key >> shift & mask]++] = from[i];
         struct keyed *t = from;
         from = to;
         to = t;
@@ -130,6 +127,14 @@ static void radix_sort(struct keyed *a, struct keyed *tmp, size_t n)
     free(count);
     if (from != a)
         memcpy(a, from, n * sizeof *a);
+}
+
+/* 11-bit digits on large arrays (five passes instead of seven for
+ * two-decimal times), bytes on small ones, whose counts would outweigh
+ * them. */
+static void radix_sort(struct keyed *a, struct keyed *tmp, size_t n)
+{
+    radix_sort_bits(a, tmp, n, n >= 1 << 16 ? 11 : 8);
 }
 
 static int cmp_keyed(const void *x, const void *y)
