@@ -501,7 +501,7 @@ int engine_book(struct engine *e, int from, int to, int msg, const char *reason,
 /* ---- the list policies' run, in their order (engine_run_list) ----
  * Node i of the run is order[i]: hold[], send_free[] and parent[] (parent
  * as positions) are kept in that order while it runs and put back at the
- * end; s[] holds each node's send time once it holds the message.  A
+ * end; s[] holds each node's send time.  A
  * stream item's val is its sender's position; its receiver's is nheld plus
  * the booking's number. */
 
@@ -612,9 +612,17 @@ int engine_run_list(struct engine *e, int *order, int nheld, double smax, struct
     free(h0);
     int q = -1, p = -1;
     double ready = 0;
+    /* The receivers' send and receive times in their order, read at once
+     * (independent loads, whose cache misses overlap): the receive time is
+     * parked in send_free, which is 0 until the node has sent. */
+    for (int i = nheld; i < n; i++) {
+        if (i + 16 < n)
+            __builtin_prefetch(&c->nodes[order[i + 16]]);
+        const struct node *np = &c->nodes[order[i]];
+        s[i] = np->send;
+        sf[i] = np->recv;
+    }
     for (p = nheld; p < n; p++) {
-        if (p + 16 < n)
-            __builtin_prefetch(&c->nodes[order[p + 16]]);
         /* fnf's sender: no entry goes stale, nobody else books */
         const struct rq_item *top = rq_top(senders);
         q = top->val;
@@ -622,10 +630,10 @@ int engine_run_list(struct engine *e, int *order, int nheld, double smax, struct
         rq_pop(senders);
         /* as list_choose's not_before, and engine_run streams up to it */
         list_stream_until(e, &lr, done - smax - (done + smax) * 0x1p-50);
-        const struct node *np = &c->nodes[order[p]];
-        s[p] = np->send;
+        double recv = sf[p];
+        sf[p] = 0;
         ready = hold[q] > sf[q] ? hold[q] : sf[q];
-        struct cost k = {s[q], lr.L, np->recv, s[q] + lr.L + np->recv, s[q]};
+        struct cost k = {s[q], lr.L, recv, s[q] + lr.L + recv, s[q]};
         struct transfer t;
         fill_times(MODEL_ASYNC, &k, ready, 0.0, &t);
         uint32_t tie = (uint32_t)e->ntr++ << 4 | (uint32_t)EV_SEND_START << 2 | optional_events(&t);
