@@ -6,6 +6,9 @@
  * A lean engine streams the same events through a radix queue instead
  * (O(1) per push, amortised small per event when the policy gives
  * not_before) and keeps neither the records nor the timeline.
+ * engine_run_list runs a list policy's whole broadcast in one loop, with
+ * the node arrays in the order the policy serves the nodes: O(n) besides
+ * the two queues, and the receivers read one after the other.
  */
 #include "engine.h"
 

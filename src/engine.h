@@ -35,7 +35,8 @@
  * queue holds only events not processed yet: a policy that knows how early
  * its later decisions can start says so (decision.not_before, sched.h) and
  * the engine processes everything before that as it goes.  Memory: hold,
- * send_free, parent (20 bytes per node) plus 16 bytes per pending event.
+ * send_free, parent (20 bytes per node) plus 16 bytes per pending event
+ * (and 8 bytes per node for the send times in engine_run_list).
  * A lean engine has no e->tr and no e->ev: the view, snapshots and the
  * reports of single transfers need a full one.
  */

@@ -98,7 +98,8 @@ int sched_check(const struct sched_ops *ops, const struct cluster *c, enum model
 
 /*
  * Run a policy to the end: prepare, choose/book until no node waits (or the
- * policy is done), finish, build the timeline. Returns 0 or -1 with *cause
+ * policy is done; on a lean engine, run_lean instead when the policy has it
+ * and it runs), finish, build the timeline. Returns 0 or -1 with *cause
  * (a bad decision names the decision).  On a lean engine the policy must be
  * lean too; its state is released (finish) before the rest of the timeline
  * is streamed, so that the two never take memory at the same time.

@@ -11,7 +11,10 @@
  * heap at a fraction of the cache misses on millions of nodes.  The waiting
  * nodes are sorted by a radix sort on the times' bits.  All of them run on a
  * lean engine (no reasons, engine.h) and tell it how early their next
- * decisions can start (decision.not_before).
+ * decisions can start (decision.not_before).  On a lean async node table,
+ * fnf, slowest-first and random-order hand the engine their whole order at
+ * once (engine_run_list): the same decisions, taken in the engine's loop
+ * with the nodes in the order they are served.
  */
 #include "sched.h"
 
