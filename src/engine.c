@@ -6,6 +6,9 @@
  * A lean engine streams the same events through a radix queue instead
  * (O(1) per push, amortised small per event when the policy gives
  * not_before) and keeps neither the records nor the timeline.
+ * engine_run_list runs a list policy's whole broadcast in one loop, with
+ * the node arrays in the order the policy serves the nodes: O(n) besides
+ * the two queues, and the receivers read one after the other.
  */
 #include "engine.h"
 
@@ -496,6 +499,186 @@ int engine_book(struct engine *e, int from, int to, int msg, const char *reason,
         e->nev = 0;
     }
     return 0;
+}
+
+/* ---- the list policies' run, in their order (engine_run_list) ----
+ * Node i of the run is order[i]: hold[], send_free[] and parent[] (parent
+ * as positions) are kept in that order while it runs and put back at the
+ * end; s[] holds each node's send time.  A
+ * stream item's val is its sender's position; its receiver's is nheld plus
+ * the booking's number. */
+
+struct list_run {
+    const int *order;
+    int nheld;
+    double *s;
+    double L;
+};
+
+/* stream_step for a list run: the same events, times and order. */
+static void list_step(struct engine *e, const struct list_run *lr, const struct rq_item *it)
+{
+    double time = rq_time(it);
+    uint32_t tie = it->tie;
+    int from = it->val, to = lr->nheld + (int)(tie >> 4);
+    int kind = (int)(tie >> 2 & 3u);
+    unsigned mask = tie & 3u;
+    if (time < e->streamed_to)
+        e->late++;
+    else
+        e->streamed_to = time;
+    e->nev++;
+    if (e->on_event) {
+        struct event ev = {time, tie, kind, (int)(tie >> 4)};
+        e->on_event(e->on_event_ctx, e, &ev, lr->order[from], lr->order[to]);
+    }
+    double next;
+    int nkind = EV_HOLD;
+    switch (kind) {
+    case EV_SEND_START:   /* fill_times, async: free = t + s, link_end = free + l */
+        if (mask & HAS_SEND_END) {
+            nkind = EV_SEND_END;
+            next = time + lr->s[from];
+        } else if (mask & HAS_LINK_END) {
+            nkind = EV_LINK_END;
+            next = time + lr->s[from] + lr->L;
+        } else {
+            next = e->hold[to];   /* the very double the booking computed */
+        }
+        break;
+    case EV_SEND_END:
+        if (mask & HAS_LINK_END) {
+            nkind = EV_LINK_END;
+            next = time + lr->L;
+        } else {
+            next = e->hold[to];
+        }
+        break;
+    case EV_LINK_END:
+        next = e->hold[to];
+        break;
+    default:
+        return;
+    }
+    rq_push(e->stream, next, (tie & ~(3u << 2)) | (uint32_t)nkind << 2, from);
+}
+
+static void list_stream_until(struct engine *e, const struct list_run *lr, double t)
+{
+    struct rq_item it;
+    while (rq_take(e->stream, t, &it))
+        list_step(e, lr, &it);
+}
+
+/* Scatter a[] (element i belonging to node order[i]) into to[], in node
+ * order.  Independent writes, so their cache misses overlap; following the
+ * permutation's cycles in place would wait for each miss in turn. */
+static void scatter_doubles(double *to, const double *a, const int *order, int n)
+{
+    for (int i = 0; i < n; i++)
+        to[order[i]] = a[i];
+}
+
+static void scatter_ints(int *to, const int *a, const int *order, int n)
+{
+    for (int i = 0; i < n; i++)
+        to[order[i]] = a[i];
+}
+
+int engine_run_list(struct engine *e, int *order, int nheld, double smax, struct radixq *senders)
+{
+    const struct cluster *c = e->c;
+    int n = e->n;
+    if (!e->lean || e->model != MODEL_ASYNC || c->kind != CLUSTER_NODES || e->ntr > 0 ||
+        nheld < 1 || nheld > n || e->nwaiting != n - nheld)
+        return 0;
+    struct list_run lr = {order, nheld, xmalloc((size_t)n * sizeof(double)), c->latency};
+    double *hold = e->hold, *sf = e->send_free, *s = lr.s;
+    int *parent = e->parent;
+    mem_advise_huge(s, (size_t)n * sizeof *s);
+    /* Into the run's order: send_free (0) and parent (-1) are the same
+     * everywhere before the first booking; hold is INFINITY but for the
+     * holders, which come first. */
+    double *h0 = xmalloc((size_t)nheld * sizeof *h0);
+    for (int i = 0; i < nheld; i++)
+        h0[i] = hold[order[i]];
+    for (int i = 0; i < n; i++)
+        hold[i] = INFINITY;
+    rq_free(senders);
+    rq_init(senders);
+    for (int i = 0; i < nheld; i++) {
+        hold[i] = h0[i];
+        s[i] = c->nodes[order[i]].send;
+        double ready = hold[i] > sf[i] ? hold[i] : sf[i];   /* engine_ready */
+        rq_push(senders, ready + s[i], (uint32_t)order[i], i);
+    }
+    free(h0);
+    int q = -1, p = -1;
+    double ready = 0;
+    /* The receivers' send and receive times in their order, read at once
+     * (independent loads, whose cache misses overlap): the receive time is
+     * parked in send_free, which is 0 until the node has sent. */
+    for (int i = nheld; i < n; i++) {
+        if (i + 16 < n)
+            __builtin_prefetch(&c->nodes[order[i + 16]]);
+        const struct node *np = &c->nodes[order[i]];
+        s[i] = np->send;
+        sf[i] = np->recv;
+    }
+    for (p = nheld; p < n; p++) {
+        /* fnf's sender: no entry goes stale, nobody else books */
+        const struct rq_item *top = rq_top(senders);
+        q = top->val;
+        double done = rq_time(top);
+        rq_pop(senders);
+        /* as list_choose's not_before, and engine_run streams up to it */
+        list_stream_until(e, &lr, done - smax - (done + smax) * 0x1p-50);
+        double recv = sf[p];
+        sf[p] = 0;
+        ready = hold[q] > sf[q] ? hold[q] : sf[q];
+        struct cost k = {s[q], lr.L, recv, s[q] + lr.L + recv, s[q]};
+        struct transfer t;
+        fill_times(MODEL_ASYNC, &k, ready, 0.0, &t);
+        uint32_t tie = (uint32_t)e->ntr++ << 4 | (uint32_t)EV_SEND_START << 2 | optional_events(&t);
+        rq_push(e->stream, t.start, tie, q);
+        hold[p] = t.hold;
+        sf[q] = t.free;
+        parent[p] = q;
+        if (e->nwaiting > 0)
+            e->nwaiting--;
+        if (t.hold > e->makespan)
+            e->makespan = t.hold;
+        /* list_sync: the sender and the receiver with their next completions */
+        double rq = hold[q] > sf[q] ? hold[q] : sf[q], rp = hold[p] > sf[p] ? hold[p] : sf[p];
+        rq_push(senders, rq + s[q], (uint32_t)order[q], q);
+        rq_push(senders, rp + s[p], (uint32_t)order[p], p);
+    }
+    if (e->ntr > 0) {   /* the latest booking, as engine_earliest gives it */
+        p = n - 1;
+        struct cost k = {s[q], lr.L, c->nodes[order[p]].recv, 0, s[q]};
+        k.T = k.s + k.l + k.r;
+        memset(&e->last, 0, sizeof e->last);
+        e->last.from = order[q];
+        e->last.to = order[p];
+        e->last.seq = e->ntr - 1;
+        e->last.wait_start = ready;
+        fill_times(MODEL_ASYNC, &k, ready, 0.0, &e->last);
+    }
+    rq_free(senders);   /* as engine_run frees the policy before the last events */
+    list_stream_until(e, &lr, INFINITY);
+    for (int i = 0; i < n; i++)
+        if (parent[i] >= 0)
+            parent[i] = order[parent[i]];
+    /* Back in node order, each array into the one freed before it (s[],
+     * then hold's, then send_free's): no fresh pages to fault in. */
+    scatter_doubles(s, hold, order, n);
+    scatter_doubles(hold, sf, order, n);
+    scatter_ints((int *)(void *)sf, parent, order, n);
+    e->hold = s;
+    e->send_free = hold;
+    e->parent = (int *)(void *)sf;
+    free(parent);
+    return 1;
 }
 
 /* ---- the event heap: ordered by (time, seq) ---- */

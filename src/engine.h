@@ -35,7 +35,8 @@
  * queue holds only events not processed yet: a policy that knows how early
  * its later decisions can start says so (decision.not_before, sched.h) and
  * the engine processes everything before that as it goes.  Memory: hold,
- * send_free, parent (20 bytes per node) plus 16 bytes per pending event.
+ * send_free, parent (20 bytes per node) plus 16 bytes per pending event
+ * (and 8 bytes per node for the send times in engine_run_list).
  * A lean engine has no e->tr and no e->ev: the view, snapshots and the
  * reports of single transfers need a full one.
  */
@@ -196,6 +197,26 @@ int engine_earliest(const struct engine *e, int from, int to, int msg, struct tr
  * edge. `reason` is copied; NULL gives an empty reason.
  */
 int engine_book(struct engine *e, int from, int to, int msg, const char *reason, char **cause);
+
+/*
+ * The whole run of a list policy (fnf, slowest-first, random-order;
+ * sched_basic.c) on a lean engine at once: order[0..n) holds every node,
+ * first the nheld that hold the message before the first booking (in
+ * increasing index), then the waiting ones in the order the policy serves
+ * them.  Each is booked from the holder whose next send completes first
+ * (ties: lowest index) with engine_book's arithmetic, and the stream is
+ * processed up to list_choose's not_before before each booking and to its
+ * end after the last: the same bookings, events and final state as the
+ * decisions booked one by one.  While it runs the node arrays are kept in
+ * the policy's order (node order[i] at i), so that receivers are read one
+ * after the other instead of at random places, and put back at the end;
+ * an on_event callback gets the real nodes but must not read e's arrays.
+ * Costs 8 bytes a node (the send times, in that order).  senders is a
+ * queue the run may use (emptied at the start, freed at the end).  Only an async node
+ * table, before the first booking: returns 1 if it ran, 0 if it did not
+ * (nothing changed: book the decisions one by one).  order is left as given.
+ */
+int engine_run_list(struct engine *e, int *order, int nheld, double smax, struct radixq *senders);
 
 /* Build e->ev from the bookings (heap on time, then sequence).  Lean: process
  * every event still in the stream instead (e->ev stays NULL). */

@@ -122,8 +122,10 @@ int engine_run(struct engine *e, struct sched *s, char **cause)
                          "records); run it without a lean engine", ops->name);
     if (ops->prepare && ops->prepare(s, e, cause) < 0)
         return -1;
-    int rc = 0;
-    while (e->nwaiting > 0) {
+    int rc = 0, ran = 0;
+    if (e->lean && ops->run_lean && (ran = ops->run_lean(s, e, cause)) < 0)
+        rc = -1;
+    while (rc == 0 && !ran && e->nwaiting > 0) {
         struct decision d;   /* not memset: 300 bytes a decision is most of a lean run */
         d.from = d.to = -1;
         d.msg = 0;

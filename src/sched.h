@@ -42,6 +42,9 @@ struct sched_ops {
                                state is not needed once engine_run returns */
     int (*prepare)(struct sched *s, struct engine *e, char **cause);
     int (*choose)(struct sched *s, const struct engine *e, struct decision *d, char **cause);
+    /* Optional, lean engines only: the whole run at once after prepare, instead of
+       choose: 1 if it ran, 0 if not (engine_run asks choose), -1 with *cause. */
+    int (*run_lean)(struct sched *s, struct engine *e, char **cause);
     void (*finish)(struct sched *s);   /* free s->state */
 };
 
@@ -95,7 +98,8 @@ int sched_check(const struct sched_ops *ops, const struct cluster *c, enum model
 
 /*
  * Run a policy to the end: prepare, choose/book until no node waits (or the
- * policy is done), finish, build the timeline. Returns 0 or -1 with *cause
+ * policy is done; on a lean engine, run_lean instead when the policy has it
+ * and it runs), finish, build the timeline. Returns 0 or -1 with *cause
  * (a bad decision names the decision).  On a lean engine the policy must be
  * lean too; its state is released (finish) before the rest of the timeline
  * is streamed, so that the two never take memory at the same time.
