@@ -32,6 +32,22 @@ const char *report_num(double x)
     return b;
 }
 
+void fmt_num_text(char *buf, size_t size, double x)
+{
+    fmt_num(buf, size, x);
+    if (strlen(buf) > 12 && isfinite(x))
+        snprintf(buf, size, "%.10g", x);
+}
+
+const char *report_txt(double x)
+{
+    static char bufs[8][40];
+    static int at;
+    char *b = bufs[at++ & 7];
+    fmt_num_text(b, sizeof bufs[0], x);
+    return b;
+}
+
 static void json_string(FILE *fp, const char *s)
 {
     fputc('"', fp);
@@ -71,7 +87,7 @@ static void describe_cluster(FILE *fp, const struct cluster *c)
     fprintf(fp, "cluster: %s (%s, %d node%s, source %s", c->name ? c->name : "(unnamed)",
             cluster_kind_name(c->kind), c->n, c->n == 1 ? "" : "s", c->nodes[c->source].name);
     if (c->kind == CLUSTER_NODES)
-        fprintf(fp, ", latency %s", report_num(c->latency));
+        fprintf(fp, ", latency %s", report_txt(c->latency));
     fprintf(fp, ")\n");
 }
 
@@ -101,20 +117,20 @@ static void pipeline_summary(FILE *fp, const struct run *r)
     int k = r->sched.slices, who = -1;
     double period = pl ? pipe_period(r->c, &pl->tree, r->model, &who) : 0;
     fprintf(fp, "slices        %d\n", k);
-    fprintf(fp, "throughput    %s", isinf(r->sched.throughput) ? "unbounded" : report_num(r->sched.throughput));
+    fprintf(fp, "throughput    %s", isinf(r->sched.throughput) ? "unbounded" : report_txt(r->sched.throughput));
     if (who >= 0)
         fprintf(fp, "   (%s formula: period %s, set by %s)\n",
-                r->model == MODEL_MULTI_PORT ? "multi-port" : "one-port", report_num(period),
+                r->model == MODEL_MULTI_PORT ? "multi-port" : "one-port", report_txt(period),
                 r->c->nodes[who].name);
     else
         fprintf(fp, "   (no receivers)\n");
     double measured = measured_of(r);
     if (isfinite(measured))
-        fprintf(fp, "measured      %s   (simulated, slices %d to %d)\n", report_num(measured), k / 2 + 1, k);
+        fprintf(fp, "measured      %s   (simulated, slices %d to %d)\n", report_txt(measured), k / 2 + 1, k);
     if (isfinite(r->sched.optimal_throughput) && isfinite(r->sched.throughput))
         fprintf(fp, "LP optimum    %s   (several trees at once, linear program (2); this tree "
                     "reaches %.1f %%%s)\n",
-                report_num(r->sched.optimal_throughput),
+                report_txt(r->sched.optimal_throughput),
                 100.0 * r->sched.throughput / r->sched.optimal_throughput,
                 r->model == MODEL_MULTI_PORT ? " of the one-port optimum" : "");
     else if (!isfinite(r->sched.optimal_throughput))
@@ -124,26 +140,26 @@ static void pipeline_summary(FILE *fp, const struct run *r)
 static void interval(char *buf, size_t size, double a, double b)
 {
     if (b > a)
-        snprintf(buf, size, "[%s, %s)", report_num(a), report_num(b));
+        snprintf(buf, size, "[%s, %s)", report_txt(a), report_txt(b));
     else
         snprintf(buf, size, "-");
 }
 
 void report_summary_text(FILE *fp, const struct run *r)
 {
-    fprintf(fp, "makespan      %s\n", report_num(r->eng.makespan));
-    fprintf(fp, "lower bound   %s", report_num(r->lower_bound));
+    fprintf(fp, "makespan      %s\n", report_txt(r->eng.makespan));
+    fprintf(fp, "lower bound   %s", report_txt(r->lower_bound));
     if (r->c->kind == CLUSTER_NODES)
         fprintf(fp, "   (s(source) + L + max r)\n");
     else
         fprintf(fp, "   (slowest chain of single transfers from the source)\n");
     switch (r->opt) {
     case OPT_PROVEN:
-        fprintf(fp, "optimum       %s   (%s)\n", report_num(r->optimum), r->opt_note);
+        fprintf(fp, "optimum       %s   (%s)\n", report_txt(r->optimum), r->opt_note);
         break;
     case OPT_GAVE_UP:
-        fprintf(fp, "optimum       unknown: between %s and %s   (%s)\n", report_num(r->opt_lower),
-                report_num(r->optimum), r->opt_note);
+        fprintf(fp, "optimum       unknown: between %s and %s   (%s)\n", report_txt(r->opt_lower),
+                report_txt(r->optimum), r->opt_note);
         break;
     default:
         fprintf(fp, "optimum       unknown   (%s)\n", r->opt_note);
@@ -158,11 +174,11 @@ void report_summary_text(FILE *fp, const struct run *r)
     double limit;
     const char *cond = r->consistent ? "" : "; does not hold here: speeds are not consistent";
     if (run_guarantee(r, &limit))
-        fprintf(fp, "guarantee     fnf <= 2T + beta = 2*%s %s %s = %s%s\n", report_num(r->optimum),
-                r->beta < 0 ? "-" : "+", report_num(fabs(r->beta)), report_num(limit), cond);
+        fprintf(fp, "guarantee     fnf <= 2T + beta = 2*%s %s %s = %s%s\n", report_txt(r->optimum),
+                r->beta < 0 ? "-" : "+", report_txt(fabs(r->beta)), report_txt(limit), cond);
     else
         fprintf(fp, "guarantee     fnf <= 2T + beta, beta = %s (T, the optimum, is at least %s)%s\n",
-                report_num(r->beta), report_num(r->lower_bound), cond);
+                report_txt(r->beta), report_txt(r->lower_bound), cond);
 }
 
 void report_run_text(FILE *fp, const struct run *r, bool summary)
@@ -179,7 +195,7 @@ void report_run_text(FILE *fp, const struct run *r, bool summary)
             interval(l, sizeof l, t->link_start, t->link_end);
             interval(v, sizeof v, t->recv_start, t->recv_end);
             fprintf(fp, "%4d  %-10s %-10s %-14s %-14s %-14s %-8s %s\n", i + 1, nodename(r, t->from),
-                    nodename(r, t->to), s, l, v, report_num(t->hold), t->reason);
+                    nodename(r, t->to), s, l, v, report_txt(t->hold), t->reason);
         }
         fprintf(fp, "\n");
     }
@@ -187,7 +203,7 @@ void report_run_text(FILE *fp, const struct run *r, bool summary)
         fprintf(fp, "note          %s\n", r->sched.note);
     if (r->sched.has_tree_cost)
         fprintf(fp, "tree cost     %s   (heaviest root-to-leaf path, Figueira)\n",
-                report_num(r->sched.tree_cost));
+                report_txt(r->sched.tree_cost));
     report_summary_text(fp, r);
 }
 
@@ -276,8 +292,8 @@ void report_compare_text(FILE *fp, const struct run *runs, int k, bool summary)
             for (int j = 0; j < runs[i].eng.ntr; j++) {
                 const struct transfer *t = &runs[i].eng.tr[j];
                 fprintf(fp, "%4d  %-10s -> %-10s start %-8s holds at %s\n", j + 1,
-                        nodename(&runs[i], t->from), nodename(&runs[i], t->to), report_num(t->start),
-                        report_num(t->hold));
+                        nodename(&runs[i], t->from), nodename(&runs[i], t->to), report_txt(t->start),
+                        report_txt(t->hold));
             }
             fprintf(fp, "\n");
         }
@@ -285,7 +301,7 @@ void report_compare_text(FILE *fp, const struct run *runs, int k, bool summary)
             best ? "/ optimum" : "");
     for (int i = 0; i < k; i++) {
         const struct run *r = &runs[i];
-        fprintf(fp, "%-16s %-10s %-14.3f", r->sched.ops->name, report_num(r->eng.makespan),
+        fprintf(fp, "%-16s %-10s %-14.3f", r->sched.ops->name, report_txt(r->eng.makespan),
                 r->lower_bound > 0 ? r->eng.makespan / r->lower_bound : 1.0);
         if (best)
             fprintf(fp, " %.3f", best->optimum > 0 ? r->eng.makespan / best->optimum : 1.0);
@@ -294,29 +310,29 @@ void report_compare_text(FILE *fp, const struct run *runs, int k, bool summary)
         else if (r->sched.status == OPT_GAVE_UP)
             fprintf(fp, "   (search gave up: not proven optimal)");
         if (r->sched.slices > 0 && isfinite(r->sched.throughput)) {
-            fprintf(fp, "   throughput %s", report_num(r->sched.throughput));
+            fprintf(fp, "   throughput %s", report_txt(r->sched.throughput));
             if (isfinite(r->sched.optimal_throughput))
                 fprintf(fp, " = %.1f %% of the LP optimum %s",
                         100.0 * r->sched.throughput / r->sched.optimal_throughput,
-                        report_num(r->sched.optimal_throughput));
+                        report_txt(r->sched.optimal_throughput));
         }
         fprintf(fp, "\n");
     }
     fprintf(fp, "\n");
     if (k >= 2)
         fprintf(fp, "difference    %s - %s = %s\n", runs[0].sched.ops->name, runs[1].sched.ops->name,
-                report_num(runs[0].eng.makespan - runs[1].eng.makespan));
+                report_txt(runs[0].eng.makespan - runs[1].eng.makespan));
     const struct run *r0 = best ? best : &runs[0];
-    fprintf(fp, "lower bound   %s\n", report_num(r0->lower_bound));
+    fprintf(fp, "lower bound   %s\n", report_txt(r0->lower_bound));
     if (best)
-        fprintf(fp, "optimum       %s   (%s)\n", report_num(best->optimum), best->opt_note);
+        fprintf(fp, "optimum       %s   (%s)\n", report_txt(best->optimum), best->opt_note);
     else if (runs[0].opt == OPT_PROVEN)
-        fprintf(fp, "optimum       %s   (%s)\n", report_num(runs[0].optimum), runs[0].opt_note);
+        fprintf(fp, "optimum       %s   (%s)\n", report_txt(runs[0].optimum), runs[0].opt_note);
     else
         fprintf(fp, "optimum       unknown   (%s)\n", runs[0].opt_note);
     double limit;
     if (r0->has_beta && run_guarantee(r0, &limit))
-        fprintf(fp, "guarantee     fnf <= 2T + beta = %s%s\n", report_num(limit),
+        fprintf(fp, "guarantee     fnf <= 2T + beta = %s%s\n", report_txt(limit),
                 r0->consistent ? "" : " (does not hold here: speeds are not consistent)");
 }
 

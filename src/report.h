@@ -18,6 +18,11 @@ void fmt_num(char *buf, size_t size, double x);
 /* fmt_num into one of 8 rotating static buffers, so one printf can show
  * several numbers (not reentrant: the output code is single-threaded). */
 const char *report_num(double x);
+/* For people (text tables, the view): at most 10 significant digits, so a
+ * sum's rounding noise does not show (49.89, not 49.890000000000015);
+ * CSV and JSON keep report_num's exact values. */
+void fmt_num_text(char *buf, size_t size, double x);
+const char *report_txt(double x);
 
 void report_run_text(FILE *fp, const struct run *r, bool summary);
 void report_run_csv(FILE *fp, const struct run *r, bool summary, bool header);

@@ -16,7 +16,7 @@ static const char *name(const struct exchange *x, int i)
 static void interval(char *buf, size_t size, double a, double b)
 {
     if (b > a)
-        snprintf(buf, size, "[%s, %s)", report_num(a), report_num(b));
+        snprintf(buf, size, "[%s, %s)", report_txt(a), report_txt(b));
     else
         snprintf(buf, size, "-");
 }
@@ -25,7 +25,7 @@ static void describe(FILE *fp, const struct exchange *x, bool with_sched)
 {
     const struct cluster *c = x->c;
     fprintf(fp, "cluster: %s (%s, %d node%s, latency %s)\n", c->name ? c->name : "(unnamed)",
-            cluster_kind_name(c->kind), c->n, c->n == 1 ? "" : "s", report_num(c->latency));
+            cluster_kind_name(c->kind), c->n, c->n == 1 ? "" : "s", report_txt(c->latency));
     fprintf(fp, "exchange: %s, %d receiver%s", exchange_pattern_name(x->pattern), x->nrecv,
             x->nrecv == 1 ? "" : "s");
     if (x->pattern == XPAT_ALL_TO_SOME) {
@@ -76,17 +76,17 @@ void report_exchange_orders(FILE *fp, const struct exchange *x, int width)
 
 void report_exchange_summary(FILE *fp, const struct exchange *x)
 {
-    fprintf(fp, "completion    %s\n", report_num(x->completion));
+    fprintf(fp, "completion    %s\n", report_txt(x->completion));
     fprintf(fp, "lower bound   %s   (max over nodes of max(total send time, total receive time): "
                 "%s's %s)\n",
-            report_num(x->lower_bound), name(x, x->bound_node), x->bound_by_recv ? "receives" : "sends");
+            report_txt(x->lower_bound), name(x, x->bound_node), x->bound_by_recv ? "receives" : "sends");
     if (x->model == MODEL_ASYNC)
         fprintf(fp, "idle senders  none   (async: a sender moves on after s(q))\n");
     else if (x->nwaits == 0)
         fprintf(fp, "idle senders  none   (no sender waited for a busy receiver)\n");
     else
         fprintf(fp, "idle senders  %d wait%s, %s in all   (senders waiting for a busy receiver)\n",
-                x->nwaits, x->nwaits == 1 ? "" : "s", report_num(x->idle));
+                x->nwaits, x->nwaits == 1 ? "" : "s", report_txt(x->idle));
 }
 
 void report_exchange_text(FILE *fp, const struct exchange *x, bool summary)
@@ -105,7 +105,7 @@ void report_exchange_text(FILE *fp, const struct exchange *x, bool summary)
             interval(l, sizeof l, t->link_start, t->link_end);
             interval(v, sizeof v, t->recv_start, t->recv_end);
             fprintf(fp, "%6d  %-10s %-10s %-5d %-14s %-14s %-14s %-14s %s\n", i + 1,
-                    name(x, t->from), name(x, t->to), x->row[i] + 1, w, s, l, v, report_num(t->hold));
+                    name(x, t->from), name(x, t->to), x->row[i] + 1, w, s, l, v, report_txt(t->hold));
         }
         fprintf(fp, "\n");
     }
@@ -199,12 +199,12 @@ void report_exchange_compare_text(FILE *fp, const struct exchange *xs, int k, bo
             "idle");
     for (int i = 0; i < k; i++) {
         const struct exchange *x = &xs[i];
-        fprintf(fp, "%-14s %-12s %-14.3f %-8d %s\n", exchange_algo_name(x->algo), report_num(x->completion),
-                x->lower_bound > 0 ? x->completion / x->lower_bound : 1.0, x->nwaits, report_num(x->idle));
+        fprintf(fp, "%-14s %-12s %-14.3f %-8d %s\n", exchange_algo_name(x->algo), report_txt(x->completion),
+                x->lower_bound > 0 ? x->completion / x->lower_bound : 1.0, x->nwaits, report_txt(x->idle));
     }
     fprintf(fp, "\nlower bound   %s   (max over nodes of max(total send time, total receive "
                 "time): %s's %s)\n",
-            report_num(xs[0].lower_bound), name(&xs[0], xs[0].bound_node),
+            report_txt(xs[0].lower_bound), name(&xs[0], xs[0].bound_node),
             xs[0].bound_by_recv ? "receives" : "sends");
 }
 

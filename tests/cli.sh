@@ -78,6 +78,11 @@ run "$H" run no/such/file.csv
 check "missing file: status 2 with the path" sh -c "[ $rc -eq 2 ] && grep -q 'no/such/file.csv' $T/err"
 run "$H" run
 check "missing FILE: status 2" test $rc -eq 2
+printf '# latency: 0\nname,send,recv\na,0.1,0.2\nb,0.1,0.2\n' >"$T/noise.csv"
+run "$H" run "$T/noise.csv"
+check "text: 0.1 + 0.2 reads 0.3 (no rounding noise for people)" has "^makespan      0.3$" "$T/out"
+run "$H" run "$T/noise.csv" --format csv
+check "csv: the exact double 0.30000000000000004" has ",0.30000000000000004$" "$T/out"
 run "$H" runn clusters/counterexample.csv
 check "a mistyped command: status 2, the list of commands" sh -c "[ $rc -eq 2 ] && grep -q 'unknown command runn; the commands are run, compare' $T/err"
 run "$H" no-such-file.csv

@@ -55,7 +55,7 @@ const char *ui_num(double x)
     static char bufs[8][40];
     static int at;
     char *b = bufs[at++ & 7];
-    fmt_num(b, sizeof bufs[0], x);
+    fmt_num_text(b, sizeof bufs[0], x);
     return b;
 }
 
