@@ -64,6 +64,8 @@ void rq_free(struct radixq *q)
     }
     free(q->run.item);
     free(q->heap.item);
+    free(q->tmp.item);
+    free(q->b);
     memset(q, 0, sizeof *q);
 }
 
@@ -184,18 +186,28 @@ static void heap_pop(struct radixq *q)
 /* File a key above q->last into its bucket (see above). */
 static void bucket_add(struct radixq *q, struct rq_item it)
 {
-    int level = (63 - __builtin_clzll(it.key ^ q->last)) / RQ_BITS;
-    int digit = (int)(it.key >> (level * RQ_BITS) & (RQ_FANOUT - 1));
-    int i = level * RQ_FANOUT + digit;
-    struct rq_bucket *b = &q->b[i];
-    if (!b->len) {
-        b->min = it.key;
-        q->used[level][digit / 64] |= 1ull << (digit % 64);
-        q->levels |= 1ull << level;
-    } else if (it.key < b->min) {
-        b->min = it.key;
+    unsigned level = (unsigned)(63 - __builtin_clzll(it.key ^ q->last)) / RQ_BITS;
+    unsigned digit = (unsigned)(it.key >> (level * RQ_BITS)) & (RQ_FANOUT - 1);
+    uint64_t *word = &q->used[level][digit / 64], bit = 1ull << (digit % 64);
+    if (*word & bit) {
+        struct rq_bucket *b = &q->b[level * RQ_FANOUT + digit];
+        if (it.key < b->min)
+            b->min = it.key;
+        chain_add(q, b, it);
+        return;
     }
-    chain_add(q, b, it);
+    /* A fresh header: the headers are never cleared, one is read only while
+     * its used bit is set. */
+    if (!q->b)
+        q->b = xmalloc(RQ_LEVELS * RQ_FANOUT * sizeof *q->b);
+    struct rq_bucket *b = &q->b[level * RQ_FANOUT + digit];
+    struct rq_block *k = new_block(q);
+    k->item[0] = it;
+    b->head = b->tail = k;
+    b->len = 1;
+    b->min = it.key;
+    *word |= bit;
+    q->levels |= 1ull << level;
 }
 
 /* The lowest non-empty bucket; q->levels must not be 0. */
@@ -301,14 +313,67 @@ static void flag_sort(struct rq_item *a, size_t n, int shift)
             flag_sort(a + lo, count[b], shift - 8);
 }
 
-/* Sort the run by tie: quicksort up to a few thousand items, an in-place
- * radix sort beyond, from the highest byte that is not the same in all. */
+/* Merge the ascending runs a[0..m) and a[m..n) by tie, through tmp. */
+static void merge_runs(struct rq_item *a, size_t m, size_t n, struct rq_item *tmp)
+{
+    memcpy(tmp, a, m * sizeof *a);
+    size_t i = 0, j = m, k = 0;
+    while (i < m && j < n)
+        a[k++] = a[j].tie < tmp[i].tie ? a[j++] : tmp[i++];
+    memcpy(a + k, tmp + i, (m - i) * sizeof *a);   /* what is left of a[m..n) is in place */
+}
+
+#define MAX_ASC 8   /* ascending stretches a run is merged from; more: quicksort */
+
+/*
+ * A run of equal times arrives nearly sorted by tie: its items were pushed
+ * in the order of the events that made them, a few ascending stretches one
+ * after the other (one per earlier time that pushed into it).  Find them;
+ * with one there is nothing to do, with a few merge them (n log k), with
+ * many quicksort.
+ */
+static void sort_small(struct radixq *q, struct rq_item *a, size_t n)
+{
+    size_t cut[MAX_ASC + 1], k = 0;
+    cut[k++] = 0;
+    for (size_t i = 1; i < n; i++)
+        if (a[i].tie < a[i - 1].tie) {
+            if (k == MAX_ASC) {
+                quick_sort(a, n);
+                return;
+            }
+            cut[k++] = i;
+        }
+    if (k == 1)
+        return;
+    if (n <= 16) {
+        insertion_sort(a, n);
+        return;
+    }
+    cut[k] = n;
+    reserve(q, &q->tmp, n);
+    while (k > 1) {   /* merge neighbours pairwise until one stretch is left */
+        size_t m = 0;
+        for (size_t r = 0; r + 1 < k; r += 2) {
+            merge_runs(a + cut[r], cut[r + 1] - cut[r], cut[r + 2] - cut[r], q->tmp.item);
+            cut[m++] = cut[r];
+        }
+        if (k % 2)
+            cut[m++] = cut[k - 1];
+        cut[m] = n;
+        k = m;
+    }
+}
+
+/* Sort the run by tie: ascending stretches merged or quicksort up to a few
+ * thousand items, an in-place radix sort beyond, from the highest byte that
+ * is not the same in all. */
 static void sort_run(struct radixq *q)
 {
     struct rq_item *a = q->run.item;
     size_t n = q->run.len;
     if (n <= 4096) {
-        quick_sort(a, n);
+        sort_small(q, a, n);
         return;
     }
     uint32_t all_and = ~0u, all_or = 0, prev = 0;

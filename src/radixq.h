@@ -22,7 +22,9 @@
  * at once for reuse (moving items down costs no memory; only the items of
  * the new smallest time are copied, once, into the run that sorts them),
  * plus one partly filled block per bucket in use and 64 KB of bucket
- * headers: allocate the structure, do not put it on a stack.  Blocks are
+ * headers, allocated with the first bucket and never cleared: a header is
+ * written when its bucket gets its first item, so a small queue touches
+ * only the pages of the buckets it uses.  Blocks are
  * cut from slabs that double up to 4 MB, the large ones on huge pages
  * (hugemem.h): a queue of millions of items is read at random places.
  * Times must not be NaN.
@@ -76,13 +78,15 @@ struct radixq {
     size_t bytes, peak_bytes;   /* item memory now and at most so far */
     uint64_t levels;            /* bit L: some bucket of level L is not empty */
     uint64_t used[RQ_LEVELS][RQ_FANOUT / 64];   /* non-empty buckets, per level */
-    struct rq_bucket b[RQ_LEVELS * RQ_FANOUT];  /* the radix buckets (see radixq.c) */
+    struct rq_bucket *b;        /* RQ_LEVELS * RQ_FANOUT radix buckets (see radixq.c),
+                                   or NULL; a header is valid only while its used bit is set */
     struct rq_block *spare;     /* emptied blocks, for the next bucket that grows */
     struct rq_slab *slabs;      /* where blocks come from; the first one is being used */
     struct rq_array run;        /* the items of key == last found by the last refill,
                                    sorted by tie, taken from run_at on */
     size_t run_at;
     struct rq_array heap;       /* binary heap on (key, tie) of keys <= last pushed later */
+    struct rq_array tmp;        /* scratch for merging a run's ascending stretches */
 };
 
 void rq_init(struct radixq *q);

@@ -36,6 +36,42 @@ static int ref_cmp(const void *a, const void *b)
     return x->tie < y->tie ? -1 : x->tie > y->tie;
 }
 
+/* Push `nbatch` batches whose ties ascend (as an event loop pushes them),
+ * each item at one of `ntimes` times: a run of equal times is then a few
+ * ascending stretches, which the queue merges (or quicksorts, past eight). */
+static void test_radixq_stretches(uint64_t seed, int nbatch, int batch, int ntimes)
+{
+    struct radixq *q = xmalloc(sizeof *q);
+    rq_init(q);
+    struct rng r;
+    rng_seed(&r, seed);
+    int n = nbatch * batch;
+    struct ref *want = xmalloc((size_t)n * sizeof *want);
+    for (int k = 0, i = 0; k < nbatch; k++) {
+        uint32_t tie = (uint32_t)rng_below(&r, 1000);
+        for (int j = 0; j < batch; j++, i++) {
+            tie += 1 + (uint32_t)rng_below(&r, 50);
+            want[i].t = 1.0 + (double)rng_below(&r, (uint32_t)ntimes) * 0.25;
+            want[i].tie = tie;
+            want[i].val = i;
+            rq_push(q, want[i].t, want[i].tie, want[i].val);
+        }
+    }
+    qsort(want, (size_t)n, sizeof *want, ref_cmp);
+    int same = 0;
+    for (int i = 0; i < n; i++) {
+        const struct rq_item *it = rq_top(q);
+        if (it && rq_time(it) == want[i].t && it->tie == want[i].tie)
+            same++;
+        rq_pop(q);
+    }
+    is_int(same, n, "radixq: %d batches of %d ascending ties at %d times come out in order",
+           nbatch, batch, ntimes);
+    free(want);
+    rq_free(q);
+    free(q);
+}
+
 /* Push `n` items (coarse times: many ties), pop all: the order of a sort. */
 static void test_radixq_sorts(uint64_t seed, int n, double grain)
 {
@@ -434,6 +470,10 @@ int main(void)
     test_radixq_sorts(3, 20000, 1);
     test_radixq_sorts(4, 20000, 100);   /* 10 distinct times: long runs of ties */
     test_radixq_sorts(5, 60000, 500);   /* 2 times: runs of 30000, sorted in place by bytes */
+    for (int k = 1; k <= 12; k++)   /* 1 to 12 stretches a run */
+        test_radixq_stretches(10 + (uint64_t)k, k, 200, 3);
+    test_radixq_stretches(30, 5, 4, 2);        /* short runs: insertion sort */
+    test_radixq_stretches(31, 7, 700, 1);      /* past 4096: the radix sort */
     test_radixq_loop();
     test_fnf_reference();
     test_full_vs_lean();
