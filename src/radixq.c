@@ -392,6 +392,12 @@ static void sort_run(struct radixq *q)
     flag_sort(a, n, shift);
 }
 
+static void prefetch_block(const struct rq_block *k)
+{
+    for (size_t off = 0; off < sizeof *k; off += 64)
+        __builtin_prefetch((const char *)k + off);
+}
+
 /* The run and the heap are empty: refill them from the lowest non-empty bucket. */
 static void refill(struct radixq *q)
 {
@@ -411,7 +417,14 @@ static void refill(struct radixq *q)
     size_t left = b->len;
     b->head = b->tail = NULL;
     b->len = 0;
+    /* The blocks were written long ago, at random places: ask for each one
+     * whole two blocks ahead of the one being read, so that misses overlap. */
+    prefetch_block(k);
+    if (k->next)
+        prefetch_block(k->next);
     while (k) {
+        if (k->next && k->next->next)
+            prefetch_block(k->next->next);
         size_t m = left < RQ_BLOCK ? left : RQ_BLOCK;
         for (size_t j = 0; j < m; j++) {
             if (k->item[j].key == min)
