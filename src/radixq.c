@@ -418,8 +418,8 @@ static void refill(struct radixq *q)
     b->head = b->tail = NULL;
     b->len = 0;
     /* The blocks were written long ago, at random places: ask for each one
-     * whole two blocks ahead of the one being read, so that misses overlap. */
-    prefetch_block(k);
+     * whole two blocks ahead of the one being read, so that misses overlap
+     * (not for a bucket of one block, the most common: it is read at once). */
     if (k->next)
         prefetch_block(k->next);
     while (k) {
