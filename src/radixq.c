@@ -15,7 +15,8 @@
  * the run.  Buckets are chains of blocks: a bucket being emptied hands each
  * block to the spare list as soon as it is read, and the buckets its items
  * go to take their blocks from there, so moving items costs no memory (the
- * run is the one copy: an array, sorted in place).
+ * run is the one copy: an array, sorted in place, or up to 4096 items
+ * merged from its ascending stretches through a scratch array as long).
  */
 #include "radixq.h"
 

@@ -20,8 +20,9 @@
  * binary heap's cache misses at depth log n.  Memory: 16 bytes per item,
  * held in blocks of RQ_BLOCK items that a bucket being emptied hands back
  * at once for reuse (moving items down costs no memory; only the items of
- * the new smallest time are copied, once, into the run that sorts them),
- * plus one partly filled block per bucket in use and 64 KB of bucket
+ * the new smallest time are copied, once, into the run that sorts them,
+ * and a run of up to 4096 items may be merged through a scratch array as
+ * long), plus one partly filled block per bucket in use and 64 KB of bucket
  * headers, allocated with the first bucket and never cleared: a header is
  * written when its bucket gets its first item, so a small queue touches
  * only the pages of the buckets it uses.  Blocks are
