@@ -23,13 +23,19 @@ void fmt_num(char *buf, size_t size, double x)
     }
 }
 
-const char *report_num(double x)
+/* fmt into the next of 8 rotating static buffers. */
+static const char *rotating(void (*fmt)(char *, size_t, double), double x)
 {
     static char bufs[8][40];
     static int at;
     char *b = bufs[at++ & 7];
-    fmt_num(b, sizeof bufs[0], x);
+    fmt(b, sizeof bufs[0], x);
     return b;
+}
+
+const char *report_num(double x)
+{
+    return rotating(fmt_num, x);
 }
 
 void fmt_num_text(char *buf, size_t size, double x)
@@ -41,11 +47,7 @@ void fmt_num_text(char *buf, size_t size, double x)
 
 const char *report_txt(double x)
 {
-    static char bufs[8][40];
-    static int at;
-    char *b = bufs[at++ & 7];
-    fmt_num_text(b, sizeof bufs[0], x);
-    return b;
+    return rotating(fmt_num_text, x);
 }
 
 static void json_string(FILE *fp, const char *s)

@@ -168,6 +168,20 @@ static void test_splitting(void)
     diag_free(&d);
 }
 
+/* The first pair of neighbours in idx[] (nodes sorted by send, recv, index)
+ * that breaks consistency, or -1, -1. */
+static void first_bad_pair(const struct cluster *c, const int *idx, int n, int *wp, int *wq)
+{
+    *wp = *wq = -1;
+    for (int i = 1; i < n && *wp < 0; i++) {
+        const struct node *x = &c->nodes[idx[i - 1]], *y = &c->nodes[idx[i]];
+        if (x->recv > y->recv || (x->send == y->send && x->recv != y->recv)) {
+            *wp = idx[i - 1];
+            *wq = idx[i];
+        }
+    }
+}
+
 /* The consistency check against a plain stable sort by (send, recv). */
 static void test_consistency(void)
 {
@@ -197,14 +211,8 @@ static void test_consistency(void)
             }
             idx[j] = i;
         }
-        int wp = -1, wq = -1;
-        for (int i = 1; i < n && wp < 0; i++) {
-            const struct node *x = &c->nodes[idx[i - 1]], *y = &c->nodes[idx[i]];
-            if (x->recv > y->recv || (x->send == y->send && x->recv != y->recv)) {
-                wp = idx[i - 1];
-                wq = idx[i];
-            }
-        }
+        int wp, wq;
+        first_bad_pair(c, idx, n, &wp, &wq);
         int p = -1, q = -1;
         bool okc = cluster_speeds_consistent(c, &p, &q);
         inconsistent += !okc;
@@ -254,14 +262,8 @@ static void test_consistency_large(void)
             idx[i] = i;
         g_nodes = c->nodes;
         qsort(idx, (size_t)n, sizeof *idx, cmp_stable);
-        int wp = -1, wq = -1;
-        for (int i = 1; i < n && wp < 0; i++) {
-            const struct node *x = &c->nodes[idx[i - 1]], *y = &c->nodes[idx[i]];
-            if (x->recv > y->recv || (x->send == y->send && x->recv != y->recv)) {
-                wp = idx[i - 1];
-                wq = idx[i];
-            }
-        }
+        int wp, wq;
+        first_bad_pair(c, idx, n, &wp, &wq);
         int p = -1, q = -1;
         bool okc = cluster_speeds_consistent(c, &p, &q);
         same += okc == (wp < 0) && (okc || (p == wp && q == wq)) && (okc == (k < 4));

@@ -36,6 +36,19 @@ static int ref_cmp(const void *a, const void *b)
     return x->tie < y->tie ? -1 : x->tie > y->tie;
 }
 
+/* Pops n items; how many match want[] (sorted by time, tie) in order. */
+static int pop_matching(struct radixq *q, const struct ref *want, int n)
+{
+    int same = 0;
+    for (int i = 0; i < n; i++) {
+        const struct rq_item *it = rq_top(q);
+        if (it && rq_time(it) == want[i].t && it->tie == want[i].tie)
+            same++;
+        rq_pop(q);
+    }
+    return same;
+}
+
 /* Push `nbatch` batches whose ties ascend (as an event loop pushes them),
  * each item at one of `ntimes` times: a run of equal times is then a few
  * ascending stretches, which the queue merges (or quicksorts, past eight). */
@@ -58,13 +71,7 @@ static void test_radixq_stretches(uint64_t seed, int nbatch, int batch, int ntim
         }
     }
     qsort(want, (size_t)n, sizeof *want, ref_cmp);
-    int same = 0;
-    for (int i = 0; i < n; i++) {
-        const struct rq_item *it = rq_top(q);
-        if (it && rq_time(it) == want[i].t && it->tie == want[i].tie)
-            same++;
-        rq_pop(q);
-    }
+    int same = pop_matching(q, want, n);
     is_int(same, n, "radixq: %d batches of %d ascending ties at %d times come out in order",
            nbatch, batch, ntimes);
     free(want);
@@ -87,13 +94,7 @@ static void test_radixq_sorts(uint64_t seed, int n, double grain)
         rq_push(q, want[i].t, want[i].tie, want[i].val);
     }
     qsort(want, (size_t)n, sizeof *want, ref_cmp);
-    int same = 0;
-    for (int i = 0; i < n; i++) {
-        const struct rq_item *it = rq_top(q);
-        if (it && rq_time(it) == want[i].t && it->tie == want[i].tie)
-            same++;
-        rq_pop(q);
-    }
+    int same = pop_matching(q, want, n);
     is_int(same, n, "radixq: %d items (grain %g) come out in (time, tie) order", n, grain);
     ok(rq_top(q) == NULL && q->len == 0, "radixq: empty after popping them all");
     free(want);

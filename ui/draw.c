@@ -52,11 +52,7 @@ const struct glyphs *ui_glyphs(const struct view *v)
 
 const char *ui_num(double x)
 {
-    static char bufs[8][40];
-    static int at;
-    char *b = bufs[at++ & 7];
-    fmt_num_text(b, sizeof bufs[0], x);
-    return b;
+    return report_txt(x);
 }
 
 /* Text; returns the column after it. */
