@@ -652,6 +652,8 @@ int engine_run_list(struct engine *e, int *order, int nheld, double smax, struct
         double rq = hold[q] > sf[q] ? hold[q] : sf[q], rp = hold[p] > sf[p] ? hold[p] : sf[p];
         rq_push(senders, rq + s[q], (uint32_t)order[q], q);
         rq_push(senders, rp + s[p], (uint32_t)order[p], p);
+        /* n - 1 - p bookings are left, each pops one: the rest never come up */
+        rq_trim(senders, (size_t)(n - 1 - p));
     }
     if (e->ntr > 0) {   /* the latest booking, as engine_earliest gives it */
         p = n - 1;

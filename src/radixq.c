@@ -488,6 +488,35 @@ void rq_pop(struct radixq *q)
     }
 }
 
+size_t rq_trim(struct radixq *q, size_t keep)
+{
+    size_t dropped = 0;
+    while (q->levels) {
+        int level = 63 - __builtin_clzll(q->levels), w = RQ_FANOUT / 64 - 1;
+        while (!q->used[level][w])
+            w--;
+        int digit = w * 64 + 63 - __builtin_clzll(q->used[level][w]);
+        struct rq_bucket *b = &q->b[level * RQ_FANOUT + digit];
+        if (q->len - b->len < keep)
+            break;
+        /* Its blocks, all at once, to the spare list: the chain's tail
+         * points at what was there. */
+        b->tail->next = q->spare;
+        q->spare = b->head;
+        q->len -= b->len;
+        dropped += b->len;
+        q->used[level][w] &= ~(1ull << (digit % 64));
+        if (!q->used[level][w]) {
+            bool empty = true;
+            for (int v = 0; v < RQ_FANOUT / 64; v++)
+                empty = empty && !q->used[level][v];
+            if (empty)
+                q->levels &= ~(1ull << level);
+        }
+    }
+    return dropped;
+}
+
 int rq_take(struct radixq *q, double limit, struct rq_item *out)
 {
     const struct rq_item *it = low(q);

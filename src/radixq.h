@@ -103,6 +103,11 @@ double rq_min_time(const struct radixq *q);
 void rq_pop(struct radixq *q);
 /* Remove the smallest item into *out if its time is <= limit; else return 0. */
 int rq_take(struct radixq *q, double limit, struct rq_item *out);
+/* Drop the largest items while at least `keep` smaller ones stay: whole
+ * buckets, the highest first, so the items kept are the smallest ones and
+ * some more.  For a caller that will pop at most `keep` more times and
+ * pushes nothing it would want before them; returns how many were dropped. */
+size_t rq_trim(struct radixq *q, size_t keep);
 /* The time an item was pushed with. */
 double rq_time(const struct rq_item *it);
 /* A hint for prefetching: the item k places after the smallest in the current

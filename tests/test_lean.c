@@ -102,6 +102,36 @@ static void test_radixq_sorts(uint64_t seed, int n, double grain)
     free(q);
 }
 
+/* Pop a few, trim to `keep`, pop `keep`: the smallest items are kept, and
+ * they come out as if nothing had been dropped. */
+static void test_radixq_trim(uint64_t seed, int n, int popped, int keep, double grain)
+{
+    struct radixq *q = xmalloc(sizeof *q);
+    rq_init(q);
+    struct rng r;
+    rng_seed(&r, seed);
+    struct ref *want = xmalloc((size_t)n * sizeof *want);
+    for (int i = 0; i < n; i++) {
+        /* grain < 0: times spread over many powers of two, many buckets */
+        want[i].t = grain > 0   ? floor(rng_unit(&r) * 1000 / grain) * grain
+                    : grain < 0 ? exp(rng_unit(&r) * 40)
+                                : rng_unit(&r) * 1e6;
+        want[i].tie = (uint32_t)rng_below(&r, 1u << 30);
+        want[i].val = i;
+        rq_push(q, want[i].t, want[i].tie, want[i].val);
+    }
+    qsort(want, (size_t)n, sizeof *want, ref_cmp);
+    int same = pop_matching(q, want, popped);
+    size_t before = q->len, dropped = rq_trim(q, (size_t)keep);
+    ok(q->len >= (size_t)keep && q->len + dropped == before && (keep > 0 || q->len == 0),
+       "radixq: trim to %d of %zu keeps %zu, drops %zu", keep, before, q->len, dropped);
+    same += pop_matching(q, want + popped, keep);
+    is_int(same, popped + keep, "radixq: after the trim the %d smallest come out in order", keep);
+    free(want);
+    rq_free(q);
+    free(q);
+}
+
 /* An event loop: pop one, push later ones (and now and then an earlier one). */
 static void test_radixq_loop(void)
 {
@@ -362,6 +392,11 @@ static void test_full_vs_lean(void)
         compare(g, MODEL_ONE_PORT, &sched_fef, &t);
         compare(g, MODEL_MULTI_PORT, &sched_fef, &t);
         cluster_free(g);
+        /* large enough for fnf's senders to be trimmed through several levels */
+        struct cluster *big = node_table(20000, seed % 3, (uint64_t)(seed * 7), 1);
+        compare(big, MODEL_ASYNC, &sched_fnf, &t);
+        compare(big, MODEL_ASYNC, &sched_slowest_first, &t);
+        cluster_free(big);
     }
     ok(t.runs > 2000, "full against lean: %d runs (5 policies, 5 models, 3 kinds)", t.runs);
     is_int(t.makespan, 0, "lean: the same makespan and bookings as full");
@@ -476,6 +511,13 @@ int main(void)
     test_radixq_stretches(30, 5, 4, 2);        /* short runs: insertion sort */
     test_radixq_stretches(31, 7, 700, 1);      /* past 4096: the radix sort */
     test_radixq_loop();
+    test_radixq_trim(40, 20000, 100, 9000, 0);
+    test_radixq_trim(41, 20000, 0, 19999, 0);
+    test_radixq_trim(42, 20000, 5000, 1, 0);
+    test_radixq_trim(43, 20000, 10, 0, 0);
+    test_radixq_trim(44, 30000, 7, 20000, 50);   /* 20 times: long runs of ties */
+    test_radixq_trim(45, 20000, 100, 9000, -1);
+    test_radixq_trim(46, 20000, 3, 15000, -1);
     test_fnf_reference();
     test_full_vs_lean();
     test_refusals_and_reset();
