@@ -491,7 +491,7 @@ void rq_pop(struct radixq *q)
 size_t rq_trim(struct radixq *q, size_t keep)
 {
     size_t dropped = 0;
-    while (q->levels) {
+    while (q->levels && q->len > keep) {
         int level = 63 - __builtin_clzll(q->levels), w = RQ_FANOUT / 64 - 1;
         while (!q->used[level][w])
             w--;
