@@ -9,7 +9,8 @@
  * queue (radixq.h): completions never go below the smallest one, so it is
  * monotone, and it serves the same (completion, index) order as a binary
  * heap at a fraction of the cache misses on millions of nodes.  The waiting
- * nodes are sorted by a radix sort on the times' bits.  All of them run on a
+ * nodes are sorted by counting when they have few distinct (send, recv)
+ * pairs, by a radix sort on the times' bits otherwise.  All of them run on a
  * lean engine (no reasons, engine.h) and tell it how early their next
  * decisions can start (decision.not_before).  On a lean async node table,
  * fnf, slowest-first and random-order hand the engine their whole order at
@@ -150,16 +151,135 @@ static int cmp_keyed(const void *x, const void *y)
 }
 
 /*
+ * Most clusters have few distinct (first, second) time pairs: classes of
+ * identical nodes, times with two decimals.  Then one pass gives each node
+ * its pair's number (a small hash table), the pairs are sorted, and one
+ * stable counting pass places the nodes: O(n + k log k) for k pairs, and no
+ * second look at a node for ties.
+ */
+struct pair_key {
+    uint64_t first, second;
+    int id, count;
+};
+
+struct pair_table {
+    struct pair_key *pv;    /* the pairs, numbered in the order first seen */
+    int n, cap;
+    int *slot;              /* 2^bits slots: a pair's number or -1; at most half full */
+    int bits;
+};
+
+static size_t pair_slot(uint64_t k1, uint64_t k2, int bits)
+{
+    return (size_t)((((k1 * 0x9E3779B97F4A7C15ull) ^ k2) * 0xC2B2AE3D27D4EB4Full) >> (64 - bits));
+}
+
+static void pair_rehash(struct pair_table *t, int bits)
+{
+    size_t size = (size_t)1 << bits, mask = size - 1;
+    t->bits = bits;
+    t->slot = xrealloc(t->slot, size * sizeof *t->slot);
+    memset(t->slot, -1, size * sizeof *t->slot);
+    for (int p = 0; p < t->n; p++) {
+        size_t at = pair_slot(t->pv[p].first, t->pv[p].second, bits);
+        while (t->slot[at] >= 0)
+            at = (at + 1) & mask;
+        t->slot[at] = p;
+    }
+}
+
+/* The number of the pair (k1, k2), added if new; -1 if that would make
+ * more than `limit` pairs. */
+static int pair_id(struct pair_table *t, uint64_t k1, uint64_t k2, int limit)
+{
+    size_t mask = ((size_t)1 << t->bits) - 1, at = pair_slot(k1, k2, t->bits);
+    for (; t->slot[at] >= 0; at = (at + 1) & mask) {
+        const struct pair_key *p = &t->pv[t->slot[at]];
+        if (p->first == k1 && p->second == k2)
+            return t->slot[at];
+    }
+    if (t->n == limit)
+        return -1;
+    if (t->n == t->cap) {
+        t->cap = t->cap ? 2 * t->cap : 64;
+        t->pv = xrealloc(t->pv, (size_t)t->cap * sizeof *t->pv);
+    }
+    int id = t->n++;
+    t->pv[id] = (struct pair_key){k1, k2, id, 0};
+    t->slot[at] = id;
+    if (2 * t->n > 1 << t->bits)
+        pair_rehash(t, t->bits + 1);
+    return id;
+}
+
+static int cmp_pair(const void *x, const void *y)
+{
+    const struct pair_key *a = x, *b = y;
+    if (a->first != b->first)
+        return a->first < b->first ? -1 : 1;
+    return a->second < b->second ? -1 : a->second > b->second;
+}
+
+/* sched_sort_nodes by pairs; false, with order[] unchanged, past n / 4 or
+ * 65536 pairs (the radix sort does those). */
+static bool sort_by_pairs(const struct node *nodes, int *order, int n, bool by_recv_first,
+                          bool descending)
+{
+    int limit = n / 4 < 65536 ? n / 4 : 65536;
+    if (limit < 1)
+        return false;
+    struct pair_table t = {0};
+    pair_rehash(&t, 7);
+    int *pid = xmalloc((size_t)n * sizeof *pid);
+    mem_advise_huge(pid, (size_t)n * sizeof *pid);   /* every page is written */
+    for (int i = 0; i < n; i++) {
+        const struct node *nd = &nodes[order[i]];
+        int id = pair_id(&t, time_key(by_recv_first ? nd->recv : nd->send, descending),
+                         time_key(by_recv_first ? nd->send : nd->recv, descending), limit);
+        if (id < 0) {
+            free(pid);
+            free(t.pv);
+            free(t.slot);
+            return false;
+        }
+        pid[i] = id;
+        t.pv[id].count++;
+    }
+    free(t.slot);
+    /* Where each pair's nodes start, in the pairs' order; then each node,
+     * in index order, to its pair's next place (stable: ties by index). */
+    qsort(t.pv, (size_t)t.n, sizeof *t.pv, cmp_pair);
+    int *start = xmalloc((size_t)t.n * sizeof *start), at = 0;
+    for (int r = 0; r < t.n; r++) {
+        start[t.pv[r].id] = at;
+        at += t.pv[r].count;
+    }
+    int *out = xmalloc((size_t)n * sizeof *out);
+    mem_advise_huge(out, (size_t)n * sizeof *out);
+    for (int i = 0; i < n; i++)
+        out[start[pid[i]]++] = order[i];
+    memcpy(order, out, (size_t)n * sizeof *order);
+    free(out);
+    free(start);
+    free(pid);
+    free(t.pv);
+    return true;
+}
+
+/*
  * Sort the n nodes in order[] (increasing indices) by the first time, then
  * the second, then the index: fnf's (send, recv), slowest-first's (recv, send)
- * descending.  The radix sort orders by the first time; runs that tie on it
- * are then ordered by the second (most often they tie on both: identical
- * nodes, left in index order).  O(n) passes, O(n log n) only in runs of
- * equal first times and different second ones.
+ * descending.  Few distinct pairs: sort_by_pairs.  Otherwise the radix sort
+ * orders by the first time; runs that tie on it are then ordered by the
+ * second (most often they tie on both: identical nodes, left in index
+ * order).  O(n) passes, O(n log n) only in runs of equal first times and
+ * different second ones.
  */
-static void sort_receivers(const struct node *nodes, int *order, int n, bool by_recv_first,
-                           bool descending)
+void sched_sort_nodes(const struct node *nodes, int *order, int n, bool by_recv_first,
+                      bool descending)
 {
+    if (sort_by_pairs(nodes, order, n, by_recv_first, descending))
+        return;
     struct keyed *a = xmalloc((size_t)(n ? n : 1) * sizeof *a);
     struct keyed *tmp = xmalloc((size_t)(n ? n : 1) * sizeof *tmp);
     /* every page is written: huge pages fault in and zero at a fraction of the cost */
@@ -366,7 +486,7 @@ static int fnf_prepare(struct sched *s, struct engine *e, char **cause)
 {
     (void)cause;
     struct list_state *st = list_new(e);
-    sort_receivers(e->c->nodes, st->order, st->norder, false, false);
+    sched_sort_nodes(e->c->nodes, st->order, st->norder, false, false);
     s->state = st;
     return 0;
 }
@@ -394,7 +514,7 @@ static int slowest_prepare(struct sched *s, struct engine *e, char **cause)
 {
     (void)cause;
     struct list_state *st = list_new(e);
-    sort_receivers(e->c->nodes, st->order, st->norder, true, true);
+    sched_sort_nodes(e->c->nodes, st->order, st->norder, true, true);
     s->state = st;
     return 0;
 }

@@ -443,6 +443,89 @@ static void test_fnf_reference(void)
            cases);
 }
 
+/* ---- fnf's and slowest-first's receiver order against qsort ---- */
+
+static const struct node *g_sort_nodes;
+static bool g_by_recv, g_desc;
+
+/* The order sched_sort_nodes promises, in doubles: -0 and +0 are one time. */
+static int cmp_nodes(const void *x, const void *y)
+{
+    int i = *(const int *)x, j = *(const int *)y;
+    const struct node *a = &g_sort_nodes[i], *b = &g_sort_nodes[j];
+    double a1 = g_by_recv ? a->recv : a->send, b1 = g_by_recv ? b->recv : b->send;
+    double a2 = g_by_recv ? a->send : a->recv, b2 = g_by_recv ? b->send : b->recv;
+    int sign = g_desc ? -1 : 1;
+    if (a1 != b1)
+        return a1 < b1 ? -sign : sign;
+    if (a2 != b2)
+        return a2 < b2 ? -sign : sign;
+    return i < j ? -1 : i > j;
+}
+
+/* kind 0: 3 classes; 1: two decimals; 2: few sends, continuous receives;
+ * 3: all one node; 4: +0 and -0 among a few values of both times. */
+static void test_sort_nodes(void)
+{
+    int bad = 0, cases = 0;
+    int sizes[] = {1, 2, 3, 7, 100, 5000, 120000};
+    for (int kind = 0; kind < 5; kind++)
+        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+            int n = sizes[si];
+            struct rng r;
+            rng_seed(&r, (uint64_t)(kind * 100 + (int)si));
+            struct node *nodes = xcalloc((size_t)n, sizeof *nodes);
+            for (int i = 0; i < n; i++) {
+                int k = (int)rng_below(&r, 3);
+                double v[] = {1, 5, 10, 0.0, -0.0};
+                switch (kind) {
+                case 0:
+                    nodes[i].send = v[k];
+                    nodes[i].recv = v[k] + 1;
+                    break;
+                case 1:
+                    nodes[i].send = 1 + (double)rng_below(&r, 901) / 100;
+                    nodes[i].recv = (double)rng_below(&r, 1101) / 100;
+                    break;
+                case 2:
+                    nodes[i].send = v[k];
+                    nodes[i].recv = rng_unit(&r) * 10;
+                    break;
+                case 3:
+                    nodes[i].send = 2;
+                    nodes[i].recv = 3;
+                    break;
+                default: {
+                    static const double rv[] = {0.0, -0.0, 2.5, 7};
+                    nodes[i].send = v[2 + k];
+                    nodes[i].recv = rv[rng_below(&r, 4)];
+                    break;
+                }
+                }
+            }
+            for (int how = 0; how < 2; how++) {
+                int *got = xmalloc((size_t)n * sizeof *got), *want = xmalloc((size_t)n * sizeof *want);
+                for (int i = 0; i < n; i++)
+                    got[i] = want[i] = i;
+                g_sort_nodes = nodes;
+                g_by_recv = g_desc = how == 1;   /* fnf, then slowest-first */
+                sched_sort_nodes(nodes, got, n, g_by_recv, g_desc);
+                qsort(want, (size_t)n, sizeof *want, cmp_nodes);
+                bool same = memcmp(got, want, (size_t)n * sizeof *got) == 0;
+                if (!same)
+                    diag("kind %d n=%d %s: the order differs from qsort's", kind, n,
+                         how ? "slowest-first" : "fnf");
+                bad += !same;
+                cases++;
+                free(got);
+                free(want);
+            }
+            free(nodes);
+        }
+    is_int(bad, 0, "receivers sorted as qsort sorts them (%d cases: few and many pairs, ties, -0)",
+           cases);
+}
+
 /* ---- what a lean engine refuses, and reset ---- */
 
 static void test_refusals_and_reset(void)
@@ -519,6 +602,7 @@ int main(void)
     test_radixq_trim(45, 20000, 100, 9000, -1);
     test_radixq_trim(46, 20000, 3, 15000, -1);
     test_fnf_reference();
+    test_sort_nodes();
     test_full_vs_lean();
     test_refusals_and_reset();
     return tap_exit();
