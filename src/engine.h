@@ -212,7 +212,8 @@ int engine_book(struct engine *e, int from, int to, int msg, const char *reason,
  * after the other instead of at random places, and put back at the end;
  * an on_event callback gets the real nodes but must not read e's arrays.
  * Costs 8 bytes a node (the send times, in that order).  senders is a
- * queue the run may use (emptied at the start, freed at the end).  Only an async node
+ * queue the run may use (emptied at the start, freed at the end); it keeps
+ * only as many entries as there are bookings left (rq_trim).  Only an async node
  * table, before the first booking: returns 1 if it ran, 0 if it did not
  * (nothing changed: book the decisions one by one).  order is left as given.
  */
