@@ -132,6 +132,54 @@ static void test_radixq_trim(uint64_t seed, int n, int popped, int keep, double 
     free(q);
 }
 
+/* Runs longer than 4096 items (sorted in place by bytes): `nmin` items at
+ * time 1 and `nnear` at times a hair above it (one bucket, then split),
+ * `nfar` later; each pop pushes `per_pop` items later still, into the
+ * blocks the emptied buckets hand back.  Everything pushed comes out in
+ * (time, tie) order, since every push is later than the item just popped. */
+static void test_radixq_long_runs(uint64_t seed, int nmin, int nnear, int nfar, int per_pop)
+{
+    struct radixq *q = xmalloc(sizeof *q);
+    rq_init(q);
+    struct rng r;
+    rng_seed(&r, seed);
+    int cap = (nmin + nnear + nfar) * (1 + per_pop) + 1, n = 0, popped = 0, same = 0;
+    struct ref *all = xmalloc((size_t)cap * sizeof *all), *got = xmalloc((size_t)cap * sizeof *got);
+    uint32_t tie = 0;
+    for (int i = 0; i < nmin + nnear + nfar; i++) {
+        double t = i < nmin ? 1.0 : i < nmin + nnear ? 1.0 + 1e-12 * (double)rng_below(&r, 3) + 1e-12
+                                                     : 2.0 + (double)rng_below(&r, 4);
+        /* ties in ascending stretches of 5000, as an event loop pushes
+         * them (a run is then unsorted), made unique by the low 16 bits */
+        tie = i % 5000 == 0 ? (uint32_t)rng_below(&r, 1000) : tie + 1 + (uint32_t)rng_below(&r, 3);
+        all[n] = (struct ref){t, tie << 16 | (uint32_t)i, i};
+        rq_push(q, all[n].t, all[n].tie, all[n].val);
+        n++;
+    }
+    struct rq_item it;
+    while (rq_take(q, INFINITY, &it)) {
+        got[popped++] = (struct ref){rq_time(&it), it.tie, it.val};
+        for (int k = 0; k < per_pop && n < cap; k++) {
+            all[n] = (struct ref){rq_time(&it) + 10 + (double)rng_below(&r, 50),
+                                  (uint32_t)(n + (1 << 30)), n};
+            rq_push(q, all[n].t, all[n].tie, all[n].val);
+            n++;
+        }
+        if (popped > 4 * cap)
+            break;
+    }
+    qsort(all, (size_t)n, sizeof *all, ref_cmp);
+    for (int i = 0; i < n && i < popped; i++)
+        same += all[i].t == got[i].t && all[i].tie == got[i].tie && all[i].val == got[i].val;
+    ok(popped == n && same == n,
+       "radixq: runs of %d and %d + %d equal times, %d pushed a pop: %d of %d in order",
+       nmin, nnear, nfar, per_pop, same, n);
+    free(all);
+    free(got);
+    rq_free(q);
+    free(q);
+}
+
 /* An event loop: pop one, push later ones (and now and then an earlier one). */
 static void test_radixq_loop(void)
 {
@@ -594,6 +642,12 @@ int main(void)
     test_radixq_stretches(30, 5, 4, 2);        /* short runs: insertion sort */
     test_radixq_stretches(31, 7, 700, 1);      /* past 4096: the radix sort */
     test_radixq_loop();
+    test_radixq_long_runs(50, 30000, 0, 0, 0);
+    test_radixq_long_runs(51, 30000, 0, 0, 1);
+    test_radixq_long_runs(52, 9000, 6000, 3000, 2);
+    test_radixq_long_runs(53, 4096, 1, 5000, 1);     /* the longest run merged */
+    test_radixq_long_runs(54, 4097, 0, 0, 1);        /* one item past it */
+    test_radixq_long_runs(55, 64 * 100, 100, 0, 1);  /* whole blocks */
     test_radixq_trim(40, 20000, 100, 9000, 0);
     test_radixq_trim(41, 20000, 0, 19999, 0);
     test_radixq_trim(42, 20000, 5000, 1, 0);
