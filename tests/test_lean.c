@@ -79,21 +79,32 @@ static void test_radixq_stretches(uint64_t seed, int nbatch, int batch, int ntim
     free(q);
 }
 
-/* Push `n` items (coarse times: many ties), pop all: the order of a sort. */
-static void test_radixq_sorts(uint64_t seed, int n, double grain)
+/* Push n items at random times (grain > 0: multiples of it below 1000, many
+ * ties; < 0: spread over many powers of two, many buckets; 0: below 10^6)
+ * with random ties; the items, sorted by (time, tie). */
+static struct ref *push_random(struct radixq *q, uint64_t seed, int n, double grain)
 {
-    struct radixq *q = xmalloc(sizeof *q);
-    rq_init(q);
     struct rng r;
     rng_seed(&r, seed);
     struct ref *want = xmalloc((size_t)n * sizeof *want);
     for (int i = 0; i < n; i++) {
-        want[i].t = grain > 0 ? floor(rng_unit(&r) * 1000 / grain) * grain : rng_unit(&r) * 1e6;
+        want[i].t = grain > 0   ? floor(rng_unit(&r) * 1000 / grain) * grain
+                    : grain < 0 ? exp(rng_unit(&r) * 40)
+                                : rng_unit(&r) * 1e6;
         want[i].tie = (uint32_t)rng_below(&r, 1u << 30);
         want[i].val = i;
         rq_push(q, want[i].t, want[i].tie, want[i].val);
     }
     qsort(want, (size_t)n, sizeof *want, ref_cmp);
+    return want;
+}
+
+/* Push `n` items (coarse times: many ties), pop all: the order of a sort. */
+static void test_radixq_sorts(uint64_t seed, int n, double grain)
+{
+    struct radixq *q = xmalloc(sizeof *q);
+    rq_init(q);
+    struct ref *want = push_random(q, seed, n, grain);
     int same = pop_matching(q, want, n);
     is_int(same, n, "radixq: %d items (grain %g) come out in (time, tie) order", n, grain);
     ok(rq_top(q) == NULL && q->len == 0, "radixq: empty after popping them all");
@@ -108,19 +119,7 @@ static void test_radixq_trim(uint64_t seed, int n, int popped, int keep, double 
 {
     struct radixq *q = xmalloc(sizeof *q);
     rq_init(q);
-    struct rng r;
-    rng_seed(&r, seed);
-    struct ref *want = xmalloc((size_t)n * sizeof *want);
-    for (int i = 0; i < n; i++) {
-        /* grain < 0: times spread over many powers of two, many buckets */
-        want[i].t = grain > 0   ? floor(rng_unit(&r) * 1000 / grain) * grain
-                    : grain < 0 ? exp(rng_unit(&r) * 40)
-                                : rng_unit(&r) * 1e6;
-        want[i].tie = (uint32_t)rng_below(&r, 1u << 30);
-        want[i].val = i;
-        rq_push(q, want[i].t, want[i].tie, want[i].val);
-    }
-    qsort(want, (size_t)n, sizeof *want, ref_cmp);
+    struct ref *want = push_random(q, seed, n, grain);
     int same = pop_matching(q, want, popped);
     size_t before = q->len, dropped = rq_trim(q, (size_t)keep);
     ok(q->len >= (size_t)keep && q->len + dropped == before && (keep > 0 || q->len == 0),
