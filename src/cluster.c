@@ -1,6 +1,7 @@
 /*
- * cluster.c - the cluster model: construction, costs and the checks that
- * every front door (CSV, Lua) shares through cluster_finish().
+ * cluster.c - the cluster model: construction, costs, the nodes sorted by
+ * their times, and the checks that every front door (CSV, Lua) shares
+ * through cluster_finish().
  */
 #include "cluster.h"
 
@@ -8,6 +9,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "hugemem.h"
 
 /*
  * A user's text as it goes into a one-line message: control characters
@@ -168,13 +171,9 @@ bool cluster_cost(const struct cluster *c, int q, int p, struct cost *out)
     return true;
 }
 
-/* ---- the node order by (send, recv, index), for the consistency check ---- */
+/* ---- nodes in the order of their times: fnf's receivers, the consistency check ---- */
 
-struct speed_key {
-    uint64_t s, r;   /* the times as integers of the same order */
-    int i;
-};
-
+/* A time as an integer of the same order (-0 and +0 one time). */
 static uint64_t order_bits(double t)
 {
     uint64_t u;
@@ -183,135 +182,281 @@ static uint64_t order_bits(double t)
     return u >> 63 ? ~u : u | (1ull << 63);
 }
 
-static int cmp_recv_index(const void *x, const void *y)
+struct keyed {
+    uint64_t key;
+    int node;
+};
+
+/* A time as an integer of the same order (descending: the reverse order). */
+static uint64_t time_key(double t, bool descending)
 {
-    const struct speed_key *a = x, *b = y;
-    if (a->r != b->r)
-        return a->r < b->r ? -1 : 1;
-    return a->i < b->i ? -1 : a->i > b->i;
+    return descending ? ~order_bits(t) : order_bits(t);
+}
+
+/* Stable LSD radix sort of a[0..n) on key, `bits` bits a pass, the counts
+ * of all passes taken in one read; a digit that is the same in every key is
+ * skipped (integer times need two or three passes). */
+static void radix_sort_bits(struct keyed *a, struct keyed *tmp, size_t n, int bits)
+{
+    int digits = (64 + bits - 1) / bits;
+    size_t radix = (size_t)1 << bits, *count = xcalloc((size_t)digits * (radix + 1), sizeof *count);
+    uint64_t all_and = ~0ull, all_or = 0, mask = radix - 1;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k = a[i].key;
+        all_and &= k;
+        all_or |= k;
+        for (int d = 0; d < digits; d++)
+            count[(size_t)d * (radix + 1) + (k >> (d * bits) & mask) + 1]++;
+    }
+    struct keyed *from = a, *to = tmp;
+    for (int d = 0; d < digits; d++) {
+        int shift = d * bits;
+        if (((all_and ^ all_or) >> shift & mask) == 0)
+            continue;
+        size_t *c = count + (size_t)d * (radix + 1);
+        for (size_t b = 0; b < radix; b++)
+            c[b + 1] += c[b];
+        for (size_t i = 0; i < n; i++)
+            to[c[from[i].key >> shift & mask]++] = from[i];
+        struct keyed *t = from;
+        from = to;
+        to = t;
+    }
+    free(count);
+    if (from != a)
+        memcpy(a, from, n * sizeof *a);
+}
+
+/* 11-bit digits on large arrays (five passes instead of seven for
+ * two-decimal times), bytes on small ones, whose counts would outweigh
+ * them. */
+static void radix_sort(struct keyed *a, struct keyed *tmp, size_t n)
+{
+    radix_sort_bits(a, tmp, n, n >= 1 << 16 ? 11 : 8);
+}
+
+static int cmp_keyed(const void *x, const void *y)
+{
+    const struct keyed *a = x, *b = y;
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    return a->node < b->node ? -1 : a->node > b->node;
 }
 
 /*
- * idx[] = the nodes stably sorted by (send, recv), as the merge sort below
- * gives them, in O(n) passes: a radix sort on the send times' bytes (bytes
- * that every time shares are skipped), then runs of equal send times sorted
- * by receive time where it differs.  The arrays are contiguous, so a million
- * nodes cost no cache miss per comparison.  False (idx untouched) when a
- * time is NaN, which has no order.
+ * Most clusters have few distinct (first, second) time pairs: classes of
+ * identical nodes, times with two decimals.  Then one pass gives each node
+ * its pair's number (a small hash table), the pairs are sorted, and one
+ * stable counting pass places the nodes: O(n + k log k) for k pairs, and no
+ * second look at a node for ties.
  */
-static bool speeds_order(const struct cluster *c, int *idx)
+struct pair_key {
+    uint64_t first, second;
+    int id, count;
+};
+
+struct pair_table {
+    struct pair_key *pv;    /* the pairs, numbered in the order first seen */
+    int n, cap;
+    int *slot;              /* 2^bits slots: a pair's number or -1; at most half full */
+    int bits;
+};
+
+static size_t pair_slot(uint64_t k1, uint64_t k2, int bits)
 {
-    int n = c->n;
-    struct speed_key *a = xmalloc((size_t)n * sizeof *a), *t = xmalloc((size_t)n * sizeof *t);
-    uint64_t all_and = ~0ull, all_or = 0;
+    return (size_t)((((k1 * 0x9E3779B97F4A7C15ull) ^ k2) * 0xC2B2AE3D27D4EB4Full) >> (64 - bits));
+}
+
+__attribute__((noinline)) static void pair_rehash(struct pair_table *t, int bits)
+{
+    size_t size = (size_t)1 << bits, mask = size - 1;
+    t->bits = bits;
+    t->slot = xrealloc(t->slot, size * sizeof *t->slot);
+    memset(t->slot, -1, size * sizeof *t->slot);
+    for (int p = 0; p < t->n; p++) {
+        size_t at = pair_slot(t->pv[p].first, t->pv[p].second, bits);
+        while (t->slot[at] >= 0)
+            at = (at + 1) & mask;
+        t->slot[at] = p;
+    }
+}
+
+/* The number of the pair (k1, k2), added if new; -1 if that would make
+ * more than `limit` pairs. */
+static inline int pair_id(struct pair_table *t, uint64_t k1, uint64_t k2, int limit)
+{
+    size_t mask = ((size_t)1 << t->bits) - 1, at = pair_slot(k1, k2, t->bits);
+    for (; t->slot[at] >= 0; at = (at + 1) & mask) {
+        const struct pair_key *p = &t->pv[t->slot[at]];
+        if (p->first == k1 && p->second == k2)
+            return t->slot[at];
+    }
+    if (t->n == limit)
+        return -1;
+    if (t->n == t->cap) {
+        t->cap = t->cap ? 2 * t->cap : 64;
+        t->pv = xrealloc(t->pv, (size_t)t->cap * sizeof *t->pv);
+    }
+    int id = t->n++;
+    t->pv[id] = (struct pair_key){k1, k2, id, 0};
+    t->slot[at] = id;
+    if (2 * t->n > 1 << t->bits)
+        pair_rehash(t, t->bits + 1);
+    return id;
+}
+
+static int cmp_pair(const void *x, const void *y)
+{
+    const struct pair_key *a = x, *b = y;
+    if (a->first != b->first)
+        return a->first < b->first ? -1 : 1;
+    return a->second < b->second ? -1 : a->second > b->second;
+}
+
+/* cluster_sort_nodes by pairs; false, with order[] unchanged, past n / 4 or
+ * 65536 pairs (the radix sort does those). */
+static bool sort_by_pairs(const struct node *nodes, int *order, int n, bool by_recv_first,
+                          bool descending)
+{
+    int limit = n / 4 < 65536 ? n / 4 : 65536;
+    if (limit < 1)
+        return false;
+    struct pair_table t = {0};
+    pair_rehash(&t, 7);
+    int *pid = xmalloc((size_t)n * sizeof *pid);
+    mem_advise_huge(pid, (size_t)n * sizeof *pid);   /* every page is written */
     for (int i = 0; i < n; i++) {
-        if (isnan(c->nodes[i].send) || isnan(c->nodes[i].recv)) {
-            free(a);
-            free(t);
+        const struct node *nd = &nodes[order[i]];
+        int id = pair_id(&t, time_key(by_recv_first ? nd->recv : nd->send, descending),
+                         time_key(by_recv_first ? nd->send : nd->recv, descending), limit);
+        if (id < 0) {
+            free(pid);
+            free(t.pv);
+            free(t.slot);
             return false;
         }
-        a[i].s = order_bits(c->nodes[i].send);
-        a[i].r = order_bits(c->nodes[i].recv);
-        a[i].i = i;
-        all_and &= a[i].s;
-        all_or |= a[i].s;
+        pid[i] = id;
+        t.pv[id].count++;
     }
-    for (int shift = 0; shift < 64; shift += 8) {
-        if (((all_and ^ all_or) >> shift & 0xff) == 0)
-            continue;
-        size_t count[257] = {0};
-        for (int i = 0; i < n; i++)
-            count[(a[i].s >> shift & 0xff) + 1]++;
-        for (int b = 0; b < 256; b++)
-            count[b + 1] += count[b];
-        for (int i = 0; i < n; i++)
-            t[count[a[i].s >> shift & 0xff]++] = a[i];
-        struct speed_key *x = a;
-        a = t;
-        t = x;
+    free(t.slot);
+    /* Where each pair's nodes start, in the pairs' order; then each node,
+     * in index order, to its pair's next place (stable: ties by index). */
+    qsort(t.pv, (size_t)t.n, sizeof *t.pv, cmp_pair);
+    int *start = xmalloc((size_t)t.n * sizeof *start), at = 0;
+    for (int r = 0; r < t.n; r++) {
+        start[t.pv[r].id] = at;
+        at += t.pv[r].count;
     }
-    for (int i = 0; i < n;) {
-        int j = i + 1;
-        bool same_r = true;
-        for (; j < n && a[j].s == a[i].s; j++)
-            same_r = same_r && a[j].r == a[i].r;
-        if (!same_r)
-            qsort(a + i, (size_t)(j - i), sizeof *a, cmp_recv_index);
-        i = j;
-    }
+    int *out = xmalloc((size_t)n * sizeof *out);
+    mem_advise_huge(out, (size_t)n * sizeof *out);
     for (int i = 0; i < n; i++)
-        idx[i] = a[i].i;
-    free(a);
-    free(t);
+        out[start[pid[i]]++] = order[i];
+    memcpy(order, out, (size_t)n * sizeof *order);
+    free(out);
+    free(start);
+    free(pid);
+    free(t.pv);
     return true;
 }
 
-/* A send time's group: its key (order_bits, never 0) and the first recv seen. */
-struct speed_group {
-    uint64_t s;
-    double r;
-};
-
-static int cmp_group(const void *x, const void *y)
+/*
+ * Sort the n nodes in order[] (increasing indices) by the first time, then
+ * the second, then the index: fnf's (send, recv), slowest-first's (recv, send)
+ * descending.  Few distinct pairs: sort_by_pairs.  Otherwise the radix sort
+ * orders by the first time; runs that tie on it are then ordered by the
+ * second (most often they tie on both: identical nodes, left in index
+ * order).  O(n) passes, O(n log n) only in runs of equal first times and
+ * different second ones.
+ */
+void cluster_sort_nodes(const struct node *nodes, int *order, int n, bool by_recv_first,
+                        bool descending)
 {
-    const struct speed_group *a = x, *b = y;
-    return a->s < b->s ? -1 : a->s > b->s;
+    if (sort_by_pairs(nodes, order, n, by_recv_first, descending))
+        return;
+    struct keyed *a = xmalloc((size_t)(n ? n : 1) * sizeof *a);
+    struct keyed *tmp = xmalloc((size_t)(n ? n : 1) * sizeof *tmp);
+    /* every page is written: huge pages fault in and zero at a fraction of the cost */
+    mem_advise_huge(a, (size_t)n * sizeof *a);
+    mem_advise_huge(tmp, (size_t)n * sizeof *tmp);
+    for (int i = 0; i < n; i++) {
+        const struct node *nd = &nodes[order[i]];
+        a[i].key = time_key(by_recv_first ? nd->recv : nd->send, descending);
+        a[i].node = order[i];
+    }
+    radix_sort(a, tmp, (size_t)n);
+    /* The second times of the nodes that tie on the first, in one pass: the
+     * nodes are random places in memory, so ask for them 16 ahead and let
+     * the misses overlap. */
+    for (int k = 0; k < n; k++) {
+        if (k + 16 < n)
+            __builtin_prefetch(&nodes[a[k + 16].node]);
+        if ((k > 0 && a[k - 1].key == a[k].key) || (k + 1 < n && a[k + 1].key == a[k].key)) {
+            const struct node *nd = &nodes[a[k].node];
+            tmp[k].key = time_key(by_recv_first ? nd->send : nd->recv, descending);
+            tmp[k].node = a[k].node;
+        }
+    }
+    for (int i = 0; i < n;) {
+        int j = i + 1;
+        while (j < n && a[j].key == a[i].key)
+            j++;
+        if (j == i + 1) {   /* alone with its first time */
+            order[i] = a[i].node;
+            i++;
+            continue;
+        }
+        bool tied = true;
+        for (int k = i + 1; k < j && tied; k++)
+            tied = tmp[k].key == tmp[i].key;
+        if (!tied)
+            qsort(tmp + i, (size_t)(j - i), sizeof *tmp, cmp_keyed);
+        for (int k = i; k < j; k++)
+            order[k] = tmp[k].node;
+        i = j;
+    }
+    free(a);
+    free(tmp);
 }
 
-#define SPEED_GROUPS 4096   /* distinct send times the grouping takes */
+/* idx[] = the nodes sorted by (send, recv, index); false (idx untouched)
+ * when a time is NaN, which has no order. */
+static bool speeds_order(const struct cluster *c, int *idx)
+{
+    for (int i = 0; i < c->n; i++)
+        if (isnan(c->nodes[i].send) || isnan(c->nodes[i].recv))
+            return false;
+    cluster_sort_nodes(c->nodes, idx, c->n, false, false);
+    return true;
+}
+
+#define SPEED_GROUPS 4096   /* distinct (send, recv) pairs the grouping takes */
 
 /*
  * The usual cluster has few distinct send times (classes of machines, or
- * times with two decimals): group the nodes by send time in a hash table
- * small enough for the cache, then sort the groups only.  True when that
- * shows the speeds consistent: one receive time per send time, and receive
- * times non-decreasing over the sorted send times (what the full check
- * below tests, group by group).  False when they are not, or when a time is
- * NaN or there are more than SPEED_GROUPS send times: the full check then
- * decides, and names the pair.  O(n) expected, no allocation per node.
+ * times with two decimals): collect its distinct (send, recv) pairs in the
+ * pair table and sort those only.  True when that shows the speeds
+ * consistent: one receive time per send time, and receive times
+ * non-decreasing over the sorted send times (what the full check below
+ * tests, pair by pair).  False when they are not, or when a time is NaN or
+ * there are more than SPEED_GROUPS pairs: the full check then decides, and
+ * names the pair.  O(n) expected, no allocation per node.
  */
 static bool speeds_consistent_grouped(const struct cluster *c)
 {
-    size_t cap = 16;
-    while (cap < 2 * (size_t)c->n && cap < 2 * SPEED_GROUPS)
-        cap *= 2;
-    size_t mask = cap - 1, len = 0;
-    int shift = 64;
-    for (size_t k = cap; k > 1; k >>= 1)
-        shift--;
-    struct speed_group *g = xcalloc(cap, sizeof *g);
+    struct pair_table t = {0};
+    pair_rehash(&t, 7);
     bool ok = true;
     for (int i = 0; i < c->n && ok; i++) {
         double s = c->nodes[i].send, r = c->nodes[i].recv;
-        if (isnan(s) || isnan(r)) {
-            ok = false;
-            break;
-        }
-        uint64_t key = order_bits(s);
-        size_t at = (size_t)((key * 0x9e3779b97f4a7c15u) >> shift) & mask;
-        while (g[at].s != 0 && g[at].s != key)
-            at = (at + 1) & mask;
-        if (g[at].s == 0) {
-            if (++len > SPEED_GROUPS) {
-                ok = false;
-                break;
-            }
-            g[at].s = key;
-            g[at].r = r;
-        } else if (g[at].r != r) {
-            ok = false;
-        }
+        ok = !isnan(s) && !isnan(r) && pair_id(&t, order_bits(s), order_bits(r), SPEED_GROUPS) >= 0;
     }
     if (ok) {
-        size_t m = 0;
-        for (size_t k = 0; k < cap; k++)
-            if (g[k].s != 0)
-                g[m++] = g[k];
-        qsort(g, m, sizeof *g, cmp_group);
-        for (size_t k = 1; k < m && ok; k++)
-            ok = g[k - 1].r <= g[k].r;
+        qsort(t.pv, (size_t)t.n, sizeof *t.pv, cmp_pair);
+        for (int k = 1; k < t.n && ok; k++)   /* distinct pairs, by (send, recv) */
+            ok = t.pv[k - 1].first != t.pv[k].first && t.pv[k - 1].second <= t.pv[k].second;
     }
-    free(g);
+    free(t.pv);
+    free(t.slot);
     return ok;
 }
 

@@ -108,6 +108,12 @@ bool cluster_cost(const struct cluster *c, int q, int p, struct cost *out);
 
 /* Do the speeds satisfy s(p) <= s(q) iff r(p) <= r(q)? (SPEC §5) */
 bool cluster_speeds_consistent(const struct cluster *c, int *bad_p, int *bad_q);
+/* Sort the node indices in order[] (increasing) by send time, then receive
+ * time, then index (by_recv_first: receive time first); descending reverses
+ * the times' order, never the index's.  fnf's and slowest-first's receivers,
+ * and the consistency check's order.  Times must not be NaN. */
+void cluster_sort_nodes(const struct node *nodes, int *order, int n, bool by_recv_first,
+                        bool descending);
 
 const char *cluster_kind_name(enum cluster_kind k);
 

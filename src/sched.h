@@ -115,10 +115,5 @@ extern const struct sched_ops sched_fnf, sched_slowest_first, sched_random_pair,
 int sched_fnf_sender(const struct engine *e, int msg, double *completion);
 /* fnf's receiver: smallest send time, then receive time, then index; -1 if none waits. */
 int sched_fastest_waiting(const struct engine *e, int msg);
-/* Sort the node indices in order[] (increasing) by send time, then receive
- * time, then index (by_recv_first: receive time first); descending reverses
- * the times' order, never the index's.  fnf's and slowest-first's receivers. */
-void sched_sort_nodes(const struct node *nodes, int *order, int n, bool by_recv_first,
-                      bool descending);
 
 #endif

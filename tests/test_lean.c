@@ -495,7 +495,7 @@ static void test_fnf_reference(void)
 static const struct node *g_sort_nodes;
 static bool g_by_recv, g_desc;
 
-/* The order sched_sort_nodes promises, in doubles: -0 and +0 are one time. */
+/* The order cluster_sort_nodes promises, in doubles: -0 and +0 are one time. */
 static int cmp_nodes(const void *x, const void *y)
 {
     int i = *(const int *)x, j = *(const int *)y;
@@ -556,7 +556,7 @@ static void test_sort_nodes(void)
                     got[i] = want[i] = i;
                 g_sort_nodes = nodes;
                 g_by_recv = g_desc = how == 1;   /* fnf, then slowest-first */
-                sched_sort_nodes(nodes, got, n, g_by_recv, g_desc);
+                cluster_sort_nodes(nodes, got, n, g_by_recv, g_desc);
                 qsort(want, (size_t)n, sizeof *want, cmp_nodes);
                 bool same = memcmp(got, want, (size_t)n * sizeof *got) == 0;
                 if (!same)
