@@ -26,6 +26,6 @@ fi
 ninja -C build
 
 if [ "${1:-}" != "--no-view" ] && [ -t 1 ]; then
-    exec ./build/ui/hetcast clusters/counterexample.csv
+    exec ./build/hetcast clusters/counterexample.csv
 fi
-echo "setup: built ./build/ui/hetcast; try ./build/ui/hetcast clusters/counterexample.csv"
+echo "setup: built ./build/hetcast; try ./build/hetcast clusters/counterexample.csv"

@@ -1,7 +1,9 @@
 /*
  * diag.c - collected diagnostics and the few allocation helpers every module
- * uses.  Out of memory is the one condition that is not reported back: the
- * helpers print a message and exit, since nothing sensible can follow.
+ * uses.  Out of memory (and an unprotected Lua error, which never happens
+ * since every call is protected) are the only conditions not reported back:
+ * diag_fatal prints one line and exits, since nothing sensible can follow.
+ * It is the core's only print to stderr and only exit (tests/layering.sh).
  */
 #include "diag.h"
 
@@ -9,33 +11,41 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The one place in the core that prints and exits (docs/layout.md). */
+_Noreturn void diag_fatal(const char *what)
+{
+    fputs("hetcast: ", stderr);
+    fputs(what, stderr);
+    fputs("\n", stderr);
+    exit(1);
+}
+
+static _Noreturn void out_of_memory(void)
+{
+    diag_fatal("out of memory");
+}
+
 void *xmalloc(size_t n)
 {
     void *p = malloc(n ? n : 1);
-    if (!p) {
-        fputs("hetcast: out of memory\n", stderr);
-        exit(1);
-    }
+    if (!p)
+        out_of_memory();
     return p;
 }
 
 void *xcalloc(size_t n, size_t size)
 {
     void *p = calloc(n ? n : 1, size ? size : 1);
-    if (!p) {
-        fputs("hetcast: out of memory\n", stderr);
-        exit(1);
-    }
+    if (!p)
+        out_of_memory();
     return p;
 }
 
 void *xrealloc(void *p, size_t n)
 {
     p = realloc(p, n ? n : 1);
-    if (!p) {
-        fputs("hetcast: out of memory\n", stderr);
-        exit(1);
-    }
+    if (!p)
+        out_of_memory();
     return p;
 }
 
@@ -142,6 +152,25 @@ void diag_print(const struct diag *d, FILE *fp)
     int dropped = d->errors + d->warnings - d->nlines;
     if (dropped > 0)
         fprintf(fp, "(%d more problems not shown)\n", dropped);
+}
+
+void diag_move(struct diag *to, struct diag *from)
+{
+    for (int i = 0; i < from->nlines; i++) {
+        if (to->nlines >= DIAG_MAX_LINES) {
+            free(from->lines[i]);
+            continue;
+        }
+        if (to->nlines == to->cap) {
+            to->cap = to->cap ? 2 * to->cap : 8;
+            to->lines = xrealloc(to->lines, (size_t)to->cap * sizeof *to->lines);
+        }
+        to->lines[to->nlines++] = from->lines[i];
+    }
+    to->errors += from->errors;
+    to->warnings += from->warnings;
+    free(from->lines);
+    memset(from, 0, sizeof *from);
 }
 
 char *diag_join(const struct diag *d)

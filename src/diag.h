@@ -28,6 +28,8 @@ void diag_error(struct diag *d, const char *file, int line, const char *col,
 void diag_warn(struct diag *d, const char *file, int line, const char *col,
                const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 void diag_print(const struct diag *d, FILE *fp);
+/* Append from's lines and counts to to; from is left empty. */
+void diag_move(struct diag *to, struct diag *from);
 /* All lines joined by '\n' (caller frees); NULL if there are none. */
 char *diag_join(const struct diag *d);
 
@@ -36,7 +38,9 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Set *cause (if cause is not NULL) to a formatted message; returns -1. */
 int set_cause(char **cause, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-void *xmalloc(size_t n);             /* abort with a message on exhaustion */
+/* Print "hetcast: what" to stderr and exit(1): out of memory only. */
+_Noreturn void diag_fatal(const char *what);
+void *xmalloc(size_t n);             /* exit with a message on exhaustion */
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);

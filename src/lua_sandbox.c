@@ -166,9 +166,8 @@ static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 
 static int sb_panic(lua_State *L)
 {
-    const char *msg = lua_tostring(L, -1);
-    fprintf(stderr, "hetcast: unprotected Lua error: %s\n", msg ? msg : "?");
-    return 0;   /* Lua aborts */
+    (void)L;   /* every call into Lua is protected: this is a bug, not a user's error */
+    diag_fatal("unprotected Lua error");
 }
 
 /* ---- stopping ---- */
@@ -478,8 +477,6 @@ static int sb_print(lua_State *L)
         s = "(more print output not shown)";
     if (g_print)
         g_print(sb->path, s, g_print_ud);
-    else
-        fprintf(stderr, "%s: %s\n", sb->path, s);
     return 0;
 }
 

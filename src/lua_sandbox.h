@@ -48,7 +48,8 @@ struct sandbox_limits {
     long long memory;        /* bytes for the whole state; <= 0: SANDBOX_DEFAULT_MEMORY */
 };
 
-/* Where print() output goes; the default writes "script: text" to stderr. */
+/* Where print() output goes; with none set (the default) it is dropped: the
+ * front door sets one (the command line: "script: text" on stderr). */
 typedef void (*sandbox_print_fn)(const char *script, const char *text, void *ud);
 
 struct sandbox;

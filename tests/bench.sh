@@ -6,7 +6,7 @@
 # (every cost > 0) has 4 (n - 1) events, the 100-node all-to-all 9900
 # messages.  $HETCAST is the binary.
 set -u
-H=${HETCAST:-build/ui/hetcast}
+H=${HETCAST:-build/hetcast}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 n=0

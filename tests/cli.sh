@@ -1,7 +1,7 @@
 #!/bin/sh
 # cli.sh - the command line on the real binary (TAP). $HETCAST is the binary.
 set -u
-H=${HETCAST:-build/ui/hetcast}
+H=${HETCAST:-build/hetcast}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 n=0
@@ -156,6 +156,43 @@ check "experiment alltoall: Table 8's points, all in 992..1001" sh -c "[ $rc -eq
 
 run "$H" run clusters/platform-small.csv --summary
 check "no -s on a platform graph: a scheduler that works (fef), status 0" sh -c "[ $rc -eq 0 ] && grep -q 'scheduler: fef' $T/out"
+
+# GNU option forms (getopt_long): the same results as the spaced forms.
+run "$H" run clusters/counterexample.csv --format json --summary
+cp "$T/out" "$T/spaced.json"
+run "$H" run --format=json --summary clusters/counterexample.csv
+check "--format=json (options before FILE): the same JSON" sh -c "[ $rc -eq 0 ] && cmp -s $T/out $T/spaced.json"
+run "$H" run -sfnf clusters/counterexample.csv --form=json --summary
+check "-sfnf and an abbreviated --form=json: the same JSON" sh -c "[ $rc -eq 0 ] && cmp -s $T/out $T/spaced.json"
+run "$H" run -s slowest-first clusters/counterexample.csv --summary
+check "-s slowest-first: its scheduler" sh -c "[ $rc -eq 0 ] && grep -q 'scheduler: slowest-first' $T/out"
+run "$H" run --summary -- clusters/counterexample.csv
+check "-- before FILE: FILE is read" sh -c "[ $rc -eq 0 ] && grep -q '^makespan *6$' $T/out"
+cp clusters/counterexample.csv "$T/-dash.csv"
+( cd "$T" && "$H" run --summary -- -dash.csv ) >"$T/out" 2>"$T/err"; rc=$?
+check "-- before a FILE that starts with -: read as a file" sh -c "[ $rc -eq 0 ] && grep -q '^makespan *6$' $T/out"
+run "$H" run --summary -- clusters/counterexample.csv --format=json
+check "after --, an option is an operand: refused as a second FILE" sh -c "[ $rc -eq 2 ] && grep -q 'unexpected argument \"--format=json\"' $T/err"
+run "$H" run --help
+check "run --help: the usage, status 0" sh -c "[ $rc -eq 0 ] && grep -q 'hetcast run FILE' $T/out && grep -q -- '--format F' $T/out"
+run "$H" compare -h
+check "compare -h: the usage, status 0" sh -c "[ $rc -eq 0 ] && grep -q 'hetcast compare FILE' $T/out"
+"$H" run - --summary <clusters/counterexample.csv >"$T/out" 2>"$T/err"; rc=$?
+check "run -: the cluster from standard input" sh -c "[ $rc -eq 0 ] && grep -q '^makespan *6$' $T/out && grep -q '3 nodes, source p0' $T/out"
+printf 'name,send,recv\np0,1,oops\n' | "$H" run - >"$T/out" 2>"$T/err"; rc=$?
+check "run - with a bad row: status 2, <stdin>:2 named" sh -c "[ $rc -eq 2 ] && grep -q '<stdin>:2' $T/err"
+run "$H" run clusters/counterexample.csv --fromat json
+check "a mistyped long option: status 2 and the valid list" sh -c "[ $rc -eq 2 ] && grep -q 'unknown option --fromat; valid options: -s, -m, --seed' $T/err"
+run "$H" run clusters/counterexample.csv --seed
+check "an option without its value: status 2, names it" sh -c "[ $rc -eq 2 ] && grep -q 'option --seed needs a value' $T/err"
+run "$H" run clusters/counterexample.csv -s optimal --node-limit 1e30 --summary
+check "--node-limit 1e30: capped, no overflow, status 0" sh -c "[ $rc -eq 0 ] && grep -q '^makespan *5$' $T/out"
+run "$H" experiment figueira --groups=0
+check "experiment options take --opt=value too: --groups=0 refused" sh -c "[ $rc -eq 2 ] && grep -q -- '--groups: \"0\" is not an integer' $T/err"
+run "$H" bench --only=bogus
+check "bench --only=bogus: status 2, lists the figures" sh -c "[ $rc -eq 2 ] && grep -q 'engine, csv, optimal' $T/err"
+run "$H" -
+check "the view on -: status 2, says why" sh -c "[ $rc -eq 2 ] && grep -q 'reads its keys from standard input' $T/err"
 
 echo "1..$n"
 [ $fails -eq 0 ]

@@ -4,7 +4,7 @@
 # print a whole SVG document (Gantt and tree), and an unknown format names
 # svg among the valid ones.  Output: TAP.
 
-HETCAST=${HETCAST:-build/ui/hetcast}
+HETCAST=${HETCAST:-build/hetcast}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/hetcast-svg.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 n=0

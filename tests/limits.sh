@@ -9,7 +9,7 @@
 # runs (a quadratic loader would time this test out); and a save that fails
 # half way leaves the old file.  $HETCAST is the binary.
 set -u
-H=${HETCAST:-build/ui/hetcast}
+H=${HETCAST:-build/hetcast}
 T=$(mktemp -d "${TMPDIR:-/tmp}/hetcast-limits.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 n=0

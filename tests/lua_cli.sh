@@ -4,7 +4,7 @@
 # script's file:line and a traceback for a bad script, a bad decision, a
 # budget or memory overrun.  $HETCAST is the binary.
 set -u
-H=${HETCAST:-build/ui/hetcast}
+H=${HETCAST:-build/hetcast}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 n=0

@@ -13,7 +13,7 @@
 #include "cluster.h"
 #include "engine.h"
 #include "exchange.h"
-#include "exp_alltoall.h"
+#include "generate.h"
 #include "rng.h"
 #include "tap.h"
 

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "cluster.h"
-#include "exp_pipeline.h"
+#include "generate.h"
 #include "lp.h"
 #include "rng.h"
 #include "tap.h"

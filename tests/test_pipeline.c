@@ -19,7 +19,7 @@
 
 #include "cluster.h"
 #include "engine.h"
-#include "exp_pipeline.h"
+#include "generate.h"
 #include "lp.h"
 #include "pipeline.h"
 #include "report.h"

@@ -12,7 +12,7 @@
 
 #include "cluster.h"
 #include "engine.h"
-#include "exp_figueira.h"
+#include "generate.h"
 #include "report.h"
 #include "rng.h"
 #include "run.h"

@@ -48,7 +48,7 @@ static void keys(struct view *v, const int *k, int n)
 
 static int open_view(struct view *v, const char *file, const char *sched)
 {
-    struct cli_opts o;
+    struct session_opts o;
     memset(&o, 0, sizeof o);
     sched_opts_default(&o.sopt);
     o.file = file;
@@ -66,7 +66,7 @@ static int open_view(struct view *v, const char *file, const char *sched)
 static int open_with(struct view *v, const char *file, const char *sched, const char *model,
                      int slices, const char *pattern, const char *receivers, char **cause)
 {
-    struct cli_opts o;
+    struct session_opts o;
     memset(&o, 0, sizeof o);
     sched_opts_default(&o.sopt);
     o.file = file;
@@ -416,7 +416,7 @@ static void export_and_reload(void)
     unlink(file);
     rmdir(dir);
 
-    struct cli_opts o;
+    struct session_opts o;
     memset(&o, 0, sizeof o);
     o.file = "/nonexistent/cluster.csv";
     char *cause = NULL;

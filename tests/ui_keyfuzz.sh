@@ -14,13 +14,13 @@
 # Bytes that are signals or flow control rather than keys (^C ^\ ^Z ^S ^Q)
 # and q (quit) are never sent at random; ui_tmux.sh tests the signals.
 # Reproduce a failure with the seed it prints:
-#   HETCAST=build/ui/hetcast KEYFUZZ_SEED=N tests/ui_keyfuzz.sh
+#   HETCAST=build/hetcast KEYFUZZ_SEED=N tests/ui_keyfuzz.sh
 # KEYFUZZ_BATCHES sets the batches per cluster (default 10, of 40 keys);
 # KEYFUZZ_ONLY=TEXT runs only the clusters whose name holds TEXT (the seeds
 # stay those of the full run).
 # Skips when tmux is missing.
 
-HETCAST=${HETCAST:-build/ui/hetcast}
+HETCAST=${HETCAST:-build/hetcast}
 case $HETCAST in /*) ;; *) HETCAST=$(pwd)/$HETCAST ;; esac
 SEED=${KEYFUZZ_SEED:-20261122}
 BATCHES=${KEYFUZZ_BATCHES:-10}

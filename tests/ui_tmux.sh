@@ -17,7 +17,7 @@
 # and a Lua heuristic that prints, edited and reloaded with r.
 # Output: TAP.  Skips when tmux is missing.
 
-HETCAST=${HETCAST:-build/ui/hetcast}
+HETCAST=${HETCAST:-build/hetcast}
 case $HETCAST in /*) ;; *) HETCAST=$(pwd)/$HETCAST ;; esac
 
 if ! command -v tmux >/dev/null 2>&1; then

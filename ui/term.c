@@ -306,7 +306,7 @@ static int loop(struct view *v, struct term *t)
     }
 }
 
-int term_view(const struct cli_opts *o)
+int term_view(const struct session_opts *o)
 {
     setlocale(LC_ALL, "");
     /* The file first: a file that does not load says so, terminal or not. */

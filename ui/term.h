@@ -1,13 +1,13 @@
 /*
  * term.h - the terminal front of the view: the function main() hands to the
- * command line (cli_view_fn).  Everything curses lives behind it.
+ * command line (app/cli.h: cli_view_fn).  Everything curses lives behind it.
  */
 #ifndef HETCAST_TERM_H
 #define HETCAST_TERM_H
 
-#include "cli.h"
+#include "session.h"
 
 /* Open the interactive view on o->file; returns the exit status. */
-int term_view(const struct cli_opts *o);
+int term_view(const struct session_opts *o);
 
 #endif

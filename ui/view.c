@@ -91,45 +91,14 @@ static void busy(struct view *v, const char *what)
 
 /* ---- loading ---- */
 
-/*
- * cli_load_cluster prints its warnings to stderr, which would scribble over
- * the screen: collect them into *warnings instead.
- */
-static struct cluster *load_quiet(const struct cli_opts *o, char **warnings, char **cause)
+/* Load o's cluster; its warnings, if any, joined into *warnings for the message line. */
+static struct cluster *load_quiet(const struct session_opts *o, char **warnings, char **cause)
 {
-    *warnings = NULL;
-    fflush(stderr);
-    FILE *tmp = tmpfile();
-    int saved = -1;
-    if (tmp) {
-        saved = dup(STDERR_FILENO);
-        if (saved >= 0 && dup2(fileno(tmp), STDERR_FILENO) < 0) {
-            close(saved);
-            saved = -1;
-        }
-    }
-    struct cluster *c = cli_load_cluster(o, cause);
-    fflush(stderr);
-    if (saved >= 0) {
-        dup2(saved, STDERR_FILENO);
-        close(saved);
-    }
-    if (tmp) {
-        long len = ftell(tmp);
-        if (len > 0) {
-            char *w = xmalloc((size_t)len + 1);
-            rewind(tmp);
-            size_t got = fread(w, 1, (size_t)len, tmp);
-            while (got > 0 && (w[got - 1] == '\n' || w[got - 1] == '\r'))
-                got--;
-            w[got] = '\0';
-            if (got)
-                *warnings = w;
-            else
-                free(w);
-        }
-        fclose(tmp);
-    }
+    struct diag warn;
+    diag_init(&warn);
+    struct cluster *c = session_load(o, &warn, cause);
+    *warnings = diag_join(&warn);
+    diag_free(&warn);
     return c;
 }
 
@@ -193,7 +162,7 @@ static void vrun_free(struct vrun *r)
 static int make_exchange(struct view *v, const struct cluster *c, enum model m, struct vrun *out,
                          char **cause)
 {
-    struct cli_opts o = v->opts;
+    struct session_opts o = v->opts;
     o.model = model_name(m);
     if (c->n >= VIEW_BUSY_EXCHANGE_NODES) {
         char what[160];
@@ -201,7 +170,7 @@ static int make_exchange(struct view *v, const struct cluster *c, enum model m, 
         busy(v, what);
     }
     out->x = xcalloc(1, sizeof *out->x);
-    if (cli_exchange_run(&o, c, out->name, true, out->x, cause) < 0) {
+    if (session_exchange(&o, c, out->name, true, out->x, cause) < 0) {
         vrun_free(out);
         return -1;
     }
@@ -216,24 +185,22 @@ static int make_run(struct view *v, const struct cluster *c, enum model m, const
     out->name = xstrdup(name);
     if (v->exchange)
         return make_exchange(v, c, m, out, cause);
-    struct sched_opts so = v->opts.sopt;
-    const struct sched_ops *ops = cli_sched(name, cause);
+    struct session_opts o = v->opts;
+    const struct sched_ops *ops = session_sched(name, cause);
     if (!ops) {
         vrun_free(out);
         return -1;
     }
-    if (lua_sched_script(ops))   /* the script the name resolved to (a bundled one, say) */
-        so.script = lua_sched_script(ops);
     bool slow = strcmp(ops->name, "optimal") == 0;
-    if (slow && so.time_limit <= 0)
-        so.time_limit = VIEW_OPT_SECONDS;
+    if (slow && o.sopt.time_limit <= 0)
+        o.sopt.time_limit = VIEW_OPT_SECONDS;
     if (slow || c->n <= RUN_AUTO_OPTIMUM_NODES) {
         char what[160];
         snprintf(what, sizeof what, "computing %s%s...", slow ? "the optimal schedule" : name,
                  slow ? "" : " and the optimum");
         busy(v, what);
     }
-    if (run_schedule(&out->run, c, m, ops, &so, RUN_OPT_SMALL, cause) < 0) {
+    if (session_run(&out->run, &o, c, m, ops, false, RUN_OPT_SMALL, cause) < 0) {
         vrun_free(out);
         return -1;
     }
@@ -489,7 +456,7 @@ static const char *lua_script_of_runs(const struct view *v)
     for (int i = 0; !v->exchange && i < v->nruns; i++) {
         const struct sched_ops *ops = sched_find(v->runs[i].name);
         char *cause = NULL;
-        if (!ops && (ops = cli_sched(v->runs[i].name, &cause)) == NULL)
+        if (!ops && (ops = session_sched(v->runs[i].name, &cause)) == NULL)
             free(cause);
         if (ops && lua_sched_script(ops))
             return lua_sched_script(ops);
@@ -499,7 +466,7 @@ static const char *lua_script_of_runs(const struct view *v)
 
 int view_reload(struct view *v)
 {
-    struct cli_opts o = v->opts;
+    struct session_opts o = v->opts;
     if (v->source_name)
         o.source = v->source_name;
     char *warnings = NULL, *cause = NULL;
@@ -640,7 +607,7 @@ static const char *default_scheduler(const struct view *v)
     return sched_default(v->c, v->model)->name;
 }
 
-int view_open(struct view *v, const struct cli_opts *o, char **cause)
+int view_open(struct view *v, const struct session_opts *o, char **cause)
 {
     memset(v, 0, sizeof *v);
     v->opts = *o;
@@ -656,7 +623,7 @@ int view_open(struct view *v, const struct cli_opts *o, char **cause)
         sandbox_set_print(NULL, NULL);
         return 2;
     }
-    if (cli_model(o, v->c, &v->model, cause) < 0) {
+    if (session_model(o, v->c, &v->model, cause) < 0) {
         free(warnings);
         cluster_free(v->c);
         sandbox_set_print(NULL, NULL);

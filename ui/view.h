@@ -14,7 +14,7 @@
 #include <stdbool.h>
 
 #include "cellbuf.h"
-#include "cli.h"
+#include "session.h"
 #include "engine.h"
 #include "run.h"
 
@@ -113,7 +113,7 @@ struct exercise {
 };
 
 struct view {
-    struct cli_opts opts;
+    struct session_opts opts;
     bool exchange;      /* a personalized exchange (--pattern): every run has x */
     struct cluster *c;
     char *source_name;  /* the source chosen in the view, kept across reloads */
@@ -151,7 +151,7 @@ struct view {
  * compare mode).  Returns 0, or the exit status (2: bad input, 1: runtime
  * failure) with *cause holding the messages.
  */
-int view_open(struct view *v, const struct cli_opts *o, char **cause);
+int view_open(struct view *v, const struct session_opts *o, char **cause);
 void view_close(struct view *v);
 
 /* Dispatch to the current screen. */

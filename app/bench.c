@@ -19,8 +19,10 @@
  * run that failed).
  */
 #include "bench.h"
+#include "opts.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <math.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -37,7 +39,7 @@
 #include "config.h"
 #include "engine.h"
 #include "exchange.h"
-#include "exp_pipeline.h"
+#include "generate.h"
 #include "hugemem.h"
 #include "lp.h"
 #include "optimal.h"
@@ -56,6 +58,7 @@ struct bopts {
     bool classes;           /* engine: the papers' three classes instead of random times */
     bool full;              /* engine: also the full engine (records, reasons, timeline) */
     uint64_t seed;
+    bool only_given;        /* --only: only the figures it names */
 };
 
 static double cpu_now(void)
@@ -570,82 +573,79 @@ static int fig_exchange(const struct bopts *o)
 
 /* ---- options ---- */
 
+enum { B_QUICK = OPT_LONG, B_ONLY, B_MAX_NODES, B_REPEAT, B_CLASSES, B_FULL, B_SEED };
+
+#define AT(f) offsetof(struct bopts, f)
+static const struct opt bench_table[] = {
+    {"quick", B_QUICK, NULL, "small sizes, to check that it runs (seconds)", OPT_FLAG, AT(quick), 0, 0},
+    {"only", B_ONLY, "LIST", "figures, comma-separated: engine, csv, optimal, lp, view, exchange",
+     OPT_CALL, 0, 0, 0},
+    {"max-nodes", B_MAX_NODES, "N", "engine: the largest cluster, a power of ten (default 10000000)",
+     OPT_CALL, 0, 0, 0},
+    {"repeat", B_REPEAT, "R", "best of R runs (default 3, 1 with --quick)", OPT_INT, AT(repeat), 1,
+     1000},
+    {"classes", B_CLASSES, NULL, "engine: the papers' three classes instead of random times",
+     OPT_FLAG, AT(classes), 0, 0},
+    {"full", B_FULL, NULL, "engine: also the full engine (records, reasons, timeline)", OPT_FLAG,
+     AT(full), 0, 0},
+    {"seed", B_SEED, "N", "generated inputs (default 1)", OPT_CALL, 0, 0, 0},
+    {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0},
+};
+#undef AT
+
 static void usage(FILE *fp)
 {
-    fprintf(fp,
-            "usage: hetcast bench [options]   measure hetcast's speed (docs/performance.md)\n"
-            "  --quick            small sizes, to check that it runs (seconds)\n"
-            "  --only LIST        figures, comma-separated: engine, csv, optimal, lp, view, exchange\n"
-            "  --max-nodes N      engine: the largest cluster, a power of ten (default 10000000)\n"
-            "  --repeat R         best of R runs (default 3, 1 with --quick)\n"
-            "  --classes          engine: the papers' three classes instead of random times\n"
-            "  --full             engine: also the full engine (records, reasons, timeline)\n"
-            "  --seed N           generated inputs (default 1)\n");
+    fprintf(fp, "usage: hetcast bench [options]   measure hetcast's speed (docs/performance.md)\n");
+    opts_help(fp, bench_table);
 }
 
+static int bench_set(void *ctx, int key, const char *a, const char *v)
+{
+    struct bopts *o = ctx;
+    long x;
+    if (key == B_MAX_NODES) {
+        if (opt_long(a, v, 1000, 100000000, &x))
+            return 2;
+        o->max_nodes = x;
+    } else if (key == B_SEED) {
+        unsigned long long seed;
+        if (opt_u64(a, v, &seed))
+            return 2;
+        o->seed = seed;
+    } else if (key == B_ONLY) {
+        char *list = xstrdup(v), *save = NULL;
+        for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            int f = 0;
+            while (f < F_COUNT && strcmp(tok, fig_names[f]) != 0)
+                f++;
+            if (f == F_COUNT) {
+                free(list);
+                return opt_fail(a, v, "a list of figures: engine, csv, optimal, lp, view, exchange");
+            }
+            o->only[f] = true;
+            o->only_given = true;
+        }
+        free(list);
+    }
+    return 0;
+}
+
+/* Returns 0, -1 after the help, or an exit status. */
 static int parse(int argc, char **argv, struct bopts *o)
 {
     memset(o, 0, sizeof *o);
     o->max_nodes = 10000000;
     o->repeat = 0;
     o->seed = 1;
-    bool any = false;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        char *end;
-        if (strcmp(a, "--quick") == 0) {
-            o->quick = true;
-        } else if (strcmp(a, "--classes") == 0) {
-            o->classes = true;
-        } else if (strcmp(a, "--full") == 0) {
-            o->full = true;
-        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage(stdout);
-            return -1;
-        } else if (strcmp(a, "--only") == 0 && val) {
-            i++;
-            char *list = xstrdup(val), *save = NULL;
-            for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-                int f = 0;
-                while (f < F_COUNT && strcmp(tok, fig_names[f]) != 0)
-                    f++;
-                if (f == F_COUNT) {
-                    fprintf(stderr, "hetcast bench: --only: unknown figure \"%s\"; figures: "
-                            "engine, csv, optimal, lp, view, exchange\n", tok);
-                    free(list);
-                    return 2;
-                }
-                o->only[f] = any = true;
-            }
-            free(list);
-        } else if ((strcmp(a, "--max-nodes") == 0 || strcmp(a, "--repeat") == 0 ||
-                    strcmp(a, "--seed") == 0) && val) {
-            i++;
-            errno = 0;
-            long long x = strtoll(val, &end, 10);
-            if (!*val || *end || errno || x < 1 ||
-                (a[2] == 'm' && (x < 1000 || x > 100000000)) || (a[2] == 'r' && x > 1000)) {
-                fprintf(stderr, "hetcast bench: %s: \"%s\" is not valid (%s)\n", a, val,
-                        a[2] == 'm' ? "1000 to 100000000" : a[2] == 'r' ? "1 to 1000"
-                                                                         : "a positive integer");
-                return 2;
-            }
-            if (a[2] == 'm')
-                o->max_nodes = x;
-            else if (a[2] == 'r')
-                o->repeat = (int)x;
-            else
-                o->seed = (uint64_t)x;
-        } else {
-            bool needs_value = strcmp(a, "--only") == 0 || strcmp(a, "--max-nodes") == 0 ||
-                               strcmp(a, "--repeat") == 0 || strcmp(a, "--seed") == 0;
-            fprintf(stderr, "hetcast bench: %s %s; valid options: --quick, --only, --max-nodes, "
-                    "--repeat, --classes, --full, --seed\n",
-                    needs_value ? "missing value for" : "unknown option", a);
-            return 2;
-        }
+    int n;
+    int rc = opts_parse("hetcast bench", bench_table, argc, argv, bench_set, o, NULL, 0, &n);
+    if (rc == OPTS_HELP) {
+        usage(stdout);
+        return -1;
     }
-    if (!any)
+    if (rc)
+        return rc;
+    if (!o->only_given)
         for (int f = 0; f < F_COUNT; f++)
             o->only[f] = true;
     if (o->quick && o->max_nodes > 10000)

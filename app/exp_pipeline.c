@@ -12,10 +12,12 @@
  * random platforms of 10 to 50 nodes, 200 WAN/MAN/LAN platforms of 30 and
  * 65 nodes) takes a few seconds.
  */
-#include "exp_pipeline.h"
-#include "xarg.h"
+#include "experiment.h"
+#include "generate.h"
+#include "opts.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,202 +35,6 @@ static const enum pipe_heur shown[PIPE_NHEUR] = {
     PIPE_PRUNE_SIMPLE, PIPE_PRUNE_DEGREE, PIPE_GROW_TREE, PIPE_LP_PRUNE,
     PIPE_LP_GROW,      PIPE_BINOMIAL,     PIPE_MULTIPORT_GROW,
 };
-
-/* ---- the generators ---- */
-
-/* Gaussian by Box-Muller, redrawn below 1 so that every time is positive. */
-static double link_time(struct rng *r)
-{
-    for (;;) {
-        double u = rng_unit(r), v = rng_unit(r);
-        double z = sqrt(-2.0 * log(1.0 - u)) * cos(6.283185307179586 * v);
-        double t = 100.0 + 20.0 * z;
-        if (t >= 1.0)
-            return t;
-    }
-}
-
-struct builder {
-    struct cluster *c;
-    unsigned char *linked;   /* n * n: a link between the two already */
-};
-
-static void builder_init(struct builder *b, int n, const char *(*prefix)(int i, int n), int n_arg)
-{
-    b->c = cluster_new(CLUSTER_GRAPH);
-    b->linked = xcalloc((size_t)n * (size_t)n, 1);
-    for (int i = 0; i < n; i++) {
-        char name[32];
-        snprintf(name, sizeof name, "%s%d", prefix(i, n_arg), i);
-        cluster_add_node(b->c, name, 0, 0);
-    }
-}
-
-/* A link both ways, each direction with its own time; false if already there. */
-static bool link_pair(struct builder *b, struct rng *r, int u, int v)
-{
-    int n = b->c->n;
-    if (u == v || b->linked[(size_t)u * (size_t)n + (size_t)v])
-        return false;
-    b->linked[(size_t)u * (size_t)n + (size_t)v] = b->linked[(size_t)v * (size_t)n + (size_t)u] = 1;
-    cluster_add_edge(b->c, u, v, link_time(r), -1);
-    cluster_add_edge(b->c, v, u, link_time(r), -1);
-    return true;
-}
-
-/* send_u = ratio * fastest outgoing T, on every edge of u; then cluster_finish. */
-static struct cluster *builder_finish(struct builder *b, double send_ratio, const char *name)
-{
-    struct cluster *c = b->c;
-    double *fastest = xmalloc((size_t)c->n * sizeof *fastest);
-    for (int u = 0; u < c->n; u++)
-        fastest[u] = INFINITY;
-    for (int k = 0; k < c->nedges; k++)
-        fastest[c->edges[k].from] = fmin(fastest[c->edges[k].from], c->edges[k].time);
-    for (int k = 0; k < c->nedges; k++)
-        c->edges[k].send = send_ratio * fastest[c->edges[k].from];
-    free(fastest);
-    free(b->linked);
-    cluster_set_str(&c->name, name);
-    struct diag d;
-    diag_init(&d);
-    cluster_finish(c, &d);   /* connected by construction: nothing to report */
-    diag_free(&d);
-    return c;
-}
-
-static const char *plain_prefix(int i, int n)
-{
-    (void)i;
-    (void)n;
-    return "P";
-}
-
-struct cluster *exp_pipeline_random(struct rng *r, int n, double density, double send_ratio)
-{
-    struct builder b;
-    builder_init(&b, n, plain_prefix, n);
-    /* A random spanning tree: each node after P0, in a random order, links to an earlier one. */
-    int *perm = xmalloc((size_t)n * sizeof *perm);
-    for (int i = 0; i < n; i++)
-        perm[i] = i;
-    for (int i = n - 1; i > 1; i--) {
-        int j = 1 + (int)rng_below(r, (uint64_t)i);
-        int t = perm[i];
-        perm[i] = perm[j];
-        perm[j] = t;
-    }
-    for (int i = 1; i < n; i++)
-        link_pair(&b, r, perm[i], perm[rng_below(r, (uint64_t)i)]);
-    free(perm);
-    for (int u = 0; u < n; u++)
-        for (int v = u + 1; v < n; v++)
-            if (rng_unit(r) < density)
-                link_pair(&b, r, u, v);
-    return builder_finish(&b, send_ratio, "random-platform");
-}
-
-/* The three levels: W (WAN) for the first w nodes, M (MAN) for the next, L (LAN) after. */
-struct tiers_shape {
-    int w, m;
-};
-
-static struct tiers_shape tiers_shape(int n)
-{
-    struct tiers_shape s;
-    s.w = n / 10 > 1 ? n / 10 : 1;
-    s.m = 3 * n / 10 > 1 ? 3 * n / 10 : 1;
-    if (s.w + s.m > n)
-        s.m = n - s.w;
-    return s;
-}
-
-static const char *tiers_prefix(int i, int n)
-{
-    struct tiers_shape s = tiers_shape(n);
-    return i < s.w ? "W" : i < s.w + s.m ? "M" : "L";
-}
-
-/* Minimum spanning tree (Prim, Euclidean) over the given nodes, then redundancy. */
-static void mst_with_redundancy(struct builder *b, struct rng *r, const int *ids, int k,
-                                const double *x, const double *y, double redundancy)
-{
-    if (k < 2)
-        return;
-    unsigned char *in = xcalloc((size_t)k, 1);
-    double *best = xmalloc((size_t)k * sizeof *best);
-    int *from = xmalloc((size_t)k * sizeof *from);
-    for (int i = 0; i < k; i++) {
-        best[i] = INFINITY;
-        from[i] = -1;
-    }
-    best[0] = 0;
-    for (int step = 0; step < k; step++) {
-        int u = -1;
-        for (int i = 0; i < k; i++)
-            if (!in[i] && (u < 0 || best[i] < best[u]))
-                u = i;
-        in[u] = 1;
-        if (from[u] >= 0)
-            link_pair(b, r, ids[from[u]], ids[u]);
-        for (int i = 0; i < k; i++) {
-            double d = hypot(x[ids[i]] - x[ids[u]], y[ids[i]] - y[ids[u]]);
-            if (!in[i] && d < best[i]) {
-                best[i] = d;
-                from[i] = u;
-            }
-        }
-    }
-    int n = b->c->n;
-    for (int i = 0; i < k; i++) {
-        if (rng_unit(r) >= redundancy)
-            continue;
-        int near = -1;
-        for (int j = 0; j < k; j++) {
-            if (j == i || b->linked[(size_t)ids[i] * (size_t)n + (size_t)ids[j]])
-                continue;
-            double dj = hypot(x[ids[j]] - x[ids[i]], y[ids[j]] - y[ids[i]]);
-            if (near < 0 || dj < hypot(x[ids[near]] - x[ids[i]], y[ids[near]] - y[ids[i]]))
-                near = j;
-        }
-        if (near >= 0)
-            link_pair(b, r, ids[i], ids[near]);
-    }
-    free(in);
-    free(best);
-    free(from);
-}
-
-struct cluster *exp_pipeline_tiers(struct rng *r, int n, double send_ratio)
-{
-    struct tiers_shape s = tiers_shape(n);
-    struct builder b;
-    builder_init(&b, n, tiers_prefix, n);
-    double *x = xmalloc((size_t)n * sizeof *x), *y = xmalloc((size_t)n * sizeof *y);
-    for (int i = 0; i < n; i++) {
-        x[i] = rng_unit(r);
-        y[i] = rng_unit(r);
-    }
-    int *ids = xmalloc((size_t)n * sizeof *ids);
-    for (int i = 0; i < s.w; i++)
-        ids[i] = i;
-    mst_with_redundancy(&b, r, ids, s.w, x, y, 0.5);
-    for (int wan = 0; wan < s.w; wan++) {   /* the MAN of each WAN node, with it */
-        int k = 0;
-        ids[k++] = wan;
-        for (int j = 0; j < s.m; j++)
-            if (j % s.w == wan)
-                ids[k++] = s.w + j;
-        mst_with_redundancy(&b, r, ids, k, x, y, 0.3);
-    }
-    for (int h = s.w + s.m; h < n; h++)   /* LAN hosts: stars around MAN nodes */
-        link_pair(&b, r, h, s.w + (h - s.w - s.m) % s.m);
-    free(x);
-    free(y);
-    free(ids);
-    cluster_set_str(&b.c->source_name, b.c->nodes[rng_below(r, (uint64_t)n)].name);
-    return builder_finish(&b, send_ratio, "wan-man-lan-platform");
-}
 
 /* ---- the study ---- */
 
@@ -345,9 +151,6 @@ static void csv_rows(const char *study, const char *platforms, int m, const char
                acc_mean(a, m, shown[i]), acc_sd(a, m, shown[i]));
 }
 
-static const char xp_valid[] =
-    "--format, --seed, --runs, --nodes, --densities, --send-ratio, --tiers, --tiers-runs";
-
 static void xp_help(FILE *fp)
 {
     fprintf(fp,
@@ -363,17 +166,6 @@ static void xp_help(FILE *fp)
             "  --seed N            seed (default 1)\n"
             "  --format text|csv   tables for people, or rows\n"
             "                      study,platforms,model,axis,value,heuristic,configs,mean,sd\n");
-}
-
-static bool get_long(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long x = strtol(s, &end, 10);
-    if (!*s || *end || errno || x < lo || x > hi)
-        return false;
-    *out = x;
-    return true;
 }
 
 /* A comma-separated list of numbers in [lo, hi]; returns the count or -1. */
@@ -393,80 +185,89 @@ static int get_list(const char *s, double lo, double hi, double *out, int max)
     return k ? k : -1;
 }
 
-/* Returns 0, -1 for --help, or an exit status. */
-static int xp_parse(int argc, char **argv, struct xp_opts *o)
+enum { P_FORMAT = OPT_LONG, P_SEED, P_RUNS, P_TIERS_RUNS, P_NODES, P_DENSITIES, P_SEND_RATIO,
+       P_TIERS };
+
+#define AT(f) offsetof(struct xp_opts, f)
+static const struct opt xp_table[] = {
+    {"format", P_FORMAT, "F", NULL, OPT_CALL, 0, 0, 0},
+    {"seed", P_SEED, "N", NULL, OPT_SEED, AT(seed), 0, 0},
+    {"runs", P_RUNS, "N", NULL, OPT_LONGINT, AT(runs), 0, 100000},
+    {"nodes", P_NODES, "LO:HI[:S]", NULL, OPT_CALL, 0, 0, 0},
+    {"densities", P_DENSITIES, "LIST", NULL, OPT_CALL, 0, 0, 0},
+    {"send-ratio", P_SEND_RATIO, "R", NULL, OPT_CALL, 0, 0, 0},
+    {"tiers", P_TIERS, "LIST", NULL, OPT_CALL, 0, 0, 0},
+    {"tiers-runs", P_TIERS_RUNS, "N", NULL, OPT_LONGINT, AT(tiers_runs), 0, 100000},
+    {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0},
+};
+#undef AT
+
+static int xp_set(void *ctx, int key, const char *a, const char *v)
 {
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--help") == 0)
-            return -1;
-        if (!v || a[0] != '-') {
-            fprintf(stderr, "hetcast experiment: %s %s; valid options: %s\n", a,
-                    a[0] == '-' ? "needs a value" : "is not an option", xp_valid);
+    static const char *const formats[] = {"text", "csv", NULL};
+    struct xp_opts *o = ctx;
+    int k;
+    switch (key) {
+    case P_FORMAT:
+        if (opt_choice(a, v, formats, &k))
             return 2;
+        o->csv = k == 1;
+        return 0;
+    case P_NODES: {
+        double f[3];
+        char buf[64];
+        snprintf(buf, sizeof buf, "%s", v);
+        for (char *p = buf; *p; p++)
+            if (*p == ':')
+                *p = ',';
+        k = get_list(buf, 2, MAX_PLATFORM_NODES, f, 3);
+        if (k < 0 || f[0] != floor(f[0]) || (k > 1 && (f[1] != floor(f[1]) || f[1] < f[0])) ||
+            (k > 2 && (f[2] != floor(f[2]) || f[2] < 1)))
+            return opt_fail(a, v, "N or LO:HI or LO:HI:STEP, integers from 2 to 400");
+        o->nodes_lo = (int)f[0];
+        o->nodes_hi = k > 1 ? (int)f[1] : (int)f[0];
+        o->nodes_step = k > 2 ? (int)f[2] : 10;
+        if ((o->nodes_hi - o->nodes_lo) / o->nodes_step + 1 > MAX_SIZES)
+            return opt_fail(a, v, "a range of at most 64 sizes");
+        return 0;
+    }
+    case P_DENSITIES:
+        k = get_list(v, 0, 1, o->dens, MAX_DENSITIES);
+        if (k < 0)
+            return opt_fail(a, v, "a list of at most 32 numbers from 0 to 1");
+        o->ndens = k;
+        return 0;
+    case P_SEND_RATIO: {
+        double f;
+        if (get_list(v, 0, 1e6, &f, 1) != 1 || !(f > 0))
+            return opt_fail(a, v, "a number > 0");
+        o->send_ratio = f;
+        return 0;
+    }
+    case P_TIERS: {
+        double f[8];
+        k = get_list(v, 0, MAX_PLATFORM_NODES, f, 8);
+        if (k < 0)
+            return opt_fail(a, v, "a list of at most 8 sizes from 2 to 400, or 0");
+        o->ntiers = 0;
+        for (int i = 0; i < k; i++) {
+            if (f[i] == 0 && k == 1)
+                break;
+            if (f[i] != floor(f[i]) || f[i] < 2)
+                return opt_fail(a, v, "a list of at most 8 sizes from 2 to 400, or 0");
+            o->tiers[o->ntiers++] = (int)f[i];
         }
-        i++;
-        long x;
-        if (strcmp(a, "--format") == 0) {
-            if (xarg_format(a, v, &o->csv))
-                return 2;
-        } else if (strcmp(a, "--seed") == 0) {
-            if (!get_long(v, 0, 2147483647L, &x))
-                return xarg_fail(a, v, "an integer from 0 to 2147483647");
-            o->seed = (unsigned long long)x;
-        } else if (strcmp(a, "--runs") == 0) {
-            if (!get_long(v, 0, 100000, &x))
-                return xarg_fail(a, v, "an integer from 0 to 100000");
-            o->runs = x;
-        } else if (strcmp(a, "--tiers-runs") == 0) {
-            if (!get_long(v, 0, 100000, &x))
-                return xarg_fail(a, v, "an integer from 0 to 100000");
-            o->tiers_runs = x;
-        } else if (strcmp(a, "--nodes") == 0) {
-            double f[3];
-            char buf[64];
-            snprintf(buf, sizeof buf, "%s", v);
-            for (char *p = buf; *p; p++)
-                if (*p == ':')
-                    *p = ',';
-            int k = get_list(buf, 2, MAX_PLATFORM_NODES, f, 3);
-            if (k < 0 || f[0] != floor(f[0]) || (k > 1 && (f[1] != floor(f[1]) || f[1] < f[0])) ||
-                (k > 2 && (f[2] != floor(f[2]) || f[2] < 1)))
-                return xarg_fail(a, v, "N or LO:HI or LO:HI:STEP, integers from 2 to 400");
-            o->nodes_lo = (int)f[0];
-            o->nodes_hi = k > 1 ? (int)f[1] : (int)f[0];
-            o->nodes_step = k > 2 ? (int)f[2] : 10;
-            if ((o->nodes_hi - o->nodes_lo) / o->nodes_step + 1 > MAX_SIZES)
-                return xarg_fail(a, v, "a range of at most 64 sizes");
-        } else if (strcmp(a, "--densities") == 0) {
-            int k = get_list(v, 0, 1, o->dens, MAX_DENSITIES);
-            if (k < 0)
-                return xarg_fail(a, v, "a list of at most 32 numbers from 0 to 1");
-            o->ndens = k;
-        } else if (strcmp(a, "--send-ratio") == 0) {
-            double f;
-            if (get_list(v, 0, 1e6, &f, 1) != 1 || !(f > 0))
-                return xarg_fail(a, v, "a number > 0");
-            o->send_ratio = f;
-        } else if (strcmp(a, "--tiers") == 0) {
-            double f[8];
-            int k = get_list(v, 0, MAX_PLATFORM_NODES, f, 8);
-            if (k < 0)
-                return xarg_fail(a, v, "a list of at most 8 sizes from 2 to 400, or 0");
-            o->ntiers = 0;
-            for (int i = 0; i < k; i++) {
-                if (f[i] == 0 && k == 1)
-                    break;
-                if (f[i] != floor(f[i]) || f[i] < 2)
-                    return xarg_fail(a, v, "a list of at most 8 sizes from 2 to 400, or 0");
-                o->tiers[o->ntiers++] = (int)f[i];
-            }
-        } else {
-            fprintf(stderr, "hetcast experiment: unknown option %s; valid options: %s\n", a, xp_valid);
-            return 2;
-        }
+        return 0;
+    }
     }
     return 0;
+}
+
+/* Returns 0, OPTS_HELP, or an exit status. */
+static int xp_parse(int argc, char **argv, struct xp_opts *o)
+{
+    int n;
+    return opts_parse("hetcast experiment pipeline", xp_table, argc, argv, xp_set, o, NULL, 0, &n);
 }
 
 static void describe(const struct xp_opts *o)
@@ -490,7 +291,7 @@ int exp_pipeline_main(int argc, char **argv)
                         .dens = {0.04, 0.08, 0.12, 0.16, 0.20}, .send_ratio = 0.8, .ntiers = 2,
                         .tiers = {30, 65}};
     int rc = xp_parse(argc, argv, &o);
-    if (rc < 0) {
+    if (rc == OPTS_HELP) {
         xp_help(stdout);
         return 0;
     }

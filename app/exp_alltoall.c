@@ -9,8 +9,9 @@
  * --receivers random, the receivers).  Fixed orders (caterpillar, matching,
  * greedy) are built once per point and reused by its runs.
  */
-#include "exp_alltoall.h"
-#include "xarg.h"
+#include "experiment.h"
+#include "generate.h"
+#include "opts.h"
 
 #include <errno.h>
 #include <math.h>
@@ -52,44 +53,6 @@ static const double table8[NPERCENTS][4] = {
     {992.27, 992.21, 992.76, 994},   {993.5, 993.27, 993.14, 994}, {994.84, 994.83, 993.96, 996},
     {996.23, 996.05, 995.9, 996},    {997.93, 997.36, 996.41, 1001}, {999.2, 998.91, 997.78, 1001},
 };
-
-struct cluster *alltoall_cluster(int n)
-{
-    static const char *const cls[3] = {"fast", "normal", "slow"};
-    static const double cost[3] = {1, 5, 10};
-    struct cluster *c = cluster_new(CLUSTER_NODES);
-    int third = n / 3;
-    for (int i = 0; i < n; i++) {
-        int k = i < third ? 0 : i < 2 * third ? 1 : 2;   /* the rest are slow */
-        char name[32];
-        snprintf(name, sizeof name, "P%d", i);
-        int id = cluster_add_node(c, name, cost[k], cost[k]);
-        cluster_set_str(&c->nodes[id].klass, cls[k]);
-    }
-    c->latency = 1;
-    cluster_set_str(&c->name, "chen-liu");
-    struct diag d;
-    diag_init(&d);
-    cluster_finish(c, &d);   /* consistent by construction: no messages */
-    diag_free(&d);
-    return c;
-}
-
-int alltoall_block(int n, double pct, int *recv)
-{
-    int k = (int)floor(n * pct / 100 + 0.5), start = (int)floor(0.8 * n);
-    if (k < 1)
-        k = 1;
-    if (k > n)
-        k = n;
-    /* increasing: the part wrapped around to node 0 first */
-    int wrapped = start + k > n ? start + k - n : 0;
-    for (int i = 0; i < wrapped; i++)
-        recv[i] = i;
-    for (int i = wrapped; i < k; i++)
-        recv[i] = start + i - wrapped;
-    return k;
-}
 
 /* k of the n nodes at random, increasing. */
 static int random_receivers(struct rng *r, int n, double pct, int *recv)
@@ -271,9 +234,6 @@ static int run_group(const struct aopts *o, int g)
     return 0;
 }
 
-static const char valid[] =
-    "--format, --seed, --runs, --nodes, --step, --some-nodes, --receivers, --schedulers, --groups";
-
 static void help(FILE *fp)
 {
     char *names = exchange_algo_names();
@@ -305,7 +265,7 @@ static int parse_list(const char *opt, const char *v, struct aopts *o, bool grou
             *comma = '\0';
         if (groups_list) {
             long g;
-            if (xarg_long(opt, tok, 1, 4, &g))
+            if (opt_long(opt, tok, 1, 4, &g))
                 rc = 2;
             else
                 o->group[g - 1] = true;
@@ -319,7 +279,7 @@ static int parse_list(const char *opt, const char *v, struct aopts *o, bool grou
                 char want[256];
                 snprintf(want, sizeof want, "a list of: all, %s", names);
                 free(names);
-                rc = xarg_fail(opt, v, want);
+                rc = opt_fail(opt, v, want);
             } else {
                 o->algo[a] = true;
             }
@@ -330,75 +290,90 @@ static int parse_list(const char *opt, const char *v, struct aopts *o, bool grou
     return rc;
 }
 
+enum { A_FORMAT = OPT_LONG, A_SEED, A_RUNS, A_NODES, A_STEP, A_SOME, A_RECEIVERS, A_SCHEDULERS,
+       A_GROUPS };
+
+/* The options, and which list options were given (they replace the default). */
+struct aparse {
+    struct aopts *o;
+    bool algos_given, groups_given;
+};
+
+static const struct opt a_table[] = {
+    {"format", A_FORMAT, "F", NULL, OPT_CALL, 0, 0, 0},
+    {"seed", A_SEED, "N", NULL, OPT_CALL, 0, 0, 0},
+    {"runs", A_RUNS, "N", NULL, OPT_CALL, 0, 0, 0},
+    {"nodes", A_NODES, "LO:HI", NULL, OPT_CALL, 0, 0, 0},
+    {"step", A_STEP, "N", NULL, OPT_CALL, 0, 0, 0},
+    {"some-nodes", A_SOME, "N", NULL, OPT_CALL, 0, 0, 0},
+    {"receivers", A_RECEIVERS, "R", NULL, OPT_CALL, 0, 0, 0},
+    {"schedulers", A_SCHEDULERS, "LIST", NULL, OPT_CALL, 0, 0, 0},
+    {"groups", A_GROUPS, "LIST", NULL, OPT_CALL, 0, 0, 0},
+    {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0},
+};
+
+static int a_set(void *ctx, int key, const char *a, const char *v)
+{
+    static const char *const formats[] = {"text", "csv", NULL};
+    static const char *const recvs[] = {"block", "random", NULL};
+    struct aparse *ap = ctx;
+    struct aopts *o = ap->o;
+    long x, lo, hi;
+    int k;
+    switch (key) {
+    case A_FORMAT:
+        if (opt_choice(a, v, formats, &k))
+            return 2;
+        o->csv = k == 1;
+        return 0;
+    case A_SEED:
+        return opt_u64(a, v, &o->seed);
+    case A_RUNS:
+        return opt_long(a, v, 1, 1000000L, &o->runs);
+    case A_NODES:
+        if (opt_range(a, v, 1, 2000, &lo, &hi))
+            return 2;
+        o->nodes_lo = (int)lo;
+        o->nodes_hi = (int)hi;
+        return 0;
+    case A_STEP:
+    case A_SOME:
+        if (opt_long(a, v, 1, 2000, &x))
+            return 2;
+        *(key == A_STEP ? &o->step : &o->some_nodes) = (int)x;
+        return 0;
+    case A_RECEIVERS:
+        if (opt_choice(a, v, recvs, &k))
+            return 2;
+        o->random_recv = k == 1;
+        return 0;
+    case A_SCHEDULERS:
+        if (!ap->algos_given)
+            memset(o->algo, 0, sizeof o->algo);
+        ap->algos_given = true;
+        return parse_list(a, v, o, false);
+    case A_GROUPS:
+        if (!ap->groups_given)
+            memset(o->group, 0, sizeof o->group);
+        ap->groups_given = true;
+        return parse_list(a, v, o, true);
+    }
+    return 0;
+}
+
+/* Returns 0, OPTS_HELP, or an exit status. */
 static int parse(int argc, char **argv, struct aopts *o)
 {
-    bool algos_given = false, groups_given = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        long x;
-        if (strcmp(a, "--help") == 0) {
-            help(stdout);
-            return -1;
-        }
-        if (!v || a[0] != '-') {
-            fprintf(stderr, "hetcast experiment alltoall: %s %s; valid options: %s\n", a,
-                    a[0] == '-' ? "needs a value" : "is not an option", valid);
-            return 2;
-        }
-        i++;
-        if (strcmp(a, "--format") == 0) {
-            if (xarg_format(a, v, &o->csv))
-                return 2;
-        } else if (strcmp(a, "--seed") == 0) {
-            if (xarg_long(a, v, 0, 2147483647L, &x))
-                return 2;
-            o->seed = (unsigned long long)x;
-        } else if (strcmp(a, "--runs") == 0) {
-            if (xarg_long(a, v, 1, 1000000L, &x))
-                return 2;
-            o->runs = x;
-        } else if (strcmp(a, "--nodes") == 0) {
-            long lo, hi;
-            if (xarg_range(a, v, 1, 2000, &lo, &hi))
-                return 2;
-            o->nodes_lo = (int)lo;
-            o->nodes_hi = (int)hi;
-        } else if (strcmp(a, "--step") == 0) {
-            if (xarg_long(a, v, 1, 2000, &x))
-                return 2;
-            o->step = (int)x;
-        } else if (strcmp(a, "--some-nodes") == 0) {
-            if (xarg_long(a, v, 1, 2000, &x))
-                return 2;
-            o->some_nodes = (int)x;
-        } else if (strcmp(a, "--receivers") == 0) {
-            if (strcmp(v, "block") && strcmp(v, "random"))
-                return xarg_fail(a, v, "block or random");
-            o->random_recv = strcmp(v, "random") == 0;
-        } else if (strcmp(a, "--schedulers") == 0) {
-            if (!algos_given)
-                memset(o->algo, 0, sizeof o->algo);
-            algos_given = true;
-            if (parse_list(a, v, o, false))
-                return 2;
-        } else if (strcmp(a, "--groups") == 0) {
-            if (!groups_given)
-                memset(o->group, 0, sizeof o->group);
-            groups_given = true;
-            if (parse_list(a, v, o, true))
-                return 2;
-        } else {
-            fprintf(stderr, "hetcast experiment alltoall: unknown option %s; valid options: %s\n",
-                    a, valid);
-            return 2;
-        }
-    }
+    struct aparse ap = {o, false, false};
+    int n;
+    int rc = opts_parse("hetcast experiment alltoall", a_table, argc, argv, a_set, &ap, NULL, 0,
+                        &n);
+    if (rc)
+        return rc;
     int biggest = o->nodes_hi > o->some_nodes ? o->nodes_hi : o->some_nodes;
-    if (o->algo[XALGO_MATCHING] && biggest > EXCHANGE_MATCHING_MAX_NODES) {
-        fprintf(stderr, "hetcast experiment alltoall: matching takes O(n^4) time and is refused "
-                        "above %d nodes\n", EXCHANGE_MATCHING_MAX_NODES);
-        return 2;
-    }
+    if (o->algo[XALGO_MATCHING] && biggest > EXCHANGE_MATCHING_MAX_NODES)
+        return opts_error(2, "matching takes O(n^4) time and is refused above %d nodes",
+                          EXCHANGE_MATCHING_MAX_NODES);
     return 0;
 }
 
@@ -410,8 +385,12 @@ int exp_alltoall_main(int argc, char **argv)
     for (int g = 0; g < 4; g++)
         o.group[g] = true;
     int rc = parse(argc, argv, &o);
+    if (rc == OPTS_HELP) {
+        help(stdout);
+        return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+    }
     if (rc)
-        return rc < 0 ? 0 : rc;
+        return rc;
     if (o.csv)
         printf("group,model,pattern,nodes,receivers,scheduler,runs,mean,variance,min,max,lower_bound\n");
     else

@@ -13,10 +13,12 @@
  * 10,000 broadcasts run one after the other, so their time is 10,000 times
  * one broadcast's makespan.  Deterministic for a given --seed.
  */
-#include "exp_figueira.h"
-#include "xarg.h"
+#include "experiment.h"
+#include "generate.h"
+#include "opts.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,10 +49,6 @@ static const struct {
 };
 #define NPAPER ((int)(sizeof paper / sizeof paper[0]))
 
-static const char fig_valid[] =
-    "--format, --seed, --runs, --nodes, --groups, --hops, --overhead, --basic-latency, "
-    "--broadcasts, --model";
-
 static void fig_help(FILE *fp)
 {
     fprintf(fp,
@@ -74,132 +72,49 @@ static void fig_help(FILE *fp)
             FIG_MAX_NODES, FIG_HOPS, 2 * FIG_HOPS);
 }
 
-/* Returns 0, -1 for --help, or an exit status. */
-static int fig_parse(int argc, char **argv, struct fig_opts *o)
+enum { F_FORMAT = OPT_LONG, F_SEED, F_RUNS, F_NODES, F_GROUPS, F_HOPS, F_OVERHEAD, F_BASIC,
+       F_BROADCASTS, F_MODEL };
+
+#define AT(f) offsetof(struct fig_opts, f)
+static const struct opt fig_table[] = {
+    {"format", F_FORMAT, "F", NULL, OPT_CALL, 0, 0, 0},
+    {"seed", F_SEED, "N", NULL, OPT_SEED, AT(seed), 0, 0},
+    {"runs", F_RUNS, "R", NULL, OPT_LONGINT, AT(runs), 1, 10000},
+    {"nodes", F_NODES, "N", NULL, OPT_INT, AT(nodes), 1, FIG_MAX_NODES},
+    {"groups", F_GROUPS, "G", NULL, OPT_INT, AT(groups), 1, FIG_MAX_NODES},
+    {"hops", F_HOPS, "H", NULL, OPT_INT, AT(hops), 1, 1000},
+    {"overhead", F_OVERHEAD, "K", NULL, OPT_NUMBER, AT(overhead), 0, 0},
+    {"basic-latency", F_BASIC, "US", NULL, OPT_NUMBER, AT(basic), 0, 0},
+    {"broadcasts", F_BROADCASTS, "B", NULL, OPT_LONGINT, AT(broadcasts), 1, 1000000000L},
+    {"model", F_MODEL, "M", NULL, OPT_CALL, 0, 0, 0},
+    {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0},
+};
+#undef AT
+
+static int fig_set(void *ctx, int key, const char *a, const char *v)
 {
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--help") == 0)
-            return -1;
-        if (!v || a[0] != '-') {
-            fprintf(stderr, "hetcast experiment: %s %s; valid options: %s\n", a,
-                    a[0] == '-' ? "needs a value" : "is not an option", fig_valid);
+    static const char *const formats[] = {"text", "csv", NULL};
+    struct fig_opts *o = ctx;
+    int k;
+    if (key == F_FORMAT) {
+        if (opt_choice(a, v, formats, &k))
             return 2;
-        }
-        i++;
-        long x;
-        if (strcmp(a, "--format") == 0) {
-            if (xarg_format(a, v, &o->csv))
-                return 2;
-        } else if (strcmp(a, "--seed") == 0) {
-            if (xarg_long(a, v, 0, 2147483647L, &x))
-                return 2;
-            o->seed = (unsigned long long)x;
-        } else if (strcmp(a, "--runs") == 0) {
-            if (xarg_long(a, v, 1, 10000, &x))
-                return 2;
-            o->runs = x;
-        } else if (strcmp(a, "--nodes") == 0) {
-            if (xarg_long(a, v, 1, FIG_MAX_NODES, &x))
-                return 2;
-            o->nodes = (int)x;
-        } else if (strcmp(a, "--groups") == 0) {
-            if (xarg_long(a, v, 1, FIG_MAX_NODES, &x))
-                return 2;
-            o->groups = (int)x;
-        } else if (strcmp(a, "--hops") == 0) {
-            if (xarg_long(a, v, 1, 1000, &x))
-                return 2;
-            o->hops = (int)x;
-        } else if (strcmp(a, "--overhead") == 0) {
-            if (xarg_double(a, v, 0, &o->overhead))
-                return 2;
-        } else if (strcmp(a, "--basic-latency") == 0) {
-            if (xarg_double(a, v, 0, &o->basic))
-                return 2;
-        } else if (strcmp(a, "--broadcasts") == 0) {
-            if (xarg_long(a, v, 1, 1000000000L, &x))
-                return 2;
-            o->broadcasts = x;
-        } else if (strcmp(a, "--model") == 0) {
-            if (model_parse(v, &o->model) < 0) {
-                char *names = model_names(), want[256];
-                snprintf(want, sizeof want, "a model (%s)", names);
-                free(names);
-                return xarg_fail(a, v, want);
-            }
-        } else {
-            fprintf(stderr, "hetcast experiment: unknown option %s; valid options: %s\n", a,
-                    fig_valid);
-            return 2;
-        }
+        o->csv = k == 1;
+    } else if (key == F_MODEL && model_parse(v, &o->model) < 0) {
+        char *names = model_names(), want[256];
+        snprintf(want, sizeof want, "a model (%s)", names);
+        free(names);
+        return opt_fail(a, v, want);
     }
     return 0;
 }
 
-/* ---- the LNOW generator ---- */
-
-struct cluster *figueira_lnow(struct rng *r, int nodes, int max_groups, int max_hops, int *groups)
+/* Returns 0, OPTS_HELP, or an exit status. */
+static int fig_parse(int argc, char **argv, struct fig_opts *o)
 {
-    int n = nodes > 0 ? nodes : 1, h = max_hops > 0 ? max_hops : 1;
-    int gmax = max_groups < n ? max_groups : n;
-    if (gmax > h + 1)
-        gmax = h + 1;
-    if (gmax < 1)
-        gmax = 1;
-    int g = 1 + (int)rng_below(r, (uint64_t)gmax);
-    /* Distinct hop distances: node 0's group at 0, the others from 1..h. */
-    int *hops = xmalloc((size_t)h * sizeof *hops), *gdist = xmalloc((size_t)g * sizeof *gdist);
-    for (int i = 0; i < h; i++)
-        hops[i] = i + 1;
-    gdist[0] = 0;
-    for (int k = 1; k < g; k++) {
-        int j = (k - 1) + (int)rng_below(r, (uint64_t)(h - (k - 1)));
-        int t = hops[k - 1];
-        hops[k - 1] = hops[j];
-        hops[j] = t;
-        gdist[k] = hops[k - 1];
-    }
-    /* Nodes 1..n-1 in random order: the first g-1 open groups 1..g-1, the
-     * rest fall in any group. */
-    int *order = xmalloc((size_t)n * sizeof *order), *grp = xmalloc((size_t)n * sizeof *grp);
-    for (int i = 1; i < n; i++)
-        order[i - 1] = i;
-    for (int i = n - 2; i > 0; i--) {
-        int j = (int)rng_below(r, (uint64_t)i + 1);
-        int t = order[i];
-        order[i] = order[j];
-        order[j] = t;
-    }
-    grp[0] = 0;
-    for (int i = 0; i < n - 1; i++)
-        grp[order[i]] = i < g - 1 ? i + 1 : (int)rng_below(r, (uint64_t)g);
-    struct cluster *c = cluster_new(CLUSTER_MATRIX);
-    for (int i = 0; i < n; i++) {
-        char name[16];
-        snprintf(name, sizeof name, "n%d", i);
-        cluster_add_node(c, name, 0, 0);
-    }
-    c->dist = xmalloc((size_t)n * (size_t)n * sizeof *c->dist);
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < n; j++)
-            c->dist[(size_t)i * (size_t)n + (size_t)j] =
-                grp[i] == grp[j] ? 0 : (double)(gdist[grp[i]] + gdist[grp[j]]);
-    char desc[160];
-    snprintf(desc, sizeof desc, "random LNOW after Figueira section 4: %d nodes, %d group%s", n, g,
-             g == 1 ? "" : "s");
-    cluster_set_str(&c->name, "lnow");
-    cluster_set_str(&c->description, desc);
-    struct diag d;
-    diag_init(&d);
-    cluster_finish(c, &d);   /* valid by construction */
-    diag_free(&d);
-    free(order);
-    free(grp);
-    free(hops);
-    free(gdist);
-    *groups = g;
-    return c;
+    int n;
+    return opts_parse("hetcast experiment figueira", fig_table, argc, argv, fig_set, o, NULL, 0,
+                      &n);
 }
 
 /* The simulated network of a hop matrix: max(h, 1) basic latencies per link,
@@ -298,7 +213,7 @@ int exp_figueira_main(int argc, char **argv)
     struct fig_opts o = {.csv = false, .seed = 1, .runs = 4, .overhead = 1, .basic = 35,
                          .hops = FIG_HOPS, .broadcasts = 10000, .model = MODEL_ASYNC};
     int rc = fig_parse(argc, argv, &o);
-    if (rc < 0) {
+    if (rc == OPTS_HELP) {
         fig_help(stdout);
         return 0;
     }

@@ -19,14 +19,12 @@
 #include "bounds.h"
 #include "cluster.h"
 #include "engine.h"
-#include "exp_alltoall.h"
-#include "exp_figueira.h"
-#include "exp_pipeline.h"
+#include "generate.h"
 #include "optimal.h"
 #include "report.h"
 #include "rng.h"
 #include "sched.h"
-#include "xarg.h"
+#include "opts.h"
 
 struct xopts {
     const char *format;   /* text | csv */
@@ -40,73 +38,89 @@ struct xopts {
     double time_limit;    /* per exact search */
 };
 
-static const char xvalid[] =
-    "--format, --seed, --runs, --nodes, --classes, --send-range, --recv, --latency, --time-limit";
+enum {
+    X_FORMAT = OPT_LONG, X_SEED, X_RUNS, X_NODES, X_CLASSES, X_SEND_RANGE, X_RECV, X_LATENCY,
+    X_TIME_LIMIT,
+};
 
-/* Parse the options every study shares. Returns 0 or an exit status. */
-static int parse_xopts(int argc, char **argv, struct xopts *o)
+/* The options every study of this file shares. */
+static const struct opt xopt_table[] = {
+    {"format", X_FORMAT, "F", "text (default) or csv", OPT_CALL, 0, 0, 0},
+    {"seed", X_SEED, "N", "the first seed (default 1)", OPT_CALL, 0, 0, 0},
+    {"runs", X_RUNS, "N", "random runs per size, or clusters per study", OPT_CALL, 0, 0, 0},
+    {"nodes", X_NODES, "N|LO:HI", "cluster sizes", OPT_CALL, 0, 0, 0},
+    {"classes", X_CLASSES, "K", "classes of nodes (0: continuous times; default 3)", OPT_CALL, 0, 0, 0},
+    {"send-range", X_SEND_RANGE, "LO:HI", "send times drawn from [LO, HI] (default 1:10)", OPT_CALL, 0, 0, 0},
+    {"recv", X_RECV, "R", "receive times: zero, independent or correlated (default)", OPT_CALL, 0, 0, 0},
+    {"latency", X_LATENCY, "L", "the latency (default 0)", OPT_CALL, 0, 0, 0},
+    {"time-limit", X_TIME_LIMIT, "S", "seconds per exact search (default 10)", OPT_CALL, 0, 0, 0},
+    {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0},
+};
+
+static int set_xopt(void *ctx, int key, const char *a, const char *v)
 {
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--help") == 0)
-            return -1;
-        if (!v || a[0] != '-') {
-            fprintf(stderr, "hetcast experiment: %s %s; valid options: %s\n", a,
-                    a[0] == '-' ? "needs a value" : "is not an option", xvalid);
+    static const char *const formats[] = {"text", "csv", NULL};
+    static const char *const recvs[] = {"zero", "independent", "correlated", NULL};
+    struct xopts *o = ctx;
+    long x;
+    int k;
+    switch (key) {
+    case X_FORMAT:
+        if (opt_choice(a, v, formats, &k))
             return 2;
-        }
-        i++;
-        long x;
-        if (strcmp(a, "--format") == 0) {
-            bool csv;
-            if (xarg_format(a, v, &csv))
-                return 2;
-            o->format = v;
-        } else if (strcmp(a, "--seed") == 0) {
-            if (xarg_long(a, v, 0, 2147483647L, &x))
-                return 2;
-            o->seed = (unsigned long long)x;
-        } else if (strcmp(a, "--runs") == 0) {
-            if (xarg_long(a, v, 1, 100000000L, &x))
-                return 2;
-            o->runs = x;
-        } else if (strcmp(a, "--nodes") == 0) {
-            long lo, hi;
-            if (xarg_range(a, v, 1, 100000, &lo, &hi))
-                return 2;
-            o->nodes_min = (int)lo;
-            o->nodes_max = (int)hi;
-        } else if (strcmp(a, "--classes") == 0) {
-            if (xarg_long(a, v, 0, 1000, &x))
-                return 2;
-            o->classes = (int)x;
-        } else if (strcmp(a, "--send-range") == 0) {
-            char buf[64];
-            snprintf(buf, sizeof buf, "%s", v);
-            char *colon = strchr(buf, ':');
-            if (!colon)
-                return xarg_fail(a, v, "of the form LO:HI");
-            *colon = '\0';
-            if (xarg_double(a, buf, 0, &o->lo) || xarg_double(a, colon + 1, 0, &o->hi))
-                return 2;
-            if (o->hi < o->lo)
-                return xarg_fail(a, v, "a range with LO <= HI");
-        } else if (strcmp(a, "--recv") == 0) {
-            if (strcmp(v, "zero") && strcmp(v, "independent") && strcmp(v, "correlated"))
-                return xarg_fail(a, v, "zero, independent or correlated");
-            o->recv = v;
-        } else if (strcmp(a, "--latency") == 0) {
-            if (xarg_double(a, v, 0, &o->latency))
-                return 2;
-        } else if (strcmp(a, "--time-limit") == 0) {
-            if (xarg_double(a, v, 0, &o->time_limit))
-                return 2;
-        } else {
-            fprintf(stderr, "hetcast experiment: unknown option %s; valid options: %s\n", a, xvalid);
+        o->format = formats[k];
+        return 0;
+    case X_SEED:
+        if (opt_long(a, v, 0, 2147483647L, &x))
             return 2;
-        }
+        o->seed = (unsigned long long)x;
+        return 0;
+    case X_RUNS:
+        return opt_long(a, v, 1, 100000000L, &o->runs);
+    case X_NODES: {
+        long lo, hi;
+        if (opt_range(a, v, 1, 100000, &lo, &hi))
+            return 2;
+        o->nodes_min = (int)lo;
+        o->nodes_max = (int)hi;
+        return 0;
+    }
+    case X_CLASSES:
+        if (opt_long(a, v, 0, 1000, &x))
+            return 2;
+        o->classes = (int)x;
+        return 0;
+    case X_SEND_RANGE: {
+        char buf[64];
+        snprintf(buf, sizeof buf, "%s", v);
+        char *colon = strchr(buf, ':');
+        if (!colon)
+            return opt_fail(a, v, "of the form LO:HI");
+        *colon = '\0';
+        if (opt_double(a, buf, 0, &o->lo) || opt_double(a, colon + 1, 0, &o->hi))
+            return 2;
+        if (o->hi < o->lo)
+            return opt_fail(a, v, "a range with LO <= HI");
+        return 0;
+    }
+    case X_RECV:
+        if (opt_choice(a, v, recvs, &k))
+            return 2;
+        o->recv = recvs[k];
+        return 0;
+    case X_LATENCY:
+        return opt_double(a, v, 0, &o->latency);
+    case X_TIME_LIMIT:
+        return opt_double(a, v, 0, &o->time_limit);
     }
     return 0;
+}
+
+/* Parse the options every study shares. Returns 0, OPTS_HELP or an exit status. */
+static int parse_xopts(int argc, char **argv, struct xopts *o)
+{
+    int n;
+    return opts_parse("hetcast experiment", xopt_table, argc, argv, set_xopt, o, NULL, 0, &n);
 }
 
 static bool csv_out(const struct xopts *o)
@@ -409,9 +423,8 @@ static void list(FILE *fp)
     fprintf(fp, "studies (hetcast experiment NAME [options]):\n");
     for (int i = 0; i < NSTUDIES; i++)
         fprintf(fp, "  %-16s %s\n", studies[i].name, studies[i].summary);
-    fprintf(fp, "\noptions: --format text|csv, --seed N, --runs N (random runs or clusters),\n"
-                "  --nodes N or LO:HI, --classes K (0: continuous), --send-range LO:HI,\n"
-                "  --recv zero|independent|correlated, --latency L, --time-limit S (per exact search)\n");
+    fprintf(fp, "\noptions of the studies above without their own:\n");
+    opts_help(fp, xopt_table);
 }
 
 int experiment_main(int argc, char **argv)
@@ -428,7 +441,7 @@ int experiment_main(int argc, char **argv)
         struct xopts o = {.format = "text", .seed = 1, .classes = 3, .lo = 1, .hi = 10,
                           .recv = "correlated", .latency = 0, .time_limit = 10};
         int rc = parse_xopts(argc, argv, &o);
-        if (rc < 0) {
+        if (rc == OPTS_HELP) {
             list(stdout);
             return 0;
         }

@@ -1,5 +1,5 @@
 /*
- * bench_view.c - the view as `hetcast bench` times it (src/bench.h): the
+ * bench_view.c - the view as `hetcast bench` times it (app/bench.h): the
  * main screen of a cluster's fnf schedule, stepped half way, drawn into a
  * cell buffer exactly as the terminal front end draws it before a flush.
  * No terminal and no curses: the figure is the drawing, not the flush.
@@ -20,9 +20,8 @@ struct bench_frame {
 static void *frame_open(const char *file, int width, int height, char **cause)
 {
     struct bench_frame *f = xcalloc(1, sizeof *f);
-    struct cli_opts o;
-    memset(&o, 0, sizeof o);
-    sched_opts_default(&o.sopt);
+    struct session_opts o;
+    session_opts_init(&o);
     o.file = file;
     if (view_open(&f->v, &o, cause) != 0) {
         free(f);

@@ -1,0 +1,359 @@
+/*
+ * cli.c - hetcast's command line (SPEC §6): the view, run, compare, and the
+ * dispatch to experiment and bench.  Options are parsed by opts.c from one
+ * table, which also gives the help and the valid list in every refusal;
+ * loading and running go through the session layer (session.h).
+ *
+ * Exit status: 0 success, 1 runtime failure, 2 bad usage or bad input.  Every
+ * refusal names what was wrong and what would be valid.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "config.h"
+#include "experiment.h"
+#include "export.h"
+#include "lua_sandbox.h"
+#include "lua_sched.h"
+#include "opts.h"
+#include "pipeline.h"
+#include "report.h"
+
+enum {
+    O_SEED = OPT_LONG, O_SOURCE, O_FORMAT, O_SUMMARY, O_SAVE, O_PARAM, O_LUA_BUDGET, O_LUA_MEMORY,
+    O_TIME_LIMIT, O_NODE_LIMIT, O_SLICES, O_PATTERN, O_RECEIVERS,
+};
+
+/* The options of the view, run and compare: the dispatch and the help. */
+static const struct opt cli_opt_table[] = {
+    {"scheduler", 's', "NAME", "scheduler (default fnf; see the list below), or FILE.lua", OPT_CALL, 0, 0, 0},
+    {"model", 'm', "NAME", "port model (default async; one-port for graphs; list below)", OPT_CALL, 0, 0, 0},
+    {"seed", O_SEED, "N", "seed for the random schedulers (default 1)", OPT_CALL, 0, 0, 0},
+    {"source", O_SOURCE, "NAME", "the node that holds the message first", OPT_CALL, 0, 0, 0},
+    {"format", O_FORMAT, "F", "text (default), csv, json or svg (Gantt and tree)", OPT_CALL, 0, 0, 0},
+    {"summary", O_SUMMARY, NULL, "only the summary lines (for large clusters)", OPT_CALL, 0, 0, 0},
+    {"save-cluster", O_SAVE, "F", "also write the cluster as CSV to F", OPT_CALL, 0, 0, 0},
+    {"param", O_PARAM, "K=V", "a parameter of a .lua cluster script (repeatable)", OPT_CALL, 0, 0, 0},
+    {"time-limit", O_TIME_LIMIT, "S", "optimal: give up after S seconds (default 10)", OPT_CALL, 0, 0, 0},
+    {"node-limit", O_NODE_LIMIT, "N", "optimal: give up after N search nodes", OPT_CALL, 0, 0, 0},
+    {"slices", O_SLICES, "K", "pipelined trees on platform graphs: slices to send (default 20)", OPT_CALL, 0, 0, 0},
+    {"lua-budget", O_LUA_BUDGET, "N", "Lua: instructions per call of a script (default 10000000)", OPT_CALL, 0, 0, 0},
+    {"lua-memory", O_LUA_MEMORY, "MB", "Lua: memory of a script in MiB (default 64)", OPT_CALL, 0, 0, 0},
+    {"pattern", O_PATTERN, "P", "personalized exchange: all-to-all or all-to-some (docs/exchange.md)", OPT_CALL, 0, 0, 0},
+    {"receivers", O_RECEIVERS, "R", "all-to-some: NAME,NAME,... or P% (a random P percent, from --seed)", OPT_CALL, 0, 0, 0},
+    {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0},
+};
+
+static void usage(FILE *fp)
+{
+    char *s = sched_names(), *m = model_names();
+    fprintf(fp,
+            "usage: hetcast [FILE] [options]       open the interactive view (FILE: .csv cluster or .lua script)\n"
+            "       hetcast run FILE [options]     schedule a broadcast and print it (FILE -: CSV on standard input)\n"
+            "       hetcast compare FILE -s A -s B [options]\n"
+            "                                      several schedulers side by side (default: fnf, optimal)\n"
+            "       hetcast experiment NAME [options]\n"
+            "                                      reproduce a study (hetcast experiment --list)\n"
+            "       hetcast bench [--quick] [--only LIST]\n"
+            "                                      measure hetcast's speed (docs/performance.md)\n"
+            "       hetcast --help | --version     (and hetcast COMMAND --help)\n"
+            "\n"
+            "options:\n");
+    opts_help(fp, cli_opt_table);
+    fprintf(fp,
+            "\n"
+            "schedulers: %s\n"
+            "            or FILE.lua, a heuristic in Lua (bundled in lua/; docs/lua.md)\n"
+            "models:     %s\n"
+            "exchanges (--pattern): -s random|caterpillar|rspb|orspb|matching|greedy|open-shop\n"
+            "            (default caterpillar), -m sync|async\n"
+            "\n"
+            "Options take the GNU forms: --format=json, -sfnf, -- before a FILE that starts with -.\n"
+            "keys in the view: ? for help, q to quit.  Docs: README.md and docs/.\n",
+            s, m);
+    free(s);
+    free(m);
+}
+
+int cli_fail(char *cause, int status)
+{
+    fprintf(stderr, "hetcast: %s\n", cause ? cause : "failed");
+    free(cause);
+    return status;
+}
+
+void cli_warnings(const struct diag *d)
+{
+    diag_print(d, stderr);
+}
+
+/* Lua print() from a cluster script or heuristic: "script: text" on stderr. */
+static void print_to_stderr(const char *script, const char *text, void *ud)
+{
+    (void)ud;
+    fprintf(stderr, "%s: %s\n", script, text);
+}
+
+static int set_opt(void *ctx, int key, const char *name, const char *val)
+{
+    struct cli_opts *o = ctx;
+    struct session_opts *s = &o->s;
+    switch (key) {
+    case 's':
+        if (s->nsched == SESSION_MAX_SCHEDS)
+            return opts_error(2, "too many schedulers (at most %d): %s", SESSION_MAX_SCHEDS, val);
+        s->sched[s->nsched++] = val;
+        return 0;
+    case 'm':
+        s->model = val;
+        return 0;
+    case O_SEED: {
+        unsigned long long seed;
+        if (opt_u64(name, val, &seed))
+            return 2;
+        s->sopt.seed = seed;
+        return 0;
+    }
+    case O_SOURCE:
+        s->source = val;
+        return 0;
+    case O_FORMAT:
+        o->format = val;
+        return 0;
+    case O_SUMMARY:
+        o->summary = true;
+        return 0;
+    case O_SAVE:
+        o->save_cluster = val;
+        return 0;
+    case O_PARAM:
+        if (!strchr(val, '='))
+            return opt_fail(name, val, "of the form name=value");
+        if (s->nparams == SESSION_MAX_PARAMS)
+            return opts_error(2, "too many --param (at most %d): %s", SESSION_MAX_PARAMS, val);
+        s->params[s->nparams++] = val;
+        return 0;
+    case O_TIME_LIMIT:
+        return opt_double(name, val, 0, &s->sopt.time_limit);
+    case O_NODE_LIMIT:
+        return opt_count(name, val, 1, &s->sopt.node_limit);
+    case O_SLICES: {
+        long k;
+        if (opt_long(name, val, 1, PIPE_MAX_SLICES, &k))
+            return 2;
+        s->sopt.slices = (int)k;
+        return 0;
+    }
+    case O_LUA_BUDGET:
+        return opt_count(name, val, 1000, &s->sopt.lua_instructions);
+    case O_LUA_MEMORY: {
+        double mb;
+        if (opt_double(name, val, 1, &mb))
+            return 2;
+        s->sopt.lua_memory = mb > 1048576 ? 1LL << 40 : (long long)(mb * 1048576);
+        return 0;
+    }
+    case O_PATTERN:
+        s->pattern = val;
+        return 0;
+    case O_RECEIVERS:
+        s->receivers = val;
+        return 0;
+    }
+    return 0;
+}
+
+/*
+ * Parse a command's options (argv[0] is the command word).  want_file: FILE
+ * is required.  Returns 0, or an exit status (OPTS_HELP printed the help: 0).
+ */
+static int parse_cli(const char *prog, int argc, char **argv, struct cli_opts *o, bool want_file)
+{
+    memset(o, 0, sizeof *o);
+    session_opts_init(&o->s);
+    const char *files[1];
+    int nfiles = 0;
+    int rc = opts_parse(prog, cli_opt_table, argc, argv, set_opt, o, files, 1, &nfiles);
+    if (rc == OPTS_HELP) {
+        usage(stdout);
+        return fflush(stdout) == 0 && !ferror(stdout) ? -1 : 1;
+    }
+    if (rc)
+        return rc;
+    o->s.file = nfiles ? files[0] : NULL;
+    if (want_file && !o->s.file)
+        return opts_error(2, "missing FILE (a .csv cluster, a .lua script, or - for CSV on "
+                             "standard input); see hetcast --help");
+    return 0;
+}
+
+static int check_format(const struct cli_opts *o, enum report_format *f)
+{
+    static const char *const names[] = {"text", "csv", "json", "svg", NULL};
+    static const enum report_format fmts[] = {REPORT_TEXT, REPORT_CSV, REPORT_JSON, REPORT_SVG};
+    int i;
+    if (!o->format) {
+        *f = REPORT_TEXT;
+        return 0;
+    }
+    for (i = 0; names[i] && strcmp(names[i], o->format) != 0; i++)
+        ;
+    if (!names[i]) {
+        opts_error(2, "unknown format \"%s\"; valid formats: text, csv, json, svg", o->format);
+        return -1;
+    }
+    *f = fmts[i];
+    return 0;
+}
+
+/* Load o's cluster and print its warnings; NULL after printing why. */
+static struct cluster *load(const struct cli_opts *o)
+{
+    struct diag warn;
+    diag_init(&warn);
+    char *cause = NULL;
+    struct cluster *c = session_load(&o->s, &warn, &cause);
+    cli_warnings(&warn);
+    diag_free(&warn);
+    if (!c)
+        cli_fail(cause, 2);
+    return c;
+}
+
+static void print_result(const struct cli_opts *o, enum report_format fmt, struct run *runs,
+                         int k, bool compare)
+{
+    if (fmt == REPORT_SVG)
+        export_svg(stdout, runs, compare ? k : 1);
+    else if (!compare && fmt == REPORT_TEXT)
+        report_run_text(stdout, &runs[0], o->summary);
+    else if (!compare && fmt == REPORT_CSV)
+        report_run_csv(stdout, &runs[0], o->summary, true);
+    else if (!compare)
+        report_run_json(stdout, &runs[0], o->summary);
+    else if (fmt == REPORT_TEXT)
+        report_compare_text(stdout, runs, k, o->summary);
+    else if (fmt == REPORT_CSV)
+        report_compare_csv(stdout, runs, k, o->summary);
+    else
+        report_compare_json(stdout, runs, k, o->summary);
+}
+
+static int cmd_run(int argc, char **argv, bool compare)
+{
+    struct cli_opts o;
+    int rc = parse_cli(compare ? "hetcast compare" : "hetcast run", argc, argv, &o, true);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    if (session_is_exchange(&o.s))
+        return cli_exchange(&o, compare);
+    enum report_format fmt;
+    if (check_format(&o, &fmt) < 0)
+        return 2;
+    char *cause = NULL;
+    const struct sched_ops *ops[SESSION_MAX_SCHEDS];
+    int k = o.s.nsched;
+    if (k == 0) {
+        o.s.sched[k++] = "fnf";
+        if (compare)
+            o.s.sched[k++] = "optimal";
+    }
+    if (!compare && k > 1)
+        return opts_error(2, "run takes one scheduler (got %d); use hetcast compare for more", k);
+    for (int i = 0; i < k; i++)
+        if (!(ops[i] = session_sched(o.s.sched[i], &cause)))
+            return cli_fail(cause, 2);
+    struct cluster *c = load(&o);
+    if (!c)
+        return 2;
+    enum model m;
+    if (session_model(&o.s, c, &m, &cause) < 0) {
+        cluster_free(c);
+        return cli_fail(cause, 2);
+    }
+    if (o.s.nsched == 0)   /* no -s: fnf, or what works on this kind of cluster */
+        ops[0] = sched_default(c, m);
+    for (int i = 0; i < k; i++)
+        if (sched_check(ops[i], c, m, &cause) < 0) {
+            cluster_free(c);
+            return cli_fail(cause, 2);
+        }
+    if (o.save_cluster && cluster_save_csv(c, o.save_cluster, &cause) < 0) {
+        cluster_free(c);
+        return cli_fail(cause, 1);
+    }
+    struct run *runs = xcalloc((size_t)k, sizeof *runs);
+    bool lean = o.summary && fmt != REPORT_SVG;   /* only the result is printed */
+    int done = 0;
+    for (; done < k; done++)
+        if (session_run(&runs[done], &o.s, c, m, ops[done], lean, RUN_OPT_SMALL, &cause) < 0)
+            break;
+    int status = 0;
+    if (done < k)
+        status = cli_fail(cause, lua_sched_is(ops[done]) ? 2 : 1);   /* a bad script is bad input */
+    else
+        print_result(&o, fmt, runs, k, compare);
+    for (int i = 0; i < done; i++)
+        run_free(&runs[i]);
+    free(runs);
+    cluster_free(c);
+    if (status == 0 && (fflush(stdout) != 0 || ferror(stdout)))
+        return opts_error(1, "cannot write the output: %s", strerror(errno));
+    return status;
+}
+
+static int cmd_view(int argc, char **argv, cli_view_fn view)
+{
+    struct cli_opts o;
+    int rc = parse_cli("hetcast", argc, argv, &o, false);
+    if (rc)
+        return rc < 0 ? 0 : rc;
+    if (!o.s.file)
+        o.s.file = HETCAST_CLUSTERDIR "/counterexample.csv";
+    if (strcmp(o.s.file, SESSION_STDIN) == 0)
+        return opts_error(2, "the view reads its keys from standard input: give it a cluster "
+                             "FILE (hetcast run - reads a cluster from standard input)");
+    if (o.format || o.summary || o.save_cluster)
+        return opts_error(2, "--format, --summary and --save-cluster are for hetcast run and "
+                             "compare; the view exports with e");
+    if (!view)
+        return opts_error(1, "this build has no interactive view; use hetcast run %s", o.s.file);
+    return view(&o.s);
+}
+
+int cli_main(int argc, char **argv, cli_view_fn view, const struct bench_view_ops *bench_view)
+{
+    sandbox_set_print(print_to_stderr, NULL);
+    if (argc < 2)
+        return cmd_view(argc, argv, view);
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+        usage(stdout);
+        return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+    }
+    if (strcmp(cmd, "--version") == 0) {
+        printf("hetcast %s\n", HETCAST_VERSION);
+        return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+    }
+    if (strcmp(cmd, "run") == 0)
+        return cmd_run(argc - 1, argv + 1, false);
+    if (strcmp(cmd, "compare") == 0)
+        return cmd_run(argc - 1, argv + 1, true);
+    if (strcmp(cmd, "experiment") == 0)
+        return experiment_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "bench") == 0)
+        return bench_main(argc - 1, argv + 1, bench_view);
+    /* "hetcast runn x.csv": a mistyped command, not a missing cluster file. */
+    if (cmd[0] != '-' && !strchr(cmd, '.') && !strchr(cmd, '/') && access(cmd, F_OK) != 0) {
+        fprintf(stderr, "hetcast: unknown command %s; the commands are run, compare, experiment "
+                        "and bench (or give a FILE to open the view); see hetcast --help\n", cmd);
+        return 2;
+    }
+    return cmd_view(argc, argv, view);
+}

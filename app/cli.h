@@ -1,0 +1,39 @@
+/*
+ * cli.h - the command line of SPEC §6 (docs/cli.md): `hetcast [FILE]`,
+ * run, compare, experiment, bench.  A front door: it parses what the user
+ * typed (opts.h), asks the core through the session layer (session.h) and
+ * prints the result or one message.  Exit status: 0 success, 1 runtime
+ * failure, 2 bad usage or bad input.
+ */
+#ifndef HETCAST_CLI_H
+#define HETCAST_CLI_H
+
+#include <stdbool.h>
+
+#include "session.h"
+
+/* What the user asked for: the session's part, and how to print it. */
+struct cli_opts {
+    struct session_opts s;
+    const char *format;        /* --format: text (default), csv, json, svg */
+    const char *save_cluster;  /* --save-cluster F */
+    bool summary;              /* --summary */
+};
+
+/* The interactive view (ui/): returns an exit status. */
+typedef int (*cli_view_fn)(const struct session_opts *o);
+
+struct bench_view_ops;
+/* bench_view: the view's frame for `hetcast bench` (bench.h); NULL skips that figure. */
+int cli_main(int argc, char **argv, cli_view_fn view, const struct bench_view_ops *bench_view);
+
+/* Personalized exchanges (cli_exchange.c): run or compare with --pattern. */
+int cli_exchange(const struct cli_opts *o, bool compare);
+
+/* Print cause as "hetcast: cause" (or as it is when it names its file) and
+ * return status; frees cause. */
+int cli_fail(char *cause, int status);
+/* Print a loader's warnings to stderr, each line as it is. */
+void cli_warnings(const struct diag *d);
+
+#endif

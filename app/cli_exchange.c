@@ -1,0 +1,111 @@
+/*
+ * cli_exchange.c - `hetcast run|compare FILE --pattern all-to-all|all-to-some`
+ * (SPEC §4, §6): the command line of personalized exchanges.  The checks
+ * and the run itself are the session layer's (session_exchange), shared
+ * with the view.
+ *
+ * Exit status as for every command: 0 success, 1 runtime failure (output),
+ * 2 bad usage or bad input.  Broadcast schedulers are refused with --pattern
+ * and exchange schedulers without it (session_sched), each with the valid list.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exchange.h"
+#include "opts.h"
+#include "report_exchange.h"
+
+static int check_output(const struct cli_opts *o, int *fmt, char **cause)
+{
+    const char *s = o->format ? o->format : "text";
+    if (strcmp(s, "text") == 0)
+        *fmt = 0;
+    else if (strcmp(s, "csv") == 0)
+        *fmt = 1;
+    else if (strcmp(s, "json") == 0)
+        *fmt = 2;
+    else if (strcmp(s, "svg") == 0)
+        return set_cause(cause, "--format svg draws broadcasts only; a personalized exchange "
+                         "prints text, csv or json");
+    else
+        return set_cause(cause, "unknown format \"%s\"; valid formats: text, csv, json", s);
+    return 0;
+}
+
+int cli_exchange(const struct cli_opts *o, bool compare)
+{
+    char *cause = NULL;
+    int fmt = 0;
+    if (check_output(o, &fmt, &cause) < 0 || session_exchange_check(&o->s, &cause) < 0)
+        return cli_fail(cause, 2);
+    const char *names[XALGO_COUNT > SESSION_MAX_SCHEDS ? XALGO_COUNT : SESSION_MAX_SCHEDS];
+    int k = o->s.nsched;
+    for (int i = 0; i < k; i++) {
+        if (session_exchange_sched(o->s.sched[i], &cause) < 0)
+            return cli_fail(cause, 2);
+        names[i] = o->s.sched[i];
+    }
+    if (!compare && k > 1)
+        return opts_error(2, "run takes one scheduler (got %d); use hetcast compare for more", k);
+    struct diag warn;
+    diag_init(&warn);
+    struct cluster *c = session_load(&o->s, &warn, &cause);
+    cli_warnings(&warn);
+    diag_free(&warn);
+    if (!c)
+        return cli_fail(cause, 2);
+    enum model m;
+    if (session_exchange_model(&o->s, c, &m, &cause) < 0) {
+        cluster_free(c);
+        return cli_fail(cause, 2);
+    }
+    if (k == 0 && !compare)
+        names[k++] = "caterpillar";
+    else if (k == 0)
+        for (int a = 0; a < XALGO_COUNT; a++) {
+            if (a == XALGO_MATCHING && c->n > EXCHANGE_MATCHING_MAX_NODES) {
+                fprintf(stderr, "hetcast: matching left out: it takes O(n^4) time and is refused "
+                                "above %d nodes\n", EXCHANGE_MATCHING_MAX_NODES);
+                continue;
+            }
+            names[k++] = exchange_algo_name((enum xalgo)a);
+        }
+    if (o->save_cluster && cluster_save_csv(c, o->save_cluster, &cause) < 0) {
+        cluster_free(c);
+        return cli_fail(cause, 1);
+    }
+    struct exchange *xs = xcalloc((size_t)k, sizeof *xs);
+    int done = 0;
+    for (; done < k; done++)
+        if (session_exchange(&o->s, c, names[done], false, &xs[done], &cause) < 0)
+            break;
+    int status = 0;
+    if (done < k) {
+        status = cli_fail(cause, 2);
+    } else if (!compare) {
+        if (fmt == 0)
+            report_exchange_text(stdout, &xs[0], o->summary);
+        else if (fmt == 1)
+            report_exchange_csv(stdout, &xs[0], o->summary, true);
+        else
+            report_exchange_json(stdout, &xs[0], o->summary);
+    } else {
+        if (fmt == 0)
+            report_exchange_compare_text(stdout, xs, k, o->summary);
+        else if (fmt == 1)
+            report_exchange_compare_csv(stdout, xs, k, o->summary);
+        else
+            report_exchange_compare_json(stdout, xs, k, o->summary);
+    }
+    for (int i = 0; i < done; i++)
+        exchange_free(&xs[i]);
+    free(xs);
+    cluster_free(c);
+    if (status == 0 && (fflush(stdout) != 0 || ferror(stdout)))
+        return opts_error(1, "cannot write the output: %s", strerror(errno));
+    return status;
+}

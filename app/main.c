@@ -1,0 +1,13 @@
+/*
+ * main.c - hetcast's entry point: the command line (cli.c) with the
+ * interactive view (ui/term.c) and the view's frame for `hetcast bench`
+ * (ui/bench_view.c) handed in.
+ */
+#include "bench_view.h"
+#include "cli.h"
+#include "term.h"
+
+int main(int argc, char **argv)
+{
+    return cli_main(argc, argv, term_view, &ui_bench_view);
+}

@@ -1,0 +1,257 @@
+/*
+ * opts.c - getopt_long over a command's option table (opts.h), and the
+ * parsers of option values, every refusal naming the option, the value and
+ * what was wanted.
+ */
+#include "opts.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+
+static const char *prog = "hetcast";   /* the command being parsed, for messages */
+
+int opts_error(int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: ", prog);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return status;
+}
+
+/* "-s, -m, --seed, ...": the options of tab as a user types them. */
+static char *valid_list(const struct opt *tab)
+{
+    size_t len = 1;
+    for (const struct opt *o = tab; o->name; o++)
+        len += strlen(o->name) + 8;
+    char *s = xmalloc(len), *p = s;
+    *p = '\0';
+    for (const struct opt *o = tab; o->name; o++)
+        p += sprintf(p, "%s%s%s", p == s ? "" : ", ", o->key < OPT_LONG ? "-" : "--",
+                     o->key < OPT_LONG ? (char[2]){(char)o->key, '\0'} : o->name);
+    return s;
+}
+
+static const struct opt *by_key(const struct opt *tab, int key)
+{
+    for (const struct opt *o = tab; o->name; o++)
+        if (o->key == key)
+            return o;
+    return NULL;
+}
+
+/* A typed row's value into its field, or an OPT_CALL row to fn. */
+static int store(const struct opt *o, void *ctx, opts_fn fn, const char *name, const char *val)
+{
+    char *field = (char *)ctx + o->at;
+    long x;
+    switch (o->type) {
+    case OPT_CALL:
+        return fn ? fn(ctx, o->key, name, val) : 0;
+    case OPT_FLAG:
+        *(bool *)field = true;
+        return 0;
+    case OPT_INT:
+        if (opt_long(name, val, (long)o->lo, (long)o->hi, &x))
+            return 2;
+        *(int *)field = (int)x;
+        return 0;
+    case OPT_LONGINT:
+        return opt_long(name, val, (long)o->lo, (long)o->hi, (long *)field);
+    case OPT_NUMBER:
+        return opt_double(name, val, o->lo, (double *)field);
+    case OPT_SEED:
+        return opt_u64(name, val, (unsigned long long *)field);
+    }
+    return 0;
+}
+
+int opts_parse(const char *p, const struct opt *tab, int argc, char **argv, opts_fn fn,
+               void *ctx, const char **operands, int max, int *noperands)
+{
+    prog = p;
+    int n = 0;
+    while (tab[n].name)
+        n++;
+    struct option *lo = xcalloc((size_t)n + 2, sizeof *lo);
+    char *shorts = xmalloc(2 * (size_t)n + 4), *sp = shorts;
+    *sp++ = ':';   /* a missing value is ':', not '?' */
+    for (int i = 0; i < n; i++) {
+        lo[i] = (struct option){tab[i].name, tab[i].meta ? required_argument : no_argument, NULL,
+                                tab[i].key};
+        if (tab[i].key < OPT_LONG) {
+            *sp++ = (char)tab[i].key;
+            if (tab[i].meta)
+                *sp++ = ':';
+        }
+    }
+    lo[n] = (struct option){"help", no_argument, NULL, 'h'};
+    *sp++ = 'h';
+    *sp = '\0';
+
+    int status = 0;
+    *noperands = 0;
+    opterr = 0;
+    optind = 0;   /* GNU: start afresh (a second parse in one process) */
+    /* "-" first: operands come back as key 1, in their place among the options. */
+    char *spec = xasprintf("-%s", shorts);
+    for (;;) {
+        int li = -1;
+        int c = getopt_long(argc, argv, spec, lo, &li);
+        if (c == -1)
+            break;
+        const char *given = argv[optind - 1];
+        if (c == 1) {   /* an operand */
+            if (*noperands == max) {
+                status = opts_error(2, "unexpected argument \"%s\"", optarg);
+                break;
+            }
+            operands[(*noperands)++] = optarg;
+            continue;
+        }
+        if (c == 'h' && !by_key(tab, 'h')) {
+            status = OPTS_HELP;
+            break;
+        }
+        if (c == '?' || c == ':') {
+            char *valid = valid_list(tab);
+            char name[64];
+            if (optopt && optopt < OPT_LONG && !(given[0] == '-' && given[1] == '-'))
+                snprintf(name, sizeof name, "-%c", optopt);
+            else
+                snprintf(name, sizeof name, "%.*s", (int)strcspn(given, "="), given);
+            if (c == ':')
+                status = opts_error(2, "option %s needs a value", name);
+            else
+                status = opts_error(2, "unknown option %s; valid options: %s", name, valid);
+            free(valid);
+            break;
+        }
+        const struct opt *o = by_key(tab, c);
+        char name[64];
+        if (li >= 0)
+            snprintf(name, sizeof name, "--%s", lo[li].name);
+        else
+            snprintf(name, sizeof name, "-%c", c);
+        if (o && (status = store(o, ctx, fn, name, o->meta ? optarg : NULL)) != 0)
+            break;
+    }
+    /* after "--", getopt_long stops: the rest are operands */
+    for (; status == 0 && optind < argc; optind++) {
+        if (*noperands == max) {
+            status = opts_error(2, "unexpected argument \"%s\"", argv[optind]);
+            break;
+        }
+        operands[(*noperands)++] = argv[optind];
+    }
+    free(spec);
+    free(shorts);
+    free(lo);
+    return status;
+}
+
+void opts_help(FILE *fp, const struct opt *tab)
+{
+    for (const struct opt *o = tab; o->name; o++) {
+        if (!o->help)
+            continue;
+        char left[64];
+        if (o->key < OPT_LONG)
+            snprintf(left, sizeof left, "-%c, --%s%s%s", o->key, o->name, o->meta ? " " : "",
+                     o->meta ? o->meta : "");
+        else
+            snprintf(left, sizeof left, "    --%s%s%s", o->name, o->meta ? " " : "",
+                     o->meta ? o->meta : "");
+        fprintf(fp, "  %-22s %s\n", left, o->help);
+    }
+}
+
+int opt_fail(const char *opt, const char *val, const char *want)
+{
+    return opts_error(2, "%s: \"%s\" is not %s", opt, val, want);
+}
+
+int opt_long(const char *opt, const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(s, &end, 10);
+    if (!*s || *end || errno || x < lo || x > hi) {
+        char want[96];
+        snprintf(want, sizeof want, "an integer from %ld to %ld", lo, hi);
+        return opt_fail(opt, s, want);
+    }
+    *out = x;
+    return 0;
+}
+
+int opt_u64(const char *opt, const char *s, unsigned long long *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(s, &end, 10);
+    if (!*s || *end || errno || s[0] == '-' || s[0] == '+' || s[0] == ' ')
+        return opt_fail(opt, s, "a non-negative integer");
+    *out = x;
+    return 0;
+}
+
+int opt_double(const char *opt, const char *s, double lo, double *out)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(s, &end);
+    if (!*s || *end || errno || !isfinite(x) || x < lo) {
+        char want[64];
+        snprintf(want, sizeof want, "a number >= %g", lo);
+        return opt_fail(opt, s, want);
+    }
+    *out = x;
+    return 0;
+}
+
+int opt_count(const char *opt, const char *s, double lo, long long *out)
+{
+    double x;
+    if (opt_double(opt, s, lo, &x))
+        return 2;
+    *out = x >= 1e15 ? 1000000000000000LL : (long long)x;   /* no float-to-integer overflow */
+    return 0;
+}
+
+int opt_range(const char *opt, const char *s, long lo, long hi, long *first, long *last)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", s);
+    char *colon = strchr(buf, ':');
+    if (colon)
+        *colon = '\0';
+    if (opt_long(opt, buf, lo, hi, first))
+        return 2;
+    return opt_long(opt, colon ? colon + 1 : buf, *first, hi, last);
+}
+
+int opt_choice(const char *opt, const char *s, const char *const *names, int *out)
+{
+    char want[256] = "";
+    size_t k = 0;
+    for (int i = 0; names[i]; i++) {
+        if (strcmp(s, names[i]) == 0) {
+            *out = i;
+            return 0;
+        }
+        if (k < sizeof want)
+            k += (size_t)snprintf(want + k, sizeof want - k, "%s%s",
+                                  i == 0 ? "" : names[i + 1] ? ", " : " or ", names[i]);
+    }
+    return opt_fail(opt, s, want);
+}

@@ -1,0 +1,223 @@
+/*
+ * session.c - loading, naming and running as every front door does it
+ * (session.h).  Never prints: warnings go to the caller's struct diag,
+ * refusals to *cause.
+ */
+#include "session.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exchange.h"
+#include "lua_cluster.h"
+#include "lua_sched.h"
+
+void session_opts_init(struct session_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    sched_opts_default(&o->sopt);
+}
+
+bool session_is_exchange(const struct session_opts *o)
+{
+    return o->pattern || o->receivers;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+/* CSV from standard input, read whole; messages name it "<stdin>". */
+static struct cluster *load_stdin(struct diag *d)
+{
+    size_t len = 0, cap = 1 << 16;
+    char *buf = xmalloc(cap);
+    for (;;) {
+        if (len == cap)
+            buf = xrealloc(buf, cap *= 2);
+        size_t got = fread(buf + len, 1, cap - len, stdin);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    if (ferror(stdin)) {
+        diag_error(d, "<stdin>", 0, NULL, "cannot read: %s", strerror(errno));
+        free(buf);
+        return NULL;
+    }
+    struct cluster *c = cluster_load_csv_buffer("<stdin>", buf, len, d);
+    free(buf);
+    return c;
+}
+
+struct cluster *session_load(const struct session_opts *o, struct diag *warn, char **cause)
+{
+    struct diag d;
+    diag_init(&d);
+    struct cluster *c = NULL;
+    if (ends_with(o->file, ".lua")) {
+        struct sandbox_limits lim = {o->sopt.lua_instructions, o->sopt.lua_memory};
+        c = cluster_load_lua(o->file, o->params, o->nparams, &lim, o->sopt.seed, &d);
+    } else {
+        c = strcmp(o->file, SESSION_STDIN) == 0 ? load_stdin(&d) : cluster_load_csv(o->file, &d);
+        if (c && o->nparams > 0)
+            diag_warn(&d, NULL, 0, NULL, "--param is for .lua cluster scripts; ignored for %s",
+                      o->file);
+    }
+    if (!c) {
+        char *all = diag_join(&d);
+        set_cause(cause, "%s", all ? all : "cannot load the cluster");
+        free(all);
+        diag_free(&d);
+        return NULL;
+    }
+    if (o->source) {
+        int s = cluster_find(c, o->source);
+        if (s < 0) {
+            set_cause(cause, "--source: \"%s\" is not a node of %s (its first nodes: %s%s%s%s%s)",
+                      o->source, o->file, c->nodes[0].name, c->n > 1 ? ", " : "",
+                      c->n > 1 ? c->nodes[1].name : "", c->n > 2 ? ", " : "",
+                      c->n > 2 ? c->nodes[2].name : "");
+            cluster_free(c);
+            diag_free(&d);
+            return NULL;
+        }
+        c->source = s;
+    }
+    if (warn)
+        diag_move(warn, &d);
+    diag_free(&d);
+    return c;
+}
+
+int session_model(const struct session_opts *o, const struct cluster *c, enum model *m,
+                  char **cause)
+{
+    if (!o->model) {
+        *m = model_default_for(c->kind);
+        return 0;
+    }
+    if (model_parse(o->model, m) < 0) {
+        char *names = model_names();
+        set_cause(cause, "unknown model \"%s\"; valid models: %s", o->model, names);
+        free(names);
+        return -1;
+    }
+    if (!(model_mask_for(c->kind) & MODEL_BIT(*m)))
+        return set_cause(cause, "the %s model does not apply to a %s; use -m one-port or -m multi-port",
+                         model_name(*m), cluster_kind_name(c->kind));
+    return 0;
+}
+
+const struct sched_ops *session_sched(const char *name, char **cause)
+{
+    if (ends_with(name, ".lua"))
+        return lua_sched_ops(name, cause);
+    const struct sched_ops *ops = sched_find(name);
+    enum xalgo xa;
+    if (!ops && exchange_algo_parse(name, &xa) == 0) {
+        char *names = sched_names();
+        set_cause(cause, "%s schedules a personalized exchange: use it with --pattern all-to-all "
+                  "or --pattern all-to-some; the broadcast schedulers are: %s", name, names);
+        free(names);
+    } else if (!ops) {
+        char *names = sched_names();
+        set_cause(cause, "unknown scheduler \"%s\"; valid schedulers: %s (or a Lua heuristic, "
+                  "FILE.lua)", name, names);
+        free(names);
+    }
+    return ops;
+}
+
+int session_run(struct run *r, const struct session_opts *o, const struct cluster *c,
+                enum model m, const struct sched_ops *ops, bool lean, enum run_optimum want,
+                char **cause)
+{
+    struct sched_opts so = o->sopt;
+    if (lua_sched_script(ops))   /* the script the name resolved to (a bundled one, say) */
+        so.script = lua_sched_script(ops);
+    so.lean = lean;
+    return run_schedule(r, c, m, ops, &so, want, cause);
+}
+
+/* ---- personalized exchanges ---- */
+
+int session_exchange_sched(const char *name, char **cause)
+{
+    enum xalgo a;
+    if (!name || exchange_algo_parse(name, &a) == 0)
+        return 0;
+    char *names = exchange_algo_names();
+    if (sched_find(name))
+        set_cause(cause, "%s is a broadcast scheduler; with --pattern the valid schedulers are: %s",
+                  name, names);
+    else
+        set_cause(cause, "unknown scheduler \"%s\"; with --pattern the valid schedulers are: %s",
+                  name, names);
+    free(names);
+    return -1;
+}
+
+int session_exchange_check(const struct session_opts *o, char **cause)
+{
+    enum xpattern pat;
+    if (!o->pattern)
+        return set_cause(cause, "--receivers needs --pattern all-to-some");
+    if (exchange_pattern_parse(o->pattern, &pat) < 0)
+        return set_cause(cause, "unknown pattern \"%s\"; valid patterns: all-to-all, all-to-some",
+                         o->pattern);
+    if (pat == XPAT_ALL_TO_ALL && o->receivers)
+        return set_cause(cause, "--receivers applies to --pattern all-to-some only "
+                         "(all-to-all: every node receives)");
+    if (pat == XPAT_ALL_TO_SOME && !o->receivers)
+        return set_cause(cause, "--pattern all-to-some needs --receivers NAME,NAME,... or "
+                         "--receivers P%% (a random P percent of the nodes)");
+    if (o->source)
+        return set_cause(cause, "--source does not apply to a personalized exchange: "
+                         "every node sends its own messages");
+    return 0;
+}
+
+int session_exchange_model(const struct session_opts *o, const struct cluster *c, enum model *m,
+                           char **cause)
+{
+    if (c->kind != CLUSTER_NODES)
+        return set_cause(cause, "a personalized exchange needs a node table (name,send,recv); "
+                         "%s is a %s", o->file, cluster_kind_name(c->kind));
+    if (session_model(o, c, m, cause) < 0)
+        return -1;
+    if (*m != MODEL_SYNC && *m != MODEL_ASYNC)
+        return set_cause(cause, "a personalized exchange runs under -m sync or -m async, not %s",
+                         model_name(*m));
+    return 0;
+}
+
+int session_exchange(const struct session_opts *o, const struct cluster *c, const char *sched,
+                     bool timeline, struct exchange *x, char **cause)
+{
+    enum xpattern pat;
+    enum xalgo algo;
+    enum model m;
+    memset(x, 0, sizeof *x);
+    if (!sched)
+        sched = "caterpillar";
+    if (session_exchange_check(o, cause) < 0 || session_exchange_sched(sched, cause) < 0 ||
+        session_exchange_model(o, c, &m, cause) < 0)
+        return -1;
+    exchange_pattern_parse(o->pattern, &pat);
+    exchange_algo_parse(sched, &algo);
+    struct exchange_opts xo = {.pattern = pat, .algo = algo, .seed = o->sopt.seed,
+                               .timeline = timeline};
+    int *recv = NULL;
+    if (pat == XPAT_ALL_TO_SOME &&
+        exchange_parse_receivers(c, o->receivers, o->sopt.seed, &recv, &xo.nrecv, cause) < 0)
+        return -1;
+    xo.recv = recv;
+    int rc = exchange_run(x, c, m, &xo, cause);
+    free(recv);
+    return rc;
+}
