@@ -17,6 +17,7 @@
 
 #include "bench.h"
 #include "config.h"
+#include "datadir.h"
 #include "experiment.h"
 #include "export.h"
 #include "lua_sandbox.h"
@@ -75,7 +76,7 @@ static void usage(FILE *fp)
             "            (default caterpillar), -m sync|async\n"
             "\n"
             "Options take the GNU forms: --format=json, -sfnf, -- before a FILE that starts with -.\n"
-            "keys in the view: ? for help, q to quit.  Docs: README.md and docs/.\n",
+            "keys in the view: ? for help, q to quit.  Manual: man hetcast; docs: README.md and docs/.\n",
             s, m);
     free(s);
     free(m);
@@ -314,8 +315,15 @@ static int cmd_view(int argc, char **argv, cli_view_fn view)
     int rc = parse_cli("hetcast", argc, argv, &o, false);
     if (rc)
         return rc < 0 ? 0 : rc;
-    if (!o.s.file)
-        o.s.file = HETCAST_CLUSTERDIR "/counterexample.csv";
+    char deflt[4096];
+    if (!o.s.file) {
+        const char *data = app_datadir();
+        if (!data)
+            return opts_error(2, "no FILE, and the bundled clusters are not installed (set "
+                                 "HETCAST_DATADIR to a folder holding clusters/ and lua/)");
+        snprintf(deflt, sizeof deflt, "%s/clusters/counterexample.csv", data);
+        o.s.file = deflt;
+    }
     if (strcmp(o.s.file, SESSION_STDIN) == 0)
         return opts_error(2, "the view reads its keys from standard input: give it a cluster "
                              "FILE (hetcast run - reads a cluster from standard input)");
@@ -330,6 +338,12 @@ static int cmd_view(int argc, char **argv, cli_view_fn view)
 int cli_main(int argc, char **argv, cli_view_fn view, const struct bench_view_ops *bench_view)
 {
     sandbox_set_print(print_to_stderr, NULL);
+    const char *data = app_datadir();
+    if (data) {
+        char lua[4096];
+        snprintf(lua, sizeof lua, "%s/lua", data);
+        lua_sched_set_dir(lua);
+    }
     if (argc < 2)
         return cmd_view(argc, argv, view);
     const char *cmd = argv[1];

@@ -25,7 +25,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config.h"
 #include "lua_sandbox.h"
 
 #define MT_NODE "hetcast.node"
@@ -103,13 +102,17 @@ static bool is_dir(const char *path)
     return d != NULL;
 }
 
+static char *bundled_dir;   /* lua_sched_set_dir */
+
+void lua_sched_set_dir(const char *dir)
+{
+    free(bundled_dir);
+    bundled_dir = dir ? xstrdup(dir) : NULL;
+}
+
 const char *lua_sched_dir(void)
 {
-    if (is_dir(HETCAST_SRCLUADIR))
-        return HETCAST_SRCLUADIR;
-    if (is_dir(HETCAST_LUADIR))
-        return HETCAST_LUADIR;
-    return NULL;
+    return is_dir(bundled_dir) ? bundled_dir : NULL;
 }
 
 const struct sched_ops *lua_sched_ops(const char *name, char **cause)

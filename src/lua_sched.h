@@ -34,8 +34,10 @@ bool lua_sched_is(const struct sched_ops *ops);
 /* The script an ops table runs (NULL for sched_lua itself or a non-Lua policy). */
 const char *lua_sched_script(const struct sched_ops *ops);
 
-/* The directory of the bundled heuristics (lua/ in the source tree, else the
- * installed one), or NULL if neither exists. */
+/* Where the bundled heuristics are (the front door finds the data
+ * directory: app/datadir.c); NULL: none. */
+void lua_sched_set_dir(const char *dir);
+/* The directory of the bundled heuristics, or NULL if none is set or it is gone. */
 const char *lua_sched_dir(void);
 
 struct lua_sched_info {

@@ -7,7 +7,8 @@
 #   src/ never includes curses and never includes a front door's header;
 #   ui/ (the view) reaches the core through the session layer: no cli_
 #     function, no dup2 of a descriptor;
-#   app/ (the front doors) is the only place with main().
+#   app/ (the front doors) is the only place with main();
+#   no source path is compiled into the program (app/datadir.c finds the data).
 # Run from the source root (meson sets workdir), or give it: layering.sh DIR.
 set -u
 cd "${1:-.}" || exit 1
@@ -63,6 +64,9 @@ check "ui/ redirects no descriptor (no dup, no dup2)" "$T/bad"
 
 grep -l -E '(^|[[:space:]])int[[:space:]]+main[[:space:]]*\(' src/*.c ui/*.c >"$T/bad" 2>/dev/null
 check "main() lives in app/ only" "$T/bad"
+
+grep -n 'HETCAST_SRCLUADIR' src/*.[ch] app/*.[ch] ui/*.[ch] >"$T/bad"
+check "no source path in the program (HETCAST_SRCLUADIR is for tests only)" "$T/bad"
 
 echo "1..$n"
 [ "$fails" -eq 0 ]

@@ -718,6 +718,7 @@ static void test_cluster_scripts(void)
 
 int main(void)
 {
+    lua_sched_set_dir(HETCAST_SRCLUADIR);   /* as the program does from its data directory */
     snprintf(tmpdir, sizeof tmpdir, "/tmp/hetcast-lua-XXXXXX");
     if (!mkdtemp(tmpdir)) {
         printf("Bail out! mkdtemp\n");

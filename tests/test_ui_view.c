@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 #include "cellbuf.h"
+#include "config.h"
+#include "lua_sched.h"
 #include "exchange.h"
 #include "tap.h"
 #include "view.h"
@@ -692,6 +694,7 @@ static void large(void)
 
 int main(void)
 {
+    lua_sched_set_dir(HETCAST_SRCLUADIR);   /* as the program does from its data directory */
     if (!setlocale(LC_ALL, "C.UTF-8"))
         setlocale(LC_ALL, "");
     cb_init(&cb, 80, 24);

@@ -1,0 +1,79 @@
+/*
+ * datadir.c - finding hetcast's data directory (datadir.h).
+ */
+#include "datadir.h"
+
+#include <dirent.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+
+static char found[PATH_MAX];
+
+static bool has_clusters(const char *dir)
+{
+    char p[PATH_MAX];
+    if (!dir || !*dir || snprintf(p, sizeof p, "%s/clusters", dir) >= (int)sizeof p)
+        return false;
+    DIR *d = opendir(p);
+    if (d)
+        closedir(d);
+    return d != NULL;
+}
+
+static const char *take(const char *dir)
+{
+    if (!has_clusters(dir) || strlen(dir) >= sizeof found)
+        return NULL;
+    memmove(found, dir, strlen(dir) + 1);
+    return found;
+}
+
+/* The directory of the running binary (Linux: /proc/self/exe); false if unknown. */
+static bool exe_dir(char *buf, size_t size)
+{
+    ssize_t n = readlink("/proc/self/exe", buf, size - 1);
+    if (n <= 0 || (size_t)n >= size - 1)
+        return false;
+    buf[n] = '\0';
+    char *slash = strrchr(buf, '/');
+    if (!slash)
+        return false;
+    *slash = '\0';
+    return true;
+}
+
+const char *app_datadir(void)
+{
+    if (found[0])
+        return found;
+    const char *env = getenv("HETCAST_DATADIR");
+    if (env && take(env))
+        return found;
+    char dir[PATH_MAX], p[PATH_MAX + 64];
+    if (exe_dir(dir, sizeof dir)) {
+        /* an uninstalled build: the source tree, named in a file beside the binary */
+        snprintf(p, sizeof p, "%s/hetcast-uninstalled", dir);
+        FILE *fp = fopen(p, "r");
+        if (fp) {
+            char src[PATH_MAX];
+            bool got = fgets(src, sizeof src, fp) != NULL;
+            fclose(fp);
+            if (got) {
+                src[strcspn(src, "\r\n")] = '\0';
+                if (take(src))
+                    return found;
+            }
+        }
+        /* installed: PREFIX/bin/hetcast finds PREFIX/share/hetcast */
+        if (HETCAST_BIN_TO_DATA[0] &&
+            snprintf(p, sizeof p, "%s/%s", dir, HETCAST_BIN_TO_DATA) < (int)sizeof p && take(p))
+            return found;
+    }
+    return take(HETCAST_INSTALL_DATADIR);
+}
