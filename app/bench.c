@@ -57,7 +57,7 @@ struct bopts {
     int repeat;             /* best of */
     bool classes;           /* engine: the papers' three classes instead of random times */
     bool full;              /* engine: also the full engine (records, reasons, timeline) */
-    uint64_t seed;
+    unsigned long long seed; /* --seed (OPT_SEED stores this type) */
     bool only_given;        /* --only: only the figures it names */
 };
 
@@ -577,19 +577,20 @@ enum { B_QUICK = OPT_LONG, B_ONLY, B_MAX_NODES, B_REPEAT, B_CLASSES, B_FULL, B_S
 
 #define AT(f) offsetof(struct bopts, f)
 static const struct opt bench_table[] = {
-    {"quick", B_QUICK, NULL, "small sizes, to check that it runs (seconds)", OPT_FLAG, AT(quick), 0, 0},
+    {"quick", B_QUICK, NULL, "small sizes, to check that it runs (seconds)", OPT_FLAG, AT(quick),
+     0, 0, NULL},
     {"only", B_ONLY, "LIST", "figures, comma-separated: engine, csv, optimal, lp, view, exchange",
-     OPT_CALL, 0, 0, 0},
+     OPT_CALL, 0, 0, 0, NULL},
     {"max-nodes", B_MAX_NODES, "N", "engine: the largest cluster, a power of ten (default 10000000)",
-     OPT_CALL, 0, 0, 0},
+     OPT_CALL, 0, 0, 0, NULL},
     {"repeat", B_REPEAT, "R", "best of R runs (default 3, 1 with --quick)", OPT_INT, AT(repeat), 1,
-     1000},
+     1000, NULL},
     {"classes", B_CLASSES, NULL, "engine: the papers' three classes instead of random times",
-     OPT_FLAG, AT(classes), 0, 0},
+     OPT_FLAG, AT(classes), 0, 0, NULL},
     {"full", B_FULL, NULL, "engine: also the full engine (records, reasons, timeline)", OPT_FLAG,
-     AT(full), 0, 0},
-    {"seed", B_SEED, "N", "generated inputs (default 1)", OPT_CALL, 0, 0, 0},
-    {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0},
+     AT(full), 0, 0, NULL},
+    {"seed", B_SEED, "N", "generated inputs (default 1)", OPT_SEED, AT(seed), 0, 0, NULL},
+    {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0, NULL},
 };
 #undef AT
 
@@ -607,11 +608,6 @@ static int bench_set(void *ctx, int key, const char *a, const char *v)
         if (opt_long(a, v, 1000, 100000000, &x))
             return 2;
         o->max_nodes = x;
-    } else if (key == B_SEED) {
-        unsigned long long seed;
-        if (opt_u64(a, v, &seed))
-            return 2;
-        o->seed = seed;
     } else if (key == B_ONLY) {
         char *list = xstrdup(v), *save = NULL;
         for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {

@@ -10,6 +10,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,24 +33,41 @@ enum {
 };
 
 /* The options of the view, run and compare: the dispatch and the help. */
+#define AT(f) offsetof(struct cli_opts, f)
 static const struct opt cli_opt_table[] = {
-    {"scheduler", 's', "NAME", "scheduler (default fnf; see the list below), or FILE.lua", OPT_CALL, 0, 0, 0},
-    {"model", 'm', "NAME", "port model (default async; one-port for graphs; list below)", OPT_CALL, 0, 0, 0},
-    {"seed", O_SEED, "N", "seed for the random schedulers (default 1)", OPT_CALL, 0, 0, 0},
-    {"source", O_SOURCE, "NAME", "the node that holds the message first", OPT_CALL, 0, 0, 0},
-    {"format", O_FORMAT, "F", "text (default), csv, json or svg (Gantt and tree)", OPT_CALL, 0, 0, 0},
-    {"summary", O_SUMMARY, NULL, "only the summary lines (for large clusters)", OPT_CALL, 0, 0, 0},
-    {"save-cluster", O_SAVE, "F", "also write the cluster as CSV to F", OPT_CALL, 0, 0, 0},
-    {"param", O_PARAM, "K=V", "a parameter of a .lua cluster script (repeatable)", OPT_CALL, 0, 0, 0},
-    {"time-limit", O_TIME_LIMIT, "S", "optimal: give up after S seconds (default 10)", OPT_CALL, 0, 0, 0},
-    {"node-limit", O_NODE_LIMIT, "N", "optimal: give up after N search nodes", OPT_CALL, 0, 0, 0},
-    {"slices", O_SLICES, "K", "pipelined trees on platform graphs: slices to send (default 20)", OPT_CALL, 0, 0, 0},
-    {"lua-budget", O_LUA_BUDGET, "N", "Lua: instructions per call of a script (default 10000000)", OPT_CALL, 0, 0, 0},
-    {"lua-memory", O_LUA_MEMORY, "MB", "Lua: memory of a script in MiB (default 64)", OPT_CALL, 0, 0, 0},
-    {"pattern", O_PATTERN, "P", "personalized exchange: all-to-all or all-to-some (docs/exchange.md)", OPT_CALL, 0, 0, 0},
-    {"receivers", O_RECEIVERS, "R", "all-to-some: NAME,NAME,... or P% (a random P percent, from --seed)", OPT_CALL, 0, 0, 0},
-    {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0},
+    {"scheduler", 's', "NAME", "scheduler (default fnf; see the list below), or FILE.lua",
+     OPT_CALL, 0, 0, 0, NULL},
+    {"model", 'm', "NAME", "port model (default async; one-port for graphs; list below)",
+     OPT_STRING, AT(s.model), 0, 0, NULL},
+    {"seed", O_SEED, "N", "seed for the random schedulers (default 1)", OPT_SEED,
+     AT(s.sopt.seed), 0, 0, NULL},
+    {"source", O_SOURCE, "NAME", "the node that holds the message first", OPT_STRING,
+     AT(s.source), 0, 0, NULL},
+    {"format", O_FORMAT, "F", "text (default), csv, json or svg (Gantt and tree)", OPT_STRING,
+     AT(format), 0, 0, NULL},
+    {"summary", O_SUMMARY, NULL, "only the summary lines (for large clusters)", OPT_FLAG,
+     AT(summary), 0, 0, NULL},
+    {"save-cluster", O_SAVE, "F", "also write the cluster as CSV to F", OPT_STRING,
+     AT(save_cluster), 0, 0, NULL},
+    {"param", O_PARAM, "K=V", "a parameter of a .lua cluster script (repeatable)", OPT_CALL, 0, 0,
+     0, NULL},
+    {"time-limit", O_TIME_LIMIT, "S", "optimal: give up after S seconds (default 10)", OPT_NUMBER,
+     AT(s.sopt.time_limit), 0, 0, NULL},
+    {"node-limit", O_NODE_LIMIT, "N", "optimal: give up after N search nodes", OPT_CALL, 0, 0, 0,
+     NULL},
+    {"slices", O_SLICES, "K", "pipelined trees on platform graphs: slices to send (default 20)",
+     OPT_INT, AT(s.sopt.slices), 1, PIPE_MAX_SLICES, NULL},
+    {"lua-budget", O_LUA_BUDGET, "N", "Lua: instructions per call of a script (default 10000000)",
+     OPT_CALL, 0, 0, 0, NULL},
+    {"lua-memory", O_LUA_MEMORY, "MB", "Lua: memory of a script in MiB (default 64)", OPT_CALL, 0,
+     0, 0, NULL},
+    {"pattern", O_PATTERN, "P", "personalized exchange: all-to-all or all-to-some (exchange.md)",
+     OPT_STRING, AT(s.pattern), 0, 0, NULL},
+    {"receivers", O_RECEIVERS, "R", "all-to-some: NAME,NAME,... or P% (random, from --seed)",
+     OPT_STRING, AT(s.receivers), 0, 0, NULL},
+    {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0, NULL},
 };
+#undef AT
 
 static void usage(FILE *fp)
 {
@@ -101,6 +119,7 @@ static void print_to_stderr(const char *script, const char *text, void *ud)
     fprintf(stderr, "%s: %s\n", script, text);
 }
 
+/* The options that are more than a value to store (cli_opt_table's OPT_CALL rows). */
 static int set_opt(void *ctx, int key, const char *name, const char *val)
 {
     struct cli_opts *o = ctx;
@@ -111,28 +130,6 @@ static int set_opt(void *ctx, int key, const char *name, const char *val)
             return opts_error(2, "too many schedulers (at most %d): %s", SESSION_MAX_SCHEDS, val);
         s->sched[s->nsched++] = val;
         return 0;
-    case 'm':
-        s->model = val;
-        return 0;
-    case O_SEED: {
-        unsigned long long seed;
-        if (opt_u64(name, val, &seed))
-            return 2;
-        s->sopt.seed = seed;
-        return 0;
-    }
-    case O_SOURCE:
-        s->source = val;
-        return 0;
-    case O_FORMAT:
-        o->format = val;
-        return 0;
-    case O_SUMMARY:
-        o->summary = true;
-        return 0;
-    case O_SAVE:
-        o->save_cluster = val;
-        return 0;
     case O_PARAM:
         if (!strchr(val, '='))
             return opt_fail(name, val, "of the form name=value");
@@ -140,17 +137,8 @@ static int set_opt(void *ctx, int key, const char *name, const char *val)
             return opts_error(2, "too many --param (at most %d): %s", SESSION_MAX_PARAMS, val);
         s->params[s->nparams++] = val;
         return 0;
-    case O_TIME_LIMIT:
-        return opt_double(name, val, 0, &s->sopt.time_limit);
     case O_NODE_LIMIT:
         return opt_count(name, val, 1, &s->sopt.node_limit);
-    case O_SLICES: {
-        long k;
-        if (opt_long(name, val, 1, PIPE_MAX_SLICES, &k))
-            return 2;
-        s->sopt.slices = (int)k;
-        return 0;
-    }
     case O_LUA_BUDGET:
         return opt_count(name, val, 1000, &s->sopt.lua_instructions);
     case O_LUA_MEMORY: {
@@ -160,12 +148,6 @@ static int set_opt(void *ctx, int key, const char *name, const char *val)
         s->sopt.lua_memory = mb > 1048576 ? 1LL << 40 : (long long)(mb * 1048576);
         return 0;
     }
-    case O_PATTERN:
-        s->pattern = val;
-        return 0;
-    case O_RECEIVERS:
-        s->receivers = val;
-        return 0;
     }
     return 0;
 }

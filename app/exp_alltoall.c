@@ -14,6 +14,7 @@
 #include "opts.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,15 +25,18 @@
 #include "rng.h"
 
 struct aopts {
-    bool csv;
+    int csv;              /* --format: text (0) or csv (1) */
     unsigned long long seed;
     long runs;
     int nodes_lo, nodes_hi, step;  /* all-to-all sizes */
     int some_nodes;                /* all-to-some size */
-    bool random_recv;              /* --receivers random (else the block from P80) */
+    int random_recv;               /* --receivers: block (0, from P80) or random (1) */
     bool algo[XALGO_COUNT];
     bool group[4];
+    bool algos_given, groups_given;   /* parsing: a list given replaces the default */
 };
+
+static const char *const a_receivers[] = {"block", "random", NULL};
 
 static const struct {
     enum model model;
@@ -293,69 +297,41 @@ static int parse_list(const char *opt, const char *v, struct aopts *o, bool grou
 enum { A_FORMAT = OPT_LONG, A_SEED, A_RUNS, A_NODES, A_STEP, A_SOME, A_RECEIVERS, A_SCHEDULERS,
        A_GROUPS };
 
-/* The options, and which list options were given (they replace the default). */
-struct aparse {
-    struct aopts *o;
-    bool algos_given, groups_given;
-};
-
+#define AT(f) offsetof(struct aopts, f)
 static const struct opt a_table[] = {
-    {"format", A_FORMAT, "F", NULL, OPT_CALL, 0, 0, 0},
-    {"seed", A_SEED, "N", NULL, OPT_CALL, 0, 0, 0},
-    {"runs", A_RUNS, "N", NULL, OPT_CALL, 0, 0, 0},
-    {"nodes", A_NODES, "LO:HI", NULL, OPT_CALL, 0, 0, 0},
-    {"step", A_STEP, "N", NULL, OPT_CALL, 0, 0, 0},
-    {"some-nodes", A_SOME, "N", NULL, OPT_CALL, 0, 0, 0},
-    {"receivers", A_RECEIVERS, "R", NULL, OPT_CALL, 0, 0, 0},
-    {"schedulers", A_SCHEDULERS, "LIST", NULL, OPT_CALL, 0, 0, 0},
-    {"groups", A_GROUPS, "LIST", NULL, OPT_CALL, 0, 0, 0},
-    {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0},
+    {"format", A_FORMAT, "F", NULL, OPT_CHOICE, AT(csv), 0, 0, opts_text_csv},
+    {"seed", A_SEED, "N", NULL, OPT_SEED, AT(seed), 0, 0, NULL},
+    {"runs", A_RUNS, "N", NULL, OPT_LONGINT, AT(runs), 1, 1000000L, NULL},
+    {"nodes", A_NODES, "LO:HI", NULL, OPT_CALL, 0, 0, 0, NULL},
+    {"step", A_STEP, "N", NULL, OPT_INT, AT(step), 1, 2000, NULL},
+    {"some-nodes", A_SOME, "N", NULL, OPT_INT, AT(some_nodes), 1, 2000, NULL},
+    {"receivers", A_RECEIVERS, "R", NULL, OPT_CHOICE, AT(random_recv), 0, 0, a_receivers},
+    {"schedulers", A_SCHEDULERS, "LIST", NULL, OPT_CALL, 0, 0, 0, NULL},
+    {"groups", A_GROUPS, "LIST", NULL, OPT_CALL, 0, 0, 0, NULL},
+    {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0, NULL},
 };
+#undef AT
 
 static int a_set(void *ctx, int key, const char *a, const char *v)
 {
-    static const char *const formats[] = {"text", "csv", NULL};
-    static const char *const recvs[] = {"block", "random", NULL};
-    struct aparse *ap = ctx;
-    struct aopts *o = ap->o;
-    long x, lo, hi;
-    int k;
+    struct aopts *o = ctx;
+    long lo, hi;
     switch (key) {
-    case A_FORMAT:
-        if (opt_choice(a, v, formats, &k))
-            return 2;
-        o->csv = k == 1;
-        return 0;
-    case A_SEED:
-        return opt_u64(a, v, &o->seed);
-    case A_RUNS:
-        return opt_long(a, v, 1, 1000000L, &o->runs);
     case A_NODES:
         if (opt_range(a, v, 1, 2000, &lo, &hi))
             return 2;
         o->nodes_lo = (int)lo;
         o->nodes_hi = (int)hi;
         return 0;
-    case A_STEP:
-    case A_SOME:
-        if (opt_long(a, v, 1, 2000, &x))
-            return 2;
-        *(key == A_STEP ? &o->step : &o->some_nodes) = (int)x;
-        return 0;
-    case A_RECEIVERS:
-        if (opt_choice(a, v, recvs, &k))
-            return 2;
-        o->random_recv = k == 1;
-        return 0;
-    case A_SCHEDULERS:
-        if (!ap->algos_given)
+    case A_SCHEDULERS:   /* the first list replaces the default; more lists add to it */
+        if (!o->algos_given)
             memset(o->algo, 0, sizeof o->algo);
-        ap->algos_given = true;
+        o->algos_given = true;
         return parse_list(a, v, o, false);
     case A_GROUPS:
-        if (!ap->groups_given)
+        if (!o->groups_given)
             memset(o->group, 0, sizeof o->group);
-        ap->groups_given = true;
+        o->groups_given = true;
         return parse_list(a, v, o, true);
     }
     return 0;
@@ -364,10 +340,8 @@ static int a_set(void *ctx, int key, const char *a, const char *v)
 /* Returns 0, OPTS_HELP, or an exit status. */
 static int parse(int argc, char **argv, struct aopts *o)
 {
-    struct aparse ap = {o, false, false};
     int n;
-    int rc = opts_parse("hetcast experiment alltoall", a_table, argc, argv, a_set, &ap, NULL, 0,
-                        &n);
+    int rc = opts_parse("hetcast experiment alltoall", a_table, argc, argv, a_set, o, NULL, 0, &n);
     if (rc)
         return rc;
     int biggest = o->nodes_hi > o->some_nodes ? o->nodes_hi : o->some_nodes;

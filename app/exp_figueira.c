@@ -31,7 +31,7 @@
 #define FIG_MAX_NODES 1024
 
 struct fig_opts {
-    bool csv;
+    int csv;              /* --format: text (0) or csv (1) */
     unsigned long long seed;
     long runs;            /* topologies per setting */
     int nodes, groups;    /* 0: not given */
@@ -77,30 +77,24 @@ enum { F_FORMAT = OPT_LONG, F_SEED, F_RUNS, F_NODES, F_GROUPS, F_HOPS, F_OVERHEA
 
 #define AT(f) offsetof(struct fig_opts, f)
 static const struct opt fig_table[] = {
-    {"format", F_FORMAT, "F", NULL, OPT_CALL, 0, 0, 0},
-    {"seed", F_SEED, "N", NULL, OPT_SEED, AT(seed), 0, 0},
-    {"runs", F_RUNS, "R", NULL, OPT_LONGINT, AT(runs), 1, 10000},
-    {"nodes", F_NODES, "N", NULL, OPT_INT, AT(nodes), 1, FIG_MAX_NODES},
-    {"groups", F_GROUPS, "G", NULL, OPT_INT, AT(groups), 1, FIG_MAX_NODES},
-    {"hops", F_HOPS, "H", NULL, OPT_INT, AT(hops), 1, 1000},
-    {"overhead", F_OVERHEAD, "K", NULL, OPT_NUMBER, AT(overhead), 0, 0},
-    {"basic-latency", F_BASIC, "US", NULL, OPT_NUMBER, AT(basic), 0, 0},
-    {"broadcasts", F_BROADCASTS, "B", NULL, OPT_LONGINT, AT(broadcasts), 1, 1000000000L},
-    {"model", F_MODEL, "M", NULL, OPT_CALL, 0, 0, 0},
-    {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0},
+    {"format", F_FORMAT, "F", NULL, OPT_CHOICE, AT(csv), 0, 0, opts_text_csv},
+    {"seed", F_SEED, "N", NULL, OPT_SEED, AT(seed), 0, 0, NULL},
+    {"runs", F_RUNS, "R", NULL, OPT_LONGINT, AT(runs), 1, 10000, NULL},
+    {"nodes", F_NODES, "N", NULL, OPT_INT, AT(nodes), 1, FIG_MAX_NODES, NULL},
+    {"groups", F_GROUPS, "G", NULL, OPT_INT, AT(groups), 1, FIG_MAX_NODES, NULL},
+    {"hops", F_HOPS, "H", NULL, OPT_INT, AT(hops), 1, 1000, NULL},
+    {"overhead", F_OVERHEAD, "K", NULL, OPT_NUMBER, AT(overhead), 0, 0, NULL},
+    {"basic-latency", F_BASIC, "US", NULL, OPT_NUMBER, AT(basic), 0, 0, NULL},
+    {"broadcasts", F_BROADCASTS, "B", NULL, OPT_LONGINT, AT(broadcasts), 1, 1000000000L, NULL},
+    {"model", F_MODEL, "M", NULL, OPT_CALL, 0, 0, 0, NULL},
+    {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0, NULL},
 };
 #undef AT
 
 static int fig_set(void *ctx, int key, const char *a, const char *v)
 {
-    static const char *const formats[] = {"text", "csv", NULL};
     struct fig_opts *o = ctx;
-    int k;
-    if (key == F_FORMAT) {
-        if (opt_choice(a, v, formats, &k))
-            return 2;
-        o->csv = k == 1;
-    } else if (key == F_MODEL && model_parse(v, &o->model) < 0) {
+    if (key == F_MODEL && model_parse(v, &o->model) < 0) {
         char *names = model_names(), want[256];
         snprintf(want, sizeof want, "a model (%s)", names);
         free(names);

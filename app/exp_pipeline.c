@@ -39,7 +39,7 @@ static const enum pipe_heur shown[PIPE_NHEUR] = {
 /* ---- the study ---- */
 
 struct xp_opts {
-    bool csv;
+    int csv;              /* --format: text (0) or csv (1) */
     unsigned long long seed;
     long runs;              /* random platforms per (size, density) */
     long tiers_runs;        /* WAN/MAN/LAN platforms per size */
@@ -190,29 +190,23 @@ enum { P_FORMAT = OPT_LONG, P_SEED, P_RUNS, P_TIERS_RUNS, P_NODES, P_DENSITIES, 
 
 #define AT(f) offsetof(struct xp_opts, f)
 static const struct opt xp_table[] = {
-    {"format", P_FORMAT, "F", NULL, OPT_CALL, 0, 0, 0},
-    {"seed", P_SEED, "N", NULL, OPT_SEED, AT(seed), 0, 0},
-    {"runs", P_RUNS, "N", NULL, OPT_LONGINT, AT(runs), 0, 100000},
-    {"nodes", P_NODES, "LO:HI[:S]", NULL, OPT_CALL, 0, 0, 0},
-    {"densities", P_DENSITIES, "LIST", NULL, OPT_CALL, 0, 0, 0},
-    {"send-ratio", P_SEND_RATIO, "R", NULL, OPT_CALL, 0, 0, 0},
-    {"tiers", P_TIERS, "LIST", NULL, OPT_CALL, 0, 0, 0},
-    {"tiers-runs", P_TIERS_RUNS, "N", NULL, OPT_LONGINT, AT(tiers_runs), 0, 100000},
-    {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0},
+    {"format", P_FORMAT, "F", NULL, OPT_CHOICE, AT(csv), 0, 0, opts_text_csv},
+    {"seed", P_SEED, "N", NULL, OPT_SEED, AT(seed), 0, 0, NULL},
+    {"runs", P_RUNS, "N", NULL, OPT_LONGINT, AT(runs), 0, 100000, NULL},
+    {"nodes", P_NODES, "LO:HI[:S]", NULL, OPT_CALL, 0, 0, 0, NULL},
+    {"densities", P_DENSITIES, "LIST", NULL, OPT_CALL, 0, 0, 0, NULL},
+    {"send-ratio", P_SEND_RATIO, "R", NULL, OPT_CALL, 0, 0, 0, NULL},
+    {"tiers", P_TIERS, "LIST", NULL, OPT_CALL, 0, 0, 0, NULL},
+    {"tiers-runs", P_TIERS_RUNS, "N", NULL, OPT_LONGINT, AT(tiers_runs), 0, 100000, NULL},
+    {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0, NULL},
 };
 #undef AT
 
 static int xp_set(void *ctx, int key, const char *a, const char *v)
 {
-    static const char *const formats[] = {"text", "csv", NULL};
     struct xp_opts *o = ctx;
     int k;
     switch (key) {
-    case P_FORMAT:
-        if (opt_choice(a, v, formats, &k))
-            return 2;
-        o->csv = k == 1;
-        return 0;
     case P_NODES: {
         double f[3];
         char buf[64];

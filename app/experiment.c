@@ -11,6 +11,7 @@
 #include "experiment.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +28,7 @@
 #include "opts.h"
 
 struct xopts {
-    const char *format;   /* text | csv */
+    int csv;              /* --format: text (0) or csv (1) */
     unsigned long long seed;
     long runs;            /* random runs per size / clusters per study */
     int nodes_min, nodes_max;
@@ -44,53 +45,38 @@ enum {
 };
 
 /* The options every study of this file shares. */
+#define AT(f) offsetof(struct xopts, f)
 static const struct opt xopt_table[] = {
-    {"format", X_FORMAT, "F", "text (default) or csv", OPT_CALL, 0, 0, 0},
-    {"seed", X_SEED, "N", "the first seed (default 1)", OPT_CALL, 0, 0, 0},
-    {"runs", X_RUNS, "N", "random runs per size, or clusters per study", OPT_CALL, 0, 0, 0},
-    {"nodes", X_NODES, "N|LO:HI", "cluster sizes", OPT_CALL, 0, 0, 0},
-    {"classes", X_CLASSES, "K", "classes of nodes (0: continuous times; default 3)", OPT_CALL, 0, 0, 0},
-    {"send-range", X_SEND_RANGE, "LO:HI", "send times drawn from [LO, HI] (default 1:10)", OPT_CALL, 0, 0, 0},
-    {"recv", X_RECV, "R", "receive times: zero, independent or correlated (default)", OPT_CALL, 0, 0, 0},
-    {"latency", X_LATENCY, "L", "the latency (default 0)", OPT_CALL, 0, 0, 0},
-    {"time-limit", X_TIME_LIMIT, "S", "seconds per exact search (default 10)", OPT_CALL, 0, 0, 0},
-    {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0},
+    {"format", X_FORMAT, "F", "text (default) or csv", OPT_CHOICE, AT(csv), 0, 0, opts_text_csv},
+    {"seed", X_SEED, "N", "the first seed (default 1)", OPT_SEED, AT(seed), 0, 0, NULL},
+    {"runs", X_RUNS, "N", "random runs per size, or clusters per study", OPT_LONGINT, AT(runs), 1,
+     100000000L, NULL},
+    {"nodes", X_NODES, "N|LO:HI", "cluster sizes", OPT_CALL, 0, 0, 0, NULL},
+    {"classes", X_CLASSES, "K", "classes of nodes (0: continuous times; default 3)", OPT_INT,
+     AT(classes), 0, 1000, NULL},
+    {"send-range", X_SEND_RANGE, "LO:HI", "send times drawn from [LO, HI] (default 1:10)", OPT_CALL,
+     0, 0, 0, NULL},
+    {"recv", X_RECV, "R", "receive times: zero, independent or correlated (default)", OPT_CALL, 0,
+     0, 0, NULL},
+    {"latency", X_LATENCY, "L", "the latency (default 0)", OPT_NUMBER, AT(latency), 0, 0, NULL},
+    {"time-limit", X_TIME_LIMIT, "S", "seconds per exact search (default 10)", OPT_NUMBER,
+     AT(time_limit), 0, 0, NULL},
+    {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0, NULL},
 };
+#undef AT
 
 static int set_xopt(void *ctx, int key, const char *a, const char *v)
 {
-    static const char *const formats[] = {"text", "csv", NULL};
     static const char *const recvs[] = {"zero", "independent", "correlated", NULL};
     struct xopts *o = ctx;
-    long x;
     int k;
-    switch (key) {
-    case X_FORMAT:
-        if (opt_choice(a, v, formats, &k))
-            return 2;
-        o->format = formats[k];
-        return 0;
-    case X_SEED:
-        if (opt_long(a, v, 0, 2147483647L, &x))
-            return 2;
-        o->seed = (unsigned long long)x;
-        return 0;
-    case X_RUNS:
-        return opt_long(a, v, 1, 100000000L, &o->runs);
-    case X_NODES: {
+    if (key == X_NODES) {
         long lo, hi;
         if (opt_range(a, v, 1, 100000, &lo, &hi))
             return 2;
         o->nodes_min = (int)lo;
         o->nodes_max = (int)hi;
-        return 0;
-    }
-    case X_CLASSES:
-        if (opt_long(a, v, 0, 1000, &x))
-            return 2;
-        o->classes = (int)x;
-        return 0;
-    case X_SEND_RANGE: {
+    } else if (key == X_SEND_RANGE) {
         char buf[64];
         snprintf(buf, sizeof buf, "%s", v);
         char *colon = strchr(buf, ':');
@@ -101,17 +87,10 @@ static int set_xopt(void *ctx, int key, const char *a, const char *v)
             return 2;
         if (o->hi < o->lo)
             return opt_fail(a, v, "a range with LO <= HI");
-        return 0;
-    }
-    case X_RECV:
+    } else if (key == X_RECV) {
         if (opt_choice(a, v, recvs, &k))
             return 2;
         o->recv = recvs[k];
-        return 0;
-    case X_LATENCY:
-        return opt_double(a, v, 0, &o->latency);
-    case X_TIME_LIMIT:
-        return opt_double(a, v, 0, &o->time_limit);
     }
     return 0;
 }
@@ -125,7 +104,7 @@ static int parse_xopts(int argc, char **argv, struct xopts *o)
 
 static bool csv_out(const struct xopts *o)
 {
-    return strcmp(o->format, "csv") == 0;
+    return o->csv == 1;
 }
 
 /* Makespan of one policy on c (async), or NAN on failure. */
@@ -438,7 +417,7 @@ int experiment_main(int argc, char **argv)
             continue;
         if (studies[i].own)
             return studies[i].own(argc, argv);
-        struct xopts o = {.format = "text", .seed = 1, .classes = 3, .lo = 1, .hi = 10,
+        struct xopts o = {.csv = 0, .seed = 1, .classes = 3, .lo = 1, .hi = 10,
                           .recv = "correlated", .latency = 0, .time_limit = 10};
         int rc = parse_xopts(argc, argv, &o);
         if (rc == OPTS_HELP) {

@@ -14,7 +14,9 @@
 
 #include "diag.h"
 
-static const char *prog = "hetcast";   /* the command being parsed, for messages */
+static const char *prog = "hetcast";
+
+const char *const opts_text_csv[] = {"text", "csv", NULL};   /* the command being parsed, for messages */
 
 int opts_error(int status, const char *fmt, ...)
 {
@@ -60,6 +62,9 @@ static int store(const struct opt *o, void *ctx, opts_fn fn, const char *name, c
     case OPT_FLAG:
         *(bool *)field = true;
         return 0;
+    case OPT_STRING:
+        *(const char **)field = val;
+        return 0;
     case OPT_INT:
         if (opt_long(name, val, (long)o->lo, (long)o->hi, &x))
             return 2;
@@ -71,6 +76,8 @@ static int store(const struct opt *o, void *ctx, opts_fn fn, const char *name, c
         return opt_double(name, val, o->lo, (double *)field);
     case OPT_SEED:
         return opt_u64(name, val, (unsigned long long *)field);
+    case OPT_CHOICE:
+        return opt_choice(name, val, o->choices, (int *)field);
     }
     return 0;
 }

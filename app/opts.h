@@ -24,11 +24,16 @@
 enum opt_type {
     OPT_CALL = 0,
     OPT_FLAG,      /* bool = true */
+    OPT_STRING,    /* const char * = the value (the last one given) */
     OPT_INT,       /* int in [lo, hi] */
     OPT_LONGINT,   /* long in [lo, hi] */
     OPT_NUMBER,    /* double >= lo, finite */
     OPT_SEED,      /* unsigned long long, any non-negative integer */
+    OPT_CHOICE,    /* int: the index of the value in choices */
 };
+
+/* The choices of a study's --format: text (0) or csv (1). */
+extern const char *const opts_text_csv[];
 
 struct opt {
     const char *name;   /* the long name, without "--" */
@@ -38,6 +43,7 @@ struct opt {
     enum opt_type type;
     size_t at;          /* offsetof the field in the context (not OPT_CALL) */
     double lo, hi;      /* OPT_INT, OPT_LONGINT: the range; OPT_NUMBER: lo */
+    const char *const *choices;   /* OPT_CHOICE: the valid values, NULL-terminated */
 };
 
 /* Handle an OPT_CALL option key (its name as given, e.g. "--seed") with
