@@ -1244,15 +1244,23 @@ static double gs_bound(struct gs_ctx *g, double t_last, double M)
 }
 
 /*
- * Canonical order: starts never decrease; at equal starts the pair
- * (rank of the sender, class of the receiver) never decreases; within a
- * class receivers are served in index order.  Every schedule with no idle
- * sender has exactly such a sequence up to renaming identical nodes: sort
- * its transfers by start, and at equal starts take the available one with
- * the least (rank, class) -- a sender that just came to hold at this
- * instant has a larger rank than all before it; then rename the nodes of
- * each class in the order they are served (identical rows and columns:
- * an automorphism of the costs, which keeps ranks, classes and times).
+ * Canonical order: starts never decrease; at equal starts the rank of the
+ * sender never decreases; one sender's sends at one instant are first those
+ * that take no time (the port is free again at that instant: a send, link
+ * and receive of zero cost under sync, say) in non-decreasing class, then
+ * at most one that holds the port, of any class; within a class receivers
+ * are served in index order.  Every schedule with no idle sender has such a
+ * sequence up to renaming identical nodes: sort its transfers by start, and
+ * at equal starts by the rank of the sender -- a sender that just came to
+ * hold at this instant has a larger rank than all before it, and gets the
+ * message from a transfer that sorts before its own sends; a sender's sends
+ * at one instant are already in that form, since a send that holds the port
+ * is its last at that instant, and the sends of no time before it can be
+ * reordered among themselves without changing any time; then rename the
+ * nodes of each class in the order they are served (identical rows and
+ * columns: an automorphism of the costs, which keeps ranks, classes and
+ * times).  (Ordering a send that holds the port by class too, before
+ * sends of no time, would cut off schedules: issue 18, tests/test_bruteforce.c.)
  *
  * Returns a lower bound on the makespan below this prefix (fail-soft).
  */
@@ -1283,12 +1291,20 @@ static double gs_search(struct gs_ctx *g, int d, double t_last, int last_rank, i
         for (int c = 0; c < g->ncls; c++) {
             if (g->cused[c] == g->cstart[c + 1] - g->cstart[c])
                 continue;
-            if (tied && g->rank[q] == last_rank && c < last_cls)
-                continue;
             int p = g->cmem[g->cstart[c] + g->cused[c]];
             if (!GS(g, edge, q, p))
                 continue;
             double h = gs_hold_at(g, q, p, g->ready[q]);
+            if (tied && g->rank[q] == last_rank && c < last_cls) {
+                /* q's last send started now and left its port free now (it took no
+                 * time): sends of no time reorder freely, so they come in class
+                 * order; a send that holds the port can only be q's last at this
+                 * instant, so it may follow them whatever its class. */
+                double hh, fr;
+                gs_times(g, q, p, g->ready[q], &hh, &fr);
+                if (fr == g->ready[q])
+                    continue;
+            }
             int j = nc++;
             cq[j] = q;
             cp[j] = p;

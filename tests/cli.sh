@@ -194,5 +194,11 @@ check "bench --only=bogus: status 2, lists the figures" sh -c "[ $rc -eq 2 ] && 
 run "$H" -
 check "the view on -: status 2, says why" sh -c "[ $rc -eq 2 ] && grep -q 'reads its keys from standard input' $T/err"
 
+# Issue 18: a send of no time under sync; the optimum is 2 in either row order.
+printf 'name,send,recv\np0,0,2\np1,1,1\np2,0,2\np3,1,0\n' | "$H" run - -s optimal -m sync --summary >"$T/out" 2>"$T/err"
+check "sync, zero-cost send, rows p0..p3: proven optimum 2" sh -c "grep -q '^makespan *2$' $T/out && grep -q '^optimum *2 *(proven' $T/out"
+printf 'name,send,recv\np0,0,2\np3,1,0\np2,0,2\np1,1,1\n' | "$H" run - -s optimal -m sync --summary >"$T/out" 2>"$T/err"
+check "the same cluster, rows p0 p3 p2 p1: proven optimum 2" sh -c "grep -q '^makespan *2$' $T/out && grep -q '^optimum *2 *(proven' $T/out"
+
 echo "1..$n"
 [ $fails -eq 0 ]

@@ -1,0 +1,238 @@
+/*
+ * test_bruteforce.c - the exact search against a brute force (TAP).
+ *
+ * The brute force knows nothing of the search's pruning: it books every
+ * decision order -- every sequence of (holder, waiting node) pairs -- on
+ * the engine and keeps the least makespan.  An engine booking starts a
+ * transfer as early as the model allows, so these sequences reach every
+ * schedule without an idle sender, among which an optimum always is (no
+ * model has a receive-port conflict in a broadcast, so a send delayed is
+ * never a send improved).  On a few hundred random small clusters rich in
+ * zero costs, ties and equal nodes, in every model of every cluster kind,
+ * `optimal` must either prove exactly the brute force's optimum, or give up
+ * with a lower bound at or below it and a schedule at or above it -- never
+ * prove a makespan the brute force beats.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "optimal.h"
+#include "rng.h"
+#include "sched.h"
+#include "tap.h"
+
+#define MAXN 6
+
+struct brute {
+    const struct cluster *c;
+    enum model m;
+    int from[MAXN], to[MAXN];
+    double best;
+    long long leaves;
+};
+
+/* The makespan of the first d decisions booked in order, or INFINITY if refused. */
+static double replay(const struct brute *b, int d, struct engine *e)
+{
+    engine_reset(e);
+    for (int i = 0; i < d; i++) {
+        char *cause = NULL;
+        if (engine_book(e, b->from[i], b->to[i], 0, NULL, &cause) < 0) {
+            free(cause);
+            return INFINITY;
+        }
+    }
+    return e->makespan;
+}
+
+static void brute_search(struct brute *b, struct engine *e, int d)
+{
+    double ms = replay(b, d, e);
+    if (ms == INFINITY || ms >= b->best)
+        return;   /* a makespan only grows with more decisions */
+    int n = b->c->n;
+    if (d == n - 1) {
+        b->best = ms;
+        b->leaves++;
+        return;
+    }
+    bool held[MAXN];
+    for (int p = 0; p < n; p++)
+        held[p] = engine_holds(e, p, 0);
+    for (int q = 0; q < n; q++) {
+        if (!held[q])
+            continue;
+        for (int p = 0; p < n; p++) {
+            if (held[p])
+                continue;
+            struct cost k;
+            if (!cluster_cost(b->c, q, p, &k))
+                continue;
+            b->from[d] = q;
+            b->to[d] = p;
+            brute_search(b, e, d + 1);
+            replay(b, d, e);
+        }
+    }
+}
+
+/* The least makespan over every decision order; INFINITY if no schedule reaches everyone. */
+static double brute_optimum(const struct cluster *c, enum model m)
+{
+    struct brute b = {.c = c, .m = m, .best = INFINITY};
+    struct engine e;
+    char *cause = NULL;
+    if (engine_init(&e, c, m, &cause) < 0) {
+        free(cause);
+        return NAN;
+    }
+    brute_search(&b, &e, 0);
+    engine_free(&e);
+    return b.best;
+}
+
+/* A cost from {0, 0, 1, 1, 2, 3}: zeros and ties are common.  With thirds
+ * (1/3 is on no decimal grid) the search runs on the raw doubles instead of
+ * scaled integers. */
+static bool thirds;
+static double pick(struct rng *r)
+{
+    static const double v[] = {0, 0, 1, 1, 2, 3};
+    static const double w[] = {0, 0, 1.0 / 3, 2.0 / 3, 1, 0.1};
+    return thirds ? w[rng_below(r, 6)] : v[rng_below(r, 6)];
+}
+
+static struct cluster *random_cluster(struct rng *r, enum cluster_kind kind, int n)
+{
+    struct cluster *c = cluster_new(kind);
+    for (int i = 0; i < n; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "p%d", i);
+        /* every other node a copy of the one before: equal classes */
+        if (i > 0 && rng_below(r, 3) == 0 && kind == CLUSTER_NODES)
+            cluster_add_node(c, name, c->nodes[i - 1].send, c->nodes[i - 1].recv);
+        else
+            cluster_add_node(c, name, kind == CLUSTER_GRAPH ? 0 : pick(r),
+                             kind == CLUSTER_GRAPH ? 0 : pick(r));
+    }
+    if (kind == CLUSTER_NODES) {
+        c->latency = rng_below(r, 2) ? 0 : pick(r);
+    } else if (kind == CLUSTER_MATRIX) {
+        c->dist = calloc((size_t)n * (size_t)n, sizeof *c->dist);
+        for (int q = 0; q < n; q++)
+            for (int p = 0; p < n; p++)
+                c->dist[q * n + p] = q == p ? 0 : pick(r);
+    } else {
+        for (int q = 0; q < n; q++)   /* a ring both ways, so that everyone is reachable */
+            for (int p = 0; p < n; p++)
+                if (q != p && (p == (q + 1) % n || q == (p + 1) % n || rng_below(r, 3) == 0))
+                    cluster_add_edge(c, q, p, pick(r), rng_below(r, 2) ? -1 : pick(r));
+    }
+    c->source = (int)rng_below(r, (uint64_t)n);
+    struct diag d;
+    diag_init(&d);
+    int rc = cluster_finish(c, &d);
+    diag_free(&d);
+    if (rc != 0) {
+        cluster_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+/* Liu, Wang & Guo's issue: the 4-node table of issue 18, in both row orders, under sync. */
+static void the_reported_cluster(void)
+{
+    static const double rows[2][4][2] = {
+        {{0, 2}, {1, 1}, {0, 2}, {1, 0}},   /* p0 p1 p2 p3 */
+        {{0, 2}, {1, 0}, {0, 2}, {1, 1}},   /* p0 p3 p2 p1 */
+    };
+    for (int v = 0; v < 2; v++) {
+        struct cluster *c = cluster_new(CLUSTER_NODES);
+        for (int i = 0; i < 4; i++) {
+            char name[16];
+            snprintf(name, sizeof name, "p%d", v == 0 ? i : (int[]){0, 3, 2, 1}[i]);
+            cluster_add_node(c, name, rows[v][i][0], rows[v][i][1]);
+        }
+        struct diag d;
+        diag_init(&d);
+        cluster_finish(c, &d);
+        diag_free(&d);
+        struct sched_opts so;
+        sched_opts_default(&so);
+        struct opt_plan plan;
+        char *cause = NULL;
+        int rc = optimal_solve(c, MODEL_SYNC, &so, &plan, &cause);
+        ok(rc == 0 && plan.status == OPT_PROVEN && plan.makespan == 2,
+           "issue 18's sync cluster, row order %d: proven optimum 2 (got %g, %s)", v + 1,
+           rc == 0 ? plan.makespan : NAN, rc == 0 && plan.status == OPT_PROVEN ? "proven" : "not proven");
+        is_double(brute_optimum(c, MODEL_SYNC), 2, 0, "the brute force finds 2 too (row order %d)",
+                  v + 1);
+        if (rc == 0)
+            opt_plan_free(&plan);
+        free(cause);
+        cluster_free(c);
+    }
+}
+
+int main(void)
+{
+    the_reported_cluster();
+    struct rng r;
+    const char *env = getenv("HETCAST_BRUTE_CLUSTERS");   /* more, for a longer sweep */
+    int clusters = env ? atoi(env) : 1500;
+    rng_seed(&r, env && getenv("HETCAST_BRUTE_SEED") ? strtoull(getenv("HETCAST_BRUTE_SEED"), NULL, 10) : 20261123);
+    static const enum cluster_kind kinds[] = {CLUSTER_NODES, CLUSTER_MATRIX, CLUSTER_GRAPH};
+    int tried = 0, proven = 0, gave_up = 0, wrong = 0, loose = 0;
+    char first_wrong[256] = "";
+    for (int i = 0; i < clusters; i++) {
+        enum cluster_kind kind = kinds[i % 3];
+        thirds = i % 4 == 3;
+        int n = 2 + (int)rng_below(&r, 4);   /* 2..5 nodes */
+        if (i % 20 == 0)
+            n = 6;
+        struct cluster *c = random_cluster(&r, kind, n);
+        if (!c)
+            continue;
+        for (int m = 0; m < MODEL_COUNT; m++) {
+            if (!(model_mask_for(kind) & MODEL_BIT(m)))
+                continue;
+            double want = brute_optimum(c, (enum model)m);
+            if (!isfinite(want))
+                continue;
+            struct sched_opts so;
+            sched_opts_default(&so);
+            struct opt_plan plan;
+            char *cause = NULL;
+            tried++;
+            if (optimal_solve(c, (enum model)m, &so, &plan, &cause) < 0) {
+                free(cause);
+                continue;
+            }
+            if (plan.status == OPT_PROVEN) {
+                proven++;
+                if (fabs(plan.makespan - want) > 1e-9 * fmax(1, want)) {
+                    if (!wrong++)
+                        snprintf(first_wrong, sizeof first_wrong,
+                                 "cluster %d (%s, %d nodes, source p%d, %s): proven %g, brute force %g",
+                                 i, cluster_kind_name(kind), n, c->source, model_name((enum model)m),
+                                 plan.makespan, want);
+                }
+            } else {
+                gave_up++;
+                if (plan.lower > want + 1e-9 || plan.makespan < want - 1e-9)
+                    loose++;
+            }
+            opt_plan_free(&plan);
+        }
+        cluster_free(c);
+    }
+    ok(tried > clusters, "%d (cluster, model) pairs searched both ways", tried);
+    ok(wrong == 0, "every proven optimum equals the brute force's (%d of %d wrong)%s%s", wrong,
+       proven, wrong ? ": first " : "", first_wrong);
+    ok(loose == 0, "every search that gave up (%d) brackets the optimum", gave_up);
+    return tap_exit();
+}
