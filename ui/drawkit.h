@@ -1,7 +1,10 @@
 /*
- * drawkit.h - what the screens (draw.c) and the side panes (panes.c) share:
- * the glyph sets (Unicode, or ASCII when the locale is not UTF-8), number
- * formatting and text placement.  Internal to ui/; no curses.
+ * drawkit.h - what the screens (screen_*.c) and the side panes (panes.c)
+ * share, all drawn by draw.c: the glyph sets (Unicode, or ASCII when the
+ * locale is not UTF-8), number formatting and text placement, the Gantt
+ * lanes and the time axis, and the bars of text every screen has (title,
+ * "label value" pairs, legend, message lines, key hints).  Internal to ui/;
+ * no curses.
  */
 #ifndef HETCAST_DRAWKIT_H
 #define HETCAST_DRAWKIT_H
@@ -29,6 +32,82 @@ const char *ui_num(double x);
 /* Text at (x, y), at most maxw columns; returns the column after it. */
 int ui_put(struct view *v, struct cellbuf *cb, int x, int y, int maxw, unsigned attr,
            const char *s);
+
+/* Word-wrap s into at most rows lines of width w from (x, y); the last line is cut. */
+void ui_wrap(struct view *v, struct cellbuf *cb, int x, int y, int w, int rows, unsigned attr,
+             const char *s);
+
+/* ---- time on the x axis ---- */
+
+struct tmap {
+    int x0, w;          /* the columns of the time area */
+    double t0, cpu;     /* first time shown, columns per time unit */
+};
+
+/* Fit [0, tmax] in w columns from x0, zoomed (v->zoom), with now kept in view (sets v->t0). */
+struct tmap tmap_make(struct view *v, int x0, int w, double tmax, double now);
+/* The column of time t, relative to x0 (clamped to +-10^6). */
+int tmap_col(const struct tmap *m, double t);
+
+/* ---- the Gantt lanes ---- */
+
+struct lanes {
+    int x, y, w, h;         /* the whole lane area, labels included */
+    int lw;                 /* label columns (before the time area) */
+    int rpl;                /* rows per lane: 4 (send, link, receive, gap), 3, 2 (send,
+                               link+receive) or 1 (everything on one row) */
+    bool ports;             /* an exchange: the two ports only, 3 (send, receive, gap) or
+                               2 rows; the links are not drawn (many messages travel to a
+                               node at once, and would hide each other) */
+    int top, count;         /* nodes shown: top .. top+count-1 */
+};
+
+struct gsrc {
+    const struct engine *e;
+    const unsigned char *phase;         /* per transfer; NULL: all shown in full */
+    double now;                         /* cursor; INFINITY: none */
+    const struct transfer *preview;     /* drawn as planned (exercise) */
+    bool begun;                         /* an event has been applied: idle waits may show */
+};
+
+/* The widest node name, in columns, at most 12. */
+int gantt_name_cols(const struct cluster *c);
+/*
+ * Rows per lane and the lanes shown for n nodes in rows rows, keeping the
+ * selection in view (sets v->top, v->page).  overlap: nodes send while they
+ * receive (an exchange, a pipeline), so a lane never shrinks to one row.
+ */
+void gantt_fit(struct view *v, struct lanes *L, int n, int rows, bool overlap);
+/* The lanes of one engine: labels, idle waits, bars, peer names, the cursor.
+ * crit marks the critical path in the labels (may be NULL).  O(transfers). */
+void gantt_draw(struct view *v, struct cellbuf *cb, const struct lanes *L, const struct tmap *m,
+                const struct gsrc *s, const unsigned char *crit);
+/* The time axis at row y (ticks at round values, the cursor's tick), "time" in the first lw columns. */
+void gantt_axis(struct view *v, struct cellbuf *cb, const struct tmap *m, int x, int y, int lw,
+                double now);
+
+/* ---- bars of text ---- */
+
+struct hint {
+    const char *key, *what;
+};
+
+/* The top bar: "hetcast · NAME · N nodes, source S · MODEL · mode", right at the right end. */
+void ui_title_bar(struct view *v, struct cellbuf *cb, const char *mode, const char *right);
+/* "label value" at (x, y), after a separator when sep; left out whole when it does not fit.
+ * Returns the column after it. */
+int ui_pair(struct view *v, struct cellbuf *cb, int x, int y, const char *label, const char *value,
+            unsigned vattr, bool sep);
+/* The fills' legend at row y in w columns (the cursor's when cursor), the scroll and zoom on the right. */
+void ui_legend(struct view *v, struct cellbuf *cb, int y, int w, bool cursor);
+/* Two rows from y: the message, else the narration of the current step (of both runs in compare mode). */
+void ui_messages(struct view *v, struct cellbuf *cb, int y, int w);
+/* The bottom row: hints as far as they fit, then "? help  q quit" at the right end. */
+void ui_status_bar(struct view *v, struct cellbuf *cb, const struct hint *h, int nh);
+/* The width of a side pane (the tree, the exercise's pick list): a third of the screen, 28 to 44. */
+int ui_pane_width(const struct cellbuf *cb);
+/* What a terminal smaller than UI_MIN_W x UI_MIN_H shows instead of a screen. */
+void ui_too_small(struct view *v, struct cellbuf *cb);
 
 /*
  * The side pane of run i in x..x+w, y..y+h, as far as its snapshot goes:

@@ -1,9 +1,10 @@
 /*
- * view.c - the view's state and the main, help and chooser screens' keys
- * (view.h).  Every schedule shown comes from run_schedule(); stepping is
- * engine_snapshot() at the new event count, so going back replays exactly.
- * Actions that fail leave the state as it was and say why in the message
- * line.
+ * view.c - the view's state (view.h): the runs, the steps, the actions
+ * behind the keys, and the dispatch (a key's row in the key table, keys.h,
+ * to the current screen's request; the screens are screen_*.c).  Every
+ * schedule shown comes from run_schedule(); stepping is engine_snapshot()
+ * at the new event count, so going back replays exactly.  Actions that fail
+ * leave the state as it was and say why in the message line.
  */
 #include "view.h"
 
@@ -14,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "drawkit.h"
 #include "exchange.h"
 #include "export.h"
 #include "lua_sandbox.h"
@@ -27,7 +29,7 @@ static const int play_delays[] = {2000, 1000, 500, 250, 100, 40};   /* ms per st
 #define NSPEEDS ((int)(sizeof play_delays / sizeof play_delays[0]))
 #define DEFAULT_SPEED 2
 #define VIEW_OPT_SECONDS 5.0   /* the view's time limit for the optimal scheduler */
-#define MAX_ZOOM 12
+#define MAX_ZOOM 12   /* time zoomed in up to 2^12 times the fitted scale (+ and - in view_request) */
 #define VIEW_BUSY_EXCHANGE_NODES 40   /* exchanges this large say "computing" first */
 
 void view_message(struct view *v, enum msg_kind kind, const char *fmt, ...)
@@ -61,7 +63,7 @@ static void lua_print_to_view(const char *script, const char *text, void *ud)
     snprintf(v->lua_last, sizeof v->lua_last, "%s: %s", slash ? slash + 1 : script, text);
 }
 
-static void clear_message(struct view *v)
+void view_clear_message(struct view *v)
 {
     v->msg[0] = '\0';
     v->msg_kind = MSG_NONE;
@@ -145,6 +147,11 @@ double vrun_end(const struct vrun *r)
 bool vrun_pipelined(const struct vrun *r)
 {
     return !r->x && r->run.sched.slices > 0;
+}
+
+bool view_single_message(const struct view *v)
+{
+    return !v->exchange && !vrun_pipelined(&v->runs[0]);
 }
 
 static void vrun_free(struct vrun *r)
@@ -281,7 +288,7 @@ void view_step_to(struct view *v, int k)
 {
     v->step = k;
     apply_step(v);
-    clear_message(v);
+    view_clear_message(v);
 }
 
 /* After the runs changed: same time if we were somewhere, the end if we were there. */
@@ -379,7 +386,7 @@ int view_set_compare(struct view *v, bool on)
         rebuild_steps(v);
         v->step = k0;
         apply_step(v);
-        clear_message(v);
+        view_clear_message(v);
         return 0;
     }
     char *cause = NULL;
@@ -404,7 +411,7 @@ int view_set_compare(struct view *v, bool on)
             }
     v->step = k;
     apply_step(v);
-    clear_message(v);
+    view_clear_message(v);
     return 0;
 }
 
@@ -655,17 +662,6 @@ int view_open(struct view *v, const struct session_opts *o, char **cause)
     return 0;
 }
 
-static void chooser_free(struct chooser *ch)
-{
-    for (int i = 0; i < ch->n; i++) {
-        free(ch->items[i]);
-        free(ch->notes[i]);
-    }
-    free(ch->items);
-    free(ch->notes);
-    memset(ch, 0, sizeof *ch);
-}
-
 void view_close(struct view *v)
 {
     sandbox_set_print(NULL, NULL);
@@ -676,7 +672,7 @@ void view_close(struct view *v)
             snapshot_free(&v->snap[i]);
     }
     free(v->order);
-    chooser_free(&v->ch);
+    chooser_clear(&v->ch);
     cluster_free(v->c);
     free(v->source_name);
     memset(v, 0, sizeof *v);
@@ -688,14 +684,38 @@ unsigned view_key(struct view *v, int key)
 {
     if (key == UK_RESIZE)
         return UI_HANDLED | UI_REDRAW;
-    return v->screen->key(v, key);
+    const struct key_row *row = keys_find(v->screen->id, key);
+    return row ? v->screen->request(v, row->req, key) : 0;
+}
+
+unsigned view_request(struct view *v, enum ui_req req, int key)
+{
+    switch (req) {
+    case REQ_ZOOM:
+        if ((key == '+' || key == '=') && v->zoom < MAX_ZOOM)
+            v->zoom++;
+        else if ((key == '-' || key == '_') && v->zoom > 0)
+            v->zoom--;
+        break;
+    case REQ_RELOAD:
+        view_reload(v);
+        break;
+    case REQ_HELP:
+        view_help(v);
+        break;
+    case REQ_QUIT:
+        return UI_HANDLED | UI_QUIT;
+    default:
+        return 0;
+    }
+    return UI_HANDLED | UI_REDRAW;
 }
 
 void view_draw(struct view *v, struct cellbuf *cb)
 {
     cb_clear(cb);
     if (cb->w < UI_MIN_W || cb->h < UI_MIN_H) {
-        draw_too_small(v, cb);
+        ui_too_small(v, cb);
         return;
     }
     v->screen->draw(v, cb);
@@ -720,273 +740,10 @@ unsigned view_tick(struct view *v)
     return UI_HANDLED | UI_REDRAW;
 }
 
-/* ---- the scheduler and model chooser ---- */
-
-static void chooser_add(struct chooser *ch, const char *item, const char *note)
-{
-    ch->items = xrealloc(ch->items, (size_t)(ch->n + 1) * sizeof *ch->items);
-    ch->notes = xrealloc(ch->notes, (size_t)(ch->n + 1) * sizeof *ch->notes);
-    ch->items[ch->n] = xstrdup(item);
-    ch->notes[ch->n] = xstrdup(note);
-    ch->n++;
-}
-
-/* The bundled Lua heuristics (lua/ of the source tree, else the installed ones). */
-static void add_lua_heuristics(struct chooser *ch)
-{
-    struct lua_sched_info *list = NULL;
-    int n = lua_sched_list(&list);
-    for (int i = 0; i < n; i++) {
-        char note[512];
-        snprintf(note, sizeof note, "Lua: %s", list[i].summary ? list[i].summary : list[i].name);
-        chooser_add(ch, list[i].path, note);
-    }
-    lua_sched_list_free(list, n);
-}
-
-static void chooser_open(struct view *v, enum chooser_kind kind)
-{
-    chooser_free(&v->ch);
-    v->ch.kind = kind;
-    const char *current = kind == CH_SCHED ? v->runs[0].name : model_name(v->model);
-    if (kind == CH_SCHED && v->exchange) {
-        for (int a = 0; a < XALGO_COUNT; a++) {
-            char note[512];
-            if (a == XALGO_MATCHING && v->c->n > EXCHANGE_MATCHING_MAX_NODES)
-                snprintf(note, sizeof note, "(not here: O(n^4), refused above %d nodes)",
-                         EXCHANGE_MATCHING_MAX_NODES);
-            else
-                snprintf(note, sizeof note, "%s", exchange_algo_summary((enum xalgo)a));
-            chooser_add(&v->ch, exchange_algo_name((enum xalgo)a), note);
-        }
-    } else if (kind == CH_SCHED) {
-        /* What works here first, then the Lua heuristics, then what does not apply. */
-        for (int pass = 0; pass < 2; pass++) {
-            for (int i = 0; i < sched_count(); i++) {
-                const struct sched_ops *ops = sched_at(i);
-                char *why = NULL;
-                bool usable = sched_check(ops, v->c, v->model, &why) == 0;
-                if (usable && pass == 0) {
-                    chooser_add(&v->ch, ops->name, ops->summary);
-                } else if (!usable && pass == 1) {
-                    char note[512];
-                    snprintf(note, sizeof note, "(not here: %s)", why ? why : "does not apply");
-                    chooser_add(&v->ch, ops->name, note);
-                }
-                free(why);
-            }
-            if (pass == 0)
-                add_lua_heuristics(&v->ch);
-        }
-    } else {
-        for (int m = 0; m < MODEL_COUNT; m++) {
-            char note[512];
-            if (v->exchange && m != MODEL_SYNC && m != MODEL_ASYNC)
-                snprintf(note, sizeof note, "(not for an exchange: sync or async)");
-            else if (model_mask_for(v->c->kind) & MODEL_BIT(m))
-                snprintf(note, sizeof note, "%s", model_summary((enum model)m));
-            else
-                snprintf(note, sizeof note, "(not for a %s)", cluster_kind_name(v->c->kind));
-            chooser_add(&v->ch, model_name((enum model)m), note);
-        }
-    }
-    for (int i = 0; i < v->ch.n; i++)
-        if (strcmp(v->ch.items[i], current) == 0)
-            v->ch.sel = i;
-    v->back = v->screen;
-    v->screen = &screen_chooser;
-}
-
-static unsigned chooser_key(struct view *v, int key)
-{
-    struct chooser *ch = &v->ch;
-    switch (key) {
-    case UK_UP:
-    case 'k':
-        if (ch->sel > 0)
-            ch->sel--;
-        break;
-    case UK_DOWN:
-    case 'j':
-        if (ch->sel + 1 < ch->n)
-            ch->sel++;
-        break;
-    case UK_PGUP:
-    case UK_HOME:
-    case 'g':
-        ch->sel = 0;
-        break;
-    case UK_PGDN:
-    case UK_END:
-    case 'G':
-        ch->sel = ch->n - 1;
-        break;
-    case UK_ENTER:
-    case ' ':
-    case 'l':
-    case UK_RIGHT: {
-        v->screen = v->back;
-        if (ch->kind == CH_SCHED) {
-            view_set_scheduler(v, ch->items[ch->sel]);
-        } else {
-            enum model m;
-            if (model_parse(ch->items[ch->sel], &m) == 0)
-                view_set_model(v, m);
-        }
-        break;
-    }
-    case UK_ESC:
-    case 'q':
-    case 's':
-    case 'm':
-    case UK_LEFT:
-    case 'h':
-        v->screen = v->back;
-        break;
-    default:
-        return 0;
-    }
-    return UI_HANDLED | UI_REDRAW;
-}
-
-/* ---- help ---- */
-
-static void help_open(struct view *v)
+void view_help(struct view *v)
 {
     v->back = v->screen;
     v->screen = &screen_help;
-}
-
-static unsigned help_key(struct view *v, int key)
-{
-    (void)key;
-    v->screen = v->back;
-    return UI_HANDLED | UI_REDRAW;
-}
-
-/* ---- the main screen ---- */
-
-static void select_node(struct view *v, int sel)
-{
-    if (sel < 0)
-        sel = 0;
-    if (sel >= v->c->n)
-        sel = v->c->n - 1;
-    v->sel = sel;
-}
-
-static unsigned main_key(struct view *v, int key)
-{
-    int page = v->page > 1 ? v->page : 1;
-    switch (key) {
-    case UK_RIGHT:
-    case 'l':
-    case ' ':
-        if (v->step < v->nsteps)
-            view_step_to(v, v->step + 1);
-        else
-            view_message(v, MSG_INFO, "end of the schedule: %s %g (g or Home: back to the start)",
-                         v->exchange ? "completion" : "makespan", vrun_end(&v->runs[0]));
-        break;
-    case UK_LEFT:
-    case 'h':
-        if (v->step > 0)
-            view_step_to(v, v->step - 1);
-        break;
-    case UK_HOME:
-    case 'g':
-        view_step_to(v, 0);
-        break;
-    case UK_END:
-    case 'G':
-        view_step_to(v, v->nsteps);
-        break;
-    case 'p':
-        v->playing = !v->playing;
-        if (v->playing && v->step >= v->nsteps)
-            view_step_to(v, 0);
-        break;
-    case '<':
-    case ',':
-        if (v->speed > 0)
-            v->speed--;
-        break;
-    case '>':
-    case '.':
-        if (v->speed + 1 < NSPEEDS)
-            v->speed++;
-        break;
-    case 's':
-        v->playing = false;
-        chooser_open(v, CH_SCHED);
-        break;
-    case 'm':
-        v->playing = false;
-        chooser_open(v, CH_MODEL);
-        break;
-    case 'c':
-        view_set_compare(v, v->nruns == 1);
-        break;
-    case 't':
-        v->tree = !v->tree;
-        break;
-    case 'x':
-        v->playing = false;
-        if (ex_start(v) == 0)
-            v->screen = &screen_exercise;
-        break;
-    case '+':
-    case '=':
-        if (v->zoom < MAX_ZOOM)
-            v->zoom++;
-        break;
-    case '-':
-    case '_':
-        if (v->zoom > 0)
-            v->zoom--;
-        break;
-    case UK_UP:
-        select_node(v, v->sel - 1);
-        break;
-    case UK_DOWN:
-        select_node(v, v->sel + 1);
-        break;
-    case UK_PGUP:
-        select_node(v, v->sel - page);
-        v->top -= page;
-        if (v->top < 0)
-            v->top = 0;
-        break;
-    case UK_PGDN:
-        select_node(v, v->sel + page);
-        v->top += page;
-        break;
-    case 'o':
-        view_set_source(v, v->sel);
-        break;
-    case 'e':
-        view_export(v, NULL);
-        break;
-    case 'r':
-        view_reload(v);
-        break;
-    case '?':
-        help_open(v);
-        break;
-    case 'q':
-        return UI_HANDLED | UI_QUIT;
-    case UK_ESC:
-        clear_message(v);
-        break;
-    default:
-        return 0;
-    }
-    return UI_HANDLED | UI_REDRAW;
-}
-
-void view_help(struct view *v)
-{
-    help_open(v);
 }
 
 int view_play_ms(const struct view *v)
@@ -994,6 +751,10 @@ int view_play_ms(const struct view *v)
     return play_delays[v->speed];
 }
 
-const struct screen screen_main = {"main", draw_main, main_key};
-const struct screen screen_help = {"help", draw_help, help_key};
-const struct screen screen_chooser = {"chooser", draw_chooser, chooser_key};
+void view_change_speed(struct view *v, int delta)
+{
+    int s = v->speed + delta;
+    if (s >= 0 && s < NSPEEDS)
+        v->speed = s;
+}
+

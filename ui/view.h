@@ -4,8 +4,9 @@
  * Layer: above the core (it calls run_schedule, engine_snapshot,
  * engine_narrate, engine_book and never computes a schedule itself) and
  * below term.c (which owns the terminal).  Each screen is a state with a
- * draw function that writes into a cell buffer and a key function that
- * returns UI_* bits; view_key and view_draw only dispatch.  Tests drive a
+ * draw function that writes into a cell buffer and a request function that
+ * returns UI_* bits (screen_*.c); view_key finds the key's row in the one
+ * key table (keys.h) and view_draw the screen, and both only dispatch.  Tests drive a
  * view with keys and read what it drew, with no terminal at all.
  */
 #ifndef HETCAST_VIEW_H
@@ -16,6 +17,7 @@
 #include "cellbuf.h"
 #include "session.h"
 #include "engine.h"
+#include "keys.h"
 #include "run.h"
 
 #define UI_HANDLED 1u   /* the key meant something here */
@@ -43,10 +45,16 @@ enum ui_key {
 
 struct view;
 
+/*
+ * A screen: its rows in the key table (keys.h) are those with its id; the
+ * requests they make reach its request function, which answers UI_* bits
+ * (0: not here) and hands the requests every screen shares to view_request.
+ */
 struct screen {
     const char *name;
+    unsigned id;        /* SCR_* */
     void (*draw)(struct view *v, struct cellbuf *cb);
-    unsigned (*key)(struct view *v, int key);   /* UI_* bits */
+    unsigned (*request)(struct view *v, enum ui_req req, int key);
 };
 extern const struct screen screen_main, screen_help, screen_chooser, screen_exercise;
 
@@ -154,8 +162,10 @@ struct view {
 int view_open(struct view *v, const struct session_opts *o, char **cause);
 void view_close(struct view *v);
 
-/* Dispatch to the current screen. */
+/* Dispatch to the current screen: the key's row in the key table, then the screen's request. */
 unsigned view_key(struct view *v, int key);
+/* The requests every screen that binds them shares: zoom, reload, help, quit. */
+unsigned view_request(struct view *v, enum ui_req req, int key);
 void view_draw(struct view *v, struct cellbuf *cb);
 /* Milliseconds until the next play step, or -1 when not playing. */
 int view_play_delay(const struct view *v);
@@ -176,19 +186,21 @@ int view_reload(struct view *v);
 int view_export(struct view *v, const char *stem);
 void view_message(struct view *v, enum msg_kind kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+void view_clear_message(struct view *v);
 double view_now(const struct view *v);
+/* Play one speed slower (delta < 0) or faster, within the speeds there are. */
+void view_change_speed(struct view *v, int delta);
+/* A single-message broadcast (not an exchange, not pipelined): it has a critical path and an exercise. */
+bool view_single_message(const struct view *v);
 
-/* Exercise mode (exercise.c in ui/). */
+/* The scheduler or model list (screen_chooser.c): open it over the current screen; free its items. */
+void chooser_open(struct view *v, enum chooser_kind kind);
+void chooser_clear(struct chooser *ch);
+
+/* Exercise mode (screen_exercise.c). */
 int ex_start(struct view *v);
 void ex_stop(struct view *v);
 int ex_book(struct view *v, int from, int to);
 void ex_undo(struct view *v);
-
-/* Drawing pieces shared by the screens (draw.c). */
-void draw_main(struct view *v, struct cellbuf *cb);
-void draw_help(struct view *v, struct cellbuf *cb);
-void draw_chooser(struct view *v, struct cellbuf *cb);
-void draw_exercise(struct view *v, struct cellbuf *cb);
-void draw_too_small(struct view *v, struct cellbuf *cb);
 
 #endif

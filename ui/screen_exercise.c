@@ -1,11 +1,14 @@
 /*
- * practice.c - the exercise screen's state and keys: the student builds the
- * broadcast one (sender, receiver) pair at a time.  The choices are booked
- * through engine_book on the view's own engine; what fnf would pick and the
- * best makespan still reachable come from the core (exercise.h).  Undo
- * replays the remaining choices from the start.
+ * screen_exercise.c - the exercise screen (`x`): its state, drawing and
+ * keys.  The student builds the broadcast one (sender, receiver) pair at a
+ * time.  The choices are booked through engine_book on the view's own
+ * engine; what fnf would pick and the best makespan still reachable come
+ * from the core (exercise.h).  Undo replays the remaining choices from the
+ * start.  The screen: the student's Gantt chart so far (the transfer under
+ * the cursor drawn as planned), the pick list on the right, the feedback on
+ * the message lines.  Its keys are its rows in keys.c.
  */
-#include "view.h"
+#include "drawkit.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -243,39 +246,167 @@ void ex_undo(struct view *v)
     set_phase(v, EX_SENDER);
 }
 
-static unsigned ex_key(struct view *v, int key)
+/* ---- drawing ---- */
+
+static void pick_panel(struct view *v, struct cellbuf *cb, int x, int y, int w, int h,
+                       struct transfer *preview, bool *has_preview)
+{
+    struct exercise *xr = &v->ex;
+    const struct engine *e = &xr->eng;
+    const struct cluster *c = v->c;
+    const struct glyphs *g = ui_glyphs(v);
+    *has_preview = false;
+    cb_fill(cb, x, y, w, 1, ' ', R_HEAD);
+    char head[160];
+    snprintf(head, sizeof head, "your turn%s%d/%d hold", g->dot, c->n - e->nwaiting, c->n);
+    ui_put(v, cb, x + 1, y, w - 2, R_HEAD | AF_BOLD, xr->phase == EX_DONE ? "done" : head);
+    int row = y + 2;
+    if (xr->phase == EX_DONE) {
+        cb_textf(cb, x + 1, row++, w - 2, R_NORMAL | AF_BOLD, v->ascii, "your makespan %s",
+                 ui_num(e->makespan));
+        for (int i = 0; i < v->nruns; i++)
+            cb_textf(cb, x + 1, row++, w - 2, R_NORMAL, v->ascii, "%s %s",
+                     v->runs[i].run.sched.ops->name, ui_num(v->runs[i].run.eng.makespan));
+        if (xr->optimum_known)
+            cb_textf(cb, x + 1, row++, w - 2, R_NORMAL, v->ascii, "best possible %s", ui_num(xr->optimum));
+        row++;
+        cb_textf(cb, x + 1, row, w - 2, R_DIM, v->ascii, "%s undo%sx leave", v->ascii ? "left" : g->left,
+                 g->dot);
+        return;
+    }
+    if (xr->phase == EX_SENDER)
+        ui_put(v, cb, x + 1, row, w - 2, R_NORMAL | AF_BOLD, "pick a sender:");
+    else
+        cb_textf(cb, x + 1, row, w - 2, R_NORMAL | AF_BOLD, v->ascii, "%s sends to:",
+                 c->nodes[xr->sender].name);
+    row++;
+    int rows = h - 7;
+    if (rows < 1)
+        rows = 1;
+    if (xr->cursor < xr->top)
+        xr->top = xr->cursor;
+    if (xr->cursor >= xr->top + rows)
+        xr->top = xr->cursor - rows + 1;
+    for (int i = xr->top; i < xr->ncand && i < xr->top + rows; i++, row++) {
+        int p = xr->cand[i];
+        bool sel = i == xr->cursor;
+        if (sel)
+            cb_fill(cb, x, row, w, 1, ' ', R_SEL);
+        if (sel)
+            cb_put(cb, x + 1, row, g->pointer, R_SEL);
+        cb_text(cb, x + 3, row, 12, c->nodes[p].name, sel ? R_SEL : R_NORMAL | AF_BOLD, v->ascii);
+        char info[96];
+        if (xr->phase == EX_SENDER) {
+            snprintf(info, sizeof info, "free at %s", ui_num(engine_ready(e, p, 0)));
+        } else {
+            struct transfer t;
+            if (engine_earliest(e, xr->sender, p, 0, &t) == 0) {
+                snprintf(info, sizeof info, "holds at %s", ui_num(t.hold));
+                if (sel) {
+                    *preview = t;
+                    *has_preview = true;
+                }
+            } else {
+                snprintf(info, sizeof info, "no link");
+            }
+        }
+        int iw = text_width(info);
+        cb_text(cb, x + w - iw - 1, row, iw, info, sel ? R_SEL : R_DIM, v->ascii);
+    }
+    row = y + h - 4;
+    if (xr->best_known)
+        cb_textf(cb, x + 1, row, w - 2, R_NORMAL, v->ascii, "best reachable %s%s", ui_num(xr->best),
+                 xr->best_exact ? "" : " (search stopped)");
+    else if (!xr->search)
+        cb_textf(cb, x + 1, row, w - 2, R_DIM, v->ascii, "best: not searched (n > %d)",
+                 EXERCISE_MAX_NODES);
+    cb_textf(cb, x + 1, row + 1, w - 2, R_NORMAL, v->ascii, "so far %s", ui_num(e->makespan));
+    cb_textf(cb, x + 1, row + 2, w - 2, R_DIM, v->ascii, "Enter pick%s%s %s", g->dot,
+             v->ascii ? "left" : g->left, xr->phase == EX_SENDER ? "undo" : "back");
+}
+
+static void draw_exercise(struct view *v, struct cellbuf *cb)
+{
+    int w = cb->w, h = cb->h;
+    struct exercise *xr = &v->ex;
+    const struct cluster *c = v->c;
+    char right[96];
+    snprintf(right, sizeof right, "%d choice%s", xr->nchoices, xr->nchoices == 1 ? "" : "s");
+    ui_title_bar(v, cb, "EXERCISE", right);
+    int x = 1;
+    x = ui_pair(v, cb, x, 1, "your makespan so far", ui_num(xr->eng.makespan), R_NORMAL, false);
+    if (xr->best_known)
+        x = ui_pair(v, cb, x, 1, "best reachable", ui_num(xr->best), R_NORMAL, true);
+    x = ui_pair(v, cb, x, 1, v->runs[0].run.sched.ops->name, ui_num(v->runs[0].run.eng.makespan), R_NORMAL,
+             true);
+    if (xr->optimum_known)
+        ui_pair(v, cb, x, 1, "optimum", ui_num(xr->optimum), R_NORMAL, true);
+
+    int pw = ui_pane_width(cb), gw = w - pw - 1, gy = 3, gh = h - 8;
+    struct transfer preview;
+    bool has_preview;
+    for (int y = 2; y < h - 3; y++)
+        cb_put(cb, gw, y, ui_glyphs(v)->vline, R_DIM);
+    pick_panel(v, cb, gw + 1, 2, w - gw - 1, h - 5, &preview, &has_preview);
+
+    struct lanes L = {0, gy, gw, gh, 0, 2, false, 0, 0};
+    gantt_fit(v, &L, c->n, gh, false);
+    L.lw = gantt_name_cols(c) + 3 + (L.rpl >= 2 ? 5 : 0);
+    double tmax = v->runs[0].run.eng.makespan;
+    if (xr->eng.makespan > tmax)
+        tmax = xr->eng.makespan;
+    if (has_preview && preview.hold > tmax)
+        tmax = preview.hold;
+    double focus = has_preview ? preview.hold : xr->eng.makespan;
+    struct tmap m = tmap_make(v, L.lw, gw - L.lw, tmax, focus);
+    ui_legend(v, cb, 2, gw, false);
+    struct gsrc s = {&xr->eng, NULL, INFINITY, has_preview ? &preview : NULL, true};
+    gantt_draw(v, cb, &L, &m, &s, NULL);
+    int ay = gy + L.count * L.rpl - (L.rpl == 4 ? 1 : 0);
+    gantt_axis(v, cb, &m, 0, ay < h - 5 ? ay : h - 5, L.lw, NAN);
+    cb_fill(cb, 0, h - 3, w, 2, ' ', xr->feedback_role);
+    ui_wrap(v, cb, 1, h - 3, w - 2, 2, xr->feedback_role | AF_BOLD, xr->feedback);
+    if (v->msg[0])
+        ui_messages(v, cb, h - 3, w);
+    const struct glyphs *g = ui_glyphs(v);
+    char back[32];
+    snprintf(back, sizeof back, "%s/h", v->ascii ? "left" : g->left);
+    const struct hint hints[] = {
+        {g->up_down, "choose"}, {"Enter", "pick"}, {back, xr->phase == EX_RECEIVER ? "back" : "undo"},
+        {"+/-", "zoom"}, {"x", "leave the exercise"},
+    };
+    ui_status_bar(v, cb, hints, (int)(sizeof hints / sizeof hints[0]));
+}
+
+/* ---- keys ---- */
+
+static unsigned ex_request(struct view *v, enum ui_req req, int key)
 {
     struct exercise *x = &v->ex;
     int page = v->page > 1 ? v->page : 1;
-    switch (key) {
-    case UK_UP:
-        if (x->cursor > 0)
+    switch (req) {
+    case REQ_MOVE:
+        if (key == UK_UP && x->cursor > 0)
             x->cursor--;
-        break;
-    case UK_DOWN:
-        if (x->cursor + 1 < x->ncand)
+        else if (key == UK_DOWN && x->cursor + 1 < x->ncand)
             x->cursor++;
         break;
-    case UK_HOME:
-    case 'g':
+    case REQ_FIRST:
         x->cursor = 0;
         break;
-    case UK_END:
-    case 'G':
+    case REQ_LAST:
         x->cursor = x->ncand ? x->ncand - 1 : 0;
         break;
-    case UK_PGUP:
-        x->cursor = x->cursor > page ? x->cursor - page : 0;
+    case REQ_MOVE_PAGE:
+        if (key == UK_PGUP) {
+            x->cursor = x->cursor > page ? x->cursor - page : 0;
+        } else {
+            x->cursor += page;
+            if (x->cursor >= x->ncand)
+                x->cursor = x->ncand ? x->ncand - 1 : 0;
+        }
         break;
-    case UK_PGDN:
-        x->cursor += page;
-        if (x->cursor >= x->ncand)
-            x->cursor = x->ncand ? x->ncand - 1 : 0;
-        break;
-    case UK_ENTER:
-    case UK_RIGHT:
-    case 'l':
-    case ' ':
+    case REQ_PICK:
         if (x->ncand == 0)
             break;
         if (x->phase == EX_SENDER) {
@@ -285,46 +416,30 @@ static unsigned ex_key(struct view *v, int key)
             ex_book(v, x->sender, x->cand[x->cursor]);
         }
         break;
-    case UK_LEFT:
-    case 'h':
-    case UK_BACKSPACE:
+    case REQ_BACK:
         if (x->phase == EX_RECEIVER)
             set_phase(v, EX_SENDER);
         else
             ex_undo(v);
         break;
-    case UK_ESC:
+    case REQ_CANCEL:
         if (x->phase == EX_RECEIVER)
             set_phase(v, EX_SENDER);
         break;
-    case 'x':
+    case REQ_LEAVE:
         ex_stop(v);
         v->screen = &screen_main;
         return UI_HANDLED | UI_REDRAW;
-    case '+':
-    case '=':
-        if (v->zoom < 12)
-            v->zoom++;
+    default: {
+        unsigned r = view_request(v, req, key);   /* zoom, reload, help, quit */
+        if (!r || (r & UI_QUIT))
+            return r;
         break;
-    case '-':
-    case '_':
-        if (v->zoom > 0)
-            v->zoom--;
-        break;
-    case 'r':
-        view_reload(v);
-        break;
-    case '?':
-        view_help(v);
-        break;
-    case 'q':
-        return UI_HANDLED | UI_QUIT;
-    default:
-        return 0;
+    }
     }
     if (x->ncand && v->screen == &screen_exercise)
         v->sel = x->cand[x->cursor];
     return UI_HANDLED | UI_REDRAW;
 }
 
-const struct screen screen_exercise = {"exercise", draw_exercise, ex_key};
+const struct screen screen_exercise = {"exercise", SCR_EXERCISE, draw_exercise, ex_request};

@@ -1,0 +1,201 @@
+/*
+ * keys.c - the view's key table (keys.h): every key the view answers, on
+ * which screens, the request it makes and the help text, in the order the
+ * help screen lists them.  Adding a key is adding a row here and a case to
+ * the request function of each screen it names; tests/test_ui_view.c
+ * presses every row's keys on its screens and checks each is handled.
+ */
+#include "keys.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "drawkit.h"
+#include "trees.h"
+#include "view.h"
+
+/* ---- texts that depend on the run ---- */
+
+static const char *sched_help(const struct view *v)
+{
+    return v->exchange ? "the exchange's order: caterpillar, random, rspb, ..."
+                       : "scheduler: the built-ins and the Lua heuristics in lua/";
+}
+
+static const char *model_help(const struct view *v)
+{
+    return v->exchange ? "model: sync (rendezvous) or async" : "port model";
+}
+
+static const char *pane_help(const struct view *v)
+{
+    if (v->exchange)
+        return "the table of sending orders, each sender's row marked";
+    if (vrun_pipelined(&v->runs[0]))
+        return "tree pane: edge times T, the LP's n(u,v), slices held";
+    if (tree_of_sched(&v->runs[0].run.sched))
+        return "tree pane: positions, distances, heaviest path";
+    return "tree pane: who sent to whom, receive times, critical path";
+}
+
+/* No exercise beside an exchange or a pipeline: x says why (ex_start). */
+static const char *exercise_help(const struct view *v)
+{
+    return view_single_message(v) ? "exercise: pick each (sender, receiver) pair yourself" : NULL;
+}
+
+static const char *select_help(const struct view *v)
+{
+    return v->exchange ? "select a node: its bars and its column of orders"
+                       : "select a node: its bars and its path in the tree";
+}
+
+/* An exchange has no source: every node sends (o says so). */
+static const char *source_help(const struct view *v)
+{
+    return v->exchange ? NULL : "make the selected node the source";
+}
+
+static const char *export_help(const struct view *v)
+{
+    return v->exchange ? "export: CSV (the transfers, with the idle waits)"
+                       : "export: SVG (Gantt and tree) and CSV (schedule)";
+}
+
+/* ---- the table ---- */
+
+#define MAIN SCR_MAIN
+#define EX SCR_EXERCISE
+#define LIST SCR_CHOOSER
+
+static const struct key_row rows[] = {
+    /* the main screen, in the help's order */
+    {{UK_RIGHT, 'l', ' '}, MAIN, REQ_NEXT, "next event", NULL},
+    {{UK_LEFT, 'h'}, MAIN, REQ_PREV, "previous event (an exact replay from the start)", NULL},
+    {{UK_HOME, 'g'}, MAIN, REQ_START, "start of the schedule", NULL},
+    {{UK_END, 'G'}, MAIN, REQ_END, "end of the schedule", NULL},
+    {{'p'}, MAIN, REQ_PLAY, "play / pause", NULL},
+    {{'<', '>', ',', '.'}, MAIN, REQ_SPEED, "slower / faster play", NULL},
+    {{'s'}, MAIN, REQ_SCHED, "scheduler: the built-ins and the Lua heuristics in lua/", sched_help},
+    {{'m'}, MAIN, REQ_MODEL, "port model", model_help},
+    {{'c'}, MAIN, REQ_COMPARE, "compare on/off: two schedulers on one time axis", NULL},
+    {{'t'}, MAIN, REQ_PANE, "tree pane: who sent to whom, receive times, critical path", pane_help},
+    {{'x'}, MAIN, REQ_EXERCISE, "exercise: pick each (sender, receiver) pair yourself", exercise_help},
+    {{UK_UP, UK_DOWN}, MAIN, REQ_SELECT, "select a node: its bars and its path in the tree", select_help},
+    {{UK_PGUP, UK_PGDN}, MAIN, REQ_PAGE, "scroll the nodes a page", NULL},
+    {{'o'}, MAIN, REQ_SOURCE, "make the selected node the source", source_help},
+    {{'e'}, MAIN, REQ_EXPORT, "export: SVG (Gantt and tree) and CSV (schedule)", export_help},
+    {{UK_ESC}, MAIN, REQ_CLEAR, "clear the message line", NULL},
+    /* the main screen and the exercise: listed after each one's own rows */
+    {{'+', '-', '=', '_'}, MAIN | EX, REQ_ZOOM, "zoom time in / out", NULL},
+    {{'r'}, MAIN | EX, REQ_RELOAD, "reload the file from disk", NULL},
+    {{'?'}, MAIN | EX, REQ_HELP, "this help", NULL},
+    {{'q'}, MAIN | EX, REQ_QUIT, "quit", NULL},
+    /* the exercise (the main help sums up the first rows in one line) */
+    {{UK_UP, UK_DOWN}, EX, REQ_MOVE, "choose", NULL},
+    {{UK_ENTER, UK_RIGHT, 'l', ' '}, EX, REQ_PICK, "pick", NULL},
+    {{UK_LEFT, 'h', UK_BACKSPACE}, EX, REQ_BACK, "back or undo", NULL},
+    {{'x'}, EX, REQ_LEAVE, "leave", NULL},
+    {{UK_ESC}, EX, REQ_CANCEL, "back to the sender", NULL},
+    {{UK_HOME, 'g'}, EX, REQ_FIRST, "first in the list", NULL},
+    {{UK_END, 'G'}, EX, REQ_LAST, "last in the list", NULL},
+    {{UK_PGUP, UK_PGDN}, EX, REQ_MOVE_PAGE, "a page up / down the list", NULL},
+    /* a list (s, m) */
+    {{UK_UP, UK_DOWN, 'k', 'j'}, LIST, REQ_MOVE, "move", NULL},
+    {{UK_ENTER, ' ', 'l', UK_RIGHT}, LIST, REQ_PICK, "choose", NULL},
+    {{UK_ESC, 'q', 's', 'm', UK_LEFT, 'h'}, LIST, REQ_CANCEL, "cancel", NULL},
+    {{UK_HOME, 'g', UK_PGUP}, LIST, REQ_FIRST, "first", NULL},
+    {{UK_END, 'G', UK_PGDN}, LIST, REQ_LAST, "last", NULL},
+    /* the help screen */
+    {{UK_ANY}, SCR_HELP, REQ_CLOSE, "back", NULL},
+};
+
+#define NROWS ((int)(sizeof rows / sizeof rows[0]))
+
+int keys_count(void)
+{
+    return NROWS;
+}
+
+const struct key_row *keys_at(int i)
+{
+    return i >= 0 && i < NROWS ? &rows[i] : NULL;
+}
+
+const struct key_row *keys_find(unsigned screen, int key)
+{
+    const struct key_row *any = NULL;
+    for (int i = 0; i < NROWS; i++) {
+        if (!(rows[i].screens & screen))
+            continue;
+        for (int k = 0; k < KEY_ROW_KEYS && rows[i].keys[k]; k++) {
+            if (rows[i].keys[k] == key)
+                return &rows[i];
+            if (rows[i].keys[k] == UK_ANY)
+                any = &rows[i];
+        }
+    }
+    return any;
+}
+
+const char *key_help(const struct key_row *r, const struct view *v)
+{
+    return r->help_for ? r->help_for(v) : r->help;
+}
+
+static const char *key_name(int key, const struct view *v, char *buf, size_t size)
+{
+    const struct glyphs *g = ui_glyphs(v);
+    switch (key) {
+    case UK_UP:
+        return v->ascii ? "up" : "\xe2\x86\x91";
+    case UK_DOWN:
+        return v->ascii ? "down" : "\xe2\x86\x93";
+    case UK_LEFT:
+        return g->left;
+    case UK_RIGHT:
+        return g->right;
+    case UK_HOME:
+        return "Home";
+    case UK_END:
+        return "End";
+    case UK_PGUP:
+        return "PgUp";
+    case UK_PGDN:
+        return "PgDn";
+    case UK_ENTER:
+        return "Enter";
+    case UK_ESC:
+        return "Esc";
+    case UK_BACKSPACE:
+        return "Backspace";
+    case UK_ANY:
+        return "any key";
+    case ' ':
+        return "space";
+    default:
+        snprintf(buf, size, "%c", key > ' ' && key < 0x7f ? key : '?');
+        return buf;
+    }
+}
+
+char *key_label(const struct key_row *r, const struct view *v, bool first, char *buf, size_t size)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < KEY_ROW_KEYS && r->keys[k] && at < size; k++) {
+        char one[8];
+        const char *name = key_name(r->keys[k], v, one, sizeof one);
+        int next = k + 1 < KEY_ROW_KEYS ? r->keys[k + 1] : 0;
+        if (r->keys[k] == UK_UP && next == UK_DOWN) {
+            name = ui_glyphs(v)->up_down;   /* "↑↓": one key pair */
+            k++;
+        } else if (first && r->keys[k] == UK_PGUP && next == UK_PGDN) {
+            name = "PgUp/PgDn";
+        }
+        at += (size_t)snprintf(buf + at, size - at, "%s%s", at ? "  " : "", name);
+        if (first)
+            break;
+    }
+    return buf;
+}

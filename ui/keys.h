@@ -1,0 +1,88 @@
+/*
+ * keys.h - the view's one key table (tmux's `bind -N`, tig's keymap): each
+ * row binds some keys, on some screens, to one request, with the text the
+ * help screen shows for it.  view_key dispatches through these rows and
+ * nothing else, and the help screen is drawn from them, so a key cannot be
+ * documented and dead, or alive and undocumented.  What a request does is
+ * up to the screen it reaches (struct screen's request function); requests
+ * every screen shares (zoom, reload, help, quit) end in view_request.  No
+ * curses.
+ */
+#ifndef HETCAST_KEYS_H
+#define HETCAST_KEYS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The screens a row applies to (struct screen's id). */
+#define SCR_MAIN 1u         /* the Gantt chart: stepping, compare, the side pane */
+#define SCR_EXERCISE 2u     /* the student picks each (sender, receiver) */
+#define SCR_CHOOSER 4u      /* the scheduler or model list */
+#define SCR_HELP 8u         /* this table, drawn */
+
+#define KEY_ROW_KEYS 6      /* keys a row may bind */
+#define UK_ANY 0x11ffff     /* a row for every key its screens bind no other way */
+
+/* What a key asks for; the screen the key reaches decides what that means. */
+enum ui_req {
+    /* the main screen */
+    REQ_NEXT,           /* next event */
+    REQ_PREV,           /* previous event */
+    REQ_START,          /* start of the schedule */
+    REQ_END,            /* end of the schedule */
+    REQ_PLAY,           /* play / pause */
+    REQ_SPEED,          /* slower (< ,) or faster (> .) */
+    REQ_SCHED,          /* the scheduler list */
+    REQ_MODEL,          /* the model list */
+    REQ_COMPARE,        /* compare on / off */
+    REQ_PANE,           /* the side pane on / off */
+    REQ_EXERCISE,       /* start the exercise */
+    REQ_SELECT,         /* select the node above (up) or below (down) */
+    REQ_PAGE,           /* a page of nodes up (PgUp) or down (PgDn) */
+    REQ_SOURCE,         /* the selected node becomes the source */
+    REQ_EXPORT,         /* SVG and CSV */
+    REQ_CLEAR,          /* clear the message line */
+    /* the exercise and the lists */
+    REQ_MOVE,           /* the cursor one up (up, k) or down (down, j) */
+    REQ_MOVE_PAGE,      /* the cursor a page up or down */
+    REQ_FIRST,          /* the cursor to the first item */
+    REQ_LAST,           /* the cursor to the last item */
+    REQ_PICK,           /* take the item under the cursor */
+    REQ_BACK,           /* one step back (the exercise: the sender again, or undo) */
+    REQ_CANCEL,         /* leave without a choice (Esc in the exercise: the sender again) */
+    REQ_LEAVE,          /* leave the exercise */
+    /* every screen that binds them: handled by view_request */
+    REQ_ZOOM,           /* time in (+ =) or out (- _) */
+    REQ_RELOAD,         /* the file again */
+    REQ_HELP,           /* this table */
+    REQ_QUIT,           /* leave the view */
+    REQ_CLOSE,          /* back to the screen below (the help screen's any key) */
+};
+
+struct view;
+
+struct key_row {
+    int keys[KEY_ROW_KEYS];     /* key codes (enum ui_key, or characters); 0 ends the list */
+    unsigned screens;           /* SCR_* bits */
+    enum ui_req req;
+    const char *help;           /* what it does, as the help screen says it */
+    /* The text for this view's run instead of help, when the row reads
+     * differently for an exchange or a pipeline; NULL hides the row there
+     * (the key is still bound and says why it does nothing).  May be NULL. */
+    const char *(*help_for)(const struct view *v);
+};
+
+int keys_count(void);
+const struct key_row *keys_at(int i);
+/* The row binding key on the screen with that id, else its UK_ANY row, else NULL.  O(rows). */
+const struct key_row *keys_find(unsigned screen, int key);
+/* The row's text for v (help_for, else help); NULL when hidden there. */
+const char *key_help(const struct key_row *r, const struct view *v);
+/*
+ * The row's keys as the help screen shows them: "→  l  space", up and down
+ * as one "↑↓" (ASCII names in an ASCII view).  first: only the first key
+ * (the short lists under the help).  Returns buf.
+ */
+char *key_label(const struct key_row *r, const struct view *v, bool first, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,479 @@
+/*
+ * screen_main.c - the main screen: the schedule(s) on a time axis, stepped
+ * one engine event at a time.  Top to bottom: title bar, summary (makespan,
+ * lower bound, optimum, 2T+beta; a tree's cost, a pipeline's throughputs,
+ * an exchange's completion and idle waits), legend, the Gantt lanes (two
+ * panes in compare mode, each under a heading), the time axis (and a
+ * pipeline's phases), two message lines, the key hints; the side pane
+ * (panes.c: a tree, or an exchange's table of orders) on the right when
+ * open.  Compare mode and the side pane are modes of this screen, not
+ * screens: they combine, and every key works the same in them.  Its keys
+ * are its rows in keys.c; what they do is main_request.
+ */
+#include "drawkit.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exchange.h"
+#include "export.h"
+#include "pipeline.h"
+#include "report.h"
+
+static void optimum_text(const struct run *r, char *buf, size_t size)
+{
+    if (r->opt == OPT_PROVEN)
+        snprintf(buf, size, "%s", ui_num(r->optimum));
+    else if (r->opt == OPT_GAVE_UP)
+        snprintf(buf, size, "%s..%s?", ui_num(r->opt_lower), ui_num(r->optimum));
+    else
+        snprintf(buf, size, "?");
+}
+
+/* The best known run for the bounds: one with a proven optimum, else the first. */
+static const struct run *bounds_run(const struct view *v)
+{
+    for (int i = 0; i < v->nruns; i++)
+        if (v->runs[i].run.opt == OPT_PROVEN)
+            return &v->runs[i].run;
+    return &v->runs[0].run;
+}
+
+/* A pair whose value has a long and a short form: the long one when it fits. */
+static int pair2(struct view *v, struct cellbuf *cb, int x, int y, const char *label,
+                 const char *value, const char *shorter, unsigned vattr, bool sep)
+{
+    int was = x;
+    x = ui_pair(v, cb, x, y, label, value, vattr, sep);
+    return x != was ? x : ui_pair(v, cb, x, y, label, shorter, vattr, sep);
+}
+
+/* "A 6 · B 5 · difference +1 (+20%)": the two runs' end times and how they differ. */
+static int compare_pairs(struct view *v, struct cellbuf *cb, int x, int y)
+{
+    for (int i = 0; i < 2; i++)
+        x = ui_pair(v, cb, x, y, vrun_sched_name(&v->runs[i]), ui_num(vrun_end(&v->runs[i])), R_NORMAL,
+                 i > 0);
+    double a = vrun_end(&v->runs[0]), o = vrun_end(&v->runs[1]), d = a - o;
+    char diff[80];
+    if (o > 0)
+        snprintf(diff, sizeof diff, "%s%s (%+.0f%%)", d > 0 ? "+" : "", ui_num(d), 100.0 * d / o);
+    else
+        snprintf(diff, sizeof diff, "%s", ui_num(d));
+    return ui_pair(v, cb, x, y, "difference", diff, d > 0 ? R_BAD : d < 0 ? R_GOOD : R_NORMAL, true);
+}
+
+/* One value per run: "3" alone, "3 / 6" in compare mode ("-" where a run has none). */
+static void per_run(const struct view *v, char *buf, size_t size, const char *const vals[2])
+{
+    if (v->nruns == 1)
+        snprintf(buf, size, "%s", vals[0]);
+    else
+        snprintf(buf, size, "%s / %s", vals[0], vals[1]);
+}
+
+/* An exchange: the lower bound (who sets it) and the senders' idle waits. */
+static int exchange_pairs(struct view *v, struct cellbuf *cb, int x, int y)
+{
+    const struct exchange *x0 = v->runs[0].x;
+    char lb[160], idle[2][80], both[170];
+    snprintf(lb, sizeof lb, "%s (%s's %s)", ui_num(x0->lower_bound), v->c->nodes[x0->bound_node].name,
+             x0->bound_by_recv ? "receives" : "sends");
+    x = pair2(v, cb, x, y, "lower bound", lb, ui_num(x0->lower_bound), R_NORMAL, true);
+    const char *vals[2] = {idle[0], idle[1]};
+    for (int i = 0; i < v->nruns; i++) {
+        const struct exchange *xc = v->runs[i].x;
+        if (v->nruns == 1 && xc->nwaits > 0)
+            snprintf(idle[i], sizeof idle[i], "%d wait%s, %s in all", xc->nwaits,
+                     xc->nwaits == 1 ? "" : "s", ui_num(xc->idle));
+        else if (v->nruns == 1)
+            snprintf(idle[i], sizeof idle[i], "none");
+        else
+            snprintf(idle[i], sizeof idle[i], "%s", ui_num(xc->idle));
+    }
+    per_run(v, both, sizeof both, vals);
+    return ui_pair(v, cb, x, y, v->nruns == 1 ? "idle senders" : "idle time", both,
+                x0->nwaits > 0 ? R_WAIT : R_NORMAL, true);
+}
+
+/* A measured rate to 12 digits, as the text report rounds it: 0.2, not 0.19999999999999993. */
+static double rounded(double r)
+{
+    char buf[40];
+    snprintf(buf, sizeof buf, "%.12g", r);
+    return strtod(buf, NULL);
+}
+
+static void rate_text(char *buf, size_t size, double r)
+{
+    if (isnan(r))
+        snprintf(buf, size, "?");
+    else if (isinf(r))
+        snprintf(buf, size, "unbounded");
+    else
+        snprintf(buf, size, "%.3g", r);
+}
+
+/* A pipelined run: slices, the tree's throughput, the LP optimum, the fraction, the measured rate. */
+static int pipeline_pairs(struct view *v, struct cellbuf *cb, int x, int y)
+{
+    const struct run *r0 = &v->runs[0].run;
+    char k[32], tp[2][40], frac[2][40], both[100], lp[40], meas[40];
+    const char *tps[2] = {tp[0], tp[1]}, *fracs[2] = {frac[0], frac[1]};
+    snprintf(k, sizeof k, "%d", r0->sched.slices);
+    x = ui_pair(v, cb, x, y, "slices", k, R_NORMAL, true);
+    for (int i = 0; i < 2; i++) {
+        const struct run *r = &v->runs[i < v->nruns ? i : 0].run;
+        if (!vrun_pipelined(&v->runs[i < v->nruns ? i : 0])) {
+            snprintf(tp[i], sizeof tp[i], "-");
+            snprintf(frac[i], sizeof frac[i], "-");
+            continue;
+        }
+        rate_text(tp[i], sizeof tp[i], r->sched.throughput);
+        if (isfinite(r->sched.throughput) && isfinite(r->sched.optimal_throughput) &&
+            r->sched.optimal_throughput > 0)
+            snprintf(frac[i], sizeof frac[i], "%.3g%%",
+                     100.0 * r->sched.throughput / r->sched.optimal_throughput);
+        else
+            snprintf(frac[i], sizeof frac[i], "?");
+    }
+    per_run(v, both, sizeof both, tps);
+    x = ui_pair(v, cb, x, y, "throughput", both, R_NORMAL, true);
+    rate_text(lp, sizeof lp, r0->sched.optimal_throughput);
+    x = ui_pair(v, cb, x, y, "LP optimum", lp, R_NORMAL, true);
+    per_run(v, both, sizeof both, fracs);
+    x = ui_pair(v, cb, x, y, "fraction", both, R_NORMAL, true);
+    int K = r0->sched.slices;
+    if (v->nruns == 1 && K >= 2) {
+        rate_text(meas, sizeof meas, rounded(pipe_measured_throughput(&r0->eng, K / 2, K - 1)));
+        x = ui_pair(v, cb, x, y, "measured", meas, R_NORMAL, true);
+    }
+    return x;
+}
+
+static void summary_row(struct view *v, struct cellbuf *cb, int y)
+{
+    int x = 1;
+    if (v->nruns == 1)
+        x = ui_pair(v, cb, x, y, v->exchange ? "completion" : "makespan", ui_num(vrun_end(&v->runs[0])),
+                 R_NORMAL, false);
+    else
+        x = compare_pairs(v, cb, x, y);
+    if (v->exchange) {
+        exchange_pairs(v, cb, x, y);
+        return;
+    }
+    if (vrun_pipelined(&v->runs[0])) {
+        pipeline_pairs(v, cb, x, y);
+        return;
+    }
+    if (v->runs[0].run.sched.has_tree_cost) {   /* Figueira's cost beside the simulated makespan */
+        char cost[2][40], both[100];
+        const char *vals[2] = {cost[0], cost[1]};
+        for (int i = 0; i < v->nruns; i++) {
+            const struct sched *sc = &v->runs[i].run.sched;
+            snprintf(cost[i], sizeof cost[i], "%s", sc->has_tree_cost ? ui_num(sc->tree_cost) : "-");
+        }
+        per_run(v, both, sizeof both, vals);
+        x = ui_pair(v, cb, x, y, "tree cost", both, R_CRIT, true);
+    }
+    const struct run *b = bounds_run(v);
+    char opt[80], g2[80];
+    x = ui_pair(v, cb, x, y, "lower bound", ui_num(b->lower_bound), R_NORMAL, true);
+    optimum_text(b, opt, sizeof opt);
+    x = ui_pair(v, cb, x, y, "optimum", opt, R_NORMAL, true);
+    double limit;
+    if (b->has_beta) {
+        if (run_guarantee(b, &limit))
+            snprintf(g2, sizeof g2, "%s%s", ui_num(limit), b->consistent ? "" : " (void: speeds inconsistent)");
+        else
+            snprintf(g2, sizeof g2, "? (T unknown)");
+        ui_pair(v, cb, x, y, v->ascii ? "2T+beta" : "2T+\xce\xb2", g2, R_NORMAL, true);
+    }
+}
+
+static void main_hints(struct view *v, struct cellbuf *cb)
+{
+    const struct glyphs *g = ui_glyphs(v);
+    /* No exercise beside an exchange or a pipeline (ex_start says why). */
+    bool exercise = view_single_message(v);
+    const struct hint all[] = {
+        {v->ascii ? "l" : g->right, "next"}, {v->ascii ? "h" : g->left, "back"},
+        {"p", v->playing ? "pause" : "play"}, {"c", v->nruns == 2 ? "single" : "compare"},
+        {"t", v->exchange ? "orders" : "tree"}, {"x", "exercise"}, {"s", "sched"}, {"m", "model"},
+        {"g/G", "start/end"}, {"+/-", "zoom"}, {"e", "export"}, {"r", "reload"},
+    };
+    struct hint h[sizeof all / sizeof all[0]];
+    int n = 0;
+    for (int i = 0; i < (int)(sizeof all / sizeof all[0]); i++)
+        if (exercise || strcmp(all[i].key, "x") != 0)
+            h[n++] = all[i];
+    ui_status_bar(v, cb, h, n);
+}
+
+/* The side pane: wider for an exchange's table, as far as two fifths of the screen. */
+static int side_width(const struct view *v, const struct cellbuf *cb)
+{
+    int pw = ui_pane_width(cb);
+    if (!v->exchange)
+        return pw;
+    int nw = gantt_name_cols(v->c) > 10 ? 10 : gantt_name_cols(v->c);
+    int want = 7 + v->c->n * (nw + 3), cap = cb->w * 2 / 5;
+    if (want > cap)
+        want = cap;
+    return want > pw ? want : pw;
+}
+
+/*
+ * Under the time axis of a pipelined run: when the pipeline fills (until
+ * every node holds the first slice), runs steady, and drains (once the
+ * bottleneck -- the node whose sends set the tree's period, pipe_period --
+ * has sent its last slice: nodes before it may finish earlier, but the
+ * slices keep coming out at the steady rate until then).  With too few
+ * slices the bottleneck is done before the pipeline is full, and there is
+ * no steady part.  The part the cursor is in is bold.
+ */
+static void phase_band(struct view *v, struct cellbuf *cb, const struct tmap *m, int y, int lw,
+                       const struct run *r, double now)
+{
+    const struct engine *e = &r->eng;
+    const struct pipe_plan *pl = pipeline_plan(&r->sched);
+    int who = -1;
+    if (!pl || !(pipe_period(e->c, &pl->tree, r->model, &who) > 0) || who < 0)
+        return;
+    double filled = 0, last_send = 0;
+    for (int p = 0; p < e->n; p++)
+        if (engine_hold_time(e, p, 0) > filled && isfinite(engine_hold_time(e, p, 0)))
+            filled = engine_hold_time(e, p, 0);
+    for (int i = 0; i < e->ntr; i++)
+        if (e->tr[i].from == who && e->tr[i].send_end > last_send)
+            last_send = e->tr[i].send_end;
+    struct seg {
+        double a, b;
+        const char *name, *shorter;
+    } seg[3];
+    int ns = 0;
+    if (last_send > filled) {
+        seg[ns++] = (struct seg){0, filled, "filling", "fill"};
+        seg[ns++] = (struct seg){filled, last_send, "steady", "steady"};
+        seg[ns++] = (struct seg){last_send, e->makespan, "draining", "drain"};
+    } else {
+        seg[ns++] = (struct seg){0, filled, "filling (no steady state)", "filling"};
+        seg[ns++] = (struct seg){filled, e->makespan, "draining", "drain"};
+    }
+    const struct glyphs *g = ui_glyphs(v);
+    cb_text(cb, 0, y, lw - 1, "pipeline", R_DIM, v->ascii);
+    for (int k = 0; k < ns; k++) {
+        if (!(seg[k].b > seg[k].a))
+            continue;
+        int ca = tmap_col(m, seg[k].a), ce = tmap_col(m, seg[k].b);
+        bool here = now >= seg[k].a && (now < seg[k].b || (k == ns - 1 && now <= seg[k].b));
+        unsigned a = here ? (unsigned)(R_NORMAL | AF_BOLD) : R_DIM;
+        for (int c = ca; c < ce; c++)
+            if (c >= 0 && c < m->w)
+                cb_put(cb, m->x0 + c, y, c == ca ? (k == 0 ? g->tee : g->tick) : g->hline, a);
+        if (ce - 1 >= 0 && ce - 1 < m->w && k == ns - 1)
+            cb_put(cb, m->x0 + ce - 1, y, v->ascii ? '|' : 0x2524, a);
+        const char *name = text_width(seg[k].name) + 2 <= ce - ca - 2 ? seg[k].name : seg[k].shorter;
+        int tw = text_width(name);
+        if (tw + 2 <= ce - ca - 2) {
+            int at = ca + (ce - ca - tw) / 2;
+            if (at >= 0 && at + tw < m->w)
+                cb_text(cb, m->x0 + at, y, tw, name, a, v->ascii);
+        }
+    }
+}
+
+static void draw_main(struct view *v, struct cellbuf *cb)
+{
+    int w = cb->w, h = cb->h;
+    double now = view_now(v);
+    char right[160];
+    if (v->playing)
+        snprintf(right, sizeof right, "%s %.1f/s  step %d/%d  t=%s", v->ascii ? ">" : "\xe2\x96\xb6",
+                 1000.0 / view_play_ms(v), v->step, v->nsteps, ui_num(now));
+    else
+        snprintf(right, sizeof right, "step %d/%d  t=%s", v->step, v->nsteps, ui_num(now));
+    char mode[200];
+    if (v->nruns == 2)
+        snprintf(mode, sizeof mode, "%s vs %s", vrun_sched_name(&v->runs[0]),
+                 vrun_sched_name(&v->runs[1]));
+    else
+        snprintf(mode, sizeof mode, "%s", vrun_sched_name(&v->runs[0]));
+    ui_title_bar(v, cb, mode, right);
+    summary_row(v, cb, 1);
+
+    int gy = 3, gh = h - 8, gw = w, sw = side_width(v, cb);
+    if (v->tree)
+        gw = w - sw - 1;
+    const struct cluster *c = v->c;
+    double tmax = 0;
+    for (int i = 0; i < v->nruns; i++)
+        if (vrun_end(&v->runs[i]) > tmax)
+            tmax = vrun_end(&v->runs[i]);
+    struct lanes L = {0, gy, gw, gh, 0, 2, v->exchange, 0, 0};
+    bool overlap = !view_single_message(v);   /* nodes that send while they receive */
+    int nw = gantt_name_cols(c);
+    if (v->nruns == 1) {
+        gantt_fit(v, &L, c->n, gh, overlap);
+    } else {
+        int pane = (gh - 2) / 2;
+        gantt_fit(v, &L, c->n, pane, overlap);
+    }
+    L.lw = nw + 3 + (L.rpl >= 2 ? 5 : 0);
+    struct tmap m = tmap_make(v, L.lw, gw - L.lw, tmax, now);
+    ui_legend(v, cb, 2, gw, true);
+    /* The last row of a lane is blank when it has one for the gap. */
+    int gap = L.rpl == 4 || (L.ports && L.rpl == 3) ? 1 : 0;
+    int ay = h - 5, pane_y[2] = {gy, gy};
+    if (v->nruns == 1) {
+        unsigned char *crit = NULL;
+        if (view_single_message(v) && v->step >= v->nsteps) {
+            crit = xmalloc((size_t)c->n);
+            export_critical_path(vrun_engine(&v->runs[0]), crit);
+        }
+        struct gsrc s = {vrun_engine(&v->runs[0]), v->snap[0].phase, now, NULL, v->snap[0].step > 0};
+        gantt_draw(v, cb, &L, &m, &s, crit);
+        free(crit);
+        ay = gy + L.count * L.rpl - gap;
+    } else {
+        int pane = (gh - 2) / 2, y = gy;
+        for (int i = 0; i < 2; i++) {
+            pane_y[i] = y;
+            const struct vrun *vr = &v->runs[i];
+            cb_fill(cb, 0, y, gw, 1, ' ', R_HEAD);
+            char head[200], extra[80] = "";
+            if (vrun_pipelined(vr))
+                snprintf(extra, sizeof extra, "%sthroughput %.3g", ui_glyphs(v)->dot,
+                         vr->run.sched.throughput);
+            else if (!vr->x && vr->run.sched.has_tree_cost)
+                snprintf(extra, sizeof extra, "%stree cost %s", ui_glyphs(v)->dot,
+                         ui_num(vr->run.sched.tree_cost));
+            snprintf(head, sizeof head, "%s%s%s %s%s%s", vrun_sched_name(vr), ui_glyphs(v)->dot,
+                     vr->x ? "completion" : "makespan", ui_num(vrun_end(vr)), extra,
+                     vr->x ? ""
+                     : vr->run.sched.status == OPT_PROVEN ? " (proven optimal)"
+                     : vr->run.sched.status == OPT_GAVE_UP ? " (search gave up: not proven)" : "");
+            ui_put(v, cb, 1, y, gw - 2, R_HEAD | AF_BOLD, head);
+            struct lanes P = L;
+            P.y = y + 1;
+            struct gsrc s = {vrun_engine(vr), v->snap[i].phase, now, NULL, v->step > 0};
+            gantt_draw(v, cb, &P, &m, &s, NULL);
+            y += 1 + (pane > L.count * L.rpl ? L.count * L.rpl : pane) + 1;
+        }
+        ay = y - 1;
+    }
+    /* The axis right under the lanes (the rest of a tall screen stays empty). */
+    if (ay > h - 5)
+        ay = h - 5;
+    gantt_axis(v, cb, &m, 0, ay, L.lw, now);
+    if (v->nruns == 1 && vrun_pipelined(&v->runs[0]) && ay + 2 < h - 3)
+        phase_band(v, cb, &m, ay + 2, L.lw, &v->runs[0].run, now);
+    if (v->tree) {
+        int tx = w - sw, th = h - 6;
+        for (int y = gy - 1; y < gy - 1 + th + 1; y++)
+            cb_put(cb, tx - 1, y, ui_glyphs(v)->vline, R_DIM);
+        if (v->nruns == 1) {
+            pane_draw(v, cb, tx, gy - 1, w - tx, th + 1, 0);
+        } else {
+            /* Each pane beside its own Gantt chart. */
+            int split = pane_y[1] - (gy - 1);
+            pane_draw(v, cb, tx, gy - 1, w - tx, split, 0);
+            pane_draw(v, cb, tx, pane_y[1], w - tx, th + 1 - split, 1);
+        }
+    }
+    ui_messages(v, cb, h - 3, w);
+    main_hints(v, cb);
+}
+
+/* ---- keys ---- */
+
+static void select_node(struct view *v, int sel)
+{
+    if (sel < 0)
+        sel = 0;
+    if (sel >= v->c->n)
+        sel = v->c->n - 1;
+    v->sel = sel;
+}
+
+static unsigned main_request(struct view *v, enum ui_req req, int key)
+{
+    int page = v->page > 1 ? v->page : 1;
+    switch (req) {
+    case REQ_NEXT:
+        if (v->step < v->nsteps)
+            view_step_to(v, v->step + 1);
+        else
+            view_message(v, MSG_INFO, "end of the schedule: %s %g (g or Home: back to the start)",
+                         v->exchange ? "completion" : "makespan", vrun_end(&v->runs[0]));
+        break;
+    case REQ_PREV:
+        if (v->step > 0)
+            view_step_to(v, v->step - 1);
+        break;
+    case REQ_START:
+        view_step_to(v, 0);
+        break;
+    case REQ_END:
+        view_step_to(v, v->nsteps);
+        break;
+    case REQ_PLAY:
+        v->playing = !v->playing;
+        if (v->playing && v->step >= v->nsteps)
+            view_step_to(v, 0);
+        break;
+    case REQ_SPEED:
+        view_change_speed(v, key == '<' || key == ',' ? -1 : 1);
+        break;
+    case REQ_SCHED:
+        v->playing = false;
+        chooser_open(v, CH_SCHED);
+        break;
+    case REQ_MODEL:
+        v->playing = false;
+        chooser_open(v, CH_MODEL);
+        break;
+    case REQ_COMPARE:
+        view_set_compare(v, v->nruns == 1);
+        break;
+    case REQ_PANE:
+        v->tree = !v->tree;
+        break;
+    case REQ_EXERCISE:
+        v->playing = false;
+        if (ex_start(v) == 0)
+            v->screen = &screen_exercise;
+        break;
+    case REQ_SELECT:
+        select_node(v, v->sel + (key == UK_UP ? -1 : 1));
+        break;
+    case REQ_PAGE:
+        if (key == UK_PGUP) {
+            select_node(v, v->sel - page);
+            v->top -= page;
+            if (v->top < 0)
+                v->top = 0;
+        } else {
+            select_node(v, v->sel + page);
+            v->top += page;
+        }
+        break;
+    case REQ_SOURCE:
+        view_set_source(v, v->sel);
+        break;
+    case REQ_EXPORT:
+        view_export(v, NULL);
+        break;
+    case REQ_CLEAR:
+        view_clear_message(v);
+        break;
+    default:
+        return view_request(v, req, key);
+    }
+    return UI_HANDLED | UI_REDRAW;
+}
+
+const struct screen screen_main = {"main", SCR_MAIN, draw_main, main_request};
