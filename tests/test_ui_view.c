@@ -9,8 +9,12 @@
  * Figueira's trees on a latency matrix (positions, distances, the heaviest
  * path, the tree cost), a personalized exchange (idle waits, the table of
  * sending orders, completion and lower bound) and a pipelined broadcast
- * (slice labels, the phases, the LP's n(u,v) and throughputs).
+ * (slice labels, the phases, the LP's n(u,v) and throughputs); the key
+ * table (ui/keys.c): every row documented, no key bound twice on a screen,
+ * every key handled on its screens and no other, the help drawn from the
+ * rows, one zoom limit.
  */
+#include <dirent.h>
 #include <locale.h>
 #include <stdlib.h>
 #include <string.h>
@@ -692,6 +696,177 @@ static void large(void)
     view_close(&v);
 }
 
+/* ---- the key table (ui/keys.c): one list feeds the dispatch and the help ---- */
+
+static const struct {
+    const struct screen *screen;
+    int enter;          /* the key that opens it from the main screen (0: the main screen) */
+} screens[] = {
+    {&screen_main, 0}, {&screen_exercise, 'x'}, {&screen_chooser, 's'}, {&screen_help, '?'},
+};
+#define NSCREENS ((int)(sizeof screens / sizeof screens[0]))
+
+/* A fresh view of file on screen s (the counterexample: every key applies). */
+static bool view_on(struct view *v, const char *file, int s)
+{
+    if (open_view(v, file, NULL) != 0)
+        return false;
+    if (screens[s].enter)
+        view_key(v, screens[s].enter);
+    return v->screen == screens[s].screen;
+}
+
+static void key_table(void)
+{
+    int n = keys_count(), bad = 0, known = SCR_MAIN | SCR_EXERCISE | SCR_CHOOSER | SCR_HELP;
+    for (int i = 0; i < n; i++) {
+        const struct key_row *r = keys_at(i);
+        if (!r->help || !r->help[0] || !r->keys[0] || !r->screens || (r->screens & ~(unsigned)known)) {
+            diag("row %d: no help text, no key or no screen", i);
+            bad++;
+        }
+    }
+    is_int(bad, 0, "every row of the key table has keys, a screen and help text (%d rows)", n);
+
+    int twice = 0;
+    for (int s = 0; s < NSCREENS; s++) {
+        unsigned id = screens[s].screen->id;
+        int seen[256], nseen = 0;
+        for (int i = 0; i < n; i++)
+            for (int k = 0; k < KEY_ROW_KEYS && (keys_at(i)->screens & id) && keys_at(i)->keys[k]; k++) {
+                int key = keys_at(i)->keys[k];
+                for (int j = 0; j < nseen; j++)
+                    if (seen[j] == key) {
+                        diag("%s: key %d is bound twice (again in row %d)", screens[s].screen->name, key, i);
+                        twice++;
+                    }
+                if (nseen < 256)
+                    seen[nseen++] = key;
+            }
+    }
+    is_int(twice, 0, "no key is bound twice on one screen");
+
+    /* Every key of every row, pressed on each of its screens, is handled there.
+     * In a scratch directory: e exports. */
+    char cwd[4096], file[4200], dir[] = "/tmp/hetcast-keys-XXXXXX";
+    if (!getcwd(cwd, sizeof cwd) || !mkdtemp(dir) || chdir(dir) != 0) {
+        ok(0, "a scratch directory");
+        return;
+    }
+    snprintf(file, sizeof file, "%s/clusters/counterexample.csv", cwd);
+    int pressed = 0, dead = 0;
+    for (int s = 0; s < NSCREENS; s++)
+        for (int i = 0; i < n; i++) {
+            const struct key_row *r = keys_at(i);
+            if (!(r->screens & screens[s].screen->id))
+                continue;
+            for (int k = 0; k < KEY_ROW_KEYS && r->keys[k]; k++) {
+                struct view v;
+                int key = r->keys[k] == UK_ANY ? 'a' : r->keys[k];
+                if (!view_on(&v, file, s)) {
+                    diag("cannot open the %s screen", screens[s].screen->name);
+                    dead++;
+                    continue;
+                }
+                pressed++;
+                if (!(view_key(&v, key) & UI_HANDLED)) {
+                    diag("%s: key %d of row %d (%s) is not handled", screens[s].screen->name, key, i,
+                         r->help);
+                    dead++;
+                }
+                view_close(&v);
+            }
+        }
+    ok(pressed > 60 && dead == 0, "every key in the table is handled on its screens (%d presses, %d dead)",
+       pressed, dead);
+
+    /* ... and no other key is: the dispatch knows no key the table does not list. */
+    int tried[0x7f - 0x20 + 16], ntried = 0;
+    for (int c = 0x20; c < 0x7f; c++)
+        tried[ntried++] = c;
+    static const int specials[] = {UK_UP, UK_DOWN, UK_LEFT, UK_RIGHT, UK_HOME, UK_END, UK_PGUP,
+                                   UK_PGDN, UK_ENTER, UK_ESC, UK_BACKSPACE, '\t', 0x7f, 0xe9};
+    for (size_t i = 0; i < sizeof specials / sizeof specials[0]; i++)
+        tried[ntried++] = specials[i];
+    int hidden = 0;
+    for (int s = 0; s < NSCREENS - 1; s++) {   /* not the help screen: any key goes back */
+        struct view v;
+        if (!view_on(&v, file, s))
+            continue;
+        for (int i = 0; i < ntried; i++) {
+            int step = v.step;
+            if (keys_find(screens[s].screen->id, tried[i]))
+                continue;
+            if (view_key(&v, tried[i]) != 0 || v.screen != screens[s].screen || v.step != step) {
+                diag("%s: key %d acts but is in no row", screens[s].screen->name, tried[i]);
+                hidden++;
+            }
+        }
+        view_close(&v);
+    }
+    is_int(hidden, 0, "a key in no row does nothing on any screen");
+
+    /* The help is drawn from the rows: each row of the main screen and of the
+     * exercise is on the help opened over it, keys and text. */
+    for (int s = 0; s < 2; s++) {
+        struct view v;
+        if (!view_on(&v, file, s))
+            continue;
+        view_key(&v, '?');
+        int missing = 0, rows = 0;
+        for (int i = 0; i < n; i++) {
+            const struct key_row *r = keys_at(i);
+            char label[96];
+            if (!(r->screens & screens[s].screen->id))
+                continue;
+            rows++;
+            key_label(r, &v, false, label, sizeof label);
+            if (!key_help(r, &v) || !shows(&v, key_help(r, &v)) || !shows(&v, label))
+                missing++;
+        }
+        is_int(missing, 0, "the help over the %s screen lists its %d rows", screens[s].screen->name, rows);
+        view_close(&v);
+    }
+
+    /* One zoom limit: the main screen and the exercise stop at the same one. */
+    int limit[2] = {-1, -2};
+    for (int s = 0; s < 2; s++) {
+        struct view v;
+        if (!view_on(&v, file, s))
+            continue;
+        for (int i = 0; i < 40; i++)
+            view_key(&v, '+');
+        limit[s] = v.zoom;
+        view_close(&v);
+    }
+    ok(limit[0] == limit[1] && limit[0] > 0, "zoom stops at the same limit in both screens (%d, %d)",
+       limit[0], limit[1]);
+
+    /* An exchange hides the rows that do not apply (x, o) but still answers them. */
+    struct view v;
+    if (open_with(&v, file, NULL, "sync", 0, "all-to-all", NULL, NULL) == 0) {
+        view_key(&v, '?');
+        char *h = screen(&v);
+        ok(!strstr(h, "exercise:") && !strstr(h, "the source") && strstr(h, "sending orders"),
+           "an exchange's help leaves out x and o and says what t shows");
+        free(h);
+        view_key(&v, 'a');
+        ok(view_key(&v, 'x') & UI_HANDLED, "x is still answered there");
+        ok(shows(&v, "the exercise builds a broadcast"), "with the reason");
+        view_close(&v);
+    }
+
+    DIR *d = opendir(".");
+    struct dirent *de;
+    while (d && (de = readdir(d)) != NULL)
+        if (de->d_name[0] != '.')
+            unlink(de->d_name);
+    if (d)
+        closedir(d);
+    if (chdir(cwd) != 0 || rmdir(dir) != 0)
+        diag("could not clean up %s", dir);
+}
+
 int main(void)
 {
     lua_sched_set_dir(HETCAST_SRCLUADIR);   /* as the program does from its data directory */
@@ -708,6 +883,7 @@ int main(void)
     figueira_trees();
     exchange();
     pipeline();
+    key_table();
     cb_free(&cb);
     return tap_exit();
 }
