@@ -706,6 +706,89 @@ static const struct {
 };
 #define NSCREENS ((int)(sizeof screens / sizeof screens[0]))
 
+/* ch as UTF-8 into out (room for 4); returns the bytes written. */
+static size_t cp_to_utf8(uint32_t ch, char *out)
+{
+    if (ch < 0x80) {
+        out[0] = (char)ch;
+        return 1;
+    }
+    if (ch < 0x800) {
+        out[0] = (char)(0xc0 | (ch >> 6));
+        out[1] = (char)(0x80 | (ch & 0x3f));
+        return 2;
+    }
+    out[0] = (char)(0xe0 | (ch >> 12));
+    out[1] = (char)(0x80 | ((ch >> 6) & 0x3f));
+    out[2] = (char)(0x80 | (ch & 0x3f));
+    return 3;
+}
+
+/* A key's name on the status bar ("→", "Enter", "g", "up") as a key code; 0 if unknown. */
+static int hint_key(const char *name)
+{
+    static const struct {
+        const char *name;
+        int key;
+    } named[] = {
+        {"\xe2\x86\x92", UK_RIGHT}, {"\xe2\x86\x90", UK_LEFT}, {"\xe2\x86\x91", UK_UP},
+        {"\xe2\x86\x93", UK_DOWN}, {"right", UK_RIGHT}, {"left", UK_LEFT}, {"up", UK_UP},
+        {"down", UK_DOWN}, {"Enter", UK_ENTER}, {"Esc", UK_ESC}, {"any key", UK_ANY},
+    };
+    for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
+        if (strcmp(name, named[i].name) == 0)
+            return named[i].key;
+    return strlen(name) == 1 ? (unsigned char)name[0] : 0;
+}
+
+/*
+ * The keys the status bar names (its bold words: "→", "g/G", "↑↓", "any
+ * key"), each looked up in the key table for the screen id.  Returns how
+ * many are bound nowhere there.
+ */
+static int unbound_hints(struct view *v, unsigned id)
+{
+    char *s = screen(v);
+    free(s);
+    int y = cb.h - 1, unbound = 0, words = 0;
+    for (int x = 0; x < cb.w;) {
+        char word[64];
+        size_t len = 0;
+        while (x < cb.w && cb_at(&cb, x, y)->attr & AF_BOLD) {
+            uint32_t ch = cb_at(&cb, x, y)->ch;
+            if (ch == 0x2191 || ch == 0x2193) {   /* ↑↓: two keys, one word */
+                if (len + 4 < sizeof word)
+                    len += (size_t)snprintf(word + len, sizeof word - len, "%s",
+                                            ch == 0x2191 ? "\xe2\x86\x91/" : "\xe2\x86\x93/");
+            } else if (ch && len + 5 < sizeof word) {
+                len += (size_t)cp_to_utf8(ch, word + len);
+            }
+            x++;
+        }
+        if (len == 0) {
+            x++;
+            continue;
+        }
+        word[len] = '\0';
+        words++;
+        /* "g/G", "+/-", "←/h": several keys; "any key": one */
+        char *save = NULL;
+        for (char *tok = strcmp(word, "any key") == 0 ? word : strtok_r(word, "/", &save); tok;
+             tok = strcmp(tok, "any key") == 0 ? NULL : strtok_r(NULL, "/", &save)) {
+            int key = hint_key(tok);
+            if (!key || !keys_find(id, key)) {
+                diag("the status bar names \"%s\", which is bound to nothing here", tok);
+                unbound++;
+            }
+        }
+    }
+    if (words < 2) {
+        diag("no key hints found on the status bar");
+        unbound++;
+    }
+    return unbound;
+}
+
 /* A fresh view of file on screen s (the counterexample: every key applies). */
 static bool view_on(struct view *v, const char *file, int s)
 {
@@ -827,6 +910,27 @@ static void key_table(void)
         is_int(missing, 0, "the help over the %s screen lists its %d rows", screens[s].screen->name, rows);
         view_close(&v);
     }
+
+    /* The key hints on the status bar name bound keys only. */
+    int unbound = 0;
+    for (int s = 0; s < NSCREENS; s++) {
+        struct view v;
+        if (screens[s].screen == &screen_chooser || !view_on(&v, file, s))
+            continue;   /* a list is drawn over the screen below, and keeps its bar */
+        for (int form = 0; form < 4; form++) {   /* Unicode and ASCII, 80 and 200 columns (every hint) */
+            v.ascii = form & 1;
+            cb_resize(&cb, form < 2 ? 80 : 200, 24);
+            unbound += unbound_hints(&v, screens[s].screen->id);
+            if (screens[s].screen == &screen_exercise) {   /* the receiver's pick has its own hints */
+                view_key(&v, UK_ENTER);
+                unbound += unbound_hints(&v, screens[s].screen->id);
+                view_key(&v, UK_ESC);
+            }
+        }
+        view_close(&v);
+    }
+    cb_resize(&cb, 80, 24);
+    is_int(unbound, 0, "every key the status bar names is bound on its screen");
 
     /* One zoom limit: the main screen and the exercise stop at the same one. */
     int limit[2] = {-1, -2};
