@@ -95,7 +95,7 @@ static const struct key_row rows[] = {
     {{UK_UP, UK_DOWN}, EX, REQ_MOVE, "choose", NULL},
     {{UK_ENTER, UK_RIGHT, 'l', ' '}, EX, REQ_PICK, "pick", NULL},
     {{UK_LEFT, 'h', UK_BACKSPACE}, EX, REQ_BACK, "back or undo", NULL},
-    {{'x'}, EX, REQ_LEAVE, "leave", NULL},
+    {{'x'}, EX, REQ_LEAVE, "leave the exercise", NULL},
     {{UK_ESC}, EX, REQ_CANCEL, "back to the sender", NULL},
     {{UK_HOME, 'g'}, EX, REQ_FIRST, "first in the list", NULL},
     {{UK_END, 'G'}, EX, REQ_LAST, "last in the list", NULL},
