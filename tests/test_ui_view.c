@@ -706,24 +706,6 @@ static const struct {
 };
 #define NSCREENS ((int)(sizeof screens / sizeof screens[0]))
 
-/* ch as UTF-8 into out (room for 4); returns the bytes written. */
-static size_t cp_to_utf8(uint32_t ch, char *out)
-{
-    if (ch < 0x80) {
-        out[0] = (char)ch;
-        return 1;
-    }
-    if (ch < 0x800) {
-        out[0] = (char)(0xc0 | (ch >> 6));
-        out[1] = (char)(0x80 | (ch & 0x3f));
-        return 2;
-    }
-    out[0] = (char)(0xe0 | (ch >> 12));
-    out[1] = (char)(0x80 | ((ch >> 6) & 0x3f));
-    out[2] = (char)(0x80 | (ch & 0x3f));
-    return 3;
-}
-
 /* A key's name on the status bar ("→", "Enter", "g", "up") as a key code; 0 if unknown. */
 static int hint_key(const char *name)
 {
@@ -761,7 +743,7 @@ static int unbound_hints(struct view *v, unsigned id)
                     len += (size_t)snprintf(word + len, sizeof word - len, "%s",
                                             ch == 0x2191 ? "\xe2\x86\x91/" : "\xe2\x86\x93/");
             } else if (ch && len + 5 < sizeof word) {
-                len += (size_t)cp_to_utf8(ch, word + len);
+                len += utf8_encode(ch, word + len);
             }
             x++;
         }

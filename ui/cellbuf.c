@@ -201,7 +201,7 @@ int cb_textf(struct cellbuf *cb, int x, int y, int maxw, unsigned attr, bool asc
     return cb_text(cb, x, y, maxw, buf, attr, ascii);
 }
 
-static size_t put_utf8(char *out, uint32_t cp)
+size_t utf8_encode(uint32_t cp, char *out)
 {
     if (cp < 0x80) {
         out[0] = (char)cp;
@@ -233,7 +233,7 @@ char *cb_row(const struct cellbuf *cb, int y)
         uint32_t ch = cb->cells[y * cb->w + x].ch;
         if (ch == 0)
             continue;
-        n += put_utf8(out + n, ch);
+        n += utf8_encode(ch, out + n);
         if (ch != ' ')
             keep = n;
     }

@@ -11,6 +11,7 @@
 #define HETCAST_CELLBUF_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Colour roles: term.c maps each to a colour pair, or to plain attributes in monochrome. */
@@ -79,6 +80,8 @@ int cb_textf(struct cellbuf *cb, int x, int y, int maxw, unsigned attr, bool asc
 int text_width(const char *s);
 /* Decode one UTF-8 character at s (never reads past a NUL); *len gets its byte count. */
 uint32_t utf8_decode(const char *s, int *len);
+/* cp as UTF-8 into out (room for 4 bytes, no NUL); returns the bytes written. */
+size_t utf8_encode(uint32_t cp, char *out);
 /* Width of one code point: 0, 1 or 2 (unknown and control: 1). */
 int cp_width(uint32_t cp);
 

@@ -58,6 +58,15 @@ int ui_put(struct view *v, struct cellbuf *cb, int x, int y, int maxw, unsigned 
     return x + cb_text(cb, x, y, maxw, s, attr, v->ascii);
 }
 
+int ui_keep_in_view(int top, int sel, int rows)
+{
+    if (sel < top)
+        top = sel;
+    if (sel >= top + rows)
+        top = sel - rows + 1;
+    return top;
+}
+
 /* Word-wrap s into at most rows lines of width w from (x, y). */
 void ui_wrap(struct view *v, struct cellbuf *cb, int x, int y, int w, int rows, unsigned attr,
                  const char *s)
@@ -447,10 +456,7 @@ void gantt_fit(struct view *v, struct lanes *L, int n, int rows, bool overlap)
     int fit = rows / L->rpl;
     if (fit < 1)
         fit = 1;
-    if (v->sel < v->top)
-        v->top = v->sel;
-    if (v->sel >= v->top + fit)
-        v->top = v->sel - fit + 1;
+    v->top = ui_keep_in_view(v->top, v->sel, fit);
     if (v->top > n - fit)
         v->top = n - fit;
     if (v->top < 0)

@@ -33,6 +33,9 @@ const char *ui_num(double x);
 int ui_put(struct view *v, struct cellbuf *cb, int x, int y, int maxw, unsigned attr,
            const char *s);
 
+/* The first item shown of a list scrolled rows at a time, so that sel stays in view. */
+int ui_keep_in_view(int top, int sel, int rows);
+
 /* Word-wrap s into at most rows lines of width w from (x, y); the last line is cut. */
 void ui_wrap(struct view *v, struct cellbuf *cb, int x, int y, int w, int rows, unsigned attr,
              const char *s);

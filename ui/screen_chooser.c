@@ -134,10 +134,7 @@ static void draw_chooser(struct view *v, struct cellbuf *cb)
     cb_put(cb, bx + bw - 1, by + bh - 1, corners[3], R_HEAD);
     ui_put(v, cb, bx + 2, by, bw - 4, R_HEAD | AF_BOLD,
         ch->kind == CH_SCHED ? " scheduler " : " port model ");
-    if (ch->sel < ch->top)
-        ch->top = ch->sel;
-    if (ch->sel >= ch->top + rows)
-        ch->top = ch->sel - rows + 1;
+    ch->top = ui_keep_in_view(ch->top, ch->sel, rows);
     int nw = 0;
     for (int i = 0; i < ch->n; i++) {
         const char *slash = strrchr(ch->items[i], '/');

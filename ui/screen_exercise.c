@@ -283,10 +283,7 @@ static void pick_panel(struct view *v, struct cellbuf *cb, int x, int y, int w, 
     int rows = h - 7;
     if (rows < 1)
         rows = 1;
-    if (xr->cursor < xr->top)
-        xr->top = xr->cursor;
-    if (xr->cursor >= xr->top + rows)
-        xr->top = xr->cursor - rows + 1;
+    xr->top = ui_keep_in_view(xr->top, xr->cursor, rows);
     for (int i = xr->top; i < xr->ncand && i < xr->top + rows; i++, row++) {
         int p = xr->cand[i];
         bool sel = i == xr->cursor;
