@@ -1,0 +1,222 @@
+/*
+ * timing.h - the one timing rule: what a transfer q -> p costs on a cluster
+ * and, under a port model, when its send, link and receive run, when p holds
+ * the message and when q may send again (docs/models.md, SPEC §1).
+ *
+ * Every time anywhere in hetcast -- the engine's bookings, its lean stream
+ * and list run, the exact search, the bounds, the exchanges -- comes from
+ * these functions, so a sixth port model or a fourth cluster kind is one
+ * edit here (and a row in timing.c's table of names).  tests/test_timing.c
+ * checks that each of those callers agrees with timing_of called directly,
+ * and that no other file of src/ adds costs to times.
+ *
+ * They are static inline because the lean engine calls them once or twice
+ * per event on millions of nodes: with the model a constant at the call,
+ * the compiler keeps only that model's additions.  Every time is a sum in
+ * one fixed order of additions (start + s, then + l, then + r), so a time
+ * derived twice (a booking, and the event streamed later) is the very same
+ * double.  Cost: O(1), no allocation.
+ */
+#ifndef HETCAST_TIMING_H
+#define HETCAST_TIMING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cluster.h"
+
+enum model {
+    MODEL_ASYNC = 0,       /* asynchronous sender-receiver (default) */
+    MODEL_SENDER_ONLY,     /* sender-only: cost s(q) */
+    MODEL_SYNC,            /* synchronous: sender busy until the receive ends */
+    MODEL_ONE_PORT,        /* one-port bidirectional: T = s + l + r */
+    MODEL_MULTI_PORT,      /* multi-port: port busy send_q, message after T */
+    MODEL_COUNT
+};
+#define MODEL_BIT(m) (1u << (m))
+#define MODEL_ALL ((1u << MODEL_COUNT) - 1)
+
+/* Names and one-line summaries (timing.c). */
+const char *model_name(enum model m);
+const char *model_summary(enum model m);
+int model_parse(const char *name, enum model *out);   /* 0 or -1 */
+char *model_names(void);                               /* "async, sender-only, ..." */
+/* Models a cluster kind supports (graphs: one-port and multi-port only). */
+unsigned model_mask_for(enum cluster_kind k);
+enum model model_default_for(enum cluster_kind k);
+
+/* When the resources of a transfer are free, before it is placed. */
+struct timing_ports {
+    double ready;       /* q holds the message and its send port is free */
+    double recv_free;   /* p's receive port is free (async: the receive waits for it;
+                           sync, one-port: the start waits for it) */
+    double link_free;   /* multi-port on a platform graph: the edge q -> p carries one
+                           message at a time and is free from here; -INFINITY elsewhere */
+};
+
+/* A placed transfer: the fields of struct transfer (engine.h) that are times. */
+struct timing {
+    double start;       /* send port busy [start, send_end) */
+    double send_end;
+    double link_start;  /* link busy [link_start, link_end); empty: no link */
+    double link_end;
+    double recv_start;  /* receive port busy [recv_start, recv_end); empty: none */
+    double recv_end;
+    double hold;        /* p holds the message from here */
+    double free;        /* q may start its next send from here */
+};
+
+/* The events of a transfer beyond its start and hold (engine_timeline, the lean stream). */
+#define TIMING_SEND_END 1u  /* q is free before p holds it: "the send port is free" */
+#define TIMING_LINK_END 2u  /* a receive phase follows the link: "the message arrives" */
+
+/* The cost of a transfer made of a send s, a link l and a receive r (node
+ * tables and matrices): T = s + l + r, and multi-port's port is busy s. */
+static inline void timing_cost_parts(double s, double l, double r, struct cost *out)
+{
+    out->s = s;
+    out->l = l;
+    out->r = r;
+    out->T = s + l + r;
+    out->send_mp = s;
+}
+
+/*
+ * Where the costs come from (docs/models.md, first table): node tables s(q),
+ * L, r(p); latency matrices s(q), u * d[q][p], r(p); platform graphs the
+ * edge's T (send_mp: its send time, T when not given).  T = s + l + r off
+ * graphs.  Returns false when there is no such transfer (no edge).
+ */
+static inline bool timing_cost(const struct cluster *c, int q, int p, struct cost *out)
+{
+    if (c->kind == CLUSTER_GRAPH) {
+        int k = c->edge_of ? c->edge_of[(size_t)q * (size_t)c->n + (size_t)p] : -1;
+        if (k < 0)
+            return false;
+        const struct edge *e = &c->edges[k];
+        out->s = 0;
+        out->l = e->time;
+        out->r = 0;
+        out->T = e->time;
+        out->send_mp = e->send >= 0 ? e->send : e->time;
+        return true;
+    }
+    timing_cost_parts(c->nodes[q].send,
+                      c->kind == CLUSTER_MATRIX
+                          ? c->unit * c->dist[(size_t)q * (size_t)c->n + (size_t)p]
+                          : c->latency,
+                      c->nodes[p].recv, out);
+    return true;
+}
+
+/*
+ * When a message that has left q's send port at send_end leaves the link:
+ * send_end + l.  Only async has a link phase after the send (an event of its
+ * own, TIMING_LINK_END after TIMING_SEND_END); timing_phases places it with
+ * this very addition, so the lean stream may derive it from the send's end.
+ */
+static inline double timing_arrival(const struct cost *k, double send_end)
+{
+    return send_end + k->l;
+}
+
+/*
+ * The intervals of a transfer with costs k that starts at t under model m
+ * (docs/models.md, second table); rf is when p's receive port is free, which
+ * only async reads (the receive waits for it: receives are served in arrival
+ * order).
+ */
+static inline void timing_phases(enum model m, const struct cost *k, double t, double rf,
+                                 struct timing *out)
+{
+    switch (m) {
+    case MODEL_ASYNC:
+        out->start = t;
+        out->send_end = t + k->s;
+        out->link_start = out->send_end;
+        out->link_end = timing_arrival(k, out->send_end);
+        out->recv_start = out->link_end > rf ? out->link_end : rf;
+        out->recv_end = out->recv_start + k->r;
+        out->hold = out->recv_end;
+        out->free = out->send_end;
+        break;
+    case MODEL_SENDER_ONLY:
+        out->start = t;
+        out->send_end = t + k->s;
+        out->link_start = out->link_end = out->send_end;
+        out->recv_start = out->recv_end = out->send_end;
+        out->hold = out->send_end;
+        out->free = out->send_end;
+        break;
+    case MODEL_SYNC:
+        out->start = t;
+        out->link_start = t + k->s;
+        out->link_end = out->link_start + k->l;
+        out->recv_start = out->link_end;
+        out->recv_end = out->link_end + k->r;
+        out->send_end = out->recv_end;
+        out->hold = out->recv_end;
+        out->free = out->recv_end;
+        break;
+    case MODEL_ONE_PORT:
+        out->start = out->link_start = out->recv_start = t;
+        out->send_end = out->link_end = out->recv_end = t + k->T;
+        out->hold = out->free = out->send_end;
+        break;
+    case MODEL_MULTI_PORT:
+    default:
+        out->start = out->link_start = t;
+        out->send_end = t + k->send_mp;
+        out->link_end = t + k->T;
+        out->recv_start = out->recv_end = out->link_end;
+        out->hold = out->link_end;
+        out->free = out->send_end;
+        break;
+    }
+}
+
+/* The start rule: the sender's ready time; sync and one-port wait for the
+ * receiver's port (a rendezvous), multi-port for a busy link. */
+static inline double timing_start(enum model m, const struct timing_ports *at)
+{
+    double t = at->ready;
+    if (m == MODEL_SYNC || m == MODEL_ONE_PORT)
+        t = t > at->recv_free ? t : at->recv_free;
+    else if (m == MODEL_MULTI_PORT && at->link_free > t)
+        t = at->link_free;
+    return t;
+}
+
+/* A transfer with costs k placed as early as the ports allow. */
+static inline void timing_transfer(enum model m, const struct cost *k,
+                                   const struct timing_ports *at, struct timing *out)
+{
+    timing_phases(m, k, timing_start(m, at), at->recv_free, out);
+}
+
+/*
+ * The one timing rule: q -> p on c under m, placed as early as the ports
+ * allow.  Returns false (out untouched) when there is no such transfer.
+ */
+static inline bool timing_of(const struct cluster *c, enum model m, int q, int p,
+                             const struct timing_ports *at, struct timing *out)
+{
+    struct cost k;
+    if (!timing_cost(c, q, p, &k))
+        return false;
+    timing_transfer(m, &k, at, out);
+    return true;
+}
+
+/* Which of TIMING_SEND_END and TIMING_LINK_END the transfer has as events. */
+static inline unsigned timing_events(const struct timing *t)
+{
+    unsigned mask = 0;
+    if (t->free < t->hold)
+        mask |= TIMING_SEND_END;
+    if (t->recv_end > t->recv_start && t->link_end < t->hold && t->link_end > t->start)
+        mask |= TIMING_LINK_END;
+    return mask;
+}
+
+#endif
