@@ -155,12 +155,6 @@ void engine_free(struct engine *e)
     memset(e, 0, sizeof *e);
 }
 
-double engine_ready(const struct engine *e, int q, int msg)
-{
-    double h = engine_hold_time(e, q, msg);
-    return h > e->send_free[q] ? h : e->send_free[q];
-}
-
 /* When p's receive port is free: always 0 on a lean engine (a broadcast
  * delivers to p once, and nothing was booked into p before). */
 static double recv_free_of(const struct engine *e, int p)

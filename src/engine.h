@@ -189,7 +189,11 @@ static inline bool engine_holds(const struct engine *e, int p, int msg)
     return engine_hold_time(e, p, msg) < __builtin_inf();
 }
 /* When could `q` start its next send of msg: max(holds it, port free). */
-double engine_ready(const struct engine *e, int q, int msg);
+static inline double engine_ready(const struct engine *e, int q, int msg)
+{
+    double h = engine_hold_time(e, q, msg);
+    return h > e->send_free[q] ? h : e->send_free[q];
+}
 
 /*
  * What booking from -> to of msg would give now, without booking it.

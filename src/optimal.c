@@ -380,27 +380,22 @@ struct as_ctx {
  * form: sender-only enters with L = r = 0, multi-port only on exact
  * integers, where its sums are the same.  A receiver with receive time r
  * that takes the slot x (the end of a holder's send) holds at (x + L) + r,
- * the rest of a transfer whose send ended at x; a holder ready at t offers
- * its next slot at the end of a send of s from t.  Every bound below adds
+ * the link and the receive after a send that ended at x (its receive port
+ * is free: a broadcast delivers to it once); a holder ready at t offers its
+ * next slot at the end of a send of s from t.  Every bound below adds
  * in this order too, so that its sums are the very doubles of a schedule's
  * (floating addition is monotone: see as_bound).
  */
-static inline double as_hold_at(const struct as_ctx *a, double x, double r)
+static inline double as_hold_at(double L, double x, double r)
 {
-    struct cost kc;
-    struct timing t;
-    timing_cost_parts(0.0, a->L, r, &kc);
-    timing_phases(MODEL_ASYNC, &kc, x, 0.0, &t);
-    return t.hold;
+    const struct cost k = {.l = L, .r = r};
+    return timing_recv_end(&k, timing_arrival(&k, x));
 }
 
 static inline double as_slot_after(double ready, double s)
 {
-    struct cost kc;
-    struct timing t;
-    timing_cost_parts(s, 0.0, 0.0, &kc);
-    timing_phases(MODEL_ASYNC, &kc, ready, 0.0, &t);
-    return t.send_end;
+    const struct cost k = {.s = s};
+    return timing_send_end(&k, ready);
 }
 
 /*
@@ -414,8 +409,8 @@ static inline double as_slot_after(double ready, double s)
  */
 static int useful_slots(const struct as_ctx *a, double sigma, int k, int c, double cut, int m)
 {
-    double L = a->L, c0 = as_slot_after(as_hold_at(a, sigma, a->cr[k]), a->cs[k]);
-    if (!(as_hold_at(a, c0, a->cr[c]) < cut))
+    double L = a->L, c0 = as_slot_after(as_hold_at(L, sigma, a->cr[k]), a->cs[k]);
+    if (!(as_hold_at(L, c0, a->cr[c]) < cut))
         return 0;
     if (!(a->cs[k] > 0))
         return m;
@@ -483,6 +478,7 @@ static bool as_counts_ok(struct as_ctx *a, const double *P, int len, const int *
 {
     int K = a->K, done_r = -1, *w0 = a->cw, *w1 = a->cw + m, *wk = a->cw + 2 * (size_t)m;
     const double *sig = a->sig;
+    double L = a->L;
     for (int gi = 0; gi < K; gi++) {
         int c = a->by_r[gi];
         if (cnt[c] == 0 || (done_r >= 0 && a->cr[c] == a->cr[done_r]))
@@ -492,7 +488,7 @@ static bool as_counts_ok(struct as_ctx *a, const double *P, int len, const int *
         for (int k = 0; k < K; k++)
             if (a->cr[k] >= a->cr[c])
                 need += cnt[k];
-        while (have < len && as_hold_at(a, P[have], a->cr[c]) < cut)
+        while (have < len && as_hold_at(L, P[have], a->cr[c]) < cut)
             have++;
         if (have >= need)
             continue;
@@ -504,7 +500,7 @@ static bool as_counts_ok(struct as_ctx *a, const double *P, int len, const int *
             int *row = wk + (size_t)ncls * (size_t)m;
             a->use[ncls++] = k;
             for (int i = 0; i < m; i++)
-                row[i] = as_hold_at(a, sig[i], a->cr[k]) < cut ? useful_slots(a, sig[i], k, c, cut, m)
+                row[i] = as_hold_at(L, sig[i], a->cr[k]) < cut ? useful_slots(a, sig[i], k, c, cut, m)
                                                                : -1;
         }
         long long most = -1;
@@ -581,7 +577,7 @@ static bool as_counts_ok(struct as_ctx *a, const double *P, int len, const int *
 static double as_bound(struct as_ctx *a, const double *P, int len, const int *cnt, double cut)
 {
     int K = a->K, m = 0, F = 0, *front = a->front;
-    double rbest = INFINITY, rmin = INFINITY;
+    double rbest = INFINITY, rmin = INFINITY, L = a->L;
     /* classes are in (s, r) order: the front is where r drops below all before */
     for (int k = 0; k < K; k++)
         if (cnt[k] > 0) {
@@ -607,7 +603,7 @@ static double as_bound(struct as_ctx *a, const double *P, int len, const int *cn
             x = val[heap[0]];
             src = 2;
         }
-        if (!(as_hold_at(a, x, rmin) < cut))
+        if (!(as_hold_at(L, x, rmin) < cut))
             return cut;   /* fewer than m useful slots: nothing below cut */
         int h = -1;
         if (src == 0)
@@ -618,7 +614,7 @@ static double as_bound(struct as_ctx *a, const double *P, int len, const int *cn
             for (int f = 0; f < F; f++) {
                 int c = front[f];
                 ch[(size_t)h * (size_t)K + (size_t)f] =
-                    as_slot_after(as_hold_at(a, sig[sh], a->cr[c]), a->cs[c]);
+                    as_slot_after(as_hold_at(L, sig[sh], a->cr[c]), a->cs[c]);
             }
             sh++;
             heap[nh++] = h;   /* sifted up below, once its next slot is known */
@@ -659,13 +655,13 @@ static double as_bound(struct as_ctx *a, const double *P, int len, const int *cn
         /* every taken slot makes a fictitious holder */
         double e0 = INFINITY;
         for (int f = 0; f < F; f++)
-            e0 = dmin(e0, as_slot_after(as_hold_at(a, x, a->cr[front[f]]), a->cs[front[f]]));
+            e0 = dmin(e0, as_slot_after(as_hold_at(L, x, a->cr[front[f]]), a->cs[front[f]]));
         sig[st] = x;
         first[st++] = e0;
         while (left == 0)
             left = cnt[a->by_r[++ci]];
         left--;
-        double v = as_hold_at(a, x, a->cr[a->by_r[ci]]);
+        double v = as_hold_at(L, x, a->cr[a->by_r[ci]]);
         if (v > lb) {
             lb = v;
             if (lb >= cut)
@@ -695,7 +691,7 @@ static double rmin_of(const struct as_ctx *a, const int *cnt)
 static int as_child(const struct as_ctx *a, const double *P, int len, int k, double rmin, int cap,
                     double *out, double *h_out, double *first_out)
 {
-    double h = as_hold_at(a, P[0], a->cr[k]), s = a->cs[k], x = as_slot_after(h, s);
+    double h = as_hold_at(a->L, P[0], a->cr[k]), s = a->cs[k], x = as_slot_after(h, s);
     int i = 1, n = 0;
     *h_out = h;
     *first_out = x;
@@ -707,7 +703,7 @@ static int as_child(const struct as_ctx *a, const double *P, int len, int k, dou
             e = x;
             x = as_slot_after(x, s);
         }
-        if (!(as_hold_at(a, e, rmin) < a->U0))
+        if (!(as_hold_at(a->L, e, rmin) < a->U0))
             break;
         out[n++] = e;
     }
@@ -861,7 +857,7 @@ static double as_eval(const struct as_ctx *a, double s_src, const int *order, do
             if (comp[j] < comp[q])
                 q = j;
         int k = order[i];
-        double c = comp[q], h = as_hold_at(a, c, a->cr[k]);
+        double c = comp[q], h = as_hold_at(a->L, c, a->cr[k]);
         comp[q] = as_slot_after(c, hk[q] < 0 ? s_src : a->cs[hk[q]]);
         comp[nh] = as_slot_after(h, a->cs[k]);
         hk[nh++] = k;
@@ -1068,7 +1064,7 @@ static void as_solve(const struct as_input *in, struct limits *lim, struct resul
     /* The root: the source's slots s, 2s, ... up to the horizon. */
     double *root = xmalloc((size_t)m0 * sizeof *root), x = as_slot_after(0, s_src), rmin = rmin_of(&a, a.cnt);
     int rlen = 0;
-    while (rlen < m0 && as_hold_at(&a, x, rmin) < a.U0) {
+    while (rlen < m0 && as_hold_at(a.L, x, rmin) < a.U0) {
         root[rlen++] = x;
         x = as_slot_after(x, s_src);
     }

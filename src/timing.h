@@ -110,14 +110,27 @@ static inline bool timing_cost(const struct cluster *c, int q, int p, struct cos
 }
 
 /*
- * When a message that has left q's send port at send_end leaves the link:
- * send_end + l.  Only async has a link phase after the send (an event of its
- * own, TIMING_LINK_END after TIMING_SEND_END); timing_phases places it with
- * this very addition, so the lean stream may derive it from the send's end.
+ * The steps of a send, a link and a receive, each a phase's end from its
+ * start: timing_phases places every model with them, and a caller that
+ * knows where a transfer stands may take one step alone (the lean stream
+ * derives a link's end from the send's end; the exact search's slots are
+ * send ends, and a receiver holds at recv_end(arrival(slot))).  Since each
+ * is one addition in a fixed order, a step taken alone gives the very
+ * double timing_phases gave.
  */
+static inline double timing_send_end(const struct cost *k, double start)
+{
+    return start + k->s;
+}
+
 static inline double timing_arrival(const struct cost *k, double send_end)
 {
     return send_end + k->l;
+}
+
+static inline double timing_recv_end(const struct cost *k, double recv_start)
+{
+    return recv_start + k->r;
 }
 
 /*
@@ -132,17 +145,17 @@ static inline void timing_phases(enum model m, const struct cost *k, double t, d
     switch (m) {
     case MODEL_ASYNC:
         out->start = t;
-        out->send_end = t + k->s;
+        out->send_end = timing_send_end(k, t);
         out->link_start = out->send_end;
         out->link_end = timing_arrival(k, out->send_end);
         out->recv_start = out->link_end > rf ? out->link_end : rf;
-        out->recv_end = out->recv_start + k->r;
+        out->recv_end = timing_recv_end(k, out->recv_start);
         out->hold = out->recv_end;
         out->free = out->send_end;
         break;
     case MODEL_SENDER_ONLY:
         out->start = t;
-        out->send_end = t + k->s;
+        out->send_end = timing_send_end(k, t);
         out->link_start = out->link_end = out->send_end;
         out->recv_start = out->recv_end = out->send_end;
         out->hold = out->send_end;
@@ -150,10 +163,10 @@ static inline void timing_phases(enum model m, const struct cost *k, double t, d
         break;
     case MODEL_SYNC:
         out->start = t;
-        out->link_start = t + k->s;
-        out->link_end = out->link_start + k->l;
+        out->link_start = timing_send_end(k, t);
+        out->link_end = timing_arrival(k, out->link_start);
         out->recv_start = out->link_end;
-        out->recv_end = out->link_end + k->r;
+        out->recv_end = timing_recv_end(k, out->link_end);
         out->send_end = out->recv_end;
         out->hold = out->recv_end;
         out->free = out->recv_end;
