@@ -53,14 +53,11 @@
 struct transfer {
     int from, to, msg;
     int seq;            /* booking order, 0-based */
-    double start;       /* send port busy [start, send_end) */
-    double send_end;
-    double link_start;  /* link busy [link_start, link_end); empty: no link */
-    double link_end;
-    double recv_start;  /* receive port busy [recv_start, recv_end); empty: none */
-    double recv_end;
-    double hold;        /* `to` holds message `msg` from this time */
-    double free;        /* `from` may start its next send from this time */
+    /* the times, as struct timing (timing.h) has them: the send port busy
+       [start, send_end), the link [link_start, link_end) and the receive port
+       [recv_start, recv_end) (empty: none), `to` holds message `msg` from hold,
+       `from` may start its next send from free */
+    double start, send_end, link_start, link_end, recv_start, recv_end, hold, free;
     double wait_start;  /* `from` was ready (held msg, port free) from here: when
                            start > wait_start it sat idle waiting for the receiver
                            (sync, one-port); otherwise wait_start == start */

@@ -133,58 +133,52 @@ static inline double timing_recv_end(const struct cost *k, double recv_start)
     return recv_start + k->r;
 }
 
+/* Fill out: send [start, send_end), link [link_start, link_end), receive
+ * [recv_start, recv_end), then hold and free. */
+static inline void timing_set(struct timing *out, double start, double send_end, double link_start,
+                              double link_end, double recv_start, double recv_end, double hold,
+                              double free)
+{
+    *out = (struct timing){start, send_end, link_start, link_end, recv_start, recv_end, hold, free};
+}
+
 /*
  * The intervals of a transfer with costs k that starts at t under model m
- * (docs/models.md, second table); rf is when p's receive port is free, which
- * only async reads (the receive waits for it: receives are served in arrival
- * order).
+ * (docs/models.md, second table, column by column); rf is when p's receive
+ * port is free, which only async reads (the receive waits for it: receives
+ * are served in arrival order).
  */
 static inline void timing_phases(enum model m, const struct cost *k, double t, double rf,
                                  struct timing *out)
 {
     switch (m) {
-    case MODEL_ASYNC:
-        out->start = t;
-        out->send_end = timing_send_end(k, t);
-        out->link_start = out->send_end;
-        out->link_end = timing_arrival(k, out->send_end);
-        out->recv_start = out->link_end > rf ? out->link_end : rf;
-        out->recv_end = timing_recv_end(k, out->recv_start);
-        out->hold = out->recv_end;
-        out->free = out->send_end;
+    case MODEL_ASYNC: {
+        double se = timing_send_end(k, t), le = timing_arrival(k, se), rs = le > rf ? le : rf,
+               re = timing_recv_end(k, rs);
+        timing_set(out, t, se, se, le, rs, re, re, se);
         break;
-    case MODEL_SENDER_ONLY:
-        out->start = t;
-        out->send_end = timing_send_end(k, t);
-        out->link_start = out->link_end = out->send_end;
-        out->recv_start = out->recv_end = out->send_end;
-        out->hold = out->send_end;
-        out->free = out->send_end;
+    }
+    case MODEL_SENDER_ONLY: {
+        double se = timing_send_end(k, t);
+        timing_set(out, t, se, se, se, se, se, se, se);
         break;
-    case MODEL_SYNC:
-        out->start = t;
-        out->link_start = timing_send_end(k, t);
-        out->link_end = timing_arrival(k, out->link_start);
-        out->recv_start = out->link_end;
-        out->recv_end = timing_recv_end(k, out->link_end);
-        out->send_end = out->recv_end;
-        out->hold = out->recv_end;
-        out->free = out->recv_end;
+    }
+    case MODEL_SYNC: {   /* the send port is held until the receive ends */
+        double ls = timing_send_end(k, t), le = timing_arrival(k, ls), re = timing_recv_end(k, le);
+        timing_set(out, t, re, ls, le, le, re, re, re);
         break;
-    case MODEL_ONE_PORT:
-        out->start = out->link_start = out->recv_start = t;
-        out->send_end = out->link_end = out->recv_end = t + k->T;
-        out->hold = out->free = out->send_end;
+    }
+    case MODEL_ONE_PORT: {
+        double e = t + k->T;
+        timing_set(out, t, e, t, e, t, e, e, e);
         break;
+    }
     case MODEL_MULTI_PORT:
-    default:
-        out->start = out->link_start = t;
-        out->send_end = t + k->send_mp;
-        out->link_end = t + k->T;
-        out->recv_start = out->recv_end = out->link_end;
-        out->hold = out->link_end;
-        out->free = out->send_end;
+    default: {
+        double se = t + k->send_mp, le = t + k->T;
+        timing_set(out, t, se, t, le, le, le, le, se);
         break;
+    }
     }
 }
 
