@@ -81,6 +81,13 @@ static inline void timing_cost_parts(double s, double l, double r, struct cost *
     out->send_mp = s;
 }
 
+/* A platform graph's edge under multi-port: its sender's port is busy for
+ * the edge's send time or, when none is given, its whole time. */
+static inline double timing_edge_send(const struct edge *e)
+{
+    return e->send >= 0 ? e->send : e->time;
+}
+
 /*
  * Where the costs come from (docs/models.md, first table): node tables s(q),
  * L, r(p); latency matrices s(q), u * d[q][p], r(p); platform graphs the
@@ -98,7 +105,7 @@ static inline bool timing_cost(const struct cluster *c, int q, int p, struct cos
         out->l = e->time;
         out->r = 0;
         out->T = e->time;
-        out->send_mp = e->send >= 0 ? e->send : e->time;
+        out->send_mp = timing_edge_send(e);
         return true;
     }
     timing_cost_parts(c->nodes[q].send,

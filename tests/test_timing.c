@@ -17,7 +17,8 @@
  * - the exchanges: every booking, with receive ports that do wait (async).
  *
  * And a grep: no other file of src/ adds, multiplies or subtracts the costs
- * (struct cost's fields, node send/receive times, the latency, the unit).
+ * (struct cost's fields, node send/receive times, the latency, the unit) or
+ * works out a graph edge's multi-port send time.
  */
 #include <dirent.h>
 #include <math.h>
@@ -385,6 +386,7 @@ static const char *const cost_patterns[] = {
     "(\\.|->)(send|recv|latency|unit)[[:space:]]*([-+*/]|[-+*/]=)[^-+]",
     "[-+*/][[:space:]]*[[:alnum:]_]+(\\[[^]]*\\])?(\\.|->)(send|recv|latency|unit)([^[:alnum:]_(]|$)",
     "[-+*/][[:space:]]*[[:alnum:]_]+->nodes\\[[^]]*\\]\\.(send|recv)",
+    "send[[:space:]]*>=[[:space:]]*0[[:space:]]*\\?[^:]*:[[:space:]]*[[:alnum:]_]+(\\.|->)time",   /* send_mp */
 };
 
 static const struct {
