@@ -54,7 +54,7 @@ static int init_common(struct engine *e, const struct cluster *c, enum model m, 
     e->hold = xmalloc(hold_cells(e) * sizeof *e->hold);
     e->send_free = xcalloc((size_t)c->n, sizeof *e->send_free);
     e->recv_free = xcalloc((size_t)c->n, sizeof *e->recv_free);
-    if (c->kind == CLUSTER_GRAPH && m == MODEL_MULTI_PORT)
+    if (timing_holds_link(m, c->kind))
         e->link_free = xcalloc((size_t)(c->nedges ? c->nedges : 1), sizeof *e->link_free);
     e->parent = xmalloc((size_t)c->n * sizeof *e->parent);
     /* read in event order, a random order of nodes: huge pages spare the TLB */
@@ -227,11 +227,9 @@ int engine_book(struct engine *e, int from, int to, int msg, const char *reason,
     }
     e->hold[hold_slot(e, to, msg)] = t.hold;
     e->send_free[from] = t.free;
-    if (e->recv_free && e->model == MODEL_ASYNC)   /* none when lean: see recv_free_of */
+    if (e->recv_free && timing_holds_recv_port(e->model))   /* none when lean: see recv_free_of */
         e->recv_free[to] = t.recv_end;
-    else if (e->recv_free && (e->model == MODEL_SYNC || e->model == MODEL_ONE_PORT))
-        e->recv_free[to] = t.hold;
-    if (e->link_free)
+    if (e->link_free)   /* timing_holds_link */
         e->link_free[e->c->edge_of[(size_t)from * (size_t)e->n + (size_t)to]] = t.link_end;
     if (msg == 0)
         e->parent[to] = from;

@@ -118,8 +118,11 @@ static void stream_step(struct engine *e, const struct rq_item *it)
     if (kind == EV_HOLD)
         return;   /* the receiver holds it: the transfer is done */
     int nkind = EV_HOLD;
-    if (kind != EV_LINK_END) {
-        struct cost k;
+    struct cost k;
+    if (kind == EV_SEND_END && e->c->kind != CLUSTER_GRAPH) {
+        k.l = timing_link(e->c, from, to);   /* the link is all a send's end needs */
+        nkind = next_event(e->model, &k, kind, tie & 3u, time, &next);
+    } else if (kind != EV_LINK_END) {
         if (!timing_cost(e->c, from, to, &k))
             return;   /* never: the booking had the edge */
         nkind = next_event(e->model, &k, kind, tie & 3u, time, &next);
@@ -177,11 +180,11 @@ static void list_step(struct engine *e, const struct lean_list *r, const struct 
         nkind = next_event(MODEL_ASYNC, &k, kind, tie & 3u, time, &next);
     }
     if (nkind == EV_HOLD)
-        next = e->hold[to];
+        next = r->hold[to];
     rq_push(e->stream, next, next_tie(tie, nkind), from);
 }
 
-void lean_list_stream(struct lean_list *r, double t)
+void lean_list_stream(const struct lean_list *r, double t)
 {
     struct engine *e = r->e;
     struct rq_item it;
@@ -189,16 +192,14 @@ void lean_list_stream(struct lean_list *r, double t)
         list_step(e, r, &it);
 }
 
-bool lean_list_begin(struct lean_list *r, struct engine *e, const int *order, int nheld)
+struct lean_list lean_list_begin(struct engine *e, const int *order, int nheld)
 {
     const struct cluster *c = e->c;
     int n = e->n;
     if (!e->lean || e->model != MODEL_ASYNC || c->kind != CLUSTER_NODES || e->ntr > 0 ||
         nheld < 1 || nheld > n || e->nwaiting != n - nheld)
-        return false;
-    *r = (struct lean_list){e, order, nheld, nheld, xmalloc((size_t)n * sizeof(double)),
-                            c->latency, -1, 0};
-    double *hold = e->hold, *sf = e->send_free, *s = r->s;
+        return (struct lean_list){NULL, NULL, 0, NULL, 0, NULL, NULL, NULL};
+    double *hold = e->hold, *sf = e->send_free, *s = xmalloc((size_t)n * sizeof *s);
     mem_advise_huge(s, (size_t)n * sizeof *s);
     /* Into the run's order: send_free (0) and parent (-1) are the same
      * everywhere before the first booking; hold is INFINITY but for the
@@ -223,7 +224,7 @@ bool lean_list_begin(struct lean_list *r, struct engine *e, const int *order, in
         s[i] = np->send;
         sf[i] = np->recv;
     }
-    return true;
+    return (struct lean_list){e, order, nheld, s, c->latency, hold, sf, e->parent};
 }
 
 /* Scatter a[] (element i belonging to node order[i]) into to[], in node
@@ -241,14 +242,14 @@ static void scatter_ints(int *to, const int *a, const int *order, int n)
         to[order[i]] = a[i];
 }
 
-void lean_list_end(struct lean_list *r)
+void lean_list_end(const struct lean_list *r, const struct lean_last *last)
 {
     struct engine *e = r->e;
     const int *order = r->order;
-    int n = e->n, q = r->last_q;
+    int n = e->n, q = last->q;
     if (e->ntr > 0) {   /* the latest booking, as engine_earliest gives it */
-        int p = r->next - 1;
-        struct timing_ports at = {r->last_ready, 0.0, -INFINITY};
+        int p = r->nheld + e->ntr - 1;
+        struct timing_ports at = {last->ready, 0.0, -INFINITY};
         struct cost k;
         struct timing t;
         timing_cost_parts(r->s[q], r->L, e->c->nodes[order[p]].recv, &k);
@@ -261,8 +262,8 @@ void lean_list_end(struct lean_list *r)
         transfer_set_times(&e->last, &t);
     }
     lean_list_stream(r, INFINITY);
-    double *hold = e->hold, *sf = e->send_free, *s = r->s;
-    int *parent = e->parent;
+    double *hold = r->hold, *sf = r->send_free, *s = r->s;
+    int *parent = r->parent;
     for (int i = 0; i < n; i++)
         if (parent[i] >= 0)
             parent[i] = order[parent[i]];
@@ -275,5 +276,4 @@ void lean_list_end(struct lean_list *r)
     e->send_free = hold;
     e->parent = (int *)(void *)sf;
     free(parent);
-    r->s = NULL;
 }

@@ -251,13 +251,14 @@ static int list_run_lean(struct sched *s, struct engine *e, char **cause)
     for (int p = 0, h = 0; p < n && h < nheld; p++)
         if (engine_holds(e, p, 0))
             st->order[h++] = p;
-    struct lean_list run;
-    if (!lean_list_begin(&run, e, st->order, nheld)) {
+    const struct lean_list run = lean_list_begin(e, st->order, nheld);
+    if (!run.e) {
         memmove(st->order, st->order + nheld, (size_t)st->norder * sizeof *st->order);
         return 0;
     }
     struct radixq *senders = &st->senders;
     const int *order = st->order;
+    struct lean_last last = {-1, 0};
     rq_free(senders);
     rq_init(senders);
     for (int i = 0; i < nheld; i++)
@@ -269,7 +270,7 @@ static int list_run_lean(struct sched *s, struct engine *e, char **cause)
         int q = top->val;
         double done = rq_time(top);
         rq_pop(senders);
-        int p = lean_list_book(&run, q, not_before(done, st->smax));
+        int p = lean_list_book(&run, &last, q, not_before(done, st->smax));
         rq_push(senders, fnf_completion(lean_list_ready(&run, q), lean_list_send(&run, q)),
                 (uint32_t)order[q], q);
         rq_push(senders, fnf_completion(lean_list_ready(&run, p), lean_list_send(&run, p)),
@@ -278,7 +279,7 @@ static int list_run_lean(struct sched *s, struct engine *e, char **cause)
         rq_trim(senders, (size_t)(left - 1));
     }
     rq_free(senders);   /* as engine_run frees the policy before the last events */
-    lean_list_end(&run);
+    lean_list_end(&run, &last);
     return 1;
 }
 

@@ -88,6 +88,14 @@ static inline double timing_edge_send(const struct edge *e)
     return e->send >= 0 ? e->send : e->time;
 }
 
+/* The link time l of q -> p on a node table or a matrix (timing_cost's):
+ * it reads no node, so the lean stream asks it alone. */
+static inline double timing_link(const struct cluster *c, int q, int p)
+{
+    return c->kind == CLUSTER_MATRIX ? c->unit * c->dist[(size_t)q * (size_t)c->n + (size_t)p]
+                                     : c->latency;
+}
+
 /*
  * Where the costs come from (docs/models.md, first table): node tables s(q),
  * L, r(p); latency matrices s(q), u * d[q][p], r(p); platform graphs the
@@ -108,11 +116,7 @@ static inline bool timing_cost(const struct cluster *c, int q, int p, struct cos
         out->send_mp = timing_edge_send(e);
         return true;
     }
-    timing_cost_parts(c->nodes[q].send,
-                      c->kind == CLUSTER_MATRIX
-                          ? c->unit * c->dist[(size_t)q * (size_t)c->n + (size_t)p]
-                          : c->latency,
-                      c->nodes[p].recv, out);
+    timing_cost_parts(c->nodes[q].send, timing_link(c, q, p), c->nodes[p].recv, out);
     return true;
 }
 
@@ -220,6 +224,20 @@ static inline bool timing_of(const struct cluster *c, enum model m, int q, int p
         return false;
     timing_transfer(m, &k, at, out);
     return true;
+}
+
+/* Does a transfer keep p's receive port busy, to recv_end (async, sync,
+ * one-port)?  Sender-only and multi-port have no receive port. */
+static inline bool timing_holds_recv_port(enum model m)
+{
+    return m == MODEL_ASYNC || m == MODEL_SYNC || m == MODEL_ONE_PORT;
+}
+
+/* Does an edge carry one message at a time, busy to link_end (multi-port on
+ * a platform graph: pipelined slices)?  Elsewhere links never conflict. */
+static inline bool timing_holds_link(enum model m, enum cluster_kind k)
+{
+    return m == MODEL_MULTI_PORT && k == CLUSTER_GRAPH;
 }
 
 /* Which of TIMING_SEND_END and TIMING_LINK_END the transfer has as events. */
