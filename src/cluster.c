@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "hugemem.h"
+#include "timing.h"
 
 /*
  * A user's text as it goes into a one-line message: control characters
@@ -150,25 +151,7 @@ const char *cluster_kind_name(enum cluster_kind k)
 
 bool cluster_cost(const struct cluster *c, int q, int p, struct cost *out)
 {
-    if (c->kind == CLUSTER_GRAPH) {
-        int k = c->edge_of ? c->edge_of[(size_t)q * (size_t)c->n + (size_t)p] : -1;
-        if (k < 0)
-            return false;
-        const struct edge *e = &c->edges[k];
-        out->s = 0;
-        out->l = e->time;
-        out->r = 0;
-        out->T = e->time;
-        out->send_mp = e->send >= 0 ? e->send : e->time;
-        return true;
-    }
-    out->s = c->nodes[q].send;
-    out->l = c->kind == CLUSTER_MATRIX ? c->unit * c->dist[(size_t)q * (size_t)c->n + (size_t)p]
-                                       : c->latency;
-    out->r = c->nodes[p].recv;
-    out->T = out->s + out->l + out->r;
-    out->send_mp = out->s;
-    return true;
+    return timing_cost(c, q, p, out);   /* where the costs come from: timing.h */
 }
 
 /* ---- nodes in the order of their times: fnf's receivers, the consistency check ---- */

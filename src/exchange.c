@@ -211,7 +211,7 @@ static double pair_cost(const struct cluster *c, int q, int p)
     struct cost k;
     if (q == p || !cluster_cost(c, q, p, &k))
         return 0;
-    return k.s + k.l + k.r;
+    return k.T;   /* s + l + r, by the timing rule's costs (timing.h) */
 }
 
 /*
@@ -620,10 +620,11 @@ static void push_arrival(struct sim *s, int q)
     if (row >= s->cursor[q] || s->pending[q])
         return;   /* not decided yet (open-shop), or one is in the heap already */
     int p = x->order[(size_t)q * x->nrecv + row];
-    struct cost k;
-    cluster_cost(x->c, q, p, &k);
     /* sends follow each other: this one starts when the last booked one's s ends */
-    push(s, XEV_ARRIVAL, x->eng.send_free[q] + k.s + k.l, q, p, row);
+    struct timing_ports at = {x->eng.send_free[q], 0.0, -INFINITY};
+    struct timing t = {0};   /* no link (no edge): engine_book refuses it at the arrival */
+    timing_of(x->c, x->model, q, p, &at, &t);
+    push(s, XEV_ARRIVAL, t.link_end, q, p, row);
     s->pending[q] = 1;
 }
 
@@ -662,14 +663,14 @@ static int simulate_async(struct sim *s, char **cause)
         }
         int slot = choose_open_shop(s, q);
         int p = s->pool[(size_t)q * x->nrecv + slot];
-        struct cost k;
-        cluster_cost(x->c, q, p, &k);
+        struct timing_ports at = {ev.time, s->est[p], -INFINITY};
+        struct timing t = {0};   /* no link: engine_book refuses it at the arrival */
+        timing_of(x->c, x->model, q, p, &at, &t);
         commit_open_shop(s, q, slot);
-        double arrive = ev.time + k.s + k.l;
-        s->est[p] = (s->est[p] > arrive ? s->est[p] : arrive) + k.r;
+        s->est[p] = t.recv_end;
         push_arrival(s, q);
         if (--s->left[q] > 0)
-            push(s, XEV_READY, ev.time + k.s, q, -1, -1);
+            push(s, XEV_READY, t.free, q, -1, -1);
     }
     return 0;
 }

@@ -12,9 +12,10 @@
  * nodes are sorted by cluster_sort_nodes (cluster.h).  All of them run on a
  * lean engine (no reasons, engine.h) and tell it how early their next
  * decisions can start (decision.not_before).  On a lean async node table,
- * fnf, slowest-first and random-order hand the engine their whole order at
- * once (engine_run_list): the same decisions, taken in the engine's loop
- * with the nodes in the order they are served.
+ * fnf, slowest-first and random-order run their whole order at once on the
+ * engine's list run (engine_lean.h): the same decisions in one loop, the
+ * sender picked here by fnf's rule, the bookings timed by the engine, with
+ * the nodes in the order they are served.
  */
 #include "sched.h"
 
@@ -23,10 +24,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine_lean.h"
 #include "hugemem.h"
 #include "radixq.h"
 
 /* ---- shared helpers ---- */
+
+/*
+ * fnf's sender rule: a holder's key is when its next send would complete,
+ * its ready time plus its send time s (Liu, Wang & Guo §5.2), whatever the
+ * model; the least key sends (ties: lowest index).  The rule of the papers,
+ * not the model's timing: under sync a send occupies its port longer.
+ */
+static inline double fnf_completion(double ready, double s)
+{
+    return ready + s;
+}
+
+/* Every holder, now or later, completes its next send at done or later (the
+ * least key), so none starts before done - smax (less a hair for the
+ * rounding): decision.not_before. */
+static inline double not_before(double done, double smax)
+{
+    return done - smax - (done + smax) * 0x1p-50;
+}
 
 int sched_fnf_sender(const struct engine *e, int msg, double *completion)
 {
@@ -35,7 +56,7 @@ int sched_fnf_sender(const struct engine *e, int msg, double *completion)
     for (int q = 0; q < e->n; q++) {
         if (!engine_holds(e, q, msg))
             continue;
-        double c = engine_ready(e, q, msg) + e->c->nodes[q].send;
+        double c = fnf_completion(engine_ready(e, q, msg), e->c->nodes[q].send);
         if (c < bc) {
             bc = c;
             best = q;
@@ -84,7 +105,7 @@ struct list_state {
 
 static double completion_of(const struct engine *e, int q)
 {
-    return engine_ready(e, q, 0) + e->c->nodes[q].send;
+    return fnf_completion(engine_ready(e, q, 0), e->c->nodes[q].send);
 }
 
 static struct list_state *list_new(const struct engine *e)
@@ -201,9 +222,7 @@ static int list_choose(struct sched *s, const struct engine *e, struct decision 
     d->from = q;
     d->to = p;
     d->msg = 0;
-    /* Every holder, now or later, completes its next send at done or later,
-     * so none starts before done - smax (less a hair for the rounding). */
-    d->not_before = done - st->smax - (done + st->smax) * 0x1p-50;
+    d->not_before = not_before(done, st->smax);
     if (!e->lean) {
         char who[160];
         say_sender(e, q, done, who, sizeof who);
@@ -216,25 +235,52 @@ static int list_choose(struct sched *s, const struct engine *e, struct decision 
 }
 
 /*
- * The whole run at once on a lean engine (engine_run_list): the holders
- * first, then order[] as it is.  What list_choose decides, in the engine's
- * own loop, with the nodes in the order they are served.
+ * The whole run at once on a lean engine (engine_lean.h): the holders
+ * first, then order[] as it is.  What list_choose decides -- its sender by
+ * fnf_completion, its not_before -- in one loop, with the engine's arrays
+ * in the order the nodes are served; the sender queue holds positions.
  */
 static int list_run_lean(struct sched *s, struct engine *e, char **cause)
 {
     (void)cause;
     struct list_state *st = s->state;
-    int nheld = e->n - st->norder;
+    int n = e->n, nheld = n - st->norder;
     if (st->seen != e->ntr || e->ntr > 0 || st->next > 0 || nheld < 1)
         return 0;
     memmove(st->order + nheld, st->order, (size_t)st->norder * sizeof *st->order);
-    for (int p = 0, h = 0; p < e->n && h < nheld; p++)
+    for (int p = 0, h = 0; p < n && h < nheld; p++)
         if (engine_holds(e, p, 0))
             st->order[h++] = p;
-    if (engine_run_list(e, st->order, nheld, st->smax, &st->senders))
-        return 1;
-    memmove(st->order, st->order + nheld, (size_t)st->norder * sizeof *st->order);
-    return 0;
+    const struct lean_list run = lean_list_begin(e, st->order, nheld);
+    if (!run.e) {
+        memmove(st->order, st->order + nheld, (size_t)st->norder * sizeof *st->order);
+        return 0;
+    }
+    struct radixq *senders = &st->senders;
+    const int *order = st->order;
+    struct lean_last last = {-1, 0};
+    rq_free(senders);
+    rq_init(senders);
+    for (int i = 0; i < nheld; i++)
+        rq_push(senders, fnf_completion(lean_list_ready(&run, i), lean_list_send(&run, i)),
+                (uint32_t)order[i], i);
+    for (int left = st->norder; left > 0; left--) {
+        /* no entry goes stale: nobody else books */
+        const struct rq_item *top = rq_top(senders);
+        int q = top->val;
+        double done = rq_time(top);
+        rq_pop(senders);
+        int p = lean_list_book(&run, &last, q, not_before(done, st->smax));
+        rq_push(senders, fnf_completion(lean_list_ready(&run, q), lean_list_send(&run, q)),
+                (uint32_t)order[q], q);
+        rq_push(senders, fnf_completion(lean_list_ready(&run, p), lean_list_send(&run, p)),
+                (uint32_t)order[p], p);
+        /* left - 1 bookings are left, each pops one: the rest never come up */
+        rq_trim(senders, (size_t)(left - 1));
+    }
+    rq_free(senders);   /* as engine_run frees the policy before the last events */
+    lean_list_end(&run, &last);
+    return 1;
 }
 
 /* ---- fnf ---- */
