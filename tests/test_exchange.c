@@ -17,6 +17,13 @@
 #include "rng.h"
 #include "tap.h"
 
+static enum xalgo XSCHED(const char *name)
+{
+    enum xalgo a = XALGO_COUNT;
+    exchange_algo_parse(name, &a);
+    return a;
+}
+
 static struct cluster *nodes(int n, const double (*sr)[2], double latency)
 {
     struct cluster *c = cluster_new(CLUSTER_NODES);
@@ -777,6 +784,166 @@ static void test_table8(void)
     cluster_free(c);
 }
 
+/* The cluster of the recorded runs below: n nodes p0.., s and r drawn in 1..4
+ * from the seed (many ties), latency seed % 3. */
+static struct cluster *seeded_cluster(uint64_t seed, int n)
+{
+    struct rng r;
+    rng_seed(&r, seed);
+    double sr[32][2];
+    for (int i = 0; i < n; i++) {
+        sr[i][0] = 1 + (double)rng_below(&r, 4);
+        sr[i][1] = 1 + (double)rng_below(&r, 4);
+    }
+    return nodes(n, (const double (*)[2])sr, (double)(seed % 3));
+}
+
+/*
+ * Runs recorded from the release binary of a538c09 (before the exchange's
+ * orders became ops tables), `hetcast run cN.csv --pattern P -s S -m M
+ * --seed N --format json` on seeded_cluster(N, n) saved as CSV, all-to-some
+ * with the receivers p1, p4, p7, ...: the completion, the waits and idle
+ * time, and two signatures of the bookings in order (i from 1):
+ * sum i * (from * n + to) and sum i * send_start.  Any change of an order, a
+ * tie-break or a booking shows.
+ */
+static const struct recorded {
+    int seed, n;
+    const char *sched;
+    enum model model;
+    enum xpattern pattern;
+    double completion;
+    int waits;
+    double idle;
+    long long order_sig;
+    double start_sig;
+    int ntr;
+} recorded[] = {
+    {11, 6, "random", MODEL_SYNC, XPAT_ALL_TO_ALL, 69, 12, 109, 8161, 17081.0, 30},
+    {11, 6, "random", MODEL_SYNC, XPAT_ALL_TO_SOME, 47, 7, 90, 904, 1285.0, 10},
+    {11, 6, "random", MODEL_ASYNC, XPAT_ALL_TO_ALL, 28, 0, 0, 8213, 4191.0, 30},
+    {11, 6, "random", MODEL_ASYNC, XPAT_ALL_TO_SOME, 24, 0, 0, 955, 129.0, 10},
+    {11, 6, "caterpillar", MODEL_SYNC, XPAT_ALL_TO_ALL, 47, 10, 30, 8269, 11405.0, 30},
+    {11, 6, "caterpillar", MODEL_SYNC, XPAT_ALL_TO_SOME, 47, 7, 86, 880, 1174.0, 10},
+    {11, 6, "caterpillar", MODEL_ASYNC, XPAT_ALL_TO_ALL, 26, 0, 0, 8195, 4191.0, 30},
+    {11, 6, "caterpillar", MODEL_ASYNC, XPAT_ALL_TO_SOME, 24, 0, 0, 943, 129.0, 10},
+    {11, 6, "rspb", MODEL_SYNC, XPAT_ALL_TO_ALL, 55, 11, 41, 8077, 11954.0, 30},
+    {11, 6, "rspb", MODEL_SYNC, XPAT_ALL_TO_SOME, 47, 6, 88, 769, 1281.0, 10},
+    {11, 6, "rspb", MODEL_ASYNC, XPAT_ALL_TO_ALL, 30, 0, 0, 8173, 4191.0, 30},
+    {11, 6, "rspb", MODEL_ASYNC, XPAT_ALL_TO_SOME, 24, 0, 0, 925, 129.0, 10},
+    {11, 6, "orspb", MODEL_SYNC, XPAT_ALL_TO_ALL, 50, 13, 46, 8252, 11947.0, 30},
+    {11, 6, "orspb", MODEL_SYNC, XPAT_ALL_TO_SOME, 47, 7, 93, 880, 1266.0, 10},
+    {11, 6, "orspb", MODEL_ASYNC, XPAT_ALL_TO_ALL, 26, 0, 0, 8157, 4191.0, 30},
+    {11, 6, "orspb", MODEL_ASYNC, XPAT_ALL_TO_SOME, 24, 0, 0, 943, 129.0, 10},
+    {11, 6, "matching", MODEL_SYNC, XPAT_ALL_TO_ALL, 56, 7, 42, 8285, 12112.0, 30},
+    {11, 6, "matching", MODEL_SYNC, XPAT_ALL_TO_SOME, 47, 7, 90, 904, 1285.0, 10},
+    {11, 6, "matching", MODEL_ASYNC, XPAT_ALL_TO_ALL, 26, 0, 0, 8188, 4191.0, 30},
+    {11, 6, "matching", MODEL_ASYNC, XPAT_ALL_TO_SOME, 24, 0, 0, 955, 129.0, 10},
+    {11, 6, "greedy", MODEL_SYNC, XPAT_ALL_TO_ALL, 57, 10, 71, 7735, 13977.0, 30},
+    {11, 6, "greedy", MODEL_SYNC, XPAT_ALL_TO_SOME, 47, 6, 88, 769, 1281.0, 10},
+    {11, 6, "greedy", MODEL_ASYNC, XPAT_ALL_TO_ALL, 26, 0, 0, 8242, 4191.0, 30},
+    {11, 6, "greedy", MODEL_ASYNC, XPAT_ALL_TO_SOME, 24, 0, 0, 925, 129.0, 10},
+    {11, 6, "open-shop", MODEL_SYNC, XPAT_ALL_TO_ALL, 48, 9, 30, 8150, 11031.0, 30},
+    {11, 6, "open-shop", MODEL_SYNC, XPAT_ALL_TO_SOME, 47, 8, 108, 985, 1205.0, 10},
+    {11, 6, "open-shop", MODEL_ASYNC, XPAT_ALL_TO_ALL, 26, 0, 0, 8173, 4203.0, 30},
+    {11, 6, "open-shop", MODEL_ASYNC, XPAT_ALL_TO_SOME, 24, 0, 0, 964, 129.0, 10},
+    {12, 9, "random", MODEL_SYNC, XPAT_ALL_TO_ALL, 88, 29, 181, 100273, 110366.0, 72},
+    {12, 9, "random", MODEL_SYNC, XPAT_ALL_TO_SOME, 53, 16, 190, 11292, 7847.0, 24},
+    {12, 9, "random", MODEL_ASYNC, XPAT_ALL_TO_ALL, 40, 0, 0, 105965, 36178.0, 72},
+    {12, 9, "random", MODEL_ASYNC, XPAT_ALL_TO_SOME, 33, 0, 0, 12117, 927.0, 24},
+    {12, 9, "caterpillar", MODEL_SYNC, XPAT_ALL_TO_ALL, 60, 25, 112, 104260, 87025.0, 72},
+    {12, 9, "caterpillar", MODEL_SYNC, XPAT_ALL_TO_SOME, 57, 14, 188, 11481, 8100.0, 24},
+    {12, 9, "caterpillar", MODEL_ASYNC, XPAT_ALL_TO_ALL, 36, 0, 0, 105647, 36178.0, 72},
+    {12, 9, "caterpillar", MODEL_ASYNC, XPAT_ALL_TO_SOME, 34, 0, 0, 12048, 927.0, 24},
+    {12, 9, "rspb", MODEL_SYNC, XPAT_ALL_TO_ALL, 60, 28, 104, 105196, 87149.0, 72},
+    {12, 9, "rspb", MODEL_SYNC, XPAT_ALL_TO_SOME, 60, 18, 188, 10974, 8254.0, 24},
+    {12, 9, "rspb", MODEL_ASYNC, XPAT_ALL_TO_ALL, 36, 0, 0, 105950, 36178.0, 72},
+    {12, 9, "rspb", MODEL_ASYNC, XPAT_ALL_TO_SOME, 33, 0, 0, 12021, 927.0, 24},
+    {12, 9, "orspb", MODEL_SYNC, XPAT_ALL_TO_ALL, 65, 27, 141, 104499, 92111.0, 72},
+    {12, 9, "orspb", MODEL_SYNC, XPAT_ALL_TO_SOME, 58, 17, 213, 11553, 8953.0, 24},
+    {12, 9, "orspb", MODEL_ASYNC, XPAT_ALL_TO_ALL, 36, 0, 0, 105657, 36178.0, 72},
+    {12, 9, "orspb", MODEL_ASYNC, XPAT_ALL_TO_SOME, 33, 0, 0, 12048, 927.0, 24},
+    {12, 9, "matching", MODEL_SYNC, XPAT_ALL_TO_ALL, 58, 28, 88, 104108, 80634.0, 72},
+    {12, 9, "matching", MODEL_SYNC, XPAT_ALL_TO_SOME, 53, 19, 198, 13122, 7991.0, 24},
+    {12, 9, "matching", MODEL_ASYNC, XPAT_ALL_TO_ALL, 36, 0, 0, 105823, 36178.0, 72},
+    {12, 9, "matching", MODEL_ASYNC, XPAT_ALL_TO_SOME, 34, 0, 0, 12045, 927.0, 24},
+    {12, 9, "greedy", MODEL_SYNC, XPAT_ALL_TO_ALL, 68, 30, 114, 104720, 91907.0, 72},
+    {12, 9, "greedy", MODEL_SYNC, XPAT_ALL_TO_SOME, 55, 16, 210, 10452, 9240.0, 24},
+    {12, 9, "greedy", MODEL_ASYNC, XPAT_ALL_TO_ALL, 35, 0, 0, 105770, 36178.0, 72},
+    {12, 9, "greedy", MODEL_ASYNC, XPAT_ALL_TO_SOME, 33, 0, 0, 11991, 927.0, 24},
+    {12, 9, "open-shop", MODEL_SYNC, XPAT_ALL_TO_ALL, 59, 22, 61, 105584, 68344.0, 72},
+    {12, 9, "open-shop", MODEL_SYNC, XPAT_ALL_TO_SOME, 53, 19, 186, 11796, 7153.0, 24},
+    {12, 9, "open-shop", MODEL_ASYNC, XPAT_ALL_TO_ALL, 40, 0, 0, 106245, 36160.0, 72},
+    {12, 9, "open-shop", MODEL_ASYNC, XPAT_ALL_TO_SOME, 34, 0, 0, 12363, 923.0, 24},
+    {13, 17, "random", MODEL_SYNC, XPAT_ALL_TO_ALL, 189, 121, 884, 5374078, 3732080.0, 272},
+    {13, 17, "random", MODEL_SYNC, XPAT_ALL_TO_SOME, 111, 67, 824, 622419, 278892.0, 96},
+    {13, 17, "random", MODEL_ASYNC, XPAT_ALL_TO_ALL, 71, 0, 0, 5409821, 1013469.0, 272},
+    {13, 17, "random", MODEL_ASYNC, XPAT_ALL_TO_SOME, 52, 0, 0, 674359, 41866.0, 96},
+    {13, 17, "caterpillar", MODEL_SYNC, XPAT_ALL_TO_ALL, 130, 92, 391, 5403251, 2753109.0, 272},
+    {13, 17, "caterpillar", MODEL_SYNC, XPAT_ALL_TO_SOME, 111, 67, 790, 673161, 264228.0, 96},
+    {13, 17, "caterpillar", MODEL_ASYNC, XPAT_ALL_TO_ALL, 68, 0, 0, 5423529, 1013469.0, 272},
+    {13, 17, "caterpillar", MODEL_ASYNC, XPAT_ALL_TO_SOME, 52, 0, 0, 673741, 41866.0, 96},
+    {13, 17, "rspb", MODEL_SYNC, XPAT_ALL_TO_ALL, 138, 102, 449, 5488122, 2847137.0, 272},
+    {13, 17, "rspb", MODEL_SYNC, XPAT_ALL_TO_SOME, 126, 63, 803, 647945, 276595.0, 96},
+    {13, 17, "rspb", MODEL_ASYNC, XPAT_ALL_TO_ALL, 68, 0, 0, 5421375, 1013469.0, 272},
+    {13, 17, "rspb", MODEL_ASYNC, XPAT_ALL_TO_SOME, 50, 0, 0, 676378, 41866.0, 96},
+    {13, 17, "orspb", MODEL_SYNC, XPAT_ALL_TO_ALL, 142, 125, 588, 5381300, 3078111.0, 272},
+    {13, 17, "orspb", MODEL_SYNC, XPAT_ALL_TO_SOME, 120, 68, 814, 640917, 280241.0, 96},
+    {13, 17, "orspb", MODEL_ASYNC, XPAT_ALL_TO_ALL, 69, 0, 0, 5422253, 1013469.0, 272},
+    {13, 17, "orspb", MODEL_ASYNC, XPAT_ALL_TO_SOME, 50, 0, 0, 673891, 41866.0, 96},
+    {13, 17, "matching", MODEL_SYNC, XPAT_ALL_TO_ALL, 151, 124, 587, 5475225, 3022591.0, 272},
+    {13, 17, "matching", MODEL_SYNC, XPAT_ALL_TO_SOME, 116, 69, 800, 697768, 282341.0, 96},
+    {13, 17, "matching", MODEL_ASYNC, XPAT_ALL_TO_ALL, 69, 0, 0, 5419384, 1013469.0, 272},
+    {13, 17, "matching", MODEL_ASYNC, XPAT_ALL_TO_SOME, 50, 0, 0, 674002, 41866.0, 96},
+    {13, 17, "greedy", MODEL_SYNC, XPAT_ALL_TO_ALL, 156, 111, 556, 5511591, 3005082.0, 272},
+    {13, 17, "greedy", MODEL_SYNC, XPAT_ALL_TO_SOME, 111, 70, 810, 682878, 275112.0, 96},
+    {13, 17, "greedy", MODEL_ASYNC, XPAT_ALL_TO_ALL, 68, 0, 0, 5423029, 1013469.0, 272},
+    {13, 17, "greedy", MODEL_ASYNC, XPAT_ALL_TO_SOME, 50, 0, 0, 675160, 41866.0, 96},
+    {13, 17, "open-shop", MODEL_SYNC, XPAT_ALL_TO_ALL, 124, 64, 179, 5408142, 2251621.0, 272},
+    {13, 17, "open-shop", MODEL_SYNC, XPAT_ALL_TO_SOME, 106, 85, 843, 663858, 240250.0, 96},
+    {13, 17, "open-shop", MODEL_ASYNC, XPAT_ALL_TO_ALL, 73, 0, 0, 5398105, 1013510.0, 272},
+    {13, 17, "open-shop", MODEL_ASYNC, XPAT_ALL_TO_SOME, 52, 0, 0, 671830, 41867.0, 96},
+};
+
+static void test_recorded(void)
+{
+    int bad = 0, runs = 0;
+    for (size_t i = 0; i < sizeof recorded / sizeof *recorded; i++) {
+        const struct recorded *w = &recorded[i];
+        struct cluster *c = seeded_cluster((uint64_t)w->seed, w->n);
+        int recv[32], nrecv = 0;
+        for (int p = 1; p < w->n; p += 3)
+            recv[nrecv++] = p;
+        struct exchange x;
+        if (run(&x, c, w->model, w->pattern, recv, nrecv, XSCHED(w->sched), NULL,
+                (uint64_t)w->seed) < 0) {
+            bad++;
+            cluster_free(c);
+            continue;
+        }
+        long long order_sig = 0;
+        double start_sig = 0;
+        for (int k = 0; k < x.eng.ntr; k++) {
+            order_sig += (long long)(k + 1) * (x.eng.tr[k].from * w->n + x.eng.tr[k].to);
+            start_sig += (k + 1) * x.eng.tr[k].start;
+        }
+        runs++;
+        if (x.completion != w->completion || x.nwaits != w->waits || x.idle != w->idle ||
+            order_sig != w->order_sig || start_sig != w->start_sig || x.eng.ntr != w->ntr) {
+            if (bad++ < 5)
+                diag("seed %d, %s, %s, %s: got %g %d %g %lld %g %d, recorded %g %d %g %lld %g %d",
+                     w->seed, w->sched, model_name(w->model), exchange_pattern_name(w->pattern),
+                     x.completion, x.nwaits, x.idle, order_sig, start_sig, x.eng.ntr,
+                     w->completion, w->waits, w->idle, w->order_sig, w->start_sig, w->ntr);
+        }
+        exchange_free(&x);
+        cluster_free(c);
+    }
+    ok(bad == 0 && runs == (int)(sizeof recorded / sizeof *recorded),
+       "%d recorded runs (3 seeded clusters x 7 orders x 2 models x 2 patterns): the same "
+       "completion, waits, idle time and bookings as before the ops tables", runs);
+}
+
 int main(void)
 {
     test_two_nodes();
@@ -791,5 +958,6 @@ int main(void)
     test_receivers();
     test_refusals();
     test_table8();
+    test_recorded();
     return tap_exit();
 }
