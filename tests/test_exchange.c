@@ -17,13 +17,6 @@
 #include "rng.h"
 #include "tap.h"
 
-static enum xalgo XSCHED(const char *name)
-{
-    enum xalgo a = XALGO_COUNT;
-    exchange_algo_parse(name, &a);
-    return a;
-}
-
 static struct cluster *nodes(int n, const double (*sr)[2], double latency)
 {
     struct cluster *c = cluster_new(CLUSTER_NODES);
@@ -42,9 +35,10 @@ static struct cluster *nodes(int n, const double (*sr)[2], double latency)
 
 /* Run or fail the test with the cause. */
 static int run(struct exchange *x, const struct cluster *c, enum model m, enum xpattern pat,
-               const int *recv, int nrecv, enum xalgo a, const int *order, uint64_t seed)
+               const int *recv, int nrecv, const struct xsched_ops *ops, const int *order,
+               uint64_t seed)
 {
-    struct exchange_opts o = {.pattern = pat, .recv = recv, .nrecv = nrecv, .algo = a,
+    struct exchange_opts o = {.pattern = pat, .recv = recv, .nrecv = nrecv, .ops = ops,
                               .order = order, .seed = seed};
     char *cause = NULL;
     int rc = exchange_run(x, c, m, &o, &cause);
@@ -81,7 +75,7 @@ static void test_two_nodes(void)
     static const double sr[2][2] = {{1, 2}, {3, 1}};
     struct cluster *c = nodes(2, sr, 1);
     struct exchange x;
-    if (run(&x, c, MODEL_SYNC, XPAT_ALL_TO_ALL, NULL, 0, XALGO_CATERPILLAR, NULL, 1) == 0) {
+    if (run(&x, c, MODEL_SYNC, XPAT_ALL_TO_ALL, NULL, 0, &xsched_caterpillar, NULL, 1) == 0) {
         is_int(x.eng.ntr, 2, "sync n=2: two transfers (own messages are not sent)");
         /* a node sends and receives at once: both start at 0 */
         IS_TR(&x, 0, 1, 0, 3, 3, "sync n=2");   /* 1 + 1 + 1 */
@@ -91,7 +85,7 @@ static void test_two_nodes(void)
         is_int(x.nwaits, 0, "sync n=2: nobody waits");
         exchange_free(&x);
     }
-    if (run(&x, c, MODEL_ASYNC, XPAT_ALL_TO_ALL, NULL, 0, XALGO_CATERPILLAR, NULL, 1) == 0) {
+    if (run(&x, c, MODEL_ASYNC, XPAT_ALL_TO_ALL, NULL, 0, &xsched_caterpillar, NULL, 1) == 0) {
         IS_TR(&x, 0, 1, 0, 1, 3, "async n=2");  /* send [0,1), link [1,2), recv [2,3) */
         IS_TR(&x, 1, 0, 0, 3, 6, "async n=2");  /* send [0,3), link [3,4), recv [4,6) */
         is_double(x.completion, 6, 0, "async n=2: completion 6");
@@ -118,7 +112,7 @@ static void test_three_nodes(void)
     static const double sr[3][2] = {{1, 2}, {2, 1}, {3, 3}};
     struct cluster *c = nodes(3, sr, 1);
     struct exchange x;
-    if (run(&x, c, MODEL_SYNC, XPAT_ALL_TO_ALL, NULL, 0, XALGO_CATERPILLAR, NULL, 1) == 0) {
+    if (run(&x, c, MODEL_SYNC, XPAT_ALL_TO_ALL, NULL, 0, &xsched_caterpillar, NULL, 1) == 0) {
         is_int(x.eng.ntr, 6, "sync n=3: six transfers");
         IS_TR(&x, 0, 1, 0, 3, 3, "sync n=3");
         IS_TR(&x, 1, 2, 0, 6, 6, "sync n=3");
@@ -143,7 +137,7 @@ static void test_three_nodes(void)
         ok(x.bound_node == 0 && x.bound_by_recv, "sync n=3: the bound is p0's receives");
         exchange_free(&x);
     }
-    if (run(&x, c, MODEL_ASYNC, XPAT_ALL_TO_ALL, NULL, 0, XALGO_CATERPILLAR, NULL, 1) == 0) {
+    if (run(&x, c, MODEL_ASYNC, XPAT_ALL_TO_ALL, NULL, 0, &xsched_caterpillar, NULL, 1) == 0) {
         IS_TR(&x, 0, 1, 0, 1, 3, "async n=3");
         IS_TR(&x, 2, 0, 0, 3, 6, "async n=3");
         IS_TR(&x, 1, 0, 2, 4, 8, "async n=3");
@@ -161,7 +155,7 @@ static void test_three_nodes(void)
     /* the tie at p2 goes either way, from the seed */
     int first0 = 0, first1 = 0;
     for (uint64_t seed = 1; seed <= 40; seed++)
-        if (run(&x, c, MODEL_ASYNC, XPAT_ALL_TO_ALL, NULL, 0, XALGO_CATERPILLAR, NULL, seed) == 0) {
+        if (run(&x, c, MODEL_ASYNC, XPAT_ALL_TO_ALL, NULL, 0, &xsched_caterpillar, NULL, seed) == 0) {
             first0 += find(&x, 0, 2)->recv_start == 3;
             first1 += find(&x, 1, 2)->recv_start == 3;
             exchange_free(&x);
@@ -190,7 +184,7 @@ static void test_contention(void)
     struct exchange x;
     int winner1 = 0, winner2 = 0, good = 1;
     for (uint64_t seed = 1; seed <= 30; seed++) {
-        if (run(&x, c, MODEL_SYNC, XPAT_ALL_TO_ALL, NULL, 0, XALGO_RANDOM, order, seed) < 0) {
+        if (run(&x, c, MODEL_SYNC, XPAT_ALL_TO_ALL, NULL, 0, &xsched_random, order, seed) < 0) {
             good = 0;
             break;
         }
@@ -206,7 +200,7 @@ static void test_contention(void)
     ok(good, "sync contention: completion 9; two waits (6 idle) if p1 wins p0, else one (3)");
     ok(winner1 > 0 && winner2 > 0 && winner1 + winner2 == 30,
        "sync contention: p1 or p2 wins p0 at random (%d / %d)", winner1, winner2);
-    if (run(&x, c, MODEL_ASYNC, XPAT_ALL_TO_ALL, NULL, 0, XALGO_RANDOM, order, 1) == 0) {
+    if (run(&x, c, MODEL_ASYNC, XPAT_ALL_TO_ALL, NULL, 0, &xsched_random, order, 1) == 0) {
         is_double(x.completion, 5, 0, "async contention: completion 5 (p2 receives at 3, 4)");
         exchange_free(&x);
     }
@@ -341,15 +335,15 @@ static void test_seeded_structure(void)
     for (uint64_t seed = 1; seed <= 20; seed++) {
         for (int m = 0; m < 2; m++) {
             enum model model = m ? MODEL_SYNC : MODEL_ASYNC;
-            if (run(&x, c5, model, XPAT_ALL_TO_ALL, NULL, 0, XALGO_RANDOM, NULL, seed) == 0) {
+            if (run(&x, c5, model, XPAT_ALL_TO_ALL, NULL, 0, &xsched_random, NULL, seed) == 0) {
                 ok_rnd &= columns_permute(&x);
                 exchange_free(&x);
             }
-            if (run(&x, c10, model, XPAT_ALL_TO_SOME, recv37, 5, XALGO_RANDOM, NULL, seed) == 0) {
+            if (run(&x, c10, model, XPAT_ALL_TO_SOME, recv37, 5, &xsched_random, NULL, seed) == 0) {
                 ok_rnd &= columns_permute(&x);
                 exchange_free(&x);
             }
-            if (run(&x, c5, model, XPAT_ALL_TO_ALL, NULL, 0, XALGO_RSPB, NULL, seed) == 0) {
+            if (run(&x, c5, model, XPAT_ALL_TO_ALL, NULL, 0, &xsched_rspb, NULL, seed) == 0) {
                 /* Table 3: the first row is a permutation, then the caterpillar */
                 int seen[5] = {0}, perm = 1;
                 for (int q = 0; q < 5; q++)
@@ -361,31 +355,31 @@ static void test_seeded_structure(void)
                 }
                 exchange_free(&x);
             }
-            if (run(&x, c10, model, XPAT_ALL_TO_SOME, recv37, 5, XALGO_RSPB, NULL, seed) == 0) {
+            if (run(&x, c10, model, XPAT_ALL_TO_SOME, recv37, 5, &xsched_rspb, NULL, seed) == 0) {
                 ok_rspb_some &= columns_cyclic(&x) && columns_permute(&x);
                 exchange_free(&x);
             }
-            if (run(&x, c5, model, XPAT_ALL_TO_ALL, NULL, 0, XALGO_ORSPB, NULL, seed) == 0) {
+            if (run(&x, c5, model, XPAT_ALL_TO_ALL, NULL, 0, &xsched_orspb, NULL, seed) == 0) {
                 ok_orspb &= rows_cyclic(&x) && columns_permute(&x) && rows_permute(&x);
                 exchange_free(&x);
             }
-            if (run(&x, c10, model, XPAT_ALL_TO_SOME, recv37, 5, XALGO_ORSPB, NULL, seed) == 0) {
+            if (run(&x, c10, model, XPAT_ALL_TO_SOME, recv37, 5, &xsched_orspb, NULL, seed) == 0) {
                 ok_orspb_some &= rows_cyclic(&x) && columns_permute(&x);
                 exchange_free(&x);
             }
-            if (run(&x, c10, model, XPAT_ALL_TO_ALL, NULL, 0, XALGO_MATCHING, NULL, seed) == 0) {
+            if (run(&x, c10, model, XPAT_ALL_TO_ALL, NULL, 0, &xsched_matching, NULL, seed) == 0) {
                 ok_match &= columns_permute(&x) && rows_permute(&x);
                 exchange_free(&x);
             }
-            if (run(&x, c10, model, XPAT_ALL_TO_SOME, recv37, 5, XALGO_MATCHING, NULL, seed) == 0) {
+            if (run(&x, c10, model, XPAT_ALL_TO_SOME, recv37, 5, &xsched_matching, NULL, seed) == 0) {
                 ok_match &= columns_permute(&x);
                 exchange_free(&x);
             }
-            if (run(&x, c10, model, XPAT_ALL_TO_SOME, recv37, 5, XALGO_GREEDY, NULL, seed) == 0) {
+            if (run(&x, c10, model, XPAT_ALL_TO_SOME, recv37, 5, &xsched_greedy, NULL, seed) == 0) {
                 ok_greedy &= columns_permute(&x);
                 exchange_free(&x);
             }
-            if (run(&x, c10, model, XPAT_ALL_TO_ALL, NULL, 0, XALGO_OPEN_SHOP, NULL, seed) == 0) {
+            if (run(&x, c10, model, XPAT_ALL_TO_ALL, NULL, 0, &xsched_open_shop, NULL, seed) == 0) {
                 ok_open &= columns_permute(&x);
                 for (int q = 0; q < 10; q++)
                     ok_open &= x.order[q * 10] == q;   /* its own entry first */
@@ -420,7 +414,7 @@ static void test_greedy_by_hand(void)
     static const int recv[2] = {0, 1}, want[8] = {1, 0, 0, 1, 0, 1, 1, 0};
     struct cluster *c = nodes(4, sr, 1);
     struct exchange x;
-    if (run(&x, c, MODEL_SYNC, XPAT_ALL_TO_SOME, recv, 2, XALGO_GREEDY, NULL, 1) == 0) {
+    if (run(&x, c, MODEL_SYNC, XPAT_ALL_TO_SOME, recv, 2, &xsched_greedy, NULL, 1) == 0) {
         ok(memcmp(x.order, want, sizeof want) == 0,
            "greedy by hand: p0 [p1 p0*], p1 [p0 p1*], p2 [p0 p1], p3 [p1 p0]");
         exchange_free(&x);
@@ -429,7 +423,7 @@ static void test_greedy_by_hand(void)
     static const double sr3[3][2] = {{1, 5}, {1, 1}, {1, 3}};
     static const int want3[9] = {2, 1, 0, 0, 2, 1, 1, 0, 2};
     struct cluster *c3 = nodes(3, sr3, 0);
-    if (run(&x, c3, MODEL_SYNC, XPAT_ALL_TO_ALL, NULL, 0, XALGO_GREEDY, NULL, 1) == 0) {
+    if (run(&x, c3, MODEL_SYNC, XPAT_ALL_TO_ALL, NULL, 0, &xsched_greedy, NULL, 1) == 0) {
         ok(memcmp(x.order, want3, sizeof want3) == 0,
            "greedy by hand: p0 [p2 p1 p0*], p1 [p0 p2 p1*], p2 [p1 p0 p2*]");
         exchange_free(&x);
@@ -444,7 +438,7 @@ static void test_matching(void)
     static const double sr[4][2] = {{1, 2}, {3, 1}, {2, 2}, {4, 3}};
     struct cluster *c = nodes(4, sr, 1);
     struct exchange x;
-    if (run(&x, c, MODEL_SYNC, XPAT_ALL_TO_ALL, NULL, 0, XALGO_MATCHING, NULL, 1) == 0) {
+    if (run(&x, c, MODEL_SYNC, XPAT_ALL_TO_ALL, NULL, 0, &xsched_matching, NULL, 1) == 0) {
         int own_last = 1;
         for (int q = 0; q < 4; q++)
             own_last &= x.order[q * 4 + 3] == q;
@@ -454,7 +448,7 @@ static void test_matching(void)
     }
     /* all-to-some with one receiver: round by round the heaviest sender goes first */
     static const int one[1] = {0};
-    if (run(&x, c, MODEL_SYNC, XPAT_ALL_TO_SOME, one, 1, XALGO_MATCHING, NULL, 1) == 0) {
+    if (run(&x, c, MODEL_SYNC, XPAT_ALL_TO_SOME, one, 1, &xsched_matching, NULL, 1) == 0) {
         is_int(x.eng.ntr, 3, "matching all-to-some, one receiver: 3 transfers");
         exchange_free(&x);
     }
@@ -469,7 +463,7 @@ static void test_matching(void)
     diag_init(&d);
     cluster_finish(big, &d);
     diag_free(&d);
-    struct exchange_opts o = {.pattern = XPAT_ALL_TO_ALL, .algo = XALGO_MATCHING};
+    struct exchange_opts o = {.pattern = XPAT_ALL_TO_ALL, .ops = &xsched_matching};
     ok(exchange_run(&x, big, MODEL_SYNC, &o, &cause) < 0 && cause && strstr(cause, "O(n^4)"),
        "matching is refused above %d nodes: %s", EXCHANGE_MATCHING_MAX_NODES, cause ? cause : "");
     free(cause);
@@ -661,12 +655,12 @@ static void test_random_clusters(void)
                 recv[nrecv++] = i;
         if (nrecv == 0)
             recv[nrecv++] = (int)rng_below(&r, (uint64_t)n);
-        for (int a = 0; a < XALGO_COUNT; a++)
+        for (int a = 0; a < XSCHED_COUNT; a++)
             for (int m = 0; m < 2; m++)
                 for (int pat = 0; pat < 2; pat++) {
                     struct exchange x;
                     if (run(&x, c, m ? MODEL_SYNC : MODEL_ASYNC, (enum xpattern)pat, recv, nrecv,
-                            (enum xalgo)a, NULL, (uint64_t)t) < 0) {
+                            xsched_at(a), NULL, (uint64_t)t) < 0) {
                         failures++;
                         continue;
                     }
@@ -675,7 +669,7 @@ static void test_random_clusters(void)
                     if (why && !first) {
                         first = why;
                         snprintf(what, sizeof what, "cluster %d (n=%d), %s, %s, %s: %s", t, n,
-                                 exchange_algo_name((enum xalgo)a), m ? "sync" : "async",
+                                 xsched_at(a)->name, m ? "sync" : "async",
                                  exchange_pattern_name((enum xpattern)pat), why);
                     }
                     failures += why != NULL;
@@ -748,7 +742,8 @@ static void test_table8(void)
 {
     struct cluster *c = alltoall_cluster(100);
     int recv[100];
-    static const enum xalgo four[4] = {XALGO_RANDOM, XALGO_CATERPILLAR, XALGO_RSPB, XALGO_ORSPB};
+    static const struct xsched_ops *const four[4] = {&xsched_random, &xsched_caterpillar, &xsched_rspb,
+                                                   &xsched_orspb};
     int good = 1;
     char worst[160] = "";
     for (int pct = 10; pct <= 60; pct += 10) {
@@ -771,7 +766,7 @@ static void test_table8(void)
             if (mean < 992 || mean > 1001 || lo < 992) {
                 good = 0;
                 snprintf(worst, sizeof worst, "%d%% %s: mean %g, runs %g..%g", pct,
-                         exchange_algo_name(four[a]), mean, lo, hi);
+                         four[a]->name, mean, lo, hi);
             }
         }
     }
@@ -915,7 +910,7 @@ static void test_recorded(void)
         for (int p = 1; p < w->n; p += 3)
             recv[nrecv++] = p;
         struct exchange x;
-        if (run(&x, c, w->model, w->pattern, recv, nrecv, XSCHED(w->sched), NULL,
+        if (run(&x, c, w->model, w->pattern, recv, nrecv, xsched_find(w->sched), NULL,
                 (uint64_t)w->seed) < 0) {
             bad++;
             cluster_free(c);
@@ -944,6 +939,65 @@ static void test_recorded(void)
        "completion, waits, idle time and bookings as before the ops tables", runs);
 }
 
+/* The list of orders is complete: every table is found by its name, says what
+ * it is, is either fixed or decided while simulating, and runs in each model it
+ * claims on a small cluster (all-to-all and all-to-some). */
+static void test_ops_list(void)
+{
+    static const double sr[4][2] = {{1, 2}, {3, 1}, {2, 2}, {1, 4}};
+    struct cluster *c = nodes(4, sr, 1);
+    static const int recv[2] = {1, 3};
+    char *names = xsched_names();
+    int bad = 0, runs = 0;
+    for (int i = 0; i < XSCHED_COUNT; i++) {
+        const struct xsched_ops *ops = xsched_at(i);
+        if (!ops || xsched_find(ops->name) != ops || !ops->summary || !*ops->summary || !ops->cost ||
+            !strstr(names, ops->name) || !ops->build == !ops->choose || !ops->models ||
+            (ops->models & ~(MODEL_BIT(MODEL_SYNC) | MODEL_BIT(MODEL_ASYNC)))) {
+            diag("table %d (%s) is incomplete", i, ops ? ops->name : "NULL");
+            bad++;
+            continue;
+        }
+        for (int j = 0; j < i; j++)
+            if (strcmp(xsched_at(j)->name, ops->name) == 0)
+                bad++;
+        for (int m = 0; m < MODEL_COUNT; m++) {
+            char *cause = NULL;
+            bool claims = ops->models & MODEL_BIT(m);
+            if ((xsched_check(ops, c, (enum model)m, &cause) == 0) != claims) {
+                diag("%s: xsched_check under %s disagrees with its models", ops->name,
+                     model_name((enum model)m));
+                bad++;
+            }
+            free(cause);
+            if (!claims)
+                continue;
+            for (int pat = 0; pat < 2; pat++) {
+                struct exchange x;
+                if (run(&x, c, (enum model)m, (enum xpattern)pat, recv, 2, ops, NULL, 3) < 0) {
+                    bad++;
+                    continue;
+                }
+                runs++;
+                int want = pat == XPAT_ALL_TO_ALL ? 4 * 3 : 4 * 2 - 2;
+                if (x.ops != ops || x.eng.ntr != want || !(x.completion > 0)) {
+                    diag("%s, %s, %s: %d transfers (want %d), completion %g", ops->name,
+                         model_name((enum model)m), exchange_pattern_name((enum xpattern)pat),
+                         x.eng.ntr, want, x.completion);
+                    bad++;
+                }
+                exchange_free(&x);
+            }
+        }
+    }
+    ok(bad == 0 && runs == 2 * 2 * XSCHED_COUNT && xsched_at(XSCHED_COUNT) == NULL &&
+           xsched_at(-1) == NULL && xsched_find("no-such-order") == NULL,
+       "the %d orders (%s): found by name, complete, each run in its models (%d runs)",
+       XSCHED_COUNT, names, runs);
+    free(names);
+    cluster_free(c);
+}
+
 int main(void)
 {
     test_two_nodes();
@@ -959,5 +1013,6 @@ int main(void)
     test_refusals();
     test_table8();
     test_recorded();
+    test_ops_list();
     return tap_exit();
 }
