@@ -280,6 +280,22 @@ static int cmp_by_cost(const void *a, const void *b)
     return (x->k > y->k) - (x->k < y->k);
 }
 
+/* The first receiver k of a sender's list that it has not sent to and that no
+ * one has taken this round; -1 if none.  Greedy's inner loop, O(R): a loop of
+ * its own with an early return compiles tight (written inside the rounds with
+ * a `pick < 0` condition, gcc -O3 kept its pointers on the stack: 25 % more
+ * instructions for the whole 1000-node run). */
+static int greedy_pick(const int *list, const unsigned char *sent, const unsigned char *taken,
+                       int nrecv)
+{
+    for (int i = 0; i < nrecv; i++) {
+        int k = list[i];
+        if (!sent[k] && !taken[k])
+            return k;
+    }
+    return -1;
+}
+
 /*
  * Greedy (Bhat et al., as Chen & Liu describe it): each sender lists its
  * receivers by decreasing transfer cost (ties: lower index; its own entry
@@ -313,12 +329,8 @@ static void order_greedy(const struct cluster *c, int n, const int *recv, int nr
         memset(taken, 0, (size_t)nrecv);
         int nidle = 0, nbusy = 0;
         for (int t = 0; t < nturn; t++) {
-            int q = turn[t], pick = -1;
-            for (int i = 0; i < nrecv && pick < 0; i++) {
-                int k = list[(size_t)q * nrecv + i];
-                if (!sent[(size_t)q * nrecv + k] && !taken[k])
-                    pick = k;
-            }
+            int q = turn[t];
+            int pick = greedy_pick(&list[(size_t)q * nrecv], &sent[(size_t)q * nrecv], taken, nrecv);
             if (pick < 0) {
                 idle[nidle++] = q;
                 continue;
