@@ -494,7 +494,7 @@ static int skip_own(const struct exchange *x, int q, int k, int limit)
 /* Sender q, ready at t: its next receiver, without deciding it yet (a sync
  * sender whose receiver is busy waits and asks again).  *slot: the choice's
  * index in q's pool (dynamic) or its row (fixed). */
-static int next_receiver(struct sim *s, int q, double t, int *slot)
+static inline int next_receiver(struct sim *s, int q, double t, int *slot)
 {
     struct exchange *x = s->x;
     if (!s->dynamic) {
@@ -509,7 +509,7 @@ static int next_receiver(struct sim *s, int q, double t, int *slot)
 }
 
 /* Decide q's next message (next_receiver's slot): returns its row in q's order. */
-static int commit(struct sim *s, int q, int slot)
+static inline int commit(struct sim *s, int q, int slot)
 {
     if (!s->dynamic)
         return s->cursor[q]++;
