@@ -281,10 +281,9 @@ static int cmp_by_cost(const void *a, const void *b)
 }
 
 /* The first receiver k of a sender's list that it has not sent to and that no
- * one has taken this round; -1 if none.  Greedy's inner loop, O(R): a loop of
- * its own with an early return compiles tight (written inside the rounds with
- * a `pick < 0` condition, gcc -O3 kept its pointers on the stack: 25 % more
- * instructions for the whole 1000-node run). */
+ * one has taken this round; -1 if none.  Greedy's inner loop, O(R), written
+ * as a loop of its own with an early return: that compiles to a tight loop,
+ * where a `pick < 0` loop condition inside the rounds did not. */
 static int greedy_pick(const int *list, const unsigned char *sent, const unsigned char *taken,
                        int nrecv)
 {
@@ -927,7 +926,7 @@ int exchange_run(struct exchange *x, const struct cluster *c, enum model m,
             s.cursor[q] = nrecv;   /* async, a fixed order: every row is decided */
     free(is_recv);
     rng_seed(&s.ties, o->seed ^ SALT_TIES);
-    heap_init(&s.heap, 2 * (size_t)n);   /* at most a READY and an ARRIVAL per sender */
+    heap_init(&s.heap, 2 * (size_t)n + 1);   /* at most a READY and an ARRIVAL per sender */
     int rc = simulate(&s, cause);
     free(s.cursor);
     free(s.brow);

@@ -15,24 +15,23 @@ static inline bool item_less(const struct heap_item *a, const struct heap_item *
 
 void heap_init(struct heap *h, size_t cap)
 {
-    h->a = cap ? xmalloc(cap * sizeof *h->a) : NULL;
+    h->cap = cap > 0 ? cap : 64;
+    h->a = xmalloc(h->cap * sizeof *h->a);
     h->n = 0;
-    h->cap = cap;
     h->next_seq = 0;
 }
 
 void heap_free(struct heap *h)
 {
     free(h->a);
-    heap_init(h, 0);
+    h->a = NULL;
+    h->n = h->cap = 0;
 }
 
+/* Invariant: n < cap between calls, so a push has room and grows, if it
+ * must, once its item is in: then nothing else is live across the call. */
 void heap_push_seq(struct heap *h, double time, uint64_t seq, uint64_t data)
 {
-    if (h->n == h->cap) {
-        h->cap = h->cap ? 2 * h->cap : 64;
-        h->a = xrealloc(h->a, h->cap * sizeof *h->a);
-    }
     struct heap_item it = {time, seq, data};
     size_t i = h->n++;
     while (i > 0) {   /* lift the hole while the parent is greater */
@@ -43,6 +42,10 @@ void heap_push_seq(struct heap *h, double time, uint64_t seq, uint64_t data)
         i = parent;
     }
     h->a[i] = it;
+    if (h->n == h->cap) {
+        h->cap *= 2;
+        h->a = xrealloc(h->a, h->cap * sizeof *h->a);
+    }
 }
 
 void heap_push(struct heap *h, double time, uint64_t data)
@@ -62,10 +65,16 @@ bool heap_pop(struct heap *h, struct heap_item *out)
     /* Sink the hole at the root to a leaf along the lesser children, then
      * lift the last item from there: the last item usually belongs near the
      * bottom, so this takes one compare per level instead of two. */
-    for (size_t c; (c = 2 * i + 1) < n; i = c) {
-        if (c + 1 < n && item_less(&a[c + 1], &a[c]))
-            c++;
+    size_t c;
+    while ((c = 2 * i + 2) < n) {   /* two children: the right one is c */
+        if (item_less(&a[c - 1], &a[c]))
+            c--;
         a[i] = a[c];
+        i = c;
+    }
+    if (c == n) {   /* a left child only */
+        a[i] = a[c - 1];
+        i = c - 1;
     }
     while (i > 0) {
         size_t parent = (i - 1) / 2;

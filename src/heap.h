@@ -16,7 +16,9 @@
  *
  * Cost: heap_push and heap_pop O(log n) for n items held (heap_pop takes one
  * compare per level: it sinks the hole to a leaf, then lifts the last item);
- * heap_peek O(1).  Memory: 24 bytes per item, grown by doubling.
+ * heap_peek O(1).  Memory: 24 bytes per item, grown by doubling (amortised
+ * O(1) per push); a push grows the array after placing its item, so the
+ * common path keeps nothing live across a call.
  */
 #ifndef HETCAST_HEAP_H
 #define HETCAST_HEAP_H
@@ -37,8 +39,9 @@ struct heap {
     uint64_t next_seq;     /* heap_push's insertion count */
 };
 
-/* An empty heap with room for cap items (0: allocate on the first push). */
+/* An empty heap with room for cap items (0: a default); it grows by doubling. */
 void heap_init(struct heap *h, size_t cap);
+/* Release the items; heap_init again before any other use. */
 void heap_free(struct heap *h);
 /* Insert; ties in time come out in insertion order. */
 void heap_push(struct heap *h, double time, uint64_t data);

@@ -3,7 +3,7 @@
  * (time, seq) order, checked against a sort and against a linear search for
  * the least item while pushes and pops interleave; equal times come out in
  * insertion order (heap_push) or by the caller's seq (heap_push_seq); the
- * boundary cases: an empty heap, one item, a heap grown from no capacity.
+ * boundary cases: an empty heap, one item, a heap grown from room for one.
  */
 #include <stdlib.h>
 
