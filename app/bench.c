@@ -545,7 +545,7 @@ static int fig_exchange(const struct bopts *o)
         long long msgs = 0;
         for (int rep = 0; rep < o->repeat; rep++) {
             struct exchange x;
-            struct exchange_opts xo = {.pattern = XPAT_ALL_TO_ALL, .algo = XALGO_CATERPILLAR,
+            struct exchange_opts xo = {.pattern = XPAT_ALL_TO_ALL, .ops = &xsched_caterpillar,
                                        .seed = o->seed};
             char *cause = NULL;
             double t0 = cpu_now();

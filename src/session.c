@@ -118,8 +118,7 @@ const struct sched_ops *session_sched(const char *name, char **cause)
     if (ends_with(name, ".lua"))
         return lua_sched_ops(name, cause);
     const struct sched_ops *ops = sched_find(name);
-    enum xalgo xa;
-    if (!ops && exchange_algo_parse(name, &xa) == 0) {
+    if (!ops && xsched_find(name)) {
         char *names = sched_names();
         set_cause(cause, "%s schedules a personalized exchange: use it with --pattern all-to-all "
                   "or --pattern all-to-some; the broadcast schedulers are: %s", name, names);
@@ -148,10 +147,9 @@ int session_run(struct run *r, const struct session_opts *o, const struct cluste
 
 int session_exchange_sched(const char *name, char **cause)
 {
-    enum xalgo a;
-    if (!name || exchange_algo_parse(name, &a) == 0)
+    if (!name || xsched_find(name))
         return 0;
-    char *names = exchange_algo_names();
+    char *names = xsched_names();
     if (sched_find(name))
         set_cause(cause, "%s is a broadcast scheduler; with --pattern the valid schedulers are: %s",
                   name, names);
@@ -200,7 +198,6 @@ int session_exchange(const struct session_opts *o, const struct cluster *c, cons
                      bool timeline, struct exchange *x, char **cause)
 {
     enum xpattern pat;
-    enum xalgo algo;
     enum model m;
     memset(x, 0, sizeof *x);
     if (!sched)
@@ -209,8 +206,7 @@ int session_exchange(const struct session_opts *o, const struct cluster *c, cons
         session_exchange_model(o, c, &m, cause) < 0)
         return -1;
     exchange_pattern_parse(o->pattern, &pat);
-    exchange_algo_parse(sched, &algo);
-    struct exchange_opts xo = {.pattern = pat, .algo = algo, .seed = o->sopt.seed,
+    struct exchange_opts xo = {.pattern = pat, .ops = xsched_find(sched), .seed = o->sopt.seed,
                                .timeline = timeline};
     int *recv = NULL;
     if (pat == XPAT_ALL_TO_SOME &&

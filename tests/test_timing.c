@@ -343,10 +343,11 @@ static void check_optimal(const struct cluster *c, enum model m, const char *wha
 
 /* ---- the exchanges: receive ports that wait ---- */
 
-static void check_exchange(const struct cluster *c, enum model m, enum xalgo a, const char *what)
+static void check_exchange(const struct cluster *c, enum model m, const struct xsched_ops *a,
+                           const char *what)
 {
     struct exchange x;
-    struct exchange_opts o = {.pattern = XPAT_ALL_TO_ALL, .algo = a, .seed = 3};
+    struct exchange_opts o = {.pattern = XPAT_ALL_TO_ALL, .ops = a, .seed = 3};
     char *cause = NULL;
     if (exchange_run(&x, c, m, &o, &cause) < 0) {
         ok(0, "%s: exchange runs (%s)", what, cause);
@@ -368,7 +369,7 @@ static void check_exchange(const struct cluster *c, enum model m, enum xalgo a, 
         take(c, m, &pt, t->from, t->to, &tm);
     }
     is_int(bad, 0, "%s, %s, %s: the exchange's %d bookings are timing_of's (%d waited for a port)",
-           what, model_name(m), exchange_algo_name(a), x.eng.ntr, waited);
+           what, model_name(m), a->name, x.eng.ntr, waited);
     ports_free(&pt);
     exchange_free(&x);
 }
@@ -515,9 +516,9 @@ int main(void)
                          (unsigned long long)seed);
                 int rc;
                 struct cluster *mid = random_cluster(kinds[ki], 12, 200 + seed, &rc);
-                for (int a = 0; rc == 0 && a < XALGO_COUNT; a++) {
-                    check_exchange(mid, MODEL_ASYNC, (enum xalgo)a, what);
-                    check_exchange(mid, MODEL_SYNC, (enum xalgo)a, what);
+                for (int a = 0; rc == 0 && a < XSCHED_COUNT; a++) {
+                    check_exchange(mid, MODEL_ASYNC, xsched_at(a), what);
+                    check_exchange(mid, MODEL_SYNC, xsched_at(a), what);
                 }
                 cluster_free(mid);
             }

@@ -136,7 +136,7 @@ const struct engine *vrun_engine(const struct vrun *r)
 
 const char *vrun_sched_name(const struct vrun *r)
 {
-    return r->x ? exchange_algo_name(r->x->algo) : r->run.sched.ops->name;
+    return r->x ? r->x->ops->name : r->run.sched.ops->name;
 }
 
 double vrun_end(const struct vrun *r)
