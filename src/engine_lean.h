@@ -32,7 +32,6 @@
 #ifndef HETCAST_ENGINE_LEAN_H
 #define HETCAST_ENGINE_LEAN_H
 
-#include <stdbool.h>
 #include <stdint.h>
 
 #include "engine.h"
