@@ -8,6 +8,7 @@
 #include "engine.h"
 
 #include "engine_lean.h"
+#include "heap.h"
 #include "hugemem.h"
 
 #include <math.h>
@@ -245,71 +246,34 @@ int engine_book(struct engine *e, int from, int to, int msg, const char *reason,
     return 0;
 }
 
-/* ---- the event heap: ordered by (time, seq) ---- */
-
-static bool ev_less(const struct event *a, const struct event *b)
-{
-    return a->time < b->time || (a->time == b->time && a->seq < b->seq);
-}
-
-static void heap_push(struct event *h, int *n, struct event ev)
-{
-    int i = (*n)++;
-    while (i > 0) {
-        int parent = (i - 1) / 2;
-        if (!ev_less(&ev, &h[parent]))
-            break;
-        h[i] = h[parent];
-        i = parent;
-    }
-    h[i] = ev;
-}
-
-static struct event heap_pop(struct event *h, int *n)
-{
-    struct event top = h[0], last = h[--(*n)];
-    int i = 0;
-    for (;;) {
-        int c = 2 * i + 1;
-        if (c >= *n)
-            break;
-        if (c + 1 < *n && ev_less(&h[c + 1], &h[c]))
-            c++;
-        if (!ev_less(&h[c], &last))
-            break;
-        h[i] = h[c];
-        i = c;
-    }
-    if (*n > 0)
-        h[i] = last;
-    return top;
-}
-
 void engine_timeline(struct engine *e)
 {
     if (e->lean) {
         engine_stream_until(e, INFINITY);
         return;
     }
-    int cap = 4 * e->ntr, nh = 0;
-    struct event *heap = xmalloc((size_t)(cap ? cap : 1) * sizeof *heap);
-    unsigned seq = 0;
+    /* The events in (time, insertion) order: heap_push numbers them as they come. */
+    struct heap h;
+    heap_init(&h, 4 * (size_t)e->ntr);
     for (int i = 0; i < e->ntr; i++) {
         const struct transfer *t = &e->tr[i];
         unsigned events = transfer_events(t);   /* the lean stream's, too */
-        heap_push(heap, &nh, (struct event){t->start, seq++, EV_SEND_START, i});
+        uint64_t tr = (uint64_t)(unsigned)i << 2;
+        heap_push(&h, t->start, tr | EV_SEND_START);
         if (events & TIMING_SEND_END)
-            heap_push(heap, &nh, (struct event){t->free, seq++, EV_SEND_END, i});
+            heap_push(&h, t->free, tr | EV_SEND_END);
         if (events & TIMING_LINK_END)
-            heap_push(heap, &nh, (struct event){t->link_end, seq++, EV_LINK_END, i});
-        heap_push(heap, &nh, (struct event){t->hold, seq++, EV_HOLD, i});
+            heap_push(&h, t->link_end, tr | EV_LINK_END);
+        heap_push(&h, t->hold, tr | EV_HOLD);
     }
     free(e->ev);
-    e->ev = xmalloc((size_t)(nh ? nh : 1) * sizeof *e->ev);
+    e->ev = xmalloc((h.n ? h.n : 1) * sizeof *e->ev);
     e->nev = 0;
-    while (nh > 0)
-        e->ev[e->nev++] = heap_pop(heap, &nh);
-    free(heap);
+    struct heap_item it;
+    while (heap_pop(&h, &it))
+        e->ev[e->nev++] = (struct event){it.time, (unsigned)it.seq, (int)(it.data & 3),
+                                         (int)(it.data >> 2)};
+    heap_free(&h);
 }
 
 /* ---- replay ---- */
