@@ -7,8 +7,8 @@
  * error, so that one run lists every problem (one diag line each), and it
  * returns a cluster only when there were none; cluster_finish() then does the
  * checks that every front door shares.  The writer produces files that this
- * reader loads back to the same model, and saving goes through a temporary
- * file and rename(), so a reader never sees half a file.  docs/formats.md
+ * reader loads back to the same model, and saving goes through atomic.h
+ * (a temporary file, fsync, rename), so a reader never sees half a file.  docs/formats.md
  * describes the format for users.
  *
  * Numbers are read and written in the C locale whatever the program's
@@ -18,6 +18,7 @@
 #define _POSIX_C_SOURCE 200809L
 #endif
 
+#include "atomic.h"
 #include "cluster.h"
 #include "hugemem.h"
 
@@ -31,8 +32,6 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <unistd.h>
-#include <fcntl.h>
 
 #define MAX_NODES 1000000   /* nodes in one cluster, `count` expansion included */
 #define MAX_MATRIX 4096     /* nodes in a latency matrix (n*n doubles) */
@@ -1746,70 +1745,22 @@ int cluster_write_csv(const struct cluster *c, FILE *fp)
     return write_csv(c, fp, NULL);
 }
 
-/* Permissions for a new file: those of the file it replaces, else 0666 & ~umask. */
-static mode_t file_mode(const char *path)
-{
-    struct stat st;
-    if (stat(path, &st) == 0)
-        return st.st_mode & 07777;
-    mode_t mask = umask(022);    /* umask can only be read by setting it */
-    umask(mask);
-    return 0666 & ~mask;
-}
-
 int cluster_save_csv(const struct cluster *c, const char *path, char **cause)
 {
-    const char *slash = strrchr(path, '/');
-    char *dir = slash ? str_ndup(path, slash == path ? 1 : (size_t)(slash - path)) : xstrdup(".");
-    const char *base = slash ? slash + 1 : path;
-    if (*base == '\0') {
-        free(dir);
-        return set_cause(cause, "%s: not a file name", path);
-    }
-    char *tmp = xasprintf("%s/.%s.XXXXXX", strcmp(dir, "/") == 0 ? "" : dir, base);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int err = errno;
-        free(tmp);
-        free(dir);
-        return set_cause(cause, "%s: cannot create a temporary file: %s", path, strerror(err));
+    struct atomic_file af;
+    if (atomic_open(&af, path) != 0) {
+        if (errno == EISDIR)
+            return set_cause(cause, "%s: not a file name", path);
+        return set_cause(cause, "%s: cannot create a temporary file: %s", path, strerror(errno));
     }
     char *why = NULL;
-    int err = 0;
-    FILE *fp = NULL;
-    if (fchmod(fd, file_mode(path)) != 0 || !(fp = fdopen(fd, "w"))) {
-        err = errno;
-    } else if (write_csv(c, fp, &why) != 0) {
-        err = errno;
-    } else if (fsync(fileno(fp)) != 0) {
-        err = errno;
-    }
-    if (fp) {
-        if (fclose(fp) != 0 && !err)
-            err = errno;
-    } else {
-        close(fd);
-    }
-    if (!err && rename(tmp, path) != 0)
-        err = errno;
-    if (err) {
-        unlink(tmp);
-        if (why)
-            set_cause(cause, "%s: %s", path, why);
-        else
-            set_cause(cause, "%s: cannot save: %s", path, strerror(err));
+    if (write_csv(c, af.fp, &why) != 0) {
+        atomic_abort(&af);
+        set_cause(cause, "%s: %s", path, why);
         free(why);
-        free(tmp);
-        free(dir);
         return -1;
     }
-    /* Make the rename itself durable; a failure here loses nothing. */
-    int dfd = open(dir, O_RDONLY);
-    if (dfd >= 0) {
-        fsync(dfd);
-        close(dfd);
-    }
-    free(tmp);
-    free(dir);
+    if (atomic_commit(&af) != 0)
+        return set_cause(cause, "%s: cannot save: %s", path, strerror(errno));
     return 0;
 }
