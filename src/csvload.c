@@ -20,6 +20,7 @@
 
 #include "atomic.h"
 #include "cluster.h"
+#include "csvfield.h"
 #include "hugemem.h"
 
 #include <csv.h>
@@ -1429,29 +1430,6 @@ struct cluster *cluster_load_csv(const char *path, struct diag *d)
 
 /* ---- writing ---- */
 
-/* A field needs quotes if libcsv would otherwise split, trim or comment it. */
-static bool needs_quotes(const char *s)
-{
-    size_t n = strlen(s);
-    return n == 0 || s[0] == '#' || s[0] == '"' || is_blank_char(s[0]) ||
-           is_blank_char(s[n - 1]) || strpbrk(s, ",\"\r\n") != NULL;
-}
-
-static void put_field(FILE *fp, const char *s)
-{
-    if (!needs_quotes(s)) {
-        fputs(s, fp);
-        return;
-    }
-    fputc('"', fp);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', fp);
-        fputc(*s, fp);
-    }
-    fputc('"', fp);
-}
-
 /*
  * Integers below 10^15 plainly ("3"), other values with the fewest of 15..17
  * significant digits that read back to the same double.  Called in the C
@@ -1570,7 +1548,7 @@ static void write_nodes(const struct cluster *c, FILE *fp)
     fprintf(fp, "name,send,recv%s%s\n", klass ? ",class" : "", group ? ",group" : "");
     for (int i = 0; i < c->n; i++) {
         const struct node *nd = &c->nodes[i];
-        put_field(fp, nd->name);
+        csvfield_put(fp, nd->name);
         fputc(',', fp);
         put_num(fp, nd->send);
         fputc(',', fp);
@@ -1578,12 +1556,12 @@ static void write_nodes(const struct cluster *c, FILE *fp)
         if (klass) {
             fputc(',', fp);
             if (nd->klass && *nd->klass)
-                put_field(fp, nd->klass);
+                csvfield_put(fp, nd->klass);
         }
         if (group) {
             fputc(',', fp);
             if (nd->group && *nd->group)
-                put_field(fp, nd->group);
+                csvfield_put(fp, nd->group);
         }
         fputc('\n', fp);
     }
@@ -1600,12 +1578,12 @@ static void write_matrix(const struct cluster *c, FILE *fp)
     }
     for (int j = 0; j < c->n; j++) {
         fputc(',', fp);
-        put_field(fp, c->nodes[j].name);
+        csvfield_put(fp, c->nodes[j].name);
     }
     fprintf(fp, "%s%s%s%s\n", send ? ",send" : "", recv ? ",recv" : "", klass ? ",class" : "",
             group ? ",group" : "");
     for (int i = 0; i < c->n; i++) {
-        put_field(fp, c->nodes[i].name);
+        csvfield_put(fp, c->nodes[i].name);
         for (int j = 0; j < c->n; j++) {
             fputc(',', fp);
             put_num(fp, c->dist[(size_t)i * (size_t)c->n + (size_t)j]);
@@ -1621,12 +1599,12 @@ static void write_matrix(const struct cluster *c, FILE *fp)
         if (klass) {
             fputc(',', fp);
             if (c->nodes[i].klass && *c->nodes[i].klass)
-                put_field(fp, c->nodes[i].klass);
+                csvfield_put(fp, c->nodes[i].klass);
         }
         if (group) {
             fputc(',', fp);
             if (c->nodes[i].group && *c->nodes[i].group)
-                put_field(fp, c->nodes[i].group);
+                csvfield_put(fp, c->nodes[i].group);
         }
         fputc('\n', fp);
     }
@@ -1658,7 +1636,7 @@ static void write_graph(const struct cluster *c, FILE *fp)
     for (int u = 0; declare && u < c->n; u++) {
         double s;
         graph_node_send(c, u, &s);
-        put_field(fp, c->nodes[u].name);
+        csvfield_put(fp, c->nodes[u].name);
         fputs(",,", fp);
         if (has_send) {
             fputc(',', fp);
@@ -1669,9 +1647,9 @@ static void write_graph(const struct cluster *c, FILE *fp)
     }
     for (int k = 0; k < c->nedges; k++) {
         const struct edge *e = &c->edges[k];
-        put_field(fp, c->nodes[e->from].name);
+        csvfield_put(fp, c->nodes[e->from].name);
         fputc(',', fp);
-        put_field(fp, c->nodes[e->to].name);
+        csvfield_put(fp, c->nodes[e->to].name);
         fputc(',', fp);
         put_num(fp, e->time);
         if (has_send) {

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "atomic.h"
+#include "csvfield.h"
 #include "report.h"
 
 /* ---- the tree ---- */
@@ -436,14 +437,14 @@ int export_schedule_csv(FILE *fp, const struct run *r)
                 "hold,reason\n");
     for (int i = 0; i < r->eng.ntr; i++) {
         const struct transfer *t = &r->eng.tr[i];
-        report_csv_field(fp, r->sched.ops->name);
+        csvfield_put(fp, r->sched.ops->name);
         fprintf(fp, ",%d,", i + 1);
-        report_csv_field(fp, r->c->nodes[t->from].name);
+        csvfield_put(fp, r->c->nodes[t->from].name);
         fputc(',', fp);
-        report_csv_field(fp, r->c->nodes[t->to].name);
+        csvfield_put(fp, r->c->nodes[t->to].name);
         fprintf(fp, ",%s,%s,%s,%s,%s,%s,%s,", report_num(t->start), report_num(t->send_end), report_num(t->link_start),
                 report_num(t->link_end), report_num(t->recv_start), report_num(t->recv_end), report_num(t->hold));
-        report_csv_field(fp, t->reason ? t->reason : "");
+        csvfield_put(fp, t->reason ? t->reason : "");
         fputc('\n', fp);
     }
     return ferror(fp) ? -1 : 0;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bounds.h"
+#include "csvfield.h"
 #include "pipeline.h"
 
 void fmt_num(char *buf, size_t size, double x)
@@ -62,21 +63,6 @@ static void json_string(FILE *fp, const char *s)
             fputc(*p, fp);
     }
     fputc('"', fp);
-}
-
-static void csv_field(FILE *fp, const char *s)
-{
-    if (strpbrk(s, ",\"\n\r")) {
-        fputc('"', fp);
-        for (; *s; s++) {
-            if (*s == '"')
-                fputc('"', fp);
-            fputc(*s, fp);
-        }
-        fputc('"', fp);
-    } else {
-        fputs(s, fp);
-    }
 }
 
 static const char *nodename(const struct run *r, int i)
@@ -214,7 +200,8 @@ void report_run_csv(FILE *fp, const struct run *r, bool summary, bool header)
     if (summary) {
         if (header)
             fprintf(fp, "scheduler,model,nodes,makespan,lower_bound,optimal\n");
-        fprintf(fp, "%s,%s,%d,%s,%s,%s\n", r->sched.ops->name, model_name(r->model), r->c->n,
+        csvfield_put(fp, r->sched.ops->name);
+        fprintf(fp, ",%s,%d,%s,%s,%s\n", model_name(r->model), r->c->n,
                 report_num(r->eng.makespan), report_num(r->lower_bound),
                 r->opt == OPT_PROVEN ? report_num(r->optimum) : "");
         return;
@@ -224,10 +211,11 @@ void report_run_csv(FILE *fp, const struct run *r, bool summary, bool header)
                     "recv_end,hold\n");
     for (int i = 0; i < r->eng.ntr; i++) {
         const struct transfer *t = &r->eng.tr[i];
-        fprintf(fp, "%s,%d,", r->sched.ops->name, i + 1);
-        csv_field(fp, nodename(r, t->from));
+        csvfield_put(fp, r->sched.ops->name);
+        fprintf(fp, ",%d,", i + 1);
+        csvfield_put(fp, nodename(r, t->from));
         fputc(',', fp);
-        csv_field(fp, nodename(r, t->to));
+        csvfield_put(fp, nodename(r, t->to));
         fprintf(fp, ",%s,%s,%s,%s,%s,%s,%s\n", report_num(t->start), report_num(t->send_end), report_num(t->link_start),
                 report_num(t->link_end), report_num(t->recv_start), report_num(t->recv_end), report_num(t->hold));
     }
@@ -362,5 +350,5 @@ void report_json_string(FILE *fp, const char *s)
 
 void report_csv_field(FILE *fp, const char *s)
 {
-    csv_field(fp, s);
+    csvfield_put(fp, s);
 }

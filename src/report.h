@@ -34,7 +34,8 @@ void report_compare_csv(FILE *fp, const struct run *runs, int k, bool summary);
 void report_compare_json(FILE *fp, const struct run *runs, int k, bool summary);
 /* The summary lines alone (the view shows them too). */
 void report_summary_text(FILE *fp, const struct run *r);
-/* Quoting shared with the other reports (report_exchange.c): a JSON string, a CSV field. */
+/* Quoting shared with the other reports (report_exchange.c): a JSON string, and a CSV
+ * field (csvfield_put, csvfield.h: the one rule of cluster files and reports). */
 void report_json_string(FILE *fp, const char *s);
 void report_csv_field(FILE *fp, const char *s);
 
