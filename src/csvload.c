@@ -22,6 +22,7 @@
 #include "cluster.h"
 #include "csvfield.h"
 #include "hugemem.h"
+#include "numfmt.h"
 
 #include <csv.h>
 #include <errno.h>
@@ -1430,31 +1431,10 @@ struct cluster *cluster_load_csv(const char *path, struct diag *d)
 
 /* ---- writing ---- */
 
-/*
- * Integers below 10^15 plainly ("3"), other values with the fewest of 15..17
- * significant digits that read back to the same double.  Called in the C
- * locale.
- */
-static const char *fmt_num(double v, char *buf, size_t size)
-{
-    if (v == 0) {
-        snprintf(buf, size, "0");
-    } else if (v == floor(v) && fabs(v) < 1e15) {
-        snprintf(buf, size, "%.0f", v);
-    } else {
-        for (int prec = 15; prec <= 17; prec++) {
-            snprintf(buf, size, "%.*g", prec, v);
-            if (strtod(buf, NULL) == v)
-                break;
-        }
-    }
-    return buf;
-}
-
 static void put_num(FILE *fp, double v)
 {
-    char buf[40];
-    fputs(fmt_num(v, buf, sizeof buf), fp);
+    char buf[NUMFMT_SIZE];
+    fputs(numfmt_plain(buf, v), fp);
 }
 
 /* `# key: value`, with line ends and other control characters as blanks. */
@@ -1671,8 +1651,6 @@ static int write_csv(const struct cluster *c, FILE *fp, char **cause)
         errno = EINVAL;
         return -1;
     }
-    locale_t loc = newlocale(LC_ALL_MASK, "C", (locale_t)0);
-    locale_t old = loc ? uselocale(loc) : (locale_t)0;
     if (c->name && *c->name)
         put_param(fp, "name", c->name);
     if (c->description) {
@@ -1704,10 +1682,6 @@ static int write_csv(const struct cluster *c, FILE *fp, char **cause)
     case CLUSTER_NODES: write_nodes(c, fp); break;
     case CLUSTER_MATRIX: write_matrix(c, fp); break;
     case CLUSTER_GRAPH: write_graph(c, fp); break;
-    }
-    if (loc) {
-        uselocale(old);
-        freelocale(loc);
     }
     if (fflush(fp) != 0 || ferror(fp)) {
         int err = errno ? errno : EIO;

@@ -1,5 +1,6 @@
 /*
- * report.c - text, CSV and JSON output of runs.
+ * report.c - text, CSV and JSON output of runs; numbers through numfmt.h,
+ * CSV fields through csvfield.h.
  */
 #include "report.h"
 
@@ -9,46 +10,37 @@
 
 #include "bounds.h"
 #include "csvfield.h"
+#include "numfmt.h"
 #include "pipeline.h"
 
 void fmt_num(char *buf, size_t size, double x)
 {
-    if (isinf(x)) {
-        snprintf(buf, size, "%s", x > 0 ? "inf" : "-inf");
-        return;
-    }
-    for (int prec = 6; prec <= 17; prec++) {
-        snprintf(buf, size, "%.*g", prec, x);
-        if (strtod(buf, NULL) == x)
-            return;
-    }
-}
-
-/* fmt into the next of 8 rotating static buffers. */
-static const char *rotating(void (*fmt)(char *, size_t, double), double x)
-{
-    static char bufs[8][40];
-    static int at;
-    char *b = bufs[at++ & 7];
-    fmt(b, sizeof bufs[0], x);
-    return b;
-}
-
-const char *report_num(double x)
-{
-    return rotating(fmt_num, x);
+    char t[NUMFMT_SIZE];
+    snprintf(buf, size, "%s", numfmt_shortest(t, x));
 }
 
 void fmt_num_text(char *buf, size_t size, double x)
 {
-    fmt_num(buf, size, x);
-    if (strlen(buf) > 12 && isfinite(x))
-        snprintf(buf, size, "%.10g", x);
+    char t[NUMFMT_SIZE];
+    snprintf(buf, size, "%s", numfmt_text(t, x));
+}
+
+/* The next of 8 rotating static buffers. */
+static char *rotating(void)
+{
+    static char bufs[8][NUMFMT_SIZE];
+    static int at;
+    return bufs[at++ & 7];
+}
+
+const char *report_num(double x)
+{
+    return numfmt_shortest(rotating(), x);
 }
 
 const char *report_txt(double x)
 {
-    return rotating(fmt_num_text, x);
+    return numfmt_text(rotating(), x);
 }
 
 static void json_string(FILE *fp, const char *s)
@@ -87,9 +79,7 @@ static double measured_of(const struct run *r)
     double x = pipe_measured_throughput(&r->eng, k / 2, k - 1);
     if (fabs(x - r->sched.throughput) <= 1e-9 * r->sched.throughput)
         return r->sched.throughput;
-    char buf[40];
-    snprintf(buf, sizeof buf, "%.12g", x);
-    return strtod(buf, NULL);
+    return numfmt_round(x, 12);
 }
 
 /* A number as JSON: null when it is not finite. */
