@@ -6,9 +6,12 @@
  * problem names the true file line and the column.  It keeps going after an
  * error, so that one run lists every problem (one diag line each), and it
  * returns a cluster only when there were none; cluster_finish() then does the
- * checks that every front door shares.  The writer produces files that this
- * reader loads back to the same model, and saving goes through atomic.h
- * (a temporary file, fsync, rename), so a reader never sees half a file.  docs/formats.md
+ * checks that every front door shares.  Nearly every line has no quote:
+ * on the fast path (csv_fast.h, fastpath.h) such a line is split by hand,
+ * exactly as libcsv would split it, and its short decimals are read
+ * without strtod.  The writer produces files that this reader loads back to
+ * the same model, and saving goes through atomic.h (a temporary file,
+ * fsync, rename), so a reader never sees half a file.  docs/formats.md
  * describes the format for users.
  *
  * Numbers are read and written in the C locale whatever the program's
@@ -20,7 +23,9 @@
 
 #include "atomic.h"
 #include "cluster.h"
+#include "csv_fast.h"
 #include "csvfield.h"
+#include "fastpath.h"
 #include "hugemem.h"
 #include "numfmt.h"
 
@@ -100,13 +105,8 @@ struct loader {
     int cur_line;
     int rec_line;
     bool pending;
-    char **fields;          /* the record's fields: set when it is complete */
-    int nfields;
-    int fieldcap;
-    char *fbuf;             /* the fields' text, each NUL-terminated, one buffer for all */
-    size_t fbuf_len, fbuf_cap;
-    size_t *foff;           /* where field i starts in fbuf (plain lines: where it ends) */
-    size_t *flen;           /* field i's length (set with fields) */
+    struct csv_record rec;  /* the record's fields (csv_fast.h) */
+    bool fast;              /* fastpath_on(): plain lines by hand, short decimals without strtod */
 
     /* The header row. */
     int header_line;        /* 0 until the header was read */
@@ -362,68 +362,13 @@ static bool number_syntax(const char *s)
     return *s == '\0';
 }
 
-/*
- * The common short decimals without strtod (which also needs the locale
- * switched): at most 15 significant digits and a power of ten within 22
- * make the digits m and 10^|e| exact doubles, so m * 10^e or m / 10^-e is
- * one correctly rounded operation, the very double strtod gives (Clinger's
- * fast path).  It checks the syntax as it goes, so a true answer means s
- * passes number_syntax() too; false for anything else (the caller then goes
- * the slow way, which also says what is wrong).
- */
-static bool fast_decimal(const char *s, double *out)
+/* strtod in the C locale (the short decimals without it, on the fast path);
+ * s has passed number_syntax(). */
+static double c_strtod(const struct loader *ld, const char *s, int *err)
 {
-    static const double pow10[23] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
-                                     1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
-                                     1e20, 1e21, 1e22};
-    bool neg = *s == '-';
-    if (*s == '+' || *s == '-')
-        s++;
-    uint64_t m = 0;
-    int digits = 0, seen = 0, scale = 0;   /* significant digits, all digits */
-    for (; is_digit(*s); s++, seen++)
-        if (digits || *s != '0') {
-            m = m * 10 + (uint64_t)(*s - '0');
-            if (++digits > 15)
-                return false;
-        }
-    if (*s == '.')
-        for (s++; is_digit(*s); s++, seen++) {
-            scale--;
-            if (digits || *s != '0') {
-                m = m * 10 + (uint64_t)(*s - '0');
-                if (++digits > 15)
-                    return false;
-            }
-        }
-    if (!seen)
-        return false;
-    if (*s == 'e' || *s == 'E') {
-        s++;
-        bool eneg = *s == '-';
-        if (*s == '+' || *s == '-')
-            s++;
-        if (!is_digit(*s))
-            return false;
-        int x = 0;
-        for (; is_digit(*s); s++)
-            if ((x = x * 10 + (*s - '0')) > 1000)
-                return false;
-        scale += eneg ? -x : x;
-    }
-    if (*s != '\0' || scale < -22 || scale > 22)
-        return false;
-    double v = (double)m;
-    v = scale < 0 ? v / pow10[-scale] : v * pow10[scale];
-    *out = neg ? -v : v;
-    return true;
-}
-
-/* strtod in the C locale; s has passed number_syntax(). */
-static double c_strtod(locale_t loc, const char *s, int *err)
-{
+    locale_t loc = ld->c_locale;
     double fast;
-    if (fast_decimal(s, &fast)) {
+    if (ld->fast && csv_fast_decimal(s, &fast)) {
         *err = 0;
         return fast;
     }
@@ -450,12 +395,12 @@ static bool get_time(struct loader *ld, int line, const char *col, const char *s
     }
     int err = 0;
     double v;
-    if (!fast_decimal(s, &v)) {   /* the short decimals of nearly every file: one pass */
+    if (!(ld->fast && csv_fast_decimal(s, &v))) {   /* the short decimals: one pass */
         if (!number_syntax(s)) {
             diag_error(ld->d, ld->file, line, col, "\"%s\" is not a number", SHOWN(s, buf));
             return false;
         }
-        v = c_strtod(ld->c_locale, s, &err);
+        v = c_strtod(ld, s, &err);
     }
     if (!isfinite(v) || (err == ERANGE && fabs(v) == HUGE_VAL) || fabs(v) > CLUSTER_MAX_TIME) {
         diag_error(ld->d, ld->file, line, col, "\"%s\" is out of range (times are at most %g)",
@@ -486,7 +431,7 @@ static bool get_count(struct loader *ld, int line, const char *s, int *out)
         return true;
     }
     int err;
-    double v = number_syntax(s) ? c_strtod(ld->c_locale, s, &err) : NAN;
+    double v = number_syntax(s) ? c_strtod(ld, s, &err) : NAN;
     if (!(v >= 1) || v != floor(v)) {
         diag_error(ld->d, ld->file, line, "count", "\"%s\" is not a positive integer",
                    SHOWN(s, buf));
@@ -599,10 +544,10 @@ static int col_lookup(const char *name)
 static void table_header(struct loader *ld, int line)
 {
     char buf[64];
-    int *ids = xmalloc((size_t)ld->nfields * sizeof *ids);
+    int *ids = xmalloc((size_t)ld->rec.n * sizeof *ids);
     unsigned present = 0;
-    for (int i = 0; i < ld->nfields; i++) {
-        ids[i] = col_lookup(ld->fields[i]);
+    for (int i = 0; i < ld->rec.n; i++) {
+        ids[i] = col_lookup(ld->rec.field[i]);
         if (ids[i] >= 0)
             present |= 1u << ids[i];
     }
@@ -617,7 +562,7 @@ static void table_header(struct loader *ld, int line)
         diag_error(ld->d, ld->file, line, NULL,
                    "missing header: expected name,send,recv (node table), from,to,time "
                    "(platform graph) or an empty first cell (latency matrix), found \"%s\"",
-                   SHOWN(ld->fields[0], buf));
+                   SHOWN(ld->rec.field[0], buf));
         free(ids);
         return;
     }
@@ -626,10 +571,10 @@ static void table_header(struct loader *ld, int line)
         ? "a platform graph has from, to, time, send, bidirectional"
         : "a node table has name, send, recv, count, class, group";
     ld->c = cluster_new(kind);
-    ld->ncols = ld->nfields;
+    ld->ncols = ld->rec.n;
     ld->rows_ok = true;
-    for (int i = 0; i < ld->nfields; i++) {
-        const char *f = ld->fields[i];
+    for (int i = 0; i < ld->rec.n; i++) {
+        const char *f = ld->rec.field[i];
         if (*f == '\0') {
             diag_error(ld->d, ld->file, line, "header", "column %d has no name", i + 1);
         } else if (ids[i] < 0 || !(allowed & (1u << ids[i]))) {
@@ -680,12 +625,12 @@ static void matrix_header(struct loader *ld, int line)
     char buf[64];
     int errors = ld->d->errors;
     struct cluster *c = ld->c = cluster_new(CLUSTER_MATRIX);
-    ld->ncols = ld->nfields;
-    ld->mcol = xmalloc((size_t)ld->nfields * sizeof *ld->mcol);
+    ld->ncols = ld->rec.n;
+    ld->mcol = xmalloc((size_t)ld->rec.n * sizeof *ld->mcol);
     ld->mcol[0] = -1;
     bool reserved_seen = false;
-    for (int i = 1; i < ld->nfields; i++) {
-        const char *f = ld->fields[i];
+    for (int i = 1; i < ld->rec.n; i++) {
+        const char *f = ld->rec.field[i];
         int r = matrix_reserved_of(f);
         ld->mcol[i] = -1;
         if (r >= 0) {
@@ -728,16 +673,16 @@ static void matrix_header(struct loader *ld, int line)
 
 static bool check_field_count(struct loader *ld, int line)
 {
-    if (ld->nfields == ld->ncols)
+    if (ld->rec.n == ld->ncols)
         return true;
     diag_error(ld->d, ld->file, line, NULL, "expected %d fields (as in the header), found %d",
-               ld->ncols, ld->nfields);
+               ld->ncols, ld->rec.n);
     return false;
 }
 
 static const char *field(const struct loader *ld, enum col_id id)
 {
-    return ld->col[id] >= 0 ? ld->fields[ld->col[id]] : "";
+    return ld->col[id] >= 0 ? ld->rec.field[ld->col[id]] : "";
 }
 
 /* Adds a node of a node table or graph; false (and an error) if the name is taken. */
@@ -782,7 +727,7 @@ static void node_row(struct loader *ld, int line)
         return;
     struct cluster *c = ld->c;
     const char *name = field(ld, COL_NAME);
-    size_t name_len = ld->col[COL_NAME] >= 0 ? ld->flen[ld->col[COL_NAME]] : 0;
+    size_t name_len = ld->col[COL_NAME] >= 0 ? ld->rec.len[ld->col[COL_NAME]] : 0;
     double send = 0, recv = 0;
     int count = 1;
     bool ok = true;
@@ -817,7 +762,7 @@ static void matrix_row(struct loader *ld, int line)
     if (!check_field_count(ld, line))
         return;
     struct cluster *c = ld->c;
-    const char *name = ld->fields[0];
+    const char *name = ld->rec.field[0];
     if (*name == '\0') {
         diag_error(ld->d, ld->file, line, NULL, "row without a node name (its first cell)");
         return;
@@ -837,7 +782,7 @@ static void matrix_row(struct loader *ld, int line)
     c->nodes[k].line = line;
     size_t n = (size_t)c->n;
     for (int i = 1; i < ld->ncols; i++) {
-        const char *f = ld->fields[i];
+        const char *f = ld->rec.field[i];
         if (i == ld->mres[MATRIX_SEND]) {
             get_time(ld, line, "send", f, false, &c->nodes[k].send);
         } else if (i == ld->mres[MATRIX_RECV]) {
@@ -983,13 +928,13 @@ static void graph_row(struct loader *ld, int line)
 static void record(struct loader *ld, int line)
 {
     bool empty = true;
-    for (int i = 0; i < ld->nfields && empty; i++)
-        empty = ld->fields[i][0] == '\0';
+    for (int i = 0; i < ld->rec.n && empty; i++)
+        empty = ld->rec.field[i][0] == '\0';
     if (empty)
         return;    /* `,,,` rows, as spreadsheets write blank lines */
     if (!ld->header_line) {
         ld->header_line = line;
-        if (ld->fields[0][0] == '\0')
+        if (ld->rec.field[0][0] == '\0')
             matrix_header(ld, line);
         else
             table_header(ld, line);
@@ -1006,33 +951,9 @@ static void record(struct loader *ld, int line)
 
 static void drop_record(struct loader *ld)
 {
-    ld->nfields = 0;
-    ld->fbuf_len = 0;
+    ld->rec.n = 0;
+    ld->rec.text_len = 0;
     ld->pending = false;
-}
-
-/* Room for n fields in fields, foff and flen. */
-static void field_room(struct loader *ld, size_t n)
-{
-    if (n <= (size_t)ld->fieldcap)
-        return;
-    size_t cap = ld->fieldcap ? (size_t)ld->fieldcap : 16;
-    while (cap < n)
-        cap *= 2;
-    ld->fieldcap = (int)cap;
-    ld->fields = xrealloc(ld->fields, cap * sizeof *ld->fields);
-    ld->foff = xrealloc(ld->foff, cap * sizeof *ld->foff);
-    ld->flen = xrealloc(ld->flen, cap * sizeof *ld->flen);
-}
-
-/* Room for n bytes in fbuf. */
-static void fbuf_room(struct loader *ld, size_t n)
-{
-    if (n <= ld->fbuf_cap)
-        return;
-    while (n > ld->fbuf_cap)
-        ld->fbuf_cap = ld->fbuf_cap ? 2 * ld->fbuf_cap : 256;
-    ld->fbuf = xrealloc(ld->fbuf, ld->fbuf_cap);
 }
 
 /* The fields go into one reused buffer: no allocation per field or row. */
@@ -1042,16 +963,16 @@ static void add_field(struct loader *ld, const char *s, size_t len)
         ld->pending = true;
         ld->rec_line = ld->cur_line;
     }
-    field_room(ld, (size_t)ld->nfields + 1);
+    csv_record_room(&ld->rec, (size_t)ld->rec.n + 1);
     if (!s)
         len = 0;
-    fbuf_room(ld, ld->fbuf_len + len + 1);
-    ld->flen[ld->nfields] = len;
-    ld->foff[ld->nfields++] = ld->fbuf_len;
+    csv_record_text_room(&ld->rec, ld->rec.text_len + len + 1);
+    ld->rec.len[ld->rec.n] = len;
+    ld->rec.off[ld->rec.n++] = ld->rec.text_len;
     if (len)
-        memcpy(ld->fbuf + ld->fbuf_len, s, len);
-    ld->fbuf[ld->fbuf_len + len] = '\0';
-    ld->fbuf_len += len + 1;
+        memcpy(ld->rec.text + ld->rec.text_len, s, len);
+    ld->rec.text[ld->rec.text_len + len] = '\0';
+    ld->rec.text_len += len + 1;
 }
 
 static void on_field(void *s, size_t len, void *data)
@@ -1063,92 +984,32 @@ static void on_record(int term, void *data)
 {
     struct loader *ld = data;
     (void)term;
-    for (int i = 0; i < ld->nfields; i++) {   /* fbuf is complete: point into it */
-        ld->fields[i] = ld->fbuf + ld->foff[i];
-        ld->flen[i] = strlen(ld->fields[i]);
+    for (int i = 0; i < ld->rec.n; i++) {   /* the text is complete: point into it */
+        ld->rec.field[i] = ld->rec.text + ld->rec.off[i];
+        ld->rec.len[i] = strlen(ld->rec.field[i]);
     }
-    if (ld->nfields > 0)
+    if (ld->rec.n > 0)
         record(ld, ld->rec_line);
     drop_record(ld);
 }
 
 /*
- * How plain_line sees a byte: 0 part of a field, 1 a comma, 2 the line end,
- * 3 what only libcsv reads (a quote, a CR but for a final one, a NUL).
- */
-static const unsigned char byte_class[256] = {
-    [','] = 1, ['\n'] = 2, ['"'] = 3, ['\r'] = 3, ['\0'] = 3,
-};
-
-/*
- * A line without a quote or a carriage return (but for a final CR LF), fed
- * when no record is pending: split at the commas, blanks and tabs trimmed
- * off each field, exactly as libcsv splits it (checked against libcsv on
- * millions of random lines of letters, blanks, tabs, commas and '#'), and
- * handed to record() as libcsv's callbacks would.  Nearly every line of a
- * cluster file is like this, and libcsv's byte-by-byte state machine costs
- * more than everything else a row needs.  s holds avail bytes (> 0) from
- * the line's start: one pass finds the commas and the line end, one copy
- * puts the line in fbuf, where each field gets its NUL.  Returns the bytes
- * the line took with its line end, or 0 (nothing done) to give the line to
- * libcsv.
+ * The fast path's usual row (csv_fast.h): a line without a quote or a bare
+ * CR, fed when no record is pending, split by hand exactly as libcsv would
+ * split it and handed to record() as libcsv's callbacks would.  Returns the
+ * bytes the line took with its line end, or 0 (nothing done) to give the
+ * line to libcsv.
  */
 static size_t plain_line(struct loader *ld, int line, const char *s, size_t avail)
 {
-    const unsigned char *p = (const unsigned char *)s, *end = p + avail;
-    /* A buffer that ends with a line end stops every scan by itself. */
-    bool stops = s[avail - 1] == '\n';
-    size_t ncomma = 0, m, n;
-    for (;;) {
-        if (stops)
-            while (byte_class[*p] == 0)
-                p++;
-        else
-            while (p < end && byte_class[*p] == 0)
-                p++;
-        if (p == end) {
-            m = n = avail;
-            break;
-        }
-        unsigned cls = byte_class[*p];
-        if (cls == 1) {
-            field_room(ld, ncomma + 2);
-            ld->foff[ncomma++] = (size_t)(p - (const unsigned char *)s);
-            p++;
-            continue;
-        }
-        m = (size_t)(p - (const unsigned char *)s);
-        if (cls == 2) {
-            n = m + 1;
-        } else if (*p == '\r' && (p + 1 == end || p[1] == '\n')) {
-            n = m + 1 + (p + 1 < end);
-        } else {
-            return 0;
-        }
-        break;
+    size_t took = csv_fast_split(&ld->rec, s, avail);
+    if (took) {
+        ld->cur_line = ld->rec_line = line;
+        record(ld, line);
+        ld->rec.n = 0;
+        ld->pending = false;
     }
-    field_room(ld, ncomma + 1);
-    ld->foff[ncomma] = m;
-    fbuf_room(ld, m + 1);
-    char *t = ld->fbuf;
-    memcpy(t, s, m);
-    for (size_t k = 0, a = 0; k <= ncomma; k++) {
-        size_t b = ld->foff[k], next = b + 1;
-        while (a < b && (t[a] == ' ' || t[a] == '\t'))
-            a++;
-        while (b > a && (t[b - 1] == ' ' || t[b - 1] == '\t'))
-            b--;
-        t[b] = '\0';
-        ld->fields[k] = t + a;
-        ld->flen[k] = b - a;
-        a = next;
-    }
-    ld->nfields = (int)ncomma + 1;
-    ld->cur_line = ld->rec_line = line;
-    record(ld, line);
-    ld->nfields = 0;
-    ld->pending = false;
-    return n;
+    return took;
 }
 
 /* ---- looking ahead for the name table ---- */
@@ -1166,20 +1027,9 @@ static size_t plain_line(struct loader *ld, int line, const char *s, size_t avai
  */
 static const char *prefetch_line(const struct loader *ld, const char *s, const char *end)
 {
-    const char *eol = memchr(s, '\n', (size_t)(end - s));
-    const char *a = s, *b;
-    eol = eol ? eol : end;
-    for (int k = ld->col[COL_NAME]; k > 0 && a; k--) {
-        a = memchr(a, ',', (size_t)(eol - a));
-        a = a ? a + 1 : NULL;
-    }
+    const char *a, *b;
+    const char *next = csv_fast_field(s, end, ld->col[COL_NAME], &a, &b);
     if (a) {
-        b = memchr(a, ',', (size_t)(eol - a));
-        b = b ? b : eol;
-        while (a < b && (*a == ' ' || *a == '\t'))
-            a++;
-        while (b > a && (b[-1] == ' ' || b[-1] == '\t' || b[-1] == '\r'))
-            b--;
         uint32_t h = hash_name(a, (size_t)(b - a));
 #if defined(__GNUC__)
         __builtin_prefetch(&ld->names.slot[h & (ld->names.cap - 1)]);
@@ -1187,13 +1037,13 @@ static const char *prefetch_line(const struct loader *ld, const char *s, const c
         (void)h;
 #endif
     }
-    return eol < end ? eol + 1 : end;
+    return next;
 }
 
 /* Called with the line at s about to be read: keeps the prefetches ahead. */
 static void prefetch_names(struct loader *ld, const char *s, const char *end)
 {
-    if (!ld->c || ld->c->kind != CLUSTER_NODES || !ld->rows_ok ||
+    if (!ld->fast || !ld->c || ld->c->kind != CLUSTER_NODES || !ld->rows_ok ||
         ld->names.cap < PREFETCH_MIN_SLOTS)
         return;
     if (!ld->ahead || ld->ahead <= s) {   /* starting, or after lines read the other way */
@@ -1272,10 +1122,7 @@ static void finish_loading(struct loader *ld)
 static void loader_free(struct loader *ld)
 {
     drop_record(ld);
-    free(ld->fields);
-    free(ld->fbuf);
-    free(ld->foff);
-    free(ld->flen);
+    csv_record_free(&ld->rec);
     free(ld->names.slot);
     free(ld->mcol);
     free(ld->row_line);
@@ -1302,6 +1149,7 @@ struct cluster *cluster_load_csv_buffer(const char *name, const char *buf, size_
     ld.total = len;
     ld.errors = d->errors;
     ld.c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    ld.fast = fastpath_on();
     for (int r = 0; r < MATRIX_NRES; r++)
         ld.mres[r] = -1;
     for (int i = 0; i < COL_NCOLS; i++)
@@ -1319,7 +1167,7 @@ struct cluster *cluster_load_csv_buffer(const char *name, const char *buf, size_
         pos = 3;    /* a UTF-8 byte order mark, as some editors write */
     while (pos < len) {
         const char *s = buf + pos;
-        if (!ld.pending && s[0] != '#' && !is_blank_char(s[0])) {
+        if (ld.fast && !ld.pending && s[0] != '#' && !is_blank_char(s[0])) {
             /* A record starts here, not a comment or a blank line: the usual row. */
             prefetch_names(&ld, s, buf + len);
             ld.done = pos;
@@ -1357,7 +1205,7 @@ struct cluster *cluster_load_csv_buffer(const char *name, const char *buf, size_
             ld.rec_line = line;
         }
         ld.cur_line = line;
-        if (fresh && plain_line(&ld, line, s, n) == n) {   /* 0 for a line with a NUL, too */
+        if (fresh && ld.fast && plain_line(&ld, line, s, n) == n) {   /* 0 for a line with a NUL, too */
             continue;
         } else if (memchr(s, '\0', n)) {
             diag_error(d, name, line, NULL, "NUL byte in the line (is this a text file?)");
