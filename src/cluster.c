@@ -11,6 +11,7 @@
 
 #include "fast_sort.h"
 #include "fastpath.h"
+#include "nameidx.h"
 
 /*
  * A user's text as it goes into a one-line message: control characters
@@ -54,6 +55,10 @@ void cluster_free(struct cluster *c)
     free(c->edges);
     free(c->edge_of);
     free(c->source_name);
+    if (c->index) {
+        nameidx_free(c->index);
+        free(c->index);
+    }
     while (c->names) {
         struct name_chunk *next = c->names->next;
         free(c->names);
@@ -107,12 +112,20 @@ int cluster_add_node(struct cluster *c, const char *name, double send, double re
     nd->name = pool_copy(c, name, strlen(name));
     nd->send = send;
     nd->recv = recv;
-    return c->n++;
+    int k = c->n++;
+    if (c->index)
+        nameidx_add(c->index, c->nodes, k);
+    return k;
 }
 
 void cluster_set_node_name(struct cluster *c, int i, const char *name)
 {
     c->nodes[i].name = pool_copy(c, name, strlen(name));
+    if (c->index) {   /* made again when next needed */
+        nameidx_free(c->index);
+        free(c->index);
+        c->index = NULL;
+    }
 }
 
 int cluster_add_edge(struct cluster *c, int from, int to, double time, double send)
@@ -132,6 +145,18 @@ int cluster_add_edge(struct cluster *c, int from, int to, double time, double se
 
 int cluster_find(const struct cluster *c, const char *name)
 {
+    if (!c->index && c->n > 8) {
+        /* The index is a cache of the names: making it changes nothing a
+         * caller can see, so a const cluster may get one (every cluster is
+         * made by cluster_new, never const itself). */
+        struct cluster *mut = (struct cluster *)c;
+        mut->index = xcalloc(1, sizeof *mut->index);
+        nameidx_reserve(mut->index, (size_t)c->n);
+        for (int i = 0; i < c->n; i++)
+            nameidx_add(mut->index, c->nodes, i);
+    }
+    if (c->index)
+        return nameidx_find(c->index, c->nodes, name);
     for (int i = 0; i < c->n; i++)
         if (strcmp(c->nodes[i].name, name) == 0)
             return i;

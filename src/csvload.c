@@ -26,6 +26,7 @@
 #include "csv_fast.h"
 #include "csvfield.h"
 #include "fastpath.h"
+#include "nameidx.h"
 #include "hugemem.h"
 #include "numfmt.h"
 
@@ -60,24 +61,6 @@ static const char *const col_names[COL_NCOLS] = {
                    (1u << COL_COUNT) | (1u << COL_CLASS) | (1u << COL_GROUP))
 #define GRAPH_COLS ((1u << COL_FROM) | (1u << COL_TO) | (1u << COL_TIME) | \
                     (1u << COL_SEND) | (1u << COL_BIDIR))
-
-/*
- * Node name -> node index, open addressing over the cluster's own names
- * (the table holds indexes only, so growing c->nodes cannot break it).
- * Loading n nodes costs O(n) expected instead of cluster_find's O(n^2).
- * Each slot keeps its name's hash too: growing the table, and most misses,
- * never read the names themselves.
- */
-struct name_slot {
-    int node;       /* node index, or -1 for an empty slot */
-    uint32_t hash;
-};
-
-struct name_index {
-    struct name_slot *slot;
-    size_t cap;     /* power of two, or 0 */
-    size_t len;
-};
 
 /* Edge (from, to) -> edge index, for duplicate edges. Key 0 is empty. */
 struct pair_index {
@@ -115,7 +98,7 @@ struct loader {
     int ncols;              /* fields in every row */
     int col[COL_NCOLS];     /* where each known column is, or -1 */
     struct cluster *c;      /* made when the header decides the kind */
-    struct name_index names;
+    struct nameidx names;   /* handed to the cluster at the end (c->index) */
     const char *ahead;      /* the next line whose name slot to prefetch */
     size_t done, total;     /* bytes before the line being read, bytes in all */
 
@@ -181,35 +164,6 @@ static const char *shown(const char *s, char *buf, size_t size)
 
 #define SHOWN(s, buf) shown((s), (buf), sizeof (buf))
 
-/*
- * The name table's hash: eight bytes at a time, the last (or only) up to
- * eight read as two overlapping words, then a multiply-xorshift finish.
- * Only this process ever sees it (nothing depends on its values or order).
- */
-static uint32_t hash_name(const char *s, size_t n)
-{
-    uint64_t h = 0x9e3779b97f4a7c15u ^ n, w;
-    for (; n > 8; s += 8, n -= 8) {
-        memcpy(&w, s, 8);
-        h = (h ^ w) * 0xbf58476d1ce4e5b9u;
-        h ^= h >> 31;
-    }
-    if (n >= 4) {
-        uint32_t a, b;
-        memcpy(&a, s, 4);
-        memcpy(&b, s + n - 4, 4);
-        w = (uint64_t)a << 32 | b;
-    } else {
-        w = n ? (uint64_t)(unsigned char)s[0] << 16 | (uint64_t)(unsigned char)s[n / 2] << 8 |
-                    (unsigned char)s[n - 1]
-              : 0;
-    }
-    h = (h ^ w) * 0xbf58476d1ce4e5b9u;
-    h ^= h >> 29;
-    h *= 0x94d049bb133111ebu;
-    return (uint32_t)(h >> 32);
-}
-
 static uint64_t hash_u64(uint64_t x)
 {
     x ^= x >> 33;                          /* splitmix64's finalizer */
@@ -218,70 +172,6 @@ static uint64_t hash_u64(uint64_t x)
     x *= 0xc4ceb9fe1a85ec53u;
     x ^= x >> 33;
     return x;
-}
-
-/* The slot of name (hash h): its node's, or the empty one where it would go. */
-static size_t name_probe(const struct name_index *ix, const struct cluster *c, const char *name,
-                         uint32_t h)
-{
-    size_t mask = ix->cap - 1;
-    for (size_t i = h & mask;; i = (i + 1) & mask) {
-        const struct name_slot *sl = &ix->slot[i];
-        if (sl->node < 0 || (sl->hash == h && strcmp(c->nodes[sl->node].name, name) == 0))
-            return i;
-    }
-}
-
-static int name_find(const struct name_index *ix, const struct cluster *c, const char *name)
-{
-    if (ix->cap == 0)
-        return -1;
-    return ix->slot[name_probe(ix, c, name, hash_name(name, strlen(name)))].node;
-}
-
-static void name_put(struct name_slot *slot, size_t cap, int k, uint32_t h)
-{
-    size_t mask = cap - 1, i = h & mask;
-    while (slot[i].node >= 0)
-        i = (i + 1) & mask;
-    slot[i].node = k;
-    slot[i].hash = h;
-}
-
-/*
- * Room for one more name at most half full (empty slots found before stay
- * valid only when this did not grow the table).  A table that grows takes
- * room for `expect` names at once (the loader's guess of the file's total),
- * so a large file's names are not rehashed a dozen times.
- */
-static void name_reserve(struct name_index *ix, size_t expect)
-{
-    if (2 * (ix->len + 1) > ix->cap) {
-        size_t cap = ix->cap ? 2 * ix->cap : 64;
-        if (expect > MAX_NODES)
-            expect = MAX_NODES;
-        while (cap < 2 * expect)
-            cap *= 2;
-        struct name_slot *slot = xmalloc(cap * sizeof *slot);
-        mem_advise_huge(slot, cap * sizeof *slot);   /* read at random: spare the TLB */
-        for (size_t i = 0; i < cap; i++)
-            slot[i].node = -1;
-        for (size_t i = 0; i < ix->cap; i++)
-            if (ix->slot[i].node >= 0)
-                name_put(slot, cap, ix->slot[i].node, ix->slot[i].hash);
-        free(ix->slot);
-        ix->slot = slot;
-        ix->cap = cap;
-    }
-}
-
-/* Adds node k, whose name is not in the index yet. */
-static void name_insert(struct name_index *ix, const struct cluster *c, int k)
-{
-    name_reserve(ix, 0);
-    const char *name = c->nodes[k].name;
-    name_put(ix->slot, ix->cap, k, hash_name(name, strlen(name)));
-    ix->len++;
 }
 
 static uint64_t pair_key(int from, int to)
@@ -646,7 +536,7 @@ static void matrix_header(struct loader *ld, int line)
             diag_error(ld->d, ld->file, line, "header",
                        "node column \"%s\" after the send/recv/class/group columns (they come "
                        "last)", SHOWN(f, buf));
-        } else if (name_find(&ld->names, c, f) >= 0) {
+        } else if (nameidx_find(&ld->names, c->nodes, f) >= 0) {
             diag_error(ld->d, ld->file, line, "header", "node \"%s\" is named twice",
                        SHOWN(f, buf));
         } else if (c->n >= MAX_MATRIX) {
@@ -657,7 +547,7 @@ static void matrix_header(struct loader *ld, int line)
         } else {
             int k = cluster_add_node(c, f, 0, 0);
             c->nodes[k].line = line;
-            name_insert(&ld->names, c, k);
+            nameidx_add(&ld->names, c->nodes, k);
             ld->mcol[i] = k;
         }
     }
@@ -691,12 +581,13 @@ static bool add_named_node(struct loader *ld, int line, const char *col, const c
 {
     char buf[64];
     struct cluster *c = ld->c;
-    struct name_index *ix = &ld->names;
-    uint32_t h = hash_name(name, len);
+    struct nameidx *ix = &ld->names;
+    uint32_t h = nameidx_hash(name, len);
     /* First, so that the slot found stays the one to fill.  The guess: as
      * many names a byte in the rest of the file as so far. */
-    name_reserve(ix, ld->done ? (size_t)((double)c->n * (double)ld->total / (double)ld->done) : 0);
-    size_t at = name_probe(ix, c, name, h);
+    size_t expect = ld->done ? (size_t)((double)c->n * (double)ld->total / (double)ld->done) : 0;
+    nameidx_reserve(ix, expect < MAX_NODES ? expect : MAX_NODES);
+    size_t at = nameidx_probe(ix, c->nodes, name, h);
     int k = ix->slot[at].node;
     if (k >= 0) {
         diag_error(ld->d, ld->file, line, col, "duplicate node name \"%s\" (first on line %d)",
@@ -713,9 +604,7 @@ static bool add_named_node(struct loader *ld, int line, const char *col, const c
     }
     k = cluster_add_node(c, name, send, recv);
     c->nodes[k].line = line;
-    ix->slot[at].node = k;
-    ix->slot[at].hash = h;
-    ix->len++;
+    nameidx_set(ix, at, k, h);
     if (out)
         *out = k;
     return true;
@@ -767,7 +656,7 @@ static void matrix_row(struct loader *ld, int line)
         diag_error(ld->d, ld->file, line, NULL, "row without a node name (its first cell)");
         return;
     }
-    int k = name_find(&ld->names, c, name);
+    int k = nameidx_find(&ld->names, c->nodes, name);
     if (k < 0) {
         diag_error(ld->d, ld->file, line, NULL, "unknown node \"%s\" (not named in the header)",
                    SHOWN(name, buf));
@@ -813,7 +702,7 @@ static void matrix_row(struct loader *ld, int line)
 /* The index of graph node `name`, added (first seen on line) if new. */
 static int graph_node(struct loader *ld, int line, const char *name)
 {
-    int k = name_find(&ld->names, ld->c, name);
+    int k = nameidx_find(&ld->names, ld->c->nodes, name);
     if (k < 0 && !add_named_node(ld, line, NULL, name, strlen(name), 0, 0, &k))
         return -1;
     if (k >= ld->node_send_cap) {
@@ -1029,14 +918,8 @@ static const char *prefetch_line(const struct loader *ld, const char *s, const c
 {
     const char *a, *b;
     const char *next = csv_fast_field(s, end, ld->col[COL_NAME], &a, &b);
-    if (a) {
-        uint32_t h = hash_name(a, (size_t)(b - a));
-#if defined(__GNUC__)
-        __builtin_prefetch(&ld->names.slot[h & (ld->names.cap - 1)]);
-#else
-        (void)h;
-#endif
-    }
+    if (a)
+        nameidx_prefetch(&ld->names, nameidx_hash(a, (size_t)(b - a)));
     return next;
 }
 
@@ -1123,7 +1006,7 @@ static void loader_free(struct loader *ld)
 {
     drop_record(ld);
     csv_record_free(&ld->rec);
-    free(ld->names.slot);
+    nameidx_free(&ld->names);
     free(ld->mcol);
     free(ld->row_line);
     free(ld->node_send);
@@ -1231,6 +1114,11 @@ struct cluster *cluster_load_csv_buffer(const char *name, const char *buf, size_
     finish_loading(&ld);
     struct cluster *c = ld.c;
     ld.c = NULL;
+    if (c && !c->index) {   /* every node's name is in it: the cluster's index from now on */
+        c->index = xmalloc(sizeof *c->index);
+        *c->index = ld.names;
+        memset(&ld.names, 0, sizeof ld.names);
+    }
     loader_free(&ld);
     if (d->errors > ld.errors || !c || cluster_finish(c, d) != 0) {
         cluster_free(c);
