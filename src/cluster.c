@@ -13,23 +13,6 @@
 #include "fastpath.h"
 #include "nameidx.h"
 
-/*
- * A user's text as it goes into a one-line message: control characters
- * (names may hold line breaks) become '?', and long text is cut with "...".
- */
-static const char *shown(const char *s, char *buf, size_t size)
-{
-    size_t n = 0, max = size - 4;
-    for (; *s && n < max; s++)
-        buf[n++] = (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s;
-    if (*s)
-        memcpy(buf + n, "...", 3), n += 3;
-    buf[n] = '\0';
-    return buf;
-}
-
-#define SHOWN(s, buf) shown((s), (buf), sizeof (buf))
-
 struct cluster *cluster_new(enum cluster_kind kind)
 {
     struct cluster *c = xcalloc(1, sizeof *c);

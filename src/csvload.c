@@ -147,23 +147,6 @@ static char *str_ndup(const char *s, size_t n)
     return t;
 }
 
-/*
- * A user's text as it goes into a one-line message: control characters
- * become '?', and long text is cut with "...".  Returns buf.
- */
-static const char *shown(const char *s, char *buf, size_t size)
-{
-    size_t n = 0, max = size - 4;
-    for (; *s && n < max; s++)
-        buf[n++] = (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s;
-    if (*s)
-        memcpy(buf + n, "...", 3), n += 3;
-    buf[n] = '\0';
-    return buf;
-}
-
-#define SHOWN(s, buf) shown((s), (buf), sizeof (buf))
-
 static uint64_t hash_u64(uint64_t x)
 {
     x ^= x >> 33;                          /* splitmix64's finalizer */
