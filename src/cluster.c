@@ -129,14 +129,16 @@ int cluster_add_edge(struct cluster *c, int from, int to, double time, double se
 int cluster_find(const struct cluster *c, const char *name)
 {
     if (!c->index && c->n > 8) {
-        /* The index is a cache of the names: making it changes nothing a
-         * caller can see, so a const cluster may get one (every cluster is
-         * made by cluster_new, never const itself). */
+        /* The index and the count of lookups are a cache: they change
+         * nothing a caller can see, so a const cluster may get them (every
+         * cluster is made by cluster_new, never const itself). */
         struct cluster *mut = (struct cluster *)c;
-        mut->index = xcalloc(1, sizeof *mut->index);
-        nameidx_reserve(mut->index, (size_t)c->n);
-        for (int i = 0; i < c->n; i++)
-            nameidx_add(mut->index, c->nodes, i);
+        if (mut->finds++ > 0) {
+            mut->index = xcalloc(1, sizeof *mut->index);
+            nameidx_reserve(mut->index, (size_t)c->n);
+            for (int i = 0; i < c->n; i++)
+                nameidx_add(mut->index, c->nodes, i);
+        }
     }
     if (c->index)
         return nameidx_find(c->index, c->nodes, name);

@@ -98,7 +98,7 @@ struct loader {
     int ncols;              /* fields in every row */
     int col[COL_NCOLS];     /* where each known column is, or -1 */
     struct cluster *c;      /* made when the header decides the kind */
-    struct nameidx names;   /* handed to the cluster at the end (c->index) */
+    struct nameidx names;   /* the nodes' names, while loading */
     const char *ahead;      /* the next line whose name slot to prefetch */
     size_t done, total;     /* bytes before the line being read, bytes in all */
 
@@ -1097,11 +1097,6 @@ struct cluster *cluster_load_csv_buffer(const char *name, const char *buf, size_
     finish_loading(&ld);
     struct cluster *c = ld.c;
     ld.c = NULL;
-    if (c && !c->index) {   /* every node's name is in it: the cluster's index from now on */
-        c->index = xmalloc(sizeof *c->index);
-        *c->index = ld.names;
-        memset(&ld.names, 0, sizeof ld.names);
-    }
     loader_free(&ld);
     if (d->errors > ld.errors || !c || cluster_finish(c, d) != 0) {
         cluster_free(c);

@@ -2,9 +2,10 @@
  * nameidx.h - the one name -> node index map: open addressing over a
  * cluster's own node names (the table holds node indexes and the names'
  * hashes only, so growing the node array cannot break it).  The CSV loader
- * fills one while it reads and hands it to the cluster; cluster_find (and
- * through it the Lua cluster builder, the Lua heuristics, --source and the
- * exchange's receivers) looks names up in it.  O(1) expected a lookup.
+ * fills one while it reads (to find duplicates and the matrix's rows);
+ * cluster_find makes one for a cluster it is asked about more than once
+ * (the Lua cluster builder, Lua heuristics, the exchange's receivers).
+ * O(1) expected a lookup.
  *
  * Each slot keeps its name's hash too: growing the table, and most misses,
  * never read the names themselves.  The table is at most half full.
