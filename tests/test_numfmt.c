@@ -65,7 +65,7 @@ static void test_random(void)
 {
     struct rng r;
     rng_seed(&r, 3);
-    int back = 0, fewest = 0, plain_back = 0, n = 200000;
+    int back = 0, fewest = 0, plain_back = 0, n = 100000;
     for (int i = 0; i < n; i++) {
         uint64_t bits = rng_next(&r);
         double x;
