@@ -74,6 +74,10 @@ struct cluster {
     char *source_name;  /* "# source:" as written, resolved by cluster_finish */
     int source_line;
     struct name_chunk *names;   /* the name pool, newest chunk first; cluster_free frees it */
+    struct nameidx *index;      /* name -> node (nameidx.h): made by the second
+                                 * cluster_find of a cluster of more than 8 nodes, kept
+                                 * up to date by cluster_add_node; NULL until then */
+    int finds;                  /* cluster_find calls before the index was made */
 };
 
 /* The cost of one transfer q -> p, before the port model is applied. */
@@ -93,7 +97,12 @@ int cluster_add_node(struct cluster *c, const char *name, double send, double re
 /* Renames node i (a copy in the pool; the old name's bytes stay there until cluster_free). */
 void cluster_set_node_name(struct cluster *c, int i, const char *name);
 int cluster_add_edge(struct cluster *c, int from, int to, double time, double send);
-int cluster_find(const struct cluster *c, const char *name);   /* -1 if none */
+/* The first node named name, or -1.  The first call scans the nodes, O(n);
+ * the second makes c->index (for a cluster of more than 8 nodes: a cache,
+ * so c stays const to the caller), and from then on a lookup is O(1)
+ * expected: one lookup (the source) costs no index, many (a Lua script's
+ * names) cost one. */
+int cluster_find(const struct cluster *c, const char *name);
 void cluster_set_str(char **field, const char *value);           /* copy or clear */
 
 /*

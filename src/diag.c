@@ -189,3 +189,14 @@ char *diag_join(const struct diag *d)
     }
     return s;
 }
+
+const char *diag_shown(const char *s, char *buf, size_t size)
+{
+    size_t n = 0, max = size - 4;
+    for (; *s && n < max; s++)
+        buf[n++] = (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s;
+    if (*s)
+        memcpy(buf + n, "...", 3), n += 3;
+    buf[n] = '\0';
+    return buf;
+}

@@ -33,6 +33,12 @@ void diag_move(struct diag *to, struct diag *from);
 /* All lines joined by '\n' (caller frees); NULL if there are none. */
 char *diag_join(const struct diag *d);
 
+/* A user's text as it goes into a one-line message: control characters
+ * (names may hold line breaks) become '?', and text longer than size - 4
+ * bytes is cut with "...".  Returns buf.  SHOWN(s, buf) for an array buf. */
+const char *diag_shown(const char *s, char *buf, size_t size);
+#define SHOWN(s, buf) diag_shown((s), (buf), sizeof (buf))
+
 /* printf into a fresh heap string (NULL only when out of memory). */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Set *cause (if cause is not NULL) to a formatted message; returns -1. */

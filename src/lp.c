@@ -38,6 +38,7 @@
  * Times are scaled by their mean so that the values GLPK sees are of order 1.
  */
 #include "lp.h"
+#include "numfmt.h"
 
 #include <glpk.h>
 #include <math.h>
@@ -221,9 +222,7 @@ static void session_free(struct lp_session *ss)
 /* GLPK's answer to 12 significant digits: 0.375, not 0.37499999999999983. */
 static double tidy(double x)
 {
-    char buf[40];
-    snprintf(buf, sizeof buf, "%.12g", x);
-    return strtod(buf, NULL);
+    return numfmt_round(x, 12);
 }
 
 static const char *glpk_failure(int rc, int status)

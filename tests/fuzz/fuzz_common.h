@@ -4,6 +4,10 @@
  * through cluster_write_csv and cluster_load_csv_buffer, and a short run of
  * every scheduler that accepts a small cluster.
  *
+ * Every input also runs with the fast paths off (fastpath.h): the loader,
+ * the checks and the schedulers must give the same result both ways
+ * (fuzz_same_load, and fuzz_schedule's runs).
+ *
  * A harness reports a broken promise by printing what broke and calling
  * abort(), which libFuzzer (and the replay test, replay.c) treat as a crash.
  * Everything here is static: each harness is one translation unit.
@@ -19,6 +23,7 @@
 
 #include "cluster.h"
 #include "diag.h"
+#include "fastpath.h"
 #include "report.h"
 #include "run.h"
 #include "sched.h"
@@ -96,6 +101,31 @@ static const char *fuzz_model_diff(const struct cluster *a, const struct cluster
         }
     }
     return NULL;
+}
+
+/*
+ * A load with the fast paths on (c1, d1) and the same load with them off
+ * (c2, d2): both refused or both loaded, the same messages, the same model
+ * and the same file lines of its nodes.
+ */
+static void fuzz_same_load(const struct cluster *c1, const struct diag *d1,
+                           const struct cluster *c2, const struct diag *d2)
+{
+    if ((c1 == NULL) != (c2 == NULL))
+        fuzz_fail("fast and readable paths: one loads, the other refuses", NULL);
+    if (d1->nlines != d2->nlines || d1->errors != d2->errors || d1->warnings != d2->warnings)
+        fuzz_fail("fast and readable paths: other messages", NULL);
+    for (int i = 0; i < d1->nlines; i++)
+        if (strcmp(d1->lines[i], d2->lines[i]) != 0)
+            fuzz_fail("fast and readable paths: another message", d1->lines[i]);
+    if (!c1)
+        return;
+    const char *why = fuzz_model_diff(c1, c2);
+    if (why)
+        fuzz_fail("fast and readable paths: another model", why);
+    for (int i = 0; i < c1->n; i++)
+        if (c1->nodes[i].line != c2->nodes[i].line)
+            fuzz_fail("fast and readable paths: another line for a node", c1->nodes[i].name);
 }
 
 /* c as CSV text (caller frees), or NULL with *cause when it cannot be written. */
@@ -223,9 +253,21 @@ static void fuzz_schedule(const struct cluster *c, FILE *out)
             report_run_text(out, &r, false);
             fuzz_check_json(&r);
             double ms = r.eng.makespan;
+            int ntr = r.eng.ntr;
             run_free(&r);
             if (!(ms >= 0) || !isfinite(ms))
                 fuzz_fail("a schedule has a makespan that is not a finite number >= 0", ops->name);
+            if (strcmp(ops->name, "optimal") != 0) {   /* its time limit is wall-clock */
+                /* The same run on the readable paths. */
+                struct run r2;
+                memset(&r2, 0, sizeof r2);
+                fastpath_set(false);
+                int rc = run_schedule(&r2, c, m, ops, &o, RUN_OPT_NEVER, &cause);
+                fastpath_set(true);
+                if (rc != 0 || r2.eng.makespan != ms || r2.eng.ntr != ntr)
+                    fuzz_fail("fast and readable paths: another schedule", ops->name);
+                run_free(&r2);
+            }
         }
         free(cause);
     }
