@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "exchange.h"
+#include "numfmt.h"
 #include "report.h"
 #include "rng.h"
 
@@ -222,7 +223,7 @@ static int run_group(const struct aopts *o, int g)
         for (int a = 0; a < XSCHED_COUNT && o->csv; a++)
             if (o->algo[a]) {
                 char m[40], lbs[40];
-                fmt_num(lbs, sizeof lbs, st[a].lb);
+                numfmt_shortest(lbs, st[a].lb);
                 snprintf(m, sizeof m, "%.4f", mean(&st[a]));
                 printf("%d,%s,%s,%d,%s,%s,%ld,%s,%.4f,%g,%g,%s\n", g + 1,
                        model_name(groups[g].model), exchange_pattern_name(groups[g].pattern), n,

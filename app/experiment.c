@@ -22,6 +22,7 @@
 #include "engine.h"
 #include "generate.h"
 #include "optimal.h"
+#include "numfmt.h"
 #include "report.h"
 #include "rng.h"
 #include "sched.h"
@@ -177,10 +178,10 @@ static int fnf_vs_random(struct xopts *o)
         ro /= (double)runs;
         double lb = bound_lower(c, MODEL_ASYNC);
         char a[40], b[40], d[40], e[40];
-        fmt_num(a, sizeof a, f);
+        numfmt_shortest(a, f);
         snprintf(b, sizeof b, "%.3f", rp);
         snprintf(d, sizeof d, "%.3f", ro);
-        fmt_num(e, sizeof e, lb);
+        numfmt_shortest(e, lb);
         if (csv_out(o))
             printf("%d,%s,%s,%s,%s\n", n, a, b, d, e);
         else
@@ -367,8 +368,8 @@ static int counterexample(struct xopts *o)
         return 1;
     }
     char desc[512], a[40], b[40];
-    fmt_num(a, sizeof a, wx.fnf);
-    fmt_num(b, sizeof b, wx.opt);
+    numfmt_shortest(a, wx.fnf);
+    numfmt_shortest(b, wx.opt);
     snprintf(desc, sizeof desc,
              "worst of %ld random clusters (hetcast experiment counterexample --seed %llu): "
              "fnf %s, optimal %s, ratio %.4f",

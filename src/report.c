@@ -13,18 +13,6 @@
 #include "numfmt.h"
 #include "pipeline.h"
 
-void fmt_num(char *buf, size_t size, double x)
-{
-    char t[NUMFMT_SIZE];
-    snprintf(buf, size, "%s", numfmt_shortest(t, x));
-}
-
-void fmt_num_text(char *buf, size_t size, double x)
-{
-    char t[NUMFMT_SIZE];
-    snprintf(buf, size, "%s", numfmt_text(t, x));
-}
-
 /* The next of 8 rotating static buffers. */
 static char *rotating(void)
 {
@@ -336,9 +324,4 @@ void report_compare_json(FILE *fp, const struct run *runs, int k, bool summary)
 void report_json_string(FILE *fp, const char *s)
 {
     json_string(fp, s);
-}
-
-void report_csv_field(FILE *fp, const char *s)
-{
-    csvfield_put(fp, s);
 }

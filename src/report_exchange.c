@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "csvfield.h"
 #include "report.h"
 
 static const char *name(const struct exchange *x, int i)
@@ -129,9 +130,9 @@ void report_exchange_csv(FILE *fp, const struct exchange *x, bool summary, bool 
     for (int i = 0; i < x->eng.ntr; i++) {
         const struct transfer *t = &x->eng.tr[i];
         fprintf(fp, "%s,%d,", sched, i + 1);
-        report_csv_field(fp, name(x, t->from));
+        csvfield_put(fp, name(x, t->from));
         fputc(',', fp);
-        report_csv_field(fp, name(x, t->to));
+        csvfield_put(fp, name(x, t->to));
         fprintf(fp, ",%d,%s,%s,%s,%s,%s,%s,%s,%s\n", x->row[i] + 1, report_num(t->wait_start),
                 report_num(t->start), report_num(t->send_end), report_num(t->link_start), report_num(t->link_end),
                 report_num(t->recv_start), report_num(t->recv_end), report_num(t->hold));

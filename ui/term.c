@@ -308,7 +308,7 @@ static int loop(struct view *v, struct term *t)
 
 int term_view(const struct session_opts *o)
 {
-    setlocale(LC_ALL, "");
+    setlocale(LC_CTYPE, "");   /* wide characters only: numbers stay in the C locale */
     /* The file first: a file that does not load says so, terminal or not. */
     struct view v;
     char *cause = NULL;
