@@ -29,7 +29,7 @@
 
 enum {
     O_SEED = OPT_LONG, O_SOURCE, O_FORMAT, O_SUMMARY, O_SAVE, O_PARAM, O_LUA_BUDGET, O_LUA_MEMORY,
-    O_TIME_LIMIT, O_NODE_LIMIT, O_SLICES, O_PATTERN, O_RECEIVERS,
+    O_TIME_LIMIT, O_NODE_LIMIT, O_SLICES, O_PATTERN, O_RECEIVERS, O_SIZE,
 };
 
 /* The options of the view, run and compare: the dispatch and the help. */
@@ -45,6 +45,8 @@ static const struct opt cli_opt_table[] = {
      AT(s.source), 0, 0, NULL},
     {"format", O_FORMAT, "F", "text (default), csv, json or svg (Gantt and tree)", OPT_STRING,
      AT(format), 0, 0, NULL},
+    {"size", O_SIZE, "BYTES", "SimGrid platforms (.xml): the message size (default 1)", OPT_CALL,
+     0, 0, 0, NULL},
     {"summary", O_SUMMARY, NULL, "only the summary lines (for large clusters)", OPT_FLAG,
      AT(summary), 0, 0, NULL},
     {"save-cluster", O_SAVE, "F", "also write the cluster as CSV to F", OPT_STRING,
@@ -148,6 +150,9 @@ static int set_opt(void *ctx, int key, const char *name, const char *val)
         s->sopt.lua_memory = mb > 1048576 ? 1LL << 40 : (long long)(mb * 1048576);
         return 0;
     }
+    case O_SIZE:
+        s->has_size = true;
+        return opt_double(name, val, 0, &s->size);
     }
     return 0;
 }
