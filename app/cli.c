@@ -78,7 +78,8 @@ static void usage(FILE *fp)
 {
     char *s = sched_names(), *m = model_names();
     fprintf(fp,
-            "usage: hetcast [FILE] [options]       open the interactive view (FILE: .csv cluster or .lua script)\n"
+            "usage: hetcast [FILE] [options]       open the interactive view (FILE: .csv cluster, .lua script,\n"
+            "                                      or .xml SimGrid platform)\n"
             "       hetcast run FILE [options]     schedule a broadcast and print it (FILE -: CSV on standard input)\n"
             "       hetcast compare FILE -s A -s B [options]\n"
             "                                      several schedulers side by side (default: fnf, optimal)\n"
