@@ -446,17 +446,22 @@ struct cluster *cluster_load_simgrid(const char *path, double size, struct diag 
     } else {
         char *said = msg.p ? simgrid_said(msg.p) : NULL;
         char *host = rows >= 0 ? host_at(&out, rows) : NULL;
-        bool crashed = WIFSIGNALED(status) && WTERMSIG(status) != SIGABRT;   /* abort: its way to refuse */
+        /* SIGABRT is SimGrid's way to refuse a file; any other signal is a crash, and so is
+           a sanitizer's report of one (hetcast built with -Db_sanitize catches the signal
+           in the child and exits instead) */
+        bool sanitized = msg.p && strstr(msg.p, "DEADLYSIGNAL");
+        bool crashed = sanitized || (WIFSIGNALED(status) && WTERMSIG(status) != SIGABRT);
+        const char *why = sanitized && strstr(msg.p, "SEGV") ? strsignal(SIGSEGV)
+                          : WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "no answer";
         if (said && !crashed)
             diag_error(d, path, 0, NULL, "SimGrid refused it: %s", said);
         else if (host)
             diag_error(d, path, 0, NULL, "SimGrid crashed (%s) while reading the routes from host "
-                       "%s: does the platform give a route between every pair of hosts?",
-                       WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "no answer", host);
+                       "%s: does the platform give a route between every pair of hosts?", why,
+                       host);
         else
             diag_error(d, path, 0, NULL, "SimGrid crashed (%s) while loading it: is it a SimGrid "
-                       "platform (version 4.1)?",
-                       WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "no answer");
+                       "platform (version 4.1)?", why);
         free(said);
         free(host);
     }
