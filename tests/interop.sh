@@ -6,24 +6,7 @@
 # optimal on the counterexample, and more models and cluster kinds beside.
 # A tool that is not installed skips its checks with the reason (setup.sh
 # installs them all).  $HETCAST is the binary.
-set -u
-H=${HETCAST:-build/hetcast}
-case $H in /*) ;; *) H=$PWD/$H ;; esac
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-n=0
-fails=0
-check() {   # check NAME COMMAND... : ok if the command succeeds
-    name=$1; shift
-    n=$((n + 1))
-    if "$@" >/dev/null 2>&1; then echo "ok $n - $name"; else echo "not ok $n - $name"; fails=$((fails + 1)); fi
-}
-skip() {    # skip NAME REASON
-    n=$((n + 1))
-    echo "ok $n - $1 # SKIP $2"
-}
-run() { "$@" >"$T/out" 2>"$T/err"; rc=$?; }
-has() { grep -q -- "$1" "$2"; }
+. tests/tap.sh
 CX=clusters/counterexample.csv
 # A cluster whose names would break every format if written raw.
 printf 'name,send,recv\n"say ""hi""",1,2\n"two\nlines",1,2\n"back\\slash <&>",2,3\n"tab\there",1,1\n' >"$T/hostile.csv"
@@ -129,5 +112,4 @@ else
     check "smpi platform.xml loads back: p0..p2 at latency 1" sh -c "[ $rc -eq 0 ] && grep -q '^,p0,p1,p2$' $T/back.csv && grep -q '^p0,0,1,1$' $T/back.csv"
 fi
 
-echo "1..$n"
-[ "$fails" -eq 0 ]
+done_testing

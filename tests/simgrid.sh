@@ -6,20 +6,7 @@
 # matrix) and tests/data/simgrid-ring.xml (direct links in a ring, the
 # others two hops: a platform graph), and turns SimGrid's refusals and
 # crashes into one message.
-set -u
-H=${HETCAST:-build/hetcast}
-case $H in /*) ;; *) H=$PWD/$H ;; esac
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-n=0
-fails=0
-check() {   # check NAME COMMAND... : ok if the command succeeds
-    name=$1; shift
-    n=$((n + 1))
-    if "$@" >/dev/null 2>&1; then echo "ok $n - $name"; else echo "not ok $n - $name"; fails=$((fails + 1)); fi
-}
-run() { "$@" >"$T/out" 2>"$T/err"; rc=$?; }
-has() { grep -q -- "$1" "$2"; }
+. tests/tap.sh
 # near GOT WANT: equal to 12 significant digits
 near() { awk -v g="$1" -v w="$2" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= 1e-12 * (w < 0 ? -w : w) + 1e-300) }'; }
 STAR=tests/data/simgrid-star.xml
@@ -29,9 +16,7 @@ run "$H" run "$STAR"
 if has "built without SimGrid" "$T/err"; then
     check "without SimGrid: a .xml is refused with status 2" test "$rc" -eq 2
     check "without SimGrid: the message names the file" has "^hetcast: $STAR: a SimGrid platform, but this hetcast was built without SimGrid" "$T/err"
-    echo "1..$n"
-    [ "$fails" -eq 0 ]
-    exit
+    done_testing
 fi
 
 check "star: loads and schedules (status 0)" test "$rc" -eq 0
@@ -85,5 +70,4 @@ check "--size -1 is refused" sh -c "[ $rc -eq 2 ] && grep -q -- '--size: \"-1\" 
 run "$H" run clusters/counterexample.csv --size 10
 check "--size on a CSV cluster: a warning, and the run" sh -c "[ $rc -eq 0 ] && grep -q -- '--size is for SimGrid platforms' $T/err && grep -q '^makespan *6' $T/out"
 
-echo "1..$n"
-[ "$fails" -eq 0 ]
+done_testing
