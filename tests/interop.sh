@@ -96,6 +96,13 @@ if command -v smpirun >/dev/null; then
     done
     set -- $(replay clusters/platform-small.csv grow-tree one-port --slices 1)
     check "smpirun replays a one-slice pipelined tree (hetcast: ${1:-?}, SimGrid: ${2:-?})" same "${1:-x}" "${2:-}"
+    # a SimGrid platform read by hetcast, scheduled, and replayed by SimGrid again
+    if "$H" run tests/data/simgrid-ring.xml --summary >/dev/null 2>&1; then
+        set -- $(replay tests/data/simgrid-ring.xml optimal one-port --size 1000)
+        check "smpirun replays optimal on simgrid-ring.xml (hetcast: ${1:-?}, SimGrid: ${2:-?})" same "${1:-x}" "${2:-}"
+    else
+        skip "smpirun replays optimal on simgrid-ring.xml" "hetcast built without SimGrid"
+    fi
     check "smpi: hostile names give rank-I hosts, the names XML-escaped" sh -c "grep -q '<host id=\"rank-1\"' $T/rep-optimal-sync/platform.xml && grep -q 'value=\"two&#10;lines\"' $T/rep-optimal-sync/platform.xml"
 else
     for t in "fnf 6" "optimal 5" "other models" ; do
