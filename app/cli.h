@@ -15,7 +15,8 @@
 /* What the user asked for: the session's part, and how to print it. */
 struct cli_opts {
     struct session_opts s;
-    const char *format;        /* --format: text (default), csv, json, svg */
+    const char *format;        /* --format: text (default), csv, json, svg, paje, dot, smpi */
+    const char *output;        /* --output DIR (--format smpi) */
     const char *save_cluster;  /* --save-cluster F */
     bool summary;              /* --summary */
 };

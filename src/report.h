@@ -11,7 +11,10 @@
 
 #include "run.h"
 
-enum report_format { REPORT_TEXT, REPORT_CSV, REPORT_JSON, REPORT_SVG };
+/* The order matters: up to REPORT_JSON a lean run (--summary) is enough;
+ * PAJE, DOT and SMPI are export_interop.h's. */
+enum report_format { REPORT_TEXT, REPORT_CSV, REPORT_JSON, REPORT_SVG, REPORT_PAJE, REPORT_DOT,
+                     REPORT_SMPI };
 
 /* numfmt_shortest (numfmt.h: the shortest text that reads back as the same
  * double, "6", "2.5", "0.1", in the C locale) into one of 8 rotating static buffers (shared with

@@ -10,9 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "exchange.h"
 #include "lua_cluster.h"
 #include "lua_sched.h"
+#if HETCAST_HAVE_SIMGRID
+#include "simgrid_load.h"
+#endif
 
 void session_opts_init(struct session_opts *o)
 {
@@ -62,12 +66,20 @@ struct cluster *session_load(const struct session_opts *o, struct diag *warn, ch
     if (ends_with(o->file, ".lua")) {
         struct sandbox_limits lim = {o->sopt.lua_instructions, o->sopt.lua_memory};
         c = cluster_load_lua(o->file, o->params, o->nparams, &lim, o->sopt.seed, &d);
+    } else if (ends_with(o->file, ".xml")) {
+#if HETCAST_HAVE_SIMGRID
+        c = cluster_load_simgrid(o->file, o->has_size ? o->size : SIMGRID_DEFAULT_SIZE, &d);
+#else
+        diag_error(&d, o->file, 0, NULL, "a SimGrid platform, but this hetcast was built without "
+                   "SimGrid (install libsimgrid-dev and rebuild: meson setup --reconfigure "
+                   "-Dsimgrid=enabled)");
+#endif
     } else {
         c = strcmp(o->file, SESSION_STDIN) == 0 ? load_stdin(&d) : cluster_load_csv(o->file, &d);
-        if (c && o->nparams > 0)
-            diag_warn(&d, NULL, 0, NULL, "--param is for .lua cluster scripts; ignored for %s",
-                      o->file);
     }
+    if (c && o->nparams > 0 && !ends_with(o->file, ".lua"))
+        diag_warn(&d, NULL, 0, NULL, "--param is for .lua cluster scripts; ignored for %s",
+                  o->file);
     if (!c) {
         char *all = diag_join(&d);
         set_cause(cause, "%s", all ? all : "cannot load the cluster");
@@ -75,6 +87,9 @@ struct cluster *session_load(const struct session_opts *o, struct diag *warn, ch
         diag_free(&d);
         return NULL;
     }
+    if (o->has_size && !ends_with(o->file, ".xml"))
+        diag_warn(&d, NULL, 0, NULL, "--size is for SimGrid platforms (.xml); ignored for %s",
+                  o->file);
     if (o->source) {
         int s = cluster_find(c, o->source);
         if (s < 0) {

@@ -240,6 +240,30 @@ static inline bool timing_holds_link(enum model m, enum cluster_kind k)
     return m == MODEL_MULTI_PORT && k == CLUSTER_GRAPH;
 }
 
+/*
+ * A transfer as a message-passing program plays it (SimGrid SMPI's replay,
+ * export_smpi.c): the sender computes `before`, sends over a link of
+ * latency `link` (negative: no link can express it), and, where the model
+ * keeps the sender until the receive ends (sync, one-port), computes
+ * `after` once its send returns; the receiver computes r(p) on arrival
+ * where it has a receive (timing_holds_recv_port but on graphs).  Platform
+ * graphs: the edge's T on the link, less multi-port's send time.
+ */
+static inline void timing_split(enum model m, enum cluster_kind kind, const struct cost *k,
+                                double *before, double *link, double *after)
+{
+    if (kind == CLUSTER_GRAPH) {
+        bool mp = m == MODEL_MULTI_PORT;
+        *before = mp ? k->send_mp : 0;
+        *link = mp ? k->T - k->send_mp : k->T;
+        *after = 0;
+        return;
+    }
+    *before = k->s;
+    *link = m == MODEL_SENDER_ONLY ? 0 : k->l;
+    *after = m == MODEL_SYNC || m == MODEL_ONE_PORT ? k->r : 0;
+}
+
 /* Which of TIMING_SEND_END and TIMING_LINK_END the transfer has as events. */
 static inline unsigned timing_events(const struct timing *t)
 {
