@@ -205,13 +205,16 @@ static int natural_cmp(const char *a, const char *b)
     return *a ? 1 : *b ? -1 : 0;
 }
 
-static char **sort_names;
+struct host_ref {
+    const char *name;
+    int index;   /* in SimGrid's order */
+};
 
 static int by_name(const void *x, const void *y)
 {
-    int a = *(const int *)x, b = *(const int *)y;
-    int c = natural_cmp(sort_names[a], sort_names[b]);
-    return c ? c : strcmp(sort_names[a], sort_names[b]);
+    const struct host_ref *a = x, *b = y;
+    int c = natural_cmp(a->name, b->name);
+    return c ? c : strcmp(a->name, b->name);
 }
 
 /* The record of route q -> p (SimGrid's host order) in the rows (bytes: maybe unaligned). */
@@ -268,12 +271,14 @@ static struct cluster *build(const char *path, double size, const struct buf *b,
         p += len;
     }
     const char *recs = p;
-    int *order = xmalloc((size_t)n * sizeof *order);
+    struct host_ref *refs = xmalloc((size_t)n * sizeof *refs);
     for (int i = 0; i < n; i++)
-        order[i] = i;
-    sort_names = names;
-    qsort(order, (size_t)n, sizeof *order, by_name);
-    sort_names = NULL;
+        refs[i] = (struct host_ref){names[i], i};
+    qsort(refs, (size_t)n, sizeof *refs, by_name);
+    int *order = xmalloc((size_t)n * sizeof *order);   /* node a is SimGrid's host order[a] */
+    for (int i = 0; i < n; i++)
+        order[i] = refs[i].index;
+    free(refs);
 
     size_t nn = (size_t)n * (size_t)n;
     double *time = xcalloc(nn, sizeof *time);
@@ -420,6 +425,10 @@ struct cluster *cluster_load_simgrid(const char *path, double size, struct diag 
         close(err[0]);
         struct rlimit no_core = {0, 0};   /* a crash of SimGrid leaves no core file behind */
         setrlimit(RLIMIT_CORE, &no_core);
+        /* not the front door's handlers (the view restores its terminal on these) */
+        static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH};
+        for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+            signal(sigs[i], SIG_DFL);
         int null = open("/dev/null", O_WRONLY);
         if (null >= 0)
             dup2(null, STDOUT_FILENO);
