@@ -128,6 +128,9 @@ const char *cluster_kind_name(enum cluster_kind k);
 
 /* Load a CSV cluster (csvload.c). Returns NULL and fills d on failure. */
 struct cluster *cluster_load_csv(const char *path, struct diag *d);
+/* Same, from an open stream read to its end (standard input); name is used
+ * in messages.  The caller closes fp. */
+struct cluster *cluster_load_csv_stream(FILE *fp, const char *name, struct diag *d);
 /* Same, from a buffer (for tests and fuzzing); name is used in messages. */
 struct cluster *cluster_load_csv_buffer(const char *name, const char *buf,
                                         size_t len, struct diag *d);

@@ -1105,13 +1105,8 @@ struct cluster *cluster_load_csv_buffer(const char *name, const char *buf, size_
     return c;
 }
 
-struct cluster *cluster_load_csv(const char *path, struct diag *d)
+struct cluster *cluster_load_csv_stream(FILE *fp, const char *name, struct diag *d)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        diag_error(d, path, 0, NULL, "cannot open: %s", strerror(errno));
-        return NULL;
-    }
     /* Sized from the file when it says (a file that grows meanwhile still
      * reads whole), so that a large file is read into one buffer, on huge
      * pages, without a copy. */
@@ -1132,14 +1127,24 @@ struct cluster *cluster_load_csv(const char *path, struct diag *d)
     }
     if (ferror(fp)) {
         int err = errno;
-        fclose(fp);
         free(buf);
-        diag_error(d, path, 0, NULL, "cannot read: %s", strerror(err));
+        diag_error(d, name, 0, NULL, "cannot read: %s", strerror(err));
         return NULL;
     }
-    fclose(fp);
-    struct cluster *c = cluster_load_csv_buffer(path, buf, len, d);
+    struct cluster *c = cluster_load_csv_buffer(name, buf, len, d);
     free(buf);
+    return c;
+}
+
+struct cluster *cluster_load_csv(const char *path, struct diag *d)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        diag_error(d, path, 0, NULL, "cannot open: %s", strerror(errno));
+        return NULL;
+    }
+    struct cluster *c = cluster_load_csv_stream(fp, path, d);
+    fclose(fp);
     return c;
 }
 

@@ -707,19 +707,11 @@ const struct xsched_ops *xsched_find(const char *name)
     return NULL;
 }
 
+static const char *xsched_name_at(int i) { return xscheds[i]->name; }
+
 char *xsched_names(void)
 {
-    size_t len = 1;
-    for (int i = 0; i < XSCHED_COUNT; i++)
-        len += strlen(xscheds[i]->name) + 2;
-    char *s = xmalloc(len);
-    s[0] = '\0';
-    for (int i = 0; i < XSCHED_COUNT; i++) {
-        if (i)
-            strcat(s, ", ");
-        strcat(s, xscheds[i]->name);
-    }
-    return s;
+    return diag_join_names(XSCHED_COUNT, xsched_name_at);
 }
 
 int xsched_check(const struct xsched_ops *ops, const struct cluster *c, enum model m,
