@@ -27,6 +27,9 @@
 #include "opts.h"
 #include "pipeline.h"
 #include "report.h"
+#if HETCAST_HAVE_SIMGRID
+#include "simgrid_load.h"
+#endif
 
 enum {
     O_SEED = OPT_LONG, O_SOURCE, O_FORMAT, O_SUMMARY, O_SAVE, O_PARAM, O_LUA_BUDGET, O_LUA_MEMORY,
@@ -365,6 +368,11 @@ int cli_main(int argc, char **argv, cli_view_fn view, const struct bench_view_op
         snprintf(lua, sizeof lua, "%s/lua", data);
         lua_sched_set_dir(lua);
     }
+#if HETCAST_HAVE_SIMGRID
+    char helper[4096];
+    if (app_helper("hetcast-simgrid", helper, sizeof helper))
+        simgrid_set_helper(helper);
+#endif
     if (argc < 2)
         return cmd_view(argc, argv, view);
     const char *cmd = argv[1];
