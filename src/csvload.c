@@ -1033,7 +1033,11 @@ struct cluster *cluster_load_csv_buffer(const char *name, const char *buf, size_
         pos = 3;    /* a UTF-8 byte order mark, as some editors write */
     while (pos < len) {
         const char *s = buf + pos;
-        if (ld.fast && !ld.pending && s[0] != '#' && !is_blank_char(s[0])) {
+        /* libcsv may hold the start of a record without a field of it yet (a quote
+         * opened after a bare CR): then the line is its, not the fast path's.
+         * pstate is libcsv's public parser state; 0 is its ROW_NOT_BEGUN. */
+        bool libcsv_idle = p.pstate == 0;
+        if (ld.fast && libcsv_idle && !ld.pending && s[0] != '#' && !is_blank_char(s[0])) {
             /* A record starts here, not a comment or a blank line: the usual row. */
             prefetch_names(&ld, s, buf + len);
             ld.done = pos;
@@ -1071,7 +1075,7 @@ struct cluster *cluster_load_csv_buffer(const char *name, const char *buf, size_
             ld.rec_line = line;
         }
         ld.cur_line = line;
-        if (fresh && ld.fast && plain_line(&ld, line, s, n) == n) {   /* 0 for a line with a NUL, too */
+        if (fresh && ld.fast && libcsv_idle && plain_line(&ld, line, s, n) == n) {   /* 0 for a line with a NUL, too */
             continue;
         } else if (memchr(s, '\0', n)) {
             diag_error(d, name, line, NULL, "NUL byte in the line (is this a text file?)");
