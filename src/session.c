@@ -38,21 +38,10 @@ static bool ends_with(const char *s, const char *suffix)
 /* CSV from standard input, read whole; messages name it "<stdin>". */
 static struct cluster *load_stdin(struct diag *d)
 {
-    size_t len = 0, cap = 1 << 16;
-    char *buf = xmalloc(cap);
-    for (;;) {
-        if (len == cap)
-            buf = xrealloc(buf, cap *= 2);
-        size_t got = fread(buf + len, 1, cap - len, stdin);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(stdin)) {
-        diag_error(d, "<stdin>", 0, NULL, "cannot read: %s", strerror(errno));
-        free(buf);
+    size_t len;
+    char *buf = cluster_read_csv_text(stdin, "<stdin>", 0, &len, d);
+    if (!buf)
         return NULL;
-    }
     struct cluster *c = cluster_load_csv_buffer("<stdin>", buf, len, d);
     free(buf);
     return c;

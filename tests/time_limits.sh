@@ -60,5 +60,17 @@ check "--time-limit 0: refused, status 2" refused 2 '--time-limit: "0" is not a 
 run 20 "$H" experiment fnf-vs-optimal --time-limit 0
 check "experiment --time-limit 0: refused, status 2" refused 2 '--time-limit: "0" is not a time limit'
 
+# ---- input size: /dev/zero, a 3 MB line of commas, standard input ----
+run 30 "$H" run /dev/zero
+echo "# run /dev/zero: $secs s wall-clock (status $rc)"
+check "run /dev/zero: status 2 within 10 s, a line too long" \
+    sh -c "[ $rc -eq 2 ] && grep -qF '/dev/zero: a line longer than 1024 KiB' $T/err && [ \"\$(echo '$secs < 10' | bc)\" -eq 1 ]"
+run 30 sh -c "head -c 100000000 /dev/zero | \"$H\" run -"
+check "run - from /dev/zero: status 2, a line too long" refused 2 "<stdin>: a line longer than 1024 KiB"
+{ printf 'name,send,recv\na,1,2\n'; head -c 3000000 /dev/zero | tr '\0' ','; printf '\nb,1,2\n'; } >"$T/commas.csv"
+run 30 "$H" run "$T/commas.csv"
+check "a 3 MB line of commas between rows: refused at its line" \
+    refused 2 "commas.csv:3: line longer than 1024 KiB (3000001 bytes)"
+
 echo "1..$n"
 [ "$fails" -eq 0 ]
