@@ -72,5 +72,20 @@ run 30 "$H" run "$T/commas.csv"
 check "a 3 MB line of commas between rows: refused at its line" \
     refused 2 "commas.csv:3: line longer than 1024 KiB (3000001 bytes)"
 
+# ---- a Lua heuristic's total budget: 80 000 instructions a call, 1000 calls ----
+awk 'BEGIN { print "name,send,recv"; for (i = 0; i < 1000; i++) printf "n%d,%d,%d\n", i, 1 + i % 7, 2 + i % 5 }' >"$T/n1000.csv"
+cat >"$T/burn.lua" <<'LUA'
+-- about 80 000 instructions a call: within a budget of 100 000 per call
+local function choose(state)
+  local x = 0
+  for i = 1, 20000 do x = x + i end
+  return state.holders[1], state.waiting[1]
+end
+return {choose = choose}
+LUA
+run 60 "$H" run "$T/n1000.csv" -s "$T/burn.lua" --lua-budget 100000 --summary
+check "Lua: 1000 calls within the budget per call pass the total: stopped, says so" \
+    refused 2 "total instruction budget exceeded: more than 10000000 instructions in all calls of the script (100 x --lua-budget 100000)"
+
 echo "1..$n"
 [ "$fails" -eq 0 ]
