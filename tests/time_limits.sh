@@ -94,5 +94,14 @@ echo "# all-to-all on 5000 nodes: $secs s wall-clock (status $rc)"
 check "all-to-all on 5000 nodes: refused at once with the estimate (2.8 GiB > 2 GiB)" \
     sh -c "[ $rc -eq 2 ] && grep -qF 'books about 25000000 transfers: about 2.8 GiB of records' $T/err && [ \"\$(echo '$secs < 10' | bc)\" -eq 1 ]"
 
+# ---- fef on 10^5 nodes: O(n log n) (it was O(n^2): 35 s to 140 s) ----
+awk 'BEGIN { x = 5; print "name,send,recv"
+             for (i = 0; i < 100000; i++) { x = (x * 1103515245 + 12345) % 2147483648
+                 printf "n%d,%d,%d\n", i, 1 + x % 20, 2 + int(x / 20) % 20 } }' >"$T/r1e5.csv"
+run 60 "$H" run "$T/r1e5.csv" -s fef --summary
+echo "# fef on 100000 nodes: $secs s wall-clock (status $rc)"
+check "fef on 100000 nodes: runs within the 60 s timeout" \
+    sh -c "[ $rc -eq 0 ] && grep -q '^makespan' $T/out"
+
 echo "1..$n"
 [ "$fails" -eq 0 ]
