@@ -59,8 +59,8 @@ static const struct opt cli_opt_table[] = {
      AT(save_cluster), 0, 0, NULL},
     {"param", O_PARAM, "K=V", "a parameter of a .lua cluster script (repeatable)", OPT_CALL, 0, 0,
      0, NULL},
-    {"time-limit", O_TIME_LIMIT, "S", "optimal: give up after S seconds (default 10)", OPT_NUMBER,
-     AT(s.sopt.time_limit), 0, 0, NULL},
+    {"time-limit", O_TIME_LIMIT, "S", "optimal and the throughput LP: give up after S seconds "
+     "(wall-clock, default 10)", OPT_SECONDS, AT(s.sopt.time_limit), 0, 0, NULL},
     {"node-limit", O_NODE_LIMIT, "N", "optimal: give up after N search nodes", OPT_CALL, 0, 0, 0,
      NULL},
     {"slices", O_SLICES, "K", "pipelined trees on platform graphs: slices to send (default 20)",

@@ -31,6 +31,12 @@ enum cluster_kind {
  */
 #define CLUSTER_MAX_TIME 1e100
 #define CLUSTER_MAX_GRAPH_NODES 4096
+/* A CSV input (file or standard input) is refused beyond this size (a 4096-node
+ * latency matrix of 24-character numbers is 400 MB), and any of its lines
+ * beyond CLUSTER_MAX_CSV_LINE, while it is read: /dev/zero is refused after
+ * 1 MiB, not read until memory runs out. */
+#define CLUSTER_MAX_CSV_BYTES (1024L * 1024 * 1024)
+#define CLUSTER_MAX_CSV_LINE (1024L * 1024)
 
 struct node {
     char *name;    /* in the cluster's name pool: never freed or replaced alone */
@@ -128,6 +134,11 @@ const char *cluster_kind_name(enum cluster_kind k);
 
 /* Load a CSV cluster (csvload.c). Returns NULL and fills d on failure. */
 struct cluster *cluster_load_csv(const char *path, struct diag *d);
+/* Read a whole CSV input from fp within CLUSTER_MAX_CSV_BYTES and
+ * CLUSTER_MAX_CSV_LINE: the buffer (caller frees) and *len, or NULL after a
+ * message naming name.  size_hint: the file's size if known, else 0. */
+char *cluster_read_csv_text(FILE *fp, const char *name, size_t size_hint, size_t *len,
+                            struct diag *d);
 /* Same, from an open stream read to its end (standard input); name is used
  * in messages.  The caller closes fp. */
 struct cluster *cluster_load_csv_stream(FILE *fp, const char *name, struct diag *d);

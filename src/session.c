@@ -41,7 +41,7 @@ struct cluster *session_load(const struct session_opts *o, struct diag *warn, ch
     diag_init(&d);
     struct cluster *c = NULL;
     if (ends_with(o->file, ".lua")) {
-        struct sandbox_limits lim = {o->sopt.lua_instructions, o->sopt.lua_memory};
+        struct sandbox_limits lim = {o->sopt.lua_instructions, o->sopt.lua_memory, o->sopt.cancel};
         c = cluster_load_lua(o->file, o->params, o->nparams, &lim, o->sopt.seed, &d);
     } else if (ends_with(o->file, ".xml")) {
 #if HETCAST_HAVE_SIMGRID
