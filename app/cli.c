@@ -10,6 +10,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -358,6 +359,9 @@ static int cmd_view(int argc, char **argv, cli_view_fn view)
 
 int cli_main(int argc, char **argv, cli_view_fn view, const struct bench_view_ops *bench_view)
 {
+    /* A file-size limit (ulimit -f) makes write() fail with EFBIG, which every
+     * save reports (status 1, the old file intact), instead of killing us. */
+    signal(SIGXFSZ, SIG_IGN);
     sandbox_set_print(print_to_stderr, NULL);
     const char *data = app_datadir();
     if (data) {

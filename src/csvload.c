@@ -1417,6 +1417,8 @@ int cluster_save_csv(const struct cluster *c, const char *path, char **cause)
     if (atomic_open(&af, path) != 0) {
         if (errno == EISDIR)
             return set_cause(cause, "%s: not a file name", path);
+        if (af.refused)
+            return set_cause(cause, "%s %s", path, af.refused);
         return set_cause(cause, "%s: cannot create a temporary file: %s", path, strerror(errno));
     }
     char *why = NULL;

@@ -1,0 +1,68 @@
+#!/bin/sh
+# edges.sh - reliability at the edges (issue 20) on the real binary (TAP):
+# saves onto targets that are not regular files (refused), through symlinks
+# (followed, the link stays a link), under a file-size limit with SIGXFSZ
+# at its default (a message and status 1, the old file intact), with a
+# 255-byte file name.  $HETCAST is the binary.
+. tests/tap.sh
+# refused STATUS TEXT: the last run exited with STATUS and said TEXT (fixed string)
+refused() { [ "$rc" -eq "$1" ] && grep -qF -- "$2" "$T/err"; }
+C=clusters/counterexample.csv
+
+# ---- 1. saving onto what is not a regular file ----
+mkfifo "$T/fifo"
+run "$H" run $C --save-cluster "$T/fifo"
+check "save onto a FIFO: status 1, refused" refused 1 "fifo is a FIFO, not a regular file: refused"
+check "save onto a FIFO: it stays a FIFO" test -p "$T/fifo"
+mkdir "$T/dir"
+run "$H" run $C --save-cluster "$T/dir"
+check "save onto a directory: status 1, refused" refused 1 "dir is a directory: refused"
+check "save onto a directory: it stays a directory" test -d "$T/dir"
+if mknod "$T/null" c 1 3 2>/dev/null; then
+    run "$H" run $C --save-cluster "$T/null"
+    check "save onto a device: status 1, refused" refused 1 "null is a device, not a regular file: refused"
+    check "save onto a device: it stays a device" test -c "$T/null"
+else
+    skip "save onto a device" "mknod not allowed here"
+    skip "save onto a device: it stays one" "mknod not allowed here"
+fi
+if python3 -c 'import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$T/sock" 2>/dev/null; then
+    run "$H" run $C --save-cluster "$T/sock"
+    check "save onto a socket: status 1, refused" refused 1 "sock is a socket, not a regular file: refused"
+    check "save onto a socket: it stays a socket" test -S "$T/sock"
+else
+    skip "save onto a socket" "no python3 to make one"
+    skip "save onto a socket: it stays one" "no python3 to make one"
+fi
+run "$H" run $C --format svg
+cp "$T/out" "$T/x.svg"
+printf 'old\n' >"$T/target.csv"
+ln -s target.csv "$T/link.csv"
+run "$H" run $C --save-cluster "$T/link.csv"
+check "save through a symlink: status 0" test "$rc" -eq 0
+check "save through a symlink: the link stays a link" test -L "$T/link.csv"
+check "save through a symlink: its target replaced" has "^p0," "$T/target.csv"
+ln -s nowhere.csv "$T/dangling.csv"
+run "$H" run $C --save-cluster "$T/dangling.csv"
+check "save through a dangling symlink: status 1, refused" refused 1 "dangling.csv is a symbolic link to nothing"
+mkdir "$T/smpi"
+mkfifo "$T/smpi/platform.xml"
+run "$H" run $C --format smpi --output "$T/smpi"
+check "SMPI export onto a FIFO: status 1, refused" refused 1 "is a FIFO, not a regular file: refused"
+
+# ---- 1. SIGXFSZ at its default: a message, status 1, the old file intact ----
+awk 'BEGIN { print "name,send,recv"; for (i = 0; i < 20000; i++) printf "n%d,%d,%d\n", i, 1 + i % 20, 2 + i % 20 }' >"$T/big.csv"
+printf 'old\n' >"$T/keep.csv"
+run sh -c "ulimit -f 8; exec \"$H\" run \"$T/big.csv\" --summary --save-cluster \"$T/keep.csv\""
+check "save past ulimit -f, SIGXFSZ not ignored: status 1, says why" refused 1 "keep.csv: write error: File too large"
+check "save past ulimit -f: the old file is intact" sh -c "[ \"\$(cat $T/keep.csv)\" = old ]"
+check "save past ulimit -f: no temporary file left" sh -c "[ -z \"\$(ls -A $T | grep '^\.keep')\" ]"
+
+# ---- 9. a 255-byte file name ----
+long=$(printf '%0255d' 0 | tr 0 a)
+run "$H" run $C --save-cluster "$T/$long"
+check "save to a 255-byte file name: status 0" test "$rc" -eq 0
+run "$H" run "$T/$long" --summary
+check "... and it reads back" test "$rc" -eq 0
+
+done_testing
