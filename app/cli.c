@@ -109,7 +109,7 @@ static void usage(FILE *fp)
 
 int cli_fail(char *cause, int status)
 {
-    fprintf(stderr, "hetcast: %s\n", cause ? cause : "failed");
+    opts_say("hetcast", cause ? cause : "failed");
     free(cause);
     return status;
 }
@@ -123,7 +123,7 @@ void cli_warnings(const struct diag *d)
 static void print_to_stderr(const char *script, const char *text, void *ud)
 {
     (void)ud;
-    fprintf(stderr, "%s: %s\n", script, text);
+    opts_say(script, text);
 }
 
 /* The options that are more than a value to store (cli_opt_table's OPT_CALL rows). */
@@ -390,9 +390,8 @@ int cli_main(int argc, char **argv, cli_view_fn view, const struct bench_view_op
         return bench_main(argc - 1, argv + 1, bench_view);
     /* "hetcast runn x.csv": a mistyped command, not a missing cluster file. */
     if (cmd[0] != '-' && !strchr(cmd, '.') && !strchr(cmd, '/') && access(cmd, F_OK) != 0) {
-        fprintf(stderr, "hetcast: unknown command %s; the commands are run, compare, experiment "
-                        "and bench (or give a FILE to open the view); see hetcast --help\n", cmd);
-        return 2;
+        return opts_error(2, "unknown command %s; the commands are run, compare, experiment "
+                             "and bench (or give a FILE to open the view); see hetcast --help", cmd);
     }
     return cmd_view(argc, argv, view);
 }

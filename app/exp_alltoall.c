@@ -149,7 +149,7 @@ static int run_point(const struct aopts *o, int g, const struct cluster *c, doub
         struct exchange x;
         char *cause = NULL;
         if (exchange_run(&x, c, groups[g].model, &xo, &cause) < 0) {
-            fprintf(stderr, "hetcast experiment alltoall: %s\n", cause);
+            opts_say("hetcast experiment alltoall", cause);
             free(cause);
             rc = -1;
             break;

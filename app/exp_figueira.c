@@ -159,7 +159,7 @@ static int simulate(const struct cluster *hops, const struct cluster *lat, enum 
         out[k].cost = t.cost;
         tree_free(&t);
         if (rc < 0) {
-            fprintf(stderr, "hetcast experiment: figueira: %s\n", cause ? cause : "failed");
+            opts_say("hetcast experiment: figueira", cause ? cause : "failed");
             free(cause);
             return -1;
         }

@@ -252,7 +252,7 @@ static int exact_pair(const struct cluster *c, const struct xopts *o, struct exa
     char *cause = NULL;
     x->fnf = makespan_of(c, MODEL_ASYNC, &sched_fnf, 0);
     if (optimal_solve(c, MODEL_ASYNC, &so, &plan, &cause) < 0) {
-        fprintf(stderr, "hetcast experiment: %s\n", cause);
+        opts_say("hetcast experiment", cause);
         free(cause);
         return -1;
     }

@@ -65,4 +65,49 @@ check "save to a 255-byte file name: status 0" test "$rc" -eq 0
 run "$H" run "$T/$long" --summary
 check "... and it reads back" test "$rc" -eq 0
 
+# ---- 2, 3. names and words hetcast did not make never drive the terminal ----
+E=$(printf '\033')
+B=$(printf '\007')
+# raw_free: nothing in the last run's stdout or stderr is ESC, BEL or a C1 CSI
+raw_free() { ! grep -q "[$E$B]" "$T/out" "$T/err" && ! grep -q "$(printf '\302\233')" "$T/out" "$T/err"; }
+printf 'name,send,recv\np0,1,2\n"x\033]0;title\007y\033[2J",1,2\n' >"$T/esc.csv"
+run "$H" run "$T/esc.csv"
+check "CSV name with ESC]0;title BEL and ESC[2J: refused at its line" refused 2 "esc.csv:3: name: node name \"x?]0;title?y?[2J\" holds a control character"
+check "... and no raw ESC or BEL on the terminal" raw_free
+printf 'name,send,recv\np0,1,2\n"a\377b",1,2\n' >"$T/utf.csv"
+run "$H" run "$T/utf.csv"
+check "CSV name that is not UTF-8: refused at its line" refused 2 "utf.csv:3: name: node name \"a?b\" holds bytes that are not UTF-8"
+printf 'node("p0", 1, 2)\nnode("x\\27]0;title\\7y\\27[2J", 1, 2)\n' >"$T/esc.lua"
+run "$H" run "$T/esc.lua"
+check "Lua name with ESC: refused at the node() line" refused 2 "esc.lua:2: node: the name holds a control character"
+check "... and no raw ESC or BEL" raw_free
+printf 'node("p0", 1, 2)\nnode("a\\255b", 1, 2)\n' >"$T/utf.lua"
+run "$H" run "$T/utf.lua"
+check "Lua name that is not UTF-8: refused at the node() line" refused 2 "utf.lua:2: name: node name \"a?b\" holds bytes that are not UTF-8"
+printf 'print("p\\27]0;title\\7q\\27[2J")\nnode("p0", 1, 2)\nnode("p1", 1, 2)\n' >"$T/print.lua"
+run "$H" run "$T/print.lua"
+check "Lua print with ESC: shown as \\x1b" sh -c "[ $rc -eq 0 ] && grep -qF 'p\\x1b]0;title\\x07q\\x1b[2J' $T/err"
+check "... and no raw ESC or BEL" raw_free
+printf 'error("e\\27]0;title\\7f\\27[2J")\n' >"$T/error.lua"
+run "$H" run "$T/error.lua"
+check "Lua error with ESC: status 2, shown as \\x1b" sh -c "[ $rc -eq 2 ] && grep -qF 'e\\x1b]0;title\\x07f\\x1b[2J' $T/err"
+check "... and no raw ESC or BEL" raw_free
+cat >"$T/why.lua" <<'LUA'
+return {choose = function(state)
+  return state.source, state.waiting[1], "because\27]0;title\7\27[2J"
+end}
+LUA
+run "$H" run $C -s "$T/why.lua"
+check "heuristic reason with ESC: refused, says why" refused 2 "the reason must be UTF-8 text without control characters"
+check "... and no raw ESC or BEL" raw_free
+run "$H" run $C --source "$(printf 'x\033]0;title\007\033[2J')"
+check "--source with ESC: status 2, shown as \\x1b" sh -c "[ $rc -eq 2 ] && grep -qF 'x\\x1b]0;title\\x07\\x1b[2J' $T/err"
+check "... and no raw ESC or BEL" raw_free
+run "$H" "$(printf 'cmd\033[2J')"
+check "an unknown command with ESC: no raw ESC" sh -c "[ $rc -eq 2 ] && grep -qF 'cmd\\x1b[2J' $T/err"
+run "$H" run $C -s "$(printf 'fn\033[2J')"
+check "an unknown scheduler with ESC: no raw ESC" sh -c "[ $rc -eq 2 ] && ! grep -q '$E' $T/err"
+run "$H" run "$(printf '%s/no\033[2Jfile.csv' "$T")"
+check "a missing file whose name holds ESC: no raw ESC" sh -c "[ $rc -eq 2 ] && ! grep -q '$E' $T/err"
+
 done_testing

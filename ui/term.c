@@ -33,6 +33,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "diag.h"
 #include "view.h"
 
 static volatile sig_atomic_t got_signal;   /* INT, TERM, HUP, QUIT: leave */
@@ -314,8 +315,9 @@ int term_view(const struct session_opts *o)
     char *cause = NULL;
     int status = view_open(&v, o, &cause);
     if (status != 0) {
-        fprintf(stderr, "%s%s\n", cause && strchr(cause, ':') ? "" : "hetcast: ",
-                cause ? cause : "cannot open the view");
+        fputs(cause && strchr(cause, ':') ? "" : "hetcast: ", stderr);
+        text_put(cause ? cause : "cannot open the view", stderr);   /* names are not commands */
+        fputc('\n', stderr);
         free(cause);
         return status;
     }
