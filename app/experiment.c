@@ -378,9 +378,9 @@ static int counterexample(struct xopts *o)
     cluster_set_str(&worst->description, desc);
     if (!csv_out(o))
         fprintf(stderr, "%s\n", desc);
-    cluster_write_csv(worst, stdout);
+    int rc = cluster_write_csv(worst, stdout) < 0 ? 1 : 0;   /* cli_main says why */
     cluster_free(worst);
-    return 0;
+    return rc;
 }
 
 static const struct {

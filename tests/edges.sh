@@ -110,4 +110,29 @@ check "an unknown scheduler with ESC: no raw ESC" sh -c "[ $rc -eq 2 ] && ! grep
 run "$H" run "$(printf '%s/no\033[2Jfile.csv' "$T")"
 check "a missing file whose name holds ESC: no raw ESC" sh -c "[ $rc -eq 2 ] && ! grep -q '$E' $T/err"
 
+# ---- 6. every writer checks its errors: each study and --help on /dev/full ----
+full() {   # full NAME ARGS...: hetcast ARGS >/dev/full says so and exits 1
+    name=$1; shift
+    "$H" "$@" >/dev/full 2>"$T/err"; rc=$?
+    check "$name >/dev/full: status 1, says so" refused 1 "cannot write the output: No space left on device"
+}
+full "experiment fnf-vs-random" experiment fnf-vs-random --nodes 6:8 --runs 5
+full "experiment fnf-vs-random --format csv" experiment fnf-vs-random --nodes 6:8 --runs 5 --format csv
+full "experiment fnf-vs-optimal" experiment fnf-vs-optimal --nodes 4:6 --runs 30
+full "experiment counterexample" experiment counterexample --nodes 3:5 --runs 20 --seed 2
+full "experiment figueira" experiment figueira --nodes 32 --runs 1 --broadcasts 2
+full "experiment pipeline" experiment pipeline --nodes 10 --runs 1 --tiers-runs 0
+full "experiment alltoall" experiment alltoall --groups 4 --runs 1 --nodes 8
+full "experiment --list" experiment --list
+full "experiment figueira --help" experiment figueira --help
+full "experiment alltoall --help" experiment alltoall --help
+full "--help" --help
+full "--version" --version
+full "run --help" run --help
+full "run" run $C
+full "run --format json" run $C --format json
+full "run --format svg" run $C --format svg
+full "run --pattern all-to-all" run $C --pattern all-to-all
+full "bench --help" bench --help
+
 done_testing
