@@ -9,7 +9,8 @@
 # tree (p0 -> p1, p0 -> p2), back then forward giving the same screen, help,
 # 80x24, resize (bigger, too small, back), exercise mode, a load error
 # (status 2, file:line on stderr), colours and NO_COLOR, a 100-node cluster
-# at 200x60, and the terminal left sane after q, SIGINT, SIGTERM and SIGHUP;
+# at 200x60, and the terminal left sane after q, SIGINT, SIGTERM, SIGHUP,
+# SIGUSR1/2, SIGALRM, SIGPIPE, SIGSEGV, SIGABRT (and SIGXFSZ ignored);
 # then Figueira's trees on a latency matrix (balanced-path: cost 3 and the
 # positions), an all-to-all sync exchange on the counterexample (an idle
 # wait, the table of sending orders) and a pipelined broadcast on
@@ -56,6 +57,7 @@ ok() {   # ok STATUS DESCRIPTION
 cat >"$TMP/run.sh" <<EOF
 #!/bin/sh
 trap : INT
+ulimit -c 0   # the crash signals below leave no core file
 sh -c 'echo \$\$ >"\$1"; shift; exec "\$@"' sh "$TMP/pid" env TERM=xterm-256color LANG=C.UTF-8 "$HETCAST" "\$@"
 echo "EXIT=\$?"
 stty -a >"$TMP/stty" 2>&1
@@ -277,7 +279,9 @@ ok $? "after q the terminal is sane (cooked, echo, main screen, cursor)"
 
 # ---- signals ----
 
-for sig in INT:130 TERM:143 HUP:129; do
+# Every fatal signal the view can catch: the polite ones end the loop, the
+# crashes (SEGV, ABRT) restore the terminal from the handler and die of it.
+for sig in INT:130 TERM:143 HUP:129 USR1:138 USR2:140 ALRM:142 PIPE:141 SEGV:139 ABRT:134; do
     name=${sig%%:*}
     status=${sig##*:}
     start 80 24 -- clusters/counterexample.csv
@@ -294,6 +298,19 @@ for sig in INT:130 TERM:143 HUP:129; do
     sane
     ok $? "after SIG$name the terminal is sane"
 done
+
+# SIGXFSZ is ignored (a save past ulimit -f fails with a message): the view goes on.
+start 80 24 -- clusters/counterexample.csv
+wait_for "step 0/8"
+kill -XFSZ "$(hetcast_pid)"
+keys l
+wait_for "step 1/8"
+ok $? "SIGXFSZ: the view goes on"
+keys q
+wait_for "EXIT=0"
+ok $? "SIGXFSZ: then q quits with status 0"
+sane
+ok $? "after SIGXFSZ and q the terminal is sane"
 
 # ---- a load error ----
 
