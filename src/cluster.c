@@ -324,6 +324,16 @@ int cluster_finish(struct cluster *c, struct diag *d)
         diag_error(d, c->path, 0, NULL, "no nodes: the cluster is empty");
         return -1;
     }
+    /* The caps of a cluster file hold for every front door (a Lua script
+     * could build more), so that what is saved can be read back. */
+    int cap = c->kind == CLUSTER_GRAPH    ? CLUSTER_MAX_GRAPH_NODES
+              : c->kind == CLUSTER_MATRIX ? CLUSTER_MAX_MATRIX_NODES
+                                          : CLUSTER_MAX_NODES;
+    if (c->n > cap) {
+        diag_error(d, c->path, c->nodes[cap].line, NULL, "too many nodes: %d (a %s has at most %d, "
+                   "what a cluster file can hold)", c->n, cluster_kind_name(c->kind), cap);
+        return -1;
+    }
     c->source = 0;
     if (c->source_name) {
         int s = cluster_find(c, c->source_name);

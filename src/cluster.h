@@ -31,6 +31,8 @@ enum cluster_kind {
  */
 #define CLUSTER_MAX_TIME 1e100
 #define CLUSTER_MAX_GRAPH_NODES 4096
+#define CLUSTER_MAX_NODES 1000000     /* a node table: what a cluster file may hold */
+#define CLUSTER_MAX_MATRIX_NODES 4096 /* a latency matrix (n*n distances) */
 
 struct node {
     char *name;    /* in the cluster's name pool: never freed or replaced alone */

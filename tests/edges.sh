@@ -135,4 +135,37 @@ full "run --format svg" run $C --format svg
 full "run --pattern all-to-all" run $C --pattern all-to-all
 full "bench --help" bench --help
 
+# ---- 9. what hetcast writes it reads back ----
+# every bundled cluster (CSV and Lua) through --save-cluster, reloaded, saved again: the same file
+for f in clusters/*.csv clusters/*.lua; do
+    b=$(basename "$f")
+    "$H" run "$f" --summary --save-cluster "$T/rt1-$b.csv" >/dev/null 2>&1 || continue
+    run "$H" run "$T/rt1-$b.csv" --summary --save-cluster "$T/rt2-$b.csv"
+    check "$b: saved, it reads back and saves the same" sh -c "[ $rc -eq 0 ] && cmp -s '$T/rt1-$b.csv' '$T/rt2-$b.csv'"
+done
+# a Lua script may not build what a cluster file cannot hold
+printf 'for i = 1, 1000001 do node("n" .. i, 1, 2) end\n' >"$T/big.lua"
+run "$H" run "$T/big.lua" --summary --lua-budget 100000000 --lua-memory 1024 --save-cluster "$T/big-lua.csv"
+check "a Lua script with 10^6 + 1 nodes: refused like a CSV file" refused 2 "big.lua:1: too many nodes: 1000001 (a node table has at most 1000000"
+check "... and nothing saved" test ! -e "$T/big-lua.csv"
+printf 'for i = 1, 1000 do node("n" .. i, i / 7, i / 3) end\nlatency(0.1)\n' >"$T/mid.lua"
+run "$H" run "$T/mid.lua" --summary --save-cluster "$T/mid.csv"
+run "$H" run "$T/mid.csv" --summary
+check "a Lua cluster of 1000 nodes: saved, it reads back" sh -c "[ $rc -eq 0 ] && grep -q '1000 nodes' $T/out"
+# experiment counterexample prints a cluster: with times near the limit it reads back
+run "$H" experiment counterexample --nodes 3:4 --runs 5 --send-range 1e99:5e99
+cp "$T/out" "$T/ce.csv"
+run "$H" run "$T/ce.csv" --summary
+check "counterexample with times up to 5e99: its cluster reads back" test "$rc" -eq 0
+run "$H" experiment counterexample --nodes 3:4 --runs 5 --send-range 1e100:1e101
+check "counterexample with times above 1e100: refused before it prints" refused 2 "times are at most 1e100"
+run "$H" experiment counterexample --nodes 3:4 --runs 5 --latency 1e101
+check "counterexample with a latency above 1e100: refused" refused 2 "--latency: \"1e+101\" is out of range"
+# figueira never prints inf
+run "$H" experiment figueira --nodes 32 --runs 1 --basic-latency 1e97 --broadcasts 1000000000
+check "figueira with a basic latency of 1e97 us: no inf, no nan" sh -c "[ $rc -eq 0 ] && ! grep -qi 'inf\|nan' $T/out"
+run "$H" experiment figueira --nodes 32 --runs 1 --basic-latency 1e300
+check "figueira with a basic latency of 1e300 us: refused, not inf" refused 2 "out of range"
+check "... and nothing printed" test ! -s "$T/out"
+
 done_testing
