@@ -168,4 +168,17 @@ run "$H" experiment figueira --nodes 32 --runs 1 --basic-latency 1e300
 check "figueira with a basic latency of 1e300 us: refused, not inf" refused 2 "out of range"
 check "... and nothing printed" test ! -s "$T/out"
 
+# ---- 10. a decimal-comma locale: the cluster CSV and Lua names as in C ----
+# (the view's exports under de_DE.UTF-8: tests/ui_tmux.sh)
+printf 'for i = 1, 3 do node("n" .. (i + 0.5), i + 0.5, i + 1.25) end\nlatency(0.5)\n' >"$T/nums.lua"
+if mkdir -p "$T/loc" && localedef -i de_DE -f UTF-8 "$T/loc/de_DE.UTF-8" >/dev/null 2>&1; then
+    LC_ALL=C "$H" run "$T/nums.lua" --save-cluster "$T/nums-c.csv" >"$T/text-c" 2>&1
+    LOCPATH="$T/loc" LC_ALL=de_DE.UTF-8 "$H" run "$T/nums.lua" --save-cluster "$T/nums-de.csv" >"$T/text-de" 2>&1
+    check "de_DE.UTF-8: the cluster CSV is the C locale's" cmp -s "$T/nums-c.csv" "$T/nums-de.csv"
+    check "de_DE.UTF-8: the text report is the C locale's" cmp -s "$T/text-c" "$T/text-de"
+    check "de_DE.UTF-8: a Lua cluster names its nodes n1.5, never n1,5" sh -c "grep -q '^n1.5,1.5,2.25' $T/nums-de.csv && ! grep -q 'n1,5' $T/text-de"
+else
+    for t in "cluster CSV" "text report" "Lua names"; do skip "de_DE.UTF-8: $t" "the locale cannot be generated (localedef, de_DE)"; done
+fi
+
 done_testing

@@ -462,5 +462,48 @@ keys q
 wait_for "EXIT=0"
 ok $? "quits"
 
+# ---- a decimal-comma locale (de_DE.UTF-8): the view sets LC_CTYPE only ----
+# A Lua cluster names its nodes with numbers and the view exports (e) the same
+# SVG and schedule CSV as in the C locale; the locale is generated with
+# localedef into $TMP/loc (LOCPATH), or the checks are skipped.
+locale_view() {   # locale_view LOCALE DIR: the view on DIR/nums.lua under LC_ALL=LOCALE
+    stop_server
+    rm -f "$TMP/pid" "$TMP/stty" "$TMP/screen"
+    tm new-session -d -s hc -x 120 -y 30 -c "$2" \
+        "env LOCPATH='$TMP/loc' LC_ALL=$1 sh '$TMP/run.sh' nums.lua" 2>/dev/null
+}
+if mkdir -p "$TMP/loc" && localedef -i de_DE -f UTF-8 "$TMP/loc/de_DE.UTF-8" >/dev/null 2>&1 &&
+    LOCPATH="$TMP/loc" LC_ALL=de_DE.UTF-8 /usr/bin/env printf '%.1f' 1.5 2>/dev/null | grep -qx '1,5'; then
+    for loc in C.UTF-8 de_DE.UTF-8; do
+        mkdir -p "$TMP/$loc"
+        printf 'for i = 1, 3 do node("n" .. (i + 0.5), i + 0.5, i + 1.25) end\nlatency(0.5)\n' >"$TMP/$loc/nums.lua"
+        locale_view "$loc" "$TMP/$loc"
+        wait_all "n1.5" "n3.5" "step 0/"
+        ok $? "$loc: a Lua cluster names its nodes n1.5, n2.5, n3.5"
+        ! grep -q "n1,5" "$TMP/screen"
+        ok $? "$loc: never n1,5"
+        keys End e
+        wait_for "exported"
+        ok $? "$loc: e exports"
+        keys q
+        wait_for "EXIT=0"
+        ok $? "$loc: quits"
+    done
+    for ext in svg csv; do
+        a=$(ls "$TMP/C.UTF-8/"*.$ext 2>/dev/null | head -n 1)
+        b=$(ls "$TMP/de_DE.UTF-8/"*.$ext 2>/dev/null | head -n 1)
+        [ -n "$a" ] && [ -n "$b" ] && cmp -s "$a" "$b"
+        ok $? "de_DE.UTF-8: the exported $ext is the C locale's, byte for byte"
+    done
+    ! grep -Eq ' (x|y|x1|y1|x2|y2|width|height)="[0-9.-]*,' "$TMP/de_DE.UTF-8/"*.svg
+    ok $? "de_DE.UTF-8: no decimal comma in the SVG's coordinates"
+else
+    for t in "names n1.5" "never n1,5" "e exports" "quits" "names n1.5" "never n1,5" "e exports" \
+        "quits" "svg the same" "csv the same" "no decimal comma"; do
+        n=$((n + 1))
+        echo "ok $n - de_DE.UTF-8: $t # SKIP the locale cannot be generated (localedef, de_DE)"
+    done
+fi
+
 echo "1..$n"
 [ "$failed" -eq 0 ]
