@@ -10,6 +10,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,9 +112,24 @@ static void usage(FILE *fp)
 
 int cli_fail(char *cause, int status)
 {
-    fprintf(stderr, "hetcast: %s\n", cause ? cause : "failed");
+    opts_say("hetcast", cause ? cause : "failed");
     free(cause);
     return status;
+}
+
+int cli_output_status(int status)
+{
+    static bool said;   /* the failure is told once */
+    int before = errno;   /* a writer that gave up left why (cluster_write_csv does) */
+    errno = 0;
+    bool bad = fflush(stdout) != 0;
+    int err = errno ? errno : before ? before : EIO;
+    if (!bad && !ferror(stdout))
+        return status;
+    if (!said)
+        opts_error(1, "cannot write the output: %s", strerror(err));
+    said = true;
+    return status ? status : 1;
 }
 
 void cli_warnings(const struct diag *d)
@@ -125,7 +141,7 @@ void cli_warnings(const struct diag *d)
 static void print_to_stderr(const char *script, const char *text, void *ud)
 {
     (void)ud;
-    fprintf(stderr, "%s: %s\n", script, text);
+    opts_say(script, text);
 }
 
 /* The options that are more than a value to store (cli_opt_table's OPT_CALL rows). */
@@ -177,7 +193,7 @@ static int parse_cli(const char *prog, int argc, char **argv, struct cli_opts *o
     int rc = opts_parse(prog, cli_opt_table, argc, argv, set_opt, o, files, 1, &nfiles);
     if (rc == OPTS_HELP) {
         usage(stdout);
-        return fflush(stdout) == 0 && !ferror(stdout) ? -1 : 1;
+        return cli_output_status(0) == 0 ? -1 : 1;
     }
     if (rc)
         return rc;
@@ -328,9 +344,7 @@ static int cmd_run(int argc, char **argv, bool compare)
         run_free(&runs[i]);
     free(runs);
     cluster_free(c);
-    if (status == 0 && (fflush(stdout) != 0 || ferror(stdout)))
-        return opts_error(1, "cannot write the output: %s", strerror(errno));
-    return status;
+    return cli_output_status(status);
 }
 
 static int cmd_view(int argc, char **argv, cli_view_fn view)
@@ -359,8 +373,19 @@ static int cmd_view(int argc, char **argv, cli_view_fn view)
     return view(&o.s);
 }
 
+static int dispatch(int argc, char **argv, cli_view_fn view, const struct bench_view_ops *bench_view);
+
 int cli_main(int argc, char **argv, cli_view_fn view, const struct bench_view_ops *bench_view)
 {
+    return cli_output_status(dispatch(argc, argv, view, bench_view));
+}
+
+/* The command argv[1] names, or the view. */
+static int dispatch(int argc, char **argv, cli_view_fn view, const struct bench_view_ops *bench_view)
+{
+    /* A file-size limit (ulimit -f) makes write() fail with EFBIG, which every
+     * save reports (status 1, the old file intact), instead of killing us. */
+    signal(SIGXFSZ, SIG_IGN);
     sandbox_set_print(print_to_stderr, NULL);
     const char *data = app_datadir();
     if (data) {
@@ -378,11 +403,11 @@ int cli_main(int argc, char **argv, cli_view_fn view, const struct bench_view_op
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
         usage(stdout);
-        return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+        return 0;
     }
     if (strcmp(cmd, "--version") == 0) {
         printf("hetcast %s\n", HETCAST_VERSION);
-        return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+        return 0;
     }
     if (strcmp(cmd, "run") == 0)
         return cmd_run(argc - 1, argv + 1, false);
@@ -394,9 +419,8 @@ int cli_main(int argc, char **argv, cli_view_fn view, const struct bench_view_op
         return bench_main(argc - 1, argv + 1, bench_view);
     /* "hetcast runn x.csv": a mistyped command, not a missing cluster file. */
     if (cmd[0] != '-' && !strchr(cmd, '.') && !strchr(cmd, '/') && access(cmd, F_OK) != 0) {
-        fprintf(stderr, "hetcast: unknown command %s; the commands are run, compare, experiment "
-                        "and bench (or give a FILE to open the view); see hetcast --help\n", cmd);
-        return 2;
+        return opts_error(2, "unknown command %s; the commands are run, compare, experiment "
+                             "and bench (or give a FILE to open the view); see hetcast --help", cmd);
     }
     return cmd_view(argc, argv, view);
 }

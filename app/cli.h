@@ -34,6 +34,10 @@ int cli_exchange(const struct cli_opts *o, bool compare);
 /* Print cause as "hetcast: cause" (or as it is when it names its file) and
  * return status; frees cause. */
 int cli_fail(char *cause, int status);
+/* Standard output flushed and checked: status, or (a write failed: a full
+ * disk, /dev/full, a closed pipe) "cannot write the output: why" once and
+ * 1 (a non-zero status is kept).  cli_main ends every command with it. */
+int cli_output_status(int status);
 /* Print a loader's warnings to stderr, each line as it is. */
 void cli_warnings(const struct diag *d);
 

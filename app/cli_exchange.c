@@ -106,7 +106,5 @@ int cli_exchange(const struct cli_opts *o, bool compare)
         exchange_free(&xs[i]);
     free(xs);
     cluster_free(c);
-    if (status == 0 && (fflush(stdout) != 0 || ferror(stdout)))
-        return opts_error(1, "cannot write the output: %s", strerror(errno));
-    return status;
+    return cli_output_status(status);
 }

@@ -88,6 +88,9 @@ static int set_xopt(void *ctx, int key, const char *a, const char *v)
             return 2;
         if (o->hi < o->lo)
             return opt_fail(a, v, "a range with LO <= HI");
+        if (o->hi > CLUSTER_MAX_TIME / 2)   /* correlated receive times add 1 */
+            return opt_fail(a, v, "a range within 0:5e99 (times are at most 1e100, so that the "
+                                  "cluster printed can be read back)");
     } else if (key == X_RECV) {
         if (opt_choice(a, v, recvs, &k))
             return 2;
@@ -100,7 +103,11 @@ static int set_xopt(void *ctx, int key, const char *a, const char *v)
 static int parse_xopts(int argc, char **argv, struct xopts *o)
 {
     int n;
-    return opts_parse("hetcast experiment", xopt_table, argc, argv, set_xopt, o, NULL, 0, &n);
+    int rc = opts_parse("hetcast experiment", xopt_table, argc, argv, set_xopt, o, NULL, 0, &n);
+    if (rc == 0 && o->latency > CLUSTER_MAX_TIME)
+        return opts_error(2, "--latency: \"%g\" is out of range (times are at most %g)", o->latency,
+                          CLUSTER_MAX_TIME);
+    return rc;
 }
 
 static bool csv_out(const struct xopts *o)
@@ -252,7 +259,7 @@ static int exact_pair(const struct cluster *c, const struct xopts *o, struct exa
     char *cause = NULL;
     x->fnf = makespan_of(c, MODEL_ASYNC, &sched_fnf, 0);
     if (optimal_solve(c, MODEL_ASYNC, &so, &plan, &cause) < 0) {
-        fprintf(stderr, "hetcast experiment: %s\n", cause);
+        opts_say("hetcast experiment", cause);
         free(cause);
         return -1;
     }
@@ -378,9 +385,9 @@ static int counterexample(struct xopts *o)
     cluster_set_str(&worst->description, desc);
     if (!csv_out(o))
         fprintf(stderr, "%s\n", desc);
-    cluster_write_csv(worst, stdout);
+    int rc = cluster_write_csv(worst, stdout) < 0 ? 1 : 0;   /* cli_main says why */
     cluster_free(worst);
-    return 0;
+    return rc;
 }
 
 static const struct {

@@ -18,14 +18,28 @@ static const char *prog = "hetcast";
 
 const char *const opts_text_csv[] = {"text", "csv", NULL};   /* the command being parsed, for messages */
 
+void opts_say(const char *who, const char *text)
+{
+    if (who) {
+        text_put(who, stderr);
+        fputs(": ", stderr);
+    }
+    text_put(text, stderr);
+    fputc('\n', stderr);
+}
+
 int opts_error(int status, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "%s: ", prog);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
+    char *text = xmalloc(n > 0 ? (size_t)n + 1 : 1);
+    va_start(ap, fmt);
+    vsnprintf(text, n > 0 ? (size_t)n + 1 : 1, fmt, ap);
+    va_end(ap);
+    opts_say(prog, text);
+    free(text);
     return status;
 }
 

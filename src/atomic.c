@@ -2,6 +2,9 @@
  * atomic.c - the one way files are saved (atomic.h): a temporary file
  * beside the target, then fsync, rename and fsync of the directory.
  */
+#ifndef _XOPEN_SOURCE
+#define _XOPEN_SOURCE 700   /* realpath */
+#endif
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
@@ -17,6 +20,8 @@
 
 #include "diag.h"
 
+enum { TMP_BASE_MAX = 200 };   /* bytes of the target's name kept in the temporary name */
+
 /* Permissions for the new file: those of the file it replaces, else 0666 & ~umask. */
 static mode_t new_mode(const char *path)
 {
@@ -26,6 +31,56 @@ static mode_t new_mode(const char *path)
     mode_t mask = umask(022);    /* umask can only be read by setting it */
     umask(mask);
     return 0666 & ~mask;
+}
+
+/*
+ * What the target is, before anything is written: a symlink is followed (to
+ * the file it names, which is then replaced; the link stays a link), a
+ * target that exists and is not a regular file is refused.  Sets *real to
+ * the path to replace (malloc'd).  0, or -1 with af->refused set (or errno).
+ */
+static int check_target(struct atomic_file *af, const char *path, char **real)
+{
+    struct stat st;
+    *real = NULL;
+    if (lstat(path, &st) != 0) {
+        if (errno == ENOENT) {
+            *real = xstrdup(path);
+            return 0;
+        }
+        return -1;
+    }
+    if (S_ISLNK(st.st_mode)) {
+        char *r = realpath(path, NULL);
+        if (!r) {
+            af->refused = errno == ENOENT ? "is a symbolic link to nothing (a dangling link): "
+                                            "refused; save to the file itself"
+                                          : "is a symbolic link that cannot be followed: refused";
+            return -1;
+        }
+        if (stat(r, &st) != 0) {
+            free(r);
+            return -1;
+        }
+        *real = r;
+    } else {
+        *real = xstrdup(path);
+    }
+    if (S_ISREG(st.st_mode))
+        return 0;
+    af->refused = S_ISDIR(st.st_mode)                       ? "is a directory: refused"
+                  : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "is a device, not a regular file: refused"
+                  : S_ISFIFO(st.st_mode)                    ? "is a FIFO, not a regular file: refused"
+                  : S_ISSOCK(st.st_mode)                    ? "is a socket, not a regular file: refused"
+                                                            : "is not a regular file: refused";
+    free(*real);
+    *real = NULL;
+    return -1;
+}
+
+const char *atomic_why(const struct atomic_file *af, int err)
+{
+    return af->refused ? af->refused : strerror(err);
 }
 
 /* The directory that holds path ("." for a bare name, "/" for the root). */
@@ -49,21 +104,33 @@ static void finish(struct atomic_file *af)
     af->fp = NULL;
 }
 
-int atomic_open(struct atomic_file *af, const char *path)
+int atomic_open(struct atomic_file *af, const char *target)
 {
     memset(af, 0, sizeof *af);
-    const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+    const char *slash = strrchr(target, '/'), *base = slash ? slash + 1 : target;
     if (*base == '\0') {
         errno = EISDIR;
         return -1;
     }
+    char *path;
+    if (check_target(af, target, &path) != 0) {
+        if (af->refused)
+            errno = EINVAL;
+        return -1;
+    }
+    slash = strrchr(path, '/');
+    base = slash ? slash + 1 : path;
+    /* ".BASE.XXXXXX" must fit in a file name (NAME_MAX, 255 on Linux): a
+     * long BASE is cut in the temporary name only. */
+    int keep = (int)strlen(base) > TMP_BASE_MAX ? TMP_BASE_MAX : (int)strlen(base);
     char *dir = dir_of(path);
-    char *tmp = xasprintf("%s/.%s.XXXXXX", strcmp(dir, "/") == 0 ? "" : dir, base);
+    char *tmp = xasprintf("%s/.%.*s.XXXXXX", strcmp(dir, "/") == 0 ? "" : dir, keep, base);
     free(dir);
     int fd = mkstemp(tmp);
     if (fd < 0) {
         int err = errno;
         free(tmp);
+        free(path);
         errno = err;
         return -1;
     }
@@ -73,12 +140,13 @@ int atomic_open(struct atomic_file *af, const char *path)
         close(fd);
         unlink(tmp);
         free(tmp);
+        free(path);
         errno = err;
         return -1;
     }
     af->fp = fp;
     af->tmp = tmp;
-    af->path = xstrdup(path);
+    af->path = path;
     return 0;
 }
 

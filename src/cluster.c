@@ -299,12 +299,39 @@ static void check_reachable(struct cluster *c, struct diag *d)
     free(stack);
 }
 
+/* The cluster's name and description as text: a byte that is not becomes
+ * '?' (in place); a description keeps its line breaks. */
+static void make_text(char *s, bool lines)
+{
+    if (!s)
+        return;
+    for (int k; *s; s += k)
+        if ((k = text_char(s)) < 0 && !(lines && *s == '\n')) {
+            *s = '?';
+            k = 1;
+        } else if (k < 0) {
+            k = 1;
+        }
+}
+
 int cluster_finish(struct cluster *c, struct diag *d)
 {
+    make_text(c->name, false);
+    make_text(c->description, true);
     char b1[64], b2[64];
     int errors = d->errors;
     if (c->n == 0) {
         diag_error(d, c->path, 0, NULL, "no nodes: the cluster is empty");
+        return -1;
+    }
+    /* The caps of a cluster file hold for every front door (a Lua script
+     * could build more), so that what is saved can be read back. */
+    int cap = c->kind == CLUSTER_GRAPH    ? CLUSTER_MAX_GRAPH_NODES
+              : c->kind == CLUSTER_MATRIX ? CLUSTER_MAX_MATRIX_NODES
+                                          : CLUSTER_MAX_NODES;
+    if (c->n > cap) {
+        diag_error(d, c->path, c->nodes[cap].line, NULL, "too many nodes: %d (a %s has at most %d, "
+                   "what a cluster file can hold)", c->n, cluster_kind_name(c->kind), cap);
         return -1;
     }
     c->source = 0;
@@ -318,6 +345,10 @@ int cluster_finish(struct cluster *c, struct diag *d)
     }
     for (int i = 0; i < c->n; i++) {
         const struct node *nd = &c->nodes[i];
+        const char *flaw = text_flaw(nd->name);
+        if (flaw)   /* names reach SVG, JSON and terminals: text only (docs/reliability.md) */
+            diag_error(d, c->path, nd->line, "name", "node name \"%s\" holds %s: a name must be "
+                       "UTF-8 text without control characters", SHOWN(nd->name, b1), flaw);
         if (!time_ok(nd->send, false))
             diag_error(d, c->path, nd->line, "send", "%s: send time must be a finite number >= 0 "
                        "(and at most %g)", SHOWN(nd->name, b1), CLUSTER_MAX_TIME);

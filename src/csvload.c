@@ -41,8 +41,8 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#define MAX_NODES 1000000   /* nodes in one cluster, `count` expansion included */
-#define MAX_MATRIX 4096     /* nodes in a latency matrix (n*n doubles) */
+#define MAX_NODES CLUSTER_MAX_NODES   /* nodes in one cluster, `count` expansion included */
+#define MAX_MATRIX CLUSTER_MAX_MATRIX_NODES   /* nodes in a latency matrix (n*n doubles) */
 #define CSV_OPTIONS (CSV_STRICT | CSV_STRICT_FINI)
 
 /* Columns of node tables and platform graphs; `send` belongs to both. */
@@ -1478,6 +1478,8 @@ int cluster_save_csv(const struct cluster *c, const char *path, char **cause)
     if (atomic_open(&af, path) != 0) {
         if (errno == EISDIR)
             return set_cause(cause, "%s: not a file name", path);
+        if (af.refused)
+            return set_cause(cause, "%s %s", path, af.refused);
         return set_cause(cause, "%s: cannot create a temporary file: %s", path, strerror(errno));
     }
     char *why = NULL;

@@ -456,7 +456,7 @@ int export_to_file(const char *path, export_writer w, void *ctx, char **cause)
 {
     struct atomic_file af;
     if (atomic_open(&af, path) != 0)
-        return set_cause(cause, "cannot write %s: %s", path, strerror(errno));
+        return set_cause(cause, "cannot write %s: %s", path, atomic_why(&af, errno));
     errno = 0;
     if (w(af.fp, ctx) < 0) {
         int err = errno ? errno : EIO;   /* why the writer gave up, if it says */

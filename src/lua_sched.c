@@ -692,7 +692,11 @@ static const char *opt_reason(lua_State *L, int idx, const char *pair)
     if (t != LUA_TSTRING)
         sandbox_return_error(L, "bad decision: %sthe reason must be a string (got a %s)", pair,
                              luaL_typename(L, idx));
-    return lua_tostring(L, idx);
+    const char *r = lua_tostring(L, idx), *flaw = text_flaw(r);
+    if (flaw || strlen(r) != lua_rawlen(L, idx))   /* it reaches SVG, JSON and terminals */
+        sandbox_return_error(L, "bad decision: %sthe reason must be UTF-8 text without control "
+                             "characters (it holds %s)", pair, flaw ? flaw : "a NUL byte");
+    return r;
 }
 
 static void queue_free(struct lua_policy *lp)

@@ -160,8 +160,10 @@ void report_run_text(FILE *fp, const struct run *r, bool summary)
             interval(s, sizeof s, t->start, t->send_end);
             interval(l, sizeof l, t->link_start, t->link_end);
             interval(v, sizeof v, t->recv_start, t->recv_end);
-            fprintf(fp, "%4d  %-10s %-10s %-14s %-14s %-14s %-8s %s\n", i + 1, nodename(r, t->from),
-                    nodename(r, t->to), s, l, v, report_txt(t->hold), t->reason);
+            fprintf(fp, "%4d  %-10s %-10s %-14s %-14s %-14s %-8s ", i + 1, nodename(r, t->from),
+                    nodename(r, t->to), s, l, v, report_txt(t->hold));
+            text_put(t->reason ? t->reason : "", fp);   /* a Lua heuristic's words */
+            fputc('\n', fp);
         }
         fprintf(fp, "\n");
     }

@@ -369,7 +369,9 @@ struct cluster *cluster_load_simgrid(const char *path, double size, struct diag 
         struct rlimit no_core = {0, 0};   /* a crash of SimGrid leaves no core file behind */
         setrlimit(RLIMIT_CORE, &no_core);
         /* not the front door's handlers (the view restores its terminal on these) */
-        static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH};
+        static const int sigs[] = {SIGINT,  SIGTERM, SIGHUP,  SIGQUIT, SIGWINCH, SIGUSR1, SIGUSR2,
+                                   SIGALRM, SIGPIPE, SIGSEGV, SIGABRT, SIGBUS,   SIGFPE,  SIGILL,
+                                   SIGTRAP, SIGSYS};
         for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
             signal(sigs[i], SIG_DFL);
         dup2(data[1], STDOUT_FILENO);   /* the helper writes the platform there */

@@ -163,8 +163,8 @@ static void test_splitting(void)
        "a bare CR ends a record inside the line, as libcsv reads it");
     cluster_free(c);
     diag_free(&d);
-    c = load("name,send,recv\n\"multi\nline\",1,2\nz,3,4\n", &d);
-    ok(c && c->n == 2 && strcmp(c->nodes[0].name, "multi\nline") == 0 &&
+    c = load("name,send,recv,class\nm,1,2,\"multi\nline\"\nz,3,4,\n", &d);
+    ok(c && c->n == 2 && strcmp(c->nodes[0].klass, "multi\nline") == 0 &&
        strcmp(c->nodes[1].name, "z") == 0 && c->nodes[1].line == 4,
        "a line after a quoted line break is read as the record goes on");
     cluster_free(c);

@@ -128,9 +128,9 @@ static const char hostile[] =
     "# name: hostile\n# latency: 1\n"
     "name,send,recv\n"
     "\"say \"\"hi\"\"\",1,2\n"
-    "\"two\nlines\",1,2\n"
+    "two,1,2\n"
     "\"back\\slash <&>\",2,3\n"
-    "\"esc\x1b[31m\",1,2\n";
+    "esc,1,2\n";
 
 static void hostile_names(void)
 {
@@ -138,6 +138,10 @@ static void hostile_names(void)
     ok(c != NULL, "the hostile cluster loads");
     if (!c)
         return;
+    /* Names a file can no longer hold (the load check refuses control
+     * characters), set past it: the exporters escape them all the same. */
+    cluster_set_node_name(c, 1, "two\nlines");
+    cluster_set_node_name(c, 3, "esc\x1b[31m");
     struct sched_opts so;
     sched_opts_default(&so);
     struct run runs[2];

@@ -6,7 +6,14 @@
  * poll() on the keyboard and a self-pipe, with the play delay as timeout
  * (no busy loop); keys are then read without blocking.  SIGINT, SIGTERM and
  * SIGHUP only set a flag and write to the pipe; the loop then leaves,
- * restores the terminal and exits with 128 + the signal.  SIGWINCH also
+ * restores the terminal and exits with 128 + the signal; so do SIGUSR1,
+ * SIGUSR2, SIGALRM and SIGPIPE, whose default would kill the view with the
+ * terminal raw.  A crash (SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTRAP,
+ * SIGSYS) cannot go back to the loop: its handler writes the terminal's
+ * own "leave" sequence (sgr0, cnorm, rmkx, rmcup, taken from terminfo at
+ * start) and the terminal modes saved before curses (tcsetattr), both
+ * async-signal-safe, then dies of the signal.  SIGXFSZ is ignored by the
+ * front door (a write then fails with EFBIG and says so).  SIGWINCH also
  * writes to the pipe; the loop then asks the terminal for its size and
  * redraws.  An atexit handler restores the terminal on any other way out
  * (an exit() deep in the core).
@@ -31,11 +38,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <termios.h>
 #include <unistd.h>
 
+#include "diag.h"
 #include "view.h"
 
-static volatile sig_atomic_t got_signal;   /* INT, TERM, HUP, QUIT: leave */
+static volatile sig_atomic_t got_signal;   /* INT, TERM, HUP, QUIT, USR1/2, ALRM, PIPE: leave */
 static volatile sig_atomic_t got_winch;    /* the terminal was resized */
 static int sig_pipe[2] = {-1, -1};
 static bool curses_on;
@@ -54,8 +63,48 @@ static void on_signal(int sig)
     errno = saved;
 }
 
+/* What a crash handler writes: saved at start, used only while curses is on. */
+static volatile sig_atomic_t raw_on;
+static struct termios cooked;
+static bool have_cooked;
+static char leave_seq[256];
+static size_t leave_len;
+
+static void on_crash(int sig)
+{
+    if (raw_on) {
+        raw_on = 0;
+        if (leave_len) {
+            ssize_t r = write(STDOUT_FILENO, leave_seq, leave_len);
+            (void)r;
+        }
+        if (have_cooked)
+            tcsetattr(STDIN_FILENO, TCSANOW, &cooked);
+    }
+    /* SA_RESETHAND put the default back; SA_NODEFER lets it strike now. */
+    raise(sig);
+}
+
+/* The terminal's leave sequence from terminfo (after initscr). */
+static void save_leave_seq(void)
+{
+    static const char *const caps[] = {"sgr0", "cnorm", "rmkx", "rmcup"};
+    leave_len = 0;
+    for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++) {
+        const char *s = tigetstr(caps[i]);
+        if (!s || s == (char *)-1)
+            continue;
+        size_t n = strlen(s);
+        if (n < sizeof leave_seq - leave_len) {
+            memcpy(leave_seq + leave_len, s, n);
+            leave_len += n;
+        }
+    }
+}
+
 static void term_end(void)
 {
+    raw_on = 0;
     if (curses_on) {
         curses_on = false;
         curs_set(1);
@@ -80,6 +129,18 @@ static void install_signals(void)
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
     sigaction(SIGQUIT, &sa, NULL);
+    sigaction(SIGUSR1, &sa, NULL);
+    sigaction(SIGUSR2, &sa, NULL);
+    sigaction(SIGALRM, &sa, NULL);
+    sigaction(SIGPIPE, &sa, NULL);
+    struct sigaction crash;
+    memset(&crash, 0, sizeof crash);
+    crash.sa_handler = on_crash;
+    sigemptyset(&crash.sa_mask);
+    crash.sa_flags = (int)(SA_RESETHAND | SA_NODEFER);
+    static const int crashes[] = {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS};
+    for (size_t i = 0; i < sizeof crashes / sizeof crashes[0]; i++)
+        sigaction(crashes[i], &crash, NULL);
     /* Ours, not curses': a resize must wake poll() up (curses only notices
      * it inside a blocking read). */
     sigaction(SIGWINCH, &sa, NULL);
@@ -314,21 +375,25 @@ int term_view(const struct session_opts *o)
     char *cause = NULL;
     int status = view_open(&v, o, &cause);
     if (status != 0) {
-        fprintf(stderr, "%s%s\n", cause && strchr(cause, ':') ? "" : "hetcast: ",
-                cause ? cause : "cannot open the view");
+        fputs(cause && strchr(cause, ':') ? "" : "hetcast: ", stderr);
+        text_put(cause ? cause : "cannot open the view", stderr);   /* names are not commands */
+        fputc('\n', stderr);
         free(cause);
         return status;
     }
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
         view_close(&v);
-        fprintf(stderr, "hetcast: the interactive view needs a terminal; for text output use "
-                        "hetcast run %s\n", o->file);
+        fputs("hetcast: the interactive view needs a terminal; for text output use hetcast run ",
+              stderr);
+        text_put(o->file, stderr);
+        fputc('\n', stderr);
         return 2;
     }
     struct term t;
     memset(&t, 0, sizeof t);
     const char *cs = nl_langinfo(CODESET);
     t.ascii = !(cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0));
+    have_cooked = tcgetattr(STDIN_FILENO, &cooked) == 0;
     install_signals();
     atexit(term_end);
     if (!initscr()) {
@@ -337,6 +402,8 @@ int term_view(const struct session_opts *o)
         return 1;
     }
     curses_on = true;
+    save_leave_seq();
+    raw_on = 1;
     cbreak();
     noecho();
     nonl();

@@ -2,7 +2,8 @@
  * fuzz_common.h - what the libFuzzer harnesses (fuzz_csv.c, fuzz_lua.c)
  * share: the model comparison behind the CSV round-trip check, a round trip
  * through cluster_write_csv and cluster_load_csv_buffer, and a short run of
- * every scheduler that accepts a small cluster.
+ * every scheduler that accepts a small cluster, whose outputs must be valid
+ * (fuzz_output.h: JSON, SVG as XML, text without control bytes).
  *
  * Every input also runs with the fast paths off (fastpath.h): the loader,
  * the checks and the schedulers must give the same result both ways
@@ -23,7 +24,10 @@
 
 #include "cluster.h"
 #include "diag.h"
+#include "export.h"
+#include "export_interop.h"
 #include "fastpath.h"
+#include "fuzz_output.h"
 #include "report.h"
 #include "run.h"
 #include "sched.h"
@@ -108,7 +112,7 @@ static const char *fuzz_model_diff(const struct cluster *a, const struct cluster
  * (c2, d2): both refused or both loaded, the same messages, the same model
  * and the same file lines of its nodes.
  */
-static void fuzz_same_load(const struct cluster *c1, const struct diag *d1,
+__attribute__((unused)) static void fuzz_same_load(const struct cluster *c1, const struct diag *d1,
                            const struct cluster *c2, const struct diag *d2)
 {
     if ((c1 == NULL) != (c2 == NULL))
@@ -223,6 +227,50 @@ static void fuzz_check_json(const struct run *r)
     free(text);
 }
 
+typedef void (*fuzz_writer)(FILE *fp, const struct run *r);
+
+static void w_text(FILE *fp, const struct run *r) { report_run_text(fp, r, false); }
+static void w_csv(FILE *fp, const struct run *r) { report_run_csv(fp, r, false, true); }
+static void w_json(FILE *fp, const struct run *r) { report_run_json(fp, r, false); }
+static void w_svg(FILE *fp, const struct run *r) { export_svg(fp, r, 1); }
+static void w_paje(FILE *fp, const struct run *r) { export_paje(fp, r, 1); }
+static void w_dot(FILE *fp, const struct run *r) { export_dot(fp, r, 1); }
+static void w_sched_csv(FILE *fp, const struct run *r) { export_schedule_csv(fp, r); }
+
+/*
+ * Every output of r is valid: the JSON report is JSON with UTF-8 strings,
+ * the SVG is XML, and the text ones (text and CSV reports, the schedule
+ * CSV, Paje, DOT) hold no control byte but '\n'.
+ */
+static void fuzz_check_outputs(const struct run *r)
+{
+    static const struct {
+        const char *name;
+        fuzz_writer w;
+        const char *(*flaw)(const char *text, size_t len);
+    } outs[] = {
+        {"text report", w_text, fuzz_text_flaw},  {"CSV report", w_csv, fuzz_text_flaw},
+        {"JSON report", w_json, fuzz_json_flaw},  {"SVG", w_svg, fuzz_xml_flaw},
+        {"Paje trace", w_paje, fuzz_text_flaw},   {"DOT graph", w_dot, fuzz_text_flaw},
+        {"schedule CSV", w_sched_csv, fuzz_text_flaw},
+    };
+    for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++) {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *fp = open_memstream(&text, &len);
+        if (!fp)
+            fuzz_fail("open_memstream", NULL);
+        outs[i].w(fp, r);
+        fclose(fp);
+        const char *why = outs[i].flaw(text, len);
+        if (why) {
+            fprintf(stderr, "--- %s:\n%s--- end\n", outs[i].name, text);
+            fuzz_fail(outs[i].name, why);
+        }
+        free(text);
+    }
+}
+
 /*
  * Run every built-in scheduler that accepts c (in its default model) with
  * small limits, print the text report to out and check the JSON one.  A
@@ -252,6 +300,7 @@ static void fuzz_schedule(const struct cluster *c, FILE *out)
         if (run_schedule(&r, c, m, ops, &o, RUN_OPT_NEVER, &cause) == 0) {
             report_run_text(out, &r, false);
             fuzz_check_json(&r);
+            fuzz_check_outputs(&r);
             double ms = r.eng.makespan;
             int ntr = r.eng.ntr;
             run_free(&r);
