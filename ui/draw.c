@@ -46,9 +46,35 @@ const struct glyphs *ui_glyphs(const struct view *v)
     return v->ascii ? &g_ascii : &g_uni;
 }
 
+/*
+ * A number for reading on screen: four significant digits, no exponent in
+ * the usual range (0.30000000000000004 is "0.3", 1/3 "0.3333"); CSV and
+ * JSON keep every digit (report.c).  8 rotating buffers.
+ */
 const char *ui_num(double x)
 {
-    return report_txt(x);
+    static char bufs[8][32];
+    static int next;
+    double a = fabs(x);
+    if (!isfinite(x) || a == 0 || a >= 1e7 || a < 1e-4)
+        return report_txt(x);
+    char *b = bufs[next++ & 7];
+    int dec = 3 - (int)floor(log10(a));
+    if (dec < 0)
+        dec = 0;
+    if (dec > 6)
+        dec = 6;
+    snprintf(b, sizeof bufs[0], "%.*f", dec, x);
+    if (strchr(b, '.')) {   /* 2.500 -> 2.5, 6.000 -> 6 */
+        char *e = b + strlen(b) - 1;
+        while (*e == '0')
+            *e-- = '\0';
+        if (*e == '.')
+            *e = '\0';
+    }
+    if (strcmp(b, "-0") == 0)
+        snprintf(b, sizeof bufs[0], "0");
+    return b;
 }
 
 /* Text; returns the column after it. */
@@ -472,8 +498,12 @@ void ui_status_bar(struct view *v, struct cellbuf *cb, const struct hint *h, int
 {
     int y = cb->h - 1, x = 0, w = cb->w;
     cb_fill(cb, 0, y, w, 1, ' ', R_STATUS);
-    /* "? help  q quit" always fits at the right end. */
-    const char *tail = " ? help  q quit ";
+    /* "? help  q quit" always fits at the right end -- each only where the
+     * key table says the key does that on this screen (q goes back from the
+     * help and cancels a list). */
+    const struct key_row *hr = keys_find(v->screen->id, '?'), *qr = keys_find(v->screen->id, 'q');
+    bool help = hr && hr->req == REQ_HELP, quit = qr && qr->req == REQ_QUIT;
+    const char *tail = help && quit ? " ? help  q quit " : help ? " ? help " : quit ? " q quit " : "";
     int tailw = text_width(tail);
     for (int i = 0; i < nh; i++) {
         int need = text_width(h[i].key) + text_width(h[i].what) + 3;
@@ -484,10 +514,14 @@ void ui_status_bar(struct view *v, struct cellbuf *cb, const struct hint *h, int
         x++;
     }
     int tx = w - tailw;
-    tx = ui_put(v, cb, tx + 1, y, -1, R_STATUS | AF_BOLD, "?");
-    tx = ui_put(v, cb, tx + 1, y, -1, R_STATUS, "help");
-    tx = ui_put(v, cb, tx + 2, y, -1, R_STATUS | AF_BOLD, "q");
-    ui_put(v, cb, tx + 1, y, -1, R_STATUS, "quit");
+    if (help) {
+        tx = ui_put(v, cb, tx + 1, y, -1, R_STATUS | AF_BOLD, "?");
+        tx = ui_put(v, cb, tx + 1, y, -1, R_STATUS, "help") + 1;
+    }
+    if (quit) {
+        tx = ui_put(v, cb, tx + 1, y, -1, R_STATUS | AF_BOLD, "q");
+        ui_put(v, cb, tx + 1, y, -1, R_STATUS, "quit");
+    }
 }
 
 void ui_title_bar(struct view *v, struct cellbuf *cb, const char *mode, const char *right)

@@ -316,10 +316,19 @@ static void draw_main(struct view *v, struct cellbuf *cb)
     struct lanes L = {0, gy, gw, gh, 0, 2, v->exchange, 0, 0};
     bool overlap = !view_single_message(v);   /* nodes that send while they receive */
     int nw = gantt_name_cols(c);
+    /* Compare: two panes of equal height, each a heading and the same
+     * nodes (one scroll moves both), with a blank row between them when
+     * that costs no lane. */
+    int pane = 0;
+    bool pane_gap = true;
     if (v->nruns == 1) {
         gantt_fit(v, &L, c->n, gh, overlap);
     } else {
-        int pane = (gh - 2) / 2;
+        pane = (gh - 3) / 2;
+        if ((gh - 2) / 2 > pane && c->n > pane && c->n <= (gh - 2) / 2) {
+            pane = (gh - 2) / 2;
+            pane_gap = false;
+        }
         gantt_fit(v, &L, c->n, pane, overlap);
     }
     L.lw = nw + 3 + (L.rpl >= 2 ? 5 : 0);
@@ -339,7 +348,7 @@ static void draw_main(struct view *v, struct cellbuf *cb)
         free(crit);
         ay = gy + L.count * L.rpl - gap;
     } else {
-        int pane = (gh - 2) / 2, y = gy;
+        int y = gy;
         for (int i = 0; i < 2; i++) {
             pane_y[i] = y;
             const struct vrun *vr = &v->runs[i];
@@ -361,9 +370,9 @@ static void draw_main(struct view *v, struct cellbuf *cb)
             P.y = y + 1;
             struct gsrc s = {vrun_engine(vr), v->snap[i].phase, now, NULL, v->step > 0};
             gantt_draw(v, cb, &P, &m, &s, NULL);
-            y += 1 + (pane > L.count * L.rpl ? L.count * L.rpl : pane) + 1;
+            y += 1 + L.count * L.rpl + (pane_gap ? 1 : 0);
         }
-        ay = y - 1;
+        ay = y - (pane_gap ? 1 : 0);
     }
     /* The axis right under the lanes (the rest of a tall screen stays empty). */
     if (ay > h - 5)

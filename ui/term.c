@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "view.h"
@@ -104,6 +105,11 @@ struct style {
 static short pair_of[R_COUNT];
 static attr_t attr_of[R_COUNT];
 
+/*
+ * No style is A_DIM: a projector washes dim text out, and nothing on the
+ * screen is there to be hard to read.  Planned bars differ by their fill
+ * (░ ┄ ·), secondary text (R_DIM) by its place, not by its brightness.
+ */
 static void init_styles(bool colour)
 {
     static const struct style styles[R_COUNT] = {
@@ -111,16 +117,16 @@ static void init_styles(bool colour)
         [R_TITLE] = {COLOR_WHITE, COLOR_BLUE, A_REVERSE, A_NORMAL},
         [R_STATUS] = {COLOR_BLACK, COLOR_CYAN, A_REVERSE, A_NORMAL},
         [R_HEAD] = {COLOR_CYAN, -1, A_BOLD, A_NORMAL},
-        [R_DIM] = {-1, -1, A_DIM, A_DIM},
+        [R_DIM] = {-1, -1, A_NORMAL, A_NORMAL},
         [R_SEND] = {COLOR_BLUE, COLOR_BLUE, A_NORMAL, A_NORMAL},
         [R_LINK] = {COLOR_YELLOW, COLOR_YELLOW, A_NORMAL, A_NORMAL},
         [R_RECV] = {COLOR_GREEN, COLOR_GREEN, A_NORMAL, A_NORMAL},
         [R_SEND_LABEL] = {COLOR_WHITE, COLOR_BLUE, A_REVERSE, A_NORMAL},
         [R_LINK_LABEL] = {COLOR_BLACK, COLOR_YELLOW, A_REVERSE, A_NORMAL},
         [R_RECV_LABEL] = {COLOR_BLACK, COLOR_GREEN, A_REVERSE, A_NORMAL},
-        [R_SEND_PLAN] = {COLOR_BLUE, -1, A_DIM, A_NORMAL},
-        [R_LINK_PLAN] = {COLOR_YELLOW, -1, A_DIM, A_NORMAL},
-        [R_RECV_PLAN] = {COLOR_GREEN, -1, A_DIM, A_NORMAL},
+        [R_SEND_PLAN] = {COLOR_BLUE, -1, A_NORMAL, A_NORMAL},
+        [R_LINK_PLAN] = {COLOR_YELLOW, -1, A_NORMAL, A_NORMAL},
+        [R_RECV_PLAN] = {COLOR_GREEN, -1, A_NORMAL, A_NORMAL},
         [R_CURSOR] = {COLOR_RED, -1, A_BOLD, A_BOLD},
         [R_CRIT] = {COLOR_RED, -1, A_BOLD, A_BOLD},
         [R_SEL] = {COLOR_BLACK, COLOR_WHITE, A_REVERSE, A_NORMAL},
@@ -130,7 +136,7 @@ static void init_styles(bool colour)
         [R_GOOD] = {COLOR_GREEN, -1, A_NORMAL, A_NORMAL},
         [R_BAD] = {COLOR_RED, -1, A_NORMAL, A_NORMAL},
         [R_WAIT] = {COLOR_MAGENTA, -1, A_BOLD, A_BOLD},
-        [R_WAIT_PLAN] = {COLOR_MAGENTA, -1, A_DIM, A_NORMAL},
+        [R_WAIT_PLAN] = {COLOR_MAGENTA, -1, A_NORMAL, A_NORMAL},
     };
     for (int r = 0; r < R_COUNT; r++) {
         pair_of[r] = 0;
@@ -255,9 +261,23 @@ static void redraw(struct view *v, struct term *t)
     flush(&t->cb, t->ascii);
 }
 
+/* Milliseconds on a clock that never jumps. */
+static long long now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * The play timer keeps its own deadline: keys and resizes that arrive
+ * between two steps do not restart the delay, so play keeps its rhythm
+ * while the class presses keys (a step is due every view_play_ms).
+ */
 static int loop(struct view *v, struct term *t)
 {
     bool dirty = true;
+    long long due = -1;   /* when the next play step is due; -1: not playing */
     for (;;) {
         if (got_signal)
             return 128 + got_signal;
@@ -267,7 +287,16 @@ static int loop(struct view *v, struct term *t)
         }
         struct pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {sig_pipe[0], POLLIN, 0}};
         int nfds = sig_pipe[0] >= 0 ? 2 : 1;
-        int rc = poll(fds, (nfds_t)nfds, view_play_delay(v));
+        int timeout = -1;
+        if (view_play_delay(v) < 0) {
+            due = -1;
+        } else {
+            long long now = now_ms();
+            if (due < 0 || due > now + view_play_ms(v))
+                due = now + view_play_ms(v);
+            timeout = due > now ? (int)(due - now) : 0;
+        }
+        int rc = poll(fds, (nfds_t)nfds, timeout);
         if (got_signal)
             return 128 + got_signal;
         if (rc < 0 && errno != EINTR)
@@ -283,11 +312,15 @@ static int loop(struct view *v, struct term *t)
             dirty = true;
             continue;
         }
-        if (rc == 0) {   /* the play delay passed */
+        if (due >= 0 && now_ms() >= due) {   /* a play step is due, keys or not */
+            due += view_play_ms(v);
+            if (due < now_ms())   /* far behind (a stalled machine): no burst of steps */
+                due = now_ms() + view_play_ms(v);
             if (view_tick(v) & UI_REDRAW)
                 dirty = true;
-            continue;
         }
+        if (rc == 0)
+            continue;
         if (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL))
             return 1;   /* the terminal went away */
         /* Read every key that is there (a resize interrupts poll with EINTR). */
@@ -337,6 +370,18 @@ int term_view(const struct session_opts *o)
         return 1;
     }
     curses_on = true;
+    /* A terminal that cannot move the cursor (TERM=dumb, an editor's shell)
+     * would get a blank screen: say so instead. */
+    const char *cup = tigetstr("cup");
+    if (!cup || cup == (const char *)-1) {
+        term_end();
+        view_close(&v);
+        const char *tn = getenv("TERM");
+        fprintf(stderr, "hetcast: this terminal (TERM=%s) cannot draw the view: it cannot move the "
+                        "cursor; set TERM to your terminal's type (e.g. xterm-256color), or use "
+                        "hetcast run %s\n", tn && tn[0] ? tn : "unset", o->file ? o->file : "FILE");
+        return 2;
+    }
     cbreak();
     noecho();
     nonl();

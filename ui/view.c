@@ -617,6 +617,11 @@ static const char *default_scheduler(const struct view *v)
 int view_open(struct view *v, const struct session_opts *o, char **cause)
 {
     memset(v, 0, sizeof *v);
+    if (o->nsched > 2) {   /* two panes: a third -s is refused, not dropped */
+        *cause = xasprintf("the view compares two schedulers (got %d -s); use hetcast compare FILE "
+                           "-s A -s B -s C for more, as text", o->nsched);
+        return 2;
+    }
     v->opts = *o;
     v->exchange = o->pattern || o->receivers;
     v->tree = v->exchange;   /* an exchange opens with its table of sending orders */
