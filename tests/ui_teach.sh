@@ -53,6 +53,38 @@ for size in "60 16" "80 24" "200 60"; do
     wait_for "EXIT=0"
 done
 
+# ---- node facts (i), find (/), go to (:), the log (L) ----
+
+for size in "60 16" "80 24" "200 60"; do
+    set -- $size
+    start "$1" "$2" -- clusters/counterexample.csv
+    wait_for "step 0/8"
+    keys / p 2
+    wait_for "find: p2_"
+    ok $? "$1x$2: / opens the find prompt and shows what is typed"
+    keys Enter
+    wait_for "found p2"
+    ok $? "$1x$2: /p2 selects p2"
+    keys i
+    wait_all "facts of p2" "s=2" "r=3"
+    ok $? "$1x$2: i shows p2's s=2 and r=3"
+    grep -q "holds the message at t=6, from p0" "$TMP/screen"
+    ok $? "$1x$2: and when p2 holds the message, from whom"
+    keys Escape
+    wait_gone "facts of p2"
+    keys : 5 Enter
+    wait_for "step 5/8"
+    ok $? "$1x$2: :5 goes to step 5"
+    keys : t = 6 Enter
+    wait_for "step 8/8"
+    ok $? "$1x$2: :t=6 goes to the time 6"
+    keys L
+    wait_all "narration log" "p2 holds the message from p0"
+    ok $? "$1x$2: L opens the narration log, at its end"
+    keys q q
+    wait_for "EXIT=0"
+done
+
 # ---- play keeps its rhythm while keys are pressed ----
 
 start 80 24 -- clusters/k-class.lua --param n=8

@@ -639,7 +639,12 @@ void ui_messages(struct view *v, struct cellbuf *cb, int y, int w)
     char buf[1024], line[1100];
     if (v->nruns == 1) {
         engine_narrate(vrun_engine(&v->runs[0]), v->step - 1, buf, sizeof buf);
-        if (v->step >= v->nsteps && v->step > 0)
+        const char *about = v->c->description;
+        if (v->step == 0 && about && about[0]) {   /* the cluster's own words, when it opens */
+            snprintf(line, sizeof line, "%s; %s: %s", buf, v->c->name ? v->c->name : "cluster", about);
+            for (char *nl = line; (nl = strchr(nl, '\n')) != NULL;)
+                *nl = ' ';
+        } else if (v->step >= v->nsteps && v->step > 0)
             snprintf(line, sizeof line, "%s. End: %s %s.", buf, v->exchange ? "completion" : "makespan",
                      ui_num(vrun_end(&v->runs[0])));
         else
@@ -648,6 +653,19 @@ void ui_messages(struct view *v, struct cellbuf *cb, int y, int w)
         return;
     }
     int latest = v->step > 0 ? v->order[v->step - 1].run : -1;
+    /* Two narrations that do not fit a row each: the latest one whole, wrapped
+     * over both rows, rather than both cut mid-sentence (L shows every one). */
+    bool fits = true;
+    for (int i = 0; i < 2; i++) {
+        engine_narrate(vrun_engine(&v->runs[i]), v->applied[i] - 1, buf, sizeof buf);
+        fits = fits && text_width(vrun_sched_name(&v->runs[i])) + 2 + text_width(buf) <= w - 3;
+    }
+    if (!fits && latest >= 0) {
+        engine_narrate(vrun_engine(&v->runs[latest]), v->applied[latest] - 1, buf, sizeof buf);
+        snprintf(line, sizeof line, "%s: %s", vrun_sched_name(&v->runs[latest]), buf);
+        ui_wrap(v, cb, 1, y, w - 2, 2, R_NORMAL, line);
+        return;
+    }
     for (int i = 0; i < 2; i++) {
         engine_narrate(vrun_engine(&v->runs[i]), v->applied[i] - 1, buf, sizeof buf);
         int x = ui_put(v, cb, 1, y + i, -1, R_HEAD | AF_BOLD, vrun_sched_name(&v->runs[i]));

@@ -86,6 +86,8 @@ static const struct key_row rows[] = {
     {{'o'}, MAIN, REQ_SOURCE, "make the selected node the source", source_help},
     {{'e'}, MAIN, REQ_EXPORT, "export: SVG (Gantt and tree) and CSV (schedule)", export_help},
     {{UK_ESC}, MAIN, REQ_CLEAR, "clear the message line", NULL},
+    {{'i', 'L'}, MAIN, REQ_FACTS, "the selected node's facts (i), the narration log (L)", NULL},
+    {{'/', ':'}, MAIN, REQ_FIND, "find a node by name (/), go to a step or t=time (:)", NULL},
     /* the main screen and the exercise: listed after each one's own rows */
     {{'+', '-', '=', '_'}, MAIN | EX, REQ_ZOOM, "zoom time in / out", NULL},
     {{'r'}, MAIN | EX, REQ_RELOAD, "reload the file from disk", NULL},
@@ -108,6 +110,14 @@ static const struct key_row rows[] = {
     {{UK_END, 'G', UK_PGDN}, LIST, REQ_LAST, "last", NULL},
     /* the help screen */
     {{UK_ANY}, SCR_HELP, REQ_CLOSE, "back", NULL},
+    /* the facts and the log: scroll, any other key back */
+    {{UK_UP, UK_DOWN, 'k', 'j'}, SCR_FACTS, REQ_MOVE, "scroll a line", NULL},
+    {{UK_PGUP, UK_PGDN}, SCR_FACTS, REQ_MOVE_PAGE, "scroll a page", NULL},
+    {{UK_ANY}, SCR_FACTS, REQ_CLOSE, "back", NULL},
+    /* the prompt (/ and :) */
+    {{UK_ENTER}, SCR_PROMPT, REQ_PICK, "keep it", NULL},
+    {{UK_ESC}, SCR_PROMPT, REQ_CANCEL, "cancel", NULL},
+    {{UK_ANY}, SCR_PROMPT, REQ_TYPE, "type", NULL},
 };
 
 #define NROWS ((int)(sizeof rows / sizeof rows[0]))

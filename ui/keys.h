@@ -19,6 +19,8 @@
 #define SCR_EXERCISE 2u     /* the student picks each (sender, receiver) */
 #define SCR_CHOOSER 4u      /* the scheduler or model list */
 #define SCR_HELP 8u         /* this table, drawn */
+#define SCR_FACTS 16u       /* the selected node's facts (i) */
+#define SCR_PROMPT 32u      /* a line typed at the bottom: find a node (/), go to a step or time (:) */
 
 #define KEY_ROW_KEYS 6      /* keys a row may bind */
 #define UK_ANY 0x11ffff     /* a row for every key its screens bind no other way */
@@ -42,6 +44,9 @@ enum ui_req {
     REQ_SOURCE,         /* the selected node becomes the source */
     REQ_EXPORT,         /* SVG and CSV */
     REQ_CLEAR,          /* clear the message line */
+    REQ_FACTS,          /* the selected node's facts (i), the narration log (L) */
+    REQ_FIND,           /* find a node by name as you type (/), go to a step or a time (:) */
+    REQ_TYPE,           /* a character typed at the prompt */
     /* the exercise and the lists */
     REQ_MOVE,           /* the cursor one up (up, k) or down (down, j) */
     REQ_MOVE_PAGE,      /* the cursor a page up or down */

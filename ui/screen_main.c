@@ -479,6 +479,12 @@ static unsigned main_request(struct view *v, enum ui_req req, int key)
     case REQ_CLEAR:
         view_clear_message(v);
         break;
+    case REQ_FACTS:
+        facts_open(v, key == 'L');
+        break;
+    case REQ_FIND:
+        prompt_open(v, key == ':' ? ':' : '/');
+        break;
     default:
         return view_request(v, req, key);
     }

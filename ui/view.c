@@ -284,6 +284,11 @@ static int step_at_time(const struct view *v, double t)
     return k;
 }
 
+int view_step_at_time(const struct view *v, double t)
+{
+    return step_at_time(v, t);
+}
+
 void view_step_to(struct view *v, int k)
 {
     v->step = k;
@@ -661,6 +666,7 @@ int view_open(struct view *v, const struct session_opts *o, char **cause)
     }
     if (warnings)   /* the loader's lines say "warning:" themselves */
         message_cause(v, "", warnings);
+
     else if (v->lua_lines > 0)
         view_message(v, MSG_INFO, "%s", "");
     free(warnings);
