@@ -236,6 +236,45 @@ static void narration(void)
     view_close(&v);
 }
 
+/* The critical path on the bars, as a glyph (◆, * in ASCII); the first difference in compare. */
+static void why(void)
+{
+    for (int ascii = 0; ascii < 2; ascii++) {
+        struct view v;
+        const char *one[] = {"fnf"};
+        if (open_args(&v, "clusters/counterexample.csv", one, 1, NULL, NULL) != 0)
+            return;
+        v.ascii = ascii;
+        view_key(&v, UK_END);
+        char *s = screen(&v);
+        free(s);
+        int marks = 0;
+        uint32_t crit = ascii ? '*' : 0x25c6;
+        for (int y = 3; y < cb.h - 5; y++)   /* the lanes, not the legend */
+            for (int x = 12; x < cb.w; x++)
+                marks += cb_at(&cb, x, y)->ch == crit;
+        ok(marks >= 2, "%s: the critical path is marked on its bars (%d marks)", ascii ? "ASCII" : "Unicode",
+           marks);
+        view_close(&v);
+    }
+    struct view v;
+    const char *two[] = {"fnf", "optimal"};
+    if (open_args(&v, "clusters/counterexample.csv", two, 2, NULL, NULL) != 0)
+        return;
+    char *s = screen(&v);
+    ok(strstr(s, "first difference") == NULL, "compare at the start: the difference is not given away");
+    free(s);
+    view_key(&v, UK_END);
+    ok(shows(&v, "first difference") && shows(&v, "fnf p0\xe2\x86\x92p1") && shows(&v, "optimal p0\xe2\x86\x92p2") &&
+       shows(&v, "p2 late under fnf: 6, not 5"),
+       "compare at the end: the first difference names both picks and p2, late");
+    view_key(&v, 'L');
+    for (int k = 0; k < 5; k++)
+        view_key(&v, UK_PGUP);
+    ok(shows(&v, "p2 finishes late under fnf"), "the narration log starts with the first difference, whole");
+    view_close(&v);
+}
+
 int main(void)
 {
     lua_sched_set_dir(HETCAST_SRCLUADIR);
@@ -246,6 +285,7 @@ int main(void)
     numbers_and_bars();
     compare_export();
     narration();
+    why();
     cb_free(&cb);
     return tap_exit();
 }

@@ -412,7 +412,18 @@ static bool waiting(const struct gsrc *s, int i)
     return t->wait_start < t->start && (shown(s, i) || (s->begun && t->wait_start <= s->now));
 }
 
-/* Lanes of one engine; crit marks the critical path in the labels (may be NULL). */
+/* The last cell of a bar on the critical path becomes the path's mark (◆, or * in ASCII). */
+static void crit_mark(struct view *v, struct cellbuf *cb, const struct tmap *m, int y, double a, double b)
+{
+    if (y < 0 || !(b > a))
+        return;
+    int ca = tmap_col(m, a), ce = tmap_col(m, b);
+    int c = ce - 1 > ca ? ce - 1 : ca;
+    if (c >= 0 && c < m->w)
+        cb_put(cb, m->x0 + c, y, ui_glyphs(v)->crit, R_CRIT | AF_BOLD);
+}
+
+/* Lanes of one engine; crit marks the critical path in the labels and on its bars (may be NULL). */
 void gantt_draw(struct view *v, struct cellbuf *cb, const struct lanes *L,
                        const struct tmap *m, const struct gsrc *s, const unsigned char *crit)
 {
@@ -432,6 +443,16 @@ void gantt_draw(struct view *v, struct cellbuf *cb, const struct lanes *L,
             label_transfer(v, cb, L, m, e, &e->tr[i], s->now);
     if (s->preview)
         label_transfer(v, cb, L, m, e, s->preview, -INFINITY);
+    if (crit)   /* the critical path on the bars themselves: a glyph, so it survives mono and ASCII */
+        for (int i = 0; i < e->ntr; i++)
+            if (shown(s, i) && crit[e->tr[i].to]) {
+                const struct transfer *t = &e->tr[i];
+                crit_mark(v, cb, m, lane_row(L, t->from, K_SEND), t->start, t->send_end);
+                if (t->recv_end > t->recv_start)
+                    crit_mark(v, cb, m, lane_row(L, t->to, K_RECV), t->recv_start, t->recv_end);
+                else
+                    crit_mark(v, cb, m, lane_row(L, t->to, K_LINK), t->link_start, t->link_end);
+            }
     cursor_line(v, cb, m, L->y, L->count * L->rpl, s->now);
 }
 

@@ -11,6 +11,8 @@
  */
 #include "drawkit.h"
 
+#include "explain.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -131,6 +133,30 @@ char *view_facts(const struct view *v, int p)
     return text;
 }
 
+bool view_first_difference(const struct view *v, char *buf, size_t size, double now, int width)
+{
+    if (v->nruns != 2 || !view_single_message(v))
+        return false;
+    struct explain_diff d;
+    const struct engine *a = vrun_engine(&v->runs[0]), *b = vrun_engine(&v->runs[1]);
+    if (explain_first_difference(a, b, &d) < 0 || !d.parted || now < d.time ||
+        (isfinite(now) && v->step == 0))
+        return false;
+    const char *na = vrun_sched_name(&v->runs[0]), *nb = vrun_sched_name(&v->runs[1]);
+    explain_diff_text(a, na, nb, &d, buf, size);
+    if (width > 0 && text_width(buf) > width) {   /* the short form: the picks and who is late */
+        const struct node *nd = v->c->nodes;
+        int at = snprintf(buf, size, "first difference (t=%s): %s %s%s%s, %s %s%s%s", ui_num(d.time), na,
+                          nd[d.a_from].name, ui_glyphs(v)->to, nd[d.a_to].name, nb, nd[d.b_from].name,
+                          ui_glyphs(v)->to, nd[d.b_to].name);
+        if (d.late >= 0 && d.worse >= 0 && at > 0 && (size_t)at < size)
+            snprintf(buf + at, size - (size_t)at, "; %s late under %s: %s, not %s",
+                     nd[d.late].name, d.worse == 0 ? na : nb, ui_num(d.late_hold[d.worse]),
+                     ui_num(d.late_hold[1 - d.worse]));
+    }
+    return true;
+}
+
 /* ---- the narration log ---- */
 
 static char *log_text(const struct view *v)
@@ -141,6 +167,8 @@ static char *log_text(const struct view *v)
     if (!fp)
         return NULL;
     int k[2] = {0, 0};
+    if (view_first_difference(v, line, sizeof line, INFINITY, 0))
+        fprintf(fp, "%s\n\n", line);
     for (int s = 0; s < v->step; s++) {
         int r = v->nruns == 1 ? 0 : v->order[s].run;
         engine_narrate(vrun_engine(&v->runs[r]), k[r]++, line, sizeof line);

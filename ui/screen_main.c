@@ -286,6 +286,19 @@ static void phase_band(struct view *v, struct cellbuf *cb, const struct tmap *m,
     }
 }
 
+/*
+ * Between the compare panes, once the cursor has reached it: the first
+ * decision where the two schedules part, and what it costs (explain.c).
+ * Cut to the row; the narration log (L) has it whole.
+ */
+static void first_difference(struct view *v, struct cellbuf *cb, int y, int w, double now)
+{
+    char text[1024];
+    if (!view_first_difference(v, text, sizeof text, now, w - 2))
+        return;
+    ui_put(v, cb, 1, y, w - 2, R_CRIT | AF_BOLD, text);
+}
+
 static void draw_main(struct view *v, struct cellbuf *cb)
 {
     int w = cb->w, h = cb->h;
@@ -369,8 +382,16 @@ static void draw_main(struct view *v, struct cellbuf *cb)
             struct lanes P = L;
             P.y = y + 1;
             struct gsrc s = {vrun_engine(vr), v->snap[i].phase, now, NULL, v->step > 0};
-            gantt_draw(v, cb, &P, &m, &s, NULL);
+            unsigned char *crit = NULL;   /* each schedule's critical path once it is complete */
+            if (view_single_message(v) && v->applied[i] >= vrun_engine(vr)->nev) {
+                crit = xmalloc((size_t)c->n);
+                export_critical_path(vrun_engine(vr), crit);
+            }
+            gantt_draw(v, cb, &P, &m, &s, crit);
+            free(crit);
             y += 1 + L.count * L.rpl + (pane_gap ? 1 : 0);
+            if (i == 0 && pane_gap)
+                first_difference(v, cb, y - 1, gw, now);
         }
         ay = y - (pane_gap ? 1 : 0);
     }

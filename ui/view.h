@@ -206,6 +206,13 @@ bool view_single_message(const struct view *v);
 void chooser_open(struct view *v, enum chooser_kind kind);
 void chooser_clear(struct chooser *ch);
 
+/*
+ * Compare mode on a broadcast: the "first difference: ..." text (explain.h)
+ * into buf, when the cursor time now has reached the decision where the two
+ * schedules part (INFINITY: whenever); a shorter form when the full one is
+ * wider than width (0: never).  False when there is none to show.
+ */
+bool view_first_difference(const struct view *v, char *buf, size_t size, double now, int width);
 /* The facts of node p as lines of text (screen_facts.c): what i shows; free with free(). */
 char *view_facts(const struct view *v, int p);
 /* Open the facts of the selected node (log false) or the narration log (true). */
