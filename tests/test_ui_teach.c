@@ -2,7 +2,8 @@
  * test_ui_teach.c - the view for a class (issue 15), without a terminal:
  * compare panes that show every node and a legend true for both; numbers rounded for reading; the help's bottom line;
  * a third -s refused; the compare export holding both schedules; the
- * pipeline's and the sync model's narration.  Keys go to view_key and the
+ * pipeline's and the sync model's narration; the first difference and the
+ * critical path on the bars; the exercise's reasons; a lesson's slides.  Keys go to view_key and the
  * screen is read back from the cell buffer, as in test_ui_view.c.
  */
 #include <locale.h>
@@ -13,6 +14,7 @@
 #include "cellbuf.h"
 #include "config.h"
 #include "drawkit.h"
+#include "lesson.h"
 #include "lua_sched.h"
 #include "tap.h"
 #include "view.h"
@@ -275,6 +277,67 @@ static void why(void)
     view_close(&v);
 }
 
+/* The exercise: the reason of a worse pick, keys that do not apply, what is known above 8 nodes. */
+static void exercise(void)
+{
+    struct view v;
+    const char *one[] = {"fnf"};
+    if (open_args(&v, "clusters/counterexample.csv", one, 1, NULL, NULL) != 0)
+        return;
+    view_key(&v, 'x');
+    view_key(&v, UK_ENTER);
+    view_key(&v, UK_ENTER);   /* p0 -> p1: costs 1 */
+    ok(strstr(v.ex.feedback, "p2 ends up late: 6 at best, not 5 (late by 1)") &&
+       strstr(v.ex.feedback, "p0 -> p2 would have kept 5"),
+       "a worse pick: the late node, by how much, the better pick (%s)", v.ex.feedback);
+    view_key(&v, 'z');
+    ok(strstr(v.ex.feedback, "z does nothing in the exercise") && v.screen == &screen_exercise,
+       "a key that does not apply says so, and stays");
+    view_close(&v);
+
+    if (open_args(&v, "clusters/k-class.lua", one, 1, "n=10", NULL) != 0)
+        return;
+    view_key(&v, 'x');
+    ok(!v.ex.search && v.ex.optimum_known && strstr(v.ex.feedback, "what is known: lower bound"),
+       "10 nodes: no search, but what is known: the lower bound, fnf and the view's optimum (%s)",
+       v.ex.feedback);
+    view_close(&v);
+}
+
+/* A lesson: its slides, the answer on a key, the schedule of a slide, the next slide. */
+static void lesson(void)
+{
+    struct lesson l;
+    char *cause = NULL;
+    if (lesson_load("lua/lessons/fnf-loses.lua", &l, &cause) < 0) {
+        ok(false, "fnf-loses.lua loads: %s", cause ? cause : "?");
+        free(cause);
+        return;
+    }
+    struct view v;
+    is_int(lesson_view_open(&v, &l, 0, &cause), 0, "the lesson opens on its first slide");
+    ok(v.screen == &screen_lesson && shows(&v, "slide 1/4") && shows(&v, "Which node should p0 serve first?"),
+       "slide 1: its title, text and question");
+    char *s = screen(&v);
+    ok(strstr(s, "p2, the slow one") == NULL, "the answer is hidden");
+    free(s);
+    view_key(&v, 'a');
+    ok(shows(&v, "p2, the slow one"), "a reveals it");
+    view_key(&v, ']');
+    view_key(&v, ']');
+    ok(shows(&v, "slide 3/4") && v.nruns == 2, "] ] : slide 3, two schedulers");
+    view_key(&v, UK_ENTER);
+    ok(v.screen == &screen_main && shows(&v, "fnf vs optimal") && shows(&v, "step 16/16"),
+       "Enter shows its schedules at the slide's step (the end)");
+    view_key(&v, '[');
+    ok(v.slide == 1 && v.nruns == 1, "[ from the schedule: the previous slide");
+    view_key(&v, UK_ENTER);
+    view_key(&v, 'w');
+    ok(v.screen == &screen_lesson, "w brings the slide's text back");
+    view_close(&v);
+    lesson_free(&l);
+}
+
 int main(void)
 {
     lua_sched_set_dir(HETCAST_SRCLUADIR);
@@ -286,6 +349,8 @@ int main(void)
     compare_export();
     narration();
     why();
+    exercise();
+    lesson();
     cb_free(&cb);
     return tap_exit();
 }

@@ -784,7 +784,7 @@ static bool view_on(struct view *v, const char *file, int s)
 static void key_table(void)
 {
     int n = keys_count(), bad = 0, known = SCR_MAIN | SCR_EXERCISE | SCR_CHOOSER | SCR_HELP |
-                                  SCR_FACTS | SCR_PROMPT;
+                                  SCR_FACTS | SCR_PROMPT | SCR_LESSON;
     for (int i = 0; i < n; i++) {
         const struct key_row *r = keys_at(i);
         if (!r->help || !r->help[0] || !r->keys[0] || !r->screens || (r->screens & ~(unsigned)known)) {

@@ -85,6 +85,47 @@ for size in "60 16" "80 24" "200 60"; do
     wait_for "EXIT=0"
 done
 
+# ---- the exercise: a worse pick with its reason ----
+
+for size in "60 16" "80 24" "200 60"; do
+    set -- $size
+    start "$1" "$2" -- clusters/counterexample.csv
+    wait_for "step 0/8"
+    keys x
+    wait_for "pick a sender"
+    keys Enter
+    wait_for "p0 sends to:"
+    keys Enter
+    wait_for "would have"
+    tr '\n' ' ' <"$TMP/screen" | sed 's/  */ /g' >"$TMP/flat"
+    grep -q "p2 ends up late" "$TMP/flat" && grep -q "p0 -> p2 would have kept 5" "$TMP/flat"
+    ok $? "$1x$2: a worse pick names the late node (p2) and the better pick (p0 -> p2)"
+    keys z
+    wait_for "z does nothing in the exercise"
+    ok $? "$1x$2: a key that does not apply says so"
+    keys x q
+    wait_for "EXIT=0"
+done
+
+# ---- a lesson ----
+
+for size in "60 16" "80 24" "200 60"; do
+    set -- $size
+    start "$1" "$2" -- lesson lua/lessons/fnf-loses.lua
+    wait_all "slide 1/4" "Question:"
+    ok $? "$1x$2 lesson: the first slide with its question"
+    keys a
+    wait_for "p2, the slow one"
+    ok $? "$1x$2 lesson: a reveals the answer"
+    keys ] ]
+    wait_for "slide 3/4"
+    keys Enter
+    wait_all "fnf vs optimal" "step 16/16"
+    ok $? "$1x$2 lesson: Enter shows slide 3's schedules at its step"
+    keys q
+    wait_for "EXIT=0"
+done
+
 # ---- play keeps its rhythm while keys are pressed ----
 
 start 80 24 -- clusters/k-class.lua --param n=8

@@ -384,7 +384,8 @@ static unsigned prompt_request(struct view *v, enum ui_req req, int key)
                 len--;   /* a whole UTF-8 character */
             if (len > 0)
                 v->query[--len] = '\0';
-        } else if (key >= ' ' && key < 0x110000 && len + 5 < sizeof v->query) {
+        } else if (key >= ' ' && key != 0x7f && !(key >= 0x80 && key < 0xa0) && key < 0x110000 &&
+                   len + 5 < sizeof v->query) {
             len += utf8_encode((uint32_t)key, v->query + len);
             v->query[len] = '\0';
         } else {

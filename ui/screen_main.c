@@ -445,10 +445,15 @@ static unsigned main_request(struct view *v, enum ui_req req, int key)
             view_step_to(v, v->step - 1);
         break;
     case REQ_START:
-        view_step_to(v, 0);
+        view_step_to(v, key == UK_END || key == 'G' ? v->nsteps : 0);
         break;
-    case REQ_END:
-        view_step_to(v, v->nsteps);
+    case REQ_SLIDE:
+        if (!v->lesson)
+            view_message(v, MSG_INFO, "no lesson is open: hetcast lesson FILE.lua presents one");
+        else if (key == 'w')
+            v->screen = &screen_lesson;
+        else
+            lesson_go(v, v->slide + (key == '[' ? -1 : 1));
         break;
     case REQ_PLAY:
         v->playing = !v->playing;

@@ -34,6 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lesson.h"
 #include "view.h"
 
 static volatile sig_atomic_t got_signal;   /* INT, TERM, HUP, QUIT: leave */
@@ -245,6 +246,10 @@ static void show_busy(struct view *v, const char *what)
     struct term *t = v->busy_ctx;
     if (!curses_on || !t)
         return;
+    int th, tw;
+    getmaxyx(stdscr, th, tw);
+    if (got_winch || tw != t->cb.w || th != t->cb.h || tw < UI_MIN_W || th < UI_MIN_H)
+        return;   /* a resize not drawn yet: a buffer of the old size would wrap on the new screen */
     int w = t->cb.w;
     cb_fill(&t->cb, 0, t->cb.h - 3, w, 2, ' ', R_INFO);
     cb_text(&t->cb, 1, t->cb.h - 3, w - 2, what, R_INFO | AF_BOLD, t->ascii);
@@ -339,6 +344,8 @@ static int loop(struct view *v, struct term *t)
     }
 }
 
+static int term_run(struct view *pv, const char *file);
+
 int term_view(const struct session_opts *o)
 {
     setlocale(LC_ALL, "");
@@ -352,10 +359,32 @@ int term_view(const struct session_opts *o)
         free(cause);
         return status;
     }
+    return term_run(&v, o->file);
+}
+
+int term_lesson(const struct lesson *l)
+{
+    setlocale(LC_ALL, "");
+    struct view v;
+    char *cause = NULL;
+    int status = lesson_view_open(&v, l, 0, &cause);
+    if (status != 0) {
+        fprintf(stderr, "hetcast: %s: slide 1: %s\n", l->path, cause ? cause : "cannot open the view");
+        free(cause);
+        return status;
+    }
+    return term_run(&v, l->slides[0].cluster);
+}
+
+/* The terminal around an opened view: curses up, the loop, everything restored. */
+static int term_run(struct view *pv, const char *file)
+{
+    struct view *v = pv;
+    int status;
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-        view_close(&v);
+        view_close(v);
         fprintf(stderr, "hetcast: the interactive view needs a terminal; for text output use "
-                        "hetcast run %s\n", o->file);
+                        "hetcast run %s\n", file ? file : "FILE");
         return 2;
     }
     struct term t;
@@ -365,7 +394,7 @@ int term_view(const struct session_opts *o)
     install_signals();
     atexit(term_end);
     if (!initscr()) {
-        view_close(&v);
+        view_close(v);
         fprintf(stderr, "hetcast: cannot start the terminal\n");
         return 1;
     }
@@ -375,11 +404,11 @@ int term_view(const struct session_opts *o)
     const char *cup = tigetstr("cup");
     if (!cup || cup == (const char *)-1) {
         term_end();
-        view_close(&v);
+        view_close(v);
         const char *tn = getenv("TERM");
         fprintf(stderr, "hetcast: this terminal (TERM=%s) cannot draw the view: it cannot move the "
                         "cursor; set TERM to your terminal's type (e.g. xterm-256color), or use "
-                        "hetcast run %s\n", tn && tn[0] ? tn : "unset", o->file ? o->file : "FILE");
+                        "hetcast run %s\n", tn && tn[0] ? tn : "unset", file ? file : "FILE");
         return 2;
     }
     cbreak();
@@ -397,19 +426,19 @@ int term_view(const struct session_opts *o)
         use_default_colors();
     }
     init_styles(colour);
-    v.colour = colour;
-    v.ascii = t.ascii;
-    v.busy = show_busy;
-    v.busy_ctx = &t;
+    v->colour = colour;
+    v->ascii = t.ascii;
+    v->busy = show_busy;
+    v->busy_ctx = &t;
     int h, w;
     getmaxyx(stdscr, h, w);
     cb_init(&t.cb, w, h);
 
-    status = loop(&v, &t);
+    status = loop(v, &t);
 
     term_end();
     cb_free(&t.cb);
-    view_close(&v);
+    view_close(v);
     if (sig_pipe[0] >= 0) {
         close(sig_pipe[0]);
         close(sig_pipe[1]);

@@ -57,7 +57,7 @@ struct screen {
     unsigned (*request)(struct view *v, enum ui_req req, int key);
 };
 extern const struct screen screen_main, screen_help, screen_chooser, screen_exercise, screen_facts,
-    screen_prompt;
+    screen_prompt, screen_lesson;
 
 struct exchange;
 
@@ -115,9 +115,10 @@ struct exercise {
     bool best_known;
     bool best_exact;
     double best;        /* best makespan still reachable from the current state */
+    int best_from, best_to; /* a first choice that keeps it (-1: none known) */
     double optimum;     /* best reachable from the start (when optimum_known) */
     bool optimum_known;
-    char feedback[768];
+    char feedback[1024];
     unsigned feedback_role;
 };
 
@@ -156,6 +157,10 @@ struct view {
     char prompt_kind;   /* '/' find, ':' go to */
     char query[64];
     int prompt_sel;     /* the selection before / (Esc restores it) */
+    /* A lesson (hetcast lesson FILE; screen_lesson.c): its slides, the one shown. */
+    const struct lesson *lesson;
+    int slide;
+    bool answer;        /* the answer is revealed */
     /* Called before a computation that may take a while (may be NULL). */
     void (*busy)(struct view *v, const char *what);
     void *busy_ctx;
@@ -221,6 +226,12 @@ void facts_open(struct view *v, bool log);
 void prompt_open(struct view *v, char kind);
 /* The node whose name best matches q (a prefix first, then anywhere, ignoring case); -1 if none. */
 int view_find_node(const struct view *v, const char *q);
+
+struct lesson;
+/* Open lesson l at slide k on its slide screen.  0, or the exit status with *cause. */
+int lesson_view_open(struct view *v, const struct lesson *l, int k, char **cause);
+/* Go to slide k (clamped); the view stays as it was, with a message, when its cluster does not load. */
+void lesson_go(struct view *v, int k);
 
 /* Exercise mode (screen_exercise.c). */
 int ex_start(struct view *v);
