@@ -87,6 +87,8 @@ static void usage(FILE *fp)
             "       hetcast run FILE [options]     schedule a broadcast and print it (FILE -: CSV on standard input)\n"
             "       hetcast compare FILE -s A -s B [options]\n"
             "                                      several schedulers side by side (default: fnf, optimal)\n"
+            "       hetcast lesson FILE.lua [--print]\n"
+            "                                      present a lesson; --print writes its handout\n"
             "       hetcast experiment NAME [options]\n"
             "                                      reproduce a study (hetcast experiment --list)\n"
             "       hetcast bench [--quick] [--only LIST]\n"
@@ -417,10 +419,12 @@ static int dispatch(int argc, char **argv, cli_view_fn view, const struct bench_
         return experiment_main(argc - 2, argv + 2);
     if (strcmp(cmd, "bench") == 0)
         return bench_main(argc - 1, argv + 1, bench_view);
+    if (strcmp(cmd, "lesson") == 0)
+        return cmd_lesson(argc - 1, argv + 1);
     /* "hetcast runn x.csv": a mistyped command, not a missing cluster file. */
     if (cmd[0] != '-' && !strchr(cmd, '.') && !strchr(cmd, '/') && access(cmd, F_OK) != 0) {
-        return opts_error(2, "unknown command %s; the commands are run, compare, experiment "
-                             "and bench (or give a FILE to open the view); see hetcast --help", cmd);
+        return opts_error(2, "unknown command %s; the commands are run, compare, experiment, "
+                             "bench and lesson (or give a FILE to open the view); see hetcast --help", cmd);
     }
     return cmd_view(argc, argv, view);
 }

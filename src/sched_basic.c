@@ -187,10 +187,16 @@ static int list_next_receiver(struct list_state *st, const struct engine *e)
     return st->next < st->norder ? st->order[st->next] : -1;
 }
 
-static void say_sender(const struct engine *e, int q, double done, char *buf, size_t size)
+/* free: when the port is free again, later than done under sync (the whole transfer). */
+static void say_sender(const struct engine *e, int q, double done, double free, char *buf, size_t size)
 {
-    snprintf(buf, size, "%s can finish a send first (free at t=%g, s=%g, done at t=%g)",
-             e->c->nodes[q].name, engine_ready(e, q, 0), e->c->nodes[q].send, done);
+    if (free > done)
+        snprintf(buf, size, "%s can finish a send first (free at t=%g, s=%g, overhead done at t=%g, "
+                 "port busy until t=%g)", e->c->nodes[q].name, engine_ready(e, q, 0),
+                 e->c->nodes[q].send, done, free);
+    else
+        snprintf(buf, size, "%s can finish a send first (free at t=%g, s=%g, done at t=%g)",
+                 e->c->nodes[q].name, engine_ready(e, q, 0), e->c->nodes[q].send, done);
 }
 
 static int list_choose(struct sched *s, const struct engine *e, struct decision *d,
@@ -227,7 +233,9 @@ static int list_choose(struct sched *s, const struct engine *e, struct decision 
     d->not_before = not_before(done, st->smax);
     if (!e->lean) {
         char who[160];
-        say_sender(e, q, done, who, sizeof who);
+        struct transfer t;   /* sync: the port stays busy for the whole transfer, not just s */
+        double free = engine_earliest(e, q, p, 0, &t) == 0 ? t.free : done;
+        say_sender(e, q, done, free, who, sizeof who);
         const struct node *np = &e->c->nodes[p];
         snprintf(d->reason, sizeof d->reason, "%s; %s is %s (s=%g, r=%g)", who, np->name,
                  why_receiver, np->send, np->recv);
