@@ -191,9 +191,9 @@ int cmd_lesson(int argc, char **argv)
     if (rc)
         return rc;
     if (nfiles == 0)
-        return opts_error(2, "lesson: which lesson? hetcast lesson FILE.lua [--print]");
+        return opts_error(2, "which lesson? hetcast lesson FILE.lua [--print]");
     if (nfiles > 1 && !print)
-        return opts_error(2, "lesson: the view presents one lesson at a time (got %d); --print "
+        return opts_error(2, "the view presents one lesson at a time (got %d); --print "
                              "writes the handouts of several", nfiles);
     int status = 0;
     for (int i = 0; i < nfiles && status == 0; i++) {
