@@ -89,7 +89,14 @@ check "Lua: 1000 calls within the budget per call pass the total: stopped, says 
 
 # ---- an exchange too large for memory: refused before it starts ----
 awk 'BEGIN { print "name,send,recv"; for (i = 0; i < 5000; i++) printf "n%d,%d,%d\n", i, 1 + i % 7, 2 + i % 5 }' >"$T/n5000.csv"
-run 60 sh -c "ulimit -v 3000000; exec \"$H\" run \"$T/n5000.csv\" --pattern all-to-all --summary"
+# A memory limit (3 GB) stands guard if the estimate ever lets it start; AddressSanitizer
+# reserves terabytes of shadow memory at start, so under it the guard is left off.
+if ldd "$H" 2>/dev/null | grep -q libasan || nm -D "$H" 2>/dev/null | grep -q __asan_init; then
+    limit=""
+else
+    limit="ulimit -v 3000000;"
+fi
+run 60 sh -c "$limit exec \"$H\" run \"$T/n5000.csv\" --pattern all-to-all --summary"
 echo "# all-to-all on 5000 nodes: $secs s wall-clock (status $rc)"
 check "all-to-all on 5000 nodes: refused at once with the estimate (2.8 GiB > 2 GiB)" \
     sh -c "[ $rc -eq 2 ] && grep -qF 'books about 25000000 transfers: about 2.8 GiB of records' $T/err && [ \"\$(echo '$secs < 10' | bc)\" -eq 1 ]"
