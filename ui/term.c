@@ -10,6 +10,13 @@
  * writes to the pipe; the loop then asks the terminal for its size and
  * redraws.  An atexit handler restores the terminal on any other way out
  * (an exit() deep in the core).
+ *
+ * While the core computes (view.h: computing), the loop cannot read keys,
+ * so a SIGALRM every 100 ms looks at the keyboard from the handler (poll
+ * and read, both async-signal-safe): q (or Q) sets the cancel flag the core
+ * polls, other keys typed meanwhile are dropped.  Ctrl-C then cancels the
+ * computation instead of leaving; SIGTERM, SIGHUP and SIGQUIT cancel it
+ * and leave as always.
  */
 /* The wide-character curses API and nl_langinfo (ncursesw's cflags may set these). */
 #ifndef _XOPEN_SOURCE_EXTENDED
@@ -31,22 +38,45 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "view.h"
 
 static volatile sig_atomic_t got_signal;   /* INT, TERM, HUP, QUIT: leave */
 static volatile sig_atomic_t got_winch;    /* the terminal was resized */
+static volatile sig_atomic_t computing;    /* the core computes: keys are read by on_alarm */
+static volatile sig_atomic_t cancel_flag;  /* the view's cancel (view.h), polled by the core */
 static int sig_pipe[2] = {-1, -1};
 static bool curses_on;
+
+/* While computing: q or Q on the keyboard cancels; other keys are dropped. */
+static void on_alarm(int sig)
+{
+    (void)sig;
+    int saved = errno;
+    struct pollfd p = {STDIN_FILENO, POLLIN, 0};
+    char buf[64];
+    ssize_t got;
+    while (computing && poll(&p, 1, 0) == 1 && (p.revents & POLLIN) &&
+           (got = read(STDIN_FILENO, buf, sizeof buf)) > 0)
+        for (ssize_t i = 0; i < got; i++)
+            if (buf[i] == 'q' || buf[i] == 'Q')
+                cancel_flag = 1;
+    errno = saved;
+}
 
 static void on_signal(int sig)
 {
     int saved = errno;
-    if (sig == SIGWINCH)
+    if (sig == SIGWINCH) {
         got_winch = 1;
-    else
+    } else if (sig == SIGINT && computing) {
+        cancel_flag = 1;   /* Ctrl-C stops the computation, not the view */
+    } else {
         got_signal = sig;
+        cancel_flag = 1;
+    }
     if (sig_pipe[1] >= 0) {
         ssize_t r = write(sig_pipe[1], "s", 1);
         (void)r;
@@ -83,6 +113,23 @@ static void install_signals(void)
     /* Ours, not curses': a resize must wake poll() up (curses only notices
      * it inside a blocking read). */
     sigaction(SIGWINCH, &sa, NULL);
+    sa.sa_handler = on_alarm;
+    sa.sa_flags = SA_RESTART;   /* the core's system calls go on */
+    sigaction(SIGALRM, &sa, NULL);
+}
+
+/* view.h's computing: the keyboard watched by on_alarm every 100 ms. */
+static void set_computing(struct view *v, bool on)
+{
+    (void)v;
+    struct itimerval it;
+    memset(&it, 0, sizeof it);
+    if (on) {
+        it.it_interval.tv_usec = 100000;
+        it.it_value.tv_usec = 100000;
+    }
+    computing = on;
+    setitimer(ITIMER_REAL, &it, NULL);
 }
 
 /* Take the terminal's new size (after SIGWINCH). */
@@ -240,8 +287,10 @@ static void show_busy(struct view *v, const char *what)
     if (!curses_on || !t)
         return;
     int w = t->cb.w;
+    char line[400];
+    snprintf(line, sizeof line, "%s  (q or Ctrl-C: cancel)", what);
     cb_fill(&t->cb, 0, t->cb.h - 3, w, 2, ' ', R_INFO);
-    cb_text(&t->cb, 1, t->cb.h - 3, w - 2, what, R_INFO | AF_BOLD, t->ascii);
+    cb_text(&t->cb, 1, t->cb.h - 3, w - 2, line, R_INFO | AF_BOLD, t->ascii);
     flush(&t->cb, t->ascii);
 }
 
@@ -356,6 +405,8 @@ int term_view(const struct session_opts *o)
     v.ascii = t.ascii;
     v.busy = show_busy;
     v.busy_ctx = &t;
+    v.computing = set_computing;
+    v.cancel = &cancel_flag;
     int h, w;
     getmaxyx(stdscr, h, w);
     cb_init(&t.cb, w, h);
