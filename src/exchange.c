@@ -622,7 +622,7 @@ static int simulate(struct sim *s, char **cause)
                 push_arrival(s, q);
         }
     struct heap_item ev;
-    for (unsigned steps = 1; heap_pop(&s->heap, &ev); steps++) {
+    for (unsigned steps = 0; heap_pop(&s->heap, &ev); steps++) {
         if ((steps & 4095) == 0 && s->cancel && *s->cancel)
             return set_cause(cause, "cancelled");
         int q = ev_q(ev.data);
