@@ -235,7 +235,8 @@ static void hungarian(int m, const double *a, int *match)
  * sender matched to one sits the round out), so the graph is n-regular and
  * every round has a perfect matching of the edges left: n rounds.
  */
-static void order_matching(const struct cluster *c, int n, const int *recv, int nrecv, int *order)
+static void order_matching(const struct cluster *c, int n, const int *recv, int nrecv, int *order,
+                           const volatile sig_atomic_t *cancel)
 {
     double maxw = 0;
     for (int q = 0; q < n; q++)
@@ -246,7 +247,7 @@ static void order_matching(const struct cluster *c, int n, const int *recv, int 
     double *a = xmalloc((size_t)n * n * sizeof *a);
     unsigned char *gone = xcalloc((size_t)n * n, 1);
     int *match = xmalloc((size_t)n * sizeof *match), *filled = xcalloc((size_t)n, sizeof *filled);
-    for (int round = 0; round < n; round++) {
+    for (int round = 0; round < n && !(cancel && *cancel); round++) {
         for (int q = 0; q < n; q++)
             for (int j = 0; j < n; j++)
                 a[(size_t)q * n + j] = gone[(size_t)q * n + j] ? forbidden
@@ -306,7 +307,8 @@ static int greedy_pick(const int *list, const unsigned char *sent, const unsigne
  * first ("if there is no sender idle in this round, the last sender will be
  * the first node to pick in the next round").
  */
-static void order_greedy(const struct cluster *c, int n, const int *recv, int nrecv, int *order)
+static void order_greedy(const struct cluster *c, int n, const int *recv, int nrecv, int *order,
+                         const volatile sig_atomic_t *cancel)
 {
     int *list = xmalloc((size_t)n * nrecv * sizeof *list);
     struct by_cost *sorted = xmalloc((size_t)nrecv * sizeof *sorted);
@@ -324,7 +326,7 @@ static void order_greedy(const struct cluster *c, int n, const int *recv, int nr
     int nturn = n;
     for (int q = 0; q < n; q++)
         turn[q] = q;
-    while (nturn > 0) {
+    while (nturn > 0 && !(cancel && *cancel)) {   /* cancelled: the order is left unfinished */
         memset(taken, 0, (size_t)nrecv);
         int nidle = 0, nbusy = 0;
         for (int t = 0; t < nturn; t++) {
@@ -362,8 +364,9 @@ static void order_greedy(const struct cluster *c, int n, const int *recv, int nr
 /* ---- the fixed orders as ops tables' build() ---- */
 
 static void build_random(const struct cluster *c, const int *recv, int nrecv, struct rng *r,
-                         int *order)
+                         int *order, const volatile sig_atomic_t *cancel)
 {
+    (void)cancel;
     for (int q = 0; q < c->n; q++) {
         int *o = &order[(size_t)q * nrecv];
         memcpy(o, recv, (size_t)nrecv * sizeof *o);
@@ -372,8 +375,9 @@ static void build_random(const struct cluster *c, const int *recv, int nrecv, st
 }
 
 static void build_caterpillar(const struct cluster *c, const int *recv, int nrecv,
-                              struct rng *r, int *order)
+                              struct rng *r, int *order, const volatile sig_atomic_t *cancel)
 {
+    (void)cancel;
     (void)r;
     exchange_caterpillar(c->n, recv, nrecv, order);
 }
@@ -381,8 +385,9 @@ static void build_caterpillar(const struct cluster *c, const int *recv, int nrec
 /* All-to-all: the first row is a random permutation (Table 3); with fewer
  * receivers than senders each picks its start at random (Table 4). */
 static void build_rspb(const struct cluster *c, const int *recv, int nrecv, struct rng *r,
-                       int *order)
+                       int *order, const volatile sig_atomic_t *cancel)
 {
+    (void)cancel;
     int n = c->n, *start = xmalloc((size_t)n * sizeof *start);
     if (nrecv == n) {
         for (int i = 0; i < n; i++)
@@ -397,8 +402,9 @@ static void build_rspb(const struct cluster *c, const int *recv, int nrecv, stru
 }
 
 static void build_orspb(const struct cluster *c, const int *recv, int nrecv, struct rng *r,
-                        int *order)
+                        int *order, const volatile sig_atomic_t *cancel)
 {
+    (void)cancel;
     int *first = xmalloc((size_t)nrecv * sizeof *first);
     for (int k = 0; k < nrecv; k++)
         first[k] = k;
@@ -408,17 +414,17 @@ static void build_orspb(const struct cluster *c, const int *recv, int nrecv, str
 }
 
 static void build_matching(const struct cluster *c, const int *recv, int nrecv, struct rng *r,
-                           int *order)
+                           int *order, const volatile sig_atomic_t *cancel)
 {
     (void)r;
-    order_matching(c, c->n, recv, nrecv, order);
+    order_matching(c, c->n, recv, nrecv, order, cancel);
 }
 
 static void build_greedy(const struct cluster *c, const int *recv, int nrecv, struct rng *r,
-                         int *order)
+                         int *order, const volatile sig_atomic_t *cancel)
 {
     (void)r;
-    order_greedy(c, c->n, recv, nrecv, order);
+    order_greedy(c, c->n, recv, nrecv, order, cancel);
 }
 
 /* ---- the simulation ---- */
@@ -475,6 +481,7 @@ struct sim {
     double *est;      /* dynamic, async: when p will have received all chosen so far */
     struct heap heap;
     struct rng ties;
+    const volatile sig_atomic_t *cancel;   /* exchange_opts.cancel */
 };
 
 static void push(struct sim *s, int kind, double time, int q, int row)
@@ -615,7 +622,9 @@ static int simulate(struct sim *s, char **cause)
                 push_arrival(s, q);
         }
     struct heap_item ev;
-    while (heap_pop(&s->heap, &ev)) {
+    for (unsigned steps = 0; heap_pop(&s->heap, &ev); steps++) {
+        if ((steps & 4095) == 0 && s->cancel && *s->cancel)
+            return set_cause(cause, "cancelled");
         int q = ev_q(ev.data);
         int rc = ev_kind(ev.data) == XEV_ARRIVAL ? arrive(s, q, ev_row(ev.data), cause)
                                                  : ready(s, q, ev.time, cause);
@@ -890,7 +899,11 @@ int exchange_run(struct exchange *x, const struct cluster *c, enum model m,
     } else if (ops->build) {
         struct rng r;
         rng_seed(&r, o->seed);
-        ops->build(c, recv, nrecv, &r, x->order);
+        ops->build(c, recv, nrecv, &r, x->order, o->cancel);
+        if (o->cancel && *o->cancel) {
+            exchange_free(x);
+            return set_cause(cause, "cancelled");
+        }
     }
     unsigned char *is_recv = xcalloc((size_t)n, 1);
     for (int k = 0; k < nrecv; k++)
@@ -899,6 +912,7 @@ int exchange_run(struct exchange *x, const struct cluster *c, enum model m,
     struct sim s;
     memset(&s, 0, sizeof s);
     s.x = x;
+    s.cancel = o->cancel;
     s.dynamic = !o->order && !ops->build;
     s.at_ready = m == MODEL_SYNC || s.dynamic;
     s.cursor = xcalloc((size_t)n, sizeof *s.cursor);

@@ -41,6 +41,7 @@
 #ifndef HETCAST_EXCHANGE_H
 #define HETCAST_EXCHANGE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -94,7 +95,8 @@ struct xsched_ops {
     /* A fixed order: order[q * nrecv + k], q's k-th receiver, for every node q
        of c (recv: the receivers, increasing).  NULL if decided while simulating. */
     void (*build)(const struct cluster *c, const int *recv, int nrecv, struct rng *r,
-                  int *order);
+                  int *order, const volatile sig_atomic_t *cancel);   /* cancel: NULL, or
+                  stop early when it is set (exchange_run then fails: "cancelled") */
     /* Decided while simulating (build is NULL): the index in ch->pool of q's next
        receiver.  In sync it is asked again if that receiver turns out busy (the
        sender then waits and chooses anew), so it must not keep state.  The loop
@@ -148,6 +150,9 @@ struct exchange_opts {
                              increasing) instead of building ops's; ops is a label */
     uint64_t seed;        /* random orders and ties */
     bool timeline;        /* also build eng.ev, for stepping in the view */
+    const volatile sig_atomic_t *cancel;   /* NULL, or a flag polled while the orders
+                             are built and every 4096 events: set, the run fails with
+                             "cancelled" (the front door's q, Ctrl-C or signal) */
 };
 
 struct exchange {

@@ -82,7 +82,13 @@ struct limits {
     long long explored;
     struct timespec t0;
     bool stop;              /* a cap was reached: unwind, keep bounds valid */
+    const volatile sig_atomic_t *cancel;   /* sched_opts.cancel: polled with the clock */
 };
+
+static bool cancelled(const struct limits *lim)
+{
+    return lim->cancel && *lim->cancel;
+}
 
 static double elapsed(const struct limits *lim)
 {
@@ -99,7 +105,8 @@ static bool tick(struct limits *lim)
     lim->explored++;
     if (lim->explored >= lim->node_cap)
         lim->stop = true;
-    else if ((lim->explored & CHECK_EVERY) == 0 && elapsed(lim) >= lim->time_cap)
+    else if ((lim->explored & CHECK_EVERY) == 0 &&
+             (elapsed(lim) >= lim->time_cap || cancelled(lim)))
         lim->stop = true;
     return lim->stop;
 }
@@ -110,7 +117,7 @@ static double dmax(double a, double b) { return a > b ? a : b; }
 /* Have the limits of the whole search been reached? */
 static bool exhausted(const struct limits *lim)
 {
-    return lim->explored >= lim->node_limit || elapsed(lim) >= lim->time_limit;
+    return lim->explored >= lim->node_limit || elapsed(lim) >= lim->time_limit || cancelled(lim);
 }
 
 /* ---- units: exact integer arithmetic when the costs allow it ---- */
@@ -1651,6 +1658,7 @@ int optimal_solve(const struct cluster *c, enum model m, const struct sched_opts
     clock_gettime(CLOCK_MONOTONIC, &lim.t0);
     lim.node_limit = o && o->node_limit > 0 ? o->node_limit : OPT_DEFAULT_NODE_LIMIT;
     lim.time_limit = o && o->time_limit > 0 ? o->time_limit : OPT_DEFAULT_TIME_LIMIT;
+    lim.cancel = o ? o->cancel : NULL;
     int max_nodes = o && o->max_nodes > 0 ? o->max_nodes : OPT_DEFAULT_MAX_NODES;
     int n = c->n;
 
@@ -1720,6 +1728,8 @@ int optimal_solve(const struct cluster *c, enum model m, const struct sched_opts
         rc = replay(c, m, out, cause);
     }
     as_input_free(&in);
+    if (rc == 0 && cancelled(&lim))
+        rc = set_cause(cause, SCHED_CANCELLED_TEXT);
     if (rc < 0) {
         opt_plan_free(out);
         return -1;

@@ -117,7 +117,11 @@ int engine_run(struct engine *e, struct sched *s, char **cause)
     int rc = 0, ran = 0;
     if (e->lean && ops->run_lean && (ran = ops->run_lean(s, e, cause)) < 0)
         rc = -1;
-    while (rc == 0 && !ran && e->nwaiting > 0) {
+    for (unsigned steps = 0; rc == 0 && !ran && e->nwaiting > 0; steps++) {
+        if ((steps & 1023) == 0 && s->opt.cancel && *s->opt.cancel) {
+            rc = set_cause(cause, SCHED_CANCELLED_TEXT);
+            break;
+        }
         struct decision d;   /* not memset: 300 bytes a decision is most of a lean run */
         d.from = d.to = -1;
         d.msg = 0;

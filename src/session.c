@@ -200,7 +200,7 @@ int session_exchange(const struct session_opts *o, const struct cluster *c, cons
         return -1;
     exchange_pattern_parse(o->pattern, &pat);
     struct exchange_opts xo = {.pattern = pat, .ops = xsched_find(sched), .seed = o->sopt.seed,
-                               .timeline = timeline};
+                               .timeline = timeline, .cancel = o->sopt.cancel};
     int *recv = NULL;
     if (pat == XPAT_ALL_TO_SOME &&
         exchange_parse_receivers(c, o->receivers, o->sopt.seed, &recv, &xo.nrecv, cause) < 0)

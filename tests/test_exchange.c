@@ -998,8 +998,35 @@ static void test_ops_list(void)
     cluster_free(c);
 }
 
+/* A set cancel flag stops greedy's order (and the simulation): "cancelled". */
+static void test_cancel(void)
+{
+    double sr[32][2];
+    for (int i = 0; i < 32; i++) {
+        sr[i][0] = 1 + i % 3;
+        sr[i][1] = 2 + i % 5;
+    }
+    struct cluster *c = nodes(32, (const double (*)[2])sr, 0);
+    volatile sig_atomic_t flag = 1;
+    const char *names[] = {"greedy", "caterpillar", "open-shop"};
+    for (int i = 0; i < 3; i++) {
+        struct exchange_opts o = {.pattern = XPAT_ALL_TO_ALL, .ops = xsched_find(names[i]),
+                                  .cancel = &flag};
+        struct exchange x;
+        char *cause = NULL;
+        int rc = exchange_run(&x, c, MODEL_SYNC, &o, &cause);
+        ok(rc < 0 && cause && strcmp(cause, "cancelled") == 0, "%s, cancelled: fails with "
+           "\"cancelled\" (got %s)", names[i], cause ? cause : "a run");
+        if (rc == 0)
+            exchange_free(&x);
+        free(cause);
+    }
+    cluster_free(c);
+}
+
 int main(void)
 {
+    test_cancel();
     test_two_nodes();
     test_three_nodes();
     test_contention();

@@ -312,8 +312,42 @@ static void test_random(void)
     ok(bad_port == 0, "the counts keep every send and receive port busy at most all the time");
 }
 
+/* The LP's limits: a set cancel flag, and a time limit a solve cannot meet. */
+static void test_limits(void)
+{
+    struct cluster *g = graph("from,to,time\na,b,1\nb,c,2\na,c,5\nc,a,1\n");
+    volatile sig_atomic_t flag = 1;
+    struct lp_limits lim = {.time_limit = 10, .cancel = &flag};
+    struct lp_result r;
+    char *cause = NULL;
+    int rc = lp_solve_broadcast_limited(g, &lim, &r, &cause);
+    ok(rc < 0 && cause && strstr(cause, "the throughput linear program was cancelled"),
+       "a cancelled LP says so (got %s)", cause ? cause : "a result");
+    if (rc == 0)
+        lp_result_free(&r);
+    free(cause);
+    cause = NULL;
+    flag = 0;
+    rc = lp_solve_broadcast_limited(g, &lim, &r, &cause);
+    ok(rc == 0 && r.throughput > 0, "with the flag clear it solves (TP %g)", rc == 0 ? r.throughput : 0.0);
+    if (rc == 0)
+        lp_result_free(&r);
+    free(cause);
+    cause = NULL;
+    lim.time_limit = 1e-12;
+    lim.cancel = NULL;
+    rc = lp_solve_broadcast_limited(g, &lim, &r, &cause);
+    ok(rc < 0 && cause && strstr(cause, "gave up after 1e-12 s") && strstr(cause, "prune-simple"),
+       "out of time: gave up, naming what works (got %s)", cause ? cause : "a result");
+    if (rc == 0)
+        lp_result_free(&r);
+    free(cause);
+    cluster_free(g);
+}
+
 int main(void)
 {
+    test_limits();
     test_hand_solved();
     test_refusals();
     test_random();

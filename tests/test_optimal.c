@@ -911,8 +911,30 @@ static void test_small_cases(void)
     cluster_free(c);
 }
 
+/* A set cancel flag (the view's q) stops the search at its next clock check:
+ * no plan, "cancelled". */
+static void test_cancel(void)
+{
+    struct cluster *c = hard_cluster();
+    struct sched_opts o;
+    sched_opts_default(&o);
+    o.time_limit = 60;
+    volatile sig_atomic_t flag = 1;
+    o.cancel = &flag;
+    struct opt_plan p;
+    char *cause = NULL;
+    int rc = optimal_solve(c, MODEL_ASYNC, &o, &p, &cause);
+    ok(rc < 0 && cause && strcmp(cause, SCHED_CANCELLED_TEXT) == 0,
+       "a cancelled search fails with \"cancelled\" (got %s)", cause ? cause : "a plan");
+    if (rc == 0)
+        opt_plan_free(&p);
+    free(cause);
+    cluster_free(c);
+}
+
 int main(void)
 {
+    test_cancel();
     test_counterexample();
     test_small_cases();
     test_orders_vs_brute();

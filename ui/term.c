@@ -7,8 +7,9 @@
  * (no busy loop); keys are then read without blocking.  SIGINT, SIGTERM and
  * SIGHUP only set a flag and write to the pipe; the loop then leaves,
  * restores the terminal and exits with 128 + the signal; so do SIGUSR1,
- * SIGUSR2, SIGALRM and SIGPIPE, whose default would kill the view with the
- * terminal raw.  A crash (SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTRAP,
+ * SIGUSR2 and SIGPIPE, whose default would kill the view with the terminal
+ * raw.  SIGALRM is the view's own timer (below): one sent from outside
+ * does nothing.  A crash (SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTRAP,
  * SIGSYS) cannot go back to the loop: its handler writes the terminal's
  * own "leave" sequence (sgr0, cnorm, rmkx, rmcup, taken from terminfo at
  * start) and the terminal modes saved before curses (tcsetattr), both
@@ -17,6 +18,13 @@
  * writes to the pipe; the loop then asks the terminal for its size and
  * redraws.  An atexit handler restores the terminal on any other way out
  * (an exit() deep in the core).
+ *
+ * While the core computes (view.h: computing), the loop cannot read keys,
+ * so a SIGALRM every 100 ms looks at the keyboard from the handler (poll
+ * and read, both async-signal-safe): q (or Q) sets the cancel flag the core
+ * polls, other keys typed meanwhile are dropped.  Ctrl-C then cancels the
+ * computation instead of leaving; SIGTERM, SIGHUP and SIGQUIT cancel it
+ * and leave as always.
  */
 /* The wide-character curses API and nl_langinfo (ncursesw's cflags may set these). */
 #ifndef _XOPEN_SOURCE_EXTENDED
@@ -38,6 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/time.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
@@ -48,16 +57,38 @@
 
 static volatile sig_atomic_t got_signal;   /* INT, TERM, HUP, QUIT, USR1/2, ALRM, PIPE: leave */
 static volatile sig_atomic_t got_winch;    /* the terminal was resized */
+static volatile sig_atomic_t computing;    /* the core computes: keys are read by on_alarm */
+static volatile sig_atomic_t cancel_flag;  /* the view's cancel (view.h), polled by the core */
 static int sig_pipe[2] = {-1, -1};
 static bool curses_on;
+
+/* While computing: q or Q on the keyboard cancels; other keys are dropped. */
+static void on_alarm(int sig)
+{
+    (void)sig;
+    int saved = errno;
+    struct pollfd p = {STDIN_FILENO, POLLIN, 0};
+    char buf[64];
+    ssize_t got;
+    while (computing && poll(&p, 1, 0) == 1 && (p.revents & POLLIN) &&
+           (got = read(STDIN_FILENO, buf, sizeof buf)) > 0)
+        for (ssize_t i = 0; i < got; i++)
+            if (buf[i] == 'q' || buf[i] == 'Q')
+                cancel_flag = 1;
+    errno = saved;
+}
 
 static void on_signal(int sig)
 {
     int saved = errno;
-    if (sig == SIGWINCH)
+    if (sig == SIGWINCH) {
         got_winch = 1;
-    else
+    } else if (sig == SIGINT && computing) {
+        cancel_flag = 1;   /* Ctrl-C stops the computation, not the view */
+    } else {
         got_signal = sig;
+        cancel_flag = 1;
+    }
     if (sig_pipe[1] >= 0) {
         ssize_t r = write(sig_pipe[1], "s", 1);
         (void)r;
@@ -133,7 +164,6 @@ static void install_signals(void)
     sigaction(SIGQUIT, &sa, NULL);
     sigaction(SIGUSR1, &sa, NULL);
     sigaction(SIGUSR2, &sa, NULL);
-    sigaction(SIGALRM, &sa, NULL);
     sigaction(SIGPIPE, &sa, NULL);
     struct sigaction crash;
     memset(&crash, 0, sizeof crash);
@@ -146,6 +176,23 @@ static void install_signals(void)
     /* Ours, not curses': a resize must wake poll() up (curses only notices
      * it inside a blocking read). */
     sigaction(SIGWINCH, &sa, NULL);
+    sa.sa_handler = on_alarm;
+    sa.sa_flags = SA_RESTART;   /* the core's system calls go on */
+    sigaction(SIGALRM, &sa, NULL);
+}
+
+/* view.h's computing: the keyboard watched by on_alarm every 100 ms. */
+static void set_computing(struct view *v, bool on)
+{
+    (void)v;
+    struct itimerval it;
+    memset(&it, 0, sizeof it);
+    if (on) {
+        it.it_interval.tv_usec = 100000;
+        it.it_value.tv_usec = 100000;
+    }
+    computing = on;
+    setitimer(ITIMER_REAL, &it, NULL);
 }
 
 /* Take the terminal's new size (after SIGWINCH). */
@@ -312,8 +359,10 @@ static void show_busy(struct view *v, const char *what)
     if (got_winch || tw != t->cb.w || th != t->cb.h || tw < UI_MIN_W || th < UI_MIN_H)
         return;   /* a resize not drawn yet: a buffer of the old size would wrap on the new screen */
     int w = t->cb.w;
+    char line[400];
+    snprintf(line, sizeof line, "%s  (q or Ctrl-C: cancel)", what);
     cb_fill(&t->cb, 0, t->cb.h - 3, w, 2, ' ', R_INFO);
-    cb_text(&t->cb, 1, t->cb.h - 3, w - 2, what, R_INFO | AF_BOLD, t->ascii);
+    cb_text(&t->cb, 1, t->cb.h - 3, w - 2, line, R_INFO | AF_BOLD, t->ascii);
     flush(&t->cb, t->ascii);
 }
 
@@ -500,6 +549,8 @@ static int term_run(struct view *pv, const char *file)
     v->ascii = t.ascii;
     v->busy = show_busy;
     v->busy_ctx = &t;
+    v->computing = set_computing;
+    v->cancel = &cancel_flag;
     int h, w;
     getmaxyx(stdscr, h, w);
     cb_init(&t.cb, w, h);

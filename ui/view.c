@@ -31,6 +31,7 @@ static const int play_delays[] = {2000, 1000, 500, 250, 100, 40};   /* ms per st
 #define VIEW_OPT_SECONDS 5.0   /* the view's time limit for the optimal scheduler */
 #define MAX_ZOOM 12   /* time zoomed in up to 2^12 times the fitted scale (+ and - in view_request) */
 #define VIEW_BUSY_EXCHANGE_NODES 40   /* exchanges this large say "computing" first */
+#define VIEW_BUSY_RUN_NODES 10000     /* broadcasts this large too (and Lua heuristics) */
 
 void view_message(struct view *v, enum msg_kind kind, const char *fmt, ...)
 {
@@ -89,6 +90,29 @@ static void busy(struct view *v, const char *what)
 {
     if (v->busy)
         v->busy(v, what);
+}
+
+/* Around a computation: the front door watches for cancelling keys and
+ * signals (view.h); o gets the flag the core polls. */
+static void computing_on(struct view *v, struct session_opts *o)
+{
+    if (v->cancel)
+        *v->cancel = 0;
+    o->sopt.cancel = v->cancel;
+    if (v->computing)
+        v->computing(v, true);
+}
+
+/* After it: -1 with *cause saying the previous state is kept if it was cancelled. */
+static int computing_off(struct view *v, int rc, char **cause)
+{
+    if (v->computing)
+        v->computing(v, false);
+    if (rc < 0 && v->cancel && *v->cancel) {
+        free(*cause);
+        *cause = xstrdup("cancelled (what was shown is kept)");
+    }
+    return rc;
 }
 
 /* ---- loading ---- */
@@ -177,7 +201,9 @@ static int make_exchange(struct view *v, const struct cluster *c, enum model m, 
         busy(v, what);
     }
     out->x = xcalloc(1, sizeof *out->x);
-    if (session_exchange(&o, c, out->name, true, out->x, cause) < 0) {
+    computing_on(v, &o);
+    int rc = session_exchange(&o, c, out->name, true, out->x, cause);
+    if (computing_off(v, rc, cause) < 0) {
         vrun_free(out);
         return -1;
     }
@@ -206,8 +232,14 @@ static int make_run(struct view *v, const struct cluster *c, enum model m, const
         snprintf(what, sizeof what, "computing %s%s...", slow ? "the optimal schedule" : name,
                  slow ? "" : " and the optimum");
         busy(v, what);
+    } else if (c->n >= VIEW_BUSY_RUN_NODES || strstr(name, ".lua")) {
+        char what[160];
+        snprintf(what, sizeof what, "computing %s...", name);
+        busy(v, what);
     }
-    if (session_run(&out->run, &o, c, m, ops, false, RUN_OPT_SMALL, cause) < 0) {
+    computing_on(v, &o);
+    int rc = session_run(&out->run, &o, c, m, ops, false, RUN_OPT_SMALL, cause);
+    if (computing_off(v, rc, cause) < 0) {
         vrun_free(out);
         return -1;
     }

@@ -12,6 +12,7 @@
 #ifndef HETCAST_VIEW_H
 #define HETCAST_VIEW_H
 
+#include <signal.h>
 #include <stdbool.h>
 
 #include "cellbuf.h"
@@ -164,6 +165,12 @@ struct view {
     /* Called before a computation that may take a while (may be NULL). */
     void (*busy)(struct view *v, const char *what);
     void *busy_ctx;
+    /* Around every computation (may be NULL): on, then off.  The front door
+     * watches for q, Ctrl-C and signals meanwhile and sets *cancel, which
+     * the core polls (sched_opts.cancel); a cancelled computation leaves
+     * what was shown as it was. */
+    void (*computing)(struct view *v, bool on);
+    volatile sig_atomic_t *cancel;
 };
 
 /*
