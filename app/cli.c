@@ -28,6 +28,9 @@
 #include "opts.h"
 #include "pipeline.h"
 #include "report.h"
+#if HETCAST_HAVE_SIMGRID
+#include "simgrid_load.h"
+#endif
 
 enum {
     O_SEED = OPT_LONG, O_SOURCE, O_FORMAT, O_SUMMARY, O_SAVE, O_PARAM, O_LUA_BUDGET, O_LUA_MEMORY,
@@ -57,8 +60,8 @@ static const struct opt cli_opt_table[] = {
      AT(save_cluster), 0, 0, NULL},
     {"param", O_PARAM, "K=V", "a parameter of a .lua cluster script (repeatable)", OPT_CALL, 0, 0,
      0, NULL},
-    {"time-limit", O_TIME_LIMIT, "S", "optimal: give up after S seconds (default 10)", OPT_NUMBER,
-     AT(s.sopt.time_limit), 0, 0, NULL},
+    {"time-limit", O_TIME_LIMIT, "S", "optimal and the throughput LP: give up after S seconds "
+     "(wall-clock, default 10)", OPT_SECONDS, AT(s.sopt.time_limit), 0, 0, NULL},
     {"node-limit", O_NODE_LIMIT, "N", "optimal: give up after N search nodes", OPT_CALL, 0, 0, 0,
      NULL},
     {"slices", O_SLICES, "K", "pipelined trees on platform graphs: slices to send (default 20)",
@@ -84,6 +87,8 @@ static void usage(FILE *fp)
             "       hetcast run FILE [options]     schedule a broadcast and print it (FILE -: CSV on standard input)\n"
             "       hetcast compare FILE -s A -s B [options]\n"
             "                                      several schedulers side by side (default: fnf, optimal)\n"
+            "       hetcast lesson FILE.lua [--print]\n"
+            "                                      present a lesson; --print writes its handout\n"
             "       hetcast experiment NAME [options]\n"
             "                                      reproduce a study (hetcast experiment --list)\n"
             "       hetcast bench [--quick] [--only LIST]\n"
@@ -390,6 +395,11 @@ static int dispatch(int argc, char **argv, cli_view_fn view, const struct bench_
         snprintf(lua, sizeof lua, "%s/lua", data);
         lua_sched_set_dir(lua);
     }
+#if HETCAST_HAVE_SIMGRID
+    char helper[4096];
+    if (app_helper("hetcast-simgrid", helper, sizeof helper))
+        simgrid_set_helper(helper);
+#endif
     if (argc < 2)
         return cmd_view(argc, argv, view);
     const char *cmd = argv[1];
@@ -409,10 +419,12 @@ static int dispatch(int argc, char **argv, cli_view_fn view, const struct bench_
         return experiment_main(argc - 2, argv + 2);
     if (strcmp(cmd, "bench") == 0)
         return bench_main(argc - 1, argv + 1, bench_view);
+    if (strcmp(cmd, "lesson") == 0)
+        return cmd_lesson(argc - 1, argv + 1);
     /* "hetcast runn x.csv": a mistyped command, not a missing cluster file. */
     if (cmd[0] != '-' && !strchr(cmd, '.') && !strchr(cmd, '/') && access(cmd, F_OK) != 0) {
-        return opts_error(2, "unknown command %s; the commands are run, compare, experiment "
-                             "and bench (or give a FILE to open the view); see hetcast --help", cmd);
+        return opts_error(2, "unknown command %s; the commands are run, compare, experiment, "
+                             "bench and lesson (or give a FILE to open the view); see hetcast --help", cmd);
     }
     return cmd_view(argc, argv, view);
 }

@@ -28,6 +28,13 @@ struct bench_view_ops;
 /* bench_view: the view's frame for `hetcast bench` (bench.h); NULL skips that figure. */
 int cli_main(int argc, char **argv, cli_view_fn view, const struct bench_view_ops *bench_view);
 
+struct lesson;
+/* The view presenting a lesson (ui/): returns an exit status.  Set by main before cli_main. */
+typedef int (*cli_lesson_fn)(const struct lesson *l);
+extern cli_lesson_fn cli_lesson_view;
+/* `hetcast lesson FILE [--print]` (cmd_lesson.c). */
+int cmd_lesson(int argc, char **argv);
+
 /* Personalized exchanges (cli_exchange.c): run or compare with --pattern. */
 int cli_exchange(const struct cli_opts *o, bool compare);
 

@@ -60,7 +60,7 @@ static const struct opt xopt_table[] = {
     {"recv", X_RECV, "R", "receive times: zero, independent or correlated (default)", OPT_CALL, 0,
      0, 0, NULL},
     {"latency", X_LATENCY, "L", "the latency (default 0)", OPT_NUMBER, AT(latency), 0, 0, NULL},
-    {"time-limit", X_TIME_LIMIT, "S", "seconds per exact search (default 10)", OPT_NUMBER,
+    {"time-limit", X_TIME_LIMIT, "S", "seconds per exact search (default 10)", OPT_SECONDS,
      AT(time_limit), 0, 0, NULL},
     {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0, NULL},
 };

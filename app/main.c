@@ -9,5 +9,6 @@
 
 int main(int argc, char **argv)
 {
+    cli_lesson_view = term_lesson;
     return cli_main(argc, argv, term_view, &ui_bench_view);
 }

@@ -88,6 +88,13 @@ static int store(const struct opt *o, void *ctx, opts_fn fn, const char *name, c
         return opt_long(name, val, (long)o->lo, (long)o->hi, (long *)field);
     case OPT_NUMBER:
         return opt_double(name, val, o->lo, (double *)field);
+    case OPT_SECONDS:
+        if (opt_double(name, val, 0, (double *)field))
+            return 2;
+        if (!(*(double *)field > 0))
+            return opt_fail(name, val, "a time limit: a number of seconds > 0 (there is no "
+                                       "\"no limit\"; a larger number waits longer)");
+        return 0;
     case OPT_SEED:
         return opt_u64(name, val, (unsigned long long *)field);
     case OPT_CHOICE:

@@ -28,6 +28,7 @@ enum opt_type {
     OPT_INT,       /* int in [lo, hi] */
     OPT_LONGINT,   /* long in [lo, hi] */
     OPT_NUMBER,    /* double >= lo, finite */
+    OPT_SECONDS,   /* double > 0 and finite: a time limit (0 is refused, not "no limit") */
     OPT_SEED,      /* unsigned long long, any non-negative integer */
     OPT_CHOICE,    /* int: the index of the value in choices */
 };

@@ -1033,11 +1033,21 @@ struct cluster *cluster_load_csv_buffer(const char *name, const char *buf, size_
         pos = 3;    /* a UTF-8 byte order mark, as some editors write */
     while (pos < len) {
         const char *s = buf + pos;
-        if (ld.fast && !ld.pending && s[0] != '#' && !is_blank_char(s[0])) {
+        /* libcsv may hold the start of a record without a field of it yet (a quote
+         * opened after a bare CR): then the line is its, not the fast path's.
+         * pstate is libcsv's public parser state; 0 is its ROW_NOT_BEGUN. */
+        bool libcsv_idle = p.pstate == 0;
+        if (ld.fast && libcsv_idle && !ld.pending && s[0] != '#' && !is_blank_char(s[0])) {
             /* A record starts here, not a comment or a blank line: the usual row. */
             prefetch_names(&ld, s, buf + len);
             ld.done = pos;
             size_t took = plain_line(&ld, line + 1, s, len - pos);
+            if (took > (size_t)CLUSTER_MAX_CSV_LINE) {   /* not a cluster: stop here */
+                diag_error(d, name, line + 1, NULL, "line longer than %ld KiB (%zu bytes): "
+                           "refused (docs/reliability.md, \"Limits\")", CLUSTER_MAX_CSV_LINE >> 10,
+                           took);
+                break;
+            }
             if (took) {
                 pos += took;
                 line++;
@@ -1049,6 +1059,11 @@ struct cluster *cluster_load_csv_buffer(const char *name, const char *buf, size_
         size_t n = nl ? (size_t)(nl - s) + 1 : len - pos;
         pos += n;
         line++;
+        if (n > (size_t)CLUSTER_MAX_CSV_LINE) {   /* not a cluster: stop here */
+            diag_error(d, name, line, NULL, "line longer than %ld KiB (%zu bytes): refused "
+                       "(docs/reliability.md, \"Limits\")", CLUSTER_MAX_CSV_LINE >> 10, n);
+            break;
+        }
         bool fresh = !ld.pending;   /* libcsv is between records */
         if (!ld.pending) {
             if (s[0] == '#' && memchr(s, '\0', n)) {
@@ -1071,7 +1086,7 @@ struct cluster *cluster_load_csv_buffer(const char *name, const char *buf, size_
             ld.rec_line = line;
         }
         ld.cur_line = line;
-        if (fresh && ld.fast && plain_line(&ld, line, s, n) == n) {   /* 0 for a line with a NUL, too */
+        if (fresh && ld.fast && libcsv_idle && plain_line(&ld, line, s, n) == n) {   /* 0 for a line with a NUL, too */
             continue;
         } else if (memchr(s, '\0', n)) {
             diag_error(d, name, line, NULL, "NUL byte in the line (is this a text file?)");
@@ -1105,6 +1120,78 @@ struct cluster *cluster_load_csv_buffer(const char *name, const char *buf, size_
     return c;
 }
 
+char *cluster_read_csv_text(FILE *fp, const char *name, size_t size_hint, size_t *len,
+                            struct diag *d)
+{
+    if (size_hint > (size_t)CLUSTER_MAX_CSV_BYTES) {
+        diag_error(d, name, 0, NULL, "larger than %ld MiB: refused (the largest cluster a "
+                   "CSV file can hold is smaller; docs/reliability.md, \"Limits\")",
+                   CLUSTER_MAX_CSV_BYTES >> 20);
+        return NULL;
+    }
+    /* + 1: the end is seen without another realloc */
+    size_t n = 0, cap = size_hint ? size_hint + 1 : 1 << 16;
+    size_t line_start = 0;  /* offset of the byte after the last '\n' seen */
+    char *buf = xmalloc(cap);
+    mem_advise_huge(buf, cap);
+    for (;;) {
+        if (n == cap)
+            buf = xrealloc(buf, cap *= 2);
+        size_t want = cap - n;
+        if (want > (size_t)CLUSTER_MAX_CSV_BYTES + 1 - n)
+            want = (size_t)CLUSTER_MAX_CSV_BYTES + 1 - n;
+        size_t got = fread(buf + n, 1, want, fp);
+        /* The last line break of the chunk, scanned from its end: cheap for text. */
+        for (size_t i = n + got; i > n; i--)
+            if (buf[i - 1] == '\n') {
+                line_start = i;
+                break;
+            }
+        n += got;
+        if (n - line_start > (size_t)CLUSTER_MAX_CSV_LINE) {
+            diag_error(d, name, 0, NULL, "a line longer than %ld KiB (from byte %zu on): refused "
+                       "(is this a text file? docs/reliability.md, \"Limits\")",
+                       CLUSTER_MAX_CSV_LINE >> 10, line_start);
+            free(buf);
+            return NULL;
+        }
+        if (n > (size_t)CLUSTER_MAX_CSV_BYTES) {
+            diag_error(d, name, 0, NULL, "larger than %ld MiB: refused (the largest cluster a "
+                       "CSV file can hold is smaller; docs/reliability.md, \"Limits\")",
+                       CLUSTER_MAX_CSV_BYTES >> 20);
+            free(buf);
+            return NULL;
+        }
+        if (got == 0)
+            break;
+    }
+    if (ferror(fp)) {
+        diag_error(d, name, 0, NULL, "cannot read: %s", strerror(errno));
+        free(buf);
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
+
+struct cluster *cluster_load_csv_stream(FILE *fp, const char *name, struct diag *d)
+{
+    /* Sized from the file when it says (a file that grows meanwhile still
+     * reads whole), so that a large file is read into one buffer, on huge
+     * pages, without a copy. */
+    struct stat st;
+    size_t hint = 0, len;
+    if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+        hint = (uintmax_t)st.st_size > (uintmax_t)CLUSTER_MAX_CSV_BYTES
+                   ? (size_t)CLUSTER_MAX_CSV_BYTES + 1 : (size_t)st.st_size;
+    char *buf = cluster_read_csv_text(fp, name, hint, &len, d);
+    if (!buf)
+        return NULL;
+    struct cluster *c = cluster_load_csv_buffer(name, buf, len, d);
+    free(buf);
+    return c;
+}
+
 struct cluster *cluster_load_csv(const char *path, struct diag *d)
 {
     FILE *fp = fopen(path, "rb");
@@ -1112,34 +1199,8 @@ struct cluster *cluster_load_csv(const char *path, struct diag *d)
         diag_error(d, path, 0, NULL, "cannot open: %s", strerror(errno));
         return NULL;
     }
-    /* Sized from the file when it says (a file that grows meanwhile still
-     * reads whole), so that a large file is read into one buffer, on huge
-     * pages, without a copy. */
-    struct stat st;
-    size_t len = 0, cap = 1 << 16;
-    if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-        (uintmax_t)st.st_size < SIZE_MAX / 2)
-        cap = (size_t)st.st_size + 1;   /* + 1: the end is seen without another realloc */
-    char *buf = xmalloc(cap);
-    mem_advise_huge(buf, cap);
-    for (;;) {
-        if (len == cap)
-            buf = xrealloc(buf, cap *= 2);
-        size_t got = fread(buf + len, 1, cap - len, fp);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(fp)) {
-        int err = errno;
-        fclose(fp);
-        free(buf);
-        diag_error(d, path, 0, NULL, "cannot read: %s", strerror(err));
-        return NULL;
-    }
+    struct cluster *c = cluster_load_csv_stream(fp, path, d);
     fclose(fp);
-    struct cluster *c = cluster_load_csv_buffer(path, buf, len, d);
-    free(buf);
     return c;
 }
 

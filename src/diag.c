@@ -175,6 +175,18 @@ void diag_move(struct diag *to, struct diag *from)
     memset(from, 0, sizeof *from);
 }
 
+char *diag_join_names(int n, const char *(*name_of)(int i))
+{
+    size_t len = 1;
+    for (int i = 0; i < n; i++)
+        len += strlen(name_of(i)) + 2;
+    char *s = xmalloc(len), *p = s;
+    *p = '\0';
+    for (int i = 0; i < n; i++)
+        p += sprintf(p, "%s%s", i ? ", " : "", name_of(i));
+    return s;
+}
+
 char *diag_join(const struct diag *d)
 {
     if (d->nlines == 0)

@@ -30,6 +30,9 @@ void diag_warn(struct diag *d, const char *file, int line, const char *col,
 void diag_print(const struct diag *d, FILE *fp);
 /* Append from's lines and counts to to; from is left empty. */
 void diag_move(struct diag *to, struct diag *from);
+/* "a, b, c": the names name_of(0) .. name_of(n - 1) joined (caller frees):
+ * the valid lists of schedulers, orders and models in refusals. */
+char *diag_join_names(int n, const char *(*name_of)(int i));
 /* All lines joined by '\n' (caller frees); NULL if there are none. */
 char *diag_join(const struct diag *d);
 

@@ -383,7 +383,7 @@ void engine_narrate(const struct engine *e, int k, char *buf, size_t size)
         }
         int held = 0;
         for (int p = 0; p < e->n; p++)   /* held from the start */
-            if (engine_holds(e, p, t->msg) && e->parent[p] < 0 && t->msg == 0)
+            if (engine_holds(e, p, t->msg) && e->parent[p] < 0)   /* the source: every slice */
                 held++;
         for (int i = 0; i <= k; i++)
             held += e->ev[i].kind == EV_HOLD && e->tr[e->ev[i].transfer].msg == t->msg;

@@ -707,19 +707,11 @@ const struct xsched_ops *xsched_find(const char *name)
     return NULL;
 }
 
+static const char *xsched_name_at(int i) { return xscheds[i]->name; }
+
 char *xsched_names(void)
 {
-    size_t len = 1;
-    for (int i = 0; i < XSCHED_COUNT; i++)
-        len += strlen(xscheds[i]->name) + 2;
-    char *s = xmalloc(len);
-    s[0] = '\0';
-    for (int i = 0; i < XSCHED_COUNT; i++) {
-        if (i)
-            strcat(s, ", ");
-        strcat(s, xscheds[i]->name);
-    }
-    return s;
+    return diag_join_names(XSCHED_COUNT, xsched_name_at);
 }
 
 int xsched_check(const struct xsched_ops *ops, const struct cluster *c, enum model m,
@@ -851,6 +843,16 @@ int exchange_run(struct exchange *x, const struct cluster *c, enum model m,
     int n = c->n, nrecv = o->pattern == XPAT_ALL_TO_ALL ? n : o->nrecv;
     if (nrecv < 1)
         return set_cause(cause, "all-to-some needs at least one receiver");
+    /* The size check, before anything is allocated: n * nrecv records
+     * (less the n sends to oneself at most, left out of the estimate). */
+    double messages = (double)n * nrecv, bytes = messages * EXCHANGE_BYTES_PER_MESSAGE;
+    if (bytes > EXCHANGE_MAX_BYTES)
+        return set_cause(cause, "an exchange of %d senders and %d receivers books about %.0f "
+                         "transfers: about %.1f GiB of records (%d bytes each), more than the "
+                         "%.0f GiB an exchange may take; use fewer nodes, or fewer receivers "
+                         "(--pattern all-to-some)", n, nrecv, messages,
+                         bytes / (1024.0 * 1024 * 1024), EXCHANGE_BYTES_PER_MESSAGE,
+                         EXCHANGE_MAX_BYTES / (1024.0 * 1024 * 1024));
     int *recv = xmalloc((size_t)nrecv * sizeof *recv);
     if (o->pattern == XPAT_ALL_TO_ALL) {
         for (int i = 0; i < n; i++)

@@ -48,6 +48,13 @@
 #include "engine.h"
 
 #define EXCHANGE_MATCHING_MAX_NODES 256   /* matching is O(n^4): refused above (max_nodes) */
+/* exchange_run keeps a record of every transfer (struct transfer, the order
+ * and row tables, the reason): about this many bytes a message, with the
+ * timeline more.  It refuses, before allocating anything, an exchange whose
+ * estimate passes EXCHANGE_MAX_BYTES: all-to-all on 4200 nodes fits, 4300
+ * does not. */
+#define EXCHANGE_BYTES_PER_MESSAGE 120
+#define EXCHANGE_MAX_BYTES (2048.0 * 1024 * 1024)
 
 enum xpattern {
     XPAT_ALL_TO_ALL = 0,  /* every node sends to every other node */

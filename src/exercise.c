@@ -317,3 +317,15 @@ int engine_best_completion(const struct engine *e, long long node_limit, struct 
     out->to = s.best_to;
     return 0;
 }
+
+int exercise_complete_best(struct engine *e, long long node_limit, char **cause)
+{
+    while (e->nwaiting > 0) {
+        struct best_result b;
+        if (engine_best_completion(e, node_limit, &b, cause) < 0)
+            return -1;
+        if (b.from < 0 || engine_book(e, b.from, b.to, 0, "a best completion", cause) < 0)
+            return b.from < 0 ? set_cause(cause, "no best completion from here") : -1;
+    }
+    return 0;
+}

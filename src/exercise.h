@@ -56,4 +56,12 @@ int exercise_fnf_pick(const struct engine *e, int *from, int *to, char *reason,
 int engine_best_completion(const struct engine *e, long long node_limit, struct best_result *out,
                            char **cause);
 
+/*
+ * Finish the broadcast on e with a best completion: book, one at a time,
+ * the first choice of engine_best_completion until no node waits (each a
+ * search with node_limit).  What a student's pick is measured against.
+ * Returns 0, or -1 with *cause.
+ */
+int exercise_complete_best(struct engine *e, long long node_limit, char **cause);
+
 #endif

@@ -431,10 +431,19 @@ int export_svg(FILE *fp, const struct run *runs, int k)
 
 /* ---- CSV ---- */
 
+static void schedule_rows(FILE *fp, const struct run *r);
+
 int export_schedule_csv(FILE *fp, const struct run *r)
 {
     fprintf(fp, "scheduler,seq,from,to,send_start,send_end,link_start,link_end,recv_start,recv_end,"
                 "hold,reason\n");
+    schedule_rows(fp, r);
+    return ferror(fp) ? -1 : 0;
+}
+
+/* One row per transfer of r, under export_schedule_csv's header. */
+static void schedule_rows(FILE *fp, const struct run *r)
+{
     for (int i = 0; i < r->eng.ntr; i++) {
         const struct transfer *t = &r->eng.tr[i];
         csvfield_put(fp, r->sched.ops->name);
@@ -447,7 +456,6 @@ int export_schedule_csv(FILE *fp, const struct run *r)
         csvfield_put(fp, t->reason ? t->reason : "");
         fputc('\n', fp);
     }
-    return ferror(fp) ? -1 : 0;
 }
 
 /* ---- files ---- */
@@ -479,9 +487,14 @@ static int write_svg(FILE *fp, void *ctx)
     return export_svg(fp, j->runs, j->k);
 }
 
+/* Every schedule of the job in one file: the scheduler column tells them apart. */
 static int write_csv(FILE *fp, void *ctx)
 {
-    return export_schedule_csv(fp, ctx);
+    const struct svg_job *job = ctx;
+    export_schedule_csv(fp, &job->runs[0]);
+    for (int i = 1; i < job->k; i++)
+        schedule_rows(fp, &job->runs[i]);
+    return ferror(fp) ? -1 : 0;
 }
 
 int export_files(const struct run *runs, int k, const char *stem, char *svg_path,
@@ -491,7 +504,7 @@ int export_files(const struct run *runs, int k, const char *stem, char *svg_path
     struct svg_job job = {runs, k};
     int rc = export_to_file(svg, write_svg, &job, cause);
     if (rc == 0)
-        rc = export_to_file(csv, write_csv, (void *)&runs[0], cause);
+        rc = export_to_file(csv, write_csv, &job, cause);
     if (rc == 0) {
         snprintf(svg_path, svg_size, "%s", svg);
         snprintf(csv_path, csv_size, "%s", csv);

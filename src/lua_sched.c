@@ -817,7 +817,7 @@ static int lua_prepare(struct sched *s, struct engine *e, char **cause)
     lp->path = path;
     lp->choose_ref = LUA_NOREF;
     snprintf(lp->name, sizeof lp->name, "%s", base_name(path));
-    struct sandbox_limits lim = {s->opt.lua_instructions, s->opt.lua_memory};
+    struct sandbox_limits lim = {s->opt.lua_instructions, s->opt.lua_memory, s->opt.cancel};
     lp->sb = sandbox_new(path, &lim, s->opt.seed, cause);
     if (!lp->sb || sandbox_run(lp->sb, load_policy, lp, cause) < 0)
         return -1;

@@ -50,6 +50,8 @@
  */
 #include "optimal.h"
 
+#include "explain.h"
+
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -1800,6 +1802,16 @@ static int opt_choose(struct sched *s, const struct engine *e, struct decision *
         snprintf(d->reason, sizeof d->reason,
                  "optimal schedule: %s sends to %s at t=%g, %s holds it at t=%g (decision %d of %d)",
                  qn, pn, t.start, pn, t.hold, i + 1, st->plan.len);
+    char gain[256];   /* what the choice achieves, not only its order */
+    explain_pick(e, &t, gain, sizeof gain);
+    size_t len = strlen(d->reason), gl = strlen(gain);
+    if (gain[0] && len + 3 < sizeof d->reason) {
+        if (gl > sizeof d->reason - len - 3)
+            gl = sizeof d->reason - len - 3;
+        memcpy(d->reason + len, ": ", 2);
+        memcpy(d->reason + len + 2, gain, gl);
+        d->reason[len + 2 + gl] = '\0';
+    }
     return SCHED_DECIDED;
 }
 

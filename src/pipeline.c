@@ -741,8 +741,13 @@ static int pipe_prepare(struct sched *s, struct engine *e, char **cause)
                          slices, c->n, (double)slices * (double)(c->n - 1));
     struct pipe_plan *pl = xcalloc(1, sizeof *pl);
     char *why = NULL;
-    if (lp_solve_broadcast(c, &pl->lp, &why) == 0) {
+    struct lp_limits lim = {.time_limit = s->opt.time_limit, .cancel = s->opt.cancel};
+    if (lp_solve_broadcast_limited(c, &lim, &pl->lp, &why) == 0) {
         pl->has_lp = true;
+    } else if (s->opt.cancel && *s->opt.cancel) {
+        free(why);
+        plan_free(pl);
+        return set_cause(cause, SCHED_CANCELLED_TEXT);
     } else {
         snprintf(pl->lp_note, sizeof pl->lp_note, "%s", why ? why : "not solved");
         if (pipe_heur_uses_lp(h)) {

@@ -4,6 +4,8 @@
  */
 #include "report.h"
 
+#include "explain.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -292,6 +294,8 @@ void report_compare_text(FILE *fp, const struct run *runs, int k, bool summary)
     if (k >= 2)
         fprintf(fp, "difference    %s - %s = %s\n", runs[0].sched.ops->name, runs[1].sched.ops->name,
                 report_txt(runs[0].eng.makespan - runs[1].eng.makespan));
+    if (k >= 2)
+        report_first_difference(fp, &runs[0], &runs[1]);
     const struct run *r0 = best ? best : &runs[0];
     fprintf(fp, "lower bound   %s\n", report_txt(r0->lower_bound));
     if (best)
@@ -304,6 +308,19 @@ void report_compare_text(FILE *fp, const struct run *runs, int k, bool summary)
     if (r0->has_beta && run_guarantee(r0, &limit))
         fprintf(fp, "guarantee     fnf <= 2T + beta = %s%s\n", report_txt(limit),
                 r0->consistent ? "" : " (does not hold here: speeds are not consistent)");
+}
+
+void report_first_difference(FILE *fp, const struct run *a, const struct run *b)
+{
+    struct explain_diff d;
+    char line[2048];
+    if (a->eng.lean || b->eng.lean || a->eng.personal || explain_first_difference(&a->eng, &b->eng, &d) < 0)
+        return;
+    explain_diff_text(&a->eng, a->sched.ops->name, b->sched.ops->name, &d, line, sizeof line);
+    for (char *p = line; *p; p++)   /* names from files: no control character reaches the terminal */
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+    fprintf(fp, "%s\n", line);
 }
 
 void report_compare_csv(FILE *fp, const struct run *runs, int k, bool summary)

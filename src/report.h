@@ -31,6 +31,8 @@ void report_run_csv(FILE *fp, const struct run *r, bool summary, bool header);
 void report_run_json(FILE *fp, const struct run *r, bool summary);
 /* Several schedulers on one cluster. */
 void report_compare_text(FILE *fp, const struct run *runs, int k, bool summary);
+/* The "first difference: ..." line of two broadcasts (nothing for lean runs or exchanges). */
+void report_first_difference(FILE *fp, const struct run *a, const struct run *b);
 void report_compare_csv(FILE *fp, const struct run *runs, int k, bool summary);
 void report_compare_json(FILE *fp, const struct run *runs, int k, bool summary);
 /* The summary lines alone (the view shows them too). */

@@ -35,36 +35,13 @@ static bool ends_with(const char *s, const char *suffix)
     return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
-/* CSV from standard input, read whole; messages name it "<stdin>". */
-static struct cluster *load_stdin(struct diag *d)
-{
-    size_t len = 0, cap = 1 << 16;
-    char *buf = xmalloc(cap);
-    for (;;) {
-        if (len == cap)
-            buf = xrealloc(buf, cap *= 2);
-        size_t got = fread(buf + len, 1, cap - len, stdin);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(stdin)) {
-        diag_error(d, "<stdin>", 0, NULL, "cannot read: %s", strerror(errno));
-        free(buf);
-        return NULL;
-    }
-    struct cluster *c = cluster_load_csv_buffer("<stdin>", buf, len, d);
-    free(buf);
-    return c;
-}
-
 struct cluster *session_load(const struct session_opts *o, struct diag *warn, char **cause)
 {
     struct diag d;
     diag_init(&d);
     struct cluster *c = NULL;
     if (ends_with(o->file, ".lua")) {
-        struct sandbox_limits lim = {o->sopt.lua_instructions, o->sopt.lua_memory};
+        struct sandbox_limits lim = {o->sopt.lua_instructions, o->sopt.lua_memory, o->sopt.cancel};
         c = cluster_load_lua(o->file, o->params, o->nparams, &lim, o->sopt.seed, &d);
     } else if (ends_with(o->file, ".xml")) {
 #if HETCAST_HAVE_SIMGRID
@@ -75,7 +52,8 @@ struct cluster *session_load(const struct session_opts *o, struct diag *warn, ch
                    "-Dsimgrid=enabled)");
 #endif
     } else {
-        c = strcmp(o->file, SESSION_STDIN) == 0 ? load_stdin(&d) : cluster_load_csv(o->file, &d);
+        c = strcmp(o->file, SESSION_STDIN) == 0 ? cluster_load_csv_stream(stdin, "<stdin>", &d)
+                                                : cluster_load_csv(o->file, &d);
     }
     if (c && o->nparams > 0 && !ends_with(o->file, ".lua"))
         diag_warn(&d, NULL, 0, NULL, "--param is for .lua cluster scripts; ignored for %s",

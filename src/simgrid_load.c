@@ -1,15 +1,11 @@
 /*
- * simgrid_load.c - SimGrid platforms in (simgrid_load.h): a forked child
- * asks libsimgrid for the hosts and routes and writes them to a pipe; the
- * parent builds the cluster.  The child's stderr is a second pipe, so what
- * SimGrid says on a bad file becomes the message and nothing reaches the
- * terminal (or the view's screen).
- *
- * The pipe carries, in the machine's own byte order: the host count (u32),
- * each host's name (u32 length, bytes) in SimGrid's order, then one record
- * (i32 links, double latency, double bandwidth) per route, row by row (all
- * q -> p, p != q, for each q), each row written at once: when the child
- * dies, the complete rows say which host it was reading.
+ * simgrid_load.c - SimGrid platforms in (simgrid_load.h): a child process
+ * runs the helper hetcast-simgrid (app/simgrid_helper.c, the one program
+ * that links libsimgrid), which asks SimGrid for the hosts and routes and
+ * writes them to a pipe; the parent builds the cluster.  The child's stderr
+ * is a second pipe, so what SimGrid says on a bad file becomes the message
+ * and nothing reaches the terminal (or the view's screen).  The wire format
+ * is in simgrid_load.h.
  */
 #include "simgrid_load.h"
 
@@ -26,72 +22,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <simgrid/engine.h>
-#include <simgrid/host.h>
-#include <xbt/dynar.h>
+static char *helper;   /* simgrid_set_helper */
 
-struct route_rec {
-    int32_t links;
-    double latency;
-    double bandwidth;
-};
-
-/* ---- the child: libsimgrid only here ---- */
-
-static int write_all(int fd, const void *buf, size_t len)
+void simgrid_set_helper(const char *path)
 {
-    const char *p = buf;
-    while (len > 0) {
-        ssize_t w = write(fd, p, len);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        len -= (size_t)w;
-    }
-    return 0;
-}
-
-/* Runs in the child; never returns. */
-static _Noreturn void child_read(const char *path, int out)
-{
-    static char a0[] = "hetcast", a1[] = "--log=root.thresh:error", a2[] = "--log=root.fmt:%m%n";
-    char *argv[] = {a0, a1, a2, NULL};
-    int argc = 3;
-    simgrid_init(&argc, argv);
-    simgrid_load_platform(path);
-    size_t n = sg_host_count();
-    sg_host_t *hosts = sg_host_list();
-    uint32_t n32 = (uint32_t)n;
-    if (n > SIMGRID_MAX_HOSTS || write_all(out, &n32, sizeof n32) < 0)
-        _exit(n > SIMGRID_MAX_HOSTS ? 3 : 4);
-    for (size_t i = 0; i < n; i++) {
-        const char *name = sg_host_get_name(hosts[i]);
-        uint32_t len = (uint32_t)strlen(name);
-        if (write_all(out, &len, sizeof len) < 0 || write_all(out, name, len) < 0)
-            _exit(4);
-    }
-    struct route_rec *row = calloc(n ? n : 1, sizeof *row);
-    if (!row)
-        _exit(4);
-    for (size_t i = 0; i < n; i++) {
-        size_t k = 0;
-        for (size_t j = 0; j < n; j++) {
-            if (i == j)
-                continue;
-            xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
-            sg_host_get_route(hosts[i], hosts[j], links);
-            row[k].links = (int32_t)xbt_dynar_length(links);
-            xbt_dynar_free(&links);
-            row[k].latency = sg_host_get_route_latency(hosts[i], hosts[j]);
-            row[k].bandwidth = sg_host_get_route_bandwidth(hosts[i], hosts[j]);
-            k++;
-        }
-        if (write_all(out, row, k * sizeof *row) < 0)
-            _exit(4);
-    }
-    _exit(0);
+    free(helper);
+    helper = path ? strdup(path) : NULL;
 }
 
 /* ---- the parent ---- */
@@ -398,6 +334,13 @@ struct cluster *cluster_load_simgrid(const char *path, double size, struct diag 
                    size);
         return NULL;
     }
+    if (!helper || access(helper, X_OK) != 0) {
+        diag_error(d, path, 0, NULL, "cannot read it with SimGrid: the helper hetcast-simgrid "
+                   "is not installed beside hetcast%s%s", helper ? " (" : "", helper ? helper : "");
+        if (helper)
+            diag_error(d, path, 0, NULL, "(looked for %s)", helper);
+        return NULL;
+    }
     int data[2], err[2];
     if (pipe(data) < 0) {
         diag_error(d, path, 0, NULL, "cannot read it with SimGrid: %s", strerror(errno));
@@ -431,11 +374,11 @@ struct cluster *cluster_load_simgrid(const char *path, double size, struct diag 
                                    SIGTRAP, SIGSYS};
         for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
             signal(sigs[i], SIG_DFL);
-        int null = open("/dev/null", O_WRONLY);
-        if (null >= 0)
-            dup2(null, STDOUT_FILENO);
+        dup2(data[1], STDOUT_FILENO);   /* the helper writes the platform there */
         dup2(err[1], STDERR_FILENO);
-        child_read(path, data[1]);
+        char *argv[] = {helper, (char *)path, NULL};
+        execv(helper, argv);
+        _exit(SIMGRID_EXIT_NO_HELPER);
     }
     close(data[1]);
     close(err[1]);
@@ -451,7 +394,9 @@ struct cluster *cluster_load_simgrid(const char *path, double size, struct diag 
     bool whole = complete(&out, &rows);
     if (rc == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 && whole) {
         c = build(path, size, &out, d);
-    } else if (WIFEXITED(status) && WEXITSTATUS(status) == 3) {
+    } else if (WIFEXITED(status) && WEXITSTATUS(status) == SIMGRID_EXIT_NO_HELPER) {
+        diag_error(d, path, 0, NULL, "cannot read it with SimGrid: cannot run %s", helper);
+    } else if (WIFEXITED(status) && WEXITSTATUS(status) == SIMGRID_EXIT_TOO_MANY) {
         diag_error(d, path, 0, NULL, "more than %d hosts: too many for a latency matrix",
                    SIMGRID_MAX_HOSTS);
     } else {

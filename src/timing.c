@@ -40,19 +40,11 @@ int model_parse(const char *name, enum model *out)
     return -1;
 }
 
+static const char *model_name_at(int m) { return models[m].name; }
+
 char *model_names(void)
 {
-    size_t len = 1;
-    for (int m = 0; m < MODEL_COUNT; m++)
-        len += strlen(models[m].name) + 2;
-    char *s = xmalloc(len);
-    s[0] = '\0';
-    for (int m = 0; m < MODEL_COUNT; m++) {
-        if (m)
-            strcat(s, ", ");
-        strcat(s, models[m].name);
-    }
-    return s;
+    return diag_join_names(MODEL_COUNT, model_name_at);
 }
 
 unsigned model_mask_for(enum cluster_kind k)

@@ -97,6 +97,20 @@ static inline double timing_link(const struct cluster *c, int q, int p)
 }
 
 /*
+ * A node table's T(q,p) in two parts, for a caller that keeps one part per
+ * node (fef_fast.c): head = s(q) + L, then T = head + r(p), the very double
+ * timing_cost gives (s + l + r, added left to right).
+ */
+static inline double timing_node_head(const struct cluster *c, int q)
+{
+    return c->nodes[q].send + c->latency;
+}
+static inline double timing_head_recv(double head, double recv)
+{
+    return head + recv;
+}
+
+/*
  * Where the costs come from (docs/models.md, first table): node tables s(q),
  * L, r(p); latency matrices s(q), u * d[q][p], r(p); platform graphs the
  * edge's T (send_mp: its send time, T when not given).  T = s + l + r off

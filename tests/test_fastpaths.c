@@ -11,14 +11,17 @@
  * few, radix-sorted when there are many) names the same pair of nodes (the
  * first bad one) as a plain stable sort by (send, recv); and on large
  * files, where the name table is prefetched, duplicates are still found.
+ * fef_fast.c books, transfer for transfer, what fef's readable scan books.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cluster.h"
+#include "engine.h"
 #include "fastpath.h"
 #include "rng.h"
+#include "sched.h"
 #include "tap.h"
 
 static struct cluster *load(const char *text, struct diag *d)
@@ -499,6 +502,98 @@ static void test_csv_switch(void)
     ok(loaded > files / 20 && refused > files / 20, "both kinds of file are common enough");
 }
 
+/* ---- fef: fef_fast.c against the readable scan, event by event ---- */
+
+/* A node table of n nodes; kind 0: two-decimal times, 1: small integers
+ * (many ties), 2: times whose sums round together (1 and 1 + 2^-52 plus 4
+ * make the same double), 3: zero costs. */
+static struct cluster *fef_cluster(int n, int kind, uint64_t seed)
+{
+    static const double close[4] = {1.0, 1.0 + 0x1p-52, 1.0 + 0x1p-51, 3.0};
+    static const double far[4] = {4.0, 4.0 + 0x1p-50, 8.0, 0.5};
+    struct cluster *c = cluster_new(CLUSTER_NODES);
+    struct rng r;
+    rng_seed(&r, seed);
+    for (int i = 0; i < n; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "p%d", i);
+        double sv = 0, rv = 0;
+        if (kind == 0) {
+            sv = (double)rng_below(&r, 1001) / 100;
+            rv = (double)rng_below(&r, 1001) / 100;
+        } else if (kind == 1) {
+            sv = (double)rng_below(&r, 4);
+            rv = (double)rng_below(&r, 4);
+        } else if (kind == 2) {
+            sv = close[rng_below(&r, 4)];
+            rv = far[rng_below(&r, 4)];
+        }
+        cluster_add_node(c, name, sv, rv);
+    }
+    c->latency = kind == 1 ? 0 : (double)rng_below(&r, 3);
+    c->source = (int)rng_below(&r, (uint64_t)n);
+    struct diag d;
+    diag_init(&d);
+    cluster_finish(c, &d);
+    diag_free(&d);
+    return c;
+}
+
+static int fef_run(const struct cluster *c, enum model m, struct engine *e)
+{
+    struct sched s;
+    struct sched_opts o;
+    sched_opts_default(&o);
+    char *cause = NULL;
+    int rc = engine_init(e, c, m, &cause);
+    if (rc == 0) {
+        sched_init(&s, &sched_fef, &o);
+        rc = engine_run(e, &s, &cause);
+        sched_free(&s);
+    }
+    if (rc < 0)
+        diag("fef: %s", cause ? cause : "?");
+    free(cause);
+    return rc;
+}
+
+static void test_fef_switch(void)
+{
+    static const int sizes[] = {1, 2, 3, 17, 200, 1500};
+    int runs = 0, same = 0;
+    for (int kind = 0; kind < 4; kind++)
+        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+            for (int seed = 1; seed <= 4; seed++) {
+                struct cluster *c = fef_cluster(sizes[si], kind, (uint64_t)(seed * 31 + kind));
+                for (int m = 0; m < MODEL_COUNT; m++) {
+                    struct engine fast, plain;
+                    fastpath_set(true);
+                    int rf = fef_run(c, (enum model)m, &fast);
+                    fastpath_set(false);
+                    int rp = fef_run(c, (enum model)m, &plain);
+                    fastpath_set(true);
+                    bool eq = rf == rp && fast.ntr == plain.ntr;
+                    for (int i = 0; eq && i < fast.ntr; i++) {
+                        const struct transfer *a = &fast.tr[i], *b = &plain.tr[i];
+                        eq = a->from == b->from && a->to == b->to && a->start == b->start &&
+                             a->hold == b->hold && strcmp(a->reason, b->reason) == 0;
+                        if (!eq)
+                            diag("kind %d, n %d, seed %d, %s: transfer %d: %d->%d at %g, "
+                                 "readable %d->%d at %g", kind, sizes[si], seed,
+                                 model_name((enum model)m), i, a->from, a->to, a->start,
+                                 b->from, b->to, b->start);
+                    }
+                    runs++;
+                    same += eq;
+                    engine_free(&fast);
+                    engine_free(&plain);
+                }
+                cluster_free(c);
+            }
+    is_int(same, runs, "fef: fef_fast.c books what the readable scan books, transfer for "
+                       "transfer (random, tied and rounding-tied node tables, every model)");
+}
+
 /* HETCAST_NO_FASTPATH is read at the first use only, then fastpath_set decides. */
 static void test_switch(void)
 {
@@ -518,5 +613,6 @@ int main(void)
     test_switch();
     test_sort_switch();
     test_csv_switch();
+    test_fef_switch();
     return tap_exit();
 }

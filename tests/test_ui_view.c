@@ -799,7 +799,7 @@ static int unbound_hints(struct view *v, unsigned id)
             }
         }
     }
-    if (words < 2) {
+    if (words < 1) {   /* the help's bar holds one ("any key back"): q goes back there, not quit */
         diag("no key hints found on the status bar");
         unbound++;
     }
@@ -818,7 +818,8 @@ static bool view_on(struct view *v, const char *file, int s)
 
 static void key_table(void)
 {
-    int n = keys_count(), bad = 0, known = SCR_MAIN | SCR_EXERCISE | SCR_CHOOSER | SCR_HELP;
+    int n = keys_count(), bad = 0, known = SCR_MAIN | SCR_EXERCISE | SCR_CHOOSER | SCR_HELP |
+                                  SCR_FACTS | SCR_PROMPT | SCR_LESSON;
     for (int i = 0; i < n; i++) {
         const struct key_row *r = keys_at(i);
         if (!r->help || !r->help[0] || !r->keys[0] || !r->screens || (r->screens & ~(unsigned)known)) {

@@ -170,7 +170,7 @@ int cb_text(struct cellbuf *cb, int x, int y, int maxw, const char *s, unsigned 
     while (*s) {
         int len;
         uint32_t cp = utf8_decode(s, &len);
-        if (cp < 0x20 || cp == 0x7f)
+        if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0))   /* C0, DEL and C1 (0x9b is CSI) */
             cp = '?';
         if (ascii && cp > 0x7e)
             cp = '?';

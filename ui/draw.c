@@ -46,9 +46,35 @@ const struct glyphs *ui_glyphs(const struct view *v)
     return v->ascii ? &g_ascii : &g_uni;
 }
 
+/*
+ * A number for reading on screen: four significant digits, no exponent in
+ * the usual range (0.30000000000000004 is "0.3", 1/3 "0.3333"); CSV and
+ * JSON keep every digit (report.c).  8 rotating buffers.
+ */
 const char *ui_num(double x)
 {
-    return report_txt(x);
+    static char bufs[8][32];
+    static int next;
+    double a = fabs(x);
+    if (!isfinite(x) || a == 0 || a >= 1e7 || a < 1e-4)
+        return report_txt(x);
+    char *b = bufs[next++ & 7];
+    int dec = 3 - (int)floor(log10(a));
+    if (dec < 0)
+        dec = 0;
+    if (dec > 6)
+        dec = 6;
+    snprintf(b, sizeof bufs[0], "%.*f", dec, x);
+    if (strchr(b, '.')) {   /* 2.500 -> 2.5, 6.000 -> 6 */
+        char *e = b + strlen(b) - 1;
+        while (*e == '0')
+            *e-- = '\0';
+        if (*e == '.')
+            *e = '\0';
+    }
+    if (strcmp(b, "-0") == 0)
+        snprintf(b, sizeof bufs[0], "0");
+    return b;
 }
 
 /* Text; returns the column after it. */
@@ -386,7 +412,18 @@ static bool waiting(const struct gsrc *s, int i)
     return t->wait_start < t->start && (shown(s, i) || (s->begun && t->wait_start <= s->now));
 }
 
-/* Lanes of one engine; crit marks the critical path in the labels (may be NULL). */
+/* The last cell of a bar on the critical path becomes the path's mark (◆, or * in ASCII). */
+static void crit_mark(struct view *v, struct cellbuf *cb, const struct tmap *m, int y, double a, double b)
+{
+    if (y < 0 || !(b > a))
+        return;
+    int ca = tmap_col(m, a), ce = tmap_col(m, b);
+    int c = ce - 1 > ca ? ce - 1 : ca;
+    if (c >= 0 && c < m->w)
+        cb_put(cb, m->x0 + c, y, ui_glyphs(v)->crit, R_CRIT | AF_BOLD);
+}
+
+/* Lanes of one engine; crit marks the critical path in the labels and on its bars (may be NULL). */
 void gantt_draw(struct view *v, struct cellbuf *cb, const struct lanes *L,
                        const struct tmap *m, const struct gsrc *s, const unsigned char *crit)
 {
@@ -406,6 +443,16 @@ void gantt_draw(struct view *v, struct cellbuf *cb, const struct lanes *L,
             label_transfer(v, cb, L, m, e, &e->tr[i], s->now);
     if (s->preview)
         label_transfer(v, cb, L, m, e, s->preview, -INFINITY);
+    if (crit)   /* the critical path on the bars themselves: a glyph, so it survives mono and ASCII */
+        for (int i = 0; i < e->ntr; i++)
+            if (shown(s, i) && crit[e->tr[i].to]) {
+                const struct transfer *t = &e->tr[i];
+                crit_mark(v, cb, m, lane_row(L, t->from, K_SEND), t->start, t->send_end);
+                if (t->recv_end > t->recv_start)
+                    crit_mark(v, cb, m, lane_row(L, t->to, K_RECV), t->recv_start, t->recv_end);
+                else
+                    crit_mark(v, cb, m, lane_row(L, t->to, K_LINK), t->link_start, t->link_end);
+            }
     cursor_line(v, cb, m, L->y, L->count * L->rpl, s->now);
 }
 
@@ -472,8 +519,12 @@ void ui_status_bar(struct view *v, struct cellbuf *cb, const struct hint *h, int
 {
     int y = cb->h - 1, x = 0, w = cb->w;
     cb_fill(cb, 0, y, w, 1, ' ', R_STATUS);
-    /* "? help  q quit" always fits at the right end. */
-    const char *tail = " ? help  q quit ";
+    /* "? help  q quit" always fits at the right end -- each only where the
+     * key table says the key does that on this screen (q goes back from the
+     * help and cancels a list). */
+    const struct key_row *hr = keys_find(v->screen->id, '?'), *qr = keys_find(v->screen->id, 'q');
+    bool help = hr && hr->req == REQ_HELP, quit = qr && qr->req == REQ_QUIT;
+    const char *tail = help && quit ? " ? help  q quit " : help ? " ? help " : quit ? " q quit " : "";
     int tailw = text_width(tail);
     for (int i = 0; i < nh; i++) {
         int need = text_width(h[i].key) + text_width(h[i].what) + 3;
@@ -484,10 +535,14 @@ void ui_status_bar(struct view *v, struct cellbuf *cb, const struct hint *h, int
         x++;
     }
     int tx = w - tailw;
-    tx = ui_put(v, cb, tx + 1, y, -1, R_STATUS | AF_BOLD, "?");
-    tx = ui_put(v, cb, tx + 1, y, -1, R_STATUS, "help");
-    tx = ui_put(v, cb, tx + 2, y, -1, R_STATUS | AF_BOLD, "q");
-    ui_put(v, cb, tx + 1, y, -1, R_STATUS, "quit");
+    if (help) {
+        tx = ui_put(v, cb, tx + 1, y, -1, R_STATUS | AF_BOLD, "?");
+        tx = ui_put(v, cb, tx + 1, y, -1, R_STATUS, "help") + 1;
+    }
+    if (quit) {
+        tx = ui_put(v, cb, tx + 1, y, -1, R_STATUS | AF_BOLD, "q");
+        ui_put(v, cb, tx + 1, y, -1, R_STATUS, "quit");
+    }
 }
 
 void ui_title_bar(struct view *v, struct cellbuf *cb, const char *mode, const char *right)
@@ -605,7 +660,12 @@ void ui_messages(struct view *v, struct cellbuf *cb, int y, int w)
     char buf[1024], line[1100];
     if (v->nruns == 1) {
         engine_narrate(vrun_engine(&v->runs[0]), v->step - 1, buf, sizeof buf);
-        if (v->step >= v->nsteps && v->step > 0)
+        const char *about = v->c->description;
+        if (v->step == 0 && about && about[0]) {   /* the cluster's own words, when it opens */
+            snprintf(line, sizeof line, "%s; %s: %s", buf, v->c->name ? v->c->name : "cluster", about);
+            for (char *nl = line; (nl = strchr(nl, '\n')) != NULL;)
+                *nl = ' ';
+        } else if (v->step >= v->nsteps && v->step > 0)
             snprintf(line, sizeof line, "%s. End: %s %s.", buf, v->exchange ? "completion" : "makespan",
                      ui_num(vrun_end(&v->runs[0])));
         else
@@ -614,6 +674,19 @@ void ui_messages(struct view *v, struct cellbuf *cb, int y, int w)
         return;
     }
     int latest = v->step > 0 ? v->order[v->step - 1].run : -1;
+    /* Two narrations that do not fit a row each: the latest one whole, wrapped
+     * over both rows, rather than both cut mid-sentence (L shows every one). */
+    bool fits = true;
+    for (int i = 0; i < 2; i++) {
+        engine_narrate(vrun_engine(&v->runs[i]), v->applied[i] - 1, buf, sizeof buf);
+        fits = fits && text_width(vrun_sched_name(&v->runs[i])) + 2 + text_width(buf) <= w - 3;
+    }
+    if (!fits && latest >= 0) {
+        engine_narrate(vrun_engine(&v->runs[latest]), v->applied[latest] - 1, buf, sizeof buf);
+        snprintf(line, sizeof line, "%s: %s", vrun_sched_name(&v->runs[latest]), buf);
+        ui_wrap(v, cb, 1, y, w - 2, 2, R_NORMAL, line);
+        return;
+    }
     for (int i = 0; i < 2; i++) {
         engine_narrate(vrun_engine(&v->runs[i]), v->applied[i] - 1, buf, sizeof buf);
         int x = ui_put(v, cb, 1, y + i, -1, R_HEAD | AF_BOLD, vrun_sched_name(&v->runs[i]));

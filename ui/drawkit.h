@@ -26,7 +26,7 @@ struct glyphs {
 
 const struct glyphs *ui_glyphs(const struct view *v);
 
-/* A number as the core prints it ("2.5", "1e+06"); one of 8 rotating buffers. */
+/* A number rounded for reading (4 significant digits: "2.5", "0.3333"); one of 8 rotating buffers. */
 const char *ui_num(double x);
 
 /* Text at (x, y), at most maxw columns; returns the column after it. */

@@ -67,13 +67,14 @@ static const char *export_help(const struct view *v)
 #define MAIN SCR_MAIN
 #define EX SCR_EXERCISE
 #define LIST SCR_CHOOSER
+#define SLIDE SCR_LESSON
 
 static const struct key_row rows[] = {
     /* the main screen, in the help's order */
     {{UK_RIGHT, 'l', ' '}, MAIN, REQ_NEXT, "next event", NULL},
     {{UK_LEFT, 'h'}, MAIN, REQ_PREV, "previous event (an exact replay from the start)", NULL},
-    {{UK_HOME, 'g'}, MAIN, REQ_START, "start of the schedule", NULL},
-    {{UK_END, 'G'}, MAIN, REQ_END, "end of the schedule", NULL},
+    {{UK_HOME, 'g', UK_END, 'G'}, MAIN, REQ_START, "start of the schedule (Home g), end of the schedule (End G)",
+     NULL},
     {{'p'}, MAIN, REQ_PLAY, "play / pause", NULL},
     {{'<', '>', ',', '.'}, MAIN, REQ_SPEED, "slower / faster play", NULL},
     {{'s'}, MAIN, REQ_SCHED, "scheduler: the built-ins and the Lua heuristics in lua/", sched_help},
@@ -86,11 +87,18 @@ static const struct key_row rows[] = {
     {{'o'}, MAIN, REQ_SOURCE, "make the selected node the source", source_help},
     {{'e'}, MAIN, REQ_EXPORT, "export: SVG (Gantt and tree) and CSV (schedule)", export_help},
     {{UK_ESC}, MAIN, REQ_CLEAR, "clear the message line", NULL},
-    /* the main screen and the exercise: listed after each one's own rows */
+    {{'i', 'L'}, MAIN, REQ_FACTS, "the selected node's facts (i), the narration log (L)", NULL},
+    {{'/', ':'}, MAIN, REQ_FIND, "find a node by name (/), go to a step or t=time (:)", NULL},
+    {{']', '[', 'w'}, MAIN, REQ_SLIDE, "a lesson: next slide (]), previous ([), its text (w)", NULL},
+    /* a lesson's slide (hetcast lesson FILE) */
+    {{UK_ENTER, ' ', UK_RIGHT, 'l'}, SLIDE, REQ_PICK, "show the schedule", NULL},
+    {{']', '[', UK_PGDN, UK_PGUP}, SLIDE, REQ_SLIDE, "next slide (] PgDn), previous ([ PgUp)", NULL},
+    {{'a'}, SLIDE, REQ_ANSWER, "reveal the answer to the question", NULL},
+    /* the main screen, the exercise and a slide: listed after each one's own rows */
     {{'+', '-', '=', '_'}, MAIN | EX, REQ_ZOOM, "zoom time in / out", NULL},
     {{'r'}, MAIN | EX, REQ_RELOAD, "reload the file from disk", NULL},
-    {{'?'}, MAIN | EX, REQ_HELP, "this help", NULL},
-    {{'q'}, MAIN | EX, REQ_QUIT, "quit", NULL},
+    {{'?'}, MAIN | EX | SLIDE, REQ_HELP, "this help", NULL},
+    {{'q'}, MAIN | EX | SLIDE, REQ_QUIT, "quit", NULL},
     /* the exercise (the main help sums up the first rows in one line) */
     {{UK_UP, UK_DOWN}, EX, REQ_MOVE, "choose", NULL},
     {{UK_ENTER, UK_RIGHT, 'l', ' '}, EX, REQ_PICK, "pick", NULL},
@@ -100,6 +108,7 @@ static const struct key_row rows[] = {
     {{UK_HOME, 'g'}, EX, REQ_FIRST, "first in the list", NULL},
     {{UK_END, 'G'}, EX, REQ_LAST, "last in the list", NULL},
     {{UK_PGUP, UK_PGDN}, EX, REQ_MOVE_PAGE, "a page up / down the list", NULL},
+    {{UK_ANY}, EX, REQ_OTHER, "says which keys apply here", NULL},
     /* a list (s, m) */
     {{UK_UP, UK_DOWN, 'k', 'j'}, LIST, REQ_MOVE, "move", NULL},
     {{UK_ENTER, ' ', 'l', UK_RIGHT}, LIST, REQ_PICK, "choose", NULL},
@@ -108,6 +117,14 @@ static const struct key_row rows[] = {
     {{UK_END, 'G', UK_PGDN}, LIST, REQ_LAST, "last", NULL},
     /* the help screen */
     {{UK_ANY}, SCR_HELP, REQ_CLOSE, "back", NULL},
+    /* the facts and the log: scroll, any other key back */
+    {{UK_UP, UK_DOWN, 'k', 'j'}, SCR_FACTS, REQ_MOVE, "scroll a line", NULL},
+    {{UK_PGUP, UK_PGDN}, SCR_FACTS, REQ_MOVE_PAGE, "scroll a page", NULL},
+    {{UK_ANY}, SCR_FACTS, REQ_CLOSE, "back", NULL},
+    /* the prompt (/ and :) */
+    {{UK_ENTER}, SCR_PROMPT, REQ_PICK, "keep it", NULL},
+    {{UK_ESC}, SCR_PROMPT, REQ_CANCEL, "cancel", NULL},
+    {{UK_ANY}, SCR_PROMPT, REQ_TYPE, "type", NULL},
 };
 
 #define NROWS ((int)(sizeof rows / sizeof rows[0]))

@@ -19,6 +19,9 @@
 #define SCR_EXERCISE 2u     /* the student picks each (sender, receiver) */
 #define SCR_CHOOSER 4u      /* the scheduler or model list */
 #define SCR_HELP 8u         /* this table, drawn */
+#define SCR_FACTS 16u       /* the selected node's facts (i) */
+#define SCR_LESSON 64u      /* a lesson's slide: its text, question and answer */
+#define SCR_PROMPT 32u      /* a line typed at the bottom: find a node (/), go to a step or time (:) */
 
 #define KEY_ROW_KEYS 6      /* keys a row may bind */
 #define UK_ANY 0x11ffff     /* a row for every key its screens bind no other way */
@@ -28,8 +31,7 @@ enum ui_req {
     /* the main screen */
     REQ_NEXT,           /* next event */
     REQ_PREV,           /* previous event */
-    REQ_START,          /* start of the schedule */
-    REQ_END,            /* end of the schedule */
+    REQ_START,          /* start (Home g) or end (End G) of the schedule */
     REQ_PLAY,           /* play / pause */
     REQ_SPEED,          /* slower (< ,) or faster (> .) */
     REQ_SCHED,          /* the scheduler list */
@@ -42,6 +44,12 @@ enum ui_req {
     REQ_SOURCE,         /* the selected node becomes the source */
     REQ_EXPORT,         /* SVG and CSV */
     REQ_CLEAR,          /* clear the message line */
+    REQ_FACTS,          /* the selected node's facts (i), the narration log (L) */
+    REQ_FIND,           /* find a node by name as you type (/), go to a step or a time (:) */
+    REQ_TYPE,           /* a character typed at the prompt */
+    REQ_OTHER,          /* a key that does not apply here: say which do */
+    REQ_SLIDE,          /* a lesson: next (] PgDn) or previous ([ PgUp) slide, its text (w) */
+    REQ_ANSWER,         /* a lesson: reveal the answer */
     /* the exercise and the lists */
     REQ_MOVE,           /* the cursor one up (up, k) or down (down, j) */
     REQ_MOVE_PAGE,      /* the cursor a page up or down */

@@ -10,6 +10,8 @@
  */
 #include "drawkit.h"
 
+#include "explain.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +36,63 @@ void ex_stop(struct view *v)
     memset(x, 0, sizeof *x);
 }
 
+/*
+ * A complete schedule: the first k choices of the student, then (from, to),
+ * then a best completion (exercise_complete_best).  0, or -1.
+ */
+static int finish_best(struct view *v, int k, int from, int to, struct engine *out)
+{
+    char *cause = NULL;
+    if (engine_init(out, v->c, v->model, &cause) < 0) {
+        free(cause);
+        return -1;
+    }
+    int rc = 0;
+    for (int i = 0; i < k && rc == 0; i++)
+        rc = engine_book(out, v->ex.from[i], v->ex.to[i], 0, "your choice", &cause);
+    if (rc == 0)
+        rc = engine_book(out, from, to, 0, "this pick", &cause);
+    if (rc == 0)
+        rc = exercise_complete_best(out, 0, &cause);
+    free(cause);
+    if (rc < 0)
+        engine_free(out);
+    return rc;
+}
+
+/*
+ * Why a pick costs time: its best finish beside the best finish of the pick
+ * that keeps the best makespan, compared by explain.c -- the node that ends
+ * up late, by how much, and the better pick.
+ */
+static void why_worse(struct view *v, int k, int from, int to, int bf, int bt, double kept, char *buf,
+                      size_t size)
+{
+    const struct cluster *c = v->c;
+    struct engine mine, best;
+    buf[0] = '\0';
+    if (bf >= 0 && c->n > EXERCISE_MAX_NODES) {   /* two finishes would be two searches a node: the pick only */
+        snprintf(buf, size, " %s -> %s would have kept %g.", c->nodes[bf].name, c->nodes[bt].name, kept);
+        return;
+    }
+    if (bf < 0 || finish_best(v, k, from, to, &mine) < 0)
+        return;
+    if (finish_best(v, k, bf, bt, &best) < 0) {
+        engine_free(&mine);
+        return;
+    }
+    struct explain_diff d;
+    if (explain_first_difference(&mine, &best, &d) == 0 && d.late >= 0 && d.worse == 0)
+        snprintf(buf, size, " %s ends up late: %g at best, not %g (late by %g). %s -> %s would have "
+                 "kept %g.", c->nodes[d.late].name, d.late_hold[0], d.late_hold[1],
+                 d.late_hold[0] - d.late_hold[1], c->nodes[bf].name, c->nodes[bt].name, best.makespan);
+    else
+        snprintf(buf, size, " %s -> %s would have kept %g.", c->nodes[bf].name, c->nodes[bt].name,
+                 best.makespan);
+    engine_free(&mine);
+    engine_free(&best);
+}
+
 /* Best reachable from the current state (small clusters only). */
 static void update_best(struct view *v)
 {
@@ -43,6 +102,7 @@ static void update_best(struct view *v)
         return;
     struct best_result b;
     char *cause = NULL;
+    x->best_from = x->best_to = -1;
     if (v->busy && x->eng.nwaiting > 5)
         v->busy(v, "searching every way to finish from here...");
     if (engine_best_completion(&x->eng, 0, &b, &cause) < 0) {
@@ -52,6 +112,8 @@ static void update_best(struct view *v)
     x->best_known = true;
     x->best_exact = b.status == BEST_EXACT;
     x->best = b.makespan;
+    x->best_from = b.from;
+    x->best_to = b.to;
 }
 
 static void ex_list(struct view *v)
@@ -127,8 +189,13 @@ int ex_start(struct view *v)
     else
         snprintf(x->feedback, sizeof x->feedback,
                  "Build the broadcast yourself: pick a sender, then a receiver (Enter). "
-                 "(%d nodes: too many to search for the best makespan; fnf is the yardstick.)",
-                 v->c->n);
+                 "(%d nodes: too many to search; what is known: lower bound %g, %s %g.)",
+                 v->c->n, v->runs[0].run.lower_bound, vrun_sched_name(&v->runs[0]), vrun_end(&v->runs[0]));
+    for (int i = 0; i < v->nruns && !x->optimum_known; i++)   /* the view's proven optimum serves too */
+        if (v->runs[i].run.opt == OPT_PROVEN) {
+            x->optimum = v->runs[i].run.optimum;
+            x->optimum_known = true;
+        }
     x->feedback_role = R_NORMAL;
     return 0;
 }
@@ -170,6 +237,7 @@ int ex_book(struct view *v, int from, int to)
     }
     double before = x->best;
     bool known_before = x->best_known;
+    int keep_from = x->best_from, keep_to = x->best_to, k = x->nchoices;
     if (engine_book(&x->eng, from, to, 0, "your choice", &cause) < 0) {
         view_message(v, MSG_ERROR, "%s", cause ? cause : "cannot book that");
         free(cause);
@@ -181,7 +249,7 @@ int ex_book(struct view *v, int from, int to)
     engine_timeline(&x->eng);
     update_best(v);
 
-    char fb[512];
+    char fb[800];
     size_t at = (size_t)snprintf(fb, sizeof fb, "You: %s -> %s, %s holds it at %g.",
                                  c->nodes[from].name, c->nodes[to].name, c->nodes[to].name, mine.hold);
     if (have_fnf && at < sizeof fb) {
@@ -198,6 +266,10 @@ int ex_book(struct view *v, int from, int to)
             at += (size_t)snprintf(fb + at, sizeof fb - at,
                                    " Best reachable now%s %g, was %g: this choice costs %g.", approx,
                                    x->best, before, x->best - before);
+            char why[400];
+            why_worse(v, k, from, to, keep_from, keep_to, before, why, sizeof why);
+            if (at < sizeof fb)
+                at += (size_t)snprintf(fb + at, sizeof fb - at, "%s", why);
             x->feedback_role = R_BAD;
         } else {
             at += (size_t)snprintf(fb + at, sizeof fb - at, " Best reachable still%s %g.", approx,
@@ -360,9 +432,16 @@ static void draw_exercise(struct view *v, struct cellbuf *cb)
     struct gsrc s = {&xr->eng, NULL, INFINITY, has_preview ? &preview : NULL, true};
     gantt_draw(v, cb, &L, &m, &s, NULL);
     int ay = gy + L.count * L.rpl - (L.rpl == 4 ? 1 : 0);
-    gantt_axis(v, cb, &m, 0, ay < h - 5 ? ay : h - 5, L.lw, NAN);
-    cb_fill(cb, 0, h - 3, w, 2, ' ', xr->feedback_role);
-    ui_wrap(v, cb, 1, h - 3, w - 2, 2, xr->feedback_role | AF_BOLD, xr->feedback);
+    if (ay > h - 5)
+        ay = h - 5;
+    gantt_axis(v, cb, &m, 0, ay, L.lw, NAN);
+    /* The feedback: two rows, up to four when the reason needs them and the
+     * rows under the axis are free, so a reason is never cut. */
+    int need = text_width(xr->feedback) / (w - 6) + 1, fr = 2;
+    while (fr < need && fr < 4 && h - 1 - (fr + 1) >= ay + 2)
+        fr++;
+    cb_fill(cb, 0, h - 1 - fr, w, fr, ' ', xr->feedback_role);
+    ui_wrap(v, cb, 1, h - 1 - fr, w - 2, fr, xr->feedback_role | AF_BOLD, xr->feedback);
     if (v->msg[0])
         ui_messages(v, cb, h - 3, w);
     const struct glyphs *g = ui_glyphs(v);
@@ -423,6 +502,17 @@ static unsigned ex_request(struct view *v, enum ui_req req, int key)
         if (x->phase == EX_RECEIVER)
             set_phase(v, EX_SENDER);
         break;
+    case REQ_OTHER: {
+        char k[8] = "?";
+        bool printable = key > ' ' && key < 0x7f;   /* anything else is named "that key" */
+        if (printable)
+            k[utf8_encode((uint32_t)key, k)] = '\0';
+        snprintf(x->feedback, sizeof x->feedback, "%s does nothing in the exercise: %s choose, Enter pick, "
+                 "%s back or undo, + - zoom, ? help, x leave.", printable ? k : "that key",
+                 ui_glyphs(v)->up_down, ui_glyphs(v)->left);
+        x->feedback_role = R_NORMAL;
+        break;
+    }
     case REQ_LEAVE:
         ex_stop(v);
         v->screen = &screen_main;

@@ -67,10 +67,14 @@ static void draw_help(struct view *v, struct cellbuf *cb)
     }
     /* Rows 2 .. h-3 for the list (two columns when it does not fit), then the summaries. */
     int y = 2, room = cb->h - 4;
+    if (n > room && n <= cb->h - 2) {   /* one column from the row under the title, no summaries */
+        y = 1;
+        room = cb->h - 2;
+    }
     int cols = n > room ? 2 : 1, per = (n + cols - 1) / cols, colw = cb->w / cols;
     for (int i = 0; i < n; i++) {
         int cx = 2 + (i / per) * colw, cy = y + i % per;
-        if (cy > cb->h - 3)
+        if (cy > cb->h - 2)
             continue;
         cb_text(cb, cx, cy, kw, labels[i], R_HEAD | AF_BOLD, v->ascii);
         cb_text(cb, cx + kw + 2, cy, colw - kw - 4, key_help(rows[i], v), R_NORMAL, v->ascii);

@@ -281,6 +281,19 @@ static void phase_band(struct view *v, struct cellbuf *cb, const struct tmap *m,
     }
 }
 
+/*
+ * Between the compare panes, once the cursor has reached it: the first
+ * decision where the two schedules part, and what it costs (explain.c).
+ * Cut to the row; the narration log (L) has it whole.
+ */
+static void first_difference(struct view *v, struct cellbuf *cb, int y, int w, double now)
+{
+    char text[1024];
+    if (!view_first_difference(v, text, sizeof text, now, w - 2))
+        return;
+    ui_put(v, cb, 1, y, w - 2, R_CRIT | AF_BOLD, text);
+}
+
 static void draw_main(struct view *v, struct cellbuf *cb)
 {
     int w = cb->w, h = cb->h;
@@ -311,10 +324,19 @@ static void draw_main(struct view *v, struct cellbuf *cb)
     struct lanes L = {0, gy, gw, gh, 0, 2, v->exchange, 0, 0};
     bool overlap = !view_single_message(v);   /* nodes that send while they receive */
     int nw = gantt_name_cols(c);
+    /* Compare: two panes of equal height, each a heading and the same
+     * nodes (one scroll moves both), with a blank row between them when
+     * that costs no lane. */
+    int pane = 0;
+    bool pane_gap = true;
     if (v->nruns == 1) {
         gantt_fit(v, &L, c->n, gh, overlap);
     } else {
-        int pane = (gh - 2) / 2;
+        pane = (gh - 3) / 2;
+        if ((gh - 2) / 2 > pane && c->n > pane && c->n <= (gh - 2) / 2) {
+            pane = (gh - 2) / 2;
+            pane_gap = false;
+        }
         gantt_fit(v, &L, c->n, pane, overlap);
     }
     L.lw = nw + 3 + (L.rpl >= 2 ? 5 : 0);
@@ -334,7 +356,7 @@ static void draw_main(struct view *v, struct cellbuf *cb)
         free(crit);
         ay = gy + L.count * L.rpl - gap;
     } else {
-        int pane = (gh - 2) / 2, y = gy;
+        int y = gy;
         for (int i = 0; i < 2; i++) {
             pane_y[i] = y;
             const struct vrun *vr = &v->runs[i];
@@ -355,10 +377,18 @@ static void draw_main(struct view *v, struct cellbuf *cb)
             struct lanes P = L;
             P.y = y + 1;
             struct gsrc s = {vrun_engine(vr), v->snap[i].phase, now, NULL, v->step > 0};
-            gantt_draw(v, cb, &P, &m, &s, NULL);
-            y += 1 + (pane > L.count * L.rpl ? L.count * L.rpl : pane) + 1;
+            unsigned char *crit = NULL;   /* each schedule's critical path once it is complete */
+            if (view_single_message(v) && v->applied[i] >= vrun_engine(vr)->nev) {
+                crit = xmalloc((size_t)c->n);
+                export_critical_path(vrun_engine(vr), crit);
+            }
+            gantt_draw(v, cb, &P, &m, &s, crit);
+            free(crit);
+            y += 1 + L.count * L.rpl + (pane_gap ? 1 : 0);
+            if (i == 0 && pane_gap)
+                first_difference(v, cb, y - 1, gw, now);
         }
-        ay = y - 1;
+        ay = y - (pane_gap ? 1 : 0);
     }
     /* The axis right under the lanes (the rest of a tall screen stays empty). */
     if (ay > h - 5)
@@ -410,10 +440,15 @@ static unsigned main_request(struct view *v, enum ui_req req, int key)
             view_step_to(v, v->step - 1);
         break;
     case REQ_START:
-        view_step_to(v, 0);
+        view_step_to(v, key == UK_END || key == 'G' ? v->nsteps : 0);
         break;
-    case REQ_END:
-        view_step_to(v, v->nsteps);
+    case REQ_SLIDE:
+        if (!v->lesson)
+            view_message(v, MSG_INFO, "no lesson is open: hetcast lesson FILE.lua presents one");
+        else if (key == 'w')
+            v->screen = &screen_lesson;
+        else
+            lesson_go(v, v->slide + (key == '[' ? -1 : 1));
         break;
     case REQ_PLAY:
         v->playing = !v->playing;
@@ -464,6 +499,12 @@ static unsigned main_request(struct view *v, enum ui_req req, int key)
         break;
     case REQ_CLEAR:
         view_clear_message(v);
+        break;
+    case REQ_FACTS:
+        facts_open(v, key == 'L');
+        break;
+    case REQ_FIND:
+        prompt_open(v, key == ':' ? ':' : '/');
         break;
     default:
         return view_request(v, req, key);

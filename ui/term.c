@@ -39,9 +39,11 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "diag.h"
+#include "lesson.h"
 #include "view.h"
 
 static volatile sig_atomic_t got_signal;   /* INT, TERM, HUP, QUIT, USR1/2, ALRM, PIPE: leave */
@@ -165,6 +167,11 @@ struct style {
 static short pair_of[R_COUNT];
 static attr_t attr_of[R_COUNT];
 
+/*
+ * No style is A_DIM: a projector washes dim text out, and nothing on the
+ * screen is there to be hard to read.  Planned bars differ by their fill
+ * (░ ┄ ·), secondary text (R_DIM) by its place, not by its brightness.
+ */
 static void init_styles(bool colour)
 {
     static const struct style styles[R_COUNT] = {
@@ -172,16 +179,16 @@ static void init_styles(bool colour)
         [R_TITLE] = {COLOR_WHITE, COLOR_BLUE, A_REVERSE, A_NORMAL},
         [R_STATUS] = {COLOR_BLACK, COLOR_CYAN, A_REVERSE, A_NORMAL},
         [R_HEAD] = {COLOR_CYAN, -1, A_BOLD, A_NORMAL},
-        [R_DIM] = {-1, -1, A_DIM, A_DIM},
+        [R_DIM] = {-1, -1, A_NORMAL, A_NORMAL},
         [R_SEND] = {COLOR_BLUE, COLOR_BLUE, A_NORMAL, A_NORMAL},
         [R_LINK] = {COLOR_YELLOW, COLOR_YELLOW, A_NORMAL, A_NORMAL},
         [R_RECV] = {COLOR_GREEN, COLOR_GREEN, A_NORMAL, A_NORMAL},
         [R_SEND_LABEL] = {COLOR_WHITE, COLOR_BLUE, A_REVERSE, A_NORMAL},
         [R_LINK_LABEL] = {COLOR_BLACK, COLOR_YELLOW, A_REVERSE, A_NORMAL},
         [R_RECV_LABEL] = {COLOR_BLACK, COLOR_GREEN, A_REVERSE, A_NORMAL},
-        [R_SEND_PLAN] = {COLOR_BLUE, -1, A_DIM, A_NORMAL},
-        [R_LINK_PLAN] = {COLOR_YELLOW, -1, A_DIM, A_NORMAL},
-        [R_RECV_PLAN] = {COLOR_GREEN, -1, A_DIM, A_NORMAL},
+        [R_SEND_PLAN] = {COLOR_BLUE, -1, A_NORMAL, A_NORMAL},
+        [R_LINK_PLAN] = {COLOR_YELLOW, -1, A_NORMAL, A_NORMAL},
+        [R_RECV_PLAN] = {COLOR_GREEN, -1, A_NORMAL, A_NORMAL},
         [R_CURSOR] = {COLOR_RED, -1, A_BOLD, A_BOLD},
         [R_CRIT] = {COLOR_RED, -1, A_BOLD, A_BOLD},
         [R_SEL] = {COLOR_BLACK, COLOR_WHITE, A_REVERSE, A_NORMAL},
@@ -191,7 +198,7 @@ static void init_styles(bool colour)
         [R_GOOD] = {COLOR_GREEN, -1, A_NORMAL, A_NORMAL},
         [R_BAD] = {COLOR_RED, -1, A_NORMAL, A_NORMAL},
         [R_WAIT] = {COLOR_MAGENTA, -1, A_BOLD, A_BOLD},
-        [R_WAIT_PLAN] = {COLOR_MAGENTA, -1, A_DIM, A_NORMAL},
+        [R_WAIT_PLAN] = {COLOR_MAGENTA, -1, A_NORMAL, A_NORMAL},
     };
     for (int r = 0; r < R_COUNT; r++) {
         pair_of[r] = 0;
@@ -300,6 +307,10 @@ static void show_busy(struct view *v, const char *what)
     struct term *t = v->busy_ctx;
     if (!curses_on || !t)
         return;
+    int th, tw;
+    getmaxyx(stdscr, th, tw);
+    if (got_winch || tw != t->cb.w || th != t->cb.h || tw < UI_MIN_W || th < UI_MIN_H)
+        return;   /* a resize not drawn yet: a buffer of the old size would wrap on the new screen */
     int w = t->cb.w;
     cb_fill(&t->cb, 0, t->cb.h - 3, w, 2, ' ', R_INFO);
     cb_text(&t->cb, 1, t->cb.h - 3, w - 2, what, R_INFO | AF_BOLD, t->ascii);
@@ -316,9 +327,23 @@ static void redraw(struct view *v, struct term *t)
     flush(&t->cb, t->ascii);
 }
 
+/* Milliseconds on a clock that never jumps. */
+static long long now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * The play timer keeps its own deadline: keys and resizes that arrive
+ * between two steps do not restart the delay, so play keeps its rhythm
+ * while the class presses keys (a step is due every view_play_ms).
+ */
 static int loop(struct view *v, struct term *t)
 {
     bool dirty = true;
+    long long due = -1;   /* when the next play step is due; -1: not playing */
     for (;;) {
         if (got_signal)
             return 128 + got_signal;
@@ -328,7 +353,16 @@ static int loop(struct view *v, struct term *t)
         }
         struct pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {sig_pipe[0], POLLIN, 0}};
         int nfds = sig_pipe[0] >= 0 ? 2 : 1;
-        int rc = poll(fds, (nfds_t)nfds, view_play_delay(v));
+        int timeout = -1;
+        if (view_play_delay(v) < 0) {
+            due = -1;
+        } else {
+            long long now = now_ms();
+            if (due < 0 || due > now + view_play_ms(v))
+                due = now + view_play_ms(v);
+            timeout = due > now ? (int)(due - now) : 0;
+        }
+        int rc = poll(fds, (nfds_t)nfds, timeout);
         if (got_signal)
             return 128 + got_signal;
         if (rc < 0 && errno != EINTR)
@@ -344,11 +378,15 @@ static int loop(struct view *v, struct term *t)
             dirty = true;
             continue;
         }
-        if (rc == 0) {   /* the play delay passed */
+        if (due >= 0 && now_ms() >= due) {   /* a play step is due, keys or not */
+            due += view_play_ms(v);
+            if (due < now_ms())   /* far behind (a stalled machine): no burst of steps */
+                due = now_ms() + view_play_ms(v);
             if (view_tick(v) & UI_REDRAW)
                 dirty = true;
-            continue;
         }
+        if (rc == 0)
+            continue;
         if (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL))
             return 1;   /* the terminal went away */
         /* Read every key that is there (a resize interrupts poll with EINTR). */
@@ -367,6 +405,8 @@ static int loop(struct view *v, struct term *t)
     }
 }
 
+static int term_run(struct view *pv, const char *file);
+
 int term_view(const struct session_opts *o)
 {
     setlocale(LC_CTYPE, "");   /* wide characters only: numbers stay in the C locale */
@@ -381,11 +421,33 @@ int term_view(const struct session_opts *o)
         free(cause);
         return status;
     }
+    return term_run(&v, o->file);
+}
+
+int term_lesson(const struct lesson *l)
+{
+    setlocale(LC_ALL, "");
+    struct view v;
+    char *cause = NULL;
+    int status = lesson_view_open(&v, l, 0, &cause);
+    if (status != 0) {
+        fprintf(stderr, "hetcast: %s: slide 1: %s\n", l->path, cause ? cause : "cannot open the view");
+        free(cause);
+        return status;
+    }
+    return term_run(&v, l->slides[0].cluster);
+}
+
+/* The terminal around an opened view: curses up, the loop, everything restored. */
+static int term_run(struct view *pv, const char *file)
+{
+    struct view *v = pv;
+    int status;
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-        view_close(&v);
+        view_close(v);
         fputs("hetcast: the interactive view needs a terminal; for text output use hetcast run ",
               stderr);
-        text_put(o->file, stderr);
+        text_put(file ? file : "FILE", stderr);
         fputc('\n', stderr);
         return 2;
     }
@@ -397,11 +459,26 @@ int term_view(const struct session_opts *o)
     install_signals();
     atexit(term_end);
     if (!initscr()) {
-        view_close(&v);
+        view_close(v);
         fprintf(stderr, "hetcast: cannot start the terminal\n");
         return 1;
     }
     curses_on = true;
+    /* A terminal that cannot move the cursor (TERM=dumb, an editor's shell)
+     * would get a blank screen: say so instead. */
+    const char *cup = tigetstr("cup");
+    if (!cup || cup == (const char *)-1) {
+        term_end();
+        view_close(v);
+        const char *tn = getenv("TERM");
+        fputs("hetcast: this terminal (TERM=", stderr);
+        text_put(tn && tn[0] ? tn : "unset", stderr);
+        fputs(") cannot draw the view: it cannot move the cursor; set TERM to your terminal's "
+              "type (e.g. xterm-256color), or use hetcast run ", stderr);
+        text_put(file ? file : "FILE", stderr);
+        fputc('\n', stderr);
+        return 2;
+    }
     save_leave_seq();
     raw_on = 1;
     cbreak();
@@ -419,19 +496,19 @@ int term_view(const struct session_opts *o)
         use_default_colors();
     }
     init_styles(colour);
-    v.colour = colour;
-    v.ascii = t.ascii;
-    v.busy = show_busy;
-    v.busy_ctx = &t;
+    v->colour = colour;
+    v->ascii = t.ascii;
+    v->busy = show_busy;
+    v->busy_ctx = &t;
     int h, w;
     getmaxyx(stdscr, h, w);
     cb_init(&t.cb, w, h);
 
-    status = loop(&v, &t);
+    status = loop(v, &t);
 
     term_end();
     cb_free(&t.cb);
-    view_close(&v);
+    view_close(v);
     if (sig_pipe[0] >= 0) {
         close(sig_pipe[0]);
         close(sig_pipe[1]);

@@ -9,5 +9,8 @@
 
 /* Open the interactive view on o->file; returns the exit status. */
 int term_view(const struct session_opts *o);
+struct lesson;
+/* A lesson (hetcast lesson FILE): its first slide, then the same loop. */
+int term_lesson(const struct lesson *l);
 
 #endif

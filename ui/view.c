@@ -284,6 +284,11 @@ static int step_at_time(const struct view *v, double t)
     return k;
 }
 
+int view_step_at_time(const struct view *v, double t)
+{
+    return step_at_time(v, t);
+}
+
 void view_step_to(struct view *v, int k)
 {
     v->step = k;
@@ -620,6 +625,11 @@ static const char *default_scheduler(const struct view *v)
 int view_open(struct view *v, const struct session_opts *o, char **cause)
 {
     memset(v, 0, sizeof *v);
+    if (o->nsched > 2) {   /* two panes: a third -s is refused, not dropped */
+        *cause = xasprintf("the view compares two schedulers (got %d -s); use hetcast compare FILE "
+                           "-s A -s B -s C for more, as text", o->nsched);
+        return 2;
+    }
     v->opts = *o;
     v->exchange = o->pattern || o->receivers;
     v->tree = v->exchange;   /* an exchange opens with its table of sending orders */
@@ -659,6 +669,7 @@ int view_open(struct view *v, const struct session_opts *o, char **cause)
     }
     if (warnings)   /* the loader's lines say "warning:" themselves */
         message_cause(v, "", warnings);
+
     else if (v->lua_lines > 0)
         view_message(v, MSG_INFO, "%s", "");
     free(warnings);

@@ -56,7 +56,8 @@ struct screen {
     void (*draw)(struct view *v, struct cellbuf *cb);
     unsigned (*request)(struct view *v, enum ui_req req, int key);
 };
-extern const struct screen screen_main, screen_help, screen_chooser, screen_exercise;
+extern const struct screen screen_main, screen_help, screen_chooser, screen_exercise, screen_facts,
+    screen_prompt, screen_lesson;
 
 struct exchange;
 
@@ -114,9 +115,10 @@ struct exercise {
     bool best_known;
     bool best_exact;
     double best;        /* best makespan still reachable from the current state */
+    int best_from, best_to; /* a first choice that keeps it (-1: none known) */
     double optimum;     /* best reachable from the start (when optimum_known) */
     bool optimum_known;
-    char feedback[768];
+    char feedback[1024];
     unsigned feedback_role;
 };
 
@@ -149,6 +151,16 @@ struct view {
     const struct screen *screen, *back;
     struct chooser ch;
     struct exercise ex;
+    /* The facts and the log (screen_facts.c), the prompt (/ and :). */
+    bool log;           /* the facts screen shows the narration log instead */
+    int scroll;         /* its first line shown */
+    char prompt_kind;   /* '/' find, ':' go to */
+    char query[64];
+    int prompt_sel;     /* the selection before / (Esc restores it) */
+    /* A lesson (hetcast lesson FILE; screen_lesson.c): its slides, the one shown. */
+    const struct lesson *lesson;
+    int slide;
+    bool answer;        /* the answer is revealed */
     /* Called before a computation that may take a while (may be NULL). */
     void (*busy)(struct view *v, const char *what);
     void *busy_ctx;
@@ -178,6 +190,8 @@ unsigned view_tick(struct view *v);
 
 /* Actions behind the keys (also used by tests). 0 or -1 with the message set. */
 void view_step_to(struct view *v, int k);
+/* The step that shows everything up to time t. */
+int view_step_at_time(const struct view *v, double t);
 int view_set_scheduler(struct view *v, const char *name);
 int view_set_model(struct view *v, enum model m);
 int view_set_compare(struct view *v, bool on);
@@ -196,6 +210,28 @@ bool view_single_message(const struct view *v);
 /* The scheduler or model list (screen_chooser.c): open it over the current screen; free its items. */
 void chooser_open(struct view *v, enum chooser_kind kind);
 void chooser_clear(struct chooser *ch);
+
+/*
+ * Compare mode on a broadcast: the "first difference: ..." text (explain.h)
+ * into buf, when the cursor time now has reached the decision where the two
+ * schedules part (INFINITY: whenever); a shorter form when the full one is
+ * wider than width (0: never).  False when there is none to show.
+ */
+bool view_first_difference(const struct view *v, char *buf, size_t size, double now, int width);
+/* The facts of node p as lines of text (screen_facts.c): what i shows; free with free(). */
+char *view_facts(const struct view *v, int p);
+/* Open the facts of the selected node (log false) or the narration log (true). */
+void facts_open(struct view *v, bool log);
+/* Open the prompt: '/' finds a node, ':' goes to a step or a time. */
+void prompt_open(struct view *v, char kind);
+/* The node whose name best matches q (a prefix first, then anywhere, ignoring case); -1 if none. */
+int view_find_node(const struct view *v, const char *q);
+
+struct lesson;
+/* Open lesson l at slide k on its slide screen.  0, or the exit status with *cause. */
+int lesson_view_open(struct view *v, const struct lesson *l, int k, char **cause);
+/* Go to slide k (clamped); the view stays as it was, with a message, when its cluster does not load. */
+void lesson_go(struct view *v, int k);
 
 /* Exercise mode (screen_exercise.c). */
 int ex_start(struct view *v);

@@ -78,7 +78,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!fp || (size && fwrite(data, 1, size, fp) != size) || fclose(fp) != 0)
         fuzz_fail("cannot write the script file", script);
     static const char *const params[] = {"n=5", "k=2", "switches=2", "per=2", "floors=1"};
-    struct sandbox_limits lim = {FUZZ_LUA_INSTRUCTIONS, FUZZ_LUA_MEMORY};
+    struct sandbox_limits lim = {.instructions = FUZZ_LUA_INSTRUCTIONS, .memory = FUZZ_LUA_MEMORY};
     struct diag d;
     diag_init(&d);
     struct cluster *c = cluster_load_lua(script, params, 5, &lim, 1, &d);

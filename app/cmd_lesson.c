@@ -1,0 +1,211 @@
+/*
+ * cmd_lesson.c - `hetcast lesson FILE [--print]`: a lesson (src/lesson.h)
+ * presented in the view (the view is handed in by main.c, as for `hetcast
+ * FILE`), or its handout on standard output: every slide's text with the
+ * numbers hetcast computed for it through the session layer -- the same
+ * runs as `hetcast run` and `compare` -- and a `check:` line naming the
+ * compare command that gives the same numbers (tests/teach_cli.sh runs it).
+ * Names and texts from the file are printed with control characters
+ * replaced.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "exchange.h"
+#include "lesson.h"
+#include "opts.h"
+#include "report.h"
+#include "run.h"
+
+cli_lesson_fn cli_lesson_view;
+
+/* s with every control character but a newline shown as '?'. */
+static void put_clean(FILE *fp, const char *s)
+{
+    for (; s && *s; s++)
+        fputc((unsigned char)*s < 0x20 && *s != '\n' ? '?' : *s == 0x7f ? '?' : *s, fp);
+}
+
+/* One slide's schedules: their makespans (or completions), and the check line. */
+static int print_numbers(const struct slide *sl, const struct session_opts *o, char **cause)
+{
+    struct diag warn;
+    diag_init(&warn);
+    struct cluster *c = session_load(o, &warn, cause);
+    diag_free(&warn);
+    if (!c)
+        return -1;
+    printf("cluster: ");
+    put_clean(stdout, c->name ? c->name : sl->cluster);
+    printf(" (%d nodes, source ", c->n);
+    put_clean(stdout, c->nodes[c->source].name);
+    printf(")");
+    const char *names[2];
+    double val[2];
+    int k = sl->nsched ? sl->nsched : 1;
+    int rc = 0;
+    if (o->pattern) {
+        enum model m;
+        if (session_exchange_model(o, c, &m, cause) < 0) {
+            cluster_free(c);
+            return -1;
+        }
+        printf(" · %s exchange · model %s\n", o->pattern, model_name(m));
+        struct exchange x[2];
+        int done = 0;
+        for (; done < k; done++) {
+            names[done] = sl->nsched ? sl->sched[done] : "caterpillar";
+            if (session_exchange(o, c, names[done], false, &x[done], cause) < 0) {
+                rc = -1;
+                break;
+            }
+            val[done] = x[done].completion;
+            printf("  %-14s completion %s\n", names[done], report_txt(val[done]));
+        }
+        if (rc == 0)
+            printf("  lower bound    %s\n", report_txt(x[0].lower_bound));
+        for (int i = 0; i < done; i++)
+            exchange_free(&x[i]);
+    } else {
+        enum model m;
+        if (session_model(o, c, &m, cause) < 0) {
+            cluster_free(c);
+            return -1;
+        }
+        printf(" · model %s\n", model_name(m));
+        struct run runs[2];
+        int done = 0;
+        for (; done < k; done++) {
+            const struct sched_ops *ops = sl->nsched ? session_sched(sl->sched[done], cause) : sched_default(c, m);
+            if (!ops || sched_check(ops, c, m, cause) < 0 ||
+                session_run(&runs[done], o, c, m, ops, false, RUN_OPT_SMALL, cause) < 0) {
+                rc = -1;
+                break;
+            }
+            names[done] = ops->name;
+            val[done] = runs[done].eng.makespan;
+            printf("  %-14s makespan %s%s", names[done], report_txt(val[done]),
+                   runs[done].sched.status == OPT_PROVEN ? " (proven optimal)" : "");
+            if (runs[done].sched.slices > 0)
+                printf(", %d slices, throughput %s of the LP's %s", runs[done].sched.slices,
+                       report_txt(runs[done].sched.throughput), report_txt(runs[done].sched.optimal_throughput));
+            printf("\n");
+        }
+        if (rc == 0) {
+            const struct run *r = &runs[0];
+            printf("  lower bound    %s", report_txt(r->lower_bound));
+            if (r->opt == OPT_PROVEN)
+                printf(" · optimum %s", report_txt(r->optimum));
+            double limit;
+            if (r->has_beta && run_guarantee(r, &limit))
+                printf(" · 2T+beta %s%s", report_txt(limit), r->consistent ? "" : " (void: speeds inconsistent)");
+            printf("\n");
+            if (k == 2) {
+                printf("  ");
+                report_first_difference(stdout, &runs[0], &runs[1]);
+            }
+        }
+        for (int i = 0; i < done; i++)
+            run_free(&runs[i]);
+    }
+    cluster_free(c);
+    if (rc < 0)
+        return -1;
+    /* The command that gives the same numbers: what the test runs. */
+    printf("check: hetcast compare %s", sl->cluster);
+    for (int i = 0; i < sl->nparams; i++)
+        printf(" --param %s", sl->params[i]);
+    for (int i = 0; i < k; i++)
+        printf(" -s %s", names[i]);
+    if (sl->model)
+        printf(" -m %s", sl->model);
+    if (sl->pattern)
+        printf(" --pattern %s", sl->pattern);
+    if (sl->slices > 0)
+        printf(" --slices %d", sl->slices);
+    printf(" =>");
+    for (int i = 0; i < k; i++)
+        printf("%s %s %s", i ? "," : "", names[i], report_txt(val[i]));
+    printf("\n");
+    return 0;
+}
+
+static int print_handout(const struct lesson *l)
+{
+    printf("# ");
+    put_clean(stdout, l->title ? l->title : l->path);
+    printf("\n\n");
+    for (int k = 0; k < l->n; k++) {
+        const struct slide *sl = &l->slides[k];
+        struct session_opts o;
+        lesson_session(l, k, &o);
+        printf("## %d/%d ", k + 1, l->n);
+        put_clean(stdout, sl->title ? sl->title : "");
+        printf("\n\n");
+        if (sl->text) {
+            put_clean(stdout, sl->text);
+            printf("\n\n");
+        }
+        char *cause = NULL;
+        if (print_numbers(sl, &o, &cause) < 0) {
+            fprintf(stderr, "hetcast: %s: slide %d: %s\n", l->path, k + 1, cause ? cause : "failed");
+            free(cause);
+            return 2;
+        }
+        if (sl->question) {
+            printf("\nquestion: ");
+            put_clean(stdout, sl->question);
+            printf("\n");
+        }
+        if (sl->answer) {
+            printf("answer: ");
+            put_clean(stdout, sl->answer);
+            printf("\n");
+        }
+        printf("\n");
+    }
+    return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+}
+
+/* The options of hetcast lesson. */
+static const struct opt lesson_table[] = {
+    {"print", 'p', NULL, "write the handout: every slide's text with hetcast's numbers", OPT_FLAG,
+     0, 0, 0, NULL},
+    {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0, NULL},
+};
+
+int cmd_lesson(int argc, char **argv)
+{
+    bool print = false;
+    const char *files[64];
+    int nfiles = 0;
+    int rc = opts_parse("hetcast lesson", lesson_table, argc, argv, NULL, &print, files, 64, &nfiles);
+    if (rc == OPTS_HELP) {
+        printf("usage: hetcast lesson FILE.lua [--print]   (--print: one or more FILEs)\n"
+               "  present a lesson in the view (keys: ] next slide, [ previous, a answer)\n");
+        opts_help(stdout, lesson_table);
+        return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+    }
+    if (rc)
+        return rc;
+    if (nfiles == 0)
+        return opts_error(2, "which lesson? hetcast lesson FILE.lua [--print]");
+    if (nfiles > 1 && !print)
+        return opts_error(2, "the view presents one lesson at a time (got %d); --print "
+                             "writes the handouts of several", nfiles);
+    int status = 0;
+    for (int i = 0; i < nfiles && status == 0; i++) {
+        struct lesson l;
+        char *cause = NULL;
+        if (lesson_load(files[i], &l, &cause) < 0)
+            return cli_fail(cause, 2);
+        if (print || !cli_lesson_view)
+            status = print_handout(&l);
+        else
+            status = cli_lesson_view(&l);
+        lesson_free(&l);
+    }
+    return status;
+}

@@ -1,0 +1,33 @@
+-- fnf-guarantee.lua - a lesson: fnf's guarantee fnf <= 2T + beta (Liu, Wang
+-- & Guo, Theorem 4), beta = max r' - 2 min r' with r' = r + L, and when the
+-- speeds are not consistent (then the theorem says nothing).
+return {
+  title = "FNF's guarantee: 2T + beta, and when it is void",
+  slides = {
+    {
+      title = "The guarantee on the counterexample",
+      cluster = "../../clusters/counterexample.csv",
+      schedulers = {"fnf", "optimal"}, step = "end",
+      text = "T is the optimum (5). The receivers' r + L are 3, 3 and 4, so beta = 4 - 2*3 = -2\n" ..
+             "and fnf <= 2*5 - 2 = 8. fnf takes 6: well inside.",
+      question = "Is the guarantee tight here?",
+      answer = "No: 6 against 8. It bounds the worst case over all consistent clusters.",
+    },
+    {
+      title = "Three classes of nodes",
+      cluster = "../../clusters/k-class.lua", params = {n = 8},
+      schedulers = {"fnf", "optimal"}, step = "end",
+      text = "Eight nodes in three classes (fast, normal, slow). The guarantee still holds,\n" ..
+             "and the gap between fnf and the optimum grows with the slow class.",
+    },
+    {
+      title = "Inconsistent speeds",
+      cluster = "../../clusters/inconsistent.csv",
+      schedulers = {"fnf", "optimal"}, step = "end",
+      text = "q sends faster than p1 but receives much slower: the speeds are not consistent,\n" ..
+             "hetcast warns when it loads the file, and 2T + beta is marked void.",
+      question = "Does fnf lose here?",
+      answer = "Not on this cluster: the theorem is void, not the heuristic.",
+    },
+  },
+}

@@ -1,0 +1,40 @@
+-- port-models.lua - a lesson: the port models side by side on one cluster
+-- (docs/models.md): asynchronous sender-receiver, sender-only, synchronous
+-- and one-port, each with fnf against the optimum.
+return {
+  title = "Port models: what a send costs the sender",
+  slides = {
+    {
+      title = "async: the sender moves on after s",
+      cluster = "../../clusters/counterexample.csv",
+      schedulers = {"fnf", "optimal"}, model = "async", step = "end",
+      text = "The default model: the send port is busy for s, the link for L, the receive port\n" ..
+             "for r. A sender starts its next send while the message is still travelling.",
+      question = "What is the makespan of fnf and of the optimum here?",
+      answer = "6 and 5.",
+    },
+    {
+      title = "sender-only: only the send costs",
+      cluster = "../../clusters/counterexample.csv",
+      schedulers = {"fnf", "optimal"}, model = "sender-only", step = "end",
+      text = "No link, no receive: a node holds the message as soon as the send is done.\n" ..
+             "The slow receiver no longer matters, and fnf is optimal.",
+    },
+    {
+      title = "sync: a rendezvous holds the sender for the whole transfer",
+      cluster = "../../clusters/counterexample.csv",
+      schedulers = {"fnf", "optimal"}, model = "sync", step = "end",
+      text = "The send port is busy from the start of the send to the end of the receive\n" ..
+             "(s + L + r): the narration says how long the port is busy.",
+      question = "Why does every schedule take longer than under async?",
+      answer = "The sender cannot start its next send until the receiver has the message.",
+    },
+    {
+      title = "one-port: one transfer of T = s + L + r at a time",
+      cluster = "../../clusters/counterexample.csv",
+      schedulers = {"fnf", "optimal"}, model = "one-port", step = "end",
+      text = "A node sends and receives at the same time, but one of each: Bhat et al. and\n" ..
+             "Beaumont et al. use this model for platforms.",
+    },
+  },
+}

@@ -1,0 +1,179 @@
+/*
+ * lesson.c - lesson files (lesson.h): run in the one Lua sandbox (no
+ * io, os or package: a lesson only describes), their returned table read
+ * inside the protected call, so a mistake is a message with file and line,
+ * never a crash.
+ */
+#include "lesson.h"
+
+#include <lauxlib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "lua_sandbox.h"
+
+/* A string field of the table at idx, copied; NULL when absent; an error when not a string. */
+static char *str_field(lua_State *L, int idx, const char *key, int slide)
+{
+    char *s = NULL;
+    lua_getfield(L, idx, key);
+    if (lua_type(L, -1) == LUA_TSTRING)
+        s = xstrdup(lua_tostring(L, -1));
+    else if (!lua_isnil(L, -1))
+        luaL_error(L, "slide %d: %s must be a string", slide, key);
+    lua_pop(L, 1);
+    return s;
+}
+
+/* The cluster file: relative names are relative to the lesson's directory. */
+static char *resolve(const char *lesson_path, const char *file)
+{
+    if (file[0] == '/')
+        return xstrdup(file);
+    const char *slash = strrchr(lesson_path, '/');
+    if (!slash)
+        return xstrdup(file);
+    return xasprintf("%.*s/%s", (int)(slash - lesson_path), lesson_path, file);
+}
+
+static void read_slide(lua_State *L, struct lesson *les, int k)
+{
+    struct slide *s = &les->slides[k];
+    int t = lua_gettop(L), no = k + 1;
+    s->step = 0;
+    s->title = str_field(L, t, "title", no);
+    s->text = str_field(L, t, "text", no);
+    s->question = str_field(L, t, "question", no);
+    s->answer = str_field(L, t, "answer", no);
+    s->model = str_field(L, t, "model", no);
+    s->pattern = str_field(L, t, "pattern", no);
+    char *file = str_field(L, t, "cluster", no);
+    if (!file)
+        luaL_error(L, "slide %d: cluster = \"FILE\" is missing", no);
+    s->cluster = resolve(les->path, file);
+    free(file);
+    lua_getfield(L, t, "schedulers");
+    if (lua_type(L, -1) == LUA_TSTRING) {
+        s->sched[s->nsched++] = xstrdup(lua_tostring(L, -1));
+    } else if (lua_istable(L, -1)) {
+        for (int i = 1; i <= 2; i++) {
+            lua_rawgeti(L, -1, i);
+            if (lua_type(L, -1) == LUA_TSTRING)
+                s->sched[s->nsched++] = xstrdup(lua_tostring(L, -1));
+            lua_pop(L, 1);
+        }
+        if (luaL_len(L, -1) > 2)
+            luaL_error(L, "slide %d: at most two schedulers (the view compares two)", no);
+    } else if (!lua_isnil(L, -1)) {
+        luaL_error(L, "slide %d: schedulers must be a name or a list of names", no);
+    }
+    lua_pop(L, 1);
+    lua_getfield(L, t, "params");
+    if (lua_istable(L, -1)) {
+        lua_pushnil(L);
+        while (lua_next(L, -2)) {
+            if (s->nparams == LESSON_MAX_PARAMS)
+                luaL_error(L, "slide %d: at most %d params", no, LESSON_MAX_PARAMS);
+            lua_pushvalue(L, -2);
+            const char *key = lua_tostring(L, -1), *val = luaL_tolstring(L, -2, NULL);
+            s->params[s->nparams++] = xasprintf("%s=%s", key ? key : "?", val);
+            lua_pop(L, 3);
+        }
+    }
+    lua_pop(L, 1);
+    lua_getfield(L, t, "slices");
+    s->slices = lua_isinteger(L, -1) ? (int)lua_tointeger(L, -1) : 0;
+    lua_pop(L, 1);
+    lua_getfield(L, t, "step");
+    if (lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), "end") == 0)
+        s->step = -1;
+    else if (lua_isinteger(L, -1))
+        s->step = (int)lua_tointeger(L, -1);
+    else if (!lua_isnil(L, -1))
+        luaL_error(L, "slide %d: step must be a number or \"end\"", no);
+    lua_pop(L, 1);
+}
+
+static int load_fn(lua_State *L)
+{
+    struct lesson *les = lua_touserdata(L, 1);
+    lua_settop(L, 0);
+    sandbox_load(L);
+    sandbox_call(L, 0, 1);
+    if (!lua_istable(L, -1))
+        return luaL_error(L, "%s: a lesson returns a table {title = ..., slides = {...}}", les->path);
+    les->title = str_field(L, 1, "title", 0);
+    lua_getfield(L, 1, "slides");
+    if (!lua_istable(L, -1) || luaL_len(L, -1) < 1)
+        return luaL_error(L, "%s: slides = {{...}, ...} is missing or empty", les->path);
+    lua_Integer n = luaL_len(L, -1);
+    if (n > LESSON_MAX_SLIDES)
+        return luaL_error(L, "%s: at most %d slides", les->path, LESSON_MAX_SLIDES);
+    les->slides = xcalloc((size_t)n, sizeof *les->slides);
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, 2, i);
+        if (!lua_istable(L, -1))
+            return luaL_error(L, "%s: slide %d is not a table", les->path, (int)i);
+        les->n = (int)i;
+        read_slide(L, les, (int)i - 1);
+        lua_pop(L, 1);
+    }
+    return 0;
+}
+
+int lesson_load(const char *path, struct lesson *out, char **cause)
+{
+    memset(out, 0, sizeof *out);
+    out->path = xstrdup(path);
+    struct sandbox *sb = sandbox_new(path, NULL, 1, cause);
+    if (!sb) {
+        lesson_free(out);
+        return -1;
+    }
+    int rc = sandbox_run(sb, load_fn, out, cause);
+    sandbox_free(sb);
+    if (rc < 0) {
+        lesson_free(out);
+        return -1;
+    }
+    return 0;
+}
+
+void lesson_free(struct lesson *l)
+{
+    for (int k = 0; k < l->n; k++) {
+        struct slide *s = &l->slides[k];
+        free(s->title);
+        free(s->text);
+        free(s->question);
+        free(s->answer);
+        free(s->cluster);
+        free(s->model);
+        free(s->pattern);
+        for (int i = 0; i < s->nparams; i++)
+            free(s->params[i]);
+        for (int i = 0; i < s->nsched; i++)
+            free(s->sched[i]);
+    }
+    free(l->slides);
+    free(l->title);
+    free(l->path);
+    memset(l, 0, sizeof *l);
+}
+
+void lesson_session(const struct lesson *l, int k, struct session_opts *o)
+{
+    const struct slide *s = &l->slides[k];
+    session_opts_init(o);
+    o->file = s->cluster;
+    for (int i = 0; i < s->nsched; i++)
+        o->sched[o->nsched++] = s->sched[i];
+    for (int i = 0; i < s->nparams; i++)
+        o->params[o->nparams++] = s->params[i];
+    o->model = s->model;
+    o->pattern = s->pattern;
+    if (s->slices > 0)
+        o->sopt.slices = s->slices;
+}

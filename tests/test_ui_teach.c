@@ -1,0 +1,356 @@
+/*
+ * test_ui_teach.c - the view for a class (issue 15), without a terminal:
+ * compare panes that show every node and a legend true for both; numbers rounded for reading; the help's bottom line;
+ * a third -s refused; the compare export holding both schedules; the
+ * pipeline's and the sync model's narration; the first difference and the
+ * critical path on the bars; the exercise's reasons; a lesson's slides.  Keys go to view_key and the
+ * screen is read back from the cell buffer, as in test_ui_view.c.
+ */
+#include <locale.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cellbuf.h"
+#include "config.h"
+#include "drawkit.h"
+#include "lesson.h"
+#include "lua_sched.h"
+#include "tap.h"
+#include "view.h"
+
+static struct cellbuf cb;
+
+static char *screen(struct view *v)
+{
+    view_draw(v, &cb);
+    return cb_dump(&cb);
+}
+
+static bool shows(struct view *v, const char *text)
+{
+    char *s = screen(v);
+    bool hit = strstr(s, text) != NULL;
+    if (!hit)
+        printf("# screen without \"%s\":\n# %s\n", text, s);
+    free(s);
+    return hit;
+}
+
+/* How many lines of the screen start with name followed by a blank (a lane label). */
+static int lanes_named(struct view *v, const char *name)
+{
+    char *s = screen(v);
+    int n = 0;
+    size_t len = strlen(name);
+    for (char *line = s; line && *line;) {
+        if (strncmp(line, name, len) == 0 && line[len] == ' ')
+            n++;
+        line = strchr(line, '\n');
+        if (line)
+            line++;
+    }
+    free(s);
+    return n;
+}
+
+static int open_args(struct view *v, const char *file, const char *const *sched, int nsched,
+                     const char *param, char **cause)
+{
+    struct session_opts o;
+    memset(&o, 0, sizeof o);
+    sched_opts_default(&o.sopt);
+    o.file = file;
+    for (int i = 0; i < nsched; i++)
+        o.sched[o.nsched++] = sched[i];
+    if (param) {
+        o.params[0] = param;
+        o.nparams = 1;
+    }
+    char *why = NULL;
+    int rc = view_open(v, &o, &why);
+    if (cause)
+        *cause = why;
+    else {
+        if (rc)
+            printf("# view_open: %s\n", why ? why : "?");
+        free(why);
+    }
+    return rc;
+}
+
+/* Every node reaches both panes at every size, and the legend names the nodes both show. */
+static void compare_panes(void)
+{
+    static const struct {
+        const char *file, *param, *last;
+        int w, h;
+    } cases[] = {
+        {"clusters/counterexample.csv", NULL, "p2", 60, 16},
+        {"clusters/counterexample.csv", NULL, "p2", 80, 24},
+        {"clusters/counterexample.csv", NULL, "p2", 200, 60},
+        {"clusters/k-class.lua", "n=8", "slow-4", 80, 24},
+        {"clusters/k-class.lua", "n=8", "slow-4", 60, 16},
+    };
+    const char *two[] = {"fnf", "optimal"};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct view v;
+        cb_resize(&cb, cases[i].w, cases[i].h);
+        if (open_args(&v, cases[i].file, two, 2, cases[i].param, NULL) != 0) {
+            ok(false, "%s opens in compare mode", cases[i].file);
+            continue;
+        }
+        view_key(&v, UK_END);
+        /* Walk the selection over every node: each shows in both panes when selected. */
+        int missing = 0;
+        for (int p = 0; p < v.c->n; p++) {
+            v.sel = p;
+            if (lanes_named(&v, v.c->nodes[p].name) != 2) {
+                diag("%s at %dx%d: %s is not in both panes", cases[i].file, cases[i].w, cases[i].h,
+                     v.c->nodes[p].name);
+                missing++;
+            }
+        }
+        is_int(missing, 0, "%s at %dx%d: every node reachable in both compare panes", cases[i].file,
+               cases[i].w, cases[i].h);
+        v.sel = v.c->n - 1;
+        char *s = screen(&v);
+        free(s);
+        if (v.c->n > v.page) {
+            char range[64];
+            snprintf(range, sizeof range, "nodes %d-%d of %d", v.top + 1, v.top + v.page, v.c->n);
+            ok(shows(&v, range) && lanes_named(&v, cases[i].last) == 2,
+               "%s at %dx%d: the legend's range (%s) is what both panes show", cases[i].file,
+               cases[i].w, cases[i].h, range);
+        }
+        view_close(&v);
+    }
+    cb_resize(&cb, 80, 24);
+}
+
+static void numbers_and_bars(void)
+{
+    is_string(ui_num(0.1 + 0.2), "0.3", "0.1 + 0.2 reads 0.3 on screen");
+    is_string(ui_num(1.0 / 3), "0.3333", "1/3 reads 0.3333");
+    is_string(ui_num(6), "6", "6 reads 6");
+    is_string(ui_num(0.0125), "0.0125", "0.0125 keeps its digits");
+
+    struct view v;
+    const char *one[] = {"fnf"};
+    if (open_args(&v, "clusters/counterexample.csv", one, 1, NULL, NULL) != 0)
+        return;
+    view_key(&v, '?');
+    char *s = screen(&v);
+    int y = cb.h - 1;
+    char bar[512] = "";
+    size_t at = 0;
+    for (int x = 0; x < cb.w && at + 5 < sizeof bar; x++)
+        at += utf8_encode(cb_at(&cb, x, y)->ch ? cb_at(&cb, x, y)->ch : ' ', bar + at);
+    bar[at] = '\0';
+    free(s);
+    ok(strstr(bar, "quit") == NULL && strstr(bar, "back") != NULL,
+       "the help's bottom line says back, not quit (q goes back there): %s", bar);
+    view_key(&v, 'q');
+    ok(v.screen == &screen_main, "q on the help goes back");
+    view_close(&v);
+
+    const char *three[] = {"fnf", "optimal", "slowest-first"};
+    char *cause = NULL;
+    int rc = open_args(&v, "clusters/counterexample.csv", three, 3, NULL, &cause);
+    ok(rc == 2 && cause && strstr(cause, "two schedulers"), "a third -s is refused with a message: %s",
+       cause ? cause : "(none)");
+    free(cause);
+}
+
+/* e in compare mode: the CSV holds both schedules. */
+static void compare_export(void)
+{
+    struct view v;
+    const char *two[] = {"fnf", "optimal"};
+    if (open_args(&v, "clusters/counterexample.csv", two, 2, NULL, NULL) != 0)
+        return;
+    char dir[] = "/tmp/hetcast-teach.XXXXXX";
+    if (!mkdtemp(dir)) {
+        ok(false, "a temporary directory");
+        view_close(&v);
+        return;
+    }
+    char stem[600], csv[700];
+    snprintf(stem, sizeof stem, "%s/both", dir);
+    is_int(view_export(&v, stem), 0, "compare exports");
+    snprintf(csv, sizeof csv, "%s.csv", stem);
+    FILE *fp = fopen(csv, "r");
+    int fnf = 0, opt = 0, headers = 0;
+    char line[1024];
+    while (fp && fgets(line, sizeof line, fp)) {
+        fnf += strncmp(line, "fnf,", 4) == 0;
+        opt += strncmp(line, "optimal,", 8) == 0;
+        headers += strncmp(line, "scheduler,", 10) == 0;
+    }
+    if (fp)
+        fclose(fp);
+    ok(fnf == 2 && opt == 2 && headers == 1,
+       "the compare CSV holds both schedules under one header (fnf %d, optimal %d rows)", fnf, opt);
+    char svg[700];
+    snprintf(svg, sizeof svg, "%s.svg", stem);
+    unlink(csv);
+    unlink(svg);
+    rmdir(dir);
+    view_close(&v);
+}
+
+/* The narration: a pipeline's last slice is held by all 7, the sync port's busy time. */
+static void narration(void)
+{
+    struct view v;
+    struct session_opts o;
+    memset(&o, 0, sizeof o);
+    sched_opts_default(&o.sopt);
+    o.file = "clusters/platform-small.csv";
+    o.sched[o.nsched++] = "grow-tree";
+    o.sopt.slices = 4;
+    char *cause = NULL;
+    if (view_open(&v, &o, &cause) != 0) {
+        ok(false, "platform-small opens: %s", cause ? cause : "?");
+        free(cause);
+        return;
+    }
+    view_key(&v, UK_END);
+    ok(shows(&v, "(7 of 7 nodes hold it). End: makespan 21."),
+       "a pipeline's end: all 7 hold the last slice (the source holds every slice)");
+    view_close(&v);
+
+    memset(&o, 0, sizeof o);
+    sched_opts_default(&o.sopt);
+    o.file = "clusters/counterexample.csv";
+    o.model = "sync";
+    if (view_open(&v, &o, &cause) != 0) {
+        free(cause);
+        return;
+    }
+    cb_resize(&cb, 200, 24);
+    view_key(&v, 'l');
+    char *text = screen(&v);
+    ok(strstr(text, "port busy until t=4") && !strstr(text, "done at t=1)"),
+       "sync: the narration says the send port is busy until 4, not done at 1");
+    free(text);
+    cb_resize(&cb, 80, 24);
+    view_close(&v);
+}
+
+/* The critical path on the bars, as a glyph (◆, * in ASCII); the first difference in compare. */
+static void why(void)
+{
+    for (int ascii = 0; ascii < 2; ascii++) {
+        struct view v;
+        const char *one[] = {"fnf"};
+        if (open_args(&v, "clusters/counterexample.csv", one, 1, NULL, NULL) != 0)
+            return;
+        v.ascii = ascii;
+        view_key(&v, UK_END);
+        char *s = screen(&v);
+        free(s);
+        int marks = 0;
+        uint32_t crit = ascii ? '*' : 0x25c6;
+        for (int y = 3; y < cb.h - 5; y++)   /* the lanes, not the legend */
+            for (int x = 12; x < cb.w; x++)
+                marks += cb_at(&cb, x, y)->ch == crit;
+        ok(marks >= 2, "%s: the critical path is marked on its bars (%d marks)", ascii ? "ASCII" : "Unicode",
+           marks);
+        view_close(&v);
+    }
+    struct view v;
+    const char *two[] = {"fnf", "optimal"};
+    if (open_args(&v, "clusters/counterexample.csv", two, 2, NULL, NULL) != 0)
+        return;
+    char *s = screen(&v);
+    ok(strstr(s, "first difference") == NULL, "compare at the start: the difference is not given away");
+    free(s);
+    view_key(&v, UK_END);
+    ok(shows(&v, "first difference") && shows(&v, "fnf p0\xe2\x86\x92p1") && shows(&v, "optimal p0\xe2\x86\x92p2") &&
+       shows(&v, "p2 late under fnf: 6, not 5"),
+       "compare at the end: the first difference names both picks and p2, late");
+    view_key(&v, 'L');
+    for (int k = 0; k < 5; k++)
+        view_key(&v, UK_PGUP);
+    ok(shows(&v, "p2 finishes late under fnf"), "the narration log starts with the first difference, whole");
+    view_close(&v);
+}
+
+/* The exercise: the reason of a worse pick, keys that do not apply, what is known above 8 nodes. */
+static void exercise(void)
+{
+    struct view v;
+    const char *one[] = {"fnf"};
+    if (open_args(&v, "clusters/counterexample.csv", one, 1, NULL, NULL) != 0)
+        return;
+    view_key(&v, 'x');
+    view_key(&v, UK_ENTER);
+    view_key(&v, UK_ENTER);   /* p0 -> p1: costs 1 */
+    ok(strstr(v.ex.feedback, "p2 ends up late: 6 at best, not 5 (late by 1)") &&
+       strstr(v.ex.feedback, "p0 -> p2 would have kept 5"),
+       "a worse pick: the late node, by how much, the better pick (%s)", v.ex.feedback);
+    view_key(&v, 'z');
+    ok(strstr(v.ex.feedback, "z does nothing in the exercise") && v.screen == &screen_exercise,
+       "a key that does not apply says so, and stays");
+    view_close(&v);
+
+    if (open_args(&v, "clusters/k-class.lua", one, 1, "n=10", NULL) != 0)
+        return;
+    view_key(&v, 'x');
+    ok(!v.ex.search && v.ex.optimum_known && strstr(v.ex.feedback, "what is known: lower bound"),
+       "10 nodes: no search, but what is known: the lower bound, fnf and the view's optimum (%s)",
+       v.ex.feedback);
+    view_close(&v);
+}
+
+/* A lesson: its slides, the answer on a key, the schedule of a slide, the next slide. */
+static void lesson(void)
+{
+    struct lesson l;
+    char *cause = NULL;
+    if (lesson_load("lua/lessons/fnf-loses.lua", &l, &cause) < 0) {
+        ok(false, "fnf-loses.lua loads: %s", cause ? cause : "?");
+        free(cause);
+        return;
+    }
+    struct view v;
+    is_int(lesson_view_open(&v, &l, 0, &cause), 0, "the lesson opens on its first slide");
+    ok(v.screen == &screen_lesson && shows(&v, "slide 1/4") && shows(&v, "Which node should p0 serve first?"),
+       "slide 1: its title, text and question");
+    char *s = screen(&v);
+    ok(strstr(s, "p2, the slow one") == NULL, "the answer is hidden");
+    free(s);
+    view_key(&v, 'a');
+    ok(shows(&v, "p2, the slow one"), "a reveals it");
+    view_key(&v, ']');
+    view_key(&v, ']');
+    ok(shows(&v, "slide 3/4") && v.nruns == 2, "] ] : slide 3, two schedulers");
+    view_key(&v, UK_ENTER);
+    ok(v.screen == &screen_main && shows(&v, "fnf vs optimal") && shows(&v, "step 16/16"),
+       "Enter shows its schedules at the slide's step (the end)");
+    view_key(&v, '[');
+    ok(v.slide == 1 && v.nruns == 1, "[ from the schedule: the previous slide");
+    view_key(&v, UK_ENTER);
+    view_key(&v, 'w');
+    ok(v.screen == &screen_lesson, "w brings the slide's text back");
+    view_close(&v);
+    lesson_free(&l);
+}
+
+int main(void)
+{
+    lua_sched_set_dir(HETCAST_SRCLUADIR);
+    if (!setlocale(LC_ALL, "C.UTF-8"))
+        setlocale(LC_ALL, "");
+    cb_init(&cb, 80, 24);
+    compare_panes();
+    numbers_and_bars();
+    compare_export();
+    narration();
+    why();
+    exercise();
+    lesson();
+    cb_free(&cb);
+    return tap_exit();
+}

@@ -1,0 +1,159 @@
+#!/bin/sh
+# tmux_lib.sh - what the tests that drive the real binary in tmux share
+# (sourced by ui_tmux.sh and ui_teach.sh): a private tmux server, a pane that
+# runs hetcast and records its pid and exit status, TAP's ok, and waits that
+# poll capture-pane with a timeout (no fixed sleeps), then let the screen
+# settle.  HC_TERM sets the pane's TERM (xterm-256color by default).
+# Needs HETCAST (an absolute path) set by the caller.
+
+SOCK=hetcast-test-$$
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/hetcast-ui.XXXXXX")
+n=0
+failed=0
+
+tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
+cleanup() { tm kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+ok() {   # ok STATUS DESCRIPTION
+    n=$((n + 1))
+    if [ "$1" -eq 0 ]; then
+        echo "ok $n - $2"
+    else
+        echo "not ok $n - $2"
+        failed=$((failed + 1))
+        if [ -s "$TMP/screen" ]; then
+            echo "# last screen:"
+            sed 's/^/#   /' "$TMP/screen"
+        fi
+    fi
+}
+
+# The pane runs run.sh: it records hetcast's pid (exec keeps it), runs it with
+# TERM=xterm-256color, then prints the exit status and the terminal settings.
+# The shell catches SIGINT (so Ctrl-C does not end it too); hetcast, exec'd,
+# starts with the default action and installs its own handler.
+cat >"$TMP/run.sh" <<EOF
+#!/bin/sh
+trap : INT
+ulimit -c 0   # the crash signals of ui_tmux.sh leave no core file
+sh -c 'echo \$\$ >"\$1"; shift; exec "\$@"' sh "$TMP/pid" env TERM=\${HC_TERM:-xterm-256color} LANG=C.UTF-8 "$HETCAST" "\$@"
+echo "EXIT=\$?"
+stty -a >"$TMP/stty" 2>&1
+echo STTY-DONE
+sleep 600
+EOF
+
+capture() { tm capture-pane -p -t hc >"$TMP/screen" 2>/dev/null; }
+
+# settle: capture until two captures 50 ms apart agree, so that a check never
+# reads a screen that hetcast is still drawing (a busy machine shows halves).
+settle() {
+    j=0
+    while [ "$j" -lt 20 ]; do
+        cp "$TMP/screen" "$TMP/settle"
+        sleep 0.05
+        capture
+        cmp -s "$TMP/settle" "$TMP/screen" && return 0
+        j=$((j + 1))
+    done
+}
+
+wait_for() {   # wait_for TEXT [TENTHS]: poll the screen until TEXT shows up
+    i=0
+    while [ "$i" -lt "${2:-100}" ]; do
+        capture
+        grep -qF -- "$1" "$TMP/screen" && { settle; return 0; }
+        sleep 0.1
+        i=$((i + 1))
+    done
+    return 1
+}
+
+wait_all() {   # wait_all TEXT...: poll until every TEXT is on the screen at once
+    i=0
+    while [ "$i" -lt 100 ]; do
+        capture
+        all=0
+        for text in "$@"; do
+            grep -qF -- "$text" "$TMP/screen" || { all=1; break; }
+        done
+        [ "$all" -eq 0 ] && { settle; return 0; }
+        sleep 0.1
+        i=$((i + 1))
+    done
+    return 1
+}
+
+wait_same() {   # wait_same FILE [TENTHS]: poll until the screen is exactly FILE
+    i=0
+    while [ "$i" -lt "${2:-100}" ]; do
+        capture
+        cmp -s "$1" "$TMP/screen" && return 0
+        sleep 0.1
+        i=$((i + 1))
+    done
+    diff "$1" "$TMP/screen" | sed 's/^/# /'
+    return 1
+}
+
+wait_gone() {   # wait_gone TEXT [TENTHS]
+    i=0
+    while [ "$i" -lt "${2:-100}" ]; do
+        capture
+        grep -qF -- "$1" "$TMP/screen" || { settle; return 0; }
+        sleep 0.1
+        i=$((i + 1))
+    done
+    return 1
+}
+
+start() {   # start W H [ENV=VALUE ...] -- HETCAST-ARGS...
+    w=$1
+    h=$2
+    shift 2
+    envs=""
+    while [ "$#" -gt 0 ] && [ "$1" != "--" ]; do
+        envs="$envs $1"
+        shift
+    done
+    [ "$1" = "--" ] && shift
+    stop_server
+    rm -f "$TMP/pid" "$TMP/stty" "$TMP/screen"
+    tries=0
+    until tm new-session -d -s hc -x "$w" -y "$h" "env$envs sh '$TMP/run.sh' $*" 2>/dev/null; do
+        tries=$((tries + 1))
+        [ "$tries" -ge 20 ] && { echo "# cannot start tmux"; return 1; }
+        sleep 0.2
+        stop_server
+    done
+}
+
+stop_server() {   # kill the server and wait until it is gone
+    tm kill-server >/dev/null 2>&1
+    i=0
+    while tm list-sessions >/dev/null 2>&1 && [ "$i" -lt 50 ]; do
+        sleep 0.1
+        i=$((i + 1))
+    done
+}
+
+keys() { tm send-keys -t hc "$@"; }
+
+sane() {   # the terminal after hetcast: cooked mode, echo, main screen, cursor on
+    wait_for STTY-DONE 50 || return 1
+    grep -q -- ' icanon' "$TMP/stty" && grep -q -- ' echo ' "$TMP/stty" &&
+        [ "$(tm display-message -p -t hc '#{alternate_on}')" = 0 ] &&
+        [ "$(tm display-message -p -t hc '#{cursor_flag}')" = 1 ]
+}
+
+hetcast_pid() {
+    i=0
+    while [ ! -s "$TMP/pid" ] && [ "$i" -lt 50 ]; do
+        sleep 0.1
+        i=$((i + 1))
+    done
+    cat "$TMP/pid"
+}
+

@@ -1,0 +1,177 @@
+#!/bin/sh
+# ui_teach.sh - the view for a class (issue 15) on the real binary in tmux,
+# at 60x16, 80x24 and 200x60: every node reachable in both compare panes;
+# play that keeps its rhythm while keys are pressed; no text drawn dim (SGR
+# 2); TERM=dumb refused with a message instead of a blank screen; the node
+# facts (i), the incremental find (/), the exercise's reasons.  Every wait
+# polls the screen with a timeout (tests/tmux_lib.sh).  Output: TAP.
+
+HETCAST=${HETCAST:-build/hetcast}
+case $HETCAST in /*) ;; *) HETCAST=$(pwd)/$HETCAST ;; esac
+
+if ! command -v tmux >/dev/null 2>&1; then
+    echo "1..0 # SKIP tmux is not installed"
+    exit 0
+fi
+
+. "$(dirname "$0")/tmux_lib.sh"
+
+# The lines of the screen that start with a lane label NAME (then a blank).
+lanes() { grep -c "^$1 " "$TMP/screen"; }
+
+# ---- compare: every node in both panes ----
+
+for size in "60 16" "80 24" "200 60"; do
+    set -- $size
+    start "$1" "$2" -- clusters/counterexample.csv -s fnf -s optimal
+    keys G
+    wait_for "step 16/16"
+    for node in p0 p1 p2; do
+        [ "$(lanes $node)" -eq 2 ]
+        ok $? "$1x$2 counterexample: $node in both compare panes"
+    done
+    keys q
+    wait_for "EXIT=0"
+done
+for size in "60 16" "80 24" "200 60"; do
+    set -- $size
+    start "$1" "$2" -- clusters/k-class.lua --param n=8 -s fnf -s optimal
+    keys G
+    wait_for "step 56/56"
+    seen=""
+    for k in 1 2 3 4 5 6 7 8; do
+        capture
+        for node in fast-1 normal-1 normal-2 normal-3 slow-1 slow-2 slow-3 slow-4; do
+            [ "$(lanes $node)" -eq 2 ] && case " $seen " in *" $node "*) ;; *) seen="$seen $node" ;; esac
+        done
+        keys Down
+        sleep 0.1
+    done
+    [ "$(echo $seen | wc -w)" -eq 8 ]
+    ok $? "$1x$2 k-class n=8: every node reached in both panes by selecting down (saw:$seen)"
+    keys q
+    wait_for "EXIT=0"
+done
+
+# ---- node facts (i), find (/), go to (:), the log (L) ----
+
+for size in "60 16" "80 24" "200 60"; do
+    set -- $size
+    start "$1" "$2" -- clusters/counterexample.csv
+    wait_for "step 0/8"
+    keys / p 2
+    wait_for "find: p2_"
+    ok $? "$1x$2: / opens the find prompt and shows what is typed"
+    keys Enter
+    wait_for "found p2"
+    ok $? "$1x$2: /p2 selects p2"
+    keys i
+    wait_all "facts of p2" "s=2" "r=3"
+    ok $? "$1x$2: i shows p2's s=2 and r=3"
+    grep -q "holds the message at t=6, from p0" "$TMP/screen"
+    ok $? "$1x$2: and when p2 holds the message, from whom"
+    keys Escape
+    wait_gone "facts of p2"
+    keys : 5 Enter
+    wait_for "step 5/8"
+    ok $? "$1x$2: :5 goes to step 5"
+    keys : t = 6 Enter
+    wait_for "step 8/8"
+    ok $? "$1x$2: :t=6 goes to the time 6"
+    keys L
+    wait_all "narration log" "p2 holds the message from p0"
+    ok $? "$1x$2: L opens the narration log, at its end"
+    keys q q
+    wait_for "EXIT=0"
+done
+
+# ---- the exercise: a worse pick with its reason ----
+
+for size in "60 16" "80 24" "200 60"; do
+    set -- $size
+    start "$1" "$2" -- clusters/counterexample.csv
+    wait_for "step 0/8"
+    keys x
+    wait_for "pick a sender"
+    keys Enter
+    wait_for "p0 sends to:"
+    keys Enter
+    wait_for "would have"
+    tr '\n' ' ' <"$TMP/screen" | sed 's/  */ /g' >"$TMP/flat"
+    grep -q "p2 ends up late" "$TMP/flat" && grep -q "p0 -> p2 would have kept 5" "$TMP/flat"
+    ok $? "$1x$2: a worse pick names the late node (p2) and the better pick (p0 -> p2)"
+    keys z
+    wait_for "z does nothing in the exercise"
+    ok $? "$1x$2: a key that does not apply says so"
+    keys x q
+    wait_for "EXIT=0"
+done
+
+# ---- a lesson ----
+
+for size in "60 16" "80 24" "200 60"; do
+    set -- $size
+    start "$1" "$2" -- lesson lua/lessons/fnf-loses.lua
+    wait_all "slide 1/4" "Question:"
+    ok $? "$1x$2 lesson: the first slide with its question"
+    keys a
+    wait_for "p2, the slow one"
+    ok $? "$1x$2 lesson: a reveals the answer"
+    keys ] ]
+    wait_for "slide 3/4"
+    keys Enter
+    wait_all "fnf vs optimal" "step 16/16"
+    ok $? "$1x$2 lesson: Enter shows slide 3's schedules at its step"
+    keys q
+    wait_for "EXIT=0"
+done
+
+# ---- play keeps its rhythm while keys are pressed ----
+
+start 80 24 -- clusters/k-class.lua --param n=8
+wait_for "step 0/"
+keys p
+# Zoom in and out every 0.1 s for 3 s: before the fix every key restarted
+# the 500 ms delay, and play never moved.
+j=0
+while [ "$j" -lt 30 ]; do
+    keys +
+    sleep 0.05
+    keys -
+    sleep 0.05
+    j=$((j + 1))
+done
+capture
+step=$(sed -n 's/.*step \([0-9]*\)\/.*/\1/p' "$TMP/screen" | head -n 1)
+[ "${step:-0}" -ge 3 ]
+ok $? "play advances while keys are pressed (step ${step:-?} after 3 s of keys at 2 steps/s)"
+keys p q
+wait_for "EXIT=0"
+
+# ---- nothing dim, TERM=dumb ----
+
+start 80 24 -- clusters/counterexample.csv
+keys l l l t
+wait_for "tree fnf"
+tm capture-pane -e -p -t hc >"$TMP/esc"
+! grep -q "$(printf '\033')\[\([0-9;]*;\)\?2[;m]" "$TMP/esc"
+ok $? "no text drawn dim (SGR 2), in colour"
+keys q
+wait_for "EXIT=0"
+start 80 24 NO_COLOR=1 -- clusters/counterexample.csv
+keys l l l
+wait_for "step 3/8"
+tm capture-pane -e -p -t hc >"$TMP/esc"
+! grep -q "$(printf '\033')\[\([0-9;]*;\)\?2[;m]" "$TMP/esc"
+ok $? "no text drawn dim (SGR 2), in monochrome"
+keys q
+wait_for "EXIT=0"
+
+start 80 24 HC_TERM=dumb -- clusters/counterexample.csv
+wait_for "EXIT=2"
+ok $? "TERM=dumb: exit status 2"
+grep -q "cannot draw the view" "$TMP/screen"
+ok $? "TERM=dumb: says why instead of a blank screen"
+
+echo "1..$n"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,419 @@
+/*
+ * screen_facts.c - what a class asks about a node, and where to go next:
+ * the facts screen (i: the selected node's send and receive times, or its
+ * row of the matrix, or its edges; class and group; when it holds the
+ * message and from whom in each schedule on screen; how long its ports were
+ * busy and idle; the cluster's description on the source), the narration
+ * log (L: every event so far, wrapped, scrolling back), and the prompt at
+ * the bottom (/ finds a node as you type, like less and htop; : goes to a
+ * step or a time).  Every number comes from the engines; names go through
+ * cb_text, which never lets a control character reach the terminal.
+ */
+#include "drawkit.h"
+
+#include "explain.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---- the facts of a node ---- */
+
+static void node_line(FILE *fp, const struct cluster *c, int p)
+{
+    const struct node *nd = &c->nodes[p];
+    fprintf(fp, "%s", nd->name);
+    if (nd->klass || nd->group)
+        fprintf(fp, " · class %s · group %s", nd->klass ? nd->klass : "-", nd->group ? nd->group : "-");
+    if (p == c->source)
+        fprintf(fp, " · the source");
+    fprintf(fp, "\n");
+    switch (c->kind) {
+    case CLUSTER_NODES:
+        fprintf(fp, "send s=%s · receive r=%s · latency L=%s", ui_num(nd->send), ui_num(nd->recv),
+                ui_num(c->latency));
+        fprintf(fp, " (a transfer to it: s(sender) + %s + %s)\n", ui_num(c->latency), ui_num(nd->recv));
+        break;
+    case CLUSTER_MATRIX:
+        fprintf(fp, "send s=%s · receive r=%s · unit %s\ndistances:", ui_num(nd->send), ui_num(nd->recv),
+                ui_num(c->unit));
+        for (int q = 0; q < c->n; q++)
+            if (q != p)
+                fprintf(fp, " %s %s%s", c->nodes[q].name, ui_num(c->dist[(size_t)p * (size_t)c->n + (size_t)q]),
+                        q + 1 < c->n ? "," : "");
+        fprintf(fp, "\n");
+        break;
+    case CLUSTER_GRAPH: {
+        int out = 0, in = 0;
+        fprintf(fp, "edges out:");
+        for (int i = 0; i < c->nedges; i++)
+            if (c->edges[i].from == p)
+                fprintf(fp, "%s -> %s T=%s", out++ ? "," : "", c->nodes[c->edges[i].to].name,
+                        ui_num(c->edges[i].time));
+        fprintf(fp, "%s\nedges in:", out ? "" : " none");
+        for (int i = 0; i < c->nedges; i++)
+            if (c->edges[i].to == p)
+                fprintf(fp, "%s %s -> T=%s", in++ ? "," : "", c->nodes[c->edges[i].from].name,
+                        ui_num(c->edges[i].time));
+        fprintf(fp, "%s\n", in ? "" : " none");
+        break;
+    }
+    }
+}
+
+/* One schedule's view of p: when it holds the message, from whom, its ports' busy time. */
+static void run_line(FILE *fp, const struct vrun *vr, int p)
+{
+    const struct engine *e = vrun_engine(vr);
+    const struct cluster *c = e->c;
+    double end = vrun_end(vr), send_busy = 0, recv_busy = 0;
+    int sends = 0;
+    fprintf(fp, "%s: ", vrun_sched_name(vr));
+    if (vr->x) {
+        fprintf(fp, "an exchange: every node sends its own messages\n");
+    } else if (p == c->source) {
+        fprintf(fp, "holds the message from the start");
+    } else if (isfinite(engine_hold_time(e, p, 0)) && e->parent[p] >= 0) {
+        const struct transfer *in = NULL;
+        for (int i = 0; i < e->ntr; i++)
+            if (e->tr[i].to == p && e->tr[i].msg == 0)
+                in = &e->tr[i];
+        fprintf(fp, "holds the message at t=%s, from %s", ui_num(engine_hold_time(e, p, 0)),
+                c->nodes[e->parent[p]].name);
+        if (in && in->recv_end > in->recv_start)
+            fprintf(fp, " (its receive [%s, %s))", ui_num(in->recv_start), ui_num(in->recv_end));
+        if (engine_hold_time(e, p, 0) >= end)
+            fprintf(fp, "; the last to hold it: it sets the makespan %s", ui_num(end));
+    } else {
+        fprintf(fp, "never receives the message");
+    }
+    for (int i = 0; i < e->ntr; i++) {
+        const struct transfer *t = &e->tr[i];
+        if (t->from == p) {
+            send_busy += (t->free > t->send_end ? t->free : t->send_end) - t->start;
+            sends++;
+        }
+        if (t->to == p)
+            recv_busy += t->recv_end - t->recv_start;
+    }
+    if (!vr->x) {
+        fprintf(fp, "\n  sends %d: to", sends);
+        int shown = 0;
+        for (int i = 0; i < e->ntr && shown < 12; i++)
+            if (e->tr[i].from == p)
+                fprintf(fp, "%s %s at t=%s", shown++ ? "," : "", c->nodes[e->tr[i].to].name,
+                        ui_num(e->tr[i].start));
+        if (sends == 0)
+            fprintf(fp, " nobody");
+        else if (shown < sends)
+            fprintf(fp, ", ...");
+    }
+    fprintf(fp, "\n  send port busy %s, idle %s · receive port busy %s, idle %s (of %s)\n",
+            ui_num(send_busy), ui_num(end - send_busy > 0 ? end - send_busy : 0), ui_num(recv_busy),
+            ui_num(end - recv_busy > 0 ? end - recv_busy : 0), ui_num(end));
+}
+
+char *view_facts(const struct view *v, int p)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&text, &len);
+    if (!fp)
+        return NULL;
+    const struct cluster *c = v->c;
+    node_line(fp, c, p);
+    for (int i = 0; i < v->nruns; i++)
+        run_line(fp, &v->runs[i], p);
+    if (p == c->source && c->description && c->description[0])
+        fprintf(fp, "about %s: %s\n", c->name ? c->name : "this cluster", c->description);
+    fclose(fp);
+    return text;
+}
+
+bool view_first_difference(const struct view *v, char *buf, size_t size, double now, int width)
+{
+    if (v->nruns != 2 || !view_single_message(v))
+        return false;
+    struct explain_diff d;
+    const struct engine *a = vrun_engine(&v->runs[0]), *b = vrun_engine(&v->runs[1]);
+    if (explain_first_difference(a, b, &d) < 0 || !d.parted || now < d.time ||
+        (isfinite(now) && v->step == 0))
+        return false;
+    const char *na = vrun_sched_name(&v->runs[0]), *nb = vrun_sched_name(&v->runs[1]);
+    explain_diff_text(a, na, nb, &d, buf, size);
+    if (width > 0 && text_width(buf) > width) {   /* the short form: the picks and who is late */
+        const struct node *nd = v->c->nodes;
+        int at = snprintf(buf, size, "first difference (t=%s): %s %s%s%s, %s %s%s%s", ui_num(d.time), na,
+                          nd[d.a_from].name, ui_glyphs(v)->to, nd[d.a_to].name, nb, nd[d.b_from].name,
+                          ui_glyphs(v)->to, nd[d.b_to].name);
+        if (d.late >= 0 && d.worse >= 0 && at > 0 && (size_t)at < size)
+            snprintf(buf + at, size - (size_t)at, "; %s late under %s: %s, not %s",
+                     nd[d.late].name, d.worse == 0 ? na : nb, ui_num(d.late_hold[d.worse]),
+                     ui_num(d.late_hold[1 - d.worse]));
+    }
+    return true;
+}
+
+/* ---- the narration log ---- */
+
+static char *log_text(const struct view *v)
+{
+    char *text = NULL, line[1100];
+    size_t len = 0;
+    FILE *fp = open_memstream(&text, &len);
+    if (!fp)
+        return NULL;
+    int k[2] = {0, 0};
+    if (view_first_difference(v, line, sizeof line, INFINITY, 0))
+        fprintf(fp, "%s\n\n", line);
+    for (int s = 0; s < v->step; s++) {
+        int r = v->nruns == 1 ? 0 : v->order[s].run;
+        engine_narrate(vrun_engine(&v->runs[r]), k[r]++, line, sizeof line);
+        if (v->nruns == 2)
+            fprintf(fp, "%s: ", vrun_sched_name(&v->runs[r]));
+        fprintf(fp, "%s\n", line);
+    }
+    if (v->step == 0)
+        fprintf(fp, "nothing yet: step with l or space, then L again\n");
+    fclose(fp);
+    return text;
+}
+
+/* ---- drawing: wrapped lines, scrolled ---- */
+
+/* Word-wrap one line of text at w columns into out (lines split by '\n'); returns how many. */
+static int wrap_into(const char *s, int w, FILE *out)
+{
+    int n = 0;
+    while (*s) {
+        int cols = 0;
+        size_t i = 0, best = 0;
+        while (s[i]) {
+            int l;
+            uint32_t cp = utf8_decode(s + i, &l);
+            if (cols + cp_width(cp) > w)
+                break;
+            cols += cp_width(cp);
+            i += (size_t)l;
+            if (s[i] == ' ' || !s[i])
+                best = i;
+        }
+        if (!s[i])
+            best = i;
+        if (best == 0)
+            best = i ? i : 1;
+        fprintf(out, "%s%.*s\n", n ? "  " : "", (int)best, s);
+        n++;
+        s += best;
+        while (*s == ' ')
+            s++;
+        w = w > 4 ? w : 4;
+        if (n == 1)
+            w -= 2;   /* continuation lines are indented */
+    }
+    return n ? n : (fprintf(out, "\n"), 1);
+}
+
+static void draw_facts(struct view *v, struct cellbuf *cb)
+{
+    char *text = v->log ? log_text(v) : view_facts(v, v->sel);
+    char *wrapped = NULL;
+    size_t wl = 0;
+    FILE *fp = open_memstream(&wrapped, &wl);
+    int n = 0;
+    for (char *line = text; fp && line && *line;) {
+        char *nl = strchr(line, '\n');
+        if (nl)
+            *nl = '\0';
+        n += wrap_into(line, cb->w - 4, fp);
+        line = nl ? nl + 1 : NULL;
+    }
+    if (fp)
+        fclose(fp);
+    char title[200];
+    if (v->log)
+        snprintf(title, sizeof title, "narration log: %d event%s up to step %d", v->step,
+                 v->step == 1 ? "" : "s", v->step);
+    else
+        snprintf(title, sizeof title, "facts of %s", v->c->nodes[v->sel].name);
+    ui_title_bar(v, cb, title, "");
+    int rows = cb->h - 3;
+    if (v->scroll < 0 || v->scroll > n - rows)
+        v->scroll = n - rows > 0 ? (v->log && v->scroll < 0 ? n - rows : v->scroll < 0 ? 0 : n - rows) : 0;
+    int y = 0;
+    for (char *line = wrapped; line && *line; y++) {
+        char *nl = strchr(line, '\n');
+        if (nl)
+            *nl = '\0';
+        if (y >= v->scroll && y < v->scroll + rows)
+            cb_text(cb, 2, 2 + y - v->scroll, cb->w - 4, line, y == 0 && !v->log ? (unsigned)(R_HEAD | AF_BOLD) : R_NORMAL,
+                    v->ascii);
+        line = nl ? nl + 1 : NULL;
+    }
+    free(text);
+    free(wrapped);
+    char where[64];
+    snprintf(where, sizeof where, "lines %d-%d of %d", n ? v->scroll + 1 : 0,
+             v->scroll + rows < n ? v->scroll + rows : n, n);
+    const struct hint h[] = {{"any key", "back"}, {ui_glyphs(v)->up_down, "scroll"}, {"PgUp/PgDn", "page"},
+                             {where, ""}};
+    ui_status_bar(v, cb, h, n > rows ? 4 : 1);   /* scrolling only when there is more */
+}
+
+static unsigned facts_request(struct view *v, enum ui_req req, int key)
+{
+    const int page = 10;
+    switch (req) {
+    case REQ_MOVE:
+        v->scroll += key == UK_UP || key == 'k' ? -1 : 1;
+        if (v->scroll < 0)
+            v->scroll = 0;
+        break;
+    case REQ_MOVE_PAGE:
+        v->scroll += key == UK_PGUP ? -page : page;
+        if (v->scroll < 0)
+            v->scroll = 0;
+        break;
+    case REQ_CLOSE:
+        v->screen = &screen_main;
+        break;
+    default:
+        return 0;
+    }
+    return UI_HANDLED | UI_REDRAW;
+}
+
+void facts_open(struct view *v, bool log)
+{
+    v->playing = false;
+    v->log = log;
+    v->scroll = -1;   /* the log opens at its end, the facts at the top */
+    v->screen = &screen_facts;
+}
+
+const struct screen screen_facts = {"facts", SCR_FACTS, draw_facts, facts_request};
+
+/* ---- the prompt: / finds a node, : goes to a step or a time ---- */
+
+static bool starts_nocase(const char *s, const char *q)
+{
+    for (; *q; s++, q++)
+        if (tolower((unsigned char)*s) != tolower((unsigned char)*q))
+            return false;
+    return true;
+}
+
+int view_find_node(const struct view *v, const char *q)
+{
+    if (!q[0])
+        return -1;
+    for (int p = 0; p < v->c->n; p++)   /* a whole name, then a prefix, then anywhere */
+        if (strcasecmp(v->c->nodes[p].name, q) == 0)
+            return p;
+    for (int p = 0; p < v->c->n; p++)
+        if (starts_nocase(v->c->nodes[p].name, q))
+            return p;
+    for (int p = 0; p < v->c->n; p++)
+        for (const char *s = v->c->nodes[p].name; *s; s++)
+            if (starts_nocase(s, q))
+                return p;
+    return -1;
+}
+
+void prompt_open(struct view *v, char kind)
+{
+    v->playing = false;
+    v->prompt_kind = kind;
+    v->query[0] = '\0';
+    v->prompt_sel = v->sel;
+    v->screen = &screen_prompt;
+}
+
+static void draw_prompt(struct view *v, struct cellbuf *cb)
+{
+    screen_main.draw(v, cb);
+    int y = cb->h - 1;
+    cb_fill(cb, 0, y, cb->w, 1, ' ', R_STATUS);
+    char line[200];
+    if (v->prompt_kind == '/') {
+        int p = view_find_node(v, v->query);
+        snprintf(line, sizeof line, "find: %s_   %s", v->query,
+                 !v->query[0] ? "(type a name; Enter keeps it, Esc goes back)"
+                 : p >= 0 ? "Enter keeps it" : "no node matches");
+    } else {
+        snprintf(line, sizeof line, "go to: %s_   (a step: 12, or a time: t=4.5; Enter goes, Esc cancels)",
+                 v->query);
+    }
+    cb_text(cb, 1, y, cb->w - 2, line, R_STATUS | AF_BOLD, v->ascii);
+}
+
+/* ":12" is step 12, ":t=4.5" (or "t4.5") the time 4.5.  0, or -1 with a message. */
+static int go_to(struct view *v, const char *q)
+{
+    char *end;
+    if (q[0] == 't' || q[0] == 'T') {
+        const char *num = q + 1 + (q[1] == '=');
+        double t = strtod(num, &end);
+        if (end == num || *end || !isfinite(t)) {
+            view_message(v, MSG_ERROR, "go to: \"%s\" is not a time (t=4.5)", q);
+            return -1;
+        }
+        view_step_to(v, view_step_at_time(v, t));
+        view_message(v, MSG_INFO, "went to t=%s (step %d of %d)", ui_num(t), v->step, v->nsteps);
+        return 0;
+    }
+    long k = strtol(q, &end, 10);
+    if (end == q || *end || k < 0) {
+        view_message(v, MSG_ERROR, "go to: \"%s\" is neither a step (12) nor a time (t=4.5)", q);
+        return -1;
+    }
+    view_step_to(v, k > v->nsteps ? v->nsteps : (int)k);
+    return 0;
+}
+
+static unsigned prompt_request(struct view *v, enum ui_req req, int key)
+{
+    size_t len = strlen(v->query);
+    switch (req) {
+    case REQ_TYPE:
+        if (key == UK_BACKSPACE) {
+            while (len > 0 && ((unsigned char)v->query[len - 1] & 0xc0) == 0x80)
+                len--;   /* a whole UTF-8 character */
+            if (len > 0)
+                v->query[--len] = '\0';
+        } else if (key >= ' ' && key != 0x7f && !(key >= 0x80 && key < 0xa0) && key < 0x110000 &&
+                   len + 5 < sizeof v->query) {
+            len += utf8_encode((uint32_t)key, v->query + len);
+            v->query[len] = '\0';
+        } else {
+            return UI_HANDLED;   /* arrows and the like: nothing to type */
+        }
+        if (v->prompt_kind == '/') {
+            int p = view_find_node(v, v->query);
+            v->sel = p >= 0 ? p : v->prompt_sel;
+        }
+        break;
+    case REQ_PICK:
+        v->screen = &screen_main;
+        if (v->prompt_kind == ':' && v->query[0])
+            go_to(v, v->query);
+        else if (v->prompt_kind == '/' && view_find_node(v, v->query) >= 0)
+            view_message(v, MSG_INFO, "found %s (i: its facts)", v->c->nodes[v->sel].name);
+        else if (v->prompt_kind == '/' && v->query[0])
+            view_message(v, MSG_ERROR, "no node matches \"%s\"", v->query);
+        break;
+    case REQ_CANCEL:
+        if (v->prompt_kind == '/')
+            v->sel = v->prompt_sel;
+        v->screen = &screen_main;
+        break;
+    default:
+        return 0;
+    }
+    return UI_HANDLED | UI_REDRAW;
+}
+
+const struct screen screen_prompt = {"prompt", SCR_PROMPT, draw_prompt, prompt_request};

@@ -1,0 +1,142 @@
+/*
+ * screen_lesson.c - a lesson in the view (hetcast lesson FILE): each slide
+ * opens on its own screen (title, the instructor's text, the question; the
+ * answer on a key), and Enter shows its schedule(s) on the main screen at
+ * the slide's step, where ] and [ move between slides and w brings the text
+ * back.  A slide's cluster is opened through view_open like any `hetcast
+ * FILE -s A -s B`, so everything the main screen does works on it.
+ */
+#include "drawkit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lesson.h"
+
+/* Open slide k into v (closed or fresh), keeping what the terminal set. */
+static int open_slide(struct view *v, const struct lesson *l, int k, char **cause)
+{
+    struct view keep = *v;
+    struct session_opts o;
+    lesson_session(l, k, &o);
+    int rc = view_open(v, &o, cause);
+    if (rc != 0)
+        return rc;
+    v->colour = keep.colour;
+    v->ascii = keep.ascii;
+    v->busy = keep.busy;
+    v->busy_ctx = keep.busy_ctx;
+    v->lesson = l;
+    v->slide = k;
+    v->answer = false;
+    const struct slide *s = &l->slides[k];
+    view_step_to(v, s->step < 0 || s->step > v->nsteps ? v->nsteps : s->step);
+    v->screen = &screen_lesson;
+    return 0;
+}
+
+int lesson_view_open(struct view *v, const struct lesson *l, int k, char **cause)
+{
+    memset(v, 0, sizeof *v);
+    return open_slide(v, l, k, cause);
+}
+
+void lesson_go(struct view *v, int k)
+{
+    const struct lesson *l = v->lesson;
+    if (k < 0 || k >= l->n) {
+        view_message(v, MSG_INFO, k < 0 ? "the first slide" : "the last slide: q ends the lesson");
+        return;
+    }
+    int was = v->slide;
+    struct view keep = *v;
+    char *cause = NULL;
+    view_close(v);
+    *v = (struct view){0};
+    v->colour = keep.colour;
+    v->ascii = keep.ascii;
+    v->busy = keep.busy;
+    v->busy_ctx = keep.busy_ctx;
+    if (open_slide(v, l, k, &cause) != 0) {
+        char msg[600];
+        snprintf(msg, sizeof msg, "slide %d does not open: %s", k + 1, cause ? cause : "failed");
+        free(cause);
+        cause = NULL;
+        if (open_slide(v, l, was, &cause) == 0)
+            view_message(v, MSG_ERROR, "%s", msg);
+        free(cause);
+    }
+}
+
+static void draw_lesson(struct view *v, struct cellbuf *cb)
+{
+    const struct lesson *l = v->lesson;
+    const struct slide *s = &l->slides[v->slide];
+    char right[64];
+    snprintf(right, sizeof right, "slide %d/%d", v->slide + 1, l->n);
+    cb_fill(cb, 0, 0, cb->w, 1, ' ', R_TITLE);
+    ui_put(v, cb, 1, 0, cb->w - 3 - text_width(right), R_TITLE | AF_BOLD, l->title ? l->title : "lesson");
+    ui_put(v, cb, cb->w - 1 - text_width(right), 0, -1, R_TITLE | AF_BOLD, right);
+    int w = cb->w - 4, y = 1;
+    ui_put(v, cb, 2, y++, w, R_HEAD | AF_BOLD, s->title ? s->title : "");
+    char cl[300];
+    snprintf(cl, sizeof cl, "%s%s%s%s%s", v->c->name ? v->c->name : "cluster", ui_glyphs(v)->dot,
+             model_name(v->model), ui_glyphs(v)->dot, vrun_sched_name(&v->runs[0]));
+    if (v->nruns == 2)
+        snprintf(cl + strlen(cl), sizeof cl - strlen(cl), " vs %s", vrun_sched_name(&v->runs[1]));
+    ui_put(v, cb, 2, y++, w, R_NORMAL, cl);
+    y++;
+    /* The question and its answer keep the rows above the status bar (two
+     * each); the text has what is left, its lines as written, each wrapped. */
+    int qy = cb->h - 1 - (s->question ? 4 : 0) - (v->msg[0] ? 2 : 0);
+    char *text = xstrdup(s->text ? s->text : "");
+    for (char *line = text; line && y < qy;) {
+        char *nl = strchr(line, '\n');
+        if (nl)
+            *nl = '\0';
+        int rows = text_width(line) / (w > 1 ? w : 1) + 1;
+        if (rows > qy - y)
+            rows = qy - y;
+        ui_wrap(v, cb, 2, y, w, rows, R_NORMAL, line);
+        y += rows;
+        line = nl ? nl + 1 : NULL;
+    }
+    free(text);
+    if (s->question) {
+        int qx = 2 + text_width("Question: ");
+        ui_put(v, cb, 2, qy, w, R_HEAD | AF_BOLD, "Question:");
+        ui_wrap(v, cb, qx, qy, cb->w - qx - 2, 2, R_NORMAL | AF_BOLD, s->question);
+        if (v->answer && s->answer)
+            ui_wrap(v, cb, qx, qy + 2, cb->w - qx - 2, 2, R_GOOD | AF_BOLD, s->answer);
+        else if (s->answer)
+            ui_put(v, cb, qx, qy + 2, w, R_NORMAL, "(a: the answer)");
+    }
+    if (v->msg[0])
+        ui_messages(v, cb, cb->h - 3, cb->w);
+    const struct hint h[] = {{"Enter", "the schedule"}, {"]", "next slide"}, {"[", "previous"}, {"a", "answer"}};
+    ui_status_bar(v, cb, h, s->answer ? 4 : 3);
+}
+
+static unsigned lesson_request(struct view *v, enum ui_req req, int key)
+{
+    switch (req) {
+    case REQ_PICK:
+        v->screen = &screen_main;
+        break;
+    case REQ_SLIDE:
+        lesson_go(v, v->slide + (key == '[' || key == UK_PGUP ? -1 : 1));
+        break;
+    case REQ_ANSWER:
+        if (v->lesson->slides[v->slide].answer)
+            v->answer = true;
+        else
+            view_message(v, MSG_INFO, "this slide asks no question");
+        break;
+    default:
+        return view_request(v, req, key);
+    }
+    return UI_HANDLED | UI_REDRAW;
+}
+
+const struct screen screen_lesson = {"lesson", SCR_LESSON, draw_lesson, lesson_request};
