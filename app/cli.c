@@ -278,8 +278,12 @@ static int smpi_out(const struct run *r, const char *dir)
         return cli_fail(cause, 2);
     if (export_smpi(r, dir, &command, &cause) < 0)
         return cli_fail(cause, 1);
-    printf("makespan %s (%s, %s): replay it with SimGrid, %s/README:\n  %s\n",
-           report_num(r->eng.makespan), r->sched.ops->name, model_name(r->model), dir, command);
+    printf("makespan %s (%s, %s): replay it with SimGrid, ", report_num(r->eng.makespan),
+           r->sched.ops->name, model_name(r->model));
+    text_put(dir, stdout);   /* the user's path, escaped like every message */
+    fputs("/README:\n  ", stdout);
+    text_put(command, stdout);
+    fputc('\n', stdout);
     free(command);
     return 0;
 }

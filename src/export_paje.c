@@ -150,7 +150,7 @@ int export_paje(FILE *fp, const struct run *runs, int k)
             pev_add(&l, t->hold, PEV_END_LINK, r, i, 'M');
         }
     }
-    if (l.n > 0)   /* qsort wants an array, even of none */
+    if (l.n > 0)   /* qsort of NULL is undefined, even for 0 items */
         qsort(l.v, (size_t)l.n, sizeof *l.v, pev_cmp);
     for (long i = 0; i < l.n; i++) {
         const struct pev *v = &l.v[i];

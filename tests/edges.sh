@@ -107,6 +107,10 @@ run "$H" "$(printf 'cmd\033[2J')"
 check "an unknown command with ESC: no raw ESC" sh -c "[ $rc -eq 2 ] && grep -qF 'cmd\\x1b[2J' $T/err"
 run "$H" run $C -s "$(printf 'fn\033[2J')"
 check "an unknown scheduler with ESC: no raw ESC" sh -c "[ $rc -eq 2 ] && ! grep -q '$E' $T/err"
+mkdir "$T/sm$E[2J"
+run "$H" run $C --format smpi --output "$T/sm$E[2J"
+check "--format smpi into a directory whose name holds ESC: shown as \\x1b" sh -c "[ $rc -eq 0 ] && grep -qF 'sm\\x1b[2J/README' $T/out"
+check "... and no raw ESC" raw_free
 run "$H" run "$(printf '%s/no\033[2Jfile.csv' "$T")"
 check "a missing file whose name holds ESC: no raw ESC" sh -c "[ $rc -eq 2 ] && ! grep -q '$E' $T/err"
 

@@ -313,7 +313,10 @@ static void fuzz_schedule(const struct cluster *c, FILE *out)
                 fastpath_set(false);
                 int rc = run_schedule(&r2, c, m, ops, &o, RUN_OPT_NEVER, &cause);
                 fastpath_set(true);
-                if (rc != 0 || r2.eng.makespan != ms || r2.eng.ntr != ntr)
+                /* The throughput LP's limit is wall-clock too (o.time_limit): on a
+                 * busy machine one of the two runs may give up and the other not. */
+                bool lp_gave_up = rc != 0 && cause && strstr(cause, "linear program gave up");
+                if (!lp_gave_up && (rc != 0 || r2.eng.makespan != ms || r2.eng.ntr != ntr))
                     fuzz_fail("fast and readable paths: another schedule", ops->name);
                 run_free(&r2);
             }
