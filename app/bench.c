@@ -19,6 +19,7 @@
  * run that failed).
  */
 #include "bench.h"
+#include "cli.h"
 #include "opts.h"
 
 #include <errno.h>
@@ -545,7 +546,7 @@ static int fig_exchange(const struct bopts *o)
         long long msgs = 0;
         for (int rep = 0; rep < o->repeat; rep++) {
             struct exchange x;
-            struct exchange_opts xo = {.pattern = XPAT_ALL_TO_ALL, .algo = XALGO_CATERPILLAR,
+            struct exchange_opts xo = {.pattern = XPAT_ALL_TO_ALL, .ops = &xsched_caterpillar,
                                        .seed = o->seed};
             char *cause = NULL;
             double t0 = cpu_now();
@@ -679,9 +680,5 @@ int bench_main(int argc, char **argv, const struct bench_view_ops *view)
         fails += fig_view(&o, view);
     if (o.only[F_EXCHANGE])
         fails += fig_exchange(&o);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "hetcast bench: cannot write the output: %s\n", strerror(errno));
-        return 1;
-    }
-    return fails ? 1 : 0;
+    return cli_output_status(fails ? 1 : 0);
 }

@@ -10,6 +10,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,15 +22,19 @@
 #include "datadir.h"
 #include "experiment.h"
 #include "export.h"
+#include "export_interop.h"
 #include "lua_sandbox.h"
 #include "lua_sched.h"
 #include "opts.h"
 #include "pipeline.h"
 #include "report.h"
+#if HETCAST_HAVE_SIMGRID
+#include "simgrid_load.h"
+#endif
 
 enum {
     O_SEED = OPT_LONG, O_SOURCE, O_FORMAT, O_SUMMARY, O_SAVE, O_PARAM, O_LUA_BUDGET, O_LUA_MEMORY,
-    O_TIME_LIMIT, O_NODE_LIMIT, O_SLICES, O_PATTERN, O_RECEIVERS,
+    O_TIME_LIMIT, O_NODE_LIMIT, O_SLICES, O_PATTERN, O_RECEIVERS, O_SIZE, O_OUTPUT,
 };
 
 /* The options of the view, run and compare: the dispatch and the help. */
@@ -43,16 +48,20 @@ static const struct opt cli_opt_table[] = {
      AT(s.sopt.seed), 0, 0, NULL},
     {"source", O_SOURCE, "NAME", "the node that holds the message first", OPT_STRING,
      AT(s.source), 0, 0, NULL},
-    {"format", O_FORMAT, "F", "text (default), csv, json or svg (Gantt and tree)", OPT_STRING,
-     AT(format), 0, 0, NULL},
+    {"format", O_FORMAT, "F", "text (default), csv, json, svg (Gantt and tree), paje, dot or smpi "
+     "(interop.md)", OPT_STRING, AT(format), 0, 0, NULL},
+    {"output", O_OUTPUT, "DIR", "--format smpi: the directory for the platform, traces and README",
+     OPT_STRING, AT(output), 0, 0, NULL},
+    {"size", O_SIZE, "BYTES", "SimGrid platforms (.xml): the message size (default 1)", OPT_CALL,
+     0, 0, 0, NULL},
     {"summary", O_SUMMARY, NULL, "only the summary lines (for large clusters)", OPT_FLAG,
      AT(summary), 0, 0, NULL},
     {"save-cluster", O_SAVE, "F", "also write the cluster as CSV to F", OPT_STRING,
      AT(save_cluster), 0, 0, NULL},
     {"param", O_PARAM, "K=V", "a parameter of a .lua cluster script (repeatable)", OPT_CALL, 0, 0,
      0, NULL},
-    {"time-limit", O_TIME_LIMIT, "S", "optimal: give up after S seconds (default 10)", OPT_NUMBER,
-     AT(s.sopt.time_limit), 0, 0, NULL},
+    {"time-limit", O_TIME_LIMIT, "S", "optimal and the throughput LP: give up after S seconds "
+     "(wall-clock, default 10)", OPT_SECONDS, AT(s.sopt.time_limit), 0, 0, NULL},
     {"node-limit", O_NODE_LIMIT, "N", "optimal: give up after N search nodes", OPT_CALL, 0, 0, 0,
      NULL},
     {"slices", O_SLICES, "K", "pipelined trees on platform graphs: slices to send (default 20)",
@@ -73,7 +82,8 @@ static void usage(FILE *fp)
 {
     char *s = sched_names(), *m = model_names();
     fprintf(fp,
-            "usage: hetcast [FILE] [options]       open the interactive view (FILE: .csv cluster or .lua script)\n"
+            "usage: hetcast [FILE] [options]       open the interactive view (FILE: .csv cluster, .lua script,\n"
+            "                                      or .xml SimGrid platform)\n"
             "       hetcast run FILE [options]     schedule a broadcast and print it (FILE -: CSV on standard input)\n"
             "       hetcast compare FILE -s A -s B [options]\n"
             "                                      several schedulers side by side (default: fnf, optimal)\n"
@@ -104,9 +114,24 @@ static void usage(FILE *fp)
 
 int cli_fail(char *cause, int status)
 {
-    fprintf(stderr, "hetcast: %s\n", cause ? cause : "failed");
+    opts_say("hetcast", cause ? cause : "failed");
     free(cause);
     return status;
+}
+
+int cli_output_status(int status)
+{
+    static bool said;   /* the failure is told once */
+    int before = errno;   /* a writer that gave up left why (cluster_write_csv does) */
+    errno = 0;
+    bool bad = fflush(stdout) != 0;
+    int err = errno ? errno : before ? before : EIO;
+    if (!bad && !ferror(stdout))
+        return status;
+    if (!said)
+        opts_error(1, "cannot write the output: %s", strerror(err));
+    said = true;
+    return status ? status : 1;
 }
 
 void cli_warnings(const struct diag *d)
@@ -118,7 +143,7 @@ void cli_warnings(const struct diag *d)
 static void print_to_stderr(const char *script, const char *text, void *ud)
 {
     (void)ud;
-    fprintf(stderr, "%s: %s\n", script, text);
+    opts_say(script, text);
 }
 
 /* The options that are more than a value to store (cli_opt_table's OPT_CALL rows). */
@@ -150,6 +175,9 @@ static int set_opt(void *ctx, int key, const char *name, const char *val)
         s->sopt.lua_memory = mb > 1048576 ? 1LL << 40 : (long long)(mb * 1048576);
         return 0;
     }
+    case O_SIZE:
+        s->has_size = true;
+        return opt_double(name, val, 0, &s->size);
     }
     return 0;
 }
@@ -167,7 +195,7 @@ static int parse_cli(const char *prog, int argc, char **argv, struct cli_opts *o
     int rc = opts_parse(prog, cli_opt_table, argc, argv, set_opt, o, files, 1, &nfiles);
     if (rc == OPTS_HELP) {
         usage(stdout);
-        return fflush(stdout) == 0 && !ferror(stdout) ? -1 : 1;
+        return cli_output_status(0) == 0 ? -1 : 1;
     }
     if (rc)
         return rc;
@@ -180,8 +208,9 @@ static int parse_cli(const char *prog, int argc, char **argv, struct cli_opts *o
 
 static int check_format(const struct cli_opts *o, enum report_format *f)
 {
-    static const char *const names[] = {"text", "csv", "json", "svg", NULL};
-    static const enum report_format fmts[] = {REPORT_TEXT, REPORT_CSV, REPORT_JSON, REPORT_SVG};
+    static const char *const names[] = {"text", "csv", "json", "svg", "paje", "dot", "smpi", NULL};
+    static const enum report_format fmts[] = {REPORT_TEXT, REPORT_CSV, REPORT_JSON, REPORT_SVG,
+                                              REPORT_PAJE, REPORT_DOT, REPORT_SMPI};
     int i;
     if (!o->format) {
         *f = REPORT_TEXT;
@@ -190,10 +219,17 @@ static int check_format(const struct cli_opts *o, enum report_format *f)
     for (i = 0; names[i] && strcmp(names[i], o->format) != 0; i++)
         ;
     if (!names[i]) {
-        opts_error(2, "unknown format \"%s\"; valid formats: text, csv, json, svg", o->format);
+        opts_error(2, "unknown format \"%s\"; valid formats: text, csv, json, svg, paje, dot, smpi",
+                   o->format);
         return -1;
     }
     *f = fmts[i];
+    if ((*f == REPORT_SMPI) != (o->output != NULL)) {
+        opts_error(2, *f == REPORT_SMPI ? "--format smpi writes a directory: give it --output DIR"
+                                        : "--output DIR is for --format smpi; the other formats "
+                                          "print to standard output");
+        return -1;
+    }
     return 0;
 }
 
@@ -236,6 +272,10 @@ static void print_result(const struct cli_opts *o, enum report_format fmt, struc
 {
     if (fmt == REPORT_SVG)
         print_svg(runs, compare ? k : 1);
+    else if (fmt == REPORT_PAJE)
+        export_paje(stdout, runs, compare ? k : 1);
+    else if (fmt == REPORT_DOT)
+        export_dot(stdout, runs, compare ? k : 1);
     else if (!compare && fmt == REPORT_TEXT)
         report_run_text(stdout, &runs[0], o->summary);
     else if (!compare && fmt == REPORT_CSV)
@@ -248,6 +288,20 @@ static void print_result(const struct cli_opts *o, enum report_format fmt, struc
         report_compare_csv(stdout, runs, k, o->summary);
     else
         report_compare_json(stdout, runs, k, o->summary);
+}
+
+/* --format smpi: the replay directory, then what was written and how to replay it. */
+static int smpi_out(const struct run *r, const char *dir)
+{
+    char *cause = NULL, *command = NULL;
+    if (export_smpi_check(r, &cause) < 0)
+        return cli_fail(cause, 2);
+    if (export_smpi(r, dir, &command, &cause) < 0)
+        return cli_fail(cause, 1);
+    printf("makespan %s (%s, %s): replay it with SimGrid, %s/README:\n  %s\n",
+           report_num(r->eng.makespan), r->sched.ops->name, model_name(r->model), dir, command);
+    free(command);
+    return 0;
 }
 
 static int cmd_run(int argc, char **argv, bool compare)
@@ -271,6 +325,8 @@ static int cmd_run(int argc, char **argv, bool compare)
     }
     if (!compare && k > 1)
         return opts_error(2, "run takes one scheduler (got %d); use hetcast compare for more", k);
+    if (compare && fmt == REPORT_SMPI)
+        return opts_error(2, "--format smpi replays one schedule: use hetcast run -s NAME");
     for (int i = 0; i < k; i++)
         if (!(ops[i] = session_sched(o.s.sched[i], &cause)))
             return cli_fail(cause, 2);
@@ -294,7 +350,7 @@ static int cmd_run(int argc, char **argv, bool compare)
         return cli_fail(cause, 1);
     }
     struct run *runs = xcalloc((size_t)k, sizeof *runs);
-    bool lean = o.summary && fmt != REPORT_SVG;   /* only the result is printed */
+    bool lean = o.summary && fmt <= REPORT_JSON;   /* only the result is printed */
     int done = 0;
     for (; done < k; done++)
         if (session_run(&runs[done], &o.s, c, m, ops[done], lean, RUN_OPT_SMALL, &cause) < 0)
@@ -302,15 +358,15 @@ static int cmd_run(int argc, char **argv, bool compare)
     int status = 0;
     if (done < k)
         status = cli_fail(cause, lua_sched_is(ops[done]) ? 2 : 1);   /* a bad script is bad input */
+    else if (fmt == REPORT_SMPI)
+        status = smpi_out(&runs[0], o.output);
     else
         print_result(&o, fmt, runs, k, compare);
     for (int i = 0; i < done; i++)
         run_free(&runs[i]);
     free(runs);
     cluster_free(c);
-    if (status == 0 && (fflush(stdout) != 0 || ferror(stdout)))
-        return opts_error(1, "cannot write the output: %s", strerror(errno));
-    return status;
+    return cli_output_status(status);
 }
 
 static int cmd_view(int argc, char **argv, cli_view_fn view)
@@ -331,16 +387,27 @@ static int cmd_view(int argc, char **argv, cli_view_fn view)
     if (strcmp(o.s.file, SESSION_STDIN) == 0)
         return opts_error(2, "the view reads its keys from standard input: give it a cluster "
                              "FILE (hetcast run - reads a cluster from standard input)");
-    if (o.format || o.summary || o.save_cluster)
-        return opts_error(2, "--format, --summary and --save-cluster are for hetcast run and "
+    if (o.format || o.summary || o.save_cluster || o.output)
+        return opts_error(2, "--format, --output, --summary and --save-cluster are for hetcast run and "
                              "compare; the view exports with e");
     if (!view)
         return opts_error(1, "this build has no interactive view; use hetcast run %s", o.s.file);
     return view(&o.s);
 }
 
+static int dispatch(int argc, char **argv, cli_view_fn view, const struct bench_view_ops *bench_view);
+
 int cli_main(int argc, char **argv, cli_view_fn view, const struct bench_view_ops *bench_view)
 {
+    return cli_output_status(dispatch(argc, argv, view, bench_view));
+}
+
+/* The command argv[1] names, or the view. */
+static int dispatch(int argc, char **argv, cli_view_fn view, const struct bench_view_ops *bench_view)
+{
+    /* A file-size limit (ulimit -f) makes write() fail with EFBIG, which every
+     * save reports (status 1, the old file intact), instead of killing us. */
+    signal(SIGXFSZ, SIG_IGN);
     sandbox_set_print(print_to_stderr, NULL);
     const char *data = app_datadir();
     if (data) {
@@ -348,16 +415,21 @@ int cli_main(int argc, char **argv, cli_view_fn view, const struct bench_view_op
         snprintf(lua, sizeof lua, "%s/lua", data);
         lua_sched_set_dir(lua);
     }
+#if HETCAST_HAVE_SIMGRID
+    char helper[4096];
+    if (app_helper("hetcast-simgrid", helper, sizeof helper))
+        simgrid_set_helper(helper);
+#endif
     if (argc < 2)
         return cmd_view(argc, argv, view);
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
         usage(stdout);
-        return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+        return 0;
     }
     if (strcmp(cmd, "--version") == 0) {
         printf("hetcast %s\n", HETCAST_VERSION);
-        return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+        return 0;
     }
     if (strcmp(cmd, "run") == 0)
         return cmd_run(argc - 1, argv + 1, false);
@@ -371,9 +443,8 @@ int cli_main(int argc, char **argv, cli_view_fn view, const struct bench_view_op
         return cmd_lesson(argc - 1, argv + 1);
     /* "hetcast runn x.csv": a mistyped command, not a missing cluster file. */
     if (cmd[0] != '-' && !strchr(cmd, '.') && !strchr(cmd, '/') && access(cmd, F_OK) != 0) {
-        fprintf(stderr, "hetcast: unknown command %s; the commands are run, compare, experiment, "
-                        "bench and lesson (or give a FILE to open the view); see hetcast --help\n", cmd);
-        return 2;
+        return opts_error(2, "unknown command %s; the commands are run, compare, experiment, "
+                             "bench and lesson (or give a FILE to open the view); see hetcast --help", cmd);
     }
     return cmd_view(argc, argv, view);
 }

@@ -15,7 +15,8 @@
 /* What the user asked for: the session's part, and how to print it. */
 struct cli_opts {
     struct session_opts s;
-    const char *format;        /* --format: text (default), csv, json, svg */
+    const char *format;        /* --format: text (default), csv, json, svg, paje, dot, smpi */
+    const char *output;        /* --output DIR (--format smpi) */
     const char *save_cluster;  /* --save-cluster F */
     bool summary;              /* --summary */
 };
@@ -40,6 +41,10 @@ int cli_exchange(const struct cli_opts *o, bool compare);
 /* Print cause as "hetcast: cause" (or as it is when it names its file) and
  * return status; frees cause. */
 int cli_fail(char *cause, int status);
+/* Standard output flushed and checked: status, or (a write failed: a full
+ * disk, /dev/full, a closed pipe) "cannot write the output: why" once and
+ * 1 (a non-zero status is kept).  cli_main ends every command with it. */
+int cli_output_status(int status);
 /* Print a loader's warnings to stderr, each line as it is. */
 void cli_warnings(const struct diag *d);
 

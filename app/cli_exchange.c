@@ -42,7 +42,7 @@ int cli_exchange(const struct cli_opts *o, bool compare)
     int fmt = 0;
     if (check_output(o, &fmt, &cause) < 0 || session_exchange_check(&o->s, &cause) < 0)
         return cli_fail(cause, 2);
-    const char *names[XALGO_COUNT > SESSION_MAX_SCHEDS ? XALGO_COUNT : SESSION_MAX_SCHEDS];
+    const char *names[XSCHED_COUNT > SESSION_MAX_SCHEDS ? XSCHED_COUNT : SESSION_MAX_SCHEDS];
     int k = o->s.nsched;
     for (int i = 0; i < k; i++) {
         if (session_exchange_sched(o->s.sched[i], &cause) < 0)
@@ -66,13 +66,14 @@ int cli_exchange(const struct cli_opts *o, bool compare)
     if (k == 0 && !compare)
         names[k++] = "caterpillar";
     else if (k == 0)
-        for (int a = 0; a < XALGO_COUNT; a++) {
-            if (a == XALGO_MATCHING && c->n > EXCHANGE_MATCHING_MAX_NODES) {
-                fprintf(stderr, "hetcast: matching left out: it takes O(n^4) time and is refused "
-                                "above %d nodes\n", EXCHANGE_MATCHING_MAX_NODES);
+        for (int a = 0; a < XSCHED_COUNT; a++) {
+            const struct xsched_ops *ops = xsched_at(a);
+            if (ops->max_nodes > 0 && c->n > ops->max_nodes) {
+                fprintf(stderr, "hetcast: %s left out: it takes %s time and is refused "
+                                "above %d nodes\n", ops->name, ops->cost, ops->max_nodes);
                 continue;
             }
-            names[k++] = exchange_algo_name((enum xalgo)a);
+            names[k++] = ops->name;
         }
     if (o->save_cluster && cluster_save_csv(c, o->save_cluster, &cause) < 0) {
         cluster_free(c);
@@ -105,7 +106,5 @@ int cli_exchange(const struct cli_opts *o, bool compare)
         exchange_free(&xs[i]);
     free(xs);
     cluster_free(c);
-    if (status == 0 && (fflush(stdout) != 0 || ferror(stdout)))
-        return opts_error(1, "cannot write the output: %s", strerror(errno));
-    return status;
+    return cli_output_status(status);
 }

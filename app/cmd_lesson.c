@@ -169,36 +169,43 @@ static int print_handout(const struct lesson *l)
     return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
 }
 
+/* The options of hetcast lesson. */
+static const struct opt lesson_table[] = {
+    {"print", 'p', NULL, "write the handout: every slide's text with hetcast's numbers", OPT_FLAG,
+     0, 0, 0, NULL},
+    {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0, NULL},
+};
+
 int cmd_lesson(int argc, char **argv)
 {
-    const char *file = NULL;
     bool print = false;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--print") == 0)
-            print = true;
-        else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: hetcast lesson FILE.lua [--print]\n"
-                   "  present a lesson in the view (keys: ] next slide, [ previous, a answer);\n"
-                   "  --print writes the handout: every slide's text with hetcast's numbers\n");
-            return 0;
-        } else if (argv[i][0] == '-' && argv[i][1])
-            return opts_error(2, "lesson: unknown option %s (see hetcast lesson --help)", argv[i]);
-        else if (file)
-            return opts_error(2, "lesson: one lesson file at a time (got %s and %s)", file, argv[i]);
-        else
-            file = argv[i];
+    const char *files[64];
+    int nfiles = 0;
+    int rc = opts_parse("hetcast lesson", lesson_table, argc, argv, NULL, &print, files, 64, &nfiles);
+    if (rc == OPTS_HELP) {
+        printf("usage: hetcast lesson FILE.lua [--print]   (--print: one or more FILEs)\n"
+               "  present a lesson in the view (keys: ] next slide, [ previous, a answer)\n");
+        opts_help(stdout, lesson_table);
+        return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
     }
-    if (!file)
-        return opts_error(2, "lesson: which lesson? hetcast lesson FILE.lua [--print]");
-    struct lesson l;
-    char *cause = NULL;
-    if (lesson_load(file, &l, &cause) < 0)
-        return cli_fail(cause, 2);
-    int status;
-    if (print || !cli_lesson_view)
-        status = print_handout(&l);
-    else
-        status = cli_lesson_view(&l);
-    lesson_free(&l);
+    if (rc)
+        return rc;
+    if (nfiles == 0)
+        return opts_error(2, "which lesson? hetcast lesson FILE.lua [--print]");
+    if (nfiles > 1 && !print)
+        return opts_error(2, "the view presents one lesson at a time (got %d); --print "
+                             "writes the handouts of several", nfiles);
+    int status = 0;
+    for (int i = 0; i < nfiles && status == 0; i++) {
+        struct lesson l;
+        char *cause = NULL;
+        if (lesson_load(files[i], &l, &cause) < 0)
+            return cli_fail(cause, 2);
+        if (print || !cli_lesson_view)
+            status = print_handout(&l);
+        else
+            status = cli_lesson_view(&l);
+        lesson_free(&l);
+    }
     return status;
 }

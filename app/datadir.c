@@ -77,3 +77,34 @@ const char *app_datadir(void)
     }
     return take(HETCAST_INSTALL_DATADIR);
 }
+
+static bool executable_at(const char *path)
+{
+    return access(path, X_OK) == 0;
+}
+
+bool app_helper(const char *name, char *buf, size_t size)
+{
+    char dir[PATH_MAX], p[PATH_MAX + 64];
+    if (exe_dir(dir, sizeof dir)) {
+        snprintf(p, sizeof p, "%s/hetcast-uninstalled", dir);
+        bool uninstalled = access(p, F_OK) == 0;
+        if (uninstalled)
+            snprintf(p, sizeof p, "%s/%s", dir, name);
+        else if (HETCAST_BIN_TO_LIBEXEC[0])
+            snprintf(p, sizeof p, "%s/%s/%s", dir, HETCAST_BIN_TO_LIBEXEC, name);
+        else
+            p[0] = '\0';
+        if (p[0] && executable_at(p) && strlen(p) < size) {
+            memcpy(buf, p, strlen(p) + 1);
+            return true;
+        }
+        if (uninstalled)
+            return false;
+    }
+    snprintf(p, sizeof p, "%s/%s", HETCAST_INSTALL_LIBEXECDIR, name);
+    if (!executable_at(p) || strlen(p) >= size)
+        return false;
+    memcpy(buf, p, strlen(p) + 1);
+    return true;
+}

@@ -9,6 +9,9 @@
 #ifndef HETCAST_DATADIR_H
 #define HETCAST_DATADIR_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 /*
  * The data directory (holding lua/ and clusters/), in this order:
  * $HETCAST_DATADIR; the source tree named by hetcast-uninstalled beside the
@@ -16,5 +19,12 @@
  * directory.  The first that holds clusters/ wins; NULL if none does.
  */
 const char *app_datadir(void);
+
+/*
+ * A helper program of hetcast's (hetcast-simgrid) into buf: beside the
+ * binary in an uninstalled build, PREFIX/libexec/hetcast installed, or the
+ * configured install directory.  False when none is there.
+ */
+bool app_helper(const char *name, char *buf, size_t size);
 
 #endif

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "exchange.h"
+#include "numfmt.h"
 #include "report.h"
 #include "rng.h"
 
@@ -31,7 +32,7 @@ struct aopts {
     int nodes_lo, nodes_hi, step;  /* all-to-all sizes */
     int some_nodes;                /* all-to-some size */
     int random_recv;               /* --receivers: block (0, from P80) or random (1) */
-    bool algo[XALGO_COUNT];
+    bool algo[XSCHED_COUNT];       /* the orders, by their place in xsched_at */
     bool group[4];
     bool algos_given, groups_given;   /* parsing: a list given replaces the default */
 };
@@ -83,9 +84,18 @@ static int random_receivers(struct rng *r, int n, double pct, int *recv)
     return k;
 }
 
-static bool fixed_order(enum xalgo a)
+static bool fixed_order(const struct xsched_ops *ops)
 {
-    return a == XALGO_CATERPILLAR || a == XALGO_MATCHING || a == XALGO_GREEDY;
+    return ops->build && !ops->randomized;
+}
+
+/* The place of the order called name in xsched_at, or -1. */
+static int xsched_index(const char *name)
+{
+    for (int a = 0; a < XSCHED_COUNT; a++)
+        if (strcmp(xsched_at(a)->name, name) == 0)
+            return a;
+    return -1;
 }
 
 struct stats {
@@ -120,7 +130,7 @@ static double variance(const struct stats *s)
 
 /* The runs of one point (group, n, receivers) for one order. */
 static int run_point(const struct aopts *o, int g, const struct cluster *c, double pct,
-                     enum xalgo a, struct stats *st)
+                     const struct xsched_ops *ops, struct stats *st)
 {
     int n = c->n, *recv = xmalloc((size_t)n * sizeof *recv), nrecv = n;
     if (groups[g].pattern == XPAT_ALL_TO_SOME && !o->random_recv)
@@ -135,11 +145,11 @@ static int run_point(const struct aopts *o, int g, const struct cluster *c, doub
             nrecv = random_receivers(&r, n, pct, recv);
         }
         struct exchange_opts xo = {.pattern = groups[g].pattern, .recv = recv, .nrecv = nrecv,
-                                   .algo = a, .seed = seed, .order = order};
+                                   .ops = ops, .seed = seed, .order = order};
         struct exchange x;
         char *cause = NULL;
         if (exchange_run(&x, c, groups[g].model, &xo, &cause) < 0) {
-            fprintf(stderr, "hetcast experiment alltoall: %s\n", cause);
+            opts_say("hetcast experiment alltoall", cause);
             free(cause);
             rc = -1;
             break;
@@ -147,7 +157,7 @@ static int run_point(const struct aopts *o, int g, const struct cluster *c, doub
         add(st, x.completion);
         st->lb += x.lower_bound;
         /* a fixed order is the same for every run of the point: keep it */
-        if (fixed_order(a) && !order && !o->random_recv) {
+        if (fixed_order(ops) && !order && !o->random_recv) {
             order = xmalloc((size_t)n * nrecv * sizeof *order);
             memcpy(order, x.order, (size_t)n * nrecv * sizeof *order);
         }
@@ -177,11 +187,11 @@ static void header(const struct aopts *o)
 static void table_head(const struct aopts *o, int g)
 {
     printf("\ngroup %d: %s\n%5s %5s %9s", g + 1, groups[g].title, "N", "recv", "lb");
-    for (int a = 0; a < XALGO_COUNT; a++)
+    for (int a = 0; a < XSCHED_COUNT; a++)
         if (o->algo[a])
-            printf("  %21s", exchange_algo_name((enum xalgo)a));
+            printf("  %21s", xsched_at(a)->name);
     printf("\n%5s %5s %9s", "", "", "");
-    for (int a = 0; a < XALGO_COUNT; a++)
+    for (int a = 0; a < XSCHED_COUNT; a++)
         if (o->algo[a])
             printf("  %10s %10s", "mean", "variance");
     printf("\n");
@@ -197,12 +207,12 @@ static int run_group(const struct aopts *o, int g)
         int n = some ? o->some_nodes : o->nodes_lo + i * o->step;
         double pct = some ? percents[i] : 100;
         struct cluster *c = alltoall_cluster(n);
-        struct stats st[XALGO_COUNT];
+        struct stats st[XSCHED_COUNT];
         double lb = NAN;
-        for (int a = 0; a < XALGO_COUNT; a++) {
+        for (int a = 0; a < XSCHED_COUNT; a++) {
             if (!o->algo[a])
                 continue;
-            if (run_point(o, g, c, pct, (enum xalgo)a, &st[a]) < 0) {
+            if (run_point(o, g, c, pct, xsched_at(a), &st[a]) < 0) {
                 cluster_free(c);
                 return 1;
             }
@@ -210,19 +220,19 @@ static int run_group(const struct aopts *o, int g)
         }
         char recv[16];
         snprintf(recv, sizeof recv, some ? "%g%%" : "all", pct);
-        for (int a = 0; a < XALGO_COUNT && o->csv; a++)
+        for (int a = 0; a < XSCHED_COUNT && o->csv; a++)
             if (o->algo[a]) {
                 char m[40], lbs[40];
-                fmt_num(lbs, sizeof lbs, st[a].lb);
+                numfmt_shortest(lbs, st[a].lb);
                 snprintf(m, sizeof m, "%.4f", mean(&st[a]));
                 printf("%d,%s,%s,%d,%s,%s,%ld,%s,%.4f,%g,%g,%s\n", g + 1,
                        model_name(groups[g].model), exchange_pattern_name(groups[g].pattern), n,
-                       recv, exchange_algo_name((enum xalgo)a), st[a].n, m, variance(&st[a]),
+                       recv, xsched_at(a)->name, st[a].n, m, variance(&st[a]),
                        st[a].min, st[a].max, lbs);
             }
         if (!o->csv) {
             printf("%5d %5s %9.6g", n, recv, lb);
-            for (int a = 0; a < XALGO_COUNT; a++)
+            for (int a = 0; a < XSCHED_COUNT; a++)
                 if (o->algo[a])
                     printf("  %10.2f %10.2f", mean(&st[a]), variance(&st[a]));
             printf("\n");
@@ -240,7 +250,7 @@ static int run_group(const struct aopts *o, int g)
 
 static void help(FILE *fp)
 {
-    char *names = exchange_algo_names();
+    char *names = xsched_names();
     fprintf(fp,
             "hetcast experiment alltoall [options]: Chen & Liu's personalized exchange study\n"
             "  --format text|csv     (default text)\n"
@@ -274,12 +284,12 @@ static int parse_list(const char *opt, const char *v, struct aopts *o, bool grou
             else
                 o->group[g - 1] = true;
         } else if (strcmp(tok, "all") == 0) {
-            for (int a = 0; a < XALGO_COUNT; a++)
+            for (int a = 0; a < XSCHED_COUNT; a++)
                 o->algo[a] = true;
         } else {
-            enum xalgo a;
-            if (exchange_algo_parse(tok, &a) < 0) {
-                char *names = exchange_algo_names();
+            int a = xsched_index(tok);
+            if (a < 0) {
+                char *names = xsched_names();
                 char want[256];
                 snprintf(want, sizeof want, "a list of: all, %s", names);
                 free(names);
@@ -345,9 +355,12 @@ static int parse(int argc, char **argv, struct aopts *o)
     if (rc)
         return rc;
     int biggest = o->nodes_hi > o->some_nodes ? o->nodes_hi : o->some_nodes;
-    if (o->algo[XALGO_MATCHING] && biggest > EXCHANGE_MATCHING_MAX_NODES)
-        return opts_error(2, "matching takes O(n^4) time and is refused above %d nodes",
-                          EXCHANGE_MATCHING_MAX_NODES);
+    for (int a = 0; a < XSCHED_COUNT; a++) {
+        const struct xsched_ops *ops = xsched_at(a);
+        if (o->algo[a] && ops->max_nodes > 0 && biggest > ops->max_nodes)
+            return opts_error(2, "%s takes %s time and is refused above %d nodes", ops->name,
+                              ops->cost, ops->max_nodes);
+    }
     return 0;
 }
 
@@ -355,13 +368,14 @@ int exp_alltoall_main(int argc, char **argv)
 {
     struct aopts o = {.seed = 1, .runs = 100, .nodes_lo = 30, .nodes_hi = 80, .step = 10,
                       .some_nodes = 100};
-    o.algo[XALGO_RANDOM] = o.algo[XALGO_CATERPILLAR] = o.algo[XALGO_RSPB] = o.algo[XALGO_ORSPB] = true;
+    o.algo[xsched_index("random")] = o.algo[xsched_index("caterpillar")] = true;
+    o.algo[xsched_index("rspb")] = o.algo[xsched_index("orspb")] = true;
     for (int g = 0; g < 4; g++)
         o.group[g] = true;
     int rc = parse(argc, argv, &o);
     if (rc == OPTS_HELP) {
         help(stdout);
-        return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+        return 0;   /* cli_main checks the output (cli_output_status) */
     }
     if (rc)
         return rc;
@@ -372,5 +386,5 @@ int exp_alltoall_main(int argc, char **argv)
     for (int g = 0; g < 4; g++)
         if (o.group[g] && run_group(&o, g))
             return 1;
-    return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+    return 0;
 }

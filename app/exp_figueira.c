@@ -107,8 +107,14 @@ static int fig_set(void *ctx, int key, const char *a, const char *v)
 static int fig_parse(int argc, char **argv, struct fig_opts *o)
 {
     int n;
-    return opts_parse("hetcast experiment figueira", fig_table, argc, argv, fig_set, o, NULL, 0,
-                      &n);
+    int rc = opts_parse("hetcast experiment figueira", fig_table, argc, argv, fig_set, o, NULL, 0,
+                        &n);
+    /* Times are at most CLUSTER_MAX_TIME (a link is up to 2 * hops basic
+     * latencies), so no result is inf. */
+    if (rc == 0 && (o->basic > CLUSTER_MAX_TIME / 1e3 || o->overhead * o->basic > CLUSTER_MAX_TIME / 1e3))
+        return opts_error(2, "--basic-latency %g, --overhead %g: out of range (a send or a "
+                          "basic latency of at most 1e97 us)", o->basic, o->overhead);
+    return rc;
 }
 
 /* The simulated network of a hop matrix: max(h, 1) basic latencies per link,
@@ -159,7 +165,7 @@ static int simulate(const struct cluster *hops, const struct cluster *lat, enum 
         out[k].cost = t.cost;
         tree_free(&t);
         if (rc < 0) {
-            fprintf(stderr, "hetcast experiment: figueira: %s\n", cause ? cause : "failed");
+            opts_say("hetcast experiment: figueira", cause ? cause : "failed");
             free(cause);
             return -1;
         }

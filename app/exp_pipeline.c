@@ -89,14 +89,14 @@ static int measure(const struct cluster *c, double ratio[2][PIPE_NHEUR], double 
     struct lp_result lp;
     char *cause = NULL;
     if (lp_solve_broadcast(c, &lp, &cause) < 0) {
-        fprintf(stderr, "hetcast experiment pipeline: %s\n", cause);
+        opts_say("hetcast experiment pipeline", cause);
         free(cause);
         return -1;
     }
     for (int h = 0; h < PIPE_NHEUR; h++) {
         struct pipe_tree t;
         if (pipe_build(c, (enum pipe_heur)h, &lp, &t, &cause) < 0) {
-            fprintf(stderr, "hetcast experiment pipeline: %s\n", cause);
+            opts_say("hetcast experiment pipeline", cause);
             free(cause);
             pipe_tree_free(&t);
             lp_result_free(&lp);

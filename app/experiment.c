@@ -22,6 +22,7 @@
 #include "engine.h"
 #include "generate.h"
 #include "optimal.h"
+#include "numfmt.h"
 #include "report.h"
 #include "rng.h"
 #include "sched.h"
@@ -59,7 +60,7 @@ static const struct opt xopt_table[] = {
     {"recv", X_RECV, "R", "receive times: zero, independent or correlated (default)", OPT_CALL, 0,
      0, 0, NULL},
     {"latency", X_LATENCY, "L", "the latency (default 0)", OPT_NUMBER, AT(latency), 0, 0, NULL},
-    {"time-limit", X_TIME_LIMIT, "S", "seconds per exact search (default 10)", OPT_NUMBER,
+    {"time-limit", X_TIME_LIMIT, "S", "seconds per exact search (default 10)", OPT_SECONDS,
      AT(time_limit), 0, 0, NULL},
     {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0, NULL},
 };
@@ -87,6 +88,9 @@ static int set_xopt(void *ctx, int key, const char *a, const char *v)
             return 2;
         if (o->hi < o->lo)
             return opt_fail(a, v, "a range with LO <= HI");
+        if (o->hi > CLUSTER_MAX_TIME / 2)   /* correlated receive times add 1 */
+            return opt_fail(a, v, "a range within 0:5e99 (times are at most 1e100, so that the "
+                                  "cluster printed can be read back)");
     } else if (key == X_RECV) {
         if (opt_choice(a, v, recvs, &k))
             return 2;
@@ -99,7 +103,11 @@ static int set_xopt(void *ctx, int key, const char *a, const char *v)
 static int parse_xopts(int argc, char **argv, struct xopts *o)
 {
     int n;
-    return opts_parse("hetcast experiment", xopt_table, argc, argv, set_xopt, o, NULL, 0, &n);
+    int rc = opts_parse("hetcast experiment", xopt_table, argc, argv, set_xopt, o, NULL, 0, &n);
+    if (rc == 0 && o->latency > CLUSTER_MAX_TIME)
+        return opts_error(2, "--latency: \"%g\" is out of range (times are at most %g)", o->latency,
+                          CLUSTER_MAX_TIME);
+    return rc;
 }
 
 static bool csv_out(const struct xopts *o)
@@ -177,10 +185,10 @@ static int fnf_vs_random(struct xopts *o)
         ro /= (double)runs;
         double lb = bound_lower(c, MODEL_ASYNC);
         char a[40], b[40], d[40], e[40];
-        fmt_num(a, sizeof a, f);
+        numfmt_shortest(a, f);
         snprintf(b, sizeof b, "%.3f", rp);
         snprintf(d, sizeof d, "%.3f", ro);
-        fmt_num(e, sizeof e, lb);
+        numfmt_shortest(e, lb);
         if (csv_out(o))
             printf("%d,%s,%s,%s,%s\n", n, a, b, d, e);
         else
@@ -251,7 +259,7 @@ static int exact_pair(const struct cluster *c, const struct xopts *o, struct exa
     char *cause = NULL;
     x->fnf = makespan_of(c, MODEL_ASYNC, &sched_fnf, 0);
     if (optimal_solve(c, MODEL_ASYNC, &so, &plan, &cause) < 0) {
-        fprintf(stderr, "hetcast experiment: %s\n", cause);
+        opts_say("hetcast experiment", cause);
         free(cause);
         return -1;
     }
@@ -367,8 +375,8 @@ static int counterexample(struct xopts *o)
         return 1;
     }
     char desc[512], a[40], b[40];
-    fmt_num(a, sizeof a, wx.fnf);
-    fmt_num(b, sizeof b, wx.opt);
+    numfmt_shortest(a, wx.fnf);
+    numfmt_shortest(b, wx.opt);
     snprintf(desc, sizeof desc,
              "worst of %ld random clusters (hetcast experiment counterexample --seed %llu): "
              "fnf %s, optimal %s, ratio %.4f",
@@ -377,9 +385,9 @@ static int counterexample(struct xopts *o)
     cluster_set_str(&worst->description, desc);
     if (!csv_out(o))
         fprintf(stderr, "%s\n", desc);
-    cluster_write_csv(worst, stdout);
+    int rc = cluster_write_csv(worst, stdout) < 0 ? 1 : 0;   /* cli_main says why */
     cluster_free(worst);
-    return 0;
+    return rc;
 }
 
 static const struct {

@@ -18,14 +18,28 @@ static const char *prog = "hetcast";
 
 const char *const opts_text_csv[] = {"text", "csv", NULL};   /* the command being parsed, for messages */
 
+void opts_say(const char *who, const char *text)
+{
+    if (who) {
+        text_put(who, stderr);
+        fputs(": ", stderr);
+    }
+    text_put(text, stderr);
+    fputc('\n', stderr);
+}
+
 int opts_error(int status, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "%s: ", prog);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
+    char *text = xmalloc(n > 0 ? (size_t)n + 1 : 1);
+    va_start(ap, fmt);
+    vsnprintf(text, n > 0 ? (size_t)n + 1 : 1, fmt, ap);
+    va_end(ap);
+    opts_say(prog, text);
+    free(text);
     return status;
 }
 
@@ -74,6 +88,13 @@ static int store(const struct opt *o, void *ctx, opts_fn fn, const char *name, c
         return opt_long(name, val, (long)o->lo, (long)o->hi, (long *)field);
     case OPT_NUMBER:
         return opt_double(name, val, o->lo, (double *)field);
+    case OPT_SECONDS:
+        if (opt_double(name, val, 0, (double *)field))
+            return 2;
+        if (!(*(double *)field > 0))
+            return opt_fail(name, val, "a time limit: a number of seconds > 0 (there is no "
+                                       "\"no limit\"; a larger number waits longer)");
+        return 0;
     case OPT_SEED:
         return opt_u64(name, val, (unsigned long long *)field);
     case OPT_CHOICE:

@@ -28,6 +28,7 @@ enum opt_type {
     OPT_INT,       /* int in [lo, hi] */
     OPT_LONGINT,   /* long in [lo, hi] */
     OPT_NUMBER,    /* double >= lo, finite */
+    OPT_SECONDS,   /* double > 0 and finite: a time limit (0 is refused, not "no limit") */
     OPT_SEED,      /* unsigned long long, any non-negative integer */
     OPT_CHOICE,    /* int: the index of the value in choices */
 };
@@ -65,6 +66,11 @@ void opts_help(FILE *fp, const struct opt *tab);
 /* The refusals of option values, each "PROG: OPT: "VAL" is not WANT"; each returns 2. */
 int opt_fail(const char *opt, const char *val, const char *want);
 /* Print "PROG: message" to stderr and return status (refusals after parsing). */
+/* The front doors' one message printer: "who: text" on stderr, every byte
+ * that is not text (ESC, control characters, bytes that are not UTF-8)
+ * shown as \xNN, so a name or a script cannot drive the terminal.  who may
+ * be NULL. */
+void opts_say(const char *who, const char *text);
 int opts_error(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* An integer in [lo, hi]. */
 int opt_long(const char *opt, const char *s, long lo, long hi, long *out);

@@ -35,12 +35,14 @@ _hetcast()
         -m|--model)
             COMPREPLY=($(compgen -W "$(_hetcast_list "$prog" models)" -- "$cur")); return ;;
         --format)
-            COMPREPLY=($(compgen -W "text csv json svg" -- "$cur")); return ;;
+            COMPREPLY=($(compgen -W "text csv json svg paje dot smpi" -- "$cur")); return ;;
+        --output)
+            compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
         --pattern)
             COMPREPLY=($(compgen -W "all-to-all all-to-some" -- "$cur")); return ;;
         --save-cluster)
             compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        --seed|--source|--param|--time-limit|--node-limit|--slices|--lua-budget|--lua-memory|--receivers)
+        --seed|--source|--param|--time-limit|--node-limit|--slices|--lua-budget|--lua-memory|--receivers|--size)
             return ;;
     esac
     if [ "$COMP_CWORD" -eq 1 ]; then

@@ -6,19 +6,26 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* Time from "q holds it and is free" to "p holds it" for one transfer. */
+/* Time from "q holds it and is free" to "p holds it" for one transfer: the
+ * timing rule from 0 with every port free. */
 static double hop(const struct cluster *c, enum model m, int q, int p, bool *ok)
 {
+    struct timing_ports at = {0.0, 0.0, -INFINITY};
+    struct timing t;
+    *ok = timing_of(c, m, q, p, &at, &t);
+    return *ok ? t.hold : INFINITY;
+}
+
+/* r' = l + r (Liu, Wang & Guo §2.3, the latency folded into the receive
+ * time): async, from the end of q's send to p's hold (a send of 0 from 0). */
+static double recv_folded(const struct cluster *c, int q, int p)
+{
     struct cost k;
-    *ok = cluster_cost(c, q, p, &k);
-    if (!*ok)
-        return INFINITY;
-    switch (m) {
-    case MODEL_SENDER_ONLY: return k.s;
-    case MODEL_ONE_PORT:
-    case MODEL_MULTI_PORT: return k.T;
-    default: return k.s + k.l + k.r;
-    }
+    struct timing t;
+    timing_cost(c, q, p, &k);
+    k.s = 0;
+    timing_phases(MODEL_ASYNC, &k, 0.0, 0.0, &t);
+    return t.hold;
 }
 
 double bound_lower(const struct cluster *c, enum model m)
@@ -83,7 +90,7 @@ bool bound_fnf_beta(const struct cluster *c, enum model m, double *beta, bool *c
     for (int p = 0; p < c->n; p++) {
         if (p == c->source)
             continue;
-        double r = c->nodes[p].recv + c->latency;
+        double r = recv_folded(c, c->source, p);
         if (r < lo)
             lo = r;
         if (r > hi)

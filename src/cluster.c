@@ -6,28 +6,14 @@
 #include "cluster.h"
 
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fast_sort.h"
+#include "fastpath.h"
 #include "hugemem.h"
-
-/*
- * A user's text as it goes into a one-line message: control characters
- * (names may hold line breaks) become '?', and long text is cut with "...".
- */
-static const char *shown(const char *s, char *buf, size_t size)
-{
-    size_t n = 0, max = size - 4;
-    for (; *s && n < max; s++)
-        buf[n++] = (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s;
-    if (*s)
-        memcpy(buf + n, "...", 3), n += 3;
-    buf[n] = '\0';
-    return buf;
-}
-
-#define SHOWN(s, buf) shown((s), (buf), sizeof (buf))
+#include "nameidx.h"
+#include "timing.h"
 
 struct cluster *cluster_new(enum cluster_kind kind)
 {
@@ -54,6 +40,10 @@ void cluster_free(struct cluster *c)
     free(c->edges);
     free(c->edge_of);
     free(c->source_name);
+    if (c->index) {
+        nameidx_free(c->index);
+        free(c->index);
+    }
     while (c->names) {
         struct name_chunk *next = c->names->next;
         free(c->names);
@@ -107,12 +97,20 @@ int cluster_add_node(struct cluster *c, const char *name, double send, double re
     nd->name = pool_copy(c, name, strlen(name));
     nd->send = send;
     nd->recv = recv;
-    return c->n++;
+    int k = c->n++;
+    if (c->index)
+        nameidx_add(c->index, c->nodes, k);
+    return k;
 }
 
 void cluster_set_node_name(struct cluster *c, int i, const char *name)
 {
     c->nodes[i].name = pool_copy(c, name, strlen(name));
+    if (c->index) {   /* made again when next needed */
+        nameidx_free(c->index);
+        free(c->index);
+        c->index = NULL;
+    }
 }
 
 int cluster_add_edge(struct cluster *c, int from, int to, double time, double send)
@@ -132,6 +130,20 @@ int cluster_add_edge(struct cluster *c, int from, int to, double time, double se
 
 int cluster_find(const struct cluster *c, const char *name)
 {
+    if (!c->index && c->n > 8) {
+        /* The index and the count of lookups are a cache: they change
+         * nothing a caller can see, so a const cluster may get them (every
+         * cluster is made by cluster_new, never const itself). */
+        struct cluster *mut = (struct cluster *)c;
+        if (mut->finds++ > 0) {
+            mut->index = xcalloc(1, sizeof *mut->index);
+            nameidx_reserve(mut->index, (size_t)c->n);
+            for (int i = 0; i < c->n; i++)
+                nameidx_add(mut->index, c->nodes, i);
+        }
+    }
+    if (c->index)
+        return nameidx_find(c->index, c->nodes, name);
     for (int i = 0; i < c->n; i++)
         if (strcmp(c->nodes[i].name, name) == 0)
             return i;
@@ -150,348 +162,80 @@ const char *cluster_kind_name(enum cluster_kind k)
 
 bool cluster_cost(const struct cluster *c, int q, int p, struct cost *out)
 {
-    if (c->kind == CLUSTER_GRAPH) {
-        int k = c->edge_of ? c->edge_of[(size_t)q * (size_t)c->n + (size_t)p] : -1;
-        if (k < 0)
-            return false;
-        const struct edge *e = &c->edges[k];
-        out->s = 0;
-        out->l = e->time;
-        out->r = 0;
-        out->T = e->time;
-        out->send_mp = e->send >= 0 ? e->send : e->time;
-        return true;
-    }
-    out->s = c->nodes[q].send;
-    out->l = c->kind == CLUSTER_MATRIX ? c->unit * c->dist[(size_t)q * (size_t)c->n + (size_t)p]
-                                       : c->latency;
-    out->r = c->nodes[p].recv;
-    out->T = out->s + out->l + out->r;
-    out->send_mp = out->s;
-    return true;
+    return timing_cost(c, q, p, out);   /* where the costs come from: timing.h */
 }
 
 /* ---- nodes in the order of their times: fnf's receivers, the consistency check ---- */
 
-/* A time as an integer of the same order (-0 and +0 one time). */
-static uint64_t order_bits(double t)
-{
-    uint64_t u;
-    t += 0.0;   /* -0 == +0 */
-    memcpy(&u, &t, sizeof u);
-    return u >> 63 ? ~u : u | (1ull << 63);
-}
-
-struct keyed {
-    uint64_t key;
+/* The readable sort: (first time, second time, node) triples by qsort.
+ * fast_sort.c gives the same order in O(n) passes; fastpath.h chooses. */
+struct sort_item {
+    double first, second;
     int node;
 };
 
-/* A time as an integer of the same order (descending: the reverse order). */
-static uint64_t time_key(double t, bool descending)
+static int cmp_items(const struct sort_item *a, const struct sort_item *b, int sign)
 {
-    return descending ? ~order_bits(t) : order_bits(t);
-}
-
-/* Stable LSD radix sort of a[0..n) on key, `bits` bits a pass, the counts
- * of all passes taken in one read; a digit that is the same in every key is
- * skipped (integer times need two or three passes). */
-static void radix_sort_bits(struct keyed *a, struct keyed *tmp, size_t n, int bits)
-{
-    int digits = (64 + bits - 1) / bits;
-    size_t radix = (size_t)1 << bits, *count = xcalloc((size_t)digits * (radix + 1), sizeof *count);
-    uint64_t all_and = ~0ull, all_or = 0, mask = radix - 1;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t k = a[i].key;
-        all_and &= k;
-        all_or |= k;
-        for (int d = 0; d < digits; d++)
-            count[(size_t)d * (radix + 1) + (k >> (d * bits) & mask) + 1]++;
-    }
-    struct keyed *from = a, *to = tmp;
-    for (int d = 0; d < digits; d++) {
-        int shift = d * bits;
-        if (((all_and ^ all_or) >> shift & mask) == 0)
-            continue;
-        size_t *c = count + (size_t)d * (radix + 1);
-        for (size_t b = 0; b < radix; b++)
-            c[b + 1] += c[b];
-        for (size_t i = 0; i < n; i++)
-            to[c[from[i].key >> shift & mask]++] = from[i];
-        struct keyed *t = from;
-        from = to;
-        to = t;
-    }
-    free(count);
-    if (from != a)
-        memcpy(a, from, n * sizeof *a);
-}
-
-/* 11-bit digits on large arrays (five passes instead of seven for
- * two-decimal times), bytes on small ones, whose counts would outweigh
- * them. */
-static void radix_sort(struct keyed *a, struct keyed *tmp, size_t n)
-{
-    radix_sort_bits(a, tmp, n, n >= 1 << 16 ? 11 : 8);
-}
-
-static int cmp_keyed(const void *x, const void *y)
-{
-    const struct keyed *a = x, *b = y;
-    if (a->key != b->key)
-        return a->key < b->key ? -1 : 1;
+    if (a->first != b->first)
+        return a->first < b->first ? -sign : sign;
+    if (a->second != b->second)
+        return a->second < b->second ? -sign : sign;
     return a->node < b->node ? -1 : a->node > b->node;
 }
 
-/*
- * Most clusters have few distinct (first, second) time pairs: classes of
- * identical nodes, times with two decimals.  Then one pass gives each node
- * its pair's number (a small hash table), the pairs are sorted, and one
- * stable counting pass places the nodes: O(n + k log k) for k pairs, and no
- * second look at a node for ties.
- */
-struct pair_key {
-    uint64_t first, second;
-    int id, count;
-};
-
-struct pair_table {
-    struct pair_key *pv;    /* the pairs, numbered in the order first seen */
-    int n, cap;
-    int *slot;              /* 2^bits slots: a pair's number or -1; at most half full */
-    int bits;
-};
-
-static size_t pair_slot(uint64_t k1, uint64_t k2, int bits)
+static int cmp_ascending(const void *x, const void *y)
 {
-    return (size_t)((((k1 * 0x9E3779B97F4A7C15ull) ^ k2) * 0xC2B2AE3D27D4EB4Full) >> (64 - bits));
+    return cmp_items(x, y, 1);
 }
 
-__attribute__((noinline)) static void pair_rehash(struct pair_table *t, int bits)
+static int cmp_descending(const void *x, const void *y)
 {
-    size_t size = (size_t)1 << bits, mask = size - 1;
-    t->bits = bits;
-    t->slot = xrealloc(t->slot, size * sizeof *t->slot);
-    memset(t->slot, -1, size * sizeof *t->slot);
-    for (int p = 0; p < t->n; p++) {
-        size_t at = pair_slot(t->pv[p].first, t->pv[p].second, bits);
-        while (t->slot[at] >= 0)
-            at = (at + 1) & mask;
-        t->slot[at] = p;
-    }
+    return cmp_items(x, y, -1);
 }
 
-/* The number of the pair (k1, k2), added if new; -1 if that would make
- * more than `limit` pairs. */
-static inline int pair_id(struct pair_table *t, uint64_t k1, uint64_t k2, int limit)
-{
-    size_t mask = ((size_t)1 << t->bits) - 1, at = pair_slot(k1, k2, t->bits);
-    for (; t->slot[at] >= 0; at = (at + 1) & mask) {
-        const struct pair_key *p = &t->pv[t->slot[at]];
-        if (p->first == k1 && p->second == k2)
-            return t->slot[at];
-    }
-    if (t->n == limit)
-        return -1;
-    if (t->n == t->cap) {
-        t->cap = t->cap ? 2 * t->cap : 64;
-        t->pv = xrealloc(t->pv, (size_t)t->cap * sizeof *t->pv);
-    }
-    int id = t->n++;
-    t->pv[id] = (struct pair_key){k1, k2, id, 0};
-    t->slot[at] = id;
-    if (2 * t->n > 1 << t->bits)
-        pair_rehash(t, t->bits + 1);
-    return id;
-}
-
-static int cmp_pair(const void *x, const void *y)
-{
-    const struct pair_key *a = x, *b = y;
-    if (a->first != b->first)
-        return a->first < b->first ? -1 : 1;
-    return a->second < b->second ? -1 : a->second > b->second;
-}
-
-/* cluster_sort_nodes by pairs; false, with order[] unchanged, past n / 4 or
- * 65536 pairs (the radix sort does those). */
-static bool sort_by_pairs(const struct node *nodes, int *order, int n, bool by_recv_first,
-                          bool descending)
-{
-    int limit = n / 4 < 65536 ? n / 4 : 65536;
-    if (limit < 1)
-        return false;
-    struct pair_table t = {0};
-    pair_rehash(&t, 7);
-    int *pid = xmalloc((size_t)n * sizeof *pid);
-    mem_advise_huge(pid, (size_t)n * sizeof *pid);   /* every page is written */
-    for (int i = 0; i < n; i++) {
-        const struct node *nd = &nodes[order[i]];
-        int id = pair_id(&t, time_key(by_recv_first ? nd->recv : nd->send, descending),
-                         time_key(by_recv_first ? nd->send : nd->recv, descending), limit);
-        if (id < 0) {
-            free(pid);
-            free(t.pv);
-            free(t.slot);
-            return false;
-        }
-        pid[i] = id;
-        t.pv[id].count++;
-    }
-    free(t.slot);
-    /* Where each pair's nodes start, in the pairs' order; then each node,
-     * in index order, to its pair's next place (stable: ties by index). */
-    qsort(t.pv, (size_t)t.n, sizeof *t.pv, cmp_pair);
-    int *start = xmalloc((size_t)t.n * sizeof *start), at = 0;
-    for (int r = 0; r < t.n; r++) {
-        start[t.pv[r].id] = at;
-        at += t.pv[r].count;
-    }
-    int *out = xmalloc((size_t)n * sizeof *out);
-    mem_advise_huge(out, (size_t)n * sizeof *out);
-    for (int i = 0; i < n; i++)
-        out[start[pid[i]]++] = order[i];
-    memcpy(order, out, (size_t)n * sizeof *order);
-    free(out);
-    free(start);
-    free(pid);
-    free(t.pv);
-    return true;
-}
-
-/*
- * Sort the n nodes in order[] (increasing indices) by the first time, then
- * the second, then the index: fnf's (send, recv), slowest-first's (recv, send)
- * descending.  Few distinct pairs: sort_by_pairs.  Otherwise the radix sort
- * orders by the first time; runs that tie on it are then ordered by the
- * second (most often they tie on both: identical nodes, left in index
- * order).  O(n) passes, O(n log n) only in runs of equal first times and
- * different second ones.
- */
 void cluster_sort_nodes(const struct node *nodes, int *order, int n, bool by_recv_first,
                         bool descending)
 {
-    if (sort_by_pairs(nodes, order, n, by_recv_first, descending))
+    if (fastpath_on()) {
+        fast_sort_nodes(nodes, order, n, by_recv_first, descending);
         return;
-    struct keyed *a = xmalloc((size_t)(n ? n : 1) * sizeof *a);
-    struct keyed *tmp = xmalloc((size_t)(n ? n : 1) * sizeof *tmp);
-    /* every page is written: huge pages fault in and zero at a fraction of the cost */
-    mem_advise_huge(a, (size_t)n * sizeof *a);
-    mem_advise_huge(tmp, (size_t)n * sizeof *tmp);
+    }
+    struct sort_item *a = xmalloc((size_t)(n ? n : 1) * sizeof *a);
     for (int i = 0; i < n; i++) {
         const struct node *nd = &nodes[order[i]];
-        a[i].key = time_key(by_recv_first ? nd->recv : nd->send, descending);
+        a[i].first = by_recv_first ? nd->recv : nd->send;
+        a[i].second = by_recv_first ? nd->send : nd->recv;
         a[i].node = order[i];
     }
-    radix_sort(a, tmp, (size_t)n);
-    /* The second times of the nodes that tie on the first, in one pass: the
-     * nodes are random places in memory, so ask for them 16 ahead and let
-     * the misses overlap. */
-    for (int k = 0; k < n; k++) {
-        if (k + 16 < n)
-            __builtin_prefetch(&nodes[a[k + 16].node]);
-        if ((k > 0 && a[k - 1].key == a[k].key) || (k + 1 < n && a[k + 1].key == a[k].key)) {
-            const struct node *nd = &nodes[a[k].node];
-            tmp[k].key = time_key(by_recv_first ? nd->send : nd->recv, descending);
-            tmp[k].node = a[k].node;
-        }
-    }
-    for (int i = 0; i < n;) {
-        int j = i + 1;
-        while (j < n && a[j].key == a[i].key)
-            j++;
-        if (j == i + 1) {   /* alone with its first time */
-            order[i] = a[i].node;
-            i++;
-            continue;
-        }
-        bool tied = true;
-        for (int k = i + 1; k < j && tied; k++)
-            tied = tmp[k].key == tmp[i].key;
-        if (!tied)
-            qsort(tmp + i, (size_t)(j - i), sizeof *tmp, cmp_keyed);
-        for (int k = i; k < j; k++)
-            order[k] = tmp[k].node;
-        i = j;
-    }
+    qsort(a, (size_t)n, sizeof *a, descending ? cmp_descending : cmp_ascending);
+    for (int i = 0; i < n; i++)
+        order[i] = a[i].node;
     free(a);
-    free(tmp);
-}
-
-/* idx[] = the nodes sorted by (send, recv, index); false (idx untouched)
- * when a time is NaN, which has no order. */
-static bool speeds_order(const struct cluster *c, int *idx)
-{
-    for (int i = 0; i < c->n; i++)
-        if (isnan(c->nodes[i].send) || isnan(c->nodes[i].recv))
-            return false;
-    cluster_sort_nodes(c->nodes, idx, c->n, false, false);
-    return true;
-}
-
-#define SPEED_GROUPS 4096   /* distinct (send, recv) pairs the grouping takes */
-
-/*
- * The usual cluster has few distinct send times (classes of machines, or
- * times with two decimals): collect its distinct (send, recv) pairs in the
- * pair table and sort those only.  True when that shows the speeds
- * consistent: one receive time per send time, and receive times
- * non-decreasing over the sorted send times (what the full check below
- * tests, pair by pair).  False when they are not, or when a time is NaN or
- * there are more than SPEED_GROUPS pairs: the full check then decides, and
- * names the pair.  O(n) expected, no allocation per node.
- */
-static bool speeds_consistent_grouped(const struct cluster *c)
-{
-    struct pair_table t = {0};
-    pair_rehash(&t, 7);
-    bool ok = true;
-    for (int i = 0; i < c->n && ok; i++) {
-        double s = c->nodes[i].send, r = c->nodes[i].recv;
-        ok = !isnan(s) && !isnan(r) && pair_id(&t, order_bits(s), order_bits(r), SPEED_GROUPS) >= 0;
-    }
-    if (ok) {
-        qsort(t.pv, (size_t)t.n, sizeof *t.pv, cmp_pair);
-        for (int k = 1; k < t.n && ok; k++)   /* distinct pairs, by (send, recv) */
-            ok = t.pv[k - 1].first != t.pv[k].first && t.pv[k - 1].second <= t.pv[k].second;
-    }
-    free(t.pv);
-    free(t.slot);
-    return ok;
 }
 
 bool cluster_speeds_consistent(const struct cluster *c, int *bad_p, int *bad_q)
 {
-    /* Few send times: the grouping above decides in O(n).  Otherwise sort
-     * indices by send time, then check recv is non-decreasing among
-     * distinct send times and equal among equal ones: O(n log n). */
+    /* Sort by (send, recv, index), then check that recv is non-decreasing
+     * among distinct send times and equal among equal ones: O(n log n), or
+     * O(n) by the fast path (which answers alone when the speeds are
+     * consistent and there are few pairs).  A NaN time has no order: not
+     * consistent, and that node is named twice. */
     int n = c->n;
-    if (n < 2 || speeds_consistent_grouped(c))
+    if (n < 2 || (fastpath_on() && fast_speeds_grouped(c)))
         return true;
+    const struct node *nodes = c->nodes;
+    for (int i = 0; i < n; i++)
+        if (isnan(nodes[i].send) || isnan(nodes[i].recv)) {
+            if (bad_p)
+                *bad_p = i;
+            if (bad_q)
+                *bad_q = i;
+            return false;
+        }
     int *idx = xmalloc((size_t)n * sizeof *idx);
     for (int i = 0; i < n; i++)
         idx[i] = i;
-    /* The radix sort gives the order in O(n) passes; when it cannot (a NaN
-     * time), the merge sort below does (qsort would need the cluster). */
-    const struct node *nodes = c->nodes;
-    for (int w = speeds_order(c, idx) ? n : 1; w < n; w *= 2) {
-        int *tmp = xmalloc((size_t)n * sizeof *tmp);
-        for (int lo = 0; lo < n; lo += 2 * w) {
-            int mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-            int a = lo, b = mid, k = lo;
-            while (a < mid && b < hi) {
-                const struct node *x = &nodes[idx[a]], *y = &nodes[idx[b]];
-                bool take_a = x->send < y->send || (x->send == y->send && x->recv <= y->recv);
-                tmp[k++] = take_a ? idx[a++] : idx[b++];
-            }
-            while (a < mid)
-                tmp[k++] = idx[a++];
-            while (b < hi)
-                tmp[k++] = idx[b++];
-        }
-        memcpy(idx, tmp, (size_t)n * sizeof *idx);
-        free(tmp);
-    }
+    cluster_sort_nodes(nodes, idx, n, false, false);
     bool ok = true;
     for (int i = 1; i < n && ok; i++) {
         const struct node *x = &nodes[idx[i - 1]], *y = &nodes[idx[i]];
@@ -555,12 +299,39 @@ static void check_reachable(struct cluster *c, struct diag *d)
     free(stack);
 }
 
+/* The cluster's name and description as text: a byte that is not becomes
+ * '?' (in place); a description keeps its line breaks. */
+static void make_text(char *s, bool lines)
+{
+    if (!s)
+        return;
+    for (int k; *s; s += k)
+        if ((k = text_char(s)) < 0 && !(lines && *s == '\n')) {
+            *s = '?';
+            k = 1;
+        } else if (k < 0) {
+            k = 1;
+        }
+}
+
 int cluster_finish(struct cluster *c, struct diag *d)
 {
+    make_text(c->name, false);
+    make_text(c->description, true);
     char b1[64], b2[64];
     int errors = d->errors;
     if (c->n == 0) {
         diag_error(d, c->path, 0, NULL, "no nodes: the cluster is empty");
+        return -1;
+    }
+    /* The caps of a cluster file hold for every front door (a Lua script
+     * could build more), so that what is saved can be read back. */
+    int cap = c->kind == CLUSTER_GRAPH    ? CLUSTER_MAX_GRAPH_NODES
+              : c->kind == CLUSTER_MATRIX ? CLUSTER_MAX_MATRIX_NODES
+                                          : CLUSTER_MAX_NODES;
+    if (c->n > cap) {
+        diag_error(d, c->path, c->nodes[cap].line, NULL, "too many nodes: %d (a %s has at most %d, "
+                   "what a cluster file can hold)", c->n, cluster_kind_name(c->kind), cap);
         return -1;
     }
     c->source = 0;
@@ -574,6 +345,10 @@ int cluster_finish(struct cluster *c, struct diag *d)
     }
     for (int i = 0; i < c->n; i++) {
         const struct node *nd = &c->nodes[i];
+        const char *flaw = text_flaw(nd->name);
+        if (flaw)   /* names reach SVG, JSON and terminals: text only (docs/reliability.md) */
+            diag_error(d, c->path, nd->line, "name", "node name \"%s\" holds %s: a name must be "
+                       "UTF-8 text without control characters", SHOWN(nd->name, b1), flaw);
         if (!time_ok(nd->send, false))
             diag_error(d, c->path, nd->line, "send", "%s: send time must be a finite number >= 0 "
                        "(and at most %g)", SHOWN(nd->name, b1), CLUSTER_MAX_TIME);

@@ -31,6 +31,14 @@ enum cluster_kind {
  */
 #define CLUSTER_MAX_TIME 1e100
 #define CLUSTER_MAX_GRAPH_NODES 4096
+#define CLUSTER_MAX_NODES 1000000     /* a node table: what a cluster file may hold */
+#define CLUSTER_MAX_MATRIX_NODES 4096 /* a latency matrix (n*n distances) */
+/* A CSV input (file or standard input) is refused beyond this size (a 4096-node
+ * latency matrix of 24-character numbers is 400 MB), and any of its lines
+ * beyond CLUSTER_MAX_CSV_LINE, while it is read: /dev/zero is refused after
+ * 1 MiB, not read until memory runs out. */
+#define CLUSTER_MAX_CSV_BYTES (1024L * 1024 * 1024)
+#define CLUSTER_MAX_CSV_LINE (1024L * 1024)
 
 struct node {
     char *name;    /* in the cluster's name pool: never freed or replaced alone */
@@ -74,6 +82,10 @@ struct cluster {
     char *source_name;  /* "# source:" as written, resolved by cluster_finish */
     int source_line;
     struct name_chunk *names;   /* the name pool, newest chunk first; cluster_free frees it */
+    struct nameidx *index;      /* name -> node (nameidx.h): made by the second
+                                 * cluster_find of a cluster of more than 8 nodes, kept
+                                 * up to date by cluster_add_node; NULL until then */
+    int finds;                  /* cluster_find calls before the index was made */
 };
 
 /* The cost of one transfer q -> p, before the port model is applied. */
@@ -93,7 +105,12 @@ int cluster_add_node(struct cluster *c, const char *name, double send, double re
 /* Renames node i (a copy in the pool; the old name's bytes stay there until cluster_free). */
 void cluster_set_node_name(struct cluster *c, int i, const char *name);
 int cluster_add_edge(struct cluster *c, int from, int to, double time, double send);
-int cluster_find(const struct cluster *c, const char *name);   /* -1 if none */
+/* The first node named name, or -1.  The first call scans the nodes, O(n);
+ * the second makes c->index (for a cluster of more than 8 nodes: a cache,
+ * so c stays const to the caller), and from then on a lookup is O(1)
+ * expected: one lookup (the source) costs no index, many (a Lua script's
+ * names) cost one. */
+int cluster_find(const struct cluster *c, const char *name);
 void cluster_set_str(char **field, const char *value);           /* copy or clear */
 
 /*
@@ -119,6 +136,14 @@ const char *cluster_kind_name(enum cluster_kind k);
 
 /* Load a CSV cluster (csvload.c). Returns NULL and fills d on failure. */
 struct cluster *cluster_load_csv(const char *path, struct diag *d);
+/* Read a whole CSV input from fp within CLUSTER_MAX_CSV_BYTES and
+ * CLUSTER_MAX_CSV_LINE: the buffer (caller frees) and *len, or NULL after a
+ * message naming name.  size_hint: the file's size if known, else 0. */
+char *cluster_read_csv_text(FILE *fp, const char *name, size_t size_hint, size_t *len,
+                            struct diag *d);
+/* Same, from an open stream read to its end (standard input); name is used
+ * in messages.  The caller closes fp. */
+struct cluster *cluster_load_csv_stream(FILE *fp, const char *name, struct diag *d);
 /* Same, from a buffer (for tests and fuzzing); name is used in messages. */
 struct cluster *cluster_load_csv_buffer(const char *name, const char *buf,
                                         size_t len, struct diag *d);

@@ -6,9 +6,12 @@
  * problem names the true file line and the column.  It keeps going after an
  * error, so that one run lists every problem (one diag line each), and it
  * returns a cluster only when there were none; cluster_finish() then does the
- * checks that every front door shares.  The writer produces files that this
- * reader loads back to the same model, and saving goes through a temporary
- * file and rename(), so a reader never sees half a file.  docs/formats.md
+ * checks that every front door shares.  Nearly every line has no quote:
+ * on the fast path (csv_fast.h, fastpath.h) such a line is split by hand,
+ * exactly as libcsv would split it, and its short decimals are read
+ * without strtod.  The writer produces files that this reader loads back to
+ * the same model, and saving goes through atomic.h (a temporary file,
+ * fsync, rename), so a reader never sees half a file.  docs/formats.md
  * describes the format for users.
  *
  * Numbers are read and written in the C locale whatever the program's
@@ -18,8 +21,14 @@
 #define _POSIX_C_SOURCE 200809L
 #endif
 
+#include "atomic.h"
 #include "cluster.h"
+#include "csv_fast.h"
+#include "csvfield.h"
+#include "fastpath.h"
+#include "nameidx.h"
 #include "hugemem.h"
+#include "numfmt.h"
 
 #include <csv.h>
 #include <errno.h>
@@ -31,11 +40,9 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <unistd.h>
-#include <fcntl.h>
 
-#define MAX_NODES 1000000   /* nodes in one cluster, `count` expansion included */
-#define MAX_MATRIX 4096     /* nodes in a latency matrix (n*n doubles) */
+#define MAX_NODES CLUSTER_MAX_NODES   /* nodes in one cluster, `count` expansion included */
+#define MAX_MATRIX CLUSTER_MAX_MATRIX_NODES   /* nodes in a latency matrix (n*n doubles) */
 #define CSV_OPTIONS (CSV_STRICT | CSV_STRICT_FINI)
 
 /* Columns of node tables and platform graphs; `send` belongs to both. */
@@ -54,24 +61,6 @@ static const char *const col_names[COL_NCOLS] = {
                    (1u << COL_COUNT) | (1u << COL_CLASS) | (1u << COL_GROUP))
 #define GRAPH_COLS ((1u << COL_FROM) | (1u << COL_TO) | (1u << COL_TIME) | \
                     (1u << COL_SEND) | (1u << COL_BIDIR))
-
-/*
- * Node name -> node index, open addressing over the cluster's own names
- * (the table holds indexes only, so growing c->nodes cannot break it).
- * Loading n nodes costs O(n) expected instead of cluster_find's O(n^2).
- * Each slot keeps its name's hash too: growing the table, and most misses,
- * never read the names themselves.
- */
-struct name_slot {
-    int node;       /* node index, or -1 for an empty slot */
-    uint32_t hash;
-};
-
-struct name_index {
-    struct name_slot *slot;
-    size_t cap;     /* power of two, or 0 */
-    size_t len;
-};
 
 /* Edge (from, to) -> edge index, for duplicate edges. Key 0 is empty. */
 struct pair_index {
@@ -99,13 +88,8 @@ struct loader {
     int cur_line;
     int rec_line;
     bool pending;
-    char **fields;          /* the record's fields: set when it is complete */
-    int nfields;
-    int fieldcap;
-    char *fbuf;             /* the fields' text, each NUL-terminated, one buffer for all */
-    size_t fbuf_len, fbuf_cap;
-    size_t *foff;           /* where field i starts in fbuf (plain lines: where it ends) */
-    size_t *flen;           /* field i's length (set with fields) */
+    struct csv_record rec;  /* the record's fields (csv_fast.h) */
+    bool fast;              /* fastpath_on(): plain lines by hand, short decimals without strtod */
 
     /* The header row. */
     int header_line;        /* 0 until the header was read */
@@ -114,7 +98,7 @@ struct loader {
     int ncols;              /* fields in every row */
     int col[COL_NCOLS];     /* where each known column is, or -1 */
     struct cluster *c;      /* made when the header decides the kind */
-    struct name_index names;
+    struct nameidx names;   /* the nodes' names, while loading */
     const char *ahead;      /* the next line whose name slot to prefetch */
     size_t done, total;     /* bytes before the line being read, bytes in all */
 
@@ -163,52 +147,6 @@ static char *str_ndup(const char *s, size_t n)
     return t;
 }
 
-/*
- * A user's text as it goes into a one-line message: control characters
- * become '?', and long text is cut with "...".  Returns buf.
- */
-static const char *shown(const char *s, char *buf, size_t size)
-{
-    size_t n = 0, max = size - 4;
-    for (; *s && n < max; s++)
-        buf[n++] = (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s;
-    if (*s)
-        memcpy(buf + n, "...", 3), n += 3;
-    buf[n] = '\0';
-    return buf;
-}
-
-#define SHOWN(s, buf) shown((s), (buf), sizeof (buf))
-
-/*
- * The name table's hash: eight bytes at a time, the last (or only) up to
- * eight read as two overlapping words, then a multiply-xorshift finish.
- * Only this process ever sees it (nothing depends on its values or order).
- */
-static uint32_t hash_name(const char *s, size_t n)
-{
-    uint64_t h = 0x9e3779b97f4a7c15u ^ n, w;
-    for (; n > 8; s += 8, n -= 8) {
-        memcpy(&w, s, 8);
-        h = (h ^ w) * 0xbf58476d1ce4e5b9u;
-        h ^= h >> 31;
-    }
-    if (n >= 4) {
-        uint32_t a, b;
-        memcpy(&a, s, 4);
-        memcpy(&b, s + n - 4, 4);
-        w = (uint64_t)a << 32 | b;
-    } else {
-        w = n ? (uint64_t)(unsigned char)s[0] << 16 | (uint64_t)(unsigned char)s[n / 2] << 8 |
-                    (unsigned char)s[n - 1]
-              : 0;
-    }
-    h = (h ^ w) * 0xbf58476d1ce4e5b9u;
-    h ^= h >> 29;
-    h *= 0x94d049bb133111ebu;
-    return (uint32_t)(h >> 32);
-}
-
 static uint64_t hash_u64(uint64_t x)
 {
     x ^= x >> 33;                          /* splitmix64's finalizer */
@@ -217,70 +155,6 @@ static uint64_t hash_u64(uint64_t x)
     x *= 0xc4ceb9fe1a85ec53u;
     x ^= x >> 33;
     return x;
-}
-
-/* The slot of name (hash h): its node's, or the empty one where it would go. */
-static size_t name_probe(const struct name_index *ix, const struct cluster *c, const char *name,
-                         uint32_t h)
-{
-    size_t mask = ix->cap - 1;
-    for (size_t i = h & mask;; i = (i + 1) & mask) {
-        const struct name_slot *sl = &ix->slot[i];
-        if (sl->node < 0 || (sl->hash == h && strcmp(c->nodes[sl->node].name, name) == 0))
-            return i;
-    }
-}
-
-static int name_find(const struct name_index *ix, const struct cluster *c, const char *name)
-{
-    if (ix->cap == 0)
-        return -1;
-    return ix->slot[name_probe(ix, c, name, hash_name(name, strlen(name)))].node;
-}
-
-static void name_put(struct name_slot *slot, size_t cap, int k, uint32_t h)
-{
-    size_t mask = cap - 1, i = h & mask;
-    while (slot[i].node >= 0)
-        i = (i + 1) & mask;
-    slot[i].node = k;
-    slot[i].hash = h;
-}
-
-/*
- * Room for one more name at most half full (empty slots found before stay
- * valid only when this did not grow the table).  A table that grows takes
- * room for `expect` names at once (the loader's guess of the file's total),
- * so a large file's names are not rehashed a dozen times.
- */
-static void name_reserve(struct name_index *ix, size_t expect)
-{
-    if (2 * (ix->len + 1) > ix->cap) {
-        size_t cap = ix->cap ? 2 * ix->cap : 64;
-        if (expect > MAX_NODES)
-            expect = MAX_NODES;
-        while (cap < 2 * expect)
-            cap *= 2;
-        struct name_slot *slot = xmalloc(cap * sizeof *slot);
-        mem_advise_huge(slot, cap * sizeof *slot);   /* read at random: spare the TLB */
-        for (size_t i = 0; i < cap; i++)
-            slot[i].node = -1;
-        for (size_t i = 0; i < ix->cap; i++)
-            if (ix->slot[i].node >= 0)
-                name_put(slot, cap, ix->slot[i].node, ix->slot[i].hash);
-        free(ix->slot);
-        ix->slot = slot;
-        ix->cap = cap;
-    }
-}
-
-/* Adds node k, whose name is not in the index yet. */
-static void name_insert(struct name_index *ix, const struct cluster *c, int k)
-{
-    name_reserve(ix, 0);
-    const char *name = c->nodes[k].name;
-    name_put(ix->slot, ix->cap, k, hash_name(name, strlen(name)));
-    ix->len++;
 }
 
 static uint64_t pair_key(int from, int to)
@@ -361,68 +235,13 @@ static bool number_syntax(const char *s)
     return *s == '\0';
 }
 
-/*
- * The common short decimals without strtod (which also needs the locale
- * switched): at most 15 significant digits and a power of ten within 22
- * make the digits m and 10^|e| exact doubles, so m * 10^e or m / 10^-e is
- * one correctly rounded operation, the very double strtod gives (Clinger's
- * fast path).  It checks the syntax as it goes, so a true answer means s
- * passes number_syntax() too; false for anything else (the caller then goes
- * the slow way, which also says what is wrong).
- */
-static bool fast_decimal(const char *s, double *out)
+/* strtod in the C locale (the short decimals without it, on the fast path);
+ * s has passed number_syntax(). */
+static double c_strtod(const struct loader *ld, const char *s, int *err)
 {
-    static const double pow10[23] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
-                                     1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
-                                     1e20, 1e21, 1e22};
-    bool neg = *s == '-';
-    if (*s == '+' || *s == '-')
-        s++;
-    uint64_t m = 0;
-    int digits = 0, seen = 0, scale = 0;   /* significant digits, all digits */
-    for (; is_digit(*s); s++, seen++)
-        if (digits || *s != '0') {
-            m = m * 10 + (uint64_t)(*s - '0');
-            if (++digits > 15)
-                return false;
-        }
-    if (*s == '.')
-        for (s++; is_digit(*s); s++, seen++) {
-            scale--;
-            if (digits || *s != '0') {
-                m = m * 10 + (uint64_t)(*s - '0');
-                if (++digits > 15)
-                    return false;
-            }
-        }
-    if (!seen)
-        return false;
-    if (*s == 'e' || *s == 'E') {
-        s++;
-        bool eneg = *s == '-';
-        if (*s == '+' || *s == '-')
-            s++;
-        if (!is_digit(*s))
-            return false;
-        int x = 0;
-        for (; is_digit(*s); s++)
-            if ((x = x * 10 + (*s - '0')) > 1000)
-                return false;
-        scale += eneg ? -x : x;
-    }
-    if (*s != '\0' || scale < -22 || scale > 22)
-        return false;
-    double v = (double)m;
-    v = scale < 0 ? v / pow10[-scale] : v * pow10[scale];
-    *out = neg ? -v : v;
-    return true;
-}
-
-/* strtod in the C locale; s has passed number_syntax(). */
-static double c_strtod(locale_t loc, const char *s, int *err)
-{
+    locale_t loc = ld->c_locale;
     double fast;
-    if (fast_decimal(s, &fast)) {
+    if (ld->fast && csv_fast_decimal(s, &fast)) {
         *err = 0;
         return fast;
     }
@@ -449,12 +268,12 @@ static bool get_time(struct loader *ld, int line, const char *col, const char *s
     }
     int err = 0;
     double v;
-    if (!fast_decimal(s, &v)) {   /* the short decimals of nearly every file: one pass */
+    if (!(ld->fast && csv_fast_decimal(s, &v))) {   /* the short decimals: one pass */
         if (!number_syntax(s)) {
             diag_error(ld->d, ld->file, line, col, "\"%s\" is not a number", SHOWN(s, buf));
             return false;
         }
-        v = c_strtod(ld->c_locale, s, &err);
+        v = c_strtod(ld, s, &err);
     }
     if (!isfinite(v) || (err == ERANGE && fabs(v) == HUGE_VAL) || fabs(v) > CLUSTER_MAX_TIME) {
         diag_error(ld->d, ld->file, line, col, "\"%s\" is out of range (times are at most %g)",
@@ -485,7 +304,7 @@ static bool get_count(struct loader *ld, int line, const char *s, int *out)
         return true;
     }
     int err;
-    double v = number_syntax(s) ? c_strtod(ld->c_locale, s, &err) : NAN;
+    double v = number_syntax(s) ? c_strtod(ld, s, &err) : NAN;
     if (!(v >= 1) || v != floor(v)) {
         diag_error(ld->d, ld->file, line, "count", "\"%s\" is not a positive integer",
                    SHOWN(s, buf));
@@ -598,10 +417,10 @@ static int col_lookup(const char *name)
 static void table_header(struct loader *ld, int line)
 {
     char buf[64];
-    int *ids = xmalloc((size_t)ld->nfields * sizeof *ids);
+    int *ids = xmalloc((size_t)ld->rec.n * sizeof *ids);
     unsigned present = 0;
-    for (int i = 0; i < ld->nfields; i++) {
-        ids[i] = col_lookup(ld->fields[i]);
+    for (int i = 0; i < ld->rec.n; i++) {
+        ids[i] = col_lookup(ld->rec.field[i]);
         if (ids[i] >= 0)
             present |= 1u << ids[i];
     }
@@ -616,7 +435,7 @@ static void table_header(struct loader *ld, int line)
         diag_error(ld->d, ld->file, line, NULL,
                    "missing header: expected name,send,recv (node table), from,to,time "
                    "(platform graph) or an empty first cell (latency matrix), found \"%s\"",
-                   SHOWN(ld->fields[0], buf));
+                   SHOWN(ld->rec.field[0], buf));
         free(ids);
         return;
     }
@@ -625,10 +444,10 @@ static void table_header(struct loader *ld, int line)
         ? "a platform graph has from, to, time, send, bidirectional"
         : "a node table has name, send, recv, count, class, group";
     ld->c = cluster_new(kind);
-    ld->ncols = ld->nfields;
+    ld->ncols = ld->rec.n;
     ld->rows_ok = true;
-    for (int i = 0; i < ld->nfields; i++) {
-        const char *f = ld->fields[i];
+    for (int i = 0; i < ld->rec.n; i++) {
+        const char *f = ld->rec.field[i];
         if (*f == '\0') {
             diag_error(ld->d, ld->file, line, "header", "column %d has no name", i + 1);
         } else if (ids[i] < 0 || !(allowed & (1u << ids[i]))) {
@@ -679,12 +498,12 @@ static void matrix_header(struct loader *ld, int line)
     char buf[64];
     int errors = ld->d->errors;
     struct cluster *c = ld->c = cluster_new(CLUSTER_MATRIX);
-    ld->ncols = ld->nfields;
-    ld->mcol = xmalloc((size_t)ld->nfields * sizeof *ld->mcol);
+    ld->ncols = ld->rec.n;
+    ld->mcol = xmalloc((size_t)ld->rec.n * sizeof *ld->mcol);
     ld->mcol[0] = -1;
     bool reserved_seen = false;
-    for (int i = 1; i < ld->nfields; i++) {
-        const char *f = ld->fields[i];
+    for (int i = 1; i < ld->rec.n; i++) {
+        const char *f = ld->rec.field[i];
         int r = matrix_reserved_of(f);
         ld->mcol[i] = -1;
         if (r >= 0) {
@@ -700,7 +519,7 @@ static void matrix_header(struct loader *ld, int line)
             diag_error(ld->d, ld->file, line, "header",
                        "node column \"%s\" after the send/recv/class/group columns (they come "
                        "last)", SHOWN(f, buf));
-        } else if (name_find(&ld->names, c, f) >= 0) {
+        } else if (nameidx_find(&ld->names, c->nodes, f) >= 0) {
             diag_error(ld->d, ld->file, line, "header", "node \"%s\" is named twice",
                        SHOWN(f, buf));
         } else if (c->n >= MAX_MATRIX) {
@@ -711,7 +530,7 @@ static void matrix_header(struct loader *ld, int line)
         } else {
             int k = cluster_add_node(c, f, 0, 0);
             c->nodes[k].line = line;
-            name_insert(&ld->names, c, k);
+            nameidx_add(&ld->names, c->nodes, k);
             ld->mcol[i] = k;
         }
     }
@@ -727,16 +546,16 @@ static void matrix_header(struct loader *ld, int line)
 
 static bool check_field_count(struct loader *ld, int line)
 {
-    if (ld->nfields == ld->ncols)
+    if (ld->rec.n == ld->ncols)
         return true;
     diag_error(ld->d, ld->file, line, NULL, "expected %d fields (as in the header), found %d",
-               ld->ncols, ld->nfields);
+               ld->ncols, ld->rec.n);
     return false;
 }
 
 static const char *field(const struct loader *ld, enum col_id id)
 {
-    return ld->col[id] >= 0 ? ld->fields[ld->col[id]] : "";
+    return ld->col[id] >= 0 ? ld->rec.field[ld->col[id]] : "";
 }
 
 /* Adds a node of a node table or graph; false (and an error) if the name is taken. */
@@ -745,12 +564,13 @@ static bool add_named_node(struct loader *ld, int line, const char *col, const c
 {
     char buf[64];
     struct cluster *c = ld->c;
-    struct name_index *ix = &ld->names;
-    uint32_t h = hash_name(name, len);
+    struct nameidx *ix = &ld->names;
+    uint32_t h = nameidx_hash(name, len);
     /* First, so that the slot found stays the one to fill.  The guess: as
      * many names a byte in the rest of the file as so far. */
-    name_reserve(ix, ld->done ? (size_t)((double)c->n * (double)ld->total / (double)ld->done) : 0);
-    size_t at = name_probe(ix, c, name, h);
+    size_t expect = ld->done ? (size_t)((double)c->n * (double)ld->total / (double)ld->done) : 0;
+    nameidx_reserve(ix, expect < MAX_NODES ? expect : MAX_NODES);
+    size_t at = nameidx_probe(ix, c->nodes, name, h);
     int k = ix->slot[at].node;
     if (k >= 0) {
         diag_error(ld->d, ld->file, line, col, "duplicate node name \"%s\" (first on line %d)",
@@ -767,9 +587,7 @@ static bool add_named_node(struct loader *ld, int line, const char *col, const c
     }
     k = cluster_add_node(c, name, send, recv);
     c->nodes[k].line = line;
-    ix->slot[at].node = k;
-    ix->slot[at].hash = h;
-    ix->len++;
+    nameidx_set(ix, at, k, h);
     if (out)
         *out = k;
     return true;
@@ -781,7 +599,7 @@ static void node_row(struct loader *ld, int line)
         return;
     struct cluster *c = ld->c;
     const char *name = field(ld, COL_NAME);
-    size_t name_len = ld->col[COL_NAME] >= 0 ? ld->flen[ld->col[COL_NAME]] : 0;
+    size_t name_len = ld->col[COL_NAME] >= 0 ? ld->rec.len[ld->col[COL_NAME]] : 0;
     double send = 0, recv = 0;
     int count = 1;
     bool ok = true;
@@ -816,12 +634,12 @@ static void matrix_row(struct loader *ld, int line)
     if (!check_field_count(ld, line))
         return;
     struct cluster *c = ld->c;
-    const char *name = ld->fields[0];
+    const char *name = ld->rec.field[0];
     if (*name == '\0') {
         diag_error(ld->d, ld->file, line, NULL, "row without a node name (its first cell)");
         return;
     }
-    int k = name_find(&ld->names, c, name);
+    int k = nameidx_find(&ld->names, c->nodes, name);
     if (k < 0) {
         diag_error(ld->d, ld->file, line, NULL, "unknown node \"%s\" (not named in the header)",
                    SHOWN(name, buf));
@@ -836,7 +654,7 @@ static void matrix_row(struct loader *ld, int line)
     c->nodes[k].line = line;
     size_t n = (size_t)c->n;
     for (int i = 1; i < ld->ncols; i++) {
-        const char *f = ld->fields[i];
+        const char *f = ld->rec.field[i];
         if (i == ld->mres[MATRIX_SEND]) {
             get_time(ld, line, "send", f, false, &c->nodes[k].send);
         } else if (i == ld->mres[MATRIX_RECV]) {
@@ -867,7 +685,7 @@ static void matrix_row(struct loader *ld, int line)
 /* The index of graph node `name`, added (first seen on line) if new. */
 static int graph_node(struct loader *ld, int line, const char *name)
 {
-    int k = name_find(&ld->names, ld->c, name);
+    int k = nameidx_find(&ld->names, ld->c->nodes, name);
     if (k < 0 && !add_named_node(ld, line, NULL, name, strlen(name), 0, 0, &k))
         return -1;
     if (k >= ld->node_send_cap) {
@@ -982,13 +800,13 @@ static void graph_row(struct loader *ld, int line)
 static void record(struct loader *ld, int line)
 {
     bool empty = true;
-    for (int i = 0; i < ld->nfields && empty; i++)
-        empty = ld->fields[i][0] == '\0';
+    for (int i = 0; i < ld->rec.n && empty; i++)
+        empty = ld->rec.field[i][0] == '\0';
     if (empty)
         return;    /* `,,,` rows, as spreadsheets write blank lines */
     if (!ld->header_line) {
         ld->header_line = line;
-        if (ld->fields[0][0] == '\0')
+        if (ld->rec.field[0][0] == '\0')
             matrix_header(ld, line);
         else
             table_header(ld, line);
@@ -1005,33 +823,9 @@ static void record(struct loader *ld, int line)
 
 static void drop_record(struct loader *ld)
 {
-    ld->nfields = 0;
-    ld->fbuf_len = 0;
+    ld->rec.n = 0;
+    ld->rec.text_len = 0;
     ld->pending = false;
-}
-
-/* Room for n fields in fields, foff and flen. */
-static void field_room(struct loader *ld, size_t n)
-{
-    if (n <= (size_t)ld->fieldcap)
-        return;
-    size_t cap = ld->fieldcap ? (size_t)ld->fieldcap : 16;
-    while (cap < n)
-        cap *= 2;
-    ld->fieldcap = (int)cap;
-    ld->fields = xrealloc(ld->fields, cap * sizeof *ld->fields);
-    ld->foff = xrealloc(ld->foff, cap * sizeof *ld->foff);
-    ld->flen = xrealloc(ld->flen, cap * sizeof *ld->flen);
-}
-
-/* Room for n bytes in fbuf. */
-static void fbuf_room(struct loader *ld, size_t n)
-{
-    if (n <= ld->fbuf_cap)
-        return;
-    while (n > ld->fbuf_cap)
-        ld->fbuf_cap = ld->fbuf_cap ? 2 * ld->fbuf_cap : 256;
-    ld->fbuf = xrealloc(ld->fbuf, ld->fbuf_cap);
 }
 
 /* The fields go into one reused buffer: no allocation per field or row. */
@@ -1041,16 +835,16 @@ static void add_field(struct loader *ld, const char *s, size_t len)
         ld->pending = true;
         ld->rec_line = ld->cur_line;
     }
-    field_room(ld, (size_t)ld->nfields + 1);
+    csv_record_room(&ld->rec, (size_t)ld->rec.n + 1);
     if (!s)
         len = 0;
-    fbuf_room(ld, ld->fbuf_len + len + 1);
-    ld->flen[ld->nfields] = len;
-    ld->foff[ld->nfields++] = ld->fbuf_len;
+    csv_record_text_room(&ld->rec, ld->rec.text_len + len + 1);
+    ld->rec.len[ld->rec.n] = len;
+    ld->rec.off[ld->rec.n++] = ld->rec.text_len;
     if (len)
-        memcpy(ld->fbuf + ld->fbuf_len, s, len);
-    ld->fbuf[ld->fbuf_len + len] = '\0';
-    ld->fbuf_len += len + 1;
+        memcpy(ld->rec.text + ld->rec.text_len, s, len);
+    ld->rec.text[ld->rec.text_len + len] = '\0';
+    ld->rec.text_len += len + 1;
 }
 
 static void on_field(void *s, size_t len, void *data)
@@ -1062,92 +856,32 @@ static void on_record(int term, void *data)
 {
     struct loader *ld = data;
     (void)term;
-    for (int i = 0; i < ld->nfields; i++) {   /* fbuf is complete: point into it */
-        ld->fields[i] = ld->fbuf + ld->foff[i];
-        ld->flen[i] = strlen(ld->fields[i]);
+    for (int i = 0; i < ld->rec.n; i++) {   /* the text is complete: point into it */
+        ld->rec.field[i] = ld->rec.text + ld->rec.off[i];
+        ld->rec.len[i] = strlen(ld->rec.field[i]);
     }
-    if (ld->nfields > 0)
+    if (ld->rec.n > 0)
         record(ld, ld->rec_line);
     drop_record(ld);
 }
 
 /*
- * How plain_line sees a byte: 0 part of a field, 1 a comma, 2 the line end,
- * 3 what only libcsv reads (a quote, a CR but for a final one, a NUL).
- */
-static const unsigned char byte_class[256] = {
-    [','] = 1, ['\n'] = 2, ['"'] = 3, ['\r'] = 3, ['\0'] = 3,
-};
-
-/*
- * A line without a quote or a carriage return (but for a final CR LF), fed
- * when no record is pending: split at the commas, blanks and tabs trimmed
- * off each field, exactly as libcsv splits it (checked against libcsv on
- * millions of random lines of letters, blanks, tabs, commas and '#'), and
- * handed to record() as libcsv's callbacks would.  Nearly every line of a
- * cluster file is like this, and libcsv's byte-by-byte state machine costs
- * more than everything else a row needs.  s holds avail bytes (> 0) from
- * the line's start: one pass finds the commas and the line end, one copy
- * puts the line in fbuf, where each field gets its NUL.  Returns the bytes
- * the line took with its line end, or 0 (nothing done) to give the line to
- * libcsv.
+ * The fast path's usual row (csv_fast.h): a line without a quote or a bare
+ * CR, fed when no record is pending, split by hand exactly as libcsv would
+ * split it and handed to record() as libcsv's callbacks would.  Returns the
+ * bytes the line took with its line end, or 0 (nothing done) to give the
+ * line to libcsv.
  */
 static size_t plain_line(struct loader *ld, int line, const char *s, size_t avail)
 {
-    const unsigned char *p = (const unsigned char *)s, *end = p + avail;
-    /* A buffer that ends with a line end stops every scan by itself. */
-    bool stops = s[avail - 1] == '\n';
-    size_t ncomma = 0, m, n;
-    for (;;) {
-        if (stops)
-            while (byte_class[*p] == 0)
-                p++;
-        else
-            while (p < end && byte_class[*p] == 0)
-                p++;
-        if (p == end) {
-            m = n = avail;
-            break;
-        }
-        unsigned cls = byte_class[*p];
-        if (cls == 1) {
-            field_room(ld, ncomma + 2);
-            ld->foff[ncomma++] = (size_t)(p - (const unsigned char *)s);
-            p++;
-            continue;
-        }
-        m = (size_t)(p - (const unsigned char *)s);
-        if (cls == 2) {
-            n = m + 1;
-        } else if (*p == '\r' && (p + 1 == end || p[1] == '\n')) {
-            n = m + 1 + (p + 1 < end);
-        } else {
-            return 0;
-        }
-        break;
+    size_t took = csv_fast_split(&ld->rec, s, avail);
+    if (took) {
+        ld->cur_line = ld->rec_line = line;
+        record(ld, line);
+        ld->rec.n = 0;
+        ld->pending = false;
     }
-    field_room(ld, ncomma + 1);
-    ld->foff[ncomma] = m;
-    fbuf_room(ld, m + 1);
-    char *t = ld->fbuf;
-    memcpy(t, s, m);
-    for (size_t k = 0, a = 0; k <= ncomma; k++) {
-        size_t b = ld->foff[k], next = b + 1;
-        while (a < b && (t[a] == ' ' || t[a] == '\t'))
-            a++;
-        while (b > a && (t[b - 1] == ' ' || t[b - 1] == '\t'))
-            b--;
-        t[b] = '\0';
-        ld->fields[k] = t + a;
-        ld->flen[k] = b - a;
-        a = next;
-    }
-    ld->nfields = (int)ncomma + 1;
-    ld->cur_line = ld->rec_line = line;
-    record(ld, line);
-    ld->nfields = 0;
-    ld->pending = false;
-    return n;
+    return took;
 }
 
 /* ---- looking ahead for the name table ---- */
@@ -1165,34 +899,17 @@ static size_t plain_line(struct loader *ld, int line, const char *s, size_t avai
  */
 static const char *prefetch_line(const struct loader *ld, const char *s, const char *end)
 {
-    const char *eol = memchr(s, '\n', (size_t)(end - s));
-    const char *a = s, *b;
-    eol = eol ? eol : end;
-    for (int k = ld->col[COL_NAME]; k > 0 && a; k--) {
-        a = memchr(a, ',', (size_t)(eol - a));
-        a = a ? a + 1 : NULL;
-    }
-    if (a) {
-        b = memchr(a, ',', (size_t)(eol - a));
-        b = b ? b : eol;
-        while (a < b && (*a == ' ' || *a == '\t'))
-            a++;
-        while (b > a && (b[-1] == ' ' || b[-1] == '\t' || b[-1] == '\r'))
-            b--;
-        uint32_t h = hash_name(a, (size_t)(b - a));
-#if defined(__GNUC__)
-        __builtin_prefetch(&ld->names.slot[h & (ld->names.cap - 1)]);
-#else
-        (void)h;
-#endif
-    }
-    return eol < end ? eol + 1 : end;
+    const char *a, *b;
+    const char *next = csv_fast_field(s, end, ld->col[COL_NAME], &a, &b);
+    if (a)
+        nameidx_prefetch(&ld->names, nameidx_hash(a, (size_t)(b - a)));
+    return next;
 }
 
 /* Called with the line at s about to be read: keeps the prefetches ahead. */
 static void prefetch_names(struct loader *ld, const char *s, const char *end)
 {
-    if (!ld->c || ld->c->kind != CLUSTER_NODES || !ld->rows_ok ||
+    if (!ld->fast || !ld->c || ld->c->kind != CLUSTER_NODES || !ld->rows_ok ||
         ld->names.cap < PREFETCH_MIN_SLOTS)
         return;
     if (!ld->ahead || ld->ahead <= s) {   /* starting, or after lines read the other way */
@@ -1271,11 +988,8 @@ static void finish_loading(struct loader *ld)
 static void loader_free(struct loader *ld)
 {
     drop_record(ld);
-    free(ld->fields);
-    free(ld->fbuf);
-    free(ld->foff);
-    free(ld->flen);
-    free(ld->names.slot);
+    csv_record_free(&ld->rec);
+    nameidx_free(&ld->names);
     free(ld->mcol);
     free(ld->row_line);
     free(ld->node_send);
@@ -1301,6 +1015,7 @@ struct cluster *cluster_load_csv_buffer(const char *name, const char *buf, size_
     ld.total = len;
     ld.errors = d->errors;
     ld.c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    ld.fast = fastpath_on();
     for (int r = 0; r < MATRIX_NRES; r++)
         ld.mres[r] = -1;
     for (int i = 0; i < COL_NCOLS; i++)
@@ -1318,11 +1033,21 @@ struct cluster *cluster_load_csv_buffer(const char *name, const char *buf, size_
         pos = 3;    /* a UTF-8 byte order mark, as some editors write */
     while (pos < len) {
         const char *s = buf + pos;
-        if (!ld.pending && s[0] != '#' && !is_blank_char(s[0])) {
+        /* libcsv may hold the start of a record without a field of it yet (a quote
+         * opened after a bare CR): then the line is its, not the fast path's.
+         * pstate is libcsv's public parser state; 0 is its ROW_NOT_BEGUN. */
+        bool libcsv_idle = p.pstate == 0;
+        if (ld.fast && libcsv_idle && !ld.pending && s[0] != '#' && !is_blank_char(s[0])) {
             /* A record starts here, not a comment or a blank line: the usual row. */
             prefetch_names(&ld, s, buf + len);
             ld.done = pos;
             size_t took = plain_line(&ld, line + 1, s, len - pos);
+            if (took > (size_t)CLUSTER_MAX_CSV_LINE) {   /* not a cluster: stop here */
+                diag_error(d, name, line + 1, NULL, "line longer than %ld KiB (%zu bytes): "
+                           "refused (docs/reliability.md, \"Limits\")", CLUSTER_MAX_CSV_LINE >> 10,
+                           took);
+                break;
+            }
             if (took) {
                 pos += took;
                 line++;
@@ -1334,6 +1059,11 @@ struct cluster *cluster_load_csv_buffer(const char *name, const char *buf, size_
         size_t n = nl ? (size_t)(nl - s) + 1 : len - pos;
         pos += n;
         line++;
+        if (n > (size_t)CLUSTER_MAX_CSV_LINE) {   /* not a cluster: stop here */
+            diag_error(d, name, line, NULL, "line longer than %ld KiB (%zu bytes): refused "
+                       "(docs/reliability.md, \"Limits\")", CLUSTER_MAX_CSV_LINE >> 10, n);
+            break;
+        }
         bool fresh = !ld.pending;   /* libcsv is between records */
         if (!ld.pending) {
             if (s[0] == '#' && memchr(s, '\0', n)) {
@@ -1356,7 +1086,7 @@ struct cluster *cluster_load_csv_buffer(const char *name, const char *buf, size_
             ld.rec_line = line;
         }
         ld.cur_line = line;
-        if (fresh && plain_line(&ld, line, s, n) == n) {   /* 0 for a line with a NUL, too */
+        if (fresh && ld.fast && libcsv_idle && plain_line(&ld, line, s, n) == n) {   /* 0 for a line with a NUL, too */
             continue;
         } else if (memchr(s, '\0', n)) {
             diag_error(d, name, line, NULL, "NUL byte in the line (is this a text file?)");
@@ -1390,6 +1120,78 @@ struct cluster *cluster_load_csv_buffer(const char *name, const char *buf, size_
     return c;
 }
 
+char *cluster_read_csv_text(FILE *fp, const char *name, size_t size_hint, size_t *len,
+                            struct diag *d)
+{
+    if (size_hint > (size_t)CLUSTER_MAX_CSV_BYTES) {
+        diag_error(d, name, 0, NULL, "larger than %ld MiB: refused (the largest cluster a "
+                   "CSV file can hold is smaller; docs/reliability.md, \"Limits\")",
+                   CLUSTER_MAX_CSV_BYTES >> 20);
+        return NULL;
+    }
+    /* + 1: the end is seen without another realloc */
+    size_t n = 0, cap = size_hint ? size_hint + 1 : 1 << 16;
+    size_t line_start = 0;  /* offset of the byte after the last '\n' seen */
+    char *buf = xmalloc(cap);
+    mem_advise_huge(buf, cap);
+    for (;;) {
+        if (n == cap)
+            buf = xrealloc(buf, cap *= 2);
+        size_t want = cap - n;
+        if (want > (size_t)CLUSTER_MAX_CSV_BYTES + 1 - n)
+            want = (size_t)CLUSTER_MAX_CSV_BYTES + 1 - n;
+        size_t got = fread(buf + n, 1, want, fp);
+        /* The last line break of the chunk, scanned from its end: cheap for text. */
+        for (size_t i = n + got; i > n; i--)
+            if (buf[i - 1] == '\n') {
+                line_start = i;
+                break;
+            }
+        n += got;
+        if (n - line_start > (size_t)CLUSTER_MAX_CSV_LINE) {
+            diag_error(d, name, 0, NULL, "a line longer than %ld KiB (from byte %zu on): refused "
+                       "(is this a text file? docs/reliability.md, \"Limits\")",
+                       CLUSTER_MAX_CSV_LINE >> 10, line_start);
+            free(buf);
+            return NULL;
+        }
+        if (n > (size_t)CLUSTER_MAX_CSV_BYTES) {
+            diag_error(d, name, 0, NULL, "larger than %ld MiB: refused (the largest cluster a "
+                       "CSV file can hold is smaller; docs/reliability.md, \"Limits\")",
+                       CLUSTER_MAX_CSV_BYTES >> 20);
+            free(buf);
+            return NULL;
+        }
+        if (got == 0)
+            break;
+    }
+    if (ferror(fp)) {
+        diag_error(d, name, 0, NULL, "cannot read: %s", strerror(errno));
+        free(buf);
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
+
+struct cluster *cluster_load_csv_stream(FILE *fp, const char *name, struct diag *d)
+{
+    /* Sized from the file when it says (a file that grows meanwhile still
+     * reads whole), so that a large file is read into one buffer, on huge
+     * pages, without a copy. */
+    struct stat st;
+    size_t hint = 0, len;
+    if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+        hint = (uintmax_t)st.st_size > (uintmax_t)CLUSTER_MAX_CSV_BYTES
+                   ? (size_t)CLUSTER_MAX_CSV_BYTES + 1 : (size_t)st.st_size;
+    char *buf = cluster_read_csv_text(fp, name, hint, &len, d);
+    if (!buf)
+        return NULL;
+    struct cluster *c = cluster_load_csv_buffer(name, buf, len, d);
+    free(buf);
+    return c;
+}
+
 struct cluster *cluster_load_csv(const char *path, struct diag *d)
 {
     FILE *fp = fopen(path, "rb");
@@ -1397,87 +1199,17 @@ struct cluster *cluster_load_csv(const char *path, struct diag *d)
         diag_error(d, path, 0, NULL, "cannot open: %s", strerror(errno));
         return NULL;
     }
-    /* Sized from the file when it says (a file that grows meanwhile still
-     * reads whole), so that a large file is read into one buffer, on huge
-     * pages, without a copy. */
-    struct stat st;
-    size_t len = 0, cap = 1 << 16;
-    if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-        (uintmax_t)st.st_size < SIZE_MAX / 2)
-        cap = (size_t)st.st_size + 1;   /* + 1: the end is seen without another realloc */
-    char *buf = xmalloc(cap);
-    mem_advise_huge(buf, cap);
-    for (;;) {
-        if (len == cap)
-            buf = xrealloc(buf, cap *= 2);
-        size_t got = fread(buf + len, 1, cap - len, fp);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(fp)) {
-        int err = errno;
-        fclose(fp);
-        free(buf);
-        diag_error(d, path, 0, NULL, "cannot read: %s", strerror(err));
-        return NULL;
-    }
+    struct cluster *c = cluster_load_csv_stream(fp, path, d);
     fclose(fp);
-    struct cluster *c = cluster_load_csv_buffer(path, buf, len, d);
-    free(buf);
     return c;
 }
 
 /* ---- writing ---- */
 
-/* A field needs quotes if libcsv would otherwise split, trim or comment it. */
-static bool needs_quotes(const char *s)
-{
-    size_t n = strlen(s);
-    return n == 0 || s[0] == '#' || s[0] == '"' || is_blank_char(s[0]) ||
-           is_blank_char(s[n - 1]) || strpbrk(s, ",\"\r\n") != NULL;
-}
-
-static void put_field(FILE *fp, const char *s)
-{
-    if (!needs_quotes(s)) {
-        fputs(s, fp);
-        return;
-    }
-    fputc('"', fp);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', fp);
-        fputc(*s, fp);
-    }
-    fputc('"', fp);
-}
-
-/*
- * Integers below 10^15 plainly ("3"), other values with the fewest of 15..17
- * significant digits that read back to the same double.  Called in the C
- * locale.
- */
-static const char *fmt_num(double v, char *buf, size_t size)
-{
-    if (v == 0) {
-        snprintf(buf, size, "0");
-    } else if (v == floor(v) && fabs(v) < 1e15) {
-        snprintf(buf, size, "%.0f", v);
-    } else {
-        for (int prec = 15; prec <= 17; prec++) {
-            snprintf(buf, size, "%.*g", prec, v);
-            if (strtod(buf, NULL) == v)
-                break;
-        }
-    }
-    return buf;
-}
-
 static void put_num(FILE *fp, double v)
 {
-    char buf[40];
-    fputs(fmt_num(v, buf, sizeof buf), fp);
+    char buf[NUMFMT_SIZE];
+    fputs(numfmt_plain(buf, v), fp);
 }
 
 /* `# key: value`, with line ends and other control characters as blanks. */
@@ -1571,7 +1303,7 @@ static void write_nodes(const struct cluster *c, FILE *fp)
     fprintf(fp, "name,send,recv%s%s\n", klass ? ",class" : "", group ? ",group" : "");
     for (int i = 0; i < c->n; i++) {
         const struct node *nd = &c->nodes[i];
-        put_field(fp, nd->name);
+        csvfield_put(fp, nd->name);
         fputc(',', fp);
         put_num(fp, nd->send);
         fputc(',', fp);
@@ -1579,12 +1311,12 @@ static void write_nodes(const struct cluster *c, FILE *fp)
         if (klass) {
             fputc(',', fp);
             if (nd->klass && *nd->klass)
-                put_field(fp, nd->klass);
+                csvfield_put(fp, nd->klass);
         }
         if (group) {
             fputc(',', fp);
             if (nd->group && *nd->group)
-                put_field(fp, nd->group);
+                csvfield_put(fp, nd->group);
         }
         fputc('\n', fp);
     }
@@ -1601,12 +1333,12 @@ static void write_matrix(const struct cluster *c, FILE *fp)
     }
     for (int j = 0; j < c->n; j++) {
         fputc(',', fp);
-        put_field(fp, c->nodes[j].name);
+        csvfield_put(fp, c->nodes[j].name);
     }
     fprintf(fp, "%s%s%s%s\n", send ? ",send" : "", recv ? ",recv" : "", klass ? ",class" : "",
             group ? ",group" : "");
     for (int i = 0; i < c->n; i++) {
-        put_field(fp, c->nodes[i].name);
+        csvfield_put(fp, c->nodes[i].name);
         for (int j = 0; j < c->n; j++) {
             fputc(',', fp);
             put_num(fp, c->dist[(size_t)i * (size_t)c->n + (size_t)j]);
@@ -1622,12 +1354,12 @@ static void write_matrix(const struct cluster *c, FILE *fp)
         if (klass) {
             fputc(',', fp);
             if (c->nodes[i].klass && *c->nodes[i].klass)
-                put_field(fp, c->nodes[i].klass);
+                csvfield_put(fp, c->nodes[i].klass);
         }
         if (group) {
             fputc(',', fp);
             if (c->nodes[i].group && *c->nodes[i].group)
-                put_field(fp, c->nodes[i].group);
+                csvfield_put(fp, c->nodes[i].group);
         }
         fputc('\n', fp);
     }
@@ -1659,7 +1391,7 @@ static void write_graph(const struct cluster *c, FILE *fp)
     for (int u = 0; declare && u < c->n; u++) {
         double s;
         graph_node_send(c, u, &s);
-        put_field(fp, c->nodes[u].name);
+        csvfield_put(fp, c->nodes[u].name);
         fputs(",,", fp);
         if (has_send) {
             fputc(',', fp);
@@ -1670,9 +1402,9 @@ static void write_graph(const struct cluster *c, FILE *fp)
     }
     for (int k = 0; k < c->nedges; k++) {
         const struct edge *e = &c->edges[k];
-        put_field(fp, c->nodes[e->from].name);
+        csvfield_put(fp, c->nodes[e->from].name);
         fputc(',', fp);
-        put_field(fp, c->nodes[e->to].name);
+        csvfield_put(fp, c->nodes[e->to].name);
         fputc(',', fp);
         put_num(fp, e->time);
         if (has_send) {
@@ -1694,8 +1426,6 @@ static int write_csv(const struct cluster *c, FILE *fp, char **cause)
         errno = EINVAL;
         return -1;
     }
-    locale_t loc = newlocale(LC_ALL_MASK, "C", (locale_t)0);
-    locale_t old = loc ? uselocale(loc) : (locale_t)0;
     if (c->name && *c->name)
         put_param(fp, "name", c->name);
     if (c->description) {
@@ -1728,10 +1458,6 @@ static int write_csv(const struct cluster *c, FILE *fp, char **cause)
     case CLUSTER_MATRIX: write_matrix(c, fp); break;
     case CLUSTER_GRAPH: write_graph(c, fp); break;
     }
-    if (loc) {
-        uselocale(old);
-        freelocale(loc);
-    }
     if (fflush(fp) != 0 || ferror(fp)) {
         int err = errno ? errno : EIO;
         set_cause(cause, "write error: %s", strerror(err));
@@ -1746,70 +1472,24 @@ int cluster_write_csv(const struct cluster *c, FILE *fp)
     return write_csv(c, fp, NULL);
 }
 
-/* Permissions for a new file: those of the file it replaces, else 0666 & ~umask. */
-static mode_t file_mode(const char *path)
-{
-    struct stat st;
-    if (stat(path, &st) == 0)
-        return st.st_mode & 07777;
-    mode_t mask = umask(022);    /* umask can only be read by setting it */
-    umask(mask);
-    return 0666 & ~mask;
-}
-
 int cluster_save_csv(const struct cluster *c, const char *path, char **cause)
 {
-    const char *slash = strrchr(path, '/');
-    char *dir = slash ? str_ndup(path, slash == path ? 1 : (size_t)(slash - path)) : xstrdup(".");
-    const char *base = slash ? slash + 1 : path;
-    if (*base == '\0') {
-        free(dir);
-        return set_cause(cause, "%s: not a file name", path);
-    }
-    char *tmp = xasprintf("%s/.%s.XXXXXX", strcmp(dir, "/") == 0 ? "" : dir, base);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int err = errno;
-        free(tmp);
-        free(dir);
-        return set_cause(cause, "%s: cannot create a temporary file: %s", path, strerror(err));
+    struct atomic_file af;
+    if (atomic_open(&af, path) != 0) {
+        if (errno == EISDIR)
+            return set_cause(cause, "%s: not a file name", path);
+        if (af.refused)
+            return set_cause(cause, "%s %s", path, af.refused);
+        return set_cause(cause, "%s: cannot create a temporary file: %s", path, strerror(errno));
     }
     char *why = NULL;
-    int err = 0;
-    FILE *fp = NULL;
-    if (fchmod(fd, file_mode(path)) != 0 || !(fp = fdopen(fd, "w"))) {
-        err = errno;
-    } else if (write_csv(c, fp, &why) != 0) {
-        err = errno;
-    } else if (fsync(fileno(fp)) != 0) {
-        err = errno;
-    }
-    if (fp) {
-        if (fclose(fp) != 0 && !err)
-            err = errno;
-    } else {
-        close(fd);
-    }
-    if (!err && rename(tmp, path) != 0)
-        err = errno;
-    if (err) {
-        unlink(tmp);
-        if (why)
-            set_cause(cause, "%s: %s", path, why);
-        else
-            set_cause(cause, "%s: cannot save: %s", path, strerror(err));
+    if (write_csv(c, af.fp, &why) != 0) {
+        atomic_abort(&af);
+        set_cause(cause, "%s: %s", path, why);
         free(why);
-        free(tmp);
-        free(dir);
         return -1;
     }
-    /* Make the rename itself durable; a failure here loses nothing. */
-    int dfd = open(dir, O_RDONLY);
-    if (dfd >= 0) {
-        fsync(dfd);
-        close(dfd);
-    }
-    free(tmp);
-    free(dir);
+    if (atomic_commit(&af) != 0)
+        return set_cause(cause, "%s: cannot save: %s", path, strerror(errno));
     return 0;
 }

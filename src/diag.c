@@ -147,8 +147,10 @@ void diag_warn(struct diag *d, const char *file, int line, const char *col, cons
 
 void diag_print(const struct diag *d, FILE *fp)
 {
-    for (int i = 0; i < d->nlines; i++)
-        fprintf(fp, "%s\n", d->lines[i]);
+    for (int i = 0; i < d->nlines; i++) {
+        text_put(d->lines[i], fp);
+        fputc('\n', fp);
+    }
     int dropped = d->errors + d->warnings - d->nlines;
     if (dropped > 0)
         fprintf(fp, "(%d more problems not shown)\n", dropped);
@@ -173,6 +175,18 @@ void diag_move(struct diag *to, struct diag *from)
     memset(from, 0, sizeof *from);
 }
 
+char *diag_join_names(int n, const char *(*name_of)(int i))
+{
+    size_t len = 1;
+    for (int i = 0; i < n; i++)
+        len += strlen(name_of(i)) + 2;
+    char *s = xmalloc(len), *p = s;
+    *p = '\0';
+    for (int i = 0; i < n; i++)
+        p += sprintf(p, "%s%s", i ? ", " : "", name_of(i));
+    return s;
+}
+
 char *diag_join(const struct diag *d)
 {
     if (d->nlines == 0)
@@ -188,4 +202,94 @@ char *diag_join(const struct diag *d)
         *p++ = i + 1 < d->nlines ? '\n' : '\0';
     }
     return s;
+}
+
+const char *diag_shown(const char *s, char *buf, size_t size)
+{
+    size_t n = 0, max = size - 4;
+    while (*s && n < max) {
+        int k = text_char(s);
+        if (k <= 0) {
+            buf[n++] = '?';
+            s++;
+        } else if ((size_t)k > max - n) {
+            break;   /* a character is not cut in two */
+        } else {
+            memcpy(buf + n, s, (size_t)k);
+            n += (size_t)k;
+            s += k;
+        }
+    }
+    if (*s)
+        memcpy(buf + n, "...", 3), n += 3;
+    buf[n] = '\0';
+    return buf;
+}
+
+int text_char(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    if (p[0] < 0x20 || p[0] == 0x7f)
+        return p[0] ? -1 : 0;
+    if (p[0] < 0x80)
+        return 1;
+    int k;
+    unsigned cp, min;
+    if (p[0] >= 0xc2 && p[0] <= 0xdf)
+        k = 2, cp = p[0] & 0x1fu, min = 0x80;
+    else if (p[0] >= 0xe0 && p[0] <= 0xef)
+        k = 3, cp = p[0] & 0x0fu, min = 0x800;
+    else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+        k = 4, cp = p[0] & 0x07u, min = 0x10000;
+    else
+        return -1;
+    for (int i = 1; i < k; i++) {
+        if ((p[i] & 0xc0) != 0x80)
+            return -1;
+        cp = cp << 6 | (p[i] & 0x3fu);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+        return -1;   /* overlong, beyond Unicode, a surrogate */
+    if (cp >= 0x80 && cp <= 0x9f)
+        return -1;   /* a C1 control (U+0085, U+009B CSI ...) */
+    return k;
+}
+
+const char *text_flaw(const char *s)
+{
+    for (int k; *s; s += k)
+        if ((k = text_char(s)) < 0) {
+            unsigned char b = (unsigned char)*s;
+            return b < 0x20 || b == 0x7f ? "a control character"
+                   : b == 0xc2 && ((unsigned char)s[1] & 0xe0) == 0x80 ? "a C1 control character"
+                                                                     : "bytes that are not UTF-8";
+        }
+    return NULL;
+}
+
+void text_put(const char *s, FILE *fp)
+{
+    while (*s) {
+        int k = *s == '\n' || *s == '\t' ? 1 : text_char(s);
+        if (k > 0) {
+            fwrite(s, 1, (size_t)k, fp);
+            s += k;
+        } else {
+            fprintf(fp, "\\x%02x", (unsigned char)*s);
+            s++;
+        }
+    }
+}
+
+char *text_escape(const char *s)
+{
+    char *out = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&out, &len);
+    if (!fp)
+        out_of_memory();
+    text_put(s, fp);
+    if (fclose(fp) != 0 || !out)
+        out_of_memory();
+    return out;
 }

@@ -30,8 +30,34 @@ void diag_warn(struct diag *d, const char *file, int line, const char *col,
 void diag_print(const struct diag *d, FILE *fp);
 /* Append from's lines and counts to to; from is left empty. */
 void diag_move(struct diag *to, struct diag *from);
+/* "a, b, c": the names name_of(0) .. name_of(n - 1) joined (caller frees):
+ * the valid lists of schedulers, orders and models in refusals. */
+char *diag_join_names(int n, const char *(*name_of)(int i));
 /* All lines joined by '\n' (caller frees); NULL if there are none. */
 char *diag_join(const struct diag *d);
+
+/* A user's text as it goes into a one-line message: control characters
+ * (names may hold line breaks) and bytes that are not UTF-8 become '?', and
+ * text longer than size - 4 bytes is cut with "..." (between characters).
+ * Returns buf.  SHOWN(s, buf) for an array buf. */
+const char *diag_shown(const char *s, char *buf, size_t size);
+#define SHOWN(s, buf) diag_shown((s), (buf), sizeof (buf))
+
+/*
+ * Text, as hetcast accepts it in names and shows it on a terminal: valid
+ * UTF-8 (no overlong forms, surrogates or code points past U+10FFFF)
+ * without control characters (C0, DEL, the C1 range U+0080-U+009F).
+ */
+/* The length of the character at s (1-4), 0 at the end, -1 if it is not text. */
+int text_char(const char *s);
+/* NULL if s is text, else what it holds ("a control character", ...). */
+const char *text_flaw(const char *s);
+/* s to fp with every byte that is not text written as \xNN (ESC -> \x1b),
+ * but line breaks and tabs (a Lua traceback's), which cannot drive a
+ * terminal: what reaches one and was not made by hetcast goes through here. */
+void text_put(const char *s, FILE *fp);
+/* The same into a fresh heap string (caller frees). */
+char *text_escape(const char *s);
 
 /* printf into a fresh heap string (NULL only when out of memory). */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -36,7 +36,7 @@
  * its later decisions can start says so (decision.not_before, sched.h) and
  * the engine processes everything before that as it goes.  Memory: hold,
  * send_free, parent (20 bytes per node) plus 16 bytes per pending event
- * (and 8 bytes per node for the send times in engine_run_list).
+ * (and 8 bytes per node for the send times in a list run, engine_lean.h).
  * A lean engine has no e->tr and no e->ev: the view, snapshots and the
  * reports of single transfers need a full one.
  */
@@ -48,42 +48,45 @@
 
 #include "cluster.h"
 #include "radixq.h"
-
-enum model {
-    MODEL_ASYNC = 0,       /* asynchronous sender-receiver (default) */
-    MODEL_SENDER_ONLY,     /* sender-only: cost s(q) */
-    MODEL_SYNC,            /* synchronous: sender busy until the receive ends */
-    MODEL_ONE_PORT,        /* one-port bidirectional: T = s + l + r */
-    MODEL_MULTI_PORT,      /* multi-port: port busy send_q, message after T */
-    MODEL_COUNT
-};
-#define MODEL_BIT(m) (1u << (m))
-#define MODEL_ALL ((1u << MODEL_COUNT) - 1)
-
-const char *model_name(enum model m);
-const char *model_summary(enum model m);
-int model_parse(const char *name, enum model *out);   /* 0 or -1 */
-char *model_names(void);                               /* "async, sender-only, ..." */
-/* Models a cluster kind supports (graphs: one-port and multi-port only). */
-unsigned model_mask_for(enum cluster_kind k);
-enum model model_default_for(enum cluster_kind k);
+#include "timing.h"   /* enum model, the timing rule */
 
 struct transfer {
     int from, to, msg;
     int seq;            /* booking order, 0-based */
-    double start;       /* send port busy [start, send_end) */
-    double send_end;
-    double link_start;  /* link busy [link_start, link_end); empty: no link */
-    double link_end;
-    double recv_start;  /* receive port busy [recv_start, recv_end); empty: none */
-    double recv_end;
-    double hold;        /* `to` holds message `msg` from this time */
-    double free;        /* `from` may start its next send from this time */
+    /* the times, as struct timing (timing.h) has them: the send port busy
+       [start, send_end), the link [link_start, link_end) and the receive port
+       [recv_start, recv_end) (empty: none), `to` holds message `msg` from hold,
+       `from` may start its next send from free */
+    double start, send_end, link_start, link_end, recv_start, recv_end, hold, free;
     double wait_start;  /* `from` was ready (held msg, port free) from here: when
                            start > wait_start it sat idle waiting for the receiver
                            (sync, one-port); otherwise wait_start == start */
     char *reason;       /* why the policy chose it; never NULL after booking */
 };
+
+/* The times of a transfer record as timing.h places them, and back. */
+static inline void transfer_set_times(struct transfer *t, const struct timing *tm)
+{
+    t->start = tm->start;
+    t->send_end = tm->send_end;
+    t->link_start = tm->link_start;
+    t->link_end = tm->link_end;
+    t->recv_start = tm->recv_start;
+    t->recv_end = tm->recv_end;
+    t->hold = tm->hold;
+    t->free = tm->free;
+}
+static inline struct timing transfer_times(const struct transfer *t)
+{
+    return (struct timing){t->start, t->send_end, t->link_start, t->link_end,
+                           t->recv_start, t->recv_end, t->hold, t->free};
+}
+/* Its events beyond the start and the hold (TIMING_SEND_END, TIMING_LINK_END). */
+static inline unsigned transfer_events(const struct transfer *t)
+{
+    struct timing tm = transfer_times(t);
+    return timing_events(&tm);
+}
 
 enum event_kind {
     EV_SEND_START = 0,  /* the sender starts the transfer */
@@ -183,7 +186,11 @@ static inline bool engine_holds(const struct engine *e, int p, int msg)
     return engine_hold_time(e, p, msg) < __builtin_inf();
 }
 /* When could `q` start its next send of msg: max(holds it, port free). */
-double engine_ready(const struct engine *e, int q, int msg);
+static inline double engine_ready(const struct engine *e, int q, int msg)
+{
+    double h = engine_hold_time(e, q, msg);
+    return h > e->send_free[q] ? h : e->send_free[q];
+}
 
 /*
  * What booking from -> to of msg would give now, without booking it.
@@ -198,26 +205,7 @@ int engine_earliest(const struct engine *e, int from, int to, int msg, struct tr
  */
 int engine_book(struct engine *e, int from, int to, int msg, const char *reason, char **cause);
 
-/*
- * The whole run of a list policy (fnf, slowest-first, random-order;
- * sched_basic.c) on a lean engine at once: order[0..n) holds every node,
- * first the nheld that hold the message before the first booking (in
- * increasing index), then the waiting ones in the order the policy serves
- * them.  Each is booked from the holder whose next send completes first
- * (ties: lowest index) with engine_book's arithmetic, and the stream is
- * processed up to list_choose's not_before before each booking and to its
- * end after the last: the same bookings, events and final state as the
- * decisions booked one by one.  While it runs the node arrays are kept in
- * the policy's order (node order[i] at i), so that receivers are read one
- * after the other instead of at random places, and put back at the end;
- * an on_event callback gets the real nodes but must not read e's arrays.
- * Costs 8 bytes a node (the send times, in that order).  senders is a
- * queue the run may use (emptied at the start, freed at the end); it keeps
- * only as many entries as there are bookings left (rq_trim).  Only an async node
- * table, before the first booking: returns 1 if it ran, 0 if it did not
- * (nothing changed: book the decisions one by one).  order is left as given.
- */
-int engine_run_list(struct engine *e, int *order, int nheld, double smax, struct radixq *senders);
+/* A list policy's whole lean run in its own order: engine_lean.h. */
 
 /* Build e->ev from the bookings (heap on time, then sequence).  Lean: process
  * every event still in the stream instead (e->ev stays NULL). */

@@ -10,61 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "heap.h"
 #include "rng.h"
 
 /* Independent streams from one --seed: orders, ties, the receiver subset. */
 #define SALT_TIES 0x7469657374696573ULL
 #define SALT_RECV 0x7265636569766572ULL
 
-static const struct {
-    const char *name;
-    const char *summary;
-} algos[XALGO_COUNT] = {
-    [XALGO_RANDOM] = {"random", "each node sends to the receivers in a random order"},
-    [XALGO_CATERPILLAR] = {"caterpillar", "node i sends to i, i+1, ... (the receivers from the first >= i, cyclically)"},
-    [XALGO_RSPB] = {"rspb", "Random_Starting_Point_Baseline: a random first receiver, then the caterpillar"},
-    [XALGO_ORSPB] = {"orspb", "One_Random_Starting_Point_Baseline: a random order for node 0, shifted by one per node"},
-    [XALGO_MATCHING] = {"matching", "Bhat et al.: rounds of maximum-weight perfect matchings of senders and receivers"},
-    [XALGO_GREEDY] = {"greedy", "Bhat et al.: rounds; each sender takes its costliest receiver not yet taken"},
-    [XALGO_OPEN_SHOP] = {"open-shop", "Bhat et al.: the earliest ready sender sends to its earliest free receiver"},
-};
-
 static const char *const patterns[] = {"all-to-all", "all-to-some"};
-
-const char *exchange_algo_name(enum xalgo a)
-{
-    return a < XALGO_COUNT ? algos[a].name : "?";
-}
-
-const char *exchange_algo_summary(enum xalgo a)
-{
-    return a < XALGO_COUNT ? algos[a].summary : "?";
-}
-
-int exchange_algo_parse(const char *name, enum xalgo *out)
-{
-    for (int a = 0; a < XALGO_COUNT; a++)
-        if (strcmp(name, algos[a].name) == 0) {
-            *out = (enum xalgo)a;
-            return 0;
-        }
-    return -1;
-}
-
-char *exchange_algo_names(void)
-{
-    size_t len = 1;
-    for (int a = 0; a < XALGO_COUNT; a++)
-        len += strlen(algos[a].name) + 2;
-    char *s = xmalloc(len);
-    s[0] = '\0';
-    for (int a = 0; a < XALGO_COUNT; a++) {
-        if (a)
-            strcat(s, ", ");
-        strcat(s, algos[a].name);
-    }
-    return s;
-}
 
 const char *exchange_pattern_name(enum xpattern p)
 {
@@ -211,7 +164,7 @@ static double pair_cost(const struct cluster *c, int q, int p)
     struct cost k;
     if (q == p || !cluster_cost(c, q, p, &k))
         return 0;
-    return k.s + k.l + k.r;
+    return k.T;   /* s + l + r, by the timing rule's costs (timing.h) */
 }
 
 /*
@@ -327,6 +280,21 @@ static int cmp_by_cost(const void *a, const void *b)
     return (x->k > y->k) - (x->k < y->k);
 }
 
+/* The first receiver k of a sender's list that it has not sent to and that no
+ * one has taken this round; -1 if none.  Greedy's inner loop, O(R), written
+ * as a loop of its own with an early return: that compiles to a tight loop,
+ * where a `pick < 0` loop condition inside the rounds did not. */
+static int greedy_pick(const int *list, const unsigned char *sent, const unsigned char *taken,
+                       int nrecv)
+{
+    for (int i = 0; i < nrecv; i++) {
+        int k = list[i];
+        if (!sent[k] && !taken[k])
+            return k;
+    }
+    return -1;
+}
+
 /*
  * Greedy (Bhat et al., as Chen & Liu describe it): each sender lists its
  * receivers by decreasing transfer cost (ties: lower index; its own entry
@@ -360,12 +328,8 @@ static void order_greedy(const struct cluster *c, int n, const int *recv, int nr
         memset(taken, 0, (size_t)nrecv);
         int nidle = 0, nbusy = 0;
         for (int t = 0; t < nturn; t++) {
-            int q = turn[t], pick = -1;
-            for (int i = 0; i < nrecv && pick < 0; i++) {
-                int k = list[(size_t)q * nrecv + i];
-                if (!sent[(size_t)q * nrecv + k] && !taken[k])
-                    pick = k;
-            }
+            int q = turn[t];
+            int pick = greedy_pick(&list[(size_t)q * nrecv], &sent[(size_t)q * nrecv], taken, nrecv);
             if (pick < 0) {
                 idle[nidle++] = q;
                 continue;
@@ -395,127 +359,127 @@ static void order_greedy(const struct cluster *c, int n, const int *recv, int nr
     free(idle);
 }
 
-/* Build the orders of a fixed algorithm (not open-shop) from the rng. */
-static void build_orders(const struct cluster *c, enum xalgo a, int n, const int *recv, int nrecv,
-                         struct rng *r, int *order)
+/* ---- the fixed orders as ops tables' build() ---- */
+
+static void build_random(const struct cluster *c, const int *recv, int nrecv, struct rng *r,
+                         int *order)
 {
-    int *draw = xmalloc((size_t)(n > nrecv ? n : nrecv) * sizeof *draw);
-    switch (a) {
-    case XALGO_RANDOM:
-        for (int q = 0; q < n; q++) {
-            int *o = &order[(size_t)q * nrecv];
-            memcpy(o, recv, (size_t)nrecv * sizeof *o);
-            shuffle(r, o, nrecv);
-        }
-        break;
-    case XALGO_RSPB:
-        /* all-to-all: the first row is a random permutation (Table 3); with
-         * fewer receivers than senders each picks its start at random (Table 4) */
-        if (nrecv == n) {
-            for (int i = 0; i < n; i++)
-                draw[i] = i;
-            shuffle(r, draw, n);
-        } else {
-            for (int i = 0; i < n; i++)
-                draw[i] = (int)rng_below(r, (uint64_t)nrecv);
-        }
-        exchange_rspb(n, recv, nrecv, draw, order);
-        break;
-    case XALGO_ORSPB:
-        for (int k = 0; k < nrecv; k++)
-            draw[k] = k;
-        shuffle(r, draw, nrecv);
-        exchange_orspb(n, recv, nrecv, draw, order);
-        break;
-    case XALGO_MATCHING:
-        order_matching(c, n, recv, nrecv, order);
-        break;
-    case XALGO_GREEDY:
-        order_greedy(c, n, recv, nrecv, order);
-        break;
-    case XALGO_CATERPILLAR:
-    default:
-        exchange_caterpillar(n, recv, nrecv, order);
-        break;
+    for (int q = 0; q < c->n; q++) {
+        int *o = &order[(size_t)q * nrecv];
+        memcpy(o, recv, (size_t)nrecv * sizeof *o);
+        shuffle(r, o, nrecv);
     }
-    free(draw);
+}
+
+static void build_caterpillar(const struct cluster *c, const int *recv, int nrecv,
+                              struct rng *r, int *order)
+{
+    (void)r;
+    exchange_caterpillar(c->n, recv, nrecv, order);
+}
+
+/* All-to-all: the first row is a random permutation (Table 3); with fewer
+ * receivers than senders each picks its start at random (Table 4). */
+static void build_rspb(const struct cluster *c, const int *recv, int nrecv, struct rng *r,
+                       int *order)
+{
+    int n = c->n, *start = xmalloc((size_t)n * sizeof *start);
+    if (nrecv == n) {
+        for (int i = 0; i < n; i++)
+            start[i] = i;
+        shuffle(r, start, n);
+    } else {
+        for (int i = 0; i < n; i++)
+            start[i] = (int)rng_below(r, (uint64_t)nrecv);
+    }
+    exchange_rspb(n, recv, nrecv, start, order);
+    free(start);
+}
+
+static void build_orspb(const struct cluster *c, const int *recv, int nrecv, struct rng *r,
+                        int *order)
+{
+    int *first = xmalloc((size_t)nrecv * sizeof *first);
+    for (int k = 0; k < nrecv; k++)
+        first[k] = k;
+    shuffle(r, first, nrecv);
+    exchange_orspb(c->n, recv, nrecv, first, order);
+    free(first);
+}
+
+static void build_matching(const struct cluster *c, const int *recv, int nrecv, struct rng *r,
+                           int *order)
+{
+    (void)r;
+    order_matching(c, c->n, recv, nrecv, order);
+}
+
+static void build_greedy(const struct cluster *c, const int *recv, int nrecv, struct rng *r,
+                         int *order)
+{
+    (void)r;
+    order_greedy(c, c->n, recv, nrecv, order);
 }
 
 /* ---- the simulation ---- */
 
+/*
+ * The exchange's own time arithmetic, all of it: a message q -> p whose send
+ * starts at t under the async model on a node table.  The sender may start
+ * its next send at t + s(q); the message arrives at t + s(q) + L and, if p's
+ * receive port frees at recv_free, is received by max(arrival, recv_free) +
+ * r(p).  (In sync the loop reads the engine's port times, which the booking
+ * set: the rendezvous arithmetic is the engine's.)
+ */
+struct xfer {
+    double send_end;   /* the sender's next send may start */
+    double arrival;    /* the message reaches p */
+    double recv_end;   /* p has received it */
+};
+
+static struct xfer xfer_times(const struct cluster *c, int q, int p, double t, double recv_free)
+{
+    struct timing_ports at = {t, recv_free, -INFINITY};
+    struct timing tm = {0};
+    timing_of(c, MODEL_ASYNC, q, p, &at, &tm);   /* the timing rule (timing.h) */
+    return (struct xfer){tm.send_end, tm.link_end, tm.recv_end};
+}
+
+/*
+ * The events.  READY: sender q decides its next message (sync: and sends it
+ * if the receiver is free).  ARRIVAL (async only): q's message of order row
+ * `row` reaches its receiver and is booked.  Packed in the heap item's data;
+ * the item's seq is a random draw, so that ties in time come out at random.
+ */
 enum { XEV_READY, XEV_ARRIVAL };
 
-struct xev {
-    double time;
-    uint64_t key;   /* random: ties in time come out in a random order */
-    int kind;       /* XEV_READY: sender q decides; XEV_ARRIVAL: q's message reaches p */
-    int q, p, row;
-};
-
-struct xheap {
-    struct xev *h;
-    int n, cap;
-};
-
-static bool xev_less(const struct xev *a, const struct xev *b)
+static uint64_t ev_pack(int kind, int q, int row)
 {
-    return a->time < b->time || (a->time == b->time && a->key < b->key);
+    return (uint64_t)(uint32_t)row << 32 | (uint64_t)(uint32_t)q << 1 | (uint64_t)kind;
 }
 
-static void xpush(struct xheap *hp, struct xev ev)
-{
-    if (hp->n == hp->cap) {
-        hp->cap = hp->cap ? 2 * hp->cap : 64;
-        hp->h = xrealloc(hp->h, (size_t)hp->cap * sizeof *hp->h);
-    }
-    int i = hp->n++;
-    while (i > 0) {
-        int parent = (i - 1) / 2;
-        if (!xev_less(&ev, &hp->h[parent]))
-            break;
-        hp->h[i] = hp->h[parent];
-        i = parent;
-    }
-    hp->h[i] = ev;
-}
-
-static struct xev xpop(struct xheap *hp)
-{
-    struct xev *h = hp->h, top = h[0], last = h[--hp->n];
-    int i = 0;
-    for (;;) {
-        int c = 2 * i + 1;
-        if (c >= hp->n)
-            break;
-        if (c + 1 < hp->n && xev_less(&h[c + 1], &h[c]))
-            c++;
-        if (!xev_less(&h[c], &last))
-            break;
-        h[i] = h[c];
-        i = c;
-    }
-    if (hp->n > 0)
-        h[i] = last;
-    return top;
-}
+static int ev_kind(uint64_t d) { return (int)(d & 1); }
+static int ev_q(uint64_t d) { return (int)((uint32_t)d >> 1); }
+static int ev_row(uint64_t d) { return (int)(int32_t)(uint32_t)(d >> 32); }
 
 struct sim {
     struct exchange *x;
-    bool dynamic;     /* open-shop: choose while simulating */
-    int *cursor;      /* q's next row to send (fixed) or to decide (open-shop) */
+    bool dynamic;     /* the order is decided while simulating (ops->choose) */
+    bool at_ready;    /* senders have READY events: sync, or a dynamic order */
+    int *cursor;      /* q's next row to send (fixed) or to decide (dynamic) */
     int *left;        /* q's messages still to decide, or in sync to send (own entry not counted) */
     int *brow;        /* async: q's next row to book (its next arrival) */
     unsigned char *pending;   /* async: q's next arrival is in the heap */
-    int *pool;        /* open-shop: q's receivers not chosen yet, pool[q*nrecv ..] */
+    int *pool;        /* dynamic: q's receivers not chosen yet, pool[q*nrecv ..] */
     int *npool;
-    double *est;      /* open-shop, async: when p will have received all chosen so far */
-    struct xheap heap;
+    double *est;      /* dynamic, async: when p will have received all chosen so far */
+    struct heap heap;
     struct rng ties;
 };
 
-static void push(struct sim *s, int kind, double time, int q, int p, int row)
+static void push(struct sim *s, int kind, double time, int q, int row)
 {
-    xpush(&s->heap, (struct xev){time, rng_next(&s->ties), kind, q, p, row});
+    heap_push_seq(&s->heap, time, rng_next(&s->ties), ev_pack(kind, q, row));
 }
 
 /* The first row >= k (below limit: the rows decided so far) that is not q's own entry. */
@@ -526,37 +490,33 @@ static int skip_own(const struct exchange *x, int q, int k, int limit)
     return k;
 }
 
-/*
- * Open-shop: q's receiver that can receive the message earliest.  The message
- * would be received from max(ready, port free) -- ready being now (sync) or
- * its arrival now + s(q) + L (async), the same for all of q's receivers on a
- * node table -- so that is the receiver whose port is free first: sync, the
- * engine's receive port; async, est[] (the ports' times once the messages
- * decided so far are received).  Ties: the lower index.  Returns its slot in
- * q's pool.  O(receivers left).
- */
-static int choose_open_shop(const struct sim *s, int q)
+/* Sender q, ready at t: its next receiver, without deciding it yet (a sync
+ * sender whose receiver is busy waits and asks again).  *slot: the choice's
+ * index in q's pool (dynamic) or its row (fixed). */
+static inline int next_receiver(struct sim *s, int q, double t, int *slot)
 {
-    const struct exchange *x = s->x;
-    const int *pool = &s->pool[(size_t)q * x->nrecv];
-    const double *free_at = x->model == MODEL_SYNC ? x->eng.recv_free : s->est;
-    int best = 0;
-    for (int i = 1; i < s->npool[q]; i++) {
-        int p = pool[i], b = pool[best];
-        if (free_at[p] < free_at[b] || (free_at[p] == free_at[b] && p < b))
-            best = i;
+    struct exchange *x = s->x;
+    if (!s->dynamic) {
+        *slot = s->cursor[q] = skip_own(x, q, s->cursor[q], x->nrecv);
+        return x->order[(size_t)q * x->nrecv + *slot];
     }
-    return best;
+    const int *pool = &s->pool[(size_t)q * x->nrecv];
+    struct xchoice ch = {x, q, t, pool, s->npool[q],
+                         x->model == MODEL_SYNC ? x->eng.recv_free : s->est};
+    *slot = x->ops->choose(&ch);
+    return pool[*slot];
 }
 
-/* Record open-shop's choice (slot i of q's pool) in q's order; returns the row. */
-static int commit_open_shop(struct sim *s, int q, int i)
+/* Decide q's next message (next_receiver's slot): returns its row in q's order. */
+static inline int commit(struct sim *s, int q, int slot)
 {
+    if (!s->dynamic)
+        return s->cursor[q]++;
     struct exchange *x = s->x;
     int *pool = &s->pool[(size_t)q * x->nrecv];
     int row = s->cursor[q]++;
-    x->order[(size_t)q * x->nrecv + row] = pool[i];
-    pool[i] = pool[--s->npool[q]];
+    x->order[(size_t)q * x->nrecv + row] = pool[slot];
+    pool[slot] = pool[--s->npool[q]];
     return row;
 }
 
@@ -573,104 +533,195 @@ static int book(struct sim *s, int q, int p, int row, char **cause)
     return 0;
 }
 
-/*
- * Sync: one READY event per sender, at the end of its previous transfer (or
- * when the receiver it waits for frees).  A free receiver is booked at once,
- * so bookings happen in start-time order and the engine's rendezvous start
- * max(sender ready, receiver free) is the event's time.
- */
-static int simulate_sync(struct sim *s, char **cause)
-{
-    struct exchange *x = s->x;
-    for (int q = 0; q < x->n; q++)
-        if (s->left[q] > 0)
-            push(s, XEV_READY, 0, q, -1, -1);
-    while (s->heap.n > 0) {
-        struct xev ev = xpop(&s->heap);
-        int q = ev.q, p, row = -1, slot = -1;
-        if (s->dynamic) {
-            slot = choose_open_shop(s, q);
-            p = s->pool[(size_t)q * x->nrecv + slot];
-        } else {
-            row = s->cursor[q] = skip_own(x, q, s->cursor[q], x->nrecv);
-            p = x->order[(size_t)q * x->nrecv + row];
-        }
-        double free_at = x->eng.recv_free[p];
-        if (free_at > ev.time) {   /* rendezvous: sit idle until p's port frees */
-            push(s, XEV_READY, free_at, q, -1, -1);
-            continue;
-        }
-        if (s->dynamic)
-            row = commit_open_shop(s, q, slot);
-        else
-            s->cursor[q]++;
-        if (book(s, q, p, row, cause) < 0)
-            return -1;
-        if (--s->left[q] > 0)
-            push(s, XEV_READY, x->eng.send_free[q], q, -1, -1);
-    }
-    return 0;
-}
-
 /* Async: put q's next decided, unbooked message in the heap at its arrival. */
 static void push_arrival(struct sim *s, int q)
 {
     struct exchange *x = s->x;
     int row = s->brow[q] = skip_own(x, q, s->brow[q], s->cursor[q]);
     if (row >= s->cursor[q] || s->pending[q])
-        return;   /* not decided yet (open-shop), or one is in the heap already */
+        return;   /* not decided yet, or one is in the heap already */
     int p = x->order[(size_t)q * x->nrecv + row];
-    struct cost k;
-    cluster_cost(x->c, q, p, &k);
     /* sends follow each other: this one starts when the last booked one's s ends */
-    push(s, XEV_ARRIVAL, x->eng.send_free[q] + k.s + k.l, q, p, row);
+    push(s, XEV_ARRIVAL, xfer_times(x->c, q, p, x->eng.send_free[q], 0).arrival, q, row);
     s->pending[q] = 1;
 }
 
 /*
- * Async: a sender never waits, so its sends start every s(q) from 0; with one
- * latency its messages arrive in its sending order, and each sender keeps just
- * its next arrival in the heap (the heap holds at most 2n events).  Booking at
- * the arrival events books every receiver's messages in arrival order (it
- * serves them first come, first served) and every sender's in sending order.
- * Open-shop decides at READY events, in the order of the senders' send starts,
- * from est[] (the receive-port times of the messages decided so far).
+ * Sender q is ready at t: the model's rule, the one place where sync and
+ * async differ, because their bookings must come in different orders for the
+ * engine's earliest-time booking to be exact.
+ *   sync   the rendezvous holds both ports from the start, so a transfer is
+ *          booked when it starts: now if p's receive port is free, else q
+ *          sits idle and is ready again when the port frees (a dynamic order
+ *          chooses anew then).  Bookings come in start-time order.
+ *   async  q moves on after s(q) whatever p does: the message is decided now
+ *          and booked when it arrives (ARRIVAL), so that every receiver's
+ *          bookings come in arrival order, the order it serves them.
  */
-static int simulate_async(struct sim *s, char **cause)
+static int ready(struct sim *s, int q, double t, char **cause)
 {
     struct exchange *x = s->x;
-    if (!s->dynamic)
-        for (int q = 0; q < x->n; q++)
-            s->cursor[q] = x->nrecv;   /* every row is decided */
+    int slot, p = next_receiver(s, q, t, &slot);
+    if (x->model == MODEL_SYNC) {
+        double free_at = x->eng.recv_free[p];
+        if (free_at > t) {
+            push(s, XEV_READY, free_at, q, -1);
+            return 0;
+        }
+        if (book(s, q, p, commit(s, q, slot), cause) < 0)
+            return -1;
+        if (--s->left[q] > 0)
+            push(s, XEV_READY, x->eng.send_free[q], q, -1);
+        return 0;
+    }
+    struct xfer f = xfer_times(x->c, q, p, t, s->est ? s->est[p] : 0);
+    commit(s, q, slot);
+    if (s->est)
+        s->est[p] = f.recv_end;
+    push_arrival(s, q);
+    if (--s->left[q] > 0)
+        push(s, XEV_READY, f.send_end, q, -1);
+    return 0;
+}
+
+/* Async: q's message of row `row` arrives; book it and queue q's next one. */
+static int arrive(struct sim *s, int q, int row, char **cause)
+{
+    struct exchange *x = s->x;
+    if (book(s, q, x->order[(size_t)q * x->nrecv + row], row, cause) < 0)
+        return -1;
+    s->pending[q] = 0;
+    s->brow[q] = row + 1;
+    push_arrival(s, q);
+    return 0;
+}
+
+/*
+ * The one loop, for every order and both models.  Senders start ready at 0;
+ * in async a fixed order is decided before the loop, so its senders need no
+ * READY events and start with their first arrival instead (a sender's sends
+ * follow each other every s(q), and with one latency its messages arrive in
+ * its sending order: each sender keeps just its next arrival in the heap).
+ * The heap holds at most one READY and one ARRIVAL per sender.
+ */
+static int simulate(struct sim *s, char **cause)
+{
+    struct exchange *x = s->x;
     for (int q = 0; q < x->n; q++)
         if (s->left[q] > 0) {
-            if (s->dynamic)
-                push(s, XEV_READY, 0, q, -1, -1);
+            if (s->at_ready)
+                push(s, XEV_READY, 0, q, -1);
             else
                 push_arrival(s, q);
         }
-    while (s->heap.n > 0) {
-        struct xev ev = xpop(&s->heap);
-        int q = ev.q;
-        if (ev.kind == XEV_ARRIVAL) {
-            if (book(s, q, ev.p, ev.row, cause) < 0)
-                return -1;
-            s->pending[q] = 0;
-            s->brow[q] = ev.row + 1;
-            push_arrival(s, q);
-            continue;
-        }
-        int slot = choose_open_shop(s, q);
-        int p = s->pool[(size_t)q * x->nrecv + slot];
-        struct cost k;
-        cluster_cost(x->c, q, p, &k);
-        commit_open_shop(s, q, slot);
-        double arrive = ev.time + k.s + k.l;
-        s->est[p] = (s->est[p] > arrive ? s->est[p] : arrive) + k.r;
-        push_arrival(s, q);
-        if (--s->left[q] > 0)
-            push(s, XEV_READY, ev.time + k.s, q, -1, -1);
+    struct heap_item ev;
+    while (heap_pop(&s->heap, &ev)) {
+        int q = ev_q(ev.data);
+        int rc = ev_kind(ev.data) == XEV_ARRIVAL ? arrive(s, q, ev_row(ev.data), cause)
+                                                 : ready(s, q, ev.time, cause);
+        if (rc < 0)
+            return -1;
     }
+    return 0;
+}
+
+/*
+ * Open-shop: q's receiver that can receive the message earliest.  The message
+ * would be received from max(ready, port free) -- ready being now (sync) or
+ * its arrival now + s(q) + L (async), the same for all of q's receivers on a
+ * node table -- so that is the receiver whose port is free first (sync: the
+ * engine's receive port; async: the estimate once the messages decided so far
+ * are received).  Ties: the lower index.  O(receivers left).
+ */
+static int choose_open_shop(const struct xchoice *ch)
+{
+    const double *free_at = ch->recv_free;
+    int best = 0;
+    for (int i = 1; i < ch->npool; i++) {
+        int p = ch->pool[i], b = ch->pool[best];
+        if (free_at[p] < free_at[b] || (free_at[p] == free_at[b] && p < b))
+            best = i;
+    }
+    return best;
+}
+
+/* ---- the list of orders ---- */
+
+#define BOTH_MODELS (MODEL_BIT(MODEL_SYNC) | MODEL_BIT(MODEL_ASYNC))
+
+const struct xsched_ops xsched_random = {
+    .name = "random",
+    .summary = "each node sends to the receivers in a random order",
+    .cost = "O(n R)", .models = BOTH_MODELS, .randomized = true, .build = build_random,
+};
+const struct xsched_ops xsched_caterpillar = {
+    .name = "caterpillar",
+    .summary = "node i sends to i, i+1, ... (the receivers from the first >= i, cyclically)",
+    .cost = "O(n R)", .models = BOTH_MODELS, .build = build_caterpillar,
+};
+const struct xsched_ops xsched_rspb = {
+    .name = "rspb",
+    .summary = "Random_Starting_Point_Baseline: a random first receiver, then the caterpillar",
+    .cost = "O(n R)", .models = BOTH_MODELS, .randomized = true, .build = build_rspb,
+};
+const struct xsched_ops xsched_orspb = {
+    .name = "orspb",
+    .summary = "One_Random_Starting_Point_Baseline: a random order for node 0, shifted by one per node",
+    .cost = "O(n R)", .models = BOTH_MODELS, .randomized = true, .build = build_orspb,
+};
+const struct xsched_ops xsched_matching = {
+    .name = "matching",
+    .summary = "Bhat et al.: rounds of maximum-weight perfect matchings of senders and receivers",
+    .cost = "O(n^4)", .models = BOTH_MODELS, .max_nodes = EXCHANGE_MATCHING_MAX_NODES,
+    .build = build_matching,
+};
+const struct xsched_ops xsched_greedy = {
+    .name = "greedy",
+    .summary = "Bhat et al.: rounds; each sender takes its costliest receiver not yet taken",
+    .cost = "O(n^2 R)", .models = BOTH_MODELS, .build = build_greedy,
+};
+const struct xsched_ops xsched_open_shop = {
+    .name = "open-shop",
+    .summary = "Bhat et al.: the earliest ready sender sends to its earliest free receiver",
+    .cost = "O(n R^2)", .models = BOTH_MODELS, .choose = choose_open_shop,
+};
+
+/* In the order of docs/exchange.md; `compare` without -s runs them in this order. */
+static const struct xsched_ops *const xscheds[] = {
+    &xsched_random, &xsched_caterpillar, &xsched_rspb, &xsched_orspb,
+    &xsched_matching, &xsched_greedy, &xsched_open_shop,
+};
+
+_Static_assert(sizeof xscheds / sizeof *xscheds == XSCHED_COUNT, "XSCHED_COUNT: the list's length");
+
+const struct xsched_ops *xsched_at(int i)
+{
+    return i >= 0 && i < XSCHED_COUNT ? xscheds[i] : NULL;
+}
+
+const struct xsched_ops *xsched_find(const char *name)
+{
+    for (int i = 0; i < XSCHED_COUNT; i++)
+        if (strcmp(name, xscheds[i]->name) == 0)
+            return xscheds[i];
+    return NULL;
+}
+
+static const char *xsched_name_at(int i) { return xscheds[i]->name; }
+
+char *xsched_names(void)
+{
+    return diag_join_names(XSCHED_COUNT, xsched_name_at);
+}
+
+int xsched_check(const struct xsched_ops *ops, const struct cluster *c, enum model m,
+                 char **cause)
+{
+    if (!(ops->models & MODEL_BIT(m)))
+        return set_cause(cause, "%s does not run under -m %s", ops->name, model_name(m));
+    if (ops->max_nodes > 0 && c->n > ops->max_nodes)
+        return set_cause(cause, "%s takes %s time: refused for %d nodes (at most %d); "
+                         "use greedy or open-shop", ops->name, ops->cost, c->n, ops->max_nodes);
     return 0;
 }
 
@@ -786,14 +837,22 @@ int exchange_run(struct exchange *x, const struct cluster *c, enum model m,
     if (m != MODEL_SYNC && m != MODEL_ASYNC)
         return set_cause(cause, "a personalized exchange runs under -m sync or -m async, not %s",
                          model_name(m));
-    if (o->algo >= XALGO_COUNT)
-        return set_cause(cause, "unknown exchange scheduler");
-    if (o->algo == XALGO_MATCHING && !o->order && c->n > EXCHANGE_MATCHING_MAX_NODES)
-        return set_cause(cause, "matching takes O(n^4) time: refused for %d nodes (at most %d); "
-                         "use greedy or open-shop", c->n, EXCHANGE_MATCHING_MAX_NODES);
+    const struct xsched_ops *ops = o->ops ? o->ops : &xsched_caterpillar;
+    if (!o->order && xsched_check(ops, c, m, cause) < 0)
+        return -1;
     int n = c->n, nrecv = o->pattern == XPAT_ALL_TO_ALL ? n : o->nrecv;
     if (nrecv < 1)
         return set_cause(cause, "all-to-some needs at least one receiver");
+    /* The size check, before anything is allocated: n * nrecv records
+     * (less the n sends to oneself at most, left out of the estimate). */
+    double messages = (double)n * nrecv, bytes = messages * EXCHANGE_BYTES_PER_MESSAGE;
+    if (bytes > EXCHANGE_MAX_BYTES)
+        return set_cause(cause, "an exchange of %d senders and %d receivers books about %.0f "
+                         "transfers: about %.1f GiB of records (%d bytes each), more than the "
+                         "%.0f GiB an exchange may take; use fewer nodes, or fewer receivers "
+                         "(--pattern all-to-some)", n, nrecv, messages,
+                         bytes / (1024.0 * 1024 * 1024), EXCHANGE_BYTES_PER_MESSAGE,
+                         EXCHANGE_MAX_BYTES / (1024.0 * 1024 * 1024));
     int *recv = xmalloc((size_t)nrecv * sizeof *recv);
     if (o->pattern == XPAT_ALL_TO_ALL) {
         for (int i = 0; i < n; i++)
@@ -816,7 +875,7 @@ int exchange_run(struct exchange *x, const struct cluster *c, enum model m,
     x->c = c;
     x->model = m;
     x->pattern = o->pattern;
-    x->algo = o->algo;
+    x->ops = ops;
     x->seed = o->seed;
     x->n = n;
     x->nrecv = nrecv;
@@ -828,10 +887,10 @@ int exchange_run(struct exchange *x, const struct cluster *c, enum model m,
             exchange_free(x);
             return -1;
         }
-    } else if (o->algo != XALGO_OPEN_SHOP) {
+    } else if (ops->build) {
         struct rng r;
         rng_seed(&r, o->seed);
-        build_orders(c, o->algo, n, recv, nrecv, &r, x->order);
+        ops->build(c, recv, nrecv, &r, x->order);
     }
     unsigned char *is_recv = xcalloc((size_t)n, 1);
     for (int k = 0; k < nrecv; k++)
@@ -840,7 +899,8 @@ int exchange_run(struct exchange *x, const struct cluster *c, enum model m,
     struct sim s;
     memset(&s, 0, sizeof s);
     s.x = x;
-    s.dynamic = !o->order && o->algo == XALGO_OPEN_SHOP;
+    s.dynamic = !o->order && !ops->build;
+    s.at_ready = m == MODEL_SYNC || s.dynamic;
     s.cursor = xcalloc((size_t)n, sizeof *s.cursor);
     s.brow = xcalloc((size_t)n, sizeof *s.brow);
     s.pending = xcalloc((size_t)n, 1);
@@ -863,9 +923,13 @@ int exchange_run(struct exchange *x, const struct cluster *c, enum model m,
                     s.pool[(size_t)q * nrecv + s.npool[q]++] = recv[k];
         }
     }
+    if (!s.at_ready)
+        for (int q = 0; q < n; q++)
+            s.cursor[q] = nrecv;   /* async, a fixed order: every row is decided */
     free(is_recv);
     rng_seed(&s.ties, o->seed ^ SALT_TIES);
-    int rc = m == MODEL_SYNC ? simulate_sync(&s, cause) : simulate_async(&s, cause);
+    heap_init(&s.heap, 2 * (size_t)n + 1);   /* at most a READY and an ARRIVAL per sender */
+    int rc = simulate(&s, cause);
     free(s.cursor);
     free(s.brow);
     free(s.pending);
@@ -873,7 +937,7 @@ int exchange_run(struct exchange *x, const struct cluster *c, enum model m,
     free(s.pool);
     free(s.npool);
     free(s.est);
-    free(s.heap.h);
+    heap_free(&s.heap);
     if (rc < 0) {
         exchange_free(x);
         return -1;

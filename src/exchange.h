@@ -8,12 +8,15 @@
  * order[q * nrecv + k] is the k-th receiver of sender q.  A sender's own
  * entry (q is a receiver too) is listed where the order puts it, as in the
  * paper, but costs nothing ("local transmission is zero") and is never
- * booked.  Every order but open-shop's is fixed before the simulation;
- * open-shop decides while it simulates and fills the table as it goes (its
+ * booked.  Each order is an ops table (struct xsched_ops below): every one
+ * but open-shop is fixed before the simulation (build); open-shop decides
+ * while it simulates (choose) and the loop fills the table as it goes (the
  * own entry first).
  *
- * The simulation (exchange_run) drives the engine from an event loop, so
- * that the engine's earliest-time booking is exact:
+ * The simulation (exchange_run) drives the engine from one event loop for
+ * every order and both models (a heap of READY and ARRIVAL events, heap.h),
+ * so that the engine's earliest-time booking is exact.  The models differ in
+ * one rule, what a ready sender does:
  *   sync   one event per sender, when it is ready (its previous transfer has
  *          ended).  If its next receiver's port is free it books now and the
  *          transfer holds both ports for [t, t+s+l+r); if not, the sender sits
@@ -44,28 +47,73 @@
 #include "cluster.h"
 #include "engine.h"
 
-#define EXCHANGE_MATCHING_MAX_NODES 256   /* matching is O(n^4): refused above */
+#define EXCHANGE_MATCHING_MAX_NODES 256   /* matching is O(n^4): refused above (max_nodes) */
+/* exchange_run keeps a record of every transfer (struct transfer, the order
+ * and row tables, the reason): about this many bytes a message, with the
+ * timeline more.  It refuses, before allocating anything, an exchange whose
+ * estimate passes EXCHANGE_MAX_BYTES: all-to-all on 4200 nodes fits, 4300
+ * does not. */
+#define EXCHANGE_BYTES_PER_MESSAGE 120
+#define EXCHANGE_MAX_BYTES (2048.0 * 1024 * 1024)
 
 enum xpattern {
     XPAT_ALL_TO_ALL = 0,  /* every node sends to every other node */
     XPAT_ALL_TO_SOME,     /* every node sends to each node of a receiver subset */
 };
 
-enum xalgo {
-    XALGO_RANDOM = 0,     /* each node: a random order of the receivers */
-    XALGO_CATERPILLAR,    /* node i: the receivers from the first one >= i, cyclically */
-    XALGO_RSPB,           /* Random_Starting_Point_Baseline: random start, then cyclic */
-    XALGO_ORSPB,          /* One_Random_Starting_Point_Baseline: caterpillar across rows */
-    XALGO_MATCHING,       /* Bhat et al.: a maximum-weight perfect matching per round */
-    XALGO_GREEDY,         /* Bhat et al.: rounds, each sender its costliest free receiver */
-    XALGO_OPEN_SHOP,      /* Bhat et al.: decided while simulating, earliest free receiver */
-    XALGO_COUNT
+struct exchange;
+struct rng;
+
+/*
+ * The orders are a family of ops tables (as the broadcast schedulers are
+ * `struct sched_ops`), all in one list (xsched_at), driven by the one
+ * simulation loop of exchange_run.  An order is either fixed -- build() fills
+ * the whole table before the simulation -- or decided while simulating --
+ * choose() picks each sender's next receiver when the sender is ready.
+ */
+
+/* What choose() sees when sender q is ready to send its next message. */
+struct xchoice {
+    const struct exchange *x;   /* the exchange so far (x->eng: the bookings) */
+    int q;                      /* the sender */
+    double time;                /* when it is ready */
+    const int *pool;            /* its receivers not chosen yet (never q itself) */
+    int npool;                  /* > 0 */
+    const double *recv_free;    /* per node, when its receive port frees: sync, the
+                                   engine's (booked); async, an estimate once every
+                                   message decided so far is received */
 };
 
-const char *exchange_algo_name(enum xalgo a);
-const char *exchange_algo_summary(enum xalgo a);
-int exchange_algo_parse(const char *name, enum xalgo *out);   /* 0 or -1 */
-char *exchange_algo_names(void);           /* "random, caterpillar, ..." (caller frees) */
+struct xsched_ops {
+    const char *name;       /* command-line name (-s) */
+    const char *summary;    /* one line for the lists and the view */
+    const char *cost;       /* building the order, e.g. "O(n^4)" (said when refused) */
+    unsigned models;        /* MODEL_BIT() mask of the models it runs under */
+    bool randomized;        /* the order is drawn from the seed (not only the ties) */
+    int max_nodes;          /* refused above this many nodes (0: no limit) */
+    /* A fixed order: order[q * nrecv + k], q's k-th receiver, for every node q
+       of c (recv: the receivers, increasing).  NULL if decided while simulating. */
+    void (*build)(const struct cluster *c, const int *recv, int nrecv, struct rng *r,
+                  int *order);
+    /* Decided while simulating (build is NULL): the index in ch->pool of q's next
+       receiver.  In sync it is asked again if that receiver turns out busy (the
+       sender then waits and chooses anew), so it must not keep state.  The loop
+       records the choice in the order table. */
+    int (*choose)(const struct xchoice *ch);
+};
+
+#define XSCHED_COUNT 7   /* the tables in the list, for callers' arrays */
+
+extern const struct xsched_ops xsched_random, xsched_caterpillar, xsched_rspb, xsched_orspb,
+    xsched_matching, xsched_greedy, xsched_open_shop;
+
+const struct xsched_ops *xsched_find(const char *name);   /* NULL if none is called so */
+const struct xsched_ops *xsched_at(int i);   /* 0 <= i < XSCHED_COUNT, in the docs' order */
+char *xsched_names(void);                    /* "random, caterpillar, ..." (caller frees) */
+/* Does ops run on c under m? If not, -1 and *cause says why (model, size). */
+int xsched_check(const struct xsched_ops *ops, const struct cluster *c, enum model m,
+                 char **cause);
+
 const char *exchange_pattern_name(enum xpattern p);
 int exchange_pattern_parse(const char *name, enum xpattern *out);   /* 0 or -1 */
 
@@ -95,9 +143,9 @@ struct exchange_opts {
     enum xpattern pattern;
     const int *recv;      /* all-to-some: the receivers (node indices, any order) */
     int nrecv;
-    enum xalgo algo;
+    const struct xsched_ops *ops;   /* the order (NULL: caterpillar, the default) */
     const int *order;     /* not NULL: simulate these orders (n * nrecv, receivers
-                             increasing) instead of building algo's; algo is a label */
+                             increasing) instead of building ops's; ops is a label */
     uint64_t seed;        /* random orders and ties */
     bool timeline;        /* also build eng.ev, for stepping in the view */
 };
@@ -106,7 +154,7 @@ struct exchange {
     const struct cluster *c;
     enum model model;
     enum xpattern pattern;
-    enum xalgo algo;
+    const struct xsched_ops *ops;   /* the order (or its label, for a given order) */
     uint64_t seed;
     int n;              /* senders: every node */
     int nrecv;          /* receivers */

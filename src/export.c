@@ -16,9 +16,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
+#include "atomic.h"
+#include "csvfield.h"
 #include "report.h"
 
 /* ---- the tree ---- */
@@ -561,14 +560,14 @@ static void schedule_rows(FILE *fp, const struct run *r)
 {
     for (int i = 0; i < r->eng.ntr; i++) {
         const struct transfer *t = &r->eng.tr[i];
-        report_csv_field(fp, r->sched.ops->name);
+        csvfield_put(fp, r->sched.ops->name);
         fprintf(fp, ",%d,", i + 1);
-        report_csv_field(fp, r->c->nodes[t->from].name);
+        csvfield_put(fp, r->c->nodes[t->from].name);
         fputc(',', fp);
-        report_csv_field(fp, r->c->nodes[t->to].name);
+        csvfield_put(fp, r->c->nodes[t->to].name);
         fprintf(fp, ",%s,%s,%s,%s,%s,%s,%s,", report_num(t->start), report_num(t->send_end), report_num(t->link_start),
                 report_num(t->link_end), report_num(t->recv_start), report_num(t->recv_end), report_num(t->hold));
-        report_csv_field(fp, t->reason ? t->reason : "");
+        csvfield_put(fp, t->reason ? t->reason : "");
         fputc('\n', fp);
     }
 }
@@ -577,52 +576,17 @@ static void schedule_rows(FILE *fp, const struct run *r)
 
 int export_to_file(const char *path, export_writer w, void *ctx, char **cause)
 {
-    char *tmp = xasprintf("%s.tmpXXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        set_cause(cause, "cannot write %s: %s", path, strerror(errno));
-        free(tmp);
-        return -1;
-    }
-    mode_t mask = umask(0);
-    umask(mask);
-    if (fchmod(fd, 0666 & ~mask) < 0) { /* mkstemp makes 0600; an export is an ordinary file */
-        set_cause(cause, "cannot write %s: %s", path, strerror(errno));
-        close(fd);
-        unlink(tmp);
-        free(tmp);
-        return -1;
-    }
-    FILE *fp = fdopen(fd, "w");
-    if (!fp) {
-        set_cause(cause, "cannot write %s: %s", path, strerror(errno));
-        close(fd);
-        unlink(tmp);
-        free(tmp);
-        return -1;
-    }
+    struct atomic_file af;
+    if (atomic_open(&af, path) != 0)
+        return set_cause(cause, "cannot write %s: %s", path, atomic_why(&af, errno));
     errno = 0;
-    int rc = w(fp, ctx);
-    int err = rc < 0 ? errno : 0;   /* why the writer gave up, if it says */
-    if ((fflush(fp) != 0 || ferror(fp)) && !err)
-        err = errno ? errno : EIO;
-    if (!err && fsync(fileno(fp)) != 0)   /* the data is on disk before the rename */
-        err = errno;
-    if (fclose(fp) != 0 && !err)
-        err = errno ? errno : EIO;
-    if (rc < 0 || err) {
-        set_cause(cause, "cannot write %s: %s", path, strerror(err ? err : EIO));
-        unlink(tmp);
-        free(tmp);
-        return -1;
+    if (w(af.fp, ctx) < 0) {
+        int err = errno ? errno : EIO;   /* why the writer gave up, if it says */
+        atomic_abort(&af);
+        return set_cause(cause, "cannot write %s: %s", path, strerror(err));
     }
-    if (rename(tmp, path) < 0) {
-        set_cause(cause, "cannot write %s: %s", path, strerror(errno));
-        unlink(tmp);
-        free(tmp);
-        return -1;
-    }
-    free(tmp);
+    if (atomic_commit(&af) != 0)
+        return set_cause(cause, "cannot write %s: %s", path, strerror(errno));
     return 0;
 }
 

@@ -5,8 +5,8 @@
  * the view's `e` key.  Also the tree layout both the SVG and the view draw:
  * depth-first order and the critical path.
  *
- * Files are written to a temporary file beside the target and renamed, so
- * a failed export never leaves half a file behind.
+ * Files are written through atomic.h (a temporary file beside the target,
+ * fsync, rename), so a failed export never leaves half a file behind.
  */
 #ifndef HETCAST_EXPORT_H
 #define HETCAST_EXPORT_H
@@ -44,7 +44,7 @@ int export_svg(FILE *fp, const struct run *runs, int k);
 /* One row per transfer: seq,from,to,send_start,...,hold,reason (RFC 4180 quoting). */
 int export_schedule_csv(FILE *fp, const struct run *r);
 
-/* Write path through a temporary file in the same directory, then rename. 0 or -1 with *cause. */
+/* Write path through atomic.h (mode kept, file and directory synced). 0 or -1 with *cause. */
 int export_to_file(const char *path, export_writer w, void *ctx, char **cause);
 
 /*

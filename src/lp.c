@@ -38,8 +38,10 @@
  * Times are scaled by their mean so that the values GLPK sees are of order 1.
  */
 #include "lp.h"
+#include "numfmt.h"
 
 #include <glpk.h>
+#include <limits.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -49,7 +51,7 @@
 
 #define LP_CUT_TOLERANCE 1e-9   /* a cut short of TP by less than this (relative) is met */
 #define LP_MAX_ROUNDS 2000      /* cut rounds before giving up */
-#define LP_TIME_LIMIT 10.0      /* CPU seconds of cut rounds before giving up (large platforms) */
+#define LP_CANCEL_ITERATIONS 200 /* simplex iterations between polls of lp_limits.cancel */
 #define FLOW_EPS 1e-13          /* residual capacities below this are empty (scaled units) */
 
 /* ---- a maximum flow network over the platform's edges (Dinic) ---- */
@@ -172,6 +174,9 @@ struct lp_session {
     const struct cluster *c;
     struct lp_result *out;
     double scale;               /* mean edge time */
+    struct timespec t0;         /* the call's start (CLOCK_MONOTONIC) */
+    double limit;               /* wall-clock seconds (lp_limits) */
+    const volatile sig_atomic_t *cancel;
     /* row generation */
     struct net g;
     bool has_net;
@@ -221,9 +226,7 @@ static void session_free(struct lp_session *ss)
 /* GLPK's answer to 12 significant digits: 0.375, not 0.37499999999999983. */
 static double tidy(double x)
 {
-    char buf[40];
-    snprintf(buf, sizeof buf, "%.12g", x);
-    return strtod(buf, NULL);
+    return numfmt_round(x, 12);
 }
 
 static const char *glpk_failure(int rc, int status)
@@ -312,11 +315,15 @@ static int start(const struct cluster *c, struct lp_result *out, char **cause)
     return 0;
 }
 
-static struct lp_session *session_new(const struct cluster *c, struct lp_result *out)
+static struct lp_session *session_new(const struct cluster *c, const struct lp_limits *lim,
+                                      struct lp_result *out)
 {
     struct lp_session *ss = xcalloc(1, sizeof *ss);
     ss->c = c;
     ss->out = out;
+    clock_gettime(CLOCK_MONOTONIC, &ss->t0);
+    ss->limit = lim && lim->time_limit > 0 ? lim->time_limit : LP_DEFAULT_TIME_LIMIT;
+    ss->cancel = lim ? lim->cancel : NULL;
     for (int k = 0; k < c->nedges; k++)
         ss->scale += c->edges[k].time;
     ss->scale /= c->nedges;
@@ -397,31 +404,70 @@ static void finish_counts(struct lp_session *ss)
     }
 }
 
-/* CPU time since t0: a busy machine does not make the program give up. */
-static double seconds_since(const struct timespec *t0)
+/* Wall-clock seconds since the call began: the unit docs/pipeline.md states. */
+static double seconds_used(const struct lp_session *ss)
 {
     struct timespec t;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - ss->t0.tv_sec) + (double)(t.tv_nsec - ss->t0.tv_nsec) / 1e9;
 }
 
-/* The message when the cut rounds take longer than LP_TIME_LIMIT (checked
- * between rounds, so a program solved in one round is never cut short);
- * returns -1. */
-static int cuts_gave_up(struct lp_session *ss, glp_prob *P, int rounds)
+static bool cancelled(const struct lp_session *ss)
 {
-    ss->why = xasprintf("the throughput linear program gave up after %g s (%d rounds of cuts on "
-                        "%d nodes and %d edges); prune-simple, prune-degree, grow-tree, "
-                        "multiport-grow and binomial do not need it",
-                        LP_TIME_LIMIT, rounds, ss->c->n, ss->c->nedges);
+    return ss->cancel && *ss->cancel;
+}
+
+/* Out of time or cancelled: the checks between maximum flows and rounds. */
+static bool must_stop(const struct lp_session *ss)
+{
+    return cancelled(ss) || seconds_used(ss) >= ss->limit;
+}
+
+/*
+ * The message when the solve runs out of time or is cancelled (rounds: the
+ * rounds of cuts solved; tp: the last one's value, an upper bound of the
+ * optimum, or 0 if none was solved); returns -1.
+ */
+static int cuts_gave_up(struct lp_session *ss, glp_prob *P, int rounds, double tp)
+{
+    char bound[96] = "";
+    if (rounds > 0 && tp > 0)
+        snprintf(bound, sizeof bound, ", TP at most %.10g so far", tidy(tp / ss->scale));
+    if (cancelled(ss))
+        ss->why = xasprintf("the throughput linear program was cancelled (%d rounds of cuts%s)",
+                            rounds, bound);
+    else
+        ss->why = xasprintf("the throughput linear program gave up after %g s (%d rounds of cuts on "
+                            "%d nodes and %d edges%s); prune-simple, prune-degree, grow-tree, "
+                            "multiport-grow and binomial do not need it",
+                            ss->limit, rounds, ss->c->n, ss->c->nedges, bound);
     glp_delete_prob(P);
     return -1;
 }
 
+/*
+ * glp_simplex within the session's limits: tm_lim is what is left of the
+ * time; with a cancel flag the simplex runs LP_CANCEL_ITERATIONS at a time
+ * (each call resumes from the basis the last one left).  Returns GLPK's code
+ * (GLP_ETMLIM also when cancelled).
+ */
+static int simplex_limited(struct lp_session *ss, glp_prob *P, glp_smcp *parm)
+{
+    for (;;) {
+        double left = ss->limit - seconds_used(ss);
+        if (left <= 0 || cancelled(ss))
+            return GLP_ETMLIM;
+        parm->tm_lim = left * 1000 >= INT_MAX ? INT_MAX : 1 + (int)(left * 1000);
+        if (ss->cancel)
+            parm->it_lim = LP_CANCEL_ITERATIONS;   /* per call in GLPK 5 */
+        int rc = glp_simplex(P, parm);
+        if (!(rc == GLP_EITLIM && ss->cancel))
+            return rc;
+    }
+}
+
 static int cuts_body(struct lp_session *ss)
 {
-    struct timespec t0;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
     const struct cluster *c = ss->c;
     int n = c->n, m = c->nedges, src = c->source;
     net_init(&ss->g, c);
@@ -459,7 +505,9 @@ static int cuts_body(struct lp_session *ss)
     double tp = 0;
     int round = 0;
     for (;; round++) {
-        int rc = glp_simplex(P, &parm);
+        int rc = simplex_limited(ss, P, &parm);
+        if (rc == GLP_ETMLIM)
+            return cuts_gave_up(ss, P, round, tp);
         int status = glp_get_status(P);
         if (rc != 0 || status != GLP_OPT) {
             body_fail(ss, rc, status);
@@ -478,6 +526,8 @@ static int cuts_body(struct lp_session *ss)
         for (int w = 0; w < n; w++) {
             if (w == src)
                 continue;
+            if (must_stop(ss))
+                return cuts_gave_up(ss, P, round + 1, tp);
             double f = net_maxflow(&ss->g, ss->ncap, m, src, w, tp);
             if (f < tp * (1 - LP_CUT_TOLERANCE)) {
                 add_cut_row(ss, P, ss->g.level);
@@ -492,8 +542,8 @@ static int cuts_body(struct lp_session *ss)
             glp_delete_prob(P);
             return -1;
         }
-        if (seconds_since(&t0) > LP_TIME_LIMIT)
-            return cuts_gave_up(ss, P, round + 1);
+        if (must_stop(ss))
+            return cuts_gave_up(ss, P, round + 1, tp);
     }
     ss->out->throughput = tidy(tp / ss->scale);
     ss->out->rows = glp_get_num_rows(P);
@@ -508,10 +558,16 @@ static int cuts_body(struct lp_session *ss)
 
 int lp_solve_broadcast(const struct cluster *c, struct lp_result *out, char **cause)
 {
+    return lp_solve_broadcast_limited(c, NULL, out, cause);
+}
+
+int lp_solve_broadcast_limited(const struct cluster *c, const struct lp_limits *lim,
+                               struct lp_result *out, char **cause)
+{
     int rc = start(c, out, cause);
     if (rc)
         return rc < 0 ? -1 : 0;
-    struct lp_session *ss = session_new(c, out);
+    struct lp_session *ss = session_new(c, lim, out);
     rc = run_guarded(ss, cuts_body, cause);
     session_free(ss);
     if (rc < 0)
@@ -634,7 +690,7 @@ int lp_solve_broadcast_flows(const struct cluster *c, struct lp_result *out, cha
                          "would have %.0f flow variables (at most %ld)",
                          c->n, c->nedges, vars, LP_MAX_FLOW_VARIABLES);
     }
-    struct lp_session *ss = session_new(c, out);
+    struct lp_session *ss = session_new(c, NULL, out);
     rc = run_guarded(ss, flows_body, cause);
     session_free(ss);
     if (rc < 0)

@@ -22,9 +22,24 @@
 #ifndef HETCAST_LP_H
 #define HETCAST_LP_H
 
+#include <signal.h>
 #include "cluster.h"
 
 #define LP_MAX_FLOW_VARIABLES 4000000L  /* lp_solve_broadcast_flows: refused beyond this */
+#define LP_DEFAULT_TIME_LIMIT 10.0      /* wall-clock seconds of a solve (lp_limits) */
+
+/*
+ * What a solve may spend.  The time is wall-clock from the call, checked
+ * inside GLPK's simplex (its tm_lim, set to what is left before each round)
+ * and between the maximum flows of a round of cuts, so a solve stops within
+ * a few hundredths of a second past the limit.  cancel, if set, is polled as
+ * often (the simplex then runs in chunks of LP_CANCEL_ITERATIONS): a nonzero
+ * value stops the solve with "cancelled".
+ */
+struct lp_limits {
+    double time_limit;                      /* seconds (<= 0: LP_DEFAULT_TIME_LIMIT) */
+    const volatile sig_atomic_t *cancel;    /* NULL: never cancelled */
+};
 
 struct lp_result {
     double throughput;  /* TP: slices per time unit (INFINITY with a single node) */
@@ -43,6 +58,12 @@ struct lp_result {
  * it with lp_result_free), or -1 with *cause.
  */
 int lp_solve_broadcast(const struct cluster *c, struct lp_result *out, char **cause);
+/* The same within lim (NULL: the defaults).  A solve that runs out of time
+ * fails with a message that says how far it got (rounds, and the last
+ * round's value, an upper bound of TP) and names the heuristics that do not
+ * need it. */
+int lp_solve_broadcast_limited(const struct cluster *c, const struct lp_limits *lim,
+                               struct lp_result *out, char **cause);
 /*
  * The same program built as the paper writes it, with all (n-1)|E| flow
  * variables x(w,e): the reference the tests check lp_solve_broadcast

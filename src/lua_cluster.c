@@ -17,10 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nameidx.h"
+
 #define MT_BUILDER "hetcast.builder"
 #define MT_PARAMS "hetcast.params"
-#define UV_NAMES 1    /* builder user value: name -> 1-based index */
-#define UV_PARAMS 2   /* builder user value: every --param, as strings */
+#define UV_PARAMS 1   /* builder user value: every --param, as strings */
 #define MAX_MISSING 5 /* missing distances reported one by one */
 
 struct builder {
@@ -117,13 +118,10 @@ static int node_arg(lua_State *L, struct builder *b, int arg, const char *fn)
         return (int)i - 1;
     }
     if (lua_type(L, arg) == LUA_TSTRING) {
-        lua_getiuservalue(L, lua_upvalueindex(1), UV_NAMES);
-        lua_pushvalue(L, arg);
-        if (lua_rawget(L, -2) != LUA_TNUMBER)
+        int k = cluster_find(b->c, lua_tostring(L, arg));
+        if (k < 0)
             luaL_error(L, "%s: no node is named \"%s\" (declare it with node() first)", fn,
                        lua_tostring(L, arg));
-        int k = (int)lua_tointeger(L, -1) - 1;
-        lua_pop(L, 2);
         return k;
     }
     return luaL_typeerror(L, arg, "node name or index");
@@ -206,14 +204,13 @@ static int api_node(lua_State *L)
         klass = opt_label(L, opts, "class", "node");
         group = opt_label(L, opts, "group", "node");
     }
-    lua_getiuservalue(L, lua_upvalueindex(1), UV_NAMES);
-    lua_pushstring(L, name);
-    if (lua_rawget(L, -2) != LUA_TNIL)
-        return luaL_error(L, "node: there is already a node named \"%s\" (node %I)", name,
-                          (LUAI_UACINT)lua_tointeger(L, -1));
-    lua_pop(L, 1);
+    int twin = cluster_find(c, name);
+    if (twin >= 0)
+        return luaL_error(L, "node: there is already a node named \"%s\" (node %d)", name,
+                          twin + 1);
     sandbox_reserve(L, sizeof(struct node) + 2 * sizeof(bool) + strlen(name) + 1 +
-                           (klass ? strlen(klass) + 1 : 0) + (group ? strlen(group) + 1 : 0),
+                           NAMEIDX_BYTES_PER_NAME + (klass ? strlen(klass) + 1 : 0) +
+                           (group ? strlen(group) + 1 : 0),
                     "node()");
     int k = cluster_add_node(c, name, send, recv);
     c->nodes[k].line = sandbox_caller_line(L);
@@ -228,9 +225,6 @@ static int api_node(lua_State *L)
     b->recv_given[k] = rg;
     if (rg && !b->recv_line)
         b->recv_line = c->nodes[k].line;
-    lua_pushstring(L, name);
-    lua_pushinteger(L, k + 1);
-    lua_rawset(L, -3);
     lua_pushinteger(L, k + 1);
     return 1;
 }
@@ -574,15 +568,13 @@ static int run_script(lua_State *L)
         {"source", api_source},     {"param", api_param},   {NULL, NULL},
     };
     struct builder *b = lua_touserdata(L, 1);
-    struct builder **ud = lua_newuserdatauv(L, sizeof *ud, 2);
+    struct builder **ud = lua_newuserdatauv(L, sizeof *ud, 1);
     *ud = b;
     int builder = lua_gettop(L);
     luaL_newmetatable(L, MT_BUILDER);
     lua_pushliteral(L, MT_BUILDER);
     lua_setfield(L, -2, "__metatable");
     lua_setmetatable(L, builder);
-    lua_newtable(L);
-    lua_setiuservalue(L, builder, UV_NAMES);
     lua_createtable(L, 0, b->nparams);
     for (int i = 0; i < b->nparams; i++) {
         lua_pushstring(L, b->pval[i]);

@@ -12,7 +12,9 @@
  *   the script was last seen).
  * - Instructions: a LUA_MASKCOUNT hook every `count` instructions (1000,
  *   fewer when the state is large and one instruction may touch megabytes)
- *   adds to the call's count and stops the script past its budget.  Library
+ *   adds to the call's count and stops the script past its budget, or past
+ *   the total budget of all its calls (SANDBOX_TOTAL_CALLS times the budget
+ *   per call), or when the front door's cancel flag is set.  Library
  *   functions whose work is not bounded by memory are guarded: table.move,
  *   table.sort, table.insert/remove and the pattern functions charge their
  *   work to the budget, and a pattern whose worst case cannot fit in what is
@@ -61,6 +63,9 @@ struct sandbox {
     /* budget and time, per run */
     long long budget;
     double used;            /* instructions and charged steps this run */
+    double total_used;      /* the same, all finished runs */
+    double total_budget;    /* all runs together */
+    const volatile sig_atomic_t *cancel;
     double seconds;         /* time backstop per run */
     double deadline;
     int count;              /* the hook's current instruction count */
@@ -100,6 +105,7 @@ const char *sandbox_path(const struct sandbox *sb) { return sb->path; }
 enum sandbox_stop sandbox_stopped(const struct sandbox *sb) { return sb->stop; }
 size_t sandbox_memory_used(const struct sandbox *sb) { return sb->mem_used + sb->reserved; }
 long long sandbox_budget(const struct sandbox *sb) { return sb->budget; }
+long long sandbox_total_budget(const struct sandbox *sb) { return (long long)sb->total_budget; }
 long long sandbox_memory_cap(const struct sandbox *sb) { return (long long)sb->mem_cap; }
 
 void sandbox_set_print(sandbox_print_fn fn, void *ud)
@@ -279,6 +285,18 @@ static void note_return(lua_State *L, struct sandbox *sb, lua_Debug *ar)
     lua_setfield(L, LUA_REGISTRYINDEX, KEY_RETURN_TB);
 }
 
+/* The limits of the state's whole life: the total budget and the cancel flag. */
+static void check_total(lua_State *L, struct sandbox *sb, int level, const char *what)
+{
+    if (sb->cancel && *sb->cancel)
+        sb_fatal(L, sb, SANDBOX_CANCELLED, level, SANDBOX_CANCELLED_TEXT);
+    if (sb->total_used + sb->used > sb->total_budget)
+        sb_fatal(L, sb, SANDBOX_TOTAL, level,
+                 "total instruction budget exceeded%s%s: more than %.0f instructions in all "
+                 "calls of the script (%lld x --lua-budget %lld)", *what ? " in " : "", what,
+                 sb->total_budget, SANDBOX_TOTAL_CALLS, sb->budget);
+}
+
 static void sb_hook(lua_State *L, lua_Debug *ar)
 {
     struct sandbox *sb = sandbox_of(L);
@@ -307,6 +325,7 @@ static void sb_hook(lua_State *L, lua_Debug *ar)
     if (now_seconds() > sb->deadline)
         sb_fatal(L, sb, SANDBOX_TIME, 0,
                  "time limit exceeded: one call ran for more than %g seconds", sb->seconds);
+    check_total(L, sb, 0, "");
     if (sb->mem_used + sb->reserved > sb->mem_cap / 4) {
         lua_Debug me;
         if (lua_getstack(L, 0, &me) && lua_getinfo(L, "Sl", &me) && me.currentline > 0)
@@ -331,6 +350,7 @@ void sandbox_charge(lua_State *L, double steps, const char *what)
     if (now_seconds() > sb->deadline)
         sb_fatal(L, sb, SANDBOX_TIME, 1, "time limit exceeded in %s: one call ran for more "
                  "than %g seconds", what, sb->seconds);
+    check_total(L, sb, 1, what);
 }
 
 void sandbox_reserve(lua_State *L, size_t bytes, const char *what)
@@ -867,6 +887,8 @@ struct sandbox *sandbox_new(const char *path, const struct sandbox_limits *lim, 
     sb->mem_hard = 2 * sb->mem_cap + GRACE_BYTES;
     sb->budget = lim && lim->instructions > 0 ? lim->instructions : SANDBOX_DEFAULT_INSTRUCTIONS;
     sb->seconds = fmax(SANDBOX_MIN_SECONDS, (double)sb->budget * 1e-6);
+    sb->total_budget = (double)sb->budget * (double)SANDBOX_TOTAL_CALLS;
+    sb->cancel = lim ? lim->cancel : NULL;
     lua_State *L = lua_newstate(sb_alloc, sb);
     if (!L) {
         set_cause(cause, "%s: cannot create a Lua state", sb->path);
@@ -964,6 +986,7 @@ int sandbox_run(struct sandbox *sb, lua_CFunction fn, void *ud, char **cause)
     sb->mem_armed = over_cap(sb);
     set_hook(sb, LUA_MASKCOUNT, sb->mem_armed ? 1 : tick_for(sb));
     int status = lua_pcall(L, 1, 0, base + 1);
+    sb->total_used += sb->used;
     sb->in_run = false;
     sb->watch_return = false;
     lua_sethook(L, NULL, 0, 0);

@@ -24,6 +24,7 @@
 #ifndef HETCAST_LUA_SANDBOX_H
 #define HETCAST_LUA_SANDBOX_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,6 +34,8 @@
 #define SANDBOX_DEFAULT_MEMORY (64LL << 20)       /* bytes, whole state (--lua-memory) */
 #define SANDBOX_MIN_MEMORY (1LL << 20)            /* smaller caps are raised to this */
 #define SANDBOX_MIN_SECONDS 10.0                  /* time backstop per call, at least */
+#define SANDBOX_TOTAL_CALLS 100LL                 /* total budget = this x the budget per call */
+#define SANDBOX_CANCELLED_TEXT "cancelled"         /* the message of a cancelled script */
 
 /* Why a sandbox stopped (sandbox_stopped). */
 enum sandbox_stop {
@@ -41,11 +44,18 @@ enum sandbox_stop {
     SANDBOX_BUDGET,       /* the instruction budget of one call was used up */
     SANDBOX_MEMORY,       /* the memory cap was passed */
     SANDBOX_TIME,         /* one call ran past the time backstop */
+    SANDBOX_TOTAL,        /* the total budget of all calls was used up */
+    SANDBOX_CANCELLED,    /* the front door's cancel flag was set */
 };
 
 struct sandbox_limits {
     long long instructions;  /* per call; <= 0: SANDBOX_DEFAULT_INSTRUCTIONS */
     long long memory;        /* bytes for the whole state; <= 0: SANDBOX_DEFAULT_MEMORY */
+    /* The state's whole life, all calls together: SANDBOX_TOTAL_CALLS times
+     * the budget per call (a heuristic's choose() runs once a node, so the
+     * per-call budget alone does not bound a run).  cancel: NULL, or a flag
+     * polled by the hook; a nonzero value stops the script ("cancelled"). */
+    const volatile sig_atomic_t *cancel;
 };
 
 /* Where print() output goes; with none set (the default) it is dropped: the
@@ -68,6 +78,7 @@ const char *sandbox_path(const struct sandbox *sb);
 enum sandbox_stop sandbox_stopped(const struct sandbox *sb);
 size_t sandbox_memory_used(const struct sandbox *sb);   /* bytes, Lua and reserved */
 long long sandbox_budget(const struct sandbox *sb);     /* instructions per call */
+long long sandbox_total_budget(const struct sandbox *sb); /* instructions, all calls */
 long long sandbox_memory_cap(const struct sandbox *sb); /* bytes */
 
 /*

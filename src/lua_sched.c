@@ -692,7 +692,11 @@ static const char *opt_reason(lua_State *L, int idx, const char *pair)
     if (t != LUA_TSTRING)
         sandbox_return_error(L, "bad decision: %sthe reason must be a string (got a %s)", pair,
                              luaL_typename(L, idx));
-    return lua_tostring(L, idx);
+    const char *r = lua_tostring(L, idx), *flaw = text_flaw(r);
+    if (flaw || strlen(r) != lua_rawlen(L, idx))   /* it reaches SVG, JSON and terminals */
+        sandbox_return_error(L, "bad decision: %sthe reason must be UTF-8 text without control "
+                             "characters (it holds %s)", pair, flaw ? flaw : "a NUL byte");
+    return r;
 }
 
 static void queue_free(struct lua_policy *lp)
@@ -813,7 +817,7 @@ static int lua_prepare(struct sched *s, struct engine *e, char **cause)
     lp->path = path;
     lp->choose_ref = LUA_NOREF;
     snprintf(lp->name, sizeof lp->name, "%s", base_name(path));
-    struct sandbox_limits lim = {s->opt.lua_instructions, s->opt.lua_memory};
+    struct sandbox_limits lim = {s->opt.lua_instructions, s->opt.lua_memory, s->opt.cancel};
     lp->sb = sandbox_new(path, &lim, s->opt.seed, cause);
     if (!lp->sb || sandbox_run(lp->sb, load_policy, lp, cause) < 0)
         return -1;

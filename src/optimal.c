@@ -378,6 +378,29 @@ struct as_ctx {
 
 
 /*
+ * The slot search's arithmetic, by the timing rule (timing.h) in async
+ * form: sender-only enters with L = r = 0, multi-port only on exact
+ * integers, where its sums are the same.  A receiver with receive time r
+ * that takes the slot x (the end of a holder's send) holds at (x + L) + r,
+ * the link and the receive after a send that ended at x (its receive port
+ * is free: a broadcast delivers to it once); a holder ready at t offers its
+ * next slot at the end of a send of s from t.  Every bound below adds
+ * in this order too, so that its sums are the very doubles of a schedule's
+ * (floating addition is monotone: see as_bound).
+ */
+static inline double as_hold_at(double L, double x, double r)
+{
+    const struct cost k = {.l = L, .r = r};
+    return timing_recv_end(&k, timing_arrival(&k, x));
+}
+
+static inline double as_slot_after(double ready, double s)
+{
+    const struct cost k = {.s = s};
+    return timing_send_end(&k, ready);
+}
+
+/*
  * How many slots of a stream that starts with the slot taken at sigma by a
  * class-k receiver are useful for class c, i.e. fall at x with
  * (x + L) + r_c < cut?  Never less than the true count (the test below
@@ -388,8 +411,8 @@ struct as_ctx {
  */
 static int useful_slots(const struct as_ctx *a, double sigma, int k, int c, double cut, int m)
 {
-    double L = a->L, c0 = ((sigma + L) + a->cr[k]) + a->cs[k];
-    if (!((c0 + L) + a->cr[c] < cut))
+    double L = a->L, c0 = as_slot_after(as_hold_at(L, sigma, a->cr[k]), a->cs[k]);
+    if (!(as_hold_at(L, c0, a->cr[c]) < cut))
         return 0;
     if (!(a->cs[k] > 0))
         return m;
@@ -467,7 +490,7 @@ static bool as_counts_ok(struct as_ctx *a, const double *P, int len, const int *
         for (int k = 0; k < K; k++)
             if (a->cr[k] >= a->cr[c])
                 need += cnt[k];
-        while (have < len && (P[have] + L) + a->cr[c] < cut)
+        while (have < len && as_hold_at(L, P[have], a->cr[c]) < cut)
             have++;
         if (have >= need)
             continue;
@@ -479,7 +502,8 @@ static bool as_counts_ok(struct as_ctx *a, const double *P, int len, const int *
             int *row = wk + (size_t)ncls * (size_t)m;
             a->use[ncls++] = k;
             for (int i = 0; i < m; i++)
-                row[i] = (sig[i] + L) + a->cr[k] < cut ? useful_slots(a, sig[i], k, c, cut, m) : -1;
+                row[i] = as_hold_at(L, sig[i], a->cr[k]) < cut ? useful_slots(a, sig[i], k, c, cut, m)
+                                                               : -1;
         }
         long long most = -1;
         for (int j = 0; j < (ncls == 2 ? 1 : ncls); j++) {
@@ -581,7 +605,7 @@ static double as_bound(struct as_ctx *a, const double *P, int len, const int *cn
             x = val[heap[0]];
             src = 2;
         }
-        if (!((x + L) + rmin < cut))
+        if (!(as_hold_at(L, x, rmin) < cut))
             return cut;   /* fewer than m useful slots: nothing below cut */
         int h = -1;
         if (src == 0)
@@ -591,7 +615,8 @@ static double as_bound(struct as_ctx *a, const double *P, int len, const int *cn
             h = sh;
             for (int f = 0; f < F; f++) {
                 int c = front[f];
-                ch[(size_t)h * (size_t)K + (size_t)f] = ((sig[sh] + L) + a->cr[c]) + a->cs[c];
+                ch[(size_t)h * (size_t)K + (size_t)f] =
+                    as_slot_after(as_hold_at(L, sig[sh], a->cr[c]), a->cs[c]);
             }
             sh++;
             heap[nh++] = h;   /* sifted up below, once its next slot is known */
@@ -602,7 +627,7 @@ static double as_bound(struct as_ctx *a, const double *P, int len, const int *cn
             double v = INFINITY;
             double *c = &ch[(size_t)h * (size_t)K];
             for (int f = 0; f < F; f++) {
-                c[f] = c[f] + a->cs[front[f]];
+                c[f] = as_slot_after(c[f], a->cs[front[f]]);
                 v = dmin(v, c[f]);
             }
             val[h] = v;
@@ -632,13 +657,13 @@ static double as_bound(struct as_ctx *a, const double *P, int len, const int *cn
         /* every taken slot makes a fictitious holder */
         double e0 = INFINITY;
         for (int f = 0; f < F; f++)
-            e0 = dmin(e0, ((x + L) + a->cr[front[f]]) + a->cs[front[f]]);
+            e0 = dmin(e0, as_slot_after(as_hold_at(L, x, a->cr[front[f]]), a->cs[front[f]]));
         sig[st] = x;
         first[st++] = e0;
         while (left == 0)
             left = cnt[a->by_r[++ci]];
         left--;
-        double v = (x + L) + a->cr[a->by_r[ci]];
+        double v = as_hold_at(L, x, a->cr[a->by_r[ci]]);
         if (v > lb) {
             lb = v;
             if (lb >= cut)
@@ -668,7 +693,7 @@ static double rmin_of(const struct as_ctx *a, const int *cnt)
 static int as_child(const struct as_ctx *a, const double *P, int len, int k, double rmin, int cap,
                     double *out, double *h_out, double *first_out)
 {
-    double h = (P[0] + a->L) + a->cr[k], s = a->cs[k], x = h + s;
+    double h = as_hold_at(a->L, P[0], a->cr[k]), s = a->cs[k], x = as_slot_after(h, s);
     int i = 1, n = 0;
     *h_out = h;
     *first_out = x;
@@ -678,9 +703,9 @@ static int as_child(const struct as_ctx *a, const double *P, int len, int k, dou
             e = P[i++];
         else {
             e = x;
-            x = x + s;
+            x = as_slot_after(x, s);
         }
-        if (!((e + a->L) + rmin < a->U0))
+        if (!(as_hold_at(a->L, e, rmin) < a->U0))
             break;
         out[n++] = e;
     }
@@ -826,7 +851,7 @@ static double as_eval(const struct as_ctx *a, double s_src, const int *order, do
 {
     int nh = 1;
     double ms = 0;
-    comp[0] = 0 + s_src;
+    comp[0] = as_slot_after(0, s_src);
     hk[0] = -1;   /* the source */
     for (int i = 0; i < a->m0; i++) {
         int q = 0;
@@ -834,9 +859,9 @@ static double as_eval(const struct as_ctx *a, double s_src, const int *order, do
             if (comp[j] < comp[q])
                 q = j;
         int k = order[i];
-        double c = comp[q], h = (c + a->L) + a->cr[k];
-        comp[q] = c + (hk[q] < 0 ? s_src : a->cs[hk[q]]);
-        comp[nh] = h + a->cs[k];
+        double c = comp[q], h = as_hold_at(a->L, c, a->cr[k]);
+        comp[q] = as_slot_after(c, hk[q] < 0 ? s_src : a->cs[hk[q]]);
+        comp[nh] = as_slot_after(h, a->cs[k]);
         hk[nh++] = k;
         ms = dmax(ms, h);
     }
@@ -1039,11 +1064,11 @@ static void as_solve(const struct as_input *in, struct limits *lim, struct resul
     a.key = xmalloc((size_t)(2 + (K + 3) / 4 + m0) * sizeof *a.key);
 
     /* The root: the source's slots s, 2s, ... up to the horizon. */
-    double *root = xmalloc((size_t)m0 * sizeof *root), x = 0 + s_src, rmin = rmin_of(&a, a.cnt);
+    double *root = xmalloc((size_t)m0 * sizeof *root), x = as_slot_after(0, s_src), rmin = rmin_of(&a, a.cnt);
     int rlen = 0;
-    while (rlen < m0 && (x + a.L) + rmin < a.U0) {
+    while (rlen < m0 && as_hold_at(a.L, x, rmin) < a.U0) {
         root[rlen++] = x;
-        x = x + s_src;
+        x = as_slot_after(x, s_src);
     }
     double best = a.U, lower = dmin(as_bound(&a, root, rlen, a.cnt, best), best);
     struct as_root rt = {&a, root, rlen};
@@ -1104,30 +1129,16 @@ struct gs_ctx {
 
 #define GS(g, a, q, p) ((g)->a[(size_t)(q) * (size_t)(g)->n + (size_t)(p)])
 
-/* The engine's arithmetic (engine_earliest) for a send q -> p starting at t. */
+/* The timing rule (timing.h) for a send q -> p at the sender's ready time t,
+ * as engine_earliest places it: in a broadcast every receive port and every
+ * link is free when its one transfer comes. */
 static void gs_times(const struct gs_ctx *g, int q, int p, double t, double *hold, double *fr)
 {
-    const struct cost *k = &GS(g, k, q, p);
-    switch (g->m) {
-    case MODEL_ASYNC:
-        *fr = t + k->s;
-        *hold = (*fr + k->l) + k->r;
-        break;
-    case MODEL_SENDER_ONLY:
-        *hold = *fr = t + k->s;
-        break;
-    case MODEL_SYNC:
-        *hold = *fr = t + k->s + k->l + k->r;
-        break;
-    case MODEL_ONE_PORT:
-        *hold = *fr = t + k->T;
-        break;
-    case MODEL_MULTI_PORT:
-    default:
-        *hold = t + k->T;
-        *fr = t + k->send_mp;
-        break;
-    }
+    struct timing_ports at = {t, 0.0, -INFINITY};
+    struct timing tm;
+    timing_transfer(g->m, &GS(g, k, q, p), &at, &tm);
+    *hold = tm.hold;
+    *fr = tm.free;
 }
 
 static double gs_hold_at(const struct gs_ctx *g, int q, int p, double t)
@@ -1617,15 +1628,7 @@ static int order_to_plan(const struct cluster *c, enum model m, const struct as_
             if (in->cls[x] == k && seen++ == used[k])
                 p = x;
         used[k]++;
-        /* the holder whose next send completes first, ties lowest index */
-        int q = -1;
-        double best = INFINITY;
-        for (int x = 0; x < n; x++)
-            if (engine_holds(&e, x, 0)) {
-                double done = engine_ready(&e, x, 0) + c->nodes[x].send;
-                if (done < best)
-                    best = done, q = x;
-            }
+        int q = sched_fnf_sender(&e, 0, NULL);   /* the slot rule's sender: fnf's */
         out->from[i] = q;
         out->to[i] = p;
         if (engine_book(&e, q, p, 0, NULL, &why) < 0) {

@@ -278,11 +278,6 @@ static void prune_degree(const struct cluster *c, struct adj *a, struct pipe_tre
     free(mine);
 }
 
-static double send_time(const struct edge *e)
-{
-    return e->send >= 0 ? e->send : e->time;
-}
-
 /* Algorithms 3, 5 and 7: Prim-like growth from the source, O(n |E|). */
 static void grow(const struct cluster *c, enum pipe_heur h, const struct lp_result *lp,
                  struct pipe_tree *t)
@@ -303,7 +298,7 @@ static void grow(const struct cluster *c, enum pipe_heur h, const struct lp_resu
             if (h == PIPE_GROW_TREE)
                 cost = outdeg[e->from] + e->time;
             else if (h == PIPE_MULTIPORT_GROW)
-                cost = fmax(outdeg[e->from] + send_time(e), fmax(maxT[e->from], e->time));
+                cost = fmax(outdeg[e->from] + timing_edge_send(e), fmax(maxT[e->from], e->time));
             else
                 cost = -lp->count[k];
             const struct edge *b = best >= 0 ? &c->edges[best] : NULL;
@@ -319,7 +314,7 @@ static void grow(const struct cluster *c, enum pipe_heur h, const struct lp_resu
         t->parent[e->to] = e->from;
         t->edge[e->to] = best;
         t->key[e->to] = h == PIPE_LP_GROW ? lp->count[best] : bcost;
-        outdeg[e->from] += h == PIPE_MULTIPORT_GROW ? send_time(e) : e->time;
+        outdeg[e->from] += h == PIPE_MULTIPORT_GROW ? timing_edge_send(e) : e->time;
         maxT[e->from] = fmax(maxT[e->from], e->time);
     }
     free(in);
@@ -659,7 +654,7 @@ double pipe_period(const struct cluster *c, const struct pipe_tree *t, enum mode
         double sum = 0, big = 0;
         for (int i = t->first[u]; i < t->first[u + 1]; i++) {
             const struct edge *e = &c->edges[t->edge[t->kids[i]]];
-            sum += m == MODEL_MULTI_PORT ? send_time(e) : e->time;
+            sum += m == MODEL_MULTI_PORT ? timing_edge_send(e) : e->time;
             big = fmax(big, e->time);
         }
         double p = m == MODEL_MULTI_PORT ? fmax(sum, big) : sum;
@@ -746,8 +741,13 @@ static int pipe_prepare(struct sched *s, struct engine *e, char **cause)
                          slices, c->n, (double)slices * (double)(c->n - 1));
     struct pipe_plan *pl = xcalloc(1, sizeof *pl);
     char *why = NULL;
-    if (lp_solve_broadcast(c, &pl->lp, &why) == 0) {
+    struct lp_limits lim = {.time_limit = s->opt.time_limit, .cancel = s->opt.cancel};
+    if (lp_solve_broadcast_limited(c, &lim, &pl->lp, &why) == 0) {
         pl->has_lp = true;
+    } else if (s->opt.cancel && *s->opt.cancel) {
+        free(why);
+        plan_free(pl);
+        return set_cause(cause, SCHED_CANCELLED_TEXT);
     } else {
         snprintf(pl->lp_note, sizeof pl->lp_note, "%s", why ? why : "not solved");
         if (pipe_heur_uses_lp(h)) {

@@ -1,5 +1,6 @@
 /*
- * report.c - text, CSV and JSON output of runs.
+ * report.c - text, CSV and JSON output of runs; numbers through numfmt.h,
+ * CSV fields through csvfield.h.
  */
 #include "report.h"
 
@@ -10,46 +11,26 @@
 #include <string.h>
 
 #include "bounds.h"
+#include "csvfield.h"
+#include "numfmt.h"
 #include "pipeline.h"
 
-void fmt_num(char *buf, size_t size, double x)
+/* The next of 8 rotating static buffers. */
+static char *rotating(void)
 {
-    if (isinf(x)) {
-        snprintf(buf, size, "%s", x > 0 ? "inf" : "-inf");
-        return;
-    }
-    for (int prec = 6; prec <= 17; prec++) {
-        snprintf(buf, size, "%.*g", prec, x);
-        if (strtod(buf, NULL) == x)
-            return;
-    }
-}
-
-/* fmt into the next of 8 rotating static buffers. */
-static const char *rotating(void (*fmt)(char *, size_t, double), double x)
-{
-    static char bufs[8][40];
+    static char bufs[8][NUMFMT_SIZE];
     static int at;
-    char *b = bufs[at++ & 7];
-    fmt(b, sizeof bufs[0], x);
-    return b;
+    return bufs[at++ & 7];
 }
 
 const char *report_num(double x)
 {
-    return rotating(fmt_num, x);
-}
-
-void fmt_num_text(char *buf, size_t size, double x)
-{
-    fmt_num(buf, size, x);
-    if (strlen(buf) > 12 && isfinite(x))
-        snprintf(buf, size, "%.10g", x);
+    return numfmt_shortest(rotating(), x);
 }
 
 const char *report_txt(double x)
 {
-    return rotating(fmt_num_text, x);
+    return numfmt_text(rotating(), x);
 }
 
 static void json_string(FILE *fp, const char *s)
@@ -64,21 +45,6 @@ static void json_string(FILE *fp, const char *s)
             fputc(*p, fp);
     }
     fputc('"', fp);
-}
-
-static void csv_field(FILE *fp, const char *s)
-{
-    if (strpbrk(s, ",\"\n\r")) {
-        fputc('"', fp);
-        for (; *s; s++) {
-            if (*s == '"')
-                fputc('"', fp);
-            fputc(*s, fp);
-        }
-        fputc('"', fp);
-    } else {
-        fputs(s, fp);
-    }
 }
 
 static const char *nodename(const struct run *r, int i)
@@ -103,9 +69,7 @@ static double measured_of(const struct run *r)
     double x = pipe_measured_throughput(&r->eng, k / 2, k - 1);
     if (fabs(x - r->sched.throughput) <= 1e-9 * r->sched.throughput)
         return r->sched.throughput;
-    char buf[40];
-    snprintf(buf, sizeof buf, "%.12g", x);
-    return strtod(buf, NULL);
+    return numfmt_round(x, 12);
 }
 
 /* A number as JSON: null when it is not finite. */
@@ -198,8 +162,10 @@ void report_run_text(FILE *fp, const struct run *r, bool summary)
             interval(s, sizeof s, t->start, t->send_end);
             interval(l, sizeof l, t->link_start, t->link_end);
             interval(v, sizeof v, t->recv_start, t->recv_end);
-            fprintf(fp, "%4d  %-10s %-10s %-14s %-14s %-14s %-8s %s\n", i + 1, nodename(r, t->from),
-                    nodename(r, t->to), s, l, v, report_txt(t->hold), t->reason);
+            fprintf(fp, "%4d  %-10s %-10s %-14s %-14s %-14s %-8s ", i + 1, nodename(r, t->from),
+                    nodename(r, t->to), s, l, v, report_txt(t->hold));
+            text_put(t->reason ? t->reason : "", fp);   /* a Lua heuristic's words */
+            fputc('\n', fp);
         }
         fprintf(fp, "\n");
     }
@@ -216,7 +182,8 @@ void report_run_csv(FILE *fp, const struct run *r, bool summary, bool header)
     if (summary) {
         if (header)
             fprintf(fp, "scheduler,model,nodes,makespan,lower_bound,optimal\n");
-        fprintf(fp, "%s,%s,%d,%s,%s,%s\n", r->sched.ops->name, model_name(r->model), r->c->n,
+        csvfield_put(fp, r->sched.ops->name);
+        fprintf(fp, ",%s,%d,%s,%s,%s\n", model_name(r->model), r->c->n,
                 report_num(r->eng.makespan), report_num(r->lower_bound),
                 r->opt == OPT_PROVEN ? report_num(r->optimum) : "");
         return;
@@ -226,10 +193,11 @@ void report_run_csv(FILE *fp, const struct run *r, bool summary, bool header)
                     "recv_end,hold\n");
     for (int i = 0; i < r->eng.ntr; i++) {
         const struct transfer *t = &r->eng.tr[i];
-        fprintf(fp, "%s,%d,", r->sched.ops->name, i + 1);
-        csv_field(fp, nodename(r, t->from));
+        csvfield_put(fp, r->sched.ops->name);
+        fprintf(fp, ",%d,", i + 1);
+        csvfield_put(fp, nodename(r, t->from));
         fputc(',', fp);
-        csv_field(fp, nodename(r, t->to));
+        csvfield_put(fp, nodename(r, t->to));
         fprintf(fp, ",%s,%s,%s,%s,%s,%s,%s\n", report_num(t->start), report_num(t->send_end), report_num(t->link_start),
                 report_num(t->link_end), report_num(t->recv_start), report_num(t->recv_end), report_num(t->hold));
     }
@@ -375,9 +343,4 @@ void report_compare_json(FILE *fp, const struct run *runs, int k, bool summary)
 void report_json_string(FILE *fp, const char *s)
 {
     json_string(fp, s);
-}
-
-void report_csv_field(FILE *fp, const char *s)
-{
-    csv_field(fp, s);
 }

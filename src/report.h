@@ -11,18 +11,19 @@
 
 #include "run.h"
 
-enum report_format { REPORT_TEXT, REPORT_CSV, REPORT_JSON, REPORT_SVG };
+/* The order matters: up to REPORT_JSON a lean run (--summary) is enough;
+ * PAJE, DOT and SMPI are export_interop.h's. */
+enum report_format { REPORT_TEXT, REPORT_CSV, REPORT_JSON, REPORT_SVG, REPORT_PAJE, REPORT_DOT,
+                     REPORT_SMPI };
 
-/* Shortest text that reads back as the same double ("6", "2.5", "0.1"). */
-void fmt_num(char *buf, size_t size, double x);
-/* fmt_num into one of 8 rotating static buffers (shared with report_txt),
- * so one printf can show several numbers (not reentrant: the output code is
- * single-threaded). */
+/* numfmt_shortest (numfmt.h: the shortest text that reads back as the same
+ * double, "6", "2.5", "0.1", in the C locale) into one of 8 rotating static buffers (shared with
+ * report_txt), so one printf can show several numbers (not reentrant: the
+ * output code is single-threaded). */
 const char *report_num(double x);
-/* For people (text tables, the view): at most 10 significant digits, so a
- * sum's rounding noise does not show (49.89, not 49.890000000000015);
- * CSV and JSON keep report_num's exact values. */
-void fmt_num_text(char *buf, size_t size, double x);
+/* For people (text tables, the view): numfmt_text, at most 10 significant
+ * digits, so a sum's rounding noise does not show (49.89, not
+ * 49.890000000000015); CSV and JSON keep report_num's exact values. */
 const char *report_txt(double x);
 
 void report_run_text(FILE *fp, const struct run *r, bool summary);
@@ -36,8 +37,8 @@ void report_compare_csv(FILE *fp, const struct run *runs, int k, bool summary);
 void report_compare_json(FILE *fp, const struct run *runs, int k, bool summary);
 /* The summary lines alone (the view shows them too). */
 void report_summary_text(FILE *fp, const struct run *r);
-/* Quoting shared with the other reports (report_exchange.c): a JSON string, a CSV field. */
+/* A JSON string, quoting shared with the other reports (report_exchange.c);
+ * their CSV fields go through csvfield_put (csvfield.h). */
 void report_json_string(FILE *fp, const char *s);
-void report_csv_field(FILE *fp, const char *s);
 
 #endif

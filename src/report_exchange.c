@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "csvfield.h"
 #include "report.h"
 
 static const char *name(const struct exchange *x, int i)
@@ -36,7 +37,7 @@ static void describe(FILE *fp, const struct exchange *x, bool with_sched)
     }
     fprintf(fp, "\nmodel: %s", model_name(x->model));
     if (with_sched)
-        fprintf(fp, "   scheduler: %s", exchange_algo_name(x->algo));
+        fprintf(fp, "   scheduler: %s", x->ops->name);
     fprintf(fp, "   seed: %llu\n", (unsigned long long)x->seed);
 }
 
@@ -114,7 +115,7 @@ void report_exchange_text(FILE *fp, const struct exchange *x, bool summary)
 
 void report_exchange_csv(FILE *fp, const struct exchange *x, bool summary, bool header)
 {
-    const char *sched = exchange_algo_name(x->algo);
+    const char *sched = x->ops->name;
     if (summary) {
         if (header)
             fprintf(fp, "scheduler,model,pattern,nodes,receivers,completion,lower_bound,waits,idle\n");
@@ -129,9 +130,9 @@ void report_exchange_csv(FILE *fp, const struct exchange *x, bool summary, bool 
     for (int i = 0; i < x->eng.ntr; i++) {
         const struct transfer *t = &x->eng.tr[i];
         fprintf(fp, "%s,%d,", sched, i + 1);
-        report_csv_field(fp, name(x, t->from));
+        csvfield_put(fp, name(x, t->from));
         fputc(',', fp);
-        report_csv_field(fp, name(x, t->to));
+        csvfield_put(fp, name(x, t->to));
         fprintf(fp, ",%d,%s,%s,%s,%s,%s,%s,%s,%s\n", x->row[i] + 1, report_num(t->wait_start),
                 report_num(t->start), report_num(t->send_end), report_num(t->link_start), report_num(t->link_end),
                 report_num(t->recv_start), report_num(t->recv_end), report_num(t->hold));
@@ -144,7 +145,7 @@ void report_exchange_json(FILE *fp, const struct exchange *x, bool summary)
     report_json_string(fp, x->c->name);
     fprintf(fp, ", \"model\": \"%s\", \"scheduler\": \"%s\", \"pattern\": \"%s\", \"nodes\": %d, "
                 "\"seed\": %llu,\n",
-            model_name(x->model), exchange_algo_name(x->algo), exchange_pattern_name(x->pattern),
+            model_name(x->model), x->ops->name, exchange_pattern_name(x->pattern),
             x->n, (unsigned long long)x->seed);
     if (x->pattern == XPAT_ALL_TO_SOME) {
         fprintf(fp, " \"receivers\": [");
@@ -191,7 +192,7 @@ void report_exchange_compare_text(FILE *fp, const struct exchange *xs, int k, bo
     fprintf(fp, "\n");
     if (!summary)
         for (int i = 0; i < k; i++) {
-            fprintf(fp, "-- %s --\n", exchange_algo_name(xs[i].algo));
+            fprintf(fp, "-- %s --\n", xs[i].ops->name);
             report_exchange_orders(fp, &xs[i], 78);
             fprintf(fp, "\n");
         }
@@ -199,7 +200,7 @@ void report_exchange_compare_text(FILE *fp, const struct exchange *xs, int k, bo
             "idle");
     for (int i = 0; i < k; i++) {
         const struct exchange *x = &xs[i];
-        fprintf(fp, "%-14s %-12s %-14.3f %-8d %s\n", exchange_algo_name(x->algo), report_txt(x->completion),
+        fprintf(fp, "%-14s %-12s %-14.3f %-8d %s\n", x->ops->name, report_txt(x->completion),
                 x->lower_bound > 0 ? x->completion / x->lower_bound : 1.0, x->nwaits, report_txt(x->idle));
     }
     fprintf(fp, "\nlower bound   %s   (max over nodes of max(total send time, total receive "

@@ -41,19 +41,11 @@ const struct sched_ops *sched_find(const char *name)
     return NULL;
 }
 
+static const char *builtin_name(int i) { return builtins[i]->name; }
+
 char *sched_names(void)
 {
-    size_t len = 1;
-    for (int i = 0; i < NBUILTINS; i++)
-        len += strlen(builtins[i]->name) + 2;
-    char *s = xmalloc(len);
-    s[0] = '\0';
-    for (int i = 0; i < NBUILTINS; i++) {
-        if (i)
-            strcat(s, ", ");
-        strcat(s, builtins[i]->name);
-    }
-    return s;
+    return diag_join_names(NBUILTINS, builtin_name);
 }
 
 void sched_opts_default(struct sched_opts *o)

@@ -11,6 +11,7 @@
 #ifndef HETCAST_SCHED_H
 #define HETCAST_SCHED_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -50,7 +51,8 @@ struct sched_ops {
 
 struct sched_opts {
     uint64_t seed;          /* --seed, for randomized policies */
-    double time_limit;      /* optimal: seconds before giving up (<= 0: default) */
+    double time_limit;      /* optimal, the throughput LP: wall-clock seconds before giving
+                               up (<= 0: default) */
     long long node_limit;   /* optimal: search nodes before giving up (<= 0: default) */
     int max_nodes;          /* optimal: refuse clusters larger than this (<= 0: default) */
     const char *script;     /* Lua heuristic: the script's path (-s FILE.lua) */
@@ -59,7 +61,12 @@ struct sched_opts {
     int slices;             /* pipelined trees: --slices K (<= 0: PIPE_DEFAULT_SLICES) */
     bool lean;              /* run_schedule: a lean engine (engine.h) when the scheduler
                                allows it: only the result is wanted (--summary) */
+    const volatile sig_atomic_t *cancel;  /* NULL, or a flag the front door sets (from a
+                               signal handler or a key) to stop a long computation: the
+                               long loops poll it (optimal's search, the LP, fef, Lua
+                               calls) and fail with SCHED_CANCELLED_TEXT */
 };
+#define SCHED_CANCELLED_TEXT "cancelled"   /* the cause of a run stopped by opts.cancel */
 
 enum opt_status {
     OPT_NONE = 0,   /* this scheduler makes no optimality claim */

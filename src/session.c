@@ -10,9 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h"
 #include "exchange.h"
 #include "lua_cluster.h"
 #include "lua_sched.h"
+#if HETCAST_HAVE_SIMGRID
+#include "simgrid_load.h"
+#endif
 
 void session_opts_init(struct session_opts *o)
 {
@@ -31,43 +35,29 @@ static bool ends_with(const char *s, const char *suffix)
     return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
-/* CSV from standard input, read whole; messages name it "<stdin>". */
-static struct cluster *load_stdin(struct diag *d)
-{
-    size_t len = 0, cap = 1 << 16;
-    char *buf = xmalloc(cap);
-    for (;;) {
-        if (len == cap)
-            buf = xrealloc(buf, cap *= 2);
-        size_t got = fread(buf + len, 1, cap - len, stdin);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(stdin)) {
-        diag_error(d, "<stdin>", 0, NULL, "cannot read: %s", strerror(errno));
-        free(buf);
-        return NULL;
-    }
-    struct cluster *c = cluster_load_csv_buffer("<stdin>", buf, len, d);
-    free(buf);
-    return c;
-}
-
 struct cluster *session_load(const struct session_opts *o, struct diag *warn, char **cause)
 {
     struct diag d;
     diag_init(&d);
     struct cluster *c = NULL;
     if (ends_with(o->file, ".lua")) {
-        struct sandbox_limits lim = {o->sopt.lua_instructions, o->sopt.lua_memory};
+        struct sandbox_limits lim = {o->sopt.lua_instructions, o->sopt.lua_memory, o->sopt.cancel};
         c = cluster_load_lua(o->file, o->params, o->nparams, &lim, o->sopt.seed, &d);
+    } else if (ends_with(o->file, ".xml")) {
+#if HETCAST_HAVE_SIMGRID
+        c = cluster_load_simgrid(o->file, o->has_size ? o->size : SIMGRID_DEFAULT_SIZE, &d);
+#else
+        diag_error(&d, o->file, 0, NULL, "a SimGrid platform, but this hetcast was built without "
+                   "SimGrid (install libsimgrid-dev and rebuild: meson setup --reconfigure "
+                   "-Dsimgrid=enabled)");
+#endif
     } else {
-        c = strcmp(o->file, SESSION_STDIN) == 0 ? load_stdin(&d) : cluster_load_csv(o->file, &d);
-        if (c && o->nparams > 0)
-            diag_warn(&d, NULL, 0, NULL, "--param is for .lua cluster scripts; ignored for %s",
-                      o->file);
+        c = strcmp(o->file, SESSION_STDIN) == 0 ? cluster_load_csv_stream(stdin, "<stdin>", &d)
+                                                : cluster_load_csv(o->file, &d);
     }
+    if (c && o->nparams > 0 && !ends_with(o->file, ".lua"))
+        diag_warn(&d, NULL, 0, NULL, "--param is for .lua cluster scripts; ignored for %s",
+                  o->file);
     if (!c) {
         char *all = diag_join(&d);
         set_cause(cause, "%s", all ? all : "cannot load the cluster");
@@ -75,6 +65,9 @@ struct cluster *session_load(const struct session_opts *o, struct diag *warn, ch
         diag_free(&d);
         return NULL;
     }
+    if (o->has_size && !ends_with(o->file, ".xml"))
+        diag_warn(&d, NULL, 0, NULL, "--size is for SimGrid platforms (.xml); ignored for %s",
+                  o->file);
     if (o->source) {
         int s = cluster_find(c, o->source);
         if (s < 0) {
@@ -118,8 +111,7 @@ const struct sched_ops *session_sched(const char *name, char **cause)
     if (ends_with(name, ".lua"))
         return lua_sched_ops(name, cause);
     const struct sched_ops *ops = sched_find(name);
-    enum xalgo xa;
-    if (!ops && exchange_algo_parse(name, &xa) == 0) {
+    if (!ops && xsched_find(name)) {
         char *names = sched_names();
         set_cause(cause, "%s schedules a personalized exchange: use it with --pattern all-to-all "
                   "or --pattern all-to-some; the broadcast schedulers are: %s", name, names);
@@ -148,10 +140,9 @@ int session_run(struct run *r, const struct session_opts *o, const struct cluste
 
 int session_exchange_sched(const char *name, char **cause)
 {
-    enum xalgo a;
-    if (!name || exchange_algo_parse(name, &a) == 0)
+    if (!name || xsched_find(name))
         return 0;
-    char *names = exchange_algo_names();
+    char *names = xsched_names();
     if (sched_find(name))
         set_cause(cause, "%s is a broadcast scheduler; with --pattern the valid schedulers are: %s",
                   name, names);
@@ -200,7 +191,6 @@ int session_exchange(const struct session_opts *o, const struct cluster *c, cons
                      bool timeline, struct exchange *x, char **cause)
 {
     enum xpattern pat;
-    enum xalgo algo;
     enum model m;
     memset(x, 0, sizeof *x);
     if (!sched)
@@ -209,8 +199,7 @@ int session_exchange(const struct session_opts *o, const struct cluster *c, cons
         session_exchange_model(o, c, &m, cause) < 0)
         return -1;
     exchange_pattern_parse(o->pattern, &pat);
-    exchange_algo_parse(sched, &algo);
-    struct exchange_opts xo = {.pattern = pat, .algo = algo, .seed = o->sopt.seed,
+    struct exchange_opts xo = {.pattern = pat, .ops = xsched_find(sched), .seed = o->sopt.seed,
                                .timeline = timeline};
     int *recv = NULL;
     if (pat == XPAT_ALL_TO_SOME &&

@@ -37,6 +37,9 @@ struct session_opts {
     struct sched_opts sopt;                  /* --seed, limits, Lua budget */
     const char *pattern;                     /* --pattern: a personalized exchange */
     const char *receivers;                   /* --receivers NAMES|P% (all-to-some) */
+    bool has_size;                           /* --size given (else 1 byte) */
+    double size;                             /* --size BYTES: the message of a SimGrid
+                                                platform (.xml) */
 };
 
 /* Defaults: no file, no scheduler named, sched_opts_default. */
@@ -46,8 +49,10 @@ void session_opts_init(struct session_opts *o);
 bool session_is_exchange(const struct session_opts *o);
 
 /*
- * Load o->file (a .lua name goes through the scripting layer, "-" reads CSV
- * from standard input, anything else is CSV) and apply o->source.  Warnings
+ * Load o->file (a .lua name goes through the scripting layer, a .xml name is
+ * a SimGrid platform (simgrid_load.h; refused when hetcast was built without
+ * SimGrid), "-" reads CSV from standard input, anything else is CSV) and
+ * apply o->source.  Warnings
  * are added to *warn (may be NULL: dropped).  Returns the cluster, or NULL
  * with *cause holding every problem, one a line.
  */

@@ -200,5 +200,12 @@ check "sync, zero-cost send, rows p0..p3: proven optimum 2" sh -c "grep -q '^mak
 printf 'name,send,recv\np0,0,2\np3,1,0\np2,0,2\np1,1,1\n' | "$H" run - -s optimal -m sync --summary >"$T/out" 2>"$T/err"
 check "the same cluster, rows p0 p3 p2 p1: proven optimum 2" sh -c "grep -q '^makespan *2$' $T/out && grep -q '^optimum *2 *(proven' $T/out"
 
+run "$H" lesson lua/lessons/fnf-loses.lua lua/lessons/port-models.lua --print
+check "lesson --print takes several lessons: both handouts" sh -c "[ $rc -eq 0 ] && [ \$(grep -c '^# ' $T/out) -eq 2 ]"
+run "$H" lesson lua/lessons/fnf-loses.lua lua/lessons/port-models.lua
+check "lesson without --print: one at a time, status 2" sh -c "[ $rc -eq 2 ] && grep -q 'one lesson at a time' $T/err"
+run "$H" lesson --prnt lua/lessons/fnf-loses.lua
+check "lesson: a mistyped option gets the valid list" sh -c "[ $rc -eq 2 ] && grep -q 'valid options: -p' $T/err"
+
 echo "1..$n"
 [ $fails -eq 0 ]

@@ -48,6 +48,17 @@ rc=$?
 [ $rc -eq 0 ] && grep -q '^makespan *6$' "$T/out" && grep -q 'scheduler: fnf.lua' "$T/out"
 ok $? "-s fnf.lua found among the installed heuristics (makespan 6)"
 
+if [ -x "$BUILDDIR/hetcast-simgrid" ]; then
+    cp tests/data/simgrid-ring.xml "$T/ring.xml"
+    inst "$bin" run "$T/ring.xml" --summary >"$T/out" 2>"$T/err"
+    [ $? -eq 0 ] && grep -q '^makespan' "$T/out"
+    ok $? "a SimGrid platform loads through the installed helper (libexec/hetcast/hetcast-simgrid)"
+    ! ldd "$bin" 2>/dev/null | grep -q simgrid
+    ok $? "the program itself does not link SimGrid (only the helper does)"
+else
+    skip "built without SimGrid"
+fi
+
 inst "$bin" </dev/null >"$T/out" 2>"$T/err"
 grep -q 'needs a terminal' "$T/err" && ! grep -q 'cannot open' "$T/err"
 ok $? "no FILE: the installed default cluster loads (then the view asks for a terminal)"

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cluster.h"
+#include "csvfield.h"
 #include "tap.h"
 
 /* ---- helpers ---- */
@@ -515,9 +516,9 @@ static void test_quoting(void)
     c = load_str("name,send,recv,class\r\n"
                  "\"a, b\",1,2,\"x\"\r\n"
                  "\"say \"\"hi\"\"\",\"1.5\",2,\r\n"
-                 "\"two\n"
+                 "two,1,2,\"x\n"
                  "# not a comment inside quotes\n"
-                 "lines\",1,2,\n"
+                 "y\"\n"
                  "\"#hash\",1,2,\n"
                  "  padded  ,1,2,\n"
                  "\"  kept  \",1,2,", &d);
@@ -528,7 +529,7 @@ static void test_quoting(void)
         is_string(c->nodes[0].klass, "x", "quoting: quoted class");
         is_string(c->nodes[1].name, "say \"hi\"", "quoting: doubled quotes");
         is_double(c->nodes[1].send, 1.5, 0, "quoting: quoted number");
-        is_string(c->nodes[2].name, "two\n# not a comment inside quotes\nlines",
+        is_string(c->nodes[2].klass, "x\n# not a comment inside quotes\ny",
                   "quoting: newlines inside quotes; '#' there is data");
         is_int(c->nodes[2].line, 4, "quoting: a multi-line record has the line it starts on");
         is_string(c->nodes[3].name, "#hash", "quoting: a quoted '#' name is not a comment");
@@ -719,6 +720,40 @@ static void test_params(void)
     diag_free(&d);
 }
 
+/* Names are text: valid UTF-8 without control characters, or refused at their line. */
+static void test_name_text(void)
+{
+    static const struct {
+        const char *name, *want;
+    } bad[] = {
+        {"a\x1b]0;title\x07", "t.csv:3: name: node name \"a?]0;title?\" holds a control character"},
+        {"\x1b[2J", "t.csv:3: name: node name \"?[2J\" holds a control character"},
+        {"tab\there", "holds a control character"},
+        {"a\xff" "b", "t.csv:3: name: node name \"a?b\" holds bytes that are not UTF-8"},
+        {"over\xc0\xaflong", "holds bytes that are not UTF-8"},
+        {"csi\xc2\x9b" "2J", "holds a C1 control character"},
+        {"sur\xed\xa0\x80", "holds bytes that are not UTF-8"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char *text = xasprintf("name,send,recv\np0,1,2\n\"%s\",1,2\n", bad[i].name);
+        struct diag d;
+        diag_init(&d);
+        struct cluster *c = cluster_load_csv_buffer("t.csv", text, strlen(text), &d);
+        ok(!c && d.nlines >= 1 && strstr(d.lines[0], bad[i].want), "name check: %s", bad[i].want);
+        show_diag(&d);
+        cluster_free(c);
+        diag_free(&d);
+        free(text);
+    }
+    struct diag d;
+    diag_init(&d);
+    const char *good = "name,send,recv\n\xc3\xa9t\xc3\xa9,1,2\n\xf0\x9f\x9a\x80,1,2\n";
+    struct cluster *c = cluster_load_csv_buffer("t.csv", good, strlen(good), &d);
+    ok(c && c->n == 2, "name check: UTF-8 names (accents, an emoji) load");
+    cluster_free(c);
+    diag_free(&d);
+}
+
 /* Models built through the API, with everything the writer must quote. */
 static void test_round_trips(void)
 {
@@ -732,9 +767,10 @@ static void test_round_trips(void)
     cluster_add_node(c, "big", 123456789012345678.0, 1e15 + 0.5);
     cluster_add_node(c, "#x", 0, 0.30000000000000004);
     cluster_add_node(c, " lead", 4, 5);
-    cluster_add_node(c, "two\nlines", 6, 7);
+    cluster_add_node(c, "two lines", 6, 7);
     cluster_add_node(c, "\xc3\xa9t\xc3\xa9", 8, 9);
     cluster_set_str(&c->nodes[1].klass, "k, 1");
+    cluster_set_str(&c->nodes[6].klass, "two\nlines");
     cluster_set_str(&c->nodes[4].group, "g");
     c->source = 2;
     round_trip(c, "tricky node table");
@@ -926,6 +962,51 @@ static void test_locale(void)
     setlocale(LC_NUMERIC, "C");
 }
 
+/*
+ * The one field writer (csvfield.h): its rule, and every field it writes
+ * loads back through the loader (libcsv) as the same text, as a name and
+ * as a class, bare or quoted, at the start, middle or end of a row.
+ */
+static void test_field_writer(void)
+{
+    static const struct {
+        const char *s;
+        bool quoted;
+    } cases[] = {
+        {" sp ", true}, {"a,b", true}, {"q\"q", true}, {"", false}, {"plain", false},
+        {"in side", false}, {"#hash", true}, {"x#", false}, {"tab\t", true}, {"\tlead", true},
+        {"two\nlines", true}, {"cr\r", true}, {"\"", true},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *f = cases[i].s;
+        is_int(csvfield_needs_quotes(f), cases[i].quoted, "field writer: \"%s\" is %squoted", f,
+               cases[i].quoted ? "" : "not ");
+        char *text = NULL;
+        size_t len = 0;
+        FILE *fp = open_memstream(&text, &len);
+        fputs("class,name,send,recv,group\n", fp);
+        csvfield_put(fp, f);
+        fputc(',', fp);
+        csvfield_put(fp, *f && !text_flaw(f) ? f : "n");   /* a name is never empty, and text */
+        fputs(",1,2,", fp);
+        csvfield_put(fp, f);
+        fputc('\n', fp);
+        fclose(fp);
+        struct diag d;
+        diag_init(&d);
+        struct cluster *c = cluster_load_csv_buffer("t.csv", text, len, &d);
+        bool same = c && c->n == 1 && strcmp(c->nodes[0].name, *f && !text_flaw(f) ? f : "n") == 0 &&
+                    strcmp(c->nodes[0].klass ? c->nodes[0].klass : "", f) == 0 &&
+                    strcmp(c->nodes[0].group ? c->nodes[0].group : "", f) == 0;
+        ok(same, "field writer: \"%s\" loads back the same (first, middle and last field)", f);
+        if (!same)
+            diag("written: %s", text);
+        cluster_free(c);
+        diag_free(&d);
+        free(text);
+    }
+}
+
 int main(void)
 {
     test_bundled();
@@ -937,8 +1018,10 @@ int main(void)
     test_quoting();
     test_kinds();
     test_params();
+    test_name_text();
     test_round_trips();
     test_save();
     test_locale();
+    test_field_writer();
     return tap_exit();
 }

@@ -35,9 +35,10 @@ static struct cluster *nodes(int n, const double (*sr)[2], double latency)
 
 /* Run or fail the test with the cause. */
 static int run(struct exchange *x, const struct cluster *c, enum model m, enum xpattern pat,
-               const int *recv, int nrecv, enum xalgo a, const int *order, uint64_t seed)
+               const int *recv, int nrecv, const struct xsched_ops *ops, const int *order,
+               uint64_t seed)
 {
-    struct exchange_opts o = {.pattern = pat, .recv = recv, .nrecv = nrecv, .algo = a,
+    struct exchange_opts o = {.pattern = pat, .recv = recv, .nrecv = nrecv, .ops = ops,
                               .order = order, .seed = seed};
     char *cause = NULL;
     int rc = exchange_run(x, c, m, &o, &cause);
@@ -74,7 +75,7 @@ static void test_two_nodes(void)
     static const double sr[2][2] = {{1, 2}, {3, 1}};
     struct cluster *c = nodes(2, sr, 1);
     struct exchange x;
-    if (run(&x, c, MODEL_SYNC, XPAT_ALL_TO_ALL, NULL, 0, XALGO_CATERPILLAR, NULL, 1) == 0) {
+    if (run(&x, c, MODEL_SYNC, XPAT_ALL_TO_ALL, NULL, 0, &xsched_caterpillar, NULL, 1) == 0) {
         is_int(x.eng.ntr, 2, "sync n=2: two transfers (own messages are not sent)");
         /* a node sends and receives at once: both start at 0 */
         IS_TR(&x, 0, 1, 0, 3, 3, "sync n=2");   /* 1 + 1 + 1 */
@@ -84,7 +85,7 @@ static void test_two_nodes(void)
         is_int(x.nwaits, 0, "sync n=2: nobody waits");
         exchange_free(&x);
     }
-    if (run(&x, c, MODEL_ASYNC, XPAT_ALL_TO_ALL, NULL, 0, XALGO_CATERPILLAR, NULL, 1) == 0) {
+    if (run(&x, c, MODEL_ASYNC, XPAT_ALL_TO_ALL, NULL, 0, &xsched_caterpillar, NULL, 1) == 0) {
         IS_TR(&x, 0, 1, 0, 1, 3, "async n=2");  /* send [0,1), link [1,2), recv [2,3) */
         IS_TR(&x, 1, 0, 0, 3, 6, "async n=2");  /* send [0,3), link [3,4), recv [4,6) */
         is_double(x.completion, 6, 0, "async n=2: completion 6");
@@ -111,7 +112,7 @@ static void test_three_nodes(void)
     static const double sr[3][2] = {{1, 2}, {2, 1}, {3, 3}};
     struct cluster *c = nodes(3, sr, 1);
     struct exchange x;
-    if (run(&x, c, MODEL_SYNC, XPAT_ALL_TO_ALL, NULL, 0, XALGO_CATERPILLAR, NULL, 1) == 0) {
+    if (run(&x, c, MODEL_SYNC, XPAT_ALL_TO_ALL, NULL, 0, &xsched_caterpillar, NULL, 1) == 0) {
         is_int(x.eng.ntr, 6, "sync n=3: six transfers");
         IS_TR(&x, 0, 1, 0, 3, 3, "sync n=3");
         IS_TR(&x, 1, 2, 0, 6, 6, "sync n=3");
@@ -136,7 +137,7 @@ static void test_three_nodes(void)
         ok(x.bound_node == 0 && x.bound_by_recv, "sync n=3: the bound is p0's receives");
         exchange_free(&x);
     }
-    if (run(&x, c, MODEL_ASYNC, XPAT_ALL_TO_ALL, NULL, 0, XALGO_CATERPILLAR, NULL, 1) == 0) {
+    if (run(&x, c, MODEL_ASYNC, XPAT_ALL_TO_ALL, NULL, 0, &xsched_caterpillar, NULL, 1) == 0) {
         IS_TR(&x, 0, 1, 0, 1, 3, "async n=3");
         IS_TR(&x, 2, 0, 0, 3, 6, "async n=3");
         IS_TR(&x, 1, 0, 2, 4, 8, "async n=3");
@@ -154,7 +155,7 @@ static void test_three_nodes(void)
     /* the tie at p2 goes either way, from the seed */
     int first0 = 0, first1 = 0;
     for (uint64_t seed = 1; seed <= 40; seed++)
-        if (run(&x, c, MODEL_ASYNC, XPAT_ALL_TO_ALL, NULL, 0, XALGO_CATERPILLAR, NULL, seed) == 0) {
+        if (run(&x, c, MODEL_ASYNC, XPAT_ALL_TO_ALL, NULL, 0, &xsched_caterpillar, NULL, seed) == 0) {
             first0 += find(&x, 0, 2)->recv_start == 3;
             first1 += find(&x, 1, 2)->recv_start == 3;
             exchange_free(&x);
@@ -183,7 +184,7 @@ static void test_contention(void)
     struct exchange x;
     int winner1 = 0, winner2 = 0, good = 1;
     for (uint64_t seed = 1; seed <= 30; seed++) {
-        if (run(&x, c, MODEL_SYNC, XPAT_ALL_TO_ALL, NULL, 0, XALGO_RANDOM, order, seed) < 0) {
+        if (run(&x, c, MODEL_SYNC, XPAT_ALL_TO_ALL, NULL, 0, &xsched_random, order, seed) < 0) {
             good = 0;
             break;
         }
@@ -199,7 +200,7 @@ static void test_contention(void)
     ok(good, "sync contention: completion 9; two waits (6 idle) if p1 wins p0, else one (3)");
     ok(winner1 > 0 && winner2 > 0 && winner1 + winner2 == 30,
        "sync contention: p1 or p2 wins p0 at random (%d / %d)", winner1, winner2);
-    if (run(&x, c, MODEL_ASYNC, XPAT_ALL_TO_ALL, NULL, 0, XALGO_RANDOM, order, 1) == 0) {
+    if (run(&x, c, MODEL_ASYNC, XPAT_ALL_TO_ALL, NULL, 0, &xsched_random, order, 1) == 0) {
         is_double(x.completion, 5, 0, "async contention: completion 5 (p2 receives at 3, 4)");
         exchange_free(&x);
     }
@@ -334,15 +335,15 @@ static void test_seeded_structure(void)
     for (uint64_t seed = 1; seed <= 20; seed++) {
         for (int m = 0; m < 2; m++) {
             enum model model = m ? MODEL_SYNC : MODEL_ASYNC;
-            if (run(&x, c5, model, XPAT_ALL_TO_ALL, NULL, 0, XALGO_RANDOM, NULL, seed) == 0) {
+            if (run(&x, c5, model, XPAT_ALL_TO_ALL, NULL, 0, &xsched_random, NULL, seed) == 0) {
                 ok_rnd &= columns_permute(&x);
                 exchange_free(&x);
             }
-            if (run(&x, c10, model, XPAT_ALL_TO_SOME, recv37, 5, XALGO_RANDOM, NULL, seed) == 0) {
+            if (run(&x, c10, model, XPAT_ALL_TO_SOME, recv37, 5, &xsched_random, NULL, seed) == 0) {
                 ok_rnd &= columns_permute(&x);
                 exchange_free(&x);
             }
-            if (run(&x, c5, model, XPAT_ALL_TO_ALL, NULL, 0, XALGO_RSPB, NULL, seed) == 0) {
+            if (run(&x, c5, model, XPAT_ALL_TO_ALL, NULL, 0, &xsched_rspb, NULL, seed) == 0) {
                 /* Table 3: the first row is a permutation, then the caterpillar */
                 int seen[5] = {0}, perm = 1;
                 for (int q = 0; q < 5; q++)
@@ -354,31 +355,31 @@ static void test_seeded_structure(void)
                 }
                 exchange_free(&x);
             }
-            if (run(&x, c10, model, XPAT_ALL_TO_SOME, recv37, 5, XALGO_RSPB, NULL, seed) == 0) {
+            if (run(&x, c10, model, XPAT_ALL_TO_SOME, recv37, 5, &xsched_rspb, NULL, seed) == 0) {
                 ok_rspb_some &= columns_cyclic(&x) && columns_permute(&x);
                 exchange_free(&x);
             }
-            if (run(&x, c5, model, XPAT_ALL_TO_ALL, NULL, 0, XALGO_ORSPB, NULL, seed) == 0) {
+            if (run(&x, c5, model, XPAT_ALL_TO_ALL, NULL, 0, &xsched_orspb, NULL, seed) == 0) {
                 ok_orspb &= rows_cyclic(&x) && columns_permute(&x) && rows_permute(&x);
                 exchange_free(&x);
             }
-            if (run(&x, c10, model, XPAT_ALL_TO_SOME, recv37, 5, XALGO_ORSPB, NULL, seed) == 0) {
+            if (run(&x, c10, model, XPAT_ALL_TO_SOME, recv37, 5, &xsched_orspb, NULL, seed) == 0) {
                 ok_orspb_some &= rows_cyclic(&x) && columns_permute(&x);
                 exchange_free(&x);
             }
-            if (run(&x, c10, model, XPAT_ALL_TO_ALL, NULL, 0, XALGO_MATCHING, NULL, seed) == 0) {
+            if (run(&x, c10, model, XPAT_ALL_TO_ALL, NULL, 0, &xsched_matching, NULL, seed) == 0) {
                 ok_match &= columns_permute(&x) && rows_permute(&x);
                 exchange_free(&x);
             }
-            if (run(&x, c10, model, XPAT_ALL_TO_SOME, recv37, 5, XALGO_MATCHING, NULL, seed) == 0) {
+            if (run(&x, c10, model, XPAT_ALL_TO_SOME, recv37, 5, &xsched_matching, NULL, seed) == 0) {
                 ok_match &= columns_permute(&x);
                 exchange_free(&x);
             }
-            if (run(&x, c10, model, XPAT_ALL_TO_SOME, recv37, 5, XALGO_GREEDY, NULL, seed) == 0) {
+            if (run(&x, c10, model, XPAT_ALL_TO_SOME, recv37, 5, &xsched_greedy, NULL, seed) == 0) {
                 ok_greedy &= columns_permute(&x);
                 exchange_free(&x);
             }
-            if (run(&x, c10, model, XPAT_ALL_TO_ALL, NULL, 0, XALGO_OPEN_SHOP, NULL, seed) == 0) {
+            if (run(&x, c10, model, XPAT_ALL_TO_ALL, NULL, 0, &xsched_open_shop, NULL, seed) == 0) {
                 ok_open &= columns_permute(&x);
                 for (int q = 0; q < 10; q++)
                     ok_open &= x.order[q * 10] == q;   /* its own entry first */
@@ -413,7 +414,7 @@ static void test_greedy_by_hand(void)
     static const int recv[2] = {0, 1}, want[8] = {1, 0, 0, 1, 0, 1, 1, 0};
     struct cluster *c = nodes(4, sr, 1);
     struct exchange x;
-    if (run(&x, c, MODEL_SYNC, XPAT_ALL_TO_SOME, recv, 2, XALGO_GREEDY, NULL, 1) == 0) {
+    if (run(&x, c, MODEL_SYNC, XPAT_ALL_TO_SOME, recv, 2, &xsched_greedy, NULL, 1) == 0) {
         ok(memcmp(x.order, want, sizeof want) == 0,
            "greedy by hand: p0 [p1 p0*], p1 [p0 p1*], p2 [p0 p1], p3 [p1 p0]");
         exchange_free(&x);
@@ -422,7 +423,7 @@ static void test_greedy_by_hand(void)
     static const double sr3[3][2] = {{1, 5}, {1, 1}, {1, 3}};
     static const int want3[9] = {2, 1, 0, 0, 2, 1, 1, 0, 2};
     struct cluster *c3 = nodes(3, sr3, 0);
-    if (run(&x, c3, MODEL_SYNC, XPAT_ALL_TO_ALL, NULL, 0, XALGO_GREEDY, NULL, 1) == 0) {
+    if (run(&x, c3, MODEL_SYNC, XPAT_ALL_TO_ALL, NULL, 0, &xsched_greedy, NULL, 1) == 0) {
         ok(memcmp(x.order, want3, sizeof want3) == 0,
            "greedy by hand: p0 [p2 p1 p0*], p1 [p0 p2 p1*], p2 [p1 p0 p2*]");
         exchange_free(&x);
@@ -437,7 +438,7 @@ static void test_matching(void)
     static const double sr[4][2] = {{1, 2}, {3, 1}, {2, 2}, {4, 3}};
     struct cluster *c = nodes(4, sr, 1);
     struct exchange x;
-    if (run(&x, c, MODEL_SYNC, XPAT_ALL_TO_ALL, NULL, 0, XALGO_MATCHING, NULL, 1) == 0) {
+    if (run(&x, c, MODEL_SYNC, XPAT_ALL_TO_ALL, NULL, 0, &xsched_matching, NULL, 1) == 0) {
         int own_last = 1;
         for (int q = 0; q < 4; q++)
             own_last &= x.order[q * 4 + 3] == q;
@@ -447,7 +448,7 @@ static void test_matching(void)
     }
     /* all-to-some with one receiver: round by round the heaviest sender goes first */
     static const int one[1] = {0};
-    if (run(&x, c, MODEL_SYNC, XPAT_ALL_TO_SOME, one, 1, XALGO_MATCHING, NULL, 1) == 0) {
+    if (run(&x, c, MODEL_SYNC, XPAT_ALL_TO_SOME, one, 1, &xsched_matching, NULL, 1) == 0) {
         is_int(x.eng.ntr, 3, "matching all-to-some, one receiver: 3 transfers");
         exchange_free(&x);
     }
@@ -462,7 +463,7 @@ static void test_matching(void)
     diag_init(&d);
     cluster_finish(big, &d);
     diag_free(&d);
-    struct exchange_opts o = {.pattern = XPAT_ALL_TO_ALL, .algo = XALGO_MATCHING};
+    struct exchange_opts o = {.pattern = XPAT_ALL_TO_ALL, .ops = &xsched_matching};
     ok(exchange_run(&x, big, MODEL_SYNC, &o, &cause) < 0 && cause && strstr(cause, "O(n^4)"),
        "matching is refused above %d nodes: %s", EXCHANGE_MATCHING_MAX_NODES, cause ? cause : "");
     free(cause);
@@ -654,12 +655,12 @@ static void test_random_clusters(void)
                 recv[nrecv++] = i;
         if (nrecv == 0)
             recv[nrecv++] = (int)rng_below(&r, (uint64_t)n);
-        for (int a = 0; a < XALGO_COUNT; a++)
+        for (int a = 0; a < XSCHED_COUNT; a++)
             for (int m = 0; m < 2; m++)
                 for (int pat = 0; pat < 2; pat++) {
                     struct exchange x;
                     if (run(&x, c, m ? MODEL_SYNC : MODEL_ASYNC, (enum xpattern)pat, recv, nrecv,
-                            (enum xalgo)a, NULL, (uint64_t)t) < 0) {
+                            xsched_at(a), NULL, (uint64_t)t) < 0) {
                         failures++;
                         continue;
                     }
@@ -668,7 +669,7 @@ static void test_random_clusters(void)
                     if (why && !first) {
                         first = why;
                         snprintf(what, sizeof what, "cluster %d (n=%d), %s, %s, %s: %s", t, n,
-                                 exchange_algo_name((enum xalgo)a), m ? "sync" : "async",
+                                 xsched_at(a)->name, m ? "sync" : "async",
                                  exchange_pattern_name((enum xpattern)pat), why);
                     }
                     failures += why != NULL;
@@ -741,7 +742,8 @@ static void test_table8(void)
 {
     struct cluster *c = alltoall_cluster(100);
     int recv[100];
-    static const enum xalgo four[4] = {XALGO_RANDOM, XALGO_CATERPILLAR, XALGO_RSPB, XALGO_ORSPB};
+    static const struct xsched_ops *const four[4] = {&xsched_random, &xsched_caterpillar, &xsched_rspb,
+                                                   &xsched_orspb};
     int good = 1;
     char worst[160] = "";
     for (int pct = 10; pct <= 60; pct += 10) {
@@ -764,7 +766,7 @@ static void test_table8(void)
             if (mean < 992 || mean > 1001 || lo < 992) {
                 good = 0;
                 snprintf(worst, sizeof worst, "%d%% %s: mean %g, runs %g..%g", pct,
-                         exchange_algo_name(four[a]), mean, lo, hi);
+                         four[a]->name, mean, lo, hi);
             }
         }
     }
@@ -774,6 +776,225 @@ static void test_table8(void)
     ok(recv[0] == 0 && recv[59] == 99 && alltoall_block(100, 10, recv) == 10 && recv[0] == 80 &&
            recv[9] == 89,
        "the receivers: P80..P89 at 10 %% (the paper's example), wrapping to P0 beyond P99");
+    cluster_free(c);
+}
+
+/* The cluster of the recorded runs below: n nodes p0.., s and r drawn in 1..4
+ * from the seed (many ties), latency seed % 3. */
+static struct cluster *seeded_cluster(uint64_t seed, int n)
+{
+    struct rng r;
+    rng_seed(&r, seed);
+    double sr[32][2];
+    for (int i = 0; i < n; i++) {
+        sr[i][0] = 1 + (double)rng_below(&r, 4);
+        sr[i][1] = 1 + (double)rng_below(&r, 4);
+    }
+    return nodes(n, (const double (*)[2])sr, (double)(seed % 3));
+}
+
+/*
+ * Runs recorded from the release binary of a538c09 (before the exchange's
+ * orders became ops tables), `hetcast run cN.csv --pattern P -s S -m M
+ * --seed N --format json` on seeded_cluster(N, n) saved as CSV, all-to-some
+ * with the receivers p1, p4, p7, ...: the completion, the waits and idle
+ * time, and two signatures of the bookings in order (i from 1):
+ * sum i * (from * n + to) and sum i * send_start.  Any change of an order, a
+ * tie-break or a booking shows.
+ */
+static const struct recorded {
+    int seed, n;
+    const char *sched;
+    enum model model;
+    enum xpattern pattern;
+    double completion;
+    int waits;
+    double idle;
+    long long order_sig;
+    double start_sig;
+    int ntr;
+} recorded[] = {
+    {11, 6, "random", MODEL_SYNC, XPAT_ALL_TO_ALL, 69, 12, 109, 8161, 17081.0, 30},
+    {11, 6, "random", MODEL_SYNC, XPAT_ALL_TO_SOME, 47, 7, 90, 904, 1285.0, 10},
+    {11, 6, "random", MODEL_ASYNC, XPAT_ALL_TO_ALL, 28, 0, 0, 8213, 4191.0, 30},
+    {11, 6, "random", MODEL_ASYNC, XPAT_ALL_TO_SOME, 24, 0, 0, 955, 129.0, 10},
+    {11, 6, "caterpillar", MODEL_SYNC, XPAT_ALL_TO_ALL, 47, 10, 30, 8269, 11405.0, 30},
+    {11, 6, "caterpillar", MODEL_SYNC, XPAT_ALL_TO_SOME, 47, 7, 86, 880, 1174.0, 10},
+    {11, 6, "caterpillar", MODEL_ASYNC, XPAT_ALL_TO_ALL, 26, 0, 0, 8195, 4191.0, 30},
+    {11, 6, "caterpillar", MODEL_ASYNC, XPAT_ALL_TO_SOME, 24, 0, 0, 943, 129.0, 10},
+    {11, 6, "rspb", MODEL_SYNC, XPAT_ALL_TO_ALL, 55, 11, 41, 8077, 11954.0, 30},
+    {11, 6, "rspb", MODEL_SYNC, XPAT_ALL_TO_SOME, 47, 6, 88, 769, 1281.0, 10},
+    {11, 6, "rspb", MODEL_ASYNC, XPAT_ALL_TO_ALL, 30, 0, 0, 8173, 4191.0, 30},
+    {11, 6, "rspb", MODEL_ASYNC, XPAT_ALL_TO_SOME, 24, 0, 0, 925, 129.0, 10},
+    {11, 6, "orspb", MODEL_SYNC, XPAT_ALL_TO_ALL, 50, 13, 46, 8252, 11947.0, 30},
+    {11, 6, "orspb", MODEL_SYNC, XPAT_ALL_TO_SOME, 47, 7, 93, 880, 1266.0, 10},
+    {11, 6, "orspb", MODEL_ASYNC, XPAT_ALL_TO_ALL, 26, 0, 0, 8157, 4191.0, 30},
+    {11, 6, "orspb", MODEL_ASYNC, XPAT_ALL_TO_SOME, 24, 0, 0, 943, 129.0, 10},
+    {11, 6, "matching", MODEL_SYNC, XPAT_ALL_TO_ALL, 56, 7, 42, 8285, 12112.0, 30},
+    {11, 6, "matching", MODEL_SYNC, XPAT_ALL_TO_SOME, 47, 7, 90, 904, 1285.0, 10},
+    {11, 6, "matching", MODEL_ASYNC, XPAT_ALL_TO_ALL, 26, 0, 0, 8188, 4191.0, 30},
+    {11, 6, "matching", MODEL_ASYNC, XPAT_ALL_TO_SOME, 24, 0, 0, 955, 129.0, 10},
+    {11, 6, "greedy", MODEL_SYNC, XPAT_ALL_TO_ALL, 57, 10, 71, 7735, 13977.0, 30},
+    {11, 6, "greedy", MODEL_SYNC, XPAT_ALL_TO_SOME, 47, 6, 88, 769, 1281.0, 10},
+    {11, 6, "greedy", MODEL_ASYNC, XPAT_ALL_TO_ALL, 26, 0, 0, 8242, 4191.0, 30},
+    {11, 6, "greedy", MODEL_ASYNC, XPAT_ALL_TO_SOME, 24, 0, 0, 925, 129.0, 10},
+    {11, 6, "open-shop", MODEL_SYNC, XPAT_ALL_TO_ALL, 48, 9, 30, 8150, 11031.0, 30},
+    {11, 6, "open-shop", MODEL_SYNC, XPAT_ALL_TO_SOME, 47, 8, 108, 985, 1205.0, 10},
+    {11, 6, "open-shop", MODEL_ASYNC, XPAT_ALL_TO_ALL, 26, 0, 0, 8173, 4203.0, 30},
+    {11, 6, "open-shop", MODEL_ASYNC, XPAT_ALL_TO_SOME, 24, 0, 0, 964, 129.0, 10},
+    {12, 9, "random", MODEL_SYNC, XPAT_ALL_TO_ALL, 88, 29, 181, 100273, 110366.0, 72},
+    {12, 9, "random", MODEL_SYNC, XPAT_ALL_TO_SOME, 53, 16, 190, 11292, 7847.0, 24},
+    {12, 9, "random", MODEL_ASYNC, XPAT_ALL_TO_ALL, 40, 0, 0, 105965, 36178.0, 72},
+    {12, 9, "random", MODEL_ASYNC, XPAT_ALL_TO_SOME, 33, 0, 0, 12117, 927.0, 24},
+    {12, 9, "caterpillar", MODEL_SYNC, XPAT_ALL_TO_ALL, 60, 25, 112, 104260, 87025.0, 72},
+    {12, 9, "caterpillar", MODEL_SYNC, XPAT_ALL_TO_SOME, 57, 14, 188, 11481, 8100.0, 24},
+    {12, 9, "caterpillar", MODEL_ASYNC, XPAT_ALL_TO_ALL, 36, 0, 0, 105647, 36178.0, 72},
+    {12, 9, "caterpillar", MODEL_ASYNC, XPAT_ALL_TO_SOME, 34, 0, 0, 12048, 927.0, 24},
+    {12, 9, "rspb", MODEL_SYNC, XPAT_ALL_TO_ALL, 60, 28, 104, 105196, 87149.0, 72},
+    {12, 9, "rspb", MODEL_SYNC, XPAT_ALL_TO_SOME, 60, 18, 188, 10974, 8254.0, 24},
+    {12, 9, "rspb", MODEL_ASYNC, XPAT_ALL_TO_ALL, 36, 0, 0, 105950, 36178.0, 72},
+    {12, 9, "rspb", MODEL_ASYNC, XPAT_ALL_TO_SOME, 33, 0, 0, 12021, 927.0, 24},
+    {12, 9, "orspb", MODEL_SYNC, XPAT_ALL_TO_ALL, 65, 27, 141, 104499, 92111.0, 72},
+    {12, 9, "orspb", MODEL_SYNC, XPAT_ALL_TO_SOME, 58, 17, 213, 11553, 8953.0, 24},
+    {12, 9, "orspb", MODEL_ASYNC, XPAT_ALL_TO_ALL, 36, 0, 0, 105657, 36178.0, 72},
+    {12, 9, "orspb", MODEL_ASYNC, XPAT_ALL_TO_SOME, 33, 0, 0, 12048, 927.0, 24},
+    {12, 9, "matching", MODEL_SYNC, XPAT_ALL_TO_ALL, 58, 28, 88, 104108, 80634.0, 72},
+    {12, 9, "matching", MODEL_SYNC, XPAT_ALL_TO_SOME, 53, 19, 198, 13122, 7991.0, 24},
+    {12, 9, "matching", MODEL_ASYNC, XPAT_ALL_TO_ALL, 36, 0, 0, 105823, 36178.0, 72},
+    {12, 9, "matching", MODEL_ASYNC, XPAT_ALL_TO_SOME, 34, 0, 0, 12045, 927.0, 24},
+    {12, 9, "greedy", MODEL_SYNC, XPAT_ALL_TO_ALL, 68, 30, 114, 104720, 91907.0, 72},
+    {12, 9, "greedy", MODEL_SYNC, XPAT_ALL_TO_SOME, 55, 16, 210, 10452, 9240.0, 24},
+    {12, 9, "greedy", MODEL_ASYNC, XPAT_ALL_TO_ALL, 35, 0, 0, 105770, 36178.0, 72},
+    {12, 9, "greedy", MODEL_ASYNC, XPAT_ALL_TO_SOME, 33, 0, 0, 11991, 927.0, 24},
+    {12, 9, "open-shop", MODEL_SYNC, XPAT_ALL_TO_ALL, 59, 22, 61, 105584, 68344.0, 72},
+    {12, 9, "open-shop", MODEL_SYNC, XPAT_ALL_TO_SOME, 53, 19, 186, 11796, 7153.0, 24},
+    {12, 9, "open-shop", MODEL_ASYNC, XPAT_ALL_TO_ALL, 40, 0, 0, 106245, 36160.0, 72},
+    {12, 9, "open-shop", MODEL_ASYNC, XPAT_ALL_TO_SOME, 34, 0, 0, 12363, 923.0, 24},
+    {13, 17, "random", MODEL_SYNC, XPAT_ALL_TO_ALL, 189, 121, 884, 5374078, 3732080.0, 272},
+    {13, 17, "random", MODEL_SYNC, XPAT_ALL_TO_SOME, 111, 67, 824, 622419, 278892.0, 96},
+    {13, 17, "random", MODEL_ASYNC, XPAT_ALL_TO_ALL, 71, 0, 0, 5409821, 1013469.0, 272},
+    {13, 17, "random", MODEL_ASYNC, XPAT_ALL_TO_SOME, 52, 0, 0, 674359, 41866.0, 96},
+    {13, 17, "caterpillar", MODEL_SYNC, XPAT_ALL_TO_ALL, 130, 92, 391, 5403251, 2753109.0, 272},
+    {13, 17, "caterpillar", MODEL_SYNC, XPAT_ALL_TO_SOME, 111, 67, 790, 673161, 264228.0, 96},
+    {13, 17, "caterpillar", MODEL_ASYNC, XPAT_ALL_TO_ALL, 68, 0, 0, 5423529, 1013469.0, 272},
+    {13, 17, "caterpillar", MODEL_ASYNC, XPAT_ALL_TO_SOME, 52, 0, 0, 673741, 41866.0, 96},
+    {13, 17, "rspb", MODEL_SYNC, XPAT_ALL_TO_ALL, 138, 102, 449, 5488122, 2847137.0, 272},
+    {13, 17, "rspb", MODEL_SYNC, XPAT_ALL_TO_SOME, 126, 63, 803, 647945, 276595.0, 96},
+    {13, 17, "rspb", MODEL_ASYNC, XPAT_ALL_TO_ALL, 68, 0, 0, 5421375, 1013469.0, 272},
+    {13, 17, "rspb", MODEL_ASYNC, XPAT_ALL_TO_SOME, 50, 0, 0, 676378, 41866.0, 96},
+    {13, 17, "orspb", MODEL_SYNC, XPAT_ALL_TO_ALL, 142, 125, 588, 5381300, 3078111.0, 272},
+    {13, 17, "orspb", MODEL_SYNC, XPAT_ALL_TO_SOME, 120, 68, 814, 640917, 280241.0, 96},
+    {13, 17, "orspb", MODEL_ASYNC, XPAT_ALL_TO_ALL, 69, 0, 0, 5422253, 1013469.0, 272},
+    {13, 17, "orspb", MODEL_ASYNC, XPAT_ALL_TO_SOME, 50, 0, 0, 673891, 41866.0, 96},
+    {13, 17, "matching", MODEL_SYNC, XPAT_ALL_TO_ALL, 151, 124, 587, 5475225, 3022591.0, 272},
+    {13, 17, "matching", MODEL_SYNC, XPAT_ALL_TO_SOME, 116, 69, 800, 697768, 282341.0, 96},
+    {13, 17, "matching", MODEL_ASYNC, XPAT_ALL_TO_ALL, 69, 0, 0, 5419384, 1013469.0, 272},
+    {13, 17, "matching", MODEL_ASYNC, XPAT_ALL_TO_SOME, 50, 0, 0, 674002, 41866.0, 96},
+    {13, 17, "greedy", MODEL_SYNC, XPAT_ALL_TO_ALL, 156, 111, 556, 5511591, 3005082.0, 272},
+    {13, 17, "greedy", MODEL_SYNC, XPAT_ALL_TO_SOME, 111, 70, 810, 682878, 275112.0, 96},
+    {13, 17, "greedy", MODEL_ASYNC, XPAT_ALL_TO_ALL, 68, 0, 0, 5423029, 1013469.0, 272},
+    {13, 17, "greedy", MODEL_ASYNC, XPAT_ALL_TO_SOME, 50, 0, 0, 675160, 41866.0, 96},
+    {13, 17, "open-shop", MODEL_SYNC, XPAT_ALL_TO_ALL, 124, 64, 179, 5408142, 2251621.0, 272},
+    {13, 17, "open-shop", MODEL_SYNC, XPAT_ALL_TO_SOME, 106, 85, 843, 663858, 240250.0, 96},
+    {13, 17, "open-shop", MODEL_ASYNC, XPAT_ALL_TO_ALL, 73, 0, 0, 5398105, 1013510.0, 272},
+    {13, 17, "open-shop", MODEL_ASYNC, XPAT_ALL_TO_SOME, 52, 0, 0, 671830, 41867.0, 96},
+};
+
+static void test_recorded(void)
+{
+    int bad = 0, runs = 0;
+    for (size_t i = 0; i < sizeof recorded / sizeof *recorded; i++) {
+        const struct recorded *w = &recorded[i];
+        struct cluster *c = seeded_cluster((uint64_t)w->seed, w->n);
+        int recv[32], nrecv = 0;
+        for (int p = 1; p < w->n; p += 3)
+            recv[nrecv++] = p;
+        struct exchange x;
+        if (run(&x, c, w->model, w->pattern, recv, nrecv, xsched_find(w->sched), NULL,
+                (uint64_t)w->seed) < 0) {
+            bad++;
+            cluster_free(c);
+            continue;
+        }
+        long long order_sig = 0;
+        double start_sig = 0;
+        for (int k = 0; k < x.eng.ntr; k++) {
+            order_sig += (long long)(k + 1) * (x.eng.tr[k].from * w->n + x.eng.tr[k].to);
+            start_sig += (k + 1) * x.eng.tr[k].start;
+        }
+        runs++;
+        if (x.completion != w->completion || x.nwaits != w->waits || x.idle != w->idle ||
+            order_sig != w->order_sig || start_sig != w->start_sig || x.eng.ntr != w->ntr) {
+            if (bad++ < 5)
+                diag("seed %d, %s, %s, %s: got %g %d %g %lld %g %d, recorded %g %d %g %lld %g %d",
+                     w->seed, w->sched, model_name(w->model), exchange_pattern_name(w->pattern),
+                     x.completion, x.nwaits, x.idle, order_sig, start_sig, x.eng.ntr,
+                     w->completion, w->waits, w->idle, w->order_sig, w->start_sig, w->ntr);
+        }
+        exchange_free(&x);
+        cluster_free(c);
+    }
+    ok(bad == 0 && runs == (int)(sizeof recorded / sizeof *recorded),
+       "%d recorded runs (3 seeded clusters x 7 orders x 2 models x 2 patterns): the same "
+       "completion, waits, idle time and bookings as before the ops tables", runs);
+}
+
+/* The list of orders is complete: every table is found by its name, says what
+ * it is, is either fixed or decided while simulating, and runs in each model it
+ * claims on a small cluster (all-to-all and all-to-some). */
+static void test_ops_list(void)
+{
+    static const double sr[4][2] = {{1, 2}, {3, 1}, {2, 2}, {1, 4}};
+    struct cluster *c = nodes(4, sr, 1);
+    static const int recv[2] = {1, 3};
+    char *names = xsched_names();
+    int bad = 0, runs = 0;
+    for (int i = 0; i < XSCHED_COUNT; i++) {
+        const struct xsched_ops *ops = xsched_at(i);
+        if (!ops || xsched_find(ops->name) != ops || !ops->summary || !*ops->summary || !ops->cost ||
+            !strstr(names, ops->name) || !ops->build == !ops->choose || !ops->models ||
+            (ops->models & ~(MODEL_BIT(MODEL_SYNC) | MODEL_BIT(MODEL_ASYNC)))) {
+            diag("table %d (%s) is incomplete", i, ops ? ops->name : "NULL");
+            bad++;
+            continue;
+        }
+        for (int j = 0; j < i; j++)
+            if (strcmp(xsched_at(j)->name, ops->name) == 0)
+                bad++;
+        for (int m = 0; m < MODEL_COUNT; m++) {
+            char *cause = NULL;
+            bool claims = ops->models & MODEL_BIT(m);
+            if ((xsched_check(ops, c, (enum model)m, &cause) == 0) != claims) {
+                diag("%s: xsched_check under %s disagrees with its models", ops->name,
+                     model_name((enum model)m));
+                bad++;
+            }
+            free(cause);
+            if (!claims)
+                continue;
+            for (int pat = 0; pat < 2; pat++) {
+                struct exchange x;
+                if (run(&x, c, (enum model)m, (enum xpattern)pat, recv, 2, ops, NULL, 3) < 0) {
+                    bad++;
+                    continue;
+                }
+                runs++;
+                int want = pat == XPAT_ALL_TO_ALL ? 4 * 3 : 4 * 2 - 2;
+                if (x.ops != ops || x.eng.ntr != want || !(x.completion > 0)) {
+                    diag("%s, %s, %s: %d transfers (want %d), completion %g", ops->name,
+                         model_name((enum model)m), exchange_pattern_name((enum xpattern)pat),
+                         x.eng.ntr, want, x.completion);
+                    bad++;
+                }
+                exchange_free(&x);
+            }
+        }
+    }
+    ok(bad == 0 && runs == 2 * 2 * XSCHED_COUNT && xsched_at(XSCHED_COUNT) == NULL &&
+           xsched_at(-1) == NULL && xsched_find("no-such-order") == NULL,
+       "the %d orders (%s): found by name, complete, each run in its models (%d runs)",
+       XSCHED_COUNT, names, runs);
+    free(names);
     cluster_free(c);
 }
 
@@ -791,5 +1012,7 @@ int main(void)
     test_receivers();
     test_refusals();
     test_table8();
+    test_recorded();
+    test_ops_list();
     return tap_exit();
 }

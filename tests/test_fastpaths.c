@@ -1,19 +1,27 @@
 /*
- * test_fastpaths.c - the CSV loader's and the cluster check's fast paths
- * give exactly what the slow ones give: numbers read without strtod are
+ * test_fastpaths.c - every fast path (fastpath.h) gives exactly what the
+ * readable path beside it gives, on random inputs, with the switch on and
+ * off: fast_sort.c against cluster.c's qsort (orders, consistency verdicts
+ * and the pair named), csv_fast.c against libcsv and strtod (the same
+ * cluster and the same messages for random files).  And, as before, the
+ * CSV loader's and the cluster check's fast paths against plain references: numbers read without strtod are
  * strtod's doubles to the last bit; a line without quotes, split without
  * libcsv, loads as the same line with every field quoted (which only libcsv
  * reads); and the consistency check (grouped by send time when there are
  * few, radix-sorted when there are many) names the same pair of nodes (the
  * first bad one) as a plain stable sort by (send, recv); and on large
  * files, where the name table is prefetched, duplicates are still found.
+ * fef_fast.c books, transfer for transfer, what fef's readable scan books.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cluster.h"
+#include "engine.h"
+#include "fastpath.h"
 #include "rng.h"
+#include "sched.h"
 #include "tap.h"
 
 static struct cluster *load(const char *text, struct diag *d)
@@ -155,8 +163,8 @@ static void test_splitting(void)
        "a bare CR ends a record inside the line, as libcsv reads it");
     cluster_free(c);
     diag_free(&d);
-    c = load("name,send,recv\n\"multi\nline\",1,2\nz,3,4\n", &d);
-    ok(c && c->n == 2 && strcmp(c->nodes[0].name, "multi\nline") == 0 &&
+    c = load("name,send,recv,class\nm,1,2,\"multi\nline\"\nz,3,4,\n", &d);
+    ok(c && c->n == 2 && strcmp(c->nodes[0].klass, "multi\nline") == 0 &&
        strcmp(c->nodes[1].name, "z") == 0 && c->nodes[1].line == 4,
        "a line after a quoted line break is read as the record goes on");
     cluster_free(c);
@@ -313,6 +321,288 @@ static void test_large_names(void)
     }
 }
 
+/* ---- fast against readable, with the switch ---- */
+
+/* Random node times of one kind: 0 few pairs (classes), 1 two decimals,
+ * 2 all distinct, 3 few sends with distinct receives, 4 -0 and +0 among
+ * few values, 5 one node repeated. */
+static void random_times(struct rng *r, struct node *nodes, int n, int kind)
+{
+    static const double few[] = {0.0, -0.0, 1, 2.5, 10};
+    for (int i = 0; i < n; i++) {
+        double s, v;
+        switch (kind) {
+        case 0: s = few[2 + rng_below(r, 3)]; v = s + 1; break;
+        case 1: s = 1 + (double)rng_below(r, 901) / 100; v = (double)rng_below(r, 1101) / 100; break;
+        case 2: s = rng_unit(r) * 100; v = rng_unit(r) * 100; break;
+        case 3: s = few[rng_below(r, 5)]; v = rng_unit(r); break;
+        case 4: s = few[rng_below(r, 5)]; v = few[rng_below(r, 5)]; break;
+        default: s = 2; v = 3; break;
+        }
+        nodes[i].send = s;
+        nodes[i].recv = v;
+    }
+}
+
+static void test_sort_switch(void)
+{
+    static const int sizes[] = {0, 1, 2, 3, 17, 300, 5000, 70000};
+    int same = 0, cases = 0, same_ok = 0;
+    for (int kind = 0; kind < 6; kind++)
+        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+            int n = sizes[si];
+            struct rng r;
+            rng_seed(&r, (uint64_t)(1000 + kind * 10 + (int)si));
+            struct cluster *c = cluster_new(CLUSTER_NODES);
+            for (int i = 0; i < n; i++) {
+                char name[16];
+                snprintf(name, sizeof name, "p%d", i);
+                cluster_add_node(c, name, 0, 0);
+            }
+            random_times(&r, c->nodes, n, kind);
+            for (int how = 0; how < 4; how++) {   /* fnf, slowest-first, and the other two */
+                bool by_recv = how & 1, desc = how & 2;
+                int *fast = xmalloc((size_t)(n + 1) * sizeof *fast);
+                int *slow = xmalloc((size_t)(n + 1) * sizeof *slow);
+                for (int i = 0; i < n; i++)
+                    fast[i] = slow[i] = i;
+                fastpath_set(true);
+                cluster_sort_nodes(c->nodes, fast, n, by_recv, desc);
+                fastpath_set(false);
+                cluster_sort_nodes(c->nodes, slow, n, by_recv, desc);
+                bool eq = memcmp(fast, slow, (size_t)n * sizeof *fast) == 0;
+                if (!eq)
+                    diag("kind %d n=%d by_recv %d desc %d: the orders differ", kind, n, by_recv,
+                         desc);
+                same += eq;
+                cases++;
+                free(fast);
+                free(slow);
+            }
+            /* the consistency check: the verdict and the pair named */
+            if (kind == 1 && n > 2)   /* make one consistent too */
+                for (int i = 0; i < n; i++)
+                    c->nodes[i].recv = c->nodes[i].send * 2;
+            int p1 = -1, q1 = -1, p2 = -1, q2 = -1;
+            fastpath_set(true);
+            bool ok1 = cluster_speeds_consistent(c, &p1, &q1);
+            fastpath_set(false);
+            bool ok2 = cluster_speeds_consistent(c, &p2, &q2);
+            same_ok += ok1 == ok2 && (ok1 || (p1 == p2 && q1 == q2));
+            cluster_free(c);
+        }
+    fastpath_set(true);
+    is_int(same, cases, "the fast sort and qsort give one order (%d cases, n up to 70000)", cases);
+    is_int(same_ok, 6 * (int)(sizeof sizes / sizeof sizes[0]),
+           "the consistency check: one verdict and one pair, fast or readable");
+}
+
+/* A random CSV file of the shapes the loader meets: blanks, tabs, empty
+ * and quoted fields, quotes inside, CR LF and bare CR, comments, blank
+ * lines, short rows, numbers of every syntax, a `count`. */
+static char *random_csv(struct rng *r, size_t *len)
+{
+    static const char *const names[] = {"a", "b b", " c", "d\t", "\"e\"", "\"f,g\"", "\"h\"\"i\"",
+                                        "#j", "k#", "\"l\nm\"", "", "n", "o", "p", "q"};
+    static const char *const nums[] = {"1", "2.5", " 3 ", "\t0.25", "1e3", "1E-2", "+4", "1.",
+                                       "0.1", "007", "-1", "", "\"5\"", "1.", ".5", "123456789012345678"};
+    static const char *const ends[] = {"\n", "\r\n", "\r", "\n\n", "\n# a comment\n", "\n  \n",
+                                       "\n# latency: 2\n"};
+    static const char *const headers[] = {"name,send,recv\n", "name , send,\trecv,class\n",
+                                          "recv,name,send,count\n", "\"name\",\"send\",\"recv\"\n",
+                                          "from,to,time\n"};
+    int h = (int)rng_below(r, 5);
+    size_t cap = 8192, n = 0;
+    char *t = xmalloc(cap);
+    n += (size_t)snprintf(t + n, cap - n, "%s", headers[h]);
+    int rows = 1 + (int)rng_below(r, 30), cols = h == 1 || h == 2 ? 4 : 3;
+    for (int i = 0; i < rows && n < cap - 200; i++) {
+        int k = cols + (rng_below(r, 60) == 0 ? (int)rng_below(r, 3) - 1 : 0);
+        for (int j = 0; j < k; j++) {
+            bool name_col = (h == 2 ? j == 1 : j == 0) || (h == 4 && j < 2);
+            const char *f = name_col ? names[rng_below(r, 15)] :
+                            (h == 2 && j == 3) ? (rng_below(r, 2) ? "" : "2") :
+                            nums[rng_below(r, rng_below(r, 30) ? 10 : 16)];
+            char buf[40];
+            if (name_col && rng_below(r, 8)) {
+                snprintf(buf, sizeof buf, "n%d", (int)rng_below(r, 1000));
+                f = buf;
+            }
+            n += (size_t)snprintf(t + n, cap - n, "%s%s", j ? "," : "", f);
+        }
+        n += (size_t)snprintf(t + n, cap - n, "%s", ends[rng_below(r, 8) ? 0 : rng_below(r, 7)]);
+    }
+    if (rng_below(r, 4) == 0 && n > 0 && t[n - 1] == '\n')
+        n--;   /* no final line end */
+    *len = n;
+    return t;
+}
+
+/* NULL if a and b are the same loaded cluster, else what differs. */
+static const char *cluster_diff(const struct cluster *a, const struct cluster *b)
+{
+    if (!a || !b)
+        return a == b ? NULL : "one loaded, one not";
+    if (a->kind != b->kind || a->n != b->n || a->nedges != b->nedges || a->source != b->source)
+        return "kind, size or source";
+    if (memcmp(&a->latency, &b->latency, sizeof a->latency) != 0)
+        return "latency";
+    for (int i = 0; i < a->n; i++) {
+        const struct node *x = &a->nodes[i], *y = &b->nodes[i];
+        if (strcmp(x->name, y->name) != 0 || memcmp(&x->send, &y->send, sizeof x->send) != 0 ||
+            memcmp(&x->recv, &y->recv, sizeof x->recv) != 0 || x->line != y->line)
+            return "a node";
+        if ((x->klass == NULL) != (y->klass == NULL) || (x->klass && strcmp(x->klass, y->klass)))
+            return "a class";
+    }
+    for (int k = 0; k < a->nedges; k++)
+        if (a->edges[k].from != b->edges[k].from || a->edges[k].to != b->edges[k].to ||
+            a->edges[k].time != b->edges[k].time || a->edges[k].line != b->edges[k].line)
+            return "an edge";
+    return NULL;
+}
+
+static void test_csv_switch(void)
+{
+    struct rng r;
+    rng_seed(&r, 77);
+    int files = 3000, same = 0, loaded = 0, refused = 0;
+    for (int f = 0; f < files; f++) {
+        size_t len;
+        char *text = random_csv(&r, &len);
+        struct diag d1, d2;
+        diag_init(&d1);
+        diag_init(&d2);
+        fastpath_set(true);
+        struct cluster *c1 = cluster_load_csv_buffer("r.csv", text, len, &d1);
+        fastpath_set(false);
+        struct cluster *c2 = cluster_load_csv_buffer("r.csv", text, len, &d2);
+        fastpath_set(true);
+        const char *why = cluster_diff(c1, c2);
+        bool eq = !why && d1.nlines == d2.nlines && d1.errors == d2.errors &&
+                  d1.warnings == d2.warnings;
+        for (int i = 0; eq && i < d1.nlines; i++)
+            eq = strcmp(d1.lines[i], d2.lines[i]) == 0;
+        if (!eq && same == f) {
+            diag("fast and readable differ (%s) on:\n%.*s", why ? why : "messages", (int)len, text);
+            for (int i = 0; i < d1.nlines || i < d2.nlines; i++)
+                diag("  %s | %s", i < d1.nlines ? d1.lines[i] : "", i < d2.nlines ? d2.lines[i] : "");
+        }
+        same += eq;
+        loaded += c1 != NULL;
+        refused += c1 == NULL;
+        cluster_free(c1);
+        cluster_free(c2);
+        diag_free(&d1);
+        diag_free(&d2);
+        free(text);
+    }
+    is_int(same, files, "random files: the same cluster and messages with and without the fast "
+           "path (%d loaded, %d refused)", loaded, refused);
+    ok(loaded > files / 20 && refused > files / 20, "both kinds of file are common enough");
+}
+
+/* ---- fef: fef_fast.c against the readable scan, event by event ---- */
+
+/* A node table of n nodes; kind 0: two-decimal times, 1: small integers
+ * (many ties), 2: times whose sums round together (1 and 1 + 2^-52 plus 4
+ * make the same double), 3: zero costs. */
+static struct cluster *fef_cluster(int n, int kind, uint64_t seed)
+{
+    static const double close[4] = {1.0, 1.0 + 0x1p-52, 1.0 + 0x1p-51, 3.0};
+    static const double far[4] = {4.0, 4.0 + 0x1p-50, 8.0, 0.5};
+    struct cluster *c = cluster_new(CLUSTER_NODES);
+    struct rng r;
+    rng_seed(&r, seed);
+    for (int i = 0; i < n; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "p%d", i);
+        double sv = 0, rv = 0;
+        if (kind == 0) {
+            sv = (double)rng_below(&r, 1001) / 100;
+            rv = (double)rng_below(&r, 1001) / 100;
+        } else if (kind == 1) {
+            sv = (double)rng_below(&r, 4);
+            rv = (double)rng_below(&r, 4);
+        } else if (kind == 2) {
+            sv = close[rng_below(&r, 4)];
+            rv = far[rng_below(&r, 4)];
+        }
+        cluster_add_node(c, name, sv, rv);
+    }
+    c->latency = kind == 1 ? 0 : (double)rng_below(&r, 3);
+    c->source = (int)rng_below(&r, (uint64_t)n);
+    struct diag d;
+    diag_init(&d);
+    cluster_finish(c, &d);
+    diag_free(&d);
+    return c;
+}
+
+static int fef_run(const struct cluster *c, enum model m, struct engine *e)
+{
+    struct sched s;
+    struct sched_opts o;
+    sched_opts_default(&o);
+    char *cause = NULL;
+    int rc = engine_init(e, c, m, &cause);
+    if (rc == 0) {
+        sched_init(&s, &sched_fef, &o);
+        rc = engine_run(e, &s, &cause);
+        sched_free(&s);
+    }
+    if (rc < 0)
+        diag("fef: %s", cause ? cause : "?");
+    free(cause);
+    return rc;
+}
+
+static void test_fef_switch(void)
+{
+    static const int sizes[] = {1, 2, 3, 17, 200, 1500};
+    int runs = 0, same = 0;
+    for (int kind = 0; kind < 4; kind++)
+        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+            for (int seed = 1; seed <= 4; seed++) {
+                struct cluster *c = fef_cluster(sizes[si], kind, (uint64_t)(seed * 31 + kind));
+                for (int m = 0; m < MODEL_COUNT; m++) {
+                    struct engine fast, plain;
+                    fastpath_set(true);
+                    int rf = fef_run(c, (enum model)m, &fast);
+                    fastpath_set(false);
+                    int rp = fef_run(c, (enum model)m, &plain);
+                    fastpath_set(true);
+                    bool eq = rf == rp && fast.ntr == plain.ntr;
+                    for (int i = 0; eq && i < fast.ntr; i++) {
+                        const struct transfer *a = &fast.tr[i], *b = &plain.tr[i];
+                        eq = a->from == b->from && a->to == b->to && a->start == b->start &&
+                             a->hold == b->hold && strcmp(a->reason, b->reason) == 0;
+                        if (!eq)
+                            diag("kind %d, n %d, seed %d, %s: transfer %d: %d->%d at %g, "
+                                 "readable %d->%d at %g", kind, sizes[si], seed,
+                                 model_name((enum model)m), i, a->from, a->to, a->start,
+                                 b->from, b->to, b->start);
+                    }
+                    runs++;
+                    same += eq;
+                    engine_free(&fast);
+                    engine_free(&plain);
+                }
+                cluster_free(c);
+            }
+    is_int(same, runs, "fef: fef_fast.c books what the readable scan books, transfer for "
+                       "transfer (random, tied and rounding-tied node tables, every model)");
+}
+
+/* HETCAST_NO_FASTPATH is read at the first use only, then fastpath_set decides. */
+static void test_switch(void)
+{
+    fastpath_set(false);
+    ok(!fastpath_on(), "fastpath_set(false) turns the fast paths off");
+    fastpath_set(true);
+    ok(fastpath_on(), "fastpath_set(true) turns them on");
+}
+
 int main(void)
 {
     test_numbers();
@@ -320,5 +610,9 @@ int main(void)
     test_consistency();
     test_consistency_large();
     test_large_names();
+    test_switch();
+    test_sort_switch();
+    test_csv_switch();
+    test_fef_switch();
     return tap_exit();
 }

@@ -51,7 +51,7 @@ static struct cluster *load_lua(const char *name, const char *text, const char *
                                 char **msg)
 {
     char *path = script(name, text);
-    struct sandbox_limits lim = {instructions, memory};
+    struct sandbox_limits lim = {.instructions = instructions, .memory = memory};
     struct diag d;
     diag_init(&d);
     struct cluster *c = cluster_load_lua(path, params, nparams, &lim, 1, &d);
@@ -602,7 +602,7 @@ static int same_model(const struct cluster *a, const struct cluster *b, const ch
 
 static void round_trip(const char *label, const char *path, const char **params, int nparams)
 {
-    struct sandbox_limits lim = {0, 0};
+    struct sandbox_limits lim = {.instructions = 0};
     struct diag d;
     diag_init(&d);
     struct cluster *a = cluster_load_lua(path, params, nparams, &lim, 1, &d);
@@ -663,7 +663,7 @@ static void test_cluster_scripts(void)
     const char *k1[] = {"seed=4"}, *k2[] = {"seed=5"};
     struct diag d;
     diag_init(&d);
-    struct sandbox_limits lim = {0, 0};
+    struct sandbox_limits lim = {.instructions = 0};
     struct cluster *x = cluster_load_lua("clusters/k-class.lua", k1, 1, &lim, 1, &d);
     struct cluster *y = cluster_load_lua("clusters/k-class.lua", k1, 1, &lim, 1, &d);
     struct cluster *z = cluster_load_lua("clusters/k-class.lua", k2, 1, &lim, 1, &d);

@@ -381,6 +381,41 @@ static void write_file(const char *path, const char *text)
     }
 }
 
+/* A cluster named with 300 characters exports from the view (its name is cut in the file name). */
+static void export_long_name(void)
+{
+    char cwd[4096], dir[] = "/tmp/hetcast-ui-long-XXXXXX", file[300];
+    if (!getcwd(cwd, sizeof cwd) || !mkdtemp(dir) || chdir(dir) != 0) {
+        ok(0, "a scratch directory");
+        return;
+    }
+    char text[600];
+    snprintf(text, sizeof text, "# name: %0300d\nname,send,recv\np0,1,2\np1,1,2\n", 0);
+    snprintf(file, sizeof file, "%s/c.csv", dir);
+    write_file(file, text);
+    struct view v;
+    if (open_view(&v, file, NULL) == 0) {
+        is_int(view_export(&v, NULL), 0, "a cluster with a 300-character name exports");
+        ok(shows(&v, "exported"), "and says so");
+        view_close(&v);
+    } else {
+        ok(0, "a cluster with a 300-character name opens");
+    }
+    DIR *d = opendir(".");
+    struct dirent *de;
+    int files = 0;
+    while (d && (de = readdir(d)) != NULL)
+        if (de->d_name[0] != '.') {
+            files++;
+            unlink(de->d_name);
+        }
+    if (d)
+        closedir(d);
+    is_int(files, 3, "the cluster, its SVG and its schedule CSV");
+    if (chdir(cwd) != 0 || rmdir(dir) != 0)
+        diag("could not clean up %s", dir);
+}
+
 static void export_and_reload(void)
 {
     char dir[] = "/tmp/hetcast-ui-XXXXXX";
@@ -966,6 +1001,7 @@ int main(void)
     lists_and_failures();
     exercise();
     export_and_reload();
+    export_long_name();
     large();
     figueira_trees();
     exchange();

@@ -37,6 +37,7 @@ ok() {   # ok STATUS DESCRIPTION
 cat >"$TMP/run.sh" <<EOF
 #!/bin/sh
 trap : INT
+ulimit -c 0   # the crash signals of ui_tmux.sh leave no core file
 sh -c 'echo \$\$ >"\$1"; shift; exec "\$@"' sh "$TMP/pid" env TERM=\${HC_TERM:-xterm-256color} LANG=C.UTF-8 "$HETCAST" "\$@"
 echo "EXIT=\$?"
 stty -a >"$TMP/stty" 2>&1

@@ -219,7 +219,7 @@ storm() {   # storm SEED: 40 resizes as fast as tmux takes them, 1x1 to 300x100
 printf 'name,send,recv\nonly,1,2\n' >"$TMP/one.csv"
 printf 'name,send,recv\na,0,0\nb,0,0\nc,0,0\n# latency: 0\n' >"$TMP/zero.csv"
 printf '# latency: 1e100\nname,send,recv\na,1e100,1e100\nb,1e-300,0\nc,1e100,5e99\n' >"$TMP/huge.csv"
-printf 'name,send,recv\n"two\nlines",1,2\n"tab\there",1,3\n"%s",2,3\n"\xc3\xa9t\xc3\xa9 \xe2\x86\x92 \xf0\x9f\x9a\x80",2,4\n' \
+printf 'name,send,recv\n"two lines",1,2\n"tab here",1,3\n"%s",2,3\n"\xc3\xa9t\xc3\xa9 \xe2\x86\x92 \xf0\x9f\x9a\x80",2,4\n' \
     "a-very-long-node-name-that-is-wider-than-any-lane-label-could-ever-be-drawn-in-0123456789" >"$TMP/names.csv"
 
 seed=$SEED

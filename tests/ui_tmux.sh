@@ -9,7 +9,8 @@
 # tree (p0 -> p1, p0 -> p2), back then forward giving the same screen, help,
 # 80x24, resize (bigger, too small, back), exercise mode, a load error
 # (status 2, file:line on stderr), colours and NO_COLOR, a 100-node cluster
-# at 200x60, and the terminal left sane after q, SIGINT, SIGTERM and SIGHUP;
+# at 200x60, and the terminal left sane after q, SIGINT, SIGTERM, SIGHUP,
+# SIGUSR1/2, SIGALRM, SIGPIPE, SIGSEGV, SIGABRT (and SIGXFSZ ignored);
 # then Figueira's trees on a latency matrix (balanced-path: cost 3 and the
 # positions), an all-to-all sync exchange on the counterexample (an idle
 # wait, the table of sending orders) and a pipelined broadcast on
@@ -129,7 +130,9 @@ ok $? "after q the terminal is sane (cooked, echo, main screen, cursor)"
 
 # ---- signals ----
 
-for sig in INT:130 TERM:143 HUP:129; do
+# Every fatal signal the view can catch: the polite ones end the loop, the
+# crashes (SEGV, ABRT) restore the terminal from the handler and die of it.
+for sig in INT:130 TERM:143 HUP:129 USR1:138 USR2:140 ALRM:142 PIPE:141 SEGV:139 ABRT:134; do
     name=${sig%%:*}
     status=${sig##*:}
     start 80 24 -- clusters/counterexample.csv
@@ -146,6 +149,19 @@ for sig in INT:130 TERM:143 HUP:129; do
     sane
     ok $? "after SIG$name the terminal is sane"
 done
+
+# SIGXFSZ is ignored (a save past ulimit -f fails with a message): the view goes on.
+start 80 24 -- clusters/counterexample.csv
+wait_for "step 0/8"
+kill -XFSZ "$(hetcast_pid)"
+keys l
+wait_for "step 1/8"
+ok $? "SIGXFSZ: the view goes on"
+keys q
+wait_for "EXIT=0"
+ok $? "SIGXFSZ: then q quits with status 0"
+sane
+ok $? "after SIGXFSZ and q the terminal is sane"
 
 # ---- a load error ----
 
@@ -296,6 +312,49 @@ ok $? "a broken heuristic on reload: its message, the view keeps its state"
 keys q
 wait_for "EXIT=0"
 ok $? "quits"
+
+# ---- a decimal-comma locale (de_DE.UTF-8): the view sets LC_CTYPE only ----
+# A Lua cluster names its nodes with numbers and the view exports (e) the same
+# SVG and schedule CSV as in the C locale; the locale is generated with
+# localedef into $TMP/loc (LOCPATH), or the checks are skipped.
+locale_view() {   # locale_view LOCALE DIR: the view on DIR/nums.lua under LC_ALL=LOCALE
+    stop_server
+    rm -f "$TMP/pid" "$TMP/stty" "$TMP/screen"
+    tm new-session -d -s hc -x 120 -y 30 -c "$2" \
+        "env LOCPATH='$TMP/loc' LC_ALL=$1 sh '$TMP/run.sh' nums.lua" 2>/dev/null
+}
+if mkdir -p "$TMP/loc" && localedef -i de_DE -f UTF-8 "$TMP/loc/de_DE.UTF-8" >/dev/null 2>&1 &&
+    LOCPATH="$TMP/loc" LC_ALL=de_DE.UTF-8 /usr/bin/env printf '%.1f' 1.5 2>/dev/null | grep -qx '1,5'; then
+    for loc in C.UTF-8 de_DE.UTF-8; do
+        mkdir -p "$TMP/$loc"
+        printf 'for i = 1, 3 do node("n" .. (i + 0.5), i + 0.5, i + 1.25) end\nlatency(0.5)\n' >"$TMP/$loc/nums.lua"
+        locale_view "$loc" "$TMP/$loc"
+        wait_all "n1.5" "n3.5" "step 0/"
+        ok $? "$loc: a Lua cluster names its nodes n1.5, n2.5, n3.5"
+        ! grep -q "n1,5" "$TMP/screen"
+        ok $? "$loc: never n1,5"
+        keys End e
+        wait_for "exported"
+        ok $? "$loc: e exports"
+        keys q
+        wait_for "EXIT=0"
+        ok $? "$loc: quits"
+    done
+    for ext in svg csv; do
+        a=$(ls "$TMP/C.UTF-8/"*.$ext 2>/dev/null | head -n 1)
+        b=$(ls "$TMP/de_DE.UTF-8/"*.$ext 2>/dev/null | head -n 1)
+        [ -n "$a" ] && [ -n "$b" ] && cmp -s "$a" "$b"
+        ok $? "de_DE.UTF-8: the exported $ext is the C locale's, byte for byte"
+    done
+    ! grep -Eq ' (x|y|x1|y1|x2|y2|width|height)="[0-9.-]*,' "$TMP/de_DE.UTF-8/"*.svg
+    ok $? "de_DE.UTF-8: no decimal comma in the SVG's coordinates"
+else
+    for t in "names n1.5" "never n1,5" "e exports" "quits" "names n1.5" "never n1,5" "e exports" \
+        "quits" "svg the same" "csv the same" "no decimal comma"; do
+        n=$((n + 1))
+        echo "ok $n - de_DE.UTF-8: $t # SKIP the locale cannot be generated (localedef, de_DE)"
+    done
+fi
 
 echo "1..$n"
 [ "$failed" -eq 0 ]

@@ -486,7 +486,7 @@ static void orders_pane(struct view *v, struct cellbuf *cb, int x, int y, int w,
     }
     char note[64];
     snprintf(note, sizeof note, "%d/%d done", done, e->ntr);
-    pane_head(v, cb, x, y, w, "orders", exchange_algo_name(xc->algo), note);
+    pane_head(v, cb, x, y, w, "orders", xc->ops->name, note);
 
     /* Cell width: the longest name (at most 10), a mark before it and a star after. */
     int nw = 2;

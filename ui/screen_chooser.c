@@ -57,14 +57,15 @@ void chooser_open(struct view *v, enum chooser_kind kind)
     v->ch.kind = kind;
     const char *current = kind == CH_SCHED ? v->runs[0].name : model_name(v->model);
     if (kind == CH_SCHED && v->exchange) {
-        for (int a = 0; a < XALGO_COUNT; a++) {
+        for (int a = 0; a < XSCHED_COUNT; a++) {
+            const struct xsched_ops *ops = xsched_at(a);
             char note[512];
-            if (a == XALGO_MATCHING && v->c->n > EXCHANGE_MATCHING_MAX_NODES)
-                snprintf(note, sizeof note, "(not here: O(n^4), refused above %d nodes)",
-                         EXCHANGE_MATCHING_MAX_NODES);
+            if (ops->max_nodes > 0 && v->c->n > ops->max_nodes)
+                snprintf(note, sizeof note, "(not here: %s, refused above %d nodes)",
+                         ops->cost, ops->max_nodes);
             else
-                snprintf(note, sizeof note, "%s", exchange_algo_summary((enum xalgo)a));
-            chooser_add(&v->ch, exchange_algo_name((enum xalgo)a), note);
+                snprintf(note, sizeof note, "%s", ops->summary);
+            chooser_add(&v->ch, ops->name, note);
         }
     } else if (kind == CH_SCHED) {
         /* What works here first, then the Lua heuristics, then what does not apply. */

@@ -19,6 +19,7 @@
 
 #include "exchange.h"
 #include "export.h"
+#include "numfmt.h"
 #include "pipeline.h"
 #include "report.h"
 
@@ -98,13 +99,6 @@ static int exchange_pairs(struct view *v, struct cellbuf *cb, int x, int y)
                 x0->nwaits > 0 ? R_WAIT : R_NORMAL, true);
 }
 
-/* A measured rate to 12 digits, as the text report rounds it: 0.2, not 0.19999999999999993. */
-static double rounded(double r)
-{
-    char buf[40];
-    snprintf(buf, sizeof buf, "%.12g", r);
-    return strtod(buf, NULL);
-}
 
 static void rate_text(char *buf, size_t size, double r)
 {
@@ -147,7 +141,8 @@ static int pipeline_pairs(struct view *v, struct cellbuf *cb, int x, int y)
     x = ui_pair(v, cb, x, y, "fraction", both, R_NORMAL, true);
     int K = r0->sched.slices;
     if (v->nruns == 1 && K >= 2) {
-        rate_text(meas, sizeof meas, rounded(pipe_measured_throughput(&r0->eng, K / 2, K - 1)));
+        rate_text(meas, sizeof meas,   /* to 12 digits, as the text report: 0.2, not 0.19999999999999993 */
+                  numfmt_round(pipe_measured_throughput(&r0->eng, K / 2, K - 1), 12));
         x = ui_pair(v, cb, x, y, "measured", meas, R_NORMAL, true);
     }
     return x;

@@ -6,7 +6,14 @@
  * poll() on the keyboard and a self-pipe, with the play delay as timeout
  * (no busy loop); keys are then read without blocking.  SIGINT, SIGTERM and
  * SIGHUP only set a flag and write to the pipe; the loop then leaves,
- * restores the terminal and exits with 128 + the signal.  SIGWINCH also
+ * restores the terminal and exits with 128 + the signal; so do SIGUSR1,
+ * SIGUSR2, SIGALRM and SIGPIPE, whose default would kill the view with the
+ * terminal raw.  A crash (SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTRAP,
+ * SIGSYS) cannot go back to the loop: its handler writes the terminal's
+ * own "leave" sequence (sgr0, cnorm, rmkx, rmcup, taken from terminfo at
+ * start) and the terminal modes saved before curses (tcsetattr), both
+ * async-signal-safe, then dies of the signal.  SIGXFSZ is ignored by the
+ * front door (a write then fails with EFBIG and says so).  SIGWINCH also
  * writes to the pipe; the loop then asks the terminal for its size and
  * redraws.  An atexit handler restores the terminal on any other way out
  * (an exit() deep in the core).
@@ -31,13 +38,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "diag.h"
 #include "lesson.h"
 #include "view.h"
 
-static volatile sig_atomic_t got_signal;   /* INT, TERM, HUP, QUIT: leave */
+static volatile sig_atomic_t got_signal;   /* INT, TERM, HUP, QUIT, USR1/2, ALRM, PIPE: leave */
 static volatile sig_atomic_t got_winch;    /* the terminal was resized */
 static int sig_pipe[2] = {-1, -1};
 static bool curses_on;
@@ -56,8 +65,48 @@ static void on_signal(int sig)
     errno = saved;
 }
 
+/* What a crash handler writes: saved at start, used only while curses is on. */
+static volatile sig_atomic_t raw_on;
+static struct termios cooked;
+static bool have_cooked;
+static char leave_seq[256];
+static size_t leave_len;
+
+static void on_crash(int sig)
+{
+    if (raw_on) {
+        raw_on = 0;
+        if (leave_len) {
+            ssize_t r = write(STDOUT_FILENO, leave_seq, leave_len);
+            (void)r;
+        }
+        if (have_cooked)
+            tcsetattr(STDIN_FILENO, TCSANOW, &cooked);
+    }
+    /* SA_RESETHAND put the default back; SA_NODEFER lets it strike now. */
+    raise(sig);
+}
+
+/* The terminal's leave sequence from terminfo (after initscr). */
+static void save_leave_seq(void)
+{
+    static const char *const caps[] = {"sgr0", "cnorm", "rmkx", "rmcup"};
+    leave_len = 0;
+    for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++) {
+        const char *s = tigetstr(caps[i]);
+        if (!s || s == (char *)-1)
+            continue;
+        size_t n = strlen(s);
+        if (n < sizeof leave_seq - leave_len) {
+            memcpy(leave_seq + leave_len, s, n);
+            leave_len += n;
+        }
+    }
+}
+
 static void term_end(void)
 {
+    raw_on = 0;
     if (curses_on) {
         curses_on = false;
         curs_set(1);
@@ -82,6 +131,18 @@ static void install_signals(void)
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
     sigaction(SIGQUIT, &sa, NULL);
+    sigaction(SIGUSR1, &sa, NULL);
+    sigaction(SIGUSR2, &sa, NULL);
+    sigaction(SIGALRM, &sa, NULL);
+    sigaction(SIGPIPE, &sa, NULL);
+    struct sigaction crash;
+    memset(&crash, 0, sizeof crash);
+    crash.sa_handler = on_crash;
+    sigemptyset(&crash.sa_mask);
+    crash.sa_flags = (int)(SA_RESETHAND | SA_NODEFER);
+    static const int crashes[] = {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS};
+    for (size_t i = 0; i < sizeof crashes / sizeof crashes[0]; i++)
+        sigaction(crashes[i], &crash, NULL);
     /* Ours, not curses': a resize must wake poll() up (curses only notices
      * it inside a blocking read). */
     sigaction(SIGWINCH, &sa, NULL);
@@ -348,14 +409,15 @@ static int term_run(struct view *pv, const char *file);
 
 int term_view(const struct session_opts *o)
 {
-    setlocale(LC_ALL, "");
+    setlocale(LC_CTYPE, "");   /* wide characters only: numbers stay in the C locale */
     /* The file first: a file that does not load says so, terminal or not. */
     struct view v;
     char *cause = NULL;
     int status = view_open(&v, o, &cause);
     if (status != 0) {
-        fprintf(stderr, "%s%s\n", cause && strchr(cause, ':') ? "" : "hetcast: ",
-                cause ? cause : "cannot open the view");
+        fputs(cause && strchr(cause, ':') ? "" : "hetcast: ", stderr);
+        text_put(cause ? cause : "cannot open the view", stderr);   /* names are not commands */
+        fputc('\n', stderr);
         free(cause);
         return status;
     }
@@ -383,14 +445,17 @@ static int term_run(struct view *pv, const char *file)
     int status;
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
         view_close(v);
-        fprintf(stderr, "hetcast: the interactive view needs a terminal; for text output use "
-                        "hetcast run %s\n", file ? file : "FILE");
+        fputs("hetcast: the interactive view needs a terminal; for text output use hetcast run ",
+              stderr);
+        text_put(file ? file : "FILE", stderr);
+        fputc('\n', stderr);
         return 2;
     }
     struct term t;
     memset(&t, 0, sizeof t);
     const char *cs = nl_langinfo(CODESET);
     t.ascii = !(cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0));
+    have_cooked = tcgetattr(STDIN_FILENO, &cooked) == 0;
     install_signals();
     atexit(term_end);
     if (!initscr()) {
@@ -406,11 +471,16 @@ static int term_run(struct view *pv, const char *file)
         term_end();
         view_close(v);
         const char *tn = getenv("TERM");
-        fprintf(stderr, "hetcast: this terminal (TERM=%s) cannot draw the view: it cannot move the "
-                        "cursor; set TERM to your terminal's type (e.g. xterm-256color), or use "
-                        "hetcast run %s\n", tn && tn[0] ? tn : "unset", file ? file : "FILE");
+        fputs("hetcast: this terminal (TERM=", stderr);
+        text_put(tn && tn[0] ? tn : "unset", stderr);
+        fputs(") cannot draw the view: it cannot move the cursor; set TERM to your terminal's "
+              "type (e.g. xterm-256color), or use hetcast run ", stderr);
+        text_put(file ? file : "FILE", stderr);
+        fputc('\n', stderr);
         return 2;
     }
+    save_leave_seq();
+    raw_on = 1;
     cbreak();
     noecho();
     nonl();

@@ -136,7 +136,7 @@ const struct engine *vrun_engine(const struct vrun *r)
 
 const char *vrun_sched_name(const struct vrun *r)
 {
-    return r->x ? exchange_algo_name(r->x->algo) : r->run.sched.ops->name;
+    return r->x ? r->x->ops->name : r->run.sched.ops->name;
 }
 
 double vrun_end(const struct vrun *r)
@@ -546,12 +546,15 @@ int view_reload(struct view *v)
     return 0;
 }
 
-/* A file name stem from the cluster and the schedulers: letters, digits, - _ . only. */
+/* A file name stem from the cluster and the schedulers: letters, digits, - _ . only.
+ * The cluster's name is cut to EXPORT_NAME_MAX bytes so that the stem and
+ * ".svg" fit in a file name (255 bytes) whatever the cluster is called. */
+enum { EXPORT_NAME_MAX = 120 };
 static void export_stem(const struct view *v, char *buf, size_t size)
 {
     char raw[512], cname[300];
     const char *a = vrun_sched_name(&v->runs[0]);
-    snprintf(cname, sizeof cname, "%s%s%s", v->c->name ? v->c->name : "cluster",
+    snprintf(cname, sizeof cname, "%.*s%s%s", EXPORT_NAME_MAX, v->c->name ? v->c->name : "cluster",
              v->exchange ? "-" : "", v->exchange ? v->opts.pattern : "");
     if (v->nruns == 2)
         snprintf(raw, sizeof raw, "%s-%s-vs-%s", cname, a, vrun_sched_name(&v->runs[1]));

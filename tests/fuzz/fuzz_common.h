@@ -2,7 +2,12 @@
  * fuzz_common.h - what the libFuzzer harnesses (fuzz_csv.c, fuzz_lua.c)
  * share: the model comparison behind the CSV round-trip check, a round trip
  * through cluster_write_csv and cluster_load_csv_buffer, and a short run of
- * every scheduler that accepts a small cluster.
+ * every scheduler that accepts a small cluster, whose outputs must be valid
+ * (fuzz_output.h: JSON, SVG as XML, text without control bytes).
+ *
+ * Every input also runs with the fast paths off (fastpath.h): the loader,
+ * the checks and the schedulers must give the same result both ways
+ * (fuzz_same_load, and fuzz_schedule's runs).
  *
  * A harness reports a broken promise by printing what broke and calling
  * abort(), which libFuzzer (and the replay test, replay.c) treat as a crash.
@@ -19,6 +24,10 @@
 
 #include "cluster.h"
 #include "diag.h"
+#include "export.h"
+#include "export_interop.h"
+#include "fastpath.h"
+#include "fuzz_output.h"
 #include "report.h"
 #include "run.h"
 #include "sched.h"
@@ -96,6 +105,31 @@ static const char *fuzz_model_diff(const struct cluster *a, const struct cluster
         }
     }
     return NULL;
+}
+
+/*
+ * A load with the fast paths on (c1, d1) and the same load with them off
+ * (c2, d2): both refused or both loaded, the same messages, the same model
+ * and the same file lines of its nodes.
+ */
+__attribute__((unused)) static void fuzz_same_load(const struct cluster *c1, const struct diag *d1,
+                           const struct cluster *c2, const struct diag *d2)
+{
+    if ((c1 == NULL) != (c2 == NULL))
+        fuzz_fail("fast and readable paths: one loads, the other refuses", NULL);
+    if (d1->nlines != d2->nlines || d1->errors != d2->errors || d1->warnings != d2->warnings)
+        fuzz_fail("fast and readable paths: other messages", NULL);
+    for (int i = 0; i < d1->nlines; i++)
+        if (strcmp(d1->lines[i], d2->lines[i]) != 0)
+            fuzz_fail("fast and readable paths: another message", d1->lines[i]);
+    if (!c1)
+        return;
+    const char *why = fuzz_model_diff(c1, c2);
+    if (why)
+        fuzz_fail("fast and readable paths: another model", why);
+    for (int i = 0; i < c1->n; i++)
+        if (c1->nodes[i].line != c2->nodes[i].line)
+            fuzz_fail("fast and readable paths: another line for a node", c1->nodes[i].name);
 }
 
 /* c as CSV text (caller frees), or NULL with *cause when it cannot be written. */
@@ -193,6 +227,50 @@ static void fuzz_check_json(const struct run *r)
     free(text);
 }
 
+typedef void (*fuzz_writer)(FILE *fp, const struct run *r);
+
+static void w_text(FILE *fp, const struct run *r) { report_run_text(fp, r, false); }
+static void w_csv(FILE *fp, const struct run *r) { report_run_csv(fp, r, false, true); }
+static void w_json(FILE *fp, const struct run *r) { report_run_json(fp, r, false); }
+static void w_svg(FILE *fp, const struct run *r) { export_svg(fp, r, 1); }
+static void w_paje(FILE *fp, const struct run *r) { export_paje(fp, r, 1); }
+static void w_dot(FILE *fp, const struct run *r) { export_dot(fp, r, 1); }
+static void w_sched_csv(FILE *fp, const struct run *r) { export_schedule_csv(fp, r); }
+
+/*
+ * Every output of r is valid: the JSON report is JSON with UTF-8 strings,
+ * the SVG is XML, and the text ones (text and CSV reports, the schedule
+ * CSV, Paje, DOT) hold no control byte but '\n'.
+ */
+static void fuzz_check_outputs(const struct run *r)
+{
+    static const struct {
+        const char *name;
+        fuzz_writer w;
+        const char *(*flaw)(const char *text, size_t len);
+    } outs[] = {
+        {"text report", w_text, fuzz_text_flaw},  {"CSV report", w_csv, fuzz_text_flaw},
+        {"JSON report", w_json, fuzz_json_flaw},  {"SVG", w_svg, fuzz_xml_flaw},
+        {"Paje trace", w_paje, fuzz_text_flaw},   {"DOT graph", w_dot, fuzz_text_flaw},
+        {"schedule CSV", w_sched_csv, fuzz_text_flaw},
+    };
+    for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++) {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *fp = open_memstream(&text, &len);
+        if (!fp)
+            fuzz_fail("open_memstream", NULL);
+        outs[i].w(fp, r);
+        fclose(fp);
+        const char *why = outs[i].flaw(text, len);
+        if (why) {
+            fprintf(stderr, "--- %s:\n%s--- end\n", outs[i].name, text);
+            fuzz_fail(outs[i].name, why);
+        }
+        free(text);
+    }
+}
+
 /*
  * Run every built-in scheduler that accepts c (in its default model) with
  * small limits, print the text report to out and check the JSON one.  A
@@ -222,10 +300,23 @@ static void fuzz_schedule(const struct cluster *c, FILE *out)
         if (run_schedule(&r, c, m, ops, &o, RUN_OPT_NEVER, &cause) == 0) {
             report_run_text(out, &r, false);
             fuzz_check_json(&r);
+            fuzz_check_outputs(&r);
             double ms = r.eng.makespan;
+            int ntr = r.eng.ntr;
             run_free(&r);
             if (!(ms >= 0) || !isfinite(ms))
                 fuzz_fail("a schedule has a makespan that is not a finite number >= 0", ops->name);
+            if (strcmp(ops->name, "optimal") != 0) {   /* its time limit is wall-clock */
+                /* The same run on the readable paths. */
+                struct run r2;
+                memset(&r2, 0, sizeof r2);
+                fastpath_set(false);
+                int rc = run_schedule(&r2, c, m, ops, &o, RUN_OPT_NEVER, &cause);
+                fastpath_set(true);
+                if (rc != 0 || r2.eng.makespan != ms || r2.eng.ntr != ntr)
+                    fuzz_fail("fast and readable paths: another schedule", ops->name);
+                run_free(&r2);
+            }
         }
         free(cause);
     }

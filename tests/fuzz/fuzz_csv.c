@@ -8,7 +8,9 @@
  *   - cluster_write_csv + cluster_load_csv_buffer gives back the same model,
  *     and writing that again gives the same text;
  *   - every scheduler that accepts a small loaded cluster runs to a makespan
- *     >= 0 or refuses with a message.
+ *     >= 0 or refuses with a message;
+ *   - with the fast paths off (fastpath.h) the file loads to the same model
+ *     with the same messages, and the schedules are the same.
  * Built by tests/fuzz/run.sh (clang -fsanitize=fuzzer); replay.c replays
  * saved inputs through the same function in every build.
  */
@@ -56,6 +58,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct cluster *c = cluster_load_csv_buffer("fuzz.csv", (const char *)data, size, &d);
     fuzz_check_diag_lines(&d);
     fuzz_show(&d, c);
+    struct diag d2;   /* the same file on the readable paths: libcsv, strtod, qsort */
+    diag_init(&d2);
+    fastpath_set(false);
+    struct cluster *c2 = cluster_load_csv_buffer("fuzz.csv", (const char *)data, size, &d2);
+    fastpath_set(true);
+    fuzz_same_load(c, &d, c2, &d2);
+    cluster_free(c2);
+    diag_free(&d2);
     if (!c) {
         if (d.errors == 0)
             fuzz_fail("a refused file has no error message", NULL);

@@ -6,7 +6,9 @@
  *   - a refused script gets at least one message;
  *   - a built cluster has nodes and a source among them, and when the CSV
  *     format can say it, it is written and loaded back as the same model;
- *   - every scheduler that accepts a small built cluster runs or refuses.
+ *   - every scheduler that accepts a small built cluster runs or refuses;
+ *   - with the fast paths off (fastpath.h) the script builds the same model
+ *     with the same messages, and the schedules are the same.
  * The loader reads a path, so each input is written to a file in a private
  * temporary directory first.  Built by tests/fuzz/run.sh; replay.c replays
  * saved inputs through the same function in every build.
@@ -76,11 +78,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!fp || (size && fwrite(data, 1, size, fp) != size) || fclose(fp) != 0)
         fuzz_fail("cannot write the script file", script);
     static const char *const params[] = {"n=5", "k=2", "switches=2", "per=2", "floors=1"};
-    struct sandbox_limits lim = {FUZZ_LUA_INSTRUCTIONS, FUZZ_LUA_MEMORY};
+    struct sandbox_limits lim = {.instructions = FUZZ_LUA_INSTRUCTIONS, .memory = FUZZ_LUA_MEMORY};
     struct diag d;
     diag_init(&d);
     struct cluster *c = cluster_load_lua(script, params, 5, &lim, 1, &d);
     fuzz_show(&d, c);
+    struct diag d2;   /* the same script with the fast paths off (the checks' sort) */
+    diag_init(&d2);
+    fastpath_set(false);
+    struct cluster *c2 = cluster_load_lua(script, params, 5, &lim, 1, &d2);
+    fastpath_set(true);
+    fuzz_same_load(c, &d, c2, &d2);
+    cluster_free(c2);
+    diag_free(&d2);
     if (!c) {
         if (d.errors == 0)
             fuzz_fail("a refused script has no error message", NULL);

@@ -5,7 +5,7 @@
 # the input is then in build-fuzz/fuzz-crashes/HARNESS/ and the command to
 # replay it is printed.  docs/reliability.md says what each harness checks.
 #
-#   tests/fuzz/run.sh              both harnesses, 60 s each (what test.sh runs)
+#   tests/fuzz/run.sh              the three harnesses (csv, lua, names), 60 s each (what test.sh runs)
 #   tests/fuzz/run.sh 3600 csv     the CSV harness for an hour
 #
 # The corpus grows in build-fuzz/fuzz-corpus/HARNESS/ from run to run; it is
@@ -14,16 +14,16 @@ set -eu
 cd "$(dirname "$0")/../.."
 seconds=${1:-60}
 [ $# -gt 0 ] && shift
-harnesses=${*:-csv lua}
+harnesses=${*:-csv lua names}
 build=build-fuzz
 
 case $seconds in
-    ''|*[!0-9]*) echo "usage: tests/fuzz/run.sh [SECONDS] [csv|lua]..." >&2; exit 2 ;;
+    ''|*[!0-9]*) echo "usage: tests/fuzz/run.sh [SECONDS] [csv|lua|names]..." >&2; exit 2 ;;
 esac
 for h in $harnesses; do
     case $h in
-        csv|lua) ;;
-        *) echo "tests/fuzz/run.sh: unknown harness \"$h\" (csv, lua)" >&2; exit 2 ;;
+        csv|lua|names) ;;
+        *) echo "tests/fuzz/run.sh: unknown harness \"$h\" (csv, lua, names)" >&2; exit 2 ;;
     esac
 done
 if ! command -v clang >/dev/null; then

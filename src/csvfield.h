@@ -1,0 +1,25 @@
+/*
+ * csvfield.h - the one CSV field writer: cluster files (csvload.c), the
+ * CSV reports (report.c, report_exchange.c) and the schedule export
+ * (export.c) quote by the same rule, so whatever they write loads back
+ * through the loader (libcsv) as the same text.
+ */
+#ifndef HETCAST_CSVFIELD_H
+#define HETCAST_CSVFIELD_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/*
+ * Does s need quotes?  When it holds a comma, a quote, a CR or a LF; when
+ * it starts or ends with a blank (space, tab, CR, LF, FF, VT: libcsv trims
+ * them); when it starts with '#' (a comment line to the loader).  The empty
+ * field is written bare: between commas it reads back as empty (a record of
+ * one empty field, a blank line, is never written).
+ */
+bool csvfield_needs_quotes(const char *s);
+
+/* s as one field: bare, or quoted by libcsv (csv_fwrite: "" for a quote). */
+void csvfield_put(FILE *fp, const char *s);
+
+#endif

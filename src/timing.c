@@ -1,0 +1,60 @@
+/*
+ * timing.c - the port models by name (timing.h): what `-m NAME` accepts,
+ * the one-line summaries, and which models each cluster kind takes.  Their
+ * arithmetic is timing.h's.
+ */
+#include "timing.h"
+
+#include <string.h>
+
+#include "diag.h"
+
+static const struct {
+    const char *name;
+    const char *summary;
+} models[MODEL_COUNT] = {
+    [MODEL_ASYNC] = {"async", "asynchronous sender-receiver: send s, link l, receive r; sender free after s"},
+    [MODEL_SENDER_ONLY] = {"sender-only", "sender-only: the receiver holds the message after s(q)"},
+    [MODEL_SYNC] = {"sync", "synchronous: the sender is busy until the receive ends"},
+    [MODEL_ONE_PORT] = {"one-port", "one-port bidirectional: each transfer holds both ports for T"},
+    [MODEL_MULTI_PORT] = {"multi-port", "multi-port: the sender's port is busy send_q, the message arrives after T"},
+};
+
+const char *model_name(enum model m)
+{
+    return m < MODEL_COUNT ? models[m].name : "?";
+}
+
+const char *model_summary(enum model m)
+{
+    return m < MODEL_COUNT ? models[m].summary : "?";
+}
+
+int model_parse(const char *name, enum model *out)
+{
+    for (int m = 0; m < MODEL_COUNT; m++)
+        if (strcmp(name, models[m].name) == 0) {
+            *out = (enum model)m;
+            return 0;
+        }
+    return -1;
+}
+
+static const char *model_name_at(int m) { return models[m].name; }
+
+char *model_names(void)
+{
+    return diag_join_names(MODEL_COUNT, model_name_at);
+}
+
+unsigned model_mask_for(enum cluster_kind k)
+{
+    if (k == CLUSTER_GRAPH)
+        return MODEL_BIT(MODEL_ONE_PORT) | MODEL_BIT(MODEL_MULTI_PORT);
+    return MODEL_ALL;
+}
+
+enum model model_default_for(enum cluster_kind k)
+{
+    return k == CLUSTER_GRAPH ? MODEL_ONE_PORT : MODEL_ASYNC;
+}

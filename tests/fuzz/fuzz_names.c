@@ -1,0 +1,102 @@
+/*
+ * fuzz_names.c - libFuzzer harness for names, the one way user text reaches
+ * every output: the input's NUL-separated pieces (at most 8) become node
+ * names, with the first piece also the cluster's name, and go through
+ * cluster_add_node and cluster_finish, as every loader's do.  Promises:
+ *   - a cluster is refused, with messages of printable one-line text, when
+ *     a name is not text (diag.h: UTF-8 without C0, DEL or C1 controls),
+ *     and accepted when all names are (unless two are the same or empty);
+ *   - an accepted cluster's every output is valid (fuzz_output.h): the
+ *     JSON, text and CSV reports, the SVG, Paje, DOT and the schedule CSV,
+ *     for every scheduler (fuzz_schedule); and it goes through CSV and back
+ *     unchanged;
+ *   - the message printer's escaping (text_escape) of any piece is text
+ *     (line breaks and tabs kept).
+ * Built by tests/fuzz/run.sh; replay.c replays saved inputs in every build.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fuzz_common.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define MAX_PIECES 8
+
+static FILE *sink;   /* the text reports go nowhere, but through the real code */
+
+static void cleanup(void)
+{
+    if (sink)
+        fclose(sink);
+    sink = NULL;
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    sink = fopen("/dev/null", "w");
+    if (!sink)
+        fuzz_fail("cannot open /dev/null", NULL);
+    atexit(cleanup);
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char *buf = xmalloc(size + 1);
+    memcpy(buf, data, size);
+    buf[size] = '\0';
+    const char *piece[MAX_PIECES];
+    int n = 0;
+    for (size_t at = 0; at <= size && n < MAX_PIECES;) {
+        piece[n++] = buf + at;
+        at += strlen(buf + at) + 1;
+    }
+    bool all_text = true, distinct = true;
+    for (int i = 0; i < n; i++) {
+        char *esc = text_escape(piece[i]);   /* text, but line breaks and tabs */
+        for (const char *e = esc; *e; e++)
+            if (*e != '\n' && *e != '\t' && text_char(e) < 0)
+                fuzz_fail("text_escape gives what is not text", esc);
+        free(esc);
+        all_text = all_text && !text_flaw(piece[i]) && piece[i][0];
+        for (int k = 0; k < i; k++)
+            distinct = distinct && strcmp(piece[i], piece[k]) != 0;
+    }
+
+    struct cluster *c = cluster_new(CLUSTER_NODES);
+    cluster_set_str(&c->name, piece[0][0] ? piece[0] : "names");
+    for (int i = 0; i < n; i++) {
+        int k = cluster_add_node(c, piece[i][0] ? piece[i] : "?", 1 + i % 3, 2 + i % 2);
+        c->nodes[k].line = i + 2;
+    }
+    struct diag d;
+    diag_init(&d);
+    int rc = cluster_finish(c, &d);
+    if (d.errors)
+        rc = -1;
+    for (int i = 0; i < d.nlines; i++)
+        if (fuzz_text_flaw(d.lines[i], strlen(d.lines[i])) || strchr(d.lines[i], '\n'))
+            fuzz_fail("a message is not one line of text", d.lines[i]);
+    bool named_ok = true;   /* every name cluster_add_node got is text */
+    for (int i = 0; i < c->n; i++)
+        named_ok = named_ok && !text_flaw(c->nodes[i].name);
+    if (rc == 0 && !named_ok)
+        fuzz_fail("a name that is not text was accepted", NULL);
+    if (rc != 0 && all_text && distinct)
+        fuzz_fail("names that are all text were refused", d.nlines ? d.lines[0] : NULL);
+    fuzz_show(&d, rc == 0 ? c : NULL);
+    if (rc == 0) {
+        if (text_flaw(c->name))
+            fuzz_fail("the cluster's name is not text", c->name);
+        fuzz_round_trip(c, true);
+        fuzz_schedule(c, sink);   /* every scheduler, every output checked */
+    }
+    diag_free(&d);
+    cluster_free(c);
+    free(buf);
+    return 0;
+}

@@ -1,0 +1,73 @@
+#!/bin/sh
+# simgrid.sh - SimGrid platforms in (docs/formats.md, "SimGrid platforms"),
+# on the real binary (TAP).  $HETCAST is the binary.  A build without
+# SimGrid must refuse a .xml file with a message naming it; a build with it
+# reads tests/data/simgrid-star.xml (every route three links: a latency
+# matrix) and tests/data/simgrid-ring.xml (direct links in a ring, the
+# others two hops: a platform graph), and turns SimGrid's refusals and
+# crashes into one message.
+. tests/tap.sh
+# near GOT WANT: equal to 12 significant digits
+near() { awk -v g="$1" -v w="$2" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= 1e-12 * (w < 0 ? -w : w) + 1e-300) }'; }
+STAR=tests/data/simgrid-star.xml
+RING=tests/data/simgrid-ring.xml
+
+run "$H" run "$STAR"
+if has "built without SimGrid" "$T/err"; then
+    check "without SimGrid: a .xml is refused with status 2" test "$rc" -eq 2
+    check "without SimGrid: the message names the file" has "^hetcast: $STAR: a SimGrid platform, but this hetcast was built without SimGrid" "$T/err"
+    done_testing
+fi
+
+check "star: loads and schedules (status 0)" test "$rc" -eq 0
+check "star: a latency matrix of 4 nodes" has "^cluster: simgrid-star (latency matrix, 4 nodes, source gpu)" "$T/out"
+check "star: nothing from SimGrid on stderr" test ! -s "$T/err"
+
+run "$H" run "$STAR" --save-cluster "$T/star.csv"
+check "star: hosts in natural order (node-2 before node-10)" has "^,gpu,node-1,node-2,node-10$" "$T/star.csv"
+d=$(awk -F, '$1 == "gpu" { print $3 }' "$T/star.csv")
+check "star: gpu -> node-1 = 111 us latency + 1 byte / 12.5 MB/s" near "$d" 0.00011108
+run "$H" run "$STAR" --size 1e6 --save-cluster "$T/star6.csv"
+d=$(awk -F, '$1 == "gpu" { print $3 }' "$T/star6.csv")
+check "star --size 1e6: gpu -> node-1 = 111 us + 1e6 / 12.5e6 s" near "$d" 0.080111
+d=$(awk -F, '$1 == "node-1" { print $5 }' "$T/star6.csv")
+check "star --size 1e6: node-1 -> node-10 = 16 us + 1e6 / 125e6 s" near "$d" 0.008016
+
+run "$H" run "$STAR" -m one-port -s optimal --format json --summary
+m=$(sed -n 's/.*"makespan": \([^,]*\),.*/\1/p' "$T/out")
+check "star one-port optimal: 106.08 + 16.008 + 26.008 us (relayed by node-10)" near "$m" 0.000148096
+
+run "$H" run "$RING" --size 1000 --save-cluster "$T/ring.csv"
+check "ring: loads and schedules (status 0)" test "$rc" -eq 0
+check "ring: a platform graph of 5 nodes" has "^cluster: simgrid-ring (platform graph, 5 nodes, source r0)" "$T/out"
+check "ring: the 5 direct links, both ways (10 edges)" test "$(grep -c '^r[0-9],r[0-9],' "$T/ring.csv")" -eq 10
+check "ring: no edge for a two-hop route" sh -c "! grep -q '^r0,r2,' $T/ring.csv"
+t=$(awk -F, '$1 == "r0" && $2 == "r4" { print $3 }' "$T/ring.csv")
+check "ring: r0 -> r4 = 1 ms + 1000 B / 4 MB/s" near "$t" 0.00125
+run "$H" run "$RING" --size 1000 -s optimal --format json --summary
+m=$(sed -n 's/.*"makespan": \([^,]*\),.*/\1/p' "$T/out")
+check "ring: one-port optimum 6.25 ms" near "$m" 0.00625
+run "$H" run "$RING" -s grow-tree --summary
+check "ring: a pipelined tree runs on it" sh -c "[ $rc -eq 0 ] && grep -q '^LP optimum' $T/out"
+
+# What SimGrid refuses, and how it crashes, become one message each.
+printf '<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n<platform version="4.1">\n<zone id="a" routing="Full">\n<host id="x" speed="1f"/>\n<hots id="z"/>\n</zone></platform>\n' >"$T/bad.xml"
+run "$H" run "$T/bad.xml"
+check "bad XML: status 2" test "$rc" -eq 2
+check "bad XML: SimGrid's parse error with the file and line" has "^hetcast: $T/bad.xml: SimGrid refused it: Parse error at $T/bad.xml:6: " "$T/err"
+check "bad XML: one line, no backtrace" test "$(wc -l <"$T/err")" -eq 1
+
+printf '<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n<platform version="4.1">\n<zone id="a" routing="Full">\n<host id="x" speed="1f"/>\n<host id="y" speed="1f"/>\n</zone></platform>\n' >"$T/noroute.xml"
+(cd "$T" && "$H" run noroute.xml >out 2>err; echo $? >rc)
+check "no route (SimGrid crashes): status 2" test "$(cat "$T/rc")" -eq 2
+check "no route: the message names the host and asks for routes" has "^hetcast: noroute.xml: SimGrid crashed (Segmentation fault) while reading the routes from host x: does the platform give a route between every pair of hosts?$" "$T/err"
+check "no route: no core file left behind" sh -c "! ls $T | grep -q core"
+
+run "$H" run "$T/none.xml"
+check "missing file: cannot open" sh -c "[ $rc -eq 2 ] && grep -q 'none.xml: cannot open: No such file' $T/err"
+run "$H" run "$STAR" --size -1
+check "--size -1 is refused" sh -c "[ $rc -eq 2 ] && grep -q -- '--size: \"-1\" is not a number >= 0' $T/err"
+run "$H" run clusters/counterexample.csv --size 10
+check "--size on a CSV cluster: a warning, and the run" sh -c "[ $rc -eq 0 ] && grep -q -- '--size is for SimGrid platforms' $T/err && grep -q '^makespan *6' $T/out"
+
+done_testing

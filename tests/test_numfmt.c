@@ -1,0 +1,128 @@
+/*
+ * test_numfmt.c - numfmt.h, the one number formatter: the edge cases (-0,
+ * 1e308, subnormals, integers, 0.1 + 0.2, inf, nan) written as before, the
+ * shortest text read back to the same double and one digit fewer not, the
+ * cluster-file and people's forms, and a decimal point whatever the
+ * program's locale.  TAP.
+ */
+#include <locale.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "numfmt.h"
+#include "rng.h"
+#include "tap.h"
+
+static void test_cases(void)
+{
+    static const struct {
+        double x;
+        const char *shortest, *text, *plain;
+    } cases[] = {
+        {0.0, "0", "0", "0"},
+        {-0.0, "-0", "-0", "0"},
+        {3, "3", "3", "3"},
+        {-42, "-42", "-42", "-42"},
+        {1e6, "1e+06", "1e+06", "1000000"},
+        {123456789, "123456789", "123456789", "123456789"},
+        {1e15, "1e+15", "1e+15", "1e+15"},
+        {2.5, "2.5", "2.5", "2.5"},
+        {0.1, "0.1", "0.1", "0.1"},
+        {0.1 + 0.2, "0.30000000000000004", "0.3", "0.30000000000000004"},
+        {1e308, "1e+308", "1e+308", "1e+308"},
+        {1.7976931348623157e308, "1.7976931348623157e+308", "1.797693135e+308",
+         "1.7976931348623157e+308"},
+        {2.2250738585072014e-308, "2.2250738585072014e-308", "2.225073859e-308",
+         "2.2250738585072014e-308"},
+        {5e-324, "4.94066e-324", "4.94066e-324", "4.94065645841247e-324"},
+        {1e-7, "1e-07", "1e-07", "1e-07"},
+        {49.890000000000015, "49.890000000000015", "49.89", "49.890000000000015"},
+        {1234567.5, "1234567.5", "1234567.5", "1234567.5"},
+        {123456789012345678.0, "1.2345678901234568e+17", "1.23456789e+17",
+         "1.2345678901234568e+17"},
+        {INFINITY, "inf", "inf", NULL},
+        {-INFINITY, "-inf", "-inf", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char buf[NUMFMT_SIZE];
+        is_string(numfmt_shortest(buf, cases[i].x), cases[i].shortest, "shortest %.17g",
+                  cases[i].x);
+        is_string(numfmt_text(buf, cases[i].x), cases[i].text, "text %.17g", cases[i].x);
+        if (cases[i].plain)
+            is_string(numfmt_plain(buf, cases[i].x), cases[i].plain, "plain %.17g", cases[i].x);
+    }
+    char buf[NUMFMT_SIZE];
+    const char *nan_text = numfmt_shortest(buf, NAN);
+    ok(strcmp(nan_text, "nan") == 0 || strcmp(nan_text, "-nan") == 0, "nan: %s", nan_text);
+    is_double(numfmt_round(0.37499999999999983, 12), 0.375, 0, "round to 12 digits: 0.375");
+    is_double(numfmt_round(0.19999999999999993, 12), 0.2, 0, "round to 12 digits: 0.2");
+    is_double(numfmt_round(2.5, 1), 2, 0, "round to 1 digit: 2 (ties to even, as printf)");
+}
+
+/* Random doubles of every kind read back exactly, with the fewest digits. */
+static void test_random(void)
+{
+    struct rng r;
+    rng_seed(&r, 3);
+    int back = 0, fewest = 0, plain_back = 0, n = 100000;
+    for (int i = 0; i < n; i++) {
+        uint64_t bits = rng_next(&r);
+        double x;
+        if (i % 3 == 0) {
+            memcpy(&x, &bits, sizeof x);
+            if (!isfinite(x))
+                x = (double)(bits >> 12) / 4096;
+        } else if (i % 3 == 1) {
+            x = (double)(bits % 100000) / 100;
+        } else {
+            x = ldexp((double)(bits >> 11), -(int)(bits % 1100));
+        }
+        char buf[NUMFMT_SIZE], shorter[512];
+        numfmt_shortest(buf, x);
+        double y = strtod(buf, NULL);
+        back += memcmp(&x, &y, sizeof x) == 0;
+        int prec = 6;   /* the precision that wrote buf */
+        for (; prec < 17; prec++) {
+            snprintf(shorter, sizeof shorter, "%.*g", prec, x);
+            if (strcmp(shorter, buf) == 0)
+                break;
+        }
+        snprintf(shorter, sizeof shorter, "%.*g", prec - 1, x);
+        fewest += prec == 6 || strtod(shorter, NULL) != x;
+        numfmt_plain(buf, x);
+        y = strtod(buf, NULL);
+        plain_back += x == y;
+    }
+    is_int(back, n, "shortest: every random double reads back bit for bit");
+    is_int(fewest, n, "shortest: one digit fewer would not read back (above 6 digits)");
+    is_int(plain_back, n, "plain: every random double reads back");
+}
+
+/* A decimal comma locale changes nothing (the view calls setlocale). */
+static void test_locale(void)
+{
+    static const char *const names[] = {"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "fr_FR.utf8"};
+    const char *got = NULL;
+    for (size_t i = 0; i < sizeof names / sizeof names[0] && !got; i++)
+        got = setlocale(LC_NUMERIC, names[i]);
+    if (!got) {
+        for (int i = 0; i < 4; i++)
+            ok(1, "locale: decimal comma locale # SKIP none installed");
+        return;
+    }
+    char buf[NUMFMT_SIZE];
+    is_string(numfmt_shortest(buf, 2.5), "2.5", "locale %s: shortest has a decimal point", got);
+    is_string(numfmt_text(buf, 49.890000000000015), "49.89", "locale %s: text too", got);
+    is_string(numfmt_plain(buf, 0.25), "0.25", "locale %s: plain too", got);
+    is_double(numfmt_round(0.37499999999999983, 12), 0.375, 0, "locale %s: round too", got);
+    setlocale(LC_NUMERIC, "C");
+}
+
+int main(void)
+{
+    test_cases();
+    test_random();
+    test_locale();
+    return tap_exit();
+}

@@ -1,0 +1,530 @@
+/*
+ * test_timing.c - a model's arithmetic lives in one place (timing.h).
+ *
+ * On random clusters of every kind (node tables, latency matrices with a
+ * unit, platform graphs with send times) under every model they take, each
+ * place that times a transfer is checked against timing_of called directly,
+ * with the ports kept here by docs/models.md's rules:
+ *
+ * - the full engine: every booking's intervals, hold and free time, bit for
+ *   bit (fnf, random-pair, fef);
+ * - the lean engine: every streamed event's time, and which events a
+ *   booking has (timing_events), for the stream and fnf's list run;
+ * - the exact search: its proven optimum equals the least makespan of all
+ *   decision sequences timed here, by brute force on small clusters;
+ * - the bounds: the lower bound is the slowest chain of timing_of hops
+ *   from the source, and no more than that optimum;
+ * - the exchanges: every booking, with receive ports that do wait (async).
+ *
+ * And a grep: no other file of src/ adds, multiplies or subtracts the costs
+ * (struct cost's fields, node send/receive times, the latency, the unit) or
+ * works out a graph edge's multi-port send time.
+ */
+#include <dirent.h>
+#include <math.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bounds.h"
+#include "cluster.h"
+#include "engine.h"
+#include "exchange.h"
+#include "optimal.h"
+#include "rng.h"
+#include "sched.h"
+#include "tap.h"
+#include "timing.h"
+
+/* ---- clusters ---- */
+
+/* A time with two decimals in [0, top): sums of them round in doubles. */
+static double some_time(struct rng *r, int top)
+{
+    return (double)rng_below(r, (uint64_t)top * 100) / 100;
+}
+
+/* *rc: cluster_finish's. */
+static struct cluster *random_cluster(enum cluster_kind kind, int n, uint64_t seed, int *rc)
+{
+    struct rng r;
+    rng_seed(&r, seed);
+    struct cluster *c = cluster_new(kind);
+    for (int i = 0; i < n; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "n%d", i);
+        cluster_add_node(c, name, kind == CLUSTER_GRAPH ? 0 : some_time(&r, 5),
+                         kind == CLUSTER_GRAPH ? 0 : some_time(&r, 5));
+    }
+    if (kind == CLUSTER_NODES)
+        c->latency = some_time(&r, 3);
+    if (kind == CLUSTER_MATRIX) {
+        c->unit = 0.1 + some_time(&r, 2);
+        c->dist = xcalloc((size_t)n * (size_t)n, sizeof *c->dist);
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++)
+                c->dist[i * n + j] = i == j ? 0 : some_time(&r, 4);
+    }
+    if (kind == CLUSTER_GRAPH) {   /* a ring both ways, and some chords */
+        unsigned char *has = xcalloc((size_t)n * (size_t)n, 1);
+        for (int i = 0; i < n; i++) {
+            int j = (i + 1) % n;
+            cluster_add_edge(c, i, j, 0.5 + some_time(&r, 4), rng_below(&r, 2) ? 0.25 : -1);
+            cluster_add_edge(c, j, i, 0.5 + some_time(&r, 4), -1);
+            has[i * n + j] = has[j * n + i] = 1;
+        }
+        for (int i = 0; i < n; i++) {
+            int a = (int)rng_below(&r, (uint64_t)n), b = (int)rng_below(&r, (uint64_t)n);
+            if (a != b && !has[a * n + b]) {
+                cluster_add_edge(c, a, b, 0.5 + some_time(&r, 4), some_time(&r, 1));
+                has[a * n + b] = 1;
+            }
+        }
+        free(has);
+    }
+    c->source = (int)rng_below(&r, (uint64_t)n);
+    struct diag d;
+    diag_init(&d);
+    *rc = cluster_finish(c, &d);
+    diag_free(&d);
+    return c;
+}
+
+/* ---- the ports, kept by docs/models.md's rules ---- */
+
+struct ports {
+    int n;
+    double *hold, *send_free, *recv_free, *link_free;
+};
+
+static void ports_init(struct ports *pt, const struct cluster *c, bool broadcast)
+{
+    pt->n = c->n;
+    pt->hold = xmalloc((size_t)c->n * sizeof *pt->hold);
+    pt->send_free = xcalloc((size_t)c->n, sizeof *pt->send_free);
+    pt->recv_free = xcalloc((size_t)c->n, sizeof *pt->recv_free);
+    pt->link_free = xcalloc((size_t)(c->nedges + 1), sizeof *pt->link_free);
+    for (int p = 0; p < c->n; p++)
+        pt->hold[p] = broadcast && p != c->source ? INFINITY : 0;
+}
+
+static void ports_free(struct ports *pt)
+{
+    free(pt->hold);
+    free(pt->send_free);
+    free(pt->recv_free);
+    free(pt->link_free);
+}
+
+static int edge_index(const struct cluster *c, int q, int p)
+{
+    return c->kind == CLUSTER_GRAPH ? c->edge_of[(size_t)q * (size_t)c->n + (size_t)p] : -1;
+}
+
+/* q -> p now: timing_of with the ports as they stand.  q's ready time is
+ * hold_q (its message) or its send port, whichever is later. */
+static bool place(const struct cluster *c, enum model m, const struct ports *pt, int q, int p,
+                  double hold_q, struct timing *tm)
+{
+    int edge = edge_index(c, q, p);
+    struct timing_ports at = {hold_q > pt->send_free[q] ? hold_q : pt->send_free[q],
+                              pt->recv_free[p],
+                              m == MODEL_MULTI_PORT && edge >= 0 ? pt->link_free[edge] : -INFINITY};
+    return timing_of(c, m, q, p, &at, tm);
+}
+
+/* The ports after the transfer: q sends again from free; p's receive port
+ * is busy to recv_end (async) or the hold (sync, one-port); the link to
+ * link_end (multi-port graphs). */
+static void take(const struct cluster *c, enum model m, struct ports *pt, int q, int p,
+                 const struct timing *tm)
+{
+    pt->hold[p] = tm->hold;
+    pt->send_free[q] = tm->free;
+    if (m == MODEL_ASYNC)
+        pt->recv_free[p] = tm->recv_end;
+    else if (m == MODEL_SYNC || m == MODEL_ONE_PORT)
+        pt->recv_free[p] = tm->hold;
+    int edge = edge_index(c, q, p);
+    if (m == MODEL_MULTI_PORT && edge >= 0)
+        pt->link_free[edge] = tm->link_end;
+}
+
+static bool same_times(const struct transfer *t, const struct timing *tm)
+{
+    return t->start == tm->start && t->send_end == tm->send_end &&
+           t->link_start == tm->link_start && t->link_end == tm->link_end &&
+           t->recv_start == tm->recv_start && t->recv_end == tm->recv_end &&
+           t->hold == tm->hold && t->free == tm->free;
+}
+
+/* ---- the engine, full and lean ---- */
+
+struct seen {
+    const struct timing *want;   /* per booking */
+    const struct transfer *tr;   /* the full run's bookings */
+    int ntr;
+    int nev, wrong;
+};
+
+static void on_event(void *ctx, const struct engine *e, const struct event *ev, int from, int to)
+{
+    (void)e;
+    struct seen *s = ctx;
+    s->nev++;
+    int b = ev->transfer;
+    if (b < 0 || b >= s->ntr || s->tr[b].from != from || s->tr[b].to != to) {
+        s->wrong++;
+        return;
+    }
+    const struct timing *w = &s->want[b];
+    unsigned events = timing_events(w);
+    double t = ev->kind == EV_SEND_START ? w->start
+             : ev->kind == EV_SEND_END   ? w->free
+             : ev->kind == EV_LINK_END   ? w->link_end
+                                         : w->hold;
+    bool exists = ev->kind == EV_SEND_START || ev->kind == EV_HOLD ||
+                  (ev->kind == EV_SEND_END && (events & TIMING_SEND_END)) ||
+                  (ev->kind == EV_LINK_END && (events & TIMING_LINK_END));
+    if (!exists || ev->time != t)
+        s->wrong++;
+}
+
+static int count_events(const struct timing *want, int ntr)
+{
+    int k = 0;
+    for (int i = 0; i < ntr; i++) {
+        unsigned ev = timing_events(&want[i]);
+        k += 2 + !!(ev & TIMING_SEND_END) + !!(ev & TIMING_LINK_END);
+    }
+    return k;
+}
+
+static void check_engine(const struct cluster *c, enum model m, const struct sched_ops *ops,
+                         const char *what)
+{
+    struct engine e;
+    struct sched s;
+    char *cause = NULL;
+    if (sched_check(ops, c, m, NULL) < 0)
+        return;
+    engine_init(&e, c, m, &cause);
+    sched_init(&s, ops, NULL);
+    int rc = engine_run(&e, &s, &cause);
+    sched_free(&s);
+    if (rc < 0) {
+        ok(0, "%s: %s runs (%s)", what, ops->name, cause);
+        free(cause);
+        engine_free(&e);
+        return;
+    }
+    /* the full engine's bookings, one by one against timing_of */
+    struct ports pt;
+    ports_init(&pt, c, true);
+    struct timing *want = xmalloc((size_t)(e.ntr + 1) * sizeof *want);
+    int bad = 0;
+    for (int i = 0; i < e.ntr; i++) {
+        const struct transfer *t = &e.tr[i];
+        if (!place(c, m, &pt, t->from, t->to, pt.hold[t->from], &want[i])) {
+            want[i] = (struct timing){0, 0, 0, 0, 0, 0, 0, 0};
+            bad++;
+            continue;
+        }
+        bad += !same_times(t, &want[i]);
+        take(c, m, &pt, t->from, t->to, &want[i]);
+    }
+    is_int(bad, 0, "%s, %s, %s: the engine's %d bookings are timing_of's", what, model_name(m),
+           ops->name, e.ntr);
+
+    /* the lean engine's events against the same times */
+    struct engine l;
+    struct seen sn = {want, e.tr, e.ntr, 0, 0};
+    engine_init(&l, c, m, &cause);
+    engine_set_lean(&l, on_event, &sn, &cause);
+    sched_init(&s, ops, NULL);
+    rc = engine_run(&l, &s, &cause);
+    sched_free(&s);
+    ok(rc == 0 && sn.wrong == 0 && sn.nev == count_events(want, e.ntr) && l.late == 0 &&
+           l.makespan == e.makespan,
+       "%s, %s, %s: the lean engine's %d events are at timing_of's times", what, model_name(m),
+       ops->name, sn.nev);
+    if (sn.wrong)
+        diag("%d events off", sn.wrong);
+    engine_free(&l);
+    free(want);
+    ports_free(&pt);
+    engine_free(&e);
+}
+
+/* ---- the exact search and the bounds ---- */
+
+/* The least makespan over every sequence of decisions, each booked at its
+ * sender's ready time by timing_of. O(n! * n!) : small n only. */
+static double brute(const struct cluster *c, enum model m, struct ports *pt, int left, double ms)
+{
+    if (left == 0)
+        return ms;
+    double best = INFINITY;
+    for (int q = 0; q < c->n; q++) {
+        if (isinf(pt->hold[q]))
+            continue;
+        for (int p = 0; p < c->n; p++) {
+            struct timing tm;
+            if (!isinf(pt->hold[p]) || !place(c, m, pt, q, p, pt->hold[q], &tm))
+                continue;
+            double h = pt->hold[p], sf = pt->send_free[q], rf = pt->recv_free[p];
+            int edge = edge_index(c, q, p);
+            double lf = edge >= 0 ? pt->link_free[edge] : 0;
+            take(c, m, pt, q, p, &tm);
+            double v = brute(c, m, pt, left - 1, tm.hold > ms ? tm.hold : ms);
+            pt->hold[p] = h;
+            pt->send_free[q] = sf;
+            pt->recv_free[p] = rf;
+            if (edge >= 0)
+                pt->link_free[edge] = lf;
+            if (v < best)
+                best = v;
+        }
+    }
+    return best;
+}
+
+/* The slowest of the fastest chains of timing_of hops from the source
+ * (Floyd-Warshall: not the bounds' Dijkstra). */
+static double slowest_chain(const struct cluster *c, enum model m)
+{
+    int n = c->n;
+    double *d = xmalloc((size_t)n * (size_t)n * sizeof *d);
+    struct timing_ports at = {0, 0, -INFINITY};
+    for (int q = 0; q < n; q++)
+        for (int p = 0; p < n; p++) {
+            struct timing tm;
+            d[q * n + p] = q == p ? 0 : timing_of(c, m, q, p, &at, &tm) ? tm.hold : INFINITY;
+        }
+    for (int k = 0; k < n; k++)
+        for (int q = 0; q < n; q++)
+            for (int p = 0; p < n; p++)
+                if (d[q * n + k] + d[k * n + p] < d[q * n + p])
+                    d[q * n + p] = d[q * n + k] + d[k * n + p];
+    double worst = 0;
+    for (int p = 0; p < n; p++)
+        if (isfinite(d[c->source * n + p]) && d[c->source * n + p] > worst)
+            worst = d[c->source * n + p];
+    free(d);
+    return worst;
+}
+
+static void check_optimal(const struct cluster *c, enum model m, const char *what)
+{
+    struct ports pt;
+    ports_init(&pt, c, true);
+    double want = brute(c, m, &pt, c->n - 1, 0);
+    ports_free(&pt);
+    struct opt_plan plan;
+    struct sched_opts o;
+    char *cause = NULL;
+    sched_opts_default(&o);
+    if (optimal_solve(c, m, &o, &plan, &cause) < 0) {
+        ok(0, "%s, %s: optimal runs (%s)", what, model_name(m), cause);
+        free(cause);
+        return;
+    }
+    /* the search may pick among schedules equal in decimals but not in the last bit */
+    ok(plan.status == OPT_PROVEN && fabs(plan.makespan - want) <= 1e-9 * (1 + want),
+       "%s, %s: optimal's proven %.17g is the least of all schedules timed by timing_of (%.17g)",
+       what, model_name(m), plan.makespan, want);
+    opt_plan_free(&plan);
+
+    double lb = bound_lower(c, m), chain = slowest_chain(c, m);
+    ok(fabs(lb - chain) <= 1e-9 * (1 + chain) && lb <= want + 1e-9 * (1 + want),
+       "%s, %s: the lower bound %.17g is the slowest chain of timing_of hops (%.17g), <= %.17g",
+       what, model_name(m), lb, chain, want);
+}
+
+/* ---- the exchanges: receive ports that wait ---- */
+
+static void check_exchange(const struct cluster *c, enum model m, const struct xsched_ops *a,
+                           const char *what)
+{
+    struct exchange x;
+    struct exchange_opts o = {.pattern = XPAT_ALL_TO_ALL, .ops = a, .seed = 3};
+    char *cause = NULL;
+    if (exchange_run(&x, c, m, &o, &cause) < 0) {
+        ok(0, "%s: exchange runs (%s)", what, cause);
+        free(cause);
+        return;
+    }
+    struct ports pt;
+    ports_init(&pt, c, false);
+    int bad = 0, waited = 0;
+    for (int i = 0; i < x.eng.ntr; i++) {
+        const struct transfer *t = &x.eng.tr[i];
+        struct timing tm;
+        if (!place(c, m, &pt, t->from, t->to, 0, &tm)) {
+            bad++;
+            continue;
+        }
+        bad += !same_times(t, &tm);
+        waited += tm.recv_start > tm.link_end || tm.start > pt.send_free[t->from];
+        take(c, m, &pt, t->from, t->to, &tm);
+    }
+    is_int(bad, 0, "%s, %s, %s: the exchange's %d bookings are timing_of's (%d waited for a port)",
+           what, model_name(m), a->name, x.eng.ntr, waited);
+    ports_free(&pt);
+    exchange_free(&x);
+}
+
+/* ---- the grep ---- */
+
+/*
+ * Arithmetic on the costs: a cost field, a node's send or receive time, the
+ * latency or the unit next to + - * /.  Only timing.h may do it; the
+ * exceptions below are not times of a transfer.
+ */
+static const char *const cost_patterns[] = {
+    "[[:alnum:]_]+(\\.|->)(s|l|r|T|send_mp)[[:space:]]*[-+*/][^-+=>]",
+    "[-+*/][[:space:]]*[[:alnum:]_]+(\\.|->)(s|l|r|T|send_mp)([^[:alnum:]_[(]|$)",
+    "(\\.|->)(send|recv|latency|unit)[[:space:]]*([-+*/]|[-+*/]=)[^-+]",
+    "[-+*/][[:space:]]*[[:alnum:]_]+(\\[[^]]*\\])?(\\.|->)(send|recv|latency|unit)([^[:alnum:]_(]|$)",
+    "[-+*/][[:space:]]*[[:alnum:]_]+->nodes\\[[^]]*\\]\\.(send|recv)",
+    "send[[:space:]]*>=[[:space:]]*0[[:space:]]*\\?[^:]*:[[:space:]]*[[:alnum:]_]+(\\.|->)time",   /* send_mp */
+};
+
+static const struct {
+    const char *file, *text, *why;
+} allowed[] = {
+    {"exchange.c", "c->nodes[x].send + c->latency", "the exchange's lower bound: sums of port busy times"},
+    {"exchange.c", "c->latency + c->nodes[x].recv", "the exchange's lower bound"},
+    {"exchange.c", "sum_r_recv += c->nodes[recv[k]].recv", "the exchange's lower bound"},
+    {"exchange.c", "sum_s += c->nodes[q].send", "the exchange's lower bound"},
+    {"exchange.c", "- c->nodes[x].send", "the exchange's lower bound"},
+    {"exchange.c", "outs * c->nodes[x].send", "the exchange's lower bound"},
+    {"exchange.c", "ins * c->nodes[x].recv", "the exchange's lower bound"},
+    {"exchange.c", "- (is_recv[x] ? c->nodes[x].recv", "the exchange's lower bound"},
+    {"optimal.c", "ms + fabs(c->latency) + mr", "the size of the largest transfer, for the integer scale"},
+    {"optimal.c", "fabs(v[i]) * scale", "the integer scale"},
+};
+
+static bool is_allowed(const char *file, const char *line)
+{
+    for (size_t i = 0; i < sizeof allowed / sizeof allowed[0]; i++)
+        if (strcmp(file, allowed[i].file) == 0 && strstr(line, allowed[i].text))
+            return true;
+    return false;
+}
+
+/* Lines of src/NAME outside comments that match a pattern and are not allowed. */
+static int grep_file(const char *dir, const char *name, regex_t *re, int nre, bool quiet)
+{
+    char path[512], line[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return 0;
+    int hits = 0, lineno = 0;
+    bool in_comment = false;
+    while (fgets(line, sizeof line, fp)) {
+        lineno++;
+        /* drop comments: the code before a comment, nothing inside one */
+        char code[1024];
+        size_t k = 0;
+        for (const char *p = line; *p; p++) {
+            if (in_comment) {
+                if (p[0] == '*' && p[1] == '/')
+                    in_comment = false, p++;
+            } else if (p[0] == '/' && p[1] == '*') {
+                in_comment = true, p++;
+            } else if (p[0] == '/' && p[1] == '/') {
+                break;
+            } else if (*p != '\n' && k + 1 < sizeof code) {
+                code[k++] = *p;
+            }
+        }
+        code[k] = '\0';
+        for (int i = 0; i < nre; i++)
+            if (regexec(&re[i], code, 0, NULL, 0) == 0 && !is_allowed(name, code)) {
+                if (!quiet)
+                    diag("%s:%d: cost arithmetic outside timing.h: %s", name, lineno, code);
+                hits++;
+                break;
+            }
+    }
+    fclose(fp);
+    return hits;
+}
+
+static void check_grep(void)
+{
+    const char *dir = "src";
+    int nre = (int)(sizeof cost_patterns / sizeof cost_patterns[0]);
+    regex_t re[sizeof cost_patterns / sizeof cost_patterns[0]];
+    for (int i = 0; i < nre; i++)
+        if (regcomp(&re[i], cost_patterns[i], REG_EXTENDED | REG_NOSUB) != 0) {
+            ok(0, "pattern %d compiles", i);
+            return;
+        }
+    DIR *d = opendir(dir);
+    ok(d != NULL, "src/ can be read (the tests run from the source root)");
+    int hits = 0, files = 0, timing_hits = 0;
+    struct dirent *de;
+    while (d && (de = readdir(d))) {
+        size_t len = strlen(de->d_name);
+        if (len < 3 || (strcmp(de->d_name + len - 2, ".c") && strcmp(de->d_name + len - 2, ".h")))
+            continue;
+        if (strcmp(de->d_name, "timing.h") == 0) {
+            timing_hits = grep_file(dir, de->d_name, re, nre, true) > 0;
+            continue;
+        }
+        files++;
+        hits += grep_file(dir, de->d_name, re, nre, false);
+    }
+    if (d)
+        closedir(d);
+    for (int i = 0; i < nre; i++)
+        regfree(&re[i]);
+    ok(timing_hits, "the patterns find the arithmetic in timing.h (they can match)");
+    is_int(hits, 0, "no cost arithmetic in the %d other files of src/", files);
+}
+
+int main(void)
+{
+    static const enum cluster_kind kinds[] = {CLUSTER_NODES, CLUSTER_MATRIX, CLUSTER_GRAPH};
+    const struct sched_ops *policies[] = {&sched_fnf, &sched_random_pair, &sched_fef};
+    for (int ki = 0; ki < 3; ki++)
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            int rc_big, rc_small;
+            struct cluster *big = random_cluster(kinds[ki], 40, seed, &rc_big);
+            struct cluster *small = random_cluster(kinds[ki], 5, 100 + seed, &rc_small);
+            if (!ok(rc_big == 0 && rc_small == 0, "%s %llu: a random cluster",
+                    cluster_kind_name(kinds[ki]), (unsigned long long)seed)) {
+                cluster_free(big);
+                cluster_free(small);
+                continue;
+            }
+            char what[64];
+            for (int m = 0; m < MODEL_COUNT; m++) {
+                if (!(model_mask_for(kinds[ki]) & MODEL_BIT(m)))
+                    continue;
+                snprintf(what, sizeof what, "%s %llu", cluster_kind_name(kinds[ki]),
+                         (unsigned long long)seed);
+                for (size_t i = 0; i < sizeof policies / sizeof policies[0]; i++)
+                    check_engine(big, (enum model)m, policies[i], what);
+                check_optimal(small, (enum model)m, what);
+            }
+            if (kinds[ki] == CLUSTER_NODES) {   /* exchanges run on node tables */
+                snprintf(what, sizeof what, "%s %llu", cluster_kind_name(kinds[ki]),
+                         (unsigned long long)seed);
+                int rc;
+                struct cluster *mid = random_cluster(kinds[ki], 12, 200 + seed, &rc);
+                for (int a = 0; rc == 0 && a < XSCHED_COUNT; a++) {
+                    check_exchange(mid, MODEL_ASYNC, xsched_at(a), what);
+                    check_exchange(mid, MODEL_SYNC, xsched_at(a), what);
+                }
+                cluster_free(mid);
+            }
+            cluster_free(big);
+            cluster_free(small);
+        }
+    check_grep();
+    return tap_exit();
+}

@@ -1,0 +1,107 @@
+#!/bin/sh
+# time_limits.sh - every long computation honours a limit (docs/reliability.md,
+# "Limits"), on the real binary (TAP): the throughput LP's time limit kept
+# inside GLPK's simplex, --time-limit 0 refused, input beyond the size caps
+# refused quickly (/dev/zero), an exchange refused before it starts when its
+# records would not fit, a Lua heuristic's total budget.  Every bound is
+# generous (several times the limit) and every command runs under `timeout`,
+# so a regression fails instead of hanging; measured times are printed as
+# TAP diagnostics.  $HETCAST is the binary.
+set -u
+H=${HETCAST:-build/hetcast}
+T=$(mktemp -d "${TMPDIR:-/tmp}/hetcast-tlimits.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+n=0
+fails=0
+check() {   # check NAME COMMAND... : ok if the command succeeds
+    name=$1; shift
+    n=$((n + 1))
+    if "$@" >/dev/null 2>&1; then
+        echo "ok $n - $name"
+    else
+        echo "not ok $n - $name"
+        fails=$((fails + 1))
+        sed 's/^/# stderr: /' "$T/err" | head -n 5
+    fi
+}
+now() { date +%s.%N; }
+# run SECONDS CMD...: under timeout; stdout to $T/out, stderr to $T/err, status
+# to $rc, wall-clock seconds to $secs
+run() {
+    lim=$1; shift
+    t0=$(now)
+    timeout -k 5 "$lim" "$@" >"$T/out" 2>"$T/err"; rc=$?
+    secs=$(echo "$(now) - $t0" | bc)
+}
+# refused STATUS TEXT: the last run exited with STATUS and said TEXT (fixed string)
+refused() { [ "$rc" -eq "$1" ] && grep -qF -- "$2" "$T/err"; }
+# within SECONDS: the last run took less
+within() { [ "$(echo "$secs < $1" | bc)" -eq 1 ]; }
+
+# ---- the throughput LP: a 150-node complete platform graph, 2 s ----
+awk 'BEGIN { n = 150; x = 7; print "from,to,time"
+             for (i = 0; i < n; i++) for (j = 0; j < n; j++) if (i != j) {
+                 x = (x * 1103515245 + 12345) % 2147483648; printf "g%d,g%d,%d\n", i, j, 1 + x % 9 } }' \
+    >"$T/k150.csv"
+run 120 "$H" run "$T/k150.csv" -s prune-simple --summary --time-limit 2
+echo "# prune-simple, 150-node complete graph, --time-limit 2: $secs s wall-clock (status $rc)"
+check "LP limit 2 s on 150 complete nodes: prune-simple runs, the LP gave up after 2 s" \
+    sh -c "[ $rc -eq 0 ] && grep -q 'gave up after 2 s' $T/out"
+check "LP limit 2 s: the whole run within 3x the limit (6 s)" within 6
+check "LP limit: the message names what works" grep -q 'prune-simple, prune-degree, grow-tree' "$T/out"
+run 120 "$H" run "$T/k150.csv" -s lp-grow --summary --time-limit 2
+echo "# lp-grow, same graph, --time-limit 2: $secs s wall-clock (status $rc)"
+check "lp-grow needs the LP: refused within 6 s, naming what works" \
+    sh -c "[ $rc -eq 1 ] && grep -q 'gave up after 2 s' $T/err && grep -q 'prune-simple' $T/err && [ \"\$(echo '$secs < 6' | bc)\" -eq 1 ]"
+
+# ---- --time-limit 0 is refused (it does not mean "no limit") ----
+run 20 "$H" run clusters/counterexample.csv -s optimal --time-limit 0
+check "--time-limit 0: refused, status 2" refused 2 '--time-limit: "0" is not a time limit'
+run 20 "$H" experiment fnf-vs-optimal --time-limit 0
+check "experiment --time-limit 0: refused, status 2" refused 2 '--time-limit: "0" is not a time limit'
+
+# ---- input size: /dev/zero, a 3 MB line of commas, standard input ----
+run 30 "$H" run /dev/zero
+echo "# run /dev/zero: $secs s wall-clock (status $rc)"
+check "run /dev/zero: status 2 within 10 s, a line too long" \
+    sh -c "[ $rc -eq 2 ] && grep -qF '/dev/zero: a line longer than 1024 KiB' $T/err && [ \"\$(echo '$secs < 10' | bc)\" -eq 1 ]"
+run 30 sh -c "head -c 100000000 /dev/zero | \"$H\" run -"
+check "run - from /dev/zero: status 2, a line too long" refused 2 "<stdin>: a line longer than 1024 KiB"
+{ printf 'name,send,recv\na,1,2\n'; head -c 3000000 /dev/zero | tr '\0' ','; printf '\nb,1,2\n'; } >"$T/commas.csv"
+run 30 "$H" run "$T/commas.csv"
+check "a 3 MB line of commas between rows: refused at its line" \
+    refused 2 "commas.csv:3: line longer than 1024 KiB (3000001 bytes)"
+
+# ---- a Lua heuristic's total budget: 80 000 instructions a call, 1000 calls ----
+awk 'BEGIN { print "name,send,recv"; for (i = 0; i < 1000; i++) printf "n%d,%d,%d\n", i, 1 + i % 7, 2 + i % 5 }' >"$T/n1000.csv"
+cat >"$T/burn.lua" <<'LUA'
+-- about 80 000 instructions a call: within a budget of 100 000 per call
+local function choose(state)
+  local x = 0
+  for i = 1, 20000 do x = x + i end
+  return state.holders[1], state.waiting[1]
+end
+return {choose = choose}
+LUA
+run 60 "$H" run "$T/n1000.csv" -s "$T/burn.lua" --lua-budget 100000 --summary
+check "Lua: 1000 calls within the budget per call pass the total: stopped, says so" \
+    refused 2 "total instruction budget exceeded: more than 10000000 instructions in all calls of the script (100 x --lua-budget 100000)"
+
+# ---- an exchange too large for memory: refused before it starts ----
+awk 'BEGIN { print "name,send,recv"; for (i = 0; i < 5000; i++) printf "n%d,%d,%d\n", i, 1 + i % 7, 2 + i % 5 }' >"$T/n5000.csv"
+run 60 sh -c "ulimit -v 3000000; exec \"$H\" run \"$T/n5000.csv\" --pattern all-to-all --summary"
+echo "# all-to-all on 5000 nodes: $secs s wall-clock (status $rc)"
+check "all-to-all on 5000 nodes: refused at once with the estimate (2.8 GiB > 2 GiB)" \
+    sh -c "[ $rc -eq 2 ] && grep -qF 'books about 25000000 transfers: about 2.8 GiB of records' $T/err && [ \"\$(echo '$secs < 10' | bc)\" -eq 1 ]"
+
+# ---- fef on 10^5 nodes: O(n log n) (it was O(n^2): 35 s to 140 s) ----
+awk 'BEGIN { x = 5; print "name,send,recv"
+             for (i = 0; i < 100000; i++) { x = (x * 1103515245 + 12345) % 2147483648
+                 printf "n%d,%d,%d\n", i, 1 + x % 20, 2 + int(x / 20) % 20 } }' >"$T/r1e5.csv"
+run 60 "$H" run "$T/r1e5.csv" -s fef --summary
+echo "# fef on 100000 nodes: $secs s wall-clock (status $rc)"
+check "fef on 100000 nodes: runs within the 60 s timeout" \
+    sh -c "[ $rc -eq 0 ] && grep -q '^makespan' $T/out"
+
+echo "1..$n"
+[ "$fails" -eq 0 ]
