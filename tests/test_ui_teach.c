@@ -338,6 +338,28 @@ static void lesson(void)
     lesson_free(&l);
 }
 
+/* A tall terminal: a 3-node chart grows to use the rows (it used 11 of 60). */
+static void tall(void)
+{
+    struct view v;
+    const char *one[] = {"fnf"};
+    if (open_args(&v, "clusters/counterexample.csv", one, 1, NULL, NULL) != 0)
+        return;
+    cb_resize(&cb, 200, 60);
+    view_key(&v, UK_END);
+    char *s = screen(&v);
+    free(s);
+    int x, y = -1;
+    bool found = cb_find(&cb, "time", &x, &y);
+    ok(found && y >= 30, "200x60: the lanes grow (the axis at row %d, was 14)", y);
+    int rows = 0;   /* receive rows of p2 drawn as bars */
+    for (int r = 0; r < cb.h; r++)
+        rows += cb_at(&cb, 150, r)->ch == 0x2588;
+    ok(rows >= 2, "and the bars are thicker (%d rows of receive at one column)", rows);
+    cb_resize(&cb, 80, 24);
+    view_close(&v);
+}
+
 int main(void)
 {
     lua_sched_set_dir(HETCAST_SRCLUADIR);
@@ -351,6 +373,7 @@ int main(void)
     why();
     exercise();
     lesson();
+    tall();
     cb_free(&cb);
     return tap_exit();
 }

@@ -343,7 +343,7 @@ static void draw_main(struct view *v, struct cellbuf *cb)
     struct tmap m = tmap_make(v, L.lw, gw - L.lw, tmax, now);
     ui_legend(v, cb, 2, gw, true);
     /* The last row of a lane is blank when it has one for the gap. */
-    int gap = L.rpl == 4 || (L.ports && L.rpl == 3) ? 1 : 0;
+    int gap = (!L.ports && L.rpl >= 4) || (L.ports && L.rpl == 3) ? 1 : 0;
     int ay = h - 5, pane_y[2] = {gy, gy};
     if (v->nruns == 1) {
         unsigned char *crit = NULL;
