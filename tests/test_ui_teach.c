@@ -338,6 +338,27 @@ static void lesson(void)
     lesson_free(&l);
 }
 
+/* S in compare mode changes the second scheduler. */
+static void second_scheduler(void)
+{
+    struct view v;
+    const char *two[] = {"fnf", "optimal"};
+    if (open_args(&v, "clusters/counterexample.csv", two, 2, NULL, NULL) != 0)
+        return;
+    view_key(&v, 'S');
+    ok(v.screen == &screen_chooser, "S opens the scheduler list in compare mode");
+    int k = 0;
+    while (k < v.ch.n && strcmp(v.ch.items[k], "slowest-first") != 0)
+        k++;
+    v.ch.sel = k;
+    view_key(&v, UK_ENTER);
+    ok(v.nruns == 2 && strcmp(vrun_sched_name(&v.runs[0]), "fnf") == 0 &&
+       strcmp(vrun_sched_name(&v.runs[1]), "slowest-first") == 0,
+       "and the choice replaces the second pane's scheduler (%s vs %s)", vrun_sched_name(&v.runs[0]),
+       vrun_sched_name(&v.runs[1]));
+    view_close(&v);
+}
+
 /* A tall terminal: a 3-node chart grows to use the rows (it used 11 of 60). */
 static void tall(void)
 {
@@ -374,6 +395,7 @@ int main(void)
     exercise();
     lesson();
     tall();
+    second_scheduler();
     cb_free(&cb);
     return tap_exit();
 }

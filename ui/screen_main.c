@@ -460,7 +460,11 @@ static unsigned main_request(struct view *v, enum ui_req req, int key)
         break;
     case REQ_SCHED:
         v->playing = false;
-        chooser_open(v, CH_SCHED);
+        v->ch_second = key == 'S' && v->nruns == 2;
+        if (key == 'S' && v->nruns != 2)
+            view_message(v, MSG_INFO, "S changes the second scheduler of compare mode (c); s the first");
+        else
+            chooser_open(v, CH_SCHED);
         break;
     case REQ_MODEL:
         v->playing = false;
