@@ -247,11 +247,31 @@ static struct cluster *load(const struct cli_opts *o)
     return c;
 }
 
+#define CLI_SVG_WARN_BYTES (4u << 20)   /* a slide's picture is well under this */
+
+/* The SVG on standard output, with a warning on stderr when it is larger than a few MB. */
+static void print_svg(const struct run *runs, int k)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m) {
+        export_svg(stdout, runs, k);
+        return;
+    }
+    export_svg(m, runs, k);
+    fclose(m);
+    if (len > CLI_SVG_WARN_BYTES)
+        fprintf(stderr, "hetcast: warning: the SVG is %.1f MB, more than a slide holds\n", len / 1048576.0);
+    fwrite(buf, 1, len, stdout);
+    free(buf);
+}
+
 static void print_result(const struct cli_opts *o, enum report_format fmt, struct run *runs,
                          int k, bool compare)
 {
     if (fmt == REPORT_SVG)
-        export_svg(stdout, runs, compare ? k : 1);
+        print_svg(runs, compare ? k : 1);
     else if (fmt == REPORT_PAJE)
         export_paje(stdout, runs, compare ? k : 1);
     else if (fmt == REPORT_DOT)

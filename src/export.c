@@ -10,6 +10,8 @@
  */
 #include "export.h"
 
+#include "explain.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -121,7 +123,11 @@ struct svg {
     double tmax;
     bool compact;       /* one row per lane: large clusters */
     double lane_h;
+    int *lane;          /* node -> its lane, -1 when not drawn (a large cluster shows a subset) */
+    int nlanes;
 };
+
+#define SVG_MAX_LANES 40    /* more nodes: the critical path and the latest to hold the message */
 
 static void xml_text(FILE *fp, const char *s)
 {
@@ -131,7 +137,7 @@ static void xml_text(FILE *fp, const char *s)
         case '<': fputs("&lt;", fp); break;
         case '>': fputs("&gt;", fp); break;
         case '"': fputs("&quot;", fp); break;
-        default: fputc(*s, fp); break;
+        default: fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, fp); break;   /* no control characters in XML */
         }
     }
 }
@@ -250,19 +256,22 @@ static double svg_gantt(const struct svg *g, const struct run *r, double y, doub
     unsigned char *crit = xmalloc((size_t)e->n ? (size_t)e->n : 1);
     export_critical_path(e, crit);
     char head[256];
-    snprintf(head, sizeof head, "%s: makespan %s", r->sched.ops->name, report_num(e->makespan));
+    snprintf(head, sizeof head, "%s: makespan %s%s", r->sched.ops->name, report_num(e->makespan),
+             r->sched.status == OPT_PROVEN ? " (proven optimal)" : "");
     svg_text(g, 12, y + 16, 15, "start", COL_TEXT, "bold", head);
     y += 26;
     double lh = g->lane_h, top = y;
-    for (int p = 0; p < c->n; p++) {
+    for (int p = 0; p < g->nlanes; p++) {
         double ly = y + p * lh;
         if (p % 2 == 1)
             fprintf(g->fp, "<rect x=\"0\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#f4f4f4\"/>\n",
                     ly, SVG_W, lh);
     }
-    svg_grid(g, top, top + c->n * lh, step);
+    svg_grid(g, top, top + g->nlanes * lh, step);
     for (int p = 0; p < c->n; p++) {
-        double ly = y + p * lh;
+        if (g->lane[p] < 0)
+            continue;
+        double ly = y + g->lane[p] * lh;
         char name[128];
         snprintf(name, sizeof name, "%s%s", c->nodes[p].name, p == c->source ? " (source)" : "");
         double fs = g->compact ? (lh > 9 ? 9 : lh - 1) : 12;
@@ -273,21 +282,31 @@ static double svg_gantt(const struct svg *g, const struct run *r, double y, doub
         const struct transfer *t = &e->tr[i];
         bool on_crit = t->msg == 0 && crit[t->to] && crit[t->from] && e->parent[t->to] == t->from;
         double sy, ry, bh;
+        int lf = g->lane[t->from], lt = g->lane[t->to];   /* -1: that end is not drawn */
         if (g->compact) {
             bh = lh - 2;
-            sy = y + t->from * lh + 1;
-            ry = y + t->to * lh + 1;
+            sy = y + lf * lh + 1;
+            ry = y + lt * lh + 1;
         } else {
             bh = (lh - 6) / 2;
-            sy = y + t->from * lh + 2;
-            ry = y + t->to * lh + 4 + bh;
+            sy = y + lf * lh + 2;
+            ry = y + lt * lh + 4 + bh;
         }
-        char sl[140], rl[140];
-        snprintf(sl, sizeof sl, "\xe2\x86\x92%s", c->nodes[t->to].name);   /* → */
-        snprintf(rl, sizeof rl, "\xe2\x86\x90%s", c->nodes[t->from].name); /* ← */
+        char sl[160], rl[160], slice[16] = "";
+        if (e->nmsg > 1 && !e->personal)   /* a pipelined slice: its number, from 1 */
+            snprintf(slice, sizeof slice, "%d", t->msg + 1);
+        snprintf(sl, sizeof sl, "%s\xe2\x86\x92%s", slice, c->nodes[t->to].name);   /* → */
+        snprintf(rl, sizeof rl, "%s\xe2\x86\x90%s", slice, c->nodes[t->from].name); /* ← */
+        if (lf < 0)
+            sy = -1;
+        if (lt < 0)
+            ry = -1;
         const char *recv_label = g->compact ? NULL : rl;
-        svg_bar(g, t->start, t->send_end, sy, bh, COL_SEND, g->compact ? NULL : sl, "#ffffff", on_crit);
+        if (sy >= 0)
+            svg_bar(g, t->start, t->send_end, sy, bh, COL_SEND, g->compact ? NULL : sl, "#ffffff", on_crit);
         bool has_recv = t->recv_end > t->recv_start;
+        if (ry < 0)
+            continue;
         svg_bar(g, t->link_start, t->link_end, ry, bh, COL_LINK,
                 has_recv && (t->recv_end - t->recv_start) * g->scale >= 30 ? NULL : recv_label,
                 COL_TEXT, on_crit);
@@ -298,9 +317,9 @@ static double svg_gantt(const struct svg *g, const struct run *r, double y, doub
     double ms = tx(g, e->makespan);
     fprintf(g->fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
                    "stroke-width=\"1.5\" stroke-dasharray=\"5,3\"/>\n",
-            ms, top - 4, ms, top + c->n * lh + 2, COL_CRIT);
+            ms, top - 4, ms, top + g->nlanes * lh + 2, COL_CRIT);
     free(crit);
-    return 26 + c->n * lh + 8;
+    return 26 + g->nlanes * lh + 8;
 }
 
 /* The broadcast tree of one run on the time axis, from y; returns the height used. */
@@ -311,7 +330,10 @@ static double svg_tree(const struct svg *g, const struct run *r, double y)
     int n = c->n;
     int *order = xmalloc((size_t)n * sizeof *order), *row = xmalloc((size_t)n * sizeof *row);
     unsigned char *crit = xmalloc((size_t)n);
-    int cnt = export_tree_order(e, order, NULL);
+    int all = export_tree_order(e, order, NULL), cnt = 0;
+    for (int i = 0; i < all; i++)   /* the drawn nodes only, in the tree's order */
+        if (g->lane[order[i]] >= 0)
+            order[cnt++] = order[i];
     export_critical_path(e, crit);
     for (int p = 0; p < n; p++)
         row[p] = -1;
@@ -325,7 +347,9 @@ static double svg_tree(const struct svg *g, const struct run *r, double y)
     y += 30;
     for (int i = 0; i < cnt; i++) {   /* edges first, under the nodes */
         int v = order[i], u = e->parent[v];
-        if (u < 0 || row[u] < 0)
+        while (u >= 0 && row[u] < 0)   /* a hidden sender: the edge comes from its nearest drawn ancestor */
+            u = e->parent[u];
+        if (u < 0)
             continue;
         bool on = crit[u] && crit[v];
         fprintf(g->fp, "<path d=\"M%.1f,%.1f V%.1f H%.1f\" fill=\"none\" stroke=\"%s\" "
@@ -344,9 +368,16 @@ static double svg_tree(const struct svg *g, const struct run *r, double y)
                      c->nodes[v].name, report_num(engine_hold_time(e, v, 0)));
         else
             snprintf(label, sizeof label, "%s (source)", c->nodes[v].name);
-        /* Labels of late nodes go above the edge to their left, so they stay on the page. */
+        /* Labels of late nodes go to the left of the node, on its own row (on a
+         * white ground over its edge), so they stay on the page and never overlap
+         * a neighbour's (above the edge they met the row above). */
         bool left = x > SVG_LEFT + 0.7 * (SVG_W - SVG_LEFT - SVG_RIGHT);
-        svg_text(g, left ? x - 6 : x + 8, left ? cy - 4 : cy + fs * 0.35, fs, left ? "end" : "start",
+        if (left) {   /* a white ground over its own edge */
+            double lw = (double)strlen(label) * fs * 0.6 + 4;
+            fprintf(g->fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ffffff\" "
+                           "stroke-width=\"%.1f\"/>\n", x - 9 - lw, cy, x - 9, cy, fs * 1.2);
+        }
+        svg_text(g, left ? x - 9 : x + 8, cy + fs * 0.35, fs, left ? "end" : "start",
                  crit[v] ? COL_CRIT : COL_TEXT, NULL, label);
     }
     free(order);
@@ -366,7 +397,59 @@ static void summary_line(const struct run *r, char *buf, size_t size)
                                report_num(r->opt_lower), report_num(r->optimum));
     double limit;
     if (at < size && run_guarantee(r, &limit))
-        snprintf(buf + at, size - at, " \xc2\xb7 2T + \xce\xb2 = %s", report_num(limit));
+        at += (size_t)snprintf(buf + at, size - at, " \xc2\xb7 2T + \xce\xb2 = %s", report_num(limit));
+    if (at < size && r->sched.slices > 0)   /* a pipelined run: its slices and throughputs */
+        snprintf(buf + at, size - at, " \xc2\xb7 %d slices \xc2\xb7 throughput %s \xc2\xb7 LP optimum %s",
+                 r->sched.slices, report_num(r->sched.throughput), report_num(r->sched.optimal_throughput));
+}
+
+/*
+ * The nodes a large cluster's picture shows (g->lane): every node up to
+ * SVG_MAX_LANES; above, the source, every run's critical path, then the
+ * nodes that hold the message latest, in node order.  Returns how many.
+ */
+static int pick_lanes(struct svg *g, const struct run *runs, int k)
+{
+    const struct cluster *c = runs[0].c;
+    g->lane = xmalloc((size_t)(c->n ? c->n : 1) * sizeof *g->lane);
+    unsigned char *keep = xcalloc((size_t)(c->n ? c->n : 1), 1), *crit = xmalloc((size_t)(c->n ? c->n : 1));
+    int want = c->n <= SVG_MAX_LANES ? c->n : SVG_MAX_LANES, have = 0;
+    if (want == c->n) {
+        memset(keep, 1, (size_t)c->n);
+        have = c->n;
+    } else {
+        keep[c->source] = 1;
+        have = 1;
+        for (int i = 0; i < k; i++) {
+            export_critical_path(&runs[i].eng, crit);
+            for (int p = 0; p < c->n && have < want; p++)
+                if (crit[p] && !keep[p]) {
+                    keep[p] = 1;
+                    have++;
+                }
+        }
+        while (have < want) {   /* the latest holder not kept yet: O(n) a pick, want picks */
+            int best = -1;
+            double bt = -1;
+            for (int p = 0; p < c->n; p++) {
+                double h = engine_hold_time(&runs[0].eng, p, 0);
+                if (!keep[p] && (best < 0 || h > bt)) {
+                    best = p;
+                    bt = h;
+                }
+            }
+            if (best < 0)
+                break;
+            keep[best] = 1;
+            have++;
+        }
+    }
+    g->nlanes = 0;
+    for (int p = 0; p < c->n; p++)
+        g->lane[p] = keep[p] ? g->nlanes++ : -1;
+    free(keep);
+    free(crit);
+    return g->nlanes;
 }
 
 int export_svg(FILE *fp, const struct run *runs, int k)
@@ -381,16 +464,17 @@ int export_svg(FILE *fp, const struct run *runs, int k)
     if (!(g.tmax > 0))
         g.tmax = 1;
     g.scale = (SVG_W - SVG_LEFT - SVG_RIGHT) / g.tmax;
-    g.compact = c->n > 40;
+    pick_lanes(&g, runs, k);
+    g.compact = g.nlanes > 20;
     g.lane_h = g.compact ? 11 : 32;
     double step = export_nice_step(g.tmax, 12);
 
-    double h = 100 + (c->description ? 2 * 16 : 0);
+    double h = 100 + (c->description ? 2 * 16 : 0) + (k >= 2 ? 56 : 0) + (g.nlanes < c->n ? 18 : 0);
     for (int i = 0; i < k; i++) {
         int reached = 0;
         for (int p = 0; p < c->n; p++)
-            reached += engine_holds(&runs[i].eng, p, 0);
-        h += 26 + c->n * g.lane_h + 8;
+            reached += g.lane[p] >= 0 && engine_holds(&runs[i].eng, p, 0);
+        h += 26 + g.nlanes * g.lane_h + 8;
         h += 30 + (reached > 0 ? reached : 1) * (g.compact ? 11 : 20) + 10;
     }
     h += 40 + 22.0 * k + 20;
@@ -407,6 +491,35 @@ int export_svg(FILE *fp, const struct run *runs, int k)
     fprintf(fp, "</title>\n<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");
     svg_text(&g, 12, 30, 20, "start", COL_TEXT, "bold", title);
     double y = 52;
+    if (k >= 2) {   /* compare: both schedules, the difference, which is proven optimal, where they part */
+        char sub[768], fd[2048];
+        const struct run *a = &runs[0], *b = &runs[1];
+        double d = a->eng.makespan - b->eng.makespan;
+        snprintf(sub, sizeof sub, "%s %s vs %s %s: difference %s%s%s%s%s", a->sched.ops->name,
+                 report_num(a->eng.makespan), b->sched.ops->name, report_num(b->eng.makespan),
+                 d > 0 ? "+" : "", report_num(d), b->eng.makespan > 0 ? " (" : "", "", "");   /* then the percent */
+        size_t at = strlen(sub);
+        if (b->eng.makespan > 0 && at < sizeof sub)
+            at += (size_t)snprintf(sub + at, sizeof sub - at, "%+.0f%%)", 100.0 * d / b->eng.makespan);
+        for (int i = 0; i < 2 && at < sizeof sub; i++)
+            if (runs[i].sched.status == OPT_PROVEN)
+                at += (size_t)snprintf(sub + at, sizeof sub - at, " \xc2\xb7 %s is proven optimal",
+                                       runs[i].sched.ops->name);
+        svg_text(&g, 12, y, 14, "start", COL_TEXT, "bold", sub);
+        y += 18;
+        struct explain_diff ed;
+        if (!a->eng.lean && !b->eng.lean && explain_first_difference(&a->eng, &b->eng, &ed) == 0) {
+            explain_diff_text(&a->eng, a->sched.ops->name, b->sched.ops->name, &ed, fd, sizeof fd);
+            y = svg_wrapped(&g, 12, y, 12, 150, 2, fd) + 20;
+        }
+    }
+    if (g.nlanes < c->n) {
+        char note[160];
+        snprintf(note, sizeof note, "showing %d of %d nodes: the source, the critical path and the latest to "
+                 "hold the message", g.nlanes, c->n);
+        svg_text(&g, 12, y, 12, "start", COL_CRIT, NULL, note);
+        y += 18;
+    }
     if (c->description)   /* wrapped at spaces, at most three lines */
         y = svg_wrapped(&g, 12, y, 12, 150, 3, c->description);
     svg_legend(&g, y + 26);
@@ -426,6 +539,7 @@ int export_svg(FILE *fp, const struct run *runs, int k)
         y += 22;
     }
     fprintf(fp, "</svg>\n");
+    free(g.lane);
     return ferror(fp) ? -1 : 0;
 }
 

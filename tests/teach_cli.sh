@@ -38,6 +38,30 @@ ok $? "k-class n=8: a first difference too"
 "$HETCAST" run clusters/counterexample.csv -s optimal | grep -q "p2 is served as early as it can ever be (holds it at t=5), within the lower bound 5"
 ok $? "optimal's reason: p2 served as early as it can be, meeting the lower bound"
 
+# ---- slides: what a compare, a pipeline and a large cluster's SVG say ----
+
+"$HETCAST" compare clusters/counterexample.csv --format svg >"$TMP/cmp.svg"
+grep -q "fnf 6 vs optimal 5: difference +1 (+20%) · optimal is proven optimal" "$TMP/cmp.svg"
+ok $? "compare SVG: the title names both schedules, the difference and which is proven optimal"
+grep -q "first difference: decision 1" "$TMP/cmp.svg"
+ok $? "compare SVG: and the first difference"
+"$HETCAST" run clusters/platform-small.csv -s grow-tree --slices 4 --format svg >"$TMP/pipe.svg"
+grep -q "1→P1" "$TMP/pipe.svg" && grep -q "4 slices · throughput 0.25 · LP optimum 0.375" "$TMP/pipe.svg"
+ok $? "pipeline SVG: slice numbers on the bars, slices and throughputs in the summary"
+"$HETCAST" run clusters/fig6-100.csv --format svg >"$TMP/big.svg"
+height=$(sed -n 's/.*<svg [^>]*height="\([0-9]*\)".*/\1/p' "$TMP/big.svg" | head -n 1)
+grep -q "showing 40 of 100 nodes" "$TMP/big.svg" && [ "${height:-9999}" -lt 1300 ]
+ok $? "100 nodes: 40 lanes (the critical path and the latest), ${height:-?} px tall (was 2488)"
+# Tree labels never share a row: every label of the tree sits at its own y.
+awk '/broadcast tree/ { t = 1 } t && /<text/ && /t=[0-9]/ { match($0, /y="[0-9.]*"/); print substr($0, RSTART, RLENGTH) }' \
+    "$TMP/big.svg" | sort | uniq -d >"$TMP/dups"
+[ ! -s "$TMP/dups" ]
+ok $? "100 nodes: no two tree labels on one row"
+printf 'name,send,recv\n"a\001b",1,1\nc,1,2\n' >"$TMP/ctl.csv"
+"$HETCAST" run "$TMP/ctl.csv" --format svg 2>/dev/null | grep -q "$(printf '\001')"
+[ $? -ne 0 ]
+ok $? "a control character in a name never reaches the SVG"
+
 # ---- lessons: every shipped one prints, and its numbers are hetcast's ----
 
 lessons=0

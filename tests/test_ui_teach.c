@@ -338,6 +338,49 @@ static void lesson(void)
     lesson_free(&l);
 }
 
+/* S in compare mode changes the second scheduler. */
+static void second_scheduler(void)
+{
+    struct view v;
+    const char *two[] = {"fnf", "optimal"};
+    if (open_args(&v, "clusters/counterexample.csv", two, 2, NULL, NULL) != 0)
+        return;
+    view_key(&v, 'S');
+    ok(v.screen == &screen_chooser, "S opens the scheduler list in compare mode");
+    int k = 0;
+    while (k < v.ch.n && strcmp(v.ch.items[k], "slowest-first") != 0)
+        k++;
+    v.ch.sel = k;
+    view_key(&v, UK_ENTER);
+    ok(v.nruns == 2 && strcmp(vrun_sched_name(&v.runs[0]), "fnf") == 0 &&
+       strcmp(vrun_sched_name(&v.runs[1]), "slowest-first") == 0,
+       "and the choice replaces the second pane's scheduler (%s vs %s)", vrun_sched_name(&v.runs[0]),
+       vrun_sched_name(&v.runs[1]));
+    view_close(&v);
+}
+
+/* A tall terminal: a 3-node chart grows to use the rows (it used 11 of 60). */
+static void tall(void)
+{
+    struct view v;
+    const char *one[] = {"fnf"};
+    if (open_args(&v, "clusters/counterexample.csv", one, 1, NULL, NULL) != 0)
+        return;
+    cb_resize(&cb, 200, 60);
+    view_key(&v, UK_END);
+    char *s = screen(&v);
+    free(s);
+    int x, y = -1;
+    bool found = cb_find(&cb, "time", &x, &y);
+    ok(found && y >= 30, "200x60: the lanes grow (the axis at row %d, was 14)", y);
+    int rows = 0;   /* receive rows of p2 drawn as bars */
+    for (int r = 0; r < cb.h; r++)
+        rows += cb_at(&cb, 150, r)->ch == 0x2588;
+    ok(rows >= 2, "and the bars are thicker (%d rows of receive at one column)", rows);
+    cb_resize(&cb, 80, 24);
+    view_close(&v);
+}
+
 int main(void)
 {
     lua_sched_set_dir(HETCAST_SRCLUADIR);
@@ -351,6 +394,8 @@ int main(void)
     why();
     exercise();
     lesson();
+    tall();
+    second_scheduler();
     cb_free(&cb);
     return tap_exit();
 }

@@ -173,6 +173,13 @@ struct tmap tmap_make(struct view *v, int x0, int w, double tmax, double now)
 
 /* ---- Gantt ---- */
 
+/* Rows per kind (send, link, receive): more than one when tall lanes have room (gantt_fit). */
+static int thick(const struct lanes *L)
+{
+    return !L->ports && L->rpl >= 4 ? (L->rpl - 1) / 3 : 1;
+}
+
+/* The row of a kind in a node's lane: the middle one when a kind has several. */
 static int lane_row(const struct lanes *L, int node, enum kind k)
 {
     if (node < L->top || node >= L->top + L->count)
@@ -181,7 +188,7 @@ static int lane_row(const struct lanes *L, int node, enum kind k)
     if (L->ports)
         return k == K_LINK ? -1 : k == K_RECV ? y + 1 : y;
     if (L->rpl >= 3)
-        return y + (int)k;
+        return y + (int)k * thick(L) + thick(L) / 2;
     return L->rpl == 2 && k != K_SEND ? y + 1 : y;
 }
 
@@ -316,9 +323,13 @@ static bool shown(const struct gsrc *s, int i)
 static void draw_transfer(struct view *v, struct cellbuf *cb, const struct lanes *L,
                           const struct tmap *m, const struct transfer *t, double now)
 {
-    bar(v, cb, m, lane_row(L, t->from, K_SEND), t->start, t->send_end, K_SEND, now);
-    bar(v, cb, m, lane_row(L, t->to, K_LINK), t->link_start, t->link_end, K_LINK, now);
-    bar(v, cb, m, lane_row(L, t->to, K_RECV), t->recv_start, t->recv_end, K_RECV, now);
+    int th = thick(L), up = th / 2;   /* every row of the kind: tall lanes draw thick bars */
+    for (int r = 0; r < th; r++) {
+        int ys = lane_row(L, t->from, K_SEND), yl = lane_row(L, t->to, K_LINK), yr = lane_row(L, t->to, K_RECV);
+        bar(v, cb, m, ys < 0 ? -1 : ys - up + r, t->start, t->send_end, K_SEND, now);
+        bar(v, cb, m, yl < 0 ? -1 : yl - up + r, t->link_start, t->link_end, K_LINK, now);
+        bar(v, cb, m, yr < 0 ? -1 : yr - up + r, t->recv_start, t->recv_end, K_RECV, now);
+    }
 }
 
 static void label_transfer(struct view *v, struct cellbuf *cb, const struct lanes *L,
@@ -367,7 +378,7 @@ static void lane_labels(struct view *v, struct cellbuf *cb, const struct lanes *
                                                                           : R_NORMAL;
         if (crit && crit[p] && p != v->sel)
             attr = R_CRIT;
-        int tagged = L->ports ? 2 : L->rpl >= 3 ? 3 : L->rpl;
+        int tagged = L->ports ? 2 : L->rpl >= 4 ? L->rpl - 1 : L->rpl >= 3 ? 3 : L->rpl;
         cb_fill(cb, L->x, y, L->lw - 2, tagged, ' ', p == v->sel ? R_SEL : R_NORMAL);
         cb_text(cb, L->x, y, nw, c->nodes[p].name, attr, v->ascii);
         unsigned tattr = p == v->sel ? R_SEL : R_DIM;
@@ -376,7 +387,7 @@ static void lane_labels(struct view *v, struct cellbuf *cb, const struct lanes *
             cb_text(cb, L->x + nw + 1, y + 1, 4, "recv", tattr, v->ascii);
         } else if (L->rpl >= 3)
             for (int k = 0; k < 3; k++)
-                cb_text(cb, L->x + nw + 1, y + k, 4, tags[k], tattr, v->ascii);
+                cb_text(cb, L->x + nw + 1, y + k * thick(L) + thick(L) / 2, 4, tags[k], tattr, v->ascii);
         else if (L->rpl == 2) {
             cb_text(cb, L->x + nw + 1, y, 4, "send", tattr, v->ascii);
             cb_text(cb, L->x + nw + 1, y + 1, 4, "recv", tattr, v->ascii);
@@ -431,8 +442,9 @@ void gantt_draw(struct view *v, struct cellbuf *cb, const struct lanes *L,
     lane_labels(v, cb, L, e->c, crit);
     for (int i = 0; i < e->ntr; i++)
         if (waiting(s, i))
-            wait_bar(v, cb, m, lane_row(L, e->tr[i].from, K_SEND), e->tr[i].wait_start, e->tr[i].start,
-                     s->now);
+            for (int r = 0, ys = lane_row(L, e->tr[i].from, K_SEND); r < thick(L); r++)
+                wait_bar(v, cb, m, ys < 0 ? -1 : ys - thick(L) / 2 + r, e->tr[i].wait_start, e->tr[i].start,
+                         s->now);
     for (int i = 0; i < e->ntr; i++)
         if (shown(s, i))
             draw_transfer(v, cb, L, m, &e->tr[i], s->now);
@@ -500,6 +512,10 @@ void gantt_fit(struct view *v, struct lanes *L, int n, int rows, bool overlap)
         L->rpl = n * 3 <= rows ? 3 : 2;
     else
         L->rpl = n * 4 <= rows ? 4 : n * 3 <= rows ? 3 : n * 2 <= rows || overlap ? 2 : 1;
+    if (L->rpl == 4 && n > 0) {   /* a tall terminal: thicker bars, up to 3 rows a kind, not empty rows */
+        int th = (rows / n - 1) / 3;
+        L->rpl = 3 * (th > 3 ? 3 : th < 1 ? 1 : th) + 1;
+    }
     int fit = rows / L->rpl;
     if (fit < 1)
         fit = 1;

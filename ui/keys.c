@@ -18,8 +18,8 @@
 
 static const char *sched_help(const struct view *v)
 {
-    return v->exchange ? "the exchange's order: caterpillar, random, rspb, ..."
-                       : "scheduler: the built-ins and the Lua heuristics in lua/";
+    return v->exchange ? "the exchange's order (S: the second pane's in compare)"
+                       : "scheduler: built-ins and lua/ (S: the second in compare)";
 }
 
 static const char *model_help(const struct view *v)
@@ -77,7 +77,7 @@ static const struct key_row rows[] = {
      NULL},
     {{'p'}, MAIN, REQ_PLAY, "play / pause", NULL},
     {{'<', '>', ',', '.'}, MAIN, REQ_SPEED, "slower / faster play", NULL},
-    {{'s'}, MAIN, REQ_SCHED, "scheduler: the built-ins and the Lua heuristics in lua/", sched_help},
+    {{'s', 'S'}, MAIN, REQ_SCHED, "scheduler: the built-ins and the Lua heuristics in lua/", sched_help},
     {{'m'}, MAIN, REQ_MODEL, "port model", model_help},
     {{'c'}, MAIN, REQ_COMPARE, "compare on/off: two schedulers on one time axis", NULL},
     {{'t'}, MAIN, REQ_PANE, "tree pane: who sent to whom, receive times, critical path", pane_help},

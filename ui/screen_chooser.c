@@ -55,7 +55,8 @@ void chooser_open(struct view *v, enum chooser_kind kind)
 {
     chooser_clear(&v->ch);
     v->ch.kind = kind;
-    const char *current = kind == CH_SCHED ? v->runs[0].name : model_name(v->model);
+    const char *current = kind == CH_SCHED ? v->runs[v->ch_second && v->nruns == 2 ? 1 : 0].name
+                                           : model_name(v->model);
     if (kind == CH_SCHED && v->exchange) {
         for (int a = 0; a < XSCHED_COUNT; a++) {
             const struct xsched_ops *ops = xsched_at(a);
@@ -188,6 +189,7 @@ static unsigned chooser_request(struct view *v, enum ui_req req, int key)
         v->screen = v->back;
         if (ch->kind == CH_SCHED) {
             view_set_scheduler(v, ch->items[ch->sel]);
+            v->ch_second = false;
         } else {
             enum model m;
             if (model_parse(ch->items[ch->sel], &m) == 0)

@@ -431,7 +431,7 @@ static void draw_exercise(struct view *v, struct cellbuf *cb)
     ui_legend(v, cb, 2, gw, false);
     struct gsrc s = {&xr->eng, NULL, INFINITY, has_preview ? &preview : NULL, true};
     gantt_draw(v, cb, &L, &m, &s, NULL);
-    int ay = gy + L.count * L.rpl - (L.rpl == 4 ? 1 : 0);
+    int ay = gy + L.count * L.rpl - (L.rpl >= 4 ? 1 : 0);
     if (ay > h - 5)
         ay = h - 5;
     gantt_axis(v, cb, &m, 0, ay, L.lw, NAN);

@@ -343,7 +343,7 @@ static void draw_main(struct view *v, struct cellbuf *cb)
     struct tmap m = tmap_make(v, L.lw, gw - L.lw, tmax, now);
     ui_legend(v, cb, 2, gw, true);
     /* The last row of a lane is blank when it has one for the gap. */
-    int gap = L.rpl == 4 || (L.ports && L.rpl == 3) ? 1 : 0;
+    int gap = (!L.ports && L.rpl >= 4) || (L.ports && L.rpl == 3) ? 1 : 0;
     int ay = h - 5, pane_y[2] = {gy, gy};
     if (v->nruns == 1) {
         unsigned char *crit = NULL;
@@ -460,7 +460,11 @@ static unsigned main_request(struct view *v, enum ui_req req, int key)
         break;
     case REQ_SCHED:
         v->playing = false;
-        chooser_open(v, CH_SCHED);
+        v->ch_second = key == 'S' && v->nruns == 2;
+        if (key == 'S' && v->nruns != 2)
+            view_message(v, MSG_INFO, "S changes the second scheduler of compare mode (c); s the first");
+        else
+            chooser_open(v, CH_SCHED);
         break;
     case REQ_MODEL:
         v->playing = false;

@@ -349,11 +349,12 @@ int view_set_scheduler(struct view *v, const char *name)
     }
     double now = view_now(v);
     bool at_end = v->step == v->nsteps && v->step > 0;
-    vrun_free(&v->runs[0]);
-    v->runs[0] = fresh;
+    int i = v->nruns == 2 && v->ch_second ? 1 : 0;   /* S in compare mode: the second pane */
+    vrun_free(&v->runs[i]);
+    v->runs[i] = fresh;
     reposition(v, now, at_end);
-    view_message(v, MSG_INFO, "scheduler %s: %s %g", vrun_sched_name(&v->runs[0]),
-                 v->exchange ? "completion" : "makespan", vrun_end(&v->runs[0]));
+    view_message(v, MSG_INFO, "scheduler %s%s: %s %g", vrun_sched_name(&v->runs[i]),
+                 i ? " (second pane)" : "", v->exchange ? "completion" : "makespan", vrun_end(&v->runs[i]));
     return 0;
 }
 
