@@ -359,6 +359,33 @@ static void second_scheduler(void)
     view_close(&v);
 }
 
+/* An export over a few MB asks first: e again writes it. */
+static void large_export(void)
+{
+    struct view v;
+    const char *one[] = {"fnf"};
+    if (open_args(&v, "clusters/k-class.lua", one, 1, "n=40000", NULL) != 0)
+        return;
+    char dir[] = "/tmp/hetcast-teach.XXXXXX";
+    if (!mkdtemp(dir)) {
+        view_close(&v);
+        return;
+    }
+    char stem[600], csv[700], svg[700];
+    snprintf(stem, sizeof stem, "%s/big", dir);
+    snprintf(csv, sizeof csv, "%s.csv", stem);
+    snprintf(svg, sizeof svg, "%s.svg", stem);
+    view_export(&v, stem);
+    ok(strstr(v.msg, "would be about") && access(csv, F_OK) != 0,
+       "40000 nodes: e says how large the export would be, and writes nothing yet (%s)", v.msg);
+    view_export(&v, stem);
+    ok(access(csv, F_OK) == 0 && access(svg, F_OK) == 0, "e again writes it");
+    unlink(csv);
+    unlink(svg);
+    rmdir(dir);
+    view_close(&v);
+}
+
 /* A tall terminal: a 3-node chart grows to use the rows (it used 11 of 60). */
 static void tall(void)
 {
@@ -396,6 +423,7 @@ int main(void)
     lesson();
     tall();
     second_scheduler();
+    large_export();
     cb_free(&cb);
     return tap_exit();
 }

@@ -32,6 +32,7 @@ static const int play_delays[] = {2000, 1000, 500, 250, 100, 40};   /* ms per st
 #define MAX_ZOOM 12   /* time zoomed in up to 2^12 times the fitted scale (+ and - in view_request) */
 #define VIEW_BUSY_EXCHANGE_NODES 40   /* exchanges this large say "computing" first */
 #define VIEW_BUSY_RUN_NODES 10000     /* broadcasts this large too (and Lua heuristics) */
+#define VIEW_EXPORT_ASK_BYTES (4.0 * 1048576)   /* exports larger than this ask first (e again) */
 
 void view_message(struct view *v, enum msg_kind kind, const char *fmt, ...)
 {
@@ -631,6 +632,17 @@ int view_export(struct view *v, const char *stem)
                      "no SVG)", csv);
         return 0;
     }
+    /* Over a few MB (the CSV has a row per transfer, about 120 bytes): ask first. */
+    double bytes = 0;
+    for (int i = 0; i < v->nruns; i++)
+        bytes += 120.0 * v->runs[i].run.eng.ntr;
+    if (bytes > VIEW_EXPORT_ASK_BYTES && !v->export_ok) {
+        v->export_ok = true;
+        view_message(v, MSG_INFO, "the export would be about %.0f MB (a CSV row per transfer): e again to "
+                     "write it, any other key to leave it", bytes / 1048576.0);
+        return 0;
+    }
+    v->export_ok = false;
     struct run runs[2];
     for (int i = 0; i < v->nruns; i++)
         runs[i] = v->runs[i].run;
@@ -731,6 +743,8 @@ unsigned view_key(struct view *v, int key)
 {
     if (key == UK_RESIZE)
         return UI_HANDLED | UI_REDRAW;
+    if (key != 'e')   /* a large export asked first: any other key leaves it */
+        v->export_ok = false;
     const struct key_row *row = keys_find(v->screen->id, key);
     return row ? v->screen->request(v, row->req, key) : 0;
 }

@@ -151,6 +151,7 @@ struct view {
     char lua_last[256]; /* the last of them, "script: text" */
     const struct screen *screen, *back;
     struct chooser ch;
+    bool export_ok;     /* a large export was announced: e again writes it */
     bool ch_second;     /* the scheduler list (S) sets compare mode's second scheduler */
     struct exercise ex;
     /* The facts and the log (screen_facts.c), the prompt (/ and :). */
