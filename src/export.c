@@ -129,15 +129,37 @@ struct svg {
 
 #define SVG_MAX_LANES 40    /* more nodes: the critical path and the latest to hold the message */
 
+/* The bytes of a whole UTF-8 character at s (2 to 4), or 0 when s holds
+ * none: a label cut to its buffer may end inside a character. */
+static int utf8_char(const unsigned char *s)
+{
+    int n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+    if (s[0] >= 0xf5)
+        return 0;
+    for (int i = 1; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    return n;
+}
+
 static void xml_text(FILE *fp, const char *s)
 {
     for (; s && *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch >= 0x80) {   /* whole characters only: the SVG stays UTF-8 */
+            int n = utf8_char((const unsigned char *)s);
+            if (n)
+                fwrite(s, 1, (size_t)n, fp), s += n - 1;
+            else
+                fputc('?', fp);
+            continue;
+        }
         switch (*s) {
         case '&': fputs("&amp;", fp); break;
         case '<': fputs("&lt;", fp); break;
         case '>': fputs("&gt;", fp); break;
         case '"': fputs("&quot;", fp); break;
-        default: fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, fp); break;   /* no control characters in XML */
+        default: fputc(ch < 0x20 || ch == 0x7f ? '?' : *s, fp); break;   /* no control characters in XML */
         }
     }
 }
