@@ -226,6 +226,20 @@ const char *diag_shown(const char *s, char *buf, size_t size)
     return buf;
 }
 
+void text_cut_tail(char *s)
+{
+    size_t n = strlen(s);
+    for (size_t back = 1; back <= 4 && back <= n; back++) {
+        unsigned char c = (unsigned char)s[n - back];
+        if ((c & 0xc0) == 0x80)
+            continue;   /* a continuation byte: look further back for the lead */
+        int need = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+        if ((size_t)need > back)
+            s[n - back] = '\0';   /* the lead of a character cut short */
+        return;
+    }
+}
+
 int text_char(const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;

@@ -58,6 +58,9 @@ const char *text_flaw(const char *s);
 void text_put(const char *s, FILE *fp);
 /* The same into a fresh heap string (caller frees). */
 char *text_escape(const char *s);
+/* Drop an incomplete UTF-8 character at the end of s (text cut to a buffer
+ * by snprintf may end inside one); s is changed in place. */
+void text_cut_tail(char *s);
 
 /* printf into a fresh heap string (NULL only when out of memory). */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

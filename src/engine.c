@@ -219,7 +219,12 @@ int engine_book(struct engine *e, int from, int to, int msg, const char *reason,
         e->last = t;
         lean_push(e, &t, e->ntr++);
     } else {
-        t.reason = reason && reason[0] ? xstrdup(reason) : no_reason;
+        if (reason && reason[0]) {
+            t.reason = xstrdup(reason);
+            text_cut_tail(t.reason);   /* a reason cut to its buffer may end inside a name's character */
+        } else {
+            t.reason = no_reason;
+        }
         if (e->ntr == e->trcap) {
             e->trcap = e->trcap ? 2 * e->trcap : 64;
             e->tr = xrealloc(e->tr, (size_t)e->trcap * sizeof *e->tr);
