@@ -979,7 +979,17 @@ static void test_field_writer(void)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const char *f = cases[i].s;
-        is_int(csvfield_needs_quotes(f), cases[i].quoted, "field writer: \"%s\" is %squoted", f,
+        char shown[32];   /* the case as C writes it: a line break would break the TAP line */
+        size_t k = 0;
+        for (const char *p = f; *p && k + 3 < sizeof shown; p++) {
+            const char *esc = *p == '\n' ? "\\n" : *p == '\r' ? "\\r" : *p == '\t' ? "\\t" : NULL;
+            if (esc)
+                shown[k++] = esc[0], shown[k++] = esc[1];
+            else
+                shown[k++] = *p;
+        }
+        shown[k] = '\0';
+        is_int(csvfield_needs_quotes(f), cases[i].quoted, "field writer: \"%s\" is %squoted", shown,
                cases[i].quoted ? "" : "not ");
         char *text = NULL;
         size_t len = 0;
@@ -998,7 +1008,7 @@ static void test_field_writer(void)
         bool same = c && c->n == 1 && strcmp(c->nodes[0].name, *f && !text_flaw(f) ? f : "n") == 0 &&
                     strcmp(c->nodes[0].klass ? c->nodes[0].klass : "", f) == 0 &&
                     strcmp(c->nodes[0].group ? c->nodes[0].group : "", f) == 0;
-        ok(same, "field writer: \"%s\" loads back the same (first, middle and last field)", f);
+        ok(same, "field writer: \"%s\" loads back the same (first, middle and last field)", shown);
         if (!same)
             diag("written: %s", text);
         cluster_free(c);
