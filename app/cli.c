@@ -34,7 +34,7 @@
 
 enum {
     O_SEED = OPT_LONG, O_SOURCE, O_FORMAT, O_SUMMARY, O_SAVE, O_PARAM, O_LUA_BUDGET, O_LUA_MEMORY,
-    O_TIME_LIMIT, O_NODE_LIMIT, O_SLICES, O_PATTERN, O_RECEIVERS, O_SIZE, O_OUTPUT,
+    O_TIME_LIMIT, O_NODE_LIMIT, O_SLICES, O_PATTERN, O_RECEIVERS, O_SIZE, O_OUTPUT, O_TRACE,
 };
 
 /* The options of the view, run and compare: the dispatch and the help. */
@@ -74,6 +74,9 @@ static const struct opt cli_opt_table[] = {
      OPT_STRING, AT(s.pattern), 0, 0, NULL},
     {"receivers", O_RECEIVERS, "R", "all-to-some: NAME,NAME,... or P% (random, from --seed)",
      OPT_STRING, AT(s.receivers), 0, 0, NULL},
+    {"trace", O_TRACE, "F", "compare and the view: a measured run (CSV, as run --format csv "
+     "writes; hetcast-mpi exec makes one) beside the prediction", OPT_STRING, AT(s.trace), 0, 0,
+     NULL},
     {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0, NULL},
 };
 #undef AT
@@ -87,6 +90,9 @@ static void usage(FILE *fp)
             "       hetcast run FILE [options]     schedule a broadcast and print it (FILE -: CSV on standard input)\n"
             "       hetcast compare FILE -s A -s B [options]\n"
             "                                      several schedulers side by side (default: fnf, optimal)\n"
+            "       hetcast compare FILE --trace MEASURED.csv [-s A]\n"
+            "                                      a measured run beside its prediction (hetcast FILE --trace\n"
+            "                                      MEASURED.csv: in the view)\n"
             "       hetcast lesson FILE.lua [--print]\n"
             "                                      present a lesson; --print writes its handout\n"
             "       hetcast experiment NAME [options]\n"
@@ -250,7 +256,7 @@ static struct cluster *load(const struct cli_opts *o)
 #define CLI_SVG_WARN_BYTES (4u << 20)   /* a slide's picture is well under this */
 
 /* The SVG on standard output, with a warning on stderr when it is larger than a few MB. */
-static void print_svg(const struct run *runs, int k)
+void cli_print_svg(const struct run *runs, int k)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -271,7 +277,7 @@ static void print_result(const struct cli_opts *o, enum report_format fmt, struc
                          int k, bool compare)
 {
     if (fmt == REPORT_SVG)
-        print_svg(runs, compare ? k : 1);
+        cli_print_svg(runs, compare ? k : 1);
     else if (fmt == REPORT_PAJE)
         export_paje(stdout, runs, compare ? k : 1);
     else if (fmt == REPORT_DOT)
@@ -314,11 +320,19 @@ static int cmd_run(int argc, char **argv, bool compare)
     int rc = parse_cli(compare ? "hetcast compare" : "hetcast run", argc, argv, &o, true);
     if (rc)
         return rc < 0 ? 0 : rc;
+    if (o.s.trace && !compare)
+        return opts_error(2, "--trace is for hetcast compare (and the view): hetcast compare %s "
+                             "--trace %s", o.s.file, o.s.trace);
+    if (o.s.trace && session_is_exchange(&o.s))
+        return opts_error(2, "--trace compares a broadcast; a personalized exchange (--pattern, "
+                             "--receivers) has no measured trace");
     if (session_is_exchange(&o.s))
         return cli_exchange(&o, compare);
     enum report_format fmt;
     if (check_format(&o, &fmt) < 0)
         return 2;
+    if (o.s.trace)
+        return cli_trace(&o, fmt);
     char *cause = NULL;
     const struct sched_ops *ops[SESSION_MAX_SCHEDS];
     int k = o.s.nsched;

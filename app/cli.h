@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 
+#include "report.h"
 #include "session.h"
 
 /* What the user asked for: the session's part, and how to print it. */
@@ -37,6 +38,11 @@ int cmd_lesson(int argc, char **argv);
 
 /* Personalized exchanges (cli_exchange.c): run or compare with --pattern. */
 int cli_exchange(const struct cli_opts *o, bool compare);
+
+/* compare --trace: measured beside predicted (cli_trace.c); fmt from --format. */
+int cli_trace(const struct cli_opts *o, enum report_format fmt);
+/* An SVG of k runs on standard output, with a warning on stderr when it is larger than a slide holds. */
+void cli_print_svg(const struct run *runs, int k);
 
 /* Print cause as "hetcast: cause" (or as it is when it names its file) and
  * return status; frees cause. */

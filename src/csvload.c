@@ -24,6 +24,7 @@
 #include "atomic.h"
 #include "cluster.h"
 #include "csv_fast.h"
+#include "csvread.h"
 #include "csvfield.h"
 #include "fastpath.h"
 #include "nameidx.h"
@@ -206,33 +207,10 @@ static void pair_insert(struct pair_index *px, int from, int to, int val)
 
 /* ---- numbers ---- */
 
-/*
- * The SPEC's numbers: [+-] digits [. digits] [(e|E) [+-] digits], with at
- * least one digit before the exponent.  This refuses what strtod would
- * otherwise take: hex, inf, nan, leading blanks and trailing junk.
- */
+/* The SPEC's numbers (csvread.h: the syntax every CSV reader of hetcast shares). */
 static bool number_syntax(const char *s)
 {
-    int digits = 0;
-    if (*s == '+' || *s == '-')
-        s++;
-    for (; is_digit(*s); s++)
-        digits++;
-    if (*s == '.')
-        for (s++; is_digit(*s); s++)
-            digits++;
-    if (digits == 0)
-        return false;
-    if (*s == 'e' || *s == 'E') {
-        s++;
-        if (*s == '+' || *s == '-')
-            s++;
-        if (!is_digit(*s))
-            return false;
-        while (is_digit(*s))
-            s++;
-    }
-    return *s == '\0';
+    return csvread_number_syntax(s);
 }
 
 /* strtod in the C locale (the short decimals without it, on the fast path);

@@ -251,6 +251,46 @@ int engine_book(struct engine *e, int from, int to, int msg, const char *reason,
     return 0;
 }
 
+int engine_record(struct engine *e, const struct transfer *t, char **cause)
+{
+    if (e->lean)
+        return set_cause(cause, "a lean engine keeps no transfer records");
+    if (t->from < 0 || t->from >= e->n || t->to < 0 || t->to >= e->n)
+        return set_cause(cause, "transfer %d -> %d: not a node (0..%d)", t->from, t->to, e->n - 1);
+    if (t->msg < 0 || t->msg >= e->nmsg)
+        return set_cause(cause, "message %d does not exist", t->msg);
+    if (t->from == t->to)
+        return set_cause(cause, "%s cannot send to itself", e->c->nodes[t->from].name);
+    if (engine_holds(e, t->to, t->msg))
+        return set_cause(cause, "%s already has the message", e->c->nodes[t->to].name);
+    if (e->ntr == e->trcap) {
+        e->trcap = e->trcap ? 2 * e->trcap : 64;
+        e->tr = xrealloc(e->tr, (size_t)e->trcap * sizeof *e->tr);
+    }
+    struct transfer *r = &e->tr[e->ntr];
+    *r = *t;
+    r->seq = e->ntr++;
+    if (t->reason && t->reason[0]) {
+        r->reason = xstrdup(t->reason);
+        text_cut_tail(r->reason);
+    } else {
+        r->reason = no_reason;
+    }
+    e->hold[hold_slot(e, t->to, t->msg)] = t->hold;
+    if (t->free > e->send_free[t->from])
+        e->send_free[t->from] = t->free;
+    if (t->msg == 0)
+        e->parent[t->to] = t->from;
+    if (e->nwaiting > 0)
+        e->nwaiting--;
+    if (t->hold > e->makespan)
+        e->makespan = t->hold;
+    free(e->ev);   /* the timeline no longer matches */
+    e->ev = NULL;
+    e->nev = 0;
+    return 0;
+}
+
 void engine_timeline(struct engine *e)
 {
     if (e->lean) {

@@ -205,6 +205,16 @@ int engine_earliest(const struct engine *e, int from, int to, int msg, struct tr
  */
 int engine_book(struct engine *e, int from, int to, int msg, const char *reason, char **cause);
 
+/*
+ * Record a transfer with the times it has (t's from, to, msg, times and
+ * reason), not booked by the timing rule: a measured transfer (trace.h).
+ * The receiver then holds msg from t->hold; the sender need not hold it by
+ * t->start (measured clocks are only so well aligned).  Refuses, like
+ * engine_book, an unknown node, a node sending to itself and a receiver
+ * that already has the message; a lean engine keeps no records.
+ */
+int engine_record(struct engine *e, const struct transfer *t, char **cause);
+
 /* A list policy's whole lean run in its own order: engine_lean.h. */
 
 /* Build e->ev from the bookings (heap on time, then sequence).  Lean: process

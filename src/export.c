@@ -19,6 +19,7 @@
 #include "atomic.h"
 #include "csvfield.h"
 #include "report.h"
+#include "trace.h"
 
 /* ---- the tree ---- */
 
@@ -116,6 +117,7 @@ double export_nice_step(double span, int max_ticks)
 #define COL_CRIT "#d62728"
 #define COL_GRID "#d9d9d9"
 #define COL_TEXT "#222222"
+#define COL_GHOST "#555555"   /* the prediction under a measured run */
 
 struct svg {
     FILE *fp;
@@ -234,7 +236,7 @@ static double svg_wrapped(const struct svg *g, double x, double y, double size, 
     return last;
 }
 
-static void svg_legend(const struct svg *g, double y)
+static void svg_legend(const struct svg *g, double y, bool measured)
 {
     static const struct {
         const char *name, *col;
@@ -249,6 +251,12 @@ static void svg_legend(const struct svg *g, double y)
     fprintf(g->fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
                    "stroke-width=\"2.5\"/>\n", x, y - 4, x + 18, y - 4, COL_CRIT);
     svg_text(g, x + 24, y, 12, "start", COL_TEXT, NULL, "critical path");
+    if (measured) {   /* a measured run's lanes show its prediction as outlines */
+        x += 24 + 7.5 * 13 + 12;
+        fprintf(g->fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"none\" "
+                       "stroke=\"%s\" stroke-dasharray=\"3,2\"/>\n", x, y - 9, COL_GHOST);
+        svg_text(g, x + 18, y, 12, "start", COL_TEXT, NULL, "predicted (under measured)");
+    }
 }
 
 static void svg_grid(const struct svg *g, double y0, double y1, double step)
@@ -270,16 +278,43 @@ static void svg_axis(const struct svg *g, double y, double step)
     svg_text(g, SVG_LEFT - 8, y + 18, 11, "end", COL_TEXT, NULL, "time");
 }
 
-/* The Gantt lanes of one run, from y; returns the height used. */
-static double svg_gantt(const struct svg *g, const struct run *r, double y, double step)
+/* Dashed outlines of a bar [a, b) (the prediction under a measured bar). */
+static void svg_ghost(const struct svg *g, double a, double b, double y, double h)
+{
+    if (!(b > a))
+        return;
+    fprintf(g->fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
+                   "stroke=\"%s\" stroke-width=\"1\" stroke-dasharray=\"3,2\"/>\n",
+            tx(g, a), y, (b - a) * g->scale < 1 ? 1 : (b - a) * g->scale, h, COL_GHOST);
+}
+
+/* "fnf (measured): makespan 6.01 · error +0.01 (+0.17 %)" and the like: a run's heading. */
+static void run_head(const struct run *r, const struct run *pred, char *buf, size_t size)
+{
+    size_t at = (size_t)snprintf(buf, size, "%s%s: makespan %s", r->sched.ops->name, run_tag(r),
+                                 report_num(r->eng.makespan));
+    if (at < size && r->sched.status == OPT_PROVEN)
+        snprintf(buf + at, size - at, " (proven optimal)");
+    if (at < size && pred) {
+        struct trace_error e = trace_makespan_error(pred, r);
+        at += (size_t)snprintf(buf + at, size - at, " \xc2\xb7 error %s%s", e.error > 0 ? "+" : "",
+                               report_num(e.error));
+        if (at < size && isfinite(e.percent))
+            snprintf(buf + at, size - at, " (%+.2f %%)", e.percent);
+    }
+}
+
+/* The Gantt lanes of one run, from y; returns the height used.  pred: a
+ * measured run's prediction, drawn under it as outlines (NULL: none). */
+static double svg_gantt(const struct svg *g, const struct run *r, const struct run *pred, double y,
+                        double step)
 {
     const struct engine *e = &r->eng;
     const struct cluster *c = r->c;
     unsigned char *crit = xmalloc((size_t)e->n ? (size_t)e->n : 1);
     export_critical_path(e, crit);
-    char head[256];
-    snprintf(head, sizeof head, "%s: makespan %s%s", r->sched.ops->name, report_num(e->makespan),
-             r->sched.status == OPT_PROVEN ? " (proven optimal)" : "");
+    char head[320];
+    run_head(r, pred, head, sizeof head);
     svg_text(g, 12, y + 16, 15, "start", COL_TEXT, "bold", head);
     y += 26;
     double lh = g->lane_h, top = y;
@@ -299,6 +334,16 @@ static double svg_gantt(const struct svg *g, const struct run *r, double y, doub
         double fs = g->compact ? (lh > 9 ? 9 : lh - 1) : 12;
         svg_text(g, SVG_LEFT - 8, ly + lh / 2 + fs * 0.35, fs, "end", crit[p] ? COL_CRIT : COL_TEXT,
                  crit[p] ? "bold" : NULL, name);
+    }
+    for (int i = 0; pred && i < pred->eng.ntr; i++) {   /* the prediction first, under the bars */
+        const struct transfer *t = &pred->eng.tr[i];
+        int lf = g->lane[t->from], lt = g->lane[t->to];
+        double bh = g->compact ? lh - 2 : (lh - 6) / 2;
+        if (lf >= 0)
+            svg_ghost(g, t->start, t->send_end, y + lf * lh + (g->compact ? 1 : 2), bh);
+        if (lt >= 0)
+            svg_ghost(g, t->link_start, t->recv_end > t->recv_start ? t->recv_end : t->link_end,
+                      y + lt * lh + (g->compact ? 1 : 4 + bh), bh);
     }
     for (int i = 0; i < e->ntr; i++) {
         const struct transfer *t = &e->tr[i];
@@ -363,8 +408,8 @@ static double svg_tree(const struct svg *g, const struct run *r, double y)
         row[order[i]] = i;
     double rh = g->compact ? 11 : 20, fs = g->compact ? 9 : 12;
     char head[256];
-    snprintf(head, sizeof head, "broadcast tree (%s): a node sits at the time it holds the message",
-             r->sched.ops->name);
+    snprintf(head, sizeof head, "broadcast tree (%s%s): a node sits at the time it holds the message",
+             r->sched.ops->name, r->measured ? ", measured" : "");
     svg_text(g, 12, y + 16, 15, "start", COL_TEXT, "bold", head);
     y += 30;
     for (int i = 0; i < cnt; i++) {   /* edges first, under the nodes */
@@ -410,8 +455,9 @@ static double svg_tree(const struct svg *g, const struct run *r, double y)
 
 static void summary_line(const struct run *r, char *buf, size_t size)
 {
-    size_t at = (size_t)snprintf(buf, size, "%s: makespan %s \xc2\xb7 lower bound %s",
-                                 r->sched.ops->name, report_num(r->eng.makespan), report_num(r->lower_bound));
+    size_t at = (size_t)snprintf(buf, size, "%s%s: makespan %s \xc2\xb7 lower bound %s",
+                                 r->sched.ops->name, run_tag(r), report_num(r->eng.makespan),
+                                 report_num(r->lower_bound));
     if (at < size && r->opt == OPT_PROVEN)
         at += (size_t)snprintf(buf + at, size - at, " \xc2\xb7 optimum %s", report_num(r->optimum));
     else if (at < size && r->opt == OPT_GAVE_UP)
@@ -491,7 +537,7 @@ int export_svg(FILE *fp, const struct run *runs, int k)
     g.lane_h = g.compact ? 11 : 32;
     double step = export_nice_step(g.tmax, 12);
 
-    double h = 100 + (c->description ? 2 * 16 : 0) + (k >= 2 ? 56 : 0) + (g.nlanes < c->n ? 18 : 0);
+    double h = 100 + (c->description ? 2 * 16 : 0) + (k >= 2 ? 56 + 18.0 * k : 0) + (g.nlanes < c->n ? 18 : 0);
     for (int i = 0; i < k; i++) {
         int reached = 0;
         for (int p = 0; p < c->n; p++)
@@ -513,7 +559,25 @@ int export_svg(FILE *fp, const struct run *runs, int k)
     fprintf(fp, "</title>\n<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");
     svg_text(&g, 12, 30, 20, "start", COL_TEXT, "bold", title);
     double y = 52;
-    if (k >= 2) {   /* compare: both schedules, the difference, which is proven optimal, where they part */
+    bool measured = false;   /* (predicted, measured) pairs: trace.h */
+    for (int i = 1; i < k; i++)
+        measured = measured || runs[i].measured;
+    for (int i = 1; measured && i < k; i++) {   /* each measured run's error, as a subtitle */
+        if (!runs[i].measured)
+            continue;
+        char sub[400];
+        struct trace_error e = trace_makespan_error(&runs[i - 1], &runs[i]);
+        int at = snprintf(sub, sizeof sub, "%s: predicted %s, measured %s, error %s%s",
+                          runs[i].sched.ops->name, report_num(e.predicted), report_num(e.measured),
+                          e.error > 0 ? "+" : "", report_num(e.error));
+        if (isfinite(e.percent) && at > 0 && (size_t)at < sizeof sub)
+            snprintf(sub + at, sizeof sub - (size_t)at, " (%+.2f %%)", e.percent);
+        svg_text(&g, 12, y, 14, "start", COL_TEXT, "bold", sub);
+        y += 18;
+    }
+    if (measured)
+        y += 2;
+    else if (k >= 2) {   /* compare: both schedules, the difference, which is proven optimal, where they part */
         char sub[768], fd[2048];
         const struct run *a = &runs[0], *b = &runs[1];
         double d = a->eng.makespan - b->eng.makespan;
@@ -544,10 +608,10 @@ int export_svg(FILE *fp, const struct run *runs, int k)
     }
     if (c->description)   /* wrapped at spaces, at most three lines */
         y = svg_wrapped(&g, 12, y, 12, 150, 3, c->description);
-    svg_legend(&g, y + 26);
+    svg_legend(&g, y + 26, measured);
     y += 40;
     for (int i = 0; i < k; i++)
-        y += svg_gantt(&g, &runs[i], y, step);
+        y += svg_gantt(&g, &runs[i], i > 0 && runs[i].measured ? &runs[i - 1] : NULL, y, step);
     svg_axis(&g, y, step);
     y += 34;
     for (int i = 0; i < k; i++)

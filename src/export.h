@@ -38,7 +38,10 @@ int export_critical_path(const struct engine *e, unsigned char *mark);
 /* A round tick step (1, 2 or 5 times a power of ten) giving at most max_ticks ticks over span. */
 double export_nice_step(double span, int max_ticks);
 
-/* k runs on the same cluster (k >= 1), stacked on one time axis, each with its tree. */
+/* k runs on the same cluster (k >= 1), stacked on one time axis, each with its tree.
+ * A measured run (run.h) right after its prediction is drawn with the
+ * prediction as dashed outlines under its bars, and the subtitle gives its
+ * makespan error (hetcast compare --trace). */
 int export_svg(FILE *fp, const struct run *runs, int k);
 
 /* One row per transfer: seq,from,to,send_start,...,hold,reason (RFC 4180 quoting). */

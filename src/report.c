@@ -52,7 +52,7 @@ static const char *nodename(const struct run *r, int i)
     return r->c->nodes[i].name;
 }
 
-static void describe_cluster(FILE *fp, const struct cluster *c)
+void report_cluster_line(FILE *fp, const struct cluster *c)
 {
     fprintf(fp, "cluster: %s (%s, %d node%s, source %s", c->name ? c->name : "(unnamed)",
             cluster_kind_name(c->kind), c->n, c->n == 1 ? "" : "s", c->nodes[c->source].name);
@@ -151,7 +151,7 @@ void report_summary_text(FILE *fp, const struct run *r)
 
 void report_run_text(FILE *fp, const struct run *r, bool summary)
 {
-    describe_cluster(fp, r->c);
+    report_cluster_line(fp, r->c);
     fprintf(fp, "model: %s   scheduler: %s\n", model_name(r->model), r->sched.ops->name);
     if (!summary) {
         fprintf(fp, "\n%4s  %-10s %-10s %-14s %-14s %-14s %-8s %s\n", "#", "from", "to", "send",
@@ -256,7 +256,7 @@ void report_compare_text(FILE *fp, const struct run *runs, int k, bool summary)
     for (int i = 0; i < k; i++)
         if (runs[i].opt == OPT_PROVEN)
             best = &runs[i];
-    describe_cluster(fp, runs[0].c);
+    report_cluster_line(fp, runs[0].c);
     fprintf(fp, "model: %s\n\n", model_name(runs[0].model));
     if (!summary)
         for (int i = 0; i < k; i++) {

@@ -33,7 +33,16 @@ struct run {
     double optimum;          /* OPT_PROVEN: the optimum; OPT_GAVE_UP: best found */
     double opt_lower;        /* OPT_GAVE_UP: proven lower bound */
     char opt_note[256];      /* why it was not computed / how it was found */
+    bool measured;           /* a measured timeline (trace.h): eng holds what a real run
+                                took, transfer i the measurement of the predicted run's
+                                transfer i; sched is the predicted scheduler's, never run */
 };
+
+/* " (measured)" for a measured run, else "": what follows its scheduler's name where it is shown. */
+static inline const char *run_tag(const struct run *r)
+{
+    return r->measured ? " (measured)" : "";
+}
 
 int run_schedule(struct run *r, const struct cluster *c, enum model m,
                  const struct sched_ops *ops, const struct sched_opts *o,

@@ -40,6 +40,8 @@ struct session_opts {
     bool has_size;                           /* --size given (else 1 byte) */
     double size;                             /* --size BYTES: the message of a SimGrid
                                                 platform (.xml) */
+    const char *trace;                       /* --trace FILE: a measured run to show beside
+                                                the prediction (trace.h) */
 };
 
 /* Defaults: no file, no scheduler named, sched_opts_default. */
