@@ -405,6 +405,9 @@ static int cmd_view(int argc, char **argv, cli_view_fn view)
     if (strcmp(o.s.file, SESSION_STDIN) == 0)
         return opts_error(2, "the view reads its keys from standard input: give it a cluster "
                              "FILE (hetcast run - reads a cluster from standard input)");
+    if (o.s.trace && session_is_exchange(&o.s))
+        return opts_error(2, "--trace compares a broadcast; a personalized exchange (--pattern, "
+                             "--receivers) has no measured trace");
     if (o.format || o.summary || o.save_cluster || o.output)
         return opts_error(2, "--format, --output, --summary and --save-cluster are for hetcast run and "
                              "compare; the view exports with e");

@@ -693,7 +693,8 @@ static int write_csv(FILE *fp, void *ctx)
     const struct svg_job *job = ctx;
     export_schedule_csv(fp, &job->runs[0]);
     for (int i = 1; i < job->k; i++)
-        schedule_rows(fp, &job->runs[i]);
+        if (!job->runs[i].measured)   /* a measured run is in its trace already */
+            schedule_rows(fp, &job->runs[i]);
     return ferror(fp) ? -1 : 0;
 }
 

@@ -10,6 +10,7 @@
  * cb_text, which never lets a control character reach the terminal.
  */
 #include "drawkit.h"
+#include "trace.h"
 
 #include "explain.h"
 
@@ -127,6 +128,16 @@ char *view_facts(const struct view *v, int p)
     node_line(fp, c, p);
     for (int i = 0; i < v->nruns; i++)
         run_line(fp, &v->runs[i], p);
+    if (v->nruns == 2 && vrun_measured(&v->runs[1]) && p != c->source) {   /* --trace: how far off */
+        const struct engine *pe = vrun_engine(&v->runs[0]), *me = vrun_engine(&v->runs[1]);
+        for (int i = 0; i < me->ntr && i < pe->ntr; i++)
+            if (me->tr[i].to == p) {
+                double ds = trace_diff(me->tr[i].start, pe->tr[i].start);
+                double dh = trace_diff(me->tr[i].hold, pe->tr[i].hold);
+                fprintf(fp, "measured - predicted: its transfer starts %s%s, it holds the message "
+                        "%s%s\n", ds > 0 ? "+" : "", ui_num(ds), dh > 0 ? "+" : "", ui_num(dh));
+            }
+    }
     if (p == c->source && c->description && c->description[0])
         fprintf(fp, "about %s: %s\n", c->name ? c->name : "this cluster", c->description);
     fclose(fp);
@@ -157,6 +168,23 @@ bool view_first_difference(const struct view *v, char *buf, size_t size, double 
     return true;
 }
 
+bool view_trace_shift(const struct view *v, char *buf, size_t size, double now)
+{
+    if (v->nruns != 2 || !vrun_measured(&v->runs[1]) || (isfinite(now) && v->step == 0))
+        return false;
+    const struct engine *p = vrun_engine(&v->runs[0]), *m = vrun_engine(&v->runs[1]);
+    size_t at = (size_t)snprintf(buf, size, "measured - predicted, held:");
+    int shown = 0;
+    for (int i = 0; i < m->ntr && i < p->ntr && at < size; i++) {
+        if (m->tr[i].hold > now)
+            continue;
+        double d = trace_diff(m->tr[i].hold, p->tr[i].hold);
+        at += (size_t)snprintf(buf + at, size - at, "%s%s %s%s", shown++ ? ui_glyphs(v)->dot : " ",
+                               v->c->nodes[m->tr[i].to].name, d > 0 ? "+" : "", ui_num(d));
+    }
+    return shown > 0;
+}
+
 /* ---- the narration log ---- */
 
 static char *log_text(const struct view *v)
@@ -167,7 +195,8 @@ static char *log_text(const struct view *v)
     if (!fp)
         return NULL;
     int k[2] = {0, 0};
-    if (view_first_difference(v, line, sizeof line, INFINITY, 0))
+    if (view_first_difference(v, line, sizeof line, INFINITY, 0) ||
+        view_trace_shift(v, line, sizeof line, INFINITY))
         fprintf(fp, "%s\n\n", line);
     for (int s = 0; s < v->step; s++) {
         int r = v->nruns == 1 ? 0 : v->order[s].run;

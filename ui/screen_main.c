@@ -22,6 +22,7 @@
 #include "numfmt.h"
 #include "pipeline.h"
 #include "report.h"
+#include "trace.h"
 
 static void optimum_text(const struct run *r, char *buf, size_t size)
 {
@@ -51,9 +52,26 @@ static int pair2(struct view *v, struct cellbuf *cb, int x, int y, const char *l
     return x != was ? x : ui_pair(v, cb, x, y, label, shorter, vattr, sep);
 }
 
+/* "predicted 6 · measured 6.01 · error +0.01 (+0.17%)": a prediction and its measured run. */
+static int trace_pairs(struct view *v, struct cellbuf *cb, int x, int y)
+{
+    struct trace_error e = trace_makespan_error(&v->runs[0].run, &v->runs[1].run);
+    char pred[160], err[80];
+    snprintf(pred, sizeof pred, "%s", ui_num(e.predicted));
+    x = ui_pair(v, cb, x, y, vrun_sched_name(&v->runs[0]), pred, R_NORMAL, false);
+    x = ui_pair(v, cb, x, y, "measured", ui_num(e.measured), R_NORMAL, true);
+    if (isfinite(e.percent))
+        snprintf(err, sizeof err, "%s%s (%+.2f%%)", e.error > 0 ? "+" : "", ui_num(e.error), e.percent);
+    else
+        snprintf(err, sizeof err, "%s%s", e.error > 0 ? "+" : "", ui_num(e.error));
+    return pair2(v, cb, x, y, "error", err, ui_num(e.error), R_NORMAL, true);
+}
+
 /* "A 6 · B 5 · difference +1 (+20%)": the two runs' end times and how they differ. */
 static int compare_pairs(struct view *v, struct cellbuf *cb, int x, int y)
 {
+    if (vrun_measured(&v->runs[1]))
+        return trace_pairs(v, cb, x, y);
     for (int i = 0; i < 2; i++)
         x = ui_pair(v, cb, x, y, vrun_sched_name(&v->runs[i]), ui_num(vrun_end(&v->runs[i])), R_NORMAL,
                  i > 0);
@@ -289,6 +307,11 @@ static void phase_band(struct view *v, struct cellbuf *cb, const struct tmap *m,
 static void first_difference(struct view *v, struct cellbuf *cb, int y, int w, double now)
 {
     char text[1024];
+    if (vrun_measured(&v->runs[1])) {   /* a measured run: how far each transfer is off */
+        if (view_trace_shift(v, text, sizeof text, now))
+            ui_put(v, cb, 1, y, w - 2, R_DIM | AF_BOLD, text);
+        return;
+    }
     if (!view_first_difference(v, text, sizeof text, now, w - 2))
         return;
     ui_put(v, cb, 1, y, w - 2, R_CRIT | AF_BOLD, text);
@@ -305,7 +328,9 @@ static void draw_main(struct view *v, struct cellbuf *cb)
     else
         snprintf(right, sizeof right, "step %d/%d  t=%s", v->step, v->nsteps, ui_num(now));
     char mode[200];
-    if (v->nruns == 2)
+    if (v->nruns == 2 && vrun_measured(&v->runs[1]))
+        snprintf(mode, sizeof mode, "%s: predicted vs measured", vrun_sched_name(&v->runs[0]));
+    else if (v->nruns == 2)
         snprintf(mode, sizeof mode, "%s vs %s", vrun_sched_name(&v->runs[0]),
                  vrun_sched_name(&v->runs[1]));
     else
@@ -368,7 +393,8 @@ static void draw_main(struct view *v, struct cellbuf *cb)
             else if (!vr->x && vr->run.sched.has_tree_cost)
                 snprintf(extra, sizeof extra, "%stree cost %s", ui_glyphs(v)->dot,
                          ui_num(vr->run.sched.tree_cost));
-            snprintf(head, sizeof head, "%s%s%s %s%s%s", vrun_sched_name(vr), ui_glyphs(v)->dot,
+            snprintf(head, sizeof head, "%s%s%s%s %s%s%s", vrun_sched_name(vr),
+                     i == 0 && vrun_measured(&v->runs[1]) ? " (predicted)" : "", ui_glyphs(v)->dot,
                      vr->x ? "completion" : "makespan", ui_num(vrun_end(vr)), extra,
                      vr->x ? ""
                      : vr->run.sched.status == OPT_PROVEN ? " (proven optimal)"
@@ -431,6 +457,9 @@ static unsigned main_request(struct view *v, enum ui_req req, int key)
     case REQ_NEXT:
         if (v->step < v->nsteps)
             view_step_to(v, v->step + 1);
+        else if (v->nruns == 2 && vrun_measured(&v->runs[1]))
+            view_message(v, MSG_INFO, "end: makespan %g predicted, %g measured (g or Home: back to "
+                         "the start)", vrun_end(&v->runs[0]), vrun_end(&v->runs[1]));
         else
             view_message(v, MSG_INFO, "end of the schedule: %s %g (g or Home: back to the start)",
                          v->exchange ? "completion" : "makespan", vrun_end(&v->runs[0]));

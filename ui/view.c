@@ -161,7 +161,14 @@ const struct engine *vrun_engine(const struct vrun *r)
 
 const char *vrun_sched_name(const struct vrun *r)
 {
+    if (r->run.measured)
+        return r->name;   /* "fnf (measured)" */
     return r->x ? r->x->ops->name : r->run.sched.ops->name;
+}
+
+bool vrun_measured(const struct vrun *r)
+{
+    return !r->x && r->run.measured;
 }
 
 double vrun_end(const struct vrun *r)
@@ -246,6 +253,49 @@ static int make_run(struct view *v, const struct cluster *c, enum model m, const
     }
     out->ok = true;
     return 0;
+}
+
+/* The measured run (--trace) of the prediction pred: the trace's rows of its scheduler. */
+static int make_measured(struct view *v, const struct trace *t, const struct vrun *pred,
+                         struct vrun *out, char **cause)
+{
+    memset(out, 0, sizeof *out);
+    const char *name = pred->run.sched.ops->name;
+    int g = trace_select(t, name, cause);
+    if (g < 0)
+        return -1;
+    struct diag d;
+    diag_init(&d);
+    if (trace_measure(t, g, &pred->run, &out->run, &d) < 0) {
+        *cause = diag_join(&d);
+        diag_free(&d);
+        return -1;
+    }
+    diag_free(&d);
+    (void)v;
+    out->name = xasprintf("%s (measured)", name);
+    out->ok = true;
+    return 0;
+}
+
+/*
+ * The runs on screen made afresh on c under m: the first named first (NULL:
+ * the first one's name), the second the measured run of the first with a
+ * trace t (NULL: the view's), else the second one's name again.  0, or -1
+ * with *cause and nothing to free.
+ */
+static int make_runs(struct view *v, const struct cluster *c, enum model m, const char *first,
+                     const struct trace *t, struct vrun fresh[2], char **cause)
+{
+    if (make_run(v, c, m, first ? first : v->runs[0].name, &fresh[0], cause) < 0)
+        return -1;
+    if (v->nruns < 2)
+        return 0;
+    int rc = v->traced ? make_measured(v, t ? t : &v->trace, &fresh[0], &fresh[1], cause)
+                       : make_run(v, c, m, v->runs[1].name, &fresh[1], cause);
+    if (rc < 0)
+        vrun_free(&fresh[0]);
+    return rc;
 }
 
 static double ev_time(const struct view *v, const struct vstep *s)
@@ -341,6 +391,31 @@ int view_set_scheduler(struct view *v, const char *name)
 {
     char *cause = NULL;
     struct vrun fresh;
+    if (v->traced && v->nruns == 2) {   /* the prediction and its measured run, both anew */
+        struct vrun two[2];
+        if (v->ch_second) {
+            view_message(v, MSG_INFO, "the second pane is the measured run (--trace): s chooses "
+                         "the prediction it is measured against");
+            return -1;
+        }
+        if (make_runs(v, v->c, v->model, name, NULL, two, &cause) < 0) {
+            char prefix[300];
+            snprintf(prefix, sizeof prefix, "cannot use %s: ", name);
+            message_cause(v, prefix, cause);
+            free(cause);
+            return -1;
+        }
+        double now = view_now(v);
+        bool at_end = v->step == v->nsteps && v->step > 0;
+        for (int i = 0; i < 2; i++) {
+            vrun_free(&v->runs[i]);
+            v->runs[i] = two[i];
+        }
+        reposition(v, now, at_end);
+        view_message(v, MSG_INFO, "scheduler %s: makespan %g predicted, %g measured",
+                     vrun_sched_name(&v->runs[0]), vrun_end(&v->runs[0]), vrun_end(&v->runs[1]));
+        return 0;
+    }
     if (make_run(v, v->c, v->model, name, &fresh, &cause) < 0) {
         char prefix[300];
         snprintf(prefix, sizeof prefix, "cannot use %s: ", name);
@@ -363,13 +438,7 @@ int view_set_model(struct view *v, enum model m)
 {
     char *cause = NULL;
     struct vrun fresh[2];
-    int made = 0;
-    for (; made < v->nruns; made++)
-        if (make_run(v, v->c, m, v->runs[made].name, &fresh[made], &cause) < 0)
-            break;
-    if (made < v->nruns) {
-        for (int i = 0; i < made; i++)
-            vrun_free(&fresh[i]);
+    if (make_runs(v, v->c, m, NULL, NULL, fresh, &cause) < 0) {
         char prefix[300];
         snprintf(prefix, sizeof prefix, "cannot use the %s model: ", model_name(m));
         message_cause(v, prefix, cause);
@@ -429,8 +498,9 @@ int view_set_compare(struct view *v, bool on)
         return 0;
     }
     char *cause = NULL;
-    const char *other = compare_partner(v);
-    if (make_run(v, v->c, v->model, other, &v->runs[1], &cause) < 0) {
+    const char *other = v->traced ? v->trace.file : compare_partner(v);
+    if (v->traced ? make_measured(v, &v->trace, &v->runs[0], &v->runs[1], &cause) < 0
+                  : make_run(v, v->c, v->model, other, &v->runs[1], &cause) < 0) {
         char prefix[300];
         snprintf(prefix, sizeof prefix, "cannot compare with %s: ", other);
         message_cause(v, prefix, cause);
@@ -470,13 +540,7 @@ int view_set_source(struct view *v, int node)
     v->c->source = node;
     char *cause = NULL;
     struct vrun fresh[2];
-    int made = 0;
-    for (; made < v->nruns; made++)
-        if (make_run(v, v->c, v->model, v->runs[made].name, &fresh[made], &cause) < 0)
-            break;
-    if (made < v->nruns) {
-        for (int i = 0; i < made; i++)
-            vrun_free(&fresh[i]);
+    if (make_runs(v, v->c, v->model, NULL, NULL, fresh, &cause) < 0) {
         v->c->source = old;
         message_cause(v, "cannot change the source: ", cause);
         free(cause);
@@ -500,6 +564,8 @@ int view_set_source(struct view *v, int node)
 static const char *lua_script_of_runs(const struct view *v)
 {
     for (int i = 0; !v->exchange && i < v->nruns; i++) {
+        if (vrun_measured(&v->runs[i]))
+            continue;
         const struct sched_ops *ops = sched_find(v->runs[i].name);
         char *cause = NULL;
         if (!ops && (ops = session_sched(v->runs[i].name, &cause)) == NULL)
@@ -527,7 +593,22 @@ int view_reload(struct view *v)
      * the user has most likely edited the script. */
     const char *script = lua_script_of_runs(v);
     bool same = cluster_same(v->c, nc);
-    if (same && !script) {
+    struct trace nt = {0};   /* the trace is read again too: the run may have been measured anew */
+    if (v->traced) {
+        struct diag d;
+        diag_init(&d);
+        if (trace_load(&nt, v->trace.file, nc, &d) < 0) {
+            char *why = diag_join(&d);
+            diag_free(&d);
+            cluster_free(nc);
+            free(warnings);
+            message_cause(v, "reload failed, the view keeps the old trace: ", why);
+            free(why);
+            return -1;
+        }
+        diag_free(&d);
+    }
+    if (same && !script && !v->traced) {
         cluster_free(nc);
         free(warnings);
         view_message(v, MSG_INFO, "reloaded %s: unchanged, same position", v->opts.file);
@@ -537,13 +618,8 @@ int view_reload(struct view *v)
     if (!(model_mask_for(nc->kind) & MODEL_BIT(m)))
         m = model_default_for(nc->kind);
     struct vrun fresh[2];
-    int made = 0;
-    for (; made < v->nruns; made++)
-        if (make_run(v, nc, m, v->runs[made].name, &fresh[made], &cause) < 0)
-            break;
-    if (made < v->nruns) {
-        for (int i = 0; i < made; i++)
-            vrun_free(&fresh[i]);
+    if (make_runs(v, nc, m, NULL, &nt, fresh, &cause) < 0) {
+        trace_free(&nt);
         cluster_free(nc);
         free(warnings);
         message_cause(v, "reload failed, the view keeps the old cluster: ", cause);
@@ -560,6 +636,10 @@ int view_reload(struct view *v)
     cluster_free(v->c);
     v->c = nc;
     v->model = m;
+    if (v->traced) {
+        trace_free(&v->trace);
+        v->trace = nt;
+    }
     if (v->sel >= nc->n)
         v->sel = nc->n - 1;
     if (v->top >= nc->n)
@@ -572,6 +652,9 @@ int view_reload(struct view *v)
     if (warnings)
         message_cause(v, "reloaded (the cluster changed; back to the start) with a warning: ",
                       warnings);
+    else if (same && v->traced)
+        view_message(v, MSG_INFO, "reloaded %s and the trace %s: back to the start", v->opts.file,
+                     v->trace.file);
     else if (same)
         view_message(v, MSG_INFO, "reloaded %s and %s: rerun from the start", v->opts.file, script);
     else
@@ -695,8 +778,36 @@ int view_open(struct view *v, const struct session_opts *o, char **cause)
         return 2;
     }
     const char *first = o->nsched > 0 ? o->sched[0] : default_scheduler(v);
+    if (o->trace) {   /* the prediction beside its measured run */
+        if (v->exchange || o->nsched > 1) {
+            *cause = xstrdup(v->exchange ? "--trace compares a broadcast; a personalized exchange "
+                                           "(--pattern, --receivers) has no measured trace"
+                                         : "the view shows one prediction beside its measured run "
+                                           "(--trace): give one -s (hetcast compare --trace takes "
+                                           "more)");
+            free(warnings);
+            cluster_free(v->c);
+            sandbox_set_print(NULL, NULL);
+            return 2;
+        }
+        struct diag d;
+        diag_init(&d);
+        if (trace_load(&v->trace, o->trace, v->c, &d) < 0) {
+            *cause = diag_join(&d);
+            diag_free(&d);
+            free(warnings);
+            cluster_free(v->c);
+            sandbox_set_print(NULL, NULL);
+            return 2;
+        }
+        diag_free(&d);
+        v->traced = true;
+        if (o->nsched == 0 && sched_find(v->trace.groups[0]))   /* the trace's own scheduler */
+            first = v->trace.groups[0];
+    }
     if (make_run(v, v->c, v->model, first, &v->runs[0], cause) < 0) {
         free(warnings);
+        trace_free(&v->trace);
         cluster_free(v->c);
         sandbox_set_print(NULL, NULL);
         return 2;
@@ -706,6 +817,16 @@ int view_open(struct view *v, const struct session_opts *o, char **cause)
     v->step = 0;
     apply_step(v);
     v->sel = v->c->source;
+    if (v->traced) {   /* every problem of the pairing, not the first line only */
+        if (make_measured(v, &v->trace, &v->runs[0], &v->runs[1], cause) < 0) {
+            free(warnings);
+            view_close(v);
+            return 2;
+        }
+        v->nruns = 2;
+        rebuild_steps(v);
+        apply_step(v);
+    }
     if (o->nsched >= 2 && view_set_compare(v, true) < 0) {
         *cause = xstrdup(v->msg);
         free(warnings);
@@ -732,6 +853,7 @@ void view_close(struct view *v)
     }
     free(v->order);
     chooser_clear(&v->ch);
+    trace_free(&v->trace);
     cluster_free(v->c);
     free(v->source_name);
     memset(v, 0, sizeof *v);

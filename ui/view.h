@@ -20,6 +20,7 @@
 #include "engine.h"
 #include "keys.h"
 #include "run.h"
+#include "trace.h"
 
 #define UI_HANDLED 1u   /* the key meant something here */
 #define UI_REDRAW 2u    /* the screen must be drawn again */
@@ -80,6 +81,8 @@ const struct engine *vrun_engine(const struct vrun *r);
 const char *vrun_sched_name(const struct vrun *r);
 /* When the last node holds its last message: the makespan, or an exchange's completion. */
 double vrun_end(const struct vrun *r);
+/* Is it a measured run (--trace), not a prediction? */
+bool vrun_measured(const struct vrun *r);
 /* Is it a pipelined run (K slices along a tree of a platform graph)? */
 bool vrun_pipelined(const struct vrun *r);
 
@@ -131,6 +134,9 @@ struct view {
     enum model model;
     struct vrun runs[2];
     int nruns;          /* 1, or 2 in compare mode */
+    bool traced;        /* opened with --trace: compare mode's second pane is the measured
+                           run of trace (trace.h), made from the first pane's prediction */
+    struct trace trace;
     struct vstep *order;
     int nsteps, step;   /* steps are events (merged in compare mode) */
     struct snapshot snap[2];
@@ -227,6 +233,12 @@ void chooser_clear(struct chooser *ch);
  * wider than width (0: never).  False when there is none to show.
  */
 bool view_first_difference(const struct view *v, char *buf, size_t size, double now, int width);
+/*
+ * With --trace: how far the measurement is from the prediction for what
+ * has been received by time now (INFINITY: all), "measured - predicted,
+ * held: p1 +0.004 · p2 +0.01", into buf; false before anything is held.
+ */
+bool view_trace_shift(const struct view *v, char *buf, size_t size, double now);
 /* The facts of node p as lines of text (screen_facts.c): what i shows; free with free(). */
 char *view_facts(const struct view *v, int p);
 /* Open the facts of the selected node (log false) or the narration log (true). */
