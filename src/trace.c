@@ -367,6 +367,10 @@ int trace_measure(const struct trace *t, int g, const struct run *pred, struct r
                        "(there %s sends to it)", SHOWN(c->nodes[w->from].name, fa),
                        SHOWN(c->nodes[w->to].name, fb), who,
                        SHOWN(c->nodes[pe->tr[i].from].name, fc));
+        else if (w->seq >= 0 && w->seq != i + 1)   /* the same pairs in another order: another schedule */
+            diag_error(d, t->file, w->line, "seq", "%s -> %s is %s's transfer %d, not %ld (the rows "
+                       "of another schedule?)", SHOWN(c->nodes[w->from].name, fa),
+                       SHOWN(c->nodes[w->to].name, fb), who, i + 1, w->seq);
         else
             row_of[i] = k;
     }

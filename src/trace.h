@@ -10,7 +10,8 @@
  * number a time, no interval ending before it starts.  trace_select picks
  * the rows that go with a scheduler, and trace_measure pairs them with the
  * predicted run's transfers by (from, to) -- a broadcast sends to each node
- * once -- into a measured run (run.h: measured) on the same cluster and
+ * once -- and, when the trace has a seq column, checks the seq (the same
+ * pairs in another order are another schedule), into a measured run (run.h: measured) on the same cluster and
  * model, so that every report, picture and the view show it as they show
  * a prediction.  Problems go into a struct diag, each naming the file, the
  * line and what is wrong.
