@@ -40,6 +40,8 @@ _hetcast()
             compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
         --pattern)
             COMPREPLY=($(compgen -W "all-to-all all-to-some" -- "$cur")); return ;;
+        --trace)
+            _hetcast_files "$cur"; return ;;
         --save-cluster)
             compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --seed|--source|--param|--time-limit|--node-limit|--slices|--lua-budget|--lua-memory|--receivers|--size)
