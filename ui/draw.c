@@ -690,12 +690,19 @@ void ui_messages(struct view *v, struct cellbuf *cb, int y, int w)
         return;
     }
     int latest = v->step > 0 ? v->order[v->step - 1].run : -1;
-    /* Two narrations that do not fit a row each: the latest one whole, wrapped
-     * over both rows, rather than both cut mid-sentence (L shows every one). */
-    bool fits = true;
+    /* Two narrations that do not fit a row each (or three timelines for two
+     * rows): the latest one whole, wrapped over both rows, rather than both
+     * cut mid-sentence (L shows every one). */
+    bool fits = v->nruns == 2;
     for (int i = 0; i < 2; i++) {
         engine_narrate(vrun_engine(&v->runs[i]), v->applied[i] - 1, buf, sizeof buf);
         fits = fits && text_width(vrun_sched_name(&v->runs[i])) + 2 + text_width(buf) <= w - 3;
+    }
+    if (!fits && latest < 0 && v->nruns > 2) {   /* three timelines at the start: what each is */
+        snprintf(line, sizeof line, "%s, %s and your own schedule (you) on one time axis: l steps "
+                 "through all three", vrun_sched_name(&v->runs[0]), vrun_sched_name(&v->runs[1]));
+        ui_wrap(v, cb, 1, y, w - 2, 2, R_NORMAL, line);
+        return;
     }
     if (!fits && latest >= 0) {
         engine_narrate(vrun_engine(&v->runs[latest]), v->applied[latest] - 1, buf, sizeof buf);

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "exchange.h"
+#include "explain.h"
 #include "export.h"
 #include "numfmt.h"
 #include "pipeline.h"
@@ -63,7 +64,10 @@ static int compare_pairs(struct view *v, struct cellbuf *cb, int x, int y)
         snprintf(diff, sizeof diff, "%s%s (%+.0f%%)", d > 0 ? "+" : "", ui_num(d), 100.0 * d / o);
     else
         snprintf(diff, sizeof diff, "%s", ui_num(d));
-    return ui_pair(v, cb, x, y, "difference", diff, d > 0 ? R_BAD : d < 0 ? R_GOOD : R_NORMAL, true);
+    x = ui_pair(v, cb, x, y, "difference", diff, d > 0 ? R_BAD : d < 0 ? R_GOOD : R_NORMAL, true);
+    for (int i = 2; i < v->nruns; i++)   /* the student's schedule */
+        x = ui_pair(v, cb, x, y, vrun_sched_name(&v->runs[i]), ui_num(vrun_end(&v->runs[i])), R_NORMAL, true);
+    return x;
 }
 
 /* One value per run: "3" alone, "3 / 6" in compare mode ("-" where a run has none). */
@@ -196,7 +200,7 @@ static void main_hints(struct view *v, struct cellbuf *cb)
     bool exercise = view_single_message(v);
     const struct hint all[] = {
         {v->ascii ? "l" : g->right, "next"}, {v->ascii ? "h" : g->left, "back"},
-        {"p", v->playing ? "pause" : "play"}, {"c", v->nruns == 2 ? "single" : "compare"},
+        {"p", v->playing ? "pause" : "play"}, {"c", v->nruns >= 2 ? "single" : "compare"},
         {"t", v->exchange ? "orders" : "tree"}, {"x", "exercise"}, {"s", "sched"}, {"m", "model"},
         {"g/G", "start/end"}, {"+/-", "zoom"}, {"e", "export"}, {"r", "reload"},
     };
@@ -294,6 +298,27 @@ static void first_difference(struct view *v, struct cellbuf *cb, int y, int w, d
     ui_put(v, cb, 1, y, w - 2, R_CRIT | AF_BOLD, text);
 }
 
+/*
+ * With no row between the panes (a small terminal, 60x16), the first
+ * difference takes the message lines instead of the narration at the step
+ * the cursor reaches it and at the end, so it is on the screen there too;
+ * the other steps narrate as usual (L has both).  True if it drew.
+ */
+static bool first_difference_messages(struct view *v, struct cellbuf *cb, int y, int w, double now)
+{
+    struct explain_diff d;
+    char text[1024];
+    if (v->msg[0] || v->nruns < 2 || !view_single_message(v) ||
+        explain_first_difference(vrun_engine(&v->runs[0]), vrun_engine(&v->runs[1]), &d) < 0 || !d.parted)
+        return false;
+    bool there = v->step > 0 && (v->step == v->nsteps || now == d.time);
+    if (!there || !view_first_difference(v, text, sizeof text, now, 2 * (w - 2) - 2))
+        return false;
+    cb_fill(cb, 0, y, w, 2, ' ', R_NORMAL);
+    ui_wrap(v, cb, 1, y, w - 2, 2, R_CRIT | AF_BOLD, text);
+    return true;
+}
+
 static void draw_main(struct view *v, struct cellbuf *cb)
 {
     int w = cb->w, h = cb->h;
@@ -305,9 +330,9 @@ static void draw_main(struct view *v, struct cellbuf *cb)
     else
         snprintf(right, sizeof right, "step %d/%d  t=%s", v->step, v->nsteps, ui_num(now));
     char mode[200];
-    if (v->nruns == 2)
-        snprintf(mode, sizeof mode, "%s vs %s", vrun_sched_name(&v->runs[0]),
-                 vrun_sched_name(&v->runs[1]));
+    if (v->nruns >= 2)
+        snprintf(mode, sizeof mode, "%s vs %s%s", vrun_sched_name(&v->runs[0]),
+                 vrun_sched_name(&v->runs[1]), v->nruns > 2 ? " + you" : "");
     else
         snprintf(mode, sizeof mode, "%s", vrun_sched_name(&v->runs[0]));
     ui_title_bar(v, cb, mode, right);
@@ -324,17 +349,17 @@ static void draw_main(struct view *v, struct cellbuf *cb)
     struct lanes L = {0, gy, gw, gh, 0, 2, v->exchange, 0, 0};
     bool overlap = !view_single_message(v);   /* nodes that send while they receive */
     int nw = gantt_name_cols(c);
-    /* Compare: two panes of equal height, each a heading and the same
-     * nodes (one scroll moves both), with a blank row between them when
-     * that costs no lane. */
-    int pane = 0;
+    /* Compare: two (with the student's schedule three) panes of equal
+     * height, each a heading and the same nodes (one scroll moves them
+     * all), with a blank row between them when that costs no lane. */
+    int pane = 0, np = v->nruns;
     bool pane_gap = true;
-    if (v->nruns == 1) {
+    if (np == 1) {
         gantt_fit(v, &L, c->n, gh, overlap);
     } else {
-        pane = (gh - 3) / 2;
-        if ((gh - 2) / 2 > pane && c->n > pane && c->n <= (gh - 2) / 2) {
-            pane = (gh - 2) / 2;
+        pane = (gh - np - (np - 1)) / np;
+        if ((gh - np) / np > pane && c->n > pane && c->n <= (gh - np) / np) {
+            pane = (gh - np) / np;
             pane_gap = false;
         }
         gantt_fit(v, &L, c->n, pane, overlap);
@@ -344,7 +369,7 @@ static void draw_main(struct view *v, struct cellbuf *cb)
     ui_legend(v, cb, 2, gw, true);
     /* The last row of a lane is blank when it has one for the gap. */
     int gap = (!L.ports && L.rpl >= 4) || (L.ports && L.rpl == 3) ? 1 : 0;
-    int ay = h - 5, pane_y[2] = {gy, gy};
+    int ay = h - 5, pane_y[VIEW_MAX_RUNS] = {gy, gy, gy};
     if (v->nruns == 1) {
         unsigned char *crit = NULL;
         if (view_single_message(v) && v->step >= v->nsteps) {
@@ -357,7 +382,7 @@ static void draw_main(struct view *v, struct cellbuf *cb)
         ay = gy + L.count * L.rpl - gap;
     } else {
         int y = gy;
-        for (int i = 0; i < 2; i++) {
+        for (int i = 0; i < np; i++) {
             pane_y[i] = y;
             const struct vrun *vr = &v->runs[i];
             cb_fill(cb, 0, y, gw, 1, ' ', R_HEAD);
@@ -371,6 +396,7 @@ static void draw_main(struct view *v, struct cellbuf *cb)
             snprintf(head, sizeof head, "%s%s%s %s%s%s", vrun_sched_name(vr), ui_glyphs(v)->dot,
                      vr->x ? "completion" : "makespan", ui_num(vrun_end(vr)), extra,
                      vr->x ? ""
+                     : vr->you ? " (your exercise)"
                      : vr->run.sched.status == OPT_PROVEN ? " (proven optimal)"
                      : vr->run.sched.status == OPT_GAVE_UP ? " (search gave up: not proven)" : "");
             ui_put(v, cb, 1, y, gw - 2, R_HEAD | AF_BOLD, head);
@@ -404,12 +430,15 @@ static void draw_main(struct view *v, struct cellbuf *cb)
             pane_draw(v, cb, tx, gy - 1, w - tx, th + 1, 0);
         } else {
             /* Each pane beside its own Gantt chart. */
-            int split = pane_y[1] - (gy - 1);
-            pane_draw(v, cb, tx, gy - 1, w - tx, split, 0);
-            pane_draw(v, cb, tx, pane_y[1], w - tx, th + 1 - split, 1);
+            for (int i = 0; i < v->nruns; i++) {
+                int top = i == 0 ? gy - 1 : pane_y[i];
+                int end = i + 1 < v->nruns ? pane_y[i + 1] : gy + th;
+                pane_draw(v, cb, tx, top, w - tx, end - top, i);
+            }
         }
     }
-    ui_messages(v, cb, h - 3, w);
+    if (pane_gap || !first_difference_messages(v, cb, h - 3, w, now))
+        ui_messages(v, cb, h - 3, w);
     main_hints(v, cb);
 }
 
@@ -460,8 +489,8 @@ static unsigned main_request(struct view *v, enum ui_req req, int key)
         break;
     case REQ_SCHED:
         v->playing = false;
-        v->ch_second = key == 'S' && v->nruns == 2;
-        if (key == 'S' && v->nruns != 2)
+        v->ch_second = key == 'S' && v->nruns >= 2;
+        if (key == 'S' && v->nruns < 2)
             view_message(v, MSG_INFO, "S changes the second scheduler of compare mode (c); s the first");
         else
             chooser_open(v, CH_SCHED);
