@@ -19,6 +19,8 @@ struct cli_opts {
     const char *output;        /* --output DIR (--format smpi) */
     const char *save_cluster;  /* --save-cluster F */
     bool summary;              /* --summary */
+    const char *svg_parts;     /* --svg-parts gantt|tree|both (--format svg) */
+    const char *svg_nodes;     /* --svg-nodes critical|NAME,NAME,... (--format svg) */
 };
 
 /* The interactive view (ui/): returns an exit status. */
