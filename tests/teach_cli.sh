@@ -141,7 +141,7 @@ return { slides = {
 } }
 EOF
 "$HETCAST" lesson "$TMP/bad3.lua" --print >/dev/null 2>"$TMP/err"
-[ $? -ne 0 ] && grep -q "bad3.lua (slide 1)" "$TMP/err"
+[ $? -ne 0 ] && grep -q "bad3.lua (slide 1, inline):4: send" "$TMP/err"
 ok $? "an inline cluster the loader refuses: the lesson and the slide named ($(head -n 1 "$TMP/err"))"
 [ "$lessons" -ge 5 ]
 ok $? "at least five lessons are shipped ($lessons)"
