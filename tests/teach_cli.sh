@@ -119,6 +119,11 @@ EOF
 ok $? "an inline cluster as CSV text: --print runs"
 grep -q "^check: hetcast compare - -s fnf -s optimal => fnf 6, optimal 5" "$TMP/handout"
 ok $? "its numbers: the counterexample's (fnf 6, optimal 5)"
+printf 'return {slides = {{title = "x", cluster = "%s", schedulers = {"fnf", "optimal", "fef"}}}}\n' \
+    "$(pwd)/clusters/counterexample.csv" >"$TMP/three.lua"
+"$HETCAST" lesson "$TMP/three.lua" --print >/dev/null 2>"$TMP/err"
+[ $? -eq 2 ] && grep -q "slide 1: at most two schedulers" "$TMP/err"
+ok $? "a slide with three schedulers: status 2 and why"
 cat >"$TMP/bad1.lua" <<'EOF'
 return { slides = {
   { title = "x", cluster = { nodes = {{"p0", 1, 2}, {"p1", "fast", 2}} } },

@@ -56,6 +56,14 @@ for size in "60 16" "80 24" "200 60"; do
     wait_for "EXIT=0"
 done
 
+# ---- a third -s: refused with a message, not dropped ----
+
+start 80 24 -- clusters/counterexample.csv -s fnf -s optimal -s fef
+wait_for "EXIT=2"
+ok $? "a third -s: the view refuses, status 2"
+tr '\n' ' ' <"$TMP/screen" | sed 's/  */ /g' | grep -q "the view compares two schedulers (got 3 -s)"
+ok $? "a third -s: and says why, on the terminal"
+
 # ---- node facts (i), find (/), go to (:), the log (L) ----
 
 for size in "60 16" "80 24" "200 60"; do
