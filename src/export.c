@@ -544,6 +544,9 @@ int export_svg_opts(FILE *fp, const struct run *runs, int k, const struct svg_op
         size_t at = strlen(sub);
         if (b->eng.makespan > 0 && at < sizeof sub)
             at += (size_t)snprintf(sub + at, sizeof sub - at, "%+.0f%%)", 100.0 * d / b->eng.makespan);
+        for (int i = 2; i < k && at < sizeof sub; i++)   /* more runs (the view's "you"): their makespans */
+            at += (size_t)snprintf(sub + at, sizeof sub - at, " \xc2\xb7 %s %s", runs[i].sched.ops->name,
+                                   report_num(runs[i].eng.makespan));
         for (int i = 0; i < 2 && at < sizeof sub; i++)
             if (runs[i].sched.status == OPT_PROVEN)
                 at += (size_t)snprintf(sub + at, sizeof sub - at, " \xc2\xb7 %s is proven optimal",
