@@ -406,6 +406,18 @@ static void you(void)
     view_set_source(&v, 1);
     ok(v.ex.nchoices == 0, "a new source forgets them (they start from the old one)");
     view_close(&v);
+
+    /* A Figueira tree: the summary's per-run values stay the two schedulers'. */
+    const char *tree[] = {"balanced-path"};
+    if (open_args(&v, "clusters/figueira-table1.csv", tree, 1, NULL, NULL) != 0)
+        return;
+    view_key(&v, 'x');
+    for (int k = 0; k < 2 * v.c->n && v.ex.eng.nwaiting > 0; k++)
+        view_key(&v, UK_ENTER);
+    view_key(&v, 'x');
+    ok(v.nruns == 3 && v.runs[2].you && shows(&v, "tree cost 3 / 6") && shows(&v, "balanced-path vs binomial + you"),
+       "a tree and the student's schedule: three timelines, the tree costs of the two trees");
+    view_close(&v);
 }
 
 /* A lesson: its slides, the answer on a key, the schedule of a slide, the next slide. */

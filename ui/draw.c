@@ -633,7 +633,7 @@ void ui_legend(struct view *v, struct cellbuf *cb, int y, int w, bool cursor)
         bool on;
     } items[] = {
         {g->fill[0], g->fill[0], R_SEND, R_SEND, "send", true},
-        {g->fill[1], g->fill[1], R_LINK, R_LINK, "link", !v->exchange},
+        {g->fill[1], g->fill[1], R_LINK, R_LINK, "link", view_kind(v)->links},
         {g->fill[2], g->fill[2], R_RECV, R_RECV, "recv", true},
         {g->wait, g->wait, R_WAIT, R_WAIT, "idle", any_wait(v)},
         {g->plan[0], g->plan[2], R_SEND_PLAN, R_RECV_PLAN, "planned", true},
@@ -682,7 +682,7 @@ void ui_messages(struct view *v, struct cellbuf *cb, int y, int w)
             for (char *nl = line; (nl = strchr(nl, '\n')) != NULL;)
                 *nl = ' ';
         } else if (v->step >= v->nsteps && v->step > 0)
-            snprintf(line, sizeof line, "%s. End: %s %s.", buf, v->exchange ? "completion" : "makespan",
+            snprintf(line, sizeof line, "%s. End: %s %s.", buf, view_kind(v)->end_word,
                      ui_num(vrun_end(&v->runs[0])));
         else
             snprintf(line, sizeof line, "%s", buf);

@@ -234,14 +234,8 @@ int ex_start(struct view *v)
     char *cause = NULL;
     /* The exercise books one message from the source; it has nothing to say
      * beside an exchange or K pipelined slices. */
-    if (v->exchange) {
-        view_message(v, MSG_ERROR, "the exercise builds a broadcast; an exchange is a table of "
-                     "sending orders (t shows it)");
-        return -1;
-    }
-    if (vrun_pipelined(&v->runs[0])) {
-        view_message(v, MSG_ERROR, "the exercise builds a single-message broadcast; choose a "
-                     "broadcast scheduler (s) to try it on this platform");
+    if (view_kind(v)->no_exercise) {
+        view_message(v, MSG_ERROR, "%s", view_kind(v)->no_exercise);
         return -1;
     }
     if (engine_init(&x->eng, v->c, v->model, &cause) < 0) {

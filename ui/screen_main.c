@@ -88,7 +88,7 @@ static int exchange_pairs(struct view *v, struct cellbuf *cb, int x, int y)
              x0->bound_by_recv ? "receives" : "sends");
     x = pair2(v, cb, x, y, "lower bound", lb, ui_num(x0->lower_bound), R_NORMAL, true);
     const char *vals[2] = {idle[0], idle[1]};
-    for (int i = 0; i < v->nruns; i++) {
+    for (int i = 0; i < v->nruns && i < 2; i++) {
         const struct exchange *xc = v->runs[i].x;
         if (v->nruns == 1 && xc->nwaits > 0)
             snprintf(idle[i], sizeof idle[i], "%d wait%s, %s in all", xc->nwaits,
@@ -156,22 +156,23 @@ static void summary_row(struct view *v, struct cellbuf *cb, int y)
 {
     int x = 1;
     if (v->nruns == 1)
-        x = ui_pair(v, cb, x, y, v->exchange ? "completion" : "makespan", ui_num(vrun_end(&v->runs[0])),
+        x = ui_pair(v, cb, x, y, view_kind(v)->end_word, ui_num(vrun_end(&v->runs[0])),
                  R_NORMAL, false);
     else
         x = compare_pairs(v, cb, x, y);
-    if (v->exchange) {
+    enum vkind_id kind = view_kind(v)->id;
+    if (kind == VK_EXCHANGE) {
         exchange_pairs(v, cb, x, y);
         return;
     }
-    if (vrun_pipelined(&v->runs[0])) {
+    if (kind == VK_PIPELINE) {
         pipeline_pairs(v, cb, x, y);
         return;
     }
-    if (v->runs[0].run.sched.has_tree_cost) {   /* Figueira's cost beside the simulated makespan */
-        char cost[2][40], both[100];
+    if (kind == VK_TREE && v->runs[0].run.sched.has_tree_cost) {   /* Figueira's cost beside the makespan */
+        char cost[2][40] = {"-", "-"}, both[100];
         const char *vals[2] = {cost[0], cost[1]};
-        for (int i = 0; i < v->nruns; i++) {
+        for (int i = 0; i < v->nruns && i < 2; i++) {   /* the two schedulers (not the student's) */
             const struct sched *sc = &v->runs[i].run.sched;
             snprintf(cost[i], sizeof cost[i], "%s", sc->has_tree_cost ? ui_num(sc->tree_cost) : "-");
         }
@@ -201,7 +202,7 @@ static void main_hints(struct view *v, struct cellbuf *cb)
     const struct hint all[] = {
         {v->ascii ? "l" : g->right, "next"}, {v->ascii ? "h" : g->left, "back"},
         {"p", v->playing ? "pause" : "play"}, {"c", v->nruns >= 2 ? "single" : "compare"},
-        {"t", v->exchange ? "orders" : "tree"}, {"x", "exercise"}, {"s", "sched"}, {"m", "model"},
+        {"t", view_kind(v)->pane_word}, {"x", "exercise"}, {"s", "sched"}, {"m", "model"},
         {"g/G", "start/end"}, {"+/-", "zoom"}, {"e", "export"}, {"r", "reload"},
     };
     struct hint h[sizeof all / sizeof all[0]];
@@ -346,7 +347,7 @@ static void draw_main(struct view *v, struct cellbuf *cb)
     for (int i = 0; i < v->nruns; i++)
         if (vrun_end(&v->runs[i]) > tmax)
             tmax = vrun_end(&v->runs[i]);
-    struct lanes L = {0, gy, gw, gh, 0, 2, v->exchange, 0, 0};
+    struct lanes L = {0, gy, gw, gh, 0, 2, !view_kind(v)->links, 0, 0};
     bool overlap = !view_single_message(v);   /* nodes that send while they receive */
     int nw = gantt_name_cols(c);
     /* Compare: two (with the student's schedule three) panes of equal
@@ -394,7 +395,7 @@ static void draw_main(struct view *v, struct cellbuf *cb)
                 snprintf(extra, sizeof extra, "%stree cost %s", ui_glyphs(v)->dot,
                          ui_num(vr->run.sched.tree_cost));
             snprintf(head, sizeof head, "%s%s%s %s%s%s", vrun_sched_name(vr), ui_glyphs(v)->dot,
-                     vr->x ? "completion" : "makespan", ui_num(vrun_end(vr)), extra,
+                     view_kind(v)->end_word, ui_num(vrun_end(vr)), extra,
                      vr->x ? ""
                      : vr->you ? " (your exercise)"
                      : vr->run.sched.status == OPT_PROVEN ? " (proven optimal)"
@@ -462,7 +463,7 @@ static unsigned main_request(struct view *v, enum ui_req req, int key)
             view_step_to(v, v->step + 1);
         else
             view_message(v, MSG_INFO, "end of the schedule: %s %g (g or Home: back to the start)",
-                         v->exchange ? "completion" : "makespan", vrun_end(&v->runs[0]));
+                         view_kind(v)->end_word, vrun_end(&v->runs[0]));
         break;
     case REQ_PREV:
         if (v->step > 0)

@@ -25,6 +25,7 @@
 #include "pipeline.h"
 #include "report.h"
 #include "report_exchange.h"
+#include "trees.h"
 
 static const int play_delays[] = {2000, 1000, 500, 250, 100, 40};   /* ms per step */
 #define NSPEEDS ((int)(sizeof play_delays / sizeof play_delays[0]))
@@ -185,9 +186,48 @@ bool vrun_pipelined(const struct vrun *r)
     return !r->x && r->run.sched.slices > 0;
 }
 
+static const struct vkind kinds[] = {
+    [VK_BROADCAST] = {VK_BROADCAST, "makespan", "tree", true, "optimal", "fnf", NULL, NULL,
+                      "scheduler: built-ins and lua/ (S: the second in compare)", "port model",
+                      "tree pane: who sent to whom, receive times, critical path",
+                      "select a node: its bars and its path in the tree",
+                      "export: SVG (Gantt and tree) and CSV (schedule)"},
+    [VK_TREE] = {VK_TREE, "makespan", "tree", true, "binomial", "balanced-path", NULL, NULL,
+                 "scheduler: built-ins and lua/ (S: the second in compare)", "port model",
+                 "tree pane: positions, distances, heaviest path",
+                 "select a node: its bars and its path in the tree",
+                 "export: SVG (Gantt and tree) and CSV (schedule)"},
+    [VK_PIPELINE] = {VK_PIPELINE, "makespan", "tree", true, "lp-grow", "prune-simple",
+                     "the exercise builds a single-message broadcast; choose a broadcast scheduler (s) "
+                     "to try it on this platform", NULL,
+                     "scheduler: built-ins and lua/ (S: the second in compare)", "port model",
+                     "tree pane: edge times T, the LP's n(u,v), slices held",
+                     "select a node: its bars and its path in the tree",
+                     "export: SVG (Gantt and tree) and CSV (schedule)"},
+    [VK_EXCHANGE] = {VK_EXCHANGE, "completion", "orders", false, "random", "caterpillar",
+                     "the exercise builds a broadcast; an exchange is a table of sending orders (t shows it)",
+                     "an exchange has no source: every node sends its own messages",
+                     "the exchange's order (S: the second pane's in compare)",
+                     "model: sync (rendezvous) or async",
+                     "the table of sending orders, each sender's row marked",
+                     "select a node: its bars and its column of orders",
+                     "export: CSV (the transfers, with the idle waits)"},
+};
+
+const struct vkind *view_kind(const struct view *v)
+{
+    if (v->exchange)
+        return &kinds[VK_EXCHANGE];
+    if (vrun_pipelined(&v->runs[0]))
+        return &kinds[VK_PIPELINE];
+    if (tree_of_sched(&v->runs[0].run.sched) || v->runs[0].run.sched.has_tree_cost)
+        return &kinds[VK_TREE];
+    return &kinds[VK_BROADCAST];
+}
+
 bool view_single_message(const struct view *v)
 {
-    return !v->exchange && !vrun_pipelined(&v->runs[0]);
+    return view_kind(v)->no_exercise == NULL;
 }
 
 static void vrun_free(struct vrun *r)
@@ -462,7 +502,7 @@ int view_set_scheduler(struct view *v, const char *name)
     v->runs[i] = fresh;
     reposition(v, now, at_end);
     view_message(v, MSG_INFO, "scheduler %s%s: %s %g", vrun_sched_name(&v->runs[i]),
-                 i ? " (second pane)" : "", v->exchange ? "completion" : "makespan", vrun_end(&v->runs[i]));
+                 i ? " (second pane)" : "", view_kind(v)->end_word, vrun_end(&v->runs[i]));
     return 0;
 }
 
@@ -508,19 +548,8 @@ static const char *compare_partner(const struct view *v)
 {
     if (v->opts.nsched >= 2 && strcmp(v->opts.sched[1], v->runs[0].name) != 0)
         return v->opts.sched[1];
-    const char *cur = vrun_sched_name(&v->runs[0]);
-    const char *want = "optimal", *instead = "fnf";
-    if (v->exchange) {
-        want = "random";
-        instead = "caterpillar";
-    } else if (vrun_pipelined(&v->runs[0])) {
-        want = "lp-grow";
-        instead = "prune-simple";
-    } else if (v->runs[0].run.sched.has_tree_cost) {
-        want = "binomial";
-        instead = "balanced-path";
-    }
-    return strcmp(cur, want) == 0 ? instead : want;
+    const struct vkind *k = view_kind(v);
+    return strcmp(vrun_sched_name(&v->runs[0]), k->partner) == 0 ? k->partner_else : k->partner;
 }
 
 int view_set_compare(struct view *v, bool on)
@@ -567,8 +596,8 @@ int view_set_source(struct view *v, int node)
 {
     if (node < 0 || node >= v->c->n)
         return -1;
-    if (v->exchange) {
-        view_message(v, MSG_ERROR, "an exchange has no source: every node sends its own messages");
+    if (view_kind(v)->no_source) {
+        view_message(v, MSG_ERROR, "%s", view_kind(v)->no_source);
         return -1;
     }
     if (node == v->c->source) {

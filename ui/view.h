@@ -84,6 +84,26 @@ double vrun_end(const struct vrun *r);
 /* Is it a pipelined run (K slices along a tree of a platform graph)? */
 bool vrun_pipelined(const struct vrun *r);
 
+/*
+ * What kind of run the view shows -- a broadcast, a Figueira tree on a
+ * latency matrix, a pipelined broadcast, a personalized exchange -- and
+ * everything the screens say or do differently for it, in one table
+ * (view.c), so the screens read a field instead of branching on the kind.
+ */
+enum vkind_id { VK_BROADCAST = 0, VK_TREE, VK_PIPELINE, VK_EXCHANGE };
+struct vkind {
+    enum vkind_id id;
+    const char *end_word;       /* "makespan", or an exchange's "completion" */
+    const char *pane_word;      /* the side pane: "tree", or "orders" */
+    bool links;                 /* the Gantt draws link rows (not an exchange's) */
+    const char *partner, *partner_else;   /* compare's second scheduler (else when current) */
+    const char *no_exercise;    /* why x does not apply, or NULL */
+    const char *no_source;      /* why o does not apply, or NULL */
+    const char *help_sched, *help_model, *help_pane, *help_select, *help_export;
+};
+struct view;
+const struct vkind *view_kind(const struct view *v);
+
 /* Up to three timelines: one, two in compare mode, and the student's ("you") after an exercise. */
 #define VIEW_MAX_RUNS 3
 
