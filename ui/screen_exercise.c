@@ -268,6 +268,8 @@ int ex_start(struct view *v)
         x->best_from = x->best_to = -1;
         struct best_opts o = {0, v->c->n > EXERCISE_MAX_NODES ? EX_SEARCH_SECONDS : 0, proven, NULL};
         struct best_result b;   /* a first pick that keeps it: fnf's when fnf is optimal, found at once */
+        if (v->busy && v->c->n > EXERCISE_MAX_NODES)
+            v->busy(v, "searching a first pick that keeps the optimum...");
         o.cancel = view_compute_begin(v);
         int rc = engine_best_completion_opts(&x->eng, &o, &b, NULL);
         view_compute_end(v);
