@@ -35,6 +35,7 @@
 enum {
     O_SEED = OPT_LONG, O_SOURCE, O_FORMAT, O_SUMMARY, O_SAVE, O_PARAM, O_LUA_BUDGET, O_LUA_MEMORY,
     O_TIME_LIMIT, O_NODE_LIMIT, O_SLICES, O_PATTERN, O_RECEIVERS, O_SIZE, O_OUTPUT, O_TRACE,
+    O_SVG_PARTS, O_SVG_NODES,
 };
 
 /* The options of the view, run and compare: the dispatch and the help. */
@@ -50,6 +51,10 @@ static const struct opt cli_opt_table[] = {
      AT(s.source), 0, 0, NULL},
     {"format", O_FORMAT, "F", "text (default), csv, json, svg (Gantt and tree), paje, dot or smpi "
      "(interop.md)", OPT_STRING, AT(format), 0, 0, NULL},
+    {"svg-parts", O_SVG_PARTS, "P", "--format svg: gantt, tree or both (default) for a slide",
+     OPT_STRING, AT(svg_parts), 0, 0, NULL},
+    {"svg-nodes", O_SVG_NODES, "N", "--format svg: the lanes drawn, NAME,NAME,... or critical (the "
+     "source and the critical path)", OPT_STRING, AT(svg_nodes), 0, 0, NULL},
     {"output", O_OUTPUT, "DIR", "--format smpi: the directory for the platform, traces and README",
      OPT_STRING, AT(output), 0, 0, NULL},
     {"size", O_SIZE, "BYTES", "SimGrid platforms (.xml): the message size (default 1)", OPT_CALL,
@@ -255,17 +260,68 @@ static struct cluster *load(const struct cli_opts *o)
 
 #define CLI_SVG_WARN_BYTES (4u << 20)   /* a slide's picture is well under this */
 
+/* --svg-parts: 0, or 2 after saying what is valid. */
+static int svg_parts(const struct cli_opts *o, struct svg_opts *so)
+{
+    if (!o->svg_parts || strcmp(o->svg_parts, "both") == 0)
+        so->parts = SVG_BOTH;
+    else if (strcmp(o->svg_parts, "gantt") == 0)
+        so->parts = SVG_GANTT;
+    else if (strcmp(o->svg_parts, "tree") == 0)
+        so->parts = SVG_TREE;
+    else
+        return opt_fail("--svg-parts", o->svg_parts, "gantt, tree or both");
+    return 0;
+}
+
+/* --svg-nodes on the loaded cluster: keep (c->n entries) or critical; 0, or 2 naming the unknown node. */
+static int svg_nodes(const struct cli_opts *o, const struct cluster *c, unsigned char *keep,
+                     struct svg_opts *so)
+{
+    if (!o->svg_nodes)
+        return 0;
+    if (strcmp(o->svg_nodes, "critical") == 0) {
+        so->critical = true;
+        return 0;
+    }
+    const char *p = o->svg_nodes;
+    int count = 0;
+    while (*p) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        char *name = xasprintf("%.*s", (int)len, p);
+        int at = len ? cluster_find(c, name) : -1;
+        if (at < 0) {
+            char *cause = len ? xasprintf("--svg-nodes: no node named \"%s\" in %s", name, o->s.file)
+                              : xasprintf("--svg-nodes: an empty name in \"%s\" (NAME,NAME,... or "
+                                          "critical)", o->svg_nodes);
+            free(name);
+            return cli_fail(cause, 2);
+        }
+        free(name);
+        keep[at] = 1;
+        count++;
+        p += len + (comma ? 1 : 0);
+        if (comma && !*p)
+            return cli_fail(xasprintf("--svg-nodes: an empty name in \"%s\"", o->svg_nodes), 2);
+    }
+    if (count == 0)
+        return cli_fail(xstrdup("--svg-nodes: no node named (NAME,NAME,... or critical)"), 2);
+    so->keep = keep;
+    return 0;
+}
+
 /* The SVG on standard output, with a warning on stderr when it is larger than a few MB. */
-void cli_print_svg(const struct run *runs, int k)
+void cli_print_svg(const struct run *runs, int k, const struct svg_opts *so)
 {
     char *buf = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&buf, &len);
     if (!m) {
-        export_svg(stdout, runs, k);
+        export_svg_opts(stdout, runs, k, so);
         return;
     }
-    export_svg(m, runs, k);
+    export_svg_opts(m, runs, k, so);
     fclose(m);
     if (len > CLI_SVG_WARN_BYTES)
         fprintf(stderr, "hetcast: warning: the SVG is %.1f MB, more than a slide holds\n", len / 1048576.0);
@@ -274,10 +330,10 @@ void cli_print_svg(const struct run *runs, int k)
 }
 
 static void print_result(const struct cli_opts *o, enum report_format fmt, struct run *runs,
-                         int k, bool compare)
+                         int k, bool compare, const struct svg_opts *so)
 {
     if (fmt == REPORT_SVG)
-        cli_print_svg(runs, compare ? k : 1);
+        cli_print_svg(runs, compare ? k : 1, so);
     else if (fmt == REPORT_PAJE)
         export_paje(stdout, runs, compare ? k : 1);
     else if (fmt == REPORT_DOT)
@@ -326,6 +382,8 @@ static int cmd_run(int argc, char **argv, bool compare)
     if (o.s.trace && session_is_exchange(&o.s))
         return opts_error(2, "--trace compares a broadcast; a personalized exchange (--pattern, "
                              "--receivers) has no measured trace");
+    if ((o.svg_parts || o.svg_nodes) && (!o.format || strcmp(o.format, "svg") != 0))
+        return opts_error(2, "--svg-parts and --svg-nodes shape an SVG: add --format svg");
     if (session_is_exchange(&o.s))
         return cli_exchange(&o, compare);
     enum report_format fmt;
@@ -345,6 +403,9 @@ static int cmd_run(int argc, char **argv, bool compare)
         return opts_error(2, "run takes one scheduler (got %d); use hetcast compare for more", k);
     if (compare && fmt == REPORT_SMPI)
         return opts_error(2, "--format smpi replays one schedule: use hetcast run -s NAME");
+    struct svg_opts so = {SVG_BOTH, NULL, false};
+    if (svg_parts(&o, &so))
+        return 2;
     for (int i = 0; i < k; i++)
         if (!(ops[i] = session_sched(o.s.sched[i], &cause)))
             return cli_fail(cause, 2);
@@ -367,6 +428,12 @@ static int cmd_run(int argc, char **argv, bool compare)
         cluster_free(c);
         return cli_fail(cause, 1);
     }
+    unsigned char *keep = xcalloc((size_t)c->n + 1, 1);
+    if (svg_nodes(&o, c, keep, &so)) {
+        free(keep);
+        cluster_free(c);
+        return 2;
+    }
     struct run *runs = xcalloc((size_t)k, sizeof *runs);
     bool lean = o.summary && fmt <= REPORT_JSON;   /* only the result is printed */
     int done = 0;
@@ -379,10 +446,11 @@ static int cmd_run(int argc, char **argv, bool compare)
     else if (fmt == REPORT_SMPI)
         status = smpi_out(&runs[0], o.output);
     else
-        print_result(&o, fmt, runs, k, compare);
+        print_result(&o, fmt, runs, k, compare, &so);
     for (int i = 0; i < done; i++)
         run_free(&runs[i]);
     free(runs);
+    free(keep);
     cluster_free(c);
     return cli_output_status(status);
 }
@@ -408,9 +476,9 @@ static int cmd_view(int argc, char **argv, cli_view_fn view)
     if (o.s.trace && session_is_exchange(&o.s))
         return opts_error(2, "--trace compares a broadcast; a personalized exchange (--pattern, "
                              "--receivers) has no measured trace");
-    if (o.format || o.summary || o.save_cluster || o.output)
-        return opts_error(2, "--format, --output, --summary and --save-cluster are for hetcast run and "
-                             "compare; the view exports with e");
+    if (o.format || o.summary || o.save_cluster || o.output || o.svg_parts || o.svg_nodes)
+        return opts_error(2, "--format, --output, --summary, --save-cluster and --svg-* are for hetcast "
+                             "run and compare; the view exports with e");
     if (!view)
         return opts_error(1, "this build has no interactive view; use hetcast run %s", o.s.file);
     return view(&o.s);

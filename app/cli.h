@@ -20,6 +20,8 @@ struct cli_opts {
     const char *output;        /* --output DIR (--format smpi) */
     const char *save_cluster;  /* --save-cluster F */
     bool summary;              /* --summary */
+    const char *svg_parts;     /* --svg-parts gantt|tree|both (--format svg) */
+    const char *svg_nodes;     /* --svg-nodes critical|NAME,NAME,... (--format svg) */
 };
 
 /* The interactive view (ui/): returns an exit status. */
@@ -42,7 +44,8 @@ int cli_exchange(const struct cli_opts *o, bool compare);
 /* compare --trace: measured beside predicted (cli_trace.c); fmt from --format. */
 int cli_trace(const struct cli_opts *o, enum report_format fmt);
 /* An SVG of k runs on standard output, with a warning on stderr when it is larger than a slide holds. */
-void cli_print_svg(const struct run *runs, int k);
+struct svg_opts;
+void cli_print_svg(const struct run *runs, int k, const struct svg_opts *so);
 
 /* Print cause as "hetcast: cause" (or as it is when it names its file) and
  * return status; frees cause. */

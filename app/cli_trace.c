@@ -119,7 +119,7 @@ int cli_trace(const struct cli_opts *o, enum report_format fmt)
     }
     if (done == k) {
         if (fmt == REPORT_SVG)
-            cli_print_svg(runs, 2 * k);
+            cli_print_svg(runs, 2 * k, NULL);
         else if (fmt == REPORT_TEXT)
             report_trace_text(stdout, &t, runs, k, o->summary);
         else if (fmt == REPORT_CSV)

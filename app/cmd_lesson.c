@@ -113,8 +113,23 @@ static int print_numbers(const struct slide *sl, const struct session_opts *o, c
     cluster_free(c);
     if (rc < 0)
         return -1;
-    /* The command that gives the same numbers: what the test runs. */
-    printf("check: hetcast compare %s", sl->cluster);
+    /* The command that gives the same numbers: what the test runs.  An
+     * inline cluster is printed first, as the CSV that compare reads on
+     * standard input (-). */
+    if (sl->cluster_text) {
+        printf("cluster (inline; as CSV, for hetcast compare - < FILE):\n");
+        for (const char *line = sl->cluster_text; *line;) {
+            const char *nl = strchr(line, '\n');
+            int len = nl ? (int)(nl - line) : (int)strlen(line);
+            printf("    ");
+            char *one = xasprintf("%.*s", len, line);
+            put_clean(stdout, one);
+            free(one);
+            printf("\n");
+            line = nl ? nl + 1 : line + len;
+        }
+    }
+    printf("check: hetcast compare %s", sl->cluster_text ? "-" : sl->cluster);
     for (int i = 0; i < sl->nparams; i++)
         printf(" --param %s", sl->params[i]);
     for (int i = 0; i < k; i++)

@@ -18,6 +18,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "sched.h"
 
@@ -95,7 +96,21 @@ struct search {
     int best_from, best_to;
     long long explored, limit;
     bool gave_up;
+    bool cancelled;
+    double lower;           /* a proven lower bound: a completion this good ends the search */
+    double time_limit;      /* seconds, <= 0: none */
+    const volatile sig_atomic_t *cancel;
+    struct timespec t0;
 };
+
+#define BEST_CHECK_EVERY 1023   /* the clock and the cancel flag: every 1024 search nodes */
+
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
+}
 
 /* Make s->w the starting state plus the first depth choices (which all book fine). */
 static void rebuild(struct search *s, int depth)
@@ -166,9 +181,19 @@ static void dfs(struct search *s, int d, double last_start)
         }
         return;
     }
+    if (tied(s->best, s->lower))   /* the incumbent meets a proven bound: nothing beats it */
+        return;
     if (++s->explored > s->limit) {
         s->gave_up = true;
         return;
+    }
+    if ((s->explored & BEST_CHECK_EVERY) == 0) {
+        if (s->cancel && *s->cancel)
+            s->gave_up = s->cancelled = true;
+        else if (s->time_limit > 0 && seconds_since(&s->t0) >= s->time_limit)
+            s->gave_up = true;
+        if (s->gave_up)
+            return;
     }
     /* Every further send starts at or after tmin; each waiting node then
      * needs at least its cheapest transfer. */
@@ -268,6 +293,13 @@ static double fnf_completion(const struct engine *e, int *from, int *to)
 int engine_best_completion(const struct engine *e, long long node_limit, struct best_result *out,
                            char **cause)
 {
+    struct best_opts o = {node_limit, 0, -INFINITY, NULL};
+    return engine_best_completion_opts(e, &o, out, cause);
+}
+
+int engine_best_completion_opts(const struct engine *e, const struct best_opts *o,
+                                struct best_result *out, char **cause)
+{
     memset(out, 0, sizeof *out);
     out->from = out->to = -1;
     if (e->nmsg != 1)
@@ -300,7 +332,11 @@ int engine_best_completion(const struct engine *e, long long node_limit, struct 
     s.pto = xmalloc((size_t)e->n * sizeof *s.pto);
     s.dmin = dmin;
     s.node_table = e->c->kind == CLUSTER_NODES;
-    s.limit = node_limit > 0 ? node_limit : EXERCISE_NODE_LIMIT;
+    s.limit = o->node_limit > 0 ? o->node_limit : EXERCISE_NODE_LIMIT;
+    s.lower = o->lower;
+    s.time_limit = o->time_limit;
+    s.cancel = o->cancel;
+    clock_gettime(CLOCK_MONOTONIC, &s.t0);
     s.best = fnf_completion(e, &s.best_from, &s.best_to);
     dfs(&s, 0, -INFINITY);
     engine_free(&s.w);
@@ -308,6 +344,8 @@ int engine_best_completion(const struct engine *e, long long node_limit, struct 
     free(s.pto);
     free(dmin);
     out->explored = s.explored;
+    if (s.cancelled)
+        return set_cause(cause, "cancelled");
     if (isinf(s.best))
         return set_cause(cause, s.gave_up ? "the search gave up before finding any complete schedule"
                                           : "no schedule reaches every node from here");

@@ -14,6 +14,7 @@
 #ifndef HETCAST_EXERCISE_H
 #define HETCAST_EXERCISE_H
 
+#include <signal.h>
 #include <stdbool.h>
 
 #include "engine.h"
@@ -55,6 +56,25 @@ int exercise_fnf_pick(const struct engine *e, int *from, int *to, char *reason,
  */
 int engine_best_completion(const struct engine *e, long long node_limit, struct best_result *out,
                            char **cause);
+
+/*
+ * The same search within limits: node_limit (<= 0: EXERCISE_NODE_LIMIT), a
+ * wall-clock time_limit in seconds (<= 0: none), and lower, a proven lower
+ * bound on every completion from e (the optimum from the start, which no
+ * state reached from it can beat; -INFINITY if none): a completion that
+ * reaches it is the best, so the search stops there, exact.  A search that
+ * hits a limit returns BEST_GAVE_UP (makespan an upper bound, never called
+ * the best).  cancel (may be NULL) is polled with the clock: set, the
+ * search stops and returns -1 with *cause "cancelled".
+ */
+struct best_opts {
+    long long node_limit;
+    double time_limit;
+    double lower;
+    const volatile sig_atomic_t *cancel;
+};
+int engine_best_completion_opts(const struct engine *e, const struct best_opts *o,
+                                struct best_result *out, char **cause);
 
 /*
  * Finish the broadcast on e with a best completion: book, one at a time,

@@ -370,7 +370,8 @@ static double svg_gantt(const struct svg *g, const struct run *r, const struct r
             ry = -1;
         const char *recv_label = g->compact ? NULL : rl;
         if (sy >= 0)
-            svg_bar(g, t->start, t->send_end, sy, bh, COL_SEND, g->compact ? NULL : sl, "#ffffff", on_crit);
+            svg_bar(g, t->start, t->send_end, sy, bh, COL_SEND, g->compact || lt < 0 ? NULL : sl, "#ffffff",
+                    on_crit);   /* a send to a node not drawn: no label to overlap its neighbours */
         bool has_recv = t->recv_end > t->recv_start;
         if (ry < 0)
             continue;
@@ -474,15 +475,26 @@ static void summary_line(const struct run *r, char *buf, size_t size)
 /*
  * The nodes a large cluster's picture shows (g->lane): every node up to
  * SVG_MAX_LANES; above, the source, every run's critical path, then the
- * nodes that hold the message latest, in node order.  Returns how many.
+ * nodes that hold the message latest, in node order.  With options: the
+ * nodes chosen (o->keep), or the source and the critical paths alone
+ * (o->critical).  Returns how many.
  */
-static int pick_lanes(struct svg *g, const struct run *runs, int k)
+static int pick_lanes(struct svg *g, const struct run *runs, int k, const struct svg_opts *o)
 {
     const struct cluster *c = runs[0].c;
     g->lane = xmalloc((size_t)(c->n ? c->n : 1) * sizeof *g->lane);
     unsigned char *keep = xcalloc((size_t)(c->n ? c->n : 1), 1), *crit = xmalloc((size_t)(c->n ? c->n : 1));
     int want = c->n <= SVG_MAX_LANES ? c->n : SVG_MAX_LANES, have = 0;
-    if (want == c->n) {
+    if (o && o->critical) {
+        keep[c->source] = 1;
+        for (int i = 0; i < k; i++) {
+            export_critical_path(&runs[i].eng, crit);
+            for (int p = 0; p < c->n; p++)
+                keep[p] |= crit[p];
+        }
+    } else if (o && o->keep) {
+        memcpy(keep, o->keep, (size_t)c->n);
+    } else if (want == c->n) {
         memset(keep, 1, (size_t)c->n);
         have = c->n;
     } else {
@@ -522,8 +534,15 @@ static int pick_lanes(struct svg *g, const struct run *runs, int k)
 
 int export_svg(FILE *fp, const struct run *runs, int k)
 {
+    return export_svg_opts(fp, runs, k, NULL);
+}
+
+int export_svg_opts(FILE *fp, const struct run *runs, int k, const struct svg_opts *o)
+{
     if (k < 1)
         return -1;
+    bool gantt = !o || o->parts != SVG_TREE, trees = !o || o->parts != SVG_GANTT;
+    bool chosen = o && (o->critical || o->keep);
     const struct cluster *c = runs[0].c;
     struct svg g = {.fp = fp};
     for (int i = 0; i < k; i++)
@@ -532,7 +551,7 @@ int export_svg(FILE *fp, const struct run *runs, int k)
     if (!(g.tmax > 0))
         g.tmax = 1;
     g.scale = (SVG_W - SVG_LEFT - SVG_RIGHT) / g.tmax;
-    pick_lanes(&g, runs, k);
+    pick_lanes(&g, runs, k, o);
     g.compact = g.nlanes > 20;
     g.lane_h = g.compact ? 11 : 32;
     double step = export_nice_step(g.tmax, 12);
@@ -542,10 +561,12 @@ int export_svg(FILE *fp, const struct run *runs, int k)
         int reached = 0;
         for (int p = 0; p < c->n; p++)
             reached += g.lane[p] >= 0 && engine_holds(&runs[i].eng, p, 0);
-        h += 26 + g.nlanes * g.lane_h + 8;
-        h += 30 + (reached > 0 ? reached : 1) * (g.compact ? 11 : 20) + 10;
+        if (gantt)
+            h += 26 + g.nlanes * g.lane_h + 8;
+        if (trees)
+            h += 30 + (reached > 0 ? reached : 1) * (g.compact ? 11 : 20) + 10;
     }
-    h += 40 + 22.0 * k + 20;
+    h += 40 + 22.0 * k + 20 - (gantt && trees ? 0 : 34);
 
     fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
@@ -587,6 +608,9 @@ int export_svg(FILE *fp, const struct run *runs, int k)
         size_t at = strlen(sub);
         if (b->eng.makespan > 0 && at < sizeof sub)
             at += (size_t)snprintf(sub + at, sizeof sub - at, "%+.0f%%)", 100.0 * d / b->eng.makespan);
+        for (int i = 2; i < k && at < sizeof sub; i++)   /* more runs (the view's "you"): their makespans */
+            at += (size_t)snprintf(sub + at, sizeof sub - at, " \xc2\xb7 %s %s", runs[i].sched.ops->name,
+                                   report_num(runs[i].eng.makespan));
         for (int i = 0; i < 2 && at < sizeof sub; i++)
             if (runs[i].sched.status == OPT_PROVEN)
                 at += (size_t)snprintf(sub + at, sizeof sub - at, " \xc2\xb7 %s is proven optimal",
@@ -601,23 +625,31 @@ int export_svg(FILE *fp, const struct run *runs, int k)
     }
     if (g.nlanes < c->n) {
         char note[160];
-        snprintf(note, sizeof note, "showing %d of %d nodes: the source, the critical path and the latest to "
-                 "hold the message", g.nlanes, c->n);
+        snprintf(note, sizeof note, "showing %d of %d nodes: %s", g.nlanes, c->n,
+                 o && o->critical ? "the source and the critical path"
+                 : chosen         ? "the nodes chosen"
+                                  : "the source, the critical path and the latest to hold the message");
         svg_text(&g, 12, y, 12, "start", COL_CRIT, NULL, note);
         y += 18;
     }
     if (c->description)   /* wrapped at spaces, at most three lines */
         y = svg_wrapped(&g, 12, y, 12, 150, 3, c->description);
-    svg_legend(&g, y + 26, measured);
-    y += 40;
-    for (int i = 0; i < k; i++)
-        y += svg_gantt(&g, &runs[i], i > 0 && runs[i].measured ? &runs[i - 1] : NULL, y, step);
-    svg_axis(&g, y, step);
-    y += 34;
-    for (int i = 0; i < k; i++)
-        y += svg_tree(&g, &runs[i], y);
-    svg_axis(&g, y - 6, step);
-    y += 40;
+    if (gantt) {
+        svg_legend(&g, y + 26, measured);
+        y += 40;
+        for (int i = 0; i < k; i++)
+            y += svg_gantt(&g, &runs[i], i > 0 && runs[i].measured ? &runs[i - 1] : NULL, y, step);
+        svg_axis(&g, y, step);
+        y += 34;
+    } else {
+        y += 10;
+    }
+    if (trees) {
+        for (int i = 0; i < k; i++)
+            y += svg_tree(&g, &runs[i], y);
+        svg_axis(&g, y - 6, step);
+        y += 40;
+    }
     for (int i = 0; i < k; i++) {
         char line[512];
         summary_line(&runs[i], line, sizeof line);

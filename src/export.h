@@ -44,6 +44,17 @@ double export_nice_step(double span, int max_ticks);
  * makespan error (hetcast compare --trace). */
 int export_svg(FILE *fp, const struct run *runs, int k);
 
+/* What a slide holds: the parts and the nodes of the picture. */
+enum svg_parts { SVG_BOTH = 0, SVG_GANTT, SVG_TREE };
+struct svg_opts {
+    enum svg_parts parts;       /* the Gantt charts, the trees, or both (default) */
+    const unsigned char *keep;  /* per node: 1 to draw it (NULL: every node up to 40, else the
+                                   source, the critical paths and the latest to hold it) */
+    bool critical;              /* only the source and each run's critical path (keep ignored) */
+};
+/* export_svg with options (o NULL: the defaults). */
+int export_svg_opts(FILE *fp, const struct run *runs, int k, const struct svg_opts *o);
+
 /* One row per transfer: seq,from,to,send_start,...,hold,reason (RFC 4180 quoting). */
 int export_schedule_csv(FILE *fp, const struct run *r);
 

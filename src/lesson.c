@@ -11,8 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csvfield.h"
 #include "diag.h"
 #include "lua_sandbox.h"
+#include "numfmt.h"
 
 /* A string field of the table at idx, copied; NULL when absent; an error when not a string. */
 static char *str_field(lua_State *L, int idx, const char *key, int slide)
@@ -38,6 +40,105 @@ static char *resolve(const char *lesson_path, const char *file)
     return xasprintf("%.*s/%s", (int)(slash - lesson_path), lesson_path, file);
 }
 
+/* The field key of the table at idx pushed, checked to be of type want (or nil when optional). */
+static void want_field(lua_State *L, int idx, const char *key, int want, bool optional, int slide,
+                       const char *what)
+{
+    lua_getfield(L, idx, key);
+    int got = lua_type(L, -1);
+    if (got != want && !(optional && got == LUA_TNIL))
+        luaL_error(L, "slide %d: %s must be %s", slide, what,
+                   want == LUA_TNUMBER ? "a number" : want == LUA_TSTRING ? "a string" : "a table");
+}
+
+/* Node i of the nodes table at idx: its field pushed, positional pos or named key. */
+static int node_field(lua_State *L, int idx, int pos, const char *key)
+{
+    lua_rawgeti(L, idx, pos);
+    if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        lua_getfield(L, idx, key);
+    }
+    return lua_type(L, -1);
+}
+
+/*
+ * An inline cluster, the table at idx, as the CSV text the loader reads
+ * (so it is checked like any file): {csv = "TEXT"}, or a node table
+ * {name =, description =, latency =, source =, nodes = {{"p0", 1, 2}, ...}}
+ * (each node {NAME, SEND, RECV} or {name =, send =, recv =}).  Everything
+ * is checked first (a mistake is a Lua error), then written (nothing left
+ * to leak on an error).
+ */
+static char *inline_cluster(lua_State *L, int idx, int slide)
+{
+    char *csv = str_field(L, idx, "csv", slide);
+    if (csv)
+        return csv;
+    static const char *const strs[] = {"name", "description", "source"};
+    for (int i = 0; i < 3; i++) {   /* each a line of the file's header (description: lines) */
+        want_field(L, idx, strs[i], LUA_TSTRING, true, slide, strs[i]);
+        const char *v = lua_tostring(L, -1);
+        if (v && strpbrk(v, i == 1 ? "\r" : "\r\n"))
+            luaL_error(L, "slide %d: the cluster's %s must be one line", slide, strs[i]);
+        lua_pop(L, 1);
+    }
+    want_field(L, idx, "latency", LUA_TNUMBER, true, slide, "latency");
+    lua_pop(L, 1);
+    lua_getfield(L, idx, "nodes");
+    if (!lua_istable(L, -1) || luaL_len(L, -1) < 1)
+        luaL_error(L, "slide %d: an inline cluster needs csv = \"...\" or nodes = {{NAME, SEND, RECV}, ...}",
+                   slide);
+    int nodes = lua_gettop(L);
+    lua_Integer n = luaL_len(L, nodes);
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, nodes, i);
+        int nd = lua_gettop(L);
+        if (!lua_istable(L, nd))
+            luaL_error(L, "slide %d: node %d is not a table {NAME, SEND, RECV}", slide, (int)i);
+        if (node_field(L, nd, 1, "name") != LUA_TSTRING)
+            luaL_error(L, "slide %d: node %d: its name must be a string", slide, (int)i);
+        if (node_field(L, nd, 2, "send") != LUA_TNUMBER || node_field(L, nd, 3, "recv") != LUA_TNUMBER)
+            luaL_error(L, "slide %d: node %d: its send and receive times must be numbers", slide, (int)i);
+        lua_settop(L, nodes);
+    }
+    char *text = NULL, num[NUMFMT_SIZE];
+    size_t len = 0;
+    FILE *fp = open_memstream(&text, &len);
+    if (!fp)
+        return NULL;
+    lua_getfield(L, idx, "name");
+    fprintf(fp, "# name: %s\n", lua_isstring(L, -1) ? lua_tostring(L, -1) : "inline");
+    lua_getfield(L, idx, "description");
+    for (const char *line = lua_tostring(L, -1); line && *line;) {   /* a # description: a line */
+        const char *nl = strchr(line, '\n');
+        fprintf(fp, "# description: %.*s\n", nl ? (int)(nl - line) : (int)strlen(line), line);
+        line = nl ? nl + 1 : NULL;
+    }
+    lua_getfield(L, idx, "source");
+    if (lua_isstring(L, -1))
+        fprintf(fp, "# source: %s\n", lua_tostring(L, -1));
+    lua_getfield(L, idx, "latency");
+    if (lua_isnumber(L, -1))
+        fprintf(fp, "# latency: %s\n", numfmt_shortest(num, lua_tonumber(L, -1)));
+    lua_settop(L, nodes);
+    fprintf(fp, "name,send,recv\n");
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, nodes, i);
+        int nd = lua_gettop(L);
+        node_field(L, nd, 1, "name");
+        csvfield_put(fp, lua_tostring(L, -1));
+        node_field(L, nd, 2, "send");
+        fprintf(fp, ",%s", numfmt_shortest(num, lua_tonumber(L, -1)));
+        node_field(L, nd, 3, "recv");
+        fprintf(fp, ",%s\n", numfmt_shortest(num, lua_tonumber(L, -1)));
+        lua_settop(L, nodes);
+    }
+    lua_pop(L, 1);
+    fclose(fp);
+    return text;
+}
+
 static void read_slide(lua_State *L, struct lesson *les, int k)
 {
     struct slide *s = &les->slides[k];
@@ -49,10 +150,17 @@ static void read_slide(lua_State *L, struct lesson *les, int k)
     s->answer = str_field(L, t, "answer", no);
     s->model = str_field(L, t, "model", no);
     s->pattern = str_field(L, t, "pattern", no);
-    char *file = str_field(L, t, "cluster", no);
-    if (!file)
-        luaL_error(L, "slide %d: cluster = \"FILE\" is missing", no);
-    s->cluster = resolve(les->path, file);
+    lua_getfield(L, t, "cluster");
+    if (lua_istable(L, -1)) {   /* built inline: the lesson is the file messages name */
+        s->cluster_text = inline_cluster(L, lua_gettop(L), no);
+        s->cluster = xasprintf("%s (slide %d, inline)", les->path, no);
+    }
+    lua_pop(L, 1);
+    char *file = s->cluster_text ? NULL : str_field(L, t, "cluster", no);
+    if (!file && !s->cluster_text)
+        luaL_error(L, "slide %d: cluster = \"FILE\" is missing (or cluster = {...}, built inline)", no);
+    if (file)
+        s->cluster = resolve(les->path, file);
     free(file);
     lua_getfield(L, t, "schedulers");
     if (lua_type(L, -1) == LUA_TSTRING) {
@@ -134,6 +242,11 @@ int lesson_load(const char *path, struct lesson *out, char **cause)
     }
     int rc = sandbox_run(sb, load_fn, out, cause);
     sandbox_free(sb);
+    /* A mistake found in the returned table is raised from C: its traceback
+     * says nothing ("[C]: in ?"), the slide and the field say it all. */
+    char *tb = rc < 0 && *cause ? strstr(*cause, "\nstack traceback:\n\t[C]: in ?") : NULL;
+    if (tb && tb[strlen("\nstack traceback:\n\t[C]: in ?")] == '\0')
+        *tb = '\0';
     if (rc < 0) {
         lesson_free(out);
         return -1;
@@ -150,6 +263,7 @@ void lesson_free(struct lesson *l)
         free(s->question);
         free(s->answer);
         free(s->cluster);
+        free(s->cluster_text);
         free(s->model);
         free(s->pattern);
         for (int i = 0; i < s->nparams; i++)
@@ -168,6 +282,7 @@ void lesson_session(const struct lesson *l, int k, struct session_opts *o)
     const struct slide *s = &l->slides[k];
     session_opts_init(o);
     o->file = s->cluster;
+    o->text = s->cluster_text;
     for (int i = 0; i < s->nsched; i++)
         o->sched[o->nsched++] = s->sched[i];
     for (int i = 0; i < s->nparams; i++)

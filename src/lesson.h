@@ -1,7 +1,8 @@
 /*
  * lesson.h - a lesson: a Lua file (the cluster scripts' sandbox) that
  * returns {title=, slides={...}}; each slide names a cluster file (relative
- * to the lesson), its --param values, one or two schedulers, a model, the
+ * to the lesson) or builds one inline (a table of nodes, or CSV text), its
+ * --param values, one or two schedulers, a model, the
  * step to open at, the instructor's text, and optionally a question with
  * its answer.  hetcast lesson FILE presents it (ui/screen_lesson.c), and
  * --print writes the handout with the numbers hetcast computed
@@ -20,7 +21,9 @@ struct slide {
     char *text;             /* what the instructor says; may be NULL */
     char *question;         /* for the class; NULL if none */
     char *answer;           /* revealed on a key; NULL if none */
-    char *cluster;          /* the file, resolved against the lesson's directory */
+    char *cluster;          /* the file, resolved against the lesson's directory; for an
+                               inline cluster "LESSON (slide N, inline)", what messages name */
+    char *cluster_text;     /* an inline cluster as CSV text (cluster = {...}); NULL: a file */
     char *params[LESSON_MAX_PARAMS];   /* "k=v" */
     int nparams;
     char *sched[2];         /* one or two schedulers (two: compare) */

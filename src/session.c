@@ -40,7 +40,15 @@ struct cluster *session_load(const struct session_opts *o, struct diag *warn, ch
     struct diag d;
     diag_init(&d);
     struct cluster *c = NULL;
-    if (ends_with(o->file, ".lua")) {
+    FILE *text = o->text ? fmemopen((void *)o->text, strlen(o->text), "r") : NULL;
+    if (o->text) {
+        if (text)
+            c = cluster_load_csv_stream(text, o->file, &d);
+        else
+            diag_error(&d, o->file, 0, NULL, "cannot read the cluster's text");
+        if (text)
+            fclose(text);
+    } else if (ends_with(o->file, ".lua")) {
         struct sandbox_limits lim = {o->sopt.lua_instructions, o->sopt.lua_memory, o->sopt.cancel};
         c = cluster_load_lua(o->file, o->params, o->nparams, &lim, o->sopt.seed, &d);
     } else if (ends_with(o->file, ".xml")) {
@@ -55,7 +63,7 @@ struct cluster *session_load(const struct session_opts *o, struct diag *warn, ch
         c = strcmp(o->file, SESSION_STDIN) == 0 ? cluster_load_csv_stream(stdin, "<stdin>", &d)
                                                 : cluster_load_csv(o->file, &d);
     }
-    if (c && o->nparams > 0 && !ends_with(o->file, ".lua"))
+    if (c && o->nparams > 0 && (o->text || !ends_with(o->file, ".lua")))
         diag_warn(&d, NULL, 0, NULL, "--param is for .lua cluster scripts; ignored for %s",
                   o->file);
     if (!c) {

@@ -28,6 +28,9 @@ struct exchange;
 /* What a user asked to load and run, whatever the front door. */
 struct session_opts {
     const char *file;                        /* .csv, .lua, or "-": CSV on standard input */
+    const char *text;                        /* NULL, or the cluster itself as CSV text (a
+                                                lesson's inline cluster): file then only
+                                                names it in messages */
     const char *sched[SESSION_MAX_SCHEDS];   /* -s, in order */
     int nsched;
     const char *model;                       /* -m; NULL: the cluster kind's default */
@@ -53,7 +56,8 @@ bool session_is_exchange(const struct session_opts *o);
 /*
  * Load o->file (a .lua name goes through the scripting layer, a .xml name is
  * a SimGrid platform (simgrid_load.h; refused when hetcast was built without
- * SimGrid), "-" reads CSV from standard input, anything else is CSV) and
+ * SimGrid), "-" reads CSV from standard input, anything else is CSV; o->text,
+ * when set, is read as CSV instead of any file) and
  * apply o->source.  Warnings
  * are added to *warn (may be NULL: dropped).  Returns the cluster, or NULL
  * with *cause holding every problem, one a line.

@@ -75,13 +75,23 @@ for f in lua/lessons/*.lua; do
     checks=0
     bad=0
     grep "^check: hetcast compare " "$TMP/handout" >"$TMP/checks"
+    # An inline cluster is printed before its check line, indented, as the
+    # CSV that "compare -" reads: inline.N for the Nth check.
+    rm -f "$TMP"/inline.*
+    awk -v dir="$TMP" '
+        /^cluster \(inline/ { inl = 1; buf = ""; next }
+        inl && /^    / { buf = buf substr($0, 5) "\n"; next }
+        /^check: / { n++; if (inl) { f = dir "/inline." n; printf "%s", buf > f; close(f) } inl = 0; next }
+        { inl = 0 }' "$TMP/handout"
     while IFS= read -r line; do
         checks=$((checks + 1))
         cmd=${line#check: hetcast compare }
         args=${cmd% =>*}
         want=${cmd#*=> }
+        input=/dev/null
+        case $args in "- "*) input="$TMP/inline.$checks" ;; esac
         # shellcheck disable=SC2086
-        "$HETCAST" compare $args >"$TMP/out" 2>/dev/null
+        "$HETCAST" compare $args <"$input" >"$TMP/out" 2>/dev/null
         echo "$want" | tr ',' '\n' | while read -r sched value; do
             got=$(awk -v s="$sched" '$1 == s && $2 ~ /^[0-9.e+-]+$/ { print $2; exit }' "$TMP/out")
             [ "$got" = "$value" ] || echo "# $name: $sched: the handout says $value, hetcast compare $args says ${got:-nothing}"
@@ -91,6 +101,53 @@ for f in lua/lessons/*.lua; do
     [ "$checks" -gt 0 ] && [ "$bad" -eq 0 ]
     ok $? "$name: the numbers of its $checks slides match hetcast compare on the same clusters"
 done
+"$HETCAST" lesson lua/lessons/port-models.lua --print | grep -q "^check: hetcast compare - "
+ok $? "a shipped lesson builds a cluster inline (port-models.lua), checked through compare -"
+
+# ---- inline clusters: as CSV text, and their mistakes ----
+
+cat >"$TMP/inline.lua" <<'EOF'
+return {
+  title = "inline",
+  slides = {
+    { title = "csv", cluster = { csv = "# latency: 1\nname,send,recv\np0,1,2\np1,1,2\np2,2,3\n" },
+      schedulers = {"fnf", "optimal"} },
+  },
+}
+EOF
+"$HETCAST" lesson "$TMP/inline.lua" --print >"$TMP/handout" 2>"$TMP/err"
+ok $? "an inline cluster as CSV text: --print runs"
+grep -q "^check: hetcast compare - -s fnf -s optimal => fnf 6, optimal 5" "$TMP/handout"
+ok $? "its numbers: the counterexample's (fnf 6, optimal 5)"
+printf 'return {slides = {{title = "x", cluster = "%s", schedulers = {"fnf", "optimal", "fef"}}}}\n' \
+    "$(pwd)/clusters/counterexample.csv" >"$TMP/three.lua"
+"$HETCAST" lesson "$TMP/three.lua" --print >/dev/null 2>"$TMP/err"
+[ $? -eq 2 ] && grep -q "slide 1: at most two schedulers" "$TMP/err"
+ok $? "a slide with three schedulers: status 2 and why"
+cat >"$TMP/bad1.lua" <<'EOF'
+return { slides = {
+  { title = "x", cluster = { nodes = {{"p0", 1, 2}, {"p1", "fast", 2}} } },
+} }
+EOF
+"$HETCAST" lesson "$TMP/bad1.lua" --print >/dev/null 2>"$TMP/err"
+[ $? -eq 2 ] && grep -q "bad1.lua slide 1: node 2: its send and receive times must be numbers" "$TMP/err"
+ok $? "an inline node with a word for a time: status 2, the file, the slide and the node"
+cat >"$TMP/bad2.lua" <<'EOF'
+return { slides = {
+  { title = "x", cluster = { name = "two\nlines", nodes = {{"p0", 1, 2}, {"p1", 1, 2}} } },
+} }
+EOF
+"$HETCAST" lesson "$TMP/bad2.lua" --print >/dev/null 2>"$TMP/err"
+[ $? -eq 2 ] && grep -q "slide 1: the cluster's name must be one line" "$TMP/err"
+ok $? "an inline cluster's name of two lines: refused (it would be two lines of the file)"
+cat >"$TMP/bad3.lua" <<'EOF'
+return { slides = {
+  { title = "x", cluster = { nodes = {{"p0", 1, 2}, {"p1", -1, 2}} } },
+} }
+EOF
+"$HETCAST" lesson "$TMP/bad3.lua" --print >/dev/null 2>"$TMP/err"
+[ $? -ne 0 ] && grep -q "bad3.lua (slide 1, inline):4: send" "$TMP/err"
+ok $? "an inline cluster the loader refuses: the lesson and the slide named ($(head -n 1 "$TMP/err"))"
 [ "$lessons" -ge 5 ]
 ok $? "at least five lessons are shipped ($lessons)"
 

@@ -369,6 +369,45 @@ static void node_limit(void)
     cluster_free(c);
 }
 
+/* The limited search: a proven lower bound ends it early (exact); a time
+ * limit makes it give up and say so; a set cancel flag stops it. */
+static void limits(void)
+{
+    struct rng g;
+    rng_seed(&g, 11);
+    struct cluster *c = random_nodes(&g, 8, false);
+    struct engine e;
+    engine_init(&e, c, MODEL_ASYNC, NULL);
+    struct best_result full, early, timed;
+    engine_best_completion(&e, 0, &full, NULL);
+    struct best_opts o = {0, 0, full.makespan, NULL};
+    is_int(engine_best_completion_opts(&e, &o, &early, NULL), 0, "with the optimum as the bound");
+    ok(early.status == BEST_EXACT && early.makespan == full.makespan && early.explored <= full.explored,
+       "the bound ends the search early, exact (%lld search nodes, %lld without)", early.explored,
+       full.explored);
+    engine_free(&e);
+    cluster_free(c);
+
+    /* 14 nodes, sync: far more than 1024 search nodes (the clock and the
+     * flag are read every 1024). */
+    c = random_nodes(&g, 14, false);
+    engine_init(&e, c, MODEL_SYNC, NULL);
+    o = (struct best_opts){0, 1e-9, -INFINITY, NULL};
+    is_int(engine_best_completion_opts(&e, &o, &timed, NULL), 0, "a time limit still answers");
+    ok(timed.status == BEST_GAVE_UP && timed.explored == 1024,
+       "and says it gave up at the first reading of the clock (%lld search nodes)", timed.explored);
+    volatile sig_atomic_t stop = 1;
+    o.time_limit = 0;
+    o.cancel = &stop;
+    char *cause = NULL;
+    int rc = engine_best_completion_opts(&e, &o, &timed, &cause);
+    ok(rc == -1 && cause && strcmp(cause, "cancelled") == 0, "a set cancel flag stops it: %s",
+       cause ? cause : "(finished)");
+    free(cause);
+    engine_free(&e);
+    cluster_free(c);
+}
+
 int main(void)
 {
     counterexample();
@@ -377,5 +416,6 @@ int main(void)
     against_brute_force();
     platform_graph();
     node_limit();
+    limits();
     return tap_exit();
 }

@@ -37,6 +37,14 @@ static bool shows(struct view *v, const char *text)
     return hit;
 }
 
+static bool shows_quiet(struct view *v, const char *text)
+{
+    char *s = screen(v);
+    bool hit = strstr(s, text) != NULL;
+    free(s);
+    return hit;
+}
+
 /* How many lines of the screen start with name followed by a blank (a lane label). */
 static int lanes_named(struct view *v, const char *name)
 {
@@ -274,6 +282,19 @@ static void why(void)
     for (int k = 0; k < 5; k++)
         view_key(&v, UK_PGUP);
     ok(shows(&v, "p2 finishes late under fnf"), "the narration log starts with the first difference, whole");
+    view_key(&v, 'q');
+    /* 60x16: no row between the panes; the message lines give it at the end
+     * and at the step the cursor reaches it, and narrate the other steps. */
+    cb_resize(&cb, 60, 16);
+    view_step_to(&v, v.nsteps);
+    ok(shows(&v, "first difference (t=0): fnf p0\xe2\x86\x92p1, optimal p0\xe2\x86\x92p2") &&
+       shows(&v, "p2 late") && lanes_named(&v, "p2") == 2 && v.screen == &screen_main, "60x16, at the end: the first difference on screen, "
+       "and p2 in both panes");
+    view_step_to(&v, 1);
+    ok(shows(&v, "first difference"), "60x16, at t=0 where they part: on screen");
+    view_step_to(&v, 4);
+    ok(!shows_quiet(&v, "first difference") && view_now(&v) > 0, "60x16, later steps: the narration");
+    cb_resize(&cb, 80, 24);
     view_close(&v);
 }
 
@@ -295,12 +316,107 @@ static void exercise(void)
        "a key that does not apply says so, and stays");
     view_close(&v);
 
+    /* Above 8 nodes the search runs when the view has proven the optimum
+     * (the optimum ends it early; a time limit, after which it says it is
+     * not proven). */
     if (open_args(&v, "clusters/k-class.lua", one, 1, "n=10", NULL) != 0)
         return;
     view_key(&v, 'x');
-    ok(!v.ex.search && v.ex.optimum_known && strstr(v.ex.feedback, "what is known: lower bound"),
-       "10 nodes: no search, but what is known: the lower bound, fnf and the view's optimum (%s)",
-       v.ex.feedback);
+    ok(v.ex.search && v.ex.optimum_known && v.ex.best_known && v.ex.best_exact &&
+       v.ex.best == v.runs[0].run.optimum && strstr(v.ex.feedback, "the optimum the view proved"),
+       "10 nodes: the best reachable is the view's proven optimum (%s)", v.ex.feedback);
+    view_key(&v, UK_ENTER);
+    view_key(&v, UK_DOWN);
+    view_key(&v, UK_ENTER);   /* the source to its second listed receiver */
+    ok(v.ex.best_known && (v.ex.best_exact ? strstr(v.ex.feedback, "Best reachable") != NULL
+                                           : strstr(v.ex.feedback, "not proven") != NULL),
+       "10 nodes: a pick is searched; a proven best, or it says it is not proven (%s)", v.ex.feedback);
+    ok(!v.ex.best_exact || v.ex.best >= v.ex.optimum, "the best reachable is never below the optimum");
+    view_close(&v);
+
+    if (open_args(&v, "clusters/k-class.lua", one, 1, "n=20", NULL) != 0)
+        return;
+    view_key(&v, 'x');
+    ok(!v.ex.search && !v.ex.optimum_known && strstr(v.ex.feedback, "what is known: lower bound"),
+       "20 nodes, no optimum: no search, and what is known: the lower bound and fnf (%s)", v.ex.feedback);
+    view_close(&v);
+}
+
+/* The student's finished schedule: a third timeline "you" beside fnf and
+ * the optimum, exported with them, kept when the exercise is left. */
+static void you(void)
+{
+    struct view v;
+    const char *one[] = {"fnf"};
+    if (open_args(&v, "clusters/counterexample.csv", one, 1, NULL, NULL) != 0)
+        return;
+    view_key(&v, 'x');
+    view_key(&v, UK_ENTER);
+    view_key(&v, UK_ENTER);   /* p0 -> p1 */
+    view_key(&v, 'x');        /* unfinished: kept, not shown */
+    ok(v.nruns == 1 && v.ex.nchoices == 1 && strstr(v.msg, "1 choice is kept"),
+       "leaving unfinished keeps the choice and shows no timeline (%s)", v.msg);
+    view_key(&v, 'x');
+    ok(v.screen == &screen_exercise && v.ex.nchoices == 1 && v.ex.eng.nwaiting == 1 &&
+       strstr(v.ex.feedback, "Back to your 1 choice"), "x resumes it (%s)", v.ex.feedback);
+    view_key(&v, UK_ENTER);
+    view_key(&v, UK_ENTER);   /* p0 -> p2: done, makespan 6 */
+    view_key(&v, 'x');
+    ok(v.screen == &screen_main && v.nruns == 3 && v.runs[2].you && v.runs[2].run.eng.makespan == 6 &&
+       strcmp(vrun_sched_name(&v.runs[1]), "optimal") == 0,
+       "leaving a finished exercise: fnf, optimal and you (%d runs)", v.nruns);
+    ok(shows(&v, "you \xc2\xb7 makespan 6 (your exercise)") && shows(&v, "fnf vs optimal + you") &&
+       shows(&v, "optimal \xc2\xb7 makespan 5"), "three panes on one axis, each headed");
+    ok(v.step == v.nsteps && v.nsteps == 8 + 8 + 8, "the steps merge the three timelines (%d)", v.nsteps);
+    view_step_to(&v, 0);
+    for (int k = 0; k < v.nsteps; k++)
+        view_key(&v, 'l');
+    ok(v.applied[0] == 8 && v.applied[1] == 8 && v.applied[2] == 8, "stepping reaches the end of all three");
+
+    char dir[] = "/tmp/hetcast-you.XXXXXX";
+    if (mkdtemp(dir)) {
+        char stem[600], path[700], line[1024];
+        snprintf(stem, sizeof stem, "%s/three", dir);
+        is_int(view_export(&v, stem), 0, "the three export");
+        snprintf(path, sizeof path, "%s.csv", stem);
+        FILE *fp = fopen(path, "r");
+        int mine = 0;
+        while (fp && fgets(line, sizeof line, fp))
+            mine += strncmp(line, "you,", 4) == 0 && strstr(line, "your choice") != NULL;
+        if (fp)
+            fclose(fp);
+        ok(mine == 2, "the CSV holds your two transfers (%d)", mine);
+        unlink(path);
+        snprintf(path, sizeof path, "%s.svg", stem);
+        fp = fopen(path, "r");
+        int head = 0;
+        while (fp && fgets(line, sizeof line, fp))
+            head += strstr(line, ">you: makespan 6<") != NULL;
+        if (fp)
+            fclose(fp);
+        ok(head == 1, "the SVG draws your schedule");
+        unlink(path);
+        rmdir(dir);
+    }
+    view_set_model(&v, MODEL_SYNC);
+    ok(v.nruns == 3 && v.runs[2].you && v.model == MODEL_SYNC,
+       "a new model replays your choices under it (%g)", v.runs[2].run.eng.makespan);
+    view_key(&v, 'c');
+    ok(v.nruns == 1 && v.ex.nchoices == 2, "c hides the timelines; your choices stay");
+    view_set_source(&v, 1);
+    ok(v.ex.nchoices == 0, "a new source forgets them (they start from the old one)");
+    view_close(&v);
+
+    /* A Figueira tree: the summary's per-run values stay the two schedulers'. */
+    const char *tree[] = {"balanced-path"};
+    if (open_args(&v, "clusters/figueira-table1.csv", tree, 1, NULL, NULL) != 0)
+        return;
+    view_key(&v, 'x');
+    for (int k = 0; k < 2 * v.c->n && v.ex.eng.nwaiting > 0; k++)
+        view_key(&v, UK_ENTER);
+    view_key(&v, 'x');
+    ok(v.nruns == 3 && v.runs[2].you && shows(&v, "tree cost 3 / 6") && shows(&v, "balanced-path vs binomial + you"),
+       "a tree and the student's schedule: three timelines, the tree costs of the two trees");
     view_close(&v);
 }
 
@@ -420,6 +536,7 @@ int main(void)
     narration();
     why();
     exercise();
+    you();
     lesson();
     tall();
     second_scheduler();

@@ -30,6 +30,9 @@ for size in "60 16" "80 24" "200 60"; do
         [ "$(lanes $node)" -eq 2 ]
         ok $? "$1x$2 counterexample: $node in both compare panes"
     done
+    tr '\n' ' ' <"$TMP/screen" | sed 's/  */ /g' >"$TMP/flat"
+    grep -q "first difference (t=0): fnf p0→p1, optimal p0→p2; p2 late" "$TMP/flat"
+    ok $? "$1x$2 counterexample: the first difference is on the screen at the end"
     keys q
     wait_for "EXIT=0"
 done
@@ -52,6 +55,14 @@ for size in "60 16" "80 24" "200 60"; do
     keys q
     wait_for "EXIT=0"
 done
+
+# ---- a third -s: refused with a message, not dropped ----
+
+start 80 24 -- clusters/counterexample.csv -s fnf -s optimal -s fef
+wait_for "EXIT=2"
+ok $? "a third -s: the view refuses, status 2"
+tr '\n' ' ' <"$TMP/screen" | sed 's/  */ /g' | grep -q "the view compares two schedulers (got 3 -s)"
+ok $? "a third -s: and says why, on the terminal"
 
 # ---- node facts (i), find (/), go to (:), the log (L) ----
 
@@ -103,6 +114,14 @@ for size in "60 16" "80 24" "200 60"; do
     keys z
     wait_for "z does nothing in the exercise"
     ok $? "$1x$2: a key that does not apply says so"
+    keys Enter Enter
+    wait_for "Done: your makespan 6"
+    keys x
+    wait_all "you · makespan 6 (your exercise)" "optimal · makespan 5" "fnf · makespan 6"
+    ok $? "$1x$2: leaving a finished exercise shows fnf, optimal and you on one axis"
+    keys x
+    wait_for "Back to your 2 choices"
+    ok $? "$1x$2: x goes back to the student's choices"
     keys x q
     wait_for "EXIT=0"
 done

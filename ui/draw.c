@@ -633,7 +633,7 @@ void ui_legend(struct view *v, struct cellbuf *cb, int y, int w, bool cursor)
         bool on;
     } items[] = {
         {g->fill[0], g->fill[0], R_SEND, R_SEND, "send", true},
-        {g->fill[1], g->fill[1], R_LINK, R_LINK, "link", !v->exchange},
+        {g->fill[1], g->fill[1], R_LINK, R_LINK, "link", view_kind(v)->links},
         {g->fill[2], g->fill[2], R_RECV, R_RECV, "recv", true},
         {g->wait, g->wait, R_WAIT, R_WAIT, "idle", any_wait(v)},
         {g->plan[0], g->plan[2], R_SEND_PLAN, R_RECV_PLAN, "planned", true},
@@ -682,7 +682,7 @@ void ui_messages(struct view *v, struct cellbuf *cb, int y, int w)
             for (char *nl = line; (nl = strchr(nl, '\n')) != NULL;)
                 *nl = ' ';
         } else if (v->step >= v->nsteps && v->step > 0)
-            snprintf(line, sizeof line, "%s. End: %s %s.", buf, v->exchange ? "completion" : "makespan",
+            snprintf(line, sizeof line, "%s. End: %s %s.", buf, view_kind(v)->end_word,
                      ui_num(vrun_end(&v->runs[0])));
         else
             snprintf(line, sizeof line, "%s", buf);
@@ -690,12 +690,19 @@ void ui_messages(struct view *v, struct cellbuf *cb, int y, int w)
         return;
     }
     int latest = v->step > 0 ? v->order[v->step - 1].run : -1;
-    /* Two narrations that do not fit a row each: the latest one whole, wrapped
-     * over both rows, rather than both cut mid-sentence (L shows every one). */
-    bool fits = true;
+    /* Two narrations that do not fit a row each (or three timelines for two
+     * rows): the latest one whole, wrapped over both rows, rather than both
+     * cut mid-sentence (L shows every one). */
+    bool fits = v->nruns == 2;
     for (int i = 0; i < 2; i++) {
         engine_narrate(vrun_engine(&v->runs[i]), v->applied[i] - 1, buf, sizeof buf);
         fits = fits && text_width(vrun_sched_name(&v->runs[i])) + 2 + text_width(buf) <= w - 3;
+    }
+    if (!fits && latest < 0 && v->nruns > 2) {   /* three timelines at the start: what each is */
+        snprintf(line, sizeof line, "%s, %s and your own schedule (you) on one time axis: l steps "
+                 "through all three", vrun_sched_name(&v->runs[0]), vrun_sched_name(&v->runs[1]));
+        ui_wrap(v, cb, 1, y, w - 2, 2, R_NORMAL, line);
+        return;
     }
     if (!fits && latest >= 0) {
         engine_narrate(vrun_engine(&v->runs[latest]), v->applied[latest] - 1, buf, sizeof buf);

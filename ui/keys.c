@@ -16,50 +16,42 @@
 
 /* ---- texts that depend on the run ---- */
 
+/* The texts of the run's kind (view_kind: one table in view.c). */
 static const char *sched_help(const struct view *v)
 {
-    return v->exchange ? "the exchange's order (S: the second pane's in compare)"
-                       : "scheduler: built-ins and lua/ (S: the second in compare)";
+    return view_kind(v)->help_sched;
 }
 
 static const char *model_help(const struct view *v)
 {
-    return v->exchange ? "model: sync (rendezvous) or async" : "port model";
+    return view_kind(v)->help_model;
 }
 
 static const char *pane_help(const struct view *v)
 {
-    if (v->exchange)
-        return "the table of sending orders, each sender's row marked";
-    if (vrun_pipelined(&v->runs[0]))
-        return "tree pane: edge times T, the LP's n(u,v), slices held";
-    if (tree_of_sched(&v->runs[0].run.sched))
-        return "tree pane: positions, distances, heaviest path";
-    return "tree pane: who sent to whom, receive times, critical path";
+    return view_kind(v)->help_pane;
 }
 
 /* No exercise beside an exchange or a pipeline: x says why (ex_start). */
 static const char *exercise_help(const struct view *v)
 {
-    return view_single_message(v) ? "exercise: pick each (sender, receiver) pair yourself" : NULL;
+    return view_kind(v)->no_exercise ? NULL : "exercise: pick each (sender, receiver) pair yourself";
 }
 
 static const char *select_help(const struct view *v)
 {
-    return v->exchange ? "select a node: its bars and its column of orders"
-                       : "select a node: its bars and its path in the tree";
+    return view_kind(v)->help_select;
 }
 
 /* An exchange has no source: every node sends (o says so). */
 static const char *source_help(const struct view *v)
 {
-    return v->exchange ? NULL : "make the selected node the source";
+    return view_kind(v)->no_source ? NULL : "make the selected node the source";
 }
 
 static const char *export_help(const struct view *v)
 {
-    return v->exchange ? "export: CSV (the transfers, with the idle waits)"
-                       : "export: SVG (Gantt and tree) and CSV (schedule)";
+    return view_kind(v)->help_export;
 }
 
 /* ---- the table ---- */

@@ -55,7 +55,7 @@ void chooser_open(struct view *v, enum chooser_kind kind)
 {
     chooser_clear(&v->ch);
     v->ch.kind = kind;
-    const char *current = kind == CH_SCHED ? v->runs[v->ch_second && v->nruns == 2 ? 1 : 0].name
+    const char *current = kind == CH_SCHED ? v->runs[v->ch_second && v->nruns >= 2 ? 1 : 0].name
                                            : model_name(v->model);
     if (kind == CH_SCHED && v->exchange) {
         for (int a = 0; a < XSCHED_COUNT; a++) {

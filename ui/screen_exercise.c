@@ -19,6 +19,10 @@
 
 #include "exercise.h"
 
+/* Above EXERCISE_MAX_NODES the search runs when the view has proven the
+ * optimum (a bound that ends it early), for at most this long a state. */
+#define EX_SEARCH_SECONDS 2.0
+
 static void free_engine(struct exercise *x)
 {
     if (x->live)
@@ -33,7 +37,62 @@ void ex_stop(struct view *v)
     free(x->from);
     free(x->to);
     free(x->cand);
+    free(x->memo);
     memset(x, 0, sizeof *x);
+}
+
+/* The best reachable from the current state, remembered for undo. */
+static void remember(struct exercise *x)
+{
+    int k = x->nchoices;
+    x->memo[k] = (struct ex_memo){x->best, x->best_known, x->best_exact, x->best_from, x->best_to};
+    x->nmemo = k + 1;
+}
+
+/* Undo to a state seen before: its best, without a search.  False if not remembered. */
+static bool recall(struct exercise *x)
+{
+    int k = x->nchoices;
+    if (k >= x->nmemo)
+        return false;
+    const struct ex_memo *m = &x->memo[k];
+    x->best = m->best;
+    x->best_known = m->known;
+    x->best_exact = m->exact;
+    x->best_from = m->from;
+    x->best_to = m->to;
+    x->cancelled = false;
+    x->nmemo = k + 1;
+    return true;
+}
+
+void ex_leave(struct view *v)
+{
+    struct exercise *x = &v->ex;
+    bool done = x->live && x->eng.nwaiting == 0 && x->nchoices > 0;
+    int n = x->nchoices;
+    free_engine(x);
+    free(x->cand);
+    x->cand = NULL;
+    x->ncand = 0;
+    v->screen = &screen_main;
+    if (done) {
+        view_show_you(v);
+        return;
+    }
+    view_drop_you(v);   /* an unfinished schedule is not shown; an older finished one is gone */
+    if (n > 0)
+        view_message(v, MSG_INFO, "your %d choice%s kept: x goes back to %s", n, n == 1 ? " is" : "s are",
+                     n == 1 ? "it" : "them");
+}
+
+/* The optimum the view has proven (any run on screen), or -INFINITY. */
+static double proven_optimum(const struct view *v)
+{
+    for (int i = 0; i < v->nruns; i++)
+        if (!v->runs[i].you && v->runs[i].run.opt == OPT_PROVEN)
+            return v->runs[i].run.optimum;
+    return -INFINITY;
 }
 
 /*
@@ -93,19 +152,31 @@ static void why_worse(struct view *v, int k, int from, int to, int bf, int bt, d
     engine_free(&best);
 }
 
-/* Best reachable from the current state (small clusters only). */
+/*
+ * Best reachable from the current state: an exact search up to
+ * EXERCISE_MAX_NODES nodes; above, when the view has proven the optimum,
+ * within EX_SEARCH_SECONDS (the optimum ends it as soon as a completion
+ * meets it; when the time runs out the result is only "at most").  q and
+ * Ctrl-C cancel it as they cancel every computation of the view.
+ */
 static void update_best(struct view *v)
 {
     struct exercise *x = &v->ex;
     x->best_known = false;
+    x->cancelled = false;
     if (!x->search)
         return;
     struct best_result b;
     char *cause = NULL;
     x->best_from = x->best_to = -1;
-    if (v->busy && x->eng.nwaiting > 5)
+    bool big = v->c->n > EXERCISE_MAX_NODES;
+    if (v->busy && (x->eng.nwaiting > 5 || big))
         v->busy(v, "searching every way to finish from here...");
-    if (engine_best_completion(&x->eng, 0, &b, &cause) < 0) {
+    struct best_opts o = {0, big ? EX_SEARCH_SECONDS : 0, proven_optimum(v), NULL};
+    o.cancel = view_compute_begin(v);
+    int rc = engine_best_completion_opts(&x->eng, &o, &b, &cause);
+    x->cancelled = view_compute_end(v);
+    if (rc < 0) {
         free(cause);
         return;
     }
@@ -149,21 +220,22 @@ static void set_phase(struct view *v, enum ex_phase ph)
         v->sel = x->cand[x->cursor];
 }
 
+static int replay(struct view *v, int k);
+
 int ex_start(struct view *v)
 {
-    ex_stop(v);
     struct exercise *x = &v->ex;
+    int *kf = x->from, *kt = x->to, kn = x->nchoices;   /* the choices kept by ex_leave */
+    x->from = x->to = NULL;
+    ex_stop(v);
+    x->from = kf;
+    x->to = kt;
+    x->nchoices = kn;
     char *cause = NULL;
     /* The exercise books one message from the source; it has nothing to say
      * beside an exchange or K pipelined slices. */
-    if (v->exchange) {
-        view_message(v, MSG_ERROR, "the exercise builds a broadcast; an exchange is a table of "
-                     "sending orders (t shows it)");
-        return -1;
-    }
-    if (vrun_pipelined(&v->runs[0])) {
-        view_message(v, MSG_ERROR, "the exercise builds a single-message broadcast; choose a "
-                     "broadcast scheduler (s) to try it on this platform");
+    if (view_kind(v)->no_exercise) {
+        view_message(v, MSG_ERROR, "%s", view_kind(v)->no_exercise);
         return -1;
     }
     if (engine_init(&x->eng, v->c, v->model, &cause) < 0) {
@@ -173,30 +245,68 @@ int ex_start(struct view *v)
     }
     x->live = true;
     size_t n = (size_t)v->c->n;
-    x->from = xmalloc(n * sizeof *x->from);
-    x->to = xmalloc(n * sizeof *x->to);
+    if (!x->from) {   /* else the choices kept from the last time (ex_leave) */
+        x->from = xmalloc(n * sizeof *x->from);
+        x->to = xmalloc(n * sizeof *x->to);
+    }
     x->cand = xmalloc(n * sizeof *x->cand);
-    x->search = v->c->n <= EXERCISE_MAX_NODES;
-    engine_timeline(&x->eng);
-    update_best(v);
-    x->optimum = x->best;
-    x->optimum_known = x->best_known;
+    x->memo = xmalloc((n + 1) * sizeof *x->memo);
+    double proven = proven_optimum(v);
+    x->search = v->c->n <= EXERCISE_MAX_NODES || isfinite(proven);
+    int kept = x->nchoices;
+    if (kept > 0)
+        replay(v, kept);
+    else
+        engine_timeline(&x->eng);
+    if (isfinite(proven)) {   /* the view's proven optimum: the best from the start, no search */
+        x->optimum = proven;
+        x->optimum_known = true;
+    }
+    if (kept == 0 && x->optimum_known) {
+        x->best_known = x->best_exact = true;
+        x->best = x->optimum;
+        x->best_from = x->best_to = -1;
+        struct best_opts o = {0, v->c->n > EXERCISE_MAX_NODES ? EX_SEARCH_SECONDS : 0, proven, NULL};
+        struct best_result b;   /* a first pick that keeps it: fnf's when fnf is optimal, found at once */
+        if (v->busy && v->c->n > EXERCISE_MAX_NODES)
+            v->busy(v, "searching a first pick that keeps the optimum...");
+        o.cancel = view_compute_begin(v);
+        int rc = engine_best_completion_opts(&x->eng, &o, &b, NULL);
+        view_compute_end(v);
+        if (rc == 0 && b.status == BEST_EXACT) {
+            x->best_from = b.from;
+            x->best_to = b.to;
+        }
+    } else {
+        update_best(v);
+        if (kept == 0) {
+            x->optimum = x->best;
+            x->optimum_known = x->best_known && x->best_exact;
+        }
+    }
+    remember(x);
     set_phase(v, EX_SENDER);
-    if (x->best_known)
-        snprintf(x->feedback, sizeof x->feedback,
-                 "Build the broadcast yourself: pick a sender, then a receiver (Enter). "
-                 "The best makespan reachable is %g.", x->best);
+    const char *intro = "Build the broadcast yourself: pick a sender, then a receiver (Enter).";
+    if (kept > 0)
+        snprintf(x->feedback, sizeof x->feedback, "Back to your %d choice%s (%s undoes the last). ",
+                 kept, kept == 1 ? "" : "s", ui_glyphs(v)->left);
+    else if (x->best_known)
+        snprintf(x->feedback, sizeof x->feedback, "%s The best makespan reachable is %s%s.", intro,
+                 ui_num(x->best), v->c->n > EXERCISE_MAX_NODES ? " (the optimum the view proved)" : "");
     else
         snprintf(x->feedback, sizeof x->feedback,
-                 "Build the broadcast yourself: pick a sender, then a receiver (Enter). "
-                 "(%d nodes: too many to search; what is known: lower bound %g, %s %g.)",
-                 v->c->n, v->runs[0].run.lower_bound, vrun_sched_name(&v->runs[0]), vrun_end(&v->runs[0]));
-    for (int i = 0; i < v->nruns && !x->optimum_known; i++)   /* the view's proven optimum serves too */
-        if (v->runs[i].run.opt == OPT_PROVEN) {
-            x->optimum = v->runs[i].run.optimum;
-            x->optimum_known = true;
-        }
+                 "%s (%d nodes: too many to search without a proven optimum; what is known: lower "
+                 "bound %s, %s %s.)", intro, v->c->n, ui_num(v->runs[0].run.lower_bound),
+                 vrun_sched_name(&v->runs[0]), ui_num(vrun_end(&v->runs[0])));
+    size_t at = strlen(x->feedback);
+    if (kept > 0 && x->best_known)
+        snprintf(x->feedback + at, sizeof x->feedback - at, "Best reachable from here: %s%s.",
+                 x->best_exact ? "" : "at most ", ui_num(x->best));
+    else if (x->cancelled)
+        snprintf(x->feedback + at, sizeof x->feedback - at, " The search was cancelled: the best "
+                 "reachable is not known.");
     x->feedback_role = R_NORMAL;
+    view_clear_message(v);
     return 0;
 }
 
@@ -236,7 +346,7 @@ int ex_book(struct view *v, int from, int to)
         return -1;
     }
     double before = x->best;
-    bool known_before = x->best_known;
+    bool known_before = x->best_known && x->best_exact;   /* a proven best, not an upper bound */
     int keep_from = x->best_from, keep_to = x->best_to, k = x->nchoices;
     if (engine_book(&x->eng, from, to, 0, "your choice", &cause) < 0) {
         view_message(v, MSG_ERROR, "%s", cause ? cause : "cannot book that");
@@ -248,6 +358,7 @@ int ex_book(struct view *v, int from, int to)
     x->nchoices++;
     engine_timeline(&x->eng);
     update_best(v);
+    remember(x);
 
     char fb[800];
     size_t at = (size_t)snprintf(fb, sizeof fb, "You: %s -> %s, %s holds it at %g.",
@@ -260,8 +371,14 @@ int ex_book(struct view *v, int from, int to)
                                    c->nodes[ff].name, c->nodes[ft].name, theirs.hold);
     }
     x->feedback_role = R_NORMAL;
-    if (x->best_known && known_before && at < sizeof fb) {
-        const char *approx = x->best_exact ? "" : " about";
+    if (x->cancelled && at < sizeof fb)
+        at += (size_t)snprintf(fb + at, sizeof fb - at, " The search was cancelled: the best reachable "
+                               "from here is not known.");
+    else if (x->best_known && !x->best_exact && at < sizeof fb)
+        at += (size_t)snprintf(fb + at, sizeof fb - at, " The search stopped after %g s: best reachable "
+                               "at most %s (not proven).", EX_SEARCH_SECONDS, ui_num(x->best));
+    if (x->best_known && x->best_exact && known_before && at < sizeof fb) {
+        const char *approx = "";
         if (x->best > before + 1e-9 * (fabs(before) > 1 ? fabs(before) : 1)) {
             at += (size_t)snprintf(fb + at, sizeof fb - at,
                                    " Best reachable now%s %g, was %g: this choice costs %g.", approx,
@@ -281,8 +398,9 @@ int ex_book(struct view *v, int from, int to)
         char done[200];
         size_t dn = (size_t)snprintf(done, sizeof done, "Done: your makespan %g", x->eng.makespan);
         for (int i = 0; i < v->nruns && dn < sizeof done; i++)
-            dn += (size_t)snprintf(done + dn, sizeof done - dn, ", %s %g",
-                                   v->runs[i].run.sched.ops->name, v->runs[i].run.eng.makespan);
+            if (!v->runs[i].you)
+                dn += (size_t)snprintf(done + dn, sizeof done - dn, ", %s %g",
+                                   vrun_sched_name(&v->runs[i]), v->runs[i].run.eng.makespan);
         if (x->optimum_known && dn < sizeof done)
             dn += (size_t)snprintf(done + dn, sizeof done - dn, ", best possible %g", x->optimum);
         snprintf(x->feedback, sizeof x->feedback, "%s. %s", done, fb);
@@ -308,10 +426,11 @@ void ex_undo(struct view *v)
     char undone[300];
     snprintf(undone, sizeof undone, "%s -> %s", a, b);
     replay(v, k);
-    update_best(v);
+    if (!recall(x))
+        update_best(v);
     if (x->best_known)
-        snprintf(x->feedback, sizeof x->feedback, "Undone: %s. Best reachable from here: %g.", undone,
-                 x->best);
+        snprintf(x->feedback, sizeof x->feedback, "Undone: %s. Best reachable from here: %s%s.", undone,
+                 x->best_exact ? "" : "at most ", ui_num(x->best));
     else
         snprintf(x->feedback, sizeof x->feedback, "Undone: %s.", undone);
     x->feedback_role = R_NORMAL;
@@ -337,8 +456,9 @@ static void pick_panel(struct view *v, struct cellbuf *cb, int x, int y, int w, 
         cb_textf(cb, x + 1, row++, w - 2, R_NORMAL | AF_BOLD, v->ascii, "your makespan %s",
                  ui_num(e->makespan));
         for (int i = 0; i < v->nruns; i++)
-            cb_textf(cb, x + 1, row++, w - 2, R_NORMAL, v->ascii, "%s %s",
-                     v->runs[i].run.sched.ops->name, ui_num(v->runs[i].run.eng.makespan));
+            if (!v->runs[i].you)
+                cb_textf(cb, x + 1, row++, w - 2, R_NORMAL, v->ascii, "%s %s",
+                     vrun_sched_name(&v->runs[i]), ui_num(v->runs[i].run.eng.makespan));
         if (xr->optimum_known)
             cb_textf(cb, x + 1, row++, w - 2, R_NORMAL, v->ascii, "best possible %s", ui_num(xr->optimum));
         row++;
@@ -384,10 +504,10 @@ static void pick_panel(struct view *v, struct cellbuf *cb, int x, int y, int w, 
     }
     row = y + h - 4;
     if (xr->best_known)
-        cb_textf(cb, x + 1, row, w - 2, R_NORMAL, v->ascii, "best reachable %s%s", ui_num(xr->best),
-                 xr->best_exact ? "" : " (search stopped)");
+        cb_textf(cb, x + 1, row, w - 2, R_NORMAL, v->ascii, "best reachable %s%s",
+                 xr->best_exact ? "" : "<= ", ui_num(xr->best));
     else if (!xr->search)
-        cb_textf(cb, x + 1, row, w - 2, R_DIM, v->ascii, "best: not searched (n > %d)",
+        cb_textf(cb, x + 1, row, w - 2, R_DIM, v->ascii, "best: not searched (n > %d, no optimum)",
                  EXERCISE_MAX_NODES);
     cb_textf(cb, x + 1, row + 1, w - 2, R_NORMAL, v->ascii, "so far %s", ui_num(e->makespan));
     cb_textf(cb, x + 1, row + 2, w - 2, R_DIM, v->ascii, "Enter pick%s%s %s", g->dot,
@@ -405,7 +525,8 @@ static void draw_exercise(struct view *v, struct cellbuf *cb)
     int x = 1;
     x = ui_pair(v, cb, x, 1, "your makespan so far", ui_num(xr->eng.makespan), R_NORMAL, false);
     if (xr->best_known)
-        x = ui_pair(v, cb, x, 1, "best reachable", ui_num(xr->best), R_NORMAL, true);
+        x = ui_pair(v, cb, x, 1, xr->best_exact ? "best reachable" : "best reachable at most",
+                    ui_num(xr->best), R_NORMAL, true);
     x = ui_pair(v, cb, x, 1, v->runs[0].run.sched.ops->name, ui_num(v->runs[0].run.eng.makespan), R_NORMAL,
              true);
     if (xr->optimum_known)
@@ -514,8 +635,7 @@ static unsigned ex_request(struct view *v, enum ui_req req, int key)
         break;
     }
     case REQ_LEAVE:
-        ex_stop(v);
-        v->screen = &screen_main;
+        ex_leave(v);
         return UI_HANDLED | UI_REDRAW;
     default: {
         unsigned r = view_request(v, req, key);   /* zoom, reload, help, quit */

@@ -146,7 +146,7 @@ char *view_facts(const struct view *v, int p)
 
 bool view_first_difference(const struct view *v, char *buf, size_t size, double now, int width)
 {
-    if (v->nruns != 2 || !view_single_message(v))
+    if (v->nruns < 2 || !view_single_message(v))
         return false;
     struct explain_diff d;
     const struct engine *a = vrun_engine(&v->runs[0]), *b = vrun_engine(&v->runs[1]);
@@ -194,14 +194,14 @@ static char *log_text(const struct view *v)
     FILE *fp = open_memstream(&text, &len);
     if (!fp)
         return NULL;
-    int k[2] = {0, 0};
+    int k[VIEW_MAX_RUNS] = {0};
     if (view_first_difference(v, line, sizeof line, INFINITY, 0) ||
         view_trace_shift(v, line, sizeof line, INFINITY))
         fprintf(fp, "%s\n\n", line);
     for (int s = 0; s < v->step; s++) {
         int r = v->nruns == 1 ? 0 : v->order[s].run;
         engine_narrate(vrun_engine(&v->runs[r]), k[r]++, line, sizeof line);
-        if (v->nruns == 2)
+        if (v->nruns >= 2)
             fprintf(fp, "%s: ", vrun_sched_name(&v->runs[r]));
         fprintf(fp, "%s\n", line);
     }

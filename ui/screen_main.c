@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "exchange.h"
+#include "explain.h"
 #include "export.h"
 #include "numfmt.h"
 #include "pipeline.h"
@@ -81,7 +82,10 @@ static int compare_pairs(struct view *v, struct cellbuf *cb, int x, int y)
         snprintf(diff, sizeof diff, "%s%s (%+.0f%%)", d > 0 ? "+" : "", ui_num(d), 100.0 * d / o);
     else
         snprintf(diff, sizeof diff, "%s", ui_num(d));
-    return ui_pair(v, cb, x, y, "difference", diff, d > 0 ? R_BAD : d < 0 ? R_GOOD : R_NORMAL, true);
+    x = ui_pair(v, cb, x, y, "difference", diff, d > 0 ? R_BAD : d < 0 ? R_GOOD : R_NORMAL, true);
+    for (int i = 2; i < v->nruns; i++)   /* the student's schedule */
+        x = ui_pair(v, cb, x, y, vrun_sched_name(&v->runs[i]), ui_num(vrun_end(&v->runs[i])), R_NORMAL, true);
+    return x;
 }
 
 /* One value per run: "3" alone, "3 / 6" in compare mode ("-" where a run has none). */
@@ -102,7 +106,7 @@ static int exchange_pairs(struct view *v, struct cellbuf *cb, int x, int y)
              x0->bound_by_recv ? "receives" : "sends");
     x = pair2(v, cb, x, y, "lower bound", lb, ui_num(x0->lower_bound), R_NORMAL, true);
     const char *vals[2] = {idle[0], idle[1]};
-    for (int i = 0; i < v->nruns; i++) {
+    for (int i = 0; i < v->nruns && i < 2; i++) {
         const struct exchange *xc = v->runs[i].x;
         if (v->nruns == 1 && xc->nwaits > 0)
             snprintf(idle[i], sizeof idle[i], "%d wait%s, %s in all", xc->nwaits,
@@ -170,22 +174,23 @@ static void summary_row(struct view *v, struct cellbuf *cb, int y)
 {
     int x = 1;
     if (v->nruns == 1)
-        x = ui_pair(v, cb, x, y, v->exchange ? "completion" : "makespan", ui_num(vrun_end(&v->runs[0])),
+        x = ui_pair(v, cb, x, y, view_kind(v)->end_word, ui_num(vrun_end(&v->runs[0])),
                  R_NORMAL, false);
     else
         x = compare_pairs(v, cb, x, y);
-    if (v->exchange) {
+    enum vkind_id kind = view_kind(v)->id;
+    if (kind == VK_EXCHANGE) {
         exchange_pairs(v, cb, x, y);
         return;
     }
-    if (vrun_pipelined(&v->runs[0])) {
+    if (kind == VK_PIPELINE) {
         pipeline_pairs(v, cb, x, y);
         return;
     }
-    if (v->runs[0].run.sched.has_tree_cost) {   /* Figueira's cost beside the simulated makespan */
-        char cost[2][40], both[100];
+    if (kind == VK_TREE && v->runs[0].run.sched.has_tree_cost) {   /* Figueira's cost beside the makespan */
+        char cost[2][40] = {"-", "-"}, both[100];
         const char *vals[2] = {cost[0], cost[1]};
-        for (int i = 0; i < v->nruns; i++) {
+        for (int i = 0; i < v->nruns && i < 2; i++) {   /* the two schedulers (not the student's) */
             const struct sched *sc = &v->runs[i].run.sched;
             snprintf(cost[i], sizeof cost[i], "%s", sc->has_tree_cost ? ui_num(sc->tree_cost) : "-");
         }
@@ -214,8 +219,8 @@ static void main_hints(struct view *v, struct cellbuf *cb)
     bool exercise = view_single_message(v);
     const struct hint all[] = {
         {v->ascii ? "l" : g->right, "next"}, {v->ascii ? "h" : g->left, "back"},
-        {"p", v->playing ? "pause" : "play"}, {"c", v->nruns == 2 ? "single" : "compare"},
-        {"t", v->exchange ? "orders" : "tree"}, {"x", "exercise"}, {"s", "sched"}, {"m", "model"},
+        {"p", v->playing ? "pause" : "play"}, {"c", v->nruns >= 2 ? "single" : "compare"},
+        {"t", view_kind(v)->pane_word}, {"x", "exercise"}, {"s", "sched"}, {"m", "model"},
         {"g/G", "start/end"}, {"+/-", "zoom"}, {"e", "export"}, {"r", "reload"},
     };
     struct hint h[sizeof all / sizeof all[0]];
@@ -317,6 +322,27 @@ static void first_difference(struct view *v, struct cellbuf *cb, int y, int w, d
     ui_put(v, cb, 1, y, w - 2, R_CRIT | AF_BOLD, text);
 }
 
+/*
+ * With no row between the panes (a small terminal, 60x16), the first
+ * difference takes the message lines instead of the narration at the step
+ * the cursor reaches it and at the end, so it is on the screen there too;
+ * the other steps narrate as usual (L has both).  True if it drew.
+ */
+static bool first_difference_messages(struct view *v, struct cellbuf *cb, int y, int w, double now)
+{
+    struct explain_diff d;
+    char text[1024];
+    if (v->msg[0] || v->nruns < 2 || !view_single_message(v) ||
+        explain_first_difference(vrun_engine(&v->runs[0]), vrun_engine(&v->runs[1]), &d) < 0 || !d.parted)
+        return false;
+    bool there = v->step > 0 && (v->step == v->nsteps || now == d.time);
+    if (!there || !view_first_difference(v, text, sizeof text, now, 2 * (w - 2) - 2))
+        return false;
+    cb_fill(cb, 0, y, w, 2, ' ', R_NORMAL);
+    ui_wrap(v, cb, 1, y, w - 2, 2, R_CRIT | AF_BOLD, text);
+    return true;
+}
+
 static void draw_main(struct view *v, struct cellbuf *cb)
 {
     int w = cb->w, h = cb->h;
@@ -328,11 +354,11 @@ static void draw_main(struct view *v, struct cellbuf *cb)
     else
         snprintf(right, sizeof right, "step %d/%d  t=%s", v->step, v->nsteps, ui_num(now));
     char mode[200];
-    if (v->nruns == 2 && vrun_measured(&v->runs[1]))
+    if (v->nruns >= 2 && vrun_measured(&v->runs[1]))
         snprintf(mode, sizeof mode, "%s: predicted vs measured", vrun_sched_name(&v->runs[0]));
-    else if (v->nruns == 2)
-        snprintf(mode, sizeof mode, "%s vs %s", vrun_sched_name(&v->runs[0]),
-                 vrun_sched_name(&v->runs[1]));
+    else if (v->nruns >= 2)
+        snprintf(mode, sizeof mode, "%s vs %s%s", vrun_sched_name(&v->runs[0]),
+                 vrun_sched_name(&v->runs[1]), v->nruns > 2 ? " + you" : "");
     else
         snprintf(mode, sizeof mode, "%s", vrun_sched_name(&v->runs[0]));
     ui_title_bar(v, cb, mode, right);
@@ -346,20 +372,20 @@ static void draw_main(struct view *v, struct cellbuf *cb)
     for (int i = 0; i < v->nruns; i++)
         if (vrun_end(&v->runs[i]) > tmax)
             tmax = vrun_end(&v->runs[i]);
-    struct lanes L = {0, gy, gw, gh, 0, 2, v->exchange, 0, 0};
+    struct lanes L = {0, gy, gw, gh, 0, 2, !view_kind(v)->links, 0, 0};
     bool overlap = !view_single_message(v);   /* nodes that send while they receive */
     int nw = gantt_name_cols(c);
-    /* Compare: two panes of equal height, each a heading and the same
-     * nodes (one scroll moves both), with a blank row between them when
-     * that costs no lane. */
-    int pane = 0;
+    /* Compare: two (with the student's schedule three) panes of equal
+     * height, each a heading and the same nodes (one scroll moves them
+     * all), with a blank row between them when that costs no lane. */
+    int pane = 0, np = v->nruns;
     bool pane_gap = true;
-    if (v->nruns == 1) {
+    if (np == 1) {
         gantt_fit(v, &L, c->n, gh, overlap);
     } else {
-        pane = (gh - 3) / 2;
-        if ((gh - 2) / 2 > pane && c->n > pane && c->n <= (gh - 2) / 2) {
-            pane = (gh - 2) / 2;
+        pane = (gh - np - (np - 1)) / np;
+        if ((gh - np) / np > pane && c->n > pane && c->n <= (gh - np) / np) {
+            pane = (gh - np) / np;
             pane_gap = false;
         }
         gantt_fit(v, &L, c->n, pane, overlap);
@@ -369,7 +395,7 @@ static void draw_main(struct view *v, struct cellbuf *cb)
     ui_legend(v, cb, 2, gw, true);
     /* The last row of a lane is blank when it has one for the gap. */
     int gap = (!L.ports && L.rpl >= 4) || (L.ports && L.rpl == 3) ? 1 : 0;
-    int ay = h - 5, pane_y[2] = {gy, gy};
+    int ay = h - 5, pane_y[VIEW_MAX_RUNS] = {gy, gy, gy};
     if (v->nruns == 1) {
         unsigned char *crit = NULL;
         if (view_single_message(v) && v->step >= v->nsteps) {
@@ -382,7 +408,7 @@ static void draw_main(struct view *v, struct cellbuf *cb)
         ay = gy + L.count * L.rpl - gap;
     } else {
         int y = gy;
-        for (int i = 0; i < 2; i++) {
+        for (int i = 0; i < np; i++) {
             pane_y[i] = y;
             const struct vrun *vr = &v->runs[i];
             cb_fill(cb, 0, y, gw, 1, ' ', R_HEAD);
@@ -394,9 +420,10 @@ static void draw_main(struct view *v, struct cellbuf *cb)
                 snprintf(extra, sizeof extra, "%stree cost %s", ui_glyphs(v)->dot,
                          ui_num(vr->run.sched.tree_cost));
             snprintf(head, sizeof head, "%s%s%s%s %s%s%s", vrun_sched_name(vr),
-                     i == 0 && vrun_measured(&v->runs[1]) ? " (predicted)" : "", ui_glyphs(v)->dot,
-                     vr->x ? "completion" : "makespan", ui_num(vrun_end(vr)), extra,
+                     i == 0 && v->nruns >= 2 && vrun_measured(&v->runs[1]) ? " (predicted)" : "",
+                     ui_glyphs(v)->dot, view_kind(v)->end_word, ui_num(vrun_end(vr)), extra,
                      vr->x ? ""
+                     : vr->you ? " (your exercise)"
                      : vr->run.sched.status == OPT_PROVEN ? " (proven optimal)"
                      : vr->run.sched.status == OPT_GAVE_UP ? " (search gave up: not proven)" : "");
             ui_put(v, cb, 1, y, gw - 2, R_HEAD | AF_BOLD, head);
@@ -430,12 +457,15 @@ static void draw_main(struct view *v, struct cellbuf *cb)
             pane_draw(v, cb, tx, gy - 1, w - tx, th + 1, 0);
         } else {
             /* Each pane beside its own Gantt chart. */
-            int split = pane_y[1] - (gy - 1);
-            pane_draw(v, cb, tx, gy - 1, w - tx, split, 0);
-            pane_draw(v, cb, tx, pane_y[1], w - tx, th + 1 - split, 1);
+            for (int i = 0; i < v->nruns; i++) {
+                int top = i == 0 ? gy - 1 : pane_y[i];
+                int end = i + 1 < v->nruns ? pane_y[i + 1] : gy + th;
+                pane_draw(v, cb, tx, top, w - tx, end - top, i);
+            }
         }
     }
-    ui_messages(v, cb, h - 3, w);
+    if (pane_gap || !first_difference_messages(v, cb, h - 3, w, now))
+        ui_messages(v, cb, h - 3, w);
     main_hints(v, cb);
 }
 
@@ -462,7 +492,7 @@ static unsigned main_request(struct view *v, enum ui_req req, int key)
                          "the start)", vrun_end(&v->runs[0]), vrun_end(&v->runs[1]));
         else
             view_message(v, MSG_INFO, "end of the schedule: %s %g (g or Home: back to the start)",
-                         v->exchange ? "completion" : "makespan", vrun_end(&v->runs[0]));
+                         view_kind(v)->end_word, vrun_end(&v->runs[0]));
         break;
     case REQ_PREV:
         if (v->step > 0)
@@ -489,8 +519,8 @@ static unsigned main_request(struct view *v, enum ui_req req, int key)
         break;
     case REQ_SCHED:
         v->playing = false;
-        v->ch_second = key == 'S' && v->nruns == 2;
-        if (key == 'S' && v->nruns != 2)
+        v->ch_second = key == 'S' && v->nruns >= 2;
+        if (key == 'S' && v->nruns < 2)
             view_message(v, MSG_INFO, "S changes the second scheduler of compare mode (c); s the first");
         else
             chooser_open(v, CH_SCHED);

@@ -201,6 +201,10 @@ static void resize(void)
     struct winsize ws;
     if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 && ws.ws_col > 0)
         resizeterm(ws.ws_row, ws.ws_col);
+    /* Repaint everything: sizes that came and went while the core computed
+     * (a resize storm ending at the old size) left the terminal's contents
+     * reflowed, and resizeterm to the size curses already had does nothing. */
+    clearok(curscr, TRUE);
 }
 
 /* ---- colours ---- */

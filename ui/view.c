@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bounds.h"
 #include "drawkit.h"
 #include "exchange.h"
 #include "export.h"
@@ -24,6 +25,7 @@
 #include "pipeline.h"
 #include "report.h"
 #include "report_exchange.h"
+#include "trees.h"
 
 static const int play_delays[] = {2000, 1000, 500, 250, 100, 40};   /* ms per step */
 #define NSPEEDS ((int)(sizeof play_delays / sizeof play_delays[0]))
@@ -93,23 +95,33 @@ static void busy(struct view *v, const char *what)
         v->busy(v, what);
 }
 
+volatile sig_atomic_t *view_compute_begin(struct view *v)
+{
+    if (v->cancel)
+        *v->cancel = 0;
+    if (v->computing)
+        v->computing(v, true);
+    return v->cancel;
+}
+
+bool view_compute_end(struct view *v)
+{
+    if (v->computing)
+        v->computing(v, false);
+    return v->cancel && *v->cancel;
+}
+
 /* Around a computation: the front door watches for cancelling keys and
  * signals (view.h); o gets the flag the core polls. */
 static void computing_on(struct view *v, struct session_opts *o)
 {
-    if (v->cancel)
-        *v->cancel = 0;
-    o->sopt.cancel = v->cancel;
-    if (v->computing)
-        v->computing(v, true);
+    o->sopt.cancel = view_compute_begin(v);
 }
 
 /* After it: -1 with *cause saying the previous state is kept if it was cancelled. */
 static int computing_off(struct view *v, int rc, char **cause)
 {
-    if (v->computing)
-        v->computing(v, false);
-    if (rc < 0 && v->cancel && *v->cancel) {
+    if (view_compute_end(v) && rc < 0) {
         free(*cause);
         *cause = xstrdup("cancelled (what was shown is kept)");
     }
@@ -181,9 +193,48 @@ bool vrun_pipelined(const struct vrun *r)
     return !r->x && r->run.sched.slices > 0;
 }
 
+static const struct vkind kinds[] = {
+    [VK_BROADCAST] = {VK_BROADCAST, "makespan", "tree", true, "optimal", "fnf", NULL, NULL,
+                      "scheduler: built-ins and lua/ (S: the second in compare)", "port model",
+                      "tree pane: who sent to whom, receive times, critical path",
+                      "select a node: its bars and its path in the tree",
+                      "export: SVG (Gantt and tree) and CSV (schedule)"},
+    [VK_TREE] = {VK_TREE, "makespan", "tree", true, "binomial", "balanced-path", NULL, NULL,
+                 "scheduler: built-ins and lua/ (S: the second in compare)", "port model",
+                 "tree pane: positions, distances, heaviest path",
+                 "select a node: its bars and its path in the tree",
+                 "export: SVG (Gantt and tree) and CSV (schedule)"},
+    [VK_PIPELINE] = {VK_PIPELINE, "makespan", "tree", true, "lp-grow", "prune-simple",
+                     "the exercise builds a single-message broadcast; choose a broadcast scheduler (s) "
+                     "to try it on this platform", NULL,
+                     "scheduler: built-ins and lua/ (S: the second in compare)", "port model",
+                     "tree pane: edge times T, the LP's n(u,v), slices held",
+                     "select a node: its bars and its path in the tree",
+                     "export: SVG (Gantt and tree) and CSV (schedule)"},
+    [VK_EXCHANGE] = {VK_EXCHANGE, "completion", "orders", false, "random", "caterpillar",
+                     "the exercise builds a broadcast; an exchange is a table of sending orders (t shows it)",
+                     "an exchange has no source: every node sends its own messages",
+                     "the exchange's order (S: the second pane's in compare)",
+                     "model: sync (rendezvous) or async",
+                     "the table of sending orders, each sender's row marked",
+                     "select a node: its bars and its column of orders",
+                     "export: CSV (the transfers, with the idle waits)"},
+};
+
+const struct vkind *view_kind(const struct view *v)
+{
+    if (v->exchange)
+        return &kinds[VK_EXCHANGE];
+    if (vrun_pipelined(&v->runs[0]))
+        return &kinds[VK_PIPELINE];
+    if (tree_of_sched(&v->runs[0].run.sched) || v->runs[0].run.sched.has_tree_cost)
+        return &kinds[VK_TREE];
+    return &kinds[VK_BROADCAST];
+}
+
 bool view_single_message(const struct view *v)
 {
-    return !v->exchange && !vrun_pipelined(&v->runs[0]);
+    return view_kind(v)->no_exercise == NULL;
 }
 
 static void vrun_free(struct vrun *r)
@@ -303,30 +354,33 @@ static double ev_time(const struct view *v, const struct vstep *s)
     return vrun_engine(&v->runs[s->run])->ev[s->ev].time;
 }
 
-/* The steps of the current runs: one timeline, or both merged by time. */
+/* The steps of the current runs: one timeline, or all of them merged by
+ * time (at equal times the earlier run first). */
 static void rebuild_steps(struct view *v)
 {
     free(v->order);
     v->order = NULL;
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < VIEW_MAX_RUNS; i++)
         if (v->snap[i].phase)
             snapshot_free(&v->snap[i]);
-    const struct engine *a = vrun_engine(&v->runs[0]);
-    snapshot_init(&v->snap[0], a);
-    if (v->nruns == 1) {
-        v->nsteps = a->nev;
-        return;
+    const struct engine *e[VIEW_MAX_RUNS];
+    int next[VIEW_MAX_RUNS] = {0};
+    v->nsteps = 0;
+    for (int i = 0; i < v->nruns; i++) {
+        e[i] = vrun_engine(&v->runs[i]);
+        snapshot_init(&v->snap[i], e[i]);
+        v->nsteps += e[i]->nev;
     }
-    const struct engine *b = vrun_engine(&v->runs[1]);
-    snapshot_init(&v->snap[1], b);
-    v->nsteps = a->nev + b->nev;
+    if (v->nruns == 1)
+        return;
     v->order = xmalloc((size_t)(v->nsteps ? v->nsteps : 1) * sizeof *v->order);
-    int i = 0, j = 0, k = 0;
-    while (i < a->nev || j < b->nev) {
-        if (j >= b->nev || (i < a->nev && a->ev[i].time <= b->ev[j].time))
-            v->order[k++] = (struct vstep){0, i++};
-        else
-            v->order[k++] = (struct vstep){1, j++};
+    for (int k = 0; k < v->nsteps; k++) {
+        int best = -1;
+        for (int i = 0; i < v->nruns; i++)
+            if (next[i] < e[i]->nev &&
+                (best < 0 || e[i]->ev[next[i]].time < e[best]->ev[next[best]].time))
+                best = i;
+        v->order[k] = (struct vstep){best, next[best]++};
     }
 }
 
@@ -336,7 +390,7 @@ static void apply_step(struct view *v)
         v->step = 0;
     if (v->step > v->nsteps)
         v->step = v->nsteps;
-    v->applied[0] = v->applied[1] = 0;
+    memset(v->applied, 0, sizeof v->applied);
     if (v->nruns == 1)
         v->applied[0] = v->step;
     else
@@ -387,6 +441,99 @@ static void reposition(struct view *v, double now, bool at_end)
     apply_step(v);
 }
 
+/* ---- the student's schedule ("you") ---- */
+
+static const struct sched_ops you_ops = {
+    .name = "you",
+    .summary = "your own schedule, built in the exercise (x)",
+};
+
+/* The exercise's choices booked on an engine of their own, as a run beside the schedulers'. */
+static int make_you(struct view *v, const struct cluster *c, enum model m, struct vrun *out, char **cause)
+{
+    const struct exercise *x = &v->ex;
+    memset(out, 0, sizeof *out);
+    struct run *r = &out->run;
+    sched_init(&r->sched, &you_ops, NULL);
+    if (engine_init(&r->eng, c, m, cause) < 0)
+        return -1;
+    for (int i = 0; i < x->nchoices; i++)
+        if (engine_book(&r->eng, x->from[i], x->to[i], 0, "your choice", cause) < 0) {
+            engine_free(&r->eng);
+            return -1;
+        }
+    if (r->eng.nwaiting > 0) {
+        *cause = xasprintf("your schedule reaches %d of %d nodes", c->n - r->eng.nwaiting, c->n);
+        engine_free(&r->eng);
+        return -1;
+    }
+    engine_timeline(&r->eng);
+    r->c = c;
+    r->model = m;
+    r->lower_bound = bound_lower(c, m);
+    out->name = xstrdup("you");
+    out->you = true;
+    out->ok = true;
+    return 0;
+}
+
+bool view_drop_you(struct view *v)
+{
+    if (v->nruns < 2 || !v->runs[v->nruns - 1].you)
+        return false;
+    double now = view_now(v);
+    bool at_end = v->step == v->nsteps && v->step > 0;
+    vrun_free(&v->runs[--v->nruns]);
+    reposition(v, now, at_end);
+    return true;
+}
+
+/* Back after an action that took it off (model, reload): replayed on the
+ * current cluster and model, or left off when the choices no longer
+ * finish the broadcast there. */
+static void readd_you(struct view *v, bool had)
+{
+    struct vrun fresh;
+    char *cause = NULL;
+    if (!had || v->ex.nchoices == 0 || make_you(v, v->c, v->model, &fresh, &cause) < 0) {
+        free(cause);
+        return;
+    }
+    double now = view_now(v);
+    bool at_end = v->step == v->nsteps && v->step > 0;
+    v->runs[v->nruns++] = fresh;
+    reposition(v, now, at_end);
+}
+
+int view_show_you(struct view *v)
+{
+    char *cause = NULL;
+    struct vrun fresh;
+    view_drop_you(v);
+    if (make_you(v, v->c, v->model, &fresh, &cause) < 0) {
+        message_cause(v, "cannot show your schedule: ", cause);
+        free(cause);
+        return -1;
+    }
+    bool compared = v->nruns >= 2 || view_set_compare(v, true) == 0;
+    v->runs[v->nruns++] = fresh;
+    rebuild_steps(v);
+    v->step = v->nsteps;
+    apply_step(v);
+    double mine = fresh.run.eng.makespan;
+    char others[300] = "";
+    size_t at = 0;
+    for (int i = 0; i + 1 < v->nruns && at < sizeof others; i++)
+        at += (size_t)snprintf(others + at, sizeof others - at, "%s%s %s", i ? ", " : " (",
+                               vrun_sched_name(&v->runs[i]), ui_num(vrun_end(&v->runs[i])));
+    if (at > 0 && at + 1 < sizeof others)
+        strcat(others, ")");
+    view_message(v, compared ? MSG_INFO : MSG_ERROR, "your schedule is the timeline \"you\": makespan %s%s%s; "
+                 "e exports it, x resumes it, c hides it", ui_num(mine), others,
+                 compared ? "" : " (no compare: its scheduler failed)");
+    return 0;
+}
+
 int view_set_scheduler(struct view *v, const char *name)
 {
     char *cause = NULL;
@@ -425,24 +572,26 @@ int view_set_scheduler(struct view *v, const char *name)
     }
     double now = view_now(v);
     bool at_end = v->step == v->nsteps && v->step > 0;
-    int i = v->nruns == 2 && v->ch_second ? 1 : 0;   /* S in compare mode: the second pane */
+    int i = v->nruns >= 2 && v->ch_second ? 1 : 0;   /* S in compare mode: the second pane */
     vrun_free(&v->runs[i]);
     v->runs[i] = fresh;
     reposition(v, now, at_end);
     view_message(v, MSG_INFO, "scheduler %s%s: %s %g", vrun_sched_name(&v->runs[i]),
-                 i ? " (second pane)" : "", v->exchange ? "completion" : "makespan", vrun_end(&v->runs[i]));
+                 i ? " (second pane)" : "", view_kind(v)->end_word, vrun_end(&v->runs[i]));
     return 0;
 }
 
 int view_set_model(struct view *v, enum model m)
 {
     char *cause = NULL;
-    struct vrun fresh[2];
+    bool had = view_drop_you(v);   /* replayed under the new model afterwards */
+    struct vrun fresh[VIEW_MAX_RUNS];
     if (make_runs(v, v->c, m, NULL, NULL, fresh, &cause) < 0) {
         char prefix[300];
         snprintf(prefix, sizeof prefix, "cannot use the %s model: ", model_name(m));
         message_cause(v, prefix, cause);
         free(cause);
+        readd_you(v, had);
         return -1;
     }
     double now = view_now(v);
@@ -453,6 +602,7 @@ int view_set_model(struct view *v, enum model m)
     }
     v->model = m;
     reposition(v, now, at_end);
+    readd_you(v, had);
     view_message(v, MSG_INFO, "model %s: %s", model_name(m), model_summary(m));
     return 0;
 }
@@ -467,30 +617,18 @@ static const char *compare_partner(const struct view *v)
 {
     if (v->opts.nsched >= 2 && strcmp(v->opts.sched[1], v->runs[0].name) != 0)
         return v->opts.sched[1];
-    const char *cur = vrun_sched_name(&v->runs[0]);
-    const char *want = "optimal", *instead = "fnf";
-    if (v->exchange) {
-        want = "random";
-        instead = "caterpillar";
-    } else if (vrun_pipelined(&v->runs[0])) {
-        want = "lp-grow";
-        instead = "prune-simple";
-    } else if (v->runs[0].run.sched.has_tree_cost) {
-        want = "binomial";
-        instead = "balanced-path";
-    }
-    return strcmp(cur, want) == 0 ? instead : want;
+    const struct vkind *k = view_kind(v);
+    return strcmp(vrun_sched_name(&v->runs[0]), k->partner) == 0 ? k->partner_else : k->partner;
 }
 
 int view_set_compare(struct view *v, bool on)
 {
-    if (on == (v->nruns == 2))
+    if (on == (v->nruns >= 2))
         return 0;
-    if (!on) {
+    if (!on) {   /* the student's timeline goes too; its choices stay (x) */
         int k0 = v->applied[0];
-        vrun_free(&v->runs[1]);
-        snapshot_free(&v->snap[1]);
-        v->nruns = 1;
+        while (v->nruns > 1)
+            vrun_free(&v->runs[--v->nruns]);
         rebuild_steps(v);
         v->step = k0;
         apply_step(v);
@@ -528,24 +666,27 @@ int view_set_source(struct view *v, int node)
 {
     if (node < 0 || node >= v->c->n)
         return -1;
-    if (v->exchange) {
-        view_message(v, MSG_ERROR, "an exchange has no source: every node sends its own messages");
+    if (view_kind(v)->no_source) {
+        view_message(v, MSG_ERROR, "%s", view_kind(v)->no_source);
         return -1;
     }
     if (node == v->c->source) {
         view_message(v, MSG_INFO, "%s is the source already", v->c->nodes[node].name);
         return 0;
     }
+    bool had = view_drop_you(v);
     int old = v->c->source;
     v->c->source = node;
     char *cause = NULL;
-    struct vrun fresh[2];
+    struct vrun fresh[VIEW_MAX_RUNS];
     if (make_runs(v, v->c, v->model, NULL, NULL, fresh, &cause) < 0) {
         v->c->source = old;
         message_cause(v, "cannot change the source: ", cause);
         free(cause);
+        readd_you(v, had);
         return -1;
     }
+    ex_stop(v);   /* the student's choices start from the old source */
     for (int i = 0; i < v->nruns; i++) {
         vrun_free(&v->runs[i]);
         v->runs[i] = fresh[i];
@@ -564,7 +705,7 @@ int view_set_source(struct view *v, int node)
 static const char *lua_script_of_runs(const struct view *v)
 {
     for (int i = 0; !v->exchange && i < v->nruns; i++) {
-        if (vrun_measured(&v->runs[i]))
+        if (vrun_measured(&v->runs[i]) || v->runs[i].you)
             continue;
         const struct sched_ops *ops = sched_find(v->runs[i].name);
         char *cause = NULL;
@@ -589,6 +730,7 @@ int view_reload(struct view *v)
         free(warnings);
         return -1;
     }
+    bool had = view_drop_you(v);
     /* A Lua heuristic is read again and rerun even on the same cluster:
      * the user has most likely edited the script. */
     const char *script = lua_script_of_runs(v);
@@ -611,23 +753,25 @@ int view_reload(struct view *v)
     if (same && !script && !v->traced) {
         cluster_free(nc);
         free(warnings);
+        readd_you(v, had);
         view_message(v, MSG_INFO, "reloaded %s: unchanged, same position", v->opts.file);
         return 0;
     }
     enum model m = v->model;
     if (!(model_mask_for(nc->kind) & MODEL_BIT(m)))
         m = model_default_for(nc->kind);
-    struct vrun fresh[2];
+    struct vrun fresh[VIEW_MAX_RUNS];
     if (make_runs(v, nc, m, NULL, &nt, fresh, &cause) < 0) {
         trace_free(&nt);
         cluster_free(nc);
         free(warnings);
         message_cause(v, "reload failed, the view keeps the old cluster: ", cause);
         free(cause);
+        readd_you(v, had);
         return -1;
     }
     bool exercising = v->screen == &screen_exercise;
-    if (exercising)
+    if (exercising || !same)   /* the student's choices were made on the old cluster */
         ex_stop(v);
     for (int i = 0; i < v->nruns; i++) {
         vrun_free(&v->runs[i]);
@@ -647,6 +791,7 @@ int view_reload(struct view *v)
     rebuild_steps(v);
     v->step = 0;
     apply_step(v);
+    readd_you(v, had);   /* the same cluster: a rerun Lua heuristic beside the same choices */
     if (exercising)
         ex_start(v);
     if (warnings)
@@ -673,8 +818,9 @@ static void export_stem(const struct view *v, char *buf, size_t size)
     const char *a = vrun_sched_name(&v->runs[0]);
     snprintf(cname, sizeof cname, "%.*s%s%s", EXPORT_NAME_MAX, v->c->name ? v->c->name : "cluster",
              v->exchange ? "-" : "", v->exchange ? v->opts.pattern : "");
-    if (v->nruns == 2)
-        snprintf(raw, sizeof raw, "%s-%s-vs-%s", cname, a, vrun_sched_name(&v->runs[1]));
+    if (v->nruns >= 2)
+        snprintf(raw, sizeof raw, "%s-%s-vs-%s%s", cname, a, vrun_sched_name(&v->runs[1]),
+                 v->nruns > 2 ? "-vs-you" : "");
     else
         snprintf(raw, sizeof raw, "%s-%s", cname, a);
     size_t n = 0;
@@ -726,7 +872,7 @@ int view_export(struct view *v, const char *stem)
         return 0;
     }
     v->export_ok = false;
-    struct run runs[2];
+    struct run runs[VIEW_MAX_RUNS];
     for (int i = 0; i < v->nruns; i++)
         runs[i] = v->runs[i].run;
     char *cause = NULL;
@@ -846,7 +992,7 @@ void view_close(struct view *v)
 {
     sandbox_set_print(NULL, NULL);
     ex_stop(v);
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < VIEW_MAX_RUNS; i++) {
         vrun_free(&v->runs[i]);
         if (v->snap[i].phase)
             snapshot_free(&v->snap[i]);

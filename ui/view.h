@@ -74,6 +74,7 @@ struct vrun {
     struct exchange *x; /* a personalized exchange, or NULL */
     char *name;         /* what the user chose: a built-in name or a .lua path */
     bool ok;
+    bool you;           /* the student's own schedule from the exercise (x), not a scheduler's */
 };
 
 const struct engine *vrun_engine(const struct vrun *r);
@@ -86,9 +87,32 @@ bool vrun_measured(const struct vrun *r);
 /* Is it a pipelined run (K slices along a tree of a platform graph)? */
 bool vrun_pipelined(const struct vrun *r);
 
-/* Compare mode steps through both timelines merged by time. */
+/*
+ * What kind of run the view shows -- a broadcast, a Figueira tree on a
+ * latency matrix, a pipelined broadcast, a personalized exchange -- and
+ * everything the screens say or do differently for it, in one table
+ * (view.c), so the screens read a field instead of branching on the kind.
+ */
+enum vkind_id { VK_BROADCAST = 0, VK_TREE, VK_PIPELINE, VK_EXCHANGE };
+struct vkind {
+    enum vkind_id id;
+    const char *end_word;       /* "makespan", or an exchange's "completion" */
+    const char *pane_word;      /* the side pane: "tree", or "orders" */
+    bool links;                 /* the Gantt draws link rows (not an exchange's) */
+    const char *partner, *partner_else;   /* compare's second scheduler (else when current) */
+    const char *no_exercise;    /* why x does not apply, or NULL */
+    const char *no_source;      /* why o does not apply, or NULL */
+    const char *help_sched, *help_model, *help_pane, *help_select, *help_export;
+};
+struct view;
+const struct vkind *view_kind(const struct view *v);
+
+/* Up to three timelines: one, two in compare mode, and the student's ("you") after an exercise. */
+#define VIEW_MAX_RUNS 3
+
+/* Compare mode steps through the timelines merged by time. */
 struct vstep {
-    int run;            /* 0 or 1 */
+    int run;            /* 0 .. nruns-1 */
     int ev;             /* event index in that run's timeline */
 };
 
@@ -109,7 +133,7 @@ enum ex_phase { EX_SENDER = 0, EX_RECEIVER, EX_DONE };
 struct exercise {
     struct engine eng;
     bool live;          /* eng is initialised */
-    int *from, *to;     /* the student's choices, in order */
+    int *from, *to;     /* the student's choices, in order (kept when the exercise is left) */
     int nchoices;
     enum ex_phase phase;
     int sender;         /* chosen in EX_RECEIVER */
@@ -118,8 +142,15 @@ struct exercise {
     bool search;        /* the cluster is small enough for the best-completion search */
     bool best_known;
     bool best_exact;
+    bool cancelled;     /* the last search was cancelled (q, Ctrl-C) */
     double best;        /* best makespan still reachable from the current state */
     int best_from, best_to; /* a first choice that keeps it (-1: none known) */
+    struct ex_memo {    /* the best reachable after the first k choices, k < nmemo: undo needs no search */
+        double best;
+        bool known, exact;
+        int from, to;
+    } *memo;
+    int nmemo;
     double optimum;     /* best reachable from the start (when optimum_known) */
     bool optimum_known;
     char feedback[1024];
@@ -132,15 +163,15 @@ struct view {
     struct cluster *c;
     char *source_name;  /* the source chosen in the view, kept across reloads */
     enum model model;
-    struct vrun runs[2];
-    int nruns;          /* 1, or 2 in compare mode */
+    struct vrun runs[VIEW_MAX_RUNS];
+    int nruns;          /* 1, or 2 in compare mode; the student's schedule ("you") comes last */
     bool traced;        /* opened with --trace: compare mode's second pane is the measured
                            run of trace (trace.h), made from the first pane's prediction */
     struct trace trace;
     struct vstep *order;
     int nsteps, step;   /* steps are events (merged in compare mode) */
-    struct snapshot snap[2];
-    int applied[2];     /* events applied per run at this step */
+    struct snapshot snap[VIEW_MAX_RUNS];
+    int applied[VIEW_MAX_RUNS];     /* events applied per run at this step */
 
     bool colour, ascii; /* display capabilities, set by term.c (tests set them) */
     bool tree;          /* the side pane is open: the tree, or an exchange's sending orders */
@@ -254,9 +285,20 @@ int lesson_view_open(struct view *v, const struct lesson *l, int k, char **cause
 /* Go to slide k (clamped); the view stays as it was, with a message, when its cluster does not load. */
 void lesson_go(struct view *v, int k);
 
-/* Exercise mode (screen_exercise.c). */
+/* Exercise mode (screen_exercise.c).  ex_stop forgets the student's
+ * choices; ex_leave keeps them (x resumes them) and, when they finish the
+ * broadcast, shows them as the timeline "you" beside the schedulers. */
 int ex_start(struct view *v);
 void ex_stop(struct view *v);
+void ex_leave(struct view *v);
+/* The student's finished schedule as the last run ("you"), replacing one shown already. 0 or -1. */
+int view_show_you(struct view *v);
+/* Take the "you" timeline off the screen (the choices stay); true if there was one. */
+bool view_drop_you(struct view *v);
+/* A computation the user may cancel (q, Ctrl-C): begin returns the flag to poll (may be NULL);
+ * end says whether it was cancelled. */
+volatile sig_atomic_t *view_compute_begin(struct view *v);
+bool view_compute_end(struct view *v);
 int ex_book(struct view *v, int from, int to);
 void ex_undo(struct view *v);
 

@@ -36,5 +36,20 @@ return {
       text = "A node sends and receives at the same time, but one of each: Bhat et al. and\n" ..
              "Beaumont et al. use this model for platforms.",
     },
+    {
+      title = "A cluster built on the slide: p2 twice as slow to receive",
+      -- An inline cluster: the lesson builds it, no file under clusters/.
+      cluster = {
+        name = "slower-p2",
+        description = "The counterexample with p2 receiving in 6 instead of 3.",
+        latency = 1, source = "p0",
+        nodes = {{"p0", 1, 2}, {"p1", 1, 2}, {"p2", 2, 6}},
+      },
+      schedulers = {"fnf", "optimal"}, model = "async", step = "end",
+      text = "The same three nodes, but p2 now receives in 6. Press m and try sender-only:\n" ..
+             "the slow receive no longer costs anything there.",
+      question = "By how much does fnf now miss the optimum under async?",
+      answer = "Still by 1: p2's receive starts at 3 under fnf and at 2 under the optimum.",
+    },
   },
 }
