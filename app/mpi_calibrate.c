@@ -12,9 +12,13 @@
  *               arrived (q waits three round trips before it calls it);
  * each the median of --iters repetitions.  A rank's s and r are the medians
  * over its partners; ranks on one host share the host's medians unless
- * --per-rank.  The latency splits the round trip:
- *   L(p,q) = (rtt(p,q) - s(p) - r(q) - s(q) - r(p)) / 2,
- * so that s(p) + L + r(q) is the one-way time, hetcast's transfer time.
+ * --per-rank.  The latency splits the round trip with the pair's own
+ * overheads,
+ *   L(p,q) = (rtt(p,q) - s(p -> q) - r(q <- p) - s(q -> p) - r(p <- q)) / 2,
+ * then the median over the ranks of a pair of hosts, so that s(p) + L + r(q)
+ * is the one-way time, hetcast's transfer time.  Two ranks of one host that
+ * may run anywhere (more ranks than cores) are put on two cores of their own
+ * while they measure, as one rank a core would be; the waiting ranks sleep.
  * Above 64 bytes the split only holds while MPI_Send is eager (returns
  * before the receiver has the message); when s comes out above half the
  * one-way time or L below zero, the overheads are taken at 64 bytes and the
@@ -174,11 +178,20 @@ static void measure_all(const struct hm *h, long size, int iters, struct cal_mea
         m->rtt[i] = m->os[i] = m->orv[i] = -1;
     char *buf = xcalloc((size_t)size, 1);
     double *t = xmalloc((size_t)iters * sizeof *t);
+    struct hm_cpus mine;
+    bool pin = hm_cpus_get(&mine) && hm_cpus_count(&mine) >= 2;
     for (int p = 0; p < n; p++)
         for (int q = p + 1; q < n; q++) {
             hm_watchdog(h, "calibrate (a pair's measurement)", 0);
-            if (h->rank == p || h->rank == q)
+            if (h->rank == p || h->rank == q) {
+                /* ranks free to run anywhere (more ranks than cores): the pair on two
+                   cores of its own, as one rank a core would be, not sharing one */
+                if (pin && h->host_of[p] == h->host_of[q])
+                    hm_cpus_pin(&mine, h->rank == p ? 0 : 1);
                 measure_pair(h->rank, p, q, size, iters, buf, t, n, m);
+                if (pin)
+                    hm_cpus_set(&mine);
+            }
             hm_idle_barrier();
         }
     free(buf);
@@ -199,6 +212,13 @@ static void measure_all(const struct hm *h, long size, int iters, struct cal_mea
     free(all);
     free(sum);
 }
+
+/* The latency that is smallest beside its one-way time (rtt / 2). */
+struct cal_worst {
+    double rel;      /* lat / (rtt / 2) */
+    double lat, rtt;
+    int p, q;
+};
 
 /* The model's numbers from the measurements (rank 0), in seconds. */
 struct cal_model {
@@ -248,52 +268,63 @@ static void overheads(const struct hm *h, const struct cal_meas *m, bool per_ran
 }
 
 /*
- * The latencies from the round trips rtt and the overheads in mo; per host
- * pair (medians) unless per_rank.  The smallest latency relative to its
+ * The latencies from the round trips rtt and each pair's own overheads in m
+ * (measured beside its round trip); per host pair (medians) unless per_rank.  The smallest latency relative to its
  * one-way time goes to *worst (negative: the split failed there), and its
  * pair to *wp, *wq.
  */
-static void latencies(const struct hm *h, const double *rtt, bool per_rank, struct cal_model *mo,
-                      double *worst, int *wp, int *wq)
+static void latencies(const struct hm *h, const double *rtt, const struct cal_meas *m,
+                      bool per_rank, struct cal_model *mo, struct cal_worst *w)
 {
     int n = h->size;
-    double *raw = xmalloc((size_t)n * n * sizeof *raw), *v = xmalloc((size_t)n * n * sizeof *v);
-    *worst = INFINITY;
-    *wp = 0;
-    *wq = 1;
+    size_t nn = (size_t)n * n;
+    double *raw = xmalloc(nn * sizeof *raw), *rt = xmalloc(nn * sizeof *rt),
+           *v = xmalloc(nn * sizeof *v), *u = xmalloc(nn * sizeof *u);
     for (int p = 0; p < n; p++)
         for (int q = 0; q < n; q++) {
             size_t at = (size_t)p * n + q;
+            raw[at] = rt[at] = 0;
+            if (p == q)
+                continue;
+            rt[at] = rtt[(size_t)(p < q ? p : q) * n + (p < q ? q : p)];
+            /* the pair's own overheads, measured beside its round trip */
+            raw[at] = (rt[at] - m->os[at] - m->orv[(size_t)q * n + p] - m->os[(size_t)q * n + p] -
+                       m->orv[at]) / 2;
+        }
+    w->rel = INFINITY;
+    for (int p = 0; p < n; p++)
+        for (int q = 0; q < n; q++) {
+            size_t at = (size_t)p * n + q;
+            double x = raw[at], r = rt[at];
             if (p == q) {
-                raw[at] = 0;
+                mo->lat[at] = 0;
                 continue;
             }
-            double rt = rtt[(size_t)(p < q ? p : q) * n + (p < q ? q : p)];
-            raw[at] = (rt - mo->s[p] - mo->r[q] - mo->s[q] - mo->r[p]) / 2;
-            double rel = raw[at] / (rt / 2);
-            if (rel < *worst) {
-                *worst = rel;
-                *wp = p;
-                *wq = q;
-            }
-        }
-    for (int p = 0; p < n; p++)
-        for (int q = 0; q < n; q++) {
-            size_t at = (size_t)p * n + q;
-            double x = raw[at];
-            if (!per_rank && p != q) {
+            if (!per_rank) {
                 int k = 0;
                 for (int a = 0; a < n; a++)
                     for (int b = 0; b < n; b++)
                         if (a != b && h->host_of[a] == h->host_of[p] &&
-                            h->host_of[b] == h->host_of[q])
-                            v[k++] = raw[(size_t)a * n + b];
+                            h->host_of[b] == h->host_of[q]) {
+                            v[k] = raw[(size_t)a * n + b];
+                            u[k++] = rt[(size_t)a * n + b];
+                        }
                 x = median(v, k);
+                r = median(u, k);
+            }
+            if (x / (r / 2) < w->rel) {
+                w->rel = x / (r / 2);
+                w->p = p;
+                w->q = q;
+                w->lat = x;
+                w->rtt = r;
             }
             mo->lat[at] = x > 0 ? x : 0;   /* within noise (else refused by the caller) */
         }
     free(raw);
+    free(rt);
     free(v);
+    free(u);
 }
 
 static double us(double seconds)
@@ -401,10 +432,9 @@ int mpi_calibrate(struct hm *h, int argc, char **argv)
     if (rank == 0) {
         struct cal_model mo = {xmalloc((size_t)n * sizeof(double)),
                                xmalloc((size_t)n * sizeof(double)), xmalloc(nn * sizeof(double))};
-        double worst;
-        int wp, wq;
+        struct cal_worst worst, w0;
         overheads(h, &at, o.per_rank, &mo);
-        latencies(h, at.rtt, o.per_rank, &mo, &worst, &wp, &wq);
+        latencies(h, at.rtt, &at, o.per_rank, &mo, &worst);
         /* eager: MPI_Send returned well before the message was across */
         bool eager = true;
         for (int p = 0; p < n; p++)
@@ -415,17 +445,15 @@ int mpi_calibrate(struct hm *h, int argc, char **argv)
                 }
         char how[512];
         snprintf(how, sizeof how, "split at %ld bytes", o.size);
-        if (big && (worst < -CAL_NOISE || !eager)) {
+        if (big && (worst.rel < -CAL_NOISE || !eager)) {
             /* the overheads at 64 bytes, the rest of the one-way time at --size is latency */
             struct cal_model sm = {xmalloc((size_t)n * sizeof(double)),
                                    xmalloc((size_t)n * sizeof(double)), xmalloc(nn * sizeof(double))};
-            double w0;
-            int p0, q0;
             overheads(h, &small, o.per_rank, &sm);
-            latencies(h, small.rtt, o.per_rank, &sm, &w0, &p0, &q0);
+            latencies(h, small.rtt, &small, o.per_rank, &sm, &w0);
             memcpy(mo.s, sm.s, (size_t)n * sizeof(double));
             memcpy(mo.r, sm.r, (size_t)n * sizeof(double));
-            latencies(h, at.rtt, o.per_rank, &mo, &worst, &wp, &wq);
+            latencies(h, at.rtt, &small, o.per_rank, &mo, &worst);
             double *d = xmalloc(nn * sizeof *d);
             int k = 0;
             for (int p = 0; p < n; p++)
@@ -440,21 +468,19 @@ int mpi_calibrate(struct hm *h, int argc, char **argv)
                      eager ? "split gave a negative latency" : "waits for the receiver", o.size,
                      CAL_SMALL, o.size, us(l0), extra > 0 ? numfmt_round((o.size - CAL_SMALL) / (extra * 1e6), 3) : INFINITY,
                      CAL_SMALL, o.size);
-            if (w0 < -CAL_NOISE)
+            if (w0.rel < -CAL_NOISE)
                 worst = w0;
             free(sm.s);
             free(sm.r);
             free(sm.lat);
         }
-        if (worst < -CAL_NOISE) {
-            size_t at_ = (size_t)(wp < wq ? wp : wq) * n + (wp < wq ? wq : wp);
+        if (worst.rel < -CAL_NOISE) {
             hm_say(h, false,
                    "calibrate: the measurement cannot be split into s + L + r: between %s and "
                    "%s the round trip (%g us) is shorter than the overheads s + r of both ways "
                    "(latency %g us); the message is probably above the eager limit or the "
                    "network overlaps the overheads (docs/mpi.md, \"Limits\")",
-                   h->names[wp], h->names[wq], us(at.rtt[at_]),
-                   us(worst * at.rtt[at_] / 2));
+                   h->names[worst.p], h->names[worst.q], us(worst.rtt), us(worst.lat));
             status = 1;
         } else {
             struct cluster *c = build(h, &o, &mo, how);

@@ -2,6 +2,7 @@
  * mpi_common.c - the ranks' names, the watchdog, idle and precise waits,
  * and clock alignment for hetcast-mpi (mpi_common.h).
  */
+#define _DEFAULT_SOURCE   /* syscall(): <sched.h> is shadowed by src/sched.h here */
 #include "mpi_common.h"
 
 #include <math.h>
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -250,4 +252,37 @@ char *hm_mpirun_command(int np, int argc, char **argv)
     for (int i = 0; i < argc; i++)
         put_arg(&out, &len, &cap, argv[i]);
     return out;
+}
+
+bool hm_cpus_get(struct hm_cpus *c)
+{
+    memset(c, 0, sizeof *c);
+    return syscall(SYS_sched_getaffinity, 0, sizeof c->bits, c->bits) > 0;
+}
+
+int hm_cpus_count(const struct hm_cpus *c)
+{
+    int n = 0;
+    for (size_t i = 0; i < sizeof c->bits / sizeof c->bits[0]; i++)
+        for (unsigned long b = c->bits[i]; b; b &= b - 1)
+            n++;
+    return n;
+}
+
+void hm_cpus_set(const struct hm_cpus *c)
+{
+    syscall(SYS_sched_setaffinity, 0, sizeof c->bits, c->bits);
+}
+
+void hm_cpus_pin(const struct hm_cpus *c, int k)
+{
+    size_t wbits = 8 * sizeof c->bits[0];
+    for (size_t cpu = 0; cpu < wbits * (sizeof c->bits / sizeof c->bits[0]); cpu++)
+        if ((c->bits[cpu / wbits] >> (cpu % wbits) & 1) && k-- == 0) {
+            struct hm_cpus one;
+            memset(&one, 0, sizeof one);
+            one.bits[cpu / wbits] = 1UL << (cpu % wbits);
+            hm_cpus_set(&one);
+            return;
+        }
 }

@@ -68,6 +68,17 @@ void hm_wait_until(double t);
  */
 void hm_align_clocks(int rounds, double *offset, double *rtt);
 
+/* The CPUs this process may run on (its affinity; <sched.h> is shadowed by
+ * src/sched.h in hetcast's include path, hence these). */
+struct hm_cpus {
+    unsigned long bits[16];   /* 1024 CPUs */
+};
+bool hm_cpus_get(struct hm_cpus *c);
+int hm_cpus_count(const struct hm_cpus *c);
+void hm_cpus_set(const struct hm_cpus *c);
+/* Run on the k-th CPU of c only. */
+void hm_cpus_pin(const struct hm_cpus *c, int k);
+
 /* The command to start args under mpirun with np ranks, as the shell reads it
  * (--allow-run-as-root as root, --oversubscribe above the core count). */
 char *hm_mpirun_command(int np, int argc, char **argv);

@@ -47,6 +47,7 @@
 #define EX_START_MARGIN 0.05    /* s: a repeat starts this long after rank 0 says when */
 #define EX_POLL 20e-6           /* s: the sleep between polls of an emulated receive */
 #define EX_ALIGN_SHARE 0.01     /* --emulate: the clocks must agree to 1 % of a unit */
+#define EX_DIGITS 7             /* significant digits of a measured time */
 #define EX_ALIGN_WORST 0.01     /* s: a clock off by more than this cannot be used at all */
 
 struct exec_opts {
@@ -316,11 +317,18 @@ static void play(const struct hm *h, const struct ex_plan *p, const struct exec_
             rec[i] = (rec[i] - start) / (o->unit_ms / 1000);
 }
 
+/* A measured time as written: 7 significant digits (the clocks' agreement is
+ * coarser than that; the rest would be noise). */
+static double kept(double x)
+{
+    return numfmt_round(x, EX_DIGITS);
+}
+
 /* The measured times of transfer i in the columns the model's timing gives (timing_phases). */
 static void measured_times(int model, const double *r, struct transfer *t)
 {
-    double st = r[T_START], ls = r[T_LINK], se = r[T_SEND_END], fr = r[T_FREE],
-           le = r[T_LINK_END], re = r[T_RECV_END];
+    double st = kept(r[T_START]), ls = kept(r[T_LINK]), se = kept(r[T_SEND_END]),
+           fr = kept(r[T_FREE]), le = kept(r[T_LINK_END]), re = kept(r[T_RECV_END]);
     struct timing tm;
     switch (model) {
     case MODEL_SENDER_ONLY:
@@ -468,13 +476,16 @@ int mpi_exec(struct hm *h, int argc, char **argv)
     plan.acked = head[3];
     if (rank != 0)
         plan.tr = xcalloc((size_t)(plan.ntr ? plan.ntr : 1), sizeof *plan.tr);
-    MPI_Bcast(plan.tr, (int)(plan.ntr * sizeof *plan.tr), MPI_BYTE, 0, MPI_COMM_WORLD);
+    /* as bytes: the ranks run one build of hetcast-mpi (one architecture) */
+    MPI_Ibcast(plan.tr, (int)(plan.ntr * sizeof *plan.tr), MPI_BYTE, 0, MPI_COMM_WORLD, &rq);
+    hm_idle_wait(&rq);
 
     /* clocks */
     hm_watchdog(h, "exec (aligning the clocks)", 0);
     double offset, rtt, worst = 0;
     hm_align_clocks(EX_ALIGN_ROUNDS, &offset, &rtt);
-    MPI_Reduce(&rtt, &worst, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    MPI_Ireduce(&rtt, &worst, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD, &rq);
+    hm_idle_wait(&rq);
     if (rank == 0) {
         double limit = o.emulate ? EX_ALIGN_SHARE * o.unit_ms / 1000 : EX_ALIGN_WORST;
         if (limit > EX_ALIGN_WORST)
@@ -489,7 +500,8 @@ int mpi_exec(struct hm *h, int argc, char **argv)
             status = 1;
         }
     }
-    MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Ibcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq);
+    hm_idle_wait(&rq);
 
     double *rec = xmalloc((size_t)(plan.ntr ? plan.ntr : 1) * T_FIELDS * sizeof *rec);
     double *all = rank == 0 ? xmalloc((size_t)(plan.ntr ? plan.ntr : 1) * T_FIELDS * sizeof *all)
@@ -505,7 +517,8 @@ int mpi_exec(struct hm *h, int argc, char **argv)
     }
     char *buf = xcalloc((size_t)o.size, 1);
     double predicted = rank == 0 ? run.eng.makespan : 0;
-    MPI_Bcast(&predicted, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    MPI_Ibcast(&predicted, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD, &rq);
+    hm_idle_wait(&rq);
     for (int k = 0; k < o.repeat && !status; k++) {
         hm_watchdog(h, "exec (a run of the schedule)",
                     EX_START_MARGIN + 3 * predicted * o.unit_ms / 1000);
@@ -563,7 +576,8 @@ int mpi_exec(struct hm *h, int argc, char **argv)
         }
         fflush(stdout);
     }
-    MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Ibcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq);
+    hm_idle_wait(&rq);
     free(buf);
     free(rec);
     free(all);
