@@ -363,6 +363,25 @@ static struct cluster *build(const struct hm *h, const struct cal_opts *o, const
     return c;
 }
 
+/* "x" or "lo..hi" of v[0], v[skip], ... (the latencies skip the diagonal), in us. */
+static const char *span(char buf[64], const double *v, int n, int skip)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (int i = skip == 1 ? 0 : 1; i < n; i++) {
+        if (skip > 1 && i % skip == 0)
+            continue;
+        lo = fmin(lo, v[i]);
+        hi = fmax(hi, v[i]);
+    }
+    char a[NUMFMT_SIZE], b[NUMFMT_SIZE];
+    numfmt_shortest(a, us(lo));
+    if (us(lo) == us(hi))
+        snprintf(buf, 64, "%s", a);
+    else
+        snprintf(buf, 64, "%s..%s", a, numfmt_shortest(b, us(hi)));
+    return buf;
+}
+
 static void help(void)
 {
     printf("usage: mpirun -n N hetcast-mpi calibrate [options] -o CLUSTER.csv\n\n"
@@ -444,7 +463,8 @@ int mpi_calibrate(struct hm *h, int argc, char **argv)
                     eager &= at.os[(size_t)p * n + q] <= rt / 4;
                 }
         char how[512];
-        snprintf(how, sizeof how, "split at %ld bytes", o.size);
+        snprintf(how, sizeof how, "split at %ld bytes, where MPI_Send returns before the "
+                 "message is across (eager)", o.size);
         if (big && (worst.rel < -CAL_NOISE || !eager)) {
             /* the overheads at 64 bytes, the rest of the one-way time at --size is latency */
             struct cal_model sm = {xmalloc((size_t)n * sizeof(double)),
@@ -462,11 +482,15 @@ int mpi_calibrate(struct hm *h, int argc, char **argv)
             double extra = median(d, k), l0 = sm.lat[n > 1 ? 1 : 0];
             free(d);
             snprintf(how, sizeof how,
-                     "above the eager limit (MPI_Send %s at %ld bytes): s and r measured at %d "
-                     "bytes, latency at %ld bytes = L0 + m/B with L0 = %g us, B = %g MB/s (round "
-                     "trips at %d and %ld bytes)",
-                     eager ? "split gave a negative latency" : "waits for the receiver", o.size,
-                     CAL_SMALL, o.size, us(l0), extra > 0 ? numfmt_round((o.size - CAL_SMALL) / (extra * 1e6), 3) : INFINITY,
+                     "%s at %ld bytes, so s and r are measured at %d bytes and the latency "
+                     "at %ld bytes is the rest of the one-way time: L0 + m/B with L0 = %g us, "
+                     "B = %g MB/s (round trips at %d and %ld bytes)",
+                     eager ? "the split gave a negative latency"
+                           : "MPI_Send took more than half of the one-way time (a rendezvous "
+                             "above the eager limit, or a copy)",
+                     o.size, CAL_SMALL, o.size, us(l0),
+                     extra > 0 ? numfmt_round((double)(o.size - CAL_SMALL) / (extra * 1e6), 3)
+                               : INFINITY,
                      CAL_SMALL, o.size);
             if (w0.rel < -CAL_NOISE)
                 worst = w0;
@@ -494,13 +518,13 @@ int mpi_calibrate(struct hm *h, int argc, char **argv)
                 status = 1;
             } else {
                 for (int i = 0; i < d.nlines; i++)
-                    hm_say(h, false, "warning: %s", d.lines[i]);
-                char b1[NUMFMT_SIZE], b2[NUMFMT_SIZE];
-                printf("calibrated %d ranks on %d host%s at %ld bytes (%s): s %s..%s us -> %s\n",
-                       n, h->nhosts, h->nhosts == 1 ? "" : "s", o.size,
-                       c->kind == CLUSTER_NODES ? "node table" : "latency matrix",
-                       numfmt_shortest(b1, us(mo.s[0])), numfmt_shortest(b2, us(mo.s[n - 1])),
-                       o.output);
+                    hm_say(h, false, "%s", d.lines[i]);
+                char b1[64], b2[64], b3[64], shown[256];
+                printf("calibrated %d ranks on %d host%s, %ld-byte messages: s %s us, r %s us, "
+                       "latency %s us (%s) -> %s\n", n, h->nhosts, h->nhosts == 1 ? "" : "s",
+                       o.size, span(b1, mo.s, n, 1), span(b2, mo.r, n, 1),
+                       span(b3, mo.lat, n * n, n + 1), c->kind == CLUSTER_NODES ? "node table"
+                       : "latency matrix", SHOWN(o.output, shown));
             }
             free(cause);
             diag_free(&d);
