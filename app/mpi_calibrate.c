@@ -462,7 +462,7 @@ int mpi_calibrate(struct hm *h, int argc, char **argv)
                     double rt = at.rtt[(size_t)(p < q ? p : q) * n + (p < q ? q : p)];
                     eager &= at.os[(size_t)p * n + q] <= rt / 4;
                 }
-        char how[512];
+        char how[1024];
         snprintf(how, sizeof how, "split at %ld bytes, where MPI_Send returns before the "
                  "message is across (eager)", o.size);
         if (big && (worst.rel < -CAL_NOISE || !eager)) {
@@ -497,6 +497,11 @@ int mpi_calibrate(struct hm *h, int argc, char **argv)
             free(sm.s);
             free(sm.r);
             free(sm.lat);
+        }
+        if (worst.rel < 0 && worst.rel >= -CAL_NOISE) {
+            size_t len = strlen(how);
+            snprintf(how + len, sizeof how - len, "; latencies down to %g us (within 10 %% of the "
+                     "one-way time: noise) are written as 0", us(worst.lat));
         }
         if (worst.rel < -CAL_NOISE) {
             hm_say(h, false,

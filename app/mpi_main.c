@@ -18,9 +18,15 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "datadir.h"
+#include "lua_sandbox.h"
+#include "lua_sched.h"
 #include "mpi_cmd.h"
 #include "mpi_common.h"
 #include "opts.h"
+#if HETCAST_HAVE_SIMGRID
+#include "simgrid_load.h"
+#endif
 
 static void usage(FILE *fp)
 {
@@ -100,6 +106,31 @@ int hm_parse(int rank, const char *prog, const struct opt *tab, int argc, char *
     return rc;
 }
 
+/* Lua print() from a cluster script or heuristic: "script: text" on stderr. */
+static void print_to_stderr(const char *script, const char *text, void *ud)
+{
+    (void)ud;
+    opts_say(script, text);
+}
+
+/* What `hetcast run` finds, hetcast-mpi finds: the bundled Lua heuristics
+ * by bare name (-s fnf.lua) and the SimGrid reader (app/datadir.c). */
+static void find_data(void)
+{
+    sandbox_set_print(print_to_stderr, NULL);
+    const char *data = app_datadir();
+    if (data) {
+        char lua[4096];
+        snprintf(lua, sizeof lua, "%s/lua", data);
+        lua_sched_set_dir(lua);
+    }
+#if HETCAST_HAVE_SIMGRID
+    char helper[4096];
+    if (app_helper("hetcast-simgrid", helper, sizeof helper))
+        simgrid_set_helper(helper);
+#endif
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
@@ -120,6 +151,7 @@ int main(int argc, char **argv)
                "--help)", argv[1]);
         return 2;
     }
+    find_data();
     if (!hm_launched())
         return cmd(NULL, argc, argv);
     /* Open MPI yields the core on every empty poll when it sees more ranks than
