@@ -105,7 +105,7 @@ struct cal_meas {
  * results go to this rank's rows of m (rank 0 gathers them afterwards).
  */
 static void measure_pair(int me, int p, int q, long size, int iters, char *buf, double *t,
-                         int n, struct cal_meas *m)
+                         double tick, int n, struct cal_meas *m)
 {
     int warm = iters / 10 + 5, other = me == p ? q : p;
     MPI_Comm w = MPI_COMM_WORLD;
@@ -117,7 +117,7 @@ static void measure_pair(int me, int p, int q, long size, int iters, char *buf, 
             MPI_Send(buf, (int)size, MPI_CHAR, q, HM_TAG_DATA, w);
             MPI_Recv(buf, (int)size, MPI_CHAR, q, HM_TAG_DATA, w, MPI_STATUS_IGNORE);
             if (i >= warm)
-                t[i - warm] = MPI_Wtime() - t0;
+                t[i - warm] = fmax(0, MPI_Wtime() - t0 - tick);
         } else {
             MPI_Recv(buf, (int)size, MPI_CHAR, p, HM_TAG_DATA, w, MPI_STATUS_IGNORE);
             MPI_Send(buf, (int)size, MPI_CHAR, p, HM_TAG_DATA, w);
@@ -142,7 +142,7 @@ static void measure_pair(int me, int p, int q, long size, int iters, char *buf, 
                 double t0 = MPI_Wtime();
                 MPI_Send(buf, (int)size, MPI_CHAR, to, HM_TAG_DATA, w);
                 if (i >= warm)
-                    t[i - warm] = MPI_Wtime() - t0;
+                    t[i - warm] = fmax(0, MPI_Wtime() - t0 - tick);
             } else {
                 MPI_Send(&ctrl, 1, MPI_CHAR, from, HM_TAG_CTRL, w);
                 MPI_Recv(buf, (int)size, MPI_CHAR, from, HM_TAG_DATA, w, MPI_STATUS_IGNORE);
@@ -160,13 +160,25 @@ static void measure_pair(int me, int p, int q, long size, int iters, char *buf, 
                 double t0 = MPI_Wtime();
                 MPI_Recv(buf, (int)size, MPI_CHAR, from, HM_TAG_DATA, w, MPI_STATUS_IGNORE);
                 if (i >= warm)
-                    t[i - warm] = MPI_Wtime() - t0;
+                    t[i - warm] = fmax(0, MPI_Wtime() - t0 - tick);
             }
         }
         if (me == to)
             m->orv[(size_t)to * n + from] = median(t, iters);
     }
     (void)other;
+}
+
+/* What reading the clock costs (the median of back-to-back MPI_Wtime
+ * calls): every timed interval holds one reading, and the latency is a round
+ * trip less four such intervals, so it is taken off each. */
+static double clock_cost(double *t, int iters)
+{
+    for (int i = 0; i < iters; i++) {
+        double a = MPI_Wtime();
+        t[i] = MPI_Wtime() - a;
+    }
+    return median(t, iters);
 }
 
 /* Every pair at `size`, one at a time; rank 0 ends with every rank's rows. */
@@ -178,6 +190,7 @@ static void measure_all(const struct hm *h, long size, int iters, struct cal_mea
         m->rtt[i] = m->os[i] = m->orv[i] = -1;
     char *buf = xcalloc((size_t)size, 1);
     double *t = xmalloc((size_t)iters * sizeof *t);
+    double tick = clock_cost(t, iters);
     struct hm_cpus mine;
     bool pin = hm_cpus_get(&mine) && hm_cpus_count(&mine) >= 2;
     for (int p = 0; p < n; p++)
@@ -188,7 +201,7 @@ static void measure_all(const struct hm *h, long size, int iters, struct cal_mea
                    cores of its own, as one rank a core would be, not sharing one */
                 if (pin && h->host_of[p] == h->host_of[q])
                     hm_cpus_pin(&mine, h->rank == p ? 0 : 1);
-                measure_pair(h->rank, p, q, size, iters, buf, t, n, m);
+                measure_pair(h->rank, p, q, size, iters, buf, t, tick, n, m);
                 if (pin)
                     hm_cpus_set(&mine);
             }

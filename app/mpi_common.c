@@ -98,6 +98,26 @@ static void watchdog_fire(int sig)
     _exit(1);
 }
 
+static void watchdog_arm(double s)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = watchdog_fire;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGALRM, &sa, NULL);
+    struct itimerval it = {{0, 0}, {(time_t)s, (suseconds_t)((s - floor(s)) * 1e6)}};
+    setitimer(ITIMER_REAL, &it, NULL);
+}
+
+void hm_watchdog_start(double s)
+{
+    int n = snprintf(watchdog_msg, sizeof watchdog_msg,
+                     "hetcast-mpi: MPI did not start within %.0f s (a rank that never came, or "
+                     "a launcher that hangs)\n", ceil(s));
+    watchdog_len = n < 0 ? 0 : (size_t)n < sizeof watchdog_msg ? (size_t)n : sizeof watchdog_msg - 1;
+    watchdog_arm(s);
+}
+
 void hm_watchdog(const struct hm *h, const char *what, double extra)
 {
     struct itimerval off = {{0, 0}, {0, 0}};
@@ -115,13 +135,7 @@ void hm_watchdog(const struct hm *h, const char *what, double extra)
                      "hetcast-mpi: rank %d (%s): %s did not finish within %.0f s (a rank died or "
                      "hangs; --timeout S gives more time)\n", h->rank, name, what, ceil(s));
     watchdog_len = n < 0 ? 0 : (size_t)n < sizeof watchdog_msg ? (size_t)n : sizeof watchdog_msg - 1;
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = watchdog_fire;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGALRM, &sa, NULL);
-    struct itimerval it = {{0, 0}, {(time_t)s, (suseconds_t)((s - floor(s)) * 1e6)}};
-    setitimer(ITIMER_REAL, &it, NULL);
+    watchdog_arm(s);
 }
 
 static void sleep_for(double s)

@@ -50,6 +50,10 @@ void hm_free(struct hm *h);
  */
 void hm_watchdog(const struct hm *h, const char *what, double extra);
 
+/* Before MPI_Init: a start that does not finish within s seconds (a rank
+ * that never comes) ends this rank with one message and status 1. */
+void hm_watchdog_start(double s);
+
 /* Wait for rq without spinning (MPI_Test, then 200 us sleeps): for ranks
  * that only wait for others, so that they leave the cores to the ranks
  * that measure.  Covered by the watchdog. */

@@ -28,6 +28,8 @@
 #include "simgrid_load.h"
 #endif
 
+#define HM_START_TIMEOUT 120   /* s: MPI_Init and the names of the ranks */
+
 static void usage(FILE *fp)
 {
     fprintf(fp,
@@ -163,9 +165,11 @@ int main(int argc, char **argv)
     if (cmd == mpi_calibrate && hm_cpus_get(&cpus) && hm_cpus_count(&cpus) >= 2)
         setenv("OMPI_MCA_mpi_yield_when_idle", "0", 0);
     int provided;
+    hm_watchdog_start(HM_START_TIMEOUT);
     MPI_Init_thread(&argc, &argv, MPI_THREAD_SINGLE, &provided);
     struct hm h;
     hm_init(&h, 60);
+    hm_watchdog(&h, NULL, 0);
     int status = cmd(&h, argc, argv);
     hm_watchdog(&h, NULL, 0);
     hm_free(&h);

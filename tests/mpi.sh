@@ -91,6 +91,28 @@ run timeout 60 $MPIRUN -n 2 "$M" exec "$T/nosuch.csv" -s fnf
 check "exec on a missing cluster: status 2" test "$rc" -eq 2
 check "exec on a missing cluster: names the file" has "^hetcast-mpi: $T/nosuch.csv: cannot open" "$T/err"
 check "exec on a missing cluster: one message (rank 0 speaks)" test "$(grep -c '^hetcast-mpi' "$T/err")" -eq 1
+# A rank that hangs (stopped): the others' watchdog ends the job, one message a rank.
+timeout 60 $MPIRUN -n 3 "$M" exec $CE --emulate --unit-ms 100 --repeat 3 --timeout 1 >"$T/out" 2>"$T/err" &
+job=$!
+victim=""
+for i in 1 2 3 4 5 6 7 8 9 10; do
+    sleep 0.3
+    mpirun_pid=$(ps --ppid $job -o pid= 2>/dev/null | head -n 1 | tr -d ' ')
+    [ -n "$mpirun_pid" ] && victim=$(ps --ppid "$mpirun_pid" -o pid= 2>/dev/null | sed -n 2p | tr -d ' ')
+    [ -n "$victim" ] && break
+done
+if [ -n "$victim" ]; then
+    sleep 1
+    kill -STOP "$victim" 2>/dev/null
+    wait $job
+    rc=$?
+    kill -KILL "$victim" 2>/dev/null
+    check "a rank that hangs: the job ends with a non-zero status" test "$rc" -ne 0
+    check "a rank that hangs: the watchdog says what did not finish" has "^hetcast-mpi: rank [0-9] (.*): exec (.*) did not finish within [0-9]* s (a rank died or hangs" "$T/err"
+else
+    wait $job
+    skip "a rank that hangs" "its process was not found (ps --ppid)"
+fi
 run env -u OMPI_COMM_WORLD_SIZE -u PMIX_RANK -u PMI_RANK -u PMI_SIZE "$M" exec $CE -s fnf
 check "exec without mpirun: status 2 and the mpirun command to use" \
     sh -c "[ $rc -eq 2 ] && grep -q 'started without mpirun.*mpirun .*-n 3 .*exec $CE -s fnf' '$T/err'"
