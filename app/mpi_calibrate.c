@@ -433,6 +433,7 @@ int mpi_calibrate(struct hm *h, int argc, char **argv)
         return 2;
     }
     /* The output is checked before the measurement, not after it. */
+    hm_watchdog(h, "calibrate (checking the output)", 0);
     int status = 0;
     if (rank == 0) {
         struct atomic_file af;
@@ -444,7 +445,9 @@ int mpi_calibrate(struct hm *h, int argc, char **argv)
             atomic_abort(&af);
         }
     }
-    MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Request rq;
+    MPI_Ibcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq);
+    hm_idle_wait(&rq);
     if (status)
         return status;
 
@@ -558,6 +561,7 @@ int mpi_calibrate(struct hm *h, int argc, char **argv)
     free(small.rtt);
     free(small.os);
     free(small.orv);
-    MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Ibcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq);
+    hm_idle_wait(&rq);
     return status;
 }

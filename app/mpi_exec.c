@@ -149,12 +149,11 @@ static int check_output(const char *path)
 }
 
 /*
- * Rank 0: load, schedule, and plan.  *node_of[rank] = the node it plays or -1.
- * Returns 0, or the exit status after a message.
+ * Rank 0: load, schedule, and plan which rank plays which node.  Returns 0,
+ * or the exit status after a message.
  */
 static int prepare(const struct hm *h, struct exec_opts *o, int argc, char **argv,
-                   struct cluster **cp, struct run *run, bool *have_run, int *node_of,
-                   struct ex_plan *plan)
+                   struct cluster **cp, struct run *run, bool *have_run, struct ex_plan *plan)
 {
     char *cause = NULL;
     const struct sched_ops *ops = session_sched(o->s.sched[0], &cause);
@@ -212,13 +211,8 @@ static int prepare(const struct hm *h, struct exec_opts *o, int argc, char **arg
                 rank_of[v] = k;
         by_name = rank_of[v] >= 0;
     }
-    for (int k = 0; k < h->size; k++)
-        node_of[k] = -1;
-    for (int v = 0; v < c->n; v++) {
-        if (!by_name)
-            rank_of[v] = v;
-        node_of[rank_of[v]] = v;
-    }
+    for (int v = 0; v < c->n && !by_name; v++)
+        rank_of[v] = v;
     double u = o->unit_ms / 1000;
     plan->ntr = run->eng.ntr;
     plan->model = (int)m;
@@ -485,12 +479,11 @@ int mpi_exec(struct hm *h, int argc, char **argv)
     struct cluster *c = NULL;
     struct run run;
     bool have_run = false;
-    int *node_of = xcalloc((size_t)h->size, sizeof *node_of);
     struct ex_plan plan = {0, 0, false, NULL};
     int head[4] = {0, 0, 0, 0};   /* status, transfers, model, acked */
     hm_watchdog(h, "exec (loading and scheduling)", o.s.sopt.time_limit > 0 ? o.s.sopt.time_limit : 0);
     if (rank == 0) {
-        head[0] = prepare(h, &o, argc, argv, &c, &run, &have_run, node_of, &plan);
+        head[0] = prepare(h, &o, argc, argv, &c, &run, &have_run, &plan);
         head[1] = plan.ntr;
         head[2] = plan.model;
         head[3] = plan.acked;
@@ -500,7 +493,6 @@ int mpi_exec(struct hm *h, int argc, char **argv)
     hm_idle_wait(&rq);
     int status = head[0];
     if (status) {
-        free(node_of);
         free(plan.tr);
         if (have_run)
             run_free(&run);
@@ -586,10 +578,8 @@ int mpi_exec(struct hm *h, int argc, char **argv)
     }
     hm_watchdog(h, NULL, 0);
     if (rank == 0 && !status) {
-        double mbest = mk[best_rep];
         qsort(mk, (size_t)o.repeat, sizeof *mk, cmp_double);
         double med = o.repeat % 2 ? mk[o.repeat / 2] : (mk[o.repeat / 2 - 1] + mk[o.repeat / 2]) / 2;
-        (void)mbest;
         char b1[NUMFMT_SIZE], b2[NUMFMT_SIZE], b3[NUMFMT_SIZE], name[256], name2[64];
         printf("hetcast-mpi exec: %s, %s, %s model; %d ranks on %d host%s; ", SHOWN(c->name, name),
                SHOWN(run.sched.ops->name, name2), model_name(run.model), h->size, h->nhosts,
@@ -623,7 +613,6 @@ int mpi_exec(struct hm *h, int argc, char **argv)
     free(mk);
     free(best);
     free(cur);
-    free(node_of);
     free(plan.tr);
     if (have_run)
         run_free(&run);
