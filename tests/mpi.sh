@@ -44,6 +44,15 @@ for np in 2 4; do
     check "calibrate on $np ranks: hetcast run loads it (status 0)" test "$rc" -eq 0
     check "calibrate on $np ranks: hetcast run loads it without a warning (stderr empty)" test ! -s "$T/err"
 done
+# The calibrated cluster run for real (no emulation): its nodes are named like
+# the ranks, each played by the rank of its name; times in microseconds.
+run timeout 60 $MPIRUN -n 2 "$M" exec "$T/cal2.csv" --repeat 3 -o "$T/m2.csv"
+check "exec on the calibrated cluster, no emulation: status 0" test "$rc" -eq 0
+check "exec on the calibrated cluster: microseconds, said in the file" has '^# unit: 0.001 ms (no emulation)' "$T/m2.csv"
+first=$(grep -v '^#' "$T/cal2.csv" | sed -n 2p | cut -d, -f1)
+second=$(grep -v '^#' "$T/cal2.csv" | sed -n 3p | cut -d, -f1)
+check "exec on the calibrated cluster: the one transfer, from $first to $second" \
+    test "$(grep -v '^#' "$T/m2.csv" | sed -n 2p | cut -d, -f1-4)" = "fnf,1,$first,$second"
 run timeout 60 $MPIRUN -n 2 "$M" calibrate --per-rank --size 100000 --iters 50 -o "$T/big.csv"
 if [ "$rc" -eq 0 ]; then
     check "calibrate --size 100000: the size-dependent fit is described (L0 + m/B)" has '^# description: .*L0 + m/B' "$T/big.csv"
