@@ -10,7 +10,8 @@
  *               receive posted;
  *   r(q <- p)   how long MPI_Recv takes on q for a message that has already
  *               arrived (q waits three round trips before it calls it);
- * each the median of --iters repetitions.  A rank's s and r are the medians
+ * each the median of --iters repetitions less the cost of reading the clock
+ * (every interval holds one reading).  A rank's s and r are the medians
  * over its partners; ranks on one host share the host's medians unless
  * --per-rank.  The latency splits the round trip with the pair's own
  * overheads,
@@ -23,9 +24,9 @@
  * before the receiver has the message); when s comes out above half the
  * one-way time or L below zero, the overheads are taken at 64 bytes and the
  * latency at --size absorbs the rest: L(m) = L0 + m/B (LogGP's G, PLogP's
- * size-dependent gap), both written in the description.  Where even that
- * gives a negative latency, the measurement cannot be split: one message,
- * status 1.
+ * size-dependent gap), both written in the description.  A latency below
+ * zero by at most 10 % of the one-way time is noise, written as 0; where it
+ * is further below, the measurement cannot be split: one message, status 1.
  */
 #include <errno.h>
 #include <math.h>
@@ -282,9 +283,9 @@ static void overheads(const struct hm *h, const struct cal_meas *m, bool per_ran
 
 /*
  * The latencies from the round trips rtt and each pair's own overheads in m
- * (measured beside its round trip); per host pair (medians) unless per_rank.  The smallest latency relative to its
- * one-way time goes to *worst (negative: the split failed there), and its
- * pair to *wp, *wq.
+ * (measured beside its round trip); per host pair (medians) unless per_rank.
+ * The smallest latency relative to its one-way time goes to *w (negative:
+ * the split failed there).
  */
 static void latencies(const struct hm *h, const double *rtt, const struct cal_meas *m,
                       bool per_rank, struct cal_model *mo, struct cal_worst *w)
