@@ -359,6 +359,11 @@ static void measured_times(int model, const double *r, struct transfer *t)
 {
     double st = kept(r[T_START]), ls = kept(r[T_LINK]), se = kept(r[T_SEND_END]),
            fr = kept(r[T_FREE]), le = kept(r[T_LINK_END]), re = kept(r[T_RECV_END]);
+    /* The receiver's times come from another clock: one that reads earlier than
+       the send by less than the alignment's error is written as the send's, so
+       that no interval ends before it starts (formats.md, "Measured traces"). */
+    le = fmax(le, ls);
+    re = fmax(re, le);
     struct timing tm;
     switch (model) {
     case MODEL_SENDER_ONLY:
