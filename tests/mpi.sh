@@ -90,6 +90,17 @@ for s in fnf optimal; do
 done
 check "exec: fnf (makespan 6) measures slower than optimal (makespan 5)" \
     awk -v f="$min_fnf" -v o="$min_optimal" 'BEGIN { exit !(f > o && o > 0) }'
+# The measured files as hetcast reads traces (compare --trace, docs/formats.md).
+if "$H" compare --help 2>&1 | grep -q -- '--trace'; then
+    { cat "$T/fnf.csv"; grep -v '^#' "$T/optimal.csv" | tail -n +2; } >"$T/both.csv"
+    run "$H" compare $CE --trace "$T/both.csv"
+    check "compare --trace reads both measured schedules (status 0, nothing on stderr)" \
+        sh -c "[ $rc -eq 0 ] && [ ! -s '$T/err' ]"
+    check "compare --trace shows fnf and optimal, predicted and measured" \
+        sh -c "grep -q '^fnf  *6  *6' '$T/out' && grep -q '^optimal  *5  *5' '$T/out'"
+else
+    skip "compare --trace reads the measured files" "this hetcast has no --trace"
+fi
 
 # Refusals: one message, status 2, nothing hangs.
 run timeout 60 $MPIRUN -n 2 "$M" exec $CE -s fnf --emulate
