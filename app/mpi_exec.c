@@ -524,11 +524,11 @@ int mpi_exec(struct hm *h, int argc, char **argv)
         if (limit > EX_ALIGN_WORST)
             limit = EX_ALIGN_WORST;
         if (worst / 2 > limit) {
-            char b1[NUMFMT_SIZE], b2[NUMFMT_SIZE];
+            char b1[NUMFMT_SIZE], b2[NUMFMT_SIZE], b3[NUMFMT_SIZE];
             hm_say(h, false, "exec: the clocks cannot be aligned: the best of %d round trips to "
                    "rank 0 took %s ms on some rank, so its clock is known to within %s ms only "
                    "(needed: %s ms%s)", EX_ALIGN_ROUNDS, num(b1, worst * 1e3),
-                   num(b2, worst / 2 * 1e3), num(b1, limit * 1e3),
+                   num(b2, worst / 2 * 1e3), num(b3, limit * 1e3),
                    o.emulate ? ", 1 % of a unit" : "");
             status = 1;
         }
@@ -554,7 +554,8 @@ int mpi_exec(struct hm *h, int argc, char **argv)
     hm_idle_wait(&rq);
     /* the edges warmed up, then k = -1: one run not counted (as benchmarks warm up) */
     hm_watchdog(h, "exec (warming the schedule's edges up)", 0);
-    warm_up(h, &plan, buf, (int)o.size);
+    if (!status)
+        warm_up(h, &plan, buf, (int)o.size);
     for (int k = -1; k < o.repeat && !status; k++) {
         hm_watchdog(h, "exec (a run of the schedule)",
                     EX_START_MARGIN + 3 * predicted * o.unit_ms / 1000);

@@ -111,6 +111,10 @@ run timeout 60 $MPIRUN -n 2 "$M" exec "$T/nosuch.csv" -s fnf
 check "exec on a missing cluster: status 2" test "$rc" -eq 2
 check "exec on a missing cluster: names the file" has "^hetcast-mpi: $T/nosuch.csv: cannot open" "$T/err"
 check "exec on a missing cluster: one message (rank 0 speaks)" test "$(grep -c '^hetcast-mpi' "$T/err")" -eq 1
+# Emulated units of 10 ns: no clock of another rank is known that well.
+run timeout 60 $MPIRUN -n 3 "$M" exec $CE --emulate --unit-ms 0.00001
+check "a clock that cannot be aligned well enough: status 1 and why" \
+    sh -c "[ $rc -eq 1 ] && grep -q '^hetcast-mpi: exec: the clocks cannot be aligned: the best of 50 round trips' '$T/err'"
 # A rank that hangs (stopped): the others' watchdog ends the job, one message a rank.
 timeout 60 $MPIRUN -n 3 "$M" exec $CE --emulate --unit-ms 100 --repeat 3 --timeout 1 >"$T/out" 2>"$T/err" &
 job=$!
