@@ -13,8 +13,8 @@
  * each the median of --iters repetitions less the cost of reading the clock
  * (every interval holds one reading).  A rank's s and r are the medians
  * over its partners; ranks on one host share the host's medians unless
- * --per-rank.  The latency splits the round trip with the pair's own
- * overheads,
+ * --per-rank.  Every repetition measures all five, and the latency is the
+ * median over the repetitions of their split,
  *   L(p,q) = (rtt(p,q) - s(p -> q) - r(q <- p) - s(q -> p) - r(p <- q)) / 2,
  * then the median over the ranks of a pair of hosts, so that s(p) + L + r(q)
  * is the one-way time, hetcast's transfer time.  Two ranks of one host that
@@ -99,59 +99,72 @@ struct cal_meas {
     double *rtt;   /* rtt[p*n+q], both orders */
     double *os;    /* os[p*n+q]: MPI_Send on p to q */
     double *orv;   /* orv[q*n+p]: MPI_Recv on q from p */
+    double *lat;   /* lat[p*n+q], both orders: the median over repetitions of the split */
 };
+#define CAL_ARRAYS 4
 
 /*
  * Ranks p < q measure their pair at `size` bytes; the others return.  The
  * results go to this rank's rows of m (rank 0 gathers them afterwards).
  */
-static void measure_pair(int me, int p, int q, long size, int iters, char *buf, double *t,
-                         double tick, int n, struct cal_meas *m)
+static void measure_pair(int me, int p, int q, long size, int iters, char *buf, double tick,
+                         int n, struct cal_meas *m)
 {
-    int warm = iters / 10 + 5, other = me == p ? q : p;
     MPI_Comm w = MPI_COMM_WORLD;
     char ctrl = 0;
-    /* round trip, timed on p */
-    for (int i = 0; i < warm + iters; i++) {
+    /* samples: p keeps rtt, s(p -> q), r(p <- q); q keeps s(q -> p), r(q <- p) */
+    double *rt = xmalloc((size_t)iters * sizeof *rt), *sp = xmalloc((size_t)iters * sizeof *sp),
+           *rp = xmalloc((size_t)iters * sizeof *rp), *sq = xmalloc((size_t)iters * sizeof *sq),
+           *rq = xmalloc((size_t)iters * sizeof *rq);
+    /* a first estimate of the round trip, for the receiver's wait below */
+    int warm = iters / 10 + 5;
+    for (int i = 0; i < warm; i++) {
         if (me == p) {
             double t0 = MPI_Wtime();
             MPI_Send(buf, (int)size, MPI_CHAR, q, HM_TAG_DATA, w);
             MPI_Recv(buf, (int)size, MPI_CHAR, q, HM_TAG_DATA, w, MPI_STATUS_IGNORE);
-            if (i >= warm)
-                t[i - warm] = fmax(0, MPI_Wtime() - t0 - tick);
+            rt[i % iters] = MPI_Wtime() - t0;
         } else {
             MPI_Recv(buf, (int)size, MPI_CHAR, p, HM_TAG_DATA, w, MPI_STATUS_IGNORE);
             MPI_Send(buf, (int)size, MPI_CHAR, p, HM_TAG_DATA, w);
         }
     }
-    double rtt = 0;
+    double est = 0;
     if (me == p) {
-        rtt = median(t, iters);
-        m->rtt[(size_t)p * n + q] = rtt;
-        MPI_Send(&rtt, 1, MPI_DOUBLE, q, HM_TAG_CTRL, w);
+        est = median(rt, warm < iters ? warm : iters);
+        MPI_Send(&est, 1, MPI_DOUBLE, q, HM_TAG_CTRL, w);
     } else {
-        MPI_Recv(&rtt, 1, MPI_DOUBLE, p, HM_TAG_CTRL, w, MPI_STATUS_IGNORE);
-        m->rtt[(size_t)q * n + p] = rtt;
+        MPI_Recv(&est, 1, MPI_DOUBLE, p, HM_TAG_CTRL, w, MPI_STATUS_IGNORE);
     }
-    double delay = 3 * rtt + 2e-6;   /* the message has arrived by then */
-    /* each way: the sender's MPI_Send, then the receiver's MPI_Recv */
-    for (int dir = 0; dir < 2; dir++) {
-        int from = dir ? q : p, to = dir ? p : q;
-        for (int i = 0; i < warm + iters; i++) {
+    double delay = 3 * est + 2e-6;   /* the message has arrived by then */
+    /* Each repetition measures all five, so that the five samples of one
+     * repetition come from one moment of the machine (a virtual machine's
+     * cores change speed and neighbours as it runs), and the latency is a
+     * median over repetitions of (rtt - s - r - s - r) / 2. */
+    for (int i = 0; i < iters; i++) {
+        if (me == p) {
+            double t0 = MPI_Wtime();
+            MPI_Send(buf, (int)size, MPI_CHAR, q, HM_TAG_DATA, w);
+            MPI_Recv(buf, (int)size, MPI_CHAR, q, HM_TAG_DATA, w, MPI_STATUS_IGNORE);
+            rt[i] = fmax(0, MPI_Wtime() - t0 - tick);
+        } else {
+            MPI_Recv(buf, (int)size, MPI_CHAR, p, HM_TAG_DATA, w, MPI_STATUS_IGNORE);
+            MPI_Send(buf, (int)size, MPI_CHAR, p, HM_TAG_DATA, w);
+        }
+        for (int dir = 0; dir < 2; dir++) {
+            int from = dir ? q : p, to = dir ? p : q;
+            double *s_from = dir ? sq : sp, *r_to = dir ? rp : rq;
+            /* the sender's MPI_Send, the receive posted */
             if (me == from) {
                 MPI_Recv(&ctrl, 1, MPI_CHAR, to, HM_TAG_CTRL, w, MPI_STATUS_IGNORE);
                 double t0 = MPI_Wtime();
                 MPI_Send(buf, (int)size, MPI_CHAR, to, HM_TAG_DATA, w);
-                if (i >= warm)
-                    t[i - warm] = fmax(0, MPI_Wtime() - t0 - tick);
+                s_from[i] = fmax(0, MPI_Wtime() - t0 - tick);
             } else {
                 MPI_Send(&ctrl, 1, MPI_CHAR, from, HM_TAG_CTRL, w);
                 MPI_Recv(buf, (int)size, MPI_CHAR, from, HM_TAG_DATA, w, MPI_STATUS_IGNORE);
             }
-        }
-        if (me == from)
-            m->os[(size_t)from * n + to] = median(t, iters);
-        for (int i = 0; i < warm + iters; i++) {
+            /* the receiver's MPI_Recv, the message already there */
             if (me == from) {
                 MPI_Recv(&ctrl, 1, MPI_CHAR, to, HM_TAG_CTRL, w, MPI_STATUS_IGNORE);
                 MPI_Send(buf, (int)size, MPI_CHAR, to, HM_TAG_DATA, w);
@@ -160,14 +173,47 @@ static void measure_pair(int me, int p, int q, long size, int iters, char *buf, 
                 spin_for(delay);
                 double t0 = MPI_Wtime();
                 MPI_Recv(buf, (int)size, MPI_CHAR, from, HM_TAG_DATA, w, MPI_STATUS_IGNORE);
-                if (i >= warm)
-                    t[i - warm] = fmax(0, MPI_Wtime() - t0 - tick);
+                r_to[i] = fmax(0, MPI_Wtime() - t0 - tick);
             }
         }
-        if (me == to)
-            m->orv[(size_t)to * n + from] = median(t, iters);
     }
-    (void)other;
+    size_t pq = (size_t)p * n + q, qp = (size_t)q * n + p;
+    if (me == q) {
+        MPI_Send(sq, iters, MPI_DOUBLE, p, HM_TAG_CTRL, w);
+        MPI_Send(rq, iters, MPI_DOUBLE, p, HM_TAG_CTRL, w);
+    } else {
+        MPI_Recv(sq, iters, MPI_DOUBLE, q, HM_TAG_CTRL, w, MPI_STATUS_IGNORE);
+        MPI_Recv(rq, iters, MPI_DOUBLE, q, HM_TAG_CTRL, w, MPI_STATUS_IGNORE);
+        double *l = xmalloc((size_t)iters * sizeof *l);
+        for (int i = 0; i < iters; i++)
+            l[i] = (rt[i] - sp[i] - rq[i] - sq[i] - rp[i]) / 2;
+        m->lat[pq] = m->lat[qp] = median(l, iters);
+        free(l);
+        m->rtt[pq] = m->rtt[qp] = median(rt, iters);
+        m->os[pq] = median(sp, iters);
+        m->os[qp] = median(sq, iters);
+        m->orv[pq] = median(rp, iters);   /* p receiving from q */
+        m->orv[qp] = median(rq, iters);
+    }
+    free(rt);
+    free(sp);
+    free(rp);
+    free(sq);
+    free(rq);
+}
+
+static struct cal_meas cal_meas_new(size_t nn)
+{
+    return (struct cal_meas){xmalloc(nn * sizeof(double)), xmalloc(nn * sizeof(double)),
+                             xmalloc(nn * sizeof(double)), xmalloc(nn * sizeof(double))};
+}
+
+static void cal_meas_free(struct cal_meas *m)
+{
+    free(m->rtt);
+    free(m->os);
+    free(m->orv);
+    free(m->lat);
 }
 
 /* What reading the clock costs (the median of back-to-back MPI_Wtime
@@ -187,11 +233,14 @@ static void measure_all(const struct hm *h, long size, int iters, struct cal_mea
 {
     int n = h->size;
     size_t nn = (size_t)n * n;
-    for (size_t i = 0; i < nn; i++)
-        m->rtt[i] = m->os[i] = m->orv[i] = -1;
+    double *arr[CAL_ARRAYS] = {m->rtt, m->os, m->orv, m->lat};
+    for (int k = 0; k < CAL_ARRAYS; k++)
+        for (size_t i = 0; i < nn; i++)
+            arr[k][i] = -HUGE_VAL;   /* not measured here: the reduction's MAX skips it */
     char *buf = xcalloc((size_t)size, 1);
     double *t = xmalloc((size_t)iters * sizeof *t);
     double tick = clock_cost(t, iters);
+    free(t);
     struct hm_cpus mine;
     bool pin = hm_cpus_get(&mine) && hm_cpus_count(&mine) >= 2;
     for (int p = 0; p < n; p++)
@@ -202,27 +251,23 @@ static void measure_all(const struct hm *h, long size, int iters, struct cal_mea
                    cores of its own, as one rank a core would be, not sharing one */
                 if (pin && h->host_of[p] == h->host_of[q])
                     hm_cpus_pin(&mine, h->rank == p ? 0 : 1);
-                measure_pair(h->rank, p, q, size, iters, buf, t, tick, n, m);
+                measure_pair(h->rank, p, q, size, iters, buf, tick, n, m);
                 if (pin)
                     hm_cpus_set(&mine);
             }
             hm_idle_barrier();
         }
     free(buf);
-    free(t);
-    double *all = xmalloc(3 * nn * sizeof *all);
-    memcpy(all, m->rtt, nn * sizeof *all);
-    memcpy(all + nn, m->os, nn * sizeof *all);
-    memcpy(all + 2 * nn, m->orv, nn * sizeof *all);
-    double *sum = h->rank == 0 ? xmalloc(3 * nn * sizeof *sum) : NULL;
+    double *all = xmalloc(CAL_ARRAYS * nn * sizeof *all);
+    for (int k = 0; k < CAL_ARRAYS; k++)
+        memcpy(all + k * nn, arr[k], nn * sizeof *all);
+    double *sum = h->rank == 0 ? xmalloc(CAL_ARRAYS * nn * sizeof *sum) : NULL;
     MPI_Request rq;
-    MPI_Ireduce(all, sum, (int)(3 * nn), MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD, &rq);
+    MPI_Ireduce(all, sum, (int)(CAL_ARRAYS * nn), MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD, &rq);
     hm_idle_wait(&rq);
-    if (h->rank == 0) {
-        memcpy(m->rtt, sum, nn * sizeof *sum);
-        memcpy(m->os, sum + nn, nn * sizeof *sum);
-        memcpy(m->orv, sum + 2 * nn, nn * sizeof *sum);
-    }
+    if (h->rank == 0)
+        for (int k = 0; k < CAL_ARRAYS; k++)
+            memcpy(arr[k], sum + k * nn, nn * sizeof *sum);
     free(all);
     free(sum);
 }
@@ -282,13 +327,14 @@ static void overheads(const struct hm *h, const struct cal_meas *m, bool per_ran
 }
 
 /*
- * The latencies from the round trips rtt and each pair's own overheads in m
- * (measured beside its round trip); per host pair (medians) unless per_rank.
+ * The latencies: split, m's own (each pair's median of its repetitions'
+ * splits); else the round trips rtt less m's median overheads (the fit above
+ * the eager limit).  Per host pair (medians) unless per_rank.
  * The smallest latency relative to its one-way time goes to *w (negative:
  * the split failed there).
  */
 static void latencies(const struct hm *h, const double *rtt, const struct cal_meas *m,
-                      bool per_rank, struct cal_model *mo, struct cal_worst *w)
+                      bool split, bool per_rank, struct cal_model *mo, struct cal_worst *w)
 {
     int n = h->size;
     size_t nn = (size_t)n * n;
@@ -301,9 +347,11 @@ static void latencies(const struct hm *h, const double *rtt, const struct cal_me
             if (p == q)
                 continue;
             rt[at] = rtt[(size_t)(p < q ? p : q) * n + (p < q ? q : p)];
-            /* the pair's own overheads, measured beside its round trip */
-            raw[at] = (rt[at] - m->os[at] - m->orv[(size_t)q * n + p] - m->os[(size_t)q * n + p] -
-                       m->orv[at]) / 2;
+            /* split: the median of the pair's repetitions, each split with the
+               overheads measured beside its round trip; else the medians' split */
+            raw[at] = split ? m->lat[at]
+                            : (rt[at] - m->os[at] - m->orv[(size_t)q * n + p] -
+                               m->os[(size_t)q * n + p] - m->orv[at]) / 2;
         }
     w->rel = INFINITY;
     for (int p = 0; p < n; p++)
@@ -454,14 +502,11 @@ int mpi_calibrate(struct hm *h, int argc, char **argv)
 
     int n = h->size;
     size_t nn = (size_t)n * n;
-    struct cal_meas at = {xmalloc(nn * sizeof(double)), xmalloc(nn * sizeof(double)),
-                         xmalloc(nn * sizeof(double))};
-    struct cal_meas small = {NULL, NULL, NULL};
+    struct cal_meas at = cal_meas_new(nn), small = {NULL, NULL, NULL, NULL};
     bool big = o.size > CAL_SMALL;
     measure_all(h, o.size, o.iters, &at);
     if (big) {
-        small = (struct cal_meas){xmalloc(nn * sizeof(double)), xmalloc(nn * sizeof(double)),
-                                  xmalloc(nn * sizeof(double))};
+        small = cal_meas_new(nn);
         measure_all(h, CAL_SMALL, o.iters, &small);
     }
     hm_watchdog(h, NULL, 0);
@@ -470,7 +515,7 @@ int mpi_calibrate(struct hm *h, int argc, char **argv)
                                xmalloc((size_t)n * sizeof(double)), xmalloc(nn * sizeof(double))};
         struct cal_worst worst, w0;
         overheads(h, &at, o.per_rank, &mo);
-        latencies(h, at.rtt, &at, o.per_rank, &mo, &worst);
+        latencies(h, at.rtt, &at, true, o.per_rank, &mo, &worst);
         /* eager: MPI_Send returned well before the message was across */
         bool eager = true;
         for (int p = 0; p < n; p++)
@@ -487,10 +532,10 @@ int mpi_calibrate(struct hm *h, int argc, char **argv)
             struct cal_model sm = {xmalloc((size_t)n * sizeof(double)),
                                    xmalloc((size_t)n * sizeof(double)), xmalloc(nn * sizeof(double))};
             overheads(h, &small, o.per_rank, &sm);
-            latencies(h, small.rtt, &small, o.per_rank, &sm, &w0);
+            latencies(h, small.rtt, &small, true, o.per_rank, &sm, &w0);
             memcpy(mo.s, sm.s, (size_t)n * sizeof(double));
             memcpy(mo.r, sm.r, (size_t)n * sizeof(double));
-            latencies(h, at.rtt, &small, o.per_rank, &mo, &worst);
+            latencies(h, at.rtt, &small, false, o.per_rank, &mo, &worst);
             double *d = xmalloc(nn * sizeof *d);
             int k = 0;
             for (int p = 0; p < n; p++)
@@ -556,12 +601,8 @@ int mpi_calibrate(struct hm *h, int argc, char **argv)
         free(mo.r);
         free(mo.lat);
     }
-    free(at.rtt);
-    free(at.os);
-    free(at.orv);
-    free(small.rtt);
-    free(small.os);
-    free(small.orv);
+    cal_meas_free(&at);
+    cal_meas_free(&small);
     MPI_Ibcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq);
     hm_idle_wait(&rq);
     return status;
