@@ -34,8 +34,11 @@ if [ "$rc" -ne 0 ] && ! grep -q '^hetcast-mpi' "$T/err"; then
     exit 0
 fi
 
+# say_err: what a failed run said, as TAP comment lines
+say_err() { [ "$rc" -eq 0 ] || head -n 5 "$T/err" | tr -cd '[:print:]\n' | sed 's/^/# /'; }
 for np in 2 4; do
     run timeout 60 $MPIRUN -n $np "$M" calibrate -o "$T/cal$np.csv"
+    say_err
     check "calibrate on $np ranks: status 0" test "$rc" -eq 0
     check "calibrate on $np ranks: says what it wrote" has "calibrated $np ranks on 1 host" "$T/out"
     check "calibrate on $np ranks: microseconds, said in the file" has '^# description: .*times in microseconds' "$T/cal$np.csv"
@@ -73,6 +76,7 @@ else
 fi
 for s in fnf optimal; do
     run timeout 60 $rt $EXECRUN -n 3 "$M" exec $CE -s $s --emulate --unit-ms 10 --repeat 5 -o "$T/$s.csv"
+    say_err
     check "exec $s --emulate: status 0" test "$rc" -eq 0
     pred=$(awk '/^predicted makespan/ { print $3 }' "$T/out")
     min=$(awk '/^measured makespan/ { print $4 }' "$T/out")
