@@ -213,13 +213,26 @@ void cluster_sort_nodes(const struct node *nodes, int *order, int n, bool by_rec
     free(a);
 }
 
+/* Is a greater than b by more than measurement noise: CLUSTER_SPEED_RTOL of
+ * the larger magnitude of the two? */
+static bool speed_beyond(double a, double b)
+{
+    return a - b > CLUSTER_SPEED_RTOL * fmax(fabs(a), fabs(b));
+}
+
 bool cluster_speeds_consistent(const struct cluster *c, int *bad_p, int *bad_q)
 {
-    /* Sort by (send, recv, index), then check that recv is non-decreasing
-     * among distinct send times and equal among equal ones: O(n log n), or
+    /* Sort by (send, recv, index).  The speeds are consistent when no node
+     * receives slower than one that sends as fast or faster, and nodes with
+     * equal send times have equal receive times ("iff") -- each "slower" and
+     * "unequal" beyond CLUSTER_SPEED_RTOL, so that measured clusters with
+     * noise in their last digits pass (docs/formats.md).  One pass over the
+     * order: the latest node with the largest receive time so far, and the
+     * first node of the current run of equal send times (the pair named is
+     * the first bad neighbours of the order when the times are far apart).  O(n log n), or
      * O(n) by the fast path (which answers alone when the speeds are
-     * consistent and there are few pairs).  A NaN time has no order: not
-     * consistent, and that node is named twice. */
+     * exactly consistent and there are few pairs).  A NaN time has no order:
+     * not consistent, and that node is named twice. */
     int n = c->n;
     if (n < 2 || (fastpath_on() && fast_speeds_grouped(c)))
         return true;
@@ -237,17 +250,26 @@ bool cluster_speeds_consistent(const struct cluster *c, int *bad_p, int *bad_q)
         idx[i] = i;
     cluster_sort_nodes(nodes, idx, n, false, false);
     bool ok = true;
+    int top = idx[0];              /* the largest receive time so far (the latest such) */
+    int run = idx[0];              /* the first node of the run of equal send times */
     for (int i = 1; i < n && ok; i++) {
-        const struct node *x = &nodes[idx[i - 1]], *y = &nodes[idx[i]];
-        /* x->send <= y->send; consistent needs x->recv <= y->recv, and equal
-         * send times need equal receive times ("iff"). */
-        if (x->recv > y->recv || (x->send == y->send && x->recv != y->recv)) {
+        const struct node *y = &nodes[idx[i]];
+        int x = -1;
+        if (speed_beyond(nodes[top].recv, y->recv))
+            x = top;   /* sends as fast or faster, receives slower */
+        else if (nodes[run].send == y->send && speed_beyond(y->recv, nodes[run].recv))
+            x = idx[i - 1];   /* sends as fast, receives slower than the run so far */
+        if (x >= 0) {
             ok = false;
             if (bad_p)
-                *bad_p = idx[i - 1];
+                *bad_p = x;
             if (bad_q)
                 *bad_q = idx[i];
         }
+        if (y->recv >= nodes[top].recv)
+            top = idx[i];
+        if (nodes[run].send != y->send)
+            run = idx[i];
     }
     free(idx);
     return ok;

@@ -123,7 +123,13 @@ int cluster_finish(struct cluster *c, struct diag *d);
 /* Cost of q -> p. Returns false when there is no such transfer (no edge). */
 bool cluster_cost(const struct cluster *c, int q, int p, struct cost *out);
 
-/* Do the speeds satisfy s(p) <= s(q) iff r(p) <= r(q)? (SPEC §5) */
+/*
+ * Do the speeds satisfy s(p) <= s(q) iff r(p) <= r(q)? (SPEC §5)  Two times
+ * that differ by at most CLUSTER_SPEED_RTOL of the larger count as equal
+ * here, so that noise in a measured cluster's last digits does not make it
+ * inconsistent; an exactly consistent cluster is always consistent.
+ */
+#define CLUSTER_SPEED_RTOL 1e-3
 bool cluster_speeds_consistent(const struct cluster *c, int *bad_p, int *bad_q);
 /* Sort the node indices in order[] (increasing) by send time, then receive
  * time, then index (by_recv_first: receive time first); descending reverses

@@ -59,6 +59,16 @@ else
     skip "built without SimGrid"
 fi
 
+if [ -x "$BUILDDIR/hetcast-mpi" ]; then
+    mbin=$(dirname "$bin")/hetcast-mpi
+    [ -x "$mbin" ] && inst "$mbin" --version 2>/dev/null | grep -q '^hetcast-mpi '
+    ok $? "hetcast-mpi is installed beside hetcast and runs"
+    ! grep -q -F "$SRCDIR" "$mbin" && ! grep -q -F "$BUILDDIR" "$mbin"
+    ok $? "hetcast-mpi carries no source or build path"
+else
+    skip "built without MPI: no hetcast-mpi"
+fi
+
 inst "$bin" </dev/null >"$T/out" 2>"$T/err"
 grep -q 'needs a terminal' "$T/err" && ! grep -q 'cannot open' "$T/err"
 ok $? "no FILE: the installed default cluster loads (then the view asks for a terminal)"

@@ -718,6 +718,33 @@ static void test_params(void)
        "inconsistent speeds load with a warning (cluster_finish)");
     cluster_free(c);
     diag_free(&d);
+
+    /* Noise in a measured cluster's last digits (0.0001 on times of 0.1 and
+     * more, CLUSTER_SPEED_RTOL) is no inconsistency; beyond it, still one. */
+    static const struct {
+        const char *text;
+        int warnings;
+        const char *what;
+    } noise[] = {
+        {"name,send,recv\na,0.1,0.4\nb,0.1001,0.3999\n", 0,
+         "faster sender 0.0001 slower receiver"},
+        {"name,send,recv\na,0.2,0.4\nb,0.2,0.4001\nc,0.3,0.5\n", 0,
+         "equal send times, receive times 0.0001 apart"},
+        {"name,send,recv\na,0.1,0.41\nb,0.1001,0.4\n", 1, "0.01 apart: a warning"},
+        {"name,send,recv\na,0.2,0.4\nb,0.2,0.41\n", 1, "equal send times, 0.01 apart: a warning"},
+        {"name,send,recv\na,1,2\nb,1.0009,2.0009\nc,1.0018,1.9995\nd,1.0027,1.998\n", 1,
+         "noise that adds up along the order: a warning naming the pair"},
+    };
+    for (size_t k = 0; k < sizeof noise / sizeof noise[0]; k++) {
+        c = load_str(noise[k].text, &d);
+        ok(c != NULL && d.warnings == noise[k].warnings && d.errors == 0,
+           "speeds within noise: %s (%d warnings)", noise[k].what, d.warnings);
+        if (noise[k].warnings)
+            ok(d.nlines > 0 && strstr(d.lines[0], "not consistent") != NULL, "  the warning says so: %s",
+               d.nlines > 0 ? d.lines[0] : "none");
+        cluster_free(c);
+        diag_free(&d);
+    }
 }
 
 /* Names are text: valid UTF-8 without control characters, or refused at their line. */
