@@ -84,7 +84,7 @@ static double acc_sd(const struct acc *a, int m, int h)
 }
 
 /* One platform: every heuristic's one-port and multi-port throughput / LP optimum. */
-static int measure(const struct cluster *c, double ratio[2][PIPE_NHEUR], double *worst_one_port)
+int exp_pipeline_measure(const struct cluster *c, double ratio[2][PIPE_NHEUR], double *worst_one_port)
 {
     struct lp_result lp;
     char *cause = NULL;
@@ -305,7 +305,7 @@ int exp_pipeline_main(int argc, char **argv)
             for (long run = 0; run < o.runs && !rc; run++) {
                 struct cluster *c = exp_pipeline_random(&r, o.nodes_lo + si * o.nodes_step,
                                                         o.dens[di], o.send_ratio);
-                if (measure(c, ratio, &worst) < 0)
+                if (exp_pipeline_measure(c, ratio, &worst) < 0)
                     rc = 1;
                 else {
                     acc_add(&by_size[si], density_of(c), ratio);
@@ -316,7 +316,7 @@ int exp_pipeline_main(int argc, char **argv)
     for (int ti = 0; ti < o.ntiers && !rc; ti++)
         for (long run = 0; run < o.tiers_runs && !rc; run++) {
             struct cluster *c = exp_pipeline_tiers(&r, o.tiers[ti], o.send_ratio);
-            if (measure(c, ratio, &worst) < 0)
+            if (exp_pipeline_measure(c, ratio, &worst) < 0)
                 rc = 1;
             else
                 acc_add(&tiers[ti], density_of(c), ratio);

@@ -115,8 +115,7 @@ static bool csv_out(const struct xopts *o)
     return o->csv == 1;
 }
 
-/* Makespan of one policy on c (async), or NAN on failure. */
-static double makespan_of(const struct cluster *c, enum model m, const struct sched_ops *ops,
+double exp_makespan(const struct cluster *c, enum model m, const struct sched_ops *ops,
                           unsigned long long seed)
 {
     struct engine e;
@@ -135,7 +134,7 @@ static double makespan_of(const struct cluster *c, enum model m, const struct sc
 
 /* ---- fnf-vs-random: Liu, Wang & Guo, Figure 6 ---- */
 
-static struct cluster *three_classes(int n)
+struct cluster *exp_fig6_cluster(int n)
 {
     static const double cls[3][2] = {{1, 2}, {5, 6}, {10, 11}};
     struct cluster *c = cluster_new(CLUSTER_NODES);
@@ -174,12 +173,12 @@ static int fnf_vs_random(struct xopts *o)
                "lower_bound");
     }
     for (int n = lo; n <= hi; n++) {
-        struct cluster *c = three_classes(n);
-        double f = makespan_of(c, MODEL_ASYNC, &sched_fnf, 0);
+        struct cluster *c = exp_fig6_cluster(n);
+        double f = exp_makespan(c, MODEL_ASYNC, &sched_fnf, 0);
         double rp = 0, ro = 0;
         for (long k = 0; k < runs; k++) {
-            rp += makespan_of(c, MODEL_ASYNC, &sched_random_pair, o->seed + (unsigned long long)k);
-            ro += makespan_of(c, MODEL_ASYNC, &sched_random_order, o->seed + (unsigned long long)k);
+            rp += exp_makespan(c, MODEL_ASYNC, &sched_random_pair, o->seed + (unsigned long long)k);
+            ro += exp_makespan(c, MODEL_ASYNC, &sched_random_order, o->seed + (unsigned long long)k);
         }
         rp /= (double)runs;
         ro /= (double)runs;
@@ -200,13 +199,13 @@ static int fnf_vs_random(struct xopts *o)
 
 /* ---- random clusters for the exact studies ---- */
 
-static double draw_time(struct rng *r, const struct xopts *o, bool integral)
+static double draw_time(struct rng *r, const struct exp_gen *o, bool integral)
 {
     double x = rng_range(r, o->lo, o->hi);
     return integral ? floor(x + 0.5) : floor(x * 10 + 0.5) / 10;
 }
 
-static struct cluster *random_cluster(struct rng *r, int n, const struct xopts *o)
+struct cluster *exp_random_cluster(struct rng *r, int n, const struct exp_gen *o)
 {
     struct cluster *c = cluster_new(CLUSTER_NODES);
     int k = o->classes;
@@ -245,19 +244,20 @@ static struct cluster *random_cluster(struct rng *r, int n, const struct xopts *
     return c;
 }
 
-struct exact {
-    double fnf, opt;
-    bool proven;
-};
+static struct cluster *random_cluster(struct rng *r, int n, const struct xopts *o)
+{
+    struct exp_gen g = {o->classes, o->lo, o->hi, o->recv, o->latency};
+    return exp_random_cluster(r, n, &g);
+}
 
-static int exact_pair(const struct cluster *c, const struct xopts *o, struct exact *x)
+int exp_exact(const struct cluster *c, double time_limit, struct exact *x)
 {
     struct sched_opts so;
     sched_opts_default(&so);
-    so.time_limit = o->time_limit;
+    so.time_limit = time_limit;
     struct opt_plan plan;
     char *cause = NULL;
-    x->fnf = makespan_of(c, MODEL_ASYNC, &sched_fnf, 0);
+    x->fnf = exp_makespan(c, MODEL_ASYNC, &sched_fnf, 0);
     if (optimal_solve(c, MODEL_ASYNC, &so, &plan, &cause) < 0) {
         opts_say("hetcast experiment", cause);
         free(cause);
@@ -292,7 +292,7 @@ static int fnf_vs_optimal(struct xopts *o)
         int n = lo + (int)rng_below(&r, (uint64_t)(hi - lo + 1));
         struct cluster *c = random_cluster(&r, n, o);
         struct exact x;
-        if (exact_pair(c, o, &x) < 0) {
+        if (exp_exact(c, o->time_limit, &x) < 0) {
             cluster_free(c);
             return 1;
         }
@@ -354,7 +354,7 @@ static int counterexample(struct xopts *o)
         int n = lo + (int)rng_below(&r, (uint64_t)(hi - lo + 1));
         struct cluster *c = random_cluster(&r, n, o);
         struct exact x;
-        if (exact_pair(c, o, &x) < 0) {
+        if (exp_exact(c, o->time_limit, &x) < 0) {
             cluster_free(c);
             cluster_free(worst);
             return 1;
@@ -402,6 +402,7 @@ static const struct {
     {"figueira", "Figueira Figs. 10-15: six broadcast trees on random LNOWs (own options: --help)", NULL, exp_figueira_main},
     {"pipeline", "Beaumont, Marchal & Robert Figs. 4-5, Table 3: pipelined trees vs the LP optimum (own options: --help)", NULL, exp_pipeline_main},
     {"alltoall", "Chen & Liu Table 7: personalized exchange orders, sync/async (own options: --help)", NULL, exp_alltoall_main},
+    {"reproduce", "all five papers at their settings against their numbers: docs/reproduction.md (-o FILE)", NULL, exp_reproduce_main},
 };
 #define NSTUDIES ((int)(sizeof studies / sizeof studies[0]))
 
