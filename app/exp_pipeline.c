@@ -30,10 +30,10 @@
 #define MAX_DENSITIES 32
 #define MAX_PLATFORM_NODES 400
 
-/* The paper's column order, then multiport-grow. */
+/* The paper's column order, then the multi-port heuristics. */
 static const enum pipe_heur shown[PIPE_NHEUR] = {
-    PIPE_PRUNE_SIMPLE, PIPE_PRUNE_DEGREE, PIPE_GROW_TREE, PIPE_LP_PRUNE,
-    PIPE_LP_GROW,      PIPE_BINOMIAL,     PIPE_MULTIPORT_GROW,
+    PIPE_PRUNE_SIMPLE, PIPE_PRUNE_DEGREE, PIPE_GROW_TREE,      PIPE_LP_PRUNE,
+    PIPE_LP_GROW,      PIPE_BINOMIAL,     PIPE_MULTIPORT_GROW, PIPE_MULTIPORT_PRUNE_DEGREE,
 };
 
 /* ---- the study ---- */
@@ -117,11 +117,18 @@ static double density_of(const struct cluster *c)
     return c->n > 1 ? (double)c->nedges / ((double)c->n * (c->n - 1)) : 0;
 }
 
+/* A column is 14 wide, or its heuristic's name. */
+static int col_width(int i)
+{
+    int w = (int)strlen(pipe_heur_name(shown[i]));
+    return w > 14 ? w : 14;
+}
+
 static void text_header(const char *axis)
 {
     printf("%-8s %7s", axis, "configs");
     for (int i = 0; i < PIPE_NHEUR; i++)
-        printf(" %14s", pipe_heur_name(shown[i]));
+        printf(" %*s", col_width(i), pipe_heur_name(shown[i]));
     printf("\n");
 }
 
@@ -137,7 +144,7 @@ static void text_row(const char *label, const struct acc *a, int m, bool deviati
             snprintf(cell, sizeof cell, "%.1f", 100 * acc_mean(a, m, shown[i]));
         /* "±" is two bytes and one column: pad by hand */
         int width = (int)strlen(cell) - (deviation ? 1 : 0);
-        printf(" %*s%s", width < 14 ? 14 - width : 0, "", cell);
+        printf(" %*s%s", width < col_width(i) ? col_width(i) - width : 0, "", cell);
     }
     printf("\n");
 }
