@@ -65,9 +65,21 @@ struct cluster *session_load(const struct session_opts *o, struct diag *warn, ch
         diag_free(&d);
         return NULL;
     }
-    if (o->has_size && !ends_with(o->file, ".xml"))
-        diag_warn(&d, NULL, 0, NULL, "--size is for SimGrid platforms (.xml); ignored for %s",
-                  o->file);
+    if (o->has_size && !ends_with(o->file, ".xml")) {
+        /* platform graphs with affine edges (alpha, beta): times for this size */
+        if (cluster_set_message_size(c, o->size) == 0)
+            diag_warn(&d, NULL, 0, NULL, "--size is for SimGrid platforms (.xml) and platform "
+                      "graphs with alpha and beta columns; ignored for %s", o->file);
+        for (int k = 0; k < c->nedges; k++)
+            if (!(c->edges[k].time <= CLUSTER_MAX_TIME)) {
+                set_cause(cause, "--size %g: the edge %s -> %s would take %g (alpha + size x "
+                          "beta), beyond %g", o->size, c->nodes[c->edges[k].from].name,
+                          c->nodes[c->edges[k].to].name, c->edges[k].time, CLUSTER_MAX_TIME);
+                cluster_free(c);
+                diag_free(&d);
+                return NULL;
+            }
+    }
     if (o->source) {
         int s = cluster_find(c, o->source);
         if (s < 0) {

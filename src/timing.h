@@ -81,6 +81,14 @@ static inline void timing_cost_parts(double s, double l, double r, struct cost *
     out->send_mp = s;
 }
 
+/* The affine cost model (Beaumont, Marchal & Robert §2.1): a message of
+ * size L occupies a link alpha + L beta (start-up, then the inverse of the
+ * bandwidth per unit); cluster_set_message_size sets an edge's time by it. */
+static inline double timing_affine(double alpha, double beta, double size)
+{
+    return alpha + size * beta;
+}
+
 /* A platform graph's edge under multi-port: its sender's port is busy for
  * the edge's send time or, when none is given, its whole time. */
 static inline double timing_edge_send(const struct edge *e)

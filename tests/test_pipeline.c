@@ -162,6 +162,44 @@ static void test_hand_trees(void)
     pipe_tree_free(&t);
     cluster_free(c);
 
+    /* The affine cost model (§2.1), worked by hand: T = alpha + L beta.
+     * s-a (1, 0.5) and a-b (2, 0.25) both ways, s -> b (10, 0).  L = 1:
+     * 1.5, 2.25, 10: grow-tree takes s -> a -> b, period 2.25 (a's).
+     * L = 100: 51, 27, 10: s -> b -> a, period 27 (b's); s -> a -> b would
+     * have 51. */
+    c = graph("from,to,alpha,beta,bidirectional\ns,a,1,0.5,1\na,b,2,0.25,1\ns,b,10,,\n");
+    build_tp(c, PIPE_GROW_TREE, MODEL_ONE_PORT, &t);
+    ok(strcmp(parent_name(c, &t, "b"), "a") == 0, "affine, size 1: b hangs under a (2.25 < 10)");
+    is_double(pipe_throughput(c, &t, MODEL_ONE_PORT), 1 / 2.25, EPS, "affine, size 1: 1/2.25");
+    pipe_tree_free(&t);
+    is_int(cluster_set_message_size(c, 100), 5, "affine: five edges take the size");
+    build_tp(c, PIPE_GROW_TREE, MODEL_ONE_PORT, &t);
+    ok(strcmp(parent_name(c, &t, "a"), "b") == 0 && strcmp(parent_name(c, &t, "b"), "s") == 0,
+       "affine, size 100: s -> b -> a (27) instead of s -> a -> b (51)");
+    is_double(pipe_throughput(c, &t, MODEL_ONE_PORT), 1.0 / 27, EPS, "affine, size 100: 1/27");
+    pipe_tree_free(&t);
+    {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *fp = open_memstream(&text, &len);
+        cluster_write_csv(c, fp);
+        fclose(fp);
+        struct diag d2;
+        diag_init(&d2);
+        struct cluster *back = cluster_load_csv_buffer("back", text, len, &d2);
+        ok(back && back->nedges == 5 && back->edges[0].alpha == 1 && back->edges[0].beta == 0.5 &&
+               back->edges[0].time == 1.5 && back->edges[4].beta == 0,
+           "affine: written with alpha and beta, read back at size 1");
+        cluster_free(back);
+        diag_free(&d2);
+        free(text);
+    }
+    cluster_free(c);
+    c = graph("from,to,time\ns,a,2\n");
+    is_int(cluster_set_message_size(c, 100), 0, "a graph of plain times: no affine edge");
+    is_double(c->edges[0].time, 2, 0, "a plain time stays");
+    cluster_free(c);
+
     /* Triangle with a slow shortcut. */
     c = graph("from,to,time\ns,a,1\na,b,1\ns,b,3\n");
     build_tp(c, PIPE_PRUNE_SIMPLE, MODEL_ONE_PORT, &t);
