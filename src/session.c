@@ -188,15 +188,20 @@ int session_exchange_check(const struct session_opts *o, char **cause)
 int session_exchange_model(const struct session_opts *o, const struct cluster *c, enum model *m,
                            char **cause)
 {
-    if (c->kind != CLUSTER_NODES)
-        return set_cause(cause, "a personalized exchange needs a node table (name,send,recv); "
-                         "%s is a %s", o->file, cluster_kind_name(c->kind));
+    if (c->kind != CLUSTER_NODES && c->kind != CLUSTER_MATRIX)
+        return set_cause(cause, "a personalized exchange needs a node table (name,send,recv) or a "
+                         "latency matrix (-m sync); %s is a %s", o->file,
+                         cluster_kind_name(c->kind));
+    if (c->kind == CLUSTER_MATRIX && !o->model) {
+        *m = MODEL_SYNC;   /* the one model an exchange on a matrix runs under */
+        return 0;
+    }
     if (session_model(o, c, m, cause) < 0)
         return -1;
     if (*m != MODEL_SYNC && *m != MODEL_ASYNC)
         return set_cause(cause, "a personalized exchange runs under -m sync or -m async, not %s",
                          model_name(*m));
-    return 0;
+    return exchange_check_kind(c, *m, cause);
 }
 
 int session_exchange(const struct session_opts *o, const struct cluster *c, const char *sched,

@@ -248,6 +248,21 @@ static inline bool timing_of(const struct cluster *c, enum model m, int q, int p
     return true;
 }
 
+/*
+ * How long a transfer with costs k keeps the sender's port and the
+ * receiver's port from each other, started with both free (a personalized
+ * exchange's lower bound on latency matrices): sync, the rendezvous, both
+ * for the whole s + l + r; async, the sender for s and the receiver for r.
+ */
+static inline void timing_port_busy(enum model m, const struct cost *k, double *send_busy,
+                                    double *recv_busy)
+{
+    struct timing t;
+    timing_phases(m, k, 0.0, 0.0, &t);
+    *send_busy = t.free;
+    *recv_busy = m == MODEL_SYNC || m == MODEL_ONE_PORT ? t.recv_end : t.recv_end - t.recv_start;
+}
+
 /* Does a transfer keep p's receive port busy, to recv_end (async, sync,
  * one-port)?  Sender-only and multi-port have no receive port. */
 static inline bool timing_holds_recv_port(enum model m)
