@@ -50,6 +50,25 @@ struct exact {
 };
 int exp_exact(const struct cluster *c, double time_limit, struct exact *x);
 
+/* Liu, Wang & Guo's theorems on random clusters (hetcast experiment
+ * fnf-theorems): on each cluster c, Theorem 3 (FNF's final ready-to-receive
+ * time TR at most twice the smallest), Theorem 2 on c's power-2 transform
+ * when that is consistent (FNF's TR the smallest), whether FNF's TR is the
+ * smallest on c itself, and with the exact optimum T Theorem 4 (fnf <= 2T +
+ * beta) beside Libeskind-Hadas & Hartline's 2 alpha T + beta. */
+struct exp_theorems {
+    long clusters;
+    long t2_n, t2_held;        /* consistent power-2 transforms; FNF's TR smallest */
+    long plain_held;           /* FNF's TR the smallest on c itself */
+    long t3_held;
+    double t3_worst;           /* largest TR(fnf) / smallest TR */
+    long sequences;            /* receiver sequences tried in all */
+    long t4_n, t4_held, lhh_held, lhh_looser;   /* consistent, exact T */
+    double t4_ratio, lhh_ratio;                 /* sums of bound / fnf */
+};
+int exp_theorems(struct rng *r, int lo, int hi, long runs, const struct exp_gen *g,
+                 double time_limit, struct exp_theorems *t);
+
 /* Figueira: the simulated latencies of a hop matrix (max(h, 1) basic
  * latencies a link, overhead x basic a send); every tree kind's makespan
  * (us) and cost (hops) on it.  0 or -1 (said on stderr). */

@@ -221,5 +221,12 @@ printf 'from,to,time,alpha\ns,a,1,2\n' >"$T/both.csv"
 run "$H" run "$T/both.csv"
 check "an edge with a time and an alpha: file, line and column, status 2" sh -c "[ $rc -eq 2 ] && grep -q 'both.csv:2: time: an edge has a time or an affine alpha and beta, not both' $T/err"
 
+# Issue 18: Liu, Wang & Guo's theorems on random clusters.
+run "$H" experiment fnf-theorems --runs 60 --classes 0
+check "fnf-theorems: Theorem 3 on all 60 clusters, Theorem 2 on every consistent transform, 2T + beta" \
+    sh -c "[ $rc -eq 0 ] && grep -Eq '^Theorem 3 .* on 60 of 60 ' $T/out && grep -Eq '^Theorem 2 .* on ([0-9]+) of \\1 ' $T/out && grep -Eq '^Theorem 4 .* on ([0-9]+) of \\1 ' $T/out"
+run "$H" experiment fnf-theorems --nodes 3:11
+check "fnf-theorems --nodes 3:11: refused (at most 10), status 2" sh -c "[ $rc -eq 2 ] && grep -q 'at most 10' $T/err"
+
 echo "1..$n"
 [ $fails -eq 0 ]
