@@ -593,8 +593,9 @@ static int figueira(void)
                  "`papers/figueira-binomial-trees-lnow.txt`.  Runs: **F** `hetcast experiment "
                  "figueira --runs %d` (the paper's six settings, %d random LNOWs each instead of "
                  "its 4, seed 1; a send costs one basic latency); **G** the same at other send "
-                 "overheads.  Times are one broadcast's makespan in us (the paper plots 10,000 "
-                 "broadcasts); **G2** Figure 15's setting with distances 0..200 hops (up to 128 groups).\n\n",
+                 "overheads; **G2** Figure 15's setting with distances 0..200 hops (up to 128 "
+                 "groups).  Times are one broadcast's makespan in us (the paper plots 10,000 "
+                 "broadcasts).\n\n",
             FIG_RUNS, FIG_RUNS);
     table_head();
     row("Table 1: tree costs (hops)", "binomial 6, depth-first 7, breadth-first 7, balanced-path 3",
