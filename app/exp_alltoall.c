@@ -128,27 +128,56 @@ static double variance(const struct stats *s)
     return v < 0 ? 0 : v;
 }
 
-/* The runs of one point (group, n, receivers) for one order. */
-static int run_point(const struct aopts *o, int g, const struct cluster *c, double pct,
-                     const struct xsched_ops *ops, struct stats *st)
+/* One point's setting: the model, the pattern, the runs and their seeds,
+ * the receivers (all-to-some: a block from node `first`, from 0.8 n when
+ * first < 0, or a random subset per run). */
+struct point {
+    enum model model;
+    enum xpattern pattern;
+    long runs;
+    unsigned long long seed;
+    bool random_recv;
+    int first;
+};
+
+/* A block of k = pct % of the n nodes from node first, wrapping to node 0. */
+static int block_from(int n, double pct, int first, int *recv)
+{
+    int k = alltoall_block(n, pct, recv);   /* its k; the block from 0.8 n */
+    if (first < 0)
+        return k;
+    for (int i = 0; i < k; i++)
+        recv[i] = (first + i) % n;
+    for (int i = 1; i < k; i++)   /* increasing, as alltoall_block's */
+        for (int j = i; j > 0 && recv[j - 1] > recv[j]; j--) {
+            int t = recv[j];
+            recv[j] = recv[j - 1];
+            recv[j - 1] = t;
+        }
+    return k;
+}
+
+/* The runs of one point for one order. */
+static int point_runs(const struct point *pt, const struct cluster *c, double pct,
+                      const struct xsched_ops *ops, struct stats *st)
 {
     int n = c->n, *recv = xmalloc((size_t)n * sizeof *recv), nrecv = n;
-    if (groups[g].pattern == XPAT_ALL_TO_SOME && !o->random_recv)
-        nrecv = alltoall_block(n, pct, recv);
+    if (pt->pattern == XPAT_ALL_TO_SOME && !pt->random_recv)
+        nrecv = block_from(n, pct, pt->first, recv);
     int *order = NULL, rc = 0;
     memset(st, 0, sizeof *st);
-    for (long k = 0; k < o->runs && rc == 0; k++) {
-        uint64_t seed = o->seed + (unsigned long long)k;
-        if (groups[g].pattern == XPAT_ALL_TO_SOME && o->random_recv) {
+    for (long k = 0; k < pt->runs && rc == 0; k++) {
+        uint64_t seed = pt->seed + (unsigned long long)k;
+        if (pt->pattern == XPAT_ALL_TO_SOME && pt->random_recv) {
             struct rng r;
             rng_seed(&r, seed ^ 0x616c6c746f736f6dULL);
             nrecv = random_receivers(&r, n, pct, recv);
         }
-        struct exchange_opts xo = {.pattern = groups[g].pattern, .recv = recv, .nrecv = nrecv,
+        struct exchange_opts xo = {.pattern = pt->pattern, .recv = recv, .nrecv = nrecv,
                                    .ops = ops, .seed = seed, .order = order};
         struct exchange x;
         char *cause = NULL;
-        if (exchange_run(&x, c, groups[g].model, &xo, &cause) < 0) {
+        if (exchange_run(&x, c, pt->model, &xo, &cause) < 0) {
             opts_say("hetcast experiment alltoall", cause);
             free(cause);
             rc = -1;
@@ -157,7 +186,7 @@ static int run_point(const struct aopts *o, int g, const struct cluster *c, doub
         add(st, x.completion);
         st->lb += x.lower_bound;
         /* a fixed order is the same for every run of the point: keep it */
-        if (fixed_order(ops) && !order && !o->random_recv) {
+        if (fixed_order(ops) && !order && !pt->random_recv) {
             order = xmalloc((size_t)n * nrecv * sizeof *order);
             memcpy(order, x.order, (size_t)n * nrecv * sizeof *order);
         }
@@ -167,6 +196,27 @@ static int run_point(const struct aopts *o, int g, const struct cluster *c, doub
     free(order);
     free(recv);
     return rc;
+}
+
+static int run_point(const struct aopts *o, int g, const struct cluster *c, double pct,
+                     const struct xsched_ops *ops, struct stats *st)
+{
+    struct point pt = {groups[g].model, groups[g].pattern, o->runs, o->seed, o->random_recv != 0,
+                       -1};
+    return point_runs(&pt, c, pct, ops, st);
+}
+
+int exp_alltoall_point(enum model m, enum xpattern pattern, const struct cluster *c, double pct,
+                       int first, long runs, unsigned long long seed,
+                       const struct xsched_ops *ops, double *mean_out, double *variance_out)
+{
+    struct point pt = {m, pattern, runs, seed, false, first};
+    struct stats st;
+    if (point_runs(&pt, c, pct, ops, &st) < 0)
+        return -1;
+    *mean_out = mean(&st);
+    *variance_out = variance(&st);
+    return 0;
 }
 
 static void header(const struct aopts *o)

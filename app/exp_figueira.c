@@ -119,13 +119,13 @@ static int fig_parse(int argc, char **argv, struct fig_opts *o)
 
 /* The simulated network of a hop matrix: max(h, 1) basic latencies per link,
  * the send overhead on every node. */
-static struct cluster *latencies_of(const struct cluster *hops, const struct fig_opts *o)
+struct cluster *exp_figueira_latencies(const struct cluster *hops, double overhead, double basic)
 {
     int n = hops->n;
     struct cluster *c = cluster_new(CLUSTER_MATRIX);
     for (int i = 0; i < n; i++)
-        cluster_add_node(c, hops->nodes[i].name, o->overhead * o->basic, 0);
-    c->unit = o->basic;
+        cluster_add_node(c, hops->nodes[i].name, overhead * basic, 0);
+    c->unit = basic;
     c->dist = xmalloc((size_t)n * (size_t)n * sizeof *c->dist);
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {
@@ -147,8 +147,8 @@ struct outcome {
     double makespan;   /* one broadcast, microseconds */
 };
 
-static int simulate(const struct cluster *hops, const struct cluster *lat, enum model m,
-                    struct outcome out[TREE_KIND_COUNT])
+int exp_figueira_simulate(const struct cluster *hops, const struct cluster *lat, enum model m,
+                          double *makespan, double *cost)
 {
     for (int k = 0; k < TREE_KIND_COUNT; k++) {
         struct tree t;
@@ -157,12 +157,12 @@ static int simulate(const struct cluster *hops, const struct cluster *lat, enum 
         int rc = tree_build(&t, hops, (enum tree_kind)k, &cause);
         if (rc == 0 && engine_init(&e, lat, m, &cause) == 0) {
             rc = tree_run(&t, &e, &cause);
-            out[k].makespan = e.makespan;
+            makespan[k] = e.makespan;
             engine_free(&e);
         } else {
             rc = -1;
         }
-        out[k].cost = t.cost;
+        cost[k] = t.cost;
         tree_free(&t);
         if (rc < 0) {
             opts_say("hetcast experiment: figueira", cause ? cause : "failed");
@@ -243,9 +243,12 @@ int exp_figueira_main(int argc, char **argv)
         for (long run = 1; run <= o.runs; run++) {
             int groups;
             struct cluster *hops = figueira_lnow(&r, st->nodes, st->groups, o.hops, &groups);
-            struct cluster *lat = latencies_of(hops, &o);
+            struct cluster *lat = exp_figueira_latencies(hops, o.overhead, o.basic);
             struct outcome out[TREE_KIND_COUNT];
-            int bad = simulate(hops, lat, o.model, out);
+            double ms[TREE_KIND_COUNT], cost[TREE_KIND_COUNT];
+            int bad = exp_figueira_simulate(hops, lat, o.model, ms, cost);
+            for (int k = 0; k < TREE_KIND_COUNT; k++)
+                out[k] = (struct outcome){cost[k], ms[k]};
             cluster_free(hops);
             cluster_free(lat);
             if (bad)

@@ -30,10 +30,10 @@
 #define MAX_DENSITIES 32
 #define MAX_PLATFORM_NODES 400
 
-/* The paper's column order, then multiport-grow. */
+/* The paper's column order, then the multi-port heuristics. */
 static const enum pipe_heur shown[PIPE_NHEUR] = {
-    PIPE_PRUNE_SIMPLE, PIPE_PRUNE_DEGREE, PIPE_GROW_TREE, PIPE_LP_PRUNE,
-    PIPE_LP_GROW,      PIPE_BINOMIAL,     PIPE_MULTIPORT_GROW,
+    PIPE_PRUNE_SIMPLE, PIPE_PRUNE_DEGREE, PIPE_GROW_TREE,      PIPE_LP_PRUNE,
+    PIPE_LP_GROW,      PIPE_BINOMIAL,     PIPE_MULTIPORT_GROW, PIPE_MULTIPORT_PRUNE_DEGREE,
 };
 
 /* ---- the study ---- */
@@ -84,7 +84,7 @@ static double acc_sd(const struct acc *a, int m, int h)
 }
 
 /* One platform: every heuristic's one-port and multi-port throughput / LP optimum. */
-static int measure(const struct cluster *c, double ratio[2][PIPE_NHEUR], double *worst_one_port)
+int exp_pipeline_measure(const struct cluster *c, double ratio[2][PIPE_NHEUR], double *worst_one_port)
 {
     struct lp_result lp;
     char *cause = NULL;
@@ -117,11 +117,18 @@ static double density_of(const struct cluster *c)
     return c->n > 1 ? (double)c->nedges / ((double)c->n * (c->n - 1)) : 0;
 }
 
+/* A column is 14 wide, or its heuristic's name. */
+static int col_width(int i)
+{
+    int w = (int)strlen(pipe_heur_name(shown[i]));
+    return w > 14 ? w : 14;
+}
+
 static void text_header(const char *axis)
 {
     printf("%-8s %7s", axis, "configs");
     for (int i = 0; i < PIPE_NHEUR; i++)
-        printf(" %14s", pipe_heur_name(shown[i]));
+        printf(" %*s", col_width(i), pipe_heur_name(shown[i]));
     printf("\n");
 }
 
@@ -137,7 +144,7 @@ static void text_row(const char *label, const struct acc *a, int m, bool deviati
             snprintf(cell, sizeof cell, "%.1f", 100 * acc_mean(a, m, shown[i]));
         /* "±" is two bytes and one column: pad by hand */
         int width = (int)strlen(cell) - (deviation ? 1 : 0);
-        printf(" %*s%s", width < 14 ? 14 - width : 0, "", cell);
+        printf(" %*s%s", width < col_width(i) ? col_width(i) - width : 0, "", cell);
     }
     printf("\n");
 }
@@ -305,7 +312,7 @@ int exp_pipeline_main(int argc, char **argv)
             for (long run = 0; run < o.runs && !rc; run++) {
                 struct cluster *c = exp_pipeline_random(&r, o.nodes_lo + si * o.nodes_step,
                                                         o.dens[di], o.send_ratio);
-                if (measure(c, ratio, &worst) < 0)
+                if (exp_pipeline_measure(c, ratio, &worst) < 0)
                     rc = 1;
                 else {
                     acc_add(&by_size[si], density_of(c), ratio);
@@ -316,7 +323,7 @@ int exp_pipeline_main(int argc, char **argv)
     for (int ti = 0; ti < o.ntiers && !rc; ti++)
         for (long run = 0; run < o.tiers_runs && !rc; run++) {
             struct cluster *c = exp_pipeline_tiers(&r, o.tiers[ti], o.send_ratio);
-            if (measure(c, ratio, &worst) < 0)
+            if (exp_pipeline_measure(c, ratio, &worst) < 0)
                 rc = 1;
             else
                 acc_add(&tiers[ti], density_of(c), ratio);

@@ -24,6 +24,7 @@
 #include "optimal.h"
 #include "numfmt.h"
 #include "report.h"
+#include "readyrecv.h"
 #include "rng.h"
 #include "sched.h"
 #include "opts.h"
@@ -115,8 +116,7 @@ static bool csv_out(const struct xopts *o)
     return o->csv == 1;
 }
 
-/* Makespan of one policy on c (async), or NAN on failure. */
-static double makespan_of(const struct cluster *c, enum model m, const struct sched_ops *ops,
+double exp_makespan(const struct cluster *c, enum model m, const struct sched_ops *ops,
                           unsigned long long seed)
 {
     struct engine e;
@@ -135,7 +135,7 @@ static double makespan_of(const struct cluster *c, enum model m, const struct sc
 
 /* ---- fnf-vs-random: Liu, Wang & Guo, Figure 6 ---- */
 
-static struct cluster *three_classes(int n)
+struct cluster *exp_fig6_cluster(int n)
 {
     static const double cls[3][2] = {{1, 2}, {5, 6}, {10, 11}};
     struct cluster *c = cluster_new(CLUSTER_NODES);
@@ -174,12 +174,12 @@ static int fnf_vs_random(struct xopts *o)
                "lower_bound");
     }
     for (int n = lo; n <= hi; n++) {
-        struct cluster *c = three_classes(n);
-        double f = makespan_of(c, MODEL_ASYNC, &sched_fnf, 0);
+        struct cluster *c = exp_fig6_cluster(n);
+        double f = exp_makespan(c, MODEL_ASYNC, &sched_fnf, 0);
         double rp = 0, ro = 0;
         for (long k = 0; k < runs; k++) {
-            rp += makespan_of(c, MODEL_ASYNC, &sched_random_pair, o->seed + (unsigned long long)k);
-            ro += makespan_of(c, MODEL_ASYNC, &sched_random_order, o->seed + (unsigned long long)k);
+            rp += exp_makespan(c, MODEL_ASYNC, &sched_random_pair, o->seed + (unsigned long long)k);
+            ro += exp_makespan(c, MODEL_ASYNC, &sched_random_order, o->seed + (unsigned long long)k);
         }
         rp /= (double)runs;
         ro /= (double)runs;
@@ -200,13 +200,13 @@ static int fnf_vs_random(struct xopts *o)
 
 /* ---- random clusters for the exact studies ---- */
 
-static double draw_time(struct rng *r, const struct xopts *o, bool integral)
+static double draw_time(struct rng *r, const struct exp_gen *o, bool integral)
 {
     double x = rng_range(r, o->lo, o->hi);
     return integral ? floor(x + 0.5) : floor(x * 10 + 0.5) / 10;
 }
 
-static struct cluster *random_cluster(struct rng *r, int n, const struct xopts *o)
+struct cluster *exp_random_cluster(struct rng *r, int n, const struct exp_gen *o)
 {
     struct cluster *c = cluster_new(CLUSTER_NODES);
     int k = o->classes;
@@ -245,19 +245,20 @@ static struct cluster *random_cluster(struct rng *r, int n, const struct xopts *
     return c;
 }
 
-struct exact {
-    double fnf, opt;
-    bool proven;
-};
+static struct cluster *random_cluster(struct rng *r, int n, const struct xopts *o)
+{
+    struct exp_gen g = {o->classes, o->lo, o->hi, o->recv, o->latency};
+    return exp_random_cluster(r, n, &g);
+}
 
-static int exact_pair(const struct cluster *c, const struct xopts *o, struct exact *x)
+int exp_exact(const struct cluster *c, double time_limit, struct exact *x)
 {
     struct sched_opts so;
     sched_opts_default(&so);
-    so.time_limit = o->time_limit;
+    so.time_limit = time_limit;
     struct opt_plan plan;
     char *cause = NULL;
-    x->fnf = makespan_of(c, MODEL_ASYNC, &sched_fnf, 0);
+    x->fnf = exp_makespan(c, MODEL_ASYNC, &sched_fnf, 0);
     if (optimal_solve(c, MODEL_ASYNC, &so, &plan, &cause) < 0) {
         opts_say("hetcast experiment", cause);
         free(cause);
@@ -292,7 +293,7 @@ static int fnf_vs_optimal(struct xopts *o)
         int n = lo + (int)rng_below(&r, (uint64_t)(hi - lo + 1));
         struct cluster *c = random_cluster(&r, n, o);
         struct exact x;
-        if (exact_pair(c, o, &x) < 0) {
+        if (exp_exact(c, o->time_limit, &x) < 0) {
             cluster_free(c);
             return 1;
         }
@@ -340,6 +341,102 @@ static int fnf_vs_optimal(struct xopts *o)
     return 0;
 }
 
+int exp_theorems(struct rng *r, int lo, int hi, long runs, const struct exp_gen *g,
+                 double time_limit, struct exp_theorems *t)
+{
+    memset(t, 0, sizeof *t);
+    for (long k = 0; k < runs; k++) {
+        int n = lo + (int)rng_below(r, (uint64_t)(hi - lo + 1));
+        struct cluster *c = exp_random_cluster(r, n, g), *p2 = rr_power2(c);
+        char *cause = NULL;
+        double fnf, opt, fnf2, opt2;
+        long seqs;
+        int rc = rr_fnf(c, &fnf, &cause) < 0 || rr_optimal(c, &opt, &seqs, &cause) < 0 ? -1 : 0;
+        bool p2_ok = rc == 0 && cluster_speeds_consistent(p2, NULL, NULL);
+        if (p2_ok && (rr_fnf(p2, &fnf2, &cause) < 0 || rr_optimal(p2, &opt2, NULL, &cause) < 0))
+            rc = -1;
+        struct exact x;
+        if (rc == 0 && exp_exact(c, time_limit, &x) < 0)
+            rc = -2;   /* said already */
+        if (rc < 0) {
+            if (rc == -1)
+                opts_say("hetcast experiment", cause);
+            free(cause);
+            cluster_free(p2);
+            cluster_free(c);
+            return -1;
+        }
+        t->clusters++;
+        t->sequences += seqs;
+        t->plain_held += fnf <= opt;
+        t->t3_held += fnf <= 2 * opt;
+        if (opt > 0 && fnf / opt > t->t3_worst)
+            t->t3_worst = fnf / opt;
+        if (p2_ok) {
+            t->t2_n++;
+            t->t2_held += fnf2 <= opt2;
+        }
+        double beta, alpha, lbeta;
+        bool cons;
+        if (x.proven && bound_fnf_beta(c, MODEL_ASYNC, &beta, &cons) && cons &&
+            bound_lhh(c, MODEL_ASYNC, &alpha, &lbeta)) {
+            double b4 = 2 * x.opt + beta, bl = 2 * alpha * x.opt + lbeta;
+            t->t4_n++;
+            t->t4_held += x.fnf <= b4 + 1e-9;
+            t->lhh_held += x.fnf <= bl + 1e-9;
+            t->lhh_looser += bl >= b4;
+            t->t4_ratio += x.fnf > 0 ? b4 / x.fnf : 1;
+            t->lhh_ratio += x.fnf > 0 ? bl / x.fnf : 1;
+        }
+        cluster_free(p2);
+        cluster_free(c);
+    }
+    return 0;
+}
+
+static int fnf_theorems(struct xopts *o)
+{
+    int lo = o->nodes_min ? o->nodes_min : 3, hi = o->nodes_max ? o->nodes_max : 8;
+    long runs = o->runs ? o->runs : 300;
+    if (hi > RR_MAX_NODES)
+        return opts_error(2, "--nodes: at most %d (the smallest ready-to-receive time tries "
+                          "every receiver sequence)", RR_MAX_NODES);
+    struct rng r;
+    rng_seed(&r, o->seed);
+    struct exp_gen g = {o->classes, o->lo, o->hi, o->recv, o->latency};
+    struct exp_theorems t;
+    if (exp_theorems(&r, lo, hi, runs, &g, o->time_limit, &t) < 0)
+        return 1;
+    if (csv_out(o)) {
+        printf("clusters,power2_consistent,t2_held,tr_fnf_smallest,t3_held,t3_worst_ratio,"
+               "sequences,consistent_exact,t4_held,lhh_held,lhh_at_least_t4,t4_bound_over_fnf,"
+               "lhh_bound_over_fnf\n");
+        printf("%ld,%ld,%ld,%ld,%ld,%.6f,%ld,%ld,%ld,%ld,%ld,%.6f,%.6f\n", t.clusters, t.t2_n,
+               t.t2_held, t.plain_held, t.t3_held, t.t3_worst, t.sequences, t.t4_n, t.t4_held,
+               t.lhh_held, t.lhh_looser, t.t4_n ? t.t4_ratio / t.t4_n : 0,
+               t.t4_n ? t.lhh_ratio / t.t4_n : 0);
+        return 0;
+    }
+    printf("# Liu, Wang & Guo's theorems on random clusters (async; TR: the final ready-to-receive\n"
+           "# time, the smallest over every receiver sequence with no idle sender)\n");
+    describe_generator(o, lo, hi);
+    printf("clusters                  %ld   (%ld receiver sequences tried)\n", t.clusters,
+           t.sequences);
+    printf("Theorem 2                 FNF's TR the smallest on %ld of %ld power-2 transforms with "
+           "consistent speeds\n", t.t2_held, t.t2_n);
+    printf("  without the transform   FNF's TR the smallest on %ld of %ld clusters\n",
+           t.plain_held, t.clusters);
+    printf("Theorem 3                 TR(fnf) <= 2 x the smallest TR on %ld of %ld (worst ratio "
+           "%.4f)\n", t.t3_held, t.clusters, t.t3_worst);
+    printf("Theorem 4                 fnf <= 2T + beta on %ld of %ld clusters with consistent "
+           "speeds (bound / fnf %.4f on average)\n", t.t4_held, t.t4_n,
+           t.t4_n ? t.t4_ratio / t.t4_n : 0);
+    printf("Libeskind-Hadas-Hartline  fnf <= 2 alpha T + beta on %ld of %ld (bound / fnf %.4f on "
+           "average); at least 2T + beta on %ld\n", t.lhh_held, t.t4_n,
+           t.t4_n ? t.lhh_ratio / t.t4_n : 0, t.lhh_looser);
+    return 0;
+}
+
 static int counterexample(struct xopts *o)
 {
     int lo = o->nodes_min ? o->nodes_min : 3, hi = o->nodes_max ? o->nodes_max : 7;
@@ -354,7 +451,7 @@ static int counterexample(struct xopts *o)
         int n = lo + (int)rng_below(&r, (uint64_t)(hi - lo + 1));
         struct cluster *c = random_cluster(&r, n, o);
         struct exact x;
-        if (exact_pair(c, o, &x) < 0) {
+        if (exp_exact(c, o->time_limit, &x) < 0) {
             cluster_free(c);
             cluster_free(worst);
             return 1;
@@ -399,9 +496,11 @@ static const struct {
     {"fnf-vs-random", "Liu, Wang & Guo Fig. 6: FNF vs random selection, 3 classes, n = 6..100", fnf_vs_random, NULL},
     {"fnf-vs-optimal", "NSC report: how often FNF is optimal on random small clusters", fnf_vs_optimal, NULL},
     {"counterexample", "search random small clusters for the worst FNF/optimal; prints a CSV", counterexample, NULL},
+    {"fnf-theorems", "Liu, Wang & Guo Theorems 2-4 and the LHH bound checked on random clusters", fnf_theorems, NULL},
     {"figueira", "Figueira Figs. 10-15: six broadcast trees on random LNOWs (own options: --help)", NULL, exp_figueira_main},
     {"pipeline", "Beaumont, Marchal & Robert Figs. 4-5, Table 3: pipelined trees vs the LP optimum (own options: --help)", NULL, exp_pipeline_main},
     {"alltoall", "Chen & Liu Table 7: personalized exchange orders, sync/async (own options: --help)", NULL, exp_alltoall_main},
+    {"reproduce", "all five papers at their settings against their numbers: docs/reproduction.md (-o FILE)", NULL, exp_reproduce_main},
 };
 #define NSTUDIES ((int)(sizeof studies / sizeof studies[0]))
 

@@ -100,3 +100,27 @@ bool bound_fnf_beta(const struct cluster *c, enum model m, double *beta, bool *c
     *consistent = cluster_speeds_consistent(c, NULL, NULL);
     return true;
 }
+
+bool bound_lhh(const struct cluster *c, enum model m, double *alpha, double *beta)
+{
+    if (c->kind != CLUSTER_NODES || m != MODEL_ASYNC || c->n < 2)
+        return false;
+    double lo = INFINITY, hi = -INFINITY, a = 0;
+    for (int p = 0; p < c->n; p++) {
+        struct cost k = {0};
+        timing_cost(c, p, p, &k);   /* s(p), L, r(p) */
+        double s = timing_send_end(&k, 0.0), r = recv_folded(c, p, p);
+        double ratio = r > 0 ? (s > 0 ? r / s : INFINITY) : 0;
+        if (ratio > a)
+            a = ratio;
+        if (p == c->source)
+            continue;
+        if (r < lo)
+            lo = r;
+        if (r > hi)
+            hi = r;
+    }
+    *alpha = a;
+    *beta = hi - lo;
+    return true;
+}

@@ -25,4 +25,13 @@ double bound_lower(const struct cluster *c, enum model m);
  */
 bool bound_fnf_beta(const struct cluster *c, enum model m, double *beta, bool *consistent);
 
+/*
+ * The earlier guarantee of Libeskind-Hadas & Hartline (2000), as Liu, Wang
+ * & Guo §1 quote it: fnf <= 2 alpha T + beta, alpha the largest ratio of a
+ * node's receive time to its send time, beta the largest difference of two
+ * receivers' receive times (r' = r + L as above; alpha is infinite when a
+ * node sends in 0 and receives in more).  Node tables, async only.
+ */
+bool bound_lhh(const struct cluster *c, enum model m, double *alpha, double *beta);
+
 #endif

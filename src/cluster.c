@@ -125,7 +125,22 @@ int cluster_add_edge(struct cluster *c, int from, int to, double time, double se
     e->time = time;
     e->send = send;
     e->line = 0;
+    e->alpha = 0;
+    e->beta = -1;
     return c->nedges++;
+}
+
+int cluster_set_message_size(struct cluster *c, double size)
+{
+    int affine = 0;
+    for (int k = 0; c->kind == CLUSTER_GRAPH && k < c->nedges; k++) {
+        struct edge *e = &c->edges[k];
+        if (e->beta < 0)
+            continue;
+        e->time = timing_affine(e->alpha, e->beta, size);
+        affine++;
+    }
+    return affine;
 }
 
 int cluster_find(const struct cluster *c, const char *name)

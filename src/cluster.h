@@ -54,6 +54,10 @@ struct edge {
     double time;   /* T(from,to) */
     double send;   /* multi-port send time of `from`; < 0 means "= time" */
     int line;
+    /* The affine cost model (Beaumont, Marchal & Robert §2.1): the edge's
+     * time for a message of size L is alpha + L beta; beta < 0: not affine,
+     * `time` is as given.  cluster_set_message_size sets `time` from them. */
+    double alpha, beta;
 };
 
 /* Node names, packed one after another (cluster_add_node copies them here). */
@@ -105,6 +109,10 @@ int cluster_add_node(struct cluster *c, const char *name, double send, double re
 /* Renames node i (a copy in the pool; the old name's bytes stay there until cluster_free). */
 void cluster_set_node_name(struct cluster *c, int i, const char *name);
 int cluster_add_edge(struct cluster *c, int from, int to, double time, double send);
+/* Platform graphs: every affine edge (beta >= 0) takes the time of a message
+ * of `size` units, alpha + size beta (timing_affine).  Returns how many edges
+ * are affine (0: the size changes nothing). */
+int cluster_set_message_size(struct cluster *c, double size);
 /* The first node named name, or -1.  The first call scans the nodes, O(n);
  * the second makes c->index (for a cluster of more than 8 nodes: a cache,
  * so c stays const to the caller), and from then on a lookup is O(1)

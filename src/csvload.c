@@ -30,6 +30,7 @@
 #include "nameidx.h"
 #include "hugemem.h"
 #include "numfmt.h"
+#include "timing.h"
 
 #include <csv.h>
 #include <errno.h>
@@ -49,19 +50,19 @@
 /* Columns of node tables and platform graphs; `send` belongs to both. */
 enum col_id {
     COL_NAME, COL_SEND, COL_RECV, COL_COUNT, COL_CLASS, COL_GROUP,
-    COL_FROM, COL_TO, COL_TIME, COL_BIDIR,
+    COL_FROM, COL_TO, COL_TIME, COL_BIDIR, COL_ALPHA, COL_BETA,
     COL_NCOLS
 };
 
 static const char *const col_names[COL_NCOLS] = {
     "name", "send", "recv", "count", "class", "group",
-    "from", "to", "time", "bidirectional",
+    "from", "to", "time", "bidirectional", "alpha", "beta",
 };
 
 #define NODE_COLS ((1u << COL_NAME) | (1u << COL_SEND) | (1u << COL_RECV) | \
                    (1u << COL_COUNT) | (1u << COL_CLASS) | (1u << COL_GROUP))
 #define GRAPH_COLS ((1u << COL_FROM) | (1u << COL_TO) | (1u << COL_TIME) | \
-                    (1u << COL_SEND) | (1u << COL_BIDIR))
+                    (1u << COL_SEND) | (1u << COL_BIDIR) | (1u << COL_ALPHA) | (1u << COL_BETA))
 
 /* Edge (from, to) -> edge index, for duplicate edges. Key 0 is empty. */
 struct pair_index {
@@ -403,7 +404,7 @@ static void table_header(struct loader *ld, int line)
             present |= 1u << ids[i];
     }
     const unsigned graph_only = (1u << COL_FROM) | (1u << COL_TO) | (1u << COL_TIME) |
-                                (1u << COL_BIDIR);
+                                (1u << COL_BIDIR) | (1u << COL_ALPHA) | (1u << COL_BETA);
     enum cluster_kind kind;
     if ((present & graph_only) && !(present & (1u << COL_NAME)))
         kind = CLUSTER_GRAPH;
@@ -419,7 +420,7 @@ static void table_header(struct loader *ld, int line)
     }
     const unsigned allowed = kind == CLUSTER_GRAPH ? GRAPH_COLS : NODE_COLS;
     const char *kind_cols = kind == CLUSTER_GRAPH
-        ? "a platform graph has from, to, time, send, bidirectional"
+        ? "a platform graph has from, to, time, send, bidirectional, alpha, beta"
         : "a node table has name, send, recv, count, class, group";
     ld->c = cluster_new(kind);
     ld->ncols = ld->rec.n;
@@ -442,13 +443,21 @@ static void table_header(struct loader *ld, int line)
     static const int graph_req[] = {COL_FROM, COL_TO, COL_TIME};
     const int *req = kind == CLUSTER_GRAPH ? graph_req : node_req;
     for (int i = 0; i < 3; i++)
-        if (ld->col[req[i]] < 0) {
+        if (ld->col[req[i]] < 0 &&
+            !(req[i] == COL_TIME && ld->col[COL_ALPHA] >= 0)) {   /* or the affine alpha */
             diag_error(ld->d, ld->file, line, "header", "missing column \"%s\" (%s)",
                        col_names[req[i]],
-                       kind == CLUSTER_GRAPH ? "a platform graph needs from, to and time"
+                       kind == CLUSTER_GRAPH ? "a platform graph needs from, to and time "
+                                               "(or alpha, for times alpha + size x beta)"
                                              : "a node table needs name, send and recv");
             ld->rows_ok = false;
         }
+    if (kind == CLUSTER_GRAPH && ld->col[COL_BETA] >= 0 && ld->col[COL_ALPHA] < 0 &&
+        ld->col[COL_TIME] >= 0) {
+        diag_error(ld->d, ld->file, line, "header",
+                   "column \"beta\" without \"alpha\" (an affine time is alpha + size x beta)");
+        ld->rows_ok = false;
+    }
     free(ids);
 }
 
@@ -697,7 +706,7 @@ static void set_node_send(struct loader *ld, int line, int k, double send, const
 }
 
 static void add_graph_edge(struct loader *ld, int line, int from, int to, double time,
-                           bool reverse)
+                           double alpha, double beta, bool reverse)
 {
     char b1[64], b2[64];
     struct cluster *c = ld->c;
@@ -711,6 +720,8 @@ static void add_graph_edge(struct loader *ld, int line, int from, int to, double
     }
     int k = cluster_add_edge(c, from, to, time, -1);
     c->edges[k].line = line;
+    c->edges[k].alpha = alpha;
+    c->edges[k].beta = beta;
     pair_insert(&ld->edges, from, to, k);
 }
 
@@ -727,8 +738,10 @@ static void graph_row(struct loader *ld, int line)
     const char *from = field(ld, COL_FROM), *to = field(ld, COL_TO);
     const char *time_s = field(ld, COL_TIME), *send_s = field(ld, COL_SEND);
     const char *bidir_s = field(ld, COL_BIDIR);
+    const char *alpha_s = field(ld, COL_ALPHA), *beta_s = field(ld, COL_BETA);
     bool ok = true, bidir = false, has_send = *send_s != '\0';
-    double time = 0, send = -1;
+    bool affine = *alpha_s || *beta_s;
+    double time = 0, send = -1, alpha = 0, beta = -1;
     if (*from == '\0') {
         diag_error(ld->d, ld->file, line, "from", "missing node name");
         ok = false;
@@ -743,7 +756,7 @@ static void graph_row(struct loader *ld, int line)
     if (has_send)
         ok &= get_time(ld, line, "send", send_s, false, &send);
     if (*to == '\0') {
-        if (*time_s || bidir) {
+        if (*time_s || bidir || affine) {
             diag_error(ld->d, ld->file, line, "to",
                        "missing node name (a row without `to` only declares the node "
                        "`from` and has no time)");
@@ -756,7 +769,24 @@ static void graph_row(struct loader *ld, int line)
             set_node_send(ld, line, k, send, send_s);
         return;
     }
-    ok &= get_time(ld, line, "time", time_s, true, &time);
+    if (affine && *time_s) {
+        diag_error(ld->d, ld->file, line, "time",
+                   "an edge has a time or an affine alpha and beta, not both");
+        ok = false;
+    } else if (affine) {
+        ok &= get_time(ld, line, "alpha", alpha_s, true, &alpha);
+        beta = 0;
+        if (*beta_s)
+            ok &= get_time(ld, line, "beta", beta_s, false, &beta);
+        if (ok)
+            time = timing_affine(alpha, beta, 1);   /* a message of 1 unit until --size */
+        if (ok && !isfinite(time)) {
+            diag_error(ld->d, ld->file, line, "beta", "alpha + beta is out of range");
+            ok = false;
+        }
+    } else {
+        ok &= get_time(ld, line, "time", time_s, true, &time);
+    }
     if (ok && strcmp(from, to) == 0) {
         diag_error(ld->d, ld->file, line, "to", "self loop %s -> %s", SHOWN(from, buf),
                    SHOWN(from, buf));
@@ -769,9 +799,9 @@ static void graph_row(struct loader *ld, int line)
         return;
     if (has_send)
         set_node_send(ld, line, a, send, send_s);
-    add_graph_edge(ld, line, a, b, time, false);
+    add_graph_edge(ld, line, a, b, time, alpha, beta, false);
     if (bidir)
-        add_graph_edge(ld, line, b, a, time, true);
+        add_graph_edge(ld, line, b, a, time, alpha, beta, true);
 }
 
 /* One complete record of libcsv's, which started on `line`. */
@@ -1350,9 +1380,11 @@ static void write_matrix(const struct cluster *c, FILE *fp)
  */
 static void write_graph(const struct cluster *c, FILE *fp)
 {
-    bool has_send = false, declare = false;
-    for (int k = 0; k < c->nedges; k++)
+    bool has_send = false, declare = false, affine = false;
+    for (int k = 0; k < c->nedges; k++) {
         has_send |= c->edges[k].send >= 0;
+        affine |= c->edges[k].beta >= 0;
+    }
     char *seen = xcalloc((size_t)c->n + 1, 1);
     int next = 0;
     for (int k = 0; k < c->nedges && !declare; k++) {
@@ -1365,7 +1397,8 @@ static void write_graph(const struct cluster *c, FILE *fp)
     }
     declare |= next != c->n;
     free(seen);
-    fprintf(fp, "from,to,time%s\n", has_send ? ",send" : "");
+    /* affine edges keep alpha and beta (their time is the size's) */
+    fprintf(fp, "from,to,time%s%s\n", has_send ? ",send" : "", affine ? ",alpha,beta" : "");
     for (int u = 0; declare && u < c->n; u++) {
         double s;
         graph_node_send(c, u, &s);
@@ -1376,6 +1409,8 @@ static void write_graph(const struct cluster *c, FILE *fp)
             if (s >= 0)
                 put_num(fp, s);
         }
+        if (affine)
+            fputs(",,", fp);
         fputc('\n', fp);
     }
     for (int k = 0; k < c->nedges; k++) {
@@ -1384,11 +1419,22 @@ static void write_graph(const struct cluster *c, FILE *fp)
         fputc(',', fp);
         csvfield_put(fp, c->nodes[e->to].name);
         fputc(',', fp);
-        put_num(fp, e->time);
+        if (e->beta < 0)
+            put_num(fp, e->time);
         if (has_send) {
             fputc(',', fp);
             if (e->send >= 0)
                 put_num(fp, e->send);
+        }
+        if (affine) {
+            fputc(',', fp);
+            if (e->beta >= 0) {
+                put_num(fp, e->alpha);
+                fputc(',', fp);
+                put_num(fp, e->beta);
+            } else {
+                fputc(',', fp);
+            }
         }
         fputc('\n', fp);
     }

@@ -734,9 +734,58 @@ int xsched_check(const struct xsched_ops *ops, const struct cluster *c, enum mod
     return 0;
 }
 
+/* The same bound on a latency matrix, where a pair's link is its own: every
+ * transfer's port times (timing_port_busy) summed per node.  O(n R). */
+static double matrix_lower_bound(const struct cluster *c, enum model m, const int *recv, int nrecv,
+                                 int *node, bool *by_recv)
+{
+    double *out = xcalloc((size_t)c->n, sizeof *out), *in = xcalloc((size_t)c->n, sizeof *in);
+    unsigned char *is_recv = xcalloc((size_t)c->n, 1);
+    for (int k = 0; k < nrecv; k++)
+        is_recv[recv[k]] = 1;
+    for (int q = 0; q < c->n; q++)
+        for (int k = 0; k < nrecv; k++) {
+            int p = recv[k];
+            struct cost cost;
+            double sb, rb;
+            if (p == q || !cluster_cost(c, q, p, &cost))
+                continue;
+            timing_port_busy(m, &cost, &sb, &rb);
+            out[q] += sb;
+            in[p] += rb;
+        }
+    double best = 0;
+    for (int x = 0; x < c->n; x++) {
+        if (out[x] > best) {
+            best = out[x];
+            *node = x;
+            *by_recv = false;
+        }
+        if (is_recv[x] && in[x] > best) {
+            best = in[x];
+            *node = x;
+            *by_recv = true;
+        }
+    }
+    free(out);
+    free(in);
+    free(is_recv);
+    return best;
+}
+
 double exchange_lower_bound(const struct cluster *c, enum model m, const int *recv, int nrecv,
                             int *node, bool *by_recv)
 {
+    if (c->kind == CLUSTER_MATRIX) {
+        int nd = 0;
+        bool br = false;
+        double b = matrix_lower_bound(c, m, recv, nrecv, &nd, &br);
+        if (node)
+            *node = nd;
+        if (by_recv)
+            *by_recv = br;
+        return b;
+    }
     /* sends of q: sum over its receivers; receives of p: sum over all senders */
     double best = 0, sum_s = 0, sum_r_recv = 0;
     int best_node = 0;
@@ -836,13 +885,25 @@ static int check_order(const struct exchange *x, const int *order, char **cause)
     return rc;
 }
 
+int exchange_check_kind(const struct cluster *c, enum model m, char **cause)
+{
+    const char *name = c->name ? c->name : "the cluster";
+    if (c->kind == CLUSTER_MATRIX && m == MODEL_ASYNC)
+        return set_cause(cause, "an asynchronous exchange on a latency matrix is not simulated "
+                         "(its messages can arrive out of their sending order, which the "
+                         "simulation does not book); %s runs under -m sync", name);
+    if (c->kind != CLUSTER_NODES && c->kind != CLUSTER_MATRIX)
+        return set_cause(cause, "a personalized exchange needs a node table (name,send,recv) or a "
+                         "latency matrix (-m sync); %s is a %s", name, cluster_kind_name(c->kind));
+    return 0;
+}
+
 int exchange_run(struct exchange *x, const struct cluster *c, enum model m,
                  const struct exchange_opts *o, char **cause)
 {
     memset(x, 0, sizeof *x);
-    if (c->kind != CLUSTER_NODES)
-        return set_cause(cause, "a personalized exchange needs a node table (name,send,recv); "
-                         "%s is a %s", c->name ? c->name : "the cluster", cluster_kind_name(c->kind));
+    if (exchange_check_kind(c, m, cause) < 0)
+        return -1;
     if (m != MODEL_SYNC && m != MODEL_ASYNC)
         return set_cause(cause, "a personalized exchange runs under -m sync or -m async, not %s",
                          model_name(m));

@@ -179,6 +179,10 @@ struct exchange {
  * cluster or order); *x is then empty and needs no exchange_free. */
 int exchange_run(struct exchange *x, const struct cluster *c, enum model m,
                  const struct exchange_opts *o, char **cause);
+/* Can c hold an exchange under m?  Node tables (sync, async) and latency
+ * matrices (sync: a pair's link is its own, asymmetric costs included).
+ * 0, or -1 with *cause. */
+int exchange_check_kind(const struct cluster *c, enum model m, char **cause);
 void exchange_free(struct exchange *x);
 
 /* The lower bound alone; *node and *by_recv (may be NULL) say who sets it.

@@ -439,7 +439,7 @@ static int cuts_gave_up(struct lp_session *ss, glp_prob *P, int rounds, double t
     else
         ss->why = xasprintf("the throughput linear program gave up after %g s (%d rounds of cuts on "
                             "%d nodes and %d edges%s); prune-simple, prune-degree, grow-tree, "
-                            "multiport-grow and binomial do not need it",
+                            "multiport-grow, multiport-prune-degree and binomial do not need it",
                             ss->limit, rounds, ss->c->n, ss->c->nedges, bound);
     glp_delete_prob(P);
     return -1;

@@ -1671,7 +1671,7 @@ int optimal_solve(const struct cluster *c, enum model m, const struct sched_opts
         return -1;
 
     double scale = find_scale(c);
-    bool slots = c->kind == CLUSTER_NODES &&
+    bool slots = !(o && o->opt_general) && c->kind == CLUSTER_NODES &&
                  (m == MODEL_ASYNC || m == MODEL_SENDER_ONLY || (m == MODEL_MULTI_PORT && scale > 0));
     struct as_input in;
     memset(&in, 0, sizeof in);

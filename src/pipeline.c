@@ -52,7 +52,9 @@
     X(PIPE_LP_PRUNE, sched_lp_prune, "lp-prune",                                             \
       "pipelined tree: prune the edges carrying the fewest LP-optimal slices")               \
     X(PIPE_LP_GROW, sched_lp_grow, "lp-grow",                                                \
-      "pipelined tree grown along the edges carrying the most LP-optimal slices")
+      "pipelined tree grown along the edges carrying the most LP-optimal slices")            \
+    X(PIPE_MULTIPORT_PRUNE_DEGREE, sched_multiport_prune_degree, "multiport-prune-degree",   \
+      "pipelined tree: prune edges of the node with the largest multi-port period")
 
 static const struct {
     const char *name;
@@ -234,15 +236,36 @@ static void prune_in_order(const struct cluster *c, struct adj *a, const int *or
     free(alive);
 }
 
-/* Algorithm 2: prune an edge of the node with the largest weighted out-degree. */
-static void prune_degree(const struct cluster *c, struct adj *a, struct pipe_tree *t)
+/* The degree prune-degree weighs a node by, over its edges still alive:
+ * one-port, the sum of their T (Algorithm 2's weighted out-degree);
+ * multi-port, the node's period max(sum of sends, max T) (§3.2's formula,
+ * the adaptation Figure 5 calls Multiport-Prune-Degree). */
+static void degrees(const struct cluster *c, const unsigned char *alive, bool multiport,
+                    double *deg, double *maxT)
+{
+    for (int u = 0; u < c->n; u++)
+        deg[u] = maxT[u] = 0;
+    for (int k = 0; k < c->nedges; k++) {
+        if (!alive[k])
+            continue;
+        const struct edge *e = &c->edges[k];
+        deg[e->from] += multiport ? timing_edge_send(e) : e->time;
+        maxT[e->from] = fmax(maxT[e->from], e->time);
+    }
+    if (multiport)
+        for (int u = 0; u < c->n; u++)
+            deg[u] = fmax(deg[u], maxT[u]);
+}
+
+/* Algorithm 2: prune an edge of the node with the largest weighted out-degree
+ * (multiport: the largest multi-port period), its heaviest edge first. */
+static void prune_degree(const struct cluster *c, struct adj *a, bool multiport, struct pipe_tree *t)
 {
     int n = c->n, m = c->nedges, left = m;
     unsigned char *alive = xmalloc((size_t)(m ? m : 1)), *kept = xcalloc((size_t)(m ? m : 1), 1);
     memset(alive, 1, (size_t)m);
-    double *outdeg = xcalloc((size_t)n, sizeof *outdeg);
-    for (int k = 0; k < m; k++)
-        outdeg[c->edges[k].from] += c->edges[k].time;
+    double *outdeg = xcalloc((size_t)n, sizeof *outdeg), *maxT = xcalloc((size_t)n, sizeof *maxT);
+    degrees(c, alive, multiport, outdeg, maxT);
     int *nodes = xmalloc((size_t)n * sizeof *nodes), *mine = xmalloc((size_t)(m ? m : 1) * sizeof *mine);
     struct edge_ctx ctx = {c, NULL, outdeg};
     while (left > n - 1) {
@@ -259,7 +282,6 @@ static void prune_degree(const struct cluster *c, struct adj *a, struct pipe_tre
             for (int j = 0; j < k && !removed; j++) {
                 if (still_reached(a, c, alive, mine[j])) {
                     alive[mine[j]] = 0;
-                    outdeg[u] -= c->edges[mine[j]].time;
                     left--;
                     removed = true;
                 } else {
@@ -269,11 +291,13 @@ static void prune_degree(const struct cluster *c, struct adj *a, struct pipe_tre
         }
         if (!removed)
             break;   /* cannot happen on a reachable platform: every edge is needed */
+        degrees(c, alive, multiport, outdeg, maxT);   /* O(n + |E|), as still_reached */
     }
     tree_from_alive(c, alive, t);
     free(alive);
     free(kept);
     free(outdeg);
+    free(maxT);
     free(nodes);
     free(mine);
 }
@@ -629,7 +653,8 @@ int pipe_build(const struct cluster *c, enum pipe_heur h, const struct lp_result
                 t->key[v] = lp->count[t->edge[v]];
         break;
     case PIPE_PRUNE_DEGREE:
-        prune_degree(c, &a, t);
+    case PIPE_MULTIPORT_PRUNE_DEGREE:
+        prune_degree(c, &a, h == PIPE_MULTIPORT_PRUNE_DEGREE, t);
         break;
     case PIPE_BINOMIAL:
         binomial(c, &a, t);
@@ -811,6 +836,10 @@ static void edge_reason(const struct pipe_plan *pl, const struct cluster *c, int
         break;
     case PIPE_PRUNE_DEGREE:
         snprintf(buf, size, "%s -> %s (T %g) survived pruning the busiest senders' edges", un, vn, T);
+        break;
+    case PIPE_MULTIPORT_PRUNE_DEGREE:
+        snprintf(buf, size, "%s -> %s (T %g) survived pruning the edges of the senders with the "
+                            "longest multi-port periods", un, vn, T);
         break;
     case PIPE_GROW_TREE:
         snprintf(buf, size, "%s joined from %s (T %g) when that made %s's weighted out-degree %g, "

@@ -49,6 +49,7 @@ enum pipe_heur {
     PIPE_MULTIPORT_GROW,    /* grow-tree with the multi-port period as the cost */
     PIPE_LP_PRUNE,          /* delete the edges carrying the fewest LP slices */
     PIPE_LP_GROW,           /* grow along the edges carrying the most LP slices */
+    PIPE_MULTIPORT_PRUNE_DEGREE, /* prune-degree with the multi-port period as the degree */
     PIPE_NHEUR
 };
 
@@ -135,7 +136,8 @@ const struct pipe_plan *pipeline_plan(const struct sched *s);
  * and trees.c's sched_binomial (Figueira) on matrices and node tables.
  */
 extern const struct sched_ops sched_prune_simple, sched_prune_degree, sched_grow_tree,
-    sched_pipe_binomial, sched_multiport_grow, sched_lp_prune, sched_lp_grow;
+    sched_pipe_binomial, sched_multiport_grow, sched_lp_prune, sched_lp_grow,
+    sched_multiport_prune_degree;
 extern const struct sched_ops sched_binomial_any;
 
 #endif

@@ -25,8 +25,10 @@ static void interval(char *buf, size_t size, double a, double b)
 static void describe(FILE *fp, const struct exchange *x, bool with_sched)
 {
     const struct cluster *c = x->c;
-    fprintf(fp, "cluster: %s (%s, %d node%s, latency %s)\n", c->name ? c->name : "(unnamed)",
-            cluster_kind_name(c->kind), c->n, c->n == 1 ? "" : "s", report_txt(c->latency));
+    fprintf(fp, "cluster: %s (%s, %d node%s, %s %s)\n", c->name ? c->name : "(unnamed)",
+            cluster_kind_name(c->kind), c->n, c->n == 1 ? "" : "s",
+            c->kind == CLUSTER_MATRIX ? "unit" : "latency",
+            report_txt(c->kind == CLUSTER_MATRIX ? c->unit : c->latency));
     fprintf(fp, "exchange: %s, %d receiver%s", exchange_pattern_name(x->pattern), x->nrecv,
             x->nrecv == 1 ? "" : "s");
     if (x->pattern == XPAT_ALL_TO_SOME) {

@@ -55,6 +55,9 @@ struct sched_opts {
                                up (<= 0: default) */
     long long node_limit;   /* optimal: search nodes before giving up (<= 0: default) */
     int max_nodes;          /* optimal: refuse clusters larger than this (<= 0: default) */
+    bool opt_general;       /* optimal: search (sender, receiver) decisions even on node tables
+                               where Theorem 1's receiver orders apply (async, sender-only,
+                               multi-port): only to measure what the theorem saves */
     const char *script;     /* Lua heuristic: the script's path (-s FILE.lua) */
     long long lua_instructions; /* Lua: instruction budget per call (<= 0: default) */
     long long lua_memory;   /* Lua: memory cap in bytes (<= 0: default) */

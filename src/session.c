@@ -73,9 +73,21 @@ struct cluster *session_load(const struct session_opts *o, struct diag *warn, ch
         diag_free(&d);
         return NULL;
     }
-    if (o->has_size && !ends_with(o->file, ".xml"))
-        diag_warn(&d, NULL, 0, NULL, "--size is for SimGrid platforms (.xml); ignored for %s",
-                  o->file);
+    if (o->has_size && !ends_with(o->file, ".xml")) {
+        /* platform graphs with affine edges (alpha, beta): times for this size */
+        if (cluster_set_message_size(c, o->size) == 0)
+            diag_warn(&d, NULL, 0, NULL, "--size is for SimGrid platforms (.xml) and platform "
+                      "graphs with alpha and beta columns; ignored for %s", o->file);
+        for (int k = 0; k < c->nedges; k++)
+            if (!(c->edges[k].time <= CLUSTER_MAX_TIME)) {
+                set_cause(cause, "--size %g: the edge %s -> %s would take %g (alpha + size x "
+                          "beta), beyond %g", o->size, c->nodes[c->edges[k].from].name,
+                          c->nodes[c->edges[k].to].name, c->edges[k].time, CLUSTER_MAX_TIME);
+                cluster_free(c);
+                diag_free(&d);
+                return NULL;
+            }
+    }
     if (o->source) {
         int s = cluster_find(c, o->source);
         if (s < 0) {
@@ -184,15 +196,20 @@ int session_exchange_check(const struct session_opts *o, char **cause)
 int session_exchange_model(const struct session_opts *o, const struct cluster *c, enum model *m,
                            char **cause)
 {
-    if (c->kind != CLUSTER_NODES)
-        return set_cause(cause, "a personalized exchange needs a node table (name,send,recv); "
-                         "%s is a %s", o->file, cluster_kind_name(c->kind));
+    if (c->kind != CLUSTER_NODES && c->kind != CLUSTER_MATRIX)
+        return set_cause(cause, "a personalized exchange needs a node table (name,send,recv) or a "
+                         "latency matrix (-m sync); %s is a %s", o->file,
+                         cluster_kind_name(c->kind));
+    if (c->kind == CLUSTER_MATRIX && !o->model) {
+        *m = MODEL_SYNC;   /* the one model an exchange on a matrix runs under */
+        return 0;
+    }
     if (session_model(o, c, m, cause) < 0)
         return -1;
     if (*m != MODEL_SYNC && *m != MODEL_ASYNC)
         return set_cause(cause, "a personalized exchange runs under -m sync or -m async, not %s",
                          model_name(*m));
-    return 0;
+    return exchange_check_kind(c, *m, cause);
 }
 
 int session_exchange(const struct session_opts *o, const struct cluster *c, const char *sched,

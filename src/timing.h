@@ -81,6 +81,14 @@ static inline void timing_cost_parts(double s, double l, double r, struct cost *
     out->send_mp = s;
 }
 
+/* The affine cost model (Beaumont, Marchal & Robert §2.1): a message of
+ * size L occupies a link alpha + L beta (start-up, then the inverse of the
+ * bandwidth per unit); cluster_set_message_size sets an edge's time by it. */
+static inline double timing_affine(double alpha, double beta, double size)
+{
+    return alpha + size * beta;
+}
+
 /* A platform graph's edge under multi-port: its sender's port is busy for
  * the edge's send time or, when none is given, its whole time. */
 static inline double timing_edge_send(const struct edge *e)
@@ -238,6 +246,21 @@ static inline bool timing_of(const struct cluster *c, enum model m, int q, int p
         return false;
     timing_transfer(m, &k, at, out);
     return true;
+}
+
+/*
+ * How long a transfer with costs k keeps the sender's port and the
+ * receiver's port from each other, started with both free (a personalized
+ * exchange's lower bound on latency matrices): sync, the rendezvous, both
+ * for the whole s + l + r; async, the sender for s and the receiver for r.
+ */
+static inline void timing_port_busy(enum model m, const struct cost *k, double *send_busy,
+                                    double *recv_busy)
+{
+    struct timing t;
+    timing_phases(m, k, 0.0, 0.0, &t);
+    *send_busy = t.free;
+    *recv_busy = m == MODEL_SYNC || m == MODEL_ONE_PORT ? t.recv_end : t.recv_end - t.recv_start;
 }
 
 /* Does a transfer keep p's receive port busy, to recv_end (async, sync,

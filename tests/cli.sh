@@ -207,5 +207,26 @@ check "lesson without --print: one at a time, status 2" sh -c "[ $rc -eq 2 ] && 
 run "$H" lesson --prnt lua/lessons/fnf-loses.lua
 check "lesson: a mistyped option gets the valid list" sh -c "[ $rc -eq 2 ] && grep -q 'valid options: -p' $T/err"
 
+# Issue 18: the affine cost model (alpha + size x beta) on a platform graph, --size.
+printf 'from,to,alpha,beta,bidirectional\ns,a,1,0.5,1\na,b,2,0.25,1\ns,b,10,,\n' >"$T/affine.csv"
+run "$H" run "$T/affine.csv" -s grow-tree --summary
+check "affine graph, size 1: period 2.25 (s -> a -> b)" sh -c "[ $rc -eq 0 ] && grep -q 'period 2.25 set by a' $T/out && [ ! -s $T/err ]"
+run "$H" run "$T/affine.csv" -s grow-tree --summary --size 100
+check "affine graph, --size 100: period 27 (s -> b -> a), no warning" sh -c "[ $rc -eq 0 ] && grep -q 'period 27 set by b' $T/out && [ ! -s $T/err ]"
+run "$H" run "$T/affine.csv" --size 1e99 --summary
+check "affine graph, --size 1e99: times up to 2.5e98, still in range" test "$rc" -eq 0
+run "$H" run "$T/affine.csv" --size 1e101 --summary
+check "affine graph, --size 1e101: an edge beyond 1e100 is refused, status 2, naming it" sh -c "[ $rc -eq 2 ] && grep -q 'edge s -> a would take' $T/err && [ ! -s $T/out ]"
+printf 'from,to,time,alpha\ns,a,1,2\n' >"$T/both.csv"
+run "$H" run "$T/both.csv"
+check "an edge with a time and an alpha: file, line and column, status 2" sh -c "[ $rc -eq 2 ] && grep -q 'both.csv:2: time: an edge has a time or an affine alpha and beta, not both' $T/err"
+
+# Issue 18: Liu, Wang & Guo's theorems on random clusters.
+run "$H" experiment fnf-theorems --runs 60 --classes 0
+check "fnf-theorems: Theorem 3 on all 60 clusters, Theorem 2 on every consistent transform, 2T + beta" \
+    sh -c "[ $rc -eq 0 ] && grep -Eq '^Theorem 3 .* on 60 of 60 ' $T/out && grep -Eq '^Theorem 2 .* on ([0-9]+) of \\1 ' $T/out && grep -Eq '^Theorem 4 .* on ([0-9]+) of \\1 ' $T/out"
+run "$H" experiment fnf-theorems --nodes 3:11
+check "fnf-theorems --nodes 3:11: refused (at most 10), status 2" sh -c "[ $rc -eq 2 ] && grep -q 'at most 10' $T/err"
+
 echo "1..$n"
 [ $fails -eq 0 ]

@@ -712,6 +712,40 @@ static void test_receivers(void)
     cluster_free(c);
 }
 
+/* A latency matrix, sync (asymmetric costs; Chen & Liu §6), worked by hand:
+ * s = r = 0, p0 -> p1 takes 5, every other pair 1.  Caterpillar: at 0,
+ * p0 -> p1 [0, 5), p1 -> p2 and p2 -> p0 [0, 1); at 1 p1 -> p0 [1, 2), and
+ * p2 -> p1 waits for p1's port until 5: [5, 6); p0 -> p2 [5, 6).
+ * Completion 6; the bound, p0's sends 5 + 1 = 6; one wait of 4. */
+static void test_matrix_sync(void)
+{
+    static const char csv[] = ",p0,p1,p2\np0,0,5,1\np1,1,0,1\np2,1,1,0\n";
+    struct diag d;
+    diag_init(&d);
+    struct cluster *c = cluster_load_csv_buffer("asym", csv, sizeof csv - 1, &d);
+    diag_free(&d);
+    struct exchange x;
+    char *cause = NULL;
+    struct exchange_opts o = {.pattern = XPAT_ALL_TO_ALL, .ops = &xsched_caterpillar, .seed = 1};
+    ok(c && exchange_run(&x, c, MODEL_SYNC, &o, &cause) == 0, "a latency matrix runs an exchange under sync");
+    if (c && !cause) {
+        is_double(x.completion, 6, 0, "asymmetric matrix, caterpillar: completion 6");
+        is_double(x.lower_bound, 6, 0, "its lower bound: p0's sends, 5 + 1");
+        ok(x.bound_node == 0 && !x.bound_by_recv, "the bound is p0's sends");
+        const struct transfer *t = find(&x, 2, 1);
+        ok(t && t->start == 5 && t->wait_start == 1, "p2 -> p1 waits [1, 5) for p1's port");
+        is_int(x.nwaits, 1, "one wait");
+        exchange_free(&x);
+    }
+    free(cause);
+    cause = NULL;
+    ok(c && exchange_run(&x, c, MODEL_ASYNC, &o, &cause) < 0 && cause &&
+           strstr(cause, "latency matrix is not simulated"),
+       "async on a latency matrix is refused, saying why");
+    free(cause);
+    cluster_free(c);
+}
+
 static void test_refusals(void)
 {
     static const double sr[2][2] = {{1, 1}, {1, 1}};
@@ -1038,6 +1072,7 @@ int main(void)
     test_random_clusters();
     test_receivers();
     test_refusals();
+    test_matrix_sync();
     test_table8();
     test_recorded();
     test_ops_list();

@@ -35,7 +35,7 @@ static const struct sched_ops *const pipes[PIPE_NHEUR] = {
     [PIPE_PRUNE_SIMPLE] = &sched_prune_simple, [PIPE_PRUNE_DEGREE] = &sched_prune_degree,
     [PIPE_GROW_TREE] = &sched_grow_tree,       [PIPE_BINOMIAL] = &sched_pipe_binomial,
     [PIPE_MULTIPORT_GROW] = &sched_multiport_grow, [PIPE_LP_PRUNE] = &sched_lp_prune,
-    [PIPE_LP_GROW] = &sched_lp_grow,
+    [PIPE_LP_GROW] = &sched_lp_grow, [PIPE_MULTIPORT_PRUNE_DEGREE] = &sched_multiport_prune_degree,
 };
 
 static struct cluster *load(const char *name, const char *csv, struct diag *d)
@@ -123,7 +123,7 @@ static void test_names(void)
     }
     enum pipe_heur x;
     ok(bad == 0 && pipe_heur_parse("nope", &x) < 0,
-       "seven heuristics, each a registered scheduler under its name");
+       "eight heuristics, each a registered scheduler under its name");
     ok(pipe_heur_uses_lp(PIPE_LP_GROW) && pipe_heur_uses_lp(PIPE_LP_PRUNE) &&
            !pipe_heur_uses_lp(PIPE_GROW_TREE),
        "lp-prune and lp-grow use the LP, the others do not");
@@ -142,6 +142,62 @@ static void test_hand_trees(void)
         pipe_tree_free(&t);
     }
     ok(bad == 0, "bidirectional chain s-a-b: every heuristic builds s->a->b, throughput 1/3");
+    cluster_free(c);
+
+    /* Multiport-Prune-Degree (§5.2.2), worked by hand: s -> a, s -> b (T 4,
+     * s sends in 1), a -> b (T 5, a sends in 5).  prune-degree weighs s by
+     * 4 + 4 = 8 against a's 5 and deletes s's deletable edge s -> b: the
+     * chain s -> a -> b, multi-port period max(s: max(1, 4), a: max(5, 5)) = 5.
+     * Under multi-port s weighs max(1 + 1, 4) = 4 against a's 5, so a -> b
+     * goes: the star s -> a, s -> b, period max(1 + 1, 4) = 4. */
+    c = graph("from,to,time,send\ns,a,4,1\ns,b,4,1\na,b,5,5\n");
+    build_tp(c, PIPE_PRUNE_DEGREE, MODEL_MULTI_PORT, &t);
+    ok(strcmp(parent_name(c, &t, "b"), "a") == 0, "prune-degree: s's weighted out-degree 8 > 5: s -> b goes");
+    is_double(pipe_throughput(c, &t, MODEL_MULTI_PORT), 0.2, EPS, "prune-degree's chain under multi-port: 1/5");
+    pipe_tree_free(&t);
+    build_tp(c, PIPE_MULTIPORT_PRUNE_DEGREE, MODEL_MULTI_PORT, &t);
+    ok(strcmp(parent_name(c, &t, "b"), "s") == 0 && strcmp(parent_name(c, &t, "a"), "s") == 0,
+       "multiport-prune-degree: a's period 5 > s's max(1 + 1, 4): a -> b goes");
+    is_double(pipe_throughput(c, &t, MODEL_MULTI_PORT), 0.25, EPS, "multiport-prune-degree's star: 1/4");
+    pipe_tree_free(&t);
+    cluster_free(c);
+
+    /* The affine cost model (§2.1), worked by hand: T = alpha + L beta.
+     * s-a (1, 0.5) and a-b (2, 0.25) both ways, s -> b (10, 0).  L = 1:
+     * 1.5, 2.25, 10: grow-tree takes s -> a -> b, period 2.25 (a's).
+     * L = 100: 51, 27, 10: s -> b -> a, period 27 (b's); s -> a -> b would
+     * have 51. */
+    c = graph("from,to,alpha,beta,bidirectional\ns,a,1,0.5,1\na,b,2,0.25,1\ns,b,10,,\n");
+    build_tp(c, PIPE_GROW_TREE, MODEL_ONE_PORT, &t);
+    ok(strcmp(parent_name(c, &t, "b"), "a") == 0, "affine, size 1: b hangs under a (2.25 < 10)");
+    is_double(pipe_throughput(c, &t, MODEL_ONE_PORT), 1 / 2.25, EPS, "affine, size 1: 1/2.25");
+    pipe_tree_free(&t);
+    is_int(cluster_set_message_size(c, 100), 5, "affine: five edges take the size");
+    build_tp(c, PIPE_GROW_TREE, MODEL_ONE_PORT, &t);
+    ok(strcmp(parent_name(c, &t, "a"), "b") == 0 && strcmp(parent_name(c, &t, "b"), "s") == 0,
+       "affine, size 100: s -> b -> a (27) instead of s -> a -> b (51)");
+    is_double(pipe_throughput(c, &t, MODEL_ONE_PORT), 1.0 / 27, EPS, "affine, size 100: 1/27");
+    pipe_tree_free(&t);
+    {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *fp = open_memstream(&text, &len);
+        cluster_write_csv(c, fp);
+        fclose(fp);
+        struct diag d2;
+        diag_init(&d2);
+        struct cluster *back = cluster_load_csv_buffer("back", text, len, &d2);
+        ok(back && back->nedges == 5 && back->edges[0].alpha == 1 && back->edges[0].beta == 0.5 &&
+               back->edges[0].time == 1.5 && back->edges[4].beta == 0,
+           "affine: written with alpha and beta, read back at size 1");
+        cluster_free(back);
+        diag_free(&d2);
+        free(text);
+    }
+    cluster_free(c);
+    c = graph("from,to,time\ns,a,2\n");
+    is_int(cluster_set_message_size(c, 100), 0, "a graph of plain times: no affine edge");
+    is_double(c->edges[0].time, 2, 0, "a plain time stays");
     cluster_free(c);
 
     /* Triangle with a slow shortcut. */

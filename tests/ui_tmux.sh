@@ -258,10 +258,10 @@ ok $? "the narration ends on the completion"
 keys q
 wait_for "EXIT=0"
 ok $? "quits"
-start 80 24 -- clusters/figueira-table1.csv --pattern all-to-all
+start 80 24 -- clusters/figueira-table1.csv --pattern all-to-all -m async
 wait_for "EXIT=2"
-grep -q "node table" "$TMP/screen"
-ok $? "an exchange on a latency matrix: status 2, it needs a node table"
+grep -q "latency matrix is not simulated" "$TMP/screen"
+ok $? "an async exchange on a latency matrix: status 2, it runs under sync only"
 
 # ---- a pipelined broadcast ----
 

@@ -917,7 +917,9 @@ int view_open(struct view *v, const struct session_opts *o, char **cause)
         sandbox_set_print(NULL, NULL);
         return 2;
     }
-    if (session_model(o, v->c, &v->model, cause) < 0) {
+    /* an exchange: sync on a latency matrix unless -m says otherwise */
+    if ((v->exchange ? session_exchange_model(o, v->c, &v->model, cause)
+                     : session_model(o, v->c, &v->model, cause)) < 0) {
         free(warnings);
         cluster_free(v->c);
         sandbox_set_print(NULL, NULL);

@@ -1,0 +1,97 @@
+#!/bin/sh
+# docblocks.sh - the example outputs of the docs are the binary's (TAP).
+# A fenced block right after a line
+#     <!-- output of: hetcast ARGS -->
+# must be exactly what `hetcast ARGS` prints; after
+#     <!-- excerpt of: hetcast ARGS -->
+# every line of the block must come out of `hetcast ARGS`, in the same order
+# (lines of the output may be left out between them).  Every marked block of
+# README.md and docs/*.md is checked; the commands run from the source root.
+# A block that shows a session -- lines `$ hetcast ARGS` or `$ ./build/hetcast
+# ARGS`, each followed by what it prints -- is checked the same way as an
+# excerpt of each command's output (standard output and error together): a
+# line `...` stands for lines left out, and a line ending in `...` for the
+# rest of a line.  A command with no lines after it (the view, a lesson) is
+# not run.
+. tests/tap.sh
+
+# excerpt WANT OUT: every line of WANT, in order, among the lines of OUT
+excerpt() {
+    awk 'NR == FNR { want[++n] = $0; next }
+         { while (i < n && want[i + 1] == "...") i++
+           if (i < n) { w = want[i + 1]
+               if (w ~ /\.\.\.$/) { pre = substr(w, 1, length(w) - 3); if (substr($0, 1, length(pre)) == pre) i++ }
+               else if ($0 == w) i++ } }
+         END { while (i < n && want[i + 1] == "...") i++
+               if (i < n) { print "first line not found: " want[i + 1]; exit 1 } }' "$1" "$2"
+}
+
+for doc in README.md docs/*.md; do
+    # each marker: its kind, the command and the block, one record per file
+    awk -v dir="$T" -v doc="$(basename "$doc")" '
+        /^<!-- (output|excerpt) of: hetcast .* -->$/ {
+            kind = ($2 == "output") ? "output" : "excerpt"
+            cmd = $0; sub(/^<!-- (output|excerpt) of: hetcast /, "", cmd); sub(/ -->$/, "", cmd)
+            want = 1; next
+        }
+        want && /^```/ { k++; base = dir "/" doc "." k; print kind > (base ".kind"); print cmd > (base ".cmd");
+                         printf "" > (base ".block"); inblock = 1; want = 0; next }
+        inblock && /^```/ { inblock = 0; next }
+        inblock { print > (base ".block") }
+        want && !/^[[:space:]]*$/ { want = 0 }
+    ' "$doc"
+    # sessions: each `$ hetcast ...` line of a block and the lines after it
+    awk -v dir="$T" -v doc="$(basename "$doc")" '
+        /^```/ { if (inblock) { inblock = 0; seg = 0 } else { inblock = 1 }; next }
+        inblock && /^\$ (\.\/build\/)?hetcast( |$)/ {
+            cmd = $0; sub(/^\$ (\.\/build\/)?hetcast ?/, "", cmd)
+            k++; base = dir "/" doc ".session" k
+            print cmd > (base ".cmd"); printf "" > (base ".want"); seg = 1; next
+        }
+        inblock && /^\$ / { seg = 0; next }
+        inblock && seg { print > (base ".want") }
+    ' "$doc"
+done
+for cmdf in "$T"/*.session*.cmd; do
+    [ -e "$cmdf" ] || continue
+    base=${cmdf%.cmd}
+    [ -s "$base.want" ] || continue   # nothing shown: not run
+    cmd=$(cat "$cmdf")
+    name=$(basename "$base")
+    case $cmd in *[\|\>\<\;\&\"\']*) skip "${name%%.session*}: \$ hetcast $cmd" "a shell construct"; continue ;; esac
+    # shellcheck disable=SC2086
+    "$H" $cmd >"$base.out" 2>&1
+    if excerpt "$base.want" "$base.out" >"$base.why"; then
+        check "${name%%.session*}: what \$ hetcast $cmd shows is what it prints" true
+    else
+        sed 's/^/# /' "$base.why"
+        check "${name%%.session*}: what \$ hetcast $cmd shows is what it prints" false
+    fi
+done
+for kind in "$T"/*.kind; do
+    [ -e "$kind" ] || continue
+    base=${kind%.kind}
+    name=$(basename "$base")
+    cmd=$(cat "$base.cmd")
+    # the arguments are words without quotes (the markers are written so)
+    # shellcheck disable=SC2086
+    "$H" $cmd >"$base.out" 2>/dev/null
+    if [ "$(cat "$kind")" = output ]; then
+        if cmp -s "$base.block" "$base.out"; then
+            check "${name%.*}: the block after 'output of: hetcast $cmd' is its output" true
+        else
+            diff "$base.block" "$base.out" | head -10 | sed 's/^/# /'
+            check "${name%.*}: the block after 'output of: hetcast $cmd' is its output" false
+        fi
+    else
+        # every block line, in order, among the output's lines
+        if excerpt "$base.block" "$base.out" >"$base.why"; then
+            check "${name%.*}: every line after 'excerpt of: hetcast $cmd' comes out of it, in order" true
+        else
+            sed "s/^/# /" "$base.why"
+            check "${name%.*}: every line after 'excerpt of: hetcast $cmd' comes out of it, in order" false
+        fi
+    fi
+done
+check "at least one marked block" sh -c "ls '$T'/*.kind >/dev/null 2>&1"
+done_testing
