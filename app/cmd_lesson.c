@@ -8,6 +8,7 @@
  * Names and texts from the file are printed with control characters
  * replaced.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "opts.h"
 #include "report.h"
 #include "run.h"
+#include "trace.h"
 
 cli_lesson_fn cli_lesson_view;
 
@@ -26,6 +28,40 @@ static void put_clean(FILE *fp, const char *s)
 {
     for (; s && *s; s++)
         fputc((unsigned char)*s < 0x20 && *s != '\n' ? '?' : *s == 0x7f ? '?' : *s, fp);
+}
+
+/* The measured run of a slide's trace beside its prediction r: the measured
+ * makespan and the error into *measured, a line printed.  0, or -1 with *cause
+ * (every problem of the trace, one a line). */
+static int print_measured(const char *file, const struct cluster *c, const struct run *r,
+                          double *measured, char **cause)
+{
+    struct diag d;
+    diag_init(&d);
+    struct trace t;
+    if (trace_load(&t, file, c, &d) < 0) {
+        *cause = diag_join(&d);
+        diag_free(&d);
+        return -1;
+    }
+    int g = trace_select(&t, r->sched.ops->name, cause);
+    struct run meas;
+    int rc = g < 0 ? -1 : trace_measure(&t, g, r, &meas, &d);
+    if (g >= 0 && rc < 0)
+        *cause = diag_join(&d);
+    diag_free(&d);
+    trace_free(&t);
+    if (rc < 0)
+        return -1;
+    struct trace_error e = trace_makespan_error(r, &meas);
+    *measured = e.measured;
+    printf("  %-14s makespan %s (error %s%s", "measured", report_txt(e.measured),
+           e.error >= 0 ? "+" : "", report_txt(e.error));
+    if (!isnan(e.percent))
+        printf(", %s%s %%", e.percent >= 0 ? "+" : "", report_txt(e.percent));
+    printf(")\n");
+    run_free(&meas);
+    return 0;
 }
 
 /* One slide's schedules: their makespans (or completions), and the check line. */
@@ -43,7 +79,7 @@ static int print_numbers(const struct slide *sl, const struct session_opts *o, c
     put_clean(stdout, c->nodes[c->source].name);
     printf(")");
     const char *names[2];
-    double val[2];
+    double val[2], measured = 0;
     int k = sl->nsched ? sl->nsched : 1;
     int rc = 0;
     if (o->pattern) {
@@ -93,6 +129,8 @@ static int print_numbers(const struct slide *sl, const struct session_opts *o, c
                        report_txt(runs[done].sched.throughput), report_txt(runs[done].sched.optimal_throughput));
             printf("\n");
         }
+        if (rc == 0 && sl->trace && print_measured(sl->trace, c, &runs[0], &measured, cause) < 0)
+            rc = -1;
         if (rc == 0) {
             const struct run *r = &runs[0];
             printf("  lower bound    %s", report_txt(r->lower_bound));
@@ -140,9 +178,13 @@ static int print_numbers(const struct slide *sl, const struct session_opts *o, c
         printf(" --pattern %s", sl->pattern);
     if (sl->slices > 0)
         printf(" --slices %d", sl->slices);
+    if (sl->trace)
+        printf(" --trace %s", sl->trace);
     printf(" =>");
     for (int i = 0; i < k; i++)
         printf("%s %s %s", i ? "," : "", names[i], report_txt(val[i]));
+    if (sl->trace)   /* compare --trace's row: the scheduler, predicted, measured */
+        printf(" %s", report_txt(measured));
     printf("\n");
     return 0;
 }

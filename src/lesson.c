@@ -162,6 +162,10 @@ static void read_slide(lua_State *L, struct lesson *les, int k)
     if (file)
         s->cluster = resolve(les->path, file);
     free(file);
+    char *trace = str_field(L, t, "trace", no);
+    if (trace)
+        s->trace = resolve(les->path, trace);
+    free(trace);
     lua_getfield(L, t, "schedulers");
     if (lua_type(L, -1) == LUA_TSTRING) {
         s->sched[s->nsched++] = xstrdup(lua_tostring(L, -1));
@@ -202,6 +206,9 @@ static void read_slide(lua_State *L, struct lesson *les, int k)
     else if (!lua_isnil(L, -1))
         luaL_error(L, "slide %d: step must be a number or \"end\"", no);
     lua_pop(L, 1);
+    if (s->trace && (s->nsched > 1 || s->pattern))
+        luaL_error(L, "slide %d: a trace is the measured run of one broadcast: one scheduler "
+                      "(schedulers = \"fnf\"), no pattern", no);
 }
 
 static int load_fn(lua_State *L)
@@ -266,6 +273,7 @@ void lesson_free(struct lesson *l)
         free(s->cluster_text);
         free(s->model);
         free(s->pattern);
+        free(s->trace);
         for (int i = 0; i < s->nparams; i++)
             free(s->params[i]);
         for (int i = 0; i < s->nsched; i++)
@@ -289,6 +297,7 @@ void lesson_session(const struct lesson *l, int k, struct session_opts *o)
         o->params[o->nparams++] = s->params[i];
     o->model = s->model;
     o->pattern = s->pattern;
+    o->trace = s->trace;
     if (s->slices > 0)
         o->sopt.slices = s->slices;
 }

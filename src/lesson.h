@@ -32,6 +32,8 @@ struct slide {
     char *pattern;          /* "all-to-all": a personalized exchange; NULL: a broadcast */
     int slices;             /* pipelined broadcasts: --slices; 0 none */
     int step;               /* the step to open at; -1: the end */
+    char *trace;            /* a measured run of the one scheduler (trace.h), resolved against
+                               the lesson's directory; NULL: none */
 };
 
 struct lesson {

@@ -193,12 +193,29 @@ static void row(struct tload *ld, int line, const struct csv_record *r)
     t->rows[t->nrows++] = w;
 }
 
+/* Is r the header again?  Two traces joined by cat (fnf's, then optimal's)
+ * repeat it: a line of the header's columns in the same order is skipped. */
+static bool header_again(const struct tload *ld, const struct csv_record *r)
+{
+    if (r->n != ld->ncols)
+        return false;
+    int cols[4] = {ld->col_sched, ld->col_seq, ld->col_from, ld->col_to};
+    static const char *const names[4] = {"scheduler", "seq", "from", "to"};
+    for (int k = 0; k < 4; k++)
+        if (cols[k] >= 0 && strcmp(r->field[cols[k]], names[k]) != 0)
+            return false;
+    for (int k = 0; k < TRACE_NTIMES; k++)
+        if (ld->col_t[k] >= 0 && strcmp(r->field[ld->col_t[k]], trace_time_names[k]) != 0)
+            return false;
+    return true;
+}
+
 static void on_record(void *ctx, int line, const struct csv_record *r)
 {
     struct tload *ld = ctx;
     if (!ld->header_line)
         header(ld, line, r);
-    else if (ld->header_ok)
+    else if (ld->header_ok && !header_again(ld, r))
         row(ld, line, r);
 }
 

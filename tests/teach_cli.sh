@@ -92,9 +92,13 @@ for f in lua/lessons/*.lua; do
         case $args in "- "*) input="$TMP/inline.$checks" ;; esac
         # shellcheck disable=SC2086
         "$HETCAST" compare $args <"$input" >"$TMP/out" 2>/dev/null
-        echo "$want" | tr ',' '\n' | while read -r sched value; do
+        # "fnf 6", or with --trace "fnf 6 6.000558": predicted, then measured
+        echo "$want" | tr ',' '\n' | while read -r sched value measured; do
             got=$(awk -v s="$sched" '$1 == s && $2 ~ /^[0-9.e+-]+$/ { print $2; exit }' "$TMP/out")
             [ "$got" = "$value" ] || echo "# $name: $sched: the handout says $value, hetcast compare $args says ${got:-nothing}"
+            [ -z "$measured" ] && continue
+            got=$(awk -v s="$sched" '$1 == s && $2 ~ /^[0-9.e+-]+$/ { print $3; exit }' "$TMP/out")
+            [ "$got" = "$measured" ] || echo "# $name: $sched measured: the handout says $measured, hetcast compare $args says ${got:-nothing}"
         done >"$TMP/diff"
         [ -s "$TMP/diff" ] && { cat "$TMP/diff"; bad=$((bad + 1)); }
     done <"$TMP/checks"
@@ -148,6 +152,18 @@ EOF
 "$HETCAST" lesson "$TMP/bad3.lua" --print >/dev/null 2>"$TMP/err"
 [ $? -ne 0 ] && grep -q "bad3.lua (slide 1, inline):4: send" "$TMP/err"
 ok $? "an inline cluster the loader refuses: the lesson and the slide named ($(head -n 1 "$TMP/err"))"
+printf 'return {slides = {{title = "x", cluster = "%s", schedulers = {"fnf", "optimal"}, trace = "%s"}}}\n' \
+    "$(pwd)/clusters/counterexample.csv" "$(pwd)/lua/lessons/counterexample-measured.csv" >"$TMP/tr2.lua"
+"$HETCAST" lesson "$TMP/tr2.lua" --print >/dev/null 2>"$TMP/err"
+[ $? -eq 2 ] && grep -q "slide 1: a trace is the measured run of one broadcast" "$TMP/err"
+ok $? "a slide with a trace and two schedulers: status 2 and why"
+printf 'return {slides = {{title = "x", cluster = "%s", schedulers = "fnf", trace = "%s"}}}\n' \
+    "$(pwd)/clusters/counterexample.csv" "$(pwd)/tests/data/trace-missing.csv" >"$TMP/tr3.lua"
+"$HETCAST" lesson "$TMP/tr3.lua" --print >/dev/null 2>"$TMP/err"
+[ $? -eq 2 ] && grep -q "trace-missing.csv: cannot open" "$TMP/err"
+ok $? "a slide whose trace does not exist: status 2, the trace named"
+"$HETCAST" lesson lua/lessons/mpi-real.lua --print | grep -q "^  measured       makespan 6.000558 (error +0.000558"
+ok $? "mpi-real.lua: the handout gives fnf's measured makespan and its error"
 [ "$lessons" -ge 5 ]
 ok $? "at least five lessons are shipped ($lessons)"
 

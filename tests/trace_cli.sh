@@ -91,6 +91,16 @@ bad "a quote not closed" 'bad.csv:2: quoted field not closed'
 run "$H" compare $C --trace "$T/missing.csv"
 check "a trace that does not exist: exit 2, named" sh -c "[ $rc -eq 2 ] && grep -q 'missing.csv: cannot open' $T/err"
 
+# two traces joined by cat (hetcast-mpi exec writes one scheduler a file): the
+# second header is skipped; a header with other columns is still a bad row
+"$H" run $C -s fnf --format csv >"$T/f.csv"
+"$H" run $C -s optimal --format csv >"$T/o.csv"
+cat "$T/f.csv" "$T/o.csv" >"$T/both.csv"
+run "$H" compare $C --trace "$T/both.csv"
+check "two traces joined by cat: both schedulers, error 0" sh -c "[ $rc -eq 0 ] && grep -q '^fnf  *6  *6  *0 ' $T/out && grep -q '^optimal  *5  *5  *0 ' $T/out"
+printf 'scheduler,seq,from,to,send_start,send_end,link_start,link_end,recv_start,recv_end,hold\nfnf,1,p0,p1,0,1,1,2,2,4,4\nscheduler,seq,from,to,send_start,send_end,link_start,link_end,hold,recv_start,recv_end\n' >"$T/bad.csv"
+bad "a second header in another order is a row, refused" 'bad.csv:3:'
+
 # where --trace does not go
 run "$H" run $C --trace $M
 check "run --trace: refused, pointing to compare" sh -c "[ $rc -eq 2 ] && grep -q 'hetcast compare' $T/err"

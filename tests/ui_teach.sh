@@ -145,6 +145,24 @@ for size in "60 16" "80 24" "200 60"; do
     wait_for "EXIT=0"
 done
 
+# ---- a lesson with a measured trace: the prediction above its measured run ----
+
+for size in "60 16" "80 24" "200 60"; do
+    set -- $size
+    start "$1" "$2" -- lesson lua/lessons/mpi-real.lua
+    wait_for "slide 1/2"
+    keys Enter
+    wait_all "fnf (measured)" "error +0.000558"
+    ok $? "$1x$2 mpi-real lesson: slide 1 shows fnf above its measured run"
+    keys ]
+    wait_for "slide 2/2"
+    keys Enter
+    wait_all "optimal (measured)" "error +0.000591"
+    ok $? "$1x$2 mpi-real lesson: slide 2 shows the optimum above its measured run"
+    keys q
+    wait_for "EXIT=0"
+done
+
 # ---- play keeps its rhythm while keys are pressed ----
 
 start 80 24 -- clusters/k-class.lua --param n=8
