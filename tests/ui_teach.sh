@@ -145,6 +145,19 @@ for size in "60 16" "80 24" "200 60"; do
     wait_for "EXIT=0"
 done
 
+# ---- a question and an answer written over two lines read as one paragraph ----
+
+printf 'return {slides = {{title = "x", cluster = "%s", question = "Which node\\nfirst?", answer = "p2,\\nthe slow one."}}}\n' \
+    "$(pwd)/clusters/counterexample.csv" >"$TMP/two-lines.lua"
+start 80 24 -- lesson "$TMP/two-lines.lua"
+wait_for "Which node first?"
+ok $? "a question over two lines: one paragraph, no control character shown"
+keys a
+wait_for "p2, the slow one."
+ok $? "an answer over two lines: one paragraph"
+keys q
+wait_for "EXIT=0"
+
 # ---- a lesson with a measured trace: the prediction above its measured run ----
 
 for size in "60 16" "80 24" "200 60"; do

@@ -69,6 +69,17 @@ void lesson_go(struct view *v, int k)
     }
 }
 
+/* A question or an answer as one paragraph: its line breaks become spaces
+ * (it has two rows, wrapped; a break would show as a control character). */
+static char *paragraph(const char *s)
+{
+    char *p = xstrdup(s);
+    for (char *c = p; *c; c++)
+        if (*c == '\n' || *c == '\r')
+            *c = ' ';
+    return p;
+}
+
 static void draw_lesson(struct view *v, struct cellbuf *cb)
 {
     const struct lesson *l = v->lesson;
@@ -106,10 +117,14 @@ static void draw_lesson(struct view *v, struct cellbuf *cb)
     if (s->question) {
         int qx = 2 + text_width("Question: ");
         ui_put(v, cb, 2, qy, w, R_HEAD | AF_BOLD, "Question:");
-        ui_wrap(v, cb, qx, qy, cb->w - qx - 2, 2, R_NORMAL | AF_BOLD, s->question);
-        if (v->answer && s->answer)
-            ui_wrap(v, cb, qx, qy + 2, cb->w - qx - 2, 2, R_GOOD | AF_BOLD, s->answer);
-        else if (s->answer)
+        char *q = paragraph(s->question);
+        ui_wrap(v, cb, qx, qy, cb->w - qx - 2, 2, R_NORMAL | AF_BOLD, q);
+        free(q);
+        if (v->answer && s->answer) {
+            char *a = paragraph(s->answer);
+            ui_wrap(v, cb, qx, qy + 2, cb->w - qx - 2, 2, R_GOOD | AF_BOLD, a);
+            free(a);
+        } else if (s->answer)
             ui_put(v, cb, qx, qy + 2, w, R_NORMAL, "(a: the answer)");
     }
     if (v->msg[0])
