@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fastpath.h"
 #include "heap.h"
+#include "openshop_fast.h"
 #include "rng.h"
 
 /* Independent streams from one --seed: orders, ties, the receiver subset. */
@@ -479,6 +481,8 @@ struct sim {
     int *pool;        /* dynamic: q's receivers not chosen yet, pool[q*nrecv ..] */
     int *npool;
     double *est;      /* dynamic, async: when p will have received all chosen so far */
+    struct oshop *oshop;   /* open-shop's fast path (openshop_fast.h) instead of pool and
+                              choose, NULL if not taken */
     struct heap heap;
     struct rng ties;
     const volatile sig_atomic_t *cancel;   /* exchange_opts.cancel */
@@ -507,6 +511,8 @@ static inline int next_receiver(struct sim *s, int q, double t, int *slot)
         *slot = s->cursor[q] = skip_own(x, q, s->cursor[q], x->nrecv);
         return x->order[(size_t)q * x->nrecv + *slot];
     }
+    if (s->oshop)
+        return *slot = oshop_choose(s->oshop, q);   /* the slot is the receiver itself */
     const int *pool = &s->pool[(size_t)q * x->nrecv];
     struct xchoice ch = {x, q, t, pool, s->npool[q],
                          x->model == MODEL_SYNC ? x->eng.recv_free : s->est};
@@ -520,8 +526,13 @@ static inline int commit(struct sim *s, int q, int slot)
     if (!s->dynamic)
         return s->cursor[q]++;
     struct exchange *x = s->x;
-    int *pool = &s->pool[(size_t)q * x->nrecv];
     int row = s->cursor[q]++;
+    if (s->oshop) {
+        x->order[(size_t)q * x->nrecv + row] = slot;
+        oshop_take(s->oshop, q, slot);
+        return row;
+    }
+    int *pool = &s->pool[(size_t)q * x->nrecv];
     x->order[(size_t)q * x->nrecv + row] = pool[slot];
     pool[slot] = pool[--s->npool[q]];
     return row;
@@ -577,14 +588,19 @@ static int ready(struct sim *s, int q, double t, char **cause)
         }
         if (book(s, q, p, commit(s, q, slot), cause) < 0)
             return -1;
+        if (s->oshop)
+            oshop_update(s->oshop, p);   /* its receive port's time grew */
         if (--s->left[q] > 0)
             push(s, XEV_READY, x->eng.send_free[q], q, -1);
         return 0;
     }
     struct xfer f = xfer_times(x->c, q, p, t, s->est ? s->est[p] : 0);
     commit(s, q, slot);
-    if (s->est)
+    if (s->est) {
         s->est[p] = f.recv_end;
+        if (s->oshop)
+            oshop_update(s->oshop, p);
+    }
     push_arrival(s, q);
     if (--s->left[q] > 0)
         push(s, XEV_READY, f.send_end, q, -1);
@@ -926,15 +942,19 @@ int exchange_run(struct exchange *x, const struct cluster *c, enum model m,
     x->row = xmalloc((ntr ? ntr : 1) * sizeof *x->row);
     if (s.dynamic) {
         /* the own entry first: it costs nothing and is decided at once */
-        s.pool = xmalloc((size_t)n * nrecv * sizeof *s.pool);
-        s.npool = xcalloc((size_t)n, sizeof *s.npool);
         s.est = xcalloc((size_t)n, sizeof *s.est);
-        for (int q = 0; q < n; q++) {
+        for (int q = 0; q < n; q++)
             if (is_recv[q])
                 x->order[(size_t)q * nrecv + s.cursor[q]++] = q;
-            for (int k = 0; k < nrecv; k++)
-                if (recv[k] != q)
-                    s.pool[(size_t)q * nrecv + s.npool[q]++] = recv[k];
+        if (ops->choose == choose_open_shop && fastpath_on()) {
+            s.oshop = oshop_new(n, recv, nrecv, m == MODEL_SYNC ? x->eng.recv_free : s.est);
+        } else {
+            s.pool = xmalloc((size_t)n * nrecv * sizeof *s.pool);
+            s.npool = xcalloc((size_t)n, sizeof *s.npool);
+            for (int q = 0; q < n; q++)
+                for (int k = 0; k < nrecv; k++)
+                    if (recv[k] != q)
+                        s.pool[(size_t)q * nrecv + s.npool[q]++] = recv[k];
         }
     }
     if (!s.at_ready)
@@ -951,6 +971,7 @@ int exchange_run(struct exchange *x, const struct cluster *c, enum model m,
     free(s.pool);
     free(s.npool);
     free(s.est);
+    oshop_free(s.oshop);
     heap_free(&s.heap);
     if (rc < 0) {
         exchange_free(x);
