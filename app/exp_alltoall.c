@@ -145,7 +145,7 @@ static int run_point(const struct aopts *o, int g, const struct cluster *c, doub
             nrecv = random_receivers(&r, n, pct, recv);
         }
         struct exchange_opts xo = {.pattern = groups[g].pattern, .recv = recv, .nrecv = nrecv,
-                                   .ops = ops, .seed = seed, .order = order};
+                                   .ops = ops, .seed = seed, .order = order, .lean = true};
         struct exchange x;
         char *cause = NULL;
         if (exchange_run(&x, c, groups[g].model, &xo, &cause) < 0) {
@@ -157,7 +157,7 @@ static int run_point(const struct aopts *o, int g, const struct cluster *c, doub
         add(st, x.completion);
         st->lb += x.lower_bound;
         /* a fixed order is the same for every run of the point: keep it */
-        if (fixed_order(ops) && !order && !o->random_recv) {
+        if (fixed_order(ops) && !order && !o->random_recv && x.order) {
             order = xmalloc((size_t)n * nrecv * sizeof *order);
             memcpy(order, x.order, (size_t)n * nrecv * sizeof *order);
         }
