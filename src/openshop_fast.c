@@ -23,6 +23,8 @@ struct oshop {
     unsigned char *at;      /* rank -> its j in its block's ord */
     uint64_t *prefix;       /* prefix[w * 64 + j]: the bits of ord[w * 64 + 0 .. j] */
     int *border;            /* the blocks by their least ranks' order (ord[w * 64]) */
+    double *bkey;           /* in border's order: the key and the rank of each block's */
+    int *brank;             /* least, so that a choice reads them one after the other */
     int *bat;               /* block -> its place in border */
     int *npool;             /* per sender: receivers left */
     int *wanted;            /* per rank: senders that have it in their pool; at 0 its key
@@ -89,6 +91,8 @@ struct oshop *oshop_new(int n, const int *recv, int nrecv, const double *free_at
     o->at = xmalloc((size_t)nrecv);
     o->prefix = xmalloc((size_t)o->nblocks * 64 * sizeof *o->prefix);
     o->border = xmalloc((size_t)o->nblocks * sizeof *o->border);
+    o->bkey = xmalloc((size_t)o->nblocks * sizeof *o->bkey);
+    o->brank = xmalloc((size_t)o->nblocks * sizeof *o->brank);
     o->bat = xmalloc((size_t)o->nblocks * sizeof *o->bat);
     o->npool = xmalloc((size_t)n * sizeof *o->npool);
     o->wanted = xmalloc((size_t)nrecv * sizeof *o->wanted);
@@ -110,8 +114,11 @@ struct oshop *oshop_new(int n, const int *recv, int nrecv, const double *free_at
         o->border[w] = w;
     }
     qsort_r(o->border, (size_t)o->nblocks, sizeof *o->border, cmp_block, o);
-    for (int i = 0; i < o->nblocks; i++)
+    for (int i = 0; i < o->nblocks; i++) {
         o->bat[o->border[i]] = i;
+        o->brank[i] = least_of(o, o->border[i]);
+        o->bkey[i] = o->key[o->brank[i]];
+    }
     for (int q = 0; q < n; q++) {
         uint64_t *b = &o->bits[(size_t)q * o->nblocks];
         for (int w = 0; w < o->nblocks; w++)
@@ -135,6 +142,8 @@ void oshop_free(struct oshop *o)
     free(o->at);
     free(o->prefix);
     free(o->border);
+    free(o->bkey);
+    free(o->brank);
     free(o->bat);
     free(o->npool);
     free(o->wanted);
@@ -146,10 +155,11 @@ int oshop_choose(struct oshop *o, int q)
 {
     const uint64_t *b = &o->bits[(size_t)q * o->nblocks];
     int best = -1;
+    double best_key = 0;
     for (int i = 0; i < o->nblocks; i++) {
-        int w = o->border[i];
-        if (best >= 0 && less(o, best, least_of(o, w)))
+        if (best >= 0 && (best_key < o->bkey[i] || (best_key == o->bkey[i] && best < o->brank[i])))
             break;   /* this block's least and all after it are past the best */
+        int w = o->border[i];
         uint64_t m = b[w];
         if (!m)
             continue;
@@ -160,8 +170,10 @@ int oshop_choose(struct oshop *o, int q)
         for (int step = 32; step > 0; step /= 2)
             j += (pre[j + step - 1] & m) ? 0 : step;
         int k = o->ord[(size_t)w * 64 + j];
-        if (best < 0 || less(o, k, best))
+        if (best < 0 || less(o, k, best)) {
             best = k;
+            best_key = o->key[k];
+        }
     }
     return o->recv[best];
 }
@@ -195,19 +207,30 @@ static void rekey(struct oshop *o, int k, double key)
     ord[j] = k;
     if (j != j0)
         refix(o, w, j < j0 ? j : j0, j < j0 ? j0 : j);
+    if (j != 0 && j0 != 0)
+        return;   /* the block's least is the same */
     /* the block's place among the blocks */
-    int i = o->bat[w];
-    while (i + 1 < o->nblocks && less(o, least_of(o, o->border[i + 1]), ord[0])) {
+    int i = o->bat[w], least = ord[0];
+    double lk = o->key[least];
+#define BLESS(ka, ra, kb, rb) ((ka) < (kb) || ((ka) == (kb) && (ra) < (rb)))
+    while (i + 1 < o->nblocks && BLESS(o->bkey[i + 1], o->brank[i + 1], lk, least)) {
         o->border[i] = o->border[i + 1];
+        o->bkey[i] = o->bkey[i + 1];
+        o->brank[i] = o->brank[i + 1];
         o->bat[o->border[i]] = i;
         i++;
     }
-    while (i > 0 && less(o, ord[0], least_of(o, o->border[i - 1]))) {
+    while (i > 0 && BLESS(lk, least, o->bkey[i - 1], o->brank[i - 1])) {
         o->border[i] = o->border[i - 1];
+        o->bkey[i] = o->bkey[i - 1];
+        o->brank[i] = o->brank[i - 1];
         o->bat[o->border[i]] = i;
         i--;
     }
+#undef BLESS
     o->border[i] = w;
+    o->bkey[i] = lk;
+    o->brank[i] = least;
     o->bat[w] = i;
 }
 
