@@ -7,6 +7,7 @@
 #include "explain.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -183,16 +184,42 @@ static void csv_header(FILE *fp)
                 "recv_end,hold\n");
 }
 
+/* report_num's text of x through a small cache keyed by x's bits: a table's
+ * times repeat (the rows of one sender, the ties of a run), and the text is
+ * a function of the bits alone.  *len gets its length. */
+static const char *num_cached(double x, size_t *len)
+{
+    enum { SLOTS = 512 };
+    static struct {
+        uint64_t bits;
+        bool used;
+        unsigned char len;
+        char text[NUMFMT_SIZE];
+    } cache[SLOTS];
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    size_t at = (size_t)((b * UINT64_C(0x9e3779b97f4a7c15)) >> 55) % SLOTS;
+    if (!cache[at].used || cache[at].bits != b) {
+        numfmt_shortest(cache[at].text, x);
+        cache[at].bits = b;
+        cache[at].used = true;
+        cache[at].len = (unsigned char)strlen(cache[at].text);
+    }
+    *len = cache[at].len;
+    return cache[at].text;
+}
+
 /* One transfer's row (seq from 0): the names as csvfield_put writes them,
  * the seven times as report_num does, in one write (a time equal to the one
- * before it, as send_end and link_start often are, is not formatted again). */
+ * before it, as send_end and link_start often are, is not looked up again). */
 static void csv_row(FILE *fp, const char *sched, int seq, const char *from, const char *to,
                     double start, double send_end, double link_start, double link_end,
                     double recv_start, double recv_end, double hold)
 {
     const double v[7] = {start, send_end, link_start, link_end, recv_start, recv_end, hold};
     enum { NAME_MAX_IN_LINE = 200 };
-    char line[3 * NAME_MAX_IN_LINE + 7 * NUMFMT_SIZE + 32], num[NUMFMT_SIZE];
+    char line[3 * NAME_MAX_IN_LINE + 7 * NUMFMT_SIZE + 32];
+    const char *num = "";
     size_t n = 0, len = 0;
     size_t ls = csvfield_bare_len(sched, NAME_MAX_IN_LINE),
            lf = csvfield_bare_len(from, NAME_MAX_IN_LINE), lt = csvfield_bare_len(to, NAME_MAX_IN_LINE);
@@ -221,10 +248,8 @@ static void csv_row(FILE *fp, const char *sched, int seq, const char *from, cons
         n += lt;
     }
     for (int i = 0; i < 7; i++) {
-        if (i == 0 || memcmp(&v[i], &v[i - 1], sizeof v[i]) != 0) {
-            numfmt_shortest(num, v[i]);
-            len = strlen(num);
-        }
+        if (i == 0 || memcmp(&v[i], &v[i - 1], sizeof v[i]) != 0)
+            num = num_cached(v[i], &len);
         line[n++] = ',';
         memcpy(line + n, num, len);
         n += len;
