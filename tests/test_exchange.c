@@ -1077,7 +1077,7 @@ static struct cluster *lean_cluster(uint64_t seed, int n, int kind)
 
 static void test_lean(void)
 {
-    static const int sizes[] = {1, 2, 5, 33, 120};
+    static const int sizes[] = {1, 2, 5, 33, 80};
     int runs = 0, same = 0, events = 0, small = 0;
     for (int a = 0; a < XSCHED_COUNT; a++)
         for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
@@ -1087,7 +1087,7 @@ static void test_lean(void)
                         int n = sizes[si];
                         uint64_t seed = (uint64_t)(a * 1000 + n * 10 + kind * 4 + m * 2 + pat);
                         struct cluster *c = lean_cluster(seed, n, kind);
-                        int recv[120], nrecv = 0;
+                        int recv[80], nrecv = 0;
                         for (int i = (int)(seed % 3); i < n; i += 3)
                             recv[nrecv++] = i;
                         if (nrecv == 0)
