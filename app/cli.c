@@ -436,6 +436,15 @@ static int cmd_run(int argc, char **argv, bool compare)
     }
     struct run *runs = xcalloc((size_t)k, sizeof *runs);
     bool lean = o.summary && fmt <= REPORT_JSON;   /* only the result is printed */
+    /* run --format csv: the table needs no record kept, the rows are written as
+       a lean engine books them (report_csv_stream_book), where the scheduler
+       allows a lean engine; else from the records afterwards, as before */
+    struct report_csv_stream stream = {stdout, c, ops[0]->name, 0};
+    if (!compare && !o.summary && fmt == REPORT_CSV) {
+        lean = true;
+        o.s.sopt.on_book = report_csv_stream_book;
+        o.s.sopt.on_book_ctx = &stream;
+    }
     int done = 0;
     for (; done < k; done++)
         if (session_run(&runs[done], &o.s, c, m, ops[done], lean, RUN_OPT_SMALL, &cause) < 0)
@@ -445,7 +454,10 @@ static int cmd_run(int argc, char **argv, bool compare)
         status = cli_fail(cause, lua_sched_is(ops[done]) ? 2 : 1);   /* a bad script is bad input */
     else if (fmt == REPORT_SMPI)
         status = smpi_out(&runs[0], o.output);
-    else
+    else if (o.s.sopt.on_book && runs[0].eng.lean) {
+        if (stream.rows == 0)   /* streamed; no booking (one node): the header alone */
+            report_run_csv(stdout, &runs[0], false, true);
+    } else
         print_result(&o, fmt, runs, k, compare, &so);
     for (int i = 0; i < done; i++)
         run_free(&runs[i]);

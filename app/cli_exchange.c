@@ -82,7 +82,7 @@ int cli_exchange(const struct cli_opts *o, bool compare)
     struct exchange *xs = xcalloc((size_t)k, sizeof *xs);
     int done = 0;
     for (; done < k; done++)
-        if (session_exchange(&o->s, c, names[done], false, &xs[done], &cause) < 0)
+        if (session_exchange(&o->s, c, names[done], false, o->summary, &xs[done], &cause) < 0)
             break;
     int status = 0;
     if (done < k) {

@@ -93,7 +93,7 @@ static int print_numbers(const struct slide *sl, const struct session_opts *o, c
         int done = 0;
         for (; done < k; done++) {
             names[done] = sl->nsched ? sl->sched[done] : "caterpillar";
-            if (session_exchange(o, c, names[done], false, &x[done], cause) < 0) {
+            if (session_exchange(o, c, names[done], false, false, &x[done], cause) < 0) {
                 rc = -1;
                 break;
             }

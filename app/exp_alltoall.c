@@ -174,7 +174,7 @@ static int point_runs(const struct point *pt, const struct cluster *c, double pc
             nrecv = random_receivers(&r, n, pct, recv);
         }
         struct exchange_opts xo = {.pattern = pt->pattern, .recv = recv, .nrecv = nrecv,
-                                   .ops = ops, .seed = seed, .order = order};
+                                   .ops = ops, .seed = seed, .order = order, .lean = true};
         struct exchange x;
         char *cause = NULL;
         if (exchange_run(&x, c, pt->model, &xo, &cause) < 0) {
@@ -186,7 +186,7 @@ static int point_runs(const struct point *pt, const struct cluster *c, double pc
         add(st, x.completion);
         st->lb += x.lower_bound;
         /* a fixed order is the same for every run of the point: keep it */
-        if (fixed_order(ops) && !order && !pt->random_recv) {
+        if (fixed_order(ops) && !order && !pt->random_recv && x.order) {
             order = xmalloc((size_t)n * nrecv * sizeof *order);
             memcpy(order, x.order, (size_t)n * nrecv * sizeof *order);
         }

@@ -31,7 +31,7 @@ enum cluster_kind {
  */
 #define CLUSTER_MAX_TIME 1e100
 #define CLUSTER_MAX_GRAPH_NODES 4096
-#define CLUSTER_MAX_NODES 1000000     /* a node table: what a cluster file may hold */
+#define CLUSTER_MAX_NODES 10000000    /* a node table: what a cluster file may hold */
 #define CLUSTER_MAX_MATRIX_NODES 4096 /* a latency matrix (n*n distances) */
 /* A CSV input (file or standard input) is refused beyond this size (a 4096-node
  * latency matrix of 24-character numbers is 400 MB), and any of its lines

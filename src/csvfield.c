@@ -19,6 +19,19 @@ bool csvfield_needs_quotes(const char *s)
                      strpbrk(s, ",\"\r\n") != NULL);
 }
 
+size_t csvfield_bare_len(const char *s, size_t max)
+{
+    if (s[0] == '#' || (s[0] && is_blank(s[0])))
+        return (size_t)-1;
+    size_t n = 0;
+    for (; s[n]; n++) {
+        char ch = s[n];
+        if (ch == ',' || ch == '"' || ch == '\r' || ch == '\n' || n >= max)
+            return (size_t)-1;
+    }
+    return n > 0 && is_blank(s[n - 1]) ? (size_t)-1 : n;
+}
+
 void csvfield_put(FILE *fp, const char *s)
 {
     if (csvfield_needs_quotes(s))

@@ -19,6 +19,10 @@
  */
 bool csvfield_needs_quotes(const char *s);
 
+/* s's length if it is written bare (it needs no quotes) and is at most max
+ * bytes long, else (size_t)-1: one pass, for writers that build a line. */
+size_t csvfield_bare_len(const char *s, size_t max);
+
 /* s as one field: bare, or quoted by libcsv (csv_fwrite: "" for a quote). */
 void csvfield_put(FILE *fp, const char *s);
 

@@ -600,6 +600,13 @@ static void node_row(struct loader *ld, int line)
     if (!ok)
         return;
     const char *klass = field(ld, COL_CLASS), *group = field(ld, COL_GROUP);
+    if (count > MAX_NODES - c->n) {   /* refused before any copy is made */
+        if (!ld->too_many)
+            diag_error(ld->d, ld->file, line, NULL, "too many nodes (a %s has at most %d)",
+                       cluster_kind_name(c->kind), MAX_NODES);
+        ld->too_many = true;
+        return;
+    }
     for (int i = 1; i <= count; i++) {
         char *full = count == 1 ? NULL : xasprintf("%s-%d", name, i);
         int k;

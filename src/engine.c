@@ -217,6 +217,11 @@ int engine_book(struct engine *e, int from, int to, int msg, const char *reason,
     if (e->lean) {
         t.reason = NULL;
         e->last = t;
+        if (e->on_book) {
+            struct timing tm = {t.start, t.send_end, t.link_start, t.link_end,
+                                t.recv_start, t.recv_end, t.hold, t.free};
+            e->on_book(e->on_book_ctx, e->ntr, from, to, &tm);
+        }
         lean_push(e, &t, e->ntr++);
     } else {
         if (reason && reason[0]) {

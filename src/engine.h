@@ -107,6 +107,9 @@ struct engine;
  * transfer is from -> to (see engine_set_lean). */
 typedef void (*engine_event_fn)(void *ctx, const struct engine *e, const struct event *ev,
                                 int from, int to);
+/* A lean engine's bookings, one at a time in booking order (seq from 0): from
+ * -> to at the times tm, what the full engine's record of it would hold. */
+typedef void (*engine_book_fn)(void *ctx, int seq, int from, int to, const struct timing *tm);
 
 struct engine {
     const struct cluster *c;
@@ -138,6 +141,9 @@ struct engine {
                                    policy's not_before was wrong) */
     engine_event_fn on_event;   /* lean: called for every event, or NULL */
     void *on_event_ctx;
+    engine_book_fn on_book;     /* lean: called for every booking, or NULL (set it after
+                                   engine_set_lean; --format csv streams its rows so) */
+    void *on_book_ctx;
 };
 
 /* A broadcast of one message from c->source. Returns 0 or -1 with *cause. */

@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fastpath.h"
 #include "heap.h"
+#include "openshop_fast.h"
 #include "rng.h"
 
 /* Independent streams from one --seed: orders, ties, the receiver subset. */
@@ -363,6 +365,64 @@ static void order_greedy(const struct cluster *c, int n, const int *recv, int nr
 
 /* ---- the fixed orders as ops tables' build() ---- */
 
+/* The rotations of lean runs (xsched_ops.rotation): the draws of the builds below. */
+static void caterpillar_starts(int n, const int *recv, int nrecv, int *start)
+{
+    for (int i = 0, k = 0; i < n; i++) {
+        while (k < nrecv && recv[k] < i)
+            k++;
+        start[i] = k == nrecv ? 0 : k;
+    }
+}
+
+static int rot_caterpillar(const struct cluster *c, const int *recv, int nrecv, struct rng *r,
+                           int *start, int *first)
+{
+    (void)r;
+    (void)first;
+    caterpillar_starts(c->n, recv, nrecv, start);
+    return 0;
+}
+
+static void rspb_starts(const struct cluster *c, int nrecv, struct rng *r, int *start)
+{
+    int n = c->n;
+    if (nrecv == n) {
+        for (int i = 0; i < n; i++)
+            start[i] = i;
+        shuffle(r, start, n);
+    } else {
+        for (int i = 0; i < n; i++)
+            start[i] = (int)rng_below(r, (uint64_t)nrecv);
+    }
+}
+
+static int rot_rspb(const struct cluster *c, const int *recv, int nrecv, struct rng *r,
+                    int *start, int *first)
+{
+    (void)recv;
+    (void)first;
+    rspb_starts(c, nrecv, r, start);
+    return 0;
+}
+
+static void orspb_firsts(int nrecv, struct rng *r, int *first)
+{
+    for (int k = 0; k < nrecv; k++)
+        first[k] = k;
+    shuffle(r, first, nrecv);
+}
+
+static int rot_orspb(const struct cluster *c, const int *recv, int nrecv, struct rng *r,
+                     int *start, int *first)
+{
+    (void)c;
+    (void)recv;
+    (void)start;
+    orspb_firsts(nrecv, r, first);
+    return 1;
+}
+
 static void build_random(const struct cluster *c, const int *recv, int nrecv, struct rng *r,
                          int *order, const volatile sig_atomic_t *cancel)
 {
@@ -389,14 +449,7 @@ static void build_rspb(const struct cluster *c, const int *recv, int nrecv, stru
 {
     (void)cancel;
     int n = c->n, *start = xmalloc((size_t)n * sizeof *start);
-    if (nrecv == n) {
-        for (int i = 0; i < n; i++)
-            start[i] = i;
-        shuffle(r, start, n);
-    } else {
-        for (int i = 0; i < n; i++)
-            start[i] = (int)rng_below(r, (uint64_t)nrecv);
-    }
+    rspb_starts(c, nrecv, r, start);
     exchange_rspb(n, recv, nrecv, start, order);
     free(start);
 }
@@ -406,9 +459,7 @@ static void build_orspb(const struct cluster *c, const int *recv, int nrecv, str
 {
     (void)cancel;
     int *first = xmalloc((size_t)nrecv * sizeof *first);
-    for (int k = 0; k < nrecv; k++)
-        first[k] = k;
-    shuffle(r, first, nrecv);
+    orspb_firsts(nrecv, r, first);
     exchange_orspb(c->n, recv, nrecv, first, order);
     free(first);
 }
@@ -479,6 +530,16 @@ struct sim {
     int *pool;        /* dynamic: q's receivers not chosen yet, pool[q*nrecv ..] */
     int *npool;
     double *est;      /* dynamic, async: when p will have received all chosen so far */
+    double *send_free, *recv_free;   /* per node: the ports' times (the engine's arrays,
+                                        or the lean run's own) */
+    bool lean;        /* exchange_opts.lean: no engine, no records (book_lean) */
+    int *rot_start;   /* lean, a rotation order without its table: row q is
+                         recv[(rot_start[q] + k) % nrecv] */
+    int *rot_first;   /* ... or its k-th entry recv[(rot_first[k] + q) % nrecv] */
+    void (*on_book)(void *ctx, const struct transfer *t, int row);
+    void *ctx;
+    struct oshop *oshop;   /* open-shop's fast path (openshop_fast.h) instead of pool and
+                              choose, NULL if not taken */
     struct heap heap;
     struct rng ties;
     const volatile sig_atomic_t *cancel;   /* exchange_opts.cancel */
@@ -489,10 +550,20 @@ static void push(struct sim *s, int kind, double time, int q, int row)
     heap_push_seq(&s->heap, time, rng_next(&s->ties), ev_pack(kind, q, row));
 }
 
-/* The first row >= k (below limit: the rows decided so far) that is not q's own entry. */
-static int skip_own(const struct exchange *x, int q, int k, int limit)
+/* q's k-th receiver: from the table, or from the rotation a lean run keeps instead. */
+static inline int order_at(const struct sim *s, int q, int k)
 {
-    while (k < limit && x->order[(size_t)q * x->nrecv + k] == q)
+    const struct exchange *x = s->x;
+    if (x->order)
+        return x->order[(size_t)q * x->nrecv + k];
+    int j = s->rot_start ? s->rot_start[q] + k : s->rot_first[k] + q % x->nrecv;
+    return x->recv[j >= x->nrecv ? j - x->nrecv : j];
+}
+
+/* The first row >= k (below limit: the rows decided so far) that is not q's own entry. */
+static int skip_own(const struct sim *s, int q, int k, int limit)
+{
+    while (k < limit && order_at(s, q, k) == q)
         k++;
     return k;
 }
@@ -504,12 +575,14 @@ static inline int next_receiver(struct sim *s, int q, double t, int *slot)
 {
     struct exchange *x = s->x;
     if (!s->dynamic) {
-        *slot = s->cursor[q] = skip_own(x, q, s->cursor[q], x->nrecv);
-        return x->order[(size_t)q * x->nrecv + *slot];
+        *slot = s->cursor[q] = skip_own(s, q, s->cursor[q], x->nrecv);
+        return order_at(s, q, *slot);
     }
+    if (s->oshop)
+        return *slot = oshop_choose(s->oshop, q);   /* the slot is the receiver itself */
     const int *pool = &s->pool[(size_t)q * x->nrecv];
     struct xchoice ch = {x, q, t, pool, s->npool[q],
-                         x->model == MODEL_SYNC ? x->eng.recv_free : s->est};
+                         x->model == MODEL_SYNC ? s->recv_free : s->est};
     *slot = x->ops->choose(&ch);
     return pool[*slot];
 }
@@ -520,16 +593,59 @@ static inline int commit(struct sim *s, int q, int slot)
     if (!s->dynamic)
         return s->cursor[q]++;
     struct exchange *x = s->x;
-    int *pool = &s->pool[(size_t)q * x->nrecv];
     int row = s->cursor[q]++;
+    if (s->oshop) {
+        x->order[(size_t)q * x->nrecv + row] = slot;
+        oshop_take(s->oshop, q, slot);
+        return row;
+    }
+    int *pool = &s->pool[(size_t)q * x->nrecv];
     x->order[(size_t)q * x->nrecv + row] = pool[slot];
     pool[slot] = pool[--s->npool[q]];
     return row;
 }
 
+/* A lean run's booking: the engine's earliest-time booking of q -> p (the
+ * sender holds its own message from 0; engine_earliest, engine_book) on the
+ * ports' times alone, and the summary's sums as exchange_run makes them from
+ * the records (a wait: start > wait_start). */
+static void book_lean(struct sim *s, int q, int p, int row)
+{
+    struct exchange *x = s->x;
+    double sf = s->send_free[q];
+    struct timing_ports at = {0.0 > sf ? 0.0 : sf, s->recv_free[p], -INFINITY};
+    struct timing tm = {0};
+    timing_of(x->c, x->model, q, p, &at, &tm);   /* the timing rule (timing.h) */
+    s->send_free[q] = tm.free;
+    if (timing_holds_recv_port(x->model))
+        s->recv_free[p] = tm.recv_end;
+    if (tm.hold > x->completion)
+        x->completion = tm.hold;
+    if (at.ready < tm.start) {
+        x->nwaits++;
+        x->idle += tm.start - at.ready;
+    }
+    if (s->on_book) {
+        struct transfer t;
+        memset(&t, 0, sizeof t);
+        t.from = q;
+        t.to = p;
+        t.msg = q * x->n + p;
+        t.seq = x->ntr;
+        t.wait_start = at.ready;
+        transfer_set_times(&t, &tm);
+        s->on_book(s->ctx, &t, row);
+    }
+    x->ntr++;
+}
+
 static int book(struct sim *s, int q, int p, int row, char **cause)
 {
     struct exchange *x = s->x;
+    if (s->lean) {
+        book_lean(s, q, p, row);
+        return 0;
+    }
     char *why = NULL;
     if (engine_book(&x->eng, q, p, q * x->n + p, NULL, &why) < 0) {
         set_cause(cause, "exchange: %s", why);
@@ -537,6 +653,9 @@ static int book(struct sim *s, int q, int p, int row, char **cause)
         return -1;
     }
     x->row[x->eng.ntr - 1] = row;
+    x->ntr = x->eng.ntr;
+    if (s->on_book)
+        s->on_book(s->ctx, &x->eng.tr[x->eng.ntr - 1], row);
     return 0;
 }
 
@@ -544,12 +663,12 @@ static int book(struct sim *s, int q, int p, int row, char **cause)
 static void push_arrival(struct sim *s, int q)
 {
     struct exchange *x = s->x;
-    int row = s->brow[q] = skip_own(x, q, s->brow[q], s->cursor[q]);
+    int row = s->brow[q] = skip_own(s, q, s->brow[q], s->cursor[q]);
     if (row >= s->cursor[q] || s->pending[q])
         return;   /* not decided yet, or one is in the heap already */
-    int p = x->order[(size_t)q * x->nrecv + row];
+    int p = order_at(s, q, row);
     /* sends follow each other: this one starts when the last booked one's s ends */
-    push(s, XEV_ARRIVAL, xfer_times(x->c, q, p, x->eng.send_free[q], 0).arrival, q, row);
+    push(s, XEV_ARRIVAL, xfer_times(x->c, q, p, s->send_free[q], 0).arrival, q, row);
     s->pending[q] = 1;
 }
 
@@ -570,21 +689,26 @@ static int ready(struct sim *s, int q, double t, char **cause)
     struct exchange *x = s->x;
     int slot, p = next_receiver(s, q, t, &slot);
     if (x->model == MODEL_SYNC) {
-        double free_at = x->eng.recv_free[p];
+        double free_at = s->recv_free[p];
         if (free_at > t) {
             push(s, XEV_READY, free_at, q, -1);
             return 0;
         }
         if (book(s, q, p, commit(s, q, slot), cause) < 0)
             return -1;
+        if (s->oshop)
+            oshop_update(s->oshop, p);   /* its receive port's time grew */
         if (--s->left[q] > 0)
-            push(s, XEV_READY, x->eng.send_free[q], q, -1);
+            push(s, XEV_READY, s->send_free[q], q, -1);
         return 0;
     }
     struct xfer f = xfer_times(x->c, q, p, t, s->est ? s->est[p] : 0);
     commit(s, q, slot);
-    if (s->est)
+    if (s->est) {
         s->est[p] = f.recv_end;
+        if (s->oshop)
+            oshop_update(s->oshop, p);
+    }
     push_arrival(s, q);
     if (--s->left[q] > 0)
         push(s, XEV_READY, f.send_end, q, -1);
@@ -594,8 +718,7 @@ static int ready(struct sim *s, int q, double t, char **cause)
 /* Async: q's message of row `row` arrives; book it and queue q's next one. */
 static int arrive(struct sim *s, int q, int row, char **cause)
 {
-    struct exchange *x = s->x;
-    if (book(s, q, x->order[(size_t)q * x->nrecv + row], row, cause) < 0)
+    if (book(s, q, order_at(s, q, row), row, cause) < 0)
         return -1;
     s->pending[q] = 0;
     s->brow[q] = row + 1;
@@ -667,16 +790,19 @@ const struct xsched_ops xsched_caterpillar = {
     .name = "caterpillar",
     .summary = "node i sends to i, i+1, ... (the receivers from the first >= i, cyclically)",
     .cost = "O(n R)", .models = BOTH_MODELS, .build = build_caterpillar,
+    .rotation = rot_caterpillar,
 };
 const struct xsched_ops xsched_rspb = {
     .name = "rspb",
     .summary = "Random_Starting_Point_Baseline: a random first receiver, then the caterpillar",
     .cost = "O(n R)", .models = BOTH_MODELS, .randomized = true, .build = build_rspb,
+    .rotation = rot_rspb,
 };
 const struct xsched_ops xsched_orspb = {
     .name = "orspb",
     .summary = "One_Random_Starting_Point_Baseline: a random order for node 0, shifted by one per node",
     .cost = "O(n R)", .models = BOTH_MODELS, .randomized = true, .build = build_orspb,
+    .rotation = rot_orspb,
 };
 const struct xsched_ops xsched_matching = {
     .name = "matching",
@@ -913,16 +1039,27 @@ int exchange_run(struct exchange *x, const struct cluster *c, enum model m,
     int n = c->n, nrecv = o->pattern == XPAT_ALL_TO_ALL ? n : o->nrecv;
     if (nrecv < 1)
         return set_cause(cause, "all-to-some needs at least one receiver");
+    /* A lean run keeps the ports' times, and the order table only where no
+     * rotation gives the rows (random, matching, greedy, open-shop, a given
+     * order): O(n) memory for caterpillar, RSPB and ORSPB. */
+    bool lean = o->lean && !o->timeline;
+    bool table = !lean || o->order || !ops->rotation;
     /* The size check, before anything is allocated: n * nrecv records
-     * (less the n sends to oneself at most, left out of the estimate). */
-    double messages = (double)n * nrecv, bytes = messages * EXCHANGE_BYTES_PER_MESSAGE;
+     * (less the n sends to oneself at most, left out of the estimate), or
+     * the lean run's order table. */
+    double messages = (double)n * nrecv, per = lean ? (double)sizeof(int) : EXCHANGE_BYTES_PER_MESSAGE;
+    double bytes = table ? messages * per : 0;
     if (bytes > EXCHANGE_MAX_BYTES)
         return set_cause(cause, "an exchange of %d senders and %d receivers books about %.0f "
-                         "transfers: about %.1f GiB of records (%d bytes each), more than the "
+                         "transfers: about %.1f GiB of %s (%.0f bytes each), more than the "
                          "%.0f GiB an exchange may take; use fewer nodes, or fewer receivers "
-                         "(--pattern all-to-some)", n, nrecv, messages,
-                         bytes / (1024.0 * 1024 * 1024), EXCHANGE_BYTES_PER_MESSAGE,
-                         EXCHANGE_MAX_BYTES / (1024.0 * 1024 * 1024));
+                         "(--pattern all-to-some)%s", n, nrecv, messages,
+                         bytes / (1024.0 * 1024 * 1024), lean ? "order table" : "records", per,
+                         EXCHANGE_MAX_BYTES / (1024.0 * 1024 * 1024),
+                         lean ? "" : ", or --summary with caterpillar, rspb or orspb");
+    if (n > EXCHANGE_MAX_NODES)
+        return set_cause(cause, "%d nodes are too many for a personalized exchange (at most %d)",
+                         n, EXCHANGE_MAX_NODES);
     int *recv = xmalloc((size_t)nrecv * sizeof *recv);
     if (o->pattern == XPAT_ALL_TO_ALL) {
         for (int i = 0; i < n; i++)
@@ -938,7 +1075,7 @@ int exchange_run(struct exchange *x, const struct cluster *c, enum model m,
                                  bad < 0 || bad >= n ? "not a node" : "listed twice");
             }
     }
-    if (engine_init_exchange(&x->eng, c, m, cause) < 0) {
+    if (!lean && engine_init_exchange(&x->eng, c, m, cause) < 0) {
         free(recv);
         return -1;
     }
@@ -950,8 +1087,23 @@ int exchange_run(struct exchange *x, const struct cluster *c, enum model m,
     x->n = n;
     x->nrecv = nrecv;
     x->recv = recv;
-    x->order = xmalloc((size_t)n * nrecv * sizeof *x->order);
-    if (o->order) {
+    x->lean = lean;
+    struct sim s;
+    memset(&s, 0, sizeof s);
+    if (table)
+        x->order = xmalloc((size_t)n * nrecv * sizeof *x->order);
+    if (!table) {
+        struct rng r;
+        rng_seed(&r, o->seed);
+        int *start = xmalloc((size_t)n * sizeof *start), *first = xmalloc((size_t)nrecv * sizeof *first);
+        if (ops->rotation(c, recv, nrecv, &r, start, first)) {
+            s.rot_first = first;
+            free(start);
+        } else {
+            s.rot_start = start;
+            free(first);
+        }
+    } else if (o->order) {
         memcpy(x->order, o->order, (size_t)n * nrecv * sizeof *x->order);
         if (check_order(x, x->order, cause) < 0) {
             exchange_free(x);
@@ -970,9 +1122,17 @@ int exchange_run(struct exchange *x, const struct cluster *c, enum model m,
     for (int k = 0; k < nrecv; k++)
         is_recv[recv[k]] = 1;
     size_t ntr = 0;
-    struct sim s;
-    memset(&s, 0, sizeof s);
     s.x = x;
+    s.lean = lean;
+    s.on_book = o->on_book;
+    s.ctx = o->ctx;
+    if (lean) {
+        s.send_free = xcalloc((size_t)n, sizeof *s.send_free);
+        s.recv_free = xcalloc((size_t)n, sizeof *s.recv_free);
+    } else {
+        s.send_free = x->eng.send_free;
+        s.recv_free = x->eng.recv_free;
+    }
     s.cancel = o->cancel;
     s.dynamic = !o->order && !ops->build;
     s.at_ready = m == MODEL_SYNC || s.dynamic;
@@ -984,18 +1144,23 @@ int exchange_run(struct exchange *x, const struct cluster *c, enum model m,
         s.left[q] = nrecv - is_recv[q];
         ntr += (size_t)s.left[q];
     }
-    x->row = xmalloc((ntr ? ntr : 1) * sizeof *x->row);
+    if (!lean)
+        x->row = xmalloc((ntr ? ntr : 1) * sizeof *x->row);
     if (s.dynamic) {
         /* the own entry first: it costs nothing and is decided at once */
-        s.pool = xmalloc((size_t)n * nrecv * sizeof *s.pool);
-        s.npool = xcalloc((size_t)n, sizeof *s.npool);
         s.est = xcalloc((size_t)n, sizeof *s.est);
-        for (int q = 0; q < n; q++) {
+        for (int q = 0; q < n; q++)
             if (is_recv[q])
                 x->order[(size_t)q * nrecv + s.cursor[q]++] = q;
-            for (int k = 0; k < nrecv; k++)
-                if (recv[k] != q)
-                    s.pool[(size_t)q * nrecv + s.npool[q]++] = recv[k];
+        if (ops->choose == choose_open_shop && fastpath_on()) {
+            s.oshop = oshop_new(n, recv, nrecv, m == MODEL_SYNC ? s.recv_free : s.est);
+        } else {
+            s.pool = xmalloc((size_t)n * nrecv * sizeof *s.pool);
+            s.npool = xcalloc((size_t)n, sizeof *s.npool);
+            for (int q = 0; q < n; q++)
+                for (int k = 0; k < nrecv; k++)
+                    if (recv[k] != q)
+                        s.pool[(size_t)q * nrecv + s.npool[q]++] = recv[k];
         }
     }
     if (!s.at_ready)
@@ -1012,13 +1177,22 @@ int exchange_run(struct exchange *x, const struct cluster *c, enum model m,
     free(s.pool);
     free(s.npool);
     free(s.est);
+    oshop_free(s.oshop);
+    free(s.rot_start);
+    free(s.rot_first);
+    if (lean) {
+        free(s.send_free);
+        free(s.recv_free);
+    }
     heap_free(&s.heap);
     if (rc < 0) {
         exchange_free(x);
         return -1;
     }
-    x->completion = x->eng.makespan;
     x->lower_bound = exchange_lower_bound(c, m, recv, nrecv, &x->bound_node, &x->bound_by_recv);
+    if (lean)
+        return 0;   /* book_lean kept the completion and the waits */
+    x->completion = x->eng.makespan;
     for (int i = 0; i < x->eng.ntr; i++) {
         double a, b;
         if (exchange_wait(x, i, &a, &b)) {

@@ -35,8 +35,10 @@
  *
  * Cost: O(n R log n) time (sync: plus one event each time a waiting sender
  * finds its receiver taken again) and O(n R) memory for n senders and R
- * receivers; building the orders of greedy takes O(n^2 R), open-shop's
- * choices O(n R^2), matching O(n^4).
+ * receivers (a lean run, exchange_opts.lean: O(n) for the rotation orders,
+ * 4 bytes a message of order table for the others); building the orders of greedy takes O(n^2 R), open-shop's
+ * choices O(n R^2) by the readable scan and O(n R^2 / 64) on the fast path
+ * (openshop_fast.h), matching O(n^4).
  */
 #ifndef HETCAST_EXCHANGE_H
 #define HETCAST_EXCHANGE_H
@@ -56,6 +58,7 @@
  * does not. */
 #define EXCHANGE_BYTES_PER_MESSAGE 120
 #define EXCHANGE_MAX_BYTES (2048.0 * 1024 * 1024)
+#define EXCHANGE_MAX_NODES 46340   /* n * n must fit an int message id */
 
 enum xpattern {
     XPAT_ALL_TO_ALL = 0,  /* every node sends to every other node */
@@ -102,6 +105,13 @@ struct xsched_ops {
        sender then waits and chooses anew), so it must not keep state.  The loop
        records the choice in the order table. */
     int (*choose)(const struct xchoice *ch);
+    /* A fixed order that is a rotation of the receivers (NULL if not): for a
+       lean run, which keeps O(n) instead of the table.  Fills start (n) so
+       that q's k-th receiver is recv[(start[q] + k) % nrecv] and returns 0,
+       or first (nrecv) so that it is recv[(first[k] + q) % nrecv] and returns
+       1, from the same draws of r as build. */
+    int (*rotation)(const struct cluster *c, const int *recv, int nrecv, struct rng *r,
+                    int *start, int *first);
 };
 
 #define XSCHED_COUNT 7   /* the tables in the list, for callers' arrays */
@@ -153,6 +163,16 @@ struct exchange_opts {
     const volatile sig_atomic_t *cancel;   /* NULL, or a flag polled while the orders
                              are built and every 4096 events: set, the run fails with
                              "cancelled" (the front door's q, Ctrl-C or signal) */
+    bool lean;            /* the summary only (--summary, the experiments): no engine
+                             and no records, the ports' times alone; the order table
+                             only where no rotation gives it (exchange.row and eng stay
+                             empty, exchange.order is NULL for caterpillar, rspb and
+                             orspb).  The same bookings: tests/test_exchange.c checks
+                             them event for event.  Ignored with timeline. */
+    /* NULL, or called with every transfer as it is booked, and its row (both
+       paths; a lean run's transfer has no reason) */
+    void (*on_book)(void *ctx, const struct transfer *t, int row);
+    void *ctx;
 };
 
 struct exchange {
@@ -166,7 +186,9 @@ struct exchange {
     int *recv;          /* the receivers, increasing node indices */
     int *order;         /* n * nrecv: order[q * nrecv + k], q's k-th receiver */
     int *row;           /* per transfer: its row k in its sender's order */
-    struct engine eng;  /* the transfers (eng.tr) and, if asked, the timeline */
+    struct engine eng;  /* the transfers (eng.tr) and, if asked, the timeline; empty if lean */
+    bool lean;          /* exchange_opts.lean: summary figures only */
+    int ntr;            /* transfers booked */
     double completion;  /* when the last receiver holds its last message */
     double lower_bound; /* max over nodes of max(total send time, total receive time) */
     int bound_node;     /* the node that sets the lower bound */

@@ -3,7 +3,8 @@
  * paths beside them (docs/performance.md, "Fast paths").
  *
  * Each fast path lives in a file of its own (fast_sort.c: the nodes sorted
- * by their times; csv_fastsplit.c: CSV lines split without libcsv) next to
+ * by their times; csv_fast.c: CSV lines split without libcsv; fef_fast.c;
+ * openshop_fast.c: open-shop's choice; numfmt_fast.c: numbers as text) next to
  * a plain version in the module that uses it, and must give exactly what
  * the plain one gives: tests/test_fastpaths.c and the fuzz harnesses run
  * both and compare.  The environment variable HETCAST_NO_FASTPATH (set,

@@ -4,12 +4,17 @@
  * with uselocale() around each number, so the program's own locale (the
  * view calls setlocale(LC_ALL, "")) never changes what is written.
  * hetcast is single-threaded; the locale is made by the first call.
+ * The fast path (numfmt_fast.c, fastpath.h) writes the same text from the
+ * double's bits, for most finite numbers, without snprintf, strtod or a
+ * locale; what it does not take comes here.
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
 
 #include "numfmt.h"
+#include "numfmt_fast.h"
+#include "fastpath.h"
 
 #include <locale.h>
 #include <math.h>
@@ -42,6 +47,8 @@ static void shortest(char *buf, double x, int lo)
 
 char *numfmt_shortest(char buf[NUMFMT_SIZE], double x)
 {
+    if (fastpath_on() && numfmt_fast_shortest(buf, x, 6))
+        return buf;
     if (isinf(x)) {
         strcpy(buf, x > 0 ? "inf" : "-inf");
         return buf;
@@ -57,6 +64,8 @@ char *numfmt_text(char buf[NUMFMT_SIZE], double x)
 {
     numfmt_shortest(buf, x);
     if (strlen(buf) > 12 && isfinite(x)) {
+        if (fastpath_on() && numfmt_fast_g(buf, x, 10))
+            return buf;
         locale_t loc = c_locale(), old = loc ? uselocale(loc) : (locale_t)0;
         snprintf(buf, NUMFMT_SIZE, "%.10g", x);
         if (loc)
@@ -67,6 +76,9 @@ char *numfmt_text(char buf[NUMFMT_SIZE], double x)
 
 char *numfmt_plain(char buf[NUMFMT_SIZE], double x)
 {
+    if (fastpath_on() && x != 0 && !(x == floor(x) && fabs(x) < 1e15) &&
+        numfmt_fast_shortest(buf, x, 15))
+        return buf;
     locale_t loc = c_locale(), old = loc ? uselocale(loc) : (locale_t)0;
     if (x == 0)
         strcpy(buf, "0");

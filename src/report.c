@@ -7,6 +7,7 @@
 #include "explain.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -177,6 +178,86 @@ void report_run_text(FILE *fp, const struct run *r, bool summary)
     report_summary_text(fp, r);
 }
 
+static void csv_header(FILE *fp)
+{
+    fprintf(fp, "scheduler,seq,from,to,send_start,send_end,link_start,link_end,recv_start,"
+                "recv_end,hold\n");
+}
+
+/* report_num's text of x through a small cache keyed by x's bits: a table's
+ * times repeat (the rows of one sender, the ties of a run), and the text is
+ * a function of the bits alone.  *len gets its length. */
+static const char *num_cached(double x, size_t *len)
+{
+    enum { SLOTS = 512 };
+    static struct {
+        uint64_t bits;
+        bool used;
+        unsigned char len;
+        char text[NUMFMT_SIZE];
+    } cache[SLOTS];
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    size_t at = (size_t)((b * UINT64_C(0x9e3779b97f4a7c15)) >> 55) % SLOTS;
+    if (!cache[at].used || cache[at].bits != b) {
+        numfmt_shortest(cache[at].text, x);
+        cache[at].bits = b;
+        cache[at].used = true;
+        cache[at].len = (unsigned char)strlen(cache[at].text);
+    }
+    *len = cache[at].len;
+    return cache[at].text;
+}
+
+/* One transfer's row (seq from 0): the names as csvfield_put writes them,
+ * the seven times as report_num does, in one write (a time equal to the one
+ * before it, as send_end and link_start often are, is not looked up again). */
+static void csv_row(FILE *fp, const char *sched, int seq, const char *from, const char *to,
+                    double start, double send_end, double link_start, double link_end,
+                    double recv_start, double recv_end, double hold)
+{
+    const double v[7] = {start, send_end, link_start, link_end, recv_start, recv_end, hold};
+    enum { NAME_MAX_IN_LINE = 200 };
+    char line[3 * NAME_MAX_IN_LINE + 7 * NUMFMT_SIZE + 32];
+    const char *num = "";
+    size_t n = 0, len = 0;
+    size_t ls = csvfield_bare_len(sched, NAME_MAX_IN_LINE),
+           lf = csvfield_bare_len(from, NAME_MAX_IN_LINE), lt = csvfield_bare_len(to, NAME_MAX_IN_LINE);
+    if (ls == (size_t)-1 || lf == (size_t)-1 || lt == (size_t)-1) {
+        /* a name to quote, or a long one: field by field */
+        csvfield_put(fp, sched);
+        fprintf(fp, ",%d,", seq + 1);
+        csvfield_put(fp, from);
+        fputc(',', fp);
+        csvfield_put(fp, to);
+    } else {
+        memcpy(line, sched, ls);
+        n = ls;
+        char digits[16];
+        int nd = 0;
+        for (unsigned u = (unsigned)seq + 1; u; u /= 10)
+            digits[nd++] = (char)('0' + u % 10);
+        line[n++] = ',';
+        while (nd > 0)
+            line[n++] = digits[--nd];
+        line[n++] = ',';
+        memcpy(line + n, from, lf);
+        n += lf;
+        line[n++] = ',';
+        memcpy(line + n, to, lt);
+        n += lt;
+    }
+    for (int i = 0; i < 7; i++) {
+        if (i == 0 || memcmp(&v[i], &v[i - 1], sizeof v[i]) != 0)
+            num = num_cached(v[i], &len);
+        line[n++] = ',';
+        memcpy(line + n, num, len);
+        n += len;
+    }
+    line[n++] = '\n';
+    fwrite(line, 1, n, fp);
+}
+
 void report_run_csv(FILE *fp, const struct run *r, bool summary, bool header)
 {
     if (summary) {
@@ -189,18 +270,21 @@ void report_run_csv(FILE *fp, const struct run *r, bool summary, bool header)
         return;
     }
     if (header)
-        fprintf(fp, "scheduler,seq,from,to,send_start,send_end,link_start,link_end,recv_start,"
-                    "recv_end,hold\n");
+        csv_header(fp);
     for (int i = 0; i < r->eng.ntr; i++) {
         const struct transfer *t = &r->eng.tr[i];
-        csvfield_put(fp, r->sched.ops->name);
-        fprintf(fp, ",%d,", i + 1);
-        csvfield_put(fp, nodename(r, t->from));
-        fputc(',', fp);
-        csvfield_put(fp, nodename(r, t->to));
-        fprintf(fp, ",%s,%s,%s,%s,%s,%s,%s\n", report_num(t->start), report_num(t->send_end), report_num(t->link_start),
-                report_num(t->link_end), report_num(t->recv_start), report_num(t->recv_end), report_num(t->hold));
+        csv_row(fp, r->sched.ops->name, i, nodename(r, t->from), nodename(r, t->to), t->start,
+                t->send_end, t->link_start, t->link_end, t->recv_start, t->recv_end, t->hold);
     }
+}
+
+void report_csv_stream_book(void *ctx, int seq, int from, int to, const struct timing *tm)
+{
+    struct report_csv_stream *st = ctx;
+    if (st->rows++ == 0)
+        csv_header(st->fp);
+    csv_row(st->fp, st->sched, seq, st->c->nodes[from].name, st->c->nodes[to].name, tm->start,
+            tm->send_end, tm->link_start, tm->link_end, tm->recv_start, tm->recv_end, tm->hold);
 }
 
 void report_run_json(FILE *fp, const struct run *r, bool summary)

@@ -28,6 +28,16 @@ const char *report_txt(double x);
 
 void report_run_text(FILE *fp, const struct run *r, bool summary);
 void report_run_csv(FILE *fp, const struct run *r, bool summary, bool header);
+/* report_run_csv's table written as a lean run books (engine_book_fn): the
+ * header before the first row, then each row as report_run_csv writes it.
+ * struct report_csv_stream is the callback's ctx; `rows` counts them. */
+struct report_csv_stream {
+    FILE *fp;
+    const struct cluster *c;
+    const char *sched;   /* the scheduler's name */
+    long long rows;
+};
+void report_csv_stream_book(void *ctx, int seq, int from, int to, const struct timing *tm);
 void report_run_json(FILE *fp, const struct run *r, bool summary);
 /* Several schedulers on one cluster. */
 void report_compare_text(FILE *fp, const struct run *runs, int k, bool summary);

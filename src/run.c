@@ -80,11 +80,14 @@ int run_schedule(struct run *r, const struct cluster *c, enum model m,
         sched_free(&r->sched);
         return -1;
     }
-    if (o && o->lean && ops->lean && r->eng.nmsg == 1 &&
-        engine_set_lean(&r->eng, NULL, NULL, cause) < 0) {
-        sched_free(&r->sched);
-        engine_free(&r->eng);
-        return -1;
+    if (o && o->lean && ops->lean && r->eng.nmsg == 1) {
+        if (engine_set_lean(&r->eng, NULL, NULL, cause) < 0) {
+            sched_free(&r->sched);
+            engine_free(&r->eng);
+            return -1;
+        }
+        r->eng.on_book = o->on_book;
+        r->eng.on_book_ctx = o->on_book_ctx;
     }
     if (engine_run(&r->eng, &r->sched, cause) < 0) {
         sched_free(&r->sched);

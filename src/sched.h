@@ -64,6 +64,9 @@ struct sched_opts {
     int slices;             /* pipelined trees: --slices K (<= 0: PIPE_DEFAULT_SLICES) */
     bool lean;              /* run_schedule: a lean engine (engine.h) when the scheduler
                                allows it: only the result is wanted (--summary) */
+    engine_book_fn on_book; /* run_schedule, on a lean engine: every booking as it is
+                               made (--format csv writes its rows so), or NULL */
+    void *on_book_ctx;
     const volatile sig_atomic_t *cancel;  /* NULL, or a flag the front door sets (from a
                                signal handler or a key) to stop a long computation: the
                                long loops poll it (optimal's search, the LP, fef, Lua

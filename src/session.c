@@ -213,7 +213,7 @@ int session_exchange_model(const struct session_opts *o, const struct cluster *c
 }
 
 int session_exchange(const struct session_opts *o, const struct cluster *c, const char *sched,
-                     bool timeline, struct exchange *x, char **cause)
+                     bool timeline, bool lean, struct exchange *x, char **cause)
 {
     enum xpattern pat;
     enum model m;
@@ -225,7 +225,7 @@ int session_exchange(const struct session_opts *o, const struct cluster *c, cons
         return -1;
     exchange_pattern_parse(o->pattern, &pat);
     struct exchange_opts xo = {.pattern = pat, .ops = xsched_find(sched), .seed = o->sopt.seed,
-                               .timeline = timeline, .cancel = o->sopt.cancel};
+                               .timeline = timeline, .lean = lean, .cancel = o->sopt.cancel};
     int *recv = NULL;
     if (pat == XPAT_ALL_TO_SOME &&
         exchange_parse_receivers(c, o->receivers, o->sopt.seed, &recv, &xo.nrecv, cause) < 0)

@@ -93,9 +93,11 @@ int session_exchange_model(const struct session_opts *o, const struct cluster *c
 /*
  * Simulate the exchange o asks for on c with the exchange scheduler sched
  * (NULL: caterpillar); timeline: also build the engine's events for
- * stepping.  0, or -1 with *cause (*x then needs no exchange_free).
+ * stepping; lean: the summary figures only (exchange_opts.lean: no records,
+ * O(n) memory for the rotation orders).  0, or -1 with *cause (*x then
+ * needs no exchange_free).
  */
 int session_exchange(const struct session_opts *o, const struct cluster *c, const char *sched,
-                     bool timeline, struct exchange *x, char **cause);
+                     bool timeline, bool lean, struct exchange *x, char **cause);
 
 #endif

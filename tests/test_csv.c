@@ -292,7 +292,7 @@ static const struct error_case error_cases[] = {
     {"count zero", "name,send,recv,count\nf,1,2,0\n", 2, "count: \"0\" is not a positive integer"},
     {"count fraction", "name,send,recv,count\nf,1,2,2.5\n", 2, "count: \"2.5\" is not a positive integer"},
     {"count word", "name,send,recv,count\nf,1,2,two\n", 2, "count: \"two\" is not a positive integer"},
-    {"count too large", "name,send,recv,count\nf,1,2,1e7\n", 2, "count: \"1e7\" is too large"},
+    {"count too large", "name,send,recv,count\nf,1,2,2e7\n", 2, "count: \"2e7\" is too large"},
     {"count collides", "name,send,recv,count\na,1,2,3\na-2,1,2,\n", 3,
      "name: duplicate node name \"a-2\" (first on line 2)"},
     /* the file as a whole */

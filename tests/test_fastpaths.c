@@ -12,6 +12,8 @@
  * first bad one) as a plain stable sort by (send, recv); and on large
  * files, where the name table is prefetched, duplicates are still found.
  * fef_fast.c books, transfer for transfer, what fef's readable scan books.
+ * openshop_fast.c makes open-shop's choices, and so its orders and every
+ * transfer, what exchange.c's readable scan makes.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -19,6 +21,7 @@
 
 #include "cluster.h"
 #include "engine.h"
+#include "exchange.h"
 #include "fastpath.h"
 #include "rng.h"
 #include "sched.h"
@@ -596,6 +599,76 @@ static void test_fef_switch(void)
                        "transfer (random, tied and rounding-tied node tables, every model)");
 }
 
+/* ---- open-shop: openshop_fast.c against the readable scan ---- */
+
+static int oshop_run(const struct cluster *c, enum model m, enum xpattern pat, const int *recv,
+                     int nrecv, uint64_t seed, struct exchange *x)
+{
+    struct exchange_opts o = {.pattern = pat, .recv = recv, .nrecv = nrecv,
+                              .ops = &xsched_open_shop, .seed = seed};
+    char *cause = NULL;
+    int rc = exchange_run(x, c, m, &o, &cause);
+    if (rc < 0)
+        diag("open-shop: %s", cause ? cause : "?");
+    free(cause);
+    return rc;
+}
+
+static void test_open_shop_switch(void)
+{
+    static const int sizes[] = {1, 2, 3, 17, 64, 65, 130};
+    int runs = 0, same = 0;
+    for (int kind = 0; kind < 4; kind++)
+        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+            for (int seed = 1; seed <= 2; seed++)
+                for (int m = 0; m < 2; m++)
+                    for (int pat = 0; pat < 2; pat++) {
+                        int n = sizes[si];
+                        struct cluster *c = fef_cluster(n, kind, (uint64_t)(seed * 37 + kind));
+                        enum model model = m ? MODEL_SYNC : MODEL_ASYNC;
+                        /* all-to-some: every third node from a seeded start */
+                        int *recv = malloc((size_t)n * sizeof *recv), nrecv = 0;
+                        for (int i = seed % 3; i < n; i += 3)
+                            recv[nrecv++] = i;
+                        if (nrecv == 0)
+                            recv[nrecv++] = 0;
+                        struct exchange fast, plain;
+                        fastpath_set(true);
+                        int rf = oshop_run(c, model, (enum xpattern)pat, recv, nrecv, (uint64_t)seed,
+                                           &fast);
+                        fastpath_set(false);
+                        int rp = oshop_run(c, model, (enum xpattern)pat, recv, nrecv, (uint64_t)seed,
+                                           &plain);
+                        fastpath_set(true);
+                        bool eq = rf == 0 && rp == 0 && fast.eng.ntr == plain.eng.ntr &&
+                                  fast.nrecv == plain.nrecv &&
+                                  memcmp(fast.order, plain.order, (size_t)n * (size_t)fast.nrecv *
+                                                                      sizeof *fast.order) == 0 &&
+                                  fast.completion == plain.completion &&
+                                  fast.nwaits == plain.nwaits && fast.idle == plain.idle;
+                        for (int i = 0; eq && i < fast.eng.ntr; i++) {
+                            const struct transfer *a = &fast.eng.tr[i], *b = &plain.eng.tr[i];
+                            eq = a->from == b->from && a->to == b->to && a->start == b->start &&
+                                 a->wait_start == b->wait_start && a->recv_end == b->recv_end &&
+                                 fast.row[i] == plain.row[i];
+                        }
+                        if (!eq)
+                            diag("open-shop differs: kind %d, n %d, seed %d, %s, %s", kind, n,
+                                 seed, model_name(model), exchange_pattern_name((enum xpattern)pat));
+                        runs++;
+                        same += eq;
+                        if (rf == 0)
+                            exchange_free(&fast);
+                        if (rp == 0)
+                            exchange_free(&plain);
+                        free(recv);
+                        cluster_free(c);
+                    }
+    is_int(same, runs, "open-shop: openshop_fast.c chooses what the readable scan chooses: the "
+                       "same orders and transfers (random, tied and rounding-tied node tables, "
+                       "sync and async, all-to-all and all-to-some, 1 to 130 nodes)");
+}
+
 /* HETCAST_NO_FASTPATH is read at the first use only, then fastpath_set decides. */
 static void test_switch(void)
 {
@@ -616,5 +689,6 @@ int main(void)
     test_sort_switch();
     test_csv_switch();
     test_fef_switch();
+    test_open_shop_switch();
     return tap_exit();
 }

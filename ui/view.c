@@ -261,7 +261,7 @@ static int make_exchange(struct view *v, const struct cluster *c, enum model m, 
     }
     out->x = xcalloc(1, sizeof *out->x);
     computing_on(v, &o);
-    int rc = session_exchange(&o, c, out->name, true, out->x, cause);
+    int rc = session_exchange(&o, c, out->name, true, false, out->x, cause);
     if (computing_off(v, rc, cause) < 0) {
         vrun_free(out);
         return -1;
