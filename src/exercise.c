@@ -66,12 +66,13 @@ int exercise_fnf_pick(const struct engine *e, int *from, int *to, char *reason,
             *from = d.from;
             *to = d.to;
             if (reason && reason_size)
-                snprintf(reason, reason_size, "%s", d.reason);
+                text_fit(reason, reason_size, "%s", d.reason ? d.reason : "");
             rc = 0;
         } else if (r == SCHED_DONE) {
             set_cause(cause, "fnf has nothing to send from here");
         }
     }
+    free(d.reason);
     sched_free(&s);
     engine_free(&copy);
     return rc;
