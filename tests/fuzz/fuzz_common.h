@@ -1,9 +1,13 @@
 /*
- * fuzz_common.h - what the libFuzzer harnesses (fuzz_csv.c, fuzz_lua.c)
- * share: the model comparison behind the CSV round-trip check, a round trip
+ * fuzz_common.h - what the libFuzzer harnesses (fuzz_*.c) share: the model comparison behind the CSV round-trip check, a round trip
  * through cluster_write_csv and cluster_load_csv_buffer, and a short run of
  * every scheduler that accepts a small cluster, whose outputs must be valid
  * (fuzz_output.h: JSON, SVG as XML, text without control bytes).
+ *
+ * It also holds what every harness sets up (fuzz_setup): the sink the text
+ * reports go to, a private temporary directory for the loaders that read a
+ * path (fuzz_file), and Lua's print silenced; and the checks of a load
+ * every harness makes (fuzz_check_load).
  *
  * Every input also runs with the fast paths off (fastpath.h): the loader,
  * the checks and the schedulers must give the same result both ways
@@ -16,11 +20,18 @@
 #ifndef HETCAST_FUZZ_COMMON_H
 #define HETCAST_FUZZ_COMMON_H
 
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cluster.h"
 #include "diag.h"
@@ -28,6 +39,7 @@
 #include "export_interop.h"
 #include "fastpath.h"
 #include "fuzz_output.h"
+#include "lua_sandbox.h"
 #include "report.h"
 #include "run.h"
 #include "sched.h"
@@ -41,6 +53,89 @@ static void fuzz_fail(const char *what, const char *detail)
     abort();
 }
 
+/* libFuzzer's entry points, defined by each harness. */
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* ---- what every harness sets up ---- */
+
+static FILE *fuzz_sink;    /* the text reports go nowhere, but through the real code */
+static char *fuzz_dir;     /* a private temporary directory, made by fuzz_file */
+#define FUZZ_MAX_FILES 4
+static char *fuzz_files[FUZZ_MAX_FILES];   /* the files made in it, removed at exit */
+
+static void fuzz_quiet_print(const char *name, const char *text, void *ud)
+{
+    (void)name;
+    (void)text;
+    (void)ud;
+}
+
+static void fuzz_cleanup(void)
+{
+    for (int i = 0; i < FUZZ_MAX_FILES; i++) {
+        if (fuzz_files[i])
+            unlink(fuzz_files[i]);
+        free(fuzz_files[i]);
+        fuzz_files[i] = NULL;
+    }
+    if (fuzz_dir)
+        rmdir(fuzz_dir);
+    free(fuzz_dir);
+    fuzz_dir = NULL;
+    if (fuzz_sink)
+        fclose(fuzz_sink);
+    fuzz_sink = NULL;
+}
+
+/* LLVMFuzzerInitialize's work: the sink, Lua's print silenced, cleanup at exit. */
+static void fuzz_setup(void)
+{
+    fuzz_sink = fopen("/dev/null", "w");
+    if (!fuzz_sink) {
+        fprintf(stderr, "fuzz: cannot open /dev/null\n");
+        abort();
+    }
+    sandbox_set_print(fuzz_quiet_print, NULL);
+    atexit(fuzz_cleanup);
+}
+
+/*
+ * data written to the file called name in the private temporary directory
+ * (made on first use, under $TMPDIR): the path, for loaders that read one.
+ * The same name is the same file, rewritten for each input.
+ */
+__attribute__((unused)) static const char *fuzz_file(const char *name, const uint8_t *data, size_t size)
+{
+    if (!fuzz_dir) {
+        const char *tmp = getenv("TMPDIR");
+        fuzz_dir = xasprintf("%s/hetcast-fuzz.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        if (!mkdtemp(fuzz_dir)) {
+            fprintf(stderr, "fuzz: cannot make a temporary directory %s\n", fuzz_dir);
+            abort();
+        }
+    }
+    char *path = xasprintf("%s/%s", fuzz_dir, name);
+    int slot = -1;
+    for (int i = 0; i < FUZZ_MAX_FILES && slot < 0; i++)
+        if (!fuzz_files[i] || strcmp(fuzz_files[i], path) == 0)
+            slot = i;
+    if (slot < 0) {
+        fprintf(stderr, "fuzz: more than %d files\n", FUZZ_MAX_FILES);
+        abort();
+    }
+    if (fuzz_files[slot])
+        free(path);
+    else
+        fuzz_files[slot] = path;
+    FILE *fp = fopen(fuzz_files[slot], "wb");
+    if (!fp || (size && fwrite(data, 1, size, fp) != size) || fclose(fp) != 0) {
+        fprintf(stderr, "fuzz: cannot write %s\n", fuzz_files[slot]);
+        abort();
+    }
+    return fuzz_files[slot];
+}
+
 /* With HETCAST_FUZZ_VERBOSE set (replaying one input by hand), print its messages. */
 static void fuzz_show(const struct diag *d, const struct cluster *c)
 {
@@ -49,6 +144,36 @@ static void fuzz_show(const struct diag *d, const struct cluster *c)
     diag_print(d, stderr);
     if (c)
         fprintf(stderr, "fuzz: loaded a %s of %d nodes\n", cluster_kind_name(c->kind), c->n);
+}
+
+/* Every diagnostic line is one line of printable text (SPEC §5: one line per problem). */
+__attribute__((unused)) static void fuzz_check_diag_lines(const struct diag *d)
+{
+    for (int i = 0; i < d->nlines; i++)
+        for (const char *s = d->lines[i]; *s; s++)
+            if ((unsigned char)*s < 0x20 || *s == 0x7f)
+                fuzz_fail("a diagnostic holds a control character", d->lines[i]);
+}
+
+/*
+ * What every load promises: a refused input has an error message, a
+ * loaded cluster none, and nodes with a source among them.  what: "file",
+ * "script", ... for the message.
+ */
+__attribute__((unused)) static void fuzz_check_load(const struct cluster *c, const struct diag *d, const char *what)
+{
+    char msg[96];
+    if (!c) {
+        if (d->errors == 0) {
+            snprintf(msg, sizeof msg, "a refused %s has no error message", what);
+            fuzz_fail(msg, NULL);
+        }
+        return;
+    }
+    if (d->errors != 0)
+        fuzz_fail("a cluster was returned with errors", NULL);
+    if (c->n < 1 || c->source < 0 || c->source >= c->n)
+        fuzz_fail("a loaded cluster has no nodes or a source out of range", NULL);
 }
 
 static bool same_str(const char *a, const char *b)
