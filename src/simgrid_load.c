@@ -288,6 +288,8 @@ static bool complete(const struct buf *b, int *rows)
         return false;
     uint32_t n32;
     memcpy(&n32, b->p, sizeof n32);
+    if (n32 > SIMGRID_MAX_HOSTS)   /* the helper never says more; n^2 routes would overflow */
+        return false;
     size_t at = sizeof n32;
     for (uint32_t i = 0; i < n32; i++) {
         uint32_t len;
@@ -315,10 +317,29 @@ static char *host_at(const struct buf *b, int row)
         memcpy(&len, b->p + at, sizeof len);
         at += sizeof len;
         if ((int)i == row)
-            return xasprintf("%.*s", (int)(len > 200 ? 200 : len), b->p + at);
+            return xasprintf("%.*s", (int)text_cut_len(b->p + at, len > 200 ? 200 : len), b->p + at);
         at += len;
     }
     return NULL;
+}
+
+struct cluster *simgrid_reply_cluster(const char *path, double size, const char *data, size_t len,
+                                      struct diag *d)
+{
+    struct buf b = {0};
+    buf_add(&b, data, len);
+    int rows;
+    struct cluster *c = NULL;
+    if (complete(&b, &rows))
+        c = build(path, size, &b, d);
+    else if (rows < 0)
+        diag_error(d, path, 0, NULL, "the answer of hetcast-simgrid is cut short in its host names "
+                   "or names more than %d hosts: it cannot be read", SIMGRID_MAX_HOSTS);
+    else
+        diag_error(d, path, 0, NULL, "the answer of hetcast-simgrid is not whole (%d complete "
+                   "rows of routes): it cannot be read", rows);
+    free(b.p);
+    return c;
 }
 
 struct cluster *cluster_load_simgrid(const char *path, double size, struct diag *d)

@@ -46,7 +46,7 @@
 
 #define FUZZ_RUN_NODES 8    /* clusters up to this size are also scheduled */
 
-static void fuzz_fail(const char *what, const char *detail)
+__attribute__((unused)) static void fuzz_fail(const char *what, const char *detail)
 {
     fprintf(stderr, "fuzz: broken promise: %s%s%s\n", what, detail ? ": " : "",
             detail ? detail : "");
@@ -64,14 +64,14 @@ static char *fuzz_dir;     /* a private temporary directory, made by fuzz_file *
 #define FUZZ_MAX_FILES 4
 static char *fuzz_files[FUZZ_MAX_FILES];   /* the files made in it, removed at exit */
 
-static void fuzz_quiet_print(const char *name, const char *text, void *ud)
+__attribute__((unused)) static void fuzz_quiet_print(const char *name, const char *text, void *ud)
 {
     (void)name;
     (void)text;
     (void)ud;
 }
 
-static void fuzz_cleanup(void)
+__attribute__((unused)) static void fuzz_cleanup(void)
 {
     for (int i = 0; i < FUZZ_MAX_FILES; i++) {
         if (fuzz_files[i])
@@ -89,7 +89,7 @@ static void fuzz_cleanup(void)
 }
 
 /* LLVMFuzzerInitialize's work: the sink, Lua's print silenced, cleanup at exit. */
-static void fuzz_setup(void)
+__attribute__((unused)) static void fuzz_setup(void)
 {
     fuzz_sink = fopen("/dev/null", "w");
     if (!fuzz_sink) {
@@ -137,7 +137,7 @@ __attribute__((unused)) static const char *fuzz_file(const char *name, const uin
 }
 
 /* With HETCAST_FUZZ_VERBOSE set (replaying one input by hand), print its messages. */
-static void fuzz_show(const struct diag *d, const struct cluster *c)
+__attribute__((unused)) static void fuzz_show(const struct diag *d, const struct cluster *c)
 {
     if (!getenv("HETCAST_FUZZ_VERBOSE"))
         return;
@@ -176,19 +176,19 @@ __attribute__((unused)) static void fuzz_check_load(const struct cluster *c, con
         fuzz_fail("a loaded cluster has no nodes or a source out of range", NULL);
 }
 
-static bool same_str(const char *a, const char *b)
+__attribute__((unused)) static bool same_str(const char *a, const char *b)
 {
     return (a ? a : "")[0] == '\0' ? (b ? b : "")[0] == '\0' : b && strcmp(a, b) == 0;
 }
 
 /* Bit-for-bit equal doubles (0 and -0 alike: the writer prints both as 0). */
-static bool same_num(double a, double b)
+__attribute__((unused)) static bool same_num(double a, double b)
 {
     return a == b || (isnan(a) && isnan(b));
 }
 
 /* NULL if a and b are the same model, else what differs. */
-static const char *fuzz_model_diff(const struct cluster *a, const struct cluster *b)
+__attribute__((unused)) static const char *fuzz_model_diff(const struct cluster *a, const struct cluster *b)
 {
     if (a->kind != b->kind)
         return "kind";
@@ -258,7 +258,7 @@ __attribute__((unused)) static void fuzz_same_load(const struct cluster *c1, con
 }
 
 /* c as CSV text (caller frees), or NULL with *cause when it cannot be written. */
-static char *fuzz_write(const struct cluster *c, size_t *len, char **cause)
+__attribute__((unused)) static char *fuzz_write(const struct cluster *c, size_t *len, char **cause)
 {
     char *text = NULL;
     FILE *fp = open_memstream(&text, len);
@@ -278,7 +278,7 @@ static char *fuzz_write(const struct cluster *c, size_t *len, char **cause)
  * Write c, load it back and compare; write the copy again and compare the
  * text.  must_write: c came from a CSV file, so the writer may not refuse it.
  */
-static void fuzz_round_trip(const struct cluster *c, bool must_write)
+__attribute__((unused)) static void fuzz_round_trip(const struct cluster *c, bool must_write)
 {
     size_t len = 0;
     char *cause = NULL;
@@ -316,7 +316,7 @@ static void fuzz_round_trip(const struct cluster *c, bool must_write)
  * The JSON report holds no bare inf or nan (JSON has neither): outside its
  * strings, the only words are true, false and null, and every string ends.
  */
-static void fuzz_check_json(const struct run *r)
+__attribute__((unused)) static void fuzz_check_json(const struct run *r)
 {
     char *text = NULL;
     size_t len = 0;
@@ -354,20 +354,20 @@ static void fuzz_check_json(const struct run *r)
 
 typedef void (*fuzz_writer)(FILE *fp, const struct run *r);
 
-static void w_text(FILE *fp, const struct run *r) { report_run_text(fp, r, false); }
-static void w_csv(FILE *fp, const struct run *r) { report_run_csv(fp, r, false, true); }
-static void w_json(FILE *fp, const struct run *r) { report_run_json(fp, r, false); }
-static void w_svg(FILE *fp, const struct run *r) { export_svg(fp, r, 1); }
-static void w_paje(FILE *fp, const struct run *r) { export_paje(fp, r, 1); }
-static void w_dot(FILE *fp, const struct run *r) { export_dot(fp, r, 1); }
-static void w_sched_csv(FILE *fp, const struct run *r) { export_schedule_csv(fp, r); }
+__attribute__((unused)) static void w_text(FILE *fp, const struct run *r) { report_run_text(fp, r, false); }
+__attribute__((unused)) static void w_csv(FILE *fp, const struct run *r) { report_run_csv(fp, r, false, true); }
+__attribute__((unused)) static void w_json(FILE *fp, const struct run *r) { report_run_json(fp, r, false); }
+__attribute__((unused)) static void w_svg(FILE *fp, const struct run *r) { export_svg(fp, r, 1); }
+__attribute__((unused)) static void w_paje(FILE *fp, const struct run *r) { export_paje(fp, r, 1); }
+__attribute__((unused)) static void w_dot(FILE *fp, const struct run *r) { export_dot(fp, r, 1); }
+__attribute__((unused)) static void w_sched_csv(FILE *fp, const struct run *r) { export_schedule_csv(fp, r); }
 
 /*
  * Every output of r is valid: the JSON report is JSON with UTF-8 strings,
  * the SVG is XML, and the text ones (text and CSV reports, the schedule
  * CSV, Paje, DOT) hold no control byte but '\n'.
  */
-static void fuzz_check_outputs(const struct run *r)
+__attribute__((unused)) static void fuzz_check_outputs(const struct run *r)
 {
     static const struct {
         const char *name;
@@ -403,7 +403,7 @@ static void fuzz_check_outputs(const struct run *r)
  * schedule must have a makespan that is a finite number >= 0
  * (CLUSTER_MAX_TIME keeps sums finite).
  */
-static void fuzz_schedule(const struct cluster *c, FILE *out)
+__attribute__((unused)) static void fuzz_schedule(const struct cluster *c, FILE *out)
 {
     if (c->n > FUZZ_RUN_NODES)
         return;
