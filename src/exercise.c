@@ -95,7 +95,8 @@ struct search {
     double best;
     int best_from, best_to;
     long long explored, limit;
-    bool gave_up;
+    const volatile sig_atomic_t *cancel;   /* polled every 4096 search nodes */
+    bool gave_up, cancelled;
 };
 
 /* Make s->w the starting state plus the first depth choices (which all book fine). */
@@ -169,6 +170,10 @@ static void dfs(struct search *s, int d, double last_start)
     }
     if (++s->explored > s->limit) {
         s->gave_up = true;
+        return;
+    }
+    if ((s->explored & 4095) == 0 && s->cancel && *s->cancel) {
+        s->gave_up = s->cancelled = true;
         return;
     }
     /* Every further send starts at or after tmin; each waiting node then
@@ -266,7 +271,8 @@ static double fnf_completion(const struct engine *e, int *from, int *to)
     return ms;
 }
 
-int engine_best_completion(const struct engine *e, long long node_limit, struct best_result *out,
+int engine_best_completion(const struct engine *e, long long node_limit,
+                           const volatile sig_atomic_t *cancel, struct best_result *out,
                            char **cause)
 {
     memset(out, 0, sizeof *out);
@@ -302,6 +308,7 @@ int engine_best_completion(const struct engine *e, long long node_limit, struct 
     s.dmin = dmin;
     s.node_table = e->c->kind == CLUSTER_NODES;
     s.limit = node_limit > 0 ? node_limit : EXERCISE_NODE_LIMIT;
+    s.cancel = cancel;
     s.best = fnf_completion(e, &s.best_from, &s.best_to);
     dfs(&s, 0, -INFINITY);
     engine_free(&s.w);
@@ -309,6 +316,8 @@ int engine_best_completion(const struct engine *e, long long node_limit, struct 
     free(s.pto);
     free(dmin);
     out->explored = s.explored;
+    if (s.cancelled)
+        return set_cause(cause, SCHED_CANCELLED_TEXT);
     if (isinf(s.best))
         return set_cause(cause, s.gave_up ? "the search gave up before finding any complete schedule"
                                           : "no schedule reaches every node from here");
@@ -319,11 +328,12 @@ int engine_best_completion(const struct engine *e, long long node_limit, struct 
     return 0;
 }
 
-int exercise_complete_best(struct engine *e, long long node_limit, char **cause)
+int exercise_complete_best(struct engine *e, long long node_limit,
+                           const volatile sig_atomic_t *cancel, char **cause)
 {
     while (e->nwaiting > 0) {
         struct best_result b;
-        if (engine_best_completion(e, node_limit, &b, cause) < 0)
+        if (engine_best_completion(e, node_limit, cancel, &b, cause) < 0)
             return -1;
         if (b.from < 0 || engine_book(e, b.from, b.to, 0, "a best completion", cause) < 0)
             return b.from < 0 ? set_cause(cause, "no best completion from here") : -1;

@@ -52,8 +52,11 @@ static int finish_best(struct view *v, int k, int from, int to, struct engine *o
         rc = engine_book(out, v->ex.from[i], v->ex.to[i], 0, "your choice", &cause);
     if (rc == 0)
         rc = engine_book(out, from, to, 0, "this pick", &cause);
-    if (rc == 0)
-        rc = exercise_complete_best(out, 0, &cause);
+    if (rc == 0) {   /* a search on every booking: cancellable as the view's others */
+        view_compute_begin(v, NULL);
+        rc = exercise_complete_best(out, 0, v->cancel, &cause);
+        view_compute_end(v);
+    }
     free(cause);
     if (rc < 0)
         engine_free(out);
@@ -103,12 +106,17 @@ static void update_best(struct view *v)
     struct best_result b;
     char *cause = NULL;
     x->best_from = x->best_to = -1;
-    if (v->busy && x->eng.nwaiting > 5)
-        v->busy(v, "searching every way to finish from here...");
-    if (engine_best_completion(&x->eng, 0, &b, &cause) < 0) {
-        free(cause);
+    char what[160];
+    snprintf(what, sizeof what, "the best completion from here: exact search over the orders of the "
+             "%d waiting nodes", x->eng.nwaiting);
+    view_compute_begin(v, x->eng.nwaiting > 5 ? what : NULL);
+    int rc = engine_best_completion(&x->eng, 0, v->cancel, &b, &cause);
+    if (view_compute_end(v) && rc < 0)
+        view_message(v, MSG_ERROR, "the search for the best completion was cancelled: this step "
+                     "has no best to compare with (your picks go on)");
+    free(cause);
+    if (rc < 0)
         return;
-    }
     x->best_known = true;
     x->best_exact = b.status == BEST_EXACT;
     x->best = b.makespan;

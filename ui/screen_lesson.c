@@ -20,7 +20,7 @@ static int open_slide(struct view *v, const struct lesson *l, int k, char **caus
     struct view keep = *v;
     struct session_opts o;
     lesson_session(l, k, &o);
-    int rc = view_open(v, &o, cause);
+    int rc = view_open_hooked(v, &o, &keep, cause);   /* the terminal's hooks: cancel, progress */
     if (rc != 0)
         return rc;
     v->colour = keep.colour;
@@ -58,6 +58,8 @@ void lesson_go(struct view *v, int k)
     v->ascii = keep.ascii;
     v->busy = keep.busy;
     v->busy_ctx = keep.busy_ctx;
+    v->computing = keep.computing;
+    v->cancel = keep.cancel;
     if (open_slide(v, l, k, &cause) != 0) {
         char msg[600];
         snprintf(msg, sizeof msg, "slide %d does not open: %s", k + 1, cause ? cause : "failed");

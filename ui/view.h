@@ -181,6 +181,26 @@ struct view {
  * failure) with *cause holding the messages.
  */
 int view_open(struct view *v, const struct session_opts *o, char **cause);
+/*
+ * The same with the front door's hooks (busy, busy_ctx, computing, cancel
+ * copied from *hooks; NULL: none), so the first computation shows its
+ * progress and can be cancelled too.  Cancelled, the view opens on the
+ * default scheduler instead (fnf, or the caterpillar for an exchange) with
+ * a message saying so; if that is what was cancelled, or it is cancelled
+ * too, it returns 1 with *cause "cancelled".  Compare mode's second
+ * scheduler cancelled: one pane, and the message says so.
+ */
+int view_open_hooked(struct view *v, const struct session_opts *o, const struct view *hooks,
+                     char **cause);
+
+/*
+ * Around a computation the view starts itself (the exercise's search):
+ * what (may be NULL) goes on the progress line, the front door watches the
+ * keyboard and signals, and v->cancel is the flag to poll.  end: was it
+ * cancelled?
+ */
+void view_compute_begin(struct view *v, const char *what);
+bool view_compute_end(struct view *v);
 void view_close(struct view *v);
 
 /* Dispatch to the current screen: the key's row in the key table, then the screen's request. */
