@@ -98,7 +98,7 @@ static size_t tick_secs(char *out)
         tenths /= 10;
     } while (tenths > 0);
     size_t k = 0;
-    for (int pad = n; pad < 6; pad++)
+    for (int pad = n; pad < 6 && tick_fd == STDOUT_FILENO; pad++)   /* the view's fixed field */
         out[k++] = ' ';
     while (n > 0)
         out[k++] = digits[--n];
@@ -577,9 +577,10 @@ static void open_busy(struct view *v, const char *what)
     size_t len = strlen(shown);
     if (room < 0)
         room = 0;
-    if (len > (size_t)room)
-        len = text_cut_len(shown, (size_t)room);
-    int n = snprintf(tick_pre, sizeof tick_pre, "\rhetcast: %.*s, ", (int)len, shown);
+    bool cut = len > (size_t)room;
+    if (cut)
+        len = text_cut_len(shown, room > 3 ? (size_t)room - 3 : 0);
+    int n = snprintf(tick_pre, sizeof tick_pre, "\rhetcast: %.*s%s, ", (int)len, shown, cut ? "..." : "");
     free(shown);
     int m = snprintf(tick_post, sizeof tick_post, "%s\033[K", keys);
     if (n < 0 || (size_t)n >= sizeof tick_pre || m < 0 || (size_t)m >= sizeof tick_post)
