@@ -656,7 +656,7 @@ int term_view(const struct session_opts *o)
 
 int term_lesson(const struct lesson *l)
 {
-    setlocale(LC_ALL, "");
+    setlocale(LC_CTYPE, "");   /* as term_view: numbers stay in the C locale */
     struct view v;
     char *cause = NULL;
     int status = lesson_view_open(&v, l, 0, &cause);
