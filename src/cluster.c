@@ -377,6 +377,14 @@ int cluster_finish(struct cluster *c, struct diag *d)
         if (flaw)   /* names reach SVG, JSON and terminals: text only (docs/reliability.md) */
             diag_error(d, c->path, nd->line, "name", "node name \"%s\" holds %s: a name must be "
                        "UTF-8 text without control characters", SHOWN(nd->name, b1), flaw);
+        /* What a cluster file cannot say is refused whatever made the cluster
+         * (a SimGrid host, a Lua node), so that what is loaded can be saved. */
+        if (!nd->name[0])
+            diag_error(d, c->path, nd->line, "name", "node %d has an empty name", i + 1);
+        else if (c->kind == CLUSTER_MATRIX && cluster_matrix_word(nd->name))
+            diag_error(d, c->path, nd->line, "name", "node name \"%s\" is a column word of latency "
+                       "matrices (send, recv, class, group): it cannot name a node there",
+                       SHOWN(nd->name, b1));
         if (!time_ok(nd->send, false))
             diag_error(d, c->path, nd->line, "send", "%s: send time must be a finite number >= 0 "
                        "(and at most %g)", SHOWN(nd->name, b1), CLUSTER_MAX_TIME);

@@ -197,6 +197,7 @@ static struct cluster *build(const char *path, double size, const struct buf *b,
         return NULL;
     }
     char **names = xcalloc((size_t)n, sizeof *names);
+    int cut = -1;   /* a host whose name holds a NUL byte: as a C string it would be cut */
     for (int i = 0; i < n; i++) {
         uint32_t len;
         memcpy(&len, p, sizeof len);
@@ -204,7 +205,18 @@ static struct cluster *build(const char *path, double size, const struct buf *b,
         names[i] = xmalloc((size_t)len + 1);
         memcpy(names[i], p, len);
         names[i][len] = '\0';
+        if (cut < 0 && memchr(p, '\0', len))
+            cut = i;
         p += len;
+    }
+    if (cut >= 0) {
+        char b[64];
+        diag_error(d, path, 0, NULL, "host %d (\"%s...\") has a name holding a NUL byte: a name must "
+                   "be UTF-8 text without control characters", cut + 1, SHOWN(names[cut], b));
+        for (int i = 0; i < n; i++)
+            free(names[i]);
+        free(names);
+        return NULL;
     }
     const char *recs = p;
     struct host_ref *refs = xmalloc((size_t)n * sizeof *refs);

@@ -315,6 +315,33 @@ static void test_tiny_times(void)
     cluster_free(c);
 }
 
+/* What a cluster file cannot say is refused whatever made the cluster (found
+ * by the platform fuzzer: a SimGrid host whose name was a NUL byte loaded
+ * with an empty name and could not be saved). */
+static void test_unsayable_names(void)
+{
+    struct cluster *c = cluster_new(CLUSTER_NODES);
+    cluster_add_node(c, "a", 1, 1);
+    cluster_add_node(c, "", 1, 1);
+    struct diag d;
+    diag_init(&d);
+    int rc = cluster_finish(c, &d);
+    ok(rc < 0 && d.nlines > 0 && strstr(d.lines[0], "node 2 has an empty name"),
+       "an empty node name is refused: %s", d.nlines ? d.lines[0] : "(no message)");
+    diag_free(&d);
+    cluster_free(c);
+    c = cluster_new(CLUSTER_MATRIX);
+    cluster_add_node(c, "a", 0, 0);
+    cluster_add_node(c, "Send", 0, 0);
+    c->dist = xcalloc(4, sizeof *c->dist);
+    diag_init(&d);
+    rc = cluster_finish(c, &d);
+    ok(rc < 0 && d.nlines > 0 && strstr(d.lines[0], "column word of latency matrices"),
+       "a matrix node named Send is refused: %s", d.nlines ? d.lines[0] : "(no message)");
+    diag_free(&d);
+    cluster_free(c);
+}
+
 int main(void)
 {
     if (!mkdtemp(dir)) {
@@ -325,6 +352,7 @@ int main(void)
     test_export();
     test_long_names();
     test_tiny_times();
+    test_unsayable_names();
     rmdir(dir);
     return tap_exit();
 }
