@@ -76,14 +76,19 @@ static volatile sig_atomic_t ticked;       /* written since the computation bega
 static char tick_pre[600], tick_post[200];
 static size_t tick_pre_len, tick_post_len;
 static struct timespec tick_t0;
+static long long tick_delay;   /* tenths of a second before the first write (at open: 5) */
 
-/* The seconds since tick_t0 as "%6.1f" would write them (async-signal-safe). */
-static size_t tick_secs(char *out)
+/* Tenths of a second since tick_t0 (async-signal-safe). */
+static long long tick_tenths(void)
 {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
-    long long tenths = (long long)(now.tv_sec - tick_t0.tv_sec) * 10 +
-                       (now.tv_nsec - tick_t0.tv_nsec) / 100000000;
+    return (long long)(now.tv_sec - tick_t0.tv_sec) * 10 + (now.tv_nsec - tick_t0.tv_nsec) / 100000000;
+}
+
+/* tenths as "%6.1f" would write them seconds (async-signal-safe). */
+static size_t tick_secs(char *out, long long tenths)
+{
     if (tenths < 0)
         tenths = 0;
     if (tenths > 9999999)
@@ -110,11 +115,14 @@ static void tick(void)
     int fd = tick_fd;
     if (fd < 0)
         return;
+    long long tenths = tick_tenths();
+    if (tenths < tick_delay)
+        return;
     char buf[sizeof tick_pre + sizeof tick_post + 16];
     size_t n = 0;
     memcpy(buf, tick_pre, tick_pre_len);
     n += tick_pre_len;
-    n += tick_secs(buf + n);
+    n += tick_secs(buf + n, tenths);
     memcpy(buf + n, tick_post, tick_post_len);
     n += tick_post_len;
     ssize_t r = write(fd, buf, n);
@@ -295,6 +303,7 @@ static void tick_at(int row, int col)
     tick_pre_len = (size_t)n;
     tick_post_len = (size_t)m;
     clock_gettime(CLOCK_MONOTONIC, &tick_t0);
+    tick_delay = 0;
     tick_fd = STDOUT_FILENO;
 }
 
@@ -588,8 +597,8 @@ static void open_busy(struct view *v, const char *what)
     tick_pre_len = (size_t)n;
     tick_post_len = (size_t)m;
     clock_gettime(CLOCK_MONOTONIC, &tick_t0);
-    tick_fd = STDERR_FILENO;
-    tick();   /* 0.0 s at once; set_computing clears the line at the end */
+    tick_delay = 5;   /* a quick first schedule prints nothing: no flash before the view */
+    tick_fd = STDERR_FILENO;   /* set_computing clears the line at the end */
 }
 
 /*
