@@ -81,7 +81,9 @@ static int drain(int data, int err, struct buf *out, struct buf *msg)
 /*
  * SimGrid's first line that says what went wrong, without the exception's
  * class ("Uncaught exception std::invalid_argument: No route from ..."),
- * control characters made '?'.  NULL if it said nothing.
+ * shown as messages show a user's text (SHOWN: control characters and
+ * bytes that are not UTF-8 made '?', cut between characters).  NULL if it
+ * said nothing.
  */
 static char *simgrid_said(const char *text)
 {
@@ -101,12 +103,9 @@ static char *simgrid_said(const char *text)
                     p = colon + 2;
                 }
             }
-            if (len > 400)
-                len = 400;
-            char *line = xmalloc(len + 1);
-            for (size_t i = 0; i < len; i++)
-                line[i] = (unsigned char)p[i] < 0x20 || p[i] == 0x7f ? '?' : p[i];
-            line[len] = '\0';
+            char *raw = xasprintf("%.*s", (int)(len > 1000 ? 1000 : len), p), shown[404];
+            char *line = xstrdup(SHOWN(raw, shown));
+            free(raw);
             return line;
         }
         s = e ? e + 1 : s + len;
@@ -240,8 +239,9 @@ static struct cluster *build(const char *path, double size, const struct buf *b,
             struct route_rec r = route_of(recs, n, order[a], order[c]);
             double t = r.latency;
             if (size > 0 && !(r.bandwidth > 0)) {
+                char b1[128], b2[128];   /* names are checked later (cluster_finish) */
                 diag_error(d, path, 0, NULL, "the route from %s to %s has no bandwidth (%g)",
-                           names[order[a]], names[order[c]], r.bandwidth);
+                           SHOWN(names[order[a]], b1), SHOWN(names[order[c]], b2), r.bandwidth);
                 break;
             }
             if (size > 0)
@@ -442,12 +442,13 @@ struct cluster *cluster_load_simgrid(const char *path, double size, struct diag 
         bool crashed = sanitized || (WIFSIGNALED(status) && WTERMSIG(status) != SIGABRT);
         const char *why = sanitized && strstr(msg.p, "SEGV") ? strsignal(SIGSEGV)
                           : WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "no answer";
+        char hb[210];
         if (said && !crashed)
             diag_error(d, path, 0, NULL, "SimGrid refused it: %s", said);
         else if (host)
             diag_error(d, path, 0, NULL, "SimGrid crashed (%s) while reading the routes from host "
                        "%s: does the platform give a route between every pair of hosts?", why,
-                       host);
+                       SHOWN(host, hb));
         else
             diag_error(d, path, 0, NULL, "SimGrid crashed (%s) while loading it: is it a SimGrid "
                        "platform (version 4.1)?", why);
