@@ -190,7 +190,9 @@ int engine_earliest(const struct engine *e, int from, int to, int msg, struct tr
     return 0;
 }
 
-int engine_book(struct engine *e, int from, int to, int msg, const char *reason, char **cause)
+/* engine_book and engine_book_owned: owned (may be NULL) is a heap reason to keep as it is. */
+static int book(struct engine *e, int from, int to, int msg, const char *reason, char **owned,
+                char **cause)
 {
     if (from < 0 || from >= e->n)
         return set_cause(cause, "sender %d is not a node (0..%d)", from, e->n - 1);
@@ -219,7 +221,10 @@ int engine_book(struct engine *e, int from, int to, int msg, const char *reason,
         e->last = t;
         lean_push(e, &t, e->ntr++);
     } else {
-        if (reason && reason[0]) {
+        if (owned && *owned && (*owned)[0]) {
+            t.reason = *owned;   /* the decision's own text: no copy */
+            *owned = NULL;
+        } else if (!owned && reason && reason[0]) {
             t.reason = xstrdup(reason);
         } else {
             t.reason = no_reason;
@@ -248,6 +253,16 @@ int engine_book(struct engine *e, int from, int to, int msg, const char *reason,
         e->nev = 0;
     }
     return 0;
+}
+
+int engine_book(struct engine *e, int from, int to, int msg, const char *reason, char **cause)
+{
+    return book(e, from, to, msg, reason, NULL, cause);
+}
+
+int engine_book_owned(struct engine *e, int from, int to, int msg, char **reason, char **cause)
+{
+    return book(e, from, to, msg, NULL, reason, cause);
 }
 
 void engine_timeline(struct engine *e)

@@ -136,8 +136,8 @@ int engine_run(struct engine *e, struct sched *s, char **cause)
         }
         if (e->lean && d.not_before > -INFINITY)
             engine_stream_until(e, d.not_before);
-        int booked = engine_book(e, d.from, d.to, d.msg, d.reason, &why);
-        free(d.reason);
+        int booked = engine_book_owned(e, d.from, d.to, d.msg, &d.reason, &why);
+        free(d.reason);   /* NULL once booked: the engine keeps it */
         if (booked < 0) {
             set_cause(cause, "scheduler %s made a bad decision: %s", ops->name, why);
             rc = -1;
