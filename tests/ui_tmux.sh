@@ -454,6 +454,27 @@ ok $? "no process left busy"
 sane
 ok $? "the terminal is sane (cooked, echo) after Ctrl-C at open"
 
+# A lesson's first slide the same: optimal on 40 nodes runs to the view's
+# 5 s limit; q opens the slide on fnf.
+awk 'BEGIN { srand(5); print "name,send,recv"
+    for (i = 0; i < 40; i++) printf "n%d,%.3f,%.3f\n", i, 1 + 8 * rand(), 1 + 8 * rand() }' >"$TMP/n40.csv"
+cat >"$TMP/slow-lesson.lua" <<EOF
+return { title = "slow", slides = { { title = "forty nodes", cluster = "$TMP/n40.csv",
+  schedulers = "optimal", step = 0, text = "the optimum of forty nodes" } } }
+EOF
+start 100 30 -- lesson "$TMP/slow-lesson.lua"
+wait_for "hetcast: optimal: exact search (branch and bound)"
+ok $? "a lesson's first slide: the progress line at open names the search"
+keys q
+wait_for "optimal: cancelled; showing fnf instead" 50
+ok $? "q opens the slide on fnf and says so"
+alive
+ok $? "the lesson goes on"
+keys q
+wait_for "EXIT=" 50
+sane
+ok $? "and quits to a sane terminal"
+
 for sig in TERM:143 HUP:129; do
     name=${sig%%:*}
     status=${sig##*:}

@@ -608,10 +608,21 @@ static void open_busy(struct view *v, const char *what)
  * meanwhile dropped.  A signal there (Ctrl-C, SIGTERM, SIGHUP ...) leaves
  * with 128 + it, the view closed.
  */
-static int open_watched(struct view *v, const struct session_opts *o, char **cause)
+struct opener {   /* what open_watched opens: a file (o) or a lesson's first slide (l) */
+    const struct session_opts *o;
+    const struct lesson *l;
+};
+
+static int open_with(struct view *v, const struct opener *op, const struct view *hooks, char **cause)
+{
+    return op->l ? lesson_view_open_hooked(v, op->l, 0, hooks, cause)
+                 : view_open_hooked(v, op->o, hooks, cause);
+}
+
+static int open_watched(struct view *v, const struct opener *op, char **cause)
 {
     if (!isatty(STDIN_FILENO))
-        return view_open(v, o, cause);
+        return open_with(v, op, NULL, cause);
     struct termios raw;
     have_cooked = tcgetattr(STDIN_FILENO, &cooked) == 0;
     install_signals();
@@ -629,7 +640,7 @@ static int open_watched(struct view *v, const struct session_opts *o, char **cau
     hooks.computing = set_computing;
     hooks.cancel = &cancel_flag;
     opening = 1;
-    int status = view_open_hooked(v, o, &hooks, cause);
+    int status = open_with(v, op, &hooks, cause);
     opening = 0;
     if (have_cooked) {
         tcflush(STDIN_FILENO, TCIFLUSH);
@@ -652,7 +663,8 @@ int term_view(const struct session_opts *o)
     /* The file first: a file that does not load says so, terminal or not. */
     struct view v;
     char *cause = NULL;
-    int status = open_watched(&v, o, &cause);
+    struct opener op = {o, NULL};
+    int status = open_watched(&v, &op, &cause);
     if (status != 0) {
         fputs(cause && strchr(cause, ':') ? "" : "hetcast: ", stderr);
         text_put(cause ? cause : "cannot open the view", stderr);   /* names are not commands */
@@ -668,9 +680,14 @@ int term_lesson(const struct lesson *l)
     setlocale(LC_CTYPE, "");   /* as term_view: numbers stay in the C locale */
     struct view v;
     char *cause = NULL;
-    int status = lesson_view_open(&v, l, 0, &cause);
-    if (status != 0) {
-        fprintf(stderr, "hetcast: %s: slide 1: %s\n", l->path, cause ? cause : "cannot open the view");
+    struct opener op = {NULL, l};
+    int status = open_watched(&v, &op, &cause);
+    if (status != 0) {   /* names are not commands: escaped (text_put) */
+        fputs("hetcast: ", stderr);
+        text_put(l->path, stderr);
+        fputs(": slide 1: ", stderr);
+        text_put(cause ? cause : "cannot open the view", stderr);
+        fputc('\n', stderr);
         free(cause);
         return status;
     }

@@ -259,6 +259,9 @@ int view_find_node(const struct view *v, const char *q);
 struct lesson;
 /* Open lesson l at slide k on its slide screen.  0, or the exit status with *cause. */
 int lesson_view_open(struct view *v, const struct lesson *l, int k, char **cause);
+/* The same with the front door's hooks (view_open_hooked): its first run is watched. */
+int lesson_view_open_hooked(struct view *v, const struct lesson *l, int k, const struct view *hooks,
+                            char **cause);
 /* Go to slide k (clamped); the view stays as it was, with a message, when its cluster does not load. */
 void lesson_go(struct view *v, int k);
 
