@@ -5,6 +5,7 @@
  */
 #include "cluster.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -351,10 +352,37 @@ static void make_text(char *s, bool lines)
         }
 }
 
+/* A time too small for a double's full precision (below DBL_MIN, a subnormal)
+ * is 0, as the CSV reader reads "1e-310": one rule for every cluster, so
+ * that what is saved reads back the same (a SimGrid route of 8e-320 s). */
+static void tiny_is_zero(double *x)
+{
+    if (*x != 0 && fabs(*x) < DBL_MIN)
+        *x = 0;
+}
+
+static void tiny_times_are_zero(struct cluster *c)
+{
+    for (int i = 0; i < c->n; i++) {
+        tiny_is_zero(&c->nodes[i].send);
+        tiny_is_zero(&c->nodes[i].recv);
+    }
+    tiny_is_zero(&c->latency);
+    tiny_is_zero(&c->unit);
+    if (c->kind == CLUSTER_MATRIX && c->dist)
+        for (size_t k = 0; k < (size_t)c->n * (size_t)c->n; k++)
+            tiny_is_zero(&c->dist[k]);
+    for (int k = 0; k < c->nedges; k++) {
+        tiny_is_zero(&c->edges[k].time);
+        tiny_is_zero(&c->edges[k].send);
+    }
+}
+
 int cluster_finish(struct cluster *c, struct diag *d)
 {
     make_text(c->name, false);
     make_text(c->description, true);
+    tiny_times_are_zero(c);
     char b1[64], b2[64];
     int errors = d->errors;
     if (c->n == 0) {
@@ -386,6 +414,14 @@ int cluster_finish(struct cluster *c, struct diag *d)
         if (flaw)   /* names reach SVG, JSON and terminals: text only (docs/reliability.md) */
             diag_error(d, c->path, nd->line, "name", "node name \"%s\" holds %s: a name must be "
                        "UTF-8 text without control characters", SHOWN(nd->name, b1), flaw);
+        /* What a cluster file cannot say is refused whatever made the cluster
+         * (a SimGrid host, a Lua node), so that what is loaded can be saved. */
+        if (!nd->name[0])
+            diag_error(d, c->path, nd->line, "name", "node %d has an empty name", i + 1);
+        else if (c->kind == CLUSTER_MATRIX && cluster_matrix_word(nd->name))
+            diag_error(d, c->path, nd->line, "name", "node name \"%s\" is a column word of latency "
+                       "matrices (send, recv, class, group): it cannot name a node there",
+                       SHOWN(nd->name, b1));
         if (!time_ok(nd->send, false))
             diag_error(d, c->path, nd->line, "send", "%s: send time must be a finite number >= 0 "
                        "(and at most %g)", SHOWN(nd->name, b1), CLUSTER_MAX_TIME);

@@ -163,6 +163,9 @@ struct cluster *cluster_load_csv_buffer(const char *name, const char *buf,
                                         size_t len, struct diag *d);
 /* Write any cluster as CSV that cluster_load_csv reads back to the same model. */
 int cluster_write_csv(const struct cluster *c, FILE *fp);
+/* Is name one of a latency matrix's column words (send, recv, class, group,
+ * any case), which cannot name a node there? */
+bool cluster_matrix_word(const char *name);
 /* Write to path through a temporary file and rename (never a half file). */
 int cluster_save_csv(const struct cluster *c, const char *path, char **cause);
 

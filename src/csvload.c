@@ -474,6 +474,11 @@ static int matrix_reserved_of(const char *f)
     return -1;
 }
 
+bool cluster_matrix_word(const char *name)
+{
+    return matrix_reserved_of(name) >= 0;
+}
+
 /*
  * `,a,b,c[,send][,recv][,class][,group]`: the first cell is empty, the others
  * name the nodes in order; cells named `send`, `recv`, `class` and `group`

@@ -226,7 +226,8 @@ const char *diag_shown(const char *s, char *buf, size_t size)
     return buf;
 }
 
-void text_cut_tail(char *s)
+/* Drop an incomplete UTF-8 character at the end of s (text cut to a buffer). */
+static void text_cut_tail(char *s)
 {
     size_t n = strlen(s);
     for (size_t back = 1; back <= 4 && back <= n; back++) {
@@ -306,4 +307,22 @@ char *text_escape(const char *s)
     if (fclose(fp) != 0 || !out)
         out_of_memory();
     return out;
+}
+
+int text_fit(char *buf, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, size, fmt, ap);
+    va_end(ap);
+    if (n >= 0 && size > 0 && (size_t)n >= size)
+        text_cut_tail(buf);
+    return n;
+}
+
+size_t text_cut_len(const char *s, size_t n)
+{
+    while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+        n--;   /* s[n] continues a character: leave all of it out */
+    return n;
 }

@@ -58,9 +58,15 @@ const char *text_flaw(const char *s);
 void text_put(const char *s, FILE *fp);
 /* The same into a fresh heap string (caller frees). */
 char *text_escape(const char *s);
-/* Drop an incomplete UTF-8 character at the end of s (text cut to a buffer
- * by snprintf may end inside one); s is changed in place. */
-void text_cut_tail(char *s);
+/* snprintf that cuts only between characters: text too long for buf ends
+ * at the last whole UTF-8 character that fits, never inside one (a name in
+ * a label, a title, a note).  Returns what snprintf returns.  Every fixed
+ * buffer of the core that may hold a user's text is written through it;
+ * reasons are not cut at all (struct decision: sized to what they say). */
+int text_fit(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* How many of s's first n bytes to keep so that they end on a character's
+ * boundary (s holds at least n bytes; s[n] is the first byte left out). */
+size_t text_cut_len(const char *s, size_t n);
 
 /* printf into a fresh heap string (NULL only when out of memory). */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

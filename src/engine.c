@@ -190,7 +190,9 @@ int engine_earliest(const struct engine *e, int from, int to, int msg, struct tr
     return 0;
 }
 
-int engine_book(struct engine *e, int from, int to, int msg, const char *reason, char **cause)
+/* engine_book and engine_book_owned: owned (may be NULL) is a heap reason to keep as it is. */
+static int book(struct engine *e, int from, int to, int msg, const char *reason, char **owned,
+                char **cause)
 {
     if (from < 0 || from >= e->n)
         return set_cause(cause, "sender %d is not a node (0..%d)", from, e->n - 1);
@@ -224,9 +226,11 @@ int engine_book(struct engine *e, int from, int to, int msg, const char *reason,
         }
         lean_push(e, &t, e->ntr++);
     } else {
-        if (reason && reason[0]) {
+        if (owned && *owned && (*owned)[0]) {
+            t.reason = *owned;   /* the decision's own text: no copy */
+            *owned = NULL;
+        } else if (!owned && reason && reason[0]) {
             t.reason = xstrdup(reason);
-            text_cut_tail(t.reason);   /* a reason cut to its buffer may end inside a name's character */
         } else {
             t.reason = no_reason;
         }
@@ -256,6 +260,16 @@ int engine_book(struct engine *e, int from, int to, int msg, const char *reason,
     return 0;
 }
 
+int engine_book(struct engine *e, int from, int to, int msg, const char *reason, char **cause)
+{
+    return book(e, from, to, msg, reason, NULL, cause);
+}
+
+int engine_book_owned(struct engine *e, int from, int to, int msg, char **reason, char **cause)
+{
+    return book(e, from, to, msg, NULL, reason, cause);
+}
+
 int engine_record(struct engine *e, const struct transfer *t, char **cause)
 {
     if (e->lean)
@@ -277,7 +291,6 @@ int engine_record(struct engine *e, const struct transfer *t, char **cause)
     r->seq = e->ntr++;
     if (t->reason && t->reason[0]) {
         r->reason = xstrdup(t->reason);
-        text_cut_tail(r->reason);
     } else {
         r->reason = no_reason;
     }
@@ -391,11 +404,11 @@ void engine_snapshot(const struct engine *e, int k, struct snapshot *s)
 void engine_narrate(const struct engine *e, int k, char *buf, size_t size)
 {
     if (e->lean && k >= 0 && k < e->nev) {
-        snprintf(buf, size, "event %d: a lean engine keeps no timeline", k + 1);
+        text_fit(buf, size, "event %d: a lean engine keeps no timeline", k + 1);
         return;
     }
     if (k < 0 || k >= e->nev) {
-        snprintf(buf, size, "%s", k >= 0          ? "end of the schedule"
+        text_fit(buf, size, "%s", k >= 0          ? "end of the schedule"
                                   : e->personal ? "start: every node holds its own messages"
                                                 : "start: only the source holds the message");
         return;
@@ -405,30 +418,30 @@ void engine_narrate(const struct engine *e, int k, char *buf, size_t size)
     const char *fn = e->c->nodes[t->from].name, *tn = e->c->nodes[t->to].name;
     char what[80] = "the message";
     if (e->personal)
-        snprintf(what, sizeof what, "%s's message", fn);
+        text_fit(what, sizeof what, "%s's message", fn);
     else if (e->nmsg > 1)   /* pipelined slices, numbered from 1 as the schedulers' reasons do */
-        snprintf(what, sizeof what, "slice %d", t->msg + 1);
+        text_fit(what, sizeof what, "slice %d", t->msg + 1);
     switch (ev->kind) {
     case EV_SEND_START:
         if (t->wait_start < t->start)
-            snprintf(buf, size, "t=%g: %s starts sending %s to %s, idle since t=%g: %s's receive "
+            text_fit(buf, size, "t=%g: %s starts sending %s to %s, idle since t=%g: %s's receive "
                      "port was busy%s%s", ev->time, fn, what, tn, t->wait_start, tn,
                      t->reason && t->reason[0] ? "; " : "", t->reason ? t->reason : "");
         else
-            snprintf(buf, size, "t=%g: %s starts sending %s to %s%s%s", ev->time, fn, what, tn,
+            text_fit(buf, size, "t=%g: %s starts sending %s to %s%s%s", ev->time, fn, what, tn,
                      t->reason && t->reason[0] ? ": " : "", t->reason ? t->reason : "");
         break;
     case EV_SEND_END:
-        snprintf(buf, size, "t=%g: %s has sent %s to %s and may send again; %s holds it at t=%g",
+        text_fit(buf, size, "t=%g: %s has sent %s to %s and may send again; %s holds it at t=%g",
                  ev->time, fn, what, tn, tn, t->hold);
         break;
     case EV_LINK_END:
-        snprintf(buf, size, "t=%g: %s reaches %s, which receives it until t=%g", ev->time, what,
+        text_fit(buf, size, "t=%g: %s reaches %s, which receives it until t=%g", ev->time, what,
                  tn, t->recv_end);
         break;
     case EV_HOLD: {
         if (e->personal) {
-            snprintf(buf, size, "t=%g: %s holds %s's message for it", ev->time, tn, fn);
+            text_fit(buf, size, "t=%g: %s holds %s's message for it", ev->time, tn, fn);
             break;
         }
         int held = 0;
@@ -437,7 +450,7 @@ void engine_narrate(const struct engine *e, int k, char *buf, size_t size)
                 held++;
         for (int i = 0; i <= k; i++)
             held += e->ev[i].kind == EV_HOLD && e->tr[e->ev[i].transfer].msg == t->msg;
-        snprintf(buf, size, "t=%g: %s holds %s from %s (%d of %d nodes hold it)", ev->time, tn,
+        text_fit(buf, size, "t=%g: %s holds %s from %s (%d of %d nodes hold it)", ev->time, tn,
                  what, fn, held, e->n);
         break;
     }

@@ -210,6 +210,10 @@ int engine_earliest(const struct engine *e, int from, int to, int msg, struct tr
  * edge. `reason` is copied; NULL gives an empty reason.
  */
 int engine_book(struct engine *e, int from, int to, int msg, const char *reason, char **cause);
+/* The same with a heap reason (a decision's, sched.h) that the engine keeps
+ * without a copy: *reason is taken (set to NULL) when booked, else left to
+ * the caller to free. */
+int engine_book_owned(struct engine *e, int from, int to, int msg, char **reason, char **cause);
 
 /*
  * Record a transfer with the times it has (t's from, to, msg, times and

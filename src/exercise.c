@@ -67,12 +67,13 @@ int exercise_fnf_pick(const struct engine *e, int *from, int *to, char *reason,
             *from = d.from;
             *to = d.to;
             if (reason && reason_size)
-                snprintf(reason, reason_size, "%s", d.reason);
+                text_fit(reason, reason_size, "%s", d.reason ? d.reason : "");
             rc = 0;
         } else if (r == SCHED_DONE) {
             set_cause(cause, "fnf has nothing to send from here");
         }
     }
+    free(d.reason);
     sched_free(&s);
     engine_free(&copy);
     return rc;
@@ -290,10 +291,11 @@ static double fnf_completion(const struct engine *e, int *from, int *to)
     return ms;
 }
 
-int engine_best_completion(const struct engine *e, long long node_limit, struct best_result *out,
+int engine_best_completion(const struct engine *e, long long node_limit,
+                           const volatile sig_atomic_t *cancel, struct best_result *out,
                            char **cause)
 {
-    struct best_opts o = {node_limit, 0, -INFINITY, NULL};
+    struct best_opts o = {node_limit, 0, -INFINITY, cancel};
     return engine_best_completion_opts(e, &o, out, cause);
 }
 
@@ -345,7 +347,7 @@ int engine_best_completion_opts(const struct engine *e, const struct best_opts *
     free(dmin);
     out->explored = s.explored;
     if (s.cancelled)
-        return set_cause(cause, "cancelled");
+        return set_cause(cause, SCHED_CANCELLED_TEXT);
     if (isinf(s.best))
         return set_cause(cause, s.gave_up ? "the search gave up before finding any complete schedule"
                                           : "no schedule reaches every node from here");
@@ -356,11 +358,12 @@ int engine_best_completion_opts(const struct engine *e, const struct best_opts *
     return 0;
 }
 
-int exercise_complete_best(struct engine *e, long long node_limit, char **cause)
+int exercise_complete_best(struct engine *e, long long node_limit,
+                           const volatile sig_atomic_t *cancel, char **cause)
 {
     while (e->nwaiting > 0) {
         struct best_result b;
-        if (engine_best_completion(e, node_limit, &b, cause) < 0)
+        if (engine_best_completion(e, node_limit, cancel, &b, cause) < 0)
             return -1;
         if (b.from < 0 || engine_book(e, b.from, b.to, 0, "a best completion", cause) < 0)
             return b.from < 0 ? set_cause(cause, "no best completion from here") : -1;

@@ -49,12 +49,15 @@ int exercise_fnf_pick(const struct engine *e, int *from, int *to, char *reason,
  * the remaining (sender, receiver) choices, booked in order of start time
  * (every schedule the engine can build is found in that order), identical
  * waiting nodes of a node table tried once, fnf's completion as the first
- * incumbent.  node_limit <= 0 means EXERCISE_NODE_LIMIT.  Cost: exponential
- * in the number of waiting nodes; fast up to EXERCISE_MAX_NODES nodes.
- * Returns 0, or -1 with *cause (several messages, or a waiting node that
- * no holder can ever reach).
+ * incumbent.  node_limit <= 0 means EXERCISE_NODE_LIMIT.  cancel: NULL, or
+ * a flag polled every 4096 search nodes (the view's q, Esc, Ctrl-C); set,
+ * the search fails with SCHED_CANCELLED_TEXT.  Cost: exponential in the
+ * number of waiting nodes; fast up to EXERCISE_MAX_NODES nodes.
+ * Returns 0, or -1 with *cause (several messages, a waiting node that no
+ * holder can ever reach, or cancelled).
  */
-int engine_best_completion(const struct engine *e, long long node_limit, struct best_result *out,
+int engine_best_completion(const struct engine *e, long long node_limit,
+                           const volatile sig_atomic_t *cancel, struct best_result *out,
                            char **cause);
 
 /*
@@ -65,7 +68,7 @@ int engine_best_completion(const struct engine *e, long long node_limit, struct 
  * reaches it is the best, so the search stops there, exact.  A search that
  * hits a limit returns BEST_GAVE_UP (makespan an upper bound, never called
  * the best).  cancel (may be NULL) is polled with the clock: set, the
- * search stops and returns -1 with *cause "cancelled".
+ * search stops and returns -1 with *cause SCHED_CANCELLED_TEXT.
  */
 struct best_opts {
     long long node_limit;
@@ -79,9 +82,10 @@ int engine_best_completion_opts(const struct engine *e, const struct best_opts *
 /*
  * Finish the broadcast on e with a best completion: book, one at a time,
  * the first choice of engine_best_completion until no node waits (each a
- * search with node_limit).  What a student's pick is measured against.
- * Returns 0, or -1 with *cause.
+ * search with node_limit and cancel).  What a student's pick is measured
+ * against.  Returns 0, or -1 with *cause.
  */
-int exercise_complete_best(struct engine *e, long long node_limit, char **cause);
+int exercise_complete_best(struct engine *e, long long node_limit,
+                           const volatile sig_atomic_t *cancel, char **cause);
 
 #endif

@@ -100,7 +100,7 @@ void explain_diff_text(const struct engine *a, const char *na, const char *nb,
 {
     const struct cluster *c = a->c;
     size_t at = 0;
-#define ADD(...) do { if (at < size) at += (size_t)snprintf(buf + at, size - at, __VA_ARGS__); } while (0)
+#define ADD(...) do { if (at < size) at += (size_t)text_fit(buf + at, size - at, __VA_ARGS__); } while (0)
     buf[0] = '\0';
     if (!d->parted) {
         ADD("first difference: none: %s and %s make the same decisions", na, nb);
@@ -135,24 +135,22 @@ void explain_diff_text(const struct engine *a, const char *na, const char *nb,
 #undef ADD
 }
 
-void explain_pick(const struct engine *e, const struct transfer *t, char *buf, size_t size)
+char *explain_pick(const struct engine *e, const struct transfer *t)
 {
     const struct cluster *c = e->c;
-    size_t at = 0;
-    buf[0] = '\0';
     if (t->msg != 0 || e->personal)
-        return;
+        return NULL;
     const char *pn = c->nodes[t->to].name;
     double first = earliest_hold(c, e->model, t->to), lb = bound_lower(c, e->model);
     bool at_once = t->recv_end > t->recv_start && t->recv_start <= t->link_end;
+    char within[64] = "";   /* numbers only */
+    if (isfinite(lb) && t->hold <= lb)
+        text_fit(within, sizeof within, ", within the lower bound %g", lb);
     if (isfinite(first) && t->hold <= first)
-        at += (size_t)snprintf(buf + at, size - at, "%s is served as early as it can ever be (holds it at t=%g)",
-                               pn, t->hold);
-    else if (at_once)
-        at += (size_t)snprintf(buf + at, size - at, "%s starts receiving as soon as the message arrives "
-                               "(holds it at t=%g)", pn, t->hold);
-    else
-        at += (size_t)snprintf(buf + at, size - at, "%s holds it at t=%g", pn, t->hold);
-    if (at < size && isfinite(lb) && t->hold <= lb)
-        snprintf(buf + at, size - at, ", within the lower bound %g", lb);
+        return xasprintf("%s is served as early as it can ever be (holds it at t=%g)%s", pn, t->hold,
+                         within);
+    if (at_once)
+        return xasprintf("%s starts receiving as soon as the message arrives (holds it at t=%g)%s", pn,
+                         t->hold, within);
+    return xasprintf("%s holds it at t=%g%s", pn, t->hold, within);
 }

@@ -47,8 +47,9 @@ void explain_diff_text(const struct engine *a, const char *na, const char *nb,
  * What booking t achieves on e (before or after it is booked): whether its
  * receive starts as soon as the message arrives, whether the receiver holds
  * it as early as it ever can, and whether that meets the lower bound.
- * Writes "" when there is nothing to say.
+ * Returns that text (the caller frees it), sized to it, or NULL when there
+ * is nothing to say.
  */
-void explain_pick(const struct engine *e, const struct transfer *t, char *buf, size_t size);
+char *explain_pick(const struct engine *e, const struct transfer *t);
 
 #endif

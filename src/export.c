@@ -219,12 +219,12 @@ static double svg_wrapped(const struct svg *g, double x, double y, double size, 
             while (cut > 0 && s[cut] != ' ')
                 cut--;
             if (cut == 0)
-                cut = cols;
+                cut = text_cut_len(s, cols);   /* no blank: between two characters */
         }
         if (n == max_lines - 1 && len > cut) {   /* the last line says there is more */
-            snprintf(line, sizeof line, "%.*s ...", (int)(cut < sizeof line - 5 ? cut : sizeof line - 5), s);
+            text_fit(line, sizeof line, "%.*s ...", (int)(cut < sizeof line - 5 ? cut : sizeof line - 5), s);
         } else {
-            snprintf(line, sizeof line, "%.*s", (int)(cut < sizeof line - 1 ? cut : sizeof line - 1), s);
+            text_fit(line, sizeof line, "%.*s", (int)(cut < sizeof line - 1 ? cut : sizeof line - 1), s);
         }
         for (char *p = line; *p; p++)
             if (*p == '\n')
@@ -291,7 +291,7 @@ static void svg_ghost(const struct svg *g, double a, double b, double y, double 
 /* "fnf (measured): makespan 6.01 · error +0.01 (+0.17 %)" and the like: a run's heading. */
 static void run_head(const struct run *r, const struct run *pred, char *buf, size_t size)
 {
-    size_t at = (size_t)snprintf(buf, size, "%s%s: makespan %s", r->sched.ops->name, run_tag(r),
+    size_t at = (size_t)text_fit(buf, size, "%s%s: makespan %s", r->sched.ops->name, run_tag(r),
                                  report_num(r->eng.makespan));
     if (at < size && r->sched.status == OPT_PROVEN)
         snprintf(buf + at, size - at, " (proven optimal)");
@@ -330,7 +330,7 @@ static double svg_gantt(const struct svg *g, const struct run *r, const struct r
             continue;
         double ly = y + g->lane[p] * lh;
         char name[128];
-        snprintf(name, sizeof name, "%s%s", c->nodes[p].name, p == c->source ? " (source)" : "");
+        text_fit(name, sizeof name, "%s%s", c->nodes[p].name, p == c->source ? " (source)" : "");
         double fs = g->compact ? (lh > 9 ? 9 : lh - 1) : 12;
         svg_text(g, SVG_LEFT - 8, ly + lh / 2 + fs * 0.35, fs, "end", crit[p] ? COL_CRIT : COL_TEXT,
                  crit[p] ? "bold" : NULL, name);
@@ -361,9 +361,9 @@ static double svg_gantt(const struct svg *g, const struct run *r, const struct r
         }
         char sl[160], rl[160], slice[16] = "";
         if (e->nmsg > 1 && !e->personal)   /* a pipelined slice: its number, from 1 */
-            snprintf(slice, sizeof slice, "%d", t->msg + 1);
-        snprintf(sl, sizeof sl, "%s\xe2\x86\x92%s", slice, c->nodes[t->to].name);   /* → */
-        snprintf(rl, sizeof rl, "%s\xe2\x86\x90%s", slice, c->nodes[t->from].name); /* ← */
+            text_fit(slice, sizeof slice, "%d", t->msg + 1);
+        text_fit(sl, sizeof sl, "%s\xe2\x86\x92%s", slice, c->nodes[t->to].name);   /* → */
+        text_fit(rl, sizeof rl, "%s\xe2\x86\x90%s", slice, c->nodes[t->from].name); /* ← */
         if (lf < 0)
             sy = -1;
         if (lt < 0)
@@ -409,7 +409,7 @@ static double svg_tree(const struct svg *g, const struct run *r, double y)
         row[order[i]] = i;
     double rh = g->compact ? 11 : 20, fs = g->compact ? 9 : 12;
     char head[256];
-    snprintf(head, sizeof head, "broadcast tree (%s%s): a node sits at the time it holds the message",
+    text_fit(head, sizeof head, "broadcast tree (%s%s): a node sits at the time it holds the message",
              r->sched.ops->name, r->measured ? ", measured" : "");
     svg_text(g, 12, y + 16, 15, "start", COL_TEXT, "bold", head);
     y += 30;
@@ -432,10 +432,10 @@ static double svg_tree(const struct svg *g, const struct run *r, double y)
                 g->compact ? "3" : "5", crit[v] ? COL_CRIT : COL_SEND);
         char label[200];
         if (e->parent[v] >= 0)
-            snprintf(label, sizeof label, "%s -> %s  t=%s", c->nodes[e->parent[v]].name,
+            text_fit(label, sizeof label, "%s -> %s  t=%s", c->nodes[e->parent[v]].name,
                      c->nodes[v].name, report_num(engine_hold_time(e, v, 0)));
         else
-            snprintf(label, sizeof label, "%s (source)", c->nodes[v].name);
+            text_fit(label, sizeof label, "%s (source)", c->nodes[v].name);
         /* Labels of late nodes go to the left of the node, on its own row (on a
          * white ground over its edge), so they stay on the page and never overlap
          * a neighbour's (above the edge they met the row above). */
@@ -456,19 +456,19 @@ static double svg_tree(const struct svg *g, const struct run *r, double y)
 
 static void summary_line(const struct run *r, char *buf, size_t size)
 {
-    size_t at = (size_t)snprintf(buf, size, "%s%s: makespan %s \xc2\xb7 lower bound %s",
+    size_t at = (size_t)text_fit(buf, size, "%s%s: makespan %s \xc2\xb7 lower bound %s",
                                  r->sched.ops->name, run_tag(r), report_num(r->eng.makespan),
                                  report_num(r->lower_bound));
     if (at < size && r->opt == OPT_PROVEN)
-        at += (size_t)snprintf(buf + at, size - at, " \xc2\xb7 optimum %s", report_num(r->optimum));
+        at += (size_t)text_fit(buf + at, size - at, " \xc2\xb7 optimum %s", report_num(r->optimum));
     else if (at < size && r->opt == OPT_GAVE_UP)
-        at += (size_t)snprintf(buf + at, size - at, " \xc2\xb7 optimum between %s and %s",
+        at += (size_t)text_fit(buf + at, size - at, " \xc2\xb7 optimum between %s and %s",
                                report_num(r->opt_lower), report_num(r->optimum));
     double limit;
     if (at < size && run_guarantee(r, &limit))
-        at += (size_t)snprintf(buf + at, size - at, " \xc2\xb7 2T + \xce\xb2 = %s", report_num(limit));
+        at += (size_t)text_fit(buf + at, size - at, " \xc2\xb7 2T + \xce\xb2 = %s", report_num(limit));
     if (at < size && r->sched.slices > 0)   /* a pipelined run: its slices and throughputs */
-        snprintf(buf + at, size - at, " \xc2\xb7 %d slices \xc2\xb7 throughput %s \xc2\xb7 LP optimum %s",
+        text_fit(buf + at, size - at, " \xc2\xb7 %d slices \xc2\xb7 throughput %s \xc2\xb7 LP optimum %s",
                  r->sched.slices, report_num(r->sched.throughput), report_num(r->sched.optimal_throughput));
 }
 
@@ -573,7 +573,7 @@ int export_svg_opts(FILE *fp, const struct run *runs, int k, const struct svg_op
                 "viewBox=\"0 0 %.0f %.0f\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n",
             SVG_W, h, SVG_W, h);
     char title[512];
-    snprintf(title, sizeof title, "%s \xe2\x80\x94 %d nodes, source %s, %s model",
+    text_fit(title, sizeof title, "%s \xe2\x80\x94 %d nodes, source %s, %s model",
              c->name ? c->name : "cluster", c->n, c->nodes[c->source].name, model_name(runs[0].model));
     fprintf(fp, "<title>");
     xml_text(fp, title);
@@ -602,18 +602,18 @@ int export_svg_opts(FILE *fp, const struct run *runs, int k, const struct svg_op
         char sub[768], fd[2048];
         const struct run *a = &runs[0], *b = &runs[1];
         double d = a->eng.makespan - b->eng.makespan;
-        snprintf(sub, sizeof sub, "%s %s vs %s %s: difference %s%s%s%s%s", a->sched.ops->name,
+        text_fit(sub, sizeof sub, "%s %s vs %s %s: difference %s%s%s%s%s", a->sched.ops->name,
                  report_num(a->eng.makespan), b->sched.ops->name, report_num(b->eng.makespan),
                  d > 0 ? "+" : "", report_num(d), b->eng.makespan > 0 ? " (" : "", "", "");   /* then the percent */
         size_t at = strlen(sub);
         if (b->eng.makespan > 0 && at < sizeof sub)
-            at += (size_t)snprintf(sub + at, sizeof sub - at, "%+.0f%%)", 100.0 * d / b->eng.makespan);
+            at += (size_t)text_fit(sub + at, sizeof sub - at, "%+.0f%%)", 100.0 * d / b->eng.makespan);
         for (int i = 2; i < k && at < sizeof sub; i++)   /* more runs (the view's "you"): their makespans */
-            at += (size_t)snprintf(sub + at, sizeof sub - at, " \xc2\xb7 %s %s", runs[i].sched.ops->name,
+            at += (size_t)text_fit(sub + at, sizeof sub - at, " \xc2\xb7 %s %s", runs[i].sched.ops->name,
                                    report_num(runs[i].eng.makespan));
         for (int i = 0; i < 2 && at < sizeof sub; i++)
             if (runs[i].sched.status == OPT_PROVEN)
-                at += (size_t)snprintf(sub + at, sizeof sub - at, " \xc2\xb7 %s is proven optimal",
+                at += (size_t)text_fit(sub + at, sizeof sub - at, " \xc2\xb7 %s is proven optimal",
                                        runs[i].sched.ops->name);
         svg_text(&g, 12, y, 14, "start", COL_TEXT, "bold", sub);
         y += 18;
@@ -625,7 +625,7 @@ int export_svg_opts(FILE *fp, const struct run *runs, int k, const struct svg_op
     }
     if (g.nlanes < c->n) {
         char note[160];
-        snprintf(note, sizeof note, "showing %d of %d nodes: %s", g.nlanes, c->n,
+        text_fit(note, sizeof note, "showing %d of %d nodes: %s", g.nlanes, c->n,
                  o && o->critical ? "the source and the critical path"
                  : chosen         ? "the nodes chosen"
                                   : "the source, the critical path and the latest to hold the message");
@@ -739,8 +739,8 @@ int export_files(const struct run *runs, int k, const char *stem, char *svg_path
     if (rc == 0)
         rc = export_to_file(csv, write_csv, &job, cause);
     if (rc == 0) {
-        snprintf(svg_path, svg_size, "%s", svg);
-        snprintf(csv_path, csv_size, "%s", csv);
+        text_fit(svg_path, svg_size, "%s", svg);
+        text_fit(csv_path, csv_size, "%s", csv);
     }
     free(svg);
     free(csv);

@@ -41,9 +41,9 @@ static void dot_tree(FILE *fp, const struct run *ru, const char *prefix, const c
         int p = order[i];
         char label[512];
         if (e->parent[p] < 0)
-            snprintf(label, sizeof label, "%s\nsource", ru->c->nodes[p].name);
+            text_fit(label, sizeof label, "%s\nsource", ru->c->nodes[p].name);
         else
-            snprintf(label, sizeof label, "%s\nholds at %s", ru->c->nodes[p].name,
+            text_fit(label, sizeof label, "%s\nholds at %s", ru->c->nodes[p].name,
                      report_txt(engine_hold_time(e, p, 0)));
         fprintf(fp, "%s%sn%d [label=", indent, prefix, p);
         export_dot_string(fp, label);
@@ -55,7 +55,7 @@ static void dot_tree(FILE *fp, const struct run *ru, const char *prefix, const c
         if (t->msg != 0 || e->parent[t->to] != t->from)
             continue;
         char label[128];
-        snprintf(label, sizeof label, "#%d, t=%s", t->seq + 1, report_txt(t->start));
+        text_fit(label, sizeof label, "#%d, t=%s", t->seq + 1, report_txt(t->start));
         fprintf(fp, "%s%sn%d -> %sn%d [label=", indent, prefix, t->from, prefix, t->to);
         export_dot_string(fp, label);
         fprintf(fp, "%s];\n", crit[t->from] && crit[t->to] ? ", penwidth=2" : "");
@@ -70,7 +70,7 @@ int export_dot(FILE *fp, const struct run *runs, int k)
     fputs("  node [shape=ellipse, fontname=\"Helvetica\"];\n  edge [fontname=\"Helvetica\"];\n", fp);
     char title[512];
     if (k == 1) {
-        snprintf(title, sizeof title, "%s: %s, %s, makespan %s", runs[0].c->name ? runs[0].c->name : "",
+        text_fit(title, sizeof title, "%s: %s, %s, makespan %s", runs[0].c->name ? runs[0].c->name : "",
                  runs[0].sched.ops->name, model_name(runs[0].model),
                  report_txt(runs[0].eng.makespan));
         fputs("  labelloc=t;\n  label=", fp);
@@ -80,8 +80,8 @@ int export_dot(FILE *fp, const struct run *runs, int k)
     }
     for (int r = 0; k > 1 && r < k; r++) {
         char prefix[32];
-        snprintf(prefix, sizeof prefix, "r%d", r);
-        snprintf(title, sizeof title, "%s, %s: makespan %s", runs[r].sched.ops->name,
+        text_fit(prefix, sizeof prefix, "r%d", r);
+        text_fit(title, sizeof title, "%s, %s: makespan %s", runs[r].sched.ops->name,
                  model_name(runs[r].model), report_txt(runs[r].eng.makespan));
         fprintf(fp, "  subgraph cluster_%d {\n    label=", r);
         export_dot_string(fp, title);

@@ -123,7 +123,7 @@ const struct sched_ops *lua_sched_ops(const char *name, char **cause)
         int err = errno;
         const char *dir = lua_sched_dir();
         if (!strchr(name, '/') && dir &&
-            snprintf(found, sizeof found, "%s/%s", dir, name) < (int)sizeof found &&
+            text_fit(found, sizeof found, "%s/%s", dir, name) < (int)sizeof found &&
             access(found, R_OK) == 0) {
             path = found;
         } else {
@@ -150,9 +150,9 @@ const struct sched_ops *lua_sched_ops(const char *name, char **cause)
         return set_cause(cause, "too many Lua heuristics in one run (at most %d)",
                          LUA_SCHED_MAX_SCRIPTS), NULL;
     struct slot *sl = &slots[nslots++];
-    snprintf(sl->path, sizeof sl->path, "%s", path);
-    snprintf(sl->name, sizeof sl->name, "%s", base_name(path));
-    snprintf(sl->summary, sizeof sl->summary, "the Lua heuristic %s", path);
+    text_fit(sl->path, sizeof sl->path, "%s", path);
+    text_fit(sl->name, sizeof sl->name, "%s", base_name(path));
+    text_fit(sl->summary, sizeof sl->summary, "the Lua heuristic %s", path);
     sl->ops = sched_lua;
     sl->ops.name = sl->name;
     sl->ops.summary = sl->summary;
@@ -715,10 +715,9 @@ static void hand_out(struct lua_policy *lp, struct decision *d)
     d->to = x->to;
     d->msg = 0;
     if (x->reason)
-        snprintf(d->reason, sizeof d->reason, "%s", x->reason);
+        d->reason = xstrdup(x->reason);
     else
-        snprintf(d->reason, sizeof d->reason, "%s: %s -> %s (pair %d of the tree it returned)",
-                 lp->name, lp->e->c->nodes[x->from].name, lp->e->c->nodes[x->to].name, lp->qnext);
+        d->reason = xasprintf("%s: %s -> %s (pair %d of the tree it returned)", lp->name, lp->e->c->nodes[x->from].name, lp->e->c->nodes[x->to].name, lp->qnext);
 }
 
 /* A whole tree: a list of {parent, child [, reason]}, checked in order. */
@@ -735,7 +734,7 @@ static void take_tree(lua_State *L, struct lua_policy *lp, int t)
     queue_free(lp);
     for (lua_Unsigned i = 1; i <= n; i++) {
         char pair[48];
-        snprintf(pair, sizeof pair, "pair %llu: ", (unsigned long long)i);
+        text_fit(pair, sizeof pair, "pair %llu: ", (unsigned long long)i);
         if (lua_rawgeti(L, t, (lua_Integer)i) != LUA_TTABLE)
             sandbox_return_error(L, "bad decision: %sexpected a table {parent, child [, "
                                     "reason]}, got a %s", pair, luaL_typename(L, -1));
@@ -790,11 +789,9 @@ static int call_choose(lua_State *L)
     d->from = from;
     d->to = to;
     d->msg = 0;
-    if (reason)
-        snprintf(d->reason, sizeof d->reason, "%s", reason);
-    else
-        snprintf(d->reason, sizeof d->reason, "%s chose %s -> %s", lp->name,
-                 e->c->nodes[from].name, e->c->nodes[to].name);
+    d->reason = reason ? xstrdup(reason)
+                       : xasprintf("%s chose %s -> %s", lp->name, e->c->nodes[from].name,
+                                   e->c->nodes[to].name);
     return 0;
 }
 
@@ -816,7 +813,7 @@ static int lua_prepare(struct sched *s, struct engine *e, char **cause)
     lp->e = e;
     lp->path = path;
     lp->choose_ref = LUA_NOREF;
-    snprintf(lp->name, sizeof lp->name, "%s", base_name(path));
+    text_fit(lp->name, sizeof lp->name, "%s", base_name(path));
     struct sandbox_limits lim = {s->opt.lua_instructions, s->opt.lua_memory, s->opt.cancel};
     lp->sb = sandbox_new(path, &lim, s->opt.seed, cause);
     if (!lp->sb || sandbox_run(lp->sb, load_policy, lp, cause) < 0)

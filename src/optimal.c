@@ -1770,16 +1770,16 @@ static int opt_prepare(struct sched *s, struct engine *e, char **cause)
     s->bound = p->lower;
     s->explored = p->explored;
     if (p->status == OPT_PROVEN)
-        snprintf(s->note, sizeof s->note, "proven optimal: %lld search nodes, %.2f s", p->explored,
+        text_fit(s->note, sizeof s->note, "proven optimal: %lld search nodes, %.2f s", p->explored,
                  p->seconds);
     else {
         long long limit = s->opt.node_limit > 0 ? s->opt.node_limit : OPT_DEFAULT_NODE_LIMIT;
         char why[96];
         if (p->explored >= limit)
-            snprintf(why, sizeof why, "at the node limit (%lld nodes, %.2f s)", p->explored, p->seconds);
+            text_fit(why, sizeof why, "at the node limit (%lld nodes, %.2f s)", p->explored, p->seconds);
         else
-            snprintf(why, sizeof why, "after %.3g s (%lld nodes)", p->seconds, p->explored);
-        snprintf(s->note, sizeof s->note, "gave up %s: best found %g, optimum >= %g", why, p->makespan,
+            text_fit(why, sizeof why, "after %.3g s (%lld nodes)", p->seconds, p->explored);
+        text_fit(s->note, sizeof s->note, "gave up %s: best found %g, optimum >= %g", why, p->makespan,
                  p->lower);
     }
     return 0;
@@ -1798,30 +1798,22 @@ static int opt_choose(struct sched *s, const struct engine *e, struct decision *
     d->msg = 0;
     struct transfer t;
     if (engine_earliest(e, q, p, 0, &t) < 0) {
-        snprintf(d->reason, sizeof d->reason, "optimal: %s sends to %s (decision %d of %d)", qn, pn,
-                 i + 1, st->plan.len);
+        d->reason = xasprintf("optimal: %s sends to %s (decision %d of %d)", qn, pn, i + 1,
+                              st->plan.len);
         return SCHED_DECIDED;
     }
     double done;
     bool first = e->c->kind == CLUSTER_NODES && sched_fnf_sender(e, 0, &done) == q && done == t.send_end;
+    char *gain = explain_pick(e, &t);   /* what the choice achieves, not only its order */
+    const char *sep = gain ? ": " : "", *said = gain ? gain : "";
     if (first)
-        snprintf(d->reason, sizeof d->reason,
-                 "optimal order: %s next (receiver %d of %d); %s's send completes first (t=%g)", pn,
-                 i + 1, st->plan.len, qn, t.send_end);
+        d->reason = xasprintf("optimal order: %s next (receiver %d of %d); %s's send completes first "
+                              "(t=%g)%s%s", pn, i + 1, st->plan.len, qn, t.send_end, sep, said);
     else
-        snprintf(d->reason, sizeof d->reason,
-                 "optimal schedule: %s sends to %s at t=%g, %s holds it at t=%g (decision %d of %d)",
-                 qn, pn, t.start, pn, t.hold, i + 1, st->plan.len);
-    char gain[256];   /* what the choice achieves, not only its order */
-    explain_pick(e, &t, gain, sizeof gain);
-    size_t len = strlen(d->reason), gl = strlen(gain);
-    if (gain[0] && len + 3 < sizeof d->reason) {
-        if (gl > sizeof d->reason - len - 3)
-            gl = sizeof d->reason - len - 3;
-        memcpy(d->reason + len, ": ", 2);
-        memcpy(d->reason + len + 2, gain, gl);
-        d->reason[len + 2 + gl] = '\0';
-    }
+        d->reason = xasprintf("optimal schedule: %s sends to %s at t=%g, %s holds it at t=%g "
+                              "(decision %d of %d)%s%s", qn, pn, t.start, pn, t.hold, i + 1,
+                              st->plan.len, sep, said);
+    free(gain);
     return SCHED_DECIDED;
 }
 

@@ -774,7 +774,7 @@ static int pipe_prepare(struct sched *s, struct engine *e, char **cause)
         plan_free(pl);
         return set_cause(cause, SCHED_CANCELLED_TEXT);
     } else {
-        snprintf(pl->lp_note, sizeof pl->lp_note, "%s", why ? why : "not solved");
+        text_fit(pl->lp_note, sizeof pl->lp_note, "%s", why ? why : "not solved");
         if (pipe_heur_uses_lp(h)) {
             set_cause(cause, "%s needs the throughput linear program: %s", s->ops->name, pl->lp_note);
             free(why);
@@ -806,55 +806,56 @@ static int pipe_prepare(struct sched *s, struct engine *e, char **cause)
 
     int who;
     double period = pipe_period(c, &pl->tree, e->model, &who);
-    size_t len = (size_t)snprintf(s->note, sizeof s->note, "%s tree", s->ops->name);
+    size_t len = (size_t)text_fit(s->note, sizeof s->note, "%s tree", s->ops->name);
     if (who >= 0)
-        len += (size_t)snprintf(s->note + len, sizeof s->note - len,
+        len += (size_t)text_fit(s->note + len, sizeof s->note - len,
                                 ", period %g set by %s (%s)", period, c->nodes[who].name,
                                 e->model == MODEL_MULTI_PORT ? "multi-port: sends or slowest link"
                                                              : "one-port: sum of its children's T");
     if (h == PIPE_BINOMIAL && len < sizeof s->note && (pl->tree.routed || pl->tree.rerouted))
-        len += (size_t)snprintf(s->note + len, sizeof s->note - len,
+        len += (size_t)text_fit(s->note + len, sizeof s->note - len,
                                 "; %d of %d binomial transfers have no direct edge and follow "
                                 "shortest paths, relayed by the nodes on them%s",
                                 pl->tree.routed + pl->tree.rerouted, pl->tree.logical,
                                 pl->tree.rerouted ? " (some from the source: no path from their "
                                                     "binomial parent)" : "");
     if (!pl->has_lp && len < sizeof s->note)
-        snprintf(s->note + len, sizeof s->note - len, "; LP optimum unknown: %s", pl->lp_note);
+        text_fit(s->note + len, sizeof s->note - len, "; LP optimum unknown: %s", pl->lp_note);
     return 0;
 }
 
-static void edge_reason(const struct pipe_plan *pl, const struct cluster *c, int u, int v,
-                        char *buf, size_t size)
+/* Why u sends to v, sized to what it says (the caller frees it). */
+static char *edge_reason(const struct pipe_plan *pl, const struct cluster *c, int u, int v)
 {
+    char *out = NULL;
     const struct pipe_tree *t = &pl->tree;
     const char *un = c->nodes[u].name, *vn = c->nodes[v].name;
     double T = c->edges[t->edge[v]].time, key = t->key[v];
     switch (t->heur) {
     case PIPE_PRUNE_SIMPLE:
-        snprintf(buf, size, "%s -> %s (T %g) survived pruning the heaviest edges", un, vn, T);
+        out = xasprintf("%s -> %s (T %g) survived pruning the heaviest edges", un, vn, T);
         break;
     case PIPE_PRUNE_DEGREE:
-        snprintf(buf, size, "%s -> %s (T %g) survived pruning the busiest senders' edges", un, vn, T);
+        out = xasprintf("%s -> %s (T %g) survived pruning the busiest senders' edges", un, vn, T);
         break;
     case PIPE_MULTIPORT_PRUNE_DEGREE:
-        snprintf(buf, size, "%s -> %s (T %g) survived pruning the edges of the senders with the "
-                            "longest multi-port periods", un, vn, T);
+        out = xasprintf("%s -> %s (T %g) survived pruning the edges of the senders with the "
+                        "longest multi-port periods", un, vn, T);
         break;
     case PIPE_GROW_TREE:
-        snprintf(buf, size, "%s joined from %s (T %g) when that made %s's weighted out-degree %g, "
+        out = xasprintf("%s joined from %s (T %g) when that made %s's weighted out-degree %g, "
                             "the smallest on offer", vn, un, T, un, key);
         break;
     case PIPE_MULTIPORT_GROW:
-        snprintf(buf, size, "%s joined from %s (T %g) when that made %s's multi-port period %g, "
+        out = xasprintf("%s joined from %s (T %g) when that made %s's multi-port period %g, "
                             "the smallest on offer", vn, un, T, un, key);
         break;
     case PIPE_LP_PRUNE:
-        snprintf(buf, size, "%s -> %s (T %g, LP n=%.4g) survived pruning the edges the LP uses least",
+        out = xasprintf("%s -> %s (T %g, LP n=%.4g) survived pruning the edges the LP uses least",
                  un, vn, T, key);
         break;
     case PIPE_LP_GROW:
-        snprintf(buf, size, "%s joined from %s (T %g) on the edge the LP uses most, n=%.4g", vn, un,
+        out = xasprintf("%s joined from %s (T %g) on the edge the LP uses most, n=%.4g", vn, un,
                  T, key);
         break;
     default: {
@@ -865,16 +866,17 @@ static void edge_reason(const struct pipe_plan *pl, const struct cluster *c, int
         int ppos = pos >= (1 << m) ? pos - (1 << m) : pos & (pos - 1);
         int lp = ppos == 0 ? t->source : ppos - 1 < t->source ? ppos - 1 : ppos;
         if (lp == u)
-            snprintf(buf, size, "%s -> %s (T %g): binomial position %d, child of position %d", un,
+            out = xasprintf("%s -> %s (T %g): binomial position %d, child of position %d", un,
                      vn, T, pos, ppos);
         else
-            snprintf(buf, size, "%s -> %s (T %g): %s (binomial position %d, child of %s at "
+            out = xasprintf("%s -> %s (T %g): %s (binomial position %d, child of %s at "
                                 "position %d) is reached along a shortest path that stands in "
                                 "for a missing binomial edge",
                      un, vn, T, vn, pos, c->nodes[lp].name, ppos);
         break;
     }
     }
+    return out;
 }
 
 /*
@@ -909,12 +911,12 @@ static int pipe_choose(struct sched *s, const struct engine *e, struct decision 
         pl->next_child[u] = 0;
         pl->next_slice[u]++;
     }
-    char why[200];
-    edge_reason(pl, e->c, u, v, why, sizeof why);
+    char *why = edge_reason(pl, e->c, u, v);
     d->from = u;
     d->to = v;
     d->msg = k;
-    snprintf(d->reason, sizeof d->reason, "slice %d of %d: %s", k + 1, pl->slices, why);
+    d->reason = xasprintf("slice %d of %d: %s", k + 1, pl->slices, why ? why : "");
+    free(why);
     return SCHED_DECIDED;
 }
 

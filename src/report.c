@@ -109,9 +109,9 @@ static void pipeline_summary(FILE *fp, const struct run *r)
 static void interval(char *buf, size_t size, double a, double b)
 {
     if (b > a)
-        snprintf(buf, size, "[%s, %s)", report_txt(a), report_txt(b));
+        text_fit(buf, size, "[%s, %s)", report_txt(a), report_txt(b));
     else
-        snprintf(buf, size, "-");
+        text_fit(buf, size, "-");
 }
 
 void report_summary_text(FILE *fp, const struct run *r)

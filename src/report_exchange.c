@@ -17,9 +17,9 @@ static const char *name(const struct exchange *x, int i)
 static void interval(char *buf, size_t size, double a, double b)
 {
     if (b > a)
-        snprintf(buf, size, "[%s, %s)", report_txt(a), report_txt(b));
+        text_fit(buf, size, "[%s, %s)", report_txt(a), report_txt(b));
     else
-        snprintf(buf, size, "-");
+        text_fit(buf, size, "-");
 }
 
 static void describe(FILE *fp, const struct exchange *x, bool with_sched)
@@ -67,7 +67,7 @@ void report_exchange_orders(FILE *fp, const struct exchange *x, int width)
             for (int q = first; q < last; q++) {
                 int p = x->order[(size_t)q * x->nrecv + k];
                 char cell[128];
-                snprintf(cell, sizeof cell, "%s%s", name(x, p), p == q ? "*" : "");
+                text_fit(cell, sizeof cell, "%s%s", name(x, p), p == q ? "*" : "");
                 fprintf(fp, "%-*s", q + 1 < last ? w : 0, cell);
             }
             fprintf(fp, "\n");

@@ -16,28 +16,28 @@ static void compute_optimum(struct run *r, const struct sched_opts *o, enum run_
     if (r->sched.status == OPT_PROVEN) {
         r->opt = OPT_PROVEN;
         r->optimum = r->eng.makespan;
-        snprintf(r->opt_note, sizeof r->opt_note, "%s", r->sched.note);
+        text_fit(r->opt_note, sizeof r->opt_note, "%s", r->sched.note);
         return;
     }
     if (r->sched.status == OPT_GAVE_UP) {
         r->opt = OPT_GAVE_UP;
         r->optimum = r->eng.makespan;
         r->opt_lower = r->sched.bound;
-        snprintf(r->opt_note, sizeof r->opt_note, "%s", r->sched.note);
+        text_fit(r->opt_note, sizeof r->opt_note, "%s", r->sched.note);
         return;
     }
     if (r->sched.slices > 0) {   /* K slices: the single-message optimum says nothing */
-        snprintf(r->opt_note, sizeof r->opt_note,
+        text_fit(r->opt_note, sizeof r->opt_note,
                  "not computed for a pipelined run of %d slices; see the LP optimal throughput",
                  r->sched.slices);
         return;
     }
     if (want == RUN_OPT_NEVER) {
-        snprintf(r->opt_note, sizeof r->opt_note, "not computed");
+        text_fit(r->opt_note, sizeof r->opt_note, "not computed");
         return;
     }
     if (want == RUN_OPT_SMALL && r->c->n > RUN_AUTO_OPTIMUM_NODES) {
-        snprintf(r->opt_note, sizeof r->opt_note,
+        text_fit(r->opt_note, sizeof r->opt_note,
                  "not computed for %d nodes (done by default up to %d; use -s optimal)", r->c->n,
                  RUN_AUTO_OPTIMUM_NODES);
         return;
@@ -48,7 +48,7 @@ static void compute_optimum(struct run *r, const struct sched_opts *o, enum run_
     if (want == RUN_OPT_SMALL && (oo.time_limit <= 0 || oo.time_limit > 2))
         oo.time_limit = 2;
     if (optimal_solve(r->c, r->model, &oo, &plan, &cause) < 0) {
-        snprintf(r->opt_note, sizeof r->opt_note, "%s", cause ? cause : "not computed");
+        text_fit(r->opt_note, sizeof r->opt_note, "%s", cause ? cause : "not computed");
         free(cause);
         return;
     }
@@ -57,12 +57,12 @@ static void compute_optimum(struct run *r, const struct sched_opts *o, enum run_
     r->opt_lower = plan.lower;
     if (plan.status == OPT_PROVEN)
         if (plan.explored == 0)
-            snprintf(r->opt_note, sizeof r->opt_note, "proven: a schedule meets the lower bound");
+            text_fit(r->opt_note, sizeof r->opt_note, "proven: a schedule meets the lower bound");
         else
-            snprintf(r->opt_note, sizeof r->opt_note,
+            text_fit(r->opt_note, sizeof r->opt_note,
                      "proven by exhaustive search (%lld search nodes)", plan.explored);
     else
-        snprintf(r->opt_note, sizeof r->opt_note,
+        text_fit(r->opt_note, sizeof r->opt_note,
                  "search gave up after %lld search nodes: optimum between %g and %g",
                  plan.explored, plan.lower, plan.makespan);
     opt_plan_free(&plan);

@@ -122,21 +122,23 @@ int engine_run(struct engine *e, struct sched *s, char **cause)
             rc = set_cause(cause, SCHED_CANCELLED_TEXT);
             break;
         }
-        struct decision d;   /* not memset: 300 bytes a decision is most of a lean run */
+        struct decision d;
         d.from = d.to = -1;
         d.msg = 0;
-        d.reason[0] = '\0';
+        d.reason = NULL;
         d.not_before = -INFINITY;
         int r = ops->choose(s, e, &d, cause);
-        if (r < 0) {
-            rc = -1;
+        if (r != SCHED_DECIDED) {
+            free(d.reason);
+            if (r < 0)
+                rc = -1;
             break;
         }
-        if (r == SCHED_DONE)
-            break;
         if (e->lean && d.not_before > -INFINITY)
             engine_stream_until(e, d.not_before);
-        if (engine_book(e, d.from, d.to, d.msg, d.reason, &why) < 0) {
+        int booked = engine_book_owned(e, d.from, d.to, d.msg, &d.reason, &why);
+        free(d.reason);   /* NULL once booked: the engine keeps it */
+        if (booked < 0) {
             set_cause(cause, "scheduler %s made a bad decision: %s", ops->name, why);
             rc = -1;
             break;

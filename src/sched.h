@@ -23,7 +23,9 @@
 
 struct decision {
     int from, to, msg;
-    char reason[256];   /* narrated by the view, printed in text output; a lean
+    char *reason;       /* narrated by the view, printed in text output: heap text
+                           (xasprintf) sized to what it says, so names are never cut;
+                           NULL: none.  Whoever calls choose() frees it.  A lean
                            engine (e->lean) keeps none, so policies skip it then */
     double not_before;  /* optional: no decision from this one on starts before this
                            time (-INFINITY: unknown); a lean engine processes its

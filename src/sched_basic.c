@@ -188,14 +188,13 @@ static int list_next_receiver(struct list_state *st, const struct engine *e)
 }
 
 /* free: when the port is free again, later than done under sync (the whole transfer). */
-static void say_sender(const struct engine *e, int q, double done, double free, char *buf, size_t size)
+static char *say_sender(const struct engine *e, int q, double done, double port_free)
 {
-    if (free > done)
-        snprintf(buf, size, "%s can finish a send first (free at t=%g, s=%g, overhead done at t=%g, "
+    if (port_free > done)
+        return xasprintf("%s can finish a send first (free at t=%g, s=%g, overhead done at t=%g, "
                  "port busy until t=%g)", e->c->nodes[q].name, engine_ready(e, q, 0),
-                 e->c->nodes[q].send, done, free);
-    else
-        snprintf(buf, size, "%s can finish a send first (free at t=%g, s=%g, done at t=%g)",
+                 e->c->nodes[q].send, done, port_free);
+    return xasprintf("%s can finish a send first (free at t=%g, s=%g, done at t=%g)",
                  e->c->nodes[q].name, engine_ready(e, q, 0), e->c->nodes[q].send, done);
 }
 
@@ -232,13 +231,13 @@ static int list_choose(struct sched *s, const struct engine *e, struct decision 
     d->msg = 0;
     d->not_before = not_before(done, st->smax);
     if (!e->lean) {
-        char who[160];
         struct transfer t;   /* sync: the port stays busy for the whole transfer, not just s */
-        double free = engine_earliest(e, q, p, 0, &t) == 0 ? t.free : done;
-        say_sender(e, q, done, free, who, sizeof who);
+        double port_free = engine_earliest(e, q, p, 0, &t) == 0 ? t.free : done;
+        char *who = say_sender(e, q, done, port_free);
         const struct node *np = &e->c->nodes[p];
-        snprintf(d->reason, sizeof d->reason, "%s; %s is %s (s=%g, r=%g)", who, np->name,
-                 why_receiver, np->send, np->recv);
+        d->reason = xasprintf("%s; %s is %s (s=%g, r=%g)", who, np->name, why_receiver, np->send,
+                              np->recv);
+        free(who);
     }
     st->next++;
     return SCHED_DECIDED;
@@ -421,7 +420,7 @@ static int rpair_choose(struct sched *s, const struct engine *e, struct decision
     d->to = p;
     d->msg = 0;
     if (!e->lean)
-        snprintf(d->reason, sizeof d->reason,
+        d->reason = xasprintf(
                  "random pair: %s drawn among %d holders, %s among %d waiting nodes; %s is free "
                  "at t=%g", e->c->nodes[q].name, st->nholders - 1, e->c->nodes[p].name,
                  st->nwaiting + 1, e->c->nodes[q].name, engine_ready(e, q, 0));
@@ -546,7 +545,7 @@ static int fef_choose(struct sched *s, const struct engine *e, struct decision *
     d->to = best;
     d->msg = 0;
     if (!e->lean)
-        snprintf(d->reason, sizeof d->reason,
+        d->reason = xasprintf(
                  "%s -> %s is the cheapest transfer from a holder to a waiting node (T=%g)",
                  e->c->nodes[d->from].name, e->c->nodes[best].name, best_cost);
     return SCHED_DECIDED;

@@ -81,7 +81,9 @@ static int drain(int data, int err, struct buf *out, struct buf *msg)
 /*
  * SimGrid's first line that says what went wrong, without the exception's
  * class ("Uncaught exception std::invalid_argument: No route from ..."),
- * control characters made '?'.  NULL if it said nothing.
+ * shown as messages show a user's text (SHOWN: control characters and
+ * bytes that are not UTF-8 made '?', cut between characters).  NULL if it
+ * said nothing.
  */
 static char *simgrid_said(const char *text)
 {
@@ -101,12 +103,9 @@ static char *simgrid_said(const char *text)
                     p = colon + 2;
                 }
             }
-            if (len > 400)
-                len = 400;
-            char *line = xmalloc(len + 1);
-            for (size_t i = 0; i < len; i++)
-                line[i] = (unsigned char)p[i] < 0x20 || p[i] == 0x7f ? '?' : p[i];
-            line[len] = '\0';
+            char *raw = xasprintf("%.*s", (int)(len > 1000 ? 1000 : len), p), shown[404];
+            char *line = xstrdup(SHOWN(raw, shown));
+            free(raw);
             return line;
         }
         s = e ? e + 1 : s + len;
@@ -197,6 +196,7 @@ static struct cluster *build(const char *path, double size, const struct buf *b,
         return NULL;
     }
     char **names = xcalloc((size_t)n, sizeof *names);
+    int cut = -1;   /* a host whose name holds a NUL byte: as a C string it would be cut */
     for (int i = 0; i < n; i++) {
         uint32_t len;
         memcpy(&len, p, sizeof len);
@@ -204,7 +204,18 @@ static struct cluster *build(const char *path, double size, const struct buf *b,
         names[i] = xmalloc((size_t)len + 1);
         memcpy(names[i], p, len);
         names[i][len] = '\0';
+        if (cut < 0 && memchr(p, '\0', len))
+            cut = i;
         p += len;
+    }
+    if (cut >= 0) {
+        char b[64];
+        diag_error(d, path, 0, NULL, "host %d (\"%s...\") has a name holding a NUL byte: a name must "
+                   "be UTF-8 text without control characters", cut + 1, SHOWN(names[cut], b));
+        for (int i = 0; i < n; i++)
+            free(names[i]);
+        free(names);
+        return NULL;
     }
     const char *recs = p;
     struct host_ref *refs = xmalloc((size_t)n * sizeof *refs);
@@ -228,8 +239,9 @@ static struct cluster *build(const char *path, double size, const struct buf *b,
             struct route_rec r = route_of(recs, n, order[a], order[c]);
             double t = r.latency;
             if (size > 0 && !(r.bandwidth > 0)) {
+                char b1[128], b2[128];   /* names are checked later (cluster_finish) */
                 diag_error(d, path, 0, NULL, "the route from %s to %s has no bandwidth (%g)",
-                           names[order[a]], names[order[c]], r.bandwidth);
+                           SHOWN(names[order[a]], b1), SHOWN(names[order[c]], b2), r.bandwidth);
                 break;
             }
             if (size > 0)
@@ -288,6 +300,8 @@ static bool complete(const struct buf *b, int *rows)
         return false;
     uint32_t n32;
     memcpy(&n32, b->p, sizeof n32);
+    if (n32 > SIMGRID_MAX_HOSTS)   /* the helper never says more; n^2 routes would overflow */
+        return false;
     size_t at = sizeof n32;
     for (uint32_t i = 0; i < n32; i++) {
         uint32_t len;
@@ -315,10 +329,29 @@ static char *host_at(const struct buf *b, int row)
         memcpy(&len, b->p + at, sizeof len);
         at += sizeof len;
         if ((int)i == row)
-            return xasprintf("%.*s", (int)(len > 200 ? 200 : len), b->p + at);
+            return xasprintf("%.*s", (int)text_cut_len(b->p + at, len > 200 ? 200 : len), b->p + at);
         at += len;
     }
     return NULL;
+}
+
+struct cluster *simgrid_reply_cluster(const char *path, double size, const char *data, size_t len,
+                                      struct diag *d)
+{
+    struct buf b = {0};
+    buf_add(&b, data, len);
+    int rows;
+    struct cluster *c = NULL;
+    if (complete(&b, &rows))
+        c = build(path, size, &b, d);
+    else if (rows < 0)
+        diag_error(d, path, 0, NULL, "the answer of hetcast-simgrid is cut short in its host names "
+                   "or names more than %d hosts: it cannot be read", SIMGRID_MAX_HOSTS);
+    else
+        diag_error(d, path, 0, NULL, "the answer of hetcast-simgrid is not whole (%d complete "
+                   "rows of routes): it cannot be read", rows);
+    free(b.p);
+    return c;
 }
 
 struct cluster *cluster_load_simgrid(const char *path, double size, struct diag *d)
@@ -409,12 +442,13 @@ struct cluster *cluster_load_simgrid(const char *path, double size, struct diag 
         bool crashed = sanitized || (WIFSIGNALED(status) && WTERMSIG(status) != SIGABRT);
         const char *why = sanitized && strstr(msg.p, "SEGV") ? strsignal(SIGSEGV)
                           : WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "no answer";
+        char hb[210];
         if (said && !crashed)
             diag_error(d, path, 0, NULL, "SimGrid refused it: %s", said);
         else if (host)
             diag_error(d, path, 0, NULL, "SimGrid crashed (%s) while reading the routes from host "
                        "%s: does the platform give a route between every pair of hosts?", why,
-                       host);
+                       SHOWN(host, hb));
         else
             diag_error(d, path, 0, NULL, "SimGrid crashed (%s) while loading it: is it a SimGrid "
                        "platform (version 4.1)?", why);

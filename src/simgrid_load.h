@@ -61,4 +61,15 @@ void simgrid_set_helper(const char *path);
  */
 struct cluster *cluster_load_simgrid(const char *path, double size, struct diag *d);
 
+/*
+ * The cluster the helper's answer (its standard output, len bytes) says, as
+ * cluster_load_simgrid reads it once the helper has exited 0; NULL with d
+ * filled when the answer is cut short, names more than SIMGRID_MAX_HOSTS
+ * hosts or is not a cluster (names that are not text, routes without
+ * bandwidth).  The parent trusts nothing in it (tests/fuzz/fuzz_platform.c
+ * feeds it any bytes).
+ */
+struct cluster *simgrid_reply_cluster(const char *path, double size, const char *data, size_t len,
+                                      struct diag *d);
+
 #endif

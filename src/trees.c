@@ -681,17 +681,17 @@ static void heavy_note(const struct tree *t, const struct cluster *c, char *buf,
     int *path = xmalloc((size_t)t->n * sizeof *path), k = 0;
     for (int v = t->heavy_leaf; v >= 0; v = t->parent[v])
         path[k++] = v;
-    size_t len = (size_t)snprintf(buf, size, "%s tree, heaviest path", tree_kind_name(t->kind));
+    size_t len = (size_t)text_fit(buf, size, "%s tree, heaviest path", tree_kind_name(t->kind));
     for (int i = k - 1; i >= 0 && len < size; i--) {
         const char *name = c->nodes[path[i]].name;
         if (len + strlen(name) + 24 >= size) {
-            len += (size_t)snprintf(buf + len, size - len, " -> ...");
+            len += (size_t)text_fit(buf + len, size - len, " -> ...");
             break;
         }
-        len += (size_t)snprintf(buf + len, size - len, "%s%s", i == k - 1 ? " " : " -> ", name);
+        len += (size_t)text_fit(buf + len, size - len, "%s%s", i == k - 1 ? " " : " -> ", name);
     }
     if (len < size)
-        snprintf(buf + len, size - len, " (cost %g)", t->cost);
+        text_fit(buf + len, size - len, " (cost %g)", t->cost);
     free(path);
 }
 
@@ -722,50 +722,52 @@ static int tree_prepare(struct sched *s, struct engine *e, char **cause)
 static void say_ties(const struct tree *t, int v, char *buf, size_t size)
 {
     if (t->ties[v] > 1)
-        snprintf(buf, size, " (lowest index of %d as close)", t->ties[v]);
+        text_fit(buf, size, " (lowest index of %d as close)", t->ties[v]);
     else
         buf[0] = '\0';
 }
 
-static void tree_reason(const struct tree *t, const struct cluster *c, int q, int v, char *buf,
-                        size_t size)
+/* Why q sends to v, sized to what it says (the caller frees it). */
+static char *tree_reason(const struct tree *t, const struct cluster *c, int q, int v)
 {
+    char *out = NULL;
     const char *qn = c->nodes[q].name, *vn = c->nodes[v].name;
     char tie[64];
     say_ties(t, v, tie, sizeof tie);
     switch (t->kind) {
     case TREE_BINOMIAL:
-        snprintf(buf, size, "binomial position %d (child of position %d); distance %g", t->pos[v],
+        out = xasprintf("binomial position %d (child of position %d); distance %g", t->pos[v],
                  t->pos[q], t->dist[v]);
         break;
     case TREE_DEPTH_FIRST:
     case TREE_BREADTH_FIRST:
-        snprintf(buf, size, "%s position %d (child of position %d): %s was the remaining node "
+        out = xasprintf("%s position %d (child of position %d): %s was the remaining node "
                             "closest to %s%s; distance %g",
                  tree_kind_name(t->kind), t->pos[v], t->pos[q], vn, qn, tie, t->dist[v]);
         break;
     case TREE_BALANCED_PATH:
-        snprintf(buf, size, "balanced-path position %d (child of position %d, served when it had "
+        out = xasprintf("balanced-path position %d (child of position %d, served when it had "
                             "the most unfilled children, %d): %s was the remaining node closest "
                             "to %s%s; distance %g",
                  t->pos[v], t->pos[q], t->unfilled[v], vn, qn, tie, t->dist[v]);
         break;
     case TREE_FLAT:
-        snprintf(buf, size, "flat: %s sends to every node, closest first (%d of %d); distance %g",
+        out = xasprintf("flat: %s sends to every node, closest first (%d of %d); distance %g",
                  qn, t->pos[v], t->n - 1, t->dist[v]);
         break;
     default:
         if (q == t->root && t->group[v] != t->group[q])
-            snprintf(buf, size, "magpie: %s is the node of group %d (%d node%s) closest to the "
+            out = xasprintf("magpie: %s is the node of group %d (%d node%s) closest to the "
                                 "source, which serves the groups closest first; distance %g",
                      vn, t->group[v], t->group_size[t->group[v]],
                      t->group_size[t->group[v]] == 1 ? "" : "s", t->dist[v]);
         else
-            snprintf(buf, size, "magpie: binomial position %d of group %d (child of position %d); "
+            out = xasprintf("magpie: binomial position %d of group %d (child of position %d); "
                                 "distance %g",
                      t->pos[v], t->group[v], t->pos[q], t->dist[v]);
         break;
     }
+    return out;
 }
 
 /* ---- a tree built on one cluster, simulated on another ---- */
@@ -778,10 +780,12 @@ int tree_run(const struct tree *t, struct engine *e, char **cause)
     struct walk w;
     walk_init(&w, t, e);
     int from, to, rc = 0;
-    char *why = NULL, reason[256];
+    char *why = NULL;
     while (walk_next(&w, e, &from, &to)) {
-        tree_reason(t, e->c, from, to, reason, sizeof reason);
-        if (engine_book(e, from, to, 0, reason, &why) < 0) {
+        char *reason = tree_reason(t, e->c, from, to);
+        int booked = engine_book(e, from, to, 0, reason, &why);
+        free(reason);
+        if (booked < 0) {
             rc = set_cause(cause, "%s tree: %s", tree_kind_name(t->kind), why);
             break;
         }
@@ -802,7 +806,7 @@ static int tree_choose(struct sched *s, const struct engine *e, struct decision 
     d->from = q;
     d->to = v;
     d->msg = 0;
-    tree_reason(&st->t, e->c, q, v, d->reason, sizeof d->reason);
+    d->reason = tree_reason(&st->t, e->c, q, v);
     return SCHED_DECIDED;
 }
 

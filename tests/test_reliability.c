@@ -21,7 +21,10 @@
 #include <unistd.h>
 
 #include "cluster.h"
+#include "diag.h"
 #include "export.h"
+#include "run.h"
+#include "sched.h"
 #include "tap.h"
 
 static char dir[] = "/tmp/hetcast-reliability.XXXXXX";
@@ -231,6 +234,114 @@ static void test_export(void)
     free(target);
 }
 
+/*
+ * Names are never cut inside a character: text_fit cuts between
+ * characters, and a transfer's reason holds the whole of a long name (it
+ * was written into 256 bytes and cut; the names fuzzer found the cut
+ * inside a character).
+ */
+static void test_long_names(void)
+{
+    char buf[8];
+    text_fit(buf, sizeof buf, "ab%s", "\xc3\xa9\xc3\xa9\xc3\xa9");   /* ab + 3 x e-acute: 8 bytes */
+    ok(strcmp(buf, "ab\xc3\xa9\xc3\xa9") == 0, "text_fit keeps whole characters only (%zu bytes kept)",
+       strlen(buf));
+    text_fit(buf, sizeof buf, "%s", "abcdefghij");
+    ok(strcmp(buf, "abcdefg") == 0, "text_fit cuts ASCII where snprintf does");
+    is_int((long long)text_cut_len("a\xe2\x86\x92", 2), 1, "text_cut_len leaves a character out whole");
+
+    char name[2][401];
+    for (int k = 0; k < 2; k++) {   /* 200 two-byte characters, then a distinct last letter */
+        for (int i = 0; i < 199; i++)
+            memcpy(name[k] + 2 * i, "\xc3\xa9", 2);
+        name[k][398] = 'x';
+        name[k][399] = (char)('a' + k);
+        name[k][400] = '\0';
+    }
+    struct cluster *c = cluster_new(CLUSTER_NODES);
+    cluster_add_node(c, "s", 1, 1);
+    cluster_add_node(c, name[0], 2, 2);
+    cluster_add_node(c, name[1], 3, 1);
+    struct diag d;
+    diag_init(&d);
+    ok(cluster_finish(c, &d) == 0 && d.errors == 0, "a cluster of 400-byte names loads");
+    diag_free(&d);
+    static const char *const scheds[] = {"fnf", "random-pair", "fef", "depth-first", "optimal"};
+    for (size_t k = 0; k < sizeof scheds / sizeof scheds[0]; k++) {
+        const struct sched_ops *ops = sched_find(scheds[k]);
+        struct sched_opts o;
+        sched_opts_default(&o);
+        struct run r;
+        memset(&r, 0, sizeof r);
+        char *cause = NULL;
+        if (!ops || run_schedule(&r, c, model_default_for(c->kind), ops, &o, RUN_OPT_NEVER, &cause) < 0) {
+            ok(0, "%s runs on long names: %s", scheds[k], cause ? cause : "no such scheduler");
+            free(cause);
+            continue;
+        }
+        int whole = 0;
+        for (int i = 0; i < r.eng.ntr; i++)
+            whole += r.eng.tr[i].reason && strstr(r.eng.tr[i].reason, c->nodes[r.eng.tr[i].to].name) != NULL;
+        is_int(whole, r.eng.ntr, "%s: every transfer's reason holds its receiver's whole name", scheds[k]);
+        run_free(&r);
+    }
+    cluster_free(c);
+}
+
+/* A subnormal time is 0 in every cluster, as the CSV reader reads it (found
+ * by the platform fuzzer: a SimGrid route of 8e-320 s saved as a graph the
+ * reader refused). */
+static void test_tiny_times(void)
+{
+    struct cluster *c = cluster_new(CLUSTER_NODES);
+    cluster_add_node(c, "a", 1e-310, 1);
+    cluster_add_node(c, "b", 2, 4.9e-324);
+    struct diag d;
+    diag_init(&d);
+    ok(cluster_finish(c, &d) == 0, "subnormal times load");
+    ok(c->nodes[0].send == 0 && c->nodes[1].recv == 0, "as 0 (%g, %g)", c->nodes[0].send,
+       c->nodes[1].recv);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&text, &len);
+    cluster_write_csv(c, fp);
+    fclose(fp);
+    struct cluster *back = cluster_load_csv_buffer("tiny.csv", text, len, &d);
+    ok(back && back->nodes[0].send == c->nodes[0].send && back->nodes[1].recv == c->nodes[1].recv,
+       "and read back the same");
+    cluster_free(back);
+    free(text);
+    diag_free(&d);
+    cluster_free(c);
+}
+
+/* What a cluster file cannot say is refused whatever made the cluster (found
+ * by the platform fuzzer: a SimGrid host whose name was a NUL byte loaded
+ * with an empty name and could not be saved). */
+static void test_unsayable_names(void)
+{
+    struct cluster *c = cluster_new(CLUSTER_NODES);
+    cluster_add_node(c, "a", 1, 1);
+    cluster_add_node(c, "", 1, 1);
+    struct diag d;
+    diag_init(&d);
+    int rc = cluster_finish(c, &d);
+    ok(rc < 0 && d.nlines > 0 && strstr(d.lines[0], "node 2 has an empty name"),
+       "an empty node name is refused: %s", d.nlines ? d.lines[0] : "(no message)");
+    diag_free(&d);
+    cluster_free(c);
+    c = cluster_new(CLUSTER_MATRIX);
+    cluster_add_node(c, "a", 0, 0);
+    cluster_add_node(c, "Send", 0, 0);
+    c->dist = xcalloc(4, sizeof *c->dist);
+    diag_init(&d);
+    rc = cluster_finish(c, &d);
+    ok(rc < 0 && d.nlines > 0 && strstr(d.lines[0], "column word of latency matrices"),
+       "a matrix node named Send is refused: %s", d.nlines ? d.lines[0] : "(no message)");
+    diag_free(&d);
+    cluster_free(c);
+}
+
 int main(void)
 {
     if (!mkdtemp(dir)) {
@@ -239,6 +350,9 @@ int main(void)
     }
     test_save();
     test_export();
+    test_long_names();
+    test_tiny_times();
+    test_unsayable_names();
     rmdir(dir);
     return tap_exit();
 }

@@ -995,6 +995,65 @@ static void key_table(void)
         diag("could not clean up %s", dir);
 }
 
+/* A front door whose user cancels the first `cancel_first` computations at once. */
+static volatile sig_atomic_t fake_flag;
+static int fake_calls, cancel_first;
+static void fake_computing(struct view *v, bool on)
+{
+    (void)v;
+    if (on && ++fake_calls <= cancel_first)
+        fake_flag = 1;
+}
+
+static void cancel_at_open(void)
+{
+    struct view hooks, v;
+    memset(&hooks, 0, sizeof hooks);
+    hooks.computing = fake_computing;
+    hooks.cancel = &fake_flag;
+    struct session_opts o;
+    memset(&o, 0, sizeof o);
+    sched_opts_default(&o.sopt);
+    o.file = "clusters/counterexample.csv";
+    o.sched[o.nsched++] = "slowest-first";
+    char *cause = NULL;
+    fake_calls = 0;
+    cancel_first = 1;
+    is_int(view_open_hooked(&v, &o, &hooks, &cause), 0, "the first run cancelled at open: the view opens");
+    free(cause);
+    cause = NULL;
+    if (fake_calls > 0 && v.c) {
+        ok(strcmp(vrun_sched_name(&v.runs[0]), "fnf") == 0, "on fnf instead (got %s)",
+           vrun_sched_name(&v.runs[0]));
+        ok(strstr(v.msg, "slowest-first: cancelled; showing fnf instead") != NULL, "and says so: %s", v.msg);
+        view_close(&v);
+    }
+    fake_calls = 0;
+    cancel_first = 99;
+    is_int(view_open_hooked(&v, &o, &hooks, &cause), 1, "fnf cancelled too: status 1, no view");
+    ok(cause && strstr(cause, "cancelled before the view opened, nothing to show"), "and it says: %s",
+       cause ? cause : "(nothing)");
+    free(cause);
+    cause = NULL;
+    o.sched[1] = "optimal";   /* compare mode's second run cancelled: one pane, and a message */
+    o.nsched = 2;
+    fake_calls = 0;
+    cancel_first = 0;
+    struct view w;
+    is_int(view_open_hooked(&w, &o, &hooks, &cause), 0, "compare at open: the view opens");
+    if (w.c) {
+        is_int(w.nruns, 2, "with both panes when nothing is cancelled");
+        view_close(&w);
+    }
+    fake_calls = 0;
+    cancel_first = 99;
+    o.sched[0] = "fnf";
+    free(cause);
+    cause = NULL;
+    is_int(view_open_hooked(&w, &o, &hooks, &cause), 1, "everything cancelled in compare mode: status 1");
+    free(cause);
+}
+
 int main(void)
 {
     lua_sched_set_dir(HETCAST_SRCLUADIR);   /* as the program does from its data directory */
@@ -1013,6 +1072,7 @@ int main(void)
     exchange();
     pipeline();
     key_table();
+    cancel_at_open();
     cb_free(&cb);
     return tap_exit();
 }

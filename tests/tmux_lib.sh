@@ -1,9 +1,10 @@
 #!/bin/sh
 # tmux_lib.sh - what the tests that drive the real binary in tmux share
-# (sourced by ui_tmux.sh and ui_teach.sh): a private tmux server, a pane that
-# runs hetcast and records its pid and exit status, TAP's ok, and waits that
-# poll capture-pane with a timeout (no fixed sleeps), then let the screen
-# settle.  HC_TERM sets the pane's TERM (xterm-256color by default).
+# (sourced by ui_tmux.sh, ui_teach.sh and ui_keyfuzz.sh): a private tmux
+# server, a pane that runs hetcast and records its pid and exit status, TAP's
+# ok, and waits that poll capture-pane with a timeout (no fixed sleeps), then
+# let the screen settle.  HC_TERM sets the pane's TERM (xterm-256color by
+# default), HC_CWD its working directory (where the view's exports land).
 # Needs HETCAST (an absolute path) set by the caller.
 
 SOCK=hetcast-test-$$
@@ -12,7 +13,17 @@ n=0
 failed=0
 
 tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
-cleanup() { tm kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
+# The view we started, if it still runs (a failed test left it there), is
+# killed outright: an ASan build that gets SIGHUP from a dying tmux can spin
+# for ever in LeakSanitizer's exit check, with a helper process under it.
+reap() {
+    rp=$(cat "$TMP/pid" 2>/dev/null)
+    [ -n "$rp" ] && [ "$(ps -o comm= -p "$rp" 2>/dev/null)" = hetcast ] || return 0
+    kids=$(ps -o pid= --ppid "$rp" 2>/dev/null)
+    # shellcheck disable=SC2086
+    kill -KILL "$rp" $kids 2>/dev/null
+}
+cleanup() { reap; tm kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
@@ -38,6 +49,7 @@ cat >"$TMP/run.sh" <<EOF
 #!/bin/sh
 trap : INT
 ulimit -c 0   # the crash signals of ui_tmux.sh leave no core file
+[ -n "\${HC_CWD:-}" ] && cd "\$HC_CWD"
 sh -c 'echo \$\$ >"\$1"; shift; exec "\$@"' sh "$TMP/pid" env TERM=\${HC_TERM:-xterm-256color} LANG=C.UTF-8 "$HETCAST" "\$@"
 echo "EXIT=\$?"
 stty -a >"$TMP/stty" 2>&1
@@ -130,7 +142,8 @@ start() {   # start W H [ENV=VALUE ...] -- HETCAST-ARGS...
     done
 }
 
-stop_server() {   # kill the server and wait until it is gone
+stop_server() {   # kill the server (and a view left running) and wait until it is gone
+    reap
     tm kill-server >/dev/null 2>&1
     i=0
     while tm list-sessions >/dev/null 2>&1 && [ "$i" -lt 50 ]; do

@@ -33,88 +33,13 @@ if ! command -v tmux >/dev/null 2>&1; then
     exit 0
 fi
 
-SOCK=hetcast-keyfuzz-$$
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/hetcast-keyfuzz.XXXXXX")
-n=0
-failed=0
+. "$(dirname "$0")/tmux_lib.sh"   # tm, ok, start, keys, capture, wait_for, wait_gone, sane, reap
 pid=
 
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
-# The view we started, if it is still running (a failure left it there), is
-# killed outright: an ASan build that gets SIGHUP from a dying tmux can spin
-# for ever in LeakSanitizer's exit check, with a helper process under it.
-reap() {
-    [ -n "${pid:-}" ] && [ "$(ps -o comm= -p "$pid" 2>/dev/null)" = hetcast ] || return 0
-    kids=$(ps -o pid= --ppid "$pid" 2>/dev/null)
-    # shellcheck disable=SC2086
-    kill -KILL "$pid" $kids 2>/dev/null
-}
-cleanup() { reap; tm kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
-
-ok() {   # ok STATUS DESCRIPTION
-    n=$((n + 1))
-    if [ "$1" -eq 0 ]; then
-        echo "ok $n - $2"
-    else
-        echo "not ok $n - $2"
-        failed=$((failed + 1))
-    fi
-}
-
-# The pane runs run.sh in $TMP (exports land there): it records hetcast's
-# pid, runs it, then prints the exit status and the terminal settings.
-cat >"$TMP/run.sh" <<EOF
-#!/bin/sh
-trap : INT
-cd "$TMP"
-sh -c 'echo \$\$ >"\$1"; shift; exec "\$@"' sh "$TMP/pid" env TERM=xterm-256color LANG=C.UTF-8 "$HETCAST" "\$@"
-echo "EXIT=\$?"
-stty -a >"$TMP/stty" 2>&1
-echo STTY-DONE
-sleep 600
-EOF
-
-capture() { tm capture-pane -p -t kf >"$TMP/screen" 2>/dev/null; }
-
-wait_for() {   # wait_for TEXT [TENTHS]
-    i=0
-    while [ "$i" -lt "${2:-100}" ]; do
-        capture
-        grep -qF -- "$1" "$TMP/screen" && return 0
-        sleep 0.1
-        i=$((i + 1))
-    done
-    return 1
-}
-
-stop_server() {
-    reap
-    tm kill-server >/dev/null 2>&1
-    i=0
-    while tm list-sessions >/dev/null 2>&1 && [ "$i" -lt 50 ]; do
-        sleep 0.1
-        i=$((i + 1))
-    done
-}
-
-start() {   # start HETCAST-ARGS...
-    stop_server
-    rm -f "$TMP/pid" "$TMP/stty" "$TMP/screen"
-    tries=0
-    until tm new-session -d -s kf -x "$W" -y "$H" "sh '$TMP/run.sh' $*" 2>/dev/null; do
-        tries=$((tries + 1))
-        [ "$tries" -ge 20 ] && return 1
-        sleep 0.2
-        stop_server
-    done
-    i=0
-    while [ ! -s "$TMP/pid" ] && [ "$i" -lt 50 ]; do
-        sleep 0.1
-        i=$((i + 1))
-    done
-    pid=$(cat "$TMP/pid" 2>/dev/null)
+# The view in $TMP (its exports land there) at W x H; pid: its process.
+start_view() {   # start_view HETCAST-ARGS...
+    start "$W" "$H" "HC_CWD=$TMP" -- "$@" || return 1
+    pid=$(hetcast_pid)
     [ -n "$pid" ]
 }
 
@@ -122,18 +47,7 @@ alive() { [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && ! grep -q '^EXIT=' "$TM
 
 # What the pane holds after a crash: the sanitizer's report, if any.
 post_mortem() {
-    tm capture-pane -p -t kf -S - -E - 2>/dev/null | grep -v '^$' | tail -n 40 | sed 's/^/#   /'
-}
-
-wait_gone() {   # wait_gone TEXT [TENTHS]
-    i=0
-    while [ "$i" -lt "${2:-100}" ]; do
-        capture
-        grep -qF -- "$1" "$TMP/screen" || return 0
-        sleep 0.1
-        i=$((i + 1))
-    done
-    return 1
+    tm capture-pane -p -t hc -S - -E - 2>/dev/null | grep -v '^$' | tail -n 40 | sed 's/^/#   /'
 }
 
 # h h h leaves the help, a list or an exercise pick (in the main screen
@@ -141,7 +55,7 @@ wait_gone() {   # wait_gone TEXT [TENTHS]
 # view reads keys and draws.  (Not Esc: Esc and the next key, read
 # together, make an Alt key.)
 responsive() {
-    tm resize-window -t kf -x "$W" -y "$H" >/dev/null 2>&1
+    tm resize-window -t hc -x "$W" -y "$H" >/dev/null 2>&1
     sleep 0.1
     for k in h h h; do
         keys "$k"
@@ -151,8 +65,6 @@ responsive() {
     keys '?'
     wait_for "hetcast help" 150
 }
-
-keys() { tm send-keys -t kf "$@"; }
 
 # Why the view did not answer: its state and CPU time, and where it is
 # (gdb, when there is one), then whether it answers after 20 s more.
@@ -168,7 +80,7 @@ hung_report() {
     fi
     echo "#   still no answer 20 s later; the screen:"
     sed 's/^/#   /' "$TMP/screen"
-    tm resize-window -t kf -x $((W + 1)) -y $((H + 1)) >/dev/null 2>&1
+    tm resize-window -t hc -x $((W + 1)) -y $((H + 1)) >/dev/null 2>&1
     sleep 0.5
     if responsive; then
         echo "#   it answers after one more resize: the view kept a stale screen after the storm"
@@ -211,7 +123,7 @@ storm() {   # storm SEED: 40 resizes as fast as tmux takes them, 1x1 to 300x100
             else { w = 150 + int(rand() * 150); h = 40 + int(rand() * 60) }
             print w, h
         } }' | while read -r sw sh; do
-        tm resize-window -t kf -x "$sw" -y "$sh" >/dev/null 2>&1
+        tm resize-window -t hc -x "$sw" -y "$sh" >/dev/null 2>&1
     done
 }
 
@@ -228,7 +140,7 @@ run_cluster() {   # run_cluster NAME HETCAST-ARGS...
     shift
     seed=$((seed + 1))
     case $name in *"${KEYFUZZ_ONLY:-}"*) ;; *) return ;; esac
-    if ! start "$@"; then
+    if ! start_view "$@"; then
         ok 1 "$name: starts"
         return
     fi
@@ -286,9 +198,7 @@ run_cluster() {   # run_cluster NAME HETCAST-ARGS...
     done
     grep -q '^EXIT=0$' "$TMP/screen"
     ok $? "$name: q quits with status 0"
-    wait_for STTY-DONE 50 && grep -q -- ' icanon' "$TMP/stty" && grep -q -- ' echo ' "$TMP/stty" &&
-        [ "$(tm display-message -p -t kf '#{alternate_on}')" = 0 ] &&
-        [ "$(tm display-message -p -t kf '#{cursor_flag}')" = 1 ]
+    sane
     ok $? "$name: the terminal is sane afterwards"
 }
 

@@ -367,7 +367,7 @@ start 100 30 -- clusters/counterexample.csv -s "$TMP/spin.lua" --lua-budget 1000
 wait_for "step 0/8"
 spin
 keys End r
-wait_for "(q or Ctrl-C: cancel)"
+wait_for "q, Esc or Ctrl-C: cancel"
 ok $? "a long computation shows what it computes and how to cancel it"
 keys q
 wait_for "cancelled (what was shown is kept)" 50
@@ -376,7 +376,7 @@ wait_all "step 8/8" "spin.lua"
 alive
 ok $? "the view goes on, with the previous schedule (step 8/8)"
 keys r
-wait_for "(q or Ctrl-C: cancel)"
+wait_for "q, Esc or Ctrl-C: cancel"
 keys C-c
 wait_for "cancelled (what was shown is kept)" 50
 alive
@@ -384,6 +384,96 @@ ok $? "Ctrl-C cancels it too, and the view goes on"
 keys q
 wait_for "EXIT=0" 50
 ok $? "q then quits with status 0"
+
+# The progress line says what is computed and counts the seconds (written by
+# the view's 100 ms timer behind curses' back); Esc cancels as q does.
+wait_re() {   # wait_re REGEX [TENTHS]: poll the screen until REGEX (grep -E) shows up
+    i=0
+    while [ "$i" -lt "${2:-100}" ]; do
+        capture
+        grep -qE -- "$1" "$TMP/screen" && return 0
+        sleep 0.1
+        i=$((i + 1))
+    done
+    return 1
+}
+cp lua/fnf.lua "$TMP/spin.lua"
+start 100 30 -- clusters/counterexample.csv -s "$TMP/spin.lua" --lua-budget 100000000000
+wait_for "step 0/8"
+spin
+keys r
+wait_for "spin.lua on 3 nodes, and the optimum beside it (exact search)"
+ok $? "the progress line names what is computed"
+wait_re ' [1-9]\.[0-9] s · q, Esc or Ctrl-C: cancel' 100
+ok $? "and counts its seconds while it computes"
+keys Escape
+wait_for "cancelled (what was shown is kept)" 50
+ok $? "Esc cancels it"
+keys End
+wait_for "step 8/8"
+ok $? "the view answers after Esc (End goes to step 8/8)"
+keys q
+wait_for "EXIT=0" 50
+ok $? "q then quits with status 0"
+
+# ---- at open: the first computation is watched too (docs/ui.md) ----
+# Before the view's screen, the progress goes to stderr; q or Esc cancels
+# and the view opens on fnf saying so; Ctrl-C leaves (nothing was shown).
+cp lua/fnf.lua "$TMP/spin.lua"
+spin
+start 100 30 -- clusters/counterexample.csv -s "$TMP/spin.lua" --lua-budget 100000000000
+wait_for "q or Esc: cancel, Ctrl-C: quit"
+ok $? "at open: a progress line on the terminal says how to cancel"
+grep -q "hetcast: .*spin.lua on 3 nodes" "$TMP/screen"
+ok $? "at open: it names what is computed"
+wait_re 'hetcast: .*, [1-9]\.[0-9] s - q or Esc' 100
+ok $? "at open: it counts the seconds"
+keys q
+wait_all "spin.lua: cancelled; showing fnf instead" "step 0/8" "fnf"
+ok $? "q at open: the view opens on fnf and says the first scheduler was cancelled"
+keys End
+wait_for "step 8/8"
+alive
+ok $? "the view answers (End: step 8/8)"
+keys q
+wait_for "EXIT=0" 50
+ok $? "q quits with status 0"
+sane
+ok $? "the terminal is sane after a cancel at open"
+
+start 100 30 -- clusters/counterexample.csv -s "$TMP/spin.lua" --lua-budget 100000000000
+wait_for "q or Esc: cancel, Ctrl-C: quit"
+pid=$(hetcast_pid)
+keys C-c
+wait_for "EXIT=130" 50
+ok $? "Ctrl-C at open leaves with status 130"
+grep -q "hetcast: interrupted (Interrupt) before the view opened" "$TMP/screen"
+ok $? "and says so"
+! kill -0 "$pid" 2>/dev/null
+ok $? "no process left busy"
+sane
+ok $? "the terminal is sane (cooked, echo) after Ctrl-C at open"
+
+# A lesson's first slide the same: optimal on 40 nodes runs to the view's
+# 5 s limit; q opens the slide on fnf.
+awk 'BEGIN { srand(5); print "name,send,recv"
+    for (i = 0; i < 40; i++) printf "n%d,%.3f,%.3f\n", i, 1 + 8 * rand(), 1 + 8 * rand() }' >"$TMP/n40.csv"
+cat >"$TMP/slow-lesson.lua" <<EOF
+return { title = "slow", slides = { { title = "forty nodes", cluster = "$TMP/n40.csv",
+  schedulers = "optimal", step = 0, text = "the optimum of forty nodes" } } }
+EOF
+start 100 30 -- lesson "$TMP/slow-lesson.lua"
+wait_for "hetcast: optimal: exact search (branch and bound)"
+ok $? "a lesson's first slide: the progress line at open names the search"
+keys q
+wait_for "optimal: cancelled; showing fnf instead" 50
+ok $? "q opens the slide on fnf and says so"
+alive
+ok $? "the lesson goes on"
+keys q
+wait_for "EXIT=" 50
+sane
+ok $? "and quits to a sane terminal"
 
 for sig in TERM:143 HUP:129; do
     name=${sig%%:*}
@@ -393,7 +483,7 @@ for sig in TERM:143 HUP:129; do
     wait_for "step 0/8"
     spin
     keys r
-    wait_for "(q or Ctrl-C: cancel)"
+    wait_for "q, Esc or Ctrl-C: cancel"
     pid=$(hetcast_pid)
     kill -"$name" "$pid"
     wait_for "EXIT=$status" 50

@@ -111,8 +111,11 @@ static int finish_best(struct view *v, int k, int from, int to, struct engine *o
         rc = engine_book(out, v->ex.from[i], v->ex.to[i], 0, "your choice", &cause);
     if (rc == 0)
         rc = engine_book(out, from, to, 0, "this pick", &cause);
-    if (rc == 0)
-        rc = exercise_complete_best(out, 0, &cause);
+    if (rc == 0) {   /* a search on every booking: cancellable as the view's others */
+        view_compute_begin(v, NULL);
+        rc = exercise_complete_best(out, 0, v->cancel, &cause);
+        view_compute_end(v);
+    }
     free(cause);
     if (rc < 0)
         engine_free(out);
@@ -170,10 +173,11 @@ static void update_best(struct view *v)
     char *cause = NULL;
     x->best_from = x->best_to = -1;
     bool big = v->c->n > EXERCISE_MAX_NODES;
-    if (v->busy && (x->eng.nwaiting > 5 || big))
-        v->busy(v, "searching every way to finish from here...");
+    char what[200];
+    snprintf(what, sizeof what, "the best completion from here: exact search over the orders of the "
+             "%d waiting nodes%s", x->eng.nwaiting, big ? ", within a time limit" : "");
     struct best_opts o = {0, big ? EX_SEARCH_SECONDS : 0, proven_optimum(v), NULL};
-    o.cancel = view_compute_begin(v);
+    o.cancel = view_compute_begin(v, x->eng.nwaiting > 5 || big ? what : NULL);
     int rc = engine_best_completion_opts(&x->eng, &o, &b, &cause);
     x->cancelled = view_compute_end(v);
     if (rc < 0) {
@@ -268,9 +272,10 @@ int ex_start(struct view *v)
         x->best_from = x->best_to = -1;
         struct best_opts o = {0, v->c->n > EXERCISE_MAX_NODES ? EX_SEARCH_SECONDS : 0, proven, NULL};
         struct best_result b;   /* a first pick that keeps it: fnf's when fnf is optimal, found at once */
-        if (v->busy && v->c->n > EXERCISE_MAX_NODES)
-            v->busy(v, "searching a first pick that keeps the optimum...");
-        o.cancel = view_compute_begin(v);
+        o.cancel = view_compute_begin(v, v->c->n > EXERCISE_MAX_NODES
+                                             ? "a first pick that keeps the optimum: exact search, "
+                                               "within a time limit"
+                                             : NULL);
         int rc = engine_best_completion_opts(&x->eng, &o, &b, NULL);
         view_compute_end(v);
         if (rc == 0 && b.status == BEST_EXACT) {

@@ -20,7 +20,7 @@ static int open_slide(struct view *v, const struct lesson *l, int k, char **caus
     struct view keep = *v;
     struct session_opts o;
     lesson_session(l, k, &o);
-    int rc = view_open(v, &o, cause);
+    int rc = view_open_hooked(v, &o, &keep, cause);   /* the terminal's hooks: cancel, progress */
     if (rc != 0)
         return rc;
     v->colour = keep.colour;
@@ -31,14 +31,31 @@ static int open_slide(struct view *v, const struct lesson *l, int k, char **caus
     v->slide = k;
     v->answer = false;
     const struct slide *s = &l->slides[k];
+    char note[sizeof v->msg];   /* what view_open said (a cancelled scheduler) outlives the step */
+    enum msg_kind note_kind = v->msg_kind;
+    memcpy(note, v->msg, sizeof note);
     view_step_to(v, s->step < 0 || s->step > v->nsteps ? v->nsteps : s->step);
+    memcpy(v->msg, note, sizeof note);
+    v->msg_kind = note_kind;
     v->screen = &screen_lesson;
     return 0;
 }
 
 int lesson_view_open(struct view *v, const struct lesson *l, int k, char **cause)
 {
+    return lesson_view_open_hooked(v, l, k, NULL, cause);
+}
+
+int lesson_view_open_hooked(struct view *v, const struct lesson *l, int k, const struct view *hooks,
+                            char **cause)
+{
     memset(v, 0, sizeof *v);
+    if (hooks) {   /* open_slide keeps them (view_open_hooked) */
+        v->busy = hooks->busy;
+        v->busy_ctx = hooks->busy_ctx;
+        v->computing = hooks->computing;
+        v->cancel = hooks->cancel;
+    }
     return open_slide(v, l, k, cause);
 }
 
@@ -58,6 +75,8 @@ void lesson_go(struct view *v, int k)
     v->ascii = keep.ascii;
     v->busy = keep.busy;
     v->busy_ctx = keep.busy_ctx;
+    v->computing = keep.computing;
+    v->cancel = keep.cancel;
     if (open_slide(v, l, k, &cause) != 0) {
         char msg[600];
         snprintf(msg, sizeof msg, "slide %d does not open: %s", k + 1, cause ? cause : "failed");

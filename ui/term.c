@@ -21,10 +21,19 @@
  *
  * While the core computes (view.h: computing), the loop cannot read keys,
  * so a SIGALRM every 100 ms looks at the keyboard from the handler (poll
- * and read, both async-signal-safe): q (or Q) sets the cancel flag the core
- * polls, other keys typed meanwhile are dropped.  Ctrl-C then cancels the
- * computation instead of leaving; SIGTERM, SIGHUP and SIGQUIT cancel it
- * and leave as always.
+ * and read, both async-signal-safe): q, Q or a lone Esc sets the cancel
+ * flag the core polls, other keys typed meanwhile are dropped.  Ctrl-C
+ * then cancels the computation instead of leaving; SIGTERM, SIGHUP and
+ * SIGQUIT cancel it and leave as always.  The same handler keeps the
+ * progress line's seconds up to date (write(2) of a sequence prepared
+ * before: save the cursor, go to the field, the digits, restore it), so
+ * the line says what is computed and for how long.
+ *
+ * The first computation, before curses starts (view_open_hooked), is
+ * watched the same way with the terminal in non-canonical mode and the
+ * progress on stderr: q or Esc cancels it and the view opens on the
+ * default scheduler instead; Ctrl-C there leaves (status 130), as it
+ * would any command that has not shown anything yet.
  */
 /* The wide-character curses API and nl_langinfo (ncursesw's cflags may set these). */
 #ifndef _XOPEN_SOURCE_EXTENDED
@@ -59,6 +68,67 @@ static volatile sig_atomic_t got_signal;   /* INT, TERM, HUP, QUIT, USR1/2, ALRM
 static volatile sig_atomic_t got_winch;    /* the terminal was resized */
 static volatile sig_atomic_t computing;    /* the core computes: keys are read by on_alarm */
 static volatile sig_atomic_t cancel_flag;  /* the view's cancel (view.h), polled by the core */
+static volatile sig_atomic_t opening;      /* the first computation, before curses: Ctrl-C leaves */
+
+/* The progress line's seconds, written by on_alarm: pre, the seconds, post. */
+static volatile sig_atomic_t tick_fd = -1; /* where to (-1: no progress line) */
+static volatile sig_atomic_t ticked;       /* written since the computation began */
+static char tick_pre[600], tick_post[200];
+static size_t tick_pre_len, tick_post_len;
+static struct timespec tick_t0;
+static long long tick_delay;   /* tenths of a second before the first write (at open: 5) */
+
+/* Tenths of a second since tick_t0 (async-signal-safe). */
+static long long tick_tenths(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long long)(now.tv_sec - tick_t0.tv_sec) * 10 + (now.tv_nsec - tick_t0.tv_nsec) / 100000000;
+}
+
+/* tenths as "%6.1f" would write them seconds (async-signal-safe). */
+static size_t tick_secs(char *out, long long tenths)
+{
+    if (tenths < 0)
+        tenths = 0;
+    if (tenths > 9999999)
+        tenths = 9999999;
+    char digits[12];
+    int n = 0;
+    digits[n++] = (char)('0' + tenths % 10);
+    digits[n++] = '.';
+    tenths /= 10;
+    do {
+        digits[n++] = (char)('0' + tenths % 10);
+        tenths /= 10;
+    } while (tenths > 0);
+    size_t k = 0;
+    for (int pad = n; pad < 6 && tick_fd == STDOUT_FILENO; pad++)   /* the view's fixed field */
+        out[k++] = ' ';
+    while (n > 0)
+        out[k++] = digits[--n];
+    return k;
+}
+
+static void tick(void)
+{
+    int fd = tick_fd;
+    if (fd < 0)
+        return;
+    long long tenths = tick_tenths();
+    if (tenths < tick_delay)
+        return;
+    char buf[sizeof tick_pre + sizeof tick_post + 16];
+    size_t n = 0;
+    memcpy(buf, tick_pre, tick_pre_len);
+    n += tick_pre_len;
+    n += tick_secs(buf + n, tenths);
+    memcpy(buf + n, tick_post, tick_post_len);
+    n += tick_post_len;
+    ssize_t r = write(fd, buf, n);
+    (void)r;
+    ticked = 1;
+}
 static int sig_pipe[2] = {-1, -1};
 static bool curses_on;
 
@@ -73,8 +143,11 @@ static void on_alarm(int sig)
     while (computing && poll(&p, 1, 0) == 1 && (p.revents & POLLIN) &&
            (got = read(STDIN_FILENO, buf, sizeof buf)) > 0)
         for (ssize_t i = 0; i < got; i++)
-            if (buf[i] == 'q' || buf[i] == 'Q')
-                cancel_flag = 1;
+            if (buf[i] == 'q' || buf[i] == 'Q' ||
+                (buf[i] == 0x1b && (i + 1 == got || (buf[i + 1] != '[' && buf[i + 1] != 'O'))))
+                cancel_flag = 1;   /* an Esc alone, not the start of an arrow key's sequence */
+    if (computing && !got_winch)   /* a resize not drawn yet: the field is elsewhere */
+        tick();
     errno = saved;
 }
 
@@ -83,7 +156,7 @@ static void on_signal(int sig)
     int saved = errno;
     if (sig == SIGWINCH) {
         got_winch = 1;
-    } else if (sig == SIGINT && computing) {
+    } else if (sig == SIGINT && computing && !opening) {
         cancel_flag = 1;   /* Ctrl-C stops the computation, not the view */
     } else {
         got_signal = sig;
@@ -147,6 +220,10 @@ static void term_end(void)
 
 static void install_signals(void)
 {
+    static bool installed;
+    if (installed)
+        return;
+    installed = true;
     if (pipe(sig_pipe) == 0) {
         for (int i = 0; i < 2; i++) {
             fcntl(sig_pipe[i], F_SETFL, fcntl(sig_pipe[i], F_GETFL) | O_NONBLOCK);
@@ -190,9 +267,44 @@ static void set_computing(struct view *v, bool on)
     if (on) {
         it.it_interval.tv_usec = 100000;
         it.it_value.tv_usec = 100000;
+        if (got_signal)   /* a signal before the computation began (at open): it stops at once */
+            cancel_flag = 1;
+    } else {
+        tick_fd = -1;
     }
     computing = on;
     setitimer(ITIMER_REAL, &it, NULL);
+    if (!on && ticked) {
+        ticked = 0;
+        if (curses_on)
+            clearok(curscr, TRUE);   /* the seconds were written behind curses' back */
+        else {
+            ssize_t r = write(STDERR_FILENO, "\r\033[K", 4);   /* the progress line goes */
+            (void)r;
+        }
+    }
+}
+
+/* The progress line's field at (row, col) of the screen, for tick(). */
+static void tick_at(int row, int col)
+{
+    tick_fd = -1;
+    const char *sc = tigetstr("sc"), *rc = tigetstr("rc"), *cup = tigetstr("cup");
+    const char *sgr0 = tigetstr("sgr0"), *bold = tigetstr("bold");
+    if (!sc || sc == (char *)-1 || !rc || rc == (char *)-1 || !cup || cup == (char *)-1)
+        return;   /* no way to put the cursor back: no seconds */
+    const char *go = tparm(cup, row, col, 0, 0, 0, 0, 0, 0, 0);
+    bool has_sgr0 = sgr0 && sgr0 != (char *)-1, has_bold = bold && bold != (char *)-1;
+    int n = snprintf(tick_pre, sizeof tick_pre, "%s%s%s%s", sc, go ? go : "", has_sgr0 ? sgr0 : "",
+                     has_bold ? bold : "");
+    int m = snprintf(tick_post, sizeof tick_post, "%s%s", has_sgr0 ? sgr0 : "", rc);
+    if (!go || n < 0 || (size_t)n >= sizeof tick_pre || m < 0 || (size_t)m >= sizeof tick_post)
+        return;
+    tick_pre_len = (size_t)n;
+    tick_post_len = (size_t)m;
+    clock_gettime(CLOCK_MONOTONIC, &tick_t0);
+    tick_delay = 0;
+    tick_fd = STDOUT_FILENO;
 }
 
 /* Take the terminal's new size (after SIGWINCH). */
@@ -363,11 +475,13 @@ static void show_busy(struct view *v, const char *what)
     if (got_winch || tw != t->cb.w || th != t->cb.h || tw < UI_MIN_W || th < UI_MIN_H)
         return;   /* a resize not drawn yet: a buffer of the old size would wrap on the new screen */
     int w = t->cb.w;
-    char line[400];
-    snprintf(line, sizeof line, "%s  (q or Ctrl-C: cancel)", what);
+    char line[200];   /* the seconds (tick() keeps them up to date), then the keys */
+    snprintf(line, sizeof line, "   0.0 s %s q, Esc or Ctrl-C: cancel", t->ascii ? "-" : "\xc2\xb7");
     cb_fill(&t->cb, 0, t->cb.h - 3, w, 2, ' ', R_INFO);
-    cb_text(&t->cb, 1, t->cb.h - 3, w - 2, line, R_INFO | AF_BOLD, t->ascii);
+    cb_text(&t->cb, 1, t->cb.h - 3, w - 2, what, R_INFO | AF_BOLD, t->ascii);
+    cb_text(&t->cb, 1, t->cb.h - 2, w - 2, line, R_INFO | AF_BOLD, t->ascii);
     flush(&t->cb, t->ascii);
+    tick_at(t->cb.h - 2, 1);
 }
 
 static void redraw(struct view *v, struct term *t)
@@ -460,13 +574,101 @@ static int loop(struct view *v, struct term *t)
 
 static int term_run(struct view *pv, const char *file);
 
+/* At open, before curses: the progress line on stderr ("\r" and the line again). */
+static void open_busy(struct view *v, const char *what)
+{
+    (void)v;
+    tick_fd = -1;
+    if (!isatty(STDERR_FILENO))
+        return;
+    struct winsize ws;
+    int cols = ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 ? ws.ws_col : 80;
+    static const char keys[] = " s - q or Esc: cancel, Ctrl-C: quit";
+    char *shown = text_escape(what);   /* names are not commands */
+    /* One line, or "\r" would go back to the start of its last row only. */
+    long room = (long)cols - 1 - (long)strlen("hetcast: , ") - 6 - (long)strlen(keys);
+    size_t len = strlen(shown);
+    if (room < 0)
+        room = 0;
+    bool cut = len > (size_t)room;
+    if (cut)
+        len = text_cut_len(shown, room > 3 ? (size_t)room - 3 : 0);
+    int n = snprintf(tick_pre, sizeof tick_pre, "\rhetcast: %.*s%s, ", (int)len, shown, cut ? "..." : "");
+    free(shown);
+    int m = snprintf(tick_post, sizeof tick_post, "%s\033[K", keys);
+    if (n < 0 || (size_t)n >= sizeof tick_pre || m < 0 || (size_t)m >= sizeof tick_post)
+        return;
+    tick_pre_len = (size_t)n;
+    tick_post_len = (size_t)m;
+    clock_gettime(CLOCK_MONOTONIC, &tick_t0);
+    tick_delay = 5;   /* a quick first schedule prints nothing: no flash before the view */
+    tick_fd = STDERR_FILENO;   /* set_computing clears the line at the end */
+}
+
+/*
+ * Open the view with its first computation watched (the header): on a
+ * terminal, the keyboard in non-canonical mode without echo for on_alarm,
+ * the signals caught; after it, the modes back and the keys typed
+ * meanwhile dropped.  A signal there (Ctrl-C, SIGTERM, SIGHUP ...) leaves
+ * with 128 + it, the view closed.
+ */
+struct opener {   /* what open_watched opens: a file (o) or a lesson's first slide (l) */
+    const struct session_opts *o;
+    const struct lesson *l;
+};
+
+static int open_with(struct view *v, const struct opener *op, const struct view *hooks, char **cause)
+{
+    return op->l ? lesson_view_open_hooked(v, op->l, 0, hooks, cause)
+                 : view_open_hooked(v, op->o, hooks, cause);
+}
+
+static int open_watched(struct view *v, const struct opener *op, char **cause)
+{
+    if (!isatty(STDIN_FILENO))
+        return open_with(v, op, NULL, cause);
+    struct termios raw;
+    have_cooked = tcgetattr(STDIN_FILENO, &cooked) == 0;
+    install_signals();
+    if (have_cooked) {
+        raw = cooked;
+        raw.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+        raw.c_cc[VMIN] = 1;
+        raw.c_cc[VTIME] = 0;
+        raw_on = 1;   /* a crash puts the modes back (no leave sequence yet) */
+        tcsetattr(STDIN_FILENO, TCSANOW, &raw);
+    }
+    struct view hooks;
+    memset(&hooks, 0, sizeof hooks);
+    hooks.busy = open_busy;
+    hooks.computing = set_computing;
+    hooks.cancel = &cancel_flag;
+    opening = 1;
+    int status = open_with(v, op, &hooks, cause);
+    opening = 0;
+    if (have_cooked) {
+        tcflush(STDIN_FILENO, TCIFLUSH);
+        tcsetattr(STDIN_FILENO, TCSANOW, &cooked);
+        raw_on = 0;
+    }
+    if (got_signal) {
+        if (status == 0)
+            view_close(v);
+        free(*cause);
+        *cause = xasprintf("interrupted (%s) before the view opened", strsignal(got_signal));
+        return 128 + got_signal;
+    }
+    return status;
+}
+
 int term_view(const struct session_opts *o)
 {
     setlocale(LC_CTYPE, "");   /* wide characters only: numbers stay in the C locale */
     /* The file first: a file that does not load says so, terminal or not. */
     struct view v;
     char *cause = NULL;
-    int status = view_open(&v, o, &cause);
+    struct opener op = {o, NULL};
+    int status = open_watched(&v, &op, &cause);
     if (status != 0) {
         fputs(cause && strchr(cause, ':') ? "" : "hetcast: ", stderr);
         text_put(cause ? cause : "cannot open the view", stderr);   /* names are not commands */
@@ -479,12 +681,17 @@ int term_view(const struct session_opts *o)
 
 int term_lesson(const struct lesson *l)
 {
-    setlocale(LC_ALL, "");
+    setlocale(LC_CTYPE, "");   /* as term_view: numbers stay in the C locale */
     struct view v;
     char *cause = NULL;
-    int status = lesson_view_open(&v, l, 0, &cause);
-    if (status != 0) {
-        fprintf(stderr, "hetcast: %s: slide 1: %s\n", l->path, cause ? cause : "cannot open the view");
+    struct opener op = {NULL, l};
+    int status = open_watched(&v, &op, &cause);
+    if (status != 0) {   /* names are not commands: escaped (text_put) */
+        fputs("hetcast: ", stderr);
+        text_put(l->path, stderr);
+        fputs(": slide 1: ", stderr);
+        text_put(cause ? cause : "cannot open the view", stderr);
+        fputc('\n', stderr);
         free(cause);
         return status;
     }

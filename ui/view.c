@@ -95,8 +95,10 @@ static void busy(struct view *v, const char *what)
         v->busy(v, what);
 }
 
-volatile sig_atomic_t *view_compute_begin(struct view *v)
+volatile sig_atomic_t *view_compute_begin(struct view *v, const char *what)
 {
+    if (what)
+        busy(v, what);
     if (v->cancel)
         *v->cancel = 0;
     if (v->computing)
@@ -113,9 +115,9 @@ bool view_compute_end(struct view *v)
 
 /* Around a computation: the front door watches for cancelling keys and
  * signals (view.h); o gets the flag the core polls. */
-static void computing_on(struct view *v, struct session_opts *o)
+static void computing_on(struct view *v, struct session_opts *o, const char *what)
 {
-    o->sopt.cancel = view_compute_begin(v);
+    o->sopt.cancel = view_compute_begin(v, what);
 }
 
 /* After it: -1 with *cause saying the previous state is kept if it was cancelled. */
@@ -123,7 +125,7 @@ static int computing_off(struct view *v, int rc, char **cause)
 {
     if (view_compute_end(v) && rc < 0) {
         free(*cause);
-        *cause = xstrdup("cancelled (what was shown is kept)");
+        *cause = xstrdup(SCHED_CANCELLED_TEXT " (what was shown is kept)");
     }
     return rc;
 }
@@ -254,13 +256,12 @@ static int make_exchange(struct view *v, const struct cluster *c, enum model m, 
 {
     struct session_opts o = v->opts;
     o.model = model_name(m);
-    if (c->n >= VIEW_BUSY_EXCHANGE_NODES) {
-        char what[160];
-        snprintf(what, sizeof what, "computing the %s exchange (%s)...", v->opts.pattern, out->name);
-        busy(v, what);
-    }
+    char what[300] = "";
+    if (c->n >= VIEW_BUSY_EXCHANGE_NODES)
+        snprintf(what, sizeof what, "%s: the %s exchange of %d nodes, every transfer simulated",
+                 out->name, v->opts.pattern ? v->opts.pattern : "all-to-some", c->n);
     out->x = xcalloc(1, sizeof *out->x);
-    computing_on(v, &o);
+    computing_on(v, &o, what[0] ? what : NULL);
     int rc = session_exchange(&o, c, out->name, true, false, out->x, cause);
     if (computing_off(v, rc, cause) < 0) {
         vrun_free(out);
@@ -286,17 +287,21 @@ static int make_run(struct view *v, const struct cluster *c, enum model m, const
     bool slow = strcmp(ops->name, "optimal") == 0;
     if (slow && o.sopt.time_limit <= 0)
         o.sopt.time_limit = VIEW_OPT_SECONDS;
-    if (slow || c->n <= RUN_AUTO_OPTIMUM_NODES) {
-        char what[160];
-        snprintf(what, sizeof what, "computing %s%s...", slow ? "the optimal schedule" : name,
-                 slow ? "" : " and the optimum");
-        busy(v, what);
-    } else if (c->n >= VIEW_BUSY_RUN_NODES || strstr(name, ".lua")) {
-        char what[160];
-        snprintf(what, sizeof what, "computing %s...", name);
-        busy(v, what);
-    }
-    computing_on(v, &o);
+    /* What the progress line says: what is computed, not only that something is. */
+    char what[300] = "";
+    if (slow)
+        snprintf(what, sizeof what, "optimal: exact search (branch and bound) over the orders of %d "
+                 "nodes, at most %g s", c->n, o.sopt.time_limit);
+    else if (c->n <= RUN_AUTO_OPTIMUM_NODES)
+        snprintf(what, sizeof what, "%s on %d nodes, and the optimum beside it (exact search)",
+                 name, c->n);
+    else if (pipe_heur_parse(ops->name, &(enum pipe_heur){0}) == 0)
+        snprintf(what, sizeof what, "%s: a pipelined tree on %d nodes and the throughput LP's "
+                 "optimum (at most %g s)", name, c->n, o.sopt.time_limit > 0 ? o.sopt.time_limit : LP_DEFAULT_TIME_LIMIT);
+    else if (c->n >= VIEW_BUSY_RUN_NODES || strstr(name, ".lua"))
+        snprintf(what, sizeof what, "%s%s: the broadcast on %d nodes", name,
+                 strstr(name, ".lua") ? " (a Lua heuristic)" : "", c->n);
+    computing_on(v, &o, what[0] ? what : NULL);
     int rc = session_run(&out->run, &o, c, m, ops, false, RUN_OPT_SMALL, cause);
     if (computing_off(v, rc, cause) < 0) {
         vrun_free(out);
@@ -898,7 +903,42 @@ static const char *default_scheduler(const struct view *v)
 
 int view_open(struct view *v, const struct session_opts *o, char **cause)
 {
+    return view_open_hooked(v, o, NULL, cause);
+}
+
+/* The first run at open: o's first scheduler; cancelled, the default one in
+ * its place (docs/ui.md): the view opens on it and says so. */
+static int open_first(struct view *v, const char *first, char **cause, char **note)
+{
+    if (make_run(v, v->c, v->model, first, &v->runs[0], cause) == 0)
+        return 0;
+    if (!(v->cancel && *v->cancel))
+        return -1;
+    const char *instead = default_scheduler(v);
+    char *cause2 = NULL;
+    if (strcmp(instead, first) == 0 || make_run(v, v->c, v->model, instead, &v->runs[0], &cause2) < 0) {
+        free(cause2);
+        free(*cause);
+        *cause = xasprintf("%s: " SCHED_CANCELLED_TEXT " before the view opened, nothing to show",
+                           v->c->path ? v->c->path : first);
+        return -1;
+    }
+    *note = xasprintf("%s: cancelled; showing %s instead (s chooses a scheduler)", first, instead);
+    free(*cause);
+    *cause = NULL;
+    return 0;
+}
+
+int view_open_hooked(struct view *v, const struct session_opts *o, const struct view *hooks,
+                     char **cause)
+{
     memset(v, 0, sizeof *v);
+    if (hooks) {
+        v->busy = hooks->busy;
+        v->busy_ctx = hooks->busy_ctx;
+        v->computing = hooks->computing;
+        v->cancel = hooks->cancel;
+    }
     if (o->nsched > 2) {   /* two panes: a third -s is refused, not dropped */
         *cause = xasprintf("the view compares two schedulers (got %d -s); use hetcast compare FILE "
                            "-s A -s B -s C for more, as text", o->nsched);
@@ -953,12 +993,14 @@ int view_open(struct view *v, const struct session_opts *o, char **cause)
         if (o->nsched == 0 && sched_find(v->trace.groups[0]))   /* the trace's own scheduler */
             first = v->trace.groups[0];
     }
-    if (make_run(v, v->c, v->model, first, &v->runs[0], cause) < 0) {
+    char *note = NULL;   /* the first scheduler was cancelled: what is shown instead */
+    if (open_first(v, first, cause, &note) < 0) {
+        bool cancelled = v->cancel && *v->cancel;
         free(warnings);
         trace_free(&v->trace);
         cluster_free(v->c);
         sandbox_set_print(NULL, NULL);
-        return 2;
+        return cancelled ? 1 : 2;
     }
     v->nruns = 1;
     rebuild_steps(v);
@@ -968,6 +1010,7 @@ int view_open(struct view *v, const struct session_opts *o, char **cause)
     if (v->traced) {   /* every problem of the pairing, not the first line only */
         if (make_measured(v, &v->trace, &v->runs[0], &v->runs[1], cause) < 0) {
             free(warnings);
+            free(note);
             view_close(v);
             return 2;
         }
@@ -975,13 +1018,20 @@ int view_open(struct view *v, const struct session_opts *o, char **cause)
         rebuild_steps(v);
         apply_step(v);
     }
-    if (o->nsched >= 2 && view_set_compare(v, true) < 0) {
-        *cause = xstrdup(v->msg);
-        free(warnings);
-        view_close(v);
-        return 2;
+    if (!note && o->nsched >= 2 && view_set_compare(v, true) < 0) {
+        if (v->cancel && *v->cancel)   /* one pane, and the message says why */
+            note = xstrdup(v->msg);
+        else {
+            *cause = xstrdup(v->msg);
+            free(warnings);
+            view_close(v);
+            return 2;
+        }
     }
-    if (warnings)   /* the loader's lines say "warning:" themselves */
+    if (note) {   /* before the warnings: what is shown is not what was asked */
+        view_message(v, MSG_ERROR, "%s", note);
+        free(note);
+    } else if (warnings)   /* the loader's lines say "warning:" themselves */
         message_cause(v, "", warnings);
 
     else if (v->lua_lines > 0)

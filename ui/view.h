@@ -218,6 +218,26 @@ struct view {
  * failure) with *cause holding the messages.
  */
 int view_open(struct view *v, const struct session_opts *o, char **cause);
+/*
+ * The same with the front door's hooks (busy, busy_ctx, computing, cancel
+ * copied from *hooks; NULL: none), so the first computation shows its
+ * progress and can be cancelled too.  Cancelled, the view opens on the
+ * default scheduler instead (fnf, or the caterpillar for an exchange) with
+ * a message saying so; if that is what was cancelled, or it is cancelled
+ * too, it returns 1 with *cause "cancelled".  Compare mode's second
+ * scheduler cancelled: one pane, and the message says so.
+ */
+int view_open_hooked(struct view *v, const struct session_opts *o, const struct view *hooks,
+                     char **cause);
+
+/*
+ * Around a computation the view starts itself (the exercise's search):
+ * what (may be NULL) goes on the progress line, the front door watches the
+ * keyboard and signals, and the flag to poll is returned (v->cancel, may
+ * be NULL).  end: was it cancelled?
+ */
+volatile sig_atomic_t *view_compute_begin(struct view *v, const char *what);
+bool view_compute_end(struct view *v);
 void view_close(struct view *v);
 
 /* Dispatch to the current screen: the key's row in the key table, then the screen's request. */
@@ -282,6 +302,9 @@ int view_find_node(const struct view *v, const char *q);
 struct lesson;
 /* Open lesson l at slide k on its slide screen.  0, or the exit status with *cause. */
 int lesson_view_open(struct view *v, const struct lesson *l, int k, char **cause);
+/* The same with the front door's hooks (view_open_hooked): its first run is watched. */
+int lesson_view_open_hooked(struct view *v, const struct lesson *l, int k, const struct view *hooks,
+                            char **cause);
 /* Go to slide k (clamped); the view stays as it was, with a message, when its cluster does not load. */
 void lesson_go(struct view *v, int k);
 
@@ -295,10 +318,6 @@ void ex_leave(struct view *v);
 int view_show_you(struct view *v);
 /* Take the "you" timeline off the screen (the choices stay); true if there was one. */
 bool view_drop_you(struct view *v);
-/* A computation the user may cancel (q, Ctrl-C): begin returns the flag to poll (may be NULL);
- * end says whether it was cancelled. */
-volatile sig_atomic_t *view_compute_begin(struct view *v);
-bool view_compute_end(struct view *v);
 int ex_book(struct view *v, int from, int to);
 void ex_undo(struct view *v);
 

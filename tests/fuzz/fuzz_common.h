@@ -1,9 +1,13 @@
 /*
- * fuzz_common.h - what the libFuzzer harnesses (fuzz_csv.c, fuzz_lua.c)
- * share: the model comparison behind the CSV round-trip check, a round trip
+ * fuzz_common.h - what the libFuzzer harnesses (fuzz_*.c) share: the model comparison behind the CSV round-trip check, a round trip
  * through cluster_write_csv and cluster_load_csv_buffer, and a short run of
  * every scheduler that accepts a small cluster, whose outputs must be valid
  * (fuzz_output.h: JSON, SVG as XML, text without control bytes).
+ *
+ * It also holds what every harness sets up (fuzz_setup): the sink the text
+ * reports go to, a private temporary directory for the loaders that read a
+ * path (fuzz_file), and Lua's print silenced; and the checks of a load
+ * every harness makes (fuzz_check_load).
  *
  * Every input also runs with the fast paths off (fastpath.h): the loader,
  * the checks and the schedulers must give the same result both ways
@@ -16,11 +20,18 @@
 #ifndef HETCAST_FUZZ_COMMON_H
 #define HETCAST_FUZZ_COMMON_H
 
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cluster.h"
 #include "diag.h"
@@ -28,21 +39,105 @@
 #include "export_interop.h"
 #include "fastpath.h"
 #include "fuzz_output.h"
+#include "lua_sandbox.h"
 #include "report.h"
 #include "run.h"
 #include "sched.h"
 
 #define FUZZ_RUN_NODES 8    /* clusters up to this size are also scheduled */
 
-static void fuzz_fail(const char *what, const char *detail)
+__attribute__((unused)) static void fuzz_fail(const char *what, const char *detail)
 {
     fprintf(stderr, "fuzz: broken promise: %s%s%s\n", what, detail ? ": " : "",
             detail ? detail : "");
     abort();
 }
 
+/* libFuzzer's entry points, defined by each harness. */
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* ---- what every harness sets up ---- */
+
+static FILE *fuzz_sink;    /* the text reports go nowhere, but through the real code */
+static char *fuzz_dir;     /* a private temporary directory, made by fuzz_file */
+#define FUZZ_MAX_FILES 4
+static char *fuzz_files[FUZZ_MAX_FILES];   /* the files made in it, removed at exit */
+
+__attribute__((unused)) static void fuzz_quiet_print(const char *name, const char *text, void *ud)
+{
+    (void)name;
+    (void)text;
+    (void)ud;
+}
+
+__attribute__((unused)) static void fuzz_cleanup(void)
+{
+    for (int i = 0; i < FUZZ_MAX_FILES; i++) {
+        if (fuzz_files[i])
+            unlink(fuzz_files[i]);
+        free(fuzz_files[i]);
+        fuzz_files[i] = NULL;
+    }
+    if (fuzz_dir)
+        rmdir(fuzz_dir);
+    free(fuzz_dir);
+    fuzz_dir = NULL;
+    if (fuzz_sink)
+        fclose(fuzz_sink);
+    fuzz_sink = NULL;
+}
+
+/* LLVMFuzzerInitialize's work: the sink, Lua's print silenced, cleanup at exit. */
+__attribute__((unused)) static void fuzz_setup(void)
+{
+    fuzz_sink = fopen("/dev/null", "w");
+    if (!fuzz_sink) {
+        fprintf(stderr, "fuzz: cannot open /dev/null\n");
+        abort();
+    }
+    sandbox_set_print(fuzz_quiet_print, NULL);
+    atexit(fuzz_cleanup);
+}
+
+/*
+ * data written to the file called name in the private temporary directory
+ * (made on first use, under $TMPDIR): the path, for loaders that read one.
+ * The same name is the same file, rewritten for each input.
+ */
+__attribute__((unused)) static const char *fuzz_file(const char *name, const uint8_t *data, size_t size)
+{
+    if (!fuzz_dir) {
+        const char *tmp = getenv("TMPDIR");
+        fuzz_dir = xasprintf("%s/hetcast-fuzz.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        if (!mkdtemp(fuzz_dir)) {
+            fprintf(stderr, "fuzz: cannot make a temporary directory %s\n", fuzz_dir);
+            abort();
+        }
+    }
+    char *path = xasprintf("%s/%s", fuzz_dir, name);
+    int slot = -1;
+    for (int i = 0; i < FUZZ_MAX_FILES && slot < 0; i++)
+        if (!fuzz_files[i] || strcmp(fuzz_files[i], path) == 0)
+            slot = i;
+    if (slot < 0) {
+        fprintf(stderr, "fuzz: more than %d files\n", FUZZ_MAX_FILES);
+        abort();
+    }
+    if (fuzz_files[slot])
+        free(path);
+    else
+        fuzz_files[slot] = path;
+    FILE *fp = fopen(fuzz_files[slot], "wb");
+    if (!fp || (size && fwrite(data, 1, size, fp) != size) || fclose(fp) != 0) {
+        fprintf(stderr, "fuzz: cannot write %s\n", fuzz_files[slot]);
+        abort();
+    }
+    return fuzz_files[slot];
+}
+
 /* With HETCAST_FUZZ_VERBOSE set (replaying one input by hand), print its messages. */
-static void fuzz_show(const struct diag *d, const struct cluster *c)
+__attribute__((unused)) static void fuzz_show(const struct diag *d, const struct cluster *c)
 {
     if (!getenv("HETCAST_FUZZ_VERBOSE"))
         return;
@@ -51,19 +146,49 @@ static void fuzz_show(const struct diag *d, const struct cluster *c)
         fprintf(stderr, "fuzz: loaded a %s of %d nodes\n", cluster_kind_name(c->kind), c->n);
 }
 
-static bool same_str(const char *a, const char *b)
+/* Every diagnostic line is one line of printable text (SPEC §5: one line per problem). */
+__attribute__((unused)) static void fuzz_check_diag_lines(const struct diag *d)
+{
+    for (int i = 0; i < d->nlines; i++)
+        for (const char *s = d->lines[i]; *s; s++)
+            if ((unsigned char)*s < 0x20 || *s == 0x7f)
+                fuzz_fail("a diagnostic holds a control character", d->lines[i]);
+}
+
+/*
+ * What every load promises: a refused input has an error message, a
+ * loaded cluster none, and nodes with a source among them.  what: "file",
+ * "script", ... for the message.
+ */
+__attribute__((unused)) static void fuzz_check_load(const struct cluster *c, const struct diag *d, const char *what)
+{
+    char msg[96];
+    if (!c) {
+        if (d->errors == 0) {
+            snprintf(msg, sizeof msg, "a refused %s has no error message", what);
+            fuzz_fail(msg, NULL);
+        }
+        return;
+    }
+    if (d->errors != 0)
+        fuzz_fail("a cluster was returned with errors", NULL);
+    if (c->n < 1 || c->source < 0 || c->source >= c->n)
+        fuzz_fail("a loaded cluster has no nodes or a source out of range", NULL);
+}
+
+__attribute__((unused)) static bool same_str(const char *a, const char *b)
 {
     return (a ? a : "")[0] == '\0' ? (b ? b : "")[0] == '\0' : b && strcmp(a, b) == 0;
 }
 
 /* Bit-for-bit equal doubles (0 and -0 alike: the writer prints both as 0). */
-static bool same_num(double a, double b)
+__attribute__((unused)) static bool same_num(double a, double b)
 {
     return a == b || (isnan(a) && isnan(b));
 }
 
 /* NULL if a and b are the same model, else what differs. */
-static const char *fuzz_model_diff(const struct cluster *a, const struct cluster *b)
+__attribute__((unused)) static const char *fuzz_model_diff(const struct cluster *a, const struct cluster *b)
 {
     if (a->kind != b->kind)
         return "kind";
@@ -133,7 +258,7 @@ __attribute__((unused)) static void fuzz_same_load(const struct cluster *c1, con
 }
 
 /* c as CSV text (caller frees), or NULL with *cause when it cannot be written. */
-static char *fuzz_write(const struct cluster *c, size_t *len, char **cause)
+__attribute__((unused)) static char *fuzz_write(const struct cluster *c, size_t *len, char **cause)
 {
     char *text = NULL;
     FILE *fp = open_memstream(&text, len);
@@ -153,7 +278,7 @@ static char *fuzz_write(const struct cluster *c, size_t *len, char **cause)
  * Write c, load it back and compare; write the copy again and compare the
  * text.  must_write: c came from a CSV file, so the writer may not refuse it.
  */
-static void fuzz_round_trip(const struct cluster *c, bool must_write)
+__attribute__((unused)) static void fuzz_round_trip(const struct cluster *c, bool must_write)
 {
     size_t len = 0;
     char *cause = NULL;
@@ -191,7 +316,7 @@ static void fuzz_round_trip(const struct cluster *c, bool must_write)
  * The JSON report holds no bare inf or nan (JSON has neither): outside its
  * strings, the only words are true, false and null, and every string ends.
  */
-static void fuzz_check_json(const struct run *r)
+__attribute__((unused)) static void fuzz_check_json(const struct run *r)
 {
     char *text = NULL;
     size_t len = 0;
@@ -229,20 +354,20 @@ static void fuzz_check_json(const struct run *r)
 
 typedef void (*fuzz_writer)(FILE *fp, const struct run *r);
 
-static void w_text(FILE *fp, const struct run *r) { report_run_text(fp, r, false); }
-static void w_csv(FILE *fp, const struct run *r) { report_run_csv(fp, r, false, true); }
-static void w_json(FILE *fp, const struct run *r) { report_run_json(fp, r, false); }
-static void w_svg(FILE *fp, const struct run *r) { export_svg(fp, r, 1); }
-static void w_paje(FILE *fp, const struct run *r) { export_paje(fp, r, 1); }
-static void w_dot(FILE *fp, const struct run *r) { export_dot(fp, r, 1); }
-static void w_sched_csv(FILE *fp, const struct run *r) { export_schedule_csv(fp, r); }
+__attribute__((unused)) static void w_text(FILE *fp, const struct run *r) { report_run_text(fp, r, false); }
+__attribute__((unused)) static void w_csv(FILE *fp, const struct run *r) { report_run_csv(fp, r, false, true); }
+__attribute__((unused)) static void w_json(FILE *fp, const struct run *r) { report_run_json(fp, r, false); }
+__attribute__((unused)) static void w_svg(FILE *fp, const struct run *r) { export_svg(fp, r, 1); }
+__attribute__((unused)) static void w_paje(FILE *fp, const struct run *r) { export_paje(fp, r, 1); }
+__attribute__((unused)) static void w_dot(FILE *fp, const struct run *r) { export_dot(fp, r, 1); }
+__attribute__((unused)) static void w_sched_csv(FILE *fp, const struct run *r) { export_schedule_csv(fp, r); }
 
 /*
  * Every output of r is valid: the JSON report is JSON with UTF-8 strings,
  * the SVG is XML, and the text ones (text and CSV reports, the schedule
  * CSV, Paje, DOT) hold no control byte but '\n'.
  */
-static void fuzz_check_outputs(const struct run *r)
+__attribute__((unused)) static void fuzz_check_outputs(const struct run *r)
 {
     static const struct {
         const char *name;
@@ -278,7 +403,7 @@ static void fuzz_check_outputs(const struct run *r)
  * schedule must have a makespan that is a finite number >= 0
  * (CLUSTER_MAX_TIME keeps sums finite).
  */
-static void fuzz_schedule(const struct cluster *c, FILE *out)
+__attribute__((unused)) static void fuzz_schedule(const struct cluster *c, FILE *out)
 {
     if (c->n > FUZZ_RUN_NODES)
         return;

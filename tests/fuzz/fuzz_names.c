@@ -21,28 +21,13 @@
 
 #include "fuzz_common.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
 #define MAX_PIECES 8
-
-static FILE *sink;   /* the text reports go nowhere, but through the real code */
-
-static void cleanup(void)
-{
-    if (sink)
-        fclose(sink);
-    sink = NULL;
-}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    sink = fopen("/dev/null", "w");
-    if (!sink)
-        fuzz_fail("cannot open /dev/null", NULL);
-    atexit(cleanup);
+    fuzz_setup();
     return 0;
 }
 
@@ -106,7 +91,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (text_flaw(c->name))
             fuzz_fail("the cluster's name is not text", c->name);
         fuzz_round_trip(c, true);
-        fuzz_schedule(c, sink);   /* every scheduler, every output checked */
+        fuzz_schedule(c, fuzz_sink);   /* every scheduler, every output checked */
     }
     diag_free(&d);
     cluster_free(c);

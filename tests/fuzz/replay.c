@@ -1,7 +1,7 @@
 /*
  * replay.c - replays saved fuzzer inputs as a TAP test, in every build (the
  * normal one, the ASan + UBSan one of test.sh, valgrind): linked with one
- * harness (fuzz_csv.c or fuzz_lua.c), it feeds it every file named on the
+ * harness (fuzz_*.c), it feeds it every file named on the
  * command line and every file in every directory named there, in name
  * order.  Each input that comes back is one "ok"; a broken promise aborts
  * the harness, which fails the test with the harness's message on stderr.

@@ -5,25 +5,33 @@
 # the input is then in build-fuzz/fuzz-crashes/HARNESS/ and the command to
 # replay it is printed.  docs/reliability.md says what each harness checks.
 #
-#   tests/fuzz/run.sh              the three harnesses (csv, lua, names), 60 s each (what test.sh runs)
+#   tests/fuzz/run.sh              every harness, 60 s each, two at a time (what test.sh runs)
 #   tests/fuzz/run.sh 3600 csv     the CSV harness for an hour
+#   FUZZ_JOBS=3 tests/fuzz/run.sh  three at a time (default 2: CI has 2 cores)
 #
-# The corpus grows in build-fuzz/fuzz-corpus/HARNESS/ from run to run; it is
-# seeded from tests/fuzz/seeds/, tests/fuzz/regress/ and clusters/.
+# The harnesses: csv, lua, names, luasched (Lua heuristics), exchange,
+# platform (platform graphs and SimGrid's answers).  The corpus grows in
+# build-fuzz/fuzz-corpus/HARNESS/ from run to run; it is seeded from
+# tests/fuzz/seeds/, tests/fuzz/regress/ and clusters/ (lua/ for luasched).
 set -eu
 cd "$(dirname "$0")/../.."
 seconds=${1:-60}
 [ $# -gt 0 ] && shift
-harnesses=${*:-csv lua names}
+all="csv lua names luasched exchange platform"
+harnesses=${*:-$all}
+jobs=${FUZZ_JOBS:-2}
 build=build-fuzz
 
 case $seconds in
-    ''|*[!0-9]*) echo "usage: tests/fuzz/run.sh [SECONDS] [csv|lua|names]..." >&2; exit 2 ;;
+    ''|*[!0-9]*) echo "usage: tests/fuzz/run.sh [SECONDS] [csv|lua|names|luasched|exchange|platform]..." >&2; exit 2 ;;
+esac
+case $jobs in
+    ''|0|*[!0-9]*) echo "tests/fuzz/run.sh: FUZZ_JOBS must be a number >= 1" >&2; exit 2 ;;
 esac
 for h in $harnesses; do
     case $h in
-        csv|lua|names) ;;
-        *) echo "tests/fuzz/run.sh: unknown harness \"$h\" (csv, lua, names)" >&2; exit 2 ;;
+        csv|lua|names|luasched|exchange|platform) ;;
+        *) echo "tests/fuzz/run.sh: unknown harness \"$h\" ($all)" >&2; exit 2 ;;
     esac
 done
 if ! command -v clang >/dev/null; then
@@ -66,21 +74,51 @@ ninja -C $build $targets >/dev/null || { ninja -C $build $targets; exit 1; }
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:allocator_may_return_null=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-pids=
-for h in $harnesses; do
+# The dictionary and the seeds beside tests/fuzz/seeds/H and tests/fuzz/regress/H.
+dict_of() {
+    case $1 in
+        luasched) echo lua ;;
+        exchange|platform) echo csv ;;
+        *) echo "$1" ;;
+    esac
+}
+extra_of() {
+    case $1 in
+        luasched) echo lua ;;
+        *) echo clusters ;;
+    esac
+}
+
+# One harness for $seconds; its status in $build/fuzz-H.status.
+fuzz_one() {
+    h=$1
     mkdir -p $build/fuzz-corpus/$h $build/fuzz-crashes/$h
     # The first directory receives new inputs; the others only seed it.
-    $build/tests/fuzz/fuzz-$h $build/fuzz-corpus/$h tests/fuzz/seeds/$h tests/fuzz/regress/$h clusters \
-        -dict=tests/fuzz/$h.dict -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    $build/tests/fuzz/fuzz-$h $build/fuzz-corpus/$h tests/fuzz/seeds/$h tests/fuzz/regress/$h "$(extra_of "$h")" \
+        -dict=tests/fuzz/"$(dict_of "$h")".dict -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
         -max_len=16384 -print_final_stats=1 -artifact_prefix=$build/fuzz-crashes/$h/ \
-        >$build/fuzz-$h.log 2>&1 &
-    pids="$pids $h:$!"
+        >$build/fuzz-$h.log 2>&1
+    echo $? >$build/fuzz-$h.status
+}
+
+# $jobs side by side (each libFuzzer process keeps one core busy), batch
+# after batch: every harness runs for the same time, so the batches end
+# together (6 harnesses of 60 s on 2 cores: 3 minutes).
+running=0
+for h in $harnesses; do
+    rm -f $build/fuzz-$h.status
+    if [ "$running" -ge "$jobs" ]; then
+        wait
+        running=0
+    fi
+    fuzz_one "$h" &
+    running=$((running + 1))
 done
+wait
 
 status=0
-for hp in $pids; do
-    h=${hp%%:*}
-    if wait "${hp#*:}"; then
+for h in $harnesses; do
+    if [ "$(cat $build/fuzz-$h.status 2>/dev/null)" = 0 ]; then
         runs=$(sed -n 's/^stat::number_of_executed_units: *//p' $build/fuzz-$h.log)
         cov=$(grep -o 'cov: [0-9]*' $build/fuzz-$h.log | tail -n 1)
         echo "fuzz-$h: ok, ${runs:-?} inputs in ${seconds} s ($cov)"

@@ -1,0 +1,2 @@
+-- runs out of its instruction budget
+function choose(state) while true do end end
