@@ -140,6 +140,16 @@ start() {   # start W H [ENV=VALUE ...] -- HETCAST-ARGS...
         sleep 0.2
         stop_server
     done
+    # Keys typed while the view opens are dropped (docs/ui.md, "At open"):
+    # wait until it is up (the alternate screen), says what it computes (the
+    # progress line, where a test may cancel), or has exited -- 10 s at most.
+    i=0
+    while [ "$i" -lt 100 ]; do
+        [ "$(tm display-message -p -t hc '#{alternate_on}' 2>/dev/null)" = 1 ] && break
+        tm capture-pane -p -t hc 2>/dev/null | grep -q '^EXIT=\|cancel' && break
+        sleep 0.1
+        i=$((i + 1))
+    done
 }
 
 stop_server() {   # kill the server (and a view left running) and wait until it is gone

@@ -122,6 +122,13 @@ for size in "60 16" "80 24" "200 60"; do
     keys x
     wait_for "Back to your 2 choices"
     ok $? "$1x$2: x goes back to the student's choices"
+    # undo in a resumed exercise: the states before its last choice were
+    # never searched here (the key fuzzer found them read unset, under UBSan)
+    keys Left
+    wait_for "Undone: p0 -> p2"
+    keys Left
+    wait_for "Undone: p0 -> p1. Best reachable from here: 5"
+    ok $? "$1x$2: undo twice in a resumed exercise, each with its best reachable"
     keys x q
     wait_for "EXIT=0"
 done

@@ -45,7 +45,7 @@ void ex_stop(struct view *v)
 static void remember(struct exercise *x)
 {
     int k = x->nchoices;
-    x->memo[k] = (struct ex_memo){x->best, x->best_known, x->best_exact, x->best_from, x->best_to};
+    x->memo[k] = (struct ex_memo){x->best, true, x->best_known, x->best_exact, x->best_from, x->best_to};
     x->nmemo = k + 1;
 }
 
@@ -53,7 +53,7 @@ static void remember(struct exercise *x)
 static bool recall(struct exercise *x)
 {
     int k = x->nchoices;
-    if (k >= x->nmemo)
+    if (k >= x->nmemo || !x->memo[k].set)
         return false;
     const struct ex_memo *m = &x->memo[k];
     x->best = m->best;
@@ -254,7 +254,7 @@ int ex_start(struct view *v)
         x->to = xmalloc(n * sizeof *x->to);
     }
     x->cand = xmalloc(n * sizeof *x->cand);
-    x->memo = xmalloc((n + 1) * sizeof *x->memo);
+    x->memo = xcalloc(n + 1, sizeof *x->memo);   /* none set */
     double proven = proven_optimum(v);
     x->search = v->c->n <= EXERCISE_MAX_NODES || isfinite(proven);
     int kept = x->nchoices;

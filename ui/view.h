@@ -145,9 +145,11 @@ struct exercise {
     bool cancelled;     /* the last search was cancelled (q, Ctrl-C) */
     double best;        /* best makespan still reachable from the current state */
     int best_from, best_to; /* a first choice that keeps it (-1: none known) */
-    struct ex_memo {    /* the best reachable after the first k choices, k < nmemo: undo needs no search */
+    struct ex_memo {    /* the best reachable after the first k choices, k < nmemo and set:
+                           undo needs no search (a resumed exercise has none before its
+                           last kept choice) */
         double best;
-        bool known, exact;
+        bool set, known, exact;
         int from, to;
     } *memo;
     int nmemo;
