@@ -510,17 +510,7 @@ static int dispatch(int argc, char **argv, cli_view_fn view, const struct bench_
      * save reports (status 1, the old file intact), instead of killing us. */
     signal(SIGXFSZ, SIG_IGN);
     sandbox_set_print(print_to_stderr, NULL);
-    const char *data = app_datadir();
-    if (data) {
-        char lua[4096];
-        snprintf(lua, sizeof lua, "%s/lua", data);
-        lua_sched_set_dir(lua);
-    }
-#if HETCAST_HAVE_SIMGRID
-    char helper[4096];
-    if (app_helper("hetcast-simgrid", helper, sizeof helper))
-        simgrid_set_helper(helper);
-#endif
+    app_find_data();
     if (argc < 2)
         return cmd_view(argc, argv, view);
     const char *cmd = argv[1];

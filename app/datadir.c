@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "lua_sched.h"
+#include "simgrid_load.h"
 
 static char found[PATH_MAX];
 
@@ -107,4 +109,19 @@ bool app_helper(const char *name, char *buf, size_t size)
         return false;
     memcpy(buf, p, strlen(p) + 1);
     return true;
+}
+
+void app_find_data(void)
+{
+    const char *data = app_datadir();
+    if (data) {
+        char lua[4096];
+        snprintf(lua, sizeof lua, "%s/lua", data);
+        lua_sched_set_dir(lua);
+    }
+#if HETCAST_HAVE_SIMGRID
+    char helper[4096];
+    if (app_helper("hetcast-simgrid", helper, sizeof helper))
+        simgrid_set_helper(helper);
+#endif
 }

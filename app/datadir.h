@@ -27,4 +27,11 @@ const char *app_datadir(void);
  */
 bool app_helper(const char *name, char *buf, size_t size);
 
+/*
+ * Point the core at what the data directory and the helpers hold: the
+ * bundled Lua heuristics by bare name (-s fnf.lua) and the SimGrid reader.
+ * What every program of hetcast's does first (hetcast, hetcast-mpi).
+ */
+void app_find_data(void);
+
 #endif

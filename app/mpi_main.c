@@ -120,17 +120,7 @@ static void print_to_stderr(const char *script, const char *text, void *ud)
 static void find_data(void)
 {
     sandbox_set_print(print_to_stderr, NULL);
-    const char *data = app_datadir();
-    if (data) {
-        char lua[4096];
-        snprintf(lua, sizeof lua, "%s/lua", data);
-        lua_sched_set_dir(lua);
-    }
-#if HETCAST_HAVE_SIMGRID
-    char helper[4096];
-    if (app_helper("hetcast-simgrid", helper, sizeof helper))
-        simgrid_set_helper(helper);
-#endif
+    app_find_data();
 }
 
 int main(int argc, char **argv)
