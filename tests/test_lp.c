@@ -196,7 +196,7 @@ static void test_refusals(void)
     free(cause);
     cause = NULL;
     /* A correctness check, not a timing: a limit that valgrind's slowdown cannot reach. */
-    struct lp_limits slow = {3600, NULL};
+    struct lp_limits slow = {.time_limit = 3600};
     ok(lp_solve_broadcast_limited(g, &slow, &r, &cause) == 0 && fabs(r.throughput - 1.0 / 3) < EPS,
        "the cut form solves the %d-node chain: TP = 1/3", n);
     if (!cause)
