@@ -122,7 +122,10 @@ int session_model(const struct session_opts *o, const struct cluster *c, enum mo
     }
     if (!(model_mask_for(c->kind) & MODEL_BIT(*m))) {
         char *no = model_refusal(*m, c->kind);
-        set_cause(cause, "%s", no);
+        if (o->file)   /* the file whose kind refuses it */
+            set_cause(cause, "%s: %s", strcmp(o->file, "-") == 0 ? "<stdin>" : o->file, no);
+        else
+            set_cause(cause, "%s", no);
         free(no);
         return -1;
     }
