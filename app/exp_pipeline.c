@@ -55,14 +55,17 @@ struct xp_opts {
 struct acc {
     int count;
     double density;             /* sum of the platforms' edge densities */
-    double sum[2][PIPE_NHEUR], sq[2][PIPE_NHEUR];
+    double sum[EXP_PIPE_MODELS][PIPE_NHEUR], sq[EXP_PIPE_MODELS][PIPE_NHEUR];
+    double uni_share;           /* sum of the one-port-uni LP bound / one-port LP optimum */
 };
 
-static void acc_add(struct acc *a, double density, double ratio[2][PIPE_NHEUR])
+static void acc_add(struct acc *a, double density, double ratio[EXP_PIPE_MODELS][PIPE_NHEUR],
+                    double uni_share)
 {
     a->count++;
     a->density += density;
-    for (int m = 0; m < 2; m++)
+    a->uni_share += uni_share;
+    for (int m = 0; m < EXP_PIPE_MODELS; m++)
         for (int h = 0; h < PIPE_NHEUR; h++) {
             a->sum[m][h] += ratio[m][h];
             a->sq[m][h] += ratio[m][h] * ratio[m][h];
@@ -83,32 +86,52 @@ static double acc_sd(const struct acc *a, int m, int h)
     return var > 0 ? sqrt(var) : 0;
 }
 
-/* One platform: every heuristic's one-port and multi-port throughput / LP optimum. */
-int exp_pipeline_measure(const struct cluster *c, double ratio[2][PIPE_NHEUR], double *worst_one_port)
+/* One platform: every heuristic's one-port and multi-port throughput / LP
+ * optimum, and its one-port-uni throughput / the one-port-uni LP bound. */
+int exp_pipeline_measure(const struct cluster *c, double ratio[EXP_PIPE_MODELS][PIPE_NHEUR],
+                         double *uni_share, double *worst)
 {
-    struct lp_result lp;
+    struct lp_result lp[2];   /* bidirectional, unidirectional */
     char *cause = NULL;
-    if (lp_solve_broadcast(c, &lp, &cause) < 0) {
-        opts_say("hetcast experiment pipeline", cause);
-        free(cause);
-        return -1;
-    }
-    for (int h = 0; h < PIPE_NHEUR; h++) {
-        struct pipe_tree t;
-        if (pipe_build(c, (enum pipe_heur)h, &lp, &t, &cause) < 0) {
+    for (int u = 0; u < 2; u++) {
+        struct lp_limits lim = {.unidirectional = u == 1};
+        if (lp_solve_broadcast_limited(c, &lim, &lp[u], &cause) < 0) {
             opts_say("hetcast experiment pipeline", cause);
             free(cause);
-            pipe_tree_free(&t);
-            lp_result_free(&lp);
+            if (u)
+                lp_result_free(&lp[0]);
             return -1;
         }
-        ratio[0][h] = pipe_throughput(c, &t, MODEL_ONE_PORT) / lp.throughput;
-        ratio[1][h] = pipe_throughput(c, &t, MODEL_MULTI_PORT) / lp.throughput;
-        if (ratio[0][h] > *worst_one_port)
-            *worst_one_port = ratio[0][h];
-        pipe_tree_free(&t);
     }
-    lp_result_free(&lp);
+    *uni_share = lp[1].throughput / lp[0].throughput;
+    for (int u = 0; u < 2; u++)
+        for (int h = 0; h < PIPE_NHEUR; h++) {
+            if (u && !pipe_heur_uses_lp((enum pipe_heur)h)) {   /* the same tree as u = 0 */
+                continue;
+            }
+            struct pipe_tree t;
+            if (pipe_build(c, (enum pipe_heur)h, &lp[u], &t, &cause) < 0) {
+                opts_say("hetcast experiment pipeline", cause);
+                free(cause);
+                pipe_tree_free(&t);
+                lp_result_free(&lp[0]);
+                lp_result_free(&lp[1]);
+                return -1;
+            }
+            double uni = pipe_throughput(c, &t, MODEL_ONE_PORT_UNI) / lp[1].throughput;
+            if (u == 0) {
+                ratio[0][h] = pipe_throughput(c, &t, MODEL_ONE_PORT) / lp[0].throughput;
+                ratio[1][h] = pipe_throughput(c, &t, MODEL_MULTI_PORT) / lp[0].throughput;
+                *worst = fmax(*worst, ratio[0][h]);
+            }
+            if (u == 1 || !pipe_heur_uses_lp((enum pipe_heur)h)) {
+                ratio[2][h] = uni;
+                *worst = fmax(*worst, uni);
+            }
+            pipe_tree_free(&t);
+        }
+    lp_result_free(&lp[0]);
+    lp_result_free(&lp[1]);
     return 0;
 }
 
@@ -154,7 +177,7 @@ static void csv_rows(const char *study, const char *platforms, int m, const char
 {
     for (int i = 0; i < PIPE_NHEUR; i++)
         printf("%s,%s,%s,%s,%s,%s,%d,%.6f,%.6f\n", study, platforms,
-               m ? "multi-port" : "one-port", axis, value, pipe_heur_name(shown[i]), a->count,
+               m == 2 ? "one-port-uni" : m ? "multi-port" : "one-port", axis, value, pipe_heur_name(shown[i]), a->count,
                acc_mean(a, m, shown[i]), acc_sd(a, m, shown[i]));
 }
 
@@ -305,28 +328,28 @@ int exp_pipeline_main(int argc, char **argv)
     memset(tiers, 0, sizeof tiers);
     struct rng r;
     rng_seed(&r, o.seed);
-    double worst = 0, ratio[2][PIPE_NHEUR];
+    double worst = 0, ratio[EXP_PIPE_MODELS][PIPE_NHEUR], share = 0;
     rc = 0;
     for (int si = 0; si < nsizes && !rc; si++)
         for (int di = 0; di < o.ndens && !rc; di++)
             for (long run = 0; run < o.runs && !rc; run++) {
                 struct cluster *c = exp_pipeline_random(&r, o.nodes_lo + si * o.nodes_step,
                                                         o.dens[di], o.send_ratio);
-                if (exp_pipeline_measure(c, ratio, &worst) < 0)
+                if (exp_pipeline_measure(c, ratio, &share, &worst) < 0)
                     rc = 1;
                 else {
-                    acc_add(&by_size[si], density_of(c), ratio);
-                    acc_add(&by_dens[di], density_of(c), ratio);
+                    acc_add(&by_size[si], density_of(c), ratio, share);
+                    acc_add(&by_dens[di], density_of(c), ratio, share);
                 }
                 cluster_free(c);
             }
     for (int ti = 0; ti < o.ntiers && !rc; ti++)
         for (long run = 0; run < o.tiers_runs && !rc; run++) {
             struct cluster *c = exp_pipeline_tiers(&r, o.tiers[ti], o.send_ratio);
-            if (exp_pipeline_measure(c, ratio, &worst) < 0)
+            if (exp_pipeline_measure(c, ratio, &share, &worst) < 0)
                 rc = 1;
             else
-                acc_add(&tiers[ti], density_of(c), ratio);
+                acc_add(&tiers[ti], density_of(c), ratio, share);
             cluster_free(c);
         }
     if (rc) {
@@ -348,6 +371,10 @@ int exp_pipeline_main(int argc, char **argv)
         for (int si = 0; o.runs && si < nsizes; si++) {
             snprintf(label, sizeof label, "%d", o.nodes_lo + si * o.nodes_step);
             csv_rows("fig5", "random", 1, "nodes", label, &by_size[si]);
+        }
+        for (int si = 0; o.runs && si < nsizes; si++) {
+            snprintf(label, sizeof label, "%d", o.nodes_lo + si * o.nodes_step);
+            csv_rows("uni", "random", 2, "nodes", label, &by_size[si]);
         }
         for (int ti = 0; o.tiers_runs && ti < o.ntiers; ti++) {
             snprintf(label, sizeof label, "%d", o.tiers[ti]);
@@ -376,6 +403,17 @@ int exp_pipeline_main(int argc, char **argv)
                 snprintf(label, sizeof label, "%d", o.nodes_lo + si * o.nodes_step);
                 text_row(label, &by_size[si], 1, false);
             }
+            printf("\nOne-port-uni (the paper's §2.3; it runs none): tree throughput / one-port-uni LP\n"
+                   "bound (an upper bound, not always reached), by number of nodes\n");
+            text_header("nodes");
+            for (int si = 0; si < nsizes; si++) {
+                snprintf(label, sizeof label, "%d", o.nodes_lo + si * o.nodes_step);
+                text_row(label, &by_size[si], 2, false);
+            }
+            printf("one-port-uni LP bound / one-port LP optimum:");
+            for (int si = 0; si < nsizes; si++)
+                printf(" %.1f%s", 100 * by_size[si].uni_share / by_size[si].count,
+                       si + 1 < nsizes ? "," : " % (by number of nodes)\n");
         }
         if (o.ntiers && o.tiers_runs) {
             printf("\nTable 3: one-port on WAN/MAN/LAN platforms (a stand-in for TIERS), mean ±deviation\n");
@@ -389,8 +427,8 @@ int exp_pipeline_main(int argc, char **argv)
                 printf(" %.3f (%d nodes)", tiers[ti].density / tiers[ti].count, o.tiers[ti]);
             printf("\n");
         }
-        printf("\n# largest one-port tree / LP optimum over all platforms: %.6f (never above 1)\n",
-               worst);
+        printf("\n# largest one-port tree / LP optimum (one-port-uni: / its LP bound) over all "
+               "platforms: %.6f (never above 1)\n", worst);
     }
     free(by_size);
     free(by_dens);

@@ -77,9 +77,14 @@ int exp_figueira_simulate(const struct cluster *hops, const struct cluster *lat,
                           double *makespan, double *cost);
 
 /* Beaumont, Marchal & Robert: every heuristic's one-port (ratio[0]) and
- * multi-port (ratio[1]) throughput / the one-port LP optimum, by enum
- * pipe_heur; *worst keeps the largest one-port ratio.  0 or -1 (said). */
-int exp_pipeline_measure(const struct cluster *c, double ratio[2][PIPE_NHEUR], double *worst);
+ * multi-port (ratio[1]) throughput / the one-port LP optimum, and its
+ * one-port-uni throughput / the one-port-uni LP bound (ratio[2]; lp-prune
+ * and lp-grow built from that program), by enum pipe_heur; *uni_share is
+ * the one-port-uni bound / the one-port optimum; *worst keeps the largest
+ * ratio[0] or ratio[2] (never above 1).  0 or -1 (said). */
+#define EXP_PIPE_MODELS 3
+int exp_pipeline_measure(const struct cluster *c, double ratio[EXP_PIPE_MODELS][PIPE_NHEUR],
+                         double *uni_share, double *worst);
 
 /* Chen & Liu: runs of one point (model, pattern, n-node Table 7 cluster,
  * receivers a block of pct % from node 0.8 n, or from node `first` when

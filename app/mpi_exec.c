@@ -216,7 +216,7 @@ static int prepare(const struct hm *h, struct exec_opts *o, int argc, char **arg
     double u = o->unit_ms / 1000;
     plan->ntr = run->eng.ntr;
     plan->model = (int)m;
-    plan->acked = m == MODEL_SYNC || m == MODEL_ONE_PORT;
+    plan->acked = m == MODEL_SYNC || timing_one_port(m);
     plan->tr = xcalloc((size_t)(plan->ntr ? plan->ntr : 1), sizeof *plan->tr);
     for (int i = 0; i < plan->ntr; i++) {
         const struct transfer *t = &run->eng.tr[i];
@@ -373,6 +373,7 @@ static void measured_times(int model, const double *r, struct transfer *t)
         timing_set(&tm, st, fr, ls, le, le, re, re, fr);
         break;
     case MODEL_ONE_PORT:
+    case MODEL_ONE_PORT_UNI:
         timing_set(&tm, st, fr, st, re, st, re, re, fr);
         break;
     case MODEL_ASYNC:

@@ -42,9 +42,12 @@ static int init_common(struct engine *e, const struct cluster *c, enum model m, 
     memset(e, 0, sizeof *e);
     if (m >= MODEL_COUNT)
         return set_cause(cause, "unknown model");
-    if (!(model_mask_for(c->kind) & MODEL_BIT(m)))
-        return set_cause(cause, "the %s model does not apply to a %s; use -m one-port or -m multi-port",
-                         model_name(m), cluster_kind_name(c->kind));
+    if (!(model_mask_for(c->kind) & MODEL_BIT(m))) {
+        char *no = model_refusal(m, c->kind);
+        set_cause(cause, "%s", no);
+        free(no);
+        return -1;
+    }
     if (nmsg < 1)
         return set_cause(cause, "no messages to send");
     e->c = c;
@@ -244,6 +247,13 @@ static int book(struct engine *e, int from, int to, int msg, const char *reason,
     e->send_free[from] = t.free;
     if (e->recv_free && timing_holds_recv_port(e->model))   /* none when lean: see recv_free_of */
         e->recv_free[to] = t.recv_end;
+    if (e->recv_free && timing_shares_port(e->model)) {
+        /* One port per node: the sender's receive side and the receiver's
+         * send side are busy too (both ends start free: t.start is past
+         * them, so these only move forward). */
+        e->recv_free[from] = t.free;
+        e->send_free[to] = t.recv_end;
+    }
     if (e->link_free)   /* timing_holds_link */
         e->link_free[e->c->edge_of[(size_t)from * (size_t)e->n + (size_t)to]] = t.link_end;
     if (msg == 0)
@@ -297,6 +307,14 @@ int engine_record(struct engine *e, const struct transfer *t, char **cause)
     e->hold[hold_slot(e, t->to, t->msg)] = t->hold;
     if (t->free > e->send_free[t->from])
         e->send_free[t->from] = t->free;
+    if (e->recv_free && timing_shares_port(e->model)) {   /* one port per node */
+        if (t->free > e->recv_free[t->from])
+            e->recv_free[t->from] = t->free;
+        if (t->recv_end > e->send_free[t->to])
+            e->send_free[t->to] = t->recv_end;
+        if (t->recv_end > e->recv_free[t->to])
+            e->recv_free[t->to] = t->recv_end;
+    }
     if (t->msg == 0)
         e->parent[t->to] = t->from;
     if (e->nwaiting > 0)

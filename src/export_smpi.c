@@ -61,7 +61,7 @@ struct smpi_cost {
 /* Does the sender wait for the receive to end (timing_split's `after`)? */
 static bool smpi_blocking(const struct run *r)
 {
-    return r->model == MODEL_SYNC || r->model == MODEL_ONE_PORT;
+    return r->model == MODEL_SYNC || timing_one_port(r->model);
 }
 
 /* false when there is no link q -> p (graphs) */

@@ -12,6 +12,17 @@
  *   (f), (i)  sum_{e into u}  n(e) T(e) <= 1   for every node u (receive port)
  *   (e), (h)  0 <= n(e) <= 1 / T(e)
  *
+ * The unidirectional one-port model (lp_limits.unidirectional; the paper's
+ * §2.3 defines the model, its LP is for the bidirectional one only): a node
+ * has one port that sends or receives, so its two port rows become one,
+ *
+ *   (f)+(g)   sum_{e out of u} n(e) T(e) + sum_{e into u} n(e) T(e) <= 1.
+ *
+ * Every periodic schedule meets it, so its value bounds the throughput from
+ * above; unlike the bidirectional program's, it is not always reached (on a
+ * triangle a node's transfers with its two neighbours exclude each other in
+ * pairs: docs/pipeline.md).
+ *
  * The flow rows are the paper's (a)-(c) read as *net* flows: written, as the
  * paper does, on the outgoing flow at the source and the incoming flow at w
  * only, a circulation through the source or through w would count as
@@ -177,6 +188,7 @@ struct lp_session {
     struct timespec t0;         /* the call's start (CLOCK_MONOTONIC) */
     double limit;               /* wall-clock seconds (lp_limits) */
     const volatile sig_atomic_t *cancel;
+    bool uni;                   /* one port row per node (lp_limits.unidirectional) */
     /* row generation */
     struct net g;
     bool has_net;
@@ -324,21 +336,24 @@ static struct lp_session *session_new(const struct cluster *c, const struct lp_l
     clock_gettime(CLOCK_MONOTONIC, &ss->t0);
     ss->limit = lim && lim->time_limit > 0 ? lim->time_limit : LP_DEFAULT_TIME_LIMIT;
     ss->cancel = lim ? lim->cancel : NULL;
+    ss->uni = lim && lim->unidirectional;
     for (int k = 0; k < c->nedges; k++)
         ss->scale += c->edges[k].time;
     ss->scale /= c->nedges;
     return ss;
 }
 
-/* The send and receive port rows (g), (j), (f), (i): <= 1, on the n(e) columns 2..m+1. */
+/* The send and receive port rows (g), (j), (f), (i): <= 1, on the n(e) columns 2..m+1;
+ * unidirectional: one row per node, its edges out and in together. */
 static void add_port_rows(struct lp_session *ss, glp_prob *P)
 {
     const struct cluster *c = ss->c;
-    for (int dir = 0; dir < 2; dir++)
+    for (int dir = 0; dir < (ss->uni ? 1 : 2); dir++)
         for (int u = 0; u < c->n; u++) {
             int len = 0;
             for (int k = 0; k < c->nedges; k++)
-                if ((dir ? c->edges[k].to : c->edges[k].from) == u) {
+                if ((ss->uni ? c->edges[k].from == u || c->edges[k].to == u
+                             : (dir ? c->edges[k].to : c->edges[k].from) == u)) {
                     ss->ind[++len] = 2 + k;
                     ss->val[len] = c->edges[k].time / ss->scale;
                 }
@@ -631,7 +646,11 @@ static int flows_body(struct lp_session *ss)
         const struct edge *e = &c->edges[k];
         if (!ss->out_row[e->from])
             ss->out_row[e->from] = ++row;
-        if (!ss->in_row[e->to])
+        if (ss->uni && !ss->out_row[e->to])   /* one port: the in and out rows are one */
+            ss->out_row[e->to] = ++row;
+        if (ss->uni)
+            ss->in_row[e->to] = ss->out_row[e->to];
+        else if (!ss->in_row[e->to])
             ss->in_row[e->to] = ++row;
         put(ss, ss->out_row[e->from], 2 + k, e->time / ss->scale);
         put(ss, ss->in_row[e->to], 2 + k, e->time / ss->scale);
@@ -679,6 +698,12 @@ static int flows_body(struct lp_session *ss)
 
 int lp_solve_broadcast_flows(const struct cluster *c, struct lp_result *out, char **cause)
 {
+    return lp_solve_broadcast_flows_model(c, false, out, cause);
+}
+
+int lp_solve_broadcast_flows_model(const struct cluster *c, bool unidirectional,
+                                   struct lp_result *out, char **cause)
+{
     int rc = start(c, out, cause);
     if (rc)
         return rc < 0 ? -1 : 0;
@@ -690,7 +715,8 @@ int lp_solve_broadcast_flows(const struct cluster *c, struct lp_result *out, cha
                          "would have %.0f flow variables (at most %ld)",
                          c->n, c->nedges, vars, LP_MAX_FLOW_VARIABLES);
     }
-    struct lp_session *ss = session_new(c, NULL, out);
+    struct lp_limits lim = {.unidirectional = unidirectional};
+    struct lp_session *ss = session_new(c, &lim, out);
     rc = run_guarded(ss, flows_body, cause);
     session_free(ss);
     if (rc < 0)

@@ -6,7 +6,10 @@
  *
  * The value TP is the largest number of slices per time unit that the source
  * can broadcast under the bidirectional one-port model when the slices may
- * follow several trees at once (the MTP problem).  No single tree does
+ * follow several trees at once (the MTP problem).  With
+ * lp_limits.unidirectional the program has one port row per node (the
+ * unidirectional one-port model, one-port-uni): its value is then an upper
+ * bound of that model's throughput, not always reached (lp.c).  No single tree does
  * better, so every tree heuristic is measured as a fraction of it.  The
  * per-edge counts n(u,v), slices per time unit on each edge, feed the
  * heuristics lp-prune and lp-grow (pipeline.h) and can be drawn on the
@@ -23,6 +26,7 @@
 #define HETCAST_LP_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include "cluster.h"
 
 #define LP_MAX_FLOW_VARIABLES 4000000L  /* lp_solve_broadcast_flows: refused beyond this */
@@ -39,6 +43,9 @@
 struct lp_limits {
     double time_limit;                      /* seconds (<= 0: LP_DEFAULT_TIME_LIMIT) */
     const volatile sig_atomic_t *cancel;    /* NULL: never cancelled */
+    bool unidirectional;                    /* the unidirectional one-port program: one
+                                               port row per node, sends and receives
+                                               together (lp.c); an upper bound only */
 };
 
 struct lp_result {
@@ -72,6 +79,9 @@ int lp_solve_broadcast_limited(const struct cluster *c, const struct lp_limits *
  * LP_MAX_FLOW_VARIABLES.
  */
 int lp_solve_broadcast_flows(const struct cluster *c, struct lp_result *out, char **cause);
+/* The same, for the bidirectional (false) or unidirectional (true) one-port program. */
+int lp_solve_broadcast_flows_model(const struct cluster *c, bool unidirectional,
+                                   struct lp_result *out, char **cause);
 void lp_result_free(struct lp_result *r);
 
 #endif

@@ -1662,9 +1662,14 @@ int optimal_solve(const struct cluster *c, enum model m, const struct sched_opts
     int max_nodes = o && o->max_nodes > 0 ? o->max_nodes : OPT_DEFAULT_MAX_NODES;
     int n = c->n;
 
-    if (m >= MODEL_COUNT || !(model_mask_for(c->kind) & MODEL_BIT(m)))
-        return set_cause(cause, "optimal: the %s model does not apply to a %s", model_name(m),
-                         cluster_kind_name(c->kind));
+    if (m >= MODEL_COUNT)
+        return set_cause(cause, "optimal: unknown model");
+    if (!(model_mask_for(c->kind) & MODEL_BIT(m))) {
+        char *no = model_refusal(m, c->kind);
+        set_cause(cause, "optimal: %s", no);
+        free(no);
+        return -1;
+    }
     if (n < 1 || c->source < 0 || c->source >= n)
         return set_cause(cause, "optimal: the cluster has no source");
     if (check_reachable(c, cause) < 0)

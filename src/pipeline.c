@@ -682,7 +682,8 @@ double pipe_period(const struct cluster *c, const struct pipe_tree *t, enum mode
             sum += m == MODEL_MULTI_PORT ? timing_edge_send(e) : e->time;
             big = fmax(big, e->time);
         }
-        double p = m == MODEL_MULTI_PORT ? fmax(sum, big) : sum;
+        double recv = t->edge[u] >= 0 ? c->edges[t->edge[u]].time : 0;
+        double p = timing_tree_period(m, recv, sum, big);
         if (p > best) {
             best = p;
             who = u;
@@ -766,7 +767,10 @@ static int pipe_prepare(struct sched *s, struct engine *e, char **cause)
                          slices, c->n, (double)slices * (double)(c->n - 1));
     struct pipe_plan *pl = xcalloc(1, sizeof *pl);
     char *why = NULL;
-    struct lp_limits lim = {.time_limit = s->opt.time_limit, .cancel = s->opt.cancel};
+    /* one-port-uni: the program with one port row per node (an upper bound);
+     * multi-port keeps the one-port program, as the paper does (§5.2.2). */
+    struct lp_limits lim = {.time_limit = s->opt.time_limit, .cancel = s->opt.cancel,
+                            .unidirectional = timing_shares_port(e->model)};
     if (lp_solve_broadcast_limited(c, &lim, &pl->lp, &why) == 0) {
         pl->has_lp = true;
     } else if (s->opt.cancel && *s->opt.cancel) {
@@ -799,10 +803,13 @@ static int pipe_prepare(struct sched *s, struct engine *e, char **cause)
     pl->next_child = xcalloc((size_t)c->n, sizeof *pl->next_child);
     pl->throughput[0] = pipe_throughput(c, &pl->tree, MODEL_ONE_PORT);
     pl->throughput[1] = pipe_throughput(c, &pl->tree, MODEL_MULTI_PORT);
+    pl->throughput[2] = pipe_throughput(c, &pl->tree, MODEL_ONE_PORT_UNI);
     s->state = pl;
     s->slices = slices;
-    s->throughput = pl->throughput[e->model == MODEL_MULTI_PORT];
-    s->optimal_throughput = pl->has_lp ? pl->lp.throughput : NAN;
+    s->throughput = pipe_throughput(c, &pl->tree, e->model);
+    bool uni = timing_shares_port(e->model);
+    s->optimal_throughput = pl->has_lp && !uni ? pl->lp.throughput : NAN;
+    s->throughput_bound = pl->has_lp && uni ? pl->lp.throughput : NAN;
 
     int who;
     double period = pipe_period(c, &pl->tree, e->model, &who);
@@ -811,7 +818,8 @@ static int pipe_prepare(struct sched *s, struct engine *e, char **cause)
         len += (size_t)text_fit(s->note + len, sizeof s->note - len,
                                 ", period %g set by %s (%s)", period, c->nodes[who].name,
                                 e->model == MODEL_MULTI_PORT ? "multi-port: sends or slowest link"
-                                                             : "one-port: sum of its children's T");
+                                : uni ? "one-port-uni: its receive and its children's T"
+                                      : "one-port: sum of its children's T");
     if (h == PIPE_BINOMIAL && len < sizeof s->note && (pl->tree.routed || pl->tree.rerouted))
         len += (size_t)text_fit(s->note + len, sizeof s->note - len,
                                 "; %d of %d binomial transfers have no direct edge and follow "
@@ -820,7 +828,8 @@ static int pipe_prepare(struct sched *s, struct engine *e, char **cause)
                                 pl->tree.rerouted ? " (some from the source: no path from their "
                                                     "binomial parent)" : "");
     if (!pl->has_lp && len < sizeof s->note)
-        text_fit(s->note + len, sizeof s->note - len, "; LP optimum unknown: %s", pl->lp_note);
+        text_fit(s->note + len, sizeof s->note - len, "; LP %s unknown: %s",
+                 uni ? "bound" : "optimum", pl->lp_note);
     return 0;
 }
 
@@ -884,6 +893,14 @@ static char *edge_reason(const struct pipe_plan *pl, const struct cluster *c, in
  * order) and a node sends a slice only once it is booked to hold it, so the
  * schedule is the same whichever node goes first; taking the earliest start
  * (ties: lower slice, lower node) lists the transfers in time order.  O(n).
+ *
+ * One-port-uni: a node's one port also keeps an order, receive slice k,
+ * send it to every child, receive slice k+1 ...: u sends slice k to v only
+ * once v's sends of slice k-1 are all booked.  Every port then serves a
+ * fixed sequence, each transfer starts when the last ones of both its ports
+ * end, and the steady state is the slowest node's receive + sends (a cycle
+ * of one slice through each node's sequence; no other cycle, the tree has
+ * none), the formula of pipe_period.
  */
 static int pipe_choose(struct sched *s, const struct engine *e, struct decision *d, char **cause)
 {
@@ -896,8 +913,11 @@ static int pipe_choose(struct sched *s, const struct engine *e, struct decision 
         int k = pl->next_slice[u];
         if (t->first[u] == t->first[u + 1] || k >= pl->slices || !engine_holds(e, u, k))
             continue;
+        int v = t->kids[t->first[u] + pl->next_child[u]];
+        if (timing_shares_port(e->model) && t->first[v] < t->first[v + 1] && pl->next_slice[v] < k)
+            continue;   /* v still sends an earlier slice: its port receives after that */
         struct transfer x;
-        if (engine_earliest(e, u, t->kids[t->first[u] + pl->next_child[u]], k, &x) < 0)
+        if (engine_earliest(e, u, v, k, &x) < 0)
             continue;
         if (best < 0 || x.start < bstart || (x.start == bstart && k < pl->next_slice[best])) {
             best = u;
@@ -931,7 +951,8 @@ static void pipe_finish(struct sched *s)
         .name = nm,                                                                        \
         .summary = text,                                                                   \
         .kinds = CLUSTER_KIND_BIT(CLUSTER_GRAPH),                                          \
-        .models = MODEL_BIT(MODEL_ONE_PORT) | MODEL_BIT(MODEL_MULTI_PORT),                 \
+        .models = MODEL_BIT(MODEL_ONE_PORT) | MODEL_BIT(MODEL_MULTI_PORT) |                \
+                  MODEL_BIT(MODEL_ONE_PORT_UNI),                                           \
         .prepare = pipe_prepare,                                                           \
         .choose = pipe_choose,                                                             \
         .finish = pipe_finish,                                                             \

@@ -7,8 +7,9 @@
  * platform, rooted at the source, one after the other.  A tree heuristic
  * picks the tree; its throughput (slices per time unit in steady state) is
  *
- *   one-port    1 / max_u sum_{v child of u} T(u,v)
- *   multi-port  1 / max_u max(sum_{v child of u} send(u,v), max_v T(u,v))
+ *   one-port      1 / max_u sum_{v child of u} T(u,v)
+ *   multi-port    1 / max_u max(sum_{v child of u} send(u,v), max_v T(u,v))
+ *   one-port-uni  1 / max_u (T(parent(u),u) + sum_{v child of u} T(u,v))
  *
  * where send(u,v) is u's multi-port send time (the edge's time when u has
  * none), so the multi-port formula is SPEC §3's children(u) * send_u when
@@ -91,7 +92,7 @@ void pipe_tree_free(struct pipe_tree *t);
 
 /*
  * The steady-state period of the tree (time between two slices) under
- * MODEL_ONE_PORT or MODEL_MULTI_PORT; 0 when the tree has no edge.  If
+ * MODEL_ONE_PORT, MODEL_MULTI_PORT or MODEL_ONE_PORT_UNI (timing_tree_period); 0 when the tree has no edge.  If
  * bottleneck is not NULL it gets the node that sets it (-1 if none).
  */
 double pipe_period(const struct cluster *c, const struct pipe_tree *t, enum model m, int *bottleneck);
@@ -118,7 +119,7 @@ int pipe_engine_init(struct engine *e, const struct cluster *c, enum model m, in
 struct pipe_plan {
     struct pipe_tree tree;
     int slices;
-    double throughput[2];   /* by the formula: [0] one-port, [1] multi-port */
+    double throughput[3];   /* by the formula: [0] one-port, [1] multi-port, [2] one-port-uni */
     bool has_lp;            /* the LP was solved: */
     struct lp_result lp;    /*   its value and n(u,v) per edge */
     char lp_note[200];      /* why it was not, when !has_lp */

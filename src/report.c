@@ -89,7 +89,7 @@ static void pipeline_summary(FILE *fp, const struct run *r)
     fprintf(fp, "throughput    %s", isinf(r->sched.throughput) ? "unbounded" : report_txt(r->sched.throughput));
     if (who >= 0)
         fprintf(fp, "   (%s formula: period %s, set by %s)\n",
-                r->model == MODEL_MULTI_PORT ? "multi-port" : "one-port", report_txt(period),
+                model_name(r->model), report_txt(period),
                 r->c->nodes[who].name);
     else
         fprintf(fp, "   (no receivers)\n");
@@ -102,6 +102,14 @@ static void pipeline_summary(FILE *fp, const struct run *r)
                 report_txt(r->sched.optimal_throughput),
                 100.0 * r->sched.throughput / r->sched.optimal_throughput,
                 r->model == MODEL_MULTI_PORT ? " of the one-port optimum" : "");
+    else if (timing_shares_port(r->model) && isfinite(r->sched.throughput_bound) &&
+             isfinite(r->sched.throughput))
+        fprintf(fp, "LP bound      %s   (linear program (2) with one port per node: an upper bound, "
+                    "not always reached; this tree reaches %.1f %%)\n",
+                report_txt(r->sched.throughput_bound),
+                100.0 * r->sched.throughput / r->sched.throughput_bound);
+    else if (timing_shares_port(r->model))
+        fprintf(fp, "LP bound      unknown   (%s)\n", pl && pl->lp_note[0] ? pl->lp_note : "not solved");
     else if (!isfinite(r->sched.optimal_throughput))
         fprintf(fp, "LP optimum    unknown   (%s)\n", pl && pl->lp_note[0] ? pl->lp_note : "not solved");
 }
@@ -303,6 +311,8 @@ void report_run_json(FILE *fp, const struct run *r, bool summary)
                 json_num(r->sched.throughput), json_num(r->sched.optimal_throughput));
         fprintf(fp, ", \"measured_throughput\": %s",
                 json_num(measured_of(r)));
+        if (timing_shares_port(r->model))
+            fprintf(fp, ", \"throughput_bound\": %s", json_num(r->sched.throughput_bound));
     }
     if (!summary) {
         fprintf(fp, ",\n \"transfers\": [");
@@ -371,6 +381,10 @@ void report_compare_text(FILE *fp, const struct run *runs, int k, bool summary)
                 fprintf(fp, " = %.1f %% of the LP optimum %s",
                         100.0 * r->sched.throughput / r->sched.optimal_throughput,
                         report_txt(r->sched.optimal_throughput));
+            else if (timing_shares_port(r->model) && isfinite(r->sched.throughput_bound))
+                fprintf(fp, " = %.1f %% of the LP bound %s",
+                        100.0 * r->sched.throughput / r->sched.throughput_bound,
+                        report_txt(r->sched.throughput_bound));
         }
         fprintf(fp, "\n");
     }

@@ -28,8 +28,9 @@ static void compute_optimum(struct run *r, const struct sched_opts *o, enum run_
     }
     if (r->sched.slices > 0) {   /* K slices: the single-message optimum says nothing */
         text_fit(r->opt_note, sizeof r->opt_note,
-                 "not computed for a pipelined run of %d slices; see the LP optimal throughput",
-                 r->sched.slices);
+                 "not computed for a pipelined run of %d slices; see the LP %s",
+                 r->sched.slices,
+                 timing_shares_port(r->model) ? "bound on the throughput" : "optimal throughput");
         return;
     }
     if (want == RUN_OPT_NEVER) {

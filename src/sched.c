@@ -95,9 +95,12 @@ int sched_check(const struct sched_ops *ops, const struct cluster *c, enum model
         return set_cause(cause, "scheduler %s does not work on a %s; use one of: %s", ops->name,
                          cluster_kind_name(c->kind), list);
     }
-    if (!(model_mask_for(c->kind) & MODEL_BIT(m)))
-        return set_cause(cause, "the %s model does not apply to a %s; use -m one-port or -m multi-port",
-                         model_name(m), cluster_kind_name(c->kind));
+    if (!(model_mask_for(c->kind) & MODEL_BIT(m))) {
+        char *no = model_refusal(m, c->kind);
+        set_cause(cause, "%s", no);
+        free(no);
+        return -1;
+    }
     if (!(ops->models & MODEL_BIT(m)))
         return set_cause(cause, "scheduler %s does not support the %s model", ops->name, model_name(m));
     return 0;

@@ -96,6 +96,9 @@ struct sched {
     int slices;             /* pipelined trees (pipeline.h): slices simulated; 0 otherwise */
     double throughput;      /* pipelined: the tree's slices per time unit, by the model's formula */
     double optimal_throughput;  /* pipelined: the LP (2) optimum over several trees; NAN if unknown */
+    double throughput_bound;    /* pipelined under one-port-uni: the value of the LP with one port
+                                   per node, an upper bound not known to be reached (optimal_throughput
+                                   is then NAN); NAN under the other models */
 };
 
 const struct sched_ops *sched_find(const char *name);

@@ -120,9 +120,15 @@ int session_model(const struct session_opts *o, const struct cluster *c, enum mo
         free(names);
         return -1;
     }
-    if (!(model_mask_for(c->kind) & MODEL_BIT(*m)))
-        return set_cause(cause, "the %s model does not apply to a %s; use -m one-port or -m multi-port",
-                         model_name(*m), cluster_kind_name(c->kind));
+    if (!(model_mask_for(c->kind) & MODEL_BIT(*m))) {
+        char *no = model_refusal(*m, c->kind);
+        if (o->file)   /* the file whose kind refuses it */
+            set_cause(cause, "%s: %s", strcmp(o->file, "-") == 0 ? "<stdin>" : o->file, no);
+        else
+            set_cause(cause, "%s", no);
+        free(no);
+        return -1;
+    }
     return 0;
 }
 

@@ -18,6 +18,7 @@ static const struct {
     [MODEL_SYNC] = {"sync", "synchronous: the sender is busy until the receive ends"},
     [MODEL_ONE_PORT] = {"one-port", "one-port bidirectional: each transfer holds both ports for T"},
     [MODEL_MULTI_PORT] = {"multi-port", "multi-port: the sender's port is busy send_q, the message arrives after T"},
+    [MODEL_ONE_PORT_UNI] = {"one-port-uni", "one-port unidirectional: one port per node, a send or a receive at a time, each for T"},
 };
 
 const char *model_name(enum model m)
@@ -50,8 +51,23 @@ char *model_names(void)
 unsigned model_mask_for(enum cluster_kind k)
 {
     if (k == CLUSTER_GRAPH)
-        return MODEL_BIT(MODEL_ONE_PORT) | MODEL_BIT(MODEL_MULTI_PORT);
-    return MODEL_ALL;
+        return MODEL_BIT(MODEL_ONE_PORT) | MODEL_BIT(MODEL_MULTI_PORT) |
+               MODEL_BIT(MODEL_ONE_PORT_UNI);
+    return MODEL_ALL & ~MODEL_BIT(MODEL_ONE_PORT_UNI);
+}
+
+char *model_refusal(enum model m, enum cluster_kind k)
+{
+    char list[256] = "";
+    unsigned mask = model_mask_for(k);
+    for (int i = 0; i < MODEL_COUNT; i++)
+        if (mask & MODEL_BIT(i)) {
+            if (list[0])
+                strncat(list, ", ", sizeof list - strlen(list) - 1);
+            strncat(list, models[i].name, sizeof list - strlen(list) - 1);
+        }
+    return xasprintf("the %s model does not apply to a %s; valid models for a %s: %s",
+                     model_name(m), cluster_kind_name(k), cluster_kind_name(k), list);
 }
 
 enum model model_default_for(enum cluster_kind k)

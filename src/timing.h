@@ -31,6 +31,7 @@ enum model {
     MODEL_SYNC,            /* synchronous: sender busy until the receive ends */
     MODEL_ONE_PORT,        /* one-port bidirectional: T = s + l + r */
     MODEL_MULTI_PORT,      /* multi-port: port busy send_q, message after T */
+    MODEL_ONE_PORT_UNI,    /* one-port unidirectional: one port sends or receives (graphs) */
     MODEL_COUNT
 };
 #define MODEL_BIT(m) (1u << (m))
@@ -41,8 +42,12 @@ const char *model_name(enum model m);
 const char *model_summary(enum model m);
 int model_parse(const char *name, enum model *out);   /* 0 or -1 */
 char *model_names(void);                               /* "async, sender-only, ..." */
-/* Models a cluster kind supports (graphs: one-port and multi-port only). */
+/* Models a cluster kind supports (graphs: one-port, multi-port and
+ * one-port-uni only; one-port-uni on graphs only). */
 unsigned model_mask_for(enum cluster_kind k);
+/* "the M model does not apply to a KIND; valid models for a KIND: a, b, ..."
+ * (malloc'd), the one refusal every front door and the engine give. */
+char *model_refusal(enum model m, enum cluster_kind k);
 enum model model_default_for(enum cluster_kind k);
 
 /* When the resources of a transfer are free, before it is placed. */
@@ -102,6 +107,24 @@ static inline double timing_link(const struct cluster *c, int q, int p)
 {
     return c->kind == CLUSTER_MATRIX ? c->unit * c->dist[(size_t)q * (size_t)c->n + (size_t)p]
                                      : c->latency;
+}
+
+/*
+ * The steady-state period of a node u of a pipelined tree (Beaumont, Marchal
+ * & Robert §3; docs/pipeline.md): recv is the time of the edge into u (0 at
+ * the source), sends the sum of u's sends to its children (each edge's T,
+ * under multi-port its send time), slowest the largest T among them.
+ *   one-port      sends                      (receiving overlaps sending)
+ *   multi-port    max(sends, slowest)
+ *   one-port-uni  recv + sends               (one port: §2.3's unidirectional)
+ */
+static inline double timing_tree_period(enum model m, double recv, double sends, double slowest)
+{
+    if (m == MODEL_MULTI_PORT)
+        return sends > slowest ? sends : slowest;
+    if (m == MODEL_ONE_PORT_UNI)
+        return recv + sends;
+    return sends;
 }
 
 /*
@@ -201,7 +224,8 @@ static inline void timing_phases(enum model m, const struct cost *k, double t, d
         timing_set(out, t, re, ls, le, le, re, re, re);
         break;
     }
-    case MODEL_ONE_PORT: {
+    case MODEL_ONE_PORT:
+    case MODEL_ONE_PORT_UNI: {   /* uni: the same intervals, on one port per node */
         double e = t + k->T;
         timing_set(out, t, e, t, e, t, e, e, e);
         break;
@@ -215,12 +239,31 @@ static inline void timing_phases(enum model m, const struct cost *k, double t, d
     }
 }
 
+/* The one-port models, bidirectional and unidirectional: a transfer holds
+ * the sender's and the receiver's port for its whole time T. */
+static inline bool timing_one_port(enum model m)
+{
+    return m == MODEL_ONE_PORT || m == MODEL_ONE_PORT_UNI;
+}
+
+/*
+ * Does a node have one port for both directions (one-port-uni, Beaumont,
+ * Marchal & Robert §2.3: "either a send or a receive")?  Then a node's
+ * sends and receives never overlap: the engine keeps its send port and its
+ * receive port busy together (engine_book), so a node is ready to send only
+ * when it is not receiving and free to receive only when it is not sending.
+ */
+static inline bool timing_shares_port(enum model m)
+{
+    return m == MODEL_ONE_PORT_UNI;
+}
+
 /* The start rule: the sender's ready time; sync and one-port wait for the
  * receiver's port (a rendezvous), multi-port for a busy link. */
 static inline double timing_start(enum model m, const struct timing_ports *at)
 {
     double t = at->ready;
-    if (m == MODEL_SYNC || m == MODEL_ONE_PORT)
+    if (m == MODEL_SYNC || timing_one_port(m))
         t = t > at->recv_free ? t : at->recv_free;
     else if (m == MODEL_MULTI_PORT && at->link_free > t)
         t = at->link_free;
@@ -260,14 +303,14 @@ static inline void timing_port_busy(enum model m, const struct cost *k, double *
     struct timing t;
     timing_phases(m, k, 0.0, 0.0, &t);
     *send_busy = t.free;
-    *recv_busy = m == MODEL_SYNC || m == MODEL_ONE_PORT ? t.recv_end : t.recv_end - t.recv_start;
+    *recv_busy = m == MODEL_SYNC || timing_one_port(m) ? t.recv_end : t.recv_end - t.recv_start;
 }
 
 /* Does a transfer keep p's receive port busy, to recv_end (async, sync,
  * one-port)?  Sender-only and multi-port have no receive port. */
 static inline bool timing_holds_recv_port(enum model m)
 {
-    return m == MODEL_ASYNC || m == MODEL_SYNC || m == MODEL_ONE_PORT;
+    return m == MODEL_ASYNC || m == MODEL_SYNC || timing_one_port(m);
 }
 
 /* Does an edge carry one message at a time, busy to link_end (multi-port on
@@ -298,7 +341,7 @@ static inline void timing_split(enum model m, enum cluster_kind kind, const stru
     }
     *before = k->s;
     *link = m == MODEL_SENDER_ONLY ? 0 : k->l;
-    *after = m == MODEL_SYNC || m == MODEL_ONE_PORT ? k->r : 0;
+    *after = m == MODEL_SYNC || timing_one_port(m) ? k->r : 0;
 }
 
 /* Which of TIMING_SEND_END and TIMING_LINK_END the transfer has as events. */

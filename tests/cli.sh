@@ -65,7 +65,15 @@ run "$H" run clusters/counterexample.csv -s nope
 check "unknown scheduler: status 2" test $rc -eq 2
 check "unknown scheduler: lists the valid ones" has "valid schedulers: fnf, slowest-first" "$T/err"
 run "$H" run clusters/counterexample.csv -m warp
-check "unknown model: status 2 and the list" sh -c "[ $rc -eq 2 ] && grep -q 'valid models: async, sender-only, sync, one-port, multi-port' $T/err"
+check "unknown model: status 2 and the list" sh -c "[ $rc -eq 2 ] && grep -q 'valid models: async, sender-only, sync, one-port, multi-port, one-port-uni' $T/err"
+run "$H" run clusters/counterexample.csv -m one-port-uni
+check "one-port-uni on a node table: status 2, the file and the kind's models" sh -c "[ $rc -eq 2 ] && grep -q 'clusters/counterexample.csv: the one-port-uni model does not apply to a node table; valid models for a node table: async, sender-only, sync, one-port, multi-port$' $T/err"
+run "$H" compare clusters/figueira-table1.csv -m one-port-uni
+check "one-port-uni on a latency matrix: status 2, refused" sh -c "[ $rc -eq 2 ] && grep -q 'does not apply to a latency matrix; valid models for a latency matrix: async' $T/err"
+run "$H" run clusters/platform-small.csv -m sync
+check "sync on a platform graph: status 2, lists one-port-uni" sh -c "[ $rc -eq 2 ] && grep -q 'valid models for a platform graph: one-port, multi-port, one-port-uni$' $T/err"
+run "$H" run clusters/platform-uni.csv -s binomial -m one-port-uni --slices 40 --summary
+check "one-port-uni on a platform graph: binomial's period 4, the LP bound 7/13" sh -c "[ $rc -eq 0 ] && grep -q '^throughput    0.25   (one-port-uni formula: period 4, set by a)' $T/out && grep -q '^LP bound      0.5384615385 ' $T/out"
 run "$H" run clusters/counterexample.csv --frobnicate
 check "unknown option: status 2 and the list" sh -c "[ $rc -eq 2 ] && grep -q 'valid options: -s, -m' $T/err"
 run "$H" run clusters/counterexample.csv --format xml

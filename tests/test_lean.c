@@ -427,17 +427,20 @@ static void test_full_vs_lean(void)
                 struct cluster *c = node_table(sizes[si], kind, (uint64_t)(seed * 100 + si), kind == 2 ? 0 : 1);
                 for (int m = 0; m < MODEL_COUNT; m++)
                     for (size_t p = 0; p < sizeof pol / sizeof pol[0]; p++)
-                        compare(c, (enum model)m, pol[p], &t);
+                        if (model_mask_for(c->kind) & MODEL_BIT(m))
+                            compare(c, (enum model)m, pol[p], &t);
                 cluster_free(c);
             }
         struct cluster *mx = matrix(30, (uint64_t)seed);
         for (int m = 0; m < MODEL_COUNT; m++)
             for (size_t p = 0; p < sizeof pol / sizeof pol[0]; p++)
-                compare(mx, (enum model)m, pol[p], &t);
+                if (model_mask_for(mx->kind) & MODEL_BIT(m))
+                    compare(mx, (enum model)m, pol[p], &t);
         cluster_free(mx);
         struct cluster *g = graph(25, (uint64_t)seed);
         compare(g, MODEL_ONE_PORT, &sched_fef, &t);
         compare(g, MODEL_MULTI_PORT, &sched_fef, &t);
+        compare(g, MODEL_ONE_PORT_UNI, &sched_fef, &t);
         cluster_free(g);
         /* large enough for fnf's senders to be trimmed through several levels */
         struct cluster *big = node_table(20000, seed % 3, (uint64_t)(seed * 7), 1);
@@ -461,6 +464,8 @@ static void test_fnf_reference(void)
     for (int seed = 1; seed <= 8; seed++)
         for (int kind = 0; kind < 3; kind++)
             for (int m = 0; m < MODEL_COUNT; m++) {
+                if (!(model_mask_for(CLUSTER_NODES) & MODEL_BIT(m)))
+                    continue;   /* one-port-uni: platform graphs only */
                 struct cluster *c = node_table(60, kind, (uint64_t)(1000 + seed), kind == 2 ? 0 : 1);
                 struct engine e, ref;
                 char *cause = NULL;

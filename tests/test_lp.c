@@ -196,7 +196,7 @@ static void test_refusals(void)
     free(cause);
     cause = NULL;
     /* A correctness check, not a timing: a limit that valgrind's slowdown cannot reach. */
-    struct lp_limits slow = {3600, NULL};
+    struct lp_limits slow = {.time_limit = 3600};
     ok(lp_solve_broadcast_limited(g, &slow, &r, &cause) == 0 && fabs(r.throughput - 1.0 / 3) < EPS,
        "the cut form solves the %d-node chain: TP = 1/3", n);
     if (!cause)
@@ -258,7 +258,8 @@ static void test_random(void)
 {
     struct rng r;
     rng_seed(&r, 2024);
-    int platforms = 0, bad_value = 0, bad_flow = 0, bad_port = 0, compared = 0;
+    int platforms = 0, bad_value = 0, bad_flow = 0, bad_port = 0, compared = 0, uni_bad = 0,
+        uni_compared = 0;
     for (int i = 0; i < 40; i++) {
         int n = 3 + (int)rng_below(&r, 28);
         double dens = 0.04 * (double)(1 + rng_below(&r, 5));
@@ -303,11 +304,50 @@ static void test_random(void)
             bad_port += out[u] > 1 + 1e-7 || in[u] > 1 + 1e-7;
         free(out);
         free(in);
+        /* The one-port-uni program: no more than the bidirectional one, one port per
+         * node busy at most all the time, the counts carry TP, the flow form agrees. */
+        struct lp_limits ul = {.unidirectional = true};
+        struct lp_result uni;
+        if (lp_solve_broadcast_limited(c, &ul, &uni, &cause) < 0) {
+            diag("  one-port-uni, n=%d: %s", n, cause);
+            free(cause);
+            cause = NULL;
+            uni_bad++;
+        } else {
+            uni_bad += uni.throughput > lp.throughput * (1 + EPS);
+            double *load = calloc(nn, sizeof *load);
+            for (int k = 0; k < c->nedges; k++) {
+                load[c->edges[k].from] += uni.busy[k];
+                load[c->edges[k].to] += uni.busy[k];
+            }
+            for (int u = 0; u < c->n; u++)
+                uni_bad += load[u] > 1 + 1e-7;
+            free(load);
+            for (int w = 0; w < c->n; w++)
+                uni_bad += w != c->source && maxflow(c, uni.count, w) < uni.throughput * (1 - 1e-7);
+            if (n <= 20) {
+                struct lp_result full;
+                uni_compared++;
+                if (lp_solve_broadcast_flows_model(c, true, &full, &cause) < 0 ||
+                    fabs(full.throughput - uni.throughput) > EPS * uni.throughput) {
+                    uni_bad++;
+                    diag("  one-port-uni, n=%d: cuts %.12g, flows %.12g", n, uni.throughput,
+                         cause ? NAN : full.throughput);
+                }
+                if (!cause)
+                    lp_result_free(&full);
+                free(cause);
+                cause = NULL;
+            }
+            lp_result_free(&uni);
+        }
         lp_result_free(&lp);
         cluster_free(c);
     }
     ok(bad_value == 0, "%d random platforms solved; %d of them agree with the flow form", platforms,
        compared);
+    ok(uni_bad == 0, "one-port-uni: at most the bidirectional optimum, one port per node busy at "
+                     "most all the time, the counts carry it, and %d flow forms agree", uni_compared);
     ok(bad_flow == 0, "every receiver can get TP slices per time unit within the counts n(u,v)");
     ok(bad_port == 0, "the counts keep every send and receive port busy at most all the time");
 }

@@ -137,6 +137,20 @@ static double pick(struct rng *r)
     return v[rng_below(r, sizeof v / sizeof v[0])];
 }
 
+/* A uniformly random model among those the kind takes (model_mask_for). */
+static enum model pick_model(struct rng *r, enum cluster_kind kind)
+{
+    unsigned mask = model_mask_for(kind);
+    int count = 0;
+    for (int m = 0; m < MODEL_COUNT; m++)
+        count += (mask & MODEL_BIT(m)) != 0;
+    int k = (int)rng_below(r, (uint64_t)count);
+    for (int m = 0; m < MODEL_COUNT; m++)
+        if ((mask & MODEL_BIT(m)) && k-- == 0)
+            return (enum model)m;
+    return model_default_for(kind);
+}
+
 static struct cluster *random_cluster(struct rng *r, enum cluster_kind kind)
 {
     struct cluster *c = cluster_new(kind);
@@ -182,7 +196,7 @@ static void test_fnf_equals_builtin(void)
         for (int i = 0; i < pairs[k].clusters; i++) {
             enum cluster_kind kind = i % 3 == 2 ? CLUSTER_MATRIX : CLUSTER_NODES;
             struct cluster *c = random_cluster(&r, kind);
-            enum model m = (enum model)rng_below(&r, MODEL_COUNT);
+            enum model m = pick_model(&r, kind);
             struct engine a, b;
             char *cause = NULL;
             memset(&b, 0, sizeof b);

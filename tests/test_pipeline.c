@@ -367,11 +367,206 @@ static void test_simulation(void)
     cluster_free(c);
 }
 
+static bool contains(const char *hay, const char *needle)
+{
+    return hay && strstr(hay, needle) != NULL;
+}
+
+/* One port per node: the transfers a node takes part in (either end) never overlap. */
+static int port_overlaps(const struct engine *e)
+{
+    int bad = 0;
+    for (int v = 0; v < e->n; v++) {
+        double last_end = -INFINITY, last_start = -INFINITY;
+        /* the transfers are booked per port in sequence: check by start order */
+        int cnt = 0;
+        for (int i = 0; i < e->ntr; i++)
+            cnt += e->tr[i].from == v || e->tr[i].to == v;
+        double *st = malloc((size_t)(cnt ? cnt : 1) * sizeof *st), *en = malloc((size_t)(cnt ? cnt : 1) * sizeof *en);
+        int k = 0;
+        for (int i = 0; i < e->ntr; i++)
+            if (e->tr[i].from == v || e->tr[i].to == v) {
+                st[k] = e->tr[i].start;
+                en[k++] = e->tr[i].hold;
+            }
+        for (int i = 1; i < k; i++)   /* insertion sort by start */
+            for (int j = i; j > 0 && st[j] < st[j - 1]; j--) {
+                double a = st[j], b = en[j];
+                st[j] = st[j - 1];
+                en[j] = en[j - 1];
+                st[j - 1] = a;
+                en[j - 1] = b;
+            }
+        for (int i = 0; i < k; i++) {
+            if (st[i] < last_end && en[i] > st[i] && last_end > last_start)
+                bad++;
+            last_start = st[i];
+            last_end = en[i];
+        }
+        free(st);
+        free(en);
+    }
+    return bad;
+}
+
+/*
+ * The unidirectional one-port model (Beaumont, Marchal & Robert §2.3), worked
+ * by hand in docs/pipeline.md on clusters/platform-uni.csv (edges s->a 1,
+ * s->b 1, s->c 1, a->c 3, b->a 1).
+ */
+static void test_unidirectional(void)
+{
+    struct diag d;
+    diag_init(&d);
+    struct cluster *c = cluster_load_csv("clusters/platform-uni.csv", &d);
+    diag_free(&d);
+    if (!ok(c != NULL, "clusters/platform-uni.csv loads"))
+        return;
+    struct pipe_tree t;
+    int who = -1;
+    /* binomial: s -> b, s -> a, and b's logical child c through a -> c. */
+    build_tp(c, PIPE_BINOMIAL, MODEL_ONE_PORT, &t);
+    int a = cluster_find(c, "a"), b = cluster_find(c, "b"), cc = cluster_find(c, "c");
+    ok(t.parent[a] == c->source && t.parent[b] == c->source && t.parent[cc] == a,
+       "platform-uni, binomial: s -> a, s -> b, a -> c");
+    is_double(pipe_period(c, &t, MODEL_ONE_PORT, &who), 3, EPS,
+              "bidirectional: a's sends 3 (s's 1 + 1 = 2): period 3");
+    is_double(pipe_period(c, &t, MODEL_ONE_PORT_UNI, &who), 4, EPS,
+              "unidirectional: a receives 1 then sends 3: period 4 (s: 2, b: 1, c: 3)");
+    is_int(who, a, "one-port-uni: a sets the period");
+    is_double(pipe_throughput(c, &t, MODEL_ONE_PORT_UNI), 0.25, EPS, "binomial one-port-uni: 1/4");
+    pipe_tree_free(&t);
+    build_tp(c, PIPE_PRUNE_DEGREE, MODEL_ONE_PORT, &t);
+    ok(t.parent[a] == b && t.parent[b] == c->source && t.parent[cc] == c->source,
+       "platform-uni, prune-degree: s -> b -> a, s -> c");
+    is_double(pipe_period(c, &t, MODEL_ONE_PORT_UNI, NULL), 2, EPS,
+              "unidirectional: s sends 1 + 1, b receives 1 and sends 1: period 2, as bidirectional");
+    pipe_tree_free(&t);
+
+    /* The programs: 3/5 bidirectional; with one port per node 13 TP <= 7. */
+    struct lp_result lp;
+    char *cause = NULL;
+    struct lp_limits ul = {.unidirectional = true};
+    if (lp_solve_broadcast_limited(c, &ul, &lp, &cause) == 0) {
+        is_double(lp.throughput, 7.0 / 13, 1e-9, "one-port-uni LP bound 7/13 (worked by hand)");
+        lp_result_free(&lp);
+    } else {
+        ok(0, "the one-port-uni LP solves: %s", cause);
+    }
+    free(cause);
+    cause = NULL;
+    if (lp_solve_broadcast_flows_model(c, true, &lp, &cause) == 0) {
+        is_double(lp.throughput, 7.0 / 13, 1e-9, "its flow form (every x(w,e)) gives 7/13 too");
+        lp_result_free(&lp);
+    } else {
+        ok(0, "the flow form solves: %s", cause);
+    }
+    free(cause);
+    cause = NULL;
+    if (lp_solve_broadcast(c, &lp, &cause) == 0) {
+        is_double(lp.throughput, 0.6, 1e-9, "bidirectional LP optimum 3/5");
+        lp_result_free(&lp);
+    }
+    free(cause);
+    cause = NULL;
+
+    /* The scheduler: its report under one-port-uni names the bound, not an optimum. */
+    struct sched_opts o;
+    sched_opts_default(&o);
+    o.slices = 40;
+    struct run r;
+    if (run_schedule(&r, c, MODEL_ONE_PORT_UNI, sched_find("binomial"), &o, RUN_OPT_NEVER, &cause) == 0) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *fp = open_memstream(&buf, &len);
+        report_run_json(fp, &r, true);
+        fclose(fp);
+        ok(contains(buf, "\"throughput\": 0.25") && contains(buf, "\"optimal_throughput\": null") &&
+               contains(buf, "\"measured_throughput\": 0.25") &&
+               contains(buf, "\"throughput_bound\": 0.538461538462"),
+           "JSON under one-port-uni: throughput 1/4 measured too, no optimum, the bound 7/13");
+        free(buf);
+        buf = NULL;
+        fp = open_memstream(&buf, &len);
+        report_run_text(fp, &r, true);
+        fclose(fp);
+        ok(contains(buf, "(one-port-uni formula: period 4, set by a)") &&
+               contains(buf, "LP bound      0.5384615385") && !contains(buf, "LP optimum"),
+           "text under one-port-uni: the formula's period and the LP bound");
+        free(buf);
+        run_free(&r);
+    } else {
+        ok(0, "binomial runs under one-port-uni: %s", cause);
+        ok(0, "(skipped)");
+    }
+    free(cause);
+    cause = NULL;
+
+    /* A node table or a matrix refuses the model, listing the valid ones. */
+    struct cluster *nodes = cluster_load_csv_buffer("n.csv", "name,send,recv\np0,1,1\np1,2,2\n",
+                                                    strlen("name,send,recv\np0,1,1\np1,2,2\n"), &d);
+    diag_free(&d);
+    struct engine e;
+    ok(nodes && engine_init(&e, nodes, MODEL_ONE_PORT_UNI, &cause) < 0 &&
+           contains(cause, "the one-port-uni model does not apply to a node table; valid models "
+                           "for a node table: async, sender-only, sync, one-port, multi-port"),
+       "a node table refuses one-port-uni: %s", cause ? cause : "(no message)");
+    free(cause);
+    cause = NULL;
+    ok(nodes && sched_check(&sched_fnf, nodes, MODEL_ONE_PORT_UNI, &cause) < 0 &&
+           contains(cause, "valid models for a node table"),
+       "so does sched_check");
+    free(cause);
+    cause = NULL;
+    cluster_free(nodes);
+    cluster_free(c);
+
+    /* Slices one by one on the chain s -2-> a -3-> b: a's port receives slice k
+     * [5k, 5k+2) and sends it [5k+2, 5k+5): a holds it at 2 + 5k, b at 5 + 5k
+     * (bidirectional: 2 + 2k and 5 + 3k, test_simulation). */
+    c = graph("from,to,time\ns,a,2\na,b,3\n");
+    struct sched s;
+    if (simulate(c, &sched_grow_tree, MODEL_ONE_PORT_UNI, 5, &e, &s) == 0) {
+        int ca = cluster_find(c, "a"), cb = cluster_find(c, "b"), bad = 0;
+        for (int k = 0; k < 5; k++)
+            bad += engine_hold_time(&e, ca, k) != 2 + 5 * k || engine_hold_time(&e, cb, k) != 5 + 5 * k;
+        ok(bad == 0, "chain under one-port-uni: a holds slice k at 2 + 5k, b at 5 + 5k");
+        is_double(e.makespan, 25, EPS, "chain, 5 slices: makespan 25");
+        is_double(pipe_measured_throughput(&e, 2, 4), 0.2, EPS, "measured 1/5 = 1 / (2 + 3)");
+        int sorted = 1;
+        for (int i = 1; i < e.ntr; i++)
+            sorted &= e.tr[i].start >= e.tr[i - 1].start;
+        ok(sorted, "one-port-uni: the transfers come out in the order they start");
+    }
+    sched_free(&s);
+    engine_free(&e);
+    cluster_free(c);
+
+    /* The bound is not always reached: on a triangle (every edge both ways,
+     * T = 1) any two transfers share a node, so one runs at a time and a
+     * slice needs two: at most 1/2; the program gives 3/4. */
+    c = graph("from,to,time\ns,a,1\na,s,1\ns,b,1\nb,s,1\na,b,1\nb,a,1\n");
+    if (lp_solve_broadcast_limited(c, &ul, &lp, &cause) == 0) {
+        is_double(lp.throughput, 0.75, 1e-9, "triangle: the one-port-uni LP bound is 3/4");
+        lp_result_free(&lp);
+    }
+    free(cause);
+    cause = NULL;
+    double best = 0;
+    for (int h = 0; h < PIPE_NHEUR; h++) {
+        best = fmax(best, build_tp(c, (enum pipe_heur)h, MODEL_ONE_PORT_UNI, &t));
+        pipe_tree_free(&t);
+    }
+    is_double(best, 0.5, EPS, "triangle: the best heuristic tree reaches 1/2 under one-port-uni");
+    cluster_free(c);
+}
+
 static void test_random(void)
 {
     struct rng r;
     rng_seed(&r, 7);
-    int platforms = 0, trees = 0, bad_tree = 0, above = 0, sims = 0, bad_sim = 0;
+    int platforms = 0, trees = 0, bad_tree = 0, above = 0, sims = 0, bad_sim = 0, uni_above = 0,
+        uni_below = 0, overlaps = 0;
     double worst = 0;
     for (int i = 0; i < 24; i++) {
         int n = 2 + (int)rng_below(&r, 34);
@@ -385,7 +580,17 @@ static void test_random(void)
             cluster_free(c);
             continue;
         }
+        struct lp_result uni_lp;
+        struct lp_limits ul = {.unidirectional = true};
+        if (lp_solve_broadcast_limited(c, &ul, &uni_lp, &cause) < 0) {
+            diag("  %s", cause);
+            free(cause);
+            lp_result_free(&lp);
+            cluster_free(c);
+            continue;
+        }
         platforms++;
+        uni_below += uni_lp.throughput <= lp.throughput * (1 + EPS);
         for (int h = 0; h < PIPE_NHEUR; h++) {
             struct pipe_tree t;
             if (pipe_build(c, (enum pipe_heur)h, &lp, &t, &cause) < 0) {
@@ -401,14 +606,24 @@ static void test_random(void)
             double one = pipe_throughput(c, &t, MODEL_ONE_PORT);
             above += one > lp.throughput * (1 + EPS);
             worst = fmax(worst, one / lp.throughput);
-            for (int m = 0; m < 2; m++) {   /* the simulation agrees with the formula */
-                enum model model = m ? MODEL_MULTI_PORT : MODEL_ONE_PORT;
+            double uni = pipe_throughput(c, &t, MODEL_ONE_PORT_UNI);
+            uni_above += uni > uni_lp.throughput * (1 + EPS) || uni > one * (1 + EPS);
+            for (int m = 0; m < 3; m++) {   /* the simulation agrees with the formula */
+                static const enum model models[3] = {MODEL_ONE_PORT, MODEL_MULTI_PORT,
+                                                     MODEL_ONE_PORT_UNI};
+                enum model model = models[m];
                 struct engine e;
                 struct sched s;
                 int k = 40;
                 if (simulate(c, pipes[h], model, k, &e, &s) == 0) {
                     sims++;
-                    double want = pipe_throughput(c, &t, model);
+                    /* one-port-uni: the lp heuristics build on that model's program */
+                    const struct pipe_plan *pl = pipeline_plan(&s);
+                    double want = model == MODEL_ONE_PORT_UNI && pl
+                                      ? pipe_throughput(c, &pl->tree, model)
+                                      : pipe_throughput(c, &t, model);
+                    if (model == MODEL_ONE_PORT_UNI)
+                        overlaps += port_overlaps(&e);
                     double got = pipe_measured_throughput(&e, k / 2, k - 1);
                     if (!(fabs(got - want) <= 1e-9 * want) && !(isinf(got) && isinf(want))) {
                         bad_sim++;
@@ -426,19 +641,21 @@ static void test_random(void)
             pipe_tree_free(&t);
         }
         lp_result_free(&lp);
+        lp_result_free(&uni_lp);
         cluster_free(c);
     }
     ok(bad_tree == 0, "%d trees on %d random and WAN/MAN/LAN platforms: spanning, rooted at the "
                       "source, on existing edges", trees, platforms);
     ok(above == 0, "no tree beats the LP optimum in the one-port model (best %.4f of it)", worst);
     ok(bad_sim == 0, "%d simulations of 40 slices: the throughput measured over the last half "
-                     "equals the formula, one-port and multi-port", sims);
+                     "equals the formula, one-port, multi-port and one-port-uni", sims);
+    ok(uni_above == 0, "one-port-uni: no tree above the one-port-uni LP bound or its own one-port "
+                       "throughput");
+    is_int(uni_below, platforms, "one-port-uni: the LP bound never above the bidirectional optimum");
+    is_int(overlaps, 0, "one-port-uni simulations: no node ever sends and receives at once, nor "
+                        "two of either");
 }
 
-static bool contains(const char *hay, const char *needle)
-{
-    return hay && strstr(hay, needle) != NULL;
-}
 
 static void test_runs_and_json(void)
 {
@@ -578,6 +795,7 @@ int main(void)
     test_hand_trees();
     test_formulas();
     test_simulation();
+    test_unidirectional();
     test_random();
     test_runs_and_json();
     test_bad_files();

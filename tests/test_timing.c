@@ -143,8 +143,12 @@ static void take(const struct cluster *c, enum model m, struct ports *pt, int q,
     pt->send_free[q] = tm->free;
     if (m == MODEL_ASYNC)
         pt->recv_free[p] = tm->recv_end;
-    else if (m == MODEL_SYNC || m == MODEL_ONE_PORT)
+    else if (m == MODEL_SYNC || m == MODEL_ONE_PORT || m == MODEL_ONE_PORT_UNI)
         pt->recv_free[p] = tm->hold;
+    if (m == MODEL_ONE_PORT_UNI) {   /* one port per node: both ends busy both ways */
+        pt->recv_free[q] = tm->free;
+        pt->send_free[p] = tm->hold;
+    }
     int edge = edge_index(c, q, p);
     if (m == MODEL_MULTI_PORT && edge >= 0)
         pt->link_free[edge] = tm->link_end;

@@ -509,6 +509,8 @@ static void test_random(void)
                  * each parent serves its children in order, starts in time order,
                  * and with zero overheads async finishes at the cost. */
                 for (int m = 0; m < MODEL_COUNT && n <= 40; m++) {
+                    if (!(model_mask_for(c->kind) & MODEL_BIT(m)))
+                        continue;   /* one-port-uni: platform graphs only */
                     struct engine e;
                     struct sched s;
                     char *cause = NULL;

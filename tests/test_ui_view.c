@@ -305,6 +305,8 @@ static void lists_and_failures(void)
         ok(shows(&v, "makespan 6") && shows(&v, "fnf.lua"), "fnf.lua: makespan 6, like fnf");
         view_set_scheduler(&v, "fnf");
     }
+    is_int(view_set_model(&v, MODEL_ONE_PORT_UNI), -1, "one-port-uni fails on a node table");
+    ok(shows(&v, "valid models for a node table"), "the message lists the valid models");
     is_int(view_set_model(&v, (enum model)MODEL_COUNT), -1, "an impossible model fails");
     is_int(v.model, MODEL_ASYNC, "the model is kept");
 
@@ -708,6 +710,16 @@ static void pipeline(void)
     is_int(open_with(&v, "clusters/platform-small.csv", "grow-tree", NULL, 8, NULL, NULL, NULL), 0,
            "8 slices");
     ok(v.nsteps == 2 * four && shows(&v, "slices 8"), "twice the events (%d, %d)", v.nsteps, four);
+    choose(&v, 'm', "one-port-uni");
+    is_int(v.model, MODEL_ONE_PORT_UNI, "m chose one-port-uni on a platform graph");
+    char *scr = screen(&v);
+    bool no_optimum = scr && !strstr(scr, "LP optimum");   /* shows() would print the screen */
+    free(scr);
+    ok(shows(&v, "one-port-uni") && shows(&v, "throughput 0.167") && shows(&v, "LP bound 0.25") &&
+           no_optimum,
+       "one-port-uni: grow-tree's 1/6 beside the LP bound, no LP optimum");
+    choose(&v, 'm', "one-port");
+    is_int(v.model, MODEL_ONE_PORT, "and back to one-port");
     view_key(&v, 'c');
     is_int(v.nruns, 2, "c compares");
     ok(shows(&v, "grow-tree") && shows(&v, "lp-grow"), "with lp-grow");

@@ -132,6 +132,13 @@ static void rate_text(char *buf, size_t size, double r)
         snprintf(buf, size, "%.3g", r);
 }
 
+/* What a pipelined run's throughput is measured against: the LP optimum, or
+ * under one-port-uni the LP's upper bound (no optimum is known there). */
+static double lp_of(const struct run *r)
+{
+    return timing_shares_port(r->model) ? r->sched.throughput_bound : r->sched.optimal_throughput;
+}
+
 /* A pipelined run: slices, the tree's throughput, the LP optimum, the fraction, the measured rate. */
 static int pipeline_pairs(struct view *v, struct cellbuf *cb, int x, int y)
 {
@@ -148,17 +155,17 @@ static int pipeline_pairs(struct view *v, struct cellbuf *cb, int x, int y)
             continue;
         }
         rate_text(tp[i], sizeof tp[i], r->sched.throughput);
-        if (isfinite(r->sched.throughput) && isfinite(r->sched.optimal_throughput) &&
-            r->sched.optimal_throughput > 0)
-            snprintf(frac[i], sizeof frac[i], "%.3g%%",
-                     100.0 * r->sched.throughput / r->sched.optimal_throughput);
+        double ref = lp_of(r);
+        if (isfinite(r->sched.throughput) && isfinite(ref) && ref > 0)
+            snprintf(frac[i], sizeof frac[i], "%.3g%%", 100.0 * r->sched.throughput / ref);
         else
             snprintf(frac[i], sizeof frac[i], "?");
     }
     per_run(v, both, sizeof both, tps);
     x = ui_pair(v, cb, x, y, "throughput", both, R_NORMAL, true);
-    rate_text(lp, sizeof lp, r0->sched.optimal_throughput);
-    x = ui_pair(v, cb, x, y, "LP optimum", lp, R_NORMAL, true);
+    rate_text(lp, sizeof lp, lp_of(r0));
+    x = ui_pair(v, cb, x, y, timing_shares_port(r0->model) ? "LP bound" : "LP optimum", lp, R_NORMAL,
+                true);
     per_run(v, both, sizeof both, fracs);
     x = ui_pair(v, cb, x, y, "fraction", both, R_NORMAL, true);
     int K = r0->sched.slices;
