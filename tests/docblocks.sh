@@ -12,7 +12,14 @@
 # excerpt of each command's output (standard output and error together): a
 # line `...` stands for lines left out, and a line ending in `...` for the
 # rest of a line.  A command with no lines after it (the view, a lesson) is
-# not run.
+# not run.  A marked command must exit with status 0; a session shows error
+# messages too (its status is not checked).
+# Every other fenced block needs a line
+#     <!-- illustrative: WHY -->
+# right before it (commands, file formats, Lua code, the view's screens,
+# timings, other tools' output): a block that is neither checked nor marked
+# so fails, and so does a marker with no block after it.
+# docs/reproduction.md is generated whole and checked by tests/reproduce.sh.
 . tests/tap.sh
 
 # excerpt WANT OUT: every line of WANT, in order, among the lines of OUT
@@ -26,7 +33,29 @@ excerpt() {
                if (i < n) { print "first line not found: " want[i + 1]; exit 1 } }' "$1" "$2"
 }
 
-for doc in README.md docs/*.md; do
+docs=$(ls README.md docs/*.md | grep -v '^docs/reproduction\.md$')
+for doc in $docs; do
+    # every fenced block is checked (a marker before it, or a session with
+    # lines to compare) or marked illustrative: the ones that are neither
+    awk -v doc="$doc" -v q="'" '
+        function flush() { if (!marked && !session) printf "%s:%d: a fenced block neither checked nor marked illustrative\n", doc, start }
+        /^[[:space:]]*```/ {
+            if (!inblock) { inblock = 1; start = FNR; marked = mark; session = 0; seg = 0; mark = 0 }
+            else { inblock = 0; flush() }
+            next
+        }
+        inblock && /^\$ (\.\/build\/)?hetcast( |$)/ { seg = ($0 !~ /[|><;&"]/ && index($0, q) == 0); next }
+        inblock && /^\$ / { seg = 0; next }
+        inblock { if (seg) session = 1; next }
+        /^<!-- (output|excerpt) of: hetcast .* -->$/ || /^[[:space:]]*<!-- illustrative: .+ -->$/ {
+            if (mark) printf "%s:%d: a marker with no fenced block after it\n", doc, mline
+            mark = 1; mline = FNR; next
+        }
+        /^[[:space:]]*<!-- (output of|excerpt of|illustrative)/ { printf "%s:%d: a malformed marker (<!-- illustrative: WHY -->, <!-- output of: hetcast ARGS -->)\n", doc, FNR; next }
+        !/^[[:space:]]*$/ { if (mark) printf "%s:%d: a marker with no fenced block after it\n", doc, mline; mark = 0 }
+        END { if (mark) printf "%s:%d: a marker with no fenced block after it\n", doc, mline
+              if (inblock) printf "%s:%d: a fenced block that is not closed\n", doc, start }
+    ' "$doc" >>"$T/unchecked"
     # each marker: its kind, the command and the block, one record per file
     awk -v dir="$T" -v doc="$(basename "$doc")" '
         /^<!-- (output|excerpt) of: hetcast .* -->$/ {
@@ -75,8 +104,11 @@ for kind in "$T"/*.kind; do
     cmd=$(cat "$base.cmd")
     # the arguments are words without quotes (the markers are written so)
     # shellcheck disable=SC2086
-    "$H" $cmd >"$base.out" 2>/dev/null
-    if [ "$(cat "$kind")" = output ]; then
+    status=0
+    "$H" $cmd >"$base.out" 2>/dev/null || status=$?
+    if [ "$status" -ne 0 ]; then
+        check "${name%.*}: hetcast $cmd exits with status 0 (it exited with $status)" false
+    elif [ "$(cat "$kind")" = output ]; then
         if cmp -s "$base.block" "$base.out"; then
             check "${name%.*}: the block after 'output of: hetcast $cmd' is its output" true
         else
@@ -94,4 +126,6 @@ for kind in "$T"/*.kind; do
     fi
 done
 check "at least one marked block" sh -c "ls '$T'/*.kind >/dev/null 2>&1"
+sed 's/^/# /' "$T/unchecked"
+check "every fenced block of README.md and docs/*.md is checked or marked illustrative" test ! -s "$T/unchecked"
 done_testing
