@@ -12,8 +12,10 @@
 # excerpt of each command's output (standard output and error together): a
 # line `...` stands for lines left out, and a line ending in `...` for the
 # rest of a line.  A command with no lines after it (the view, a lesson) is
-# not run.  A marked command must exit with status 0; a session shows error
-# messages too (its status is not checked).
+# not run.  A marked command must exit with status 0, and so must a session's
+# command, unless what the session shows holds hetcast's error message (a
+# line `hetcast: ...` or `hetcast COMMAND: ...`): then it must exit with
+# status 2, a user mistake.
 # Every other fenced block needs a line
 #     <!-- illustrative: WHY -->
 # right before it (commands, file formats, Lua code, the view's screens,
@@ -89,8 +91,14 @@ for cmdf in "$T"/*.session*.cmd; do
     name=$(basename "$base")
     case $cmd in *[\|\>\<\;\&\"\']*) skip "${name%%.session*}: \$ hetcast $cmd" "a shell construct"; continue ;; esac
     # shellcheck disable=SC2086
-    "$H" $cmd >"$base.out" 2>&1
-    if excerpt "$base.want" "$base.out" >"$base.why"; then
+    status=0
+    "$H" $cmd >"$base.out" 2>&1 || status=$?
+    # a session that shows hetcast's error message shows a user mistake: status 2
+    want=0
+    if grep -Eq '^hetcast( [a-z]+)?: ' "$base.want"; then want=2; fi
+    if [ "$status" -ne "$want" ]; then
+        check "${name%%.session*}: \$ hetcast $cmd exits with status $want (it exited with $status)" false
+    elif excerpt "$base.want" "$base.out" >"$base.why"; then
         check "${name%%.session*}: what \$ hetcast $cmd shows is what it prints" true
     else
         sed 's/^/# /' "$base.why"
