@@ -35,8 +35,8 @@ excerpt() {
                if (i < n) { print "first line not found: " want[i + 1]; exit 1 } }' "$1" "$2"
 }
 
-docs=$(ls README.md docs/*.md | grep -v '^docs/reproduction\.md$')
-for doc in $docs; do
+for doc in README.md docs/*.md; do
+    [ "$doc" = docs/reproduction.md ] && continue
     # every fenced block is checked (a marker before it, or a session with
     # lines to compare) or marked illustrative: the ones that are neither
     awk -v doc="$doc" -v q="'" '
@@ -90,8 +90,8 @@ for cmdf in "$T"/*.session*.cmd; do
     cmd=$(cat "$cmdf")
     name=$(basename "$base")
     case $cmd in *[\|\>\<\;\&\"\']*) skip "${name%%.session*}: \$ hetcast $cmd" "a shell construct"; continue ;; esac
-    # shellcheck disable=SC2086
     status=0
+    # shellcheck disable=SC2086
     "$H" $cmd >"$base.out" 2>&1 || status=$?
     # a session that shows hetcast's error message shows a user mistake: status 2
     want=0
@@ -111,8 +111,8 @@ for kind in "$T"/*.kind; do
     name=$(basename "$base")
     cmd=$(cat "$base.cmd")
     # the arguments are words without quotes (the markers are written so)
-    # shellcheck disable=SC2086
     status=0
+    # shellcheck disable=SC2086
     "$H" $cmd >"$base.out" 2>/dev/null || status=$?
     if [ "$status" -ne 0 ]; then
         check "${name%.*}: hetcast $cmd exits with status 0 (it exited with $status)" false
