@@ -9,7 +9,7 @@
  *
  * Every booked transfer then yields its events (send starts, send port free,
  * message leaves the link, receiver holds it).  The events are ordered by a
- * binary heap on (time, insertion sequence), so equal-time events always come
+ * heap on (time, insertion sequence), so equal-time events always come
  * out in the same order, and the timeline is a plain array: running to the
  * end is reading it all, stepping is reading one more, and stepping back is
  * replaying from the start (engine_snapshot), never undoing by hand.

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "fastpath.h"
+#include "greedy_fast.h"
 #include "heap.h"
 #include "openshop_fast.h"
 #include "rng.h"
@@ -298,6 +299,71 @@ static int greedy_pick(const int *list, const unsigned char *sent, const unsigne
     return -1;
 }
 
+/* Greedy's picks: the readable lists (every sender's sorted list, scanned
+ * from its head) or greedy_fast.c's bitsets (g not NULL). */
+struct greedy_pick_state {
+    struct gfast *g;
+    int nrecv;
+    int *list;                /* q's list: list[q * nrecv ..] */
+    unsigned char *sent;      /* sent[q * nrecv + k] */
+    unsigned char *taken;     /* this round's */
+};
+
+static void greedy_lists(const struct cluster *c, int n, const int *recv, int nrecv,
+                         struct greedy_pick_state *st)
+{
+    st->nrecv = nrecv;
+    st->g = fastpath_on() ? gfast_new(c, recv, nrecv, pair_cost) : NULL;
+    if (st->g)
+        return;
+    st->list = xmalloc((size_t)n * nrecv * sizeof *st->list);
+    struct by_cost *sorted = xmalloc((size_t)nrecv * sizeof *sorted);
+    for (int q = 0; q < n; q++) {
+        for (int k = 0; k < nrecv; k++)
+            sorted[k] = (struct by_cost){pair_cost(c, q, recv[k]), k};
+        qsort(sorted, (size_t)nrecv, sizeof *sorted, cmp_by_cost);
+        for (int k = 0; k < nrecv; k++)
+            st->list[(size_t)q * nrecv + k] = sorted[k].k;
+    }
+    free(sorted);
+    st->sent = xcalloc((size_t)n * nrecv, 1);
+    st->taken = xmalloc((size_t)nrecv);
+}
+
+static void greedy_round(struct greedy_pick_state *st)
+{
+    if (st->g)
+        gfast_round(st->g);
+    else
+        memset(st->taken, 0, (size_t)st->nrecv);
+}
+
+static int greedy_next(struct greedy_pick_state *st, int q)
+{
+    if (st->g)
+        return gfast_pick(st->g, q);
+    size_t at = (size_t)q * st->nrecv;
+    return greedy_pick(&st->list[at], &st->sent[at], st->taken, st->nrecv);
+}
+
+static void greedy_take(struct greedy_pick_state *st, int q, int k)
+{
+    if (st->g) {
+        gfast_take(st->g, q, k);
+        return;
+    }
+    st->taken[k] = 1;
+    st->sent[(size_t)q * st->nrecv + k] = 1;
+}
+
+static void greedy_done(struct greedy_pick_state *st)
+{
+    gfast_free(st->g);
+    free(st->list);
+    free(st->sent);
+    free(st->taken);
+}
+
 /*
  * Greedy (Bhat et al., as Chen & Liu describe it): each sender lists its
  * receivers by decreasing transfer cost (ties: lower index; its own entry
@@ -312,34 +378,24 @@ static int greedy_pick(const int *list, const unsigned char *sent, const unsigne
 static void order_greedy(const struct cluster *c, int n, const int *recv, int nrecv, int *order,
                          const volatile sig_atomic_t *cancel)
 {
-    int *list = xmalloc((size_t)n * nrecv * sizeof *list);
-    struct by_cost *sorted = xmalloc((size_t)nrecv * sizeof *sorted);
-    for (int q = 0; q < n; q++) {
-        for (int k = 0; k < nrecv; k++)
-            sorted[k] = (struct by_cost){pair_cost(c, q, recv[k]), k};
-        qsort(sorted, (size_t)nrecv, sizeof *sorted, cmp_by_cost);
-        for (int k = 0; k < nrecv; k++)
-            list[(size_t)q * nrecv + k] = sorted[k].k;
-    }
-    free(sorted);
-    unsigned char *sent = xcalloc((size_t)n * nrecv, 1), *taken = xmalloc((size_t)nrecv);
+    struct greedy_pick_state st = {0};
+    greedy_lists(c, n, recv, nrecv, &st);
     int *count = xcalloc((size_t)n, sizeof *count), *turn = xmalloc((size_t)n * sizeof *turn);
     int *next = xmalloc((size_t)n * sizeof *next), *idle = xmalloc((size_t)n * sizeof *idle);
     int nturn = n;
     for (int q = 0; q < n; q++)
         turn[q] = q;
     while (nturn > 0 && !(cancel && *cancel)) {   /* cancelled: the order is left unfinished */
-        memset(taken, 0, (size_t)nrecv);
+        greedy_round(&st);
         int nidle = 0, nbusy = 0;
         for (int t = 0; t < nturn; t++) {
             int q = turn[t];
-            int pick = greedy_pick(&list[(size_t)q * nrecv], &sent[(size_t)q * nrecv], taken, nrecv);
+            int pick = greedy_next(&st, q);
             if (pick < 0) {
                 idle[nidle++] = q;
                 continue;
             }
-            taken[pick] = 1;
-            sent[(size_t)q * nrecv + pick] = 1;
+            greedy_take(&st, q, pick);
             order[(size_t)q * nrecv + count[q]++] = recv[pick];
             next[nbusy++] = q;   /* this round's pickers, in picking order */
         }
@@ -354,9 +410,7 @@ static void order_greedy(const struct cluster *c, int n, const int *recv, int nr
         }
         nturn = m;
     }
-    free(list);
-    free(sent);
-    free(taken);
+    greedy_done(&st);
     free(count);
     free(turn);
     free(next);

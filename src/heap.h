@@ -1,5 +1,5 @@
 /*
- * heap.h - a binary min-heap of timed items, the one priority queue of the
+ * heap.h - a min-heap of timed items, the one priority queue of the
  * event loops (exchange.c's simulation; the engine's timeline may follow).
  *
  * Items come out in (time, seq) order: the earliest time first and, among
@@ -14,9 +14,11 @@
  * exchange spends about 40 % of its instructions popping).  An order other
  * than (time, seq) is expressed through the two keys.
  *
- * Cost: heap_push and heap_pop O(log n) for n items held (heap_pop takes one
- * compare per level: it sinks the hole to a leaf, then lifts the last item);
- * heap_peek O(1).  Memory: 24 bytes per item, grown by doubling (amortised
+ * Cost: heap_push and heap_pop O(log n) for n items held (four-ary: heap_pop
+ * takes three branch-free compares per level of log4 n, it sinks the hole to a
+ * leaf, then lifts the last item); heap_peek O(1).  Negative times and -0 are
+ * kept in order (-0 as 0); NaN is not a time.  Memory: 24 bytes per item
+ * (16 of key, 8 of data), grown by doubling (amortised
  * O(1) per push); a push grows the array after placing its item, so the
  * common path keeps nothing live across a call.
  */
@@ -33,8 +35,16 @@ struct heap_item {
     uint64_t data;   /* the caller's: an index, or two 32-bit halves */
 };
 
+struct heap_key {
+    uint64_t t;     /* the time's bits, mapped to keep its order (heap.c) */
+    uint64_t seq;
+};
+
 struct heap {
-    struct heap_item *a;   /* a[0] is the least; a[i]'s children are a[2i+1], a[2i+2] */
+    struct heap_key *k;    /* four-ary, level order: k[0] is the least; k[i]'s children are
+                              k[4i+1] .. k[4i+4] (one cache line) */
+    uint64_t *d;           /* d[i]: the data of k[i] */
+    void *kbase;           /* k's allocation */
     size_t n, cap;
     uint64_t next_seq;     /* heap_push's insertion count */
 };
@@ -49,7 +59,7 @@ void heap_push(struct heap *h, double time, uint64_t data);
 void heap_push_seq(struct heap *h, double time, uint64_t seq, uint64_t data);
 /* Remove the least item into *out; false (and *out untouched) if empty. */
 bool heap_pop(struct heap *h, struct heap_item *out);
-/* The least item, or NULL if empty; valid until the next push or pop. */
-const struct heap_item *heap_peek(const struct heap *h);
+/* The least item into *out, left in the heap; false (and *out untouched) if empty. */
+bool heap_peek(const struct heap *h, struct heap_item *out);
 
 #endif

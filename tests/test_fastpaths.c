@@ -13,7 +13,8 @@
  * files, where the name table is prefetched, duplicates are still found.
  * fef_fast.c books, transfer for transfer, what fef's readable scan books.
  * openshop_fast.c makes open-shop's choices, and so its orders and every
- * transfer, what exchange.c's readable scan makes.
+ * transfer, what exchange.c's readable scan makes; greedy_fast.c picks
+ * what greedy's list scan picks.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@
 #include "engine.h"
 #include "exchange.h"
 #include "fastpath.h"
+#include "greedy_fast.h"
 #include "rng.h"
 #include "sched.h"
 #include "tap.h"
@@ -599,27 +601,39 @@ static void test_fef_switch(void)
                        "transfer (random, tied and rounding-tied node tables, every model)");
 }
 
-/* ---- open-shop: openshop_fast.c against the readable scan ---- */
+/* ---- open-shop and greedy: openshop_fast.c and greedy_fast.c against the readable scans ---- */
 
-static int oshop_run(const struct cluster *c, enum model m, enum xpattern pat, const int *recv,
-                     int nrecv, uint64_t seed, struct exchange *x)
+static int oshop_run(const struct xsched_ops *ops, const struct cluster *c, enum model m,
+                     enum xpattern pat, const int *recv, int nrecv, uint64_t seed,
+                     struct exchange *x)
 {
     struct exchange_opts o = {.pattern = pat, .recv = recv, .nrecv = nrecv,
-                              .ops = &xsched_open_shop, .seed = seed};
+                              .ops = ops, .seed = seed};
     char *cause = NULL;
     int rc = exchange_run(x, c, m, &o, &cause);
     if (rc < 0)
-        diag("open-shop: %s", cause ? cause : "?");
+        diag("%s: %s", ops->name, cause ? cause : "?");
     free(cause);
     return rc;
 }
 
-static void test_open_shop_switch(void)
+/* exchange.c's pair cost, as greedy's lists have it: s + l + r, 0 to oneself. */
+static double greedy_cost(const struct cluster *c, int q, int p)
 {
-    static const int sizes[] = {1, 2, 3, 17, 64, 65, 130};
+    struct cost k;
+    if (q == p || !cluster_cost(c, q, p, &k))
+        return 0;
+    return k.T;
+}
+
+/* The same orders and transfers both ways; *shared counts the clusters
+ * whose lists greedy_fast.c takes as one order (greedy only). */
+static void exchange_switch(const struct xsched_ops *ops, const int *sizes, size_t nsizes,
+                            int *runs_out, int *same_out, int *shared, int *clusters)
+{
     int runs = 0, same = 0;
     for (int kind = 0; kind < 4; kind++)
-        for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+        for (size_t si = 0; si < nsizes; si++)
             for (int seed = 1; seed <= 2; seed++)
                 for (int m = 0; m < 2; m++)
                     for (int pat = 0; pat < 2; pat++) {
@@ -634,11 +648,11 @@ static void test_open_shop_switch(void)
                             recv[nrecv++] = 0;
                         struct exchange fast, plain;
                         fastpath_set(true);
-                        int rf = oshop_run(c, model, (enum xpattern)pat, recv, nrecv, (uint64_t)seed,
-                                           &fast);
+                        int rf = oshop_run(ops, c, model, (enum xpattern)pat, recv, nrecv,
+                                           (uint64_t)seed, &fast);
                         fastpath_set(false);
-                        int rp = oshop_run(c, model, (enum xpattern)pat, recv, nrecv, (uint64_t)seed,
-                                           &plain);
+                        int rp = oshop_run(ops, c, model, (enum xpattern)pat, recv, nrecv,
+                                           (uint64_t)seed, &plain);
                         fastpath_set(true);
                         bool eq = rf == 0 && rp == 0 && fast.eng.ntr == plain.eng.ntr &&
                                   fast.nrecv == plain.nrecv &&
@@ -653,8 +667,24 @@ static void test_open_shop_switch(void)
                                  fast.row[i] == plain.row[i];
                         }
                         if (!eq)
-                            diag("open-shop differs: kind %d, n %d, seed %d, %s, %s", kind, n,
+                            diag("%s differs: kind %d, n %d, seed %d, %s, %s", ops->name, kind, n,
                                  seed, model_name(model), exchange_pattern_name((enum xpattern)pat));
+                        if (shared && m == 0) {
+                            bool all = pat == XPAT_ALL_TO_ALL;
+                            const int *rv = recv;
+                            int *every = NULL;
+                            if (all) {
+                                every = malloc((size_t)n * sizeof *every);
+                                for (int i = 0; i < n; i++)
+                                    every[i] = i;
+                                rv = every;
+                            }
+                            struct gfast *g = gfast_new(c, rv, all ? n : nrecv, greedy_cost);
+                            *shared += g != NULL;
+                            ++*clusters;
+                            gfast_free(g);
+                            free(every);
+                        }
                         runs++;
                         same += eq;
                         if (rf == 0)
@@ -664,9 +694,32 @@ static void test_open_shop_switch(void)
                         free(recv);
                         cluster_free(c);
                     }
+    *runs_out = runs;
+    *same_out = same;
+}
+
+static void test_open_shop_switch(void)
+{
+    static const int sizes[] = {1, 2, 3, 17, 64, 65, 130};
+    int runs, same;
+    exchange_switch(&xsched_open_shop, sizes, sizeof sizes / sizeof *sizes, &runs, &same, NULL, NULL);
     is_int(same, runs, "open-shop: openshop_fast.c chooses what the readable scan chooses: the "
                        "same orders and transfers (random, tied and rounding-tied node tables, "
                        "sync and async, all-to-all and all-to-some, 1 to 130 nodes)");
+}
+
+static void test_greedy_switch(void)
+{
+    static const int sizes[] = {1, 2, 3, 17, 64, 65, 100};
+    int runs, same, shared = 0, clusters = 0;
+    exchange_switch(&xsched_greedy, sizes, sizeof sizes / sizeof *sizes, &runs, &same, &shared,
+                    &clusters);
+    is_int(same, runs, "greedy: greedy_fast.c picks what the readable list scan picks: the same "
+                       "orders and transfers (random, tied and rounding-tied node tables, sync "
+                       "and async, all-to-all and all-to-some, 1 to 100 nodes)");
+    ok(shared > clusters / 2 && shared < clusters,
+       "greedy: both paths ran (%d of %d clusters' lists are one order, the rest the readable "
+       "scan's)", shared, clusters);
 }
 
 /* HETCAST_NO_FASTPATH is read at the first use only, then fastpath_set decides. */
@@ -690,5 +743,6 @@ int main(void)
     test_csv_switch();
     test_fef_switch();
     test_open_shop_switch();
+    test_greedy_switch();
     return tap_exit();
 }

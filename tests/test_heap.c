@@ -1,5 +1,5 @@
 /*
- * test_heap.c - the binary heap (heap.c): every item pushed comes out once, in
+ * test_heap.c - the heap (heap.c): every item pushed comes out once, in
  * (time, seq) order, checked against a sort and against a linear search for
  * the least item while pushes and pops interleave; equal times come out in
  * insertion order (heap_push) or by the caller's seq (heap_push_seq); the
@@ -98,9 +98,10 @@ int main(void)
     heap_init(&h, 0);
     struct heap_item it = {-1, 0, 99};
     ok(!heap_pop(&h, &it) && it.data == 99, "an empty heap pops nothing and leaves *out alone");
-    ok(heap_peek(&h) == NULL, "an empty heap has no least item");
+    struct heap_item top;
+    ok(!heap_peek(&h, &top), "an empty heap has no least item");
     heap_push(&h, 3, 42);
-    ok(heap_peek(&h) && heap_peek(&h)->data == 42, "one item: peek sees it");
+    ok(heap_peek(&h, &top) && top.data == 42 && h.n == 1, "one item: peek sees it and leaves it");
     ok(heap_pop(&h, &it) && it.time == 3 && it.data == 42 && h.n == 0, "one item: popped");
     heap_free(&h);
 
