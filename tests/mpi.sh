@@ -37,7 +37,17 @@ fi
 # say_err: what a failed run said, as TAP comment lines
 say_err() { [ "$rc" -eq 0 ] || head -n 5 "$T/err" | tr -cd '[:print:]\n' | sed 's/^/# /'; }
 for np in 2 4; do
-    run timeout 60 $MPIRUN -n $np "$M" calibrate -o "$T/cal$np.csv"
+    # A measurement that noise makes unsplittable is refused (status 1, "cannot
+    # be split": docs/mpi.md), as it should be; on a loaded 2-core machine (4
+    # ranks, a sanitizer build, other tests beside) that happens now and then,
+    # and a user would measure again: so does the test, three times at most.
+    attempt=1
+    while :; do
+        run timeout 60 $MPIRUN -n $np "$M" calibrate -o "$T/cal$np.csv"
+        [ "$rc" -eq 1 ] && grep -q 'cannot be split' "$T/err" && [ "$attempt" -lt 3 ] || break
+        echo "# calibrate on $np ranks, attempt $attempt: the measurement could not be split (noise); measuring again"
+        attempt=$((attempt + 1))
+    done
     say_err
     check "calibrate on $np ranks: status 0" test "$rc" -eq 0
     check "calibrate on $np ranks: says what it wrote" has "calibrated $np ranks on 1 host" "$T/out"
