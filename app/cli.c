@@ -145,11 +145,6 @@ int cli_output_status(int status)
     return status ? status : 1;
 }
 
-void cli_warnings(const struct diag *d)
-{
-    diag_print(d, stderr);
-}
-
 /* Lua print() from a cluster script or heuristic: "script: text" on stderr. */
 static void print_to_stderr(const char *script, const char *text, void *ud)
 {
@@ -244,14 +239,13 @@ static int check_format(const struct cli_opts *o, enum report_format *f)
     return 0;
 }
 
-/* Load o's cluster and print its warnings; NULL after printing why. */
-static struct cluster *load(const struct cli_opts *o)
+struct cluster *cli_load(const struct cli_opts *o)
 {
     struct diag warn;
     diag_init(&warn);
     char *cause = NULL;
     struct cluster *c = session_load(&o->s, &warn, &cause);
-    cli_warnings(&warn);
+    diag_print(&warn, stderr);
     diag_free(&warn);
     if (!c)
         cli_fail(cause, 2);
@@ -409,7 +403,7 @@ static int cmd_run(int argc, char **argv, bool compare)
     for (int i = 0; i < k; i++)
         if (!(ops[i] = session_sched(o.s.sched[i], &cause)))
             return cli_fail(cause, 2);
-    struct cluster *c = load(&o);
+    struct cluster *c = cli_load(&o);
     if (!c)
         return 2;
     enum model m;

@@ -54,7 +54,8 @@ int cli_fail(char *cause, int status);
  * disk, /dev/full, a closed pipe) "cannot write the output: why" once and
  * 1 (a non-zero status is kept).  cli_main ends every command with it. */
 int cli_output_status(int status);
-/* Print a loader's warnings to stderr, each line as it is. */
-void cli_warnings(const struct diag *d);
+/* Load o's cluster through the session layer and print its warnings to
+ * stderr, each line as it is; NULL after printing why (status 2). */
+struct cluster *cli_load(const struct cli_opts *o);
 
 #endif

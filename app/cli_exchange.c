@@ -51,13 +51,9 @@ int cli_exchange(const struct cli_opts *o, bool compare)
     }
     if (!compare && k > 1)
         return opts_error(2, "run takes one scheduler (got %d); use hetcast compare for more", k);
-    struct diag warn;
-    diag_init(&warn);
-    struct cluster *c = session_load(&o->s, &warn, &cause);
-    cli_warnings(&warn);
-    diag_free(&warn);
+    struct cluster *c = cli_load(o);
     if (!c)
-        return cli_fail(cause, 2);
+        return 2;
     enum model m;
     if (session_exchange_model(&o->s, c, &m, &cause) < 0) {
         cluster_free(c);

@@ -72,13 +72,9 @@ int cli_trace(const struct cli_opts *o, enum report_format fmt)
     for (int i = 0; i < o->s.nsched; i++)   /* a misspelt name before any loading */
         if (!session_sched(o->s.sched[i], &cause))
             return cli_fail(cause, 2);
-    struct diag warn;
-    diag_init(&warn);
-    struct cluster *c = session_load(&o->s, &warn, &cause);
-    cli_warnings(&warn);
-    diag_free(&warn);
+    struct cluster *c = cli_load(o);
     if (!c)
-        return cli_fail(cause, 2);
+        return 2;
     enum model m;
     if (session_model(&o->s, c, &m, &cause) < 0) {
         cluster_free(c);

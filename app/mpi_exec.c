@@ -148,6 +148,22 @@ static int check_output(const char *path)
     return 0;
 }
 
+/* The cluster of s, its warnings on stderr; NULL after saying why. */
+static struct cluster *load(const struct session_opts *s)
+{
+    struct diag warn;
+    diag_init(&warn);
+    char *cause = NULL;
+    struct cluster *c = session_load(s, &warn, &cause);
+    diag_print(&warn, stderr);
+    diag_free(&warn);
+    if (!c) {
+        hm_say(NULL, true, "%s", cause);
+        free(cause);
+    }
+    return c;
+}
+
 /*
  * Rank 0: load, schedule, and plan which rank plays which node.  Returns 0,
  * or the exit status after a message.
@@ -162,16 +178,9 @@ static int prepare(const struct hm *h, struct exec_opts *o, int argc, char **arg
         free(cause);
         return 2;
     }
-    struct diag warn;
-    diag_init(&warn);
-    struct cluster *c = session_load(&o->s, &warn, &cause);
-    diag_print(&warn, stderr);
-    diag_free(&warn);
-    if (!c) {
-        hm_say(NULL, true, "%s", cause);
-        free(cause);
+    struct cluster *c = load(&o->s);
+    if (!c)
         return 2;
-    }
     *cp = c;
     enum model m;
     if (session_model(&o->s, c, &m, &cause) < 0 || sched_check(ops, c, m, &cause) < 0) {
@@ -464,17 +473,9 @@ int mpi_exec(struct hm *h, int argc, char **argv)
     if (o.unit_ms == 0)
         o.unit_ms = o.emulate ? 10 : 0.001;
     if (!h) {   /* how many ranks: the cluster's nodes */
-        struct diag warn;
-        diag_init(&warn);
-        char *cause = NULL;
-        struct cluster *c = session_load(&o.s, &warn, &cause);
-        diag_print(&warn, stderr);
-        diag_free(&warn);
-        if (!c) {
-            hm_say(NULL, true, "%s", cause);
-            free(cause);
+        struct cluster *c = load(&o.s);
+        if (!c)
             return 2;
-        }
         int n = c->n;
         cluster_free(c);
         return hm_not_launched(n, argc, argv);

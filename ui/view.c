@@ -541,34 +541,16 @@ int view_show_you(struct view *v)
 
 int view_set_scheduler(struct view *v, const char *name)
 {
-    char *cause = NULL;
-    struct vrun fresh;
-    if (v->traced && v->nruns == 2) {   /* the prediction and its measured run, both anew */
-        struct vrun two[2];
-        if (v->ch_second) {
-            view_message(v, MSG_INFO, "the second pane is the measured run (--trace): s chooses "
-                         "the prediction it is measured against");
-            return -1;
-        }
-        if (make_runs(v, v->c, v->model, name, NULL, two, &cause) < 0) {
-            char prefix[300];
-            snprintf(prefix, sizeof prefix, "cannot use %s: ", name);
-            message_cause(v, prefix, cause);
-            free(cause);
-            return -1;
-        }
-        double now = view_now(v);
-        bool at_end = v->step == v->nsteps && v->step > 0;
-        for (int i = 0; i < 2; i++) {
-            vrun_free(&v->runs[i]);
-            v->runs[i] = two[i];
-        }
-        reposition(v, now, at_end);
-        view_message(v, MSG_INFO, "scheduler %s: makespan %g predicted, %g measured",
-                     vrun_sched_name(&v->runs[0]), vrun_end(&v->runs[0]), vrun_end(&v->runs[1]));
-        return 0;
+    bool both = v->traced && v->nruns == 2;   /* the prediction and its measured run, both anew */
+    if (both && v->ch_second) {
+        view_message(v, MSG_INFO, "the second pane is the measured run (--trace): s chooses "
+                     "the prediction it is measured against");
+        return -1;
     }
-    if (make_run(v, v->c, v->model, name, &fresh, &cause) < 0) {
+    char *cause = NULL;
+    struct vrun fresh[2];
+    if ((both ? make_runs(v, v->c, v->model, name, NULL, fresh, &cause)
+              : make_run(v, v->c, v->model, name, &fresh[0], &cause)) < 0) {
         char prefix[300];
         snprintf(prefix, sizeof prefix, "cannot use %s: ", name);
         message_cause(v, prefix, cause);
@@ -577,12 +559,18 @@ int view_set_scheduler(struct view *v, const char *name)
     }
     double now = view_now(v);
     bool at_end = v->step == v->nsteps && v->step > 0;
-    int i = v->nruns >= 2 && v->ch_second ? 1 : 0;   /* S in compare mode: the second pane */
-    vrun_free(&v->runs[i]);
-    v->runs[i] = fresh;
+    int i = !both && v->nruns >= 2 && v->ch_second ? 1 : 0;   /* S in compare mode: the second pane */
+    for (int k = 0; k < (both ? 2 : 1); k++) {
+        vrun_free(&v->runs[i + k]);
+        v->runs[i + k] = fresh[k];
+    }
     reposition(v, now, at_end);
-    view_message(v, MSG_INFO, "scheduler %s%s: %s %g", vrun_sched_name(&v->runs[i]),
-                 i ? " (second pane)" : "", view_kind(v)->end_word, vrun_end(&v->runs[i]));
+    if (both)
+        view_message(v, MSG_INFO, "scheduler %s: makespan %g predicted, %g measured",
+                     vrun_sched_name(&v->runs[0]), vrun_end(&v->runs[0]), vrun_end(&v->runs[1]));
+    else
+        view_message(v, MSG_INFO, "scheduler %s%s: %s %g", vrun_sched_name(&v->runs[i]),
+                     i ? " (second pane)" : "", view_kind(v)->end_word, vrun_end(&v->runs[i]));
     return 0;
 }
 
