@@ -145,7 +145,7 @@ struct cluster *exp_fig6_cluster(int n)
         char name[32];
         snprintf(name, sizeof name, "%s-%d", k == 0 ? "fast" : k == 1 ? "normal" : "slow", i + 1);
         int id = cluster_add_node(c, name, cls[k][0], cls[k][1]);
-        cluster_set_str(&c->nodes[id].klass, k == 0 ? "fast" : k == 1 ? "normal" : "slow");
+        cluster_set_class(c, id, k == 0 ? "fast" : k == 1 ? "normal" : "slow");
     }
     c->latency = 0;
     cluster_set_str(&c->name, "fig6");

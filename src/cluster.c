@@ -29,10 +29,10 @@ void cluster_free(struct cluster *c)
 {
     if (!c)
         return;
-    for (int i = 0; i < c->n; i++) {
-        free(c->nodes[i].klass);
-        free(c->nodes[i].group);
-    }
+    for (int i = 1; i <= c->nlabels; i++)
+        free(c->labels[i]);
+    free(c->labels);
+    free(c->label_slot);
     free(c->nodes);
     free(c->path);
     free(c->name);
@@ -57,6 +57,67 @@ void cluster_set_str(char **field, const char *value)
 {
     free(*field);
     *field = value ? xstrdup(value) : NULL;
+}
+
+/* Put label id (hash h) in the first empty slot of its probe sequence. */
+static void label_put(uint16_t *slot, size_t cap, uint16_t id, uint32_t h)
+{
+    size_t i = h & (cap - 1);
+    while (slot[i])
+        i = (i + 1) & (cap - 1);
+    slot[i] = id;
+}
+
+/* The id of label (made if new), or 0 if it is new and there is no room. */
+static uint16_t label_id(struct cluster *c, const char *label)
+{
+    size_t len = strlen(label);
+    uint32_t h = nameidx_hash(label, len);
+    if (c->label_cap) {
+        for (size_t i = h & (c->label_cap - 1); c->label_slot[i]; i = (i + 1) & (c->label_cap - 1))
+            if (strcmp(c->labels[c->label_slot[i]], label) == 0)
+                return c->label_slot[i];
+    }
+    if (c->nlabels == CLUSTER_MAX_LABELS)
+        return 0;
+    if (2 * (size_t)(c->nlabels + 1) > c->label_cap) {   /* at most half full */
+        size_t cap = c->label_cap ? 2 * c->label_cap : 16;
+        uint16_t *slot = xcalloc(cap, sizeof *slot);
+        for (int id = 1; id <= c->nlabels; id++)
+            label_put(slot, cap, (uint16_t)id,
+                      nameidx_hash(c->labels[id], strlen(c->labels[id])));
+        free(c->label_slot);
+        c->label_slot = slot;
+        c->label_cap = cap;
+    }
+    if (c->nlabels + 1 >= c->labelcap) {
+        c->labelcap = c->labelcap ? 2 * c->labelcap : 8;
+        c->labels = xrealloc(c->labels, (size_t)c->labelcap * sizeof *c->labels);
+        c->labels[0] = NULL;
+    }
+    uint16_t id = (uint16_t)++c->nlabels;
+    c->labels[id] = xstrdup(label);
+    label_put(c->label_slot, c->label_cap, id, h);
+    return id;
+}
+
+static int set_label(struct cluster *c, uint16_t *field, const char *label)
+{
+    uint16_t id = label ? label_id(c, label) : 0;
+    if (label && id == 0)
+        return -1;
+    *field = id;
+    return 0;
+}
+
+int cluster_set_class(struct cluster *c, int p, const char *label)
+{
+    return set_label(c, &c->nodes[p].klass, label);
+}
+
+int cluster_set_group(struct cluster *c, int p, const char *label)
+{
+    return set_label(c, &c->nodes[p].group, label);
 }
 
 /*

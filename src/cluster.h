@@ -11,6 +11,7 @@
 #define HETCAST_CLUSTER_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "diag.h"
@@ -40,14 +41,18 @@ enum cluster_kind {
 #define CLUSTER_MAX_CSV_BYTES (1024L * 1024 * 1024)
 #define CLUSTER_MAX_CSV_LINE (1024L * 1024)
 
+/* 32 bytes: a node table of 10^7 nodes is 320 MB of them (docs/performance.md). */
 struct node {
     char *name;    /* in the cluster's name pool: never freed or replaced alone */
     double send;   /* s(p): sending overhead (0 if not given) */
     double recv;   /* r(p): receiving overhead (0 if not given) */
-    char *klass;   /* optional class label, NULL if none */
-    char *group;   /* optional group label, NULL if none */
     int line;      /* line in the source file (0 if built by a script) */
+    uint16_t klass;   /* class label: cluster_class(c, p); 0 if none */
+    uint16_t group;   /* group label: cluster_group(c, p); 0 if none */
 };
+
+/* Distinct class and group labels a cluster can hold (ids 1..this). */
+#define CLUSTER_MAX_LABELS 65535
 
 struct edge {
     int from, to;
@@ -90,6 +95,13 @@ struct cluster {
                                  * cluster_find of a cluster of more than 8 nodes, kept
                                  * up to date by cluster_add_node; NULL until then */
     int finds;                  /* cluster_find calls before the index was made */
+    /* The class and group labels, each once (a node keeps its labels' ids):
+     * labels[id] for id 1..nlabels; label_slot: an open-addressing table of
+     * ids (0: empty), at most half full, label_cap slots (a power of two). */
+    char **labels;
+    int nlabels, labelcap;
+    uint16_t *label_slot;
+    size_t label_cap;
 };
 
 /* The cost of one transfer q -> p, before the port model is applied. */
@@ -120,6 +132,20 @@ int cluster_set_message_size(struct cluster *c, double size);
  * names) cost one. */
 int cluster_find(const struct cluster *c, const char *name);
 void cluster_set_str(char **field, const char *value);           /* copy or clear */
+/* Node p's class and group labels, or NULL if it has none. */
+static inline const char *cluster_class(const struct cluster *c, int p)
+{
+    return c->nodes[p].klass ? c->labels[c->nodes[p].klass] : NULL;
+}
+static inline const char *cluster_group(const struct cluster *c, int p)
+{
+    return c->nodes[p].group ? c->labels[c->nodes[p].group] : NULL;
+}
+/* Set (a copy, kept once however many nodes have it) or clear (NULL) node
+ * p's class or group label.  Returns 0, or -1 if the cluster holds
+ * CLUSTER_MAX_LABELS labels already and this is a new one (nothing set). */
+int cluster_set_class(struct cluster *c, int p, const char *label);
+int cluster_set_group(struct cluster *c, int p, const char *label);
 
 /*
  * Resolve the source, allocate the matrix/graph index and check the model:

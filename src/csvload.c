@@ -585,6 +585,20 @@ static bool add_named_node(struct loader *ld, int line, const char *col, const c
     return true;
 }
 
+/* Node k's class or group (col) label; false after a message if there are
+ * too many distinct labels. */
+static bool set_label(struct loader *ld, int line, const char *col, int k, const char *label)
+{
+    int r = strcmp(col, "class") == 0 ? cluster_set_class(ld->c, k, label)
+                                      : cluster_set_group(ld->c, k, label);
+    if (r == 0)
+        return true;
+    diag_error(ld->d, ld->file, line, col,
+               "too many distinct class and group labels (a cluster has at most %d)",
+               CLUSTER_MAX_LABELS);
+    return false;
+}
+
 static void node_row(struct loader *ld, int line)
 {
     if (!check_field_count(ld, line))
@@ -620,10 +634,9 @@ static void node_row(struct loader *ld, int line)
         free(full);
         if (!added)
             break;     /* one message per row, not one per copy */
-        if (*klass)
-            cluster_set_str(&c->nodes[k].klass, klass);
-        if (*group)
-            cluster_set_str(&c->nodes[k].group, group);
+        if ((*klass && !set_label(ld, line, "class", k, klass)) ||
+            (*group && !set_label(ld, line, "group", k, group)))
+            break;
     }
 }
 
@@ -660,10 +673,10 @@ static void matrix_row(struct loader *ld, int line)
             get_time(ld, line, "recv", f, false, &c->nodes[k].recv);
         } else if (i == ld->mres[MATRIX_CLASS]) {
             if (*f)
-                cluster_set_str(&c->nodes[k].klass, f);
+                set_label(ld, line, "class", k, f);
         } else if (i == ld->mres[MATRIX_GROUP]) {
             if (*f)
-                cluster_set_str(&c->nodes[k].group, f);
+                set_label(ld, line, "group", k, f);
         } else {
             int j = ld->mcol[i];
             char col[64];
@@ -1313,12 +1326,18 @@ static char *unwritable(const struct cluster *c)
     return NULL;
 }
 
+/* A class or group label to write: label if it is not empty, else NULL. */
+static const char *put_label(const char *label)
+{
+    return label && *label ? label : NULL;
+}
+
 static void write_nodes(const struct cluster *c, FILE *fp)
 {
     bool klass = false, group = false;
     for (int i = 0; i < c->n; i++) {
-        klass |= c->nodes[i].klass && *c->nodes[i].klass;
-        group |= c->nodes[i].group && *c->nodes[i].group;
+        klass |= put_label(cluster_class(c, i)) != NULL;
+        group |= put_label(cluster_group(c, i)) != NULL;
     }
     fprintf(fp, "name,send,recv%s%s\n", klass ? ",class" : "", group ? ",group" : "");
     for (int i = 0; i < c->n; i++) {
@@ -1330,13 +1349,13 @@ static void write_nodes(const struct cluster *c, FILE *fp)
         put_num(fp, nd->recv);
         if (klass) {
             fputc(',', fp);
-            if (nd->klass && *nd->klass)
-                csvfield_put(fp, nd->klass);
+            if (put_label(cluster_class(c, i)))
+                csvfield_put(fp, cluster_class(c, i));
         }
         if (group) {
             fputc(',', fp);
-            if (nd->group && *nd->group)
-                csvfield_put(fp, nd->group);
+            if (put_label(cluster_group(c, i)))
+                csvfield_put(fp, cluster_group(c, i));
         }
         fputc('\n', fp);
     }
@@ -1348,8 +1367,8 @@ static void write_matrix(const struct cluster *c, FILE *fp)
     for (int i = 0; i < c->n; i++) {
         send |= c->nodes[i].send != 0;
         recv |= c->nodes[i].recv != 0;
-        klass |= c->nodes[i].klass && *c->nodes[i].klass;
-        group |= c->nodes[i].group && *c->nodes[i].group;
+        klass |= put_label(cluster_class(c, i)) != NULL;
+        group |= put_label(cluster_group(c, i)) != NULL;
     }
     for (int j = 0; j < c->n; j++) {
         fputc(',', fp);
@@ -1373,13 +1392,13 @@ static void write_matrix(const struct cluster *c, FILE *fp)
         }
         if (klass) {
             fputc(',', fp);
-            if (c->nodes[i].klass && *c->nodes[i].klass)
-                csvfield_put(fp, c->nodes[i].klass);
+            if (put_label(cluster_class(c, i)))
+                csvfield_put(fp, cluster_class(c, i));
         }
         if (group) {
             fputc(',', fp);
-            if (c->nodes[i].group && *c->nodes[i].group)
-                csvfield_put(fp, c->nodes[i].group);
+            if (put_label(cluster_group(c, i)))
+                csvfield_put(fp, cluster_group(c, i));
         }
         fputc('\n', fp);
     }

@@ -25,7 +25,7 @@ struct cluster *alltoall_cluster(int n)
         char name[32];
         snprintf(name, sizeof name, "P%d", i);
         int id = cluster_add_node(c, name, cost[k], cost[k]);
-        cluster_set_str(&c->nodes[id].klass, cls[k]);
+        cluster_set_class(c, id, cls[k]);
     }
     c->latency = 1;
     cluster_set_str(&c->name, "chen-liu");

@@ -214,8 +214,9 @@ static int api_node(lua_State *L)
                     "node()");
     int k = cluster_add_node(c, name, send, recv);
     c->nodes[k].line = sandbox_caller_line(L);
-    cluster_set_str(&c->nodes[k].klass, klass);
-    cluster_set_str(&c->nodes[k].group, group);
+    if (cluster_set_class(c, k, klass) < 0 || cluster_set_group(c, k, group) < 0)
+        return luaL_error(L, "node: too many distinct class and group labels (a cluster has at "
+                          "most %d)", CLUSTER_MAX_LABELS);
     if (c->n > b->ncap) {
         b->ncap = c->cap;
         b->send_given = xrealloc(b->send_given, (size_t)b->ncap * sizeof *b->send_given);
@@ -248,11 +249,11 @@ static int api_nodes(lua_State *L)
         lua_pushnumber(L, nd->recv);
         lua_setfield(L, -2, "recv");
         if (nd->klass) {
-            lua_pushstring(L, nd->klass);
+            lua_pushstring(L, cluster_class(c, i));
             lua_setfield(L, -2, "class");
         }
         if (nd->group) {
-            lua_pushstring(L, nd->group);
+            lua_pushstring(L, cluster_group(c, i));
             lua_setfield(L, -2, "group");
         }
         lua_rawseti(L, -2, i + 1);

@@ -283,12 +283,12 @@ static int node_index(lua_State *L)
     case 'c':
         if (strcmp(k, "class") != 0)
             return 0;
-        push_opt_string(L, nd->klass);
+        push_opt_string(L, cluster_class(e->c, i));
         return 1;
     case 'g':
         if (strcmp(k, "group") != 0)
             return 0;
-        push_opt_string(L, nd->group);
+        push_opt_string(L, cluster_group(e->c, i));
         return 1;
     case 'h':
         if (strcmp(k, "holds") == 0)

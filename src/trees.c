@@ -425,18 +425,21 @@ static int uf_find(int *up, int v)
     return v;
 }
 
+/* A group label is kept once per cluster (cluster_set_group): nodes of one
+ * group have the same label id, so the ids sort them together. */
 static const struct node *g_label_nodes;   /* qsort context, set just before sorting */
 
 static int cmp_label(const void *a, const void *b)
 {
     int x = *(const int *)a, y = *(const int *)b;
-    int r = strcmp(g_label_nodes[x].group, g_label_nodes[y].group);
-    return r ? r : (x > y) - (x < y);
+    int gx = g_label_nodes[x].group, gy = g_label_nodes[y].group;
+    return gx != gy ? (gx > gy) - (gx < gy) : (x > y) - (x < y);
 }
 
-static bool has_label(const struct node *nd)
+static bool has_label(const struct cluster *c, int v)
 {
-    return nd->group && nd->group[0];
+    const char *g = cluster_group(c, v);
+    return g && g[0];
 }
 
 /*
@@ -450,17 +453,17 @@ static bool raw_groups(const struct cluster *c, int *raw)
     bool labels = false;
     for (int v = 0; v < n; v++) {
         raw[v] = v;
-        labels |= has_label(&c->nodes[v]);
+        labels |= has_label(c, v);
     }
     if (labels) {
         int *idx = xmalloc((size_t)n * sizeof *idx), k = 0;
         for (int v = 0; v < n; v++)
-            if (has_label(&c->nodes[v]))
+            if (has_label(c, v))
                 idx[k++] = v;
         g_label_nodes = c->nodes;
         qsort(idx, (size_t)k, sizeof *idx, cmp_label);
         for (int i = 1; i < k; i++)
-            if (strcmp(c->nodes[idx[i]].group, c->nodes[idx[i - 1]].group) == 0)
+            if (c->nodes[idx[i]].group == c->nodes[idx[i - 1]].group)
                 raw[idx[i]] = raw[idx[i - 1]];
         free(idx);
         return true;

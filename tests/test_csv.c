@@ -83,8 +83,8 @@ static int same_cluster(const struct cluster *a, const struct cluster *b, const 
             return snprintf(buf, sizeof buf, "node %d name", i), 0;
         if (x->send != y->send || x->recv != y->recv)
             return snprintf(buf, sizeof buf, "node %s send/recv", x->name), 0;
-        if (strcmp(or_empty(x->klass), or_empty(y->klass)) != 0 ||
-            strcmp(or_empty(x->group), or_empty(y->group)) != 0)
+        if (strcmp(or_empty(cluster_class(a, i)), or_empty(cluster_class(b, i))) != 0 ||
+            strcmp(or_empty(cluster_group(a, i)), or_empty(cluster_group(b, i))) != 0)
             return snprintf(buf, sizeof buf, "node %s class/group", x->name), 0;
     }
     if (a->kind == CLUSTER_MATRIX)
@@ -193,9 +193,9 @@ static void test_bundled(void)
         int fast = 0, normal = 0, slow = 0;
         for (int i = 0; i < c->n; i++) {
             const struct node *nd = &c->nodes[i];
-            fast += nd->send == 1 && nd->recv == 2 && strcmp(or_empty(nd->klass), "fast") == 0;
-            normal += nd->send == 5 && nd->recv == 6 && strcmp(or_empty(nd->klass), "normal") == 0;
-            slow += nd->send == 10 && nd->recv == 11 && strcmp(or_empty(nd->klass), "slow") == 0;
+            fast += nd->send == 1 && nd->recv == 2 && strcmp(or_empty(cluster_class(c, i)), "fast") == 0;
+            normal += nd->send == 5 && nd->recv == 6 && strcmp(or_empty(cluster_class(c, i)), "normal") == 0;
+            slow += nd->send == 10 && nd->recv == 11 && strcmp(or_empty(cluster_class(c, i)), "slow") == 0;
         }
         is_int(fast, 33, "fig6-100: 33 fast nodes (s=1, r=2)");
         is_int(normal, 33, "fig6-100: 33 normal nodes (s=5, r=6)");
@@ -481,9 +481,9 @@ static void test_count(void)
         for (int i = 0; i < 7 && i < c->n; i++)
             is_string(c->nodes[i].name, names[i], "count: node %d", i);
         is_double(c->nodes[2].recv, 2, 0, "count: copies share the times");
-        is_string(c->nodes[1].klass, "f", "count: copies share the class");
-        is_string(c->nodes[2].group, "g1", "count: copies share the group");
-        ok(c->nodes[3].klass == NULL && c->nodes[3].group == NULL, "count: empty class/group is none");
+        is_string(cluster_class(c, 1), "f", "count: copies share the class");
+        is_string(cluster_group(c, 2), "g1", "count: copies share the group");
+        ok(cluster_class(c, 3) == NULL && cluster_group(c, 3) == NULL, "count: empty class/group is none");
         is_int(c->nodes[2].line, 2, "count: copies keep the row's line");
         is_int(c->nodes[6].line, 5, "count: line of many-2");
         round_trip(c, "count");
@@ -526,10 +526,10 @@ static void test_quoting(void)
     if (c) {
         is_int(c->n, 6, "quoting: 6 nodes");
         is_string(c->nodes[0].name, "a, b", "quoting: comma inside quotes");
-        is_string(c->nodes[0].klass, "x", "quoting: quoted class");
+        is_string(cluster_class(c, 0), "x", "quoting: quoted class");
         is_string(c->nodes[1].name, "say \"hi\"", "quoting: doubled quotes");
         is_double(c->nodes[1].send, 1.5, 0, "quoting: quoted number");
-        is_string(c->nodes[2].klass, "x\n# not a comment inside quotes\ny",
+        is_string(cluster_class(c, 2), "x\n# not a comment inside quotes\ny",
                   "quoting: newlines inside quotes; '#' there is data");
         is_int(c->nodes[2].line, 4, "quoting: a multi-line record has the line it starts on");
         is_string(c->nodes[3].name, "#hash", "quoting: a quoted '#' name is not a comment");
@@ -601,11 +601,11 @@ static void test_kinds(void)
                  "c,1,1,0,,slow\n", &d);
     ok(c != NULL, "matrix with group and class columns: loads");
     if (c) {
-        is_string(c->nodes[0].group, "sw1", "matrix: group of a");
-        is_string(c->nodes[1].group, "sw1", "matrix: group of b");
-        ok(c->nodes[2].group == NULL, "matrix: an empty group cell is no group");
-        is_string(c->nodes[0].klass, "fast", "matrix: class of a");
-        ok(c->nodes[1].klass == NULL, "matrix: an empty class cell is no class");
+        is_string(cluster_group(c, 0), "sw1", "matrix: group of a");
+        is_string(cluster_group(c, 1), "sw1", "matrix: group of b");
+        ok(cluster_group(c, 2) == NULL, "matrix: an empty group cell is no group");
+        is_string(cluster_class(c, 0), "fast", "matrix: class of a");
+        ok(cluster_class(c, 1) == NULL, "matrix: an empty class cell is no class");
         is_double(c->nodes[0].send, 0, 0, "matrix: no send column, send 0");
         round_trip(c, "matrix with group and class");
     }
@@ -796,9 +796,9 @@ static void test_round_trips(void)
     cluster_add_node(c, " lead", 4, 5);
     cluster_add_node(c, "two lines", 6, 7);
     cluster_add_node(c, "\xc3\xa9t\xc3\xa9", 8, 9);
-    cluster_set_str(&c->nodes[1].klass, "k, 1");
-    cluster_set_str(&c->nodes[6].klass, "two\nlines");
-    cluster_set_str(&c->nodes[4].group, "g");
+    cluster_set_class(c, 1, "k, 1");
+    cluster_set_class(c, 6, "two\nlines");
+    cluster_set_group(c, 4, "g");
     c->source = 2;
     round_trip(c, "tricky node table");
 
@@ -827,9 +827,9 @@ static void test_round_trips(void)
     text = write_str(c);
     ok(text && strstr(text, "\n,x,\"y,z\",w,send\n"), "writer: matrix header with send only");
     free(text);
-    cluster_set_str(&c->nodes[0].group, "left");
-    cluster_set_str(&c->nodes[2].group, "left");
-    cluster_set_str(&c->nodes[1].klass, "fast");
+    cluster_set_group(c, 0, "left");
+    cluster_set_group(c, 2, "left");
+    cluster_set_class(c, 1, "fast");
     round_trip(c, "matrix with classes and groups");
     text = write_str(c);
     ok(text && strstr(text, "\n,x,\"y,z\",w,send,class,group\n") &&
@@ -1033,8 +1033,8 @@ static void test_field_writer(void)
         diag_init(&d);
         struct cluster *c = cluster_load_csv_buffer("t.csv", text, len, &d);
         bool same = c && c->n == 1 && strcmp(c->nodes[0].name, *f && !text_flaw(f) ? f : "n") == 0 &&
-                    strcmp(c->nodes[0].klass ? c->nodes[0].klass : "", f) == 0 &&
-                    strcmp(c->nodes[0].group ? c->nodes[0].group : "", f) == 0;
+                    strcmp(cluster_class(c, 0) ? cluster_class(c, 0) : "", f) == 0 &&
+                    strcmp(cluster_group(c, 0) ? cluster_group(c, 0) : "", f) == 0;
         ok(same, "field writer: \"%s\" loads back the same (first, middle and last field)", shown);
         if (!same)
             diag("written: %s", text);
@@ -1042,6 +1042,41 @@ static void test_field_writer(void)
         diag_free(&d);
         free(text);
     }
+}
+
+/* Labels are kept once a cluster: many nodes of few classes share them, and
+ * a cluster of more distinct labels than it can number is refused at the
+ * line of the first one too many. */
+static void test_labels(void)
+{
+    struct diag d;
+    diag_init(&d);
+    struct cluster *c = load_str("name,send,recv,class,group\na,1,2,fast,r1\nb,1,2,slow,r1\n"
+                                 "c,1,2,fast,fast\n", &d);
+    ok(c && c->nodes[0].klass == c->nodes[2].klass && c->nodes[0].group == c->nodes[1].group &&
+           c->nodes[0].klass == c->nodes[2].group && c->nlabels == 3,
+       "labels: equal labels share one id, class and group alike");
+    cluster_free(c);
+    diag_free(&d);
+    /* 65536 distinct classes: one too many */
+    size_t cap = 48 * 65540, len = 0;
+    char *text = malloc(cap);
+    len += (size_t)snprintf(text, cap, "name,send,recv,class\n");
+    for (int i = 0; i <= CLUSTER_MAX_LABELS; i++)
+        len += (size_t)snprintf(text + len, cap - len, "n%d,1,2,k%d\n", i, i);
+    diag_init(&d);
+    c = cluster_load_csv_buffer("t.csv", text, len, &d);
+    char where[32];
+    snprintf(where, sizeof where, "t.csv:%d: ", CLUSTER_MAX_LABELS + 2);
+    ok(c == NULL && d.errors == 1 &&
+           has_line(&d, where, "too many distinct class and group labels (a cluster has at most "
+                               "65535)"),
+       "labels: the 65536th distinct label is refused at its line");
+    if (c || d.errors != 1)
+        show_diag(&d);
+    cluster_free(c);
+    diag_free(&d);
+    free(text);
 }
 
 int main(void)
@@ -1060,5 +1095,6 @@ int main(void)
     test_save();
     test_locale();
     test_field_writer();
+    test_labels();
     return tap_exit();
 }

@@ -143,8 +143,9 @@ static void test_splitting(void)
             eq = strcmp(c1->nodes[i].name, c2->nodes[i].name) == 0 &&
                  c1->nodes[i].send == c2->nodes[i].send &&
                  c1->nodes[i].recv == c2->nodes[i].recv &&
-                 (c1->nodes[i].klass == NULL) == (c2->nodes[i].klass == NULL) &&
-                 (!c1->nodes[i].klass || strcmp(c1->nodes[i].klass, c2->nodes[i].klass) == 0) &&
+                 (cluster_class(c1, i) == NULL) == (cluster_class(c2, i) == NULL) &&
+                 (!cluster_class(c1, i) ||
+                  strcmp(cluster_class(c1, i), cluster_class(c2, i)) == 0) &&
                  c1->nodes[i].line == c2->nodes[i].line;
         if (!eq && same == f)
             diag("differ:\n%s\n--\n%s", plain, quoted);
@@ -169,7 +170,7 @@ static void test_splitting(void)
     cluster_free(c);
     diag_free(&d);
     c = load("name,send,recv,class\nm,1,2,\"multi\nline\"\nz,3,4,\n", &d);
-    ok(c && c->n == 2 && strcmp(c->nodes[0].klass, "multi\nline") == 0 &&
+    ok(c && c->n == 2 && strcmp(cluster_class(c, 0), "multi\nline") == 0 &&
        strcmp(c->nodes[1].name, "z") == 0 && c->nodes[1].line == 4,
        "a line after a quoted line break is read as the record goes on");
     cluster_free(c);
@@ -459,7 +460,8 @@ static const char *cluster_diff(const struct cluster *a, const struct cluster *b
         if (strcmp(x->name, y->name) != 0 || memcmp(&x->send, &y->send, sizeof x->send) != 0 ||
             memcmp(&x->recv, &y->recv, sizeof x->recv) != 0 || x->line != y->line)
             return "a node";
-        if ((x->klass == NULL) != (y->klass == NULL) || (x->klass && strcmp(x->klass, y->klass)))
+        const char *kx = cluster_class(a, i), *ky = cluster_class(b, i);
+        if ((kx == NULL) != (ky == NULL) || (kx && strcmp(kx, ky)))
             return "a class";
     }
     for (int k = 0; k < a->nedges; k++)

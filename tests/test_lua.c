@@ -288,6 +288,14 @@ static void test_escapes(void)
     if (msg)
         diag("%s", msg);
     free(msg);
+    /* Labels are numbered per cluster: one distinct label too many is refused. */
+    msg = lua_error_of("for i = 1, 65536 do node{name = 'n' .. i, class = 'c' .. i} end\n", 0, 0);
+    ok(msg && contains(msg, "esc.lua:1: node: too many distinct class and group labels "
+                            "(a cluster has at most 65535)"),
+       "node(): the 65536th distinct class label is refused at its line");
+    if (!msg || !contains(msg, "at most 65535"))
+        diag("%s", msg ? msg : "(loaded)");
+    free(msg);
 }
 
 static void test_loops_and_bombs(void)
@@ -588,8 +596,10 @@ static int same_model(const struct cluster *a, const struct cluster *b, const ch
         if (strcmp(x->name, y->name) != 0 || x->send != y->send || x->recv != y->recv)
             return *why = "a node", 0;
         if (a->kind == CLUSTER_NODES &&
-            (strcmp(x->klass ? x->klass : "", y->klass ? y->klass : "") != 0 ||
-             strcmp(x->group ? x->group : "", y->group ? y->group : "") != 0))
+            (strcmp(cluster_class(a, i) ? cluster_class(a, i) : "",
+                    cluster_class(b, i) ? cluster_class(b, i) : "") != 0 ||
+             strcmp(cluster_group(a, i) ? cluster_group(a, i) : "",
+                    cluster_group(b, i) ? cluster_group(b, i) : "") != 0))
             return *why = "a class or group", 0;
     }
     if (a->latency != b->latency || a->unit != b->unit || a->source != b->source)

@@ -66,7 +66,7 @@ static struct cluster *node_table(int n, double latency, const char *const *grou
         snprintf(name, sizeof name, "p%d", i);
         cluster_add_node(c, name, 0, 0);
         if (groups && groups[i])
-            cluster_set_str(&c->nodes[i].group, groups[i]);
+            cluster_set_group(c, i, groups[i]);
     }
     c->latency = latency;
     struct diag dg;

@@ -27,8 +27,9 @@ static void node_line(FILE *fp, const struct cluster *c, int p)
 {
     const struct node *nd = &c->nodes[p];
     fprintf(fp, "%s", nd->name);
-    if (nd->klass || nd->group)
-        fprintf(fp, " · class %s · group %s", nd->klass ? nd->klass : "-", nd->group ? nd->group : "-");
+    const char *klass = cluster_class(c, p), *group = cluster_group(c, p);
+    if (klass || group)
+        fprintf(fp, " · class %s · group %s", klass ? klass : "-", group ? group : "-");
     if (p == c->source)
         fprintf(fp, " · the source");
     fprintf(fp, "\n");

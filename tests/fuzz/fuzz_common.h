@@ -206,7 +206,8 @@ __attribute__((unused)) static const char *fuzz_model_diff(const struct cluster 
             return "node name";
         if (!same_num(x->send, y->send) || !same_num(x->recv, y->recv))
             return "node send/recv";
-        if (a->kind == CLUSTER_NODES && (!same_str(x->klass, y->klass) || !same_str(x->group, y->group)))
+        if (a->kind == CLUSTER_NODES && (!same_str(cluster_class(a, i), cluster_class(b, i)) ||
+                                        !same_str(cluster_group(a, i), cluster_group(b, i))))
             return "node class/group";
     }
     if (a->kind == CLUSTER_NODES && !same_num(a->latency, b->latency))
