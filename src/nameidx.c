@@ -46,10 +46,10 @@ static void put(struct nameidx_slot *slot, size_t cap, int k, uint32_t h)
 
 void nameidx_reserve(struct nameidx *ix, size_t expect)
 {
-    if (2 * (ix->len + 1) <= ix->cap)
+    if (4 * (ix->len + 1) <= 3 * ix->cap)
         return;
     size_t cap = ix->cap ? 2 * ix->cap : 64;
-    while (cap < 2 * expect)
+    while (3 * cap < 4 * expect)
         cap *= 2;
     struct nameidx_slot *slot = xmalloc(cap * sizeof *slot);
     mem_advise_huge(slot, cap * sizeof *slot);   /* read at random: spare the TLB */

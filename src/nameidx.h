@@ -8,7 +8,9 @@
  * O(1) expected a lookup.
  *
  * Each slot keeps its name's hash too: growing the table, and most misses,
- * never read the names themselves.  The table is at most half full.
+ * never read the names themselves.  The table is at most three quarters
+ * full: 8 to 11 bytes a name (at 10^6 names a table of 2^21 slots, even
+ * when the loader's guess of the total is 50 % too high).
  */
 #ifndef HETCAST_NAMEIDX_H
 #define HETCAST_NAMEIDX_H
