@@ -117,7 +117,7 @@ static inline int lean_list_book(const struct lean_list *r, struct lean_last *la
             __builtin_prefetch(nodes[r->order[p + 8]].name);
         e->on_book(e->on_book_ctx, e->ntr, r->order[q], r->order[p], &t);
     }
-    if (e->on_event) rq_push(e->stream, t.start, lean_first_tie(e->ntr++, timing_events(&t)), q); else { e->ntr++; e->nev += 2 + __builtin_popcount(timing_events(&t)); }
+    rq_push(e->stream, t.start, lean_first_tie(e->ntr++, timing_events(&t)), q);
     r->hold[p] = t.hold;
     r->send_free[q] = t.free;
     r->parent[p] = q;
