@@ -39,6 +39,13 @@
  * (and 8 bytes per node for the send times in a list run, engine_lean.h).
  * A lean engine has no e->tr and no e->ev: the view, snapshots and the
  * reports of single transfers need a full one.
+ *
+ * A quiet engine (engine_set_quiet) is a lean one whose events nobody reads
+ * (hetcast run's --summary, --format csv and the experiments: they print
+ * the bookings and the result): each booking adds its events to nev and
+ * queues none, so the queue and the work of ordering the events are
+ * spared.  The bookings, holds, parents and makespan are the lean engine's
+ * (tests/test_lean.c); hetcast bench keeps the stream, as it measures it.
  */
 #ifndef HETCAST_ENGINE_H
 #define HETCAST_ENGINE_H
@@ -129,7 +136,8 @@ struct engine {
     struct transfer *tr;
     int ntr, trcap;
     struct event *ev;   /* the timeline, built by engine_timeline (NULL when lean) */
-    int nev;            /* its events (lean: events processed so far) */
+    int nev;            /* its events (lean: events processed so far; quiet: booked) */
+    bool quiet;         /* lean, its events counted at booking and never queued */
     double makespan;    /* latest hold time over all bookings */
 
     /* Lean mode (engine_set_lean): ntr counts the bookings, tr stays NULL. */
@@ -168,6 +176,8 @@ void engine_reset(struct engine *e);
  * Returns 0 or -1 with *cause.
  */
 int engine_set_lean(struct engine *e, engine_event_fn fn, void *ctx, char **cause);
+/* Make e lean and quiet (see above): its events are counted, not streamed. */
+int engine_set_quiet(struct engine *e, char **cause);
 /* Lean: process the streamed events up to time t (INFINITY: all of them).
  * The caller promises that no booking from now on starts before t. */
 void engine_stream_until(struct engine *e, double t);

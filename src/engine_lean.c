@@ -31,6 +31,10 @@ static uint32_t next_tie(uint32_t tie, int kind)
 
 void lean_push(struct engine *e, const struct transfer *t, int booking)
 {
+    if (e->quiet) {
+        e->nev += lean_event_count(transfer_events(t));
+        return;
+    }
     rq_push(e->stream, t->start, lean_first_tie(booking, transfer_events(t)), t->to);
 }
 
@@ -54,6 +58,14 @@ int engine_set_lean(struct engine *e, engine_event_fn fn, void *ctx, char **caus
     e->late = 0;
     e->on_event = fn;
     e->on_event_ctx = ctx;
+    return 0;
+}
+
+int engine_set_quiet(struct engine *e, char **cause)
+{
+    if (engine_set_lean(e, NULL, NULL, cause) < 0)
+        return -1;
+    e->quiet = true;
     return 0;
 }
 

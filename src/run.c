@@ -82,7 +82,7 @@ int run_schedule(struct run *r, const struct cluster *c, enum model m,
         return -1;
     }
     if (o && o->lean && ops->lean && r->eng.nmsg == 1) {
-        if (engine_set_lean(&r->eng, NULL, NULL, cause) < 0) {
+        if (engine_set_quiet(&r->eng, cause) < 0) {
             sched_free(&r->sched);
             engine_free(&r->eng);
             return -1;
