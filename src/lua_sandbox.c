@@ -1030,6 +1030,11 @@ void sandbox_load(lua_State *L)
     }
 }
 
+void sandbox_call_quiet(lua_State *L, int nargs, int nresults)
+{
+    lua_call(L, nargs, nresults);
+}
+
 void sandbox_call(lua_State *L, int nargs, int nresults)
 {
     struct sandbox *sb = sandbox_of(L);
