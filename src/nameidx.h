@@ -88,40 +88,4 @@ static inline void nameidx_prefetch(const struct nameidx *ix, uint32_t h)
 
 void nameidx_free(struct nameidx *ix);
 
-/*
- * A name index filled one new name at a time and asked about every name
- * before it is added (the Lua builder's node(): is there a twin?).  With
- * 10^6 names the table is 16 MB and a new name's slot misses the caches
- * every time; here a filter of the hashes (a blocked Bloom filter: 8 to 16
- * bits a name, a 64-bit word a name, 3 bits in it) answers "not there" for
- * most new names from a table 16 times smaller, and the new names wait in
- * a short list to go into the table together, their slots asked for
- * (prefetched) first.  A name the filter cannot rule out (a twin, a name
- * looked up, or one in a few dozen new names) puts the waiting names in
- * and is looked up in the table.  The answers are nameidx's.
- */
-#define NAMEIDX_WAITING 32
-
-struct nameidx_filtered {
-    struct nameidx ix;
-    uint64_t *filter;   /* ix.cap / 16 words (0: none yet) */
-    size_t fwords;
-    int nwait;
-    struct nameidx_slot wait[NAMEIDX_WAITING];
-};
-
-/* Bytes the filter takes a name, at most (for memory caps). */
-#define NAMEIDX_FILTER_BYTES_PER_NAME 2
-
-/* The node named name (hash h = nameidx_hash(name, strlen(name))), or -1. */
-int nameidx_filtered_find(struct nameidx_filtered *fx, const struct node *nodes,
-                          const char *name, uint32_t h);
-/* Adds node k, whose name (hash h) nameidx_filtered_find has just not found. */
-void nameidx_filtered_add_new(struct nameidx_filtered *fx, int k, uint32_t h);
-void nameidx_filtered_free(struct nameidx_filtered *fx);
-
-/* Asks for the filter's word of hash h early (a hint: nameidx_filtered_find
- * reads it; a caller with other work to do first hides the wait). */
-void nameidx_filtered_prefetch(const struct nameidx_filtered *fx, uint32_t h);
-
 #endif
