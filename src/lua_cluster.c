@@ -203,6 +203,7 @@ static int api_node(lua_State *L)
         at_name = lua_gettop(L);
         name = lua_tolstring(L, at_name, &len);
         h = nameidx_hash(name, len);
+        nameidx_reserve(&b->names, 0);
         nameidx_prefetch(&b->names, h);   /* read below, after the other fields */
         check_text(L, at_name, "node", "the name", false);
         sg = opt_time(L, 1, KEY_SEND, "send", "node", &send);
@@ -213,6 +214,7 @@ static int api_node(lua_State *L)
             return luaL_typeerror(L, 1, "node name (a string) or a table {name=..., send=..., recv=...}");
         name = lua_tolstring(L, 1, &len);
         h = nameidx_hash(name, len);
+        nameidx_reserve(&b->names, 0);
         nameidx_prefetch(&b->names, h);
         check_text(L, 1, "node", "the name", false);
         if ((sg = !lua_isnoneornil(L, 2)))
@@ -230,11 +232,12 @@ static int api_node(lua_State *L)
         klass = opt_label(L, opts, KEY_CLASS, "class", "node");
         group = opt_label(L, opts, KEY_GROUP, "group", "node");
     }
+    int line = sandbox_caller_line(L);
     /* One hash and one probe find a twin and the slot of a new name (the
      * CSV loader's way, nameidx.h).  The slot was asked for (prefetched)
-     * before the other fields were read: in a table of 10^6 names it misses
-     * the caches every time, and the wait is hidden behind that work. */
-    nameidx_reserve(&b->names, 0);
+     * before the other fields and the line were read: in a table of 10^6
+     * names it misses the caches every time, and the wait is hidden behind
+     * that work. */
     size_t at = nameidx_probe(&b->names, c->nodes, name, h);
     int twin = b->names.slot[at].node;
     if (twin >= 0)
@@ -246,7 +249,7 @@ static int api_node(lua_State *L)
                     "node()");
     int k = cluster_add_node(c, name, send, recv);
     nameidx_set(&b->names, at, k, h);
-    c->nodes[k].line = sandbox_caller_line(L);
+    c->nodes[k].line = line;
     cluster_set_str(&c->nodes[k].klass, klass);
     cluster_set_str(&c->nodes[k].group, group);
     if (c->n > b->ncap) {
