@@ -31,14 +31,14 @@ latency(param("latency", 1))
 
 -- The classes: send times spread evenly from 1 to 10, and a receive time one
 -- unit above the send time, so that s(p) <= s(q) exactly when r(p) <= r(q):
--- the condition of the 2T + beta guarantee.  Three classes give the paper's
--- 1, 5.5 and 10.
+-- the condition of the 2T + beta guarantee (three classes: the paper's 1, 5.5 and 10).
 local classes = {}
 local labels = k == 3 and {"fast", "normal", "slow"} or nil
 for c = 1, k do
   local s = k == 1 and 1 or 1 + 9 * (c - 1) / (k - 1)
   s = math.floor(s * 2 + 0.5) / 2          -- round to halves: easy to read
-  classes[c] = {label = labels and labels[c] or ("c" .. c), send = s, recv = s + 1, count = 0}
+  local label = labels and labels[c] or ("c" .. c)
+  classes[c] = {label = label, send = s, recv = s + 1, count = 0, options = {class = label}}
 end
 
 -- A seeded generator: the same --param seed always gives the same cluster.
@@ -56,7 +56,7 @@ for i = 1, n do
     r = r * rng:uniform(1 - spread, 1 + spread)
   end
   -- Names follow the CSV convention for repeated rows: class-1, class-2, ...
-  node{name = cl.label .. "-" .. cl.count, send = s, recv = r, class = cl.label}
+  node(cl.label .. "-" .. cl.count, s, r, cl.options)   -- options: {class = label}, made once
 end
 
 source(1)   -- by index: the first node made above

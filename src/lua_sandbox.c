@@ -49,6 +49,16 @@
 #define PRINT_LIMIT 65536              /* bytes of print() output per script */
 #define KEY_RETURN_TB "hetcast.return_traceback"
 #define MT_RNG "hetcast.rng"
+#define POOL_STEP 16                   /* the pool's size classes: 16, 32, ... */
+#define POOL_MAX 128                   /* larger blocks come from malloc */
+#define POOL_CLASSES (POOL_MAX / POOL_STEP)
+#define POOL_CHUNK ((size_t)64 << 10)  /* the pool takes memory 64 KiB at a time */
+
+/* A chunk of the small-block pool; its blocks follow the header. */
+struct pool_chunk {
+    struct pool_chunk *next;
+    size_t pad;            /* the blocks stay 16-byte aligned */
+};
 
 struct sandbox {
     lua_State *L;
@@ -59,6 +69,11 @@ struct sandbox {
     size_t mem_cap;
     size_t mem_hard;        /* no allocation beyond this */
     size_t refused;         /* size of the last refused allocation */
+    /* the small-block pool (sb_alloc): a free list a size class, and the
+     * chunks, the newest first, with the unused end of the newest */
+    void *free_block[POOL_CLASSES];
+    struct pool_chunk *chunks;
+    char *bump, *bump_end;
     bool mem_armed;         /* the hook runs at the next instruction to check memory */
     /* budget and time, per run */
     long long budget;
@@ -144,12 +159,88 @@ static bool over_cap(const struct sandbox *sb)
 
 /* ---- the allocator ---- */
 
+/*
+ * Blocks of up to POOL_MAX bytes (a short string, a small table, a closure:
+ * most of what a script allocates, and most of it dies young) come from free
+ * lists of 16-byte size classes, refilled from 64 KiB chunks; a block freed
+ * goes back to its list.  Lua tells the allocator every block's size, so a
+ * block's size says where it came from.  The chunks are freed with the
+ * state; the memory cap counts the bytes the state asks for, as before.
+ */
+static size_t pool_class(size_t size)
+{
+    return (size - 1) / POOL_STEP;
+}
+
+static void *pool_get(struct sandbox *sb, size_t size)
+{
+    size_t c = pool_class(size);
+    void *p = sb->free_block[c];
+    if (p) {
+        memcpy(&sb->free_block[c], p, sizeof p);
+        return p;
+    }
+    size_t bytes = (c + 1) * POOL_STEP;
+    if ((size_t)(sb->bump_end - sb->bump) < bytes) {
+        struct pool_chunk *ch = malloc(POOL_CHUNK);
+        if (!ch)
+            return NULL;
+        ch->next = sb->chunks;
+        sb->chunks = ch;
+        sb->bump = (char *)(ch + 1);
+        sb->bump_end = (char *)ch + POOL_CHUNK;
+    }
+    p = sb->bump;
+    sb->bump += bytes;
+    return p;
+}
+
+static void pool_put(struct sandbox *sb, void *p, size_t size)
+{
+    size_t c = pool_class(size);
+    memcpy(p, &sb->free_block[c], sizeof p);
+    sb->free_block[c] = p;
+}
+
+static void pool_free_all(struct sandbox *sb)
+{
+    while (sb->chunks) {
+        struct pool_chunk *next = sb->chunks->next;
+        free(sb->chunks);
+        sb->chunks = next;
+    }
+}
+
+static void block_free(struct sandbox *sb, void *p, size_t size)
+{
+    if (size <= POOL_MAX)
+        pool_put(sb, p, size);
+    else
+        free(p);
+}
+
+/* realloc(ptr, nsize) for a block of old bytes (0: none), pool or malloc. */
+static void *block_resize(struct sandbox *sb, void *ptr, size_t old, size_t nsize)
+{
+    if (old > POOL_MAX && nsize > POOL_MAX)
+        return realloc(ptr, nsize);
+    if (ptr && old <= POOL_MAX && nsize <= POOL_MAX && pool_class(old) == pool_class(nsize))
+        return ptr;
+    void *q = nsize <= POOL_MAX ? pool_get(sb, nsize) : malloc(nsize);
+    if (q && ptr) {
+        memcpy(q, ptr, old < nsize ? old : nsize);
+        block_free(sb, ptr, old);
+    }
+    return q;
+}
+
 static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
     struct sandbox *sb = ud;
     size_t old = ptr ? osize : 0;
     if (nsize == 0) {
-        free(ptr);
+        if (ptr)
+            block_free(sb, ptr, old);
         sb->mem_used -= old;
         return NULL;
     }
@@ -161,9 +252,14 @@ static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
             return NULL;
         }
     }
-    void *q = realloc(ptr, nsize);
-    if (!q)
-        return nsize <= old ? ptr : NULL;   /* a failed shrink keeps the block */
+    void *q = block_resize(sb, ptr, old, nsize);
+    if (!q) {
+        /* A failed shrink keeps the block (Lua counts on shrinks working).
+         * Only a block leaving malloc for the pool can fail to shrink (no
+         * memory for a chunk): it is larger than any class and joins the
+         * pool when freed, for good. */
+        return nsize <= old ? ptr : NULL;
+    }
     sb->mem_used = sb->mem_used - old + nsize;
     if (sb->in_run && sb->stop == SANDBOX_RUNNING && !sb->mem_armed &&
         (over_cap(sb) || (nsize >= 65536 && now_seconds() > sb->deadline))) {
@@ -676,9 +772,19 @@ struct script_rng {
     lua_Integer seed;
 };
 
+/* The generator at index 1.  Its methods hold the metatable as their
+ * upvalue: the common case compares with it, without luaL_checkudata's
+ * registry lookup by name (g:int() may run once a node). */
 static struct script_rng *check_rng(lua_State *L)
 {
-    return luaL_checkudata(L, 1, MT_RNG);
+    void *g = lua_touserdata(L, 1);
+    if (g && lua_getmetatable(L, 1)) {
+        bool ours = lua_rawequal(L, -1, lua_upvalueindex(1));
+        lua_pop(L, 1);
+        if (ours)
+            return g;
+    }
+    return luaL_checkudata(L, 1, MT_RNG);   /* the usual error */
 }
 
 static int rng_new(lua_State *L)
@@ -784,9 +890,12 @@ static void open_rng(lua_State *L)
         {NULL, NULL},
     };
     luaL_newmetatable(L, MT_RNG);
-    luaL_newlib(L, methods);
+    luaL_newlibtable(L, methods);
+    lua_pushvalue(L, -2);
+    luaL_setfuncs(L, methods, 1);
     lua_setfield(L, -2, "__index");
-    lua_pushcfunction(L, rng_tostring);
+    lua_pushvalue(L, -1);
+    lua_pushcclosure(L, rng_tostring, 1);
     lua_setfield(L, -2, "__tostring");
     lua_pushliteral(L, MT_RNG);
     lua_setfield(L, -2, "__metatable");
@@ -896,6 +1005,7 @@ struct sandbox *sandbox_new(const char *path, const struct sandbox_limits *lim, 
     lua_State *L = lua_newstate(sb_alloc, sb);
     if (!L) {
         set_cause(cause, "%s: cannot create a Lua state", sb->path);
+        pool_free_all(sb);
         free(sb->path);
         free(sb);
         return NULL;
@@ -922,6 +1032,7 @@ void sandbox_free(struct sandbox *sb)
         lua_sethook(sb->L, NULL, 0, 0);
         lua_close(sb->L);
     }
+    pool_free_all(sb);
     free(sb->path);
     free(sb->fatal);
     free(sb);
@@ -1028,6 +1139,11 @@ void sandbox_load(lua_State *L)
         sb->preformatted = true;   /* "file:line: syntax error": nothing ran, no traceback */
         lua_error(L);
     }
+}
+
+void sandbox_call_quiet(lua_State *L, int nargs, int nresults)
+{
+    lua_call(L, nargs, nresults);
 }
 
 void sandbox_call(lua_State *L, int nargs, int nresults)

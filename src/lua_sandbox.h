@@ -93,6 +93,9 @@ int sandbox_run(struct sandbox *sb, lua_CFunction fn, void *ud, char **cause);
 void sandbox_load(lua_State *L);
 /* Inside a run: lua_call for user code, noting where the callee returns. */
 void sandbox_call(lua_State *L, int nargs, int nresults);
+/* The same for code whose results nobody checks (sandbox_return_error is not
+ * used after it): no return hook, which would fire on every call it makes. */
+void sandbox_call_quiet(lua_State *L, int nargs, int nresults);
 /*
  * Inside a run, after sandbox_call: raise an error about what the user's
  * function returned, located at its return statement, with the traceback

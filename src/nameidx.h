@@ -2,9 +2,10 @@
  * nameidx.h - the one name -> node index map: open addressing over a
  * cluster's own node names (the table holds node indexes and the names'
  * hashes only, so growing the node array cannot break it).  The CSV loader
- * fills one while it reads (to find duplicates and the matrix's rows);
- * cluster_find makes one for a cluster it is asked about more than once
- * (the Lua cluster builder, Lua heuristics, the exchange's receivers).
+ * fills one while it reads (to find duplicates and the matrix's rows), and
+ * the Lua cluster builder while the script runs (node()'s twins, names as
+ * arguments); cluster_find makes one for a cluster it is asked about more
+ * than once (Lua heuristics, the exchange's receivers).
  * O(1) expected a lookup.
  *
  * Each slot keeps its name's hash too: growing the table, and most misses,

@@ -727,6 +727,29 @@ static void test_cluster_scripts(void)
         cluster_free(c);
         free(msg);
     }
+    /* node()'s name index: a twin found among thousands of names (past the
+     * index's growth and its filter), names as arguments after them, and a
+     * table whose fields come from a metatable (node{} reads them as
+     * lua_getfield would). */
+    c = load_lua("e.lua", "for i = 1, 5000 do node{name = 'n' .. i, send = 1, recv = 2} end\n"
+                 "node('m', 1, 2)\nnode{name = 'n1234'}\n", NULL, 0, 0, 0, &msg);
+    ok(!c && contains(msg, "e.lua:3: node: there is already a node named \"n1234\" (node 1234)"),
+       "a twin among 5000 names: its line and the first node's number");
+    cluster_free(c);
+    free(msg);
+    c = load_lua("e.lua", "for i = 1, 5000 do node('n' .. i, i, i + 1) end\n"
+                 "for i = 1, 5000 do node('m' .. i, i, i + 1) end\n"
+                 "node('x', 1, 2)\nsource('n4321')\n"
+                 "assert(node(setmetatable({}, {__index = {name = 'y', send = 3, recv = 4, "
+                 "class = 'k'}})) == 10002)\nassert(nodes()[10002].class == 'k')\n", NULL, 0, 0,
+                 0, &msg);
+    ok(c && c->n == 10002 && c->source == 4320 && strcmp(c->nodes[10001].name, "y") == 0 &&
+           c->nodes[10001].send == 3 && c->nodes[10001].recv == 4 &&
+           c->nodes[10001].line == 5 && cluster_find(c, "m777") == 5776 &&
+           cluster_find(c, "m777") == 5776 && cluster_find(c, "zz") < 0,
+       "10^4 names: found by name afterwards; node{} reads fields (class too) through __index");
+    cluster_free(c);
+    free(msg);
     c = load_lua("t.lua", "node('a')\nname('  lab 2 ')\ndescription(' one \\n two  ')\n", NULL,
                  0, 0, 0, &msg);
     ok(c && strcmp(c->name, "lab 2") == 0 && strcmp(c->description, "one\ntwo") == 0,
