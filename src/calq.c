@@ -74,15 +74,31 @@ void calq_push(struct calq *q, int id, double time, uint64_t seq, uint64_t data)
     place(q, id, b < q->cur ? q->cur : b);   /* earlier than the window: its first bucket */
 }
 
-/* The window starts at bucket cur (whose slot's list is empty, and so is
- * now): cur's list into now, and the items of later that fall in the window
- * into it. */
+static inline bool item_before(const struct calq_item *a, const struct calq_item *b)
+{
+    return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
+
+/* The window starts at bucket cur (whose slot's list is empty, and so are
+ * the run and now): cur's list into the run, sorted (into now if it is
+ * long), and the items of later that fall in the window into it. */
 static void advance(struct calq *q, uint64_t cur)
 {
     q->cur = cur;
     size_t slot = (size_t)(cur & q->mask);
-    for (int32_t id = q->head[slot]; id >= 0; id = q->item[id].next)
-        heap_push_seq(&q->now, q->item[id].time, q->item[id].seq, (uint64_t)id);
+    q->nrun = q->runpos = 0;
+    for (int32_t id = q->head[slot]; id >= 0; id = q->item[id].next) {
+        if (q->nrun == CALQ_RUN) {   /* many equal times: the heap sorts them */
+            heap_push_seq(&q->now, q->item[id].time, q->item[id].seq, (uint64_t)id);
+            continue;
+        }
+        size_t j = q->nrun++;   /* insertion into the run */
+        while (j > 0 && item_before(&q->item[id], &q->item[q->run[j - 1]])) {
+            q->run[j] = q->run[j - 1];
+            j--;
+        }
+        q->run[j] = id;
+    }
     q->head[slot] = -1;
     q->used[slot / 64] &= ~(UINT64_C(1) << (slot % 64));
     struct heap_item it;
@@ -114,7 +130,8 @@ bool calq_pop(struct calq *q, int *id, double *time, uint64_t *data)
     if (q->n == 0)
         return false;
     struct heap_item it;
-    while (q->now.n == 0) {   /* the first bucket is done: on to the next one that holds any */
+    while (q->runpos == q->nrun && q->now.n == 0) {   /* the first bucket is done: on to the
+                                                       next one that holds any */
         int64_t d = first_used(q);
         if (d < 0) {          /* the window is empty: to later's least */
             heap_peek(&q->later, &it);
@@ -123,10 +140,22 @@ bool calq_pop(struct calq *q, int *id, double *time, uint64_t *data)
             advance(q, q->cur + (uint64_t)d);
         }
     }
-    heap_pop(&q->now, &it);
+    int32_t k = -1;   /* the least of the run's next and now's */
+    if (q->runpos < q->nrun) {
+        k = q->run[q->runpos];
+        if (q->now.n > 0 && heap_peek(&q->now, &it) &&
+            (it.time < q->item[k].time || (it.time == q->item[k].time && it.seq < q->item[k].seq)))
+            k = -1;
+    }
+    if (k >= 0) {
+        q->runpos++;
+    } else {
+        heap_pop(&q->now, &it);
+        k = (int32_t)it.data;
+    }
     q->n--;
-    *id = (int)it.data;
-    *time = it.time;
-    *data = q->item[it.data].data;
+    *id = k;
+    *time = q->item[k].time;
+    *data = q->item[k].data;
     return true;
 }

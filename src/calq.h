@@ -34,6 +34,8 @@
 
 #include "heap.h"
 
+#define CALQ_RUN 32   /* a bucket's items sorted by insertion; more go to a heap */
+
 struct calq_item {
     double time;
     uint64_t seq;
@@ -48,7 +50,10 @@ struct calq {
     int32_t *head;         /* per slot (bucket % nb): its first id, -1 if none */
     uint64_t *used;        /* a bit per slot: head is not -1 */
     struct calq_item *item;   /* per id */
-    struct heap now;       /* the window's first bucket, in order (data: the id) */
+    int32_t run[CALQ_RUN]; /* the window's first bucket, sorted by (time, seq): run[runpos ..] */
+    size_t nrun, runpos;
+    struct heap now;       /* the rest of the first bucket: the items past CALQ_RUN of it,
+                              and those pushed into it (data: the id) */
     struct heap later;     /* the items past the window (data: the id) */
     size_t n;              /* items held, the window's and later's */
 };
