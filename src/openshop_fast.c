@@ -52,30 +52,23 @@ static inline bool before(double ka, int32_t ra, double kb, int32_t rb)
 }
 
 /* The last chunk of dir whose first entry is not after (key, k); 0 if none.
- * Both searches are branch-free: the order's keys tell a branch nothing. */
+ * Both searches count instead of halving: the counts' compares do not wait
+ * for each other, and the order's keys tell a branch nothing. */
 static inline int dir_find(const struct oshop *o, double key, int32_t k)
 {
-    int base = 0, n = o->ndir;
-    while (n > 1) {
-        int half = n / 2;
-        base += before(key, k, o->dkey[base + half], o->drank[base + half]) ? 0 : half;
-        n -= half;
-    }
-    return base;
+    int cnt = 0;   /* the firsts not after (key, k): a prefix of dir */
+    for (int i = 0; i < o->ndir; i++)
+        cnt += (o->dkey[i] < key) | ((o->dkey[i] == key) & (o->drank[i] <= k));
+    return cnt > 0 ? cnt - 1 : 0;
 }
 
 /* The place in c of the first entry not before (key, k). */
 static inline int chunk_find(const struct chunk *c, double key, int32_t k)
 {
-    int base = 0, n = c->len;
-    if (n == 0)
-        return 0;
-    while (n > 1) {
-        int half = n / 2;
-        base += before(c->key[base + half - 1], c->rank[base + half - 1], key, k) ? half : 0;
-        n -= half;
-    }
-    return base + before(c->key[base], c->rank[base], key, k);
+    int cnt = 0;   /* the entries before (key, k): a prefix of c */
+    for (int j = 0; j < c->len; j++)
+        cnt += (c->key[j] < key) | ((c->key[j] == key) & (c->rank[j] < k));
+    return cnt;
 }
 
 static int chunk_new(struct oshop *o)
