@@ -34,6 +34,7 @@ void calq_init(struct calq *q, int nid, size_t nb, double width)
         q->head[i] = -1;
     q->used = xcalloc(slots / 64, sizeof *q->used);
     q->item = xmalloc((nid > 0 ? (size_t)nid : 1) * sizeof *q->item);
+    q->next = xmalloc((nid > 0 ? (size_t)nid : 1) * sizeof *q->next);
     heap_init(&q->now, 0);
     heap_init(&q->later, 0);
 }
@@ -43,6 +44,7 @@ void calq_free(struct calq *q)
     free(q->head);
     free(q->used);
     free(q->item);
+    free(q->next);
     heap_free(&q->now);
     heap_free(&q->later);
     memset(q, 0, sizeof *q);
@@ -57,7 +59,7 @@ static inline void place(struct calq *q, int32_t id, uint64_t b)
         heap_push_seq(&q->now, it->time, it->seq, (uint64_t)id);
     } else if (b - q->cur <= q->mask) {
         size_t slot = (size_t)(b & q->mask);
-        it->next = q->head[slot];
+        q->next[id] = q->head[slot];
         q->head[slot] = id;
         q->used[slot / 64] |= UINT64_C(1) << (slot % 64);
     } else {
@@ -68,7 +70,7 @@ static inline void place(struct calq *q, int32_t id, uint64_t b)
 void calq_push(struct calq *q, int id, double time, uint64_t seq, uint64_t data)
 {
     time += 0.0;   /* -0 -> +0, as the heap gives it back */
-    q->item[id] = (struct calq_item){time, seq, data, -1};
+    q->item[id] = (struct calq_item){time, seq, data};
     q->n++;
     uint64_t b = bucket_of(q, time);
     place(q, id, b < q->cur ? q->cur : b);   /* earlier than the window: its first bucket */
@@ -87,17 +89,25 @@ static void advance(struct calq *q, uint64_t cur)
     q->cur = cur;
     size_t slot = (size_t)(cur & q->mask);
     q->nrun = q->runpos = 0;
-    for (int32_t id = q->head[slot]; id >= 0; id = q->item[id].next) {
-        if (q->nrun == CALQ_RUN) {   /* many equal times: the heap sorts them */
-            heap_push_seq(&q->now, q->item[id].time, q->item[id].seq, (uint64_t)id);
-            continue;
-        }
-        size_t j = q->nrun++;   /* insertion into the run */
-        while (j > 0 && item_before(&q->item[id], &q->item[q->run[j - 1]])) {
+    int32_t id = q->head[slot];
+    for (; id >= 0 && q->nrun < CALQ_RUN; id = q->next[id])   /* the list, then its items */
+        q->run[q->nrun++] = id;
+    for (; id >= 0; id = q->next[id])   /* many equal times: the heap sorts the rest */
+        heap_push_seq(&q->now, q->item[id].time, q->item[id].seq, (uint64_t)id);
+    struct { double time; uint64_t seq; } key[CALQ_RUN];   /* the run's, at hand for the sort */
+    for (size_t i = 0; i < q->nrun; i++) {   /* insertion sort */
+        int32_t k = q->run[i];
+        double t = q->item[k].time;
+        uint64_t sq = q->item[k].seq;
+        size_t j = i;
+        while (j > 0 && (t < key[j - 1].time || (t == key[j - 1].time && sq < key[j - 1].seq))) {
             q->run[j] = q->run[j - 1];
+            key[j] = key[j - 1];
             j--;
         }
-        q->run[j] = id;
+        q->run[j] = k;
+        key[j].time = t;
+        key[j].seq = sq;
     }
     q->head[slot] = -1;
     q->used[slot / 64] &= ~(UINT64_C(1) << (slot % 64));

@@ -40,7 +40,6 @@ struct calq_item {
     double time;
     uint64_t seq;
     uint64_t data;         /* the caller's */
-    int32_t next;          /* the next id of its bucket's list, -1 at the end */
 };
 
 struct calq {
@@ -50,6 +49,8 @@ struct calq {
     int32_t *head;         /* per slot (bucket % nb): its first id, -1 if none */
     uint64_t *used;        /* a bit per slot: head is not -1 */
     struct calq_item *item;   /* per id */
+    int32_t *next;         /* per id: the next id of its bucket's list, -1 at the end (apart
+                              from the items: a list is walked in a few cache lines) */
     int32_t run[CALQ_RUN]; /* the window's first bucket, sorted by (time, seq): run[runpos ..] */
     size_t nrun, runpos;
     struct heap now;       /* the rest of the first bucket: the items past CALQ_RUN of it,
