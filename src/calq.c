@@ -18,7 +18,8 @@ static inline uint64_t bucket_of(const struct calq *q, double time)
     double x = time * q->inv_width;
     if (!(x > 0))
         return 0;   /* 0, -0, and a negative time: the first bucket (then the window's) */
-    return x < (double)FAR ? (uint64_t)x : FAR;   /* monotone in time */
+    return x < (double)FAR ? (uint64_t)(int64_t)x : FAR;   /* monotone in time (a signed
+                                                            conversion: one instruction) */
 }
 
 void calq_init(struct calq *q, int nid, size_t nb, double width)

@@ -803,9 +803,10 @@ static int arrive(struct sim *s, int q, int row, char **cause)
 /*
  * The calendar queue's buckets (calq.h): a sender's events come every s(q)
  * or so (a decision and an arrival in async), so about sum 2 / s(q) events
- * fall in a unit of time, and a bucket of 1 / that holds one or two; an
- * event is pushed at most about max s + max T ahead, which the window
- * covers.  The order does not depend on these, only the speed.
+ * fall in a unit of time, and a bucket of 4 / that holds a few (times of two
+ * decimals tie on their own: at N = 2000 about ten events share a time, and
+ * a bucket); an event is pushed at most about max s + max T ahead, which the
+ * window covers.  The order does not depend on these, only the speed.
  */
 static void calendar_init(struct calq *cq, const struct cluster *c, int n, const int *recv,
                           int nrecv)
@@ -821,7 +822,7 @@ static void calendar_init(struct calq *cq, const struct cluster *c, int n, const
         if (k.s + k.T > ahead)
             ahead = k.s + k.T;
     }
-    double width = rate > 0 && isfinite(rate) ? 1 / rate : 1;
+    double width = rate > 0 && isfinite(rate) ? 4 / rate : 1;
     double nb = ahead / width * 1.5;
     calq_init(cq, 2 * n, nb < (double)(1 << 20) ? (size_t)nb : (size_t)1 << 20, width);
 }
