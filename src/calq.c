@@ -77,11 +77,6 @@ void calq_push(struct calq *q, int id, double time, uint64_t seq, uint64_t data)
     place(q, id, b < q->cur ? q->cur : b);   /* earlier than the window: its first bucket */
 }
 
-static inline bool item_before(const struct calq_item *a, const struct calq_item *b)
-{
-    return a->time < b->time || (a->time == b->time && a->seq < b->seq);
-}
-
 /* The window starts at bucket cur (whose slot's list is empty, and so are
  * the run and now): cur's list into the run, sorted (into now if it is
  * long), and the items of later that fall in the window into it. */
