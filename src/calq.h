@@ -1,7 +1,8 @@
 /*
  * calq.h - a calendar queue of timed items with the caller's ids: the
- * exchange's event queue (exchange.c) beside the four-ary heap (heap.h),
- * giving the same items in the same order.
+ * exchange's event queue (exchange.c) on its fast path, beside the four-ary
+ * heap (heap.h) that HETCAST_NO_FASTPATH=1 takes: the same items in the same
+ * order.
  *
  * Items come out in (time, seq) order, as heap_push_seq's heap gives them
  * (the least time first, equal times by the lower seq; -0 is 0; NaN is not
@@ -10,20 +11,22 @@
  * arrival per sender (id 2q + kind).
  *
  * The times are cut into buckets of a width the caller chooses (about the
- * time between two events, so that a bucket holds an item or two); nb
- * buckets (a power of two) are a circular window from the bucket of the last
- * item popped, each an unsorted list of ids, with a bit per bucket saying
- * whether it holds any.  A pop takes the first bucket with anything (a scan
- * of the bits) and the least item of its list (a scan by (time, seq)); a push
- * links the id into its bucket.  An item past the window waits in a heap
- * (heap.h) and comes into the window when the window reaches its bucket;
- * an item earlier than the window (a time pushed below the last popped) goes
- * into the window's first bucket, whose scan still finds the least.  So the
- * order is exact whatever the width; the width only makes it fast.
+ * time of a few events, so that a bucket holds a few); nb buckets (a power
+ * of two) are a circular window from the bucket of the last item popped,
+ * each an unsorted list of ids, with a bit per bucket saying whether it
+ * holds any.  When the window moves to the next bucket that holds any (a
+ * scan of the bits), its list is sorted by (time, seq) by insertion into a
+ * run (up to CALQ_RUN items; the rest, and an item pushed into the first
+ * bucket, go to a small heap, and a pop takes the lesser of the two).  An
+ * item past the window waits in a heap (heap.h) and comes into the window
+ * when the window reaches its bucket; an item earlier than the window (a
+ * time pushed below the last popped) goes into the window's first bucket,
+ * where it is next.  So the order is exact whatever the width; the width
+ * only makes it fast.  tests/test_heap.c checks it against the heap.
  *
- * Cost: push O(1); pop O(items in its bucket + empty buckets skipped / 64),
- * O(1) at the exchange's density, against the heap's O(log n) of cache
- * lines.  Memory: 24 bytes an id, 4 bytes and a bit a bucket.
+ * Cost: push O(1); pop O(1) amortised at the exchange's density (a bucket's
+ * sort, the empty buckets skipped 64 at a time), against the heap's O(log n)
+ * of cache lines.  Memory: 28 bytes an id, 4 bytes and a bit a bucket.
  */
 #ifndef HETCAST_CALQ_H
 #define HETCAST_CALQ_H
