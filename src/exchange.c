@@ -801,26 +801,29 @@ static int arrive(struct sim *s, int q, int row, char **cause)
 }
 
 /*
- * The calendar queue's buckets (calq.h): a sender's events come every s(q)
- * or so (a decision and an arrival in async), so about sum 2 / s(q) events
- * fall in a unit of time, and a bucket of 4 / that holds a few (times of two
- * decimals tie on their own: at N = 2000 about ten events share a time, and
- * a bucket); an event is pushed at most about max s + max T ahead, which the
- * window covers.  The order does not depend on these, only the speed.
+ * The calendar queue's buckets (calq.h): a sender's events come about once
+ * a message (a decision and an arrival in async), every time its port is
+ * busy for one, so about sum 2 / busy(q) events fall in a unit of time, and
+ * a bucket of 4 / that holds a few (times of two decimals tie on their own:
+ * at N = 2000 about ten events share a time, and a bucket); an event is
+ * pushed at most about a busy time and a transfer ahead, which the window
+ * covers.  The times of one transfer each, by the timing rule; the order
+ * does not depend on them, only the speed.
  */
-static void calendar_init(struct calq *cq, const struct cluster *c, int n, const int *recv,
-                          int nrecv)
+static void calendar_init(struct calq *cq, const struct cluster *c, enum model m, int n,
+                          const int *recv, int nrecv)
 {
     double rate = 0, ahead = 0;
     for (int q = 0; q < n; q++) {
-        struct cost k;
         int p = recv[q % nrecv] != q ? recv[q % nrecv] : recv[(q + 1) % nrecv];
-        if (p == q || !cluster_cost(c, q, p, &k))
+        struct timing_ports at = {0, 0, -INFINITY};
+        struct timing tm = {0};
+        if (p == q || !timing_of(c, m, q, p, &at, &tm))
             continue;
-        if (k.s > 0)
-            rate += 2 / k.s;
-        if (k.s + k.T > ahead)
-            ahead = k.s + k.T;
+        if (tm.free > 0)
+            rate += 2 / tm.free;   /* tm.free: q's port is busy until then */
+        if (tm.free + tm.hold > ahead)
+            ahead = tm.free + tm.hold;
     }
     double width = rate > 0 && isfinite(rate) ? 4 / rate : 1;
     double nb = ahead / width * 1.5;
@@ -1272,7 +1275,7 @@ int exchange_run(struct exchange *x, const struct cluster *c, enum model m,
     heap_init(&s.heap, 2 * (size_t)n + 1);   /* at most a READY and an ARRIVAL per sender */
     struct calq cq;
     if (fastpath_on()) {
-        calendar_init(&cq, c, n, recv, nrecv);
+        calendar_init(&cq, c, m, n, recv, nrecv);
         s.calq = &cq;
     }
     int rc = simulate(&s, cause);
