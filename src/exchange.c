@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calq.h"
 #include "fastpath.h"
 #include "greedy_fast.h"
 #include "heap.h"
@@ -595,13 +596,32 @@ struct sim {
     struct oshop *oshop;   /* open-shop's fast path (openshop_fast.h) instead of pool and
                               choose, NULL if not taken */
     struct heap heap;
+    struct calq *calq;     /* the events in a calendar queue (calq.h) instead of the heap,
+                              NULL if not taken: the same order */
     struct rng ties;
     const volatile sig_atomic_t *cancel;   /* exchange_opts.cancel */
 };
 
 static void push(struct sim *s, int kind, double time, int q, int row)
 {
-    heap_push_seq(&s->heap, time, rng_next(&s->ties), ev_pack(kind, q, row));
+    uint64_t seq = rng_next(&s->ties);
+    if (s->calq)
+        calq_push(s->calq, 2 * q + kind, time, seq, (uint64_t)(uint32_t)row);
+    else
+        heap_push_seq(&s->heap, time, seq, ev_pack(kind, q, row));
+}
+
+/* The least event out (time, seq): false when there is none. */
+static inline bool pop(struct sim *s, struct heap_item *ev)
+{
+    if (!s->calq)
+        return heap_pop(&s->heap, ev);
+    int id;
+    uint64_t row;
+    if (!calq_pop(s->calq, &id, &ev->time, &row))
+        return false;
+    ev->data = ev_pack(id & 1, id >> 1, (int)(int32_t)(uint32_t)row);
+    return true;
 }
 
 /* q's k-th receiver: from the table, or from the rotation a lean run keeps instead. */
@@ -781,6 +801,36 @@ static int arrive(struct sim *s, int q, int row, char **cause)
 }
 
 /*
+ * The calendar queue's buckets (calq.h): a sender's events come about once
+ * a message (a decision and an arrival in async), every time its port is
+ * busy for one, so about sum 2 / busy(q) events fall in a unit of time, and
+ * a bucket of 4 / that holds a few (times of two decimals tie on their own:
+ * at N = 2000 about ten events share a time, and a bucket); an event is
+ * pushed at most about a busy time and a transfer ahead, which the window
+ * covers.  The times of one transfer each, by the timing rule; the order
+ * does not depend on them, only the speed.
+ */
+static void calendar_init(struct calq *cq, const struct cluster *c, enum model m, int n,
+                          const int *recv, int nrecv)
+{
+    double rate = 0, ahead = 0;
+    for (int q = 0; q < n; q++) {
+        int p = recv[q % nrecv] != q ? recv[q % nrecv] : recv[(q + 1) % nrecv];
+        struct timing_ports at = {0, 0, -INFINITY};
+        struct timing tm = {0};
+        if (p == q || !timing_of(c, m, q, p, &at, &tm))
+            continue;
+        if (tm.free > 0)
+            rate += 2 / tm.free;   /* tm.free: q's port is busy until then */
+        if (tm.free + tm.hold > ahead)
+            ahead = tm.free + tm.hold;
+    }
+    double width = rate > 0 && isfinite(rate) ? 4 / rate : 1;
+    double nb = ahead / width * 1.5;
+    calq_init(cq, 2 * n, nb < (double)(1 << 20) ? (size_t)nb : (size_t)1 << 20, width);
+}
+
+/*
  * The one loop, for every order and both models.  Senders start ready at 0;
  * in async a fixed order is decided before the loop, so its senders need no
  * READY events and start with their first arrival instead (a sender's sends
@@ -799,7 +849,7 @@ static int simulate(struct sim *s, char **cause)
                 push_arrival(s, q);
         }
     struct heap_item ev;
-    for (unsigned steps = 0; heap_pop(&s->heap, &ev); steps++) {
+    for (unsigned steps = 0; pop(s, &ev); steps++) {
         if ((steps & 4095) == 0 && s->cancel && *s->cancel)
             return set_cause(cause, "cancelled");
         int q = ev_q(ev.data);
@@ -1223,7 +1273,14 @@ int exchange_run(struct exchange *x, const struct cluster *c, enum model m,
     free(is_recv);
     rng_seed(&s.ties, o->seed ^ SALT_TIES);
     heap_init(&s.heap, 2 * (size_t)n + 1);   /* at most a READY and an ARRIVAL per sender */
+    struct calq cq;
+    if (fastpath_on()) {
+        calendar_init(&cq, c, m, n, recv, nrecv);
+        s.calq = &cq;
+    }
     int rc = simulate(&s, cause);
+    if (s.calq)
+        calq_free(s.calq);
     free(s.cursor);
     free(s.brow);
     free(s.pending);

@@ -1,6 +1,8 @@
 /*
  * heap.h - a min-heap of timed items, the one priority queue of the
- * event loops (exchange.c's simulation; the engine's timeline may follow).
+ * event loops (exchange.c's simulation, whose fast path takes the calendar
+ * queue of calq.h instead, in the same order; the engine's timeline may
+ * follow).
  *
  * Items come out in (time, seq) order: the earliest time first and, among
  * equal times, the lowest seq.  heap_push numbers the items itself in

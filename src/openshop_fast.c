@@ -1,6 +1,6 @@
 /*
- * openshop_fast.c - open-shop's choice from the receivers kept in blocks of
- * 64, each sorted by (free time, node) (openshop_fast.h), beside exchange.c's
+ * openshop_fast.c - open-shop's choice from the receivers kept in order of
+ * (free time, node) in chunks (openshop_fast.h), beside exchange.c's
  * readable scan.
  */
 #define _GNU_SOURCE   /* qsort_r */
@@ -13,123 +13,241 @@
 
 #include "diag.h"
 
+#define CHUNK 64   /* entries a chunk holds at most; a full one splits in two halves */
+
+struct chunk {
+    int len;
+    int32_t rank[CHUNK];   /* in (key, rank) order */
+    double key[CHUNK];
+};
+
 struct oshop {
-    int n, nrecv, nblocks;
+    int n, nrecv, nwords;
     const int *recv;        /* rank k -> node */
     const double *free_at;  /* per node */
     int *rank;              /* node -> rank k, -1 if not a receiver */
-    double *key;            /* per rank: free_at of its node, as the blocks have it */
-    int *ord;               /* block w's ranks by (key, rank): ord[w * 64 + j] */
-    unsigned char *at;      /* rank -> its j in its block's ord */
-    uint64_t *prefix;       /* prefix[w * 64 + j]: the bits of ord[w * 64 + 0 .. j] */
-    int *border;            /* the blocks by their least ranks' order (ord[w * 64]) */
-    double *bkey;           /* in border's order: the key and the rank of each block's */
-    int *brank;             /* least, so that a choice reads them one after the other */
-    int *bat;               /* block -> its place in border */
+    double *key;            /* per rank: free_at of its node, as the order has it */
+    struct chunk *chunk;    /* the chunks, by id */
+    int nchunk, capchunk;
+    int *spare;             /* ids of emptied chunks, for reuse */
+    int nspare;
+    int *dir;               /* the chunks in order: ids */
+    double *dkey;           /* dir's: each chunk's first key and rank, for the search */
+    int32_t *drank;
+    int ndir;
     int *npool;             /* per sender: receivers left */
-    int *wanted;            /* per rank: senders that have it in their pool; at 0 its key
-                               is +inf, out of every walk's way */
-    uint64_t *bits;         /* sender q's pool: bit k % 64 of bits[q * nblocks + k / 64] */
+    int *wanted;            /* per rank: senders that have it in their pool; at 0 it
+                               leaves the order */
+    uint64_t *bits;         /* sender q's pool: bit k % 64 of bits[q * nwords + k / 64] */
+    uint64_t version;       /* changes of the order so far */
+    int32_t seen_k;         /* the last choice's rank, found at chunk dir[seen_i] place */
+    int seen_i, seen_j;     /* seen_j, while version is still seen_version: its removal */
+    uint64_t seen_version;  /* (it is the next change, mostly) needs no search */
 };
 
-/* (key, rank) order; ranks follow node indices, so this is (free_at, node). */
-static inline bool less(const struct oshop *o, int a, int b)
+/* (ka, ra) before (kb, rb): ranks follow node indices, so this is (free_at, node). */
+static inline bool before(double ka, int32_t ra, double kb, int32_t rb)
 {
-    return o->key[a] < o->key[b] || (o->key[a] == o->key[b] && a < b);
+    return (ka < kb) | ((ka == kb) & (ra < rb));
 }
 
-static inline int block_len(const struct oshop *o, int w)
+/* The last chunk of dir whose first entry is not after (key, k); 0 if none.
+ * Both searches count instead of halving: the counts' compares do not wait
+ * for each other, and the order's keys tell a branch nothing. */
+static inline int dir_find(const struct oshop *o, double key, int32_t k)
 {
-    return w < o->nblocks - 1 || o->nrecv % 64 == 0 ? 64 : o->nrecv % 64;
+    int cnt = 0;   /* the firsts not after (key, k): a prefix of dir */
+    for (int i = 0; i < o->ndir; i++)
+        cnt += (o->dkey[i] < key) | ((o->dkey[i] == key) & (o->drank[i] <= k));
+    return cnt > 0 ? cnt - 1 : 0;
 }
 
-/* Block w's prefix masks from j0 to j1 (inclusive). */
-static void refix(struct oshop *o, int w, int j0, int j1)
+/* The place in c of the first entry not before (key, k). */
+static inline int chunk_find(const struct chunk *c, double key, int32_t k)
 {
-    int *ord = &o->ord[(size_t)w * 64];
-    uint64_t *pre = &o->prefix[(size_t)w * 64];
-    uint64_t m = j0 > 0 ? pre[j0 - 1] : 0;
-    for (int j = j0; j <= j1; j++) {
-        m |= UINT64_C(1) << (ord[j] % 64);
-        pre[j] = m;
-        o->at[ord[j]] = (unsigned char)j;
+    int cnt = 0;   /* the entries before (key, k): a prefix of c */
+    for (int j = 0; j < c->len; j++)
+        cnt += (c->key[j] < key) | ((c->key[j] == key) & (c->rank[j] < k));
+    return cnt;
+}
+
+static int chunk_new(struct oshop *o)
+{
+    if (o->nspare > 0)
+        return o->spare[--o->nspare];
+    if (o->nchunk == o->capchunk) {
+        o->capchunk = o->capchunk ? 2 * o->capchunk : 16;
+        o->chunk = xrealloc(o->chunk, (size_t)o->capchunk * sizeof *o->chunk);
+        o->spare = xrealloc(o->spare, (size_t)o->capchunk * sizeof *o->spare);
+    }
+    o->chunk[o->nchunk].len = 0;
+    return o->nchunk++;
+}
+
+/* Chunk dir[i]'s first entry changed: the directory's copy. */
+static inline void dir_first(struct oshop *o, int i)
+{
+    const struct chunk *c = &o->chunk[o->dir[i]];
+    o->dkey[i] = c->key[0];
+    o->drank[i] = c->rank[0];
+}
+
+/* Make room at dir[i] (the entries from i one place on). */
+static void dir_open(struct oshop *o, int i)
+{
+    size_t m = (size_t)(o->ndir - i);
+    memmove(&o->dir[i + 1], &o->dir[i], m * sizeof *o->dir);
+    memmove(&o->dkey[i + 1], &o->dkey[i], m * sizeof *o->dkey);
+    memmove(&o->drank[i + 1], &o->drank[i], m * sizeof *o->drank);
+    o->ndir++;
+}
+
+static void dir_close(struct oshop *o, int i)
+{
+    size_t m = (size_t)(o->ndir - i - 1);
+    memmove(&o->dir[i], &o->dir[i + 1], m * sizeof *o->dir);
+    memmove(&o->dkey[i], &o->dkey[i + 1], m * sizeof *o->dkey);
+    memmove(&o->drank[i], &o->drank[i + 1], m * sizeof *o->drank);
+    o->ndir--;
+}
+
+/* Rank k (its key o->key[k]) out of the order. */
+static void order_remove(struct oshop *o, int32_t k)
+{
+    double key = o->key[k];
+    int i, j;
+    if (o->seen_k == k && o->seen_version == o->version) {
+        i = o->seen_i;
+        j = o->seen_j;
+    } else {
+        i = dir_find(o, key, k);
+        j = chunk_find(&o->chunk[o->dir[i]], key, k);
+    }
+    o->version++;
+    struct chunk *c = &o->chunk[o->dir[i]];
+    c->len--;
+    if (j < c->len) {   /* the entries after it, one place back */
+        size_t m = (size_t)(c->len - j);
+        memmove(&c->rank[j], &c->rank[j + 1], m * sizeof *c->rank);
+        memmove(&c->key[j], &c->key[j + 1], m * sizeof *c->key);
+    }
+    if (c->len == 0) {
+        o->spare[o->nspare++] = o->dir[i];
+        dir_close(o, i);
+    } else if (j == 0) {
+        dir_first(o, i);
     }
 }
 
-static int cmp_rank(const void *a, const void *b, void *ctx)
+/* Rank k into the order with its key o->key[k]. */
+static void order_insert(struct oshop *o, int32_t k)
 {
-    const struct oshop *o = ctx;
-    int x = *(const int *)a, y = *(const int *)b;
-    return less(o, x, y) ? -1 : less(o, y, x);
+    double key = o->key[k];
+    o->version++;
+    if (o->ndir == 0) {   /* the order was empty: a chunk of one */
+        int id = chunk_new(o);
+        o->chunk[id].len = 1;
+        o->chunk[id].rank[0] = k;
+        o->chunk[id].key[0] = key;
+        o->dir[0] = id;
+        o->ndir = 1;
+        dir_first(o, 0);
+        return;
+    }
+    int i = dir_find(o, key, k);
+    struct chunk *c = &o->chunk[o->dir[i]];
+    if (c->len == CHUNK) {   /* split: the upper half to a new chunk after it */
+        int id = chunk_new(o);
+        c = &o->chunk[o->dir[i]];   /* chunk_new may have moved the chunks */
+        struct chunk *h = &o->chunk[id];
+        h->len = CHUNK / 2;
+        memcpy(h->rank, &c->rank[CHUNK / 2], (CHUNK / 2) * sizeof *h->rank);
+        memcpy(h->key, &c->key[CHUNK / 2], (CHUNK / 2) * sizeof *h->key);
+        c->len = CHUNK / 2;
+        dir_open(o, i + 1);
+        o->dir[i + 1] = id;
+        dir_first(o, i + 1);
+        if (!before(key, k, h->key[0], h->rank[0])) {
+            i++;
+            c = h;
+        }
+    }
+    int j = chunk_find(c, key, k);
+    int m = c->len - j;
+    memmove(&c->rank[j + 1], &c->rank[j], (size_t)m * sizeof *c->rank);
+    memmove(&c->key[j + 1], &c->key[j], (size_t)m * sizeof *c->key);
+    c->rank[j] = k;
+    c->key[j] = key;
+    c->len++;
+    if (j == 0)
+        dir_first(o, i);
 }
 
-static inline int least_of(const struct oshop *o, int w)
-{
-    return o->ord[(size_t)w * 64];
-}
-
-static int cmp_block(const void *a, const void *b, void *ctx)
-{
-    const struct oshop *o = ctx;
-    int x = least_of(o, *(const int *)a), y = least_of(o, *(const int *)b);
-    return less(o, x, y) ? -1 : less(o, y, x);
-}
-
-static void rekey(struct oshop *o, int k, double key);
+static int cmp_rank(const void *a, const void *b, void *ctx);
 
 struct oshop *oshop_new(int n, const int *recv, int nrecv, const double *free_at)
 {
     struct oshop *o = xcalloc(1, sizeof *o);
     o->n = n;
     o->nrecv = nrecv;
+    o->nwords = (nrecv + 63) / 64;
     o->recv = recv;
     o->free_at = free_at;
-    o->nblocks = (nrecv + 63) / 64;
     o->rank = xmalloc((size_t)n * sizeof *o->rank);
     o->key = xmalloc((size_t)nrecv * sizeof *o->key);
-    o->ord = xmalloc((size_t)o->nblocks * 64 * sizeof *o->ord);
-    o->at = xmalloc((size_t)nrecv);
-    o->prefix = xmalloc((size_t)o->nblocks * 64 * sizeof *o->prefix);
-    o->border = xmalloc((size_t)o->nblocks * sizeof *o->border);
-    o->bkey = xmalloc((size_t)o->nblocks * sizeof *o->bkey);
-    o->brank = xmalloc((size_t)o->nblocks * sizeof *o->brank);
-    o->bat = xmalloc((size_t)o->nblocks * sizeof *o->bat);
     o->npool = xmalloc((size_t)n * sizeof *o->npool);
     o->wanted = xmalloc((size_t)nrecv * sizeof *o->wanted);
-    o->bits = xcalloc((size_t)n * o->nblocks, sizeof *o->bits);
+    o->bits = xcalloc((size_t)n * o->nwords, sizeof *o->bits);
+    o->seen_k = -1;
+    size_t maxdir = (size_t)nrecv + 1;   /* a chunk holds one entry at least */
+    o->dir = xmalloc(maxdir * sizeof *o->dir);
+    o->dkey = xmalloc(maxdir * sizeof *o->dkey);
+    o->drank = xmalloc(maxdir * sizeof *o->drank);
     for (int p = 0; p < n; p++)
         o->rank[p] = -1;
+    /* who wants whom: every sender every receiver but itself */
     for (int k = 0; k < nrecv; k++) {
         o->rank[recv[k]] = k;
         o->key[k] = free_at[recv[k]];
-        o->ord[k] = k;
         o->wanted[k] = n - 1;
     }
-    for (int w = 0; w < o->nblocks; w++) {
-        int len = block_len(o, w);
-        qsort_r(&o->ord[(size_t)w * 64], (size_t)len, sizeof *o->ord, cmp_rank, o);
-        refix(o, w, 0, len - 1);
-        for (int j = len; j < 64; j++)   /* a short last block: its whole mask, for */
-            o->prefix[(size_t)w * 64 + j] = o->prefix[(size_t)w * 64 + len - 1];   /* the search */
-        o->border[w] = w;
-    }
-    qsort_r(o->border, (size_t)o->nblocks, sizeof *o->border, cmp_block, o);
-    for (int i = 0; i < o->nblocks; i++) {
-        o->bat[o->border[i]] = i;
-        o->brank[i] = least_of(o, o->border[i]);
-        o->bkey[i] = o->key[o->brank[i]];
-    }
     for (int q = 0; q < n; q++) {
-        uint64_t *b = &o->bits[(size_t)q * o->nblocks];
-        for (int w = 0; w < o->nblocks; w++)
-            b[w] = block_len(o, w) == 64 ? ~UINT64_C(0) : (UINT64_C(1) << block_len(o, w)) - 1;
+        uint64_t *b = &o->bits[(size_t)q * o->nwords];
+        for (int w = 0; w < o->nwords; w++)
+            b[w] = w < o->nwords - 1 || nrecv % 64 == 0 ? ~UINT64_C(0)
+                                                         : (UINT64_C(1) << (nrecv % 64)) - 1;
         o->npool[q] = nrecv;
         if (o->rank[q] >= 0) {
             b[o->rank[q] / 64] &= ~(UINT64_C(1) << (o->rank[q] % 64));
             o->npool[q]--;
         }
     }
+    /* the order: the wanted receivers sorted, in chunks half full */
+    int32_t *sorted = xmalloc((size_t)nrecv * sizeof *sorted), m = 0;
+    for (int k = 0; k < nrecv; k++)
+        if (o->wanted[k] > 0)
+            sorted[m++] = k;
+    qsort_r(sorted, (size_t)m, sizeof *sorted, cmp_rank, o);
+    for (int at = 0; at < m; at += CHUNK / 2) {
+        int id = chunk_new(o);
+        struct chunk *c = &o->chunk[id];
+        c->len = m - at < CHUNK / 2 ? m - at : CHUNK / 2;
+        for (int j = 0; j < c->len; j++) {
+            c->rank[j] = sorted[at + j];
+            c->key[j] = o->key[sorted[at + j]];
+        }
+        o->dir[o->ndir++] = id;
+        dir_first(o, o->ndir - 1);
+    }
+    free(sorted);
     return o;
+}
+
+static int cmp_rank(const void *a, const void *b, void *ctx)
+{
+    const struct oshop *o = ctx;
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return before(o->key[x], x, o->key[y], y) ? -1 : before(o->key[y], y, o->key[x], x);
 }
 
 void oshop_free(struct oshop *o)
@@ -138,105 +256,72 @@ void oshop_free(struct oshop *o)
         return;
     free(o->rank);
     free(o->key);
-    free(o->ord);
-    free(o->at);
-    free(o->prefix);
-    free(o->border);
-    free(o->bkey);
-    free(o->brank);
-    free(o->bat);
+    free(o->chunk);
+    free(o->spare);
+    free(o->dir);
+    free(o->dkey);
+    free(o->drank);
     free(o->npool);
     free(o->wanted);
     free(o->bits);
     free(o);
 }
 
+/* q's least by a scan of its pool's bits: O(R / 64 + its pool). */
+static int32_t scan_pool(const struct oshop *o, const uint64_t *b)
+{
+    int32_t best = -1;
+    for (int w = 0; w < o->nwords; w++)
+        for (uint64_t m = b[w]; m; m &= m - 1) {
+            int32_t k = w * 64 + __builtin_ctzll(m);
+            if (best < 0 || before(o->key[k], k, o->key[best], best))
+                best = k;
+        }
+    return best;
+}
+
 int oshop_choose(struct oshop *o, int q)
 {
-    const uint64_t *b = &o->bits[(size_t)q * o->nblocks];
-    int best = -1;
-    double best_key = 0;
-    for (int i = 0; i < o->nblocks; i++) {
-        if (best >= 0 && (best_key < o->bkey[i] || (best_key == o->bkey[i] && best < o->brank[i])))
-            break;   /* this block's least and all after it are past the best */
-        int w = o->border[i];
-        uint64_t m = b[w];
-        if (!m)
-            continue;
-        const uint64_t *pre = &o->prefix[(size_t)w * 64];
-        /* the first j whose prefix meets q's pool (the last prefix holds it all),
-           in six fixed steps */
-        int j = 0;
-        for (int step = 32; step > 0; step /= 2)
-            j += (pre[j + step - 1] & m) ? 0 : step;
-        int k = o->ord[(size_t)w * 64 + j];
-        if (best < 0 || less(o, k, best)) {
-            best = k;
-            best_key = o->key[k];
+    const uint64_t *b = &o->bits[(size_t)q * o->nwords];
+    /* the walk from the front of the order to q's first; past as many steps
+     * as a scan of q's pool costs, the scan */
+    long limit = o->nwords + 2L * o->npool[q];
+    for (int i = 0; i < o->ndir; i++) {
+        const struct chunk *c = &o->chunk[o->dir[i]];
+        for (int j = 0; j < c->len; j++) {
+            int32_t k = c->rank[j];
+            if (b[k / 64] >> (k % 64) & 1) {
+                o->seen_k = k;
+                o->seen_i = i;
+                o->seen_j = j;
+                o->seen_version = o->version;
+                return o->recv[k];
+            }
         }
+        if ((limit -= c->len) < 0)
+            break;
     }
-    return o->recv[best];
+    return o->recv[scan_pool(o, b)];
 }
 
 void oshop_take(struct oshop *o, int q, int p)
 {
     int k = o->rank[p];
-    uint64_t *b = &o->bits[(size_t)q * o->nblocks + k / 64];
+    uint64_t *b = &o->bits[(size_t)q * o->nwords + k / 64];
     if (*b >> (k % 64) & 1) {
         *b &= ~(UINT64_C(1) << (k % 64));
         o->npool[q]--;
         if (--o->wanted[k] == 0)
-            rekey(o, k, INFINITY);
+            order_remove(o, k);   /* nobody's choice any more */
     }
-}
-
-/* Rank k's key is now key: its place in its block, its block's place. */
-static void rekey(struct oshop *o, int k, double key)
-{
-    int w = k / 64, len = block_len(o, w), j = o->at[k], j0 = j;
-    int *ord = &o->ord[(size_t)w * 64];
-    o->key[k] = key;
-    while (j + 1 < len && less(o, ord[j + 1], k)) {
-        ord[j] = ord[j + 1];
-        j++;
-    }
-    while (j > 0 && less(o, k, ord[j - 1])) {
-        ord[j] = ord[j - 1];
-        j--;
-    }
-    ord[j] = k;
-    if (j != j0)
-        refix(o, w, j < j0 ? j : j0, j < j0 ? j0 : j);
-    if (j != 0 && j0 != 0)
-        return;   /* the block's least is the same */
-    /* the block's place among the blocks */
-    int i = o->bat[w], least = ord[0];
-    double lk = o->key[least];
-#define BLESS(ka, ra, kb, rb) ((ka) < (kb) || ((ka) == (kb) && (ra) < (rb)))
-    while (i + 1 < o->nblocks && BLESS(o->bkey[i + 1], o->brank[i + 1], lk, least)) {
-        o->border[i] = o->border[i + 1];
-        o->bkey[i] = o->bkey[i + 1];
-        o->brank[i] = o->brank[i + 1];
-        o->bat[o->border[i]] = i;
-        i++;
-    }
-    while (i > 0 && BLESS(lk, least, o->bkey[i - 1], o->brank[i - 1])) {
-        o->border[i] = o->border[i - 1];
-        o->bkey[i] = o->bkey[i - 1];
-        o->brank[i] = o->brank[i - 1];
-        o->bat[o->border[i]] = i;
-        i--;
-    }
-#undef BLESS
-    o->border[i] = w;
-    o->bkey[i] = lk;
-    o->brank[i] = least;
-    o->bat[w] = i;
 }
 
 void oshop_update(struct oshop *o, int p)
 {
     int k = o->rank[p];
-    if (k >= 0 && o->wanted[k] > 0)
-        rekey(o, k, o->free_at[p]);
+    if (k < 0 || o->wanted[k] == 0 || o->key[k] == o->free_at[p])
+        return;
+    order_remove(o, k);
+    o->key[k] = o->free_at[p];
+    order_insert(o, k);
 }

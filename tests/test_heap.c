@@ -4,9 +4,16 @@
  * the least item while pushes and pops interleave; equal times come out in
  * insertion order (heap_push) or by the caller's seq (heap_push_seq); the
  * boundary cases: an empty heap, one item, a heap grown from room for one.
+ * The calendar queue (calq.c) against the heap: the same items out in the
+ * same order, pushes and pops interleaved, with times on a grid (many equal),
+ * far ahead (past the window), earlier than the last popped, at the extremes
+ * (0, -0, negative, 1e300, DBL_MAX, inf), and widths good, bad and invalid.
  */
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 
+#include "calq.h"
 #include "heap.h"
 #include "rng.h"
 #include "tap.h"
@@ -88,6 +95,76 @@ static void interleaved(struct rng *r, int steps)
     heap_free(&h);
 }
 
+/* A time for the calendar test: kind 0 a grid ahead of the last popped (ties
+ * galore), 1 mostly near and sometimes far ahead, 2 anywhere (earlier than
+ * the last popped too), 3 the extremes, 4 near the last popped, before or
+ * after it. */
+static double calq_time(struct rng *r, int kind, double last)
+{
+    static const double extreme[] = {0.0, -0.0, -5.0, 1e-300, 1e300, DBL_MAX, INFINITY, 3.0};
+    if (!isfinite(last))
+        last = 0;
+    switch (kind) {
+    case 0:
+        return last + (double)rng_below(r, 40) * 0.01;
+    case 1:
+        return last + (rng_below(r, 8) == 0 ? (double)rng_below(r, 1000000) : rng_unit(r) * 3);
+    case 2:
+        return (double)rng_below(r, 200) * 0.25 - 10;
+    case 4:
+        return last - 1 + rng_unit(r) * 4;
+    default:
+        return rng_below(r, 2) ? extreme[rng_below(r, 8)] : last + (double)rng_below(r, 3);
+    }
+}
+
+/* nid ids pushed and popped at random, the calendar queue beside the heap:
+ * every pop the same id, time and data; both empty at the end. */
+static void calq_vs_heap(struct rng *r, int kind, int nid, size_t nb, double width, int steps)
+{
+    struct heap h;
+    struct calq q;
+    heap_init(&h, 0);
+    calq_init(&q, nid, nb, width);
+    int *free_ids = malloc((size_t)nid * sizeof *free_ids), nfree = nid, bad = 0, pops = 0;
+    for (int i = 0; i < nid; i++)
+        free_ids[i] = i;
+    double last = 0;
+    for (int s = 0; s < steps || h.n > 0; s++) {
+        bool push = s < steps && nfree > 0 && (h.n == 0 || rng_below(r, 5) < 3);
+        if (push) {
+            int at = (int)rng_below(r, (uint64_t)nfree), id = free_ids[at];
+            free_ids[at] = free_ids[--nfree];
+            double t = calq_time(r, kind, last);
+            uint64_t seq = rng_next(r);
+            heap_push_seq(&h, t, seq, (uint64_t)id);
+            calq_push(&q, id, t, seq, (uint64_t)id * 7 + 3);
+            continue;
+        }
+        struct heap_item it;
+        int id = -1;
+        double t = 0;
+        uint64_t data = 0;
+        bool a = heap_pop(&h, &it), b = calq_pop(&q, &id, &t, &data);
+        pops++;
+        if (!a || !b || (uint64_t)id != it.data || t != it.time || data != it.data * 7 + 3 ||
+            signbit(t) != signbit(it.time))
+            bad++;
+        if (a)
+            free_ids[nfree++] = (int)it.data;
+        last = it.time;
+    }
+    int id;
+    double t;
+    uint64_t data;
+    ok(bad == 0 && pops > steps / 4 && !calq_pop(&q, &id, &t, &data),
+       "calq (times of kind %d, %d ids, %zu buckets of %g): %d pops as the heap's", kind, nid, nb,
+       width, pops);
+    free(free_ids);
+    calq_free(&q);
+    heap_free(&h);
+}
+
 int main(void)
 {
     struct rng r;
@@ -143,5 +220,16 @@ int main(void)
     push_all_pop_all(&r, 5000, 1000, 16);
     push_all_pop_all(&r, 20000, 200000, 20000);
     interleaved(&r, 20000);
+
+    for (int kind = 0; kind < 5; kind++) {
+        calq_vs_heap(&r, kind, 64, 256, 0.01, 30000);    /* a bucket a grid step */
+        calq_vs_heap(&r, kind, 500, 64, 0.001, 30000);   /* a short window: much past it */
+        calq_vs_heap(&r, kind, 500, 4096, 7.0, 30000);   /* wide buckets: long runs and now */
+        calq_vs_heap(&r, kind, 3, 64, 1e-9, 2000);       /* few ids */
+    }
+    calq_vs_heap(&r, 0, 100, 100, 0, 5000);              /* invalid widths: taken as 1 */
+    calq_vs_heap(&r, 1, 100, 100, NAN, 5000);
+    calq_vs_heap(&r, 2, 100, 0, INFINITY, 5000);
+    calq_vs_heap(&r, 3, 100, 1000, 1e-310, 5000);        /* 1 / width overflows */
     return tap_exit();
 }
