@@ -199,6 +199,16 @@ static int engine_once(const struct cluster *c, bool full, struct engine *e, cha
 /* In the child: generate, then run fnf `repeat` times on a lean (or full) engine. */
 static void engine_measure(int n, const struct bopts *o, bool full, struct engine_fig *f)
 {
+    /* The repeats free the run's arrays and make them again.  glibc gives
+     * the heap's top back to the kernel after each run (more than 128 KB
+     * free there) until it has seen a block of more than that freed, which
+     * raises its thresholds: then the next run faults its pages in again.
+     * Whether that happened depended on the sizes made before (a 10^3-node
+     * run measured 0.17 or 0.24 ms as a node's size changed by 16 bytes:
+     * 11 or 391 brk calls).  One block of 1 MiB freed here sets them the
+     * same way for every size; larger runs still move them as before. */
+    void *volatile primer = xmalloc((size_t)1 << 20);
+    free(primer);
     /* A small run first, so that what the real run's peak adds is its data,
      * not the code and allocator pages every first run touches. */
     struct cluster *warm = gen_nodes(100, o->classes, o->seed);
