@@ -585,13 +585,13 @@ static bool add_named_node(struct loader *ld, int line, const char *col, const c
     return true;
 }
 
-/* Node k's class or group (col) label; false after a message if there are
+/* Node k's class or group label, by set (cluster_set_class or
+ * cluster_set_group) from column col; false after a message if there are
  * too many distinct labels. */
-static bool set_label(struct loader *ld, int line, const char *col, int k, const char *label)
+static bool set_label(struct loader *ld, int line, const char *col,
+                      int (*set)(struct cluster *, int, const char *), int k, const char *label)
 {
-    int r = strcmp(col, "class") == 0 ? cluster_set_class(ld->c, k, label)
-                                      : cluster_set_group(ld->c, k, label);
-    if (r == 0)
+    if (set(ld->c, k, label) == 0)
         return true;
     diag_error(ld->d, ld->file, line, col,
                "too many distinct class and group labels (a cluster has at most %d)",
@@ -634,8 +634,8 @@ static void node_row(struct loader *ld, int line)
         free(full);
         if (!added)
             break;     /* one message per row, not one per copy */
-        if ((*klass && !set_label(ld, line, "class", k, klass)) ||
-            (*group && !set_label(ld, line, "group", k, group)))
+        if ((*klass && !set_label(ld, line, "class", cluster_set_class, k, klass)) ||
+            (*group && !set_label(ld, line, "group", cluster_set_group, k, group)))
             break;
     }
 }
@@ -673,10 +673,10 @@ static void matrix_row(struct loader *ld, int line)
             get_time(ld, line, "recv", f, false, &c->nodes[k].recv);
         } else if (i == ld->mres[MATRIX_CLASS]) {
             if (*f)
-                set_label(ld, line, "class", k, f);
+                set_label(ld, line, "class", cluster_set_class, k, f);
         } else if (i == ld->mres[MATRIX_GROUP]) {
             if (*f)
-                set_label(ld, line, "group", k, f);
+                set_label(ld, line, "group", cluster_set_group, k, f);
         } else {
             int j = ld->mcol[i];
             char col[64];
@@ -1332,13 +1332,36 @@ static const char *put_label(const char *label)
     return label && *label ? label : NULL;
 }
 
+/* Whether some node has a class, a group: the columns to write. */
+static void label_columns(const struct cluster *c, bool *klass, bool *group)
+{
+    *klass = *group = false;
+    for (int i = 0; i < c->n; i++) {
+        *klass |= put_label(cluster_class(c, i)) != NULL;
+        *group |= put_label(cluster_group(c, i)) != NULL;
+    }
+}
+
+/* Node i's class and group cells, each after its comma, for the columns written. */
+static void put_labels(FILE *fp, const struct cluster *c, int i, bool klass, bool group)
+{
+    const char *k = put_label(cluster_class(c, i)), *g = put_label(cluster_group(c, i));
+    if (klass) {
+        fputc(',', fp);
+        if (k)
+            csvfield_put(fp, k);
+    }
+    if (group) {
+        fputc(',', fp);
+        if (g)
+            csvfield_put(fp, g);
+    }
+}
+
 static void write_nodes(const struct cluster *c, FILE *fp)
 {
-    bool klass = false, group = false;
-    for (int i = 0; i < c->n; i++) {
-        klass |= put_label(cluster_class(c, i)) != NULL;
-        group |= put_label(cluster_group(c, i)) != NULL;
-    }
+    bool klass, group;
+    label_columns(c, &klass, &group);
     fprintf(fp, "name,send,recv%s%s\n", klass ? ",class" : "", group ? ",group" : "");
     for (int i = 0; i < c->n; i++) {
         const struct node *nd = &c->nodes[i];
@@ -1347,29 +1370,19 @@ static void write_nodes(const struct cluster *c, FILE *fp)
         put_num(fp, nd->send);
         fputc(',', fp);
         put_num(fp, nd->recv);
-        if (klass) {
-            fputc(',', fp);
-            if (put_label(cluster_class(c, i)))
-                csvfield_put(fp, cluster_class(c, i));
-        }
-        if (group) {
-            fputc(',', fp);
-            if (put_label(cluster_group(c, i)))
-                csvfield_put(fp, cluster_group(c, i));
-        }
+        put_labels(fp, c, i, klass, group);
         fputc('\n', fp);
     }
 }
 
 static void write_matrix(const struct cluster *c, FILE *fp)
 {
-    bool send = false, recv = false, klass = false, group = false;
+    bool send = false, recv = false, klass, group;
     for (int i = 0; i < c->n; i++) {
         send |= c->nodes[i].send != 0;
         recv |= c->nodes[i].recv != 0;
-        klass |= put_label(cluster_class(c, i)) != NULL;
-        group |= put_label(cluster_group(c, i)) != NULL;
     }
+    label_columns(c, &klass, &group);
     for (int j = 0; j < c->n; j++) {
         fputc(',', fp);
         csvfield_put(fp, c->nodes[j].name);
@@ -1390,16 +1403,7 @@ static void write_matrix(const struct cluster *c, FILE *fp)
             fputc(',', fp);
             put_num(fp, c->nodes[i].recv);
         }
-        if (klass) {
-            fputc(',', fp);
-            if (put_label(cluster_class(c, i)))
-                csvfield_put(fp, cluster_class(c, i));
-        }
-        if (group) {
-            fputc(',', fp);
-            if (put_label(cluster_group(c, i)))
-                csvfield_put(fp, cluster_group(c, i));
-        }
+        put_labels(fp, c, i, klass, group);
         fputc('\n', fp);
     }
 }
