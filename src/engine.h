@@ -41,7 +41,7 @@
  * reports of single transfers need a full one.
  *
  * A quiet engine (engine_set_quiet) is a lean one whose events nobody reads
- * (hetcast run's --summary, --format csv and the experiments: they print
+ * (run and compare with --summary, run --format csv: they print
  * the bookings and the result): each booking adds its events to nev and
  * queues none, so the queue and the work of ordering the events are
  * spared.  The bookings, holds, parents and makespan are the lean engine's
