@@ -6,6 +6,7 @@
 #include "cluster.h"
 
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,9 @@ void cluster_free(struct cluster *c)
         free(c->labels[i]);
     free(c->labels);
     free(c->label_slot);
+    free(c->klass);
+    free(c->group);
+    free(c->lines);
     free(c->nodes);
     free(c->path);
     free(c->name);
@@ -101,23 +105,62 @@ static uint16_t label_id(struct cluster *c, const char *label)
     return id;
 }
 
-static int set_label(struct cluster *c, uint16_t *field, const char *label)
+/* Node p's id in *ids (made, all 0, with the first label of its kind). */
+static int set_label(struct cluster *c, uint16_t **ids, int p, const char *label)
 {
+    if (!label && !*ids)
+        return 0;
     uint16_t id = label ? label_id(c, label) : 0;
     if (label && id == 0)
         return -1;
-    *field = id;
+    if (!*ids)
+        *ids = xcalloc((size_t)c->cap, sizeof **ids);
+    (*ids)[p] = id;
     return 0;
 }
 
 int cluster_set_class(struct cluster *c, int p, const char *label)
 {
-    return set_label(c, &c->nodes[p].klass, label);
+    return set_label(c, &c->klass, p, label);
 }
 
 int cluster_set_group(struct cluster *c, int p, const char *label)
 {
-    return set_label(c, &c->nodes[p].group, label);
+    return set_label(c, &c->group, p, label);
+}
+
+void cluster_set_line(struct cluster *c, int p, int line)
+{
+    if (!c->lines) {
+        if (p < c->lines_ruled && cluster_line(c, p) == line)
+            return;
+        if (p == c->lines_ruled) {   /* the next node: it may set or follow the rule */
+            long long step = p == 1 ? (long long)line - c->line0 : c->line_step;
+            if (p == 0 || (p == 1 && step >= INT_MIN && step <= INT_MAX) ||
+                (long long)c->line0 + (long long)p * step == line) {
+                if (p == 0)
+                    c->line0 = line;
+                c->line_step = (int)step;
+                c->lines_ruled++;
+                return;
+            }
+        }
+        int *lines = xcalloc((size_t)c->cap, sizeof *lines);   /* off the rule */
+        for (int k = 0; k < c->lines_ruled; k++)
+            lines[k] = cluster_line(c, k);
+        c->lines = lines;
+    }
+    c->lines[p] = line;
+}
+
+/* Grow a per-node array of c (NULL stays NULL) from c->cap to cap entries, the new ones 0. */
+static void *grow_zeroed(void *a, size_t size, int old, int cap)
+{
+    if (!a)
+        return NULL;
+    a = xrealloc(a, (size_t)cap * size);
+    memset((char *)a + (size_t)old * size, 0, (size_t)(cap - old) * size);
+    return a;
 }
 
 /*
@@ -151,11 +194,14 @@ static char *pool_copy(struct cluster *c, const char *name, size_t len)
 int cluster_add_node(struct cluster *c, const char *name, double send, double recv)
 {
     if (c->n == c->cap) {
-        c->cap = c->cap ? 2 * c->cap : 16;
-        c->nodes = xrealloc(c->nodes, (size_t)c->cap * sizeof *c->nodes);
+        int cap = c->cap ? 2 * c->cap : 16;
+        c->nodes = xrealloc(c->nodes, (size_t)cap * sizeof *c->nodes);
+        c->klass = grow_zeroed(c->klass, sizeof *c->klass, c->cap, cap);
+        c->group = grow_zeroed(c->group, sizeof *c->group, c->cap, cap);
+        c->lines = grow_zeroed(c->lines, sizeof *c->lines, c->cap, cap);
+        c->cap = cap;
     }
     struct node *nd = &c->nodes[c->n];
-    memset(nd, 0, sizeof *nd);
     nd->name = pool_copy(c, name, strlen(name));
     nd->send = send;
     nd->recv = recv;
@@ -391,7 +437,7 @@ static void check_reachable(struct cluster *c, struct diag *d)
     char b1[64], b2[64];
     for (int i = 0; i < n; i++)
         if (!seen[i])
-            diag_error(d, c->path, c->nodes[i].line, NULL,
+            diag_error(d, c->path, cluster_line(c, i), NULL,
                        "node %s is not reachable from the source %s", SHOWN(c->nodes[i].name, b1),
                        SHOWN(c->nodes[c->source].name, b2));
     free(seen);
@@ -439,8 +485,26 @@ static void tiny_times_are_zero(struct cluster *c)
     }
 }
 
+/* The node arrays at their length: they doubled as they grew (a quarter of
+ * 24 MB unused at 10^6 nodes, the heap's top given back). */
+static void fit_nodes(struct cluster *c)
+{
+    if (c->n == 0 || c->n == c->cap)
+        return;
+    size_t n = (size_t)c->n;
+    c->nodes = xrealloc(c->nodes, n * sizeof *c->nodes);
+    if (c->klass)
+        c->klass = xrealloc(c->klass, n * sizeof *c->klass);
+    if (c->group)
+        c->group = xrealloc(c->group, n * sizeof *c->group);
+    if (c->lines)
+        c->lines = xrealloc(c->lines, n * sizeof *c->lines);
+    c->cap = c->n;
+}
+
 int cluster_finish(struct cluster *c, struct diag *d)
 {
+    fit_nodes(c);
     make_text(c->name, false);
     make_text(c->description, true);
     tiny_times_are_zero(c);
@@ -456,7 +520,7 @@ int cluster_finish(struct cluster *c, struct diag *d)
               : c->kind == CLUSTER_MATRIX ? CLUSTER_MAX_MATRIX_NODES
                                           : CLUSTER_MAX_NODES;
     if (c->n > cap) {
-        diag_error(d, c->path, c->nodes[cap].line, NULL, "too many nodes: %d (a %s has at most %d, "
+        diag_error(d, c->path, cluster_line(c, cap), NULL, "too many nodes: %d (a %s has at most %d, "
                    "what a cluster file can hold)", c->n, cluster_kind_name(c->kind), cap);
         return -1;
     }
@@ -473,21 +537,21 @@ int cluster_finish(struct cluster *c, struct diag *d)
         const struct node *nd = &c->nodes[i];
         const char *flaw = text_flaw(nd->name);
         if (flaw)   /* names reach SVG, JSON and terminals: text only (docs/reliability.md) */
-            diag_error(d, c->path, nd->line, "name", "node name \"%s\" holds %s: a name must be "
+            diag_error(d, c->path, cluster_line(c, i), "name", "node name \"%s\" holds %s: a name must be "
                        "UTF-8 text without control characters", SHOWN(nd->name, b1), flaw);
         /* What a cluster file cannot say is refused whatever made the cluster
          * (a SimGrid host, a Lua node), so that what is loaded can be saved. */
         if (!nd->name[0])
-            diag_error(d, c->path, nd->line, "name", "node %d has an empty name", i + 1);
+            diag_error(d, c->path, cluster_line(c, i), "name", "node %d has an empty name", i + 1);
         else if (c->kind == CLUSTER_MATRIX && cluster_matrix_word(nd->name))
-            diag_error(d, c->path, nd->line, "name", "node name \"%s\" is a column word of latency "
+            diag_error(d, c->path, cluster_line(c, i), "name", "node name \"%s\" is a column word of latency "
                        "matrices (send, recv, class, group): it cannot name a node there",
                        SHOWN(nd->name, b1));
         if (!time_ok(nd->send, false))
-            diag_error(d, c->path, nd->line, "send", "%s: send time must be a finite number >= 0 "
+            diag_error(d, c->path, cluster_line(c, i), "send", "%s: send time must be a finite number >= 0 "
                        "(and at most %g)", SHOWN(nd->name, b1), CLUSTER_MAX_TIME);
         if (!time_ok(nd->recv, false))
-            diag_error(d, c->path, nd->line, "recv", "%s: receive time must be a finite number "
+            diag_error(d, c->path, cluster_line(c, i), "recv", "%s: receive time must be a finite number "
                        ">= 0 (and at most %g)", SHOWN(nd->name, b1), CLUSTER_MAX_TIME);
     }
     if (!time_ok(c->latency, false))
@@ -502,7 +566,7 @@ int cluster_finish(struct cluster *c, struct diag *d)
         for (int i = 0; i < c->n; i++)
             for (int j = 0; j < c->n; j++)
                 if (!time_ok(c->dist[(size_t)i * (size_t)c->n + (size_t)j], false)) {
-                    diag_error(d, c->path, c->nodes[i].line, SHOWN(c->nodes[j].name, b1),
+                    diag_error(d, c->path, cluster_line(c, i), SHOWN(c->nodes[j].name, b1),
                                "distance from %s must be a finite number >= 0 (and at most %g)",
                                SHOWN(c->nodes[i].name, b2), CLUSTER_MAX_TIME);
                     i = c->n;   /* one message is enough */
@@ -552,12 +616,12 @@ int cluster_finish(struct cluster *c, struct diag *d)
     if (d->errors > errors)
         return -1;
     if (c->n == 1)
-        diag_warn(d, c->path, c->nodes[0].line, NULL,
+        diag_warn(d, c->path, cluster_line(c, 0), NULL,
                   "one node only (%s, the source): it holds the message from the start, so "
                   "there is nothing to send", SHOWN(c->nodes[0].name, b1));
     int p, q;
     if (c->kind != CLUSTER_GRAPH && !cluster_speeds_consistent(c, &p, &q))
-        diag_warn(d, c->path, c->nodes[q].line, NULL,
+        diag_warn(d, c->path, cluster_line(c, q), NULL,
                   "speeds are not consistent (%s: s=%g r=%g, %s: s=%g r=%g); "
                   "the FNF guarantee 2T+beta does not hold",
                   SHOWN(c->nodes[p].name, b1), c->nodes[p].send, c->nodes[p].recv,

@@ -41,14 +41,14 @@ enum cluster_kind {
 #define CLUSTER_MAX_CSV_BYTES (1024L * 1024 * 1024)
 #define CLUSTER_MAX_CSV_LINE (1024L * 1024)
 
-/* 32 bytes: a node table of 10^7 nodes is 320 MB of them (docs/performance.md). */
+/* 24 bytes: a node table of 10^7 nodes is 240 MB of them (docs/performance.md).
+ * A node's line and labels are kept beside the array, by the cluster
+ * (cluster_line, cluster_class, cluster_group): most tables need no bytes a
+ * node for them. */
 struct node {
     char *name;    /* in the cluster's name pool: never freed or replaced alone */
     double send;   /* s(p): sending overhead (0 if not given) */
     double recv;   /* r(p): receiving overhead (0 if not given) */
-    int line;      /* line in the source file (0 if built by a script) */
-    uint16_t klass;   /* class label: cluster_class(c, p); 0 if none */
-    uint16_t group;   /* group label: cluster_group(c, p); 0 if none */
 };
 
 /* Distinct class and group labels a cluster can hold (ids 1..this). */
@@ -102,6 +102,14 @@ struct cluster {
     int nlabels, labelcap;
     uint16_t *label_slot;
     size_t label_cap;
+    uint16_t *klass, *group;    /* each node's label ids (0: none), cap long; NULL
+                                 * until a node gets a label of that kind */
+    /* Each node's line in its source (cluster_line).  While lines is NULL,
+     * node k < lines_ruled is on line line0 + k * line_step and the others
+     * on none (0): a CSV table's rows one a line, or a script's loop on one
+     * line, keep no array.  The first line off that rule makes the array. */
+    int *lines;
+    int line0, line_step, lines_ruled;
 };
 
 /* The cost of one transfer q -> p, before the port model is applied. */
@@ -132,15 +140,35 @@ int cluster_set_message_size(struct cluster *c, double size);
  * names) cost one. */
 int cluster_find(const struct cluster *c, const char *name);
 void cluster_set_str(char **field, const char *value);           /* copy or clear */
+/* Node p's class and group label ids (equal labels, equal ids; 0: none). */
+static inline unsigned cluster_class_id(const struct cluster *c, int p)
+{
+    return c->klass ? c->klass[p] : 0;
+}
+static inline unsigned cluster_group_id(const struct cluster *c, int p)
+{
+    return c->group ? c->group[p] : 0;
+}
 /* Node p's class and group labels, or NULL if it has none. */
 static inline const char *cluster_class(const struct cluster *c, int p)
 {
-    return c->nodes[p].klass ? c->labels[c->nodes[p].klass] : NULL;
+    unsigned id = cluster_class_id(c, p);
+    return id ? c->labels[id] : NULL;
 }
 static inline const char *cluster_group(const struct cluster *c, int p)
 {
-    return c->nodes[p].group ? c->labels[c->nodes[p].group] : NULL;
+    unsigned id = cluster_group_id(c, p);
+    return id ? c->labels[id] : NULL;
 }
+/* Node p's line in its source file or script, 0 if none was given. */
+static inline int cluster_line(const struct cluster *c, int p)
+{
+    if (c->lines)
+        return c->lines[p];
+    return p < c->lines_ruled ? (int)(c->line0 + (long long)p * c->line_step) : 0;
+}
+/* Give node p its line (see struct cluster: O(1), an array only when needed). */
+void cluster_set_line(struct cluster *c, int p, int line);
 /* Set (a copy, kept once however many nodes have it) or clear (NULL) node
  * p's class or group label.  Returns 0, or -1 if the cluster holds
  * CLUSTER_MAX_LABELS labels already and this is a new one (nothing set). */

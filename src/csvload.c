@@ -521,7 +521,7 @@ static void matrix_header(struct loader *ld, int line)
             ld->too_many = true;
         } else {
             int k = cluster_add_node(c, f, 0, 0);
-            c->nodes[k].line = line;
+            cluster_set_line(c, k, line);
             nameidx_add(&ld->names, c->nodes, k);
             ld->mcol[i] = k;
         }
@@ -566,7 +566,7 @@ static bool add_named_node(struct loader *ld, int line, const char *col, const c
     int k = ix->slot[at].node;
     if (k >= 0) {
         diag_error(ld->d, ld->file, line, col, "duplicate node name \"%s\" (first on line %d)",
-                   SHOWN(name, buf), c->nodes[k].line);
+                   SHOWN(name, buf), cluster_line(c, k));
         return false;
     }
     int max = c->kind == CLUSTER_GRAPH ? CLUSTER_MAX_GRAPH_NODES : MAX_NODES;
@@ -578,7 +578,7 @@ static bool add_named_node(struct loader *ld, int line, const char *col, const c
         return false;
     }
     k = cluster_add_node(c, name, send, recv);
-    c->nodes[k].line = line;
+    cluster_set_line(c, k, line);
     nameidx_set(ix, at, k, h);
     if (out)
         *out = k;
@@ -663,7 +663,7 @@ static void matrix_row(struct loader *ld, int line)
         return;
     }
     ld->row_line[k] = line;
-    c->nodes[k].line = line;
+    cluster_set_line(c, k, line);
     size_t n = (size_t)c->n;
     for (int i = 1; i < ld->ncols; i++) {
         const char *f = ld->rec.field[i];

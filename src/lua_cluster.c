@@ -249,7 +249,7 @@ static int api_node(lua_State *L)
                     "node()");
     int k = cluster_add_node(c, name, send, recv);
     nameidx_set(&b->names, at, k, h);
-    c->nodes[k].line = line;
+    cluster_set_line(c, k, line);
     if (cluster_set_class(c, k, klass) < 0 || cluster_set_group(c, k, group) < 0)
         return luaL_error(L, "node: too many distinct class and group labels (a cluster has at "
                           "most %d)", CLUSTER_MAX_LABELS);
@@ -261,7 +261,7 @@ static int api_node(lua_State *L)
     b->send_given[k] = sg;
     b->recv_given[k] = rg;
     if (rg && !b->recv_line)
-        b->recv_line = c->nodes[k].line;
+        b->recv_line = cluster_line(c, k);
     lua_pushinteger(L, k + 1);
     return 1;
 }
@@ -284,11 +284,11 @@ static int api_nodes(lua_State *L)
         lua_setfield(L, -2, "send");
         lua_pushnumber(L, nd->recv);
         lua_setfield(L, -2, "recv");
-        if (nd->klass) {
+        if (cluster_class_id(c, i)) {
             lua_pushstring(L, cluster_class(c, i));
             lua_setfield(L, -2, "class");
         }
-        if (nd->group) {
+        if (cluster_group_id(c, i)) {
             lua_pushstring(L, cluster_group(c, i));
             lua_setfield(L, -2, "group");
         }

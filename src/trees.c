@@ -427,12 +427,12 @@ static int uf_find(int *up, int v)
 
 /* A group label is kept once per cluster (cluster_set_group): nodes of one
  * group have the same label id, so the ids sort them together. */
-static const struct node *g_label_nodes;   /* qsort context, set just before sorting */
+static const struct cluster *g_label_cluster;   /* qsort context, set just before sorting */
 
 static int cmp_label(const void *a, const void *b)
 {
     int x = *(const int *)a, y = *(const int *)b;
-    int gx = g_label_nodes[x].group, gy = g_label_nodes[y].group;
+    unsigned gx = cluster_group_id(g_label_cluster, x), gy = cluster_group_id(g_label_cluster, y);
     return gx != gy ? (gx > gy) - (gx < gy) : (x > y) - (x < y);
 }
 
@@ -460,10 +460,10 @@ static bool raw_groups(const struct cluster *c, int *raw)
         for (int v = 0; v < n; v++)
             if (has_label(c, v))
                 idx[k++] = v;
-        g_label_nodes = c->nodes;
+        g_label_cluster = c;
         qsort(idx, (size_t)k, sizeof *idx, cmp_label);
         for (int i = 1; i < k; i++)
-            if (c->nodes[idx[i]].group == c->nodes[idx[i - 1]].group)
+            if (cluster_group_id(c, idx[i]) == cluster_group_id(c, idx[i - 1]))
                 raw[idx[i]] = raw[idx[i - 1]];
         free(idx);
         return true;

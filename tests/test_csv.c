@@ -178,7 +178,7 @@ static void test_bundled(void)
         ok(p2 >= 0 && c->nodes[p2].send == 2 && c->nodes[p2].recv == 3, "counterexample: p2 s=2 r=3");
         int p1 = node_index(c, "p1");
         ok(p1 >= 0 && c->nodes[p1].send == 1 && c->nodes[p1].recv == 2, "counterexample: p1 s=1 r=2");
-        is_int(c->nodes[0].line, 10, "counterexample: p0 is on line 10");
+        is_int(cluster_line(c, 0), 10, "counterexample: p0 is on line 10");
         round_trip(c, "counterexample");
     }
     cluster_free(c);
@@ -484,8 +484,8 @@ static void test_count(void)
         is_string(cluster_class(c, 1), "f", "count: copies share the class");
         is_string(cluster_group(c, 2), "g1", "count: copies share the group");
         ok(cluster_class(c, 3) == NULL && cluster_group(c, 3) == NULL, "count: empty class/group is none");
-        is_int(c->nodes[2].line, 2, "count: copies keep the row's line");
-        is_int(c->nodes[6].line, 5, "count: line of many-2");
+        is_int(cluster_line(c, 2), 2, "count: copies keep the row's line");
+        is_int(cluster_line(c, 6), 5, "count: line of many-2");
         round_trip(c, "count");
     } else {
         show_diag(&d);
@@ -531,7 +531,7 @@ static void test_quoting(void)
         is_double(c->nodes[1].send, 1.5, 0, "quoting: quoted number");
         is_string(cluster_class(c, 2), "x\n# not a comment inside quotes\ny",
                   "quoting: newlines inside quotes; '#' there is data");
-        is_int(c->nodes[2].line, 4, "quoting: a multi-line record has the line it starts on");
+        is_int(cluster_line(c, 2), 4, "quoting: a multi-line record has the line it starts on");
         is_string(c->nodes[3].name, "#hash", "quoting: a quoted '#' name is not a comment");
         is_string(c->nodes[4].name, "padded", "quoting: blanks around unquoted fields go");
         is_string(c->nodes[5].name, "  kept  ", "quoting: blanks inside quotes stay");
@@ -584,7 +584,7 @@ static void test_kinds(void)
         is_double(c->nodes[2].send, 0.3, 0, "matrix: send of c");
         is_double(c->nodes[2].recv, 0.4, 0, "matrix: recv of c");
         is_double(c->unit, 0.5, 0, "matrix: # unit");
-        is_int(c->nodes[2].line, 3, "matrix: a node's line is its row's");
+        is_int(cluster_line(c, 2), 3, "matrix: a node's line is its row's");
         struct cost k;
         cluster_cost(c, 0, 2, &k);
         is_double(k.l, 1, 0, "matrix: link a -> c is unit * 2");
@@ -654,7 +654,7 @@ static void test_kinds(void)
         is_string(c->nodes[0].name, "c", "graph: c first");
         is_string(c->nodes[2].name, "b", "graph: b last");
         is_double(c->edges[2].send, 2, 0, "graph: send from a declaration row");
-        is_int(c->nodes[0].line, 2, "graph: a node's line is where it first appears");
+        is_int(cluster_line(c, 0), 2, "graph: a node's line is where it first appears");
         round_trip(c, "graph with declarations");
     }
     show_diag(&d);
@@ -1053,8 +1053,9 @@ static void test_labels(void)
     diag_init(&d);
     struct cluster *c = load_str("name,send,recv,class,group\na,1,2,fast,r1\nb,1,2,slow,r1\n"
                                  "c,1,2,fast,fast\n", &d);
-    ok(c && c->nodes[0].klass == c->nodes[2].klass && c->nodes[0].group == c->nodes[1].group &&
-           c->nodes[0].klass == c->nodes[2].group && c->nlabels == 3,
+    ok(c && cluster_class_id(c, 0) == cluster_class_id(c, 2) &&
+           cluster_group_id(c, 0) == cluster_group_id(c, 1) &&
+           cluster_class_id(c, 0) == cluster_group_id(c, 2) && c->nlabels == 3,
        "labels: equal labels share one id, class and group alike");
     cluster_free(c);
     diag_free(&d);
@@ -1079,6 +1080,62 @@ static void test_labels(void)
     free(text);
 }
 
+/*
+ * A node's line and labels live beside the node array (cluster.h): lines
+ * that follow a rule (one a row, or one for all) keep no array, and the
+ * first line off it makes one.  Random patterns against a plain array.
+ */
+static void test_lines_beside(void)
+{
+    uint64_t x = 12345;
+    int good = 0, rounds = 400, arrays = 0, ruled = 0;
+    for (int round = 0; round < rounds; round++) {
+        int n = 1 + round % 97, want[97] = {0};
+        struct cluster *c = cluster_new(CLUSTER_NODES);
+        int base = (int)(round % 7), step = round % 3 == 0 ? 0 : round % 3 == 1 ? 1 : 5;
+        for (int k = 0; k < n; k++) {
+            char name[16];
+            snprintf(name, sizeof name, "n%d", k);
+            cluster_add_node(c, name, 1, 2);
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            int line = base + k * step;
+            if (round % 4 == 3 && (x >> 33) % 31 == 0)
+                line += 1 + (int)((x >> 40) % 3);   /* off the rule */
+            if (round % 5 != 4 || k % 2 == 0) {     /* some nodes get none */
+                cluster_set_line(c, k, line);
+                want[k] = line;
+            }
+        }
+        if (round % 6 == 5 && n > 2) {   /* again, out of order: the same, then another */
+            cluster_set_line(c, n / 2, want[n / 2]);
+            cluster_set_line(c, 1, want[1] + 7);
+            want[1] += 7;
+        }
+        bool same = true;
+        for (int k = 0; k < n; k++)
+            same = same && cluster_line(c, k) == want[k];
+        good += same;
+        arrays += c->lines != NULL;
+        ruled += c->lines == NULL && n > 2;
+        cluster_free(c);
+    }
+    is_int(good, rounds, "lines: every node's line as given, with and without the array");
+    ok(arrays > 0 && ruled > 0, "lines: %d clusters needed the array, %d of more than two nodes "
+       "did not", arrays, ruled);
+    struct diag d;
+    diag_init(&d);
+    struct cluster *c = load_str("name,send,recv\n# a comment\na,1,2\nb,1,2\n\nc,1,2\n", &d);
+    ok(c && cluster_line(c, 0) == 3 && cluster_line(c, 1) == 4 && cluster_line(c, 2) == 6 &&
+           c->lines != NULL,
+       "lines: a blank line between rows: the lines as they are");
+    cluster_free(c);
+    c = load_str("name,send,recv\na,1,2\nb,1,2\nc,1,2\n", &d);
+    ok(c && cluster_line(c, 2) == 4 && c->lines == NULL && c->klass == NULL && c->group == NULL,
+       "lines: rows one a line keep no array, a table without labels no label ids");
+    cluster_free(c);
+    diag_free(&d);
+}
+
 int main(void)
 {
     test_bundled();
@@ -1096,5 +1153,6 @@ int main(void)
     test_locale();
     test_field_writer();
     test_labels();
+    test_lines_beside();
     return tap_exit();
 }

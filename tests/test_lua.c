@@ -745,7 +745,7 @@ static void test_cluster_scripts(void)
                  0, &msg);
     ok(c && c->n == 10002 && c->source == 4320 && strcmp(c->nodes[10001].name, "y") == 0 &&
            c->nodes[10001].send == 3 && c->nodes[10001].recv == 4 &&
-           c->nodes[10001].line == 5 && cluster_find(c, "m777") == 5776 &&
+           cluster_line(c, 10001) == 5 && cluster_find(c, "m777") == 5776 &&
            cluster_find(c, "m777") == 5776 && cluster_find(c, "zz") < 0,
        "10^4 names: found by name afterwards; node{} reads fields (class too) through __index");
     cluster_free(c);

@@ -254,7 +254,7 @@ __attribute__((unused)) static void fuzz_same_load(const struct cluster *c1, con
     if (why)
         fuzz_fail("fast and readable paths: another model", why);
     for (int i = 0; i < c1->n; i++)
-        if (c1->nodes[i].line != c2->nodes[i].line)
+        if (cluster_line(c1, i) != cluster_line(c2, i))
             fuzz_fail("fast and readable paths: another line for a node", c1->nodes[i].name);
 }
 

@@ -69,7 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             continue;
         all_text = all_text && !text_flaw(name);
         int k = cluster_add_node(c, name, 1 + i % 3, 2 + i % 2);
-        c->nodes[k].line = i + 2;
+        cluster_set_line(c, k, i + 2);
     }
     struct diag d;
     diag_init(&d);
