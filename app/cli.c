@@ -422,7 +422,7 @@ static int cmd_run(int argc, char **argv, bool compare)
         cluster_free(c);
         return cli_fail(cause, 1);
     }
-    unsigned char *keep = xcalloc((size_t)c->n + 1, 1);
+    unsigned char *keep = o.svg_nodes ? xcalloc((size_t)c->n + 1, 1) : NULL;   /* a byte a node */
     if (svg_nodes(&o, c, keep, &so)) {
         free(keep);
         cluster_free(c);

@@ -188,7 +188,7 @@ static void list_step(struct engine *e, const struct lean_list *r, const struct 
     int nkind = EV_HOLD;
     if (kind != EV_LINK_END) {
         struct cost k;   /* the receive time is not needed: the hold is booked */
-        timing_cost_parts(r->s[from], r->L, 0.0, &k);
+        timing_cost_parts(lean_list_send(r, from), r->L, 0.0, &k);
         nkind = next_event(MODEL_ASYNC, &k, kind, tie & 3u, time, &next);
     }
     if (nkind == EV_HOLD)
@@ -204,15 +204,73 @@ void lean_list_stream(const struct lean_list *r, double t)
         list_step(e, r, &it);
 }
 
+/*
+ * The send times by position (struct lean_list): ids into a table of the
+ * distinct times, found through an open-addressing table of their bits, until
+ * there are more than LEAN_SEND_IDS of them; then the times themselves.  The
+ * papers' tables have a few classes, the bench's random ones 901 times: the
+ * ids cost 2 bytes a node instead of 8, and sv is read from the L1 cache.
+ */
+#define SEND_SLOTS (1u << 17)   /* at most half full */
+
+struct send_table {
+    double *times;      /* the times, once the ids ran out */
+    uint16_t *si, *slot;
+    double *sv;
+    unsigned nv;
+};
+
+static void send_put(struct send_table *t, int i, double v, int n)
+{
+    if (t->times) {
+        t->times[i] = v;
+        return;
+    }
+    if (i > 0 && memcmp(&t->sv[t->si[i - 1]], &v, sizeof v) == 0) {
+        t->si[i] = t->si[i - 1];   /* fnf's and slowest-first's order: sorted by send time */
+        return;
+    }
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    unsigned h = (unsigned)((bits * 0x9e3779b97f4a7c15ull) >> (64 - 17));
+    for (;; h = (h + 1) & (SEND_SLOTS - 1)) {
+        unsigned id = t->slot[h];
+        if (id == 0)
+            break;
+        if (memcmp(&t->sv[id], &v, sizeof v) == 0) {
+            t->si[i] = (uint16_t)id;
+            return;
+        }
+    }
+    if (t->nv < LEAN_SEND_IDS) {
+        t->slot[h] = (uint16_t)++t->nv;
+        t->sv[t->nv] = v;
+        t->si[i] = (uint16_t)t->nv;
+        return;
+    }
+    /* One time too many: the times themselves from here on. */
+    t->times = xmalloc((size_t)n * sizeof *t->times);
+    mem_advise_huge(t->times, (size_t)n * sizeof *t->times);
+    for (int k = 0; k < i; k++)
+        t->times[k] = t->sv[t->si[k]];
+    t->times[i] = v;
+    free(t->si);
+    free(t->sv);
+    t->si = NULL;
+    t->sv = NULL;
+}
+
 struct lean_list lean_list_begin(struct engine *e, const int *order, int nheld)
 {
     const struct cluster *c = e->c;
     int n = e->n;
     if (!e->lean || e->model != MODEL_ASYNC || c->kind != CLUSTER_NODES || e->ntr > 0 ||
         nheld < 1 || nheld > n || e->nwaiting != n - nheld)
-        return (struct lean_list){NULL, NULL, 0, NULL, 0, NULL, NULL, NULL};
-    double *hold = e->hold, *sf = e->send_free, *s = xmalloc((size_t)n * sizeof *s);
-    mem_advise_huge(s, (size_t)n * sizeof *s);
+        return (struct lean_list){0};
+    double *hold = e->hold, *sf = e->send_free;
+    struct send_table st = {NULL, xmalloc((size_t)n * sizeof *st.si),
+                            xcalloc(SEND_SLOTS, sizeof *st.slot),
+                            xmalloc((LEAN_SEND_IDS + 1) * sizeof *st.sv), 0};
     /* Into the run's order: send_free (0) and parent (-1) are the same
      * everywhere before the first booking; hold is INFINITY but for the
      * holders, which come first. */
@@ -223,7 +281,7 @@ struct lean_list lean_list_begin(struct engine *e, const int *order, int nheld)
         hold[i] = INFINITY;
     for (int i = 0; i < nheld; i++) {
         hold[i] = h0[i];
-        s[i] = c->nodes[order[i]].send;
+        send_put(&st, i, c->nodes[order[i]].send, n);
     }
     free(h0);
     /* The receivers' send and receive times in their order, read at once
@@ -233,10 +291,11 @@ struct lean_list lean_list_begin(struct engine *e, const int *order, int nheld)
         if (i + 16 < n)
             __builtin_prefetch(&c->nodes[order[i + 16]]);
         const struct node *np = &c->nodes[order[i]];
-        s[i] = np->send;
+        send_put(&st, i, np->send, n);
         sf[i] = np->recv;
     }
-    return (struct lean_list){e, order, nheld, s, c->latency, hold, sf, e->parent};
+    free(st.slot);
+    return (struct lean_list){e, order, nheld, st.times, st.si, st.sv, c->latency, hold, sf, e->parent};
 }
 
 /* Scatter a[] (element i belonging to node order[i]) into to[], in node
@@ -264,7 +323,7 @@ void lean_list_end(const struct lean_list *r, const struct lean_last *last)
         struct timing_ports at = {last->ready, 0.0, -INFINITY};
         struct cost k;
         struct timing t;
-        timing_cost_parts(r->s[q], r->L, e->c->nodes[order[p]].recv, &k);
+        timing_cost_parts(lean_list_send(r, q), r->L, e->c->nodes[order[p]].recv, &k);
         timing_transfer(MODEL_ASYNC, &k, &at, &t);
         memset(&e->last, 0, sizeof e->last);
         e->last.from = order[q];
@@ -274,13 +333,21 @@ void lean_list_end(const struct lean_list *r, const struct lean_last *last)
         transfer_set_times(&e->last, &t);
     }
     lean_list_stream(r, INFINITY);
+    rq_free(e->stream);   /* empty now: its blocks back before the arrays are moved */
+    rq_init(e->stream);
     double *hold = r->hold, *sf = r->send_free, *s = r->s;
     int *parent = r->parent;
     for (int i = 0; i < n; i++)
         if (parent[i] >= 0)
             parent[i] = order[parent[i]];
-    /* Back in node order, each array into the one freed before it (s[],
-     * then hold's, then send_free's): no fresh pages to fault in. */
+    /* Back in node order, each array into the one freed before it (s[] or a
+     * fresh one, then hold's, then send_free's). */
+    free(r->si);
+    free(r->sv);
+    if (!s) {
+        s = xmalloc((size_t)n * sizeof *s);
+        mem_advise_huge(s, (size_t)n * sizeof *s);
+    }
     scatter_doubles(s, hold, order, n);
     scatter_doubles(hold, sf, order, n);
     scatter_ints((int *)(void *)sf, parent, order, n);

@@ -12,7 +12,9 @@
  * are read one after the other instead of at random places, and put back
  * at the end; positions, not nodes, go in and out of the functions below.
  * An on_event callback gets the real nodes but must not read e's arrays.
- * Costs 8 bytes a node (the send times, in that order) besides the stream.
+ * Costs 2 bytes a node besides the stream (the send times in that order, as
+ * ids of the distinct ones; 8 bytes beyond 65535 distinct times), and at
+ * the end 8 for the first array put back in node order.
  *
  *     const struct lean_list run = lean_list_begin(e, order, nheld);
  *     struct lean_last last;
@@ -42,7 +44,13 @@ struct lean_list {
     struct engine *e;   /* NULL: the run does not apply (see lean_list_begin) */
     const int *order;   /* node at each position: the nheld holders, then the receivers */
     int nheld;
-    double *s;          /* send time of the node at each position */
+    /* The send time of the node at each position (lean_list_send): while
+     * the table has at most LEAN_SEND_IDS distinct ones, si[i] is its id in
+     * sv (2 bytes a position) and s is NULL; beyond, s[i] is the time and si
+     * NULL. */
+    double *s;
+    uint16_t *si;
+    double *sv;
     double L;           /* the node table's latency */
     double *hold, *send_free;   /* e's arrays, in the run's order */
     int *parent;        /* e's, in the run's order, senders as positions */
@@ -70,10 +78,13 @@ static inline double lean_list_ready(const struct lean_list *r, int i)
     return h > f ? h : f;
 }
 
+/* Distinct send times a list run keeps by id (struct lean_list). */
+#define LEAN_SEND_IDS 65535
+
 /* The send time of the node at position i. */
 static inline double lean_list_send(const struct lean_list *r, int i)
 {
-    return r->s[i];
+    return r->si ? r->sv[r->si[i]] : r->s[i];
 }
 
 /* Process the streamed events of the run up to time t (INFINITY: all). */
@@ -111,7 +122,7 @@ static inline int lean_list_book(const struct lean_list *r, struct lean_last *la
     struct timing_ports at = {lean_list_ready(r, q), 0.0, -__builtin_inf()};
     struct cost k;
     struct timing t;
-    timing_cost_parts(r->s[q], r->L, recv, &k);
+    timing_cost_parts(lean_list_send(r, q), r->L, recv, &k);
     timing_transfer(MODEL_ASYNC, &k, &at, &t);
     if (__builtin_expect(e->on_book != NULL, 0)) {
         /* a hook reads the receivers' nodes at random places (their names, for

@@ -15,6 +15,7 @@
 
 #include "cluster.h"
 #include "engine.h"
+#include "engine_lean.h"
 #include "radixq.h"
 #include "rng.h"
 #include "sched.h"
@@ -484,6 +485,39 @@ static void test_full_vs_lean(void)
     is_int(t.quiet, 0, "quiet: the lean run's bookings, nodes and event count, nothing queued");
 }
 
+/* A list run keeps the send times as ids of the distinct ones up to
+ * LEAN_SEND_IDS of them, and the times themselves beyond (engine_lean.h):
+ * both ways, and the switch in the middle of the run's order, book as the
+ * full engine. */
+static void test_many_send_times(void)
+{
+    int distinct[] = {LEAN_SEND_IDS - 1, LEAN_SEND_IDS, LEAN_SEND_IDS + 1, 0};
+    struct tally t = {0};
+    for (int k = 0; k < 4; k++) {
+        int n = LEAN_SEND_IDS + 4000;
+        struct cluster *c = cluster_new(CLUSTER_NODES);
+        struct rng r;
+        rng_seed(&r, (uint64_t)(77 + k));
+        for (int i = 0; i < n; i++) {
+            char name[16];
+            snprintf(name, sizeof name, "p%d", i);
+            /* distinct[k] times in turn (0: all different), the receive times at random */
+            int which = distinct[k] ? i % distinct[k] : i;
+            cluster_add_node(c, name, 1 + which / 1024.0, (double)rng_below(&r, 1101) / 100);
+        }
+        c->latency = 1;
+        c->source = (int)rng_below(&r, (uint64_t)n);
+        finish(c);
+        compare(c, MODEL_ASYNC, &sched_fnf, &t);
+        compare(c, MODEL_ASYNC, &sched_random_order, &t);
+        cluster_free(c);
+    }
+    is_int(t.runs, 8, "send times: 8 runs with 65534 to %d distinct send times", LEAN_SEND_IDS + 4000);
+    ok(t.makespan == 0 && t.tree == 0 && t.events == 0 && t.order == 0 && t.late == 0 &&
+           t.quiet == 0,
+       "send times: kept as ids or as times, the lean and quiet runs book as the full engine");
+}
+
 /* ---- fnf against the obvious fnf ---- */
 
 static void test_fnf_reference(void)
@@ -688,6 +722,7 @@ int main(void)
     test_radixq_trim(45, 20000, 100, 9000, -1);
     test_radixq_trim(46, 20000, 3, 15000, -1);
     test_fnf_reference();
+    test_many_send_times();
     test_sort_nodes();
     test_full_vs_lean();
     test_refusals_and_reset();
