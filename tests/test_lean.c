@@ -491,10 +491,10 @@ static void test_full_vs_lean(void)
  * full engine. */
 static void test_many_send_times(void)
 {
-    int distinct[] = {LEAN_SEND_IDS - 1, LEAN_SEND_IDS, LEAN_SEND_IDS + 1, 0};
+    int distinct[] = {LEAN_SEND_IDS, LEAN_SEND_IDS + 1, 0};
     struct tally t = {0};
-    for (int k = 0; k < 4; k++) {
-        int n = LEAN_SEND_IDS + 4000;
+    for (int k = 0; k < 3; k++) {
+        int n = LEAN_SEND_IDS + 1000;
         struct cluster *c = cluster_new(CLUSTER_NODES);
         struct rng r;
         rng_seed(&r, (uint64_t)(77 + k));
@@ -509,10 +509,12 @@ static void test_many_send_times(void)
         c->source = (int)rng_below(&r, (uint64_t)n);
         finish(c);
         compare(c, MODEL_ASYNC, &sched_fnf, &t);
-        compare(c, MODEL_ASYNC, &sched_random_order, &t);
+        if (k == 2)   /* not sorted by send time */
+            compare(c, MODEL_ASYNC, &sched_random_order, &t);
         cluster_free(c);
     }
-    is_int(t.runs, 8, "send times: 8 runs with 65534 to %d distinct send times", LEAN_SEND_IDS + 4000);
+    is_int(t.runs, 4, "send times: 4 runs with %d to %d distinct send times", LEAN_SEND_IDS,
+           LEAN_SEND_IDS + 1000);
     ok(t.makespan == 0 && t.tree == 0 && t.events == 0 && t.order == 0 && t.late == 0 &&
            t.quiet == 0,
        "send times: kept as ids or as times, the lean and quiet runs book as the full engine");
