@@ -27,8 +27,6 @@
 #include "diag.h"
 #include "hugemem.h"
 
-#define BIG 4096   /* items: a run or heap array this large is freed when done */
-
 static uint64_t key_of(double t)
 {
     uint64_t u;
@@ -54,6 +52,7 @@ void rq_init(struct radixq *q)
 {
     memset(q, 0, sizeof *q);
     q->last = key_of(0.0);
+    q->heap_tie = -1;
 }
 
 void rq_free(struct radixq *q)
@@ -64,6 +63,7 @@ void rq_free(struct radixq *q)
         q->slabs = next;
     }
     free(q->run.item);
+    free(q->run_blk);
     free(q->heap.item);
     free(q->tmp.item);
     free(q->b);
@@ -84,12 +84,16 @@ static void reserve(struct radixq *q, struct rq_array *b, size_t want)
     b->cap = cap;
 }
 
-static void release(struct radixq *q, struct rq_array *b)
+/* Room for exactly `want` items (a count known in advance). */
+static void reserve_exact(struct radixq *q, struct rq_array *b, size_t want)
 {
-    q->bytes -= b->cap * sizeof *b->item;
-    free(b->item);
-    b->item = NULL;
-    b->cap = b->len = 0;
+    if (want <= b->cap)
+        return;
+    b->item = xrealloc(b->item, want * sizeof *b->item);
+    q->bytes += (want - b->cap) * sizeof *b->item;
+    if (q->bytes > q->peak_bytes)
+        q->peak_bytes = q->bytes;
+    b->cap = want;
 }
 
 static void append(struct radixq *q, struct rq_array *b, struct rq_item it)
@@ -168,8 +172,10 @@ static void heap_pop(struct radixq *q)
     struct rq_array *h = &q->heap;
     struct rq_item last = h->item[--h->len];
     size_t n = h->len, i = 0;
-    if (n == 0)
+    if (n == 0) {
+        q->heap_tie = -1;
         return;
+    }
     for (;;) {
         size_t c = 2 * i + 1;
         if (c >= n)
@@ -192,8 +198,12 @@ static void bucket_add(struct radixq *q, struct rq_item it)
     uint64_t *word = &q->used[level][digit / 64], bit = 1ull << (digit % 64);
     if (*word & bit) {
         struct rq_bucket *b = &q->b[level * RQ_FANOUT + digit];
-        if (it.key < b->min)
+        if (it.key < b->min) {
             b->min = it.key;
+            b->nmin = 1;
+        } else if (it.key == b->min) {
+            b->nmin++;
+        }
         chain_add(q, b, it);
         return;
     }
@@ -207,6 +217,7 @@ static void bucket_add(struct radixq *q, struct rq_item it)
     b->head = b->tail = k;
     b->len = 1;
     b->min = it.key;
+    b->nmin = 1;
     *word |= bit;
     q->levels |= 1ull << level;
 }
@@ -224,8 +235,11 @@ void rq_push(struct radixq *q, double time, uint32_t tie, int32_t val)
 {
     struct rq_item it = {key_of(time), tie, val};
     q->len++;
-    if (it.key <= q->last)
+    if (it.key <= q->last) {
+        if (it.key == q->last && (int64_t)it.tie > q->heap_tie)
+            q->heap_tie = it.tie;
         heap_push(q, it);
+    }
     else
         bucket_add(q, it);
 }
@@ -271,47 +285,6 @@ static void quick_sort(struct rq_item *a, size_t n)
         }
     }
     insertion_sort(a, n);
-}
-
-/*
- * American flag sort: an in-place radix sort on the tie's bytes from `shift`
- * down, for long runs (one event time shared by a whole class of identical
- * nodes): no scratch array, so a run of a million items costs no second
- * copy.
- */
-static void flag_sort(struct rq_item *a, size_t n, int shift)
-{
-    if (n <= 32) {
-        insertion_sort(a, n);   /* the bytes above shift are equal: compare whole ties */
-        return;
-    }
-    size_t count[256] = {0}, next[256], end[256];
-    for (size_t i = 0; i < n; i++)
-        count[a[i].tie >> shift & 0xffu]++;
-    size_t at = 0;
-    for (int b = 0; b < 256; b++) {
-        next[b] = at;
-        at += count[b];
-        end[b] = at;
-    }
-    for (int b = 0; b < 256; b++)
-        while (next[b] < end[b]) {   /* cycle each misplaced item to its byte's area */
-            struct rq_item x = a[next[b]];
-            unsigned d = x.tie >> shift & 0xffu;
-            while (d != (unsigned)b) {
-                struct rq_item y = a[next[d]];
-                a[next[d]++] = x;
-                x = y;
-                d = x.tie >> shift & 0xffu;
-            }
-            a[next[b]++] = x;
-        }
-    if (shift == 0)
-        return;
-    size_t lo = 0;
-    for (int b = 0; b < 256; lo += count[b], b++)
-        if (count[b] > 1)
-            flag_sort(a + lo, count[b], shift - 8);
 }
 
 /* Merge the ascending runs a[0..m) and a[m..n) by tie, through tmp. */
@@ -366,31 +339,79 @@ static void sort_small(struct radixq *q, struct rq_item *a, size_t n)
     }
 }
 
-/* Sort the run by tie: ascending stretches merged or quicksort up to a few
- * thousand items, an in-place radix sort beyond, from the highest byte that
- * is not the same in all. */
-static void sort_run(struct radixq *q)
+/* Item i of a long run, in its blocks. */
+#define AT(blk, i) ((blk)[(i) / RQ_BLOCK]->item[(i) % RQ_BLOCK])
+
+/*
+ * flag_sort on a long run where it lies, items [lo, lo + n) of its blocks:
+ * the same American flag sort, each position read through the block
+ * pointers.  A stretch of up to 32 items is sorted in a local copy.
+ */
+static void flag_sort_blocks(struct rq_block **blk, size_t lo, size_t n, int shift)
 {
-    struct rq_item *a = q->run.item;
-    size_t n = q->run.len;
-    if (n <= 4096) {
-        sort_small(q, a, n);
+    if (n <= 32) {
+        struct rq_item a[32];
+        for (size_t i = 0; i < n; i++)
+            a[i] = AT(blk, lo + i);
+        insertion_sort(a, n);
+        for (size_t i = 0; i < n; i++)
+            AT(blk, lo + i) = a[i];
         return;
     }
+    size_t count[256] = {0}, next[256], end[256];
+    for (size_t i = lo; i < lo + n; i++)
+        count[AT(blk, i).tie >> shift & 0xffu]++;
+    size_t at = lo;
+    for (int b = 0; b < 256; b++) {
+        next[b] = at;
+        at += count[b];
+        end[b] = at;
+    }
+    for (int b = 0; b < 256; b++)
+        while (next[b] < end[b]) {
+            struct rq_item x = AT(blk, next[b]);
+            unsigned d = x.tie >> shift & 0xffu;
+            while (d != (unsigned)b) {
+                struct rq_item *slot = &AT(blk, next[d]);
+                struct rq_item y = *slot;
+                *slot = x;
+                next[d]++;
+                x = y;
+                d = x.tie >> shift & 0xffu;
+            }
+            AT(blk, next[b]) = x;
+            next[b]++;
+        }
+    if (shift == 0)
+        return;
+    for (int b = 0; b < 256; lo += count[b], b++)
+        if (count[b] > 1)
+            flag_sort_blocks(blk, lo, count[b], shift - 8);
+}
+
+/* Sort a long run by tie where it lies: nothing to do if it is sorted, else
+ * the in-place radix sort from the highest byte that is not the same in all
+ * (no scratch array: a run of a million items costs no second copy). */
+static void sort_long(struct rq_block **blk, size_t n)
+{
     uint32_t all_and = ~0u, all_or = 0, prev = 0;
     bool sorted = true;
-    for (size_t i = 0; i < n; i++) {
-        all_and &= a[i].tie;
-        all_or |= a[i].tie;
-        sorted = sorted && a[i].tie >= prev;
-        prev = a[i].tie;
+    for (size_t j = 0; j * RQ_BLOCK < n; j++) {
+        const struct rq_item *a = blk[j]->item;
+        size_t m = n - j * RQ_BLOCK < RQ_BLOCK ? n - j * RQ_BLOCK : RQ_BLOCK;
+        for (size_t i = 0; i < m; i++) {
+            all_and &= a[i].tie;
+            all_or |= a[i].tie;
+            sorted = sorted && a[i].tie >= prev;
+            prev = a[i].tie;
+        }
     }
     if (sorted)
         return;
     int shift = 24;
     while (shift > 0 && ((all_and ^ all_or) >> shift & 0xffu) == 0)
         shift -= 8;
-    flag_sort(a, n, shift);
+    flag_sort_blocks(blk, 0, n, shift);
 }
 
 static void prefetch_block(const struct rq_block *k)
@@ -399,53 +420,154 @@ static void prefetch_block(const struct rq_block *k)
         __builtin_prefetch((const char *)k + off);
 }
 
-/* The run and the heap are empty: refill them from the lowest non-empty bucket. */
-static void refill(struct radixq *q)
+static void to_spare(struct radixq *q, struct rq_block *k)
+{
+    k->next = q->spare;
+    q->spare = k;
+}
+
+/* Take the lowest non-empty bucket out of the bitmaps. */
+static struct rq_bucket *take_lowest(struct radixq *q)
 {
     int i = lowest_bucket(q), level = i / RQ_FANOUT, digit = i % RQ_FANOUT;
-    struct rq_bucket *b = &q->b[i];
-    uint64_t min = b->min;
     q->used[level][digit / 64] &= ~(1ull << (digit % 64));
     bool empty = true;
     for (int w = 0; w < RQ_FANOUT / 64; w++)
         empty = empty && !q->used[level][w];
     if (empty)
         q->levels &= ~(1ull << level);
-    q->last = min;
-    q->run.len = q->run_at = 0;
-    reserve(q, &q->run, b->len);   /* once: growing it would copy a long run */
+    return &q->b[i];
+}
+
+/*
+ * The run and the heap are empty: refill them from the lowest non-empty
+ * bucket.  Its blocks were written long ago, at random places: each one is
+ * asked for whole two blocks ahead of the one being read, so that misses
+ * overlap (not for a bucket of one block, the most common: it is read at
+ * once).  The bucket knows how many of its items have its smallest key, so
+ * the run's room is exact: a short run is copied into the run array, and
+ * the bucket's blocks are reusable as soon as they are read; a long one is
+ * written compactly into the first blocks of the chain (the write position
+ * never passes the read position), which it keeps, and the others go to
+ * the spare list as soon as they are read.
+ */
+static void refill(struct radixq *q)
+{
+    struct rq_bucket *b = take_lowest(q);
+    uint64_t min = b->min;
+    size_t n = b->nmin, left = b->len, w = 0;
     struct rq_block *k = b->head;
-    size_t left = b->len;
     b->head = b->tail = NULL;
-    b->len = 0;
-    /* The blocks were written long ago, at random places: ask for each one
-     * whole two blocks ahead of the one being read, so that misses overlap
-     * (not for a bucket of one block, the most common: it is read at once). */
+    b->len = b->nmin = 0;
+    q->last = min;
+    q->heap_tie = -1;
+    q->run_at = 0;
+    q->run_len = n;
     if (k->next)
         prefetch_block(k->next);
-    while (k) {
-        if (k->next && k->next->next)
-            prefetch_block(k->next->next);
-        size_t m = left < RQ_BLOCK ? left : RQ_BLOCK;
-        for (size_t j = 0; j < m; j++) {
-            if (k->item[j].key == min)
-                append(q, &q->run, k->item[j]);
-            else
-                bucket_add(q, k->item[j]);   /* a lower level */
+    if (n <= RQ_LONG) {
+        reserve_exact(q, &q->run, n);
+        struct rq_item *run = q->run.item;
+        while (k) {
+            if (k->next && k->next->next)
+                prefetch_block(k->next->next);
+            size_t m = left < RQ_BLOCK ? left : RQ_BLOCK;
+            for (size_t j = 0; j < m; j++) {
+                if (k->item[j].key == min)
+                    run[w++] = k->item[j];
+                else
+                    bucket_add(q, k->item[j]);   /* a lower level */
+            }
+            left -= m;
+            struct rq_block *next = k->next;
+            to_spare(q, k);   /* read: reusable at once */
+            k = next;
         }
-        left -= m;
-        struct rq_block *next = k->next;
-        k->next = q->spare;   /* read: reusable at once */
-        q->spare = k;
-        k = next;
+        sort_small(q, run, n);
+        q->run_cur = run;
+        return;
     }
-    sort_run(q);
+    size_t nb = (n + RQ_BLOCK - 1) / RQ_BLOCK;
+    struct rq_block **blk = xmalloc(nb * sizeof *blk);
+    q->bytes += nb * sizeof *blk;
+    if (q->bytes > q->peak_bytes)
+        q->peak_bytes = q->bytes;
+    if (n == left) {   /* every item has the key (a level-0 bucket): the chain is the run */
+        for (size_t j = 0; j < nb; j++, k = k->next) {
+            if (k->next && k->next->next)
+                prefetch_block(k->next->next);
+            blk[j] = k;
+        }
+    } else {
+        for (size_t j = 0; k; j++) {
+            if (k->next && k->next->next)
+                prefetch_block(k->next->next);
+            struct rq_block *next = k->next;
+            if (j < nb)
+                blk[j] = k;
+            size_t m = left < RQ_BLOCK ? left : RQ_BLOCK;
+            for (size_t x = 0; x < m; x++) {
+                if (k->item[x].key == min) {
+                    AT(blk, w) = k->item[x];   /* w <= this position: block j or before */
+                    w++;
+                } else {
+                    bucket_add(q, k->item[x]);
+                }
+            }
+            left -= m;
+            if (j >= nb)
+                to_spare(q, k);   /* the run does not reach it */
+            k = next;
+        }
+    }
+    sort_long(blk, n);
+    q->run_blk = blk;
+    q->run_nblk = nb;
+    q->run_cur = &blk[0]->item[0];
+}
+
+/* Blocks [from, to) of the long run back to the spare list. */
+static void run_give_back(struct radixq *q, size_t from, size_t to)
+{
+    for (size_t j = from; j < to; j++)
+        to_spare(q, q->run_blk[j]);
+}
+
+/* The run is used up (run_at == run_len): its blocks not given back yet go. */
+static void run_end(struct radixq *q)
+{
+    if (q->run_blk) {
+        run_give_back(q, q->run_at / RQ_BLOCK, (q->run_len + RQ_BLOCK - 1) / RQ_BLOCK);
+        free(q->run_blk);
+        q->bytes -= q->run_nblk * sizeof *q->run_blk;
+        q->run_blk = NULL;
+        q->run_nblk = 0;
+    }
+    q->run_cur = NULL;
+    q->run_at = q->run_len = 0;
+}
+
+/* The run's head was taken: move on, handing a long run's blocks back as
+ * they are used up. */
+static void run_next(struct radixq *q)
+{
+    size_t i = ++q->run_at;
+    if (__builtin_expect(i < q->run_len && (!q->run_blk || i % RQ_BLOCK), 1)) {
+        q->run_cur++;
+        return;
+    }
+    if (q->run_blk && i % RQ_BLOCK == 0)
+        to_spare(q, q->run_blk[i / RQ_BLOCK - 1]);
+    if (i == q->run_len)
+        run_end(q);
+    else
+        q->run_cur = &q->run_blk[i / RQ_BLOCK]->item[0];
 }
 
 /* The smallest item: the run's head or the heap's top; NULL if both are empty. */
 static const struct rq_item *low(const struct radixq *q)
 {
-    const struct rq_item *r = q->run_at < q->run.len ? &q->run.item[q->run_at] : NULL;
+    const struct rq_item *r = q->run_cur;
     const struct rq_item *h = q->heap.len ? &q->heap.item[0] : NULL;
     if (r && h)
         return less(h, r) ? h : r;
@@ -471,21 +593,49 @@ double rq_min_time(const struct radixq *q)
     return time_of(q->b[lowest_bucket(q)].min);
 }
 
+/* Take out `it`, the smallest item (the run's head or the heap's top). */
+static void take_out(struct radixq *q, const struct rq_item *it)
+{
+    q->len--;
+    if (it == q->run_cur)
+        run_next(q);
+    else
+        heap_pop(q);
+}
+
 void rq_pop(struct radixq *q)
 {
     const struct rq_item *it = rq_top(q);
-    if (!it)
-        return;
-    q->len--;
-    if (q->run_at < q->run.len && it == &q->run.item[q->run_at]) {
-        if (++q->run_at == q->run.len) {
-            q->run.len = q->run_at = 0;
-            if (q->run.cap > BIG)
-                release(q, &q->run);
-        }
-    } else {
-        heap_pop(q);
-    }
+    if (it)
+        take_out(q, it);
+}
+
+/* The run's item i (run_at <= i < run_len). */
+static const struct rq_item *run_item(const struct radixq *q, size_t i)
+{
+    return q->run_blk ? &AT(q->run_blk, i) : &q->run.item[i];
+}
+
+/*
+ * No bucket is left: drop up to `cut` items off the run's end, its largest.
+ * Not one the heap must come after: the heap holds keys <= last, and those
+ * of key == last have ties up to heap_tie.
+ */
+static size_t trim_run(struct radixq *q, size_t cut)
+{
+    size_t old = q->run_len, n = old - (cut < old - q->run_at ? cut : old - q->run_at);
+    if (q->heap_tie >= 0)
+        while (n < old && (int64_t)run_item(q, n)->tie <= q->heap_tie)
+            n++;
+    if (n == old)
+        return 0;
+    if (q->run_blk)
+        run_give_back(q, (n + RQ_BLOCK - 1) / RQ_BLOCK, (old + RQ_BLOCK - 1) / RQ_BLOCK);
+    q->run_len = n;
+    q->len -= old - n;
+    if (n == q->run_at)
+        run_end(q);
+    return old - n;
 }
 
 size_t rq_trim(struct radixq *q, size_t keep)
@@ -514,6 +664,8 @@ size_t rq_trim(struct radixq *q, size_t keep)
                 q->levels &= ~(1ull << level);
         }
     }
+    if (!q->levels && q->len > keep && q->run_cur)
+        dropped += trim_run(q, q->len - keep);
     return dropped;
 }
 
@@ -529,15 +681,6 @@ int rq_take(struct radixq *q, double limit, struct rq_item *out)
         return 0;
     }
     *out = *it;
-    q->len--;
-    if (q->run_at < q->run.len && it == &q->run.item[q->run_at]) {
-        if (++q->run_at == q->run.len) {
-            q->run.len = q->run_at = 0;
-            if (q->run.cap > BIG)
-                release(q, &q->run);
-        }
-    } else {
-        heap_pop(q);
-    }
+    take_out(q, it);
     return 1;
 }

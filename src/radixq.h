@@ -61,9 +61,10 @@ struct rq_bucket {
     struct rq_block *head, *tail;
     size_t len;
     uint64_t min;       /* the smallest key in it */
+    size_t nmin;        /* how many items have that key: the run it becomes */
 };
 
-/* A plain growing array (the run, the heap). */
+/* A plain growing array (the short run, the heap). */
 struct rq_array {
     struct rq_item *item;
     size_t len, cap;
@@ -72,6 +73,7 @@ struct rq_array {
 #define RQ_BITS 8                       /* a digit of the key */
 #define RQ_LEVELS (64 / RQ_BITS)
 #define RQ_FANOUT (1 << RQ_BITS)
+#define RQ_LONG 4096                    /* a run longer than this stays in its blocks */
 
 struct radixq {
     uint64_t last;              /* key of the last minimum taken out of the buckets */
@@ -83,11 +85,21 @@ struct radixq {
                                    or NULL; a header is valid only while its used bit is set */
     struct rq_block *spare;     /* emptied blocks, for the next bucket that grows */
     struct rq_slab *slabs;      /* where blocks come from; the first one is being used */
-    struct rq_array run;        /* the items of key == last found by the last refill,
-                                   sorted by tie, taken from run_at on */
-    size_t run_at;
+    /* The run: the items of key == last found by the last refill, sorted by
+     * tie, items [run_at, run_len) still to come, the first at *run_cur
+     * (NULL when none is left).  A short one (up to RQ_LONG items) is an
+     * array, run.item; a long one stays in the blocks of the bucket it came
+     * from: item i is run_blk[i / RQ_BLOCK]->item[i % RQ_BLOCK], and the
+     * blocks before run_at's are back on the spare list. */
+    const struct rq_item *run_cur;
+    size_t run_at, run_len;
+    struct rq_array run;        /* a short run's items (its len is not used) */
+    struct rq_block **run_blk;  /* a long run's blocks, or NULL */
+    size_t run_nblk;            /* entries of run_blk: the blocks of [0, run_len) */
     struct rq_array heap;       /* binary heap on (key, tie) of keys <= last pushed later */
-    struct rq_array tmp;        /* scratch for merging a run's ascending stretches */
+    int64_t heap_tie;           /* the largest tie pushed to the heap with key == last
+                                   since the last refill, or -1 (rq_trim's bound) */
+    struct rq_array tmp;        /* scratch for merging a short run's ascending stretches */
 };
 
 void rq_init(struct radixq *q);
@@ -114,7 +126,10 @@ double rq_time(const struct rq_item *it);
  * run of equal times, or NULL (the heap may come first; it is only a hint). */
 static inline const struct rq_item *rq_ahead(const struct radixq *q, size_t k)
 {
-    return q->run_at + k < q->run.len ? &q->run.item[q->run_at + k] : NULL;
+    size_t i = q->run_at + k;
+    if (i >= q->run_len)
+        return NULL;
+    return q->run_blk ? &q->run_blk[i / RQ_BLOCK]->item[i % RQ_BLOCK] : &q->run.item[i];
 }
 
 #endif
