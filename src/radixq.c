@@ -190,25 +190,11 @@ static void heap_pop(struct radixq *q)
     h->item[i] = last;
 }
 
-/* File a key above q->last into its bucket (see above). */
-static void bucket_add(struct radixq *q, struct rq_item it)
+/* A bucket's first item: the headers are never cleared, one is read only
+ * while its used bit is set. */
+__attribute__((noinline)) static void bucket_new(struct radixq *q, struct rq_item it, unsigned level,
+                                                 unsigned digit)
 {
-    unsigned level = (unsigned)(63 - __builtin_clzll(it.key ^ q->last)) / RQ_BITS;
-    unsigned digit = (unsigned)(it.key >> (level * RQ_BITS)) & (RQ_FANOUT - 1);
-    uint64_t *word = &q->used[level][digit / 64], bit = 1ull << (digit % 64);
-    if (*word & bit) {
-        struct rq_bucket *b = &q->b[level * RQ_FANOUT + digit];
-        if (it.key < b->min) {
-            b->min = it.key;
-            b->nmin = 1;
-        } else if (it.key == b->min) {
-            b->nmin++;
-        }
-        chain_add(q, b, it);
-        return;
-    }
-    /* A fresh header: the headers are never cleared, one is read only while
-     * its used bit is set. */
     if (!q->b)
         q->b = xmalloc(RQ_LEVELS * RQ_FANOUT * sizeof *q->b);
     struct rq_bucket *b = &q->b[level * RQ_FANOUT + digit];
@@ -217,9 +203,24 @@ static void bucket_add(struct radixq *q, struct rq_item it)
     b->head = b->tail = k;
     b->len = 1;
     b->min = it.key;
-    b->nmin = 1;
-    *word |= bit;
+    q->used[level][digit / 64] |= 1ull << (digit % 64);
     q->levels |= 1ull << level;
+}
+
+/* File a key above q->last into its bucket (see above); inlined in the
+ * loops that move items (refill has two). */
+__attribute__((always_inline)) static inline void bucket_add(struct radixq *q, struct rq_item it)
+{
+    unsigned level = (unsigned)(63 - __builtin_clzll(it.key ^ q->last)) / RQ_BITS;
+    unsigned digit = (unsigned)(it.key >> (level * RQ_BITS)) & (RQ_FANOUT - 1);
+    if (!(q->used[level][digit / 64] >> (digit % 64) & 1)) {
+        bucket_new(q, it, level, digit);
+        return;
+    }
+    struct rq_bucket *b = &q->b[level * RQ_FANOUT + digit];
+    if (it.key < b->min)
+        b->min = it.key;
+    chain_add(q, b, it);
 }
 
 /* The lowest non-empty bucket; q->levels must not be 0. */
@@ -426,17 +427,46 @@ static void to_spare(struct radixq *q, struct rq_block *k)
     q->spare = k;
 }
 
-/* Take the lowest non-empty bucket out of the bitmaps. */
-static struct rq_bucket *take_lowest(struct radixq *q)
+/* Take the lowest non-empty bucket out of the bitmaps; its level in *level. */
+static struct rq_bucket *take_lowest(struct radixq *q, int *level)
 {
-    int i = lowest_bucket(q), level = i / RQ_FANOUT, digit = i % RQ_FANOUT;
-    q->used[level][digit / 64] &= ~(1ull << (digit % 64));
+    int i = lowest_bucket(q), digit = i % RQ_FANOUT;
+    *level = i / RQ_FANOUT;
+    q->used[*level][digit / 64] &= ~(1ull << (digit % 64));
     bool empty = true;
     for (int w = 0; w < RQ_FANOUT / 64; w++)
-        empty = empty && !q->used[level][w];
+        empty = empty && !q->used[*level][w];
     if (empty)
-        q->levels &= ~(1ull << level);
+        q->levels &= ~(1ull << *level);
     return &q->b[i];
+}
+
+/* Room for `want` items in the short run's array (at most RQ_LONG):
+ * doubling, so that the array stops growing soon; it is kept. */
+static void run_room(struct radixq *q, size_t want)
+{
+    if (want <= q->run.cap)
+        return;
+    size_t cap = q->run.cap ? q->run.cap : 16;
+    while (cap < want)
+        cap *= 2;
+    reserve_exact(q, &q->run, cap < RQ_LONG ? cap : RQ_LONG);
+}
+
+/* The long run's blocks in a table: nb of them, chained from k. */
+static void run_table(struct radixq *q, struct rq_block *k, size_t n)
+{
+    size_t nb = (n + RQ_BLOCK - 1) / RQ_BLOCK;
+    struct rq_block **blk = xmalloc((nb ? nb : 1) * sizeof *blk);
+    q->bytes += nb * sizeof *blk;
+    if (q->bytes > q->peak_bytes)
+        q->peak_bytes = q->bytes;
+    for (size_t j = 0; j < nb; j++, k = k->next)
+        blk[j] = k;
+    q->run_blk = blk;
+    q->run_nblk = nb;
+    q->run_len = n;
+    q->run_cur = n ? &blk[0]->item[0] : NULL;
 }
 
 /*
@@ -444,86 +474,89 @@ static struct rq_bucket *take_lowest(struct radixq *q)
  * bucket.  Its blocks were written long ago, at random places: each one is
  * asked for whole two blocks ahead of the one being read, so that misses
  * overlap (not for a bucket of one block, the most common: it is read at
- * once).  The bucket knows how many of its items have its smallest key, so
- * the run's room is exact: a short run is copied into the run array, and
- * the bucket's blocks are reusable as soon as they are read; a long one is
- * written compactly into the first blocks of the chain (the write position
- * never passes the read position), which it keeps, and the others go to
- * the spare list as soon as they are read.
+ * once).  Each block goes to the spare list as soon as it is read, and the
+ * items that are not of the smallest key go to lower buckets, which take
+ * their blocks from there.  The smallest key's items, the run, go to the
+ * run's array while they fit in RQ_LONG; a bucket that may hold more goes
+ * on in blocks: the array is spilled into blocks from the spare list, and
+ * each later block is copied out and handed back before its items are
+ * filed, so that the run's blocks are always blocks just read (no second
+ * copy, no new slab).  A level-0 bucket holds one key only: a long one is
+ * the run as it stands, chain and all.
  */
 static void refill(struct radixq *q)
 {
-    struct rq_bucket *b = take_lowest(q);
+    int level;
+    struct rq_bucket *b = take_lowest(q, &level);
     uint64_t min = b->min;
-    size_t n = b->nmin, left = b->len, w = 0;
+    size_t left = b->len, w = 0;
     struct rq_block *k = b->head;
     b->head = b->tail = NULL;
-    b->len = b->nmin = 0;
+    b->len = 0;
     q->last = min;
     q->heap_tie = -1;
     q->run_at = 0;
-    q->run_len = n;
     if (k->next)
         prefetch_block(k->next);
-    if (n <= RQ_LONG) {
-        reserve_exact(q, &q->run, n);
-        struct rq_item *run = q->run.item;
-        while (k) {
-            if (k->next && k->next->next)
-                prefetch_block(k->next->next);
-            size_t m = left < RQ_BLOCK ? left : RQ_BLOCK;
+    if (level == 0 && left > RQ_LONG) {
+        for (struct rq_block *p = k; p; p = p->next)
+            if (p->next && p->next->next)
+                prefetch_block(p->next->next);
+        run_table(q, k, left);
+        sort_long(q->run_blk, left);
+        return;
+    }
+    struct rq_item *run = NULL;
+    /* the run in blocks, once it may be long: the first and the one written */
+    struct rq_block *rhead = NULL, *rtail = NULL;
+    while (k) {
+        if (k->next && k->next->next)
+            prefetch_block(k->next->next);
+        size_t m = left < RQ_BLOCK ? left : RQ_BLOCK;
+        struct rq_block *next = k->next;
+        if (!rhead && w + m <= RQ_LONG) {
+            run_room(q, w + m);
+            run = q->run.item;
             for (size_t j = 0; j < m; j++) {
                 if (k->item[j].key == min)
                     run[w++] = k->item[j];
                 else
                     bucket_add(q, k->item[j]);   /* a lower level */
             }
-            left -= m;
-            struct rq_block *next = k->next;
             to_spare(q, k);   /* read: reusable at once */
-            k = next;
-        }
-        sort_small(q, run, n);
-        q->run_cur = run;
-        return;
-    }
-    size_t nb = (n + RQ_BLOCK - 1) / RQ_BLOCK;
-    struct rq_block **blk = xmalloc(nb * sizeof *blk);
-    q->bytes += nb * sizeof *blk;
-    if (q->bytes > q->peak_bytes)
-        q->peak_bytes = q->bytes;
-    if (n == left) {   /* every item has the key (a level-0 bucket): the chain is the run */
-        for (size_t j = 0; j < nb; j++, k = k->next) {
-            if (k->next && k->next->next)
-                prefetch_block(k->next->next);
-            blk[j] = k;
-        }
-    } else {
-        for (size_t j = 0; k; j++) {
-            if (k->next && k->next->next)
-                prefetch_block(k->next->next);
-            struct rq_block *next = k->next;
-            if (j < nb)
-                blk[j] = k;
-            size_t m = left < RQ_BLOCK ? left : RQ_BLOCK;
-            for (size_t x = 0; x < m; x++) {
-                if (k->item[x].key == min) {
-                    AT(blk, w) = k->item[x];   /* w <= this position: block j or before */
-                    w++;
-                } else {
-                    bucket_add(q, k->item[x]);
+        } else {
+            if (!rhead) {   /* the array into blocks: w <= the items read, their blocks are spare */
+                rhead = rtail = new_block(q);
+                for (size_t j = 0; j < w; j++) {
+                    if (j && j % RQ_BLOCK == 0)
+                        rtail = rtail->next = new_block(q);
+                    rtail->item[j % RQ_BLOCK] = run[j];
                 }
             }
-            left -= m;
-            if (j >= nb)
-                to_spare(q, k);   /* the run does not reach it */
-            k = next;
+            struct rq_item item[RQ_BLOCK];
+            memcpy(item, k->item, m * sizeof *item);
+            to_spare(q, k);
+            for (size_t j = 0; j < m; j++) {
+                if (item[j].key == min) {
+                    if (w && w % RQ_BLOCK == 0)
+                        rtail = rtail->next = new_block(q);
+                    rtail->item[w++ % RQ_BLOCK] = item[j];
+                } else {
+                    bucket_add(q, item[j]);
+                }
+            }
         }
+        left -= m;
+        k = next;
     }
-    sort_long(blk, n);
-    q->run_blk = blk;
-    q->run_nblk = nb;
-    q->run_cur = &blk[0]->item[0];
+    if (!rhead) {
+        sort_small(q, run, w);
+        q->run_len = w;
+        q->run_cur = w ? run : NULL;
+        return;
+    }
+    run_table(q, rhead, w);
+    sort_long(q->run_blk, w);
 }
 
 /* Blocks [from, to) of the long run back to the spare list. */

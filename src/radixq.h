@@ -61,7 +61,6 @@ struct rq_bucket {
     struct rq_block *head, *tail;
     size_t len;
     uint64_t min;       /* the smallest key in it */
-    size_t nmin;        /* how many items have that key: the run it becomes */
 };
 
 /* A plain growing array (the short run, the heap). */

@@ -11,6 +11,7 @@
  * blocks): random and nearly sorted ties, pushes while they are popped,
  * rq_ahead across blocks, no second copy, rq_trim cutting into them.
  */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -265,8 +266,9 @@ static uint32_t *shuffled(struct rng *r, int n)
 
 /*
  * nrun items at time 1 (ties random, or nearly sorted: ascending with one
- * pair in 500 swapped), nnear at 1 + 1e-12 .. 3e-12 pushed among them (the
- * same bucket: the run is compacted as it is read), nfar at 2 .. 5.  Each
+ * pair in 500 swapped), nnear 1 to 3 ulps above 1 pushed among them (the
+ * same bucket: the run goes on in blocks as it is read; then buckets of
+ * one key, level 0, taken whole when long), nfar at 2 .. 5.  Each
  * pop pushes `later` items at a later time, and each pop of the run `eq`
  * (up to 3) at its time, ties a little after its own.  With
  * `ahead`, rq_ahead is checked at each pop against the reference (no equal
@@ -304,7 +306,7 @@ static void test_radixq_blocks(uint64_t seed, int nrun, int nearly, int nnear, i
                 tie -= 4;
             irun++;
         } else if (pick < (uint64_t)(nrun - irun + nnear - inear)) {
-            t = 1.0 + 1e-12 * (double)(1 + rng_below(&r, 3));
+            t = 1.0 + DBL_EPSILON * (double)(1 + rng_below(&r, 3));   /* level-0 buckets */
             tie = (uint32_t)inear++;
         } else {
             t = 2.0 + (double)rng_below(&r, 4);
@@ -362,7 +364,8 @@ static void test_radixq_blocks(uint64_t seed, int nrun, int nearly, int nnear, i
 }
 
 /* A long run costs no second copy: popping it allocates only its table of
- * block pointers (8 bytes a block), and hands its blocks back for reuse. */
+ * block pointers (8 bytes a block) and the short runs' array (at most
+ * RQ_LONG items, kept), and hands its blocks back for reuse. */
 static void test_radixq_one_copy(int nrun)
 {
     struct radixq *q = xmalloc(sizeof *q);
@@ -384,17 +387,20 @@ static void test_radixq_one_copy(int nrun)
     /* half popped: pushing as many later items takes the blocks handed back */
     for (int i = 0; i < nrun / 2 - RQ_BLOCK; i++)
         rq_push(q, 6.0, (uint32_t)i, -1);
-    ok(q->peak_bytes <= pushed + nblk * sizeof(struct rq_block *) && q->bytes == q->peak_bytes,
-       "radixq: a run of %d equal times is sorted where it lies (items %zu bytes, peak %zu, "
-       "%zu of it the block table), and refilled blocks are reused", nrun, pushed,
-       q->peak_bytes, nblk * sizeof(struct rq_block *));
+    size_t array = q->run.cap * sizeof(struct rq_item);
+    ok(q->run.cap <= RQ_LONG &&
+       q->peak_bytes <= pushed + nblk * sizeof(struct rq_block *) + array &&
+       q->bytes == q->peak_bytes,
+       "radixq: a run of %d equal times is sorted where it lies (items %zu bytes, peak %zu: "
+       "the block table %zu, the short runs' array %zu), and refilled blocks are reused", nrun,
+       pushed, q->peak_bytes, nblk * sizeof(struct rq_block *), array);
     for (int i = nrun / 2; i < nrun; i++) {
         const struct rq_item *it = rq_top(q);
         order += it && it->tie == (uint32_t)i && rq_time(it) == 5.0;
         rq_pop(q);
     }
     is_int(order, nrun, "radixq: the run of %d comes out by tie, every item once", nrun);
-    ok(q->bytes == pushed, "radixq: the block table is freed with the run");
+    ok(q->bytes == pushed + array, "radixq: the block table is freed with the run");
     free(perm);
     rq_free(q);
     free(q);
