@@ -287,7 +287,7 @@ static void test_radixq_blocks(uint64_t seed, int nrun, int nearly, int nnear, i
     enum { NK = sizeof ks / sizeof ks[0] };
     /* per pop and k: the tie rq_ahead gave, or UINT32_MAX for NULL */
     uint32_t *seen = ahead ? xmalloc((size_t)cap * NK * sizeof *seen) : NULL;
-    uint32_t *perm = shuffled(&r, nrun);
+    uint32_t *perm = shuffled(&r, nrun), *nperm = shuffled(&r, nnear);
     if (nearly)
         for (int i = 0; i + 1 < nrun; i += 500)
             perm[i] = 1;   /* marks a swap below */
@@ -307,7 +307,7 @@ static void test_radixq_blocks(uint64_t seed, int nrun, int nearly, int nnear, i
             irun++;
         } else if (pick < (uint64_t)(nrun - irun + nnear - inear)) {
             t = 1.0 + DBL_EPSILON * (double)(1 + rng_below(&r, 3));   /* level-0 buckets */
-            tie = (uint32_t)inear++;
+            tie = nperm[inear++];   /* random: the level-0 runs need sorting too */
         } else {
             t = 2.0 + (double)rng_below(&r, 4);
             tie = (uint32_t)ifar++;
@@ -356,6 +356,7 @@ static void test_radixq_blocks(uint64_t seed, int nrun, int nearly, int nnear, i
         is_int(ahead_bad, 0, "radixq: rq_ahead at 1 .. 130 places gives the run's next items "
                "across its blocks, NULL past its end (%d pops)", popped);
     free(perm);
+    free(nperm);
     free(seen);
     free(all);
     free(got);
