@@ -14,9 +14,15 @@
  * at or below `last` afterwards go into a binary heap on (key, tie) beside
  * the run.  Buckets are chains of blocks: a bucket being emptied hands each
  * block to the spare list as soon as it is read, and the buckets its items
- * go to take their blocks from there, so moving items costs no memory (the
- * run is the one copy: an array, sorted in place, or up to 4096 items
- * merged from its ascending stretches through a scratch array as long).
+ * go to take their blocks from there, so moving items costs no memory.
+ * Neither does the run: up to RQ_LONG items it is copied into an array
+ * (sorted in place, or merged from its ascending stretches through a
+ * scratch array as long) while the blocks they came from are reused at
+ * once; beyond that it goes on in blocks just read (refill), or is the
+ * bucket's own chain when the bucket holds one key (level 0), sorted in
+ * place across its blocks (flag_sort_blocks) and handed back block by block
+ * as it is popped (run_next).  rq_trim drops whole buckets, then the run's
+ * tail.
  */
 #include "radixq.h"
 

@@ -19,15 +19,20 @@
  * (in practice two or three): sequential passes over blocks instead of a
  * binary heap's cache misses at depth log n.  Memory: 16 bytes per item,
  * held in blocks of RQ_BLOCK items that a bucket being emptied hands back
- * at once for reuse (moving items down costs no memory; only the items of
- * the new smallest time are copied, once, into the run that sorts them,
- * and a run of up to 4096 items may be merged through a scratch array as
- * long), plus one partly filled block per bucket in use and 64 KB of bucket
- * headers, allocated with the first bucket and never cleared: a header is
- * written when its bucket gets its first item, so a small queue touches
- * only the pages of the buckets it uses.  Blocks are
+ * at once for reuse, so moving items down costs no memory.  Every item is
+ * held once: a run of the new smallest time up to RQ_LONG items is copied
+ * into an array of at most that many (64 KB, kept for the next runs, with
+ * a scratch array as long to merge its ascending stretches), a longer one
+ * stays in blocks -- the blocks it was read from, or blocks just read --
+ * sorted where it lies, each block handed back as it is popped; it costs a
+ * table of 8 bytes a block.  Plus one partly filled block per bucket in use
+ * and 64 KB of bucket headers, allocated with the first bucket and never
+ * cleared: a header is written when its bucket gets its first item, so a
+ * small queue touches only the pages of the buckets it uses.  Blocks are
  * cut from slabs that double up to 4 MB, the large ones on huge pages
  * (hugemem.h): a queue of millions of items is read at random places.
+ * Blocks handed back are reused, never freed before the queue: its memory
+ * is its largest size so far (peak_bytes counts slabs and arrays).
  * Times must not be NaN.
  */
 #ifndef HETCAST_RADIXQ_H
@@ -86,13 +91,14 @@ struct radixq {
     struct rq_slab *slabs;      /* where blocks come from; the first one is being used */
     /* The run: the items of key == last found by the last refill, sorted by
      * tie, items [run_at, run_len) still to come, the first at *run_cur
-     * (NULL when none is left).  A short one (up to RQ_LONG items) is an
-     * array, run.item; a long one stays in the blocks of the bucket it came
-     * from: item i is run_blk[i / RQ_BLOCK]->item[i % RQ_BLOCK], and the
-     * blocks before run_at's are back on the spare list. */
+     * (NULL when none is left).  A short one is an array, run.item (at most
+     * RQ_LONG items); one that may be longer (as far as the reading of its
+     * bucket can tell) stays in blocks: item i is run_blk[i / RQ_BLOCK]->
+     * item[i % RQ_BLOCK], and the blocks before run_at's are back on the
+     * spare list. */
     const struct rq_item *run_cur;
     size_t run_at, run_len;
-    struct rq_array run;        /* a short run's items (its len is not used) */
+    struct rq_array run;        /* a short run's items, kept (its len is not used) */
     struct rq_block **run_blk;  /* a long run's blocks, or NULL */
     size_t run_nblk;            /* entries of run_blk: the blocks of [0, run_len) */
     struct rq_array heap;       /* binary heap on (key, tie) of keys <= last pushed later */
@@ -115,8 +121,10 @@ void rq_pop(struct radixq *q);
 /* Remove the smallest item into *out if its time is <= limit; else return 0. */
 int rq_take(struct radixq *q, double limit, struct rq_item *out);
 /* Drop the largest items while at least `keep` smaller ones stay: whole
- * buckets, the highest first, so the items kept are the smallest ones and
- * some more.  For a caller that will pop at most `keep` more times and
+ * buckets, the highest first, then, once no bucket is left, the run's
+ * largest items (not those the heap's items of its time must follow), so
+ * the items kept are the smallest ones and some more.  Blocks go back to
+ * the spare list.  For a caller that will pop at most `keep` more times and
  * pushes nothing it would want before them; returns how many were dropped. */
 size_t rq_trim(struct radixq *q, size_t keep);
 /* The time an item was pushed with. */
