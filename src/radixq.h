@@ -77,7 +77,7 @@ struct rq_array {
 #define RQ_BITS 8                       /* a digit of the key */
 #define RQ_LEVELS (64 / RQ_BITS)
 #define RQ_FANOUT (1 << RQ_BITS)
-#define RQ_LONG 4096                    /* a run longer than this stays in its blocks */
+#define RQ_LONG 4096                    /* a run that may be longer is kept in blocks */
 
 struct radixq {
     uint64_t last;              /* key of the last minimum taken out of the buckets */
@@ -100,7 +100,7 @@ struct radixq {
     size_t run_at, run_len;
     struct rq_array run;        /* a short run's items, kept (its len is not used) */
     struct rq_block **run_blk;  /* a long run's blocks, or NULL */
-    size_t run_nblk;            /* entries of run_blk: the blocks of [0, run_len) */
+    size_t run_nblk;            /* entries of run_blk: the run's blocks as refill found it */
     struct rq_array heap;       /* binary heap on (key, tie) of keys <= last pushed later */
     int64_t heap_tie;           /* the largest tie pushed to the heap with key == last
                                    since the last refill, or -1 (rq_trim's bound) */
