@@ -677,6 +677,71 @@ static size_t trim_run(struct radixq *q, size_t cut)
     return old - n;
 }
 
+/* Put the k smallest items (by key, tie) of [lo, hi) of a bucket's blocks
+ * first: quickselect, the middle of three as pivot. */
+static void select_blocks(struct rq_block **blk, size_t lo, size_t hi, size_t k)
+{
+    while (hi - lo > 16) {
+        struct rq_item a = AT(blk, lo), b = AT(blk, lo + (hi - lo) / 2), c = AT(blk, hi - 1);
+        struct rq_item pivot = less(&a, &b) ? (less(&b, &c) ? b : less(&a, &c) ? c : a)
+                                            : (less(&a, &c) ? a : less(&b, &c) ? c : b);
+        size_t i = lo, j = hi - 1;
+        for (;;) {
+            while (less(&AT(blk, i), &pivot))
+                i++;
+            while (less(&pivot, &AT(blk, j)))
+                j--;
+            if (i >= j)
+                break;
+            struct rq_item t = AT(blk, i);
+            AT(blk, i) = AT(blk, j);
+            AT(blk, j) = t;
+            i++;
+            j--;
+        }
+        /* [lo, j] <= pivot <= [j + 1, hi) */
+        if (k <= j - lo)
+            hi = j + 1;
+        else if (k > j + 1 - lo) {
+            k -= j + 1 - lo;
+            lo = j + 1;
+        } else {
+            return;
+        }
+    }
+    for (size_t x = lo + 1; x < hi; x++) {   /* a few left: insertion sort */
+        struct rq_item t = AT(blk, x);
+        size_t y = x;
+        for (; y > lo && less(&t, &AT(blk, y - 1)); y--)
+            AT(blk, y) = AT(blk, y - 1);
+        AT(blk, y) = t;
+    }
+}
+
+/* Keep the `need` (>= 1) smallest items of bucket b, the highest one left,
+ * and drop the others, their blocks to the spare list; returns how many. */
+static size_t cut_bucket(struct radixq *q, struct rq_bucket *b, size_t need)
+{
+    size_t n = b->len, nb = (n + RQ_BLOCK - 1) / RQ_BLOCK, keep = (need + RQ_BLOCK - 1) / RQ_BLOCK;
+    struct rq_block **blk = xmalloc(nb * sizeof *blk);
+    q->bytes += nb * sizeof *blk;
+    if (q->bytes > q->peak_bytes)
+        q->peak_bytes = q->bytes;
+    struct rq_block *k = b->head;
+    for (size_t j = 0; j < nb; j++, k = k->next)
+        blk[j] = k;
+    select_blocks(blk, 0, n, need);
+    for (size_t j = keep; j < nb; j++)
+        to_spare(q, blk[j]);
+    b->tail = blk[keep - 1];
+    b->tail->next = NULL;
+    b->len = need;
+    free(blk);
+    q->bytes -= nb * sizeof *blk;
+    q->len -= n - need;
+    return n - need;
+}
+
 size_t rq_trim(struct radixq *q, size_t keep)
 {
     size_t dropped = 0;
@@ -686,8 +751,14 @@ size_t rq_trim(struct radixq *q, size_t keep)
             w--;
         int digit = w * 64 + 63 - __builtin_clzll(q->used[level][w]);
         struct rq_bucket *b = &q->b[level * RQ_FANOUT + digit];
-        if (q->len - b->len < keep)
+        if (q->len - b->len < keep) {
+            /* Some of it is needed: the largest go when they are half of
+             * it or more (a pass over the bucket for each half dropped). */
+            size_t cut = q->len - keep;
+            if (cut >= RQ_BLOCK && 2 * cut >= b->len)
+                dropped += cut_bucket(q, b, b->len - cut);
             break;
+        }
         /* Its blocks, all at once, to the spare list: the chain's tail
          * points at what was there. */
         b->tail->next = q->spare;

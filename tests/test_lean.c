@@ -408,6 +408,88 @@ static void test_radixq_one_copy(int nrun)
 }
 
 /*
+ * rq_trim cutting inside the highest bucket: n items at times in [1, 2)
+ * on a grid of `grid` values (one bucket at first, many equal times: the
+ * cut orders by tie too), `popped` taken, then a trim to `keep`.  With
+ * nothing popped, when the items beyond `keep` are half the bucket or more
+ * the cut is exact (after a refill, half of the highest bucket left); what
+ * stays must be the smallest, in order, and later pushes reuse the blocks
+ * of the cut without touching it.
+ */
+static void test_radixq_trim_bucket(uint64_t seed, int n, int grid, int popped, int keep)
+{
+    struct radixq *q = xmalloc(sizeof *q);
+    rq_init(q);
+    struct rng r;
+    rng_seed(&r, seed);
+    struct ref *all = xmalloc((size_t)n * sizeof *all);
+    uint32_t *perm = shuffled(&r, n);
+    for (int i = 0; i < n; i++) {
+        all[i] = (struct ref){1.0 + (double)rng_below(&r, (uint64_t)grid) / grid, perm[i], i};
+        rq_push(q, all[i].t, all[i].tie, all[i].val);
+    }
+    qsort(all, (size_t)n, sizeof *all, ref_cmp);
+    int same = pop_matching(q, all, popped);
+    size_t before = q->len, dropped = rq_trim(q, (size_t)keep);
+    int kept = (int)q->len;
+    ok(q->len + dropped == before && q->len >= (size_t)keep &&
+       (popped > 0 || 2 * (before - (size_t)keep) < before || q->len == (size_t)keep),
+       "radixq: trim of %zu on %d times to %d: %d kept", before, grid, keep, kept);
+    for (int i = 0; i < 2 * n; i++)
+        rq_push(q, 10.0 + (double)(i % 5), (uint32_t)i, -1 - i);
+    int good = 0;
+    for (int i = popped; i < popped + kept; i++) {
+        struct rq_item it;
+        good += rq_take(q, INFINITY, &it) && rq_time(&it) == all[i].t && it.tie == all[i].tie &&
+                it.val == all[i].val;
+    }
+    const struct rq_item *next = rq_top(q);
+    ok(same == popped && good == kept && next && rq_time(next) == 10.0,
+       "radixq: after a trim inside a bucket the %d smallest come out, in order (%d good)", kept,
+       good);
+    free(perm);
+    free(all);
+    rq_free(q);
+    free(q);
+}
+
+/* The cut inside a bucket on many sizes: 600 queues of 130 to 3130 items
+ * at 2 to 2^20 distinct times in [1, 2), each trimmed to at most half, so
+ * the cut is exact; each drained and compared with a sort. */
+static void test_radixq_trim_many(void)
+{
+    struct rng r;
+    rng_seed(&r, 90);
+    static const int grids[] = {2, 5, 100, 1 << 20};
+    int bad = 0, rounds = 600;
+    struct ref *all = xmalloc(3130 * sizeof *all);
+    for (int round = 0; round < rounds; round++) {
+        struct radixq *q = xmalloc(sizeof *q);
+        rq_init(q);
+        int n = 130 + (int)rng_below(&r, 3001), grid = grids[round % 4];
+        int keep = 1 + (int)rng_below(&r, (uint64_t)n / 2);
+        for (int i = 0; i < n; i++) {
+            all[i] = (struct ref){1.0 + (double)rng_below(&r, (uint64_t)grid) / grid,
+                                  (uint32_t)rng_below(&r, 1u << 30) << 2 | (uint32_t)(i & 3), i};
+            rq_push(q, all[i].t, all[i].tie, all[i].val);
+        }
+        qsort(all, (size_t)n, sizeof *all, ref_cmp);
+        rq_trim(q, (size_t)keep);
+        int good = q->len == (size_t)keep;
+        for (int i = 0; i < keep; i++) {
+            struct rq_item it;
+            good += rq_take(q, INFINITY, &it) && rq_time(&it) == all[i].t && it.tie == all[i].tie;
+        }
+        bad += good != keep + 1;
+        rq_free(q);
+        free(q);
+    }
+    is_int(bad, 0, "radixq: %d cuts inside a bucket (130 to 3130 items, 2 to 2^20 times) keep "
+           "exactly the smallest", rounds);
+    free(all);
+}
+
+/*
  * rq_trim cutting into a long run: nrun items at time 1 and a few later,
  * `popped` taken, then neq pushed at time 1 (the heap, ties in among the
  * run's), then a trim to `keep`.  What stays must be exactly the smallest
@@ -931,6 +1013,13 @@ int main(void)
     test_radixq_trim_run(73, 50000, 64 * 3, 0, 64 * 5); /* cut on a block boundary */
     test_radixq_trim_run(74, 50000, 100, 300, 20000);  /* heap items of the run's time */
     test_radixq_trim_run(75, 9000, 10, 5, 100);
+    test_radixq_trim_bucket(80, 50000, 1 << 20, 0, 20000);   /* distinct times, mostly */
+    test_radixq_trim_bucket(81, 50000, 7, 0, 20000);         /* 7 times: ties decide */
+    test_radixq_trim_bucket(82, 50000, 3, 0, 1);
+    test_radixq_trim_bucket(83, 50000, 1000, 0, 30000);      /* less than half beyond */
+    test_radixq_trim_bucket(84, 50000, 50, 2000, 10000);     /* after a refill */
+    test_radixq_trim_bucket(85, 100000, 1 << 16, 0, 64 * 700); /* on a block boundary */
+    test_radixq_trim_many();
     test_fnf_reference();
     test_sort_nodes();
     test_full_vs_lean();
