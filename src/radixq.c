@@ -21,7 +21,7 @@
  * once; beyond that it goes on in blocks just read (refill), or is the
  * bucket's own chain when the bucket holds one key (level 0), sorted in
  * place across its blocks (flag_sort_blocks) and handed back block by block
- * as it is popped (run_next).  rq_trim drops whole buckets, then the run's
+ * as it is popped (run_step).  rq_trim drops whole buckets, then the run's
  * tail.
  */
 #include "radixq.h"
@@ -346,49 +346,112 @@ static void sort_small(struct radixq *q, struct rq_item *a, size_t n)
     }
 }
 
-/* Item i of a long run, in its blocks. */
-#define AT(blk, i) ((blk)[(i) / RQ_BLOCK]->item[(i) % RQ_BLOCK])
-
 /*
- * flag_sort on a long run where it lies, items [lo, lo + n) of its blocks:
- * the same American flag sort, each position read through the block
- * pointers.  A stretch of up to 32 items is sorted in a local copy.
+ * American flag sort: an in-place radix sort on the tie's bytes from `shift`
+ * down, for long runs (one event time shared by a whole class of identical
+ * nodes): no scratch array.  Here on an array: a stretch of a long run
+ * copied out of its blocks (flag_sort_blocks).
  */
-static void flag_sort_blocks(struct rq_block **blk, size_t lo, size_t n, int shift)
+static void flag_sort(struct rq_item *a, size_t n, int shift)
 {
     if (n <= 32) {
-        struct rq_item a[32];
-        for (size_t i = 0; i < n; i++)
-            a[i] = AT(blk, lo + i);
-        insertion_sort(a, n);
-        for (size_t i = 0; i < n; i++)
-            AT(blk, lo + i) = a[i];
+        insertion_sort(a, n);   /* the bytes above shift are equal: compare whole ties */
         return;
     }
     size_t count[256] = {0}, next[256], end[256];
-    for (size_t i = lo; i < lo + n; i++)
-        count[AT(blk, i).tie >> shift & 0xffu]++;
-    size_t at = lo;
+    for (size_t i = 0; i < n; i++)
+        count[a[i].tie >> shift & 0xffu]++;
+    size_t at = 0;
     for (int b = 0; b < 256; b++) {
         next[b] = at;
         at += count[b];
         end[b] = at;
     }
     for (int b = 0; b < 256; b++)
-        while (next[b] < end[b]) {
-            struct rq_item x = AT(blk, next[b]);
+        while (next[b] < end[b]) {   /* cycle each misplaced item to its byte's area */
+            struct rq_item x = a[next[b]];
             unsigned d = x.tie >> shift & 0xffu;
             while (d != (unsigned)b) {
-                struct rq_item *slot = &AT(blk, next[d]);
-                struct rq_item y = *slot;
-                *slot = x;
-                next[d]++;
+                struct rq_item y = a[next[d]];
+                a[next[d]++] = x;
                 x = y;
                 d = x.tie >> shift & 0xffu;
             }
-            AT(blk, next[b]) = x;
-            next[b]++;
+            a[next[b]++] = x;
         }
+    if (shift == 0)
+        return;
+    size_t lo = 0;
+    for (int b = 0; b < 256; lo += count[b], b++)
+        if (count[b] > 1)
+            flag_sort(a + lo, count[b], shift - 8);
+}
+
+/* Item i of a long run, in its blocks. */
+#define AT(blk, i) ((blk)[(i) / RQ_BLOCK]->item[(i) % RQ_BLOCK])
+
+/*
+ * flag_sort on a long run where it lies, items [lo, lo + n) of its blocks:
+ * the same American flag sort, each position read through the block
+ * pointers, down to stretches of SORT_LOCAL items, sorted in a local copy.
+ */
+#define SORT_LOCAL 1024   /* items: a stretch this short is sorted in a local copy */
+
+/* Sort items [lo, lo + n) of a long run, n <= SORT_LOCAL, in a copy on the
+ * stack (16 KB): sequential copies instead of a pointer a position. */
+__attribute__((noinline)) static void sort_local(struct rq_block **blk, size_t lo, size_t n,
+                                                 int shift)
+{
+    struct rq_item a[SORT_LOCAL];
+    for (size_t i = 0; i < n;) {   /* block by block */
+        size_t at = (lo + i) % RQ_BLOCK, m = RQ_BLOCK - at < n - i ? RQ_BLOCK - at : n - i;
+        memcpy(a + i, &blk[(lo + i) / RQ_BLOCK]->item[at], m * sizeof *a);
+        i += m;
+    }
+    flag_sort(a, n, shift);
+    for (size_t i = 0; i < n;) {
+        size_t at = (lo + i) % RQ_BLOCK, m = RQ_BLOCK - at < n - i ? RQ_BLOCK - at : n - i;
+        memcpy(&blk[(lo + i) / RQ_BLOCK]->item[at], a + i, m * sizeof *a);
+        i += m;
+    }
+}
+
+static void flag_sort_blocks(struct rq_block **blk, size_t lo, size_t n, int shift)
+{
+    if (n <= SORT_LOCAL) {
+        sort_local(blk, lo, n, shift);
+        return;
+    }
+    /* next[b]: the next position of byte b's area; at[b]: that item, read
+     * through the table only when a block boundary is crossed */
+    size_t count[256] = {0}, next[256], end[256], stop = lo + n;
+    struct rq_item *at[256];
+    for (size_t i = lo; i < stop; i++)
+        count[AT(blk, i).tie >> shift & 0xffu]++;
+    size_t pos = lo;
+    for (int b = 0; b < 256; b++) {
+        next[b] = pos;
+        at[b] = pos < stop ? &AT(blk, pos) : NULL;
+        pos += count[b];
+        end[b] = pos;
+    }
+#define ADVANCE(d) (++next[d] % RQ_BLOCK ? (void)at[d]++ \
+                    : (void)(at[d] = next[d] < stop ? &AT(blk, next[d]) : NULL))
+    for (int b = 0; b < 256; b++)
+        while (next[b] < end[b]) {   /* cycle each misplaced item to its byte's area */
+            struct rq_item x = *at[b];
+            unsigned d = x.tie >> shift & 0xffu;
+            while (d != (unsigned)b) {
+                struct rq_item y = *at[d];
+                *at[d] = x;
+                ADVANCE(d);
+                x = y;
+                d = x.tie >> shift & 0xffu;
+            }
+            *at[b] = x;
+            ADVANCE(b);
+        }
+#undef ADVANCE
     if (shift == 0)
         return;
     for (int b = 0; b < 256; lo += count[b], b++)
@@ -586,21 +649,18 @@ static void run_end(struct radixq *q)
     q->run_at = q->run_len = 0;
 }
 
-/* The run's head was taken: move on, handing a long run's blocks back as
- * they are used up. */
-static void run_next(struct radixq *q)
+/* The run's head was taken and run_at moved on to i: at the end of a long
+ * run's block, or of the run (the rare cases of take_out). */
+__attribute__((noinline)) static void run_step(struct radixq *q, size_t i)
 {
-    size_t i = ++q->run_at;
-    if (__builtin_expect(i < q->run_len && (!q->run_blk || i % RQ_BLOCK), 1)) {
-        q->run_cur++;
-        return;
-    }
     if (q->run_blk && i % RQ_BLOCK == 0)
-        to_spare(q, q->run_blk[i / RQ_BLOCK - 1]);
+        to_spare(q, q->run_blk[i / RQ_BLOCK - 1]);   /* used up: reusable */
     if (i == q->run_len)
         run_end(q);
-    else
+    else if (q->run_blk && i % RQ_BLOCK == 0)
         q->run_cur = &q->run_blk[i / RQ_BLOCK]->item[0];
+    else
+        q->run_cur++;
 }
 
 /* The smallest item: the run's head or the heap's top; NULL if both are empty. */
@@ -636,10 +696,15 @@ double rq_min_time(const struct radixq *q)
 static void take_out(struct radixq *q, const struct rq_item *it)
 {
     q->len--;
-    if (it == q->run_cur)
-        run_next(q);
-    else
+    if (it == q->run_cur) {
+        size_t i = ++q->run_at;
+        if (__builtin_expect(i < q->run_len && (!q->run_blk || i % RQ_BLOCK), 1))
+            q->run_cur++;
+        else
+            run_step(q, i);
+    } else {
         heap_pop(q);
+    }
 }
 
 void rq_pop(struct radixq *q)
