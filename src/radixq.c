@@ -69,7 +69,8 @@ void rq_free(struct radixq *q)
         q->slabs = next;
     }
     free(q->run.item);
-    free(q->run_blk);
+    free(q->blk_table);
+    free(q->cut_table);
     free(q->heap.item);
     free(q->tmp.item);
     free(q->b);
@@ -522,18 +523,28 @@ static void run_room(struct radixq *q, size_t want)
     reserve_exact(q, &q->run, cap < RQ_LONG ? cap : RQ_LONG);
 }
 
+/* A block table of at least nb entries in *table (kept, growing by half). */
+static struct rq_block **table(struct radixq *q, struct rq_block ***table, size_t *cap, size_t nb)
+{
+    if (nb > *cap) {
+        size_t want = nb > *cap + *cap / 2 ? nb : *cap + *cap / 2;
+        *table = xrealloc(*table, want * sizeof **table);
+        q->bytes += (want - *cap) * sizeof **table;
+        if (q->bytes > q->peak_bytes)
+            q->peak_bytes = q->bytes;
+        *cap = want;
+    }
+    return *table;
+}
+
 /* The long run's blocks in a table: nb of them, chained from k. */
 static void run_table(struct radixq *q, struct rq_block *k, size_t n)
 {
     size_t nb = (n + RQ_BLOCK - 1) / RQ_BLOCK;
-    struct rq_block **blk = xmalloc((nb ? nb : 1) * sizeof *blk);
-    q->bytes += nb * sizeof *blk;
-    if (q->bytes > q->peak_bytes)
-        q->peak_bytes = q->bytes;
+    struct rq_block **blk = table(q, &q->blk_table, &q->blk_cap, nb);
     for (size_t j = 0; j < nb; j++, k = k->next)
         blk[j] = k;
     q->run_blk = blk;
-    q->run_nblk = nb;
     q->run_len = n;
     q->run_cur = n ? &blk[0]->item[0] : NULL;
 }
@@ -640,10 +651,7 @@ static void run_end(struct radixq *q)
 {
     if (q->run_blk) {
         run_give_back(q, q->run_at / RQ_BLOCK, (q->run_len + RQ_BLOCK - 1) / RQ_BLOCK);
-        free(q->run_blk);
-        q->bytes -= q->run_nblk * sizeof *q->run_blk;
         q->run_blk = NULL;
-        q->run_nblk = 0;
     }
     q->run_cur = NULL;
     q->run_at = q->run_len = 0;
@@ -788,10 +796,7 @@ static void select_blocks(struct rq_block **blk, size_t lo, size_t hi, size_t k)
 static size_t cut_bucket(struct radixq *q, struct rq_bucket *b, size_t need)
 {
     size_t n = b->len, nb = (n + RQ_BLOCK - 1) / RQ_BLOCK, keep = (need + RQ_BLOCK - 1) / RQ_BLOCK;
-    struct rq_block **blk = xmalloc(nb * sizeof *blk);
-    q->bytes += nb * sizeof *blk;
-    if (q->bytes > q->peak_bytes)
-        q->peak_bytes = q->bytes;
+    struct rq_block **blk = table(q, &q->cut_table, &q->cut_cap, nb);
     struct rq_block *k = b->head;
     for (size_t j = 0; j < nb; j++, k = k->next)
         blk[j] = k;
@@ -801,8 +806,6 @@ static size_t cut_bucket(struct radixq *q, struct rq_bucket *b, size_t need)
     b->tail = blk[keep - 1];
     b->tail->next = NULL;
     b->len = need;
-    free(blk);
-    q->bytes -= nb * sizeof *blk;
     q->len -= n - need;
     return n - need;
 }

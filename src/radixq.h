@@ -99,8 +99,11 @@ struct radixq {
     const struct rq_item *run_cur;
     size_t run_at, run_len;
     struct rq_array run;        /* a short run's items, kept (its len is not used) */
-    struct rq_block **run_blk;  /* a long run's blocks, or NULL */
-    size_t run_nblk;            /* entries of run_blk: the run's blocks as refill found it */
+    struct rq_block **run_blk;  /* a long run's blocks (in blk_table), or NULL */
+    struct rq_block **blk_table, **cut_table;   /* block tables of long runs and of
+                                   rq_trim's cuts, kept (a malloc and free each time
+                                   would fault fresh pages in) */
+    size_t blk_cap, cut_cap;
     struct rq_array heap;       /* binary heap on (key, tie) of keys <= last pushed later */
     int64_t heap_tie;           /* the largest tie pushed to the heap with key == last
                                    since the last refill, or -1 (rq_trim's bound) */

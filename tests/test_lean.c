@@ -366,7 +366,7 @@ static void test_radixq_blocks(uint64_t seed, int nrun, int nearly, int nnear, i
 
 /* A long run costs no second copy: popping it allocates only its table of
  * block pointers (8 bytes a block) and the short runs' array (at most
- * RQ_LONG items, kept), and hands its blocks back for reuse. */
+ * RQ_LONG items), both kept, and hands its blocks back for reuse. */
 static void test_radixq_one_copy(int nrun)
 {
     struct radixq *q = xmalloc(sizeof *q);
@@ -389,7 +389,7 @@ static void test_radixq_one_copy(int nrun)
     for (int i = 0; i < nrun / 2 - RQ_BLOCK; i++)
         rq_push(q, 6.0, (uint32_t)i, -1);
     size_t array = q->run.cap * sizeof(struct rq_item);
-    ok(q->run.cap <= RQ_LONG &&
+    ok(q->run.cap <= RQ_LONG && q->blk_cap == nblk &&
        q->peak_bytes <= pushed + nblk * sizeof(struct rq_block *) + array &&
        q->bytes == q->peak_bytes,
        "radixq: a run of %d equal times is sorted where it lies (items %zu bytes, peak %zu: "
@@ -401,7 +401,8 @@ static void test_radixq_one_copy(int nrun)
         rq_pop(q);
     }
     is_int(order, nrun, "radixq: the run of %d comes out by tie, every item once", nrun);
-    ok(q->bytes == pushed + array, "radixq: the block table is freed with the run");
+    ok(q->bytes == pushed + array + nblk * sizeof(struct rq_block *) && q->run_blk == NULL,
+       "radixq: nothing more after the run, its block table kept for the next");
     free(perm);
     rq_free(q);
     free(q);
