@@ -523,18 +523,18 @@ static void run_room(struct radixq *q, size_t want)
     reserve_exact(q, &q->run, cap < RQ_LONG ? cap : RQ_LONG);
 }
 
-/* A block table of at least nb entries in *table (kept, growing by half). */
-static struct rq_block **table(struct radixq *q, struct rq_block ***table, size_t *cap, size_t nb)
+/* A block table of at least nb entries in *tab (kept, growing by half). */
+static struct rq_block **table(struct radixq *q, struct rq_block ***tab, size_t *cap, size_t nb)
 {
     if (nb > *cap) {
         size_t want = nb > *cap + *cap / 2 ? nb : *cap + *cap / 2;
-        *table = xrealloc(*table, want * sizeof **table);
-        q->bytes += (want - *cap) * sizeof **table;
+        *tab = xrealloc(*tab, want * sizeof **tab);
+        q->bytes += (want - *cap) * sizeof **tab;
         if (q->bytes > q->peak_bytes)
             q->peak_bytes = q->bytes;
         *cap = want;
     }
-    return *table;
+    return *tab;
 }
 
 /* The long run's blocks in a table: nb of them, chained from k. */
