@@ -14,9 +14,15 @@
  * at or below `last` afterwards go into a binary heap on (key, tie) beside
  * the run.  Buckets are chains of blocks: a bucket being emptied hands each
  * block to the spare list as soon as it is read, and the buckets its items
- * go to take their blocks from there, so moving items costs no memory (the
- * run is the one copy: an array, sorted in place, or up to 4096 items
- * merged from its ascending stretches through a scratch array as long).
+ * go to take their blocks from there, so moving items costs no memory.
+ * Neither does the run: up to RQ_LONG items it is copied into an array
+ * (sorted in place, or merged from its ascending stretches through a
+ * scratch array as long) while the blocks they came from are reused at
+ * once; beyond that it goes on in blocks just read (refill), or is the
+ * bucket's own chain when the bucket holds one key (level 0), sorted in
+ * place across its blocks (flag_sort_blocks) and handed back block by block
+ * as it is popped (run_step).  rq_trim drops whole buckets, then the run's
+ * tail.
  */
 #include "radixq.h"
 
@@ -26,8 +32,6 @@
 
 #include "diag.h"
 #include "hugemem.h"
-
-#define BIG 4096   /* items: a run or heap array this large is freed when done */
 
 static uint64_t key_of(double t)
 {
@@ -54,6 +58,7 @@ void rq_init(struct radixq *q)
 {
     memset(q, 0, sizeof *q);
     q->last = key_of(0.0);
+    q->heap_tie = -1;
 }
 
 void rq_free(struct radixq *q)
@@ -64,6 +69,8 @@ void rq_free(struct radixq *q)
         q->slabs = next;
     }
     free(q->run.item);
+    free(q->blk_table);
+    free(q->cut_table);
     free(q->heap.item);
     free(q->tmp.item);
     free(q->b);
@@ -84,12 +91,16 @@ static void reserve(struct radixq *q, struct rq_array *b, size_t want)
     b->cap = cap;
 }
 
-static void release(struct radixq *q, struct rq_array *b)
+/* Room for exactly `want` items (a count known in advance). */
+static void reserve_exact(struct radixq *q, struct rq_array *b, size_t want)
 {
-    q->bytes -= b->cap * sizeof *b->item;
-    free(b->item);
-    b->item = NULL;
-    b->cap = b->len = 0;
+    if (want <= b->cap)
+        return;
+    b->item = xrealloc(b->item, want * sizeof *b->item);
+    q->bytes += (want - b->cap) * sizeof *b->item;
+    if (q->bytes > q->peak_bytes)
+        q->peak_bytes = q->bytes;
+    b->cap = want;
 }
 
 static void append(struct radixq *q, struct rq_array *b, struct rq_item it)
@@ -168,8 +179,10 @@ static void heap_pop(struct radixq *q)
     struct rq_array *h = &q->heap;
     struct rq_item last = h->item[--h->len];
     size_t n = h->len, i = 0;
-    if (n == 0)
+    if (n == 0) {
+        q->heap_tie = -1;
         return;
+    }
     for (;;) {
         size_t c = 2 * i + 1;
         if (c >= n)
@@ -184,21 +197,11 @@ static void heap_pop(struct radixq *q)
     h->item[i] = last;
 }
 
-/* File a key above q->last into its bucket (see above). */
-static void bucket_add(struct radixq *q, struct rq_item it)
+/* A bucket's first item: the headers are never cleared, one is read only
+ * while its used bit is set. */
+__attribute__((noinline)) static void bucket_new(struct radixq *q, struct rq_item it, unsigned level,
+                                                 unsigned digit)
 {
-    unsigned level = (unsigned)(63 - __builtin_clzll(it.key ^ q->last)) / RQ_BITS;
-    unsigned digit = (unsigned)(it.key >> (level * RQ_BITS)) & (RQ_FANOUT - 1);
-    uint64_t *word = &q->used[level][digit / 64], bit = 1ull << (digit % 64);
-    if (*word & bit) {
-        struct rq_bucket *b = &q->b[level * RQ_FANOUT + digit];
-        if (it.key < b->min)
-            b->min = it.key;
-        chain_add(q, b, it);
-        return;
-    }
-    /* A fresh header: the headers are never cleared, one is read only while
-     * its used bit is set. */
     if (!q->b)
         q->b = xmalloc(RQ_LEVELS * RQ_FANOUT * sizeof *q->b);
     struct rq_bucket *b = &q->b[level * RQ_FANOUT + digit];
@@ -207,8 +210,24 @@ static void bucket_add(struct radixq *q, struct rq_item it)
     b->head = b->tail = k;
     b->len = 1;
     b->min = it.key;
-    *word |= bit;
+    q->used[level][digit / 64] |= 1ull << (digit % 64);
     q->levels |= 1ull << level;
+}
+
+/* File a key above q->last into its bucket (see above); inlined in the
+ * loops that move items (refill has two). */
+__attribute__((always_inline)) static inline void bucket_add(struct radixq *q, struct rq_item it)
+{
+    unsigned level = (unsigned)(63 - __builtin_clzll(it.key ^ q->last)) / RQ_BITS;
+    unsigned digit = (unsigned)(it.key >> (level * RQ_BITS)) & (RQ_FANOUT - 1);
+    if (!(q->used[level][digit / 64] >> (digit % 64) & 1)) {
+        bucket_new(q, it, level, digit);
+        return;
+    }
+    struct rq_bucket *b = &q->b[level * RQ_FANOUT + digit];
+    if (it.key < b->min)
+        b->min = it.key;
+    chain_add(q, b, it);
 }
 
 /* The lowest non-empty bucket; q->levels must not be 0. */
@@ -224,8 +243,11 @@ void rq_push(struct radixq *q, double time, uint32_t tie, int32_t val)
 {
     struct rq_item it = {key_of(time), tie, val};
     q->len++;
-    if (it.key <= q->last)
+    if (it.key <= q->last) {
+        if (it.key == q->last && (int64_t)it.tie > q->heap_tie)
+            q->heap_tie = it.tie;
         heap_push(q, it);
+    }
     else
         bucket_add(q, it);
 }
@@ -271,47 +293,6 @@ static void quick_sort(struct rq_item *a, size_t n)
         }
     }
     insertion_sort(a, n);
-}
-
-/*
- * American flag sort: an in-place radix sort on the tie's bytes from `shift`
- * down, for long runs (one event time shared by a whole class of identical
- * nodes): no scratch array, so a run of a million items costs no second
- * copy.
- */
-static void flag_sort(struct rq_item *a, size_t n, int shift)
-{
-    if (n <= 32) {
-        insertion_sort(a, n);   /* the bytes above shift are equal: compare whole ties */
-        return;
-    }
-    size_t count[256] = {0}, next[256], end[256];
-    for (size_t i = 0; i < n; i++)
-        count[a[i].tie >> shift & 0xffu]++;
-    size_t at = 0;
-    for (int b = 0; b < 256; b++) {
-        next[b] = at;
-        at += count[b];
-        end[b] = at;
-    }
-    for (int b = 0; b < 256; b++)
-        while (next[b] < end[b]) {   /* cycle each misplaced item to its byte's area */
-            struct rq_item x = a[next[b]];
-            unsigned d = x.tie >> shift & 0xffu;
-            while (d != (unsigned)b) {
-                struct rq_item y = a[next[d]];
-                a[next[d]++] = x;
-                x = y;
-                d = x.tie >> shift & 0xffu;
-            }
-            a[next[b]++] = x;
-        }
-    if (shift == 0)
-        return;
-    size_t lo = 0;
-    for (int b = 0; b < 256; lo += count[b], b++)
-        if (count[b] > 1)
-            flag_sort(a + lo, count[b], shift - 8);
 }
 
 /* Merge the ascending runs a[0..m) and a[m..n) by tie, through tmp. */
@@ -366,31 +347,142 @@ static void sort_small(struct radixq *q, struct rq_item *a, size_t n)
     }
 }
 
-/* Sort the run by tie: ascending stretches merged or quicksort up to a few
- * thousand items, an in-place radix sort beyond, from the highest byte that
- * is not the same in all. */
-static void sort_run(struct radixq *q)
+/*
+ * American flag sort: an in-place radix sort on the tie's bytes from `shift`
+ * down, for long runs (one event time shared by a whole class of identical
+ * nodes): no scratch array.  Here on an array: a stretch of a long run
+ * copied out of its blocks (flag_sort_blocks).
+ */
+static void flag_sort(struct rq_item *a, size_t n, int shift)
 {
-    struct rq_item *a = q->run.item;
-    size_t n = q->run.len;
-    if (n <= 4096) {
-        sort_small(q, a, n);
+    if (n <= 32) {
+        insertion_sort(a, n);   /* the bytes above shift are equal: compare whole ties */
         return;
     }
+    size_t count[256] = {0}, next[256], end[256];
+    for (size_t i = 0; i < n; i++)
+        count[a[i].tie >> shift & 0xffu]++;
+    size_t at = 0;
+    for (int b = 0; b < 256; b++) {
+        next[b] = at;
+        at += count[b];
+        end[b] = at;
+    }
+    for (int b = 0; b < 256; b++)
+        while (next[b] < end[b]) {   /* cycle each misplaced item to its byte's area */
+            struct rq_item x = a[next[b]];
+            unsigned d = x.tie >> shift & 0xffu;
+            while (d != (unsigned)b) {
+                struct rq_item y = a[next[d]];
+                a[next[d]++] = x;
+                x = y;
+                d = x.tie >> shift & 0xffu;
+            }
+            a[next[b]++] = x;
+        }
+    if (shift == 0)
+        return;
+    size_t lo = 0;
+    for (int b = 0; b < 256; lo += count[b], b++)
+        if (count[b] > 1)
+            flag_sort(a + lo, count[b], shift - 8);
+}
+
+/* Item i of a long run, in its blocks. */
+#define AT(blk, i) ((blk)[(i) / RQ_BLOCK]->item[(i) % RQ_BLOCK])
+
+/*
+ * flag_sort on a long run where it lies, items [lo, lo + n) of its blocks:
+ * the same American flag sort, each position read through the block
+ * pointers, down to stretches of SORT_LOCAL items, sorted in a local copy.
+ */
+#define SORT_LOCAL 1024   /* items: a stretch this short is sorted in a local copy */
+
+/* Sort items [lo, lo + n) of a long run, n <= SORT_LOCAL, in a copy on the
+ * stack (16 KB): sequential copies instead of a pointer a position. */
+__attribute__((noinline)) static void sort_local(struct rq_block **blk, size_t lo, size_t n,
+                                                 int shift)
+{
+    struct rq_item a[SORT_LOCAL];
+    for (size_t i = 0; i < n;) {   /* block by block */
+        size_t at = (lo + i) % RQ_BLOCK, m = RQ_BLOCK - at < n - i ? RQ_BLOCK - at : n - i;
+        memcpy(a + i, &blk[(lo + i) / RQ_BLOCK]->item[at], m * sizeof *a);
+        i += m;
+    }
+    flag_sort(a, n, shift);
+    for (size_t i = 0; i < n;) {
+        size_t at = (lo + i) % RQ_BLOCK, m = RQ_BLOCK - at < n - i ? RQ_BLOCK - at : n - i;
+        memcpy(&blk[(lo + i) / RQ_BLOCK]->item[at], a + i, m * sizeof *a);
+        i += m;
+    }
+}
+
+static void flag_sort_blocks(struct rq_block **blk, size_t lo, size_t n, int shift)
+{
+    if (n <= SORT_LOCAL) {
+        sort_local(blk, lo, n, shift);
+        return;
+    }
+    /* next[b]: the next position of byte b's area; at[b]: that item, read
+     * through the table only when a block boundary is crossed */
+    size_t count[256] = {0}, next[256], end[256], stop = lo + n;
+    struct rq_item *at[256];
+    for (size_t i = lo; i < stop; i++)
+        count[AT(blk, i).tie >> shift & 0xffu]++;
+    size_t pos = lo;
+    for (int b = 0; b < 256; b++) {
+        next[b] = pos;
+        at[b] = pos < stop ? &AT(blk, pos) : NULL;
+        pos += count[b];
+        end[b] = pos;
+    }
+#define ADVANCE(d) (++next[d] % RQ_BLOCK ? (void)at[d]++ \
+                    : (void)(at[d] = next[d] < stop ? &AT(blk, next[d]) : NULL))
+    for (int b = 0; b < 256; b++)
+        while (next[b] < end[b]) {   /* cycle each misplaced item to its byte's area */
+            struct rq_item x = *at[b];
+            unsigned d = x.tie >> shift & 0xffu;
+            while (d != (unsigned)b) {
+                struct rq_item y = *at[d];
+                *at[d] = x;
+                ADVANCE(d);
+                x = y;
+                d = x.tie >> shift & 0xffu;
+            }
+            *at[b] = x;
+            ADVANCE(b);
+        }
+#undef ADVANCE
+    if (shift == 0)
+        return;
+    for (int b = 0; b < 256; lo += count[b], b++)
+        if (count[b] > 1)
+            flag_sort_blocks(blk, lo, count[b], shift - 8);
+}
+
+/* Sort a long run by tie where it lies: nothing to do if it is sorted, else
+ * the in-place radix sort from the highest byte that is not the same in all
+ * (no scratch array: a run of a million items costs no second copy). */
+static void sort_long(struct rq_block **blk, size_t n)
+{
     uint32_t all_and = ~0u, all_or = 0, prev = 0;
     bool sorted = true;
-    for (size_t i = 0; i < n; i++) {
-        all_and &= a[i].tie;
-        all_or |= a[i].tie;
-        sorted = sorted && a[i].tie >= prev;
-        prev = a[i].tie;
+    for (size_t j = 0; j * RQ_BLOCK < n; j++) {
+        const struct rq_item *a = blk[j]->item;
+        size_t m = n - j * RQ_BLOCK < RQ_BLOCK ? n - j * RQ_BLOCK : RQ_BLOCK;
+        for (size_t i = 0; i < m; i++) {
+            all_and &= a[i].tie;
+            all_or |= a[i].tie;
+            sorted = sorted && a[i].tie >= prev;
+            prev = a[i].tie;
+        }
     }
     if (sorted)
         return;
     int shift = 24;
     while (shift > 0 && ((all_and ^ all_or) >> shift & 0xffu) == 0)
         shift -= 8;
-    flag_sort(a, n, shift);
+    flag_sort_blocks(blk, 0, n, shift);
 }
 
 static void prefetch_block(const struct rq_block *k)
@@ -399,53 +491,190 @@ static void prefetch_block(const struct rq_block *k)
         __builtin_prefetch((const char *)k + off);
 }
 
-/* The run and the heap are empty: refill them from the lowest non-empty bucket. */
-static void refill(struct radixq *q)
+static void to_spare(struct radixq *q, struct rq_block *k)
 {
-    int i = lowest_bucket(q), level = i / RQ_FANOUT, digit = i % RQ_FANOUT;
-    struct rq_bucket *b = &q->b[i];
-    uint64_t min = b->min;
-    q->used[level][digit / 64] &= ~(1ull << (digit % 64));
+    k->next = q->spare;
+    q->spare = k;
+}
+
+/* Take the lowest non-empty bucket out of the bitmaps; its level in *level. */
+static struct rq_bucket *take_lowest(struct radixq *q, int *level)
+{
+    int i = lowest_bucket(q), digit = i % RQ_FANOUT;
+    *level = i / RQ_FANOUT;
+    q->used[*level][digit / 64] &= ~(1ull << (digit % 64));
     bool empty = true;
     for (int w = 0; w < RQ_FANOUT / 64; w++)
-        empty = empty && !q->used[level][w];
+        empty = empty && !q->used[*level][w];
     if (empty)
-        q->levels &= ~(1ull << level);
-    q->last = min;
-    q->run.len = q->run_at = 0;
-    reserve(q, &q->run, b->len);   /* once: growing it would copy a long run */
+        q->levels &= ~(1ull << *level);
+    return &q->b[i];
+}
+
+/* Room for `want` items in the short run's array (at most RQ_LONG):
+ * doubling, so that the array stops growing soon; it is kept. */
+static void run_room(struct radixq *q, size_t want)
+{
+    if (want <= q->run.cap)
+        return;
+    size_t cap = q->run.cap ? q->run.cap : 16;
+    while (cap < want)
+        cap *= 2;
+    reserve_exact(q, &q->run, cap < RQ_LONG ? cap : RQ_LONG);
+}
+
+/* A block table of at least nb entries in *tab (kept, growing by half). */
+static struct rq_block **table(struct radixq *q, struct rq_block ***tab, size_t *cap, size_t nb)
+{
+    if (nb > *cap) {
+        size_t want = nb > *cap + *cap / 2 ? nb : *cap + *cap / 2;
+        *tab = xrealloc(*tab, want * sizeof **tab);
+        q->bytes += (want - *cap) * sizeof **tab;
+        if (q->bytes > q->peak_bytes)
+            q->peak_bytes = q->bytes;
+        *cap = want;
+    }
+    return *tab;
+}
+
+/* The long run's blocks in a table: nb of them, chained from k. */
+static void run_table(struct radixq *q, struct rq_block *k, size_t n)
+{
+    size_t nb = (n + RQ_BLOCK - 1) / RQ_BLOCK;
+    struct rq_block **blk = table(q, &q->blk_table, &q->blk_cap, nb);
+    for (size_t j = 0; j < nb; j++, k = k->next)
+        blk[j] = k;
+    q->run_blk = blk;
+    q->run_len = n;
+    q->run_cur = n ? &blk[0]->item[0] : NULL;
+}
+
+/*
+ * The run and the heap are empty: refill them from the lowest non-empty
+ * bucket.  Its blocks were written long ago, at random places: each one is
+ * asked for whole two blocks ahead of the one being read, so that misses
+ * overlap (not for a bucket of one block, the most common: it is read at
+ * once).  Each block goes to the spare list as soon as it is read, and the
+ * items that are not of the smallest key go to lower buckets, which take
+ * their blocks from there.  The smallest key's items, the run, go to the
+ * run's array while they fit in RQ_LONG; a bucket that may hold more goes
+ * on in blocks: the array is spilled into blocks from the spare list, and
+ * each later block is copied out and handed back before its items are
+ * filed, so that the run's blocks are always blocks just read (no second
+ * copy, no new slab).  A level-0 bucket holds one key only: a long one is
+ * the run as it stands, chain and all.
+ */
+static void refill(struct radixq *q)
+{
+    int level;
+    struct rq_bucket *b = take_lowest(q, &level);
+    uint64_t min = b->min;
+    size_t left = b->len, w = 0;
     struct rq_block *k = b->head;
-    size_t left = b->len;
     b->head = b->tail = NULL;
     b->len = 0;
-    /* The blocks were written long ago, at random places: ask for each one
-     * whole two blocks ahead of the one being read, so that misses overlap
-     * (not for a bucket of one block, the most common: it is read at once). */
+    q->last = min;
+    q->heap_tie = -1;
+    q->run_at = 0;
     if (k->next)
         prefetch_block(k->next);
+    if (level == 0 && left > RQ_LONG) {
+        for (struct rq_block *p = k; p; p = p->next)
+            if (p->next && p->next->next)
+                prefetch_block(p->next->next);
+        run_table(q, k, left);
+        sort_long(q->run_blk, left);
+        return;
+    }
+    struct rq_item *run = NULL;
+    /* the run in blocks, once it may be long: the first and the one written */
+    struct rq_block *rhead = NULL, *rtail = NULL;
     while (k) {
         if (k->next && k->next->next)
             prefetch_block(k->next->next);
         size_t m = left < RQ_BLOCK ? left : RQ_BLOCK;
-        for (size_t j = 0; j < m; j++) {
-            if (k->item[j].key == min)
-                append(q, &q->run, k->item[j]);
-            else
-                bucket_add(q, k->item[j]);   /* a lower level */
+        struct rq_block *next = k->next;
+        if (!rhead && w + m <= RQ_LONG) {
+            run_room(q, w + m);
+            run = q->run.item;
+            for (size_t j = 0; j < m; j++) {
+                if (k->item[j].key == min)
+                    run[w++] = k->item[j];
+                else
+                    bucket_add(q, k->item[j]);   /* a lower level */
+            }
+            to_spare(q, k);   /* read: reusable at once */
+        } else {
+            if (!rhead) {   /* the array into blocks: w <= the items read, their blocks are spare */
+                rhead = rtail = new_block(q);
+                for (size_t j = 0; j < w; j++) {
+                    if (j && j % RQ_BLOCK == 0)
+                        rtail = rtail->next = new_block(q);
+                    rtail->item[j % RQ_BLOCK] = run[j];
+                }
+            }
+            struct rq_item item[RQ_BLOCK];
+            memcpy(item, k->item, m * sizeof *item);
+            to_spare(q, k);
+            for (size_t j = 0; j < m; j++) {
+                if (item[j].key == min) {
+                    if (w && w % RQ_BLOCK == 0)
+                        rtail = rtail->next = new_block(q);
+                    rtail->item[w++ % RQ_BLOCK] = item[j];
+                } else {
+                    bucket_add(q, item[j]);
+                }
+            }
         }
         left -= m;
-        struct rq_block *next = k->next;
-        k->next = q->spare;   /* read: reusable at once */
-        q->spare = k;
         k = next;
     }
-    sort_run(q);
+    if (!rhead) {
+        sort_small(q, run, w);
+        q->run_len = w;
+        q->run_cur = w ? run : NULL;
+        return;
+    }
+    run_table(q, rhead, w);
+    sort_long(q->run_blk, w);
+}
+
+/* Blocks [from, to) of the long run back to the spare list. */
+static void run_give_back(struct radixq *q, size_t from, size_t to)
+{
+    for (size_t j = from; j < to; j++)
+        to_spare(q, q->run_blk[j]);
+}
+
+/* The run is used up (run_at == run_len): its blocks not given back yet go. */
+static void run_end(struct radixq *q)
+{
+    if (q->run_blk) {
+        run_give_back(q, q->run_at / RQ_BLOCK, (q->run_len + RQ_BLOCK - 1) / RQ_BLOCK);
+        q->run_blk = NULL;
+    }
+    q->run_cur = NULL;
+    q->run_at = q->run_len = 0;
+}
+
+/* The run's head was taken and run_at moved on to i: at the end of a long
+ * run's block, or of the run (the rare cases of take_out). */
+__attribute__((noinline)) static void run_step(struct radixq *q, size_t i)
+{
+    if (q->run_blk && i % RQ_BLOCK == 0)
+        to_spare(q, q->run_blk[i / RQ_BLOCK - 1]);   /* used up: reusable */
+    if (i == q->run_len)
+        run_end(q);
+    else if (q->run_blk && i % RQ_BLOCK == 0)
+        q->run_cur = &q->run_blk[i / RQ_BLOCK]->item[0];
+    else
+        q->run_cur++;
 }
 
 /* The smallest item: the run's head or the heap's top; NULL if both are empty. */
 static const struct rq_item *low(const struct radixq *q)
 {
-    const struct rq_item *r = q->run_at < q->run.len ? &q->run.item[q->run_at] : NULL;
+    const struct rq_item *r = q->run_cur;
     const struct rq_item *h = q->heap.len ? &q->heap.item[0] : NULL;
     if (r && h)
         return less(h, r) ? h : r;
@@ -471,21 +700,114 @@ double rq_min_time(const struct radixq *q)
     return time_of(q->b[lowest_bucket(q)].min);
 }
 
-void rq_pop(struct radixq *q)
+/* Take out `it`, the smallest item (the run's head or the heap's top). */
+static void take_out(struct radixq *q, const struct rq_item *it)
 {
-    const struct rq_item *it = rq_top(q);
-    if (!it)
-        return;
     q->len--;
-    if (q->run_at < q->run.len && it == &q->run.item[q->run_at]) {
-        if (++q->run_at == q->run.len) {
-            q->run.len = q->run_at = 0;
-            if (q->run.cap > BIG)
-                release(q, &q->run);
-        }
+    if (it == q->run_cur) {
+        size_t i = ++q->run_at;
+        if (__builtin_expect(i < q->run_len && (!q->run_blk || i % RQ_BLOCK), 1))
+            q->run_cur++;
+        else
+            run_step(q, i);
     } else {
         heap_pop(q);
     }
+}
+
+void rq_pop(struct radixq *q)
+{
+    const struct rq_item *it = rq_top(q);
+    if (it)
+        take_out(q, it);
+}
+
+/* The run's item i (run_at <= i < run_len). */
+static const struct rq_item *run_item(const struct radixq *q, size_t i)
+{
+    return q->run_blk ? &AT(q->run_blk, i) : &q->run.item[i];
+}
+
+/*
+ * No bucket is left: drop up to `cut` items off the run's end, its largest.
+ * Not one the heap must come after: the heap holds keys <= last, and those
+ * of key == last have ties up to heap_tie.
+ */
+static size_t trim_run(struct radixq *q, size_t cut)
+{
+    size_t old = q->run_len, n = old - (cut < old - q->run_at ? cut : old - q->run_at);
+    if (q->heap_tie >= 0)
+        while (n < old && (int64_t)run_item(q, n)->tie <= q->heap_tie)
+            n++;
+    if (n == old)
+        return 0;
+    if (q->run_blk)
+        run_give_back(q, (n + RQ_BLOCK - 1) / RQ_BLOCK, (old + RQ_BLOCK - 1) / RQ_BLOCK);
+    q->run_len = n;
+    q->len -= old - n;
+    if (n == q->run_at)
+        run_end(q);
+    return old - n;
+}
+
+/* Put the k smallest items (by key, tie) of [lo, hi) of a bucket's blocks
+ * first: quickselect, the middle of three as pivot. */
+static void select_blocks(struct rq_block **blk, size_t lo, size_t hi, size_t k)
+{
+    while (hi - lo > 16) {
+        struct rq_item a = AT(blk, lo), b = AT(blk, lo + (hi - lo) / 2), c = AT(blk, hi - 1);
+        struct rq_item pivot = less(&a, &b) ? (less(&b, &c) ? b : less(&a, &c) ? c : a)
+                                            : (less(&a, &c) ? a : less(&b, &c) ? c : b);
+        size_t i = lo, j = hi - 1;
+        for (;;) {
+            while (less(&AT(blk, i), &pivot))
+                i++;
+            while (less(&pivot, &AT(blk, j)))
+                j--;
+            if (i >= j)
+                break;
+            struct rq_item t = AT(blk, i);
+            AT(blk, i) = AT(blk, j);
+            AT(blk, j) = t;
+            i++;
+            j--;
+        }
+        /* [lo, j] <= pivot <= [j + 1, hi) */
+        if (k <= j - lo)
+            hi = j + 1;
+        else if (k > j + 1 - lo) {
+            k -= j + 1 - lo;
+            lo = j + 1;
+        } else {
+            return;
+        }
+    }
+    for (size_t x = lo + 1; x < hi; x++) {   /* a few left: insertion sort */
+        struct rq_item t = AT(blk, x);
+        size_t y = x;
+        for (; y > lo && less(&t, &AT(blk, y - 1)); y--)
+            AT(blk, y) = AT(blk, y - 1);
+        AT(blk, y) = t;
+    }
+}
+
+/* Keep the `need` (>= 1) smallest items of bucket b, the highest one left,
+ * and drop the others, their blocks to the spare list; returns how many. */
+static size_t cut_bucket(struct radixq *q, struct rq_bucket *b, size_t need)
+{
+    size_t n = b->len, nb = (n + RQ_BLOCK - 1) / RQ_BLOCK, keep = (need + RQ_BLOCK - 1) / RQ_BLOCK;
+    struct rq_block **blk = table(q, &q->cut_table, &q->cut_cap, nb);
+    struct rq_block *k = b->head;
+    for (size_t j = 0; j < nb; j++, k = k->next)
+        blk[j] = k;
+    select_blocks(blk, 0, n, need);
+    for (size_t j = keep; j < nb; j++)
+        to_spare(q, blk[j]);
+    b->tail = blk[keep - 1];
+    b->tail->next = NULL;
+    b->len = need;
+    q->len -= n - need;
+    return n - need;
 }
 
 size_t rq_trim(struct radixq *q, size_t keep)
@@ -497,8 +819,14 @@ size_t rq_trim(struct radixq *q, size_t keep)
             w--;
         int digit = w * 64 + 63 - __builtin_clzll(q->used[level][w]);
         struct rq_bucket *b = &q->b[level * RQ_FANOUT + digit];
-        if (q->len - b->len < keep)
+        if (q->len - b->len < keep) {
+            /* Some of it is needed: the largest go when they are half of
+             * it or more (a pass over the bucket for each half dropped). */
+            size_t cut = q->len - keep;
+            if (cut >= RQ_BLOCK && 2 * cut >= b->len)
+                dropped += cut_bucket(q, b, b->len - cut);
             break;
+        }
         /* Its blocks, all at once, to the spare list: the chain's tail
          * points at what was there. */
         b->tail->next = q->spare;
@@ -514,6 +842,8 @@ size_t rq_trim(struct radixq *q, size_t keep)
                 q->levels &= ~(1ull << level);
         }
     }
+    if (!q->levels && q->len > keep && q->run_cur)
+        dropped += trim_run(q, q->len - keep);
     return dropped;
 }
 
@@ -529,15 +859,6 @@ int rq_take(struct radixq *q, double limit, struct rq_item *out)
         return 0;
     }
     *out = *it;
-    q->len--;
-    if (q->run_at < q->run.len && it == &q->run.item[q->run_at]) {
-        if (++q->run_at == q->run.len) {
-            q->run.len = q->run_at = 0;
-            if (q->run.cap > BIG)
-                release(q, &q->run);
-        }
-    } else {
-        heap_pop(q);
-    }
+    take_out(q, it);
     return 1;
 }

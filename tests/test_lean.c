@@ -7,8 +7,11 @@
  * lean stream against the full engine's timeline array).  Also: what a
  * lean engine refuses, engine_reset on a lean engine, one-node and
  * zero-cost clusters, and events processed early (decision.not_before)
- * never coming out of order.
+ * never coming out of order.  Long runs of equal times (kept in their
+ * blocks): random and nearly sorted ties, pushes while they are popped,
+ * rq_ahead across blocks, no second copy, rq_trim cutting into them.
  */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -229,6 +232,316 @@ static void test_radixq_loop(void)
     struct rq_item x;
     ok(!rq_take(q, -1, &x) && rq_take(q, 0, &x) && rq_take(q, 0, &x) && q->len == 0,
        "radixq: rq_take stops at its limit");
+    rq_free(q);
+    free(q);
+}
+
+/*
+ * Long runs kept in their blocks.  Ties are unique, so the order is exact
+ * and every item is checked by (time, tie, val): a run left unsorted, an
+ * item lost or written twice, a block handed back while the run still
+ * reads it (the pushes during the pops take the spare blocks) all show.
+ * The run's ties are multiples of 4; the ones pushed at its time while it
+ * is being popped (the heap) are not, and follow the tie just popped, as
+ * in an event loop, but come before later ones of the run.
+ */
+static uint32_t run_tie(uint32_t *perm, int i, int nearly)
+{
+    return nearly ? 4 * (uint32_t)i : 4 * perm[i] * 1024u;
+}
+
+/* n distinct values in random order: the run's ties */
+static uint32_t *shuffled(struct rng *r, int n)
+{
+    uint32_t *p = xmalloc((size_t)(n ? n : 1) * sizeof *p);
+    for (int i = 0; i < n; i++)
+        p[i] = (uint32_t)i;
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)rng_below(r, (uint64_t)i + 1);
+        uint32_t t = p[i];
+        p[i] = p[j];
+        p[j] = t;
+    }
+    return p;
+}
+
+/*
+ * nrun items at time 1 (ties random, or nearly sorted: ascending with one
+ * pair in 500 swapped), nnear 1 to 3 ulps above 1 pushed among them (the
+ * same bucket: the run goes on in blocks as it is read; then buckets of
+ * one key, level 0, taken whole when long), nfar at 2 .. 5.  Each
+ * pop pushes `later` items at a later time, and each pop of the run `eq`
+ * (up to 3) at its time, ties a little after its own.  With
+ * `ahead`, rq_ahead is checked at each pop against the reference (no equal
+ * pushes then: the run is all there is at its time).
+ */
+static void test_radixq_blocks(uint64_t seed, int nrun, int nearly, int nnear, int nfar, int eq,
+                               int later, int ahead)
+{
+    struct radixq *q = xmalloc(sizeof *q);
+    rq_init(q);
+    struct rng r;
+    rng_seed(&r, seed);
+    int first = nrun + nnear + nfar, cap = first * (1 + eq + later) + 1, n = 0, popped = 0;
+    struct ref *all = xmalloc((size_t)cap * sizeof *all), *got = xmalloc((size_t)cap * sizeof *got);
+    static const size_t ks[] = {1, 3, 63, 64, 65, 130};
+    enum { NK = sizeof ks / sizeof ks[0] };
+    /* per pop and k: the tie rq_ahead gave, or UINT32_MAX for NULL */
+    uint32_t *seen = ahead ? xmalloc((size_t)cap * NK * sizeof *seen) : NULL;
+    uint32_t *perm = shuffled(&r, nrun), *nperm = shuffled(&r, nnear);
+    if (nearly)
+        for (int i = 0; i + 1 < nrun; i += 500)
+            perm[i] = 1;   /* marks a swap below */
+    int irun = 0, inear = 0, ifar = 0;
+    uint32_t counter = 0;
+    while (irun + inear + ifar < first) {
+        uint64_t pick = rng_below(&r, (uint64_t)first - (uint64_t)(irun + inear + ifar));
+        double t;
+        uint32_t tie;
+        if (pick < (uint64_t)(nrun - irun)) {
+            t = 1.0;
+            tie = run_tie(perm, irun, nearly);
+            if (nearly && irun + 1 < nrun && perm[irun] == 1 && irun % 500 == 0)
+                tie += 4;   /* this one and the next change places */
+            else if (nearly && irun % 500 == 1 && perm[irun - 1] == 1)
+                tie -= 4;
+            irun++;
+        } else if (pick < (uint64_t)(nrun - irun + nnear - inear)) {
+            t = 1.0 + DBL_EPSILON * (double)(1 + rng_below(&r, 3));   /* level-0 buckets */
+            tie = nperm[inear++];   /* random: the level-0 runs need sorting too */
+        } else {
+            t = 2.0 + (double)rng_below(&r, 4);
+            tie = (uint32_t)ifar++;
+        }
+        all[n] = (struct ref){t, tie, n};
+        rq_push(q, t, tie, n);
+        n++;
+    }
+    const struct rq_item *top;
+    while ((top = rq_top(q)) && popped < cap) {
+        if (ahead)
+            for (int k = 0; k < NK; k++) {
+                const struct rq_item *a = rq_ahead(q, ks[k]);
+                seen[(size_t)popped * NK + (size_t)k] = a ? a->tie : UINT32_MAX;
+            }
+        double t = rq_time(top);
+        got[popped++] = (struct ref){t, top->tie, top->val};
+        rq_pop(q);
+        uint32_t v = got[popped - 1].tie / 4;
+        for (int k = 0; t == 1.0 && got[popped - 1].tie % 4 == 0 && k < eq && n < cap; k++, n++) {
+            /* distinct: k is the tie mod 4, then v */
+            uint32_t tie = 4 * (v + 50 * (uint32_t)k) + (uint32_t)k + 1;
+            all[n] = (struct ref){t, tie, n};
+            rq_push(q, t, tie, n);
+        }
+        for (int k = 0; k < later && n < cap; k++, n++) {
+            all[n] = (struct ref){t + 1 + (double)rng_below(&r, 20), counter++ | 1u << 31, n};
+            rq_push(q, all[n].t, all[n].tie, all[n].val);
+        }
+    }
+    qsort(all, (size_t)n, sizeof *all, ref_cmp);
+    int same = 0, ahead_bad = 0;
+    for (int i = 0; i < n && i < popped; i++)
+        same += all[i].t == got[i].t && all[i].tie == got[i].tie && all[i].val == got[i].val;
+    for (int i = 0; ahead && i < popped; i++)
+        for (int k = 0; k < NK; k++) {
+            size_t j = (size_t)i + ks[k];
+            uint32_t want = j < (size_t)n && all[j].t == all[i].t ? all[j].tie : UINT32_MAX;
+            ahead_bad += seen[(size_t)i * NK + (size_t)k] != want;
+        }
+    ok(popped == n && same == n && q->len == 0,
+       "radixq: a run of %d equal times (%s ties) with %d + %d others, %d equal and %d later "
+       "pushed a pop: %d of %d in order", nrun, nearly ? "nearly sorted" : "random", nnear, nfar,
+       eq, later, same, n);
+    if (ahead)
+        is_int(ahead_bad, 0, "radixq: rq_ahead at 1 .. 130 places gives the run's next items "
+               "across its blocks, NULL past its end (%d pops)", popped);
+    free(perm);
+    free(nperm);
+    free(seen);
+    free(all);
+    free(got);
+    rq_free(q);
+    free(q);
+}
+
+/* A long run costs no second copy: popping it allocates only its table of
+ * block pointers (8 bytes a block) and the short runs' array (at most
+ * RQ_LONG items), both kept, and hands its blocks back for reuse. */
+static void test_radixq_one_copy(int nrun)
+{
+    struct radixq *q = xmalloc(sizeof *q);
+    rq_init(q);
+    struct rng r;
+    rng_seed(&r, 77);
+    uint32_t *perm = shuffled(&r, nrun);
+    for (int i = 0; i < nrun; i++)
+        rq_push(q, 5.0, perm[i], i);
+    size_t pushed = q->bytes, nblk = (size_t)(nrun + RQ_BLOCK - 1) / RQ_BLOCK;
+    int order = 0;
+    uint32_t prev = 0;
+    for (int i = 0; i < nrun / 2; i++) {
+        const struct rq_item *it = rq_top(q);
+        order += it && it->tie == (uint32_t)i && (i == 0 || it->tie > prev);
+        prev = it ? it->tie : 0;
+        rq_pop(q);
+    }
+    /* half popped: pushing as many later items takes the blocks handed back */
+    for (int i = 0; i < nrun / 2 - RQ_BLOCK; i++)
+        rq_push(q, 6.0, (uint32_t)i, -1);
+    size_t array = q->run.cap * sizeof(struct rq_item);
+    ok(q->run.cap <= RQ_LONG && q->blk_cap == nblk &&
+       q->peak_bytes <= pushed + nblk * sizeof(struct rq_block *) + array &&
+       q->bytes == q->peak_bytes,
+       "radixq: a run of %d equal times is sorted where it lies (items %zu bytes, peak %zu: "
+       "the block table %zu, the short runs' array %zu), and refilled blocks are reused", nrun,
+       pushed, q->peak_bytes, nblk * sizeof(struct rq_block *), array);
+    for (int i = nrun / 2; i < nrun; i++) {
+        const struct rq_item *it = rq_top(q);
+        order += it && it->tie == (uint32_t)i && rq_time(it) == 5.0;
+        rq_pop(q);
+    }
+    is_int(order, nrun, "radixq: the run of %d comes out by tie, every item once", nrun);
+    ok(q->bytes == pushed + array + nblk * sizeof(struct rq_block *) && q->run_blk == NULL,
+       "radixq: nothing more after the run, its block table kept for the next");
+    free(perm);
+    rq_free(q);
+    free(q);
+}
+
+/*
+ * rq_trim cutting inside the highest bucket: n items at times in [1, 2)
+ * on a grid of `grid` values (one bucket at first, many equal times: the
+ * cut orders by tie too), `popped` taken, then a trim to `keep`.  With
+ * nothing popped, when the items beyond `keep` are half the bucket or more
+ * the cut is exact (after a refill, half of the highest bucket left); what
+ * stays must be the smallest, in order, and later pushes reuse the blocks
+ * of the cut without touching it.
+ */
+static void test_radixq_trim_bucket(uint64_t seed, int n, int grid, int popped, int keep)
+{
+    struct radixq *q = xmalloc(sizeof *q);
+    rq_init(q);
+    struct rng r;
+    rng_seed(&r, seed);
+    struct ref *all = xmalloc((size_t)n * sizeof *all);
+    uint32_t *perm = shuffled(&r, n);
+    for (int i = 0; i < n; i++) {
+        all[i] = (struct ref){1.0 + (double)rng_below(&r, (uint64_t)grid) / grid, perm[i], i};
+        rq_push(q, all[i].t, all[i].tie, all[i].val);
+    }
+    qsort(all, (size_t)n, sizeof *all, ref_cmp);
+    int same = pop_matching(q, all, popped);
+    size_t before = q->len, dropped = rq_trim(q, (size_t)keep);
+    int kept = (int)q->len;
+    ok(q->len + dropped == before && q->len >= (size_t)keep &&
+       (popped > 0 || 2 * (before - (size_t)keep) < before || q->len == (size_t)keep),
+       "radixq: trim of %zu on %d times to %d: %d kept", before, grid, keep, kept);
+    for (int i = 0; i < 2 * n; i++)
+        rq_push(q, 10.0 + (double)(i % 5), (uint32_t)i, -1 - i);
+    int good = 0;
+    for (int i = popped; i < popped + kept; i++) {
+        struct rq_item it;
+        good += rq_take(q, INFINITY, &it) && rq_time(&it) == all[i].t && it.tie == all[i].tie &&
+                it.val == all[i].val;
+    }
+    const struct rq_item *next = rq_top(q);
+    ok(same == popped && good == kept && next && rq_time(next) == 10.0,
+       "radixq: after a trim inside a bucket the %d smallest come out, in order (%d good)", kept,
+       good);
+    free(perm);
+    free(all);
+    rq_free(q);
+    free(q);
+}
+
+/* The cut inside a bucket on many sizes: 600 queues of 130 to 3130 items
+ * at 2 to 2^20 distinct times in [1, 2), each trimmed to at most half, so
+ * the cut is exact; each drained and compared with a sort. */
+static void test_radixq_trim_many(void)
+{
+    struct rng r;
+    rng_seed(&r, 90);
+    static const int grids[] = {2, 5, 100, 1 << 20};
+    int bad = 0, rounds = 600;
+    struct ref *all = xmalloc(3130 * sizeof *all);
+    for (int round = 0; round < rounds; round++) {
+        struct radixq *q = xmalloc(sizeof *q);
+        rq_init(q);
+        int n = 130 + (int)rng_below(&r, 3001), grid = grids[round % 4];
+        int keep = 1 + (int)rng_below(&r, (uint64_t)n / 2);
+        for (int i = 0; i < n; i++) {
+            all[i] = (struct ref){1.0 + (double)rng_below(&r, (uint64_t)grid) / grid,
+                                  (uint32_t)rng_below(&r, 1u << 30) << 2 | (uint32_t)(i & 3), i};
+            rq_push(q, all[i].t, all[i].tie, all[i].val);
+        }
+        qsort(all, (size_t)n, sizeof *all, ref_cmp);
+        rq_trim(q, (size_t)keep);
+        int good = q->len == (size_t)keep;
+        for (int i = 0; i < keep; i++) {
+            struct rq_item it;
+            good += rq_take(q, INFINITY, &it) && rq_time(&it) == all[i].t && it.tie == all[i].tie;
+        }
+        bad += good != keep + 1;
+        rq_free(q);
+        free(q);
+    }
+    is_int(bad, 0, "radixq: %d cuts inside a bucket (130 to 3130 items, 2 to 2^20 times) keep "
+           "exactly the smallest", rounds);
+    free(all);
+}
+
+/*
+ * rq_trim cutting into a long run: nrun items at time 1 and a few later,
+ * `popped` taken, then neq pushed at time 1 (the heap, ties in among the
+ * run's), then a trim to `keep`.  What stays must be exactly the smallest
+ * items, in order (a drain compared with the reference), the cut exact when
+ * the heap holds nothing of the run's time; later pushes reuse the blocks
+ * of the cut tail without touching what stays.
+ */
+static void test_radixq_trim_run(uint64_t seed, int nrun, int popped, int neq, int keep)
+{
+    struct radixq *q = xmalloc(sizeof *q);
+    rq_init(q);
+    struct rng r;
+    rng_seed(&r, seed);
+    int cap = nrun + 1000 + neq + 3 * nrun, n = 0;
+    struct ref *all = xmalloc((size_t)cap * sizeof *all);
+    uint32_t *perm = shuffled(&r, nrun);
+    for (int i = 0; i < nrun + 1000; i++, n++) {
+        all[n] = i < nrun ? (struct ref){1.0, 2 * perm[i] * 2049u, n}
+                          : (struct ref){2.0 + (double)rng_below(&r, 3), (uint32_t)i, n};
+        rq_push(q, all[n].t, all[n].tie, all[n].val);
+    }
+    qsort(all, (size_t)n, sizeof *all, ref_cmp);
+    int same = pop_matching(q, all, popped);
+    for (int i = 0; i < neq; i++, n++) {
+        all[n] = (struct ref){1.0, 2 * (uint32_t)rng_below(&r, (uint64_t)nrun * 2049u) + 1, n};
+        rq_push(q, all[n].t, all[n].tie, all[n].val);
+    }
+    /* what is in the queue now, in order */
+    memmove(all, all + popped, (size_t)(n - popped) * sizeof *all);
+    n -= popped;
+    qsort(all, (size_t)n, sizeof *all, ref_cmp);
+    size_t before = q->len, dropped = rq_trim(q, (size_t)keep);
+    int kept = (int)q->len;
+    ok(q->len + dropped == before && q->len >= (size_t)keep && (neq > 0 || q->len == (size_t)keep),
+       "radixq: trim of a run to %d (%d in the heap at its time): %zu of %zu kept", keep, neq,
+       q->len, before);
+    /* later items, into the blocks of the cut tail */
+    for (int i = 0; i < 2 * nrun; i++)
+        rq_push(q, 10.0 + (double)(i % 7), (uint32_t)i, -1 - i);
+    int good = 0;
+    for (int i = 0; i < kept; i++) {
+        struct rq_item it;
+        good += rq_take(q, INFINITY, &it) && rq_time(&it) == all[i].t && it.tie == all[i].tie &&
+                it.val == all[i].val;
+    }
+    const struct rq_item *next = rq_top(q);
+    ok(same == popped && good == kept && next && rq_time(next) == 10.0,
+       "radixq: after the trim exactly the %d smallest come out, in order (%d good)", kept, good);
+    free(perm);
+    free(all);
     rq_free(q);
     free(q);
 }
@@ -723,6 +1036,27 @@ int main(void)
     test_radixq_trim(44, 30000, 7, 20000, 50);   /* 20 times: long runs of ties */
     test_radixq_trim(45, 20000, 100, 9000, -1);
     test_radixq_trim(46, 20000, 3, 15000, -1);
+    test_radixq_blocks(60, 5000, 0, 0, 0, 0, 0, 1);             /* just past RQ_LONG */
+    test_radixq_blocks(61, 120000, 0, 0, 0, 0, 0, 1);           /* > 10^5, all one key */
+    test_radixq_blocks(62, 120000, 1, 0, 0, 0, 0, 1);           /* nearly sorted */
+    test_radixq_blocks(63, 100001, 0, 30000, 5000, 0, 1, 1);    /* compacted, later pushes */
+    test_radixq_blocks(64, 100001, 1, 30000, 5000, 0, 2, 1);
+    test_radixq_blocks(65, 20000, 0, 7000, 3000, 1, 1, 0);      /* equal times pushed too */
+    test_radixq_blocks(66, 110000, 1, 20000, 0, 2, 1, 0);
+    test_radixq_one_copy(100000);
+    test_radixq_trim_run(70, 50000, 100, 0, 20000);
+    test_radixq_trim_run(71, 50000, 1000, 0, 48999);   /* all but the last item */
+    test_radixq_trim_run(72, 50000, 64 * 3, 0, 0);     /* the whole run, mid-block */
+    test_radixq_trim_run(73, 50000, 64 * 3, 0, 64 * 5); /* cut on a block boundary */
+    test_radixq_trim_run(74, 50000, 100, 300, 20000);  /* heap items of the run's time */
+    test_radixq_trim_run(75, 9000, 10, 5, 100);
+    test_radixq_trim_bucket(80, 50000, 1 << 20, 0, 20000);   /* distinct times, mostly */
+    test_radixq_trim_bucket(81, 50000, 7, 0, 20000);         /* 7 times: ties decide */
+    test_radixq_trim_bucket(82, 50000, 3, 0, 1);
+    test_radixq_trim_bucket(83, 50000, 1000, 0, 30000);      /* less than half beyond */
+    test_radixq_trim_bucket(84, 50000, 50, 2000, 10000);     /* after a refill */
+    test_radixq_trim_bucket(85, 100000, 1 << 16, 0, 64 * 700); /* on a block boundary */
+    test_radixq_trim_many();
     test_fnf_reference();
     test_many_send_times();
     test_sort_nodes();
