@@ -36,7 +36,8 @@
  * its later decisions can start says so (decision.not_before, sched.h) and
  * the engine processes everything before that as it goes.  Memory: hold,
  * send_free, parent (20 bytes per node) plus 16 bytes per pending event
- * (and 8 bytes per node for the send times in a list run, engine_lean.h).
+ * (and 2 bytes per node for the send times in a list run, 8 beyond 65535
+ * distinct ones, engine_lean.h).
  * A lean engine has no e->tr and no e->ev: the view, snapshots and the
  * reports of single transfers need a full one.
  *
