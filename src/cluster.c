@@ -132,22 +132,27 @@ int cluster_set_group(struct cluster *c, int p, const char *label)
 void cluster_set_line(struct cluster *c, int p, int line)
 {
     if (!c->lines) {
-        if (p < c->lines_ruled && cluster_line(c, p) == line)
+        int k = c->lines_ruled;   /* the next node the rule may take */
+        long long step = (long long)line - c->line0;
+        if (p < k && cluster_line(c, p) == line)
             return;
-        if (p == c->lines_ruled) {   /* the next node: it may set or follow the rule */
-            long long step = p == 1 ? (long long)line - c->line0 : c->line_step;
-            if (p == 0 || (p == 1 && step >= INT_MIN && step <= INT_MAX) ||
-                (long long)c->line0 + (long long)p * step == line) {
-                if (p == 0)
-                    c->line0 = line;
-                c->line_step = (int)step;
-                c->lines_ruled++;
-                return;
-            }
+        if (p == k && k == 0) {
+            c->line0 = line;
+            c->lines_ruled = 1;
+            return;
+        }
+        if (p == k && k == 1 && step >= INT_MIN && step <= INT_MAX) {
+            c->line_step = (int)step;
+            c->lines_ruled = 2;
+            return;
+        }
+        if (p == k && k >= 2 && step == (long long)k * c->line_step) {
+            c->lines_ruled++;
+            return;
         }
         int *lines = xcalloc((size_t)c->cap, sizeof *lines);   /* off the rule */
-        for (int k = 0; k < c->lines_ruled; k++)
-            lines[k] = cluster_line(c, k);
+        for (int q = 0; q < k; q++)
+            lines[q] = cluster_line(c, q);
         c->lines = lines;
     }
     c->lines[p] = line;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "hugemem.h"
+#include "pairtab.h"
 
 /* ---- the stream ----
  * One queue item per transfer, keyed by the time of its next event; tie =
@@ -205,20 +206,32 @@ void lean_list_stream(const struct lean_list *r, double t)
 }
 
 /*
- * The send times by position (struct lean_list): ids into a table of the
- * distinct times, found through an open-addressing table of their bits, until
- * there are more than LEAN_SEND_IDS of them; then the times themselves.  The
- * papers' tables have a few classes, the bench's random ones 901 times: the
- * ids cost 2 bytes a node instead of 8, and sv is read from the L1 cache.
+ * The send times by position (struct lean_list): each one's number among
+ * the distinct times (pairtab.h, on the time's bits) until there are more
+ * than LEAN_SEND_IDS of them; then the times themselves.  The papers'
+ * tables have a few classes, the bench's random ones 901 times: the ids
+ * cost 2 bytes a node instead of 8, and sv is read from the L1 cache.
  */
-#define SEND_SLOTS (1u << 17)   /* at most half full */
-
 struct send_table {
     double *times;      /* the times, once the ids ran out */
-    uint16_t *si, *slot;
-    double *sv;
-    unsigned nv;
+    uint16_t *si;
+    struct pair_table ids;
+    uint64_t last;      /* the previous time's bits */
 };
+
+static uint64_t time_bits(double v)
+{
+    uint64_t u;
+    memcpy(&u, &v, sizeof u);
+    return u;
+}
+
+static double bits_time(uint64_t u)
+{
+    double v;
+    memcpy(&v, &u, sizeof v);
+    return v;
+}
 
 static void send_put(struct send_table *t, int i, double v, int n)
 {
@@ -226,38 +239,25 @@ static void send_put(struct send_table *t, int i, double v, int n)
         t->times[i] = v;
         return;
     }
-    if (i > 0 && memcmp(&t->sv[t->si[i - 1]], &v, sizeof v) == 0) {
+    uint64_t bits = time_bits(v);
+    if (i > 0 && bits == t->last) {
         t->si[i] = t->si[i - 1];   /* fnf's and slowest-first's order: sorted by send time */
         return;
     }
-    uint64_t bits;
-    memcpy(&bits, &v, sizeof bits);
-    unsigned h = (unsigned)((bits * 0x9e3779b97f4a7c15ull) >> (64 - 17));
-    for (;; h = (h + 1) & (SEND_SLOTS - 1)) {
-        unsigned id = t->slot[h];
-        if (id == 0)
-            break;
-        if (memcmp(&t->sv[id], &v, sizeof v) == 0) {
-            t->si[i] = (uint16_t)id;
-            return;
-        }
-    }
-    if (t->nv < LEAN_SEND_IDS) {
-        t->slot[h] = (uint16_t)++t->nv;
-        t->sv[t->nv] = v;
-        t->si[i] = (uint16_t)t->nv;
+    t->last = bits;
+    int id = pair_id(&t->ids, bits, 0, LEAN_SEND_IDS);
+    if (id >= 0) {
+        t->si[i] = (uint16_t)id;
         return;
     }
     /* One time too many: the times themselves from here on. */
     t->times = xmalloc((size_t)n * sizeof *t->times);
     mem_advise_huge(t->times, (size_t)n * sizeof *t->times);
     for (int k = 0; k < i; k++)
-        t->times[k] = t->sv[t->si[k]];
+        t->times[k] = bits_time(t->ids.pv[t->si[k]].first);
     t->times[i] = v;
     free(t->si);
-    free(t->sv);
     t->si = NULL;
-    t->sv = NULL;
 }
 
 struct lean_list lean_list_begin(struct engine *e, const int *order, int nheld)
@@ -268,9 +268,8 @@ struct lean_list lean_list_begin(struct engine *e, const int *order, int nheld)
         nheld < 1 || nheld > n || e->nwaiting != n - nheld)
         return (struct lean_list){0};
     double *hold = e->hold, *sf = e->send_free;
-    struct send_table st = {NULL, xmalloc((size_t)n * sizeof *st.si),
-                            xcalloc(SEND_SLOTS, sizeof *st.slot),
-                            xmalloc((LEAN_SEND_IDS + 1) * sizeof *st.sv), 0};
+    struct send_table st = {NULL, xmalloc((size_t)n * sizeof *st.si), {0}, 0};
+    pair_table_init(&st.ids);
     /* Into the run's order: send_free (0) and parent (-1) are the same
      * everywhere before the first booking; hold is INFINITY but for the
      * holders, which come first. */
@@ -294,8 +293,14 @@ struct lean_list lean_list_begin(struct engine *e, const int *order, int nheld)
         send_put(&st, i, np->send, n);
         sf[i] = np->recv;
     }
-    free(st.slot);
-    return (struct lean_list){e, order, nheld, st.times, st.si, st.sv, c->latency, hold, sf, e->parent};
+    double *sv = NULL;   /* the distinct times by number */
+    if (st.si) {
+        sv = xmalloc((size_t)st.ids.n * sizeof *sv);
+        for (int k = 0; k < st.ids.n; k++)
+            sv[k] = bits_time(st.ids.pv[k].first);
+    }
+    pair_table_free(&st.ids);
+    return (struct lean_list){e, order, nheld, st.times, st.si, sv, c->latency, hold, sf, e->parent};
 }
 
 /* Scatter a[] (element i belonging to node order[i]) into to[], in node

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "hugemem.h"
+#include "pairtab.h"
 
 /* A time as an integer of the same order (-0 and +0 one time). */
 static uint64_t order_bits(double t)
@@ -94,61 +95,6 @@ static int cmp_keyed(const void *x, const void *y)
  * stable counting pass places the nodes: O(n + k log k) for k pairs, and no
  * second look at a node for ties.
  */
-struct pair_key {
-    uint64_t first, second;
-    int id, count;
-};
-
-struct pair_table {
-    struct pair_key *pv;    /* the pairs, numbered in the order first seen */
-    int n, cap;
-    int *slot;              /* 2^bits slots: a pair's number or -1; at most half full */
-    int bits;
-};
-
-static size_t pair_slot(uint64_t k1, uint64_t k2, int bits)
-{
-    return (size_t)((((k1 * 0x9E3779B97F4A7C15ull) ^ k2) * 0xC2B2AE3D27D4EB4Full) >> (64 - bits));
-}
-
-__attribute__((noinline)) static void pair_rehash(struct pair_table *t, int bits)
-{
-    size_t size = (size_t)1 << bits, mask = size - 1;
-    t->bits = bits;
-    t->slot = xrealloc(t->slot, size * sizeof *t->slot);
-    memset(t->slot, -1, size * sizeof *t->slot);
-    for (int p = 0; p < t->n; p++) {
-        size_t at = pair_slot(t->pv[p].first, t->pv[p].second, bits);
-        while (t->slot[at] >= 0)
-            at = (at + 1) & mask;
-        t->slot[at] = p;
-    }
-}
-
-/* The number of the pair (k1, k2), added if new; -1 if that would make
- * more than `limit` pairs. */
-static inline int pair_id(struct pair_table *t, uint64_t k1, uint64_t k2, int limit)
-{
-    size_t mask = ((size_t)1 << t->bits) - 1, at = pair_slot(k1, k2, t->bits);
-    for (; t->slot[at] >= 0; at = (at + 1) & mask) {
-        const struct pair_key *p = &t->pv[t->slot[at]];
-        if (p->first == k1 && p->second == k2)
-            return t->slot[at];
-    }
-    if (t->n == limit)
-        return -1;
-    if (t->n == t->cap) {
-        t->cap = t->cap ? 2 * t->cap : 64;
-        t->pv = xrealloc(t->pv, (size_t)t->cap * sizeof *t->pv);
-    }
-    int id = t->n++;
-    t->pv[id] = (struct pair_key){k1, k2, id, 0};
-    t->slot[at] = id;
-    if (2 * t->n > 1 << t->bits)
-        pair_rehash(t, t->bits + 1);
-    return id;
-}
-
 static int cmp_pair(const void *x, const void *y)
 {
     const struct pair_key *a = x, *b = y;
@@ -165,8 +111,8 @@ static bool sort_by_pairs(const struct node *nodes, int *order, int n, bool by_r
     int limit = n / 4 < 65536 ? n / 4 : 65536;
     if (limit < 1)
         return false;
-    struct pair_table t = {0};
-    pair_rehash(&t, 7);
+    struct pair_table t;
+    pair_table_init(&t);
     int *pid = xmalloc((size_t)n * sizeof *pid);
     mem_advise_huge(pid, (size_t)n * sizeof *pid);   /* every page is written */
     for (int i = 0; i < n; i++) {
@@ -175,14 +121,14 @@ static bool sort_by_pairs(const struct node *nodes, int *order, int n, bool by_r
                          time_key(by_recv_first ? nd->send : nd->recv, descending), limit);
         if (id < 0) {
             free(pid);
-            free(t.pv);
-            free(t.slot);
+            pair_table_free(&t);
             return false;
         }
         pid[i] = id;
         t.pv[id].count++;
     }
-    free(t.slot);
+    free(t.slot);   /* the numbers are all that is needed from here on */
+    t.slot = NULL;
     /* Where each pair's nodes start, in the pairs' order; then each node,
      * in index order, to its pair's next place (stable: ties by index). */
     qsort(t.pv, (size_t)t.n, sizeof *t.pv, cmp_pair);
@@ -199,7 +145,7 @@ static bool sort_by_pairs(const struct node *nodes, int *order, int n, bool by_r
     free(out);
     free(start);
     free(pid);
-    free(t.pv);
+    pair_table_free(&t);
     return true;
 }
 
@@ -276,8 +222,8 @@ void fast_sort_nodes(const struct node *nodes, int *order, int n, bool by_recv_f
  */
 bool fast_speeds_grouped(const struct cluster *c)
 {
-    struct pair_table t = {0};
-    pair_rehash(&t, 7);
+    struct pair_table t;
+    pair_table_init(&t);
     bool ok = true;
     for (int i = 0; i < c->n && ok; i++) {
         double s = c->nodes[i].send, r = c->nodes[i].recv;
@@ -288,8 +234,7 @@ bool fast_speeds_grouped(const struct cluster *c)
         for (int k = 1; k < t.n && ok; k++)   /* distinct pairs, by (send, recv) */
             ok = t.pv[k - 1].first != t.pv[k].first && t.pv[k - 1].second <= t.pv[k].second;
     }
-    free(t.pv);
-    free(t.slot);
+    pair_table_free(&t);
     return ok;
 }
 

@@ -77,20 +77,6 @@ void rq_free(struct radixq *q)
     memset(q, 0, sizeof *q);
 }
 
-static void reserve(struct radixq *q, struct rq_array *b, size_t want)
-{
-    if (want <= b->cap)
-        return;
-    size_t cap = b->cap ? b->cap : 16;
-    while (cap < want)
-        cap *= 2;
-    b->item = xrealloc(b->item, cap * sizeof *b->item);
-    q->bytes += (cap - b->cap) * sizeof *b->item;
-    if (q->bytes > q->peak_bytes)
-        q->peak_bytes = q->bytes;
-    b->cap = cap;
-}
-
 /* Room for exactly `want` items (a count known in advance). */
 static void reserve_exact(struct radixq *q, struct rq_array *b, size_t want)
 {
@@ -101,6 +87,17 @@ static void reserve_exact(struct radixq *q, struct rq_array *b, size_t want)
     if (q->bytes > q->peak_bytes)
         q->peak_bytes = q->bytes;
     b->cap = want;
+}
+
+/* Room for `want` items, the capacity doubled as far as needed. */
+static void reserve(struct radixq *q, struct rq_array *b, size_t want)
+{
+    if (want <= b->cap)
+        return;
+    size_t cap = b->cap ? b->cap : 16;
+    while (cap < want)
+        cap *= 2;
+    reserve_exact(q, b, cap);
 }
 
 static void append(struct radixq *q, struct rq_array *b, struct rq_item it)
