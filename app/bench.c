@@ -1,5 +1,5 @@
 /*
- * bench.c - `hetcast bench` (bench.h): generates its inputs, times each
+ * bench.c - `hetcast bench` (app/bench.h): generates its inputs, times each
  * figure and prints one line per figure.
  *
  * Timing: CPU time of the process (user + system, CLOCK_PROCESS_CPUTIME_ID),
@@ -18,9 +18,9 @@
  * when the bench itself could not measure (a file, a process, an engine
  * run that failed).
  */
-#include "bench.h"
-#include "cli.h"
-#include "opts.h"
+#include "app/bench.h"
+#include "app/cli.h"
+#include "app/opts.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -36,16 +36,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cluster.h"
+#include "model/cluster.h"
 #include "config.h"
-#include "engine.h"
-#include "exchange.h"
-#include "generate.h"
-#include "hugemem.h"
-#include "lp.h"
-#include "optimal.h"
-#include "rng.h"
-#include "sched.h"
+#include "engine/engine.h"
+#include "sched/exchange.h"
+#include "model/generate.h"
+#include "support/hugemem.h"
+#include "sched/lp.h"
+#include "sched/optimal.h"
+#include "support/rng.h"
+#include "sched/sched.h"
 
 enum fig { F_ENGINE, F_CSV, F_OPTIMAL, F_LP, F_VIEW, F_EXCHANGE, F_COUNT };
 static const char *const fig_names[F_COUNT] = {"engine", "csv", "optimal", "lp", "view",
@@ -185,7 +185,7 @@ static int engine_once(const struct cluster *c, bool full, struct engine *e, cha
     if (rc == 0) {
         struct sched s;
         sched_init(&s, &sched_fnf, NULL);
-        rc = engine_run(e, &s, cause);
+        rc = sched_run(e, &s, cause);
         sched_free(&s);
         if (rc < 0)
             engine_free(e);

@@ -1,5 +1,5 @@
 /*
- * bench.h - `hetcast bench`: hetcast's speed, measured on generated inputs
+ * app/bench.h - `hetcast bench`: hetcast's speed, measured on generated inputs
  * and printed one figure a line (docs/performance.md reads them).
  *
  * Figures: the engine with fnf on 10^3..10^7 nodes (LogGOPSim's

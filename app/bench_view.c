@@ -4,13 +4,13 @@
  * cell buffer exactly as the terminal front end draws it before a flush.
  * No terminal and no curses: the figure is the drawing, not the flush.
  */
-#include "bench_view.h"
+#include "app/bench_view.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "cellbuf.h"
-#include "view.h"
+#include "ui/cellbuf.h"
+#include "ui/view.h"
 
 struct bench_frame {
     struct view v;

@@ -2,12 +2,12 @@
  * cli.c - hetcast's command line (SPEC §6): the view, run, compare, and the
  * dispatch to experiment and bench.  Options are parsed by opts.c from one
  * table, which also gives the help and the valid list in every refusal;
- * loading and running go through the session layer (session.h).
+ * loading and running go through the session layer (session/session.h).
  *
  * Exit status: 0 success, 1 runtime failure, 2 bad usage or bad input.  Every
  * refusal names what was wrong and what would be valid.
  */
-#include "cli.h"
+#include "app/cli.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -17,19 +17,19 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench.h"
+#include "app/bench.h"
 #include "config.h"
-#include "datadir.h"
-#include "experiment.h"
-#include "export.h"
-#include "export_interop.h"
-#include "lua_sandbox.h"
-#include "lua_sched.h"
-#include "opts.h"
-#include "pipeline.h"
-#include "report.h"
+#include "app/datadir.h"
+#include "app/study/experiment.h"
+#include "output/export.h"
+#include "output/export_interop.h"
+#include "support/lua_sandbox.h"
+#include "sched/lua_sched.h"
+#include "app/opts.h"
+#include "sched/pipeline.h"
+#include "output/report.h"
 #if HETCAST_HAVE_SIMGRID
-#include "simgrid_load.h"
+#include "model/cluster_simgrid.h"
 #endif
 
 enum {

@@ -1,7 +1,7 @@
 /*
- * cli.h - the command line of SPEC §6 (docs/cli.md): `hetcast [FILE]`,
+ * app/cli.h - the command line of SPEC §6 (docs/cli.md): `hetcast [FILE]`,
  * run, compare, experiment, bench.  A front door: it parses what the user
- * typed (opts.h), asks the core through the session layer (session.h) and
+ * typed (app/opts.h), asks the core through the session layer (session/session.h) and
  * prints the result or one message.  Exit status: 0 success, 1 runtime
  * failure, 2 bad usage or bad input.
  */
@@ -10,8 +10,8 @@
 
 #include <stdbool.h>
 
-#include "report.h"
-#include "session.h"
+#include "output/report.h"
+#include "session/session.h"
 
 /* What the user asked for: the session's part, and how to print it. */
 struct cli_opts {
@@ -28,7 +28,7 @@ struct cli_opts {
 typedef int (*cli_view_fn)(const struct session_opts *o);
 
 struct bench_view_ops;
-/* bench_view: the view's frame for `hetcast bench` (bench.h); NULL skips that figure. */
+/* bench_view: the view's frame for `hetcast bench` (app/bench.h); NULL skips that figure. */
 int cli_main(int argc, char **argv, cli_view_fn view, const struct bench_view_ops *bench_view);
 
 struct lesson;

@@ -8,16 +8,16 @@
  * 2 bad usage or bad input.  Broadcast schedulers are refused with --pattern
  * and exchange schedulers without it (session_sched), each with the valid list.
  */
-#include "cli.h"
+#include "app/cli.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "exchange.h"
-#include "opts.h"
-#include "report_exchange.h"
+#include "sched/exchange.h"
+#include "app/opts.h"
+#include "output/report_exchange.h"
 
 static int check_output(const struct cli_opts *o, int *fmt, char **cause)
 {

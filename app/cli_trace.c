@@ -2,24 +2,24 @@
  * cli_trace.c - `hetcast compare FILE --trace MEASURED.csv`: a measured
  * timeline (hetcast-mpi exec writes one; docs/mpi.md) beside the schedule
  * hetcast predicts, as text, CSV, JSON or SVG.  Reading and pairing are the
- * core's (trace.h), the output report_trace.h's and export.h's.
+ * core's (session/trace.h), the output output/report_trace.h's and output/export.h's.
  *
  * Which scheduler is predicted: each -s, paired with the trace's rows of
  * that scheduler (trace_select); without -s, every scheduler the trace's
  * scheduler column names, or the default one (fnf) for a trace whose one
  * group names none.  Exit status: 0, 1 runtime failure, 2 bad usage or input.
  */
-#include "cli.h"
+#include "app/cli.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "export.h"
-#include "opts.h"
-#include "report.h"
-#include "report_trace.h"
-#include "trace.h"
+#include "output/export.h"
+#include "app/opts.h"
+#include "output/report.h"
+#include "output/report_trace.h"
+#include "session/trace.h"
 
 /* Print d's lines and return 2 (a bad trace is bad input). */
 static int bad_input(struct diag *d)

@@ -1,5 +1,5 @@
 /*
- * cmd_lesson.c - `hetcast lesson FILE [--print]`: a lesson (src/lesson.h)
+ * cmd_lesson.c - `hetcast lesson FILE [--print]`: a lesson (src/session/lesson.h)
  * presented in the view (the view is handed in by main.c, as for `hetcast
  * FILE`), or its handout on standard output: every slide's text with the
  * numbers hetcast computed for it through the session layer -- the same
@@ -13,13 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "exchange.h"
-#include "lesson.h"
-#include "opts.h"
-#include "report.h"
-#include "run.h"
-#include "trace.h"
+#include "app/cli.h"
+#include "sched/exchange.h"
+#include "session/lesson.h"
+#include "app/opts.h"
+#include "output/report.h"
+#include "session/run.h"
+#include "session/trace.h"
 
 cli_lesson_fn cli_lesson_view;
 

@@ -1,7 +1,7 @@
 /*
- * datadir.c - finding hetcast's data directory (datadir.h).
+ * datadir.c - finding hetcast's data directory (app/datadir.h).
  */
-#include "datadir.h"
+#include "app/datadir.h"
 
 #include <dirent.h>
 #include <limits.h>
@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "lua_sched.h"
-#include "simgrid_load.h"
+#include "sched/lua_sched.h"
+#include "model/cluster_simgrid.h"
 
 static char found[PATH_MAX];
 

@@ -1,5 +1,5 @@
 /*
- * datadir.h - where hetcast's data is: the bundled Lua heuristics (lua/)
+ * app/datadir.h - where hetcast's data is: the bundled Lua heuristics (lua/)
  * and example clusters (clusters/).  An installed hetcast finds them in its
  * prefix's share/hetcast, found from where the binary is (so a relocated
  * prefix or a DESTDIR still works); an uninstalled build (build/hetcast)

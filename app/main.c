@@ -3,9 +3,9 @@
  * interactive view (ui/term.c) and the view's frame for `hetcast bench`
  * (ui/bench_view.c) handed in.
  */
-#include "bench_view.h"
-#include "cli.h"
-#include "term.h"
+#include "app/bench_view.h"
+#include "app/cli.h"
+#include "ui/term.h"
 
 int main(int argc, char **argv)
 {

@@ -1,9 +1,9 @@
 /*
- * opts.c - getopt_long over a command's option table (opts.h), and the
+ * opts.c - getopt_long over a command's option table (app/opts.h), and the
  * parsers of option values, every refusal naming the option, the value and
  * what was wanted.
  */
-#include "opts.h"
+#include "app/opts.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
+#include "support/diag.h"
 
 static const char *prog = "hetcast";
 

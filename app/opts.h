@@ -1,5 +1,5 @@
 /*
- * opts.h - the one option parser of every hetcast command (run, compare,
+ * app/opts.h - the one option parser of every hetcast command (run, compare,
  * experiment and its studies, bench).  A command describes its options in a
  * table; getopt_long parses them (GNU forms: -s fnf, -sfnf, --scheduler fnf,
  * --scheduler=fnf, abbreviations, options after operands, "--" to end them,

@@ -1,7 +1,7 @@
 /*
  * simgrid_helper.c - hetcast-simgrid PLATFORM.xml: the one program that
  * links libsimgrid.  It loads the platform and writes its hosts and routes
- * on stdout in the format of src/simgrid_load.h, which hetcast reads from a
+ * on stdout in the format of src/model/cluster_simgrid.h, which hetcast reads from a
  * pipe (cluster_load_simgrid).  Kept apart so that hetcast itself starts
  * without SimGrid's C++ runtime (40 ms and 30 MB a process when linked in;
  * docs/performance.md).  SimGrid's messages go to stderr, which hetcast
@@ -17,7 +17,7 @@
 #include <simgrid/host.h>
 #include <xbt/dynar.h>
 
-#include "simgrid_load.h"
+#include "model/cluster_simgrid.h"
 
 static int write_all(int fd, const void *buf, size_t len)
 {

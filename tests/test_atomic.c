@@ -1,5 +1,5 @@
 /*
- * test_atomic.c - atomic.h, the one way files are saved: the new content
+ * test_atomic.c - support/atomic.h, the one way files are saved: the new content
  * replaces the old whole, the old file's permissions are kept (a new file
  * gets 0666 & ~umask), an abort or a failed write (the disk full half way,
  * RLIMIT_FSIZE) leaves the old file exactly as it was and no temporary
@@ -18,8 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "atomic.h"
-#include "diag.h"
+#include "support/atomic.h"
+#include "support/diag.h"
 #include "tap.h"
 
 static char dir[] = "/tmp/hetcast-atomic.XXXXXX";

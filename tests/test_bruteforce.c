@@ -18,10 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
-#include "optimal.h"
-#include "rng.h"
-#include "sched.h"
+#include "engine/engine.h"
+#include "sched/optimal.h"
+#include "support/rng.h"
+#include "sched/sched.h"
 #include "tap.h"
 
 #define MAXN 6

@@ -1,5 +1,5 @@
 /*
- * test_csv.c - the CSV cluster loader and writer (src/csvload.c, SPEC §5):
+ * test_csv.c - the CSV cluster loader and writer (src/model/cluster_csv.c, SPEC §5):
  * the bundled clusters, every loader error (table-driven: text in, message
  * and line out), count expansion, quoting, kind detection, parameters, the
  * round trip load -> write -> load for all three kinds, and saving through a
@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cluster.h"
-#include "csvfield.h"
+#include "model/cluster.h"
+#include "support/csvfield.h"
 #include "tap.h"
 
 /* ---- helpers ---- */
@@ -990,7 +990,7 @@ static void test_locale(void)
 }
 
 /*
- * The one field writer (csvfield.h): its rule, and every field it writes
+ * The one field writer (support/csvfield.h): its rule, and every field it writes
  * loads back through the loader (libcsv) as the same text, as a name and
  * as a class, bare or quoted, at the start, middle or end of a row.
  */
@@ -1081,7 +1081,7 @@ static void test_labels(void)
 }
 
 /*
- * A node's line and labels live beside the node array (cluster.h): lines
+ * A node's line and labels live beside the node array (model/cluster.h): lines
  * that follow a rule (one a row, or one for all) keep no array, and the
  * first line off it makes one.  Random patterns against a plain array.
  */

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bounds.h"
-#include "cluster.h"
-#include "engine.h"
-#include "sched.h"
+#include "engine/bounds.h"
+#include "model/cluster.h"
+#include "engine/engine.h"
+#include "sched/sched.h"
 #include "tap.h"
 
 static struct cluster *nodes(int n, const double (*sr)[2], double latency)
@@ -42,9 +42,9 @@ static double run_policy(const struct cluster *c, enum model m, const struct sch
     char *cause = NULL;
     engine_init(e, c, m, &cause);
     sched_init(&s, ops, &o);
-    int rc = engine_run(e, &s, &cause);
+    int rc = sched_run(e, &s, &cause);
     if (rc < 0)
-        diag("engine_run: %s", cause);
+        diag("sched_run: %s", cause);
     free(cause);
     sched_free(&s);
     return rc < 0 ? NAN : e->makespan;

@@ -1,5 +1,5 @@
 /*
- * test_exchange.c - personalized exchange (exchange.c on the engine):
+ * test_exchange.c - personalized exchange (sched/exchange.c on the engine):
  * hand-computed exchanges of 2 and 3 nodes in both models, random ties, the
  * sending orders of Chen & Liu's Tables 1-6 (exactly, from the paper's own
  * random draws, and their structure from seeds), greedy worked by hand, the
@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cluster.h"
-#include "engine.h"
-#include "exchange.h"
-#include "generate.h"
-#include "rng.h"
+#include "model/cluster.h"
+#include "engine/engine.h"
+#include "sched/exchange.h"
+#include "model/generate.h"
+#include "support/rng.h"
 #include "tap.h"
 
 static struct cluster *nodes(int n, const double (*sr)[2], double latency)

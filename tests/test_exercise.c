@@ -1,7 +1,7 @@
 /*
- * test_exercise.c - the exercise mode's core (exercise.c): fnf's next pick
+ * test_exercise.c - the exercise mode's core (sched/exercise.c): fnf's next pick
  * from any state, and the best reachable makespan checked two ways: from
- * the start it must equal the optimum (optimal.c); from states part-way
+ * the start it must equal the optimum (sched/optimal.c); from states part-way
  * through it must equal a brute force that replays every booking sequence
  * from scratch (no pruning, no ordering, no symmetry), on node tables,
  * latency matrices and platform graphs (where fnf gives no first incumbent).  Also the paper's
@@ -12,12 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cluster.h"
-#include "engine.h"
-#include "exercise.h"
-#include "optimal.h"
-#include "rng.h"
-#include "sched.h"
+#include "model/cluster.h"
+#include "engine/engine.h"
+#include "sched/exercise.h"
+#include "sched/optimal.h"
+#include "support/rng.h"
+#include "sched/sched.h"
 #include "tap.h"
 
 #define EPS 1e-9

@@ -1,5 +1,5 @@
 /*
- * test_export.c - SVG and CSV export (export.c): the tree order and the
+ * test_export.c - SVG and CSV export (output/export.c): the tree order and the
  * critical path the view and the SVG share, tick steps, the SVG of one run
  * and of a comparison (well formed, names escaped, every bar and tree edge
  * present), the schedule CSV (RFC 4180 quoting), and writing through a
@@ -11,9 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "export.h"
-#include "run.h"
-#include "sched.h"
+#include "output/export.h"
+#include "session/run.h"
+#include "sched/sched.h"
 #include "tap.h"
 
 static struct cluster *load(const char *text)

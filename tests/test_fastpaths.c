@@ -1,8 +1,8 @@
 /*
- * test_fastpaths.c - every fast path (fastpath.h) gives exactly what the
+ * test_fastpaths.c - every fast path (support/fastpath.h) gives exactly what the
  * readable path beside it gives, on random inputs, with the switch on and
- * off: fast_sort.c against cluster.c's qsort (orders, consistency verdicts
- * and the pair named), csv_fast.c against libcsv and strtod (the same
+ * off: model/cluster_fast.c against model/cluster.c's qsort (orders, consistency verdicts
+ * and the pair named), model/cluster_csv_fast.c against libcsv and strtod (the same
  * cluster and the same messages for random files).  And, as before, the
  * CSV loader's and the cluster check's fast paths against plain references: numbers read without strtod are
  * strtod's doubles to the last bit; a line without quotes, split without
@@ -11,22 +11,22 @@
  * few, radix-sorted when there are many) names the same pair of nodes (the
  * first bad one) as a plain stable sort by (send, recv); and on large
  * files, where the name table is prefetched, duplicates are still found.
- * fef_fast.c books, transfer for transfer, what fef's readable scan books.
- * openshop_fast.c makes open-shop's choices, and so its orders and every
- * transfer, what exchange.c's readable scan makes; greedy_fast.c picks
+ * sched/fef_fast.c books, transfer for transfer, what fef's readable scan books.
+ * sched/exchange_openshop_fast.c makes open-shop's choices, and so its orders and every
+ * transfer, what sched/exchange.c's readable scan makes; sched/exchange_greedy_fast.c picks
  * what greedy's list scan picks.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cluster.h"
-#include "engine.h"
-#include "exchange.h"
-#include "fastpath.h"
-#include "greedy_fast.h"
-#include "rng.h"
-#include "sched.h"
+#include "model/cluster.h"
+#include "engine/engine.h"
+#include "sched/exchange.h"
+#include "support/fastpath.h"
+#include "sched/exchange_greedy_fast.h"
+#include "support/rng.h"
+#include "sched/sched.h"
 #include "tap.h"
 
 static struct cluster *load(const char *text, struct diag *d)
@@ -511,7 +511,7 @@ static void test_csv_switch(void)
     ok(loaded > files / 20 && refused > files / 20, "both kinds of file are common enough");
 }
 
-/* ---- fef: fef_fast.c against the readable scan, event by event ---- */
+/* ---- fef: sched/fef_fast.c against the readable scan, event by event ---- */
 
 /* A node table of n nodes; kind 0: two-decimal times, 1: small integers
  * (many ties), 2: times whose sums round together (1 and 1 + 2^-52 plus 4
@@ -557,7 +557,7 @@ static int fef_run(const struct cluster *c, enum model m, struct engine *e)
     int rc = engine_init(e, c, m, &cause);
     if (rc == 0) {
         sched_init(&s, &sched_fef, &o);
-        rc = engine_run(e, &s, &cause);
+        rc = sched_run(e, &s, &cause);
         sched_free(&s);
     }
     if (rc < 0)
@@ -599,11 +599,11 @@ static void test_fef_switch(void)
                 }
                 cluster_free(c);
             }
-    is_int(same, runs, "fef: fef_fast.c books what the readable scan books, transfer for "
+    is_int(same, runs, "fef: sched/fef_fast.c books what the readable scan books, transfer for "
                        "transfer (random, tied and rounding-tied node tables, every model)");
 }
 
-/* ---- open-shop and greedy: openshop_fast.c and greedy_fast.c against the readable scans ---- */
+/* ---- open-shop and greedy: sched/exchange_openshop_fast.c and sched/exchange_greedy_fast.c against the readable scans ---- */
 
 static int oshop_run(const struct xsched_ops *ops, const struct cluster *c, enum model m,
                      enum xpattern pat, const int *recv, int nrecv, uint64_t seed,
@@ -619,7 +619,7 @@ static int oshop_run(const struct xsched_ops *ops, const struct cluster *c, enum
     return rc;
 }
 
-/* exchange.c's pair cost, as greedy's lists have it: s + l + r, 0 to oneself. */
+/* sched/exchange.c's pair cost, as greedy's lists have it: s + l + r, 0 to oneself. */
 static double greedy_cost(const struct cluster *c, int q, int p)
 {
     struct cost k;
@@ -629,7 +629,7 @@ static double greedy_cost(const struct cluster *c, int q, int p)
 }
 
 /* The same orders and transfers both ways; *shared counts the clusters
- * whose lists greedy_fast.c takes as one order (greedy only). */
+ * whose lists sched/exchange_greedy_fast.c takes as one order (greedy only). */
 static void exchange_switch(const struct xsched_ops *ops, const int *sizes, size_t nsizes,
                             int *runs_out, int *same_out, int *shared, int *clusters)
 {
@@ -705,7 +705,7 @@ static void test_open_shop_switch(void)
     static const int sizes[] = {1, 2, 3, 17, 64, 65, 130};
     int runs, same;
     exchange_switch(&xsched_open_shop, sizes, sizeof sizes / sizeof *sizes, &runs, &same, NULL, NULL);
-    is_int(same, runs, "open-shop: openshop_fast.c chooses what the readable scan chooses: the "
+    is_int(same, runs, "open-shop: sched/exchange_openshop_fast.c chooses what the readable scan chooses: the "
                        "same orders and transfers (random, tied and rounding-tied node tables, "
                        "sync and async, all-to-all and all-to-some, 1 to 130 nodes)");
 }
@@ -716,7 +716,7 @@ static void test_greedy_switch(void)
     int runs, same, shared = 0, clusters = 0;
     exchange_switch(&xsched_greedy, sizes, sizeof sizes / sizeof *sizes, &runs, &same, &shared,
                     &clusters);
-    is_int(same, runs, "greedy: greedy_fast.c picks what the readable list scan picks: the same "
+    is_int(same, runs, "greedy: sched/exchange_greedy_fast.c picks what the readable list scan picks: the same "
                        "orders and transfers (random, tied and rounding-tied node tables, sync "
                        "and async, all-to-all and all-to-some, 1 to 100 nodes)");
     ok(shared > clusters / 2 && shared < clusters,

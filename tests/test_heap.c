@@ -1,10 +1,10 @@
 /*
- * test_heap.c - the heap (heap.c): every item pushed comes out once, in
+ * test_heap.c - the heap (support/heap.c): every item pushed comes out once, in
  * (time, seq) order, checked against a sort and against a linear search for
  * the least item while pushes and pops interleave; equal times come out in
  * insertion order (heap_push) or by the caller's seq (heap_push_seq); the
  * boundary cases: an empty heap, one item, a heap grown from room for one.
- * The calendar queue (calq.c) against the heap: the same items out in the
+ * The calendar queue (support/calq.c) against the heap: the same items out in the
  * same order, pushes and pops interleaved, with times on a grid (many equal),
  * far ahead (past the window), earlier than the last popped, at the extremes
  * (0, -0, negative, 1e300, DBL_MAX, inf), and widths good, bad and invalid.
@@ -13,9 +13,9 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "calq.h"
-#include "heap.h"
-#include "rng.h"
+#include "support/calq.h"
+#include "support/heap.h"
+#include "support/rng.h"
 #include "tap.h"
 
 struct ref {

@@ -1,5 +1,5 @@
 /*
- * test_interop.c - the exports for the field's tools (export_interop.h):
+ * test_interop.c - the exports for the field's tools (output/export_interop.h):
  * each format's escaping of user text, table-driven (quotes, backslashes,
  * line breaks, other control characters, markup); a Paje trace and a DOT
  * graph of a cluster with hostile node names, where no user byte may come
@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export_interop.h"
-#include "run.h"
-#include "sched.h"
+#include "output/export_interop.h"
+#include "session/run.h"
+#include "sched/sched.h"
 #include "tap.h"
 
 typedef void (*escape_fn)(FILE *fp, const char *s);

@@ -16,12 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cluster.h"
-#include "engine.h"
-#include "engine_lean.h"
-#include "radixq.h"
-#include "rng.h"
-#include "sched.h"
+#include "model/cluster.h"
+#include "engine/engine.h"
+#include "engine/engine_lean.h"
+#include "support/radixq.h"
+#include "support/rng.h"
+#include "sched/sched.h"
 #include "tap.h"
 
 /* ---- the radix queue ---- */
@@ -670,7 +670,7 @@ static int run(const struct cluster *c, enum model m, const struct sched_ops *op
         rc = engine_set_quiet(e, &cause);
     if (rc == 0) {
         sched_init(&s, ops, &o);
-        rc = engine_run(e, &s, &cause);
+        rc = sched_run(e, &s, &cause);
         sched_free(&s);
     }
     if (rc < 0)
@@ -799,7 +799,7 @@ static void test_full_vs_lean(void)
 }
 
 /* A list run keeps the send times as ids of the distinct ones up to
- * LEAN_SEND_IDS of them, and the times themselves beyond (engine_lean.h):
+ * LEAN_SEND_IDS of them, and the times themselves beyond (engine/engine_lean.h):
  * both ways, and the switch in the middle of the run's order, book as the
  * full engine. */
 static void test_many_send_times(void)
@@ -981,7 +981,7 @@ static void test_refusals_and_reset(void)
     engine_set_lean(&e, NULL, NULL, &cause);
     struct sched s;
     sched_init(&s, &sched_optimal, NULL);
-    rc = engine_run(&e, &s, &cause);
+    rc = sched_run(&e, &s, &cause);
     ok(rc < 0 && cause && strstr(cause, "full engine"), "lean: optimal needs the full engine (%s)",
        cause ? cause : "");
     sched_free(&s);
@@ -991,7 +991,7 @@ static void test_refusals_and_reset(void)
 
     /* Run, reset, run again: the same result, and no records ever. */
     sched_init(&s, &sched_fnf, NULL);
-    engine_run(&e, &s, &cause);
+    sched_run(&e, &s, &cause);
     sched_free(&s);
     double first = e.makespan;
     int events = e.nev;
@@ -1003,7 +1003,7 @@ static void test_refusals_and_reset(void)
     engine_reset(&e);
     ok(e.nwaiting == 49 && e.ntr == 0 && e.nev == 0 && e.makespan == 0, "lean: reset forgets all");
     sched_init(&s, &sched_fnf, NULL);
-    engine_run(&e, &s, &cause);
+    sched_run(&e, &s, &cause);
     sched_free(&s);
     ok(e.makespan == first && e.nev == events, "lean: a run after reset is the same run");
     engine_free(&e);

@@ -1,6 +1,6 @@
 /*
  * test_lp.c - the optimal multi-tree throughput, linear program (2) solved
- * with GLPK (src/lp.c): hand-solved platforms (a chain, a star, a triangle
+ * with GLPK (src/sched/lp.c): hand-solved platforms (a chain, a star, a triangle
  * with a shortcut, a diamond where several trees beat every single tree),
  * the per-edge counts n(u,v), the cut-generation solver against the program
  * with every flow variable, the counts checked by an independent max-flow
@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cluster.h"
-#include "generate.h"
-#include "lp.h"
-#include "rng.h"
+#include "model/cluster.h"
+#include "model/generate.h"
+#include "sched/lp.h"
+#include "support/rng.h"
 #include "tap.h"
 
 #define EPS 1e-9

@@ -1,5 +1,5 @@
 /*
- * test_lua.c - the Lua layer (src/lua_sandbox.c, lua_cluster.c, lua_sched.c):
+ * test_lua.c - the Lua layer (src/support/lua_sandbox.c, model/cluster_lua.c, sched/lua_sched.c):
  * the bundled fnf.lua and slowest-first.lua give exactly the built-ins'
  * schedules on many random clusters; every sandbox escape tried is refused;
  * endless loops (bare, in pcall, in xpcall, in a load reader, in __close) and
@@ -14,14 +14,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cluster.h"
+#include "model/cluster.h"
 #include "config.h"
-#include "engine.h"
-#include "lua_cluster.h"
-#include "lua_sandbox.h"
-#include "lua_sched.h"
-#include "rng.h"
-#include "sched.h"
+#include "engine/engine.h"
+#include "model/cluster_lua.h"
+#include "support/lua_sandbox.h"
+#include "sched/lua_sched.h"
+#include "support/rng.h"
+#include "sched/sched.h"
 #include "tap.h"
 
 static char tmpdir[64];
@@ -91,7 +91,7 @@ static int run_lua(const struct cluster *c, enum model m, const char *path, long
         sched_free(&s);
         return -1;
     }
-    int rc = engine_run(e, &s, cause);
+    int rc = sched_run(e, &s, cause);
     sched_free(&s);
     return rc;
 }
@@ -104,7 +104,7 @@ static int run_builtin(const struct cluster *c, enum model m, const struct sched
     char *cause = NULL;
     int rc = engine_init(e, c, m, &cause);
     if (rc == 0)
-        rc = engine_run(e, &s, &cause);
+        rc = sched_run(e, &s, &cause);
     if (rc < 0)
         diag("%s: %s", ops->name, cause ? cause : "?");
     free(cause);

@@ -1,5 +1,5 @@
 /*
- * test_nameidx.c - nameidx.h, the one name -> node index: every name found,
+ * test_nameidx.c - model/nameidx.h, the one name -> node index: every name found,
  * misses not, the first node of a name kept, growth keeping every entry;
  * and cluster_find through it answers as a scan of the nodes does, before
  * and after nodes are added and a name changed.  TAP.
@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cluster.h"
-#include "nameidx.h"
-#include "rng.h"
+#include "model/cluster.h"
+#include "model/nameidx.h"
+#include "support/rng.h"
 #include "tap.h"
 
 /* What cluster_find promises: the first node with that name, or -1. */

@@ -1,9 +1,9 @@
 /*
- * test_numfmt.c - numfmt.h, the one number formatter: the edge cases (-0,
+ * test_numfmt.c - support/numfmt.h, the one number formatter: the edge cases (-0,
  * 1e308, subnormals, integers, 0.1 + 0.2, inf, nan) written as before, the
  * shortest text read back to the same double and one digit fewer not, the
  * cluster-file and people's forms, and a decimal point whatever the
- * program's locale.  And the fast path (numfmt_fast.c) against the
+ * program's locale.  And the fast path (support/numfmt_fast.c) against the
  * readable snprintf/strtod loop, string for string, on 500 000 random
  * doubles of every kind (20 000 under valgrind; HETCAST_NUMFMT_CHECK=N for
  * N: performance.md gives a run of 10 million).  TAP.
@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fastpath.h"
-#include "numfmt.h"
-#include "rng.h"
+#include "support/fastpath.h"
+#include "support/numfmt.h"
+#include "support/rng.h"
 #include "tap.h"
 
 static void test_cases(void)

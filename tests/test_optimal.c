@@ -1,5 +1,5 @@
 /*
- * test_optimal.c - the exact search (optimal.c) against brute force: every
+ * test_optimal.c - the exact search (sched/optimal.c) against brute force: every
  * receiver order for node tables in async, every (sender, receiver) booking
  * sequence for the other models, latency matrices and platform graphs; the
  * paper's counterexample; the fnf guarantee 2T + beta; the plan replayed by
@@ -13,12 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bounds.h"
-#include "cluster.h"
-#include "engine.h"
-#include "optimal.h"
-#include "rng.h"
-#include "sched.h"
+#include "engine/bounds.h"
+#include "model/cluster.h"
+#include "engine/engine.h"
+#include "sched/optimal.h"
+#include "support/rng.h"
+#include "sched/sched.h"
 #include "tap.h"
 
 #define EPS 1e-9
@@ -708,11 +708,11 @@ static void test_engine_run(void)
     char *cause = NULL;
     engine_init(&e, c, MODEL_ASYNC, &cause);
     sched_init(&sc, &sched_optimal, NULL);
-    int rc = engine_run(&e, &sc, &cause);
-    is_int(rc, 0, "engine_run with optimal succeeds");
+    int rc = sched_run(&e, &sc, &cause);
+    is_int(rc, 0, "sched_run with optimal succeeds");
     if (rc < 0)
         diag("%s", cause);
-    is_double(e.makespan, want, 0, "engine_run reproduces the plan's makespan");
+    is_double(e.makespan, want, 0, "sched_run reproduces the plan's makespan");
     is_int(sc.status, OPT_PROVEN, "the scheduler says proven");
     is_double(sc.bound, want, 0, "its bound is the optimum");
     ok(strncmp(sc.note, "proven optimal: ", 16) == 0, "note: %s", sc.note);
@@ -732,9 +732,9 @@ static void test_engine_run(void)
     cause = NULL;
     engine_init(&e, mx, MODEL_SYNC, &cause);
     sched_init(&sc, &sched_optimal, NULL);
-    rc = engine_run(&e, &sc, &cause);
-    is_int(rc, 0, "engine_run with optimal on a matrix (sync)");
-    is_double(e.makespan, want, 0, "matrix: engine_run reproduces the plan's makespan");
+    rc = sched_run(&e, &sc, &cause);
+    is_int(rc, 0, "sched_run with optimal on a matrix (sync)");
+    is_double(e.makespan, want, 0, "matrix: sched_run reproduces the plan's makespan");
     ok(e.ntr == 4 && strstr(e.tr[0].reason, "optimal") != NULL, "matrix reason: %s",
        e.ntr ? e.tr[0].reason : "(none)");
     sched_free(&sc);
@@ -847,8 +847,8 @@ static void test_limits(void)
     cause = NULL;
     engine_init(&e, c, MODEL_ASYNC, &cause);
     sched_init(&sc, &sched_optimal, &o);
-    rc = engine_run(&e, &sc, &cause);
-    is_int(rc, 0, "engine_run with a node limit still schedules");
+    rc = sched_run(&e, &sc, &cause);
+    is_int(rc, 0, "sched_run with a node limit still schedules");
     if (sc.status == OPT_GAVE_UP)
         ok(strncmp(sc.note, "gave up", 7) == 0 && sc.bound <= e.makespan, "note: %s", sc.note);
     else

@@ -1,5 +1,5 @@
 /*
- * test_pipeline.c - pipelined broadcast trees (src/pipeline.c): every
+ * test_pipeline.c - pipelined broadcast trees (src/sched/pipeline.c): every
  * heuristic on hand-made platforms, the one-port and multi-port formulas on
  * hand cases, the K-slice simulation slice by slice (filling, steady state,
  * draining; one message at a time on a multi-port link), every heuristic's
@@ -17,17 +17,17 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cluster.h"
-#include "engine.h"
-#include "generate.h"
-#include "lp.h"
-#include "pipeline.h"
-#include "report.h"
-#include "rng.h"
-#include "run.h"
-#include "sched.h"
+#include "model/cluster.h"
+#include "engine/engine.h"
+#include "model/generate.h"
+#include "sched/lp.h"
+#include "sched/pipeline.h"
+#include "output/report.h"
+#include "support/rng.h"
+#include "session/run.h"
+#include "sched/sched.h"
 #include "tap.h"
-#include "trees.h"
+#include "sched/trees.h"
 
 #define EPS 1e-9
 
@@ -104,7 +104,7 @@ static int simulate(const struct cluster *c, const struct sched_ops *ops, enum m
     o.slices = k;
     char *cause = NULL;
     sched_init(s, ops, &o);
-    if (engine_init(e, c, m, &cause) < 0 || engine_run(e, s, &cause) < 0) {
+    if (engine_init(e, c, m, &cause) < 0 || sched_run(e, s, &cause) < 0) {
         diag("  %s: %s", ops->name, cause);
         free(cause);
         return -1;

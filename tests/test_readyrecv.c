@@ -1,13 +1,13 @@
 /*
- * test_readyrecv.c - Liu, Wang & Guo's ready-to-receive time (readyrecv.h)
- * and the Libeskind-Hadas & Hartline bound (bounds.h) on cases worked by
+ * test_readyrecv.c - Liu, Wang & Guo's ready-to-receive time (sched/readyrecv.h)
+ * and the Libeskind-Hadas & Hartline bound (engine/bounds.h) on cases worked by
  * hand from the paper's equation (1).
  */
 #include <stdlib.h>
 
-#include "bounds.h"
-#include "cluster.h"
-#include "readyrecv.h"
+#include "engine/bounds.h"
+#include "model/cluster.h"
+#include "sched/readyrecv.h"
 #include "tap.h"
 
 static struct cluster *nodes(int n, const double (*sr)[2], double latency)

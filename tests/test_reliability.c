@@ -20,11 +20,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cluster.h"
-#include "diag.h"
-#include "export.h"
-#include "run.h"
-#include "sched.h"
+#include "model/cluster.h"
+#include "support/diag.h"
+#include "output/export.h"
+#include "session/run.h"
+#include "sched/sched.h"
 #include "tap.h"
 
 static char dir[] = "/tmp/hetcast-reliability.XXXXXX";

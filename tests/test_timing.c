@@ -1,5 +1,5 @@
 /*
- * test_timing.c - a model's arithmetic lives in one place (timing.h).
+ * test_timing.c - a model's arithmetic lives in one place (model/timing.h).
  *
  * On random clusters of every kind (node tables, latency matrices with a
  * unit, platform graphs with send times) under every model they take, each
@@ -26,15 +26,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bounds.h"
-#include "cluster.h"
-#include "engine.h"
-#include "exchange.h"
-#include "optimal.h"
-#include "rng.h"
-#include "sched.h"
+#include "engine/bounds.h"
+#include "model/cluster.h"
+#include "engine/engine.h"
+#include "sched/exchange.h"
+#include "sched/optimal.h"
+#include "support/rng.h"
+#include "sched/sched.h"
 #include "tap.h"
-#include "timing.h"
+#include "model/timing.h"
 
 /* ---- clusters ---- */
 
@@ -214,7 +214,7 @@ static void check_engine(const struct cluster *c, enum model m, const struct sch
         return;
     engine_init(&e, c, m, &cause);
     sched_init(&s, ops, NULL);
-    int rc = engine_run(&e, &s, &cause);
+    int rc = sched_run(&e, &s, &cause);
     sched_free(&s);
     if (rc < 0) {
         ok(0, "%s: %s runs (%s)", what, ops->name, cause);
@@ -246,7 +246,7 @@ static void check_engine(const struct cluster *c, enum model m, const struct sch
     engine_init(&l, c, m, &cause);
     engine_set_lean(&l, on_event, &sn, &cause);
     sched_init(&s, ops, NULL);
-    rc = engine_run(&l, &s, &cause);
+    rc = sched_run(&l, &s, &cause);
     sched_free(&s);
     ok(rc == 0 && sn.wrong == 0 && sn.nev == count_events(want, e.ntr) && l.late == 0 &&
            l.makespan == e.makespan,
@@ -382,7 +382,7 @@ static void check_exchange(const struct cluster *c, enum model m, const struct x
 
 /*
  * Arithmetic on the costs: a cost field, a node's send or receive time, the
- * latency or the unit next to + - * /.  Only timing.h may do it; the
+ * latency or the unit next to + - * /.  Only model/timing.h may do it; the
  * exceptions below are not times of a transfer.
  */
 static const char *const cost_patterns[] = {
@@ -397,16 +397,16 @@ static const char *const cost_patterns[] = {
 static const struct {
     const char *file, *text, *why;
 } allowed[] = {
-    {"exchange.c", "c->nodes[x].send + c->latency", "the exchange's lower bound: sums of port busy times"},
-    {"exchange.c", "c->latency + c->nodes[x].recv", "the exchange's lower bound"},
-    {"exchange.c", "sum_r_recv += c->nodes[recv[k]].recv", "the exchange's lower bound"},
-    {"exchange.c", "sum_s += c->nodes[q].send", "the exchange's lower bound"},
-    {"exchange.c", "- c->nodes[x].send", "the exchange's lower bound"},
-    {"exchange.c", "outs * c->nodes[x].send", "the exchange's lower bound"},
-    {"exchange.c", "ins * c->nodes[x].recv", "the exchange's lower bound"},
-    {"exchange.c", "- (is_recv[x] ? c->nodes[x].recv", "the exchange's lower bound"},
-    {"optimal.c", "ms + fabs(c->latency) + mr", "the size of the largest transfer, for the integer scale"},
-    {"optimal.c", "fabs(v[i]) * scale", "the integer scale"},
+    {"sched/exchange.c", "c->nodes[x].send + c->latency", "the exchange's lower bound: sums of port busy times"},
+    {"sched/exchange.c", "c->latency + c->nodes[x].recv", "the exchange's lower bound"},
+    {"sched/exchange.c", "sum_r_recv += c->nodes[recv[k]].recv", "the exchange's lower bound"},
+    {"sched/exchange.c", "sum_s += c->nodes[q].send", "the exchange's lower bound"},
+    {"sched/exchange.c", "- c->nodes[x].send", "the exchange's lower bound"},
+    {"sched/exchange.c", "outs * c->nodes[x].send", "the exchange's lower bound"},
+    {"sched/exchange.c", "ins * c->nodes[x].recv", "the exchange's lower bound"},
+    {"sched/exchange.c", "- (is_recv[x] ? c->nodes[x].recv", "the exchange's lower bound"},
+    {"sched/optimal.c", "ms + fabs(c->latency) + mr", "the size of the largest transfer, for the integer scale"},
+    {"sched/optimal.c", "fabs(v[i]) * scale", "the integer scale"},
 };
 
 static bool is_allowed(const char *file, const char *line)
@@ -448,7 +448,7 @@ static int grep_file(const char *dir, const char *name, regex_t *re, int nre, bo
         for (int i = 0; i < nre; i++)
             if (regexec(&re[i], code, 0, NULL, 0) == 0 && !is_allowed(name, code)) {
                 if (!quiet)
-                    diag("%s:%d: cost arithmetic outside timing.h: %s", name, lineno, code);
+                    diag("%s:%d: cost arithmetic outside model/timing.h: %s", name, lineno, code);
                 hits++;
                 break;
             }
@@ -467,26 +467,36 @@ static void check_grep(void)
             ok(0, "pattern %d compiles", i);
             return;
         }
-    DIR *d = opendir(dir);
-    ok(d != NULL, "src/ can be read (the tests run from the source root)");
-    int hits = 0, files = 0, timing_hits = 0;
-    struct dirent *de;
-    while (d && (de = readdir(d))) {
-        size_t len = strlen(de->d_name);
-        if (len < 3 || (strcmp(de->d_name + len - 2, ".c") && strcmp(de->d_name + len - 2, ".h")))
-            continue;
-        if (strcmp(de->d_name, "timing.h") == 0) {
-            timing_hits = grep_file(dir, de->d_name, re, nre, true) > 0;
-            continue;
+    /* src/ is a folder a layer (docs/layout.md): every one of them */
+    static const char *const layers[] = {"support", "model", "engine", "sched", "session", "output"};
+    int hits = 0, files = 0, timing_hits = 0, opened = 0;
+    for (size_t li = 0; li < sizeof layers / sizeof layers[0]; li++) {
+        char sub[64];
+        snprintf(sub, sizeof sub, "%s/%s", dir, layers[li]);
+        DIR *d = opendir(sub);
+        opened += d != NULL;
+        struct dirent *de;
+        while (d && (de = readdir(d))) {
+            size_t len = strlen(de->d_name);
+            if (len < 3 || (strcmp(de->d_name + len - 2, ".c") && strcmp(de->d_name + len - 2, ".h")))
+                continue;
+            char name[300];
+            snprintf(name, sizeof name, "%s/%s", layers[li], de->d_name);
+            if (strcmp(name, "model/timing.h") == 0) {
+                timing_hits = grep_file(dir, name, re, nre, true) > 0;
+                continue;
+            }
+            files++;
+            hits += grep_file(dir, name, re, nre, false);
         }
-        files++;
-        hits += grep_file(dir, de->d_name, re, nre, false);
+        if (d)
+            closedir(d);
     }
-    if (d)
-        closedir(d);
+    ok(opened == (int)(sizeof layers / sizeof layers[0]),
+       "src/'s layer folders can be read (the tests run from the source root)");
     for (int i = 0; i < nre; i++)
         regfree(&re[i]);
-    ok(timing_hits, "the patterns find the arithmetic in timing.h (they can match)");
+    ok(timing_hits, "the patterns find the arithmetic in model/timing.h (they can match)");
     is_int(hits, 0, "no cost arithmetic in the %d other files of src/", files);
 }
 

@@ -1,5 +1,5 @@
 /*
- * test_trees.c - Figueira's broadcast trees (src/trees.c) and the LNOW
+ * test_trees.c - Figueira's broadcast trees (src/sched/trees.c) and the LNOW
  * generator of the figueira study: the paper's Table 1 costs and trees,
  * hand-checked trees on 1, 2, 3, 5 and 8 nodes, the tie rules of SPEC §2,
  * spanning trees on many random matrices (every kind, every model), the
@@ -10,15 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cluster.h"
-#include "engine.h"
-#include "generate.h"
-#include "report.h"
-#include "rng.h"
-#include "run.h"
-#include "sched.h"
+#include "model/cluster.h"
+#include "engine/engine.h"
+#include "model/generate.h"
+#include "output/report.h"
+#include "support/rng.h"
+#include "session/run.h"
+#include "sched/sched.h"
 #include "tap.h"
-#include "trees.h"
+#include "sched/trees.h"
 
 static const struct sched_ops *const tree_ops[TREE_KIND_COUNT] = {
     &sched_binomial, &sched_depth_first, &sched_breadth_first,
@@ -517,7 +517,7 @@ static void test_random(void)
                     runs++;
                     engine_init(&e, c, (enum model)m, NULL);
                     sched_init(&s, tree_ops[k], NULL);
-                    bool good = engine_run(&e, &s, &cause) == 0 && e.nwaiting == 0 && e.ntr == n - 1;
+                    bool good = sched_run(&e, &s, &cause) == 0 && e.nwaiting == 0 && e.ntr == n - 1;
                     for (int v = 0; v < n && good; v++)
                         good = e.parent[v] == t.parent[v];
                     int *next = calloc((size_t)n, sizeof *next);
@@ -549,7 +549,7 @@ static void test_random(void)
 static void test_sched_and_json(void)
 {
     /* By name, as the command line finds them ("binomial" may be a
-     * dispatcher that hands matrices and node tables to trees.c). */
+     * dispatcher that hands matrices and node tables to sched/trees.c). */
     struct cluster *c = table1();
     if (!c)
         return;

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cellbuf.h"
+#include "ui/cellbuf.h"
 #include "tap.h"
 
 static void row_is(const struct cellbuf *cb, int y, const char *want, const char *what)

@@ -11,13 +11,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cellbuf.h"
+#include "ui/cellbuf.h"
 #include "config.h"
-#include "drawkit.h"
-#include "lesson.h"
-#include "lua_sched.h"
+#include "ui/drawkit.h"
+#include "session/lesson.h"
+#include "sched/lua_sched.h"
 #include "tap.h"
-#include "view.h"
+#include "ui/view.h"
 
 static struct cellbuf cb;
 

@@ -21,12 +21,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cellbuf.h"
+#include "ui/cellbuf.h"
 #include "config.h"
-#include "lua_sched.h"
-#include "exchange.h"
+#include "sched/lua_sched.h"
+#include "sched/exchange.h"
 #include "tap.h"
-#include "view.h"
+#include "ui/view.h"
 
 static struct cellbuf cb;
 

@@ -1,8 +1,8 @@
 /*
- * cellbuf.c - the neutral cell grid (cellbuf.h).  No curses: tests link it.
+ * cellbuf.c - the neutral cell grid (ui/cellbuf.h).  No curses: tests link it.
  */
 #define _XOPEN_SOURCE 700   /* wcwidth */
-#include "cellbuf.h"
+#include "ui/cellbuf.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "diag.h"
+#include "support/diag.h"
 
 void cb_init(struct cellbuf *cb, int w, int h)
 {

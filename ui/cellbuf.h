@@ -1,5 +1,5 @@
 /*
- * cellbuf.h - the neutral screen the view draws into: a grid of cells, each
+ * ui/cellbuf.h - the neutral screen the view draws into: a grid of cells, each
  * one wide character and one attribute (a colour role and style flags).
  *
  * Layer: drawing code (draw.c) writes here; only term.c turns it into curses

@@ -1,5 +1,5 @@
 /*
- * draw.c - the drawing every screen of the view shares (drawkit.h), into a
+ * draw.c - the drawing every screen of the view shares (ui/drawkit.h), into a
  * cell buffer (no curses): the glyph sets, the Gantt lanes (send, link and
  * receive rows per node when there is room; then send and link+receive;
  * then one row per node, which loses nothing in a broadcast since a node
@@ -11,16 +11,16 @@
  * not started yet are not drawn at all.  Fill characters differ per kind, so
  * the picture reads without colour too.
  */
-#include "drawkit.h"
+#include "ui/drawkit.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "exchange.h"
-#include "export.h"
-#include "report.h"
+#include "sched/exchange.h"
+#include "output/export.h"
+#include "output/report.h"
 
 static const struct glyphs g_uni = {
     {0x2593, 0x2550, 0x2588}, {0x2591, 0x2504, 0x2591},
@@ -49,7 +49,7 @@ const struct glyphs *ui_glyphs(const struct view *v)
 /*
  * A number for reading on screen: four significant digits, no exponent in
  * the usual range (0.30000000000000004 is "0.3", 1/3 "0.3333"); CSV and
- * JSON keep every digit (report.c).  8 rotating buffers.
+ * JSON keep every digit (output/report.c).  8 rotating buffers.
  */
 const char *ui_num(double x)
 {

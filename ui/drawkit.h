@@ -1,5 +1,5 @@
 /*
- * drawkit.h - what the screens (screen_*.c) and the side panes (panes.c)
+ * ui/drawkit.h - what the screens (screen_*.c) and the side panes (panes.c)
  * share, all drawn by draw.c: the glyph sets (Unicode, or ASCII when the
  * locale is not UTF-8), number formatting and text placement, the Gantt
  * lanes and the time axis, and the bars of text every screen has (title,
@@ -11,8 +11,8 @@
 
 #include <stdint.h>
 
-#include "cellbuf.h"
-#include "view.h"
+#include "ui/cellbuf.h"
+#include "ui/view.h"
 
 struct glyphs {
     uint32_t fill[3];       /* send, link, recv up to the cursor */

@@ -1,18 +1,18 @@
 /*
- * keys.c - the view's key table (keys.h): every key the view answers, on
+ * keys.c - the view's key table (ui/keys.h): every key the view answers, on
  * which screens, the request it makes and the help text, in the order the
  * help screen lists them.  Adding a key is adding a row here and a case to
  * the request function of each screen it names; tests/test_ui_view.c
  * presses every row's keys on its screens and checks each is handled.
  */
-#include "keys.h"
+#include "ui/keys.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "drawkit.h"
-#include "trees.h"
-#include "view.h"
+#include "ui/drawkit.h"
+#include "sched/trees.h"
+#include "ui/view.h"
 
 /* ---- texts that depend on the run ---- */
 

@@ -1,5 +1,5 @@
 /*
- * keys.h - the view's one key table (tmux's `bind -N`, tig's keymap): each
+ * ui/keys.h - the view's one key table (tmux's `bind -N`, tig's keymap): each
  * row binds some keys, on some screens, to one request, with the text the
  * help screen shows for it.  view_key dispatches through these rows and
  * nothing else, and the help screen is drawn from them, so a key cannot be

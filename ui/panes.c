@@ -4,30 +4,30 @@
  *
  *   broadcast    the tree of who sent to whom, in booking order, with each
  *                node's receive time and the critical path;
- *   Figueira     the tree the scheduler built (trees.h): each node's
+ *   Figueira     the tree the scheduler built (sched/trees.h): each node's
  *                binomial position, the distance on each edge, the
  *                heaviest root-to-leaf path drawn heavy;
- *   pipelined    the spanning tree the slices follow (pipeline.h), each
+ *   pipelined    the spanning tree the slices follow (sched/pipeline.h), each
  *                edge's time T and LP count n(u,v), the slices each node
  *                holds so far, then the platform's other edges with n(u,v);
- *   exchange     the table of sending orders (exchange.h), as in Chen &
+ *   exchange     the table of sending orders (sched/exchange.h), as in Chen &
  *                Liu's Tables 1-6, with each sender's current row marked.
  *
  * Every number comes from the core: the engine's transfers and snapshot,
  * tree_of_sched(), pipeline_plan(), the exchange's order table.  The pane
  * only lays them out, as far as the snapshot has gone.
  */
-#include "drawkit.h"
+#include "ui/drawkit.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "exchange.h"
-#include "export.h"
-#include "pipeline.h"
-#include "trees.h"
+#include "sched/exchange.h"
+#include "output/export.h"
+#include "sched/pipeline.h"
+#include "sched/trees.h"
 
 /* ---- tree lines ---- */
 

@@ -7,14 +7,14 @@
  * view_set_model, which say in the message line why a choice failed and
  * keep the state as it was.  Its keys are its rows in keys.c.
  */
-#include "drawkit.h"
+#include "ui/drawkit.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "exchange.h"
-#include "lua_sched.h"
+#include "sched/exchange.h"
+#include "sched/lua_sched.h"
 
 /* ---- the list ---- */
 

@@ -3,21 +3,21 @@
  * keys.  The student builds the broadcast one (sender, receiver) pair at a
  * time.  The choices are booked through engine_book on the view's own
  * engine; what fnf would pick and the best makespan still reachable come
- * from the core (exercise.h).  Undo replays the remaining choices from the
+ * from the core (sched/exercise.h).  Undo replays the remaining choices from the
  * start.  The screen: the student's Gantt chart so far (the transfer under
  * the cursor drawn as planned), the pick list on the right, the feedback on
  * the message lines.  Its keys are its rows in keys.c.
  */
-#include "drawkit.h"
+#include "ui/drawkit.h"
 
-#include "explain.h"
+#include "engine/explain.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "exercise.h"
+#include "sched/exercise.h"
 
 /* Above EXERCISE_MAX_NODES the search runs when the view has proven the
  * optimum (a bound that ends it early), for at most this long a state. */
@@ -124,7 +124,7 @@ static int finish_best(struct view *v, int k, int from, int to, struct engine *o
 
 /*
  * Why a pick costs time: its best finish beside the best finish of the pick
- * that keeps the best makespan, compared by explain.c -- the node that ends
+ * that keeps the best makespan, compared by engine/explain.c -- the node that ends
  * up late, by how much, and the better pick.
  */
 static void why_worse(struct view *v, int k, int from, int to, int bf, int bt, double kept, char *buf,

@@ -9,10 +9,10 @@
  * step or a time).  Every number comes from the engines; names go through
  * cb_text, which never lets a control character reach the terminal.
  */
-#include "drawkit.h"
-#include "trace.h"
+#include "ui/drawkit.h"
+#include "session/trace.h"
 
-#include "explain.h"
+#include "engine/explain.h"
 
 #include <ctype.h>
 #include <math.h>

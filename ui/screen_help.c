@@ -7,7 +7,7 @@
  * width allows.  A row hidden for this run (help_for gives NULL: no
  * exercise beside an exchange) is left out.  Any key goes back.
  */
-#include "drawkit.h"
+#include "ui/drawkit.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -6,13 +6,13 @@
  * back.  A slide's cluster is opened through view_open like any `hetcast
  * FILE -s A -s B`, so everything the main screen does works on it.
  */
-#include "drawkit.h"
+#include "ui/drawkit.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "lesson.h"
+#include "session/lesson.h"
 
 /* Open slide k into v (closed or fresh), keeping what the terminal set. */
 static int open_slide(struct view *v, const struct lesson *l, int k, char **cause)

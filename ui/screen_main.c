@@ -10,20 +10,20 @@
  * screens: they combine, and every key works the same in them.  Its keys
  * are its rows in keys.c; what they do is main_request.
  */
-#include "drawkit.h"
+#include "ui/drawkit.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "exchange.h"
-#include "explain.h"
-#include "export.h"
-#include "numfmt.h"
-#include "pipeline.h"
-#include "report.h"
-#include "trace.h"
+#include "sched/exchange.h"
+#include "engine/explain.h"
+#include "output/export.h"
+#include "support/numfmt.h"
+#include "sched/pipeline.h"
+#include "output/report.h"
+#include "session/trace.h"
 
 static void optimum_text(const struct run *r, char *buf, size_t size)
 {
@@ -313,7 +313,7 @@ static void phase_band(struct view *v, struct cellbuf *cb, const struct tmap *m,
 
 /*
  * Between the compare panes, once the cursor has reached it: the first
- * decision where the two schedules part, and what it costs (explain.c).
+ * decision where the two schedules part, and what it costs (engine/explain.c).
  * Cut to the row; the narration log (L) has it whole.
  */
 static void first_difference(struct view *v, struct cellbuf *cb, int y, int w, double now)

@@ -19,7 +19,7 @@
  * redraws.  An atexit handler restores the terminal on any other way out
  * (an exit() deep in the core).
  *
- * While the core computes (view.h: computing), the loop cannot read keys,
+ * While the core computes (ui/view.h: computing), the loop cannot read keys,
  * so a SIGALRM every 100 ms looks at the keyboard from the handler (poll
  * and read, both async-signal-safe): q, Q or a lone Esc sets the cancel
  * flag the core polls, other keys typed meanwhile are dropped.  Ctrl-C
@@ -42,7 +42,7 @@
 #ifndef _XOPEN_SOURCE
 #define _XOPEN_SOURCE 700
 #endif
-#include "term.h"
+#include "ui/term.h"
 
 #include <curses.h>
 #include <errno.h>
@@ -60,14 +60,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "lesson.h"
-#include "view.h"
+#include "support/diag.h"
+#include "session/lesson.h"
+#include "ui/view.h"
 
 static volatile sig_atomic_t got_signal;   /* INT, TERM, HUP, QUIT, USR1/2, ALRM, PIPE: leave */
 static volatile sig_atomic_t got_winch;    /* the terminal was resized */
 static volatile sig_atomic_t computing;    /* the core computes: keys are read by on_alarm */
-static volatile sig_atomic_t cancel_flag;  /* the view's cancel (view.h), polled by the core */
+static volatile sig_atomic_t cancel_flag;  /* the view's cancel (ui/view.h), polled by the core */
 static volatile sig_atomic_t opening;      /* the first computation, before curses: Ctrl-C leaves */
 
 /* The progress line's seconds, written by on_alarm: pre, the seconds, post. */
@@ -258,7 +258,7 @@ static void install_signals(void)
     sigaction(SIGALRM, &sa, NULL);
 }
 
-/* view.h's computing: the keyboard watched by on_alarm every 100 ms. */
+/* ui/view.h's computing: the keyboard watched by on_alarm every 100 ms. */
 static void set_computing(struct view *v, bool on)
 {
     (void)v;

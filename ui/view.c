@@ -1,12 +1,12 @@
 /*
- * view.c - the view's state (view.h): the runs, the steps, the actions
- * behind the keys, and the dispatch (a key's row in the key table, keys.h,
+ * view.c - the view's state (ui/view.h): the runs, the steps, the actions
+ * behind the keys, and the dispatch (a key's row in the key table, ui/keys.h,
  * to the current screen's request; the screens are screen_*.c).  Every
  * schedule shown comes from run_schedule(); stepping is engine_snapshot()
  * at the new event count, so going back replays exactly.  Actions that fail
  * leave the state as it was and say why in the message line.
  */
-#include "view.h"
+#include "ui/view.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -15,17 +15,17 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bounds.h"
-#include "drawkit.h"
-#include "exchange.h"
-#include "export.h"
-#include "lua_sandbox.h"
-#include "lua_sched.h"
-#include "optimal.h"
-#include "pipeline.h"
-#include "report.h"
-#include "report_exchange.h"
-#include "trees.h"
+#include "engine/bounds.h"
+#include "ui/drawkit.h"
+#include "sched/exchange.h"
+#include "output/export.h"
+#include "support/lua_sandbox.h"
+#include "sched/lua_sched.h"
+#include "sched/optimal.h"
+#include "sched/pipeline.h"
+#include "output/report.h"
+#include "output/report_exchange.h"
+#include "sched/trees.h"
 
 static const int play_delays[] = {2000, 1000, 500, 250, 100, 40};   /* ms per step */
 #define NSPEEDS ((int)(sizeof play_delays / sizeof play_delays[0]))
@@ -114,7 +114,7 @@ bool view_compute_end(struct view *v)
 }
 
 /* Around a computation: the front door watches for cancelling keys and
- * signals (view.h); o gets the flag the core polls. */
+ * signals (ui/view.h); o gets the flag the core polls. */
 static void computing_on(struct view *v, struct session_opts *o, const char *what)
 {
     o->sopt.cancel = view_compute_begin(v, what);

@@ -1,12 +1,12 @@
 /*
- * view.h - the interactive view's state and screens, without curses.
+ * ui/view.h - the interactive view's state and screens, without curses.
  *
  * Layer: above the core (it calls run_schedule, engine_snapshot,
  * engine_narrate, engine_book and never computes a schedule itself) and
  * below term.c (which owns the terminal).  Each screen is a state with a
  * draw function that writes into a cell buffer and a request function that
  * returns UI_* bits (screen_*.c); view_key finds the key's row in the one
- * key table (keys.h) and view_draw the screen, and both only dispatch.  Tests drive a
+ * key table (ui/keys.h) and view_draw the screen, and both only dispatch.  Tests drive a
  * view with keys and read what it drew, with no terminal at all.
  */
 #ifndef HETCAST_VIEW_H
@@ -15,12 +15,12 @@
 #include <signal.h>
 #include <stdbool.h>
 
-#include "cellbuf.h"
-#include "session.h"
-#include "engine.h"
-#include "keys.h"
-#include "run.h"
-#include "trace.h"
+#include "ui/cellbuf.h"
+#include "session/session.h"
+#include "engine/engine.h"
+#include "ui/keys.h"
+#include "session/run.h"
+#include "session/trace.h"
 
 #define UI_HANDLED 1u   /* the key meant something here */
 #define UI_REDRAW 2u    /* the screen must be drawn again */
@@ -48,7 +48,7 @@ enum ui_key {
 struct view;
 
 /*
- * A screen: its rows in the key table (keys.h) are those with its id; the
+ * A screen: its rows in the key table (ui/keys.h) are those with its id; the
  * requests they make reach its request function, which answers UI_* bits
  * (0: not here) and hands the requests every screen shares to view_request.
  */
@@ -168,7 +168,7 @@ struct view {
     struct vrun runs[VIEW_MAX_RUNS];
     int nruns;          /* 1, or 2 in compare mode; the student's schedule ("you") comes last */
     bool traced;        /* opened with --trace: compare mode's second pane is the measured
-                           run of trace (trace.h), made from the first pane's prediction */
+                           run of trace (session/trace.h), made from the first pane's prediction */
     struct trace trace;
     struct vstep *order;
     int nsteps, step;   /* steps are events (merged in compare mode) */
@@ -280,7 +280,7 @@ void chooser_open(struct view *v, enum chooser_kind kind);
 void chooser_clear(struct chooser *ch);
 
 /*
- * Compare mode on a broadcast: the "first difference: ..." text (explain.h)
+ * Compare mode on a broadcast: the "first difference: ..." text (engine/explain.h)
  * into buf, when the cursor time now has reached the decision where the two
  * schedules part (INFINITY: whenever); a shorter form when the full one is
  * wider than width (0: never).  False when there is none to show.

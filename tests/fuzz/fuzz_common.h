@@ -9,7 +9,7 @@
  * path (fuzz_file), and Lua's print silenced; and the checks of a load
  * every harness makes (fuzz_check_load).
  *
- * Every input also runs with the fast paths off (fastpath.h): the loader,
+ * Every input also runs with the fast paths off (support/fastpath.h): the loader,
  * the checks and the schedulers must give the same result both ways
  * (fuzz_same_load, and fuzz_schedule's runs).
  *
@@ -33,16 +33,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cluster.h"
-#include "diag.h"
-#include "export.h"
-#include "export_interop.h"
-#include "fastpath.h"
+#include "model/cluster.h"
+#include "support/diag.h"
+#include "output/export.h"
+#include "output/export_interop.h"
+#include "support/fastpath.h"
 #include "fuzz_output.h"
-#include "lua_sandbox.h"
-#include "report.h"
-#include "run.h"
-#include "sched.h"
+#include "support/lua_sandbox.h"
+#include "output/report.h"
+#include "session/run.h"
+#include "sched/sched.h"
 
 #define FUZZ_RUN_NODES 8    /* clusters up to this size are also scheduled */
 

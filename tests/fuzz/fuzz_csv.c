@@ -1,5 +1,5 @@
 /*
- * fuzz_csv.c - libFuzzer harness for the CSV loader (src/csvload.c): any
+ * fuzz_csv.c - libFuzzer harness for the CSV loader (src/model/cluster_csv.c): any
  * bytes, as a node table, latency matrix or platform graph with its
  * `# key: value` lines.  Promises checked on every input:
  *   - no crash, no leak, no undefined behaviour (ASan + UBSan builds);
@@ -9,7 +9,7 @@
  *     and writing that again gives the same text;
  *   - every scheduler that accepts a small loaded cluster runs to a makespan
  *     >= 0 or refuses with a message;
- *   - with the fast paths off (fastpath.h) the file loads to the same model
+ *   - with the fast paths off (support/fastpath.h) the file loads to the same model
  *     with the same messages, and the schedules are the same.
  * Built by tests/fuzz/run.sh (clang -fsanitize=fuzzer); replay.c replays
  * saved inputs through the same function in every build.

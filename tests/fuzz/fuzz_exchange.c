@@ -1,5 +1,5 @@
 /*
- * fuzz_exchange.c - libFuzzer harness for the exchanges (src/exchange.c:
+ * fuzz_exchange.c - libFuzzer harness for the exchanges (src/sched/exchange.c:
  * all-to-all and all-to-some, every order): the input up to its first NUL
  * is a cluster file (node table, latency matrix or platform graph, through
  * the CSV loader), what follows it a --receivers spec ("NAME,NAME,..." or
@@ -18,9 +18,9 @@
  * Built by tests/fuzz/run.sh; replay.c replays saved inputs (and the
  * bundled clusters) through the same function in every build.
  */
-#include "exchange.h"
+#include "sched/exchange.h"
 #include "fuzz_common.h"
-#include "report_exchange.h"
+#include "output/report_exchange.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

@@ -1,20 +1,20 @@
 /*
- * fuzz_lua.c - libFuzzer harness for cluster scripts (src/lua_cluster.c in
- * the sandbox of src/lua_sandbox.c): any bytes, run as a .lua cluster script
+ * fuzz_lua.c - libFuzzer harness for cluster scripts (src/model/cluster_lua.c in
+ * the sandbox of src/support/lua_sandbox.c): any bytes, run as a .lua cluster script
  * with small instruction and memory limits.  Promises checked on every input:
  *   - no crash, no hang, no leak, no undefined behaviour (ASan + UBSan);
  *   - a refused script gets at least one message;
  *   - a built cluster has nodes and a source among them, and when the CSV
  *     format can say it, it is written and loaded back as the same model;
  *   - every scheduler that accepts a small built cluster runs or refuses;
- *   - with the fast paths off (fastpath.h) the script builds the same model
+ *   - with the fast paths off (support/fastpath.h) the script builds the same model
  *     with the same messages, and the schedules are the same.
  * The loader reads a path, so each input is written to a file in a private
  * temporary directory first.  Built by tests/fuzz/run.sh; replay.c replays
  * saved inputs through the same function in every build.
  */
 #include "fuzz_common.h"
-#include "lua_cluster.h"
+#include "model/cluster_lua.h"
 
 #define FUZZ_LUA_INSTRUCTIONS 200000LL   /* per call; the CLI default is 10^7 */
 #define FUZZ_LUA_MEMORY (4LL << 20)      /* bytes; the CLI default is 64 MiB */

@@ -1,6 +1,6 @@
 /*
- * fuzz_luasched.c - libFuzzer harness for Lua heuristics (src/lua_sched.c
- * in the sandbox of src/lua_sandbox.c): any bytes, run as the script of
+ * fuzz_luasched.c - libFuzzer harness for Lua heuristics (src/sched/lua_sched.c
+ * in the sandbox of src/support/lua_sandbox.c): any bytes, run as the script of
  * `-s FILE.lua` on three small clusters (a node table, a latency matrix and
  * a platform graph), in every model each accepts, with small instruction
  * and memory limits.  Promises checked on every input:
@@ -18,7 +18,7 @@
  * heuristics of lua/) through the same function in every build.
  */
 #include "fuzz_common.h"
-#include "lua_sched.h"
+#include "sched/lua_sched.h"
 
 #define FUZZ_LUA_INSTRUCTIONS 200000LL   /* per call; the CLI default is 10^7 */
 #define FUZZ_LUA_MEMORY (4LL << 20)      /* bytes; the CLI default is 64 MiB */

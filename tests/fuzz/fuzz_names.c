@@ -5,7 +5,7 @@
  * gone, as the loaders read it), and go through
  * cluster_add_node and cluster_finish, as every loader's do.  Promises:
  *   - a cluster is refused, with messages of printable one-line text, when
- *     a name is not text (diag.h: UTF-8 without C0, DEL or C1 controls),
+ *     a name is not text (support/diag.h: UTF-8 without C0, DEL or C1 controls),
  *     and accepted when all names are (a repeated piece is left out, an
  *     empty one named "?");
  *   - an accepted cluster's every output is valid (fuzz_output.h): the

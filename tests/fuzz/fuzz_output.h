@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "diag.h"
+#include "support/diag.h"
 
 #ifdef HETCAST_FUZZ_LIBXML2
 #include <libxml/parser.h>

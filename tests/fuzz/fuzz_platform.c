@@ -5,7 +5,7 @@
  *     after the header "from,to,time,send,bidirectional" the harness puts
  *     in front; `# key: value` lines may follow it);
  *   - odd: the rest is what SimGrid's helper (hetcast-simgrid) answers the
- *     parent on its pipe, read by simgrid_reply_cluster (src/simgrid_load.c):
+ *     parent on its pipe, read by simgrid_reply_cluster (src/model/cluster_simgrid.c):
  *     a host count, the hosts' names, one record per route.  The parent must
  *     trust nothing in it (a helper that dies half way, a platform of odd
  *     names).  Only in builds with SimGrid (the odd inputs are skipped
@@ -25,7 +25,7 @@
 #include "config.h"
 #include "fuzz_common.h"
 #if HETCAST_HAVE_SIMGRID
-#include "simgrid_load.h"
+#include "model/cluster_simgrid.h"
 #endif
 
 static const char graph_header[] = "from,to,time,send,bidirectional\n";

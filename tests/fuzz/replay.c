@@ -20,7 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "diag.h"
+#include "support/diag.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

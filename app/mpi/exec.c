@@ -1,0 +1,629 @@
+/*
+ * app/mpi/exec.c - `hetcast-mpi exec CLUSTER -s NAME`: the schedule of `hetcast
+ * run CLUSTER -s NAME` (the session layer: same loader, same engine), played
+ * as real MPI messages, one rank per node (docs/mpi.md, "Running a
+ * schedule").
+ *
+ * Rank 0 loads the cluster, computes the schedule and hands every rank its
+ * part: the transfer it receives and those it sends, in the engine's order.
+ * A rank waits for its message (MPI_Iprobe, polled), receives it, then sends
+ * to its children one after the other.  With --emulate every modelled cost
+ * is also waited out (timing_split, the rule the SMPI export replays), so
+ * that one machine stands in for a heterogeneous cluster: the sender waits
+ * s(q) before its MPI_Send, the receiver waits until the message's link
+ * time has passed since the send (the message carries when it left) and
+ * then r(p); under sync and one-port the receiver acknowledges the end of
+ * its receive, and the sender waits for that before its next send.  Waits
+ * sleep until 1 ms before their end and then spin; receives are polled with
+ * 20 us sleeps (without --emulate they spin: the times are microseconds).
+ *
+ * Clocks are aligned to rank 0 before the repeats (Cristian's method), every
+ * repeat starts at one moment of rank 0's clock, and every transfer's times
+ * are reduced to rank 0, in the cluster's time units: --unit-ms U
+ * milliseconds a unit (default: microseconds, the unit calibrate writes; 10
+ * with --emulate).
+ */
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "support/atomic.h"
+#include "model/cluster.h"
+#include "support/csvfield.h"
+#include "support/diag.h"
+#include "app/mpi/cmd.h"
+#include "support/numfmt.h"
+#include "output/report.h"
+#include "session/session.h"
+#include "model/timing.h"
+
+#define EX_MAX_REPEAT 1000
+#define EX_ALIGN_ROUNDS 50
+#define EX_START_MARGIN 0.05    /* s: a repeat starts this long after rank 0 says when */
+#define EX_POLL 20e-6           /* s: the sleep between polls of an emulated receive */
+#define EX_ALIGN_SHARE 0.01     /* --emulate: the clocks must agree to 1 % of a unit */
+#define EX_WARM 32              /* round trips on every edge before the runs */
+#define EX_DIGITS 7             /* significant digits of a measured time */
+#define EX_ALIGN_WORST 0.01     /* s: a clock off by more than this cannot be used at all */
+
+struct exec_opts {
+    struct session_opts s;
+    bool emulate;
+    double unit_ms;            /* 0: the default */
+    int repeat;
+    long size;
+    const char *output;
+    double timeout;
+};
+
+enum { E_SEED = OPT_LONG, E_SOURCE, E_EMULATE, E_UNIT, E_REPEAT, E_SIZE, E_TIMEOUT, E_TIME_LIMIT };
+#define AT(f) offsetof(struct exec_opts, f)
+static const struct opt exec_table[] = {
+    {"scheduler", 's', "NAME", "scheduler (default fnf), as hetcast run -s", OPT_CALL, 0, 0, 0,
+     NULL},
+    {"model", 'm', "NAME", "port model (default async): async, sender-only, sync, one-port",
+     OPT_STRING, AT(s.model), 0, 0, NULL},
+    {"seed", E_SEED, "N", "seed for the random schedulers (default 1)", OPT_SEED, AT(s.sopt.seed),
+     0, 0, NULL},
+    {"source", E_SOURCE, "NAME", "the node that holds the message first", OPT_STRING,
+     AT(s.source), 0, 0, NULL},
+    {"time-limit", E_TIME_LIMIT, "S", "optimal: give up after S seconds (default 10)",
+     OPT_SECONDS, AT(s.sopt.time_limit), 0, 0, NULL},
+    {"emulate", E_EMULATE, NULL, "also wait out every node's modelled costs (one machine as a "
+     "heterogeneous cluster)", OPT_FLAG, AT(emulate), 0, 0, NULL},
+    {"unit-ms", E_UNIT, "U", "one time unit of the cluster is U ms (default 0.001, 10 with "
+     "--emulate)", OPT_CALL, 0, 0, 0, NULL},
+    {"repeat", E_REPEAT, "K", "run the schedule K times (default 1)", OPT_INT, AT(repeat), 1,
+     EX_MAX_REPEAT, NULL},
+    {"size", E_SIZE, "BYTES", "the message size (default 64)", OPT_LONGINT, AT(size), 8, 1 << 26,
+     NULL},
+    {"output", 'o', "FILE", "write the measured transfers (schedule CSV) of the fastest repeat",
+     OPT_STRING, AT(output), 0, 0, NULL},
+    {"timeout", E_TIMEOUT, "S", "give up when a rank waits S seconds more than the schedule "
+     "needs (default 60)", OPT_SECONDS, AT(timeout), 0, 0, NULL},
+    {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0, NULL},
+};
+#undef AT
+
+static int exec_set(void *ctx, int key, const char *name, const char *val)
+{
+    struct exec_opts *o = ctx;
+    if (key == 's') {
+        if (o->s.nsched == 1)
+            return opts_error(2, "exec runs one scheduler (-s given twice)");
+        o->s.sched[o->s.nsched++] = val;
+        return 0;
+    }
+    /* E_UNIT */
+    double u;
+    if (opt_double(name, val, 0, &u) != 0)
+        return 2;
+    if (!(u > 0))
+        return opt_fail(name, val, "a number of milliseconds greater than 0");
+    o->unit_ms = u;
+    return 0;
+}
+
+/* One transfer as every rank learns it. */
+struct ex_tr {
+    int from, to;             /* ranks */
+    double before, link, recv;   /* seconds to wait (--emulate), timing_split's */
+};
+
+/* The times recorded for a transfer, local clock, reduced to rank 0 (MAX). */
+enum { T_START, T_LINK, T_SEND_END, T_FREE, T_ARRIVE, T_LINK_END, T_RECV_END, T_FIELDS };
+
+struct ex_plan {
+    int ntr;
+    int model;
+    bool acked;               /* sync, one-port: the sender waits for the receive's end */
+    struct ex_tr *tr;
+};
+
+static void help(void)
+{
+    printf("usage: mpirun -n N hetcast-mpi exec CLUSTER -s NAME [options] [-o MEASURED.csv]\n\n"
+           "Run the schedule of `hetcast run CLUSTER -s NAME` as real MPI messages, rank i\n"
+           "playing node i (or the node named like the rank: host, or host:rank), and print\n"
+           "the predicted and measured makespans.  MEASURED.csv has the columns of `hetcast\n"
+           "run --format csv`, in the cluster's time units, after # comment lines.\n\noptions:\n");
+    opts_help(stdout, exec_table);
+}
+
+/* Rank 0: an early look at the output file (refused before anything runs). */
+static int check_output(const char *path)
+{
+    struct atomic_file af;
+    if (atomic_open(&af, path) != 0) {
+        int err = errno;
+        hm_say(NULL, true, "%s: cannot write: %s", path, atomic_why(&af, err));
+        return 2;
+    }
+    atomic_abort(&af);
+    return 0;
+}
+
+/* The cluster of s, its warnings on stderr; NULL after saying why. */
+static struct cluster *load(const struct session_opts *s)
+{
+    struct diag warn;
+    diag_init(&warn);
+    char *cause = NULL;
+    struct cluster *c = session_load(s, &warn, &cause);
+    diag_print(&warn, stderr);
+    diag_free(&warn);
+    if (!c) {
+        hm_say(NULL, true, "%s", cause);
+        free(cause);
+    }
+    return c;
+}
+
+/*
+ * Rank 0: load, schedule, and plan which rank plays which node.  Returns 0,
+ * or the exit status after a message.
+ */
+static int prepare(const struct hm *h, struct exec_opts *o, int argc, char **argv,
+                   struct cluster **cp, struct run *run, bool *have_run, struct ex_plan *plan)
+{
+    char *cause = NULL;
+    const struct sched_ops *ops = session_sched(o->s.sched[0], &cause);
+    if (!ops) {
+        hm_say(NULL, true, "%s", cause);
+        free(cause);
+        return 2;
+    }
+    struct cluster *c = load(&o->s);
+    if (!c)
+        return 2;
+    *cp = c;
+    enum model m;
+    if (session_model(&o->s, c, &m, &cause) < 0 || sched_check(ops, c, m, &cause) < 0) {
+        hm_say(NULL, true, "%s", cause);
+        free(cause);
+        return 2;
+    }
+    char b[256];
+    if (c->kind == CLUSTER_GRAPH) {
+        hm_say(NULL, true, "%s: a platform graph: exec runs node tables and latency matrices "
+               "(one message, overheads and a latency per transfer), not multi-port graphs",
+               SHOWN(o->s.file, b));
+        return 2;
+    }
+    if (c->n > h->size) {
+        char *cmd = hm_mpirun_command(c->n, argc, argv);
+        hm_say(NULL, true, "%s has %d nodes but mpirun started %d rank%s: exec needs one rank a "
+               "node; run: %s", SHOWN(o->s.file, b), c->n, h->size, h->size == 1 ? "" : "s", cmd);
+        free(cmd);
+        return 2;
+    }
+    if (o->output && check_output(o->output))
+        return 2;
+    if (session_run(run, &o->s, c, m, ops, false, RUN_OPT_NEVER, &cause) < 0) {
+        hm_say(NULL, true, "%s", cause);
+        free(cause);
+        return 1;
+    }
+    *have_run = true;
+    /* the nodes named like the ranks, or else rank i = node i */
+    bool by_name = true;
+    int *rank_of = xmalloc((size_t)c->n * sizeof *rank_of);
+    for (int v = 0; v < c->n && by_name; v++) {
+        rank_of[v] = -1;
+        for (int k = 0; k < h->size; k++)
+            if (strcmp(c->nodes[v].name, h->names[k]) == 0)
+                rank_of[v] = k;
+        by_name = rank_of[v] >= 0;
+    }
+    for (int v = 0; v < c->n && !by_name; v++)
+        rank_of[v] = v;
+    double u = o->unit_ms / 1000;
+    plan->ntr = run->eng.ntr;
+    plan->model = (int)m;
+    plan->acked = m == MODEL_SYNC || timing_one_port(m);
+    plan->tr = xcalloc((size_t)(plan->ntr ? plan->ntr : 1), sizeof *plan->tr);
+    for (int i = 0; i < plan->ntr; i++) {
+        const struct transfer *t = &run->eng.tr[i];
+        struct cost k;
+        cluster_cost(c, t->from, t->to, &k);
+        double before, link, after;
+        timing_split(m, c->kind, &k, &before, &link, &after);
+        struct ex_tr *x = &plan->tr[i];
+        x->from = rank_of[t->from];
+        x->to = rank_of[t->to];
+        x->before = o->emulate ? before * u : 0;
+        x->link = o->emulate ? link * u : 0;
+        /* the receiver's r(p); under sync and one-port timing_split gives it as the
+           sender's `after`, which the acknowledgement stands for here */
+        x->recv = o->emulate && timing_holds_recv_port(m) ? k.r * u : 0;
+    }
+    free(rank_of);
+    return 0;
+}
+
+/* Poll for a message from src with tag (MPI_Iprobe), sleeping between polls
+ * when idle; then receive it into buf.  Returns when it arrived (probe). */
+static double poll_recv(int src, int tag, void *buf, int count, MPI_Datatype type, bool sleepy)
+{
+    int flag = 0;
+    for (;;) {
+        MPI_Iprobe(src, tag, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+        if (flag)
+            break;
+        if (sleepy) {
+            struct timespec ts = {0, (long)(EX_POLL * 1e9)};
+            nanosleep(&ts, NULL);
+        }
+    }
+    double at = MPI_Wtime();
+    MPI_Recv(buf, count, type, src, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    return at;
+}
+
+/*
+ * Warm every edge of the schedule up: EX_WARM round trips of a message
+ * between its two ranks, the edges in the schedule's order (a rank takes its
+ * edges in that order, so the first unfinished edge always has both ranks
+ * at it).  Open MPI sets up the fast path between two ranks after some
+ * messages, and calibrate measured that path; a schedule sends each message
+ * once.
+ */
+static void warm_up(const struct hm *h, const struct ex_plan *p, char *buf, int size)
+{
+    for (int i = 0; i < p->ntr; i++) {
+        const struct ex_tr *x = &p->tr[i];
+        for (int k = 0; k < EX_WARM; k++) {
+            if (h->rank == x->from) {
+                MPI_Send(buf, size, MPI_CHAR, x->to, HM_TAG_CTRL, MPI_COMM_WORLD);
+                MPI_Recv(buf, size, MPI_CHAR, x->to, HM_TAG_CTRL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            } else if (h->rank == x->to) {
+                MPI_Recv(buf, size, MPI_CHAR, x->from, HM_TAG_CTRL, MPI_COMM_WORLD,
+                         MPI_STATUS_IGNORE);
+                MPI_Send(buf, size, MPI_CHAR, x->from, HM_TAG_CTRL, MPI_COMM_WORLD);
+            }
+        }
+    }
+    hm_idle_barrier();
+}
+
+/* One repeat on this rank, from local time start; times into rec (local). */
+static void play(const struct hm *h, const struct ex_plan *p, const struct exec_opts *o,
+                 double start, double offset, char *buf, double *rec)
+{
+    int me = h->rank;
+    for (int i = 0; i < p->ntr * T_FIELDS; i++)
+        rec[i] = -DBL_MAX;
+    if (o->emulate) {
+        hm_wait_until(start);
+    } else {
+        /* the last millisecond polling MPI's progress: its first poll after a pause
+           runs the event loop (microseconds), not the schedule's first message */
+        hm_wait_until(start - 1e-3);
+        int flag;
+        while (MPI_Wtime() < start)
+            MPI_Iprobe(MPI_ANY_SOURCE, HM_TAG_CTRL, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+    }
+    for (int i = 0; i < p->ntr; i++) {
+        const struct ex_tr *x = &p->tr[i];
+        if (x->to != me)
+            continue;
+        double *r = &rec[i * T_FIELDS];
+        r[T_ARRIVE] = poll_recv(x->from, HM_TAG_DATA, buf, (int)o->size, MPI_CHAR, o->emulate);
+        double left;   /* when it left the sender, rank 0's clock */
+        memcpy(&left, buf, sizeof left);
+        if (o->emulate) {
+            double le = left - offset + x->link;
+            r[T_LINK_END] = le > r[T_ARRIVE] ? le : r[T_ARRIVE];
+            hm_wait_until(r[T_LINK_END] + x->recv);
+            r[T_RECV_END] = MPI_Wtime();
+        } else {
+            r[T_LINK_END] = r[T_ARRIVE];
+            r[T_RECV_END] = MPI_Wtime();
+        }
+        if (p->acked) {
+            char ack = 1;
+            MPI_Send(&ack, 1, MPI_CHAR, x->from, HM_TAG_ACK, MPI_COMM_WORLD);
+        }
+    }
+    for (int i = 0; i < p->ntr; i++) {
+        const struct ex_tr *x = &p->tr[i];
+        if (x->from != me)
+            continue;
+        double *r = &rec[i * T_FIELDS];
+        r[T_START] = MPI_Wtime();
+        if (x->before > 0)
+            hm_wait_until(r[T_START] + x->before);
+        r[T_LINK] = MPI_Wtime();
+        double left = r[T_LINK] + offset;
+        memcpy(buf, &left, sizeof left);
+        MPI_Send(buf, (int)o->size, MPI_CHAR, x->to, HM_TAG_DATA, MPI_COMM_WORLD);
+        r[T_SEND_END] = MPI_Wtime();
+        if (p->acked) {
+            char ack;
+            r[T_FREE] = poll_recv(x->to, HM_TAG_ACK, &ack, 1, MPI_CHAR, o->emulate);
+        } else {
+            r[T_FREE] = r[T_SEND_END];
+        }
+    }
+    /* to rank 0's clock, from the start, in units */
+    for (int i = 0; i < p->ntr * T_FIELDS; i++)
+        if (rec[i] > -DBL_MAX)
+            rec[i] = (rec[i] - start) / (o->unit_ms / 1000);
+}
+
+/* A measured time as written: 7 significant digits (the clocks' agreement is
+ * coarser than that; the rest would be noise). */
+static double kept(double x)
+{
+    return numfmt_round(x, EX_DIGITS);
+}
+
+/* The measured times of transfer i in the columns the model's timing gives (timing_phases). */
+static void measured_times(int model, const double *r, struct transfer *t)
+{
+    double st = kept(r[T_START]), ls = kept(r[T_LINK]), se = kept(r[T_SEND_END]),
+           fr = kept(r[T_FREE]), le = kept(r[T_LINK_END]), re = kept(r[T_RECV_END]);
+    /* The receiver's times come from another clock: one that reads earlier than
+       the send by less than the alignment's error is written as the send's, so
+       that no interval ends before it starts (formats.md, "Measured traces"). */
+    le = fmax(le, ls);
+    re = fmax(re, le);
+    struct timing tm;
+    switch (model) {
+    case MODEL_SENDER_ONLY:
+        timing_set(&tm, st, se, ls, le, le, le, le, se);
+        break;
+    case MODEL_SYNC:
+        timing_set(&tm, st, fr, ls, le, le, re, re, fr);
+        break;
+    case MODEL_ONE_PORT:
+    case MODEL_ONE_PORT_UNI:
+        timing_set(&tm, st, fr, st, re, st, re, re, fr);
+        break;
+    case MODEL_ASYNC:
+    default:
+        timing_set(&tm, st, se, ls, le, le, re, re, fr);
+        break;
+    }
+    transfer_set_times(t, &tm);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static const char *num(char buf[NUMFMT_SIZE], double x)
+{
+    return numfmt_text(buf, numfmt_round(x, 6));
+}
+
+/* Rank 0: the measured transfers of the fastest repeat, as run --format csv
+ * writes a schedule (report_run_csv on a copy of the run with the measured
+ * times), after comment lines that say where they come from. */
+static int write_measured(const struct exec_opts *o, const struct hm *h, const struct run *run,
+                          struct transfer *best, int best_rep, const double *mk, double median,
+                          double align)
+{
+    struct atomic_file af;
+    if (atomic_open(&af, o->output) != 0) {
+        int err = errno;
+        hm_say(NULL, true, "%s: cannot write: %s", o->output, atomic_why(&af, err));
+        return 1;
+    }
+    FILE *fp = af.fp;
+    char b1[NUMFMT_SIZE], b2[NUMFMT_SIZE], b3[NUMFMT_SIZE], b4[NUMFMT_SIZE], name[256];
+    fprintf(fp, "# measured by hetcast-mpi exec: the schedule's transfers as real MPI messages\n");
+    fprintf(fp, "# cluster: %s\n", SHOWN(run->c->name, name));
+    fprintf(fp, "# scheduler: %s; model: %s\n", SHOWN(run->sched.ops->name, name),
+            model_name(run->model));
+    fprintf(fp, "# ranks: %d on %d host%s:", h->size, h->nhosts, h->nhosts == 1 ? "" : "s");
+    for (int k = 0; k < h->size; k++)
+        if (h->host_of[k] == k)
+            fprintf(fp, " %s", SHOWN(h->hosts[k], name));
+    fprintf(fp, "\n# unit: %s ms%s\n", num(b1, o->unit_ms),
+            o->emulate ? " (--emulate: the modelled costs waited out)" : " (no emulation)");
+    fprintf(fp, "# repeats: %d; this is repeat %d, the one with the smallest makespan\n",
+            o->repeat, best_rep + 1);
+    fprintf(fp, "# makespan: predicted %s, measured %s (min) %s (median) %s (max)\n",
+            num(b1, run->eng.makespan), num(b2, mk[0]), num(b3, median), num(b4, mk[o->repeat - 1]));
+    fprintf(fp, "# clocks: aligned to rank 0 (Cristian), to within %s ms\n", num(b1, align * 1e3));
+    struct run copy = *run;
+    copy.eng.tr = best;
+    report_run_csv(fp, &copy, false, true);
+    if (atomic_commit(&af) != 0) {
+        hm_say(NULL, true, "%s: cannot save: %s", o->output, strerror(errno));
+        return 1;
+    }
+    return 0;
+}
+
+int mpi_exec(struct hm *h, int argc, char **argv)
+{
+    struct exec_opts o;
+    memset(&o, 0, sizeof o);
+    session_opts_init(&o.s);
+    o.repeat = 1;
+    o.size = 64;
+    o.timeout = 60;
+    const char *files[1];
+    int nfiles = 0, rank = h ? h->rank : 0;
+    int rc = hm_parse(rank, "hetcast-mpi exec", exec_table, argc - 1, argv + 1, exec_set, &o,
+                      files, 1, &nfiles);
+    if (rc == OPTS_HELP) {
+        if (rank == 0)
+            help();
+        return 0;
+    }
+    if (rc)
+        return rc;
+    if (nfiles == 0) {
+        hm_say(h, false, "exec: a cluster file is needed (hetcast-mpi exec CLUSTER -s NAME)");
+        return 2;
+    }
+    o.s.file = files[0];
+    if (o.s.nsched == 0)
+        o.s.sched[o.s.nsched++] = "fnf";
+    if (o.unit_ms == 0)
+        o.unit_ms = o.emulate ? 10 : 0.001;
+    if (!h) {   /* how many ranks: the cluster's nodes */
+        struct cluster *c = load(&o.s);
+        if (!c)
+            return 2;
+        int n = c->n;
+        cluster_free(c);
+        return hm_not_launched(n, argc, argv);
+    }
+    h->timeout = o.timeout;
+
+    /* rank 0 plans; the others sleep until it says */
+    struct cluster *c = NULL;
+    struct run run;
+    bool have_run = false;
+    struct ex_plan plan = {0, 0, false, NULL};
+    int head[4] = {0, 0, 0, 0};   /* status, transfers, model, acked */
+    hm_watchdog(h, "exec (loading and scheduling)", o.s.sopt.time_limit > 0 ? o.s.sopt.time_limit : 0);
+    if (rank == 0) {
+        head[0] = prepare(h, &o, argc, argv, &c, &run, &have_run, &plan);
+        head[1] = plan.ntr;
+        head[2] = plan.model;
+        head[3] = plan.acked;
+    }
+    MPI_Request rq;
+    MPI_Ibcast(head, 4, MPI_INT, 0, MPI_COMM_WORLD, &rq);
+    hm_idle_wait(&rq);
+    int status = head[0];
+    if (status) {
+        free(plan.tr);
+        if (have_run)
+            run_free(&run);
+        cluster_free(c);
+        return status;
+    }
+    plan.ntr = head[1];
+    plan.model = head[2];
+    plan.acked = head[3];
+    if (rank != 0)
+        plan.tr = xcalloc((size_t)(plan.ntr ? plan.ntr : 1), sizeof *plan.tr);
+    /* as bytes: the ranks run one build of hetcast-mpi (one architecture) */
+    MPI_Ibcast(plan.tr, (int)(plan.ntr * sizeof *plan.tr), MPI_BYTE, 0, MPI_COMM_WORLD, &rq);
+    hm_idle_wait(&rq);
+
+    /* clocks */
+    hm_watchdog(h, "exec (aligning the clocks)", 0);
+    double offset, rtt, worst = 0;
+    hm_align_clocks(EX_ALIGN_ROUNDS, &offset, &rtt);
+    MPI_Ireduce(&rtt, &worst, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD, &rq);
+    hm_idle_wait(&rq);
+    if (rank == 0) {
+        double limit = o.emulate ? EX_ALIGN_SHARE * o.unit_ms / 1000 : EX_ALIGN_WORST;
+        if (limit > EX_ALIGN_WORST)
+            limit = EX_ALIGN_WORST;
+        if (worst / 2 > limit) {
+            char b1[NUMFMT_SIZE], b2[NUMFMT_SIZE], b3[NUMFMT_SIZE];
+            hm_say(h, false, "exec: the clocks cannot be aligned: the best of %d round trips to "
+                   "rank 0 took %s ms on some rank, so its clock is known to within %s ms only "
+                   "(needed: %s ms%s)", EX_ALIGN_ROUNDS, num(b1, worst * 1e3),
+                   num(b2, worst / 2 * 1e3), num(b3, limit * 1e3),
+                   o.emulate ? ", 1 % of a unit" : "");
+            status = 1;
+        }
+    }
+    MPI_Ibcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq);
+    hm_idle_wait(&rq);
+
+    double *rec = xmalloc((size_t)(plan.ntr ? plan.ntr : 1) * T_FIELDS * sizeof *rec);
+    double *all = rank == 0 ? xmalloc((size_t)(plan.ntr ? plan.ntr : 1) * T_FIELDS * sizeof *all)
+                            : NULL;
+    double *mk = xmalloc((size_t)o.repeat * sizeof *mk);
+    struct transfer *best = NULL, *cur = NULL;
+    int best_rep = 0;
+    if (rank == 0 && plan.ntr) {
+        best = xmalloc((size_t)plan.ntr * sizeof *best);
+        cur = xmalloc((size_t)plan.ntr * sizeof *cur);
+        memcpy(best, run.eng.tr, (size_t)plan.ntr * sizeof *best);
+        memcpy(cur, run.eng.tr, (size_t)plan.ntr * sizeof *cur);
+    }
+    char *buf = xcalloc((size_t)o.size, 1);
+    double predicted = rank == 0 ? run.eng.makespan : 0;
+    MPI_Ibcast(&predicted, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD, &rq);
+    hm_idle_wait(&rq);
+    /* the edges warmed up, then k = -1: one run not counted (as benchmarks warm up) */
+    hm_watchdog(h, "exec (warming the schedule's edges up)", 0);
+    if (!status)
+        warm_up(h, &plan, buf, (int)o.size);
+    for (int k = -1; k < o.repeat && !status; k++) {
+        hm_watchdog(h, "exec (a run of the schedule)",
+                    EX_START_MARGIN + 3 * predicted * o.unit_ms / 1000);
+        double start = 0;
+        if (rank == 0)
+            start = MPI_Wtime() + EX_START_MARGIN;
+        MPI_Ibcast(&start, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD, &rq);
+        hm_idle_wait(&rq);
+        play(h, &plan, &o, start - offset, offset, buf, rec);
+        MPI_Ireduce(rec, all, plan.ntr * T_FIELDS, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD, &rq);
+        hm_idle_wait(&rq);
+        if (rank == 0 && k >= 0) {
+            double m = 0;
+            for (int i = 0; i < plan.ntr; i++) {
+                measured_times(plan.model, &all[i * T_FIELDS], &cur[i]);
+                if (cur[i].hold > m)
+                    m = cur[i].hold;
+            }
+            mk[k] = m;
+            if (k == 0 || m < mk[best_rep]) {
+                best_rep = k;
+                if (plan.ntr)
+                    memcpy(best, cur, (size_t)plan.ntr * sizeof *best);
+            }
+        }
+    }
+    hm_watchdog(h, NULL, 0);
+    if (rank == 0 && !status) {
+        qsort(mk, (size_t)o.repeat, sizeof *mk, cmp_double);
+        double med = o.repeat % 2 ? mk[o.repeat / 2] : (mk[o.repeat / 2 - 1] + mk[o.repeat / 2]) / 2;
+        char b1[NUMFMT_SIZE], b2[NUMFMT_SIZE], b3[NUMFMT_SIZE], name[256], name2[64];
+        printf("hetcast-mpi exec: %s, %s, %s model; %d ranks on %d host%s; ", SHOWN(c->name, name),
+               SHOWN(run.sched.ops->name, name2), model_name(run.model), h->size, h->nhosts,
+               h->nhosts == 1 ? "" : "s");
+        if (o.emulate)
+            printf("emulated, 1 unit = %s ms", num(b1, o.unit_ms));
+        else
+            printf("not emulated, times in units of %s ms", num(b1, o.unit_ms));
+        printf("; %d repeat%s\n", o.repeat, o.repeat == 1 ? "" : "s");
+        printf("predicted makespan   %s\n", num(b1, run.eng.makespan));
+        printf("measured makespan    min %s  median %s  max %s", num(b1, mk[0]), num(b2, med),
+               num(b3, mk[o.repeat - 1]));
+        if (run.eng.makespan > 0)
+            printf("  (min %+.2f %% of the prediction)",
+                   100 * (mk[0] - run.eng.makespan) / run.eng.makespan);
+        printf("\nclocks               aligned to rank 0 to within %s ms\n", num(b1, worst / 2 * 1e3));
+        if (o.output) {
+            status = write_measured(&o, h, &run, best ? best : run.eng.tr, best_rep, mk, med,
+                                    worst / 2);
+            if (!status)
+                printf("measured transfers   repeat %d of %d (the smallest makespan) in %s\n",
+                       best_rep + 1, o.repeat, SHOWN(o.output, name));
+        }
+        fflush(stdout);
+    }
+    MPI_Ibcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq);
+    hm_idle_wait(&rq);
+    free(buf);
+    free(rec);
+    free(all);
+    free(mk);
+    free(best);
+    free(cur);
+    free(plan.tr);
+    if (have_run)
+        run_free(&run);
+    cluster_free(c);
+    return status;
+}

@@ -1,0 +1,96 @@
+/*
+ * app/study/experiment.h - the studies of the papers, rerun by one command
+ * (hetcast experiment NAME).  Every study is seeded and prints its seed.
+ * The clusters they draw come from the core's generators (model/generate.h).
+ */
+#ifndef HETCAST_EXPERIMENT_H
+#define HETCAST_EXPERIMENT_H
+
+/* argv[0] is NAME (or --list); returns an exit status. */
+int experiment_main(int argc, char **argv);
+
+/* The studies of their own files; argv[0] is the study's name. */
+int exp_alltoall_main(int argc, char **argv);   /* Chen & Liu, Table 7's four groups */
+int exp_figueira_main(int argc, char **argv);   /* Figueira, Figures 10-15 */
+int exp_pipeline_main(int argc, char **argv);   /* Beaumont, Marchal & Robert, §5 */
+
+/* int exp_reproduce_main(int argc, char **argv): app/study/reproduce.c, every study at
+ * the papers' settings against the papers' numbers (docs/reproduction.md). */
+int exp_reproduce_main(int argc, char **argv);
+
+/* ---- pieces the studies share with app/study/reproduce.c ---- */
+#include <stdbool.h>
+#include "engine/engine.h"
+#include "sched/exchange.h"
+#include "sched/pipeline.h"
+#include "support/rng.h"
+#include "sched/sched.h"
+
+/* The makespan of one policy on c under m, or NAN on failure. */
+double exp_makespan(const struct cluster *c, enum model m, const struct sched_ops *ops,
+                    unsigned long long seed);
+
+/* Liu, Wang & Guo's Figure 6 cluster of n nodes: (s, r) = (1, 2), (5, 6),
+ * (10, 11) by thirds (the rest slow), latency 0, source a fast node. */
+struct cluster *exp_fig6_cluster(int n);
+
+/* The random node tables of fnf-vs-optimal and counterexample. */
+struct exp_gen {
+    int classes;          /* 0: every node drawn on its own (0.1 steps) */
+    double lo, hi;        /* send times in [lo, hi] */
+    const char *recv;     /* "zero", "independent" or "correlated" (r = s + 1) */
+    double latency;
+};
+struct cluster *exp_random_cluster(struct rng *r, int n, const struct exp_gen *g);
+
+/* FNF and the exact optimum (async); -1 (said on stderr) if the search refused. */
+struct exact {
+    double fnf, opt;
+    bool proven;
+};
+int exp_exact(const struct cluster *c, double time_limit, struct exact *x);
+
+/* Liu, Wang & Guo's theorems on random clusters (hetcast experiment
+ * fnf-theorems): on each cluster c, Theorem 3 (FNF's final ready-to-receive
+ * time TR at most twice the smallest), Theorem 2 on c's power-2 transform
+ * when that is consistent (FNF's TR the smallest), whether FNF's TR is the
+ * smallest on c itself, and with the exact optimum T Theorem 4 (fnf <= 2T +
+ * beta) beside Libeskind-Hadas & Hartline's 2 alpha T + beta. */
+struct exp_theorems {
+    long clusters;
+    long t2_n, t2_held;        /* consistent power-2 transforms; FNF's TR smallest */
+    long plain_held;           /* FNF's TR the smallest on c itself */
+    long t3_held;
+    double t3_worst;           /* largest TR(fnf) / smallest TR */
+    long sequences;            /* receiver sequences tried in all */
+    long t4_n, t4_held, lhh_held, lhh_looser;   /* consistent, exact T */
+    double t4_ratio, lhh_ratio;                 /* sums of bound / fnf */
+};
+int exp_theorems(struct rng *r, int lo, int hi, long runs, const struct exp_gen *g,
+                 double time_limit, struct exp_theorems *t);
+
+/* Figueira: the simulated latencies of a hop matrix (max(h, 1) basic
+ * latencies a link, overhead x basic a send); every tree kind's makespan
+ * (us) and cost (hops) on it.  0 or -1 (said on stderr). */
+struct cluster *exp_figueira_latencies(const struct cluster *hops, double overhead, double basic);
+int exp_figueira_simulate(const struct cluster *hops, const struct cluster *lat, enum model m,
+                          double *makespan, double *cost);
+
+/* Beaumont, Marchal & Robert: every heuristic's one-port (ratio[0]) and
+ * multi-port (ratio[1]) throughput / the one-port LP optimum, and its
+ * one-port-uni throughput / the one-port-uni LP bound (ratio[2]; lp-prune
+ * and lp-grow built from that program), by enum pipe_heur; *uni_share is
+ * the one-port-uni bound / the one-port optimum; *worst keeps the largest
+ * ratio[0] or ratio[2] (never above 1).  0 or -1 (said). */
+#define EXP_PIPE_MODELS 3
+int exp_pipeline_measure(const struct cluster *c, double ratio[EXP_PIPE_MODELS][PIPE_NHEUR],
+                         double *uni_share, double *worst);
+
+/* Chen & Liu: runs of one point (model, pattern, n-node Table 7 cluster,
+ * receivers a block of pct % from node 0.8 n, or from node `first` when
+ * first >= 0) for one order: mean and sample variance of the completion. */
+int exp_alltoall_point(enum model m, enum xpattern pattern, const struct cluster *c, double pct,
+                       int first, long runs, unsigned long long seed,
+                       const struct xsched_ops *ops, double *mean, double *variance);
+
+#endif

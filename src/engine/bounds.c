@@ -1,0 +1,126 @@
+/*
+ * engine/bounds.c - lower bounds and the FNF guarantee (SPEC §2).
+ */
+#include "engine/bounds.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* Time from "q holds it and is free" to "p holds it" for one transfer: the
+ * timing rule from 0 with every port free. */
+static double hop(const struct cluster *c, enum model m, int q, int p, bool *ok)
+{
+    struct timing_ports at = {0.0, 0.0, -INFINITY};
+    struct timing t;
+    *ok = timing_of(c, m, q, p, &at, &t);
+    return *ok ? t.hold : INFINITY;
+}
+
+/* r' = l + r (Liu, Wang & Guo §2.3, the latency folded into the receive
+ * time): async, from the end of q's send to p's hold (a send of 0 from 0). */
+static double recv_folded(const struct cluster *c, int q, int p)
+{
+    struct cost k;
+    struct timing t;
+    timing_cost(c, q, p, &k);
+    k.s = 0;
+    timing_phases(MODEL_ASYNC, &k, 0.0, 0.0, &t);
+    return t.hold;
+}
+
+double bound_lower(const struct cluster *c, enum model m)
+{
+    int n = c->n;
+    if (n <= 1)
+        return 0;
+    if (c->kind == CLUSTER_NODES) {
+        /* Any chain source -> ... -> p costs at least the direct hop, since
+         * every hop costs >= 0 and the first hop leaves the source: O(n). */
+        double worst = 0;
+        for (int p = 0; p < n; p++) {
+            bool ok;
+            double h = p == c->source ? 0 : hop(c, m, c->source, p, &ok);
+            if (h > worst)
+                worst = h;
+        }
+        return worst;
+    }
+    /* Matrices and graphs: shortest paths from the source (Dijkstra, O(n^2)). */
+    double *dist = malloc((size_t)n * sizeof *dist);
+    char *done = calloc((size_t)n, 1);
+    if (!dist || !done) {
+        free(dist);
+        free(done);
+        return 0;
+    }
+    for (int i = 0; i < n; i++)
+        dist[i] = INFINITY;
+    dist[c->source] = 0;
+    for (int it = 0; it < n; it++) {
+        int u = -1;
+        for (int i = 0; i < n; i++)
+            if (!done[i] && (u < 0 || dist[i] < dist[u]))
+                u = i;
+        if (u < 0 || isinf(dist[u]))
+            break;
+        done[u] = 1;
+        for (int v = 0; v < n; v++) {
+            bool ok;
+            if (done[v] || v == u)
+                continue;
+            double h = hop(c, m, u, v, &ok);
+            if (ok && dist[u] + h < dist[v])
+                dist[v] = dist[u] + h;
+        }
+    }
+    double worst = 0;
+    for (int i = 0; i < n; i++)
+        if (isfinite(dist[i]) && dist[i] > worst)
+            worst = dist[i];
+    free(dist);
+    free(done);
+    return worst;
+}
+
+bool bound_fnf_beta(const struct cluster *c, enum model m, double *beta, bool *consistent)
+{
+    if (c->kind != CLUSTER_NODES || m != MODEL_ASYNC || c->n < 2)
+        return false;
+    double lo = INFINITY, hi = -INFINITY;
+    for (int p = 0; p < c->n; p++) {
+        if (p == c->source)
+            continue;
+        double r = recv_folded(c, c->source, p);
+        if (r < lo)
+            lo = r;
+        if (r > hi)
+            hi = r;
+    }
+    *beta = hi - 2 * lo;
+    *consistent = cluster_speeds_consistent(c, NULL, NULL);
+    return true;
+}
+
+bool bound_lhh(const struct cluster *c, enum model m, double *alpha, double *beta)
+{
+    if (c->kind != CLUSTER_NODES || m != MODEL_ASYNC || c->n < 2)
+        return false;
+    double lo = INFINITY, hi = -INFINITY, a = 0;
+    for (int p = 0; p < c->n; p++) {
+        struct cost k = {0};
+        timing_cost(c, p, p, &k);   /* s(p), L, r(p) */
+        double s = timing_send_end(&k, 0.0), r = recv_folded(c, p, p);
+        double ratio = r > 0 ? (s > 0 ? r / s : INFINITY) : 0;
+        if (ratio > a)
+            a = ratio;
+        if (p == c->source)
+            continue;
+        if (r < lo)
+            lo = r;
+        if (r > hi)
+            hi = r;
+    }
+    *alpha = a;
+    *beta = hi - lo;
+    return true;
+}

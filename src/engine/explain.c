@@ -1,0 +1,156 @@
+/*
+ * engine/explain.c - why two schedules differ and what a booking achieves
+ * (engine/explain.h).  Everything is read off the engines' transfers; the one
+ * number computed here, a node's earliest possible hold, is asked of the
+ * engine itself (engine_earliest from the source at time 0), so every port
+ * model reads the same.
+ */
+#include "engine/explain.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/bounds.h"
+#include "output/report.h"
+
+/* The transfer that brings message 0 to p, or NULL. */
+static const struct transfer *into(const struct engine *e, int p)
+{
+    for (int i = 0; i < e->ntr; i++)
+        if (e->tr[i].to == p && e->tr[i].msg == 0)
+            return &e->tr[i];
+    return NULL;
+}
+
+/* The earliest p can ever hold the message: one transfer straight from the source at time 0. */
+static double earliest_hold(const struct cluster *c, enum model m, int p)
+{
+    if (p == c->source)
+        return 0;
+    struct engine e;
+    char *cause = NULL;
+    double t = NAN;
+    if (engine_init(&e, c, m, &cause) == 0) {
+        struct transfer tr;
+        if (engine_earliest(&e, c->source, p, 0, &tr) == 0)
+            t = tr.hold;
+        engine_free(&e);
+    }
+    free(cause);
+    return t;
+}
+
+int explain_first_difference(const struct engine *a, const struct engine *b, struct explain_diff *d)
+{
+    memset(d, 0, sizeof *d);
+    d->late = -1;
+    d->worse = -1;
+    if (a->c != b->c && (a->n != b->n))
+        return -1;
+    int n = a->ntr < b->ntr ? a->ntr : b->ntr;
+    d->decision = -1;
+    for (int i = 0; i < n; i++)
+        if (a->tr[i].from != b->tr[i].from || a->tr[i].to != b->tr[i].to) {
+            d->decision = i;
+            break;
+        }
+    if (d->decision < 0 && a->ntr != b->ntr)
+        d->decision = n;
+    d->parted = d->decision >= 0 && d->decision < n;
+    if (d->parted) {
+        const struct transfer *ta = &a->tr[d->decision], *tb = &b->tr[d->decision];
+        d->a_from = ta->from;
+        d->a_to = ta->to;
+        d->b_from = tb->from;
+        d->b_to = tb->to;
+        d->time = ta->start < tb->start ? ta->start : tb->start;
+    }
+    if (a->makespan != b->makespan)
+        d->worse = a->makespan > b->makespan ? 0 : 1;
+    const struct engine *w = d->worse == 1 ? b : a, *o = d->worse == 1 ? a : b;
+    /* The late node: the one that sets the worse makespan and holds later
+     * than in the other schedule; else the one delayed the most. */
+    double most = 0;
+    for (int p = 0; p < a->n; p++) {
+        double hw = engine_hold_time(w, p, 0), ho = engine_hold_time(o, p, 0);
+        if (!isfinite(hw) || !isfinite(ho) || !(hw > ho))
+            continue;
+        double score = (hw >= w->makespan ? 1e300 : 0) + (hw - ho);
+        if (score > most) {
+            most = score;
+            d->late = p;
+        }
+    }
+    if (d->late >= 0) {
+        const struct engine *e2[2] = {a, b};
+        for (int k = 0; k < 2; k++) {
+            const struct transfer *t = into(e2[k], d->late);
+            d->late_hold[k] = engine_hold_time(e2[k], d->late, 0);
+            d->late_recv[k] = t ? t->recv_start : NAN;
+        }
+        d->earliest = earliest_hold(a->c, a->model, d->late);
+    }
+    return 0;
+}
+
+void explain_diff_text(const struct engine *a, const char *na, const char *nb,
+                       const struct explain_diff *d, char *buf, size_t size)
+{
+    const struct cluster *c = a->c;
+    size_t at = 0;
+#define ADD(...) do { if (at < size) at += (size_t)text_fit(buf + at, size - at, __VA_ARGS__); } while (0)
+    buf[0] = '\0';
+    if (!d->parted) {
+        ADD("first difference: none: %s and %s make the same decisions", na, nb);
+        return;
+    }
+    ADD("first difference: decision %d (t=%s): %s picks %s -> %s, %s picks %s -> %s", d->decision + 1,
+        report_txt(d->time), na, c->nodes[d->a_from].name, c->nodes[d->a_to].name, nb,
+        c->nodes[d->b_from].name, c->nodes[d->b_to].name);
+    if (d->worse < 0 || d->late < 0) {
+        ADD("; both end at %s", report_txt(a->makespan));
+        return;
+    }
+    int w = d->worse, o = 1 - w;
+    const char *wn = w == 0 ? na : nb, *on = w == 0 ? nb : na, *late = c->nodes[d->late].name;
+    ADD("; then %s finishes late under %s: it holds the message at %s, not %s as under %s",
+        late, wn, report_txt(d->late_hold[w]), report_txt(d->late_hold[o]), on);
+    if (isfinite(d->late_recv[w]) && isfinite(d->late_recv[o]) && d->late_recv[w] != d->late_recv[o])
+        ADD(" (its receive starts at %s, not %s)", report_txt(d->late_recv[w]), report_txt(d->late_recv[o]));
+    if (isfinite(d->earliest)) {
+        if (c->kind == CLUSTER_NODES)
+            ADD("; its bound s(%s) + L + r(%s) = %s", c->nodes[c->source].name, late, report_txt(d->earliest));
+        else
+            ADD("; the earliest it can hold it is %s", report_txt(d->earliest));
+        double miss = d->late_hold[w] - d->earliest;
+        if (miss > 0)
+            ADD(" is missed by %s", report_txt(miss));
+        else
+            ADD(" is met");
+        if (d->late_hold[o] <= d->earliest)
+            ADD(", which %s meets", on);
+    }
+#undef ADD
+}
+
+char *explain_pick(const struct engine *e, const struct transfer *t)
+{
+    const struct cluster *c = e->c;
+    if (t->msg != 0 || e->personal)
+        return NULL;
+    const char *pn = c->nodes[t->to].name;
+    double first = earliest_hold(c, e->model, t->to), lb = bound_lower(c, e->model);
+    bool at_once = t->recv_end > t->recv_start && t->recv_start <= t->link_end;
+    char within[64] = "";   /* numbers only */
+    if (isfinite(lb) && t->hold <= lb)
+        text_fit(within, sizeof within, ", within the lower bound %g", lb);
+    if (isfinite(first) && t->hold <= first)
+        return xasprintf("%s is served as early as it can ever be (holds it at t=%g)%s", pn, t->hold,
+                         within);
+    if (at_once)
+        return xasprintf("%s starts receiving as soon as the message arrives (holds it at t=%g)%s", pn,
+                         t->hold, within);
+    return xasprintf("%s holds it at t=%g%s", pn, t->hold, within);
+}

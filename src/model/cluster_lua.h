@@ -1,0 +1,29 @@
+/*
+ * model/cluster_lua.h - cluster scripts: the second front door to the one cluster
+ * model.  A Lua script run in the sandbox (support/lua_sandbox.h) describes nodes,
+ * a latency, a latency matrix or a platform graph through a small API
+ * (docs/lua.md), and this module builds from it the same struct cluster the
+ * CSV loader builds, checked by the same cluster_finish().
+ */
+#ifndef HETCAST_LUA_CLUSTER_H
+#define HETCAST_LUA_CLUSTER_H
+
+#include <stdint.h>
+
+#include "model/cluster.h"
+#include "support/diag.h"
+#include "support/lua_sandbox.h"
+
+/*
+ * Run the script at path with --param "name=value" strings (the last one of
+ * a name wins) and build its cluster.  seed seeds math.random and is the
+ * default seed of hetcast.random().  Returns NULL and fills d on failure: a
+ * script error is one entry holding the script's file:line and a traceback;
+ * model errors name the line of the call that made the node or edge.
+ * Warnings (a --param the script never read, ignored settings) go to d too.
+ */
+struct cluster *cluster_load_lua(const char *path, const char *const *params, int nparams,
+                                 const struct sandbox_limits *lim, uint64_t seed,
+                                 struct diag *d);
+
+#endif

@@ -1,0 +1,461 @@
+/*
+ * model/cluster_simgrid.c - SimGrid platforms in (model/cluster_simgrid.h): a child process
+ * runs the helper hetcast-simgrid (app/simgrid_helper.c, the one program
+ * that links libsimgrid), which asks SimGrid for the hosts and routes and
+ * writes them to a pipe; the parent builds the cluster.  The child's stderr
+ * is a second pipe, so what SimGrid says on a bad file becomes the message
+ * and nothing reaches the terminal (or the view's screen).  The wire format
+ * is in model/cluster_simgrid.h.
+ */
+#include "model/cluster_simgrid.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char *helper;   /* simgrid_set_helper */
+
+void simgrid_set_helper(const char *path)
+{
+    free(helper);
+    helper = path ? strdup(path) : NULL;
+}
+
+/* ---- the parent ---- */
+
+struct buf {
+    char *p;
+    size_t len, cap;
+};
+
+static void buf_add(struct buf *b, const char *data, size_t len)
+{
+    if (b->len + len + 1 > b->cap) {
+        b->cap = (b->len + len + 1) * 2;
+        b->p = xrealloc(b->p, b->cap);
+    }
+    memcpy(b->p + b->len, data, len);
+    b->len += len;
+    b->p[b->len] = '\0';
+}
+
+/* Read both pipes to their end (the child may fill either first). */
+static int drain(int data, int err, struct buf *out, struct buf *msg)
+{
+    struct pollfd fds[2] = {{data, POLLIN, 0}, {err, POLLIN, 0}};
+    struct buf *to[2] = {out, msg};
+    int open = 2;
+    char chunk[65536];
+    while (open > 0) {
+        if (poll(fds, 2, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        for (int k = 0; k < 2; k++) {
+            if (fds[k].fd < 0 || !(fds[k].revents & (POLLIN | POLLHUP | POLLERR)))
+                continue;
+            ssize_t r = read(fds[k].fd, chunk, sizeof chunk);
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r <= 0) {
+                fds[k].fd = -1;
+                open--;
+            } else if (k == 0 || msg->len < 65536) {   /* SimGrid's words: the first 64 KiB */
+                buf_add(to[k], chunk, (size_t)r);
+            }
+        }
+    }
+    return 0;
+}
+
+/*
+ * SimGrid's first line that says what went wrong, without the exception's
+ * class ("Uncaught exception std::invalid_argument: No route from ..."),
+ * shown as messages show a user's text (SHOWN: control characters and
+ * bytes that are not UTF-8 made '?', cut between characters).  NULL if it
+ * said nothing.
+ */
+static char *simgrid_said(const char *text)
+{
+    const char *s = text;
+    while (*s) {
+        const char *e = strchr(s, '\n');
+        size_t len = e ? (size_t)(e - s) : strlen(s);
+        if (len > 0 && strncmp(s, "Exiting now.", 12) != 0 && strncmp(s, "Current backtrace", 17) != 0) {
+            const char *p = s;
+            const char *un = "Uncaught exception ";
+            if (len > strlen(un) && strncmp(p, un, strlen(un)) == 0) {
+                const char *colon = memchr(p, ':', len);
+                while (colon && colon + 1 < s + len && colon[1] == ':')   /* std::x */
+                    colon = memchr(colon + 2, ':', (size_t)(s + len - colon - 2));
+                if (colon && colon + 2 <= s + len) {
+                    len -= (size_t)(colon + 2 - p);
+                    p = colon + 2;
+                }
+            }
+            char *raw = xasprintf("%.*s", (int)(len > 1000 ? 1000 : len), p), shown[404];
+            char *line = xstrdup(SHOWN(raw, shown));
+            free(raw);
+            return line;
+        }
+        s = e ? e + 1 : s + len;
+    }
+    return NULL;
+}
+
+/* Digits compare as numbers: node-2 < node-10; otherwise byte order. */
+static int natural_cmp(const char *a, const char *b)
+{
+    while (*a && *b) {
+        if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') {
+            while (*a == '0')
+                a++;
+            while (*b == '0')
+                b++;
+            size_t la = strspn(a, "0123456789"), lb = strspn(b, "0123456789");
+            if (la != lb)
+                return la < lb ? -1 : 1;
+            int c = strncmp(a, b, la);
+            if (c)
+                return c;
+            a += la;
+            b += lb;
+        } else {
+            if (*a != *b)
+                return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+            a++;
+            b++;
+        }
+    }
+    return *a ? 1 : *b ? -1 : 0;
+}
+
+struct host_ref {
+    const char *name;
+    int index;   /* in SimGrid's order */
+};
+
+static int by_name(const void *x, const void *y)
+{
+    const struct host_ref *a = x, *b = y;
+    int c = natural_cmp(a->name, b->name);
+    return c ? c : strcmp(a->name, b->name);
+}
+
+/* The record of route q -> p (SimGrid's host order) in the rows (bytes: maybe unaligned). */
+static struct route_rec route_of(const char *recs, int n, int q, int p)
+{
+    struct route_rec r;
+    size_t k = (size_t)q * (size_t)(n - 1) + (size_t)(p < q ? p : p - 1);
+    memcpy(&r, recs + k * sizeof r, sizeof r);
+    return r;
+}
+
+/* Do the single-link routes (a graph on the nodes, sorted order) reach every node from node 0? */
+static bool single_links_reach_all(const unsigned char *single, int n)
+{
+    int *stack = xmalloc((size_t)n * sizeof *stack);
+    unsigned char *seen = xcalloc((size_t)n, 1);
+    int top = 0, reached = 1;
+    stack[top++] = 0;
+    seen[0] = 1;
+    while (top > 0) {
+        int q = stack[--top];
+        for (int p = 0; p < n; p++)
+            if (!seen[p] && single[(size_t)q * (size_t)n + (size_t)p]) {
+                seen[p] = 1;
+                reached++;
+                stack[top++] = p;
+            }
+    }
+    free(stack);
+    free(seen);
+    return reached == n;
+}
+
+/* The cluster from the child's answer; NULL with d filled. */
+static struct cluster *build(const char *path, double size, const struct buf *b, struct diag *d)
+{
+    const char *p = b->p;
+    uint32_t n32;
+    memcpy(&n32, p, sizeof n32);
+    p += sizeof n32;
+    int n = (int)n32;
+    if (n == 0) {
+        diag_error(d, path, 0, NULL, "no hosts: the platform is empty");
+        return NULL;
+    }
+    char **names = xcalloc((size_t)n, sizeof *names);
+    int cut = -1;   /* a host whose name holds a NUL byte: as a C string it would be cut */
+    for (int i = 0; i < n; i++) {
+        uint32_t len;
+        memcpy(&len, p, sizeof len);
+        p += sizeof len;
+        names[i] = xmalloc((size_t)len + 1);
+        memcpy(names[i], p, len);
+        names[i][len] = '\0';
+        if (cut < 0 && memchr(p, '\0', len))
+            cut = i;
+        p += len;
+    }
+    if (cut >= 0) {
+        char b[64];
+        diag_error(d, path, 0, NULL, "host %d (\"%s...\") has a name holding a NUL byte: a name must "
+                   "be UTF-8 text without control characters", cut + 1, SHOWN(names[cut], b));
+        for (int i = 0; i < n; i++)
+            free(names[i]);
+        free(names);
+        return NULL;
+    }
+    const char *recs = p;
+    struct host_ref *refs = xmalloc((size_t)n * sizeof *refs);
+    for (int i = 0; i < n; i++)
+        refs[i] = (struct host_ref){names[i], i};
+    qsort(refs, (size_t)n, sizeof *refs, by_name);
+    int *order = xmalloc((size_t)n * sizeof *order);   /* node a is SimGrid's host order[a] */
+    for (int i = 0; i < n; i++)
+        order[i] = refs[i].index;
+    free(refs);
+
+    size_t nn = (size_t)n * (size_t)n;
+    double *time = xcalloc(nn, sizeof *time);
+    unsigned char *single = xcalloc(nn, 1);
+    bool all_single = true;
+    int errors = d->errors;
+    for (int a = 0; a < n && d->errors == errors; a++)
+        for (int c = 0; c < n; c++) {
+            if (a == c)
+                continue;
+            struct route_rec r = route_of(recs, n, order[a], order[c]);
+            double t = r.latency;
+            if (size > 0 && !(r.bandwidth > 0)) {
+                char b1[128], b2[128];   /* names are checked later (cluster_finish) */
+                diag_error(d, path, 0, NULL, "the route from %s to %s has no bandwidth (%g)",
+                           SHOWN(names[order[a]], b1), SHOWN(names[order[c]], b2), r.bandwidth);
+                break;
+            }
+            if (size > 0)
+                t += size / r.bandwidth;
+            time[(size_t)a * (size_t)n + (size_t)c] = t;
+            single[(size_t)a * (size_t)n + (size_t)c] = r.links == 1;
+            all_single = all_single && r.links == 1;
+        }
+    struct cluster *c = NULL;
+    if (d->errors == errors) {
+        bool graph = n > 1 && !all_single && single_links_reach_all(single, n);
+        c = cluster_new(graph ? CLUSTER_GRAPH : CLUSTER_MATRIX);
+        for (int a = 0; a < n; a++)
+            cluster_add_node(c, names[order[a]], 0, 0);
+        if (graph) {
+            for (int a = 0; a < n; a++)
+                for (int b2 = 0; b2 < n; b2++)
+                    if (single[(size_t)a * (size_t)n + (size_t)b2])
+                        cluster_add_edge(c, a, b2, time[(size_t)a * (size_t)n + (size_t)b2], -1);
+        } else {
+            c->dist = time;
+            time = NULL;
+        }
+        cluster_set_str(&c->path, path);
+        const char *base = strrchr(path, '/');
+        base = base ? base + 1 : path;
+        size_t blen = strlen(base);
+        if (blen > 4 && strcmp(base + blen - 4, ".xml") == 0)
+            blen -= 4;
+        c->name = xasprintf("%.*s", (int)blen, base);
+        char sz[64];
+        snprintf(sz, sizeof sz, "%.17g", size);
+        c->description = xasprintf("SimGrid platform %s, a %s-byte message: %s "
+                                   "(latency + size / bandwidth)", base, sz,
+                                   graph ? "a platform graph of its single-link routes"
+                                         : "a latency matrix of its routes");
+        if (cluster_finish(c, d) < 0) {
+            cluster_free(c);
+            c = NULL;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    free(order);
+    free(time);
+    free(single);
+    return c;
+}
+
+/* Is the child's answer complete?  Sets *rows to the route rows that arrived. */
+static bool complete(const struct buf *b, int *rows)
+{
+    *rows = -1;
+    if (b->len < sizeof(uint32_t))
+        return false;
+    uint32_t n32;
+    memcpy(&n32, b->p, sizeof n32);
+    if (n32 > SIMGRID_MAX_HOSTS)   /* the helper never says more; n^2 routes would overflow */
+        return false;
+    size_t at = sizeof n32;
+    for (uint32_t i = 0; i < n32; i++) {
+        uint32_t len;
+        if (b->len - at < sizeof len)
+            return false;
+        memcpy(&len, b->p + at, sizeof len);
+        at += sizeof len;
+        if (b->len - at < len)
+            return false;
+        at += len;
+    }
+    size_t per_row = (n32 > 0 ? n32 - 1 : 0) * sizeof(struct route_rec);
+    *rows = per_row ? (int)((b->len - at) / per_row) : (int)n32;
+    return b->len - at == per_row * n32;
+}
+
+/* The name of the host whose row of routes was being read (SimGrid's order), or NULL. */
+static char *host_at(const struct buf *b, int row)
+{
+    uint32_t n32;
+    memcpy(&n32, b->p, sizeof n32);
+    size_t at = sizeof n32;
+    for (uint32_t i = 0; i < n32; i++) {
+        uint32_t len;
+        memcpy(&len, b->p + at, sizeof len);
+        at += sizeof len;
+        if ((int)i == row)
+            return xasprintf("%.*s", (int)text_cut_len(b->p + at, len > 200 ? 200 : len), b->p + at);
+        at += len;
+    }
+    return NULL;
+}
+
+struct cluster *simgrid_reply_cluster(const char *path, double size, const char *data, size_t len,
+                                      struct diag *d)
+{
+    struct buf b = {0};
+    buf_add(&b, data, len);
+    int rows;
+    struct cluster *c = NULL;
+    if (complete(&b, &rows))
+        c = build(path, size, &b, d);
+    else if (rows < 0)
+        diag_error(d, path, 0, NULL, "the answer of hetcast-simgrid is cut short in its host names "
+                   "or names more than %d hosts: it cannot be read", SIMGRID_MAX_HOSTS);
+    else
+        diag_error(d, path, 0, NULL, "the answer of hetcast-simgrid is not whole (%d complete "
+                   "rows of routes): it cannot be read", rows);
+    free(b.p);
+    return c;
+}
+
+struct cluster *cluster_load_simgrid(const char *path, double size, struct diag *d)
+{
+    FILE *probe = fopen(path, "r");
+    if (!probe) {
+        diag_error(d, path, 0, NULL, "cannot open: %s", strerror(errno));
+        return NULL;
+    }
+    fclose(probe);
+    if (!(size >= 0) || !isfinite(size)) {
+        diag_error(d, path, 0, NULL, "--size: %g is not a message size in bytes (a number >= 0)",
+                   size);
+        return NULL;
+    }
+    if (!helper || access(helper, X_OK) != 0) {
+        diag_error(d, path, 0, NULL, "cannot read it with SimGrid: the helper hetcast-simgrid "
+                   "is not installed beside hetcast%s%s", helper ? " (" : "", helper ? helper : "");
+        if (helper)
+            diag_error(d, path, 0, NULL, "(looked for %s)", helper);
+        return NULL;
+    }
+    int data[2], err[2];
+    if (pipe(data) < 0) {
+        diag_error(d, path, 0, NULL, "cannot read it with SimGrid: %s", strerror(errno));
+        return NULL;
+    }
+    if (pipe(err) < 0) {
+        diag_error(d, path, 0, NULL, "cannot read it with SimGrid: %s", strerror(errno));
+        close(data[0]);
+        close(data[1]);
+        return NULL;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        diag_error(d, path, 0, NULL, "cannot read it with SimGrid: fork: %s", strerror(errno));
+        close(data[0]);
+        close(data[1]);
+        close(err[0]);
+        close(err[1]);
+        return NULL;
+    }
+    if (pid == 0) {
+        /* stdout to /dev/null: whatever the parent left in its stdio buffers
+           and SimGrid writes there goes nowhere; stderr to the message pipe. */
+        close(data[0]);
+        close(err[0]);
+        struct rlimit no_core = {0, 0};   /* a crash of SimGrid leaves no core file behind */
+        setrlimit(RLIMIT_CORE, &no_core);
+        /* not the front door's handlers (the view restores its terminal on these) */
+        static const int sigs[] = {SIGINT,  SIGTERM, SIGHUP,  SIGQUIT, SIGWINCH, SIGUSR1, SIGUSR2,
+                                   SIGALRM, SIGPIPE, SIGSEGV, SIGABRT, SIGBUS,   SIGFPE,  SIGILL,
+                                   SIGTRAP, SIGSYS};
+        for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+            signal(sigs[i], SIG_DFL);
+        dup2(data[1], STDOUT_FILENO);   /* the helper writes the platform there */
+        dup2(err[1], STDERR_FILENO);
+        char *argv[] = {helper, (char *)path, NULL};
+        execv(helper, argv);
+        _exit(SIMGRID_EXIT_NO_HELPER);
+    }
+    close(data[1]);
+    close(err[1]);
+    struct buf out = {0}, msg = {0};
+    int rc = drain(data[0], err[0], &out, &msg);
+    close(data[0]);
+    close(err[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    struct cluster *c = NULL;
+    int rows;
+    bool whole = complete(&out, &rows);
+    if (rc == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 && whole) {
+        c = build(path, size, &out, d);
+    } else if (WIFEXITED(status) && WEXITSTATUS(status) == SIMGRID_EXIT_NO_HELPER) {
+        diag_error(d, path, 0, NULL, "cannot read it with SimGrid: cannot run %s", helper);
+    } else if (WIFEXITED(status) && WEXITSTATUS(status) == SIMGRID_EXIT_TOO_MANY) {
+        diag_error(d, path, 0, NULL, "more than %d hosts: too many for a latency matrix",
+                   SIMGRID_MAX_HOSTS);
+    } else {
+        char *said = msg.p ? simgrid_said(msg.p) : NULL;
+        char *host = rows >= 0 ? host_at(&out, rows) : NULL;
+        /* SIGABRT is SimGrid's way to refuse a file; any other signal is a crash, and so is
+           a sanitizer's report of one (hetcast built with -Db_sanitize catches the signal
+           in the child and exits instead) */
+        bool sanitized = msg.p && strstr(msg.p, "DEADLYSIGNAL");
+        bool crashed = sanitized || (WIFSIGNALED(status) && WTERMSIG(status) != SIGABRT);
+        const char *why = sanitized && strstr(msg.p, "SEGV") ? strsignal(SIGSEGV)
+                          : WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "no answer";
+        char hb[210];
+        if (said && !crashed)
+            diag_error(d, path, 0, NULL, "SimGrid refused it: %s", said);
+        else if (host)
+            diag_error(d, path, 0, NULL, "SimGrid crashed (%s) while reading the routes from host "
+                       "%s: does the platform give a route between every pair of hosts?", why,
+                       SHOWN(host, hb));
+        else
+            diag_error(d, path, 0, NULL, "SimGrid crashed (%s) while loading it: is it a SimGrid "
+                       "platform (version 4.1)?", why);
+        free(said);
+        free(host);
+    }
+    free(out.p);
+    free(msg.p);
+    return c;
+}

@@ -1,0 +1,75 @@
+/*
+ * model/cluster_simgrid.h - a SimGrid platform (XML) as a hetcast cluster, read
+ * through libsimgrid's C API (docs/formats.md, "SimGrid platforms").
+ *
+ * Compiled only when meson found SimGrid (config.h: HETCAST_HAVE_SIMGRID);
+ * without it session_load refuses .xml files itself.
+ *
+ * SimGrid's engine is one global object per process that logs to stderr and
+ * ends the process on a bad file (an uncaught C++ exception, or a crash on a
+ * missing route), and a large C++ library that costs every process that
+ * links it 40 ms and 30 MB at start.  So the platform is read by a helper
+ * program in a child process: it sets SimGrid's log to errors only, loads
+ * the file, and sends the hosts and the latency, bandwidth and link count of
+ * every route back over a pipe; the
+ * parent turns what SimGrid said (or the signal that ended the child) into
+ * one message naming the file.  hetcast's own state is never touched by
+ * SimGrid, and a platform can be loaded again (the view reloads).
+ */
+#ifndef HETCAST_SIMGRID_LOAD_H
+#define HETCAST_SIMGRID_LOAD_H
+
+#include "model/cluster.h"
+#include "support/diag.h"
+
+#include <stdint.h>
+
+#define SIMGRID_DEFAULT_SIZE 1.0    /* bytes of the message when --size is not given */
+#define SIMGRID_MAX_HOSTS 4096      /* a matrix of n*n routes: the CSV matrix's limit */
+
+/*
+ * The helper's answer on its stdout (hetcast-simgrid PLATFORM.xml, the one
+ * program that links libsimgrid, so that hetcast itself starts without it),
+ * in the machine's own byte order: the host count (u32), each host's name
+ * (u32 length, bytes) in SimGrid's order, then one route_rec per route, row
+ * by row (all q -> p, p != q, for each q), each row written at once: when
+ * the helper dies, the complete rows say which host it was reading.  Exit
+ * status 0, SIMGRID_EXIT_TOO_MANY, or SimGrid's own end.
+ */
+struct route_rec {
+    int32_t links;
+    double latency;
+    double bandwidth;
+};
+#define SIMGRID_EXIT_TOO_MANY 3     /* more than SIMGRID_MAX_HOSTS hosts */
+#define SIMGRID_EXIT_WRITE 4        /* the pipe closed */
+#define SIMGRID_EXIT_NO_HELPER 5    /* the helper could not be run */
+
+/* Where the helper is (the front door finds it: app/datadir.c). */
+void simgrid_set_helper(const char *path);
+
+/*
+ * Load the SimGrid platform at path for messages of size bytes.  Hosts
+ * become nodes in natural name order (node-2 before node-10); each route
+ * q -> p costs latency + size / bandwidth (SimGrid's route latency, the
+ * sum over its links, and route bandwidth, the smallest).  When every route
+ * that is a single link joins two hosts directly and those links reach
+ * every host while other routes take several links, the cluster is a
+ * platform graph of the single-link routes; otherwise a latency matrix of
+ * all routes.  Send and receive overheads are 0.  Returns the cluster, or
+ * NULL with the problems in d.  Cost: one fork, O(n^2) routes.
+ */
+struct cluster *cluster_load_simgrid(const char *path, double size, struct diag *d);
+
+/*
+ * The cluster the helper's answer (its standard output, len bytes) says, as
+ * cluster_load_simgrid reads it once the helper has exited 0; NULL with d
+ * filled when the answer is cut short, names more than SIMGRID_MAX_HOSTS
+ * hosts or is not a cluster (names that are not text, routes without
+ * bandwidth).  The parent trusts nothing in it (tests/fuzz/fuzz_platform.c
+ * feeds it any bytes).
+ */
+struct cluster *simgrid_reply_cluster(const char *path, double size, const char *data, size_t len,
+                                      struct diag *d);
+
+#endif

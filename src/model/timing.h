@@ -1,0 +1,358 @@
+/*
+ * model/timing.h - the one timing rule: what a transfer q -> p costs on a cluster
+ * and, under a port model, when its send, link and receive run, when p holds
+ * the message and when q may send again (docs/models.md, SPEC §1).
+ *
+ * Every time anywhere in hetcast -- the engine's bookings, its lean stream
+ * and list run, the exact search, the bounds, the exchanges -- comes from
+ * these functions, so a sixth port model or a fourth cluster kind is one
+ * edit here (and a row in model/timing.c's table of names).  tests/test_timing.c
+ * checks that each of those callers agrees with timing_of called directly,
+ * and that no other file of src/ adds costs to times.
+ *
+ * They are static inline because the lean engine calls them once or twice
+ * per event on millions of nodes: with the model a constant at the call,
+ * the compiler keeps only that model's additions.  Every time is a sum in
+ * one fixed order of additions (start + s, then + l, then + r), so a time
+ * derived twice (a booking, and the event streamed later) is the very same
+ * double.  Cost: O(1), no allocation.
+ */
+#ifndef HETCAST_TIMING_H
+#define HETCAST_TIMING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/cluster.h"
+
+enum model {
+    MODEL_ASYNC = 0,       /* asynchronous sender-receiver (default) */
+    MODEL_SENDER_ONLY,     /* sender-only: cost s(q) */
+    MODEL_SYNC,            /* synchronous: sender busy until the receive ends */
+    MODEL_ONE_PORT,        /* one-port bidirectional: T = s + l + r */
+    MODEL_MULTI_PORT,      /* multi-port: port busy send_q, message after T */
+    MODEL_ONE_PORT_UNI,    /* one-port unidirectional: one port sends or receives (graphs) */
+    MODEL_COUNT
+};
+#define MODEL_BIT(m) (1u << (m))
+#define MODEL_ALL ((1u << MODEL_COUNT) - 1)
+
+/* Names and one-line summaries (model/timing.c). */
+const char *model_name(enum model m);
+const char *model_summary(enum model m);
+int model_parse(const char *name, enum model *out);   /* 0 or -1 */
+char *model_names(void);                               /* "async, sender-only, ..." */
+/* Models a cluster kind supports (graphs: one-port, multi-port and
+ * one-port-uni only; one-port-uni on graphs only). */
+unsigned model_mask_for(enum cluster_kind k);
+/* "the M model does not apply to a KIND; valid models for a KIND: a, b, ..."
+ * (malloc'd), the one refusal every front door and the engine give. */
+char *model_refusal(enum model m, enum cluster_kind k);
+enum model model_default_for(enum cluster_kind k);
+
+/* When the resources of a transfer are free, before it is placed. */
+struct timing_ports {
+    double ready;       /* q holds the message and its send port is free */
+    double recv_free;   /* p's receive port is free (async: the receive waits for it;
+                           sync, one-port: the start waits for it) */
+    double link_free;   /* multi-port on a platform graph: the edge q -> p carries one
+                           message at a time and is free from here; -INFINITY elsewhere */
+};
+
+/* A placed transfer: the fields of struct transfer (engine/engine.h) that are times. */
+struct timing {
+    double start;       /* send port busy [start, send_end) */
+    double send_end;
+    double link_start;  /* link busy [link_start, link_end); empty: no link */
+    double link_end;
+    double recv_start;  /* receive port busy [recv_start, recv_end); empty: none */
+    double recv_end;
+    double hold;        /* p holds the message from here */
+    double free;        /* q may start its next send from here */
+};
+
+/* The events of a transfer beyond its start and hold (engine_timeline, the lean stream). */
+#define TIMING_SEND_END 1u  /* q is free before p holds it: "the send port is free" */
+#define TIMING_LINK_END 2u  /* a receive phase follows the link: "the message arrives" */
+
+/* The cost of a transfer made of a send s, a link l and a receive r (node
+ * tables and matrices): T = s + l + r, and multi-port's port is busy s. */
+static inline void timing_cost_parts(double s, double l, double r, struct cost *out)
+{
+    out->s = s;
+    out->l = l;
+    out->r = r;
+    out->T = s + l + r;
+    out->send_mp = s;
+}
+
+/* The affine cost model (Beaumont, Marchal & Robert §2.1): a message of
+ * size L occupies a link alpha + L beta (start-up, then the inverse of the
+ * bandwidth per unit); cluster_set_message_size sets an edge's time by it. */
+static inline double timing_affine(double alpha, double beta, double size)
+{
+    return alpha + size * beta;
+}
+
+/* A platform graph's edge under multi-port: its sender's port is busy for
+ * the edge's send time or, when none is given, its whole time. */
+static inline double timing_edge_send(const struct edge *e)
+{
+    return e->send >= 0 ? e->send : e->time;
+}
+
+/* The link time l of q -> p on a node table or a matrix (timing_cost's):
+ * it reads no node, so the lean stream asks it alone. */
+static inline double timing_link(const struct cluster *c, int q, int p)
+{
+    return c->kind == CLUSTER_MATRIX ? c->unit * c->dist[(size_t)q * (size_t)c->n + (size_t)p]
+                                     : c->latency;
+}
+
+/*
+ * The steady-state period of a node u of a pipelined tree (Beaumont, Marchal
+ * & Robert §3; docs/pipeline.md): recv is the time of the edge into u (0 at
+ * the source), sends the sum of u's sends to its children (each edge's T,
+ * under multi-port its send time), slowest the largest T among them.
+ *   one-port      sends                      (receiving overlaps sending)
+ *   multi-port    max(sends, slowest)
+ *   one-port-uni  recv + sends               (one port: §2.3's unidirectional)
+ */
+static inline double timing_tree_period(enum model m, double recv, double sends, double slowest)
+{
+    if (m == MODEL_MULTI_PORT)
+        return sends > slowest ? sends : slowest;
+    if (m == MODEL_ONE_PORT_UNI)
+        return recv + sends;
+    return sends;
+}
+
+/*
+ * A node table's T(q,p) in two parts, for a caller that keeps one part per
+ * node (sched/fef_fast.c): head = s(q) + L, then T = head + r(p), the very double
+ * timing_cost gives (s + l + r, added left to right).
+ */
+static inline double timing_node_head(const struct cluster *c, int q)
+{
+    return c->nodes[q].send + c->latency;
+}
+static inline double timing_head_recv(double head, double recv)
+{
+    return head + recv;
+}
+
+/*
+ * Where the costs come from (docs/models.md, first table): node tables s(q),
+ * L, r(p); latency matrices s(q), u * d[q][p], r(p); platform graphs the
+ * edge's T (send_mp: its send time, T when not given).  T = s + l + r off
+ * graphs.  Returns false when there is no such transfer (no edge).
+ */
+static inline bool timing_cost(const struct cluster *c, int q, int p, struct cost *out)
+{
+    if (c->kind == CLUSTER_GRAPH) {
+        int k = c->edge_of ? c->edge_of[(size_t)q * (size_t)c->n + (size_t)p] : -1;
+        if (k < 0)
+            return false;
+        const struct edge *e = &c->edges[k];
+        out->s = 0;
+        out->l = e->time;
+        out->r = 0;
+        out->T = e->time;
+        out->send_mp = timing_edge_send(e);
+        return true;
+    }
+    timing_cost_parts(c->nodes[q].send, timing_link(c, q, p), c->nodes[p].recv, out);
+    return true;
+}
+
+/*
+ * The steps of a send, a link and a receive, each a phase's end from its
+ * start: timing_phases places every model with them, and a caller that
+ * knows where a transfer stands may take one step alone (the lean stream
+ * derives a link's end from the send's end; the exact search's slots are
+ * send ends, and a receiver holds at recv_end(arrival(slot))).  Since each
+ * is one addition in a fixed order, a step taken alone gives the very
+ * double timing_phases gave.
+ */
+static inline double timing_send_end(const struct cost *k, double start)
+{
+    return start + k->s;
+}
+
+static inline double timing_arrival(const struct cost *k, double send_end)
+{
+    return send_end + k->l;
+}
+
+static inline double timing_recv_end(const struct cost *k, double recv_start)
+{
+    return recv_start + k->r;
+}
+
+/* Fill out: send [start, send_end), link [link_start, link_end), receive
+ * [recv_start, recv_end), then hold and free. */
+static inline void timing_set(struct timing *out, double start, double send_end, double link_start,
+                              double link_end, double recv_start, double recv_end, double hold,
+                              double free)
+{
+    *out = (struct timing){start, send_end, link_start, link_end, recv_start, recv_end, hold, free};
+}
+
+/*
+ * The intervals of a transfer with costs k that starts at t under model m
+ * (docs/models.md, second table, column by column); rf is when p's receive
+ * port is free, which only async reads (the receive waits for it: receives
+ * are served in arrival order).
+ */
+static inline void timing_phases(enum model m, const struct cost *k, double t, double rf,
+                                 struct timing *out)
+{
+    switch (m) {
+    case MODEL_ASYNC: {
+        double se = timing_send_end(k, t), le = timing_arrival(k, se), rs = le > rf ? le : rf,
+               re = timing_recv_end(k, rs);
+        timing_set(out, t, se, se, le, rs, re, re, se);
+        break;
+    }
+    case MODEL_SENDER_ONLY: {
+        double se = timing_send_end(k, t);
+        timing_set(out, t, se, se, se, se, se, se, se);
+        break;
+    }
+    case MODEL_SYNC: {   /* the send port is held until the receive ends */
+        double ls = timing_send_end(k, t), le = timing_arrival(k, ls), re = timing_recv_end(k, le);
+        timing_set(out, t, re, ls, le, le, re, re, re);
+        break;
+    }
+    case MODEL_ONE_PORT:
+    case MODEL_ONE_PORT_UNI: {   /* uni: the same intervals, on one port per node */
+        double e = t + k->T;
+        timing_set(out, t, e, t, e, t, e, e, e);
+        break;
+    }
+    case MODEL_MULTI_PORT:
+    default: {
+        double se = t + k->send_mp, le = t + k->T;
+        timing_set(out, t, se, t, le, le, le, le, se);
+        break;
+    }
+    }
+}
+
+/* The one-port models, bidirectional and unidirectional: a transfer holds
+ * the sender's and the receiver's port for its whole time T. */
+static inline bool timing_one_port(enum model m)
+{
+    return m == MODEL_ONE_PORT || m == MODEL_ONE_PORT_UNI;
+}
+
+/*
+ * Does a node have one port for both directions (one-port-uni, Beaumont,
+ * Marchal & Robert §2.3: "either a send or a receive")?  Then a node's
+ * sends and receives never overlap: the engine keeps its send port and its
+ * receive port busy together (engine_book), so a node is ready to send only
+ * when it is not receiving and free to receive only when it is not sending.
+ */
+static inline bool timing_shares_port(enum model m)
+{
+    return m == MODEL_ONE_PORT_UNI;
+}
+
+/* The start rule: the sender's ready time; sync and one-port wait for the
+ * receiver's port (a rendezvous), multi-port for a busy link. */
+static inline double timing_start(enum model m, const struct timing_ports *at)
+{
+    double t = at->ready;
+    if (m == MODEL_SYNC || timing_one_port(m))
+        t = t > at->recv_free ? t : at->recv_free;
+    else if (m == MODEL_MULTI_PORT && at->link_free > t)
+        t = at->link_free;
+    return t;
+}
+
+/* A transfer with costs k placed as early as the ports allow. */
+static inline void timing_transfer(enum model m, const struct cost *k,
+                                   const struct timing_ports *at, struct timing *out)
+{
+    timing_phases(m, k, timing_start(m, at), at->recv_free, out);
+}
+
+/*
+ * The one timing rule: q -> p on c under m, placed as early as the ports
+ * allow.  Returns false (out untouched) when there is no such transfer.
+ */
+static inline bool timing_of(const struct cluster *c, enum model m, int q, int p,
+                             const struct timing_ports *at, struct timing *out)
+{
+    struct cost k;
+    if (!timing_cost(c, q, p, &k))
+        return false;
+    timing_transfer(m, &k, at, out);
+    return true;
+}
+
+/*
+ * How long a transfer with costs k keeps the sender's port and the
+ * receiver's port from each other, started with both free (a personalized
+ * exchange's lower bound on latency matrices): sync, the rendezvous, both
+ * for the whole s + l + r; async, the sender for s and the receiver for r.
+ */
+static inline void timing_port_busy(enum model m, const struct cost *k, double *send_busy,
+                                    double *recv_busy)
+{
+    struct timing t;
+    timing_phases(m, k, 0.0, 0.0, &t);
+    *send_busy = t.free;
+    *recv_busy = m == MODEL_SYNC || timing_one_port(m) ? t.recv_end : t.recv_end - t.recv_start;
+}
+
+/* Does a transfer keep p's receive port busy, to recv_end (async, sync,
+ * one-port)?  Sender-only and multi-port have no receive port. */
+static inline bool timing_holds_recv_port(enum model m)
+{
+    return m == MODEL_ASYNC || m == MODEL_SYNC || timing_one_port(m);
+}
+
+/* Does an edge carry one message at a time, busy to link_end (multi-port on
+ * a platform graph: pipelined slices)?  Elsewhere links never conflict. */
+static inline bool timing_holds_link(enum model m, enum cluster_kind k)
+{
+    return m == MODEL_MULTI_PORT && k == CLUSTER_GRAPH;
+}
+
+/*
+ * A transfer as a message-passing program plays it (SimGrid SMPI's replay,
+ * output/export_smpi.c): the sender computes `before`, sends over a link of
+ * latency `link` (negative: no link can express it), and, where the model
+ * keeps the sender until the receive ends (sync, one-port), computes
+ * `after` once its send returns; the receiver computes r(p) on arrival
+ * where it has a receive (timing_holds_recv_port but on graphs).  Platform
+ * graphs: the edge's T on the link, less multi-port's send time.
+ */
+static inline void timing_split(enum model m, enum cluster_kind kind, const struct cost *k,
+                                double *before, double *link, double *after)
+{
+    if (kind == CLUSTER_GRAPH) {
+        bool mp = m == MODEL_MULTI_PORT;
+        *before = mp ? k->send_mp : 0;
+        *link = mp ? k->T - k->send_mp : k->T;
+        *after = 0;
+        return;
+    }
+    *before = k->s;
+    *link = m == MODEL_SENDER_ONLY ? 0 : k->l;
+    *after = m == MODEL_SYNC || timing_one_port(m) ? k->r : 0;
+}
+
+/* Which of TIMING_SEND_END and TIMING_LINK_END the transfer has as events. */
+static inline unsigned timing_events(const struct timing *t)
+{
+    unsigned mask = 0;
+    if (t->free < t->hold)
+        mask |= TIMING_SEND_END;
+    if (t->recv_end > t->recv_start && t->link_end < t->hold && t->link_end > t->start)
+        mask |= TIMING_LINK_END;
+    return mask;
+}
+
+#endif

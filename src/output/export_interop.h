@@ -1,0 +1,71 @@
+/*
+ * output/export_interop.h - a schedule in the formats of the field's tools
+ * (docs/interop.md): a Paje trace for ViTE and PajeNG, the broadcast tree in
+ * Graphviz DOT, and SimGrid SMPI time-independent traces with the platform
+ * that replays them (smpirun -replay), an independent check of the engine.
+ *
+ * The writers read a finished, non-lean run (its transfer records); they
+ * write only to the FILE * or directory they are handed.  Node names come
+ * from users' files, so every name goes out through the escaping of its
+ * format (the *_string functions below), never raw.
+ */
+#ifndef HETCAST_EXPORT_INTEROP_H
+#define HETCAST_EXPORT_INTEROP_H
+
+#include <stdio.h>
+
+#include "session/run.h"
+
+/* Above this many nodes the SMPI platform holds only the routes the schedule
+ * uses (n - 1), not all n(n-1): a replay needs no others. */
+#define SMPI_FULL_ROUTES_MAX 128
+
+/*
+ * Paje: a container per run (named by its scheduler) holding a container per
+ * node; on each node the states "send" (its send port), "link" (the
+ * message on its way in) and "recv" (its receive port); an arrow "message"
+ * from each transfer's start at the sender to its hold at the receiver.
+ * Events in time order (ends before starts at equal times).  0 or -1.
+ */
+int export_paje(FILE *fp, const struct run *runs, int k);
+
+/*
+ * DOT: one digraph; per run a cluster subgraph (one run: the graph itself)
+ * with a node per node reached (label: name and hold time), an edge per
+ * transfer of message 0 (label: booking order and start), the source as a
+ * double circle and the critical path in bold.  0 or -1.
+ */
+int export_dot(FILE *fp, const struct run *runs, int k);
+
+/*
+ * Can SimGrid replay r as it is?  Every single-message broadcast on a node
+ * table or latency matrix can (async, sender-only, sync, one-port,
+ * multi-port), and on a platform graph under one-port, and multi-port when
+ * no send time exceeds its edge's time.  Refused, naming why: several
+ * messages (pipelined slices: SimGrid links share their bandwidth instead of
+ * carrying one slice after another), a lean run, a multi-port send longer
+ * than its edge.  0, or -1 with *cause.
+ */
+int export_smpi_check(const struct run *r, char **cause);
+
+/*
+ * Write dir/platform.xml, dir/hostfile, dir/rank-I.txt (one trace per rank,
+ * rank I = node I), dir/index.txt and dir/README, each through a temporary
+ * file and a rename; dir is created when missing and refused when it exists
+ * and is not a directory.  *command gets the smpirun command line (run in
+ * dir) that replays it, to be freed.  0, or -1 with *cause.
+ */
+int export_smpi(const struct run *r, const char *dir, char **command, char **cause);
+
+/* The escapings, for the writers and the tests. */
+/* A Paje string field, in double quotes (Paje has no escapes): '"' becomes '\'', '\' "\\",
+ * control characters the text "\n", "\t", "\xNN". */
+void export_paje_string(FILE *fp, const char *s);
+/* A DOT string, in double quotes: '"' and '\' escaped, a line break "\n", other controls "\xNN"
+ * (as text: dot shows them, never reads them as escapes). */
+void export_dot_string(FILE *fp, const char *s);
+/* XML attribute text (no quotes): & < > " ' as entities, tab, line feed and carriage return as
+ * character references, other control characters as the text "\xNN" (XML 1.0 cannot hold them). */
+void export_xml_string(FILE *fp, const char *s);
+
+#endif

@@ -1,0 +1,365 @@
+/*
+ * output/export_smpi.c - a broadcast as SimGrid SMPI time-independent traces and
+ * the platform that replays it (output/export_interop.h, docs/interop.md).
+ *
+ * The traces carry only the order of the schedule and the costs, never
+ * hetcast's times: rank q receives from its parent, spends r(q) as a
+ * `compute` (hosts run at 1 flop/s, so flops are time units), then for each
+ * child in booking order spends s(q) as a `compute` and `send`s a 1-byte
+ * message over a link whose latency is the model's link time (bandwidth
+ * 1e30 B/s: the byte costs nothing).  Under async, sender-only and
+ * multi-port the sends are detached (SMPI's default for small messages);
+ * under sync and one-port the command sets send-is-detached-thresh to 0, so
+ * a send returns when the message has arrived, and the sender then spends
+ * r(p) too: its port is busy for the whole transfer.  SimGrid's CM02 network
+ * model with TCP-gamma 0 makes a lone message take exactly latency +
+ * size / bandwidth, so the replayed time is an independent check of the
+ * engine's makespan.
+ */
+#include "output/export_interop.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "output/export.h"
+#include "output/report.h"
+#include "model/timing.h"
+
+#define SMPI_ZONE "AS_hetcast"
+
+void export_xml_string(FILE *fp, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        switch (ch) {
+        case '&': fputs("&amp;", fp); break;
+        case '<': fputs("&lt;", fp); break;
+        case '>': fputs("&gt;", fp); break;
+        case '"': fputs("&quot;", fp); break;
+        case '\'': fputs("&apos;", fp); break;
+        case '\t': case '\n': case '\r': fprintf(fp, "&#%d;", ch); break;
+        default:
+            if (ch < 0x20 || ch == 0x7f)
+                fprintf(fp, "\\x%02x", ch);
+            else
+                fputc(ch, fp);
+        }
+    }
+}
+
+/* How a model's transfer q -> p becomes trace actions and a link. */
+struct smpi_cost {
+    double before;   /* compute on q before the send */
+    double latency;  /* the link q -> p */
+    double after_q;  /* compute on q after the send returns (sync, one-port) */
+    double edge;     /* the whole transfer time T (messages) */
+};
+
+/* Does the sender wait for the receive to end (timing_split's `after`)? */
+static bool smpi_blocking(const struct run *r)
+{
+    return r->model == MODEL_SYNC || timing_one_port(r->model);
+}
+
+/* false when there is no link q -> p (graphs) */
+static bool smpi_cost(const struct run *r, int q, int p, struct smpi_cost *out)
+{
+    struct cost c;
+    if (!cluster_cost(r->c, q, p, &c))
+        return false;
+    timing_split(r->model, r->c->kind, &c, &out->before, &out->latency, &out->after_q);
+    out->edge = c.T;
+    return true;
+}
+
+/* Does the receiver spend r(p) after the message arrives? */
+static bool smpi_recv_compute(const struct run *r)
+{
+    return r->c->kind != CLUSTER_GRAPH && r->model != MODEL_SENDER_ONLY;
+}
+
+int export_smpi_check(const struct run *r, char **cause)
+{
+    const struct engine *e = &r->eng;
+    if (e->lean || (!e->tr && e->ntr > 0))
+        return set_cause(cause, "--format smpi needs the transfers of the run (not --summary)");
+    if (e->personal || e->nmsg != 1)
+        return set_cause(cause, "--format smpi replays broadcasts of one message; %s sends %d "
+                         "slices one after another on each link, which SimGrid's links (they "
+                         "share their bandwidth between messages) cannot express; use "
+                         "--slices 1 or another format", r->sched.ops->name, e->nmsg);
+    double *free_at = xmalloc((size_t)e->n * sizeof *free_at);
+    for (int p = 0; p < e->n; p++)
+        free_at[p] = -1;
+    int bad = 0;
+    for (int i = 0; i < e->ntr && !bad; i++) {
+        const struct transfer *t = &e->tr[i];
+        struct smpi_cost sc;
+        smpi_cost(r, t->from, t->to, &sc);
+        if (sc.latency < 0) {
+            set_cause(cause, "--format smpi: the multi-port send time of %s (%s) is longer than "
+                      "its edge to %s (%s), which a SimGrid link cannot express",
+                      r->c->nodes[t->from].name, report_txt(sc.before),
+                      r->c->nodes[t->to].name, report_txt(sc.edge));
+            bad = 1;
+            break;
+        }
+        /* The traces carry no idle time: every send must start when its sender is ready. */
+        double ready = free_at[t->from] >= 0 ? free_at[t->from]
+                                             : engine_hold_time(e, t->from, 0);
+        if (fabs(t->start - ready) > 1e-9 * fmax(1, fabs(ready))) {
+            set_cause(cause, "--format smpi: %s waits from %s to %s before sending to %s; SMPI "
+                      "time-independent traces carry no idle time, so this schedule cannot be "
+                      "replayed as it is", r->c->nodes[t->from].name, report_txt(ready),
+                      report_txt(t->start), r->c->nodes[t->to].name);
+            bad = 1;
+            break;
+        }
+        free_at[t->from] = t->free;
+    }
+    free(free_at);
+    return bad ? -1 : 0;
+}
+
+/* Are the node names usable as SimGrid host names in a hostfile? */
+static bool names_plain(const struct cluster *c)
+{
+    for (int p = 0; p < c->n; p++) {
+        const char *s = c->nodes[p].name;
+        if (!*s || strcmp(s, SMPI_ZONE) == 0 || s[strspn(s, "abcdefghijklmnopqrstuvwxyz"
+                                                        "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")])
+            return false;
+    }
+    return true;
+}
+
+struct smpi_job {
+    const struct run *r;
+    bool plain;     /* hosts named by the node names; else rank-I */
+    int rank;       /* rank-I.txt */
+    const char *command;
+};
+
+static void put_host(FILE *fp, const struct smpi_job *j, int p)
+{
+    if (j->plain)
+        fputs(j->r->c->nodes[p].name, fp);
+    else
+        fprintf(fp, "rank-%d", p);
+}
+
+/* Is route q -> p in the platform?  All pairs with a link for small
+ * clusters, else only the schedule's. */
+static bool route_wanted(const struct run *r, const unsigned char *used, int q, int p)
+{
+    struct smpi_cost sc;
+    if (q == p || !smpi_cost(r, q, p, &sc))
+        return false;
+    return r->c->n <= SMPI_FULL_ROUTES_MAX || used[(size_t)q * (size_t)r->c->n + (size_t)p];
+}
+
+static int write_platform(FILE *fp, void *ctx)
+{
+    const struct smpi_job *j = ctx;
+    const struct run *r = j->r;
+    const struct cluster *c = r->c;
+    int n = c->n;
+    unsigned char *used = xcalloc((size_t)n * (size_t)n, 1);
+    for (int i = 0; i < r->eng.ntr; i++)
+        used[(size_t)r->eng.tr[i].from * (size_t)n + (size_t)r->eng.tr[i].to] = 1;
+    fputs("<?xml version='1.0'?>\n"
+          "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+          "<!-- Written by hetcast (docs/interop.md): hosts at 1 flop/s, so a compute of x\n"
+          "     flops takes x time units; one link per route, its latency the model's link\n"
+          "     time; the bandwidth is so high that a 1-byte message costs only the latency. -->\n"
+          "<platform version=\"4.1\">\n"
+          "  <zone id=\"" SMPI_ZONE "\" routing=\"Full\">\n", fp);
+    for (int p = 0; p < n; p++) {
+        fputs("    <host id=\"", fp);
+        put_host(fp, j, p);
+        fputs("\" speed=\"1f\">\n      <prop id=\"hetcast-name\" value=\"", fp);
+        export_xml_string(fp, c->nodes[p].name);
+        fputs("\"/>\n    </host>\n", fp);
+    }
+    bool shared = c->kind == CLUSTER_NODES;   /* one latency L: one link for every route */
+    if (shared) {
+        struct smpi_cost sc = {0, r->model == MODEL_SENDER_ONLY ? 0 : c->latency, 0, 0};
+        fprintf(fp, "    <link id=\"L\" bandwidth=\"1e30Bps\" latency=\"%ss\" "
+                    "sharing_policy=\"FATPIPE\"/>\n", report_num(sc.latency));
+    }
+    for (int q = 0; q < n && !shared; q++)
+        for (int p = 0; p < n; p++) {
+            struct smpi_cost sc;
+            if (!route_wanted(r, used, q, p))
+                continue;
+            smpi_cost(r, q, p, &sc);
+            fprintf(fp, "    <link id=\"l%d-%d\" bandwidth=\"1e30Bps\" latency=\"%ss\" "
+                        "sharing_policy=\"FATPIPE\"/>\n", q, p, report_num(sc.latency));
+        }
+    for (int q = 0; q < n; q++)
+        for (int p = 0; p < n; p++) {
+            if (!route_wanted(r, used, q, p))
+                continue;
+            fputs("    <route src=\"", fp);
+            put_host(fp, j, q);
+            fputs("\" dst=\"", fp);
+            put_host(fp, j, p);
+            if (shared)
+                fputs("\" symmetrical=\"NO\"><link_ctn id=\"L\"/></route>\n", fp);
+            else
+                fprintf(fp, "\" symmetrical=\"NO\"><link_ctn id=\"l%d-%d\"/></route>\n", q, p);
+        }
+    fputs("  </zone>\n</platform>\n", fp);
+    free(used);
+    return ferror(fp) ? -1 : 0;
+}
+
+static int write_hostfile(FILE *fp, void *ctx)
+{
+    const struct smpi_job *j = ctx;
+    for (int p = 0; p < j->r->c->n; p++) {
+        put_host(fp, j, p);
+        fputc('\n', fp);
+    }
+    return ferror(fp) ? -1 : 0;
+}
+
+static int write_index(FILE *fp, void *ctx)
+{
+    const struct smpi_job *j = ctx;
+    for (int p = 0; p < j->r->c->n; p++)
+        fprintf(fp, "rank-%d.txt\n", p);
+    return ferror(fp) ? -1 : 0;
+}
+
+/* One rank's actions: receive, then its sends in booking order. */
+static int write_rank(FILE *fp, void *ctx)
+{
+    const struct smpi_job *j = ctx;
+    const struct run *r = j->r;
+    const struct engine *e = &r->eng;
+    int q = j->rank;
+    fprintf(fp, "%d init\n", q);
+    if (e->parent[q] >= 0) {
+        fprintf(fp, "%d recv %d 0 1\n", q, e->parent[q]);
+        if (smpi_recv_compute(r) && r->c->nodes[q].recv > 0)
+            fprintf(fp, "%d compute %s\n", q, report_num(r->c->nodes[q].recv));
+    }
+    for (int i = 0; i < e->ntr; i++) {
+        const struct transfer *t = &e->tr[i];
+        struct smpi_cost sc;
+        if (t->from != q || !smpi_cost(r, q, t->to, &sc))
+            continue;
+        if (sc.before > 0)
+            fprintf(fp, "%d compute %s\n", q, report_num(sc.before));
+        fprintf(fp, "%d send %d 0 1\n", q, t->to);
+        if (sc.after_q > 0)
+            fprintf(fp, "%d compute %s\n", q, report_num(sc.after_q));
+    }
+    fprintf(fp, "%d finalize\n", q);
+    return ferror(fp) ? -1 : 0;
+}
+
+static int write_readme(FILE *fp, void *ctx)
+{
+    const struct smpi_job *j = ctx;
+    const struct run *r = j->r;
+    const struct cluster *c = r->c;
+    fputs("This directory replays a broadcast schedule of hetcast in SimGrid's SMPI\n"
+          "(docs/interop.md in hetcast's sources).\n\ncluster    ", fp);
+    export_dot_string(fp, c->name ? c->name : "");
+    fprintf(fp, " (%d nodes, %s)\nscheduler  %s\nmodel      %s\nmakespan   %s\n\n",
+            c->n, cluster_kind_name(c->kind), r->sched.ops->name, model_name(r->model),
+            report_num(r->eng.makespan));
+    fprintf(fp, "Replay it from this directory (Debian: the package libsimgrid-dev ships smpirun):\n\n"
+                "  %s\n\n"
+                "SimGrid ends with \"Simulation time T\": T is the makespan above (SimGrid prints\n"
+                "6 decimals).  Times are hetcast's time units, as seconds.\n\n", j->command);
+    fputs("Files: platform.xml (one host per node at 1 flop/s; one link per route whose\n"
+          "latency is the model's link time, bandwidth 1e30 B/s), hostfile (rank I runs on\n"
+          "the I-th host), rank-I.txt (rank I's actions: recv from its parent, compute r,\n"
+          "then per child compute s and send one byte", fp);
+    if (smpi_blocking(r))
+        fputs(", waiting for the arrival and\ncomputing the child's r: the sender's port is "
+              "busy for the whole transfer)", fp);
+    else
+        fputs(")", fp);
+    fputs(",\nindex.txt (the traces, one per rank, in rank order).\n", fp);
+    if (c->n > SMPI_FULL_ROUTES_MAX)
+        fprintf(fp, "With more than %d nodes, platform.xml holds only the routes this schedule "
+                    "uses.\n", SMPI_FULL_ROUTES_MAX);
+    fputs("\nSimGrid's configuration: network/model:CM02 and network/TCP-gamma:0 make a lone\n"
+          "message take exactly latency + size / bandwidth (SimGrid's default model, LV08,\n"
+          "multiplies latencies by 13.01 and bandwidths by 0.97).  Do not add\n"
+          "--cfg=smpi/lat-factor:1: SimGrid 3.32 wants the form SIZE:FACTOR there.\n\n"
+          "Ranks (hostfile order):\n", fp);
+    for (int p = 0; p < c->n; p++) {
+        fprintf(fp, "  rank %d  ", p);
+        put_host(fp, j, p);
+        if (!j->plain) {
+            fputs("  ", fp);
+            export_dot_string(fp, c->nodes[p].name);
+        }
+        fputc('\n', fp);
+    }
+    return ferror(fp) ? -1 : 0;
+}
+
+/* dir exists as a directory, or is made; 0 or -1 with *cause. */
+static int make_dir(const char *dir, char **cause)
+{
+    struct stat st;
+    if (stat(dir, &st) == 0)
+        return S_ISDIR(st.st_mode) ? 0 : set_cause(cause, "--output %s: exists and is not a "
+                                                   "directory", dir);
+    if (mkdir(dir, 0777) < 0)
+        return set_cause(cause, "--output %s: cannot make the directory: %s", dir,
+                         strerror(errno));
+    return 0;
+}
+
+int export_smpi(const struct run *r, const char *dir, char **command, char **cause)
+{
+    *command = NULL;
+    if (export_smpi_check(r, cause) < 0 || make_dir(dir, cause) < 0)
+        return -1;
+    char *cmd = xasprintf("smpirun -np %d -platform platform.xml -hostfile hostfile -replay "
+                          "index.txt --cfg=network/model:CM02 --cfg=network/TCP-gamma:0%s "
+                          "--cfg=smpi/host-speed:1f --log=xbt_cfg.thres:warning", r->c->n,
+                          smpi_blocking(r) ? " --cfg=smpi/send-is-detached-thresh:0" : "");
+    struct smpi_job job = {r, names_plain(r->c), 0, cmd};
+    struct {
+        const char *name;
+        export_writer w;
+    } files[] = {
+        {"platform.xml", write_platform},
+        {"hostfile", write_hostfile},
+        {"index.txt", write_index},
+    };
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < sizeof files / sizeof files[0]; i++) {
+        char *path = xasprintf("%s/%s", dir, files[i].name);
+        rc = export_to_file(path, files[i].w, &job, cause);
+        free(path);
+    }
+    for (int p = 0; rc == 0 && p < r->c->n; p++) {
+        char *path = xasprintf("%s/rank-%d.txt", dir, p);
+        job.rank = p;
+        rc = export_to_file(path, write_rank, &job, cause);
+        free(path);
+    }
+    if (rc == 0) {   /* the README last: it promises the rest is there */
+        char *path = xasprintf("%s/README", dir);
+        rc = export_to_file(path, write_readme, &job, cause);
+        free(path);
+    }
+    if (rc < 0) {
+        free(cmd);
+        return -1;
+    }
+    *command = cmd;
+    return 0;
+}

@@ -1,0 +1,444 @@
+/*
+ * output/report.c - text, CSV and JSON output of runs; numbers through support/numfmt.h,
+ * CSV fields through support/csvfield.h.
+ */
+#include "output/report.h"
+
+#include "engine/explain.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/bounds.h"
+#include "support/csvfield.h"
+#include "support/numfmt.h"
+#include "sched/pipeline.h"
+
+/* The next of 8 rotating static buffers. */
+static char *rotating(void)
+{
+    static char bufs[8][NUMFMT_SIZE];
+    static int at;
+    return bufs[at++ & 7];
+}
+
+const char *report_num(double x)
+{
+    return numfmt_shortest(rotating(), x);
+}
+
+const char *report_txt(double x)
+{
+    return numfmt_text(rotating(), x);
+}
+
+static void json_string(FILE *fp, const char *s)
+{
+    fputc('"', fp);
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(fp, "\\%c", *p);
+        else if (*p < 0x20)
+            fprintf(fp, "\\u%04x", *p);
+        else
+            fputc(*p, fp);
+    }
+    fputc('"', fp);
+}
+
+static const char *nodename(const struct run *r, int i)
+{
+    return r->c->nodes[i].name;
+}
+
+void report_cluster_line(FILE *fp, const struct cluster *c)
+{
+    fprintf(fp, "cluster: %s (%s, %d node%s, source %s", c->name ? c->name : "(unnamed)",
+            cluster_kind_name(c->kind), c->n, c->n == 1 ? "" : "s", c->nodes[c->source].name);
+    if (c->kind == CLUSTER_NODES)
+        fprintf(fp, ", latency %s", report_txt(c->latency));
+    fprintf(fp, ")\n");
+}
+
+/* The simulated throughput: the formula's value when they agree to 1e-9
+ * (0.2, not 0.19999999999999993), else to 12 digits. */
+static double measured_of(const struct run *r)
+{
+    int k = r->sched.slices;
+    double x = pipe_measured_throughput(&r->eng, k / 2, k - 1);
+    if (fabs(x - r->sched.throughput) <= 1e-9 * r->sched.throughput)
+        return r->sched.throughput;
+    return numfmt_round(x, 12);
+}
+
+/* A number as JSON: null when it is not finite. */
+static const char *json_num(double x)
+{
+    return isfinite(x) ? report_num(x) : "null";
+}
+
+/* Pipelined runs: the tree's throughput, the simulated one and the LP optimum. */
+static void pipeline_summary(FILE *fp, const struct run *r)
+{
+    const struct pipe_plan *pl = pipeline_plan(&r->sched);
+    int k = r->sched.slices, who = -1;
+    double period = pl ? pipe_period(r->c, &pl->tree, r->model, &who) : 0;
+    fprintf(fp, "slices        %d\n", k);
+    fprintf(fp, "throughput    %s", isinf(r->sched.throughput) ? "unbounded" : report_txt(r->sched.throughput));
+    if (who >= 0)
+        fprintf(fp, "   (%s formula: period %s, set by %s)\n",
+                model_name(r->model), report_txt(period),
+                r->c->nodes[who].name);
+    else
+        fprintf(fp, "   (no receivers)\n");
+    double measured = measured_of(r);
+    if (isfinite(measured))
+        fprintf(fp, "measured      %s   (simulated, slices %d to %d)\n", report_txt(measured), k / 2 + 1, k);
+    if (isfinite(r->sched.optimal_throughput) && isfinite(r->sched.throughput))
+        fprintf(fp, "LP optimum    %s   (several trees at once, linear program (2); this tree "
+                    "reaches %.1f %%%s)\n",
+                report_txt(r->sched.optimal_throughput),
+                100.0 * r->sched.throughput / r->sched.optimal_throughput,
+                r->model == MODEL_MULTI_PORT ? " of the one-port optimum" : "");
+    else if (timing_shares_port(r->model) && isfinite(r->sched.throughput_bound) &&
+             isfinite(r->sched.throughput))
+        fprintf(fp, "LP bound      %s   (linear program (2) with one port per node: an upper bound, "
+                    "not always reached; this tree reaches %.1f %%)\n",
+                report_txt(r->sched.throughput_bound),
+                100.0 * r->sched.throughput / r->sched.throughput_bound);
+    else if (timing_shares_port(r->model))
+        fprintf(fp, "LP bound      unknown   (%s)\n", pl && pl->lp_note[0] ? pl->lp_note : "not solved");
+    else if (!isfinite(r->sched.optimal_throughput))
+        fprintf(fp, "LP optimum    unknown   (%s)\n", pl && pl->lp_note[0] ? pl->lp_note : "not solved");
+}
+
+static void interval(char *buf, size_t size, double a, double b)
+{
+    if (b > a)
+        text_fit(buf, size, "[%s, %s)", report_txt(a), report_txt(b));
+    else
+        text_fit(buf, size, "-");
+}
+
+void report_summary_text(FILE *fp, const struct run *r)
+{
+    fprintf(fp, "makespan      %s\n", report_txt(r->eng.makespan));
+    fprintf(fp, "lower bound   %s", report_txt(r->lower_bound));
+    if (r->c->kind == CLUSTER_NODES)
+        fprintf(fp, "   (s(source) + L + max r)\n");
+    else
+        fprintf(fp, "   (slowest chain of single transfers from the source)\n");
+    switch (r->opt) {
+    case OPT_PROVEN:
+        fprintf(fp, "optimum       %s   (%s)\n", report_txt(r->optimum), r->opt_note);
+        break;
+    case OPT_GAVE_UP:
+        fprintf(fp, "optimum       unknown: between %s and %s   (%s)\n", report_txt(r->opt_lower),
+                report_txt(r->optimum), r->opt_note);
+        break;
+    default:
+        fprintf(fp, "optimum       unknown   (%s)\n", r->opt_note);
+        break;
+    }
+    if (r->sched.slices > 0)
+        pipeline_summary(fp, r);
+    if (!r->has_beta) {
+        fprintf(fp, "guarantee     2T + beta: applies to node tables in the async model only\n");
+        return;
+    }
+    double limit;
+    const char *cond = r->consistent ? "" : "; does not hold here: speeds are not consistent";
+    if (run_guarantee(r, &limit))
+        fprintf(fp, "guarantee     fnf <= 2T + beta = 2*%s %s %s = %s%s\n", report_txt(r->optimum),
+                r->beta < 0 ? "-" : "+", report_txt(fabs(r->beta)), report_txt(limit), cond);
+    else
+        fprintf(fp, "guarantee     fnf <= 2T + beta, beta = %s (T, the optimum, is at least %s)%s\n",
+                report_txt(r->beta), report_txt(r->lower_bound), cond);
+}
+
+void report_run_text(FILE *fp, const struct run *r, bool summary)
+{
+    report_cluster_line(fp, r->c);
+    fprintf(fp, "model: %s   scheduler: %s\n", model_name(r->model), r->sched.ops->name);
+    if (!summary) {
+        fprintf(fp, "\n%4s  %-10s %-10s %-14s %-14s %-14s %-8s %s\n", "#", "from", "to", "send",
+                "link", "receive", "holds at", "why");
+        for (int i = 0; i < r->eng.ntr; i++) {
+            const struct transfer *t = &r->eng.tr[i];
+            char s[48], l[48], v[48];
+            interval(s, sizeof s, t->start, t->send_end);
+            interval(l, sizeof l, t->link_start, t->link_end);
+            interval(v, sizeof v, t->recv_start, t->recv_end);
+            fprintf(fp, "%4d  %-10s %-10s %-14s %-14s %-14s %-8s ", i + 1, nodename(r, t->from),
+                    nodename(r, t->to), s, l, v, report_txt(t->hold));
+            text_put(t->reason ? t->reason : "", fp);   /* a Lua heuristic's words */
+            fputc('\n', fp);
+        }
+        fprintf(fp, "\n");
+    }
+    if (r->sched.note[0])
+        fprintf(fp, "note          %s\n", r->sched.note);
+    if (r->sched.has_tree_cost)
+        fprintf(fp, "tree cost     %s   (heaviest root-to-leaf path, Figueira)\n",
+                report_txt(r->sched.tree_cost));
+    report_summary_text(fp, r);
+}
+
+static void csv_header(FILE *fp)
+{
+    fprintf(fp, "scheduler,seq,from,to,send_start,send_end,link_start,link_end,recv_start,"
+                "recv_end,hold\n");
+}
+
+/* report_num's text of x through a small cache keyed by x's bits: a table's
+ * times repeat (the rows of one sender, the ties of a run), and the text is
+ * a function of the bits alone.  *len gets its length. */
+static const char *num_cached(double x, size_t *len)
+{
+    enum { SLOTS = 512 };
+    static struct {
+        uint64_t bits;
+        bool used;
+        unsigned char len;
+        char text[NUMFMT_SIZE];
+    } cache[SLOTS];
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    size_t at = (size_t)((b * UINT64_C(0x9e3779b97f4a7c15)) >> 55) % SLOTS;
+    if (!cache[at].used || cache[at].bits != b) {
+        numfmt_shortest(cache[at].text, x);
+        cache[at].bits = b;
+        cache[at].used = true;
+        cache[at].len = (unsigned char)strlen(cache[at].text);
+    }
+    *len = cache[at].len;
+    return cache[at].text;
+}
+
+/* One transfer's row (seq from 0): the names as csvfield_put writes them,
+ * the seven times as report_num does, in one write (a time equal to the one
+ * before it, as send_end and link_start often are, is not looked up again). */
+static void csv_row(FILE *fp, const char *sched, int seq, const char *from, const char *to,
+                    double start, double send_end, double link_start, double link_end,
+                    double recv_start, double recv_end, double hold)
+{
+    const double v[7] = {start, send_end, link_start, link_end, recv_start, recv_end, hold};
+    enum { NAME_MAX_IN_LINE = 200 };
+    char line[3 * NAME_MAX_IN_LINE + 7 * NUMFMT_SIZE + 32];
+    const char *num = "";
+    size_t n = 0, len = 0;
+    size_t ls = csvfield_bare_len(sched, NAME_MAX_IN_LINE),
+           lf = csvfield_bare_len(from, NAME_MAX_IN_LINE), lt = csvfield_bare_len(to, NAME_MAX_IN_LINE);
+    if (ls == (size_t)-1 || lf == (size_t)-1 || lt == (size_t)-1) {
+        /* a name to quote, or a long one: field by field */
+        csvfield_put(fp, sched);
+        fprintf(fp, ",%d,", seq + 1);
+        csvfield_put(fp, from);
+        fputc(',', fp);
+        csvfield_put(fp, to);
+    } else {
+        memcpy(line, sched, ls);
+        n = ls;
+        char digits[16];
+        int nd = 0;
+        for (unsigned u = (unsigned)seq + 1; u; u /= 10)
+            digits[nd++] = (char)('0' + u % 10);
+        line[n++] = ',';
+        while (nd > 0)
+            line[n++] = digits[--nd];
+        line[n++] = ',';
+        memcpy(line + n, from, lf);
+        n += lf;
+        line[n++] = ',';
+        memcpy(line + n, to, lt);
+        n += lt;
+    }
+    for (int i = 0; i < 7; i++) {
+        if (i == 0 || memcmp(&v[i], &v[i - 1], sizeof v[i]) != 0)
+            num = num_cached(v[i], &len);
+        line[n++] = ',';
+        memcpy(line + n, num, len);
+        n += len;
+    }
+    line[n++] = '\n';
+    fwrite(line, 1, n, fp);
+}
+
+void report_run_csv(FILE *fp, const struct run *r, bool summary, bool header)
+{
+    if (summary) {
+        if (header)
+            fprintf(fp, "scheduler,model,nodes,makespan,lower_bound,optimal\n");
+        csvfield_put(fp, r->sched.ops->name);
+        fprintf(fp, ",%s,%d,%s,%s,%s\n", model_name(r->model), r->c->n,
+                report_num(r->eng.makespan), report_num(r->lower_bound),
+                r->opt == OPT_PROVEN ? report_num(r->optimum) : "");
+        return;
+    }
+    if (header)
+        csv_header(fp);
+    for (int i = 0; i < r->eng.ntr; i++) {
+        const struct transfer *t = &r->eng.tr[i];
+        csv_row(fp, r->sched.ops->name, i, nodename(r, t->from), nodename(r, t->to), t->start,
+                t->send_end, t->link_start, t->link_end, t->recv_start, t->recv_end, t->hold);
+    }
+}
+
+void report_csv_stream_book(void *ctx, int seq, int from, int to, const struct timing *tm)
+{
+    struct report_csv_stream *st = ctx;
+    if (st->rows++ == 0)
+        csv_header(st->fp);
+    csv_row(st->fp, st->sched, seq, st->c->nodes[from].name, st->c->nodes[to].name, tm->start,
+            tm->send_end, tm->link_start, tm->link_end, tm->recv_start, tm->recv_end, tm->hold);
+}
+
+void report_run_json(FILE *fp, const struct run *r, bool summary)
+{
+    fprintf(fp, "{\"cluster\": ");
+    json_string(fp, r->c->name);
+    fprintf(fp, ", \"model\": \"%s\", \"scheduler\": ", model_name(r->model));
+    json_string(fp, r->sched.ops->name);
+    fprintf(fp, ", \"nodes\": %d,\n \"makespan\": %s, \"lower_bound\": %s, \"optimal\": %s", r->c->n,
+            report_num(r->eng.makespan), report_num(r->lower_bound), r->opt == OPT_PROVEN ? report_num(r->optimum) : "null");
+    if (r->sched.has_tree_cost)
+        fprintf(fp, ", \"tree_cost\": %s", report_num(r->sched.tree_cost));
+    if (r->sched.slices > 0) {
+        int k = r->sched.slices;
+        fprintf(fp, ",\n \"slices\": %d, \"throughput\": %s, \"optimal_throughput\": %s", k,
+                json_num(r->sched.throughput), json_num(r->sched.optimal_throughput));
+        fprintf(fp, ", \"measured_throughput\": %s",
+                json_num(measured_of(r)));
+        if (timing_shares_port(r->model))
+            fprintf(fp, ", \"throughput_bound\": %s", json_num(r->sched.throughput_bound));
+    }
+    if (!summary) {
+        fprintf(fp, ",\n \"transfers\": [");
+        for (int i = 0; i < r->eng.ntr; i++) {
+            const struct transfer *t = &r->eng.tr[i];
+            fprintf(fp, "%s{\"from\": ", i ? ",\n               " : "");
+            json_string(fp, nodename(r, t->from));
+            fprintf(fp, ", \"to\": ");
+            json_string(fp, nodename(r, t->to));
+            fprintf(fp, ", \"send_start\": %s, \"send_end\": %s, \"link_end\": %s, \"recv_end\": %s",
+                    report_num(t->start), report_num(t->send_end), report_num(t->link_end), report_num(t->recv_end));
+            if (r->sched.slices > 0)
+                fprintf(fp, ", \"slice\": %d", t->msg + 1);
+            fputc('}', fp);
+        }
+        fprintf(fp, "],\n \"parent\": {");
+        int first = 1;
+        for (int p = 0; p < r->c->n; p++) {
+            if (r->eng.parent[p] < 0)
+                continue;
+            fprintf(fp, "%s", first ? "" : ", ");
+            first = 0;
+            json_string(fp, nodename(r, p));
+            fprintf(fp, ": ");
+            json_string(fp, nodename(r, r->eng.parent[p]));
+        }
+        fprintf(fp, "}");
+    }
+    fprintf(fp, "}\n");
+}
+
+void report_compare_text(FILE *fp, const struct run *runs, int k, bool summary)
+{
+    const struct run *best = NULL;
+    for (int i = 0; i < k; i++)
+        if (runs[i].opt == OPT_PROVEN)
+            best = &runs[i];
+    report_cluster_line(fp, runs[0].c);
+    fprintf(fp, "model: %s\n\n", model_name(runs[0].model));
+    if (!summary)
+        for (int i = 0; i < k; i++) {
+            fprintf(fp, "-- %s --\n", runs[i].sched.ops->name);
+            for (int j = 0; j < runs[i].eng.ntr; j++) {
+                const struct transfer *t = &runs[i].eng.tr[j];
+                fprintf(fp, "%4d  %-10s -> %-10s start %-8s holds at %s\n", j + 1,
+                        nodename(&runs[i], t->from), nodename(&runs[i], t->to), report_txt(t->start),
+                        report_txt(t->hold));
+            }
+            fprintf(fp, "\n");
+        }
+    fprintf(fp, "%-16s %-10s %-14s %s\n", "scheduler", "makespan", "/ lower bound",
+            best ? "/ optimum" : "");
+    for (int i = 0; i < k; i++) {
+        const struct run *r = &runs[i];
+        fprintf(fp, "%-16s %-10s %-14.3f", r->sched.ops->name, report_txt(r->eng.makespan),
+                r->lower_bound > 0 ? r->eng.makespan / r->lower_bound : 1.0);
+        if (best)
+            fprintf(fp, " %.3f", best->optimum > 0 ? r->eng.makespan / best->optimum : 1.0);
+        if (r->sched.status == OPT_PROVEN)
+            fprintf(fp, "   (proven optimal)");
+        else if (r->sched.status == OPT_GAVE_UP)
+            fprintf(fp, "   (search gave up: not proven optimal)");
+        if (r->sched.slices > 0 && isfinite(r->sched.throughput)) {
+            fprintf(fp, "   throughput %s", report_txt(r->sched.throughput));
+            if (isfinite(r->sched.optimal_throughput))
+                fprintf(fp, " = %.1f %% of the LP optimum %s",
+                        100.0 * r->sched.throughput / r->sched.optimal_throughput,
+                        report_txt(r->sched.optimal_throughput));
+            else if (timing_shares_port(r->model) && isfinite(r->sched.throughput_bound))
+                fprintf(fp, " = %.1f %% of the LP bound %s",
+                        100.0 * r->sched.throughput / r->sched.throughput_bound,
+                        report_txt(r->sched.throughput_bound));
+        }
+        fprintf(fp, "\n");
+    }
+    fprintf(fp, "\n");
+    if (k >= 2)
+        fprintf(fp, "difference    %s - %s = %s\n", runs[0].sched.ops->name, runs[1].sched.ops->name,
+                report_txt(runs[0].eng.makespan - runs[1].eng.makespan));
+    if (k >= 2)
+        report_first_difference(fp, &runs[0], &runs[1]);
+    const struct run *r0 = best ? best : &runs[0];
+    fprintf(fp, "lower bound   %s\n", report_txt(r0->lower_bound));
+    if (best)
+        fprintf(fp, "optimum       %s   (%s)\n", report_txt(best->optimum), best->opt_note);
+    else if (runs[0].opt == OPT_PROVEN)
+        fprintf(fp, "optimum       %s   (%s)\n", report_txt(runs[0].optimum), runs[0].opt_note);
+    else
+        fprintf(fp, "optimum       unknown   (%s)\n", runs[0].opt_note);
+    double limit;
+    if (r0->has_beta && run_guarantee(r0, &limit))
+        fprintf(fp, "guarantee     fnf <= 2T + beta = %s%s\n", report_txt(limit),
+                r0->consistent ? "" : " (does not hold here: speeds are not consistent)");
+}
+
+void report_first_difference(FILE *fp, const struct run *a, const struct run *b)
+{
+    struct explain_diff d;
+    char line[2048];
+    if (a->eng.lean || b->eng.lean || a->eng.personal || explain_first_difference(&a->eng, &b->eng, &d) < 0)
+        return;
+    explain_diff_text(&a->eng, a->sched.ops->name, b->sched.ops->name, &d, line, sizeof line);
+    for (char *p = line; *p; p++)   /* names from files: no control character reaches the terminal */
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+    fprintf(fp, "%s\n", line);
+}
+
+void report_compare_csv(FILE *fp, const struct run *runs, int k, bool summary)
+{
+    for (int i = 0; i < k; i++)
+        report_run_csv(fp, &runs[i], summary, i == 0);
+}
+
+void report_compare_json(FILE *fp, const struct run *runs, int k, bool summary)
+{
+    fprintf(fp, "[");
+    for (int i = 0; i < k; i++) {
+        if (i)
+            fprintf(fp, ",");
+        report_run_json(fp, &runs[i], summary);
+    }
+    fprintf(fp, "]\n");
+}
+
+void report_json_string(FILE *fp, const char *s)
+{
+    json_string(fp, s);
+}

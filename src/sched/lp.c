@@ -1,0 +1,725 @@
+/*
+ * sched/lp.c - linear program (2) of Beaumont, Marchal & Robert, solved with GLPK.
+ *
+ * The program, with x(w,e) the slices per time unit destined to node w that
+ * cross edge e and n(e) the slices that cross e:
+ *
+ *   maximize TP subject to
+ *   flow      for every destination w != source and every node v != source:
+ *             sum_{e into v} x(w,e) - sum_{e out of v} x(w,e) = TP if v = w, else 0
+ *   (d)       x(w,e) <= n(e)                  (the paper's n = max_w x, relaxed)
+ *   (g), (j)  sum_{e out of u} n(e) T(e) <= 1   for every node u (send port)
+ *   (f), (i)  sum_{e into u}  n(e) T(e) <= 1   for every node u (receive port)
+ *   (e), (h)  0 <= n(e) <= 1 / T(e)
+ *
+ * The unidirectional one-port model (lp_limits.unidirectional; the paper's
+ * §2.3 defines the model, its LP is for the bidirectional one only): a node
+ * has one port that sends or receives, so its two port rows become one,
+ *
+ *   (f)+(g)   sum_{e out of u} n(e) T(e) + sum_{e into u} n(e) T(e) <= 1.
+ *
+ * Every periodic schedule meets it, so its value bounds the throughput from
+ * above; unlike the bidirectional program's, it is not always reached (on a
+ * triangle a node's transfers with its two neighbours exclude each other in
+ * pairs: docs/pipeline.md).
+ *
+ * The flow rows are the paper's (a)-(c) read as *net* flows: written, as the
+ * paper does, on the outgoing flow at the source and the incoming flow at w
+ * only, a circulation through the source or through w would count as
+ * delivered slices.  Since n(e) appears only in upper bounds, "<=" in (d)
+ * gives the same optimum as the paper's "=".
+ *
+ * Two ways to solve it:
+ *
+ * - lp_solve_broadcast_flows() builds the program above as it stands:
+ *   (n-1)|E| flow variables and as many (d) rows.  Exact, but GLPK's simplex
+ *   needs minutes on a 50-node platform of density 0.2.
+ * - lp_solve_broadcast() solves the same program projected on (TP, n): by
+ *   max-flow/min-cut, flows x(w,.) of value TP within the capacities n exist
+ *   for every w iff every cut separating the source from some w carries
+ *   sum n(e) >= TP.  It starts with the cuts around each receiver and the
+ *   source, and adds, round after round, the minimum cut of every receiver
+ *   whose maximum flow falls short of TP (Dinic's algorithm), re-solving
+ *   with the dual simplex from the previous basis, until no cut is violated
+ *   (relative tolerance LP_CUT_TOLERANCE).  A few dozen rounds of programs
+ *   with |E| + 1 columns: milliseconds to a second.  The counts are then
+ *   recomputed as the paper defines them, n(e) = max_w x(w,e), from a flow
+ *   of value TP for every w (antiparallel flows cancelled).
+ *
+ * Times are scaled by their mean so that the values GLPK sees are of order 1.
+ */
+#include "sched/lp.h"
+#include "support/numfmt.h"
+
+#include <glpk.h>
+#include <limits.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define LP_CUT_TOLERANCE 1e-9   /* a cut short of TP by less than this (relative) is met */
+#define LP_MAX_ROUNDS 2000      /* cut rounds before giving up */
+#define LP_CANCEL_ITERATIONS 200 /* simplex iterations between polls of lp_limits.cancel */
+#define FLOW_EPS 1e-13          /* residual capacities below this are empty (scaled units) */
+
+/* ---- a maximum flow network over the platform's edges (Dinic) ---- */
+
+struct net {
+    int n;
+    int *head;      /* first arc leaving node u, -1: none */
+    int *next;      /* next arc leaving the same node */
+    int *to;        /* arc 2k: edge k, arc 2k+1: its residual reverse */
+    double *cap;    /* residual capacity */
+    int *level, *iter, *queue;
+};
+
+static void net_init(struct net *g, const struct cluster *c)
+{
+    int m = c->nedges, arcs = 2 * (m ? m : 1);
+    g->n = c->n;
+    g->head = xmalloc((size_t)c->n * sizeof *g->head);
+    g->next = xmalloc((size_t)arcs * sizeof *g->next);
+    g->to = xmalloc((size_t)arcs * sizeof *g->to);
+    g->cap = xcalloc((size_t)arcs, sizeof *g->cap);
+    g->level = xmalloc((size_t)c->n * sizeof *g->level);
+    g->iter = xmalloc((size_t)c->n * sizeof *g->iter);
+    g->queue = xmalloc((size_t)c->n * sizeof *g->queue);
+    for (int u = 0; u < c->n; u++)
+        g->head[u] = -1;
+    for (int k = m - 1; k >= 0; k--) {
+        int a = 2 * k, b = 2 * k + 1, u = c->edges[k].from, v = c->edges[k].to;
+        g->to[a] = v;
+        g->next[a] = g->head[u];
+        g->head[u] = a;
+        g->to[b] = u;
+        g->next[b] = g->head[v];
+        g->head[v] = b;
+    }
+}
+
+static void net_free(struct net *g)
+{
+    free(g->head);
+    free(g->next);
+    free(g->to);
+    free(g->cap);
+    free(g->level);
+    free(g->iter);
+    free(g->queue);
+}
+
+/* Levels from s over non-empty arcs; true if t is reached. */
+static bool net_bfs(struct net *g, int s, int t)
+{
+    for (int u = 0; u < g->n; u++)
+        g->level[u] = -1;
+    int qh = 0, qt = 0;
+    g->level[s] = 0;
+    g->queue[qt++] = s;
+    while (qh < qt) {
+        int u = g->queue[qh++];
+        for (int a = g->head[u]; a >= 0; a = g->next[a])
+            if (g->cap[a] > FLOW_EPS && g->level[g->to[a]] < 0) {
+                g->level[g->to[a]] = g->level[u] + 1;
+                g->queue[qt++] = g->to[a];
+            }
+    }
+    return g->level[t] >= 0;
+}
+
+static double net_dfs(struct net *g, int u, int t, double want)
+{
+    if (u == t)
+        return want;
+    for (; g->iter[u] >= 0; g->iter[u] = g->next[g->iter[u]]) {
+        int a = g->iter[u], v = g->to[a];
+        if (g->cap[a] <= FLOW_EPS || g->level[v] != g->level[u] + 1)
+            continue;
+        double got = net_dfs(g, v, t, want < g->cap[a] ? want : g->cap[a]);
+        if (got > FLOW_EPS) {
+            g->cap[a] -= got;
+            g->cap[a ^ 1] += got;
+            return got;
+        }
+    }
+    return 0;
+}
+
+/*
+ * Maximum flow from s to t, at most limit, with edge k's capacity cap_of[k].
+ * Afterwards g->level[u] >= 0 marks the source side of a minimum cut when
+ * the flow is below limit.  Edge k's flow is g->cap[2k+1].
+ */
+static double net_maxflow(struct net *g, const double *cap_of, int m, int s, int t, double limit)
+{
+    for (int k = 0; k < m; k++) {
+        g->cap[2 * k] = cap_of[k];
+        g->cap[2 * k + 1] = 0;
+    }
+    double flow = 0;
+    bool more = true;
+    while (more && limit - flow > FLOW_EPS && net_bfs(g, s, t)) {
+        for (int u = 0; u < g->n; u++)
+            g->iter[u] = g->head[u];
+        double f;
+        more = false;   /* a phase that moves nothing ends the search */
+        while (limit - flow > FLOW_EPS && (f = net_dfs(g, s, t, limit - flow)) > FLOW_EPS) {
+            flow += f;
+            more = true;
+        }
+    }
+    if (limit - flow > FLOW_EPS)
+        net_bfs(g, s, t);   /* the residual reach: the cut's source side */
+    return flow;
+}
+
+/* ---- one GLPK session: hooks, and everything to free when it fails ---- */
+
+struct lp_session {
+    jmp_buf on_error;
+    char said[256];             /* what GLPK printed (first lines) */
+    char *why;                  /* the body's own failure, if any */
+    const struct cluster *c;
+    struct lp_result *out;
+    double scale;               /* mean edge time */
+    struct timespec t0;         /* the call's start (CLOCK_MONOTONIC) */
+    double limit;               /* wall-clock seconds (lp_limits) */
+    const volatile sig_atomic_t *cancel;
+    bool uni;                   /* one port row per node (lp_limits.unidirectional) */
+    /* row generation */
+    struct net g;
+    bool has_net;
+    double *ncap;               /* n(e) of the current solution, scaled */
+    int *ind;                   /* a row being added, GLPK 1-based */
+    double *val;
+    /* the flow formulation */
+    int nz, nzcap;
+    int *ia, *ja;
+    double *ar;
+    int *dest, *xcol, *out_row, *in_row;
+};
+
+static int term_hook(void *info, const char *s)
+{
+    struct lp_session *ss = info;
+    size_t len = strlen(ss->said);
+    if (len + 1 < sizeof ss->said)   /* keep the first lines: they name the problem */
+        snprintf(ss->said + len, sizeof ss->said - len, "%s", s);
+    return 1;   /* nothing reaches the terminal */
+}
+
+static void error_hook(void *info)
+{
+    struct lp_session *ss = info;
+    longjmp(ss->on_error, 1);
+}
+
+static void session_free(struct lp_session *ss)
+{
+    if (ss->has_net)
+        net_free(&ss->g);
+    free(ss->why);
+    free(ss->ncap);
+    free(ss->ind);
+    free(ss->val);
+    free(ss->ia);
+    free(ss->ja);
+    free(ss->ar);
+    free(ss->dest);
+    free(ss->xcol);
+    free(ss->out_row);
+    free(ss->in_row);
+    free(ss);
+}
+
+/* GLPK's answer to 12 significant digits: 0.375, not 0.37499999999999983. */
+static double tidy(double x)
+{
+    return numfmt_round(x, 12);
+}
+
+static const char *glpk_failure(int rc, int status)
+{
+    return rc == GLP_EITLIM ? "iteration limit"
+           : rc == GLP_ETMLIM ? "time limit"
+           : rc == GLP_ENOPFS || status == GLP_NOFEAS ? "no feasible solution"
+           : rc == GLP_ENODFS || status == GLP_UNBND ? "unbounded"
+           : rc != 0 ? "solver failure" : "no optimum found";
+}
+
+static int body_fail(struct lp_session *ss, int rc, int status)
+{
+    char *nl = strchr(ss->said, '\n');
+    if (nl)
+        *nl = '\0';
+    ss->why = xasprintf("the throughput linear program was not solved (GLPK: %s%s%s)",
+                        glpk_failure(rc, status), ss->said[0] ? "; " : "", ss->said);
+    return -1;
+}
+
+typedef int (*lp_body)(struct lp_session *ss);
+
+/*
+ * Run body with GLPK's output captured and its errors turned into a return:
+ * after an error GLPK's environment is unusable, so all of it is dropped.
+ * ss is on the heap and body keeps its allocations in it, so nothing is lost
+ * to the jump.  GLPK's environment is released in both cases.
+ */
+static int run_guarded(struct lp_session *ss, lp_body body, char **cause)
+{
+    glp_term_hook(term_hook, ss);
+    glp_error_hook(error_hook, ss);
+    if (setjmp(ss->on_error)) {
+        glp_free_env();
+        char *nl = strchr(ss->said, '\n');
+        if (nl)
+            *nl = '\0';
+        return set_cause(cause, "the throughput linear program failed inside GLPK%s%s",
+                         ss->said[0] ? ": " : "", ss->said);
+    }
+    int rc = body(ss);
+    glp_free_env();
+    if (rc < 0)
+        return set_cause(cause, "%s", ss->why ? ss->why : "the throughput linear program failed");
+    return 0;
+}
+
+static int check_graph(const struct cluster *c, char **cause)
+{
+    if (!c || c->kind != CLUSTER_GRAPH)
+        return set_cause(cause, "the throughput linear program needs a platform graph (from,to,time)%s%s",
+                         c ? ", not a " : "", c ? cluster_kind_name(c->kind) : "");
+    if (c->n < 1 || !c->edge_of || c->source < 0 || c->source >= c->n)
+        return set_cause(cause, "the platform graph is empty or was not checked (cluster_finish)");
+    for (int k = 0; k < c->nedges; k++) {
+        const struct edge *e = &c->edges[k];
+        if (e->from < 0 || e->from >= c->n || e->to < 0 || e->to >= c->n || e->from == e->to ||
+            !(e->time > 0) || !isfinite(e->time))
+            return set_cause(cause, "edge %d of the platform graph is not valid (cluster_finish refuses it)",
+                             k + 1);
+    }
+    return 0;
+}
+
+void lp_result_free(struct lp_result *r)
+{
+    free(r->count);
+    free(r->busy);
+    memset(r, 0, sizeof *r);
+}
+
+/* Common start: checks, the result's arrays, the trivial one-node case (returns 1). */
+static int start(const struct cluster *c, struct lp_result *out, char **cause)
+{
+    memset(out, 0, sizeof *out);
+    if (check_graph(c, cause) < 0)
+        return -1;
+    out->nedges = c->nedges;
+    out->count = xcalloc((size_t)(c->nedges ? c->nedges : 1), sizeof *out->count);
+    out->busy = xcalloc((size_t)(c->nedges ? c->nedges : 1), sizeof *out->busy);
+    if (c->n == 1) {   /* nobody to send to: any rate will do */
+        out->throughput = INFINITY;
+        return 1;
+    }
+    return 0;
+}
+
+static struct lp_session *session_new(const struct cluster *c, const struct lp_limits *lim,
+                                      struct lp_result *out)
+{
+    struct lp_session *ss = xcalloc(1, sizeof *ss);
+    ss->c = c;
+    ss->out = out;
+    clock_gettime(CLOCK_MONOTONIC, &ss->t0);
+    ss->limit = lim && lim->time_limit > 0 ? lim->time_limit : LP_DEFAULT_TIME_LIMIT;
+    ss->cancel = lim ? lim->cancel : NULL;
+    ss->uni = lim && lim->unidirectional;
+    for (int k = 0; k < c->nedges; k++)
+        ss->scale += c->edges[k].time;
+    ss->scale /= c->nedges;
+    return ss;
+}
+
+/* The send and receive port rows (g), (j), (f), (i): <= 1, on the n(e) columns 2..m+1;
+ * unidirectional: one row per node, its edges out and in together. */
+static void add_port_rows(struct lp_session *ss, glp_prob *P)
+{
+    const struct cluster *c = ss->c;
+    for (int dir = 0; dir < (ss->uni ? 1 : 2); dir++)
+        for (int u = 0; u < c->n; u++) {
+            int len = 0;
+            for (int k = 0; k < c->nedges; k++)
+                if ((ss->uni ? c->edges[k].from == u || c->edges[k].to == u
+                             : (dir ? c->edges[k].to : c->edges[k].from) == u)) {
+                    ss->ind[++len] = 2 + k;
+                    ss->val[len] = c->edges[k].time / ss->scale;
+                }
+            if (!len)
+                continue;
+            int row = glp_add_rows(P, 1);
+            glp_set_row_bnds(P, row, GLP_UP, 0.0, 1.0);
+            glp_set_mat_row(P, row, len, ss->ind, ss->val);
+        }
+}
+
+/* sum_{e leaving side S} n(e) - TP >= 0, S marked by level >= 0. */
+static void add_cut_row(struct lp_session *ss, glp_prob *P, const int *level)
+{
+    const struct cluster *c = ss->c;
+    int len = 0;
+    ss->ind[++len] = 1;
+    ss->val[len] = -1.0;
+    for (int k = 0; k < c->nedges; k++)
+        if (level[c->edges[k].from] >= 0 && level[c->edges[k].to] < 0) {
+            ss->ind[++len] = 2 + k;
+            ss->val[len] = 1.0;
+        }
+    int row = glp_add_rows(P, 1);
+    glp_set_row_bnds(P, row, GLP_LO, 0.0, 0.0);
+    glp_set_mat_row(P, row, len, ss->ind, ss->val);
+}
+
+/* Counts as the paper defines them: n(e) = max_w x(w,e), x(w,.) a flow of value TP. */
+static void counts_from_flows(struct lp_session *ss, double tp_scaled)
+{
+    const struct cluster *c = ss->c;
+    int m = c->nedges, n = c->n;
+    double *x = xmalloc((size_t)m * sizeof *x);
+    for (int w = 0; w < n; w++) {
+        if (w == c->source)
+            continue;
+        net_maxflow(&ss->g, ss->ncap, m, c->source, w, tp_scaled);
+        for (int k = 0; k < m; k++)
+            x[k] = ss->g.cap[2 * k + 1];
+        for (int k = 0; k < m; k++) {   /* u -> v and v -> u both carrying w's slices: cancel */
+            int back = c->edge_of[(size_t)c->edges[k].to * (size_t)n + (size_t)c->edges[k].from];
+            if (back > k && x[k] > 0 && x[back] > 0) {
+                double d = fmin(x[k], x[back]);
+                x[k] -= d;
+                x[back] -= d;
+            }
+        }
+        for (int k = 0; k < m; k++)
+            if (x[k] > ss->out->count[k])
+                ss->out->count[k] = x[k];
+    }
+    free(x);
+}
+
+static void finish_counts(struct lp_session *ss)
+{
+    struct lp_result *out = ss->out;
+    for (int k = 0; k < ss->c->nedges; k++) {
+        double v = out->count[k] / ss->scale;
+        out->count[k] = v < 1e-9 * out->throughput ? 0 : tidy(v);   /* solver noise is no traffic */
+        out->busy[k] = out->count[k] * ss->c->edges[k].time;
+    }
+}
+
+/* Wall-clock seconds since the call began: the unit docs/pipeline.md states. */
+static double seconds_used(const struct lp_session *ss)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - ss->t0.tv_sec) + (double)(t.tv_nsec - ss->t0.tv_nsec) / 1e9;
+}
+
+static bool cancelled(const struct lp_session *ss)
+{
+    return ss->cancel && *ss->cancel;
+}
+
+/* Out of time or cancelled: the checks between maximum flows and rounds. */
+static bool must_stop(const struct lp_session *ss)
+{
+    return cancelled(ss) || seconds_used(ss) >= ss->limit;
+}
+
+/*
+ * The message when the solve runs out of time or is cancelled (rounds: the
+ * rounds of cuts solved; tp: the last one's value, an upper bound of the
+ * optimum, or 0 if none was solved); returns -1.
+ */
+static int cuts_gave_up(struct lp_session *ss, glp_prob *P, int rounds, double tp)
+{
+    char bound[96] = "";
+    if (rounds > 0 && tp > 0)
+        snprintf(bound, sizeof bound, ", TP at most %.10g so far", tidy(tp / ss->scale));
+    if (cancelled(ss))
+        ss->why = xasprintf("the throughput linear program was cancelled (%d rounds of cuts%s)",
+                            rounds, bound);
+    else
+        ss->why = xasprintf("the throughput linear program gave up after %g s (%d rounds of cuts on "
+                            "%d nodes and %d edges%s); prune-simple, prune-degree, grow-tree, "
+                            "multiport-grow, multiport-prune-degree and binomial do not need it",
+                            ss->limit, rounds, ss->c->n, ss->c->nedges, bound);
+    glp_delete_prob(P);
+    return -1;
+}
+
+/*
+ * glp_simplex within the session's limits: tm_lim is what is left of the
+ * time; with a cancel flag the simplex runs LP_CANCEL_ITERATIONS at a time
+ * (each call resumes from the basis the last one left).  Returns GLPK's code
+ * (GLP_ETMLIM also when cancelled).
+ */
+static int simplex_limited(struct lp_session *ss, glp_prob *P, glp_smcp *parm)
+{
+    for (;;) {
+        double left = ss->limit - seconds_used(ss);
+        if (left <= 0 || cancelled(ss))
+            return GLP_ETMLIM;
+        parm->tm_lim = left * 1000 >= INT_MAX ? INT_MAX : 1 + (int)(left * 1000);
+        if (ss->cancel)
+            parm->it_lim = LP_CANCEL_ITERATIONS;   /* per call in GLPK 5 */
+        int rc = glp_simplex(P, parm);
+        if (!(rc == GLP_EITLIM && ss->cancel))
+            return rc;
+    }
+}
+
+static int cuts_body(struct lp_session *ss)
+{
+    const struct cluster *c = ss->c;
+    int n = c->n, m = c->nedges, src = c->source;
+    net_init(&ss->g, c);
+    ss->has_net = true;
+    ss->ncap = xcalloc((size_t)m, sizeof *ss->ncap);
+    ss->ind = xmalloc((size_t)(m + 2) * sizeof *ss->ind);
+    ss->val = xmalloc((size_t)(m + 2) * sizeof *ss->val);
+
+    glp_prob *P = glp_create_prob();
+    glp_set_obj_dir(P, GLP_MAX);
+    glp_add_cols(P, 1 + m);
+    glp_set_col_bnds(P, 1, GLP_LO, 0.0, 0.0);
+    glp_set_obj_coef(P, 1, 1.0);
+    for (int k = 0; k < m; k++)
+        glp_set_col_bnds(P, 2 + k, GLP_DB, 0.0, ss->scale / c->edges[k].time);
+    add_port_rows(ss, P);
+    /* The first cuts: the source alone, and every receiver alone. */
+    int *side = xmalloc((size_t)n * sizeof *side);
+    for (int v = 0; v < n; v++)
+        side[v] = v == src ? 0 : -1;
+    add_cut_row(ss, P, side);
+    for (int w = 0; w < n; w++) {
+        if (w == src)
+            continue;
+        for (int v = 0; v < n; v++)
+            side[v] = v == w ? -1 : 0;
+        add_cut_row(ss, P, side);
+    }
+    free(side);
+
+    glp_smcp parm;
+    glp_init_smcp(&parm);
+    parm.msg_lev = GLP_MSG_OFF;
+    parm.meth = GLP_DUALP;   /* a new cut leaves the basis dual feasible */
+    double tp = 0;
+    int round = 0;
+    for (;; round++) {
+        int rc = simplex_limited(ss, P, &parm);
+        if (rc == GLP_ETMLIM)
+            return cuts_gave_up(ss, P, round, tp);
+        int status = glp_get_status(P);
+        if (rc != 0 || status != GLP_OPT) {
+            body_fail(ss, rc, status);
+            glp_delete_prob(P);
+            return -1;
+        }
+        tp = glp_get_col_prim(P, 1);
+        for (int k = 0; k < m; k++)
+            ss->ncap[k] = glp_get_col_prim(P, 2 + k);
+        if (!(tp > 0)) {
+            ss->why = xasprintf("the throughput linear program found no positive throughput");
+            glp_delete_prob(P);
+            return -1;
+        }
+        int added = 0;
+        for (int w = 0; w < n; w++) {
+            if (w == src)
+                continue;
+            if (must_stop(ss))
+                return cuts_gave_up(ss, P, round + 1, tp);
+            double f = net_maxflow(&ss->g, ss->ncap, m, src, w, tp);
+            if (f < tp * (1 - LP_CUT_TOLERANCE)) {
+                add_cut_row(ss, P, ss->g.level);
+                added++;
+            }
+        }
+        if (!added)
+            break;
+        if (round == LP_MAX_ROUNDS) {
+            ss->why = xasprintf("the throughput linear program did not converge in %d rounds of cuts",
+                                LP_MAX_ROUNDS);
+            glp_delete_prob(P);
+            return -1;
+        }
+        if (must_stop(ss))
+            return cuts_gave_up(ss, P, round + 1, tp);
+    }
+    ss->out->throughput = tidy(tp / ss->scale);
+    ss->out->rows = glp_get_num_rows(P);
+    ss->out->cols = glp_get_num_cols(P);
+    ss->out->iterations = glp_get_it_cnt(P);
+    ss->out->rounds = round + 1;
+    glp_delete_prob(P);
+    counts_from_flows(ss, tp);
+    finish_counts(ss);
+    return 0;
+}
+
+int lp_solve_broadcast(const struct cluster *c, struct lp_result *out, char **cause)
+{
+    return lp_solve_broadcast_limited(c, NULL, out, cause);
+}
+
+int lp_solve_broadcast_limited(const struct cluster *c, const struct lp_limits *lim,
+                               struct lp_result *out, char **cause)
+{
+    int rc = start(c, out, cause);
+    if (rc)
+        return rc < 0 ? -1 : 0;
+    struct lp_session *ss = session_new(c, lim, out);
+    rc = run_guarded(ss, cuts_body, cause);
+    session_free(ss);
+    if (rc < 0)
+        lp_result_free(out);
+    return rc;
+}
+
+/* ---- the program as it stands: every flow variable ---- */
+
+static void put(struct lp_session *ss, int row, int col, double v)
+{
+    if (ss->nz + 1 >= ss->nzcap) {
+        ss->nzcap = ss->nzcap ? 2 * ss->nzcap : 1024;
+        ss->ia = xrealloc(ss->ia, (size_t)ss->nzcap * sizeof *ss->ia);
+        ss->ja = xrealloc(ss->ja, (size_t)ss->nzcap * sizeof *ss->ja);
+        ss->ar = xrealloc(ss->ar, (size_t)ss->nzcap * sizeof *ss->ar);
+    }
+    ss->nz++;
+    ss->ia[ss->nz] = row;
+    ss->ja[ss->nz] = col;
+    ss->ar[ss->nz] = v;
+}
+
+static int flows_body(struct lp_session *ss)
+{
+    const struct cluster *c = ss->c;
+    const int n = c->n, m = c->nedges, src = c->source, nd = n - 1;
+    /* Columns: 1 = TP, 2..m+1 = n(e), then x(w,e) numbered through xcol. */
+    ss->dest = xmalloc((size_t)n * sizeof *ss->dest);   /* node -> destination number, -1: source */
+    for (int v = 0, d = 0; v < n; v++)
+        ss->dest[v] = v == src ? -1 : d++;
+    ss->xcol = xmalloc((size_t)nd * (size_t)m * sizeof *ss->xcol);   /* 0: no variable */
+    int cols = 1 + m;
+    for (int w = 0; w < n; w++)
+        for (int k = 0; w != src && k < m; k++)   /* no flow into the source or out of w */
+            ss->xcol[(size_t)ss->dest[w] * (size_t)m + (size_t)k] =
+                c->edges[k].to == src || c->edges[k].from == w ? 0 : ++cols;
+    /* Rows: conservation (nd per destination), then (d) per flow variable, then ports. */
+    int flow_rows = nd * nd, row = flow_rows;
+    for (int w = 0; w < n; w++) {
+        if (w == src)
+            continue;
+        int dw = ss->dest[w];
+        for (int k = 0; k < m; k++) {
+            int col = ss->xcol[(size_t)dw * (size_t)m + (size_t)k];
+            if (!col)
+                continue;
+            const struct edge *e = &c->edges[k];
+            put(ss, dw * nd + ss->dest[e->to] + 1, col, 1.0);
+            if (e->from != src)
+                put(ss, dw * nd + ss->dest[e->from] + 1, col, -1.0);
+            put(ss, ++row, col, 1.0);
+            put(ss, row, 2 + k, -1.0);
+        }
+        put(ss, dw * nd + dw + 1, 1, -1.0);   /* in - out - TP = 0 at w */
+    }
+    int coupling_end = row;
+    ss->out_row = xcalloc((size_t)n, sizeof *ss->out_row);
+    ss->in_row = xcalloc((size_t)n, sizeof *ss->in_row);
+    for (int k = 0; k < m; k++) {
+        const struct edge *e = &c->edges[k];
+        if (!ss->out_row[e->from])
+            ss->out_row[e->from] = ++row;
+        if (ss->uni && !ss->out_row[e->to])   /* one port: the in and out rows are one */
+            ss->out_row[e->to] = ++row;
+        if (ss->uni)
+            ss->in_row[e->to] = ss->out_row[e->to];
+        else if (!ss->in_row[e->to])
+            ss->in_row[e->to] = ++row;
+        put(ss, ss->out_row[e->from], 2 + k, e->time / ss->scale);
+        put(ss, ss->in_row[e->to], 2 + k, e->time / ss->scale);
+    }
+
+    glp_prob *P = glp_create_prob();
+    glp_set_obj_dir(P, GLP_MAX);
+    glp_add_rows(P, row);
+    glp_add_cols(P, cols);
+    for (int i = 1; i <= row; i++)
+        glp_set_row_bnds(P, i, i <= flow_rows ? GLP_FX : GLP_UP, 0.0, i > coupling_end ? 1.0 : 0.0);
+    glp_set_col_bnds(P, 1, GLP_LO, 0.0, 0.0);
+    glp_set_obj_coef(P, 1, 1.0);
+    for (int k = 0; k < m; k++)
+        glp_set_col_bnds(P, 2 + k, GLP_DB, 0.0, ss->scale / c->edges[k].time);
+    for (int j = 2 + m; j <= cols; j++)
+        glp_set_col_bnds(P, j, GLP_LO, 0.0, 0.0);
+    glp_load_matrix(P, ss->nz, ss->ia, ss->ja, ss->ar);
+    glp_smcp parm;
+    glp_init_smcp(&parm);
+    parm.msg_lev = GLP_MSG_OFF;
+    parm.presolve = GLP_ON;
+    int rc = glp_simplex(P, &parm), status = glp_get_status(P);
+    if (rc != 0 || status != GLP_OPT) {
+        body_fail(ss, rc, status);
+        glp_delete_prob(P);
+        return -1;
+    }
+    ss->out->throughput = tidy(glp_get_obj_val(P) / ss->scale);
+    ss->out->rows = row;
+    ss->out->cols = cols;
+    ss->out->iterations = glp_get_it_cnt(P);
+    ss->out->rounds = 1;
+    for (int w = 0; w < n; w++)
+        for (int k = 0; w != src && k < m; k++) {
+            int col = ss->xcol[(size_t)ss->dest[w] * (size_t)m + (size_t)k];
+            double x = col ? glp_get_col_prim(P, col) : 0;
+            if (x > ss->out->count[k])
+                ss->out->count[k] = x;
+        }
+    glp_delete_prob(P);
+    finish_counts(ss);
+    return 0;
+}
+
+int lp_solve_broadcast_flows(const struct cluster *c, struct lp_result *out, char **cause)
+{
+    return lp_solve_broadcast_flows_model(c, false, out, cause);
+}
+
+int lp_solve_broadcast_flows_model(const struct cluster *c, bool unidirectional,
+                                   struct lp_result *out, char **cause)
+{
+    int rc = start(c, out, cause);
+    if (rc)
+        return rc < 0 ? -1 : 0;
+    double vars = (double)(c->n - 1) * (double)c->nedges;
+    if (vars > (double)LP_MAX_FLOW_VARIABLES) {
+        lp_result_free(out);
+        return set_cause(cause,
+                         "the flow form of the throughput linear program for %d nodes and %d edges "
+                         "would have %.0f flow variables (at most %ld)",
+                         c->n, c->nedges, vars, LP_MAX_FLOW_VARIABLES);
+    }
+    struct lp_limits lim = {.unidirectional = unidirectional};
+    struct lp_session *ss = session_new(c, &lim, out);
+    rc = run_guarded(ss, flows_body, cause);
+    session_free(ss);
+    if (rc < 0)
+        lp_result_free(out);
+    return rc;
+}

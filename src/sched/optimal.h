@@ -1,0 +1,39 @@
+/*
+ * sched/optimal.h - the exact minimum-makespan broadcast (branch and bound).
+ *
+ * In the async model on node tables the search runs over receiver orders
+ * with no idle sender (Theorem 1 of Liu, Wang & Guo): the k-th receiver is
+ * served by the holder whose next send completes first.  Identical nodes are
+ * interchangeable, so only one of each class is tried at each depth.  Other
+ * models and latency matrices use a search over (sender, receiver) choices
+ * in order of start time.  The best heuristic schedule is the first
+ * incumbent.  A search that hits its node or time limit reports OPT_GAVE_UP
+ * and never calls its best schedule optimal.
+ */
+#ifndef HETCAST_OPTIMAL_H
+#define HETCAST_OPTIMAL_H
+
+#include "model/cluster.h"
+#include "engine/engine.h"
+#include "sched/sched.h"
+
+#define OPT_DEFAULT_MAX_NODES 64        /* refused beyond this (names what will work) */
+#define OPT_DEFAULT_NODE_LIMIT 50000000LL
+#define OPT_DEFAULT_TIME_LIMIT 10.0     /* seconds */
+
+struct opt_plan {
+    int len;            /* decisions, in booking order */
+    int *from, *to;
+    double makespan;    /* of the best schedule found */
+    enum opt_status status;   /* OPT_PROVEN or OPT_GAVE_UP */
+    double lower;       /* proven lower bound on the optimum (== makespan if proven) */
+    long long explored; /* search nodes */
+    double seconds;     /* time spent */
+};
+
+/* Returns 0 (plan filled) or -1 with *cause (cluster too large, unsupported). */
+int optimal_solve(const struct cluster *c, enum model m, const struct sched_opts *o,
+                  struct opt_plan *out, char **cause);
+void opt_plan_free(struct opt_plan *p);
+
+#endif

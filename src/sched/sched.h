@@ -1,0 +1,137 @@
+/*
+ * sched/sched.h - schedulers: policies plugged into the engine through one ops
+ * table, so the engine, the command line, the view and Lua see one list.
+ *
+ * The engine calls prepare() once, then choose() whenever a node still waits
+ * for a message, and books each decision (engine/engine.h).  A policy may look at
+ * everything booked so far through the engine (read-only).  A policy that
+ * builds a whole plan up front (optimal, trees) does it in prepare() and
+ * hands the plan out one decision at a time in choose().
+ */
+#ifndef HETCAST_SCHED_H
+#define HETCAST_SCHED_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine/engine.h"
+#include "support/rng.h"
+
+#define SCHED_DONE 0        /* choose(): nothing more to send */
+#define SCHED_DECIDED 1     /* choose(): *d holds the next decision */
+
+struct decision {
+    int from, to, msg;
+    char *reason;       /* narrated by the view, printed in text output: heap text
+                           (xasprintf) sized to what it says, so names are never cut;
+                           NULL: none.  Whoever calls choose() frees it.  A lean
+                           engine (e->lean) keeps none, so policies skip it then */
+    double not_before;  /* optional: no decision from this one on starts before this
+                           time (-INFINITY: unknown); a lean engine processes its
+                           streamed events up to it before booking */
+};
+
+struct sched;
+
+struct sched_ops {
+    const char *name;       /* command-line name */
+    const char *summary;    /* one line for --help and the view's list */
+    unsigned kinds;         /* CLUSTER_KIND_BIT() mask of supported kinds */
+    unsigned models;        /* MODEL_BIT() mask of supported models */
+    bool randomized;        /* uses --seed */
+    bool lean;              /* runs on a lean engine (engine_set_lean): reads bookings only
+                               through engine_transfer() right after each one, and its
+                               state is not needed once sched_run returns */
+    int (*prepare)(struct sched *s, struct engine *e, char **cause);
+    int (*choose)(struct sched *s, const struct engine *e, struct decision *d, char **cause);
+    /* Optional, lean engines only: the whole run at once after prepare, instead of
+       choose: 1 if it ran, 0 if not (sched_run asks choose), -1 with *cause. */
+    int (*run_lean)(struct sched *s, struct engine *e, char **cause);
+    void (*finish)(struct sched *s);   /* free s->state */
+};
+
+struct sched_opts {
+    uint64_t seed;          /* --seed, for randomized policies */
+    double time_limit;      /* optimal, the throughput LP: wall-clock seconds before giving
+                               up (<= 0: default) */
+    long long node_limit;   /* optimal: search nodes before giving up (<= 0: default) */
+    int max_nodes;          /* optimal: refuse clusters larger than this (<= 0: default) */
+    bool opt_general;       /* optimal: search (sender, receiver) decisions even on node tables
+                               where Theorem 1's receiver orders apply (async, sender-only,
+                               multi-port): only to measure what the theorem saves */
+    const char *script;     /* Lua heuristic: the script's path (-s FILE.lua) */
+    long long lua_instructions; /* Lua: instruction budget per call (<= 0: default) */
+    long long lua_memory;   /* Lua: memory cap in bytes (<= 0: default) */
+    int slices;             /* pipelined trees: --slices K (<= 0: PIPE_DEFAULT_SLICES) */
+    bool lean;              /* run_schedule: a lean engine (engine/engine.h) when the scheduler
+                               allows it: only the result is wanted (--summary) */
+    engine_book_fn on_book; /* run_schedule, on a lean engine: every booking as it is
+                               made (--format csv writes its rows so), or NULL */
+    void *on_book_ctx;
+    const volatile sig_atomic_t *cancel;  /* NULL, or a flag the front door sets (from a
+                               signal handler or a key) to stop a long computation: the
+                               long loops poll it (optimal's search, the LP, fef, Lua
+                               calls) and fail with SCHED_CANCELLED_TEXT */
+};
+#define SCHED_CANCELLED_TEXT "cancelled"   /* the cause of a run stopped by opts.cancel */
+
+enum opt_status {
+    OPT_NONE = 0,   /* this scheduler makes no optimality claim */
+    OPT_PROVEN,     /* the schedule is a proven optimum */
+    OPT_GAVE_UP,    /* the search stopped at a limit: best found, not proven */
+};
+
+struct sched {
+    const struct sched_ops *ops;
+    struct sched_opts opt;
+    struct rng rng;
+    void *state;            /* the policy's own */
+    enum opt_status status; /* set by optimal-type policies */
+    double bound;           /* optimal: best proven lower bound when it gave up */
+    long long explored;     /* optimal: search nodes explored */
+    char note[256];         /* what the policy wants said beside the result */
+    bool has_tree_cost;     /* tree policies on a latency matrix: */
+    double tree_cost;       /* Figueira's cost, the heaviest root-to-leaf path */
+    int slices;             /* pipelined trees (sched/pipeline.h): slices simulated; 0 otherwise */
+    double throughput;      /* pipelined: the tree's slices per time unit, by the model's formula */
+    double optimal_throughput;  /* pipelined: the LP (2) optimum over several trees; NAN if unknown */
+    double throughput_bound;    /* pipelined under one-port-uni: the value of the LP with one port
+                                   per node, an upper bound not known to be reached (optimal_throughput
+                                   is then NAN); NAN under the other models */
+};
+
+const struct sched_ops *sched_find(const char *name);
+int sched_count(void);
+const struct sched_ops *sched_at(int i);
+char *sched_names(void);                       /* "fnf, slowest-first, ..." (caller frees) */
+void sched_opts_default(struct sched_opts *o);
+void sched_init(struct sched *s, const struct sched_ops *ops, const struct sched_opts *o);
+void sched_free(struct sched *s);
+/* The scheduler used when none is named: fnf, or where fnf does not apply
+ * (platform graphs) the first built-in heuristic that does. */
+const struct sched_ops *sched_default(const struct cluster *c, enum model m);
+/* Is this policy usable on this cluster and model? If not, *cause says why. */
+int sched_check(const struct sched_ops *ops, const struct cluster *c, enum model m, char **cause);
+
+/*
+ * Run a policy to the end: prepare, choose/book until no node waits (or the
+ * policy is done; on a lean engine, run_lean instead when the policy has it
+ * and it runs), finish, build the timeline. Returns 0 or -1 with *cause
+ * (a bad decision names the decision).  On a lean engine the policy must be
+ * lean too; its state is released (finish) before the rest of the timeline
+ * is streamed, so that the two never take memory at the same time.
+ */
+int sched_run(struct engine *e, struct sched *s, char **cause);
+
+/* Built-in policies (sched/list.c, sched/optimal.c). */
+extern const struct sched_ops sched_fnf, sched_slowest_first, sched_random_pair,
+    sched_random_order, sched_fef, sched_optimal;
+
+/* Shared pieces the built-ins and Lua use. */
+/* fnf's sender: the holder whose next send of msg completes first (ties: lowest index); -1 if none. */
+int sched_fnf_sender(const struct engine *e, int msg, double *completion);
+/* fnf's receiver: smallest send time, then receive time, then index; -1 if none waits. */
+int sched_fastest_waiting(const struct engine *e, int msg);
+
+#endif

@@ -1,0 +1,303 @@
+/*
+ * session/lesson.c - lesson files (session/lesson.h): run in the one Lua sandbox (no
+ * io, os or package: a lesson only describes), their returned table read
+ * inside the protected call, so a mistake is a message with file and line,
+ * never a crash.
+ */
+#include "session/lesson.h"
+
+#include <lauxlib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support/csvfield.h"
+#include "support/diag.h"
+#include "support/lua_sandbox.h"
+#include "support/numfmt.h"
+
+/* A string field of the table at idx, copied; NULL when absent; an error when not a string. */
+static char *str_field(lua_State *L, int idx, const char *key, int slide)
+{
+    char *s = NULL;
+    lua_getfield(L, idx, key);
+    if (lua_type(L, -1) == LUA_TSTRING)
+        s = xstrdup(lua_tostring(L, -1));
+    else if (!lua_isnil(L, -1))
+        luaL_error(L, "slide %d: %s must be a string", slide, key);
+    lua_pop(L, 1);
+    return s;
+}
+
+/* The cluster file: relative names are relative to the lesson's directory. */
+static char *resolve(const char *lesson_path, const char *file)
+{
+    if (file[0] == '/')
+        return xstrdup(file);
+    const char *slash = strrchr(lesson_path, '/');
+    if (!slash)
+        return xstrdup(file);
+    return xasprintf("%.*s/%s", (int)(slash - lesson_path), lesson_path, file);
+}
+
+/* The field key of the table at idx pushed, checked to be of type want (or nil when optional). */
+static void want_field(lua_State *L, int idx, const char *key, int want, bool optional, int slide,
+                       const char *what)
+{
+    lua_getfield(L, idx, key);
+    int got = lua_type(L, -1);
+    if (got != want && !(optional && got == LUA_TNIL))
+        luaL_error(L, "slide %d: %s must be %s", slide, what,
+                   want == LUA_TNUMBER ? "a number" : want == LUA_TSTRING ? "a string" : "a table");
+}
+
+/* Node i of the nodes table at idx: its field pushed, positional pos or named key. */
+static int node_field(lua_State *L, int idx, int pos, const char *key)
+{
+    lua_rawgeti(L, idx, pos);
+    if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        lua_getfield(L, idx, key);
+    }
+    return lua_type(L, -1);
+}
+
+/*
+ * An inline cluster, the table at idx, as the CSV text the loader reads
+ * (so it is checked like any file): {csv = "TEXT"}, or a node table
+ * {name =, description =, latency =, source =, nodes = {{"p0", 1, 2}, ...}}
+ * (each node {NAME, SEND, RECV} or {name =, send =, recv =}).  Everything
+ * is checked first (a mistake is a Lua error), then written (nothing left
+ * to leak on an error).
+ */
+static char *inline_cluster(lua_State *L, int idx, int slide)
+{
+    char *csv = str_field(L, idx, "csv", slide);
+    if (csv)
+        return csv;
+    static const char *const strs[] = {"name", "description", "source"};
+    for (int i = 0; i < 3; i++) {   /* each a line of the file's header (description: lines) */
+        want_field(L, idx, strs[i], LUA_TSTRING, true, slide, strs[i]);
+        const char *v = lua_tostring(L, -1);
+        if (v && strpbrk(v, i == 1 ? "\r" : "\r\n"))
+            luaL_error(L, "slide %d: the cluster's %s must be one line", slide, strs[i]);
+        lua_pop(L, 1);
+    }
+    want_field(L, idx, "latency", LUA_TNUMBER, true, slide, "latency");
+    lua_pop(L, 1);
+    lua_getfield(L, idx, "nodes");
+    if (!lua_istable(L, -1) || luaL_len(L, -1) < 1)
+        luaL_error(L, "slide %d: an inline cluster needs csv = \"...\" or nodes = {{NAME, SEND, RECV}, ...}",
+                   slide);
+    int nodes = lua_gettop(L);
+    lua_Integer n = luaL_len(L, nodes);
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, nodes, i);
+        int nd = lua_gettop(L);
+        if (!lua_istable(L, nd))
+            luaL_error(L, "slide %d: node %d is not a table {NAME, SEND, RECV}", slide, (int)i);
+        if (node_field(L, nd, 1, "name") != LUA_TSTRING)
+            luaL_error(L, "slide %d: node %d: its name must be a string", slide, (int)i);
+        if (node_field(L, nd, 2, "send") != LUA_TNUMBER || node_field(L, nd, 3, "recv") != LUA_TNUMBER)
+            luaL_error(L, "slide %d: node %d: its send and receive times must be numbers", slide, (int)i);
+        lua_settop(L, nodes);
+    }
+    char *text = NULL, num[NUMFMT_SIZE];
+    size_t len = 0;
+    FILE *fp = open_memstream(&text, &len);
+    if (!fp)
+        return NULL;
+    lua_getfield(L, idx, "name");
+    fprintf(fp, "# name: %s\n", lua_isstring(L, -1) ? lua_tostring(L, -1) : "inline");
+    lua_getfield(L, idx, "description");
+    for (const char *line = lua_tostring(L, -1); line && *line;) {   /* a # description: a line */
+        const char *nl = strchr(line, '\n');
+        fprintf(fp, "# description: %.*s\n", nl ? (int)(nl - line) : (int)strlen(line), line);
+        line = nl ? nl + 1 : NULL;
+    }
+    lua_getfield(L, idx, "source");
+    if (lua_isstring(L, -1))
+        fprintf(fp, "# source: %s\n", lua_tostring(L, -1));
+    lua_getfield(L, idx, "latency");
+    if (lua_isnumber(L, -1))
+        fprintf(fp, "# latency: %s\n", numfmt_shortest(num, lua_tonumber(L, -1)));
+    lua_settop(L, nodes);
+    fprintf(fp, "name,send,recv\n");
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, nodes, i);
+        int nd = lua_gettop(L);
+        node_field(L, nd, 1, "name");
+        csvfield_put(fp, lua_tostring(L, -1));
+        node_field(L, nd, 2, "send");
+        fprintf(fp, ",%s", numfmt_shortest(num, lua_tonumber(L, -1)));
+        node_field(L, nd, 3, "recv");
+        fprintf(fp, ",%s\n", numfmt_shortest(num, lua_tonumber(L, -1)));
+        lua_settop(L, nodes);
+    }
+    lua_pop(L, 1);
+    fclose(fp);
+    return text;
+}
+
+static void read_slide(lua_State *L, struct lesson *les, int k)
+{
+    struct slide *s = &les->slides[k];
+    int t = lua_gettop(L), no = k + 1;
+    s->step = 0;
+    s->title = str_field(L, t, "title", no);
+    s->text = str_field(L, t, "text", no);
+    s->question = str_field(L, t, "question", no);
+    s->answer = str_field(L, t, "answer", no);
+    s->model = str_field(L, t, "model", no);
+    s->pattern = str_field(L, t, "pattern", no);
+    lua_getfield(L, t, "cluster");
+    if (lua_istable(L, -1)) {   /* built inline: the lesson is the file messages name */
+        s->cluster_text = inline_cluster(L, lua_gettop(L), no);
+        s->cluster = xasprintf("%s (slide %d, inline)", les->path, no);
+    }
+    lua_pop(L, 1);
+    char *file = s->cluster_text ? NULL : str_field(L, t, "cluster", no);
+    if (!file && !s->cluster_text)
+        luaL_error(L, "slide %d: cluster = \"FILE\" is missing (or cluster = {...}, built inline)", no);
+    if (file)
+        s->cluster = resolve(les->path, file);
+    free(file);
+    char *trace = str_field(L, t, "trace", no);
+    if (trace)
+        s->trace = resolve(les->path, trace);
+    free(trace);
+    lua_getfield(L, t, "schedulers");
+    if (lua_type(L, -1) == LUA_TSTRING) {
+        s->sched[s->nsched++] = xstrdup(lua_tostring(L, -1));
+    } else if (lua_istable(L, -1)) {
+        for (int i = 1; i <= 2; i++) {
+            lua_rawgeti(L, -1, i);
+            if (lua_type(L, -1) == LUA_TSTRING)
+                s->sched[s->nsched++] = xstrdup(lua_tostring(L, -1));
+            lua_pop(L, 1);
+        }
+        if (luaL_len(L, -1) > 2)
+            luaL_error(L, "slide %d: at most two schedulers (the view compares two)", no);
+    } else if (!lua_isnil(L, -1)) {
+        luaL_error(L, "slide %d: schedulers must be a name or a list of names", no);
+    }
+    lua_pop(L, 1);
+    lua_getfield(L, t, "params");
+    if (lua_istable(L, -1)) {
+        lua_pushnil(L);
+        while (lua_next(L, -2)) {
+            if (s->nparams == LESSON_MAX_PARAMS)
+                luaL_error(L, "slide %d: at most %d params", no, LESSON_MAX_PARAMS);
+            lua_pushvalue(L, -2);
+            const char *key = lua_tostring(L, -1), *val = luaL_tolstring(L, -2, NULL);
+            s->params[s->nparams++] = xasprintf("%s=%s", key ? key : "?", val);
+            lua_pop(L, 3);
+        }
+    }
+    lua_pop(L, 1);
+    lua_getfield(L, t, "slices");
+    s->slices = lua_isinteger(L, -1) ? (int)lua_tointeger(L, -1) : 0;
+    lua_pop(L, 1);
+    lua_getfield(L, t, "step");
+    if (lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), "end") == 0)
+        s->step = -1;
+    else if (lua_isinteger(L, -1))
+        s->step = (int)lua_tointeger(L, -1);
+    else if (!lua_isnil(L, -1))
+        luaL_error(L, "slide %d: step must be a number or \"end\"", no);
+    lua_pop(L, 1);
+    if (s->trace && (s->nsched > 1 || s->pattern))
+        luaL_error(L, "slide %d: a trace is the measured run of one broadcast: one scheduler "
+                      "(schedulers = \"fnf\"), no pattern", no);
+}
+
+static int load_fn(lua_State *L)
+{
+    struct lesson *les = lua_touserdata(L, 1);
+    lua_settop(L, 0);
+    sandbox_load(L);
+    sandbox_call(L, 0, 1);
+    if (!lua_istable(L, -1))
+        return luaL_error(L, "%s: a lesson returns a table {title = ..., slides = {...}}", les->path);
+    les->title = str_field(L, 1, "title", 0);
+    lua_getfield(L, 1, "slides");
+    if (!lua_istable(L, -1) || luaL_len(L, -1) < 1)
+        return luaL_error(L, "%s: slides = {{...}, ...} is missing or empty", les->path);
+    lua_Integer n = luaL_len(L, -1);
+    if (n > LESSON_MAX_SLIDES)
+        return luaL_error(L, "%s: at most %d slides", les->path, LESSON_MAX_SLIDES);
+    les->slides = xcalloc((size_t)n, sizeof *les->slides);
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, 2, i);
+        if (!lua_istable(L, -1))
+            return luaL_error(L, "%s: slide %d is not a table", les->path, (int)i);
+        les->n = (int)i;
+        read_slide(L, les, (int)i - 1);
+        lua_pop(L, 1);
+    }
+    return 0;
+}
+
+int lesson_load(const char *path, struct lesson *out, char **cause)
+{
+    memset(out, 0, sizeof *out);
+    out->path = xstrdup(path);
+    struct sandbox *sb = sandbox_new(path, NULL, 1, cause);
+    if (!sb) {
+        lesson_free(out);
+        return -1;
+    }
+    int rc = sandbox_run(sb, load_fn, out, cause);
+    sandbox_free(sb);
+    /* A mistake found in the returned table is raised from C: its traceback
+     * says nothing ("[C]: in ?"), the slide and the field say it all. */
+    char *tb = rc < 0 && *cause ? strstr(*cause, "\nstack traceback:\n\t[C]: in ?") : NULL;
+    if (tb && tb[strlen("\nstack traceback:\n\t[C]: in ?")] == '\0')
+        *tb = '\0';
+    if (rc < 0) {
+        lesson_free(out);
+        return -1;
+    }
+    return 0;
+}
+
+void lesson_free(struct lesson *l)
+{
+    for (int k = 0; k < l->n; k++) {
+        struct slide *s = &l->slides[k];
+        free(s->title);
+        free(s->text);
+        free(s->question);
+        free(s->answer);
+        free(s->cluster);
+        free(s->cluster_text);
+        free(s->model);
+        free(s->pattern);
+        free(s->trace);
+        for (int i = 0; i < s->nparams; i++)
+            free(s->params[i]);
+        for (int i = 0; i < s->nsched; i++)
+            free(s->sched[i]);
+    }
+    free(l->slides);
+    free(l->title);
+    free(l->path);
+    memset(l, 0, sizeof *l);
+}
+
+void lesson_session(const struct lesson *l, int k, struct session_opts *o)
+{
+    const struct slide *s = &l->slides[k];
+    session_opts_init(o);
+    o->file = s->cluster;
+    o->text = s->cluster_text;
+    for (int i = 0; i < s->nsched; i++)
+        o->sched[o->nsched++] = s->sched[i];
+    for (int i = 0; i < s->nparams; i++)
+        o->params[o->nparams++] = s->params[i];
+    o->model = s->model;
+    o->pattern = s->pattern;
+    o->trace = s->trace;
+    if (s->slices > 0)
+        o->sopt.slices = s->slices;
+}

@@ -1,0 +1,57 @@
+/*
+ * session/run.h - one scheduler run on one cluster with everything printed beside
+ * it: the lower bound, the FNF guarantee and, when it is known, the optimum.
+ * The command line, the experiments and the view all go through here.
+ */
+#ifndef HETCAST_RUN_H
+#define HETCAST_RUN_H
+
+#include <stdbool.h>
+
+#include "model/cluster.h"
+#include "engine/engine.h"
+#include "sched/sched.h"
+
+#define RUN_AUTO_OPTIMUM_NODES 16   /* optimum computed by default up to this size */
+
+enum run_optimum {
+    RUN_OPT_NEVER = 0,  /* do not compute the optimum */
+    RUN_OPT_SMALL,      /* compute it for small clusters (n <= RUN_AUTO_OPTIMUM_NODES) */
+    RUN_OPT_ALWAYS,     /* compute it whatever the size (may give up) */
+};
+
+struct run {
+    const struct cluster *c;
+    enum model model;
+    struct sched sched;
+    struct engine eng;
+    double lower_bound;      /* bound_lower() */
+    bool has_beta;           /* the 2T + beta guarantee applies to this model/kind */
+    bool consistent;         /* speeds consistent (the guarantee's condition) */
+    double beta;
+    enum opt_status opt;     /* the optimum: OPT_NONE not computed, OPT_PROVEN, OPT_GAVE_UP */
+    double optimum;          /* OPT_PROVEN: the optimum; OPT_GAVE_UP: best found */
+    double opt_lower;        /* OPT_GAVE_UP: proven lower bound */
+    char opt_note[256];      /* why it was not computed / how it was found */
+    bool measured;           /* a measured timeline (session/trace.h): eng holds what a real run
+                                took, transfer i the measurement of the predicted run's
+                                transfer i; sched is the predicted scheduler's, never run */
+};
+
+/* " (measured)" for a measured run, else "": what follows its scheduler's name where it is shown. */
+static inline const char *run_tag(const struct run *r)
+{
+    return r->measured ? " (measured)" : "";
+}
+
+int run_schedule(struct run *r, const struct cluster *c, enum model m,
+                 const struct sched_ops *ops, const struct sched_opts *o,
+                 enum run_optimum want, char **cause);
+void run_free(struct run *r);
+
+/* The guarantee fnf <= 2T + beta with T the proven optimum. Returns false if
+ * it does not apply or the optimum is not known (2 * lower bound + beta is
+ * no upper bound on fnf, so it is never printed as one). */
+bool run_guarantee(const struct run *r, double *limit);
+
+#endif

@@ -1,0 +1,243 @@
+/*
+ * session/session.c - loading, naming and running as every front door does it
+ * (session/session.h).  Never prints: warnings go to the caller's struct diag,
+ * refusals to *cause.
+ */
+#include "session/session.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "sched/exchange.h"
+#include "model/cluster_lua.h"
+#include "sched/lua_sched.h"
+#if HETCAST_HAVE_SIMGRID
+#include "model/cluster_simgrid.h"
+#endif
+
+void session_opts_init(struct session_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    sched_opts_default(&o->sopt);
+}
+
+bool session_is_exchange(const struct session_opts *o)
+{
+    return o->pattern || o->receivers;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+struct cluster *session_load(const struct session_opts *o, struct diag *warn, char **cause)
+{
+    struct diag d;
+    diag_init(&d);
+    struct cluster *c = NULL;
+    FILE *text = o->text ? fmemopen((void *)o->text, strlen(o->text), "r") : NULL;
+    if (o->text) {
+        if (text)
+            c = cluster_load_csv_stream(text, o->file, &d);
+        else
+            diag_error(&d, o->file, 0, NULL, "cannot read the cluster's text");
+        if (text)
+            fclose(text);
+    } else if (ends_with(o->file, ".lua")) {
+        struct sandbox_limits lim = {o->sopt.lua_instructions, o->sopt.lua_memory, o->sopt.cancel};
+        c = cluster_load_lua(o->file, o->params, o->nparams, &lim, o->sopt.seed, &d);
+    } else if (ends_with(o->file, ".xml")) {
+#if HETCAST_HAVE_SIMGRID
+        c = cluster_load_simgrid(o->file, o->has_size ? o->size : SIMGRID_DEFAULT_SIZE, &d);
+#else
+        diag_error(&d, o->file, 0, NULL, "a SimGrid platform, but this hetcast was built without "
+                   "SimGrid (install libsimgrid-dev and rebuild: meson setup --reconfigure "
+                   "-Dsimgrid=enabled)");
+#endif
+    } else {
+        c = strcmp(o->file, SESSION_STDIN) == 0 ? cluster_load_csv_stream(stdin, "<stdin>", &d)
+                                                : cluster_load_csv(o->file, &d);
+    }
+    if (c && o->nparams > 0 && (o->text || !ends_with(o->file, ".lua")))
+        diag_warn(&d, NULL, 0, NULL, "--param is for .lua cluster scripts; ignored for %s",
+                  o->file);
+    if (!c) {
+        char *all = diag_join(&d);
+        set_cause(cause, "%s", all ? all : "cannot load the cluster");
+        free(all);
+        diag_free(&d);
+        return NULL;
+    }
+    if (o->has_size && !ends_with(o->file, ".xml")) {
+        /* platform graphs with affine edges (alpha, beta): times for this size */
+        if (cluster_set_message_size(c, o->size) == 0)
+            diag_warn(&d, NULL, 0, NULL, "--size is for SimGrid platforms (.xml) and platform "
+                      "graphs with alpha and beta columns; ignored for %s", o->file);
+        for (int k = 0; k < c->nedges; k++)
+            if (!(c->edges[k].time <= CLUSTER_MAX_TIME)) {
+                set_cause(cause, "--size %g: the edge %s -> %s would take %g (alpha + size x "
+                          "beta), beyond %g", o->size, c->nodes[c->edges[k].from].name,
+                          c->nodes[c->edges[k].to].name, c->edges[k].time, CLUSTER_MAX_TIME);
+                cluster_free(c);
+                diag_free(&d);
+                return NULL;
+            }
+    }
+    if (o->source) {
+        int s = cluster_find(c, o->source);
+        if (s < 0) {
+            set_cause(cause, "--source: \"%s\" is not a node of %s (its first nodes: %s%s%s%s%s)",
+                      o->source, o->file, c->nodes[0].name, c->n > 1 ? ", " : "",
+                      c->n > 1 ? c->nodes[1].name : "", c->n > 2 ? ", " : "",
+                      c->n > 2 ? c->nodes[2].name : "");
+            cluster_free(c);
+            diag_free(&d);
+            return NULL;
+        }
+        c->source = s;
+    }
+    if (warn)
+        diag_move(warn, &d);
+    diag_free(&d);
+    return c;
+}
+
+int session_model(const struct session_opts *o, const struct cluster *c, enum model *m,
+                  char **cause)
+{
+    if (!o->model) {
+        *m = model_default_for(c->kind);
+        return 0;
+    }
+    if (model_parse(o->model, m) < 0) {
+        char *names = model_names();
+        set_cause(cause, "unknown model \"%s\"; valid models: %s", o->model, names);
+        free(names);
+        return -1;
+    }
+    if (!(model_mask_for(c->kind) & MODEL_BIT(*m))) {
+        char *no = model_refusal(*m, c->kind);
+        if (o->file)   /* the file whose kind refuses it */
+            set_cause(cause, "%s: %s", strcmp(o->file, "-") == 0 ? "<stdin>" : o->file, no);
+        else
+            set_cause(cause, "%s", no);
+        free(no);
+        return -1;
+    }
+    return 0;
+}
+
+const struct sched_ops *session_sched(const char *name, char **cause)
+{
+    if (ends_with(name, ".lua"))
+        return lua_sched_ops(name, cause);
+    const struct sched_ops *ops = sched_find(name);
+    if (!ops && xsched_find(name)) {
+        char *names = sched_names();
+        set_cause(cause, "%s schedules a personalized exchange: use it with --pattern all-to-all "
+                  "or --pattern all-to-some; the broadcast schedulers are: %s", name, names);
+        free(names);
+    } else if (!ops) {
+        char *names = sched_names();
+        set_cause(cause, "unknown scheduler \"%s\"; valid schedulers: %s (or a Lua heuristic, "
+                  "FILE.lua)", name, names);
+        free(names);
+    }
+    return ops;
+}
+
+int session_run(struct run *r, const struct session_opts *o, const struct cluster *c,
+                enum model m, const struct sched_ops *ops, bool lean, enum run_optimum want,
+                char **cause)
+{
+    struct sched_opts so = o->sopt;
+    if (lua_sched_script(ops))   /* the script the name resolved to (a bundled one, say) */
+        so.script = lua_sched_script(ops);
+    so.lean = lean;
+    return run_schedule(r, c, m, ops, &so, want, cause);
+}
+
+/* ---- personalized exchanges ---- */
+
+int session_exchange_sched(const char *name, char **cause)
+{
+    if (!name || xsched_find(name))
+        return 0;
+    char *names = xsched_names();
+    if (sched_find(name))
+        set_cause(cause, "%s is a broadcast scheduler; with --pattern the valid schedulers are: %s",
+                  name, names);
+    else
+        set_cause(cause, "unknown scheduler \"%s\"; with --pattern the valid schedulers are: %s",
+                  name, names);
+    free(names);
+    return -1;
+}
+
+int session_exchange_check(const struct session_opts *o, char **cause)
+{
+    enum xpattern pat;
+    if (!o->pattern)
+        return set_cause(cause, "--receivers needs --pattern all-to-some");
+    if (exchange_pattern_parse(o->pattern, &pat) < 0)
+        return set_cause(cause, "unknown pattern \"%s\"; valid patterns: all-to-all, all-to-some",
+                         o->pattern);
+    if (pat == XPAT_ALL_TO_ALL && o->receivers)
+        return set_cause(cause, "--receivers applies to --pattern all-to-some only "
+                         "(all-to-all: every node receives)");
+    if (pat == XPAT_ALL_TO_SOME && !o->receivers)
+        return set_cause(cause, "--pattern all-to-some needs --receivers NAME,NAME,... or "
+                         "--receivers P%% (a random P percent of the nodes)");
+    if (o->source)
+        return set_cause(cause, "--source does not apply to a personalized exchange: "
+                         "every node sends its own messages");
+    return 0;
+}
+
+int session_exchange_model(const struct session_opts *o, const struct cluster *c, enum model *m,
+                           char **cause)
+{
+    if (c->kind != CLUSTER_NODES && c->kind != CLUSTER_MATRIX)
+        return set_cause(cause, "a personalized exchange needs a node table (name,send,recv) or a "
+                         "latency matrix (-m sync); %s is a %s", o->file,
+                         cluster_kind_name(c->kind));
+    if (c->kind == CLUSTER_MATRIX && !o->model) {
+        *m = MODEL_SYNC;   /* the one model an exchange on a matrix runs under */
+        return 0;
+    }
+    if (session_model(o, c, m, cause) < 0)
+        return -1;
+    if (*m != MODEL_SYNC && *m != MODEL_ASYNC)
+        return set_cause(cause, "a personalized exchange runs under -m sync or -m async, not %s",
+                         model_name(*m));
+    return exchange_check_kind(c, *m, cause);
+}
+
+int session_exchange(const struct session_opts *o, const struct cluster *c, const char *sched,
+                     bool timeline, bool lean, struct exchange *x, char **cause)
+{
+    enum xpattern pat;
+    enum model m;
+    memset(x, 0, sizeof *x);
+    if (!sched)
+        sched = "caterpillar";
+    if (session_exchange_check(o, cause) < 0 || session_exchange_sched(sched, cause) < 0 ||
+        session_exchange_model(o, c, &m, cause) < 0)
+        return -1;
+    exchange_pattern_parse(o->pattern, &pat);
+    struct exchange_opts xo = {.pattern = pat, .ops = xsched_find(sched), .seed = o->sopt.seed,
+                               .timeline = timeline, .lean = lean, .cancel = o->sopt.cancel};
+    int *recv = NULL;
+    if (pat == XPAT_ALL_TO_SOME &&
+        exchange_parse_receivers(c, o->receivers, o->sopt.seed, &recv, &xo.nrecv, cause) < 0)
+        return -1;
+    xo.recv = recv;
+    int rc = exchange_run(x, c, m, &xo, cause);
+    free(recv);
+    return rc;
+}
