@@ -17,6 +17,8 @@
 #include "session/lesson.h"
 #include "sched/lua_sched.h"
 #include "tap.h"
+#include "ui/screen_chooser.h"
+#include "ui/screen_exercise.h"
 #include "ui/view.h"
 
 static struct cellbuf cb;
@@ -306,13 +308,14 @@ static void exercise(void)
     if (open_args(&v, "clusters/counterexample.csv", one, 1, NULL, NULL) != 0)
         return;
     view_key(&v, 'x');
+    const struct exercise *ex = exercise_of(&v);   /* the exercise's state, kept by the view */
     view_key(&v, UK_ENTER);
     view_key(&v, UK_ENTER);   /* p0 -> p1: costs 1 */
-    ok(strstr(v.ex.feedback, "p2 ends up late: 6 at best, not 5 (late by 1)") &&
-       strstr(v.ex.feedback, "p0 -> p2 would have kept 5"),
-       "a worse pick: the late node, by how much, the better pick (%s)", v.ex.feedback);
+    ok(strstr(ex->feedback, "p2 ends up late: 6 at best, not 5 (late by 1)") &&
+       strstr(ex->feedback, "p0 -> p2 would have kept 5"),
+       "a worse pick: the late node, by how much, the better pick (%s)", ex->feedback);
     view_key(&v, 'z');
-    ok(strstr(v.ex.feedback, "z does nothing in the exercise") && v.screen == &screen_exercise,
+    ok(strstr(ex->feedback, "z does nothing in the exercise") && v.screen == &screen_exercise,
        "a key that does not apply says so, and stays");
     view_close(&v);
 
@@ -322,23 +325,25 @@ static void exercise(void)
     if (open_args(&v, "clusters/k-class.lua", one, 1, "n=10", NULL) != 0)
         return;
     view_key(&v, 'x');
-    ok(v.ex.search && v.ex.optimum_known && v.ex.best_known && v.ex.best_exact &&
-       v.ex.best == v.runs[0].run.optimum && strstr(v.ex.feedback, "the optimum the view proved"),
-       "10 nodes: the best reachable is the view's proven optimum (%s)", v.ex.feedback);
+    ex = exercise_of(&v);
+    ok(ex->search && ex->optimum_known && ex->best_known && ex->best_exact &&
+       ex->best == v.runs[0].run.optimum && strstr(ex->feedback, "the optimum the view proved"),
+       "10 nodes: the best reachable is the view's proven optimum (%s)", ex->feedback);
     view_key(&v, UK_ENTER);
     view_key(&v, UK_DOWN);
     view_key(&v, UK_ENTER);   /* the source to its second listed receiver */
-    ok(v.ex.best_known && (v.ex.best_exact ? strstr(v.ex.feedback, "Best reachable") != NULL
-                                           : strstr(v.ex.feedback, "not proven") != NULL),
-       "10 nodes: a pick is searched; a proven best, or it says it is not proven (%s)", v.ex.feedback);
-    ok(!v.ex.best_exact || v.ex.best >= v.ex.optimum, "the best reachable is never below the optimum");
+    ok(ex->best_known && (ex->best_exact ? strstr(ex->feedback, "Best reachable") != NULL
+                                         : strstr(ex->feedback, "not proven") != NULL),
+       "10 nodes: a pick is searched; a proven best, or it says it is not proven (%s)", ex->feedback);
+    ok(!ex->best_exact || ex->best >= ex->optimum, "the best reachable is never below the optimum");
     view_close(&v);
 
     if (open_args(&v, "clusters/k-class.lua", one, 1, "n=20", NULL) != 0)
         return;
     view_key(&v, 'x');
-    ok(!v.ex.search && !v.ex.optimum_known && strstr(v.ex.feedback, "what is known: lower bound"),
-       "20 nodes, no optimum: no search, and what is known: the lower bound and fnf (%s)", v.ex.feedback);
+    ex = exercise_of(&v);
+    ok(!ex->search && !ex->optimum_known && strstr(ex->feedback, "what is known: lower bound"),
+       "20 nodes, no optimum: no search, and what is known: the lower bound and fnf (%s)", ex->feedback);
     view_close(&v);
 }
 
@@ -351,14 +356,15 @@ static void you(void)
     if (open_args(&v, "clusters/counterexample.csv", one, 1, NULL, NULL) != 0)
         return;
     view_key(&v, 'x');
+    const struct exercise *ex = exercise_of(&v);   /* the exercise's state, kept by the view */
     view_key(&v, UK_ENTER);
     view_key(&v, UK_ENTER);   /* p0 -> p1 */
     view_key(&v, 'x');        /* unfinished: kept, not shown */
-    ok(v.nruns == 1 && v.ex.nchoices == 1 && strstr(v.msg, "1 choice is kept"),
+    ok(v.nruns == 1 && ex->nchoices == 1 && strstr(v.msg, "1 choice is kept"),
        "leaving unfinished keeps the choice and shows no timeline (%s)", v.msg);
     view_key(&v, 'x');
-    ok(v.screen == &screen_exercise && v.ex.nchoices == 1 && v.ex.eng.nwaiting == 1 &&
-       strstr(v.ex.feedback, "Back to your 1 choice"), "x resumes it (%s)", v.ex.feedback);
+    ok(v.screen == &screen_exercise && ex->nchoices == 1 && ex->eng.nwaiting == 1 &&
+       strstr(ex->feedback, "Back to your 1 choice"), "x resumes it (%s)", ex->feedback);
     view_key(&v, UK_ENTER);
     view_key(&v, UK_ENTER);   /* p0 -> p2: done, makespan 6 */
     view_key(&v, 'x');
@@ -402,9 +408,9 @@ static void you(void)
     ok(v.nruns == 3 && v.runs[2].you && v.model == MODEL_SYNC,
        "a new model replays your choices under it (%g)", v.runs[2].run.eng.makespan);
     view_key(&v, 'c');
-    ok(v.nruns == 1 && v.ex.nchoices == 2, "c hides the timelines; your choices stay");
+    ok(v.nruns == 1 && ex->nchoices == 2, "c hides the timelines; your choices stay");
     view_set_source(&v, 1);
-    ok(v.ex.nchoices == 0, "a new source forgets them (they start from the old one)");
+    ok(ex->nchoices == 0, "a new source forgets them (they start from the old one)");
     view_close(&v);
 
     /* A Figueira tree: the summary's per-run values stay the two schedulers'. */
@@ -412,7 +418,7 @@ static void you(void)
     if (open_args(&v, "clusters/figueira-table1.csv", tree, 1, NULL, NULL) != 0)
         return;
     view_key(&v, 'x');
-    for (int k = 0; k < 2 * v.c->n && v.ex.eng.nwaiting > 0; k++)
+    for (int k = 0; k < 2 * v.c->n && exercise_of(&v)->eng.nwaiting > 0; k++)
         view_key(&v, UK_ENTER);
     view_key(&v, 'x');
     ok(v.nruns == 3 && v.runs[2].you && shows(&v, "tree cost 3 / 6") && shows(&v, "balanced-path vs binomial + you"),
@@ -464,9 +470,9 @@ static void second_scheduler(void)
     view_key(&v, 'S');
     ok(v.screen == &screen_chooser, "S opens the scheduler list in compare mode");
     int k = 0;
-    while (k < v.ch.n && strcmp(v.ch.items[k], "slowest-first") != 0)
+    while (k < chooser_of(&v)->n && strcmp(chooser_of(&v)->items[k], "slowest-first") != 0)
         k++;
-    v.ch.sel = k;
+    chooser_of(&v)->sel = k;
     view_key(&v, UK_ENTER);
     ok(v.nruns == 2 && strcmp(vrun_sched_name(&v.runs[0]), "fnf") == 0 &&
        strcmp(vrun_sched_name(&v.runs[1]), "slowest-first") == 0,

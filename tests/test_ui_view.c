@@ -26,6 +26,8 @@
 #include "sched/lua_sched.h"
 #include "sched/exchange.h"
 #include "tap.h"
+#include "ui/screen_chooser.h"
+#include "ui/screen_exercise.h"
 #include "ui/view.h"
 
 static struct cellbuf cb;
@@ -241,8 +243,8 @@ static void help_and_size(void)
 
 static int index_of(const struct view *v, const char *item)
 {
-    for (int i = 0; i < v->ch.n; i++)
-        if (strcmp(v->ch.items[i], item) == 0)
+    for (int i = 0; i < chooser_of(v)->n; i++)
+        if (strcmp(chooser_of(v)->items[i], item) == 0)
             return i;
     return -1;
 }
@@ -251,9 +253,9 @@ static void choose(struct view *v, int open_key, const char *item)
 {
     view_key(v, open_key);
     int want = index_of(v, item);
-    while (v->ch.sel > want && want >= 0)
+    while (chooser_of(v)->sel > want && want >= 0)
         view_key(v, UK_UP);
-    while (v->ch.sel < want)
+    while (chooser_of(v)->sel < want)
         view_key(v, UK_DOWN);
     view_key(v, UK_ENTER);
 }
@@ -294,13 +296,13 @@ static void lists_and_failures(void)
     unlink("/tmp/hetcast-broken-heuristic.lua");
     view_key(&v, 's');
     int lua = -1;
-    for (int i = 0; i < v.ch.n; i++)
-        if (strstr(v.ch.items[i], "/fnf.lua"))
+    for (int i = 0; i < chooser_of(&v)->n; i++)
+        if (strstr(chooser_of(&v)->items[i], "/fnf.lua"))
             lua = i;
     view_key(&v, UK_ESC);
     ok(lua >= 0, "the list has the bundled Lua heuristics");
     if (lua >= 0) {
-        is_int(view_set_scheduler(&v, v.ch.items[lua]), 0, "fnf.lua runs");
+        is_int(view_set_scheduler(&v, chooser_of(&v)->items[lua]), 0, "fnf.lua runs");
         view_key(&v, 'G');
         ok(shows(&v, "makespan 6") && shows(&v, "fnf.lua"), "fnf.lua: makespan 6, like fnf");
         view_set_scheduler(&v, "fnf");
@@ -347,7 +349,8 @@ static void exercise(void)
     open_view(&v, "clusters/counterexample.csv", NULL);
     view_key(&v, 'x');
     ok(v.screen == &screen_exercise, "x starts the exercise");
-    ok(strstr(v.ex.feedback, "The best makespan reachable is 5."), "it announces the best reachable");
+    const struct exercise *ex = exercise_of(&v);   /* the exercise's state, kept by the view */
+    ok(strstr(ex->feedback, "The best makespan reachable is 5."), "it announces the best reachable");
     ok(shows(&v, "best reachable 5"), "and shows it");
     ok(shows(&v, "pick a sender"), "first a sender");
     view_key(&v, UK_ENTER);
@@ -355,22 +358,22 @@ static void exercise(void)
        "then a receiver, with the receive time each would give");
     view_key(&v, UK_ENTER);   /* p0 -> p1, as fnf does */
     ok(shows(&v, "You: p0 -> p1") && shows(&v, "fnf picks the same."), "fnf's choice recognised");
-    ok(strstr(v.ex.feedback, "Best reachable now 6, was 5: this choice costs 1."),
+    ok(strstr(ex->feedback, "Best reachable now 6, was 5: this choice costs 1."),
        "and its cost: the best is now 6");
     view_key(&v, UK_LEFT);
     ok(shows(&v, "Undone: p0 -> p1"), "left undoes it");
-    is_int(v.ex.nchoices, 0, "back to no choices");
+    is_int(ex->nchoices, 0, "back to no choices");
     const int better[] = {UK_ENTER, UK_DOWN, UK_ENTER};
     keys(&v, better, 3);
     ok(shows(&v, "You: p0 -> p2") && shows(&v, "fnf would pick p0 -> p1"), "another choice than fnf's");
-    ok(strstr(v.ex.feedback, "Best reachable still 5."), "that keeps the optimum in reach");
+    ok(strstr(ex->feedback, "Best reachable still 5."), "that keeps the optimum in reach");
     view_key(&v, UK_ENTER);
     view_key(&v, UK_ENTER);
     ok(shows(&v, "Done: your makespan 5, fnf 6, best possible 5."), "done: the student beats fnf");
     ok(shows(&v, "your makespan 5") && shows(&v, "best possible 5"), "the panel sums it up");
-    is_int(v.ex.phase, EX_DONE, "nothing left to pick");
+    is_int(ex->phase, EX_DONE, "nothing left to pick");
     view_key(&v, 'x');
-    ok(v.screen == &screen_main && !v.ex.live, "x leaves the exercise");
+    ok(v.screen == &screen_main && !ex->live, "x leaves the exercise");
     view_close(&v);
 }
 
@@ -513,7 +516,7 @@ static void figueira_trees(void)
     int usable = 0;
     for (int i = 0; i < 6; i++) {
         int k = index_of(&v, names[i]);
-        usable += k >= 0 && strncmp(v.ch.notes[k], "(not here", 9) != 0;
+        usable += k >= 0 && strncmp(chooser_of(&v)->notes[k], "(not here", 9) != 0;
     }
     view_key(&v, UK_ESC);
     is_int(usable, 6, "the scheduler list offers all six trees on a latency matrix");
@@ -598,7 +601,7 @@ static void exchange(void)
     view_key(&v, 's');
     ok(index_of(&v, "caterpillar") >= 0 && index_of(&v, "open-shop") >= 0 && index_of(&v, "fnf") < 0,
        "s lists the exchange orders, not the broadcast schedulers");
-    is_int(v.ch.n, 7, "seven of them");
+    is_int(chooser_of(&v)->n, 7, "seven of them");
     view_key(&v, UK_ESC);
     choose(&v, 's', "rspb");
     ok(strcmp(v.runs[0].name, "rspb") == 0 && shows(&v, "rspb"), "rspb chosen");
@@ -939,8 +942,8 @@ static void key_table(void)
             if (!(r->screens & screens[s].screen->id))
                 continue;
             rows++;
-            key_label(r, &v, false, label, sizeof label);
-            if (!key_help(r, &v) || !shows(&v, key_help(r, &v)) || !shows(&v, label))
+            key_label(r, v.ascii, false, label, sizeof label);
+            if (!key_help(r, view_kind(&v)) || !shows(&v, key_help(r, view_kind(&v))) || !shows(&v, label))
                 missing++;
         }
         is_int(missing, 0, "the help over the %s screen lists its %d rows", screens[s].screen->name, rows);

@@ -1,11 +1,12 @@
 /*
- * draw.c - the drawing every screen of the view shares (ui/drawkit.h), into a
- * cell buffer (no curses): the glyph sets, the Gantt lanes (send, link and
- * receive rows per node when there is room; then send and link+receive;
- * then one row per node, which loses nothing in a broadcast since a node
- * receives before it sends), the time axis, and the bars of text (title,
- * summary pairs, legend, message lines, key hints).  The screens themselves
- * are screen_*.c; each lays these pieces out.
+ * draw.c - the drawing every screen of the view shares (ui/drawkit.h),
+ * into a cell buffer (no curses), with the glyphs of ui/glyphs.h: the
+ * Gantt lanes (send, link and receive rows per node when there is room;
+ * then send and link+receive; then one row per node, which loses nothing
+ * in a broadcast since a node receives before it sends), the time axis,
+ * and the bars of text (title, summary pairs, legend, message lines, key
+ * hints).  The screens themselves are screen_*.c; each lays these pieces
+ * out.
  *
  * Bars after the cursor are drawn as "planned" (a lighter fill); transfers
  * not started yet are not drawn at all.  Fill characters differ per kind, so
@@ -20,62 +21,8 @@
 
 #include "sched/exchange.h"
 #include "output/export.h"
-#include "output/report.h"
-
-static const struct glyphs g_uni = {
-    {0x2593, 0x2550, 0x2588}, {0x2591, 0x2504, 0x2591},
-    0x2573, 0x00b7,
-    0x2500, 0x2502, 0x252c, 0x2503, 0x254b, 0x251c, 0x2514, 0x2502, 0x25c6, 0x25b8, 0x2502, 0x258f,
-    0x2523, 0x2517, 0x2501,
-    "\xe2\x86\x92", "\xe2\x86\x90", "->", "\xe2\x86\x90", "\xe2\x86\x92", "\xe2\x86\x91\xe2\x86\x93",
-    " \xc2\xb7 ",
-};
-
-static const struct glyphs g_ascii = {
-    {'=', '-', '#'}, {'.', '.', '.'},
-    'x', ':',
-    '-', '|', '+', '!', '!', '|', '`', '|', '*', '>', '|', '|',
-    '#', '#', '=',
-    ">", "<", "->", "left", "right", "up/down", " | ",
-};
 
 enum kind { K_SEND = 0, K_LINK = 1, K_RECV = 2 };
-
-const struct glyphs *ui_glyphs(const struct view *v)
-{
-    return v->ascii ? &g_ascii : &g_uni;
-}
-
-/*
- * A number for reading on screen: four significant digits, no exponent in
- * the usual range (0.30000000000000004 is "0.3", 1/3 "0.3333"); CSV and
- * JSON keep every digit (output/report.c).  8 rotating buffers.
- */
-const char *ui_num(double x)
-{
-    static char bufs[8][32];
-    static int next;
-    double a = fabs(x);
-    if (!isfinite(x) || a == 0 || a >= 1e7 || a < 1e-4)
-        return report_txt(x);
-    char *b = bufs[next++ & 7];
-    int dec = 3 - (int)floor(log10(a));
-    if (dec < 0)
-        dec = 0;
-    if (dec > 6)
-        dec = 6;
-    snprintf(b, sizeof bufs[0], "%.*f", dec, x);
-    if (strchr(b, '.')) {   /* 2.500 -> 2.5, 6.000 -> 6 */
-        char *e = b + strlen(b) - 1;
-        while (*e == '0')
-            *e-- = '\0';
-        if (*e == '.')
-            *e = '\0';
-    }
-    if (strcmp(b, "-0") == 0)
-        snprintf(b, sizeof bufs[0], "0");
-    return b;
-}
 
 /* Text; returns the column after it. */
 int ui_put(struct view *v, struct cellbuf *cb, int x, int y, int maxw, unsigned attr,
@@ -214,7 +161,7 @@ static void bar(struct view *v, struct cellbuf *cb, const struct tmap *m, int y,
     int ca = tmap_col(m, a), ce = tmap_col(m, b), cn = cursor_col(m, now);
     if (ce <= ca)
         ce = ca + 1;
-    const struct glyphs *g = ui_glyphs(v);
+    const struct glyphs *g = glyphs_for(v->ascii);
     /* A bar over by now is solid even where rounding puts it under the cursor. */
     bool over = b <= now;
     for (int c = ca < 0 ? 0 : ca; c < ce && c < m->w; c++) {
@@ -237,7 +184,7 @@ static void wait_bar(struct view *v, struct cellbuf *cb, const struct tmap *m, i
     int ca = tmap_col(m, a), ce = tmap_col(m, b), cn = cursor_col(m, now);
     if (ce <= ca)
         ce = ca + 1;
-    const struct glyphs *g = ui_glyphs(v);
+    const struct glyphs *g = glyphs_for(v->ascii);
     for (int c = ca < 0 ? 0 : ca; c < ce && c < m->w; c++)
         cb_put(cb, m->x0 + c, y, c > cn ? g->wait_plan : g->wait, c > cn ? R_WAIT_PLAN : R_WAIT);
 }
@@ -336,7 +283,7 @@ static void label_transfer(struct view *v, struct cellbuf *cb, const struct lane
                            const struct tmap *m, const struct engine *e, const struct transfer *t,
                            double now)
 {
-    const struct glyphs *g = ui_glyphs(v);
+    const struct glyphs *g = glyphs_for(v->ascii);
     const struct cluster *c = e->c;
     char slice[16];
     const char *tag = NULL;
@@ -369,7 +316,7 @@ static void label_transfer(struct view *v, struct cellbuf *cb, const struct lane
 static void lane_labels(struct view *v, struct cellbuf *cb, const struct lanes *L,
                         const struct cluster *c, const unsigned char *crit)
 {
-    const struct glyphs *g = ui_glyphs(v);
+    const struct glyphs *g = glyphs_for(v->ascii);
     static const char *const tags[3] = {"send", "link", "recv"};
     int nw = L->lw - 3 - (L->rpl >= 2 ? 5 : 0);
     for (int i = 0; i < L->count; i++) {
@@ -408,7 +355,7 @@ static void cursor_line(struct view *v, struct cellbuf *cb, const struct tmap *m
     for (int r = y; r < y + h; r++) {
         const struct cell *cell = cb_at(cb, m->x0 + c, r);
         if (cell && cell->ch == ' ')
-            cb_put(cb, m->x0 + c, r, ui_glyphs(v)->cursor, R_CURSOR | AF_BOLD);
+            cb_put(cb, m->x0 + c, r, glyphs_for(v->ascii)->cursor, R_CURSOR | AF_BOLD);
     }
 }
 
@@ -431,7 +378,7 @@ static void crit_mark(struct view *v, struct cellbuf *cb, const struct tmap *m, 
     int ca = tmap_col(m, a), ce = tmap_col(m, b);
     int c = ce - 1 > ca ? ce - 1 : ca;
     if (c >= 0 && c < m->w)
-        cb_put(cb, m->x0 + c, y, ui_glyphs(v)->crit, R_CRIT | AF_BOLD);
+        cb_put(cb, m->x0 + c, y, glyphs_for(v->ascii)->crit, R_CRIT | AF_BOLD);
 }
 
 /* Lanes of one engine; crit marks the critical path in the labels and on its bars (may be NULL). */
@@ -471,7 +418,7 @@ void gantt_draw(struct view *v, struct cellbuf *cb, const struct lanes *L,
 void gantt_axis(struct view *v, struct cellbuf *cb, const struct tmap *m, int x, int y,
                       int lw, double now)
 {
-    const struct glyphs *g = ui_glyphs(v);
+    const struct glyphs *g = glyphs_for(v->ascii);
     cb_fill(cb, x, y, lw, 2, ' ', R_NORMAL);
     cb_text(cb, x, y + 1, lw - 1, "time", R_DIM, v->ascii);
     cb_fill(cb, m->x0, y, m->w, 1, g->hline, R_DIM);
@@ -565,7 +512,7 @@ void ui_title_bar(struct view *v, struct cellbuf *cb, const char *mode, const ch
 {
     cb_fill(cb, 0, 0, cb->w, 1, ' ', R_TITLE);
     const struct cluster *c = v->c;
-    const char *dot = ui_glyphs(v)->dot, *name = c->name ? c->name : "cluster";
+    const char *dot = glyphs_for(v->ascii)->dot, *name = c->name ? c->name : "cluster";
     int rw = text_width(right), room = cb->w - rw - 4;
     /* "hetcast · NAME · N nodes, source S · MODEL · MODE" (an exchange: its
      * pattern instead of the source): drop "hetcast", then the node count,
@@ -601,11 +548,11 @@ void ui_title_bar(struct view *v, struct cellbuf *cb, const char *mode, const ch
 int ui_pair(struct view *v, struct cellbuf *cb, int x, int y, const char *label,
                 const char *value, unsigned vattr, bool sep)
 {
-    int need = (sep ? text_width(ui_glyphs(v)->dot) : 0) + text_width(label) + 1 + text_width(value);
+    int need = (sep ? text_width(glyphs_for(v->ascii)->dot) : 0) + text_width(label) + 1 + text_width(value);
     if (x + need > cb->w - 1)
         return x;   /* no room: left out whole rather than cut */
     if (sep)
-        x = ui_put(v, cb, x, y, -1, R_DIM, ui_glyphs(v)->dot);
+        x = ui_put(v, cb, x, y, -1, R_DIM, glyphs_for(v->ascii)->dot);
     x = ui_put(v, cb, x, y, -1, R_DIM, label);
     x = ui_put(v, cb, x + 1, y, -1, vattr | AF_BOLD, value);
     return x;
@@ -625,7 +572,7 @@ static bool any_wait(const struct view *v)
 
 void ui_legend(struct view *v, struct cellbuf *cb, int y, int w, bool cursor)
 {
-    const struct glyphs *g = ui_glyphs(v);
+    const struct glyphs *g = glyphs_for(v->ascii);
     struct item {
         uint32_t a, b;
         unsigned ra, rb;
@@ -729,20 +676,4 @@ int ui_pane_width(const struct cellbuf *cb)
     if (tw > 44)
         tw = 44;
     return tw;
-}
-
-/* ---- too small ---- */
-
-void ui_too_small(struct view *v, struct cellbuf *cb)
-{
-    char a[96], b[96];
-    snprintf(a, sizeof a, "terminal too small: %dx%d", cb->w, cb->h);
-    snprintf(b, sizeof b, "hetcast needs %dx%d", UI_MIN_W, UI_MIN_H);
-    const char *lines[] = {a, b, "enlarge it, or q to quit"};
-    int y = cb->h / 2 - 1;
-    for (int i = 0; i < 3; i++) {
-        int tw = text_width(lines[i]), x = (cb->w - tw) / 2;
-        cb_text(cb, x < 0 ? 0 : x, y + i, cb->w, lines[i], i == 0 ? (unsigned)(R_ERROR | AF_BOLD) : R_NORMAL,
-                v->ascii);
-    }
 }

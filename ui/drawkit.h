@@ -1,33 +1,16 @@
 /*
  * ui/drawkit.h - what the screens (screen_*.c) and the side panes (panes.c)
- * share, all drawn by draw.c: the glyph sets (Unicode, or ASCII when the
- * locale is not UTF-8), number formatting and text placement, the Gantt
- * lanes and the time axis, and the bars of text every screen has (title,
- * "label value" pairs, legend, message lines, key hints).  Internal to ui/;
- * no curses.
+ * share, all drawn by draw.c with the glyphs of ui/glyphs.h: text
+ * placement, the Gantt lanes and the time axis, and the bars of text every
+ * screen has (title, "label value" pairs, legend, message lines, key
+ * hints).  Internal to ui/; no curses.
  */
 #ifndef HETCAST_DRAWKIT_H
 #define HETCAST_DRAWKIT_H
 
-#include <stdint.h>
-
 #include "ui/cellbuf.h"
+#include "ui/glyphs.h"
 #include "ui/view.h"
-
-struct glyphs {
-    uint32_t fill[3];       /* send, link, recv up to the cursor */
-    uint32_t plan[3];       /* after the cursor */
-    uint32_t wait, wait_plan;   /* a sender sitting idle for a busy receiver */
-    uint32_t hline, vline, tick, cursor, cursor_tick, tee, elbow, pipe, crit, pointer, sep, edge;
-    uint32_t heavy_tee, heavy_elbow, heavy_hline;   /* the heaviest path of a tree */
-    const char *to, *from, *arrow;   /* bar labels: "→p1", "←p0"; tree edges */
-    const char *left, *right, *up_down, *dot;
-};
-
-const struct glyphs *ui_glyphs(const struct view *v);
-
-/* A number rounded for reading (4 significant digits: "2.5", "0.3333"); one of 8 rotating buffers. */
-const char *ui_num(double x);
 
 /* Text at (x, y), at most maxw columns; returns the column after it. */
 int ui_put(struct view *v, struct cellbuf *cb, int x, int y, int maxw, unsigned attr,
@@ -109,8 +92,6 @@ void ui_messages(struct view *v, struct cellbuf *cb, int y, int w);
 void ui_status_bar(struct view *v, struct cellbuf *cb, const struct hint *h, int nh);
 /* The width of a side pane (the tree, the exercise's pick list): a third of the screen, 28 to 44. */
 int ui_pane_width(const struct cellbuf *cb);
-/* What a terminal smaller than UI_MIN_W x UI_MIN_H shows instead of a screen. */
-void ui_too_small(struct view *v, struct cellbuf *cb);
 
 /*
  * The side pane of run i in x..x+w, y..y+h, as far as its snapshot goes:

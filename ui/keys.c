@@ -10,48 +10,47 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ui/drawkit.h"
-#include "sched/trees.h"
-#include "ui/view.h"
+#include "ui/glyphs.h"
+#include "ui/vkind.h"
 
 /* ---- texts that depend on the run ---- */
 
-/* The texts of the run's kind (view_kind: one table in view.c). */
-static const char *sched_help(const struct view *v)
+/* The texts of the run's kind (one table: ui/vkind.c). */
+static const char *sched_help(const struct vkind *k)
 {
-    return view_kind(v)->help_sched;
+    return k->help_sched;
 }
 
-static const char *model_help(const struct view *v)
+static const char *model_help(const struct vkind *k)
 {
-    return view_kind(v)->help_model;
+    return k->help_model;
 }
 
-static const char *pane_help(const struct view *v)
+static const char *pane_help(const struct vkind *k)
 {
-    return view_kind(v)->help_pane;
+    return k->help_pane;
 }
 
-/* No exercise beside an exchange or a pipeline: x says why (ex_start). */
-static const char *exercise_help(const struct view *v)
+/* No exercise beside an exchange or a pipeline: x says why (screen_exercise.c). */
+static const char *exercise_help(const struct vkind *k)
 {
-    return view_kind(v)->no_exercise ? NULL : "exercise: pick each (sender, receiver) pair yourself";
+    return k->no_exercise ? NULL : "exercise: pick each (sender, receiver) pair yourself";
 }
 
-static const char *select_help(const struct view *v)
+static const char *select_help(const struct vkind *k)
 {
-    return view_kind(v)->help_select;
+    return k->help_select;
 }
 
 /* An exchange has no source: every node sends (o says so). */
-static const char *source_help(const struct view *v)
+static const char *source_help(const struct vkind *k)
 {
-    return view_kind(v)->no_source ? NULL : "make the selected node the source";
+    return k->no_source ? NULL : "make the selected node the source";
 }
 
-static const char *export_help(const struct view *v)
+static const char *export_help(const struct vkind *k)
 {
-    return view_kind(v)->help_export;
+    return k->help_export;
 }
 
 /* ---- the table ---- */
@@ -147,19 +146,18 @@ const struct key_row *keys_find(unsigned screen, int key)
     return any;
 }
 
-const char *key_help(const struct key_row *r, const struct view *v)
+const char *key_help(const struct key_row *r, const struct vkind *k)
 {
-    return r->help_for ? r->help_for(v) : r->help;
+    return r->help_for ? r->help_for(k) : r->help;
 }
 
-static const char *key_name(int key, const struct view *v, char *buf, size_t size)
+static const char *key_name(int key, const struct glyphs *g, char *buf, size_t size)
 {
-    const struct glyphs *g = ui_glyphs(v);
     switch (key) {
     case UK_UP:
-        return v->ascii ? "up" : "\xe2\x86\x91";
+        return g->up;
     case UK_DOWN:
-        return v->ascii ? "down" : "\xe2\x86\x93";
+        return g->down;
     case UK_LEFT:
         return g->left;
     case UK_RIGHT:
@@ -188,16 +186,17 @@ static const char *key_name(int key, const struct view *v, char *buf, size_t siz
     }
 }
 
-char *key_label(const struct key_row *r, const struct view *v, bool first, char *buf, size_t size)
+char *key_label(const struct key_row *r, bool ascii, bool first, char *buf, size_t size)
 {
+    const struct glyphs *g = glyphs_for(ascii);
     size_t at = 0;
     buf[0] = '\0';
     for (int k = 0; k < KEY_ROW_KEYS && r->keys[k] && at < size; k++) {
         char one[8];
-        const char *name = key_name(r->keys[k], v, one, sizeof one);
+        const char *name = key_name(r->keys[k], g, one, sizeof one);
         int next = k + 1 < KEY_ROW_KEYS ? r->keys[k + 1] : 0;
         if (r->keys[k] == UK_UP && next == UK_DOWN) {
-            name = ui_glyphs(v)->up_down;   /* "↑↓": one key pair */
+            name = g->up_down;   /* "↑↓": one key pair */
             k++;
         } else if (first && r->keys[k] == UK_PGUP && next == UK_PGDN) {
             name = "PgUp/PgDn";

@@ -23,6 +23,22 @@
 #define SCR_LESSON 64u      /* a lesson's slide: its text, question and answer */
 #define SCR_PROMPT 32u      /* a line typed at the bottom: find a node (/), go to a step or time (:) */
 
+/* Keys that are not characters (characters are their Unicode code points). */
+enum ui_key {
+    UK_UP = 0x110001,
+    UK_DOWN,
+    UK_LEFT,
+    UK_RIGHT,
+    UK_HOME,
+    UK_END,
+    UK_PGUP,
+    UK_PGDN,
+    UK_ENTER,
+    UK_ESC,
+    UK_BACKSPACE,
+    UK_RESIZE,
+};
+
 #define KEY_ROW_KEYS 6      /* keys a row may bind */
 #define UK_ANY 0x11ffff     /* a row for every key its screens bind no other way */
 
@@ -67,30 +83,31 @@ enum ui_req {
     REQ_CLOSE,          /* back to the screen below (the help screen's any key) */
 };
 
-struct view;
+struct vkind;
 
 struct key_row {
     int keys[KEY_ROW_KEYS];     /* key codes (enum ui_key, or characters); 0 ends the list */
     unsigned screens;           /* SCR_* bits */
     enum ui_req req;
     const char *help;           /* what it does, as the help screen says it */
-    /* The text for this view's run instead of help, when the row reads
-     * differently for an exchange or a pipeline; NULL hides the row there
-     * (the key is still bound and says why it does nothing).  May be NULL. */
-    const char *(*help_for)(const struct view *v);
+    /* The text for the kind of run shown (ui/vkind.h) instead of help,
+     * when the row reads differently for an exchange or a pipeline; NULL
+     * hides the row there (the key is still bound and says why it does
+     * nothing).  May be NULL. */
+    const char *(*help_for)(const struct vkind *k);
 };
 
 int keys_count(void);
 const struct key_row *keys_at(int i);
 /* The row binding key on the screen with that id, else its UK_ANY row, else NULL.  O(rows). */
 const struct key_row *keys_find(unsigned screen, int key);
-/* The row's text for v (help_for, else help); NULL when hidden there. */
-const char *key_help(const struct key_row *r, const struct view *v);
+/* The row's text for the kind of run k (help_for, else help); NULL when hidden there. */
+const char *key_help(const struct key_row *r, const struct vkind *k);
 /*
  * The row's keys as the help screen shows them: "→  l  space", up and down
- * as one "↑↓" (ASCII names in an ASCII view).  first: only the first key
- * (the short lists under the help).  Returns buf.
+ * as one "↑↓" (ASCII names when ascii).  first: only the first key (the
+ * short lists under the help).  Returns buf.
  */
-char *key_label(const struct key_row *r, const struct view *v, bool first, char *buf, size_t size);
+char *key_label(const struct key_row *r, bool ascii, bool first, char *buf, size_t size);
 
 #endif

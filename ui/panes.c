@@ -75,7 +75,7 @@ static const char *fitting(const char *const *lines, int n, int w)
 static void tree_rows(struct view *v, struct cellbuf *cb, int x, int y, int w, int rows,
                       const struct tline *t, int m, int first)
 {
-    const struct glyphs *g = ui_glyphs(v);
+    const struct glyphs *g = glyphs_for(v->ascii);
     int maxd = 0;
     for (int i = 0; i < m; i++)
         if (t[i].depth > maxd)
@@ -184,7 +184,7 @@ static void hold_text(char *buf, size_t size, double t, bool held)
 static void broadcast_tree(struct view *v, struct cellbuf *cb, int x, int y, int w, int h,
                            const struct vrun *vr, const struct snapshot *snap)
 {
-    const struct glyphs *g = ui_glyphs(v);
+    const struct glyphs *g = glyphs_for(v->ascii);
     const struct engine *e = &vr->run.eng;
     const struct cluster *c = e->c;
     int n = c->n;
@@ -253,7 +253,7 @@ static void figueira_tree(struct view *v, struct cellbuf *cb, int x, int y, int 
 {
     const struct engine *e = &vr->run.eng;
     const struct cluster *c = e->c;
-    const struct glyphs *g = ui_glyphs(v);
+    const struct glyphs *g = glyphs_for(v->ascii);
     int n = tr->n;
     int *in = arrivals(e), *stack = xmalloc((size_t)n * sizeof *stack);
     int *sdepth = xmalloc((size_t)n * sizeof *sdepth);
@@ -400,7 +400,7 @@ static void pipeline_tree(struct view *v, struct cellbuf *cb, int x, int y, int 
     int first = first_line(t, m, rows, v->sel);
     tree_rows(v, cb, x, y + 1, w, rows, t, m, first);
     int row = y + 1 + rows + 1;
-    const struct glyphs *g = ui_glyphs(v);
+    const struct glyphs *g = glyphs_for(v->ascii);
     if (!pl->has_lp && row < end) {
         cb_textf(cb, x + 1, row, w - 2, R_DIM, v->ascii, "LP: %s",
                  pl->lp_note[0] ? pl->lp_note : "not solved");
@@ -468,7 +468,7 @@ static void orders_pane(struct view *v, struct cellbuf *cb, int x, int y, int w,
     const struct exchange *xc = vr->x;
     const struct engine *e = &xc->eng;
     const struct cluster *c = xc->c;
-    const struct glyphs *g = ui_glyphs(v);
+    const struct glyphs *g = glyphs_for(v->ascii);
     int n = xc->n, R = xc->nrecv;
     size_t cells = (size_t)n * (size_t)(R > 0 ? R : 1);
     int *cell = xmalloc(cells * sizeof *cell), *cur = xmalloc((size_t)n * sizeof *cur);

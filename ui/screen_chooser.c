@@ -3,10 +3,14 @@
  * drawn as a box over the screen it was opened from.  The schedulers that
  * apply to this cluster and model come first, then the bundled Lua
  * heuristics, then those that do not apply (with the core's reason); an
- * exchange lists its orders.  Choosing calls view_set_scheduler or
- * view_set_model, which say in the message line why a choice failed and
- * keep the state as it was.  Its keys are its rows in keys.c.
+ * exchange lists its orders.  Choosing calls view_set_scheduler (or
+ * view_set_second_scheduler) or view_set_model, which say in the message
+ * line why a choice failed and keep the state as it was.  Its state is
+ * struct chooser (ui/screen_chooser.h), made anew at each opening.  Its
+ * keys are its rows in keys.c.
  */
+#include "ui/screen_chooser.h"
+
 #include "ui/drawkit.h"
 
 #include <stdio.h>
@@ -18,7 +22,12 @@
 
 /* ---- the list ---- */
 
-void chooser_clear(struct chooser *ch)
+struct chooser *chooser_of(const struct view *v)
+{
+    return view_screen_data(v, &screen_chooser);
+}
+
+static void chooser_clear(struct chooser *ch)
 {
     for (int i = 0; i < ch->n; i++) {
         free(ch->items[i]);
@@ -51,13 +60,18 @@ static void add_lua_heuristics(struct chooser *ch)
     lua_sched_list_free(list, n);
 }
 
-void chooser_open(struct view *v, enum chooser_kind kind)
+/* Its open hook: the list of kind (arg) made anew, the current choice selected. */
+static int chooser_open(struct view *v, void **data, int arg)
 {
-    chooser_clear(&v->ch);
-    v->ch.kind = kind;
-    const char *current = kind == CH_SCHED ? v->runs[v->ch_second && v->nruns >= 2 ? 1 : 0].name
+    enum chooser_kind kind = (enum chooser_kind)arg;
+    if (!*data)
+        *data = xcalloc(1, sizeof(struct chooser));
+    struct chooser *ch = *data;
+    chooser_clear(ch);
+    ch->kind = kind;
+    const char *current = kind != CH_MODEL ? v->runs[kind == CH_SECOND && v->nruns >= 2 ? 1 : 0].name
                                            : model_name(v->model);
-    if (kind == CH_SCHED && v->exchange) {
+    if (kind != CH_MODEL && v->exchange) {
         for (int a = 0; a < XSCHED_COUNT; a++) {
             const struct xsched_ops *ops = xsched_at(a);
             char note[512];
@@ -66,9 +80,9 @@ void chooser_open(struct view *v, enum chooser_kind kind)
                          ops->cost, ops->max_nodes);
             else
                 snprintf(note, sizeof note, "%s", ops->summary);
-            chooser_add(&v->ch, ops->name, note);
+            chooser_add(ch, ops->name, note);
         }
-    } else if (kind == CH_SCHED) {
+    } else if (kind != CH_MODEL) {
         /* What works here first, then the Lua heuristics, then what does not apply. */
         for (int pass = 0; pass < 2; pass++) {
             for (int i = 0; i < sched_count(); i++) {
@@ -76,16 +90,16 @@ void chooser_open(struct view *v, enum chooser_kind kind)
                 char *why = NULL;
                 bool usable = sched_check(ops, v->c, v->model, &why) == 0;
                 if (usable && pass == 0) {
-                    chooser_add(&v->ch, ops->name, ops->summary);
+                    chooser_add(ch, ops->name, ops->summary);
                 } else if (!usable && pass == 1) {
                     char note[512];
                     snprintf(note, sizeof note, "(not here: %s)", why ? why : "does not apply");
-                    chooser_add(&v->ch, ops->name, note);
+                    chooser_add(ch, ops->name, note);
                 }
                 free(why);
             }
             if (pass == 0)
-                add_lua_heuristics(&v->ch);
+                add_lua_heuristics(ch);
         }
     } else {
         for (int m = 0; m < MODEL_COUNT; m++) {
@@ -96,14 +110,20 @@ void chooser_open(struct view *v, enum chooser_kind kind)
                 snprintf(note, sizeof note, "%s", model_summary((enum model)m));
             else
                 snprintf(note, sizeof note, "(not for a %s)", cluster_kind_name(v->c->kind));
-            chooser_add(&v->ch, model_name((enum model)m), note);
+            chooser_add(ch, model_name((enum model)m), note);
         }
     }
-    for (int i = 0; i < v->ch.n; i++)
-        if (strcmp(v->ch.items[i], current) == 0)
-            v->ch.sel = i;
-    v->back = v->screen;
-    v->screen = &screen_chooser;
+    for (int i = 0; i < ch->n; i++)
+        if (strcmp(ch->items[i], current) == 0)
+            ch->sel = i;
+    return 0;
+}
+
+/* Its forget hook: the list was made on the cluster. */
+static void chooser_forget(struct view *v, void *data)
+{
+    (void)v;
+    chooser_clear(data);
 }
 
 /* ---- drawing ---- */
@@ -112,13 +132,13 @@ static void draw_chooser(struct view *v, struct cellbuf *cb)
 {
     if (v->back && v->back->draw && v->back != &screen_chooser)
         v->back->draw(v, cb);
-    struct chooser *ch = &v->ch;
+    struct chooser *ch = chooser_of(v);
     int bw = cb->w - 8 < 76 ? cb->w - 8 : 76, bh = ch->n + 4;
     if (bh > cb->h - 4)
         bh = cb->h - 4;
     int bx = (cb->w - bw) / 2, by = (cb->h - bh) / 2, rows = bh - 4;
     cb_fill(cb, bx, by, bw, bh, ' ', R_NORMAL);
-    const struct glyphs *g = ui_glyphs(v);
+    const struct glyphs *g = glyphs_for(v->ascii);
     for (int i = 0; i < bw; i++) {
         cb_put(cb, bx + i, by, g->hline, R_HEAD);
         cb_put(cb, bx + i, by + bh - 1, g->hline, R_HEAD);
@@ -135,7 +155,7 @@ static void draw_chooser(struct view *v, struct cellbuf *cb)
     cb_put(cb, bx, by + bh - 1, corners[2], R_HEAD);
     cb_put(cb, bx + bw - 1, by + bh - 1, corners[3], R_HEAD);
     ui_put(v, cb, bx + 2, by, bw - 4, R_HEAD | AF_BOLD,
-        ch->kind == CH_SCHED ? " scheduler " : " port model ");
+        ch->kind != CH_MODEL ? " scheduler " : " port model ");
     ch->top = ui_keep_in_view(ch->top, ch->sel, rows);
     int nw = 0;
     for (int i = 0; i < ch->n; i++) {
@@ -171,7 +191,7 @@ static void draw_chooser(struct view *v, struct cellbuf *cb)
 
 static unsigned chooser_request(struct view *v, enum ui_req req, int key)
 {
-    struct chooser *ch = &v->ch;
+    struct chooser *ch = chooser_of(v);
     switch (req) {
     case REQ_MOVE:
         if ((key == UK_UP || key == 'k') && ch->sel > 0)
@@ -186,18 +206,19 @@ static unsigned chooser_request(struct view *v, enum ui_req req, int key)
         ch->sel = ch->n - 1;
         break;
     case REQ_PICK:
-        v->screen = v->back;
-        if (ch->kind == CH_SCHED) {
+        view_screen_close(v);
+        if (ch->kind == CH_SECOND)
+            view_set_second_scheduler(v, ch->items[ch->sel]);
+        else if (ch->kind == CH_SCHED)
             view_set_scheduler(v, ch->items[ch->sel]);
-            v->ch_second = false;
-        } else {
+        else {
             enum model m;
             if (model_parse(ch->items[ch->sel], &m) == 0)
                 view_set_model(v, m);
         }
         break;
     case REQ_CANCEL:
-        v->screen = v->back;
+        view_screen_close(v);
         break;
     default:
         return 0;
@@ -205,4 +226,12 @@ static unsigned chooser_request(struct view *v, enum ui_req req, int key)
     return UI_HANDLED | UI_REDRAW;
 }
 
-const struct screen screen_chooser = {"chooser", SCR_CHOOSER, draw_chooser, chooser_request};
+const struct screen screen_chooser = {
+    .name = "chooser",
+    .id = SCR_CHOOSER,
+    .over = true,
+    .open = chooser_open,
+    .forget = chooser_forget,
+    .draw = draw_chooser,
+    .request = chooser_request,
+};

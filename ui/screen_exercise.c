@@ -1,13 +1,21 @@
 /*
- * screen_exercise.c - the exercise screen (`x`): its state, drawing and
- * keys.  The student builds the broadcast one (sender, receiver) pair at a
- * time.  The choices are booked through engine_book on the view's own
+ * screen_exercise.c - the exercise screen (`x`): its state (struct
+ * exercise, ui/screen_exercise.h), its hooks, drawing and keys.  The
+ * student builds the broadcast one (sender, receiver) pair at a time.
+ * The choices are booked through engine_book on the exercise's own
  * engine; what fnf would pick and the best makespan still reachable come
- * from the core (sched/exercise.h).  Undo replays the remaining choices from the
- * start.  The screen: the student's Gantt chart so far (the transfer under
+ * from the core (sched/exercise.h).  Undo replays the remaining choices
+ * from the start.  The screen: the student's Gantt chart so far (the transfer under
  * the cursor drawn as planned), the pick list on the right, the feedback on
  * the message lines.  Its keys are its rows in keys.c.
+ *
+ * Opening it (x) resumes the choices kept from the last time; leaving it
+ * keeps them and, when they finish the broadcast, shows them as the
+ * timeline "you" beside the schedulers (view_show_you); forgetting it (a
+ * new cluster or source) drops them.
  */
+#include "ui/screen_exercise.h"
+
 #include "ui/drawkit.h"
 
 #include "engine/explain.h"
@@ -23,6 +31,11 @@
  * optimum (a bound that ends it early), for at most this long a state. */
 #define EX_SEARCH_SECONDS 2.0
 
+struct exercise *exercise_of(const struct view *v)
+{
+    return view_screen_data(v, &screen_exercise);
+}
+
 static void free_engine(struct exercise *x)
 {
     if (x->live)
@@ -30,9 +43,11 @@ static void free_engine(struct exercise *x)
     x->live = false;
 }
 
-void ex_stop(struct view *v)
+/* Its forget hook: the student's choices and everything made of them go. */
+static void ex_forget(struct view *v, void *data)
 {
-    struct exercise *x = &v->ex;
+    struct exercise *x = data;
+    (void)v;
     free_engine(x);
     free(x->from);
     free(x->to);
@@ -66,18 +81,18 @@ static bool recall(struct exercise *x)
     return true;
 }
 
-void ex_leave(struct view *v)
+/* Its close hook: the choices stay (x resumes them); finished, they are the timeline "you". */
+static void ex_close(struct view *v, void *data)
 {
-    struct exercise *x = &v->ex;
+    struct exercise *x = data;
     bool done = x->live && x->eng.nwaiting == 0 && x->nchoices > 0;
     int n = x->nchoices;
     free_engine(x);
     free(x->cand);
     x->cand = NULL;
     x->ncand = 0;
-    v->screen = &screen_main;
     if (done) {
-        view_show_you(v);
+        view_show_you(v, x->from, x->to, x->nchoices);
         return;
     }
     view_drop_you(v);   /* an unfinished schedule is not shown; an older finished one is gone */
@@ -106,9 +121,10 @@ static int finish_best(struct view *v, int k, int from, int to, struct engine *o
         free(cause);
         return -1;
     }
+    const struct exercise *x = exercise_of(v);
     int rc = 0;
     for (int i = 0; i < k && rc == 0; i++)
-        rc = engine_book(out, v->ex.from[i], v->ex.to[i], 0, "your choice", &cause);
+        rc = engine_book(out, x->from[i], x->to[i], 0, "your choice", &cause);
     if (rc == 0)
         rc = engine_book(out, from, to, 0, "this pick", &cause);
     if (rc == 0) {   /* a search on every booking: cancellable as the view's others */
@@ -164,7 +180,7 @@ static void why_worse(struct view *v, int k, int from, int to, int bf, int bt, d
  */
 static void update_best(struct view *v)
 {
-    struct exercise *x = &v->ex;
+    struct exercise *x = exercise_of(v);
     x->best_known = false;
     x->cancelled = false;
     if (!x->search)
@@ -193,7 +209,7 @@ static void update_best(struct view *v)
 
 static void ex_list(struct view *v)
 {
-    struct exercise *x = &v->ex;
+    struct exercise *x = exercise_of(v);
     x->ncand = 0;
     if (x->phase == EX_DONE)
         return;
@@ -210,7 +226,7 @@ static void ex_list(struct view *v)
 
 static void set_phase(struct view *v, enum ex_phase ph)
 {
-    struct exercise *x = &v->ex;
+    struct exercise *x = exercise_of(v);
     int keep = x->phase == EX_RECEIVER ? x->sender : x->ncand ? x->cand[x->cursor] : -1;
     x->phase = x->eng.nwaiting == 0 ? EX_DONE : ph;
     x->cursor = 0;
@@ -226,12 +242,17 @@ static void set_phase(struct view *v, enum ex_phase ph)
 
 static int replay(struct view *v, int k);
 
-int ex_start(struct view *v)
+/* Its open hook: a fresh exercise, or the one left with its choices (arg
+ * unused).  0, or -1 with the message (no exercise beside this run). */
+static int ex_open(struct view *v, void **data, int arg)
 {
-    struct exercise *x = &v->ex;
-    int *kf = x->from, *kt = x->to, kn = x->nchoices;   /* the choices kept by ex_leave */
+    (void)arg;
+    if (!*data)
+        *data = xcalloc(1, sizeof(struct exercise));
+    struct exercise *x = *data;
+    int *kf = x->from, *kt = x->to, kn = x->nchoices;   /* the choices kept by ex_close */
     x->from = x->to = NULL;
-    ex_stop(v);
+    ex_forget(v, x);
     x->from = kf;
     x->to = kt;
     x->nchoices = kn;
@@ -249,7 +270,7 @@ int ex_start(struct view *v)
     }
     x->live = true;
     size_t n = (size_t)v->c->n;
-    if (!x->from) {   /* else the choices kept from the last time (ex_leave) */
+    if (!x->from) {   /* else the choices kept from the last time (ex_close) */
         x->from = xmalloc(n * sizeof *x->from);
         x->to = xmalloc(n * sizeof *x->to);
     }
@@ -294,7 +315,7 @@ int ex_start(struct view *v)
     const char *intro = "Build the broadcast yourself: pick a sender, then a receiver (Enter).";
     if (kept > 0)
         snprintf(x->feedback, sizeof x->feedback, "Back to your %d choice%s (%s undoes the last). ",
-                 kept, kept == 1 ? "" : "s", ui_glyphs(v)->left);
+                 kept, kept == 1 ? "" : "s", glyphs_for(v->ascii)->left);
     else if (x->best_known)
         snprintf(x->feedback, sizeof x->feedback, "%s The best makespan reachable is %s%s.", intro,
                  ui_num(x->best), v->c->n > EXERCISE_MAX_NODES ? " (the optimum the view proved)" : "");
@@ -318,7 +339,7 @@ int ex_start(struct view *v)
 /* Rebuild the engine from the first k choices (an exact replay). */
 static int replay(struct view *v, int k)
 {
-    struct exercise *x = &v->ex;
+    struct exercise *x = exercise_of(v);
     free_engine(x);
     char *cause = NULL;
     if (engine_init(&x->eng, v->c, v->model, &cause) < 0) {
@@ -337,9 +358,9 @@ static int replay(struct view *v, int k)
     return 0;
 }
 
-int ex_book(struct view *v, int from, int to)
+static int ex_book(struct view *v, int from, int to)
 {
-    struct exercise *x = &v->ex;
+    struct exercise *x = exercise_of(v);
     const struct cluster *c = v->c;
     char *cause = NULL, why[256] = "";
     int ff = -1, ft = -1;
@@ -418,9 +439,9 @@ int ex_book(struct view *v, int from, int to)
     return 0;
 }
 
-void ex_undo(struct view *v)
+static void ex_undo(struct view *v)
 {
-    struct exercise *x = &v->ex;
+    struct exercise *x = exercise_of(v);
     if (x->nchoices == 0) {
         snprintf(x->feedback, sizeof x->feedback, "Nothing to undo: only the source holds the message.");
         x->feedback_role = R_NORMAL;
@@ -447,10 +468,10 @@ void ex_undo(struct view *v)
 static void pick_panel(struct view *v, struct cellbuf *cb, int x, int y, int w, int h,
                        struct transfer *preview, bool *has_preview)
 {
-    struct exercise *xr = &v->ex;
+    struct exercise *xr = exercise_of(v);
     const struct engine *e = &xr->eng;
     const struct cluster *c = v->c;
-    const struct glyphs *g = ui_glyphs(v);
+    const struct glyphs *g = glyphs_for(v->ascii);
     *has_preview = false;
     cb_fill(cb, x, y, w, 1, ' ', R_HEAD);
     char head[160];
@@ -522,7 +543,7 @@ static void pick_panel(struct view *v, struct cellbuf *cb, int x, int y, int w, 
 static void draw_exercise(struct view *v, struct cellbuf *cb)
 {
     int w = cb->w, h = cb->h;
-    struct exercise *xr = &v->ex;
+    struct exercise *xr = exercise_of(v);
     const struct cluster *c = v->c;
     char right[96];
     snprintf(right, sizeof right, "%d choice%s", xr->nchoices, xr->nchoices == 1 ? "" : "s");
@@ -541,7 +562,7 @@ static void draw_exercise(struct view *v, struct cellbuf *cb)
     struct transfer preview;
     bool has_preview;
     for (int y = 2; y < h - 3; y++)
-        cb_put(cb, gw, y, ui_glyphs(v)->vline, R_DIM);
+        cb_put(cb, gw, y, glyphs_for(v->ascii)->vline, R_DIM);
     pick_panel(v, cb, gw + 1, 2, w - gw - 1, h - 5, &preview, &has_preview);
 
     struct lanes L = {0, gy, gw, gh, 0, 2, false, 0, 0};
@@ -570,7 +591,7 @@ static void draw_exercise(struct view *v, struct cellbuf *cb)
     ui_wrap(v, cb, 1, h - 1 - fr, w - 2, fr, xr->feedback_role | AF_BOLD, xr->feedback);
     if (v->msg[0])
         ui_messages(v, cb, h - 3, w);
-    const struct glyphs *g = ui_glyphs(v);
+    const struct glyphs *g = glyphs_for(v->ascii);
     char back[32];
     snprintf(back, sizeof back, "%s/h", v->ascii ? "left" : g->left);
     const struct hint hints[] = {
@@ -584,7 +605,7 @@ static void draw_exercise(struct view *v, struct cellbuf *cb)
 
 static unsigned ex_request(struct view *v, enum ui_req req, int key)
 {
-    struct exercise *x = &v->ex;
+    struct exercise *x = exercise_of(v);
     int page = v->page > 1 ? v->page : 1;
     switch (req) {
     case REQ_MOVE:
@@ -635,12 +656,12 @@ static unsigned ex_request(struct view *v, enum ui_req req, int key)
             k[utf8_encode((uint32_t)key, k)] = '\0';
         snprintf(x->feedback, sizeof x->feedback, "%s does nothing in the exercise: %s choose, Enter pick, "
                  "%s back or undo, + - zoom, ? help, x leave.", printable ? k : "that key",
-                 ui_glyphs(v)->up_down, ui_glyphs(v)->left);
+                 glyphs_for(v->ascii)->up_down, glyphs_for(v->ascii)->left);
         x->feedback_role = R_NORMAL;
         break;
     }
     case REQ_LEAVE:
-        ex_leave(v);
+        view_screen_close(v);
         return UI_HANDLED | UI_REDRAW;
     default: {
         unsigned r = view_request(v, req, key);   /* zoom, reload, help, quit */
@@ -654,4 +675,12 @@ static unsigned ex_request(struct view *v, enum ui_req req, int key)
     return UI_HANDLED | UI_REDRAW;
 }
 
-const struct screen screen_exercise = {"exercise", SCR_EXERCISE, draw_exercise, ex_request};
+const struct screen screen_exercise = {
+    .name = "exercise",
+    .id = SCR_EXERCISE,
+    .open = ex_open,
+    .close = ex_close,
+    .forget = ex_forget,
+    .draw = draw_exercise,
+    .request = ex_request,
+};

@@ -8,6 +8,8 @@
  * the bottom (/ finds a node as you type, like less and htop; : goes to a
  * step or a time).  Every number comes from the engines; names go through
  * cb_text, which never lets a control character reach the terminal.
+ * Each of the two screens keeps its own small state (struct facts, struct
+ * prompt), set afresh when it opens.
  */
 #include "ui/drawkit.h"
 #include "session/trace.h"
@@ -159,8 +161,8 @@ bool view_first_difference(const struct view *v, char *buf, size_t size, double 
     if (width > 0 && text_width(buf) > width) {   /* the short form: the picks and who is late */
         const struct node *nd = v->c->nodes;
         int at = snprintf(buf, size, "first difference (t=%s): %s %s%s%s, %s %s%s%s", ui_num(d.time), na,
-                          nd[d.a_from].name, ui_glyphs(v)->to, nd[d.a_to].name, nb, nd[d.b_from].name,
-                          ui_glyphs(v)->to, nd[d.b_to].name);
+                          nd[d.a_from].name, glyphs_for(v->ascii)->to, nd[d.a_to].name, nb, nd[d.b_from].name,
+                          glyphs_for(v->ascii)->to, nd[d.b_to].name);
         if (d.late >= 0 && d.worse >= 0 && at > 0 && (size_t)at < size)
             snprintf(buf + at, size - (size_t)at, "; %s late under %s: %s, not %s",
                      nd[d.late].name, d.worse == 0 ? na : nb, ui_num(d.late_hold[d.worse]),
@@ -180,7 +182,7 @@ bool view_trace_shift(const struct view *v, char *buf, size_t size, double now)
         if (m->tr[i].hold > now)
             continue;
         double d = trace_diff(m->tr[i].hold, p->tr[i].hold);
-        at += (size_t)snprintf(buf + at, size - at, "%s%s %s%s", shown++ ? ui_glyphs(v)->dot : " ",
+        at += (size_t)snprintf(buf + at, size - at, "%s%s %s%s", shown++ ? glyphs_for(v->ascii)->dot : " ",
                                v->c->nodes[m->tr[i].to].name, d > 0 ? "+" : "", ui_num(d));
     }
     return shown > 0;
@@ -247,9 +249,21 @@ static int wrap_into(const char *s, int w, FILE *out)
     return n ? n : (fprintf(out, "\n"), 1);
 }
 
+/* The facts screen's state. */
+struct facts {
+    bool log;           /* the narration log instead of the facts */
+    int scroll;         /* the first line shown (-1: not placed yet) */
+};
+
+static struct facts *facts_of(const struct view *v)
+{
+    return view_screen_data(v, &screen_facts);
+}
+
 static void draw_facts(struct view *v, struct cellbuf *cb)
 {
-    char *text = v->log ? log_text(v) : view_facts(v, v->sel);
+    struct facts *f = facts_of(v);
+    char *text = f->log ? log_text(v) : view_facts(v, v->sel);
     char *wrapped = NULL;
     size_t wl = 0;
     FILE *fp = open_memstream(&wrapped, &wl);
@@ -264,51 +278,53 @@ static void draw_facts(struct view *v, struct cellbuf *cb)
     if (fp)
         fclose(fp);
     char title[200];
-    if (v->log)
+    if (f->log)
         snprintf(title, sizeof title, "narration log: %d event%s up to step %d", v->step,
                  v->step == 1 ? "" : "s", v->step);
     else
         snprintf(title, sizeof title, "facts of %s", v->c->nodes[v->sel].name);
     ui_title_bar(v, cb, title, "");
     int rows = cb->h - 3;
-    if (v->scroll < 0 || v->scroll > n - rows)
-        v->scroll = n - rows > 0 ? (v->log && v->scroll < 0 ? n - rows : v->scroll < 0 ? 0 : n - rows) : 0;
+    if (f->scroll < 0 || f->scroll > n - rows)
+        f->scroll = n - rows > 0 ? (f->log && f->scroll < 0 ? n - rows : f->scroll < 0 ? 0 : n - rows) : 0;
     int y = 0;
     for (char *line = wrapped; line && *line; y++) {
         char *nl = strchr(line, '\n');
         if (nl)
             *nl = '\0';
-        if (y >= v->scroll && y < v->scroll + rows)
-            cb_text(cb, 2, 2 + y - v->scroll, cb->w - 4, line, y == 0 && !v->log ? (unsigned)(R_HEAD | AF_BOLD) : R_NORMAL,
-                    v->ascii);
+        if (y >= f->scroll && y < f->scroll + rows)
+            cb_text(cb, 2, 2 + y - f->scroll, cb->w - 4, line,
+                    y == 0 && !f->log ? (unsigned)(R_HEAD | AF_BOLD) : R_NORMAL, v->ascii);
         line = nl ? nl + 1 : NULL;
     }
     free(text);
     free(wrapped);
     char where[64];
-    snprintf(where, sizeof where, "lines %d-%d of %d", n ? v->scroll + 1 : 0,
-             v->scroll + rows < n ? v->scroll + rows : n, n);
-    const struct hint h[] = {{"any key", "back"}, {ui_glyphs(v)->up_down, "scroll"}, {"PgUp/PgDn", "page"},
+    snprintf(where, sizeof where, "lines %d-%d of %d", n ? f->scroll + 1 : 0,
+             f->scroll + rows < n ? f->scroll + rows : n, n);
+    const struct hint h[] = {{"any key", "back"}, {glyphs_for(v->ascii)->up_down, "scroll"},
+                             {"PgUp/PgDn", "page"},
                              {where, ""}};
     ui_status_bar(v, cb, h, n > rows ? 4 : 1);   /* scrolling only when there is more */
 }
 
 static unsigned facts_request(struct view *v, enum ui_req req, int key)
 {
+    struct facts *f = facts_of(v);
     const int page = 10;
     switch (req) {
     case REQ_MOVE:
-        v->scroll += key == UK_UP || key == 'k' ? -1 : 1;
-        if (v->scroll < 0)
-            v->scroll = 0;
+        f->scroll += key == UK_UP || key == 'k' ? -1 : 1;
+        if (f->scroll < 0)
+            f->scroll = 0;
         break;
     case REQ_MOVE_PAGE:
-        v->scroll += key == UK_PGUP ? -page : page;
-        if (v->scroll < 0)
-            v->scroll = 0;
+        f->scroll += key == UK_PGUP ? -page : page;
+        if (f->scroll < 0)
+            f->scroll = 0;
         break;
     case REQ_CLOSE:
-        v->screen = &screen_main;
+        view_screen_close(v);
         break;
     default:
         return 0;
@@ -316,15 +332,25 @@ static unsigned facts_request(struct view *v, enum ui_req req, int key)
     return UI_HANDLED | UI_REDRAW;
 }
 
-void facts_open(struct view *v, bool log)
+/* Its open hook: the facts of the selected node, or the log (arg true). */
+static int facts_open(struct view *v, void **data, int arg)
 {
+    if (!*data)
+        *data = xcalloc(1, sizeof(struct facts));
+    struct facts *f = *data;
     v->playing = false;
-    v->log = log;
-    v->scroll = -1;   /* the log opens at its end, the facts at the top */
-    v->screen = &screen_facts;
+    f->log = arg != 0;
+    f->scroll = -1;   /* the log opens at its end, the facts at the top */
+    return 0;
 }
 
-const struct screen screen_facts = {"facts", SCR_FACTS, draw_facts, facts_request};
+const struct screen screen_facts = {
+    .name = "facts",
+    .id = SCR_FACTS,
+    .open = facts_open,
+    .draw = draw_facts,
+    .request = facts_request,
+};
 
 /* ---- the prompt: / finds a node, : goes to a step or a time ---- */
 
@@ -353,29 +379,46 @@ int view_find_node(const struct view *v, const char *q)
     return -1;
 }
 
-void prompt_open(struct view *v, char kind)
+/* The prompt's state. */
+struct prompt {
+    char kind;          /* '/' find, ':' go to */
+    char query[64];
+    int sel;            /* the selection before / (Esc restores it) */
+};
+
+static struct prompt *prompt_of(const struct view *v)
 {
+    return view_screen_data(v, &screen_prompt);
+}
+
+/* Its open hook: arg is '/' (find a node) or ':' (go to a step or a time). */
+static int prompt_open(struct view *v, void **data, int arg)
+{
+    if (!*data)
+        *data = xcalloc(1, sizeof(struct prompt));
+    struct prompt *pr = *data;
     v->playing = false;
-    v->prompt_kind = kind;
-    v->query[0] = '\0';
-    v->prompt_sel = v->sel;
-    v->screen = &screen_prompt;
+    pr->kind = (char)arg;
+    pr->query[0] = '\0';
+    pr->sel = v->sel;
+    return 0;
 }
 
 static void draw_prompt(struct view *v, struct cellbuf *cb)
 {
+    const struct prompt *pr = prompt_of(v);
     screen_main.draw(v, cb);
     int y = cb->h - 1;
     cb_fill(cb, 0, y, cb->w, 1, ' ', R_STATUS);
     char line[200];
-    if (v->prompt_kind == '/') {
-        int p = view_find_node(v, v->query);
-        snprintf(line, sizeof line, "find: %s_   %s", v->query,
-                 !v->query[0] ? "(type a name; Enter keeps it, Esc goes back)"
+    if (pr->kind == '/') {
+        int p = view_find_node(v, pr->query);
+        snprintf(line, sizeof line, "find: %s_   %s", pr->query,
+                 !pr->query[0] ? "(type a name; Enter keeps it, Esc goes back)"
                  : p >= 0 ? "Enter keeps it" : "no node matches");
     } else {
         snprintf(line, sizeof line, "go to: %s_   (a step: 12, or a time: t=4.5; Enter goes, Esc cancels)",
-                 v->query);
+                 pr->query);
     }
     cb_text(cb, 1, y, cb->w - 2, line, R_STATUS | AF_BOLD, v->ascii);
 }
@@ -406,39 +449,40 @@ static int go_to(struct view *v, const char *q)
 
 static unsigned prompt_request(struct view *v, enum ui_req req, int key)
 {
-    size_t len = strlen(v->query);
+    struct prompt *pr = prompt_of(v);
+    size_t len = strlen(pr->query);
     switch (req) {
     case REQ_TYPE:
         if (key == UK_BACKSPACE) {
-            while (len > 0 && ((unsigned char)v->query[len - 1] & 0xc0) == 0x80)
+            while (len > 0 && ((unsigned char)pr->query[len - 1] & 0xc0) == 0x80)
                 len--;   /* a whole UTF-8 character */
             if (len > 0)
-                v->query[--len] = '\0';
+                pr->query[--len] = '\0';
         } else if (key >= ' ' && key != 0x7f && !(key >= 0x80 && key < 0xa0) && key < 0x110000 &&
-                   len + 5 < sizeof v->query) {
-            len += utf8_encode((uint32_t)key, v->query + len);
-            v->query[len] = '\0';
+                   len + 5 < sizeof pr->query) {
+            len += utf8_encode((uint32_t)key, pr->query + len);
+            pr->query[len] = '\0';
         } else {
             return UI_HANDLED;   /* arrows and the like: nothing to type */
         }
-        if (v->prompt_kind == '/') {
-            int p = view_find_node(v, v->query);
-            v->sel = p >= 0 ? p : v->prompt_sel;
+        if (pr->kind == '/') {
+            int p = view_find_node(v, pr->query);
+            v->sel = p >= 0 ? p : pr->sel;
         }
         break;
     case REQ_PICK:
-        v->screen = &screen_main;
-        if (v->prompt_kind == ':' && v->query[0])
-            go_to(v, v->query);
-        else if (v->prompt_kind == '/' && view_find_node(v, v->query) >= 0)
+        view_screen_close(v);
+        if (pr->kind == ':' && pr->query[0])
+            go_to(v, pr->query);
+        else if (pr->kind == '/' && view_find_node(v, pr->query) >= 0)
             view_message(v, MSG_INFO, "found %s (i: its facts)", v->c->nodes[v->sel].name);
-        else if (v->prompt_kind == '/' && v->query[0])
-            view_message(v, MSG_ERROR, "no node matches \"%s\"", v->query);
+        else if (pr->kind == '/' && pr->query[0])
+            view_message(v, MSG_ERROR, "no node matches \"%s\"", pr->query);
         break;
     case REQ_CANCEL:
-        if (v->prompt_kind == '/')
-            v->sel = v->prompt_sel;
-        v->screen = &screen_main;
+        if (pr->kind == '/')
+            v->sel = pr->sel;
+        view_screen_close(v);
         break;
     default:
         return 0;
@@ -446,4 +490,11 @@ static unsigned prompt_request(struct view *v, enum ui_req req, int key)
     return UI_HANDLED | UI_REDRAW;
 }
 
-const struct screen screen_prompt = {"prompt", SCR_PROMPT, draw_prompt, prompt_request};
+const struct screen screen_prompt = {
+    .name = "prompt",
+    .id = SCR_PROMPT,
+    .over = true,
+    .open = prompt_open,
+    .draw = draw_prompt,
+    .request = prompt_request,
+};

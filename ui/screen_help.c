@@ -21,7 +21,7 @@ static int help_rows(const struct view *v, unsigned id, bool own_only, const str
     for (int pass = 0; pass < (own_only ? 1 : 2); pass++)
         for (int i = 0; i < keys_count() && n < HELP_MAX_ROWS; i++) {
             const struct key_row *r = keys_at(i);
-            if ((r->screens & id) && (r->screens == id) == (pass == 0) && key_help(r, v))
+            if ((r->screens & id) && (r->screens == id) == (pass == 0) && key_help(r, view_kind(v)))
                 out[n++] = r;
         }
     return n;
@@ -35,8 +35,8 @@ static void summary_line(struct view *v, struct cellbuf *cb, int y, int w, const
     char line[512], item[160], label[96];
     int at = snprintf(line, sizeof line, "%s:", what);
     for (int i = 0; i < n; i++) {
-        snprintf(item, sizeof item, "%s %s %s", i ? "," : "", key_label(rows[i], v, true, label, sizeof label),
-                 key_help(rows[i], v));
+        snprintf(item, sizeof item, "%s %s %s", i ? "," : "",
+                 key_label(rows[i], v->ascii, true, label, sizeof label), key_help(rows[i], view_kind(v)));
         if (text_width(line) + text_width(item) + 1 > w || at + strlen(item) + 2 > sizeof line)
             break;
         at += snprintf(line + at, sizeof line - (size_t)at, "%s", item);
@@ -61,7 +61,7 @@ static void draw_help(struct view *v, struct cellbuf *cb)
     char labels[HELP_MAX_ROWS][96];
     int kw = 0;
     for (int i = 0; i < n; i++) {
-        key_label(rows[i], v, false, labels[i], sizeof labels[i]);
+        key_label(rows[i], v->ascii, false, labels[i], sizeof labels[i]);
         if (text_width(labels[i]) > kw)
             kw = text_width(labels[i]);
     }
@@ -77,7 +77,7 @@ static void draw_help(struct view *v, struct cellbuf *cb)
         if (cy > cb->h - 2)
             continue;
         cb_text(cb, cx, cy, kw, labels[i], R_HEAD | AF_BOLD, v->ascii);
-        cb_text(cb, cx + kw + 2, cy, colw - kw - 4, key_help(rows[i], v), R_NORMAL, v->ascii);
+        cb_text(cb, cx + kw + 2, cy, colw - kw - 4, key_help(rows[i], view_kind(v)), R_NORMAL, v->ascii);
     }
     if (under == &screen_main) {
         int sy = y + per + 1 < cb->h - 1 ? y + per + 1 : y + per;
@@ -89,7 +89,7 @@ static void draw_help(struct view *v, struct cellbuf *cb)
     /* The bottom bar: this screen's own row ("any key back"). */
     const struct key_row *back = keys_find(SCR_HELP, UK_ANY);
     char label[96];
-    struct hint h = {key_label(back, v, false, label, sizeof label), key_help(back, v)};
+    struct hint h = {key_label(back, v->ascii, false, label, sizeof label), key_help(back, view_kind(v))};
     ui_status_bar(v, cb, &h, 1);
 }
 
@@ -98,8 +98,14 @@ static unsigned help_request(struct view *v, enum ui_req req, int key)
     (void)key;
     if (req != REQ_CLOSE)
         return 0;
-    v->screen = v->back;
+    view_screen_close(v);
     return UI_HANDLED | UI_REDRAW;
 }
 
-const struct screen screen_help = {"help", SCR_HELP, draw_help, help_request};
+const struct screen screen_help = {
+    .name = "help",
+    .id = SCR_HELP,
+    .over = true,
+    .draw = draw_help,
+    .request = help_request,
+};

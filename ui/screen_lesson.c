@@ -5,6 +5,12 @@
  * the slide's step, where ] and [ move between slides and w brings the text
  * back.  A slide's cluster is opened through view_open like any `hetcast
  * FILE -s A -s B`, so everything the main screen does works on it.
+ *
+ * The lesson and the slide shown stay in the view (v->lesson, v->slide):
+ * they are what the whole view shows -- its cluster, schedulers and step
+ * come from the slide, the main screen's ] [ w read them, and lesson_go
+ * opens the view anew on another slide.  The slide screen keeps only
+ * whether the answer is revealed (struct slide_state), which w finds again.
  */
 #include "ui/drawkit.h"
 
@@ -13,6 +19,16 @@
 #include <string.h>
 
 #include "session/lesson.h"
+
+/* The slide screen's state. */
+struct slide_state {
+    bool answer;        /* the answer is revealed */
+};
+
+static struct slide_state *slide_of(const struct view *v)
+{
+    return view_screen_data(v, &screen_lesson);
+}
 
 /* Open slide k into v (closed or fresh), keeping what the terminal set. */
 static int open_slide(struct view *v, const struct lesson *l, int k, char **cause)
@@ -29,7 +45,6 @@ static int open_slide(struct view *v, const struct lesson *l, int k, char **caus
     v->busy_ctx = keep.busy_ctx;
     v->lesson = l;
     v->slide = k;
-    v->answer = false;
     const struct slide *s = &l->slides[k];
     char note[sizeof v->msg];   /* what view_open said (a cancelled scheduler) outlives the step */
     enum msg_kind note_kind = v->msg_kind;
@@ -37,7 +52,7 @@ static int open_slide(struct view *v, const struct lesson *l, int k, char **caus
     view_step_to(v, s->step < 0 || s->step > v->nsteps ? v->nsteps : s->step);
     memcpy(v->msg, note, sizeof note);
     v->msg_kind = note_kind;
-    v->screen = &screen_lesson;
+    view_screen_open(v, &screen_lesson, 0);   /* the view is fresh: the answer hidden */
     return 0;
 }
 
@@ -111,8 +126,8 @@ static void draw_lesson(struct view *v, struct cellbuf *cb)
     int w = cb->w - 4, y = 1;
     ui_put(v, cb, 2, y++, w, R_HEAD | AF_BOLD, s->title ? s->title : "");
     char cl[300];
-    snprintf(cl, sizeof cl, "%s%s%s%s%s", v->c->name ? v->c->name : "cluster", ui_glyphs(v)->dot,
-             model_name(v->model), ui_glyphs(v)->dot, vrun_sched_name(&v->runs[0]));
+    snprintf(cl, sizeof cl, "%s%s%s%s%s", v->c->name ? v->c->name : "cluster", glyphs_for(v->ascii)->dot,
+             model_name(v->model), glyphs_for(v->ascii)->dot, vrun_sched_name(&v->runs[0]));
     if (v->nruns == 2)
         snprintf(cl + strlen(cl), sizeof cl - strlen(cl), " vs %s", vrun_sched_name(&v->runs[1]));
     ui_put(v, cb, 2, y++, w, R_NORMAL, cl);
@@ -139,7 +154,7 @@ static void draw_lesson(struct view *v, struct cellbuf *cb)
         char *q = paragraph(s->question);
         ui_wrap(v, cb, qx, qy, cb->w - qx - 2, 2, R_NORMAL | AF_BOLD, q);
         free(q);
-        if (v->answer && s->answer) {
+        if (slide_of(v)->answer && s->answer) {
             char *a = paragraph(s->answer);
             ui_wrap(v, cb, qx, qy + 2, cb->w - qx - 2, 2, R_GOOD | AF_BOLD, a);
             free(a);
@@ -156,14 +171,14 @@ static unsigned lesson_request(struct view *v, enum ui_req req, int key)
 {
     switch (req) {
     case REQ_PICK:
-        v->screen = &screen_main;
+        view_screen_close(v);
         break;
     case REQ_SLIDE:
         lesson_go(v, v->slide + (key == '[' || key == UK_PGUP ? -1 : 1));
         break;
     case REQ_ANSWER:
         if (v->lesson->slides[v->slide].answer)
-            v->answer = true;
+            slide_of(v)->answer = true;
         else
             view_message(v, MSG_INFO, "this slide asks no question");
         break;
@@ -173,4 +188,20 @@ static unsigned lesson_request(struct view *v, enum ui_req req, int key)
     return UI_HANDLED | UI_REDRAW;
 }
 
-const struct screen screen_lesson = {"lesson", SCR_LESSON, draw_lesson, lesson_request};
+/* Its open hook: the slide's text again (w), the answer as it was. */
+static int lesson_open(struct view *v, void **data, int arg)
+{
+    (void)v;
+    (void)arg;
+    if (!*data)
+        *data = xcalloc(1, sizeof(struct slide_state));
+    return 0;
+}
+
+const struct screen screen_lesson = {
+    .name = "lesson",
+    .id = SCR_LESSON,
+    .open = lesson_open,
+    .draw = draw_lesson,
+    .request = lesson_request,
+};

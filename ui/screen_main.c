@@ -8,9 +8,12 @@
  * (panes.c: a tree, or an exchange's table of orders) on the right when
  * open.  Compare mode and the side pane are modes of this screen, not
  * screens: they combine, and every key works the same in them.  Its keys
- * are its rows in keys.c; what they do is main_request.
+ * are its rows in keys.c; what they do is main_request, which opens the
+ * other screens (view_screen_open).  It keeps nothing of its own: what it
+ * shows is the view's.
  */
 #include "ui/drawkit.h"
+#include "ui/screen_chooser.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -221,8 +224,8 @@ static void summary_row(struct view *v, struct cellbuf *cb, int y)
 
 static void main_hints(struct view *v, struct cellbuf *cb)
 {
-    const struct glyphs *g = ui_glyphs(v);
-    /* No exercise beside an exchange or a pipeline (ex_start says why). */
+    const struct glyphs *g = glyphs_for(v->ascii);
+    /* No exercise beside an exchange or a pipeline (x says why). */
     bool exercise = view_single_message(v);
     const struct hint all[] = {
         {v->ascii ? "l" : g->right, "next"}, {v->ascii ? "h" : g->left, "back"},
@@ -288,7 +291,7 @@ static void phase_band(struct view *v, struct cellbuf *cb, const struct tmap *m,
         seg[ns++] = (struct seg){0, filled, "filling (no steady state)", "filling"};
         seg[ns++] = (struct seg){filled, e->makespan, "draining", "drain"};
     }
-    const struct glyphs *g = ui_glyphs(v);
+    const struct glyphs *g = glyphs_for(v->ascii);
     cb_text(cb, 0, y, lw - 1, "pipeline", R_DIM, v->ascii);
     for (int k = 0; k < ns; k++) {
         if (!(seg[k].b > seg[k].a))
@@ -421,14 +424,14 @@ static void draw_main(struct view *v, struct cellbuf *cb)
             cb_fill(cb, 0, y, gw, 1, ' ', R_HEAD);
             char head[200], extra[80] = "";
             if (vrun_pipelined(vr))
-                snprintf(extra, sizeof extra, "%sthroughput %.3g", ui_glyphs(v)->dot,
+                snprintf(extra, sizeof extra, "%sthroughput %.3g", glyphs_for(v->ascii)->dot,
                          vr->run.sched.throughput);
             else if (!vr->x && vr->run.sched.has_tree_cost)
-                snprintf(extra, sizeof extra, "%stree cost %s", ui_glyphs(v)->dot,
+                snprintf(extra, sizeof extra, "%stree cost %s", glyphs_for(v->ascii)->dot,
                          ui_num(vr->run.sched.tree_cost));
             snprintf(head, sizeof head, "%s%s%s%s %s%s%s", vrun_sched_name(vr),
                      i == 0 && v->nruns >= 2 && vrun_measured(&v->runs[1]) ? " (predicted)" : "",
-                     ui_glyphs(v)->dot, view_kind(v)->end_word, ui_num(vrun_end(vr)), extra,
+                     glyphs_for(v->ascii)->dot, view_kind(v)->end_word, ui_num(vrun_end(vr)), extra,
                      vr->x ? ""
                      : vr->you ? " (your exercise)"
                      : vr->run.sched.status == OPT_PROVEN ? " (proven optimal)"
@@ -459,7 +462,7 @@ static void draw_main(struct view *v, struct cellbuf *cb)
     if (v->tree) {
         int tx = w - sw, th = h - 6;
         for (int y = gy - 1; y < gy - 1 + th + 1; y++)
-            cb_put(cb, tx - 1, y, ui_glyphs(v)->vline, R_DIM);
+            cb_put(cb, tx - 1, y, glyphs_for(v->ascii)->vline, R_DIM);
         if (v->nruns == 1) {
             pane_draw(v, cb, tx, gy - 1, w - tx, th + 1, 0);
         } else {
@@ -512,7 +515,7 @@ static unsigned main_request(struct view *v, enum ui_req req, int key)
         if (!v->lesson)
             view_message(v, MSG_INFO, "no lesson is open: hetcast lesson FILE.lua presents one");
         else if (key == 'w')
-            v->screen = &screen_lesson;
+            view_screen_open(v, &screen_lesson, 0);
         else
             lesson_go(v, v->slide + (key == '[' ? -1 : 1));
         break;
@@ -526,15 +529,14 @@ static unsigned main_request(struct view *v, enum ui_req req, int key)
         break;
     case REQ_SCHED:
         v->playing = false;
-        v->ch_second = key == 'S' && v->nruns >= 2;
         if (key == 'S' && v->nruns < 2)
             view_message(v, MSG_INFO, "S changes the second scheduler of compare mode (c); s the first");
         else
-            chooser_open(v, CH_SCHED);
+            view_screen_open(v, &screen_chooser, key == 'S' ? CH_SECOND : CH_SCHED);
         break;
     case REQ_MODEL:
         v->playing = false;
-        chooser_open(v, CH_MODEL);
+        view_screen_open(v, &screen_chooser, CH_MODEL);
         break;
     case REQ_COMPARE:
         view_set_compare(v, v->nruns == 1);
@@ -544,8 +546,7 @@ static unsigned main_request(struct view *v, enum ui_req req, int key)
         break;
     case REQ_EXERCISE:
         v->playing = false;
-        if (ex_start(v) == 0)
-            v->screen = &screen_exercise;
+        view_screen_open(v, &screen_exercise, 0);
         break;
     case REQ_SELECT:
         select_node(v, v->sel + (key == UK_UP ? -1 : 1));
@@ -571,10 +572,10 @@ static unsigned main_request(struct view *v, enum ui_req req, int key)
         view_clear_message(v);
         break;
     case REQ_FACTS:
-        facts_open(v, key == 'L');
+        view_screen_open(v, &screen_facts, key == 'L');
         break;
     case REQ_FIND:
-        prompt_open(v, key == ':' ? ':' : '/');
+        view_screen_open(v, &screen_prompt, key == ':' ? ':' : '/');
         break;
     default:
         return view_request(v, req, key);
@@ -582,4 +583,9 @@ static unsigned main_request(struct view *v, enum ui_req req, int key)
     return UI_HANDLED | UI_REDRAW;
 }
 
-const struct screen screen_main = {"main", SCR_MAIN, draw_main, main_request};
+const struct screen screen_main = {
+    .name = "main",
+    .id = SCR_MAIN,
+    .draw = draw_main,
+    .request = main_request,
+};

@@ -1,7 +1,8 @@
 /*
  * view.c - the view's state (ui/view.h): the runs, the steps, the actions
  * behind the keys, and the dispatch (a key's row in the key table, ui/keys.h,
- * to the current screen's request; the screens are screen_*.c).  Every
+ * to the current screen's request; the screens are screen_*.c, opened and
+ * closed through their hooks, their data kept here unread).  Every
  * schedule shown comes from run_schedule(); stepping is engine_snapshot()
  * at the new event count, so going back replays exactly.  Actions that fail
  * leave the state as it was and say why in the message line.
@@ -16,7 +17,7 @@
 #include <unistd.h>
 
 #include "engine/bounds.h"
-#include "ui/drawkit.h"
+#include "ui/glyphs.h"
 #include "sched/exchange.h"
 #include "output/export.h"
 #include "support/lua_sandbox.h"
@@ -130,6 +131,59 @@ static int computing_off(struct view *v, int rc, char **cause)
     return rc;
 }
 
+/* ---- the screens: opened and closed through their hooks ---- */
+
+/* Where the view keeps screen s's data (a new slot at its first opening). */
+static void **keep_slot(struct view *v, const struct screen *s)
+{
+    for (int i = 0; i < v->nkept; i++)
+        if (v->kept[i].screen == s)
+            return &v->kept[i].data;
+    v->kept = xrealloc(v->kept, (size_t)(v->nkept + 1) * sizeof *v->kept);
+    v->kept[v->nkept] = (struct kept_data){s, NULL};
+    return &v->kept[v->nkept++].data;
+}
+
+void *view_screen_data(const struct view *v, const struct screen *s)
+{
+    for (int i = 0; i < v->nkept; i++)
+        if (v->kept[i].screen == s)
+            return v->kept[i].data;
+    return NULL;
+}
+
+/* Every screen lets go of what it made on the cluster (it changed, or the source did). */
+static void forget_screens(struct view *v)
+{
+    for (int i = 0; i < v->nkept; i++)
+        if (v->kept[i].screen->forget && v->kept[i].data)
+            v->kept[i].screen->forget(v, v->kept[i].data);
+}
+
+int view_screen_open(struct view *v, const struct screen *s, int arg)
+{
+    if (s->open && s->open(v, keep_slot(v, s), arg) < 0)
+        return -1;
+    if (s->over) {
+        v->back = v->screen;
+        v->screen = s;
+        return 0;
+    }
+    const struct screen *was = v->screen;
+    v->screen = s;
+    if (was && was != s && was->close)
+        was->close(v, view_screen_data(v, was));
+    return 0;
+}
+
+void view_screen_close(struct view *v)
+{
+    const struct screen *was = v->screen;
+    v->screen = was->over && v->back ? v->back : &screen_main;
+    if (was->close)
+        was->close(v, view_screen_data(v, was));
+}
+
 /* ---- loading ---- */
 
 /* Load o's cluster; its warnings, if any, joined into *warnings for the message line. */
@@ -195,43 +249,15 @@ bool vrun_pipelined(const struct vrun *r)
     return !r->x && r->run.sched.slices > 0;
 }
 
-static const struct vkind kinds[] = {
-    [VK_BROADCAST] = {VK_BROADCAST, "makespan", "tree", true, "optimal", "fnf", NULL, NULL,
-                      "scheduler: built-ins and lua/ (S: the second in compare)", "port model",
-                      "tree pane: who sent to whom, receive times, critical path",
-                      "select a node: its bars and its path in the tree",
-                      "export: SVG (Gantt and tree) and CSV (schedule)"},
-    [VK_TREE] = {VK_TREE, "makespan", "tree", true, "binomial", "balanced-path", NULL, NULL,
-                 "scheduler: built-ins and lua/ (S: the second in compare)", "port model",
-                 "tree pane: positions, distances, heaviest path",
-                 "select a node: its bars and its path in the tree",
-                 "export: SVG (Gantt and tree) and CSV (schedule)"},
-    [VK_PIPELINE] = {VK_PIPELINE, "makespan", "tree", true, "lp-grow", "prune-simple",
-                     "the exercise builds a single-message broadcast; choose a broadcast scheduler (s) "
-                     "to try it on this platform", NULL,
-                     "scheduler: built-ins and lua/ (S: the second in compare)", "port model",
-                     "tree pane: edge times T, the LP's n(u,v), slices held",
-                     "select a node: its bars and its path in the tree",
-                     "export: SVG (Gantt and tree) and CSV (schedule)"},
-    [VK_EXCHANGE] = {VK_EXCHANGE, "completion", "orders", false, "random", "caterpillar",
-                     "the exercise builds a broadcast; an exchange is a table of sending orders (t shows it)",
-                     "an exchange has no source: every node sends its own messages",
-                     "the exchange's order (S: the second pane's in compare)",
-                     "model: sync (rendezvous) or async",
-                     "the table of sending orders, each sender's row marked",
-                     "select a node: its bars and its column of orders",
-                     "export: CSV (the transfers, with the idle waits)"},
-};
-
 const struct vkind *view_kind(const struct view *v)
 {
     if (v->exchange)
-        return &kinds[VK_EXCHANGE];
+        return vkind_get(VK_EXCHANGE);
     if (vrun_pipelined(&v->runs[0]))
-        return &kinds[VK_PIPELINE];
+        return vkind_get(VK_PIPELINE);
     if (tree_of_sched(&v->runs[0].run.sched) || v->runs[0].run.sched.has_tree_cost)
-        return &kinds[VK_TREE];
-    return &kinds[VK_BROADCAST];
+        return vkind_get(VK_TREE);
+    return vkind_get(VK_BROADCAST);
 }
 
 bool view_single_message(const struct view *v)
@@ -247,6 +273,8 @@ static void vrun_free(struct vrun *r)
         run_free(&r->run);
     free(r->x);
     free(r->name);
+    free(r->from);
+    free(r->to);
     memset(r, 0, sizeof *r);
 }
 
@@ -453,17 +481,30 @@ static const struct sched_ops you_ops = {
     .summary = "your own schedule, built in the exercise (x)",
 };
 
-/* The exercise's choices booked on an engine of their own, as a run beside the schedulers'. */
-static int make_you(struct view *v, const struct cluster *c, enum model m, struct vrun *out, char **cause)
+/* The student's moves, taken off the screen with their timeline while the runs are made anew. */
+struct moves {
+    int *from, *to;
+    int n;              /* 0: none */
+};
+
+static void moves_free(struct moves *mv)
 {
-    const struct exercise *x = &v->ex;
+    free(mv->from);
+    free(mv->to);
+    *mv = (struct moves){0};
+}
+
+/* The n moves from[i] -> to[i] booked on an engine of their own, as a run beside the schedulers'. */
+static int make_you(const struct cluster *c, enum model m, const int *from, const int *to, int n,
+                    struct vrun *out, char **cause)
+{
     memset(out, 0, sizeof *out);
     struct run *r = &out->run;
     sched_init(&r->sched, &you_ops, NULL);
     if (engine_init(&r->eng, c, m, cause) < 0)
         return -1;
-    for (int i = 0; i < x->nchoices; i++)
-        if (engine_book(&r->eng, x->from[i], x->to[i], 0, "your choice", cause) < 0) {
+    for (int i = 0; i < n; i++)
+        if (engine_book(&r->eng, from[i], to[i], 0, "your choice", cause) < 0) {
             engine_free(&r->eng);
             return -1;
         }
@@ -478,6 +519,11 @@ static int make_you(struct view *v, const struct cluster *c, enum model m, struc
     r->lower_bound = bound_lower(c, m);
     out->name = xstrdup("you");
     out->you = true;
+    out->from = xmalloc((size_t)n * sizeof *out->from);
+    out->to = xmalloc((size_t)n * sizeof *out->to);
+    memcpy(out->from, from, (size_t)n * sizeof *out->from);
+    memcpy(out->to, to, (size_t)n * sizeof *out->to);
+    out->nmoves = n;
     out->ok = true;
     return 0;
 }
@@ -493,14 +539,28 @@ bool view_drop_you(struct view *v)
     return true;
 }
 
+/* Take the "you" timeline off the screen, its moves kept in *mv (none: mv->n 0). */
+static void take_you(struct view *v, struct moves *mv)
+{
+    *mv = (struct moves){0};
+    if (v->nruns < 2 || !v->runs[v->nruns - 1].you)
+        return;
+    struct vrun *r = &v->runs[v->nruns - 1];
+    *mv = (struct moves){r->from, r->to, r->nmoves};
+    r->from = r->to = NULL;
+    view_drop_you(v);
+}
+
 /* Back after an action that took it off (model, reload): replayed on the
- * current cluster and model, or left off when the choices no longer
- * finish the broadcast there. */
-static void readd_you(struct view *v, bool had)
+ * current cluster and model, or left off when the moves no longer finish
+ * the broadcast there.  Frees the moves. */
+static void readd_you(struct view *v, struct moves *mv)
 {
     struct vrun fresh;
     char *cause = NULL;
-    if (!had || v->ex.nchoices == 0 || make_you(v, v->c, v->model, &fresh, &cause) < 0) {
+    int rc = mv->n == 0 ? -1 : make_you(v->c, v->model, mv->from, mv->to, mv->n, &fresh, &cause);
+    moves_free(mv);
+    if (rc < 0) {
         free(cause);
         return;
     }
@@ -510,12 +570,12 @@ static void readd_you(struct view *v, bool had)
     reposition(v, now, at_end);
 }
 
-int view_show_you(struct view *v)
+int view_show_you(struct view *v, const int *from, const int *to, int n)
 {
     char *cause = NULL;
     struct vrun fresh;
     view_drop_you(v);
-    if (make_you(v, v->c, v->model, &fresh, &cause) < 0) {
+    if (make_you(v->c, v->model, from, to, n, &fresh, &cause) < 0) {
         message_cause(v, "cannot show your schedule: ", cause);
         free(cause);
         return -1;
@@ -539,10 +599,11 @@ int view_show_you(struct view *v)
     return 0;
 }
 
-int view_set_scheduler(struct view *v, const char *name)
+/* The scheduler of the first pane, or of compare mode's second (second). */
+static int set_scheduler(struct view *v, const char *name, bool second)
 {
     bool both = v->traced && v->nruns == 2;   /* the prediction and its measured run, both anew */
-    if (both && v->ch_second) {
+    if (both && second) {
         view_message(v, MSG_INFO, "the second pane is the measured run (--trace): s chooses "
                      "the prediction it is measured against");
         return -1;
@@ -559,7 +620,7 @@ int view_set_scheduler(struct view *v, const char *name)
     }
     double now = view_now(v);
     bool at_end = v->step == v->nsteps && v->step > 0;
-    int i = !both && v->nruns >= 2 && v->ch_second ? 1 : 0;   /* S in compare mode: the second pane */
+    int i = !both && v->nruns >= 2 && second ? 1 : 0;   /* S in compare mode: the second pane */
     for (int k = 0; k < (both ? 2 : 1); k++) {
         vrun_free(&v->runs[i + k]);
         v->runs[i + k] = fresh[k];
@@ -574,17 +635,28 @@ int view_set_scheduler(struct view *v, const char *name)
     return 0;
 }
 
+int view_set_scheduler(struct view *v, const char *name)
+{
+    return set_scheduler(v, name, false);
+}
+
+int view_set_second_scheduler(struct view *v, const char *name)
+{
+    return set_scheduler(v, name, true);
+}
+
 int view_set_model(struct view *v, enum model m)
 {
     char *cause = NULL;
-    bool had = view_drop_you(v);   /* replayed under the new model afterwards */
+    struct moves had;
+    take_you(v, &had);   /* replayed under the new model afterwards */
     struct vrun fresh[VIEW_MAX_RUNS];
     if (make_runs(v, v->c, m, NULL, NULL, fresh, &cause) < 0) {
         char prefix[300];
         snprintf(prefix, sizeof prefix, "cannot use the %s model: ", model_name(m));
         message_cause(v, prefix, cause);
         free(cause);
-        readd_you(v, had);
+        readd_you(v, &had);
         return -1;
     }
     double now = view_now(v);
@@ -595,7 +667,7 @@ int view_set_model(struct view *v, enum model m)
     }
     v->model = m;
     reposition(v, now, at_end);
-    readd_you(v, had);
+    readd_you(v, &had);
     view_message(v, MSG_INFO, "model %s: %s", model_name(m), model_summary(m));
     return 0;
 }
@@ -667,7 +739,8 @@ int view_set_source(struct view *v, int node)
         view_message(v, MSG_INFO, "%s is the source already", v->c->nodes[node].name);
         return 0;
     }
-    bool had = view_drop_you(v);
+    struct moves had;
+    take_you(v, &had);
     int old = v->c->source;
     v->c->source = node;
     char *cause = NULL;
@@ -676,10 +749,11 @@ int view_set_source(struct view *v, int node)
         v->c->source = old;
         message_cause(v, "cannot change the source: ", cause);
         free(cause);
-        readd_you(v, had);
+        readd_you(v, &had);
         return -1;
     }
-    ex_stop(v);   /* the student's choices start from the old source */
+    forget_screens(v);   /* the student's choices start from the old source */
+    moves_free(&had);
     for (int i = 0; i < v->nruns; i++) {
         vrun_free(&v->runs[i]);
         v->runs[i] = fresh[i];
@@ -723,7 +797,8 @@ int view_reload(struct view *v)
         free(warnings);
         return -1;
     }
-    bool had = view_drop_you(v);
+    struct moves had;
+    take_you(v, &had);
     /* A Lua heuristic is read again and rerun even on the same cluster:
      * the user has most likely edited the script. */
     const char *script = lua_script_of_runs(v);
@@ -739,6 +814,7 @@ int view_reload(struct view *v)
             free(warnings);
             message_cause(v, "reload failed, the view keeps the old trace: ", why);
             free(why);
+            moves_free(&had);
             return -1;
         }
         diag_free(&d);
@@ -746,7 +822,7 @@ int view_reload(struct view *v)
     if (same && !script && !v->traced) {
         cluster_free(nc);
         free(warnings);
-        readd_you(v, had);
+        readd_you(v, &had);
         view_message(v, MSG_INFO, "reloaded %s: unchanged, same position", v->opts.file);
         return 0;
     }
@@ -760,12 +836,17 @@ int view_reload(struct view *v)
         free(warnings);
         message_cause(v, "reload failed, the view keeps the old cluster: ", cause);
         free(cause);
-        readd_you(v, had);
+        readd_you(v, &had);
         return -1;
     }
-    bool exercising = v->screen == &screen_exercise;
-    if (exercising || !same)   /* the student's choices were made on the old cluster */
-        ex_stop(v);
+    /* The screen shown made its state on the cluster (the exercise): it
+     * starts again on the new one.  What the screens made on the old
+     * cluster (the student's choices) goes when it changed. */
+    bool restart = v->screen->forget && !v->screen->over;
+    if (restart || !same) {
+        forget_screens(v);
+        moves_free(&had);
+    }
     for (int i = 0; i < v->nruns; i++) {
         vrun_free(&v->runs[i]);
         v->runs[i] = fresh[i];
@@ -784,9 +865,9 @@ int view_reload(struct view *v)
     rebuild_steps(v);
     v->step = 0;
     apply_step(v);
-    readd_you(v, had);   /* the same cluster: a rerun Lua heuristic beside the same choices */
-    if (exercising)
-        ex_start(v);
+    readd_you(v, &had);   /* the same cluster: a rerun Lua heuristic beside the same choices */
+    if (restart && v->screen->open)
+        v->screen->open(v, keep_slot(v, v->screen), 0);
     if (warnings)
         message_cause(v, "reloaded (the cluster changed; back to the start) with a warning: ",
                       warnings);
@@ -1031,14 +1112,16 @@ int view_open_hooked(struct view *v, const struct session_opts *o, const struct 
 void view_close(struct view *v)
 {
     sandbox_set_print(NULL, NULL);
-    ex_stop(v);
+    forget_screens(v);
+    for (int i = 0; i < v->nkept; i++)
+        free(v->kept[i].data);
+    free(v->kept);
     for (int i = 0; i < VIEW_MAX_RUNS; i++) {
         vrun_free(&v->runs[i]);
         if (v->snap[i].phase)
             snapshot_free(&v->snap[i]);
     }
     free(v->order);
-    chooser_clear(&v->ch);
     trace_free(&v->trace);
     cluster_free(v->c);
     free(v->source_name);
@@ -1080,11 +1163,26 @@ unsigned view_request(struct view *v, enum ui_req req, int key)
     return UI_HANDLED | UI_REDRAW;
 }
 
+/* What a terminal smaller than UI_MIN_W x UI_MIN_H shows instead of a screen. */
+static void too_small(struct view *v, struct cellbuf *cb)
+{
+    char a[96], b[96];
+    snprintf(a, sizeof a, "terminal too small: %dx%d", cb->w, cb->h);
+    snprintf(b, sizeof b, "hetcast needs %dx%d", UI_MIN_W, UI_MIN_H);
+    const char *lines[] = {a, b, "enlarge it, or q to quit"};
+    int y = cb->h / 2 - 1;
+    for (int i = 0; i < 3; i++) {
+        int tw = text_width(lines[i]), x = (cb->w - tw) / 2;
+        cb_text(cb, x < 0 ? 0 : x, y + i, cb->w, lines[i], i == 0 ? (unsigned)(R_ERROR | AF_BOLD) : R_NORMAL,
+                v->ascii);
+    }
+}
+
 void view_draw(struct view *v, struct cellbuf *cb)
 {
     cb_clear(cb);
     if (cb->w < UI_MIN_W || cb->h < UI_MIN_H) {
-        ui_too_small(v, cb);
+        too_small(v, cb);
         return;
     }
     v->screen->draw(v, cb);
@@ -1111,8 +1209,7 @@ unsigned view_tick(struct view *v)
 
 void view_help(struct view *v)
 {
-    v->back = v->screen;
-    v->screen = &screen_help;
+    view_screen_open(v, &screen_help, 0);
 }
 
 int view_play_ms(const struct view *v)

@@ -3,11 +3,15 @@
  *
  * Layer: above the core (it calls run_schedule, engine_snapshot,
  * engine_narrate, engine_book and never computes a schedule itself) and
- * below term.c (which owns the terminal).  Each screen is a state with a
- * draw function that writes into a cell buffer and a request function that
- * returns UI_* bits (screen_*.c); view_key finds the key's row in the one
- * key table (ui/keys.h) and view_draw the screen, and both only dispatch.  Tests drive a
- * view with keys and read what it drew, with no terminal at all.
+ * below term.c (which owns the terminal).  Each screen (screen_*.c) is a
+ * state of its own, as tmux's window modes are: hooks to open and close it
+ * over data only it reads, a draw function that writes into a cell buffer
+ * and a request function that returns UI_* bits.  view_key finds the key's
+ * row in the one key table (ui/keys.h), view_draw the screen, and
+ * view_screen_open / view_screen_close go from one screen to another
+ * through the hooks: the view names no screen's functions and keeps no
+ * screen's state but as an opaque pointer.  Tests drive a view with keys
+ * and read what it drew, with no terminal at all.
  */
 #ifndef HETCAST_VIEW_H
 #define HETCAST_VIEW_H
@@ -19,6 +23,7 @@
 #include "session/session.h"
 #include "engine/engine.h"
 #include "ui/keys.h"
+#include "ui/vkind.h"
 #include "session/run.h"
 #include "session/trace.h"
 
@@ -29,32 +34,34 @@
 #define UI_MIN_W 60     /* smaller terminals get a "too small" notice */
 #define UI_MIN_H 16
 
-/* Keys that are not characters (characters are their Unicode code points). */
-enum ui_key {
-    UK_UP = 0x110001,
-    UK_DOWN,
-    UK_LEFT,
-    UK_RIGHT,
-    UK_HOME,
-    UK_END,
-    UK_PGUP,
-    UK_PGDN,
-    UK_ENTER,
-    UK_ESC,
-    UK_BACKSPACE,
-    UK_RESIZE,
-};
-
 struct view;
 
 /*
  * A screen: its rows in the key table (ui/keys.h) are those with its id; the
  * requests they make reach its request function, which answers UI_* bits
  * (0: not here) and hands the requests every screen shares to view_request.
+ * What it keeps is its own: one block (malloc) the view holds for it from
+ * its first opening to view_close, and passes to its hooks; the screen
+ * reads it with view_screen_data.  Every hook may be NULL.
  */
 struct screen {
     const char *name;
     unsigned id;        /* SCR_* */
+    bool over;          /* opened over the screen shown, which stays open under it and comes
+                           back when it closes (the help, a list, the prompt) */
+    /* Entering it (view_screen_open): *data is what it kept from the last
+     * time (NULL the first time: it allocates it), made ready for this
+     * entry; arg is the opener's (a list's kind, the prompt's '/' or ':',
+     * the log rather than the facts).  0, or -1 with the message saying
+     * why, and the screen shown stays. */
+    int (*open)(struct view *v, void **data, int arg);
+    /* Leaving it (view_screen_close), the screen under it already shown:
+     * what it keeps for the next time stays in data. */
+    void (*close)(struct view *v, void *data);
+    /* Let go of what it made on the view's cluster (the exercise's
+     * choices, a list): the cluster or the source changed, or the view
+     * closes (which then frees data). */
+    void (*forget)(struct view *v, void *data);
     void (*draw)(struct view *v, struct cellbuf *cb);
     unsigned (*request)(struct view *v, enum ui_req req, int key);
 };
@@ -75,6 +82,8 @@ struct vrun {
     char *name;         /* what the user chose: a built-in name or a .lua path */
     bool ok;
     bool you;           /* the student's own schedule from the exercise (x), not a scheduler's */
+    int *from, *to;     /* you: the student's moves, booked in order (view_show_you) */
+    int nmoves;
 };
 
 const struct engine *vrun_engine(const struct vrun *r);
@@ -87,24 +96,7 @@ bool vrun_measured(const struct vrun *r);
 /* Is it a pipelined run (K slices along a tree of a platform graph)? */
 bool vrun_pipelined(const struct vrun *r);
 
-/*
- * What kind of run the view shows -- a broadcast, a Figueira tree on a
- * latency matrix, a pipelined broadcast, a personalized exchange -- and
- * everything the screens say or do differently for it, in one table
- * (view.c), so the screens read a field instead of branching on the kind.
- */
-enum vkind_id { VK_BROADCAST = 0, VK_TREE, VK_PIPELINE, VK_EXCHANGE };
-struct vkind {
-    enum vkind_id id;
-    const char *end_word;       /* "makespan", or an exchange's "completion" */
-    const char *pane_word;      /* the side pane: "tree", or "orders" */
-    bool links;                 /* the Gantt draws link rows (not an exchange's) */
-    const char *partner, *partner_else;   /* compare's second scheduler (else when current) */
-    const char *no_exercise;    /* why x does not apply, or NULL */
-    const char *no_source;      /* why o does not apply, or NULL */
-    const char *help_sched, *help_model, *help_pane, *help_select, *help_export;
-};
-struct view;
+/* What kind of run v shows (ui/vkind.h), from its first run. */
 const struct vkind *view_kind(const struct view *v);
 
 /* Up to three timelines: one, two in compare mode, and the student's ("you") after an exercise. */
@@ -117,47 +109,6 @@ struct vstep {
 };
 
 enum msg_kind { MSG_NONE = 0, MSG_INFO, MSG_ERROR };
-
-enum chooser_kind { CH_SCHED = 0, CH_MODEL };
-
-struct chooser {
-    enum chooser_kind kind;
-    int n, sel, top;
-    char **items;       /* scheduler names / paths, or model names */
-    char **notes;       /* one line each */
-};
-
-enum ex_phase { EX_SENDER = 0, EX_RECEIVER, EX_DONE };
-
-/* Exercise mode: the student books each transfer. */
-struct exercise {
-    struct engine eng;
-    bool live;          /* eng is initialised */
-    int *from, *to;     /* the student's choices, in order (kept when the exercise is left) */
-    int nchoices;
-    enum ex_phase phase;
-    int sender;         /* chosen in EX_RECEIVER */
-    int *cand;          /* the nodes listed for the current pick */
-    int ncand, cursor, top;
-    bool search;        /* the cluster is small enough for the best-completion search */
-    bool best_known;
-    bool best_exact;
-    bool cancelled;     /* the last search was cancelled (q, Ctrl-C) */
-    double best;        /* best makespan still reachable from the current state */
-    int best_from, best_to; /* a first choice that keeps it (-1: none known) */
-    struct ex_memo {    /* the best reachable after the first k choices, k < nmemo and set:
-                           undo needs no search (a resumed exercise has none before its
-                           last kept choice) */
-        double best;
-        bool set, known, exact;
-        int from, to;
-    } *memo;
-    int nmemo;
-    double optimum;     /* best reachable from the start (when optimum_known) */
-    bool optimum_known;
-    char feedback[1024];
-    unsigned feedback_role;
-};
 
 struct view {
     struct session_opts opts;
@@ -188,21 +139,18 @@ struct view {
     enum msg_kind msg_kind;
     int lua_lines;      /* lines a Lua script printed, not yet shown */
     char lua_last[256]; /* the last of them, "script: text" */
-    const struct screen *screen, *back;
-    struct chooser ch;
     bool export_ok;     /* a large export was announced: e again writes it */
-    bool ch_second;     /* the scheduler list (S) sets compare mode's second scheduler */
-    struct exercise ex;
-    /* The facts and the log (screen_facts.c), the prompt (/ and :). */
-    bool log;           /* the facts screen shows the narration log instead */
-    int scroll;         /* its first line shown */
-    char prompt_kind;   /* '/' find, ':' go to */
-    char query[64];
-    int prompt_sel;     /* the selection before / (Esc restores it) */
-    /* A lesson (hetcast lesson FILE; screen_lesson.c): its slides, the one shown. */
+    const struct screen *screen;    /* shown */
+    const struct screen *back;      /* under it, when it was opened over it */
+    struct kept_data {  /* what each screen opened keeps (its own type; the view never reads it) */
+        const struct screen *screen;
+        void *data;
+    } *kept;
+    int nkept;
+    /* A lesson (hetcast lesson FILE; screen_lesson.c): its slides, the one
+     * the view shows (lesson_go opens the view anew on another). */
     const struct lesson *lesson;
     int slide;
-    bool answer;        /* the answer is revealed */
     /* Called before a computation that may take a while (may be NULL). */
     void (*busy)(struct view *v, const char *what);
     void *busy_ctx;
@@ -253,6 +201,16 @@ int view_play_delay(const struct view *v);
 int view_play_ms(const struct view *v);
 /* Open the help screen over the current one. */
 void view_help(struct view *v);
+/*
+ * Show screen s: its open hook makes its data ready (arg is for it); then
+ * the screen shown is closed (its close hook), unless s opens over it.
+ * 0, or -1 when s refused (the message says why; the screen shown stays).
+ */
+int view_screen_open(struct view *v, const struct screen *s, int arg);
+/* Leave the screen shown for the one it was opened over, else the main screen. */
+void view_screen_close(struct view *v);
+/* What screen s keeps (its own type), or NULL before its first opening. */
+void *view_screen_data(const struct view *v, const struct screen *s);
 /* The play timer fired: one step forward (stops at the end). */
 unsigned view_tick(struct view *v);
 
@@ -261,6 +219,8 @@ void view_step_to(struct view *v, int k);
 /* The step that shows everything up to time t. */
 int view_step_at_time(const struct view *v, double t);
 int view_set_scheduler(struct view *v, const char *name);
+/* The same for compare mode's second pane (the first with one pane). */
+int view_set_second_scheduler(struct view *v, const char *name);
 int view_set_model(struct view *v, enum model m);
 int view_set_compare(struct view *v, bool on);
 int view_set_source(struct view *v, int node);
@@ -274,10 +234,6 @@ double view_now(const struct view *v);
 void view_change_speed(struct view *v, int delta);
 /* A single-message broadcast (not an exchange, not pipelined): it has a critical path and an exercise. */
 bool view_single_message(const struct view *v);
-
-/* The scheduler or model list (screen_chooser.c): open it over the current screen; free its items. */
-void chooser_open(struct view *v, enum chooser_kind kind);
-void chooser_clear(struct chooser *ch);
 
 /*
  * Compare mode on a broadcast: the "first difference: ..." text (engine/explain.h)
@@ -294,10 +250,6 @@ bool view_first_difference(const struct view *v, char *buf, size_t size, double 
 bool view_trace_shift(const struct view *v, char *buf, size_t size, double now);
 /* The facts of node p as lines of text (screen_facts.c): what i shows; free with free(). */
 char *view_facts(const struct view *v, int p);
-/* Open the facts of the selected node (log false) or the narration log (true). */
-void facts_open(struct view *v, bool log);
-/* Open the prompt: '/' finds a node, ':' goes to a step or a time. */
-void prompt_open(struct view *v, char kind);
 /* The node whose name best matches q (a prefix first, then anywhere, ignoring case); -1 if none. */
 int view_find_node(const struct view *v, const char *q);
 
@@ -310,17 +262,15 @@ int lesson_view_open_hooked(struct view *v, const struct lesson *l, int k, const
 /* Go to slide k (clamped); the view stays as it was, with a message, when its cluster does not load. */
 void lesson_go(struct view *v, int k);
 
-/* Exercise mode (screen_exercise.c).  ex_stop forgets the student's
- * choices; ex_leave keeps them (x resumes them) and, when they finish the
- * broadcast, shows them as the timeline "you" beside the schedulers. */
-int ex_start(struct view *v);
-void ex_stop(struct view *v);
-void ex_leave(struct view *v);
-/* The student's finished schedule as the last run ("you"), replacing one shown already. 0 or -1. */
-int view_show_you(struct view *v);
-/* Take the "you" timeline off the screen (the choices stay); true if there was one. */
+/*
+ * The student's finished schedule (the exercise, x): the n moves from[i] ->
+ * to[i] booked in order on the view's cluster and model, shown as the last
+ * run ("you") beside the schedulers in compare mode, replacing one shown
+ * already.  The view keeps the moves, so a change of model books them
+ * again.  0, or -1 with the message saying why.
+ */
+int view_show_you(struct view *v, const int *from, const int *to, int n);
+/* Take the "you" timeline off the screen; true if there was one. */
 bool view_drop_you(struct view *v);
-int ex_book(struct view *v, int from, int to);
-void ex_undo(struct view *v);
 
 #endif
