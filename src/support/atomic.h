@@ -13,6 +13,10 @@
  * replaced (the link stays a link); a dangling link, and a target that
  * exists and is not a regular file (directory, device, FIFO, socket), are
  * refused before anything is written.
+ *
+ * A signal that ends the process mid-save: the front door's handler calls
+ * atomic_remove_pending (async-signal-safe), which removes the temporary
+ * files of the saves in progress; the target is the old file, whole.
  */
 #ifndef HETCAST_ATOMIC_H
 #define HETCAST_ATOMIC_H
@@ -24,6 +28,7 @@ struct atomic_file {
     char *path;     /* the target */
     char *tmp;      /* the temporary file's name: DIR/.BASE.XXXXXX */
     const char *refused;   /* why atomic_open refused the target, or NULL */
+    int pending;    /* 1 + its slot among the saves atomic_remove_pending sees, 0: none */
 };
 
 /* Opens a temporary file beside path (beside the file a symlink names).
@@ -42,5 +47,11 @@ int atomic_commit(struct atomic_file *af);
 /* Closes and removes the temporary file; the target is untouched.  Keeps
  * errno.  Safe on a finished af. */
 void atomic_abort(struct atomic_file *af);
+
+/* Removes the temporary file of every save this process has in progress
+ * (up to 8 at once): for a handler of a signal that ends the process.
+ * Async-signal-safe (getpid, unlink); the saves stay registered, so call
+ * it only on the way out. */
+void atomic_remove_pending(void);
 
 #endif
