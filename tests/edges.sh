@@ -1,7 +1,8 @@
 #!/bin/sh
 # edges.sh - reliability at the edges (issue 20) on the real binary (TAP):
 # saves onto targets that are not regular files (refused), through symlinks
-# (followed, the link stays a link), under a file-size limit with SIGXFSZ
+# (followed, the link stays a link; in an SMPI directory replaced, never
+# written through), under a file-size limit with SIGXFSZ
 # at its default (a message and status 1, the old file intact), SIGINT,
 # SIGTERM and SIGHUP in the middle of a save (the old file whole, no
 # temporary file left), with a 255-byte file name.  $HETCAST is the binary.
@@ -50,6 +51,20 @@ mkdir "$T/smpi"
 mkfifo "$T/smpi/platform.xml"
 run "$H" run $C --format smpi --output "$T/smpi"
 check "SMPI export onto a FIFO: status 1, refused" refused 1 "is a FIFO, not a regular file: refused"
+# links planted in the SMPI directory, one for each file it writes (the last
+# dangling): each link is replaced by a fresh regular file, never written through
+mkdir "$T/planted" "$T/outside"
+for f in platform.xml hostfile index.txt rank-0.txt rank-1.txt README; do
+    printf 'secret\n' >"$T/outside/$f"
+    ln -s "$T/outside/$f" "$T/planted/$f"
+done
+ln -s "$T/outside/made.txt" "$T/planted/rank-2.txt"
+run "$H" run $C --format smpi --output "$T/planted"
+check "SMPI export over planted links: status 0" test "$rc" -eq 0
+check "... every file the link named is untouched" sh -c "cd '$T/outside' && [ \"\$(cat platform.xml hostfile index.txt rank-0.txt rank-1.txt README | sort -u)\" = secret ]"
+check "... and a dangling link made nothing outside" test ! -e "$T/outside/made.txt"
+check "... each file in DIR is a regular file, no link" sh -c "cd '$T/planted' && for f in platform.xml hostfile index.txt rank-0.txt rank-1.txt rank-2.txt README; do [ -f \$f ] && [ ! -L \$f ] || exit 1; done"
+check "... and holds the export" sh -c "grep -q '^  smpirun -np 3' '$T/planted/README' && grep -q '<platform' '$T/planted/platform.xml'"
 
 # ---- 1. SIGXFSZ at its default: a message, status 1, the old file intact ----
 awk 'BEGIN { print "name,send,recv"; for (i = 0; i < 20000; i++) printf "n%d,%d,%d\n", i, 1 + i % 20, 2 + i % 20 }' >"$T/big.csv"

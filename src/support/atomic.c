@@ -16,6 +16,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -71,11 +72,11 @@ void atomic_remove_pending(void)
             unlink(pending[i].tmp);
 }
 
-/* Permissions for the new file: those of the file it replaces, else 0666 & ~umask. */
+/* Permissions for the new file: those of the regular file it replaces, else 0666 & ~umask. */
 static mode_t new_mode(const char *path)
 {
     struct stat st;
-    if (stat(path, &st) == 0)
+    if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
         return st.st_mode & 07777;
     mode_t mask = umask(022);    /* umask can only be read by setting it */
     umask(mask);
@@ -84,11 +85,12 @@ static mode_t new_mode(const char *path)
 
 /*
  * What the target is, before anything is written: a symlink is followed (to
- * the file it names, which is then replaced; the link stays a link), a
+ * the file it names, which is then replaced; the link stays a link), or
+ * with follow false taken as it is (the rename replaces the link itself), a
  * target that exists and is not a regular file is refused.  Sets *real to
  * the path to replace (malloc'd).  0, or -1 with af->refused set (or errno).
  */
-static int check_target(struct atomic_file *af, const char *path, char **real)
+static int check_target(struct atomic_file *af, const char *path, bool follow, char **real)
 {
     struct stat st;
     *real = NULL;
@@ -98,6 +100,10 @@ static int check_target(struct atomic_file *af, const char *path, char **real)
             return 0;
         }
         return -1;
+    }
+    if (S_ISLNK(st.st_mode) && !follow) {
+        *real = xstrdup(path);
+        return 0;
     }
     if (S_ISLNK(st.st_mode)) {
         char *r = realpath(path, NULL);
@@ -156,7 +162,7 @@ static void finish(struct atomic_file *af)
     af->fp = NULL;
 }
 
-int atomic_open(struct atomic_file *af, const char *target)
+static int open_target(struct atomic_file *af, const char *target, bool follow)
 {
     memset(af, 0, sizeof *af);
     const char *slash = strrchr(target, '/'), *base = slash ? slash + 1 : target;
@@ -165,7 +171,7 @@ int atomic_open(struct atomic_file *af, const char *target)
         return -1;
     }
     char *path;
-    if (check_target(af, target, &path) != 0) {
+    if (check_target(af, target, follow, &path) != 0) {
         if (af->refused)
             errno = EINVAL;
         return -1;
@@ -210,6 +216,16 @@ int atomic_open(struct atomic_file *af, const char *target)
     af->path = path;
     af->pending = slot;
     return 0;
+}
+
+int atomic_open(struct atomic_file *af, const char *target)
+{
+    return open_target(af, target, true);
+}
+
+int atomic_open_nofollow(struct atomic_file *af, const char *target)
+{
+    return open_target(af, target, false);
 }
 
 int atomic_commit(struct atomic_file *af)

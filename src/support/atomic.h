@@ -12,7 +12,10 @@
  * The target: a symbolic link is followed and the file it names is
  * replaced (the link stays a link); a dangling link, and a target that
  * exists and is not a regular file (directory, device, FIFO, socket), are
- * refused before anything is written.
+ * refused before anything is written.  atomic_open_nofollow never follows
+ * a link: the link itself is replaced by the new file (rename(2) does not
+ * follow it), the file it names stays as it was (files written inside a
+ * directory where someone else may have planted links).
  *
  * A signal that ends the process mid-save: the front door's handler calls
  * atomic_remove_pending (async-signal-safe), which removes the temporary
@@ -35,6 +38,9 @@ struct atomic_file {
  * 0, or -1 with errno (nothing is left behind; EISDIR when path ends in
  * '/'), or with af->refused saying what the target is. */
 int atomic_open(struct atomic_file *af, const char *path);
+
+/* atomic_open, but a symbolic link at path is replaced, never followed. */
+int atomic_open_nofollow(struct atomic_file *af, const char *path);
 
 /* Why atomic_open or atomic_commit failed: af->refused, else strerror(err). */
 const char *atomic_why(const struct atomic_file *af, int err);
