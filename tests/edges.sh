@@ -111,7 +111,7 @@ for sig in INT:2 TERM:15 HUP:1; do
         fi
     done
     echo "# SIG$sname: $tries tries"
-    check "SIG$sname during --save-cluster: it ends of the signal, the old file whole" test "$hit" = yes
+    check "SIG$sname during --save-cluster: it dies of the signal, the old file whole" test "$hit" = yes
     check "SIG$sname during --save-cluster: no temporary file left" \
         sh -c "[ -z \"\$(ls -A '$T/sig' | grep -v '^keep.csv\$')\" ]"
 done
