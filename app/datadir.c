@@ -14,6 +14,7 @@
 #include "config.h"
 #include "sched/lua_sched.h"
 #include "model/cluster_simgrid.h"
+#include "session/session.h"
 
 static char found[PATH_MAX];
 
@@ -118,6 +119,8 @@ void app_find_data(void)
         char lua[4096];
         snprintf(lua, sizeof lua, "%s/lua", data);
         lua_sched_set_dir(lua);
+        snprintf(lua, sizeof lua, "%s/clusters", data);
+        session_set_clusters_dir(lua);   /* where a lesson's files may be, besides its own folder */
     }
 #if HETCAST_HAVE_SIMGRID
     char helper[4096];

@@ -1,9 +1,11 @@
 #!/bin/sh
 # edges.sh - reliability at the edges (issue 20) on the real binary (TAP):
 # saves onto targets that are not regular files (refused), through symlinks
-# (followed, the link stays a link), under a file-size limit with SIGXFSZ
-# at its default (a message and status 1, the old file intact), with a
-# 255-byte file name.  $HETCAST is the binary.
+# (followed, the link stays a link; in an SMPI directory replaced, never
+# written through), under a file-size limit with SIGXFSZ
+# at its default (a message and status 1, the old file intact), SIGINT,
+# SIGTERM and SIGHUP in the middle of a save (the old file whole, no
+# temporary file left), with a 255-byte file name.  $HETCAST is the binary.
 . tests/tap.sh
 # refused STATUS TEXT: the last run exited with STATUS and said TEXT (fixed string)
 refused() { [ "$rc" -eq "$1" ] && grep -qF -- "$2" "$T/err"; }
@@ -49,6 +51,20 @@ mkdir "$T/smpi"
 mkfifo "$T/smpi/platform.xml"
 run "$H" run $C --format smpi --output "$T/smpi"
 check "SMPI export onto a FIFO: status 1, refused" refused 1 "is a FIFO, not a regular file: refused"
+# links planted in the SMPI directory, one for each file it writes (the last
+# dangling): each link is replaced by a fresh regular file, never written through
+mkdir "$T/planted" "$T/outside"
+for f in platform.xml hostfile index.txt rank-0.txt rank-1.txt README; do
+    printf 'secret\n' >"$T/outside/$f"
+    ln -s "$T/outside/$f" "$T/planted/$f"
+done
+ln -s "$T/outside/made.txt" "$T/planted/rank-2.txt"
+run "$H" run $C --format smpi --output "$T/planted"
+check "SMPI export over planted links: status 0" test "$rc" -eq 0
+check "... every file the link named is untouched" sh -c "cd '$T/outside' && [ \"\$(cat platform.xml hostfile index.txt rank-0.txt rank-1.txt README | sort -u)\" = secret ]"
+check "... and a dangling link made nothing outside" test ! -e "$T/outside/made.txt"
+check "... each file in DIR is a regular file, no link" sh -c "cd '$T/planted' && for f in platform.xml hostfile index.txt rank-0.txt rank-1.txt rank-2.txt README; do [ -f \$f ] && [ ! -L \$f ] || exit 1; done"
+check "... and holds the export" sh -c "grep -q '^  smpirun -np 3' '$T/planted/README' && grep -q '<platform' '$T/planted/platform.xml'"
 
 # ---- 1. SIGXFSZ at its default: a message, status 1, the old file intact ----
 awk 'BEGIN { print "name,send,recv"; for (i = 0; i < 20000; i++) printf "n%d,%d,%d\n", i, 1 + i % 20, 2 + i % 20 }' >"$T/big.csv"
@@ -57,6 +73,48 @@ run sh -c "ulimit -f 8; exec \"$H\" run \"$T/big.csv\" --summary --save-cluster 
 check "save past ulimit -f, SIGXFSZ not ignored: status 1, says why" refused 1 "keep.csv: write error: File too large"
 check "save past ulimit -f: the old file is intact" sh -c "[ \"\$(cat $T/keep.csv)\" = old ]"
 check "save past ulimit -f: no temporary file left" sh -c "[ -z \"\$(ls -A $T | grep '^\.keep')\" ]"
+
+# ---- 4. a signal during a save: the old file whole, no temporary left ----
+# The signal is sent once the temporary file exists (the save has begun);
+# a try where the save ended first (status 0, or the signal came after
+# the rename) is made again, 30 times at most.  A background job of sh starts with SIGINT ignored: env
+# --default-signal gives it the default back (skipped without it).
+awk 'BEGIN { print "name,send,recv"; for (i = 0; i < 1000000; i++) printf "n%d,%d,%d\n", i, 1 + i % 20, 2 + i % 20 }' >"$T/million.csv"
+mkdir "$T/sig"
+dflt=""
+env --default-signal true 2>/dev/null && dflt="env --default-signal"
+tmp_seen() { for f in "$T"/sig/.keep.csv.*; do [ -e "$f" ] && return 0; done; return 1; }
+for sig in INT:2 TERM:15 HUP:1; do
+    sname=${sig%%:*}
+    num=${sig##*:}
+    if [ "$sname" = INT ] && [ -z "$dflt" ]; then
+        skip "SIGINT during --save-cluster" "no env --default-signal to undo sh's ignored SIGINT"
+        skip "SIGINT during --save-cluster: the old file whole, no temporary" "as above"
+        continue
+    fi
+    printf 'old\n' >"$T/sig/keep.csv"
+    hit=no
+    tries=0
+    while [ "$hit" = no ] && [ "$tries" -lt 30 ]; do
+        tries=$((tries + 1))
+        $dflt "$H" run "$T/million.csv" --summary --save-cluster "$T/sig/keep.csv" >/dev/null 2>&1 &
+        pid=$!
+        while kill -0 "$pid" 2>/dev/null && ! tmp_seen; do :; done
+        tmp_seen && kill -"$sname" "$pid" 2>/dev/null
+        { wait "$pid"; } 2>/dev/null
+        st=$?
+        if [ "$st" -eq $((128 + num)) ] && [ "$(cat "$T/sig/keep.csv")" = old ]; then
+            hit=yes   # ended of the signal before the rename
+        else
+            printf 'old\n' >"$T/sig/keep.csv"
+            rm -f "$T"/sig/.keep.csv.*
+        fi
+    done
+    echo "# SIG$sname: $tries tries"
+    check "SIG$sname during --save-cluster: it dies of the signal, the old file whole" test "$hit" = yes
+    check "SIG$sname during --save-cluster: no temporary file left" \
+        sh -c "[ -z \"\$(ls -A '$T/sig' | grep -v '^keep.csv\$')\" ]"
+done
 
 # ---- 9. a 255-byte file name ----
 long=$(printf '%0255d' 0 | tr 0 a)

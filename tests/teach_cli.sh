@@ -157,13 +157,57 @@ printf 'return {slides = {{title = "x", cluster = "%s", schedulers = {"fnf", "op
 "$HETCAST" lesson "$TMP/tr2.lua" --print >/dev/null 2>"$TMP/err"
 [ $? -eq 2 ] && grep -q "slide 1: a trace is the measured run of one broadcast" "$TMP/err"
 ok $? "a slide with a trace and two schedulers: status 2 and why"
-printf 'return {slides = {{title = "x", cluster = "%s", schedulers = "fnf", trace = "%s"}}}\n' \
-    "$(pwd)/clusters/counterexample.csv" "$(pwd)/tests/data/trace-missing.csv" >"$TMP/tr3.lua"
+printf 'return {slides = {{title = "x", cluster = "%s", schedulers = "fnf", trace = "trace-missing.csv"}}}\n' \
+    "$(pwd)/clusters/counterexample.csv" >"$TMP/tr3.lua"
 "$HETCAST" lesson "$TMP/tr3.lua" --print >/dev/null 2>"$TMP/err"
 [ $? -eq 2 ] && grep -q "trace-missing.csv: cannot open" "$TMP/err"
 ok $? "a slide whose trace does not exist: status 2, the trace named"
 "$HETCAST" lesson lua/lessons/mpi-real.lua --print | grep -q "^  measured       makespan 6.000558 (error +0.000558"
 ok $? "mpi-real.lua: the handout gives fnf's measured makespan and its error"
+# ---- a lesson reads only its own files and the bundled clusters ----
+# Each refused at load with the lesson's file and line, the other file never
+# quoted; a FIFO refused, never waited on (timeout 10: a hang fails).
+mkdir "$TMP/les" "$TMP/les/sub"
+printf 'TOPSECRET-first-line\nname,send,recv\n' >"$TMP/secret.csv"
+ln -s "$TMP/secret.csv" "$TMP/les/link.csv"
+mkfifo "$TMP/les/fifo.csv"
+cp clusters/counterexample.csv "$TMP/les/sub/mine.csv"
+confined() {   # confined NAME FIELD VALUE WHY: the lesson with FIELD = VALUE is refused, saying WHY
+    {
+        printf 'return {title = "confined",\n  slides = {\n'
+        case $2 in
+        cluster) printf '    {title = "x", cluster = "%s"},\n' "$3" ;;
+        trace) printf '    {title = "x", cluster = "sub/mine.csv", schedulers = "fnf",\n     trace = "%s"},\n' "$3" ;;
+        esac
+        printf '  }}\n'
+    } >"$TMP/les/$1.lua"
+    line=3
+    [ "$2" = trace ] && line=4
+    timeout 10 "$HETCAST" lesson "$TMP/les/$1.lua" --print >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    [ "$rc" -eq 2 ] && grep -qF "les/$1.lua:$line: slide 1: $2 \"$3\" $4" "$TMP/err" &&
+        ! grep -q TOPSECRET "$TMP/out" "$TMP/err"
+    ok $? "a lesson's $2 ($1): refused at the lesson's line, status 2, nothing of the file shown"
+}
+outside="is outside the lesson's folder and hetcast's clusters: refused"
+confined abs cluster "$TMP/secret.csv" "$outside"
+confined up cluster "../secret.csv" "$outside"
+confined subup cluster "sub/../../secret.csv" "$outside"
+confined link cluster "link.csv" "$outside"
+confined fifo cluster "fifo.csv" "is a FIFO, not a regular file: refused"
+confined dir cluster "sub" "is a directory, not a regular file: refused"
+confined trace-abs trace "$TMP/secret.csv" "$outside"
+confined trace-up trace "../secret.csv" "$outside"
+confined trace-fifo trace "fifo.csv" "is a FIFO, not a regular file: refused"
+printf 'return {slides = {{title = "x", cluster = "sub/mine.csv"}}}\n' >"$TMP/les/mine.lua"
+timeout 10 "$HETCAST" lesson "$TMP/les/mine.lua" --print >"$TMP/out" 2>"$TMP/err" &&
+    grep -q "^cluster: counterexample" "$TMP/out"
+ok $? "a lesson's own file in a folder below it: read"
+printf 'return {slides = {{title = "x", cluster = "%s"}}}\n' "$(pwd)/clusters/counterexample.csv" >"$TMP/les/bundled.lua"
+timeout 10 "$HETCAST" lesson "$TMP/les/bundled.lua" --print >"$TMP/out" 2>"$TMP/err" &&
+    grep -q "^cluster: counterexample" "$TMP/out"
+ok $? "a bundled cluster named by its full path: read"
+
 [ "$lessons" -ge 5 ]
 ok $? "at least five lessons are shipped ($lessons)"
 

@@ -3,7 +3,9 @@
  * replaces the old whole, the old file's permissions are kept (a new file
  * gets 0666 & ~umask), an abort or a failed write (the disk full half way,
  * RLIMIT_FSIZE) leaves the old file exactly as it was and no temporary
- * file behind.  TAP.
+ * file behind; atomic_open_nofollow replaces a link instead of following
+ * it; atomic_remove_pending removes a save's temporary file (a forked
+ * child's call leaves it).  TAP.
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
@@ -16,6 +18,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "support/atomic.h"
@@ -150,6 +153,50 @@ static void test_refusals(void)
     is_int(entries(), 1, "nothing created");
 }
 
+/* atomic_open_nofollow: a link at the target is replaced, the file it names untouched. */
+static void test_nofollow(const char *path)
+{
+    char *link = xasprintf("%s/link.txt", dir);
+    is_int(symlink(path, link), 0, "a link planted beside the target");
+    struct atomic_file af;
+    is_int(atomic_open_nofollow(&af, link), 0, "atomic_open_nofollow onto a link");
+    fputs("fresh\n", af.fp);
+    is_int(atomic_commit(&af), 0, "committed");
+    struct stat st;
+    ok(lstat(link, &st) == 0 && S_ISREG(st.st_mode), "the link is now a regular file");
+    char *s = slurp(path);
+    is_string(s, "second, longer\n", "the file the link named is untouched");
+    free(s);
+    s = slurp(link);
+    is_string(s, "fresh\n", "the new file holds what was written");
+    free(s);
+    unlink(link);
+    free(link);
+    is_int(entries(), 1, "no temporary file left behind");
+}
+
+/* atomic_remove_pending: what a signal handler calls on the way out. */
+static void test_pending(const char *path)
+{
+    struct atomic_file af;
+    is_int(atomic_open(&af, path), 0, "open for a save in progress");
+    pid_t child = fork();
+    if (child == 0) {   /* a child made by fork() leaves its parent's temporary alone */
+        atomic_remove_pending();
+        _exit(0);
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    is_int(entries(), 2, "a forked child's atomic_remove_pending: the temporary stays");
+    atomic_remove_pending();
+    is_int(entries(), 1, "atomic_remove_pending removes the temporary file");
+    char *s = slurp(path);
+    is_string(s, "second, longer\n", "the target is untouched");
+    free(s);
+    atomic_abort(&af);   /* the name is gone already: harmless */
+    is_int(entries(), 1, "then an abort: nothing else removed");
+}
+
 int main(void)
 {
     if (!mkdtemp(dir)) {
@@ -161,6 +208,8 @@ int main(void)
     test_abort(path);
     test_write_error(path);
     test_refusals();
+    test_nofollow(path);
+    test_pending(path);
     unlink(path);
     free(path);
     rmdir(dir);

@@ -3,12 +3,14 @@
  * compare panes that show every node and a legend true for both; numbers rounded for reading; the help's bottom line;
  * a third -s refused; the compare export holding both schedules; the
  * pipeline's and the sync model's narration; the first difference and the
- * critical path on the bars; the exercise's reasons; a lesson's slides.  Keys go to view_key and the
+ * critical path on the bars; the exercise's reasons; a lesson's slides, and
+ * a slide whose file became a FIFO refused at open.  Keys go to view_key and the
  * screen is read back from the cell buffer, as in test_ui_view.c.
  */
 #include <locale.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ui/cellbuf.h"
@@ -460,6 +462,54 @@ static void lesson(void)
     lesson_free(&l);
 }
 
+/* A slide whose file became a FIFO after the lesson loaded: refused when the
+ * slide opens, never waited on (alarm: a hang ends the test). */
+static void lesson_fifo_later(void)
+{
+    char dir[] = "/tmp/hetcast-lesson.XXXXXX";
+    if (!mkdtemp(dir)) {
+        ok(false, "a temporary folder");
+        return;
+    }
+    char *les = xasprintf("%s/l.lua", dir), *csv = xasprintf("%s/c.csv", dir);
+    FILE *fp = fopen(les, "w");
+    if (fp) {
+        fputs("return {slides = {{title = \"x\", cluster = \"c.csv\"}}}\n", fp);
+        fclose(fp);
+    }
+    fp = fopen(csv, "w");
+    if (fp) {
+        fputs("name,send,recv\np0,1,2\np1,1,2\n", fp);
+        fclose(fp);
+    }
+    struct lesson l;
+    char *cause = NULL;
+    int rc = lesson_load(les, &l, &cause);
+    ok(rc == 0, "a lesson with its cluster beside it loads: %s", cause ? cause : "ok");
+    free(cause);
+    cause = NULL;
+    if (rc == 0) {
+        unlink(csv);
+        mkfifo(csv, 0600);
+        alarm(10);
+        struct view v;
+        rc = lesson_view_open(&v, &l, 0, &cause);
+        alarm(0);
+        ok(rc != 0 && cause && strstr(cause, "c.csv is a FIFO, not a regular file: refused"),
+           "its cluster turned into a FIFO: the slide refused at open, not waited on (%s)",
+           cause ? cause : "opened");
+        if (rc == 0)
+            view_close(&v);
+        free(cause);
+        lesson_free(&l);
+    }
+    unlink(csv);
+    unlink(les);
+    rmdir(dir);
+    free(csv);
+    free(les);
+}
+
 /* S in compare mode changes the second scheduler. */
 static void second_scheduler(void)
 {
@@ -533,6 +583,7 @@ static void tall(void)
 int main(void)
 {
     lua_sched_set_dir(HETCAST_SRCLUADIR);
+    session_set_clusters_dir("clusters");   /* the bundled lessons' clusters (run from the source root) */
     if (!setlocale(LC_ALL, "C.UTF-8"))
         setlocale(LC_ALL, "");
     cb_init(&cb, 80, 24);
@@ -544,6 +595,7 @@ int main(void)
     exercise();
     you();
     lesson();
+    lesson_fifo_later();
     tall();
     second_scheduler();
     large_export();

@@ -9,8 +9,9 @@
 # tree (p0 -> p1, p0 -> p2), back then forward giving the same screen, help,
 # 80x24, resize (bigger, too small, back), exercise mode, a load error
 # (status 2, file:line on stderr), colours and NO_COLOR, a 100-node cluster
-# at 200x60, and the terminal left sane after q, SIGINT, SIGTERM, SIGHUP,
-# SIGUSR1/2, SIGPIPE, SIGSEGV, SIGABRT (and SIGXFSZ ignored; SIGALRM is the view's own timer);
+# at 200x60, and the terminal left sane after q and after every signal whose
+# default ends the process (SIGINT ... SIGXCPU, SIGVTALRM, SIGPROF, the
+# real-time ones; SIGXFSZ ignored; SIGALRM is the view's own timer);
 # then Figueira's trees on a latency matrix (balanced-path: cost 3 and the
 # positions), an all-to-all sync exchange on the counterexample (an idle
 # wait, the table of sending orders) and a pipelined broadcast on
@@ -130,11 +131,22 @@ ok $? "after q the terminal is sane (cooked, echo, main screen, cursor)"
 
 # ---- signals ----
 
-# Every fatal signal the view can catch: the polite ones end the loop, the
-# crashes (SEGV, ABRT) restore the terminal from the handler and die of it.
-for sig in INT:130 TERM:143 HUP:129 USR1:138 USR2:140 PIPE:141 SEGV:139 ABRT:134; do
+# Every signal whose default action ends the process and that can be caught
+# (signal(7), Linux's numbers): the polite ones end the loop, the crashes
+# and the rest restore the terminal from the handler and die of the signal.
+rt=""
+i=34
+while [ "$i" -le 64 ]; do   # SIGRTMIN .. SIGRTMAX
+    rt="$rt RTMIN+$((i - 34)):$((128 + i)):$i"
+    i=$((i + 1))
+done
+for sig in INT:130:2 TERM:143:15 HUP:129:1 QUIT:131:3 USR1:138:10 USR2:140:12 PIPE:141:13 \
+    SEGV:139:11 ABRT:134:6 BUS:135:7 FPE:136:8 ILL:132:4 TRAP:133:5 SYS:159:31 \
+    XCPU:152:24 VTALRM:154:26 PROF:155:27 IO:157:29 PWR:158:30 STKFLT:144:16 $rt; do
     name=${sig%%:*}
-    status=${sig##*:}
+    status=${sig#*:}
+    num=${status#*:}
+    status=${status%%:*}
     start 80 24 -- clusters/counterexample.csv
     wait_for "step 0/8"
     keys l
@@ -142,7 +154,7 @@ for sig in INT:130 TERM:143 HUP:129 USR1:138 USR2:140 PIPE:141 SEGV:139 ABRT:134
     if [ "$name" = INT ]; then
         keys C-c
     else
-        kill -"$name" "$(hetcast_pid)"
+        kill -"$num" "$(hetcast_pid)"
     fi
     wait_for "EXIT=$status"
     ok $? "SIG$name: exits with $status"

@@ -10,10 +10,14 @@
  * SIGUSR2 and SIGPIPE, whose default would kill the view with the terminal
  * raw.  SIGALRM is the view's own timer (below): one sent from outside
  * does nothing.  A crash (SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTRAP,
- * SIGSYS) cannot go back to the loop: its handler writes the terminal's
- * own "leave" sequence (sgr0, cnorm, rmkx, rmcup, taken from terminfo at
- * start) and the terminal modes saved before curses (tcsetattr), both
- * async-signal-safe, then dies of the signal.  SIGXFSZ is ignored by the
+ * SIGSYS) cannot go back to the loop, and every other signal whose default
+ * ends the process (signal(7): SIGXCPU, SIGVTALRM, SIGPROF, SIGIO, SIGPWR,
+ * SIGSTKFLT, the real-time ones) is not one to linger on: the handler
+ * writes the terminal's own "leave" sequence (sgr0, cnorm, rmkx, rmcup,
+ * taken from terminfo at start) and the terminal modes saved before curses
+ * (tcsetattr), removes the temporary file of a save in progress
+ * (support/atomic.h), all async-signal-safe, then dies of the signal with
+ * its default action (the status is the signal's).  SIGXFSZ is ignored by the
  * front door (a write then fails with EFBIG and says so).  SIGWINCH also
  * writes to the pipe; the loop then asks the terminal for its size and
  * redraws.  An atexit handler restores the terminal on any other way out
@@ -60,6 +64,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "support/atomic.h"
 #include "support/diag.h"
 #include "session/lesson.h"
 #include "ui/view.h"
@@ -176,8 +181,10 @@ static bool have_cooked;
 static char leave_seq[256];
 static size_t leave_len;
 
+/* A crash, or a signal that ends the process: the terminal back, then its default. */
 static void on_crash(int sig)
 {
+    atomic_remove_pending();
     if (raw_on) {
         raw_on = 0;
         if (leave_len) {
@@ -247,9 +254,24 @@ static void install_signals(void)
     crash.sa_handler = on_crash;
     sigemptyset(&crash.sa_mask);
     crash.sa_flags = (int)(SA_RESETHAND | SA_NODEFER);
-    static const int crashes[] = {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS};
+    static const int crashes[] = {
+        SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS, SIGXCPU, SIGVTALRM, SIGPROF,
+#ifdef SIGIO
+        SIGIO,
+#endif
+#ifdef SIGPWR
+        SIGPWR,
+#endif
+#ifdef SIGSTKFLT
+        SIGSTKFLT,
+#endif
+    };
     for (size_t i = 0; i < sizeof crashes / sizeof crashes[0]; i++)
         sigaction(crashes[i], &crash, NULL);
+#ifdef SIGRTMIN
+    for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+        sigaction(sig, &crash, NULL);
+#endif
     /* Ours, not curses': a resize must wake poll() up (curses only notices
      * it inside a blocking read). */
     sigaction(SIGWINCH, &sa, NULL);

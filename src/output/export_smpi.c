@@ -340,22 +340,17 @@ int export_smpi(const struct run *r, const char *dir, char **command, char **cau
         {"index.txt", write_index},
     };
     int rc = 0;
-    for (size_t i = 0; rc == 0 && i < sizeof files / sizeof files[0]; i++) {
-        char *path = xasprintf("%s/%s", dir, files[i].name);
-        rc = export_to_file(path, files[i].w, &job, cause);
-        free(path);
-    }
+    /* export_into_dir: a link planted in dir is replaced, never written through. */
+    for (size_t i = 0; rc == 0 && i < sizeof files / sizeof files[0]; i++)
+        rc = export_into_dir(dir, files[i].name, files[i].w, &job, cause);
     for (int p = 0; rc == 0 && p < r->c->n; p++) {
-        char *path = xasprintf("%s/rank-%d.txt", dir, p);
+        char name[32];
+        snprintf(name, sizeof name, "rank-%d.txt", p);
         job.rank = p;
-        rc = export_to_file(path, write_rank, &job, cause);
-        free(path);
+        rc = export_into_dir(dir, name, write_rank, &job, cause);
     }
-    if (rc == 0) {   /* the README last: it promises the rest is there */
-        char *path = xasprintf("%s/README", dir);
-        rc = export_to_file(path, write_readme, &job, cause);
-        free(path);
-    }
+    if (rc == 0)   /* the README last: it promises the rest is there */
+        rc = export_into_dir(dir, "README", write_readme, &job, cause);
     if (rc < 0) {
         free(cmd);
         return -1;

@@ -6,10 +6,16 @@
  */
 #include "session/lesson.h"
 
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L   /* getline */
+#endif
+#include <fcntl.h>
 #include <lauxlib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "support/csvfield.h"
 #include "support/diag.h"
@@ -139,6 +145,50 @@ static char *inline_cluster(lua_State *L, int idx, int slide)
     return text;
 }
 
+/* The first line of the lesson file that holds name as a quoted string, or 0
+ * (a name built by the script).  Reads only a regular file, never waits. */
+static int line_of(const char *path, const char *name)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
+    struct stat st;
+    FILE *fp = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? fdopen(fd, "r") : NULL;
+    if (!fp) {
+        if (fd >= 0)
+            close(fd);
+        return 0;
+    }
+    char *dq = xasprintf("\"%s\"", name), *sq = xasprintf("'%s'", name);
+    char *line = NULL;
+    size_t cap = 0;
+    int no = 0, found = 0;
+    while (!found && getline(&line, &cap, fp) > 0) {
+        no++;
+        if (strstr(line, dq) || strstr(line, sq))
+            found = no;
+    }
+    free(line);
+    free(dq);
+    free(sq);
+    fclose(fp);
+    return found;
+}
+
+/* The slide's file field key (resolved to file) refused at its line unless it is
+ * one of the lesson's files (session_confined). */
+static void confine_field(lua_State *L, const struct lesson *les, int t, int slide, const char *key,
+                          const char *file)
+{
+    const char *why = file ? session_confined(les->dir, file) : NULL;
+    if (!why)
+        return;
+    lua_getfield(L, t, key);
+    const char *name = lua_tostring(L, -1);
+    int line = line_of(les->path, name);
+    if (line > 0)
+        luaL_error(L, "%s:%d: slide %d: %s \"%s\" %s", les->path, line, slide, key, name, why);
+    luaL_error(L, "slide %d: %s \"%s\" %s", slide, key, name, why);
+}
+
 static void read_slide(lua_State *L, struct lesson *les, int k)
 {
     struct slide *s = &les->slides[k];
@@ -209,6 +259,8 @@ static void read_slide(lua_State *L, struct lesson *les, int k)
     if (s->trace && (s->nsched > 1 || s->pattern))
         luaL_error(L, "slide %d: a trace is the measured run of one broadcast: one scheduler "
                       "(schedulers = \"fnf\"), no pattern", no);
+    confine_field(L, les, t, no, "cluster", s->cluster_text ? NULL : s->cluster);
+    confine_field(L, les, t, no, "trace", s->trace);
 }
 
 static int load_fn(lua_State *L)
@@ -242,6 +294,8 @@ int lesson_load(const char *path, struct lesson *out, char **cause)
 {
     memset(out, 0, sizeof *out);
     out->path = xstrdup(path);
+    const char *slash = strrchr(path, '/');
+    out->dir = slash ? xasprintf("%.*s", slash == path ? 1 : (int)(slash - path), path) : xstrdup(".");
     struct sandbox *sb = sandbox_new(path, NULL, 1, cause);
     if (!sb) {
         lesson_free(out);
@@ -282,6 +336,7 @@ void lesson_free(struct lesson *l)
     free(l->slides);
     free(l->title);
     free(l->path);
+    free(l->dir);
     memset(l, 0, sizeof *l);
 }
 
@@ -298,6 +353,7 @@ void lesson_session(const struct lesson *l, int k, struct session_opts *o)
     o->model = s->model;
     o->pattern = s->pattern;
     o->trace = s->trace;
+    o->confine = l->dir;
     if (s->slices > 0)
         o->sopt.slices = s->slices;
 }

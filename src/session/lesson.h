@@ -7,6 +7,13 @@
  * its answer.  hetcast lesson FILE presents it (ui/screen_lesson.c), and
  * --print writes the handout with the numbers hetcast computed
  * (app/cmd_lesson.c).  Loading never prints; errors name the file and line.
+ *
+ * A lesson is shared between courses, so it reads only its own files: a
+ * slide's cluster and trace must lie in the lesson's folder (or below it)
+ * or among the bundled clusters (session_confined), and be regular files.
+ * lesson_load refuses any other at FILE:LINE (the line that names it),
+ * never quoting the file; opening a slide checks again (the folder may have
+ * changed since).
  */
 #ifndef HETCAST_LESSON_H
 #define HETCAST_LESSON_H
@@ -38,6 +45,7 @@ struct slide {
 
 struct lesson {
     char *path;
+    char *dir;      /* the lesson's folder: its files lie there or among the bundled clusters */
     char *title;
     int n;
     struct slide *slides;
@@ -47,7 +55,8 @@ struct lesson {
 int lesson_load(const char *path, struct lesson *out, char **cause);
 void lesson_free(struct lesson *l);
 
-/* The session options of slide k (pointers into the lesson: keep it alive). */
+/* The session options of slide k (pointers into the lesson: keep it alive), confined
+ * to the lesson's files (session_opts.confine). */
 void lesson_session(const struct lesson *l, int k, struct session_opts *o);
 
 #endif

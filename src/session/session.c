@@ -3,12 +3,16 @@
  * (session/session.h).  Never prints: warnings go to the caller's struct diag,
  * refusals to *cause.
  */
+#ifndef _XOPEN_SOURCE
+#define _XOPEN_SOURCE 700   /* realpath */
+#endif
 #include "session/session.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "config.h"
 #include "sched/exchange.h"
@@ -35,8 +39,73 @@ static bool ends_with(const char *s, const char *suffix)
     return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
+static char *clusters_dir;   /* realpath of session_set_clusters_dir's, or NULL */
+
+void session_set_clusters_dir(const char *dir)
+{
+    free(clusters_dir);
+    clusters_dir = dir ? realpath(dir, NULL) : NULL;
+}
+
+/* Is real (a resolved path) dir itself or below it? */
+static bool within(const char *real, const char *dir)
+{
+    size_t n = strlen(dir);
+    if (strncmp(real, dir, n) != 0)
+        return false;
+    return real[n] == '\0' || real[n] == '/' || (n > 0 && dir[n - 1] == '/');   /* dir "/" */
+}
+
+const char *session_confined(const char *dir, const char *file)
+{
+    char *real = realpath(file, NULL);
+    bool missing = !real && errno == ENOENT;
+    if (missing) {   /* judged by its folder */
+        const char *slash = strrchr(file, '/');
+        char *folder = slash ? xasprintf("%.*s", slash == file ? 1 : (int)(slash - file), file)
+                             : xstrdup(".");
+        real = realpath(folder, NULL);
+        free(folder);
+        if (!real)
+            return "is in a folder that does not exist: refused";
+    } else if (!real) {
+        return "cannot be reached (a link that goes nowhere, or a folder that cannot be read): "
+               "refused";
+    }
+    char *home = realpath(dir, NULL);
+    bool ok = (home && within(real, home)) || (clusters_dir && within(real, clusters_dir));
+    free(home);
+    struct stat st;
+    bool got = !missing && ok && stat(real, &st) == 0;
+    free(real);
+    if (!ok)
+        return "is outside the lesson's folder and hetcast's clusters: refused (a lesson reads "
+               "only the files beside it and the bundled clusters)";
+    if (missing || !got || S_ISREG(st.st_mode))
+        return NULL;
+    return S_ISDIR(st.st_mode)                           ? "is a directory, not a regular file: refused"
+           : S_ISFIFO(st.st_mode)                        ? "is a FIFO, not a regular file: refused"
+           : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "is a device, not a regular file: refused"
+           : S_ISSOCK(st.st_mode)                        ? "is a socket, not a regular file: refused"
+                                                         : "is not a regular file: refused";
+}
+
+/* With o->confine: o->file and o->trace checked (session_confined).  0, or -1 with *cause. */
+static int check_confined(const struct session_opts *o, char **cause)
+{
+    const char *files[2] = {o->text ? NULL : o->file, o->trace};
+    for (int i = 0; i < 2; i++) {
+        const char *why = files[i] ? session_confined(o->confine, files[i]) : NULL;
+        if (why)
+            return set_cause(cause, "%s %s", files[i], why);
+    }
+    return 0;
+}
+
 struct cluster *session_load(const struct session_opts *o, struct diag *warn, char **cause)
 {
+    if (o->confine && check_confined(o, cause) < 0)
+        return NULL;
     struct diag d;
     diag_init(&d);
     struct cluster *c = NULL;

@@ -45,6 +45,8 @@ struct session_opts {
                                                 platform (.xml) */
     const char *trace;                       /* --trace FILE: a measured run to show beside
                                                 the prediction (session/trace.h) */
+    const char *confine;                     /* a lesson's folder: file and trace must be
+                                                its files (session_confined); NULL: any */
 };
 
 /* Defaults: no file, no scheduler named, sched_opts_default. */
@@ -54,11 +56,29 @@ void session_opts_init(struct session_opts *o);
 bool session_is_exchange(const struct session_opts *o);
 
 /*
+ * The bundled clusters' folder (DATADIR/clusters): a lesson's files may lie
+ * there besides its own folder.  Set by the front door (app_find_data);
+ * NULL: none.
+ */
+void session_set_clusters_dir(const char *dir);
+
+/*
+ * Why file may not be one of the files of a lesson in folder dir, or NULL
+ * when it may: once links and ".." are resolved (realpath) it must lie in
+ * dir (or below) or in the bundled clusters' folder, and be a regular file
+ * (a FIFO would block the reader for ever).  A file that does not exist is
+ * judged by its folder (reading it then says it is missing).  Never opens
+ * the file; the answer is a sentence ending in "refused".
+ */
+const char *session_confined(const char *dir, const char *file);
+
+/*
  * Load o->file (a .lua name goes through the scripting layer, a .xml name is
  * a SimGrid platform (model/cluster_simgrid.h; refused when hetcast was built without
  * SimGrid), "-" reads CSV from standard input, anything else is CSV; o->text,
  * when set, is read as CSV instead of any file) and
- * apply o->source.  Warnings
+ * apply o->source.  With o->confine, o->file and o->trace are refused
+ * first unless session_confined allows them.  Warnings
  * are added to *warn (may be NULL: dropped).  Returns the cluster, or NULL
  * with *cause holding every problem, one a line.
  */

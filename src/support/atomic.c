@@ -13,6 +13,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -22,11 +26,57 @@
 
 enum { TMP_BASE_MAX = 200 };   /* bytes of the target's name kept in the temporary name */
 
-/* Permissions for the new file: those of the file it replaces, else 0666 & ~umask. */
+/*
+ * The temporary files of the saves in progress, for atomic_remove_pending
+ * (a signal handler): a slot is filled (name and pid, then used = 1) after
+ * mkstemp and emptied (used = 0) once the name is gone (renamed or
+ * unlinked).  The handler only reads.  A save beyond the last slot, or
+ * whose name does not fit, is left out (it is still removed on every
+ * other way out).
+ */
+enum { PENDING_MAX = 8 };
+static struct {
+    volatile sig_atomic_t used;
+    pid_t pid;   /* a child made by fork() leaves its parent's files alone */
+    char tmp[PATH_MAX];
+} pending[PENDING_MAX];
+
+/* 1 + the slot that now holds tmp, or 0 when none is free. */
+static int pending_add(const char *tmp)
+{
+    size_t len = strlen(tmp);
+    if (len >= sizeof pending[0].tmp)
+        return 0;
+    for (int i = 0; i < PENDING_MAX; i++)
+        if (!pending[i].used) {
+            memcpy(pending[i].tmp, tmp, len + 1);
+            pending[i].pid = getpid();
+            atomic_signal_fence(memory_order_seq_cst);   /* the name before the flag */
+            pending[i].used = 1;
+            return i + 1;
+        }
+    return 0;
+}
+
+static void pending_drop(int slot)
+{
+    if (slot > 0)
+        pending[slot - 1].used = 0;
+}
+
+void atomic_remove_pending(void)
+{
+    pid_t me = getpid();
+    for (int i = 0; i < PENDING_MAX; i++)
+        if (pending[i].used && pending[i].pid == me)
+            unlink(pending[i].tmp);
+}
+
+/* Permissions for the new file: those of the regular file it replaces, else 0666 & ~umask. */
 static mode_t new_mode(const char *path)
 {
     struct stat st;
-    if (stat(path, &st) == 0)
+    if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
         return st.st_mode & 07777;
     mode_t mask = umask(022);    /* umask can only be read by setting it */
     umask(mask);
@@ -35,11 +85,12 @@ static mode_t new_mode(const char *path)
 
 /*
  * What the target is, before anything is written: a symlink is followed (to
- * the file it names, which is then replaced; the link stays a link), a
+ * the file it names, which is then replaced; the link stays a link), or
+ * with follow false taken as it is (the rename replaces the link itself), a
  * target that exists and is not a regular file is refused.  Sets *real to
  * the path to replace (malloc'd).  0, or -1 with af->refused set (or errno).
  */
-static int check_target(struct atomic_file *af, const char *path, char **real)
+static int check_target(struct atomic_file *af, const char *path, bool follow, char **real)
 {
     struct stat st;
     *real = NULL;
@@ -49,6 +100,10 @@ static int check_target(struct atomic_file *af, const char *path, char **real)
             return 0;
         }
         return -1;
+    }
+    if (S_ISLNK(st.st_mode) && !follow) {
+        *real = xstrdup(path);
+        return 0;
     }
     if (S_ISLNK(st.st_mode)) {
         char *r = realpath(path, NULL);
@@ -96,15 +151,18 @@ static char *dir_of(const char *path)
     return d;
 }
 
+/* Called once the temporary name is gone (renamed or unlinked). */
 static void finish(struct atomic_file *af)
 {
+    pending_drop(af->pending);
+    af->pending = 0;
     free(af->path);
     free(af->tmp);
     af->path = af->tmp = NULL;
     af->fp = NULL;
 }
 
-int atomic_open(struct atomic_file *af, const char *target)
+static int open_target(struct atomic_file *af, const char *target, bool follow)
 {
     memset(af, 0, sizeof *af);
     const char *slash = strrchr(target, '/'), *base = slash ? slash + 1 : target;
@@ -113,7 +171,7 @@ int atomic_open(struct atomic_file *af, const char *target)
         return -1;
     }
     char *path;
-    if (check_target(af, target, &path) != 0) {
+    if (check_target(af, target, follow, &path) != 0) {
         if (af->refused)
             errno = EINVAL;
         return -1;
@@ -126,7 +184,15 @@ int atomic_open(struct atomic_file *af, const char *target)
     char *dir = dir_of(path);
     char *tmp = xasprintf("%s/.%.*s.XXXXXX", strcmp(dir, "/") == 0 ? "" : dir, keep, base);
     free(dir);
+    /* No signal between the file's making and its slot: blocked meanwhile. */
+    sigset_t all, old;
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, &old);
     int fd = mkstemp(tmp);
+    int slot = fd >= 0 ? pending_add(tmp) : 0;   /* a signal that ends us now removes it */
+    int made = errno;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    errno = made;
     if (fd < 0) {
         int err = errno;
         free(tmp);
@@ -139,6 +205,7 @@ int atomic_open(struct atomic_file *af, const char *target)
         int err = errno;
         close(fd);
         unlink(tmp);
+        pending_drop(slot);
         free(tmp);
         free(path);
         errno = err;
@@ -147,7 +214,18 @@ int atomic_open(struct atomic_file *af, const char *target)
     af->fp = fp;
     af->tmp = tmp;
     af->path = path;
+    af->pending = slot;
     return 0;
+}
+
+int atomic_open(struct atomic_file *af, const char *target)
+{
+    return open_target(af, target, true);
+}
+
+int atomic_open_nofollow(struct atomic_file *af, const char *target)
+{
+    return open_target(af, target, false);
 }
 
 int atomic_commit(struct atomic_file *af)

@@ -12,7 +12,14 @@
  * The target: a symbolic link is followed and the file it names is
  * replaced (the link stays a link); a dangling link, and a target that
  * exists and is not a regular file (directory, device, FIFO, socket), are
- * refused before anything is written.
+ * refused before anything is written.  atomic_open_nofollow never follows
+ * a link: the link itself is replaced by the new file (rename(2) does not
+ * follow it), the file it names stays as it was (files written inside a
+ * directory where someone else may have planted links).
+ *
+ * A signal that ends the process mid-save: the front door's handler calls
+ * atomic_remove_pending (async-signal-safe), which removes the temporary
+ * files of the saves in progress; the target is the old file, whole.
  */
 #ifndef HETCAST_ATOMIC_H
 #define HETCAST_ATOMIC_H
@@ -24,12 +31,16 @@ struct atomic_file {
     char *path;     /* the target */
     char *tmp;      /* the temporary file's name: DIR/.BASE.XXXXXX */
     const char *refused;   /* why atomic_open refused the target, or NULL */
+    int pending;    /* 1 + its slot among the saves atomic_remove_pending sees, 0: none */
 };
 
 /* Opens a temporary file beside path (beside the file a symlink names).
  * 0, or -1 with errno (nothing is left behind; EISDIR when path ends in
  * '/'), or with af->refused saying what the target is. */
 int atomic_open(struct atomic_file *af, const char *path);
+
+/* atomic_open, but a symbolic link at path is replaced, never followed. */
+int atomic_open_nofollow(struct atomic_file *af, const char *path);
 
 /* Why atomic_open or atomic_commit failed: af->refused, else strerror(err). */
 const char *atomic_why(const struct atomic_file *af, int err);
@@ -42,5 +53,11 @@ int atomic_commit(struct atomic_file *af);
 /* Closes and removes the temporary file; the target is untouched.  Keeps
  * errno.  Safe on a finished af. */
 void atomic_abort(struct atomic_file *af);
+
+/* Removes the temporary file of every save this process has in progress
+ * (up to 8 at once): for a handler of a signal that ends the process.
+ * Async-signal-safe (getpid, unlink); the saves stay registered, so call
+ * it only on the way out. */
+void atomic_remove_pending(void);
 
 #endif
