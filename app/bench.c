@@ -19,7 +19,7 @@
  * run that failed).
  */
 #include "app/bench.h"
-#include "app/cli.h"
+#include "app/cli_common.h"
 #include "app/opts.h"
 
 #include <errno.h>

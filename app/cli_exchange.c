@@ -8,39 +8,39 @@
  * 2 bad usage or bad input.  Broadcast schedulers are refused with --pattern
  * and exchange schedulers without it (session_sched), each with the valid list.
  */
-#include "app/cli.h"
+#include "app/cli_common.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sched/exchange.h"
+#include "app/cli_format.h"
 #include "app/opts.h"
+#include "sched/exchange.h"
 #include "output/report_exchange.h"
 
-static int check_output(const struct cli_opts *o, int *fmt, char **cause)
+/* --format for an exchange: the format, or NULL with *cause. */
+static const struct cli_format *check_output(const struct cli_opts *o, char **cause)
 {
-    const char *s = o->format ? o->format : "text";
-    if (strcmp(s, "text") == 0)
-        *fmt = 0;
-    else if (strcmp(s, "csv") == 0)
-        *fmt = 1;
-    else if (strcmp(s, "json") == 0)
-        *fmt = 2;
-    else if (strcmp(s, "svg") == 0)
-        return set_cause(cause, "--format svg draws broadcasts only; a personalized exchange "
-                         "prints text, csv or json");
-    else
-        return set_cause(cause, "unknown format \"%s\"; valid formats: text, csv, json", s);
-    return 0;
+    const struct cli_format *f = cli_format_find(o->format);
+    char *valid = cli_format_list(FORMAT_EXCHANGE, ", ", false);
+    char *prints = cli_format_list(FORMAT_EXCHANGE, " or ", false);
+    if (!f)
+        set_cause(cause, "unknown format \"%s\"; valid formats: %s", o->format, valid);
+    else if (!(f->flags & FORMAT_EXCHANGE))
+        set_cause(cause, "--format %s draws broadcasts only; a personalized exchange prints %s",
+                  f->name, prints);
+    free(valid);
+    free(prints);
+    return f && (f->flags & FORMAT_EXCHANGE) ? f : NULL;
 }
 
 int cli_exchange(const struct cli_opts *o, bool compare)
 {
     char *cause = NULL;
-    int fmt = 0;
-    if (check_output(o, &fmt, &cause) < 0 || session_exchange_check(&o->s, &cause) < 0)
+    const struct cli_format *f = check_output(o, &cause);
+    if (!f || session_exchange_check(&o->s, &cause) < 0)
         return cli_fail(cause, 2);
     const char *names[XSCHED_COUNT > SESSION_MAX_SCHEDS ? XSCHED_COUNT : SESSION_MAX_SCHEDS];
     int k = o->s.nsched;
@@ -83,20 +83,9 @@ int cli_exchange(const struct cli_opts *o, bool compare)
     int status = 0;
     if (done < k) {
         status = cli_fail(cause, 2);
-    } else if (!compare) {
-        if (fmt == 0)
-            report_exchange_text(stdout, &xs[0], o->summary);
-        else if (fmt == 1)
-            report_exchange_csv(stdout, &xs[0], o->summary, true);
-        else
-            report_exchange_json(stdout, &xs[0], o->summary);
     } else {
-        if (fmt == 0)
-            report_exchange_compare_text(stdout, xs, k, o->summary);
-        else if (fmt == 1)
-            report_exchange_compare_csv(stdout, xs, k, o->summary);
-        else
-            report_exchange_compare_json(stdout, xs, k, o->summary);
+        struct format_out out = {compare, o->summary, NULL, NULL};
+        f->exchange(&out, xs, compare ? k : 1);
     }
     for (int i = 0; i < done; i++)
         exchange_free(&xs[i]);

@@ -13,15 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/cli.h"
+#include "app/cli_common.h"
 #include "sched/exchange.h"
 #include "session/lesson.h"
 #include "app/opts.h"
 #include "output/report.h"
 #include "session/run.h"
 #include "session/trace.h"
-
-cli_lesson_fn cli_lesson_view;
 
 /* s with every control character but a newline shown as '?'. */
 static void put_clean(FILE *fp, const char *s)
@@ -233,7 +231,7 @@ static const struct opt lesson_table[] = {
     {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0, NULL},
 };
 
-int cmd_lesson(int argc, char **argv)
+int cmd_lesson(int argc, char **argv, const struct cli_views *v)
 {
     bool print = false;
     const char *files[64];
@@ -258,10 +256,10 @@ int cmd_lesson(int argc, char **argv)
         char *cause = NULL;
         if (lesson_load(files[i], &l, &cause) < 0)
             return cli_fail(cause, 2);
-        if (print || !cli_lesson_view)
+        if (print || !v->lesson)
             status = print_handout(&l);
         else
-            status = cli_lesson_view(&l);
+            status = v->lesson(&l);
         lesson_free(&l);
     }
     return status;

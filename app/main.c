@@ -1,7 +1,7 @@
 /*
  * main.c - hetcast's entry point: the command line (cli.c) with the
- * interactive view (ui/term.c) and the view's frame for `hetcast bench`
- * (ui/bench_view.c) handed in.
+ * interactive view and the lesson's view (ui/term.c) and the view's frame
+ * for `hetcast bench` (app/bench_view.c) handed in.
  *
  * Every signal sent from outside whose default action ends the process
  * (signal(7): HUP, INT, QUIT, TERM, USR1, USR2, ALRM, PIPE, XCPU, VTALRM,
@@ -69,6 +69,6 @@ static void catch_endings(void)
 int main(int argc, char **argv)
 {
     catch_endings();
-    cli_lesson_view = term_lesson;
-    return cli_main(argc, argv, term_view, &ui_bench_view);
+    const struct cli_views views = {term_view, term_lesson, &ui_bench_view};
+    return cli_main(argc, argv, &views);
 }

@@ -1,11 +1,17 @@
 # bash completion for hetcast (installed as share/bash-completion/completions/hetcast).
-# Commands, options, and the scheduler and model names as the program itself
-# lists them (hetcast --help), so the completion never drifts from it; FILE
+# Commands, options, and the scheduler, model and format names as the program
+# itself lists them (hetcast --help), so the completion never drifts from it; FILE
 # operands complete to folders and .csv, .lua and .xml files.
 
 _hetcast_list()   # _hetcast_list PROGRAM KEY: the names after "KEY:" in the help
 {
     "$1" --help 2>/dev/null | sed -n "s/^$2: *//p" | tr -d ',' | tr ' ' '\n' | grep -v '^$'
+}
+
+_hetcast_formats()   # _hetcast_formats PROGRAM: the names in the help's --format line
+{                    # ("text (default), csv, ... dot or smpi (interop.md)")
+    "$1" --help 2>/dev/null | sed -n 's/^ *--format F *//p' | sed 's/([^)]*)//g; s/ or /, /g' |
+        tr -d ',' | tr ' ' '\n' | grep -v '^$'
 }
 
 _hetcast_files()   # folders and cluster or script files that start with $1
@@ -35,7 +41,7 @@ _hetcast()
         -m|--model)
             COMPREPLY=($(compgen -W "$(_hetcast_list "$prog" models)" -- "$cur")); return ;;
         --format)
-            COMPREPLY=($(compgen -W "text csv json svg paje dot smpi" -- "$cur")); return ;;
+            COMPREPLY=($(compgen -W "$(_hetcast_formats "$prog")" -- "$cur")); return ;;
         --output)
             compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")); return ;;
         --pattern)
@@ -50,7 +56,7 @@ _hetcast()
     if [ "$COMP_CWORD" -eq 1 ]; then
         case $cur in
             -*) COMPREPLY=($(compgen -W "--help --version" -- "$cur")) ;;
-            *) COMPREPLY=($(compgen -W "run compare experiment bench" -- "$cur"))
+            *) COMPREPLY=($(compgen -W "run compare experiment bench lesson" -- "$cur"))
                _hetcast_files "$cur" ;;
         esac
         return

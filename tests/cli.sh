@@ -78,6 +78,25 @@ run "$H" run clusters/counterexample.csv --frobnicate
 check "unknown option: status 2 and the list" sh -c "[ $rc -eq 2 ] && grep -q 'valid options: -s, -m' $T/err"
 run "$H" run clusters/counterexample.csv --format xml
 check "unknown format: status 2" sh -c "[ $rc -eq 2 ] && grep -q 'valid formats' $T/err"
+# One table of formats: the refusal, the help line, the other refusals and the
+# bash completion list the same formats, in the same order.
+check "unknown format: the refusal lists every format" has '^hetcast run: unknown format "xml"; valid formats: text, csv, json, svg, paje, dot, smpi$' "$T/err"
+formats=$(sed -n 's/.*valid formats: //p' "$T/err" | tr -d ',')
+run "$H" --help
+check "--help: the formats' line lists the same formats with their notes" \
+    has '^      --format F         text (default), csv, json, svg (Gantt and tree), paje, dot or smpi (interop.md)$' "$T/out"
+run "$H" compare clusters/counterexample.csv --trace tests/data/counterexample-measured.csv --format dot
+check "--trace with dot: the formats that take --trace" sh -c "[ $rc -eq 2 ] && grep -q 'trace prints text, csv, json or svg (not --format dot)$' $T/err"
+run "$H" run clusters/counterexample.csv --pattern all-to-all --format svg
+check "--pattern with svg: the formats of an exchange" sh -c "[ $rc -eq 2 ] && grep -q 'a personalized exchange prints text, csv or json$' $T/err"
+run "$H" run clusters/counterexample.csv --pattern all-to-all --format nope
+check "--pattern with an unknown format: the formats of an exchange" sh -c "[ $rc -eq 2 ] && grep -q 'valid formats: text, csv, json$' $T/err"
+if command -v bash >/dev/null 2>&1; then
+    offered=$(bash -c '. data/hetcast.bash; COMP_WORDS=("$1" run x.csv --format ""); COMP_CWORD=4; _hetcast; echo "${COMPREPLY[*]}"' sh "$H")
+    check "bash completion of --format: the formats the refusal lists ($offered)" test "$offered" = "$formats"
+else
+    n=$((n + 1)); echo "ok $n - bash completion of --format # SKIP bash is not installed"
+fi
 run "$H" run clusters/counterexample.csv --source p9
 check "unknown source: status 2, names it" sh -c "[ $rc -eq 2 ] && grep -q '\"p9\" is not a node' $T/err"
 run "$H" run clusters/counterexample.csv --source p2 --summary

@@ -1,6 +1,6 @@
 /*
  * ui/term.h - the terminal front of the view: the function main() hands to the
- * command line (app/cli.h: cli_view_fn).  Everything curses lives behind it.
+ * command line (app/cli_common.h: cli_view_fn).  Everything curses lives behind it.
  */
 #ifndef HETCAST_TERM_H
 #define HETCAST_TERM_H

@@ -1049,8 +1049,11 @@ int view_open_hooked(struct view *v, const struct session_opts *o, const struct 
         }
         struct diag d;
         diag_init(&d);
-        if (trace_load(&v->trace, o->trace, v->c, &d) < 0) {
-            *cause = diag_join(&d);
+        const struct sched_ops *ops;
+        int grp;
+        if (session_trace(o, v->c, v->model, 1, &v->trace, &ops, &grp, &d, cause) < 0) {
+            if (!*cause)
+                *cause = diag_join(&d);
             diag_free(&d);
             free(warnings);
             cluster_free(v->c);
@@ -1059,8 +1062,8 @@ int view_open_hooked(struct view *v, const struct session_opts *o, const struct 
         }
         diag_free(&d);
         v->traced = true;
-        if (o->nsched == 0 && sched_find(v->trace.groups[0]))   /* the trace's own scheduler */
-            first = v->trace.groups[0];
+        if (o->nsched == 0)   /* the trace's own scheduler */
+            first = ops->name;
     }
     char *note = NULL;   /* the first scheduler was cancelled: what is shown instead */
     if (open_first(v, first, cause, &note) < 0) {

@@ -11,11 +11,6 @@
 
 #include "session/run.h"
 
-/* The order matters: up to REPORT_JSON a lean run (--summary) is enough;
- * PAJE, DOT and SMPI are output/export_interop.h's. */
-enum report_format { REPORT_TEXT, REPORT_CSV, REPORT_JSON, REPORT_SVG, REPORT_PAJE, REPORT_DOT,
-                     REPORT_SMPI };
-
 /* numfmt_shortest (support/numfmt.h: the shortest text that reads back as the same
  * double, "6", "2.5", "0.1", in the C locale) into one of 8 rotating static buffers (shared with
  * report_txt), so one printf can show several numbers (not reentrant: the

@@ -18,6 +18,7 @@
 #include "sched/exchange.h"
 #include "model/cluster_lua.h"
 #include "sched/lua_sched.h"
+#include "session/trace.h"
 #if HETCAST_HAVE_SIMGRID
 #include "model/cluster_simgrid.h"
 #endif
@@ -218,6 +219,40 @@ const struct sched_ops *session_sched(const char *name, char **cause)
         free(names);
     }
     return ops;
+}
+
+int session_trace(const struct session_opts *o, const struct cluster *c, enum model m, int max,
+                  struct trace *t, const struct sched_ops **ops, int *grp, struct diag *d,
+                  char **cause)
+{
+    if (trace_load(t, o->trace, c, d) < 0)
+        return -1;
+    int k = 0;
+    for (int i = 0; i < o->nsched && k < max; i++) {
+        if (!(ops[k] = session_sched(o->sched[i], cause)) ||
+            (grp[k] = trace_select(t, ops[k]->name, cause)) < 0) {
+            trace_free(t);
+            return -1;
+        }
+        k++;
+    }
+    for (int g = 0; o->nsched == 0 && g < t->ngroups && k < max; g++) {
+        const char *name = t->groups[g];
+        if (!sched_find(name) && t->ngroups == 1) {   /* one run named otherwise: the default */
+            ops[k] = sched_default(c, m);
+        } else if (!sched_find(name)) {
+            char *valid = sched_names(), b[128];
+            diag_error(d, t->file, t->group_line[g], "scheduler", "\"%s\" is not one of hetcast's "
+                       "(%s); give -s NAME to compare the rows of one", SHOWN(name, b), valid);
+            free(valid);
+            trace_free(t);
+            return -1;
+        } else {
+            ops[k] = sched_find(name);
+        }
+        grp[k++] = g;
+    }
+    return k;
 }
 
 int session_run(struct run *r, const struct session_opts *o, const struct cluster *c,

@@ -24,6 +24,7 @@
 #define SESSION_STDIN "-"       /* the file name that means standard input */
 
 struct exchange;
+struct trace;
 
 /* What a user asked to load and run, whatever the front door. */
 struct session_opts {
@@ -44,7 +45,7 @@ struct session_opts {
     double size;                             /* --size BYTES: the message of a SimGrid
                                                 platform (.xml) */
     const char *trace;                       /* --trace FILE: a measured run to show beside
-                                                the prediction (session/trace.h) */
+                                                the prediction (session_trace) */
     const char *confine;                     /* a lesson's folder: file and trace must be
                                                 its files (session_confined); NULL: any */
 };
@@ -99,6 +100,21 @@ const struct sched_ops *session_sched(const char *name, char **cause);
 int session_run(struct run *r, const struct session_opts *o, const struct cluster *c,
                 enum model m, const struct sched_ops *ops, bool lean, enum run_optimum want,
                 char **cause);
+
+/*
+ * The measured run o asks for (o->trace, session/trace.h) read against c, and
+ * paired with the predictions to show beside it: each scheduler o names (-s;
+ * at most max), with the trace's rows of it (trace_select); without -s, the
+ * scheduler each group of rows names, in the file's order, up to max of them
+ * (a trace whose one group names no scheduler of hetcast's goes with the
+ * default one for c under m, sched_default).  ops[i] is predicted and measured
+ * by group grp[i].  Returns how many, or -1 and t holds nothing: the file's
+ * problems in d (one a line, naming the file and line: a group named by no
+ * scheduler among several is one), or a refusal of a -s in *cause.
+ */
+int session_trace(const struct session_opts *o, const struct cluster *c, enum model m, int max,
+                  struct trace *t, const struct sched_ops **ops, int *grp, struct diag *d,
+                  char **cause);
 
 /*
  * The exchange o asks for that needs no cluster: --pattern, --receivers and

@@ -1,0 +1,219 @@
+/*
+ * cli_format.c - the table of output formats (cli_format.h) and the writers
+ * of the command line: the reports and exports of output/, the SVG with a
+ * warning when it is larger than a slide holds, and the SimGrid replay
+ * directory with what was written and how to replay it.  A writer prints
+ * nothing on stderr but the SVG's warning: a refusal goes back in *cause.
+ */
+#include "app/cli_format.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output/export.h"
+#include "output/export_interop.h"
+#include "output/report.h"
+#include "output/report_exchange.h"
+#include "output/report_trace.h"
+#include "support/diag.h"
+
+#define SVG_WARN_BYTES (4u << 20)   /* a slide's picture is well under this */
+
+/* ---- text, CSV, JSON ---- */
+
+static int text_runs(const struct format_out *out, const struct run *runs, int k, char **cause)
+{
+    (void)cause;
+    if (out->compare)
+        report_compare_text(stdout, runs, k, out->summary);
+    else
+        report_run_text(stdout, &runs[0], out->summary);
+    return 0;
+}
+
+static int csv_runs(const struct format_out *out, const struct run *runs, int k, char **cause)
+{
+    (void)cause;
+    if (out->compare)
+        report_compare_csv(stdout, runs, k, out->summary);
+    else
+        report_run_csv(stdout, &runs[0], out->summary, true);
+    return 0;
+}
+
+static int json_runs(const struct format_out *out, const struct run *runs, int k, char **cause)
+{
+    (void)cause;
+    if (out->compare)
+        report_compare_json(stdout, runs, k, out->summary);
+    else
+        report_run_json(stdout, &runs[0], out->summary);
+    return 0;
+}
+
+static void text_trace(const struct format_out *out, const struct trace *t, const struct run *runs,
+                       int k)
+{
+    report_trace_text(stdout, t, runs, k, out->summary);
+}
+
+static void csv_trace(const struct format_out *out, const struct trace *t, const struct run *runs,
+                      int k)
+{
+    report_trace_csv(stdout, t, runs, k, out->summary);
+}
+
+static void json_trace(const struct format_out *out, const struct trace *t, const struct run *runs,
+                       int k)
+{
+    report_trace_json(stdout, t, runs, k, out->summary);
+}
+
+static void text_exchange(const struct format_out *out, const struct exchange *xs, int k)
+{
+    if (out->compare)
+        report_exchange_compare_text(stdout, xs, k, out->summary);
+    else
+        report_exchange_text(stdout, &xs[0], out->summary);
+}
+
+static void csv_exchange(const struct format_out *out, const struct exchange *xs, int k)
+{
+    if (out->compare)
+        report_exchange_compare_csv(stdout, xs, k, out->summary);
+    else
+        report_exchange_csv(stdout, &xs[0], out->summary, true);
+}
+
+static void json_exchange(const struct format_out *out, const struct exchange *xs, int k)
+{
+    if (out->compare)
+        report_exchange_compare_json(stdout, xs, k, out->summary);
+    else
+        report_exchange_json(stdout, &xs[0], out->summary);
+}
+
+/* ---- pictures and interoperation ---- */
+
+/* The SVG of k runs on standard output, with a warning on stderr when it is larger than a few MB. */
+static void print_svg(const struct run *runs, int k, const struct svg_opts *so)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m) {
+        export_svg_opts(stdout, runs, k, so);
+        return;
+    }
+    export_svg_opts(m, runs, k, so);
+    fclose(m);
+    if (len > SVG_WARN_BYTES)
+        fprintf(stderr, "hetcast: warning: the SVG is %.1f MB, more than a slide holds\n", len / 1048576.0);
+    fwrite(buf, 1, len, stdout);
+    free(buf);
+}
+
+static int svg_runs(const struct format_out *out, const struct run *runs, int k, char **cause)
+{
+    (void)cause;
+    print_svg(runs, k, out->svg);
+    return 0;
+}
+
+/* Each prediction with its measured run as a second lane set: the whole picture. */
+static void svg_trace(const struct format_out *out, const struct trace *t, const struct run *runs,
+                      int k)
+{
+    (void)out;
+    (void)t;
+    print_svg(runs, 2 * k, NULL);
+}
+
+static int paje_runs(const struct format_out *out, const struct run *runs, int k, char **cause)
+{
+    (void)cause;
+    (void)out;
+    export_paje(stdout, runs, k);
+    return 0;
+}
+
+static int dot_runs(const struct format_out *out, const struct run *runs, int k, char **cause)
+{
+    (void)cause;
+    (void)out;
+    export_dot(stdout, runs, k);
+    return 0;
+}
+
+/* The replay directory of runs[0], then what was written and how to replay it. */
+static int smpi_runs(const struct format_out *out, const struct run *runs, int k, char **cause)
+{
+    (void)k;
+    const struct run *r = &runs[0];
+    char *command = NULL;
+    if (export_smpi_check(r, cause) < 0)
+        return 2;   /* a schedule SimGrid cannot replay: bad input */
+    if (export_smpi(r, out->dir, &command, cause) < 0)
+        return 1;
+    printf("makespan %s (%s, %s): replay it with SimGrid, ", report_num(r->eng.makespan),
+           r->sched.ops->name, model_name(r->model));
+    text_put(out->dir, stdout);   /* the user's path, escaped like every message */
+    fputs("/README:\n  ", stdout);
+    text_put(command, stdout);
+    fputc('\n', stdout);
+    free(command);
+    return 0;
+}
+
+/* ---- the table ---- */
+
+#define BROADCASTS (FORMAT_RUN | FORMAT_COMPARE)
+
+/* In --help's order; the first is the default. */
+static const struct cli_format formats[] = {
+    {"text", "default", BROADCASTS | FORMAT_TRACE | FORMAT_EXCHANGE | FORMAT_LEAN, text_runs, NULL,
+     text_trace, text_exchange},
+    {"csv", NULL, BROADCASTS | FORMAT_TRACE | FORMAT_EXCHANGE | FORMAT_LEAN, csv_runs,
+     report_csv_stream_book, csv_trace, csv_exchange},
+    {"json", NULL, BROADCASTS | FORMAT_TRACE | FORMAT_EXCHANGE | FORMAT_LEAN, json_runs, NULL,
+     json_trace, json_exchange},
+    {"svg", "Gantt and tree", BROADCASTS | FORMAT_TRACE, svg_runs, NULL, svg_trace, NULL},
+    {"paje", NULL, BROADCASTS, paje_runs, NULL, NULL, NULL},
+    {"dot", NULL, BROADCASTS, dot_runs, NULL, NULL, NULL},
+    {"smpi", "interop.md", FORMAT_RUN | FORMAT_DIR, smpi_runs, NULL, NULL, NULL},
+};
+#define NFORMATS ((int)(sizeof formats / sizeof formats[0]))
+
+const struct cli_format *cli_format_find(const char *name)
+{
+    if (!name)
+        return &formats[0];
+    for (int i = 0; i < NFORMATS; i++)
+        if (strcmp(formats[i].name, name) == 0)
+            return &formats[i];
+    return NULL;
+}
+
+char *cli_format_list(unsigned flags, const char *last, bool notes)
+{
+    int n = 0, at = 0;
+    for (int i = 0; i < NFORMATS; i++)
+        n += (formats[i].flags & flags) != 0;
+    char *s = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&s, &len);
+    if (!m)
+        diag_fatal("out of memory");
+    for (int i = 0; i < NFORMATS; i++) {
+        const struct cli_format *f = &formats[i];
+        if (!(f->flags & flags))
+            continue;
+        fprintf(m, "%s%s", at == 0 ? "" : at == n - 1 ? last : ", ", f->name);
+        if (notes && f->note)
+            fprintf(m, " (%s)", f->note);
+        at++;
+    }
+    fclose(m);
+    return s;
+}
