@@ -8,8 +8,8 @@
  * bytes and a node's four children share one 64-byte line (the array starts
  * three keys before a line).  An event loop's times tie often and come in no
  * predictable order: with a branch per compare and two cache lines per
- * level, a pop cost most of the exchange's time (section 7 of
- * docs/performance.md).
+ * level, a pop cost most of the exchange's time (docs/performance.md, "The
+ * exchange's event queue").
  */
 #include "support/heap.h"
 

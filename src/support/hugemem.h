@@ -5,8 +5,7 @@
  * The lean engine reads its per-node arrays in the order of events, which
  * is a random order of nodes: on millions of nodes most of those reads miss
  * the TLB as well as the caches.  With 2 MB pages the TLB covers gigabytes
- * instead of megabytes (a quarter of the time of a 10^6-node broadcast,
- * docs/performance.md).  The advice changes nothing else: the memory is
+ * instead of megabytes.  The advice changes nothing else: the memory is
  * allocated and freed as usual, and where huge pages are off or unknown the
  * call does nothing.
  */
