@@ -28,6 +28,7 @@
 #include "app/opts.h"
 #include "sched/pipeline.h"
 #include "output/report.h"
+#include "support/numfmt.h"
 #if HETCAST_HAVE_SIMGRID
 #include "model/cluster_simgrid.h"
 #endif
@@ -354,7 +355,7 @@ static int smpi_out(const struct run *r, const char *dir)
         return cli_fail(cause, 2);
     if (export_smpi(r, dir, &command, &cause) < 0)
         return cli_fail(cause, 1);
-    printf("makespan %s (%s, %s): replay it with SimGrid, ", report_num(r->eng.makespan),
+    printf("makespan %s (%s, %s): replay it with SimGrid, ", numfmt_num(r->eng.makespan),
            r->sched.ops->name, model_name(r->model));
     text_put(dir, stdout);   /* the user's path, escaped like every message */
     fputs("/README:\n  ", stdout);

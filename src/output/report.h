@@ -16,16 +16,6 @@
 enum report_format { REPORT_TEXT, REPORT_CSV, REPORT_JSON, REPORT_SVG, REPORT_PAJE, REPORT_DOT,
                      REPORT_SMPI };
 
-/* numfmt_shortest (support/numfmt.h: the shortest text that reads back as the same
- * double, "6", "2.5", "0.1", in the C locale) into one of 8 rotating static buffers (shared with
- * report_txt), so one printf can show several numbers (not reentrant: the
- * output code is single-threaded). */
-const char *report_num(double x);
-/* For people (text tables, the view): numfmt_text, at most 10 significant
- * digits, so a sum's rounding noise does not show (49.89, not
- * 49.890000000000015); CSV and JSON keep report_num's exact values. */
-const char *report_txt(double x);
-
 void report_run_text(FILE *fp, const struct run *r, bool summary);
 void report_run_csv(FILE *fp, const struct run *r, bool summary, bool header);
 /* report_run_csv's table written as a lean run books (engine_book_fn): the

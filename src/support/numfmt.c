@@ -101,3 +101,21 @@ double numfmt_round(double x, int digits)
         uselocale(old);
     return y;
 }
+
+/* The next of 8 rotating static buffers. */
+static char *rotating(void)
+{
+    static char bufs[8][NUMFMT_SIZE];
+    static int at;
+    return bufs[at++ & 7];
+}
+
+const char *numfmt_num(double x)
+{
+    return numfmt_shortest(rotating(), x);
+}
+
+const char *numfmt_txt(double x)
+{
+    return numfmt_text(rotating(), x);
+}
