@@ -172,7 +172,7 @@ static void test_hand_trees(void)
     ok(strcmp(parent_name(c, &t, "b"), "a") == 0, "affine, size 1: b hangs under a (2.25 < 10)");
     is_double(pipe_throughput(c, &t, MODEL_ONE_PORT), 1 / 2.25, EPS, "affine, size 1: 1/2.25");
     pipe_tree_free(&t);
-    is_int(cluster_set_message_size(c, 100), 5, "affine: five edges take the size");
+    is_int(timing_set_message_size(c, 100), 5, "affine: five edges take the size");
     build_tp(c, PIPE_GROW_TREE, MODEL_ONE_PORT, &t);
     ok(strcmp(parent_name(c, &t, "a"), "b") == 0 && strcmp(parent_name(c, &t, "b"), "s") == 0,
        "affine, size 100: s -> b -> a (27) instead of s -> a -> b (51)");
@@ -196,7 +196,7 @@ static void test_hand_trees(void)
     }
     cluster_free(c);
     c = graph("from,to,time\ns,a,2\n");
-    is_int(cluster_set_message_size(c, 100), 0, "a graph of plain times: no affine edge");
+    is_int(timing_set_message_size(c, 100), 0, "a graph of plain times: no affine edge");
     is_double(c->edges[0].time, 2, 0, "a plain time stays");
     cluster_free(c);
 

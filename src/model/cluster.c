@@ -15,7 +15,6 @@
 #include "support/fastpath.h"
 #include "support/hugemem.h"
 #include "model/nameidx.h"
-#include "model/timing.h"
 
 struct cluster *cluster_new(enum cluster_kind kind)
 {
@@ -243,19 +242,6 @@ int cluster_add_edge(struct cluster *c, int from, int to, double time, double se
     return c->nedges++;
 }
 
-int cluster_set_message_size(struct cluster *c, double size)
-{
-    int affine = 0;
-    for (int k = 0; c->kind == CLUSTER_GRAPH && k < c->nedges; k++) {
-        struct edge *e = &c->edges[k];
-        if (e->beta < 0)
-            continue;
-        e->time = timing_affine(e->alpha, e->beta, size);
-        affine++;
-    }
-    return affine;
-}
-
 int cluster_find(const struct cluster *c, const char *name)
 {
     if (!c->index && c->n > 8) {
@@ -286,11 +272,6 @@ const char *cluster_kind_name(enum cluster_kind k)
     case CLUSTER_GRAPH: return "platform graph";
     }
     return "?";
-}
-
-bool cluster_cost(const struct cluster *c, int q, int p, struct cost *out)
-{
-    return timing_cost(c, q, p, out);   /* where the costs come from: model/timing.h */
 }
 
 /* ---- nodes in the order of their times: fnf's receivers, the consistency check ---- */

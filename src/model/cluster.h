@@ -61,7 +61,7 @@ struct edge {
     int line;
     /* The affine cost model (Beaumont, Marchal & Robert §2.1): the edge's
      * time for a message of size L is alpha + L beta; beta < 0: not affine,
-     * `time` is as given.  cluster_set_message_size sets `time` from them. */
+     * `time` is as given.  timing_set_message_size sets `time` from them. */
     double alpha, beta;
 };
 
@@ -112,15 +112,6 @@ struct cluster {
     int line0, line_step, lines_ruled;
 };
 
-/* The cost of one transfer q -> p, before the port model is applied. */
-struct cost {
-    double s;   /* send overhead of q */
-    double l;   /* link time */
-    double r;   /* receive overhead of p */
-    double T;   /* whole transfer time for one-port / multi-port */
-    double send_mp; /* multi-port: time q's port is busy */
-};
-
 struct cluster *cluster_new(enum cluster_kind kind);
 void cluster_free(struct cluster *c);
 /* Returns the index of the new node.  Name is copied into the cluster's name
@@ -129,10 +120,6 @@ int cluster_add_node(struct cluster *c, const char *name, double send, double re
 /* Renames node i (a copy in the pool; the old name's bytes stay there until cluster_free). */
 void cluster_set_node_name(struct cluster *c, int i, const char *name);
 int cluster_add_edge(struct cluster *c, int from, int to, double time, double send);
-/* Platform graphs: every affine edge (beta >= 0) takes the time of a message
- * of `size` units, alpha + size beta (timing_affine).  Returns how many edges
- * are affine (0: the size changes nothing). */
-int cluster_set_message_size(struct cluster *c, double size);
 /* The first node named name, or -1.  The first call scans the nodes, O(n);
  * the second makes c->index (for a cluster of more than 8 nodes: a cache,
  * so c stays const to the caller), and from then on a lookup is O(1)
@@ -181,9 +168,6 @@ int cluster_set_group(struct cluster *c, int p, const char *label);
  * go to d. Returns 0, or -1 if an error was added.
  */
 int cluster_finish(struct cluster *c, struct diag *d);
-
-/* Cost of q -> p. Returns false when there is no such transfer (no edge). */
-bool cluster_cost(const struct cluster *c, int q, int p, struct cost *out);
 
 /*
  * Do the speeds satisfy s(p) <= s(q) iff r(p) <= r(q)? (SPEC §5)  Two times

@@ -68,7 +68,7 @@ static bool smpi_blocking(const struct run *r)
 static bool smpi_cost(const struct run *r, int q, int p, struct smpi_cost *out)
 {
     struct cost c;
-    if (!cluster_cost(r->c, q, p, &c))
+    if (!timing_cost(r->c, q, p, &c))
         return false;
     timing_split(r->model, r->c->kind, &c, &out->before, &out->latency, &out->after_q);
     out->edge = c.T;

@@ -166,7 +166,7 @@ void exchange_orspb(int n, const int *recv, int nrecv, const int *first, int *or
 static double pair_cost(const struct cluster *c, int q, int p)
 {
     struct cost k;
-    if (q == p || !cluster_cost(c, q, p, &k))
+    if (q == p || !timing_cost(c, q, p, &k))
         return 0;
     return k.T;   /* s + l + r, by the timing rule's costs (model/timing.h) */
 }
@@ -978,7 +978,7 @@ static double matrix_lower_bound(const struct cluster *c, enum model m, const in
             int p = recv[k];
             struct cost cost;
             double sb, rb;
-            if (p == q || !cluster_cost(c, q, p, &cost))
+            if (p == q || !timing_cost(c, q, p, &cost))
                 continue;
             timing_port_busy(m, &cost, &sb, &rb);
             out[q] += sb;

@@ -29,7 +29,7 @@ struct fef_state {
 static double transfer_time(const struct engine *e, int q, int p, bool *ok)
 {
     struct cost k;
-    *ok = cluster_cost(e->c, q, p, &k);
+    *ok = timing_cost(e->c, q, p, &k);
     return k.T;
 }
 
