@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "model/node.h"
 #include "support/diag.h"
 
 enum cluster_kind {
@@ -40,16 +41,6 @@ enum cluster_kind {
  * 1 MiB, not read until memory runs out. */
 #define CLUSTER_MAX_CSV_BYTES (1024L * 1024 * 1024)
 #define CLUSTER_MAX_CSV_LINE (1024L * 1024)
-
-/* 24 bytes: a node table of 10^7 nodes is 240 MB of them (docs/performance.md).
- * A node's line and labels are kept beside the array, by the cluster
- * (cluster_line, cluster_class, cluster_group): most tables need no bytes a
- * node for them. */
-struct node {
-    char *name;    /* in the cluster's name pool: never freed or replaced alone */
-    double send;   /* s(p): sending overhead (0 if not given) */
-    double recv;   /* r(p): receiving overhead (0 if not given) */
-};
 
 /* Distinct class and group labels a cluster can hold (ids 1..this). */
 #define CLUSTER_MAX_LABELS 65535
