@@ -1,8 +1,12 @@
 /*
- * model/cluster.c - the cluster model: construction, costs, the nodes sorted by
- * their times, and the checks that every front door (CSV, Lua) shares
- * through cluster_finish().
+ * model/cluster.c - the cluster model: construction, the nodes sorted by
+ * their times, a latency matrix's reserved words, and the checks that every
+ * front door (CSV, Lua) shares through cluster_finish().
  */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L   /* strcasecmp */
+#endif
+
 #include "model/cluster.h"
 
 #include <float.h>
@@ -10,6 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "model/cluster_fast.h"
 #include "support/fastpath.h"
@@ -262,6 +267,26 @@ int cluster_find(const struct cluster *c, const char *name)
         if (strcmp(c->nodes[i].name, name) == 0)
             return i;
     return -1;
+}
+
+static const char *const matrix_words[CLUSTER_MATRIX_WORDS] = {
+    [CLUSTER_MATRIX_SEND] = "send",
+    [CLUSTER_MATRIX_RECV] = "recv",
+    [CLUSTER_MATRIX_CLASS] = "class",
+    [CLUSTER_MATRIX_GROUP] = "group",
+};
+
+int cluster_matrix_word(const char *name)
+{
+    for (int w = 0; w < CLUSTER_MATRIX_WORDS; w++)
+        if (strcasecmp(name, matrix_words[w]) == 0)
+            return w;
+    return -1;
+}
+
+const char *cluster_matrix_word_name(int w)
+{
+    return matrix_words[w];
 }
 
 const char *cluster_kind_name(enum cluster_kind k)
@@ -529,7 +554,7 @@ int cluster_finish(struct cluster *c, struct diag *d)
          * (a SimGrid host, a Lua node), so that what is loaded can be saved. */
         if (!nd->name[0])
             diag_error(d, c->path, cluster_line(c, i), "name", "node %d has an empty name", i + 1);
-        else if (c->kind == CLUSTER_MATRIX && cluster_matrix_word(nd->name))
+        else if (c->kind == CLUSTER_MATRIX && cluster_matrix_word(nd->name) >= 0)
             diag_error(d, c->path, cluster_line(c, i), "name", "node name \"%s\" is a column word of latency "
                        "matrices (send, recv, class, group): it cannot name a node there",
                        SHOWN(nd->name, b1));

@@ -118,6 +118,20 @@ int cluster_add_edge(struct cluster *c, int from, int to, double time, double se
  * names) cost one. */
 int cluster_find(const struct cluster *c, const char *name);
 void cluster_set_str(char **field, const char *value);           /* copy or clear */
+/* A latency matrix's reserved column words (send, recv, class, group: any
+ * case), after its node columns: they hold each row's node's overheads and
+ * labels, and cannot name a node there. */
+enum cluster_matrix_word {
+    CLUSTER_MATRIX_SEND,
+    CLUSTER_MATRIX_RECV,
+    CLUSTER_MATRIX_CLASS,
+    CLUSTER_MATRIX_GROUP,
+    CLUSTER_MATRIX_WORDS
+};
+/* Which of them name is, or -1. */
+int cluster_matrix_word(const char *name);
+/* Word w as a header writes it ("send"). */
+const char *cluster_matrix_word_name(int w);
 /* Node p's class and group label ids (equal labels, equal ids; 0: none). */
 static inline unsigned cluster_class_id(const struct cluster *c, int p)
 {
@@ -179,11 +193,6 @@ const char *cluster_kind_name(enum cluster_kind k);
 
 /* Load a CSV cluster (model/cluster_csv.c). Returns NULL and fills d on failure. */
 struct cluster *cluster_load_csv(const char *path, struct diag *d);
-/* Read a whole CSV input from fp within CLUSTER_MAX_CSV_BYTES and
- * CLUSTER_MAX_CSV_LINE: the buffer (caller frees) and *len, or NULL after a
- * message naming name.  size_hint: the file's size if known, else 0. */
-char *cluster_read_csv_text(FILE *fp, const char *name, size_t size_hint, size_t *len,
-                            struct diag *d);
 /* Same, from an open stream read to its end (standard input); name is used
  * in messages.  The caller closes fp. */
 struct cluster *cluster_load_csv_stream(FILE *fp, const char *name, struct diag *d);
@@ -192,9 +201,6 @@ struct cluster *cluster_load_csv_buffer(const char *name, const char *buf,
                                         size_t len, struct diag *d);
 /* Write any cluster as CSV that cluster_load_csv reads back to the same model. */
 int cluster_write_csv(const struct cluster *c, FILE *fp);
-/* Is name one of a latency matrix's column words (send, recv, class, group,
- * any case), which cannot name a node there? */
-bool cluster_matrix_word(const char *name);
 /* Write to path through a temporary file and rename (never a half file). */
 int cluster_save_csv(const struct cluster *c, const char *path, char **cause);
 
