@@ -25,7 +25,7 @@
 #include "output/report.h"
 #include "support/rng.h"
 #include "session/run.h"
-#include "sched/sched.h"
+#include "sched/registry.h"
 #include "tap.h"
 #include "sched/trees.h"
 

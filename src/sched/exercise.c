@@ -20,7 +20,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "sched/sched.h"
+#include "sched/registry.h"
 
 /*
  * The bookings that made e, replayed on a fresh engine: e must come from

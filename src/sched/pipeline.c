@@ -978,7 +978,7 @@ static const struct sched_ops *binomial_for(enum cluster_kind k)
 static int any_prepare(struct sched *s, struct engine *e, char **cause)
 {
     const struct sched_ops *ops = binomial_for(e->c->kind);
-    if (sched_check(ops, e->c, e->model, cause) < 0)
+    if (sched_supports(ops, e->c, e->model, cause) < 0)
         return -1;
     s->ops = ops;
     return ops->prepare ? ops->prepare(s, e, cause) : 0;

@@ -11,6 +11,7 @@
 
 #include "model/csvread.h"
 #include "support/numfmt.h"
+#include "sched/registry.h"
 
 const char *const trace_time_names[TRACE_NTIMES] = {
     "send_start", "send_end", "link_start", "link_end", "recv_start", "recv_end", "hold",
