@@ -570,8 +570,8 @@ static void test_random(void)
     double worst = 0;
     for (int i = 0; i < 24; i++) {
         int n = 2 + (int)rng_below(&r, 34);
-        struct cluster *c = i % 3 == 2 ? exp_pipeline_tiers(&r, n, 0.8)
-                                       : exp_pipeline_random(&r, n, 0.04 * (1 + rng_below(&r, 5)), 0.8);
+        struct cluster *c = i % 3 == 2 ? generate_platform_tiers(&r, n, 0.8)
+                                       : generate_platform_random(&r, n, 0.04 * (1 + rng_below(&r, 5)), 0.8);
         struct lp_result lp;
         char *cause = NULL;
         if (lp_solve_broadcast(c, &lp, &cause) < 0) {
