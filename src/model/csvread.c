@@ -114,8 +114,14 @@ static void on_record(int term, void *data)
     drop(r);
 }
 
-int csvread_buffer(const char *name, const char *buf, size_t len, csvread_record_fn on_rec,
-                   csvread_comment_fn on_comment, void *ctx, struct diag *d)
+/*
+ * The records of buf[0 .. len) (a UTF-8 byte order mark skipped), in order;
+ * on_comment may be NULL.  name is the file in messages.  Returns the
+ * number of errors added to d.  O(len).
+ */
+static int csvread_buffer(const char *name, const char *buf, size_t len,
+                          csvread_record_fn on_rec, csvread_comment_fn on_comment, void *ctx,
+                          struct diag *d)
 {
     int errors = d->errors;
     struct reader r = {.on_record = on_rec, .ctx = ctx};

@@ -46,14 +46,6 @@ typedef void (*csvread_record_fn)(void *ctx, int line, const struct csv_record *
 typedef void (*csvread_comment_fn)(void *ctx, int line, const char *text, size_t len);
 
 /*
- * The records of buf[0 .. len) (a UTF-8 byte order mark skipped), in order;
- * on_comment may be NULL.  name is the file in messages.  Returns the
- * number of errors added to d.  O(len).
- */
-int csvread_buffer(const char *name, const char *buf, size_t len, csvread_record_fn on_record,
-                   csvread_comment_fn on_comment, void *ctx, struct diag *d);
-
-/*
  * A whole CSV input read from fp to its end within CLUSTER_MAX_CSV_BYTES
  * and CLUSTER_MAX_CSV_LINE (model/cluster.h): the buffer (the caller frees
  * it) and *len, or NULL after a message naming name.  Sized from the file

@@ -104,7 +104,8 @@ static void interval(char *buf, size_t size, double a, double b)
         text_fit(buf, size, "-");
 }
 
-void report_summary_text(FILE *fp, const struct run *r)
+/* The summary lines of a text report. */
+static void report_summary_text(FILE *fp, const struct run *r)
 {
     fprintf(fp, "makespan      %s\n", numfmt_txt(r->eng.makespan));
     fprintf(fp, "lower bound   %s", numfmt_txt(r->lower_bound));

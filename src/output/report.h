@@ -35,8 +35,6 @@ void report_compare_text(FILE *fp, const struct run *runs, int k, bool summary);
 void report_first_difference(FILE *fp, const struct run *a, const struct run *b);
 void report_compare_csv(FILE *fp, const struct run *runs, int k, bool summary);
 void report_compare_json(FILE *fp, const struct run *runs, int k, bool summary);
-/* The summary lines alone (the view shows them too). */
-void report_summary_text(FILE *fp, const struct run *r);
 /* "cluster: NAME (node table, 3 nodes, source p0, latency 1)": the first line of the text reports. */
 void report_cluster_line(FILE *fp, const struct cluster *c);
 /* A JSON string, quoting shared with the other reports (output/report_exchange.c);

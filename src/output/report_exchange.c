@@ -78,7 +78,8 @@ void report_exchange_orders(FILE *fp, const struct exchange *x, int width)
     }
 }
 
-void report_exchange_summary(FILE *fp, const struct exchange *x)
+/* The summary lines (completion, lower bound, idle waits). */
+static void report_exchange_summary(FILE *fp, const struct exchange *x)
 {
     fprintf(fp, "completion    %s\n", numfmt_txt(x->completion));
     fprintf(fp, "lower bound   %s   (max over nodes of max(total send time, total receive time): "

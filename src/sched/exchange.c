@@ -1003,8 +1003,11 @@ static double matrix_lower_bound(const struct cluster *c, enum model m, const in
     return best;
 }
 
-double exchange_lower_bound(const struct cluster *c, enum model m, const int *recv, int nrecv,
-                            int *node, bool *by_recv)
+/* The lower bound alone; *node and *by_recv (may be NULL) say who sets it.
+ * The time a transfer charges each port is the model's: s + l + r on both in
+ * sync (the rendezvous holds both ports), s(q) and r(p) in async. */
+static double exchange_lower_bound(const struct cluster *c, enum model m, const int *recv,
+                                   int nrecv, int *node, bool *by_recv)
 {
     if (c->kind == CLUSTER_MATRIX) {
         int nd = 0;

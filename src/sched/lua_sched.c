@@ -110,7 +110,8 @@ void lua_sched_set_dir(const char *dir)
     bundled_dir = dir ? xstrdup(dir) : NULL;
 }
 
-const char *lua_sched_dir(void)
+/* The directory of the bundled heuristics, or NULL if none is set or it is gone. */
+static const char *lua_sched_dir(void)
 {
     return is_dir(bundled_dir) ? bundled_dir : NULL;
 }
