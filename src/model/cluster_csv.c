@@ -92,7 +92,7 @@ struct loader {
     int rec_line;
     bool pending;
     struct csv_record rec;  /* the record's fields (model/cluster_csv_fast.h) */
-    bool fast;              /* fastpath_on(): plain lines by hand, short decimals without strtod */
+    bool fast;              /* FAST_PATH: plain lines by hand, short decimals without strtod */
 
     /* The header row. */
     int header_line;        /* 0 until the header was read */
@@ -1031,7 +1031,7 @@ struct cluster *cluster_load_csv_buffer(const char *name, const char *buf, size_
     ld.total = len;
     ld.errors = d->errors;
     ld.c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
-    ld.fast = fastpath_on();
+    ld.fast = FAST_PATH(true);
     for (int r = 0; r < CLUSTER_MATRIX_WORDS; r++)
         ld.mres[r] = -1;
     for (int i = 0; i < COL_NCOLS; i++)

@@ -4,7 +4,7 @@
  * split by hand exactly as libcsv splits it, and the name column of a line
  * ahead found for the name table's prefetch (the short decimals read
  * without strtod are model/csvread_fast.h's).  The loader uses them when
- * fastpath_on() (support/fastpath.h); tests/test_fastpaths.c and the CSV fuzz
+ * FAST_PATH (support/fastpath.h); tests/test_fastpaths.c and the CSV fuzz
  * harness check both ways give the same cluster and the same messages.
  * docs/performance.md ("Fast paths") has the measurements.
  */

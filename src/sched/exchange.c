@@ -314,7 +314,7 @@ static void greedy_lists(const struct cluster *c, int n, const int *recv, int nr
                          struct greedy_pick_state *st)
 {
     st->nrecv = nrecv;
-    st->g = fastpath_on() ? gfast_new(c, recv, nrecv, pair_cost) : NULL;
+    st->g = FAST_PATH(true) ? gfast_new(c, recv, nrecv, pair_cost) : NULL;
     if (st->g)
         return;
     st->list = xmalloc((size_t)n * nrecv * sizeof *st->list);
@@ -1259,7 +1259,7 @@ int exchange_run(struct exchange *x, const struct cluster *c, enum model m,
         for (int q = 0; q < n; q++)
             if (is_recv[q])
                 x->order[(size_t)q * nrecv + s.cursor[q]++] = q;
-        if (ops->choose == choose_open_shop && fastpath_on()) {
+        if (FAST_PATH(ops->choose == choose_open_shop)) {
             s.oshop = oshop_new(n, recv, nrecv, m == MODEL_SYNC ? s.recv_free : s.est);
         } else {
             s.pool = xmalloc((size_t)n * nrecv * sizeof *s.pool);
@@ -1277,7 +1277,7 @@ int exchange_run(struct exchange *x, const struct cluster *c, enum model m,
     rng_seed(&s.ties, o->seed ^ SALT_TIES);
     heap_init(&s.heap, 2 * (size_t)n + 1);   /* at most a READY and an ARRIVAL per sender */
     struct calq cq;
-    if (fastpath_on()) {
+    if (FAST_PATH(true)) {
         calendar_init(&cq, c, m, n, recv, nrecv);
         s.calq = &cq;
     }
