@@ -465,13 +465,13 @@ static int fig_lp(const struct bopts *o)
 {
     static const int sizes[] = {50, 100, 200};
     int nsizes = o->quick ? 1 : 3;
-    printf("# lp: lp_solve_broadcast (LP (2), cuts + GLPK) on exp_pipeline_random platforms, "
+    printf("# lp: lp_solve_broadcast (LP (2), cuts + GLPK) on generate_platform_random platforms, "
            "link density 0.1, send ratio 0.8\n");
     printf("# LP: nodes edges seconds throughput rows columns rounds\n");
     for (int i = 0; i < nsizes; i++) {
         struct rng r;
         rng_seed(&r, o->seed);
-        struct cluster *c = exp_pipeline_random(&r, sizes[i], 0.1, 0.8);
+        struct cluster *c = generate_platform_random(&r, sizes[i], 0.1, 0.8);
         struct lp_result res;
         char *cause = NULL;
         double t0 = cpu_now();

@@ -17,6 +17,7 @@
 #include "output/report_exchange.h"
 #include "output/report_trace.h"
 #include "support/diag.h"
+#include "support/numfmt.h"
 
 #define SVG_WARN_BYTES (4u << 20)   /* a slide's picture is well under this */
 
@@ -156,7 +157,7 @@ static int smpi_runs(const struct format_out *out, const struct run *runs, int k
         return 2;   /* a schedule SimGrid cannot replay: bad input */
     if (export_smpi(r, out->dir, &command, cause) < 0)
         return 1;
-    printf("makespan %s (%s, %s): replay it with SimGrid, ", report_num(r->eng.makespan),
+    printf("makespan %s (%s, %s): replay it with SimGrid, ", numfmt_num(r->eng.makespan),
            r->sched.ops->name, model_name(r->model));
     text_put(out->dir, stdout);   /* the user's path, escaped like every message */
     fputs("/README:\n  ", stdout);

@@ -18,6 +18,7 @@
 #include "session/lesson.h"
 #include "app/opts.h"
 #include "output/report.h"
+#include "support/numfmt.h"
 #include "session/run.h"
 #include "session/trace.h"
 
@@ -53,10 +54,10 @@ static int print_measured(const char *file, const struct cluster *c, const struc
         return -1;
     struct trace_error e = trace_makespan_error(r, &meas);
     *measured = e.measured;
-    printf("  %-14s makespan %s (error %s%s", "measured", report_txt(e.measured),
-           e.error >= 0 ? "+" : "", report_txt(e.error));
+    printf("  %-14s makespan %s (error %s%s", "measured", numfmt_txt(e.measured),
+           e.error >= 0 ? "+" : "", numfmt_txt(e.error));
     if (!isnan(e.percent))
-        printf(", %s%s %%", e.percent >= 0 ? "+" : "", report_txt(e.percent));
+        printf(", %s%s %%", e.percent >= 0 ? "+" : "", numfmt_txt(e.percent));
     printf(")\n");
     run_free(&meas);
     return 0;
@@ -96,10 +97,10 @@ static int print_numbers(const struct slide *sl, const struct session_opts *o, c
                 break;
             }
             val[done] = x[done].completion;
-            printf("  %-14s completion %s\n", names[done], report_txt(val[done]));
+            printf("  %-14s completion %s\n", names[done], numfmt_txt(val[done]));
         }
         if (rc == 0)
-            printf("  lower bound    %s\n", report_txt(x[0].lower_bound));
+            printf("  lower bound    %s\n", numfmt_txt(x[0].lower_bound));
         for (int i = 0; i < done; i++)
             exchange_free(&x[i]);
     } else {
@@ -120,23 +121,23 @@ static int print_numbers(const struct slide *sl, const struct session_opts *o, c
             }
             names[done] = ops->name;
             val[done] = runs[done].eng.makespan;
-            printf("  %-14s makespan %s%s", names[done], report_txt(val[done]),
+            printf("  %-14s makespan %s%s", names[done], numfmt_txt(val[done]),
                    runs[done].sched.status == OPT_PROVEN ? " (proven optimal)" : "");
             if (runs[done].sched.slices > 0)
                 printf(", %d slices, throughput %s of the LP's %s", runs[done].sched.slices,
-                       report_txt(runs[done].sched.throughput), report_txt(runs[done].sched.optimal_throughput));
+                       numfmt_txt(runs[done].sched.throughput), numfmt_txt(runs[done].sched.optimal_throughput));
             printf("\n");
         }
         if (rc == 0 && sl->trace && print_measured(sl->trace, c, &runs[0], &measured, cause) < 0)
             rc = -1;
         if (rc == 0) {
             const struct run *r = &runs[0];
-            printf("  lower bound    %s", report_txt(r->lower_bound));
+            printf("  lower bound    %s", numfmt_txt(r->lower_bound));
             if (r->opt == OPT_PROVEN)
-                printf(" · optimum %s", report_txt(r->optimum));
+                printf(" · optimum %s", numfmt_txt(r->optimum));
             double limit;
             if (r->has_beta && run_guarantee(r, &limit))
-                printf(" · 2T+beta %s%s", report_txt(limit), r->consistent ? "" : " (void: speeds inconsistent)");
+                printf(" · 2T+beta %s%s", numfmt_txt(limit), r->consistent ? "" : " (void: speeds inconsistent)");
             printf("\n");
             if (k == 2) {
                 printf("  ");
@@ -180,9 +181,9 @@ static int print_numbers(const struct slide *sl, const struct session_opts *o, c
         printf(" --trace %s", sl->trace);
     printf(" =>");
     for (int i = 0; i < k; i++)
-        printf("%s %s %s", i ? "," : "", names[i], report_txt(val[i]));
+        printf("%s %s %s", i ? "," : "", names[i], numfmt_txt(val[i]));
     if (sl->trace)   /* compare --trace's row: the scheduler, predicted, measured */
-        printf(" %s", report_txt(measured));
+        printf(" %s", numfmt_txt(measured));
     printf("\n");
     return 0;
 }

@@ -69,7 +69,7 @@ static void brute_search(struct brute *b, struct engine *e, int d)
             if (held[p])
                 continue;
             struct cost k;
-            if (!cluster_cost(b->c, q, p, &k))
+            if (!timing_cost(b->c, q, p, &k))
                 continue;
             b->from[d] = q;
             b->to[d] = p;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "model/cluster.h"
+#include "model/timing.h"
 #include "support/csvfield.h"
 #include "tap.h"
 
@@ -245,9 +246,9 @@ static void test_bundled(void)
         is_int(c->nedges, 18, "platform-small: 10 rows, 8 of them bidirectional");
         struct cost k;
         int p0 = node_index(c, "P0"), p3 = node_index(c, "P3"), p6 = node_index(c, "P6");
-        ok(cluster_cost(c, p0, p3, &k) && k.T == 9 && k.send_mp == 1.6, "platform-small: P0 -> P3");
-        ok(!cluster_cost(c, p3, p0, &k), "platform-small: no P3 -> P0");
-        ok(cluster_cost(c, p6, p3, &k) && k.T == 4 && k.send_mp == 4,
+        ok(timing_cost(c, p0, p3, &k) && k.T == 9 && k.send_mp == 1.6, "platform-small: P0 -> P3");
+        ok(!timing_cost(c, p3, p0, &k), "platform-small: no P3 -> P0");
+        ok(timing_cost(c, p6, p3, &k) && k.T == 4 && k.send_mp == 4,
            "platform-small: P6 -> P3 (reverse edge, send defaults to T)");
         round_trip(c, "platform-small");
     }
@@ -586,7 +587,7 @@ static void test_kinds(void)
         is_double(c->unit, 0.5, 0, "matrix: # unit");
         is_int(cluster_line(c, 2), 3, "matrix: a node's line is its row's");
         struct cost k;
-        cluster_cost(c, 0, 2, &k);
+        timing_cost(c, 0, 2, &k);
         is_double(k.l, 1, 0, "matrix: link a -> c is unit * 2");
         round_trip(c, "matrix with send/recv");
     }

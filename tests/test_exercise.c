@@ -185,7 +185,7 @@ static void counterexample(void)
     ok(strstr(why, "p1") != NULL, "fnf's reason names p1: %s", why);
 
     struct best_result b;
-    is_int(engine_best_completion(&e, 0, NULL, &b, NULL), 0, "best completion from the start");
+    is_int(exercise_best_completion(&e, 0, NULL, &b, NULL), 0, "best completion from the start");
     is_double(b.makespan, 5, EPS, "best from the start is the optimum 5");
     is_int(b.status, BEST_EXACT, "proven");
     ok(b.from == 0 && b.to == 2, "a best first choice is p0 -> p2 (got %d -> %d)", b.from, b.to);
@@ -193,16 +193,16 @@ static void counterexample(void)
     struct engine e2;
     engine_init(&e2, c, MODEL_ASYNC, NULL);
     engine_book(&e, 0, 1, 0, "fnf's choice", NULL);
-    engine_best_completion(&e, 0, NULL, &b, NULL);
+    exercise_best_completion(&e, 0, NULL, &b, NULL);
     is_double(b.makespan, 6, EPS, "after p0 -> p1 the best reachable is 6");
     engine_book(&e2, 0, 2, 0, "the better choice", NULL);
-    engine_best_completion(&e2, 0, NULL, &b, NULL);
+    exercise_best_completion(&e2, 0, NULL, &b, NULL);
     is_double(b.makespan, 5, EPS, "after p0 -> p2 the best reachable is still 5");
     is_int(exercise_fnf_pick(&e2, &f, &t, NULL, 0, NULL), 0, "fnf pick part-way");
     ok(f == 0 && t == 1, "from there fnf sends p0 -> p1 (got %d -> %d)", f, t);
 
     engine_book(&e2, 0, 1, 0, NULL, NULL);
-    engine_best_completion(&e2, 0, NULL, &b, NULL);
+    exercise_best_completion(&e2, 0, NULL, &b, NULL);
     is_double(b.makespan, 5, EPS, "a finished state: its own makespan");
     char *cause = NULL;
     is_int(exercise_fnf_pick(&e2, &f, &t, NULL, 0, &cause), -1, "no fnf pick when all hold");
@@ -219,7 +219,7 @@ static void tiny(void)
     struct engine e;
     struct best_result b;
     engine_init(&e, one, MODEL_ASYNC, NULL);
-    is_int(engine_best_completion(&e, 0, NULL, &b, NULL), 0, "one node: nothing to search");
+    is_int(exercise_best_completion(&e, 0, NULL, &b, NULL), 0, "one node: nothing to search");
     is_double(b.makespan, 0, EPS, "one node: makespan 0");
     ok(b.from == -1, "one node: no first choice");
     engine_free(&e);
@@ -227,7 +227,7 @@ static void tiny(void)
 
     struct cluster *two = load("# latency: 0\nname,send,recv\na,0,0\nb,0,0\n");
     engine_init(&e, two, MODEL_ASYNC, NULL);
-    is_int(engine_best_completion(&e, 0, NULL, &b, NULL), 0, "two nodes, zero costs");
+    is_int(exercise_best_completion(&e, 0, NULL, &b, NULL), 0, "two nodes, zero costs");
     is_double(b.makespan, 0, EPS, "zero costs: makespan 0");
     ok(b.from == 0 && b.to == 1, "the only choice a -> b");
     engine_free(&e);
@@ -257,7 +257,7 @@ static void against_optimal(void)
         struct engine e;
         struct best_result b;
         engine_init(&e, c, m, NULL);
-        if (engine_best_completion(&e, 0, NULL, &b, NULL) < 0 || fabs(b.makespan - plan.makespan) > EPS ||
+        if (exercise_best_completion(&e, 0, NULL, &b, NULL) < 0 || fabs(b.makespan - plan.makespan) > EPS ||
             b.status != BEST_EXACT) {
             bad++;
             diag("n=%d model=%s kind=%s: best %.17g, optimal %.17g", n, model_name(m),
@@ -307,7 +307,7 @@ static void against_brute_force(void)
         }
         struct best_result b;
         double want = brute(c, m, from, to, k);
-        if (engine_best_completion(&e, 0, NULL, &b, NULL) < 0 || fabs(b.makespan - want) > EPS) {
+        if (exercise_best_completion(&e, 0, NULL, &b, NULL) < 0 || fabs(b.makespan - want) > EPS) {
             bad++;
             diag("n=%d %s, model=%s after %d bookings: best %.17g, brute force %.17g", n,
                  cluster_kind_name(c->kind), model_name(m), k, b.makespan, want);
@@ -315,7 +315,7 @@ static void against_brute_force(void)
             /* The first choice it reports must keep the best reachable. */
             struct best_result after;
             engine_book(&e, b.from, b.to, 0, NULL, NULL);
-            if (engine_best_completion(&e, 0, NULL, &after, NULL) == 0 &&
+            if (exercise_best_completion(&e, 0, NULL, &after, NULL) == 0 &&
                 fabs(after.makespan - b.makespan) <= EPS)
                 first_ok++;
             else
@@ -342,7 +342,7 @@ static void platform_graph(void)
     struct best_result b;
     char *cause = NULL;
     engine_init(&e, c, MODEL_ONE_PORT, NULL);
-    is_int(engine_best_completion(&e, 0, NULL, &b, &cause), 0, "best completion on a graph (no fnf there)");
+    is_int(exercise_best_completion(&e, 0, NULL, &b, &cause), 0, "best completion on a graph (no fnf there)");
     is_double(b.makespan, 4, EPS, "a -> b -> c -> d: 2 + 1 + 1");
     is_int(exercise_fnf_pick(&e, &b.from, &b.to, NULL, 0, &cause), -1, "fnf's pick is refused on a graph");
     ok(cause && strstr(cause, "fnf") != NULL, "saying so: %s", cause ? cause : "(null)");
@@ -359,8 +359,8 @@ static void node_limit(void)
     struct engine e;
     engine_init(&e, c, MODEL_SYNC, NULL);
     struct best_result exact, cut;
-    engine_best_completion(&e, 0, NULL, &exact, NULL);
-    is_int(engine_best_completion(&e, 3, NULL, &cut, NULL), 0, "a tiny node limit still answers");
+    exercise_best_completion(&e, 0, NULL, &exact, NULL);
+    is_int(exercise_best_completion(&e, 3, NULL, &cut, NULL), 0, "a tiny node limit still answers");
     is_int(cut.status, BEST_GAVE_UP, "and says it gave up");
     ok(cut.makespan >= exact.makespan - EPS, "its makespan (%g) is no better than the best (%g)",
        cut.makespan, exact.makespan);
@@ -379,9 +379,9 @@ static void limits(void)
     struct engine e;
     engine_init(&e, c, MODEL_ASYNC, NULL);
     struct best_result full, early, timed;
-    engine_best_completion(&e, 0, NULL, &full, NULL);
+    exercise_best_completion(&e, 0, NULL, &full, NULL);
     struct best_opts o = {0, 0, full.makespan, NULL};
-    is_int(engine_best_completion_opts(&e, &o, &early, NULL), 0, "with the optimum as the bound");
+    is_int(exercise_best_completion_opts(&e, &o, &early, NULL), 0, "with the optimum as the bound");
     ok(early.status == BEST_EXACT && early.makespan == full.makespan && early.explored <= full.explored,
        "the bound ends the search early, exact (%lld search nodes, %lld without)", early.explored,
        full.explored);
@@ -393,14 +393,14 @@ static void limits(void)
     c = random_nodes(&g, 14, false);
     engine_init(&e, c, MODEL_SYNC, NULL);
     o = (struct best_opts){0, 1e-9, -INFINITY, NULL};
-    is_int(engine_best_completion_opts(&e, &o, &timed, NULL), 0, "a time limit still answers");
+    is_int(exercise_best_completion_opts(&e, &o, &timed, NULL), 0, "a time limit still answers");
     ok(timed.status == BEST_GAVE_UP && timed.explored == 1024,
        "and says it gave up at the first reading of the clock (%lld search nodes)", timed.explored);
     volatile sig_atomic_t stop = 1;
     o.time_limit = 0;
     o.cancel = &stop;
     char *cause = NULL;
-    int rc = engine_best_completion_opts(&e, &o, &timed, &cause);
+    int rc = exercise_best_completion_opts(&e, &o, &timed, &cause);
     ok(rc == -1 && cause && strcmp(cause, SCHED_CANCELLED_TEXT) == 0, "a set cancel flag stops it: %s",
        cause ? cause : "(finished)");
     free(cause);
@@ -426,7 +426,7 @@ static void cancelled(void)
         if (!c)
             continue;
         engine_init(&e, c, models[it % 3], NULL);
-        if (engine_best_completion(&e, 0, &flag, &b, NULL) == 0)
+        if (exercise_best_completion(&e, 0, &flag, &b, NULL) == 0)
             explored = b.explored;
         if (explored < 4096)
             engine_free(&e);
@@ -438,7 +438,7 @@ static void cancelled(void)
     }
     flag = 1;
     char *cause = NULL;
-    is_int(engine_best_completion(&e, 0, &flag, &b, &cause), -1, "the flag up stops it");
+    is_int(exercise_best_completion(&e, 0, &flag, &b, &cause), -1, "the flag up stops it");
     ok(cause && strcmp(cause, SCHED_CANCELLED_TEXT) == 0, "it says: %s", cause ? cause : "(nothing)");
     free(cause);
     cause = NULL;

@@ -13,7 +13,7 @@
 
 #include "output/export.h"
 #include "session/run.h"
-#include "sched/sched.h"
+#include "sched/registry.h"
 #include "tap.h"
 
 static struct cluster *load(const char *text)

@@ -623,7 +623,7 @@ static int oshop_run(const struct xsched_ops *ops, const struct cluster *c, enum
 static double greedy_cost(const struct cluster *c, int q, int p)
 {
     struct cost k;
-    if (q == p || !cluster_cost(c, q, p, &k))
+    if (q == p || !timing_cost(c, q, p, &k))
         return 0;
     return k.T;
 }

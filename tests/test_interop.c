@@ -13,7 +13,7 @@
 
 #include "output/export_interop.h"
 #include "session/run.h"
-#include "sched/sched.h"
+#include "sched/registry.h"
 #include "tap.h"
 
 typedef void (*escape_fn)(FILE *fp, const char *s);

@@ -21,6 +21,7 @@
 #include "engine/engine_lean.h"
 #include "support/radixq.h"
 #include "support/rng.h"
+#include "sched/optimal.h"
 #include "sched/sched.h"
 #include "tap.h"
 

@@ -263,8 +263,8 @@ static void test_random(void)
     for (int i = 0; i < 40; i++) {
         int n = 3 + (int)rng_below(&r, 28);
         double dens = 0.04 * (double)(1 + rng_below(&r, 5));
-        struct cluster *c = i % 4 == 3 ? exp_pipeline_tiers(&r, n, 0.8)
-                                       : exp_pipeline_random(&r, n, dens, 0.8);
+        struct cluster *c = i % 4 == 3 ? generate_platform_tiers(&r, n, 0.8)
+                                       : generate_platform_random(&r, n, dens, 0.8);
         struct lp_result lp;
         char *cause = NULL;
         if (lp_solve_broadcast(c, &lp, &cause) < 0) {

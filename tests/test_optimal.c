@@ -270,7 +270,7 @@ static bool model_times(const struct cluster *c, enum model m, int q, int p, dou
                         double *fr)
 {
     struct cost k;
-    if (!cluster_cost(c, q, p, &k))
+    if (!timing_cost(c, q, p, &k))
         return false;
     switch (m) {
     case MODEL_ASYNC:

@@ -25,7 +25,7 @@
 #include "output/report.h"
 #include "support/rng.h"
 #include "session/run.h"
-#include "sched/sched.h"
+#include "sched/registry.h"
 #include "tap.h"
 #include "sched/trees.h"
 
@@ -172,7 +172,7 @@ static void test_hand_trees(void)
     ok(strcmp(parent_name(c, &t, "b"), "a") == 0, "affine, size 1: b hangs under a (2.25 < 10)");
     is_double(pipe_throughput(c, &t, MODEL_ONE_PORT), 1 / 2.25, EPS, "affine, size 1: 1/2.25");
     pipe_tree_free(&t);
-    is_int(cluster_set_message_size(c, 100), 5, "affine: five edges take the size");
+    is_int(timing_set_message_size(c, 100), 5, "affine: five edges take the size");
     build_tp(c, PIPE_GROW_TREE, MODEL_ONE_PORT, &t);
     ok(strcmp(parent_name(c, &t, "a"), "b") == 0 && strcmp(parent_name(c, &t, "b"), "s") == 0,
        "affine, size 100: s -> b -> a (27) instead of s -> a -> b (51)");
@@ -196,7 +196,7 @@ static void test_hand_trees(void)
     }
     cluster_free(c);
     c = graph("from,to,time\ns,a,2\n");
-    is_int(cluster_set_message_size(c, 100), 0, "a graph of plain times: no affine edge");
+    is_int(timing_set_message_size(c, 100), 0, "a graph of plain times: no affine edge");
     is_double(c->edges[0].time, 2, 0, "a plain time stays");
     cluster_free(c);
 
@@ -570,8 +570,8 @@ static void test_random(void)
     double worst = 0;
     for (int i = 0; i < 24; i++) {
         int n = 2 + (int)rng_below(&r, 34);
-        struct cluster *c = i % 3 == 2 ? exp_pipeline_tiers(&r, n, 0.8)
-                                       : exp_pipeline_random(&r, n, 0.04 * (1 + rng_below(&r, 5)), 0.8);
+        struct cluster *c = i % 3 == 2 ? generate_platform_tiers(&r, n, 0.8)
+                                       : generate_platform_random(&r, n, 0.04 * (1 + rng_below(&r, 5)), 0.8);
         struct lp_result lp;
         char *cause = NULL;
         if (lp_solve_broadcast(c, &lp, &cause) < 0) {

@@ -24,7 +24,7 @@
 #include "support/diag.h"
 #include "output/export.h"
 #include "session/run.h"
-#include "sched/sched.h"
+#include "sched/registry.h"
 #include "tap.h"
 
 static char dir[] = "/tmp/hetcast-reliability.XXXXXX";

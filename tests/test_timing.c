@@ -32,7 +32,7 @@
 #include "sched/exchange.h"
 #include "sched/optimal.h"
 #include "support/rng.h"
-#include "sched/sched.h"
+#include "sched/registry.h"
 #include "tap.h"
 #include "model/timing.h"
 

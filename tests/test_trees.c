@@ -16,7 +16,7 @@
 #include "output/report.h"
 #include "support/rng.h"
 #include "session/run.h"
-#include "sched/sched.h"
+#include "sched/registry.h"
 #include "tap.h"
 #include "sched/trees.h"
 
@@ -627,7 +627,7 @@ static void test_lnow(void)
     int bad = 0, maxg = 0;
     for (int rep = 0; rep < 200; rep++) {
         int n = 2 + (int)rng_below(&r, 127), G = 1 + (int)rng_below(&r, 128), groups;
-        struct cluster *c = figueira_lnow(&r, n, G, 10, &groups);
+        struct cluster *c = generate_lnow(&r, n, G, 10, &groups);
         int lim = G < n ? G : n;
         if (lim > 11)
             lim = 11;
@@ -665,7 +665,7 @@ static void test_lnow(void)
     rng_seed(&a, 3);
     rng_seed(&b, 3);
     int ga, gb;
-    struct cluster *x = figueira_lnow(&a, 32, 8, 10, &ga), *y = figueira_lnow(&b, 32, 8, 10, &gb);
+    struct cluster *x = generate_lnow(&a, 32, 8, 10, &ga), *y = generate_lnow(&b, 32, 8, 10, &gb);
     ok(ga == gb && memcmp(x->dist, y->dist, 32 * 32 * sizeof *x->dist) == 0, "LNOWs: same seed, same topology");
     cluster_free(y);
 

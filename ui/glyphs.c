@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "output/report.h"
+#include "support/numfmt.h"
 
 static const struct glyphs g_uni = {
     {0x2593, 0x2550, 0x2588}, {0x2591, 0x2504, 0x2591},
@@ -46,7 +46,7 @@ const char *ui_num(double x)
     static int next;
     double a = fabs(x);
     if (!isfinite(x) || a == 0 || a >= 1e7 || a < 1e-4)
-        return report_txt(x);
+        return numfmt_txt(x);
     char *b = bufs[next++ & 7];
     int dec = 3 - (int)floor(log10(a));
     if (dec < 0)

@@ -194,7 +194,7 @@ static void update_best(struct view *v)
              "%d waiting nodes%s", x->eng.nwaiting, big ? ", within a time limit" : "");
     struct best_opts o = {0, big ? EX_SEARCH_SECONDS : 0, proven_optimum(v), NULL};
     o.cancel = view_compute_begin(v, x->eng.nwaiting > 5 || big ? what : NULL);
-    int rc = engine_best_completion_opts(&x->eng, &o, &b, &cause);
+    int rc = exercise_best_completion_opts(&x->eng, &o, &b, &cause);
     x->cancelled = view_compute_end(v);
     if (rc < 0) {
         free(cause);
@@ -297,7 +297,7 @@ static int ex_open(struct view *v, void **data, int arg)
                                              ? "a first pick that keeps the optimum: exact search, "
                                                "within a time limit"
                                              : NULL);
-        int rc = engine_best_completion_opts(&x->eng, &o, &b, NULL);
+        int rc = exercise_best_completion_opts(&x->eng, &o, &b, NULL);
         view_compute_end(v);
         if (rc == 0 && b.status == BEST_EXACT) {
             x->best_from = b.from;

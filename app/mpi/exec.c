@@ -229,8 +229,8 @@ static int prepare(const struct hm *h, struct exec_opts *o, int argc, char **arg
     plan->tr = xcalloc((size_t)(plan->ntr ? plan->ntr : 1), sizeof *plan->tr);
     for (int i = 0; i < plan->ntr; i++) {
         const struct transfer *t = &run->eng.tr[i];
-        struct cost k;
-        cluster_cost(c, t->from, t->to, &k);
+        struct cost k = {0};   /* a booked transfer has its edge: timing_cost fills k */
+        timing_cost(c, t->from, t->to, &k);
         double before, link, after;
         timing_split(m, c->kind, &k, &before, &link, &after);
         struct ex_tr *x = &plan->tr[i];

@@ -143,12 +143,12 @@ struct point {
 /* A block of k = pct % of the n nodes from node first, wrapping to node 0. */
 static int block_from(int n, double pct, int first, int *recv)
 {
-    int k = alltoall_block(n, pct, recv);   /* its k; the block from 0.8 n */
+    int k = generate_alltoall_receivers(n, pct, recv);   /* its k; the block from 0.8 n */
     if (first < 0)
         return k;
     for (int i = 0; i < k; i++)
         recv[i] = (first + i) % n;
-    for (int i = 1; i < k; i++)   /* increasing, as alltoall_block's */
+    for (int i = 1; i < k; i++)   /* increasing, as generate_alltoall_receivers's */
         for (int j = i; j > 0 && recv[j - 1] > recv[j]; j--) {
             int t = recv[j];
             recv[j] = recv[j - 1];
@@ -256,7 +256,7 @@ static int run_group(const struct aopts *o, int g)
     for (int i = 0; i < npoints; i++) {
         int n = some ? o->some_nodes : o->nodes_lo + i * o->step;
         double pct = some ? percents[i] : 100;
-        struct cluster *c = alltoall_cluster(n);
+        struct cluster *c = generate_alltoall(n);
         struct stats st[XSCHED_COUNT];
         double lb = NAN;
         for (int a = 0; a < XSCHED_COUNT; a++) {

@@ -242,7 +242,7 @@ int exp_figueira_main(int argc, char **argv)
             printf("# %d nodes, at most %d groups\n", st->nodes, st->groups);
         for (long run = 1; run <= o.runs; run++) {
             int groups;
-            struct cluster *hops = figueira_lnow(&r, st->nodes, st->groups, o.hops, &groups);
+            struct cluster *hops = generate_lnow(&r, st->nodes, st->groups, o.hops, &groups);
             struct cluster *lat = exp_figueira_latencies(hops, o.overhead, o.basic);
             struct outcome out[TREE_KIND_COUNT];
             double ms[TREE_KIND_COUNT], cost[TREE_KIND_COUNT];

@@ -333,7 +333,7 @@ int exp_pipeline_main(int argc, char **argv)
     for (int si = 0; si < nsizes && !rc; si++)
         for (int di = 0; di < o.ndens && !rc; di++)
             for (long run = 0; run < o.runs && !rc; run++) {
-                struct cluster *c = exp_pipeline_random(&r, o.nodes_lo + si * o.nodes_step,
+                struct cluster *c = generate_platform_random(&r, o.nodes_lo + si * o.nodes_step,
                                                         o.dens[di], o.send_ratio);
                 if (exp_pipeline_measure(c, ratio, &share, &worst) < 0)
                     rc = 1;
@@ -345,7 +345,7 @@ int exp_pipeline_main(int argc, char **argv)
             }
     for (int ti = 0; ti < o.ntiers && !rc; ti++)
         for (long run = 0; run < o.tiers_runs && !rc; run++) {
-            struct cluster *c = exp_pipeline_tiers(&r, o.tiers[ti], o.send_ratio);
+            struct cluster *c = generate_platform_tiers(&r, o.tiers[ti], o.send_ratio);
             if (exp_pipeline_measure(c, ratio, &share, &worst) < 0)
                 rc = 1;
             else

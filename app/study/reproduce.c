@@ -452,7 +452,7 @@ static int run_figueira(int si, double overhead, int max_hops, struct figrun *fr
     memset(fr, 0, sizeof *fr);
     for (int run = 0; run < FIG_RUNS; run++) {
         int groups;
-        struct cluster *hops = figueira_lnow(&r, fig_set[si].nodes, fig_set[si].groups, max_hops,
+        struct cluster *hops = generate_lnow(&r, fig_set[si].nodes, fig_set[si].groups, max_hops,
                                            &groups);
         struct cluster *lat = exp_figueira_latencies(hops, overhead, 35);
         double ms[TREE_KIND_COUNT], cost[TREE_KIND_COUNT];
@@ -718,7 +718,7 @@ static int beaumont(void)
     for (int si = 0; si < 5; si++)
         for (int di = 0; di < 5; di++)
             for (int k = 0; k < 10; k++) {
-                struct cluster *c = exp_pipeline_random(&r, 10 + 10 * si, dens[di], 0.8);
+                struct cluster *c = generate_platform_random(&r, 10 + 10 * si, dens[di], 0.8);
                 int bad = exp_pipeline_measure(c, ratio, &share, &worst);
                 cluster_free(c);
                 if (bad)
@@ -729,7 +729,7 @@ static int beaumont(void)
     static const int tn[2] = {30, 65};
     for (int ti = 0; ti < 2; ti++)
         for (int k = 0; k < 100; k++) {
-            struct cluster *c = exp_pipeline_tiers(&r, tn[ti], 0.8);
+            struct cluster *c = generate_platform_tiers(&r, tn[ti], 0.8);
             int bad = exp_pipeline_measure(c, ratio, &share, &worst);
             cluster_free(c);
             if (bad)
@@ -906,7 +906,7 @@ static int beaumont(void)
 static int cl_means(enum model m, enum xpattern pat, int n, double pct, int first, long runs,
                     const char *const *names, int k, double *mean)
 {
-    struct cluster *c = alltoall_cluster(n);
+    struct cluster *c = generate_alltoall(n);
     int rc = 0;
     for (int i = 0; i < k && rc == 0; i++) {
         double var;
@@ -920,7 +920,7 @@ static int cl_means(enum model m, enum xpattern pat, int n, double pct, int firs
  * same receiver, over `orders` exchanges (seeds 1..). */
 static int contention(int n, int orders, double *p)
 {
-    struct cluster *c = alltoall_cluster(n);
+    struct cluster *c = generate_alltoall(n);
     long steps = 0, hit = 0;
     int *seen = xmalloc((size_t)n * sizeof *seen);
     for (int k = 0; k < orders; k++) {

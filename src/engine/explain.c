@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "engine/bounds.h"
-#include "output/report.h"
+#include "support/numfmt.h"
 
 /* The transfer that brings message 0 to p, or NULL. */
 static const struct transfer *into(const struct engine *e, int p)
@@ -107,26 +107,26 @@ void explain_diff_text(const struct engine *a, const char *na, const char *nb,
         return;
     }
     ADD("first difference: decision %d (t=%s): %s picks %s -> %s, %s picks %s -> %s", d->decision + 1,
-        report_txt(d->time), na, c->nodes[d->a_from].name, c->nodes[d->a_to].name, nb,
+        numfmt_txt(d->time), na, c->nodes[d->a_from].name, c->nodes[d->a_to].name, nb,
         c->nodes[d->b_from].name, c->nodes[d->b_to].name);
     if (d->worse < 0 || d->late < 0) {
-        ADD("; both end at %s", report_txt(a->makespan));
+        ADD("; both end at %s", numfmt_txt(a->makespan));
         return;
     }
     int w = d->worse, o = 1 - w;
     const char *wn = w == 0 ? na : nb, *on = w == 0 ? nb : na, *late = c->nodes[d->late].name;
     ADD("; then %s finishes late under %s: it holds the message at %s, not %s as under %s",
-        late, wn, report_txt(d->late_hold[w]), report_txt(d->late_hold[o]), on);
+        late, wn, numfmt_txt(d->late_hold[w]), numfmt_txt(d->late_hold[o]), on);
     if (isfinite(d->late_recv[w]) && isfinite(d->late_recv[o]) && d->late_recv[w] != d->late_recv[o])
-        ADD(" (its receive starts at %s, not %s)", report_txt(d->late_recv[w]), report_txt(d->late_recv[o]));
+        ADD(" (its receive starts at %s, not %s)", numfmt_txt(d->late_recv[w]), numfmt_txt(d->late_recv[o]));
     if (isfinite(d->earliest)) {
         if (c->kind == CLUSTER_NODES)
-            ADD("; its bound s(%s) + L + r(%s) = %s", c->nodes[c->source].name, late, report_txt(d->earliest));
+            ADD("; its bound s(%s) + L + r(%s) = %s", c->nodes[c->source].name, late, numfmt_txt(d->earliest));
         else
-            ADD("; the earliest it can hold it is %s", report_txt(d->earliest));
+            ADD("; the earliest it can hold it is %s", numfmt_txt(d->earliest));
         double miss = d->late_hold[w] - d->earliest;
         if (miss > 0)
-            ADD(" is missed by %s", report_txt(miss));
+            ADD(" is missed by %s", numfmt_txt(miss));
         else
             ADD(" is met");
         if (d->late_hold[o] <= d->earliest)

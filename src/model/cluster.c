@@ -1,8 +1,12 @@
 /*
- * model/cluster.c - the cluster model: construction, costs, the nodes sorted by
- * their times, and the checks that every front door (CSV, Lua) shares
- * through cluster_finish().
+ * model/cluster.c - the cluster model: construction, the nodes sorted by
+ * their times, a latency matrix's reserved words, and the checks that every
+ * front door (CSV, Lua) shares through cluster_finish().
  */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L   /* strcasecmp */
+#endif
+
 #include "model/cluster.h"
 
 #include <float.h>
@@ -10,12 +14,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "model/cluster_fast.h"
 #include "support/fastpath.h"
 #include "support/hugemem.h"
 #include "model/nameidx.h"
-#include "model/timing.h"
 
 struct cluster *cluster_new(enum cluster_kind kind)
 {
@@ -243,19 +247,6 @@ int cluster_add_edge(struct cluster *c, int from, int to, double time, double se
     return c->nedges++;
 }
 
-int cluster_set_message_size(struct cluster *c, double size)
-{
-    int affine = 0;
-    for (int k = 0; c->kind == CLUSTER_GRAPH && k < c->nedges; k++) {
-        struct edge *e = &c->edges[k];
-        if (e->beta < 0)
-            continue;
-        e->time = timing_affine(e->alpha, e->beta, size);
-        affine++;
-    }
-    return affine;
-}
-
 int cluster_find(const struct cluster *c, const char *name)
 {
     if (!c->index && c->n > 8) {
@@ -278,6 +269,26 @@ int cluster_find(const struct cluster *c, const char *name)
     return -1;
 }
 
+static const char *const matrix_words[CLUSTER_MATRIX_WORDS] = {
+    [CLUSTER_MATRIX_SEND] = "send",
+    [CLUSTER_MATRIX_RECV] = "recv",
+    [CLUSTER_MATRIX_CLASS] = "class",
+    [CLUSTER_MATRIX_GROUP] = "group",
+};
+
+int cluster_matrix_word(const char *name)
+{
+    for (int w = 0; w < CLUSTER_MATRIX_WORDS; w++)
+        if (strcasecmp(name, matrix_words[w]) == 0)
+            return w;
+    return -1;
+}
+
+const char *cluster_matrix_word_name(int w)
+{
+    return matrix_words[w];
+}
+
 const char *cluster_kind_name(enum cluster_kind k)
 {
     switch (k) {
@@ -286,11 +297,6 @@ const char *cluster_kind_name(enum cluster_kind k)
     case CLUSTER_GRAPH: return "platform graph";
     }
     return "?";
-}
-
-bool cluster_cost(const struct cluster *c, int q, int p, struct cost *out)
-{
-    return timing_cost(c, q, p, out);   /* where the costs come from: model/timing.h */
 }
 
 /* ---- nodes in the order of their times: fnf's receivers, the consistency check ---- */
@@ -324,7 +330,7 @@ static int cmp_descending(const void *x, const void *y)
 void cluster_sort_nodes(const struct node *nodes, int *order, int n, bool by_recv_first,
                         bool descending)
 {
-    if (fastpath_on()) {
+    if (FAST_PATH(true)) {
         fast_sort_nodes(nodes, order, n, by_recv_first, descending);
         return;
     }
@@ -362,7 +368,7 @@ bool cluster_speeds_consistent(const struct cluster *c, int *bad_p, int *bad_q)
      * exactly consistent and there are few pairs).  A NaN time has no order:
      * not consistent, and that node is named twice. */
     int n = c->n;
-    if (n < 2 || (fastpath_on() && fast_speeds_grouped(c)))
+    if (n < 2 || FAST_PATH(fast_speeds_grouped(c)))
         return true;
     const struct node *nodes = c->nodes;
     for (int i = 0; i < n; i++)
@@ -548,7 +554,7 @@ int cluster_finish(struct cluster *c, struct diag *d)
          * (a SimGrid host, a Lua node), so that what is loaded can be saved. */
         if (!nd->name[0])
             diag_error(d, c->path, cluster_line(c, i), "name", "node %d has an empty name", i + 1);
-        else if (c->kind == CLUSTER_MATRIX && cluster_matrix_word(nd->name))
+        else if (c->kind == CLUSTER_MATRIX && cluster_matrix_word(nd->name) >= 0)
             diag_error(d, c->path, cluster_line(c, i), "name", "node name \"%s\" is a column word of latency "
                        "matrices (send, recv, class, group): it cannot name a node there",
                        SHOWN(nd->name, b1));

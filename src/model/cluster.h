@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "model/node.h"
 #include "support/diag.h"
 
 enum cluster_kind {
@@ -41,16 +42,6 @@ enum cluster_kind {
 #define CLUSTER_MAX_CSV_BYTES (1024L * 1024 * 1024)
 #define CLUSTER_MAX_CSV_LINE (1024L * 1024)
 
-/* 24 bytes: a node table of 10^7 nodes is 240 MB of them (docs/performance.md).
- * A node's line and labels are kept beside the array, by the cluster
- * (cluster_line, cluster_class, cluster_group): most tables need no bytes a
- * node for them. */
-struct node {
-    char *name;    /* in the cluster's name pool: never freed or replaced alone */
-    double send;   /* s(p): sending overhead (0 if not given) */
-    double recv;   /* r(p): receiving overhead (0 if not given) */
-};
-
 /* Distinct class and group labels a cluster can hold (ids 1..this). */
 #define CLUSTER_MAX_LABELS 65535
 
@@ -61,7 +52,7 @@ struct edge {
     int line;
     /* The affine cost model (Beaumont, Marchal & Robert §2.1): the edge's
      * time for a message of size L is alpha + L beta; beta < 0: not affine,
-     * `time` is as given.  cluster_set_message_size sets `time` from them. */
+     * `time` is as given.  timing_set_message_size sets `time` from them. */
     double alpha, beta;
 };
 
@@ -112,15 +103,6 @@ struct cluster {
     int line0, line_step, lines_ruled;
 };
 
-/* The cost of one transfer q -> p, before the port model is applied. */
-struct cost {
-    double s;   /* send overhead of q */
-    double l;   /* link time */
-    double r;   /* receive overhead of p */
-    double T;   /* whole transfer time for one-port / multi-port */
-    double send_mp; /* multi-port: time q's port is busy */
-};
-
 struct cluster *cluster_new(enum cluster_kind kind);
 void cluster_free(struct cluster *c);
 /* Returns the index of the new node.  Name is copied into the cluster's name
@@ -129,10 +111,6 @@ int cluster_add_node(struct cluster *c, const char *name, double send, double re
 /* Renames node i (a copy in the pool; the old name's bytes stay there until cluster_free). */
 void cluster_set_node_name(struct cluster *c, int i, const char *name);
 int cluster_add_edge(struct cluster *c, int from, int to, double time, double send);
-/* Platform graphs: every affine edge (beta >= 0) takes the time of a message
- * of `size` units, alpha + size beta (timing_affine).  Returns how many edges
- * are affine (0: the size changes nothing). */
-int cluster_set_message_size(struct cluster *c, double size);
 /* The first node named name, or -1.  The first call scans the nodes, O(n);
  * the second makes c->index (for a cluster of more than 8 nodes: a cache,
  * so c stays const to the caller), and from then on a lookup is O(1)
@@ -140,6 +118,20 @@ int cluster_set_message_size(struct cluster *c, double size);
  * names) cost one. */
 int cluster_find(const struct cluster *c, const char *name);
 void cluster_set_str(char **field, const char *value);           /* copy or clear */
+/* A latency matrix's reserved column words (send, recv, class, group: any
+ * case), after its node columns: they hold each row's node's overheads and
+ * labels, and cannot name a node there. */
+enum cluster_matrix_word {
+    CLUSTER_MATRIX_SEND,
+    CLUSTER_MATRIX_RECV,
+    CLUSTER_MATRIX_CLASS,
+    CLUSTER_MATRIX_GROUP,
+    CLUSTER_MATRIX_WORDS
+};
+/* Which of them name is, or -1. */
+int cluster_matrix_word(const char *name);
+/* Word w as a header writes it ("send"). */
+const char *cluster_matrix_word_name(int w);
 /* Node p's class and group label ids (equal labels, equal ids; 0: none). */
 static inline unsigned cluster_class_id(const struct cluster *c, int p)
 {
@@ -182,9 +174,6 @@ int cluster_set_group(struct cluster *c, int p, const char *label);
  */
 int cluster_finish(struct cluster *c, struct diag *d);
 
-/* Cost of q -> p. Returns false when there is no such transfer (no edge). */
-bool cluster_cost(const struct cluster *c, int q, int p, struct cost *out);
-
 /*
  * Do the speeds satisfy s(p) <= s(q) iff r(p) <= r(q)? (SPEC §5)  Two times
  * that differ by at most CLUSTER_SPEED_RTOL of the larger count as equal
@@ -204,11 +193,6 @@ const char *cluster_kind_name(enum cluster_kind k);
 
 /* Load a CSV cluster (model/cluster_csv.c). Returns NULL and fills d on failure. */
 struct cluster *cluster_load_csv(const char *path, struct diag *d);
-/* Read a whole CSV input from fp within CLUSTER_MAX_CSV_BYTES and
- * CLUSTER_MAX_CSV_LINE: the buffer (caller frees) and *len, or NULL after a
- * message naming name.  size_hint: the file's size if known, else 0. */
-char *cluster_read_csv_text(FILE *fp, const char *name, size_t size_hint, size_t *len,
-                            struct diag *d);
 /* Same, from an open stream read to its end (standard input); name is used
  * in messages.  The caller closes fp. */
 struct cluster *cluster_load_csv_stream(FILE *fp, const char *name, struct diag *d);
@@ -217,9 +201,6 @@ struct cluster *cluster_load_csv_buffer(const char *name, const char *buf,
                                         size_t len, struct diag *d);
 /* Write any cluster as CSV that cluster_load_csv reads back to the same model. */
 int cluster_write_csv(const struct cluster *c, FILE *fp);
-/* Is name one of a latency matrix's column words (send, recv, class, group,
- * any case), which cannot name a node there? */
-bool cluster_matrix_word(const char *name);
 /* Write to path through a temporary file and rename (never a half file). */
 int cluster_save_csv(const struct cluster *c, const char *path, char **cause);
 

@@ -25,6 +25,7 @@
 #include "model/cluster.h"
 #include "model/cluster_csv_fast.h"
 #include "model/csvread.h"
+#include "model/csvread_fast.h"
 #include "support/csvfield.h"
 #include "support/fastpath.h"
 #include "model/nameidx.h"
@@ -91,7 +92,7 @@ struct loader {
     int rec_line;
     bool pending;
     struct csv_record rec;  /* the record's fields (model/cluster_csv_fast.h) */
-    bool fast;              /* fastpath_on(): plain lines by hand, short decimals without strtod */
+    bool fast;              /* FAST_PATH: plain lines by hand, short decimals without strtod */
 
     /* The header row. */
     int header_line;        /* 0 until the header was read */
@@ -105,10 +106,10 @@ struct loader {
     size_t done, total;     /* bytes before the line being read, bytes in all */
 
     /* Latency matrix: node of each column (-1: a reserved column), where
-     * the reserved columns are (-1: absent; MATRIX_SEND .. MATRIX_GROUP),
+     * the reserved columns are (-1: absent; CLUSTER_MATRIX_SEND .. CLUSTER_MATRIX_GROUP),
      * and the line of each node's row (0: none yet). */
     int *mcol;
-    int mres[4];
+    int mres[CLUSTER_MATRIX_WORDS];
     int *row_line;
 
     /* Platform graph: the per-node multi-port send time and where it was
@@ -220,7 +221,7 @@ static double c_strtod(const struct loader *ld, const char *s, int *err)
 {
     locale_t loc = ld->c_locale;
     double fast;
-    if (ld->fast && csv_fast_decimal(s, &fast)) {
+    if (ld->fast && csvread_fast_decimal(s, &fast)) {
         *err = 0;
         return fast;
     }
@@ -247,7 +248,7 @@ static bool get_time(struct loader *ld, int line, const char *col, const char *s
     }
     int err = 0;
     double v;
-    if (!(ld->fast && csv_fast_decimal(s, &v))) {   /* the short decimals: one pass */
+    if (!(ld->fast && csvread_fast_decimal(s, &v))) {   /* the short decimals: one pass */
         if (!number_syntax(s)) {
             diag_error(ld->d, ld->file, line, col, "\"%s\" is not a number", SHOWN(s, buf));
             return false;
@@ -461,24 +462,6 @@ static void table_header(struct loader *ld, int line)
     free(ids);
 }
 
-/* The reserved columns of a latency matrix, after the node columns. */
-enum { MATRIX_SEND, MATRIX_RECV, MATRIX_CLASS, MATRIX_GROUP, MATRIX_NRES };
-static const char *const matrix_reserved[MATRIX_NRES] = {"send", "recv", "class", "group"};
-
-/* Which reserved column f names, or -1. */
-static int matrix_reserved_of(const char *f)
-{
-    for (int r = 0; r < MATRIX_NRES; r++)
-        if (strcasecmp(f, matrix_reserved[r]) == 0)
-            return r;
-    return -1;
-}
-
-bool cluster_matrix_word(const char *name)
-{
-    return matrix_reserved_of(name) >= 0;
-}
-
 /*
  * `,a,b,c[,send][,recv][,class][,group]`: the first cell is empty, the others
  * name the nodes in order; cells named `send`, `recv`, `class` and `group`
@@ -496,12 +479,12 @@ static void matrix_header(struct loader *ld, int line)
     bool reserved_seen = false;
     for (int i = 1; i < ld->rec.n; i++) {
         const char *f = ld->rec.field[i];
-        int r = matrix_reserved_of(f);
+        int r = cluster_matrix_word(f);
         ld->mcol[i] = -1;
         if (r >= 0) {
             if (ld->mres[r] >= 0)
                 diag_error(ld->d, ld->file, line, "header", "column \"%s\" appears twice",
-                           matrix_reserved[r]);
+                           cluster_matrix_word_name(r));
             else
                 ld->mres[r] = i;
             reserved_seen = true;
@@ -667,14 +650,14 @@ static void matrix_row(struct loader *ld, int line)
     size_t n = (size_t)c->n;
     for (int i = 1; i < ld->ncols; i++) {
         const char *f = ld->rec.field[i];
-        if (i == ld->mres[MATRIX_SEND]) {
+        if (i == ld->mres[CLUSTER_MATRIX_SEND]) {
             get_time(ld, line, "send", f, false, &c->nodes[k].send);
-        } else if (i == ld->mres[MATRIX_RECV]) {
+        } else if (i == ld->mres[CLUSTER_MATRIX_RECV]) {
             get_time(ld, line, "recv", f, false, &c->nodes[k].recv);
-        } else if (i == ld->mres[MATRIX_CLASS]) {
+        } else if (i == ld->mres[CLUSTER_MATRIX_CLASS]) {
             if (*f)
                 set_label(ld, line, "class", cluster_set_class, k, f);
-        } else if (i == ld->mres[MATRIX_GROUP]) {
+        } else if (i == ld->mres[CLUSTER_MATRIX_GROUP]) {
             if (*f)
                 set_label(ld, line, "group", cluster_set_group, k, f);
         } else {
@@ -868,10 +851,10 @@ static void add_field(struct loader *ld, const char *s, size_t len)
         ld->pending = true;
         ld->rec_line = ld->cur_line;
     }
-    csv_record_room(&ld->rec, (size_t)ld->rec.n + 1);
+    csvread_record_room(&ld->rec, (size_t)ld->rec.n + 1);
     if (!s)
         len = 0;
-    csv_record_text_room(&ld->rec, ld->rec.text_len + len + 1);
+    csvread_record_text_room(&ld->rec, ld->rec.text_len + len + 1);
     ld->rec.len[ld->rec.n] = len;
     ld->rec.off[ld->rec.n++] = ld->rec.text_len;
     if (len)
@@ -1021,7 +1004,7 @@ static void finish_loading(struct loader *ld)
 static void loader_free(struct loader *ld)
 {
     drop_record(ld);
-    csv_record_free(&ld->rec);
+    csvread_record_free(&ld->rec);
     nameidx_free(&ld->names);
     free(ld->mcol);
     free(ld->row_line);
@@ -1048,8 +1031,8 @@ struct cluster *cluster_load_csv_buffer(const char *name, const char *buf, size_
     ld.total = len;
     ld.errors = d->errors;
     ld.c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
-    ld.fast = fastpath_on();
-    for (int r = 0; r < MATRIX_NRES; r++)
+    ld.fast = FAST_PATH(true);
+    for (int r = 0; r < CLUSTER_MATRIX_WORDS; r++)
         ld.mres[r] = -1;
     for (int i = 0; i < COL_NCOLS; i++)
         ld.col[i] = -1;
@@ -1153,71 +1136,10 @@ struct cluster *cluster_load_csv_buffer(const char *name, const char *buf, size_
     return c;
 }
 
-char *cluster_read_csv_text(FILE *fp, const char *name, size_t size_hint, size_t *len,
-                            struct diag *d)
-{
-    if (size_hint > (size_t)CLUSTER_MAX_CSV_BYTES) {
-        diag_error(d, name, 0, NULL, "larger than %ld MiB: refused (the largest cluster a "
-                   "CSV file can hold is smaller; docs/reliability.md, \"Limits\")",
-                   CLUSTER_MAX_CSV_BYTES >> 20);
-        return NULL;
-    }
-    /* + 1: the end is seen without another realloc */
-    size_t n = 0, cap = size_hint ? size_hint + 1 : 1 << 16;
-    size_t line_start = 0;  /* offset of the byte after the last '\n' seen */
-    char *buf = xmalloc(cap);
-    mem_advise_huge(buf, cap);
-    for (;;) {
-        if (n == cap)
-            buf = xrealloc(buf, cap *= 2);
-        size_t want = cap - n;
-        if (want > (size_t)CLUSTER_MAX_CSV_BYTES + 1 - n)
-            want = (size_t)CLUSTER_MAX_CSV_BYTES + 1 - n;
-        size_t got = fread(buf + n, 1, want, fp);
-        /* The last line break of the chunk, scanned from its end: cheap for text. */
-        for (size_t i = n + got; i > n; i--)
-            if (buf[i - 1] == '\n') {
-                line_start = i;
-                break;
-            }
-        n += got;
-        if (n - line_start > (size_t)CLUSTER_MAX_CSV_LINE) {
-            diag_error(d, name, 0, NULL, "a line longer than %ld KiB (from byte %zu on): refused "
-                       "(is this a text file? docs/reliability.md, \"Limits\")",
-                       CLUSTER_MAX_CSV_LINE >> 10, line_start);
-            free(buf);
-            return NULL;
-        }
-        if (n > (size_t)CLUSTER_MAX_CSV_BYTES) {
-            diag_error(d, name, 0, NULL, "larger than %ld MiB: refused (the largest cluster a "
-                       "CSV file can hold is smaller; docs/reliability.md, \"Limits\")",
-                       CLUSTER_MAX_CSV_BYTES >> 20);
-            free(buf);
-            return NULL;
-        }
-        if (got == 0)
-            break;
-    }
-    if (ferror(fp)) {
-        diag_error(d, name, 0, NULL, "cannot read: %s", strerror(errno));
-        free(buf);
-        return NULL;
-    }
-    *len = n;
-    return buf;
-}
-
 struct cluster *cluster_load_csv_stream(FILE *fp, const char *name, struct diag *d)
 {
-    /* Sized from the file when it says (a file that grows meanwhile still
-     * reads whole), so that a large file is read into one buffer, on huge
-     * pages, without a copy. */
-    struct stat st;
-    size_t hint = 0, len;
-    if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
-        hint = (uintmax_t)st.st_size > (uintmax_t)CLUSTER_MAX_CSV_BYTES
-                   ? (size_t)CLUSTER_MAX_CSV_BYTES + 1 : (size_t)st.st_size;
-    char *buf = cluster_read_csv_text(fp, name, hint, &len, d);
+    size_t len;
+    char *buf = csvread_text(fp, name, &len, d);
     if (!buf)
         return NULL;
     struct cluster *c = cluster_load_csv_buffer(name, buf, len, d);
@@ -1293,7 +1215,7 @@ static char *unwritable(const struct cluster *c)
             return xasprintf("node %d has no name", i + 1);
         if (!isfinite(nd->send) || !isfinite(nd->recv))
             return xasprintf("node %s: send and recv must be finite", nd->name);
-        if (c->kind == CLUSTER_MATRIX && matrix_reserved_of(nd->name) >= 0)
+        if (c->kind == CLUSTER_MATRIX && cluster_matrix_word(nd->name) >= 0)
             return xasprintf("node name \"%s\" is reserved in latency matrices (send, recv, "
                              "class and group are column names there)", nd->name);
     }

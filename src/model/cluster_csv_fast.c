@@ -1,51 +1,12 @@
 /*
  * model/cluster_csv_fast.c - the CSV loader's fast paths (model/cluster_csv_fast.h): plain lines split
- * by hand, short decimals read without strtod, a line's name field found
- * ahead.  Each gives exactly what the readable path (libcsv, strtod) gives.
+ * by hand, a line's name field found ahead.  Each gives exactly what the
+ * readable path (libcsv) gives.
  */
 #include "model/cluster_csv_fast.h"
 
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "support/diag.h"
-
-void csv_record_room(struct csv_record *r, size_t nfields)
-{
-    if (nfields <= (size_t)r->cap)
-        return;
-    size_t cap = r->cap ? (size_t)r->cap : 16;
-    while (cap < nfields)
-        cap *= 2;
-    r->cap = (int)cap;
-    r->field = xrealloc(r->field, cap * sizeof *r->field);
-    r->off = xrealloc(r->off, cap * sizeof *r->off);
-    r->len = xrealloc(r->len, cap * sizeof *r->len);
-}
-
-void csv_record_text_room(struct csv_record *r, size_t bytes)
-{
-    if (bytes <= r->text_cap)
-        return;
-    while (bytes > r->text_cap)
-        r->text_cap = r->text_cap ? 2 * r->text_cap : 256;
-    r->text = xrealloc(r->text, r->text_cap);
-}
-
-void csv_record_free(struct csv_record *r)
-{
-    free(r->field);
-    free(r->len);
-    free(r->off);
-    free(r->text);
-    memset(r, 0, sizeof *r);
-}
-
-static bool is_digit(char ch)
-{
-    return ch >= '0' && ch <= '9';
-}
 
 /* ---- plain lines ---- */
 
@@ -81,7 +42,7 @@ size_t csv_fast_split(struct csv_record *r, const char *s, size_t avail)
         unsigned cls = byte_class[*p];
         if (cls == 1) {
             if (ncomma + 2 > (size_t)r->cap)
-                csv_record_room(r, ncomma + 2);
+                csvread_record_room(r, ncomma + 2);
             r->off[ncomma++] = (size_t)(p - (const unsigned char *)s);
             p++;
             continue;
@@ -97,10 +58,10 @@ size_t csv_fast_split(struct csv_record *r, const char *s, size_t avail)
         break;
     }
     if (ncomma + 1 > (size_t)r->cap)
-        csv_record_room(r, ncomma + 1);
+        csvread_record_room(r, ncomma + 1);
     r->off[ncomma] = m;
     if (m + 1 > r->text_cap)
-        csv_record_text_room(r, m + 1);
+        csvread_record_text_room(r, m + 1);
     char *t = r->text;
     memcpy(t, s, m);
     for (size_t k = 0, a = 0; k <= ncomma; k++) {
@@ -116,63 +77,6 @@ size_t csv_fast_split(struct csv_record *r, const char *s, size_t avail)
     }
     r->n = (int)ncomma + 1;
     return n;
-}
-
-/* ---- short decimals ---- */
-
-/*
- * At most 15 significant digits and a power of ten within 22 make the
- * digits m and 10^|e| exact doubles, so m * 10^e or m / 10^-e is one
- * correctly rounded operation, the very double strtod gives (Clinger's
- * fast path).  It checks the syntax as it goes, so a true answer means s
- * has the SPEC's syntax too.
- */
-bool csv_fast_decimal(const char *s, double *out)
-{
-    static const double pow10[23] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
-                                     1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
-                                     1e20, 1e21, 1e22};
-    bool neg = *s == '-';
-    if (*s == '+' || *s == '-')
-        s++;
-    uint64_t m = 0;
-    int digits = 0, seen = 0, scale = 0;   /* significant digits, all digits */
-    for (; is_digit(*s); s++, seen++)
-        if (digits || *s != '0') {
-            m = m * 10 + (uint64_t)(*s - '0');
-            if (++digits > 15)
-                return false;
-        }
-    if (*s == '.')
-        for (s++; is_digit(*s); s++, seen++) {
-            scale--;
-            if (digits || *s != '0') {
-                m = m * 10 + (uint64_t)(*s - '0');
-                if (++digits > 15)
-                    return false;
-            }
-        }
-    if (!seen)
-        return false;
-    if (*s == 'e' || *s == 'E') {
-        s++;
-        bool eneg = *s == '-';
-        if (*s == '+' || *s == '-')
-            s++;
-        if (!is_digit(*s))
-            return false;
-        int x = 0;
-        for (; is_digit(*s); s++)
-            if ((x = x * 10 + (*s - '0')) > 1000)
-                return false;
-        scale += eneg ? -x : x;
-    }
-    if (*s != '\0' || scale < -22 || scale > 22)
-        return false;
-    double v = (double)m;
-    v = scale < 0 ? v / pow10[-scale] : v * pow10[scale];
-    *out = neg ? -v : v;
-    return true;
 }
 
 /* ---- a field ahead ---- */

@@ -2,7 +2,7 @@
  * model/cluster_fast.h - the fast path of cluster_sort_nodes (model/cluster.h): the node
  * indices sorted by (first time, second time, index) in O(n) passes, and
  * the consistency check's O(n) shortcut.  model/cluster.c calls these when
- * fastpath_on() (support/fastpath.h); otherwise its readable qsort decides.  Both
+ * FAST_PATH (support/fastpath.h); otherwise its readable qsort decides.  Both
  * give the same order (tests/test_fastpaths.c, tests/test_lean.c).
  */
 #ifndef HETCAST_FAST_SORT_H

@@ -1,5 +1,6 @@
 /*
- * model/csvread.c - CSV tables through libcsv, one line at a time so that every
+ * model/csvread.c - a whole CSV input read within limits, the record's
+ * buffers, and CSV tables through libcsv, one line at a time so that every
  * record and every problem has its file line (model/csvread.h).  The cluster
  * loader (model/cluster_csv.c) has its own loop, with fast paths for files of
  * millions of rows; this one is the plain path, for the small tables
@@ -22,8 +23,42 @@
 #include <sys/stat.h>
 
 #include "model/cluster.h"
+#include "model/csvread_fast.h"
+#include "support/diag.h"
+#include "support/hugemem.h"
 
 #define CSV_OPTIONS (CSV_STRICT | CSV_STRICT_FINI)   /* as the cluster loader's */
+
+void csvread_record_room(struct csv_record *r, size_t nfields)
+{
+    if (nfields <= (size_t)r->cap)
+        return;
+    size_t cap = r->cap ? (size_t)r->cap : 16;
+    while (cap < nfields)
+        cap *= 2;
+    r->cap = (int)cap;
+    r->field = xrealloc(r->field, cap * sizeof *r->field);
+    r->off = xrealloc(r->off, cap * sizeof *r->off);
+    r->len = xrealloc(r->len, cap * sizeof *r->len);
+}
+
+void csvread_record_text_room(struct csv_record *r, size_t bytes)
+{
+    if (bytes <= r->text_cap)
+        return;
+    while (bytes > r->text_cap)
+        r->text_cap = r->text_cap ? 2 * r->text_cap : 256;
+    r->text = xrealloc(r->text, r->text_cap);
+}
+
+void csvread_record_free(struct csv_record *r)
+{
+    free(r->field);
+    free(r->len);
+    free(r->off);
+    free(r->text);
+    memset(r, 0, sizeof *r);
+}
 
 struct reader {
     struct csv_record rec;
@@ -55,8 +90,8 @@ static void on_field(void *s, size_t len, void *data)
     }
     if (!s)
         len = 0;
-    csv_record_room(&r->rec, (size_t)r->rec.n + 1);
-    csv_record_text_room(&r->rec, r->rec.text_len + len + 1);
+    csvread_record_room(&r->rec, (size_t)r->rec.n + 1);
+    csvread_record_text_room(&r->rec, r->rec.text_len + len + 1);
     r->rec.len[r->rec.n] = len;
     r->rec.off[r->rec.n++] = r->rec.text_len;
     if (len)
@@ -79,8 +114,14 @@ static void on_record(int term, void *data)
     drop(r);
 }
 
-int csvread_buffer(const char *name, const char *buf, size_t len, csvread_record_fn on_rec,
-                   csvread_comment_fn on_comment, void *ctx, struct diag *d)
+/*
+ * The records of buf[0 .. len) (a UTF-8 byte order mark skipped), in order;
+ * on_comment may be NULL.  name is the file in messages.  Returns the
+ * number of errors added to d.  O(len).
+ */
+static int csvread_buffer(const char *name, const char *buf, size_t len,
+                          csvread_record_fn on_rec, csvread_comment_fn on_comment, void *ctx,
+                          struct diag *d)
 {
     int errors = d->errors;
     struct reader r = {.on_record = on_rec, .ctx = ctx};
@@ -132,8 +173,66 @@ int csvread_buffer(const char *name, const char *buf, size_t len, csvread_record
     if (csv_fini(&p, on_field, on_record, &r) != 0)
         diag_error(d, name, r.rec_line, NULL, "quoted field not closed (a \" is missing)");
     csv_free(&p);
-    csv_record_free(&r.rec);
+    csvread_record_free(&r.rec);
     return d->errors - errors;
+}
+
+char *csvread_text(FILE *fp, const char *name, size_t *len, struct diag *d)
+{
+    struct stat st;
+    size_t size_hint = 0;
+    if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+        size_hint = (uintmax_t)st.st_size > (uintmax_t)CLUSTER_MAX_CSV_BYTES
+                        ? (size_t)CLUSTER_MAX_CSV_BYTES + 1 : (size_t)st.st_size;
+    if (size_hint > (size_t)CLUSTER_MAX_CSV_BYTES) {
+        diag_error(d, name, 0, NULL, "larger than %ld MiB: refused (the largest cluster a "
+                   "CSV file can hold is smaller; docs/reliability.md, \"Limits\")",
+                   CLUSTER_MAX_CSV_BYTES >> 20);
+        return NULL;
+    }
+    /* + 1: the end is seen without another realloc */
+    size_t n = 0, cap = size_hint ? size_hint + 1 : 1 << 16;
+    size_t line_start = 0;  /* offset of the byte after the last '\n' seen */
+    char *buf = xmalloc(cap);
+    mem_advise_huge(buf, cap);
+    for (;;) {
+        if (n == cap)
+            buf = xrealloc(buf, cap *= 2);
+        size_t want = cap - n;
+        if (want > (size_t)CLUSTER_MAX_CSV_BYTES + 1 - n)
+            want = (size_t)CLUSTER_MAX_CSV_BYTES + 1 - n;
+        size_t got = fread(buf + n, 1, want, fp);
+        /* The last line break of the chunk, scanned from its end: cheap for text. */
+        for (size_t i = n + got; i > n; i--)
+            if (buf[i - 1] == '\n') {
+                line_start = i;
+                break;
+            }
+        n += got;
+        if (n - line_start > (size_t)CLUSTER_MAX_CSV_LINE) {
+            diag_error(d, name, 0, NULL, "a line longer than %ld KiB (from byte %zu on): refused "
+                       "(is this a text file? docs/reliability.md, \"Limits\")",
+                       CLUSTER_MAX_CSV_LINE >> 10, line_start);
+            free(buf);
+            return NULL;
+        }
+        if (n > (size_t)CLUSTER_MAX_CSV_BYTES) {
+            diag_error(d, name, 0, NULL, "larger than %ld MiB: refused (the largest cluster a "
+                       "CSV file can hold is smaller; docs/reliability.md, \"Limits\")",
+                       CLUSTER_MAX_CSV_BYTES >> 20);
+            free(buf);
+            return NULL;
+        }
+        if (got == 0)
+            break;
+    }
+    if (ferror(fp)) {
+        diag_error(d, name, 0, NULL, "cannot read: %s", strerror(errno));
+        free(buf);
+        return NULL;
+    }
+    *len = n;
+    return buf;
 }
 
 int csvread_file(const char *path, csvread_record_fn on_rec, csvread_comment_fn on_comment,
@@ -144,12 +243,8 @@ int csvread_file(const char *path, csvread_record_fn on_rec, csvread_comment_fn 
         diag_error(d, path, 0, NULL, "cannot open: %s", strerror(errno));
         return -1;
     }
-    struct stat st;
-    size_t hint = 0, len = 0;
-    if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
-        hint = (uintmax_t)st.st_size > (uintmax_t)CLUSTER_MAX_CSV_BYTES
-                   ? (size_t)CLUSTER_MAX_CSV_BYTES + 1 : (size_t)st.st_size;
-    char *buf = cluster_read_csv_text(fp, path, hint, &len, d);
+    size_t len = 0;
+    char *buf = csvread_text(fp, path, &len, d);
     fclose(fp);
     if (!buf)
         return -1;
@@ -189,7 +284,7 @@ bool csvread_number_syntax(const char *s)
 
 bool csvread_number(const char *s, double *out)
 {
-    if (csv_fast_decimal(s, out))   /* the short decimals, without strtod or the locale */
+    if (csvread_fast_decimal(s, out))   /* the short decimals, without strtod or the locale */
         return true;
     if (!csvread_number_syntax(s))
         return false;

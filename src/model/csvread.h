@@ -1,23 +1,44 @@
 /*
- * model/csvread.h - CSV tables other than clusters (the measured traces of
- * session/trace.h), read with libcsv the way the cluster loader (model/cluster_csv.c) reads:
+ * model/csvread.h - reading CSV, below the cluster loader (model/cluster_csv.c):
+ * a whole input read within the cluster files' limits, the record that
+ * libcsv's fields are gathered in, and the SPEC's number syntax, which the
+ * loader uses too; and CSV tables other than clusters (the measured traces
+ * of session/trace.h), read with libcsv the way the cluster loader reads:
  * lines starting with '#' are comments (handed to the caller, not parsed),
  * blank lines are skipped, every record comes with the file line it starts
  * on, and a problem of the CSV itself (a malformed quote, a quote not
  * closed, a NUL byte) is one diag error naming the file and the line.
  * Reading goes on after such a line, so one run lists every problem.
- *
- * Also the SPEC's number syntax, which the cluster loader shares: numbers
- * are read in the C locale whatever setlocale() the view made.
+ * Numbers are read in the C locale whatever setlocale() the view made.
  */
 #ifndef HETCAST_CSVREAD_H
 #define HETCAST_CSVREAD_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
-#include "model/cluster_csv_fast.h"
 #include "support/diag.h"
+
+/*
+ * One record's fields, the text of all in one reused buffer, each
+ * NUL-terminated: no allocation per field or row.  While libcsv assembles
+ * a record, off[i] is where field i starts in text; once it is complete,
+ * field[i] points into text and len[i] is its length.
+ */
+struct csv_record {
+    char **field;
+    size_t *len;
+    size_t *off;
+    int n;          /* fields */
+    int cap;        /* room in field, len, off */
+    char *text;
+    size_t text_len, text_cap;
+};
+
+void csvread_record_room(struct csv_record *r, size_t nfields);   /* room for nfields */
+void csvread_record_text_room(struct csv_record *r, size_t bytes); /* room for bytes of text */
+void csvread_record_free(struct csv_record *r);
 
 /* One record: r->field[0 .. r->n) (NUL-terminated, trimmed as libcsv trims). */
 typedef void (*csvread_record_fn)(void *ctx, int line, const struct csv_record *r);
@@ -25,15 +46,16 @@ typedef void (*csvread_record_fn)(void *ctx, int line, const struct csv_record *
 typedef void (*csvread_comment_fn)(void *ctx, int line, const char *text, size_t len);
 
 /*
- * The records of buf[0 .. len) (a UTF-8 byte order mark skipped), in order;
- * on_comment may be NULL.  name is the file in messages.  Returns the
- * number of errors added to d.  O(len).
+ * A whole CSV input read from fp to its end within CLUSTER_MAX_CSV_BYTES
+ * and CLUSTER_MAX_CSV_LINE (model/cluster.h): the buffer (the caller frees
+ * it) and *len, or NULL after a message naming name.  Sized from the file
+ * when fp is one (a file that grows meanwhile still reads whole), so that
+ * a large file is read into one buffer, on huge pages, without a copy.
  */
-int csvread_buffer(const char *name, const char *buf, size_t len, csvread_record_fn on_record,
-                   csvread_comment_fn on_comment, void *ctx, struct diag *d);
+char *csvread_text(FILE *fp, const char *name, size_t *len, struct diag *d);
 
-/* The same from the file at path, read within the cluster files' limits
- * (cluster_read_csv_text); -1 after an error in d when it cannot be read. */
+/* The records of the file at path, read as csvread_text reads; -1 after an
+ * error in d when it cannot be read. */
 int csvread_file(const char *path, csvread_record_fn on_record, csvread_comment_fn on_comment,
                  void *ctx, struct diag *d);
 

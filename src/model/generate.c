@@ -14,7 +14,7 @@
 
 /* ---- Chen & Liu (all-to-all) ---- */
 
-struct cluster *alltoall_cluster(int n)
+struct cluster *generate_alltoall(int n)
 {
     static const char *const cls[3] = {"fast", "normal", "slow"};
     static const double cost[3] = {1, 5, 10};
@@ -36,7 +36,7 @@ struct cluster *alltoall_cluster(int n)
     return c;
 }
 
-int alltoall_block(int n, double pct, int *recv)
+int generate_alltoall_receivers(int n, double pct, int *recv)
 {
     int k = (int)floor(n * pct / 100 + 0.5), start = (int)floor(0.8 * n);
     if (k < 1)
@@ -54,7 +54,7 @@ int alltoall_block(int n, double pct, int *recv)
 
 /* ---- Figueira (LNOWs) ---- */
 
-struct cluster *figueira_lnow(struct rng *r, int nodes, int max_groups, int max_hops, int *groups)
+struct cluster *generate_lnow(struct rng *r, int nodes, int max_groups, int max_hops, int *groups)
 {
     int n = nodes > 0 ? nodes : 1, h = max_hops > 0 ? max_hops : 1;
     int gmax = max_groups < n ? max_groups : n;
@@ -187,7 +187,7 @@ static const char *plain_prefix(int i, int n)
     return "P";
 }
 
-struct cluster *exp_pipeline_random(struct rng *r, int n, double density, double send_ratio)
+struct cluster *generate_platform_random(struct rng *r, int n, double density, double send_ratio)
 {
     struct builder b;
     builder_init(&b, n, plain_prefix, n);
@@ -282,7 +282,7 @@ static void mst_with_redundancy(struct builder *b, struct rng *r, const int *ids
     free(from);
 }
 
-struct cluster *exp_pipeline_tiers(struct rng *r, int n, double send_ratio)
+struct cluster *generate_platform_tiers(struct rng *r, int n, double send_ratio)
 {
     struct tiers_shape s = tiers_shape(n);
     struct builder b;

@@ -15,14 +15,14 @@
  * next n/3 normal, the rest slow -- with send = receive overhead 1, 5 and 10,
  * and latency 1.
  */
-struct cluster *alltoall_cluster(int n);
+struct cluster *generate_alltoall(int n);
 
 /*
  * Chen & Liu's receivers (§5.1.3: "only P80 ~ P89 as receivers" for 10 % of
  * 100): round(n * pct / 100) consecutive nodes from node floor(0.8 n),
  * wrapping around to node 0.  recv gets them increasing; returns how many.
  */
-int alltoall_block(int n, double pct, int *recv);
+int generate_alltoall_receivers(int n, double pct, int *recv);
 
 /* Figueira (binomial trees on LNOWs, section 4). */
 /*
@@ -36,7 +36,7 @@ int alltoall_block(int n, double pct, int *recv);
  * latency matrix in hops (unit 1, no send times), source n0; *groups gets
  * the number of groups.
  */
-struct cluster *figueira_lnow(struct rng *r, int nodes, int max_groups, int max_hops, int *groups);
+struct cluster *generate_lnow(struct rng *r, int nodes, int max_groups, int max_hops, int *groups);
 
 /* Beaumont, Marchal & Robert (pipelined broadcast trees, §5). */
 /*
@@ -48,7 +48,7 @@ struct cluster *figueira_lnow(struct rng *r, int nodes, int max_groups, int max_
  * send_ratio times its fastest outgoing T (0.8 in the paper).  Finished
  * (cluster_finish); never NULL.
  */
-struct cluster *exp_pipeline_random(struct rng *r, int n, double density, double send_ratio);
+struct cluster *generate_platform_random(struct rng *r, int n, double density, double send_ratio);
 
 /*
  * A three-level platform in the manner of TIERS (Calvert, Doar & Zegura):
@@ -58,8 +58,8 @@ struct cluster *exp_pipeline_random(struct rng *r, int n, double density, double
  * each MAN (with its WAN node) are joined by a minimum spanning tree, plus
  * redundant links to the nearest node not yet linked (each WAN node with
  * probability 1/2, each MAN node 3/10).  Times and send times as in
- * exp_pipeline_random; the source is a random node.  n >= 2.
+ * generate_platform_random; the source is a random node.  n >= 2.
  */
-struct cluster *exp_pipeline_tiers(struct rng *r, int n, double send_ratio);
+struct cluster *generate_platform_tiers(struct rng *r, int n, double send_ratio);
 
 #endif

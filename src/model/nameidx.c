@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 
+#include "support/diag.h"
 #include "support/hugemem.h"
 
 /*

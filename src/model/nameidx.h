@@ -1,12 +1,12 @@
 /*
  * model/nameidx.h - the one name -> node index map: open addressing over a
- * cluster's own node names (the table holds node indexes and the names'
- * hashes only, so growing the node array cannot break it).  The CSV loader
- * fills one while it reads (to find duplicates and the matrix's rows), and
- * the Lua cluster builder while the script runs (node()'s twins, names as
- * arguments); cluster_find makes one for a cluster it is asked about more
- * than once (Lua heuristics, the exchange's receivers).
- * O(1) expected a lookup.
+ * cluster's own array of nodes (struct node, model/node.h; the table holds
+ * node indexes and the names' hashes only, so growing the array cannot
+ * break it).  The CSV loader fills one while it reads (to find duplicates
+ * and the matrix's rows), and the Lua cluster builder while the script
+ * runs (node()'s twins, names as arguments); cluster_find makes one for a
+ * cluster it is asked about more than once (Lua heuristics, the exchange's
+ * receivers).  O(1) expected a lookup.
  *
  * Each slot keeps its name's hash too: growing the table, and most misses,
  * never read the names themselves.  The table is at most three quarters
@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "model/cluster.h"
+#include "model/node.h"
 
 struct nameidx_slot {
     int node;       /* node index, or -1 for an empty slot */

@@ -1,6 +1,7 @@
 /*
  * model/timing.c - the port models by name (model/timing.h): what `-m NAME` accepts,
- * the one-line summaries, and which models each cluster kind takes.  Their
+ * the one-line summaries, and which models each cluster kind takes; and a
+ * message size applied to a platform graph's affine edges.  Their
  * arithmetic is model/timing.h's.
  */
 #include "model/timing.h"
@@ -73,4 +74,17 @@ char *model_refusal(enum model m, enum cluster_kind k)
 enum model model_default_for(enum cluster_kind k)
 {
     return k == CLUSTER_GRAPH ? MODEL_ONE_PORT : MODEL_ASYNC;
+}
+
+int timing_set_message_size(struct cluster *c, double size)
+{
+    int affine = 0;
+    for (int k = 0; c->kind == CLUSTER_GRAPH && k < c->nedges; k++) {
+        struct edge *e = &c->edges[k];
+        if (e->beta < 0)
+            continue;
+        e->time = timing_affine(e->alpha, e->beta, size);
+        affine++;
+    }
+    return affine;
 }

@@ -50,6 +50,15 @@ unsigned model_mask_for(enum cluster_kind k);
 char *model_refusal(enum model m, enum cluster_kind k);
 enum model model_default_for(enum cluster_kind k);
 
+/* The cost of one transfer q -> p, before the port model is applied (timing_cost). */
+struct cost {
+    double s;   /* send overhead of q */
+    double l;   /* link time */
+    double r;   /* receive overhead of p */
+    double T;   /* whole transfer time for one-port / multi-port */
+    double send_mp; /* multi-port: time q's port is busy */
+};
+
 /* When the resources of a transfer are free, before it is placed. */
 struct timing_ports {
     double ready;       /* q holds the message and its send port is free */
@@ -88,11 +97,16 @@ static inline void timing_cost_parts(double s, double l, double r, struct cost *
 
 /* The affine cost model (Beaumont, Marchal & Robert §2.1): a message of
  * size L occupies a link alpha + L beta (start-up, then the inverse of the
- * bandwidth per unit); cluster_set_message_size sets an edge's time by it. */
+ * bandwidth per unit); timing_set_message_size sets an edge's time by it. */
 static inline double timing_affine(double alpha, double beta, double size)
 {
     return alpha + size * beta;
 }
+
+/* Platform graphs: every affine edge (beta >= 0) takes the time of a message
+ * of `size` units, alpha + size beta (timing_affine).  Returns how many edges
+ * are affine (0: the size changes nothing). */
+int timing_set_message_size(struct cluster *c, double size);
 
 /* A platform graph's edge under multi-port: its sender's port is busy for
  * the edge's send time or, when none is given, its whole time. */

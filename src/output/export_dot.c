@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "output/export.h"
-#include "output/report.h"
+#include "support/numfmt.h"
 
 void export_dot_string(FILE *fp, const char *s)
 {
@@ -44,7 +44,7 @@ static void dot_tree(FILE *fp, const struct run *ru, const char *prefix, const c
             text_fit(label, sizeof label, "%s\nsource", ru->c->nodes[p].name);
         else
             text_fit(label, sizeof label, "%s\nholds at %s", ru->c->nodes[p].name,
-                     report_txt(engine_hold_time(e, p, 0)));
+                     numfmt_txt(engine_hold_time(e, p, 0)));
         fprintf(fp, "%s%sn%d [label=", indent, prefix, p);
         export_dot_string(fp, label);
         fprintf(fp, "%s%s];\n", e->parent[p] < 0 ? ", shape=doublecircle" : "",
@@ -55,7 +55,7 @@ static void dot_tree(FILE *fp, const struct run *ru, const char *prefix, const c
         if (t->msg != 0 || e->parent[t->to] != t->from)
             continue;
         char label[128];
-        text_fit(label, sizeof label, "#%d, t=%s", t->seq + 1, report_txt(t->start));
+        text_fit(label, sizeof label, "#%d, t=%s", t->seq + 1, numfmt_txt(t->start));
         fprintf(fp, "%s%sn%d -> %sn%d [label=", indent, prefix, t->from, prefix, t->to);
         export_dot_string(fp, label);
         fprintf(fp, "%s];\n", crit[t->from] && crit[t->to] ? ", penwidth=2" : "");
@@ -72,7 +72,7 @@ int export_dot(FILE *fp, const struct run *runs, int k)
     if (k == 1) {
         text_fit(title, sizeof title, "%s: %s, %s, makespan %s", runs[0].c->name ? runs[0].c->name : "",
                  runs[0].sched.ops->name, model_name(runs[0].model),
-                 report_txt(runs[0].eng.makespan));
+                 numfmt_txt(runs[0].eng.makespan));
         fputs("  labelloc=t;\n  label=", fp);
         export_dot_string(fp, title);
         fputs(";\n", fp);
@@ -82,7 +82,7 @@ int export_dot(FILE *fp, const struct run *runs, int k)
         char prefix[32];
         text_fit(prefix, sizeof prefix, "r%d", r);
         text_fit(title, sizeof title, "%s, %s: makespan %s", runs[r].sched.ops->name,
-                 model_name(runs[r].model), report_txt(runs[r].eng.makespan));
+                 model_name(runs[r].model), numfmt_txt(runs[r].eng.makespan));
         fprintf(fp, "  subgraph cluster_%d {\n    label=", r);
         export_dot_string(fp, title);
         fputs(";\n", fp);

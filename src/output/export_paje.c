@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/report.h"
+#include "support/numfmt.h"
 
 void export_paje_string(FILE *fp, const char *s)
 {
@@ -155,7 +155,7 @@ int export_paje(FILE *fp, const struct run *runs, int k)
     for (long i = 0; i < l.n; i++) {
         const struct pev *v = &l.v[i];
         const struct transfer *t = &runs[v->run].eng.tr[v->tr];
-        const char *when = report_num(v->time);
+        const char *when = numfmt_num(v->time);
         int at = v->state == 'S' ? t->from : t->to;   /* link and recv: on the receiver */
         switch (v->kind) {
         case PEV_PUSH:
@@ -176,7 +176,7 @@ int export_paje(FILE *fp, const struct run *runs, int k)
     }
     free(l.v);
     /* the containers end with the latest makespan, nodes before their run */
-    const char *when = report_num(end);
+    const char *when = numfmt_num(end);
     for (int r = 0; r < k; r++) {
         for (int p = 0; p < runs[r].c->n; p++)
             fprintf(fp, "5 %s N r%dn%d\n", when, r, p);

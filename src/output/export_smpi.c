@@ -25,7 +25,7 @@
 #include <sys/stat.h>
 
 #include "output/export.h"
-#include "output/report.h"
+#include "support/numfmt.h"
 #include "model/timing.h"
 
 #define SMPI_ZONE "AS_hetcast"
@@ -68,7 +68,7 @@ static bool smpi_blocking(const struct run *r)
 static bool smpi_cost(const struct run *r, int q, int p, struct smpi_cost *out)
 {
     struct cost c;
-    if (!cluster_cost(r->c, q, p, &c))
+    if (!timing_cost(r->c, q, p, &c))
         return false;
     timing_split(r->model, r->c->kind, &c, &out->before, &out->latency, &out->after_q);
     out->edge = c.T;
@@ -102,8 +102,8 @@ int export_smpi_check(const struct run *r, char **cause)
         if (sc.latency < 0) {
             set_cause(cause, "--format smpi: the multi-port send time of %s (%s) is longer than "
                       "its edge to %s (%s), which a SimGrid link cannot express",
-                      r->c->nodes[t->from].name, report_txt(sc.before),
-                      r->c->nodes[t->to].name, report_txt(sc.edge));
+                      r->c->nodes[t->from].name, numfmt_txt(sc.before),
+                      r->c->nodes[t->to].name, numfmt_txt(sc.edge));
             bad = 1;
             break;
         }
@@ -113,8 +113,8 @@ int export_smpi_check(const struct run *r, char **cause)
         if (fabs(t->start - ready) > 1e-9 * fmax(1, fabs(ready))) {
             set_cause(cause, "--format smpi: %s waits from %s to %s before sending to %s; SMPI "
                       "time-independent traces carry no idle time, so this schedule cannot be "
-                      "replayed as it is", r->c->nodes[t->from].name, report_txt(ready),
-                      report_txt(t->start), r->c->nodes[t->to].name);
+                      "replayed as it is", r->c->nodes[t->from].name, numfmt_txt(ready),
+                      numfmt_txt(t->start), r->c->nodes[t->to].name);
             bad = 1;
             break;
         }
@@ -188,7 +188,7 @@ static int write_platform(FILE *fp, void *ctx)
     if (shared) {
         struct smpi_cost sc = {0, r->model == MODEL_SENDER_ONLY ? 0 : c->latency, 0, 0};
         fprintf(fp, "    <link id=\"L\" bandwidth=\"1e30Bps\" latency=\"%ss\" "
-                    "sharing_policy=\"FATPIPE\"/>\n", report_num(sc.latency));
+                    "sharing_policy=\"FATPIPE\"/>\n", numfmt_num(sc.latency));
     }
     for (int q = 0; q < n && !shared; q++)
         for (int p = 0; p < n; p++) {
@@ -197,7 +197,7 @@ static int write_platform(FILE *fp, void *ctx)
                 continue;
             smpi_cost(r, q, p, &sc);
             fprintf(fp, "    <link id=\"l%d-%d\" bandwidth=\"1e30Bps\" latency=\"%ss\" "
-                        "sharing_policy=\"FATPIPE\"/>\n", q, p, report_num(sc.latency));
+                        "sharing_policy=\"FATPIPE\"/>\n", q, p, numfmt_num(sc.latency));
         }
     for (int q = 0; q < n; q++)
         for (int p = 0; p < n; p++) {
@@ -246,7 +246,7 @@ static int write_rank(FILE *fp, void *ctx)
     if (e->parent[q] >= 0) {
         fprintf(fp, "%d recv %d 0 1\n", q, e->parent[q]);
         if (smpi_recv_compute(r) && r->c->nodes[q].recv > 0)
-            fprintf(fp, "%d compute %s\n", q, report_num(r->c->nodes[q].recv));
+            fprintf(fp, "%d compute %s\n", q, numfmt_num(r->c->nodes[q].recv));
     }
     for (int i = 0; i < e->ntr; i++) {
         const struct transfer *t = &e->tr[i];
@@ -254,10 +254,10 @@ static int write_rank(FILE *fp, void *ctx)
         if (t->from != q || !smpi_cost(r, q, t->to, &sc))
             continue;
         if (sc.before > 0)
-            fprintf(fp, "%d compute %s\n", q, report_num(sc.before));
+            fprintf(fp, "%d compute %s\n", q, numfmt_num(sc.before));
         fprintf(fp, "%d send %d 0 1\n", q, t->to);
         if (sc.after_q > 0)
-            fprintf(fp, "%d compute %s\n", q, report_num(sc.after_q));
+            fprintf(fp, "%d compute %s\n", q, numfmt_num(sc.after_q));
     }
     fprintf(fp, "%d finalize\n", q);
     return ferror(fp) ? -1 : 0;
@@ -273,7 +273,7 @@ static int write_readme(FILE *fp, void *ctx)
     export_dot_string(fp, c->name ? c->name : "");
     fprintf(fp, " (%d nodes, %s)\nscheduler  %s\nmodel      %s\nmakespan   %s\n\n",
             c->n, cluster_kind_name(c->kind), r->sched.ops->name, model_name(r->model),
-            report_num(r->eng.makespan));
+            numfmt_num(r->eng.makespan));
     fprintf(fp, "Replay it from this directory (Debian: the package libsimgrid-dev ships smpirun):\n\n"
                 "  %s\n\n"
                 "SimGrid ends with \"Simulation time T\": T is the makespan above (SimGrid prints\n"

@@ -16,24 +16,6 @@
 #include "support/numfmt.h"
 #include "sched/pipeline.h"
 
-/* The next of 8 rotating static buffers. */
-static char *rotating(void)
-{
-    static char bufs[8][NUMFMT_SIZE];
-    static int at;
-    return bufs[at++ & 7];
-}
-
-const char *report_num(double x)
-{
-    return numfmt_shortest(rotating(), x);
-}
-
-const char *report_txt(double x)
-{
-    return numfmt_text(rotating(), x);
-}
-
 static void json_string(FILE *fp, const char *s)
 {
     fputc('"', fp);
@@ -58,7 +40,7 @@ void report_cluster_line(FILE *fp, const struct cluster *c)
     fprintf(fp, "cluster: %s (%s, %d node%s, source %s", c->name ? c->name : "(unnamed)",
             cluster_kind_name(c->kind), c->n, c->n == 1 ? "" : "s", c->nodes[c->source].name);
     if (c->kind == CLUSTER_NODES)
-        fprintf(fp, ", latency %s", report_txt(c->latency));
+        fprintf(fp, ", latency %s", numfmt_txt(c->latency));
     fprintf(fp, ")\n");
 }
 
@@ -76,7 +58,7 @@ static double measured_of(const struct run *r)
 /* A number as JSON: null when it is not finite. */
 static const char *json_num(double x)
 {
-    return isfinite(x) ? report_num(x) : "null";
+    return isfinite(x) ? numfmt_num(x) : "null";
 }
 
 /* Pipelined runs: the tree's throughput, the simulated one and the LP optimum. */
@@ -86,27 +68,27 @@ static void pipeline_summary(FILE *fp, const struct run *r)
     int k = r->sched.slices, who = -1;
     double period = pl ? pipe_period(r->c, &pl->tree, r->model, &who) : 0;
     fprintf(fp, "slices        %d\n", k);
-    fprintf(fp, "throughput    %s", isinf(r->sched.throughput) ? "unbounded" : report_txt(r->sched.throughput));
+    fprintf(fp, "throughput    %s", isinf(r->sched.throughput) ? "unbounded" : numfmt_txt(r->sched.throughput));
     if (who >= 0)
         fprintf(fp, "   (%s formula: period %s, set by %s)\n",
-                model_name(r->model), report_txt(period),
+                model_name(r->model), numfmt_txt(period),
                 r->c->nodes[who].name);
     else
         fprintf(fp, "   (no receivers)\n");
     double measured = measured_of(r);
     if (isfinite(measured))
-        fprintf(fp, "measured      %s   (simulated, slices %d to %d)\n", report_txt(measured), k / 2 + 1, k);
+        fprintf(fp, "measured      %s   (simulated, slices %d to %d)\n", numfmt_txt(measured), k / 2 + 1, k);
     if (isfinite(r->sched.optimal_throughput) && isfinite(r->sched.throughput))
         fprintf(fp, "LP optimum    %s   (several trees at once, linear program (2); this tree "
                     "reaches %.1f %%%s)\n",
-                report_txt(r->sched.optimal_throughput),
+                numfmt_txt(r->sched.optimal_throughput),
                 100.0 * r->sched.throughput / r->sched.optimal_throughput,
                 r->model == MODEL_MULTI_PORT ? " of the one-port optimum" : "");
     else if (timing_shares_port(r->model) && isfinite(r->sched.throughput_bound) &&
              isfinite(r->sched.throughput))
         fprintf(fp, "LP bound      %s   (linear program (2) with one port per node: an upper bound, "
                     "not always reached; this tree reaches %.1f %%)\n",
-                report_txt(r->sched.throughput_bound),
+                numfmt_txt(r->sched.throughput_bound),
                 100.0 * r->sched.throughput / r->sched.throughput_bound);
     else if (timing_shares_port(r->model))
         fprintf(fp, "LP bound      unknown   (%s)\n", pl && pl->lp_note[0] ? pl->lp_note : "not solved");
@@ -117,26 +99,27 @@ static void pipeline_summary(FILE *fp, const struct run *r)
 static void interval(char *buf, size_t size, double a, double b)
 {
     if (b > a)
-        text_fit(buf, size, "[%s, %s)", report_txt(a), report_txt(b));
+        text_fit(buf, size, "[%s, %s)", numfmt_txt(a), numfmt_txt(b));
     else
         text_fit(buf, size, "-");
 }
 
-void report_summary_text(FILE *fp, const struct run *r)
+/* The summary lines of a text report. */
+static void report_summary_text(FILE *fp, const struct run *r)
 {
-    fprintf(fp, "makespan      %s\n", report_txt(r->eng.makespan));
-    fprintf(fp, "lower bound   %s", report_txt(r->lower_bound));
+    fprintf(fp, "makespan      %s\n", numfmt_txt(r->eng.makespan));
+    fprintf(fp, "lower bound   %s", numfmt_txt(r->lower_bound));
     if (r->c->kind == CLUSTER_NODES)
         fprintf(fp, "   (s(source) + L + max r)\n");
     else
         fprintf(fp, "   (slowest chain of single transfers from the source)\n");
     switch (r->opt) {
     case OPT_PROVEN:
-        fprintf(fp, "optimum       %s   (%s)\n", report_txt(r->optimum), r->opt_note);
+        fprintf(fp, "optimum       %s   (%s)\n", numfmt_txt(r->optimum), r->opt_note);
         break;
     case OPT_GAVE_UP:
-        fprintf(fp, "optimum       unknown: between %s and %s   (%s)\n", report_txt(r->opt_lower),
-                report_txt(r->optimum), r->opt_note);
+        fprintf(fp, "optimum       unknown: between %s and %s   (%s)\n", numfmt_txt(r->opt_lower),
+                numfmt_txt(r->optimum), r->opt_note);
         break;
     default:
         fprintf(fp, "optimum       unknown   (%s)\n", r->opt_note);
@@ -151,11 +134,11 @@ void report_summary_text(FILE *fp, const struct run *r)
     double limit;
     const char *cond = r->consistent ? "" : "; does not hold here: speeds are not consistent";
     if (run_guarantee(r, &limit))
-        fprintf(fp, "guarantee     fnf <= 2T + beta = 2*%s %s %s = %s%s\n", report_txt(r->optimum),
-                r->beta < 0 ? "-" : "+", report_txt(fabs(r->beta)), report_txt(limit), cond);
+        fprintf(fp, "guarantee     fnf <= 2T + beta = 2*%s %s %s = %s%s\n", numfmt_txt(r->optimum),
+                r->beta < 0 ? "-" : "+", numfmt_txt(fabs(r->beta)), numfmt_txt(limit), cond);
     else
         fprintf(fp, "guarantee     fnf <= 2T + beta, beta = %s (T, the optimum, is at least %s)%s\n",
-                report_txt(r->beta), report_txt(r->lower_bound), cond);
+                numfmt_txt(r->beta), numfmt_txt(r->lower_bound), cond);
 }
 
 void report_run_text(FILE *fp, const struct run *r, bool summary)
@@ -172,7 +155,7 @@ void report_run_text(FILE *fp, const struct run *r, bool summary)
             interval(l, sizeof l, t->link_start, t->link_end);
             interval(v, sizeof v, t->recv_start, t->recv_end);
             fprintf(fp, "%4d  %-10s %-10s %-14s %-14s %-14s %-8s ", i + 1, nodename(r, t->from),
-                    nodename(r, t->to), s, l, v, report_txt(t->hold));
+                    nodename(r, t->to), s, l, v, numfmt_txt(t->hold));
             text_put(t->reason ? t->reason : "", fp);   /* a Lua heuristic's words */
             fputc('\n', fp);
         }
@@ -182,7 +165,7 @@ void report_run_text(FILE *fp, const struct run *r, bool summary)
         fprintf(fp, "note          %s\n", r->sched.note);
     if (r->sched.has_tree_cost)
         fprintf(fp, "tree cost     %s   (heaviest root-to-leaf path, Figueira)\n",
-                report_txt(r->sched.tree_cost));
+                numfmt_txt(r->sched.tree_cost));
     report_summary_text(fp, r);
 }
 
@@ -192,7 +175,7 @@ static void csv_header(FILE *fp)
                 "recv_end,hold\n");
 }
 
-/* report_num's text of x through a small cache keyed by x's bits: a table's
+/* numfmt_num's text of x through a small cache keyed by x's bits: a table's
  * times repeat (the rows of one sender, the ties of a run), and the text is
  * a function of the bits alone.  *len gets its length. */
 static const char *num_cached(double x, size_t *len)
@@ -218,7 +201,7 @@ static const char *num_cached(double x, size_t *len)
 }
 
 /* One transfer's row (seq from 0): the names as csvfield_put writes them,
- * the seven times as report_num does, in one write (a time equal to the one
+ * the seven times as numfmt_num does, in one write (a time equal to the one
  * before it, as send_end and link_start often are, is not looked up again). */
 static void csv_row(FILE *fp, const char *sched, int seq, const char *from, const char *to,
                     double start, double send_end, double link_start, double link_end,
@@ -273,8 +256,8 @@ void report_run_csv(FILE *fp, const struct run *r, bool summary, bool header)
             fprintf(fp, "scheduler,model,nodes,makespan,lower_bound,optimal\n");
         csvfield_put(fp, r->sched.ops->name);
         fprintf(fp, ",%s,%d,%s,%s,%s\n", model_name(r->model), r->c->n,
-                report_num(r->eng.makespan), report_num(r->lower_bound),
-                r->opt == OPT_PROVEN ? report_num(r->optimum) : "");
+                numfmt_num(r->eng.makespan), numfmt_num(r->lower_bound),
+                r->opt == OPT_PROVEN ? numfmt_num(r->optimum) : "");
         return;
     }
     if (header)
@@ -302,9 +285,9 @@ void report_run_json(FILE *fp, const struct run *r, bool summary)
     fprintf(fp, ", \"model\": \"%s\", \"scheduler\": ", model_name(r->model));
     json_string(fp, r->sched.ops->name);
     fprintf(fp, ", \"nodes\": %d,\n \"makespan\": %s, \"lower_bound\": %s, \"optimal\": %s", r->c->n,
-            report_num(r->eng.makespan), report_num(r->lower_bound), r->opt == OPT_PROVEN ? report_num(r->optimum) : "null");
+            numfmt_num(r->eng.makespan), numfmt_num(r->lower_bound), r->opt == OPT_PROVEN ? numfmt_num(r->optimum) : "null");
     if (r->sched.has_tree_cost)
-        fprintf(fp, ", \"tree_cost\": %s", report_num(r->sched.tree_cost));
+        fprintf(fp, ", \"tree_cost\": %s", numfmt_num(r->sched.tree_cost));
     if (r->sched.slices > 0) {
         int k = r->sched.slices;
         fprintf(fp, ",\n \"slices\": %d, \"throughput\": %s, \"optimal_throughput\": %s", k,
@@ -323,7 +306,7 @@ void report_run_json(FILE *fp, const struct run *r, bool summary)
             fprintf(fp, ", \"to\": ");
             json_string(fp, nodename(r, t->to));
             fprintf(fp, ", \"send_start\": %s, \"send_end\": %s, \"link_end\": %s, \"recv_end\": %s",
-                    report_num(t->start), report_num(t->send_end), report_num(t->link_end), report_num(t->recv_end));
+                    numfmt_num(t->start), numfmt_num(t->send_end), numfmt_num(t->link_end), numfmt_num(t->recv_end));
             if (r->sched.slices > 0)
                 fprintf(fp, ", \"slice\": %d", t->msg + 1);
             fputc('}', fp);
@@ -358,8 +341,8 @@ void report_compare_text(FILE *fp, const struct run *runs, int k, bool summary)
             for (int j = 0; j < runs[i].eng.ntr; j++) {
                 const struct transfer *t = &runs[i].eng.tr[j];
                 fprintf(fp, "%4d  %-10s -> %-10s start %-8s holds at %s\n", j + 1,
-                        nodename(&runs[i], t->from), nodename(&runs[i], t->to), report_txt(t->start),
-                        report_txt(t->hold));
+                        nodename(&runs[i], t->from), nodename(&runs[i], t->to), numfmt_txt(t->start),
+                        numfmt_txt(t->hold));
             }
             fprintf(fp, "\n");
         }
@@ -367,7 +350,7 @@ void report_compare_text(FILE *fp, const struct run *runs, int k, bool summary)
             best ? "/ optimum" : "");
     for (int i = 0; i < k; i++) {
         const struct run *r = &runs[i];
-        fprintf(fp, "%-16s %-10s %-14.3f", r->sched.ops->name, report_txt(r->eng.makespan),
+        fprintf(fp, "%-16s %-10s %-14.3f", r->sched.ops->name, numfmt_txt(r->eng.makespan),
                 r->lower_bound > 0 ? r->eng.makespan / r->lower_bound : 1.0);
         if (best)
             fprintf(fp, " %.3f", best->optimum > 0 ? r->eng.makespan / best->optimum : 1.0);
@@ -376,35 +359,35 @@ void report_compare_text(FILE *fp, const struct run *runs, int k, bool summary)
         else if (r->sched.status == OPT_GAVE_UP)
             fprintf(fp, "   (search gave up: not proven optimal)");
         if (r->sched.slices > 0 && isfinite(r->sched.throughput)) {
-            fprintf(fp, "   throughput %s", report_txt(r->sched.throughput));
+            fprintf(fp, "   throughput %s", numfmt_txt(r->sched.throughput));
             if (isfinite(r->sched.optimal_throughput))
                 fprintf(fp, " = %.1f %% of the LP optimum %s",
                         100.0 * r->sched.throughput / r->sched.optimal_throughput,
-                        report_txt(r->sched.optimal_throughput));
+                        numfmt_txt(r->sched.optimal_throughput));
             else if (timing_shares_port(r->model) && isfinite(r->sched.throughput_bound))
                 fprintf(fp, " = %.1f %% of the LP bound %s",
                         100.0 * r->sched.throughput / r->sched.throughput_bound,
-                        report_txt(r->sched.throughput_bound));
+                        numfmt_txt(r->sched.throughput_bound));
         }
         fprintf(fp, "\n");
     }
     fprintf(fp, "\n");
     if (k >= 2)
         fprintf(fp, "difference    %s - %s = %s\n", runs[0].sched.ops->name, runs[1].sched.ops->name,
-                report_txt(runs[0].eng.makespan - runs[1].eng.makespan));
+                numfmt_txt(runs[0].eng.makespan - runs[1].eng.makespan));
     if (k >= 2)
         report_first_difference(fp, &runs[0], &runs[1]);
     const struct run *r0 = best ? best : &runs[0];
-    fprintf(fp, "lower bound   %s\n", report_txt(r0->lower_bound));
+    fprintf(fp, "lower bound   %s\n", numfmt_txt(r0->lower_bound));
     if (best)
-        fprintf(fp, "optimum       %s   (%s)\n", report_txt(best->optimum), best->opt_note);
+        fprintf(fp, "optimum       %s   (%s)\n", numfmt_txt(best->optimum), best->opt_note);
     else if (runs[0].opt == OPT_PROVEN)
-        fprintf(fp, "optimum       %s   (%s)\n", report_txt(runs[0].optimum), runs[0].opt_note);
+        fprintf(fp, "optimum       %s   (%s)\n", numfmt_txt(runs[0].optimum), runs[0].opt_note);
     else
         fprintf(fp, "optimum       unknown   (%s)\n", runs[0].opt_note);
     double limit;
     if (r0->has_beta && run_guarantee(r0, &limit))
-        fprintf(fp, "guarantee     fnf <= 2T + beta = %s%s\n", report_txt(limit),
+        fprintf(fp, "guarantee     fnf <= 2T + beta = %s%s\n", numfmt_txt(limit),
                 r0->consistent ? "" : " (does not hold here: speeds are not consistent)");
 }
 

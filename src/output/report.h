@@ -11,15 +11,6 @@
 
 #include "session/run.h"
 
-/* numfmt_shortest (support/numfmt.h: the shortest text that reads back as the same
- * double, "6", "2.5", "0.1", in the C locale) into one of 8 rotating static buffers (shared with
- * report_txt), so one printf can show several numbers (not reentrant: the
- * output code is single-threaded). */
-const char *report_num(double x);
-/* For people (text tables, the view): numfmt_text, at most 10 significant
- * digits, so a sum's rounding noise does not show (49.89, not
- * 49.890000000000015); CSV and JSON keep report_num's exact values. */
-const char *report_txt(double x);
 
 void report_run_text(FILE *fp, const struct run *r, bool summary);
 void report_run_csv(FILE *fp, const struct run *r, bool summary, bool header);
@@ -40,8 +31,6 @@ void report_compare_text(FILE *fp, const struct run *runs, int k, bool summary);
 void report_first_difference(FILE *fp, const struct run *a, const struct run *b);
 void report_compare_csv(FILE *fp, const struct run *runs, int k, bool summary);
 void report_compare_json(FILE *fp, const struct run *runs, int k, bool summary);
-/* The summary lines alone (the view shows them too). */
-void report_summary_text(FILE *fp, const struct run *r);
 /* "cluster: NAME (node table, 3 nodes, source p0, latency 1)": the first line of the text reports. */
 void report_cluster_line(FILE *fp, const struct cluster *c);
 /* A JSON string, quoting shared with the other reports (output/report_exchange.c);

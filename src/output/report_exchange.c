@@ -8,6 +8,7 @@
 
 #include "support/csvfield.h"
 #include "output/report.h"
+#include "support/numfmt.h"
 
 static const char *name(const struct exchange *x, int i)
 {
@@ -17,7 +18,7 @@ static const char *name(const struct exchange *x, int i)
 static void interval(char *buf, size_t size, double a, double b)
 {
     if (b > a)
-        text_fit(buf, size, "[%s, %s)", report_txt(a), report_txt(b));
+        text_fit(buf, size, "[%s, %s)", numfmt_txt(a), numfmt_txt(b));
     else
         text_fit(buf, size, "-");
 }
@@ -28,7 +29,7 @@ static void describe(FILE *fp, const struct exchange *x, bool with_sched)
     fprintf(fp, "cluster: %s (%s, %d node%s, %s %s)\n", c->name ? c->name : "(unnamed)",
             cluster_kind_name(c->kind), c->n, c->n == 1 ? "" : "s",
             c->kind == CLUSTER_MATRIX ? "unit" : "latency",
-            report_txt(c->kind == CLUSTER_MATRIX ? c->unit : c->latency));
+            numfmt_txt(c->kind == CLUSTER_MATRIX ? c->unit : c->latency));
     fprintf(fp, "exchange: %s, %d receiver%s", exchange_pattern_name(x->pattern), x->nrecv,
             x->nrecv == 1 ? "" : "s");
     if (x->pattern == XPAT_ALL_TO_SOME) {
@@ -77,19 +78,20 @@ void report_exchange_orders(FILE *fp, const struct exchange *x, int width)
     }
 }
 
-void report_exchange_summary(FILE *fp, const struct exchange *x)
+/* The summary lines (completion, lower bound, idle waits). */
+static void report_exchange_summary(FILE *fp, const struct exchange *x)
 {
-    fprintf(fp, "completion    %s\n", report_txt(x->completion));
+    fprintf(fp, "completion    %s\n", numfmt_txt(x->completion));
     fprintf(fp, "lower bound   %s   (max over nodes of max(total send time, total receive time): "
                 "%s's %s)\n",
-            report_txt(x->lower_bound), name(x, x->bound_node), x->bound_by_recv ? "receives" : "sends");
+            numfmt_txt(x->lower_bound), name(x, x->bound_node), x->bound_by_recv ? "receives" : "sends");
     if (x->model == MODEL_ASYNC)
         fprintf(fp, "idle senders  none   (async: a sender moves on after s(q))\n");
     else if (x->nwaits == 0)
         fprintf(fp, "idle senders  none   (no sender waited for a busy receiver)\n");
     else
         fprintf(fp, "idle senders  %d wait%s, %s in all   (senders waiting for a busy receiver)\n",
-                x->nwaits, x->nwaits == 1 ? "" : "s", report_txt(x->idle));
+                x->nwaits, x->nwaits == 1 ? "" : "s", numfmt_txt(x->idle));
 }
 
 void report_exchange_text(FILE *fp, const struct exchange *x, bool summary)
@@ -108,7 +110,7 @@ void report_exchange_text(FILE *fp, const struct exchange *x, bool summary)
             interval(l, sizeof l, t->link_start, t->link_end);
             interval(v, sizeof v, t->recv_start, t->recv_end);
             fprintf(fp, "%6d  %-10s %-10s %-5d %-14s %-14s %-14s %-14s %s\n", i + 1,
-                    name(x, t->from), name(x, t->to), x->row[i] + 1, w, s, l, v, report_txt(t->hold));
+                    name(x, t->from), name(x, t->to), x->row[i] + 1, w, s, l, v, numfmt_txt(t->hold));
         }
         fprintf(fp, "\n");
     }
@@ -122,8 +124,8 @@ void report_exchange_csv(FILE *fp, const struct exchange *x, bool summary, bool 
         if (header)
             fprintf(fp, "scheduler,model,pattern,nodes,receivers,completion,lower_bound,waits,idle\n");
         fprintf(fp, "%s,%s,%s,%d,%d,%s,%s,%d,%s\n", sched, model_name(x->model),
-                exchange_pattern_name(x->pattern), x->n, x->nrecv, report_num(x->completion),
-                report_num(x->lower_bound), x->nwaits, report_num(x->idle));
+                exchange_pattern_name(x->pattern), x->n, x->nrecv, numfmt_num(x->completion),
+                numfmt_num(x->lower_bound), x->nwaits, numfmt_num(x->idle));
         return;
     }
     if (header)
@@ -135,9 +137,9 @@ void report_exchange_csv(FILE *fp, const struct exchange *x, bool summary, bool 
         csvfield_put(fp, name(x, t->from));
         fputc(',', fp);
         csvfield_put(fp, name(x, t->to));
-        fprintf(fp, ",%d,%s,%s,%s,%s,%s,%s,%s,%s\n", x->row[i] + 1, report_num(t->wait_start),
-                report_num(t->start), report_num(t->send_end), report_num(t->link_start), report_num(t->link_end),
-                report_num(t->recv_start), report_num(t->recv_end), report_num(t->hold));
+        fprintf(fp, ",%d,%s,%s,%s,%s,%s,%s,%s,%s\n", x->row[i] + 1, numfmt_num(t->wait_start),
+                numfmt_num(t->start), numfmt_num(t->send_end), numfmt_num(t->link_start), numfmt_num(t->link_end),
+                numfmt_num(t->recv_start), numfmt_num(t->recv_end), numfmt_num(t->hold));
     }
 }
 
@@ -158,7 +160,7 @@ void report_exchange_json(FILE *fp, const struct exchange *x, bool summary)
         fprintf(fp, "],\n");
     }
     fprintf(fp, " \"completion\": %s, \"lower_bound\": %s, \"waits\": %d, \"idle\": %s",
-            report_num(x->completion), report_num(x->lower_bound), x->nwaits, report_num(x->idle));
+            numfmt_num(x->completion), numfmt_num(x->lower_bound), x->nwaits, numfmt_num(x->idle));
     if (!summary) {
         fprintf(fp, ",\n \"orders\": {");
         for (int q = 0; q < x->n; q++) {
@@ -180,8 +182,8 @@ void report_exchange_json(FILE *fp, const struct exchange *x, bool summary)
             report_json_string(fp, name(x, t->to));
             fprintf(fp, ", \"step\": %d, \"wait_start\": %s, \"send_start\": %s, \"send_end\": %s, "
                         "\"link_end\": %s, \"recv_end\": %s}",
-                    x->row[i] + 1, report_num(t->wait_start), report_num(t->start), report_num(t->send_end),
-                    report_num(t->link_end), report_num(t->recv_end));
+                    x->row[i] + 1, numfmt_num(t->wait_start), numfmt_num(t->start), numfmt_num(t->send_end),
+                    numfmt_num(t->link_end), numfmt_num(t->recv_end));
         }
         fprintf(fp, "]");
     }
@@ -202,12 +204,12 @@ void report_exchange_compare_text(FILE *fp, const struct exchange *xs, int k, bo
             "idle");
     for (int i = 0; i < k; i++) {
         const struct exchange *x = &xs[i];
-        fprintf(fp, "%-14s %-12s %-14.3f %-8d %s\n", x->ops->name, report_txt(x->completion),
-                x->lower_bound > 0 ? x->completion / x->lower_bound : 1.0, x->nwaits, report_txt(x->idle));
+        fprintf(fp, "%-14s %-12s %-14.3f %-8d %s\n", x->ops->name, numfmt_txt(x->completion),
+                x->lower_bound > 0 ? x->completion / x->lower_bound : 1.0, x->nwaits, numfmt_txt(x->idle));
     }
     fprintf(fp, "\nlower bound   %s   (max over nodes of max(total send time, total receive "
                 "time): %s's %s)\n",
-            report_txt(xs[0].lower_bound), name(&xs[0], xs[0].bound_node),
+            numfmt_txt(xs[0].lower_bound), name(&xs[0], xs[0].bound_node),
             xs[0].bound_by_recv ? "receives" : "sends");
 }
 

@@ -14,8 +14,6 @@
 
 /* The table of sending orders, a column per sender, wrapped to `width` columns. */
 void report_exchange_orders(FILE *fp, const struct exchange *x, int width);
-/* The summary lines alone (completion, lower bound, idle waits); the view shows them too. */
-void report_exchange_summary(FILE *fp, const struct exchange *x);
 
 void report_exchange_text(FILE *fp, const struct exchange *x, bool summary);
 void report_exchange_csv(FILE *fp, const struct exchange *x, bool summary, bool header);

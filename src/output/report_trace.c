@@ -18,7 +18,7 @@ static const char *signed_txt(double d)
     static char buf[4][40];
     static int at;
     char *b = buf[at++ & 3];
-    snprintf(b, sizeof buf[0], "%s%s", d > 0 ? "+" : "", report_txt(d));
+    snprintf(b, sizeof buf[0], "%s%s", d > 0 ? "+" : "", numfmt_txt(d));
     return b;
 }
 
@@ -55,8 +55,8 @@ void report_trace_text(FILE *fp, const struct trace *t, const struct run *runs, 
             for (int j = 0; j < p->eng.ntr; j++) {
                 const struct transfer *a = &p->eng.tr[j], *b = &m->eng.tr[j];
                 char sa[64], sb[64], da[48], db[48];
-                snprintf(sa, sizeof sa, "%s -> %s", report_txt(a->start), report_txt(b->start));
-                snprintf(sb, sizeof sb, "%s -> %s", report_txt(a->hold), report_txt(b->hold));
+                snprintf(sa, sizeof sa, "%s -> %s", numfmt_txt(a->start), numfmt_txt(b->start));
+                snprintf(sb, sizeof sb, "%s -> %s", numfmt_txt(a->hold), numfmt_txt(b->hold));
                 snprintf(da, sizeof da, "(%s)", signed_txt(trace_diff(b->start, a->start)));
                 snprintf(db, sizeof db, "(%s)", signed_txt(trace_diff(b->hold, a->hold)));
                 fprintf(fp, "%4d  %-10s -> %-10s start %-14s %-10s  holds at %-14s %s\n", j + 1,
@@ -70,13 +70,13 @@ void report_trace_text(FILE *fp, const struct trace *t, const struct run *runs, 
         char pct[32];
         percent_txt(pct, sizeof pct, e.percent);
         fprintf(fp, "%-16s %-10s %-10s %s (%s)\n", runs[2 * i].sched.ops->name,
-                report_txt(e.predicted), report_txt(e.measured), signed_txt(e.error), pct);
+                numfmt_txt(e.predicted), numfmt_txt(e.measured), signed_txt(e.error), pct);
     }
     if (k >= 2) {
         const struct run *a = &runs[0], *b = &runs[2];
         fprintf(fp, "\ndifference    %s - %s = %s predicted, %s measured\n", a->sched.ops->name,
-                b->sched.ops->name, report_txt(trace_diff(a->eng.makespan, b->eng.makespan)),
-                report_txt(trace_diff(runs[1].eng.makespan, runs[3].eng.makespan)));
+                b->sched.ops->name, numfmt_txt(trace_diff(a->eng.makespan, b->eng.makespan)),
+                numfmt_txt(trace_diff(runs[1].eng.makespan, runs[3].eng.makespan)));
     }
 }
 
@@ -91,13 +91,13 @@ void report_trace_csv(FILE *fp, const struct trace *t, const struct run *runs, i
     for (int i = 0; i < k; i++) {
         const struct run *p = &runs[2 * i], *m = &runs[2 * i + 1];
         struct trace_error e = trace_makespan_error(p, m);
-        char pct[NUMFMT_SIZE] = "";   /* copied: report_num's buffers rotate */
+        char pct[NUMFMT_SIZE] = "";   /* copied: numfmt_num's buffers rotate */
         if (isfinite(e.percent))
             numfmt_shortest(pct, numfmt_round(e.percent, 12));
         if (summary) {
             csvfield_put(fp, p->sched.ops->name);
-            fprintf(fp, ",%s,%s,%s,%s\n", report_num(e.predicted), report_num(e.measured),
-                    report_num(e.error), pct);
+            fprintf(fp, ",%s,%s,%s,%s\n", numfmt_num(e.predicted), numfmt_num(e.measured),
+                    numfmt_num(e.error), pct);
             continue;
         }
         for (int j = 0; j < p->eng.ntr; j++) {
@@ -108,14 +108,14 @@ void report_trace_csv(FILE *fp, const struct trace *t, const struct run *runs, i
             csvfield_put(fp, name_of(p, a->from));
             fputc(',', fp);
             csvfield_put(fp, name_of(p, a->to));
-            fprintf(fp, ",%s,%s,%s,", report_num(a->start), report_num(b->start),
-                    report_num(trace_diff(b->start, a->start)));
-            fprintf(fp, "%s,%s,%s,%s\n", report_num(a->hold), report_num(b->hold), report_num(dh),
-                    a->hold > 0 ? report_num(numfmt_round(100.0 * dh / a->hold, 12)) : "");
+            fprintf(fp, ",%s,%s,%s,", numfmt_num(a->start), numfmt_num(b->start),
+                    numfmt_num(trace_diff(b->start, a->start)));
+            fprintf(fp, "%s,%s,%s,%s\n", numfmt_num(a->hold), numfmt_num(b->hold), numfmt_num(dh),
+                    a->hold > 0 ? numfmt_num(numfmt_round(100.0 * dh / a->hold, 12)) : "");
         }
         csvfield_put(fp, p->sched.ops->name);   /* the makespan: the latest hold */
-        fprintf(fp, ",makespan,,,,,,%s,%s,%s,%s\n", report_num(e.predicted), report_num(e.measured),
-                report_num(e.error), pct);
+        fprintf(fp, ",makespan,,,,,,%s,%s,%s,%s\n", numfmt_num(e.predicted), numfmt_num(e.measured),
+                numfmt_num(e.error), pct);
     }
 }
 
@@ -139,8 +139,8 @@ void report_trace_json(FILE *fp, const struct trace *t, const struct run *runs, 
         report_json_string(fp, p->sched.ops->name);
         fprintf(fp, ", \"predicted_makespan\": %s, \"measured_makespan\": %s, \"error\": %s, "
                     "\"error_percent\": %s",
-                report_num(e.predicted), report_num(e.measured), report_num(e.error),
-                isfinite(e.percent) ? report_num(numfmt_round(e.percent, 12)) : "null");
+                numfmt_num(e.predicted), numfmt_num(e.measured), numfmt_num(e.error),
+                isfinite(e.percent) ? numfmt_num(numfmt_round(e.percent, 12)) : "null");
         if (!summary) {
             fprintf(fp, ",\n   \"transfers\": [");
             for (int j = 0; j < p->eng.ntr; j++) {
@@ -151,9 +151,9 @@ void report_trace_json(FILE *fp, const struct trace *t, const struct run *runs, 
                 report_json_string(fp, name_of(p, a->to));
                 fprintf(fp, ", \"predicted_start\": %s, \"measured_start\": %s, \"start_error\": %s, "
                             "\"predicted_hold\": %s, \"measured_hold\": %s, \"hold_error\": %s}",
-                        report_num(a->start), report_num(b->start),
-                        report_num(trace_diff(b->start, a->start)), report_num(a->hold),
-                        report_num(b->hold), report_num(trace_diff(b->hold, a->hold)));
+                        numfmt_num(a->start), numfmt_num(b->start),
+                        numfmt_num(trace_diff(b->start, a->start)), numfmt_num(a->hold),
+                        numfmt_num(b->hold), numfmt_num(trace_diff(b->hold, a->hold)));
             }
             fputc(']', fp);
         }

@@ -166,7 +166,7 @@ void exchange_orspb(int n, const int *recv, int nrecv, const int *first, int *or
 static double pair_cost(const struct cluster *c, int q, int p)
 {
     struct cost k;
-    if (q == p || !cluster_cost(c, q, p, &k))
+    if (q == p || !timing_cost(c, q, p, &k))
         return 0;
     return k.T;   /* s + l + r, by the timing rule's costs (model/timing.h) */
 }
@@ -314,7 +314,7 @@ static void greedy_lists(const struct cluster *c, int n, const int *recv, int nr
                          struct greedy_pick_state *st)
 {
     st->nrecv = nrecv;
-    st->g = fastpath_on() ? gfast_new(c, recv, nrecv, pair_cost) : NULL;
+    st->g = FAST_PATH(true) ? gfast_new(c, recv, nrecv, pair_cost) : NULL;
     if (st->g)
         return;
     st->list = xmalloc((size_t)n * nrecv * sizeof *st->list);
@@ -978,7 +978,7 @@ static double matrix_lower_bound(const struct cluster *c, enum model m, const in
             int p = recv[k];
             struct cost cost;
             double sb, rb;
-            if (p == q || !cluster_cost(c, q, p, &cost))
+            if (p == q || !timing_cost(c, q, p, &cost))
                 continue;
             timing_port_busy(m, &cost, &sb, &rb);
             out[q] += sb;
@@ -1003,8 +1003,11 @@ static double matrix_lower_bound(const struct cluster *c, enum model m, const in
     return best;
 }
 
-double exchange_lower_bound(const struct cluster *c, enum model m, const int *recv, int nrecv,
-                            int *node, bool *by_recv)
+/* The lower bound alone; *node and *by_recv (may be NULL) say who sets it.
+ * The time a transfer charges each port is the model's: s + l + r on both in
+ * sync (the rendezvous holds both ports), s(q) and r(p) in async. */
+static double exchange_lower_bound(const struct cluster *c, enum model m, const int *recv,
+                                   int nrecv, int *node, bool *by_recv)
 {
     if (c->kind == CLUSTER_MATRIX) {
         int nd = 0;
@@ -1256,7 +1259,7 @@ int exchange_run(struct exchange *x, const struct cluster *c, enum model m,
         for (int q = 0; q < n; q++)
             if (is_recv[q])
                 x->order[(size_t)q * nrecv + s.cursor[q]++] = q;
-        if (ops->choose == choose_open_shop && fastpath_on()) {
+        if (FAST_PATH(ops->choose == choose_open_shop)) {
             s.oshop = oshop_new(n, recv, nrecv, m == MODEL_SYNC ? s.recv_free : s.est);
         } else {
             s.pool = xmalloc((size_t)n * nrecv * sizeof *s.pool);
@@ -1274,7 +1277,7 @@ int exchange_run(struct exchange *x, const struct cluster *c, enum model m,
     rng_seed(&s.ties, o->seed ^ SALT_TIES);
     heap_init(&s.heap, 2 * (size_t)n + 1);   /* at most a READY and an ARRIVAL per sender */
     struct calq cq;
-    if (fastpath_on()) {
+    if (FAST_PATH(true)) {
         calendar_init(&cq, c, m, n, recv, nrecv);
         s.calq = &cq;
     }

@@ -207,12 +207,6 @@ int exchange_run(struct exchange *x, const struct cluster *c, enum model m,
 int exchange_check_kind(const struct cluster *c, enum model m, char **cause);
 void exchange_free(struct exchange *x);
 
-/* The lower bound alone; *node and *by_recv (may be NULL) say who sets it.
- * The time a transfer charges each port is the model's: s + l + r on both in
- * sync (the rendezvous holds both ports), s(q) and r(p) in async. */
-double exchange_lower_bound(const struct cluster *c, enum model m, const int *recv, int nrecv,
-                            int *node, bool *by_recv);
-
 /* Did the sender of transfer i sit idle before it? Then [*from, *to) is the wait. */
 bool exchange_wait(const struct exchange *x, int i, double *from, double *to);
 /* For the order table at time t: row[q] (n entries) gets the row of q's

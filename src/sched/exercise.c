@@ -20,7 +20,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "sched/sched.h"
+#include "sched/registry.h"
 
 /*
  * The bookings that made e, replayed on a fresh engine: e must come from
@@ -291,16 +291,16 @@ static double fnf_completion(const struct engine *e, int *from, int *to)
     return ms;
 }
 
-int engine_best_completion(const struct engine *e, long long node_limit,
-                           const volatile sig_atomic_t *cancel, struct best_result *out,
-                           char **cause)
+int exercise_best_completion(const struct engine *e, long long node_limit,
+                             const volatile sig_atomic_t *cancel, struct best_result *out,
+                             char **cause)
 {
     struct best_opts o = {node_limit, 0, -INFINITY, cancel};
-    return engine_best_completion_opts(e, &o, out, cause);
+    return exercise_best_completion_opts(e, &o, out, cause);
 }
 
-int engine_best_completion_opts(const struct engine *e, const struct best_opts *o,
-                                struct best_result *out, char **cause)
+int exercise_best_completion_opts(const struct engine *e, const struct best_opts *o,
+                                  struct best_result *out, char **cause)
 {
     memset(out, 0, sizeof *out);
     out->from = out->to = -1;
@@ -363,7 +363,7 @@ int exercise_complete_best(struct engine *e, long long node_limit,
 {
     while (e->nwaiting > 0) {
         struct best_result b;
-        if (engine_best_completion(e, node_limit, cancel, &b, cause) < 0)
+        if (exercise_best_completion(e, node_limit, cancel, &b, cause) < 0)
             return -1;
         if (b.from < 0 || engine_book(e, b.from, b.to, 0, "a best completion", cause) < 0)
             return b.from < 0 ? set_cause(cause, "no best completion from here") : -1;

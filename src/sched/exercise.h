@@ -56,9 +56,9 @@ int exercise_fnf_pick(const struct engine *e, int *from, int *to, char *reason,
  * Returns 0, or -1 with *cause (several messages, a waiting node that no
  * holder can ever reach, or cancelled).
  */
-int engine_best_completion(const struct engine *e, long long node_limit,
-                           const volatile sig_atomic_t *cancel, struct best_result *out,
-                           char **cause);
+int exercise_best_completion(const struct engine *e, long long node_limit,
+                             const volatile sig_atomic_t *cancel, struct best_result *out,
+                             char **cause);
 
 /*
  * The same search within limits: node_limit (<= 0: EXERCISE_NODE_LIMIT), a
@@ -76,12 +76,12 @@ struct best_opts {
     double lower;
     const volatile sig_atomic_t *cancel;
 };
-int engine_best_completion_opts(const struct engine *e, const struct best_opts *o,
-                                struct best_result *out, char **cause);
+int exercise_best_completion_opts(const struct engine *e, const struct best_opts *o,
+                                  struct best_result *out, char **cause);
 
 /*
  * Finish the broadcast on e with a best completion: book, one at a time,
- * the first choice of engine_best_completion until no node waits (each a
+ * the first choice of exercise_best_completion until no node waits (each a
  * search with node_limit and cancel).  What a student's pick is measured
  * against.  Returns 0, or -1 with *cause.
  */

@@ -29,7 +29,7 @@ struct fef_state {
 static double transfer_time(const struct engine *e, int q, int p, bool *ok)
 {
     struct cost k;
-    *ok = cluster_cost(e->c, q, p, &k);
+    *ok = timing_cost(e->c, q, p, &k);
     return k.T;
 }
 
@@ -52,7 +52,7 @@ static int fef_prepare(struct sched *s, struct engine *e, char **cause)
     (void)cause;
     struct fef_state *st = xcalloc(1, sizeof *st);
     s->state = st;
-    if (fastpath_on() && (st->fast = fef_fast_new(e->c)) != NULL) {
+    if (FAST_PATH((st->fast = fef_fast_new(e->c)) != NULL)) {
         for (int q = 0; q < e->n; q++)
             if (engine_holds(e, q, 0))
                 fef_fast_hold(st->fast, q);

@@ -24,7 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "support/fastpath.h"
 #include "engine/engine_lean.h"
 #include "support/hugemem.h"
 #include "support/radixq.h"

@@ -110,7 +110,8 @@ void lua_sched_set_dir(const char *dir)
     bundled_dir = dir ? xstrdup(dir) : NULL;
 }
 
-const char *lua_sched_dir(void)
+/* The directory of the bundled heuristics, or NULL if none is set or it is gone. */
+static const char *lua_sched_dir(void)
 {
     return is_dir(bundled_dir) ? bundled_dir : NULL;
 }
@@ -427,7 +428,7 @@ static int state_cost(lua_State *L)
     check_state(L, lp);
     int q = arg_node(L, lp, 2), p = arg_node(L, lp, 3);
     struct cost k;
-    if (q == p || !cluster_cost(lp->e->c, q, p, &k))
+    if (q == p || !timing_cost(lp->e->c, q, p, &k))
         return 0;
     lua_createtable(L, 0, 5);
     set_num(L, "s", k.s);
@@ -680,7 +681,7 @@ static void check_pair(lua_State *L, struct lua_policy *lp, const unsigned char 
         sandbox_return_error(L, "bad decision: %sthe receiver %s already has the message", pair,
                              tn);
     }
-    if (!cluster_cost(e->c, from, to, &k))
+    if (!timing_cost(e->c, from, to, &k))
         sandbox_return_error(L, "bad decision: %sthere is no link from %s to %s", pair, fn, tn);
 }
 

@@ -26,7 +26,7 @@ extern const struct sched_ops sched_lua;
  * The ops for -s NAME.lua: sched_lua under the script's base name (so
  * reports say "fnf.lua"), bound to the script's path.  NAME is a path; a
  * bare name that is not a file here is looked up among the bundled
- * heuristics (lua_sched_dir).  The same path gives the same ops.  Returns
+ * heuristics (lua_sched_set_dir).  The same path gives the same ops.  Returns
  * NULL with *cause when the script cannot be read.
  */
 const struct sched_ops *lua_sched_ops(const char *name, char **cause);
@@ -37,8 +37,6 @@ const char *lua_sched_script(const struct sched_ops *ops);
 /* Where the bundled heuristics are (the front door finds the data
  * directory: app/datadir.c); NULL: none. */
 void lua_sched_set_dir(const char *dir);
-/* The directory of the bundled heuristics, or NULL if none is set or it is gone. */
-const char *lua_sched_dir(void);
 
 struct lua_sched_info {
     char *path;      /* the script */

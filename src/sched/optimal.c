@@ -151,7 +151,7 @@ static bool costs_on_grid(const struct cluster *c, double scale, double *big)
     for (int q = 0; q < n; q++)
         for (int p = 0; p < n; p++) {
             struct cost k;
-            if (p == q || !cluster_cost(c, q, p, &k))
+            if (p == q || !timing_cost(c, q, p, &k))
                 continue;
             double v[5] = {k.s, k.l, k.r, k.T, k.send_mp};
             for (int i = 0; i < 5; i++) {
@@ -1474,7 +1474,7 @@ static void gs_solve(const struct cluster *c, enum model m, double scale, struct
         for (int p = 0; p < n; p++) {
             struct cost k;
             GS(&g, hoff, q, p) = GS(&g, foff, q, p) = INFINITY;
-            if (p == q || !cluster_cost(c, q, p, &k))
+            if (p == q || !timing_cost(c, q, p, &k))
                 continue;
             k.s = scaled(k.s, scale);
             k.l = scaled(k.l, scale);
@@ -1580,7 +1580,7 @@ static int check_reachable(const struct cluster *c, char **cause)
         int q = stack[--top];
         for (int p = 0; p < n; p++) {
             struct cost k;
-            if (!seen[p] && p != q && cluster_cost(c, q, p, &k)) {
+            if (!seen[p] && p != q && timing_cost(c, q, p, &k)) {
                 seen[p] = 1;
                 stack[top++] = p;
             }

@@ -36,4 +36,7 @@ int optimal_solve(const struct cluster *c, enum model m, const struct sched_opts
                   struct opt_plan *out, char **cause);
 void opt_plan_free(struct opt_plan *p);
 
+/* The scheduler that runs optimal_solve's plan. */
+extern const struct sched_ops sched_optimal;
+
 #endif

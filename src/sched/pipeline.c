@@ -58,9 +58,8 @@
 
 static const struct {
     const char *name;
-    const char *summary;
 } heurs[PIPE_NHEUR] = {
-#define PIPE_ROW(num, var, nm, text) [num] = {nm, text},
+#define PIPE_ROW(num, var, nm, text) [num] = {nm},
     PIPE_HEURS(PIPE_ROW)
 #undef PIPE_ROW
 };
@@ -68,11 +67,6 @@ static const struct {
 const char *pipe_heur_name(enum pipe_heur h)
 {
     return (unsigned)h < PIPE_NHEUR ? heurs[h].name : "?";
-}
-
-const char *pipe_heur_summary(enum pipe_heur h)
-{
-    return (unsigned)h < PIPE_NHEUR ? heurs[h].summary : "?";
 }
 
 int pipe_heur_parse(const char *name, enum pipe_heur *out)
@@ -978,7 +972,7 @@ static const struct sched_ops *binomial_for(enum cluster_kind k)
 static int any_prepare(struct sched *s, struct engine *e, char **cause)
 {
     const struct sched_ops *ops = binomial_for(e->c->kind);
-    if (sched_check(ops, e->c, e->model, cause) < 0)
+    if (sched_supports(ops, e->c, e->model, cause) < 0)
         return -1;
     s->ops = ops;
     return ops->prepare ? ops->prepare(s, e, cause) : 0;

@@ -75,7 +75,6 @@ struct pipe_tree {
 };
 
 const char *pipe_heur_name(enum pipe_heur h);      /* "prune-simple", ... */
-const char *pipe_heur_summary(enum pipe_heur h);
 int pipe_heur_parse(const char *name, enum pipe_heur *out);   /* 0 or -1 */
 bool pipe_heur_uses_lp(enum pipe_heur h);          /* lp-prune, lp-grow */
 

@@ -1,6 +1,7 @@
 /*
  * sched/sched.h - schedulers: policies plugged into the engine through one ops
- * table, so the engine, the command line, the view and Lua see one list.
+ * table, so the engine, the command line, the view and Lua see one list
+ * (sched/registry.h, above the policies).
  *
  * The engine calls prepare() once, then choose() whenever a node still waits
  * for a message, and books each decision (engine/engine.h).  A policy may look at
@@ -101,18 +102,14 @@ struct sched {
                                    is then NAN); NAN under the other models */
 };
 
-const struct sched_ops *sched_find(const char *name);
-int sched_count(void);
-const struct sched_ops *sched_at(int i);
-char *sched_names(void);                       /* "fnf, slowest-first, ..." (caller frees) */
 void sched_opts_default(struct sched_opts *o);
 void sched_init(struct sched *s, const struct sched_ops *ops, const struct sched_opts *o);
 void sched_free(struct sched *s);
-/* The scheduler used when none is named: fnf, or where fnf does not apply
- * (platform graphs) the first built-in heuristic that does. */
-const struct sched_ops *sched_default(const struct cluster *c, enum model m);
-/* Is this policy usable on this cluster and model? If not, *cause says why. */
-int sched_check(const struct sched_ops *ops, const struct cluster *c, enum model m, char **cause);
+/* Does this policy take this cluster's kind and this model?  0, or -1 with
+ * *cause saying why not (sched_check, sched/registry.h, also names the
+ * schedulers that would work). */
+int sched_supports(const struct sched_ops *ops, const struct cluster *c, enum model m,
+                   char **cause);
 
 /*
  * Run a policy to the end: prepare, choose/book until no node waits (or the
@@ -124,9 +121,9 @@ int sched_check(const struct sched_ops *ops, const struct cluster *c, enum model
  */
 int sched_run(struct engine *e, struct sched *s, char **cause);
 
-/* Built-in policies (sched/list.c, sched/optimal.c). */
+/* Built-in policies without a header of their own (sched/list.c, sched/fef.c). */
 extern const struct sched_ops sched_fnf, sched_slowest_first, sched_random_pair,
-    sched_random_order, sched_fef, sched_optimal;
+    sched_random_order, sched_fef;
 
 /* Shared pieces the built-ins and Lua use. */
 /* fnf's sender: the holder whose next send of msg completes first (ties: lowest index); -1 if none. */

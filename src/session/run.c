@@ -10,6 +10,7 @@
 
 #include "engine/bounds.h"
 #include "sched/optimal.h"
+#include "sched/registry.h"
 
 static void compute_optimum(struct run *r, const struct sched_opts *o, enum run_optimum want)
 {

@@ -145,7 +145,7 @@ struct cluster *session_load(const struct session_opts *o, struct diag *warn, ch
     }
     if (o->has_size && !ends_with(o->file, ".xml")) {
         /* platform graphs with affine edges (alpha, beta): times for this size */
-        if (cluster_set_message_size(c, o->size) == 0)
+        if (timing_set_message_size(c, o->size) == 0)
             diag_warn(&d, NULL, 0, NULL, "--size is for SimGrid platforms (.xml) and platform "
                       "graphs with alpha and beta columns; ignored for %s", o->file);
         for (int k = 0; k < c->nedges; k++)

@@ -17,7 +17,7 @@
 #include "support/diag.h"
 #include "engine/engine.h"
 #include "session/run.h"
-#include "sched/sched.h"
+#include "sched/registry.h"
 
 #define SESSION_MAX_PARAMS 64   /* --param K=V */
 #define SESSION_MAX_SCHEDS 16   /* -s NAME */

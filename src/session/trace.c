@@ -11,8 +11,10 @@
 
 #include "model/csvread.h"
 #include "support/numfmt.h"
+#include "sched/registry.h"
 
-const char *const trace_time_names[TRACE_NTIMES] = {
+/* The names of a trace's time columns, enum trace_time's order. */
+static const char *const trace_time_names[TRACE_NTIMES] = {
     "send_start", "send_end", "link_start", "link_end", "recv_start", "recv_end", "hold",
 };
 

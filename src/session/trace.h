@@ -52,8 +52,6 @@ struct trace {
     int nnotes;
 };
 
-/* The names of a trace's time columns ("send_start" ...), enum trace_time's order. */
-extern const char *const trace_time_names[TRACE_NTIMES];
 
 /*
  * Read the trace at path against cluster c.  Returns 0, or -1 with every

@@ -110,18 +110,11 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-struct sandbox *sandbox_of(lua_State *L)
+/* The sandbox a state belongs to (kept in the state's extra space). */
+static struct sandbox *sandbox_of(lua_State *L)
 {
     return *(struct sandbox **)lua_getextraspace(L);
 }
-
-lua_State *sandbox_lua(const struct sandbox *sb) { return sb->L; }
-const char *sandbox_path(const struct sandbox *sb) { return sb->path; }
-enum sandbox_stop sandbox_stopped(const struct sandbox *sb) { return sb->stop; }
-size_t sandbox_memory_used(const struct sandbox *sb) { return sb->mem_used + sb->reserved; }
-long long sandbox_budget(const struct sandbox *sb) { return sb->budget; }
-long long sandbox_total_budget(const struct sandbox *sb) { return (long long)sb->total_budget; }
-long long sandbox_memory_cap(const struct sandbox *sb) { return (long long)sb->mem_cap; }
 
 void sandbox_set_print(sandbox_print_fn fn, void *ud)
 {

@@ -37,7 +37,7 @@
 #define SANDBOX_TOTAL_CALLS 100LL                 /* total budget = this x the budget per call */
 #define SANDBOX_CANCELLED_TEXT "cancelled"         /* the message of a cancelled script */
 
-/* Why a sandbox stopped (sandbox_stopped). */
+/* Why a sandbox stopped (a stopped sandbox refuses to run: sandbox_run). */
 enum sandbox_stop {
     SANDBOX_RUNNING = 0,  /* usable */
     SANDBOX_ERROR,        /* a script error or a bad result: the last run failed */
@@ -72,14 +72,6 @@ struct sandbox;
 struct sandbox *sandbox_new(const char *path, const struct sandbox_limits *lim, uint64_t seed,
                             char **cause);
 void sandbox_free(struct sandbox *sb);
-lua_State *sandbox_lua(const struct sandbox *sb);
-struct sandbox *sandbox_of(lua_State *L);
-const char *sandbox_path(const struct sandbox *sb);
-enum sandbox_stop sandbox_stopped(const struct sandbox *sb);
-size_t sandbox_memory_used(const struct sandbox *sb);   /* bytes, Lua and reserved */
-long long sandbox_budget(const struct sandbox *sb);     /* instructions per call */
-long long sandbox_total_budget(const struct sandbox *sb); /* instructions, all calls */
-long long sandbox_memory_cap(const struct sandbox *sb); /* bytes */
 
 /*
  * Run fn(L) as one protected call with a fresh instruction budget; fn finds

@@ -47,7 +47,7 @@ static void shortest(char *buf, double x, int lo)
 
 char *numfmt_shortest(char buf[NUMFMT_SIZE], double x)
 {
-    if (fastpath_on() && numfmt_fast_shortest(buf, x, 6))
+    if (FAST_PATH(numfmt_fast_shortest(buf, x, 6)))
         return buf;
     if (isinf(x)) {
         strcpy(buf, x > 0 ? "inf" : "-inf");
@@ -64,7 +64,7 @@ char *numfmt_text(char buf[NUMFMT_SIZE], double x)
 {
     numfmt_shortest(buf, x);
     if (strlen(buf) > 12 && isfinite(x)) {
-        if (fastpath_on() && numfmt_fast_g(buf, x, 10))
+        if (FAST_PATH(numfmt_fast_g(buf, x, 10)))
             return buf;
         locale_t loc = c_locale(), old = loc ? uselocale(loc) : (locale_t)0;
         snprintf(buf, NUMFMT_SIZE, "%.10g", x);
@@ -76,8 +76,8 @@ char *numfmt_text(char buf[NUMFMT_SIZE], double x)
 
 char *numfmt_plain(char buf[NUMFMT_SIZE], double x)
 {
-    if (fastpath_on() && x != 0 && !(x == floor(x) && fabs(x) < 1e15) &&
-        numfmt_fast_shortest(buf, x, 15))
+    if (FAST_PATH(x != 0 && !(x == floor(x) && fabs(x) < 1e15) &&
+                  numfmt_fast_shortest(buf, x, 15)))
         return buf;
     locale_t loc = c_locale(), old = loc ? uselocale(loc) : (locale_t)0;
     if (x == 0)
@@ -100,4 +100,22 @@ double numfmt_round(double x, int digits)
     if (loc)
         uselocale(old);
     return y;
+}
+
+/* The next of 8 rotating static buffers. */
+static char *rotating(void)
+{
+    static char bufs[8][NUMFMT_SIZE];
+    static int at;
+    return bufs[at++ & 7];
+}
+
+const char *numfmt_num(double x)
+{
+    return numfmt_shortest(rotating(), x);
+}
+
+const char *numfmt_txt(double x)
+{
+    return numfmt_text(rotating(), x);
 }

@@ -31,4 +31,12 @@ char *numfmt_plain(char buf[NUMFMT_SIZE], double x);
  * numfmt_round(0.37499999999999983, 12) == 0.375. */
 double numfmt_round(double x, int digits);
 
+/* numfmt_shortest and numfmt_text into one of 8 rotating static buffers
+ * (shared by the two), so one printf can show several numbers: a ninth
+ * call overwrites the first (not reentrant: hetcast is single-threaded).
+ * numfmt_txt is for people (reports, explanations, the view); numfmt_num
+ * keeps every digit (CSV, JSON, exports). */
+const char *numfmt_num(double x);
+const char *numfmt_txt(double x);
+
 #endif

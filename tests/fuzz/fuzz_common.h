@@ -42,7 +42,7 @@
 #include "support/lua_sandbox.h"
 #include "output/report.h"
 #include "session/run.h"
-#include "sched/sched.h"
+#include "sched/registry.h"
 
 #define FUZZ_RUN_NODES 8    /* clusters up to this size are also scheduled */
 
