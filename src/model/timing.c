@@ -43,6 +43,13 @@ static const struct {
                             WAITS_RECEIVE | RENDEZVOUS, "its receive and its children's T"},
 };
 
+/* A new port model is its row above, its intervals and inline predicates in
+ * model/timing.h (timing_phases, timing_start, timing_port_busy,
+ * timing_holds_recv_port, timing_split, timing_tree_period, ...), its case of
+ * timing_measured below, and what docs/models.md ("Adding a port model")
+ * lists beyond: then raise this count. */
+_Static_assert(MODEL_COUNT == 6, "a new port model: see docs/models.md, \"Adding a port model\"");
+
 static bool row_has(enum model m, unsigned flag)
 {
     return m < MODEL_COUNT && (models[m].means & flag);
