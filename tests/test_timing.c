@@ -19,6 +19,12 @@
  * And a grep: no other file of src/ adds, multiplies or subtracts the costs
  * (struct cost's fields, node send/receive times, the latency, the unit) or
  * works out a graph edge's multi-port send time.
+ *
+ * A model's meaning lives there too: the predicates of model/timing.h
+ * (timing_rendezvous, timing_exchange_ok, ...) give for every model what
+ * the comparisons they replace gave, agree with the model's own intervals
+ * where those show it, and a second grep finds no file of src/, app/ or ui/
+ * but model/timing.[ch] that compares a model against a MODEL_ name.
  */
 #include <dirent.h>
 #include <math.h>
@@ -500,6 +506,280 @@ static void check_grep(void)
     is_int(hits, 0, "no cost arithmetic in the %d other files of src/", files);
 }
 
+/* ---- what a model means ---- */
+
+/* Every predicate against the comparison its callers made before it, and,
+ * where the model's own intervals show it, against those. */
+static void check_predicates(void)
+{
+    for (int i = 0; i < MODEL_COUNT; i++) {
+        enum model m = (enum model)i;
+        const char *name = model_name(m);
+        bool sync = m == MODEL_SYNC, async = m == MODEL_ASYNC, so = m == MODEL_SENDER_ONLY,
+             mp = m == MODEL_MULTI_PORT;
+        is_int(timing_sender_waits_receive(m), sync || timing_one_port(m),
+               "%s: the sender waits for the receive as export_smpi and app/mpi decided", name);
+        is_int(timing_rendezvous(m), sync || timing_one_port(m),
+               "%s: a rendezvous as timing_start decides", name);
+        is_int(!timing_sender_waits_receive(m) && timing_hold_stepwise(m), async || so,
+               "%s: the exact search's receiver orders on raw doubles as it decided", name);
+        is_int(!timing_sender_waits_receive(m) && !timing_hold_stepwise(m), mp,
+               "%s: the exact search's receiver orders on integers only as it decided", name);
+        is_int(timing_send_only(m), so, "%s: only the send costs as optimal and export_smpi decided", name);
+        is_int(timing_fnf_bounds(m), async, "%s: the FNF bounds apply as bounds.c decided", name);
+        is_int(timing_list_run(m), async, "%s: the list run applies as engine_lean.c decided", name);
+        is_int(timing_lp_of_one_port(m), mp, "%s: the LP is one-port's as report.c decided", name);
+        is_int(timing_exchange_ok(m), sync || async, "%s: an exchange runs as session.c decided", name);
+        is_int(timing_exchange_ok(m) && !timing_exchange_on_matrix(m), async,
+               "%s: refused on a matrix as exchange_check_kind decided", name);
+        for (int a = 0; a < XSCHED_COUNT; a++)
+            if (!(xsched_at(a)->models & MODEL_BIT(m)) != !timing_exchange_ok(m))
+                ok(0, "%s: %s's models and timing_exchange_ok disagree", name, xsched_at(a)->name);
+
+        /* the model's intervals: s 1, l 2, r 4, all free at 0 */
+        struct cost k;
+        timing_cost_parts(1, 2, 4, &k);
+        struct timing tm;
+        timing_phases(m, &k, 0.0, 0.0, &tm);
+        struct timing_ports busy = {0.0, 5.0, -INFINITY};
+        is_int(timing_rendezvous(m), timing_start(m, &busy) == 5.0,
+               "%s: timing_rendezvous is when timing_start waits for the receive port", name);
+        is_int(timing_sender_waits_receive(m), tm.free == tm.recv_end && tm.recv_end > tm.recv_start,
+               "%s: timing_sender_waits_receive is when q is free as a receive ends", name);
+        is_int(timing_send_only(m), tm.hold == timing_send_end(&k, 0.0),
+               "%s: timing_send_only is when p holds it as the send ends", name);
+        /* costs whose stepwise sum from 0.1 differs from 0.1 + T in the last bit */
+        struct cost kr, k0;
+        timing_cost_parts(0.1, 0.1, 0.3, &kr);
+        timing_cost_parts(0.1, 0, 0, &k0);
+        const struct cost *kc = timing_send_only(m) ? &k0 : &kr;
+        double stepwise = timing_recv_end(kc, timing_arrival(kc, timing_send_end(kc, 0.1)));
+        timing_phases(m, &kr, 0.1, 0.0, &tm);
+        is_int(timing_hold_stepwise(m), tm.hold == stepwise,
+               "%s: timing_hold_stepwise is when the hold is the phases added in turn", name);
+
+        /* measured times that are the model's own give its intervals back */
+        struct timing want, got;
+        timing_phases(m, &k, 3.0, 0.0, &want);
+        struct timing_measure at = {want.start, want.link_start, want.send_end, want.free,
+                                    want.link_end, want.recv_end};
+        timing_measured(m, &at, &got);
+        ok(memcmp(&got, &want, sizeof got) == 0,
+           "%s: timing_measured of its own times gives its intervals (send %g-%g, link %g-%g, "
+           "recv %g-%g, hold %g, free %g)", name, got.start, got.send_end, got.link_start,
+           got.link_end, got.recv_start, got.recv_end, got.hold, got.free);
+    }
+
+    /* app/mpi's measured columns as its switch on the model gave them */
+    struct timing_measure at = {1, 2, 3, 4, 5, 6};
+    static const struct {
+        enum model m;
+        struct timing want;
+    } measured[] = {
+        {MODEL_ASYNC, {1, 3, 2, 5, 5, 6, 6, 4}},
+        {MODEL_SENDER_ONLY, {1, 3, 2, 5, 5, 5, 5, 3}},
+        {MODEL_SYNC, {1, 4, 2, 5, 5, 6, 6, 4}},
+        {MODEL_ONE_PORT, {1, 4, 1, 6, 1, 6, 6, 4}},
+        {MODEL_MULTI_PORT, {1, 3, 2, 5, 5, 6, 6, 4}},
+        {MODEL_ONE_PORT_UNI, {1, 4, 1, 6, 1, 6, 6, 4}},
+    };
+    for (size_t i = 0; i < sizeof measured / sizeof measured[0]; i++) {
+        struct timing got;
+        timing_measured(measured[i].m, &at, &got);
+        ok(memcmp(&got, &measured[i].want, sizeof got) == 0,
+           "%s: timing_measured's columns are app/mpi's", model_name(measured[i].m));
+    }
+
+    /* the pipelined tree's note, as pipeline.c wrote it */
+    static const struct {
+        enum model m;
+        const char *note;
+    } rules[] = {
+        {MODEL_ONE_PORT, "one-port: sum of its children's T"},
+        {MODEL_MULTI_PORT, "multi-port: sends or slowest link"},
+        {MODEL_ONE_PORT_UNI, "one-port-uni: its receive and its children's T"},
+    };
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+        char note[128];
+        snprintf(note, sizeof note, "%s: %s", model_name(rules[i].m), timing_tree_rule(rules[i].m));
+        is_string(note, rules[i].note, "%s: the period's rule in words", model_name(rules[i].m));
+    }
+    struct edge e = {.time = 5, .send = 2};
+    is_double(timing_tree_send(MODEL_MULTI_PORT, &e), 2, 0, "multi-port: a tree's send is the edge's send time");
+    is_double(timing_tree_send(MODEL_ONE_PORT, &e), 5, 0, "one-port: a tree's send is the edge's T");
+}
+
+/*
+ * A comparison of a model against a MODEL_ name (`== MODEL_X`, `!= MODEL_X`,
+ * `MODEL_X ==`, `case MODEL_X`): a choice that belongs to a predicate of
+ * model/timing.h.  MODEL_COUNT and MODEL_ALL are no model.  Each pattern's
+ * first group is the name.
+ */
+static const char *const model_patterns[] = {
+    "[=!]=[[:space:]]*(MODEL_[A-Z0-9_]+)",
+    "(MODEL_[A-Z0-9_]+)[[:space:]]*[=!]=",
+    "case[[:space:]]+(MODEL_[A-Z0-9_]+)",
+};
+
+/* Files that may still compare, each with its reason (FILE, TEXT, WHY). */
+static const struct {
+    const char *file, *text, *why;
+} model_allowed[] = {
+    {NULL, NULL, "none: every choice on the port model asks model/timing.h"},
+};
+
+/* Does code (without comments) compare a model against a MODEL_ name? */
+static bool compares_model(regex_t *re, int nre, const char *code)
+{
+    for (int i = 0; i < nre; i++) {
+        regmatch_t pm[2];
+        const char *at = code;
+        int flags = 0;
+        while (regexec(&re[i], at, 2, pm, flags) == 0) {
+            int len = (int)(pm[1].rm_eo - pm[1].rm_so);
+            const char *name = at + pm[1].rm_so;
+            if (!(len == 11 && strncmp(name, "MODEL_COUNT", 11) == 0) &&
+                !(len == 9 && strncmp(name, "MODEL_ALL", 9) == 0))
+                return true;
+            at += pm[0].rm_eo > 0 ? pm[0].rm_eo : 1;
+            flags = REG_NOTBOL;
+        }
+    }
+    return false;
+}
+
+/* The code of one line, comments dropped (*in_comment carries a block
+ * comment over lines). */
+static void strip_comments(const char *line, bool *in_comment, char *code, size_t size)
+{
+    size_t k = 0;
+    for (const char *p = line; *p; p++) {
+        if (*in_comment) {
+            if (p[0] == '*' && p[1] == '/')
+                *in_comment = false, p++;
+        } else if (p[0] == '/' && p[1] == '*') {
+            *in_comment = true, p++;
+        } else if (p[0] == '/' && p[1] == '/') {
+            break;
+        } else if (*p != '\n' && k + 1 < size) {
+            code[k++] = *p;
+        }
+    }
+    code[k] = '\0';
+}
+
+struct model_grep {
+    regex_t re[sizeof model_patterns / sizeof model_patterns[0]];
+    int nre, files, hits, timing_hits;
+    bool seen[4];   /* the files of model_seen, walked */
+};
+
+/* Files the walk must reach: one per root folder and subfolder kind. */
+static const char *const model_seen[] = {"src/sched/exchange.c", "app/mpi/exec.c",
+                                         "app/study/alltoall.c", "ui/screen_chooser.c"};
+
+static int model_grep_file(struct model_grep *g, const char *path)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return 0;
+    char line[1024], code[1024];
+    int hits = 0, lineno = 0;
+    bool in_comment = false;
+    bool timing = strcmp(path, "src/model/timing.c") == 0 || strcmp(path, "src/model/timing.h") == 0;
+    while (fgets(line, sizeof line, fp)) {
+        lineno++;
+        strip_comments(line, &in_comment, code, sizeof code);
+        if (!compares_model(g->re, g->nre, code))
+            continue;
+        bool allowed = false;
+        for (size_t i = 0; model_allowed[i].file; i++)
+            allowed |= strcmp(path, model_allowed[i].file) == 0 && strstr(code, model_allowed[i].text);
+        if (!allowed && !timing)
+            diag("%s:%d: a choice on the port model outside model/timing.[ch]: %s", path, lineno, code);
+        hits += !allowed;
+    }
+    fclose(fp);
+    return hits;
+}
+
+/* Every .c and .h under dir, recursively. */
+static void model_grep_dir(struct model_grep *g, const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    while (d && (de = readdir(d))) {
+        if (de->d_name[0] == '.')
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        size_t len = strlen(de->d_name);
+        if (len > 2 && (strcmp(de->d_name + len - 2, ".c") == 0 || strcmp(de->d_name + len - 2, ".h") == 0)) {
+            int hits = model_grep_file(g, path);
+            if (strcmp(path, "src/model/timing.c") == 0 || strcmp(path, "src/model/timing.h") == 0) {
+                g->timing_hits += hits;
+                continue;
+            }
+            g->files++;
+            g->hits += hits;
+            for (size_t i = 0; i < sizeof model_seen / sizeof model_seen[0]; i++)
+                g->seen[i] |= strcmp(path, model_seen[i]) == 0;
+        } else {
+            DIR *sub = opendir(path);   /* a folder: walk it too */
+            if (sub) {
+                closedir(sub);
+                model_grep_dir(g, path);
+            }
+        }
+    }
+    if (d)
+        closedir(d);
+}
+
+static void check_model_grep(void)
+{
+    struct model_grep g = {.nre = (int)(sizeof model_patterns / sizeof model_patterns[0])};
+    for (int i = 0; i < g.nre; i++)
+        if (regcomp(&g.re[i], model_patterns[i], REG_EXTENDED) != 0) {
+            ok(0, "model pattern %d compiles", i);
+            return;
+        }
+    static const struct {
+        const char *code;
+        bool compares;
+    } cases[] = {
+        {"if (m == MODEL_SYNC)", true},
+        {"return x->model!=MODEL_ASYNC;", true},
+        {"bool b = MODEL_ONE_PORT == m;", true},
+        {"    case MODEL_MULTI_PORT:", true},
+        {"if (m >= MODEL_COUNT || m == MODEL_ONE_PORT_UNI)", true},
+        {"if (m >= MODEL_COUNT)", false},
+        {"if (n == MODEL_COUNT)", false},
+        {"engine_init(&e, c, MODEL_ASYNC, cause);", false},
+        {"unsigned mask = MODEL_BIT(MODEL_SYNC) | MODEL_ALL;", false},
+        {"if (timing_rendezvous(m))", false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        is_int(compares_model(g.re, g.nre, cases[i].code), cases[i].compares, "the grep on \"%s\"",
+               cases[i].code);
+    char code[128];
+    bool in_comment = false;
+    strip_comments("x = 1; /* m == MODEL_SYNC */", &in_comment, code, sizeof code);
+    ok(!compares_model(g.re, g.nre, code), "the grep skips a comparison in a comment");
+
+    static const char *const roots[] = {"src", "app", "ui"};
+    for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++)
+        model_grep_dir(&g, roots[i]);
+    for (int i = 0; i < g.nre; i++)
+        regfree(&g.re[i]);
+    for (size_t i = 0; i < sizeof model_seen / sizeof model_seen[0]; i++)
+        ok(g.seen[i], "the walk of src/, app/ and ui/ reaches %s (the tests run from the source root)",
+           model_seen[i]);
+    ok(g.timing_hits > 0, "the patterns find the comparisons in model/timing.[ch] (they can match)");
+    is_int(g.hits, 0, "no choice on the port model compares MODEL_ names in the %d other files of "
+           "src/, app/ and ui/", g.files);
+}
+
 int main(void)
 {
     static const enum cluster_kind kinds[] = {CLUSTER_NODES, CLUSTER_MATRIX, CLUSTER_GRAPH};
@@ -540,5 +820,7 @@ int main(void)
             cluster_free(small);
         }
     check_grep();
+    check_predicates();
+    check_model_grep();
     return tap_exit();
 }

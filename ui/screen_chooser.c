@@ -104,7 +104,7 @@ static int chooser_open(struct view *v, void **data, int arg)
     } else {
         for (int m = 0; m < MODEL_COUNT; m++) {
             char note[512];
-            if (v->exchange && m != MODEL_SYNC && m != MODEL_ASYNC)
+            if (v->exchange && !timing_exchange_ok((enum model)m))
                 snprintf(note, sizeof note, "(not for an exchange: sync or async)");
             else if (model_mask_for(v->c->kind) & MODEL_BIT(m))
                 snprintf(note, sizeof note, "%s", model_summary((enum model)m));

@@ -225,7 +225,7 @@ static int prepare(const struct hm *h, struct exec_opts *o, int argc, char **arg
     double u = o->unit_ms / 1000;
     plan->ntr = run->eng.ntr;
     plan->model = (int)m;
-    plan->acked = m == MODEL_SYNC || timing_one_port(m);
+    plan->acked = timing_sender_waits_receive(m);
     plan->tr = xcalloc((size_t)(plan->ntr ? plan->ntr : 1), sizeof *plan->tr);
     for (int i = 0; i < plan->ntr; i++) {
         const struct transfer *t = &run->eng.tr[i];
@@ -363,7 +363,7 @@ static double kept(double x)
     return numfmt_round(x, EX_DIGITS);
 }
 
-/* The measured times of transfer i in the columns the model's timing gives (timing_phases). */
+/* The measured times of transfer i in the columns the model's timing gives (timing_measured). */
 static void measured_times(int model, const double *r, struct transfer *t)
 {
     double st = kept(r[T_START]), ls = kept(r[T_LINK]), se = kept(r[T_SEND_END]),
@@ -373,23 +373,9 @@ static void measured_times(int model, const double *r, struct transfer *t)
        that no interval ends before it starts (formats.md, "Measured traces"). */
     le = fmax(le, ls);
     re = fmax(re, le);
+    struct timing_measure at = {st, ls, se, fr, le, re};
     struct timing tm;
-    switch (model) {
-    case MODEL_SENDER_ONLY:
-        timing_set(&tm, st, se, ls, le, le, le, le, se);
-        break;
-    case MODEL_SYNC:
-        timing_set(&tm, st, fr, ls, le, le, re, re, fr);
-        break;
-    case MODEL_ONE_PORT:
-    case MODEL_ONE_PORT_UNI:
-        timing_set(&tm, st, fr, st, re, st, re, re, fr);
-        break;
-    case MODEL_ASYNC:
-    default:
-        timing_set(&tm, st, se, ls, le, le, re, re, fr);
-        break;
-    }
+    timing_measured((enum model)model, &at, &tm);
     transfer_set_times(t, &tm);
 }
 

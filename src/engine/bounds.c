@@ -84,7 +84,7 @@ double bound_lower(const struct cluster *c, enum model m)
 
 bool bound_fnf_beta(const struct cluster *c, enum model m, double *beta, bool *consistent)
 {
-    if (c->kind != CLUSTER_NODES || m != MODEL_ASYNC || c->n < 2)
+    if (!timing_fnf_bounds(m) || c->kind != CLUSTER_NODES || c->n < 2)
         return false;
     double lo = INFINITY, hi = -INFINITY;
     for (int p = 0; p < c->n; p++) {
@@ -103,7 +103,7 @@ bool bound_fnf_beta(const struct cluster *c, enum model m, double *beta, bool *c
 
 bool bound_lhh(const struct cluster *c, enum model m, double *alpha, double *beta)
 {
-    if (c->kind != CLUSTER_NODES || m != MODEL_ASYNC || c->n < 2)
+    if (!timing_fnf_bounds(m) || c->kind != CLUSTER_NODES || c->n < 2)
         return false;
     double lo = INFINITY, hi = -INFINITY, a = 0;
     for (int p = 0; p < c->n; p++) {

@@ -5,10 +5,15 @@
  *
  * Every time anywhere in hetcast -- the engine's bookings, its lean stream
  * and list run, the exact search, the bounds, the exchanges -- comes from
- * these functions, so a sixth port model or a fourth cluster kind is one
- * edit here (and a row in model/timing.c's table of names).  tests/test_timing.c
- * checks that each of those callers agrees with timing_of called directly,
- * and that no other file of src/ adds costs to times.
+ * these functions, and every choice that depends on the port model asks a
+ * predicate below (timing_rendezvous, timing_exchange_ok, ...) what the model
+ * means rather than which model it is.  So a sixth port model is its
+ * arithmetic here (timing_phases, timing_start, the inline predicates) and a
+ * row in model/timing.c's table; a fourth cluster kind is timing_cost.
+ * tests/test_timing.c checks that each of those callers agrees with
+ * timing_of called directly, that no other file of src/ adds costs to times,
+ * and that no file of src/, app/ or ui/ but these two compares a model
+ * against MODEL_ names.
  *
  * They are static inline because the lean engine calls them once or twice
  * per event on millions of nodes: with the model a constant at the call,
@@ -140,6 +145,17 @@ static inline double timing_tree_period(enum model m, double recv, double sends,
         return recv + sends;
     return sends;
 }
+
+/* How long a send along edge e keeps its sender's port in a pipelined tree
+ * (the `sends` of timing_tree_period): multi-port its send time, else T. */
+static inline double timing_tree_send(enum model m, const struct edge *e)
+{
+    return m == MODEL_MULTI_PORT ? timing_edge_send(e) : e->time;
+}
+
+/* timing_tree_period's rule in words ("sends or slowest link" for
+ * multi-port), for the note beside a tree's period: "MODEL: RULE". */
+const char *timing_tree_rule(enum model m);
 
 /*
  * A node table's T(q,p) in two parts, for a caller that keeps one part per
@@ -357,6 +373,69 @@ static inline void timing_split(enum model m, enum cluster_kind kind, const stru
     *link = m == MODEL_SENDER_ONLY ? 0 : k->l;
     *after = m == MODEL_SYNC || timing_one_port(m) ? k->r : 0;
 }
+
+/*
+ * What a port model means to the choices of the rest of hetcast: each is a
+ * flag of the model's row in model/timing.c, so that no caller compares a
+ * model against MODEL_ names.  Each says which callers decide by it.
+ *
+ * Is q's port busy until p's receive ends (q is free at recv_end: sync,
+ * one-port, one-port-uni)?  A message-passing program then has the sender
+ * wait for the receive (output/export_smpi.c, app/mpi's acknowledgement);
+ * otherwise q sends again once its own send is done, so some optimal
+ * broadcast has no idle sender and the exact search may run receiver orders
+ * (Theorem 1 of Liu, Wang & Guo; sched/optimal.c).
+ */
+bool timing_sender_waits_receive(enum model m);
+/* Does a transfer start only when p's receive port is free, and then hold
+ * both ports to its end (sync, one-port, one-port-uni: timing_start,
+ * timing_port_busy)?  An exchange's sender whose receiver is busy then sits
+ * idle and waits (sched/exchange.c, output/report_exchange.c). */
+bool timing_rendezvous(enum model m);
+/* Does p hold the message at recv_end(arrival(send_end(start))), each phase
+ * added in turn (async, sync, and sender-only where only the send counts),
+ * rather than at start + T in one sum (one-port, multi-port)?  Then a
+ * search that adds the phases in that order on raw doubles reaches the
+ * engine's very times (sched/optimal.c's receiver orders). */
+bool timing_hold_stepwise(enum model m);
+/* Does only the send cost (sender-only): p holds the message when q's send
+ * ends, the link and the receive count as 0 (sched/optimal.c,
+ * output/export_smpi.c)? */
+bool timing_send_only(enum model m);
+/* Is it the model of Liu, Wang & Guo (async), in which their FNF guarantee
+ * and Libeskind-Hadas & Hartline's are proved (engine/bounds.c)? */
+bool timing_fnf_bounds(enum model m);
+/* Does the lean engine's list run apply: it books every transfer by
+ * async's rule (engine/engine_lean.c, lean_list_begin)? */
+bool timing_list_run(enum model m);
+/* Is the throughput linear program of a pipelined tree the one-port
+ * model's, not the model's own (multi-port, as Beaumont, Marchal & Robert
+ * do in §5.2.2)?  A tree's share of it is then "of the one-port optimum"
+ * (output/report.c). */
+bool timing_lp_of_one_port(enum model m);
+/* Does a personalized exchange (Chen & Liu) run under m, on node tables
+ * (sync, async: session/, sched/exchange.c, the view's chooser)?  And on
+ * latency matrices, where only a sender that waits for the receive keeps
+ * each receiver's messages in their sending order (sync)? */
+bool timing_exchange_ok(enum model m);
+bool timing_exchange_on_matrix(enum model m);
+
+/* The times measured when a transfer is played as real messages (app/mpi:
+ * timing_split's waits, an acknowledgement where the sender waits for the
+ * receive). */
+struct timing_measure {
+    double start;       /* q begins (and computes timing_split's `before`) */
+    double link;        /* q's send begins: the message leaves */
+    double send_end;    /* q's send returns */
+    double free;        /* q may send again: send_end, or when p's acknowledgement came */
+    double arrival;     /* the message is at p: the link ends */
+    double recv_end;    /* p's receive ends (r(p) waited out) */
+};
+
+/* The send, link and receive intervals, hold and free of a measured
+ * transfer under m, as timing_phases draws a simulated one: given the
+ * times timing_phases gives, it gives them back. */
+void timing_measured(enum model m, const struct timing_measure *at, struct timing *out);
 
 /* Which of TIMING_SEND_END and TIMING_LINK_END the transfer has as events. */
 static inline unsigned timing_events(const struct timing *t)

@@ -61,7 +61,7 @@ struct smpi_cost {
 /* Does the sender wait for the receive to end (timing_split's `after`)? */
 static bool smpi_blocking(const struct run *r)
 {
-    return r->model == MODEL_SYNC || timing_one_port(r->model);
+    return timing_sender_waits_receive(r->model);
 }
 
 /* false when there is no link q -> p (graphs) */
@@ -78,7 +78,7 @@ static bool smpi_cost(const struct run *r, int q, int p, struct smpi_cost *out)
 /* Does the receiver spend r(p) after the message arrives? */
 static bool smpi_recv_compute(const struct run *r)
 {
-    return r->c->kind != CLUSTER_GRAPH && r->model != MODEL_SENDER_ONLY;
+    return r->c->kind != CLUSTER_GRAPH && !timing_send_only(r->model);
 }
 
 int export_smpi_check(const struct run *r, char **cause)
@@ -186,7 +186,7 @@ static int write_platform(FILE *fp, void *ctx)
     }
     bool shared = c->kind == CLUSTER_NODES;   /* one latency L: one link for every route */
     if (shared) {
-        struct smpi_cost sc = {0, r->model == MODEL_SENDER_ONLY ? 0 : c->latency, 0, 0};
+        struct smpi_cost sc = {0, timing_send_only(r->model) ? 0 : c->latency, 0, 0};
         fprintf(fp, "    <link id=\"L\" bandwidth=\"1e30Bps\" latency=\"%ss\" "
                     "sharing_policy=\"FATPIPE\"/>\n", numfmt_num(sc.latency));
     }

@@ -83,7 +83,7 @@ static void pipeline_summary(FILE *fp, const struct run *r)
                     "reaches %.1f %%%s)\n",
                 numfmt_txt(r->sched.optimal_throughput),
                 100.0 * r->sched.throughput / r->sched.optimal_throughput,
-                r->model == MODEL_MULTI_PORT ? " of the one-port optimum" : "");
+                timing_lp_of_one_port(r->model) ? " of the one-port optimum" : "");
     else if (timing_shares_port(r->model) && isfinite(r->sched.throughput_bound) &&
              isfinite(r->sched.throughput))
         fprintf(fp, "LP bound      %s   (linear program (2) with one port per node: an upper bound, "

@@ -85,8 +85,8 @@ static void report_exchange_summary(FILE *fp, const struct exchange *x)
     fprintf(fp, "lower bound   %s   (max over nodes of max(total send time, total receive time): "
                 "%s's %s)\n",
             numfmt_txt(x->lower_bound), name(x, x->bound_node), x->bound_by_recv ? "receives" : "sends");
-    if (x->model == MODEL_ASYNC)
-        fprintf(fp, "idle senders  none   (async: a sender moves on after s(q))\n");
+    if (!timing_rendezvous(x->model))
+        fprintf(fp, "idle senders  none   (%s: a sender moves on after s(q))\n", model_name(x->model));
     else if (x->nwaits == 0)
         fprintf(fp, "idle senders  none   (no sender waited for a busy receiver)\n");
     else

@@ -656,7 +656,7 @@ static inline int next_receiver(struct sim *s, int q, double t, int *slot)
         return *slot = oshop_choose(s->oshop, q);   /* the slot is the receiver itself */
     const int *pool = &s->pool[(size_t)q * x->nrecv];
     struct xchoice ch = {x, q, t, pool, s->npool[q],
-                         x->model == MODEL_SYNC ? s->recv_free : s->est};
+                         timing_rendezvous(x->model) ? s->recv_free : s->est};
     *slot = x->ops->choose(&ch);
     return pool[*slot];
 }
@@ -762,7 +762,7 @@ static int ready(struct sim *s, int q, double t, char **cause)
 {
     struct exchange *x = s->x;
     int slot, p = next_receiver(s, q, t, &slot);
-    if (x->model == MODEL_SYNC) {
+    if (timing_rendezvous(x->model)) {
         double free_at = s->recv_free[p];
         if (free_at > t) {
             push(s, XEV_READY, free_at, q, -1);
@@ -1033,7 +1033,7 @@ static double exchange_lower_bound(const struct cluster *c, enum model m, const 
     for (int x = 0; x < c->n; x++) {
         /* as a sender: one transfer to each receiver but itself */
         int outs = nrecv - is_recv[x];
-        double send = m == MODEL_SYNC ? outs * (c->nodes[x].send + c->latency) +
+        double send = timing_rendezvous(m) ? outs * (c->nodes[x].send + c->latency) +
                                             (sum_r_recv - (is_recv[x] ? c->nodes[x].recv : 0))
                                       : outs * c->nodes[x].send;
         if (send > best) {
@@ -1044,7 +1044,7 @@ static double exchange_lower_bound(const struct cluster *c, enum model m, const 
         if (!is_recv[x])
             continue;
         int ins = c->n - 1;
-        double recvt = m == MODEL_SYNC
+        double recvt = timing_rendezvous(m)
                            ? (sum_s - c->nodes[x].send) + ins * (c->latency + c->nodes[x].recv)
                            : ins * c->nodes[x].recv;
         if (recvt > best) {
@@ -1121,7 +1121,7 @@ static int check_order(const struct exchange *x, const int *order, char **cause)
 int exchange_check_kind(const struct cluster *c, enum model m, char **cause)
 {
     const char *name = c->name ? c->name : "the cluster";
-    if (c->kind == CLUSTER_MATRIX && m == MODEL_ASYNC)
+    if (c->kind == CLUSTER_MATRIX && timing_exchange_ok(m) && !timing_exchange_on_matrix(m))
         return set_cause(cause, "an asynchronous exchange on a latency matrix is not simulated "
                          "(its messages can arrive out of their sending order, which the "
                          "simulation does not book); %s runs under -m sync", name);
@@ -1137,7 +1137,7 @@ int exchange_run(struct exchange *x, const struct cluster *c, enum model m,
     memset(x, 0, sizeof *x);
     if (exchange_check_kind(c, m, cause) < 0)
         return -1;
-    if (m != MODEL_SYNC && m != MODEL_ASYNC)
+    if (!timing_exchange_ok(m))
         return set_cause(cause, "a personalized exchange runs under -m sync or -m async, not %s",
                          model_name(m));
     const struct xsched_ops *ops = o->ops ? o->ops : &xsched_caterpillar;
@@ -1242,7 +1242,7 @@ int exchange_run(struct exchange *x, const struct cluster *c, enum model m,
     }
     s.cancel = o->cancel;
     s.dynamic = !o->order && !ops->build;
-    s.at_ready = m == MODEL_SYNC || s.dynamic;
+    s.at_ready = timing_rendezvous(m) || s.dynamic;
     s.cursor = xcalloc((size_t)n, sizeof *s.cursor);
     s.brow = xcalloc((size_t)n, sizeof *s.brow);
     s.pending = xcalloc((size_t)n, 1);
@@ -1260,7 +1260,7 @@ int exchange_run(struct exchange *x, const struct cluster *c, enum model m,
             if (is_recv[q])
                 x->order[(size_t)q * nrecv + s.cursor[q]++] = q;
         if (FAST_PATH(ops->choose == choose_open_shop)) {
-            s.oshop = oshop_new(n, recv, nrecv, m == MODEL_SYNC ? s.recv_free : s.est);
+            s.oshop = oshop_new(n, recv, nrecv, timing_rendezvous(m) ? s.recv_free : s.est);
         } else {
             s.pool = xmalloc((size_t)n * nrecv * sizeof *s.pool);
             s.npool = xcalloc((size_t)n, sizeof *s.npool);

@@ -1677,11 +1677,11 @@ int optimal_solve(const struct cluster *c, enum model m, const struct sched_opts
 
     double scale = find_scale(c);
     bool slots = !(o && o->opt_general) && c->kind == CLUSTER_NODES &&
-                 (m == MODEL_ASYNC || m == MODEL_SENDER_ONLY || (m == MODEL_MULTI_PORT && scale > 0));
+                 !timing_sender_waits_receive(m) && (timing_hold_stepwise(m) || scale > 0);
     struct as_input in;
     memset(&in, 0, sizeof in);
     in.c = c;
-    in.sender_only = m == MODEL_SENDER_ONLY;
+    in.sender_only = timing_send_only(m);
     in.scale = scale;
     if (n > max_nodes && n > OPT_CLASS_MAX_NODES)   /* refused below too; as_classes is O(n^2) */
         return set_cause(cause,

@@ -673,7 +673,7 @@ double pipe_period(const struct cluster *c, const struct pipe_tree *t, enum mode
         double sum = 0, big = 0;
         for (int i = t->first[u]; i < t->first[u + 1]; i++) {
             const struct edge *e = &c->edges[t->edge[t->kids[i]]];
-            sum += m == MODEL_MULTI_PORT ? timing_edge_send(e) : e->time;
+            sum += timing_tree_send(m, e);
             big = fmax(big, e->time);
         }
         double recv = t->edge[u] >= 0 ? c->edges[t->edge[u]].time : 0;
@@ -810,10 +810,8 @@ static int pipe_prepare(struct sched *s, struct engine *e, char **cause)
     size_t len = (size_t)text_fit(s->note, sizeof s->note, "%s tree", s->ops->name);
     if (who >= 0)
         len += (size_t)text_fit(s->note + len, sizeof s->note - len,
-                                ", period %g set by %s (%s)", period, c->nodes[who].name,
-                                e->model == MODEL_MULTI_PORT ? "multi-port: sends or slowest link"
-                                : uni ? "one-port-uni: its receive and its children's T"
-                                      : "one-port: sum of its children's T");
+                                ", period %g set by %s (%s: %s)", period, c->nodes[who].name,
+                                model_name(e->model), timing_tree_rule(e->model));
     if (h == PIPE_BINOMIAL && len < sizeof s->note && (pl->tree.routed || pl->tree.rerouted))
         len += (size_t)text_fit(s->note + len, sizeof s->note - len,
                                 "; %d of %d binomial transfers have no direct edge and follow "

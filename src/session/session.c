@@ -316,7 +316,7 @@ int session_exchange_model(const struct session_opts *o, const struct cluster *c
     }
     if (session_model(o, c, m, cause) < 0)
         return -1;
-    if (*m != MODEL_SYNC && *m != MODEL_ASYNC)
+    if (!timing_exchange_ok(*m))
         return set_cause(cause, "a personalized exchange runs under -m sync or -m async, not %s",
                          model_name(*m));
     return exchange_check_kind(c, *m, cause);
