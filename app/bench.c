@@ -57,6 +57,7 @@ struct bopts {
     long long max_nodes;    /* engine: largest n */
     int repeat;             /* best of */
     bool classes;           /* engine: the papers' three classes instead of random times */
+    bool equal_times;       /* engine: integer times, long runs of equal times */
     bool full;              /* engine: also the full engine (records, reasons, timeline) */
     unsigned long long seed; /* --seed (OPT_SEED stores this type) */
     bool only_given;        /* --only: only the figures it names */
@@ -85,16 +86,28 @@ static long maxrss_kb(void)
 
 /* ---- generated clusters ---- */
 
+enum table { T_RANDOM, T_CLASSES, T_EQUAL };
+
+static enum table table_of(const struct bopts *o)
+{
+    return o->classes ? T_CLASSES : o->equal_times ? T_EQUAL : T_RANDOM;
+}
+
 /*
  * A node table of n nodes, source node 0, latency 1: the papers' three
- * classes (s, r) = (1,2), (5,6), (10,11) in turn, or random times s in
- * [1, 10] (two decimals) with r = s + 1.  The node array is allocated at its
+ * classes (s, r) = (1,2), (5,6), (10,11) in turn, random times s in [1, 10]
+ * (two decimals) with r = s + 1, or random integer times s in [1, 9] with
+ * r = s + 1: nine speeds, so that fnf's senders finish in long runs of
+ * equal times, a sorted queue with a few items out of place (the order that
+ * made the middle of three quadratic in rq_trim's cut).  The node array is allocated at its
  * final size and cluster_finish is not run (the cluster is valid by
  * construction): nothing freed before the engine starts would leave a peak
  * that hides part of the engine's memory.
  */
-static struct cluster *gen_nodes(int n, bool classes, uint64_t seed)
+static struct cluster *gen_nodes(int n, enum table kind, uint64_t seed)
 {
+    static const char *const names[] = {"random", "three-classes", "equal-times"};
+    bool classes = kind == T_CLASSES;
     static const double cls[3][2] = {{1, 2}, {5, 6}, {10, 11}};
     struct cluster *c = cluster_new(CLUSTER_NODES);
     struct rng r;
@@ -103,11 +116,13 @@ static struct cluster *gen_nodes(int n, bool classes, uint64_t seed)
     mem_advise_huge(c->nodes, (size_t)n * sizeof *c->nodes);   /* as the engine's arrays */
     c->cap = n;
     c->latency = 1;
-    cluster_set_str(&c->name, classes ? "three-classes" : "random");
+    cluster_set_str(&c->name, names[kind]);
     for (int i = 0; i < n; i++) {
         char name[24];
         snprintf(name, sizeof name, "p%d", i);
-        double s = classes ? cls[i % 3][0] : 1 + (double)rng_below(&r, 901) / 100;
+        double s = classes            ? cls[i % 3][0]
+                   : kind == T_EQUAL ? (double)(1 + rng_below(&r, 9))
+                                     : 1 + (double)rng_below(&r, 901) / 100;
         double rv = classes ? cls[i % 3][1] : s + 1;
         cluster_add_node(c, name, s, rv);
     }
@@ -211,14 +226,14 @@ static void engine_measure(int n, const struct bopts *o, bool full, struct engin
     free(primer);
     /* A small run first, so that what the real run's peak adds is its data,
      * not the code and allocator pages every first run touches. */
-    struct cluster *warm = gen_nodes(100, o->classes, o->seed);
+    struct cluster *warm = gen_nodes(100, table_of(o), o->seed);
     struct engine e;
     char *cause = NULL;
     if (engine_once(warm, full, &e, &cause) == 0)
         engine_free(&e);
     free(cause);
     cluster_free(warm);
-    struct cluster *c = gen_nodes(n, o->classes, o->seed);
+    struct cluster *c = gen_nodes(n, table_of(o), o->seed);
     long rss0 = maxrss_kb();
     f->seconds = INFINITY;
     /* A run of a few thousand events lasts a fraction of a millisecond, and
@@ -306,8 +321,9 @@ static int fig_engine(const struct bopts *o)
 {
     int fails = 0;
     printf("# engine: fnf, async model, %s node table, latency 1, source p0\n",
-           o->classes ? "three classes (s,r) = (1,2), (5,6), (10,11)"
-                      : "random s in [1,10] (two decimals), r = s + 1,");
+           o->classes       ? "three classes (s,r) = (1,2), (5,6), (10,11)"
+           : o->equal_times ? "random integer s in [1,9], r = s + 1 (long runs of equal times),"
+                            : "random s in [1,10] (two decimals), r = s + 1,");
     printf("# seconds: CPU time of the run (engine_init to the last event), best of %d\n"
            "# (or of as many runs as fit in %g s, up to %d, when that is more);\n"
            "# bytes/node: growth of the peak resident set during the first run / nodes\n",
@@ -584,7 +600,8 @@ static int fig_exchange(const struct bopts *o)
 
 /* ---- options ---- */
 
-enum { B_QUICK = OPT_LONG, B_ONLY, B_MAX_NODES, B_REPEAT, B_CLASSES, B_FULL, B_SEED };
+enum { B_QUICK = OPT_LONG, B_ONLY, B_MAX_NODES, B_REPEAT, B_CLASSES, B_EQUAL_TIMES, B_FULL,
+       B_SEED };
 
 #define AT(f) offsetof(struct bopts, f)
 static const struct opt bench_table[] = {
@@ -598,6 +615,9 @@ static const struct opt bench_table[] = {
      1000, NULL},
     {"classes", B_CLASSES, NULL, "engine: the papers' three classes instead of random times",
      OPT_FLAG, AT(classes), 0, 0, NULL},
+    {"equal-times", B_EQUAL_TIMES, NULL,
+     "engine: integer times in [1, 9], long runs of equal times, instead of two decimals",
+     OPT_FLAG, AT(equal_times), 0, 0, NULL},
     {"full", B_FULL, NULL, "engine: also the full engine (records, reasons, timeline)", OPT_FLAG,
      AT(full), 0, 0, NULL},
     {"seed", B_SEED, "N", "generated inputs (default 1)", OPT_SEED, AT(seed), 0, 0, NULL},
@@ -652,6 +672,8 @@ static int parse(int argc, char **argv, struct bopts *o)
     }
     if (rc)
         return rc;
+    if (o->classes && o->equal_times)
+        return opts_error(2, "--classes and --equal-times are two tables: give one");
     if (!o->only_given)
         for (int f = 0; f < F_COUNT; f++)
             o->only[f] = true;

@@ -89,12 +89,7 @@ static int store(const struct opt *o, void *ctx, opts_fn fn, const char *name, c
     case OPT_NUMBER:
         return opt_double(name, val, o->lo, (double *)field);
     case OPT_SECONDS:
-        if (opt_double(name, val, 0, (double *)field))
-            return 2;
-        if (!(*(double *)field > 0))
-            return opt_fail(name, val, "a time limit: a number of seconds > 0 (there is no "
-                                       "\"no limit\"; a larger number waits longer)");
-        return 0;
+        return opt_seconds(name, val, o->hi, (double *)field);
     case OPT_SEED:
         return opt_u64(name, val, (unsigned long long *)field);
     case OPT_CHOICE:
@@ -244,6 +239,26 @@ int opt_double(const char *opt, const char *s, double lo, double *out)
         return opt_fail(opt, s, want);
     }
     *out = x;
+    return 0;
+}
+
+int opt_seconds(const char *opt, const char *s, double hi, double *out)
+{
+    if (hi > 0) {   /* one refusal, with the range, for every value out of it */
+        char want[96], *end;
+        snprintf(want, sizeof want, "a number of seconds > 0 and <= %.15g", hi);
+        errno = 0;
+        double x = strtod(s, &end);
+        if (!*s || *end || errno || !isfinite(x) || !(x > 0) || x > hi)
+            return opt_fail(opt, s, want);
+        *out = x;
+        return 0;
+    }
+    if (opt_double(opt, s, 0, out))
+        return 2;
+    if (!(*out > 0))
+        return opt_fail(opt, s, "a time limit: a number of seconds > 0 (there is no \"no limit\"; "
+                                "a larger number waits longer)");
     return 0;
 }
 

@@ -28,7 +28,8 @@ enum opt_type {
     OPT_INT,       /* int in [lo, hi] */
     OPT_LONGINT,   /* long in [lo, hi] */
     OPT_NUMBER,    /* double >= lo, finite */
-    OPT_SECONDS,   /* double > 0 and finite: a time limit (0 is refused, not "no limit") */
+    OPT_SECONDS,   /* double > 0 and finite, <= hi when hi > 0: a time limit (0 is
+                      refused, not "no limit") */
     OPT_SEED,      /* unsigned long long, any non-negative integer */
     OPT_CHOICE,    /* int: the index of the value in choices */
 };
@@ -43,7 +44,8 @@ struct opt {
     const char *help;   /* one line of help; NULL: left out of the help */
     enum opt_type type;
     size_t at;          /* offsetof the field in the context (not OPT_CALL) */
-    double lo, hi;      /* OPT_INT, OPT_LONGINT: the range; OPT_NUMBER: lo */
+    double lo, hi;      /* OPT_INT, OPT_LONGINT: the range; OPT_NUMBER: lo; OPT_SECONDS:
+                           hi, if > 0 */
     const char *const *choices;   /* OPT_CHOICE: the valid values, NULL-terminated */
 };
 
@@ -78,6 +80,8 @@ int opt_long(const char *opt, const char *s, long lo, long hi, long *out);
 int opt_u64(const char *opt, const char *s, unsigned long long *out);
 /* A finite number >= lo. */
 int opt_double(const char *opt, const char *s, double lo, double *out);
+/* A number of seconds > 0, finite, and <= hi when hi > 0 (the refusal says the range). */
+int opt_seconds(const char *opt, const char *s, double hi, double *out);
 /* A count >= lo written as a number (1e6 is fine), capped at 10^15. */
 int opt_count(const char *opt, const char *s, double lo, long long *out);
 /* N or LO:HI, integers in [lo, hi] with LO <= HI. */

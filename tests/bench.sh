@@ -50,6 +50,14 @@ check "--only engine,exchange: those figures only" \
 check "--classes: the papers' classes, still 4 (n - 1) events" \
     grep -q -E -x "PERFORMANCE: 1000 3996 $NUM $NUM $NUM" "$T/out"
 
+run "$H" bench --quick --only engine --equal-times
+check "--equal-times: integer times, long runs of equal times, still 4 (n - 1) events" \
+    sh -c "[ $rc -eq 0 ] && grep -q 'long runs of equal times' '$T/out' &&
+           grep -q -E -x 'PERFORMANCE: 10000 39996 $NUM $NUM $NUM' '$T/out'"
+run "$H" bench --quick --only engine --equal-times --classes
+check "--equal-times with --classes: exit 2, one table at a time" \
+    sh -c "[ $rc -eq 2 ] && grep -q -- '--classes and --equal-times' '$T/err'"
+
 run "$H" bench --only engine --max-nodes 1000 --full --repeat 1
 check "--full: the full engine beside the lean one" \
     sh -c "[ $rc -eq 0 ] && grep -q -E -x 'PERFORMANCE-FULL: 1000 3996 $NUM $NUM $NUM' '$T/out' &&

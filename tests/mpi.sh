@@ -4,7 +4,8 @@
 # warning; exec plays the counterexample's fnf and optimal schedules with
 # emulated costs (1 unit = 10 ms) and the fastest of 5 repeats lands within
 # 5 % of the prediction, fnf slower than optimal; the refusals (too few
-# ranks, a missing cluster, no mpirun) are one message and status 2.
+# ranks, a missing cluster, no mpirun, a duration out of its range, a
+# schedule longer than a day) are one message and status 2.
 # $HETCAST is hetcast, $HETCAST_MPI hetcast-mpi.  Skipped only when MPI
 # cannot start at all.  Real-time priority (chrt -f 1) keeps the other
 # processes of a loaded machine from delaying the emulated waits; where it
@@ -125,6 +126,23 @@ run timeout 60 $MPIRUN -n 2 "$M" exec "$T/nosuch.csv" -s fnf
 check "exec on a missing cluster: status 2" test "$rc" -eq 2
 check "exec on a missing cluster: names the file" has "^hetcast-mpi: $T/nosuch.csv: cannot open" "$T/err"
 check "exec on a missing cluster: one message (rank 0 speaks)" test "$(grep -c '^hetcast-mpi' "$T/err")" -eq 1
+# Every duration is bounded, so that the watchdog always fires: a unit of
+# 1e300 ms was taken and the job never ended, --timeout 5 or not.
+run timeout 60 $MPIRUN -n 3 "$M" exec $CE --emulate --unit-ms 1e300 --timeout 5
+check "exec --unit-ms 1e300: status 2 (not a job that never ends)" test "$rc" -eq 2
+check "exec --unit-ms 1e300: the option, the value and the range, once" \
+    sh -c "grep -q -x 'hetcast-mpi exec: --unit-ms: \"1e300\" is not a number of milliseconds > 0 and <= 3600000 (an hour)' '$T/err' &&
+           [ \$(grep -c '^hetcast-mpi' '$T/err') -eq 1 ]"
+for opt in "exec $CE --timeout 1e300" "exec $CE --time-limit 86401" "calibrate --timeout 1e300"; do
+    run timeout 60 $MPIRUN -n 3 "$M" $opt
+    val=${opt##* }; name=${opt% *}; name=${name##* }
+    check "$opt: status 2, the option, the value and the range" \
+        sh -c "[ $rc -eq 2 ] && grep -q -x 'hetcast-mpi ${opt%% *}: $name: \"$val\" is not a number of seconds > 0 and <= 86400' '$T/err'"
+done
+printf '# latency: 1\nname,send,recv\na,30,31\nb,30,31\n' >"$T/slow.csv"
+run timeout 60 $MPIRUN -n 2 "$M" exec "$T/slow.csv" --emulate --unit-ms 3600000 --timeout 5
+check "exec of a schedule longer than a day (62 units of an hour): status 2, says so" \
+    sh -c "[ $rc -eq 2 ] && grep -q '^hetcast-mpi: exec: the schedule takes 62 units of 3.6e+06 ms (--unit-ms), 223200 s: more than a day' '$T/err'"
 # Emulated units of 10 ns: no clock of another rank is known that well.
 run timeout 60 $MPIRUN -n 3 "$M" exec $CE --emulate --unit-ms 0.00001
 check "a clock that cannot be aligned well enough: status 1 and why" \

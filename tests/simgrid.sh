@@ -5,7 +5,8 @@
 # reads tests/data/simgrid-star.xml (every route three links: a latency
 # matrix) and tests/data/simgrid-ring.xml (direct links in a ring, the
 # others two hops: a platform graph), and turns SimGrid's refusals and
-# crashes into one message.
+# crashes into one message, and refuses zones nested too deep before SimGrid
+# reads them.
 . tests/tap.sh
 # near GOT WANT: equal to 12 significant digits
 near() { awk -v g="$1" -v w="$2" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= 1e-12 * (w < 0 ? -w : w) + 1e-300) }'; }
@@ -62,6 +63,29 @@ printf '<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/si
 check "no route (SimGrid crashes): status 2" test "$(cat "$T/rc")" -eq 2
 check "no route: the message names the host and asks for routes" has "^hetcast: noroute.xml: SimGrid crashed (Segmentation fault) while reading the routes from host x: does the platform give a route between every pair of hosts?$" "$T/err"
 check "no route: no core file left behind" sh -c "! ls $T | grep -q core"
+
+# Zones nested deeper than 100 are refused before SimGrid reads the file (its
+# parser corrupted its memory at 500: "SimGrid refused it: malloc(): ...").
+# nested DEPTH [EXTRA]: a platform of DEPTH zones, one in the other, EXTRA
+# written inside the deepest one.
+nested() {
+    printf '<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n<platform version="4.1">\n'
+    i=0; while [ $i -lt $1 ]; do printf '<zone id="z%d" routing="Full">\n' $i; i=$((i + 1)); done
+    printf '%s\n' "${2:-}"
+    printf '<host id="x" speed="1f"/>\n<host id="y" speed="1f"/>\n<link id="l" bandwidth="1GBps" latency="1us"/>\n'
+    printf '<route src="x" dst="y"><link_ctn id="l"/></route>\n'
+    i=0; while [ $i -lt $1 ]; do printf '</zone>\n'; i=$((i + 1)); done
+    printf '</platform>\n'
+}
+nested 500 >"$T/deep.xml"
+run "$H" run "$T/deep.xml"
+check "500 nested zones: status 2" test "$rc" -eq 2
+check "500 nested zones: one message, the file, the line of the 101st zone, the limit" \
+    sh -c "[ \$(wc -l <'$T/err') -eq 1 ] && grep -q -x 'hetcast: $T/deep.xml:104: zones nested more than 100 deep: not read (SimGrid.s parser fails on deep nesting)' '$T/err'"
+nested 100 '<prop id="p" value="x/> > &lt;zone>"/><!-- <zone id="c"> <zone id="d"> -->' >"$T/deep100.xml"
+run "$H" run "$T/deep100.xml"
+check "100 nested zones (the limit; zones in a comment do not count, nor '>' in a value): read" \
+    sh -c "[ $rc -eq 0 ] && grep -q '^cluster: deep100 (latency matrix, 2 nodes, source x)' '$T/out'"
 
 run "$H" run "$T/none.xml"
 check "missing file: cannot open" sh -c "[ $rc -eq 2 ] && grep -q 'none.xml: cannot open: No such file' $T/err"

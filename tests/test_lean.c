@@ -493,6 +493,87 @@ static void test_radixq_trim_many(void)
 }
 
 /*
+ * rq_trim's cut inside a bucket on orders that defeat a guessed pivot: n
+ * items in one bucket (times in [1, 2)), trimmed to `keep` (at most half,
+ * so the cut is exact), the rest drained and compared with a sort.  The
+ * selection must stay linear: its count of items passed over at most 32 a
+ * bucket item (the middle of three passed over 4000 an item on a sorted
+ * bucket with one item out of place, as fnf's senders at 10^7 nodes).
+ */
+enum select_order { SEL_EQUAL, SEL_SAME, SEL_TWO, SEL_ORGAN, SEL_SORTED, SEL_REVERSE,
+                    SEL_ONE_OUT, SEL_RUNS_OUT, SEL_RANDOM };
+static const char *const select_names[] = {
+    "all one time, ties ascending", "all one (time, tie)", "two times", "organ pipe", "sorted",
+    "reverse", "sorted, one item out of place", "runs of 1000 equal times, one item out of place",
+    "random"};
+
+static void test_radixq_select(enum select_order order, int n, int keep)
+{
+    struct radixq *q = xmalloc(sizeof *q);
+    rq_init(q);
+    struct rng r;
+    rng_seed(&r, 100 + (uint64_t)order);
+    struct ref *all = xmalloc((size_t)n * sizeof *all);
+    int out = n * 5 / 6, to = n / 10;   /* item `out` has rank `to` */
+    for (int i = 0; i < n; i++) {
+        int rank = i < to ? i : i < out ? i + 1 : i == out ? to : i;
+        double t;
+        uint32_t tie = (uint32_t)i;
+        switch (order) {
+        case SEL_EQUAL: t = 1.5; break;
+        case SEL_SAME: t = 1.5; tie = 7; break;
+        case SEL_TWO: t = rng_below(&r, 2) ? 1.75 : 1.25; break;
+        case SEL_ORGAN: t = 1 + (double)(i < n / 2 ? i : n - i) / n; break;
+        case SEL_SORTED: t = 1 + (double)i / n; break;
+        case SEL_REVERSE: t = 1 + (double)(n - 1 - i) / n; break;
+        case SEL_ONE_OUT: t = 1 + (double)rank / n; tie = (uint32_t)rank; break;
+        case SEL_RUNS_OUT: t = 1 + (double)(rank / 1000) / 1024; tie = (uint32_t)rank; break;
+        default: t = 1 + rng_unit(&r) / 2; tie = (uint32_t)rng_below(&r, 1u << 30); break;
+        }
+        all[i] = (struct ref){t, tie, i};
+        rq_push(q, t, tie, i);
+    }
+    qsort(all, (size_t)n, sizeof *all, ref_cmp);
+    size_t dropped = rq_trim(q, (size_t)keep);
+    int good = 0;
+    for (int i = 0; i < keep; i++) {
+        struct rq_item it;
+        good += rq_take(q, INFINITY, &it) && rq_time(&it) == all[i].t && it.tie == all[i].tie;
+    }
+    ok(dropped == (size_t)(n - keep) && good == keep && q->len == 0,
+       "radixq: cut of %d to %d, %s: the %d smallest in order (%d good)", n, keep,
+       select_names[order], keep, good);
+    ok(q->trim_steps <= 32 * (uint64_t)n, "radixq: cut of %d to %d, %s: linear (%.1f passes)", n,
+       keep, select_names[order], (double)q->trim_steps / n);
+    free(all);
+    rq_free(q);
+    free(q);
+}
+
+/* A short run (at most RQ_LONG items of one time) of many ascending
+ * stretches is quicksorted by tie; sorted with `nout` items out of place,
+ * the middle of three goes deep, and the radix sort takes over. */
+static void test_radixq_short_run(int n, int nout)
+{
+    struct radixq *q = xmalloc(sizeof *q);
+    rq_init(q);
+    struct ref *all = xmalloc((size_t)n * sizeof *all);
+    for (int i = 0; i < n; i++) {
+        uint32_t tie = 2 * (uint32_t)i;
+        if (i % (n / nout) == n / nout - 1)
+            tie = (uint32_t)(i / 7) * 2 + 1;   /* out of place: an odd tie far below */
+        all[i] = (struct ref){3.0, tie, i};
+        rq_push(q, 3.0, tie, i);
+    }
+    qsort(all, (size_t)n, sizeof *all, ref_cmp);
+    int same = pop_matching(q, all, n);
+    is_int(same, n, "radixq: a run of %d equal times, %d ties out of place: in order", n, nout);
+    free(all);
+    rq_free(q);
+    free(q);
+}
+
+/*
  * rq_trim cutting into a long run: nrun items at time 1 and a few later,
  * `popped` taken, then neq pushed at time 1 (the heap, ties in among the
  * run's), then a trim to `keep`.  What stays must be exactly the smallest
@@ -1058,6 +1139,13 @@ int main(void)
     test_radixq_trim_bucket(84, 50000, 50, 2000, 10000);     /* after a refill */
     test_radixq_trim_bucket(85, 100000, 1 << 16, 0, 64 * 700); /* on a block boundary */
     test_radixq_trim_many();
+    for (int o = SEL_EQUAL; o <= SEL_RANDOM; o++) {
+        test_radixq_select((enum select_order)o, 50000, 25000);
+        test_radixq_select((enum select_order)o, 50001, 1);
+        test_radixq_select((enum select_order)o, 30000, 9999);
+    }
+    test_radixq_short_run(4096, 20);
+    test_radixq_short_run(3000, 9);
     test_fnf_reference();
     test_many_send_times();
     test_sort_nodes();

@@ -67,8 +67,8 @@ static const struct opt cal_table[] = {
      0, NULL},
     {"name", C_NAME, "NAME", "the cluster's name (default calibrated)", OPT_STRING, AT(name), 0, 0,
      NULL},
-    {"timeout", C_TIMEOUT, "S", "give up when a pair takes more than S seconds (default 60)",
-     OPT_SECONDS, AT(timeout), 0, 0, NULL},
+    {"timeout", C_TIMEOUT, "S", "give up when a pair takes more than S seconds (default 60, "
+     "at most 86400)", OPT_SECONDS, AT(timeout), 0, HM_MAX_SECONDS, NULL},
     {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0, NULL},
 };
 #undef AT

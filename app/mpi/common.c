@@ -125,6 +125,8 @@ void hm_watchdog(const struct hm *h, const char *what, double extra)
     if (!what)
         return;
     double s = h->timeout + extra;
+    if (!(s <= HM_WATCHDOG_MAX))   /* NaN too: a timer that fires */
+        s = HM_WATCHDOG_MAX;
     /* the name is a host name: printed as opts_say would, without control bytes */
     char name[HM_NAME];
     size_t k = 0;

@@ -19,6 +19,9 @@
 #define HM_TAG_DATA 1        /* a transfer's message */
 #define HM_TAG_ACK 2         /* sync, one-port: the receive has ended */
 #define HM_TAG_CTRL 3        /* calibration's handshakes, clock alignment */
+#define HM_MAX_SECONDS 86400.0   /* a day: the longest --timeout, --time-limit, and
+                                    schedule (makespan times --unit-ms) */
+#define HM_WATCHDOG_MAX (8 * HM_MAX_SECONDS)   /* a phase's watchdog never waits longer */
 
 /* This process in the job. */
 struct hm {
@@ -46,7 +49,8 @@ void hm_free(struct hm *h);
  * The watchdog: from now, a phase named what has h->timeout + extra seconds;
  * past that, this rank prints "hetcast-mpi: rank R (NAME): WHAT did not
  * finish within S s (a rank died or hangs)" and exits with status 1, and
- * mpirun ends the others.  hm_watchdog(NULL, 0) disarms it.
+ * mpirun ends the others.  hm_watchdog(NULL, 0) disarms it.  S is at most
+ * HM_WATCHDOG_MAX, whatever timeout + extra come to (so that it always fires).
  */
 void hm_watchdog(const struct hm *h, const char *what, double extra);
 

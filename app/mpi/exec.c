@@ -50,6 +50,7 @@
 #define EX_WARM 32              /* round trips on every edge before the runs */
 #define EX_DIGITS 7             /* significant digits of a measured time */
 #define EX_ALIGN_WORST 0.01     /* s: a clock off by more than this cannot be used at all */
+#define EX_MAX_UNIT_MS 3.6e6    /* --unit-ms: an hour a unit at most */
 
 struct exec_opts {
     struct session_opts s;
@@ -72,12 +73,12 @@ static const struct opt exec_table[] = {
      0, 0, NULL},
     {"source", E_SOURCE, "NAME", "the node that holds the message first", OPT_STRING,
      AT(s.source), 0, 0, NULL},
-    {"time-limit", E_TIME_LIMIT, "S", "optimal: give up after S seconds (default 10)",
-     OPT_SECONDS, AT(s.sopt.time_limit), 0, 0, NULL},
+    {"time-limit", E_TIME_LIMIT, "S", "optimal: give up after S seconds (default 10, at most "
+     "86400)", OPT_SECONDS, AT(s.sopt.time_limit), 0, HM_MAX_SECONDS, NULL},
     {"emulate", E_EMULATE, NULL, "also wait out every node's modelled costs (one machine as a "
      "heterogeneous cluster)", OPT_FLAG, AT(emulate), 0, 0, NULL},
     {"unit-ms", E_UNIT, "U", "one time unit of the cluster is U ms (default 0.001, 10 with "
-     "--emulate)", OPT_CALL, 0, 0, 0, NULL},
+     "--emulate; at most 3600000, an hour)", OPT_CALL, 0, 0, 0, NULL},
     {"repeat", E_REPEAT, "K", "run the schedule K times (default 1)", OPT_INT, AT(repeat), 1,
      EX_MAX_REPEAT, NULL},
     {"size", E_SIZE, "BYTES", "the message size (default 64)", OPT_LONGINT, AT(size), 8, 1 << 26,
@@ -85,7 +86,7 @@ static const struct opt exec_table[] = {
     {"output", 'o', "FILE", "write the measured transfers (schedule CSV) of the fastest repeat",
      OPT_STRING, AT(output), 0, 0, NULL},
     {"timeout", E_TIMEOUT, "S", "give up when a rank waits S seconds more than the schedule "
-     "needs (default 60)", OPT_SECONDS, AT(timeout), 0, 0, NULL},
+     "needs (default 60, at most 86400)", OPT_SECONDS, AT(timeout), 0, HM_MAX_SECONDS, NULL},
     {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0, NULL},
 };
 #undef AT
@@ -100,11 +101,11 @@ static int exec_set(void *ctx, int key, const char *name, const char *val)
         return 0;
     }
     /* E_UNIT */
-    double u;
-    if (opt_double(name, val, 0, &u) != 0)
-        return 2;
-    if (!(u > 0))
-        return opt_fail(name, val, "a number of milliseconds greater than 0");
+    char *end;
+    errno = 0;
+    double u = strtod(val, &end);
+    if (!*val || *end || errno || !(u > 0 && u <= EX_MAX_UNIT_MS))
+        return opt_fail(name, val, "a number of milliseconds > 0 and <= 3600000 (an hour)");
     o->unit_ms = u;
     return 0;
 }
@@ -164,6 +165,8 @@ static struct cluster *load(const struct session_opts *s)
     return c;
 }
 
+static const char *num(char buf[NUMFMT_SIZE], double x);
+
 /*
  * Rank 0: load, schedule, and plan which rank plays which node.  Returns 0,
  * or the exit status after a message.
@@ -210,6 +213,15 @@ static int prepare(const struct hm *h, struct exec_opts *o, int argc, char **arg
         return 1;
     }
     *have_run = true;
+    /* what the schedule needs bounds every wait and the watchdog: at most a day */
+    double span = run->eng.makespan * o->unit_ms / 1000;
+    if (!(span <= HM_MAX_SECONDS)) {
+        char b1[NUMFMT_SIZE], b2[NUMFMT_SIZE], b3[NUMFMT_SIZE];
+        hm_say(NULL, true, "exec: the schedule takes %s units of %s ms (--unit-ms), %s s: more "
+               "than a day (%.0f s); give a smaller --unit-ms", num(b1, run->eng.makespan),
+               num(b2, o->unit_ms), num(b3, span), HM_MAX_SECONDS);
+        return 2;
+    }
     /* the nodes named like the ranks, or else rank i = node i */
     bool by_name = true;
     int *rank_of = xmalloc((size_t)c->n * sizeof *rank_of);

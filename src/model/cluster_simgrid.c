@@ -10,6 +10,7 @@
 #include "model/cluster_simgrid.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <math.h>
 #include <poll.h>
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -335,6 +337,130 @@ static char *host_at(const struct buf *b, int row)
     return NULL;
 }
 
+/* ---- the depth of zones, before SimGrid reads the file ---- */
+
+/* The next byte of fp (EOF at the end), counting lines in *line. */
+static int next_byte(FILE *fp, int *line)
+{
+    int c = getc(fp);
+    if (c == '\n' && *line < INT_MAX)
+        ++*line;
+    return c;
+}
+
+/* Skip to the end of `end` (a comment's "-->", "?>", "]]>"); 0 at EOF. */
+static int skip_past(FILE *fp, int *line, const char *end)
+{
+    size_t n = strlen(end), got = 0;
+    for (int c; (c = next_byte(fp, line)) != EOF;) {
+        /* the ends have no repeating prefix but their first byte ("--", "]]") */
+        if (c == end[got])
+            got++;
+        else
+            got = c == end[0] ? (got > 0 && end[got - 1] == c ? got : 1) : 0;
+        if (got == n)
+            return 1;
+    }
+    return 0;
+}
+
+/* Skip a tag's rest to its '>', outside quoted values; *last: the byte
+ * before it ('/' for an empty element).  0 at EOF. */
+static int skip_tag(FILE *fp, int *line, int *last)
+{
+    int quote = 0;
+    *last = 0;
+    for (int c; (c = next_byte(fp, line)) != EOF;) {
+        if (quote) {
+            quote = c == quote ? 0 : quote;
+        } else if (c == '"' || c == '\'') {
+            quote = c;
+        } else if (c == '>') {
+            return 1;
+        } else if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+            *last = c;
+        }
+    }
+    return 0;
+}
+
+/* A declaration (<!DOCTYPE ...>, its internal subset in brackets) to its '>'. */
+static int skip_decl(FILE *fp, int *line)
+{
+    int quote = 0, brackets = 0;
+    for (int c; (c = next_byte(fp, line)) != EOF;) {
+        if (quote)
+            quote = c == quote ? 0 : quote;
+        else if (c == '"' || c == '\'')
+            quote = c;
+        else if (c == '[')
+            brackets++;
+        else if (c == ']' && brackets > 0)
+            brackets--;
+        else if (c == '>' && brackets == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/*
+ * The line of the first zone (<zone> or SimGrid 3's <AS>) nested more than
+ * SIMGRID_MAX_ZONES deep, or 0.  Tags only: comments, processing
+ * instructions, declarations and CDATA are skipped, quoted values may hold
+ * '>'.  What is not well-formed is left to SimGrid to say.  Cost: one pass.
+ */
+static int too_deep(FILE *fp)
+{
+    int line = 1, depth = 0;
+    for (int c; (c = next_byte(fp, &line)) != EOF;) {
+        if (c != '<')
+            continue;
+        int at = line, last;
+        c = next_byte(fp, &line);
+        if (c == '?') {
+            if (!skip_past(fp, &line, "?>"))
+                return 0;
+            continue;
+        }
+        if (c == '!') {
+            int c2 = next_byte(fp, &line);
+            int ok = c2 == '-' ? skip_past(fp, &line, "-->")
+                     : c2 == '[' ? skip_past(fp, &line, "]]>")
+                                 : skip_decl(fp, &line);
+            if (!ok)
+                return 0;
+            continue;
+        }
+        bool closing = c == '/';
+        if (closing)
+            c = next_byte(fp, &line);
+        char name[8];
+        size_t k = 0;
+        while (c != EOF && c != '>' && c != '/' && c != ' ' && c != '\t' && c != '\n' &&
+               c != '\r') {
+            if (k < sizeof name - 1)
+                name[k++] = (char)c;
+            c = next_byte(fp, &line);
+        }
+        name[k] = '\0';
+        if (c == EOF)
+            return 0;
+        if (c == '>')
+            last = 0;
+        else if (!skip_tag(fp, &line, &last))
+            return 0;
+        if (c == '/')
+            last = '/';
+        if (strcmp(name, "zone") != 0 && strcmp(name, "AS") != 0)
+            continue;
+        if (closing)
+            depth -= depth > 0;
+        else if (last != '/' && ++depth > SIMGRID_MAX_ZONES)
+            return at;
+    }
+    return 0;
+}
+
 struct cluster *simgrid_reply_cluster(const char *path, double size, const char *data, size_t len,
                                       struct diag *d)
 {
@@ -361,7 +487,14 @@ struct cluster *cluster_load_simgrid(const char *path, double size, struct diag 
         diag_error(d, path, 0, NULL, "cannot open: %s", strerror(errno));
         return NULL;
     }
+    struct stat st;
+    int deep = fstat(fileno(probe), &st) == 0 && S_ISREG(st.st_mode) ? too_deep(probe) : 0;
     fclose(probe);
+    if (deep > 0) {
+        diag_error(d, path, deep, NULL, "zones nested more than %d deep: not read (SimGrid's "
+                   "parser fails on deep nesting)", SIMGRID_MAX_ZONES);
+        return NULL;
+    }
     if (!(size >= 0) || !isfinite(size)) {
         diag_error(d, path, 0, NULL, "--size: %g is not a message size in bytes (a number >= 0)",
                    size);

@@ -26,6 +26,8 @@
 
 #define SIMGRID_DEFAULT_SIZE 1.0    /* bytes of the message when --size is not given */
 #define SIMGRID_MAX_HOSTS 4096      /* a matrix of n*n routes: the CSV matrix's limit */
+#define SIMGRID_MAX_ZONES 100       /* zones nested deeper are refused before SimGrid reads the
+                                       file: its parser corrupts its memory near 500 */
 
 /*
  * The helper's answer on its stdout (hetcast-simgrid PLATFORM.xml, the one
@@ -57,7 +59,9 @@ void simgrid_set_helper(const char *path);
  * every host while other routes take several links, the cluster is a
  * platform graph of the single-link routes; otherwise a latency matrix of
  * all routes.  Send and receive overheads are 0.  Returns the cluster, or
- * NULL with the problems in d.  Cost: one fork, O(n^2) routes.
+ * NULL with the problems in d.  A file whose zones nest more than
+ * SIMGRID_MAX_ZONES deep is refused first (the line of the zone past it).
+ * Cost: a scan of the file's tags, one fork, O(n^2) routes.
  */
 struct cluster *cluster_load_simgrid(const char *path, double size, struct diag *d);
 

@@ -260,90 +260,6 @@ static void insertion_sort(struct rq_item *a, size_t n)
     }
 }
 
-/* Quicksort on tie (median of three), insertion sort below 32 items. */
-static void quick_sort(struct rq_item *a, size_t n)
-{
-    while (n > 32) {
-        uint32_t x = a[0].tie, y = a[n / 2].tie, z = a[n - 1].tie;
-        uint32_t pivot = x < y ? (y < z ? y : x < z ? z : x) : (x < z ? x : y < z ? z : y);
-        size_t i = 0, j = n - 1;
-        for (;;) {
-            while (a[i].tie < pivot)
-                i++;
-            while (a[j].tie > pivot)
-                j--;
-            if (i >= j)
-                break;
-            struct rq_item t = a[i];
-            a[i++] = a[j];
-            a[j--] = t;
-        }
-        /* [0, j] <= pivot <= [j + 1, n): recurse on the smaller side */
-        size_t left = j + 1;
-        if (left < n - left) {
-            quick_sort(a, left);
-            a += left;
-            n -= left;
-        } else {
-            quick_sort(a + left, n - left);
-            n = left;
-        }
-    }
-    insertion_sort(a, n);
-}
-
-/* Merge the ascending runs a[0..m) and a[m..n) by tie, through tmp. */
-static void merge_runs(struct rq_item *a, size_t m, size_t n, struct rq_item *tmp)
-{
-    memcpy(tmp, a, m * sizeof *a);
-    size_t i = 0, j = m, k = 0;
-    while (i < m && j < n)
-        a[k++] = a[j].tie < tmp[i].tie ? a[j++] : tmp[i++];
-    memcpy(a + k, tmp + i, (m - i) * sizeof *a);   /* what is left of a[m..n) is in place */
-}
-
-#define MAX_ASC 8   /* ascending stretches a run is merged from; more: quicksort */
-
-/*
- * A run of equal times arrives nearly sorted by tie: its items were pushed
- * in the order of the events that made them, a few ascending stretches one
- * after the other (one per earlier time that pushed into it).  Find them;
- * with one there is nothing to do, with a few merge them (n log k), with
- * many quicksort.
- */
-static void sort_small(struct radixq *q, struct rq_item *a, size_t n)
-{
-    size_t cut[MAX_ASC + 1], k = 0;
-    cut[k++] = 0;
-    for (size_t i = 1; i < n; i++)
-        if (a[i].tie < a[i - 1].tie) {
-            if (k == MAX_ASC) {
-                quick_sort(a, n);
-                return;
-            }
-            cut[k++] = i;
-        }
-    if (k == 1)
-        return;
-    if (n <= 16) {
-        insertion_sort(a, n);
-        return;
-    }
-    cut[k] = n;
-    reserve(q, &q->tmp, n);
-    while (k > 1) {   /* merge neighbours pairwise until one stretch is left */
-        size_t m = 0;
-        for (size_t r = 0; r + 1 < k; r += 2) {
-            merge_runs(a + cut[r], cut[r + 1] - cut[r], cut[r + 2] - cut[r], q->tmp.item);
-            cut[m++] = cut[r];
-        }
-        if (k % 2)
-            cut[m++] = cut[k - 1];
-        cut[m] = n;
-        k = m;
-    }
-}
-
 /*
  * American flag sort: an in-place radix sort on the tie's bytes from `shift`
  * down, for long runs (one event time shared by a whole class of identical
@@ -383,6 +299,97 @@ static void flag_sort(struct rq_item *a, size_t n, int shift)
     for (int b = 0; b < 256; lo += count[b], b++)
         if (count[b] > 1)
             flag_sort(a + lo, count[b], shift - 8);
+}
+
+/* Quicksort on tie (median of three), insertion sort below 32 items; an
+ * introsort: past `depth` levels (2 log2 n to start) the rest goes to the
+ * radix sort, so that no order of ties makes it quadratic (the middle of
+ * three is, on a sorted run with one item out of place). */
+static void quick_sort(struct rq_item *a, size_t n, int depth)
+{
+    while (n > 32) {
+        if (depth-- == 0) {
+            flag_sort(a, n, 24);
+            return;
+        }
+        uint32_t x = a[0].tie, y = a[n / 2].tie, z = a[n - 1].tie;
+        uint32_t pivot = x < y ? (y < z ? y : x < z ? z : x) : (x < z ? x : y < z ? z : y);
+        size_t i = 0, j = n - 1;
+        for (;;) {
+            while (a[i].tie < pivot)
+                i++;
+            while (a[j].tie > pivot)
+                j--;
+            if (i >= j)
+                break;
+            struct rq_item t = a[i];
+            a[i++] = a[j];
+            a[j--] = t;
+        }
+        /* [0, j] <= pivot <= [j + 1, n): recurse on the smaller side */
+        size_t left = j + 1;
+        if (left < n - left) {
+            quick_sort(a, left, depth);
+            a += left;
+            n -= left;
+        } else {
+            quick_sort(a + left, n - left, depth);
+            n = left;
+        }
+    }
+    insertion_sort(a, n);
+}
+
+/* Merge the ascending runs a[0..m) and a[m..n) by tie, through tmp. */
+static void merge_runs(struct rq_item *a, size_t m, size_t n, struct rq_item *tmp)
+{
+    memcpy(tmp, a, m * sizeof *a);
+    size_t i = 0, j = m, k = 0;
+    while (i < m && j < n)
+        a[k++] = a[j].tie < tmp[i].tie ? a[j++] : tmp[i++];
+    memcpy(a + k, tmp + i, (m - i) * sizeof *a);   /* what is left of a[m..n) is in place */
+}
+
+#define MAX_ASC 8   /* ascending stretches a run is merged from; more: quicksort */
+
+/*
+ * A run of equal times arrives nearly sorted by tie: its items were pushed
+ * in the order of the events that made them, a few ascending stretches one
+ * after the other (one per earlier time that pushed into it).  Find them;
+ * with one there is nothing to do, with a few merge them (n log k), with
+ * many quicksort.
+ */
+static void sort_small(struct radixq *q, struct rq_item *a, size_t n)
+{
+    size_t cut[MAX_ASC + 1], k = 0;
+    cut[k++] = 0;
+    for (size_t i = 1; i < n; i++)
+        if (a[i].tie < a[i - 1].tie) {
+            if (k == MAX_ASC) {
+                quick_sort(a, n, 2 * (63 - __builtin_clzll((unsigned long long)n)));
+                return;
+            }
+            cut[k++] = i;
+        }
+    if (k == 1)
+        return;
+    if (n <= 16) {
+        insertion_sort(a, n);
+        return;
+    }
+    cut[k] = n;
+    reserve(q, &q->tmp, n);
+    while (k > 1) {   /* merge neighbours pairwise until one stretch is left */
+        size_t m = 0;
+        for (size_t r = 0; r + 1 < k; r += 2) {
+            merge_runs(a + cut[r], cut[r + 1] - cut[r], cut[r + 2] - cut[r], q->tmp.item);
+            cut[m++] = cut[r];
+        }
+        if (k % 2)
+            cut[m++] = cut[k - 1];
+        cut[m] = n;
+        k = m;
+    }
 }
 
 /* Item i of a long run, in its blocks. */
@@ -747,45 +754,131 @@ static size_t trim_run(struct radixq *q, size_t cut)
     return old - n;
 }
 
-/* Put the k smallest items (by key, tie) of [lo, hi) of a bucket's blocks
- * first: quickselect, the middle of three as pivot. */
-static void select_blocks(struct rq_block **blk, size_t lo, size_t hi, size_t k)
+/*
+ * Selection on a bucket's blocks (rq_trim's cut): put the k smallest items
+ * (by key, tie) of [lo, hi) first, the k-th of them at lo + k - 1.
+ * Introselect (Musser): each step partitions the range three ways around a
+ * pivot and goes on in the part that holds the k-th item, or stops when the
+ * pivot's equals hold it.  The pivot is guessed (the middle of three items,
+ * or of three such middles on a large range) while that works; when two
+ * steps in a row did not halve the range, the next two take the median of
+ * the medians of five, which leaves at most 7/10 of the range on either
+ * side.  So the cost is linear whatever the order of the items: at most 32
+ * passes over the range (about 2 in practice), counted in *steps.  The
+ * middle of three alone was quadratic on a sorted bucket with one item out
+ * of place, which fnf's senders make: long runs of equal times, ties
+ * ascending.
+ */
+static void select_blocks(struct rq_block **blk, size_t lo, size_t hi, size_t k,
+                          uint64_t *steps);
+
+static void swap_at(struct rq_block **blk, size_t i, size_t j)
 {
-    while (hi - lo > 16) {
-        struct rq_item a = AT(blk, lo), b = AT(blk, lo + (hi - lo) / 2), c = AT(blk, hi - 1);
-        struct rq_item pivot = less(&a, &b) ? (less(&b, &c) ? b : less(&a, &c) ? c : a)
-                                            : (less(&a, &c) ? a : less(&b, &c) ? c : b);
-        size_t i = lo, j = hi - 1;
-        for (;;) {
-            while (less(&AT(blk, i), &pivot))
-                i++;
-            while (less(&pivot, &AT(blk, j)))
-                j--;
-            if (i >= j)
-                break;
-            struct rq_item t = AT(blk, i);
-            AT(blk, i) = AT(blk, j);
-            AT(blk, j) = t;
-            i++;
-            j--;
-        }
-        /* [lo, j] <= pivot <= [j + 1, hi) */
-        if (k <= j - lo)
-            hi = j + 1;
-        else if (k > j + 1 - lo) {
-            k -= j + 1 - lo;
-            lo = j + 1;
-        } else {
-            return;
-        }
-    }
-    for (size_t x = lo + 1; x < hi; x++) {   /* a few left: insertion sort */
+    struct rq_item t = AT(blk, i);
+    AT(blk, i) = AT(blk, j);
+    AT(blk, j) = t;
+}
+
+/* Insertion sort of [lo, hi): a few items. */
+static void sort_few(struct rq_block **blk, size_t lo, size_t hi)
+{
+    for (size_t x = lo + 1; x < hi; x++) {
         struct rq_item t = AT(blk, x);
         size_t y = x;
         for (; y > lo && less(&t, &AT(blk, y - 1)); y--)
             AT(blk, y) = AT(blk, y - 1);
         AT(blk, y) = t;
     }
+}
+
+static struct rq_item middle(struct rq_item a, struct rq_item b, struct rq_item c)
+{
+    return less(&a, &b) ? (less(&b, &c) ? b : less(&a, &c) ? c : a)
+                        : (less(&a, &c) ? a : less(&b, &c) ? c : b);
+}
+
+#define SELECT_NINTHER 1024   /* items: from here the guess is the middle of three middles */
+
+static struct rq_item guess_pivot(struct rq_block **blk, size_t lo, size_t hi)
+{
+    size_t n = hi - lo, m = lo + n / 2, e = n / 8;
+    if (n < SELECT_NINTHER)
+        return middle(AT(blk, lo), AT(blk, m), AT(blk, hi - 1));
+    return middle(middle(AT(blk, lo), AT(blk, lo + e), AT(blk, lo + 2 * e)),
+                  middle(AT(blk, m - e), AT(blk, m), AT(blk, m + e)),
+                  middle(AT(blk, hi - 1 - 2 * e), AT(blk, hi - 1 - e), AT(blk, hi - 1)));
+}
+
+/* The median of the medians of five (hi - lo >= 5): each group sorted, its
+ * middle moved to the front, and the middle of those selected there. */
+static struct rq_item median_of_medians(struct rq_block **blk, size_t lo, size_t hi,
+                                        uint64_t *steps)
+{
+    size_t ng = (hi - lo) / 5;
+    *steps += hi - lo;
+    for (size_t g = 0; g < ng; g++) {
+        sort_few(blk, lo + 5 * g, lo + 5 * g + 5);
+        swap_at(blk, lo + g, lo + 5 * g + 2);
+    }
+    select_blocks(blk, lo, lo + ng, ng / 2 + 1, steps);
+    return AT(blk, lo + ng / 2);
+}
+
+/* Partition [lo, hi) around p (Bentley and McIlroy): [lo, *lt) < p,
+ * [*lt, *gt) == p, [*gt, hi) > p.  Equals are swapped to the ends as they
+ * are met, then to the middle. */
+static void partition3(struct rq_block **blk, size_t lo, size_t hi, const struct rq_item *p,
+                       size_t *lt, size_t *gt)
+{
+    /* [lo, a) == p, [a, b) < p, [b, c] not seen, (c, d] > p, (d, hi) == p */
+    size_t a = lo, b = lo, c = hi - 1, d = hi - 1;
+    for (;;) {
+        for (; b <= c && !less(p, &AT(blk, b)); b++)
+            if (!less(&AT(blk, b), p))
+                swap_at(blk, a++, b);
+        for (; c >= b && !less(&AT(blk, c), p); c--)
+            if (!less(p, &AT(blk, c)))
+                swap_at(blk, c, d--);
+        if (b > c)
+            break;
+        swap_at(blk, b++, c--);
+    }
+    size_t s = a - lo < b - a ? a - lo : b - a;
+    for (size_t x = 0; x < s; x++)
+        swap_at(blk, lo + x, b - s + x);
+    s = d - c < hi - 1 - d ? d - c : hi - 1 - d;
+    for (size_t x = 0; x < s; x++)
+        swap_at(blk, b + x, hi - s + x);
+    *lt = lo + (b - a);
+    *gt = hi - (d - c);
+}
+
+static void select_blocks(struct rq_block **blk, size_t lo, size_t hi, size_t k,
+                          uint64_t *steps)
+{
+    size_t span = hi - lo;   /* the range two steps ago */
+    int step = 0;
+    bool sure = false;       /* the median of medians for these two steps */
+    while (hi - lo > 16) {
+        struct rq_item p = sure ? median_of_medians(blk, lo, hi, steps) : guess_pivot(blk, lo, hi);
+        size_t lt, gt;
+        *steps += hi - lo;
+        partition3(blk, lo, hi, &p, &lt, &gt);
+        if (k <= lt - lo) {
+            hi = lt;
+        } else if (k <= gt - lo) {
+            return;   /* the k-th is an equal of p: at lo + k - 1 */
+        } else {
+            k -= gt - lo;
+            lo = gt;
+        }
+        if (++step == 2) {
+            sure = 2 * (hi - lo) > span;
+            span = hi - lo;
+            step = 0;
+        }
+    }
+    sort_few(blk, lo, hi);
 }
 
 /* Keep the `need` (>= 1) smallest items of bucket b, the highest one left,
@@ -797,7 +890,7 @@ static size_t cut_bucket(struct radixq *q, struct rq_bucket *b, size_t need)
     struct rq_block *k = b->head;
     for (size_t j = 0; j < nb; j++, k = k->next)
         blk[j] = k;
-    select_blocks(blk, 0, n, need);
+    select_blocks(blk, 0, n, need, &q->trim_steps);
     for (size_t j = keep; j < nb; j++)
         to_spare(q, blk[j]);
     b->tail = blk[keep - 1];

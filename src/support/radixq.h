@@ -108,6 +108,8 @@ struct radixq {
     int64_t heap_tie;           /* the largest tie pushed to the heap with key == last
                                    since the last refill, or -1 (rq_trim's bound) */
     struct rq_array tmp;        /* scratch for merging a short run's ascending stretches */
+    uint64_t trim_steps;        /* items passed over by rq_trim's cuts inside a bucket, in
+                                   all: at most 32 times the items of the buckets cut */
 };
 
 void rq_init(struct radixq *q);
@@ -128,7 +130,9 @@ int rq_take(struct radixq *q, double limit, struct rq_item *out);
  * largest items (not those the heap's items of its time must follow), so
  * the items kept are the smallest ones and some more.  Blocks go back to
  * the spare list.  For a caller that will pop at most `keep` more times and
- * pushes nothing it would want before them; returns how many were dropped. */
+ * pushes nothing it would want before them; returns how many were dropped.
+ * Cost: linear in the items it drops (a cut inside a bucket drops at least
+ * half of it and selects in linear time, whatever the order of its items). */
 size_t rq_trim(struct radixq *q, size_t keep);
 /* The time an item was pushed with. */
 double rq_time(const struct rq_item *it);
