@@ -46,6 +46,7 @@
 #include "sched/optimal.h"
 #include "support/rng.h"
 #include "sched/sched.h"
+#include "sched/list.h"
 
 enum fig { F_ENGINE, F_CSV, F_OPTIMAL, F_LP, F_VIEW, F_EXCHANGE, F_COUNT };
 static const char *const fig_names[F_COUNT] = {"engine", "csv", "optimal", "lp", "view",

@@ -12,6 +12,8 @@
 #include "engine/engine.h"
 #include "sched/sched.h"
 #include "tap.h"
+#include "sched/list.h"
+#include "sched/fef.h"
 
 static struct cluster *nodes(int n, const double (*sr)[2], double latency)
 {

@@ -28,6 +28,7 @@
 #include "support/rng.h"
 #include "sched/sched.h"
 #include "tap.h"
+#include "sched/fef.h"
 
 static struct cluster *load(const char *text, struct diag *d)
 {

@@ -24,6 +24,8 @@
 #include "sched/optimal.h"
 #include "sched/sched.h"
 #include "tap.h"
+#include "sched/list.h"
+#include "sched/fef.h"
 
 /* ---- the radix queue ---- */
 

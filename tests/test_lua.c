@@ -23,6 +23,7 @@
 #include "support/rng.h"
 #include "sched/sched.h"
 #include "tap.h"
+#include "sched/list.h"
 
 static char tmpdir[64];
 

@@ -28,6 +28,7 @@
 #include "sched/registry.h"
 #include "tap.h"
 #include "sched/trees.h"
+#include "sched/list.h"
 
 #define EPS 1e-9
 

@@ -41,6 +41,8 @@
 #include "sched/registry.h"
 #include "tap.h"
 #include "model/timing.h"
+#include "sched/list.h"
+#include "sched/fef.h"
 
 /* ---- clusters ---- */
 

@@ -19,6 +19,7 @@
 #include "sched/registry.h"
 #include "tap.h"
 #include "sched/trees.h"
+#include "sched/list.h"
 
 static const struct sched_ops *const tree_ops[TREE_KIND_COUNT] = {
     &sched_binomial, &sched_depth_first, &sched_breadth_first,

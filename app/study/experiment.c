@@ -28,6 +28,7 @@
 #include "support/rng.h"
 #include "sched/sched.h"
 #include "app/opts.h"
+#include "sched/list.h"
 
 struct xopts {
     int csv;              /* --format: text (0) or csv (1) */

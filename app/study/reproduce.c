@@ -31,6 +31,7 @@
 #include "sched/readyrecv.h"
 #include "sched/sched.h"
 #include "sched/trees.h"
+#include "sched/list.h"
 
 #define PROG "hetcast experiment reproduce"
 

@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "sched/registry.h"
+#include "sched/list.h"
 
 /*
  * The bookings that made e, replayed on a fresh engine: e must come from

@@ -3,7 +3,7 @@
  * node with the cheapest transfer from any holder is served next.  On a node
  * table with the fast paths on, fef_fast.c gives the same decisions.
  */
-#include "sched/sched.h"
+#include "sched/fef.h"
 
 #include <math.h>
 #include <stdlib.h>

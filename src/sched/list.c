@@ -17,7 +17,7 @@
  * sender picked here by fnf's rule, the bookings timed by the engine, with
  * the nodes in the order they are served.
  */
-#include "sched/sched.h"
+#include "sched/list.h"
 
 #include <math.h>
 #include <stdio.h>

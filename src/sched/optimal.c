@@ -61,6 +61,7 @@
 #include <time.h>
 
 #include "engine/bounds.h"
+#include "sched/list.h"
 
 /* Beyond max_nodes, node tables in the slot search are still accepted
  * when they have few classes: the remaining-class multisets then number at

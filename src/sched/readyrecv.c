@@ -11,6 +11,7 @@
 #include "support/diag.h"
 #include "engine/engine.h"
 #include "sched/sched.h"
+#include "sched/list.h"
 
 static int refuse(const struct cluster *c, char **cause)
 {

@@ -10,6 +10,8 @@
 #include "sched/optimal.h"
 #include "sched/pipeline.h"
 #include "sched/trees.h"
+#include "sched/list.h"
+#include "sched/fef.h"
 
 static const struct sched_ops *const builtins[] = {
     &sched_fnf, &sched_slowest_first, &sched_random_pair, &sched_random_order,

@@ -121,14 +121,4 @@ int sched_supports(const struct sched_ops *ops, const struct cluster *c, enum mo
  */
 int sched_run(struct engine *e, struct sched *s, char **cause);
 
-/* Built-in policies without a header of their own (sched/list.c, sched/fef.c). */
-extern const struct sched_ops sched_fnf, sched_slowest_first, sched_random_pair,
-    sched_random_order, sched_fef;
-
-/* Shared pieces the built-ins and Lua use. */
-/* fnf's sender: the holder whose next send of msg completes first (ties: lowest index); -1 if none. */
-int sched_fnf_sender(const struct engine *e, int msg, double *completion);
-/* fnf's receiver: smallest send time, then receive time, then index; -1 if none waits. */
-int sched_fastest_waiting(const struct engine *e, int msg);
-
 #endif
