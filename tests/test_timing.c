@@ -425,6 +425,26 @@ static bool is_allowed(const char *file, const char *line)
     return false;
 }
 
+/* The code of one line, comments dropped (*in_comment carries a block
+ * comment over lines). */
+static void strip_comments(const char *line, bool *in_comment, char *code, size_t size)
+{
+    size_t k = 0;
+    for (const char *p = line; *p; p++) {
+        if (*in_comment) {
+            if (p[0] == '*' && p[1] == '/')
+                *in_comment = false, p++;
+        } else if (p[0] == '/' && p[1] == '*') {
+            *in_comment = true, p++;
+        } else if (p[0] == '/' && p[1] == '/') {
+            break;
+        } else if (*p != '\n' && k + 1 < size) {
+            code[k++] = *p;
+        }
+    }
+    code[k] = '\0';
+}
+
 /* Lines of src/NAME outside comments that match a pattern and are not allowed. */
 static int grep_file(const char *dir, const char *name, regex_t *re, int nre, bool quiet)
 {
@@ -437,22 +457,8 @@ static int grep_file(const char *dir, const char *name, regex_t *re, int nre, bo
     bool in_comment = false;
     while (fgets(line, sizeof line, fp)) {
         lineno++;
-        /* drop comments: the code before a comment, nothing inside one */
         char code[1024];
-        size_t k = 0;
-        for (const char *p = line; *p; p++) {
-            if (in_comment) {
-                if (p[0] == '*' && p[1] == '/')
-                    in_comment = false, p++;
-            } else if (p[0] == '/' && p[1] == '*') {
-                in_comment = true, p++;
-            } else if (p[0] == '/' && p[1] == '/') {
-                break;
-            } else if (*p != '\n' && k + 1 < sizeof code) {
-                code[k++] = *p;
-            }
-        }
-        code[k] = '\0';
+        strip_comments(line, &in_comment, code, sizeof code);
         for (int i = 0; i < nre; i++)
             if (regexec(&re[i], code, 0, NULL, 0) == 0 && !is_allowed(name, code)) {
                 if (!quiet)
@@ -648,26 +654,6 @@ static bool compares_model(regex_t *re, int nre, const char *code)
         }
     }
     return false;
-}
-
-/* The code of one line, comments dropped (*in_comment carries a block
- * comment over lines). */
-static void strip_comments(const char *line, bool *in_comment, char *code, size_t size)
-{
-    size_t k = 0;
-    for (const char *p = line; *p; p++) {
-        if (*in_comment) {
-            if (p[0] == '*' && p[1] == '/')
-                *in_comment = false, p++;
-        } else if (p[0] == '/' && p[1] == '*') {
-            *in_comment = true, p++;
-        } else if (p[0] == '/' && p[1] == '/') {
-            break;
-        } else if (*p != '\n' && k + 1 < size) {
-            code[k++] = *p;
-        }
-    }
-    code[k] = '\0';
 }
 
 struct model_grep {
