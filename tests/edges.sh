@@ -1,5 +1,5 @@
 #!/bin/sh
-# edges.sh - reliability at the edges (issue 20) on the real binary (TAP):
+# edges.sh - reliability at the edges on the real binary (TAP):
 # saves onto targets that are not regular files (refused), through symlinks
 # (followed, the link stays a link; in an SMPI directory replaced, never
 # written through), under a file-size limit with SIGXFSZ

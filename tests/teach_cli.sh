@@ -1,5 +1,5 @@
 #!/bin/sh
-# teach_cli.sh - what the command line says to a class (issue 15): the
+# teach_cli.sh - what the command line says to a class: the
 # "first difference:" line of hetcast compare (both picks, the node that
 # finishes late and why), optimal's reasons (what each choice achieves), and
 # the lessons: every shipped lesson runs with --print, and the numbers its

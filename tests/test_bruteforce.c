@@ -143,7 +143,7 @@ static struct cluster *random_cluster(struct rng *r, enum cluster_kind kind, int
     return c;
 }
 
-/* Liu, Wang & Guo's issue: the 4-node table of issue 18, in both row orders, under sync. */
+/* The 4-node table that cut off a schedule when a port-holding send was ordered by class, in both row orders, under sync. */
 static void the_reported_cluster(void)
 {
     static const double rows[2][4][2] = {

@@ -1,5 +1,5 @@
 /*
- * test_ui_teach.c - the view for a class (issue 15), without a terminal:
+ * test_ui_teach.c - the view for a class, without a terminal:
  * compare panes that show every node and a legend true for both; numbers rounded for reading; the help's bottom line;
  * a third -s refused; the compare export holding both schedules; the
  * pipeline's and the sync model's narration; the first difference and the

@@ -472,7 +472,7 @@ static void export_and_reload(void)
     free(cause);
 }
 
-/* Figueira's trees on the paper's Table 1 (issue 5). */
+/* Figueira's trees on the paper's Table 1. */
 static void figueira_trees(void)
 {
     struct view v;

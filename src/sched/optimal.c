@@ -1281,7 +1281,7 @@ static double gs_bound(struct gs_ctx *g, double t_last, double M)
  * nodes of each class in the order they are served (identical rows and
  * columns: an automorphism of the costs, which keeps ranks, classes and
  * times).  (Ordering a send that holds the port by class too, before
- * sends of no time, would cut off schedules: issue 18, tests/test_bruteforce.c.)
+ * sends of no time, would cut off schedules: tests/test_bruteforce.c.)
  *
  * Returns a lower bound on the makespan below this prefix (fail-soft).
  */
