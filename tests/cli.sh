@@ -221,13 +221,13 @@ check "bench --only=bogus: status 2, lists the figures" sh -c "[ $rc -eq 2 ] && 
 run "$H" -
 check "the view on -: status 2, says why" sh -c "[ $rc -eq 2 ] && grep -q 'reads its keys from standard input' $T/err"
 
-# Issue 18: a send of no time under sync; the optimum is 2 in either row order.
+# a send of no time under sync; the optimum is 2 in either row order.
 printf 'name,send,recv\np0,0,2\np1,1,1\np2,0,2\np3,1,0\n' | "$H" run - -s optimal -m sync --summary >"$T/out" 2>"$T/err"
 check "sync, zero-cost send, rows p0..p3: proven optimum 2" sh -c "grep -q '^makespan *2$' $T/out && grep -q '^optimum *2 *(proven' $T/out"
 printf 'name,send,recv\np0,0,2\np3,1,0\np2,0,2\np1,1,1\n' | "$H" run - -s optimal -m sync --summary >"$T/out" 2>"$T/err"
 check "the same cluster, rows p0 p3 p2 p1: proven optimum 2" sh -c "grep -q '^makespan *2$' $T/out && grep -q '^optimum *2 *(proven' $T/out"
 
-# run --format csv writes its rows as a lean engine books them (issue 19);
+# run --format csv writes its rows as a lean engine books them;
 # compare writes them from the full engine's records: the same bytes, for
 # every lean scheduler and both kinds of name (plain, and ones to quote)
 awk 'BEGIN { srand(5); print "# latency: 1"; print "name,send,recv"
@@ -252,7 +252,7 @@ check "lesson without --print: one at a time, status 2" sh -c "[ $rc -eq 2 ] && 
 run "$H" lesson --prnt lua/lessons/fnf-loses.lua
 check "lesson: a mistyped option gets the valid list" sh -c "[ $rc -eq 2 ] && grep -q 'valid options: -p' $T/err"
 
-# Issue 18: the affine cost model (alpha + size x beta) on a platform graph, --size.
+# the affine cost model (alpha + size x beta) on a platform graph, --size.
 printf 'from,to,alpha,beta,bidirectional\ns,a,1,0.5,1\na,b,2,0.25,1\ns,b,10,,\n' >"$T/affine.csv"
 run "$H" run "$T/affine.csv" -s grow-tree --summary
 check "affine graph, size 1: period 2.25 (s -> a -> b)" sh -c "[ $rc -eq 0 ] && grep -q 'period 2.25 set by a' $T/out && [ ! -s $T/err ]"
@@ -266,7 +266,7 @@ printf 'from,to,time,alpha\ns,a,1,2\n' >"$T/both.csv"
 run "$H" run "$T/both.csv"
 check "an edge with a time and an alpha: file, line and column, status 2" sh -c "[ $rc -eq 2 ] && grep -q 'both.csv:2: time: an edge has a time or an affine alpha and beta, not both' $T/err"
 
-# Issue 18: Liu, Wang & Guo's theorems on random clusters.
+# Liu, Wang & Guo's theorems on random clusters.
 run "$H" experiment fnf-theorems --runs 60 --classes 0
 check "fnf-theorems: Theorem 3 on all 60 clusters, Theorem 2 on every consistent transform, 2T + beta" \
     sh -c "[ $rc -eq 0 ] && grep -Eq '^Theorem 3 .* on 60 of 60 ' $T/out && grep -Eq '^Theorem 2 .* on ([0-9]+) of \\1 ' $T/out && grep -Eq '^Theorem 4 .* on ([0-9]+) of \\1 ' $T/out"

@@ -167,7 +167,7 @@ static void the_reported_cluster(void)
         char *cause = NULL;
         int rc = optimal_solve(c, MODEL_SYNC, &so, &plan, &cause);
         ok(rc == 0 && plan.status == OPT_PROVEN && plan.makespan == 2,
-           "issue 18's sync cluster, row order %d: proven optimum 2 (got %g, %s)", v + 1,
+           "the sync cluster of a send of no time, row order %d: proven optimum 2 (got %g, %s)", v + 1,
            rc == 0 ? plan.makespan : NAN, rc == 0 && plan.status == OPT_PROVEN ? "proven" : "not proven");
         is_double(brute_optimum(c, MODEL_SYNC), 2, 0, "the brute force finds 2 too (row order %d)",
                   v + 1);

@@ -540,7 +540,7 @@ static void figueira_trees(void)
     view_close(&v);
 }
 
-/* A personalized exchange on the counterexample (issue 7). */
+/* A personalized exchange on the counterexample. */
 static void exchange(void)
 {
     struct view v;
@@ -681,7 +681,7 @@ static void exchange(void)
     free(cause);
 }
 
-/* A pipelined broadcast on a platform graph (issue 6). */
+/* A pipelined broadcast on a platform graph. */
 static void pipeline(void)
 {
     struct view v;

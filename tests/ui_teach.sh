@@ -1,5 +1,5 @@
 #!/bin/sh
-# ui_teach.sh - the view for a class (issue 15) on the real binary in tmux,
+# ui_teach.sh - the view for a class on the real binary in tmux,
 # at 60x16, 80x24 and 200x60: every node reachable in both compare panes;
 # play that keeps its rhythm while keys are pressed; no text drawn dim (SGR
 # 2); TERM=dumb refused with a message instead of a blank screen; the node
