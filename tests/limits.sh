@@ -6,8 +6,11 @@
 # and in Lua scripts; algorithms asked for more than they can do (optimal on
 # 500 nodes, a platform graph over the node limit, the throughput LP on a
 # large platform) say so and name what works; a 100000-node file loads and
-# runs (a quadratic loader would time this test out); and a save that fails
-# half way leaves the old file.  $HETCAST is the binary.
+# runs (a quadratic loader would time this test out), and so does a file of
+# 200000 `# description:` lines; a Lua script cannot set a text that a saved
+# file could not hold; a 100 MB line is refused at its line within bounded
+# memory; and a save that fails half way leaves the old file.  $HETCAST is
+# the binary.
 set -u
 H=${HETCAST:-build/hetcast}
 T=$(mktemp -d "${TMPDIR:-/tmp}/hetcast-limits.XXXXXX")
@@ -158,6 +161,72 @@ check "100000 nodes: loads and runs fnf" sh -c "[ $rc -eq 0 ] && grep -q '100000
 printf 'name,send,recv,count\nn,1,2,100000\nn-7,1,2,\n' >"$T/dupcount.csv"
 run "$H" run "$T/dupcount.csv"
 check "a duplicate after 100000 counted nodes: found, with both lines" refused 2 "dupcount.csv:3: name: duplicate node name \"n-7\" (first on line 2)"
+
+# ---- many `# description:` lines: linear loading (a quadratic one would time out) ----
+awk 'BEGIN { for (i = 0; i < 200000; i++) printf "# description: line %d\n", i
+             print "name,send,recv"; print "a,1,2"; print "b,2,1" }' >"$T/desc.csv"
+run timeout 20 "$H" run "$T/desc.csv" --summary
+check "200000 description lines: load within 20 s" sh -c "[ $rc -eq 0 ] && grep -q '^makespan' $T/out"
+cat >"$T/desc.lua" <<'LUA'
+local t = {}
+for i = 1, 200000 do t[i] = "line " .. i end
+description(table.concat(t, "\n"))
+node("a", 1, 2)
+node("b", 2, 1)
+LUA
+run timeout 20 "$H" run "$T/desc.lua" --summary --save-cluster "$T/desc-lua.csv"
+check "a Lua description of 200000 lines: saved" sh -c "[ $rc -eq 0 ] && [ -s $T/desc-lua.csv ]"
+run timeout 20 "$H" run "$T/desc-lua.csv" --summary
+check "the saved 200000-line description reloads within 20 s" \
+    sh -c "[ $rc -eq 0 ] && [ \$(grep -c '^# description: line ' $T/desc-lua.csv) -eq 200000 ]"
+
+# ---- what a Lua script sets, a cluster file can hold: texts over 128 KiB refused ----
+for what in 'name(big)' 'node("c", 1, 1, {class = big})' 'node(big, 1, 1)' \
+            'description("first" .. string.char(10) .. big)'; do
+    printf 'local big = string.rep("x", 1153434)\nnode("a", 1, 2)\nnode("b", 2, 1)\n%s\n' \
+        "$what" >"$T/bigtext.lua"
+    rm -f "$T/bigtext.csv"
+    run "$H" run "$T/bigtext.lua" --save-cluster "$T/bigtext.csv"
+    check "a 1.1 MiB text in $what: refused at its line, status 2, nothing saved" \
+        sh -c "[ $rc -eq 2 ] && grep -q 'bigtext.lua:4: .* is longer than 128 KiB (1153434 bytes): refused' $T/err && [ ! -e $T/bigtext.csv ]"
+done
+printf 'local ok = string.rep("x", 131072)\nname(ok)\nnode(ok, 1, 2)\nnode("b", 2, 1, {class = ok, group = ok})\ndescription(ok .. "\\n" .. ok)\n' \
+    >"$T/oktext.lua"
+run "$H" run "$T/oktext.lua" --summary --save-cluster "$T/oktext.csv"
+check "texts of 128 KiB: saved" sh -c "[ $rc -eq 0 ] && [ -s $T/oktext.csv ]"
+"$H" run "$T/oktext.lua" >"$T/oktext.out" 2>/dev/null
+run "$H" run "$T/oktext.csv"
+check "texts of 128 KiB: the saved file reloads and schedules as the script" cmp "$T/out" "$T/oktext.out"
+
+cat >"$T/longnames.lua" <<'LUA'
+for i = 1, 12 do node(string.rep("n", 100000) .. i) end
+local m = {}
+for i = 1, 12 do m[i] = {}; for j = 1, 12 do m[i][j] = i == j and 0 or 1 end end
+matrix(m)
+LUA
+rm -f "$T/longnames.csv"
+run "$H" run "$T/longnames.lua" --save-cluster "$T/longnames.csv"
+check "a matrix whose header row would pass 1 MiB: refused at matrix(), nothing saved" \
+    sh -c "[ $rc -eq 2 ] && grep -q 'longnames.lua:4: the 12 nodes. names take 1200051 bytes in a latency matrix.s header row' $T/err && [ ! -e $T/longnames.csv ]"
+
+# ---- a 100 MB line of commas: refused at its line, memory bounded ----
+{ printf 'name,send,recv\n'; head -c 100000000 /dev/zero | tr '\0' ','; printf '\n'; } >"$T/commas.csv"
+if [ -x /usr/bin/time ]; then
+    run /usr/bin/time -f 'maxrss %M' "$H" run "$T/commas.csv"
+    check "a 100 MB line of commas: refused at file:line, status 2" \
+        refused 2 "commas.csv:2: line longer than 1024 KiB (100000001 bytes): refused"
+    check "a 100 MB line of commas: under 1 GB of memory" \
+        sh -c "[ \$(sed -n 's/^maxrss //p' $T/err) -lt 1000000 ]"
+    printf 'name,send,recv\na,1,2\nb,2,1\n' >"$T/ab.csv"
+    run /usr/bin/time -f 'maxrss %M' "$H" compare "$T/ab.csv" --trace "$T/commas.csv"
+    check "a trace with a 100 MB line of commas: refused at file:line, status 2" \
+        refused 2 "commas.csv:2: line longer than 1024 KiB (100000001 bytes): refused"
+    check "a trace with a 100 MB line of commas: under 1 GB of memory" \
+        sh -c "[ \$(sed -n 's/^maxrss //p' $T/err) -lt 1000000 ]"
+else
+    for i in 1 2 3 4; do n=$((n + 1)); echo "ok $n # SKIP /usr/bin/time is not installed"; done
+fi
+rm -f "$T/commas.csv"
 
 # ---- nothing lost: a save that fails leaves the old file ----
 printf 'old\n' >"$T/keep.csv"

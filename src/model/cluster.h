@@ -41,6 +41,11 @@ enum cluster_kind {
  * 1 MiB, not read until memory runs out. */
 #define CLUSTER_MAX_CSV_BYTES (1024L * 1024 * 1024)
 #define CLUSTER_MAX_CSV_LINE (1024L * 1024)
+/* A name, a class or group label, or a line of a description, as a Lua script
+ * sets it: at most this many bytes, so that every line the CSV writer makes of
+ * them (a row holds three, each quoted at worst to twice its length, and at
+ * most 4096 numbers) stays within CLUSTER_MAX_CSV_LINE and loads back. */
+#define CLUSTER_MAX_TEXT (128L * 1024)
 
 /* Distinct class and group labels a cluster can hold (ids 1..this). */
 #define CLUSTER_MAX_LABELS 65535

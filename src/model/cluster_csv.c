@@ -120,7 +120,8 @@ struct loader {
     struct pair_index edges;
 
     struct param latency, unit, source, name;
-    char *description;
+    char *description;      /* the `# description:` lines so far, joined by '\n' */
+    size_t desc_len, desc_cap;
 };
 
 /* ---- small helpers ---- */
@@ -367,14 +368,20 @@ static void comment_line(struct loader *ld, int line, const char *s, size_t n)
     } else if (strcasecmp(key, "unit") == 0) {
         set_param_num(ld, line, "unit", &ld->unit, value);
     } else if (strcasecmp(key, "description") == 0) {
-        /* Each `# description:` line adds one line to the description. */
-        if (ld->description) {
-            char *joined = xasprintf("%s\n%s", ld->description, value);
-            free(ld->description);
-            ld->description = joined;
-        } else {
-            ld->description = xstrdup(value);
+        /* Each `# description:` line adds one line to the description; the
+         * buffer doubles, so a description of many lines costs O(its length). */
+        size_t vlen = strlen(value), sep = ld->description != NULL;
+        if (ld->desc_len + sep + vlen + 1 > ld->desc_cap) {
+            size_t cap = ld->desc_cap ? ld->desc_cap : 64;
+            while (ld->desc_len + sep + vlen + 1 > cap)
+                cap *= 2;
+            ld->description = xrealloc(ld->description, cap);
+            ld->desc_cap = cap;
         }
+        if (sep)
+            ld->description[ld->desc_len++] = '\n';
+        memcpy(ld->description + ld->desc_len, value, vlen + 1);
+        ld->desc_len += vlen;
     } else {
         char buf[64];
         diag_warn(ld->d, ld->file, line, SHOWN(key, buf),
@@ -890,7 +897,15 @@ static void on_record(int term, void *data)
  */
 static size_t plain_line(struct loader *ld, int line, const char *s, size_t avail)
 {
-    size_t took = csv_fast_split(&ld->rec, s, avail);
+    /* A line beyond the limit is split no further than the limit (a line of
+     * 10^8 commas would take 24 bytes a comma): its length, as the libcsv
+     * path gives it, goes to the caller, which refuses it. */
+    size_t cut = avail > (size_t)CLUSTER_MAX_CSV_LINE ? (size_t)CLUSTER_MAX_CSV_LINE + 1 : avail;
+    size_t took = csv_fast_split(&ld->rec, s, cut);
+    if (took > (size_t)CLUSTER_MAX_CSV_LINE) {
+        const char *nl = memchr(s, '\n', avail);
+        return nl ? (size_t)(nl - s) + 1 : avail;
+    }
     if (took) {
         ld->cur_line = ld->rec_line = line;
         record(ld, line);

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "model/nameidx.h"
+#include "support/csvfield.h"
 
 #define MT_BUILDER "hetcast.builder"
 #define MT_PARAMS "hetcast.params"
@@ -68,21 +69,45 @@ static double check_time(lua_State *L, int arg, const char *fn, const char *what
 
 /*
  * The string at idx, refused if it holds a zero byte or a control character
- * (a newline only where newline is true): the CSV format cannot carry those,
- * and a script must build what a CSV file can say.
+ * (a newline only where newline is true), or if it (each of its lines, where
+ * newline is true) is longer than CLUSTER_MAX_TEXT: the CSV format cannot
+ * carry those, and a script must build what a CSV file can say.
  */
 static const char *check_text(lua_State *L, int idx, const char *fn, const char *what,
                               bool newline)
 {
-    size_t len;
+    size_t len, line_start = 0;
     const char *t = lua_tolstring(L, idx, &len);
-    for (size_t i = 0; i < len; i++) {
+    for (size_t i = 0; i <= len; i++) {
+        if (i == len || t[i] == '\n') {
+            if (i - line_start > (size_t)CLUSTER_MAX_TEXT)
+                luaL_error(L, "%s: %s%s is longer than %d KiB (%I bytes): refused (a cluster "
+                              "file's lines hold at most %d KiB; docs/lua.md)", fn,
+                           newline ? "a line of " : "", what, (int)(CLUSTER_MAX_TEXT >> 10),
+                           (LUAI_UACINT)(i - line_start), (int)(CLUSTER_MAX_CSV_LINE >> 10));
+            line_start = i + 1;
+            if (i == len)
+                break;
+        }
         unsigned char ch = (unsigned char)t[i];
         if ((ch < 0x20 && !(newline && ch == '\n')) || ch == 0x7f)
             luaL_error(L, "%s: %s holds a control character (byte %d at position %d); "
                           "a cluster file could not say it", fn, what, (int)ch, (int)i + 1);
     }
     return t;
+}
+
+/* The bytes s takes as a field of a CSV row (support/csvfield.h: bare, or
+ * quoted with each quote doubled). */
+static size_t csv_field_len(const char *s)
+{
+    size_t bare = csvfield_bare_len(s, (size_t)-1 - 1);
+    if (bare != (size_t)-1)
+        return bare;
+    size_t len = 2;
+    for (; *s; s++)
+        len += *s == '"' ? 2 : 1;
+    return len;
 }
 
 /* s without the blanks (spaces, tabs) around every line, as a CSV comment reads back. */
@@ -684,6 +709,15 @@ static void assemble(struct builder *b, const char *path, struct diag *d)
     if (c->kind == CLUSTER_MATRIX && c->n > 0) {
         size_t n = (size_t)c->n;
         int missing = 0;
+        /* A saved matrix names every node in its header row, which must fit a
+         * line of a cluster file as every other row does (CLUSTER_MAX_TEXT). */
+        size_t header = sizeof ",send,recv,class,group\n";
+        for (int i = 0; i < c->n; i++)
+            header += 1 + csv_field_len(c->nodes[i].name);
+        if (header > (size_t)CLUSTER_MAX_CSV_LINE)
+            diag_error(d, path, b->matrix_line, NULL, "the %d nodes' names take %zu bytes in a "
+                       "latency matrix's header row, more than a cluster file's line holds "
+                       "(%ld KiB): use shorter names", c->n, header, CLUSTER_MAX_CSV_LINE >> 10);
         c->dist = xmalloc(n * n * sizeof *c->dist);
         for (int i = 0; i < c->n; i++)
             for (int j = 0; j < c->n; j++) {

@@ -138,6 +138,11 @@ static int csvread_buffer(const char *name, const char *buf, size_t len,
         size_t n = nl ? (size_t)(nl - s) + 1 : len - pos;
         pos += n;
         line++;
+        if (n > (size_t)CLUSTER_MAX_CSV_LINE) {   /* not a table: stop here */
+            diag_error(d, name, line, NULL, "line longer than %ld KiB (%zu bytes): refused "
+                       "(docs/reliability.md, \"Limits\")", CLUSTER_MAX_CSV_LINE >> 10, n);
+            break;
+        }
         if (memchr(s, '\0', n)) {
             diag_error(d, name, line, NULL, "NUL byte in the line (is this a text file?)");
         } else if (!r.pending && s[0] == '#') {
