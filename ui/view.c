@@ -998,6 +998,18 @@ static int open_first(struct view *v, const char *first, char **cause, char **no
     return 0;
 }
 
+/* An open that failed: what it made so far freed, v left empty (view_close
+ * on it does nothing), status returned. */
+static int open_failed(struct view *v, char *warnings, int status)
+{
+    free(warnings);
+    trace_free(&v->trace);
+    cluster_free(v->c);
+    sandbox_set_print(NULL, NULL);
+    memset(v, 0, sizeof *v);
+    return status;
+}
+
 int view_open_hooked(struct view *v, const struct session_opts *o, const struct view *hooks,
                      char **cause)
 {
@@ -1021,19 +1033,12 @@ int view_open_hooked(struct view *v, const struct session_opts *o, const struct 
     sandbox_set_print(lua_print_to_view, v);
     char *warnings = NULL;
     v->c = load_quiet(o, &warnings, cause);
-    if (!v->c) {
-        free(warnings);
-        sandbox_set_print(NULL, NULL);
-        return 2;
-    }
+    if (!v->c)
+        return open_failed(v, warnings, 2);
     /* an exchange: sync on a latency matrix unless -m says otherwise */
     if ((v->exchange ? session_exchange_model(o, v->c, &v->model, cause)
-                     : session_model(o, v->c, &v->model, cause)) < 0) {
-        free(warnings);
-        cluster_free(v->c);
-        sandbox_set_print(NULL, NULL);
-        return 2;
-    }
+                     : session_model(o, v->c, &v->model, cause)) < 0)
+        return open_failed(v, warnings, 2);
     const char *first = o->nsched > 0 ? o->sched[0] : default_scheduler(v);
     if (o->trace) {   /* the prediction beside its measured run */
         if (v->exchange || o->nsched > 1) {
@@ -1042,10 +1047,7 @@ int view_open_hooked(struct view *v, const struct session_opts *o, const struct 
                                          : "the view shows one prediction beside its measured run "
                                            "(--trace): give one -s (hetcast compare --trace takes "
                                            "more)");
-            free(warnings);
-            cluster_free(v->c);
-            sandbox_set_print(NULL, NULL);
-            return 2;
+            return open_failed(v, warnings, 2);
         }
         struct diag d;
         diag_init(&d);
@@ -1055,10 +1057,7 @@ int view_open_hooked(struct view *v, const struct session_opts *o, const struct 
             if (!*cause)
                 *cause = diag_join(&d);
             diag_free(&d);
-            free(warnings);
-            cluster_free(v->c);
-            sandbox_set_print(NULL, NULL);
-            return 2;
+            return open_failed(v, warnings, 2);
         }
         diag_free(&d);
         v->traced = true;
@@ -1068,11 +1067,7 @@ int view_open_hooked(struct view *v, const struct session_opts *o, const struct 
     char *note = NULL;   /* the first scheduler was cancelled: what is shown instead */
     if (open_first(v, first, cause, &note) < 0) {
         bool cancelled = v->cancel && *v->cancel;
-        free(warnings);
-        trace_free(&v->trace);
-        cluster_free(v->c);
-        sandbox_set_print(NULL, NULL);
-        return cancelled ? 1 : 2;
+        return open_failed(v, warnings, cancelled ? 1 : 2);
     }
     v->nruns = 1;
     rebuild_steps(v);
@@ -1129,6 +1124,19 @@ void view_close(struct view *v)
     cluster_free(v->c);
     free(v->source_name);
     memset(v, 0, sizeof *v);
+}
+
+void view_replace(struct view *v, struct view *fresh)
+{
+    view_close(v);
+    *v = *fresh;
+    memset(fresh, 0, sizeof *fresh);
+    sandbox_set_print(lua_print_to_view, v);   /* it went to fresh where it was opened */
+}
+
+void view_resume(struct view *v)
+{
+    sandbox_set_print(lua_print_to_view, v);
 }
 
 /* ---- dispatch ---- */
