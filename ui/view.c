@@ -790,7 +790,16 @@ int view_reload(struct view *v)
     if (v->source_name)
         o.source = v->source_name;
     char *warnings = NULL, *cause = NULL;
-    struct cluster *nc = load_quiet(&o, &warnings, &cause);
+    /* Watched as a computation: a q typed ahead of it (ui/term.c) is not kept waiting by it. */
+    volatile sig_atomic_t *cancel = view_compute_begin(v, NULL);
+    struct cluster *nc = cancel && *cancel ? NULL : load_quiet(&o, &warnings, &cause);
+    if (view_compute_end(v)) {
+        cluster_free(nc);
+        free(cause);
+        free(warnings);
+        view_message(v, MSG_ERROR, "reload " SCHED_CANCELLED_TEXT ": the view keeps the old cluster");
+        return -1;
+    }
     if (!nc) {
         message_cause(v, "reload failed, the view keeps the old cluster: ", cause);
         free(cause);
@@ -950,7 +959,15 @@ int view_export(struct view *v, const char *stem)
     for (int i = 0; i < v->nruns; i++)
         runs[i] = v->runs[i].run;
     char *cause = NULL;
-    if (export_files(runs, v->nruns, stem, svg, sizeof svg, csv, sizeof csv, &cause) < 0) {
+    volatile sig_atomic_t *cancel = view_compute_begin(v, NULL);   /* a q typed ahead: not written */
+    bool skip = cancel && *cancel;
+    int rc = skip ? 0 : export_files(runs, v->nruns, stem, svg, sizeof svg, csv, sizeof csv, &cause);
+    view_compute_end(v);
+    if (skip) {
+        view_message(v, MSG_ERROR, "export " SCHED_CANCELLED_TEXT ": nothing written");
+        return -1;
+    }
+    if (rc < 0) {
         message_cause(v, "export failed: ", cause);
         free(cause);
         return -1;
