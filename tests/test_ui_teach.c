@@ -3,11 +3,13 @@
  * compare panes that show every node and a legend true for both; numbers rounded for reading; the help's bottom line;
  * a third -s refused; the compare export holding both schedules; the
  * pipeline's and the sync model's narration; the first difference and the
- * critical path on the bars; the exercise's reasons; a lesson's slides, and
- * a slide whose file became a FIFO refused at open.  Keys go to view_key and the
+ * critical path on the bars; the exercise's reasons; a lesson's slides,
+ * a slide whose file became a FIFO refused at open, and a slide change that
+ * fails or is cancelled keeping the slide shown.  Keys go to view_key and the
  * screen is read back from the cell buffer, as in test_ui_view.c.
  */
 #include <locale.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -510,6 +512,103 @@ static void lesson_fifo_later(void)
     free(les);
 }
 
+/* Copy file from into to; false if it cannot. */
+static bool copy_file(const char *from, const char *to)
+{
+    FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
+    bool good = in && out;
+    char buf[4096];
+    size_t n;
+    while (good && (n = fread(buf, 1, sizeof buf, in)) > 0)
+        good = fwrite(buf, 1, n, out) == n;
+    if (in)
+        fclose(in);
+    if (out && fclose(out) != 0)
+        good = false;
+    return good;
+}
+
+/* The front door's computing hook when Ctrl-C came during the load: every computation cancelled. */
+static volatile sig_atomic_t cancel_now;
+static void cancel_every_computation(struct view *v, bool on)
+{
+    (void)v;
+    if (on)
+        cancel_now = 1;
+}
+
+/*
+ * A slide change that fails or is cancelled leaves the slide shown as it
+ * was: ] to a slide whose cluster went, with the trace of the slide shown
+ * gone too (it cannot be opened again); then ] cancelled (Ctrl-C while the
+ * next slide loads).  Each time the view still draws the old slide, says
+ * why, and closes once (the cluster was freed at the change and again at
+ * the close).
+ */
+static void lesson_change_fails(void)
+{
+    char dir[] = "/tmp/hetcast-lesson.XXXXXX";
+    if (!mkdtemp(dir)) {
+        ok(false, "a temporary folder");
+        return;
+    }
+    char *les = xasprintf("%s/l.lua", dir), *a = xasprintf("%s/a.csv", dir),
+         *b = xasprintf("%s/b.csv", dir), *m = xasprintf("%s/m.csv", dir);
+    FILE *fp = fopen(les, "w");
+    if (fp) {
+        fputs("return {slides = {\n"
+              "  {title = \"measured\", cluster = \"a.csv\", schedulers = \"fnf\", trace = \"m.csv\"},\n"
+              "  {title = \"next\", cluster = \"b.csv\"},\n"
+              "  {title = \"third\", cluster = \"a.csv\"}}}\n", fp);
+        fclose(fp);
+    }
+    bool made = copy_file("clusters/counterexample.csv", a) && copy_file("clusters/counterexample.csv", b) &&
+                copy_file("lua/lessons/counterexample-measured.csv", m);
+    struct lesson l;
+    char *cause = NULL;
+    int rc = made ? lesson_load(les, &l, &cause) : -1;
+    ok(rc == 0, "a lesson of three slides with a trace loads: %s", cause ? cause : made ? "ok" : "not made");
+    free(cause);
+    cause = NULL;
+    struct view v;
+    if (rc == 0 && (rc = lesson_view_open(&v, &l, 0, &cause)) != 0) {
+        ok(false, "its first slide opens: %s", cause ? cause : "?");
+        free(cause);
+        lesson_free(&l);
+    }
+    if (rc == 0) {
+        unlink(b);   /* the next slide cannot open, nor can this one again */
+        unlink(m);
+        view_key(&v, ']');
+        ok(v.slide == 0 && v.c && v.nruns == 2 && shows(&v, "slide 1/3") && strstr(v.msg, "slide 2 does not open"),
+           "] to a slide whose cluster went, the trace shown gone too: slide 1 stays, and says why (%s)", v.msg);
+        view_key(&v, UK_ENTER);
+        ok(v.screen == &screen_main && shows(&v, "fnf (measured)"), "and its schedule still shows, measured run and all");
+        copy_file("clusters/counterexample.csv", b);
+        v.computing = cancel_every_computation;   /* Ctrl-C while the next slide loads */
+        v.cancel = &cancel_now;
+        view_key(&v, ']');
+        ok(v.slide == 0 && v.c && v.nruns == 2 && strcmp(v.msg, "slide 2: cancelled; slide 1 stays") == 0,
+           "] cancelled: slide 1 stays, and says so (%s)", v.msg);
+        ok(shows(&v, "fnf (measured)"), "and still draws");
+        v.computing = NULL;
+        cancel_now = 0;
+        view_key(&v, ']');
+        ok(v.slide == 1 && shows(&v, "slide 2/3"), "] once it can: slide 2");
+        view_close(&v);
+        lesson_free(&l);
+    }
+    unlink(a);
+    unlink(b);
+    unlink(m);
+    unlink(les);
+    rmdir(dir);
+    free(a);
+    free(b);
+    free(m);
+    free(les);
+}
+
 /* S in compare mode changes the second scheduler. */
 static void second_scheduler(void)
 {
@@ -596,6 +695,7 @@ int main(void)
     you();
     lesson();
     lesson_fifo_later();
+    lesson_change_fails();
     tall();
     second_scheduler();
     large_export();

@@ -183,6 +183,33 @@ for size in "60 16" "80 24" "200 60"; do
     wait_for "EXIT=0"
 done
 
+# ---- a slide change interrupted: Ctrl-C while the next slide loads ----
+# The next slide's cluster is a Lua script that takes seconds to build.
+# Ctrl-C then ends the view (130) with the terminal restored; the slide
+# change freed the shown slide's cluster before the next one was ready and
+# again at the close (SIGSEGV, 139).
+
+mkdir "$TMP/slow"
+cp clusters/counterexample.csv "$TMP/slow/a.csv"
+cat >"$TMP/slow/slow.lua" <<'EOF'
+local n = 0
+for i = 1, 6000 do n = n + #string.rep("x", 1000000) end
+node{name = "p0", send = 1, recv = 1}
+node{name = "p1", send = 2, recv = 2}
+EOF
+printf 'return {slides = {{title = "first", cluster = "a.csv"}, {title = "slow", cluster = "slow.lua"}}}\n' \
+    >"$TMP/slow/l.lua"
+start 80 24 -- lesson "$TMP/slow/l.lua"
+wait_for "slide 1/2"
+keys ]
+sleep 0.5
+keys C-c
+wait_for "EXIT=" 300
+grep -q '^EXIT=130$' "$TMP/screen"
+ok $? "] to a slide that loads slowly, then Ctrl-C: the view ends with status 130 ($(grep '^EXIT=' "$TMP/screen"))"
+sane
+ok $? "and the terminal is sane afterwards"
+
 # ---- play keeps its rhythm while keys are pressed ----
 
 start 80 24 -- clusters/k-class.lua --param n=8

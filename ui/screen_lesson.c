@@ -9,7 +9,8 @@
  * The lesson and the slide shown stay in the view (v->lesson, v->slide):
  * they are what the whole view shows -- its cluster, schedulers and step
  * come from the slide, the main screen's ] [ w read them, and lesson_go
- * opens the view anew on another slide.  The slide screen keeps only
+ * opens the view anew on another slide beside the one shown, which it
+ * replaces only once the new one is open.  The slide screen keeps only
  * whether the answer is revealed (struct slide_state), which w finds again.
  */
 #include "ui/drawkit.h"
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sched/sched.h"
 #include "session/lesson.h"
 
 /* The slide screen's state. */
@@ -81,26 +83,25 @@ void lesson_go(struct view *v, int k)
         view_message(v, MSG_INFO, k < 0 ? "the first slide" : "the last slide: q ends the lesson");
         return;
     }
-    int was = v->slide;
-    struct view keep = *v;
+    struct view next = {0};   /* the slide shown stays until the next one is ready */
+    next.colour = v->colour;
+    next.ascii = v->ascii;
+    next.busy = v->busy;
+    next.busy_ctx = v->busy_ctx;
+    next.computing = v->computing;
+    next.cancel = v->cancel;
     char *cause = NULL;
-    view_close(v);
-    *v = (struct view){0};
-    v->colour = keep.colour;
-    v->ascii = keep.ascii;
-    v->busy = keep.busy;
-    v->busy_ctx = keep.busy_ctx;
-    v->computing = keep.computing;
-    v->cancel = keep.cancel;
-    if (open_slide(v, l, k, &cause) != 0) {
-        char msg[600];
-        snprintf(msg, sizeof msg, "slide %d does not open: %s", k + 1, cause ? cause : "failed");
+    if (open_slide(&next, l, k, &cause) != 0) {
+        view_resume(v);
+        if (v->cancel && *v->cancel)
+            view_message(v, MSG_ERROR, "slide %d: " SCHED_CANCELLED_TEXT "; slide %d stays", k + 1,
+                         v->slide + 1);
+        else
+            view_message(v, MSG_ERROR, "slide %d does not open: %s", k + 1, cause ? cause : "failed");
         free(cause);
-        cause = NULL;
-        if (open_slide(v, l, was, &cause) == 0)
-            view_message(v, MSG_ERROR, "%s", msg);
-        free(cause);
+        return;
     }
+    view_replace(v, &next);
 }
 
 /* A question or an answer as one paragraph: its line breaks become spaces

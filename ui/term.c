@@ -28,7 +28,10 @@
  * and read, both async-signal-safe): q, Q or a lone Esc sets the cancel
  * flag the core polls, other keys typed meanwhile are dropped.  Ctrl-C
  * then cancels the computation instead of leaving; SIGTERM, SIGHUP and
- * SIGQUIT cancel it and leave as always.  The same handler keeps the
+ * SIGQUIT cancel it and leave as always.  But when keys typed before it
+ * still wait to be worked through (read_typed), the view is behind the
+ * keyboard: a q or Ctrl-C then leaves, whatever work the keys ahead of it
+ * would have started.  The same handler keeps the
  * progress line's seconds up to date (write(2) of a sequence prepared
  * before: save the cursor, go to the field, the digits, restore it), so
  * the line says what is computed and for how long.
@@ -74,6 +77,10 @@ static volatile sig_atomic_t got_winch;    /* the terminal was resized */
 static volatile sig_atomic_t computing;    /* the core computes: keys are read by on_alarm */
 static volatile sig_atomic_t cancel_flag;  /* the view's cancel (ui/view.h), polled by the core */
 static volatile sig_atomic_t opening;      /* the first computation, before curses: Ctrl-C leaves */
+static volatile sig_atomic_t quit_typed;  /* a q typed ahead of what the view works through: leave */
+static volatile sig_atomic_t typed_len;   /* keys typed, not yet dispatched (below: read_typed) */
+static void read_typed(void);
+static bool quit_waiting(void);
 
 /* The progress line's seconds, written by on_alarm: pre, the seconds, post. */
 static volatile sig_atomic_t tick_fd = -1; /* where to (-1: no progress line) */
@@ -149,8 +156,11 @@ static void on_alarm(int sig)
            (got = read(STDIN_FILENO, buf, sizeof buf)) > 0)
         for (ssize_t i = 0; i < got; i++)
             if (buf[i] == 'q' || buf[i] == 'Q' ||
-                (buf[i] == 0x1b && (i + 1 == got || (buf[i + 1] != '[' && buf[i + 1] != 'O'))))
+                (buf[i] == 0x1b && (i + 1 == got || (buf[i + 1] != '[' && buf[i + 1] != 'O')))) {
                 cancel_flag = 1;   /* an Esc alone, not the start of an arrow key's sequence */
+                if (buf[i] != 0x1b && typed_len > 0)
+                    quit_typed = 1;   /* keys typed before still wait: the view is behind, q leaves */
+            }
     if (computing && !got_winch)   /* a resize not drawn yet: the field is elsewhere */
         tick();
     errno = saved;
@@ -161,8 +171,8 @@ static void on_signal(int sig)
     int saved = errno;
     if (sig == SIGWINCH) {
         got_winch = 1;
-    } else if (sig == SIGINT && computing && !opening) {
-        cancel_flag = 1;   /* Ctrl-C stops the computation, not the view */
+    } else if (sig == SIGINT && computing && !opening && typed_len == 0) {
+        cancel_flag = 1;   /* Ctrl-C stops the computation, not the view (unless keys wait: read_typed) */
     } else {
         got_signal = sig;
         cancel_flag = 1;
@@ -291,6 +301,11 @@ static void set_computing(struct view *v, bool on)
         it.it_value.tv_usec = 100000;
         if (got_signal)   /* a signal before the computation began (at open): it stops at once */
             cancel_flag = 1;
+        read_typed();   /* keys typed ahead of it: a q among them ends the view, not after it */
+        if (quit_waiting()) {
+            quit_typed = true;
+            cancel_flag = 1;
+        }
     } else {
         tick_fd = -1;
     }
@@ -457,6 +472,66 @@ static int map_key(int r, wint_t ch)
 }
 
 /*
+ * The keys typed and not yet dispatched, in order.  The loop reads every
+ * key waiting before it dispatches the first, and so does set_computing
+ * before a computation starts (while it runs, on_alarm reads the keyboard
+ * instead).  A q or Q among the keys waiting when a computation starts was
+ * typed ahead of it, before any progress line asked "q: cancel": the
+ * computation is cancelled at once and the view ends once the key that
+ * started it returns, so a storm of keys, each a computation on a large
+ * cluster, never holds up a quit.  Beyond TYPED_MAX keys waiting, the
+ * newest are dropped (a q still counts).
+ */
+enum { TYPED_MAX = 4096 };
+static int typed[TYPED_MAX];
+static int typed_head;
+static bool typed_quit_dropped;
+
+static bool quits(int key)
+{
+    return key == 'q' || key == 'Q';
+}
+
+static void read_typed(void)
+{
+    if (!curses_on)
+        return;
+    wint_t ch;
+    int r;
+    while ((r = get_wch(&ch)) != ERR) {
+        int key = map_key(r, ch);
+        if (!key)
+            continue;
+        if (typed_len < TYPED_MAX)
+            typed[(typed_head + typed_len++) % TYPED_MAX] = key;
+        else if (quits(key))
+            typed_quit_dropped = true;   /* no room to dispatch it: it still counts */
+    }
+}
+
+/* The next key typed, or 0. */
+static int next_typed(void)
+{
+    if (typed_len == 0)
+        return 0;
+    int key = typed[typed_head];
+    typed_head = (typed_head + 1) % TYPED_MAX;
+    typed_len--;
+    return key;
+}
+
+/* Is a q among the keys waiting? */
+static bool quit_waiting(void)
+{
+    if (typed_quit_dropped)
+        return true;
+    for (int i = 0; i < typed_len; i++)
+        if (quits(typed[(typed_head + i) % TYPED_MAX]))
+            return true;
+    return false;
+}
+
+/*
  * Home and End differ between terminals (xterm: ESC O H, ESC [ H; tmux and
  * screen: ESC [ 1 ~, ESC [ 4 ~; rxvt: ESC [ 7 ~, ESC [ 8 ~), and TERM does not
  * always name the one in use (TERM=xterm-256color inside tmux is common).
@@ -536,6 +611,8 @@ static int loop(struct view *v, struct term *t)
     for (;;) {
         if (got_signal)
             return 128 + got_signal;
+        if (quit_typed)   /* typed ahead of a computation the play timer started */
+            return 0;
         if (dirty) {
             redraw(v, t);
             dirty = false;
@@ -578,16 +655,17 @@ static int loop(struct view *v, struct term *t)
             continue;
         if (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL))
             return 1;   /* the terminal went away */
-        /* Read every key that is there (a resize interrupts poll with EINTR). */
-        wint_t ch;
-        int r;
-        while ((r = get_wch(&ch)) != ERR) {
-            int key = map_key(r, ch);
-            if (!key)
-                continue;
+        /* Read every key that is there (a resize interrupts poll with EINTR),
+         * then dispatch them in order; a signal or a q typed ahead of a
+         * computation (read_typed) ends the view between two keys. */
+        read_typed();
+        int key;
+        while ((key = next_typed()) != 0) {
             unsigned res = view_key(v, key);
-            if (res & UI_QUIT)
+            if (res & UI_QUIT || quit_typed)
                 return 0;
+            if (got_signal)
+                return 128 + got_signal;
             if (res & UI_REDRAW || key == UK_RESIZE)
                 dirty = true;
         }

@@ -790,7 +790,16 @@ int view_reload(struct view *v)
     if (v->source_name)
         o.source = v->source_name;
     char *warnings = NULL, *cause = NULL;
-    struct cluster *nc = load_quiet(&o, &warnings, &cause);
+    /* Watched as a computation: a q typed ahead of it (ui/term.c) is not kept waiting by it. */
+    volatile sig_atomic_t *cancel = view_compute_begin(v, NULL);
+    struct cluster *nc = cancel && *cancel ? NULL : load_quiet(&o, &warnings, &cause);
+    if (view_compute_end(v)) {
+        cluster_free(nc);
+        free(cause);
+        free(warnings);
+        view_message(v, MSG_ERROR, "reload " SCHED_CANCELLED_TEXT ": the view keeps the old cluster");
+        return -1;
+    }
     if (!nc) {
         message_cause(v, "reload failed, the view keeps the old cluster: ", cause);
         free(cause);
@@ -950,7 +959,15 @@ int view_export(struct view *v, const char *stem)
     for (int i = 0; i < v->nruns; i++)
         runs[i] = v->runs[i].run;
     char *cause = NULL;
-    if (export_files(runs, v->nruns, stem, svg, sizeof svg, csv, sizeof csv, &cause) < 0) {
+    volatile sig_atomic_t *cancel = view_compute_begin(v, NULL);   /* a q typed ahead: not written */
+    bool skip = cancel && *cancel;
+    int rc = skip ? 0 : export_files(runs, v->nruns, stem, svg, sizeof svg, csv, sizeof csv, &cause);
+    view_compute_end(v);
+    if (skip) {
+        view_message(v, MSG_ERROR, "export " SCHED_CANCELLED_TEXT ": nothing written");
+        return -1;
+    }
+    if (rc < 0) {
         message_cause(v, "export failed: ", cause);
         free(cause);
         return -1;
@@ -998,6 +1015,18 @@ static int open_first(struct view *v, const char *first, char **cause, char **no
     return 0;
 }
 
+/* An open that failed: what it made so far freed, v left empty (view_close
+ * on it does nothing), status returned. */
+static int open_failed(struct view *v, char *warnings, int status)
+{
+    free(warnings);
+    trace_free(&v->trace);
+    cluster_free(v->c);
+    sandbox_set_print(NULL, NULL);
+    memset(v, 0, sizeof *v);
+    return status;
+}
+
 int view_open_hooked(struct view *v, const struct session_opts *o, const struct view *hooks,
                      char **cause)
 {
@@ -1021,19 +1050,12 @@ int view_open_hooked(struct view *v, const struct session_opts *o, const struct 
     sandbox_set_print(lua_print_to_view, v);
     char *warnings = NULL;
     v->c = load_quiet(o, &warnings, cause);
-    if (!v->c) {
-        free(warnings);
-        sandbox_set_print(NULL, NULL);
-        return 2;
-    }
+    if (!v->c)
+        return open_failed(v, warnings, 2);
     /* an exchange: sync on a latency matrix unless -m says otherwise */
     if ((v->exchange ? session_exchange_model(o, v->c, &v->model, cause)
-                     : session_model(o, v->c, &v->model, cause)) < 0) {
-        free(warnings);
-        cluster_free(v->c);
-        sandbox_set_print(NULL, NULL);
-        return 2;
-    }
+                     : session_model(o, v->c, &v->model, cause)) < 0)
+        return open_failed(v, warnings, 2);
     const char *first = o->nsched > 0 ? o->sched[0] : default_scheduler(v);
     if (o->trace) {   /* the prediction beside its measured run */
         if (v->exchange || o->nsched > 1) {
@@ -1042,10 +1064,7 @@ int view_open_hooked(struct view *v, const struct session_opts *o, const struct 
                                          : "the view shows one prediction beside its measured run "
                                            "(--trace): give one -s (hetcast compare --trace takes "
                                            "more)");
-            free(warnings);
-            cluster_free(v->c);
-            sandbox_set_print(NULL, NULL);
-            return 2;
+            return open_failed(v, warnings, 2);
         }
         struct diag d;
         diag_init(&d);
@@ -1055,10 +1074,7 @@ int view_open_hooked(struct view *v, const struct session_opts *o, const struct 
             if (!*cause)
                 *cause = diag_join(&d);
             diag_free(&d);
-            free(warnings);
-            cluster_free(v->c);
-            sandbox_set_print(NULL, NULL);
-            return 2;
+            return open_failed(v, warnings, 2);
         }
         diag_free(&d);
         v->traced = true;
@@ -1068,11 +1084,7 @@ int view_open_hooked(struct view *v, const struct session_opts *o, const struct 
     char *note = NULL;   /* the first scheduler was cancelled: what is shown instead */
     if (open_first(v, first, cause, &note) < 0) {
         bool cancelled = v->cancel && *v->cancel;
-        free(warnings);
-        trace_free(&v->trace);
-        cluster_free(v->c);
-        sandbox_set_print(NULL, NULL);
-        return cancelled ? 1 : 2;
+        return open_failed(v, warnings, cancelled ? 1 : 2);
     }
     v->nruns = 1;
     rebuild_steps(v);
@@ -1129,6 +1141,19 @@ void view_close(struct view *v)
     cluster_free(v->c);
     free(v->source_name);
     memset(v, 0, sizeof *v);
+}
+
+void view_replace(struct view *v, struct view *fresh)
+{
+    view_close(v);
+    *v = *fresh;
+    memset(fresh, 0, sizeof *fresh);
+    sandbox_set_print(lua_print_to_view, v);   /* it went to fresh where it was opened */
+}
+
+void view_resume(struct view *v)
+{
+    sandbox_set_print(lua_print_to_view, v);
 }
 
 /* ---- dispatch ---- */

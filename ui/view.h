@@ -165,7 +165,8 @@ struct view {
 /*
  * Load o->file and run the scheduler(s) of o (fnf by default; two -s open
  * compare mode).  Returns 0, or the exit status (2: bad input, 1: runtime
- * failure) with *cause holding the messages.
+ * failure) with *cause holding the messages and v left empty (nothing to
+ * close).
  */
 int view_open(struct view *v, const struct session_opts *o, char **cause);
 /*
@@ -189,6 +190,14 @@ int view_open_hooked(struct view *v, const struct session_opts *o, const struct 
 volatile sig_atomic_t *view_compute_begin(struct view *v, const char *what);
 bool view_compute_end(struct view *v);
 void view_close(struct view *v);
+/*
+ * Show fresh, a view opened beside v (view_open_hooked), in v's place: v
+ * closed, fresh moved into it and left empty.  Until then v is untouched,
+ * so a change that fails or is cancelled keeps what v shows; view_resume
+ * then gives v back what the open beside it took (Lua's print()).
+ */
+void view_replace(struct view *v, struct view *fresh);
+void view_resume(struct view *v);
 
 /* Dispatch to the current screen: the key's row in the key table, then the screen's request. */
 unsigned view_key(struct view *v, int key);
@@ -259,7 +268,8 @@ int lesson_view_open(struct view *v, const struct lesson *l, int k, char **cause
 /* The same with the front door's hooks (view_open_hooked): its first run is watched. */
 int lesson_view_open_hooked(struct view *v, const struct lesson *l, int k, const struct view *hooks,
                             char **cause);
-/* Go to slide k (clamped); the view stays as it was, with a message, when its cluster does not load. */
+/* Go to slide k (clamped).  The next slide is opened beside the one shown, which
+ * stays as it was, with a message, when that fails or is cancelled. */
 void lesson_go(struct view *v, int k);
 
 /*
