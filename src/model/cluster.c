@@ -331,7 +331,7 @@ void cluster_sort_nodes(const struct node *nodes, int *order, int n, bool by_rec
                         bool descending)
 {
     if (FAST_PATH(true)) {
-        fast_sort_nodes(nodes, order, n, by_recv_first, descending);
+        cluster_fast_sort_nodes(nodes, order, n, by_recv_first, descending);
         return;
     }
     struct sort_item *a = xmalloc((size_t)(n ? n : 1) * sizeof *a);
@@ -368,7 +368,7 @@ bool cluster_speeds_consistent(const struct cluster *c, int *bad_p, int *bad_q)
      * exactly consistent and there are few pairs).  A NaN time has no order:
      * not consistent, and that node is named twice. */
     int n = c->n;
-    if (n < 2 || FAST_PATH(fast_speeds_grouped(c)))
+    if (n < 2 || FAST_PATH(cluster_fast_speeds_grouped(c)))
         return true;
     const struct node *nodes = c->nodes;
     for (int i = 0; i < n; i++)

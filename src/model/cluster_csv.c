@@ -901,7 +901,7 @@ static size_t plain_line(struct loader *ld, int line, const char *s, size_t avai
      * 10^8 commas would take 24 bytes a comma): its length, as the libcsv
      * path gives it, goes to the caller, which refuses it. */
     size_t cut = avail > (size_t)CLUSTER_MAX_CSV_LINE ? (size_t)CLUSTER_MAX_CSV_LINE + 1 : avail;
-    size_t took = csv_fast_split(&ld->rec, s, cut);
+    size_t took = cluster_csv_fast_split(&ld->rec, s, cut);
     if (took > (size_t)CLUSTER_MAX_CSV_LINE) {
         const char *nl = memchr(s, '\n', avail);
         return nl ? (size_t)(nl - s) + 1 : avail;
@@ -931,7 +931,7 @@ static size_t plain_line(struct loader *ld, int line, const char *s, size_t avai
 static const char *prefetch_line(const struct loader *ld, const char *s, const char *end)
 {
     const char *a, *b;
-    const char *next = csv_fast_field(s, end, ld->col[COL_NAME], &a, &b);
+    const char *next = cluster_csv_fast_field(s, end, ld->col[COL_NAME], &a, &b);
     if (a)
         nameidx_prefetch(&ld->names, nameidx_hash(a, (size_t)(b - a)));
     return next;

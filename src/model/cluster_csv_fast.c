@@ -11,7 +11,7 @@
 /* ---- plain lines ---- */
 
 /*
- * How csv_fast_split sees a byte: 0 part of a field, 1 a comma, 2 the line
+ * How cluster_csv_fast_split sees a byte: 0 part of a field, 1 a comma, 2 the line
  * end, 3 what only libcsv reads (a quote, a CR but for a final one, a NUL).
  */
 static const unsigned char byte_class[256] = {
@@ -22,7 +22,7 @@ static const unsigned char byte_class[256] = {
  * One pass finds the commas and the line end, one copy puts the line in
  * r->text, where each field gets its NUL after its trailing blanks.
  */
-size_t csv_fast_split(struct csv_record *r, const char *s, size_t avail)
+size_t cluster_csv_fast_split(struct csv_record *r, const char *s, size_t avail)
 {
     const unsigned char *p = (const unsigned char *)s, *end = p + avail;
     /* A buffer that ends with a line end stops every scan by itself. */
@@ -81,7 +81,7 @@ size_t csv_fast_split(struct csv_record *r, const char *s, size_t avail)
 
 /* ---- a field ahead ---- */
 
-const char *csv_fast_field(const char *s, const char *end, int col, const char **a,
+const char *cluster_csv_fast_field(const char *s, const char *end, int col, const char **a,
                            const char **b)
 {
     const char *eol = memchr(s, '\n', (size_t)(end - s));

@@ -24,7 +24,7 @@
  * line took with its line end, or 0 (r's fields then undefined) for a line
  * only libcsv can read: a quote, a bare CR, a NUL.  O(line).
  */
-size_t csv_fast_split(struct csv_record *r, const char *s, size_t avail);
+size_t cluster_csv_fast_split(struct csv_record *r, const char *s, size_t avail);
 
 /*
  * Field `col` (0-based) of the line at s, trimmed as libcsv trims it, as
@@ -32,7 +32,7 @@ size_t csv_fast_split(struct csv_record *r, const char *s, size_t avail);
  * next line starts (or end).  A plain reading: a quoted field comes out
  * with its quotes.  For prefetching only.
  */
-const char *csv_fast_field(const char *s, const char *end, int col, const char **a,
+const char *cluster_csv_fast_field(const char *s, const char *end, int col, const char **a,
                            const char **b);
 
 #endif

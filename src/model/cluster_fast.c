@@ -158,7 +158,7 @@ static bool sort_by_pairs(const struct node *nodes, int *order, int n, bool by_r
  * order).  O(n) passes, O(n log n) only in runs of equal first times and
  * different second ones.
  */
-void fast_sort_nodes(const struct node *nodes, int *order, int n, bool by_recv_first,
+void cluster_fast_sort_nodes(const struct node *nodes, int *order, int n, bool by_recv_first,
                      bool descending)
 {
     if (sort_by_pairs(nodes, order, n, by_recv_first, descending))
@@ -220,7 +220,7 @@ void fast_sort_nodes(const struct node *nodes, int *order, int n, bool by_recv_f
  * there are more than SPEED_GROUPS pairs: the full check then decides, and
  * names the pair.  O(n) expected, no allocation per node.
  */
-bool fast_speeds_grouped(const struct cluster *c)
+bool cluster_fast_speeds_grouped(const struct cluster *c)
 {
     struct pair_table t;
     pair_table_init(&t);

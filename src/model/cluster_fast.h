@@ -16,12 +16,12 @@
  * time).  O(n + k log k) for k distinct pairs when k <= n / 4 and <= 65536,
  * else O(n) radix passes plus O(m log m) for runs of m nodes with equal
  * first and different second times. */
-void fast_sort_nodes(const struct node *nodes, int *order, int n, bool by_recv_first,
+void cluster_fast_sort_nodes(const struct node *nodes, int *order, int n, bool by_recv_first,
                      bool descending);
 
 /* True when c's speeds are consistent (cluster_speeds_consistent) and it
  * has at most 4096 distinct (send, recv) pairs; false means "not decided
  * here" (inconsistent, a NaN, or too many pairs).  O(n) expected. */
-bool fast_speeds_grouped(const struct cluster *c);
+bool cluster_fast_speeds_grouped(const struct cluster *c);
 
 #endif
