@@ -23,6 +23,7 @@
 #include "app/bench_view.h"
 #include "app/cli.h"
 #include "support/atomic.h"
+#include "support/sigend.h"
 #include "ui/term.h"
 
 static void on_ending(int sig)
@@ -46,24 +47,13 @@ static void catch_ending(int sig)
 
 static void catch_endings(void)
 {
-    static const int sigs[] = {
-        SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE, SIGXCPU, SIGVTALRM, SIGPROF,
-#ifdef SIGIO
-        SIGIO,
-#endif
-#ifdef SIGPWR
-        SIGPWR,
-#endif
-#ifdef SIGSTKFLT
-        SIGSTKFLT,
-#endif
-    };
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-        catch_ending(sigs[i]);
-#ifdef SIGRTMIN
-    for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
-        catch_ending(sig);
-#endif
+    static const int usual[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE};
+    for (size_t i = 0; i < sizeof usual / sizeof usual[0]; i++)
+        catch_ending(usual[i]);
+    int others[SIGEND_MAX];
+    int n = sigend_others(others);
+    for (int i = 0; i < n; i++)
+        catch_ending(others[i]);
 }
 
 int main(int argc, char **argv)

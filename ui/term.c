@@ -69,6 +69,7 @@
 
 #include "support/atomic.h"
 #include "support/diag.h"
+#include "support/sigend.h"
 #include "session/lesson.h"
 #include "ui/view.h"
 
@@ -264,24 +265,13 @@ static void install_signals(void)
     crash.sa_handler = on_crash;
     sigemptyset(&crash.sa_mask);
     crash.sa_flags = (int)(SA_RESETHAND | SA_NODEFER);
-    static const int crashes[] = {
-        SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS, SIGXCPU, SIGVTALRM, SIGPROF,
-#ifdef SIGIO
-        SIGIO,
-#endif
-#ifdef SIGPWR
-        SIGPWR,
-#endif
-#ifdef SIGSTKFLT
-        SIGSTKFLT,
-#endif
-    };
+    static const int crashes[] = {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS};
     for (size_t i = 0; i < sizeof crashes / sizeof crashes[0]; i++)
         sigaction(crashes[i], &crash, NULL);
-#ifdef SIGRTMIN
-    for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
-        sigaction(sig, &crash, NULL);
-#endif
+    int others[SIGEND_MAX];
+    int n = sigend_others(others);
+    for (int i = 0; i < n; i++)
+        sigaction(others[i], &crash, NULL);
     /* Ours, not curses': a resize must wake poll() up (curses only notices
      * it inside a blocking read). */
     sigaction(SIGWINCH, &sa, NULL);
