@@ -761,6 +761,8 @@ static void test_name_text(void)
         {"over\xc0\xaflong", "holds bytes that are not UTF-8"},
         {"csi\xc2\x9b" "2J", "holds a C1 control character"},
         {"sur\xed\xa0\x80", "holds bytes that are not UTF-8"},
+        {"non\xef\xbf\xbf", "holds the noncharacter U+FFFE or U+FFFF"},   /* XML cannot hold it */
+        {"\xef\xbf\xbe" "x", "holds the noncharacter U+FFFE or U+FFFF"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char *text = xasprintf("name,send,recv\np0,1,2\n\"%s\",1,2\n", bad[i].name);
@@ -775,9 +777,9 @@ static void test_name_text(void)
     }
     struct diag d;
     diag_init(&d);
-    const char *good = "name,send,recv\n\xc3\xa9t\xc3\xa9,1,2\n\xf0\x9f\x9a\x80,1,2\n";
+    const char *good = "name,send,recv\n\xc3\xa9t\xc3\xa9,1,2\n\xf0\x9f\x9a\x80,1,2\n\xef\xbf\xbd,1,2\n";
     struct cluster *c = cluster_load_csv_buffer("t.csv", good, strlen(good), &d);
-    ok(c && c->n == 2, "name check: UTF-8 names (accents, an emoji) load");
+    ok(c && c->n == 3, "name check: UTF-8 names (accents, an emoji, U+FFFD) load");
     cluster_free(c);
     diag_free(&d);
 }

@@ -18,6 +18,7 @@
 #include <string.h>
 #include "support/atomic.h"
 #include "support/csvfield.h"
+#include "support/diag.h"
 #include "support/numfmt.h"
 #include "session/trace.h"
 
@@ -131,29 +132,16 @@ struct svg {
 
 #define SVG_MAX_LANES 40    /* more nodes: the critical path and the latest to hold the message */
 
-/* The bytes of a whole UTF-8 character at s (2 to 4), or 0 when s holds
- * none: a label cut to its buffer may end inside a character. */
-static int utf8_char(const unsigned char *s)
-{
-    int n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
-    if (s[0] >= 0xf5)
-        return 0;
-    for (int i = 1; i < n; i++)
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-    return n;
-}
-
+/* Text into XML: a byte that is not text (support/diag.h's rule: a label
+ * cut to its buffer may end inside a character, and XML 1.0 cannot hold
+ * control characters, U+FFFE or U+FFFF) becomes '?'; the SVG stays UTF-8. */
 static void xml_text(FILE *fp, const char *s)
 {
-    for (; s && *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch >= 0x80) {   /* whole characters only: the SVG stays UTF-8 */
-            int n = utf8_char((const unsigned char *)s);
-            if (n)
-                fwrite(s, 1, (size_t)n, fp), s += n - 1;
-            else
-                fputc('?', fp);
+    while (s && *s) {
+        int k = text_char(s);
+        if (k < 0) {
+            fputc('?', fp);
+            s++;
             continue;
         }
         switch (*s) {
@@ -161,8 +149,9 @@ static void xml_text(FILE *fp, const char *s)
         case '<': fputs("&lt;", fp); break;
         case '>': fputs("&gt;", fp); break;
         case '"': fputs("&quot;", fp); break;
-        default: fputc(ch < 0x20 || ch == 0x7f ? '?' : *s, fp); break;   /* no control characters in XML */
+        default: fwrite(s, 1, (size_t)k, fp); break;
         }
+        s += k;
     }
 }
 

@@ -267,6 +267,8 @@ int text_char(const char *s)
         return -1;   /* overlong, beyond Unicode, a surrogate */
     if (cp >= 0x80 && cp <= 0x9f)
         return -1;   /* a C1 control (U+0085, U+009B CSI ...) */
+    if (cp == 0xfffe || cp == 0xffff)
+        return -1;   /* the two noncharacters XML 1.0 cannot hold (an SVG, a platform file) */
     return k;
 }
 
@@ -275,9 +277,11 @@ const char *text_flaw(const char *s)
     for (int k; *s; s += k)
         if ((k = text_char(s)) < 0) {
             unsigned char b = (unsigned char)*s;
+            const unsigned char *u = (const unsigned char *)s;
             return b < 0x20 || b == 0x7f ? "a control character"
-                   : b == 0xc2 && ((unsigned char)s[1] & 0xe0) == 0x80 ? "a C1 control character"
-                                                                     : "bytes that are not UTF-8";
+                   : b == 0xc2 && (u[1] & 0xe0) == 0x80 ? "a C1 control character"
+                   : b == 0xef && u[1] == 0xbf && (u[2] == 0xbe || u[2] == 0xbf) ? "the noncharacter U+FFFE or U+FFFF"
+                                                                                 : "bytes that are not UTF-8";
         }
     return NULL;
 }

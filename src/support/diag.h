@@ -46,7 +46,8 @@ const char *diag_shown(const char *s, char *buf, size_t size);
 /*
  * Text, as hetcast accepts it in names and shows it on a terminal: valid
  * UTF-8 (no overlong forms, surrogates or code points past U+10FFFF)
- * without control characters (C0, DEL, the C1 range U+0080-U+009F).
+ * without control characters (C0, DEL, the C1 range U+0080-U+009F) and
+ * without U+FFFE and U+FFFF, which XML 1.0 cannot hold.
  */
 /* The length of the character at s (1-4), 0 at the end, -1 if it is not text. */
 int text_char(const char *s);
