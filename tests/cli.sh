@@ -135,7 +135,7 @@ run "$H" experiment --list
 check "experiment --list" sh -c "[ $rc -eq 0 ] && grep -q fnf-vs-random $T/out && grep -q counterexample $T/out"
 run "$H" experiment fnf-vs-random --nodes 6:8 --runs 5 --format csv
 check "experiment fnf-vs-random: CSV columns" has "^n,fnf,random_pair_mean,random_order_mean,lower_bound$" "$T/out"
-check "experiment fnf-vs-random: one row per n" sh -c "[ \$(wc -l < $T/out) -eq 4 ]"
+check "experiment fnf-vs-random: one row per n, after the provenance lines" sh -c "[ \$(grep -vc '^#' $T/out) -eq 4 ] && grep -q '^# seed: 1$' $T/out"
 run "$H" experiment fnf-vs-optimal --nodes 4:6 --runs 30
 check "experiment fnf-vs-optimal: a summary" sh -c "[ $rc -eq 0 ] && grep -q 'FNF optimal' $T/out"
 run "$H" experiment counterexample --nodes 3:5 --runs 200 --seed 2
