@@ -806,12 +806,15 @@ int experiment_main(int argc, char **argv)
         list(stdout);
         return argc < 1 ? 2 : 0;
     }
-    if (strcmp(argv[0], "merge") == 0)
+    if (strcmp(argv[0], "merge") == 0 && !trials_farmed())
         return merge(argc, argv);
     for (int i = 0; i < NSTUDIES; i++) {
         const struct study_row *st = &studies[i];
         if (strcmp(argv[0], st->name) != 0)
             continue;
+        if (trials_farmed() && !st->trials)
+            return opts_error(2, "%s: not under MPI (hetcast-mpi experiment runs the studies of "
+                              "numbered trials: fnf-vs-random, fnf-vs-optimal)", st->name);
         if (st->own)
             return st->own(argc, argv);
         struct xopts o;
@@ -823,6 +826,9 @@ int experiment_main(int argc, char **argv)
         }
         if (rc)
             return rc;
+        if (trials_farmed() && (o.ctl.jobs > 1 || o.ctl.resume))
+            return opts_error(2, "%s: not under MPI (the ranks are the processes; a killed job "
+                              "is run again whole)", o.ctl.resume ? "--resume" : "--jobs");
         if (!st->trials) {
             if (o.csv == 2)
                 return opts_error(2, "--format json: %s writes text or csv", st->name);

@@ -5,6 +5,9 @@
  * in a --resume folder; a progress line on a terminal; part files written
  * and read back (docs/studies.md).
  */
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE   /* MAP_ANONYMOUS */
+#endif
 #include "app/study/trials.h"
 
 #include <dirent.h>
@@ -32,6 +35,11 @@ static trial_farm the_farm;
 void trials_set_farm(trial_farm farm)
 {
     the_farm = farm;
+}
+
+bool trials_farmed(void)
+{
+    return the_farm != NULL;
 }
 
 long trials_block_size(long n)

@@ -58,6 +58,7 @@ typedef int (*trial_farm)(const struct trial_study *s, const void *ctx,
                           const struct trial_head *h, long lo, long hi, double *v,
                           bool *printer);
 void trials_set_farm(trial_farm farm);
+bool trials_farmed(void);   /* a farm was set */
 
 /* The trials per block of a run of n trials, the same for every launcher. */
 long trials_block_size(long n);
