@@ -32,6 +32,7 @@
 #include "app/study/trials.h"
 #include "sched/list.h"
 #include "support/diag.h"
+#include "config.h"
 
 struct xopts {
     int csv;              /* --format: text (0), csv (1) or json (2) */
@@ -134,6 +135,17 @@ static int parse_xopts(int argc, char **argv, struct xopts *o)
         return opts_error(2, "--latency: \"%g\" is out of range (times are at most %g)", o->latency,
                           CLUSTER_MAX_TIME);
     return rc;
+}
+
+void exp_provenance_csv(int argc, char **argv, unsigned long long seed)
+{
+    printf("# hetcast: %s\n# study: %s\n# options:", HETCAST_VERSION, argv[0]);
+    for (int i = 1; i < argc; i++) {
+        putchar(' ');
+        text_put(argv[i], stdout);
+    }
+    printf("%s(the others at hetcast %s's defaults)\n# seed: %llu\n# shard: 1/1\n",
+           argc > 1 ? " " : " ", HETCAST_VERSION, seed);
 }
 
 static bool csv_out(const struct xopts *o)
@@ -585,6 +597,14 @@ static int fnf_theorems(struct xopts *o)
     if (exp_theorems(&r, lo, hi, runs, &g, o->time_limit, &t) < 0)
         return 1;
     if (csv_out(o)) {
+        struct trial_head h = {"fnf-theorems", "", o->seed, runs};
+        char a[NUMFMT_SIZE], b[NUMFMT_SIZE], c[NUMFMT_SIZE], d[NUMFMT_SIZE];
+        snprintf(h.options, sizeof h.options,
+                 "--nodes %d:%d --runs %ld --classes %d --send-range %s:%s --recv %s "
+                 "--latency %s --time-limit %s", lo, hi, runs, o->classes,
+                 numfmt_shortest(a, o->lo), numfmt_shortest(b, o->hi), o->recv,
+                 numfmt_shortest(c, o->latency), numfmt_shortest(d, o->time_limit));
+        trials_head_csv(stdout, &h);
         printf("clusters,power2_consistent,t2_held,tr_fnf_smallest,t3_held,t3_worst_ratio,"
                "sequences,consistent_exact,t4_held,lhh_held,lhh_at_least_t4,t4_bound_over_fnf,"
                "lhh_bound_over_fnf\n");

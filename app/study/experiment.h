@@ -18,6 +18,10 @@ int exp_pipeline_main(int argc, char **argv);   /* Beaumont, Marchal & Robert, Â
  * the papers' settings against the papers' numbers (docs/reproduction.md). */
 int exp_reproduce_main(int argc, char **argv);
 
+/* The provenance lines of a study's CSV (`# hetcast:`, `# study:`, `# options:`
+ * as given, `# seed:`, `# shard: 1/1`); argv[0] is the study's name. */
+void exp_provenance_csv(int argc, char **argv, unsigned long long seed);
+
 /* ---- pieces the studies share with app/study/reproduce.c ---- */
 #include <stdbool.h>
 #include "engine/engine.h"
