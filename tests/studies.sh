@@ -88,6 +88,10 @@ check "resume: the finished blocks were not run again (kept as they were)" sh -c
 run "$H" experiment merge "$T"/R/block-*.csv --format csv
 check "resume: its block files merge to the single run too" cmp "$T/out" "$T/slow.csv"
 
+# shellcheck disable=SC2086
+run "$H" experiment $SLOW --seed 2 --resume "$T/R"
+check "resume: the folder of another run (--seed 2) refused, status 2, naming a block" sh -c "[ $rc -eq 2 ] && grep -q 'R/block-0001.csv: a block of another run' '$T/err' && test ! -s '$T/out'"
+
 # a trial that hits its time limit is counted, not dropped
 run "$H" experiment fnf-vs-optimal --nodes 26 --classes 0 --runs 2 --time-limit 0.001 --format csv
 check "time limit: the trials that gave up are counted" sh -c "[ $rc -eq 0 ] && tail -n 1 '$T/out' | grep -q ',2\$'"

@@ -112,6 +112,8 @@ struct part {
     double *v;
 };
 
+static const char *part_prog = "hetcast experiment merge";   /* who says a part's flaw */
+
 static int part_fail(const char *file, long line, const char *what)
 {
     char msg[4800];
@@ -119,7 +121,7 @@ static int part_fail(const char *file, long line, const char *what)
         snprintf(msg, sizeof msg, "%s: line %ld: %s", file, line, what);
     else
         snprintf(msg, sizeof msg, "%s: %s", file, what);
-    opts_say("hetcast experiment merge", msg);
+    opts_say(part_prog, msg);
     return 2;
 }
 
@@ -452,30 +454,21 @@ static void block_file(const struct local *L, long b, char *buf, size_t n)
     snprintf(buf, n, "%s/block-%04ld.csv", L->resume, L->b0 + b + 1);
 }
 
-/* The saved block b, if it is there and of this run: its rows into L->v. */
-static bool resume_block(const struct local *L, long b)
+/* The saved block b, if it is there: 1 (its rows into L->v), 0 (absent), or
+ * -1 when the file is not a block of this run (said: the folder is another
+ * run's, and its blocks are not this run's to overwrite). */
+static int resume_block(const struct local *L, long b)
 {
     char path[4096];
     block_file(L, b, path, sizeof path);
     if (access(path, F_OK) != 0)
-        return false;
+        return 0;
     struct part p;
-    FILE *devnull = fopen("/dev/null", "w");
-    int saved = dup(STDERR_FILENO);
-    if (devnull && saved >= 0) {   /* an unreadable block is run again, not refused */
-        fflush(stderr);
-        dup2(fileno(devnull), STDERR_FILENO);
-    }
+    part_prog = "hetcast experiment --resume";
     int rc = read_part(path, &p);
-    if (saved >= 0) {
-        fflush(stderr);
-        dup2(saved, STDERR_FILENO);
-        close(saved);
-    }
-    if (devnull)
-        fclose(devnull);
+    part_prog = "hetcast experiment merge";
     if (rc)
-        return false;
+        return -1;
     long a, z;
     block_range(L, b, &a, &z);
     bool ok = strcmp(p.version, HETCAST_VERSION) == 0 && strcmp(p.h.study, L->h->study) == 0 &&
@@ -486,7 +479,10 @@ static bool resume_block(const struct local *L, long b)
     if (ok && z > a)
         memcpy(L->v + (a - L->lo) * L->s->nv, p.v, (size_t)(z - a) * (size_t)p.nv * sizeof(double));
     free(p.v);
-    return ok;
+    if (!ok)
+        part_fail(path, 0, "a block of another run (another version, study, options, seed or "
+                           "trials): give each run a --resume folder of its own");
+    return ok ? 1 : -1;
 }
 
 static int save_block(const struct local *L, long b)
@@ -583,13 +579,20 @@ static int run_local(const struct trial_study *s, const void *ctx, const struct 
         return 2;
     }
     long resumed = 0;
-    for (long b = 0; c->resume && b < L.nb; b++)
-        if (resume_block(&L, b)) {
+    for (long b = 0; c->resume && b < L.nb; b++) {
+        int got = resume_block(&L, b);
+        if (got < 0) {
+            shared_free(L.v, vbytes, across);
+            shared_free(L.sh, sizeof *L.sh, across);
+            return 2;
+        }
+        if (got) {
             long a, z;
             block_range(&L, b, &a, &z);
             L.sh->fin[b] = 1;
             resumed += z - a;
         }
+    }
     L.sh->done = resumed;
     struct progress pg = {!c->quiet && isatty(STDERR_FILENO), hi - lo, resumed, now(), 0};
     int rc = 0;
