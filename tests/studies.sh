@@ -115,6 +115,8 @@ else
             check "mpirun -n 3 hetcast-mpi experiment fnf-vs-optimal, $f: the single run's bytes" cmp "$T/out" "$T/whole.$f"
         fi
     done
+    run "$M" experiment --help
+    check "hetcast-mpi experiment --help without mpirun: its usage, status 0" sh -c "[ $rc -eq 0 ] && grep -q 'usage: mpirun -n N hetcast-mpi experiment NAME' '$T/out'"
     run timeout 120 $MPIRUN -n 2 "$M" experiment figueira
     check "hetcast-mpi experiment figueira: refused once, status 2" sh -c "[ $rc -eq 2 ] && [ \$(grep -c 'not under MPI' '$T/err') -eq 1 ]"
 fi

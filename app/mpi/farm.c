@@ -11,8 +11,8 @@
  * the first request and -2 for a trial that failed (said by that rank).
  * Rank 0's answer: the next block, or -1: no more.
  */
-#include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -142,8 +142,19 @@ static int farm(const struct trial_study *s, const void *ctx, const struct trial
 
 int mpi_experiment(struct hm *h, int argc, char **argv)
 {
-    if (!h)
+    if (!h) {   /* --help needs no ranks; anything else does */
+        for (int i = 2; i < argc; i++)
+            if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+                printf("usage: mpirun -n N hetcast-mpi experiment NAME [options]\n\n"
+                       "Runs a study of numbered trials (fnf-vs-optimal, fnf-vs-random) over the\n"
+                       "ranks: rank 0 hands out blocks of trials and prints what `hetcast\n"
+                       "experiment NAME [options]` prints, the same bytes.  The study's options\n"
+                       "(`hetcast experiment --list`), without --jobs and --resume.  Manual:\n"
+                       "docs/studies.md.\n");
+                return 0;
+            }
         return hm_not_launched(2, argc, argv);
+    }
     farm_hm = h;
     trials_set_farm(farm);
     if (h->rank != 0) {   /* every rank reads the options; rank 0 speaks and prints */
