@@ -1,6 +1,7 @@
 #!/bin/sh
 # studies.sh - a study run in pieces prints what the whole run prints (TAP;
-# docs/studies.md): for fnf-vs-optimal and fnf-vs-random, --shard I/N for
+# docs/studies.md): for fnf-vs-optimal and fnf-vs-random (fnf-theorems more
+# briefly), --shard I/N for
 # N = 1, 3, 7 merged by `experiment merge` gives the single run's bytes in
 # text, CSV and JSON; merge refuses a missing, a duplicate, a foreign and a
 # cut part with one message naming the file (status 2); --jobs 2 equals
@@ -40,6 +41,14 @@ for study in "$OPT" "$RND"; do
     check "$sname: CSV carries the provenance" sh -c "grep -q '^# hetcast: ' '$T/whole.csv' && grep -q '^# study: $sname$' '$T/whole.csv' && grep -q '^# options: --nodes ' '$T/whole.csv' && grep -q '^# seed: 1$' '$T/whole.csv' && grep -q '^# shard: 1/1$' '$T/whole.csv'"
     check "$sname: JSON carries the provenance" sh -c "grep -q '\"hetcast\": \"[0-9.]*\", \"study\": \"$sname\", \"options\": \"--nodes [^\"]*\", \"seed\": 1, \"trials\": [0-9]*, \"shard\": \"1/1\"' '$T/whole.json'"
 done
+
+# a third study of trials: 3 shards merged and --jobs 2, in JSON
+"$H" experiment fnf-theorems --runs 40 --format json >"$T/thm.json"
+for i in 1 2 3; do "$H" experiment fnf-theorems --runs 40 --shard $i/3 >"$T/thm$i.csv"; done
+run "$H" experiment merge --format json "$T"/thm*.csv
+check "fnf-theorems: 3 shards merged, json: the single run's bytes" cmp "$T/out" "$T/thm.json"
+run "$H" experiment fnf-theorems --runs 40 --format json --jobs 2
+check "fnf-theorems: --jobs 2 equals --jobs 1" cmp "$T/out" "$T/thm.json"
 
 # merge's refusals: the parts of the last 7-way split of fnf-vs-random
 # shellcheck disable=SC2086

@@ -146,8 +146,8 @@ int mpi_experiment(struct hm *h, int argc, char **argv)
         for (int i = 2; i < argc; i++)
             if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
                 printf("usage: mpirun -n N hetcast-mpi experiment NAME [options]\n\n"
-                       "Runs a study of numbered trials (fnf-vs-optimal, fnf-vs-random) over the\n"
-                       "ranks: rank 0 hands out blocks of trials and prints what `hetcast\n"
+                       "Runs a study of numbered trials (fnf-vs-optimal, fnf-vs-random, fnf-theorems)\n"
+                       "over the ranks: rank 0 hands out blocks of trials and prints what `hetcast\n"
                        "experiment NAME [options]` prints, the same bytes.  The study's options\n"
                        "(`hetcast experiment --list`), without --jobs and --resume.  Manual:\n"
                        "docs/studies.md.\n");

@@ -58,7 +58,7 @@ static const char *const text_csv_json[] = {"text", "csv", "json", NULL};
 /* The options every study of this file shares. */
 #define AT(f) offsetof(struct xopts, f)
 static const struct opt xopt_table[] = {
-    {"format", X_FORMAT, "F", "text (default), csv or json (json: fnf-vs-optimal, fnf-vs-random)",
+    {"format", X_FORMAT, "F", "text (default), csv or json (json: fnf-vs-optimal, fnf-vs-random, fnf-theorems)",
      OPT_CHOICE, AT(csv), 0, 0, text_csv_json},
     {"seed", X_SEED, "N", "the first seed (default 1)", OPT_SEED, AT(seed), 0, 0, NULL},
     {"runs", X_RUNS, "N", "random runs per size, or clusters per study", OPT_LONGINT, AT(runs), 1,
@@ -530,93 +530,159 @@ static const char *const fvo_cols[] = {"n", "fnf", "optimal", "proven", "consist
                                        "guarantee_held"};
 static const struct trial_study fvo_study = {FVO_NV, fvo_cols, fvo_trial, fvo_print};
 
-int exp_theorems(struct rng *r, int lo, int hi, long runs, const struct exp_gen *g,
+/* The numbers of one cluster of fnf-theorems. */
+enum { THM_SEQS, THM_PLAIN, THM_T3, THM_T3_RATIO, THM_P2, THM_T2, THM_T4_N, THM_T4, THM_LHH,
+       THM_LHH_LOOSER, THM_T4_RATIO, THM_LHH_RATIO, THM_NV };
+
+/* One random cluster drawn from r (its size first, in lo..hi) and the
+ * theorems on it: its row v.  0, or -1 (said). */
+static int theorem_trial(struct rng *r, int lo, int hi, const struct exp_gen *g,
+                         double time_limit, double *v)
+{
+    int n = lo + (int)rng_below(r, (uint64_t)(hi - lo + 1));
+    struct cluster *c = exp_random_cluster(r, n, g), *p2 = rr_power2(c);
+    char *cause = NULL;
+    double fnf, opt, fnf2, opt2;
+    long seqs;
+    int rc = rr_fnf(c, &fnf, &cause) < 0 || rr_optimal(c, &opt, &seqs, &cause) < 0 ? -1 : 0;
+    bool p2_ok = rc == 0 && cluster_speeds_consistent(p2, NULL, NULL);
+    if (p2_ok && (rr_fnf(p2, &fnf2, &cause) < 0 || rr_optimal(p2, &opt2, NULL, &cause) < 0))
+        rc = -1;
+    struct exact x;
+    if (rc == 0 && exp_exact(c, time_limit, &x) < 0)
+        rc = -2;   /* said already */
+    if (rc < 0) {
+        if (rc == -1)
+            opts_say("hetcast experiment", cause);
+        free(cause);
+        cluster_free(p2);
+        cluster_free(c);
+        return -1;
+    }
+    memset(v, 0, THM_NV * sizeof *v);
+    v[THM_SEQS] = (double)seqs;
+    v[THM_PLAIN] = fnf <= opt;
+    v[THM_T3] = fnf <= 2 * opt;
+    v[THM_T3_RATIO] = opt > 0 ? fnf / opt : 0;
+    v[THM_P2] = p2_ok;
+    v[THM_T2] = p2_ok && fnf2 <= opt2;
+    double beta, alpha, lbeta;
+    bool cons;
+    if (x.proven && bound_fnf_beta(c, MODEL_ASYNC, &beta, &cons) && cons &&
+        bound_lhh(c, MODEL_ASYNC, &alpha, &lbeta)) {
+        double b4 = 2 * x.opt + beta, bl = 2 * alpha * x.opt + lbeta;
+        v[THM_T4_N] = 1;
+        v[THM_T4] = x.fnf <= b4 + 1e-9;
+        v[THM_LHH] = x.fnf <= bl + 1e-9;
+        v[THM_LHH_LOOSER] = bl >= b4;
+        v[THM_T4_RATIO] = x.fnf > 0 ? b4 / x.fnf : 1;
+        v[THM_LHH_RATIO] = x.fnf > 0 ? bl / x.fnf : 1;
+    }
+    cluster_free(p2);
+    cluster_free(c);
+    return 0;
+}
+
+/* One cluster's row into the sums, in trial order. */
+static void theorems_add(struct exp_theorems *t, const double *v)
+{
+    t->clusters++;
+    t->sequences += (long)v[THM_SEQS];
+    t->plain_held += v[THM_PLAIN] != 0;
+    t->t3_held += v[THM_T3] != 0;
+    if (v[THM_T3_RATIO] > t->t3_worst)
+        t->t3_worst = v[THM_T3_RATIO];
+    t->t2_n += v[THM_P2] != 0;
+    t->t2_held += v[THM_T2] != 0;
+    if (v[THM_T4_N] != 0) {
+        t->t4_n++;
+        t->t4_held += v[THM_T4] != 0;
+        t->lhh_held += v[THM_LHH] != 0;
+        t->lhh_looser += v[THM_LHH_LOOSER] != 0;
+        t->t4_ratio += v[THM_T4_RATIO];
+        t->lhh_ratio += v[THM_LHH_RATIO];
+    }
+}
+
+int exp_theorems(unsigned long long seed, int lo, int hi, long runs, const struct exp_gen *g,
                  double time_limit, struct exp_theorems *t)
 {
     memset(t, 0, sizeof *t);
     for (long k = 0; k < runs; k++) {
-        int n = lo + (int)rng_below(r, (uint64_t)(hi - lo + 1));
-        struct cluster *c = exp_random_cluster(r, n, g), *p2 = rr_power2(c);
-        char *cause = NULL;
-        double fnf, opt, fnf2, opt2;
-        long seqs;
-        int rc = rr_fnf(c, &fnf, &cause) < 0 || rr_optimal(c, &opt, &seqs, &cause) < 0 ? -1 : 0;
-        bool p2_ok = rc == 0 && cluster_speeds_consistent(p2, NULL, NULL);
-        if (p2_ok && (rr_fnf(p2, &fnf2, &cause) < 0 || rr_optimal(p2, &opt2, NULL, &cause) < 0))
-            rc = -1;
-        struct exact x;
-        if (rc == 0 && exp_exact(c, time_limit, &x) < 0)
-            rc = -2;   /* said already */
-        if (rc < 0) {
-            if (rc == -1)
-                opts_say("hetcast experiment", cause);
-            free(cause);
-            cluster_free(p2);
-            cluster_free(c);
+        struct rng r;
+        double v[THM_NV];
+        rng_seed_trial(&r, seed, (uint64_t)k);
+        if (theorem_trial(&r, lo, hi, g, time_limit, v) < 0)
             return -1;
-        }
-        t->clusters++;
-        t->sequences += seqs;
-        t->plain_held += fnf <= opt;
-        t->t3_held += fnf <= 2 * opt;
-        if (opt > 0 && fnf / opt > t->t3_worst)
-            t->t3_worst = fnf / opt;
-        if (p2_ok) {
-            t->t2_n++;
-            t->t2_held += fnf2 <= opt2;
-        }
-        double beta, alpha, lbeta;
-        bool cons;
-        if (x.proven && bound_fnf_beta(c, MODEL_ASYNC, &beta, &cons) && cons &&
-            bound_lhh(c, MODEL_ASYNC, &alpha, &lbeta)) {
-            double b4 = 2 * x.opt + beta, bl = 2 * alpha * x.opt + lbeta;
-            t->t4_n++;
-            t->t4_held += x.fnf <= b4 + 1e-9;
-            t->lhh_held += x.fnf <= bl + 1e-9;
-            t->lhh_looser += bl >= b4;
-            t->t4_ratio += x.fnf > 0 ? b4 / x.fnf : 1;
-            t->lhh_ratio += x.fnf > 0 ? bl / x.fnf : 1;
-        }
-        cluster_free(p2);
-        cluster_free(c);
+        theorems_add(t, v);
     }
     return 0;
 }
 
-static int fnf_theorems(struct xopts *o)
+static int thm_setup(const struct xopts *o, struct tctx *t, struct trial_head *h)
 {
-    int lo = o->nodes_min ? o->nodes_min : 3, hi = o->nodes_max ? o->nodes_max : 8;
-    long runs = o->runs ? o->runs : 300;
-    if (hi > RR_MAX_NODES)
+    t->lo = o->nodes_min ? o->nodes_min : 3;
+    t->hi = o->nodes_max ? o->nodes_max : 8;
+    t->runs = o->runs ? o->runs : 300;
+    if (t->hi > RR_MAX_NODES)
         return opts_error(2, "--nodes: at most %d (the smallest ready-to-receive time tries "
                           "every receiver sequence)", RR_MAX_NODES);
-    struct rng r;
-    rng_seed(&r, o->seed);
-    struct exp_gen g = {o->classes, o->lo, o->hi, o->recv, o->latency};
+    h->trials = t->runs;
+    char a[NUMFMT_SIZE], b[NUMFMT_SIZE], c[NUMFMT_SIZE], d[NUMFMT_SIZE];
+    snprintf(h->options, sizeof h->options,
+             "--nodes %d:%d --runs %ld --classes %d --send-range %s:%s --recv %s --latency %s "
+             "--time-limit %s", t->lo, t->hi, t->runs, o->classes, numfmt_shortest(a, o->lo),
+             numfmt_shortest(b, o->hi), o->recv, numfmt_shortest(c, o->latency),
+             numfmt_shortest(d, o->time_limit));
+    return 0;
+}
+
+static int thm_trial(const void *ctx, long k, struct rng *r, double *v)
+{
+    const struct tctx *t = ctx;
+    struct exp_gen g = {t->o.classes, t->o.lo, t->o.hi, t->o.recv, t->o.latency};
+    (void)k;
+    return theorem_trial(r, t->lo, t->hi, &g, t->o.time_limit, v);
+}
+
+static void thm_print(const void *ctx, const struct trial_head *h, const double *v,
+                      enum trial_format f)
+{
+    const struct tctx *tc = ctx;
     struct exp_theorems t;
-    if (exp_theorems(&r, lo, hi, runs, &g, o->time_limit, &t) < 0)
-        return 1;
-    if (csv_out(o)) {
-        struct trial_head h = {"fnf-theorems", "", o->seed, runs};
-        char a[NUMFMT_SIZE], b[NUMFMT_SIZE], c[NUMFMT_SIZE], d[NUMFMT_SIZE];
-        snprintf(h.options, sizeof h.options,
-                 "--nodes %d:%d --runs %ld --classes %d --send-range %s:%s --recv %s "
-                 "--latency %s --time-limit %s", lo, hi, runs, o->classes,
-                 numfmt_shortest(a, o->lo), numfmt_shortest(b, o->hi), o->recv,
-                 numfmt_shortest(c, o->latency), numfmt_shortest(d, o->time_limit));
-        trials_head_csv(stdout, &h);
+    memset(&t, 0, sizeof t);
+    for (long k = 0; k < h->trials; k++)
+        theorems_add(&t, v + (size_t)k * THM_NV);
+    double t4r = t.t4_n ? t.t4_ratio / (double)t.t4_n : 0;
+    double lhr = t.t4_n ? t.lhh_ratio / (double)t.t4_n : 0;
+    if (f == TF_CSV) {
+        trials_head_csv(stdout, h);
         printf("clusters,power2_consistent,t2_held,tr_fnf_smallest,t3_held,t3_worst_ratio,"
                "sequences,consistent_exact,t4_held,lhh_held,lhh_at_least_t4,t4_bound_over_fnf,"
                "lhh_bound_over_fnf\n");
         printf("%ld,%ld,%ld,%ld,%ld,%.6f,%ld,%ld,%ld,%ld,%ld,%.6f,%.6f\n", t.clusters, t.t2_n,
                t.t2_held, t.plain_held, t.t3_held, t.t3_worst, t.sequences, t.t4_n, t.t4_held,
-               t.lhh_held, t.lhh_looser, t.t4_n ? t.t4_ratio / t.t4_n : 0,
-               t.t4_n ? t.lhh_ratio / t.t4_n : 0);
-        return 0;
+               t.lhh_held, t.lhh_looser, t4r, lhr);
+        return;
+    }
+    if (f == TF_JSON) {
+        printf("{");
+        trials_head_json(stdout, h);
+        printf(", \"rows\": [{\"clusters\": %ld, \"power2_consistent\": %ld, \"t2_held\": %ld, "
+               "\"tr_fnf_smallest\": %ld, \"t3_held\": %ld, ", t.clusters, t.t2_n, t.t2_held,
+               t.plain_held, t.t3_held);
+        json_num("t3_worst_ratio", t.t3_worst, true);
+        printf("\"sequences\": %ld, \"consistent_exact\": %ld, \"t4_held\": %ld, \"lhh_held\": %ld, "
+               "\"lhh_at_least_t4\": %ld, ", t.sequences, t.t4_n, t.t4_held, t.lhh_held,
+               t.lhh_looser);
+        json_num("t4_bound_over_fnf", t4r, true);
+        json_num("lhh_bound_over_fnf", lhr, false);
+        printf("}]}\n");
+        return;
     }
     printf("# Liu, Wang & Guo's theorems on random clusters (async; TR: the final ready-to-receive\n"
            "# time, the smallest over every receiver sequence with no idle sender)\n");
-    describe_generator(o, lo, hi);
+    describe_generator(&tc->o, tc->lo, tc->hi);
     printf("clusters                  %ld   (%ld receiver sequences tried)\n", t.clusters,
            t.sequences);
     printf("Theorem 2                 FNF's TR the smallest on %ld of %ld power-2 transforms with "
@@ -626,13 +692,16 @@ static int fnf_theorems(struct xopts *o)
     printf("Theorem 3                 TR(fnf) <= 2 x the smallest TR on %ld of %ld (worst ratio "
            "%.4f)\n", t.t3_held, t.clusters, t.t3_worst);
     printf("Theorem 4                 fnf <= 2T + beta on %ld of %ld clusters with consistent "
-           "speeds (bound / fnf %.4f on average)\n", t.t4_held, t.t4_n,
-           t.t4_n ? t.t4_ratio / t.t4_n : 0);
+           "speeds (bound / fnf %.4f on average)\n", t.t4_held, t.t4_n, t4r);
     printf("Libeskind-Hadas-Hartline  fnf <= 2 alpha T + beta on %ld of %ld (bound / fnf %.4f on "
-           "average); at least 2T + beta on %ld\n", t.lhh_held, t.t4_n,
-           t.t4_n ? t.lhh_ratio / t.t4_n : 0, t.lhh_looser);
-    return 0;
+           "average); at least 2T + beta on %ld\n", t.lhh_held, t.t4_n, lhr, t.lhh_looser);
 }
+
+static const char *const thm_cols[] = {"sequences", "tr_fnf_smallest", "t3_held", "tr_ratio",
+                                       "power2_consistent", "t2_held", "consistent_exact",
+                                       "t4_held", "lhh_held", "lhh_at_least_t4",
+                                       "t4_bound_over_fnf", "lhh_bound_over_fnf"};
+static const struct trial_study thm_study = {THM_NV, thm_cols, thm_trial, thm_print};
 
 static int counterexample(struct xopts *o)
 {
@@ -698,7 +767,7 @@ static const struct study_row studies[] = {
     {"fnf-vs-random", "Liu, Wang & Guo Fig. 6: FNF vs random selection, 3 classes, n = 6..100", NULL, NULL, fvr_setup, &fvr_study},
     {"fnf-vs-optimal", "NSC report: how often FNF is optimal on random small clusters", NULL, NULL, fvo_setup, &fvo_study},
     {"counterexample", "search random small clusters for the worst FNF/optimal; prints a CSV", counterexample, NULL, NULL, NULL},
-    {"fnf-theorems", "Liu, Wang & Guo Theorems 2-4 and the LHH bound checked on random clusters", fnf_theorems, NULL, NULL, NULL},
+    {"fnf-theorems", "Liu, Wang & Guo Theorems 2-4 and the LHH bound checked on random clusters", NULL, NULL, thm_setup, &thm_study},
     {"figueira", "Figueira Figs. 10-15: six broadcast trees on random LNOWs (own options: --help)", NULL, exp_figueira_main, NULL, NULL},
     {"pipeline", "Beaumont, Marchal & Robert Figs. 4-5, Table 3: pipelined trees vs the LP optimum (own options: --help)", NULL, exp_pipeline_main, NULL, NULL},
     {"alltoall", "Chen & Liu Table 7: personalized exchange orders, sync/async (own options: --help)", NULL, exp_alltoall_main, NULL, NULL},
@@ -714,7 +783,7 @@ static void list(FILE *fp)
     fprintf(fp, "  %-16s %s\n", "merge", "merge PARTS... [--format F]: the parts of a run made "
                                          "with --shard, printed as the whole run");
     fprintf(fp, "\noptions of the studies above without their own (--shard, --jobs, --resume, "
-                "--quiet, json: fnf-vs-random and fnf-vs-optimal, docs/studies.md):\n");
+                "--quiet, json: fnf-vs-random, fnf-vs-optimal and fnf-theorems, docs/studies.md):\n");
     opts_help(fp, xopt_table);
 }
 
@@ -834,7 +903,7 @@ int experiment_main(int argc, char **argv)
             continue;
         if (trials_farmed() && !st->trials)
             return opts_error(2, "%s: not under MPI (hetcast-mpi experiment runs the studies of "
-                              "numbered trials: fnf-vs-random, fnf-vs-optimal)", st->name);
+                              "numbered trials: fnf-vs-random, fnf-vs-optimal, fnf-theorems)", st->name);
         if (st->own)
             return st->own(argc, argv);
         struct xopts o;
@@ -854,7 +923,7 @@ int experiment_main(int argc, char **argv)
                 return opts_error(2, "--format json: %s writes text or csv", st->name);
             if (o.ctl.shard_n || o.ctl.jobs > 1 || o.ctl.resume || o.per_size)
                 return opts_error(2, "%s: %s runs in one process, whole (--shard, --jobs, "
-                                  "--resume: fnf-vs-random and fnf-vs-optimal)",
+                                  "--resume: fnf-vs-random, fnf-vs-optimal, fnf-theorems)",
                                   o.per_size ? "--per-size" : o.ctl.shard_n ? "--shard"
                                   : o.ctl.resume ? "--resume" : "--jobs", st->name);
             return st->fn(&o);

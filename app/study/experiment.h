@@ -70,8 +70,9 @@ struct exp_theorems {
     long t4_n, t4_held, lhh_held, lhh_looser;   /* consistent, exact T */
     double t4_ratio, lhh_ratio;                 /* sums of bound / fnf */
 };
-int exp_theorems(struct rng *r, int lo, int hi, long runs, const struct exp_gen *g,
-                 double time_limit, struct exp_theorems *t);
+int exp_theorems(unsigned long long seed, int lo, int hi, long runs, const struct exp_gen *g,
+                 double time_limit, struct exp_theorems *t);   /* cluster k drawn from
+                 rng_seed_trial(seed, k), as `experiment fnf-theorems` draws it */
 
 /* Figueira: the simulated latencies of a hop matrix (max(h, 1) basic
  * latencies a link, overhead x basic a send); every tree kind's makespan

@@ -163,9 +163,8 @@ static int run_theorems(int *t2_n, int *t2_held, struct exp_theorems *t)
         *t2_held += fnf <= opt;
         cluster_free(c);
     }
-    rng_seed(&r, 1);
     struct exp_gen g = {0, 1, 10, "correlated", 0};
-    return exp_theorems(&r, 3, 8, THM_CLUSTERS, &g, 10, t);
+    return exp_theorems(1, 3, 8, THM_CLUSTERS, &g, 10, t);
 }
 
 static int liu_wang_guo(void)
