@@ -101,6 +101,22 @@ check "resume: its block files merge to the single run too" cmp "$T/out" "$T/slo
 run "$H" experiment $SLOW --seed 2 --resume "$T/R"
 check "resume: the folder of another run (--seed 2) refused, status 2, naming a block" sh -c "[ $rc -eq 2 ] && grep -q 'R/block-0001.csv: a block of another run' '$T/err' && test ! -s '$T/out'"
 
+# a process of --jobs killed from outside: the run fails (status 1) and says so
+# shellcheck disable=SC2086
+"$H" experiment $SLOW --jobs 2 >"$T/out" 2>"$T/err" &
+pid=$!
+i=0
+kid=
+while [ -z "$kid" ] && [ $i -lt 100 ]; do
+    kid=$(pgrep -P $pid | head -n 1)
+    sleep 0.05
+    i=$((i + 1))
+done
+[ -n "$kid" ] && kill -9 "$kid"
+wait $pid
+rc=$?
+check "--jobs: a process killed (signal 9): status 1, said, nothing printed" sh -c "[ $rc -eq 1 ] && grep -q 'a process of --jobs was ended by signal 9' '$T/err' && test ! -s '$T/out'"
+
 # a trial that hits its time limit is counted, not dropped
 run "$H" experiment fnf-vs-optimal --nodes 26 --classes 0 --runs 2 --time-limit 0.001 --format csv
 check "time limit: the trials that gave up are counted" sh -c "[ $rc -eq 0 ] && tail -n 1 '$T/out' | grep -q ',2\$'"

@@ -10,10 +10,8 @@
 #endif
 #include "app/study/trials.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -615,22 +613,29 @@ static int run_local(const struct trial_study *s, const void *ctx, const struct 
             rc = 1;
         }
         int alive = nk;
+        bool said = false;   /* a process that failed said why (status 1) */
         while (alive > 0) {
-            int st;
-            pid_t w = waitpid(-1, &st, WNOHANG);
-            if (w > 0) {
-                for (int i = 0; i < nk; i++)
-                    if (kids[i] == w) {
-                        kids[i] = 0;
-                        alive--;
-                        if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-                            rc = 1;
-                            __atomic_store_n(&L.sh->failed, 1, __ATOMIC_SEQ_CST);
-                        }
-                    }
-                continue;
+            for (int i = 0; i < nk; i++) {
+                int st;
+                if (kids[i] <= 0 || waitpid(kids[i], &st, WNOHANG) != kids[i])
+                    continue;
+                kids[i] = 0;
+                alive--;
+                if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+                    continue;
+                rc = 1;
+                __atomic_store_n(&L.sh->failed, 1, __ATOMIC_SEQ_CST);
+                if (WIFEXITED(st))
+                    said = true;
+                else if (!said) {
+                    char msg[96];
+                    snprintf(msg, sizeof msg, "a process of --jobs was ended by signal %d",
+                             WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+                    opts_say("hetcast experiment", msg);
+                    said = true;
+                }
             }
-            if (w < 0 && errno != EINTR)
+            if (alive == 0)
                 break;
             progress_show(&pg, __atomic_load_n(&L.sh->done, __ATOMIC_SEQ_CST), false);
             struct timespec nap = {0, 50000000};
@@ -638,8 +643,8 @@ static int run_local(const struct trial_study *s, const void *ctx, const struct 
         }
         for (long b = 0; rc == 0 && b < L.nb; b++)
             if (!L.sh->fin[b])
-                rc = 1;   /* a process ended without a word: said below */
-        if (rc && !L.sh->failed)
+                rc = 1;
+        if (rc && !said)
             opts_say("hetcast experiment", "a process of --jobs ended before its trials were done");
     }
     if (rc == 0)
