@@ -224,6 +224,7 @@ int exp_figueira_main(int argc, char **argv)
     struct rng r;
     rng_seed(&r, o.seed);
     if (o.csv) {
+        exp_provenance_csv(argc, argv, o.seed);
         printf("nodes,max_groups,topology,groups,strategy,tree_cost_hops,makespan_us,time_s\n");
     } else {
         describe(&o);

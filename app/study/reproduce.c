@@ -163,9 +163,8 @@ static int run_theorems(int *t2_n, int *t2_held, struct exp_theorems *t)
         *t2_held += fnf <= opt;
         cluster_free(c);
     }
-    rng_seed(&r, 1);
     struct exp_gen g = {0, 1, 10, "correlated", 0};
-    return exp_theorems(&r, 3, 8, THM_CLUSTERS, &g, 10, t);
+    return exp_theorems(1, 3, 8, THM_CLUSTERS, &g, 10, t);
 }
 
 static int liu_wang_guo(void)
@@ -274,10 +273,10 @@ static int fnf_vs_optimal(int lo, int hi, int classes, double slo, double shi, l
                           struct fvo *v)
 {
     struct rng r;
-    rng_seed(&r, 1);
     struct exp_gen g = {classes, slo, shi, "correlated", 0};
     memset(v, 0, sizeof *v);
     for (long k = 0; k < runs; k++) {
+        rng_seed_trial(&r, 1, (uint64_t)k);   /* trial k's stream, as the study draws it */
         int n = lo + (int)rng_below(&r, (uint64_t)(hi - lo + 1));
         struct cluster *c = exp_random_cluster(&r, n, &g);
         struct exact x;
@@ -307,11 +306,11 @@ static int fnf_vs_optimal(int lo, int hi, int classes, double slo, double shi, l
 static int search_gain(int count, long long *slot_nodes, long long *general_nodes, int *solved)
 {
     struct rng r;
-    rng_seed(&r, 1);
     struct exp_gen g = {3, 1, 10, "correlated", 0};
     *slot_nodes = *general_nodes = 0;
     *solved = 0;
     for (int k = 0; k < count; k++) {
+        rng_seed_trial(&r, 1, (uint64_t)k);
         int n = 7 + (int)rng_below(&r, 1);   /* as fnf_vs_optimal draws: the same clusters */
         struct cluster *c = exp_random_cluster(&r, n, &g);
         struct opt_plan a, b;
