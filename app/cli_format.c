@@ -147,6 +147,24 @@ static int dot_runs(const struct format_out *out, const struct run *runs, int k,
     return 0;
 }
 
+/* Each prediction followed by its measured run, as one trace: runs[0..2k). */
+static void paje_trace(const struct format_out *out, const struct trace *t, const struct run *runs,
+                       int k)
+{
+    (void)out;
+    (void)t;
+    export_paje(stdout, runs, 2 * k);
+}
+
+/* Each prediction's tree beside its measured one (the same tree, the measured times). */
+static void dot_trace(const struct format_out *out, const struct trace *t, const struct run *runs,
+                      int k)
+{
+    (void)out;
+    (void)t;
+    export_dot(stdout, runs, 2 * k);
+}
+
 /* The replay directory of runs[0], then what was written and how to replay it. */
 static int smpi_runs(const struct format_out *out, const struct run *runs, int k, char **cause)
 {
@@ -180,8 +198,8 @@ static const struct cli_format formats[] = {
     {"json", NULL, BROADCASTS | FORMAT_TRACE | FORMAT_EXCHANGE | FORMAT_LEAN, json_runs, NULL,
      json_trace, json_exchange},
     {"svg", "Gantt and tree", BROADCASTS | FORMAT_TRACE, svg_runs, NULL, svg_trace, NULL},
-    {"paje", NULL, BROADCASTS, paje_runs, NULL, NULL, NULL},
-    {"dot", NULL, BROADCASTS, dot_runs, NULL, NULL, NULL},
+    {"paje", NULL, BROADCASTS | FORMAT_TRACE, paje_runs, NULL, paje_trace, NULL},
+    {"dot", NULL, BROADCASTS | FORMAT_TRACE, dot_runs, NULL, dot_trace, NULL},
     {"smpi", "interop.md", FORMAT_RUN | FORMAT_DIR, smpi_runs, NULL, NULL, NULL},
 };
 #define NFORMATS ((int)(sizeof formats / sizeof formats[0]))

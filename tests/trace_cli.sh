@@ -92,6 +92,24 @@ run "$H" compare $C --trace "$T/missing.csv"
 check "a trace that does not exist: exit 2, named" sh -c "[ $rc -eq 2 ] && grep -q 'missing.csv: cannot open' $T/err"
 
 # two traces joined by cat (hetcast-mpi exec writes one scheduler a file): the
+# Paje and DOT: each prediction followed by its measured run
+run "$H" compare $C --trace $M --format paje
+check "paje: exit 0, a container per run, the measured ones named so" sh -c "[ $rc -eq 0 ] && grep -q '^4 0 r1 R 0 \"fnf (async, measured)\"$' $T/out && grep -q '^4 0 r3 R 0 \"optimal (async, measured)\"$' $T/out"
+check "paje: the measured hold of p2 (fnf, 6.01) ends its receive state" has "^7 6.01 V r1n2$" "$T/out"
+if command -v pj_dump >/dev/null 2>&1; then
+    cp "$T/out" "$T/t.paje"
+    run pj_dump "$T/t.paje"
+    check "paje: pj_dump reads it; fnf's measured arrow p0 -> p2 from 1.001 to 6.01" has "^Link, fnf (async, measured), message, 1.001000, 6.010000, .*, p0, p2," "$T/out"
+else
+    skip "paje: pj_dump reads it" "pj_dump not installed"
+fi
+run "$H" compare $C --trace $M --format dot
+check "dot: a subgraph per run, the measured ones named so" sh -c "[ $rc -eq 0 ] && grep -q 'label=\"fnf (measured), async: makespan 6.01\"' $T/out && grep -q 'r3n2 \[label=\"p2.nholds at 5.003\"' $T/out"
+if command -v dot >/dev/null 2>&1; then
+    check "dot: Graphviz reads it" dot -Tsvg -o "$T/t.dot.svg" "$T/out"
+else
+    skip "dot: Graphviz reads it" "dot not installed"
+fi
 # second header is skipped; a header with other columns is still a bad row
 "$H" run $C -s fnf --format csv >"$T/f.csv"
 "$H" run $C -s optimal --format csv >"$T/o.csv"
@@ -104,8 +122,8 @@ bad "a second header in another order is a row, refused" 'bad.csv:3:'
 # where --trace does not go
 run "$H" run $C --trace $M
 check "run --trace: refused, pointing to compare" sh -c "[ $rc -eq 2 ] && grep -q 'hetcast compare' $T/err"
-run "$H" compare $C --trace $M --format paje
-check "compare --trace --format paje: refused" sh -c "[ $rc -eq 2 ] && grep -q 'text, csv, json or svg' $T/err"
+run "$H" compare $C --trace $M --format smpi --output "$T/replay"
+check "compare --trace --format smpi: refused, naming the formats that take --trace" sh -c "[ $rc -eq 2 ] && grep -q 'svg, paje or dot (not --format smpi)' $T/err && [ ! -e $T/replay ]"
 run "$H" compare $C --trace $M --pattern all-to-all
 check "--trace with an exchange: refused" sh -c "[ $rc -eq 2 ] && grep -q 'personalized exchange' $T/err"
 run "$H" $C --trace $M --pattern all-to-all
