@@ -39,7 +39,7 @@ static const struct opt cli_opt_table[] = {
      OPT_STRING, AT(svg_parts), 0, 0, NULL},
     {"svg-nodes", O_SVG_NODES, "N", "--format svg: the lanes drawn, NAME,NAME,... or critical (the "
      "source and the critical path)", OPT_STRING, AT(svg_nodes), 0, 0, NULL},
-    {"output", O_OUTPUT, "DIR", "--format smpi: the directory for the platform, traces and README",
+    {"output", O_OUTPUT, "DIR", "--format otf2 and smpi: the directory they write",
      OPT_STRING, AT(output), 0, 0, NULL},
     {"size", O_SIZE, "BYTES", "SimGrid platforms (.xml): the message size (default 1)", OPT_CALL,
      0, 0, 0, NULL},

@@ -87,8 +87,9 @@ int cli_trace(const struct cli_opts *o, const struct cli_format *f)
         }
     }
     if (done == k) {
-        struct format_out out = {true, o->summary, NULL, NULL};
-        f->trace(&out, &t, runs, k);
+        struct format_out out = {true, o->summary, NULL, o->output};
+        if ((status = f->trace(&out, &t, runs, k, &cause)) != 0)
+            cli_fail(cause, status);
     }
     for (int i = 0; i < 2 * done; i++)
         run_free(&runs[i]);

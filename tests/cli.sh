@@ -80,13 +80,13 @@ run "$H" run clusters/counterexample.csv --format xml
 check "unknown format: status 2" sh -c "[ $rc -eq 2 ] && grep -q 'valid formats' $T/err"
 # One table of formats: the refusal, the help line, the other refusals and the
 # bash completion list the same formats, in the same order.
-check "unknown format: the refusal lists every format" has '^hetcast run: unknown format "xml"; valid formats: text, csv, json, svg, paje, dot, smpi$' "$T/err"
+check "unknown format: the refusal lists every format" has '^hetcast run: unknown format "xml"; valid formats: text, csv, json, svg, paje, dot, chrome, otf2, smpi$' "$T/err"
 formats=$(sed -n 's/.*valid formats: //p' "$T/err" | tr -d ',')
 run "$H" --help
 check "--help: the formats' line lists the same formats with their notes" \
-    has '^      --format F         text (default), csv, json, svg (Gantt and tree), paje, dot or smpi (interop.md)$' "$T/out"
-run "$H" compare clusters/counterexample.csv --trace tests/data/counterexample-measured.csv --format dot
-check "--trace with dot: the formats that take --trace" sh -c "[ $rc -eq 2 ] && grep -q 'trace prints text, csv, json or svg (not --format dot)$' $T/err"
+    has '^      --format F         text (default), csv, json, svg (Gantt and tree), paje, dot, chrome (Perfetto), otf2 (Vampir) or smpi (interop.md)$' "$T/out"
+run "$H" compare clusters/counterexample.csv --trace tests/data/counterexample-measured.csv --format smpi --output "$T/r"
+check "--trace with smpi: the formats that take --trace" sh -c "[ $rc -eq 2 ] && grep -q 'trace prints text, csv, json, svg, paje, dot, chrome or otf2 (not --format smpi)$' $T/err"
 run "$H" run clusters/counterexample.csv --pattern all-to-all --format svg
 check "--pattern with svg: the formats of an exchange" sh -c "[ $rc -eq 2 ] && grep -q 'a personalized exchange prints text, csv or json$' $T/err"
 run "$H" run clusters/counterexample.csv --pattern all-to-all --format nope

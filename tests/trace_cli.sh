@@ -123,7 +123,7 @@ bad "a second header in another order is a row, refused" 'bad.csv:3:'
 run "$H" run $C --trace $M
 check "run --trace: refused, pointing to compare" sh -c "[ $rc -eq 2 ] && grep -q 'hetcast compare' $T/err"
 run "$H" compare $C --trace $M --format smpi --output "$T/replay"
-check "compare --trace --format smpi: refused, naming the formats that take --trace" sh -c "[ $rc -eq 2 ] && grep -q 'svg, paje or dot (not --format smpi)' $T/err && [ ! -e $T/replay ]"
+check "compare --trace --format smpi: refused, naming the formats that take --trace" sh -c "[ $rc -eq 2 ] && grep -q 'svg, paje, dot, chrome or otf2 (not --format smpi)' $T/err && [ ! -e $T/replay ]"
 run "$H" compare $C --trace $M --pattern all-to-all
 check "--trace with an exchange: refused" sh -c "[ $rc -eq 2 ] && grep -q 'personalized exchange' $T/err"
 run "$H" $C --trace $M --pattern all-to-all
