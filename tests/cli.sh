@@ -17,6 +17,15 @@ has() { grep -q -- "$1" "$2"; }
 
 run "$H" --version
 check "--version exits 0 and names hetcast" sh -c "[ $rc -eq 0 ] && grep -q '^hetcast [0-9]' $T/out"
+check "--version names the licence (MIT source, GPL-3.0-or-later binary with GLPK)" sh -c "grep -q '^License: MIT' $T/out && grep -q 'GPL-3.0-or-later' $T/out"
+run "$H" clusters/counterexample.csv --version
+check "hetcast FILE --version: the version, exit 0, no view" sh -c "[ $rc -eq 0 ] && grep -q '^hetcast [0-9]' $T/out && [ ! -s $T/err ]"
+run "$H" run clusters/counterexample.csv --version
+check "hetcast run FILE --version: the version, nothing run" sh -c "[ $rc -eq 0 ] && grep -q '^hetcast [0-9]' $T/out && ! grep -q makespan $T/out"
+run "$H" run --help
+check "run --help: run's own usage, not the global one" sh -c "[ $rc -eq 0 ] && head -n 1 $T/out | grep -q '^usage: hetcast run FILE' && ! grep -q 'hetcast experiment NAME' $T/out && grep -q -- '--scheduler NAME' $T/out && grep -q '^schedulers: ' $T/out"
+run "$H" compare -h
+check "compare -h: compare's own usage (schedulers side by side, --trace)" sh -c "[ $rc -eq 0 ] && head -n 1 $T/out | grep -q '^usage: hetcast compare FILE' && grep -q 'hetcast compare FILE --trace MEASURED.csv' $T/out && ! grep -q 'hetcast lesson' $T/out"
 run "$H" --help
 check "--help lists the commands and schedulers" sh -c "[ $rc -eq 0 ] && grep -q 'hetcast run FILE' $T/out && grep -q 'slowest-first' $T/out"
 
