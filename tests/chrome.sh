@@ -55,7 +55,7 @@ for pid in procs:
 "$H" run $C --format csv >"$T/run.csv"
 check "run: the transfers of run --format csv, times in microseconds (a unit as a second)" python3 -c "
 import csv, json; ev = json.load(open('$T/run.json'))['traceEvents']
-rows = list(csv.DictReader(open('$T/run.csv')))
+rows = list(csv.DictReader(l for l in open('$T/run.csv') if not l.startswith('#')))
 sends = [e for e in ev if e['ph'] == 'X' and e['cat'] == 'send']
 assert len(sends) == len(rows) == 2, (len(sends), len(rows))
 procs = {e['pid']: e['args']['name'] for e in ev if e['name'] == 'process_name'}

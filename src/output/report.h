@@ -11,6 +11,16 @@
 
 #include "session/run.h"
 
+/*
+ * The version of the CSV and JSON outputs (run, compare, compare --trace,
+ * exchanges, the view's schedule CSV): JSON objects start with
+ * "format_version": N, CSV tables with a line "# format_version: N".  Raised
+ * by one whenever a column or field changes meaning or goes away (added ones
+ * too), and docs/formats.md says what changed.
+ */
+#define REPORT_FORMAT_VERSION 1
+/* "# format_version: N\n", the first line of every CSV table. */
+void report_csv_version(FILE *fp);
 
 void report_run_text(FILE *fp, const struct run *r, bool summary);
 void report_run_csv(FILE *fp, const struct run *r, bool summary, bool header);
