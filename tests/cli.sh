@@ -116,6 +116,20 @@ check "--pattern with an unknown format: the formats of an exchange" sh -c "[ $r
 if command -v bash >/dev/null 2>&1; then
     offered=$(bash -c '. data/hetcast.bash; COMP_WORDS=("$1" run x.csv --format ""); COMP_CWORD=4; _hetcast; echo "${COMPREPLY[*]}"' sh "$H")
     check "bash completion of --format: the formats the refusal lists ($offered)" test "$offered" = "$formats"
+    # --format=j: bash splits the word at "=", the value is completed all the same
+    offered=$(bash -c '. data/hetcast.bash; COMP_WORDS=("$1" run x.csv --format = j); COMP_CWORD=5; _hetcast; echo "${COMPREPLY[*]}"' sh "$H")
+    check "bash completion of --format=j: json ($offered)" test "$offered" = json
+    offered=$(bash -c '. data/hetcast.bash; COMP_WORDS=("$1" run x.csv --format =); COMP_CWORD=4; _hetcast; echo "${COMPREPLY[*]}"' sh "$H")
+    check "bash completion of --format=: every format ($offered)" test "$offered" = "$formats"
+    # in a completion (compopt works) readline marks folders itself: "app", not "app/" (shown "app//")
+    offered=$(bash -c '. data/hetcast.bash; compopt() { return 0; }; COMP_WORDS=("$1" run ap); COMP_CWORD=2; _hetcast; echo "${COMPREPLY[*]}"' sh "$H")
+    check "bash completion of a folder under -o filenames: no slash of its own ($offered)" test "$offered" = app
+    offered=$(bash -c '. data/hetcast.bash; COMP_WORDS=("$1" les); COMP_CWORD=1; _hetcast; echo "${COMPREPLY[*]}"' sh "$H")
+    check "bash completion of the command lesson ($offered)" test "$offered" = lesson
+    offered=$(bash -c '. data/hetcast.bash; COMP_WORDS=("$1" lesson lua/lessons/); COMP_CWORD=2; _hetcast; printf "%s\n" "${COMPREPLY[@]}"' sh "$H")
+    check "bash completion of a lesson's FILE: Lua files and folders only" sh -c "echo '$offered' | grep -q '^lua/lessons/.*\.lua$' && ! echo '$offered' | grep -v -q '\.lua$\|/$'"
+    offered=$(bash -c '. data/hetcast.bash; COMP_WORDS=("$1" lesson x.lua --p); COMP_CWORD=3; _hetcast; echo "${COMPREPLY[*]}"' sh "$H")
+    check "bash completion of lesson's options: --print ($offered)" test "$offered" = --print
 else
     n=$((n + 1)); echo "ok $n - bash completion of --format # SKIP bash is not installed"
 fi
