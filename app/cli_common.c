@@ -36,11 +36,11 @@ static const struct opt cli_opt_table[] = {
      AT(s.source), 0, 0, NULL},
     {"format", O_FORMAT, "F", NULL /* the formats' list (cli_format.h), set by cli_usage */,
      OPT_STRING, AT(format), 0, 0, NULL},
-    {"svg-parts", O_SVG_PARTS, "P", "--format svg: gantt, tree or both (default) for a slide",
+    {"svg-parts", O_SVG_PARTS, "P", "for --format svg: gantt, tree or both (default) for a slide",
      OPT_STRING, AT(svg_parts), 0, 0, NULL},
-    {"svg-nodes", O_SVG_NODES, "N", "--format svg: the lanes drawn, NAME,NAME,... or critical (the "
-     "source and the critical path)", OPT_STRING, AT(svg_nodes), 0, 0, NULL},
-    {"output", O_OUTPUT, "DIR", "--format otf2 and smpi: the directory they write",
+    {"svg-nodes", O_SVG_NODES, "N", "for --format svg: the lanes drawn, NAME,NAME,... or critical "
+     "(the source and the critical path)", OPT_STRING, AT(svg_nodes), 0, 0, NULL},
+    {"output", O_OUTPUT, "DIR", "for --format otf2 and smpi: the directory they write",
      OPT_STRING, AT(output), 0, 0, NULL},
     {"size", O_SIZE, "BYTES", "SimGrid platforms (.xml): the message size (default 1)", OPT_CALL,
      0, 0, 0, NULL},
@@ -98,10 +98,12 @@ static void usage_options(FILE *fp)
             "schedulers: %s\n"
             "            or FILE.lua, a heuristic in Lua (bundled in lua/; docs/lua.md)\n"
             "models:     %s\n"
+            "\n"
             "exchanges (--pattern): -s random|caterpillar|rspb|orspb|matching|greedy|open-shop\n"
             "            (default caterpillar), -m sync|async\n"
             "\n"
-            "Options take the GNU forms: --format=json, -sfnf, -- before a FILE that starts with -.\n",
+            "Options take the GNU forms: --format=json, -sfnf, -- before a FILE that starts with -.\n"
+            "\n",
             s, m);
     free(formats);
     free(s);
@@ -129,8 +131,7 @@ static void command_usage(FILE *fp, bool compare)
 void cli_usage(FILE *fp)
 {
     fprintf(fp,
-            "usage: hetcast [FILE] [options]       open the interactive view (FILE: .csv cluster, .lua script,\n"
-            "                                      or .xml SimGrid platform)\n"
+            "usage: hetcast [FILE] [options]       open the interactive view (FILE: .csv, .lua or .xml)\n"
             "       hetcast run FILE [options]     schedule a broadcast and print it (FILE -: CSV on standard input)\n"
             "       hetcast compare FILE -s A -s B [options]\n"
             "                                      several schedulers side by side (default: fnf, optimal)\n"
