@@ -29,7 +29,7 @@ check "definitions: a process per node" sh -c "[ \$(grep -c '^LOCATION_GROUP .*T
 check "definitions: a location per busy port, named: p0 sends, p1 and p2 receive" sh -c "[ \$(grep -c '^LOCATION ' $T/run.defs) -eq 5 ] && grep -q '^LOCATION  *0  Name: \"send port\" <[0-9]*>, Type: CPU_THREAD, # Events: 4, Group: \"p0\"' $T/run.defs && grep -q '^LOCATION  *3  Name: \"link in\" .*Group: \"p2\"' $T/run.defs && grep -q '^LOCATION  *4  Name: \"receive port\" .*Group: \"p2\"' $T/run.defs"
 check "definitions: the regions send, link, receive; a nanosecond a tick" sh -c "grep -q '^REGION  *0  Name: \"send\"' $T/run.defs && grep -q '^REGION  *2  Name: \"receive\"' $T/run.defs && grep -q 'Ticks per Seconds: 1000000000' $T/run.defs"
 run otf2-print -A "$T/run/traces.otf2"
-check "the archive's property HETCAST::TIME_UNIT" sh -c "grep -A1 'HETCAST::TIME_UNIT' $T/out | grep -q '1 s'"
+check "the archive's property HETCAST::TIME_UNIT" sh -c "grep -A1 'HETCAST::TIME_UNIT' $T/out | grep -q 'a time unit of the cluster is 1 s'"
 
 run "$H" compare $C --trace $M --format otf2 --output "$T/meas"
 check "compare --trace --format otf2: exit 0, 4 runs" sh -c "[ $rc -eq 0 ] && grep -q '(4 runs)' $T/out"

@@ -1,8 +1,8 @@
 /*
  * output/export_otf2.c - schedules as an OTF2 archive (output/export_otf2.h)
- * through libotf2, for Vampir, Scalasca, Trace Compass and Pipit: a system
- * tree node per run, a location group (process) per node, a location per
- * port lane (send port, link in, receive port; output/export_lanes.h), an
+ * through libotf2, for Vampir, Trace Compass and Pipit: a system tree node
+ * per run, a location group (process) per node, a location per busy port
+ * lane (send port, link in, receive port; output/export_lanes.h), an
  * Enter and a Leave of the region "send", "link" or "receive" per busy
  * interval, with the transfer as attributes.  The archive is written into a
  * fresh directory beside DIR and renamed into place when it is whole, so a
@@ -154,14 +154,15 @@ static int write_archive(const char *path, const struct run *runs, int k, double
                                         OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT, OTF2_SUBSTRATE_POSIX,
                                         OTF2_COMPRESSION_NONE);
     if (!a) {
-        set_cause(cause, "cannot write the OTF2 archive: %s", otf2_said);
+        set_cause(cause, "cannot write the OTF2 archive: %s",
+                  otf2_said[0] ? otf2_said : "libotf2 could not open it");
         return -1;
     }
     OTF2_Archive_SetFlushCallbacks(a, &flush_callbacks, NULL);
     OTF2_Archive_SetSerialCollectiveCallbacks(a);
     OTF2_Archive_SetCreator(a, "hetcast");
     char unit[160];
-    text_fit(unit, sizeof unit, "%s s", numfmt_num(seconds_per_unit));
+    text_fit(unit, sizeof unit, "a time unit of the cluster is %s s", numfmt_num(seconds_per_unit));
     OTF2_Archive_SetDescription(a, "broadcast schedules of hetcast: per node its send port, the "
                                    "link in and its receive port");
     OTF2_Archive_SetProperty(a, "HETCAST::TIME_UNIT", unit, true);

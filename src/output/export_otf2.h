@@ -1,14 +1,15 @@
 /*
  * output/export_otf2.h - schedules as an OTF2 archive (docs/interop.md), the
- * trace format of Score-P that Vampir, Scalasca, Trace Compass and Pipit
- * read, written through libotf2.
+ * trace format of Score-P that Vampir, Trace Compass and Pipit read, written
+ * through libotf2.
  *
  * DIR/traces.otf2 (the anchor file a viewer opens), DIR/traces.def and
  * DIR/traces/: a system tree node per run ("fnf (async)", "fnf (async,
  * measured)"), a location group (a process) per node of each run, named by
  * the node ("fnf: p0" for several runs), a location per port that is busy
- * in the run: "send port", "link in", "receive port" (a second lane of a port, "send port 2", when
- * intervals overlap on it, as measured ones may); the regions "send",
+ * in the run: "send port", "link in", "receive port" (a second lane of a
+ * port, "send port 2", when intervals overlap on it, as measured ones may;
+ * a port never busy has none); the regions "send",
  * "link" and "receive", entered and left at each busy interval's times,
  * the Enter carrying the attributes seq, from, to and why.  The clock ticks
  * a nanosecond: a time t of the run is at t * seconds_per_unit * 1e9, and

@@ -1,7 +1,8 @@
 /*
  * output/report.h - results as text, CSV and JSON (SPEC §6).  Text is for people
  * (a table of transfers and a summary), CSV for spreadsheets and JSON in
- * exactly the shape the SPEC gives.
+ * the shape the SPEC gives, with the format's version first and every time
+ * of the CSV in each transfer.
  */
 #ifndef HETCAST_REPORT_H
 #define HETCAST_REPORT_H
