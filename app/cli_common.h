@@ -30,6 +30,8 @@ struct cli_opts {
     bool summary;              /* --summary */
     const char *svg_parts;     /* --svg-parts gantt|tree|both (--format svg) */
     const char *svg_nodes;     /* --svg-nodes critical|NAME,NAME,... (--format svg) */
+    bool certify;              /* --certify: prove the optimum again by an integer program */
+    const char *certify_lp;    /* --certify-lp F: write that program (CPLEX LP format) */
     bool version;              /* --version among the options: the version, nothing run */
 };
 
@@ -58,6 +60,11 @@ int cmd_lesson(int argc, char **argv, const struct cli_views *v);
 
 /* Personalized exchanges (cli_exchange.c): run or compare with --pattern. */
 int cli_exchange(const struct cli_opts *o, bool compare);
+/* --certify and --certify-lp before the run: 0, or 2 after a message (cli_certify.c). */
+int cli_certify_check(const struct cli_opts *o, const struct cluster *c, bool text);
+/* After the run: the integer program's verdict on r's optimum, printed
+ * under the report (cli_certify.c); 0, or 1 when it differs or gave up. */
+int cli_certify(const struct cli_opts *o, const struct run *r);
 /* compare --trace: measured beside predicted (cli_trace.c) in format f. */
 int cli_trace(const struct cli_opts *o, const struct cli_format *f);
 

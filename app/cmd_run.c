@@ -147,6 +147,10 @@ static int run_or_compare(int argc, char **argv, bool compare)
             cluster_free(c);
             return cli_fail(cause, 2);
         }
+    if (cli_certify_check(&o, c, f == cli_format_find(NULL))) {
+        cluster_free(c);
+        return 2;
+    }
     if (o.save_cluster && cluster_save_csv(c, o.save_cluster, &cause) < 0) {
         cluster_free(c);
         return cli_fail(cause, 1);
@@ -181,6 +185,8 @@ static int run_or_compare(int argc, char **argv, bool compare)
         if ((status = f->runs(&out, runs, compare ? k : 1, &cause)) != 0)
             cli_fail(cause, status);
     }
+    if (status == 0 && done == k && (o.certify || o.certify_lp))
+        status = cli_certify(&o, &runs[0]);
     for (int i = 0; i < done; i++)
         run_free(&runs[i]);
     free(runs);

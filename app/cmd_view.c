@@ -32,9 +32,10 @@ int cmd_view(int argc, char **argv, const struct cli_views *v)
     if (o.s.trace && session_is_exchange(&o.s))
         return opts_error(2, "--trace compares a broadcast; a personalized exchange (--pattern, "
                              "--receivers) has no measured trace");
-    if (o.format || o.summary || o.save_cluster || o.output || o.svg_parts || o.svg_nodes)
-        return opts_error(2, "--format, --output, --summary, --save-cluster and --svg-* are for hetcast "
-                             "run and compare; the view exports with e");
+    if (o.format || o.summary || o.save_cluster || o.output || o.svg_parts || o.svg_nodes || o.certify ||
+        o.certify_lp)
+        return opts_error(2, "--format, --output, --summary, --save-cluster, --svg-* and --certify* are "
+                             "for hetcast run and compare; the view exports with e");
     if (!v->view)
         return opts_error(1, "this build has no interactive view; use hetcast run %s", o.s.file);
     return v->view(&o.s);

@@ -319,5 +319,19 @@ check "fnf-theorems: Theorem 3 on all 60 clusters, Theorem 2 on every consistent
 run "$H" experiment fnf-theorems --nodes 3:11
 check "fnf-theorems --nodes 3:11: refused (at most 10), status 2" sh -c "[ $rc -eq 2 ] && grep -q 'at most 10' $T/err"
 
+# --certify: the search's optimum proved again by an integer program (GLPK).
+run "$H" run clusters/counterexample.csv --certify
+check "--certify: the integer program finds the same optimum 5" sh -c "[ $rc -eq 0 ] && grep -q '^certified *5 *(an integer program of 8 binaries, solved by GLPK in .* finds the same optimum)$' $T/out"
+run "$H" compare clusters/counterexample.csv -s fnf -s optimal -m one-port --certify
+check "--certify, compare one-port: certified 9" sh -c "[ $rc -eq 0 ] && grep -q '^certified *9 ' $T/out"
+run "$H" run clusters/counterexample.csv --certify --format csv
+check "--certify with --format csv: refused, status 2, output untouched" sh -c "[ $rc -eq 2 ] && grep -q 'leave out --format' $T/err && [ ! -s $T/out ]"
+run "$H" run clusters/fig6-100.csv --certify
+check "--certify on 100 nodes: refused before the run, status 2" sh -c "[ $rc -eq 2 ] && grep -q 'up to 10 nodes (clusters/fig6-100.csv has 100)' $T/err && [ ! -s $T/out ]"
+run "$H" run clusters/counterexample.csv --certify-lp "$T/cx.lp"
+check "--certify-lp: a CPLEX LP file, minimising the makespan C over x_q_p_k" sh -c "[ $rc -eq 0 ] && grep -q '^Minimize' $T/cx.lp && grep -q ' + C$' $T/cx.lp && grep -q 'served_1: .*x_0_1_1' $T/cx.lp && grep -q '^End' $T/cx.lp"
+run "$H" run clusters/counterexample.csv --certify-lp /nonexistent/dir/cx.lp
+check "--certify-lp into a missing folder: status 1, the path named" sh -c "[ $rc -eq 1 ] && grep -q '/nonexistent/dir/cx.lp' $T/err"
+
 echo "1..$n"
 [ $fails -eq 0 ]

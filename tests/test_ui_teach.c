@@ -464,6 +464,158 @@ static void lesson(void)
     lesson_free(&l);
 }
 
+/* Write text to a fresh lesson file under a temporary folder; its path (caller frees both). */
+static char *temp_lesson(const char *text, char **dir)
+{
+    char tmpl[] = "/tmp/hetcast-lessonq-XXXXXX";
+    *dir = xstrdup(mkdtemp(tmpl) ? tmpl : "/tmp");
+    char *path = xasprintf("%s/q.lua", *dir);
+    FILE *fp = fopen(path, "w");
+    if (fp) {
+        fputs(text, fp);
+        fclose(fp);
+    }
+    return path;
+}
+
+/* Questions a student answers: choices and predictions, read, checked and graded. */
+static void lesson_questions(void)
+{
+    static const char *ok_text =
+        "local c = {latency = 1, nodes = {{'p0', 1, 2}, {'p1', 1, 2}, {'p2', 2, 3}}}\n"
+        "return {title = 'q', slides = {\n"
+        "  {title = 'pick', cluster = c, schedulers = 'fnf', question = 'Which first?',\n"
+        "   choices = {'p1', 'p2'}, correct = 2, answer = 'p2: its receive is long'},\n"
+        "  {title = 'end', cluster = c, schedulers = 'fnf', question = 'Makespan?', predict = 'makespan'},\n"
+        "  {title = 'next', cluster = c, schedulers = 'fnf', question = 'Next?', predict = 'next',\n"
+        "   decision = 2},\n"
+        "}}\n";
+    char *dir, *path = temp_lesson(ok_text, &dir);
+    struct lesson l;
+    char *cause = NULL;
+    int rc = lesson_load(path, &l, &cause);
+    ok(rc == 0, "a lesson with choices and predictions loads: %s", cause ? cause : "ok");
+    free(cause);
+    cause = NULL;
+    if (rc == 0) {
+        const struct slide *s = &l.slides[0];
+        ok(s->nchoices == 2 && s->correct == 1 && !strcmp(s->choices[1], "p2") && slide_gradable(s),
+           "choices = {'p1', 'p2'}, correct = 2: two choices, the second right");
+        struct lesson_grade g;
+        static const struct {
+            const char *answer;
+            bool right;
+        } picks[] = {{"B", true}, {"b", true}, {"2", true}, {" p2 ", true}, {"P2", true},
+                     {"A", false}, {"1", false}, {"p1", false}};
+        for (size_t i = 0; i < sizeof picks / sizeof picks[0]; i++) {
+            rc = lesson_grade(s, NULL, picks[i].answer, &g, &cause);
+            ok(rc == 0 && g.correct == picks[i].right && !strcmp(g.expected, "B: p2"),
+               "choice \"%s\" is %s (expected \"%s\")", picks[i].answer, picks[i].right ? "right" : "wrong",
+               g.expected);
+            free(cause);
+            cause = NULL;
+        }
+        rc = lesson_grade(s, NULL, "C", &g, &cause);
+        ok(rc < 0 && cause && strstr(cause, "\"C\" is not one of the choices: answer with a letter from A to B"),
+           "a letter past the choices is refused: %s", cause ? cause : "graded");
+        free(cause);
+        cause = NULL;
+        rc = lesson_grade(s, NULL, "p\x1b[2J", &g, &cause);
+        ok(rc < 0 && !strchr(g.given, '\x1b'), "a control character is refused and never echoed raw");
+        free(cause);
+        cause = NULL;
+        ok(!slide_gradable(&(struct slide){.correct = -1}), "a slide without choices or predict grades nothing");
+
+        struct view v;
+        for (int k = 1; k <= 2; k++) {
+            if (lesson_view_open(&v, &l, k, &cause) != 0) {
+                ok(false, "slide %d opens: %s", k + 1, cause ? cause : "?");
+                free(cause);
+                cause = NULL;
+                continue;
+            }
+            const struct run *r = &v.runs[0].run;
+            s = &l.slides[k];
+            if (k == 1) {   /* fnf on the counterexample: 6 */
+                static const struct {
+                    const char *answer;
+                    bool right;
+                } m[] = {{"6", true}, {"6.0", true}, {" 6 ", true}, {"5", false}, {"6.4", false},
+                         {"5.5", false}, {"6.04", false}};
+                for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
+                    rc = lesson_grade(s, r, m[i].answer, &g, &cause);
+                    ok(rc == 0 && g.correct == m[i].right && !strcmp(g.expected, "6"),
+                       "makespan \"%s\" is %s (fnf makes %s)", m[i].answer, m[i].right ? "right" : "wrong",
+                       g.expected);
+                    free(cause);
+                    cause = NULL;
+                }
+                rc = lesson_grade(s, r, "six", &g, &cause);
+                ok(rc < 0 && cause && strstr(cause, "is not a number"), "\"six\" is not a number: %s",
+                   cause ? cause : "graded");
+            } else {   /* fnf's second booking on the counterexample: p0 -> p2 */
+                static const char *const right[] = {"p0 -> p2", "p0->p2", "p0 p2", "p0, p2"};
+                for (size_t i = 0; i < 4; i++) {
+                    rc = lesson_grade(s, r, right[i], &g, &cause);
+                    ok(rc == 0 && g.correct && !strcmp(g.expected, "p0 -> p2"), "next \"%s\" is right",
+                       right[i]);
+                    free(cause);
+                    cause = NULL;
+                }
+                rc = lesson_grade(s, r, "p0 -> p1", &g, &cause);
+                ok(rc == 0 && !g.correct, "next \"p0 -> p1\" (fnf's first booking) is wrong for decision 2");
+                rc = lesson_grade(s, r, "p0 -> nobody", &g, &cause);
+                ok(rc == 0 && !g.correct, "a name that is no node is read, and wrong");
+                rc = lesson_grade(s, r, "p0", &g, &cause);
+                ok(rc < 0 && cause && strstr(cause, "names one node"), "one name is refused: %s",
+                   cause ? cause : "graded");
+            }
+            free(cause);
+            cause = NULL;
+            view_close(&v);
+        }
+        lesson_free(&l);
+    }
+    unlink(path);
+    free(path);
+    rmdir(dir);
+    free(dir);
+
+    static const struct {
+        const char *slide, *want;
+    } bad[] = {
+        {"question = 'q', choices = {'a'}, correct = 1", "choices must list 2 to 8 answers"},
+        {"question = 'q', choices = {'a', 'b'}", "choices need correct = K"},
+        {"question = 'q', choices = {'a', 'b'}, correct = 3", "correct must be a number from 1 to 2"},
+        {"question = 'q', choices = {'a', 'A'}, correct = 1", "choices 1 and 2 are the same"},
+        {"question = 'q', choices = {'a', 'b\\27[2J'}, correct = 1", "choice 2 must be text"},
+        {"question = 'q', correct = 1", "correct names one of the choices, and there are none"},
+        {"question = 'q', predict = 'time'", "predict must be \"makespan\" or \"next\""},
+        {"question = 'q', predict = 'makespan', choices = {'a', 'b'}, correct = 1", "choices or a prediction"},
+        {"question = 'q', predict = 'makespan', decision = 2", "decision goes with predict = \"next\""},
+        {"question = 'q', predict = 'next', decision = 0", "decision must be a number from 1"},
+        {"predict = 'makespan'", "need the question they answer"},
+        {"question = 'q', predict = 'next', schedulers = {'fnf', 'optimal'}", "one scheduler, no pattern"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char *text = xasprintf("return {title = 't', slides = {{title = 's', "
+                               "cluster = {nodes = {{'p0', 1, 2}, {'p1', 1, 2}}}, %s}}}\n", bad[i].slide);
+        path = temp_lesson(text, &dir);
+        rc = lesson_load(path, &l, &cause);
+        ok(rc < 0 && cause && strstr(cause, "slide 1: ") && strstr(cause, bad[i].want), "refused: %s",
+           cause ? cause : "loaded");
+        if (rc == 0)
+            lesson_free(&l);
+        free(cause);
+        cause = NULL;
+        unlink(path);
+        free(path);
+        rmdir(dir);
+        free(dir);
+        free(text);
+    }
+}
+
 /* A slide whose file became a FIFO after the lesson loaded: refused when the
  * slide opens, never waited on (alarm: a hang ends the test). */
 static void lesson_fifo_later(void)
@@ -694,6 +846,7 @@ int main(void)
     exercise();
     you();
     lesson();
+    lesson_questions();
     lesson_fifo_later();
     lesson_change_fails();
     tall();

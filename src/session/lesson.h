@@ -4,7 +4,10 @@
  * to the lesson) or builds one inline (a table of nodes, or CSV text), its
  * --param values, one or two schedulers, a model, the
  * step to open at, the instructor's text, and optionally a question with
- * its answer.  hetcast lesson FILE presents it (ui/screen_lesson.c), and
+ * its answer.  A question may be one a student answers and hetcast grades:
+ * choices with the right one, or a prediction of the slide's own run (its
+ * makespan, or the next transfer booked).  hetcast lesson FILE presents it
+ * (ui/screen_lesson.c), and
  * --print writes the handout with the numbers hetcast computed
  * (app/cmd_lesson.c).  Loading never prints; errors name the file and line.
  *
@@ -18,16 +21,34 @@
 #ifndef HETCAST_LESSON_H
 #define HETCAST_LESSON_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "session/run.h"
 #include "session/session.h"
 
 #define LESSON_MAX_SLIDES 64
 #define LESSON_MAX_PARAMS 8
+#define LESSON_MAX_CHOICES 8
+#define LESSON_CHOICE_MAX 80    /* bytes of one choice's text */
+
+/* A question whose answer hetcast computes from the slide's run (of its first scheduler). */
+enum slide_predict {
+    PREDICT_NONE,
+    PREDICT_MAKESPAN,   /* predict = "makespan": a number */
+    PREDICT_NEXT,       /* predict = "next": "SENDER -> RECEIVER" of booking `decision` */
+};
 
 struct slide {
     char *title;
     char *text;             /* what the instructor says; may be NULL */
     char *question;         /* for the class; NULL if none */
     char *answer;           /* revealed on a key; NULL if none */
+    char *choices[LESSON_MAX_CHOICES];   /* choices = {...}: what a student picks from */
+    int nchoices;
+    int correct;            /* the right choice, 0-based (correct = K is 1-based); -1: no choices */
+    enum slide_predict predict;
+    int decision;           /* PREDICT_NEXT: the booking asked about, 0-based (decision = K, 1-based) */
     char *cluster;          /* the file, resolved against the lesson's directory; for an
                                inline cluster "LESSON (slide N, inline)", what messages name */
     char *cluster_text;     /* an inline cluster as CSV text (cluster = {...}); NULL: a file */
@@ -54,6 +75,30 @@ struct lesson {
 /* Load a lesson file.  0, or -1 with *cause (file:line: problem). */
 int lesson_load(const char *path, struct lesson *out, char **cause);
 void lesson_free(struct lesson *l);
+
+/* Does slide s ask something a student answers and hetcast grades (choices or predict)? */
+bool slide_gradable(const struct slide *s);
+
+struct lesson_grade {
+    bool correct;
+    char expected[160];     /* the right answer as a class sees it: "B: p2", "5", "p0 -> p2" */
+    char given[160];        /* the answer as read, text only (diag.h's SHOWN) */
+};
+
+/* Grade a student's answer to slide s against r, the slide's run of its
+ * first scheduler (NULL is enough for choices).  Choices: a letter A-H, a
+ * number 1-8 or the choice's text (case and surrounding spaces ignored).
+ * makespan: a number, right when it equals the makespan to the digits the
+ * student gave (within half a unit of the last digit written, never looser
+ * than that nor tighter than 1e-9 relative).  next: "SENDER -> RECEIVER"
+ * (also "S->R", "S R", "S,R").  0 with *g filled, or -1 with *cause when the
+ * answer cannot be read (it says how to write one); an answer that names no
+ * node or no choice is read, and wrong. */
+int lesson_grade(const struct slide *s, const struct run *r, const char *answer, struct lesson_grade *g,
+                 char **cause);
+/* The right answer as text (what lesson_grade puts in expected): for the reveal and handouts.
+ * A prediction needs r; without it (or when the run is too short) buf says "(not known)". */
+void lesson_expected(const struct slide *s, const struct run *r, char *buf, size_t size);
 
 /* The session options of slide k (pointers into the lesson: keep it alive), confined
  * to the lesson's files (session_opts.confine). */
