@@ -9,6 +9,7 @@
  * summary.  Everything it shows comes from the runs; nothing is recomputed.
  */
 #include "output/export.h"
+#include "output/report.h"
 
 #include "engine/explain.h"
 
@@ -656,6 +657,7 @@ static void schedule_rows(FILE *fp, const struct run *r);
 
 int export_schedule_csv(FILE *fp, const struct run *r)
 {
+    report_csv_version(fp);
     fprintf(fp, "scheduler,seq,from,to,send_start,send_end,link_start,link_end,recv_start,recv_end,"
                 "hold,reason\n");
     schedule_rows(fp, r);

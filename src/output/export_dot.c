@@ -81,8 +81,8 @@ int export_dot(FILE *fp, const struct run *runs, int k)
     for (int r = 0; k > 1 && r < k; r++) {
         char prefix[32];
         text_fit(prefix, sizeof prefix, "r%d", r);
-        text_fit(title, sizeof title, "%s, %s: makespan %s", runs[r].sched.ops->name,
-                 model_name(runs[r].model), numfmt_txt(runs[r].eng.makespan));
+        text_fit(title, sizeof title, "%s%s, %s: makespan %s", runs[r].sched.ops->name,
+                 run_tag(&runs[r]), model_name(runs[r].model), numfmt_txt(runs[r].eng.makespan));
         fprintf(fp, "  subgraph cluster_%d {\n    label=", r);
         export_dot_string(fp, title);
         fputs(";\n", fp);

@@ -129,7 +129,8 @@ int export_paje(FILE *fp, const struct run *runs, int k)
         const struct run *ru = &runs[r];
         fprintf(fp, "4 0 r%d R 0 ", r);
         char name[320];
-        text_fit(name, sizeof name, "%s (%s)", ru->sched.ops->name, model_name(ru->model));
+        text_fit(name, sizeof name, "%s (%s%s)", ru->sched.ops->name, model_name(ru->model),
+                 ru->measured ? ", measured" : "");
         export_paje_string(fp, name);
         fputc('\n', fp);
         for (int p = 0; p < ru->c->n; p++) {

@@ -170,8 +170,14 @@ void report_run_text(FILE *fp, const struct run *r, bool summary)
     report_summary_text(fp, r);
 }
 
+void report_csv_version(FILE *fp)
+{
+    fprintf(fp, "# format_version: %d\n", REPORT_FORMAT_VERSION);
+}
+
 static void csv_header(FILE *fp)
 {
+    report_csv_version(fp);
     fprintf(fp, "scheduler,seq,from,to,send_start,send_end,link_start,link_end,recv_start,"
                 "recv_end,hold\n");
 }
@@ -253,8 +259,10 @@ static void csv_row(FILE *fp, const char *sched, int seq, const char *from, cons
 void report_run_csv(FILE *fp, const struct run *r, bool summary, bool header)
 {
     if (summary) {
-        if (header)
+        if (header) {
+            report_csv_version(fp);
             fprintf(fp, "scheduler,model,nodes,makespan,lower_bound,optimal\n");
+        }
         csvfield_put(fp, r->sched.ops->name);
         fprintf(fp, ",%s,%d,%s,%s,%s\n", model_name(r->model), r->c->n,
                 numfmt_num(r->eng.makespan), numfmt_num(r->lower_bound),
@@ -281,7 +289,7 @@ void report_csv_stream_book(void *ctx, int seq, int from, int to, const struct t
 
 void report_run_json(FILE *fp, const struct run *r, bool summary)
 {
-    fprintf(fp, "{\"cluster\": ");
+    fprintf(fp, "{\"format_version\": %d, \"cluster\": ", REPORT_FORMAT_VERSION);
     json_string(fp, r->c->name);
     fprintf(fp, ", \"model\": \"%s\", \"scheduler\": ", model_name(r->model));
     json_string(fp, r->sched.ops->name);
@@ -306,8 +314,10 @@ void report_run_json(FILE *fp, const struct run *r, bool summary)
             json_string(fp, nodename(r, t->from));
             fprintf(fp, ", \"to\": ");
             json_string(fp, nodename(r, t->to));
-            fprintf(fp, ", \"send_start\": %s, \"send_end\": %s, \"link_end\": %s, \"recv_end\": %s",
-                    numfmt_num(t->start), numfmt_num(t->send_end), numfmt_num(t->link_end), numfmt_num(t->recv_end));
+            fprintf(fp, ", \"send_start\": %s, \"send_end\": %s, \"link_start\": %s, \"link_end\": %s, "
+                        "\"recv_start\": %s, \"recv_end\": %s",
+                    numfmt_num(t->start), numfmt_num(t->send_end), numfmt_num(t->link_start),
+                    numfmt_num(t->link_end), numfmt_num(t->recv_start), numfmt_num(t->recv_end));
             if (r->sched.slices > 0)
                 fprintf(fp, ", \"slice\": %d", t->msg + 1);
             fputc('}', fp);

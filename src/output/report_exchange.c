@@ -121,16 +121,20 @@ void report_exchange_csv(FILE *fp, const struct exchange *x, bool summary, bool 
 {
     const char *sched = x->ops->name;
     if (summary) {
-        if (header)
+        if (header) {
+            report_csv_version(fp);
             fprintf(fp, "scheduler,model,pattern,nodes,receivers,completion,lower_bound,waits,idle\n");
+        }
         fprintf(fp, "%s,%s,%s,%d,%d,%s,%s,%d,%s\n", sched, model_name(x->model),
                 exchange_pattern_name(x->pattern), x->n, x->nrecv, numfmt_num(x->completion),
                 numfmt_num(x->lower_bound), x->nwaits, numfmt_num(x->idle));
         return;
     }
-    if (header)
+    if (header) {
+        report_csv_version(fp);
         fprintf(fp, "scheduler,seq,from,to,step,wait_start,send_start,send_end,link_start,link_end,"
                     "recv_start,recv_end,hold\n");
+    }
     for (int i = 0; i < x->eng.ntr; i++) {
         const struct transfer *t = &x->eng.tr[i];
         fprintf(fp, "%s,%d,", sched, i + 1);
@@ -145,7 +149,7 @@ void report_exchange_csv(FILE *fp, const struct exchange *x, bool summary, bool 
 
 void report_exchange_json(FILE *fp, const struct exchange *x, bool summary)
 {
-    fprintf(fp, "{\"cluster\": ");
+    fprintf(fp, "{\"format_version\": %d, \"cluster\": ", REPORT_FORMAT_VERSION);
     report_json_string(fp, x->c->name);
     fprintf(fp, ", \"model\": \"%s\", \"scheduler\": \"%s\", \"pattern\": \"%s\", \"nodes\": %d, "
                 "\"seed\": %llu,\n",
@@ -181,9 +185,10 @@ void report_exchange_json(FILE *fp, const struct exchange *x, bool summary)
             fprintf(fp, ", \"to\": ");
             report_json_string(fp, name(x, t->to));
             fprintf(fp, ", \"step\": %d, \"wait_start\": %s, \"send_start\": %s, \"send_end\": %s, "
-                        "\"link_end\": %s, \"recv_end\": %s}",
+                        "\"link_start\": %s, \"link_end\": %s, \"recv_start\": %s, \"recv_end\": %s}",
                     x->row[i] + 1, numfmt_num(t->wait_start), numfmt_num(t->start), numfmt_num(t->send_end),
-                    numfmt_num(t->link_end), numfmt_num(t->recv_end));
+                    numfmt_num(t->link_start), numfmt_num(t->link_end), numfmt_num(t->recv_start),
+                    numfmt_num(t->recv_end));
         }
         fprintf(fp, "]");
     }
