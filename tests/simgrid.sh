@@ -23,7 +23,7 @@ if has "built without SimGrid" "$T/err"; then
 fi
 
 check "star: loads and schedules (status 0)" test "$rc" -eq 0
-check "star: a latency matrix of 4 nodes" has "^cluster: simgrid-star (latency matrix, 4 nodes, source gpu)" "$T/out"
+check "star: a latency matrix of 4 nodes" has "^cluster: simgrid-star (latency matrix, 4 nodes, source gpu, times in s)" "$T/out"
 check "star: nothing from SimGrid on stderr" test ! -s "$T/err"
 
 run "$H" run "$STAR" --save-cluster "$T/star.csv"
@@ -42,7 +42,7 @@ check "star one-port optimal: 106.08 + 16.008 + 26.008 us (relayed by node-10)" 
 
 run "$H" run "$RING" --size 1000 --save-cluster "$T/ring.csv"
 check "ring: loads and schedules (status 0)" test "$rc" -eq 0
-check "ring: a platform graph of 5 nodes" has "^cluster: simgrid-ring (platform graph, 5 nodes, source r0)" "$T/out"
+check "ring: a platform graph of 5 nodes" has "^cluster: simgrid-ring (platform graph, 5 nodes, source r0, times in s)" "$T/out"
 check "ring: the 5 direct links, both ways (10 edges)" test "$(grep -c '^r[0-9],r[0-9],' "$T/ring.csv")" -eq 10
 check "ring: no edge for a two-hop route" sh -c "! grep -q '^r0,r2,' $T/ring.csv"
 t=$(awk -F, '$1 == "r0" && $2 == "r4" { print $3 }' "$T/ring.csv")
@@ -75,7 +75,7 @@ cost() { awk -F, -v a="$2" -v b="$3" '/^#/ { next } !h { for (i = 2; i <= NF; i+
 ROUTING=tests/data/simgrid-routing.xml
 run "$H" run "$ROUTING" --size 1000 --save-cluster "$T/routing.csv"
 check "zones in Dijkstra, Full and Floyd zones, zone routes, bypass routes: loads (status 0)" test "$rc" -eq 0
-check "routing: a latency matrix of 5 hosts" has "^cluster: simgrid-routing (latency matrix, 5 nodes, source f1)" "$T/out"
+check "routing: a latency matrix of 5 hosts" has "^cluster: simgrid-routing (latency matrix, 5 nodes, source f1, times in s)" "$T/out"
 check "Full: f1 -> f2 = 10 + 20 us + 1000 B / 50 MBps = 50 us" near "$(cost "$T/routing.csv" f1 f2)" 0.00005
 check "Floyd with a bypass route: g1 -> g2 = lg1 + lg2 = 10 us + 1000 / 200 MBps (not the 3 us detour)" near "$(cost "$T/routing.csv" g1 g2)" 0.000015
 check "bypass zone route: f1 -> g1 = 10 + 100 + 5 us + 1000 / 100 MBps = 125 us" near "$(cost "$T/routing.csv" f1 g1)" 0.000125
@@ -85,7 +85,7 @@ check "Dijkstra across two zone routes: f1 -> h1 = 10 + 5000 + 1000 us + 1000 / 
 CLUSTERS=tests/data/simgrid-clusters.xml
 run "$H" run "$CLUSTERS" --size 1000 --save-cluster "$T/clusters.csv"
 check "cluster tags (backbone, fat tree, torus, dragonfly, Cluster zone): loads (status 0)" test "$rc" -eq 0
-check "clusters: 31 hosts" has "^cluster: simgrid-clusters (latency matrix, 31 nodes, source bb-0)" "$T/out"
+check "clusters: 31 hosts" has "^cluster: simgrid-clusters (latency matrix, 31 nodes, source bb-0, times in s)" "$T/out"
 check "backbone: bb-0 -> bb-2 = 50 + 10 + 50 us + 1000 / 125 MBps = 118 us" near "$(cost "$T/clusters.csv" bb-0 bb-2)" 0.000118
 check "fat tree: ft-0 -> ft-1 = 2 links of 20 us + 1000 / 100 MBps = 50 us" near "$(cost "$T/clusters.csv" ft-0 ft-1)" 0.00005
 check "fat tree: ft-0 -> ft-3 = 4 links (through the root) = 90 us" near "$(cost "$T/clusters.csv" ft-0 ft-3)" 0.00009
@@ -135,7 +135,7 @@ check "500 nested zones: one message, the file, the line of the 101st zone, the 
 nested 100 '<prop id="p" value="x/> > &lt;zone>"/><!-- <zone id="c"> <zone id="d"> -->' >"$T/deep100.xml"
 run "$H" run "$T/deep100.xml"
 check "100 nested zones (the limit; zones in a comment do not count, nor '>' in a value): read" \
-    sh -c "[ $rc -eq 0 ] && grep -q '^cluster: deep100 (latency matrix, 2 nodes, source x)' '$T/out'"
+    sh -c "[ $rc -eq 0 ] && grep -q '^cluster: deep100 (latency matrix, 2 nodes, source x, times in s)' '$T/out'"
 
 run "$H" run "$T/none.xml"
 check "missing file: cannot open" sh -c "[ $rc -eq 2 ] && grep -q 'none.xml: cannot open: No such file' $T/err"

@@ -297,6 +297,7 @@ static struct cluster *build(const char *path, double size, const struct buf *b,
     if (d->errors == errors) {
         bool graph = n > 1 && !all_single && single_links_reach_all(single, n);
         c = cluster_new(graph ? CLUSTER_GRAPH : CLUSTER_MATRIX);
+        c->time_unit = TIME_S;   /* SimGrid's times are seconds */
         for (int a = 0; a < n; a++)
             cluster_add_node(c, names[order[a]], 0, 0);
         if (graph) {
