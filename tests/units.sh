@@ -69,10 +69,22 @@ else
     skip "DOT: Graphviz reads it with the comment" "dot is not installed"
 fi
 
+# A personalized exchange names it too.
+run "$H" run "$T/ms.csv" --pattern all-to-all -m sync
+check "exchange, text: the cluster line says the unit" has '^cluster: counterexample (node table, 3 nodes, latency 1, times in ms)$' "$T/out"
+run "$H" run "$T/ms.csv" --pattern all-to-all -m sync --format csv
+check "exchange, CSV: # unit: ms first" test "$(head -n 1 "$T/out")" = "# unit: ms"
+run "$H" run "$T/ms.csv" --pattern all-to-all -m sync --format json
+check "exchange, JSON: \"unit\": \"ms\"" has '"unit": "ms"' "$T/out"
+
 # A cluster without a unit: no output names one.
 for f in text csv json svg paje dot; do
     run "$H" run "$CE" --format $f
     check "no unit, --format $f: nothing about a unit" sh -c "! grep -q 'times in\\|\"unit\"\\|# unit\\|time (' '$T/out'"
+done
+for f in text csv json; do
+    run "$H" run "$CE" --pattern all-to-all -m sync --format $f
+    check "no unit, exchange --format $f: nothing about a unit" sh -c "! grep -q 'times in\\|\"unit\"\\|# unit' '$T/out'"
 done
 
 # A SimGrid platform is in seconds.
