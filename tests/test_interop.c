@@ -5,12 +5,20 @@
  * graph of a cluster with hostile node names, where no user byte may come
  * out raw (no control character but the line ends, every Paje line an event
  * or a definition), nor from the Chrome trace JSON; the events of a Paje
- * trace in time order; the lanes of overlapping intervals; and what the
- * SMPI export can and cannot express.  The peer tools themselves (pj_dump,
- * dot, smpirun) are run by tests/interop.sh.
+ * trace in time order; the lanes of overlapping intervals; what the SMPI
+ * export can and cannot express; and what a SimGrid platform's reader makes
+ * of what SimGrid says when it ends (a stand-in helper says it).  The peer
+ * tools themselves (pj_dump, dot, smpirun) are run by tests/interop.sh.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config.h"
+#if HETCAST_HAVE_SIMGRID
+#include "model/cluster_simgrid.h"
+#endif
 
 #include "output/export_interop.h"
 #include "output/export_lanes.h"
@@ -287,6 +295,72 @@ static void smpi_refusals(void)
     cluster_free(c);
 }
 
+#if HETCAST_HAVE_SIMGRID
+/*
+ * SimGrid's last words, said by a stand-in for hetcast-simgrid that then
+ * aborts as SimGrid does: a reason about the file is kept (without an
+ * object's address), the text of a C++ library's error is not shown.
+ */
+static void simgrid_words(void)
+{
+    static const struct {
+        const char *said, *want;
+    } cases[] = {
+        {"Uncaught exception std::out_of_range: unordered_map::at",
+         "x.xml: SimGrid refused it: it failed inside (an error of its C++ code, not a reason "
+         "about the file): is it a platform SimGrid can simulate?"},
+        {"Uncaught exception std::out_of_range: dynar is not that long. You asked -1, but it's "
+         "only 0 long.",
+         "x.xml: SimGrid refused it: it failed inside (an error of its C++ code, not a reason "
+         "about the file): is it a platform SimGrid can simulate?"},
+        {"Please specify the Vivaldi coordinates of Netzone z1 (0x556bff2de990)",
+         "x.xml: SimGrid refused it: Please specify the Vivaldi coordinates of Netzone z1"},
+        {"Uncaught exception std::invalid_argument: No route from 'A' to 'B'",
+         "x.xml: SimGrid refused it: No route from 'A' to 'B'"},
+    };
+    char dir[] = "/tmp/hetcast-sgXXXXXX";
+    if (!mkdtemp(dir)) {
+        ok(0, "a temporary folder");
+        return;
+    }
+    char helper[64], words[64], xml[64];
+    snprintf(helper, sizeof helper, "%s/helper", dir);
+    snprintf(words, sizeof words, "%s/words", dir);
+    snprintf(xml, sizeof xml, "%s/x.xml", dir);
+    FILE *fp = fopen(helper, "w");
+    fprintf(fp, "#!/bin/sh\ncat '%s' >&2\nkill -ABRT $$\n", words);
+    fclose(fp);
+    chmod(helper, 0755);
+    fp = fopen(xml, "w");
+    fputs("<platform version=\"4.1\"/>\n", fp);
+    fclose(fp);
+    simgrid_set_helper(helper);
+    char *cwd = getcwd(NULL, 0);
+    if (chdir(dir) != 0)
+        ok(0, "chdir");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        fp = fopen(words, "w");
+        fprintf(fp, "%s\nCurrent backtrace:\n  ->  0# main\n", cases[i].said);
+        fclose(fp);
+        struct diag d;
+        diag_init(&d);
+        struct cluster *c = cluster_load_simgrid("x.xml", 1, &d);
+        ok(!c && d.nlines == 1, "SimGrid's words %zu: refused, one message", i);
+        is_string(d.nlines ? d.lines[0] : "", cases[i].want, "SimGrid's words %zu", i);
+        cluster_free(c);
+        diag_free(&d);
+    }
+    if (cwd && chdir(cwd) != 0)
+        ok(0, "chdir back");
+    free(cwd);
+    simgrid_set_helper(NULL);
+    unlink(helper);
+    unlink(words);
+    unlink(xml);
+    rmdir(dir);
+}
+#endif
+
 int main(void)
 {
     for (size_t i = 0; i < sizeof escapes / sizeof escapes[0]; i++) {
@@ -298,5 +372,8 @@ int main(void)
     paje_counterexample();
     lanes();
     smpi_refusals();
+#if HETCAST_HAVE_SIMGRID
+    simgrid_words();
+#endif
     return tap_exit();
 }

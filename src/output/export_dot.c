@@ -67,6 +67,8 @@ static void dot_tree(FILE *fp, const struct run *ru, const char *prefix, const c
 int export_dot(FILE *fp, const struct run *runs, int k)
 {
     fputs("digraph broadcast {\n", fp);
+    if (k > 0 && time_unit_name(runs[0].c->time_unit))   /* a comment: the graph is unchanged */
+        fprintf(fp, "  // times in %s\n", time_unit_name(runs[0].c->time_unit));
     fputs("  node [shape=ellipse, fontname=\"Helvetica\"];\n  edge [fontname=\"Helvetica\"];\n", fp);
     char title[512];
     if (k == 1) {

@@ -119,6 +119,8 @@ static const char *state_value(char state)
 
 int export_paje(FILE *fp, const struct run *runs, int k)
 {
+    if (k > 0 && time_unit_name(runs[0].c->time_unit))   /* a comment line */
+        fprintf(fp, "# times in %s\n", time_unit_name(runs[0].c->time_unit));
     fputs(paje_header, fp);
     double end = 0;
     for (int r = 0; r < k; r++)

@@ -26,10 +26,13 @@ static void interval(char *buf, size_t size, double a, double b)
 static void describe(FILE *fp, const struct exchange *x, bool with_sched)
 {
     const struct cluster *c = x->c;
-    fprintf(fp, "cluster: %s (%s, %d node%s, %s %s)\n", c->name ? c->name : "(unnamed)",
+    fprintf(fp, "cluster: %s (%s, %d node%s, %s %s", c->name ? c->name : "(unnamed)",
             cluster_kind_name(c->kind), c->n, c->n == 1 ? "" : "s",
             c->kind == CLUSTER_MATRIX ? "unit" : "latency",
             numfmt_txt(c->kind == CLUSTER_MATRIX ? c->unit : c->latency));
+    if (time_unit_name(c->time_unit))
+        fprintf(fp, ", times in %s", time_unit_name(c->time_unit));
+    fprintf(fp, ")\n");
     fprintf(fp, "exchange: %s, %d receiver%s", exchange_pattern_name(x->pattern), x->nrecv,
             x->nrecv == 1 ? "" : "s");
     if (x->pattern == XPAT_ALL_TO_SOME) {
@@ -120,6 +123,8 @@ void report_exchange_text(FILE *fp, const struct exchange *x, bool summary)
 void report_exchange_csv(FILE *fp, const struct exchange *x, bool summary, bool header)
 {
     const char *sched = x->ops->name;
+    if (header && time_unit_name(x->c->time_unit))
+        fprintf(fp, "# unit: %s\n", time_unit_name(x->c->time_unit));
     if (summary) {
         if (header) {
             report_csv_version(fp);
@@ -151,6 +156,8 @@ void report_exchange_json(FILE *fp, const struct exchange *x, bool summary)
 {
     fprintf(fp, "{\"format_version\": %d, \"cluster\": ", REPORT_FORMAT_VERSION);
     report_json_string(fp, x->c->name);
+    if (time_unit_name(x->c->time_unit))
+        fprintf(fp, ", \"unit\": \"%s\"", time_unit_name(x->c->time_unit));
     fprintf(fp, ", \"model\": \"%s\", \"scheduler\": \"%s\", \"pattern\": \"%s\", \"nodes\": %d, "
                 "\"seed\": %llu,\n",
             model_name(x->model), x->ops->name, exchange_pattern_name(x->pattern),
