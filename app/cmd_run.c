@@ -13,6 +13,7 @@
 #include "app/opts.h"
 #include "output/export.h"
 #include "output/report.h"
+#include "output/spool.h"
 #include "sched/lua_sched.h"
 
 /* --format (and --output) checked: the format, or NULL after a message. */
@@ -163,10 +164,21 @@ static int run_or_compare(int argc, char **argv, bool compare)
        are written as a lean engine books them, where the scheduler allows a
        lean engine; else from the records afterwards */
     struct report_csv_stream stream = {stdout, c, ops[0]->name, 0};
+    struct spool sp = {0};
     if (!compare && !o.summary && f->stream) {
         lean = true;
         o.s.sopt.on_book = f->stream;
         o.s.sopt.on_book_ctx = &stream;
+    } else if (!compare && !o.summary && f->spooled) {
+        /* the bookings kept in a temporary file for a writer that needs them
+           all (output/spool.h); without one, the full engine's records */
+        char *why = NULL;
+        if (spool_open(&sp, &why) == 0) {
+            lean = true;
+            o.s.sopt.on_book = spool_book;
+            o.s.sopt.on_book_ctx = &sp;
+        }
+        free(why);
     }
     int done = 0;
     for (; done < k; done++)
@@ -175,7 +187,11 @@ static int run_or_compare(int argc, char **argv, bool compare)
     int status = 0;
     if (done < k)
         status = cli_fail(cause, lua_sched_is(ops[done]) ? 2 : 1);   /* a bad script is bad input */
-    else if (!(o.s.sopt.on_book && runs[0].eng.lean) || stream.rows == 0) {
+    else if (sp.fp && runs[0].eng.lean) {
+        struct format_out out = {compare, o.summary, &so, o.output};
+        if ((status = f->spooled(&out, &runs[0], &sp, &cause)) != 0)
+            cli_fail(cause, status);
+    } else if (!(o.s.sopt.on_book == f->stream && runs[0].eng.lean) || stream.rows == 0) {
         /* not streamed, or streamed without a booking (one node): the header alone */
         struct format_out out = {compare, o.summary, &so, o.output};
         if ((status = f->runs(&out, runs, compare ? k : 1, &cause)) != 0)
@@ -183,6 +199,7 @@ static int run_or_compare(int argc, char **argv, bool compare)
     }
     for (int i = 0; i < done; i++)
         run_free(&runs[i]);
+    spool_close(&sp);
     free(runs);
     free(keep);
     cluster_free(c);
