@@ -93,6 +93,27 @@ static int svg_nodes(const struct cli_opts *o, const struct cluster *c, unsigned
     return 0;
 }
 
+/* --output without --format: 0, or 2 after saying what --output is for and,
+ * when the name ends like a format, the command that writes that file. */
+static int check_output_alone(const struct cli_opts *o, bool compare)
+{
+    if (!o->output || o->format)
+        return 0;
+    char *dirs = cli_format_list(FORMAT_DIR, " or ", false);
+    const char *dot = strrchr(o->output, '.'), *slash = strrchr(o->output, '/');
+    const struct cli_format *f = dot && (!slash || dot > slash) && dot[1] ? cli_format_find(dot + 1) : NULL;
+    if (f && !(f->flags & FORMAT_DIR) && (f->flags & (compare ? FORMAT_COMPARE : FORMAT_RUN))) {
+        opts_error(2, "--output is the directory of --format %s; the other formats print to "
+                      "standard output: hetcast %s %s --format %s > %s", dirs,
+                   compare ? "compare" : "run", o->s.file, f->name, o->output);
+    } else {
+        opts_error(2, "--output is the directory of --format %s: add --format %s, or leave "
+                      "--output out to print the report", dirs, dirs);
+    }
+    free(dirs);
+    return 2;
+}
+
 /* run (compare false) and compare. */
 static int run_or_compare(int argc, char **argv, bool compare)
 {
@@ -108,6 +129,8 @@ static int run_or_compare(int argc, char **argv, bool compare)
                              "--receivers) has no measured trace");
     if ((o.svg_parts || o.svg_nodes) && (!o.format || strcmp(o.format, "svg") != 0))
         return opts_error(2, "--svg-parts and --svg-nodes shape an SVG: add --format svg");
+    if (check_output_alone(&o, compare))
+        return 2;
     if (session_is_exchange(&o.s))
         return cli_exchange(&o, compare);
     const struct cli_format *f = check_format(&o);

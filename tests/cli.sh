@@ -268,6 +268,14 @@ check "run --format paje with TMPDIR missing: the same trace, no message" \
 printf 'name,send,recv\na,1,2\n' | "$H" run - --format csv >"$T/out" 2>/dev/null
 check "run --format csv of one node: the header alone" sh -c "[ \$(wc -l <$T/out) -eq 1 ] && grep -q '^scheduler,seq,from' $T/out"
 
+# --output names smpi's directory: without --format it is refused, never ignored
+run "$H" run clusters/counterexample.csv --output "$T/out.svg"
+check "run --output FILE.svg without --format: status 2, gives the command, writes nothing" \
+    sh -c "[ $rc -eq 2 ] && grep -qF -- '--format svg > $T/out.svg' $T/err && [ ! -e $T/out.svg ] && [ ! -s $T/out ]"
+run "$H" compare clusters/counterexample.csv --pattern all-to-all --output "$T/dir"
+check "compare --pattern --output DIR without --format: status 2, names --format smpi" \
+    sh -c "[ $rc -eq 2 ] && grep -qF -- 'add --format smpi' $T/err && [ ! -e $T/dir ]"
+
 run "$H" lesson lua/lessons/fnf-loses.lua lua/lessons/port-models.lua --print
 check "lesson --print takes several lessons: both handouts" sh -c "[ $rc -eq 0 ] && [ \$(grep -c '^# ' $T/out) -eq 2 ]"
 run "$H" lesson lua/lessons/fnf-loses.lua lua/lessons/port-models.lua

@@ -105,6 +105,23 @@ for s in fnf optimal; do
 done
 check "exec: fnf (makespan 6) measures slower than optimal (makespan 5)" \
     awk -v f="$min_fnf" -v o="$min_optimal" 'BEGIN { exit !(f > o && o > 0) }'
+# A write past the file size limit, set on the ranks while they run (MPI's
+# own shared memory is made before): SIGXFSZ would kill rank 0 half way
+# through its file; ignored, the write fails, said in one message, status 1,
+# and no temporary file is left beside the output.
+mkdir "$T/xfsz"
+$EXECRUN -n 3 "$M" exec $CE -s fnf --emulate --unit-ms 100 --repeat 3 -o "$T/xfsz/m.csv" \
+    >"$T/out" 2>"$T/err" &
+job=$!
+sleep 1.5
+for p in $(pgrep -f "$T/xfsz/m.csv"); do
+    [ "$(cat /proc/$p/comm 2>/dev/null)" = hetcast-mpi ] && prlimit --pid "$p" --fsize=0
+done
+wait $job
+rc=$?
+check "exec -o past ulimit -f: status 1, says why" \
+    sh -c "[ $rc -eq 1 ] && grep -q 'm.csv: cannot save: File too large' '$T/err'"
+check "exec -o past ulimit -f: no temporary file left, no output" test -z "$(ls -A "$T/xfsz")"
 # The measured files as hetcast reads traces (compare --trace, docs/formats.md).
 if "$H" compare --help 2>&1 | grep -q -- '--trace'; then
     { cat "$T/fnf.csv"; grep -v '^#' "$T/optimal.csv" | tail -n +2; } >"$T/both.csv"
