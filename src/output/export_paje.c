@@ -161,7 +161,7 @@ static void pev_flush(struct paje_out *o, double t)
 /* The bookings of runs[0..k) one after the other, runs[0]'s from sp when not NULL. */
 struct all_bookings {
     const struct run *runs;
-    int k, r;
+    int k, at_run;   /* the run being read */
     struct spool *sp;
     struct spool_cursor at;
 };
@@ -176,11 +176,11 @@ static const struct transfer *all_next(struct all_bookings *a)
 {
     for (;;) {
         const struct transfer *t = spool_cursor_next(&a->at);
-        if (t || a->r + 1 >= a->k)
+        if (t || a->at_run + 1 >= a->k)
             return t;
         spool_cursor_end(&a->at);
-        a->r++;
-        spool_cursor_start(&a->at, &a->runs[a->r].eng, NULL);
+        a->at_run++;
+        spool_cursor_start(&a->at, &a->runs[a->at_run].eng, NULL);
     }
 }
 
