@@ -89,6 +89,7 @@ for s in fnf optimal; do
     run timeout 60 $rt $EXECRUN -n 3 "$M" exec $CE -s $s --emulate --unit-ms 10 --repeat 5 -o "$T/$s.csv"
     say_err
     check "exec $s --emulate: status 0" test "$rc" -eq 0
+    check "exec $s --emulate: no note on MPI's per-message overhead" sh -c "! grep -q '^note' '$T/out'"
     pred=$(awk '/^predicted makespan/ { print $3 }' "$T/out")
     min=$(awk '/^measured makespan/ { print $4 }' "$T/out")
     eval "min_$s=\${min:-0}"
@@ -105,6 +106,15 @@ for s in fnf optimal; do
 done
 check "exec: fnf (makespan 6) measures slower than optimal (makespan 5)" \
     awk -v f="$min_fnf" -v o="$min_optimal" 'BEGIN { exit !(f > o && o > 0) }'
+# Costs of a few nanoseconds, run for real: any MPI message costs more, and
+# exec says so, with what to do.
+printf '# latency: 0.001\nname,send,recv\np0,0.001,0.001\np1,0.001,0.001\np2,0.001,0.001\n' >"$T/tiny.csv"
+run timeout 60 $EXECRUN -n 3 "$M" exec "$T/tiny.csv" -s fnf --repeat 3
+say_err
+check "exec of nanosecond costs: a note names MPI's per-message overhead" \
+    sh -c "[ $rc -eq 0 ] && grep -q '^note  *measured .* times the prediction: the one message of the critical path took about .* us more' '$T/out'"
+check "... and says what to do: --emulate, or calibrate --size 64" \
+    sh -c "grep -q 'with --emulate' '$T/out' && grep -q 'calibrate --size 64 -o CLUSTER.csv' '$T/out'"
 # A write past the file size limit, set on the ranks while they run (MPI's
 # own shared memory is made before): SIGXFSZ would kill rank 0 half way
 # through its file; ignored, the write fails, said in one message, status 1,

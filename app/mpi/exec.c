@@ -32,6 +32,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "output/export.h"
 #include "support/atomic.h"
 #include "model/cluster.h"
 #include "support/csvfield.h"
@@ -442,6 +443,43 @@ static int write_measured(const struct exec_opts *o, const struct hm *h, const s
     return 0;
 }
 
+/*
+ * Without --emulate, a measured makespan at least twice the prediction says
+ * that a message costs this machine more than the cluster's costs: the
+ * extra time, shared among the messages of the prediction's critical path
+ * (each waits for the one before), is the overhead a message, and the note
+ * says what to do.  Nothing when the prediction holds within that factor.
+ */
+static void overhead_note(const struct exec_opts *o, const struct run *run, double measured)
+{
+    double pred = run->eng.makespan;
+    if (!(pred > 0) || !(measured >= 2 * pred))
+        return;
+    unsigned char *crit = xmalloc((size_t)run->c->n);
+    int depth = 0;
+    if (export_critical_path(&run->eng, crit) >= 0)
+        for (int p = 0; p < run->c->n; p++)
+            depth += crit[p] && run->eng.parent[p] >= 0;
+    free(crit);
+    if (depth < 1)
+        return;
+    char b1[NUMFMT_SIZE], b2[NUMFMT_SIZE];
+    double extra_us = (measured - pred) * o->unit_ms * 1e3 / depth;
+    char each[64];
+    if (depth == 1)
+        snprintf(each, sizeof each, "the one message");
+    else
+        snprintf(each, sizeof each, "each of the %d messages", depth);
+    printf("note                 measured %.1f times the prediction: %s of the critical path "
+           "took about %s us more than the cluster's costs (%s us in all predicted), the "
+           "per-message overhead of MPI on this machine.  To see the model's "
+           "schedule, run it with --emulate (the modelled costs waited out); to predict this "
+           "machine, calibrate it at this message size (mpirun -n N hetcast-mpi calibrate "
+           "--size %ld -o CLUSTER.csv) and run that cluster.\n",
+           measured / pred, each, num(b1, extra_us), num(b2, pred * o->unit_ms * 1e3),
+           o->size);
+}
+
 int mpi_exec(struct hm *h, int argc, char **argv)
 {
     struct exec_opts o;
@@ -602,6 +640,8 @@ int mpi_exec(struct hm *h, int argc, char **argv)
             printf("  (min %+.2f %% of the prediction)",
                    100 * (mk[0] - run.eng.makespan) / run.eng.makespan);
         printf("\nclocks               aligned to rank 0 to within %s ms\n", num(b1, worst / 2 * 1e3));
+        if (!o.emulate)
+            overhead_note(&o, &run, mk[0]);
         if (o.output) {
             status = write_measured(&o, h, &run, best ? best : run.eng.tr, best_rep, mk, med,
                                     worst / 2);
