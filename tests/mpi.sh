@@ -115,6 +115,14 @@ check "exec of nanosecond costs: a note names MPI's per-message overhead" \
     sh -c "[ $rc -eq 0 ] && grep -q '^note  *measured .* times the prediction: the one message of the critical path took about .* us more' '$T/out'"
 check "... and says what to do: --emulate, or calibrate --size 64" \
     sh -c "grep -q 'with --emulate' '$T/out' && grep -q 'calibrate --size 64 -o CLUSTER.csv' '$T/out'"
+# --baseline: the library's MPI_Bcast of the same size on the same ranks,
+# beside the schedule, with its spread over the repeats
+run timeout 60 $EXECRUN -n 3 "$M" exec $CE -s fnf --repeat 3 --baseline --size 1024
+say_err
+check "exec --baseline: an MPI_Bcast line with min <= median <= max, all above 0" \
+    sh -c "[ $rc -eq 0 ] && awk '/^MPI_Bcast/ { ok = \$3 > 0 && \$3 <= \$5 && \$5 <= \$7 } END { exit !ok }' '$T/out'"
+check "exec --baseline: says the size, the root and the ranks" \
+    has '^MPI_Bcast .*broadcast of 1024 bytes from rank 0 to the same 3 ranks' "$T/out"
 # A write past the file size limit, set on the ranks while they run (MPI's
 # own shared memory is made before): SIGXFSZ would kill rank 0 half way
 # through its file; ignored, the write fails, said in one message, status 1,

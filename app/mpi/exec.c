@@ -56,6 +56,7 @@
 struct exec_opts {
     struct session_opts s;
     bool emulate;
+    bool baseline;             /* also time MPI_Bcast of the same size on the same ranks */
     double unit_ms;            /* 0: the default */
     int repeat;
     long size;
@@ -63,7 +64,8 @@ struct exec_opts {
     double timeout;
 };
 
-enum { E_SEED = OPT_LONG, E_SOURCE, E_EMULATE, E_UNIT, E_REPEAT, E_SIZE, E_TIMEOUT, E_TIME_LIMIT };
+enum { E_SEED = OPT_LONG, E_SOURCE, E_EMULATE, E_UNIT, E_REPEAT, E_SIZE, E_TIMEOUT, E_TIME_LIMIT,
+       E_BASELINE };
 #define AT(f) offsetof(struct exec_opts, f)
 static const struct opt exec_table[] = {
     {"scheduler", 's', "NAME", "scheduler (default fnf), as hetcast run -s", OPT_CALL, 0, 0, 0,
@@ -80,6 +82,9 @@ static const struct opt exec_table[] = {
      "heterogeneous cluster)", OPT_FLAG, AT(emulate), 0, 0, NULL},
     {"unit-ms", E_UNIT, "U", "one time unit of the cluster is U ms (default 0.001, 10 with "
      "--emulate; at most 3600000, an hour)", OPT_CALL, 0, 0, 0, NULL},
+    {"baseline", E_BASELINE, NULL, "also time the MPI library's MPI_Bcast of the same size from "
+     "the source's rank to the same ranks, K times, and print it beside the schedule", OPT_FLAG,
+     AT(baseline), 0, 0, NULL},
     {"repeat", E_REPEAT, "K", "run the schedule K times (default 1)", OPT_INT, AT(repeat), 1,
      EX_MAX_REPEAT, NULL},
     {"size", E_SIZE, "BYTES", "the message size (default 64)", OPT_LONGINT, AT(size), 8, 1 << 26,
@@ -480,6 +485,45 @@ static void overhead_note(const struct exec_opts *o, const struct run *run, doub
            o->size);
 }
 
+/*
+ * --baseline: MPI_Bcast of o->size bytes from the source's rank (the first
+ * transfer's sender) to the ranks of the schedule, started on all of them
+ * at one time of rank 0's clock, as a repeat of the schedule is; bk[k] (rank
+ * 0) the latest end of repeat k, in the cluster's units.  Collective.
+ */
+static void bcast_baseline(struct hm *h, const struct ex_plan *p, const struct exec_opts *o,
+                           double offset, char *buf, double *bk)
+{
+    int rank = h->rank, root = 0;
+    unsigned char *used = xcalloc((size_t)h->size, 1);
+    for (int i = 0; i < p->ntr; i++)
+        used[p->tr[i].from] = used[p->tr[i].to] = 1;
+    for (int k = 0; p->ntr > 0 && k < p->tr[0].from; k++)
+        root += used[k];   /* the source's place among the used ranks, in rank order */
+    MPI_Comm sub;
+    MPI_Comm_split(MPI_COMM_WORLD, used[rank] ? 0 : MPI_UNDEFINED, rank, &sub);
+    MPI_Request rq;
+    for (int k = -1; k < o->repeat; k++) {   /* -1: a warm-up */
+        hm_watchdog(h, "exec (the MPI_Bcast baseline)", EX_START_MARGIN + 1);
+        double start = rank == 0 ? MPI_Wtime() + EX_START_MARGIN : 0, took = 0, latest = 0;
+        MPI_Ibcast(&start, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD, &rq);
+        hm_idle_wait(&rq);
+        if (used[rank]) {
+            hm_wait_until(start - offset);
+            MPI_Bcast(buf, (int)o->size, MPI_CHAR, root, sub);
+            took = MPI_Wtime() + offset - start;
+        }
+        MPI_Ireduce(&took, &latest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD, &rq);
+        hm_idle_wait(&rq);
+        if (rank == 0 && k >= 0)
+            bk[k] = latest / (o->unit_ms / 1000);
+    }
+    hm_watchdog(h, NULL, 0);
+    if (sub != MPI_COMM_NULL)
+        MPI_Comm_free(&sub);
+    free(used);
+}
+
 int mpi_exec(struct hm *h, int argc, char **argv)
 {
     struct exec_opts o;
@@ -621,6 +665,9 @@ int mpi_exec(struct hm *h, int argc, char **argv)
         }
     }
     hm_watchdog(h, NULL, 0);
+    double *bk = xmalloc((size_t)o.repeat * sizeof *bk);
+    if (o.baseline && !status)
+        bcast_baseline(h, &plan, &o, offset, buf, bk);
     if (rank == 0 && !status) {
         qsort(mk, (size_t)o.repeat, sizeof *mk, cmp_double);
         double med = o.repeat % 2 ? mk[o.repeat / 2] : (mk[o.repeat / 2 - 1] + mk[o.repeat / 2]) / 2;
@@ -639,7 +686,22 @@ int mpi_exec(struct hm *h, int argc, char **argv)
         if (run.eng.makespan > 0)
             printf("  (min %+.2f %% of the prediction)",
                    100 * (mk[0] - run.eng.makespan) / run.eng.makespan);
-        printf("\nclocks               aligned to rank 0 to within %s ms\n", num(b1, worst / 2 * 1e3));
+        putchar('\n');
+        if (o.baseline && plan.ntr > 0) {
+            qsort(bk, (size_t)o.repeat, sizeof *bk, cmp_double);
+            double bmed = o.repeat % 2 ? bk[o.repeat / 2] : (bk[o.repeat / 2 - 1] + bk[o.repeat / 2]) / 2;
+            int nused = 0;
+            unsigned char *used = xcalloc((size_t)h->size, 1);
+            for (int i = 0; i < plan.ntr; i++)
+                used[plan.tr[i].from] = used[plan.tr[i].to] = 1;
+            for (int k = 0; k < h->size; k++)
+                nused += used[k];
+            free(used);
+            printf("MPI_Bcast            min %s  median %s  max %s  (the library's own broadcast of "
+                   "%ld bytes from rank %d to the same %d ranks)\n", num(b1, bk[0]), num(b2, bmed),
+                   num(b3, bk[o.repeat - 1]), o.size, plan.tr[0].from, nused);
+        }
+        printf("clocks               aligned to rank 0 to within %s ms\n", num(b1, worst / 2 * 1e3));
         if (!o.emulate)
             overhead_note(&o, &run, mk[0]);
         if (o.output) {
@@ -657,6 +719,7 @@ int mpi_exec(struct hm *h, int argc, char **argv)
     free(rec);
     free(all);
     free(mk);
+    free(bk);
     free(best);
     free(cur);
     free(plan.tr);
