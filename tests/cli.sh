@@ -156,6 +156,17 @@ check "experiment figueira: CSV, 4 topologies x 6 strategies" sh -c "[ $rc -eq 0
 cp "$T/out" "$T/fig.csv"
 run "$H" experiment figueira --nodes 32 --format csv
 check "experiment figueira: same seed, same output" cmp "$T/out" "$T/fig.csv"
+# Figures 13-15's maxima allow the same LNOWs (at most hops + 1 groups): each
+# setting still draws its own, alone or among the six
+for G in 32 64 128; do
+    "$H" experiment figueira --nodes 128 --groups $G --runs 50 --format csv | cut -d, -f3- | md5sum
+done >"$T/fig.md5"
+check "experiment figueira: the settings 128/32, 128/64, 128/128 draw distinct LNOWs" \
+    test "$(sort -u "$T/fig.md5" | wc -l)" -eq 3
+"$H" experiment figueira --format csv | grep '^128,64,' >"$T/fig6.csv"
+"$H" experiment figueira --nodes 128 --groups 64 --format csv | grep '^128,64,' >"$T/fig1.csv"
+check "experiment figueira: a setting draws the same LNOWs alone or among the six" \
+    sh -c "test -s '$T/fig1.csv' && cmp '$T/fig6.csv' '$T/fig1.csv'"
 run "$H" experiment figueira --groups 0
 check "experiment figueira: a bad option value, status 2" sh -c "[ $rc -eq 2 ] && grep -q -- '--groups: \"0\" is not an integer' $T/err"
 

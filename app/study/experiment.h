@@ -73,6 +73,10 @@ int exp_theorems(struct rng *r, int lo, int hi, long runs, const struct exp_gen 
  * latencies a link, overhead x basic a send); every tree kind's makespan
  * (us) and cost (hops) on it.  0 or -1 (said on stderr). */
 struct cluster *exp_figueira_latencies(const struct cluster *hops, double overhead, double basic);
+/* The stream a setting (nodes, maximum groups) of seed draws its LNOWs from:
+ * its own, so that settings never share draws and a setting draws the same
+ * LNOWs alone or among the six. */
+void exp_figueira_seed(struct rng *r, unsigned long long seed, int nodes, int groups);
 int exp_figueira_simulate(const struct cluster *hops, const struct cluster *lat, enum model m,
                           double *makespan, double *cost);
 
