@@ -96,5 +96,11 @@ int exp_pipeline_measure(const struct cluster *c, double ratio[EXP_PIPE_MODELS][
 int exp_alltoall_point(enum model m, enum xpattern pattern, const struct cluster *c, double pct,
                        int first, long runs, unsigned long long seed,
                        const struct xsched_ops *ops, double *mean, double *variance);
+/* Chen & Liu: `runs` all-to-some runs of one order, each on its own random
+ * set of pct % receivers (run k: seed + k, as `--random-receivers` draws):
+ * the smallest and largest completion and how many came within 1 of target. */
+int exp_alltoall_random_sets(enum model m, const struct cluster *c, double pct, long runs,
+                             unsigned long long seed, const struct xsched_ops *ops, double target,
+                             double *lo, double *hi, long *near);
 
 #endif
