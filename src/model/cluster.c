@@ -356,9 +356,10 @@ static bool speed_beyond(double a, double b)
 
 bool cluster_speeds_consistent(const struct cluster *c, int *bad_p, int *bad_q)
 {
-    /* Sort by (send, recv, index).  The speeds are consistent when no node
-     * receives slower than one that sends as fast or faster, and nodes with
-     * equal send times have equal receive times ("iff") -- each "slower" and
+    /* Sort by (send, recv, index).  The speeds are consistent when s(p) <=
+     * s(q) iff r(p) <= r(q): no node receives slower than one that sends as
+     * fast or faster, nodes with equal send times have equal receive times,
+     * and a node that sends slower receives slower -- each "slower" and
      * "unequal" beyond CLUSTER_SPEED_RTOL, so that measured clusters with
      * noise in their last digits pass (docs/formats.md).  One pass over the
      * order: the latest node with the largest receive time so far, and the
@@ -393,6 +394,9 @@ bool cluster_speeds_consistent(const struct cluster *c, int *bad_p, int *bad_q)
             x = top;   /* sends as fast or faster, receives slower */
         else if (nodes[run].send == y->send && speed_beyond(y->recv, nodes[run].recv))
             x = idx[i - 1];   /* sends as fast, receives slower than the run so far */
+        else if (speed_beyond(y->send, nodes[idx[i - 1]].send) &&
+                 !speed_beyond(y->recv, nodes[top].recv))
+            x = top;   /* sends slower, receives as fast */
         if (x >= 0) {
             ok = false;
             if (bad_p)
