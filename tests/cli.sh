@@ -101,6 +101,19 @@ run "$H" run clusters/counterexample.csv --source p9
 check "unknown source: status 2, names it" sh -c "[ $rc -eq 2 ] && grep -q '\"p9\" is not a node' $T/err"
 run "$H" run clusters/counterexample.csv --source p2 --summary
 check "--source p2" has "source p2" "$T/out"
+# the lower bound's label is the formula of its value in the model; the
+# optimum's reason names the bound it met
+run "$H" run clusters/counterexample.csv -m sender-only --summary
+check "sender-only: the lower bound s(source) = 1, labelled so; the optimum 2 not said to meet it" \
+    sh -c "grep -q '^lower bound   1   (s(source): a transfer costs its sender.s send time only)\$' '$T/out' && grep -q '^optimum       2 .*search.s own lower bound' '$T/out'"
+# a platform graph whose first node cannot reach c: --source c reaches all
+printf 'from,to,time\na,b,1\nc,a,1\nc,b,1\n' >"$T/reach.csv"
+run "$H" run "$T/reach.csv" --source c --summary
+check "--source on a graph: reachability from the source given, not the file's" \
+    sh -c "[ $rc -eq 0 ] && grep -q 'source c' '$T/out' && [ ! -s '$T/err' ]"
+run "$H" run "$T/reach.csv" --source b --summary
+check "--source on a graph that it cannot reach from: status 2, the nodes named from it" \
+    sh -c "[ $rc -eq 2 ] && grep -q 'node a is not reachable from the source b' '$T/err'"
 run "$H" run no/such/file.csv
 check "missing file: status 2 with the path" sh -c "[ $rc -eq 2 ] && grep -q 'no/such/file.csv' $T/err"
 run "$H" run

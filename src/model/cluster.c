@@ -419,6 +419,13 @@ static bool time_ok(double x, bool positive)
     return (positive ? x > 0 : x >= 0) && x <= CLUSTER_MAX_TIME;
 }
 
+static _Thread_local const char *source_override;   /* cluster_source_override's */
+
+void cluster_source_override(const char *name)
+{
+    source_override = name;
+}
+
 /* Every node reachable from the source?  O(n + edges): the edges are
  * bucketed by their tail first (all ends are valid nodes here). */
 static void check_reachable(struct cluster *c, struct diag *d)
@@ -548,6 +555,13 @@ int cluster_finish(struct cluster *c, struct diag *d)
         else
             c->source = s;
     }
+    bool check_reach = true;
+    if (source_override) {
+        int s = cluster_find(c, source_override);
+        if (s >= 0)
+            c->source = s;
+        check_reach = s >= 0;
+    }
     for (int i = 0; i < c->n; i++) {
         const struct node *nd = &c->nodes[i];
         const char *flaw = text_flaw(nd->name);
@@ -625,7 +639,7 @@ int cluster_finish(struct cluster *c, struct diag *d)
             }
             c->edge_of[at] = k;
         }
-        if (d->errors == errors)
+        if (d->errors == errors && check_reach)
             check_reachable(c, d);
     }
     if (d->errors > errors)

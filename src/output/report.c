@@ -109,7 +109,9 @@ static void report_summary_text(FILE *fp, const struct run *r)
 {
     fprintf(fp, "makespan      %s\n", numfmt_txt(r->eng.makespan));
     fprintf(fp, "lower bound   %s", numfmt_txt(r->lower_bound));
-    if (r->c->kind == CLUSTER_NODES)
+    if (r->c->kind == CLUSTER_NODES && timing_send_only(r->model))
+        fprintf(fp, "   (s(source): a transfer costs its sender's send time only)\n");
+    else if (r->c->kind == CLUSTER_NODES)
         fprintf(fp, "   (s(source) + L + max r)\n");
     else
         fprintf(fp, "   (slowest chain of single transfers from the source)\n");
