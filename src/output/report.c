@@ -91,9 +91,9 @@ static void pipeline_summary(FILE *fp, const struct run *r)
                 numfmt_txt(r->sched.throughput_bound),
                 100.0 * r->sched.throughput / r->sched.throughput_bound);
     else if (timing_shares_port(r->model))
-        fprintf(fp, "LP bound      unknown   (%s)\n", pl && pl->lp_note[0] ? pl->lp_note : "not solved");
+        fprintf(fp, "LP bound      unknown   (%s)\n", pl && pl->lp_note ? pl->lp_note : "not solved");
     else if (!isfinite(r->sched.optimal_throughput))
-        fprintf(fp, "LP optimum    unknown   (%s)\n", pl && pl->lp_note[0] ? pl->lp_note : "not solved");
+        fprintf(fp, "LP optimum    unknown   (%s)\n", pl && pl->lp_note ? pl->lp_note : "not solved");
 }
 
 static void interval(char *buf, size_t size, double a, double b)
