@@ -60,7 +60,7 @@ static const char *verdict(bool ok)
 static const char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
 static const char *fmt(const char *f, ...)
 {
-    static char ring[16][512];
+    static char ring[16][1024];   /* the longest cell is under 400 bytes */
     static int next;
     char *b = ring[next++ % 16];
     va_list ap;
