@@ -137,6 +137,25 @@ run "$H" run clusters/counterexample.csv --source p9
 check "unknown source: status 2, names it" sh -c "[ $rc -eq 2 ] && grep -q '\"p9\" is not a node' $T/err"
 run "$H" run clusters/counterexample.csv --source p2 --summary
 check "--source p2" has "source p2" "$T/out"
+# the lower bound's label is the formula of its value in the model; the
+# optimum's reason names the bound it met
+run "$H" run clusters/counterexample.csv -m sender-only --summary
+check "sender-only: the lower bound s(source) = 1, labelled so; the optimum 2 not said to meet it" \
+    sh -c "grep -q '^lower bound   1   (s(source): a transfer costs its sender.s send time only)\$' '$T/out' && grep -q '^optimum       2 .*search.s own lower bound' '$T/out'"
+# the LP's reason when it gives up, whole in the note and the LP line (a
+# fixed buffer cut them: "... do not ne)")
+awk 'BEGIN{srand(3); n=120; print "from,to,time"; for(i=1;i<n;i++){p=int(rand()*i); s[p","i]=1; print "n" p ",n" i "," 1+int(rand()*50)} for(k=0;k<600;k++){a=int(rand()*n); b=int(rand()*n); if(a!=b && !((a","b) in s)){s[a","b]=1; print "n" a ",n" b "," 1+int(rand()*50)}}}' >"$T/lpgive.csv"
+run "$H" run "$T/lpgive.csv" -s grow-tree --time-limit 1e-6 --summary
+check "the LP gave up: its reason whole in the note and in the LP line" \
+    sh -c "[ $rc -eq 0 ] && grep -q '^note .*binomial do not need it\$' '$T/out' && grep -q '^LP optimum    unknown   (the throughput linear program gave up .*binomial do not need it)\$' '$T/out'"
+# a platform graph whose first node cannot reach c: --source c reaches all
+printf 'from,to,time\na,b,1\nc,a,1\nc,b,1\n' >"$T/reach.csv"
+run "$H" run "$T/reach.csv" --source c --summary
+check "--source on a graph: reachability from the source given, not the file's" \
+    sh -c "[ $rc -eq 0 ] && grep -q 'source c' '$T/out' && [ ! -s '$T/err' ]"
+run "$H" run "$T/reach.csv" --source b --summary
+check "--source on a graph that it cannot reach from: status 2, the nodes named from it" \
+    sh -c "[ $rc -eq 2 ] && grep -q 'node a is not reachable from the source b' '$T/err'"
 run "$H" run no/such/file.csv
 check "missing file: status 2 with the path" sh -c "[ $rc -eq 2 ] && grep -q 'no/such/file.csv' $T/err"
 run "$H" run
@@ -192,6 +211,17 @@ check "experiment figueira: CSV, its provenance, 4 topologies x 6 strategies" sh
 cp "$T/out" "$T/fig.csv"
 run "$H" experiment figueira --nodes 32 --format csv
 check "experiment figueira: same seed, same output" cmp "$T/out" "$T/fig.csv"
+# Figures 13-15's maxima allow the same LNOWs (at most hops + 1 groups): each
+# setting still draws its own, alone or among the six
+for G in 32 64 128; do
+    "$H" experiment figueira --nodes 128 --groups $G --runs 50 --format csv | cut -d, -f3- | md5sum
+done >"$T/fig.md5"
+check "experiment figueira: the settings 128/32, 128/64, 128/128 draw distinct LNOWs" \
+    test "$(sort -u "$T/fig.md5" | wc -l)" -eq 3
+"$H" experiment figueira --format csv | grep '^128,64,' >"$T/fig6.csv"
+"$H" experiment figueira --nodes 128 --groups 64 --format csv | grep '^128,64,' >"$T/fig1.csv"
+check "experiment figueira: a setting draws the same LNOWs alone or among the six" \
+    sh -c "test -s '$T/fig1.csv' && cmp '$T/fig6.csv' '$T/fig1.csv'"
 run "$H" experiment figueira --groups 0
 check "experiment figueira: a bad option value, status 2" sh -c "[ $rc -eq 2 ] && grep -q -- '--groups: \"0\" is not an integer' $T/err"
 

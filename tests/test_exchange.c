@@ -14,6 +14,7 @@
 #include "engine/engine.h"
 #include "sched/exchange.h"
 #include "model/generate.h"
+#include "support/fastpath.h"
 #include "support/rng.h"
 #include "tap.h"
 
@@ -430,6 +431,33 @@ static void test_greedy_by_hand(void)
     }
     cluster_free(c);
     cluster_free(c3);
+}
+
+/* Greedy's own entry comes last even where other transfers cost nothing too
+ * (latency 0; n1's send and receive free): n0's list is [n1 n2 n3 n0*], not
+ * n0* first; on the readable path and the bitsets alike. */
+static void test_greedy_own_last(void)
+{
+    static const double sr[4][2] = {{0, 1}, {0, 0}, {1, 0}, {1, 0}};
+    struct cluster *c = nodes(4, sr, 0);
+    for (int fast = 0; fast < 2; fast++) {
+        fastpath_set(fast);
+        struct exchange x;
+        for (int m = 0; m < 2; m++)
+            if (run(&x, c, m ? MODEL_SYNC : MODEL_ASYNC, XPAT_ALL_TO_ALL, NULL, 0, &xsched_greedy,
+                    NULL, 1) == 0) {
+                int last = 0;
+                for (int q = 0; q < 4; q++)
+                    last += x.order[q * 4 + 3] == q;
+                is_int(last, 4, "greedy, zero-cost transfers (%s, %s): every sender's own entry "
+                                "last (n0: %d %d %d %d)",
+                       m ? "sync" : "async", fast ? "bitsets" : "readable", x.order[0], x.order[1],
+                       x.order[2], x.order[3]);
+                exchange_free(&x);
+            }
+    }
+    fastpath_set(true);
+    cluster_free(c);
 }
 
 /* Matching on a node table: the first rounds avoid own entries (weight 0). */
@@ -1182,6 +1210,7 @@ int main(void)
     test_tables();
     test_seeded_structure();
     test_greedy_by_hand();
+    test_greedy_own_last();
     test_matching();
     test_engine_mode();
     test_random_clusters();

@@ -190,7 +190,8 @@ static void first_bad_pair(const struct cluster *c, const int *idx, int n, int *
     *wp = *wq = -1;
     for (int i = 1; i < n && *wp < 0; i++) {
         const struct node *x = &c->nodes[idx[i - 1]], *y = &c->nodes[idx[i]];
-        if (x->recv > y->recv || (x->send == y->send && x->recv != y->recv)) {
+        if (x->recv > y->recv || (x->send == y->send && x->recv != y->recv) ||
+            (x->send != y->send && x->recv == y->recv)) {   /* s(p) <= s(q) iff r(p) <= r(q) */
             *wp = idx[i - 1];
             *wq = idx[i];
         }
@@ -237,6 +238,52 @@ static void test_consistency(void)
     }
     is_int(same, cases, "the consistency check agrees with a stable sort (%d inconsistent)",
            inconsistent);
+}
+
+/* The paper's "iff": equal receive times with unequal send times are not
+ * consistent, on the grouping path (few pairs) and the sorting path (many),
+ * nor within CLUSTER_SPEED_RTOL of each other; noise in both stays consistent. */
+static void test_consistency_iff(void)
+{
+    static const struct {
+        double s1, r1, s2, r2;
+        bool ok;
+    } cases[] = {
+        {1, 2, 2, 2, false}, {1, 2, 2, 2.0001, false}, {1, 2, 1, 2, true},
+        {1, 2, 2, 3, true},  {1, 2, 1.0001, 2.0001, true}, {1, 2, 1, 3, false},
+    };
+    int good = 0, total = 0;
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+        for (int many = 0; many < 2; many++)
+            for (int fast = 0; fast < 2; fast++) {
+                struct cluster *c = cluster_new(CLUSTER_NODES);
+                int n = many ? 9000 : 2;   /* more pairs than the grouping takes */
+                for (int i = 0; i < n; i++) {
+                    char name[16];
+                    snprintf(name, sizeof name, "p%d", i);
+                    double off = many && i >= 2 ? 10 + i : 0;   /* consistent others, far away */
+                    cluster_add_node(c, name, i % 2 ? cases[k].s2 + off : cases[k].s1 + off,
+                                     i % 2 ? cases[k].r2 + 2 * off : cases[k].r1 + 2 * off);
+                }
+                if (many)   /* the pair under test, and every other node far from it */
+                    for (int i = 2; i < n; i++) {
+                        c->nodes[i].send = 10 + i;
+                        c->nodes[i].recv = 20 + 2 * i;
+                    }
+                int p = -1, q = -1;
+                fastpath_set(fast);
+                bool okc = cluster_speeds_consistent(c, &p, &q);
+                fastpath_set(true);
+                bool named = okc || ((p == 0 && q == 1) || (p == 1 && q == 0));
+                if (okc != cases[k].ok || !named)
+                    diag("case %zu (many %d, fast %d): consistent %d, pair %d %d", k, many, fast,
+                         okc, p, q);
+                good += okc == cases[k].ok && named;
+                total++;
+                cluster_free(c);
+            }
+    is_int(good, total, "consistent speeds: s(p) <= s(q) iff r(p) <= r(q), equal r with unequal "
+                        "s refused, fast or readable");
 }
 
 static const struct node *g_nodes;
@@ -739,6 +786,7 @@ int main(void)
     test_numbers();
     test_splitting();
     test_consistency();
+    test_consistency_iff();
     test_consistency_large();
     test_large_names();
     test_switch();

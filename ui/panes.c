@@ -403,7 +403,7 @@ static void pipeline_tree(struct view *v, struct cellbuf *cb, int x, int y, int 
     const struct glyphs *g = glyphs_for(v->ascii);
     if (!pl->has_lp && row < end) {
         cb_textf(cb, x + 1, row, w - 2, R_DIM, v->ascii, "LP: %s",
-                 pl->lp_note[0] ? pl->lp_note : "not solved");
+                 pl->lp_note ? pl->lp_note : "not solved");
     } else if (row + 1 < end) {
         int nw = w - 2 - 13;   /* "P0 -> P2", then T and n(u,v) right-aligned */
         cb_fill(cb, x, row, w, 1, ' ', R_HEAD);

@@ -219,6 +219,25 @@ int exp_alltoall_point(enum model m, enum xpattern pattern, const struct cluster
     return 0;
 }
 
+int exp_alltoall_random_sets(enum model m, const struct cluster *c, double pct, long runs,
+                             unsigned long long seed, const struct xsched_ops *ops, double target,
+                             double *lo, double *hi, long *near)
+{
+    *near = 0;
+    for (long k = 0; k < runs; k++) {
+        struct point pt = {m, XPAT_ALL_TO_SOME, 1, seed + (unsigned long long)k, true, -1};
+        struct stats st;
+        if (point_runs(&pt, c, pct, ops, &st) < 0)
+            return -1;
+        if (k == 0 || st.min < *lo)
+            *lo = st.min;
+        if (k == 0 || st.max > *hi)
+            *hi = st.max;
+        *near += fabs(st.min - target) <= 1;
+    }
+    return 0;
+}
+
 static void header(const struct aopts *o)
 {
     printf("# Chen & Liu, Empirical Studies of Collective Communication in Heterogeneous Cluster\n"

@@ -78,6 +78,10 @@ int exp_theorems(unsigned long long seed, int lo, int hi, long runs, const struc
  * latencies a link, overhead x basic a send); every tree kind's makespan
  * (us) and cost (hops) on it.  0 or -1 (said on stderr). */
 struct cluster *exp_figueira_latencies(const struct cluster *hops, double overhead, double basic);
+/* The stream a setting (nodes, maximum groups) of seed draws its LNOWs from:
+ * its own, so that settings never share draws and a setting draws the same
+ * LNOWs alone or among the six. */
+void exp_figueira_seed(struct rng *r, unsigned long long seed, int nodes, int groups);
 int exp_figueira_simulate(const struct cluster *hops, const struct cluster *lat, enum model m,
                           double *makespan, double *cost);
 
@@ -97,5 +101,11 @@ int exp_pipeline_measure(const struct cluster *c, double ratio[EXP_PIPE_MODELS][
 int exp_alltoall_point(enum model m, enum xpattern pattern, const struct cluster *c, double pct,
                        int first, long runs, unsigned long long seed,
                        const struct xsched_ops *ops, double *mean, double *variance);
+/* Chen & Liu: `runs` all-to-some runs of one order, each on its own random
+ * set of pct % receivers (run k: seed + k, as `--random-receivers` draws):
+ * the smallest and largest completion and how many came within 1 of target. */
+int exp_alltoall_random_sets(enum model m, const struct cluster *c, double pct, long runs,
+                             unsigned long long seed, const struct xsched_ops *ops, double target,
+                             double *lo, double *hi, long *near);
 
 #endif

@@ -117,6 +117,13 @@ static int fig_parse(int argc, char **argv, struct fig_opts *o)
     return rc;
 }
 
+void exp_figueira_seed(struct rng *r, unsigned long long seed, int nodes, int groups)
+{
+    rng_seed(r, seed);
+    uint64_t mix = rng_next(r) ^ ((uint64_t)(unsigned)nodes << 32) ^ (uint64_t)(unsigned)groups;
+    rng_seed(r, mix);
+}
+
 /* The simulated network of a hop matrix: max(h, 1) basic latencies per link,
  * the send overhead on every node. */
 struct cluster *exp_figueira_latencies(const struct cluster *hops, double overhead, double basic)
@@ -199,10 +206,11 @@ static void describe(const struct fig_opts *o)
     printf("# Figueira, Figures 10-15: broadcast trees on random LNOWs (section 4's emulator).\n"
            "# Each node is 0..%d hops from node 0; nodes at the same distance form a group (0 hops\n"
            "# apart); two groups are the sum of their distances apart (at most %d hops), so at\n"
-           "# most %d groups exist whatever the maximum.  Trees are built on the hops; the engine\n"
-           "# simulates them (model %s) with a link of h hops taking max(h, 1) basic latencies of\n"
-           "# %g us and every send costing %g basic latenc%s.  Seconds for %ld broadcasts\n"
-           "# (%ld x one broadcast's makespan); seed %llu, %ld topolog%s per setting.\n",
+           "# most %d groups exist whatever the maximum: a larger maximum allows no other LNOWs,\n"
+           "# but each setting draws its own from the seed.  Trees are built on the hops; the\n"
+           "# engine simulates them (model %s) with a link of h hops taking max(h, 1) basic\n"
+           "# latencies of %g us and every send costing %g basic latenc%s.  Seconds for %ld\n"
+           "# broadcasts (%ld x one broadcast's makespan); seed %llu, %ld topolog%s per setting.\n",
            o->hops, 2 * o->hops, o->hops + 1, model_name(o->model), o->basic,
            o->overhead, o->overhead == 1 ? "y" : "ies", o->broadcasts, o->broadcasts, o->seed,
            o->runs, o->runs == 1 ? "y" : "ies");
@@ -222,7 +230,6 @@ int exp_figueira_main(int argc, char **argv)
     struct setting set[NPAPER];
     int nset = pick_settings(&o, set);
     struct rng r;
-    rng_seed(&r, o.seed);
     if (o.csv) {
         exp_provenance_csv(argc, argv, o.seed);
         printf("nodes,max_groups,topology,groups,strategy,tree_cost_hops,makespan_us,time_s\n");
@@ -241,6 +248,7 @@ int exp_figueira_main(int argc, char **argv)
             printf("# Figure %d: %d nodes, at most %d groups\n", st->figure, st->nodes, st->groups);
         else if (!o.csv)
             printf("# %d nodes, at most %d groups\n", st->nodes, st->groups);
+        exp_figueira_seed(&r, o.seed, st->nodes, st->groups);
         for (long run = 1; run <= o.runs; run++) {
             int groups;
             struct cluster *hops = generate_lnow(&r, st->nodes, st->groups, o.hops, &groups);

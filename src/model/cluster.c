@@ -382,9 +382,10 @@ static bool speed_beyond(double a, double b)
 
 bool cluster_speeds_consistent(const struct cluster *c, int *bad_p, int *bad_q)
 {
-    /* Sort by (send, recv, index).  The speeds are consistent when no node
-     * receives slower than one that sends as fast or faster, and nodes with
-     * equal send times have equal receive times ("iff") -- each "slower" and
+    /* Sort by (send, recv, index).  The speeds are consistent when s(p) <=
+     * s(q) iff r(p) <= r(q): no node receives slower than one that sends as
+     * fast or faster, nodes with equal send times have equal receive times,
+     * and a node that sends slower receives slower -- each "slower" and
      * "unequal" beyond CLUSTER_SPEED_RTOL, so that measured clusters with
      * noise in their last digits pass (docs/formats.md).  One pass over the
      * order: the latest node with the largest receive time so far, and the
@@ -419,6 +420,9 @@ bool cluster_speeds_consistent(const struct cluster *c, int *bad_p, int *bad_q)
             x = top;   /* sends as fast or faster, receives slower */
         else if (nodes[run].send == y->send && speed_beyond(y->recv, nodes[run].recv))
             x = idx[i - 1];   /* sends as fast, receives slower than the run so far */
+        else if (speed_beyond(y->send, nodes[idx[i - 1]].send) &&
+                 !speed_beyond(y->recv, nodes[top].recv))
+            x = top;   /* sends slower, receives as fast */
         if (x >= 0) {
             ok = false;
             if (bad_p)
@@ -439,6 +443,13 @@ bool cluster_speeds_consistent(const struct cluster *c, int *bad_p, int *bad_q)
 static bool time_ok(double x, bool positive)
 {
     return (positive ? x > 0 : x >= 0) && x <= CLUSTER_MAX_TIME;
+}
+
+static _Thread_local const char *source_override;   /* cluster_source_override's */
+
+void cluster_source_override(const char *name)
+{
+    source_override = name;
 }
 
 /* Every node reachable from the source?  O(n + edges): the edges are
@@ -570,6 +581,13 @@ int cluster_finish(struct cluster *c, struct diag *d)
         else
             c->source = s;
     }
+    bool check_reach = true;
+    if (source_override) {
+        int s = cluster_find(c, source_override);
+        if (s >= 0)
+            c->source = s;
+        check_reach = s >= 0;
+    }
     for (int i = 0; i < c->n; i++) {
         const struct node *nd = &c->nodes[i];
         const char *flaw = text_flaw(nd->name);
@@ -647,7 +665,7 @@ int cluster_finish(struct cluster *c, struct diag *d)
             }
             c->edge_of[at] = k;
         }
-        if (d->errors == errors)
+        if (d->errors == errors && check_reach)
             check_reachable(c, d);
     }
     if (d->errors > errors)

@@ -196,6 +196,16 @@ int cluster_set_group(struct cluster *c, int p, const char *label);
 int cluster_finish(struct cluster *c, struct diag *d);
 
 /*
+ * The source that clusters finished on this thread take in place of their
+ * own (`--source`), NULL for none: cluster_finish makes it the source when
+ * it names a node, and checks a platform graph's reachability from it, so
+ * that a file whose own source cannot reach every node still loads with a
+ * source that can.  When it names no node the graph is not checked (the
+ * caller refuses the name).  The caller sets it around a load and clears it.
+ */
+void cluster_source_override(const char *name);
+
+/*
  * Do the speeds satisfy s(p) <= s(q) iff r(p) <= r(q)? (SPEC §5)  Two times
  * that differ by at most CLUSTER_SPEED_RTOL of the larger count as equal
  * here, so that noise in a measured cluster's last digits does not make it

@@ -215,11 +215,27 @@ void cluster_fast_sort_nodes(const struct node *nodes, int *order, int n, bool b
  * times with two decimals): collect its distinct (send, recv) pairs in the
  * pair table and sort those only.  True when that shows the speeds
  * consistent: one receive time per send time, and receive times
- * non-decreasing over the sorted send times (what the full check below
- * tests, pair by pair).  False when they are not, or when a time is NaN or
+ * increasing over the sorted send times, beyond CLUSTER_SPEED_RTOL where the
+ * send times differ beyond it (what the full check tests, pair by pair).  False when they are not, or when a time is NaN or
  * there are more than SPEED_GROUPS pairs: the full check then decides, and
  * names the pair.  O(n) expected, no allocation per node.
  */
+/* The time whose order_bits are u. */
+static double bits_time(uint64_t u)
+{
+    u = u >> 63 ? u & ~(1ull << 63) : ~u;
+    double t;
+    memcpy(&t, &u, sizeof t);
+    return t;
+}
+
+/* a larger than b beyond CLUSTER_SPEED_RTOL, as the full check compares. */
+static bool beyond(uint64_t a, uint64_t b)
+{
+    double x = bits_time(a), y = bits_time(b);
+    return x - y > CLUSTER_SPEED_RTOL * fmax(fabs(x), fabs(y));
+}
+
 bool cluster_fast_speeds_grouped(const struct cluster *c)
 {
     struct pair_table t;
@@ -232,7 +248,9 @@ bool cluster_fast_speeds_grouped(const struct cluster *c)
     if (ok) {
         qsort(t.pv, (size_t)t.n, sizeof *t.pv, cmp_pair);
         for (int k = 1; k < t.n && ok; k++)   /* distinct pairs, by (send, recv) */
-            ok = t.pv[k - 1].first != t.pv[k].first && t.pv[k - 1].second <= t.pv[k].second;
+            ok = t.pv[k - 1].first != t.pv[k].first && t.pv[k - 1].second < t.pv[k].second &&
+                 (!beyond(t.pv[k].first, t.pv[k - 1].first) ||
+                  beyond(t.pv[k].second, t.pv[k - 1].second));
     }
     pair_table_free(&t);
     return ok;

@@ -163,9 +163,9 @@ static void pipeline_summary(FILE *fp, const struct run *r)
                 numfmt_txt(r->sched.throughput_bound),
                 100.0 * r->sched.throughput / r->sched.throughput_bound);
     else if (timing_shares_port(r->model))
-        fprintf(fp, "LP bound      unknown   (%s)\n", pl && pl->lp_note[0] ? pl->lp_note : "not solved");
+        fprintf(fp, "LP bound      unknown   (%s)\n", pl && pl->lp_note ? pl->lp_note : "not solved");
     else if (!isfinite(r->sched.optimal_throughput))
-        fprintf(fp, "LP optimum    unknown   (%s)\n", pl && pl->lp_note[0] ? pl->lp_note : "not solved");
+        fprintf(fp, "LP optimum    unknown   (%s)\n", pl && pl->lp_note ? pl->lp_note : "not solved");
 }
 
 static void interval(char *buf, size_t size, double a, double b)
@@ -181,7 +181,9 @@ static void report_summary_text(FILE *fp, const struct run *r)
 {
     fprintf(fp, "makespan      %s\n", numfmt_txt(r->eng.makespan));
     fprintf(fp, "lower bound   %s", numfmt_txt(r->lower_bound));
-    if (r->c->kind == CLUSTER_NODES)
+    if (r->c->kind == CLUSTER_NODES && timing_send_only(r->model))
+        fprintf(fp, "   (s(source): a transfer costs its sender's send time only)\n");
+    else if (r->c->kind == CLUSTER_NODES)
         fprintf(fp, "   (s(source) + L + max r)\n");
     else
         fprintf(fp, "   (slowest chain of single transfers from the source)\n");

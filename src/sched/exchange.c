@@ -274,12 +274,15 @@ static void order_matching(const struct cluster *c, int n, const int *recv, int 
 struct by_cost {
     double cost;
     int k;
+    bool own;   /* the sender's own entry: last whatever the costs */
 };
 
-/* Decreasing cost, then the lower receiver index. */
+/* The own entry last; then decreasing cost, then the lower receiver index. */
 static int cmp_by_cost(const void *a, const void *b)
 {
     const struct by_cost *x = a, *y = b;
+    if (x->own != y->own)
+        return x->own ? 1 : -1;
     if (x->cost != y->cost)
         return x->cost < y->cost ? 1 : -1;
     return (x->k > y->k) - (x->k < y->k);
@@ -321,7 +324,7 @@ static void greedy_lists(const struct cluster *c, int n, const int *recv, int nr
     struct by_cost *sorted = xmalloc((size_t)nrecv * sizeof *sorted);
     for (int q = 0; q < n; q++) {
         for (int k = 0; k < nrecv; k++)
-            sorted[k] = (struct by_cost){pair_cost(c, q, recv[k]), k};
+            sorted[k] = (struct by_cost){pair_cost(c, q, recv[k]), k, recv[k] == q};
         qsort(sorted, (size_t)nrecv, sizeof *sorted, cmp_by_cost);
         for (int k = 0; k < nrecv; k++)
             st->list[(size_t)q * nrecv + k] = sorted[k].k;
@@ -368,7 +371,7 @@ static void greedy_done(struct greedy_pick_state *st)
 /*
  * Greedy (Bhat et al., as Chen & Liu describe it): each sender lists its
  * receivers by decreasing transfer cost (ties: lower index; its own entry
- * costs nothing and comes last).  Round by round, the senders pick in turn
+ * costs nothing and comes last, even after transfers that cost nothing).  Round by round, the senders pick in turn
  * the first receiver of their list that they have not sent to yet and that
  * no one has picked this round; a sender that finds none sits the round out
  * and picks first in the next round.  Then the others follow in this

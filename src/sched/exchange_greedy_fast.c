@@ -27,7 +27,8 @@ struct keyed {
     int k;
 };
 
-/* The list's compare (sched/exchange.c's cmp_by_cost): decreasing cost, then k. */
+/* The list's compare without own entries (sched/exchange.c's cmp_by_cost):
+ * decreasing cost, then k. */
 static int cmp_keyed(const void *a, const void *b)
 {
     const struct keyed *x = a, *y = b;
@@ -103,7 +104,7 @@ struct gfast *gfast_new(const struct cluster *c, const int *recv, int nrecv,
         m++;
     }
     /* the check: for every sender, the candidate without its own entry is in
-     * its list's order, and its own entry comes after the last of them */
+     * its list's order (its own entry comes last in every list) */
     bool same = true;
     for (int q = 0; q < n && same; q++) {
         int prev = -1;
@@ -118,9 +119,6 @@ struct gfast *gfast_new(const struct cluster *c, const int *recv, int nrecv,
             prev = k;
             cprev = ck;
         }
-        if (same && g->own[q] >= 0 && prev >= 0 &&
-            !before(cprev, prev, cost(c, q, q), g->own[q]))
-            same = false;
     }
     if (!same) {
         gfast_free(g);

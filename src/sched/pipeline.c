@@ -744,6 +744,7 @@ static void plan_free(struct pipe_plan *pl)
     free(pl->next_child);
     pipe_tree_free(&pl->tree);
     lp_result_free(&pl->lp);
+    free(pl->lp_note);
     free(pl);
 }
 
@@ -772,7 +773,7 @@ static int pipe_prepare(struct sched *s, struct engine *e, char **cause)
         plan_free(pl);
         return set_cause(cause, SCHED_CANCELLED_TEXT);
     } else {
-        text_fit(pl->lp_note, sizeof pl->lp_note, "%s", why ? why : "not solved");
+        pl->lp_note = xstrdup(why ? why : "not solved");
         if (pipe_heur_uses_lp(h)) {
             set_cause(cause, "%s needs the throughput linear program: %s", s->ops->name, pl->lp_note);
             free(why);

@@ -121,7 +121,7 @@ struct pipe_plan {
     double throughput[3];   /* by the formula: [0] one-port, [1] multi-port, [2] one-port-uni */
     bool has_lp;            /* the LP was solved: */
     struct lp_result lp;    /*   its value and n(u,v) per edge */
-    char lp_note[200];      /* why it was not, when !has_lp */
+    char *lp_note;          /* why it was not, when !has_lp (whole, never cut) */
     /* choose()'s cursor: node u's next send is slice next_slice[u] to its
      * child number next_child[u] */
     int *next_slice, *next_child;

@@ -91,7 +91,8 @@ struct sched {
     enum opt_status status; /* set by optimal-type policies */
     double bound;           /* optimal: best proven lower bound when it gave up */
     long long explored;     /* optimal: search nodes explored */
-    char note[256];         /* what the policy wants said beside the result */
+    char note[1024];        /* what the policy wants said beside the result (room for
+                             * the longest: a pipelined tree's with the LP's reason) */
     bool has_tree_cost;     /* tree policies on a latency matrix: */
     double tree_cost;       /* Figueira's cost, the heaviest root-to-leaf path */
     int slices;             /* pipelined trees (sched/pipeline.h): slices simulated; 0 otherwise */

@@ -110,6 +110,7 @@ struct cluster *session_load(const struct session_opts *o, struct diag *warn, ch
     struct diag d;
     diag_init(&d);
     struct cluster *c = NULL;
+    cluster_source_override(o->source);   /* a graph's reachability from --source */
     FILE *text = o->text ? fmemopen((void *)o->text, strlen(o->text), "r") : NULL;
     if (o->text) {
         if (text)
@@ -133,6 +134,7 @@ struct cluster *session_load(const struct session_opts *o, struct diag *warn, ch
         c = strcmp(o->file, SESSION_STDIN) == 0 ? cluster_load_csv_stream(stdin, "<stdin>", &d)
                                                 : cluster_load_csv(o->file, &d);
     }
+    cluster_source_override(NULL);
     if (c && o->nparams > 0 && (o->text || !ends_with(o->file, ".lua")))
         diag_warn(&d, NULL, 0, NULL, "--param is for .lua cluster scripts; ignored for %s",
                   o->file);
