@@ -565,7 +565,7 @@ static void draw_exercise(struct view *v, struct cellbuf *cb)
         cb_put(cb, gw, y, glyphs_for(v->ascii)->vline, R_DIM);
     pick_panel(v, cb, gw + 1, 2, w - gw - 1, h - 5, &preview, &has_preview);
 
-    struct lanes L = {0, gy, gw, gh, 0, 2, false, 0, 0};
+    struct lanes L = {0, gy, gw, gh, 0, 2, false, 0, 0, NULL};
     gantt_fit(v, &L, c->n, gh, false);
     L.lw = gantt_name_cols(c) + 3 + (L.rpl >= 2 ? 5 : 0);
     double tmax = v->runs[0].run.eng.makespan;

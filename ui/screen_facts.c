@@ -381,7 +381,7 @@ int view_find_node(const struct view *v, const char *q)
 
 /* The prompt's state. */
 struct prompt {
-    char kind;          /* '/' find, ':' go to */
+    char kind;          /* '/' find, ':' go to, 'y' a lesson's answer */
     char query[64];
     int sel;            /* the selection before / (Esc restores it) */
 };
@@ -391,7 +391,7 @@ static struct prompt *prompt_of(const struct view *v)
     return view_screen_data(v, &screen_prompt);
 }
 
-/* Its open hook: arg is '/' (find a node) or ':' (go to a step or a time). */
+/* Its open hook: arg is '/' (find a node), ':' (go to a step or a time) or 'y' (a lesson's answer). */
 static int prompt_open(struct view *v, void **data, int arg)
 {
     if (!*data)
@@ -407,7 +407,7 @@ static int prompt_open(struct view *v, void **data, int arg)
 static void draw_prompt(struct view *v, struct cellbuf *cb)
 {
     const struct prompt *pr = prompt_of(v);
-    screen_main.draw(v, cb);
+    (v->back ? v->back : &screen_main)->draw(v, cb);   /* the screen it was opened over */
     int y = cb->h - 1;
     cb_fill(cb, 0, y, cb->w, 1, ' ', R_STATUS);
     char line[200];
@@ -416,6 +416,8 @@ static void draw_prompt(struct view *v, struct cellbuf *cb)
         snprintf(line, sizeof line, "find: %s_   %s", pr->query,
                  !pr->query[0] ? "(type a name; Enter keeps it, Esc goes back)"
                  : p >= 0 ? "Enter keeps it" : "no node matches");
+    } else if (pr->kind == 'y') {
+        snprintf(line, sizeof line, "your answer: %s_   (Enter grades it, Esc cancels)", pr->query);
     } else {
         snprintf(line, sizeof line, "go to: %s_   (a step: 12, or a time: t=4.5; Enter goes, Esc cancels)",
                  pr->query);
@@ -474,6 +476,8 @@ static unsigned prompt_request(struct view *v, enum ui_req req, int key)
         view_screen_close(v);
         if (pr->kind == ':' && pr->query[0])
             go_to(v, pr->query);
+        else if (pr->kind == 'y' && pr->query[0])
+            lesson_answer(v, pr->query);
         else if (pr->kind == '/' && view_find_node(v, pr->query) >= 0)
             view_message(v, MSG_INFO, "found %s (i: its facts)", v->c->nodes[v->sel].name);
         else if (pr->kind == '/' && pr->query[0])

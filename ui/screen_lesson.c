@@ -11,7 +11,15 @@
  * come from the slide, the main screen's ] [ w read them, and lesson_go
  * opens the view anew on another slide beside the one shown, which it
  * replaces only once the new one is open.  The slide screen keeps only
- * whether the answer is revealed (struct slide_state), which w finds again.
+ * whether the answer is revealed and how a student's answer was graded
+ * (struct slide_state), which w finds again.
+ *
+ * A slide that asks something is answered in one place, whatever asks it
+ * (a key here, the prompt, a live class): lesson_answer grades an answer
+ * with lesson_grade against the slide's run and reveals the answer,
+ * lesson_reveal reveals it ungraded; until then the main screen hides what
+ * gives the answer away (lesson_hides) and stops before the decision a
+ * prediction asks about (lesson_stop).
  */
 #include "ui/drawkit.h"
 
@@ -25,6 +33,8 @@
 /* The slide screen's state. */
 struct slide_state {
     bool answer;        /* the answer is revealed */
+    bool graded;        /* a student's answer was graded: g */
+    struct lesson_grade g;
 };
 
 static struct slide_state *slide_of(const struct view *v)
@@ -51,9 +61,25 @@ static int open_slide(struct view *v, const struct lesson *l, int k, char **caus
     char note[sizeof v->msg];   /* what view_open said (a cancelled scheduler) outlives the step */
     enum msg_kind note_kind = v->msg_kind;
     memcpy(note, v->msg, sizeof note);
-    view_step_to(v, s->step < 0 || s->step > v->nsteps ? v->nsteps : s->step);
+    view_step_to(v, s->step < 0 || s->step > v->nsteps ? v->nsteps : s->step);   /* held at lesson_stop */
     memcpy(v->msg, note, sizeof note);
     v->msg_kind = note_kind;
+    if (view_kind(v)->id == VK_TREE)   /* a tree lesson is about the tree: its pane open */
+        v->tree = true;
+    for (int i = 0; i < s->nshow; i++) {   /* a name that is neither a node nor a value is a slip */
+        bool known = false;
+        for (int j = 0; lesson_show_values[j] && !known; j++)
+            known = strcmp(s->show[i], lesson_show_values[j]) == 0;
+        for (int p = 0; p < v->c->n && !known; p++)
+            known = strcmp(s->show[i], v->c->nodes[p].name) == 0;
+        if (!known) {
+            char name[80];
+            view_message(v, MSG_ERROR, "slide %d: show names \"%s\", no node of this cluster and no "
+                         "summary value (makespan, lower bound, optimum, 2T+beta, ...)", k + 1,
+                         SHOWN(s->show[i], name));
+            break;
+        }
+    }
     view_screen_open(v, &screen_lesson, 0);   /* the view is fresh: the answer hidden */
     return 0;
 }
@@ -115,6 +141,220 @@ static char *paragraph(const char *s)
     return p;
 }
 
+/* The next paragraph of *text (up to a blank line) as one line, its single
+ * line breaks made spaces; NULL after the last.  Free it. */
+static char *next_paragraph(const char **text)
+{
+    const char *s = *text;
+    while (*s == '\n' || *s == '\r' || *s == ' ')
+        s++;
+    if (!*s)
+        return NULL;
+    const char *end = s;
+    for (;;) {
+        const char *nl = strchr(end, '\n');
+        if (!nl) {
+            end += strlen(end);
+            break;
+        }
+        const char *t = nl + 1;
+        while (*t == ' ' || *t == '\t' || *t == '\r')
+            t++;
+        if (*t == '\n' || !*t) {   /* a blank line ends the paragraph */
+            end = nl;
+            break;
+        }
+        end = nl + 1;
+    }
+    char *p = xmalloc((size_t)(end - s) + 1), *o = p;
+    for (const char *c = s; c < end; c++) {   /* a line break and the next line's indent: one space */
+        if (*c == '\n' || *c == '\r') {
+            while (o > p && o[-1] == ' ')
+                o--;
+            *o++ = ' ';
+            while (c + 1 < end && (c[1] == ' ' || c[1] == '\t' || c[1] == '\r'))
+                c++;
+        } else {
+            *o++ = *c;
+        }
+    }
+    *o = '\0';
+    *text = end;
+    return p;
+}
+
+static struct slide_state *state_of(const struct view *v)
+{
+    return v->lesson ? slide_of(v) : NULL;
+}
+
+bool lesson_revealed(const struct view *v)
+{
+    const struct slide_state *st = state_of(v);
+    return !v->lesson || (st && st->answer);
+}
+
+void lesson_reveal(struct view *v)
+{
+    struct slide_state *st = state_of(v);
+    if (!st)
+        return;
+    const struct slide *s = &v->lesson->slides[v->slide];
+    if (!s->answer && !slide_gradable(s)) {
+        view_message(v, MSG_INFO, "this slide asks no question");
+        return;
+    }
+    st->answer = true;
+}
+
+/* The run a slide's prediction is graded against: its first scheduler's broadcast. */
+static const struct run *graded_run(const struct view *v)
+{
+    return v->nruns > 0 && !v->runs[0].x && !v->runs[0].you ? &v->runs[0].run : NULL;
+}
+
+int lesson_answer(struct view *v, const char *answer)
+{
+    struct slide_state *st = state_of(v);
+    if (!st)
+        return -1;
+    const struct slide *s = &v->lesson->slides[v->slide];
+    if (!slide_gradable(s)) {
+        view_message(v, MSG_INFO, "this slide asks nothing to answer%s", s->answer ? " (a: its answer)" : "");
+        return -1;
+    }
+    char *cause = NULL;
+    struct lesson_grade g;
+    if (lesson_grade(s, graded_run(v), answer, &g, &cause) < 0) {
+        view_message(v, MSG_ERROR, "%s", cause ? cause : "that answer cannot be read");
+        free(cause);
+        return -1;
+    }
+    st->g = g;
+    st->graded = true;
+    st->answer = true;
+    if (g.correct)
+        view_message(v, MSG_INFO, "right: %s", g.expected);
+    else
+        view_message(v, MSG_ERROR, "not quite: %s; the answer is %s", g.given, g.expected);
+    return 0;
+}
+
+int lesson_stop(const struct view *v)
+{
+    if (!v->lesson || lesson_revealed(v))
+        return -1;
+    const struct slide *s = &v->lesson->slides[v->slide];
+    if (s->predict == PREDICT_NEXT && v->nruns == 1 && graded_run(v)) {
+        const struct engine *e = vrun_engine(&v->runs[0]);
+        for (int i = 0; i < e->nev && e->ev; i++)
+            if (e->ev[i].transfer == s->decision)
+                return i;   /* the steps before the decision's first event */
+        return -1;
+    }
+    if (s->predict == PREDICT_MAKESPAN)
+        return s->step >= 0 && s->step < v->nsteps ? s->step : 0;
+    return -1;
+}
+
+unsigned lesson_hides(const struct view *v)
+{
+    if (!v->lesson || lesson_revealed(v))
+        return 0;
+    const struct slide *s = &v->lesson->slides[v->slide];
+    if (!s->question)
+        return 0;
+    unsigned h = HIDE_OPTIMUM | HIDE_OTHER;
+    if (s->predict == PREDICT_MAKESPAN)
+        h |= HIDE_END;
+    return h;
+}
+
+/* "A p1  B p2": the choices, lettered. */
+static void choice_line(const struct slide *s, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    for (int i = 0; i < s->nchoices; i++) {
+        size_t len = strlen(buf);
+        text_fit(buf + len, size - len, "%s%c %s", i ? "   " : "", 'A' + i, s->choices[i]);
+    }
+}
+
+/* What the slide asks a student to do, as the strip and the slide say it. */
+static const char *how_to_answer(const struct slide *s)
+{
+    if (s->nchoices > 0)
+        return s->nchoices <= 8 ? "A-H or 1-8: pick; a: the answer" : "y: answer; a: the answer";
+    if (s->predict == PREDICT_NEXT)
+        return "y: type SENDER -> RECEIVER; a: the answer";
+    if (s->predict == PREDICT_MAKESPAN)
+        return "y: type the makespan; a: the answer";
+    return s->answer ? "a: the answer" : "";
+}
+
+/* The verdict and the answer as one paragraph, into buf. */
+static void verdict(const struct view *v, const struct slide *s, char *buf, size_t size)
+{
+    const struct slide_state *st = state_of(v);
+    char expect[200] = "";
+    if (slide_gradable(s))
+        lesson_expected(s, graded_run(v), expect, sizeof expect);
+    if (st && st->graded)
+        text_fit(buf, size, "%s %s%s%s%s%s", st->g.correct ? "Right:" : "Not quite:",
+                 st->g.correct ? st->g.expected : st->g.given,
+                 st->g.correct ? "" : "; the answer is ", st->g.correct ? "" : st->g.expected,
+                 s->answer ? ". " : "", s->answer ? s->answer : "");
+    else if (expect[0])
+        text_fit(buf, size, "Answer: %s%s%s", expect, s->answer ? ". " : "", s->answer ? s->answer : "");
+    else
+        text_fit(buf, size, "%s", s->answer ? s->answer : "");
+}
+
+void lesson_strip(struct view *v, struct cellbuf *cb, int y, int w)
+{
+    const struct lesson *l = v->lesson;
+    const struct slide *s = &l->slides[v->slide];
+    cb_fill(cb, 0, y, w, 1, ' ', R_HEAD);
+    char line[1200];
+    int n = snprintf(line, sizeof line, "%d/%d %s", v->slide + 1, l->n, s->title ? s->title : "");
+    if (s->question && n >= 0 && (size_t)n < sizeof line) {
+        char *q = paragraph(s->question);
+        text_fit(line + n, sizeof line - (size_t)n, "%s%s%s", glyphs_for(v->ascii)->dot, q,
+                 lesson_revealed(v) ? "" : s->nchoices || s->predict ? "  (y: answer)" : "  (a: answer)");
+        free(q);
+    }
+    ui_put(v, cb, 1, y, w - 2, R_HEAD | AF_BOLD, line);
+}
+
+/* The rows ui_wrap takes for s in width w. */
+static int rows_of(const char *s, int w)
+{
+    int rows = 0;
+    while (*s) {
+        while (*s == ' ')
+            s++;
+        if (!*s)
+            break;
+        rows++;
+        if (text_width(s) <= w)
+            break;
+        size_t best = 0, i = 0;
+        int cols = 0;
+        while (s[i]) {
+            int len;
+            uint32_t cp = utf8_decode(s + i, &len);
+            if (cols + cp_width(cp) > w)
+                break;
+            cols += cp_width(cp);
+            i += (size_t)len;
+            if (s[i] == ' ' || s[i] == '\0')
+                best = i;
+        }
+        s += best ? best : i ? i : 1;
+    }
+    return rows;
+}
+
 static void draw_lesson(struct view *v, struct cellbuf *cb)
 {
     const struct lesson *l = v->lesson;
@@ -133,39 +373,63 @@ static void draw_lesson(struct view *v, struct cellbuf *cb)
         snprintf(cl + strlen(cl), sizeof cl - strlen(cl), " vs %s", vrun_sched_name(&v->runs[1]));
     ui_put(v, cb, 2, y++, w, R_NORMAL, cl);
     y++;
-    /* The question and its answer keep the rows above the status bar (two
-     * each); the text has what is left, its lines as written, each wrapped. */
-    int qy = cb->h - 1 - (s->question ? 4 : 0) - (v->msg[0] ? 2 : 0);
-    char *text = xstrdup(s->text ? s->text : "");
-    for (char *line = text; line && y < qy;) {
-        char *nl = strchr(line, '\n');
-        if (nl)
-            *nl = '\0';
-        int rows = text_width(line) / (w > 1 ? w : 1) + 1;
-        if (rows > qy - y)
-            rows = qy - y;
-        ui_wrap(v, cb, 2, y, w, rows, R_NORMAL, line);
-        y += rows;
-        line = nl ? nl + 1 : NULL;
+    /* The question, its choices and the answer keep the rows above the
+     * status bar; the text has what is left, paragraph by paragraph, each
+     * wrapped, with an ellipsis where it is cut. */
+    int qx = 2 + text_width("Question: "), qw = cb->w - qx - 2;
+    char choices[LESSON_MAX_CHOICES * (LESSON_CHOICE_MAX + 8)];
+    choice_line(s, choices, sizeof choices);
+    int crows = s->nchoices ? rows_of(choices, qw) : 0;
+    if (crows > 2)
+        crows = 2;
+    int qrows = s->question ? 2 + crows + 2 : 0;
+    int qy = cb->h - 1 - qrows - (v->msg[0] ? 2 : 0);
+    const char *rest = s->text ? s->text : "";
+    char *p;
+    int last = -1;   /* the row of the text's last line drawn */
+    while ((p = next_paragraph(&rest)) != NULL) {
+        if (y >= qy) {   /* no row left: the row before says the text goes on */
+            if (last >= 0)
+                cb_put(cb, 2 + w - 1, last, v->ascii ? '~' : 0x2026, R_NORMAL);   /* as cb_text cuts */
+            free(p);
+            break;
+        }
+        int rows = rows_of(p, w > 1 ? w : 1), fit = rows > qy - y ? qy - y : rows;
+        ui_wrap(v, cb, 2, y, w, fit, R_NORMAL, p);   /* its last row cut with an ellipsis */
+        free(p);
+        y += fit;
+        last = y - 1;
+        if (y < qy - 1)   /* a blank row between paragraphs when there is room */
+            y++;
     }
-    free(text);
     if (s->question) {
-        int qx = 2 + text_width("Question: ");
         ui_put(v, cb, 2, qy, w, R_HEAD | AF_BOLD, "Question:");
         char *q = paragraph(s->question);
-        ui_wrap(v, cb, qx, qy, cb->w - qx - 2, 2, R_NORMAL | AF_BOLD, q);
+        ui_wrap(v, cb, qx, qy, qw, 2, R_NORMAL | AF_BOLD, q);
         free(q);
-        if (slide_of(v)->answer && s->answer) {
-            char *a = paragraph(s->answer);
-            ui_wrap(v, cb, qx, qy + 2, cb->w - qx - 2, 2, R_GOOD | AF_BOLD, a);
-            free(a);
-        } else if (s->answer)
-            ui_put(v, cb, qx, qy + 2, w, R_NORMAL, "(a: the answer)");
+        int ay = qy + 2;
+        if (crows) {
+            ui_wrap(v, cb, qx, ay, qw, crows, R_NORMAL, choices);
+            ay += crows;
+        }
+        const struct slide_state *st = state_of(v);
+        if (lesson_revealed(v) && (s->answer || slide_gradable(s))) {
+            char a[1400];
+            verdict(v, s, a, sizeof a);
+            char *pa = paragraph(a);
+            ui_wrap(v, cb, qx, ay, qw, 2, (st && st->graded && !st->g.correct ? R_BAD : R_GOOD) | AF_BOLD, pa);
+            free(pa);
+        } else {
+            char how[120];
+            snprintf(how, sizeof how, "(%s)", how_to_answer(s));
+            if (how[1] != ')')
+                ui_put(v, cb, qx, ay, qw, R_NORMAL, how);
+        }
     }
     if (v->msg[0])
         ui_messages(v, cb, cb->h - 3, cb->w);
     const struct hint h[] = {{"Enter", "the schedule"}, {"]", "next slide"}, {"[", "previous"}, {"a", "answer"}};
-    ui_status_bar(v, cb, h, s->answer ? 4 : 3);
+    ui_status_bar(v, cb, h, s->answer || slide_gradable(s) ? 4 : 3);
 }
 
 static unsigned lesson_request(struct view *v, enum ui_req req, int key)
@@ -178,10 +442,26 @@ static unsigned lesson_request(struct view *v, enum ui_req req, int key)
         lesson_go(v, v->slide + (key == '[' || key == UK_PGUP ? -1 : 1));
         break;
     case REQ_ANSWER:
-        if (v->lesson->slides[v->slide].answer)
-            slide_of(v)->answer = true;
+        lesson_reveal(v);
+        break;
+    case REQ_CHOICE: {   /* A-H or 1-8 */
+        const struct slide *s = &v->lesson->slides[v->slide];
+        int i = key >= 'A' && key <= 'H' ? key - 'A' : key >= '1' && key <= '8' ? key - '1' : -1;
+        if (s->nchoices == 0) {
+            view_message(v, MSG_INFO, "this slide has no choices%s", slide_gradable(s) ? " (y: type the answer)" : "");
+        } else if (i < 0 || i >= s->nchoices) {
+            view_message(v, MSG_ERROR, "choose A-%c (or 1-%d)", 'A' + s->nchoices - 1, s->nchoices);
+        } else {
+            char a[4] = {(char)('A' + i), '\0'};
+            lesson_answer(v, a);
+        }
+        break;
+    }
+    case REQ_REPLY:
+        if (!slide_gradable(&v->lesson->slides[v->slide]))
+            view_message(v, MSG_INFO, "this slide asks nothing to answer");
         else
-            view_message(v, MSG_INFO, "this slide asks no question");
+            view_screen_open(v, &screen_prompt, 'y');
         break;
     default:
         return view_request(v, req, key);

@@ -465,9 +465,18 @@ int view_step_at_time(const struct view *v, double t)
 
 void view_step_to(struct view *v, int k)
 {
+    int stop = lesson_stop(v);   /* a lesson's prediction holds the view before what it asks */
+    bool held = stop >= 0 && k > stop;
+    if (held) {
+        k = stop;
+        v->playing = false;
+    }
     v->step = k;
     apply_step(v);
     view_clear_message(v);
+    if (held)
+        view_message(v, MSG_INFO, "stop: slide %d asks what comes next; y: your answer, a: the answer",
+                     v->slide + 1);
 }
 
 /* After the runs changed: same time if we were somewhere, the end if we were there. */
@@ -1135,6 +1144,7 @@ void view_close(struct view *v)
     for (int i = 0; i < v->nkept; i++)
         free(v->kept[i].data);
     free(v->kept);
+    free(v->pick);
     for (int i = 0; i < VIEW_MAX_RUNS; i++) {
         vrun_free(&v->runs[i]);
         if (v->snap[i].phase)

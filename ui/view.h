@@ -132,6 +132,7 @@ struct view {
     double t0;          /* first time shown (follows the cursor when zoomed) */
     int sel, top;       /* selected node, first lane shown */
     int page;           /* lanes that fit on the screen (set when drawn) */
+    int *pick, npick;   /* a lesson's lanes that matter, shown instead of a page (gantt_pick) */
     bool playing;
     int speed;          /* index into the play delays */
 
@@ -268,6 +269,28 @@ int lesson_view_open(struct view *v, const struct lesson *l, int k, char **cause
 /* The same with the front door's hooks (view_open_hooked): its first run is watched. */
 int lesson_view_open_hooked(struct view *v, const struct lesson *l, int k, const struct view *hooks,
                             char **cause);
+/*
+ * A slide's question, answered in one place whatever asks (the slide's keys,
+ * the prompt's y, a live class): lesson_answer grades answer with
+ * lesson_grade against the slide's run (its first scheduler), keeps the
+ * verdict, reveals the answer and says it on the message line (0, or -1 with
+ * the message saying why it cannot be read); lesson_reveal reveals it
+ * ungraded (a).  lesson_revealed: true without a lesson.
+ */
+int lesson_answer(struct view *v, const char *answer);
+void lesson_reveal(struct view *v);
+bool lesson_revealed(const struct view *v);
+/* The step the view is held at until the answer is revealed: before the
+ * decision a "next" prediction asks about, the slide's step for a makespan
+ * one; -1 when nothing holds it. */
+int lesson_stop(const struct view *v);
+/* What the main screen hides until the answer is revealed, when the slide asks a question. */
+#define HIDE_OPTIMUM 1u     /* the optimum (the summary) */
+#define HIDE_OTHER 2u       /* compare mode: the other schedule's end, and the difference */
+#define HIDE_END 4u         /* a makespan prediction: the first schedule's end */
+unsigned lesson_hides(const struct view *v);
+/* The slide strip on the main screen: number, title, question. */
+void lesson_strip(struct view *v, struct cellbuf *cb, int y, int w);
 /* Go to slide k (clamped).  The next slide is opened beside the one shown, which
  * stays as it was, with a message, when that fails or is cancelled. */
 void lesson_go(struct view *v, int k);
