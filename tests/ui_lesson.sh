@@ -87,5 +87,98 @@ ok $? "60x16 a wrong makespan prediction: graded, the right one said"
 keys q
 wait_for "EXIT=0"
 
+# ---- the lanes that matter, named values, no-time transfers ----
+start 60 16 -- lesson lua/lessons/fnf-loses.lua
+keys ] ] ]
+wait_for "slide 4/4"
+keys Enter
+wait_all "those that matter" "p3 "
+ok $? "60x16 fnf-worst: the late node p3 (show) has its lane among the lanes that matter"
+keys q
+wait_for "EXIT=0"
+start 80 24 -- lesson lua/lessons/figueira-trees.lua
+wait_for "slide 1/2"
+keys Enter
+wait_all "n6 " "n7 " "tree cost 6 / 3" "•" "tree binomial"
+ok $? "80x24 figueira: n6, n7 and the tree cost shown, no-time transfers marked, the tree pane open"
+keys q
+wait_for "EXIT=0"
+start 80 24 -- lesson lua/lessons/pipeline.lua
+keys ]
+wait_for "slide 2/2"
+keys Enter
+wait_for "LP optimum 0.375"
+ok $? "80x24 pipeline: the LP optimum the slide names is in the summary"
+keys q
+wait_for "EXIT=0"
+
+# ---- n: a new instance ----
+start 80 24 -- lesson lua/lessons/fnf-loses.lua
+wait_for "slide 1/4"
+keys Enter
+wait_for "step 0/"
+keys n
+wait_all "a new instance: 3 random nodes where fnf loses (seed 2" "new instance of Three nodes"
+ok $? "80x24 n on a node table: a random table where fnf loses"
+keys n
+wait_for "(seed 3"
+ok $? "80x24 n again: another"
+keys ] [
+wait_all "slide 1/4" "counterexample"
+ok $? "80x24 ] then [: the slide's own cluster again"
+keys q
+wait_for "EXIT=0"
+start 80 24 -- lesson lua/lessons/fnf-guarantee.lua
+keys ]
+wait_for "slide 2/3"
+keys Enter
+wait_for "fnf vs optimal"
+keys n
+wait_for "with seed 2"
+ok $? "80x24 n on a Lua cluster with a seed param: the next seed"
+keys q
+wait_for "EXIT=0"
+
+# ---- the exercise in a lesson: L, the recap, kept choices across slides ----
+start 80 24 -- lesson lua/lessons/fnf-loses.lua
+wait_for "slide 1/4"
+keys Enter
+wait_for "step 0/"
+keys x
+wait_for "EXERCISE"
+keys Enter Enter
+wait_for "costs 1"
+keys L
+wait_all "exercise log: 1 choice" "p0 starts sending the message to p1: your choice"
+ok $? "80x24 L in the exercise: the log of the student's choices"
+keys q
+wait_for "EXERCISE"
+keys Enter Enter
+wait_all "Your choices: 1 p0->p1 +1" "The first costly one: 1 (p0 -> p1); p0 -> p2 would have kept 5."
+ok $? "80x24 Done recaps each choice's cost and names the first costly one"
+keys Left x
+wait_for "choice is kept"
+keys ] [
+wait_for "slide 1/4"
+keys Enter
+wait_for "step 0/"
+keys x
+wait_for "Back to your 1 choice"
+ok $? "80x24 kept choices survive ] then ["
+keys q
+wait_for "EXIT=0"
+start 80 24 -- lesson lua/lessons/fnf-guarantee.lua
+keys ]
+wait_for "slide 2/3"
+keys Enter
+wait_for "fnf vs optimal"
+keys x
+wait_for "EXERCISE"
+keys Enter Enter
+wait_for "would have kept 16."
+ok $? "80x24 8 nodes: the exercise's whole message is readable"
+keys q
+wait_for "EXIT=0"
+
 echo "1..$n"
 [ "$failed" -eq 0 ]

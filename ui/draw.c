@@ -78,6 +78,36 @@ void ui_wrap(struct view *v, struct cellbuf *cb, int x, int y, int w, int rows, 
     }
 }
 
+int ui_wrap_rows(const char *s, int w)
+{
+    int rows = 0;
+    if (w < 1)
+        w = 1;
+    while (*s) {
+        while (*s == ' ')
+            s++;
+        if (!*s)
+            break;
+        rows++;
+        if (text_width(s) <= w)
+            break;
+        size_t best = 0, i = 0;   /* as ui_wrap: the longest prefix of whole words that fits */
+        int cols = 0;
+        while (s[i]) {
+            int len;
+            uint32_t cp = utf8_decode(s + i, &len);
+            if (cols + cp_width(cp) > w)
+                break;
+            cols += cp_width(cp);
+            i += (size_t)len;
+            if (s[i] == ' ' || s[i] == '\0')
+                best = i;
+        }
+        s += best ? best : i ? i : 1;
+    }
+    return rows;
+}
+
 /* ---- time mapping ---- */
 
 int tmap_col(const struct tmap *m, double t)

@@ -23,6 +23,9 @@ int ui_keep_in_view(int top, int sel, int rows);
 void ui_wrap(struct view *v, struct cellbuf *cb, int x, int y, int w, int rows, unsigned attr,
              const char *s);
 
+/* The rows ui_wrap needs for all of s in width w (0 for an empty s). */
+int ui_wrap_rows(const char *s, int w);
+
 /* ---- time on the x axis ---- */
 
 struct tmap {

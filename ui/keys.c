@@ -80,7 +80,7 @@ static const struct key_row rows[] = {
     {{UK_ESC}, MAIN, REQ_CLEAR, "clear the message line", NULL},
     {{'i', 'L'}, MAIN, REQ_FACTS, "the selected node's facts (i), the narration log (L)", NULL},
     {{'/', ':'}, MAIN, REQ_FIND, "find a node by name (/), go to a step or t=time (:)", NULL},
-    {{']', '[', 'w', 'a', 'y'}, MAIN, REQ_SLIDE, "a lesson: slides ] [, text w, answer a, yours y", NULL},
+    {{']', '[', 'w', 'a', 'y', 'n'}, MAIN, REQ_SLIDE, "lesson: ] [ slides, w text, a/y answer, n new", NULL},
     /* a lesson's slide (hetcast lesson FILE) */
     {{UK_ENTER, ' ', UK_RIGHT, 'l'}, SLIDE, REQ_PICK, "show the schedule", NULL},
     {{']', '[', UK_PGDN, UK_PGUP}, SLIDE, REQ_SLIDE, "next slide (] PgDn), previous ([ PgUp)", NULL},
@@ -103,6 +103,7 @@ static const struct key_row rows[] = {
     {{UK_HOME, 'g'}, EX, REQ_FIRST, "first in the list", NULL},
     {{UK_END, 'G'}, EX, REQ_LAST, "last in the list", NULL},
     {{UK_PGUP, UK_PGDN}, EX, REQ_MOVE_PAGE, "a page up / down the list", NULL},
+    {{'L'}, EX, REQ_FACTS, "the log of your choices so far", NULL},
     {{UK_ANY}, EX, REQ_OTHER, "says which keys apply here", NULL},
     /* a list (s, m) */
     {{UK_UP, UK_DOWN, 'k', 'j'}, LIST, REQ_MOVE, "move", NULL},

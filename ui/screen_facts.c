@@ -12,6 +12,7 @@
  * prompt), set afresh when it opens.
  */
 #include "ui/drawkit.h"
+#include "ui/screen_exercise.h"
 #include "session/trace.h"
 
 #include "engine/explain.h"
@@ -197,6 +198,18 @@ static char *log_text(const struct view *v)
     FILE *fp = open_memstream(&text, &len);
     if (!fp)
         return NULL;
+    const struct exercise *x = exercise_of(v);
+    if (v->back == &screen_exercise && x && x->live) {   /* opened in the exercise: the student's own */
+        fprintf(fp, "your choices so far, as booked:\n\n");
+        for (int i = 0; i < x->eng.nev; i++) {
+            engine_narrate(&x->eng, i, line, sizeof line);
+            fprintf(fp, "%s\n", line);
+        }
+        if (x->eng.nev == 0)
+            fprintf(fp, "nothing yet: pick a sender, then a receiver\n");
+        fclose(fp);
+        return text;
+    }
     int k[VIEW_MAX_RUNS] = {0};
     if (view_first_difference(v, line, sizeof line, INFINITY, 0) ||
         view_trace_shift(v, line, sizeof line, INFINITY))
@@ -278,7 +291,10 @@ static void draw_facts(struct view *v, struct cellbuf *cb)
     if (fp)
         fclose(fp);
     char title[200];
-    if (f->log)
+    if (f->log && v->back == &screen_exercise && exercise_of(v))
+        snprintf(title, sizeof title, "exercise log: %d choice%s", exercise_of(v)->nchoices,
+                 exercise_of(v)->nchoices == 1 ? "" : "s");
+    else if (f->log)
         snprintf(title, sizeof title, "narration log: %d event%s up to step %d", v->step,
                  v->step == 1 ? "" : "s", v->step);
     else
@@ -347,6 +363,7 @@ static int facts_open(struct view *v, void **data, int arg)
 const struct screen screen_facts = {
     .name = "facts",
     .id = SCR_FACTS,
+    .over = true,   /* back to the main screen, or to the exercise it was opened in (L) */
     .open = facts_open,
     .draw = draw_facts,
     .request = facts_request,

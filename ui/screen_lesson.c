@@ -22,6 +22,7 @@
  * prediction asks about (lesson_stop).
  */
 #include "ui/drawkit.h"
+#include "ui/screen_exercise.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,8 @@
 
 #include "sched/sched.h"
 #include "session/lesson.h"
+#include "support/numfmt.h"
+#include "support/rng.h"
 
 /* The slide screen's state. */
 struct slide_state {
@@ -42,12 +45,19 @@ static struct slide_state *slide_of(const struct view *v)
     return view_screen_data(v, &screen_lesson);
 }
 
-/* Open slide k into v (closed or fresh), keeping what the terminal set. */
-static int open_slide(struct view *v, const struct lesson *l, int k, char **cause)
+/* Show fresh (opened beside v) in v's place, the lesson's kept choices carried over. */
+static void replace_keeping(struct view *v, struct view *fresh);
+
+/* Open slide k into v (closed or fresh) with the options o (NULL: the slide's own), keeping
+ * what the terminal set. */
+static int open_slide_as(struct view *v, const struct lesson *l, int k, const struct session_opts *with,
+                         char **cause)
 {
     struct view keep = *v;
     struct session_opts o;
     lesson_session(l, k, &o);
+    if (with)
+        o = *with;
     int rc = view_open_hooked(v, &o, &keep, cause);   /* the terminal's hooks: cancel, progress */
     if (rc != 0)
         return rc;
@@ -82,6 +92,11 @@ static int open_slide(struct view *v, const struct lesson *l, int k, char **caus
     }
     view_screen_open(v, &screen_lesson, 0);   /* the view is fresh: the answer hidden */
     return 0;
+}
+
+static int open_slide(struct view *v, const struct lesson *l, int k, char **cause)
+{
+    return open_slide_as(v, l, k, NULL, cause);
 }
 
 int lesson_view_open(struct view *v, const struct lesson *l, int k, char **cause)
@@ -127,7 +142,168 @@ void lesson_go(struct view *v, int k)
         free(cause);
         return;
     }
-    view_replace(v, &next);
+    /* The exercise's choices on the slide left stay with the lesson: x on it again resumes them. */
+    if (!v->moves) {
+        v->moves = xcalloc((size_t)l->n, sizeof *v->moves);
+        v->nmoves = l->n;
+    }
+    const struct exercise *x = exercise_of(v);
+    struct slide_moves *m = &v->moves[v->slide];
+    free(m->from);
+    free(m->to);
+    *m = (struct slide_moves){NULL, NULL, 0};
+    if (x && x->nchoices > 0) {
+        m->from = xmalloc((size_t)x->nchoices * sizeof *m->from);
+        m->to = xmalloc((size_t)x->nchoices * sizeof *m->to);
+        memcpy(m->from, x->from, (size_t)x->nchoices * sizeof *m->from);
+        memcpy(m->to, x->to, (size_t)x->nchoices * sizeof *m->to);
+        m->n = x->nchoices;
+    }
+    replace_keeping(v, &next);
+}
+
+static void replace_keeping(struct view *v, struct view *fresh)
+{
+    struct slide_moves *moves = v->moves;
+    int nmoves = v->nmoves;
+    v->moves = NULL;   /* view_replace closes v: they go to the slide opened */
+    v->nmoves = 0;
+    view_replace(v, fresh);
+    v->moves = moves;
+    v->nmoves = nmoves;
+}
+
+/* Does the Lua cluster script at path read a seed parameter (param("seed", ...))? */
+static bool reads_seed(const char *path)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return false;
+    char line[512];
+    bool found = false;
+    while (!found && fgets(line, sizeof line, fp))
+        found = strstr(line, "param(\"seed\"") != NULL || strstr(line, "param('seed'") != NULL;
+    fclose(fp);
+    return found;
+}
+
+/* A random node table of n nodes (times 1..4, receive above send) with latency lat, as CSV. */
+static char *random_table(uint64_t seed, int n, double lat)
+{
+    struct rng r;
+    rng_seed(&r, seed);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&text, &len);
+    if (!fp)
+        return NULL;
+    fprintf(fp, "# name: random instance %llu\n# latency: %s\n# source: p0\nname,send,recv\n",
+            (unsigned long long)seed, numfmt_txt(lat));
+    for (int i = 0; i < n; i++) {
+        int send = 1 + (int)rng_below(&r, 4);
+        fprintf(fp, "p%d,%d,%d\n", i, send, send + 1 + (int)rng_below(&r, 3));
+    }
+    fclose(fp);
+    return text;
+}
+
+#define INSTANCE_TRIES 300
+#define INSTANCE_MAX_NODES 7
+
+void lesson_new_instance(struct view *v)
+{
+    const struct lesson *l = v->lesson;
+    if (!l)
+        return;
+    const struct slide *s = &l->slides[v->slide];
+    struct session_opts o;
+    lesson_session(l, v->slide, &o);
+    int seed = v->instance > 0 ? v->instance + 1 : 2;   /* seed 1 is a script's default */
+    struct view next = {0};
+    next.colour = v->colour;
+    next.ascii = v->ascii;
+    next.busy = v->busy;
+    next.busy_ctx = v->busy_ctx;
+    next.computing = v->computing;
+    next.cancel = v->cancel;
+    char *cause = NULL;
+    bool lua = !s->cluster_text && strlen(s->cluster) > 4 && strcmp(s->cluster + strlen(s->cluster) - 4, ".lua") == 0;
+    if (lua && reads_seed(s->cluster)) {   /* the script's own random kind, another seed */
+        char *param = xasprintf("seed=%d", seed);
+        int np = 0;
+        for (int i = 0; i < o.nparams; i++)
+            if (strncmp(o.params[i], "seed=", 5) != 0)
+                o.params[np++] = o.params[i];
+        o.params[np++] = param;
+        o.nparams = np;
+        int rc = open_slide_as(&next, l, v->slide, &o, &cause);
+        if (rc != 0) {
+            free(param);
+            view_resume(v);
+            view_message(v, MSG_ERROR, "n: seed %d does not open: %s", seed, cause ? cause : "failed");
+            free(cause);
+            return;
+        }
+        next.instance = seed;
+        next.instance_owned = param;
+        replace_keeping(v, &next);
+        view_screen_close(v);   /* the main screen, as it was */
+        view_message(v, MSG_INFO, "a new instance: %s with seed %d (n: another; ] then [: the slide's own)",
+                     v->c->name ? v->c->name : "the script", seed);
+        return;
+    }
+    if (v->c->kind != CLUSTER_NODES || s->pattern || s->slices > 0) {
+        view_message(v, MSG_INFO, "n: this slide's cluster has no random kind (a Lua script with a seed "
+                     "param, or a node table)");
+        return;
+    }
+    /* A node table: random tables of its size (at most 7 nodes) until fnf loses to the optimum. */
+    int n = v->c->n < INSTANCE_MAX_NODES ? v->c->n : INSTANCE_MAX_NODES;
+    if (n < 3)
+        n = 3;
+    o.sched[0] = "fnf";
+    o.sched[1] = "optimal";
+    o.nsched = 2;
+    o.file = "random instance";
+    o.params[0] = NULL;
+    o.nparams = 0;
+    o.source = NULL;
+    for (int t = 0; t < INSTANCE_TRIES; t++, seed++) {
+        char *text = random_table((uint64_t)seed, n, v->c->latency);
+        if (!text)
+            break;
+        o.text = text;
+        if (open_slide_as(&next, l, v->slide, &o, &cause) != 0) {
+            free(text);
+            free(cause);
+            cause = NULL;
+            view_resume(v);
+            if (v->cancel && *v->cancel)
+                break;
+            continue;
+        }
+        if (next.nruns >= 2 && next.runs[1].run.sched.status == OPT_PROVEN &&
+            vrun_end(&next.runs[0]) > vrun_end(&next.runs[1]) + 1e-9) {
+            next.instance = seed;
+            next.instance_owned = text;
+            replace_keeping(v, &next);
+            view_screen_close(v);
+            view_message(v, MSG_INFO, "a new instance: %d random nodes where fnf loses (seed %d, tried %d; "
+                         "n: another; ] then [: the slide's own)", n, seed, t + 1);
+            return;
+        }
+        view_close(&next);
+        memset(&next, 0, sizeof next);
+        next.colour = v->colour;
+        next.ascii = v->ascii;
+        next.busy = v->busy;
+        next.busy_ctx = v->busy_ctx;
+        next.computing = v->computing;
+        next.cancel = v->cancel;
+        free(text);
+    }
+    view_resume(v);
+    view_message(v, MSG_ERROR, "n: no node table of %d nodes where fnf loses among %d tried", n, INSTANCE_TRIES);
 }
 
 /* A question or an answer as one paragraph: its line breaks become spaces
@@ -223,6 +399,10 @@ int lesson_answer(struct view *v, const char *answer)
         view_message(v, MSG_INFO, "this slide asks nothing to answer%s", s->answer ? " (a: its answer)" : "");
         return -1;
     }
+    if (v->instance && s->nchoices) {
+        view_message(v, MSG_INFO, "the choices are about the slide's own cluster: ] then [ brings it back");
+        return -1;
+    }
     char *cause = NULL;
     struct lesson_grade g;
     if (lesson_grade(s, graded_run(v), answer, &g, &cause) < 0) {
@@ -262,7 +442,7 @@ unsigned lesson_hides(const struct view *v)
     if (!v->lesson || lesson_revealed(v))
         return 0;
     const struct slide *s = &v->lesson->slides[v->slide];
-    if (!s->question)
+    if (!s->question || (v->instance && !s->predict))   /* a new instance: only a prediction asks */
         return 0;
     unsigned h = HIDE_OPTIMUM | HIDE_OTHER;
     if (s->predict == PREDICT_MAKESPAN)
@@ -316,7 +496,8 @@ void lesson_strip(struct view *v, struct cellbuf *cb, int y, int w)
     const struct slide *s = &l->slides[v->slide];
     cb_fill(cb, 0, y, w, 1, ' ', R_HEAD);
     char line[1200];
-    int n = snprintf(line, sizeof line, "%d/%d %s", v->slide + 1, l->n, s->title ? s->title : "");
+    int n = snprintf(line, sizeof line, "%d/%d %s%s", v->slide + 1, l->n, v->instance ? "new instance of " : "",
+                     s->title ? s->title : "");
     if (s->question && n >= 0 && (size_t)n < sizeof line) {
         char *q = paragraph(s->question);
         text_fit(line + n, sizeof line - (size_t)n, "%s%s%s", glyphs_for(v->ascii)->dot, q,
@@ -324,35 +505,6 @@ void lesson_strip(struct view *v, struct cellbuf *cb, int y, int w)
         free(q);
     }
     ui_put(v, cb, 1, y, w - 2, R_HEAD | AF_BOLD, line);
-}
-
-/* The rows ui_wrap takes for s in width w. */
-static int rows_of(const char *s, int w)
-{
-    int rows = 0;
-    while (*s) {
-        while (*s == ' ')
-            s++;
-        if (!*s)
-            break;
-        rows++;
-        if (text_width(s) <= w)
-            break;
-        size_t best = 0, i = 0;
-        int cols = 0;
-        while (s[i]) {
-            int len;
-            uint32_t cp = utf8_decode(s + i, &len);
-            if (cols + cp_width(cp) > w)
-                break;
-            cols += cp_width(cp);
-            i += (size_t)len;
-            if (s[i] == ' ' || s[i] == '\0')
-                best = i;
-        }
-        s += best ? best : i ? i : 1;
-    }
-    return rows;
 }
 
 static void draw_lesson(struct view *v, struct cellbuf *cb)
@@ -379,7 +531,7 @@ static void draw_lesson(struct view *v, struct cellbuf *cb)
     int qx = 2 + text_width("Question: "), qw = cb->w - qx - 2;
     char choices[LESSON_MAX_CHOICES * (LESSON_CHOICE_MAX + 8)];
     choice_line(s, choices, sizeof choices);
-    int crows = s->nchoices ? rows_of(choices, qw) : 0;
+    int crows = s->nchoices ? ui_wrap_rows(choices, qw) : 0;
     if (crows > 2)
         crows = 2;
     int qrows = s->question ? 2 + crows + 2 : 0;
@@ -394,7 +546,7 @@ static void draw_lesson(struct view *v, struct cellbuf *cb)
             free(p);
             break;
         }
-        int rows = rows_of(p, w > 1 ? w : 1), fit = rows > qy - y ? qy - y : rows;
+        int rows = ui_wrap_rows(p, w > 1 ? w : 1), fit = rows > qy - y ? qy - y : rows;
         ui_wrap(v, cb, 2, y, w, fit, R_NORMAL, p);   /* its last row cut with an ellipsis */
         free(p);
         y += fit;

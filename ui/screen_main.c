@@ -577,6 +577,8 @@ static unsigned main_request(struct view *v, enum ui_req req, int key)
             view_message(v, MSG_INFO, "no lesson is open: hetcast lesson FILE.lua presents one");
         else if (key == 'a')   /* the answer, and what it hid */
             lesson_reveal(v);
+        else if (key == 'n')
+            lesson_new_instance(v);
         else if (key == 'y' && !slide_gradable(&v->lesson->slides[v->slide]))
             view_message(v, MSG_INFO, "this slide asks nothing to answer");
         else if (key == 'y')

@@ -1145,6 +1145,12 @@ void view_close(struct view *v)
         free(v->kept[i].data);
     free(v->kept);
     free(v->pick);
+    free(v->instance_owned);
+    for (int i = 0; i < v->nmoves; i++) {
+        free(v->moves[i].from);
+        free(v->moves[i].to);
+    }
+    free(v->moves);
     for (int i = 0; i < VIEW_MAX_RUNS; i++) {
         vrun_free(&v->runs[i]);
         if (v->snap[i].phase)

@@ -152,6 +152,15 @@ struct view {
      * the view shows (lesson_go opens the view anew on another). */
     const struct lesson *lesson;
     int slide;
+    struct slide_moves {    /* the exercise's choices kept on each slide left (lesson_go), given
+                               back when x opens there again; nmoves slides (the lesson's) */
+        int *from, *to;
+        int n;
+    } *moves;
+    int nmoves;
+    int instance;           /* n: the seed of the random instance shown instead of the slide's
+                               cluster; 0: the slide's own */
+    char *instance_owned;   /* what the instance's options point to (a seed param, CSV text) */
     /* Called before a computation that may take a while (may be NULL). */
     void (*busy)(struct view *v, const char *what);
     void *busy_ctx;
@@ -291,6 +300,10 @@ int lesson_stop(const struct view *v);
 unsigned lesson_hides(const struct view *v);
 /* The slide strip on the main screen: number, title, question. */
 void lesson_strip(struct view *v, struct cellbuf *cb, int y, int w);
+/* n: a new random instance of the slide's kind in its place -- the slide's Lua cluster
+ * with another seed (when the script reads one), or a node table of its size where fnf
+ * loses to the optimum; ] then [ go back to the slide's own. */
+void lesson_new_instance(struct view *v);
 /* Go to slide k (clamped).  The next slide is opened beside the one shown, which
  * stays as it was, with a message, when that fails or is cancelled. */
 void lesson_go(struct view *v, int k);
