@@ -550,6 +550,13 @@ void gantt_pick(struct view *v, struct lanes *L)
                 want[p] = 1;
     }
     free(crit);
+    bool beyond = false;   /* the first page holds every lane that matters: pages as usual */
+    for (int p = L->count; p < c->n && !beyond; p++)
+        beyond = want[p] != 0;
+    if (!beyond) {
+        free(want);
+        return;
+    }
     v->pick = xrealloc(v->pick, (size_t)L->count * sizeof *v->pick);
     int n = 0;
     for (int level = 2; level >= 0 && n < L->count; level--)

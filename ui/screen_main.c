@@ -98,6 +98,8 @@ static int trace_pairs(struct view *v, struct cellbuf *cb, int x, int y)
     char pred[160], err[80];
     snprintf(pred, sizeof pred, "%s", ui_num(e.predicted));
     x = fpair(v, cb, x, y, vrun_sched_name(&v->runs[0]), pred, R_NORMAL, false);
+    if (lesson_hides(v) & HIDE_OTHER)   /* the measurement is what the question asks about */
+        return fpair(v, cb, x, y, "measured", HIDDEN, R_NORMAL, true);
     x = fpair(v, cb, x, y, "measured", ui_num(e.measured), R_NORMAL, true);
     if (isfinite(e.percent))
         snprintf(err, sizeof err, "%s%s (%+.2f%%)", e.error > 0 ? "+" : "", ui_num(e.error), e.percent);
