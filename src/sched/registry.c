@@ -19,7 +19,7 @@ static const struct sched_ops *const builtins[] = {
     &sched_fef, &sched_optimal, &sched_optimal_sum,
     /* "binomial": Figueira's tree on matrices and node tables, the pipelined
      * tree on platform graphs (sched_binomial_any dispatches; sched/pipeline.c) */
-    &sched_binomial_any, &sched_depth_first, &sched_breadth_first, &sched_balanced_path, &sched_flat, &sched_magpie,
+    &sched_binomial_any, &sched_depth_first, &sched_breadth_first, &sched_balanced_path, &sched_flat, &sched_magpie, &sched_chain, &sched_knomial,
     &sched_prune_simple, &sched_prune_degree, &sched_grow_tree, &sched_multiport_grow,
     &sched_lp_prune, &sched_lp_grow, &sched_multiport_prune_degree,
 };
