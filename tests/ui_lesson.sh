@@ -54,8 +54,8 @@ start 80 24 -- lesson lua/lessons/fnf-loses.lua
 wait_for "A p1   B p2"
 ok $? "80x24 a question's choices are lettered"
 keys A
-wait_all "Not quite" "p2, the slow one"
-ok $? "80x24 a wrong choice: the verdict and the explanation at once"
+wait_all "Not quite: A: p1; the answer is B: p2" "p0 -> p1 now: the best that" "ends at 6; p0 -> p2 reaches 5"
+ok $? "80x24 a wrong choice: the verdict, its consequence and the explanation at once"
 keys ]
 wait_for "slide 2/4"
 keys Enter

@@ -24,6 +24,7 @@
 #include "ui/drawkit.h"
 #include "ui/screen_exercise.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,12 +33,14 @@
 #include "session/lesson.h"
 #include "support/numfmt.h"
 #include "support/rng.h"
+#include "sched/exercise.h"
 
 /* The slide screen's state. */
 struct slide_state {
     bool answer;        /* the answer is revealed */
     bool graded;        /* a student's answer was graded: g */
     struct lesson_grade g;
+    char consequence[300];  /* a wrong pick that is a schedule choice: what it leads to */
 };
 
 static struct slide_state *slide_of(const struct view *v)
@@ -389,6 +392,86 @@ static const struct run *graded_run(const struct view *v)
     return v->nruns > 0 && !v->runs[0].x && !v->runs[0].you ? &v->runs[0].run : NULL;
 }
 
+/* The choice a student's answer names (a letter, a number or its text), or -1. */
+static int choice_named(const struct slide *s, const char *answer)
+{
+    for (int i = 0; i < s->nchoices; i++) {   /* graded as if choice i were the right one */
+        struct lesson_grade h;
+        struct slide one = *s;
+        one.correct = i;
+        if (lesson_grade(&one, NULL, answer, &h, NULL) == 0 && h.correct)
+            return i;
+    }
+    return -1;
+}
+
+/* The best makespan that can follow booking from -> to on the first k bookings of the
+ * view's run, or NAN (not a schedule choice there, or no proven best). */
+static double best_after(const struct view *v, int k, int from, int to)
+{
+    const struct engine *e = vrun_engine(&v->runs[0]);
+    struct engine x;
+    char *cause = NULL;
+    if (engine_init(&x, v->c, v->model, &cause) < 0) {
+        free(cause);
+        return NAN;
+    }
+    double best = NAN;
+    bool ok = true;
+    for (int i = 0; i < k && ok; i++)
+        ok = engine_book(&x, e->tr[i].from, e->tr[i].to, 0, "the run", &cause) == 0;
+    if (ok && engine_book(&x, from, to, 0, "the pick", &cause) == 0) {
+        struct best_opts o = {0, 0, -INFINITY, NULL};
+        struct best_result b;
+        if (exercise_best_completion_opts(&x, &o, &b, &cause) == 0 && b.status == BEST_EXACT)
+            best = b.makespan;
+    }
+    free(cause);
+    engine_free(&x);
+    return best;
+}
+
+/*
+ * A wrong pick that is a schedule choice -- its text and the right one's are
+ * nodes waiting for the message when the slide's run books its next
+ * transfer -- played as the exercise plays a pick: what the best schedule
+ * that starts with it reaches, against the right one, into buf ("" when it
+ * is not one).
+ */
+static void consequence(const struct view *v, const struct slide *s, const char *answer, char *buf,
+                        size_t size)
+{
+    buf[0] = '\0';
+    int pick = choice_named(s, answer);
+    if (pick < 0 || s->correct < 0 || v->nruns < 1 || !view_single_message(v) || v->runs[0].you ||
+        v->c->n > EXERCISE_MAX_NODES)
+        return;
+    const struct engine *e = vrun_engine(&v->runs[0]);
+    int k = 0;   /* the bookings started by the step shown */
+    for (int i = 0; i < v->applied[0] && e->ev && i < e->nev; i++)
+        if (e->ev[i].kind == EV_SEND_START && e->ev[i].transfer + 1 > k)
+            k = e->ev[i].transfer + 1;
+    if (k >= e->ntr || !e->tr)
+        return;
+    int from = e->tr[k].from;
+    int to[2] = {-1, -1};
+    for (int p = 0; p < v->c->n; p++) {
+        if (strcmp(v->c->nodes[p].name, s->choices[pick]) == 0)
+            to[0] = p;
+        if (strcmp(v->c->nodes[p].name, s->choices[s->correct]) == 0)
+            to[1] = p;
+    }
+    if (to[0] < 0 || to[1] < 0)
+        return;
+    double a = best_after(v, k, from, to[0]), b = best_after(v, k, from, to[1]);
+    if (isnan(a) || isnan(b))
+        return;
+    const char *f = v->c->nodes[from].name;
+    text_fit(buf, size, "%s -> %s now: the best that can follow ends at %s; %s -> %s reaches %s%s", f,
+             v->c->nodes[to[0]].name, ui_num(a), f, v->c->nodes[to[1]].name, ui_num(b),
+             a > b ? "" : " (no loss here)");
+}
+
 int lesson_answer(struct view *v, const char *answer)
 {
     struct slide_state *st = state_of(v);
@@ -410,13 +493,20 @@ int lesson_answer(struct view *v, const char *answer)
         free(cause);
         return -1;
     }
+    int named = s->nchoices ? choice_named(s, answer) : -1;
+    if (named >= 0)   /* the pick as the class sees it: "A: p1" */
+        text_fit(g.given, sizeof g.given, "%c: %s", 'A' + named, s->choices[named]);
     st->g = g;
     st->graded = true;
     st->answer = true;
+    st->consequence[0] = '\0';
+    if (!g.correct)
+        consequence(v, s, answer, st->consequence, sizeof st->consequence);
     if (g.correct)
         view_message(v, MSG_INFO, "right: %s", g.expected);
     else
-        view_message(v, MSG_ERROR, "not quite: %s; the answer is %s", g.given, g.expected);
+        view_message(v, MSG_ERROR, "not quite: %s; the answer is %s%s%s", g.given, g.expected,
+                     st->consequence[0] ? ". " : "", st->consequence);
     return 0;
 }
 
@@ -480,9 +570,10 @@ static void verdict(const struct view *v, const struct slide *s, char *buf, size
     if (slide_gradable(s))
         lesson_expected(s, graded_run(v), expect, sizeof expect);
     if (st && st->graded)
-        text_fit(buf, size, "%s %s%s%s%s%s", st->g.correct ? "Right:" : "Not quite:",
+        text_fit(buf, size, "%s %s%s%s%s%s%s%s", st->g.correct ? "Right:" : "Not quite:",
                  st->g.correct ? st->g.expected : st->g.given,
                  st->g.correct ? "" : "; the answer is ", st->g.correct ? "" : st->g.expected,
+                 st->consequence[0] ? ". " : "", st->consequence,
                  s->answer ? ". " : "", s->answer ? s->answer : "");
     else if (expect[0])
         text_fit(buf, size, "Answer: %s%s%s", expect, s->answer ? ". " : "", s->answer ? s->answer : "");
@@ -534,7 +625,14 @@ static void draw_lesson(struct view *v, struct cellbuf *cb)
     int crows = s->nchoices ? ui_wrap_rows(choices, qw) : 0;
     if (crows > 2)
         crows = 2;
-    int qrows = s->question ? 2 + crows + 2 : 0;
+    char a[1400] = "";   /* the verdict and the answer, once revealed: up to four rows */
+    if (lesson_revealed(v) && (s->answer || slide_gradable(s)))
+        verdict(v, s, a, sizeof a);
+    int arows = a[0] ? ui_wrap_rows(a, qw) : 1;
+    arows = arows < 2 ? 2 : arows > 4 ? 4 : arows;
+    if (cb->h < 20)
+        arows = 2;
+    int qrows = s->question ? 2 + crows + arows : 0;
     int qy = cb->h - 1 - qrows - (v->msg[0] ? 2 : 0);
     const char *rest = s->text ? s->text : "";
     char *p;
@@ -565,11 +663,9 @@ static void draw_lesson(struct view *v, struct cellbuf *cb)
             ay += crows;
         }
         const struct slide_state *st = state_of(v);
-        if (lesson_revealed(v) && (s->answer || slide_gradable(s))) {
-            char a[1400];
-            verdict(v, s, a, sizeof a);
+        if (a[0]) {
             char *pa = paragraph(a);
-            ui_wrap(v, cb, qx, ay, qw, 2, (st && st->graded && !st->g.correct ? R_BAD : R_GOOD) | AF_BOLD, pa);
+            ui_wrap(v, cb, qx, ay, qw, arows, (st && st->graded && !st->g.correct ? R_BAD : R_GOOD) | AF_BOLD, pa);
             free(pa);
         } else {
             char how[120];
