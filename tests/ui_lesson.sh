@@ -87,6 +87,24 @@ ok $? "60x16 a wrong makespan prediction: graded, the right one said"
 keys q
 wait_for "EXIT=0"
 
+# ---- slide text as paragraphs: a line break inside one is a space, a cut says so ----
+long="one two three four five six seven eight nine ten eleven twelve thirteen fourteen"
+printf 'return {slides = {{title = "t", cluster = "%s",\n text = "First para\\ngoes on here.\\n\\n%s %s %s\\n\\n%s %s %s\\n\\nLAST WORDS"}}}\n' \
+    "$(pwd)/clusters/counterexample.csv" "$long" "$long" "$long" "$long" "$long" "$long" >"$TMP/long.lua"
+start 60 16 -- lesson "$TMP/long.lua"
+wait_for "First para goes on here."
+ok $? "60x16 a line break inside a paragraph is a space"
+grep -q "…" "$TMP/screen" && ! grep -q "LAST WORDS" "$TMP/screen"
+ok $? "60x16 text cut at the bottom ends in an ellipsis"
+keys q
+wait_for "EXIT=0"
+start 160 45 -- lesson "$TMP/long.lua"
+wait_for "LAST WORDS"
+! grep -q "…" "$TMP/screen"
+ok $? "160x45 the whole text, no ellipsis"
+keys q
+wait_for "EXIT=0"
+
 # ---- the lanes that matter, named values, no-time transfers ----
 start 60 16 -- lesson lua/lessons/fnf-loses.lua
 keys ] ] ]
