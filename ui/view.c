@@ -28,6 +28,7 @@
 #include "output/report.h"
 #include "output/report_exchange.h"
 #include "sched/trees.h"
+#include "session/lesson.h"
 
 static const int play_delays[] = {2000, 1000, 500, 250, 100, 40};   /* ms per step */
 #define NSPEEDS ((int)(sizeof play_delays / sizeof play_delays[0]))
@@ -475,8 +476,9 @@ void view_step_to(struct view *v, int k)
     apply_step(v);
     view_clear_message(v);
     if (held)
-        view_message(v, MSG_INFO, "stop: slide %d asks what comes next; y: your answer, a: the answer",
-                     v->slide + 1);
+        view_message(v, MSG_INFO, "stop: slide %d asks %s; y: your answer, a: the answer", v->slide + 1,
+                     v->lesson->slides[v->slide].predict == PREDICT_MAKESPAN ? "for the makespan"
+                                                                             : "what comes next");
 }
 
 /* After the runs changed: same time if we were somewhere, the end if we were there. */
