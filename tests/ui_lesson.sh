@@ -130,17 +130,15 @@ ok $? "80x24 pipeline: the LP optimum the slide names is in the summary"
 keys q
 wait_for "EXIT=0"
 
-# ---- n: a new instance ----
+# ---- d: a new instance ----
 start 80 24 -- lesson lua/lessons/fnf-loses.lua
 wait_for "slide 1/4"
-keys Enter
-wait_for "step 0/"
-keys n
+keys d
 wait_all "a new instance: 3 random nodes where fnf loses (seed 2" "new instance of Three nodes"
-ok $? "80x24 n on a node table: a random table where fnf loses"
-keys n
+ok $? "80x24 d on a node table: a random table where fnf loses"
+keys w d
 wait_for "(seed 3"
-ok $? "80x24 n again: another"
+ok $? "80x24 w then d: another"
 keys ] [
 wait_all "slide 1/4" "counterexample"
 ok $? "80x24 ] then [: the slide's own cluster again"
@@ -149,11 +147,9 @@ wait_for "EXIT=0"
 start 80 24 -- lesson lua/lessons/fnf-guarantee.lua
 keys ]
 wait_for "slide 2/3"
-keys Enter
-wait_for "fnf vs optimal"
-keys n
+keys d
 wait_for "with seed 2"
-ok $? "80x24 n on a Lua cluster with a seed param: the next seed"
+ok $? "80x24 d on a Lua cluster with a seed param: the next seed"
 keys q
 wait_for "EXIT=0"
 

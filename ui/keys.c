@@ -79,8 +79,9 @@ static const struct key_row rows[] = {
     {{'e'}, MAIN, REQ_EXPORT, "export: SVG (Gantt and tree) and CSV (schedule)", export_help},
     {{UK_ESC}, MAIN, REQ_CLEAR, "clear the message line", NULL},
     {{'i', 'L'}, MAIN, REQ_FACTS, "the selected node's facts (i), the narration log (L)", NULL},
-    {{'/', ':'}, MAIN, REQ_FIND, "find a node by name (/), go to a step or t=time (:)", NULL},
-    {{']', '[', 'w', 'a', 'y', 'n'}, MAIN, REQ_SLIDE, "lesson: ] [ slides, w text, a/y answer, n new", NULL},
+    {{'/', 'n', 'N', ':'}, MAIN, REQ_FIND,
+     "find a node (/; n next, N previous), go to step or t=time (:)", NULL},
+    {{']', '[', 'w', 'a', 'y'}, MAIN, REQ_SLIDE, "a lesson: slides ] [, text w, answer a, yours y", NULL},
     /* a lesson's slide (hetcast lesson FILE) */
     {{UK_ENTER, ' ', UK_RIGHT, 'l'}, SLIDE, REQ_PICK, "show the schedule", NULL},
     {{']', '[', UK_PGDN, UK_PGUP}, SLIDE, REQ_SLIDE, "next slide (] PgDn), previous ([ PgUp)", NULL},
@@ -88,6 +89,7 @@ static const struct key_row rows[] = {
     {{'A', 'B', 'C', 'D', 'E', 'F'}, SLIDE, REQ_CHOICE, "pick a choice: A-H or 1-8, graded at once", NULL},
     {{'G', 'H', '1', '2', '3', '4'}, SLIDE, REQ_CHOICE, "(the choices G, H, 1-4)", NULL},
     {{'5', '6', '7', '8'}, SLIDE, REQ_CHOICE, "(the choices 5-8)", NULL},
+    {{'d'}, SLIDE, REQ_SLIDE, "draw a new random instance of the slide's kind", NULL},
     {{'y'}, SLIDE, REQ_REPLY, "a lesson: type your answer (a prediction, or a choice), graded", NULL},
     /* the main screen, the exercise and a slide: listed after each one's own rows */
     {{'+', '-', '=', '_'}, MAIN | EX, REQ_ZOOM, "zoom time in / out", NULL},

@@ -243,7 +243,7 @@ void lesson_new_instance(struct view *v)
         if (rc != 0) {
             free(param);
             view_resume(v);
-            view_message(v, MSG_ERROR, "n: seed %d does not open: %s", seed, cause ? cause : "failed");
+            view_message(v, MSG_ERROR, "d: seed %d does not open: %s", seed, cause ? cause : "failed");
             free(cause);
             return;
         }
@@ -251,12 +251,12 @@ void lesson_new_instance(struct view *v)
         next.instance_owned = param;
         replace_keeping(v, &next);
         view_screen_close(v);   /* the main screen, as it was */
-        view_message(v, MSG_INFO, "a new instance: %s with seed %d (n: another; ] then [: the slide's own)",
-                     v->c->name ? v->c->name : "the script", seed);
+        view_message(v, MSG_INFO, "a new instance: %s with seed %d (w then d: another; ] then [: the "
+                     "slide's own)", v->c->name ? v->c->name : "the script", seed);
         return;
     }
     if (v->c->kind != CLUSTER_NODES || s->pattern || s->slices > 0) {
-        view_message(v, MSG_INFO, "n: this slide's cluster has no random kind (a Lua script with a seed "
+        view_message(v, MSG_INFO, "d: this slide's cluster has no random kind (a Lua script with a seed "
                      "param, or a node table)");
         return;
     }
@@ -292,7 +292,7 @@ void lesson_new_instance(struct view *v)
             replace_keeping(v, &next);
             view_screen_close(v);
             view_message(v, MSG_INFO, "a new instance: %d random nodes where fnf loses (seed %d, tried %d; "
-                         "n: another; ] then [: the slide's own)", n, seed, t + 1);
+                         "w then d: another; ] then [: the slide's own)", n, seed, t + 1);
             return;
         }
         view_close(&next);
@@ -306,7 +306,7 @@ void lesson_new_instance(struct view *v)
         free(text);
     }
     view_resume(v);
-    view_message(v, MSG_ERROR, "n: no node table of %d nodes where fnf loses among %d tried", n, INSTANCE_TRIES);
+    view_message(v, MSG_ERROR, "d: no node table of %d nodes where fnf loses among %d tried", n, INSTANCE_TRIES);
 }
 
 /* A question or an answer as one paragraph: its line breaks become spaces
@@ -687,7 +687,10 @@ static unsigned lesson_request(struct view *v, enum ui_req req, int key)
         view_screen_close(v);
         break;
     case REQ_SLIDE:
-        lesson_go(v, v->slide + (key == '[' || key == UK_PGUP ? -1 : 1));
+        if (key == 'd')
+            lesson_new_instance(v);
+        else
+            lesson_go(v, v->slide + (key == '[' || key == UK_PGUP ? -1 : 1));
         break;
     case REQ_ANSWER:
         lesson_reveal(v);

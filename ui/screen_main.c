@@ -579,9 +579,7 @@ static unsigned main_request(struct view *v, enum ui_req req, int key)
             view_message(v, MSG_INFO, "no lesson is open: hetcast lesson FILE.lua presents one");
         else if (key == 'a')   /* the answer, and what it hid */
             lesson_reveal(v);
-        else if (key == 'n')
-            lesson_new_instance(v);
-        else if (key == 'y' && !slide_gradable(&v->lesson->slides[v->slide]))
+                else if (key == 'y' && !slide_gradable(&v->lesson->slides[v->slide]))
             view_message(v, MSG_INFO, "this slide asks nothing to answer");
         else if (key == 'y')
             view_screen_open(v, &screen_prompt, 'y');
@@ -646,7 +644,10 @@ static unsigned main_request(struct view *v, enum ui_req req, int key)
         view_screen_open(v, &screen_facts, key == 'L');
         break;
     case REQ_FIND:
-        view_screen_open(v, &screen_prompt, key == ':' ? ':' : '/');
+        if (key == 'n' || key == 'N')
+            view_find_again(v, key == 'n' ? 1 : -1);
+        else
+            view_screen_open(v, &screen_prompt, key == ':' ? ':' : '/');
         break;
     default:
         return view_request(v, req, key);

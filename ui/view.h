@@ -158,7 +158,7 @@ struct view {
         int n;
     } *moves;
     int nmoves;
-    int instance;           /* n: the seed of the random instance shown instead of the slide's
+    int instance;           /* d: the seed of the random instance shown instead of the slide's
                                cluster; 0: the slide's own */
     char *instance_owned;   /* what the instance's options point to (a seed param, CSV text) */
     /* Called before a computation that may take a while (may be NULL). */
@@ -271,6 +271,10 @@ bool view_trace_shift(const struct view *v, char *buf, size_t size, double now);
 char *view_facts(const struct view *v, int p);
 /* The node whose name best matches q (a prefix first, then anywhere, ignoring case); -1 if none. */
 int view_find_node(const struct view *v, const char *q);
+/* n and N after /: select the next (dir 1) or previous (dir -1) node after the selected one whose
+ * name holds the last search's text (ignoring case), round the end; says which, or that there
+ * is no search yet.  O(nodes). */
+void view_find_again(struct view *v, int dir);
 
 struct lesson;
 /* Open lesson l at slide k on its slide screen.  0, or the exit status with *cause. */
@@ -300,7 +304,7 @@ int lesson_stop(const struct view *v);
 unsigned lesson_hides(const struct view *v);
 /* The slide strip on the main screen: number, title, question. */
 void lesson_strip(struct view *v, struct cellbuf *cb, int y, int w);
-/* n: a new random instance of the slide's kind in its place -- the slide's Lua cluster
+/* d: a new random instance of the slide's kind in its place -- the slide's Lua cluster
  * with another seed (when the script reads one), or a node table of its size where fnf
  * loses to the optimum; ] then [ go back to the slide's own. */
 void lesson_new_instance(struct view *v);
