@@ -142,7 +142,7 @@ void cli_usage(FILE *fp)
             "       hetcast compare FILE --trace MEASURED.csv [-s A]\n"
             "                                      a measured run beside its prediction (hetcast FILE --trace\n"
             "                                      MEASURED.csv: in the view)\n"
-            "       hetcast lesson FILE.lua [--print]\n"
+            "       hetcast lesson FILE.lua [--print [--student]]\n"
             "                                      present a lesson; --print writes its handout\n"
             "       hetcast experiment NAME [options]\n"
             "                                      reproduce a study (hetcast experiment --list)\n"

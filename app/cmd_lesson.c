@@ -5,10 +5,16 @@
  * numbers hetcast computed for it through the session layer -- the same
  * runs as `hetcast run` and `compare` -- and a `check:` line naming the
  * compare command that gives the same numbers (tests/teach_cli.sh runs it).
- * Names and texts from the file are printed with control characters
- * replaced.
+ * --print --student writes the students' handout instead: the text, each
+ * cluster's node table and a text Gantt of what the slide shows before its
+ * question is answered, the questions and their choices, and no answer
+ * (no makespan, optimum, first difference or answer text).  Paths are
+ * printed as a user types them (lua/lessons/../../clusters/x.csv is
+ * clusters/x.csv).  Names and texts from the file are printed with control
+ * characters replaced.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +67,212 @@ static int print_measured(const char *file, const struct cluster *c, const struc
     printf(")\n");
     run_free(&meas);
     return 0;
+}
+
+/* path as a user would type it: "." and "dir/.." taken out (lexically), into a new string. */
+static char *tidy_path(const char *path)
+{
+    size_t len = strlen(path);
+    char *out = xmalloc(len + 2);
+    const char *parts[512];
+    size_t plen[512];
+    int n = 0, up = 0;   /* up: leading ".." kept */
+    bool abs = path[0] == '/';
+    for (const char *p = path; *p;) {
+        while (*p == '/')
+            p++;
+        if (!*p)
+            break;
+        const char *e = strchr(p, '/');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        if (l == 1 && p[0] == '.') {
+            /* nothing */
+        } else if (l == 2 && p[0] == '.' && p[1] == '.' && n > up) {
+            n--;
+        } else if (n < 512) {
+            if (l == 2 && p[0] == '.' && p[1] == '.' && !abs)
+                up++;
+            parts[n] = p;
+            plen[n++] = l;
+        }
+        p += l;
+    }
+    char *o = out;
+    if (abs)
+        *o++ = '/';
+    for (int i = 0; i < n; i++) {
+        if (i)
+            *o++ = '/';
+        memcpy(o, parts[i], plen[i]);
+        o += plen[i];
+    }
+    if (o == out)
+        *o++ = '.';
+    *o = '\0';
+    return out;
+}
+
+/* The cluster as a student reads it: its nodes' times (node table), its
+ * distances (latency matrix) or its links (platform graph). */
+static void print_node_table(const struct cluster *c)
+{
+    printf("nodes (%s, source ", cluster_kind_name(c->kind));
+    put_clean(stdout, c->nodes[c->source].name);
+    if (c->kind == CLUSTER_NODES)
+        printf(", latency L = %s):\n    %-12s %10s %10s\n", numfmt_txt(c->latency), "node", "send s",
+               "receive r");
+    else
+        printf("):\n");
+    if (c->kind == CLUSTER_MATRIX) {   /* the distances from the row's node to the column's */
+        printf("    %-12s", "from \\ to");
+        for (int j = 0; j < c->n; j++) {
+            char name[64];
+            printf(" %6.6s", SHOWN(c->nodes[j].name, name));
+        }
+        printf("\n");
+    }
+    for (int i = 0; i < c->n; i++) {
+        char name[64];
+        SHOWN(c->nodes[i].name, name);
+        if (c->kind == CLUSTER_NODES) {
+            printf("    %-12s %10s %10s\n", name, numfmt_txt(c->nodes[i].send), numfmt_txt(c->nodes[i].recv));
+        } else if (c->kind == CLUSTER_MATRIX) {
+            printf("    %-12s", name);
+            for (int j = 0; j < c->n; j++)
+                printf(" %6s", numfmt_txt(c->dist[(size_t)i * (size_t)c->n + (size_t)j]));
+            printf("\n");
+        } else {
+            printf("    %s\n", name);
+        }
+    }
+    if (c->kind == CLUSTER_GRAPH)
+        for (int k = 0; k < c->nedges; k++) {
+            char a[64], b[64];
+            printf("    link %s -> %s  time %s\n", SHOWN(c->nodes[c->edges[k].from].name, a),
+                   SHOWN(c->nodes[c->edges[k].to].name, b), numfmt_txt(c->edges[k].time));
+        }
+}
+
+#define GANTT_COLS 60
+
+/* A text Gantt of the first n bookings of r: a row a node, S its send port
+ * busy, - the link, R its receive port, | where a transfer takes no time; a
+ * time axis below. */
+static void print_gantt(const struct run *r, int n)
+{
+    const struct engine *e = &r->eng;
+    const struct cluster *c = e->c;
+    double end = 0;
+    for (int i = 0; i < n; i++)
+        if (e->tr[i].hold > end)
+            end = e->tr[i].hold;
+    if (n == 0 || !(end > 0)) {
+        printf("gantt: no transfer yet (the source holds the message at 0)\n");
+        return;
+    }
+    double cpu = GANTT_COLS / end;
+    int nw = 4;
+    for (int p = 0; p < c->n; p++) {
+        char name[64];
+        int w = (int)strlen(SHOWN(c->nodes[p].name, name));
+        nw = w > nw ? w : nw;
+    }
+    if (nw > 16)
+        nw = 16;
+    char row[GANTT_COLS + 2];
+    for (int p = 0; p < c->n; p++) {
+        memset(row, ' ', GANTT_COLS + 1);
+        row[GANTT_COLS + 1] = '\0';
+        for (int i = 0; i < n; i++) {
+            const struct transfer *t = &e->tr[i];
+            double a[3], b[3];
+            char ch[3];
+            int k = 0;
+            if (t->from == p) {
+                a[k] = t->start, b[k] = t->send_end, ch[k++] = 'S';
+            }
+            if (t->to == p) {
+                a[k] = t->link_start, b[k] = t->link_end, ch[k++] = '-';
+                a[k] = t->recv_start, b[k] = t->recv_end, ch[k++] = 'R';
+            }
+            for (int j = 0; j < k; j++) {
+                int x0 = (int)(a[j] * cpu + 0.5), x1 = (int)(b[j] * cpu + 0.5);
+                if (x0 > GANTT_COLS)
+                    x0 = GANTT_COLS;
+                if (x1 > GANTT_COLS + 1)
+                    x1 = GANTT_COLS + 1;
+                if (b[j] <= a[j] && ch[j] != '-' && t->to == p) {
+                    if (row[x0] == ' ')
+                        row[x0] = '|';   /* a transfer of no time */
+                    continue;
+                }
+                for (int x = x0; x < x1; x++)
+                    row[x] = ch[j];
+            }
+        }
+        char name[64];
+        SHOWN(c->nodes[p].name, name);
+        int last = GANTT_COLS;
+        while (last >= 0 && row[last] == ' ')
+            row[last--] = '\0';
+        printf("    %-*.*s%s%s\n", nw, nw, name, row[0] ? " " : "", row);
+    }
+    printf("    %-*s 0%*s\n", nw, "time", GANTT_COLS, numfmt_txt(end));
+    printf("    (S send, - link, R receive, | a transfer of no time)\n");
+}
+
+/* The students' numbers of a slide: the node table and a text Gantt of its
+ * first scheduler, up to what the slide shows before its question is
+ * answered; nothing that answers it. */
+static int print_student(const struct slide *sl, const struct session_opts *o, char **cause)
+{
+    struct diag warn;
+    diag_init(&warn);
+    struct cluster *c = session_load(o, &warn, cause);
+    diag_free(&warn);
+    if (!c)
+        return -1;
+    printf("cluster: ");
+    char *shown = tidy_path(sl->cluster_text ? "(inline)" : sl->cluster);
+    put_clean(stdout, c->name ? c->name : shown);
+    printf(" (%d nodes)%s", c->n, sl->cluster_text ? "" : ", file ");
+    if (!sl->cluster_text)
+        put_clean(stdout, shown);
+    free(shown);
+    printf("\n");
+    print_node_table(c);
+    int rc = 0;
+    if (o->pattern) {
+        printf("gantt: see the view (a personalized exchange)\n");
+    } else if (sl->predict == PREDICT_MAKESPAN) {
+        printf("gantt: left out (it shows the makespan asked for)\n");
+    } else {
+        enum model m;
+        const struct sched_ops *ops = NULL;
+        struct run r;
+        if (session_model(o, c, &m, cause) < 0 ||
+            !(ops = sl->nsched ? session_sched(sl->sched[0], cause) : sched_default(c, m)) ||
+            sched_check(ops, c, m, cause) < 0 || session_run(&r, o, c, m, ops, false, RUN_OPT_SMALL, cause) < 0) {
+            rc = -1;
+        } else {
+            int n = r.eng.tr ? r.eng.ntr : 0;
+            if (sl->predict == PREDICT_NEXT && sl->decision < n)
+                n = sl->decision;
+            else if (sl->step == 0)
+                n = 0;
+            printf("model %s, %s", model_name(m), ops->name);
+            if (sl->slices > 0)
+                printf(" (pipelined: the tree's first slice)");
+            if (n < (r.eng.tr ? r.eng.ntr : 0))
+                printf(": its first %d transfer%s\n", n, n == 1 ? "" : "s");
+            else
+                printf(":\n");
+            print_gantt(&r, n);
+            run_free(&r);
+        }
+    }
+    cluster_free(c);
+    return rc;
 }
 
 /* One slide's schedules: their makespans (or completions), and the check line. */
@@ -166,7 +378,9 @@ static int print_numbers(const struct slide *sl, const struct session_opts *o, c
             line = nl ? nl + 1 : line + len;
         }
     }
-    printf("check: hetcast compare %s", sl->cluster_text ? "-" : sl->cluster);
+    char *shown = tidy_path(sl->cluster_text ? "-" : sl->cluster);
+    printf("check: hetcast compare %s", shown);
+    free(shown);
     for (int i = 0; i < sl->nparams; i++)
         printf(" --param %s", sl->params[i]);
     for (int i = 0; i < k; i++)
@@ -177,8 +391,11 @@ static int print_numbers(const struct slide *sl, const struct session_opts *o, c
         printf(" --pattern %s", sl->pattern);
     if (sl->slices > 0)
         printf(" --slices %d", sl->slices);
-    if (sl->trace)
-        printf(" --trace %s", sl->trace);
+    if (sl->trace) {
+        char *tr = tidy_path(sl->trace);
+        printf(" --trace %s", tr);
+        free(tr);
+    }
     printf(" =>");
     for (int i = 0; i < k; i++)
         printf("%s %s %s", i ? "," : "", names[i], numfmt_txt(val[i]));
@@ -188,7 +405,21 @@ static int print_numbers(const struct slide *sl, const struct session_opts *o, c
     return 0;
 }
 
-static int print_handout(const struct lesson *l)
+/* The choices of a question, lettered, one a line. */
+static void print_choices(const struct slide *sl)
+{
+    for (int i = 0; i < sl->nchoices; i++) {
+        printf("  %c) ", 'A' + i);
+        put_clean(stdout, sl->choices[i]);
+        printf("\n");
+    }
+    if (sl->predict == PREDICT_MAKESPAN)
+        printf("  (your prediction: the makespan, a number)\n");
+    else if (sl->predict == PREDICT_NEXT)
+        printf("  (your prediction: SENDER -> RECEIVER of transfer %d)\n", sl->decision + 1);
+}
+
+static int print_handout(const struct lesson *l, bool student)
 {
     printf("# ");
     put_clean(stdout, l->title ? l->title : l->path);
@@ -205,7 +436,7 @@ static int print_handout(const struct lesson *l)
             printf("\n\n");
         }
         char *cause = NULL;
-        if (print_numbers(sl, &o, &cause) < 0) {
+        if ((student ? print_student(sl, &o, &cause) : print_numbers(sl, &o, &cause)) < 0) {
             fprintf(stderr, "hetcast: %s: slide %d: %s\n", l->path, k + 1, cause ? cause : "failed");
             free(cause);
             return 2;
@@ -214,8 +445,33 @@ static int print_handout(const struct lesson *l)
             printf("\nquestion: ");
             put_clean(stdout, sl->question);
             printf("\n");
+            print_choices(sl);
         }
-        if (sl->answer) {
+        if (!student && slide_gradable(sl)) {   /* the answer hetcast computes, or the right choice */
+            char expect[200];
+            struct run r;
+            bool have = false;
+            if (sl->predict != PREDICT_NONE) {
+                const struct sched_ops *ops = NULL;
+                struct cluster *c = session_load(&o, NULL, &cause);
+                enum model m;
+                have = c && session_model(&o, c, &m, &cause) == 0 &&
+                       (ops = sl->nsched ? session_sched(sl->sched[0], &cause) : sched_default(c, m)) &&
+                       session_run(&r, &o, c, m, ops, false, RUN_OPT_SMALL, &cause) == 0;
+                lesson_expected(sl, have ? &r : NULL, expect, sizeof expect);
+                if (have)
+                    run_free(&r);
+                cluster_free(c);
+                free(cause);
+                cause = NULL;
+            } else {
+                lesson_expected(sl, NULL, expect, sizeof expect);
+            }
+            printf("expected: ");
+            put_clean(stdout, expect);
+            printf("\n");
+        }
+        if (sl->answer && !student) {
             printf("answer: ");
             put_clean(stdout, sl->answer);
             printf("\n");
@@ -225,27 +481,37 @@ static int print_handout(const struct lesson *l)
     return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
 }
 
+/* What hetcast lesson's options set. */
+struct lesson_flags {
+    bool print, student;
+};
+
 /* The options of hetcast lesson. */
 static const struct opt lesson_table[] = {
     {"print", 'p', NULL, "write the handout: every slide's text with hetcast's numbers", OPT_FLAG,
-     0, 0, 0, NULL},
+     offsetof(struct lesson_flags, print), 0, 0, NULL},
+    {"student", OPT_LONG + 1, NULL, "with --print: the students' handout (node tables, a text Gantt, no answers)",
+     OPT_FLAG, offsetof(struct lesson_flags, student), 0, 0, NULL},
     {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0, NULL},
 };
 
 int cmd_lesson(int argc, char **argv, const struct cli_views *v)
 {
-    bool print = false;
+    struct lesson_flags f = {false, false};
     const char *files[64];
     int nfiles = 0;
-    int rc = opts_parse("hetcast lesson", lesson_table, argc, argv, NULL, &print, files, 64, &nfiles);
+    int rc = opts_parse("hetcast lesson", lesson_table, argc, argv, NULL, &f, files, 64, &nfiles);
+    bool print = f.print;
     if (rc == OPTS_HELP) {
-        printf("usage: hetcast lesson FILE.lua [--print]   (--print: one or more FILEs)\n"
+        printf("usage: hetcast lesson FILE.lua [--print [--student]]   (--print: one or more FILEs)\n"
                "  present a lesson in the view (keys: ] next slide, [ previous, a answer)\n");
         opts_help(stdout, lesson_table);
         return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
     }
     if (rc)
         return rc;
+    if (f.student && !print)
+        return opts_error(2, "--student is a kind of handout: give it with --print");
     if (nfiles == 0)
         return opts_error(2, "which lesson? hetcast lesson FILE.lua [--print]");
     if (nfiles > 1 && !print)
@@ -258,7 +524,7 @@ int cmd_lesson(int argc, char **argv, const struct cli_views *v)
         if (lesson_load(files[i], &l, &cause) < 0)
             return cli_fail(cause, 2);
         if (print || !v->lesson)
-            status = print_handout(&l);
+            status = print_handout(&l, f.student);
         else
             status = v->lesson(&l);
         lesson_free(&l);

@@ -203,11 +203,15 @@ for size in "60 16" "80 24" "200 60"; do
     start "$1" "$2" -- lesson lua/lessons/mpi-real.lua
     wait_for "slide 1/2"
     keys Enter
+    wait_all "fnf (measured)" "measured ?(a)"
+    keys a   # the measurement is what the question asks about: hidden until revealed
     wait_all "fnf (measured)" "error +0.000558"
     ok $? "$1x$2 mpi-real lesson: slide 1 shows fnf above its measured run"
     keys ]
     wait_for "slide 2/2"
     keys Enter
+    wait_all "optimal (measured)" "measured ?(a)"
+    keys a
     wait_all "optimal (measured)" "error +0.000591"
     ok $? "$1x$2 mpi-real lesson: slide 2 shows the optimum above its measured run"
     keys q

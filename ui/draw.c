@@ -21,6 +21,8 @@
 
 #include "sched/exchange.h"
 #include "output/export.h"
+#include "engine/explain.h"
+#include "session/lesson.h"
 
 enum kind { K_SEND = 0, K_LINK = 1, K_RECV = 2 };
 
@@ -76,6 +78,36 @@ void ui_wrap(struct view *v, struct cellbuf *cb, int x, int y, int w, int rows, 
     }
 }
 
+int ui_wrap_rows(const char *s, int w)
+{
+    int rows = 0;
+    if (w < 1)
+        w = 1;
+    while (*s) {
+        while (*s == ' ')
+            s++;
+        if (!*s)
+            break;
+        rows++;
+        if (text_width(s) <= w)
+            break;
+        size_t best = 0, i = 0;   /* as ui_wrap: the longest prefix of whole words that fits */
+        int cols = 0;
+        while (s[i]) {
+            int len;
+            uint32_t cp = utf8_decode(s + i, &len);
+            if (cols + cp_width(cp) > w)
+                break;
+            cols += cp_width(cp);
+            i += (size_t)len;
+            if (s[i] == ' ' || s[i] == '\0')
+                best = i;
+        }
+        s += best ? best : i ? i : 1;
+    }
+    return rows;
+}
+
 /* ---- time mapping ---- */
 
 int tmap_col(const struct tmap *m, double t)
@@ -129,9 +161,13 @@ static int thick(const struct lanes *L)
 /* The row of a kind in a node's lane: the middle one when a kind has several. */
 static int lane_row(const struct lanes *L, int node, enum kind k)
 {
-    if (node < L->top || node >= L->top + L->count)
+    int at = node - L->top;
+    if (L->pick)   /* a lesson's lanes that matter: a few, looked up */
+        for (at = 0; at < L->count && L->pick[at] != node; at++)
+            ;
+    if (at < 0 || at >= L->count)
         return -1;
-    int y = L->y + (node - L->top) * L->rpl;
+    int y = L->y + at * L->rpl;
     if (L->ports)
         return k == K_LINK ? -1 : k == K_RECV ? y + 1 : y;
     if (L->rpl >= 3)
@@ -277,6 +313,11 @@ static void draw_transfer(struct view *v, struct cellbuf *cb, const struct lanes
         bar(v, cb, m, yl < 0 ? -1 : yl - up + r, t->link_start, t->link_end, K_LINK, now);
         bar(v, cb, m, yr < 0 ? -1 : yr - up + r, t->recv_start, t->recv_end, K_RECV, now);
     }
+    /* A transfer that takes no time (a latency matrix's distance 0, a free
+     * receive and no link) still delivers: a mark where the receiver holds it. */
+    int yr = lane_row(L, t->to, K_RECV), c = tmap_col(m, t->hold);
+    if (yr >= 0 && !(t->link_end > t->link_start) && !(t->recv_end > t->recv_start) && c >= 0 && c < m->w)
+        cb_put(cb, m->x0 + c, yr, v->ascii ? 'o' : 0x2022, fill_role(K_RECV, t->hold > now) | AF_BOLD);
 }
 
 static void label_transfer(struct view *v, struct cellbuf *cb, const struct lanes *L,
@@ -320,7 +361,7 @@ static void lane_labels(struct view *v, struct cellbuf *cb, const struct lanes *
     static const char *const tags[3] = {"send", "link", "recv"};
     int nw = L->lw - 3 - (L->rpl >= 2 ? 5 : 0);
     for (int i = 0; i < L->count; i++) {
-        int p = L->top + i, y = L->y + i * L->rpl;
+        int p = L->pick ? L->pick[i] : L->top + i, y = L->y + i * L->rpl;
         unsigned attr = p == v->sel ? R_SEL : p == c->source && !L->ports ? (unsigned)(R_NORMAL | AF_BOLD)
                                                                           : R_NORMAL;
         if (crit && crit[p] && p != v->sel)
@@ -481,7 +522,62 @@ void gantt_fit(struct view *v, struct lanes *L, int n, int rows, bool overlap)
         v->top = 0;
     L->top = v->top;
     L->count = n - v->top < fit ? n - v->top : fit;
+    L->pick = NULL;
     v->page = fit;
+    v->npick = 0;
+}
+
+void gantt_pick(struct view *v, struct lanes *L)
+{
+    const struct cluster *c = v->c;
+    v->npick = 0;
+    L->pick = NULL;
+    if (!v->lesson || v->top != 0 || L->count >= c->n || L->count < 1)
+        return;
+    bool single = view_single_message(v);   /* a critical path and a first difference */
+    const struct slide *s = &v->lesson->slides[v->slide];
+    unsigned char *want = xcalloc((size_t)c->n, 1);   /* 2: must, 1: would like */
+    want[c->source] = 2;
+    for (int i = 0; i < s->nshow; i++)
+        for (int p = 0; p < c->n; p++)
+            if (strcmp(c->nodes[p].name, s->show[i]) == 0)
+                want[p] = 2;
+    if (single && v->nruns >= 2) {
+        struct explain_diff d;
+        if (explain_first_difference(vrun_engine(&v->runs[0]), vrun_engine(&v->runs[1]), &d) == 0 &&
+            d.late >= 0)
+            want[d.late] = 2;
+    }
+    if (v->sel >= 0 && v->sel < c->n)
+        want[v->sel] = 2;
+    unsigned char *crit = xmalloc((size_t)c->n);
+    for (int r = 0; r < v->nruns && r < 2 && single; r++) {
+        export_critical_path(vrun_engine(&v->runs[r]), crit);
+        for (int p = 0; p < c->n; p++)
+            if (crit[p] && !want[p])
+                want[p] = 1;
+    }
+    free(crit);
+    bool beyond = false;   /* the first page holds every lane that matters: pages as usual */
+    for (int p = L->count; p < c->n && !beyond; p++)
+        beyond = want[p] != 0;
+    if (!beyond) {
+        free(want);
+        return;
+    }
+    v->pick = xrealloc(v->pick, (size_t)L->count * sizeof *v->pick);
+    int n = 0;
+    for (int level = 2; level >= 0 && n < L->count; level--)
+        for (int p = 0; p < c->n && n < L->count; p++)
+            if (want[p] == level) {
+                want[p] = 3;   /* taken */
+                n++;
+            }
+    for (int p = 0; p < c->n; p++)   /* by node order */
+        if (want[p] == 3)
+            v->pick[v->npick++] = p;
+    free(want);
+    L->pick = v->pick;
 }
 
 /* ---- bars of text ---- */
@@ -598,7 +694,10 @@ void ui_legend(struct view *v, struct cellbuf *cb, int y, int w, bool cursor)
     /* Right: scroll position and zoom. */
     char right[160] = "";
     size_t at = 0;
-    if (v->c->n > v->page && v->page > 0)
+    if (v->npick > 0)
+        at += (size_t)snprintf(right + at, sizeof right - at, "%d of %d nodes: those that matter (PgDn: all)",
+                               v->npick, v->c->n);
+    else if (v->c->n > v->page && v->page > 0)
         at += (size_t)snprintf(right + at, sizeof right - at, "nodes %d-%d of %d", v->top + 1,
                                v->top + v->page < v->c->n ? v->top + v->page : v->c->n, v->c->n);
     if (v->zoom > 0 && at < sizeof right)

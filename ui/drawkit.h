@@ -23,6 +23,9 @@ int ui_keep_in_view(int top, int sel, int rows);
 void ui_wrap(struct view *v, struct cellbuf *cb, int x, int y, int w, int rows, unsigned attr,
              const char *s);
 
+/* The rows ui_wrap needs for all of s in width w (0 for an empty s). */
+int ui_wrap_rows(const char *s, int w);
+
 /* ---- time on the x axis ---- */
 
 struct tmap {
@@ -46,6 +49,8 @@ struct lanes {
                                2 rows; the links are not drawn (many messages travel to a
                                node at once, and would hide each other) */
     int top, count;         /* nodes shown: top .. top+count-1 */
+    const int *pick;        /* or these count nodes, in this order (a lesson's lanes that
+                               matter: gantt_pick); NULL: top .. top+count-1 */
 };
 
 struct gsrc {
@@ -71,6 +76,16 @@ void gantt_draw(struct view *v, struct cellbuf *cb, const struct lanes *L, const
 /* The time axis at row y (ticks at round values, the cursor's tick), "time" in the first lw columns. */
 void gantt_axis(struct view *v, struct cellbuf *cb, const struct tmap *m, int x, int y, int lw,
                 double now);
+
+/*
+ * A lesson's lanes that matter, when the lanes L has room for (L->count) are
+ * fewer than the nodes and the view is not scrolled: the source, the nodes
+ * the slide names (show), the late node of the first difference, the
+ * selected node and the critical path, then the other nodes in order, as
+ * many as fit, by node order.  Sets L->pick to v->pick (v->npick of them)
+ * and leaves it NULL otherwise.
+ */
+void gantt_pick(struct view *v, struct lanes *L);
 
 /* ---- bars of text ---- */
 

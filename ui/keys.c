@@ -81,11 +81,16 @@ static const struct key_row rows[] = {
     {{'i', 'L'}, MAIN, REQ_FACTS, "the selected node's facts (i), the narration log (L)", NULL},
     {{'/', 'n', 'N', ':'}, MAIN, REQ_FIND,
      "find a node (/; n next, N previous), go to step or t=time (:)", NULL},
-    {{']', '[', 'w'}, MAIN, REQ_SLIDE, "a lesson: next slide (]), previous ([), its text (w)", NULL},
+    {{']', '[', 'w', 'a', 'y'}, MAIN, REQ_SLIDE, "a lesson: slides ] [, text w, answer a, yours y", NULL},
     /* a lesson's slide (hetcast lesson FILE) */
     {{UK_ENTER, ' ', UK_RIGHT, 'l'}, SLIDE, REQ_PICK, "show the schedule", NULL},
     {{']', '[', UK_PGDN, UK_PGUP}, SLIDE, REQ_SLIDE, "next slide (] PgDn), previous ([ PgUp)", NULL},
     {{'a'}, SLIDE, REQ_ANSWER, "reveal the answer to the question", NULL},
+    {{'A', 'B', 'C', 'D', 'E', 'F'}, SLIDE, REQ_CHOICE, "pick a choice: A-H or 1-8, graded at once", NULL},
+    {{'G', 'H', '1', '2', '3', '4'}, SLIDE, REQ_CHOICE, "(the choices G, H, 1-4)", NULL},
+    {{'5', '6', '7', '8'}, SLIDE, REQ_CHOICE, "(the choices 5-8)", NULL},
+    {{'d'}, SLIDE, REQ_SLIDE, "draw a new random instance of the slide's kind", NULL},
+    {{'y'}, SLIDE, REQ_REPLY, "a lesson: type your answer (a prediction, or a choice), graded", NULL},
     /* the main screen, the exercise and a slide: listed after each one's own rows */
     {{'+', '-', '=', '_'}, MAIN | EX, REQ_ZOOM, "zoom time in / out", NULL},
     {{'r'}, MAIN | EX, REQ_RELOAD, "reload the file from disk", NULL},
@@ -100,6 +105,7 @@ static const struct key_row rows[] = {
     {{UK_HOME, 'g'}, EX, REQ_FIRST, "first in the list", NULL},
     {{UK_END, 'G'}, EX, REQ_LAST, "last in the list", NULL},
     {{UK_PGUP, UK_PGDN}, EX, REQ_MOVE_PAGE, "a page up / down the list", NULL},
+    {{'L'}, EX, REQ_FACTS, "the log of your choices so far", NULL},
     {{UK_ANY}, EX, REQ_OTHER, "says which keys apply here", NULL},
     /* a list (s, m) */
     {{UK_UP, UK_DOWN, 'k', 'j'}, LIST, REQ_MOVE, "move", NULL},

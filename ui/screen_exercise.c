@@ -250,6 +250,15 @@ static int ex_open(struct view *v, void **data, int arg)
     if (!*data)
         *data = xcalloc(1, sizeof(struct exercise));
     struct exercise *x = *data;
+    if (x->nchoices == 0 && v->lesson && v->slide < v->nmoves && v->moves[v->slide].n > 0) {
+        struct slide_moves *m = &v->moves[v->slide];   /* kept when the class left this slide */
+        free(x->from);
+        free(x->to);
+        x->from = xrealloc(m->from, (size_t)v->c->n * sizeof *x->from);
+        x->to = xrealloc(m->to, (size_t)v->c->n * sizeof *x->to);
+        x->nchoices = m->n <= v->c->n ? m->n : v->c->n;
+        *m = (struct slide_moves){NULL, NULL, 0};
+    }
     int *kf = x->from, *kt = x->to, kn = x->nchoices;   /* the choices kept by ex_close */
     x->from = x->to = NULL;
     ex_forget(v, x);
@@ -358,6 +367,47 @@ static int replay(struct view *v, int k)
     return 0;
 }
 
+/*
+ * "Your choices: 1 p0->p1 +1, 2 p0->p2 +0. The first costly one: 1 (p0 ->
+ * p1); p0 -> p2 would have kept 5.": what each choice cost, as the best
+ * reachable before and after it (remembered from the searches), "?" where
+ * no proven best is known on both sides (a resumed exercise, a search cut
+ * short).
+ */
+static void recap_text(const struct view *v, char *buf, size_t size)
+{
+    const struct exercise *x = exercise_of(v);
+    const struct cluster *c = v->c;
+    size_t at = (size_t)snprintf(buf, size, "Your choices:");
+    int first = -1;
+    for (int k = 0; k < x->nchoices && at < size; k++) {
+        const struct ex_memo *a = k < x->nmemo ? &x->memo[k] : NULL, *b = k + 1 < x->nmemo ? &x->memo[k + 1] : NULL;
+        bool known = a && b && a->set && b->set && a->known && a->exact && b->known && b->exact;
+        double cost = known ? b->best - a->best : 0;
+        if (known && cost <= 1e-9 * (fabs(a->best) > 1 ? fabs(a->best) : 1))
+            cost = 0;
+        if (known && cost > 0 && first < 0)
+            first = k;
+        at += (size_t)snprintf(buf + at, size - at, "%s %d %s->%s %s%s", k ? "," : "", k + 1,
+                               c->nodes[x->from[k]].name, c->nodes[x->to[k]].name,
+                               known ? "+" : "?", known ? ui_num(cost) : "");
+    }
+    if (at >= size)
+        return;
+    if (first < 0) {
+        snprintf(buf + at, size - at, ". None cost time%s.", x->nmemo <= x->nchoices ? " that is known" : "");
+        return;
+    }
+    const struct ex_memo *a = &x->memo[first];
+    at += (size_t)snprintf(buf + at, size - at, ". The first costly one: %d (%s -> %s)", first + 1,
+                           c->nodes[x->from[first]].name, c->nodes[x->to[first]].name);
+    if (at < size && a->from >= 0 && a->to >= 0)
+        snprintf(buf + at, size - at, "; %s -> %s would have kept %s.", c->nodes[a->from].name,
+                 c->nodes[a->to].name, ui_num(a->best));
+    else if (at < size)
+        snprintf(buf + at, size - at, ".");
+}
+
 static int ex_book(struct view *v, int from, int to)
 {
     struct exercise *x = exercise_of(v);
@@ -429,7 +479,9 @@ static int ex_book(struct view *v, int from, int to)
                                    vrun_sched_name(&v->runs[i]), v->runs[i].run.eng.makespan);
         if (x->optimum_known && dn < sizeof done)
             dn += (size_t)snprintf(done + dn, sizeof done - dn, ", best possible %g", x->optimum);
-        snprintf(x->feedback, sizeof x->feedback, "%s. %s", done, fb);
+        char recap[600];
+        recap_text(v, recap, sizeof recap);
+        snprintf(x->feedback, sizeof x->feedback, "%s. %s %s", done, recap, fb);
         x->feedback_role = x->optimum_known && x->eng.makespan <= x->optimum + 1e-9 ? R_GOOD : x->feedback_role;
         set_phase(v, EX_SENDER);
         return 0;
@@ -558,14 +610,21 @@ static void draw_exercise(struct view *v, struct cellbuf *cb)
     if (xr->optimum_known)
         ui_pair(v, cb, x, 1, "optimum", ui_num(xr->optimum), R_NORMAL, true);
 
-    int pw = ui_pane_width(cb), gw = w - pw - 1, gy = 3, gh = h - 8;
+    /* The feedback is read whole: it takes the rows it needs (two at least)
+     * from the lanes, which keep four. */
+    int fr = ui_wrap_rows(xr->feedback, w - 2);
+    if (fr > h - 10)
+        fr = h - 10;
+    if (fr < 2)
+        fr = 2;
+    int pw = ui_pane_width(cb), gw = w - pw - 1, gy = 3, gh = h - 6 - fr;
     struct transfer preview;
     bool has_preview;
-    for (int y = 2; y < h - 3; y++)
+    for (int y = 2; y < h - 1 - fr; y++)
         cb_put(cb, gw, y, glyphs_for(v->ascii)->vline, R_DIM);
-    pick_panel(v, cb, gw + 1, 2, w - gw - 1, h - 5, &preview, &has_preview);
+    pick_panel(v, cb, gw + 1, 2, w - gw - 1, h - 3 - fr, &preview, &has_preview);
 
-    struct lanes L = {0, gy, gw, gh, 0, 2, false, 0, 0};
+    struct lanes L = {0, gy, gw, gh, 0, 2, false, 0, 0, NULL};
     gantt_fit(v, &L, c->n, gh, false);
     L.lw = gantt_name_cols(c) + 3 + (L.rpl >= 2 ? 5 : 0);
     double tmax = v->runs[0].run.eng.makespan;
@@ -579,14 +638,9 @@ static void draw_exercise(struct view *v, struct cellbuf *cb)
     struct gsrc s = {&xr->eng, NULL, INFINITY, has_preview ? &preview : NULL, true};
     gantt_draw(v, cb, &L, &m, &s, NULL);
     int ay = gy + L.count * L.rpl - (L.rpl >= 4 ? 1 : 0);
-    if (ay > h - 5)
-        ay = h - 5;
+    if (ay > h - 3 - fr)
+        ay = h - 3 - fr;
     gantt_axis(v, cb, &m, 0, ay, L.lw, NAN);
-    /* The feedback: two rows, up to four when the reason needs them and the
-     * rows under the axis are free, so a reason is never cut. */
-    int need = text_width(xr->feedback) / (w - 6) + 1, fr = 2;
-    while (fr < need && fr < 4 && h - 1 - (fr + 1) >= ay + 2)
-        fr++;
     cb_fill(cb, 0, h - 1 - fr, w, fr, ' ', xr->feedback_role);
     ui_wrap(v, cb, 1, h - 1 - fr, w - 2, fr, xr->feedback_role | AF_BOLD, xr->feedback);
     if (v->msg[0])
@@ -655,13 +709,16 @@ static unsigned ex_request(struct view *v, enum ui_req req, int key)
         if (printable)
             k[utf8_encode((uint32_t)key, k)] = '\0';
         snprintf(x->feedback, sizeof x->feedback, "%s does nothing in the exercise: %s choose, Enter pick, "
-                 "%s back or undo, + - zoom, ? help, x leave.", printable ? k : "that key",
+                 "%s back or undo, + - zoom, L log, ? help, x leave.", printable ? k : "that key",
                  glyphs_for(v->ascii)->up_down, glyphs_for(v->ascii)->left);
         x->feedback_role = R_NORMAL;
         break;
     }
     case REQ_LEAVE:
         view_screen_close(v);
+        return UI_HANDLED | UI_REDRAW;
+    case REQ_FACTS:   /* L: the log of the choices, over the exercise */
+        view_screen_open(v, &screen_facts, 1);
         return UI_HANDLED | UI_REDRAW;
     default: {
         unsigned r = view_request(v, req, key);   /* zoom, reload, help, quit */

@@ -40,7 +40,7 @@ struct exercise {
     int nmemo;
     double optimum;     /* best reachable from the start (when optimum_known) */
     bool optimum_known;
-    char feedback[1024];
+    char feedback[2048];
     unsigned feedback_role;
 };
 

@@ -12,6 +12,7 @@
  * prompt), set afresh when it opens.
  */
 #include "ui/drawkit.h"
+#include "ui/screen_exercise.h"
 #include "session/trace.h"
 
 #include "engine/explain.h"
@@ -197,6 +198,18 @@ static char *log_text(const struct view *v)
     FILE *fp = open_memstream(&text, &len);
     if (!fp)
         return NULL;
+    const struct exercise *x = exercise_of(v);
+    if (v->back == &screen_exercise && x && x->live) {   /* opened in the exercise: the student's own */
+        fprintf(fp, "your choices so far, as booked:\n\n");
+        for (int i = 0; i < x->eng.nev; i++) {
+            engine_narrate(&x->eng, i, line, sizeof line);
+            fprintf(fp, "%s\n", line);
+        }
+        if (x->eng.nev == 0)
+            fprintf(fp, "nothing yet: pick a sender, then a receiver\n");
+        fclose(fp);
+        return text;
+    }
     int k[VIEW_MAX_RUNS] = {0};
     if (view_first_difference(v, line, sizeof line, INFINITY, 0) ||
         view_trace_shift(v, line, sizeof line, INFINITY))
@@ -278,7 +291,10 @@ static void draw_facts(struct view *v, struct cellbuf *cb)
     if (fp)
         fclose(fp);
     char title[200];
-    if (f->log)
+    if (f->log && v->back == &screen_exercise && exercise_of(v))
+        snprintf(title, sizeof title, "exercise log: %d choice%s", exercise_of(v)->nchoices,
+                 exercise_of(v)->nchoices == 1 ? "" : "s");
+    else if (f->log)
         snprintf(title, sizeof title, "narration log: %d event%s up to step %d", v->step,
                  v->step == 1 ? "" : "s", v->step);
     else
@@ -347,6 +363,7 @@ static int facts_open(struct view *v, void **data, int arg)
 const struct screen screen_facts = {
     .name = "facts",
     .id = SCR_FACTS,
+    .over = true,   /* back to the main screen, or to the exercise it was opened in (L) */
     .open = facts_open,
     .draw = draw_facts,
     .request = facts_request,
@@ -381,7 +398,7 @@ int view_find_node(const struct view *v, const char *q)
 
 /* The prompt's state, kept while the view lives (the last search is n's). */
 struct prompt {
-    char kind;          /* '/' find, ':' go to */
+    char kind;          /* '/' find, ':' go to, 'y' a lesson's answer */
     char query[64];
     int sel;            /* the selection before / (Esc restores it) */
     char last[64];      /* the last search kept with Enter ("" before one) */
@@ -392,7 +409,7 @@ static struct prompt *prompt_of(const struct view *v)
     return view_screen_data(v, &screen_prompt);
 }
 
-/* Its open hook: arg is '/' (find a node) or ':' (go to a step or a time). */
+/* Its open hook: arg is '/' (find a node), ':' (go to a step or a time) or 'y' (a lesson's answer). */
 static int prompt_open(struct view *v, void **data, int arg)
 {
     if (!*data)
@@ -408,7 +425,7 @@ static int prompt_open(struct view *v, void **data, int arg)
 static void draw_prompt(struct view *v, struct cellbuf *cb)
 {
     const struct prompt *pr = prompt_of(v);
-    screen_main.draw(v, cb);
+    (v->back ? v->back : &screen_main)->draw(v, cb);   /* the screen it was opened over */
     int y = cb->h - 1;
     cb_fill(cb, 0, y, cb->w, 1, ' ', R_STATUS);
     char line[200];
@@ -417,6 +434,8 @@ static void draw_prompt(struct view *v, struct cellbuf *cb)
         snprintf(line, sizeof line, "find: %s_   %s", pr->query,
                  !pr->query[0] ? "(type a name; Enter keeps it, Esc goes back)"
                  : p >= 0 ? "Enter keeps it" : "no node matches");
+    } else if (pr->kind == 'y') {
+        snprintf(line, sizeof line, "your answer: %s_   (Enter grades it, Esc cancels)", pr->query);
     } else {
         snprintf(line, sizeof line, "go to: %s_   (a step: 12, or a time: t=4.5; Enter goes, Esc cancels)",
                  pr->query);
@@ -475,6 +494,8 @@ static unsigned prompt_request(struct view *v, enum ui_req req, int key)
         view_screen_close(v);
         if (pr->kind == ':' && pr->query[0])
             go_to(v, pr->query);
+        else if (pr->kind == 'y' && pr->query[0])
+            lesson_answer(v, pr->query);
         else if (pr->kind == '/' && view_find_node(v, pr->query) >= 0) {
             memcpy(pr->last, pr->query, sizeof pr->last);
             view_message(v, MSG_INFO, "found %s (i: its facts; n, N: the next, the previous match)",

@@ -11,20 +11,36 @@
  * come from the slide, the main screen's ] [ w read them, and lesson_go
  * opens the view anew on another slide beside the one shown, which it
  * replaces only once the new one is open.  The slide screen keeps only
- * whether the answer is revealed (struct slide_state), which w finds again.
+ * whether the answer is revealed and how a student's answer was graded
+ * (struct slide_state), which w finds again.
+ *
+ * A slide that asks something is answered in one place, whatever asks it
+ * (a key here, the prompt, a live class): lesson_answer grades an answer
+ * with lesson_grade against the slide's run and reveals the answer,
+ * lesson_reveal reveals it ungraded; until then the main screen hides what
+ * gives the answer away (lesson_hides) and stops before the decision a
+ * prediction asks about (lesson_stop).
  */
 #include "ui/drawkit.h"
+#include "ui/screen_exercise.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sched/sched.h"
 #include "session/lesson.h"
+#include "support/numfmt.h"
+#include "support/rng.h"
+#include "sched/exercise.h"
 
 /* The slide screen's state. */
 struct slide_state {
     bool answer;        /* the answer is revealed */
+    bool graded;        /* a student's answer was graded: g */
+    struct lesson_grade g;
+    char consequence[300];  /* a wrong pick that is a schedule choice: what it leads to */
 };
 
 static struct slide_state *slide_of(const struct view *v)
@@ -32,12 +48,19 @@ static struct slide_state *slide_of(const struct view *v)
     return view_screen_data(v, &screen_lesson);
 }
 
-/* Open slide k into v (closed or fresh), keeping what the terminal set. */
-static int open_slide(struct view *v, const struct lesson *l, int k, char **cause)
+/* Show fresh (opened beside v) in v's place, the lesson's kept choices carried over. */
+static void replace_keeping(struct view *v, struct view *fresh);
+
+/* Open slide k into v (closed or fresh) with the options o (NULL: the slide's own), keeping
+ * what the terminal set. */
+static int open_slide_as(struct view *v, const struct lesson *l, int k, const struct session_opts *with,
+                         char **cause)
 {
     struct view keep = *v;
     struct session_opts o;
     lesson_session(l, k, &o);
+    if (with)
+        o = *with;
     int rc = view_open_hooked(v, &o, &keep, cause);   /* the terminal's hooks: cancel, progress */
     if (rc != 0)
         return rc;
@@ -51,11 +74,32 @@ static int open_slide(struct view *v, const struct lesson *l, int k, char **caus
     char note[sizeof v->msg];   /* what view_open said (a cancelled scheduler) outlives the step */
     enum msg_kind note_kind = v->msg_kind;
     memcpy(note, v->msg, sizeof note);
-    view_step_to(v, s->step < 0 || s->step > v->nsteps ? v->nsteps : s->step);
+    view_step_to(v, s->step < 0 || s->step > v->nsteps ? v->nsteps : s->step);   /* held at lesson_stop */
     memcpy(v->msg, note, sizeof note);
     v->msg_kind = note_kind;
+    if (view_kind(v)->id == VK_TREE)   /* a tree lesson is about the tree: its pane open */
+        v->tree = true;
+    for (int i = 0; i < s->nshow; i++) {   /* a name that is neither a node nor a value is a slip */
+        bool known = false;
+        for (int j = 0; lesson_show_values[j] && !known; j++)
+            known = strcmp(s->show[i], lesson_show_values[j]) == 0;
+        for (int p = 0; p < v->c->n && !known; p++)
+            known = strcmp(s->show[i], v->c->nodes[p].name) == 0;
+        if (!known) {
+            char name[80];
+            view_message(v, MSG_ERROR, "slide %d: show names \"%s\", no node of this cluster and no "
+                         "summary value (makespan, lower bound, optimum, 2T+beta, ...)", k + 1,
+                         SHOWN(s->show[i], name));
+            break;
+        }
+    }
     view_screen_open(v, &screen_lesson, 0);   /* the view is fresh: the answer hidden */
     return 0;
+}
+
+static int open_slide(struct view *v, const struct lesson *l, int k, char **cause)
+{
+    return open_slide_as(v, l, k, NULL, cause);
 }
 
 int lesson_view_open(struct view *v, const struct lesson *l, int k, char **cause)
@@ -101,7 +145,168 @@ void lesson_go(struct view *v, int k)
         free(cause);
         return;
     }
-    view_replace(v, &next);
+    /* The exercise's choices on the slide left stay with the lesson: x on it again resumes them. */
+    if (!v->moves) {
+        v->moves = xcalloc((size_t)l->n, sizeof *v->moves);
+        v->nmoves = l->n;
+    }
+    const struct exercise *x = exercise_of(v);
+    struct slide_moves *m = &v->moves[v->slide];
+    free(m->from);
+    free(m->to);
+    *m = (struct slide_moves){NULL, NULL, 0};
+    if (x && x->nchoices > 0) {
+        m->from = xmalloc((size_t)x->nchoices * sizeof *m->from);
+        m->to = xmalloc((size_t)x->nchoices * sizeof *m->to);
+        memcpy(m->from, x->from, (size_t)x->nchoices * sizeof *m->from);
+        memcpy(m->to, x->to, (size_t)x->nchoices * sizeof *m->to);
+        m->n = x->nchoices;
+    }
+    replace_keeping(v, &next);
+}
+
+static void replace_keeping(struct view *v, struct view *fresh)
+{
+    struct slide_moves *moves = v->moves;
+    int nmoves = v->nmoves;
+    v->moves = NULL;   /* view_replace closes v: they go to the slide opened */
+    v->nmoves = 0;
+    view_replace(v, fresh);
+    v->moves = moves;
+    v->nmoves = nmoves;
+}
+
+/* Does the Lua cluster script at path read a seed parameter (param("seed", ...))? */
+static bool reads_seed(const char *path)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return false;
+    char line[512];
+    bool found = false;
+    while (!found && fgets(line, sizeof line, fp))
+        found = strstr(line, "param(\"seed\"") != NULL || strstr(line, "param('seed'") != NULL;
+    fclose(fp);
+    return found;
+}
+
+/* A random node table of n nodes (times 1..4, receive above send) with latency lat, as CSV. */
+static char *random_table(uint64_t seed, int n, double lat)
+{
+    struct rng r;
+    rng_seed(&r, seed);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&text, &len);
+    if (!fp)
+        return NULL;
+    fprintf(fp, "# name: random instance %llu\n# latency: %s\n# source: p0\nname,send,recv\n",
+            (unsigned long long)seed, numfmt_txt(lat));
+    for (int i = 0; i < n; i++) {
+        int send = 1 + (int)rng_below(&r, 4);
+        fprintf(fp, "p%d,%d,%d\n", i, send, send + 1 + (int)rng_below(&r, 3));
+    }
+    fclose(fp);
+    return text;
+}
+
+#define INSTANCE_TRIES 300
+#define INSTANCE_MAX_NODES 7
+
+void lesson_new_instance(struct view *v)
+{
+    const struct lesson *l = v->lesson;
+    if (!l)
+        return;
+    const struct slide *s = &l->slides[v->slide];
+    struct session_opts o;
+    lesson_session(l, v->slide, &o);
+    int seed = v->instance > 0 ? v->instance + 1 : 2;   /* seed 1 is a script's default */
+    struct view next = {0};
+    next.colour = v->colour;
+    next.ascii = v->ascii;
+    next.busy = v->busy;
+    next.busy_ctx = v->busy_ctx;
+    next.computing = v->computing;
+    next.cancel = v->cancel;
+    char *cause = NULL;
+    bool lua = !s->cluster_text && strlen(s->cluster) > 4 && strcmp(s->cluster + strlen(s->cluster) - 4, ".lua") == 0;
+    if (lua && reads_seed(s->cluster)) {   /* the script's own random kind, another seed */
+        char *param = xasprintf("seed=%d", seed);
+        int np = 0;
+        for (int i = 0; i < o.nparams; i++)
+            if (strncmp(o.params[i], "seed=", 5) != 0)
+                o.params[np++] = o.params[i];
+        o.params[np++] = param;
+        o.nparams = np;
+        int rc = open_slide_as(&next, l, v->slide, &o, &cause);
+        if (rc != 0) {
+            free(param);
+            view_resume(v);
+            view_message(v, MSG_ERROR, "d: seed %d does not open: %s", seed, cause ? cause : "failed");
+            free(cause);
+            return;
+        }
+        next.instance = seed;
+        next.instance_owned = param;
+        replace_keeping(v, &next);
+        view_screen_close(v);   /* the main screen, as it was */
+        view_message(v, MSG_INFO, "a new instance: %s with seed %d (w then d: another; ] then [: the "
+                     "slide's own)", v->c->name ? v->c->name : "the script", seed);
+        return;
+    }
+    if (v->c->kind != CLUSTER_NODES || s->pattern || s->slices > 0) {
+        view_message(v, MSG_INFO, "d: this slide's cluster has no random kind (a Lua script with a seed "
+                     "param, or a node table)");
+        return;
+    }
+    /* A node table: random tables of its size (at most 7 nodes) until fnf loses to the optimum. */
+    int n = v->c->n < INSTANCE_MAX_NODES ? v->c->n : INSTANCE_MAX_NODES;
+    if (n < 3)
+        n = 3;
+    o.sched[0] = "fnf";
+    o.sched[1] = "optimal";
+    o.nsched = 2;
+    o.file = "random instance";
+    o.params[0] = NULL;
+    o.nparams = 0;
+    o.source = NULL;
+    for (int t = 0; t < INSTANCE_TRIES; t++, seed++) {
+        char *text = random_table((uint64_t)seed, n, v->c->latency);
+        if (!text)
+            break;
+        o.text = text;
+        if (open_slide_as(&next, l, v->slide, &o, &cause) != 0) {
+            free(text);
+            free(cause);
+            cause = NULL;
+            view_resume(v);
+            if (v->cancel && *v->cancel)
+                break;
+            continue;
+        }
+        if (next.nruns >= 2 && next.runs[1].run.sched.status == OPT_PROVEN &&
+            vrun_end(&next.runs[0]) > vrun_end(&next.runs[1]) + 1e-9) {
+            next.instance = seed;
+            next.instance_owned = text;
+            replace_keeping(v, &next);
+            view_screen_close(v);
+            view_message(v, MSG_INFO, "a new instance: %d random nodes where fnf loses (seed %d, tried %d; "
+                         "w then d: another; ] then [: the slide's own)", n, seed, t + 1);
+            return;
+        }
+        view_close(&next);
+        memset(&next, 0, sizeof next);
+        next.colour = v->colour;
+        next.ascii = v->ascii;
+        next.busy = v->busy;
+        next.busy_ctx = v->busy_ctx;
+        next.computing = v->computing;
+        next.cancel = v->cancel;
+        free(text);
+    }
+    view_resume(v);
+    view_message(v, MSG_ERROR, "d: no node table of %d nodes where fnf loses among %d tried", n, INSTANCE_TRIES);
 }
 
 /* A question or an answer as one paragraph: its line breaks become spaces
@@ -113,6 +318,284 @@ static char *paragraph(const char *s)
         if (*c == '\n' || *c == '\r')
             *c = ' ';
     return p;
+}
+
+/* The next paragraph of *text (up to a blank line) as one line, its single
+ * line breaks made spaces; NULL after the last.  Free it. */
+static char *next_paragraph(const char **text)
+{
+    const char *s = *text;
+    while (*s == '\n' || *s == '\r' || *s == ' ')
+        s++;
+    if (!*s)
+        return NULL;
+    const char *end = s;
+    for (;;) {
+        const char *nl = strchr(end, '\n');
+        if (!nl) {
+            end += strlen(end);
+            break;
+        }
+        const char *t = nl + 1;
+        while (*t == ' ' || *t == '\t' || *t == '\r')
+            t++;
+        if (*t == '\n' || !*t) {   /* a blank line ends the paragraph */
+            end = nl;
+            break;
+        }
+        end = nl + 1;
+    }
+    char *p = xmalloc((size_t)(end - s) + 1), *o = p;
+    for (const char *c = s; c < end; c++) {   /* a line break and the next line's indent: one space */
+        if (*c == '\n' || *c == '\r') {
+            while (o > p && o[-1] == ' ')
+                o--;
+            *o++ = ' ';
+            while (c + 1 < end && (c[1] == ' ' || c[1] == '\t' || c[1] == '\r'))
+                c++;
+        } else {
+            *o++ = *c;
+        }
+    }
+    *o = '\0';
+    *text = end;
+    return p;
+}
+
+static struct slide_state *state_of(const struct view *v)
+{
+    return v->lesson ? slide_of(v) : NULL;
+}
+
+bool lesson_revealed(const struct view *v)
+{
+    const struct slide_state *st = state_of(v);
+    return !v->lesson || (st && st->answer);
+}
+
+void lesson_reveal(struct view *v)
+{
+    struct slide_state *st = state_of(v);
+    if (!st)
+        return;
+    const struct slide *s = &v->lesson->slides[v->slide];
+    if (!s->answer && !slide_gradable(s)) {
+        view_message(v, MSG_INFO, "this slide asks no question");
+        return;
+    }
+    st->answer = true;
+}
+
+/* The run a slide's prediction is graded against: its first scheduler's broadcast. */
+static const struct run *graded_run(const struct view *v)
+{
+    return v->nruns > 0 && !v->runs[0].x && !v->runs[0].you ? &v->runs[0].run : NULL;
+}
+
+/* The choice a student's answer names (a letter, a number or its text), or -1. */
+static int choice_named(const struct slide *s, const char *answer)
+{
+    for (int i = 0; i < s->nchoices; i++) {   /* graded as if choice i were the right one */
+        struct lesson_grade h;
+        struct slide one = *s;
+        one.correct = i;
+        if (lesson_grade(&one, NULL, answer, &h, NULL) == 0 && h.correct)
+            return i;
+    }
+    return -1;
+}
+
+/* The best makespan that can follow booking from -> to on the first k bookings of the
+ * view's run, or NAN (not a schedule choice there, or no proven best). */
+static double best_after(const struct view *v, int k, int from, int to)
+{
+    const struct engine *e = vrun_engine(&v->runs[0]);
+    struct engine x;
+    char *cause = NULL;
+    if (engine_init(&x, v->c, v->model, &cause) < 0) {
+        free(cause);
+        return NAN;
+    }
+    double best = NAN;
+    bool ok = true;
+    for (int i = 0; i < k && ok; i++)
+        ok = engine_book(&x, e->tr[i].from, e->tr[i].to, 0, "the run", &cause) == 0;
+    if (ok && engine_book(&x, from, to, 0, "the pick", &cause) == 0) {
+        struct best_opts o = {0, 0, -INFINITY, NULL};
+        struct best_result b;
+        if (exercise_best_completion_opts(&x, &o, &b, &cause) == 0 && b.status == BEST_EXACT)
+            best = b.makespan;
+    }
+    free(cause);
+    engine_free(&x);
+    return best;
+}
+
+/*
+ * A wrong pick that is a schedule choice -- its text and the right one's are
+ * nodes waiting for the message when the slide's run books its next
+ * transfer -- played as the exercise plays a pick: what the best schedule
+ * that starts with it reaches, against the right one, into buf ("" when it
+ * is not one).
+ */
+static void consequence(const struct view *v, const struct slide *s, const char *answer, char *buf,
+                        size_t size)
+{
+    buf[0] = '\0';
+    int pick = choice_named(s, answer);
+    if (pick < 0 || s->correct < 0 || v->nruns < 1 || !view_single_message(v) || v->runs[0].you ||
+        v->c->n > EXERCISE_MAX_NODES)
+        return;
+    const struct engine *e = vrun_engine(&v->runs[0]);
+    int k = 0;   /* the bookings started by the step shown */
+    for (int i = 0; i < v->applied[0] && e->ev && i < e->nev; i++)
+        if (e->ev[i].kind == EV_SEND_START && e->ev[i].transfer + 1 > k)
+            k = e->ev[i].transfer + 1;
+    if (k >= e->ntr || !e->tr)
+        return;
+    int from = e->tr[k].from;
+    int to[2] = {-1, -1};
+    for (int p = 0; p < v->c->n; p++) {
+        if (strcmp(v->c->nodes[p].name, s->choices[pick]) == 0)
+            to[0] = p;
+        if (strcmp(v->c->nodes[p].name, s->choices[s->correct]) == 0)
+            to[1] = p;
+    }
+    if (to[0] < 0 || to[1] < 0)
+        return;
+    double a = best_after(v, k, from, to[0]), b = best_after(v, k, from, to[1]);
+    if (isnan(a) || isnan(b))
+        return;
+    const char *f = v->c->nodes[from].name;
+    text_fit(buf, size, "%s -> %s now: the best that can follow ends at %s; %s -> %s reaches %s%s", f,
+             v->c->nodes[to[0]].name, ui_num(a), f, v->c->nodes[to[1]].name, ui_num(b),
+             a > b ? "" : " (no loss here)");
+}
+
+int lesson_answer(struct view *v, const char *answer)
+{
+    struct slide_state *st = state_of(v);
+    if (!st)
+        return -1;
+    const struct slide *s = &v->lesson->slides[v->slide];
+    if (!slide_gradable(s)) {
+        view_message(v, MSG_INFO, "this slide asks nothing to answer%s", s->answer ? " (a: its answer)" : "");
+        return -1;
+    }
+    if (v->instance && s->nchoices) {
+        view_message(v, MSG_INFO, "the choices are about the slide's own cluster: ] then [ brings it back");
+        return -1;
+    }
+    char *cause = NULL;
+    struct lesson_grade g;
+    if (lesson_grade(s, graded_run(v), answer, &g, &cause) < 0) {
+        view_message(v, MSG_ERROR, "%s", cause ? cause : "that answer cannot be read");
+        free(cause);
+        return -1;
+    }
+    int named = s->nchoices ? choice_named(s, answer) : -1;
+    if (named >= 0)   /* the pick as the class sees it: "A: p1" */
+        text_fit(g.given, sizeof g.given, "%c: %s", 'A' + named, s->choices[named]);
+    st->g = g;
+    st->graded = true;
+    st->answer = true;
+    st->consequence[0] = '\0';
+    if (!g.correct)
+        consequence(v, s, answer, st->consequence, sizeof st->consequence);
+    if (g.correct)
+        view_message(v, MSG_INFO, "right: %s", g.expected);
+    else
+        view_message(v, MSG_ERROR, "not quite: %s; the answer is %s%s%s", g.given, g.expected,
+                     st->consequence[0] ? ". " : "", st->consequence);
+    return 0;
+}
+
+int lesson_stop(const struct view *v)
+{
+    if (!v->lesson || lesson_revealed(v))
+        return -1;
+    const struct slide *s = &v->lesson->slides[v->slide];
+    if (s->predict == PREDICT_NEXT && v->nruns == 1 && graded_run(v)) {
+        const struct engine *e = vrun_engine(&v->runs[0]);
+        for (int i = 0; i < e->nev && e->ev; i++)
+            if (e->ev[i].transfer == s->decision)
+                return i;   /* the steps before the decision's first event */
+        return -1;
+    }
+    if (s->predict == PREDICT_MAKESPAN)
+        return s->step >= 0 && s->step < v->nsteps ? s->step : 0;
+    return -1;
+}
+
+unsigned lesson_hides(const struct view *v)
+{
+    if (!v->lesson || lesson_revealed(v))
+        return 0;
+    const struct slide *s = &v->lesson->slides[v->slide];
+    if (!s->question || (v->instance && !s->predict))   /* a new instance: only a prediction asks */
+        return 0;
+    unsigned h = HIDE_OPTIMUM | HIDE_OTHER;
+    if (s->predict == PREDICT_MAKESPAN)
+        h |= HIDE_END;
+    return h;
+}
+
+/* "A p1  B p2": the choices, lettered. */
+static void choice_line(const struct slide *s, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    for (int i = 0; i < s->nchoices; i++) {
+        size_t len = strlen(buf);
+        text_fit(buf + len, size - len, "%s%c %s", i ? "   " : "", 'A' + i, s->choices[i]);
+    }
+}
+
+/* What the slide asks a student to do, as the strip and the slide say it. */
+static const char *how_to_answer(const struct slide *s)
+{
+    if (s->nchoices > 0)
+        return s->nchoices <= 8 ? "A-H or 1-8: pick; a: the answer" : "y: answer; a: the answer";
+    if (s->predict == PREDICT_NEXT)
+        return "y: type SENDER -> RECEIVER; a: the answer";
+    if (s->predict == PREDICT_MAKESPAN)
+        return "y: type the makespan; a: the answer";
+    return s->answer ? "a: the answer" : "";
+}
+
+/* The verdict and the answer as one paragraph, into buf. */
+static void verdict(const struct view *v, const struct slide *s, char *buf, size_t size)
+{
+    const struct slide_state *st = state_of(v);
+    char expect[200] = "";
+    if (slide_gradable(s))
+        lesson_expected(s, graded_run(v), expect, sizeof expect);
+    if (st && st->graded)
+        text_fit(buf, size, "%s %s%s%s%s%s%s%s", st->g.correct ? "Right:" : "Not quite:",
+                 st->g.correct ? st->g.expected : st->g.given,
+                 st->g.correct ? "" : "; the answer is ", st->g.correct ? "" : st->g.expected,
+                 st->consequence[0] ? ". " : "", st->consequence,
+                 s->answer ? ". " : "", s->answer ? s->answer : "");
+    else if (expect[0])
+        text_fit(buf, size, "Answer: %s%s%s", expect, s->answer ? ". " : "", s->answer ? s->answer : "");
+    else
+        text_fit(buf, size, "%s", s->answer ? s->answer : "");
+}
+
+void lesson_strip(struct view *v, struct cellbuf *cb, int y, int w)
+{
+    const struct lesson *l = v->lesson;
+    const struct slide *s = &l->slides[v->slide];
+    cb_fill(cb, 0, y, w, 1, ' ', R_HEAD);
+    char line[1200];
+    int n = snprintf(line, sizeof line, "%d/%d %s%s", v->slide + 1, l->n, v->instance ? "new instance of " : "",
+                     s->title ? s->title : "");
+    if (s->question && n >= 0 && (size_t)n < sizeof line) {
+        char *q = paragraph(s->question);
+        text_fit(line + n, sizeof line - (size_t)n, "%s%s%s", glyphs_for(v->ascii)->dot, q,
+                 lesson_revealed(v) ? "" : s->nchoices || s->predict ? "  (y: answer)" : "  (a: answer)");
+        free(q);
+    }
+    ui_put(v, cb, 1, y, w - 2, R_HEAD | AF_BOLD, line);
 }
 
 static void draw_lesson(struct view *v, struct cellbuf *cb)
@@ -133,39 +616,68 @@ static void draw_lesson(struct view *v, struct cellbuf *cb)
         snprintf(cl + strlen(cl), sizeof cl - strlen(cl), " vs %s", vrun_sched_name(&v->runs[1]));
     ui_put(v, cb, 2, y++, w, R_NORMAL, cl);
     y++;
-    /* The question and its answer keep the rows above the status bar (two
-     * each); the text has what is left, its lines as written, each wrapped. */
-    int qy = cb->h - 1 - (s->question ? 4 : 0) - (v->msg[0] ? 2 : 0);
-    char *text = xstrdup(s->text ? s->text : "");
-    for (char *line = text; line && y < qy;) {
-        char *nl = strchr(line, '\n');
-        if (nl)
-            *nl = '\0';
-        int rows = text_width(line) / (w > 1 ? w : 1) + 1;
-        if (rows > qy - y)
-            rows = qy - y;
-        ui_wrap(v, cb, 2, y, w, rows, R_NORMAL, line);
-        y += rows;
-        line = nl ? nl + 1 : NULL;
+    /* The question, its choices and the answer keep the rows above the
+     * status bar; the text has what is left, paragraph by paragraph, each
+     * wrapped, with an ellipsis where it is cut. */
+    int qx = 2 + text_width("Question: "), qw = cb->w - qx - 2;
+    char choices[LESSON_MAX_CHOICES * (LESSON_CHOICE_MAX + 8)];
+    choice_line(s, choices, sizeof choices);
+    int crows = s->nchoices ? ui_wrap_rows(choices, qw) : 0;
+    if (crows > 2)
+        crows = 2;
+    char a[1400] = "";   /* the verdict and the answer, once revealed: up to four rows */
+    if (lesson_revealed(v) && (s->answer || slide_gradable(s)))
+        verdict(v, s, a, sizeof a);
+    int arows = a[0] ? ui_wrap_rows(a, qw) : 1;
+    arows = arows < 2 ? 2 : arows > 4 ? 4 : arows;
+    if (cb->h < 20)
+        arows = 2;
+    int qrows = s->question ? 2 + crows + arows : 0;
+    int qy = cb->h - 1 - qrows - (v->msg[0] ? 2 : 0);
+    const char *rest = s->text ? s->text : "";
+    char *p;
+    int last = -1;   /* the row of the text's last line drawn */
+    while ((p = next_paragraph(&rest)) != NULL) {
+        if (y >= qy) {   /* no row left: the row before says the text goes on */
+            if (last >= 0)
+                cb_put(cb, 2 + w - 1, last, v->ascii ? '~' : 0x2026, R_NORMAL);   /* as cb_text cuts */
+            free(p);
+            break;
+        }
+        int rows = ui_wrap_rows(p, w > 1 ? w : 1), fit = rows > qy - y ? qy - y : rows;
+        ui_wrap(v, cb, 2, y, w, fit, R_NORMAL, p);   /* its last row cut with an ellipsis */
+        free(p);
+        y += fit;
+        last = y - 1;
+        if (y < qy - 1)   /* a blank row between paragraphs when there is room */
+            y++;
     }
-    free(text);
     if (s->question) {
-        int qx = 2 + text_width("Question: ");
         ui_put(v, cb, 2, qy, w, R_HEAD | AF_BOLD, "Question:");
         char *q = paragraph(s->question);
-        ui_wrap(v, cb, qx, qy, cb->w - qx - 2, 2, R_NORMAL | AF_BOLD, q);
+        ui_wrap(v, cb, qx, qy, qw, 2, R_NORMAL | AF_BOLD, q);
         free(q);
-        if (slide_of(v)->answer && s->answer) {
-            char *a = paragraph(s->answer);
-            ui_wrap(v, cb, qx, qy + 2, cb->w - qx - 2, 2, R_GOOD | AF_BOLD, a);
-            free(a);
-        } else if (s->answer)
-            ui_put(v, cb, qx, qy + 2, w, R_NORMAL, "(a: the answer)");
+        int ay = qy + 2;
+        if (crows) {
+            ui_wrap(v, cb, qx, ay, qw, crows, R_NORMAL, choices);
+            ay += crows;
+        }
+        const struct slide_state *st = state_of(v);
+        if (a[0]) {
+            char *pa = paragraph(a);
+            ui_wrap(v, cb, qx, ay, qw, arows, (st && st->graded && !st->g.correct ? R_BAD : R_GOOD) | AF_BOLD, pa);
+            free(pa);
+        } else {
+            char how[120];
+            snprintf(how, sizeof how, "(%s)", how_to_answer(s));
+            if (how[1] != ')')
+                ui_put(v, cb, qx, ay, qw, R_NORMAL, how);
+        }
     }
     if (v->msg[0])
         ui_messages(v, cb, cb->h - 3, cb->w);
     const struct hint h[] = {{"Enter", "the schedule"}, {"]", "next slide"}, {"[", "previous"}, {"a", "answer"}};
-    ui_status_bar(v, cb, h, s->answer ? 4 : 3);
+    ui_status_bar(v, cb, h, s->answer || slide_gradable(s) ? 4 : 3);
 }
 
 static unsigned lesson_request(struct view *v, enum ui_req req, int key)
@@ -175,13 +687,32 @@ static unsigned lesson_request(struct view *v, enum ui_req req, int key)
         view_screen_close(v);
         break;
     case REQ_SLIDE:
-        lesson_go(v, v->slide + (key == '[' || key == UK_PGUP ? -1 : 1));
+        if (key == 'd')
+            lesson_new_instance(v);
+        else
+            lesson_go(v, v->slide + (key == '[' || key == UK_PGUP ? -1 : 1));
         break;
     case REQ_ANSWER:
-        if (v->lesson->slides[v->slide].answer)
-            slide_of(v)->answer = true;
+        lesson_reveal(v);
+        break;
+    case REQ_CHOICE: {   /* A-H or 1-8 */
+        const struct slide *s = &v->lesson->slides[v->slide];
+        int i = key >= 'A' && key <= 'H' ? key - 'A' : key >= '1' && key <= '8' ? key - '1' : -1;
+        if (s->nchoices == 0) {
+            view_message(v, MSG_INFO, "this slide has no choices%s", slide_gradable(s) ? " (y: type the answer)" : "");
+        } else if (i < 0 || i >= s->nchoices) {
+            view_message(v, MSG_ERROR, "choose A-%c (or 1-%d)", 'A' + s->nchoices - 1, s->nchoices);
+        } else {
+            char a[4] = {(char)('A' + i), '\0'};
+            lesson_answer(v, a);
+        }
+        break;
+    }
+    case REQ_REPLY:
+        if (!slide_gradable(&v->lesson->slides[v->slide]))
+            view_message(v, MSG_INFO, "this slide asks nothing to answer");
         else
-            view_message(v, MSG_INFO, "this slide asks no question");
+            view_screen_open(v, &screen_prompt, 'y');
         break;
     default:
         return view_request(v, req, key);

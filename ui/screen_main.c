@@ -27,6 +27,10 @@
 #include "sched/pipeline.h"
 #include "output/report.h"
 #include "session/trace.h"
+#include "session/lesson.h"
+
+/* What stands for a value hidden until the slide's answer is revealed (a). */
+#define HIDDEN "?(a)"
 
 static void optimum_text(const struct run *r, char *buf, size_t size)
 {
@@ -47,13 +51,44 @@ static const struct run *bounds_run(const struct view *v)
     return &v->runs[0].run;
 }
 
+/*
+ * The summary is drawn in two passes, so that the values a lesson's slide
+ * names (show = {...}) come right after the run's end and are never the
+ * ones cut at the right: pass 1 draws the first items (fpair: the end,
+ * each schedule's end) and the named ones, pass 2 the others after them.
+ */
+static int summary_pass;   /* 1 or 2 while summary_row draws; 0: everything */
+
+static bool named(const struct view *v, const char *label)
+{
+    if (!v->lesson)
+        return false;
+    const struct slide *s = &v->lesson->slides[v->slide];
+    return slide_shows(s, label) ||
+           (strcmp(label, "2T+\xce\xb2") == 0 || strcmp(label, "2T+beta") == 0 ? slide_shows(s, "2T+beta") : false);
+}
+
+static int spair(struct view *v, struct cellbuf *cb, int x, int y, const char *label, const char *value,
+                 unsigned vattr, bool sep)
+{
+    if (summary_pass != 0 && named(v, label) != (summary_pass == 1))
+        return x;
+    return ui_pair(v, cb, x, y, label, value, vattr, sep);
+}
+
+static int fpair(struct view *v, struct cellbuf *cb, int x, int y, const char *label, const char *value,
+                 unsigned vattr, bool sep)
+{
+    return summary_pass == 2 ? x : ui_pair(v, cb, x, y, label, value, vattr, sep);
+}
+
 /* A pair whose value has a long and a short form: the long one when it fits. */
 static int pair2(struct view *v, struct cellbuf *cb, int x, int y, const char *label,
                  const char *value, const char *shorter, unsigned vattr, bool sep)
 {
     int was = x;
-    x = ui_pair(v, cb, x, y, label, value, vattr, sep);
-    return x != was ? x : ui_pair(v, cb, x, y, label, shorter, vattr, sep);
+    x = spair(v, cb, x, y, label, value, vattr, sep);
+    return x != was ? x : spair(v, cb, x, y, label, shorter, vattr, sep);
 }
 
 /* "predicted 6 · measured 6.01 · error +0.01 (+0.17%)": a prediction and its measured run. */
@@ -62,8 +97,10 @@ static int trace_pairs(struct view *v, struct cellbuf *cb, int x, int y)
     struct trace_error e = trace_makespan_error(&v->runs[0].run, &v->runs[1].run);
     char pred[160], err[80];
     snprintf(pred, sizeof pred, "%s", ui_num(e.predicted));
-    x = ui_pair(v, cb, x, y, vrun_sched_name(&v->runs[0]), pred, R_NORMAL, false);
-    x = ui_pair(v, cb, x, y, "measured", ui_num(e.measured), R_NORMAL, true);
+    x = fpair(v, cb, x, y, vrun_sched_name(&v->runs[0]), pred, R_NORMAL, false);
+    if (lesson_hides(v) & HIDE_OTHER)   /* the measurement is what the question asks about */
+        return fpair(v, cb, x, y, "measured", HIDDEN, R_NORMAL, true);
+    x = fpair(v, cb, x, y, "measured", ui_num(e.measured), R_NORMAL, true);
     if (isfinite(e.percent))
         snprintf(err, sizeof err, "%s%s (%+.2f%%)", e.error > 0 ? "+" : "", ui_num(e.error), e.percent);
     else
@@ -76,18 +113,22 @@ static int compare_pairs(struct view *v, struct cellbuf *cb, int x, int y)
 {
     if (vrun_measured(&v->runs[1]))
         return trace_pairs(v, cb, x, y);
+    unsigned hide = lesson_hides(v);
     for (int i = 0; i < 2; i++)
-        x = ui_pair(v, cb, x, y, vrun_sched_name(&v->runs[i]), ui_num(vrun_end(&v->runs[i])), R_NORMAL,
-                 i > 0);
+        x = fpair(v, cb, x, y, vrun_sched_name(&v->runs[i]),
+                    hide & (i ? HIDE_OTHER : HIDE_END) ? HIDDEN : ui_num(vrun_end(&v->runs[i])), R_NORMAL,
+                    i > 0);
+    if (hide & (HIDE_OTHER | HIDE_END))
+        return x;   /* the difference would give it away */
     double a = vrun_end(&v->runs[0]), o = vrun_end(&v->runs[1]), d = a - o;
     char diff[80];
     if (o > 0)
         snprintf(diff, sizeof diff, "%s%s (%+.0f%%)", d > 0 ? "+" : "", ui_num(d), 100.0 * d / o);
     else
         snprintf(diff, sizeof diff, "%s", ui_num(d));
-    x = ui_pair(v, cb, x, y, "difference", diff, d > 0 ? R_BAD : d < 0 ? R_GOOD : R_NORMAL, true);
+    x = spair(v, cb, x, y, "difference", diff, d > 0 ? R_BAD : d < 0 ? R_GOOD : R_NORMAL, true);
     for (int i = 2; i < v->nruns; i++)   /* the student's schedule */
-        x = ui_pair(v, cb, x, y, vrun_sched_name(&v->runs[i]), ui_num(vrun_end(&v->runs[i])), R_NORMAL, true);
+        x = fpair(v, cb, x, y, vrun_sched_name(&v->runs[i]), ui_num(vrun_end(&v->runs[i])), R_NORMAL, true);
     return x;
 }
 
@@ -120,7 +161,7 @@ static int exchange_pairs(struct view *v, struct cellbuf *cb, int x, int y)
             snprintf(idle[i], sizeof idle[i], "%s", ui_num(xc->idle));
     }
     per_run(v, both, sizeof both, vals);
-    return ui_pair(v, cb, x, y, v->nruns == 1 ? "idle senders" : "idle time", both,
+    return spair(v, cb, x, y, v->nruns == 1 ? "idle senders" : "idle time", both,
                 x0->nwaits > 0 ? R_WAIT : R_NORMAL, true);
 }
 
@@ -149,7 +190,7 @@ static int pipeline_pairs(struct view *v, struct cellbuf *cb, int x, int y)
     char k[32], tp[2][40], frac[2][40], both[100], lp[40], meas[40];
     const char *tps[2] = {tp[0], tp[1]}, *fracs[2] = {frac[0], frac[1]};
     snprintf(k, sizeof k, "%d", r0->sched.slices);
-    x = ui_pair(v, cb, x, y, "slices", k, R_NORMAL, true);
+    x = spair(v, cb, x, y, "slices", k, R_NORMAL, true);
     for (int i = 0; i < 2; i++) {
         const struct run *r = &v->runs[i < v->nruns ? i : 0].run;
         if (!vrun_pipelined(&v->runs[i < v->nruns ? i : 0])) {
@@ -165,37 +206,47 @@ static int pipeline_pairs(struct view *v, struct cellbuf *cb, int x, int y)
             snprintf(frac[i], sizeof frac[i], "?");
     }
     per_run(v, both, sizeof both, tps);
-    x = ui_pair(v, cb, x, y, "throughput", both, R_NORMAL, true);
+    x = spair(v, cb, x, y, "throughput", both, R_NORMAL, true);
     rate_text(lp, sizeof lp, lp_of(r0));
-    x = ui_pair(v, cb, x, y, timing_shares_port(r0->model) ? "LP bound" : "LP optimum", lp, R_NORMAL,
+    x = spair(v, cb, x, y, timing_shares_port(r0->model) ? "LP bound" : "LP optimum", lp, R_NORMAL,
                 true);
     per_run(v, both, sizeof both, fracs);
-    x = ui_pair(v, cb, x, y, "fraction", both, R_NORMAL, true);
+    x = spair(v, cb, x, y, "fraction", both, R_NORMAL, true);
     int K = r0->sched.slices;
     if (v->nruns == 1 && K >= 2) {
         rate_text(meas, sizeof meas,   /* to 12 digits, as the text report: 0.2, not 0.19999999999999993 */
                   numfmt_round(pipe_measured_throughput(&r0->eng, K / 2, K - 1), 12));
-        x = ui_pair(v, cb, x, y, "measured", meas, R_NORMAL, true);
+        x = spair(v, cb, x, y, "measured", meas, R_NORMAL, true);
     }
     return x;
 }
 
+static int summary_items(struct view *v, struct cellbuf *cb, int x, int y);
+
 static void summary_row(struct view *v, struct cellbuf *cb, int y)
 {
-    int x = 1;
+    summary_pass = 1;
+    int x = summary_items(v, cb, 1, y);
+    summary_pass = 2;
+    summary_items(v, cb, x, y);
+    summary_pass = 0;
+}
+
+/* The summary's items from column x (one pass of summary_row); the column after them. */
+static int summary_items(struct view *v, struct cellbuf *cb, int x, int y)
+{
+    unsigned hide = lesson_hides(v);
     if (v->nruns == 1)
-        x = ui_pair(v, cb, x, y, view_kind(v)->end_word, ui_num(vrun_end(&v->runs[0])),
-                 R_NORMAL, false);
+        x = fpair(v, cb, x, y, view_kind(v)->end_word,
+                    hide & HIDE_END ? HIDDEN : ui_num(vrun_end(&v->runs[0])), R_NORMAL, false);
     else
         x = compare_pairs(v, cb, x, y);
     enum vkind_id kind = view_kind(v)->id;
     if (kind == VK_EXCHANGE) {
-        exchange_pairs(v, cb, x, y);
-        return;
+        return exchange_pairs(v, cb, x, y);
     }
     if (kind == VK_PIPELINE) {
-        pipeline_pairs(v, cb, x, y);
-        return;
+        return pipeline_pairs(v, cb, x, y);
     }
     if (kind == VK_TREE && v->runs[0].run.sched.has_tree_cost) {   /* Figueira's cost beside the makespan */
         char cost[2][40] = {"-", "-"}, both[100];
@@ -205,21 +256,24 @@ static void summary_row(struct view *v, struct cellbuf *cb, int y)
             snprintf(cost[i], sizeof cost[i], "%s", sc->has_tree_cost ? ui_num(sc->tree_cost) : "-");
         }
         per_run(v, both, sizeof both, vals);
-        x = ui_pair(v, cb, x, y, "tree cost", both, R_CRIT, true);
+        x = spair(v, cb, x, y, "tree cost", both, R_CRIT, true);
     }
     const struct run *b = bounds_run(v);
     char opt[80], g2[80];
-    x = ui_pair(v, cb, x, y, "lower bound", ui_num(b->lower_bound), R_NORMAL, true);
+    x = spair(v, cb, x, y, "lower bound", ui_num(b->lower_bound), R_NORMAL, true);
     optimum_text(b, opt, sizeof opt);
-    x = ui_pair(v, cb, x, y, "optimum", opt, R_NORMAL, true);
+    if (lesson_hides(v) & HIDE_OPTIMUM)
+        snprintf(opt, sizeof opt, HIDDEN);
+    x = spair(v, cb, x, y, "optimum", opt, R_NORMAL, true);
     double limit;
     if (b->has_beta) {
         if (run_guarantee(b, &limit))
             snprintf(g2, sizeof g2, "%s%s", ui_num(limit), b->consistent ? "" : " (void: speeds inconsistent)");
         else
             snprintf(g2, sizeof g2, "? (T unknown)");
-        ui_pair(v, cb, x, y, v->ascii ? "2T+beta" : "2T+\xce\xb2", g2, R_NORMAL, true);
+        x = spair(v, cb, x, y, v->ascii ? "2T+beta" : "2T+\xce\xb2", g2, R_NORMAL, true);
     }
+    return x;
 }
 
 static void main_hints(struct view *v, struct cellbuf *cb)
@@ -374,7 +428,11 @@ static void draw_main(struct view *v, struct cellbuf *cb)
     ui_title_bar(v, cb, mode, right);
     summary_row(v, cb, 1);
 
-    int gy = 3, gh = h - 8, gw = w, sw = side_width(v, cb);
+    /* A lesson keeps its slide strip (number, title, question) above the legend. */
+    int strip = v->lesson ? 1 : 0;
+    if (strip)
+        lesson_strip(v, cb, 2, w);
+    int gy = 3 + strip, gh = h - 8 - strip, gw = w, sw = side_width(v, cb);
     if (v->tree)
         gw = w - sw - 1;
     const struct cluster *c = v->c;
@@ -382,7 +440,7 @@ static void draw_main(struct view *v, struct cellbuf *cb)
     for (int i = 0; i < v->nruns; i++)
         if (vrun_end(&v->runs[i]) > tmax)
             tmax = vrun_end(&v->runs[i]);
-    struct lanes L = {0, gy, gw, gh, 0, 2, !view_kind(v)->links, 0, 0};
+    struct lanes L = {0, gy, gw, gh, 0, 2, !view_kind(v)->links, 0, 0, NULL};
     bool overlap = !view_single_message(v);   /* nodes that send while they receive */
     int nw = gantt_name_cols(c);
     /* Compare: two (with the student's schedule three) panes of equal
@@ -392,6 +450,7 @@ static void draw_main(struct view *v, struct cellbuf *cb)
     bool pane_gap = true;
     if (np == 1) {
         gantt_fit(v, &L, c->n, gh, overlap);
+        gantt_pick(v, &L);
     } else {
         pane = (gh - np - (np - 1)) / np;
         if ((gh - np) / np > pane && c->n > pane && c->n <= (gh - np) / np) {
@@ -399,10 +458,11 @@ static void draw_main(struct view *v, struct cellbuf *cb)
             pane_gap = false;
         }
         gantt_fit(v, &L, c->n, pane, overlap);
+        gantt_pick(v, &L);
     }
     L.lw = nw + 3 + (L.rpl >= 2 ? 5 : 0);
     struct tmap m = tmap_make(v, L.lw, gw - L.lw, tmax, now);
-    ui_legend(v, cb, 2, gw, true);
+    ui_legend(v, cb, 2 + strip, gw, true);
     /* The last row of a lane is blank when it has one for the gap. */
     int gap = (!L.ports && L.rpl >= 4) || (L.ports && L.rpl == 3) ? 1 : 0;
     int ay = h - 5, pane_y[VIEW_MAX_RUNS] = {gy, gy, gy};
@@ -431,7 +491,10 @@ static void draw_main(struct view *v, struct cellbuf *cb)
                          ui_num(vr->run.sched.tree_cost));
             snprintf(head, sizeof head, "%s%s%s%s %s%s%s", vrun_sched_name(vr),
                      i == 0 && v->nruns >= 2 && vrun_measured(&v->runs[1]) ? " (predicted)" : "",
-                     glyphs_for(v->ascii)->dot, view_kind(v)->end_word, ui_num(vrun_end(vr)), extra,
+                     glyphs_for(v->ascii)->dot, view_kind(v)->end_word,
+                     lesson_hides(v) & (i == 0 ? HIDE_END : i == 1 ? HIDE_OTHER : 0) ? HIDDEN
+                                                                                  : ui_num(vrun_end(vr)),
+                     extra,
                      vr->x ? ""
                      : vr->you ? " (your exercise)"
                      : vr->run.sched.status == OPT_PROVEN ? " (proven optimal)"
@@ -514,6 +577,12 @@ static unsigned main_request(struct view *v, enum ui_req req, int key)
     case REQ_SLIDE:
         if (!v->lesson)
             view_message(v, MSG_INFO, "no lesson is open: hetcast lesson FILE.lua presents one");
+        else if (key == 'a')   /* the answer, and what it hid */
+            lesson_reveal(v);
+                else if (key == 'y' && !slide_gradable(&v->lesson->slides[v->slide]))
+            view_message(v, MSG_INFO, "this slide asks nothing to answer");
+        else if (key == 'y')
+            view_screen_open(v, &screen_prompt, 'y');
         else if (key == 'w')
             view_screen_open(v, &screen_lesson, 0);
         else

@@ -28,6 +28,7 @@
 #include "output/report.h"
 #include "output/report_exchange.h"
 #include "sched/trees.h"
+#include "session/lesson.h"
 
 static const int play_delays[] = {2000, 1000, 500, 250, 100, 40};   /* ms per step */
 #define NSPEEDS ((int)(sizeof play_delays / sizeof play_delays[0]))
@@ -465,9 +466,19 @@ int view_step_at_time(const struct view *v, double t)
 
 void view_step_to(struct view *v, int k)
 {
+    int stop = lesson_stop(v);   /* a lesson's prediction holds the view before what it asks */
+    bool held = stop >= 0 && k > stop;
+    if (held) {
+        k = stop;
+        v->playing = false;
+    }
     v->step = k;
     apply_step(v);
     view_clear_message(v);
+    if (held)
+        view_message(v, MSG_INFO, "stop: slide %d asks %s; y: your answer, a: the answer", v->slide + 1,
+                     v->lesson->slides[v->slide].predict == PREDICT_MAKESPAN ? "for the makespan"
+                                                                             : "what comes next");
 }
 
 /* After the runs changed: same time if we were somewhere, the end if we were there. */
@@ -1135,6 +1146,13 @@ void view_close(struct view *v)
     for (int i = 0; i < v->nkept; i++)
         free(v->kept[i].data);
     free(v->kept);
+    free(v->pick);
+    free(v->instance_owned);
+    for (int i = 0; i < v->nmoves; i++) {
+        free(v->moves[i].from);
+        free(v->moves[i].to);
+    }
+    free(v->moves);
     for (int i = 0; i < VIEW_MAX_RUNS; i++) {
         vrun_free(&v->runs[i]);
         if (v->snap[i].phase)

@@ -132,6 +132,7 @@ struct view {
     double t0;          /* first time shown (follows the cursor when zoomed) */
     int sel, top;       /* selected node, first lane shown */
     int page;           /* lanes that fit on the screen (set when drawn) */
+    int *pick, npick;   /* a lesson's lanes that matter, shown instead of a page (gantt_pick) */
     bool playing;
     int speed;          /* index into the play delays */
 
@@ -151,6 +152,15 @@ struct view {
      * the view shows (lesson_go opens the view anew on another). */
     const struct lesson *lesson;
     int slide;
+    struct slide_moves {    /* the exercise's choices kept on each slide left (lesson_go), given
+                               back when x opens there again; nmoves slides (the lesson's) */
+        int *from, *to;
+        int n;
+    } *moves;
+    int nmoves;
+    int instance;           /* d: the seed of the random instance shown instead of the slide's
+                               cluster; 0: the slide's own */
+    char *instance_owned;   /* what the instance's options point to (a seed param, CSV text) */
     /* Called before a computation that may take a while (may be NULL). */
     void (*busy)(struct view *v, const char *what);
     void *busy_ctx;
@@ -272,6 +282,32 @@ int lesson_view_open(struct view *v, const struct lesson *l, int k, char **cause
 /* The same with the front door's hooks (view_open_hooked): its first run is watched. */
 int lesson_view_open_hooked(struct view *v, const struct lesson *l, int k, const struct view *hooks,
                             char **cause);
+/*
+ * A slide's question, answered in one place whatever asks (the slide's keys,
+ * the prompt's y, a live class): lesson_answer grades answer with
+ * lesson_grade against the slide's run (its first scheduler), keeps the
+ * verdict, reveals the answer and says it on the message line (0, or -1 with
+ * the message saying why it cannot be read); lesson_reveal reveals it
+ * ungraded (a).  lesson_revealed: true without a lesson.
+ */
+int lesson_answer(struct view *v, const char *answer);
+void lesson_reveal(struct view *v);
+bool lesson_revealed(const struct view *v);
+/* The step the view is held at until the answer is revealed: before the
+ * decision a "next" prediction asks about, the slide's step for a makespan
+ * one; -1 when nothing holds it. */
+int lesson_stop(const struct view *v);
+/* What the main screen hides until the answer is revealed, when the slide asks a question. */
+#define HIDE_OPTIMUM 1u     /* the optimum (the summary) */
+#define HIDE_OTHER 2u       /* compare mode: the other schedule's end, and the difference */
+#define HIDE_END 4u         /* a makespan prediction: the first schedule's end */
+unsigned lesson_hides(const struct view *v);
+/* The slide strip on the main screen: number, title, question. */
+void lesson_strip(struct view *v, struct cellbuf *cb, int y, int w);
+/* d: a new random instance of the slide's kind in its place -- the slide's Lua cluster
+ * with another seed (when the script reads one), or a node table of its size where fnf
+ * loses to the optimum; ] then [ go back to the slide's own. */
+void lesson_new_instance(struct view *v);
 /* Go to slide k (clamped).  The next slide is opened beside the one shown, which
  * stays as it was, with a message, when that fails or is cancelled. */
 void lesson_go(struct view *v, int k);

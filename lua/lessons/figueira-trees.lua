@@ -8,6 +8,7 @@ return {
       title = "The blind binomial tree",
       cluster = "../../clusters/figueira-table1.csv",
       schedulers = {"binomial", "balanced-path"}, step = "end",
+      show = {"n6", "n7", "tree cost"},
       text = "MPICH's binomial tree places node i at position i, whatever the distances.\n" ..
              "The tree cost is the heaviest root-to-leaf path: 6 for binomial, 3 for\n" ..
              "balanced-path (Table 1 of the paper). Press t for the trees.",

@@ -8,6 +8,7 @@ return {
       title = "The guarantee on the counterexample",
       cluster = "../../clusters/counterexample.csv",
       schedulers = {"fnf", "optimal"}, step = "end",
+      show = {"2T+beta"},
       text = "T is the optimum (5). The receivers' r + L are 3, 3 and 4, so beta = 4 - 2*3 = -2\n" ..
              "and fnf <= 2*5 - 2 = 8. fnf takes 6: well inside.",
       question = "Is the guarantee tight here?",
@@ -24,6 +25,7 @@ return {
       title = "Inconsistent speeds",
       cluster = "../../clusters/inconsistent.csv",
       schedulers = {"fnf", "optimal"}, step = "end",
+      show = {"2T+beta"},
       text = "q sends faster than p1 but receives much slower: the speeds are not consistent,\n" ..
              "hetcast warns when it loads the file, and 2T + beta is marked void.",
       question = "Does fnf lose here?",

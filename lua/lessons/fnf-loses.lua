@@ -14,6 +14,7 @@ return {
              "it sends in 2 and receives in 3. Every transfer also crosses a link of latency 1.\n" ..
              "Fastest-node-first serves the fastest waiting node first.",
       question = "Which node should p0 serve first?",
+      choices = {"p1", "p2"}, correct = 2,
       answer = "p2, the slow one: its long receive must start as early as possible.",
     },
     {
@@ -23,6 +24,9 @@ return {
       step = "end",
       text = "p1 holds the message at 4, but p2's receive only starts at 3: it holds it at 6.\n" ..
              "Press i on p2 to see its times, t for the tree, L for every decision.",
+      question = "p0 has sent to p1. Which transfer does fnf book next?",
+      predict = "next", decision = 2,
+      answer = "p0 is free at 1, before p1 holds the message at 4: fnf's earliest finishing sender is p0.",
     },
     {
       title = "The optimum serves p2 first",
@@ -38,6 +42,7 @@ return {
       title = "The worst of 5000 random clusters",
       cluster = "../../clusters/fnf-worst.csv",
       schedulers = {"fnf", "optimal"},
+      show = {"p3"},
       step = "end",
       text = "hetcast experiment counterexample searched 5000 random small clusters for the\n" ..
              "worst ratio fnf / optimal. Here fnf needs half as long again as the optimum.",

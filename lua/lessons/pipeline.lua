@@ -17,6 +17,7 @@ return {
       title = "The LP bound",
       cluster = "../../clusters/platform-small.csv",
       schedulers = {"grow-tree", "lp-grow"}, slices = 20, step = "end",
+      show = {"LP optimum"},
       text = "The linear program gives the best throughput of any set of trees (0.375 here).\n" ..
              "A single tree reaches a fraction of it; t shows the LP's n(u,v) on each edge.",
     },

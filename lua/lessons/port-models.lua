@@ -10,8 +10,9 @@ return {
       schedulers = {"fnf", "optimal"}, model = "async", step = "end",
       text = "The default model: the send port is busy for s, the link for L, the receive port\n" ..
              "for r. A sender starts its next send while the message is still travelling.",
-      question = "What is the makespan of fnf and of the optimum here?",
-      answer = "6 and 5.",
+      question = "What is fnf's makespan here?",
+      predict = "makespan",
+      answer = "6; the optimum's is 5.",
     },
     {
       title = "sender-only: only the send costs",

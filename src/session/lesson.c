@@ -257,6 +257,41 @@ static void read_question(lua_State *L, struct slide *s, int t, int no)
                    no);
 }
 
+const char *const lesson_show_values[] = {"makespan", "lower bound", "optimum", "2T+beta", "tree cost",
+                                          "LP optimum", "LP bound", "difference", NULL};
+
+bool slide_shows(const struct slide *s, const char *name)
+{
+    for (int i = 0; i < s->nshow; i++)
+        if (strcmp(s->show[i], name) == 0)
+            return true;
+    return false;
+}
+
+/* show = {"p2", "optimum"}: the nodes and summary values a slide is about (texts; the
+ * nodes are checked against the cluster when the slide opens). */
+static void read_show(lua_State *L, struct slide *s, int t, int no)
+{
+    lua_getfield(L, t, "show");
+    if (lua_istable(L, -1)) {
+        lua_Integer n = luaL_len(L, -1);
+        if (n < 1 || n > LESSON_MAX_SHOW)
+            luaL_error(L, "slide %d: show must list 1 to %d names (nodes or summary values)", no, LESSON_MAX_SHOW);
+        for (lua_Integer i = 1; i <= n; i++) {
+            lua_rawgeti(L, -1, i);
+            size_t len;
+            const char *c = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &len) : NULL;
+            if (!c || !len || text_flaw(c) || strlen(c) != len)
+                luaL_error(L, "slide %d: show's name %d must be text on one line", no, (int)i);
+            s->show[s->nshow++] = xstrdup(c);
+            lua_pop(L, 1);
+        }
+    } else if (!lua_isnil(L, -1)) {
+        luaL_error(L, "slide %d: show must be a list of names {\"p2\", \"optimum\"}", no);
+    }
+    lua_pop(L, 1);
+}
+
 static void read_slide(lua_State *L, struct lesson *les, int k)
 {
     struct slide *s = &les->slides[k];
@@ -267,6 +302,7 @@ static void read_slide(lua_State *L, struct lesson *les, int k)
     s->question = str_field(L, t, "question", no);
     s->answer = str_field(L, t, "answer", no);
     read_question(L, s, t, no);
+    read_show(L, s, t, no);
     s->model = str_field(L, t, "model", no);
     s->pattern = str_field(L, t, "pattern", no);
     lua_getfield(L, t, "cluster");
@@ -396,6 +432,8 @@ void lesson_free(struct lesson *l)
         free(s->answer);
         for (int i = 0; i < s->nchoices; i++)
             free(s->choices[i]);
+        for (int i = 0; i < s->nshow; i++)
+            free(s->show[i]);
         free(s->cluster);
         free(s->cluster_text);
         free(s->model);

@@ -31,6 +31,7 @@
 #define LESSON_MAX_PARAMS 8
 #define LESSON_MAX_CHOICES 8
 #define LESSON_CHOICE_MAX 80    /* bytes of one choice's text */
+#define LESSON_MAX_SHOW 8       /* names in a slide's show = {...} */
 
 /* A question whose answer hetcast computes from the slide's run (of its first scheduler). */
 enum slide_predict {
@@ -60,6 +61,9 @@ struct slide {
     char *pattern;          /* "all-to-all": a personalized exchange; NULL: a broadcast */
     int slices;             /* pipelined broadcasts: --slices; 0 none */
     int step;               /* the step to open at; -1: the end */
+    char *show[LESSON_MAX_SHOW];   /* show = {...}: the nodes and summary values the slide is
+                                      about, never left off the screen */
+    int nshow;
     char *trace;            /* a measured run of the one scheduler (session/trace.h), resolved against
                                the lesson's directory; NULL: none */
 };
@@ -71,6 +75,11 @@ struct lesson {
     int n;
     struct slide *slides;
 };
+
+/* The summary values a slide may name in show = {...}, as the view labels them. */
+extern const char *const lesson_show_values[];
+/* Does slide s name value (one of lesson_show_values, or a node's name) in show? */
+bool slide_shows(const struct slide *s, const char *name);
 
 /* Load a lesson file.  0, or -1 with *cause (file:line: problem). */
 int lesson_load(const char *path, struct lesson *out, char **cause);

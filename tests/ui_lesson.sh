@@ -1,0 +1,198 @@
+#!/bin/sh
+# ui_lesson.sh - the lessons as a class uses them, driven in tmux against the
+# real binary: every shipped lesson stepped slide by slide at 80x24 and 60x16
+# (the slide's title, its question and the strip on the main screen shown), a
+# choice graded at once, a prediction that holds the view before the decision
+# it asks about and grades a typed answer, and the students' handout (no
+# answer, every cluster's node table).
+. "$(dirname "$0")/tmux_lib.sh"
+
+# ---- the students' handout: no answer text, a node table a slide ----
+for f in lua/lessons/*.lua; do
+    "$HETCAST" lesson --print --student "$f" >"$TMP/student" 2>"$TMP/err"
+    st=$?
+    slides=$(grep -c '^## ' "$TMP/student")
+    tables=$(grep -c '^nodes (' "$TMP/student")
+    ! grep -qE '^(answer|expected|check):|makespan [0-9]|optimum [0-9]|first difference|\.\./' "$TMP/student" &&
+        [ "$st" -eq 0 ] && [ "$slides" -gt 0 ] && [ "$slides" -eq "$tables" ]
+    ok $? "lesson --print --student $f: no answer, $tables node tables for $slides slides"
+done
+"$HETCAST" lesson --print lua/lessons/fnf-loses.lua >"$TMP/teacher"
+grep -q '^expected: B: p2' "$TMP/teacher" && grep -q '^expected: p0 -> p2' "$TMP/teacher" &&
+    ! grep -q '\.\./' "$TMP/teacher"
+ok $? "lesson --print: the expected answers, paths as typed"
+
+# ---- every slide of every lesson at 80x24 and 60x16 ----
+for size in "80 24" "60 16"; do
+    set -- $size
+    for f in lua/lessons/*.lua; do
+        "$HETCAST" lesson --print "$f" >"$TMP/handout"
+        total=$(grep -c '^## ' "$TMP/handout")
+        start "$1" "$2" -- lesson "$f"
+        bad=""
+        k=1
+        while [ "$k" -le "$total" ]; do
+            title=$(grep "^## $k/$total " "$TMP/handout" | sed "s|^## $k/$total ||" | cut -c1-20)
+            wait_all "slide $k/$total" "$title" || bad="$bad slide $k: title;"
+            if sed -n "/^## $k\/$total /,/^## /p" "$TMP/handout" | grep -q '^question:'; then
+                grep -q "Question:" "$TMP/screen" || bad="$bad slide $k: question;"
+            fi
+            keys Enter
+            wait_for "$k/$total " || bad="$bad slide $k: no strip;"
+            keys ]
+            k=$((k + 1))
+        done
+        [ -z "$bad" ]
+        ok $? "$1x$2 $f: every slide's title, question and strip$bad"
+        keys q
+        wait_for "EXIT=0"
+    done
+done
+
+# ---- a choice graded at once, a prediction held and graded ----
+start 80 24 -- lesson lua/lessons/fnf-loses.lua
+wait_for "A p1   B p2"
+ok $? "80x24 a question's choices are lettered"
+keys A
+wait_all "Not quite: A: p1; the answer is B: p2" "p0 -> p1 now: the best that" "ends at 6; p0 -> p2 reaches 5"
+ok $? "80x24 a wrong choice: the verdict, its consequence and the explanation at once"
+keys ]
+wait_for "slide 2/4"
+keys Enter
+wait_for "optimum ?(a)"
+ok $? "80x24 the optimum is hidden while the question is open"
+keys l l l l
+wait_for "stop: slide 2 asks what comes next"
+ok $? "80x24 a next prediction holds the view before its decision"
+keys y
+wait_for "your answer:"
+keys -l "p0 -> p2"
+keys Enter
+wait_all "right: p0 -> p2" "optimum 5"
+ok $? "80x24 the typed prediction graded right, the optimum shown"
+keys G
+wait_for "step 8/8"
+ok $? "80x24 once answered, the view steps past the stop"
+keys q
+wait_for "EXIT=0"
+
+start 60 16 -- lesson lua/lessons/port-models.lua
+wait_for "type the makespan"
+keys y
+wait_for "your answer:"
+keys -l "5"
+keys Enter
+wait_for "the answer is 6"
+ok $? "60x16 a wrong makespan prediction: graded, the right one said"
+keys q
+wait_for "EXIT=0"
+
+# ---- slide text as paragraphs: a line break inside one is a space, a cut says so ----
+long="one two three four five six seven eight nine ten eleven twelve thirteen fourteen"
+printf 'return {slides = {{title = "t", cluster = "%s",\n text = "First para\\ngoes on here.\\n\\n%s %s %s\\n\\n%s %s %s\\n\\nLAST WORDS"}}}\n' \
+    "$(pwd)/clusters/counterexample.csv" "$long" "$long" "$long" "$long" "$long" "$long" >"$TMP/long.lua"
+start 60 16 -- lesson "$TMP/long.lua"
+wait_for "First para goes on here."
+ok $? "60x16 a line break inside a paragraph is a space"
+grep -q "…" "$TMP/screen" && ! grep -q "LAST WORDS" "$TMP/screen"
+ok $? "60x16 text cut at the bottom ends in an ellipsis"
+keys q
+wait_for "EXIT=0"
+start 160 45 -- lesson "$TMP/long.lua"
+wait_for "LAST WORDS"
+! grep -q "…" "$TMP/screen"
+ok $? "160x45 the whole text, no ellipsis"
+keys q
+wait_for "EXIT=0"
+
+# ---- the lanes that matter, named values, no-time transfers ----
+start 60 16 -- lesson lua/lessons/fnf-loses.lua
+keys ] ] ]
+wait_for "slide 4/4"
+keys Enter
+wait_all "those that matter" "p3 "
+ok $? "60x16 fnf-worst: the late node p3 (show) has its lane among the lanes that matter"
+keys q
+wait_for "EXIT=0"
+start 80 24 -- lesson lua/lessons/figueira-trees.lua
+wait_for "slide 1/2"
+keys Enter
+wait_all "n6 " "n7 " "tree cost 6 / 3" "•" "tree binomial"
+ok $? "80x24 figueira: n6, n7 and the tree cost shown, no-time transfers marked, the tree pane open"
+keys q
+wait_for "EXIT=0"
+start 80 24 -- lesson lua/lessons/pipeline.lua
+keys ]
+wait_for "slide 2/2"
+keys Enter
+wait_for "LP optimum 0.375"
+ok $? "80x24 pipeline: the LP optimum the slide names is in the summary"
+keys q
+wait_for "EXIT=0"
+
+# ---- d: a new instance ----
+start 80 24 -- lesson lua/lessons/fnf-loses.lua
+wait_for "slide 1/4"
+keys d
+wait_all "a new instance: 3 random nodes where fnf loses (seed 2" "new instance of Three nodes"
+ok $? "80x24 d on a node table: a random table where fnf loses"
+keys w d
+wait_for "(seed 3"
+ok $? "80x24 w then d: another"
+keys ] [
+wait_all "slide 1/4" "counterexample"
+ok $? "80x24 ] then [: the slide's own cluster again"
+keys q
+wait_for "EXIT=0"
+start 80 24 -- lesson lua/lessons/fnf-guarantee.lua
+keys ]
+wait_for "slide 2/3"
+keys d
+wait_for "with seed 2"
+ok $? "80x24 d on a Lua cluster with a seed param: the next seed"
+keys q
+wait_for "EXIT=0"
+
+# ---- the exercise in a lesson: L, the recap, kept choices across slides ----
+start 80 24 -- lesson lua/lessons/fnf-loses.lua
+wait_for "slide 1/4"
+keys Enter
+wait_for "step 0/"
+keys x
+wait_for "EXERCISE"
+keys Enter Enter
+wait_for "costs 1"
+keys L
+wait_all "exercise log: 1 choice" "p0 starts sending the message to p1: your choice"
+ok $? "80x24 L in the exercise: the log of the student's choices"
+keys q
+wait_for "EXERCISE"
+keys Enter Enter
+wait_all "Your choices: 1 p0->p1 +1" "The first costly one: 1 (p0 -> p1); p0 -> p2 would have kept 5."
+ok $? "80x24 Done recaps each choice's cost and names the first costly one"
+keys Left x
+wait_for "choice is kept"
+keys ] [
+wait_for "slide 1/4"
+keys Enter
+wait_for "step 0/"
+keys x
+wait_for "Back to your 1 choice"
+ok $? "80x24 kept choices survive ] then ["
+keys q
+wait_for "EXIT=0"
+start 80 24 -- lesson lua/lessons/fnf-guarantee.lua
+keys ]
+wait_for "slide 2/3"
+keys Enter
+wait_for "fnf vs optimal"
+keys x
+wait_for "EXERCISE"
+keys Enter Enter
+wait_for "would have kept 16."
+ok $? "80x24 8 nodes: the exercise's whole message is readable"
+keys q
+wait_for "EXIT=0"
+
+echo "1..$n"
+[ "$failed" -eq 0 ]
