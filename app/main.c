@@ -59,6 +59,6 @@ static void catch_endings(void)
 int main(int argc, char **argv)
 {
     catch_endings();
-    const struct cli_views views = {term_view, term_lesson, &ui_bench_view};
+    const struct cli_views views = {term_view, term_lesson, &ui_bench_view, term_join};
     return cli_main(argc, argv, &views);
 }

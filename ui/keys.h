@@ -66,6 +66,8 @@ enum ui_req {
     REQ_OTHER,          /* a key that does not apply here: say which do */
     REQ_SLIDE,          /* a lesson: next (] PgDn) or previous ([ PgUp) slide, its text (w) */
     REQ_ANSWER,         /* a lesson: reveal the answer */
+    REQ_VOTE,           /* a live class: open a vote (again: the next round) */
+    REQ_BARS,           /* a live class: the histogram of the answers on / off */
     /* the exercise and the lists */
     REQ_MOVE,           /* the cursor one up (up, k) or down (down, j) */
     REQ_MOVE_PAGE,      /* the cursor a page up or down */

@@ -21,6 +21,7 @@
 
 #include "sched/sched.h"
 #include "session/lesson.h"
+#include "ui/room_pane.h"
 
 /* The slide screen's state. */
 struct slide_state {
@@ -45,6 +46,8 @@ static int open_slide(struct view *v, const struct lesson *l, int k, char **caus
     v->ascii = keep.ascii;
     v->busy = keep.busy;
     v->busy_ctx = keep.busy_ctx;
+    v->room = keep.room;   /* a live class goes on from slide to slide */
+    v->room_bars = keep.room_bars;
     v->lesson = l;
     v->slide = k;
     const struct slide *s = &l->slides[k];
@@ -90,6 +93,8 @@ void lesson_go(struct view *v, int k)
     next.busy_ctx = v->busy_ctx;
     next.computing = v->computing;
     next.cancel = v->cancel;
+    next.room = v->room;
+    next.room_bars = v->room_bars;
     char *cause = NULL;
     if (open_slide(&next, l, k, &cause) != 0) {
         view_resume(v);
@@ -136,6 +141,7 @@ static void draw_lesson(struct view *v, struct cellbuf *cb)
     /* The question and its answer keep the rows above the status bar (two
      * each); the text has what is left, its lines as written, each wrapped. */
     int qy = cb->h - 1 - (s->question ? 4 : 0) - (v->msg[0] ? 2 : 0);
+    y = room_pane_draw(v, cb, 2, y - 1, w, qy) + 1;   /* a live class: its counts, its histogram */
     char *text = xstrdup(s->text ? s->text : "");
     for (char *line = text; line && y < qy;) {
         char *nl = strchr(line, '\n');
@@ -180,9 +186,13 @@ static unsigned lesson_request(struct view *v, enum ui_req req, int key)
     case REQ_ANSWER:
         if (v->lesson->slides[v->slide].answer)
             slide_of(v)->answer = true;
-        else
+        else if (!v->room)
             view_message(v, MSG_INFO, "this slide asks no question");
+        room_pane_request(v, req);   /* a live class sees it too */
         break;
+    case REQ_VOTE:
+    case REQ_BARS:
+        return room_pane_request(v, req);
     default:
         return view_request(v, req, key);
     }

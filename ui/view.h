@@ -110,6 +110,8 @@ struct vstep {
 
 enum msg_kind { MSG_NONE = 0, MSG_INFO, MSG_ERROR };
 
+struct room;
+
 struct view {
     struct session_opts opts;
     bool exchange;      /* a personalized exchange (--pattern): every run has x */
@@ -151,6 +153,9 @@ struct view {
      * the view shows (lesson_go opens the view anew on another). */
     const struct lesson *lesson;
     int slide;
+    /* A live class (--class ROOM; ui/room_pane.c): the room, and whether its histogram shows. */
+    struct room *room;
+    bool room_bars;
     /* Called before a computation that may take a while (may be NULL). */
     void (*busy)(struct view *v, const char *what);
     void *busy_ctx;
