@@ -23,7 +23,7 @@
 
 static const struct sched_ops *const tree_ops[TREE_KIND_COUNT] = {
     &sched_binomial, &sched_depth_first, &sched_breadth_first,
-    &sched_balanced_path, &sched_flat, &sched_magpie,
+    &sched_balanced_path, &sched_flat, &sched_magpie, &sched_chain, &sched_knomial,
 };
 
 /* A latency matrix n0..n(n-1) from a row-major array; source by index. */
@@ -107,6 +107,20 @@ static void show_ints(const char *what, const int *a, int n)
     diag("  %s: {%s}", what, buf);
 }
 
+/* The parent of position p > 0: p - 1 in a chain, p without its lowest
+ * nonzero base-k digit in a k-nomial tree (k = 2: binomial_parent). */
+static int parent_position(enum tree_kind kind, int p)
+{
+    if (kind == TREE_CHAIN)
+        return p - 1;
+    if (kind != TREE_KNOMIAL)
+        return binomial_parent(p);
+    int place = 1;
+    while ((p / place) % TREE_KNOMIAL_RADIX == 0)
+        place *= TREE_KNOMIAL_RADIX;
+    return p - ((p / place) % TREE_KNOMIAL_RADIX) * place;
+}
+
 /* The tree's parent array, and optionally the root's serving order. */
 static void check_tree(const struct cluster *c, enum tree_kind k, const int *parent,
                        const int *root_kids, int nroot, double cost, const char *label)
@@ -184,8 +198,8 @@ static void test_table1(void)
     tree_free(&t);
 
     /* Through the engine: zero send times, so the makespan is the cost. */
-    static const double want[TREE_KIND_COUNT] = {6, 7, 7, 3, 3, 3};
-    for (int k = 0; k < TREE_KIND_COUNT; k++) {
+    static const double want[TREE_FIGUEIRA_COUNT] = {6, 7, 7, 3, 3, 3};
+    for (int k = 0; k < TREE_FIGUEIRA_COUNT; k++) {
         struct run r;
         char *cause = NULL;
         if (run_schedule(&r, c, MODEL_ASYNC, tree_ops[k], NULL, RUN_OPT_NEVER, &cause) < 0) {
@@ -216,6 +230,43 @@ static void test_table1(void)
 }
 
 /* ---- hand-checked small trees ---- */
+
+/* k-nomial positions: k = 2 is binomial; radix 4 as MPI libraries build it. */
+static void test_knomial_positions(void)
+{
+    int ch[96], cb[32], same = 0, pairs = 0;
+    for (int n = 1; n <= 70; n++)
+        for (int p = 0; p < n; p++) {
+            int k = knomial_children(p, n, 2, ch), kb = binomial_children(p, n, cb);
+            pairs++;
+            same += k == kb && memcmp(ch, cb, (size_t)k * sizeof *ch) == 0;
+        }
+    is_int(same, pairs, "knomial radix 2 gives binomial_children at every position of n = 1..70");
+    int k = knomial_children(0, 16, 4, ch);
+    ok(k == 6 && ch[0] == 4 && ch[1] == 8 && ch[2] == 12 && ch[3] == 1 && ch[4] == 2 && ch[5] == 3,
+       "n=16, radix 4: the root serves 4, 8, 12, then 1, 2, 3");
+    k = knomial_children(4, 16, 4, ch);
+    ok(k == 3 && ch[0] == 5 && ch[1] == 6 && ch[2] == 7, "n=16, radix 4: position 4 serves 5, 6, 7");
+    is_int(knomial_children(5, 16, 4, ch), 0, "n=16, radix 4: position 5 is a leaf");
+    k = knomial_children(0, 10, 4, ch);
+    ok(k == 5 && ch[0] == 4 && ch[1] == 8 && ch[2] == 1, "n=10, radix 4: the root serves 4, 8, 1, 2, 3");
+    k = knomial_children(8, 10, 4, ch);
+    ok(k == 1 && ch[0] == 9, "n=10, radix 4: position 8 serves only 9 (10, 11 are past the end)");
+    /* every position but the root has exactly one parent, for n = 1..200 */
+    int bad = 0;
+    for (int n = 1; n <= 200; n++) {
+        int *parents = calloc((size_t)n, sizeof *parents);
+        for (int p = 0; p < n; p++) {
+            k = knomial_children(p, n, 4, ch);
+            for (int i = 0; i < k; i++)
+                parents[ch[i]]++;
+        }
+        for (int p = 0; p < n; p++)
+            bad += parents[p] != (p == 0 ? 0 : 1);
+        free(parents);
+    }
+    is_int(bad, 0, "radix 4, n = 1..200: each position but the root has one parent");
+}
 
 static void test_binomial_positions(void)
 {
@@ -280,8 +331,13 @@ static void test_small(void)
     const double d3[9] = {0, 5, 1, 5, 0, 1, 1, 1, 0};
     c = matrix(3, d3, 0);
     const int p3[3] = {-1, 0, 0}, k3[2] = {2, 1};
-    for (int k = 0; k < TREE_KIND_COUNT; k++)
+    for (int k = 0; k < TREE_FIGUEIRA_COUNT; k++)
         check_tree(c, (enum tree_kind)k, p3, k3, 2, 5, "n=3");
+    /* MPI's trees, blind to the distances: a chain n0 -> n1 -> n2 (5 + 1),
+     * and radix 4 serves positions 1 then 2 from the root */
+    const int pchain[3] = {-1, 0, 1}, kchain[1] = {1}, kknom[2] = {1, 2};
+    check_tree(c, TREE_CHAIN, pchain, kchain, 1, 6, "n=3");
+    check_tree(c, TREE_KNOMIAL, p3, kknom, 2, 5, "n=3");
     cluster_free(c);
     c = matrix(3, d3, 1);
     const int p3b[3] = {1, -1, 1}, k3b[2] = {0, 2}, k3c[2] = {2, 0};
@@ -457,9 +513,10 @@ static bool spans(const struct tree *t, const char **why)
     if (good && t->node_at) {
         for (int v = 0; v < n && good; v++)
             if (t->pos[v] < 0 || t->pos[v] >= n || t->node_at[t->pos[v]] != v ||
-                (v != t->root && t->pos[t->parent[v]] != binomial_parent(t->pos[v]))) {
+                (v != t->root && t->pos[t->parent[v]] != parent_position(t->kind, t->pos[v]))) {
                 good = false;
-                *why = "positions are not a binomial tree";
+                *why = t->kind == TREE_CHAIN ? "positions are not a chain" : t->kind == TREE_KNOMIAL
+                       ? "positions are not a k-nomial tree" : "positions are not a binomial tree";
             }
     }
     double heavy = 0;
@@ -704,6 +761,7 @@ int main(void)
 {
     test_table1();
     test_binomial_positions();
+    test_knomial_positions();
     test_small();
     test_ties();
     test_random();

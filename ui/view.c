@@ -23,6 +23,7 @@
 #include "support/lua_sandbox.h"
 #include "sched/lua_sched.h"
 #include "sched/optimal.h"
+#include "sched/optimal_sum.h"
 #include "sched/pipeline.h"
 #include "output/report.h"
 #include "output/report_exchange.h"
@@ -312,12 +313,15 @@ static int make_run(struct view *v, const struct cluster *c, enum model m, const
         vrun_free(out);
         return -1;
     }
-    bool slow = strcmp(ops->name, "optimal") == 0;
-    if (slow && o.sopt.time_limit <= 0)
+    bool slow = strcmp(ops->name, "optimal") == 0, ip = ops == &sched_optimal_sum;
+    if ((slow || ip) && o.sopt.time_limit <= 0)
         o.sopt.time_limit = VIEW_OPT_SECONDS;
     /* What the progress line says: what is computed, not only that something is. */
     char what[300] = "";
-    if (slow)
+    if (ip)
+        snprintf(what, sizeof what, "optimal-sum: an integer program (GLPK) for the least sum of completion "
+                 "times of %d nodes, at most %g s", c->n, o.sopt.time_limit);
+    else if (slow)
         snprintf(what, sizeof what, "optimal: exact search (branch and bound) over the orders of %d "
                  "nodes, at most %g s", c->n, o.sopt.time_limit);
     else if (c->n <= RUN_AUTO_OPTIMUM_NODES)

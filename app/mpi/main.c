@@ -3,7 +3,8 @@
  * (docs/mpi.md): `calibrate` measures s, r and the latency of every rank
  * and writes a hetcast cluster; `exec` runs a schedule of hetcast's engine
  * as real MPI messages, one rank per node, and writes the measured
- * transfers beside the prediction.
+ * transfers beside the prediction; `experiment` farms a study's trials over
+ * the ranks (app/mpi/farm.c).
  *
  * Started by mpirun.  Started directly, it says the mpirun command to use
  * (and that mpirun is missing, when it is) and exits with status 2.
@@ -40,6 +41,10 @@ static void usage(FILE *fp)
             "                     run the schedule of `hetcast run CLUSTER -s NAME` as real MPI\n"
             "                     messages, rank i playing node i; print predicted and measured\n"
             "                     makespans and write the measured transfers\n"
+            "       mpirun -n N hetcast-mpi experiment NAME [options]\n"
+            "                     a study of hetcast experiment (fnf-vs-optimal, fnf-vs-random,\n"
+            "                     fnf-theorems) farmed over the ranks, printed as one process\n"
+            "                     prints it\n"
             "       hetcast-mpi COMMAND --help | hetcast-mpi --version\n"
             "\n"
             "As root, Open MPI's mpirun needs --allow-run-as-root; above the core count,\n"
@@ -138,8 +143,11 @@ int main(int argc, char **argv)
         cmd = mpi_calibrate;
     else if (strcmp(argv[1], "exec") == 0)
         cmd = mpi_exec;
+    else if (strcmp(argv[1], "experiment") == 0)
+        cmd = mpi_experiment;
     if (!cmd) {
-        hm_say(NULL, true, "unknown command \"%s\"; valid commands: calibrate, exec (hetcast-mpi "
+        hm_say(NULL, true, "unknown command \"%s\"; valid commands: calibrate, exec, experiment "
+               "(hetcast-mpi "
                "--help)", argv[1]);
         return 2;
     }

@@ -429,10 +429,12 @@ int exp_alltoall_main(int argc, char **argv)
     }
     if (rc)
         return rc;
-    if (o.csv)
+    if (o.csv) {
+        exp_provenance_csv(argc, argv, o.seed);
         printf("group,model,pattern,nodes,receivers,scheduler,runs,mean,variance,min,max,lower_bound\n");
-    else
+    } else {
         header(&o);
+    }
     for (int g = 0; g < 4; g++)
         if (o.group[g] && run_group(&o, g))
             return 1;

@@ -18,6 +18,10 @@ int exp_pipeline_main(int argc, char **argv);   /* Beaumont, Marchal & Robert, Â
  * the papers' settings against the papers' numbers (docs/reproduction.md). */
 int exp_reproduce_main(int argc, char **argv);
 
+/* The provenance lines of a study's CSV (`# hetcast:`, `# study:`, `# options:`
+ * as given, `# seed:`, `# shard: 1/1`); argv[0] is the study's name. */
+void exp_provenance_csv(int argc, char **argv, unsigned long long seed);
+
 /* ---- pieces the studies share with app/study/reproduce.c ---- */
 #include <stdbool.h>
 #include "engine/engine.h"
@@ -66,8 +70,9 @@ struct exp_theorems {
     long t4_n, t4_held, lhh_held, lhh_looser;   /* consistent, exact T */
     double t4_ratio, lhh_ratio;                 /* sums of bound / fnf */
 };
-int exp_theorems(struct rng *r, int lo, int hi, long runs, const struct exp_gen *g,
-                 double time_limit, struct exp_theorems *t);
+int exp_theorems(unsigned long long seed, int lo, int hi, long runs, const struct exp_gen *g,
+                 double time_limit, struct exp_theorems *t);   /* cluster k drawn from
+                 rng_seed_trial(seed, k), as `experiment fnf-theorems` draws it */
 
 /* Figueira: the simulated latencies of a hop matrix (max(h, 1) basic
  * latencies a link, overhead x basic a send); every tree kind's makespan

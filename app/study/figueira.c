@@ -150,7 +150,7 @@ struct outcome {
 int exp_figueira_simulate(const struct cluster *hops, const struct cluster *lat, enum model m,
                           double *makespan, double *cost)
 {
-    for (int k = 0; k < TREE_KIND_COUNT; k++) {
+    for (int k = 0; k < TREE_FIGUEIRA_COUNT; k++) {
         struct tree t;
         struct engine e;
         char *cause = NULL;
@@ -224,18 +224,19 @@ int exp_figueira_main(int argc, char **argv)
     struct rng r;
     rng_seed(&r, o.seed);
     if (o.csv) {
+        exp_provenance_csv(argc, argv, o.seed);
         printf("nodes,max_groups,topology,groups,strategy,tree_cost_hops,makespan_us,time_s\n");
     } else {
         describe(&o);
         printf("\n%5s %6s %4s %6s", "nodes", "max_gr", "topo", "groups");
-        for (int k = 0; k < TREE_KIND_COUNT; k++)
+        for (int k = 0; k < TREE_FIGUEIRA_COUNT; k++)
             printf(" %13s", tree_kind_name((enum tree_kind)k));
         printf("  %s\n", "best");
     }
     for (int si = 0; si < nset; si++) {
         const struct setting *st = &set[si];
-        double sum[TREE_KIND_COUNT] = {0};
-        int wins[TREE_KIND_COUNT] = {0}, bp_beats_blind = 0;
+        double sum[TREE_FIGUEIRA_COUNT] = {0};
+        int wins[TREE_FIGUEIRA_COUNT] = {0}, bp_beats_blind = 0;
         if (!o.csv && st->figure)
             printf("# Figure %d: %d nodes, at most %d groups\n", st->figure, st->nodes, st->groups);
         else if (!o.csv)
@@ -244,17 +245,17 @@ int exp_figueira_main(int argc, char **argv)
             int groups;
             struct cluster *hops = generate_lnow(&r, st->nodes, st->groups, o.hops, &groups);
             struct cluster *lat = exp_figueira_latencies(hops, o.overhead, o.basic);
-            struct outcome out[TREE_KIND_COUNT];
-            double ms[TREE_KIND_COUNT], cost[TREE_KIND_COUNT];
+            struct outcome out[TREE_FIGUEIRA_COUNT];
+            double ms[TREE_FIGUEIRA_COUNT], cost[TREE_FIGUEIRA_COUNT];
             int bad = exp_figueira_simulate(hops, lat, o.model, ms, cost);
-            for (int k = 0; k < TREE_KIND_COUNT; k++)
+            for (int k = 0; k < TREE_FIGUEIRA_COUNT; k++)
                 out[k] = (struct outcome){cost[k], ms[k]};
             cluster_free(hops);
             cluster_free(lat);
             if (bad)
                 return 1;
             int best = 0;
-            for (int k = 0; k < TREE_KIND_COUNT; k++) {
+            for (int k = 0; k < TREE_FIGUEIRA_COUNT; k++) {
                 double secs = out[k].makespan * (double)o.broadcasts * 1e-6;
                 sum[k] += secs;
                 if (out[k].makespan < out[best].makespan)
@@ -268,17 +269,17 @@ int exp_figueira_main(int argc, char **argv)
             if (o.csv)
                 continue;
             printf("%5d %6d %4ld %6d", st->nodes, st->groups, run, groups);
-            for (int k = 0; k < TREE_KIND_COUNT; k++)
+            for (int k = 0; k < TREE_FIGUEIRA_COUNT; k++)
                 printf(" %13.3f", out[k].makespan * (double)o.broadcasts * 1e-6);
             printf("  %s\n", tree_kind_name((enum tree_kind)best));
         }
         if (o.csv)
             continue;
         printf("%5s %6s %4s %6s", "", "", "mean", "");
-        for (int k = 0; k < TREE_KIND_COUNT; k++)
+        for (int k = 0; k < TREE_FIGUEIRA_COUNT; k++)
             printf(" %13.3f", sum[k] / (double)o.runs);
         printf("\n#   fastest:");
-        for (int k = 0, first = 1; k < TREE_KIND_COUNT; k++)
+        for (int k = 0, first = 1; k < TREE_FIGUEIRA_COUNT; k++)
             if (wins[k]) {
                 printf("%s %s %d of %ld", first ? "" : ",", tree_kind_name((enum tree_kind)k),
                        wins[k], o.runs);

@@ -359,6 +359,7 @@ int exp_pipeline_main(int argc, char **argv)
     }
     char label[32];
     if (o.csv) {
+        exp_provenance_csv(argc, argv, o.seed);
         printf("study,platforms,model,axis,value,heuristic,configs,mean,sd\n");
         for (int si = 0; o.runs && si < nsizes; si++) {
             snprintf(label, sizeof label, "%d", o.nodes_lo + si * o.nodes_step);

@@ -163,9 +163,8 @@ static int run_theorems(int *t2_n, int *t2_held, struct exp_theorems *t)
         *t2_held += fnf <= opt;
         cluster_free(c);
     }
-    rng_seed(&r, 1);
     struct exp_gen g = {0, 1, 10, "correlated", 0};
-    return exp_theorems(&r, 3, 8, THM_CLUSTERS, &g, 10, t);
+    return exp_theorems(1, 3, 8, THM_CLUSTERS, &g, 10, t);
 }
 
 static int liu_wang_guo(void)
@@ -274,10 +273,10 @@ static int fnf_vs_optimal(int lo, int hi, int classes, double slo, double shi, l
                           struct fvo *v)
 {
     struct rng r;
-    rng_seed(&r, 1);
     struct exp_gen g = {classes, slo, shi, "correlated", 0};
     memset(v, 0, sizeof *v);
     for (long k = 0; k < runs; k++) {
+        rng_seed_trial(&r, 1, (uint64_t)k);   /* trial k's stream, as the study draws it */
         int n = lo + (int)rng_below(&r, (uint64_t)(hi - lo + 1));
         struct cluster *c = exp_random_cluster(&r, n, &g);
         struct exact x;
@@ -307,11 +306,11 @@ static int fnf_vs_optimal(int lo, int hi, int classes, double slo, double shi, l
 static int search_gain(int count, long long *slot_nodes, long long *general_nodes, int *solved)
 {
     struct rng r;
-    rng_seed(&r, 1);
     struct exp_gen g = {3, 1, 10, "correlated", 0};
     *slot_nodes = *general_nodes = 0;
     *solved = 0;
     for (int k = 0; k < count; k++) {
+        rng_seed_trial(&r, 1, (uint64_t)k);
         int n = 7 + (int)rng_below(&r, 1);   /* as fnf_vs_optimal draws: the same clusters */
         struct cluster *c = exp_random_cluster(&r, n, &g);
         struct opt_plan a, b;
@@ -442,7 +441,7 @@ static const double overheads[] = {1, 0.5, 0.2, 0.1, 0.05, 0};
 #define NOVER ((int)(sizeof overheads / sizeof overheads[0]))
 
 struct figrun {
-    double mean[TREE_KIND_COUNT];   /* one broadcast, us, over FIG_RUNS topologies */
+    double mean[TREE_FIGUEIRA_COUNT];   /* one broadcast, us, over FIG_RUNS topologies */
     int bp_beats_blind, bp_slower;
 };
 
@@ -456,13 +455,13 @@ static int run_figueira(int si, double overhead, int max_hops, struct figrun *fr
         struct cluster *hops = generate_lnow(&r, fig_set[si].nodes, fig_set[si].groups, max_hops,
                                            &groups);
         struct cluster *lat = exp_figueira_latencies(hops, overhead, 35);
-        double ms[TREE_KIND_COUNT], cost[TREE_KIND_COUNT];
+        double ms[TREE_FIGUEIRA_COUNT], cost[TREE_FIGUEIRA_COUNT];
         int bad = exp_figueira_simulate(hops, lat, MODEL_ASYNC, ms, cost);
         cluster_free(hops);
         cluster_free(lat);
         if (bad)
             return -1;
-        for (int k = 0; k < TREE_KIND_COUNT; k++)
+        for (int k = 0; k < TREE_FIGUEIRA_COUNT; k++)
             fr->mean[k] += ms[k] / FIG_RUNS;
         fr->bp_beats_blind += ms[TREE_BALANCED_PATH] < ms[TREE_BINOMIAL];
         fr->bp_slower += ms[TREE_BALANCED_PATH] > ms[TREE_BINOMIAL];
@@ -482,7 +481,7 @@ static int best_of(const double *m, int from, int to)
 static int worst_of(const double *m)
 {
     int w = 0;
-    for (int k = 0; k < TREE_KIND_COUNT; k++)
+    for (int k = 0; k < TREE_FIGUEIRA_COUNT; k++)
         if (m[k] > m[w])
             w = k;
     return w;
@@ -568,10 +567,10 @@ static int figueira(void)
         bf_hi = fmax(bf_hi, bf);
         if (fig_set[s].nodes == 128)
             flat_worst128 += worst_of(base[s].mean) == TREE_FLAT;
-        magpie_best += best_of(base[s].mean, 0, TREE_KIND_COUNT) == TREE_MAGPIE;
+        magpie_best += best_of(base[s].mean, 0, TREE_FIGUEIRA_COUNT) == TREE_MAGPIE;
         if (s > 2)   /* Figures 12-15: the same order of the six means */
-            for (int a = 0; a < TREE_KIND_COUNT; a++)
-                for (int b = 0; b < TREE_KIND_COUNT; b++)
+            for (int a = 0; a < TREE_FIGUEIRA_COUNT; a++)
+                for (int b = 0; b < TREE_FIGUEIRA_COUNT; b++)
                     if ((base[s].mean[a] < base[s].mean[b]) != (base[2].mean[a] < base[2].mean[b]))
                         same_order = false;
     }
@@ -580,7 +579,7 @@ static int figueira(void)
     char together[256] = "";
     int nflat10 = 0;
     for (int o = 0; o < NOVER; o++) {
-        bool f10 = best_of(fr[o][0].mean, 0, TREE_KIND_COUNT) == TREE_FLAT;
+        bool f10 = best_of(fr[o][0].mean, 0, TREE_FIGUEIRA_COUNT) == TREE_FLAT;
         double r11 = fr[o][1].mean[TREE_FLAT] / fr[o][1].mean[TREE_BALANCED_PATH];
         bool f11 = r11 < 1 && r11 > 0.8;
         bool f12 = worst_of(fr[o][2].mean) == TREE_FLAT;
@@ -622,7 +621,7 @@ static int figueira(void)
                          "overhead of run G depth-first is at most %.2f and breadth-first %.2f "
                          "of the blind tree",
                          gdf, gbf));
-    int b10 = best_of(base[0].mean, 0, TREE_KIND_COUNT);
+    int b10 = best_of(base[0].mean, 0, TREE_FIGUEIRA_COUNT);
     row("Figure 10 (32 nodes, 8 groups)", "flat is the best",
         fmt("best: %s; flat best at overheads of run G: %d of %d", tk(b10), nflat10, NOVER),
         verdict(b10 == TREE_FLAT),
@@ -646,7 +645,7 @@ static int figueira(void)
                           "%.0f us, flat %.0f, balanced-path %.0f, blind %.0f: %s",
                           many.mean[TREE_MAGPIE], many.mean[TREE_FLAT],
                           many.mean[TREE_BALANCED_PATH], many.mean[TREE_BINOMIAL],
-                          best_of(many.mean, 0, TREE_KIND_COUNT) == TREE_MAGPIE
+                          best_of(many.mean, 0, TREE_FIGUEIRA_COUNT) == TREE_MAGPIE
                               ? "it is still the fastest, the links being long"
                               : "it is no longer the fastest")
                     : "");
@@ -657,18 +656,18 @@ static int figueira(void)
         verdict(*together != '\0'), *together ? "" : "run G");
     fprintf(out, "\nRun G: mean makespan (us) by send overhead (in basic latencies) for the "
                  "settings of Figures 10-12:\n\n| overhead | setting |");
-    for (int k = 0; k < TREE_KIND_COUNT; k++)
+    for (int k = 0; k < TREE_FIGUEIRA_COUNT; k++)
         fprintf(out, " %s |", tk(k));
     fprintf(out, " best |\n| --- | --- |");
-    for (int k = 0; k <= TREE_KIND_COUNT; k++)
+    for (int k = 0; k <= TREE_FIGUEIRA_COUNT; k++)
         fprintf(out, " --- |");
     fprintf(out, "\n");
     for (int o = 0; o < NOVER; o++)
         for (int s = 0; s < 3; s++) {
             fprintf(out, "| %g | %d/%d |", overheads[o], fig_set[s].nodes, fig_set[s].groups);
-            for (int k = 0; k < TREE_KIND_COUNT; k++)
+            for (int k = 0; k < TREE_FIGUEIRA_COUNT; k++)
                 fprintf(out, " %.0f |", fr[o][s].mean[k]);
-            fprintf(out, " %s |\n", tk(best_of(fr[o][s].mean, 0, TREE_KIND_COUNT)));
+            fprintf(out, " %s |\n", tk(best_of(fr[o][s].mean, 0, TREE_FIGUEIRA_COUNT)));
         }
     fprintf(out, "\n");
     return 0;

@@ -31,17 +31,22 @@
 #include <time.h>
 
 #include "support/atomic.h"
+#include "sched/sched.h"
 #include "support/diag.h"
 
 struct ip {
     const struct cluster *c;
     enum model m;
+    bool sum;                   /* minimise the sum of the holds, not the makespan */
+    double scale;               /* costs are divided by it in the program GLPK solves (1: as written) */
     int n, src, K;              /* K = n - 1 slots a sender */
     double *free_, *hold;       /* [q * n + p]: port held, hold time of a transfer at 0; NAN: none */
     int xbase, hbase, sbase, ubase, ccol, ncols;
     int *ind;                   /* a row's columns and values, 1-based */
     double *val;
     char said[256];             /* GLPK's last words (an error) */
+    const volatile sig_atomic_t *cancel;   /* stop when it is set (NULL: never) */
+    bool cancelled;
     jmp_buf on_error;
 };
 
@@ -162,6 +167,9 @@ static void ip_build(struct ip *ip, glp_prob *P)
      * ends by (n - 1)(maxfree + maxhold), so does the optimum; a slot starts
      * at most (n - 1) maxfree after its sender holds the message; so every
      * start plus a hold lies below M, and a row whose x is 0 binds nothing. */
+    double sc = ip->scale > 0 ? ip->scale : 1;
+    maxfree /= sc;
+    maxhold /= sc;
     double M = 2.0 * n * (maxfree + maxhold) + 1;
 
     ip->xbase = 1;
@@ -191,7 +199,11 @@ static void ip_build(struct ip *ip, glp_prob *P)
             glp_set_col_bnds(P, ip->sbase + p * K + (k - 1), GLP_LO, 0, 0);
     }
     glp_set_col_bnds(P, ip->ccol, GLP_LO, 0, 0);
-    glp_set_obj_coef(P, ip->ccol, 1);
+    if (ip->sum)
+        for (int p = 0; p < n; p++)
+            glp_set_obj_coef(P, ip->hbase + p, p == ip->src ? 0 : 1);
+    else
+        glp_set_obj_coef(P, ip->ccol, 1);
 
     ip->ind = xcalloc((size_t)ip->ncols + 2, sizeof *ip->ind);
     ip->val = xcalloc((size_t)ip->ncols + 2, sizeof *ip->val);
@@ -229,7 +241,7 @@ static void ip_build(struct ip *ip, glp_prob *P)
                 ip->ind[++len] = s - 1, ip->val[len] = -1;
                 for (int p = 0; p < n; p++)
                     if (has(ip, q, p))
-                        ip->ind[++len] = x_col(ip, q, p, k - 1), ip->val[len] = -ip->free_[q * n + p];
+                        ip->ind[++len] = x_col(ip, q, p, k - 1), ip->val[len] = -ip->free_[q * n + p] / sc;
             }
             snprintf(rn, sizeof rn, "start_%d_%d", q, k);
             add_row(P, ip, len, GLP_LO, 0, rn);
@@ -241,7 +253,7 @@ static void ip_build(struct ip *ip, glp_prob *P)
                 ip->ind[++len] = s, ip->val[len] = -1;
                 ip->ind[++len] = x_col(ip, q, p, k), ip->val[len] = -M;
                 snprintf(rn, sizeof rn, "hold_%d_%d_%d", q, p, k);
-                add_row(P, ip, len, GLP_LO, ip->hold[q * n + p] - M, rn);
+                add_row(P, ip, len, GLP_LO, ip->hold[q * n + p] / sc - M, rn);
             }
         }
     for (int q = 0; q < n; q++)   /* levels */
@@ -299,8 +311,69 @@ static int ip_init(struct ip *ip, const struct cluster *c, enum model m, char **
     return 0;
 }
 
+/* The schedule in x, booked as the engine would book it: every sender's
+ * children in slot order, the next booking the pending send of a holder
+ * whose slot starts first (ties: the lower sender).  Its exact makespan and
+ * sum come from the timing rule (model/timing.h), not from GLPK's doubles.
+ * false when x is not a broadcast tree. */
+static bool ip_plan(const struct ip *ip, glp_prob *P, struct certify_plan *out)
+{
+    int n = ip->n, K = ip->K;
+    int child[CERTIFY_MAX_NODES][CERTIFY_MAX_NODES], nchild[CERTIFY_MAX_NODES] = {0};
+    double slot[CERTIFY_MAX_NODES][CERTIFY_MAX_NODES];
+    for (int q = 0; q < n; q++)
+        for (int k = 1; k <= K; k++)
+            for (int p = 0; p < n; p++)
+                if (has(ip, q, p) && glp_mip_col_val(P, x_col(ip, q, p, k)) > 0.5) {
+                    slot[q][nchild[q]] = glp_mip_col_val(P, ip->sbase + q * K + (k - 1));
+                    child[q][nchild[q]++] = p;
+                }
+    double hold[CERTIFY_MAX_NODES], freeat[CERTIFY_MAX_NODES];
+    bool holds[CERTIFY_MAX_NODES] = {false};
+    int next[CERTIFY_MAX_NODES] = {0};
+    holds[ip->src] = true;
+    hold[ip->src] = 0;
+    for (int q = 0; q < n; q++)
+        freeat[q] = -INFINITY;
+    out->len = 0;
+    out->makespan = out->sum = 0;
+    for (int d = 0; d < n - 1; d++) {
+        int best = -1;
+        for (int q = 0; q < n; q++)
+            if (holds[q] && next[q] < nchild[q] && (best < 0 || slot[q][next[q]] < slot[best][next[best]]))
+                best = q;
+        if (best < 0)
+            return false;
+        int q = best, p = child[q][next[q]++];
+        if (holds[p])
+            return false;
+        struct cost k;
+        struct timing tm;
+        timing_cost(ip->c, q, p, &k);
+        timing_phases(ip->m, &k, hold[q] > freeat[q] ? hold[q] : freeat[q], -INFINITY, &tm);
+        hold[p] = tm.hold;
+        freeat[q] = tm.free;
+        holds[p] = true;
+        out->from[out->len] = q;
+        out->to[out->len++] = p;
+        out->makespan = fmax(out->makespan, tm.hold);
+        out->sum += tm.hold;
+    }
+    return true;
+}
+
+/* GLPK's branch and bound calls this now and then: the place to stop it. */
+static void ip_callback(glp_tree *tree, void *info)
+{
+    struct ip *ip = info;
+    if (ip->cancel && *ip->cancel && !ip->cancelled) {
+        ip->cancelled = true;
+        glp_ios_terminate(tree);
+    }
+}
+
 /* The guarded part: GLPK's errors jump back here with its environment dropped. */
-static int ip_solve(struct ip *ip, double claimed, double time_limit, struct certify *out, char **cause)
+static int ip_solve(struct ip *ip, double time_limit, struct certify_plan *out, char **cause)
 {
     glp_term_hook(term_hook, ip);
     glp_error_hook(error_hook, ip);
@@ -323,6 +396,10 @@ static int ip_solve(struct ip *ip, double claimed, double time_limit, struct cer
     parm.presolve = GLP_ON;
     parm.msg_lev = GLP_MSG_OFF;
     parm.mip_gap = 0;
+    parm.tol_int = 1e-9;
+    parm.tol_obj = 1e-9;
+    parm.cb_func = ip_callback;
+    parm.cb_info = ip;
     if (time_limit > 0)
         parm.tm_lim = time_limit >= 2e6 ? 2000000000 : (int)(time_limit * 1000);
     struct timespec t0, t1;
@@ -330,33 +407,71 @@ static int ip_solve(struct ip *ip, double claimed, double time_limit, struct cer
     int rc = glp_intopt(P, &parm);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     out->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-    int status = glp_mip_status(P);
-    if (rc == 0 && status == GLP_OPT) {
-        out->value = glp_mip_obj_val(P);
-        out->status = fabs(out->value - claimed) <= 1e-6 * fmax(1, fabs(claimed)) ? CERTIFY_SAME
-                                                                                  : CERTIFY_DIFFERENT;
-    } else {
-        out->status = CERTIFY_GAVE_UP;
-        text_fit(out->note, sizeof out->note, "GLPK stopped before proving its optimum (%s)",
-                 rc == GLP_ETMLIM ? "time limit" : rc == GLP_EMIPGAP ? "gap" : status == GLP_NOFEAS
-                 ? "no feasible schedule" : "solver failure");
+    if (ip->cancelled) {
+        glp_delete_prob(P);
+        glp_free_env();
+        return set_cause(cause, SCHED_CANCELLED_TEXT);
     }
+    int status = glp_mip_status(P);
+    bool have = status == GLP_OPT || status == GLP_FEAS;
+    double glpk = have ? glp_mip_obj_val(P) * ip->scale : NAN;
+    if (have && !ip_plan(ip, P, out)) {
+        have = false;
+        text_fit(out->note, sizeof out->note, "GLPK's solution is not a broadcast tree");
+    }
+    double value = ip->sum ? out->sum : out->makespan;
+    out->value = have ? value : NAN;
+    out->proven = rc == 0 && status == GLP_OPT && have && fabs(glpk - value) <= 1e-6 * fmax(1, fabs(value));
+    if (!out->proven && !out->note[0])
+        text_fit(out->note, sizeof out->note, "GLPK stopped before proving its optimum (%s)",
+                 rc == GLP_ETMLIM ? "time limit" : status == GLP_NOFEAS ? "no feasible schedule"
+                 : have && status == GLP_OPT ? "its arithmetic disagrees with the schedule's" : "solver failure");
     glp_delete_prob(P);
     glp_free_env();
     return 0;
+}
+
+int certify_solve(const struct cluster *c, enum model m, enum certify_objective obj, double time_limit,
+                  const volatile sig_atomic_t *cancel, struct certify_plan *out, char **cause)
+{
+    memset(out, 0, sizeof *out);
+    struct ip *ip = xcalloc(1, sizeof *ip);   /* on the heap: nothing of it is lost to a jump */
+    int rc = ip_init(ip, c, m, cause);
+    if (rc == 0) {
+        ip->sum = obj == CERTIFY_SUM;
+        ip->cancel = cancel;
+        double big = 0;   /* GLPK's tolerances suit values near 1 to 100: the costs are scaled so */
+        for (int i = 0; i < ip->n * ip->n; i++)
+            if (!isnan(ip->free_[i]))
+                big = fmax(big, fmax(ip->free_[i], ip->hold[i]));
+        ip->scale = big > 0 ? big / 100 : 1;
+        rc = ip_solve(ip, time_limit, out, cause);
+    }
+    ip_free(ip);
+    free(ip);
+    return rc;
 }
 
 int certify_optimum(const struct cluster *c, enum model m, double claimed, double time_limit,
                     struct certify *out, char **cause)
 {
     memset(out, 0, sizeof *out);
-    struct ip *ip = xcalloc(1, sizeof *ip);   /* on the heap: nothing of it is lost to a jump */
-    int rc = ip_init(ip, c, m, cause);
-    if (rc == 0)
-        rc = ip_solve(ip, claimed, time_limit, out, cause);
-    ip_free(ip);
-    free(ip);
-    return rc;
+    struct certify_plan plan;
+    if (certify_solve(c, m, CERTIFY_MAKESPAN, time_limit, NULL, &plan, cause) < 0)
+        return -1;
+    out->seconds = plan.seconds;
+    out->rows = plan.rows;
+    out->cols = plan.cols;
+    out->binaries = plan.binaries;
+    out->value = plan.value;
+    if (!plan.proven) {
+        out->status = CERTIFY_GAVE_UP;
+        text_fit(out->note, sizeof out->note, "%s", plan.note);
+    } else {
+        out->status = fabs(plan.value - claimed) <= 1e-9 * fmax(1, fabs(claimed)) ? CERTIFY_SAME
+                                                                                 : CERTIFY_DIFFERENT;
+    }
+    return 0;
 }
 
 static int ip_write(struct ip *ip, const char *tmp, char **cause)
@@ -369,6 +484,7 @@ static int ip_write(struct ip *ip, const char *tmp, char **cause)
     }
     glp_prob *P = glp_create_prob();
     glp_set_prob_name(P, "hetcast_broadcast");
+    ip->scale = 1;   /* the file keeps the costs as the cluster has them */
     ip_build(ip, P);
     int rc = glp_write_lp(P, NULL, tmp);
     glp_delete_prob(P);

@@ -20,6 +20,9 @@
 #ifndef HETCAST_CERTIFY_H
 #define HETCAST_CERTIFY_H
 
+#include <signal.h>
+#include <stdbool.h>
+
 #include "model/cluster.h"
 #include "model/timing.h"
 
@@ -39,8 +42,37 @@ struct certify {
     char note[160];      /* GAVE_UP: why, in words */
 };
 
+enum certify_objective {
+    CERTIFY_MAKESPAN,    /* the latest time a node holds the message */
+    CERTIFY_SUM,         /* the sum of the times every node holds it (Khuller & Kim's second objective) */
+};
+
+/* The integer program's schedule: its decisions in booking order, and its
+ * makespan and sum as the timing rule gives them for that order (the very
+ * doubles the engine books), never GLPK's rounded values. */
+struct certify_plan {
+    int len;
+    int from[CERTIFY_MAX_NODES], to[CERTIFY_MAX_NODES];
+    double makespan, sum;
+    double value;        /* the objective's: makespan or sum; NAN when GLPK found no schedule */
+    bool proven;         /* GLPK proved it optimal and its value agrees with the schedule's */
+    double seconds;
+    int rows, cols, binaries;
+    char note[160];      /* not proven: why */
+};
+
+/* The least makespan or sum of c's broadcast under m, by the integer
+ * program.  time_limit in seconds (<= 0: none).  0 with *out (its schedule
+ * when GLPK found one, proven or not), or -1 with *cause (too many nodes, a
+ * node the source cannot reach, a model the kind has not, GLPK failed).
+ * cancel: NULL, or a flag a signal handler or a key sets; GLPK then stops
+ * at its next callback and the call fails with SCHED_CANCELLED_TEXT. */
+int certify_solve(const struct cluster *c, enum model m, enum certify_objective obj, double time_limit,
+                  const volatile sig_atomic_t *cancel, struct certify_plan *out, char **cause);
+
 /* Solve c's broadcast under m as an integer program and compare its optimum
- * with claimed (the exact search's proven makespan), to 1e-6 relative.
+ * with claimed (the exact search's proven makespan), to 1e-9 relative: the
+ * program's schedule replayed by the timing rule must make exactly it.
  * time_limit in seconds (<= 0: none).  0 with *out, or -1 with *cause
  * (too many nodes, a node the source cannot reach, GLPK failed). */
 int certify_optimum(const struct cluster *c, enum model m, double claimed, double time_limit,

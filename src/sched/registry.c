@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sched/optimal.h"
+#include "sched/optimal_sum.h"
 #include "sched/pipeline.h"
 #include "sched/trees.h"
 #include "sched/list.h"
@@ -15,10 +16,10 @@
 
 static const struct sched_ops *const builtins[] = {
     &sched_fnf, &sched_slowest_first, &sched_random_pair, &sched_random_order,
-    &sched_fef, &sched_optimal,
+    &sched_fef, &sched_optimal, &sched_optimal_sum,
     /* "binomial": Figueira's tree on matrices and node tables, the pipelined
      * tree on platform graphs (sched_binomial_any dispatches; sched/pipeline.c) */
-    &sched_binomial_any, &sched_depth_first, &sched_breadth_first, &sched_balanced_path, &sched_flat, &sched_magpie,
+    &sched_binomial_any, &sched_depth_first, &sched_breadth_first, &sched_balanced_path, &sched_flat, &sched_magpie, &sched_chain, &sched_knomial,
     &sched_prune_simple, &sched_prune_degree, &sched_grow_tree, &sched_multiport_grow,
     &sched_lp_prune, &sched_lp_grow, &sched_multiport_prune_degree,
 };
@@ -54,7 +55,7 @@ const struct sched_ops *sched_default(const struct cluster *c, enum model m)
     if (sched_check(&sched_fnf, c, m, NULL) == 0)
         return &sched_fnf;
     for (int i = 0; i < NBUILTINS; i++)
-        if (builtins[i] != &sched_optimal && sched_check(builtins[i], c, m, NULL) == 0)
+        if (builtins[i] != &sched_optimal && builtins[i] != &sched_optimal_sum && sched_check(builtins[i], c, m, NULL) == 0)
             return builtins[i];
     return &sched_fnf;   /* refused later with the list of what would work */
 }

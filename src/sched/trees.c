@@ -25,7 +25,7 @@
 #include <string.h>
 
 static const char *const kind_names[TREE_KIND_COUNT] = {
-    "binomial", "depth-first", "breadth-first", "balanced-path", "flat", "magpie",
+    "binomial", "depth-first", "breadth-first", "balanced-path", "flat", "magpie", "chain", "knomial",
 };
 
 const char *tree_kind_name(enum tree_kind k)
@@ -51,6 +51,25 @@ int binomial_children(int p, int n, int *out)
 int binomial_parent(int p)
 {
     return p > 0 ? p & (p - 1) : -1;
+}
+
+int knomial_children(int p, int n, int k, int *out)
+{
+    if (n <= 0 || p < 0 || p >= n || k < 2)
+        return 0;
+    long long lim = n;   /* the root: every k^i < n */
+    if (p > 0)
+        for (lim = 1; (p / lim) % k == 0; lim *= k) {
+        }   /* lim: the place of p's lowest nonzero digit */
+    long long top = 1;
+    while (top * k < lim)
+        top *= k;
+    int m = 0;
+    for (long long mask = top; mask >= 1 && mask < lim; mask /= k)
+        for (int j = 1; j < k; j++)
+            if (p + j * mask < n)
+                out[m++] = (int)(p + j * mask);
+    return m;
 }
 
 /* ---- a min-heap of nodes keyed by (key, node) ---- */
@@ -383,6 +402,32 @@ static void build_binomial(struct tree *t, const struct cluster *c, struct edges
     }
 }
 
+/* ---- MPI's rank-order trees: chain and k-nomial ---- */
+
+/* The ranks relative to the source, as an MPI library numbers them: node
+ * (source + p) mod n at position p; blind to the cluster's costs. */
+static void build_rank(struct tree *t, const struct cluster *c, struct edges *ed)
+{
+    int n = c->n;
+    t->node_at = xmalloc((size_t)n * sizeof *t->node_at);
+    for (int p = 0; p < n; p++) {
+        int v = (c->source + p) % n;
+        t->pos[v] = p;
+        t->node_at[p] = v;
+    }
+    for (int p = 0; p < n; p++) {
+        int ch[3 * 32], k;
+        if (t->kind == TREE_CHAIN) {
+            k = p + 1 < n ? 1 : 0;
+            ch[0] = p + 1;
+        } else {
+            k = knomial_children(p, n, TREE_KNOMIAL_RADIX, ch);
+        }
+        for (int i = 0; i < k; i++)
+            add_edge(t, ed, t->node_at[p], t->node_at[ch[i]]);
+    }
+}
+
 /* ---- flat ---- */
 
 struct by_dist {
@@ -582,6 +627,10 @@ int tree_build(struct tree *t, const struct cluster *c, enum tree_kind kind, cha
     case TREE_MAGPIE:
         build_magpie(t, c, &ed);
         break;
+    case TREE_CHAIN:
+    case TREE_KNOMIAL:
+        build_rank(t, c, &ed);
+        break;
     default:
         build_binomial(t, c, &ed);
         break;
@@ -668,6 +717,10 @@ static enum tree_kind kind_of(const struct sched_ops *ops)
         return TREE_FLAT;
     if (ops == &sched_magpie)
         return TREE_MAGPIE;
+    if (ops == &sched_chain)
+        return TREE_CHAIN;
+    if (ops == &sched_knomial)
+        return TREE_KNOMIAL;
     return TREE_KIND_COUNT;
 }
 
@@ -758,6 +811,14 @@ static char *tree_reason(const struct tree *t, const struct cluster *c, int q, i
         out = xasprintf("flat: %s sends to every node, closest first (%d of %d); distance %g",
                  qn, t->pos[v], t->n - 1, t->dist[v]);
         break;
+    case TREE_CHAIN:
+        out = xasprintf("chain: rank %d passes it to the next rank, %d (MPI's linear chain, blind to "
+                        "the costs)", t->pos[q], t->pos[v]);
+        break;
+    case TREE_KNOMIAL:
+        out = xasprintf("%d-nomial position %d (child of position %d; MPI's k-nomial tree, blind to the "
+                        "costs)", TREE_KNOMIAL_RADIX, t->pos[v], t->pos[q]);
+        break;
     default:
         if (q == t->root && t->group[v] != t->group[q])
             out = xasprintf("magpie: %s is the node of group %d (%d node%s) closest to the "
@@ -842,5 +903,7 @@ TREE_SCHED(sched_breadth_first, "breadth-first",
 TREE_SCHED(sched_balanced_path, "balanced-path",
            "binomial tree: the position with most unfilled children takes the closest node");
 TREE_SCHED(sched_flat, "flat", "the source sends to every node, closest first");
+TREE_SCHED(sched_chain, "chain", "MPI's linear chain: each rank from the source on passes the message to the next");
+TREE_SCHED(sched_knomial, "knomial", "MPI's k-nomial tree (radix 4), ranks from the source as MPI numbers them");
 TREE_SCHED(sched_magpie, "magpie",
            "the source sends to one node per group, binomial tree inside each group");

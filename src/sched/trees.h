@@ -35,8 +35,12 @@ enum tree_kind {
     TREE_BALANCED_PATH,  /* closest remaining node under the position with most unfilled children */
     TREE_FLAT,           /* the source sends to everyone, closest first */
     TREE_MAGPIE,         /* source -> one node per group, binomial tree inside each group */
+    TREE_FIGUEIRA_COUNT, /* the six trees above are Figueira's (his study compares them) */
+    TREE_CHAIN = TREE_FIGUEIRA_COUNT,   /* MPI's linear chain: rank (source + p) mod n passes it to the next */
+    TREE_KNOMIAL,        /* MPI's k-nomial tree, radix TREE_KNOMIAL_RADIX, ranks as binomial */
     TREE_KIND_COUNT
 };
+#define TREE_KNOMIAL_RADIX 4   /* Open MPI's and MPICH's usual k-nomial radix */
 
 struct tree {
     enum tree_kind kind;
@@ -76,6 +80,13 @@ const char *tree_kind_name(enum tree_kind k);   /* "binomial", "depth-first", ..
 int binomial_children(int p, int n, int *out);
 /* p without its lowest set bit: the parent position (-1 for 0 or a bad p). */
 int binomial_parent(int p);
+/*
+ * k-nomial positions: position p's children are p + j k^i for j = 1 .. k-1
+ * and every k^i below the place of p's lowest nonzero base-k digit (every
+ * k^i < n for the root), with p + j k^i < n; served largest k^i first, j
+ * ascending.  k = 2 gives binomial_children.  out needs room for 31 (k-1).
+ */
+int knomial_children(int p, int n, int k, int *out);
 
 /*
  * Build a tree on c (a latency matrix or a node table) from c->source.
@@ -99,6 +110,6 @@ const struct tree *tree_of_sched(const struct sched *s);
 
 /* The schedulers, one per tree kind. */
 extern const struct sched_ops sched_binomial, sched_depth_first, sched_breadth_first,
-    sched_balanced_path, sched_flat, sched_magpie;
+    sched_balanced_path, sched_flat, sched_magpie, sched_chain, sched_knomial;
 
 #endif

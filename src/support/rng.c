@@ -18,6 +18,14 @@ void rng_seed(struct rng *r, uint64_t seed)
         r->s[i] = splitmix64(&seed);
 }
 
+void rng_seed_trial(struct rng *r, uint64_t seed, uint64_t k)
+{
+    /* splitmix64's step is a bijection of its state: (seed, k) -> key is one
+     * to one in k for a given seed. */
+    uint64_t key = splitmix64(&seed) ^ k;
+    rng_seed(r, splitmix64(&key));
+}
+
 static uint64_t rotl(uint64_t x, int k)
 {
     return (x << k) | (x >> (64 - k));
