@@ -613,11 +613,11 @@ static int loop(struct view *v, struct term *t)
             dirty = false;
         }
         /* the keyboard, the signals' pipe, then a live class's room (never blocking) */
-        static struct pollfd fds[2 + 1 + ROOM_CLIENTS_MAX];
+        static struct pollfd fds[2 + 2 + ROOM_CLIENTS_MAX];
         fds[0] = (struct pollfd){STDIN_FILENO, POLLIN, 0};
         fds[1] = (struct pollfd){sig_pipe[0], POLLIN, 0};
         int nfds = 2;
-        int nroom = v->room ? room_pollfds(v->room, fds + 2, 1 + ROOM_CLIENTS_MAX) : 0;
+        int nroom = v->room ? room_pollfds(v->room, fds + 2, 2 + ROOM_CLIENTS_MAX) : 0;
         int timeout = -1;
         if (view_play_delay(v) < 0) {
             due = -1;

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -25,6 +26,7 @@
 #include "support/diag.h"
 
 struct client {
+    unsigned long id;               /* a serial: a vote's acknowledgement finds its client by it */
     int fd;
     uid_t uid;
     char user[ROOM_USER_MAX + 1];   /* "" until HELLO */
@@ -57,9 +59,10 @@ struct slide_room {
     bool has_run;
 };
 
-/* A vote read in this room_service, written when the batch commits. */
+/* A vote read, acknowledged once the batch it is in has committed. */
 struct pending {
-    struct client *cl;
+    unsigned long id;               /* its client's */
+    char user[ROOM_USER_MAX + 1];
     int slide, round, choice;
     bool correct;
     char answer[ROOM_ANSWER_MAX + 1];
@@ -77,9 +80,23 @@ struct room {
     struct slide_room *sl;
     int slide;
     struct room_store *st;
-    struct pending *pend;
+    struct pending *pend;           /* read, not yet handed to the writer */
     int npend, pendcap;
     char trouble[300];
+    unsigned long serial;
+    /* The writer thread: it commits a batch (its fsync off the projector's
+     * frame) and then writes a byte to wake[1]; the loop polls wake[0] and
+     * acknowledges the batch.  One batch at a time; db guards the store. */
+    pthread_t writer;
+    bool writer_on;
+    pthread_mutex_t mu, db;
+    pthread_cond_t cv;
+    struct pending *batch;          /* the writer's while busy */
+    int nbatch, batchcap;
+    bool busy, done, quit;
+    int batch_rc;
+    char batch_cause[300];
+    int wake[2];
 };
 
 /* ---- writing to a client ---- */
@@ -338,6 +355,8 @@ static const char *base_of(const char *path)
     return b && b[1] ? b + 1 : path;
 }
 
+static void *writer_main(void *arg);
+
 int room_open(struct room **out, const struct room_opts *o, const struct lesson *l, char **cause)
 {
     *out = NULL;
@@ -355,6 +374,10 @@ int room_open(struct room **out, const struct room_opts *o, const struct lesson 
     char lesson[200];
     SHOWN(base_of(l->path), lesson);
     struct room_store_cb cb = {r, loaded_round, loaded_vote};
+    r->wake[0] = r->wake[1] = -1;
+    pthread_mutex_init(&r->mu, NULL);
+    pthread_mutex_init(&r->db, NULL);
+    pthread_cond_init(&r->cv, NULL);
     if (room_store_open(&r->st, r->dbpath, course, lesson, cause) < 0 ||
         room_store_load(r->st, &cb, cause) < 0 || (r->fd = make_socket(r->path, cause)) < 0) {
         if (r->fd < 0) {   /* the socket is not ours: leave it */
@@ -364,6 +387,12 @@ int room_open(struct room **out, const struct room_opts *o, const struct lesson 
         room_close(r);
         return -1;
     }
+    if (pipe2(r->wake, O_NONBLOCK | O_CLOEXEC) != 0 || pthread_create(&r->writer, NULL, writer_main, r) != 0) {
+        set_cause(cause, "cannot start the room's writer: %s", strerror(errno));
+        room_close(r);
+        return -1;
+    }
+    r->writer_on = true;
     *out = r;
     return 0;
 }
@@ -380,6 +409,20 @@ void room_close(struct room *r)
 {
     if (!r)
         return;
+    if (r->writer_on) {   /* the batch being written is finished first */
+        pthread_mutex_lock(&r->mu);
+        r->quit = true;
+        pthread_cond_signal(&r->cv);
+        pthread_mutex_unlock(&r->mu);
+        pthread_join(r->writer, NULL);
+    }
+    if (r->wake[0] >= 0) {
+        close(r->wake[0]);
+        close(r->wake[1]);
+    }
+    pthread_mutex_destroy(&r->mu);
+    pthread_mutex_destroy(&r->db);
+    pthread_cond_destroy(&r->cv);
     for (int i = 0; i < r->ncl; i++) {
         flush_client(r->cl[i]);
         drop(r->cl[i]);
@@ -403,6 +446,7 @@ void room_close(struct room *r)
     }
     free(r->sl);
     free(r->pend);
+    free(r->batch);
     room_store_close(r->st);
     free(r->path);
     free(r->dbpath);
@@ -429,8 +473,10 @@ const char *room_trouble(struct room *r)
 int room_pollfds(const struct room *r, struct pollfd *fds, int max)
 {
     int n = 0;
-    if (n < max)
-        fds[n++] = (struct pollfd){r->fd, POLLIN, 0};
+    if (max < 2)
+        return 0;
+    fds[n++] = (struct pollfd){r->fd, POLLIN, 0};
+    fds[n++] = (struct pollfd){r->wake[0], POLLIN, 0};   /* the writer's batch committed */
     for (int i = 0; i < r->ncl && n < max; i++)
         fds[n++] = (struct pollfd){r->cl[i]->fd, (short)(POLLIN | (r->cl[i]->outlen ? POLLOUT : 0)), 0};
     return n;
@@ -465,6 +511,7 @@ static void accept_all(struct room *r, long long now)
         }
         struct client *c = xcalloc(1, sizeof *c);
         c->fd = fd;
+        c->id = ++r->serial;
         c->uid = cr.uid;
         c->since = c->filled = now;
         c->tokens = 2 * ROOM_RATE;
@@ -568,7 +615,8 @@ static void vote(struct room *r, struct client *c, const char *args)
         r->pend = xrealloc(r->pend, (size_t)r->pendcap * sizeof *r->pend);
     }
     struct pending *p = &r->pend[r->npend++];
-    p->cl = c;
+    p->id = c->id;
+    memcpy(p->user, c->user, sizeof p->user);
     p->slide = r->slide;
     p->round = round;
     p->choice = choice;
@@ -649,51 +697,104 @@ static void read_client(struct room *r, struct client *c, long long now)
     }
 }
 
-/* The votes of this service in one transaction; acknowledged once it commits. */
-static bool commit_votes(struct room *r)
+/* The writer thread: each batch in one transaction, then the loop woken. */
+static void *writer_main(void *arg)
 {
-    if (!r->npend)
-        return false;
-    char *cause = NULL;
-    int rc = room_store_begin(r->st, &cause);
-    for (int i = 0; i < r->npend && rc == 0; i++) {
-        struct pending *p = &r->pend[i];
-        if (p->cl->dead)
-            continue;   /* gone before its vote was acknowledged: it counts as not sent */
-        rc = room_store_vote(r->st, p->slide + 1, p->round, p->cl->user, p->answer, p->correct, &cause);
-    }
-    if (rc == 0)
-        rc = room_store_commit(r->st, &cause);
-    else
-        room_store_rollback(r->st);
-    if (rc != 0) {
-        text_fit(r->trouble, sizeof r->trouble, "%s", cause ? cause : "the database failed");
-        for (int i = 0; i < r->npend; i++)
-            say(r->pend[i].cl, "ERR the vote was not saved: try again");
-    } else {
-        for (int i = 0; i < r->npend; i++) {
-            struct pending *p = &r->pend[i];
-            if (p->cl->dead)
-                continue;
-            remember(&r->sl[p->slide], p->round, p->cl->user, p->answer, p->choice, p->correct);
-            char t[ROOM_TEXT_MAX + 1];
-            say(p->cl, "OK %d %d %s", p->slide + 1, p->round, one_line(p->given, t, sizeof t));
+    struct room *r = arg;
+    pthread_mutex_lock(&r->mu);
+    for (;;) {
+        while (!(r->busy && !r->done) && !r->quit)
+            pthread_cond_wait(&r->cv, &r->mu);
+        if (!(r->busy && !r->done))
+            break;   /* quit, nothing left to write */
+        pthread_mutex_unlock(&r->mu);
+        char *cause = NULL;
+        pthread_mutex_lock(&r->db);
+        int rc = room_store_begin(r->st, &cause);
+        for (int i = 0; i < r->nbatch && rc == 0; i++) {
+            struct pending *p = &r->batch[i];
+            rc = room_store_vote(r->st, p->slide + 1, p->round, p->user, p->answer, p->correct, &cause);
         }
+        if (rc == 0)
+            rc = room_store_commit(r->st, &cause);
+        else
+            room_store_rollback(r->st);
+        pthread_mutex_unlock(&r->db);
+        pthread_mutex_lock(&r->mu);
+        r->batch_rc = rc;
+        text_fit(r->batch_cause, sizeof r->batch_cause, "%s", cause ? cause : "the database failed");
+        free(cause);
+        r->done = true;
+        char one = 1;
+        ssize_t w = write(r->wake[1], &one, 1);
+        (void)w;
     }
-    free(cause);
-    r->npend = 0;
-    return rc == 0;
+    pthread_mutex_unlock(&r->mu);
+    return NULL;
+}
+
+static struct client *client_by_id(struct room *r, unsigned long id)
+{
+    for (int i = 0; i < r->ncl; i++)
+        if (r->cl[i]->id == id)
+            return r->cl[i];
+    return NULL;   /* gone: its vote is in the database all the same */
+}
+
+/* A committed batch acknowledged (or refused, when it failed), then the
+ * votes read meanwhile handed to the writer.  True when the tally changed. */
+static bool pass_votes(struct room *r)
+{
+    bool changed = false;
+    pthread_mutex_lock(&r->mu);
+    if (r->busy && r->done) {
+        char buf[64];
+        while (read(r->wake[0], buf, sizeof buf) > 0)
+            ;
+        for (int i = 0; i < r->nbatch; i++) {
+            struct pending *p = &r->batch[i];
+            struct client *c = client_by_id(r, p->id);
+            if (r->batch_rc != 0) {
+                if (c)
+                    say(c, "ERR the vote was not saved: try again");
+                continue;
+            }
+            remember(&r->sl[p->slide], p->round, p->user, p->answer, p->choice, p->correct);
+            char t[ROOM_TEXT_MAX + 1];
+            if (c)
+                say(c, "OK %d %d %s", p->slide + 1, p->round, one_line(p->given, t, sizeof t));
+        }
+        if (r->batch_rc != 0)
+            text_fit(r->trouble, sizeof r->trouble, "%s", r->batch_cause);
+        changed = r->batch_rc == 0 && r->nbatch > 0;
+        r->busy = r->done = false;
+        r->nbatch = 0;
+    }
+    if (!r->busy && r->npend) {   /* swap: the read votes become the batch */
+        struct pending *t = r->batch;
+        int cap = r->batchcap;
+        r->batch = r->pend;
+        r->batchcap = r->pendcap;
+        r->nbatch = r->npend;
+        r->pend = t;
+        r->pendcap = cap;
+        r->npend = 0;
+        r->busy = true;
+        pthread_cond_signal(&r->cv);
+    }
+    pthread_mutex_unlock(&r->mu);
+    return changed;
 }
 
 bool room_service(struct room *r, const struct pollfd *fds, int n, long long now)
 {
     int before = r->ncl;
-    bool changed = false;
+    bool changed = pass_votes(r);   /* the writer's batch done: acknowledged first */
     if (n > 0 && fds[0].revents & POLLIN)
         accept_all(r, now);
-    /* fds[1..] are the clients room_pollfds listed, in order; new ones are read next time */
-    for (int i = 1; i < n && i - 1 < before; i++) {
-        struct client *c = r->cl[i - 1];
+    /* fds[2..] are the clients room_pollfds listed, in order; new ones are read next time */
+    for (int i = 2; i < n && i - 2 < before; i++) {
+        struct client *c = r->cl[i - 2];
         if (fds[i].fd != c->fd)
             continue;
         bool had = c->user[0] != '\0';
@@ -702,7 +803,7 @@ bool room_service(struct room *r, const struct pollfd *fds, int n, long long now
         if (!had && c->user[0])
             changed = true;
     }
-    if (commit_votes(r))
+    if (pass_votes(r))   /* the votes just read go to the writer (if it is free) */
         changed = true;
     int k = 0;
     for (int i = 0; i < r->ncl; i++) {
@@ -749,13 +850,17 @@ int room_vote(struct room *r, char **cause)
         return set_cause(cause, "slide %d asks nothing to vote on (no choices, no prediction)", r->slide + 1);
     if (s->predict && !run_of(r, r->slide, cause))
         return -1;
-    if (room_store_begin(r->st, cause) < 0)
-        return -1;
-    if ((sr->round && sr->state == ROUND_OPEN && write_round(r, sr->round, ROUND_CLOSED, cause) < 0) ||
-        write_round(r, sr->round + 1, ROUND_OPEN, cause) < 0 || room_store_commit(r->st, cause) < 0) {
+    pthread_mutex_lock(&r->db);   /* the writer may be committing votes */
+    int rc = room_store_begin(r->st, cause);
+    if (rc == 0 &&
+        ((sr->round && sr->state == ROUND_OPEN && write_round(r, sr->round, ROUND_CLOSED, cause) < 0) ||
+         write_round(r, sr->round + 1, ROUND_OPEN, cause) < 0 || room_store_commit(r->st, cause) < 0)) {
         room_store_rollback(r->st);
-        return -1;
+        rc = -1;
     }
+    pthread_mutex_unlock(&r->db);
+    if (rc < 0)
+        return -1;
     sr->round++;
     sr->state = ROUND_OPEN;
     sr->revealed = false;
@@ -767,12 +872,16 @@ int room_reveal(struct room *r, char **cause)
 {
     struct slide_room *sr = &r->sl[r->slide];
     if (sr->round) {
-        if (room_store_begin(r->st, cause) < 0)
-            return -1;
-        if (write_round(r, sr->round, ROUND_REVEALED, cause) < 0 || room_store_commit(r->st, cause) < 0) {
+        pthread_mutex_lock(&r->db);
+        int rc = room_store_begin(r->st, cause);
+        if (rc == 0 && (write_round(r, sr->round, ROUND_REVEALED, cause) < 0 ||
+                        room_store_commit(r->st, cause) < 0)) {
             room_store_rollback(r->st);
-            return -1;
+            rc = -1;
         }
+        pthread_mutex_unlock(&r->db);
+        if (rc < 0)
+            return -1;
         sr->state = ROUND_REVEALED;
     }
     sr->revealed = true;

@@ -7,7 +7,8 @@
  * field bounded (docs/class.md is its reference).
  *
  * Nothing here blocks: the instructor's view polls room_pollfds with its
- * keyboard and calls room_service, which accepts, reads at most
+ * keyboard and calls room_service (the database's commits run on a thread
+ * of the room's own), which accepts, reads at most
  * ROOM_READ_MAX bytes a client, answers, and writes what the socket takes
  * (the rest waits in a bounded buffer; a client whose buffer overflows, who
  * sends a line longer than ROOM_LINE_MAX, floods past ROOM_RATE lines a
@@ -56,14 +57,17 @@ int room_open(struct room **out, const struct room_opts *o, const struct lesson 
 /* Close the room: the connections, the socket file, the database. */
 void room_close(struct room *r);
 
-/* The descriptors to poll, the listening socket first: at most max (2 +
- * ROOM_CLIENTS_MAX is enough).  Returns how many were filled. */
+/* The descriptors to poll: the listening socket, the writer's wake-up,
+ * then each client; at most max (2 + ROOM_CLIENTS_MAX is enough).  Returns
+ * how many were filled. */
 int room_pollfds(const struct room *r, struct pollfd *fds, int max);
 /* Milliseconds until a connection's HELLO deadline (-1: none) from now (CLOCK_MONOTONIC ms). */
 int room_timeout(const struct room *r, long long now);
 /* Work after poll() returned on fds (room_pollfds' n): accept, read, vote,
- * answer.  Votes read in one call are written in one transaction, then
- * acknowledged.  True when what room_tally says changed. */
+ * answer.  The votes read go in one batch to the room's writer thread, which
+ * commits them in one transaction (the fsync off the projector's frame) and
+ * wakes the loop; the next room_service acknowledges them (OK), and only
+ * then.  True when what room_tally says changed. */
 bool room_service(struct room *r, const struct pollfd *fds, int n, long long now);
 
 /* The instructor shows slide k (0-based): students follow. */
