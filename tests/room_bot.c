@@ -175,6 +175,9 @@ static int vote(int argc, char **argv)
     }
     for (int i = 0; i < n; i++)
         close(b[i].fd);
+    free(fds);
+    free(b);
+    free(spec);
     return 0;
 }
 

@@ -90,8 +90,9 @@ void join_draw(const struct join_state *j, struct cellbuf *cb)
     if (s->said[0])
         cb_text(cb, 1, cb->h - 2, cb->w - 2, s->said, s->said_error ? R_ERROR : R_INFO, j->ascii);
     cb_fill(cb, 0, cb->h - 1, cb->w, 1, ' ', R_STATUS);
-    cb_text(cb, 1, cb->h - 1, cb->w - 2, strcmp(s->kind, "choices") == 0 ? "A-H vote  q leave"
-            : "type, Enter: vote  Esc leave", R_STATUS, j->ascii);
+    bool voting = strcmp(s->state, "open") == 0 && strcmp(s->kind, "none") != 0;
+    cb_text(cb, 1, cb->h - 1, cb->w - 2, !voting ? "q leave" : strcmp(s->kind, "choices") == 0
+            ? "A-H vote  q leave" : "type, Enter: vote  Esc leave", R_STATUS, j->ascii);
 }
 
 enum join_act join_key(struct join_state *j, int key, char *out, size_t size)
