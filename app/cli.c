@@ -111,7 +111,7 @@ static int dispatch(int argc, char **argv, const struct cli_views *views)
         return 0;
     }
     if (strcmp(cmd, "--version") == 0) {
-        printf("hetcast %s\n", HETCAST_VERSION);
+        cli_version(stdout);
         return 0;
     }
     for (int i = 0; i < NCOMMANDS; i++)

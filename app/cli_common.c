@@ -14,12 +14,13 @@
 
 #include "app/cli_format.h"
 #include "app/opts.h"
+#include "config.h"
 #include "sched/pipeline.h"
 
 enum {
     O_SEED = OPT_LONG, O_SOURCE, O_FORMAT, O_SUMMARY, O_SAVE, O_PARAM, O_LUA_BUDGET, O_LUA_MEMORY,
     O_TIME_LIMIT, O_NODE_LIMIT, O_SLICES, O_PATTERN, O_RECEIVERS, O_SIZE, O_OUTPUT, O_TRACE,
-    O_SVG_PARTS, O_SVG_NODES, O_CERTIFY, O_CERTIFY_LP,
+    O_SVG_PARTS, O_SVG_NODES, O_CERTIFY, O_CERTIFY_LP, O_VERSION,
 };
 
 /* The options of the view, run and compare: the dispatch and the help. */
@@ -35,11 +36,11 @@ static const struct opt cli_opt_table[] = {
      AT(s.source), 0, 0, NULL},
     {"format", O_FORMAT, "F", NULL /* the formats' list (cli_format.h), set by cli_usage */,
      OPT_STRING, AT(format), 0, 0, NULL},
-    {"svg-parts", O_SVG_PARTS, "P", "--format svg: gantt, tree or both (default) for a slide",
+    {"svg-parts", O_SVG_PARTS, "P", "for --format svg: gantt, tree or both (default) for a slide",
      OPT_STRING, AT(svg_parts), 0, 0, NULL},
-    {"svg-nodes", O_SVG_NODES, "N", "--format svg: the lanes drawn, NAME,NAME,... or critical (the "
-     "source and the critical path)", OPT_STRING, AT(svg_nodes), 0, 0, NULL},
-    {"output", O_OUTPUT, "DIR", "--format smpi: the directory for the platform, traces and README",
+    {"svg-nodes", O_SVG_NODES, "N", "for --format svg: the lanes drawn, NAME,NAME,... or critical "
+     "(the source and the critical path)", OPT_STRING, AT(svg_nodes), 0, 0, NULL},
+    {"output", O_OUTPUT, "DIR", "for --format otf2 and smpi: the directory they write",
      OPT_STRING, AT(output), 0, 0, NULL},
     {"size", O_SIZE, "BYTES", "SimGrid platforms (.xml): the message size (default 1)", OPT_CALL,
      0, 0, 0, NULL},
@@ -70,11 +71,22 @@ static const struct opt cli_opt_table[] = {
     {"trace", O_TRACE, "F", "compare and the view: a measured run (CSV, as run --format csv "
      "writes; hetcast-mpi exec makes one) beside the prediction", OPT_STRING, AT(s.trace), 0, 0,
      NULL},
+    {"version", O_VERSION, NULL, NULL /* in the usage lines, not among the options */, OPT_FLAG,
+     AT(version), 0, 0, NULL},
     {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0, NULL},
 };
 #undef AT
 
-void cli_usage(FILE *fp)
+void cli_version(FILE *fp)
+{
+    fprintf(fp, "hetcast %s\n"
+                "License: MIT (the source, LICENSE); a hetcast or hetcast-mpi binary links GLPK\n"
+                "(GPL-3.0-or-later) and is therefore distributed under GPL-3.0-or-later as a whole.\n",
+            HETCAST_VERSION);
+}
+
+/* The options (the formats' line from cli_format.h) and the lists that follow them. */
+static void usage_options(FILE *fp)
 {
     char *s = sched_names(), *m = model_names();
     char *formats = cli_format_list(FORMAT_RUN | FORMAT_COMPARE, " or ", true);
@@ -83,9 +95,47 @@ void cli_usage(FILE *fp)
     for (struct opt *t = tab; t->name; t++)
         if (t->key == O_FORMAT)
             t->help = formats;
+    fputs("options:\n", fp);
+    opts_help(fp, tab);
     fprintf(fp,
-            "usage: hetcast [FILE] [options]       open the interactive view (FILE: .csv cluster, .lua script,\n"
-            "                                      or .xml SimGrid platform)\n"
+            "\n"
+            "schedulers: %s\n"
+            "            or FILE.lua, a heuristic in Lua (bundled in lua/; docs/lua.md)\n"
+            "models:     %s\n"
+            "\n"
+            "exchanges (--pattern): -s random|caterpillar|rspb|orspb|matching|greedy|open-shop\n"
+            "            (default caterpillar), -m sync|async\n"
+            "\n"
+            "Options take the GNU forms: --format=json, -sfnf, -- before a FILE that starts with -.\n"
+            "\n",
+            s, m);
+    free(formats);
+    free(s);
+    free(m);
+}
+
+/* hetcast run --help and hetcast compare --help: that command's usage and options. */
+static void command_usage(FILE *fp, bool compare)
+{
+    if (compare)
+        fputs("usage: hetcast compare FILE [-s A -s B ...] [options]\n"
+              "                                      several schedulers side by side (default: fnf, optimal)\n"
+              "       hetcast compare FILE --trace MEASURED.csv [-s A] [options]\n"
+              "                                      a measured run beside its prediction\n"
+              "FILE: a .csv cluster, a .lua script, a .xml SimGrid platform, or - (CSV on standard input).\n"
+              "\n", fp);
+    else
+        fputs("usage: hetcast run FILE [options]     schedule a broadcast and print it\n"
+              "FILE: a .csv cluster, a .lua script, a .xml SimGrid platform, or - (CSV on standard input).\n"
+              "\n", fp);
+    usage_options(fp);
+    fputs("The other commands: hetcast --help.  Manual: man hetcast; docs: docs/cli.md.\n", fp);
+}
+
+void cli_usage(FILE *fp)
+{
+    fprintf(fp,
+            "usage: hetcast [FILE] [options]       open the interactive view (FILE: .csv, .lua or .xml)\n"
             "       hetcast run FILE [options]     schedule a broadcast and print it (FILE -: CSV on standard input)\n"
             "       hetcast compare FILE -s A -s B [options]\n"
             "                                      several schedulers side by side (default: fnf, optimal)\n"
@@ -103,23 +153,10 @@ void cli_usage(FILE *fp)
             "       hetcast bench [--quick] [--only LIST]\n"
             "                                      measure hetcast's speed (docs/performance.md)\n"
             "       hetcast --help | --version     (and hetcast COMMAND --help)\n"
-            "\n"
-            "options:\n");
-    opts_help(fp, tab);
-    fprintf(fp,
-            "\n"
-            "schedulers: %s\n"
-            "            or FILE.lua, a heuristic in Lua (bundled in lua/; docs/lua.md)\n"
-            "models:     %s\n"
-            "exchanges (--pattern): -s random|caterpillar|rspb|orspb|matching|greedy|open-shop\n"
-            "            (default caterpillar), -m sync|async\n"
-            "\n"
-            "Options take the GNU forms: --format=json, -sfnf, -- before a FILE that starts with -.\n"
-            "keys in the view: ? for help, q to quit.  Manual: man hetcast; docs: README.md and docs/.\n",
-            s, m);
-    free(formats);
-    free(s);
-    free(m);
+            "\n");
+    usage_options(fp);
+    fputs("keys in the view: ? for help, q to quit.  Manual: man hetcast; docs: README.md and docs/.\n",
+          fp);
 }
 
 int cli_fail(char *cause, int status)
@@ -188,7 +225,14 @@ int cli_parse(const char *prog, int argc, char **argv, struct cli_opts *o, bool 
     int nfiles = 0;
     int rc = opts_parse(prog, cli_opt_table, argc, argv, set_opt, o, files, 1, &nfiles);
     if (rc == OPTS_HELP) {
-        cli_usage(stdout);
+        if (strcmp(prog, "hetcast run") == 0 || strcmp(prog, "hetcast compare") == 0)
+            command_usage(stdout, strcmp(prog, "hetcast compare") == 0);
+        else
+            cli_usage(stdout);
+        return cli_output_status(0) == 0 ? -1 : 1;
+    }
+    if (rc == 0 && o->version) {   /* hetcast FILE --version, as hetcast --version */
+        cli_version(stdout);
         return cli_output_status(0) == 0 ? -1 : 1;
     }
     if (rc)

@@ -32,6 +32,7 @@ struct cli_opts {
     const char *svg_nodes;     /* --svg-nodes critical|NAME,NAME,... (--format svg) */
     bool certify;              /* --certify: prove the optimum again by an integer program */
     const char *certify_lp;    /* --certify-lp F: write that program (CPLEX LP format) */
+    bool version;              /* --version among the options: the version, nothing run */
 };
 
 /* The interactive view (ui/): returns an exit status. */
@@ -81,10 +82,13 @@ int cli_trace(const struct cli_opts *o, const struct cli_format *f);
 /* hetcast --help: the commands, the options of the view, run and compare,
  * the schedulers, models and exchanges. */
 void cli_usage(FILE *fp);
+/* hetcast --version: the version and the licence. */
+void cli_version(FILE *fp);
 /*
  * Parse the options of the view, run or compare (argv[0] is the command word;
  * prog names it in messages).  want_file: FILE is required.  Returns 0; -1
- * when --help printed the help; or an exit status after a message.
+ * when --help printed the help ("hetcast run" and "hetcast compare": their
+ * own) or --version the version; or an exit status after a message.
  */
 int cli_parse(const char *prog, int argc, char **argv, struct cli_opts *o, bool want_file);
 

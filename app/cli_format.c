@@ -13,6 +13,7 @@
 
 #include "output/export.h"
 #include "output/export_interop.h"
+#include "output/export_otf2.h"
 #include "output/report.h"
 #include "output/report_exchange.h"
 #include "output/report_trace.h"
@@ -53,22 +54,28 @@ static int json_runs(const struct format_out *out, const struct run *runs, int k
     return 0;
 }
 
-static void text_trace(const struct format_out *out, const struct trace *t, const struct run *runs,
-                       int k)
+static int text_trace(const struct format_out *out, const struct trace *t, const struct run *runs,
+                      int k, char **cause)
 {
+    (void)cause;
     report_trace_text(stdout, t, runs, k, out->summary);
+    return 0;
 }
 
-static void csv_trace(const struct format_out *out, const struct trace *t, const struct run *runs,
-                      int k)
+static int csv_trace(const struct format_out *out, const struct trace *t, const struct run *runs,
+                     int k, char **cause)
 {
+    (void)cause;
     report_trace_csv(stdout, t, runs, k, out->summary);
+    return 0;
 }
 
-static void json_trace(const struct format_out *out, const struct trace *t, const struct run *runs,
-                       int k)
+static int json_trace(const struct format_out *out, const struct trace *t, const struct run *runs,
+                      int k, char **cause)
 {
+    (void)cause;
     report_trace_json(stdout, t, runs, k, out->summary);
+    return 0;
 }
 
 static void text_exchange(const struct format_out *out, const struct exchange *xs, int k)
@@ -123,12 +130,14 @@ static int svg_runs(const struct format_out *out, const struct run *runs, int k,
 }
 
 /* Each prediction with its measured run as a second lane set: the whole picture. */
-static void svg_trace(const struct format_out *out, const struct trace *t, const struct run *runs,
-                      int k)
+static int svg_trace(const struct format_out *out, const struct trace *t, const struct run *runs,
+                     int k, char **cause)
 {
+    (void)cause;
     (void)out;
     (void)t;
     print_svg(runs, 2 * k, NULL);
+    return 0;
 }
 
 static int paje_runs(const struct format_out *out, const struct run *runs, int k, char **cause)
@@ -144,6 +153,77 @@ static int dot_runs(const struct format_out *out, const struct run *runs, int k,
     (void)cause;
     (void)out;
     export_dot(stdout, runs, k);
+    return 0;
+}
+
+/* A time unit of the run as one second of the Chrome trace's timeline (docs/interop.md). */
+#define CHROME_US_PER_UNIT 1e6
+
+static int chrome_runs(const struct format_out *out, const struct run *runs, int k, char **cause)
+{
+    (void)cause;
+    export_chrome(stdout, runs, out->compare ? k : 1, CHROME_US_PER_UNIT);
+    return 0;
+}
+
+static int chrome_trace(const struct format_out *out, const struct trace *t, const struct run *runs,
+                        int k, char **cause)
+{
+    (void)cause;
+    (void)out;
+    (void)t;
+    export_chrome(stdout, runs, 2 * k, CHROME_US_PER_UNIT);
+    return 0;
+}
+
+/* A time unit of the run as one second of OTF2's clock (docs/interop.md). */
+#define OTF2_SECONDS_PER_UNIT 1.0
+
+/* The archive DIR of k runs: 0, or 2 (a DIR it cannot take, a run past the clock) or 1 (not
+ * written) with *cause. */
+static int write_otf2(const char *dir, const struct run *runs, int k, char **cause)
+{
+    if (export_otf2_check(dir, runs, k, OTF2_SECONDS_PER_UNIT, cause) < 0)
+        return 2;
+    if (export_otf2(dir, runs, k, OTF2_SECONDS_PER_UNIT, cause) < 0)
+        return 1;
+    printf("wrote ");
+    text_put(dir, stdout);   /* the user's path, escaped like every message */
+    printf("/traces.otf2 (%d run%s): open it in Vampir, or otf2-print it\n", k, k == 1 ? "" : "s");
+    return 0;
+}
+
+static int otf2_runs(const struct format_out *out, const struct run *runs, int k, char **cause)
+{
+    return write_otf2(out->dir, runs, out->compare ? k : 1, cause);
+}
+
+static int otf2_trace(const struct format_out *out, const struct trace *t, const struct run *runs,
+                      int k, char **cause)
+{
+    (void)t;
+    return write_otf2(out->dir, runs, 2 * k, cause);
+}
+
+/* Each prediction followed by its measured run, as one trace: runs[0..2k). */
+static int paje_trace(const struct format_out *out, const struct trace *t, const struct run *runs,
+                      int k, char **cause)
+{
+    (void)cause;
+    (void)out;
+    (void)t;
+    export_paje(stdout, runs, 2 * k);
+    return 0;
+}
+
+/* Each prediction's tree beside its measured one (the same tree, the measured times). */
+static int dot_trace(const struct format_out *out, const struct trace *t, const struct run *runs,
+                     int k, char **cause)
+{
+    (void)cause;
+    (void)out;
+    (void)t;
+    export_dot(stdout, runs, 2 * k);
     return 0;
 }
 
@@ -180,8 +260,10 @@ static const struct cli_format formats[] = {
     {"json", NULL, BROADCASTS | FORMAT_TRACE | FORMAT_EXCHANGE | FORMAT_LEAN, json_runs, NULL,
      json_trace, json_exchange},
     {"svg", "Gantt and tree", BROADCASTS | FORMAT_TRACE, svg_runs, NULL, svg_trace, NULL},
-    {"paje", NULL, BROADCASTS, paje_runs, NULL, NULL, NULL},
-    {"dot", NULL, BROADCASTS, dot_runs, NULL, NULL, NULL},
+    {"paje", NULL, BROADCASTS | FORMAT_TRACE, paje_runs, NULL, paje_trace, NULL},
+    {"dot", NULL, BROADCASTS | FORMAT_TRACE, dot_runs, NULL, dot_trace, NULL},
+    {"chrome", "Perfetto", BROADCASTS | FORMAT_TRACE, chrome_runs, NULL, chrome_trace, NULL},
+    {"otf2", "Vampir", BROADCASTS | FORMAT_TRACE | FORMAT_DIR, otf2_runs, NULL, otf2_trace, NULL},
     {"smpi", "interop.md", FORMAT_RUN | FORMAT_DIR, smpi_runs, NULL, NULL, NULL},
 };
 #define NFORMATS ((int)(sizeof formats / sizeof formats[0]))

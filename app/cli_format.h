@@ -43,9 +43,9 @@ struct cli_format {
      * (ctx: struct report_csv_stream); NULL: written from the records after */
     engine_book_fn stream;
     /* FORMAT_TRACE: the trace t beside k predictions, each followed by its
-     * measured run (runs[0..2k)) */
-    void (*trace)(const struct format_out *out, const struct trace *t, const struct run *runs,
-                  int k);
+     * measured run (runs[0..2k)): 0, or an exit status with *cause */
+    int (*trace)(const struct format_out *out, const struct trace *t, const struct run *runs,
+                 int k, char **cause);
     /* FORMAT_EXCHANGE: xs[0..k) (run: k is 1) */
     void (*exchange)(const struct format_out *out, const struct exchange *xs, int k);
 };

@@ -20,12 +20,19 @@
 #include "app/opts.h"
 #include "session/trace.h"
 
-/* Print d's lines and return 2 (a bad trace is bad input). */
+/* Print d's lines as one message, "hetcast: file:line: problem" and the next problems under it,
+ * as a cluster's are printed, and return 2 (a bad trace is bad input). */
 static int bad_input(struct diag *d)
 {
-    diag_print(d, stderr);
+    char *lines = diag_join(d);
+    int dropped = d->errors + d->warnings - d->nlines;
+    if (dropped > 0) {
+        char *more = xasprintf("%s\n(%d more problems not shown)", lines ? lines : "", dropped);
+        free(lines);
+        lines = more;
+    }
     diag_free(d);
-    return 2;
+    return cli_fail(lines, 2);
 }
 
 int cli_trace(const struct cli_opts *o, const struct cli_format *f)
@@ -87,8 +94,9 @@ int cli_trace(const struct cli_opts *o, const struct cli_format *f)
         }
     }
     if (done == k) {
-        struct format_out out = {true, o->summary, NULL, NULL};
-        f->trace(&out, &t, runs, k);
+        struct format_out out = {true, o->summary, NULL, o->output};
+        if ((status = f->trace(&out, &t, runs, k, &cause)) != 0)
+            cli_fail(cause, status);
     }
     for (int i = 0; i < 2 * done; i++)
         run_free(&runs[i]);

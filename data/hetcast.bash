@@ -1,7 +1,8 @@
 # bash completion for hetcast (installed as share/bash-completion/completions/hetcast).
 # Commands, options, and the scheduler, model and format names as the program
 # itself lists them (hetcast --help), so the completion never drifts from it; FILE
-# operands complete to folders and .csv, .lua and .xml files.
+# operands complete to folders and .csv, .lua and .xml files (a lesson: .lua);
+# --format=VALUE completes as --format VALUE does.
 
 _hetcast_list()   # _hetcast_list PROGRAM KEY: the names after "KEY:" in the help
 {
@@ -14,18 +15,24 @@ _hetcast_formats()   # _hetcast_formats PROGRAM: the names in the help's --forma
         tr -d ',' | tr ' ' '\n' | grep -v '^$'
 }
 
-_hetcast_files()   # folders and cluster or script files that start with $1
-{
-    local f
-    compopt -o filenames 2>/dev/null
+_hetcast_files()   # _hetcast_files WORD [GLOB...]: folders, and files that start with WORD and
+{                  # match a GLOB (default: cluster files and scripts, *.csv *.lua *.xml)
+    local f g slash=/ word=$1
+    shift
+    [ $# -gt 0 ] || set -- '*.csv' '*.lua' '*.xml'
+    # Under -o filenames readline itself marks a folder with "/" and adds no space after it:
+    # a "/" of ours would show as "app//".  Outside a completion (a test), compopt fails.
+    compopt -o filenames 2>/dev/null && slash=
     while IFS= read -r f; do
         if [ -d "$f" ]; then
-            COMPREPLY+=("$f/")
+            COMPREPLY+=("$f$slash")
         else
-            case $f in *.csv|*.lua|*.xml) COMPREPLY+=("$f") ;; esac
+            for g in "$@"; do
+                # shellcheck disable=SC2053
+                [[ $f == $g ]] && COMPREPLY+=("$f") && break
+            done
         fi
-    done < <(compgen -f -- "$1")
-    [ ${#COMPREPLY[@]} -eq 1 ] && [ -d "${COMPREPLY[0]%/}" ] && compopt -o nospace 2>/dev/null
+    done < <(compgen -f -- "$word")
 }
 
 _hetcast()
@@ -33,6 +40,13 @@ _hetcast()
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} prog=${COMP_WORDS[0]}
     local cmd=${COMP_WORDS[1]:-}
     COMPREPLY=()
+    # --format=js: bash splits the word at "=" (COMP_WORDBREAKS), giving "--format" "=" "js"
+    # (or "--format" "=" with the cursor on "="): complete the value after the "="
+    if [ "$cur" = "=" ] && [[ $prev == --* ]]; then
+        cur=
+    elif [ "$prev" = "=" ] && [ "$COMP_CWORD" -ge 2 ]; then
+        prev=${COMP_WORDS[COMP_CWORD-2]}
+    fi
     case $prev in
         -s|--scheduler)
             COMPREPLY=($(compgen -W "$(_hetcast_list "$prog" schedulers)" -- "$cur"))
@@ -62,6 +76,12 @@ _hetcast()
         return
     fi
     case $cmd in
+        lesson)
+            case $cur in
+                -*) COMPREPLY=($(compgen -W "--print --help" -- "$cur")) ;;
+                *) _hetcast_files "$cur" '*.lua' ;;
+            esac
+            return ;;
         experiment)
             if [ "$COMP_CWORD" -eq 2 ]; then
                 COMPREPLY=($(compgen -W "$("$prog" experiment --list 2>/dev/null | sed -n 's/^  \([a-z-]*\) .*/\1/p') --list" -- "$cur"))

@@ -17,6 +17,15 @@ has() { grep -q -- "$1" "$2"; }
 
 run "$H" --version
 check "--version exits 0 and names hetcast" sh -c "[ $rc -eq 0 ] && grep -q '^hetcast [0-9]' $T/out"
+check "--version names the licence (MIT source, GPL-3.0-or-later binary with GLPK)" sh -c "grep -q '^License: MIT' $T/out && grep -q 'GPL-3.0-or-later' $T/out"
+run "$H" clusters/counterexample.csv --version
+check "hetcast FILE --version: the version, exit 0, no view" sh -c "[ $rc -eq 0 ] && grep -q '^hetcast [0-9]' $T/out && [ ! -s $T/err ]"
+run "$H" run clusters/counterexample.csv --version
+check "hetcast run FILE --version: the version, nothing run" sh -c "[ $rc -eq 0 ] && grep -q '^hetcast [0-9]' $T/out && ! grep -q makespan $T/out"
+run "$H" run --help
+check "run --help: run's own usage, not the global one" sh -c "[ $rc -eq 0 ] && head -n 1 $T/out | grep -q '^usage: hetcast run FILE' && ! grep -q 'hetcast experiment NAME' $T/out && grep -q -- '--scheduler NAME' $T/out && grep -q '^schedulers: ' $T/out"
+run "$H" compare -h
+check "compare -h: compare's own usage (schedulers side by side, --trace)" sh -c "[ $rc -eq 0 ] && head -n 1 $T/out | grep -q '^usage: hetcast compare FILE' && grep -q 'hetcast compare FILE --trace MEASURED.csv' $T/out && ! grep -q 'hetcast lesson' $T/out"
 run "$H" --help
 check "--help lists the commands and schedulers" sh -c "[ $rc -eq 0 ] && grep -q 'hetcast run FILE' $T/out && grep -q 'slowest-first' $T/out"
 
@@ -30,13 +39,13 @@ check "run: a table of transfers with reasons" has "p0 *p1 .*fastest waiting nod
 
 run "$H" run clusters/counterexample.csv --format json
 cat >"$T/want.json" <<'JSON'
-{"cluster": "counterexample", "model": "async", "scheduler": "fnf", "nodes": 3,
+{"format_version": 1, "cluster": "counterexample", "model": "async", "scheduler": "fnf", "nodes": 3,
  "makespan": 6, "lower_bound": 5, "optimal": 5,
- "transfers": [{"from": "p0", "to": "p1", "send_start": 0, "send_end": 1, "link_end": 2, "recv_end": 4},
-               {"from": "p0", "to": "p2", "send_start": 1, "send_end": 2, "link_end": 3, "recv_end": 6}],
+ "transfers": [{"from": "p0", "to": "p1", "send_start": 0, "send_end": 1, "link_start": 1, "link_end": 2, "recv_start": 2, "recv_end": 4},
+               {"from": "p0", "to": "p2", "send_start": 1, "send_end": 2, "link_start": 2, "link_end": 3, "recv_start": 3, "recv_end": 6}],
  "parent": {"p1": "p0", "p2": "p0"}}
 JSON
-check "json: exactly the SPEC's shape" cmp "$T/out" "$T/want.json"
+check "json: exactly the SPEC's shape, with the format's version and every time of the CSV" cmp "$T/out" "$T/want.json"
 
 run "$H" run clusters/counterexample.csv -s optimal --format json --summary
 check "json --summary: optimal makespan 5, no transfers" sh -c "grep -q '\"makespan\": 5' $T/out && ! grep -q transfers $T/out"
@@ -45,13 +54,26 @@ run "$H" run clusters/counterexample.csv --format csv
 check "csv: header" has "^scheduler,seq,from,to,send_start,send_end,link_start,link_end,recv_start,recv_end,hold$" "$T/out"
 check "csv: second transfer" has "^fnf,2,p0,p2,1,2,2,3,3,6,6$" "$T/out"
 
+"$H" run clusters/fig6-100.csv -m one-port --format csv >"$T/times.csv"
+"$H" run clusters/fig6-100.csv -m one-port --format json >"$T/times.json"
+check "json: each transfer has the CSV's six port times (fig6-100, one-port)" python3 -c "
+import csv, json
+rows = list(csv.DictReader(l for l in open('$T/times.csv') if not l.startswith('#')))
+tr = json.load(open('$T/times.json'))['transfers']
+keys = ('send_start', 'send_end', 'link_start', 'link_end', 'recv_start', 'recv_end')
+assert len(rows) == len(tr) == 99
+for r, t in zip(rows, tr):
+    assert (r['from'], r['to']) == (t['from'], t['to'])
+    assert all(float(r[k]) == t[k] for k in keys), (r, t)"
+check "json and csv: the same format_version" sh -c "head -n 1 $T/times.csv | grep -q '^# format_version: 1$' && python3 -c \"import json; assert json.load(open('$T/times.json'))['format_version'] == 1\""
+
 run "$H" compare clusters/counterexample.csv
 check "compare: fnf 6" has "^fnf *6 " "$T/out"
 check "compare: optimal 5, proven" has "^optimal *5 .*proven optimal" "$T/out"
 check "compare: the difference" has "^difference *fnf - optimal = 1$" "$T/out"
 
 run "$H" compare clusters/counterexample.csv -s fnf -s slowest-first -s random-order --seed 3 --summary --format csv
-check "compare csv --summary: one row per scheduler" sh -c "[ \$(wc -l < $T/out) -eq 4 ]"
+check "compare csv --summary: the version, the header and one row per scheduler" sh -c "[ \$(wc -l < $T/out) -eq 5 ] && head -n 1 $T/out | grep -q '^# format_version: 1$'"
 
 run "$H" run clusters/counterexample.csv -m sync --summary
 check "run -m sync" has "^model: sync" "$T/out"
@@ -80,13 +102,13 @@ run "$H" run clusters/counterexample.csv --format xml
 check "unknown format: status 2" sh -c "[ $rc -eq 2 ] && grep -q 'valid formats' $T/err"
 # One table of formats: the refusal, the help line, the other refusals and the
 # bash completion list the same formats, in the same order.
-check "unknown format: the refusal lists every format" has '^hetcast run: unknown format "xml"; valid formats: text, csv, json, svg, paje, dot, smpi$' "$T/err"
+check "unknown format: the refusal lists every format" has '^hetcast run: unknown format "xml"; valid formats: text, csv, json, svg, paje, dot, chrome, otf2, smpi$' "$T/err"
 formats=$(sed -n 's/.*valid formats: //p' "$T/err" | tr -d ',')
 run "$H" --help
 check "--help: the formats' line lists the same formats with their notes" \
-    has '^      --format F         text (default), csv, json, svg (Gantt and tree), paje, dot or smpi (interop.md)$' "$T/out"
-run "$H" compare clusters/counterexample.csv --trace tests/data/counterexample-measured.csv --format dot
-check "--trace with dot: the formats that take --trace" sh -c "[ $rc -eq 2 ] && grep -q 'trace prints text, csv, json or svg (not --format dot)$' $T/err"
+    has '^      --format F         text (default), csv, json, svg (Gantt and tree), paje, dot, chrome (Perfetto), otf2 (Vampir) or smpi (interop.md)$' "$T/out"
+run "$H" compare clusters/counterexample.csv --trace tests/data/counterexample-measured.csv --format smpi --output "$T/r"
+check "--trace with smpi: the formats that take --trace" sh -c "[ $rc -eq 2 ] && grep -q 'trace prints text, csv, json, svg, paje, dot, chrome or otf2 (not --format smpi)$' $T/err"
 run "$H" run clusters/counterexample.csv --pattern all-to-all --format svg
 check "--pattern with svg: the formats of an exchange" sh -c "[ $rc -eq 2 ] && grep -q 'a personalized exchange prints text, csv or json$' $T/err"
 run "$H" run clusters/counterexample.csv --pattern all-to-all --format nope
@@ -94,6 +116,20 @@ check "--pattern with an unknown format: the formats of an exchange" sh -c "[ $r
 if command -v bash >/dev/null 2>&1; then
     offered=$(bash -c '. data/hetcast.bash; COMP_WORDS=("$1" run x.csv --format ""); COMP_CWORD=4; _hetcast; echo "${COMPREPLY[*]}"' sh "$H")
     check "bash completion of --format: the formats the refusal lists ($offered)" test "$offered" = "$formats"
+    # --format=j: bash splits the word at "=", the value is completed all the same
+    offered=$(bash -c '. data/hetcast.bash; COMP_WORDS=("$1" run x.csv --format = j); COMP_CWORD=5; _hetcast; echo "${COMPREPLY[*]}"' sh "$H")
+    check "bash completion of --format=j: json ($offered)" test "$offered" = json
+    offered=$(bash -c '. data/hetcast.bash; COMP_WORDS=("$1" run x.csv --format =); COMP_CWORD=4; _hetcast; echo "${COMPREPLY[*]}"' sh "$H")
+    check "bash completion of --format=: every format ($offered)" test "$offered" = "$formats"
+    # in a completion (compopt works) readline marks folders itself: "app", not "app/" (shown "app//")
+    offered=$(bash -c '. data/hetcast.bash; compopt() { return 0; }; COMP_WORDS=("$1" run ap); COMP_CWORD=2; _hetcast; echo "${COMPREPLY[*]}"' sh "$H")
+    check "bash completion of a folder under -o filenames: no slash of its own ($offered)" test "$offered" = app
+    offered=$(bash -c '. data/hetcast.bash; COMP_WORDS=("$1" les); COMP_CWORD=1; _hetcast; echo "${COMPREPLY[*]}"' sh "$H")
+    check "bash completion of the command lesson ($offered)" test "$offered" = lesson
+    offered=$(bash -c '. data/hetcast.bash; COMP_WORDS=("$1" lesson lua/lessons/); COMP_CWORD=2; _hetcast; printf "%s\n" "${COMPREPLY[@]}"' sh "$H")
+    check "bash completion of a lesson's FILE: Lua files and folders only" sh -c "echo '$offered' | grep -q '^lua/lessons/.*\.lua$' && ! echo '$offered' | grep -v -q '\.lua$\|/$'"
+    offered=$(bash -c '. data/hetcast.bash; COMP_WORDS=("$1" lesson x.lua --p); COMP_CWORD=3; _hetcast; echo "${COMPREPLY[*]}"' sh "$H")
+    check "bash completion of lesson's options: --print ($offered)" test "$offered" = --print
 else
     n=$((n + 1)); echo "ok $n - bash completion of --format # SKIP bash is not installed"
 fi
@@ -166,12 +202,22 @@ check "exchange: the table of sending orders" has "^   2  p1   p2   p0$" "$T/out
 check "exchange: p0 sits idle [4, 5) waiting for p2" has "p0 *p2 *3 *\[4, 5)" "$T/out"
 run "$H" run clusters/counterexample.csv --pattern all-to-all -m sync --format json --summary
 cat >"$T/want.json" <<'JSON'
-{"cluster": "counterexample", "model": "sync", "scheduler": "caterpillar", "pattern": "all-to-all", "nodes": 3, "seed": 1,
+{"format_version": 1, "cluster": "counterexample", "model": "sync", "scheduler": "caterpillar", "pattern": "all-to-all", "nodes": 3, "seed": 1,
  "completion": 10, "lower_bound": 10, "waits": 1, "idle": 1}
 JSON
 check "exchange json: completion and lower_bound, no makespan" cmp "$T/out" "$T/want.json"
+"$H" run clusters/counterexample.csv --pattern all-to-all -m sync --format csv >"$T/x.csv"
+"$H" run clusters/counterexample.csv --pattern all-to-all -m sync --format json >"$T/x.json"
+check "exchange json: each transfer has the CSV's port times, link_start and recv_start too" python3 -c "
+import csv, json
+rows = list(csv.DictReader(l for l in open('$T/x.csv') if not l.startswith('#')))
+tr = json.load(open('$T/x.json'))['transfers']
+assert len(rows) == len(tr) == 6
+for r, t in zip(rows, tr):
+    for k in ('wait_start', 'send_start', 'send_end', 'link_start', 'link_end', 'recv_start', 'recv_end'):
+        assert float(r[k]) == t[k], (k, r, t)"
 run "$H" run clusters/counterexample.csv --pattern all-to-some --receivers p2 --format csv
-check "exchange csv: two transfers to p2, with wait_start" sh -c "head -1 $T/out | grep -q '^scheduler,seq,from,to,step,wait_start,' && [ \$(grep -c ',p2,' $T/out) -eq 2 ]"
+check "exchange csv: two transfers to p2, with wait_start" sh -c "head -1 $T/out | grep -q '^# format_version: 1$' && sed -n 2p $T/out | grep -q '^scheduler,seq,from,to,step,wait_start,' && [ \$(grep -c ',p2,' $T/out) -eq 2 ]"
 run "$H" run clusters/counterexample.csv -s caterpillar
 check "an exchange order without --pattern: status 2, says so" sh -c "[ $rc -eq 2 ] && grep -q 'use it with --pattern' $T/err"
 run "$H" run clusters/counterexample.csv --pattern all-to-all -s fnf
@@ -243,7 +289,7 @@ for s in fnf slowest-first random-pair random-order fef; do
 done
 check "run --format csv (streamed from the lean engine) = compare's rows from records, 15 runs" test $same -eq 15
 printf 'name,send,recv\na,1,2\n' | "$H" run - --format csv >"$T/out" 2>/dev/null
-check "run --format csv of one node: the header alone" sh -c "[ \$(wc -l <$T/out) -eq 1 ] && grep -q '^scheduler,seq,from' $T/out"
+check "run --format csv of one node: the version and the header alone" sh -c "[ \$(wc -l <$T/out) -eq 2 ] && grep -q '^scheduler,seq,from' $T/out"
 
 run "$H" lesson lua/lessons/fnf-loses.lua lua/lessons/port-models.lua --print
 check "lesson --print takes several lessons: both handouts" sh -c "[ $rc -eq 0 ] && [ \$(grep -c '^# ' $T/out) -eq 2 ]"

@@ -16,6 +16,13 @@
 # command, unless what the session shows holds hetcast's error message (a
 # line `hetcast: ...` or `hetcast COMMAND: ...`): then it must exit with
 # status 2, a user mistake.
+# A block after a line
+#     <!-- run: WHY -->
+# holds shell commands (the other tools' too: otf2-print, pj_dump, dot), run
+# one a line in a fresh folder that links to the source's clusters/ and
+# tests/, with `hetcast` the binary; each must exit with status 0 (a command
+# whose program is not installed is skipped).  Blank lines and lines that
+# start with `#` are not run.
 # Every other fenced block needs a line
 #     <!-- illustrative: WHY -->
 # right before it (commands, file formats, Lua code, the view's screens,
@@ -49,7 +56,7 @@ for doc in README.md docs/*.md; do
         inblock && /^\$ (\.\/build\/)?hetcast( |$)/ { seg = ($0 !~ /[|><;&"]/ && index($0, q) == 0); next }
         inblock && /^\$ / { seg = 0; next }
         inblock { if (seg) session = 1; next }
-        /^<!-- (output|excerpt) of: hetcast .* -->$/ || /^[[:space:]]*<!-- illustrative: .+ -->$/ {
+        /^<!-- (output|excerpt) of: hetcast .* -->$/ || /^[[:space:]]*<!-- (illustrative|run): .+ -->$/ {
             if (mark) printf "%s:%d: a marker with no fenced block after it\n", doc, mline
             mark = 1; mline = FNR; next
         }
@@ -65,9 +72,13 @@ for doc in README.md docs/*.md; do
             cmd = $0; sub(/^<!-- (output|excerpt) of: hetcast /, "", cmd); sub(/ -->$/, "", cmd)
             want = 1; next
         }
+        /^<!-- run: .+ -->$/ { kind = "run"; want = 1; next }
+        want && kind == "run" && /^```/ { k++; base = dir "/" doc "." k; printf "" > (base ".run");
+                         inblock = 1; want = 0; next }
         want && /^```/ { k++; base = dir "/" doc "." k; print kind > (base ".kind"); print cmd > (base ".cmd");
                          printf "" > (base ".block"); inblock = 1; want = 0; next }
         inblock && /^```/ { inblock = 0; next }
+        inblock && kind == "run" { print > (base ".run"); next }
         inblock { print > (base ".block") }
         want && !/^[[:space:]]*$/ { want = 0 }
     ' "$doc"
@@ -132,6 +143,26 @@ for kind in "$T"/*.kind; do
             check "${name%.*}: every line after 'excerpt of: hetcast $cmd' comes out of it, in order" false
         fi
     fi
+done
+# the blocks of commands, each in a fresh folder with hetcast on the PATH
+mkdir "$T/bin" && ln -s "$H" "$T/bin/hetcast"
+for runf in "$T"/*.run; do
+    [ -e "$runf" ] || continue
+    base=${runf%.run}
+    blk=$(basename "$base")   # not $name: check sets that
+    mkdir "$base.dir" && ln -s "$PWD/clusters" "$PWD/tests" "$base.dir/"
+    while IFS= read -r line; do
+        case $line in ''|'#'*) continue ;; esac
+        prog=${line%% *}
+        if ! PATH="$T/bin:$PATH" command -v "$prog" >/dev/null 2>&1; then
+            skip "${blk%.*}: \$ $line" "$prog not installed"
+            continue
+        fi
+        (cd "$base.dir" && PATH="$T/bin:$PATH" sh -c "$line") >"$base.out" 2>&1
+        status=$?
+        [ "$status" -eq 0 ] || sed 's/^/# /' "$base.out" | head -5
+        check "${blk%.*}: \$ $line exits with status 0 (it exited with $status)" test "$status" -eq 0
+    done <"$runf"
 done
 check "at least one marked block" sh -c "ls '$T'/*.kind >/dev/null 2>&1"
 sed 's/^/# /' "$T/unchecked"

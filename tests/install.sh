@@ -3,8 +3,8 @@
 # a temporary DESTDIR, then the installed program alone, with the source tree
 # out of reach (a private mount namespace hides it where unshare is allowed;
 # elsewhere the program is checked to carry no source path): the view's
-# default cluster, a bundled Lua heuristic by bare name, the manual page and
-# the bash completion.  $BUILDDIR is the build, $SRCDIR the source root.
+# default cluster, a bundled Lua heuristic by bare name, the manual pages,
+# LICENSE and the bash completion.  $BUILDDIR is the build, $SRCDIR the source root.
 set -u
 T=$(mktemp -d)
 trap 'tmux -L hetcast-install kill-server 2>/dev/null; rm -rf "$T"' EXIT
@@ -65,6 +65,9 @@ if [ -x "$BUILDDIR/hetcast-mpi" ]; then
     ok $? "hetcast-mpi is installed beside hetcast and runs"
     ! grep -q -F "$SRCDIR" "$mbin" && ! grep -q -F "$BUILDDIR" "$mbin"
     ok $? "hetcast-mpi carries no source or build path"
+    mpage=$(find "$T/dest" -path '*/man1/hetcast-mpi.1' | head -n 1)
+    [ -n "$mpage" ] && MANWIDTH=80 man -l "$mpage" 2>/dev/null | grep -q '^EXIT STATUS' && MANWIDTH=80 man -l "$mpage" 2>/dev/null | grep -q 'hetcast-mpi exec'
+    ok $? "hetcast-mpi's manual page is installed and renders"
 else
     skip "built without MPI: no hetcast-mpi"
 fi
@@ -97,9 +100,23 @@ else
     MANWIDTH=80 man -l "$page" >"$T/man" 2>/dev/null
     grep -q 'hetcast run FILE' "$T/man" && grep -q 'HETCAST_DATADIR' "$T/man"
     ok $? "man -l renders the installed page (commands, environment)"
+    # help2man runs a line of the help into the one before it unless a blank line parts them
+    MANWIDTH=250 man -l "$page" >"$T/man-wide" 2>/dev/null   # a paragraph on one line
+    ! grep -q 'one-port-uni *exchanges' "$T/man-wide" && ! grep -q 'starts *with *-\. *keys' "$T/man-wide"
+    ok $? "the manual page keeps the help's paragraphs apart (models / exchanges, options / keys)"
+    ! grep -q '^ *--svg-parts P  *--format' "$T/man" && grep -q '^ *--svg-parts P$' "$T/man"
+    ok $? "the manual page sets each option on its line, its help under it"
+    grep -q '^KEYS IN THE VIEW' "$T/man" && grep -q 'find a node (/; n next, N previous)' "$T/man"
+    ok $? "the manual page lists the view's keys"
+    grep -q 'GPL-3.0-or-later' "$T/man"
+    ok $? "the manual page names the licence (from --version)"
 fi
 "$bin" --help | grep -q 'man hetcast'
 ok $? "hetcast --help names the manual page"
+
+lic=$(find "$T/dest" -path '*/share/doc/hetcast/LICENSE' | head -n 1)
+[ -n "$lic" ] && cmp -s "$lic" "$SRCDIR/LICENSE"
+ok $? "LICENSE is installed (share/doc/hetcast/LICENSE)"
 
 comp=$(find "$T/dest" -path '*/bash-completion/completions/hetcast' | head -n 1)
 if [ -z "$comp" ] || ! command -v bash >/dev/null 2>&1; then

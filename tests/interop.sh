@@ -52,7 +52,7 @@ fi
 run "$H" run "$CX" --format smpi
 check "smpi without --output: status 2" sh -c "[ $rc -eq 2 ] && grep -q 'give it --output DIR' $T/err"
 run "$H" run "$CX" --format csv --output "$T/x"
-check "--output with another format: status 2" sh -c "[ $rc -eq 2 ] && grep -q -- '--output DIR is for --format smpi' $T/err"
+check "--output with another format: status 2" sh -c "[ $rc -eq 2 ] && grep -q -- '--output DIR is for --format otf2 or smpi' $T/err"
 run "$H" compare "$CX" --format smpi --output "$T/x"
 check "compare --format smpi: status 2 (one schedule per replay)" test "$rc" -eq 2
 : >"$T/afile"

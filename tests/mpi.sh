@@ -62,6 +62,7 @@ done
 # the ranks, each played by the rank of its name; times in microseconds.
 run timeout 60 $MPIRUN -n 2 "$M" exec "$T/cal2.csv" --repeat 3 -o "$T/m2.csv"
 check "exec on the calibrated cluster, no emulation: status 0" test "$rc" -eq 0
+check "calibrate: the cluster says its unit (# unit: us)" has '^# unit: us$' "$T/cal2.csv"
 check "exec on the calibrated cluster: microseconds, said in the file" has '^# unit: 0.001 ms (no emulation)' "$T/m2.csv"
 first=$(grep -v '^#' "$T/cal2.csv" | sed -n 2p | cut -d, -f1)
 second=$(grep -v '^#' "$T/cal2.csv" | sed -n 3p | cut -d, -f1)
@@ -97,9 +98,11 @@ for s in fnf optimal; do
         awk -v p="${pred:-0}" -v m="${min:-0}" -v b=$bound 'BEGIN { exit !(p > 0 && m >= p * (1 - b / 100) && m <= p * (1 + b / 100)) }'
     "$H" run $CE -s $s --format csv >"$T/pred.csv"
     check "exec $s: measured.csv has run --format csv's header after its comment lines" \
-        test "$(grep -v '^#' "$T/$s.csv" | head -n 1)" = "$(head -n 1 "$T/pred.csv")"
+        test "$(grep -v '^#' "$T/$s.csv" | head -n 1)" = "$(grep -v '^#' "$T/pred.csv" | head -n 1)"
     check "exec $s: one row a transfer, in the schedule's order" \
-        test "$(grep -v '^#' "$T/$s.csv" | cut -d, -f1-4)" = "$(cut -d, -f1-4 "$T/pred.csv")"
+        test "$(grep -v '^#' "$T/$s.csv" | cut -d, -f1-4)" = "$(grep -v '^#' "$T/pred.csv" | cut -d, -f1-4)"
+    check "exec $s: the format's version in a comment line, as run --format csv writes it" \
+        grep -q '^# format_version: 1$' "$T/$s.csv"
     check "exec $s: the unit and the repeat are said in comment lines" \
         sh -c "grep -q '^# unit: 10 ms' '$T/$s.csv' && grep -q '^# repeats: 5; this is repeat [1-5]' '$T/$s.csv'"
 done
@@ -122,6 +125,24 @@ run timeout 60 $MPIRUN -n 2 "$M" exec $CE -s fnf --emulate
 check "exec with fewer ranks than nodes: status 2" test "$rc" -eq 2
 check "exec with fewer ranks than nodes: names the file and the ranks needed" \
     has "^hetcast-mpi: $CE has 3 nodes but mpirun started 2 ranks.*-n 3 " "$T/err"
+# Units: a cluster of abstract units needs --unit-ms; a unit-ful one is read
+# in its own unit (a SimGrid platform in seconds), and a --unit-ms that would
+# misread it is refused unless --emulate plays it slower or faster.
+run timeout 60 $MPIRUN -n 3 "$M" exec $CE -s fnf
+check "exec on a cluster without a unit, no --unit-ms: status 2" test "$rc" -eq 2
+check "exec on a cluster without a unit: says what to give" \
+    has "^hetcast-mpi: $CE: its times have no unit (the papers' abstract units): give --unit-ms U (one unit is U ms; 10 with --emulate plays it in tens of ms), or say the unit in the file (# unit: us)\$" "$T/err"
+run timeout 60 $MPIRUN -n 2 "$M" exec "$T/cal2.csv" --unit-ms 10
+check "exec --unit-ms 10 on a cluster in us: refused (status 2), both units named" \
+    sh -c "[ $rc -eq 2 ] && grep -q '^hetcast-mpi: $T/cal2.csv: its times are in us (# unit: us), 1 unit = 0.001 ms: --unit-ms 10 would misread them' '$T/err'"
+if [ -x "$(dirname "$H")/hetcast-simgrid" ]; then
+    run timeout 60 $MPIRUN -n 4 "$M" exec tests/data/simgrid-star.xml -m one-port -o "$T/sg.csv"
+    check "exec on a SimGrid platform: read in seconds (status 0, 1 unit = 1000 ms)" \
+        sh -c "[ $rc -eq 0 ] && grep -q 'times in units of 1000 ms' '$T/out' && grep -q '^# unit: 1000 ms (no emulation)' '$T/sg.csv'"
+    mk=$(sed -n 's/^measured makespan *min \([^ ]*\) .*/\1/p' "$T/out")
+    check "exec on a SimGrid platform: a measured makespan in seconds, below a second (got $mk)" \
+        awk -v m="$mk" 'BEGIN { exit !(m > 0 && m < 1) }'
+fi
 run timeout 60 $MPIRUN -n 2 "$M" exec "$T/nosuch.csv" -s fnf
 check "exec on a missing cluster: status 2" test "$rc" -eq 2
 check "exec on a missing cluster: names the file" has "^hetcast-mpi: $T/nosuch.csv: cannot open" "$T/err"

@@ -4,14 +4,24 @@
  * line breaks, other control characters, markup); a Paje trace and a DOT
  * graph of a cluster with hostile node names, where no user byte may come
  * out raw (no control character but the line ends, every Paje line an event
- * or a definition); the events of a Paje trace in time order; and what the
- * SMPI export can and cannot express.  The peer tools themselves (pj_dump,
- * dot, smpirun) are run by tests/interop.sh.
+ * or a definition), nor from the Chrome trace JSON; the events of a Paje
+ * trace in time order; the lanes of overlapping intervals; what the SMPI
+ * export can and cannot express; and what a SimGrid platform's reader makes
+ * of what SimGrid says when it ends (a stand-in helper says it).  The peer
+ * tools themselves (pj_dump, dot, smpirun) are run by tests/interop.sh.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config.h"
+#if HETCAST_HAVE_SIMGRID
+#include "model/cluster_simgrid.h"
+#endif
 
 #include "output/export_interop.h"
+#include "output/export_lanes.h"
 #include "session/run.h"
 #include "sched/registry.h"
 #include "tap.h"
@@ -49,6 +59,13 @@ static const struct {
     {"dot", export_dot_string, "cr\r", "\"cr\\\\x0d\""},
     {"dot", export_dot_string, "<b>html</b>", "\"<b>html</b>\""},
     {"dot", export_dot_string, "ünïcödé", "\"ünïcödé\""},
+    {"chrome", export_chrome_string, "p0", "\"p0\""},
+    {"chrome", export_chrome_string, "say \"hi\"", "\"say \\\"hi\\\"\""},
+    {"chrome", export_chrome_string, "a\\b", "\"a\\\\b\""},
+    {"chrome", export_chrome_string, "two\nlines\tand", "\"two\\nlines\\tand\""},
+    {"chrome", export_chrome_string, "esc\x1b[31m", "\"esc\\\\x1b[31m\""},   /* the text \x1b */
+    {"chrome", export_chrome_string, "bad\xff", "\"bad\\\\xff\""},          /* not UTF-8 */
+    {"chrome", export_chrome_string, "ünïcödé", "\"ünïcödé\""},
     {"xml", export_xml_string, "p0", "p0"},
     {"xml", export_xml_string, "a<b>&\"c'", "a&lt;b&gt;&amp;&quot;c&apos;"},
     {"xml", export_xml_string, "two\nlines\tand\r", "two&#10;lines&#9;and&#13;"},
@@ -132,6 +149,12 @@ static const char hostile[] =
     "\"back\\slash <&>\",2,3\n"
     "esc,1,2\n";
 
+/* export_chrome at a second a unit, as the command line writes it. */
+static int chrome_us(FILE *fp, const struct run *runs, int k)
+{
+    return export_chrome(fp, runs, k, 1e6);
+}
+
 static void hostile_names(void)
 {
     struct cluster *c = load("hostile", hostile);
@@ -160,6 +183,15 @@ static void hostile_names(void)
     is_int(count(paje, "\n9 "), 2 * 3, "paje: an arrow per transfer (end)");
     is_int(count(paje, "\n6 "), count(paje, "\n7 "), "paje: every state pushed is popped");
     free(paje);
+
+    char *chrome = capture(chrome_us, runs, 2);
+    ok(no_raw_controls(chrome), "chrome: no raw control character");
+    ok(strstr(chrome, "\"fnf: say \\\"hi\\\"\"") && strstr(chrome, "two\\nlines") &&
+       strstr(chrome, "esc\\\\x1b[31m"), "chrome: the names escaped as the table says");
+    is_int(count(chrome, "\"ph\": \"M\", \"ts\": 0, \"pid\": 8, \"tid\": 0"), 2,
+           "chrome: a process per node of each run (the 8th named and sorted)");
+    is_int(count(chrome, "\"cat\": \"send\""), 2 * 3, "chrome: a send event per transfer");
+    free(chrome);
 
     char *dot = capture(export_dot, runs, 2);
     ok(no_raw_controls(dot), "dot: no raw control character");
@@ -204,6 +236,32 @@ static void paje_counterexample(void)
     cluster_free(c);
 }
 
+/* Overlapping intervals on one port go to a lane of their own, and only they. */
+static void lanes(void)
+{
+    struct cluster *c = load("counterexample", counterexample);
+    struct sched_opts so;
+    sched_opts_default(&so);
+    struct run r;
+    is_int(run_schedule(&r, c, MODEL_ASYNC, sched_find("fnf"), &so, RUN_OPT_NEVER, NULL), 0,
+           "fnf on the counterexample");
+    struct port_slots ps;
+    port_slots_make(&ps, &r, 1);
+    is_int((int)ps.n, 2 + 2 + 2, "lanes: two sends, two links, two receives");
+    is_int(port_slots_lanes(&ps, 1, PORT_SEND), 1, "lanes: p0's sends one after another: one lane");
+    is_int(port_slots_lanes(&ps, 2, PORT_SEND), 1, "lanes: p1 never sends: still a track");
+    port_slots_free(&ps);
+    r.eng.tr[1].start = 0.5;   /* as a measured run may: p0's second send before its first ends */
+    port_slots_make(&ps, &r, 1);
+    is_int(port_slots_lanes(&ps, 1, PORT_SEND), 2, "lanes: overlapping sends: a second lane");
+    ok(ps.v[0].port == PORT_SEND && ps.v[0].lane == 0 && ps.v[1].port == PORT_SEND &&
+       ps.v[1].lane == 1 && ps.v[1].start == 0.5, "lanes: the later one on lane 1, in start order");
+    is_int(port_slots_lanes(&ps, 3, PORT_RECV), 1, "lanes: p2's receive alone: one lane");
+    port_slots_free(&ps);
+    run_free(&r);
+    cluster_free(c);
+}
+
 static const char graph[] =
     "# source: a\nfrom,to,time,send\na,b,2,3\nb,c,1,\n";
 
@@ -237,6 +295,72 @@ static void smpi_refusals(void)
     cluster_free(c);
 }
 
+#if HETCAST_HAVE_SIMGRID
+/*
+ * SimGrid's last words, said by a stand-in for hetcast-simgrid that then
+ * aborts as SimGrid does: a reason about the file is kept (without an
+ * object's address), the text of a C++ library's error is not shown.
+ */
+static void simgrid_words(void)
+{
+    static const struct {
+        const char *said, *want;
+    } cases[] = {
+        {"Uncaught exception std::out_of_range: unordered_map::at",
+         "x.xml: SimGrid refused it: it failed inside (an error of its C++ code, not a reason "
+         "about the file): is it a platform SimGrid can simulate?"},
+        {"Uncaught exception std::out_of_range: dynar is not that long. You asked -1, but it's "
+         "only 0 long.",
+         "x.xml: SimGrid refused it: it failed inside (an error of its C++ code, not a reason "
+         "about the file): is it a platform SimGrid can simulate?"},
+        {"Please specify the Vivaldi coordinates of Netzone z1 (0x556bff2de990)",
+         "x.xml: SimGrid refused it: Please specify the Vivaldi coordinates of Netzone z1"},
+        {"Uncaught exception std::invalid_argument: No route from 'A' to 'B'",
+         "x.xml: SimGrid refused it: No route from 'A' to 'B'"},
+    };
+    char dir[] = "/tmp/hetcast-sgXXXXXX";
+    if (!mkdtemp(dir)) {
+        ok(0, "a temporary folder");
+        return;
+    }
+    char helper[64], words[64], xml[64];
+    snprintf(helper, sizeof helper, "%s/helper", dir);
+    snprintf(words, sizeof words, "%s/words", dir);
+    snprintf(xml, sizeof xml, "%s/x.xml", dir);
+    FILE *fp = fopen(helper, "w");
+    fprintf(fp, "#!/bin/sh\ncat '%s' >&2\nkill -ABRT $$\n", words);
+    fclose(fp);
+    chmod(helper, 0755);
+    fp = fopen(xml, "w");
+    fputs("<platform version=\"4.1\"/>\n", fp);
+    fclose(fp);
+    simgrid_set_helper(helper);
+    char *cwd = getcwd(NULL, 0);
+    if (chdir(dir) != 0)
+        ok(0, "chdir");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        fp = fopen(words, "w");
+        fprintf(fp, "%s\nCurrent backtrace:\n  ->  0# main\n", cases[i].said);
+        fclose(fp);
+        struct diag d;
+        diag_init(&d);
+        struct cluster *c = cluster_load_simgrid("x.xml", 1, &d);
+        ok(!c && d.nlines == 1, "SimGrid's words %zu: refused, one message", i);
+        is_string(d.nlines ? d.lines[0] : "", cases[i].want, "SimGrid's words %zu", i);
+        cluster_free(c);
+        diag_free(&d);
+    }
+    if (cwd && chdir(cwd) != 0)
+        ok(0, "chdir back");
+    free(cwd);
+    simgrid_set_helper(NULL);
+    unlink(helper);
+    unlink(words);
+    unlink(xml);
+    rmdir(dir);
+}
+#endif
+
 int main(void)
 {
     for (size_t i = 0; i < sizeof escapes / sizeof escapes[0]; i++) {
@@ -246,6 +370,10 @@ int main(void)
     }
     hostile_names();
     paje_counterexample();
+    lanes();
     smpi_refusals();
+#if HETCAST_HAVE_SIMGRID
+    simgrid_words();
+#endif
     return tap_exit();
 }

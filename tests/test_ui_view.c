@@ -630,8 +630,9 @@ static void exchange(void)
         snprintf(path, sizeof path, "%s.csv", stem);
         FILE *fp = fopen(path, "r");
         char line[512] = "";
-        if (fp) {
-            if (!fgets(line, sizeof line, fp))
+        if (fp) {   /* the header, after the format's version */
+            if (!fgets(line, sizeof line, fp) || strncmp(line, "# format_version:", 17) != 0 ||
+                !fgets(line, sizeof line, fp))
                 line[0] = '\0';
             fclose(fp);
         }
@@ -835,6 +836,46 @@ static bool view_on(struct view *v, const char *file, int s)
     if (screens[s].enter)
         view_key(v, screens[s].enter);
     return v->screen == screens[s].screen;
+}
+
+/* The manual page's KEYS IN THE VIEW (docs/hetcast.h2m, troff: "\-" is "-") has every row of the
+ * main screen, its help text on a line of its own: the page cannot fall behind the table. */
+static void man_keys(void)
+{
+    FILE *fp = fopen("docs/hetcast.h2m", "r");
+    ok(fp != NULL, "docs/hetcast.h2m opens (the tests run from the source root)");
+    if (!fp)
+        return;
+    char *page = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&page, &len);
+    for (int c, d; (c = fgetc(fp)) != EOF;) {
+        if (c == '\\' && (d = fgetc(fp)) != EOF) {   /* troff's "\-" is a "-" */
+            if (d != '-')
+                fputc(c, m);
+            c = d;
+        }
+        fputc(c, m);
+    }
+    fclose(fp);
+    fclose(m);
+    const char *keys = strstr(page, "[KEYS IN THE VIEW]");
+    int missing = 0, rows = 0;
+    for (int i = 0; keys && i < keys_count(); i++) {
+        const struct key_row *r = keys_at(i);
+        if (!(r->screens & SCR_MAIN))
+            continue;
+        rows++;
+        char line[256];
+        snprintf(line, sizeof line, "\n%s\n", r->help);
+        if (!strstr(keys, line)) {
+            diag("not in the manual page's keys: %s", r->help);
+            missing++;
+        }
+    }
+    ok(keys && rows > 20 && missing == 0, "the manual page lists every key of the main screen (%d rows, "
+                                          "%d missing)", rows, missing);
+    free(page);
 }
 
 static void key_table(void)
@@ -1087,6 +1128,7 @@ int main(void)
     exchange();
     pipeline();
     key_table();
+    man_keys();
     cancel_at_open();
     cb_free(&cb);
     return tap_exit();

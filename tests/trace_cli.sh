@@ -22,12 +22,13 @@ check "csv: header" has "^scheduler,seq,from,to,predicted_start,measured_start,s
 check "csv: a transfer row" has "^fnf,2,p0,p2,1,1.001,0.001,6,6.01,0.01,0.166666666667$" "$T/out"
 check "csv: the makespan row" has "^optimal,makespan,,,,,,5,5.003,0.003,0.06$" "$T/out"
 run "$H" compare $C --trace $M --format csv --summary -s optimal
-check "csv --summary -s optimal: one row" sh -c "[ \$(wc -l < $T/out) -eq 2 ] && grep -q '^optimal,5,5.003,0.003,0.06$' $T/out"
+check "csv --summary -s optimal: the version, the header, one row" sh -c "[ \$(wc -l < $T/out) -eq 3 ] && head -n 1 $T/out | grep -q '^# format_version: 1$' && grep -q '^optimal,5,5.003,0.003,0.06$' $T/out"
 
 run "$H" compare $C --trace $M --format json
 check "json: valid" python3 -c "import json,sys; json.load(open('$T/out'))"
-check "json: fnf's makespans and error" python3 -c "
+check "json: fnf's makespans and error, the format's version" python3 -c "
 import json; d = json.load(open('$T/out')); s = d['schedulers'][0]
+assert d['format_version'] == 1
 assert s['scheduler'] == 'fnf' and s['predicted_makespan'] == 6 and s['measured_makespan'] == 6.01
 assert s['error'] == 0.01 and s['transfers'][1]['hold_error'] == 0.01 and len(d['notes']) == 3"
 
@@ -92,20 +93,46 @@ run "$H" compare $C --trace "$T/missing.csv"
 check "a trace that does not exist: exit 2, named" sh -c "[ $rc -eq 2 ] && grep -q 'missing.csv: cannot open' $T/err"
 
 # two traces joined by cat (hetcast-mpi exec writes one scheduler a file): the
+# Paje and DOT: each prediction followed by its measured run
+run "$H" compare $C --trace $M --format paje
+check "paje: exit 0, a container per run, the measured ones named so" sh -c "[ $rc -eq 0 ] && grep -q '^4 0 r1 R 0 \"fnf (async, measured)\"$' $T/out && grep -q '^4 0 r3 R 0 \"optimal (async, measured)\"$' $T/out"
+check "paje: the measured hold of p2 (fnf, 6.01) ends its receive state" has "^7 6.01 V r1n2$" "$T/out"
+if command -v pj_dump >/dev/null 2>&1; then
+    cp "$T/out" "$T/t.paje"
+    run pj_dump "$T/t.paje"
+    check "paje: pj_dump reads it; fnf's measured arrow p0 -> p2 from 1.001 to 6.01" has "^Link, fnf (async, measured), message, 1.001000, 6.010000, .*, p0, p2," "$T/out"
+else
+    skip "paje: pj_dump reads it" "pj_dump not installed"
+fi
+run "$H" compare $C --trace $M --format dot
+check "dot: a subgraph per run, the measured ones named so" sh -c "[ $rc -eq 0 ] && grep -q 'label=\"fnf (measured), async: makespan 6.01\"' $T/out && grep -q 'r3n2 \[label=\"p2.nholds at 5.003\"' $T/out"
+if command -v dot >/dev/null 2>&1; then
+    check "dot: Graphviz reads it" dot -Tsvg -o "$T/t.dot.svg" "$T/out"
+else
+    skip "dot: Graphviz reads it" "dot not installed"
+fi
 # second header is skipped; a header with other columns is still a bad row
 "$H" run $C -s fnf --format csv >"$T/f.csv"
 "$H" run $C -s optimal --format csv >"$T/o.csv"
 cat "$T/f.csv" "$T/o.csv" >"$T/both.csv"
 run "$H" compare $C --trace "$T/both.csv"
+check "hetcast's own CSV as a trace: its format_version line is no provenance note" sh -c "! grep -q 'format_version' $T/out"
 check "two traces joined by cat: both schedulers, error 0" sh -c "[ $rc -eq 0 ] && grep -q '^fnf  *6  *6  *0 ' $T/out && grep -q '^optimal  *5  *5  *0 ' $T/out"
 printf 'scheduler,seq,from,to,send_start,send_end,link_start,link_end,recv_start,recv_end,hold\nfnf,1,p0,p1,0,1,1,2,2,4,4\nscheduler,seq,from,to,send_start,send_end,link_start,link_end,hold,recv_start,recv_end\n' >"$T/bad.csv"
 bad "a second header in another order is a row, refused" 'bad.csv:3:'
 
+# the problems as one message "hetcast: file:line: problem", one a line, in compare and the view
+printf '%s\nfnf,1,p0,p9,0,1,1,2,2,4,4\nfnf,2,p0,p8,1,2,2,3,3,6,6\n' $HDR >"$T/bad.csv"
+run "$H" compare $C --trace "$T/bad.csv"
+check "compare: the trace's problems, one a line, the message starting with hetcast:" sh -c "[ $rc -eq 2 ] && head -n 1 $T/err | grep -q '^hetcast: .*/bad.csv:2: to: \"p9\" is not a node of counterexample$' && sed -n 2p $T/err | grep -q '^.*/bad.csv:3: to: \"p8\" is not a node' && [ \$(wc -l < $T/err) -eq 2 ]"
+run "$H" $C --trace "$T/bad.csv"
+check "the view: the same message" sh -c "[ $rc -eq 2 ] && head -n 1 $T/err | grep -q '^hetcast: .*/bad.csv:2: to: \"p9\" is not a node of counterexample$' && [ \$(wc -l < $T/err) -eq 2 ]"
+
 # where --trace does not go
 run "$H" run $C --trace $M
 check "run --trace: refused, pointing to compare" sh -c "[ $rc -eq 2 ] && grep -q 'hetcast compare' $T/err"
-run "$H" compare $C --trace $M --format paje
-check "compare --trace --format paje: refused" sh -c "[ $rc -eq 2 ] && grep -q 'text, csv, json or svg' $T/err"
+run "$H" compare $C --trace $M --format smpi --output "$T/replay"
+check "compare --trace --format smpi: refused, naming the formats that take --trace" sh -c "[ $rc -eq 2 ] && grep -q 'svg, paje, dot, chrome or otf2 (not --format smpi)' $T/err && [ ! -e $T/replay ]"
 run "$H" compare $C --trace $M --pattern all-to-all
 check "--trace with an exchange: refused" sh -c "[ $rc -eq 2 ] && grep -q 'personalized exchange' $T/err"
 run "$H" $C --trace $M --pattern all-to-all

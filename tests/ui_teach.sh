@@ -96,6 +96,37 @@ for size in "60 16" "80 24" "200 60"; do
     wait_for "EXIT=0"
 done
 
+# ---- n and N after /: the next and the previous match, round the end ----
+
+for size in "60 16" "80 24" "160 45"; do
+    set -- $size
+    start "$1" "$2" -- clusters/counterexample.csv
+    wait_for "step 0/8"
+    keys n
+    wait_for "no search to repeat"
+    ok $? "$1x$2: n before any search says there is none"
+    keys / p Enter
+    wait_for "found p0"
+    ok $? "$1x$2: /p selects p0"
+    keys n
+    wait_for "found p1: match 2 of 3"
+    ok $? "$1x$2: n selects the next match, p1, and says which of how many"
+    keys n
+    wait_for "found p2: match 3 of 3"
+    ok $? "$1x$2: n again: p2"
+    keys n
+    wait_for "found p0: match 1 of 3"
+    ok $? "$1x$2: n past the last match: round to p0"
+    keys N
+    wait_for "found p2: match 3 of 3"
+    ok $? "$1x$2: N: the previous match, round the start to p2"
+    keys i
+    wait_for "facts of p2"
+    ok $? "$1x$2: and p2 is the selected node (i shows its facts)"
+    keys Escape q
+    wait_for "EXIT=0"
+done
+
 # ---- the exercise: a worse pick with its reason ----
 
 for size in "60 16" "80 24" "200 60"; do

@@ -506,5 +506,19 @@ for sig in TERM:143 HUP:129; do
     ok $? "after SIG$name while computing the terminal is sane"
 done
 
+# The time axis names the cluster's unit when it has one (# unit: ms), and
+# only then: the counterexample's abstract units keep the bare "time".
+{ echo "# unit: ms"; cat clusters/counterexample.csv; } >"$TMP/ce-ms.csv"
+start 80 24 -- "$TMP/ce-ms.csv"
+wait_for "step 0/8"
+grep -q '^time (ms) 0  *1  ' "$TMP/screen"
+ok $? "80x24: a cluster in ms: the axis reads 'time (ms)' beside its ticks"
+keys q
+start 80 24 -- clusters/counterexample.csv
+wait_for "step 0/8"
+grep -q '^time  *0  *1  ' "$TMP/screen" && ! grep -q 'time (' "$TMP/screen"
+ok $? "80x24: a cluster without a unit: the axis reads 'time', no unit"
+keys q
+
 echo "1..$n"
 [ "$failed" -eq 0 ]

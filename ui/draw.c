@@ -420,7 +420,15 @@ void gantt_axis(struct view *v, struct cellbuf *cb, const struct tmap *m, int x,
 {
     const struct glyphs *g = glyphs_for(v->ascii);
     cb_fill(cb, x, y, lw, 2, ' ', R_NORMAL);
-    cb_text(cb, x, y + 1, lw - 1, "time", R_DIM, v->ascii);
+    /* "time (us)" when the cluster's unit is known, "(us)" where that does not fit */
+    const char *unit = v->c ? time_unit_name(v->c->time_unit) : NULL;
+    char label[16] = "time";
+    if (unit) {
+        snprintf(label, sizeof label, "time (%s)", unit);
+        if ((int)strlen(label) > lw - 1)
+            snprintf(label, sizeof label, "(%s)", unit);
+    }
+    cb_text(cb, x, y + 1, lw - 1, label, R_DIM, v->ascii);
     cb_fill(cb, m->x0, y, m->w, 1, g->hline, R_DIM);
     double span = m->w / m->cpu;
     int maxticks = m->w / 7 > 1 ? m->w / 7 : 1;

@@ -79,7 +79,8 @@ static const struct key_row rows[] = {
     {{'e'}, MAIN, REQ_EXPORT, "export: SVG (Gantt and tree) and CSV (schedule)", export_help},
     {{UK_ESC}, MAIN, REQ_CLEAR, "clear the message line", NULL},
     {{'i', 'L'}, MAIN, REQ_FACTS, "the selected node's facts (i), the narration log (L)", NULL},
-    {{'/', ':'}, MAIN, REQ_FIND, "find a node by name (/), go to a step or t=time (:)", NULL},
+    {{'/', 'n', 'N', ':'}, MAIN, REQ_FIND,
+     "find a node (/; n next, N previous), go to step or t=time (:)", NULL},
     {{']', '[', 'w'}, MAIN, REQ_SLIDE, "a lesson: next slide (]), previous ([), its text (w)", NULL},
     /* a lesson's slide (hetcast lesson FILE) */
     {{UK_ENTER, ' ', UK_RIGHT, 'l'}, SLIDE, REQ_PICK, "show the schedule", NULL},

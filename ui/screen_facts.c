@@ -379,11 +379,12 @@ int view_find_node(const struct view *v, const char *q)
     return -1;
 }
 
-/* The prompt's state. */
+/* The prompt's state, kept while the view lives (the last search is n's). */
 struct prompt {
     char kind;          /* '/' find, ':' go to */
     char query[64];
     int sel;            /* the selection before / (Esc restores it) */
+    char last[64];      /* the last search kept with Enter ("" before one) */
 };
 
 static struct prompt *prompt_of(const struct view *v)
@@ -474,8 +475,11 @@ static unsigned prompt_request(struct view *v, enum ui_req req, int key)
         view_screen_close(v);
         if (pr->kind == ':' && pr->query[0])
             go_to(v, pr->query);
-        else if (pr->kind == '/' && view_find_node(v, pr->query) >= 0)
-            view_message(v, MSG_INFO, "found %s (i: its facts)", v->c->nodes[v->sel].name);
+        else if (pr->kind == '/' && view_find_node(v, pr->query) >= 0) {
+            memcpy(pr->last, pr->query, sizeof pr->last);
+            view_message(v, MSG_INFO, "found %s (i: its facts; n, N: the next, the previous match)",
+                         v->c->nodes[v->sel].name);
+        }
         else if (pr->kind == '/' && pr->query[0])
             view_message(v, MSG_ERROR, "no node matches \"%s\"", pr->query);
         break;
@@ -488,6 +492,41 @@ static unsigned prompt_request(struct view *v, enum ui_req req, int key)
         return 0;
     }
     return UI_HANDLED | UI_REDRAW;
+}
+
+/* Does name hold q anywhere, ignoring case? */
+static bool holds_nocase(const char *name, const char *q)
+{
+    for (const char *s = name; *s; s++)
+        if (starts_nocase(s, q))
+            return true;
+    return false;
+}
+
+void view_find_again(struct view *v, int dir)
+{
+    const struct prompt *pr = prompt_of(v);
+    if (!pr || !pr->last[0]) {
+        view_message(v, MSG_ERROR, "no search to repeat: / finds a node by name, then n the next");
+        return;
+    }
+    int n = v->c->n, count = 0, at = 0, found = -1;
+    for (int p = 0; p < n; p++)
+        count += holds_nocase(v->c->nodes[p].name, pr->last);
+    for (int i = 1; i <= n && found < 0; i++) {
+        int p = (((v->sel < 0 ? (dir > 0 ? -1 : 0) : v->sel) + dir * i) % n + n) % n;
+        if (holds_nocase(v->c->nodes[p].name, pr->last))
+            found = p;
+    }
+    if (found < 0) {
+        view_message(v, MSG_ERROR, "no node matches \"%s\"", pr->last);
+        return;
+    }
+    for (int p = 0; p <= found; p++)
+        at += holds_nocase(v->c->nodes[p].name, pr->last);
+    v->sel = found;
+    view_message(v, MSG_INFO, "found %s: match %d of %d for \"%s\"", v->c->nodes[found].name, at,
+                 count, pr->last);
 }
 
 const struct screen screen_prompt = {

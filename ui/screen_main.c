@@ -575,7 +575,10 @@ static unsigned main_request(struct view *v, enum ui_req req, int key)
         view_screen_open(v, &screen_facts, key == 'L');
         break;
     case REQ_FIND:
-        view_screen_open(v, &screen_prompt, key == ':' ? ':' : '/');
+        if (key == 'n' || key == 'N')
+            view_find_again(v, key == 'n' ? 1 : -1);
+        else
+            view_screen_open(v, &screen_prompt, key == ':' ? ':' : '/');
         break;
     default:
         return view_request(v, req, key);

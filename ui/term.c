@@ -782,8 +782,8 @@ int term_view(const struct session_opts *o)
     char *cause = NULL;
     struct opener op = {o, NULL};
     int status = open_watched(&v, &op, &cause);
-    if (status != 0) {
-        fputs(cause && strchr(cause, ':') ? "" : "hetcast: ", stderr);
+    if (status != 0) {   /* "hetcast: why", as the command line says it */
+        fputs("hetcast: ", stderr);
         text_put(cause ? cause : "cannot open the view", stderr);   /* names are not commands */
         fputc('\n', stderr);
         free(cause);

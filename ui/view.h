@@ -266,6 +266,10 @@ bool view_trace_shift(const struct view *v, char *buf, size_t size, double now);
 char *view_facts(const struct view *v, int p);
 /* The node whose name best matches q (a prefix first, then anywhere, ignoring case); -1 if none. */
 int view_find_node(const struct view *v, const char *q);
+/* n and N after /: select the next (dir 1) or previous (dir -1) node after the selected one whose
+ * name holds the last search's text (ignoring case), round the end; says which, or that there
+ * is no search yet.  O(nodes). */
+void view_find_again(struct view *v, int dir);
 
 struct lesson;
 /* Open lesson l at slide k on its slide screen.  0, or the exit status with *cause. */

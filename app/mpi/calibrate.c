@@ -402,6 +402,7 @@ static struct cluster *build(const struct hm *h, const struct cal_opts *o, const
     int n = h->size;
     bool table = !o->per_rank && h->nhosts == 1;
     struct cluster *c = cluster_new(table ? CLUSTER_NODES : CLUSTER_MATRIX);
+    c->time_unit = TIME_US;   /* us(): every time below in microseconds */
     for (int p = 0; p < n; p++)
         cluster_add_node(c, h->names[p], us(mo->s[p]), us(mo->r[p]));
     if (table) {

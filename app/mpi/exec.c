@@ -19,9 +19,9 @@
  *
  * Clocks are aligned to rank 0 before the repeats (Cristian's method), every
  * repeat starts at one moment of rank 0's clock, and every transfer's times
- * are reduced to rank 0, in the cluster's time units: --unit-ms U
- * milliseconds a unit (default: microseconds, the unit calibrate writes; 10
- * with --emulate).
+ * are reduced to rank 0, in the cluster's time units: its `# unit:` (a
+ * SimGrid platform's seconds, calibrate's microseconds), or --unit-ms U
+ * milliseconds a unit for a cluster of abstract units.
  */
 #include <errno.h>
 #include <float.h>
@@ -77,8 +77,9 @@ static const struct opt exec_table[] = {
      "86400)", OPT_SECONDS, AT(s.sopt.time_limit), 0, HM_MAX_SECONDS, NULL},
     {"emulate", E_EMULATE, NULL, "also wait out every node's modelled costs (one machine as a "
      "heterogeneous cluster)", OPT_FLAG, AT(emulate), 0, 0, NULL},
-    {"unit-ms", E_UNIT, "U", "one time unit of the cluster is U ms (default 0.001, 10 with "
-     "--emulate; at most 3600000, an hour)", OPT_CALL, 0, 0, 0, NULL},
+    {"unit-ms", E_UNIT, "U", "one time unit of the cluster is U ms (default: the cluster's "
+     "# unit:, needed when it has none; with --emulate, a unit-ful cluster played slower or "
+     "faster; at most 3600000, an hour)", OPT_CALL, 0, 0, 0, NULL},
     {"repeat", E_REPEAT, "K", "run the schedule K times (default 1)", OPT_INT, AT(repeat), 1,
      EX_MAX_REPEAT, NULL},
     {"size", E_SIZE, "BYTES", "the message size (default 64)", OPT_LONGINT, AT(size), 8, 1 << 26,
@@ -171,6 +172,35 @@ static const char *num(char buf[NUMFMT_SIZE], double x);
  * Rank 0: load, schedule, and plan which rank plays which node.  Returns 0,
  * or the exit status after a message.
  */
+/*
+ * The milliseconds of one of c's time units into o->unit_ms: the cluster's
+ * own unit (`# unit: us`; a SimGrid platform is in seconds), or --unit-ms.
+ * A --unit-ms that reads a unit-ful cluster's times otherwise is refused
+ * unless --emulate plays them slower or faster; a cluster without a unit
+ * needs --unit-ms.  0, or -1 when said.
+ */
+static int unit_of(struct exec_opts *o, const struct cluster *c)
+{
+    const char *unit = time_unit_name(c->time_unit);
+    double own = time_unit_seconds(c->time_unit) * 1e3;
+    char b[256], b1[NUMFMT_SIZE], b2[NUMFMT_SIZE];
+    if (!unit && o->unit_ms == 0) {
+        hm_say(NULL, true, "%s: its times have no unit (the papers' abstract units): give "
+               "--unit-ms U (one unit is U ms; 10 with --emulate plays it in tens of ms), or say "
+               "the unit in the file (# unit: us)", SHOWN(o->s.file, b));
+        return -1;
+    }
+    if (unit && o->unit_ms > 0 && o->unit_ms != own && !o->emulate) {
+        hm_say(NULL, true, "%s: its times are in %s (# unit: %s), 1 unit = %s ms: --unit-ms %s "
+               "would misread them; leave --unit-ms out (with --emulate it plays them slower or "
+               "faster)", SHOWN(o->s.file, b), unit, unit, num(b1, own), num(b2, o->unit_ms));
+        return -1;
+    }
+    if (o->unit_ms == 0)
+        o->unit_ms = own;
+    return 0;
+}
+
 static int prepare(const struct hm *h, struct exec_opts *o, int argc, char **argv,
                    struct cluster **cp, struct run *run, bool *have_run, struct ex_plan *plan)
 {
@@ -205,6 +235,8 @@ static int prepare(const struct hm *h, struct exec_opts *o, int argc, char **arg
         free(cmd);
         return 2;
     }
+    if (unit_of(o, c) < 0)
+        return 2;
     if (o->output && check_output(o->output))
         return 2;
     if (session_run(run, &o->s, c, m, ops, false, RUN_OPT_NEVER, &cause) < 0) {
@@ -468,8 +500,6 @@ int mpi_exec(struct hm *h, int argc, char **argv)
     o.s.file = files[0];
     if (o.s.nsched == 0)
         o.s.sched[o.s.nsched++] = "fnf";
-    if (o.unit_ms == 0)
-        o.unit_ms = o.emulate ? 10 : 0.001;
     if (!h) {   /* how many ranks: the cluster's nodes */
         struct cluster *c = load(&o.s);
         if (!c)
@@ -507,6 +537,9 @@ int mpi_exec(struct hm *h, int argc, char **argv)
     plan.ntr = head[1];
     plan.model = head[2];
     plan.acked = head[3];
+    /* the unit, which rank 0 read from the cluster (unit_of) */
+    MPI_Ibcast(&o.unit_ms, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD, &rq);
+    hm_idle_wait(&rq);
     if (rank != 0)
         plan.tr = xcalloc((size_t)(plan.ntr ? plan.ntr : 1), sizeof *plan.tr);
     /* as bytes: the ranks run one build of hetcast-mpi (one architecture) */

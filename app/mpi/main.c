@@ -135,7 +135,9 @@ int main(int argc, char **argv)
         return argc < 2 ? 2 : 0;
     }
     if (strcmp(argv[1], "--version") == 0) {
-        printf("hetcast-mpi %s\n", HETCAST_VERSION);
+        printf("hetcast-mpi %s\nLicense: MIT (the source, LICENSE); the binary links GLPK "
+               "(GPL-3.0-or-later) and is therefore\ndistributed under GPL-3.0-or-later as a "
+               "whole.\n", HETCAST_VERSION);
         return 0;
     }
     int (*cmd)(struct hm *, int, char **) = NULL;

@@ -289,6 +289,32 @@ const char *cluster_matrix_word_name(int w)
     return matrix_words[w];
 }
 
+static const struct {
+    const char *word;
+    double seconds;
+} time_units[] = {
+    [TIME_NONE] = {"none", 0}, [TIME_S] = {"s", 1},     [TIME_MS] = {"ms", 1e-3},
+    [TIME_US] = {"us", 1e-6},  [TIME_NS] = {"ns", 1e-9},
+};
+
+const char *time_unit_name(enum time_unit u)
+{
+    return u > TIME_NONE && u <= TIME_NS ? time_units[u].word : NULL;
+}
+
+int time_unit_word(const char *w)
+{
+    for (int u = TIME_NONE; u <= TIME_NS; u++)
+        if (strcmp(w, time_units[u].word) == 0)
+            return u;
+    return -1;
+}
+
+double time_unit_seconds(enum time_unit u)
+{
+    return u >= TIME_NONE && u <= TIME_NS ? time_units[u].seconds : 0;
+}
+
 const char *cluster_kind_name(enum cluster_kind k)
 {
     switch (k) {

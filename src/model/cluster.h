@@ -68,8 +68,24 @@ struct name_chunk {
     char text[];
 };
 
+/*
+ * The clock a cluster's times are read on (`# unit: s|ms|us|ns|none`,
+ * docs/formats.md): none for the papers' abstract units, the default.  A
+ * SimGrid platform is in seconds, hetcast-mpi calibrate writes microseconds.
+ * Outputs name it only when it is known, so a unit-less cluster's outputs
+ * stay as they were.
+ */
+enum time_unit {
+    TIME_NONE,   /* abstract units */
+    TIME_S,
+    TIME_MS,
+    TIME_US,
+    TIME_NS,
+};
+
 struct cluster {
     enum cluster_kind kind;
+    enum time_unit time_unit;   /* "# unit: us" (TIME_NONE: abstract units) */
     char *path;         /* file it came from, or NULL */
     char *name;         /* "# name:" or the file's base name */
     char *description;  /* "# description:" or NULL */
@@ -195,6 +211,12 @@ void cluster_sort_nodes(const struct node *nodes, int *order, int n, bool by_rec
                         bool descending);
 
 const char *cluster_kind_name(enum cluster_kind k);
+/* "s", "ms", "us", "ns", or NULL for TIME_NONE. */
+const char *time_unit_name(enum time_unit u);
+/* The unit a word names ("s", "ms", "us", "ns", "none"), or -1. */
+int time_unit_word(const char *w);
+/* Seconds in one u (0 for TIME_NONE). */
+double time_unit_seconds(enum time_unit u);
 
 /* Load a CSV cluster (model/cluster_csv.c). Returns NULL and fills d on failure. */
 struct cluster *cluster_load_csv(const char *path, struct diag *d);

@@ -34,6 +34,7 @@
 #include "model/timing.h"
 
 #include <csv.h>
+#include <ctype.h>
 #include <errno.h>
 #include <float.h>
 #include <locale.h>
@@ -120,6 +121,7 @@ struct loader {
     struct pair_index edges;
 
     struct param latency, unit, source, name;
+    int time_unit, time_unit_line;   /* `# unit: us` (enum time_unit) and its line */
     char *description;      /* the `# description:` lines so far, joined by '\n' */
     size_t desc_len, desc_cap;
 };
@@ -329,6 +331,38 @@ static void set_param_num(struct loader *ld, int line, const char *key, struct p
 }
 
 /*
+ * `# unit: WORD`, `# unit: NUMBER` or `# unit: NUMBER WORD`: the clock's unit
+ * (s, ms, us, ns or none) and a latency matrix's time of one distance unit.
+ */
+static void unit_param(struct loader *ld, int line, const char *value)
+{
+    const char *sp = strchr(value, ' ');
+    const char *word = sp ? sp + 1 + strspn(sp + 1, " ") : value;
+    char *num = sp ? str_ndup(value, (size_t)(sp - value)) : NULL;
+    int u = time_unit_word(word);
+    if (!sp && u < 0 && (isdigit((unsigned char)*value) || *value == '.' || *value == '-' ||
+                         *value == '+')) {
+        set_param_num(ld, line, "unit", &ld->unit, value);   /* a matrix's number alone */
+        return;
+    }
+    if (u < 0) {
+        char buf[64];
+        diag_error(ld->d, ld->file, line, "unit", "\"%s\" is not a unit of time: s, ms, us, ns "
+                   "or none (the papers' abstract units), after a latency matrix's number if "
+                   "any (# unit: 0.5 ms)", SHOWN(word, buf));
+    } else if (ld->time_unit_line) {
+        diag_error(ld->d, ld->file, line, "unit", "given twice (first on line %d)",
+                   ld->time_unit_line);
+    } else {
+        ld->time_unit = u;
+        ld->time_unit_line = line;
+    }
+    if (num)
+        set_param_num(ld, line, "unit", &ld->unit, num);
+    free(num);
+}
+
+/*
  * A line starting with '#' (s, n bytes, without its line end).  It sets a
  * parameter when it reads `# key: value` -- key one word of letters, digits,
  * '_' or '-', the colon right after it and then a blank or the line end --
@@ -366,7 +400,7 @@ static void comment_line(struct loader *ld, int line, const char *s, size_t n)
     } else if (strcasecmp(key, "latency") == 0) {
         set_param_num(ld, line, "latency", &ld->latency, value);
     } else if (strcasecmp(key, "unit") == 0) {
-        set_param_num(ld, line, "unit", &ld->unit, value);
+        unit_param(ld, line, value);
     } else if (strcasecmp(key, "description") == 0) {
         /* Each `# description:` line adds one line to the description; the
          * buffer doubles, so a description of many lines costs O(its length). */
@@ -970,8 +1004,10 @@ static void apply_params(struct loader *ld)
             c->unit = ld->unit.num;
         else
             diag_warn(ld->d, ld->file, ld->unit.line, "unit",
-                      "ignored: only latency matrices have a time unit");
+                      "ignored: a number is a latency matrix's time of one distance unit (a "
+                      "clock's unit is a word: s, ms, us, ns or none)");
     }
+    c->time_unit = (enum time_unit)ld->time_unit;
     if (ld->name.line) {
         c->name = ld->name.str;
         ld->name.str = NULL;
@@ -1442,10 +1478,15 @@ static int write_csv(const struct cluster *c, FILE *fp, char **cause)
         put_num(fp, c->latency);
         fputc('\n', fp);
     }
+    const char *clock = time_unit_name(c->time_unit);
     if (c->kind == CLUSTER_MATRIX && c->unit != 1) {
         fputs("# unit: ", fp);
         put_num(fp, c->unit);
+        if (clock)
+            fprintf(fp, " %s", clock);
         fputc('\n', fp);
+    } else if (clock) {
+        fprintf(fp, "# unit: %s\n", clock);
     }
     if (c->n > 0 && c->source >= 0 && c->source < c->n && param_safe(c->nodes[c->source].name))
         put_param(fp, "source", c->nodes[c->source].name);

@@ -472,11 +472,28 @@ static int api_latency(lua_State *L)
     return 0;
 }
 
+/* unit(u): a latency matrix's time of one distance unit; unit("us"): the clock's unit (as
+ * `# unit:` in a CSV file); unit(0.5, "ms"): both. */
 static int api_unit(lua_State *L)
 {
     struct builder *b = get_builder(L);
-    b->c->unit = check_time(L, 1, "unit", "the time unit", false);
-    b->unit_line = sandbox_caller_line(L);
+    int word = 0;
+    if (lua_type(L, 1) == LUA_TSTRING)
+        word = 1;
+    else if (!lua_isnoneornil(L, 2))
+        word = 2;
+    if (word) {
+        const char *w = luaL_checkstring(L, word);
+        int u = time_unit_word(w);
+        if (u < 0)
+            return luaL_error(L, "unit: \"%s\" is not a unit of time: s, ms, us, ns or none",
+                              w);
+        b->c->time_unit = (enum time_unit)u;
+    }
+    if (word != 1) {
+        b->c->unit = check_time(L, 1, "unit", "the time unit", false);
+        b->unit_line = sandbox_caller_line(L);
+    }
     return 0;
 }
 
@@ -703,7 +720,8 @@ static void assemble(struct builder *b, const char *path, struct diag *d)
         c->latency = 0;
     }
     if (b->unit_line && c->kind != CLUSTER_MATRIX) {
-        diag_warn(d, path, b->unit_line, "unit", "ignored: only latency matrices have a time unit");
+        diag_warn(d, path, b->unit_line, "unit", "ignored: a number is a latency matrix's time "
+                  "of one distance unit (a clock's unit is a word: s, ms, us, ns or none)");
         c->unit = 1;
     }
     if (c->kind == CLUSTER_MATRIX && c->n > 0) {

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -81,6 +82,27 @@ static int drain(int data, int err, struct buf *out, struct buf *msg)
 }
 
 /*
+ * Is SimGrid's line (len bytes) the text of a C++ library's error rather
+ * than a reason about the file ("unordered_map::at", "vector::_M_range_check",
+ * xbt's "dynar is not that long.")?  Such a line says where SimGrid failed,
+ * not what is wrong with the platform.
+ */
+static bool internal_text(const char *p, size_t len)
+{
+    static const char *const words[] = {"dynar is ", "basic_string", "_M_", "std::", "bad_alloc",
+                                        "bad_function_call", "stoi", "stod"};
+    if (len > 2 && memchr(p, ' ', len) == NULL && memchr(p, ':', len))   /* "map::at" */
+        return true;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        size_t w = strlen(words[i]);
+        for (size_t k = 0; k + w <= len; k++)
+            if (memcmp(p + k, words[i], w) == 0)
+                return true;
+    }
+    return false;
+}
+
+/*
  * SimGrid's first line that says what went wrong, without the exception's
  * class ("Uncaught exception std::invalid_argument: No route from ..."),
  * shown as messages show a user's text (SHOWN: control characters and
@@ -105,6 +127,15 @@ static char *simgrid_said(const char *text)
                     p = colon + 2;
                 }
             }
+            if (internal_text(p, len))
+                return xstrdup("it failed inside (an error of its C++ code, not a reason about "
+                               "the file): is it a platform SimGrid can simulate?");
+            size_t keep = len;   /* without an address " (0x55d0...)" at the end */
+            const char *open = keep > 4 ? memchr(p, '(', keep) : NULL;
+            if (open && open > p && open[-1] == ' ' && strncmp(open, "(0x", 3) == 0 &&
+                p[keep - 1] == ')')
+                keep = (size_t)(open - 1 - p);
+            len = keep;
             char *raw = xasprintf("%.*s", (int)(len > 1000 ? 1000 : len), p), shown[404];
             char *line = xstrdup(SHOWN(raw, shown));
             free(raw);
@@ -240,13 +271,23 @@ static struct cluster *build(const char *path, double size, const struct buf *b,
                 continue;
             struct route_rec r = route_of(recs, n, order[a], order[c]);
             double t = r.latency;
-            if (size > 0 && !(r.bandwidth > 0)) {
+            /* a route of no link (Vivaldi coordinates: a latency alone) has no bandwidth to
+               divide by; SimGrid delivers its message after the latency, whatever its size */
+            bool bounded = r.links != 0;
+            if (!bounded && !(r.latency > 0)) {   /* SimGrid's own test of "no path" */
+                char b1[128], b2[128];
+                diag_error(d, path, 0, NULL, "no route from %s to %s: SimGrid cannot send a "
+                           "message between them (a platform must route every pair of hosts)",
+                           SHOWN(names[order[a]], b1), SHOWN(names[order[c]], b2));
+                break;
+            }
+            if (bounded && size > 0 && !(r.bandwidth > 0)) {
                 char b1[128], b2[128];   /* names are checked later (cluster_finish) */
                 diag_error(d, path, 0, NULL, "the route from %s to %s has no bandwidth (%g)",
                            SHOWN(names[order[a]], b1), SHOWN(names[order[c]], b2), r.bandwidth);
                 break;
             }
-            if (size > 0)
+            if (bounded && size > 0)
                 t += size / r.bandwidth;
             time[(size_t)a * (size_t)n + (size_t)c] = t;
             single[(size_t)a * (size_t)n + (size_t)c] = r.links == 1;
@@ -256,6 +297,7 @@ static struct cluster *build(const char *path, double size, const struct buf *b,
     if (d->errors == errors) {
         bool graph = n > 1 && !all_single && single_links_reach_all(single, n);
         c = cluster_new(graph ? CLUSTER_GRAPH : CLUSTER_MATRIX);
+        c->time_unit = TIME_S;   /* SimGrid's times are seconds */
         for (int a = 0; a < n; a++)
             cluster_add_node(c, names[order[a]], 0, 0);
         if (graph) {
@@ -364,22 +406,57 @@ static int skip_past(FILE *fp, int *line, const char *end)
     return 0;
 }
 
+/* A tag's attributes as the scan keeps them: the first bytes of the text after its name. */
+struct tag_text {
+    char text[1024];
+    size_t len;
+};
+
 /* Skip a tag's rest to its '>', outside quoted values; *last: the byte
- * before it ('/' for an empty element).  0 at EOF. */
-static int skip_tag(FILE *fp, int *line, int *last)
+ * before it ('/' for an empty element); the text on the way in *t (cut at
+ * its size).  0 at EOF. */
+static int skip_tag(FILE *fp, int *line, int *last, struct tag_text *t)
 {
     int quote = 0;
     *last = 0;
+    t->len = 0;
     for (int c; (c = next_byte(fp, line)) != EOF;) {
+        if (!quote && c == '>')
+            break;
+        if (t->len < sizeof t->text - 1)
+            t->text[t->len++] = (char)c;
         if (quote) {
             quote = c == quote ? 0 : quote;
         } else if (c == '"' || c == '\'') {
             quote = c;
-        } else if (c == '>') {
-            return 1;
         } else if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
             *last = c;
         }
+    }
+    t->text[t->len] = '\0';
+    return feof(fp) ? 0 : 1;
+}
+
+/* The value of attribute `name` in a tag's text (blanks around '=' allowed) into val; 0 if
+ * absent. */
+static int attr_of(const struct tag_text *t, const char *name, char *val, size_t size)
+{
+    size_t nlen = strlen(name);
+    for (const char *p = t->text; (p = strstr(p, name)) != NULL; p += nlen) {
+        if (p > t->text && !strchr(" \t\n\r", p[-1]))
+            continue;
+        const char *q = p + nlen;
+        q += strspn(q, " \t\n\r");
+        if (*q != '=')
+            continue;
+        q++;
+        q += strspn(q, " \t\n\r");
+        if (*q != '"' && *q != '\'')
+            continue;
+        const char *end = strchr(q + 1, *q);
+        size_t len = end ? (size_t)(end - q - 1) : strlen(q + 1);
+        text_fit(val, size, "%.*s", (int)len, q + 1);
+        return 1;
     }
     return 0;
 }
@@ -403,15 +480,33 @@ static int skip_decl(FILE *fp, int *line)
     return 0;
 }
 
+/* What the scan of the file's tags found, before SimGrid reads it. */
+enum scan_what {
+    SCAN_OK,
+    SCAN_DEEP,        /* a zone nested more than SIMGRID_MAX_ZONES deep */
+    SCAN_WIFI_ZONE,   /* <zone routing="Wifi"> */
+    SCAN_WIFI_LINK,   /* <link sharing_policy="WIFI"> */
+};
+
+struct scan {
+    enum scan_what what;
+    int line;       /* of the tag */
+    char id[128];   /* its id attribute, as written (shown through SHOWN) */
+    char val[32];   /* the attribute that says wifi, as written */
+};
+
 /*
- * The line of the first zone (<zone> or SimGrid 3's <AS>) nested more than
- * SIMGRID_MAX_ZONES deep, or 0.  Tags only: comments, processing
- * instructions, declarations and CDATA are skipped, quoted values may hold
- * '>'.  What is not well-formed is left to SimGrid to say.  Cost: one pass.
+ * The first tag that keeps the file from being read: a zone (<zone> or
+ * SimGrid 3's <AS>) nested more than SIMGRID_MAX_ZONES deep, a wifi zone or
+ * a wifi link.  Tags only: comments, processing instructions, declarations
+ * and CDATA are skipped, quoted values may hold '>'.  What is not
+ * well-formed is left to SimGrid to say.  Cost: one pass.
  */
-static int too_deep(FILE *fp)
+static struct scan scan_platform(FILE *fp)
 {
+    struct scan r = {SCAN_OK, 0, "", ""};
     int line = 1, depth = 0;
+    struct tag_text t;
     for (int c; (c = next_byte(fp, &line)) != EOF;) {
         if (c != '<')
             continue;
@@ -419,7 +514,7 @@ static int too_deep(FILE *fp)
         c = next_byte(fp, &line);
         if (c == '?') {
             if (!skip_past(fp, &line, "?>"))
-                return 0;
+                return r;
             continue;
         }
         if (c == '!') {
@@ -428,7 +523,7 @@ static int too_deep(FILE *fp)
                      : c2 == '[' ? skip_past(fp, &line, "]]>")
                                  : skip_decl(fp, &line);
             if (!ok)
-                return 0;
+                return r;
             continue;
         }
         bool closing = c == '/';
@@ -444,21 +539,35 @@ static int too_deep(FILE *fp)
         }
         name[k] = '\0';
         if (c == EOF)
-            return 0;
+            return r;
+        t.len = 0;
+        t.text[0] = '\0';
         if (c == '>')
             last = 0;
-        else if (!skip_tag(fp, &line, &last))
-            return 0;
+        else if (!skip_tag(fp, &line, &last, &t))
+            return r;
         if (c == '/')
             last = '/';
-        if (strcmp(name, "zone") != 0 && strcmp(name, "AS") != 0)
-            continue;
-        if (closing)
+        bool zone = strcmp(name, "zone") == 0 || strcmp(name, "AS") == 0;
+        char *val = r.val;
+        if (!closing && zone && attr_of(&t, "routing", val, sizeof r.val) &&
+            strcasecmp(val, "Wifi") == 0)
+            r.what = SCAN_WIFI_ZONE;
+        else if (!closing && strcmp(name, "link") == 0 &&
+                 attr_of(&t, "sharing_policy", val, sizeof r.val) && strcasecmp(val, "WIFI") == 0)
+            r.what = SCAN_WIFI_LINK;
+        else if (zone && closing)
             depth -= depth > 0;
-        else if (last != '/' && ++depth > SIMGRID_MAX_ZONES)
-            return at;
+        else if (zone && last != '/' && ++depth > SIMGRID_MAX_ZONES)
+            r.what = SCAN_DEEP;
+        if (r.what != SCAN_OK) {
+            r.line = at;
+            if (!attr_of(&t, "id", r.id, sizeof r.id))
+                r.id[0] = '\0';
+            return r;
+        }
     }
-    return 0;
+    return r;
 }
 
 struct cluster *simgrid_reply_cluster(const char *path, double size, const char *data, size_t len,
@@ -488,11 +597,22 @@ struct cluster *cluster_load_simgrid(const char *path, double size, struct diag 
         return NULL;
     }
     struct stat st;
-    int deep = fstat(fileno(probe), &st) == 0 && S_ISREG(st.st_mode) ? too_deep(probe) : 0;
+    struct scan sc = {SCAN_OK, 0, "", ""};
+    if (fstat(fileno(probe), &st) == 0 && S_ISREG(st.st_mode))
+        sc = scan_platform(probe);
     fclose(probe);
-    if (deep > 0) {
-        diag_error(d, path, deep, NULL, "zones nested more than %d deep: not read (SimGrid's "
+    char idb[160], valb[48];
+    if (sc.what == SCAN_DEEP) {
+        diag_error(d, path, sc.line, NULL, "zones nested more than %d deep: not read (SimGrid's "
                    "parser fails on deep nesting)", SIMGRID_MAX_ZONES);
+        return NULL;
+    }
+    if (sc.what != SCAN_OK) {
+        diag_error(d, path, sc.line, NULL, "%s \"%s\" is wifi (%s=\"%s\"): its stations share one radio "
+                   "medium at rates SimGrid sets per station, so a message's time depends on "
+                   "who else transmits and is no point-to-point cost: not read",
+                   sc.what == SCAN_WIFI_ZONE ? "zone" : "link", SHOWN(sc.id, idb),
+                   sc.what == SCAN_WIFI_ZONE ? "routing" : "sharing_policy", SHOWN(sc.val, valb));
         return NULL;
     }
     if (!(size >= 0) || !isfinite(size)) {

@@ -58,9 +58,12 @@ void simgrid_set_helper(const char *path);
  * that is a single link joins two hosts directly and those links reach
  * every host while other routes take several links, the cluster is a
  * platform graph of the single-link routes; otherwise a latency matrix of
- * all routes.  Send and receive overheads are 0.  Returns the cluster, or
- * NULL with the problems in d.  A file whose zones nest more than
- * SIMGRID_MAX_ZONES deep is refused first (the line of the zone past it).
+ * all routes.  A route of no link (Vivaldi) is its latency alone; no link
+ * and no latency is no route, refused as SimGrid refuses to send on it.
+ * Send and receive overheads are 0.  Returns the cluster, or NULL with the
+ * problems in d.  A file whose zones nest more than SIMGRID_MAX_ZONES deep,
+ * or that holds a wifi zone or link (no point-to-point cost), is refused
+ * first (the line of that tag).
  * Cost: a scan of the file's tags, one fork, O(n^2) routes.
  */
 struct cluster *cluster_load_simgrid(const char *path, double size, struct diag *d);

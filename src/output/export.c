@@ -9,6 +9,7 @@
  * summary.  Everything it shows comes from the runs; nothing is recomputed.
  */
 #include "output/export.h"
+#include "output/report.h"
 
 #include "engine/explain.h"
 
@@ -128,6 +129,7 @@ struct svg {
     double lane_h;
     int *lane;          /* node -> its lane, -1 when not drawn (a large cluster shows a subset) */
     int nlanes;
+    const char *unit;   /* the cluster's time unit, NULL when it has none */
 };
 
 #define SVG_MAX_LANES 40    /* more nodes: the critical path and the latest to hold the message */
@@ -264,7 +266,9 @@ static void svg_axis(const struct svg *g, double y, double step)
                 tx(g, t), y, tx(g, t), y + 5, COL_TEXT);
         svg_text(g, tx(g, t), y + 18, 11, "middle", COL_TEXT, NULL, numfmt_num(t));
     }
-    svg_text(g, SVG_LEFT - 8, y + 18, 11, "end", COL_TEXT, NULL, "time");
+    char label[16];
+    text_fit(label, sizeof label, g->unit ? "time (%s)" : "time", g->unit);
+    svg_text(g, SVG_LEFT - 8, y + 18, 11, "end", COL_TEXT, NULL, label);
 }
 
 /* Dashed outlines of a bar [a, b) (the prediction under a measured bar). */
@@ -533,7 +537,7 @@ int export_svg_opts(FILE *fp, const struct run *runs, int k, const struct svg_op
     bool gantt = !o || o->parts != SVG_TREE, trees = !o || o->parts != SVG_GANTT;
     bool chosen = o && (o->critical || o->keep);
     const struct cluster *c = runs[0].c;
-    struct svg g = {.fp = fp};
+    struct svg g = {.fp = fp, .unit = time_unit_name(c->time_unit)};
     for (int i = 0; i < k; i++)
         if (runs[i].eng.makespan > g.tmax)
             g.tmax = runs[i].eng.makespan;
@@ -656,6 +660,7 @@ static void schedule_rows(FILE *fp, const struct run *r);
 
 int export_schedule_csv(FILE *fp, const struct run *r)
 {
+    report_csv_version(fp);
     fprintf(fp, "scheduler,seq,from,to,send_start,send_end,link_start,link_end,recv_start,recv_end,"
                 "hold,reason\n");
     schedule_rows(fp, r);

@@ -67,6 +67,8 @@ static void dot_tree(FILE *fp, const struct run *ru, const char *prefix, const c
 int export_dot(FILE *fp, const struct run *runs, int k)
 {
     fputs("digraph broadcast {\n", fp);
+    if (k > 0 && time_unit_name(runs[0].c->time_unit))   /* a comment: the graph is unchanged */
+        fprintf(fp, "  // times in %s\n", time_unit_name(runs[0].c->time_unit));
     fputs("  node [shape=ellipse, fontname=\"Helvetica\"];\n  edge [fontname=\"Helvetica\"];\n", fp);
     char title[512];
     if (k == 1) {
@@ -81,8 +83,8 @@ int export_dot(FILE *fp, const struct run *runs, int k)
     for (int r = 0; k > 1 && r < k; r++) {
         char prefix[32];
         text_fit(prefix, sizeof prefix, "r%d", r);
-        text_fit(title, sizeof title, "%s, %s: makespan %s", runs[r].sched.ops->name,
-                 model_name(runs[r].model), numfmt_txt(runs[r].eng.makespan));
+        text_fit(title, sizeof title, "%s%s, %s: makespan %s", runs[r].sched.ops->name,
+                 run_tag(&runs[r]), model_name(runs[r].model), numfmt_txt(runs[r].eng.makespan));
         fprintf(fp, "  subgraph cluster_%d {\n    label=", r);
         export_dot_string(fp, title);
         fputs(";\n", fp);

@@ -1,7 +1,7 @@
 /*
  * output/export_interop.h - a schedule in the formats of the field's tools
  * (docs/interop.md): a Paje trace for ViTE and PajeNG, the broadcast tree in
- * Graphviz DOT, and SimGrid SMPI time-independent traces with the platform
+ * Graphviz DOT, Chrome trace-event JSON for Perfetto, and SimGrid SMPI time-independent traces with the platform
  * that replays them (smpirun -replay), an independent check of the engine.
  *
  * The writers read a finished, non-lean run (its transfer records); they
@@ -38,6 +38,22 @@ int export_paje(FILE *fp, const struct run *runs, int k);
 int export_dot(FILE *fp, const struct run *runs, int k);
 
 /*
+ * Chrome trace-event JSON (Perfetto, chrome://tracing): an object whose
+ * "traceEvents" hold, for each node of each run, a process (pid from 1, the
+ * runs' nodes one after another; named by the node, or "scheduler: node" for
+ * several runs) with a thread per port (tid 1 send port, 2 link in, 3
+ * receive port; an interval that overlaps another on its port goes to tid
+ * 4, 5, 6 ..., "send port 2"), all named by metadata events ("ph": "M");
+ * then a complete event ("ph": "X") per transfer on its sender's send port,
+ * and per non-empty link and receive interval on its receiver, in (node,
+ * port, start) order.  ts and dur are microseconds: a time t of the run is
+ * t * us_per_unit.  Each event's args hold the transfer (seq, from, to, its
+ * seven times in the run's unit) and "why", the reason it was chosen.
+ * 0 or -1.
+ */
+int export_chrome(FILE *fp, const struct run *runs, int k, double us_per_unit);
+
+/*
  * Can SimGrid replay r as it is?  Every single-message broadcast on a node
  * table or latency matrix can (async, sender-only, sync, one-port,
  * multi-port), and on a platform graph under one-port, and multi-port when
@@ -64,6 +80,10 @@ void export_paje_string(FILE *fp, const char *s);
 /* A DOT string, in double quotes: '"' and '\' escaped, a line break "\n", other controls "\xNN"
  * (as text: dot shows them, never reads them as escapes). */
 void export_dot_string(FILE *fp, const char *s);
+/* A JSON string for the Chrome trace, in double quotes: text (support/diag.h) as it is with '"'
+ * and '\' escaped, a line break and a tab as \n and \t, every other byte that is not text as
+ * the text "\xNN": the file is always UTF-8. */
+void export_chrome_string(FILE *fp, const char *s);
 /* XML attribute text (no quotes): & < > " ' as entities, tab, line feed and carriage return as
  * character references, other control characters as the text "\xNN" (XML 1.0 cannot hold them). */
 void export_xml_string(FILE *fp, const char *s);

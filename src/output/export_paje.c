@@ -119,6 +119,8 @@ static const char *state_value(char state)
 
 int export_paje(FILE *fp, const struct run *runs, int k)
 {
+    if (k > 0 && time_unit_name(runs[0].c->time_unit))   /* a comment line */
+        fprintf(fp, "# times in %s\n", time_unit_name(runs[0].c->time_unit));
     fputs(paje_header, fp);
     double end = 0;
     for (int r = 0; r < k; r++)
@@ -129,7 +131,8 @@ int export_paje(FILE *fp, const struct run *runs, int k)
         const struct run *ru = &runs[r];
         fprintf(fp, "4 0 r%d R 0 ", r);
         char name[320];
-        text_fit(name, sizeof name, "%s (%s)", ru->sched.ops->name, model_name(ru->model));
+        text_fit(name, sizeof name, "%s (%s%s)", ru->sched.ops->name, model_name(ru->model),
+                 ru->measured ? ", measured" : "");
         export_paje_string(fp, name);
         fputc('\n', fp);
         for (int p = 0; p < ru->c->n; p++) {

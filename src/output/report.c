@@ -42,6 +42,8 @@ void report_cluster_line(FILE *fp, const struct cluster *c)
             cluster_kind_name(c->kind), c->n, c->n == 1 ? "" : "s", c->nodes[c->source].name);
     if (c->kind == CLUSTER_NODES)
         fprintf(fp, ", latency %s", numfmt_txt(c->latency));
+    if (time_unit_name(c->time_unit))
+        fprintf(fp, ", times in %s", time_unit_name(c->time_unit));
     fprintf(fp, ")\n");
 }
 
@@ -170,8 +172,17 @@ void report_run_text(FILE *fp, const struct run *r, bool summary)
     report_summary_text(fp, r);
 }
 
-static void csv_header(FILE *fp)
+void report_csv_version(FILE *fp)
 {
+    fprintf(fp, "# format_version: %d\n", REPORT_FORMAT_VERSION);
+}
+
+/* The format's version, `# unit: us` when the cluster's unit is known, the column names. */
+static void csv_header(FILE *fp, const struct cluster *c)
+{
+    report_csv_version(fp);
+    if (time_unit_name(c->time_unit))
+        fprintf(fp, "# unit: %s\n", time_unit_name(c->time_unit));
     fprintf(fp, "scheduler,seq,from,to,send_start,send_end,link_start,link_end,recv_start,"
                 "recv_end,hold\n");
 }
@@ -253,8 +264,12 @@ static void csv_row(FILE *fp, const char *sched, int seq, const char *from, cons
 void report_run_csv(FILE *fp, const struct run *r, bool summary, bool header)
 {
     if (summary) {
-        if (header)
+        if (header) {
+            report_csv_version(fp);
+            if (time_unit_name(r->c->time_unit))
+                fprintf(fp, "# unit: %s\n", time_unit_name(r->c->time_unit));
             fprintf(fp, "scheduler,model,nodes,makespan,lower_bound,optimal\n");
+        }
         csvfield_put(fp, r->sched.ops->name);
         fprintf(fp, ",%s,%d,%s,%s,%s\n", model_name(r->model), r->c->n,
                 numfmt_num(r->eng.makespan), numfmt_num(r->lower_bound),
@@ -262,7 +277,7 @@ void report_run_csv(FILE *fp, const struct run *r, bool summary, bool header)
         return;
     }
     if (header)
-        csv_header(fp);
+        csv_header(fp, r->c);
     for (int i = 0; i < r->eng.ntr; i++) {
         const struct transfer *t = &r->eng.tr[i];
         csv_row(fp, r->sched.ops->name, i, nodename(r, t->from), nodename(r, t->to), t->start,
@@ -274,17 +289,19 @@ void report_csv_stream_book(void *ctx, int seq, int from, int to, const struct t
 {
     struct report_csv_stream *st = ctx;
     if (st->rows++ == 0)
-        csv_header(st->fp);
+        csv_header(st->fp, st->c);
     csv_row(st->fp, st->sched, seq, st->c->nodes[from].name, st->c->nodes[to].name, tm->start,
             tm->send_end, tm->link_start, tm->link_end, tm->recv_start, tm->recv_end, tm->hold);
 }
 
 void report_run_json(FILE *fp, const struct run *r, bool summary)
 {
-    fprintf(fp, "{\"cluster\": ");
+    fprintf(fp, "{\"format_version\": %d, \"cluster\": ", REPORT_FORMAT_VERSION);
     json_string(fp, r->c->name);
     fprintf(fp, ", \"model\": \"%s\", \"scheduler\": ", model_name(r->model));
     json_string(fp, r->sched.ops->name);
+    if (time_unit_name(r->c->time_unit))
+        fprintf(fp, ", \"unit\": \"%s\"", time_unit_name(r->c->time_unit));
     fprintf(fp, ", \"nodes\": %d,\n \"makespan\": %s, \"lower_bound\": %s, \"optimal\": %s", r->c->n,
             numfmt_num(r->eng.makespan), numfmt_num(r->lower_bound), r->opt == OPT_PROVEN ? numfmt_num(r->optimum) : "null");
     if (r->sched.has_tree_cost)
@@ -306,8 +323,10 @@ void report_run_json(FILE *fp, const struct run *r, bool summary)
             json_string(fp, nodename(r, t->from));
             fprintf(fp, ", \"to\": ");
             json_string(fp, nodename(r, t->to));
-            fprintf(fp, ", \"send_start\": %s, \"send_end\": %s, \"link_end\": %s, \"recv_end\": %s",
-                    numfmt_num(t->start), numfmt_num(t->send_end), numfmt_num(t->link_end), numfmt_num(t->recv_end));
+            fprintf(fp, ", \"send_start\": %s, \"send_end\": %s, \"link_start\": %s, \"link_end\": %s, "
+                        "\"recv_start\": %s, \"recv_end\": %s",
+                    numfmt_num(t->start), numfmt_num(t->send_end), numfmt_num(t->link_start),
+                    numfmt_num(t->link_end), numfmt_num(t->recv_start), numfmt_num(t->recv_end));
             if (r->sched.slices > 0)
                 fprintf(fp, ", \"slice\": %d", t->msg + 1);
             fputc('}', fp);

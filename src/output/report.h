@@ -1,7 +1,8 @@
 /*
  * output/report.h - results as text, CSV and JSON (SPEC §6).  Text is for people
  * (a table of transfers and a summary), CSV for spreadsheets and JSON in
- * exactly the shape the SPEC gives.
+ * the shape the SPEC gives, with the format's version first and every time
+ * of the CSV in each transfer.
  */
 #ifndef HETCAST_REPORT_H
 #define HETCAST_REPORT_H
@@ -11,6 +12,16 @@
 
 #include "session/run.h"
 
+/*
+ * The version of the CSV and JSON outputs (run, compare, compare --trace,
+ * exchanges, the view's schedule CSV): JSON objects start with
+ * "format_version": N, CSV tables with a line "# format_version: N".  Raised
+ * by one whenever a column or field changes meaning or goes away (added ones
+ * too), and docs/formats.md says what changed.
+ */
+#define REPORT_FORMAT_VERSION 1
+/* "# format_version: N\n", the first line of every CSV table. */
+void report_csv_version(FILE *fp);
 
 void report_run_text(FILE *fp, const struct run *r, bool summary);
 void report_run_csv(FILE *fp, const struct run *r, bool summary, bool header);

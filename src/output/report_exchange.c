@@ -26,10 +26,13 @@ static void interval(char *buf, size_t size, double a, double b)
 static void describe(FILE *fp, const struct exchange *x, bool with_sched)
 {
     const struct cluster *c = x->c;
-    fprintf(fp, "cluster: %s (%s, %d node%s, %s %s)\n", c->name ? c->name : "(unnamed)",
+    fprintf(fp, "cluster: %s (%s, %d node%s, %s %s", c->name ? c->name : "(unnamed)",
             cluster_kind_name(c->kind), c->n, c->n == 1 ? "" : "s",
             c->kind == CLUSTER_MATRIX ? "unit" : "latency",
             numfmt_txt(c->kind == CLUSTER_MATRIX ? c->unit : c->latency));
+    if (time_unit_name(c->time_unit))
+        fprintf(fp, ", times in %s", time_unit_name(c->time_unit));
+    fprintf(fp, ")\n");
     fprintf(fp, "exchange: %s, %d receiver%s", exchange_pattern_name(x->pattern), x->nrecv,
             x->nrecv == 1 ? "" : "s");
     if (x->pattern == XPAT_ALL_TO_SOME) {
@@ -120,17 +123,23 @@ void report_exchange_text(FILE *fp, const struct exchange *x, bool summary)
 void report_exchange_csv(FILE *fp, const struct exchange *x, bool summary, bool header)
 {
     const char *sched = x->ops->name;
+    if (header && time_unit_name(x->c->time_unit))
+        fprintf(fp, "# unit: %s\n", time_unit_name(x->c->time_unit));
     if (summary) {
-        if (header)
+        if (header) {
+            report_csv_version(fp);
             fprintf(fp, "scheduler,model,pattern,nodes,receivers,completion,lower_bound,waits,idle\n");
+        }
         fprintf(fp, "%s,%s,%s,%d,%d,%s,%s,%d,%s\n", sched, model_name(x->model),
                 exchange_pattern_name(x->pattern), x->n, x->nrecv, numfmt_num(x->completion),
                 numfmt_num(x->lower_bound), x->nwaits, numfmt_num(x->idle));
         return;
     }
-    if (header)
+    if (header) {
+        report_csv_version(fp);
         fprintf(fp, "scheduler,seq,from,to,step,wait_start,send_start,send_end,link_start,link_end,"
                     "recv_start,recv_end,hold\n");
+    }
     for (int i = 0; i < x->eng.ntr; i++) {
         const struct transfer *t = &x->eng.tr[i];
         fprintf(fp, "%s,%d,", sched, i + 1);
@@ -145,8 +154,10 @@ void report_exchange_csv(FILE *fp, const struct exchange *x, bool summary, bool 
 
 void report_exchange_json(FILE *fp, const struct exchange *x, bool summary)
 {
-    fprintf(fp, "{\"cluster\": ");
+    fprintf(fp, "{\"format_version\": %d, \"cluster\": ", REPORT_FORMAT_VERSION);
     report_json_string(fp, x->c->name);
+    if (time_unit_name(x->c->time_unit))
+        fprintf(fp, ", \"unit\": \"%s\"", time_unit_name(x->c->time_unit));
     fprintf(fp, ", \"model\": \"%s\", \"scheduler\": \"%s\", \"pattern\": \"%s\", \"nodes\": %d, "
                 "\"seed\": %llu,\n",
             model_name(x->model), x->ops->name, exchange_pattern_name(x->pattern),
@@ -181,9 +192,10 @@ void report_exchange_json(FILE *fp, const struct exchange *x, bool summary)
             fprintf(fp, ", \"to\": ");
             report_json_string(fp, name(x, t->to));
             fprintf(fp, ", \"step\": %d, \"wait_start\": %s, \"send_start\": %s, \"send_end\": %s, "
-                        "\"link_end\": %s, \"recv_end\": %s}",
+                        "\"link_start\": %s, \"link_end\": %s, \"recv_start\": %s, \"recv_end\": %s}",
                     x->row[i] + 1, numfmt_num(t->wait_start), numfmt_num(t->start), numfmt_num(t->send_end),
-                    numfmt_num(t->link_end), numfmt_num(t->recv_end));
+                    numfmt_num(t->link_start), numfmt_num(t->link_end), numfmt_num(t->recv_start),
+                    numfmt_num(t->recv_end));
         }
         fprintf(fp, "]");
     }

@@ -83,6 +83,7 @@ void report_trace_text(FILE *fp, const struct trace *t, const struct run *runs, 
 void report_trace_csv(FILE *fp, const struct trace *t, const struct run *runs, int k, bool summary)
 {
     (void)t;
+    report_csv_version(fp);
     if (summary)
         fprintf(fp, "scheduler,predicted_makespan,measured_makespan,error,error_percent\n");
     else
@@ -121,7 +122,7 @@ void report_trace_csv(FILE *fp, const struct trace *t, const struct run *runs, i
 
 void report_trace_json(FILE *fp, const struct trace *t, const struct run *runs, int k, bool summary)
 {
-    fprintf(fp, "{\"cluster\": ");
+    fprintf(fp, "{\"format_version\": %d, \"cluster\": ", REPORT_FORMAT_VERSION);
     report_json_string(fp, runs[0].c->name);
     fprintf(fp, ", \"model\": \"%s\", \"nodes\": %d,\n \"trace\": ", model_name(runs[0].model),
             runs[0].c->n);

@@ -41,7 +41,9 @@ static void on_comment(void *ctx, int line, const char *text, size_t len)
         text++;
         len--;
     }
-    if (len == 0 || t->nnotes == TRACE_MAX_NOTES)
+    static const char version[] = "format_version:";   /* the outputs' version: no provenance */
+    if (len == 0 || t->nnotes == TRACE_MAX_NOTES ||
+        (len >= sizeof version - 1 && memcmp(text, version, sizeof version - 1) == 0))
         return;
     t->notes = xrealloc(t->notes, (size_t)(t->nnotes + 1) * sizeof *t->notes);
     char *s = xmalloc(len + 1);

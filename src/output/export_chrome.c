@@ -1,0 +1,150 @@
+/*
+ * output/export_chrome.c - schedules as Chrome trace-event JSON
+ * (output/export_interop.h), the format that Perfetto's viewer
+ * (ui.perfetto.dev) and chrome://tracing open: a process per node of each
+ * run, a thread per port (send port, link in, receive port), a complete
+ * event ("ph": "X") per busy interval with the transfer and the reason it
+ * was chosen in its args, and metadata events naming every process and
+ * thread.  Intervals that overlap on one port go to a second thread of that
+ * port ("send port 2"), so that no two events of one thread cross.  User
+ * text reaches the file only as JSON strings, through export_chrome_string;
+ * the intervals and their lanes are output/export_lanes.h's.
+ */
+#include "output/export_interop.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "output/export_lanes.h"
+#include "support/numfmt.h"
+
+void export_chrome_string(FILE *fp, const char *s)
+{
+    fputc('"', fp);
+    for (int k; s && *s; s += k) {
+        k = text_char(s);
+        unsigned char ch = (unsigned char)*s;
+        if (k > 0) {
+            if (ch == '"' || ch == '\\')
+                fputc('\\', fp);
+            fwrite(s, 1, (size_t)k, fp);
+        } else if (ch == '\n') {
+            fputs("\\n", fp), k = 1;
+        } else if (ch == '\t') {
+            fputs("\\t", fp), k = 1;
+        } else {
+            fprintf(fp, "\\\\x%02x", ch), k = 1;   /* shown as the text \xNN */
+        }
+    }
+    fputc('"', fp);
+}
+
+/* A time of the run in microseconds, rounded to 12 digits (1.001 s is 1001000 us, not
+ * 1001000.0000000001). */
+static const char *usec(double t, double us_per_unit)
+{
+    return numfmt_num(numfmt_round(t * us_per_unit, 12));
+}
+
+/* The thread of a lane of a port: ports in the order send, link, receive; lanes after. */
+static int tid_of(int port, int lane)
+{
+    return lane * NPORTS + port + 1;
+}
+
+static void event_args(FILE *fp, const struct run *ru, const struct transfer *t)
+{
+    const char *from = ru->c->nodes[t->from].name, *to = ru->c->nodes[t->to].name;
+    fprintf(fp, "\"args\": {\"seq\": %d, \"from\": ", t->seq + 1);
+    export_chrome_string(fp, from);
+    fputs(", \"to\": ", fp);
+    export_chrome_string(fp, to);
+    if (ru->sched.slices > 0)
+        fprintf(fp, ", \"slice\": %d", t->msg + 1);
+    const double v[7] = {t->start, t->send_end, t->link_start, t->link_end, t->recv_start,
+                         t->recv_end, t->hold};
+    static const char *const key[7] = {"send_start", "send_end", "link_start", "link_end",
+                                       "recv_start", "recv_end", "hold"};
+    for (int i = 0; i < 7; i++)
+        fprintf(fp, ", \"%s\": %s", key[i], numfmt_num(v[i]));
+    fputs(", \"why\": ", fp);
+    export_chrome_string(fp, t->reason ? t->reason : "");
+    fputc('}', fp);
+}
+
+/* What goes before the next event: nothing before the first, a comma and a line break after. */
+static const char *next_event(bool *first)
+{
+    const char *sep = *first ? "" : ",\n";
+    *first = false;
+    return sep;
+}
+
+static void metadata(FILE *fp, bool *first, const char *what, int pid, int tid, const char *name,
+                     int sort)
+{
+    fprintf(fp, "%s{\"name\": \"%s\", \"ph\": \"M\", \"ts\": 0, \"pid\": %d, \"tid\": %d, "
+                "\"args\": {\"name\": ", next_event(first), what, pid, tid);
+    export_chrome_string(fp, name);
+    fprintf(fp, "}},\n{\"name\": \"%s_sort_index\", \"ph\": \"M\", \"ts\": 0, \"pid\": %d, "
+                "\"tid\": %d, \"args\": {\"sort_index\": %d}}",
+            strcmp(what, "process_name") == 0 ? "process" : "thread", pid, tid, sort);
+}
+
+int export_chrome(FILE *fp, const struct run *runs, int k, double us_per_unit)
+{
+    struct port_slots ps;
+    port_slots_make(&ps, runs, k);
+    fprintf(fp, "{\"displayTimeUnit\": \"ms\",\n \"otherData\": {\"generator\": \"hetcast\", "
+                "\"microseconds_per_time_unit\": %s},\n \"traceEvents\": [\n",
+            numfmt_num(us_per_unit));
+    /* the processes and threads, named: every pid and tid an event uses, and the three ports
+     * of every node (an idle port is a named, empty track) */
+    bool first = true;
+    for (int r = 0; r < k; r++) {
+        const struct run *ru = &runs[r];
+        for (int p = 0; p < ru->c->n; p++) {
+            int pid = port_slots_proc(runs, r, p);
+            char name[512];
+            if (k == 1)
+                text_fit(name, sizeof name, "%s", ru->c->nodes[p].name);
+            else
+                text_fit(name, sizeof name, "%s%s: %s", ru->sched.ops->name, run_tag(ru),
+                         ru->c->nodes[p].name);
+            metadata(fp, &first, "process_name", pid, 0, name, pid);
+            for (int port = 0; port < NPORTS; port++)
+                for (int l = 0; l < port_slots_lanes(&ps, pid, port); l++) {
+                    char tname[64];
+                    if (l == 0)
+                        text_fit(tname, sizeof tname, "%s", port_names[port]);
+                    else
+                        text_fit(tname, sizeof tname, "%s %d", port_names[port], l + 1);
+                    metadata(fp, &first, "thread_name", pid, tid_of(port, l), tname, tid_of(port, l));
+                }
+        }
+    }
+    for (long i = 0; i < ps.n; i++) {
+        const struct port_slot *v = &ps.v[i];
+        const struct run *ru = &runs[v->run];
+        const struct transfer *t = &ru->eng.tr[v->tr];
+        char name[512];
+        if (ru->sched.slices > 0)
+            text_fit(name, sizeof name, "%s -> %s (slice %d)", ru->c->nodes[t->from].name,
+                     ru->c->nodes[t->to].name, t->msg + 1);
+        else
+            text_fit(name, sizeof name, "%s -> %s", ru->c->nodes[t->from].name,
+                     ru->c->nodes[t->to].name);
+        fprintf(fp, "%s{\"name\": ", next_event(&first));
+        export_chrome_string(fp, name);
+        fprintf(fp, ", \"cat\": \"%s\", \"ph\": \"X\", \"ts\": %s, ", port_short[v->port],
+                usec(v->start, us_per_unit));
+        fprintf(fp, "\"dur\": %s, \"pid\": %d, \"tid\": %d, ",
+                usec(v->end - v->start, us_per_unit), port_slots_proc(runs, v->run, v->node),
+                tid_of(v->port, v->lane));
+        event_args(fp, ru, t);
+        fputc('}', fp);
+    }
+    fputs("\n]}\n", fp);
+    port_slots_free(&ps);
+    return ferror(fp) ? -1 : 0;
+}

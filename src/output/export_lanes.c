@@ -1,0 +1,90 @@
+/*
+ * output/export_lanes.c - the busy intervals of the ports and their lanes
+ * (output/export_lanes.h): made, sorted, laid out first-fit.
+ */
+#include "output/export_lanes.h"
+
+#include <stdlib.h>
+
+const char *const port_names[NPORTS] = {"send port", "link in", "receive port"};
+const char *const port_short[NPORTS] = {"send", "link", "recv"};
+
+static int slot_cmp(const void *x, const void *y)
+{
+    const struct port_slot *a = x, *b = y;
+    if (a->run != b->run)
+        return a->run - b->run;
+    if (a->node != b->node)
+        return a->node - b->node;
+    if (a->port != b->port)
+        return a->port - b->port;
+    if (a->start != b->start)
+        return a->start < b->start ? -1 : 1;
+    return a->tr - b->tr;
+}
+
+int port_slots_proc(const struct run *runs, int r, int p)
+{
+    int base = 0;
+    for (int i = 0; i < r; i++)
+        base += runs[i].c->n;
+    return base + p + 1;
+}
+
+int port_slots_lanes(const struct port_slots *ps, int proc, int port)
+{
+    int l = ps->lanes[(size_t)(proc - 1) * NPORTS + port];
+    return l > 0 ? l : 1;
+}
+
+void port_slots_make(struct port_slots *ps, const struct run *runs, int k)
+{
+    long n = 0;
+    for (int r = 0; r < k; r++)
+        n += (long)NPORTS * runs[r].eng.ntr;
+    struct port_slot *v = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *v);
+    long m = 0;
+    for (int r = 0; r < k; r++)
+        for (int i = 0; i < runs[r].eng.ntr; i++) {
+            const struct transfer *t = &runs[r].eng.tr[i];
+            v[m++] = (struct port_slot){r, t->from, PORT_SEND, i, t->start, t->send_end, 0};
+            if (t->link_end > t->link_start)
+                v[m++] = (struct port_slot){r, t->to, PORT_LINK, i, t->link_start, t->link_end, 0};
+            if (t->recv_end > t->recv_start)
+                v[m++] = (struct port_slot){r, t->to, PORT_RECV, i, t->recv_start, t->recv_end, 0};
+        }
+    if (m > 0)   /* qsort of NULL is undefined, even for 0 items */
+        qsort(v, (size_t)m, sizeof *v, slot_cmp);
+    ps->nprocs = port_slots_proc(runs, k, 0) - 1;
+    ps->lanes = xcalloc((size_t)(ps->nprocs > 0 ? ps->nprocs : 1) * NPORTS, sizeof *ps->lanes);
+    /* first fit: the first lane of the port whose last interval has ended */
+    double *lane_end = NULL;
+    int nlane = 0;
+    for (long i = 0; i < m; i++) {
+        if (i == 0 || v[i].run != v[i - 1].run || v[i].node != v[i - 1].node ||
+            v[i].port != v[i - 1].port)
+            nlane = 0;
+        int l = 0;
+        while (l < nlane && lane_end[l] > v[i].start)
+            l++;
+        if (l == nlane)
+            lane_end = xrealloc(lane_end, (size_t)++nlane * sizeof *lane_end);
+        lane_end[l] = v[i].end;
+        v[i].lane = l;
+        int *used = &ps->lanes[(size_t)(port_slots_proc(runs, v[i].run, v[i].node) - 1) * NPORTS +
+                               v[i].port];
+        if (l + 1 > *used)
+            *used = l + 1;
+    }
+    free(lane_end);
+    ps->v = v;
+    ps->n = m;
+}
+
+void port_slots_free(struct port_slots *ps)
+{
+    free(ps->v);
+    free(ps->lanes);
+    ps->v = NULL;
+    ps->lanes = NULL;
+}

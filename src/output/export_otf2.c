@@ -1,0 +1,421 @@
+/*
+ * output/export_otf2.c - schedules as an OTF2 archive (output/export_otf2.h)
+ * through libotf2, for Vampir, Trace Compass and Pipit: a system tree node
+ * per run, a location group (process) per node, a location per busy port
+ * lane (send port, link in, receive port; output/export_lanes.h), an
+ * Enter and a Leave of the region "send", "link" or "receive" per busy
+ * interval, with the transfer as attributes.  The archive is written into a
+ * fresh directory beside DIR and renamed into place when it is whole, so a
+ * failure leaves DIR as it was.  libotf2's own error messages are kept from
+ * the terminal and handed back in *cause.
+ */
+#include "output/export_otf2.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <otf2/otf2.h>
+
+#include "output/export_lanes.h"
+#include "support/numfmt.h"
+
+#define ARCHIVE "traces"      /* DIR/traces.otf2, DIR/traces.def, DIR/traces/ */
+#define TICKS_PER_SECOND 1000000000ull
+
+/* ---- libotf2's errors, kept for *cause ---- */
+
+static char otf2_said[256];
+
+static OTF2_ErrorCode keep_error(void *ud, const char *file, uint64_t line, const char *func,
+                                 OTF2_ErrorCode code, const char *fmt, va_list va)
+{
+    (void)ud, (void)file, (void)line, (void)func;
+    char msg[192];
+    vsnprintf(msg, sizeof msg, fmt ? fmt : "", va);
+    text_fit(otf2_said, sizeof otf2_said, "%s%s%s", OTF2_Error_GetDescription(code),
+             msg[0] ? ": " : "", msg);
+    return code;
+}
+
+static OTF2_FlushType pre_flush(void *ud, OTF2_FileType type, OTF2_LocationRef loc, void *caller,
+                                bool final)
+{
+    (void)ud, (void)type, (void)loc, (void)caller, (void)final;
+    return OTF2_FLUSH;
+}
+
+static OTF2_TimeStamp post_flush(void *ud, OTF2_FileType type, OTF2_LocationRef loc)
+{
+    (void)ud, (void)type, (void)loc;
+    return 0;
+}
+
+static const OTF2_FlushCallbacks flush_callbacks = {pre_flush, post_flush};
+
+/* ---- the directory ---- */
+
+/* Is dir an archive this writer made (only traces.otf2, traces.def and traces/ in it), or empty? */
+static bool dir_replaceable(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return false;
+    bool ok = true;
+    for (struct dirent *e; ok && (e = readdir(d));)
+        ok = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
+             strcmp(e->d_name, ARCHIVE ".otf2") == 0 || strcmp(e->d_name, ARCHIVE ".def") == 0 ||
+             strcmp(e->d_name, ARCHIVE) == 0;
+    closedir(d);
+    return ok;
+}
+
+/* Remove an archive directory (dir_replaceable): the files of dir/traces/, then the rest. */
+static void remove_archive(const char *dir)
+{
+    char *sub = xasprintf("%s/" ARCHIVE, dir);
+    DIR *d = opendir(sub);
+    if (d) {
+        for (struct dirent *e; (e = readdir(d));)
+            if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+                char *f = xasprintf("%s/%s", sub, e->d_name);
+                unlink(f);
+                free(f);
+            }
+        closedir(d);
+    }
+    rmdir(sub);
+    free(sub);
+    char *f = xasprintf("%s/" ARCHIVE ".otf2", dir);
+    unlink(f);
+    free(f);
+    f = xasprintf("%s/" ARCHIVE ".def", dir);
+    unlink(f);
+    free(f);
+    rmdir(dir);
+}
+
+/* 0 when dir may take the archive (new, empty, or an archive of this writer), else -1 with
+ * *cause. */
+static int dir_refused(const char *dir, char **cause)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0)
+        return 0;
+    if (!S_ISDIR(st.st_mode))
+        return set_cause(cause, "--output %s: exists and is not a directory", dir), -1;
+    if (!dir_replaceable(dir))
+        return set_cause(cause, "--output %s: holds files other than an OTF2 archive of hetcast "
+                                "(traces.otf2, traces.def, traces/); give a new or empty "
+                                "directory", dir), -1;
+    return 0;
+}
+
+/* ---- the archive ---- */
+
+/* The strings of the definitions, numbered as they are defined. */
+struct strings {
+    OTF2_GlobalDefWriter *w;
+    OTF2_StringRef next;
+};
+
+static OTF2_StringRef str(struct strings *s, const char *text)
+{
+    OTF2_GlobalDefWriter_WriteString(s->w, s->next, text);
+    return s->next++;
+}
+
+/* A time of the run as ticks of the clock: 1e9 a second, seconds_per_unit seconds a unit. */
+static OTF2_TimeStamp ticks(double t, double seconds_per_unit)
+{
+    return (OTF2_TimeStamp)llround(t * seconds_per_unit * (double)TICKS_PER_SECOND);
+}
+
+/* The lanes of a port that carry an interval: a port never busy has no location (libotf2 3.0's
+ * global event reader reads freed memory at a location without events). */
+static int busy_lanes(const struct port_slots *ps, int proc, int port)
+{
+    return ps->lanes[(size_t)(proc - 1) * NPORTS + port];
+}
+
+enum { ATTR_SEQ, ATTR_FROM, ATTR_TO, ATTR_WHY, NATTRS };
+
+static int write_archive(const char *path, const struct run *runs, int k, double seconds_per_unit,
+                         const struct port_slots *ps, char **cause)
+{
+    OTF2_Archive *a = OTF2_Archive_Open(path, ARCHIVE, OTF2_FILEMODE_WRITE,
+                                        OTF2_CHUNK_SIZE_EVENTS_DEFAULT,
+                                        OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT, OTF2_SUBSTRATE_POSIX,
+                                        OTF2_COMPRESSION_NONE);
+    if (!a) {
+        set_cause(cause, "cannot write the OTF2 archive: %s",
+                  otf2_said[0] ? otf2_said : "libotf2 could not open it");
+        return -1;
+    }
+    OTF2_Archive_SetFlushCallbacks(a, &flush_callbacks, NULL);
+    OTF2_Archive_SetSerialCollectiveCallbacks(a);
+    OTF2_Archive_SetCreator(a, "hetcast");
+    char unit[160];
+    text_fit(unit, sizeof unit, "a time unit of the cluster is %s s", numfmt_num(seconds_per_unit));
+    OTF2_Archive_SetDescription(a, "broadcast schedules of hetcast: per node its send port, the "
+                                   "link in and its receive port");
+    OTF2_Archive_SetProperty(a, "HETCAST::TIME_UNIT", unit, true);
+
+    /* the locations: per process, per port, per lane; ids from 0 in that order */
+    long nloc = 0;
+    for (int proc = 1; proc <= ps->nprocs; proc++)
+        for (int port = 0; port < NPORTS; port++)
+            nloc += busy_lanes(ps, proc, port);
+    long *first_loc = xcalloc((size_t)ps->nprocs * NPORTS + 1, sizeof *first_loc);
+    uint64_t *nevents = xcalloc((size_t)(nloc > 0 ? nloc : 1), sizeof *nevents);
+    long at = 0;
+    for (int proc = 1; proc <= ps->nprocs; proc++)
+        for (int port = 0; port < NPORTS; port++) {
+            first_loc[(proc - 1) * NPORTS + port] = at;
+            at += busy_lanes(ps, proc, port);
+        }
+    OTF2_TimeStamp end = 0;
+
+    /* strings first, so that the events' attributes can name them */
+    struct strings s = {OTF2_Archive_GetGlobalDefWriter(a), 0};
+    OTF2_StringRef empty = str(&s, "");
+    const char *region_names[NPORTS] = {"send", "link", "receive"};
+    const char *region_what[NPORTS] = {
+        "the sender's send port is busy with the transfer",
+        "the transfer is on its way to the receiver", "the receiver's receive port is busy with it"};
+    OTF2_StringRef region_str[NPORTS], region_desc[NPORTS], port_str[NPORTS];
+    for (int p = 0; p < NPORTS; p++) {
+        region_str[p] = str(&s, region_names[p]);
+        region_desc[p] = str(&s, region_what[p]);
+        port_str[p] = str(&s, port_names[p]);
+    }
+    static const char *const attr_names[NATTRS] = {"seq", "from", "to", "why"};
+    static const char *const attr_what[NATTRS] = {
+        "the transfer's booking order, from 1", "the sender", "the receiver",
+        "why the scheduler chose it"};
+    OTF2_StringRef attr_str[NATTRS][2];
+    for (int i = 0; i < NATTRS; i++) {
+        attr_str[i][0] = str(&s, attr_names[i]);
+        attr_str[i][1] = str(&s, attr_what[i]);
+    }
+    int nodes = 0;
+    for (int r = 0; r < k; r++)
+        nodes += runs[r].c->n;
+    OTF2_StringRef *node_str = xmalloc((size_t)(nodes > 0 ? nodes : 1) * sizeof *node_str);
+    for (int r = 0; r < k; r++)
+        for (int p = 0; p < runs[r].c->n; p++)
+            node_str[port_slots_proc(runs, r, p) - 1] = str(&s, runs[r].c->nodes[p].name);
+    /* the reasons, one string a transfer: why_str[tr_base[r] + i] for transfer i of run r */
+    long *tr_base = xcalloc((size_t)k + 1, sizeof *tr_base);
+    for (int r = 0; r < k; r++)
+        tr_base[r + 1] = tr_base[r] + runs[r].eng.ntr;
+    OTF2_StringRef *why_str = xmalloc((size_t)(tr_base[k] > 0 ? tr_base[k] : 1) * sizeof *why_str);
+    for (int r = 0; r < k; r++)
+        for (int i = 0; i < runs[r].eng.ntr; i++) {
+            const char *why = runs[r].eng.tr[i].reason;
+            if (!why || !*why) {
+                why_str[tr_base[r] + i] = empty;
+            } else if (text_flaw(why)) {   /* a Lua policy's bytes that are not text: as \xNN */
+                char *shown = text_escape(why);
+                why_str[tr_base[r] + i] = str(&s, shown);
+                free(shown);
+            } else {
+                why_str[tr_base[r] + i] = str(&s, why);
+            }
+        }
+
+    /* the events, location by location: the slots of each (process, port) come together, in
+     * the order of the locations, each lane's in time order */
+    OTF2_Archive_OpenEvtFiles(a);
+    OTF2_AttributeList *al = OTF2_AttributeList_New();
+    long i = 0;
+    for (int proc = 1; proc <= ps->nprocs; proc++)
+        for (int port = 0; port < NPORTS; port++) {
+            long j = i;   /* this port's slots: [i, j) */
+            while (j < ps->n && port_slots_proc(runs, ps->v[j].run, ps->v[j].node) == proc &&
+                   ps->v[j].port == port)
+                j++;
+            for (int l = 0; l < busy_lanes(ps, proc, port); l++) {
+                long loc = first_loc[(proc - 1) * NPORTS + port] + l;
+                OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(a, (OTF2_LocationRef)loc);
+                for (long x = i; x < j; x++) {
+                    const struct port_slot *v = &ps->v[x];
+                    if (v->lane != l)
+                        continue;
+                    const struct transfer *t = &runs[v->run].eng.tr[v->tr];
+                    OTF2_AttributeList_AddUint32(al, ATTR_SEQ, (uint32_t)t->seq + 1);
+                    OTF2_AttributeList_AddStringRef(
+                        al, ATTR_FROM, node_str[port_slots_proc(runs, v->run, t->from) - 1]);
+                    OTF2_AttributeList_AddStringRef(
+                        al, ATTR_TO, node_str[port_slots_proc(runs, v->run, t->to) - 1]);
+                    OTF2_AttributeList_AddStringRef(al, ATTR_WHY, why_str[tr_base[v->run] + v->tr]);
+                    OTF2_TimeStamp t0 = ticks(v->start, seconds_per_unit),
+                                   t1 = ticks(v->end, seconds_per_unit);
+                    OTF2_EvtWriter_Enter(w, al, t0, (OTF2_RegionRef)v->port);
+                    OTF2_AttributeList_RemoveAllAttributes(al);
+                    OTF2_EvtWriter_Leave(w, NULL, t1, (OTF2_RegionRef)v->port);
+                    nevents[loc] += 2;
+                    if (t1 > end)
+                        end = t1;
+                }
+                OTF2_Archive_CloseEvtWriter(a, w);
+            }
+            i = j;
+        }
+    OTF2_AttributeList_Delete(al);
+    OTF2_Archive_CloseEvtFiles(a);
+    /* an empty local definition file per location, as readers expect */
+    OTF2_Archive_OpenDefFiles(a);
+    for (long loc = 0; loc < nloc; loc++) {
+        OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(a, (OTF2_LocationRef)loc);
+        OTF2_Archive_CloseDefWriter(a, dw);
+    }
+    OTF2_Archive_CloseDefFiles(a);
+
+    /* the global definitions: the clock, the regions and attributes, the system tree */
+    OTF2_GlobalDefWriter *g = s.w;
+    OTF2_GlobalDefWriter_WriteClockProperties(g, TICKS_PER_SECOND, 0, end + 1,
+                                              OTF2_UNDEFINED_TIMESTAMP);
+    for (int p = 0; p < NPORTS; p++)
+        OTF2_GlobalDefWriter_WriteRegion(g, (OTF2_RegionRef)p, region_str[p], region_str[p],
+                                         region_desc[p],
+                                         p == PORT_LINK ? OTF2_REGION_ROLE_DATA_TRANSFER
+                                                        : OTF2_REGION_ROLE_POINT2POINT,
+                                         OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE, empty, 0, 0);
+    static const OTF2_Type attr_type[NATTRS] = {OTF2_TYPE_UINT32, OTF2_TYPE_STRING, OTF2_TYPE_STRING,
+                                                OTF2_TYPE_STRING};
+    for (int i = 0; i < NATTRS; i++)
+        OTF2_GlobalDefWriter_WriteAttribute(g, (OTF2_AttributeRef)i, attr_str[i][0], attr_str[i][1],
+                                            attr_type[i]);
+    OTF2_StringRef cls_root = str(&s, "hetcast"), cls_run = str(&s, "run");
+    OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, cls_root, cls_root,
+                                             OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+    for (int r = 0; r < k; r++) {
+        char name[320];
+        text_fit(name, sizeof name, "%s (%s%s)", runs[r].sched.ops->name,
+                 model_name(runs[r].model), runs[r].measured ? ", measured" : "");
+        OTF2_GlobalDefWriter_WriteSystemTreeNode(g, (OTF2_SystemTreeNodeRef)r + 1, str(&s, name),
+                                                 cls_run, 0);
+    }
+    for (int r = 0; r < k; r++)
+        for (int p = 0; p < runs[r].c->n; p++) {
+            int proc = port_slots_proc(runs, r, p);
+            OTF2_StringRef gname = node_str[proc - 1];
+            if (k > 1) {
+                char name[512];
+                text_fit(name, sizeof name, "%s%s: %s", runs[r].sched.ops->name, run_tag(&runs[r]),
+                         runs[r].c->nodes[p].name);
+                gname = str(&s, name);
+            }
+            OTF2_GlobalDefWriter_WriteLocationGroup(g, (OTF2_LocationGroupRef)proc - 1, gname,
+                                                    OTF2_LOCATION_GROUP_TYPE_PROCESS,
+                                                    (OTF2_SystemTreeNodeRef)r + 1,
+                                                    OTF2_UNDEFINED_LOCATION_GROUP);
+            for (int port = 0; port < NPORTS; port++)
+                for (int l = 0; l < busy_lanes(ps, proc, port); l++) {
+                    long loc = first_loc[(proc - 1) * NPORTS + port] + l;
+                    OTF2_StringRef lname = port_str[port];
+                    if (l > 0) {
+                        char name[64];
+                        text_fit(name, sizeof name, "%s %d", port_names[port], l + 1);
+                        lname = str(&s, name);
+                    }
+                    OTF2_GlobalDefWriter_WriteLocation(g, (OTF2_LocationRef)loc, lname,
+                                                       OTF2_LOCATION_TYPE_CPU_THREAD, nevents[loc],
+                                                       (OTF2_LocationGroupRef)proc - 1);
+                }
+        }
+    free(node_str);
+    free(why_str);
+    free(tr_base);
+    free(first_loc);
+    free(nevents);
+    otf2_said[0] = '\0';
+    OTF2_ErrorCode rc = OTF2_Archive_Close(a);
+    if (rc != OTF2_SUCCESS) {
+        set_cause(cause, "cannot write the OTF2 archive: %s",
+                  otf2_said[0] ? otf2_said : OTF2_Error_GetDescription(rc));
+        return -1;
+    }
+    return 0;
+}
+
+int export_otf2_check(const char *dir, const struct run *runs, int k, double seconds_per_unit,
+                      char **cause)
+{
+    if (dir_refused(dir, cause) < 0)
+        return -1;
+    double most = (double)UINT64_MAX / 2 / (double)TICKS_PER_SECOND / seconds_per_unit;
+    for (int r = 0; r < k; r++)
+        if (!(runs[r].eng.makespan <= most)) {
+            set_cause(cause, "the run ends at %s, past what OTF2's clock holds at a nanosecond "
+                             "a tick (%s)", numfmt_num(runs[r].eng.makespan), numfmt_num(most));
+            return -1;
+        }
+    return 0;
+}
+
+/* The archive into a fresh directory beside dir, then renamed to dir (which is new, empty, or an
+ * archive this writer made, then removed). */
+static int replace_dir(const char *dir, const struct run *runs, int k, double seconds_per_unit,
+                       char **cause)
+{
+    struct stat st;
+    bool exists = stat(dir, &st) == 0;
+    if (dir_refused(dir, cause) < 0)
+        return -1;
+    char *tmp = xasprintf("%s.otf2-XXXXXX", dir);
+    if (!mkdtemp(tmp)) {
+        set_cause(cause, "cannot make a directory beside %s: %s", dir, strerror(errno));
+        free(tmp);
+        return -1;
+    }
+    OTF2_ErrorCallback was = OTF2_Error_RegisterCallback(keep_error, NULL);
+    struct port_slots ps;
+    port_slots_make(&ps, runs, k);
+    int rc = write_archive(tmp, runs, k, seconds_per_unit, &ps, cause);
+    port_slots_free(&ps);
+    OTF2_Error_RegisterCallback(was, NULL);
+    if (rc == 0) {
+        char *old = NULL;
+        if (exists) {   /* the old archive out of the way, then the new one in */
+            old = xasprintf("%s.old-XXXXXX", dir);
+            if (!mkdtemp(old) || rename(dir, old) != 0) {
+                set_cause(cause, "cannot replace %s: %s", dir, strerror(errno));
+                rc = -1;
+            }
+        }
+        if (rc == 0 && rename(tmp, dir) != 0) {
+            set_cause(cause, "cannot write %s: %s", dir, strerror(errno));
+            if (old)
+                rename(old, dir);
+            rc = -1;
+        }
+        if (rc == 0 && old)
+            remove_archive(old);
+        else if (old)
+            rmdir(old);
+        free(old);
+    }
+    if (rc != 0)
+        remove_archive(tmp);
+    free(tmp);
+    return rc;
+}
+
+int export_otf2(const char *path, const struct run *runs, int k, double seconds_per_unit,
+                char **cause)
+{
+    char *dir = xstrdup(path);   /* "out/" is "out": the temporary goes beside it, not in it */
+    for (size_t n = strlen(dir); n > 1 && dir[n - 1] == '/'; n--)
+        dir[n - 1] = '\0';
+    int rc = replace_dir(dir, runs, k, seconds_per_unit, cause);
+    free(dir);
+    return rc;
+}

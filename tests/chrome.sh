@@ -1,0 +1,108 @@
+#!/bin/sh
+# chrome.sh - --format chrome, the Chrome trace-event JSON that Perfetto and
+# chrome://tracing open (TAP): every event checked against the format's
+# documented schema by a small checker (name, ph, ts, pid, tid; complete
+# events with dur >= 0; every pid and tid named by metadata; no two events
+# of one thread crossing), the counterexample's tracks (one per node and
+# port) and its transfers against `run --format csv`, a measured run's
+# overlapping sends on two threads, names with quotes and backslashes.
+. "$(dirname "$0")/tap.sh"
+C=clusters/counterexample.csv
+M=tests/data/counterexample-measured.csv
+
+# The checker: schema SCHEMA FILE exits 0 when FILE is a valid trace.
+cat >"$T/schema.py" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+ev = d["traceEvents"] if isinstance(d, dict) else d
+named = {}
+for e in ev:
+    for k in ("name", "ph", "ts", "pid", "tid"):
+        assert k in e, ("missing", k, e)
+    assert isinstance(e["ts"], (int, float)) and e["ts"] >= 0, e
+    if e["ph"] == "X":
+        assert isinstance(e["dur"], (int, float)) and e["dur"] >= 0, e
+    elif e["ph"] == "M":
+        if e["name"] == "process_name":
+            named[(e["pid"], None)] = e["args"]["name"]
+        if e["name"] == "thread_name":
+            named[(e["pid"], e["tid"])] = e["args"]["name"]
+    else:
+        assert False, ("a phase hetcast does not write", e)
+byth = {}
+for e in ev:
+    if e["ph"] == "X":
+        assert (e["pid"], None) in named, ("pid not named", e)
+        assert (e["pid"], e["tid"]) in named, ("tid not named", e)
+        byth.setdefault((e["pid"], e["tid"]), []).append((e["ts"], e["ts"] + e["dur"]))
+for iv in byth.values():   # one thread: intervals one after another, never crossing
+    iv.sort()
+    for a, b in zip(iv, iv[1:]):
+        assert b[0] >= a[1] - 1e-6, ("overlap on one thread", a, b)
+PY
+
+run "$H" run $C --format chrome
+cp "$T/out" "$T/run.json"
+check "run --format chrome: exit 0" test $rc -eq 0
+check "run: the checker accepts it (schema)" python3 "$T/schema.py" "$T/run.json"
+check "run: one process per node, named, and one named thread per port" python3 -c "
+import json; ev = json.load(open('$T/run.json'))['traceEvents']
+procs = {e['pid']: e['args']['name'] for e in ev if e['name'] == 'process_name'}
+assert sorted(procs.values()) == ['p0', 'p1', 'p2'], procs
+for pid in procs:
+    th = sorted(e['args']['name'] for e in ev if e['name'] == 'thread_name' and e['pid'] == pid)
+    assert th == ['link in', 'receive port', 'send port'], th"
+"$H" run $C --format csv >"$T/run.csv"
+check "run: the transfers of run --format csv, times in microseconds (a unit as a second)" python3 -c "
+import csv, json; ev = json.load(open('$T/run.json'))['traceEvents']
+rows = list(csv.DictReader(l for l in open('$T/run.csv') if not l.startswith('#')))
+sends = [e for e in ev if e['ph'] == 'X' and e['cat'] == 'send']
+assert len(sends) == len(rows) == 2, (len(sends), len(rows))
+procs = {e['pid']: e['args']['name'] for e in ev if e['name'] == 'process_name'}
+for r in rows:
+    s = [e for e in sends if e['args']['from'] == r['from'] and e['args']['to'] == r['to']]
+    assert len(s) == 1 and procs[s[0]['pid']] == r['from'], (r, s)
+    a = s[0]['args']
+    for k in ('send_start', 'send_end', 'link_start', 'link_end', 'recv_start', 'recv_end', 'hold'):
+        assert a[k] == float(r[k]), (k, a[k], r[k])
+    assert s[0]['ts'] == float(r['send_start']) * 1e6
+    assert s[0]['dur'] == (float(r['send_end']) - float(r['send_start'])) * 1e6
+    recv = [e for e in ev if e['ph'] == 'X' and e['cat'] == 'recv' and e['args']['to'] == r['to']]
+    assert len(recv) == 1 and procs[recv[0]['pid']] == r['to']
+    assert recv[0]['ts'] + recv[0]['dur'] == float(r['recv_end']) * 1e6"
+check "run: the reason of each transfer in its args" python3 -c "
+import json; ev = json.load(open('$T/run.json'))['traceEvents']
+s = [e for e in ev if e['ph'] == 'X' and e['cat'] == 'send' and e['args']['to'] == 'p2'][0]
+assert s['args']['why'].startswith('p0 can finish a send first'), s"
+
+run "$H" compare $C --trace $M --format chrome
+cp "$T/out" "$T/meas.json"
+check "compare --trace --format chrome: exit 0, the checker accepts it" sh -c "[ $rc -eq 0 ] && python3 $T/schema.py $T/meas.json"
+check "compare --trace: the measured runs' nodes are processes of their own" python3 -c "
+import json; ev = json.load(open('$T/meas.json'))['traceEvents']
+procs = sorted(e['args']['name'] for e in ev if e['name'] == 'process_name')
+assert 'fnf (measured): p2' in procs and 'optimal: p0' in procs and len(procs) == 12, procs
+s = [e for e in ev if e['ph'] == 'X' and e['cat'] == 'recv' and e['args']['hold'] == 6.01]
+assert len(s) == 1 and s[0]['ts'] + s[0]['dur'] == 6010000, s"
+# a measured run whose two sends from p0 overlap: two threads of p0's send port
+sed 's/^fnf,2,p0,p2,1.001,/fnf,2,p0,p2,0.5,/' $M >"$T/overlap.csv"
+run "$H" compare $C --trace "$T/overlap.csv" -s fnf --format chrome
+cp "$T/out" "$T/ov.json"
+check "overlapping sends: the checker accepts it (no two events of a thread cross)" sh -c "[ $rc -eq 0 ] && python3 $T/schema.py $T/ov.json"
+check "overlapping sends: the second on 'send port 2' of the measured p0" python3 -c "
+import json; ev = json.load(open('$T/ov.json'))['traceEvents']
+pid = [e['pid'] for e in ev if e['name'] == 'process_name' and e['args']['name'] == 'fnf (measured): p0'][0]
+th = {e['tid']: e['args']['name'] for e in ev if e['name'] == 'thread_name' and e['pid'] == pid}
+s = sorted((e['ts'], th[e['tid']]) for e in ev if e['ph'] == 'X' and e['pid'] == pid)
+assert s == [(0, 'send port'), (500000, 'send port 2')], s"
+
+# names through JSON's escaping: a quote, a backslash, a name that is UTF-8
+printf 'name,send,recv\n"a""b",1,2\n"c\\\\d",1,1\n\303\251t\303\251,2,1\n' >"$T/names.csv"
+run "$H" run "$T/names.csv" --format chrome
+cp "$T/out" "$T/names.json"
+check "names: valid JSON, the checker accepts it" sh -c "[ $rc -eq 0 ] && python3 $T/schema.py $T/names.json"
+check "names: read back as they are" python3 -c "
+import json; ev = json.load(open('$T/names.json', encoding='utf-8'))['traceEvents']
+procs = sorted(e['args']['name'] for e in ev if e['name'] == 'process_name')
+assert procs == ['a\"b', 'c\\\\\\\\d', '\u00e9t\u00e9'], procs"
+done_testing

@@ -1,0 +1,53 @@
+#!/bin/sh
+# otf2.sh - --format otf2 --output DIR, the OTF2 archive Vampir opens, read
+# back by otf2-print (TAP; skipped where otf2-print is missing): a run and a
+# measured trace, their locations (a process per node, a location per port),
+# regions, events and times at a nanosecond a unit; DIR replaced when it
+# holds an archive of hetcast, refused when it holds anything else.
+. "$(dirname "$0")/tap.sh"
+C=clusters/counterexample.csv
+M=tests/data/counterexample-measured.csv
+if ! command -v otf2-print >/dev/null 2>&1; then
+    skip "otf2-print reads the archives" "otf2-print not installed (otf2-tools)"
+    done_testing
+fi
+
+run "$H" run $C --format otf2 --output "$T/run"
+check "run --format otf2: exit 0, says what it wrote" sh -c "[ $rc -eq 0 ] && grep -q '^wrote .*/run/traces.otf2 (1 run)' $T/out"
+run otf2-print "$T/run/traces.otf2"
+cp "$T/out" "$T/run.ev"
+check "otf2-print reads the run" test $rc -eq 0
+# the events: location, ticks, region; otf2-print's columns squeezed
+tr -s ' ' <"$T/run.ev" | sed -n 's/^\(ENTER\|LEAVE\) \([0-9]*\) \([0-9]*\) Region: "\([a-z]*\)".*/\1 \2 \3 \4/p' >"$T/run.events"
+check "the run: 2 transfers, 6 intervals, an ENTER and a LEAVE each" sh -c "[ \$(grep -c '^ENTER' $T/run.events) -eq 6 ] && [ \$(grep -c '^LEAVE' $T/run.events) -eq 6 ]"
+check "p0's send port (location 0): sends at 0 and 1 s, each 1 s" sh -c "grep -q '^ENTER 0 0 send$' $T/run.events && grep -q '^LEAVE 0 1000000000 send$' $T/run.events && grep -q '^ENTER 0 1000000000 send$' $T/run.events && grep -q '^LEAVE 0 2000000000 send$' $T/run.events"
+check "p2's receive port (location 4): from 3 s to its hold at 6 s" sh -c "grep -q '^ENTER 4 3000000000 receive$' $T/run.events && grep -q '^LEAVE 4 6000000000 receive$' $T/run.events"
+check "the transfer and why in the ENTER's attributes" has '("from" <1>; STRING; "p0" <[0-9]*>), ("to" <2>; STRING; "p2" <[0-9]*>), ("why" <3>; STRING; "p0 can finish a send first' "$T/run.ev"
+run otf2-print -G "$T/run/traces.otf2"
+cp "$T/out" "$T/run.defs"
+check "definitions: a process per node" sh -c "[ \$(grep -c '^LOCATION_GROUP .*Type: PROCESS' $T/run.defs) -eq 3 ] && grep -q 'Name: \"p2\" <[0-9]*>, Type: PROCESS' $T/run.defs"
+check "definitions: a location per busy port, named: p0 sends, p1 and p2 receive" sh -c "[ \$(grep -c '^LOCATION ' $T/run.defs) -eq 5 ] && grep -q '^LOCATION  *0  Name: \"send port\" <[0-9]*>, Type: CPU_THREAD, # Events: 4, Group: \"p0\"' $T/run.defs && grep -q '^LOCATION  *3  Name: \"link in\" .*Group: \"p2\"' $T/run.defs && grep -q '^LOCATION  *4  Name: \"receive port\" .*Group: \"p2\"' $T/run.defs"
+check "definitions: the regions send, link, receive; a nanosecond a tick" sh -c "grep -q '^REGION  *0  Name: \"send\"' $T/run.defs && grep -q '^REGION  *2  Name: \"receive\"' $T/run.defs && grep -q 'Ticks per Seconds: 1000000000' $T/run.defs"
+run otf2-print -A "$T/run/traces.otf2"
+check "the archive's property HETCAST::TIME_UNIT" sh -c "grep -A1 'HETCAST::TIME_UNIT' $T/out | grep -q 'a time unit of the cluster is 1 s'"
+
+run "$H" compare $C --trace $M --format otf2 --output "$T/meas"
+check "compare --trace --format otf2: exit 0, 4 runs" sh -c "[ $rc -eq 0 ] && grep -q '(4 runs)' $T/out"
+run otf2-print -G "$T/meas/traces.otf2"
+check "measured: a system tree node per run, the measured ones named so" sh -c "grep -q 'Name: \"fnf (async, measured)\"' $T/out && grep -q 'Name: \"optimal (async, measured)\"' $T/out && grep -q 'Name: \"fnf (measured): p2\" <[0-9]*>, Type: PROCESS' $T/out"
+run otf2-print "$T/meas/traces.otf2"
+# fnf (measured)'s p2: its receive port is location 9
+check "measured: fnf's p2 receives until 6.01 s, as the trace says" sh -c "tr -s ' ' < $T/out | grep -q '^LEAVE 9 6010000000 Region: \"receive\"'"
+
+# DIR: replaced when it holds hetcast's archive, refused otherwise
+"$H" run $C -s optimal --format otf2 --output "$T/run" >/dev/null 2>&1
+check "a second archive replaces the first (optimal: p2 holds at 5 s), nothing left beside" sh -c "otf2-print $T/run/traces.otf2 | tr -s ' ' | grep -q '^LEAVE 4 5000000000 Region: \"receive\"' && ! ls $T | grep -q '^run\.\(otf2\|old\)-'"
+mkdir "$T/mine" && echo keep >"$T/mine/notes.txt"
+run "$H" run $C --format otf2 --output "$T/mine"
+check "a directory with other files: status 2, untouched" sh -c "[ $rc -eq 2 ] && grep -q 'holds files other than an OTF2 archive' $T/err && [ \$(ls $T/mine) = notes.txt ] && ! ls $T | grep -q '^mine\.otf2-'"
+printf 'x\n' >"$T/afile"
+run "$H" run $C --format otf2 --output "$T/afile"
+check "a file as DIR: status 2, names it" sh -c "[ $rc -eq 2 ] && grep -q 'afile: exists and is not a directory' $T/err && [ \$(cat $T/afile) = x ]"
+run "$H" run $C --format otf2
+check "--format otf2 without --output: status 2" sh -c "[ $rc -eq 2 ] && grep -q 'give it --output DIR' $T/err"
+done_testing
