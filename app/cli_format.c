@@ -7,6 +7,7 @@
  */
 #include "app/cli_format.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,13 @@ static int json_runs(const struct format_out *out, const struct run *runs, int k
     else
         report_run_json(stdout, &runs[0], out->summary);
     return 0;
+}
+
+static int json_spooled(const struct format_out *out, const struct run *r, struct spool *sp,
+                        char **cause)
+{
+    (void)out;
+    return report_run_json_spool(stdout, r, sp, cause) < 0 ? 1 : 0;
 }
 
 static int text_trace(const struct format_out *out, const struct trace *t, const struct run *runs,
@@ -104,48 +112,72 @@ static void json_exchange(const struct format_out *out, const struct exchange *x
 
 /* ---- pictures and interoperation ---- */
 
-/* The SVG of k runs on standard output, with a warning on stderr when it is larger than a few MB. */
-static void print_svg(const struct run *runs, int k, const struct svg_opts *so)
+/* The SVG of k runs (sp: runs[0]'s bookings, NULL: the records) on standard
+ * output, with a warning on stderr when it is larger than a few MB.  0, or
+ * 1 with *cause. */
+static int print_svg(const struct run *runs, int k, const struct svg_opts *so, struct spool *sp,
+                     char **cause)
 {
     char *buf = NULL;
     size_t len = 0;
     FILE *m = open_memstream(&buf, &len);
-    if (!m) {
-        export_svg_opts(stdout, runs, k, so);
-        return;
-    }
-    export_svg_opts(m, runs, k, so);
+    if (!m)
+        diag_fatal("out of memory");
+    int rc = 0;
+    if (sp)
+        rc = export_svg_spool(m, runs, so, sp, cause) < 0 ? 1 : 0;
+    else
+        export_svg_opts(m, runs, k, so);
     fclose(m);
+    if (rc) {
+        free(buf);
+        return rc;
+    }
     if (len > SVG_WARN_BYTES)
         fprintf(stderr, "hetcast: warning: the SVG is %.1f MB, more than a slide holds\n", len / 1048576.0);
     fwrite(buf, 1, len, stdout);
     free(buf);
+    return 0;
 }
 
 static int svg_runs(const struct format_out *out, const struct run *runs, int k, char **cause)
 {
-    (void)cause;
-    print_svg(runs, k, out->svg);
-    return 0;
+    return print_svg(runs, k, out->svg, NULL, cause);
+}
+
+static int svg_spooled(const struct format_out *out, const struct run *r, struct spool *sp,
+                       char **cause)
+{
+    return print_svg(r, 1, out->svg, sp, cause);
 }
 
 /* Each prediction with its measured run as a second lane set: the whole picture. */
 static int svg_trace(const struct format_out *out, const struct trace *t, const struct run *runs,
                      int k, char **cause)
 {
-    (void)cause;
     (void)out;
     (void)t;
-    print_svg(runs, 2 * k, NULL);
-    return 0;
+    return print_svg(runs, 2 * k, NULL, NULL, cause);
 }
 
 static int paje_runs(const struct format_out *out, const struct run *runs, int k, char **cause)
 {
-    (void)cause;
     (void)out;
-    export_paje(stdout, runs, k);
-    return 0;
+    errno = 0;
+    if (export_paje(stdout, runs, k) == 0)
+        return 0;
+    if (errno == EFBIG)
+        set_cause(cause, "a Paje trace holds at most %lld transfers", PAJE_MAX_TRANSFERS);
+    else
+        set_cause(cause, "cannot write the Paje trace: %s", strerror(errno ? errno : EIO));
+    return 1;
+}
+
+static int paje_spooled(const struct format_out *out, const struct run *r, struct spool *sp,
+                        char **cause)
+{
+    (void)out;
+    return export_paje_spool(stdout, r, sp, cause) < 0 ? 1 : 0;
 }
 
 static int dot_runs(const struct format_out *out, const struct run *runs, int k, char **cause)
@@ -254,17 +286,17 @@ static int smpi_runs(const struct format_out *out, const struct run *runs, int k
 /* In --help's order; the first is the default. */
 static const struct cli_format formats[] = {
     {"text", "default", BROADCASTS | FORMAT_TRACE | FORMAT_EXCHANGE | FORMAT_LEAN, text_runs, NULL,
-     text_trace, text_exchange},
+     text_trace, text_exchange, NULL},
     {"csv", NULL, BROADCASTS | FORMAT_TRACE | FORMAT_EXCHANGE | FORMAT_LEAN, csv_runs,
-     report_csv_stream_book, csv_trace, csv_exchange},
+     report_csv_stream_book, csv_trace, csv_exchange, NULL},
     {"json", NULL, BROADCASTS | FORMAT_TRACE | FORMAT_EXCHANGE | FORMAT_LEAN, json_runs, NULL,
-     json_trace, json_exchange},
-    {"svg", "Gantt and tree", BROADCASTS | FORMAT_TRACE, svg_runs, NULL, svg_trace, NULL},
-    {"paje", NULL, BROADCASTS | FORMAT_TRACE, paje_runs, NULL, paje_trace, NULL},
-    {"dot", NULL, BROADCASTS | FORMAT_TRACE, dot_runs, NULL, dot_trace, NULL},
-    {"chrome", "Perfetto", BROADCASTS | FORMAT_TRACE, chrome_runs, NULL, chrome_trace, NULL},
-    {"otf2", "Vampir", BROADCASTS | FORMAT_TRACE | FORMAT_DIR, otf2_runs, NULL, otf2_trace, NULL},
-    {"smpi", "interop.md", FORMAT_RUN | FORMAT_DIR, smpi_runs, NULL, NULL, NULL},
+     json_trace, json_exchange, json_spooled},
+    {"svg", "Gantt and tree", BROADCASTS | FORMAT_TRACE, svg_runs, NULL, svg_trace, NULL, svg_spooled},
+    {"paje", NULL, BROADCASTS | FORMAT_TRACE, paje_runs, NULL, paje_trace, NULL, paje_spooled},
+    {"dot", NULL, BROADCASTS | FORMAT_TRACE, dot_runs, NULL, dot_trace, NULL, NULL},
+    {"chrome", "Perfetto", BROADCASTS | FORMAT_TRACE, chrome_runs, NULL, chrome_trace, NULL, NULL},
+    {"otf2", "Vampir", BROADCASTS | FORMAT_TRACE | FORMAT_DIR, otf2_runs, NULL, otf2_trace, NULL, NULL},
+    {"smpi", "interop.md", FORMAT_RUN | FORMAT_DIR, smpi_runs, NULL, NULL, NULL, NULL},
 };
 #define NFORMATS ((int)(sizeof formats / sizeof formats[0]))
 

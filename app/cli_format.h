@@ -22,6 +22,7 @@
 #define FORMAT_LEAN     (1u << 5)   /* with --summary it prints the result alone: no records kept */
 
 struct exchange;
+struct spool;
 struct svg_opts;
 struct trace;
 
@@ -48,6 +49,11 @@ struct cli_format {
                  int k, char **cause);
     /* FORMAT_EXCHANGE: xs[0..k) (run: k is 1) */
     void (*exchange)(const struct format_out *out, const struct exchange *xs, int k);
+    /* run without --summary, on a lean engine whose bookings went to sp
+     * (output/spool.h): what runs writes, byte for byte; NULL: the format is
+     * written from the records (or streamed) */
+    int (*spooled)(const struct format_out *out, const struct run *r, struct spool *sp,
+                   char **cause);
 };
 
 /* The format called name (NULL: the default, the first row); NULL if none is.  O(formats). */

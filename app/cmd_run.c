@@ -13,6 +13,7 @@
 #include "app/opts.h"
 #include "output/export.h"
 #include "output/report.h"
+#include "output/spool.h"
 #include "sched/lua_sched.h"
 
 /* --format (and --output) checked: the format, or NULL after a message. */
@@ -92,6 +93,27 @@ static int svg_nodes(const struct cli_opts *o, const struct cluster *c, unsigned
     return 0;
 }
 
+/* --output without --format: 0, or 2 after saying what --output is for and,
+ * when the name ends like a format, the command that writes that file. */
+static int check_output_alone(const struct cli_opts *o, bool compare)
+{
+    if (!o->output || o->format)
+        return 0;
+    char *dirs = cli_format_list(FORMAT_DIR, " or ", false);
+    const char *dot = strrchr(o->output, '.'), *slash = strrchr(o->output, '/');
+    const struct cli_format *f = dot && (!slash || dot > slash) && dot[1] ? cli_format_find(dot + 1) : NULL;
+    if (f && !(f->flags & FORMAT_DIR) && (f->flags & (compare ? FORMAT_COMPARE : FORMAT_RUN))) {
+        opts_error(2, "--output is the directory of --format %s; the other formats print to "
+                      "standard output: hetcast %s %s --format %s > %s", dirs,
+                   compare ? "compare" : "run", o->s.file, f->name, o->output);
+    } else {
+        opts_error(2, "--output is the directory of --format %s: add --format %s, or leave "
+                      "--output out to print the report", dirs, dirs);
+    }
+    free(dirs);
+    return 2;
+}
+
 /* run (compare false) and compare. */
 static int run_or_compare(int argc, char **argv, bool compare)
 {
@@ -107,6 +129,8 @@ static int run_or_compare(int argc, char **argv, bool compare)
                              "--receivers) has no measured trace");
     if ((o.svg_parts || o.svg_nodes) && (!o.format || strcmp(o.format, "svg") != 0))
         return opts_error(2, "--svg-parts and --svg-nodes shape an SVG: add --format svg");
+    if (check_output_alone(&o, compare))
+        return 2;
     if (session_is_exchange(&o.s))
         return cli_exchange(&o, compare);
     const struct cli_format *f = check_format(&o);
@@ -167,10 +191,21 @@ static int run_or_compare(int argc, char **argv, bool compare)
        are written as a lean engine books them, where the scheduler allows a
        lean engine; else from the records afterwards */
     struct report_csv_stream stream = {stdout, c, ops[0]->name, 0};
+    struct spool sp = {0};
     if (!compare && !o.summary && f->stream) {
         lean = true;
         o.s.sopt.on_book = f->stream;
         o.s.sopt.on_book_ctx = &stream;
+    } else if (!compare && !o.summary && f->spooled) {
+        /* the bookings kept in a temporary file for a writer that needs them
+           all (output/spool.h); without one, the full engine's records */
+        char *why = NULL;
+        if (spool_open(&sp, &why) == 0) {
+            lean = true;
+            o.s.sopt.on_book = spool_book;
+            o.s.sopt.on_book_ctx = &sp;
+        }
+        free(why);
     }
     int done = 0;
     for (; done < k; done++)
@@ -179,7 +214,11 @@ static int run_or_compare(int argc, char **argv, bool compare)
     int status = 0;
     if (done < k)
         status = cli_fail(cause, lua_sched_is(ops[done]) ? 2 : 1);   /* a bad script is bad input */
-    else if (!(o.s.sopt.on_book && runs[0].eng.lean) || stream.rows == 0) {
+    else if (sp.fp && runs[0].eng.lean) {
+        struct format_out out = {compare, o.summary, &so, o.output};
+        if ((status = f->spooled(&out, &runs[0], &sp, &cause)) != 0)
+            cli_fail(cause, status);
+    } else if (!(o.s.sopt.on_book == f->stream && runs[0].eng.lean) || stream.rows == 0) {
         /* not streamed, or streamed without a booking (one node): the header alone */
         struct format_out out = {compare, o.summary, &so, o.output};
         if ((status = f->runs(&out, runs, compare ? k : 1, &cause)) != 0)
@@ -189,6 +228,7 @@ static int run_or_compare(int argc, char **argv, bool compare)
         status = cli_certify(&o, &runs[0]);
     for (int i = 0; i < done; i++)
         run_free(&runs[i]);
+    spool_close(&sp);
     free(runs);
     free(keep);
     cluster_free(c);

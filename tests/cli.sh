@@ -288,8 +288,39 @@ for s in fnf slowest-first random-pair random-order fef; do
     done
 done
 check "run --format csv (streamed from the lean engine) = compare's rows from records, 15 runs" test $same -eq 15
+# run --format json, svg and paje keep a lean run's bookings in a temporary
+# file and write from it; compare writes from the full engine's records: the
+# same bytes (compare's JSON is run's inside [ ])
+same=0
+for s in fnf slowest-first random-pair random-order fef; do
+    for m in async sender-only sync; do
+        for f in json svg paje; do
+            "$H" run "$T/r3000.csv" -s $s -m $m --seed 4 --format $f >"$T/stream.out" 2>/dev/null
+            "$H" compare "$T/r3000.csv" -s $s -m $m --seed 4 --format $f >"$T/full.out" 2>/dev/null
+            [ $f = json ] && sed -i '1s/^\[//; $d' "$T/full.out"
+            [ -s "$T/full.out" ] && cmp -s "$T/stream.out" "$T/full.out" && same=$((same + 1))
+        done
+    done
+done
+check "run --format json, svg, paje (lean run, bookings in a temporary file) = compare's from records, 45 runs" test $same -eq 45
+"$H" run "$T/r3000.csv" --format svg --svg-nodes critical >"$T/stream.out" 2>/dev/null
+"$H" compare "$T/r3000.csv" -s fnf --format svg --svg-nodes critical >"$T/full.out" 2>/dev/null
+check "run --format svg --svg-nodes critical, streamed = from records" cmp -s "$T/stream.out" "$T/full.out"
+# without a place for the temporary file, the full engine writes the same bytes
+"$H" run "$T/r3000.csv" --format paje >"$T/stream.out" 2>"$T/err"
+TMPDIR="$T/no-such-dir" "$H" run "$T/r3000.csv" --format paje >"$T/full.out" 2>>"$T/err"
+check "run --format paje with TMPDIR missing: the same trace, no message" \
+    sh -c "cmp -s $T/stream.out $T/full.out && ! grep -q hetcast: $T/err"
 printf 'name,send,recv\na,1,2\n' | "$H" run - --format csv >"$T/out" 2>/dev/null
 check "run --format csv of one node: the version and the header alone" sh -c "[ \$(wc -l <$T/out) -eq 2 ] && grep -q '^scheduler,seq,from' $T/out"
+
+# --output names smpi's directory: without --format it is refused, never ignored
+run "$H" run clusters/counterexample.csv --output "$T/out.svg"
+check "run --output FILE.svg without --format: status 2, gives the command, writes nothing" \
+    sh -c "[ $rc -eq 2 ] && grep -qF -- '--format svg > $T/out.svg' $T/err && [ ! -e $T/out.svg ] && [ ! -s $T/out ]"
+run "$H" compare clusters/counterexample.csv --pattern all-to-all --output "$T/dir"
+check "compare --pattern --output DIR without --format: status 2, names --format smpi" \
+    sh -c "[ $rc -eq 2 ] && grep -qF -- 'add --format smpi' $T/err && [ ! -e $T/dir ]"
 
 run "$H" lesson lua/lessons/fnf-loses.lua lua/lessons/port-models.lua --print
 check "lesson --print takes several lessons: both handouts" sh -c "[ $rc -eq 0 ] && [ \$(grep -c '^# ' $T/out) -eq 2 ]"

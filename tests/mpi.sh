@@ -90,6 +90,7 @@ for s in fnf optimal; do
     run timeout 60 $rt $EXECRUN -n 3 "$M" exec $CE -s $s --emulate --unit-ms 10 --repeat 5 -o "$T/$s.csv"
     say_err
     check "exec $s --emulate: status 0" test "$rc" -eq 0
+    check "exec $s --emulate: no note on MPI's per-message overhead" sh -c "! grep -q '^note' '$T/out'"
     pred=$(awk '/^predicted makespan/ { print $3 }' "$T/out")
     min=$(awk '/^measured makespan/ { print $4 }' "$T/out")
     eval "min_$s=\${min:-0}"
@@ -108,6 +109,40 @@ for s in fnf optimal; do
 done
 check "exec: fnf (makespan 6) measures slower than optimal (makespan 5)" \
     awk -v f="$min_fnf" -v o="$min_optimal" 'BEGIN { exit !(f > o && o > 0) }'
+# Costs of a few nanoseconds, run for real: any MPI message costs more, and
+# exec says so, with what to do.
+printf '# latency: 0.001\nname,send,recv\np0,0.001,0.001\np1,0.001,0.001\np2,0.001,0.001\n' >"$T/tiny.csv"
+run timeout 60 $EXECRUN -n 3 "$M" exec "$T/tiny.csv" -s fnf --repeat 3
+say_err
+check "exec of nanosecond costs: a note names MPI's per-message overhead" \
+    sh -c "[ $rc -eq 0 ] && grep -q '^note  *measured .* times the prediction: the one message of the critical path took about .* us more' '$T/out'"
+check "... and says what to do: --emulate, or calibrate --size 64" \
+    sh -c "grep -q 'with --emulate' '$T/out' && grep -q 'calibrate --size 64 -o CLUSTER.csv' '$T/out'"
+# --baseline: the library's MPI_Bcast of the same size on the same ranks,
+# beside the schedule, with its spread over the repeats
+run timeout 60 $EXECRUN -n 3 "$M" exec $CE -s fnf --repeat 3 --baseline --size 1024
+say_err
+check "exec --baseline: an MPI_Bcast line with min <= median <= max, all above 0" \
+    sh -c "[ $rc -eq 0 ] && awk '/^MPI_Bcast/ { ok = \$3 > 0 && \$3 <= \$5 && \$5 <= \$7 } END { exit !ok }' '$T/out'"
+check "exec --baseline: says the size, the root and the ranks" \
+    has '^MPI_Bcast .*broadcast of 1024 bytes from rank 0 to the same 3 ranks' "$T/out"
+# A write past the file size limit, set on the ranks while they run (MPI's
+# own shared memory is made before): SIGXFSZ would kill rank 0 half way
+# through its file; ignored, the write fails, said in one message, status 1,
+# and no temporary file is left beside the output.
+mkdir "$T/xfsz"
+$EXECRUN -n 3 "$M" exec $CE -s fnf --emulate --unit-ms 100 --repeat 3 -o "$T/xfsz/m.csv" \
+    >"$T/out" 2>"$T/err" &
+job=$!
+sleep 1.5
+for p in $(pgrep -f "$T/xfsz/m.csv"); do
+    [ "$(cat /proc/$p/comm 2>/dev/null)" = hetcast-mpi ] && prlimit --pid "$p" --fsize=0
+done
+wait $job
+rc=$?
+check "exec -o past ulimit -f: status 1, says why" \
+    sh -c "[ $rc -eq 1 ] && grep -q 'm.csv: cannot save: File too large' '$T/err'"
+check "exec -o past ulimit -f: no temporary file left, no output" test -z "$(ls -A "$T/xfsz")"
 # The measured files as hetcast reads traces (compare --trace, docs/formats.md).
 if "$H" compare --help 2>&1 | grep -q -- '--trace'; then
     { cat "$T/fnf.csv"; grep -v '^#' "$T/optimal.csv" | tail -n +2; } >"$T/both.csv"

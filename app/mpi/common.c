@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "support/atomic.h"
 #include "support/diag.h"
 #include "app/opts.h"
 
@@ -93,6 +94,7 @@ static size_t watchdog_len;
 static void watchdog_fire(int sig)
 {
     (void)sig;
+    atomic_remove_pending();   /* an output being written: its temporary file */
     ssize_t w = write(STDERR_FILENO, watchdog_msg, watchdog_len);
     (void)w;
     _exit(1);

@@ -32,6 +32,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "output/export.h"
 #include "support/atomic.h"
 #include "model/cluster.h"
 #include "support/csvfield.h"
@@ -55,6 +56,7 @@
 struct exec_opts {
     struct session_opts s;
     bool emulate;
+    bool baseline;             /* also time MPI_Bcast of the same size on the same ranks */
     double unit_ms;            /* 0: the default */
     int repeat;
     long size;
@@ -62,7 +64,8 @@ struct exec_opts {
     double timeout;
 };
 
-enum { E_SEED = OPT_LONG, E_SOURCE, E_EMULATE, E_UNIT, E_REPEAT, E_SIZE, E_TIMEOUT, E_TIME_LIMIT };
+enum { E_SEED = OPT_LONG, E_SOURCE, E_EMULATE, E_UNIT, E_REPEAT, E_SIZE, E_TIMEOUT, E_TIME_LIMIT,
+       E_BASELINE };
 #define AT(f) offsetof(struct exec_opts, f)
 static const struct opt exec_table[] = {
     {"scheduler", 's', "NAME", "scheduler (default fnf), as hetcast run -s", OPT_CALL, 0, 0, 0,
@@ -80,6 +83,9 @@ static const struct opt exec_table[] = {
     {"unit-ms", E_UNIT, "U", "one time unit of the cluster is U ms (default: the cluster's "
      "# unit:, needed when it has none; with --emulate, a unit-ful cluster played slower or "
      "faster; at most 3600000, an hour)", OPT_CALL, 0, 0, 0, NULL},
+    {"baseline", E_BASELINE, NULL, "also time the MPI library's MPI_Bcast of the same size from "
+     "the source's rank to the same ranks, K times, and print it beside the schedule", OPT_FLAG,
+     AT(baseline), 0, 0, NULL},
     {"repeat", E_REPEAT, "K", "run the schedule K times (default 1)", OPT_INT, AT(repeat), 1,
      EX_MAX_REPEAT, NULL},
     {"size", E_SIZE, "BYTES", "the message size (default 64)", OPT_LONGINT, AT(size), 8, 1 << 26,
@@ -474,6 +480,82 @@ static int write_measured(const struct exec_opts *o, const struct hm *h, const s
     return 0;
 }
 
+/*
+ * Without --emulate, a measured makespan at least twice the prediction says
+ * that a message costs this machine more than the cluster's costs: the
+ * extra time, shared among the messages of the prediction's critical path
+ * (each waits for the one before), is the overhead a message, and the note
+ * says what to do.  Nothing when the prediction holds within that factor.
+ */
+static void overhead_note(const struct exec_opts *o, const struct run *run, double measured)
+{
+    double pred = run->eng.makespan;
+    if (!(pred > 0) || !(measured >= 2 * pred))
+        return;
+    unsigned char *crit = xmalloc((size_t)run->c->n);
+    int depth = 0;
+    if (export_critical_path(&run->eng, crit) >= 0)
+        for (int p = 0; p < run->c->n; p++)
+            depth += crit[p] && run->eng.parent[p] >= 0;
+    free(crit);
+    if (depth < 1)
+        return;
+    char b1[NUMFMT_SIZE], b2[NUMFMT_SIZE];
+    double extra_us = (measured - pred) * o->unit_ms * 1e3 / depth;
+    char each[64];
+    if (depth == 1)
+        snprintf(each, sizeof each, "the one message");
+    else
+        snprintf(each, sizeof each, "each of the %d messages", depth);
+    printf("note                 measured %.1f times the prediction: %s of the critical path "
+           "took about %s us more than the cluster's costs (%s us in all predicted), the "
+           "per-message overhead of MPI on this machine.  To see the model's "
+           "schedule, run it with --emulate (the modelled costs waited out); to predict this "
+           "machine, calibrate it at this message size (mpirun -n N hetcast-mpi calibrate "
+           "--size %ld -o CLUSTER.csv) and run that cluster.\n",
+           measured / pred, each, num(b1, extra_us), num(b2, pred * o->unit_ms * 1e3),
+           o->size);
+}
+
+/*
+ * --baseline: MPI_Bcast of o->size bytes from the source's rank (the first
+ * transfer's sender) to the ranks of the schedule, started on all of them
+ * at one time of rank 0's clock, as a repeat of the schedule is; bk[k] (rank
+ * 0) the latest end of repeat k, in the cluster's units.  Collective.
+ */
+static void bcast_baseline(struct hm *h, const struct ex_plan *p, const struct exec_opts *o,
+                           double offset, char *buf, double *bk)
+{
+    int rank = h->rank, root = 0;
+    unsigned char *used = xcalloc((size_t)h->size, 1);
+    for (int i = 0; i < p->ntr; i++)
+        used[p->tr[i].from] = used[p->tr[i].to] = 1;
+    for (int k = 0; p->ntr > 0 && k < p->tr[0].from; k++)
+        root += used[k];   /* the source's place among the used ranks, in rank order */
+    MPI_Comm sub;
+    MPI_Comm_split(MPI_COMM_WORLD, used[rank] ? 0 : MPI_UNDEFINED, rank, &sub);
+    MPI_Request rq;
+    for (int k = -1; k < o->repeat; k++) {   /* -1: a warm-up */
+        hm_watchdog(h, "exec (the MPI_Bcast baseline)", EX_START_MARGIN + 1);
+        double start = rank == 0 ? MPI_Wtime() + EX_START_MARGIN : 0, took = 0, latest = 0;
+        MPI_Ibcast(&start, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD, &rq);
+        hm_idle_wait(&rq);
+        if (used[rank]) {
+            hm_wait_until(start - offset);
+            MPI_Bcast(buf, (int)o->size, MPI_CHAR, root, sub);
+            took = MPI_Wtime() + offset - start;
+        }
+        MPI_Ireduce(&took, &latest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD, &rq);
+        hm_idle_wait(&rq);
+        if (rank == 0 && k >= 0)
+            bk[k] = latest / (o->unit_ms / 1000);
+    }
+    hm_watchdog(h, NULL, 0);
+    if (sub != MPI_COMM_NULL)
+        MPI_Comm_free(&sub);
+    free(used);
+}
+
 int mpi_exec(struct hm *h, int argc, char **argv)
 {
     struct exec_opts o;
@@ -616,6 +698,9 @@ int mpi_exec(struct hm *h, int argc, char **argv)
         }
     }
     hm_watchdog(h, NULL, 0);
+    double *bk = xmalloc((size_t)o.repeat * sizeof *bk);
+    if (o.baseline && !status)
+        bcast_baseline(h, &plan, &o, offset, buf, bk);
     if (rank == 0 && !status) {
         qsort(mk, (size_t)o.repeat, sizeof *mk, cmp_double);
         double med = o.repeat % 2 ? mk[o.repeat / 2] : (mk[o.repeat / 2 - 1] + mk[o.repeat / 2]) / 2;
@@ -634,7 +719,24 @@ int mpi_exec(struct hm *h, int argc, char **argv)
         if (run.eng.makespan > 0)
             printf("  (min %+.2f %% of the prediction)",
                    100 * (mk[0] - run.eng.makespan) / run.eng.makespan);
-        printf("\nclocks               aligned to rank 0 to within %s ms\n", num(b1, worst / 2 * 1e3));
+        putchar('\n');
+        if (o.baseline && plan.ntr > 0) {
+            qsort(bk, (size_t)o.repeat, sizeof *bk, cmp_double);
+            double bmed = o.repeat % 2 ? bk[o.repeat / 2] : (bk[o.repeat / 2 - 1] + bk[o.repeat / 2]) / 2;
+            int nused = 0;
+            unsigned char *used = xcalloc((size_t)h->size, 1);
+            for (int i = 0; i < plan.ntr; i++)
+                used[plan.tr[i].from] = used[plan.tr[i].to] = 1;
+            for (int k = 0; k < h->size; k++)
+                nused += used[k];
+            free(used);
+            printf("MPI_Bcast            min %s  median %s  max %s  (the library's own broadcast of "
+                   "%ld bytes from rank %d to the same %d ranks)\n", num(b1, bk[0]), num(b2, bmed),
+                   num(b3, bk[o.repeat - 1]), o.size, plan.tr[0].from, nused);
+        }
+        printf("clocks               aligned to rank 0 to within %s ms\n", num(b1, worst / 2 * 1e3));
+        if (!o.emulate)
+            overhead_note(&o, &run, mk[0]);
         if (o.output) {
             status = write_measured(&o, h, &run, best ? best : run.eng.tr, best_rep, mk, med,
                                     worst / 2);
@@ -650,6 +752,7 @@ int mpi_exec(struct hm *h, int argc, char **argv)
     free(rec);
     free(all);
     free(mk);
+    free(bk);
     free(best);
     free(cur);
     free(plan.tr);

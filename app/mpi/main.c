@@ -11,8 +11,14 @@
  * Exit status: 0 success, 1 a runtime failure (a rank died or hung, a clock
  * that cannot be aligned, a measurement that cannot be split), 2 bad usage
  * or bad input.  Every rank exits with the same status.
+ *
+ * As in hetcast (app/main.c), a signal whose default ends the process first
+ * removes the temporary file of an output being written (support/atomic.h),
+ * and SIGXFSZ is ignored, so that a write past `ulimit -f` fails with a
+ * message instead of killing the rank half way through its file.
  */
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +26,9 @@
 
 #include "config.h"
 #include "app/datadir.h"
+#include "support/atomic.h"
 #include "support/lua_sandbox.h"
+#include "support/sigend.h"
 #include "sched/lua_sched.h"
 #include "app/mpi/cmd.h"
 #include "app/mpi/common.h"
@@ -130,6 +138,8 @@ static void find_data(void)
 
 int main(int argc, char **argv)
 {
+    signal(SIGXFSZ, SIG_IGN);
+    sigend_catch(atomic_remove_pending);
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;

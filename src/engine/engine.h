@@ -42,8 +42,9 @@
  * reports of single transfers need a full one.
  *
  * A quiet engine (engine_set_quiet) is a lean one whose events nobody reads
- * (run and compare with --summary, run --format csv: they print
- * the bookings and the result): each booking adds its events to nev and
+ * (run and compare with --summary, run --format csv, json, svg and paje:
+ * they print the bookings, or keep them in a file, and the result, from
+ * on_book): each booking adds its events to nev and
  * queues none, so the queue and the work of ordering the events are
  * spared.  The bookings, holds, parents and makespan are the lean engine's
  * (tests/test_lean.c); hetcast bench keeps the stream, as it measures it.

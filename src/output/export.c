@@ -25,7 +25,15 @@
 
 /* ---- the tree ---- */
 
+static int tree_order(const struct engine *e, struct spool *sp, int *order, int *depth);
+
 int export_tree_order(const struct engine *e, int *order, int *depth)
+{
+    return tree_order(e, NULL, order, depth);
+}
+
+/* export_tree_order; the bookings from sp when not NULL (output/spool.h). */
+static int tree_order(const struct engine *e, struct spool *sp, int *order, int *depth)
 {
     int n = e->n;
     if (n <= 0)
@@ -37,8 +45,9 @@ int export_tree_order(const struct engine *e, int *order, int *depth)
     int *sdepth = xmalloc((size_t)n * sizeof *sdepth);
     for (int p = 0; p < n; p++)
         first[p] = last[p] = next[p] = -1;
-    for (int i = 0; i < e->ntr; i++) {
-        const struct transfer *t = &e->tr[i];
+    struct spool_cursor at;
+    spool_cursor_start(&at, e, sp);
+    for (const struct transfer *t; (t = spool_cursor_next(&at));) {
         if (t->msg != 0 || e->parent[t->to] != t->from)
             continue;
         if (last[t->from] < 0)
@@ -47,6 +56,7 @@ int export_tree_order(const struct engine *e, int *order, int *depth)
             next[last[t->from]] = t->to;
         last[t->from] = t->to;
     }
+    spool_cursor_end(&at);
     int count = 0, top = 0;
     /* Roots: nodes holding the message without a sender (the source). */
     for (int r = n - 1; r >= 0; r--)
@@ -300,7 +310,7 @@ static void run_head(const struct run *r, const struct run *pred, char *buf, siz
 /* The Gantt lanes of one run, from y; returns the height used.  pred: a
  * measured run's prediction, drawn under it as outlines (NULL: none). */
 static double svg_gantt(const struct svg *g, const struct run *r, const struct run *pred, double y,
-                        double step)
+                        double step, struct spool *sp)
 {
     const struct engine *e = &r->eng;
     const struct cluster *c = r->c;
@@ -338,8 +348,9 @@ static double svg_gantt(const struct svg *g, const struct run *r, const struct r
             svg_ghost(g, t->link_start, t->recv_end > t->recv_start ? t->recv_end : t->link_end,
                       y + lt * lh + (g->compact ? 1 : 4 + bh), bh);
     }
-    for (int i = 0; i < e->ntr; i++) {
-        const struct transfer *t = &e->tr[i];
+    struct spool_cursor at;
+    spool_cursor_start(&at, e, sp);
+    for (const struct transfer *t; (t = spool_cursor_next(&at));) {
         bool on_crit = t->msg == 0 && crit[t->to] && crit[t->from] && e->parent[t->to] == t->from;
         double sy, ry, bh;
         int lf = g->lane[t->from], lt = g->lane[t->to];   /* -1: that end is not drawn */
@@ -375,6 +386,7 @@ static double svg_gantt(const struct svg *g, const struct run *r, const struct r
                 (t->recv_end - t->recv_start) * g->scale >= 30 ? recv_label : NULL, "#ffffff",
                 on_crit);
     }
+    spool_cursor_end(&at);
     double ms = tx(g, e->makespan);
     fprintf(g->fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
                    "stroke-width=\"1.5\" stroke-dasharray=\"5,3\"/>\n",
@@ -384,14 +396,14 @@ static double svg_gantt(const struct svg *g, const struct run *r, const struct r
 }
 
 /* The broadcast tree of one run on the time axis, from y; returns the height used. */
-static double svg_tree(const struct svg *g, const struct run *r, double y)
+static double svg_tree(const struct svg *g, const struct run *r, double y, struct spool *sp)
 {
     const struct engine *e = &r->eng;
     const struct cluster *c = r->c;
     int n = c->n;
     int *order = xmalloc((size_t)n * sizeof *order), *row = xmalloc((size_t)n * sizeof *row);
     unsigned char *crit = xmalloc((size_t)n);
-    int all = export_tree_order(e, order, NULL), cnt = 0;
+    int all = tree_order(e, sp, order, NULL), cnt = 0;
     for (int i = 0; i < all; i++)   /* the drawn nodes only, in the tree's order */
         if (g->lane[order[i]] >= 0)
             order[cnt++] = order[i];
@@ -525,12 +537,29 @@ static int pick_lanes(struct svg *g, const struct run *runs, int k, const struct
     return g->nlanes;
 }
 
+static int svg_write(FILE *fp, const struct run *runs, int k, const struct svg_opts *o,
+                     struct spool *sp);
+
 int export_svg(FILE *fp, const struct run *runs, int k)
 {
     return export_svg_opts(fp, runs, k, NULL);
 }
 
 int export_svg_opts(FILE *fp, const struct run *runs, int k, const struct svg_opts *o)
+{
+    return svg_write(fp, runs, k, o, NULL);
+}
+
+int export_svg_spool(FILE *fp, const struct run *r, const struct svg_opts *o, struct spool *sp,
+                     char **cause)
+{
+    svg_write(fp, r, 1, o, sp);
+    return spool_check(sp, cause);   /* fp's errors are the caller's, as export_svg_opts's */
+}
+
+/* export_svg_opts; runs[0]'s bookings from sp when not NULL (k is then 1). */
+static int svg_write(FILE *fp, const struct run *runs, int k, const struct svg_opts *o,
+                     struct spool *sp)
 {
     if (k < 1)
         return -1;
@@ -631,7 +660,8 @@ int export_svg_opts(FILE *fp, const struct run *runs, int k, const struct svg_op
         svg_legend(&g, y + 26, measured);
         y += 40;
         for (int i = 0; i < k; i++)
-            y += svg_gantt(&g, &runs[i], i > 0 && runs[i].measured ? &runs[i - 1] : NULL, y, step);
+            y += svg_gantt(&g, &runs[i], i > 0 && runs[i].measured ? &runs[i - 1] : NULL, y, step,
+                           i == 0 ? sp : NULL);
         svg_axis(&g, y, step);
         y += 34;
     } else {
@@ -639,7 +669,7 @@ int export_svg_opts(FILE *fp, const struct run *runs, int k, const struct svg_op
     }
     if (trees) {
         for (int i = 0; i < k; i++)
-            y += svg_tree(&g, &runs[i], y);
+            y += svg_tree(&g, &runs[i], y, i == 0 ? sp : NULL);
         svg_axis(&g, y - 6, step);
         y += 40;
     }

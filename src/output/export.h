@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "engine/engine.h"
+#include "output/spool.h"
 #include "session/run.h"
 
 /* Writes something to fp; returns 0 or -1 (fp's error state is checked too). */
@@ -54,6 +55,10 @@ struct svg_opts {
 };
 /* export_svg with options (o NULL: the defaults). */
 int export_svg_opts(FILE *fp, const struct run *runs, int k, const struct svg_opts *o);
+/* export_svg_opts of one lean run whose bookings are in sp (output/spool.h):
+ * the same picture, byte for byte.  0, or -1 with *cause. */
+int export_svg_spool(FILE *fp, const struct run *r, const struct svg_opts *o, struct spool *sp,
+                     char **cause);
 
 /* One row per transfer: seq,from,to,send_start,...,hold,reason (RFC 4180 quoting). */
 int export_schedule_csv(FILE *fp, const struct run *r);

@@ -14,6 +14,7 @@
 
 #include <stdio.h>
 
+#include "output/spool.h"
 #include "session/run.h"
 
 /* Above this many nodes the SMPI platform holds only the routes the schedule
@@ -25,9 +26,14 @@
  * node; on each node the states "send" (its send port), "link" (the
  * message on its way in) and "recv" (its receive port); an arrow "message"
  * from each transfer's start at the sender to its hold at the receiver.
- * Events in time order (ends before starts at equal times).  0 or -1.
+ * Events in time order (ends before starts at equal times).  0 or -1 (errno
+ * EFBIG: more than PAJE_MAX_TRANSFERS transfers in all).
  */
+#define PAJE_MAX_TRANSFERS ((1ll << 28) - 1)
 int export_paje(FILE *fp, const struct run *runs, int k);
+/* export_paje of one lean run whose bookings are in sp (output/spool.h): the
+ * same bytes.  0, or -1 with *cause. */
+int export_paje_spool(FILE *fp, const struct run *r, struct spool *sp, char **cause);
 
 /*
  * DOT: one digraph; per run a cluster subgraph (one run: the graph itself)

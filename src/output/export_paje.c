@@ -7,9 +7,13 @@
  */
 #include "output/export_interop.h"
 
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "support/radixq.h"
 #include "support/numfmt.h"
 
 void export_paje_string(FILE *fp, const char *s)
@@ -32,6 +36,8 @@ void export_paje_string(FILE *fp, const char *s)
     }
     fputc('"', fp);
 }
+
+static int paje_write(FILE *fp, const struct run *runs, int k, struct spool *sp);
 
 /* The event definitions hetcast uses, with PajeNG's field names and types. */
 static const char paje_header[] =
@@ -70,55 +76,142 @@ enum pev_kind {   /* at equal times, in this order: ends before starts */
     PEV_START_LINK,
 };
 
-struct pev {
-    double time;
-    int kind;        /* enum pev_kind */
-    int run, tr;     /* run index, transfer index in it */
-    char state;      /* S, L or V (PUSH / POP) */
-    long seq;        /* insertion order: the last tie-break */
+/*
+ * The events go out in (time, kind, order made) order, the order made being
+ * the runs', then the bookings', then S, L, V and the arrow's within a
+ * booking.  They are not sorted at the end: each booking's events go into a
+ * monotone queue (support/radixq.h: the time, then the tie kind << 30 |
+ * booking << 2 | state), and before a booking is read every event earlier
+ * than the least start of the bookings still to come (the watermark) is
+ * written, since no later booking makes one before that.  A lean run's
+ * bookings start in increasing order or nearly, so the queue holds the
+ * transfers in flight, not the whole run.  The watermark needs a first pass
+ * over the bookings: the least start of each block.  Bookings are counted
+ * over all runs in 28 bits: PAJE_MAX_TRANSFERS.
+ */
+#define PAJE_BLOCK 4096
+
+struct paje_out {
+    FILE *fp;
+    int k;
+    long long *first;   /* runs[r]'s first booking in the count over all runs */
+    struct radixq q;
 };
 
-static int pev_cmp(const void *x, const void *y)
-{
-    const struct pev *a = x, *b = y;
-    if (a->time != b->time)
-        return a->time < b->time ? -1 : 1;
-    if (a->kind != b->kind)
-        return a->kind - b->kind;
-    return a->seq < b->seq ? -1 : a->seq > b->seq;
-}
+static const char state_letter[] = "SLV";
+static const char *const state_value[] = {"send", "link", "recv"};
 
-struct pev_list {
-    struct pev *v;
-    long n, cap;
-};
-
-static void pev_add(struct pev_list *l, double time, int kind, int run, int tr, char state)
+/* An event of booking g (counted over all runs) on node. */
+static void pev_add(struct paje_out *o, double time, int kind, long long g, int node, int state)
 {
-    if (l->n == l->cap) {
-        l->cap = l->cap ? 2 * l->cap : 256;
-        l->v = xrealloc(l->v, (size_t)l->cap * sizeof *l->v);
-    }
-    l->v[l->n] = (struct pev){time, kind, run, tr, state, l->n};
-    l->n++;
+    rq_push(&o->q, time, (uint32_t)kind << 30 | (uint32_t)g << 2 | (uint32_t)state, node);
 }
 
 /* A state interval [a, b) on a node, when it is not empty. */
-static void pev_state(struct pev_list *l, double a, double b, int run, int tr, char state)
+static void pev_state(struct paje_out *o, double a, double b, long long g, int node, int state)
 {
     if (b > a) {
-        pev_add(l, a, PEV_PUSH, run, tr, state);
-        pev_add(l, b, PEV_POP, run, tr, state);
+        pev_add(o, a, PEV_PUSH, g, node, state);
+        pev_add(o, b, PEV_POP, g, node, state);
     }
 }
 
-static const char *state_value(char state)
+/* The earliest of a booking's event times (its start, by the timing rule). */
+static double earliest(const struct transfer *t)
 {
-    return state == 'S' ? "send" : state == 'L' ? "link" : "recv";
+    const double v[] = {t->send_end, t->link_start, t->link_end, t->recv_start, t->recv_end, t->hold};
+    double m = t->start;
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        m = v[i] < m ? v[i] : m;
+    return m;
+}
+
+/* Write the queue's events earlier than t (INFINITY: all). */
+static void pev_flush(struct paje_out *o, double t)
+{
+    const struct rq_item *v;
+    while ((t == INFINITY || rq_min_time(&o->q) < t) && (v = rq_top(&o->q))) {
+        double time = rq_time(v);
+        int kind = (int)(v->tie >> 30), state = (int)(v->tie & 3), node = v->val;
+        long long g = (long long)(v->tie >> 2 & ((1u << 28) - 1));
+        rq_pop(&o->q);
+        int run = 0;
+        while (run + 1 < o->k && o->first[run + 1] <= g)
+            run++;
+        long long tr = g - o->first[run];
+        const char *when = numfmt_num(time);
+        switch (kind) {
+        case PEV_PUSH:
+            fprintf(o->fp, "6 %s %c r%dn%d %s\n", when, state_letter[state], run, node,
+                    state_value[state]);
+            break;
+        case PEV_POP:
+            fprintf(o->fp, "7 %s %c r%dn%d\n", when, state_letter[state], run, node);
+            break;
+        case PEV_START_LINK:
+            fprintf(o->fp, "8 %s M r%d msg r%dn%d r%dt%lld\n", when, run, run, node, run, tr);
+            break;
+        case PEV_END_LINK:
+            fprintf(o->fp, "9 %s M r%d msg r%dn%d r%dt%lld\n", when, run, run, node, run, tr);
+            break;
+        }
+    }
+}
+
+/* The bookings of runs[0..k) one after the other, runs[0]'s from sp when not NULL. */
+struct all_bookings {
+    const struct run *runs;
+    int k, at_run;   /* the run being read */
+    struct spool *sp;
+    struct spool_cursor at;
+};
+
+static void all_start(struct all_bookings *a, const struct run *runs, int k, struct spool *sp)
+{
+    *a = (struct all_bookings){.runs = runs, .k = k, .sp = sp};
+    spool_cursor_start(&a->at, &runs[0].eng, sp);
+}
+
+static const struct transfer *all_next(struct all_bookings *a)
+{
+    for (;;) {
+        const struct transfer *t = spool_cursor_next(&a->at);
+        if (t || a->at_run + 1 >= a->k)
+            return t;
+        spool_cursor_end(&a->at);
+        a->at_run++;
+        spool_cursor_start(&a->at, &a->runs[a->at_run].eng, NULL);
+    }
+}
+
+static void all_end(struct all_bookings *a)
+{
+    spool_cursor_end(&a->at);
 }
 
 int export_paje(FILE *fp, const struct run *runs, int k)
 {
+    return paje_write(fp, runs, k, NULL);
+}
+
+int export_paje_spool(FILE *fp, const struct run *r, struct spool *sp, char **cause)
+{
+    errno = 0;
+    if (paje_write(fp, r, 1, sp) < 0 && errno == EFBIG)
+        return set_cause(cause, "a Paje trace holds at most %lld transfers", PAJE_MAX_TRANSFERS);
+    return spool_check(sp, cause);   /* standard output's errors are the caller's */
+}
+
+/* export_paje; runs[0]'s bookings from sp when not NULL (k is then 1). */
+static int paje_write(FILE *fp, const struct run *runs, int k, struct spool *sp)
+{
+    long long total = 0;
+    for (int r = 0; r < k; r++)
+        total += r == 0 && sp ? sp->n : runs[r].eng.ntr;
+    if (total > PAJE_MAX_TRANSFERS) {
+        errno = EFBIG;
+        return -1;
+    }
     if (k > 0 && time_unit_name(runs[0].c->time_unit))   /* a comment line */
         fprintf(fp, "# times in %s\n", time_unit_name(runs[0].c->time_unit));
     fputs(paje_header, fp);
@@ -141,43 +234,61 @@ int export_paje(FILE *fp, const struct run *runs, int k)
             fputc('\n', fp);
         }
     }
-    struct pev_list l = {0};
+    struct paje_out o = {fp, k, xmalloc(((size_t)k + 1) * sizeof *o.first), {0}};
+    total = 0;
     for (int r = 0; r < k; r++) {
-        const struct engine *e = &runs[r].eng;
-        for (int i = 0; i < e->ntr; i++) {
-            const struct transfer *t = &e->tr[i];
-            pev_state(&l, t->start, t->send_end, r, i, 'S');
-            pev_state(&l, t->link_start, t->link_end, r, i, 'L');
-            pev_state(&l, t->recv_start, t->recv_end, r, i, 'V');
-            pev_add(&l, t->start, PEV_START_LINK, r, i, 'M');
-            pev_add(&l, t->hold, PEV_END_LINK, r, i, 'M');
+        o.first[r] = total;
+        total += r == 0 && sp ? sp->n : runs[r].eng.ntr;
+    }
+    o.first[k] = total;
+    /* the first pass: each block's least start, then the least from each block on */
+    long long nblocks = total / PAJE_BLOCK + 1;
+    double *from_block = xmalloc((size_t)nblocks * sizeof *from_block);
+    for (long long b = 0; b < nblocks; b++)
+        from_block[b] = INFINITY;
+    struct all_bookings all;
+    all_start(&all, runs, k, sp);
+    for (long long g = 0; g < total; g++) {
+        const struct transfer *t = all_next(&all);
+        if (t && earliest(t) < from_block[g / PAJE_BLOCK])
+            from_block[g / PAJE_BLOCK] = earliest(t);
+    }
+    all_end(&all);
+    for (long long b = nblocks - 2; b >= 0; b--)
+        if (from_block[b + 1] < from_block[b])
+            from_block[b] = from_block[b + 1];
+    /* the second: a block at a time, with the least start still to come at each booking */
+    struct transfer *block = xmalloc(PAJE_BLOCK * sizeof *block);
+    double *rest = xmalloc(PAJE_BLOCK * sizeof *rest);
+    rq_init(&o.q);
+    all_start(&all, runs, k, sp);
+    for (long long b = 0; b * PAJE_BLOCK < total; b++) {
+        int nb = 0;
+        for (const struct transfer *t; nb < PAJE_BLOCK && (t = all_next(&all));)
+            block[nb++] = *t;
+        double later = b + 1 < nblocks ? from_block[b + 1] : INFINITY;
+        for (int i = nb - 1; i >= 0; i--) {
+            later = earliest(&block[i]) < later ? earliest(&block[i]) : later;
+            rest[i] = later;
+        }
+        for (int i = 0; i < nb; i++) {
+            const struct transfer *u = &block[i];
+            long long g = b * PAJE_BLOCK + i;
+            pev_flush(&o, rest[i]);
+            pev_state(&o, u->start, u->send_end, g, u->from, 0);
+            pev_state(&o, u->link_start, u->link_end, g, u->to, 1);
+            pev_state(&o, u->recv_start, u->recv_end, g, u->to, 2);
+            pev_add(&o, u->start, PEV_START_LINK, g, u->from, 3);
+            pev_add(&o, u->hold, PEV_END_LINK, g, u->to, 3);
         }
     }
-    if (l.n > 0)   /* qsort of NULL is undefined, even for 0 items */
-        qsort(l.v, (size_t)l.n, sizeof *l.v, pev_cmp);
-    for (long i = 0; i < l.n; i++) {
-        const struct pev *v = &l.v[i];
-        const struct transfer *t = &runs[v->run].eng.tr[v->tr];
-        const char *when = numfmt_num(v->time);
-        int at = v->state == 'S' ? t->from : t->to;   /* link and recv: on the receiver */
-        switch (v->kind) {
-        case PEV_PUSH:
-            fprintf(fp, "6 %s %c r%dn%d %s\n", when, v->state, v->run, at, state_value(v->state));
-            break;
-        case PEV_POP:
-            fprintf(fp, "7 %s %c r%dn%d\n", when, v->state, v->run, at);
-            break;
-        case PEV_START_LINK:
-            fprintf(fp, "8 %s M r%d msg r%dn%d r%dt%d\n", when, v->run, v->run, t->from, v->run,
-                    v->tr);
-            break;
-        case PEV_END_LINK:
-            fprintf(fp, "9 %s M r%d msg r%dn%d r%dt%d\n", when, v->run, v->run, t->to, v->run,
-                    v->tr);
-            break;
-        }
-    }
-    free(l.v);
+    all_end(&all);
+    pev_flush(&o, INFINITY);
+    rq_free(&o.q);
+    free(block);
+    free(rest);
+    free(from_block);
+    free(o.first);
     /* the containers end with the latest makespan, nodes before their run */
     const char *when = numfmt_num(end);
     for (int r = 0; r < k; r++) {

@@ -17,8 +17,20 @@
 #include "sched/optimal_sum.h"
 #include "sched/pipeline.h"
 
+static void json_run(FILE *fp, const struct run *r, bool summary, struct spool *sp);
+static const char *num_cached(double x, size_t *len);
+
+static size_t json_bare_len(const char *s, size_t max);
+
 static void json_string(FILE *fp, const char *s)
 {
+    size_t len = json_bare_len(s, 4096);
+    if (len != (size_t)-1) {   /* nothing to escape: one write */
+        putc('"', fp);
+        fwrite(s ? s : "", 1, len, fp);
+        putc('"', fp);
+        return;
+    }
     fputc('"', fp);
     for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
         if (*p == '"' || *p == '\\')
@@ -56,6 +68,63 @@ static double measured_of(const struct run *r)
     if (fabs(x - r->sched.throughput) <= 1e-9 * r->sched.throughput)
         return r->sched.throughput;
     return numfmt_round(x, 12);
+}
+
+/* The length of s when it needs no JSON escape and is at most max bytes, else (size_t)-1. */
+static size_t json_bare_len(const char *s, size_t max)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++, n++)
+        if (*p == '"' || *p == '\\' || *p < 0x20 || n >= max)
+            return (size_t)-1;
+    return n;
+}
+
+/* One transfer of report_run_json: {"from": ..., "recv_end": ...}, in one
+ * write when its names need no escape (the times through num_cached). */
+static void json_transfer(FILE *fp, const struct run *r, const struct transfer *t)
+{
+    enum { NAME_MAX_IN_LINE = 200 };
+    const char *from = nodename(r, t->from), *to = nodename(r, t->to);
+    size_t lf = json_bare_len(from, NAME_MAX_IN_LINE), lt = json_bare_len(to, NAME_MAX_IN_LINE);
+    if (r->sched.slices > 0 || lf == (size_t)-1 || lt == (size_t)-1) {
+        fprintf(fp, "{\"from\": ");
+        json_string(fp, from);
+        fprintf(fp, ", \"to\": ");
+        json_string(fp, to);
+        fprintf(fp, ", \"send_start\": %s, \"send_end\": %s, \"link_start\": %s, \"link_end\": %s, "
+                    "\"recv_start\": %s, \"recv_end\": %s",
+                numfmt_num(t->start), numfmt_num(t->send_end), numfmt_num(t->link_start),
+                numfmt_num(t->link_end), numfmt_num(t->recv_start), numfmt_num(t->recv_end));
+        if (r->sched.slices > 0)
+            fprintf(fp, ", \"slice\": %d", t->msg + 1);
+        fputc('}', fp);
+        return;
+    }
+    static const char *const keys[6] = {", \"send_start\": ", ", \"send_end\": ", ", \"link_start\": ",
+                                        ", \"link_end\": ", ", \"recv_start\": ", ", \"recv_end\": "};
+    const double v[6] = {t->start, t->send_end, t->link_start, t->link_end, t->recv_start, t->recv_end};
+    char line[2 * NAME_MAX_IN_LINE + 6 * NUMFMT_SIZE + 160];
+    size_t n = 0, len;
+    memcpy(line, "{\"from\": \"", 10);
+    n = 10;
+    memcpy(line + n, from, lf);
+    n += lf;
+    memcpy(line + n, "\", \"to\": \"", 10);
+    n += 10;
+    memcpy(line + n, to, lt);
+    n += lt;
+    line[n++] = '"';
+    for (int k = 0; k < 6; k++) {
+        size_t lk = strlen(keys[k]);
+        memcpy(line + n, keys[k], lk);
+        n += lk;
+        const char *num = num_cached(v[k], &len);
+        memcpy(line + n, num, len);
+        n += len;
+    }
+    line[n++] = '}';
+    fwrite(line, 1, n, fp);
 }
 
 /* A number as JSON: null when it is not finite. */
@@ -296,6 +365,18 @@ void report_csv_stream_book(void *ctx, int seq, int from, int to, const struct t
 
 void report_run_json(FILE *fp, const struct run *r, bool summary)
 {
+    json_run(fp, r, summary, NULL);
+}
+
+int report_run_json_spool(FILE *fp, const struct run *r, struct spool *sp, char **cause)
+{
+    json_run(fp, r, false, sp);
+    return spool_check(sp, cause);
+}
+
+/* report_run_json; its transfers from sp when not NULL (output/spool.h). */
+static void json_run(FILE *fp, const struct run *r, bool summary, struct spool *sp)
+{
     fprintf(fp, "{\"format_version\": %d, \"cluster\": ", REPORT_FORMAT_VERSION);
     json_string(fp, r->c->name);
     fprintf(fp, ", \"model\": \"%s\", \"scheduler\": ", model_name(r->model));
@@ -317,20 +398,15 @@ void report_run_json(FILE *fp, const struct run *r, bool summary)
     }
     if (!summary) {
         fprintf(fp, ",\n \"transfers\": [");
-        for (int i = 0; i < r->eng.ntr; i++) {
-            const struct transfer *t = &r->eng.tr[i];
-            fprintf(fp, "%s{\"from\": ", i ? ",\n               " : "");
-            json_string(fp, nodename(r, t->from));
-            fprintf(fp, ", \"to\": ");
-            json_string(fp, nodename(r, t->to));
-            fprintf(fp, ", \"send_start\": %s, \"send_end\": %s, \"link_start\": %s, \"link_end\": %s, "
-                        "\"recv_start\": %s, \"recv_end\": %s",
-                    numfmt_num(t->start), numfmt_num(t->send_end), numfmt_num(t->link_start),
-                    numfmt_num(t->link_end), numfmt_num(t->recv_start), numfmt_num(t->recv_end));
-            if (r->sched.slices > 0)
-                fprintf(fp, ", \"slice\": %d", t->msg + 1);
-            fputc('}', fp);
+        struct spool_cursor at;
+        spool_cursor_start(&at, &r->eng, sp);
+        int i = 0;
+        for (const struct transfer *t; (t = spool_cursor_next(&at)); i++) {
+            if (i)
+                fputs(",\n               ", fp);
+            json_transfer(fp, r, t);
         }
+        spool_cursor_end(&at);
         fprintf(fp, "],\n \"parent\": {");
         int first = 1;
         for (int p = 0; p < r->c->n; p++) {

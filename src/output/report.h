@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "output/spool.h"
 #include "session/run.h"
 
 /*
@@ -36,6 +37,9 @@ struct report_csv_stream {
 };
 void report_csv_stream_book(void *ctx, int seq, int from, int to, const struct timing *tm);
 void report_run_json(FILE *fp, const struct run *r, bool summary);
+/* report_run_json of a lean run whose bookings are in sp (output/spool.h):
+ * the same bytes.  0, or -1 with *cause when the spool failed. */
+int report_run_json_spool(FILE *fp, const struct run *r, struct spool *sp, char **cause);
 /* Several schedulers on one cluster. */
 void report_compare_text(FILE *fp, const struct run *runs, int k, bool summary);
 /* The "first difference: ..." line of two broadcasts (nothing for lean runs or exchanges). */

@@ -1,7 +1,7 @@
 /*
  * support/sigend.c - the less usual signals whose default action ends the
  * process (support/sigend.h): one list for app/main.c's and ui/term.c's
- * handlers.
+ * handlers, and the handler of the front doors without a terminal.
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
@@ -9,6 +9,8 @@
 #include "support/sigend.h"
 
 #include <signal.h>
+#include <stddef.h>
+#include <string.h>
 
 int sigend_others(int out[SIGEND_MAX])
 {
@@ -32,4 +34,38 @@ int sigend_others(int out[SIGEND_MAX])
         out[n++] = sig;
 #endif
     return n;
+}
+
+static void (*ending_cleanup)(void);
+
+static void on_ending(int sig)
+{
+    if (ending_cleanup)
+        ending_cleanup();
+    raise(sig);   /* SA_RESETHAND put the default back; SA_NODEFER lets it strike now */
+}
+
+/* on_ending for sig, unless sig was ignored at start. */
+static void catch_ending(int sig)
+{
+    struct sigaction sa, was;
+    if (sigaction(sig, NULL, &was) != 0 || was.sa_handler == SIG_IGN)
+        return;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_ending;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = (int)(SA_RESETHAND | SA_NODEFER);
+    sigaction(sig, &sa, NULL);
+}
+
+void sigend_catch(void (*cleanup)(void))
+{
+    ending_cleanup = cleanup;
+    static const int usual[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE};
+    for (size_t i = 0; i < sizeof usual / sizeof usual[0]; i++)
+        catch_ending(usual[i]);
+    int others[SIGEND_MAX];
+    int n = sigend_others(others);
+    for (int i = 0; i < n; i++)
+        catch_ending(others[i]);
 }

@@ -1,0 +1,119 @@
+/*
+ * output/spool.c - a lean run's bookings in an unlinked temporary file, read
+ * back in booking order (output/spool.h).
+ */
+#include "output/spool.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "support/diag.h"
+
+struct spool_rec {
+    int from, to;
+    double start, send_end, link_start, link_end, recv_start, recv_end, hold;
+};
+
+#define SPOOL_BLOCK 4096   /* records read at a time: 256 KB */
+
+int spool_open(struct spool *sp, char **cause)
+{
+    memset(sp, 0, sizeof *sp);
+    const char *dir = getenv("TMPDIR");
+    if (!dir || !dir[0])
+        dir = "/tmp";
+    char *path = xasprintf("%s/hetcast-spool-XXXXXX", dir);
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        set_cause(cause, "cannot make a temporary file in %s: %s", dir, strerror(errno));
+        free(path);
+        return -1;
+    }
+    unlink(path);   /* the file lives while it is open, and no longer */
+    free(path);
+    sp->fp = fdopen(fd, "w+b");
+    if (!sp->fp) {
+        int err = errno;
+        close(fd);
+        return set_cause(cause, "cannot open a temporary file: %s", strerror(err));
+    }
+    return 0;
+}
+
+void spool_book(void *ctx, int seq, int from, int to, const struct timing *tm)
+{
+    struct spool *sp = ctx;
+    (void)seq;
+    struct spool_rec r = {from, to, tm->start, tm->send_end, tm->link_start, tm->link_end,
+                          tm->recv_start, tm->recv_end, tm->hold};
+    if (fwrite(&r, sizeof r, 1, sp->fp) != 1 && !sp->err)
+        sp->err = errno ? errno : EIO;
+    sp->n++;
+}
+
+int spool_check(const struct spool *sp, char **cause)
+{
+    if (sp->err || ferror(sp->fp))
+        return set_cause(cause, "cannot keep the schedule in a temporary file: %s",
+                         strerror(sp->err ? sp->err : EIO));
+    return 0;
+}
+
+void spool_close(struct spool *sp)
+{
+    if (sp->fp)
+        fclose(sp->fp);
+    sp->fp = NULL;
+}
+
+void spool_cursor_start(struct spool_cursor *c, const struct engine *e, struct spool *sp)
+{
+    memset(c, 0, sizeof *c);
+    c->e = e;
+    c->sp = sp;
+    c->n = sp ? sp->n : e->ntr;
+    if (!sp)
+        return;
+    c->buf = xmalloc(SPOOL_BLOCK * sizeof *c->buf);
+    if (fflush(sp->fp) != 0 || fseek(sp->fp, 0, SEEK_SET) != 0) {
+        if (!sp->err)
+            sp->err = errno ? errno : EIO;
+        c->n = 0;
+    }
+}
+
+const struct transfer *spool_cursor_next(struct spool_cursor *c)
+{
+    if (c->i >= c->n)
+        return NULL;
+    if (!c->sp)
+        return &c->e->tr[c->i++];
+    if (c->at == c->have) {
+        long long left = c->n - c->i;
+        size_t want = left < SPOOL_BLOCK ? (size_t)left : SPOOL_BLOCK;
+        c->have = (int)fread(c->buf, sizeof *c->buf, want, c->sp->fp);
+        c->at = 0;
+        if (c->have == 0) {   /* the file is shorter than what was written */
+            if (!c->sp->err)
+                c->sp->err = ferror(c->sp->fp) ? EIO : ENODATA;
+            c->i = c->n;
+            return NULL;
+        }
+    }
+    const struct spool_rec *r = &c->buf[c->at++];
+    c->t = (struct transfer){.from = r->from, .to = r->to, .msg = 0, .seq = (int)c->i,
+                             .start = r->start, .send_end = r->send_end,
+                             .link_start = r->link_start, .link_end = r->link_end,
+                             .recv_start = r->recv_start, .recv_end = r->recv_end,
+                             .hold = r->hold, .wait_start = r->start};
+    c->i++;
+    return &c->t;
+}
+
+void spool_cursor_end(struct spool_cursor *c)
+{
+    free(c->buf);
+    c->buf = NULL;
+}
