@@ -319,8 +319,8 @@ run "$H" run clusters/counterexample.csv --output "$T/out.svg"
 check "run --output FILE.svg without --format: status 2, gives the command, writes nothing" \
     sh -c "[ $rc -eq 2 ] && grep -qF -- '--format svg > $T/out.svg' $T/err && [ ! -e $T/out.svg ] && [ ! -s $T/out ]"
 run "$H" compare clusters/counterexample.csv --pattern all-to-all --output "$T/dir"
-check "compare --pattern --output DIR without --format: status 2, names --format smpi" \
-    sh -c "[ $rc -eq 2 ] && grep -qF -- 'add --format smpi' $T/err && [ ! -e $T/dir ]"
+check "compare --pattern --output DIR without --format: status 2, names the formats that write a directory" \
+    sh -c "[ $rc -eq 2 ] && grep -qF -- 'add --format otf2 or smpi' $T/err && [ ! -e $T/dir ]"
 
 run "$H" lesson lua/lessons/fnf-loses.lua lua/lessons/port-models.lua --print
 check "lesson --print takes several lessons: both handouts" sh -c "[ $rc -eq 0 ] && [ \$(grep -c '^# ' $T/out) -eq 2 ]"

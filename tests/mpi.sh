@@ -111,7 +111,7 @@ check "exec: fnf (makespan 6) measures slower than optimal (makespan 5)" \
     awk -v f="$min_fnf" -v o="$min_optimal" 'BEGIN { exit !(f > o && o > 0) }'
 # Costs of a few nanoseconds, run for real: any MPI message costs more, and
 # exec says so, with what to do.
-printf '# latency: 0.001\nname,send,recv\np0,0.001,0.001\np1,0.001,0.001\np2,0.001,0.001\n' >"$T/tiny.csv"
+printf '# unit: us\n# latency: 0.001\nname,send,recv\np0,0.001,0.001\np1,0.001,0.001\np2,0.001,0.001\n' >"$T/tiny.csv"
 run timeout 60 $EXECRUN -n 3 "$M" exec "$T/tiny.csv" -s fnf --repeat 3
 say_err
 check "exec of nanosecond costs: a note names MPI's per-message overhead" \
@@ -120,7 +120,7 @@ check "... and says what to do: --emulate, or calibrate --size 64" \
     sh -c "grep -q 'with --emulate' '$T/out' && grep -q 'calibrate --size 64 -o CLUSTER.csv' '$T/out'"
 # --baseline: the library's MPI_Bcast of the same size on the same ranks,
 # beside the schedule, with its spread over the repeats
-run timeout 60 $EXECRUN -n 3 "$M" exec $CE -s fnf --repeat 3 --baseline --size 1024
+run timeout 60 $EXECRUN -n 3 "$M" exec $CE -s fnf --repeat 3 --baseline --size 1024 --unit-ms 0.001
 say_err
 check "exec --baseline: an MPI_Bcast line with min <= median <= max, all above 0" \
     sh -c "[ $rc -eq 0 ] && awk '/^MPI_Bcast/ { ok = \$3 > 0 && \$3 <= \$5 && \$5 <= \$7 } END { exit !ok }' '$T/out'"
