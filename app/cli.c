@@ -27,6 +27,7 @@
 #define NEEDS_VIEW        (1u << 0)   /* the interactive view (cli_views.view) */
 #define NEEDS_LESSON_VIEW (1u << 1)   /* the lesson's view (cli_views.lesson) */
 #define NEEDS_BENCH_VIEW  (1u << 2)   /* the view's frame for the bench (cli_views.bench) */
+#define NEEDS_JOIN_VIEW   (1u << 3)   /* the student's screen of a live class (cli_views.join) */
 
 struct command {
     const char *name;   /* argv[1] */
@@ -52,6 +53,8 @@ static const struct command commands[] = {
     {"experiment", cmd_experiment, 0},
     {"bench", cmd_bench, NEEDS_BENCH_VIEW},
     {"lesson", cmd_lesson, NEEDS_LESSON_VIEW},
+    {"join", cmd_join, NEEDS_JOIN_VIEW},
+    {"class", cmd_class, 0},
 };
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
 
@@ -71,6 +74,7 @@ static int call(const struct command *c, int argc, char **argv, const struct cli
         c->needs & NEEDS_VIEW ? views->view : NULL,
         c->needs & NEEDS_LESSON_VIEW ? views->lesson : NULL,
         c->needs & NEEDS_BENCH_VIEW ? views->bench : NULL,
+        c->needs & NEEDS_JOIN_VIEW ? views->join : NULL,
     };
     return c->fn(argc, argv, &v);
 }

@@ -38,7 +38,10 @@ struct cli_opts {
 /* The interactive view (ui/): returns an exit status. */
 typedef int (*cli_view_fn)(const struct session_opts *o);
 /* The view presenting a lesson (ui/): returns an exit status. */
-typedef int (*cli_lesson_fn)(const struct lesson *l);
+struct room;
+typedef int (*cli_lesson_fn)(const struct lesson *l, struct room *room);
+/* The student's screen of a live class (ui/): ROOM, a test room's user or NULL; an exit status. */
+typedef int (*cli_join_fn)(const char *room, const char *as);
 
 /* The front ends main links in (ui/); a command is handed those its row in
  * cli.c names, the others NULL (a build without a view has none). */
@@ -46,6 +49,7 @@ struct cli_views {
     cli_view_fn view;                   /* hetcast [FILE] */
     cli_lesson_fn lesson;               /* hetcast lesson FILE */
     const struct bench_view_ops *bench; /* hetcast bench: the view's frame (app/bench.h) */
+    cli_join_fn join;                   /* hetcast join ROOM */
 };
 
 /* ---- the commands (cli.c's table): argv[0] is the command word ---- */
@@ -57,6 +61,11 @@ int cmd_run(int argc, char **argv, const struct cli_views *v);
 int cmd_compare(int argc, char **argv, const struct cli_views *v);
 /* hetcast lesson FILE [--print] (cmd_lesson.c). */
 int cmd_lesson(int argc, char **argv, const struct cli_views *v);
+/* hetcast join ROOM and hetcast class report ROOM.db (cmd_class.c). */
+int cmd_join(int argc, char **argv, const struct cli_views *v);
+int cmd_class(int argc, char **argv, const struct cli_views *v);
+/* hetcast lesson FILE --gift (cli_gift.c): the questions in GIFT; first: the first lesson written. */
+int lesson_gift(const struct lesson *l, bool first);
 
 /* Personalized exchanges (cli_exchange.c): run or compare with --pattern. */
 int cli_exchange(const struct cli_opts *o, bool compare);

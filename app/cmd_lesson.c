@@ -26,6 +26,7 @@
 #include "output/report.h"
 #include "support/numfmt.h"
 #include "session/run.h"
+#include "session/room.h"
 #include "session/trace.h"
 
 /* s with every control character but a newline shown as '?'. */
@@ -481,39 +482,54 @@ static int print_handout(const struct lesson *l, bool student)
     return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
 }
 
-/* What hetcast lesson's options set. */
-struct lesson_flags {
-    bool print, student;
+/* What hetcast lesson is asked. */
+struct lesson_args {
+    bool print, student, gift, test;
+    const char *room, *course;
 };
 
 /* The options of hetcast lesson. */
 static const struct opt lesson_table[] = {
     {"print", 'p', NULL, "write the handout: every slide's text with hetcast's numbers", OPT_FLAG,
-     offsetof(struct lesson_flags, print), 0, 0, NULL},
-    {"student", OPT_LONG + 1, NULL, "with --print: the students' handout (node tables, a text Gantt, no answers)",
-     OPT_FLAG, offsetof(struct lesson_flags, student), 0, 0, NULL},
+     offsetof(struct lesson_args, print), 0, 0, NULL},
+    {"student", OPT_LONG + 3, NULL, "with --print: the students' handout (node tables, a text Gantt, no answers)",
+     OPT_FLAG, offsetof(struct lesson_args, student), 0, 0, NULL},
+    {"gift", 'g', NULL, "write the questions in Moodle's GIFT format (hetcast's numbers as the answers)",
+     OPT_FLAG, offsetof(struct lesson_args, gift), 0, 0, NULL},
+    {"class", 'C', "ROOM", "open a live class: students join with hetcast join ROOM (docs/class.md)",
+     OPT_STRING, offsetof(struct lesson_args, room), 0, 0, NULL},
+    {"course", OPT_LONG + 1, "NAME", "the course's name in the room's database (default: ROOM's file name)",
+     OPT_STRING, offsetof(struct lesson_args, course), 0, 0, NULL},
+    {"class-test", OPT_LONG + 2, NULL, "a test room: takes HELLO 1 AS NAME from your own user (docs/class.md)",
+     OPT_FLAG, offsetof(struct lesson_args, test), 0, 0, NULL},
     {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0, NULL},
 };
 
 int cmd_lesson(int argc, char **argv, const struct cli_views *v)
 {
-    struct lesson_flags f = {false, false};
+    struct lesson_args a = {0};
     const char *files[64];
     int nfiles = 0;
-    int rc = opts_parse("hetcast lesson", lesson_table, argc, argv, NULL, &f, files, 64, &nfiles);
-    bool print = f.print;
+    int rc = opts_parse("hetcast lesson", lesson_table, argc, argv, NULL, &a, files, 64, &nfiles);
+    bool print = a.print;
     if (rc == OPTS_HELP) {
-        printf("usage: hetcast lesson FILE.lua [--print [--student]]   (--print: one or more FILEs)\n"
-               "  present a lesson in the view (keys: ] next slide, [ previous, a answer)\n");
+        printf("usage: hetcast lesson FILE.lua [--print [--student] | --gift | --class ROOM]   (--print, --gift: one or more FILEs)\n"
+               "  present a lesson in the view (keys: ] next slide, [ previous, a answer;\n"
+               "  with --class: v open the vote, b its histogram)\n");
         opts_help(stdout, lesson_table);
         return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
     }
     if (rc)
         return rc;
-    if (f.student && !print)
+    if (a.student && !print)
         return opts_error(2, "--student is a kind of handout: give it with --print");
     if (nfiles == 0)
         return opts_error(2, "which lesson? hetcast lesson FILE.lua [--print]");
+    if (a.print + a.gift + (a.room != NULL) > 1)
+        return opts_error(2, "--print, --gift and --class do not go together: choose one");
+    if ((a.course || a.test) && !a.room)
+        return opts_error(2, "%s belongs to a live class: add --class ROOM", a.course ? "--course" : "--class-test");
+    print = print || a.gift;
     if (nfiles > 1 && !print)
         return opts_error(2, "the view presents one lesson at a time (got %d); --print "
                              "writes the handouts of several", nfiles);
@@ -523,10 +539,22 @@ int cmd_lesson(int argc, char **argv, const struct cli_views *v)
         char *cause = NULL;
         if (lesson_load(files[i], &l, &cause) < 0)
             return cli_fail(cause, 2);
-        if (print || !v->lesson)
-            status = print_handout(&l, f.student);
-        else
-            status = v->lesson(&l);
+        if (a.gift) {
+            status = lesson_gift(&l, i == 0);
+        } else if (print || !v->lesson) {
+            status = print_handout(&l, a.student);
+        } else if (a.room) {
+            struct room *room;
+            struct room_opts ro = {a.room, NULL, a.course, a.test};
+            if (room_open(&room, &ro, &l, &cause) < 0) {
+                lesson_free(&l);
+                return cli_fail(cause, 2);
+            }
+            status = v->lesson(&l, room);
+            room_close(room);
+        } else {
+            status = v->lesson(&l, NULL);
+        }
         lesson_free(&l);
     }
     return status;

@@ -25,6 +25,6 @@
 int main(int argc, char **argv)
 {
     sigend_catch(atomic_remove_pending);
-    const struct cli_views views = {term_view, term_lesson, &ui_bench_view};
+    const struct cli_views views = {term_view, term_lesson, &ui_bench_view, term_join};
     return cli_main(argc, argv, &views);
 }

@@ -70,7 +70,7 @@ _hetcast()
     if [ "$COMP_CWORD" -eq 1 ]; then
         case $cur in
             -*) COMPREPLY=($(compgen -W "--help --version" -- "$cur")) ;;
-            *) COMPREPLY=($(compgen -W "run compare experiment bench lesson" -- "$cur"))
+            *) COMPREPLY=($(compgen -W "run compare experiment bench lesson join class" -- "$cur"))
                _hetcast_files "$cur" ;;
         esac
         return

@@ -85,12 +85,14 @@ static const struct key_row rows[] = {
     /* a lesson's slide (hetcast lesson FILE) */
     {{UK_ENTER, ' ', UK_RIGHT, 'l'}, SLIDE, REQ_PICK, "show the schedule", NULL},
     {{']', '[', UK_PGDN, UK_PGUP}, SLIDE, REQ_SLIDE, "next slide (] PgDn), previous ([ PgUp)", NULL},
-    {{'a'}, SLIDE, REQ_ANSWER, "reveal the answer to the question", NULL},
+    {{'a'}, SLIDE, REQ_ANSWER, "reveal the answer to the question (to the class too)", NULL},
     {{'A', 'B', 'C', 'D', 'E', 'F'}, SLIDE, REQ_CHOICE, "pick a choice: A-H or 1-8, graded at once", NULL},
     {{'G', 'H', '1', '2', '3', '4'}, SLIDE, REQ_CHOICE, "(the choices G, H, 1-4)", NULL},
     {{'5', '6', '7', '8'}, SLIDE, REQ_CHOICE, "(the choices 5-8)", NULL},
     {{'d'}, SLIDE, REQ_SLIDE, "draw a new random instance of the slide's kind", NULL},
     {{'y'}, SLIDE, REQ_REPLY, "a lesson: type your answer (a prediction, or a choice), graded", NULL},
+    {{'v'}, SLIDE, REQ_VOTE, "a live class: open the vote (again: a second round)", NULL},
+    {{'b'}, SLIDE, REQ_BARS, "a live class: the histogram of the answers on / off", NULL},
     /* the main screen, the exercise and a slide: listed after each one's own rows */
     {{'+', '-', '=', '_'}, MAIN | EX, REQ_ZOOM, "zoom time in / out", NULL},
     {{'r'}, MAIN | EX, REQ_RELOAD, "reload the file from disk", NULL},

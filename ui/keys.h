@@ -68,6 +68,8 @@ enum ui_req {
     REQ_ANSWER,         /* a lesson: reveal the answer */
     REQ_CHOICE,         /* a lesson: pick a choice (A-H, 1-8) */
     REQ_REPLY,          /* a lesson: type an answer (y) */
+    REQ_VOTE,           /* a live class: open a vote (again: the next round) */
+    REQ_BARS,           /* a live class: the histogram of the answers on / off */
     /* the exercise and the lists */
     REQ_MOVE,           /* the cursor one up (up, k) or down (down, j) */
     REQ_MOVE_PAGE,      /* the cursor a page up or down */

@@ -34,6 +34,7 @@
 #include "support/numfmt.h"
 #include "support/rng.h"
 #include "sched/exercise.h"
+#include "ui/room_pane.h"
 
 /* The slide screen's state. */
 struct slide_state {
@@ -68,6 +69,8 @@ static int open_slide_as(struct view *v, const struct lesson *l, int k, const st
     v->ascii = keep.ascii;
     v->busy = keep.busy;
     v->busy_ctx = keep.busy_ctx;
+    v->room = keep.room;   /* a live class goes on from slide to slide */
+    v->room_bars = keep.room_bars;
     v->lesson = l;
     v->slide = k;
     const struct slide *s = &l->slides[k];
@@ -134,6 +137,8 @@ void lesson_go(struct view *v, int k)
     next.busy_ctx = v->busy_ctx;
     next.computing = v->computing;
     next.cancel = v->cancel;
+    next.room = v->room;
+    next.room_bars = v->room_bars;
     char *cause = NULL;
     if (open_slide(&next, l, k, &cause) != 0) {
         view_resume(v);
@@ -634,6 +639,7 @@ static void draw_lesson(struct view *v, struct cellbuf *cb)
         arows = 2;
     int qrows = s->question ? 2 + crows + arows : 0;
     int qy = cb->h - 1 - qrows - (v->msg[0] ? 2 : 0);
+    y = room_pane_draw(v, cb, 2, y - 1, w, qy) + 1;   /* a live class: its counts, its histogram */
     const char *rest = s->text ? s->text : "";
     char *p;
     int last = -1;   /* the row of the text's last line drawn */
@@ -694,6 +700,7 @@ static unsigned lesson_request(struct view *v, enum ui_req req, int key)
         break;
     case REQ_ANSWER:
         lesson_reveal(v);
+        room_pane_request(v, req);   /* a live class sees it too */
         break;
     case REQ_CHOICE: {   /* A-H or 1-8 */
         const struct slide *s = &v->lesson->slides[v->slide];
@@ -714,6 +721,9 @@ static unsigned lesson_request(struct view *v, enum ui_req req, int key)
         else
             view_screen_open(v, &screen_prompt, 'y');
         break;
+    case REQ_VOTE:
+    case REQ_BARS:
+        return room_pane_request(v, req);
     default:
         return view_request(v, req, key);
     }

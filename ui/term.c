@@ -62,6 +62,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/time.h>
 #include <termios.h>
 #include <time.h>
@@ -71,6 +72,9 @@
 #include "support/diag.h"
 #include "support/sigend.h"
 #include "session/lesson.h"
+#include "session/room.h"
+#include "ui/join_screen.h"
+#include "ui/room_pane.h"
 #include "ui/view.h"
 
 static volatile sig_atomic_t got_signal;   /* INT, TERM, HUP, QUIT, USR1/2, ALRM, PIPE: leave */
@@ -548,7 +552,7 @@ static void define_keys(void)
 
 struct term {
     struct cellbuf cb;
-    bool ascii;
+    bool ascii, colour;
 };
 
 /* Shown while the core computes something long (an optimum, a search). */
@@ -604,11 +608,16 @@ static int loop(struct view *v, struct term *t)
         if (quit_typed)   /* typed ahead of a computation the play timer started */
             return 0;
         if (dirty) {
+            room_pane_follow(v);   /* a live class follows the slide shown */
             redraw(v, t);
             dirty = false;
         }
-        struct pollfd fds[2] = {{STDIN_FILENO, POLLIN, 0}, {sig_pipe[0], POLLIN, 0}};
-        int nfds = sig_pipe[0] >= 0 ? 2 : 1;
+        /* the keyboard, the signals' pipe, then a live class's room (never blocking) */
+        static struct pollfd fds[2 + 2 + ROOM_CLIENTS_MAX];
+        fds[0] = (struct pollfd){STDIN_FILENO, POLLIN, 0};
+        fds[1] = (struct pollfd){sig_pipe[0], POLLIN, 0};
+        int nfds = 2;
+        int nroom = v->room ? room_pollfds(v->room, fds + 2, 2 + ROOM_CLIENTS_MAX) : 0;
         int timeout = -1;
         if (view_play_delay(v) < 0) {
             due = -1;
@@ -618,12 +627,26 @@ static int loop(struct view *v, struct term *t)
                 due = now + view_play_ms(v);
             timeout = due > now ? (int)(due - now) : 0;
         }
-        int rc = poll(fds, (nfds_t)nfds, timeout);
+        if (v->room) {
+            int rt = room_timeout(v->room, now_ms());
+            if (rt >= 0 && (timeout < 0 || rt < timeout))
+                timeout = rt;
+        }
+        int rc = poll(fds, (nfds_t)(nfds + nroom), timeout);
         if (got_signal)
             return 128 + got_signal;
         if (rc < 0 && errno != EINTR)
             return 1;
-        if (nfds == 2 && (fds[1].revents & POLLIN)) {
+        if (v->room && rc >= 0) {
+            if (room_service(v->room, fds + 2, rc > 0 ? nroom : 0, now_ms()))
+                dirty = true;
+            const char *trouble = room_trouble(v->room);
+            if (trouble) {
+                view_message(v, MSG_ERROR, "%s", trouble);
+                dirty = true;
+            }
+        }
+        if (sig_pipe[0] >= 0 && (fds[1].revents & POLLIN)) {
             char buf[16];
             while (read(sig_pipe[0], buf, sizeof buf) > 0)
                 ;
@@ -641,7 +664,7 @@ static int loop(struct view *v, struct term *t)
             if (view_tick(v) & UI_REDRAW)
                 dirty = true;
         }
-        if (rc == 0)
+        if (rc == 0 || !fds[0].revents)
             continue;
         if (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL))
             return 1;   /* the terminal went away */
@@ -769,7 +792,7 @@ int term_view(const struct session_opts *o)
     return term_run(&v, o->file);
 }
 
-int term_lesson(const struct lesson *l)
+int term_lesson(const struct lesson *l, struct room *room)
 {
     setlocale(LC_CTYPE, "");   /* as term_view: numbers stay in the C locale */
     struct view v;
@@ -785,31 +808,29 @@ int term_lesson(const struct lesson *l)
         free(cause);
         return status;
     }
+    v.room = room;   /* the caller closes it after the view */
     return term_run(&v, l->slides[0].cluster);
 }
 
-/* The terminal around an opened view: curses up, the loop, everything restored. */
-static int term_run(struct view *pv, const char *file)
+/* Curses up on this terminal, the signals caught, the modes the view uses,
+ * for what `file` names in a refusal.  0, or an exit status after a message
+ * (the terminal as it was). */
+static int curses_start(struct term *t, const char *file)
 {
-    struct view *v = pv;
-    int status;
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-        view_close(v);
         fputs("hetcast: the interactive view needs a terminal; for text output use hetcast run ",
               stderr);
         text_put(file ? file : "FILE", stderr);
         fputc('\n', stderr);
         return 2;
     }
-    struct term t;
-    memset(&t, 0, sizeof t);
+    memset(t, 0, sizeof *t);
     const char *cs = nl_langinfo(CODESET);
-    t.ascii = !(cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0));
+    t->ascii = !(cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0));
     have_cooked = tcgetattr(STDIN_FILENO, &cooked) == 0;
     install_signals();
     atexit(term_end);
     if (!initscr()) {
-        view_close(v);
         fprintf(stderr, "hetcast: cannot start the terminal\n");
         return 1;
     }
@@ -819,7 +840,6 @@ static int term_run(struct view *pv, const char *file)
     const char *cup = tigetstr("cup");
     if (!cup || cup == (const char *)-1) {
         term_end();
-        view_close(v);
         const char *tn = getenv("TERM");
         fputs("hetcast: this terminal (TERM=", stderr);
         text_put(tn && tn[0] ? tn : "unset", stderr);
@@ -840,30 +860,181 @@ static int term_run(struct view *pv, const char *file)
     set_escdelay(50);
     curs_set(0);
     const char *nc = getenv("NO_COLOR");
-    bool colour = has_colors() && !(nc && nc[0]);
-    if (colour) {
+    t->colour = has_colors() && !(nc && nc[0]);
+    if (t->colour) {
         start_color();
         use_default_colors();
     }
-    init_styles(colour);
-    v->colour = colour;
+    init_styles(t->colour);
+    int h, w;
+    getmaxyx(stdscr, h, w);
+    cb_init(&t->cb, w, h);
+    return 0;
+}
+
+static void curses_stop(struct term *t)
+{
+    term_end();
+    cb_free(&t->cb);
+    if (sig_pipe[0] >= 0) {
+        close(sig_pipe[0]);
+        close(sig_pipe[1]);
+        sig_pipe[0] = sig_pipe[1] = -1;
+    }
+}
+
+/* The terminal around an opened view: curses up, the loop, everything restored. */
+static int term_run(struct view *pv, const char *file)
+{
+    struct view *v = pv;
+    struct term t;
+    int status = curses_start(&t, file);
+    if (status != 0) {
+        view_close(v);
+        return status;
+    }
+    v->colour = t.colour;
     v->ascii = t.ascii;
     v->busy = show_busy;
     v->busy_ctx = &t;
     v->computing = set_computing;
     v->cancel = &cancel_flag;
-    int h, w;
-    getmaxyx(stdscr, h, w);
-    cb_init(&t.cb, w, h);
 
     status = loop(v, &t);
 
-    term_end();
-    cb_free(&t.cb);
+    curses_stop(&t);
     view_close(v);
-    if (sig_pipe[0] >= 0) {
-        close(sig_pipe[0]);
-        close(sig_pipe[1]);
+    return status;
+}
+
+/* ---- hetcast join ROOM: the student's screen (ui/join_screen.h) ---- */
+
+static void join_redraw(struct join_state *j, struct term *t)
+{
+    int h, w;
+    getmaxyx(stdscr, h, w);
+    if (w != t->cb.w || h != t->cb.h)
+        cb_resize(&t->cb, w, h);
+    join_draw(j, &t->cb);
+    flush(&t->cb, t->ascii);
+}
+
+/* Write all of line to the room (it is short; the socket takes it). */
+static int join_send(int fd, const char *line)
+{
+    size_t n = strlen(line);
+    while (n) {
+        ssize_t w = send(fd, line, n, MSG_NOSIGNAL);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        line += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+int term_join(const char *room, const char *as)
+{
+    setlocale(LC_CTYPE, "");
+    char *cause = NULL;
+    int fd = room_client_connect(room, &cause);
+    char hello[ROOM_USER_MAX + 32];
+    if (fd >= 0) {
+        snprintf(hello, sizeof hello, "HELLO %d%s%s\n", ROOM_PROTO, as ? " AS " : "", as ? as : "");
+        if (join_send(fd, hello) < 0) {
+            close(fd);
+            fd = -1;
+            cause = xasprintf("%s: the room closed the connection", room);
+        }
+    }
+    if (fd < 0) {
+        fputs("hetcast join: ", stderr);
+        text_put(cause ? cause : "cannot join", stderr);
+        fputc('\n', stderr);
+        free(cause);
+        return 2;
+    }
+    static struct join_state j;
+    memset(&j, 0, sizeof j);
+    j.room = room;
+    struct term t;
+    int status = curses_start(&t, room);
+    if (status != 0) {
+        close(fd);
+        return status;
+    }
+    j.ascii = t.ascii;
+    bool dirty = true;
+    char *why = NULL;
+    for (;;) {
+        if (got_signal) {
+            status = 128 + got_signal;
+            break;
+        }
+        if (dirty) {
+            join_redraw(&j, &t);
+            dirty = false;
+        }
+        struct pollfd fds[3] = {{STDIN_FILENO, POLLIN, 0}, {sig_pipe[0], POLLIN, 0}, {fd, POLLIN, 0}};
+        int rc = poll(fds, 3, -1);
+        if (got_signal) {
+            status = 128 + got_signal;
+            break;
+        }
+        if (rc < 0 && errno != EINTR) {
+            status = 1;
+            break;
+        }
+        if (fds[1].revents & POLLIN) {
+            char buf[16];
+            while (read(sig_pipe[0], buf, sizeof buf) > 0)
+                ;
+        }
+        if (got_winch) {
+            got_winch = 0;
+            resize();
+            dirty = true;
+        }
+        if (fds[2].revents) {
+            int got = room_client_read(fd, &j.seen, &why);
+            if (got < 0) {
+                status = 1;
+                break;
+            }
+            dirty |= got > 0;
+        }
+        if (!(fds[0].revents & POLLIN))
+            continue;
+        read_typed();
+        int key;
+        bool quit = false;
+        while ((key = next_typed()) != 0 && !quit) {
+            char line[ROOM_LINE_MAX];
+            enum join_act a = join_key(&j, key, line, sizeof line);
+            if (a == JOIN_QUIT)
+                quit = true;
+            else if (a == JOIN_SEND && join_send(fd, line) < 0) {
+                why = xasprintf("the room closed the connection");
+                status = 1;
+                quit = true;
+            }
+            dirty |= a != JOIN_NONE;
+        }
+        if (quit)
+            break;
+    }
+    if (status == 0)
+        join_send(fd, "BYE\n");
+    curses_stop(&t);
+    close(fd);
+    room_client_free(&j.seen);
+    if (why) {
+        fputs("hetcast join: ", stderr);
+        text_put(why, stderr);
+        fputc('\n', stderr);
+        free(why);
     }
     return status;
 }

@@ -110,6 +110,8 @@ struct vstep {
 
 enum msg_kind { MSG_NONE = 0, MSG_INFO, MSG_ERROR };
 
+struct room;
+
 struct view {
     struct session_opts opts;
     bool exchange;      /* a personalized exchange (--pattern): every run has x */
@@ -161,6 +163,9 @@ struct view {
     int instance;           /* d: the seed of the random instance shown instead of the slide's
                                cluster; 0: the slide's own */
     char *instance_owned;   /* what the instance's options point to (a seed param, CSV text) */
+    /* A live class (--class ROOM; ui/room_pane.c): the room, and whether its histogram shows. */
+    struct room *room;
+    bool room_bars;
     /* Called before a computation that may take a while (may be NULL). */
     void (*busy)(struct view *v, const char *what);
     void *busy_ctx;

@@ -1,0 +1,228 @@
+/*
+ * session/room_store.c - the room's SQLite database (session/room_store.h).
+ * WAL journal with synchronous=FULL: a COMMIT returns once the log is on
+ * disk, so what the room acknowledged after it survives a SIGKILL (and a
+ * power cut).  Prepared statements, bound parameters: no text is ever
+ * pasted into SQL.
+ */
+#include "session/room_store.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "support/diag.h"
+
+struct room_store {
+    sqlite3 *db;
+    char *course, *lesson;
+    sqlite3_stmt *vote, *round, *question;
+};
+
+static const char schema[] =
+    "PRAGMA journal_mode=WAL;"
+    "PRAGMA synchronous=FULL;"
+    "CREATE TABLE IF NOT EXISTS room(key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+    "INSERT OR IGNORE INTO room VALUES('format', 'hetcast room 1');"
+    "INSERT OR IGNORE INTO room VALUES('salt', lower(hex(randomblob(16))));"
+    "CREATE TABLE IF NOT EXISTS questions("
+    " course TEXT NOT NULL, lesson TEXT NOT NULL, slide INTEGER NOT NULL CHECK(slide >= 1),"
+    " question TEXT NOT NULL, expected TEXT NOT NULL,"
+    " PRIMARY KEY(course, lesson, slide));"
+    "CREATE TABLE IF NOT EXISTS rounds("
+    " course TEXT NOT NULL, lesson TEXT NOT NULL, slide INTEGER NOT NULL CHECK(slide >= 1),"
+    " round INTEGER NOT NULL CHECK(round >= 1),"
+    " state TEXT NOT NULL CHECK(state IN ('open', 'closed', 'revealed')), time TEXT NOT NULL,"
+    " PRIMARY KEY(course, lesson, slide, round));"
+    "CREATE TABLE IF NOT EXISTS votes("
+    " course TEXT NOT NULL, lesson TEXT NOT NULL, slide INTEGER NOT NULL CHECK(slide >= 1),"
+    " round INTEGER NOT NULL CHECK(round >= 1),"
+    " user TEXT NOT NULL CHECK(length(user) BETWEEN 1 AND 64),"
+    " answer TEXT NOT NULL CHECK(length(CAST(answer AS BLOB)) BETWEEN 1 AND 160),"
+    " correct INTEGER NOT NULL CHECK(correct IN (0, 1)), time TEXT NOT NULL,"
+    " PRIMARY KEY(course, lesson, slide, round, user));";
+
+const char *room_round_word(enum room_round_state s)
+{
+    switch (s) {
+    case ROUND_OPEN:
+        return "open";
+    case ROUND_CLOSED:
+        return "closed";
+    case ROUND_REVEALED:
+        return "revealed";
+    default:
+        return "none";
+    }
+}
+
+static int fail(struct room_store *st, char **cause, const char *what)
+{
+    return set_cause(cause, "the room's database: %s: %s", what, st->db ? sqlite3_errmsg(st->db) : "no memory");
+}
+
+/* Now in UTC, ISO 8601 to the millisecond. */
+static void now_text(char *buf, size_t size)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    struct tm tm;
+    gmtime_r(&ts.tv_sec, &tm);
+    char day[32];
+    strftime(day, sizeof day, "%Y-%m-%dT%H:%M:%S", &tm);
+    text_fit(buf, size, "%s.%03ldZ", day, ts.tv_nsec / 1000000);
+}
+
+int room_store_open(struct room_store **out, const char *path, const char *course, const char *lesson,
+                    char **cause)
+{
+    struct room_store *st = xcalloc(1, sizeof *st);
+    *out = NULL;
+    /* names and answers: the teacher's alone (SQLite gives its -wal and -shm the same mode) */
+    int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        set_cause(cause, "%s: cannot open the room's database: %s", path, strerror(errno));
+        free(st);
+        return -1;
+    }
+    close(fd);
+    if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW,
+                        NULL) != SQLITE_OK) {
+        fail(st, cause, "cannot open it");
+        room_store_close(st);
+        return -1;
+    }
+    sqlite3_busy_timeout(st->db, 2000);
+    if (sqlite3_exec(st->db, schema, NULL, NULL, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(st->db, "INSERT OR REPLACE INTO votes VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", -1,
+                           &st->vote, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(st->db, "INSERT OR REPLACE INTO rounds VALUES(?1, ?2, ?3, ?4, ?5, ?6)", -1,
+                           &st->round, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(st->db, "INSERT OR REPLACE INTO questions VALUES(?1, ?2, ?3, ?4, ?5)", -1,
+                           &st->question, NULL) != SQLITE_OK) {
+        fail(st, cause, "not a room's database");
+        room_store_close(st);
+        return -1;
+    }
+    st->course = xstrdup(course);
+    st->lesson = xstrdup(lesson);
+    *out = st;
+    return 0;
+}
+
+void room_store_close(struct room_store *st)
+{
+    if (!st)
+        return;
+    sqlite3_finalize(st->vote);
+    sqlite3_finalize(st->round);
+    sqlite3_finalize(st->question);
+    sqlite3_close(st->db);
+    free(st->course);
+    free(st->lesson);
+    free(st);
+}
+
+static enum room_round_state state_of(const char *w)
+{
+    return !w ? ROUND_NONE : strcmp(w, "open") == 0 ? ROUND_OPEN : strcmp(w, "closed") == 0 ? ROUND_CLOSED
+           : strcmp(w, "revealed") == 0 ? ROUND_REVEALED : ROUND_NONE;
+}
+
+int room_store_load(struct room_store *st, const struct room_store_cb *cb, char **cause)
+{
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(st->db, "SELECT slide, round, state FROM rounds WHERE course = ?1 AND lesson = ?2"
+                           " ORDER BY slide, round", -1, &q, NULL) != SQLITE_OK)
+        return fail(st, cause, "reading the rounds");
+    sqlite3_bind_text(q, 1, st->course, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 2, st->lesson, -1, SQLITE_STATIC);
+    int rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+        cb->round(cb->ctx, sqlite3_column_int(q, 0), sqlite3_column_int(q, 1),
+                  state_of((const char *)sqlite3_column_text(q, 2)));
+    sqlite3_finalize(q);
+    if (rc != SQLITE_DONE)
+        return fail(st, cause, "reading the rounds");
+    if (sqlite3_prepare_v2(st->db, "SELECT slide, round, user, answer, correct FROM votes"
+                           " WHERE course = ?1 AND lesson = ?2 ORDER BY rowid", -1, &q, NULL) != SQLITE_OK)
+        return fail(st, cause, "reading the votes");
+    sqlite3_bind_text(q, 1, st->course, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 2, st->lesson, -1, SQLITE_STATIC);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        const char *user = (const char *)sqlite3_column_text(q, 2);
+        const char *answer = (const char *)sqlite3_column_text(q, 3);
+        if (user && answer && !text_flaw(user) && !text_flaw(answer))
+            cb->vote(cb->ctx, sqlite3_column_int(q, 0), sqlite3_column_int(q, 1), user, answer,
+                     sqlite3_column_int(q, 4) != 0);
+    }
+    sqlite3_finalize(q);
+    if (rc != SQLITE_DONE)
+        return fail(st, cause, "reading the votes");
+    return 0;
+}
+
+int room_store_begin(struct room_store *st, char **cause)
+{
+    return sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK ? 0 : fail(st, cause, "BEGIN");
+}
+
+int room_store_commit(struct room_store *st, char **cause)
+{
+    if (sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK)
+        return 0;
+    fail(st, cause, "COMMIT");
+    room_store_rollback(st);
+    return -1;
+}
+
+void room_store_rollback(struct room_store *st)
+{
+    sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+/* Bind the course and lesson as ?1 and ?2, run s once; 0 or -1. */
+static int step(struct room_store *st, sqlite3_stmt *s, char **cause, const char *what)
+{
+    sqlite3_bind_text(s, 1, st->course, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 2, st->lesson, -1, SQLITE_STATIC);
+    int rc = sqlite3_step(s);
+    sqlite3_reset(s);
+    sqlite3_clear_bindings(s);
+    return rc == SQLITE_DONE ? 0 : fail(st, cause, what);
+}
+
+int room_store_round(struct room_store *st, int slide, int round, enum room_round_state state,
+                     const char *question, const char *expected, char **cause)
+{
+    char now[40];
+    now_text(now, sizeof now);
+    sqlite3_bind_int(st->round, 3, slide);
+    sqlite3_bind_int(st->round, 4, round);
+    sqlite3_bind_text(st->round, 5, room_round_word(state), -1, SQLITE_STATIC);
+    sqlite3_bind_text(st->round, 6, now, -1, SQLITE_TRANSIENT);
+    if (step(st, st->round, cause, "writing a round") < 0)
+        return -1;
+    sqlite3_bind_int(st->question, 3, slide);
+    sqlite3_bind_text(st->question, 4, question, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st->question, 5, expected, -1, SQLITE_TRANSIENT);
+    return step(st, st->question, cause, "writing a question");
+}
+
+int room_store_vote(struct room_store *st, int slide, int round, const char *user, const char *answer,
+                    bool correct, char **cause)
+{
+    char now[40];
+    now_text(now, sizeof now);
+    sqlite3_bind_int(st->vote, 3, slide);
+    sqlite3_bind_int(st->vote, 4, round);
+    sqlite3_bind_text(st->vote, 5, user, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st->vote, 6, answer, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st->vote, 7, correct ? 1 : 0);
+    sqlite3_bind_text(st->vote, 8, now, -1, SQLITE_TRANSIENT);
+    return step(st, st->vote, cause, "writing a vote");
+}

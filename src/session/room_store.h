@@ -1,0 +1,52 @@
+/*
+ * session/room_store.h - a class room's votes in SQLite (ROOM.db beside the
+ * room's socket): every vote is written in its own committed transaction (or
+ * a batch's) before the room acknowledges it, so a teacher's process killed
+ * at any moment loses no acknowledged vote, and a room opened again on the
+ * same database carries on with the same rounds.  One row a (course, lesson,
+ * slide, round, user): a second vote in a round replaces the first.  Only
+ * text that passed diag.h's text rules reaches a row; the table's CHECKs
+ * refuse any other shape (docs/class.md lists the tables).
+ */
+#ifndef HETCAST_ROOM_STORE_H
+#define HETCAST_ROOM_STORE_H
+
+#include <stdbool.h>
+
+struct room_store;
+
+enum room_round_state {
+    ROUND_NONE,       /* no vote yet on this slide */
+    ROUND_OPEN,       /* students vote */
+    ROUND_CLOSED,     /* a later round was opened, or the vote was closed */
+    ROUND_REVEALED,   /* the answer was shown to everyone: no more votes */
+};
+
+/* The state's word in the database and the protocol ("open", ...). */
+const char *room_round_word(enum room_round_state s);
+
+/* What room_store_load hands back, row by row. */
+struct room_store_cb {
+    void *ctx;
+    void (*round)(void *ctx, int slide, int round, enum room_round_state state);
+    void (*vote)(void *ctx, int slide, int round, const char *user, const char *answer, bool correct);
+};
+
+/* Open (create) the database at path for this course and lesson.  0, or -1 with *cause. */
+int room_store_open(struct room_store **out, const char *path, const char *course, const char *lesson,
+                    char **cause);
+void room_store_close(struct room_store *st);
+/* Every round and vote of this course and lesson, in the order they were written. */
+int room_store_load(struct room_store *st, const struct room_store_cb *cb, char **cause);
+/* A transaction around several writes (room_store_commit makes them durable). */
+int room_store_begin(struct room_store *st, char **cause);
+int room_store_commit(struct room_store *st, char **cause);
+void room_store_rollback(struct room_store *st);
+/* A round's state, and the question it asked (slide 1-based). */
+int room_store_round(struct room_store *st, int slide, int round, enum room_round_state state,
+                     const char *question, const char *expected, char **cause);
+/* A vote (it replaces the user's earlier one in that round). */
+int room_store_vote(struct room_store *st, int slide, int round, const char *user, const char *answer,
+                    bool correct, char **cause);
+
+#endif

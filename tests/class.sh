@@ -1,0 +1,266 @@
+#!/bin/sh
+# class.sh - a live class on the real binary (docs/class.md): the teacher's
+# hetcast lesson --class in tmux, 300 simulated students (tests/room_bot.c,
+# a test room: HELLO 1 AS NAME) voting in two rounds, the histogram on the
+# projector's screen and the rows in the database; hetcast join in tmux; the
+# attacks (too long, malformed, not UTF-8, a vote not open, a second vote, a
+# flood, a client that never speaks, HELLO AS outside a test room, another
+# user id); SIGKILL of the teacher mid-vote, then the room reopened with every
+# acknowledged vote; class report against the database; --gift through a
+# GIFT parser (tests/gift_check.py).  Output: TAP.
+
+HETCAST=${HETCAST:-build/hetcast}
+case $HETCAST in /*) ;; *) HETCAST=$(pwd)/$HETCAST ;; esac
+BOT=${ROOM_BOT:-build/tests/room_bot}
+case $BOT in /*) ;; *) BOT=$(pwd)/$BOT ;; esac
+for tool in tmux sqlite3; do
+    if ! command -v $tool >/dev/null 2>&1; then
+        echo "1..0 # SKIP $tool is not installed"
+        exit 0
+    fi
+done
+
+. "$(dirname "$0")/tmux_lib.sh"
+
+D=$TMP/class
+mkdir -p "$D"
+R=$D/room
+LESSON=tests/data/class.lua
+q() { sqlite3 "$R.db" "$1"; }
+# students: a session of its own for hetcast join
+stm() { tm "$@"; }
+
+# ---- a room, 300 students, two rounds ----
+
+start 160 45 -- lesson "$LESSON" --class "$R" --class-test
+wait_for "room: 0 in the room"
+ok $? "160x45: the room opens and shows its count"
+[ "$(stat -c %a "$R")" = 660 ]
+ok $? "the socket is the user's and the group's (0660)"
+[ "$(stat -c %a "$R.db")" = 600 ]
+ok $? "the database is the teacher's alone (0600)"
+
+# attacks, before any vote is open
+printf 'VOTE 1 1 A\n' | "$BOT" raw "$R" >"$TMP/a1"
+grep -q "^ERR say HELLO 1 first" "$TMP/a1" && grep -q '^closed' "$TMP/a1"
+ok $? "a vote before HELLO: refused, the connection dropped"
+printf 'HELLO 2\n' | "$BOT" raw "$R" >"$TMP/a2"
+grep -q "^ERR this room speaks protocol 1" "$TMP/a2" && grep -q '^closed' "$TMP/a2"
+ok $? "another protocol version: refused, dropped"
+head -c 700 /dev/zero | tr '\0' x | "$BOT" raw "$R" >"$TMP/a3"
+grep -q "^ERR a line holds at most 512 bytes" "$TMP/a3" && grep -q '^closed' "$TMP/a3"
+ok $? "a line too long: refused, dropped"
+printf 'HELLO 1 AS u1\n\377\376 VOTE\nPING\n' | "$BOT" raw "$R" 1 >"$TMP/a4"
+grep -q "^ERR a line is UTF-8 text" "$TMP/a4" && grep -q '^PONG' "$TMP/a4"
+ok $? "not UTF-8: refused, the connection goes on"
+printf 'HELLO 1 AS u1\nVOTE 1 1 A\nVOTE one\nVOTE 9 1 A\nFROB\n' | "$BOT" raw "$R" 1 >"$TMP/a5"
+grep -q "^ERR slide 1 round 1 is not open: no vote is open now" "$TMP/a5" &&
+    grep -q "^ERR write VOTE SLIDE ROUND ANSWER" "$TMP/a5" && grep -q "^ERR slide 9 round 1 is not open" "$TMP/a5" &&
+    grep -q '^ERR unknown message "FROB"' "$TMP/a5"
+ok $? "a vote not open, malformed, for another slide, an unknown message: each refused"
+awk 'BEGIN { print "HELLO 1 AS u2"; for (i = 0; i < 300; i++) print "PING" }' | "$BOT" raw "$R" >"$TMP/a6"
+grep -q "^ERR too many messages: at most 20 a second" "$TMP/a6" && grep -q '^closed' "$TMP/a6"
+ok $? "a flood: refused, dropped"
+printf 'HELLO 1 AS bad name\n' | "$BOT" raw "$R" >"$TMP/a7"
+grep -q "^ERR HELLO 1 takes nothing more" "$TMP/a7"
+ok $? "HELLO AS with a name that is not one: refused"
+
+keys v
+wait_for "round 1 open"
+ok $? "v opens the vote"
+"$BOT" vote "$R" 300 s 1 1 "A*90,B*150,C*60" 30 >"$TMP/r1" &
+bot1=$!
+wait_for "room: 300 in the room" 200 && wait_for "300 voted" 100
+ok $? "300 students in the room, 300 voted (the projector's counts)"
+grep -q "^votes 300 in" "$TMP/r1"
+ok $? "every one of the 300 votes acknowledged"
+! grep -q "s[0-9][0-9][0-9]" "$TMP/screen"
+ok $? "no student's name on the projector"
+"$BOT" vote "$R" 1 s 1 1 C >"$TMP/r1b"
+grep -q "^acked s001 C" "$TMP/r1b"
+ok $? "a second vote in the round is acknowledged"
+[ "$(q "SELECT answer FROM votes WHERE slide = 1 AND round = 1 AND user = 's001'")" = C ] &&
+    [ "$(q "SELECT count(*) FROM votes WHERE slide = 1 AND round = 1 AND user = 's001'")" = 1 ]
+ok $? "... and replaces the first: one row, the new answer"
+keys b
+wait_all "round 1: 300 voted" "A p1, the fast one" "B p2, the slow one"
+grep "A p1, the fast one" "$TMP/screen" | grep -q " 89 *$" &&
+    grep "B p2, the slow one" "$TMP/screen" | grep -q " 150 *$" &&
+    grep "C either" "$TMP/screen" | grep -q " 61 *$"
+ok $? "b: the histogram of round 1 (89, 150, 61)"
+[ "$(q "SELECT group_concat(answer || '=' || n) FROM (SELECT answer, count(*) AS n FROM votes WHERE slide = 1 AND round = 1 GROUP BY answer ORDER BY answer)")" = "A=89,B=150,C=61" ]
+ok $? "the database holds the same 300 votes of round 1"
+
+# a student with hetcast join, in a terminal of their own
+stm new-session -d -s st -x 80 -y 24 "env TERM=xterm-256color LANG=C.UTF-8 $HETCAST join $R --as alice; echo JOIN-EXIT=\$?; sleep 600"
+jcap() { stm capture-pane -p -t st >"$TMP/join"; }
+jwait() { i=0; while [ $i -lt 100 ]; do jcap; grep -qF -- "$1" "$TMP/join" && return 0; sleep 0.1; i=$((i + 1)); done; return 1; }
+jwait "Which node should p0 serve first?" && jwait "B  p2, the slow one" && jwait "the vote is open"
+ok $? "80x24 hetcast join: the question, its choices, the vote open"
+
+keys v
+wait_for "round 2 open"
+ok $? "v again: round 2"
+jwait "second round: vote again"
+ok $? "hetcast join follows: the second round"
+stm send-keys -t st b
+jwait "your vote counts: B"
+ok $? "hetcast join: B is voted and acknowledged"
+"$BOT" vote "$R" 300 s 1 2 "A*30,B*250,C*20" 30 >"$TMP/r2" &
+bot2=$!
+wait_for "301 voted" 200
+ok $? "round 2: 301 voted (300 and alice)"
+wait_all "round 1: 300 voted" "round 2: 301 voted"
+grep "A p1, the fast one" "$TMP/screen" | grep -q " 89 .* 30 *$" &&
+    grep "B p2, the slow one" "$TMP/screen" | grep -q " 150 .* 251 *$"
+ok $? "both rounds side by side (A: 89 then 30, B: 150 then 251)"
+cp "$TMP/screen" "$TMP/projector-160x45"
+keys a
+wait_for "round 2 revealed"
+ok $? "a reveals: the round's state on the projector"
+jwait "the answer: B: p2, the slow one - you were right"
+ok $? "hetcast join: the right answer, and alice's result"
+grep -q "B p2, the slow one.*✓\|✓.*" "$TMP/screen"
+ok $? "the right choice is marked on the projector"
+jcap
+! grep -q "s0[0-9][0-9]" "$TMP/join"
+ok $? "a student sees no other student's name or vote"
+stm send-keys -t st q
+jwait "JOIN-EXIT=0"
+ok $? "hetcast join: q leaves (status 0)"
+[ "$(q "SELECT count(*) FROM votes WHERE slide = 1 AND round = 2")" = 301 ] &&
+    [ "$(q "SELECT correct FROM votes WHERE user = 'alice'")" = 1 ] &&
+    [ "$(q "SELECT state FROM rounds WHERE slide = 1 ORDER BY round")" = "closed
+revealed" ]
+ok $? "the database: 301 votes in round 2, alice right, round 1 closed, round 2 revealed"
+
+# the projector at the other sizes
+for size in "60 16" "80 24"; do
+    set -- $size
+    tm resize-window -t hc -x "$1" -y "$2" 2>/dev/null
+    sleep 0.3
+    wait_for "room:" && capture
+    grep -q "round 2 revealed\|round 2 rev" "$TMP/screen"
+    ok $? "$1x$2: the room's line fits"
+    cp "$TMP/screen" "$TMP/projector-$1x$2"
+done
+tm resize-window -t hc -x 160 -y 45 2>/dev/null
+
+# ---- another user id: who they are, and no HELLO AS ----
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+    chmod 0755 "$D" "$TMP"
+    chmod 0666 "$R"
+    printf 'HELLO 1 AS mallory\n' | setpriv --reuid=nobody --regid=nogroup --clear-groups "$BOT" raw "$R" >"$TMP/u1" 2>&1
+    grep -q "^ERR HELLO AS: only a test room takes it, from its own user" "$TMP/u1"
+    ok $? "another user id: HELLO AS refused (nobody answers as somebody else)"
+    keys ']'
+    wait_for "slide 2/4"
+    keys v
+    wait_for "round 1 open"
+    printf 'HELLO 1\nVOTE 2 1 6\n' | setpriv --reuid=nobody --regid=nogroup --clear-groups "$BOT" raw "$R" 1 >"$TMP/u2" 2>&1
+    grep -q "^WELCOME 1 nobody" "$TMP/u2" && grep -q "^OK 2 1 6" "$TMP/u2" &&
+        [ "$(q "SELECT answer || correct FROM votes WHERE slide = 2 AND user = 'nobody'")" = 61 ]
+    ok $? "another user id votes as itself (SO_PEERCRED: nobody), graded right"
+    chmod 0660 "$R"
+else
+    ok 0 "# SKIP another user id needs root and setpriv"
+    ok 0 "# SKIP another user id needs root and setpriv"
+    keys ']'
+    wait_for "slide 2/4"
+    keys v
+    wait_for "round 1 open"
+fi
+
+# ---- SIGKILL mid-vote, then the room again ----
+pid=$(hetcast_pid)
+"$BOT" vote "$R" 300 k 2 1 "6*100,5*100,6.0*100" >"$TMP/r3" &
+bot3=$!
+i=0
+while [ "$(grep -c '^acked' "$TMP/r3" 2>/dev/null)" -lt 20 ] && [ $i -lt 200 ]; do sleep 0.02; i=$((i + 1)); done
+kill -KILL "$pid"
+wait $bot3
+acked=$(grep -c '^acked' "$TMP/r3")
+grep '^acked' "$TMP/r3" | while read -r _ user answer; do
+    [ "$(q "SELECT answer FROM votes WHERE slide = 2 AND round = 1 AND user = '$user'")" = "$answer" ] || echo "$user"
+done >"$TMP/lost"
+[ "$acked" -ge 20 ] && [ ! -s "$TMP/lost" ]
+ok $? "SIGKILL of the teacher mid-vote: every acknowledged vote is in the database ($acked acknowledged)"
+[ "$(q "SELECT count(*) FROM votes WHERE slide = 2 AND user LIKE 'k%' AND answer = '5' AND correct = 1")" = 0 ] &&
+    [ "$(q "SELECT count(*) FROM votes WHERE slide = 2 AND user LIKE 'k%' AND answer = '6.0' AND correct = 0")" = 0 ]
+ok $? "predictions graded against the run: 5 wrong, 6 and 6.0 right"
+start 160 45 -- lesson "$LESSON" --class "$R" --class-test
+wait_for "round 2 revealed"
+ok $? "the room reopens on the stale socket and resumes: slide 1, round 2 revealed"
+"$BOT" idle "$R" 14 >"$TMP/idle" &
+idle_pid=$!
+keys b
+wait_all "round 1: 300 voted" "round 2: 301 voted"
+ok $? "the histogram of both rounds is back"
+keys ']'
+wait_for "slide 2/4" && wait_for "round 1 open"
+ok $? "slide 2: its round still open"
+"$BOT" vote "$R" 1 k 2 1 6 >"$TMP/r4"
+grep -q "^acked k001 6" "$TMP/r4"
+ok $? "students vote on in the resumed round"
+
+wait $idle_pid
+grep -q "^closed after 1[0-2] s" "$TMP/idle"
+ok $? "a client that never speaks is dropped after 10 s, and held nobody up"
+keys q
+wait_for "EXIT=0"
+ok $? "q leaves the lesson"
+[ ! -e "$R" ]
+ok $? "the socket is removed when the room closes"
+wait $bot1 $bot2 2>/dev/null
+
+# ---- class report against the database ----
+"$HETCAST" class report "$R.db" --format csv >"$TMP/students.csv"
+sqlite3 -csv "$R.db" "WITH last AS (SELECT course, lesson, slide, user, max(round) AS round FROM votes GROUP BY 1, 2, 3, 4)
+  SELECT v.course, v.user, count(*), sum(v.correct), (SELECT count(*) FROM votes f WHERE f.user = v.user AND f.round = 1 AND f.correct = 1)
+  FROM votes v JOIN last USING (course, lesson, slide, user, round) GROUP BY v.course, v.user ORDER BY v.course, v.user" >"$TMP/want.csv"
+tail -n +2 "$TMP/students.csv" | tr -d '\r' >"$TMP/got.csv"
+head -1 "$TMP/students.csv" | grep -q "^course,user,answered,right,right_first_round" && diff "$TMP/want.csv" "$TMP/got.csv" >/dev/null &&
+    [ "$(wc -l <"$TMP/got.csv")" -ge 321 ]
+ok $? "class report --format csv: per student, as the database says"
+grep -qx "room,s001,1,0,0" "$TMP/got.csv" && grep -qx "room,s100,1,1,1" "$TMP/got.csv" &&
+    grep -qx "room,s031,1,1,0" "$TMP/got.csv" && grep -qx "room,alice,1,1,0" "$TMP/got.csv"
+ok $? "... s001 wrong twice, s100 right twice, s031 right in round 2 only, alice right in round 2"
+"$HETCAST" class report "$R.db" --format csv --table questions >"$TMP/q.csv"
+grep -q '^room,class.lua,1,Which node should p0 serve first?,"B: p2, the slow one",1,300,150' "$TMP/q.csv" &&
+    grep -q '^room,class.lua,1,Which node should p0 serve first?,"B: p2, the slow one",2,301,251' "$TMP/q.csv"
+ok $? "class report --table questions: votes and right answers per round"
+"$HETCAST" class report "$R.db" --format json >"$TMP/r.json"
+grep -c '"user": ' "$TMP/r.json" | grep -qx "$(wc -l <"$TMP/got.csv")" && grep -q '"questions": \[' "$TMP/r.json"
+ok $? "class report --format json: both tables"
+"$HETCAST" class report "$R.db" --format csv --anonymous >"$TMP/anon1.csv"
+"$HETCAST" class report "$R.db" --format csv --anonymous >"$TMP/anon2.csv"
+! grep -q "s001\|alice\|nobody" "$TMP/anon1.csv" && cmp -s "$TMP/anon1.csv" "$TMP/anon2.csv" &&
+    [ "$(cut -d, -f2 "$TMP/anon1.csv" | sort -u | wc -l)" = "$(wc -l <"$TMP/anon1.csv")" ]
+ok $? "--anonymous: no name, distinct pseudonyms, the same on every run"
+"$HETCAST" class report "$TMP/nothing.db" >"$TMP/err" 2>&1
+[ $? -eq 2 ] && grep -q "nothing.db" "$TMP/err"
+ok $? "class report of a missing database: status 2, the file named"
+
+# ---- --gift through a GIFT parser ----
+if command -v python3 >/dev/null 2>&1; then
+    "$HETCAST" lesson "$LESSON" --gift >"$TMP/c.gift"
+    python3 tests/gift_check.py "$TMP/c.gift" >"$TMP/gift.out"
+    ok $? "--gift: the GIFT parser reads every question"
+    grep -qx "mc slide 1 Three nodes, one message: p1, the fast one | \*p2, the slow one | either: it makes no difference" "$TMP/gift.out" &&
+        grep -qx "numerical slide 2 What will fnf take?: 6:0.005" "$TMP/gift.out" &&
+        grep -qx "short slide 3 fnf's first move: p0 -> p1 | p0->p1" "$TMP/gift.out"
+    ok $? "--gift: choices with the right one, hetcast's makespan, the first transfer"
+    printf '::t::a {=x = y}\n' >"$TMP/bad.gift"
+    ! python3 tests/gift_check.py "$TMP/bad.gift" >/dev/null
+    ok $? "the GIFT parser refuses an unescaped ="
+    "$HETCAST" lesson lua/lessons/*.lua --gift >"$TMP/all.gift" && python3 tests/gift_check.py "$TMP/all.gift" >/dev/null
+    ok $? "--gift of every shipped lesson parses"
+else
+    for i in 1 2 3 4; do ok 0 "# SKIP python3 is not installed"; done
+fi
+"$HETCAST" lesson "$LESSON" --gift --class "$R" >/dev/null 2>"$TMP/err"
+[ $? -eq 2 ] && grep -q "do not go together" "$TMP/err"
+ok $? "--gift with --class: refused, status 2"
+
+echo "1..$n"
+[ "$failed" -eq 0 ]
