@@ -884,11 +884,14 @@ static double as_eval(const struct as_ctx *a, double s_src, const int *order, do
  * A better incumbent: a local search over class orders from order (makespan
  * *ms), moving one receiver to another place while that lowers (makespan,
  * sum of holds), first improvement, at most OPT_LS_WORK / m0^2 evaluations
- * (a few hundred milliseconds) and never past the search's limits.  Every
+ * (some 50 ms at 64 nodes) and never past the search's limits.  Only for
+ * tables of more than OPT_CLASS_MAX classes (so at most 64 nodes): with few
+ * classes the search itself is fast and a pass over the moves is not
+ * (m0^4).  Every
  * order it keeps is a schedule evaluated by as_eval, so it only ever hands
  * the search a true makespan; the search's bounds do not depend on it.
  */
-#define OPT_LS_WORK 2e8
+#define OPT_LS_WORK 5e7
 
 static void as_improve(const struct as_ctx *a, double s_src, int *order, double *ms, double *comp,
                        int *hk, const struct limits *lim)
@@ -1095,7 +1098,7 @@ static void as_solve(const struct as_input *in, struct limits *lim, struct resul
         a.U = us;
         memcpy(a.best, slow, (size_t)m0 * sizeof *slow);
     }
-    if (m0 > 1)
+    if (m0 > 1 && K > OPT_CLASS_MAX)
         as_improve(&a, s_src, a.best, &a.U, comp, hk, lim);
     a.U0 = a.U;
     free(slow);
