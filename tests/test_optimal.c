@@ -859,6 +859,43 @@ static void test_limits(void)
     cluster_free(c);
 }
 
+/* The incumbent before any search node: a local search over receiver orders
+ * from fnf's and slowest-first's.  It is a real schedule (it books to its
+ * makespan), never worse than fnf, and on random 24-node tables better than
+ * fnf on most. */
+static void test_incumbent(void)
+{
+    struct rng g;
+    rng_seed(&g, 11);
+    int better = 0, sound = 0, cases = 12;
+    for (int it = 0; it < cases; it++) {
+        struct cluster *c = random_nodes(&g, 24, 0, false);
+        struct sched_opts o;
+        sched_opts_default(&o);
+        o.node_limit = 1;
+        struct opt_plan p;
+        char *cause = NULL;
+        if (optimal_solve(c, MODEL_ASYNC, &o, &p, &cause) < 0) {
+            diag("%s", cause);
+            free(cause);
+            cluster_free(c);
+            continue;
+        }
+        double f = fnf_makespan(c);
+        if (p.makespan < f - EPS)
+            better++;
+        if (p.makespan <= f + EPS && book_plan(c, MODEL_ASYNC, &p) == p.makespan && p.lower <= p.makespan)
+            sound++;
+        else
+            diag("case %d: incumbent %g, fnf %g, booked %g", it, p.makespan, f,
+                 book_plan(c, MODEL_ASYNC, &p));
+        opt_plan_free(&p);
+        cluster_free(c);
+    }
+    is_int(sound, cases, "the first incumbent books to its makespan and is no worse than fnf");
+    ok(better >= cases / 2, "the local search beats fnf before any search node (%d of %d)", better, cases);
+}
+
 static void test_refusals(void)
 {
     struct rng g;
@@ -987,6 +1024,7 @@ int main(void)
     test_fnf_guarantee();
     test_engine_run();
     test_limits();
+    test_incumbent();
     test_refusals();
     return tap_exit();
 }

@@ -854,11 +854,12 @@ static double as_search(struct as_ctx *a, int d, const double *P, int len, int t
 }
 
 /* Makespan of a class order under the slot rule (scaled); comp and hk hold
- * m0 + 1 entries. O(m0^2). */
-static double as_eval(const struct as_ctx *a, double s_src, const int *order, double *comp, int *hk)
+ * m0 + 1 entries; *sum (if not NULL) gets the sum of the holds. O(m0^2). */
+static double as_eval(const struct as_ctx *a, double s_src, const int *order, double *comp, int *hk,
+                      double *sum)
 {
     int nh = 1;
-    double ms = 0;
+    double ms = 0, total = 0;
     comp[0] = as_slot_after(0, s_src);
     hk[0] = -1;   /* the source */
     for (int i = 0; i < a->m0; i++) {
@@ -872,8 +873,64 @@ static double as_eval(const struct as_ctx *a, double s_src, const int *order, do
         comp[nh] = as_slot_after(h, a->cs[k]);
         hk[nh++] = k;
         ms = dmax(ms, h);
+        total += h;
     }
+    if (sum)
+        *sum = total;
     return ms;
+}
+
+/*
+ * A better incumbent: a local search over class orders from order (makespan
+ * *ms), moving one receiver to another place while that lowers (makespan,
+ * sum of holds), first improvement, at most OPT_LS_WORK / m0^2 evaluations
+ * (some 50 ms at 64 nodes) and never past the search's limits.  Only for
+ * tables of more than OPT_CLASS_MAX classes (so at most 64 nodes): with few
+ * classes the search itself is fast and a pass over the moves is not
+ * (m0^4).  Every
+ * order it keeps is a schedule evaluated by as_eval, so it only ever hands
+ * the search a true makespan; the search's bounds do not depend on it.
+ */
+#define OPT_LS_WORK 5e7
+
+static void as_improve(const struct as_ctx *a, double s_src, int *order, double *ms, double *comp,
+                       int *hk, const struct limits *lim)
+{
+    int m0 = a->m0, *trial = xmalloc((size_t)m0 * sizeof *trial);
+    double sum, budget = OPT_LS_WORK / ((double)m0 * (double)m0 + 1);
+    *ms = as_eval(a, s_src, order, comp, hk, &sum);
+    long long evals = 0;
+    bool improved = true;
+    while (improved) {
+        improved = false;
+        for (int i = 0; i < m0 && !improved; i++)
+            for (int j = 0; j < m0 && !improved; j++) {
+                if (j == i || order[j] == order[i])
+                    continue;
+                if (++evals > budget || ((evals & 255) == 0 && exhausted(lim)))
+                    goto out;
+                /* order with the receiver at i moved to place j */
+                int k = order[i], t = 0;
+                for (int x = 0; x < m0; x++) {
+                    if (x == i)
+                        continue;
+                    if (x == j && j < i)
+                        trial[t++] = k;
+                    trial[t++] = order[x];
+                    if (x == j && j > i)
+                        trial[t++] = k;
+                }
+                double tsum, tms = as_eval(a, s_src, trial, comp, hk, &tsum);
+                if (tms < *ms || (tms == *ms && tsum < sum)) {
+                    memcpy(order, trial, (size_t)m0 * sizeof *order);
+                    *ms = tms;
+                    sum = tsum;
+                    improved = true;
+                }
+            }
+    }
+out:
+    free(trial);
 }
 
 struct as_input {
@@ -1035,12 +1092,14 @@ static void as_solve(const struct as_input *in, struct limits *lim, struct resul
     double *comp = xmalloc((size_t)(m0 + 1) * sizeof *comp);
     policy_order(in, fnf_before, a.best);
     policy_order(in, slow_before, slow);
-    a.U = as_eval(&a, s_src, a.best, comp, hk);
-    double us = as_eval(&a, s_src, slow, comp, hk);
+    a.U = as_eval(&a, s_src, a.best, comp, hk, NULL);
+    double us = as_eval(&a, s_src, slow, comp, hk, NULL);
     if (us < a.U) {
         a.U = us;
         memcpy(a.best, slow, (size_t)m0 * sizeof *slow);
     }
+    if (m0 > 1 && K > OPT_CLASS_MAX)
+        as_improve(&a, s_src, a.best, &a.U, comp, hk, lim);
     a.U0 = a.U;
     free(slow);
     free(hk);
