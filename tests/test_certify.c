@@ -40,15 +40,15 @@ static void the_counterexample(void)
     struct cluster *c = counterexample();
     struct certify ct;
     char *cause = NULL;
-    int rc = certify_optimum(c, MODEL_ASYNC, 5, 10, &ct, &cause);
+    int rc = certify_optimum(c, MODEL_ASYNC, 5, 0, &ct, &cause);
     ok(rc == 0 && ct.status == CERTIFY_SAME && ct.value == 5,
        "the counterexample: the integer program's optimum is 5, the search's (%g)", ct.value);
-    rc = certify_optimum(c, MODEL_ASYNC, 4.9, 10, &ct, &cause);
+    rc = certify_optimum(c, MODEL_ASYNC, 4.9, 0, &ct, &cause);
     ok(rc == 0 && ct.status == CERTIFY_DIFFERENT && ct.value == 5, "a claimed 4.9 is caught (the program finds %g)",
        ct.value);
-    rc = certify_optimum(c, MODEL_ASYNC, 6, 10, &ct, &cause);
+    rc = certify_optimum(c, MODEL_ASYNC, 6, 0, &ct, &cause);
     ok(rc == 0 && ct.status == CERTIFY_DIFFERENT, "fnf's 6 claimed as the optimum is caught");
-    rc = certify_optimum(c, MODEL_SYNC, 9, 10, &ct, &cause);
+    rc = certify_optimum(c, MODEL_SYNC, 9, 0, &ct, &cause);
     ok(rc == 0 && ct.status == CERTIFY_SAME && ct.value == 9,
        "sync: the sender is held until the receive ends: 9 (got %g)", ct.value);
 
@@ -88,12 +88,12 @@ static void refusals(void)
     diag_free(&d);
     struct certify ct;
     char *cause = NULL;
-    int rc = certify_optimum(c, MODEL_ONE_PORT, 1, 10, &ct, &cause);
+    int rc = certify_optimum(c, MODEL_ONE_PORT, 1, 0, &ct, &cause);
     ok(rc < 0 && cause && strstr(cause, "the source cannot reach island"), "a node the source cannot reach: %s",
        cause ? cause : "certified");
     free(cause);
     cause = NULL;
-    rc = certify_optimum(c, MODEL_ASYNC, 1, 10, &ct, &cause);
+    rc = certify_optimum(c, MODEL_ASYNC, 1, 0, &ct, &cause);
     ok(rc < 0 && cause && strstr(cause, "does not apply"), "a model the kind has not: %s",
        cause ? cause : "certified");
     free(cause);
@@ -108,7 +108,7 @@ static void refusals(void)
     diag_init(&d);
     cluster_finish(c, &d);
     diag_free(&d);
-    rc = certify_optimum(c, MODEL_ASYNC, 1, 10, &ct, &cause);
+    rc = certify_optimum(c, MODEL_ASYNC, 1, 0, &ct, &cause);
     ok(rc < 0 && cause && strstr(cause, "up to 10 nodes"), "too many nodes: %s", cause ? cause : "certified");
     free(cause);
     cluster_free(c);
@@ -169,7 +169,7 @@ static void khuller_kim(void)
         char *cause = NULL;
         if (run_of(c, MODEL_SENDER_ONLY, &sched_fnf, &fms, &fsum) &&
             run_of(c, MODEL_SENDER_ONLY, &sched_optimal, &oms, &osum) &&
-            certify_solve(c, MODEL_SENDER_ONLY, CERTIFY_SUM, 20, NULL, &plan, &cause) == 0 && plan.proven) {
+            certify_solve(c, MODEL_SENDER_ONLY, CERTIFY_SUM, 0, NULL, &plan, &cause) == 0 && plan.proven) {
             tried++;
             if (fabs(fsum - plan.sum) <= 1e-9 * fmax(1, plan.sum))
                 sum_same++;
@@ -226,7 +226,7 @@ static void khuller_kim(void)
     struct certify_plan plan;
     char *cause = NULL;
     ran = run_of(c, MODEL_ASYNC, &sched_fnf, &fms, &fsum) &&
-          certify_solve(c, MODEL_ASYNC, CERTIFY_SUM, 20, NULL, &plan, &cause) == 0 && plan.proven;
+          certify_solve(c, MODEL_ASYNC, CERTIFY_SUM, 0, NULL, &plan, &cause) == 0 && plan.proven;
     ok(ran && fsum == 30 && plan.sum == 29, "async: fnf's sum %g is not the least %g", fsum, ran ? plan.sum : NAN);
     free(cause);
     cluster_free(c);
@@ -268,7 +268,7 @@ int main(void)
             if (plan.status == OPT_PROVEN) {
                 proven++;
                 struct certify ct;
-                if (certify_optimum(c, (enum model)m, plan.makespan, 20, &ct, &cause) == 0) {
+                if (certify_optimum(c, (enum model)m, plan.makespan, 0, &ct, &cause) == 0) {
                     if (ct.status == CERTIFY_SAME) {
                         same++;
                         per_model[m]++;

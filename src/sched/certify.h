@@ -73,7 +73,8 @@ int certify_solve(const struct cluster *c, enum model m, enum certify_objective 
 /* Solve c's broadcast under m as an integer program and compare its optimum
  * with claimed (the exact search's proven makespan), to 1e-9 relative: the
  * program's schedule replayed by the timing rule must make exactly it.
- * time_limit in seconds (<= 0: none).  0 with *out, or -1 with *cause
+ * time_limit in seconds (<= 0: none; the tests give none, so that a loaded
+ * machine cannot turn a proof into "gave up").  0 with *out, or -1 with *cause
  * (too many nodes, a node the source cannot reach, GLPK failed). */
 int certify_optimum(const struct cluster *c, enum model m, double claimed, double time_limit,
                     struct certify *out, char **cause);
