@@ -558,8 +558,14 @@ static void choice_line(const struct slide *s, char *buf, size_t size)
 /* What the slide asks a student to do, as the strip and the slide say it. */
 static const char *how_to_answer(const struct slide *s)
 {
+    static const char *const pick[LESSON_MAX_CHOICES + 1] = {
+        "", "", "A-B or 1-2: pick; a: the answer", "A-C or 1-3: pick; a: the answer",
+        "A-D or 1-4: pick; a: the answer", "A-E or 1-5: pick; a: the answer",
+        "A-F or 1-6: pick; a: the answer", "A-G or 1-7: pick; a: the answer",
+        "A-H or 1-8: pick; a: the answer",
+    };
     if (s->nchoices > 0)
-        return s->nchoices <= 8 ? "A-H or 1-8: pick; a: the answer" : "y: answer; a: the answer";
+        return s->nchoices <= LESSON_MAX_CHOICES ? pick[s->nchoices] : "y: answer; a: the answer";
     if (s->predict == PREDICT_NEXT)
         return "y: type SENDER -> RECEIVER; a: the answer";
     if (s->predict == PREDICT_MAKESPAN)
