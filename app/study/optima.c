@@ -362,6 +362,25 @@ static int node_by_name(const struct cluster *c, const char *name)
     return -1;
 }
 
+/* The next data row of one of the set's CSV files into line (comments and
+ * blank lines skipped, *ln counting lines): 1, 0 at the end, or -1 when the
+ * first row is not the header want. */
+static int next_row(FILE *fp, char *line, int size, int *ln, bool *header, const char *want)
+{
+    while (fgets(line, size, fp)) {
+        ++*ln;
+        line[strcspn(line, "\r\n")] = '\0';
+        if (line[0] == '#' || line[0] == '\0')
+            continue;
+        if (*header)
+            return 1;
+        *header = true;
+        if (strcmp(line, want) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* Reads a schedule file's decisions (from, to by name) and replays them
  * under m: the engine must give each row's start and hold.  0 with *e
  * (the caller frees it), or -1 (said). */
@@ -382,20 +401,14 @@ static int check_schedule(struct checker *ck, const char *file, const struct clu
         fclose(fp);
         return -1;
     }
-    int ln = 0, rc = 0, step = 0;
+    int ln = 0, rc = 0, step = 0, got;
     bool header = false;
-    while (rc == 0 && fgets(line, sizeof line, fp)) {
-        ln++;
-        line[strcspn(line, "\r\n")] = '\0';
-        if (line[0] == '#' || line[0] == '\0')
-            continue;
-        if (!header) {
-            header = true;
-            if (strcmp(line, "step,from,to,start,holds") != 0) {
-                problem(ck, file, ln, "expected the header step,from,to,start,holds");
-                rc = -1;
-            }
-            continue;
+    while (rc == 0 && (got = next_row(fp, line, (int)sizeof line, &ln, &header,
+                                      "step,from,to,start,holds")) != 0) {
+        if (got < 0) {
+            problem(ck, file, ln, "expected the header step,from,to,start,holds");
+            rc = -1;
+            break;
         }
         char from[128], to[128];
         int s, used = 0;
@@ -574,22 +587,14 @@ int exp_optima_check_main(int argc, char **argv)
         fprintf(stderr, "hetcast experiment optima-check: %s: %s\n", path, strerror(errno));
         return 2;
     }
-    int ln = 0;
+    int ln = 0, got;
     bool header = false;
-    while (fgets(line, sizeof line, fp)) {
-        ln++;
-        line[strcspn(line, "\r\n")] = '\0';
-        if (line[0] == '#' || line[0] == '\0')
-            continue;
-        if (!header) {
-            header = true;
-            if (strcmp(line, INDEX_HEADER) != 0) {
-                fprintf(stderr, "hetcast experiment optima-check: %s:%d: expected the header "
-                        INDEX_HEADER "\n", path, ln);
-                fclose(fp);
-                return 2;
-            }
-            continue;
+    while ((got = next_row(fp, line, (int)sizeof line, &ln, &header, INDEX_HEADER)) != 0) {
+        if (got < 0) {
+            fprintf(stderr, "hetcast experiment optima-check: %s:%d: expected the header "
+                    INDEX_HEADER "\n", path, ln);
+            fclose(fp);
+            return 2;
         }
         char *f[10], *save = NULL;
         int nf = 0;
