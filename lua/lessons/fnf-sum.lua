@@ -37,8 +37,8 @@ return {
       schedulers = {"fnf", "optimal"}, model = "sender-only", step = "end",
       show = {"p2", "p5", "optimum", "difference"},
       text = "The optimum sends to p2 first: p2 is slow, but starting it at 2 lets it serve p5\n" ..
-             "by 7. Its nodes hold the message at 2, 4, 6, 7 and 7: makespan 7, one less than\n" ..
-             "fnf, but the sum is 26, one more.",
+             "by 7, one unit before fnf. Its nodes hold the message at 2, 4, 6, 7 and 7.\n" ..
+             "Add them up and compare with fnf's.",
       question = "Which schedule has the smaller sum of completion times?",
       choices = {"fnf", "optimal", "they are equal"}, correct = 1,
       answer = "fnf: 25 against 26. Every schedule of makespan 7 sums to 26 or more here.",
