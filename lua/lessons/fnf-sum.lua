@@ -53,7 +53,7 @@ return {
              "Here 8 / 7 = 1.14. hetcast experiment algorithms checks both on random clusters.",
       question = "Can fnf's makespan be 2 times the optimum in the sender-only model?",
       choices = {"yes", "no"}, correct = 2,
-      answer = "No: Khuller and Kim prove at most 1.5 times; hetcast has never measured more.",
+      answer = "No: Khuller and Kim prove at most 1.5 times; experiment algorithms checks every run against it.",
     },
   },
 }
