@@ -44,7 +44,7 @@ static const char *const text_csv_json[] = {"text", "csv", "json", NULL};
 /* The options every study of this file shares. */
 #define AT(f) offsetof(struct xopts, f)
 static const struct opt xopt_table[] = {
-    {"format", X_FORMAT, "F", "text (default), csv or json (json: fnf-vs-optimal, fnf-vs-random, fnf-theorems)",
+    {"format", X_FORMAT, "F", "text (default), csv or json (json: fnf-vs-optimal, fnf-vs-random, fnf-theorems, optima)",
      OPT_CHOICE, AT(csv), 0, 0, text_csv_json},
     {"seed", X_SEED, "N", "the first seed (default 1)", OPT_SEED, AT(seed), 0, 0, NULL},
     {"runs", X_RUNS, "N", "random runs per size, or clusters per study", OPT_LONGINT, AT(runs), 1,
@@ -795,7 +795,7 @@ static void list(FILE *fp)
     fprintf(fp, "  %-16s %s\n", "merge", "merge PARTS... [--format F]: the parts of a run made "
                                          "with --shard, printed as the whole run");
     fprintf(fp, "\noptions of the studies above without their own (--shard, --jobs, --resume, "
-                "--quiet, json: fnf-vs-random, fnf-vs-optimal and fnf-theorems, docs/studies.md):\n");
+                "--quiet, json: fnf-vs-random, fnf-vs-optimal, fnf-theorems and optima, docs/studies.md):\n");
     opts_help(fp, xopt_table);
 }
 
@@ -917,7 +917,7 @@ int experiment_main(int argc, char **argv)
             continue;
         if (trials_farmed() && !st->trials)
             return opts_error(2, "%s: not under MPI (hetcast-mpi experiment runs the studies of "
-                              "numbered trials: fnf-vs-random, fnf-vs-optimal, fnf-theorems)", st->name);
+                              "numbered trials: fnf-vs-random, fnf-vs-optimal, fnf-theorems, optima)", st->name);
         if (st->own)
             return st->own(argc, argv);
         struct xopts o;
@@ -937,7 +937,7 @@ int experiment_main(int argc, char **argv)
                 return opts_error(2, "--format json: %s writes text or csv", st->name);
             if (o.ctl.shard_n || o.ctl.jobs > 1 || o.ctl.resume || o.per_size)
                 return opts_error(2, "%s: %s runs in one process, whole (--shard, --jobs, "
-                                  "--resume: fnf-vs-random, fnf-vs-optimal, fnf-theorems)",
+                                  "--resume: fnf-vs-random, fnf-vs-optimal, fnf-theorems, optima)",
                                   o.per_size ? "--per-size" : o.ctl.shard_n ? "--shard"
                                   : o.ctl.resume ? "--resume" : "--jobs", st->name);
             return st->fn(&o);
