@@ -32,6 +32,8 @@
 #include "sched/optimal_sum.h"
 #include "sched/registry.h"
 #include "session/session.h"
+#include "output/report.h"
+#include "support/csvfield.h"
 #include "support/diag.h"
 #include "support/numfmt.h"
 
@@ -426,7 +428,7 @@ static void print(const struct alg_opts *o, int nclusters, struct cell *cells)
                         printf("none,,");
                     printf("%ld,%s,%s,", cl->measured, cl->measured ? worst : "",
                            cl->measured ? mean : "");
-                    text_put(cl->worst_on, stdout);
+                    csvfield_put(stdout, cl->worst_on);
                     printf(",%s,%ld,%ld\n", cl->claim ? held : "", cl->gave_up, cl->refused);
                 } else if (o->format == 2) {
                     printf("%s{\"scheduler\": \"%s\", \"model\": \"%s\", \"objective\": \"%s\", ",
@@ -437,9 +439,10 @@ static void print(const struct alg_opts *o, int nclusters, struct cell *cells)
                                cl->held, cl->checked);
                     else
                         printf("\"guarantee\": null, ");
-                    printf("\"clusters\": %ld, \"worst\": %s, \"mean\": %s, \"gave_up\": %ld, "
-                           "\"not_applicable\": %ld}", cl->measured, cl->measured ? worst : "null",
-                           cl->measured ? mean : "null", cl->gave_up, cl->refused);
+                    printf("\"clusters\": %ld, \"worst\": %s, \"mean\": %s, \"worst_on\": ",
+                           cl->measured, cl->measured ? worst : "null", cl->measured ? mean : "null");
+                    report_json_string(stdout, cl->worst_on);
+                    printf(", \"gave_up\": %ld, \"not_applicable\": %ld}", cl->gave_up, cl->refused);
                 } else {
                     printf("%-24s %-12s %-8s %-26.26s %6ld %8s %8s %8s %7ld %5ld\n", ops->name, model,
                            obj, g, cl->measured, worst, mean, held, cl->gave_up, cl->refused);
