@@ -326,6 +326,18 @@ static int fnf_choose(struct sched *s, const struct engine *e, struct decision *
     return list_choose(s, e, d, "the fastest waiting node", cause);
 }
 
+/* Khuller & Kim, "Broadcasting in heterogeneous networks" (Algorithmica
+ * 2007): in the sender-only model (node i sends in t_i, receiving is free)
+ * fastest-node-first has the least sum of completion times and a makespan
+ * within 1.5 of the least. */
+static const struct sched_claim fnf_claims[] = {
+    {CLUSTER_KIND_BIT(CLUSTER_NODES), MODEL_BIT(MODEL_SENDER_ONLY), SCHED_MAKESPAN, 1.5,
+     "Khuller & Kim 2007"},
+    {CLUSTER_KIND_BIT(CLUSTER_NODES), MODEL_BIT(MODEL_SENDER_ONLY), SCHED_SUM, 1,
+     "Khuller & Kim 2007"},
+    {0, 0, SCHED_MAKESPAN, 0, NULL},
+};
+
 const struct sched_ops sched_fnf = {
     .name = "fnf",
     .summary = "fastest node first: earliest-finishing sender to the fastest waiting node",
@@ -336,6 +348,7 @@ const struct sched_ops sched_fnf = {
     .choose = fnf_choose,
     .run_lean = list_run_lean,
     .finish = list_finish,
+    .claims = fnf_claims,
 };
 
 /* ---- slowest-first ---- */
