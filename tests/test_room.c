@@ -205,7 +205,7 @@ int main(void)
             fd[i] = -1;
             continue;
         }
-        say(i, "HELLO 1 AS s%03d\n", i + 1);
+        say(i, "HELLO 2 AS s%03d\n", i + 1);
         frame(&v, r);
         drain();
     }
