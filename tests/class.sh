@@ -319,13 +319,29 @@ grep -q '^room,class.lua,1,Which node should p0 serve first?,"B: p2, the slow on
     grep -q '^room,class.lua,1,Which node should p0 serve first?,"B: p2, the slow one",2,301,251' "$TMP/q.csv"
 ok $? "class report --table questions: votes and right answers per round"
 "$HETCAST" class report "$R.db" --format json >"$TMP/r.json"
-grep -c '"user": ' "$TMP/r.json" | grep -qx "$(wc -l <"$TMP/got.csv")" && grep -q '"questions": \[' "$TMP/r.json"
+grep -c '"answered": ' "$TMP/r.json" | grep -qx "$(wc -l <"$TMP/got.csv")" && grep -q '"questions": \[' "$TMP/r.json"
 ok $? "class report --format json: both tables"
 "$HETCAST" class report "$R.db" --format csv --anonymous >"$TMP/anon1.csv"
 "$HETCAST" class report "$R.db" --format csv --anonymous >"$TMP/anon2.csv"
 ! grep -q "s001\|alice\|nobody" "$TMP/anon1.csv" && cmp -s "$TMP/anon1.csv" "$TMP/anon2.csv" &&
     [ "$(cut -d, -f2 "$TMP/anon1.csv" | sort -u | wc -l)" = "$(wc -l <"$TMP/anon1.csv")" ]
 ok $? "--anonymous: no name, distinct pseudonyms, the same on every run"
+"$HETCAST" class report "$R.db" --format csv --table challenges >"$TMP/ch.csv"
+sqlite3 -separator , "$R.db" "SELECT course, lesson, slide, user, makespan, picks, time FROM challenges ORDER BY 1, 2, 3, 4" |
+    sed 's/,\([0-9]*\)\.0,/,\1,/' >"$TMP/want-ch.csv"
+head -1 "$TMP/ch.csv" | grep -q "^course,lesson,slide,user,makespan,picks,time" &&
+    tail -n +2 "$TMP/ch.csv" | tr -d '\r' | diff - "$TMP/want-ch.csv" >/dev/null &&
+    grep -q "^room,class.lua,5,bob,8,0>1 0>2 0>3 0>4," "$TMP/ch.csv"
+ok $? "class report --table challenges: every result with its picks, as the database says"
+"$HETCAST" class report "$R.db" --format json >"$TMP/r.json"
+"$HETCAST" class report "$R.db" >"$TMP/r.txt"
+[ "$(grep -c '"makespan": ' "$TMP/r.json")" = "$(tail -n +2 "$TMP/ch.csv" | wc -l)" ] &&
+    grep -q '"user": "bob", "makespan": 8, "picks": "0>1 0>2 0>3 0>4"' "$TMP/r.json" &&
+    grep -q "^room  *class.lua  *5 bob  *8  0>1 0>2 0>3 0>4$" "$TMP/r.txt"
+ok $? "class report as JSON and text: the challenges' results too"
+"$HETCAST" class report "$R.db" --format csv --table challenges --anonymous >"$TMP/cha.csv"
+! grep -q "bob\|c001" "$TMP/cha.csv" && [ "$(wc -l <"$TMP/cha.csv")" = "$(wc -l <"$TMP/ch.csv")" ]
+ok $? "--anonymous: the challenges' results without a name"
 "$HETCAST" class report "$TMP/nothing.db" >"$TMP/err" 2>&1
 [ $? -eq 2 ] && grep -q "nothing.db" "$TMP/err"
 ok $? "class report of a missing database: status 2, the file named"
