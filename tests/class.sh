@@ -238,11 +238,16 @@ ok $? "a result for another slide, a pick list too long: refused"
 ok $? "the database: 40 results with their picks, none of the refused"
 stm new-session -d -s st2 -x 80 -y 24 "env TERM=xterm-256color LANG=C.UTF-8 $HETCAST join $R --as bob; echo JOIN-EXIT=\$?; sleep 600"
 jcap() { stm capture-pane -p -t st2 >"$TMP/join"; }
-jwait "challenge: build the broadcast yourself on 5 nodes" && jwait "Enter play"
+jwait "challenge open: Enter plays the exercise (5 nodes, async)" && jwait "Enter play"
 ok $? "80x24 hetcast join: the challenge is open, Enter plays"
 stm send-keys -t st2 Enter
 jwait "Build the broadcast yourself" && jwait "EXERCISE"
 ok $? "Enter: the exercise on the room's cluster, as the instructor's x"
+stm send-keys -t st2 '?'
+sleep 0.3
+stm send-keys -t st2 ' '
+jwait "pick a sender:"
+ok $? "its help (?) and back: still the exercise"
 for k in 1 2 3 4; do stm send-keys -t st2 Enter; sleep 0.2; stm send-keys -t st2 Enter; sleep 0.3; done
 jwait "Done: your makespan 8, fnf 8, best possible 6"
 ok $? "four picks: the exercise's verdict (makespan 8, fnf 8, best possible 6)"
@@ -267,6 +272,10 @@ for size in "60 16" "80 24"; do
     cp "$TMP/screen" "$TMP/challenge-$1x$2"
 done
 tm resize-window -t hc -x 160 -y 45 2>/dev/null
+stm resize-window -t st2 -x 60 -y 16 2>/dev/null
+sleep 0.3
+jwait "challenge open: Enter plays the exercise (5 nodes," && jwait "your makespan: 8"
+ok $? "60x16 hetcast join: the challenge and bob's recorded makespan"
 stm send-keys -t st2 q
 jwait "JOIN-EXIT=0"
 ok $? "hetcast join: q leaves after the challenge"

@@ -79,7 +79,7 @@ void join_draw(const struct join_state *j, struct cellbuf *cb)
         if (s->ch_state[0] && y < cb->h - 3) {   /* a challenge: the exercise on the slide's cluster */
             bool playing = strcmp(s->ch_state, "open") == 0;
             if (playing)
-                snprintf(top, sizeof top, "challenge: build the broadcast yourself on %d nodes (%s) - Enter plays",
+                snprintf(top, sizeof top, "challenge open: Enter plays the exercise (%d nodes, %s)",
                          s->ch_nodes, s->ch_model);
             else
                 snprintf(top, sizeof top, "the challenge is closed");

@@ -83,7 +83,8 @@ static volatile sig_atomic_t got_winch;    /* the terminal was resized */
 static volatile sig_atomic_t computing;    /* the core computes: keys are read by on_alarm */
 static volatile sig_atomic_t cancel_flag;  /* the view's cancel (ui/view.h), polled by the core */
 static volatile sig_atomic_t opening;      /* the first computation, before curses: Ctrl-C leaves */
-static bool play_only;   /* hetcast join plays a challenge: the loop ends when the exercise is left */
+static bool play_only;   /* hetcast join plays a challenge: the loop ends when the exercise is left
+                            (its help and log, screens over it, are not leaving it) */
 static volatile sig_atomic_t quit_typed;  /* a q typed ahead of what the view works through: leave */
 static volatile sig_atomic_t typed_len;   /* keys typed, not yet dispatched (below: read_typed) */
 static void read_typed(void);
@@ -677,7 +678,7 @@ static int loop(struct view *v, struct term *t)
         int key;
         while ((key = next_typed()) != 0) {
             unsigned res = view_key(v, key);
-            if (res & UI_QUIT || quit_typed || (play_only && v->screen != &screen_exercise))
+            if (res & UI_QUIT || quit_typed || (play_only && v->screen != &screen_exercise && !v->screen->over))
                 return 0;
             if (got_signal)
                 return 128 + got_signal;
