@@ -205,28 +205,21 @@ int room_pane_draw(struct view *v, struct cellbuf *cb, int x, int y, int w, int 
 unsigned room_pane_request(struct view *v, enum ui_req req)
 {
     char *cause = NULL;
+    if (!v->room && (req == REQ_VOTE || req == REQ_BARS || req == REQ_CHALLENGE)) {
+        view_message(v, MSG_INFO, "no room: hetcast lesson FILE --class ROOM opens one");
+        return UI_HANDLED | UI_REDRAW;
+    }
     switch (req) {
     case REQ_VOTE:
-        if (!v->room) {
-            view_message(v, MSG_INFO, "no room: hetcast lesson FILE --class ROOM opens one");
-            break;
-        }
         if (room_vote(v->room, &cause) < 0) {
             view_message(v, MSG_ERROR, "%s", cause ? cause : "the vote does not open");
             free(cause);
         }
         break;
     case REQ_BARS:
-        if (!v->room)
-            view_message(v, MSG_INFO, "no room: hetcast lesson FILE --class ROOM opens one");
-        else
-            v->room_bars = !v->room_bars;
+        v->room_bars = !v->room_bars;
         break;
     case REQ_CHALLENGE:
-        if (!v->room) {
-            view_message(v, MSG_INFO, "no room: hetcast lesson FILE --class ROOM opens one");
-            break;
-        }
         if (room_challenge(v->room, &cause) < 0) {
             view_message(v, MSG_ERROR, "%s", cause ? cause : "the challenge does not open");
             free(cause);

@@ -70,6 +70,17 @@ static void pseudonym(const char *salt, const char *user, char *buf, size_t size
     text_fit(buf, size, "student-%012llx", (unsigned long long)(h >> 16));
 }
 
+/* A column's user as the report shows it: the name, or its pseudonym (anonymous). */
+static void user_col(sqlite3_stmt *q, int i, const char *salt, bool anonymous, char *buf, size_t size)
+{
+    char user[200];
+    col(q, i, user, sizeof user);
+    if (anonymous)
+        pseudonym(salt, user, buf, size);
+    else
+        text_fit(buf, size, "%s", user);
+}
+
 static int result_by_user(const void *a, const void *b)
 {
     const struct result *x = a, *y = b;
@@ -130,12 +141,7 @@ int class_report(FILE *fp, const char *path, enum class_format f, enum class_tab
         st = xrealloc(st, (size_t)(nst + 1) * sizeof *st);
         struct student *s = &st[nst++];
         col(q, 0, s->course, sizeof s->course);
-        char user[200];
-        col(q, 1, user, sizeof user);
-        if (anonymous)
-            pseudonym(salt, user, s->user, sizeof s->user);
-        else
-            text_fit(s->user, sizeof s->user, "%s", user);
+        user_col(q, 1, salt, anonymous, s->user, sizeof s->user);
         s->answered = sqlite3_column_int(q, 2);
         s->right = sqlite3_column_int(q, 3);
         s->first_right = sqlite3_column_int(q, 4);
@@ -172,12 +178,7 @@ int class_report(FILE *fp, const char *path, enum class_format f, enum class_tab
         col(q, 0, x->course, sizeof x->course);
         col(q, 1, x->lesson, sizeof x->lesson);
         x->slide = sqlite3_column_int(q, 2);
-        char user[200];
-        col(q, 3, user, sizeof user);
-        if (anonymous)
-            pseudonym(salt, user, x->user, sizeof x->user);
-        else
-            text_fit(x->user, sizeof x->user, "%s", user);
+        user_col(q, 3, salt, anonymous, x->user, sizeof x->user);
         x->makespan = sqlite3_column_double(q, 4);
         col(q, 5, x->picks, sizeof x->picks);
         col(q, 6, x->time, sizeof x->time);
