@@ -302,8 +302,14 @@ n5=$(q "SELECT count(*) FROM challenges WHERE slide = 5")
 start 160 45 -- lesson "$LESSON" --class "$R" --class-test
 wait_for "room: 0 in the room"
 keys ']' ']' ']' ']' b
-wait_for "challenge closed: $n5 finished" && grep -q "fnf 8.*optimum 6" "$TMP/screen"
-ok $? "the room reopens with the challenge's $n5 results, fnf and the optimum marked"
+wait_for "challenge open: $n5 finished" && grep -q "fnf 8.*optimum 6" "$TMP/screen"
+ok $? "the room reopens with the challenge still open, its $n5 results, fnf and the optimum marked"
+"$BOT" play "$R" 1 z 5 0 "0>4 0>2 0>1 0>3" >"$TMP/p5"
+grep -qx "acked z001 6" "$TMP/p5" && wait_for "challenge open: $((n5 + 1)) finished"
+ok $? "students play on in the reopened challenge"
+keys c
+wait_for "challenge closed: $((n5 + 1)) finished" && [ "$(q "SELECT state FROM challenge_rounds WHERE slide = 5")" = closed ]
+ok $? "c closes it: on the projector and in the database"
 keys q
 wait_for "EXIT=0"
 ok $? "q leaves the lesson"

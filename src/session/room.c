@@ -373,6 +373,13 @@ static void loaded_play(void *ctx, int slide, const char *user, double makespan,
         remember_play(&r->sl[slide - 1], user, makespan, picks);
 }
 
+static void loaded_challenge(void *ctx, int slide, bool open)
+{
+    struct room *r = ctx;
+    if (slide >= 1 && slide <= r->l->n)
+        r->sl[slide - 1].ch_open = open;   /* prepared when the room has opened */
+}
+
 static void loaded_vote(void *ctx, int slide, int round, const char *user, const char *answer, bool correct)
 {
     struct room *r = ctx;
@@ -443,7 +450,7 @@ int room_open(struct room **out, const struct room_opts *o, const struct lesson 
     r->sl = xcalloc((size_t)l->n, sizeof *r->sl);
     char lesson[200];
     SHOWN(base_of(l->path), lesson);
-    struct room_store_cb cb = {r, loaded_round, loaded_vote, loaded_play};
+    struct room_store_cb cb = {r, loaded_round, loaded_vote, loaded_play, loaded_challenge};
     r->wake[0] = r->wake[1] = -1;
     pthread_mutex_init(&r->mu, NULL);
     pthread_mutex_init(&r->db, NULL);
@@ -463,11 +470,12 @@ int room_open(struct room **out, const struct room_opts *o, const struct lesson 
         return -1;
     }
     r->writer_on = true;
-    for (int k = 0; k < l->n; k++) {   /* results came back: the projector marks fnf and the optimum again */
+    for (int k = 0; k < l->n; k++) {   /* challenges came back: open again, fnf and the optimum marked */
         struct slide_room *sr = &r->sl[k];
         char *why = NULL;
-        if (sr->nplays && challenge_prepare(&sr->ch, l, k, &why) == 0)
+        if ((sr->nplays || sr->ch_open) && challenge_prepare(&sr->ch, l, k, &why) == 0)
             sr->ch_ready = true;
+        sr->ch_open = sr->ch_open && sr->ch_ready;   /* the slide cannot be one any more: closed */
         free(why);
     }
     *out = r;
@@ -1071,17 +1079,22 @@ void room_tally(const struct room *r, struct room_tally *t)
 int room_challenge(struct room *r, char **cause)
 {
     struct slide_room *sr = &r->sl[r->slide];
-    if (sr->ch_open) {
-        sr->ch_open = false;
-        broadcast_slide(r);
-        return 0;
-    }
-    if (!sr->ch_ready) {
+    if (!sr->ch_open && !sr->ch_ready) {
         if (challenge_prepare(&sr->ch, r->l, r->slide, cause) < 0)
             return -1;
         sr->ch_ready = true;
     }
-    sr->ch_open = true;
+    pthread_mutex_lock(&r->db);   /* the writer may be committing results */
+    int rc = room_store_begin(r->st, cause);
+    if (rc == 0 && (room_store_challenge(r->st, r->slide + 1, !sr->ch_open, cause) < 0 ||
+                    room_store_commit(r->st, cause) < 0)) {
+        room_store_rollback(r->st);
+        rc = -1;
+    }
+    pthread_mutex_unlock(&r->db);
+    if (rc < 0)
+        return -1;
+    sr->ch_open = !sr->ch_open;
     broadcast_slide(r);
     return 0;
 }

@@ -34,6 +34,8 @@ struct room_store_cb {
     void (*vote)(void *ctx, int slide, int round, const char *user, const char *answer, bool correct);
     /* a challenge's result (NULL: not read) */
     void (*play)(void *ctx, int slide, const char *user, double makespan, const char *picks);
+    /* a challenge opened or closed last (NULL: not read) */
+    void (*challenge)(void *ctx, int slide, bool open);
 };
 
 /* Open (create) the database at path for this course and lesson.  0, or -1 with *cause. */
@@ -57,5 +59,8 @@ int room_store_vote(struct room_store *st, int slide, int round, const char *use
  * ("F>T F>T ...", node numbers); it replaces the user's earlier one on that slide. */
 int room_store_play(struct room_store *st, int slide, const char *user, double makespan, const char *picks,
                     char **cause);
+
+/* A slide's challenge opened or closed (a room opened again opens it again). */
+int room_store_challenge(struct room_store *st, int slide, bool open, char **cause);
 
 #endif
