@@ -500,7 +500,7 @@ static const struct opt lesson_table[] = {
      OPT_STRING, offsetof(struct lesson_args, room), 0, 0, NULL},
     {"course", OPT_LONG + 1, "NAME", "the course's name in the room's database (default: ROOM's file name)",
      OPT_STRING, offsetof(struct lesson_args, course), 0, 0, NULL},
-    {"class-test", OPT_LONG + 2, NULL, "a test room: takes HELLO 1 AS NAME from your own user (docs/class.md)",
+    {"class-test", OPT_LONG + 2, NULL, "a test room: takes HELLO 2 AS NAME from your own user (docs/class.md)",
      OPT_FLAG, offsetof(struct lesson_args, test), 0, 0, NULL},
     {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0, NULL},
 };

@@ -729,6 +729,7 @@ static unsigned lesson_request(struct view *v, enum ui_req req, int key)
         break;
     case REQ_VOTE:
     case REQ_BARS:
+    case REQ_CHALLENGE:
         return room_pane_request(v, req);
     default:
         return view_request(v, req, key);
