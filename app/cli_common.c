@@ -20,7 +20,7 @@
 enum {
     O_SEED = OPT_LONG, O_SOURCE, O_FORMAT, O_SUMMARY, O_SAVE, O_PARAM, O_LUA_BUDGET, O_LUA_MEMORY,
     O_TIME_LIMIT, O_NODE_LIMIT, O_SLICES, O_PATTERN, O_RECEIVERS, O_SIZE, O_OUTPUT, O_TRACE,
-    O_SVG_PARTS, O_SVG_NODES, O_CERTIFY, O_CERTIFY_LP, O_VERSION,
+    O_SVG_PARTS, O_SVG_NODES, O_CERTIFY, O_CERTIFY_LP, O_VERSION, O_TARGETS,
 };
 
 /* The options of the view, run and compare: the dispatch and the help. */
@@ -34,6 +34,8 @@ static const struct opt cli_opt_table[] = {
      AT(s.sopt.seed), 0, 0, NULL},
     {"source", O_SOURCE, "NAME", "the node that holds the message first", OPT_STRING,
      AT(s.source), 0, 0, NULL},
+    {"targets", O_TARGETS, "NAMES", "a multicast: the nodes that must receive (NAME,NAME,...); the "
+     "others may relay", OPT_STRING, AT(s.targets), 0, 0, NULL},
     {"format", O_FORMAT, "F", NULL /* the formats' list (cli_format.h), set by cli_usage */,
      OPT_STRING, AT(format), 0, 0, NULL},
     {"svg-parts", O_SVG_PARTS, "P", "for --format svg: gantt, tree or both (default) for a slide",

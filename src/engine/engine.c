@@ -95,7 +95,8 @@ int engine_init(struct engine *e, const struct cluster *c, enum model m, char **
     if (engine_init_messages(e, c, m, 1, cause) < 0)
         return -1;
     engine_give(e, c->source, 0, 0.0);
-    e->nwaiting = c->n - 1;
+    /* A multicast waits for its targets only (model/targets.h) */
+    e->nwaiting = c->target ? c->ntargets - (c->target[c->source] ? 1 : 0) : c->n - 1;
     return 0;
 }
 
@@ -112,9 +113,10 @@ void engine_reset(struct engine *e)
     int delivered = 0;
     if (e->lean) {   /* a broadcast: the booked nodes are those with a parent */
         for (int p = 0; p < e->n; p++)
-            if (e->parent[p] >= 0)
+            if (e->parent[p] >= 0) {
                 e->hold[p] = INFINITY;
-        delivered = e->ntr;
+                delivered += cluster_is_target(e->c, p);
+            }
         rq_free(e->stream);
         rq_init(e->stream);
         e->streamed_to = -INFINITY;
@@ -123,7 +125,7 @@ void engine_reset(struct engine *e)
     for (int i = 0; !e->lean && i < e->ntr; i++) {
         const struct transfer *t = &e->tr[i];
         e->hold[hold_slot(e, t->to, t->msg)] = INFINITY;
-        delivered++;
+        delivered += cluster_is_target(e->c, t->to);
         free_reason(t->reason);
     }
     e->nwaiting += delivered;
@@ -258,10 +260,12 @@ static int book(struct engine *e, int from, int to, int msg, const char *reason,
         e->link_free[e->c->edge_of[(size_t)from * (size_t)e->n + (size_t)to]] = t.link_end;
     if (msg == 0)
         e->parent[to] = from;
-    if (e->nwaiting > 0)
-        e->nwaiting--;
-    if (t.hold > e->makespan)
-        e->makespan = t.hold;
+    if (cluster_is_target(e->c, to)) {   /* a relay neither waits nor ends a multicast */
+        if (e->nwaiting > 0)
+            e->nwaiting--;
+        if (t.hold > e->makespan)
+            e->makespan = t.hold;
+    }
     if (!e->lean) {
         free(e->ev);   /* the timeline no longer matches */
         e->ev = NULL;
@@ -317,10 +321,12 @@ int engine_record(struct engine *e, const struct transfer *t, char **cause)
     }
     if (t->msg == 0)
         e->parent[t->to] = t->from;
-    if (e->nwaiting > 0)
-        e->nwaiting--;
-    if (t->hold > e->makespan)
-        e->makespan = t->hold;
+    if (cluster_is_target(e->c, t->to)) {
+        if (e->nwaiting > 0)
+            e->nwaiting--;
+        if (t->hold > e->makespan)
+            e->makespan = t->hold;
+    }
     free(e->ev);   /* the timeline no longer matches */
     e->ev = NULL;
     e->nev = 0;
