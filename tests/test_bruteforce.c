@@ -12,6 +12,10 @@
  * `optimal` must either prove exactly the brute force's optimum, or give up
  * with a lower bound at or below it and a schedule at or above it -- never
  * prove a makespan the brute force beats.
+ *
+ * The same for multicasts: random targets, and the brute force's orders
+ * take any node that does not hold the message yet, target or relay, until
+ * every target holds it (the engine's makespan is then the last target's).
  */
 #include <math.h>
 #include <stdio.h>
@@ -20,6 +24,7 @@
 
 #include "engine/engine.h"
 #include "sched/optimal.h"
+#include "model/targets.h"
 #include "support/rng.h"
 #include "sched/sched.h"
 #include "tap.h"
@@ -55,7 +60,7 @@ static void brute_search(struct brute *b, struct engine *e, int d)
     if (ms == INFINITY || ms >= b->best)
         return;   /* a makespan only grows with more decisions */
     int n = b->c->n;
-    if (d == n - 1) {
+    if (d == n - 1 || e->nwaiting == 0) {   /* a multicast ends with its last target */
         b->best = ms;
         b->leaves++;
         return;
@@ -130,6 +135,66 @@ static void the_reported_cluster(void)
     }
 }
 
+/* The multicast sweep: every proven multicast optimum against the brute force. */
+static void multicast_sweep(struct rng *r, int clusters)
+{
+    static const enum cluster_kind kinds[] = {CLUSTER_NODES, CLUSTER_MATRIX, CLUSTER_GRAPH};
+    int tried = 0, proven = 0, gave_up = 0, wrong = 0, loose = 0, relayed = 0;
+    char first_wrong[256] = "";
+    for (int i = 0; i < clusters; i++) {
+        enum cluster_kind kind = kinds[i % 3];
+        thirds = i % 4 == 3;
+        int n = 3 + (int)rng_below(r, 3);   /* 3..5 nodes, 6 now and then */
+        if (i % 20 == 0)
+            n = 6;
+        struct cluster *c = random_cluster(r, kind, n);
+        if (!c)
+            continue;
+        random_targets(r, c);
+        for (int m = 0; m < MODEL_COUNT; m++) {
+            if (!(model_mask_for(kind) & MODEL_BIT(m)))
+                continue;
+            double want = brute_optimum(c, (enum model)m);
+            if (!isfinite(want))
+                continue;
+            struct sched_opts so;
+            sched_opts_default(&so);
+            struct opt_plan plan;
+            char *cause = NULL;
+            tried++;
+            if (optimal_solve(c, (enum model)m, &so, &plan, &cause) < 0) {
+                diag("cluster %d (%s), %s: %s", i, cluster_kind_name(kind), model_name((enum model)m), cause);
+                free(cause);
+                continue;
+            }
+            for (int k = 0; k < plan.len; k++)
+                if (!cluster_is_target(c, plan.to[k])) {
+                    relayed++;
+                    break;
+                }
+            if (plan.status == OPT_PROVEN) {
+                proven++;
+                if (fabs(plan.makespan - want) > 1e-9 * fmax(1, want) && !wrong++)
+                    snprintf(first_wrong, sizeof first_wrong,
+                             "cluster %d (%s, %d nodes, %d targets, %s): proven %g, brute force %g", i,
+                             cluster_kind_name(kind), n, c->ntargets, model_name((enum model)m),
+                             plan.makespan, want);
+            } else {
+                gave_up++;
+                if (plan.lower > want + 1e-9 || plan.makespan < want - 1e-9)
+                    loose++;
+            }
+            opt_plan_free(&plan);
+        }
+        cluster_free(c);
+    }
+    ok(tried > clusters && relayed > 0, "multicast: %d (cluster, model) pairs searched both ways, %d "
+       "optima through a relay", tried, relayed);
+    ok(wrong == 0, "multicast: every proven optimum equals the brute force's (%d of %d wrong)%s%s", wrong,
+       proven, wrong ? ": first " : "", first_wrong);
+    ok(loose == 0, "multicast: every search that gave up (%d) brackets the optimum", gave_up);
+}
+
 int main(void)
 {
     the_reported_cluster();
@@ -186,5 +251,7 @@ int main(void)
     ok(wrong == 0, "every proven optimum equals the brute force's (%d of %d wrong)%s%s", wrong,
        proven, wrong ? ": first " : "", first_wrong);
     ok(loose == 0, "every search that gave up (%d) brackets the optimum", gave_up);
+    env = getenv("HETCAST_BRUTE_MULTICASTS");
+    multicast_sweep(&r, env ? atoi(env) : 3000);
     return tap_exit();
 }

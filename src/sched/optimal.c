@@ -1812,7 +1812,7 @@ static int multicast_solve(const struct cluster *c, enum model m, const struct s
     struct timespec end;
     clock_gettime(CLOCK_MONOTONIC, &end);
     out->seconds = (double)(end.tv_sec - t0.tv_sec) + 1e-9 * (double)(end.tv_nsec - t0.tv_nsec);
-    if (!gave_up && out->makespan != sub_best) {   /* the argument above, checked */
+    if (!gave_up && fabs(out->makespan - sub_best) > 1e-9 * fmax(1, sub_best)) {   /* the argument above */
         opt_plan_free(out);
         return set_cause(cause, "optimal: internal error, the multicast's makespan %g is not the "
                          "broadcast's %g of its nodes", out->makespan, sub_best);
