@@ -115,6 +115,12 @@ static void the_hand_worked_case(void)
     engine_book(&e, 1, 2, 0, NULL, NULL);
     ok(e.nwaiting == 2 && e.makespan == 12, "R -> T1: T1 holds it at 12 (waiting %d, makespan %g)",
        e.nwaiting, e.makespan);
+    engine_timeline(&e);
+    char said[200];
+    engine_narrate(&e, e.nev - 1, said, sizeof said);
+    ok(strstr(said, "(a target; 1 of 3 targets hold it)") != NULL, "the narration counts targets: %s", said);
+    engine_narrate(&e, 3, said, sizeof said);
+    ok(strstr(said, "R holds") && strstr(said, "(a relay; 0 of 3 targets hold it)"), "and names a relay: %s", said);
     engine_reset(&e);
     is_int(e.nwaiting, 3, "engine_reset waits for the 3 targets again");
     engine_free(&e);

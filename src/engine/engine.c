@@ -468,14 +468,24 @@ void engine_narrate(const struct engine *e, int k, char *buf, size_t size)
             text_fit(buf, size, "t=%g: %s holds %s's message for it", ev->time, tn, fn);
             break;
         }
-        int held = 0;
+        int held = 0, targets = 0;   /* a multicast counts its targets */
         for (int p = 0; p < e->n; p++)   /* held from the start */
-            if (engine_holds(e, p, t->msg) && e->parent[p] < 0)   /* the source: every slice */
+            if (engine_holds(e, p, t->msg) && e->parent[p] < 0) {   /* the source: every slice */
                 held++;
+                targets += cluster_is_target(e->c, p);
+            }
         for (int i = 0; i <= k; i++)
-            held += e->ev[i].kind == EV_HOLD && e->tr[e->ev[i].transfer].msg == t->msg;
-        text_fit(buf, size, "t=%g: %s holds %s from %s (%d of %d nodes hold it)", ev->time, tn,
-                 what, fn, held, e->n);
+            if (e->ev[i].kind == EV_HOLD && e->tr[e->ev[i].transfer].msg == t->msg) {
+                held++;
+                targets += cluster_is_target(e->c, e->tr[e->ev[i].transfer].to);
+            }
+        if (e->c->target)
+            text_fit(buf, size, "t=%g: %s holds %s from %s (%s; %d of %d targets hold it)", ev->time, tn,
+                     what, fn, cluster_is_target(e->c, t->to) ? "a target" : "a relay", targets,
+                     e->c->ntargets);
+        else
+            text_fit(buf, size, "t=%g: %s holds %s from %s (%d of %d nodes hold it)", ev->time, tn,
+                     what, fn, held, e->n);
         break;
     }
     }
