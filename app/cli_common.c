@@ -34,8 +34,6 @@ static const struct opt cli_opt_table[] = {
      AT(s.sopt.seed), 0, 0, NULL},
     {"source", O_SOURCE, "NAME", "the node that holds the message first", OPT_STRING,
      AT(s.source), 0, 0, NULL},
-    {"targets", O_TARGETS, "NAMES", "a multicast: the nodes that must receive (NAME,NAME,...); the "
-     "others may relay", OPT_STRING, AT(s.targets), 0, 0, NULL},
     {"format", O_FORMAT, "F", NULL /* the formats' list (cli_format.h), set by cli_usage */,
      OPT_STRING, AT(format), 0, 0, NULL},
     {"svg-parts", O_SVG_PARTS, "P", "for --format svg: gantt, tree or both (default) for a slide",
@@ -66,6 +64,8 @@ static const struct opt cli_opt_table[] = {
      OPT_STRING, AT(s.pattern), 0, 0, NULL},
     {"receivers", O_RECEIVERS, "R", "all-to-some: NAME,NAME,... or P% (random, from --seed)",
      OPT_STRING, AT(s.receivers), 0, 0, NULL},
+    {"targets", O_TARGETS, "NAMES", "a multicast: the nodes that must receive (NAME,NAME,...); the "
+     "others may relay", OPT_STRING, AT(s.targets), 0, 0, NULL},
     {"certify", O_CERTIFY, NULL, "run and compare: prove the optimum again, by an integer program "
      "solved by GLPK (up to 10 nodes)", OPT_FLAG, AT(certify), 0, 0, NULL},
     {"certify-lp", O_CERTIFY_LP, "F", "run and compare: write that integer program to F (CPLEX LP "
