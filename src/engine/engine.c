@@ -107,6 +107,13 @@ void engine_give(struct engine *e, int p, int msg, double t)
     e->hold[hold_slot(e, p, msg)] = t;
 }
 
+/* Does a delivery to p count (waiting, makespan)?  A multicast's relay does
+ * not; every delivery of an exchange or of pipelined slices does. */
+static bool counts(const struct engine *e, int p)
+{
+    return e->personal || e->nmsg != 1 || cluster_is_target(e->c, p);
+}
+
 void engine_reset(struct engine *e)
 {
     /* Undo the bookings only: the initial holdings (engine_give) stay. */
@@ -115,7 +122,7 @@ void engine_reset(struct engine *e)
         for (int p = 0; p < e->n; p++)
             if (e->parent[p] >= 0) {
                 e->hold[p] = INFINITY;
-                delivered += cluster_is_target(e->c, p);
+                delivered += counts(e, p);
             }
         rq_free(e->stream);
         rq_init(e->stream);
@@ -125,7 +132,7 @@ void engine_reset(struct engine *e)
     for (int i = 0; !e->lean && i < e->ntr; i++) {
         const struct transfer *t = &e->tr[i];
         e->hold[hold_slot(e, t->to, t->msg)] = INFINITY;
-        delivered += cluster_is_target(e->c, t->to);
+        delivered += counts(e, t->to);
         free_reason(t->reason);
     }
     e->nwaiting += delivered;
@@ -260,7 +267,7 @@ static int book(struct engine *e, int from, int to, int msg, const char *reason,
         e->link_free[e->c->edge_of[(size_t)from * (size_t)e->n + (size_t)to]] = t.link_end;
     if (msg == 0)
         e->parent[to] = from;
-    if (cluster_is_target(e->c, to)) {   /* a relay neither waits nor ends a multicast */
+    if (counts(e, to)) {   /* a relay neither waits nor ends a multicast */
         if (e->nwaiting > 0)
             e->nwaiting--;
         if (t.hold > e->makespan)
@@ -321,7 +328,7 @@ int engine_record(struct engine *e, const struct transfer *t, char **cause)
     }
     if (t->msg == 0)
         e->parent[t->to] = t->from;
-    if (cluster_is_target(e->c, t->to)) {
+    if (counts(e, t->to)) {
         if (e->nwaiting > 0)
             e->nwaiting--;
         if (t->hold > e->makespan)
