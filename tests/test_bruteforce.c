@@ -135,22 +135,25 @@ static void the_reported_cluster(void)
     }
 }
 
-/* The multicast sweep: every proven multicast optimum against the brute force. */
-static void multicast_sweep(struct rng *r, int clusters)
+/* Random clusters of 2 to 6 nodes (multicast: 3 to 6, random targets), every
+ * model of every kind: every proven optimum against the brute force's. */
+static void sweep(struct rng *r, int clusters, bool multicast)
 {
     static const enum cluster_kind kinds[] = {CLUSTER_NODES, CLUSTER_MATRIX, CLUSTER_GRAPH};
+    const char *what = multicast ? "multicast: " : "";
     int tried = 0, proven = 0, gave_up = 0, wrong = 0, loose = 0, relayed = 0;
     char first_wrong[256] = "";
     for (int i = 0; i < clusters; i++) {
         enum cluster_kind kind = kinds[i % 3];
         thirds = i % 4 == 3;
-        int n = 3 + (int)rng_below(r, 3);   /* 3..5 nodes, 6 now and then */
+        int n = multicast ? 3 + (int)rng_below(r, 3) : 2 + (int)rng_below(r, 4);
         if (i % 20 == 0)
             n = 6;
         struct cluster *c = random_cluster(r, kind, n);
         if (!c)
             continue;
-        random_targets(r, c);
+        if (multicast)
+            random_targets(r, c);
         for (int m = 0; m < MODEL_COUNT; m++) {
             if (!(model_mask_for(kind) & MODEL_BIT(m)))
                 continue;
@@ -163,7 +166,9 @@ static void multicast_sweep(struct rng *r, int clusters)
             char *cause = NULL;
             tried++;
             if (optimal_solve(c, (enum model)m, &so, &plan, &cause) < 0) {
-                diag("cluster %d (%s), %s: %s", i, cluster_kind_name(kind), model_name((enum model)m), cause);
+                if (multicast)
+                    diag("cluster %d (%s), %s: %s", i, cluster_kind_name(kind), model_name((enum model)m),
+                         cause);
                 free(cause);
                 continue;
             }
@@ -176,9 +181,9 @@ static void multicast_sweep(struct rng *r, int clusters)
                 proven++;
                 if (fabs(plan.makespan - want) > 1e-9 * fmax(1, want) && !wrong++)
                     snprintf(first_wrong, sizeof first_wrong,
-                             "cluster %d (%s, %d nodes, %d targets, %s): proven %g, brute force %g", i,
-                             cluster_kind_name(kind), n, c->ntargets, model_name((enum model)m),
-                             plan.makespan, want);
+                             "cluster %d (%s, %d nodes, %d targets, source p%d, %s): proven %g, brute "
+                             "force %g", i, cluster_kind_name(kind), n, multicast ? c->ntargets : n,
+                             c->source, model_name((enum model)m), plan.makespan, want);
             } else {
                 gave_up++;
                 if (plan.lower > want + 1e-9 || plan.makespan < want - 1e-9)
@@ -188,11 +193,14 @@ static void multicast_sweep(struct rng *r, int clusters)
         }
         cluster_free(c);
     }
-    ok(tried > clusters && relayed > 0, "multicast: %d (cluster, model) pairs searched both ways, %d "
-       "optima through a relay", tried, relayed);
-    ok(wrong == 0, "multicast: every proven optimum equals the brute force's (%d of %d wrong)%s%s", wrong,
+    if (multicast)
+        ok(tried > clusters && relayed > 0, "multicast: %d (cluster, model) pairs searched both ways, %d "
+           "optima through a relay", tried, relayed);
+    else
+        ok(tried > clusters, "%d (cluster, model) pairs searched both ways", tried);
+    ok(wrong == 0, "%severy proven optimum equals the brute force's (%d of %d wrong)%s%s", what, wrong,
        proven, wrong ? ": first " : "", first_wrong);
-    ok(loose == 0, "multicast: every search that gave up (%d) brackets the optimum", gave_up);
+    ok(loose == 0, "%severy search that gave up (%d) brackets the optimum", what, gave_up);
 }
 
 int main(void)
@@ -202,56 +210,8 @@ int main(void)
     const char *env = getenv("HETCAST_BRUTE_CLUSTERS");   /* more, for a longer sweep */
     int clusters = env ? atoi(env) : 1500;
     rng_seed(&r, env && getenv("HETCAST_BRUTE_SEED") ? strtoull(getenv("HETCAST_BRUTE_SEED"), NULL, 10) : 20261123);
-    static const enum cluster_kind kinds[] = {CLUSTER_NODES, CLUSTER_MATRIX, CLUSTER_GRAPH};
-    int tried = 0, proven = 0, gave_up = 0, wrong = 0, loose = 0;
-    char first_wrong[256] = "";
-    for (int i = 0; i < clusters; i++) {
-        enum cluster_kind kind = kinds[i % 3];
-        thirds = i % 4 == 3;
-        int n = 2 + (int)rng_below(&r, 4);   /* 2..5 nodes */
-        if (i % 20 == 0)
-            n = 6;
-        struct cluster *c = random_cluster(&r, kind, n);
-        if (!c)
-            continue;
-        for (int m = 0; m < MODEL_COUNT; m++) {
-            if (!(model_mask_for(kind) & MODEL_BIT(m)))
-                continue;
-            double want = brute_optimum(c, (enum model)m);
-            if (!isfinite(want))
-                continue;
-            struct sched_opts so;
-            sched_opts_default(&so);
-            struct opt_plan plan;
-            char *cause = NULL;
-            tried++;
-            if (optimal_solve(c, (enum model)m, &so, &plan, &cause) < 0) {
-                free(cause);
-                continue;
-            }
-            if (plan.status == OPT_PROVEN) {
-                proven++;
-                if (fabs(plan.makespan - want) > 1e-9 * fmax(1, want)) {
-                    if (!wrong++)
-                        snprintf(first_wrong, sizeof first_wrong,
-                                 "cluster %d (%s, %d nodes, source p%d, %s): proven %g, brute force %g",
-                                 i, cluster_kind_name(kind), n, c->source, model_name((enum model)m),
-                                 plan.makespan, want);
-                }
-            } else {
-                gave_up++;
-                if (plan.lower > want + 1e-9 || plan.makespan < want - 1e-9)
-                    loose++;
-            }
-            opt_plan_free(&plan);
-        }
-        cluster_free(c);
-    }
-    ok(tried > clusters, "%d (cluster, model) pairs searched both ways", tried);
-    ok(wrong == 0, "every proven optimum equals the brute force's (%d of %d wrong)%s%s", wrong,
-       proven, wrong ? ": first " : "", first_wrong);
-    ok(loose == 0, "every search that gave up (%d) brackets the optimum", gave_up);
+    sweep(&r, clusters, false);
     env = getenv("HETCAST_BRUTE_MULTICASTS");
-    multicast_sweep(&r, env ? atoi(env) : 3000);
+    sweep(&r, env ? atoi(env) : 3000, true);
     return tap_exit();
 }
