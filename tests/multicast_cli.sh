@@ -76,5 +76,21 @@ for size in "80 24" "60 16" "160 45"; do
     sane
     ok $? "${size% *} columns: the terminal restored"
 done
+start 80 24 -- $C
+wait_for "step 0/"
+keys x
+wait_for "targets 0/3"
+ok $? "exercise: the targets counted in its head"
+keys Enter
+wait_for "S sends to:"
+grep -q "▸ R  *holds at 6" "$TMP/screen"
+ok $? "exercise: the relay R offered as a receiver"
+keys Enter
+wait_for "You: S -> R, R holds it at 6"
+grep -q "Best" "$TMP/screen" && grep -q "reachable still 13" "$TMP/screen"
+ok $? "exercise: serving the relay keeps the best reachable at 13"
+keys q q
+sane
+ok $? "exercise: the terminal restored"
 echo "1..$n"
 [ "$failed" -eq 0 ]
