@@ -295,7 +295,7 @@ int gantt_name_cols(const struct cluster *c)
         if (t > w)
             w = t;
     }
-    return w > 12 ? 12 : w;
+    return (w > 12 ? 12 : w) + (c->target ? 2 : 0);   /* a multicast: its targets' mark */
 }
 
 static bool shown(const struct gsrc *s, int i)
@@ -354,21 +354,28 @@ static void label_transfer(struct view *v, struct cellbuf *cb, const struct lane
                   has_recv ? t->recv_end : t->link_end, K_LINK, now, g->from, peer, tag, mark);
 }
 
+/* A multicast's lanes: a target's name after its mark, a node that is no
+ * target dim until it relays (the engine serves it). */
 static void lane_labels(struct view *v, struct cellbuf *cb, const struct lanes *L,
-                        const struct cluster *c, const unsigned char *crit)
+                        const struct engine *e, const unsigned char *crit)
 {
+    const struct cluster *c = e->c;
     const struct glyphs *g = glyphs_for(v->ascii);
     static const char *const tags[3] = {"send", "link", "recv"};
-    int nw = L->lw - 3 - (L->rpl >= 2 ? 5 : 0);
+    int nw = L->lw - 3 - (L->rpl >= 2 ? 5 : 0), mw = c->target && nw > 2 ? 2 : 0;
     for (int i = 0; i < L->count; i++) {
         int p = L->pick ? L->pick[i] : L->top + i, y = L->y + i * L->rpl;
         unsigned attr = p == v->sel ? R_SEL : p == c->source && !L->ports ? (unsigned)(R_NORMAL | AF_BOLD)
                                                                           : R_NORMAL;
         if (crit && crit[p] && p != v->sel)
             attr = R_CRIT;
+        else if (!cluster_is_target(c, p) && p != c->source && e->parent[p] < 0 && p != v->sel)
+            attr = R_DIM;   /* no target, and not relaying */
         int tagged = L->ports ? 2 : L->rpl >= 4 ? L->rpl - 1 : L->rpl >= 3 ? 3 : L->rpl;
         cb_fill(cb, L->x, y, L->lw - 2, tagged, ' ', p == v->sel ? R_SEL : R_NORMAL);
-        cb_text(cb, L->x, y, nw, c->nodes[p].name, attr, v->ascii);
+        if (mw && c->target[p])
+            cb_put(cb, L->x, y, g->target, p == v->sel ? R_SEL : (unsigned)(R_NORMAL | AF_BOLD));
+        cb_text(cb, L->x + mw, y, nw - mw, c->nodes[p].name, attr, v->ascii);
         unsigned tattr = p == v->sel ? R_SEL : R_DIM;
         if (L->ports) {
             cb_text(cb, L->x + nw + 1, y, 4, "send", tattr, v->ascii);
@@ -427,7 +434,7 @@ void gantt_draw(struct view *v, struct cellbuf *cb, const struct lanes *L,
                        const struct tmap *m, const struct gsrc *s, const unsigned char *crit)
 {
     const struct engine *e = s->e;
-    lane_labels(v, cb, L, e->c, crit);
+    lane_labels(v, cb, L, e, crit);
     for (int i = 0; i < e->ntr; i++)
         if (waiting(s, i))
             for (int r = 0, ys = lane_row(L, e->tr[i].from, K_SEND); r < thick(L); r++)
@@ -626,6 +633,9 @@ void ui_title_bar(struct view *v, struct cellbuf *cb, const char *mode, const ch
         snprintf(who, sizeof who, "all-to-some, %d receivers", v->runs[0].x->nrecv);
     else if (v->exchange)
         snprintf(who, sizeof who, "all-to-all");
+    else if (c->target)   /* a multicast */
+        snprintf(who, sizeof who, "source %s, %d target%s", c->nodes[c->source].name, c->ntargets,
+                 c->ntargets == 1 ? "" : "s");
     else
         snprintf(who, sizeof who, "source %s", c->nodes[c->source].name);
     int namew = 0;
@@ -690,6 +700,7 @@ void ui_legend(struct view *v, struct cellbuf *cb, int y, int w, bool cursor)
         {g->plan[0], g->plan[2], R_SEND_PLAN, R_RECV_PLAN, "planned", true},
         {g->cursor, ' ', R_CURSOR | AF_BOLD, R_NORMAL, "now", cursor},
         {g->crit, ' ', R_CRIT | AF_BOLD, R_NORMAL, "critical path", view_single_message(v)},
+        {g->target, ' ', R_NORMAL | AF_BOLD, R_NORMAL, "target", v->c->target != NULL},
     };
     /* Right: scroll position and zoom. */
     char right[160] = "";

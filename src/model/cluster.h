@@ -122,6 +122,14 @@ struct cluster {
      * line, keep no array.  The first line off that rule makes the array. */
     int *lines;
     int line0, line_step, lines_ruled;
+    /* A multicast (model/targets.h): target[p] is 1 when p must receive the
+     * message, 0 when it may relay it but need not; NULL: every node (a
+     * broadcast).  ntargets counts them, the source among them if it is one.
+     * targets_spec: `# targets:` as written, resolved by cluster_finish. */
+    unsigned char *target;
+    int ntargets;
+    char *targets_spec;
+    int targets_line;
 };
 
 struct cluster *cluster_new(enum cluster_kind kind);
@@ -172,6 +180,11 @@ static inline const char *cluster_group(const struct cluster *c, int p)
 {
     unsigned id = cluster_group_id(c, p);
     return id ? c->labels[id] : NULL;
+}
+/* Must node p receive the message?  Every node of a broadcast must. */
+static inline bool cluster_is_target(const struct cluster *c, int p)
+{
+    return !c->target || c->target[p];
 }
 /* Node p's line in its source file or script, 0 if none was given. */
 static inline int cluster_line(const struct cluster *c, int p)

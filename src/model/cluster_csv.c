@@ -23,6 +23,7 @@
 
 #include "support/atomic.h"
 #include "model/cluster.h"
+#include "model/targets.h"
 #include "model/cluster_csv_fast.h"
 #include "model/csvread.h"
 #include "model/csvread_fast.h"
@@ -120,7 +121,7 @@ struct loader {
     int node_send_cap;
     struct pair_index edges;
 
-    struct param latency, unit, source, name;
+    struct param latency, unit, source, name, targets;
     int time_unit, time_unit_line;   /* `# unit: us` (enum time_unit) and its line */
     char *description;      /* the `# description:` lines so far, joined by '\n' */
     size_t desc_len, desc_cap;
@@ -397,6 +398,8 @@ static void comment_line(struct loader *ld, int line, const char *s, size_t n)
         set_param_str(ld, line, "name", &ld->name, value);
     } else if (strcasecmp(key, "source") == 0) {
         set_param_str(ld, line, "source", &ld->source, value);
+    } else if (strcasecmp(key, "targets") == 0) {
+        set_param_str(ld, line, "targets", &ld->targets, value);
     } else if (strcasecmp(key, "latency") == 0) {
         set_param_num(ld, line, "latency", &ld->latency, value);
     } else if (strcasecmp(key, "unit") == 0) {
@@ -419,7 +422,7 @@ static void comment_line(struct loader *ld, int line, const char *s, size_t n)
     } else {
         char buf[64];
         diag_warn(ld->d, ld->file, line, SHOWN(key, buf),
-                  "unknown parameter, ignored (known: name, description, source, latency, unit)");
+                  "unknown parameter, ignored (known: name, description, source, targets, latency, unit)");
     }
     free(key);
     free(value);
@@ -1024,6 +1027,11 @@ static void apply_params(struct loader *ld)
         ld->source.str = NULL;
         c->source_line = ld->source.line;
     }
+    if (ld->targets.line) {
+        c->targets_spec = ld->targets.str;
+        ld->targets.str = NULL;
+        c->targets_line = ld->targets.line;
+    }
     cluster_set_str(&c->path, ld->file);
 }
 
@@ -1066,6 +1074,7 @@ static void loader_free(struct loader *ld)
     free(ld->latency.str);
     free(ld->unit.str);
     free(ld->source.str);
+    free(ld->targets.str);
     free(ld->name.str);
     free(ld->description);
     if (ld->c_locale)
@@ -1180,7 +1189,7 @@ struct cluster *cluster_load_csv_buffer(const char *name, const char *buf, size_
     struct cluster *c = ld.c;
     ld.c = NULL;
     loader_free(&ld);
-    if (d->errors > ld.errors || !c || cluster_finish(c, d) != 0) {
+    if (d->errors > ld.errors || !c || cluster_finish(c, d) != 0 || cluster_resolve_targets(c, d) != 0) {
         cluster_free(c);
         return NULL;
     }
@@ -1272,6 +1281,9 @@ static char *unwritable(const struct cluster *c)
     }
     if (c->n > 0 && c->source > 0 && !param_safe(c->nodes[c->source].name))
         return xasprintf("the source's name cannot be written in a \"# source:\" line");
+    for (int p = 0; c->target && p < c->n; p++)
+        if (c->target[p] && (!param_safe(c->nodes[p].name) || strchr(c->nodes[p].name, ',')))
+            return xasprintf("the target %s cannot be written in a \"# targets:\" line", c->nodes[p].name);
     if (!isfinite(c->latency) || !isfinite(c->unit))
         return xasprintf("latency and unit must be finite");
     if (c->kind == CLUSTER_MATRIX) {
@@ -1490,6 +1502,10 @@ static int write_csv(const struct cluster *c, FILE *fp, char **cause)
     }
     if (c->n > 0 && c->source >= 0 && c->source < c->n && param_safe(c->nodes[c->source].name))
         put_param(fp, "source", c->nodes[c->source].name);
+    char *targets = cluster_targets_text(c);
+    if (targets)
+        put_param(fp, "targets", targets);
+    free(targets);
     switch (c->kind) {
     case CLUSTER_NODES: write_nodes(c, fp); break;
     case CLUSTER_MATRIX: write_matrix(c, fp); break;

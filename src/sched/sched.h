@@ -59,6 +59,8 @@ struct sched_ops {
     unsigned kinds;         /* CLUSTER_KIND_BIT() mask of supported kinds */
     unsigned models;        /* MODEL_BIT() mask of supported models */
     bool randomized;        /* uses --seed */
+    bool multicast;         /* serves a multicast (model/targets.h): sends to the targets,
+                               and to other nodes only to relay; the others are refused one */
     bool lean;              /* runs on a lean engine (engine_set_lean): reads bookings only
                                through engine_transfer() right after each one, and its
                                state is not needed once sched_run returns */

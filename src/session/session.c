@@ -17,6 +17,7 @@
 #include "config.h"
 #include "sched/exchange.h"
 #include "model/cluster_lua.h"
+#include "model/targets.h"
 #include "sched/lua_sched.h"
 #include "session/trace.h"
 #if HETCAST_HAVE_SIMGRID
@@ -172,6 +173,14 @@ struct cluster *session_load(const struct session_opts *o, struct diag *warn, ch
             return NULL;
         }
         c->source = s;
+    }
+    char *why = NULL;
+    if (o->targets && cluster_set_targets(c, o->targets, &why) < 0) {
+        set_cause(cause, "--targets: %s (%s)", why, strcmp(o->file, SESSION_STDIN) == 0 ? "<stdin>" : o->file);
+        free(why);
+        cluster_free(c);
+        diag_free(&d);
+        return NULL;
     }
     if (warn)
         diag_move(warn, &d);
