@@ -64,7 +64,7 @@ static const struct opt cal_table[] = {
     {"sizes", C_SIZES, "LIST", "measure every size of LIST (LO:HI the powers of two from LO to "
      "HI, or A,B,C; K and M: KiB, MiB), print a table, fit size segments", OPT_STRING,
      AT(sizes), 0, 0, NULL},
-    {"rounds", C_ROUNDS, "N", "--sizes: rounds over every size, their spread shown (default 3)",
+    {"rounds", C_ROUNDS, "N", "--sizes: rounds over every size, their spread shown (default 5)",
      OPT_INT, AT(rounds), 2, 1000, NULL},
     {"noise", C_NOISE, "PCT", "--sizes: a size whose rounds spread more than PCT % of their "
      "median is named noisy (default 20)", OPT_NUMBER, AT(noise), 0, 0, NULL},
@@ -489,7 +489,7 @@ int cal_save(struct hm *h, struct cluster *c, const char *path)
 
 int mpi_calibrate(struct hm *h, int argc, char **argv)
 {
-    struct cal_opts o = {0, 200, false, NULL, NULL, 60, NULL, 3, 20};
+    struct cal_opts o = {0, 200, false, NULL, NULL, 60, NULL, 5, 20};
     int nop = 0;
     int rank = h ? h->rank : 0;
     int rc = hm_parse(rank, "hetcast-mpi calibrate", cal_table, argc - 1, argv + 1, NULL, &o,
