@@ -374,7 +374,8 @@ static int report(struct hm *h, const struct cal_opts *o, const struct sz_row *r
         add(desc, "segment %.0f..%.0f: %d size%s fitted%s\n", g->lo, g->hi, fitted,
             fitted == 1 ? "" : "s", lat > 0 ? "" : ", its latency below 0 written as 0");
     }
-    c->latency = c->segments[0].latency + (double)row[0].size * c->segments[0].per_byte;
+    c->latency = numfmt_round(c->segments[0].latency + (double)row[0].size * c->segments[0].per_byte,
+                              SZ_DIGITS);
     int noisy = 0;
     for (int i = 0; i < ns; i++)
         if (100 * row[i].spread > o->noise) {
