@@ -106,11 +106,9 @@ import json; ev = json.load(open('$T/names.json', encoding='utf-8'))['traceEvent
 procs = sorted(e['args']['name'] for e in ev if e['name'] == 'process_name')
 assert procs == ['a\"b', 'c\\\\\\\\d', '\u00e9t\u00e9'], procs"
 # the cluster's unit sets the timeline: the counterexample in ms and the same in us (every time
-# times 1000) are one trace; an abstract unit is drawn as a second and the metadata says so
-{ echo '# unit: ms'; cat $C; } >"$T/ms.csv"
-{ echo '# unit: us'; grep -v '^# latency' $C | sed 's/^\(p[0-9]\),\([0-9]*\),\([0-9]*\),/\1,\2000,\3000,/'; echo '# latency: 1000'; } >"$T/us.csv"
-"$H" run "$T/ms.csv" --format chrome >"$T/ms.json" 2>"$T/ms.err"
-"$H" run "$T/us.csv" --format chrome >"$T/us.json" 2>"$T/us.err"
+# times 1000: tests/data/counterexample-{ms,us}.csv) are one trace; an abstract unit is drawn as a second and the metadata says so
+"$H" run tests/data/counterexample-ms.csv --format chrome >"$T/ms.json" 2>"$T/ms.err"
+"$H" run tests/data/counterexample-us.csv --format chrome >"$T/us.json" 2>"$T/us.err"
 check "unit ms and unit us: the same timestamps and durations (ms: p2 receives until 6000 us)" python3 -c "
 import json
 def ev(f):

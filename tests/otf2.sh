@@ -51,10 +51,8 @@ check "a file as DIR: status 2, names it" sh -c "[ $rc -eq 2 ] && grep -q 'afile
 run "$H" run $C --format otf2
 check "--format otf2 without --output: status 2" sh -c "[ $rc -eq 2 ] && grep -q 'give it --output DIR' $T/err"
 # the cluster's unit sets the clock: the counterexample in ms and the same in us are one trace
-{ echo '# unit: ms'; cat $C; } >"$T/ms.csv"
-{ echo '# unit: us'; grep -v '^# latency' $C | sed 's/^\(p[0-9]\),\([0-9]*\),\([0-9]*\),/\1,\2000,\3000,/'; echo '# latency: 1000'; } >"$T/us.csv"
-"$H" run "$T/ms.csv" --format otf2 --output "$T/ms" >/dev/null 2>&1
-"$H" run "$T/us.csv" --format otf2 --output "$T/us" >/dev/null 2>&1
+"$H" run tests/data/counterexample-ms.csv --format otf2 --output "$T/ms" >/dev/null 2>&1
+"$H" run tests/data/counterexample-us.csv --format otf2 --output "$T/us" >/dev/null 2>&1
 otf2-print "$T/ms/traces.otf2" 2>&1 | tr -s ' ' | grep '^\(ENTER\|LEAVE\)' | cut -d' ' -f1-3 >"$T/ms.events"
 otf2-print "$T/us/traces.otf2" 2>&1 | tr -s ' ' | grep '^\(ENTER\|LEAVE\)' | cut -d' ' -f1-3 >"$T/us.events"
 check "unit ms and unit us: the same events at the same ticks (p2 receives until 6 ms)" sh -c "[ \$(wc -l < $T/ms.events) -eq 12 ] && cmp -s $T/ms.events $T/us.events && grep -q '^LEAVE 4 6000000\$' $T/ms.events"
