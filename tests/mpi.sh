@@ -209,6 +209,9 @@ check "hetcast run --size beyond the segments: status 2, says what they cover" \
 run timeout 60 $MPIRUN -n 2 "$M" calibrate --sizes 8:4 -o "$T/x.csv"
 check "calibrate --sizes 8:4: status 2, the form it wants" \
     sh -c "[ $rc -eq 2 ] && grep -q '^hetcast-mpi: calibrate: --sizes \"8:4\": LO:HI' '$T/err'"
+run timeout 60 $MPIRUN -n 2 "$M" calibrate --rounds 3 -o "$T/x.csv"
+check "calibrate --rounds without --sizes: status 2, says so" \
+    sh -c "[ $rc -eq 2 ] && grep -q '^hetcast-mpi: calibrate: --rounds and --noise are for --sizes' '$T/err'"
 
 # Refusals: one message, status 2, nothing hangs.
 run timeout 60 $MPIRUN -n 2 "$M" exec $CE -s fnf --emulate

@@ -489,7 +489,7 @@ int cal_save(struct hm *h, struct cluster *c, const char *path)
 
 int mpi_calibrate(struct hm *h, int argc, char **argv)
 {
-    struct cal_opts o = {0, 200, false, NULL, NULL, 60, NULL, 5, 20};
+    struct cal_opts o = {0, 200, false, NULL, NULL, 60, NULL, 0, -1};   /* 0, -1: not given */
     int nop = 0;
     int rank = h ? h->rank : 0;
     int rc = hm_parse(rank, "hetcast-mpi calibrate", cal_table, argc - 1, argv + 1, NULL, &o,
@@ -518,8 +518,16 @@ int mpi_calibrate(struct hm *h, int argc, char **argv)
             return 2;
         }
     }
+    if (!o.sizes && (o.rounds || o.noise >= 0)) {
+        hm_say(h, false, "calibrate: --rounds and --noise are for --sizes (a range of sizes)");
+        return 2;
+    }
     if (!o.size)
         o.size = 64;
+    if (!o.rounds)
+        o.rounds = 5;
+    if (o.noise < 0)
+        o.noise = 20;
     if (!h)
         return hm_not_launched(2, argc, argv);
     h->timeout = o.timeout;
