@@ -61,8 +61,8 @@ static const struct opt cal_table[] = {
      NULL},
     {"timeout", C_TIMEOUT, "S", "give up when a pair takes more than S seconds (default 60, "
      "at most 86400)", OPT_SECONDS, AT(timeout), 0, HM_MAX_SECONDS, NULL},
-    {"sizes", C_SIZES, "LIST", "measure every size of LIST (LO:HI the powers of two from LO to "
-     "HI, or A,B,C; K and M: KiB, MiB), print a table, fit size segments", OPT_STRING,
+    {"sizes", C_SIZES, "LIST", "measure every size of LIST (LO:HI: LO, 2 LO, 4 LO, ... up to "
+     "HI; or A,B,C; K and M: KiB, MiB), print a table, fit size segments", OPT_STRING,
      AT(sizes), 0, 0, NULL},
     {"rounds", C_ROUNDS, "N", "--sizes: rounds over every size, their spread shown (default 5)",
      OPT_INT, AT(rounds), 2, 1000, NULL},

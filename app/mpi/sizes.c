@@ -317,17 +317,31 @@ static int report(struct hm *h, const struct cal_opts *o, const struct sz_row *r
     char lib[64] = "";
     long eager = library_eager_limit(lib);
 
+    /* the cluster first: the table's model column is what it predicts */
+    struct cluster *c = cluster_new(CLUSTER_NODES);
+    c->time_unit = TIME_US;
+    for (int p = 0; p < n; p++)
+        cluster_add_node(c, h->names[p], us(s0), us(r0));
+    c->nsegments = nseg;
+    c->segments = xcalloc((size_t)nseg, sizeof *c->segments);
+    for (int j = 0; j < nseg; j++) {
+        struct cluster_segment *g = &c->segments[j];
+        g->lo = j == 0 ? 0 : (double)row[f[j].first - 1].size + 1;
+        g->hi = (double)row[f[j].last].size;
+        g->latency = f[j].a - s0 - r0 > 0 ? us(f[j].a - s0 - r0) : 0;
+        g->per_byte = numfmt_round(f[j].g * 1e6, SZ_DIGITS);
+    }
     printf("# hetcast-mpi calibrate --sizes %s: %d ranks on 1 host, ping-pong, median of %d "
            "rounds x %d repetitions\n", o->sizes, n, o->rounds, o->iters);
     printf("# %-10s %14s %17s %11s %9s %11s\n", "Size", "Latency (us)", "Bandwidth (MB/s)",
            "Spread (%)", "MPI_Send", "Model (us)");
     for (int i = 0; i < ns; i++) {
-        const struct sz_fit *g = &f[nseg == 2 && i >= k];
-        double model = g->a + (double)row[i].size * g->g;
+        const struct cluster_segment *g = &c->segments[nseg == 2 && i >= k];
+        double model = us(s0) + us(r0) + g->latency + (double)row[i].size * g->per_byte;
         printf("%-12ld %14s %17s %11s %9s %11s\n", row[i].size, numfmt_txt(us(row[i].oneway)),
                numfmt_txt(numfmt_round((double)row[i].size / (row[i].oneway * 1e6), 4)),
                numfmt_txt(numfmt_round(100 * row[i].spread, 2)), row[i].waits ? "waits" : "eager",
-               numfmt_txt(us(model)));
+               numfmt_txt(numfmt_round(model, SZ_DIGITS)));
     }
     char *desc = xcalloc(SZ_TEXT, 1), *thr = xcalloc(SZ_TEXT, 1);
     add(desc, "measured by hetcast-mpi calibrate --sizes %s: %d ranks on 1 host, %d sizes, "
@@ -353,19 +367,9 @@ static int report(struct hm *h, const struct cal_opts *o, const struct sz_row *r
     printf("eager/rendezvous: %s\n", thr);
     add(desc, "%s\n", thr);
 
-    struct cluster *c = cluster_new(CLUSTER_NODES);
-    c->time_unit = TIME_US;
-    for (int p = 0; p < n; p++)
-        cluster_add_node(c, h->names[p], us(s0), us(r0));
-    c->nsegments = nseg;
-    c->segments = xcalloc((size_t)nseg, sizeof *c->segments);
     for (int j = 0; j < nseg; j++) {
-        struct cluster_segment *g = &c->segments[j];
-        g->lo = j == 0 ? 0 : (double)row[f[j].first - 1].size + 1;
-        g->hi = (double)row[f[j].last].size;
+        const struct cluster_segment *g = &c->segments[j];
         double lat = f[j].a - s0 - r0;
-        g->latency = lat > 0 ? us(lat) : 0;
-        g->per_byte = numfmt_round(f[j].g * 1e6, SZ_DIGITS);
         int fitted = f[j].last - f[j].first + 1;
         printf("segment %.0f..%.0f bytes: latency %s us + %s us a byte (s %s us, r %s us; %d "
                "size%s fitted)%s\n", g->lo, g->hi, numfmt_txt(g->latency),
