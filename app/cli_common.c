@@ -42,7 +42,8 @@ static const struct opt cli_opt_table[] = {
      "(the source and the critical path)", OPT_STRING, AT(svg_nodes), 0, 0, NULL},
     {"output", O_OUTPUT, "DIR", "for --format otf2 and smpi: the directory they write",
      OPT_STRING, AT(output), 0, 0, NULL},
-    {"size", O_SIZE, "BYTES", "SimGrid platforms (.xml): the message size (default 1)", OPT_CALL,
+    {"size", O_SIZE, "BYTES", "the message size: SimGrid platforms (.xml, default 1), affine "
+     "platform graphs, node tables with size segments", OPT_CALL,
      0, 0, 0, NULL},
     {"summary", O_SUMMARY, NULL, "only the summary lines (for large clusters)", OPT_FLAG,
      AT(summary), 0, 0, NULL},

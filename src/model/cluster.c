@@ -51,6 +51,7 @@ void cluster_free(struct cluster *c)
     free(c->source_name);
     free(c->target);
     free(c->targets_spec);
+    free(c->segments);
     if (c->index) {
         nameidx_free(c->index);
         free(c->index);

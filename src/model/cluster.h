@@ -83,6 +83,22 @@ enum time_unit {
     TIME_NS,
 };
 
+/*
+ * A size segment of a node table (`# segment: LO..HI latency=L per-byte=G`,
+ * docs/formats.md; hetcast-mpi calibrate --sizes writes them): a message of
+ * m bytes, LO <= m <= HI, has the latency L + m G, the nodes' send and
+ * receive times staying as the rows give them.  timing_set_message_size
+ * picks the segment of --size.
+ */
+struct cluster_segment {
+    double lo, hi;       /* bytes, lo <= hi; segments go up without overlap */
+    double latency;      /* L, in the cluster's unit */
+    double per_byte;     /* G, in the cluster's unit per byte */
+    int line;            /* its line in the file (0: none) */
+};
+#define CLUSTER_MAX_SEGMENTS 64
+#define CLUSTER_MAX_SEGMENT_BYTES 9007199254740992.0   /* 2^53: a size a double holds exactly */
+
 struct cluster {
     enum cluster_kind kind;
     enum time_unit time_unit;   /* "# unit: us" (TIME_NONE: abstract units) */
@@ -130,6 +146,8 @@ struct cluster {
     int ntargets;
     char *targets_spec;
     int targets_line;
+    struct cluster_segment *segments;   /* node tables: size segments, increasing (or NULL) */
+    int nsegments;
 };
 
 struct cluster *cluster_new(enum cluster_kind kind);
