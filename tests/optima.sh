@@ -76,6 +76,9 @@ run "$H" experiment algorithms --no-bundled --nodes 3:3 --runs 1 --models sender
 check "algorithms: a conjecture broken by a run: status 1" test "$rc" -eq 1
 check "algorithms: names the scheduler, model, cluster and ratio" has \
     "fnf's makespan under sender-only on khuller-kim is 1.14286 x the least, above its guarantee 1 (--claim)" "$T/err"
+run "$H" experiment algorithms --no-bundled --nodes 3:3 --runs 1 clusters/multicast.csv
+check "algorithms: a multicast file is refused: status 2" test "$rc" -eq 2
+check "algorithms: says it is a multicast" has "clusters/multicast.csv: a multicast" "$T/err"
 run "$H" experiment algorithms --claim nosuch:makespan:async:1
 check "algorithms: an unknown scheduler in --claim: status 2" test "$rc" -eq 2
 done_testing

@@ -26,6 +26,7 @@
 #include "app/opts.h"
 #include "engine/engine.h"
 #include "model/cluster.h"
+#include "model/targets.h"
 #include "model/generate.h"
 #include "sched/certify.h"
 #include "sched/optimal.h"
@@ -169,7 +170,14 @@ static int load_file(struct family *f, const char *path, int max_nodes, bool mus
         free(cause);
         return must ? -1 : 0;
     }
-    if (!must && c->n > max_nodes) {
+    if (must && cluster_multicast(c)) {
+        char nm[140];
+        fprintf(stderr, "hetcast experiment algorithms: %s: a multicast (its # targets:); the guarantees "
+                "measured here are a broadcast's\n", SHOWN(path, nm));
+        cluster_free(c);
+        return -1;
+    }
+    if (!must && (c->n > max_nodes || cluster_multicast(c))) {
         cluster_free(c);
         return 0;
     }
