@@ -4,7 +4,8 @@
 # (the slide's title, its question and the strip on the main screen shown), a
 # choice graded at once, a prediction that holds the view before the decision
 # it asks about and grades a typed answer, and the students' handout (no
-# answer, every cluster's node table).
+# answer, every cluster's node table); a hidden end the time axis, the first
+# difference and the narration do not give away.
 . "$(dirname "$0")/tmux_lib.sh"
 
 # ---- the students' handout: no answer text, a node table a slide ----
@@ -50,9 +51,9 @@ on_body() {   # on_body NAME: NAME on the screen, the strip row left out, as a w
 }
 cut_rows() {   # cut_rows W: the rows that fill all W columns and end in text, no ellipsis
     # (every glyph drawn is one column: count a UTF-8 character's lead byte only; the
-    # title bar's right end is the step and time, set there on purpose)
+    # title bar's right end is the step and time, and the axis's last label, set there on purpose)
     LC_ALL=C tr -d '\200-\277' <"$TMP/screen" |
-        LC_ALL=C awk -v w="$1" 'length($0) >= w && $0 ~ /[[:alnum:],;:!?(]$/ && $0 !~ / t=[0-9.]+$/ { print NR": "$0 }'
+        LC_ALL=C awk -v w="$1" 'length($0) >= w && $0 ~ /[[:alnum:],;:!?(]$/ && $0 !~ / t=[0-9.]+$/ && $0 !~ /^(time|\()/ { print NR": "$0 }'
 }
 for size in "80 24" "60 16"; do
     set -- $size
@@ -182,6 +183,45 @@ wait_for "slide 2/2"
 keys Enter
 wait_for "LP optimum 0.375"
 ok $? "80x24 pipeline: the LP optimum the slide names is in the summary"
+keys q
+wait_for "EXIT=0"
+
+# ---- a hidden makespan: the time axis cannot give it away ----
+# fnf ends at 6 when p2 receives in 3, at 7 when it receives in 4; while the
+# question is open the axis is the same for both (its end and labels say
+# nothing of the hidden value, 7 is nowhere on the screen), after a it ends
+# at the makespan.
+for r2 in 3 4; do
+    printf 'return {slides = {{title = "t", cluster = {latency = 1, nodes = {{"p0", 1, 2}, {"p1", 1, 2}, {"p2", 2, %s}}},\n schedulers = "fnf", step = "end", question = "What makespan?", predict = "makespan"}}}\n' \
+        "$r2" >"$TMP/hid$r2.lua"
+    start 80 24 -- lesson "$TMP/hid$r2.lua"
+    wait_for "slide 1/1"
+    keys Enter
+    wait_for "fnf ?(a)"
+    grep -A1 '^ *[┬╋]' "$TMP/screen" >"$TMP/axis$r2"
+    cp "$TMP/screen" "$TMP/before$r2"
+    keys a
+    wait_for "fnf $((r2 + 3)) "
+    grep -A1 '^ *[┬╋]' "$TMP/screen" >"$TMP/after$r2"
+    keys q
+    wait_for "EXIT=0"
+done
+[ -s "$TMP/axis3" ] && cmp -s "$TMP/axis3" "$TMP/axis4" && ! cmp -s "$TMP/after3" "$TMP/after4"
+ok $? "80x24 a hidden makespan (6 or 7): the same axis before a, each its own after"
+cp "$TMP/before4" "$TMP/screen"
+! grep -qE '(^|[^[:alnum:]_.])7([^0-9]|$)' "$TMP/before4" && grep -qE ' 7$' "$TMP/after4"
+ok $? "80x24 the hidden makespan 7 is nowhere on the screen before a, the axis's last label after"
+
+start 80 24 -- lesson lua/lessons/fnf-loses.lua
+keys ] ]
+wait_for "slide 3/4"
+keys Enter
+wait_all "first difference: ?(a)" "optimal: the end is hidden until the answer"
+! grep -qE 'not 5|t=5' "$TMP/screen"
+ok $? "80x24 the optimum's end hidden: neither the first difference nor its narration says 5 before a"
+keys a
+wait_all "6, not 5" "optimal: t=5"
+ok $? "80x24 after a: the first difference and the optimum's last step"
 keys q
 wait_for "EXIT=0"
 

@@ -719,6 +719,17 @@ void ui_legend(struct view *v, struct cellbuf *cb, int y, int w, bool cursor)
         ui_put(v, cb, w - rw - 1, y, rw, R_DIM, right);
 }
 
+/* What run i's step shown says; its last step not while a slide's question hides its end. */
+static void narrate_run(const struct view *v, int i, char *buf, size_t size)
+{
+    const struct engine *e = vrun_engine(&v->runs[i]);
+    unsigned hidden = lesson_hides(v) & (i == 0 ? HIDE_END : i == 1 ? HIDE_OTHER : 0);
+    if (hidden && v->applied[i] >= e->nev && e->nev > 0)
+        snprintf(buf, size, "the end is hidden until the answer: ?(a)");
+    else
+        engine_narrate(e, v->applied[i] - 1, buf, size);
+}
+
 void ui_messages(struct view *v, struct cellbuf *cb, int y, int w)
 {
     if (v->msg[0]) {
@@ -744,14 +755,15 @@ void ui_messages(struct view *v, struct cellbuf *cb, int y, int w)
         return;
     }
     int latest = v->step > 0 ? v->order[v->step - 1].run : -1;
+    char said[2][1024];   /* each schedule's narration */
+    for (int i = 0; i < 2; i++)
+        narrate_run(v, i, said[i], sizeof said[i]);
     /* Two narrations that do not fit a row each (or three timelines for two
      * rows): the latest one whole, wrapped over both rows, rather than both
      * cut mid-sentence (L shows every one). */
     bool fits = v->nruns == 2;
-    for (int i = 0; i < 2; i++) {
-        engine_narrate(vrun_engine(&v->runs[i]), v->applied[i] - 1, buf, sizeof buf);
-        fits = fits && text_width(vrun_sched_name(&v->runs[i])) + 2 + text_width(buf) <= w - 3;
-    }
+    for (int i = 0; i < 2; i++)
+        fits = fits && text_width(vrun_sched_name(&v->runs[i])) + 2 + text_width(said[i]) <= w - 3;
     if (!fits && latest < 0 && v->nruns > 2) {   /* three timelines at the start: what each is */
         snprintf(line, sizeof line, "%s, %s and your own schedule (you) on one time axis: l steps "
                  "through all three", vrun_sched_name(&v->runs[0]), vrun_sched_name(&v->runs[1]));
@@ -759,16 +771,15 @@ void ui_messages(struct view *v, struct cellbuf *cb, int y, int w)
         return;
     }
     if (!fits && latest >= 0) {
-        engine_narrate(vrun_engine(&v->runs[latest]), v->applied[latest] - 1, buf, sizeof buf);
+        narrate_run(v, latest, buf, sizeof buf);
         snprintf(line, sizeof line, "%s: %s", vrun_sched_name(&v->runs[latest]), buf);
         ui_wrap(v, cb, 1, y, w - 2, 2, R_NORMAL, line);
         return;
     }
     for (int i = 0; i < 2; i++) {
-        engine_narrate(vrun_engine(&v->runs[i]), v->applied[i] - 1, buf, sizeof buf);
         int x = ui_put(v, cb, 1, y + i, -1, R_HEAD | AF_BOLD, vrun_sched_name(&v->runs[i]));
         ui_put(v, cb, x, y + i, -1, R_HEAD | AF_BOLD, ":");
-        cb_text(cb, x + 2, y + i, w - x - 3, buf, i == latest ? (unsigned)(R_NORMAL | AF_BOLD) : R_DIM,
+        cb_text(cb, x + 2, y + i, w - x - 3, said[i], i == latest ? (unsigned)(R_NORMAL | AF_BOLD) : R_DIM,
                 v->ascii);
     }
 }
