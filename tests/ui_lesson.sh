@@ -225,6 +225,18 @@ ok $? "80x24 after a: the first difference and the optimum's last step"
 keys q
 wait_for "EXIT=0"
 
+start 80 24 -- lesson lua/lessons/mpi-real.lua
+wait_for "slide 1/2"
+keys Enter
+wait_all "measured ?(a)" "t=?(a)"
+! grep -q '6\.001' "$TMP/screen"
+ok $? "80x24 mpi-real: the measured end (6.001) hidden, the title's time too"
+keys a
+wait_all "measured 6.001" "t=6.001"
+ok $? "80x24 mpi-real after a: the measured end and the time"
+keys q
+wait_for "EXIT=0"
+
 # ---- d: a new instance ----
 start 80 24 -- lesson lua/lessons/fnf-loses.lua
 wait_for "slide 1/4"

@@ -426,16 +426,29 @@ static bool first_difference_messages(struct view *v, struct cellbuf *cb, int y,
     return true;
 }
 
+/* Is now past every end the slide's question leaves shown (it would tell a hidden one)? */
+static bool hidden_now(const struct view *v, double now)
+{
+    unsigned hide = lesson_hides(v);
+    if (!(hide & (v->nruns >= 2 ? HIDE_END | HIDE_OTHER : HIDE_END)))
+        return false;
+    for (int i = 0; i < v->nruns && i < 2; i++)
+        if (!(hide & (i == 0 ? HIDE_END : HIDE_OTHER)) && now <= vrun_end(&v->runs[i]))
+            return false;
+    return now > 0;
+}
+
 static void draw_main(struct view *v, struct cellbuf *cb)
 {
     int w = cb->w, h = cb->h;
     double now = view_now(v);
     char right[160];
+    const char *t = hidden_now(v, now) ? HIDDEN : ui_num(now);
     if (v->playing)
         snprintf(right, sizeof right, "%s %.1f/s  step %d/%d  t=%s", v->ascii ? ">" : "\xe2\x96\xb6",
-                 1000.0 / view_play_ms(v), v->step, v->nsteps, ui_num(now));
+                 1000.0 / view_play_ms(v), v->step, v->nsteps, t);
     else
-        snprintf(right, sizeof right, "step %d/%d  t=%s", v->step, v->nsteps, ui_num(now));
+        snprintf(right, sizeof right, "step %d/%d  t=%s", v->step, v->nsteps, t);
     char mode[200];
     if (v->nruns >= 2 && vrun_measured(&v->runs[1]))
         snprintf(mode, sizeof mode, "%s: predicted vs measured", vrun_sched_name(&v->runs[0]));
