@@ -557,7 +557,7 @@ static void draw_main(struct view *v, struct cellbuf *cb)
     if (v->nruns == 1 && vrun_pipelined(&v->runs[0]) && ay + 2 < h - 3)
         phase_band(v, cb, &m, ay + 2, L.lw, &v->runs[0].run, now);
     if (v->tree) {
-        int tx = w - sw, th = h - 6;
+        int tx = w - sw, th = h - 6 - strip;   /* down to the row above the messages */
         for (int y = gy - 1; y < gy - 1 + th + 1; y++)
             cb_put(cb, tx - 1, y, glyphs_for(v->ascii)->vline, R_DIM);
         if (v->nruns == 1) {
