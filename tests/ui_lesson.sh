@@ -68,6 +68,7 @@ for size in "80 24" "60 16"; do
             sed -n "/^## $k\/$total /,/^## /p" "$TMP/handout" >"$TMP/slide"
             nodes=$(sed -n "/^## $k\/$total /,/^## /p" "$TMP/student" |
                 sed -n '/^nodes (/,/^model /p' | awk '/^    [^ ]/ && $1 != "node" && $1 != "from" && $1 != "link" { print $1 }')
+            [ -n "$nodes" ] || bad="$bad slide $k: no node names read from its node table;"
             question=$(sed -n 's/^question: //p' "$TMP/slide")
             answer=$(sed -n 's/^answer: //p; s/^expected: //p' "$TMP/slide")
             show=$(sed -n 's/^show: //p' "$TMP/slide" | tr ',' '\n' | sed 's/^ //')
