@@ -278,6 +278,12 @@ static int summary_items(struct view *v, struct cellbuf *cb, int x, int y)
     return x;
 }
 
+/* Does a slide's open question hide a schedule's end (a drawn run's, not only the optimum)? */
+static bool end_hidden(const struct view *v)
+{
+    return (lesson_hides(v) & (v->nruns >= 2 ? HIDE_END | HIDE_OTHER : HIDE_END)) != 0;
+}
+
 /*
  * The axis's end while a schedule's end is hidden (a slide's question asks
  * about it): past every end, at a multiple of a coarse round step (a half of
@@ -390,7 +396,7 @@ static void phase_band(struct view *v, struct cellbuf *cb, const struct tmap *m,
 static void first_difference(struct view *v, struct cellbuf *cb, int y, int w, double now)
 {
     char text[1024];
-    if (lesson_hides(v) & (HIDE_OTHER | HIDE_END)) {   /* it would tell the hidden end */
+    if (end_hidden(v)) {   /* it would tell the hidden end */
         ui_put(v, cb, 1, y, w - 2, R_DIM | AF_BOLD,
                vrun_measured(&v->runs[1]) ? "measured - predicted: " HIDDEN : "first difference: " HIDDEN);
         return;
@@ -415,7 +421,7 @@ static bool first_difference_messages(struct view *v, struct cellbuf *cb, int y,
 {
     struct explain_diff d;
     char text[1024];
-    if (v->msg[0] || v->nruns < 2 || !view_single_message(v) || (lesson_hides(v) & (HIDE_OTHER | HIDE_END)) ||
+    if (v->msg[0] || v->nruns < 2 || !view_single_message(v) || end_hidden(v) ||
         explain_first_difference(vrun_engine(&v->runs[0]), vrun_engine(&v->runs[1]), &d) < 0 || !d.parted)
         return false;
     bool there = v->step > 0 && (v->step == v->nsteps || now == d.time);
@@ -430,7 +436,7 @@ static bool first_difference_messages(struct view *v, struct cellbuf *cb, int y,
 static bool hidden_now(const struct view *v, double now)
 {
     unsigned hide = lesson_hides(v);
-    if (!(hide & (v->nruns >= 2 ? HIDE_END | HIDE_OTHER : HIDE_END)))
+    if (!end_hidden(v))
         return false;
     for (int i = 0; i < v->nruns && i < 2; i++)
         if (!(hide & (i == 0 ? HIDE_END : HIDE_OTHER)) && now <= vrun_end(&v->runs[i]))
@@ -472,7 +478,7 @@ static void draw_main(struct view *v, struct cellbuf *cb)
     for (int i = 0; i < v->nruns; i++)
         if (vrun_end(&v->runs[i]) > tmax)
             tmax = vrun_end(&v->runs[i]);
-    if (lesson_hides(v) & (v->nruns >= 2 ? HIDE_END | HIDE_OTHER : HIDE_END))
+    if (end_hidden(v))
         tmax = hidden_end_axis(tmax);
     struct lanes L = {0, gy, gw, gh, 0, 2, !view_kind(v)->links, 0, 0, NULL};
     bool overlap = !view_single_message(v);   /* nodes that send while they receive */
