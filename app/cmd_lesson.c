@@ -472,6 +472,14 @@ static int print_handout(const struct lesson *l, bool student)
             put_clean(stdout, expect);
             printf("\n");
         }
+        if (sl->nshow && !student) {   /* what the view keeps on the screen for this slide */
+            printf("show:");
+            for (int i = 0; i < sl->nshow; i++) {
+                printf("%s", i ? ", " : " ");
+                put_clean(stdout, sl->show[i]);
+            }
+            printf("\n");
+        }
         if (sl->answer && !student) {
             printf("answer: ");
             put_clean(stdout, sl->answer);
