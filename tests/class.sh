@@ -179,7 +179,7 @@ pid=$(hetcast_pid)
 "$BOT" vote "$R" 300 k 2 1 "6*100,5*100,6.0*100" >"$TMP/r3" &
 bot3=$!
 i=0
-while [ "$(grep -c '^acked' "$TMP/r3" 2>/dev/null)" -lt 20 ] && [ $i -lt 750 ]; do sleep 0.02; i=$((i + 1)); done
+while [ "$(grep -c '^acked' "$TMP/r3" 2>/dev/null)" -lt 20 ] && [ $i -lt 3000 ]; do sleep 0.02; i=$((i + 1)); done
 kill -KILL "$pid"
 wait $bot3
 acked=$(grep -c '^acked' "$TMP/r3")
@@ -286,10 +286,10 @@ ok $? "a client that never speaks is dropped after 10 s, and held nobody up"
 
 # SIGKILL with the challenge open, then the room again: every acknowledged result is there
 pid=$(hetcast_pid)
-"$BOT" play "$R" 30 k 5 0 "0>4 0>2 0>1 0>3*30" >"$TMP/p4" &
+"$BOT" play "$R" 30 k 5 0 "0>4 0>2 0>1 0>3*30" >"$TMP/p4" 2>"$TMP/p4.err" &
 bot4=$!
 i=0
-while [ "$(grep -c '^acked' "$TMP/p4" 2>/dev/null)" -lt 5 ] && [ $i -lt 750 ]; do sleep 0.02; i=$((i + 1)); done
+while [ "$(grep -c '^acked' "$TMP/p4" 2>/dev/null)" -lt 5 ] && [ $i -lt 3000 ]; do sleep 0.02; i=$((i + 1)); done
 kill -KILL "$pid"
 wait $bot4
 acked=$(grep -c '^acked' "$TMP/p4")
@@ -298,6 +298,7 @@ grep '^acked' "$TMP/p4" | while read -r _ user ms; do
 done >"$TMP/lost"
 [ "$acked" -ge 5 ] && [ ! -s "$TMP/lost" ]
 ok $? "SIGKILL of the teacher mid-challenge: every acknowledged result is in the database ($acked acknowledged)"
+[ "$acked" -ge 5 ] || sed "s/^/# bot: /" "$TMP/p4" "$TMP/p4.err" | head -20
 n5=$(q "SELECT count(*) FROM challenges WHERE slide = 5")
 start 160 45 -- lesson "$LESSON" --class "$R" --class-test
 wait_for "room: 0 in the room"

@@ -126,7 +126,7 @@ static int vote(int argc, char **argv)
     int done = 0, acked = 0;
     double first = 0, last = 0;
     struct pollfd *fds = calloc((size_t)n, sizeof *fds);
-    while (done < n && now() - t0 < 30) {
+    while (done < n && now() - t0 < 90) {
         for (int i = 0; i < n; i++)
             fds[i] = (struct pollfd){b[i].stage < 2 ? b[i].fd : -1, POLLIN, 0};
         if (poll(fds, (nfds_t)n, 1000) <= 0)

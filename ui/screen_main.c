@@ -24,6 +24,7 @@
 #include "engine/explain.h"
 #include "output/export.h"
 #include "support/numfmt.h"
+#include "sched/optimal_sum.h"
 #include "sched/pipeline.h"
 #include "output/report.h"
 #include "session/trace.h"
@@ -257,6 +258,15 @@ static int summary_items(struct view *v, struct cellbuf *cb, int x, int y)
         }
         per_run(v, both, sizeof both, vals);
         x = spair(v, cb, x, y, "tree cost", both, R_CRIT, true);
+    }
+    if (named(v, "sum")) {   /* the sum of completion times, on a slide about it (Khuller & Kim) */
+        char sum[2][40] = {"-", "-"}, both[100];
+        const char *vals[2] = {sum[0], sum[1]};
+        bool hid = (hide & (v->nruns >= 2 ? HIDE_END | HIDE_OTHER : HIDE_END)) != 0;
+        for (int i = 0; i < v->nruns && i < 2; i++)
+            snprintf(sum[i], sizeof sum[i], "%s", hid ? HIDDEN : ui_num(sched_sum_of_holds(&v->runs[i].run.eng)));
+        per_run(v, both, sizeof both, vals);
+        x = spair(v, cb, x, y, "sum", both, R_NORMAL, true);
     }
     const struct run *b = bounds_run(v);
     char opt[80], g2[80];

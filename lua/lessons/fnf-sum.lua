@@ -35,7 +35,7 @@ return {
       title = "The least makespan serves slow p2 first",
       cluster = "../../clusters/khuller-kim.csv",
       schedulers = {"fnf", "optimal"}, model = "sender-only", step = "end",
-      show = {"p2", "p5", "optimum", "difference"},
+      show = {"p2", "p5", "optimum", "difference", "sum"},
       text = "The optimum sends to p2 first: p2 is slow, but starting it at 2 lets it serve p5\n" ..
              "by 7, one unit before fnf. Its nodes hold the message at 2, 4, 6, 7 and 7.\n" ..
              "Add them up and compare with fnf's.",
@@ -53,7 +53,7 @@ return {
              "Here 8 / 7 = 1.14. hetcast experiment algorithms checks both on random clusters.",
       question = "Can fnf's makespan be 2 times the optimum in the sender-only model?",
       choices = {"yes", "no"}, correct = 2,
-      answer = "No: Khuller and Kim prove at most 1.5 times; experiment algorithms checks every run against it.",
+      answer = "No: Khuller and Kim prove at most one and a half times; experiment algorithms checks every run against it.",
     },
   },
 }

@@ -258,7 +258,7 @@ static void read_question(lua_State *L, struct slide *s, int t, int no)
 }
 
 const char *const lesson_show_values[] = {"makespan", "lower bound", "optimum", "2T+beta", "tree cost",
-                                          "LP optimum", "LP bound", "difference", NULL};
+                                          "LP optimum", "LP bound", "difference", "sum", NULL};
 
 bool slide_shows(const struct slide *s, const char *name)
 {
