@@ -88,8 +88,23 @@ const struct transfer *spool_cursor_next(struct spool_cursor *c)
 {
     if (c->i >= c->n)
         return NULL;
-    if (!c->sp)
-        return &c->e->tr[c->i++];
+    /* The writers read each booking's two names, at random places of the
+     * name pool: fetch the nodes 16 bookings ahead and their names 8 ahead
+     * (written out: GCC drops the calls of a helper that only prefetches). */
+    const struct node *nodes = c->e->c->nodes;
+    if (!c->sp) {
+        const struct transfer *tr = c->e->tr;
+        long long i = c->i, n = c->n;
+        if (i + 16 < n) {
+            __builtin_prefetch(&nodes[tr[i + 16].from]);
+            __builtin_prefetch(&nodes[tr[i + 16].to]);
+        }
+        if (i + 8 < n) {
+            __builtin_prefetch(nodes[tr[i + 8].from].name);
+            __builtin_prefetch(nodes[tr[i + 8].to].name);
+        }
+        return &tr[c->i++];
+    }
     if (c->at == c->have) {
         long long left = c->n - c->i;
         size_t want = left < SPOOL_BLOCK ? (size_t)left : SPOOL_BLOCK;
@@ -101,6 +116,16 @@ const struct transfer *spool_cursor_next(struct spool_cursor *c)
             c->i = c->n;
             return NULL;
         }
+    }
+    const struct spool_rec *b = c->buf;
+    int at = c->at, have = c->have;
+    if (at + 16 < have) {
+        __builtin_prefetch(&nodes[b[at + 16].from]);
+        __builtin_prefetch(&nodes[b[at + 16].to]);
+    }
+    if (at + 8 < have) {
+        __builtin_prefetch(nodes[b[at + 8].from].name);
+        __builtin_prefetch(nodes[b[at + 8].to].name);
     }
     const struct spool_rec *r = &c->buf[c->at++];
     c->t = (struct transfer){.from = r->from, .to = r->to, .msg = 0, .seq = (int)c->i,
