@@ -84,25 +84,35 @@ void spool_cursor_start(struct spool_cursor *c, const struct engine *e, struct s
     }
 }
 
+/* The writers read each booking's two names, at random places of the name
+ * pool: fetch the nodes of the booking 16 ahead (far) and the names of the
+ * one 8 ahead (near).  Always inlined: GCC finds a helper that only
+ * prefetches free of effects and drops its calls. */
+static inline __attribute__((always_inline)) void fetch_ahead(const struct node *nodes, bool far,
+                                                              int from16, int to16, bool near,
+                                                              int from8, int to8)
+{
+    if (far) {
+        __builtin_prefetch(&nodes[from16]);
+        __builtin_prefetch(&nodes[to16]);
+    }
+    if (near) {
+        __builtin_prefetch(nodes[from8].name);
+        __builtin_prefetch(nodes[to8].name);
+    }
+}
+
 const struct transfer *spool_cursor_next(struct spool_cursor *c)
 {
     if (c->i >= c->n)
         return NULL;
-    /* The writers read each booking's two names, at random places of the
-     * name pool: fetch the nodes 16 bookings ahead and their names 8 ahead
-     * (written out: GCC drops the calls of a helper that only prefetches). */
     const struct node *nodes = c->e->c->nodes;
     if (!c->sp) {
         const struct transfer *tr = c->e->tr;
         long long i = c->i, n = c->n;
-        if (i + 16 < n) {
-            __builtin_prefetch(&nodes[tr[i + 16].from]);
-            __builtin_prefetch(&nodes[tr[i + 16].to]);
-        }
-        if (i + 8 < n) {
-            __builtin_prefetch(nodes[tr[i + 8].from].name);
-            __builtin_prefetch(nodes[tr[i + 8].to].name);
-        }
+        bool far = i + 16 < n, near = i + 8 < n;
+        fetch_ahead(nodes, far, far ? tr[i + 16].from : 0, far ? tr[i + 16].to : 0, near,
+                    near ? tr[i + 8].from : 0, near ? tr[i + 8].to : 0);
         return &tr[c->i++];
     }
     if (c->at == c->have) {
@@ -119,14 +129,9 @@ const struct transfer *spool_cursor_next(struct spool_cursor *c)
     }
     const struct spool_rec *b = c->buf;
     int at = c->at, have = c->have;
-    if (at + 16 < have) {
-        __builtin_prefetch(&nodes[b[at + 16].from]);
-        __builtin_prefetch(&nodes[b[at + 16].to]);
-    }
-    if (at + 8 < have) {
-        __builtin_prefetch(nodes[b[at + 8].from].name);
-        __builtin_prefetch(nodes[b[at + 8].to].name);
-    }
+    bool far = at + 16 < have, near = at + 8 < have;
+    fetch_ahead(nodes, far, far ? b[at + 16].from : 0, far ? b[at + 16].to : 0, near,
+                near ? b[at + 8].from : 0, near ? b[at + 8].to : 0);
     const struct spool_rec *r = &c->buf[c->at++];
     c->t = (struct transfer){.from = r->from, .to = r->to, .msg = 0, .seq = (int)c->i,
                              .start = r->start, .send_end = r->send_end,
