@@ -115,8 +115,12 @@ static int dispatch(int argc, char **argv, const struct cli_views *views)
         return 0;
     }
     for (int i = 0; i < NCOMMANDS; i++)
-        if (strcmp(cmd, commands[i].name) == 0)
+        if (strcmp(cmd, commands[i].name) == 0) {
+            static char who[32];   /* "hetcast run": every message of the command starts so */
+            snprintf(who, sizeof who, "hetcast %s", commands[i].name);
+            diag_set_who(who);
             return call(&commands[i], argc - 1, argv + 1, views);
+        }
     if (cmd[0] != '-' && !strchr(cmd, '.') && !strchr(cmd, '/') && access(cmd, F_OK) != 0)
         return unknown_command(cmd);
     return call(&view_command, argc, argv, views);

@@ -164,7 +164,7 @@ void cli_usage(FILE *fp)
 
 int cli_fail(char *cause, int status)
 {
-    opts_say("hetcast", cause ? cause : "failed");
+    opts_say(diag_who(), cause ? cause : "failed");
     free(cause);
     return status;
 }

@@ -92,7 +92,7 @@ void cli_version(FILE *fp);
  */
 int cli_parse(const char *prog, int argc, char **argv, struct cli_opts *o, bool want_file);
 
-/* Print cause as "hetcast: cause" and return status; frees cause. */
+/* Print cause as "WHO: cause" (diag_who: "hetcast run", ...) and return status; frees cause. */
 int cli_fail(char *cause, int status);
 /* Standard output flushed and checked: status, or (a write failed: a full
  * disk, /dev/full, a closed pipe) "cannot write the output: why" once and

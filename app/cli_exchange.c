@@ -65,8 +65,8 @@ int cli_exchange(const struct cli_opts *o, bool compare)
         for (int a = 0; a < XSCHED_COUNT; a++) {
             const struct xsched_ops *ops = xsched_at(a);
             if (ops->max_nodes > 0 && c->n > ops->max_nodes) {
-                fprintf(stderr, "hetcast: %s left out: it takes %s time and is refused "
-                                "above %d nodes\n", ops->name, ops->cost, ops->max_nodes);
+                fprintf(stderr, "%s: %s left out: it takes %s time and is refused "
+                                "above %d nodes\n", diag_who(), ops->name, ops->cost, ops->max_nodes);
                 continue;
             }
             names[k++] = ops->name;

@@ -134,7 +134,7 @@ static int print_svg(const struct run *runs, int k, const struct svg_opts *so, s
         return rc;
     }
     if (len > SVG_WARN_BYTES)
-        fprintf(stderr, "hetcast: warning: the SVG is %.1f MB, more than a slide holds\n", len / 1048576.0);
+        fprintf(stderr, "%s: warning: the SVG is %.1f MB, more than a slide holds\n", diag_who(), len / 1048576.0);
     fwrite(buf, 1, len, stdout);
     free(buf);
     return 0;

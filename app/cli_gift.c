@@ -72,7 +72,7 @@ int lesson_gift(const struct lesson *l, bool first)
         struct run r;
         char *cause = NULL;
         if (s->predict && slide_run(l, k, &c, &r, &cause) < 0) {
-            fprintf(stderr, "hetcast: %s: slide %d: ", l->path, k + 1);
+            fprintf(stderr, "%s: %s: slide %d: ", diag_who(), l->path, k + 1);
             text_put(cause ? cause : "failed", stderr);
             fputc('\n', stderr);
             free(cause);

@@ -20,7 +20,7 @@
 #include "app/opts.h"
 #include "session/trace.h"
 
-/* Print d's lines as one message, "hetcast: file:line: problem" and the next problems under it,
+/* Print d's lines as one message, "WHO: file:line: problem" (diag_who) and the next problems under it,
  * as a cluster's are printed, and return 2 (a bad trace is bad input). */
 static int bad_input(struct diag *d)
 {

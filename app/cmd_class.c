@@ -93,7 +93,7 @@ int cmd_class(int argc, char **argv, const struct cli_views *v)
     if (rc)
         return rc;
     if (n < 1 || strcmp(ops[0], "report") != 0)
-        return opts_error(2, "hetcast class report ROOM.db: report is the one thing class does");
+        return opts_error(2, "report is the one thing class does: hetcast class report ROOM.db");
     if (n != 2)
         return opts_error(2, "which database? hetcast class report ROOM.db");
     if (a.format == CLASS_CSV && a.table == CLASS_BOTH)

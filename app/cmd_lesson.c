@@ -438,7 +438,7 @@ static int print_handout(const struct lesson *l, bool student)
         }
         char *cause = NULL;
         if ((student ? print_student(sl, &o, &cause) : print_numbers(sl, &o, &cause)) < 0) {
-            fprintf(stderr, "hetcast: %s: slide %d: %s\n", l->path, k + 1, cause ? cause : "failed");
+            fprintf(stderr, "%s: %s: slide %d: %s\n", diag_who(), l->path, k + 1, cause ? cause : "failed");
             free(cause);
             return 2;
         }

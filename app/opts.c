@@ -14,9 +14,7 @@
 
 #include "support/diag.h"
 
-static const char *prog = "hetcast";
-
-const char *const opts_text_csv[] = {"text", "csv", NULL};   /* the command being parsed, for messages */
+const char *const opts_text_csv[] = {"text", "csv", NULL};
 
 void opts_say(const char *who, const char *text)
 {
@@ -38,7 +36,7 @@ int opts_error(int status, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(text, n > 0 ? (size_t)n + 1 : 1, fmt, ap);
     va_end(ap);
-    opts_say(prog, text);
+    opts_say(diag_who(), text);
     free(text);
     return status;
 }
@@ -101,7 +99,7 @@ static int store(const struct opt *o, void *ctx, opts_fn fn, const char *name, c
 int opts_parse(const char *p, const struct opt *tab, int argc, char **argv, opts_fn fn,
                void *ctx, const char **operands, int max, int *noperands)
 {
-    prog = p;
+    diag_set_who(p);
     int n = 0;
     while (tab[n].name)
         n++;

@@ -18,7 +18,7 @@ RING=tests/data/simgrid-ring.xml
 run "$H" run "$STAR"
 if has "built without SimGrid" "$T/err"; then
     check "without SimGrid: a .xml is refused with status 2" test "$rc" -eq 2
-    check "without SimGrid: the message names the file" has "^hetcast: $STAR: a SimGrid platform, but this hetcast was built without SimGrid" "$T/err"
+    check "without SimGrid: the message names the file" has "^hetcast run: $STAR: a SimGrid platform, but this hetcast was built without SimGrid" "$T/err"
     done_testing
 fi
 
@@ -57,13 +57,13 @@ check "ring: a pipelined tree runs on it" sh -c "[ $rc -eq 0 ] && grep -q '^LP o
 printf '<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n<platform version="4.1">\n<zone id="a" routing="Full">\n<host id="x" speed="1f"/>\n<hots id="z"/>\n</zone></platform>\n' >"$T/bad.xml"
 run "$H" run "$T/bad.xml"
 check "bad XML: status 2" test "$rc" -eq 2
-check "bad XML: SimGrid's parse error with the file and line" has "^hetcast: $T/bad.xml: SimGrid refused it: Parse error at $T/bad.xml:6: " "$T/err"
+check "bad XML: SimGrid's parse error with the file and line" has "^hetcast run: $T/bad.xml: SimGrid refused it: Parse error at $T/bad.xml:6: " "$T/err"
 check "bad XML: one line, no backtrace" test "$(wc -l <"$T/err")" -eq 1
 
 printf '<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n<platform version="4.1">\n<zone id="a" routing="Full">\n<host id="x" speed="1f"/>\n<host id="y" speed="1f"/>\n</zone></platform>\n' >"$T/noroute.xml"
 (cd "$T" && "$H" run noroute.xml >out 2>err; echo $? >rc)
 check "no route: status 2" test "$(cat "$T/rc")" -eq 2
-check "no route: the message names both hosts and asks for routes" has "^hetcast: noroute.xml: no route from x to y: SimGrid cannot send a message between them (a platform must route every pair of hosts)$" "$T/err"
+check "no route: the message names both hosts and asks for routes" has "^hetcast run: noroute.xml: no route from x to y: SimGrid cannot send a message between them (a platform must route every pair of hosts)$" "$T/err"
 check "no route: no core file left behind" sh -c "! ls $T | grep -q core"
 
 # Every kind of platform SimGrid simulates, each cost stated from the
@@ -106,10 +106,10 @@ check "Vivaldi: p2 -> p0 = 7 ms + 1000 / 2 MBps (p2's way out)" near "$(cost "$T
 WIFI=tests/data/simgrid-wifi.xml
 run "$H" run "$WIFI"
 check "wifi zone: refused with status 2" test "$rc" -eq 2
-check "wifi zone: the file, the zone's line and why" has "^hetcast: $WIFI:8: zone \"cell\" is wifi (routing=\"Wifi\"): its stations share one radio medium at rates SimGrid sets per station, so a message's time depends on who else transmits and is no point-to-point cost: not read$" "$T/err"
+check "wifi zone: the file, the zone's line and why" has "^hetcast run: $WIFI:8: zone \"cell\" is wifi (routing=\"Wifi\"): its stations share one radio medium at rates SimGrid sets per station, so a message's time depends on who else transmits and is no point-to-point cost: not read$" "$T/err"
 sed -e 's/routing="Wifi"/routing="Cluster"/' -e '/access_point/d' "$WIFI" >"$T/wifilink.xml"
 run "$H" run "$T/wifilink.xml"
-check "wifi link (sharing_policy WIFI): refused, its line named" has "^hetcast: $T/wifilink.xml:16: link \"air\" is wifi (sharing_policy=\"WIFI\")" "$T/err"
+check "wifi link (sharing_policy WIFI): refused, its line named" has "^hetcast run: $T/wifilink.xml:16: link \"air\" is wifi (sharing_policy=\"WIFI\")" "$T/err"
 printf '<?xml version="1.0"?>\n<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n<platform version="4.1">\n<config id="c"><prop id="tracing" value="yes"/><prop id="tracing/filename" value="t.trace"/></config>\n<zone id="a" routing="Full">\n<host id="x" speed="1f"/>\n<host id="y" speed="1f"/>\n<link id="l" bandwidth="1GBps" latency="1us"/>\n<route src="x" dst="y"><link_ctn id="l"/></route>\n</zone></platform>\n' >"$T/traced.xml"
 (cd "$T" && "$H" run traced.xml >out 2>err; echo $? >rc)
 check "a platform that turns SimGrid's tracing on: read, and no trace file written" sh -c "[ \$(cat $T/rc) -eq 0 ] && [ ! -e $T/t.trace ]"
@@ -131,7 +131,7 @@ nested 500 >"$T/deep.xml"
 run "$H" run "$T/deep.xml"
 check "500 nested zones: status 2" test "$rc" -eq 2
 check "500 nested zones: one message, the file, the line of the 101st zone, the limit" \
-    sh -c "[ \$(wc -l <'$T/err') -eq 1 ] && grep -q -x 'hetcast: $T/deep.xml:104: zones nested more than 100 deep: not read (SimGrid.s parser fails on deep nesting)' '$T/err'"
+    sh -c "[ \$(wc -l <'$T/err') -eq 1 ] && grep -q -x 'hetcast run: $T/deep.xml:104: zones nested more than 100 deep: not read (SimGrid.s parser fails on deep nesting)' '$T/err'"
 nested 100 '<prop id="p" value="x/> > &lt;zone>"/><!-- <zone id="c"> <zone id="d"> -->' >"$T/deep100.xml"
 run "$H" run "$T/deep100.xml"
 check "100 nested zones (the limit; zones in a comment do not count, nor '>' in a value): read" \

@@ -121,10 +121,10 @@ check "two traces joined by cat: both schedulers, error 0" sh -c "[ $rc -eq 0 ] 
 printf 'scheduler,seq,from,to,send_start,send_end,link_start,link_end,recv_start,recv_end,hold\nfnf,1,p0,p1,0,1,1,2,2,4,4\nscheduler,seq,from,to,send_start,send_end,link_start,link_end,hold,recv_start,recv_end\n' >"$T/bad.csv"
 bad "a second header in another order is a row, refused" 'bad.csv:3:'
 
-# the problems as one message "hetcast: file:line: problem", one a line, in compare and the view
+# the problems as one message "hetcast compare: file:line: problem" (the view: "hetcast: ..."), one a line
 printf '%s\nfnf,1,p0,p9,0,1,1,2,2,4,4\nfnf,2,p0,p8,1,2,2,3,3,6,6\n' $HDR >"$T/bad.csv"
 run "$H" compare $C --trace "$T/bad.csv"
-check "compare: the trace's problems, one a line, the message starting with hetcast:" sh -c "[ $rc -eq 2 ] && head -n 1 $T/err | grep -q '^hetcast: .*/bad.csv:2: to: \"p9\" is not a node of counterexample$' && sed -n 2p $T/err | grep -q '^.*/bad.csv:3: to: \"p8\" is not a node' && [ \$(wc -l < $T/err) -eq 2 ]"
+check "compare: the trace's problems, one a line, the message starting with hetcast compare:" sh -c "[ $rc -eq 2 ] && head -n 1 $T/err | grep -q '^hetcast compare: .*/bad.csv:2: to: \"p9\" is not a node of counterexample$' && sed -n 2p $T/err | grep -q '^.*/bad.csv:3: to: \"p8\" is not a node' && [ \$(wc -l < $T/err) -eq 2 ]"
 run "$H" $C --trace "$T/bad.csv"
 check "the view: the same message" sh -c "[ $rc -eq 2 ] && head -n 1 $T/err | grep -q '^hetcast: .*/bad.csv:2: to: \"p9\" is not a node of counterexample$' && [ \$(wc -l < $T/err) -eq 2 ]"
 

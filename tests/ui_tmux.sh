@@ -475,7 +475,7 @@ return { title = "slow", slides = { { title = "forty nodes", cluster = "$TMP/n40
   schedulers = "optimal", step = 0, text = "the optimum of forty nodes" } } }
 EOF
 start 100 30 -- lesson "$TMP/slow-lesson.lua"
-wait_for "hetcast: optimal: exact search (branch and bound)"
+wait_for "hetcast lesson: optimal: exact search"
 ok $? "a lesson's first slide: the progress line at open names the search"
 keys q
 wait_for "optimal: cancelled; showing fnf instead" 50

@@ -25,10 +25,10 @@ check "no unit: none written" sh -c "! grep -q '^# unit' '$T/none.csv'"
 printf '# name: x\n# unit: parsecs\nname,send,recv\na,1,2\n' >"$T/bad.csv"
 run "$H" run "$T/bad.csv"
 check "an unknown unit: status 2" test "$rc" -eq 2
-check "an unknown unit: the file, the line and the units known" has "^hetcast: $T/bad.csv:2: unit: \"parsecs\" is not a unit of time: s, ms, us, ns or none" "$T/err"
+check "an unknown unit: the file, the line and the units known" has "^hetcast run: $T/bad.csv:2: unit: \"parsecs\" is not a unit of time: s, ms, us, ns or none" "$T/err"
 printf '# unit: ms\n# unit: us\nname,send,recv\na,1,2\n' >"$T/twice.csv"
 run "$H" run "$T/twice.csv"
-check "a unit given twice: status 2, both lines named" sh -c "[ $rc -eq 2 ] && grep -q '^hetcast: $T/twice.csv:2: unit: given twice (first on line 1)' '$T/err'"
+check "a unit given twice: status 2, both lines named" sh -c "[ $rc -eq 2 ] && grep -q '^hetcast run: $T/twice.csv:2: unit: given twice (first on line 1)' '$T/err'"
 
 # Lua clusters say it too.
 printf 'unit("ns")\nnode("a", 1, 2)\nnode("b", 1, 2)\n' >"$T/u.lua"

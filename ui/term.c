@@ -702,14 +702,15 @@ static void open_busy(struct view *v, const char *what)
     static const char keys[] = " s - q or Esc: cancel, Ctrl-C: quit";
     char *shown = text_escape(what);   /* names are not commands */
     /* One line, or "\r" would go back to the start of its last row only. */
-    long room = (long)cols - 1 - (long)strlen("hetcast: , ") - 6 - (long)strlen(keys);
+    long room = (long)cols - 1 - (long)strlen(diag_who()) - (long)strlen(": , ") - 6 - (long)strlen(keys);
     size_t len = strlen(shown);
     if (room < 0)
         room = 0;
     bool cut = len > (size_t)room;
     if (cut)
         len = text_cut_len(shown, room > 3 ? (size_t)room - 3 : 0);
-    int n = snprintf(tick_pre, sizeof tick_pre, "\rhetcast: %.*s%s, ", (int)len, shown, cut ? "..." : "");
+    int n = snprintf(tick_pre, sizeof tick_pre, "\r%s: %.*s%s, ", diag_who(), (int)len, shown,
+                     cut ? "..." : "");
     free(shown);
     int m = snprintf(tick_post, sizeof tick_post, "%s\033[K", keys);
     if (n < 0 || (size_t)n >= sizeof tick_pre || m < 0 || (size_t)m >= sizeof tick_post)
@@ -786,7 +787,8 @@ int term_view(const struct session_opts *o)
     struct opener op = {o, NULL};
     int status = open_watched(&v, &op, &cause);
     if (status != 0) {   /* "hetcast: why", as the command line says it */
-        fputs("hetcast: ", stderr);
+        fputs(diag_who(), stderr);
+        fputs(": ", stderr);
         text_put(cause ? cause : "cannot open the view", stderr);   /* names are not commands */
         fputc('\n', stderr);
         free(cause);
@@ -803,7 +805,8 @@ int term_lesson(const struct lesson *l, struct room *room)
     struct opener op = {NULL, l};
     int status = open_watched(&v, &op, &cause);
     if (status != 0) {   /* names are not commands: escaped (text_put) */
-        fputs("hetcast: ", stderr);
+        fputs(diag_who(), stderr);
+        fputs(": ", stderr);
         text_put(l->path, stderr);
         fputs(": slide 1: ", stderr);
         text_put(cause ? cause : "cannot open the view", stderr);
@@ -821,8 +824,8 @@ int term_lesson(const struct lesson *l, struct room *room)
 static int curses_start(struct term *t, const char *file)
 {
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-        fputs("hetcast: the interactive view needs a terminal; for text output use hetcast run ",
-              stderr);
+        fputs(diag_who(), stderr);
+        fputs(": the interactive view needs a terminal; for text output use hetcast run ", stderr);
         text_put(file ? file : "FILE", stderr);
         fputc('\n', stderr);
         return 2;
@@ -834,7 +837,7 @@ static int curses_start(struct term *t, const char *file)
     install_signals();
     atexit(term_end);
     if (!initscr()) {
-        fprintf(stderr, "hetcast: cannot start the terminal\n");
+        fprintf(stderr, "%s: cannot start the terminal\n", diag_who());
         return 1;
     }
     curses_on = true;
@@ -844,7 +847,8 @@ static int curses_start(struct term *t, const char *file)
     if (!cup || cup == (const char *)-1) {
         term_end();
         const char *tn = getenv("TERM");
-        fputs("hetcast: this terminal (TERM=", stderr);
+        fputs(diag_who(), stderr);
+        fputs(": this terminal (TERM=", stderr);
         text_put(tn && tn[0] ? tn : "unset", stderr);
         fputs(") cannot draw the view: it cannot move the cursor; set TERM to your terminal's "
               "type (e.g. xterm-256color), or use hetcast run ", stderr);
@@ -1043,7 +1047,8 @@ int term_join(const char *room, const char *as)
         }
     }
     if (fd < 0) {
-        fputs("hetcast join: ", stderr);
+        fputs(diag_who(), stderr);
+        fputs(": ", stderr);
         text_put(cause ? cause : "cannot join", stderr);
         fputc('\n', stderr);
         free(cause);
@@ -1137,7 +1142,8 @@ int term_join(const char *room, const char *as)
     close(fd);
     room_client_free(&j.seen);
     if (why) {
-        fputs("hetcast join: ", stderr);
+        fputs(diag_who(), stderr);
+        fputs(": ", stderr);
         text_put(why, stderr);
         fputc('\n', stderr);
         free(why);

@@ -178,7 +178,7 @@ static int point_runs(const struct point *pt, const struct cluster *c, double pc
         struct exchange x;
         char *cause = NULL;
         if (exchange_run(&x, c, pt->model, &xo, &cause) < 0) {
-            opts_say("hetcast experiment alltoall", cause);
+            opts_say(diag_who(), cause);
             free(cause);
             rc = -1;
             break;

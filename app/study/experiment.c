@@ -147,7 +147,7 @@ static int set_xopt(void *ctx, int key, const char *a, const char *v)
 static int parse_xopts(int argc, char **argv, struct xopts *o)
 {
     int n;
-    int rc = opts_parse("hetcast experiment", xopt_table, argc, argv, set_xopt, o, NULL, 0, &n);
+    int rc = opts_parse(diag_who(), xopt_table, argc, argv, set_xopt, o, NULL, 0, &n);
     if (rc == 0 && o->latency > CLUSTER_MAX_TIME)
         return opts_error(2, "--latency: \"%g\" is out of range (times are at most %g)", o->latency,
                           CLUSTER_MAX_TIME);
@@ -361,7 +361,7 @@ int exp_exact(const struct cluster *c, double time_limit, struct exact *x)
     char *cause = NULL;
     x->fnf = exp_makespan(c, MODEL_ASYNC, &sched_fnf, 0);
     if (optimal_solve(c, MODEL_ASYNC, &so, &plan, &cause) < 0) {
-        opts_say("hetcast experiment", cause);
+        opts_say(diag_who(), cause);
         free(cause);
         return -1;
     }
@@ -562,7 +562,7 @@ static int theorem_trial(struct rng *r, int lo, int hi, const struct exp_gen *g,
         rc = -2;   /* said already */
     if (rc < 0) {
         if (rc == -1)
-            opts_say("hetcast experiment", cause);
+            opts_say(diag_who(), cause);
         free(cause);
         cluster_free(p2);
         cluster_free(c);
@@ -743,7 +743,7 @@ static int counterexample(struct xopts *o)
         }
     }
     if (!worst) {
-        fprintf(stderr, "hetcast experiment: no cluster could be solved exactly\n");
+        fprintf(stderr, "%s: no cluster could be solved exactly\n", diag_who());
         return 1;
     }
     char desc[512], a[40], b[40];
@@ -862,7 +862,7 @@ static int merge(int argc, char **argv)
         char msg[256];
         snprintf(msg, sizeof msg, "%s: a part of study \"%s\", which has no parts",
                  files[0], h.study);
-        opts_say("hetcast experiment merge", msg);
+        opts_say(diag_who(), msg);
         rc = 2;
     }
     if (rc == 0) {
@@ -892,7 +892,7 @@ static int merge(int argc, char **argv)
             char msg[256];
             snprintf(msg, sizeof msg, "%s: its options or columns are not those this hetcast "
                                       "writes for %s", files[0], st->name);
-            opts_say("hetcast experiment merge", msg);
+            opts_say(diag_who(), msg);
             rc = 2;
         } else {
             st->trials->print(&t, &h, v, (enum trial_format)fo.csv);
@@ -915,6 +915,9 @@ int experiment_main(int argc, char **argv)
         const struct study_row *st = &studies[i];
         if (strcmp(argv[0], st->name) != 0)
             continue;
+        static char who[64];   /* "hetcast experiment NAME": its messages start so */
+        snprintf(who, sizeof who, "hetcast experiment %s", st->name);
+        diag_set_who(who);
         if (trials_farmed() && !st->trials)
             return opts_error(2, "%s: not under MPI (hetcast-mpi experiment runs the studies of "
                               "numbered trials: fnf-vs-random, fnf-vs-optimal, fnf-theorems, optima)", st->name);
@@ -950,7 +953,7 @@ int experiment_main(int argc, char **argv)
         o.ctl.format = (enum trial_format)o.csv;
         return trials_run(st->trials, &t, &h, &o.ctl);
     }
-    fprintf(stderr, "hetcast experiment: unknown study \"%s\"; valid studies:", argv[0]);
+    fprintf(stderr, "%s: unknown study \"%s\"; valid studies:", diag_who(), argv[0]);
     for (int i = 0; i < NSTUDIES; i++)
         fprintf(stderr, "%s %s", i ? "," : "", studies[i].name);
     fprintf(stderr, ", merge\n");

@@ -172,7 +172,7 @@ int exp_figueira_simulate(const struct cluster *hops, const struct cluster *lat,
         cost[k] = t.cost;
         tree_free(&t);
         if (rc < 0) {
-            opts_say("hetcast experiment: figueira", cause ? cause : "failed");
+            opts_say(diag_who(), cause ? cause : "failed");
             free(cause);
             return -1;
         }

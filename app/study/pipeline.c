@@ -96,7 +96,7 @@ int exp_pipeline_measure(const struct cluster *c, double ratio[EXP_PIPE_MODELS][
     for (int u = 0; u < 2; u++) {
         struct lp_limits lim = {.unidirectional = u == 1};
         if (lp_solve_broadcast_limited(c, &lim, &lp[u], &cause) < 0) {
-            opts_say("hetcast experiment pipeline", cause);
+            opts_say(diag_who(), cause);
             free(cause);
             if (u)
                 lp_result_free(&lp[0]);
@@ -111,7 +111,7 @@ int exp_pipeline_measure(const struct cluster *c, double ratio[EXP_PIPE_MODELS][
             }
             struct pipe_tree t;
             if (pipe_build(c, (enum pipe_heur)h, &lp[u], &t, &cause) < 0) {
-                opts_say("hetcast experiment pipeline", cause);
+                opts_say(diag_who(), cause);
                 free(cause);
                 pipe_tree_free(&t);
                 lp_result_free(&lp[0]);
@@ -434,7 +434,7 @@ int exp_pipeline_main(int argc, char **argv)
     free(by_size);
     free(by_dens);
     if (worst > 1 + 1e-9) {
-        fprintf(stderr, "hetcast experiment pipeline: a tree beat the LP optimum (%.9f): a bug\n", worst);
+        fprintf(stderr, "%s: a tree beat the LP optimum (%.9f): a bug\n", diag_who(), worst);
         return 1;
     }
     return 0;

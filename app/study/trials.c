@@ -339,7 +339,7 @@ int trials_read_parts(int nfiles, char **files, struct trial_head *h, int *nv,
                 char msg[512];
                 snprintf(msg, sizeof msg, "part %d/%d of this run is missing (the parts given "
                                           "start with %s)", i + 1, np, files[0]);
-                opts_say("hetcast experiment merge", msg);
+                opts_say(diag_who(), msg);
                 rc = 2;
             }
         long at = 0;
@@ -493,7 +493,7 @@ static int save_block(const struct local *L, long b)
     if (atomic_open(&af, path) < 0) {
         char msg[4200];
         snprintf(msg, sizeof msg, "%s: %s", path, atomic_why(&af, errno));
-        opts_say("hetcast experiment", msg);
+        opts_say(diag_who(), msg);
         return -1;
     }
     write_part(af.fp, L->s, L->h, (int)(L->b0 + b + 1), (int)L->total_blocks, a, z,
@@ -501,7 +501,7 @@ static int save_block(const struct local *L, long b)
     if (atomic_commit(&af) < 0) {
         char msg[4200];
         snprintf(msg, sizeof msg, "%s: %s", path, strerror(errno));
-        opts_say("hetcast experiment", msg);
+        opts_say(diag_who(), msg);
         return -1;
     }
     return 0;
@@ -565,13 +565,13 @@ static int run_local(const struct trial_study *s, const void *ctx, const struct 
     L.v = shared_alloc(vbytes, across);
     L.sh = shared_alloc(sizeof *L.sh, across);
     if (!L.v || !L.sh) {
-        opts_say("hetcast experiment", "cannot map memory for the processes of --jobs");
+        opts_say(diag_who(), "cannot map memory for the processes of --jobs");
         return 1;
     }
     if (c->resume && mkdir(c->resume, 0777) < 0 && errno != EEXIST) {
         char msg[4200];
         snprintf(msg, sizeof msg, "--resume: %s: %s", c->resume, strerror(errno));
-        opts_say("hetcast experiment", msg);
+        opts_say(diag_who(), msg);
         shared_free(L.v, vbytes, across);
         shared_free(L.sh, sizeof *L.sh, across);
         return 2;
@@ -609,7 +609,7 @@ static int run_local(const struct trial_study *s, const void *ctx, const struct 
             kids[nk] = pid;
         }
         if (nk == 0) {
-            opts_say("hetcast experiment", "cannot start the processes of --jobs");
+            opts_say(diag_who(), "cannot start the processes of --jobs");
             rc = 1;
         }
         int alive = nk;
@@ -631,7 +631,7 @@ static int run_local(const struct trial_study *s, const void *ctx, const struct 
                     char msg[96];
                     snprintf(msg, sizeof msg, "a process of --jobs was ended by signal %d",
                              WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-                    opts_say("hetcast experiment", msg);
+                    opts_say(diag_who(), msg);
                     said = true;
                 }
             }
@@ -645,7 +645,7 @@ static int run_local(const struct trial_study *s, const void *ctx, const struct 
             if (!L.sh->fin[b])
                 rc = 1;
         if (rc && !said)
-            opts_say("hetcast experiment", "a process of --jobs ended before its trials were done");
+            opts_say(diag_who(), "a process of --jobs ended before its trials were done");
     }
     if (rc == 0)
         progress_show(&pg, L.sh->done, true);

@@ -11,10 +11,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const char *who = "hetcast";
+
+void diag_set_who(const char *w)
+{
+    who = w;
+}
+
+const char *diag_who(void)
+{
+    return who;
+}
+
 /* The one place in the core that prints and exits (docs/layout.md). */
 _Noreturn void diag_fatal(const char *what)
 {
-    fputs("hetcast: ", stderr);
+    fputs(who, stderr);
+    fputs(": ", stderr);
     fputs(what, stderr);
     fputs("\n", stderr);
     exit(1);

@@ -74,7 +74,13 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Set *cause (if cause is not NULL) to a formatted message; returns -1. */
 int set_cause(char **cause, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Print "hetcast: what" to stderr and exit(1): out of memory only. */
+/* What every message on standard error starts with: "hetcast" and the
+ * command as far as it is known ("hetcast run", "hetcast experiment
+ * pipeline"; plain "hetcast" for the view and before a command is named).
+ * The front door sets it (docs/cli.md, "Messages"); who must outlive its use. */
+void diag_set_who(const char *who);
+const char *diag_who(void);
+/* Print "WHO: what" (diag_who) to stderr and exit(1): out of memory only. */
 _Noreturn void diag_fatal(const char *what);
 void *xmalloc(size_t n);             /* exit with a message on exhaustion */
 void *xcalloc(size_t n, size_t size);
