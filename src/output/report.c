@@ -206,9 +206,12 @@ static void report_summary_text(FILE *fp, const struct run *r)
     }
     if (r->sched.slices > 0)
         pipeline_summary(fp, r);
-    if (r->sched.segments > 1)
+    if (r->sched.segments > 1) {
         fprintf(fp, "segments      %d   (each costs a message of the cluster's table)\n",
                 r->sched.segments);
+        fprintf(fp, "guarantee     2T + beta: fnf's, for one message\n");
+        return;
+    }
     if (!r->has_beta) {
         fprintf(fp, "guarantee     2T + beta: applies to node tables in the async model only\n");
         return;
@@ -460,7 +463,7 @@ void report_compare_text(FILE *fp, const struct run *runs, int k, bool summary)
     const struct run *best = NULL;
     int segmented = 0;
     for (int i = 0; i < k; i++) {
-        if (runs[i].opt == OPT_PROVEN)
+        if (runs[i].opt == OPT_PROVEN && runs[i].sched.segments <= 1)   /* one message's */
             best = &runs[i];
         if (runs[i].sched.segments > segmented)
             segmented = runs[i].sched.segments;

@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 
+#include "sched/pipeline.h"
 #include "sched/segment.h"
 #include "sched/trees.h"
 
@@ -129,8 +130,8 @@ static char *tt_reason(const void *ctx, const struct cluster *c, int u, const st
 {
     (void)ctx;
     if (u == c->source)
-        return xasprintf("two trees: the source sends the %s segments to rank %d, the root of T%d",
-                         x->arg == 0 ? "even" : "odd", rank_of(c, x->to), x->arg + 1);
+        return xasprintf("two trees: the source sends segments %s to rank %d, the root of T%d",
+                         x->arg == 0 ? "1, 3, 5 ..." : "2, 4, 6 ...", rank_of(c, x->to), x->arg + 1);
     return xasprintf("tree T%d: rank %d passes the segment to its child, rank %d", x->arg + 1,
                      rank_of(c, u), rank_of(c, x->to));
 }
@@ -164,6 +165,25 @@ static void tt_plan(struct segplan *p, const struct cluster *c)
 
 /* ---- the schedulers ---- */
 
+int mpibcast_check(const struct sched_ops *ops, const struct cluster *c, int slices, char **cause)
+{
+    static const struct sched_ops *const segmented[] = {
+        &sched_scatter_allgather, &sched_two_tree, &sched_binomial, &sched_depth_first,
+        &sched_breadth_first, &sched_balanced_path, &sched_flat, &sched_magpie, &sched_chain,
+        &sched_knomial, &sched_binomial_any,
+    };
+    bool takes = false;
+    for (size_t i = 0; i < sizeof segmented / sizeof segmented[0]; i++)
+        takes = takes || ops == segmented[i];
+    if (!takes || slices <= 1 || c->kind == CLUSTER_GRAPH)
+        return 0;
+    if ((double)slices * (double)(c->n - 1) > SEG_MAX_TRANSFERS)
+        return set_cause(cause, "--slices %d on %d nodes would book %.0f transfers (at most %d: "
+                         "each is kept with its reason, about 400 bytes)",
+                         slices, c->n, (double)slices * (double)(c->n - 1), SEG_MAX_TRANSFERS);
+    return 0;
+}
+
 static int mpi_prepare(struct sched *s, struct engine *e, char **cause)
 {
     const struct cluster *c = e->c;
@@ -189,7 +209,7 @@ static int mpi_prepare(struct sched *s, struct engine *e, char **cause)
                  k < n ? "; fewer segments than ranks: some ranks get no piece" : "");
     else
         text_fit(s->note, sizeof s->note,
-                 "two-tree: %d segment%s, the even ones down T1, the odd ones down T2 (T2 %s)",
+                 "two-tree: %d segment%s, 1, 3, 5 ... down T1 and 2, 4, 6 ... down T2 (T2 is T1 %s)",
                  k, k == 1 ? "" : "s", (n - 1) % 2 == 0 ? "mirrored" : "shifted");
     return 0;
 }

@@ -19,8 +19,9 @@
  * the piece on in the next step from what it holds.
  *
  * two-tree (Sanders, Speck & Träff 2009): the n - 1 other ranks form two
- * binary trees T1 and T2; the source sends the even segments to T1's root
- * and the odd ones to T2's root, and every inner node passes each segment
+ * binary trees T1 and T2; the source sends segments 1, 3, 5 ... (counted
+ * from 1) to T1's root and 2, 4, 6 ... to T2's root, in turn, and every
+ * inner node passes each segment
  * of its tree to its children (left, then right).  T1 is an in-order tree
  * on positions 0 .. m-1 (rank i + 1 at position i, m = n - 1): a perfect
  * tree of the largest 2^j - 1 <= m positions on the left of its root, the
@@ -42,6 +43,14 @@ int twotree_build(int m, int t, int *parent, int *left, int *right);
 /* scatter-allgather: ranks [r, r + subtree) receive their pieces through
  * rank r in the scatter (r = 0: all n).  */
 int scatter_subtree(int r, int n);
+
+/*
+ * Would ops cut the message into `slices` segments on c (a tree of
+ * sched/trees.h, scatter-allgather or two-tree, slices > 1, not a platform
+ * graph)?  Then 0 if the run stays within SEG_MAX_TRANSFERS, else -1 with
+ * *cause, for the front door to refuse before running; 0 for the others.
+ */
+int mpibcast_check(const struct sched_ops *ops, const struct cluster *c, int slices, char **cause);
 
 extern const struct sched_ops sched_scatter_allgather, sched_two_tree;
 

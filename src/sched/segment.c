@@ -22,6 +22,9 @@ void seg_plan_init(struct segplan *p, int n, int segments)
     p->len = xcalloc((size_t)n, sizeof *p->len);
     p->cap = xcalloc((size_t)n, sizeof *p->cap);
     p->next = xcalloc((size_t)n, sizeof *p->next);
+    p->version = xcalloc((size_t)n, sizeof *p->version);
+    heap_init(&p->ready, (size_t)n);
+    p->seen = -1;
 }
 
 void seg_plan_free(struct segplan *p)
@@ -32,6 +35,8 @@ void seg_plan_free(struct segplan *p)
     free(p->len);
     free(p->cap);
     free(p->next);
+    free(p->version);
+    heap_free(&p->ready);
     *p = (struct segplan){0};
 }
 
@@ -50,9 +55,9 @@ int seg_start(struct segplan *p, struct sched *s, struct engine *e, char **cause
     int k = p->segments;
     if (k < 1 || k > SEG_MAX)
         return set_cause(cause, "--slices %d: a message is cut into 1 to %d segments", k, SEG_MAX);
-    if ((double)k * (double)(c->n - 1) > 1e7)
-        return set_cause(cause, "--slices %d on %d nodes would book %.0f transfers (at most 10000000)",
-                         k, c->n, (double)k * (double)(c->n - 1));
+    if ((double)k * (double)(c->n - 1) > SEG_MAX_TRANSFERS)   /* mpibcast_check's, for the front doors */
+        return set_cause(cause, "--slices %d on %d nodes would book %.0f transfers (at most %d)",
+                         k, c->n, (double)k * (double)(c->n - 1), SEG_MAX_TRANSFERS);
     enum model m = e->model;
     engine_free(e);
     if (engine_init_messages(e, c, m, k, cause) < 0)
@@ -64,25 +69,65 @@ int seg_start(struct segplan *p, struct sched *s, struct engine *e, char **cause
     return 0;
 }
 
+/* u's next send if u holds its segment: its start now into *start, and its
+ * tie-break (segment, then node) into *seq. */
+static bool head(const struct segplan *p, const struct engine *e, int u, double *start,
+                 uint64_t *seq)
+{
+    if (p->next[u] >= p->len[u])
+        return false;
+    const struct seg_send *x = &p->sends[u][p->next[u]];
+    struct transfer t;
+    if (!engine_holds(e, u, x->seg) || engine_earliest(e, u, x->to, x->seg, &t) < 0)
+        return false;
+    *start = t.start;
+    *seq = (uint64_t)x->seg * (uint64_t)p->n + (uint64_t)u;
+    return true;
+}
+
+/* u's one live entry in ready: (start, seq) now, or none. */
+static void push(struct segplan *p, int u, double start, uint64_t seq)
+{
+    heap_push_seq(&p->ready, start, seq, (uint64_t)++p->version[u] << 32 | (uint64_t)u);
+}
+
+static void offer(struct segplan *p, const struct engine *e, int u)
+{
+    double start;
+    uint64_t seq;
+    p->version[u]++;   /* whatever it had is stale now */
+    if (head(p, e, u, &start, &seq))
+        push(p, u, start, seq);
+}
+
 int seg_choose(struct segplan *p, const struct engine *e, struct decision *d, char **cause)
 {
+    if (p->seen < 0) {
+        for (int u = 0; u < p->n; u++)
+            offer(p, e, u);
+        p->seen = e->ntr;
+    }
+    /* The last bookings: their senders moved on, their receivers hold more. */
+    for (; p->seen < e->ntr; p->seen++) {
+        offer(p, e, e->tr[p->seen].from);
+        offer(p, e, e->tr[p->seen].to);
+    }
+    struct heap_item it;
     int best = -1;
-    double bstart = 0;
-    const struct seg_send *bx = NULL;
-    for (int u = 0; u < p->n; u++) {
-        if (p->next[u] >= p->len[u])
+    while (heap_pop(&p->ready, &it)) {
+        int u = (int)(it.data & 0xffffffffu);
+        if ((unsigned)(it.data >> 32) != p->version[u])
+            continue;   /* an older entry of u */
+        double start;
+        uint64_t seq;
+        if (!head(p, e, u, &start, &seq))
+            continue;   /* offered again when its segment comes */
+        if (start > it.time || (start == it.time && seq > it.seq)) {
+            push(p, u, start, seq);   /* later than it was */
             continue;
-        const struct seg_send *x = &p->sends[u][p->next[u]];
-        if (!engine_holds(e, u, x->seg))
-            continue;
-        struct transfer t;
-        if (engine_earliest(e, u, x->to, x->seg, &t) < 0)
-            continue;
-        if (best < 0 || t.start < bstart || (t.start == bstart && x->seg < bx->seg)) {
-            best = u;
-            bstart = t.start;
-            bx = x;
         }
+        best = u;
+        break;
     }
     if (best < 0) {
         if (e->nwaiting > 0)
@@ -90,7 +135,7 @@ int seg_choose(struct segplan *p, const struct engine *e, struct decision *d, ch
                              "(a node waits for a segment nobody sends it first)", e->nwaiting);
         return SCHED_DONE;
     }
-    p->next[best]++;
+    const struct seg_send *bx = &p->sends[best][p->next[best]++];
     d->from = best;
     d->to = bx->to;
     d->msg = bx->seg;

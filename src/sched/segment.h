@@ -15,7 +15,11 @@
  * start first (ties: the lower segment, then the lower node), so every node
  * keeps its own order, sends as soon as its port and the segment allow, and
  * the transfers come out in time order.  A plan whose order could wait for
- * a segment that never comes is a bug: seg_choose says so.
+ * a segment that never comes is a bug: seg_choose says so.  A node's next
+ * start only grows as bookings are made (its port, its holds and its
+ * receiver's port are only ever taken), so a heap of the starts last seen
+ * gives the earliest one, looked at again when it comes out: O(log n) a
+ * decision, instead of a scan of every node.
  */
 #ifndef HETCAST_SEGMENT_H
 #define HETCAST_SEGMENT_H
@@ -23,6 +27,7 @@
 #include "model/cluster.h"
 #include "engine/engine.h"
 #include "sched/sched.h"
+#include "support/heap.h"
 
 /* One send of a plan: segment seg to node `to`; role and arg say why (the
  * algorithm's own numbers, read by its reason function). */
@@ -41,6 +46,11 @@ struct segplan {
     struct seg_send **sends;    /* sends[u][0 .. len[u]): u's sends in order */
     int *len, *cap;
     int *next;                  /* choose()'s cursor: u's next send */
+    struct heap ready;          /* choose(): nodes by (start, segment, node) of their next
+                                   send when last looked at, a lower bound of it now */
+    unsigned *version;          /* choose(): u's live entry in ready is the one pushed with
+                                   version[u] (older ones are skipped) */
+    int seen;                   /* choose(): bookings already folded in (-1: none yet) */
     seg_reason_fn reason;       /* may be NULL */
     const void *reason_ctx;
 };
@@ -56,10 +66,12 @@ void seg_plan_add(struct segplan *p, int u, int seg, int to, int role, int arg);
 
 /*
  * Make e (a fresh one-message broadcast of its cluster) a K-segment one and
- * note K in s->segments.  Refuses (-1 with *cause) K beyond PIPE's limits:
- * 1 to SEG_MAX, and K (n - 1) transfers up to 10^7.
+ * note K in s->segments.  Refuses (-1 with *cause) K outside 1 to SEG_MAX
+ * and more than SEG_MAX_TRANSFERS transfers, K (n - 1): each is kept with
+ * its reason (about 400 bytes, and 6 s a million here).
  */
 #define SEG_MAX 100000
+#define SEG_MAX_TRANSFERS 2000000
 int seg_start(struct segplan *p, struct sched *s, struct engine *e, char **cause);
 
 /* The next decision of the plan (sched_ops.choose). */

@@ -36,9 +36,17 @@ static void compute_optimum(struct run *r, const struct sched_opts *o, enum run_
         return;
     }
     if (r->sched.segments > 1) {   /* the exact search covers one message */
-        text_fit(r->opt_note, sizeof r->opt_note,
-                 "not computed for a message of %d segments; the lower bound is for %d segments",
-                 r->sched.segments, r->sched.segments);
+        if (r->eng.makespan <= r->lower_bound) {
+            r->opt = OPT_PROVEN;
+            r->optimum = r->eng.makespan;
+            text_fit(r->opt_note, sizeof r->opt_note,
+                     "proven: the schedule meets the lower bound for %d segments", r->sched.segments);
+        } else {
+            text_fit(r->opt_note, sizeof r->opt_note,
+                     "not searched for a message of %d segments (the exact search covers one "
+                     "message); the lower bound is for %d segments", r->sched.segments,
+                     r->sched.segments);
+        }
         return;
     }
     if (want == RUN_OPT_NEVER) {
