@@ -2,19 +2,7 @@
 # segments_cli.sh - MPI's segmented broadcasts on the real binary (TAP):
 # --slices K on node tables and matrices, the refusals with status 2, the
 # K-segment report lines, JSON and an export. $HETCAST is the binary.
-set -u
-H=${HETCAST:-build/hetcast}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-n=0
-fails=0
-check() {   # check NAME COMMAND... : ok if the command succeeds
-    name=$1; shift
-    n=$((n + 1))
-    if "$@" >/dev/null 2>&1; then echo "ok $n - $name"; else echo "not ok $n - $name"; fails=$((fails + 1)); fi
-}
-run() { "$@" >"$T/out" 2>"$T/err"; rc=$?; }
-has() { grep -q -- "$1" "$2"; }
+. tests/tap.sh
 
 run "$H" run clusters/counterexample.csv -s two-tree --slices 4
 check "two-tree, 4 segments: exit 0, makespan 14 (tests/test_segment.c works it by hand)" sh -c "[ $rc -eq 0 ] && grep -q '^makespan *14$' $T/out"
@@ -47,5 +35,4 @@ check "an SVG of a segmented run" sh -c "[ $rc -eq 0 ] && grep -q '<svg' $T/out"
 run "$H" run clusters/calibrated-vm6.csv -s scatter-allgather --slices 8 --format chrome
 check "a Chrome trace of a segmented run" sh -c "[ $rc -eq 0 ] && grep -q 'traceEvents' $T/out"
 
-echo "1..$n"
-[ $fails -eq 0 ]
+done_testing

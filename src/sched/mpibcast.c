@@ -226,24 +226,20 @@ static void mpi_finish(struct sched *s)
     s->state = NULL;
 }
 
-const struct sched_ops sched_scatter_allgather = {
-    .name = "scatter-allgather",
-    .summary = "van de Geijn's broadcast: the segments scattered along the binomial tree, "
-               "then a ring allgather (--slices K segments)",
-    .kinds = CLUSTER_KIND_BIT(CLUSTER_MATRIX) | CLUSTER_KIND_BIT(CLUSTER_NODES),
-    .models = MODEL_ALL,
-    .prepare = mpi_prepare,
-    .choose = mpi_choose,
-    .finish = mpi_finish,
-};
+#define MPI_SCHED(var, nm, text)                                                            \
+    const struct sched_ops var = {                                                          \
+        .name = nm,                                                                         \
+        .summary = text,                                                                    \
+        .kinds = CLUSTER_KIND_BIT(CLUSTER_MATRIX) | CLUSTER_KIND_BIT(CLUSTER_NODES),        \
+        .models = MODEL_ALL,                                                                \
+        .prepare = mpi_prepare,                                                             \
+        .choose = mpi_choose,                                                               \
+        .finish = mpi_finish,                                                               \
+    }
 
-const struct sched_ops sched_two_tree = {
-    .name = "two-tree",
-    .summary = "Sanders, Speck & Träff's two binary trees, each carrying half the segments "
-               "(--slices K segments)",
-    .kinds = CLUSTER_KIND_BIT(CLUSTER_MATRIX) | CLUSTER_KIND_BIT(CLUSTER_NODES),
-    .models = MODEL_ALL,
-    .prepare = mpi_prepare,
-    .choose = mpi_choose,
-    .finish = mpi_finish,
-};
+MPI_SCHED(sched_scatter_allgather, "scatter-allgather",
+          "van de Geijn's broadcast: the segments scattered along the binomial tree, then a ring "
+          "allgather (--slices K segments)");
+MPI_SCHED(sched_two_tree, "two-tree",
+          "Sanders, Speck & Träff's two binary trees, each carrying half the segments "
+          "(--slices K segments)");
