@@ -68,7 +68,7 @@ void seg_plan_add(struct segplan *p, int u, int seg, int to, int role, int arg);
  * Make e (a fresh one-message broadcast of its cluster) a K-segment one and
  * note K in s->segments.  Refuses (-1 with *cause) K outside 1 to SEG_MAX
  * and more than SEG_MAX_TRANSFERS transfers, K (n - 1): each is kept with
- * its reason (about 400 bytes, and 6 s a million here).
+ * its reason (about 400 bytes).
  */
 #define SEG_MAX 100000
 #define SEG_MAX_TRANSFERS 2000000
