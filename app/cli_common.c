@@ -55,7 +55,8 @@ static const struct opt cli_opt_table[] = {
      "(wall-clock, default 10)", OPT_SECONDS, AT(s.sopt.time_limit), 0, 0, NULL},
     {"node-limit", O_NODE_LIMIT, "N", "optimal: give up after N search nodes", OPT_CALL, 0, 0, 0,
      NULL},
-    {"slices", O_SLICES, "K", "pipelined trees on platform graphs: slices to send (default 20)",
+    {"slices", O_SLICES, "K", "pipelined trees on platform graphs: slices to send (default 20); "
+     "MPI's broadcasts on node tables and matrices: segments (default 1)",
      OPT_INT, AT(s.sopt.slices), 1, PIPE_MAX_SLICES, NULL},
     {"lua-budget", O_LUA_BUDGET, "N", "Lua: instructions per call of a script (default 10000000)",
      OPT_CALL, 0, 0, 0, NULL},

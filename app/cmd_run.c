@@ -15,6 +15,7 @@
 #include "output/report.h"
 #include "output/spool.h"
 #include "sched/lua_sched.h"
+#include "sched/mpibcast.h"
 
 /* --format (and --output) checked: the format, or NULL after a message. */
 static const struct cli_format *check_format(const struct cli_opts *o)
@@ -167,7 +168,8 @@ static int run_or_compare(int argc, char **argv, bool compare)
     if (o.s.nsched == 0)   /* no -s: fnf, or what works on this kind of cluster */
         ops[0] = sched_default(c, m);
     for (int i = 0; i < k; i++)
-        if (sched_check(ops[i], c, m, &cause) < 0) {
+        if (sched_check(ops[i], c, m, &cause) < 0 ||
+            mpibcast_check(ops[i], c, o.s.sopt.slices, &cause) < 0) {
             cluster_free(c);
             return cli_fail(cause, 2);
         }

@@ -92,7 +92,7 @@ static void json_transfer(FILE *fp, const struct run *r, const struct transfer *
     enum { NAME_MAX_IN_LINE = 200 };
     const char *from = nodename(r, t->from), *to = nodename(r, t->to);
     size_t lf = json_bare_len(from, NAME_MAX_IN_LINE), lt = json_bare_len(to, NAME_MAX_IN_LINE);
-    if (r->sched.slices > 0 || lf == (size_t)-1 || lt == (size_t)-1) {
+    if (r->sched.slices > 0 || r->sched.segments > 1 || lf == (size_t)-1 || lt == (size_t)-1) {
         fprintf(fp, "{\"from\": ");
         json_string(fp, from);
         fprintf(fp, ", \"to\": ");
@@ -103,6 +103,8 @@ static void json_transfer(FILE *fp, const struct run *r, const struct transfer *
                 numfmt_num(t->link_end), numfmt_num(t->recv_start), numfmt_num(t->recv_end));
         if (r->sched.slices > 0)
             fprintf(fp, ", \"slice\": %d", t->msg + 1);
+        if (r->sched.segments > 1)
+            fprintf(fp, ", \"segment\": %d", t->msg + 1);
         fputc('}', fp);
         return;
     }
@@ -186,7 +188,10 @@ static void report_summary_text(FILE *fp, const struct run *r)
 {
     fprintf(fp, "makespan      %s\n", numfmt_txt(r->eng.makespan));
     fprintf(fp, "lower bound   %s", numfmt_txt(r->lower_bound));
-    if (r->c->kind == CLUSTER_NODES && timing_send_only(r->model))
+    if (r->sched.segments > 1)
+        fprintf(fp, "   (%d segments: one message's bound, the source's sends one after the "
+                    "other, every receiver's receives one after the other)\n", r->sched.segments);
+    else if (r->c->kind == CLUSTER_NODES && timing_send_only(r->model))
         fprintf(fp, "   (s(source): a transfer costs its sender's send time only)\n");
     else if (r->c->kind == CLUSTER_NODES)
         fprintf(fp, "   (s(source) + L + max r)\n");
@@ -206,6 +211,12 @@ static void report_summary_text(FILE *fp, const struct run *r)
     }
     if (r->sched.slices > 0)
         pipeline_summary(fp, r);
+    if (r->sched.segments > 1) {
+        fprintf(fp, "segments      %d   (each costs a message of the cluster's table)\n",
+                r->sched.segments);
+        fprintf(fp, "guarantee     2T + beta: fnf's, for one message\n");
+        return;
+    }
     if (!r->has_beta) {
         fprintf(fp, "guarantee     2T + beta: applies to %s\n", r->c->target ? "broadcasts only (this is "
                 "a multicast)" : "node tables in the async model only");
@@ -405,6 +416,8 @@ static void json_run(FILE *fp, const struct run *r, bool summary, struct spool *
             numfmt_num(r->eng.makespan), numfmt_num(r->lower_bound), r->opt == OPT_PROVEN ? numfmt_num(r->optimum) : "null");
     if (r->sched.has_tree_cost)
         fprintf(fp, ", \"tree_cost\": %s", numfmt_num(r->sched.tree_cost));
+    if (r->sched.segments > 1)
+        fprintf(fp, ", \"segments\": %d", r->sched.segments);
     if (r->sched.slices > 0) {
         int k = r->sched.slices;
         fprintf(fp, ",\n \"slices\": %d, \"throughput\": %s, \"optimal_throughput\": %s", k,
@@ -471,9 +484,13 @@ static void report_sums(FILE *fp, const struct run *runs, int k)
 void report_compare_text(FILE *fp, const struct run *runs, int k, bool summary)
 {
     const struct run *best = NULL;
-    for (int i = 0; i < k; i++)
-        if (runs[i].opt == OPT_PROVEN)
+    int segmented = 0;
+    for (int i = 0; i < k; i++) {
+        if (runs[i].opt == OPT_PROVEN && runs[i].sched.segments <= 1)   /* one message's */
             best = &runs[i];
+        if (runs[i].sched.segments > segmented)
+            segmented = runs[i].sched.segments;
+    }
     report_cluster_line(fp, runs[0].c);
     fprintf(fp, "model: %s\n\n", model_name(runs[0].model));
     if (!summary)
@@ -487,14 +504,23 @@ void report_compare_text(FILE *fp, const struct run *runs, int k, bool summary)
             }
             fprintf(fp, "\n");
         }
-    fprintf(fp, "%-16s %-10s %-14s %s\n", "scheduler", "makespan", "/ lower bound",
+    int w = 16;   /* the names' column: wider for a longer name (scatter-allgather) */
+    for (int i = 0; i < k; i++)
+        if ((int)strlen(runs[i].sched.ops->name) >= w)
+            w = (int)strlen(runs[i].sched.ops->name) + 1;
+    fprintf(fp, "%-*s %-10s %-14s %s\n", w, "scheduler", "makespan", "/ lower bound",
             best ? "/ optimum" : "");
     for (int i = 0; i < k; i++) {
         const struct run *r = &runs[i];
-        fprintf(fp, "%-16s %-10s %-14.3f", r->sched.ops->name, numfmt_txt(r->eng.makespan),
+        fprintf(fp, "%-*s %-10s %-14.3f", w, r->sched.ops->name, numfmt_txt(r->eng.makespan),
                 r->lower_bound > 0 ? r->eng.makespan / r->lower_bound : 1.0);
-        if (best)
+        bool seg = r->sched.segments > 1;
+        if (best && seg)   /* the optimum is one message's: not this message's */
+            fprintf(fp, " %-5s", "-");
+        else if (best)
             fprintf(fp, " %.3f", best->optimum > 0 ? r->eng.makespan / best->optimum : 1.0);
+        if (segmented > 1)
+            fprintf(fp, "   %d segment%s", seg ? r->sched.segments : 1, seg ? "s" : "");
         if (r->sched.status == OPT_PROVEN)
             fprintf(fp, "   (proven optimal)");
         else if (r->sched.status == OPT_GAVE_UP)

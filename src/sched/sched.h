@@ -118,6 +118,8 @@ struct sched {
     bool has_tree_cost;     /* tree policies on a latency matrix: */
     double tree_cost;       /* Figueira's cost, the heaviest root-to-leaf path */
     int slices;             /* pipelined trees (sched/pipeline.h): slices simulated; 0 otherwise */
+    int segments;           /* segmented broadcasts on node tables and matrices (sched/segment.h):
+                               the message's segments, K; 0 for the others */
     double throughput;      /* pipelined: the tree's slices per time unit, by the model's formula */
     double optimal_throughput;  /* pipelined: the LP (2) optimum over several trees; NAN if unknown */
     double throughput_bound;    /* pipelined under one-port-uni: the value of the LP with one port

@@ -24,6 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sched/segment.h"
+
 static const char *const kind_names[TREE_KIND_COUNT] = {
     "binomial", "depth-first", "breadth-first", "balanced-path", "flat", "magpie", "chain", "knomial",
 };
@@ -701,6 +703,7 @@ static bool walk_next(struct walk *w, const struct engine *e, int *from, int *to
 struct tree_state {
     struct tree t;
     struct walk w;
+    struct segplan *seg;    /* --slices K > 1: the K segments down the tree (sched/segment.h) */
 };
 
 static enum tree_kind kind_of(const struct sched_ops *ops)
@@ -751,6 +754,36 @@ static void heavy_note(const struct tree *t, const struct cluster *c, char *buf,
     free(path);
 }
 
+static char *tree_reason(const struct tree *t, const struct cluster *c, int q, int v);
+
+static char *tree_seg_reason(const void *ctx, const struct cluster *c, int u, const struct seg_send *x)
+{
+    return tree_reason(ctx, c, u, x->to);
+}
+
+/* MPI libraries send a long message down their trees in segments (Open
+ * MPI's coll/tuned): every node passes each segment, in order, to all its
+ * children in the tree's order. */
+static int tree_segments(struct sched *s, struct tree_state *st, struct engine *e, char **cause)
+{
+    const struct tree *t = &st->t;
+    st->seg = xcalloc(1, sizeof *st->seg);
+    seg_plan_init(st->seg, t->n, seg_count(s));
+    for (int u = 0; u < t->n; u++)
+        for (int k = 0; k < st->seg->segments; k++)
+            for (int i = t->first[u]; i < t->first[u + 1]; i++)
+                seg_plan_add(st->seg, u, k, t->kids[i], 0, 0);
+    st->seg->reason = tree_seg_reason;
+    st->seg->reason_ctx = t;
+    if (seg_start(st->seg, s, e, cause) < 0) {
+        seg_plan_free(st->seg);
+        free(st->seg);
+        st->seg = NULL;
+        return -1;
+    }
+    return 0;
+}
+
 static int tree_prepare(struct sched *s, struct engine *e, char **cause)
 {
     struct tree_state *st = xcalloc(1, sizeof *st);
@@ -765,7 +798,13 @@ static int tree_prepare(struct sched *s, struct engine *e, char **cause)
         return set_cause(cause, "%s: the source %s does not hold the message", s->ops->name,
                          e->c->nodes[e->c->source].name);
     }
-    walk_init(&st->w, &st->t, e);
+    if (seg_count(s) > 1 && tree_segments(s, st, e, cause) < 0) {
+        tree_free(&st->t);
+        free(st);
+        return -1;
+    }
+    if (!st->seg)
+        walk_init(&st->w, &st->t, e);
     s->state = st;
     if (e->c->kind == CLUSTER_MATRIX) {
         s->has_tree_cost = true;
@@ -865,6 +904,8 @@ static int tree_choose(struct sched *s, const struct engine *e, struct decision 
     (void)cause;
     struct tree_state *st = s->state;
     int q, v;
+    if (st->seg)
+        return seg_choose(st->seg, e, d, cause);
     if (!walk_next(&st->w, e, &q, &v))
         return SCHED_DONE;
     d->from = q;
@@ -878,6 +919,9 @@ static void tree_finish(struct sched *s)
 {
     struct tree_state *st = s->state;
     walk_free(&st->w);
+    if (st->seg)
+        seg_plan_free(st->seg);
+    free(st->seg);
     tree_free(&st->t);
     free(st);
     s->state = NULL;

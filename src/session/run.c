@@ -11,6 +11,7 @@
 #include "engine/bounds.h"
 #include "sched/optimal.h"
 #include "sched/registry.h"
+#include "sched/segment.h"
 
 static void compute_optimum(struct run *r, const struct sched_opts *o, enum run_optimum want)
 {
@@ -32,6 +33,20 @@ static void compute_optimum(struct run *r, const struct sched_opts *o, enum run_
                  "not computed for a pipelined run of %d slices; see the LP %s",
                  r->sched.slices,
                  timing_shares_port(r->model) ? "bound on the throughput" : "optimal throughput");
+        return;
+    }
+    if (r->sched.segments > 1) {   /* the exact search covers one message */
+        if (r->eng.makespan <= r->lower_bound) {
+            r->opt = OPT_PROVEN;
+            r->optimum = r->eng.makespan;
+            text_fit(r->opt_note, sizeof r->opt_note,
+                     "proven: the schedule meets the lower bound for %d segments", r->sched.segments);
+        } else {
+            text_fit(r->opt_note, sizeof r->opt_note,
+                     "not searched for a message of %d segments (the exact search covers one "
+                     "message); the lower bound is for %d segments", r->sched.segments,
+                     r->sched.segments);
+        }
         return;
     }
     if (want == RUN_OPT_NEVER) {
@@ -99,7 +114,8 @@ int run_schedule(struct run *r, const struct cluster *c, enum model m,
         engine_free(&r->eng);
         return -1;
     }
-    r->lower_bound = bound_lower(c, m);
+    r->lower_bound = r->sched.segments > 1 ? seg_lower_bound(c, m, r->sched.segments)
+                                           : bound_lower(c, m);
     r->has_beta = bound_fnf_beta(c, m, &r->beta, &r->consistent);
     compute_optimum(r, &r->sched.opt, want);
     return 0;

@@ -1,0 +1,245 @@
+/*
+ * sched/mpibcast.c - scatter + allgather and two trees as segmented plans
+ * (see sched/mpibcast.h; the plans run through sched/segment.h).
+ */
+#include "sched/mpibcast.h"
+
+#include <stdlib.h>
+
+#include "sched/pipeline.h"
+#include "sched/segment.h"
+#include "sched/trees.h"
+
+enum { ROLE_SCATTER = 0, ROLE_RING, ROLE_TREE };
+
+/* Node of rank r (counted from the source) and the rank of node v. */
+static int node_of(const struct cluster *c, int r)
+{
+    return (c->source + r) % c->n;
+}
+static int rank_of(const struct cluster *c, int v)
+{
+    return (v - c->source + c->n) % c->n;
+}
+
+/* ---- scatter + allgather ---- */
+
+int scatter_subtree(int r, int n)
+{
+    if (r <= 0)
+        return n;
+    int low = r & -r;
+    return r + low > n ? n - r : low;
+}
+
+/* Piece x's segments: [x * size, min((x + 1) * size, K)), maybe empty. */
+static void piece(int x, int n, int k, int *lo, int *hi)
+{
+    int size = (k + n - 1) / n;
+    *lo = x * size < k ? x * size : k;
+    *hi = (x + 1) * size < k ? (x + 1) * size : k;
+}
+
+static char *sa_reason(const void *ctx, const struct cluster *c, int u, const struct seg_send *x)
+{
+    (void)ctx;
+    int r = rank_of(c, u), to = rank_of(c, x->to);
+    if (x->role == ROLE_SCATTER)
+        return xasprintf("scatter along the binomial tree: rank %d passes rank %d (its subtree, ranks "
+                         "%d to %d) the piece of rank %d", r, to, to,
+                         to + scatter_subtree(to, c->n) - 1, x->arg);
+    return xasprintf("ring allgather, step %d: rank %d passes the piece of rank %d to rank %d",
+                     (r - x->arg + c->n) % c->n + 1, r, x->arg, to);
+}
+
+static void sa_plan(struct segplan *p, const struct cluster *c)
+{
+    int n = c->n, k = p->segments, kids[32], lo, hi;
+    /* The scatter: every rank passes each child the pieces of its subtree. */
+    for (int r = 0; r < n; r++) {
+        int nk = binomial_children(r, n, kids);
+        for (int i = 0; i < nk; i++)
+            for (int x = kids[i]; x < kids[i] + scatter_subtree(kids[i], n); x++) {
+                piece(x, n, k, &lo, &hi);
+                for (int s = lo; s < hi; s++)
+                    seg_plan_add(p, node_of(c, r), s, node_of(c, kids[i]), ROLE_SCATTER, x);
+            }
+    }
+    /* The ring: step i, rank r passes piece r - i + 1 to rank r + 1, unless
+     * r + 1 holds it from the scatter (the source, or x in its subtree). */
+    for (int r = 0; r < n; r++) {
+        int q = (r + 1) % n;
+        for (int i = 1; i < n; i++) {
+            int x = (r - i + 1 + n) % n;
+            if (q == 0 || (x >= q && x < q + scatter_subtree(q, n)))
+                continue;
+            piece(x, n, k, &lo, &hi);
+            for (int s = lo; s < hi; s++)
+                seg_plan_add(p, node_of(c, r), s, node_of(c, q), ROLE_RING, x);
+        }
+    }
+}
+
+/* ---- two trees ---- */
+
+/* The in-order tree on positions [lo, lo + cnt) under `up`: its root. */
+static int inorder(int lo, int cnt, int up, int *parent, int *left, int *right)
+{
+    if (cnt <= 0)
+        return -1;
+    int j = 1;
+    while (2 * j <= cnt)
+        j *= 2;
+    int root = lo + j - 1;
+    parent[root] = up;
+    left[root] = inorder(lo, j - 1, root, parent, left, right);
+    right[root] = inorder(root + 1, cnt - j, root, parent, left, right);
+    return root;
+}
+
+int twotree_build(int m, int t, int *parent, int *left, int *right)
+{
+    int root = inorder(0, m, -1, parent, left, right);
+    if (t == 0)
+        return root;
+    /* T2: position i plays T1's position role(i); back maps a T1 position
+     * to the T2 position that plays it. */
+    int *p1 = xmalloc((size_t)m * sizeof *p1), *l1 = xmalloc((size_t)m * sizeof *l1),
+        *r1 = xmalloc((size_t)m * sizeof *r1);
+    for (int i = 0; i < m; i++)
+        p1[i] = parent[i], l1[i] = left[i], r1[i] = right[i];
+    bool mirror = m % 2 == 0;
+#define ROLE(i) (mirror ? m - 1 - (i) : ((i) - 1 + m) % m)
+#define BACK(x) ((x) < 0 ? -1 : mirror ? m - 1 - (x) : ((x) + 1) % m)
+    for (int i = 0; i < m; i++) {
+        int o = ROLE(i);
+        parent[i] = BACK(p1[o]);
+        left[i] = BACK(mirror ? r1[o] : l1[o]);
+        right[i] = BACK(mirror ? l1[o] : r1[o]);
+    }
+    root = BACK(root);
+#undef ROLE
+#undef BACK
+    free(p1);
+    free(l1);
+    free(r1);
+    return root;
+}
+
+static char *tt_reason(const void *ctx, const struct cluster *c, int u, const struct seg_send *x)
+{
+    (void)ctx;
+    if (u == c->source)
+        return xasprintf("two trees: the source sends segments %s to rank %d, the root of T%d",
+                         x->arg == 0 ? "1, 3, 5 ..." : "2, 4, 6 ...", rank_of(c, x->to), x->arg + 1);
+    return xasprintf("tree T%d: rank %d passes the segment to its child, rank %d", x->arg + 1,
+                     rank_of(c, u), rank_of(c, x->to));
+}
+
+static void tt_plan(struct segplan *p, const struct cluster *c)
+{
+    int m = c->n - 1, k = p->segments;
+    if (m < 1)
+        return;
+    int *par = xmalloc((size_t)m * sizeof *par), *l = xmalloc((size_t)m * sizeof *l),
+        *r = xmalloc((size_t)m * sizeof *r);
+    int root[2];
+    for (int t = 0; t < 2; t++)
+        root[t] = twotree_build(m, t, par, l, r);
+    for (int s = 0; s < k; s++)
+        seg_plan_add(p, c->source, s, node_of(c, root[s % 2] + 1), ROLE_TREE, s % 2);
+    for (int t = 0; t < 2; t++) {
+        twotree_build(m, t, par, l, r);
+        for (int i = 0; i < m; i++)
+            for (int s = t; s < k; s += 2) {
+                if (l[i] >= 0)
+                    seg_plan_add(p, node_of(c, i + 1), s, node_of(c, l[i] + 1), ROLE_TREE, t);
+                if (r[i] >= 0)
+                    seg_plan_add(p, node_of(c, i + 1), s, node_of(c, r[i] + 1), ROLE_TREE, t);
+            }
+    }
+    free(par);
+    free(l);
+    free(r);
+}
+
+/* ---- the schedulers ---- */
+
+int mpibcast_check(const struct sched_ops *ops, const struct cluster *c, int slices, char **cause)
+{
+    static const struct sched_ops *const segmented[] = {
+        &sched_scatter_allgather, &sched_two_tree, &sched_binomial, &sched_depth_first,
+        &sched_breadth_first, &sched_balanced_path, &sched_flat, &sched_magpie, &sched_chain,
+        &sched_knomial, &sched_binomial_any,
+    };
+    bool takes = false;
+    for (size_t i = 0; i < sizeof segmented / sizeof segmented[0]; i++)
+        takes = takes || ops == segmented[i];
+    if (!takes || slices <= 1 || c->kind == CLUSTER_GRAPH)
+        return 0;
+    if ((double)slices * (double)(c->n - 1) > SEG_MAX_TRANSFERS)
+        return set_cause(cause, "--slices %d on %d nodes would book %.0f transfers (at most %d: "
+                         "each is kept with its reason, about 400 bytes)",
+                         slices, c->n, (double)slices * (double)(c->n - 1), SEG_MAX_TRANSFERS);
+    return 0;
+}
+
+static int mpi_prepare(struct sched *s, struct engine *e, char **cause)
+{
+    const struct cluster *c = e->c;
+    bool sa = s->ops == &sched_scatter_allgather;
+    struct segplan *p = xcalloc(1, sizeof *p);
+    seg_plan_init(p, c->n, seg_count(s));
+    if (sa)
+        sa_plan(p, c);
+    else
+        tt_plan(p, c);
+    p->reason = sa ? sa_reason : tt_reason;
+    if (seg_start(p, s, e, cause) < 0) {
+        seg_plan_free(p);
+        free(p);
+        return -1;
+    }
+    s->state = p;
+    int k = p->segments, n = c->n;
+    if (sa)
+        text_fit(s->note, sizeof s->note,
+                 "scatter-allgather: %d segment%s in %d pieces of %d (binomial scatter, ring "
+                 "allgather)%s", k, k == 1 ? "" : "s", n, (k + n - 1) / n,
+                 k < n ? "; fewer segments than ranks: some ranks get no piece" : "");
+    else
+        text_fit(s->note, sizeof s->note,
+                 "two-tree: %d segment%s, 1, 3, 5 ... down T1 and 2, 4, 6 ... down T2 (T2 is T1 %s)",
+                 k, k == 1 ? "" : "s", (n - 1) % 2 == 0 ? "mirrored" : "shifted");
+    return 0;
+}
+
+static int mpi_choose(struct sched *s, const struct engine *e, struct decision *d, char **cause)
+{
+    return seg_choose(s->state, e, d, cause);
+}
+
+static void mpi_finish(struct sched *s)
+{
+    seg_plan_free(s->state);
+    free(s->state);
+    s->state = NULL;
+}
+
+#define MPI_SCHED(var, nm, text)                                                            \
+    const struct sched_ops var = {                                                          \
+        .name = nm,                                                                         \
+        .summary = text,                                                                    \
+        .kinds = CLUSTER_KIND_BIT(CLUSTER_MATRIX) | CLUSTER_KIND_BIT(CLUSTER_NODES),        \
+        .models = MODEL_ALL,                                                                \
+        .prepare = mpi_prepare,                                                             \
+        .choose = mpi_choose,                                                               \
+        .finish = mpi_finish,                                                               \
+    }
+
+MPI_SCHED(sched_scatter_allgather, "scatter-allgather",
+          "van de Geijn's broadcast: the segments scattered along the binomial tree, then a ring "
+          "allgather (--slices K segments)");
+MPI_SCHED(sched_two_tree, "two-tree",
+          "Sanders, Speck & Träff's two binary trees, each carrying half the segments "
+          "(--slices K segments)");
