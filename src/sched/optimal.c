@@ -601,14 +601,12 @@ struct forced {          /* across the calls of one as_bound */
     double r;               /* the least r forced (INFINITY: none) */
 };
 
-/* The rate bound on the slot taken after k receivers (at sig[0..k-1]),
- * given lo <= it: y (an integer), or INFINITY when no schedule has g < cut. */
-static double rate_slot(struct as_ctx *a, const double *P, int len, const int *cnt, int k, double lo,
-                        double cut, struct forced *fz)
+/* Force the classes that can no longer hold below cut from slot lo on, the
+ * largest r first (lo only grows).  Returns whether any were added. */
+static bool rate_force(const struct as_ctx *a, const int *cnt, double lo, double cut, struct forced *fz)
 {
-    int K = a->K;
-    /* forced: the classes that can no longer hold below cut at lo, the largest r first */
-    while (fz->next < K) {
+    int before = fz->count;
+    while (fz->next < a->K) {
         int c = a->by_r[fz->next];
         if (cnt[c] > 0) {
             if (as_hold_at(a->L, lo, a->cr[c]) < cut)
@@ -618,6 +616,15 @@ static double rate_slot(struct as_ctx *a, const double *P, int len, const int *c
         }
         fz->next++;
     }
+    return fz->count > before;
+}
+
+/* The rate bound on the slot taken after k receivers (at sig[0..k-1]), with
+ * the receivers forced at a lower bound on it: y (an integer), or INFINITY
+ * when no schedule has g < cut.  The forced set alone changes y. */
+static double rate_slot(struct as_ctx *a, const double *P, int len, const int *cnt, int k,
+                        const struct forced *fz)
+{
     if (fz->count > k)
         return INFINITY;
     /* the producers in chain order, made as the sweep needs them: all forced ones, the first free ones */
@@ -735,14 +742,18 @@ static double as_bound(struct as_ctx *a, const double *P, int len, const int *cn
     /* the rate bound's producers: the waiting classes in order, r' a suffix minimum */
     bool rated = a->shift && a->m0 <= OPT_RATE_MAX;
     if (rated) {
-        double r = INFINITY;
+        double r = INFINITY, rmax = -INFINITY;
         for (int k = K - 1; k >= 0; k--) {
             if (cnt[k] > 0) {
                 r = dmin(r, a->cr[k]);
+                rmax = dmax(rmax, a->cr[k]);
                 rated = rated && a->cs[k] > 0;
             }
             a->rr[k] = r;
         }
+        /* with one receive time (sender-only: none) nobody is forced, and the
+         * rate alone rarely beats U' by enough to pay for itself */
+        rated = rated && rmax > r;
     }
     double prev = -INFINITY;
     struct forced fz = {0, 0, INFINITY};
@@ -759,12 +770,16 @@ static double as_bound(struct as_ctx *a, const double *P, int len, const int *cn
         }
         double sigma = x;   /* the k-th of U'; raised below by the rate bound */
         if (rated) {
+            /* raise sigma until the receivers it forces no longer change */
             sigma = dmax(sigma, prev);
-            for (int it = 0; it < 3; it++) {
-                double y = rate_slot(a, P, len, cnt, k, sigma, cut, &fz);
+            rate_force(a, cnt, sigma, cut, &fz);
+            for (;;) {
+                double y = rate_slot(a, P, len, cnt, k, &fz);
                 if (!(y > sigma))
                     break;
                 sigma = y;
+                if (sigma == INFINITY || !rate_force(a, cnt, sigma, cut, &fz))
+                    break;
             }
             prev = sigma;
         }
