@@ -384,6 +384,7 @@ struct as_ctx {
     double *kid_h, *kid_cb;
     int *front, *heap;      /* as_bound's scratch: front classes (K), heap (m0) */
     double *sig, *first, *hval, *chain;  /* m0 each; chain m0 * K */
+    bool rate_on;           /* the rate bound: exact, at most OPT_RATE_MAX receivers, several r */
     double *rr, *cinv;      /* the rate bound: chain r and 1/s per class */
     int *cw, *bucket, *use; /* as_counts_ok: m0 * (K + 2), 2 m0 + 1, K */
     uint64_t *key;          /* memo key scratch */
@@ -740,7 +741,7 @@ static double as_bound(struct as_ctx *a, const double *P, int len, const int *cn
     double *sig = a->sig, *first = a->first, *val = a->hval, *ch = a->chain, lb = -INFINITY;
     int *heap = a->heap, sh = 0, st = 0, nh = 0, pi = 0, ci = 0, left = cnt[a->by_r[0]];
     /* the rate bound's producers: the waiting classes in order, r' a suffix minimum */
-    bool rated = a->shift && a->m0 <= OPT_RATE_MAX;
+    bool rated = a->rate_on;
     if (rated) {
         double r = INFINITY, rmax = -INFINITY;
         for (int k = K - 1; k >= 0; k--) {
@@ -1297,8 +1298,12 @@ static void as_solve(const struct as_input *in, struct limits *lim, struct resul
     a.chain = xmalloc((size_t)m0 * (size_t)K * sizeof *a.chain);
     a.rr = xmalloc((size_t)K * sizeof *a.rr);
     a.cinv = xmalloc((size_t)K * sizeof *a.cinv);
-    for (int k = 0; k < K; k++)
+    a.rate_on = false;
+    for (int k = 0; k < K; k++) {
         a.cinv[k] = 1 / a.cs[k];
+        a.rate_on = a.rate_on || a.cr[k] != a.cr[0];
+    }
+    a.rate_on = a.rate_on && a.shift && m0 <= OPT_RATE_MAX;
     a.cw = xmalloc((size_t)m0 * (size_t)(K + 2) * sizeof *a.cw);
     a.bucket = xmalloc((size_t)(2 * m0 + 1) * sizeof *a.bucket);
     a.use = xmalloc((size_t)K * sizeof *a.use);
