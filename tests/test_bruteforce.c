@@ -157,14 +157,8 @@ static void papers_tables(struct rng *r, int clusters)
         }
         c->latency = i % 3 ? 0 : (double)rng_below(r, 21) / 10;
         c->source = (int)rng_below(r, (uint64_t)n);
-        struct diag d;
-        diag_init(&d);
-        int rc = cluster_finish(c, &d);
-        diag_free(&d);
-        if (rc != 0) {
-            cluster_free(c);
+        if (!(c = cluster_finished(c)))
             continue;
-        }
         for (size_t mi = 0; mi < sizeof models / sizeof models[0]; mi++) {
             double want = brute_optimum(c, models[mi]);
             for (size_t li = 0; li < sizeof limits / sizeof limits[0]; li++) {
