@@ -20,7 +20,7 @@
 enum {
     O_SEED = OPT_LONG, O_SOURCE, O_FORMAT, O_SUMMARY, O_SAVE, O_PARAM, O_LUA_BUDGET, O_LUA_MEMORY,
     O_TIME_LIMIT, O_NODE_LIMIT, O_SLICES, O_PATTERN, O_RECEIVERS, O_SIZE, O_OUTPUT, O_TRACE,
-    O_SVG_PARTS, O_SVG_NODES, O_CERTIFY, O_CERTIFY_LP, O_VERSION,
+    O_SVG_PARTS, O_SVG_NODES, O_CERTIFY, O_CERTIFY_LP, O_VERSION, O_TARGETS,
 };
 
 /* The options of the view, run and compare: the dispatch and the help. */
@@ -42,7 +42,8 @@ static const struct opt cli_opt_table[] = {
      "(the source and the critical path)", OPT_STRING, AT(svg_nodes), 0, 0, NULL},
     {"output", O_OUTPUT, "DIR", "for --format otf2 and smpi: the directory they write",
      OPT_STRING, AT(output), 0, 0, NULL},
-    {"size", O_SIZE, "BYTES", "SimGrid platforms (.xml): the message size (default 1)", OPT_CALL,
+    {"size", O_SIZE, "BYTES", "the message size: SimGrid platforms (.xml, default 1), affine "
+     "platform graphs, node tables with size segments", OPT_CALL,
      0, 0, 0, NULL},
     {"summary", O_SUMMARY, NULL, "only the summary lines (for large clusters)", OPT_FLAG,
      AT(summary), 0, 0, NULL},
@@ -64,6 +65,8 @@ static const struct opt cli_opt_table[] = {
      OPT_STRING, AT(s.pattern), 0, 0, NULL},
     {"receivers", O_RECEIVERS, "R", "all-to-some: NAME,NAME,... or P% (random, from --seed)",
      OPT_STRING, AT(s.receivers), 0, 0, NULL},
+    {"targets", O_TARGETS, "NAMES", "a multicast: the nodes that must receive (NAME,NAME,...); the "
+     "others may relay", OPT_STRING, AT(s.targets), 0, 0, NULL},
     {"certify", O_CERTIFY, NULL, "run and compare: prove the optimum again, by an integer program "
      "solved by GLPK (up to 10 nodes)", OPT_FLAG, AT(certify), 0, 0, NULL},
     {"certify-lp", O_CERTIFY_LP, "F", "run and compare: write that integer program to F (CPLEX LP "

@@ -188,13 +188,17 @@ static int dot_runs(const struct format_out *out, const struct run *runs, int k,
     return 0;
 }
 
-/* A time unit of the run as one second of the Chrome trace's timeline (docs/interop.md). */
-#define CHROME_US_PER_UNIT 1e6
+/* Microseconds of the Chrome timeline in one time unit of the runs' cluster (its `# unit:`;
+ * an abstract unit is drawn as a second: docs/interop.md). */
+static double chrome_us_per_unit(const struct run *runs)
+{
+    return export_seconds_per_unit(runs[0].c) * 1e6;
+}
 
 static int chrome_runs(const struct format_out *out, const struct run *runs, int k, char **cause)
 {
     (void)cause;
-    export_chrome(stdout, runs, out->compare ? k : 1, CHROME_US_PER_UNIT);
+    export_chrome(stdout, runs, out->compare ? k : 1, chrome_us_per_unit(runs));
     return 0;
 }
 
@@ -204,20 +208,18 @@ static int chrome_trace(const struct format_out *out, const struct trace *t, con
     (void)cause;
     (void)out;
     (void)t;
-    export_chrome(stdout, runs, 2 * k, CHROME_US_PER_UNIT);
+    export_chrome(stdout, runs, 2 * k, chrome_us_per_unit(runs));
     return 0;
 }
-
-/* A time unit of the run as one second of OTF2's clock (docs/interop.md). */
-#define OTF2_SECONDS_PER_UNIT 1.0
 
 /* The archive DIR of k runs: 0, or 2 (a DIR it cannot take, a run past the clock) or 1 (not
  * written) with *cause. */
 static int write_otf2(const char *dir, const struct run *runs, int k, char **cause)
 {
-    if (export_otf2_check(dir, runs, k, OTF2_SECONDS_PER_UNIT, cause) < 0)
+    double spu = export_seconds_per_unit(runs[0].c);   /* the cluster's `# unit:` */
+    if (export_otf2_check(dir, runs, k, spu, cause) < 0)
         return 2;
-    if (export_otf2(dir, runs, k, OTF2_SECONDS_PER_UNIT, cause) < 0)
+    if (export_otf2(dir, runs, k, spu, cause) < 0)
         return 1;
     printf("wrote ");
     text_put(dir, stdout);   /* the user's path, escaped like every message */

@@ -47,7 +47,7 @@ int cmd_join(int argc, char **argv, const struct cli_views *v)
 }
 
 static const char *const class_formats[] = {"text", "csv", "json", NULL};
-static const char *const class_tables[] = {"both", "students", "questions", NULL};
+static const char *const class_tables[] = {"both", "students", "questions", "challenges", NULL};
 
 struct class_args {
     int format, table;
@@ -70,7 +70,7 @@ static int class_opt(void *ctx, int key, const char *name, const char *val)
 static const struct opt class_table[] = {
     {"format", 'f', "FMT", "text (default), csv or json", OPT_CHOICE, offsetof(struct class_args, format), 0, 0,
      class_formats},
-    {"table", 't', "WHICH", "both (default; csv: students), students or questions", OPT_CALL, 0, 0, 0, NULL},
+    {"table", 't', "WHICH", "both (default; csv: students), students, questions or challenges", OPT_CALL, 0, 0, 0, NULL},
     {"anonymous", 'a', NULL, "users replaced by stable pseudonyms", OPT_FLAG,
      offsetof(struct class_args, anonymous), 0, 0, NULL},
     {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0, NULL},

@@ -472,6 +472,14 @@ static int print_handout(const struct lesson *l, bool student)
             put_clean(stdout, expect);
             printf("\n");
         }
+        if (sl->nshow && !student) {   /* what the view keeps on the screen for this slide */
+            printf("show:");
+            for (int i = 0; i < sl->nshow; i++) {
+                printf("%s", i ? ", " : " ");
+                put_clean(stdout, sl->show[i]);
+            }
+            printf("\n");
+        }
         if (sl->answer && !student) {
             printf("answer: ");
             put_clean(stdout, sl->answer);
@@ -500,7 +508,7 @@ static const struct opt lesson_table[] = {
      OPT_STRING, offsetof(struct lesson_args, room), 0, 0, NULL},
     {"course", OPT_LONG + 1, "NAME", "the course's name in the room's database (default: ROOM's file name)",
      OPT_STRING, offsetof(struct lesson_args, course), 0, 0, NULL},
-    {"class-test", OPT_LONG + 2, NULL, "a test room: takes HELLO 1 AS NAME from your own user (docs/class.md)",
+    {"class-test", OPT_LONG + 2, NULL, "a test room: takes HELLO 2 AS NAME from your own user (docs/class.md)",
      OPT_FLAG, offsetof(struct lesson_args, test), 0, 0, NULL},
     {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0, NULL},
 };

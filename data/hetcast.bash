@@ -64,7 +64,7 @@ _hetcast()
             _hetcast_files "$cur"; return ;;
         --save-cluster)
             compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        --seed|--source|--param|--time-limit|--node-limit|--slices|--lua-budget|--lua-memory|--receivers|--size)
+        --seed|--source|--targets|--param|--time-limit|--node-limit|--slices|--lua-budget|--lua-memory|--receivers|--size)
             return ;;
     esac
     if [ "$COMP_CWORD" -eq 1 ]; then

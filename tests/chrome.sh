@@ -105,4 +105,21 @@ check "names: read back as they are" python3 -c "
 import json; ev = json.load(open('$T/names.json', encoding='utf-8'))['traceEvents']
 procs = sorted(e['args']['name'] for e in ev if e['name'] == 'process_name')
 assert procs == ['a\"b', 'c\\\\\\\\d', '\u00e9t\u00e9'], procs"
+# the cluster's unit sets the timeline: the counterexample in ms and the same in us (every time
+# times 1000: tests/data/counterexample-{ms,us}.csv) are one trace; an abstract unit is drawn as a second and the metadata says so
+"$H" run tests/data/counterexample-ms.csv --format chrome >"$T/ms.json" 2>"$T/ms.err"
+"$H" run tests/data/counterexample-us.csv --format chrome >"$T/us.json" 2>"$T/us.err"
+check "unit ms and unit us: the same timestamps and durations (ms: p2 receives until 6000 us)" python3 -c "
+import json
+def ev(f):
+    d = json.load(open(f))
+    return d['otherData'], sorted((e['pid'], e['tid'], e['ts'], e.get('dur')) for e in d['traceEvents'] if e['ph'] == 'X')
+(om, m), (ou, u) = ev('$T/ms.json'), ev('$T/us.json')
+assert m == u and len(m) == 6, (m, u)
+assert max(t + d for _, _, t, d in m) == 6000, m
+assert om['time_unit'] == 'ms' and om['microseconds_per_time_unit'] == 1000, om
+assert ou['time_unit'] == 'us' and ou['microseconds_per_time_unit'] == 1, ou"
+check "no unit: a unit drawn as a second, and the metadata says so" python3 -c "
+import json; o = json.load(open('$T/run.json'))['otherData']
+assert o['time_unit'].startswith('none (abstract units, each drawn as 1 s)') and o['microseconds_per_time_unit'] == 1000000, o"
 done_testing

@@ -1,12 +1,15 @@
 #!/bin/sh
 # class.sh - a live class on the real binary (docs/class.md): the teacher's
 # hetcast lesson --class in tmux, 300 simulated students (tests/room_bot.c,
-# a test room: HELLO 1 AS NAME) voting in two rounds, the histogram on the
+# a test room: HELLO 2 AS NAME) voting in two rounds, the histogram on the
 # projector's screen and the rows in the database; hetcast join in tmux; the
 # attacks (too long, malformed, not UTF-8, a vote not open, a second vote, a
 # flood, a client that never speaks, HELLO AS outside a test room, another
 # user id); SIGKILL of the teacher mid-vote, then the room reopened with every
-# acknowledged vote; class report against the database; --gift through a
+# acknowledged vote; the exercise as a class challenge (simulated students' picks,
+# wrong and malicious ones, hetcast join playing it, the histogram against
+# fnf and the optimum, SIGKILL then reopen); class report against the
+# database; --gift through a
 # GIFT parser (tests/gift_check.py).  Output: TAP.
 
 HETCAST=${HETCAST:-build/hetcast}
@@ -42,27 +45,27 @@ ok $? "the database is the teacher's alone (0600)"
 
 # attacks, before any vote is open
 printf 'VOTE 1 1 A\n' | "$BOT" raw "$R" >"$TMP/a1"
-grep -q "^ERR say HELLO 1 first" "$TMP/a1" && grep -q '^closed' "$TMP/a1"
+grep -q "^ERR say HELLO 2 first" "$TMP/a1" && grep -q '^closed' "$TMP/a1"
 ok $? "a vote before HELLO: refused, the connection dropped"
-printf 'HELLO 2\n' | "$BOT" raw "$R" >"$TMP/a2"
-grep -q "^ERR this room speaks protocol 1" "$TMP/a2" && grep -q '^closed' "$TMP/a2"
+printf 'HELLO 1\n' | "$BOT" raw "$R" >"$TMP/a2"
+grep -q "^ERR this room speaks protocol 2" "$TMP/a2" && grep -q '^closed' "$TMP/a2"
 ok $? "another protocol version: refused, dropped"
 head -c 700 /dev/zero | tr '\0' x | "$BOT" raw "$R" >"$TMP/a3"
 grep -q "^ERR a line holds at most 512 bytes" "$TMP/a3" && grep -q '^closed' "$TMP/a3"
 ok $? "a line too long: refused, dropped"
-printf 'HELLO 1 AS u1\n\377\376 VOTE\nPING\n' | "$BOT" raw "$R" 1 >"$TMP/a4"
+printf 'HELLO 2 AS u1\n\377\376 VOTE\nPING\n' | "$BOT" raw "$R" 1 >"$TMP/a4"
 grep -q "^ERR a line is UTF-8 text" "$TMP/a4" && grep -q '^PONG' "$TMP/a4"
 ok $? "not UTF-8: refused, the connection goes on"
-printf 'HELLO 1 AS u1\nVOTE 1 1 A\nVOTE one\nVOTE 9 1 A\nFROB\n' | "$BOT" raw "$R" 1 >"$TMP/a5"
+printf 'HELLO 2 AS u1\nVOTE 1 1 A\nVOTE one\nVOTE 9 1 A\nFROB\n' | "$BOT" raw "$R" 1 >"$TMP/a5"
 grep -q "^ERR slide 1 round 1 is not open: no vote is open now" "$TMP/a5" &&
     grep -q "^ERR write VOTE SLIDE ROUND ANSWER" "$TMP/a5" && grep -q "^ERR slide 9 round 1 is not open" "$TMP/a5" &&
     grep -q '^ERR unknown message "FROB"' "$TMP/a5"
 ok $? "a vote not open, malformed, for another slide, an unknown message: each refused"
-awk 'BEGIN { print "HELLO 1 AS u2"; for (i = 0; i < 300; i++) print "PING" }' | "$BOT" raw "$R" >"$TMP/a6"
+awk 'BEGIN { print "HELLO 2 AS u2"; for (i = 0; i < 300; i++) print "PING" }' | "$BOT" raw "$R" >"$TMP/a6"
 grep -q "^ERR too many messages: at most 20 a second" "$TMP/a6" && grep -q '^closed' "$TMP/a6"
 ok $? "a flood: refused, dropped"
-printf 'HELLO 1 AS bad name\n' | "$BOT" raw "$R" >"$TMP/a7"
-grep -q "^ERR HELLO 1 takes nothing more" "$TMP/a7"
+printf 'HELLO 2 AS bad name\n' | "$BOT" raw "$R" >"$TMP/a7"
+grep -q "^ERR HELLO 2 takes nothing more" "$TMP/a7"
 ok $? "HELLO AS with a name that is not one: refused"
 
 keys v
@@ -150,15 +153,15 @@ tm resize-window -t hc -x 160 -y 45 2>/dev/null
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
     chmod 0755 "$D" "$TMP"
     chmod 0666 "$R"
-    printf 'HELLO 1 AS mallory\n' | setpriv --reuid=nobody --regid=nogroup --clear-groups "$BOT" raw "$R" >"$TMP/u1" 2>&1
+    printf 'HELLO 2 AS mallory\n' | setpriv --reuid=nobody --regid=nogroup --clear-groups "$BOT" raw "$R" >"$TMP/u1" 2>&1
     grep -q "^ERR HELLO AS: only a test room takes it, from its own user" "$TMP/u1"
     ok $? "another user id: HELLO AS refused (nobody answers as somebody else)"
     keys ']'
-    wait_for "slide 2/4"
+    wait_for "slide 2/5"
     keys v
     wait_for "round 1 open"
-    printf 'HELLO 1\nVOTE 2 1 6\n' | setpriv --reuid=nobody --regid=nogroup --clear-groups "$BOT" raw "$R" 1 >"$TMP/u2" 2>&1
-    grep -q "^WELCOME 1 nobody" "$TMP/u2" && grep -q "^OK 2 1 6" "$TMP/u2" &&
+    printf 'HELLO 2\nVOTE 2 1 6\n' | setpriv --reuid=nobody --regid=nogroup --clear-groups "$BOT" raw "$R" 1 >"$TMP/u2" 2>&1
+    grep -q "^WELCOME 2 nobody" "$TMP/u2" && grep -q "^OK 2 1 6" "$TMP/u2" &&
         [ "$(q "SELECT answer || correct FROM votes WHERE slide = 2 AND user = 'nobody'")" = 61 ]
     ok $? "another user id votes as itself (SO_PEERCRED: nobody), graded right"
     chmod 0660 "$R"
@@ -166,7 +169,7 @@ else
     ok 0 "# SKIP another user id needs root and setpriv"
     ok 0 "# SKIP another user id needs root and setpriv"
     keys ']'
-    wait_for "slide 2/4"
+    wait_for "slide 2/5"
     keys v
     wait_for "round 1 open"
 fi
@@ -176,7 +179,7 @@ pid=$(hetcast_pid)
 "$BOT" vote "$R" 300 k 2 1 "6*100,5*100,6.0*100" >"$TMP/r3" &
 bot3=$!
 i=0
-while [ "$(grep -c '^acked' "$TMP/r3" 2>/dev/null)" -lt 20 ] && [ $i -lt 200 ]; do sleep 0.02; i=$((i + 1)); done
+while [ "$(grep -c '^acked' "$TMP/r3" 2>/dev/null)" -lt 20 ] && [ $i -lt 750 ]; do sleep 0.02; i=$((i + 1)); done
 kill -KILL "$pid"
 wait $bot3
 acked=$(grep -c '^acked' "$TMP/r3")
@@ -197,15 +200,116 @@ keys b
 wait_all "round 1: 300 voted" "round 2: 301 voted"
 ok $? "the histogram of both rounds is back"
 keys ']'
-wait_for "slide 2/4" && wait_for "round 1 open"
+wait_for "slide 2/5" && wait_for "round 1 open"
 ok $? "slide 2: its round still open"
 "$BOT" vote "$R" 1 k 2 1 6 >"$TMP/r4"
 grep -q "^acked k001 6" "$TMP/r4"
 ok $? "students vote on in the resumed round"
 
+
+# ---- the exercise as a class challenge (slide 5: five nodes, fnf 8, optimum 6) ----
+keys ']' ']' ']'
+wait_for "slide 5/5"
+keys c
+wait_all "challenge open: 0 finished" "fnf 8" "optimum 6"
+ok $? "c opens the challenge: fnf's makespan and the optimum on the projector"
+"$BOT" play "$R" 40 c 5 0 "0>4 0>2 0>1 0>3*10,0>1 0>2 1>3 0>4*12,0>1 0>2 0>3 0>4*8,0>4 0>2 0>1 1>3*5,0>2 0>1 1>3 2>4*5" >"$TMP/p1"
+[ "$(grep -c '^acked' "$TMP/p1")" = 40 ] && grep -qx "acked c001 6" "$TMP/p1" && grep -qx "acked c011 7" "$TMP/p1" &&
+    grep -qx "acked c040 11" "$TMP/p1"
+ok $? "40 students' picks replayed by the room: each acknowledged with the makespan the room computed"
+"$BOT" play "$R" 7 m 5 0 "0>1 1>0,0>1 0>2,9>1,0>1 0>2 1>3 0>4 0>3,x,0>4 0>2 0>1 0>3 ,0>1>2 0>3 0>4" >"$TMP/p2"
+grep -q '^refused m001 pick 2 (1>0): p0 holds the message already' "$TMP/p2" &&
+    grep -q '^refused m002 the broadcast is not finished: 2 nodes still wait' "$TMP/p2" &&
+    grep -q '^refused m003 pick 1 "9>1" is not SENDER>RECEIVER with node numbers 0 to 4' "$TMP/p2" &&
+    grep -q '^refused m004 pick 5: every node holds the message already' "$TMP/p2" &&
+    grep -q '^refused m005 pick 1 "x" is not' "$TMP/p2" && grep -q '^refused m006 the picks end with a space' "$TMP/p2" &&
+    grep -q '^refused m007 pick 1 "0>1>2" is not' "$TMP/p2" && ! grep -q '^acked' "$TMP/p2"
+ok $? "impossible, unfinished, malformed pick lists: each refused with its reason"
+printf 'HELLO 2 AS m8
+PLAY 4 0>4 0>2 0>1 0>3
+PLAY 5 %s
+' "$(head -c 600 /dev/zero | tr '\0' 0)" | "$BOT" raw "$R" 1 >"$TMP/p3"
+grep -q "^ERR slide 4 has no challenge open" "$TMP/p3" && grep -q "^ERR a line holds at most 512 bytes" "$TMP/p3"
+ok $? "a result for another slide, a pick list too long: refused"
+[ "$(q "SELECT count(*) FROM challenges WHERE slide = 5")" = 40 ] &&
+    [ "$(q "SELECT count(*) FROM challenges WHERE user LIKE 'm%'")" = 0 ] &&
+    [ "$(q "SELECT makespan || ' ' || picks FROM challenges WHERE user = 'c001'")" = "6.0 0>4 0>2 0>1 0>3" ] &&
+    [ "$(q "SELECT group_concat(m || '=' || n) FROM (SELECT makespan AS m, count(*) AS n FROM challenges GROUP BY 1 ORDER BY 1)")" = "6.0=10,7.0=12,8.0=8,9.0=5,11.0=5" ]
+ok $? "the database: 40 results with their picks, none of the refused"
+stm new-session -d -s st2 -x 80 -y 24 "env TERM=xterm-256color LANG=C.UTF-8 $HETCAST join $R --as bob; echo JOIN-EXIT=\$?; sleep 600"
+jcap() { stm capture-pane -p -t st2 >"$TMP/join"; }
+jwait "challenge open: Enter plays the exercise (5 nodes, async)" && jwait "Enter play"
+ok $? "80x24 hetcast join: the challenge is open, Enter plays"
+stm send-keys -t st2 Enter
+jwait "Build the broadcast yourself" && jwait "EXERCISE"
+ok $? "Enter: the exercise on the room's cluster, as the instructor's x"
+stm send-keys -t st2 '?'
+sleep 0.3
+stm send-keys -t st2 ' '
+jwait "pick a sender:"
+ok $? "its help (?) and back: still the exercise"
+for k in 1 2 3 4; do stm send-keys -t st2 Enter; sleep 0.2; stm send-keys -t st2 Enter; sleep 0.3; done
+jwait "Done: your makespan 8, fnf 8, best possible 6"
+ok $? "four picks: the exercise's verdict (makespan 8, fnf 8, best possible 6)"
+stm send-keys -t st2 x
+jwait "your makespan counts: 8 (the room replayed your picks)"
+ok $? "x: the picks go to the room, which replays them and acknowledges 8"
+[ "$(q "SELECT makespan || ' ' || picks FROM challenges WHERE user = 'bob'")" = "8.0 0>1 0>2 0>3 0>4" ]
+ok $? "bob's result and picks in the database"
+wait_for "challenge open: 41 finished"
+grep -q "^  6 .* 10 *◀ optimum" "$TMP/screen" && grep -q "^  7 .* 12 *$" "$TMP/screen" &&
+    grep -q "^  8 .* 9 *◀ fnf" "$TMP/screen" && grep -q "^  11 .* 5 *$" "$TMP/screen" &&
+    ! grep -q "c0[0-9][0-9]\|bob" "$TMP/screen"
+ok $? "160x45: the class's makespans against fnf and the optimum, no name"
+cp "$TMP/screen" "$TMP/challenge-160x45"
+for size in "60 16" "80 24"; do
+    set -- $size
+    tm resize-window -t hc -x "$1" -y "$2" 2>/dev/null
+    sleep 0.3
+    wait_for "41 finished" && capture
+    grep -q "◀ optimum" "$TMP/screen" && grep -q "◀ fnf" "$TMP/screen" && grep -q "^  11 .* 5" "$TMP/screen"
+    ok $? "$1x$2: the challenge's histogram fits"
+    cp "$TMP/screen" "$TMP/challenge-$1x$2"
+done
+tm resize-window -t hc -x 160 -y 45 2>/dev/null
+stm resize-window -t st2 -x 60 -y 16 2>/dev/null
+sleep 0.3
+jwait "challenge open: Enter plays the exercise (5 nodes," && jwait "your makespan: 8"
+ok $? "60x16 hetcast join: the challenge and bob's recorded makespan"
+stm send-keys -t st2 q
+jwait "JOIN-EXIT=0"
+ok $? "hetcast join: q leaves after the challenge"
+
 wait $idle_pid
 grep -q "^closed after 1[0-2] s" "$TMP/idle"
 ok $? "a client that never speaks is dropped after 10 s, and held nobody up"
+
+# SIGKILL with the challenge open, then the room again: every acknowledged result is there
+pid=$(hetcast_pid)
+"$BOT" play "$R" 30 k 5 0 "0>4 0>2 0>1 0>3*30" >"$TMP/p4" &
+bot4=$!
+i=0
+while [ "$(grep -c '^acked' "$TMP/p4" 2>/dev/null)" -lt 5 ] && [ $i -lt 750 ]; do sleep 0.02; i=$((i + 1)); done
+kill -KILL "$pid"
+wait $bot4
+acked=$(grep -c '^acked' "$TMP/p4")
+grep '^acked' "$TMP/p4" | while read -r _ user ms; do
+    [ "$(q "SELECT makespan FROM challenges WHERE slide = 5 AND user = '$user'")" = "$ms.0" ] || echo "$user"
+done >"$TMP/lost"
+[ "$acked" -ge 5 ] && [ ! -s "$TMP/lost" ]
+ok $? "SIGKILL of the teacher mid-challenge: every acknowledged result is in the database ($acked acknowledged)"
+n5=$(q "SELECT count(*) FROM challenges WHERE slide = 5")
+start 160 45 -- lesson "$LESSON" --class "$R" --class-test
+wait_for "room: 0 in the room"
+keys ']' ']' ']' ']' b
+wait_for "challenge open: $n5 finished" && grep -q "fnf 8.*optimum 6" "$TMP/screen"
+ok $? "the room reopens with the challenge still open, its $n5 results, fnf and the optimum marked"
+"$BOT" play "$R" 1 z 5 0 "0>4 0>2 0>1 0>3" >"$TMP/p5"
+grep -qx "acked z001 6" "$TMP/p5" && wait_for "challenge open: $((n5 + 1)) finished"
+ok $? "students play on in the reopened challenge"
+keys c
+wait_for "challenge closed: $((n5 + 1)) finished" && [ "$(q "SELECT state FROM challenge_rounds WHERE slide = 5")" = closed ]
+ok $? "c closes it: on the projector and in the database"
 keys q
 wait_for "EXIT=0"
 ok $? "q leaves the lesson"
@@ -230,13 +334,29 @@ grep -q '^room,class.lua,1,Which node should p0 serve first?,"B: p2, the slow on
     grep -q '^room,class.lua,1,Which node should p0 serve first?,"B: p2, the slow one",2,301,251' "$TMP/q.csv"
 ok $? "class report --table questions: votes and right answers per round"
 "$HETCAST" class report "$R.db" --format json >"$TMP/r.json"
-grep -c '"user": ' "$TMP/r.json" | grep -qx "$(wc -l <"$TMP/got.csv")" && grep -q '"questions": \[' "$TMP/r.json"
+grep -c '"answered": ' "$TMP/r.json" | grep -qx "$(wc -l <"$TMP/got.csv")" && grep -q '"questions": \[' "$TMP/r.json"
 ok $? "class report --format json: both tables"
 "$HETCAST" class report "$R.db" --format csv --anonymous >"$TMP/anon1.csv"
 "$HETCAST" class report "$R.db" --format csv --anonymous >"$TMP/anon2.csv"
 ! grep -q "s001\|alice\|nobody" "$TMP/anon1.csv" && cmp -s "$TMP/anon1.csv" "$TMP/anon2.csv" &&
     [ "$(cut -d, -f2 "$TMP/anon1.csv" | sort -u | wc -l)" = "$(wc -l <"$TMP/anon1.csv")" ]
 ok $? "--anonymous: no name, distinct pseudonyms, the same on every run"
+"$HETCAST" class report "$R.db" --format csv --table challenges >"$TMP/ch.csv"
+sqlite3 -separator , "$R.db" "SELECT course, lesson, slide, user, makespan, picks, time FROM challenges ORDER BY 1, 2, 3, 4" |
+    sed 's/,\([0-9]*\)\.0,/,\1,/' >"$TMP/want-ch.csv"
+head -1 "$TMP/ch.csv" | grep -q "^course,lesson,slide,user,makespan,picks,time" &&
+    tail -n +2 "$TMP/ch.csv" | tr -d '\r' | diff - "$TMP/want-ch.csv" >/dev/null &&
+    grep -q "^room,class.lua,5,bob,8,0>1 0>2 0>3 0>4," "$TMP/ch.csv"
+ok $? "class report --table challenges: every result with its picks, as the database says"
+"$HETCAST" class report "$R.db" --format json >"$TMP/r.json"
+"$HETCAST" class report "$R.db" >"$TMP/r.txt"
+[ "$(grep -c '"makespan": ' "$TMP/r.json")" = "$(tail -n +2 "$TMP/ch.csv" | wc -l)" ] &&
+    grep -q '"user": "bob", "makespan": 8, "picks": "0>1 0>2 0>3 0>4"' "$TMP/r.json" &&
+    grep -q "^room  *class.lua  *5 bob  *8  0>1 0>2 0>3 0>4$" "$TMP/r.txt"
+ok $? "class report as JSON and text: the challenges' results too"
+"$HETCAST" class report "$R.db" --format csv --table challenges --anonymous >"$TMP/cha.csv"
+! grep -q "bob\|c001" "$TMP/cha.csv" && [ "$(wc -l <"$TMP/cha.csv")" = "$(wc -l <"$TMP/ch.csv")" ]
+ok $? "--anonymous: the challenges' results without a name"
 "$HETCAST" class report "$TMP/nothing.db" >"$TMP/err" 2>&1
 [ $? -eq 2 ] && grep -q "nothing.db" "$TMP/err"
 ok $? "class report of a missing database: status 2, the file named"

@@ -155,6 +155,64 @@ else
     skip "compare --trace reads the measured files" "this hetcast has no --trace"
 fi
 
+# calibrate --sizes: a table per size, the threshold, a segment per side of it.
+# Two calibrations in a row: on every size they agree within --noise (20 %) of
+# the smaller, or one of them names that size noisy; nothing else passes.
+SZ=64,1K,2K,8K,64K
+for k in 1 2; do
+    run timeout 120 $MPIRUN -n 2 "$M" calibrate --sizes $SZ --iters 10 -o "$T/sweep$k.csv"
+    say_err
+    cp "$T/out" "$T/sweep$k.out"
+    cp "$T/err" "$T/sweep$k.err"
+    check "calibrate --sizes ($k): status 0, a table row per size, the threshold, the file" \
+        sh -c "[ $rc -eq 0 ] && [ \$(grep -c '^[0-9]' '$T/sweep$k.out') -eq 5 ] && grep -q '^eager/rendezvous: ' '$T/sweep$k.out' && grep -q '^calibrated 2 ranks on 1 host, 5 sizes' '$T/sweep$k.out'"
+done
+check "calibrate --sizes: the two agree on every size within 20 %, or name it noisy" python3 -c "
+import re
+def table(k):
+    rows = {int(l.split()[0]): float(l.split()[1]) for l in open('$T/sweep%d.out' % k) if l[0].isdigit()}
+    noisy = {int(m) for m in re.findall(r'noisy at (\d+) bytes', open('$T/sweep%d.err' % k).read())}
+    return rows, noisy
+(a, na), (b, nb) = table(1), table(2)
+assert sorted(a) == sorted(b) == [64, 1024, 2048, 8192, 65536], (a, b)
+bad = [m for m in a if m not in na | nb and abs(a[m] - b[m]) > 0.2 * min(a[m], b[m])]
+assert not bad, ('disagree, not named noisy', bad, a, b, na, nb)
+print('# noisy:', sorted(na), sorted(nb))"
+check "calibrate --sizes: two segments, split where a send starts to wait (Open MPI: 4 KiB)" \
+    sh -c "[ \$(grep -c '^# segment: ' '$T/sweep1.csv') -eq 2 ] && grep -q '^eager/rendezvous: MPI_Send returns early (eager) up to 2048 bytes and waits for the receiver (rendezvous) from 8192 bytes' '$T/sweep1.out'"
+# hetcast run --size picks the segment of the size: the transfer's one-way
+# time (its receive's end) is s + L + size x G + r of that segment, the
+# table's model column, and the two sizes take different segments
+check "hetcast run --size: the segment covering the size, its costs the fit's" python3 -c "
+import csv, re, subprocess
+f = open('$T/sweep1.csv').read()
+segs = [tuple(map(float, g)) for g in re.findall(r'# segment: (\d+)\.\.(\d+) latency=(\S+) per-byte=(\S+)', f)]
+rows = [l for l in f.splitlines() if l and not l.startswith('#')][1:]
+s, r = float(rows[0].split(',')[1]), float(rows[0].split(',')[2])
+model = {int(l.split()[0]): float(l.split()[5]) for l in open('$T/sweep1.out') if l[0].isdigit()}
+used = set()
+for size in (1024, 8192):
+    out = subprocess.run(['$H', 'run', '$T/sweep1.csv', '--size', str(size), '--format', 'csv'], capture_output=True, text=True)
+    assert out.returncode == 0 and not out.stderr, out
+    t = [x for x in csv.DictReader(l for l in out.stdout.splitlines() if not l.startswith('#'))][0]
+    seg = [g for g in segs if g[0] <= size <= g[1]]
+    assert len(seg) == 1, (size, segs)
+    lo, hi, lat, per = seg[0]
+    used.add(lo)
+    want = s + lat + size * per + r
+    assert abs(float(t['recv_end']) - want) <= 1e-9 * want, (size, t['recv_end'], want)
+    assert abs(want - model[size]) <= 0.01 * model[size], (size, want, model[size])
+assert len(used) == 2, used"
+run "$H" run "$T/sweep1.csv" --size 65537
+check "hetcast run --size beyond the segments: status 2, says what they cover" \
+    sh -c "[ $rc -eq 2 ] && grep -q 'no size segment of .*sweep1.csv covers it (they cover 0 to 65536 bytes' '$T/err'"
+run timeout 60 $MPIRUN -n 2 "$M" calibrate --sizes 8:4 -o "$T/x.csv"
+check "calibrate --sizes 8:4: status 2, the form it wants" \
+    sh -c "[ $rc -eq 2 ] && grep -q '^hetcast-mpi: calibrate: --sizes \"8:4\": LO:HI' '$T/err'"
+run timeout 60 $MPIRUN -n 2 "$M" calibrate --rounds 3 -o "$T/x.csv"
+check "calibrate --rounds without --sizes: status 2, says so" \
+    sh -c "[ $rc -eq 2 ] && grep -q '^hetcast-mpi: calibrate: --rounds and --noise are for --sizes' '$T/err'"
+
 # Refusals: one message, status 2, nothing hangs.
 run timeout 60 $MPIRUN -n 2 "$M" exec $CE -s fnf --emulate
 check "exec with fewer ranks than nodes: status 2" test "$rc" -eq 2

@@ -29,7 +29,7 @@ check "definitions: a process per node" sh -c "[ \$(grep -c '^LOCATION_GROUP .*T
 check "definitions: a location per busy port, named: p0 sends, p1 and p2 receive" sh -c "[ \$(grep -c '^LOCATION ' $T/run.defs) -eq 5 ] && grep -q '^LOCATION  *0  Name: \"send port\" <[0-9]*>, Type: CPU_THREAD, # Events: 4, Group: \"p0\"' $T/run.defs && grep -q '^LOCATION  *3  Name: \"link in\" .*Group: \"p2\"' $T/run.defs && grep -q '^LOCATION  *4  Name: \"receive port\" .*Group: \"p2\"' $T/run.defs"
 check "definitions: the regions send, link, receive; a nanosecond a tick" sh -c "grep -q '^REGION  *0  Name: \"send\"' $T/run.defs && grep -q '^REGION  *2  Name: \"receive\"' $T/run.defs && grep -q 'Ticks per Seconds: 1000000000' $T/run.defs"
 run otf2-print -A "$T/run/traces.otf2"
-check "the archive's property HETCAST::TIME_UNIT" sh -c "grep -A1 'HETCAST::TIME_UNIT' $T/out | grep -q 'a time unit of the cluster is 1 s'"
+check "the archive's property HETCAST::TIME_UNIT" sh -c "grep -A1 'HETCAST::TIME_UNIT' $T/out | grep -q 'a time unit of the cluster is 1 s (unit: none (abstract units, each drawn as 1 s))'"
 
 run "$H" compare $C --trace $M --format otf2 --output "$T/meas"
 check "compare --trace --format otf2: exit 0, 4 runs" sh -c "[ $rc -eq 0 ] && grep -q '(4 runs)' $T/out"
@@ -50,4 +50,11 @@ run "$H" run $C --format otf2 --output "$T/afile"
 check "a file as DIR: status 2, names it" sh -c "[ $rc -eq 2 ] && grep -q 'afile: exists and is not a directory' $T/err && [ \$(cat $T/afile) = x ]"
 run "$H" run $C --format otf2
 check "--format otf2 without --output: status 2" sh -c "[ $rc -eq 2 ] && grep -q 'give it --output DIR' $T/err"
+# the cluster's unit sets the clock: the counterexample in ms and the same in us are one trace
+"$H" run tests/data/counterexample-ms.csv --format otf2 --output "$T/ms" >/dev/null 2>&1
+"$H" run tests/data/counterexample-us.csv --format otf2 --output "$T/us" >/dev/null 2>&1
+otf2-print "$T/ms/traces.otf2" 2>&1 | tr -s ' ' | grep '^\(ENTER\|LEAVE\)' | cut -d' ' -f1-3 >"$T/ms.events"
+otf2-print "$T/us/traces.otf2" 2>&1 | tr -s ' ' | grep '^\(ENTER\|LEAVE\)' | cut -d' ' -f1-3 >"$T/us.events"
+check "unit ms and unit us: the same events at the same ticks (p2 receives until 6 ms)" sh -c "[ \$(wc -l < $T/ms.events) -eq 12 ] && cmp -s $T/ms.events $T/us.events && grep -q '^LEAVE 4 6000000\$' $T/ms.events"
+check "unit ms: HETCAST::TIME_UNIT says it" sh -c "otf2-print -A $T/ms/traces.otf2 | grep -A1 'HETCAST::TIME_UNIT' | grep -q 'a time unit of the cluster is 0.001 s (unit: ms)'"
 done_testing

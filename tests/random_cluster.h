@@ -2,7 +2,8 @@
  * tests/random_cluster.h - small random clusters for the tests that check an
  * exact method a second way (test_bruteforce.c, test_certify.c): every
  * cluster kind, costs from a few values so that zeros, ties and equal nodes
- * are common, and with `thirds` costs off every decimal grid.
+ * are common, and with `thirds` costs off every decimal grid; random_targets
+ * makes one a multicast.
  */
 #ifndef HETCAST_TEST_RANDOM_CLUSTER_H
 #define HETCAST_TEST_RANDOM_CLUSTER_H
@@ -10,8 +11,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "model/cluster.h"
+#include "model/targets.h"
 #include "support/diag.h"
 #include "support/rng.h"
 
@@ -68,6 +71,25 @@ static struct cluster *random_cluster(struct rng *r, enum cluster_kind kind, int
     }
     c->source = (int)rng_below(r, (uint64_t)n);
     return cluster_finished(c);
+}
+
+/* Mark each node but the source a target with probability 1/2 (at least one):
+ * the others may relay (a multicast).  Through the loaders' own call, by name. */
+static void random_targets(struct rng *r, struct cluster *c)
+{
+    char list[128] = "";
+    int first = c->source == 0 ? 1 : 0;
+    for (int p = 0; p < c->n; p++)
+        if (p != c->source && (p == first || rng_below(r, 2) == 0)) {
+            if (list[0])
+                strcat(list, ",");
+            strcat(list, c->nodes[p].name);
+        }
+    char *cause = NULL;
+    if (cluster_set_targets(c, list, &cause) < 0) {
+        fprintf(stderr, "cluster_set_targets(%s): %s\n", list, cause);
+        free(cause);
+    }
 }
 
 #endif

@@ -1,7 +1,7 @@
 /*
  * tests/room_bot.c - simulated students for the live-class tests
  * (tests/class.sh): many connections to a test room (hetcast lesson
- * --class-test), each HELLO 1 AS NAME, each voting, every answer waited for.
+ * --class-test), each HELLO 2 AS NAME, each voting, every answer waited for.
  *
  *   room_bot vote SOCK N PREFIX SLIDE ROUND SPEC [HOLD]
  *       N students PREFIX001.. vote in slide SLIDE round ROUND; SPEC gives
@@ -9,6 +9,9 @@
  *       Prints "acked USER ANSWER" for every OK, "refused USER REASON" for
  *       every ERR, then "votes K in S s (R votes/s)"; with HOLD, keeps the
  *       connections open HOLD seconds more (the room's count).
+ *   room_bot play SOCK N PREFIX SLIDE 0 SPEC [HOLD]
+ *       the same with a challenge's picks: SPEC "0>1 0>2*10,0>2 0>1*5";
+ *       PLAY SLIDE PICKS, "acked USER MAKESPAN" for every DONE.
  *   room_bot raw SOCK [WAIT]
  *       sends standard input as it is, prints every line the room answers
  *       until it closes (or WAIT seconds, default 3), then "closed" or "open".
@@ -96,6 +99,7 @@ static int vote(int argc, char **argv)
 {
     if (argc < 7)
         return 2;
+    bool play = strcmp(argv[0], "play") == 0;
     int n = atoi(argv[2]), slide = atoi(argv[4]), round = atoi(argv[5]);
     double hold = argc > 7 ? atof(argv[7]) : 0;
     struct bot *b = calloc((size_t)n, sizeof *b);
@@ -116,7 +120,7 @@ static int vote(int argc, char **argv)
         b[i].fd = dial(argv[1]);
         snprintf(b[i].name, sizeof b[i].name, "%s%03d", argv[3], i + 1);
         char hello[80];
-        int len = snprintf(hello, sizeof hello, "HELLO 1 AS %s\n", b[i].name);
+        int len = snprintf(hello, sizeof hello, "HELLO 2 AS %s\n", b[i].name);
         send_all(b[i].fd, hello, (size_t)len);
     }
     int done = 0, acked = 0;
@@ -135,13 +139,15 @@ static int vote(int argc, char **argv)
             while (b[i].stage < 2 && (line = next_line(&b[i], &closed)) != NULL) {
                 if (b[i].stage == 0 && strcmp(line, "END") == 0) {
                     char v[300];
-                    int len = snprintf(v, sizeof v, "VOTE %d %d %s\n", slide, round, b[i].answer);
+                    int len = play ? snprintf(v, sizeof v, "PLAY %d %s\n", slide, b[i].answer)
+                                   : snprintf(v, sizeof v, "VOTE %d %d %s\n", slide, round, b[i].answer);
                     if (!first)
                         first = now();
                     send_all(b[i].fd, v, (size_t)len);
                     b[i].stage = 1;
-                } else if (b[i].stage == 1 && strncmp(line, "OK ", 3) == 0) {
-                    printf("acked %s %s\n", b[i].name, b[i].answer);
+                } else if (b[i].stage == 1 && strncmp(line, play ? "DONE " : "OK ", play ? 5 : 3) == 0) {
+                    const char *ms = play ? strchr(line + 5, ' ') : NULL;
+                    printf("acked %s %s\n", b[i].name, ms ? ms + 1 : b[i].answer);
                     b[i].stage = 2;
                     acked++;
                     done++;
@@ -226,12 +232,12 @@ static int idle(int argc, char **argv)
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
-    if (argc >= 3 && strcmp(argv[1], "vote") == 0)
+    if (argc >= 3 && (strcmp(argv[1], "vote") == 0 || strcmp(argv[1], "play") == 0))
         return vote(argc - 1, argv + 1);
     if (argc >= 3 && strcmp(argv[1], "raw") == 0)
         return raw(argc - 1, argv + 1);
     if (argc >= 3 && strcmp(argv[1], "idle") == 0)
         return idle(argc - 1, argv + 1);
-    fprintf(stderr, "usage: room_bot vote|raw|idle SOCK ...\n");
+    fprintf(stderr, "usage: room_bot vote|play|raw|idle SOCK ...\n");
     return 2;
 }

@@ -12,6 +12,10 @@
  * `optimal` must either prove exactly the brute force's optimum, or give up
  * with a lower bound at or below it and a schedule at or above it -- never
  * prove a makespan the brute force beats.
+ *
+ * The same for multicasts: random targets, and the brute force's orders
+ * take any node that does not hold the message yet, target or relay, until
+ * every target holds it (the engine's makespan is then the last target's).
  */
 #include <math.h>
 #include <stdio.h>
@@ -21,6 +25,7 @@
 #include "engine/bounds.h"
 #include "engine/engine.h"
 #include "sched/optimal.h"
+#include "model/targets.h"
 #include "support/rng.h"
 #include "sched/sched.h"
 #include "tap.h"
@@ -56,7 +61,7 @@ static void brute_search(struct brute *b, struct engine *e, int d)
     if (ms == INFINITY || ms >= b->best)
         return;   /* a makespan only grows with more decisions */
     int n = b->c->n;
-    if (d == n - 1) {
+    if (d == n - 1 || e->nwaiting == 0) {   /* a multicast ends with its last target */
         b->best = ms;
         b->leaves++;
         return;
@@ -201,25 +206,25 @@ static void papers_tables(struct rng *r, int clusters)
        wrong, first[0] ? ": first " : "", first);
 }
 
-int main(void)
+/* Random clusters of 2 to 6 nodes (multicast: 3 to 6, random targets), every
+ * model of every kind: every proven optimum against the brute force's. */
+static void sweep(struct rng *r, int clusters, bool multicast)
 {
-    the_reported_cluster();
-    struct rng r;
-    const char *env = getenv("HETCAST_BRUTE_CLUSTERS");   /* more, for a longer sweep */
-    int clusters = env ? atoi(env) : 1500;
-    rng_seed(&r, env && getenv("HETCAST_BRUTE_SEED") ? strtoull(getenv("HETCAST_BRUTE_SEED"), NULL, 10) : 20261123);
     static const enum cluster_kind kinds[] = {CLUSTER_NODES, CLUSTER_MATRIX, CLUSTER_GRAPH};
-    int tried = 0, proven = 0, gave_up = 0, wrong = 0, loose = 0;
+    const char *what = multicast ? "multicast: " : "";
+    int tried = 0, proven = 0, gave_up = 0, wrong = 0, loose = 0, relayed = 0;
     char first_wrong[256] = "";
     for (int i = 0; i < clusters; i++) {
         enum cluster_kind kind = kinds[i % 3];
         thirds = i % 4 == 3;
-        int n = 2 + (int)rng_below(&r, 4);   /* 2..5 nodes */
+        int n = multicast ? 3 + (int)rng_below(r, 3) : 2 + (int)rng_below(r, 4);
         if (i % 20 == 0)
             n = 6;
-        struct cluster *c = random_cluster(&r, kind, n);
+        struct cluster *c = random_cluster(r, kind, n);
         if (!c)
             continue;
+        if (multicast)
+            random_targets(r, c);
         for (int m = 0; m < MODEL_COUNT; m++) {
             if (!(model_mask_for(kind) & MODEL_BIT(m)))
                 continue;
@@ -232,18 +237,24 @@ int main(void)
             char *cause = NULL;
             tried++;
             if (optimal_solve(c, (enum model)m, &so, &plan, &cause) < 0) {
+                if (multicast)
+                    diag("cluster %d (%s), %s: %s", i, cluster_kind_name(kind), model_name((enum model)m),
+                         cause);
                 free(cause);
                 continue;
             }
+            for (int k = 0; k < plan.len; k++)
+                if (!cluster_is_target(c, plan.to[k])) {
+                    relayed++;
+                    break;
+                }
             if (plan.status == OPT_PROVEN) {
                 proven++;
-                if (fabs(plan.makespan - want) > 1e-9 * fmax(1, want)) {
-                    if (!wrong++)
-                        snprintf(first_wrong, sizeof first_wrong,
-                                 "cluster %d (%s, %d nodes, source p%d, %s): proven %g, brute force %g",
-                                 i, cluster_kind_name(kind), n, c->source, model_name((enum model)m),
-                                 plan.makespan, want);
-                }
+                if (fabs(plan.makespan - want) > 1e-9 * fmax(1, want) && !wrong++)
+                    snprintf(first_wrong, sizeof first_wrong,
+                             "cluster %d (%s, %d nodes, %d targets, source p%d, %s): proven %g, brute "
+                             "force %g", i, cluster_kind_name(kind), n, multicast ? c->ntargets : n,
+                             c->source, model_name((enum model)m), plan.makespan, want);
             } else {
                 gave_up++;
                 if (plan.lower > want + 1e-9 || plan.makespan < want - 1e-9)
@@ -253,10 +264,27 @@ int main(void)
         }
         cluster_free(c);
     }
-    ok(tried > clusters, "%d (cluster, model) pairs searched both ways", tried);
-    ok(wrong == 0, "every proven optimum equals the brute force's (%d of %d wrong)%s%s", wrong,
+    if (multicast)
+        ok(tried > clusters && relayed > 0, "multicast: %d (cluster, model) pairs searched both ways, %d "
+           "optima through a relay", tried, relayed);
+    else
+        ok(tried > clusters, "%d (cluster, model) pairs searched both ways", tried);
+    ok(wrong == 0, "%severy proven optimum equals the brute force's (%d of %d wrong)%s%s", what, wrong,
        proven, wrong ? ": first " : "", first_wrong);
-    ok(loose == 0, "every search that gave up (%d) brackets the optimum", gave_up);
+    ok(loose == 0, "%severy search that gave up (%d) brackets the optimum", what, gave_up);
+}
+
+int main(void)
+{
+    the_reported_cluster();
+    struct rng r;
+    const char *env = getenv("HETCAST_BRUTE_CLUSTERS");   /* more, for a longer sweep */
+    int clusters = env ? atoi(env) : 1500;
+    rng_seed(&r, env && getenv("HETCAST_BRUTE_SEED") ? strtoull(getenv("HETCAST_BRUTE_SEED"), NULL, 10) : 20261123);
+    sweep(&r, clusters, false);
     papers_tables(&r, env ? clusters / 3 : 500);
+    env = getenv("HETCAST_BRUTE_MULTICASTS");   /* fewer under valgrind */
+    const char *pre = getenv("LD_PRELOAD");
+    sweep(&r, env ? atoi(env) : pre && strstr(pre, "vgpreload") ? 300 : 3000, true);
     return tap_exit();
 }

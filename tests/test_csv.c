@@ -78,6 +78,14 @@ static int same_cluster(const struct cluster *a, const struct cluster *b, const 
         return snprintf(buf, sizeof buf, "latency"), 0;
     if (a->kind == CLUSTER_MATRIX && a->unit != b->unit)
         return snprintf(buf, sizeof buf, "unit"), 0;
+    if (a->nsegments != b->nsegments)
+        return snprintf(buf, sizeof buf, "segments %d vs %d", a->nsegments, b->nsegments), 0;
+    for (int k = 0; k < a->nsegments; k++) {
+        const struct cluster_segment *x = &a->segments[k], *y = &b->segments[k];
+        if (x->lo != y->lo || x->hi != y->hi || x->latency != y->latency ||
+            x->per_byte != y->per_byte)
+            return snprintf(buf, sizeof buf, "segment %d", k), 0;
+    }
     for (int i = 0; i < a->n; i++) {
         const struct node *x = &a->nodes[i], *y = &b->nodes[i];
         if (strcmp(x->name, y->name) != 0)
@@ -296,6 +304,24 @@ static const struct error_case error_cases[] = {
     {"count too large", "name,send,recv,count\nf,1,2,2e7\n", 2, "count: \"2e7\" is too large"},
     {"count collides", "name,send,recv,count\na,1,2,3\na-2,1,2,\n", 3,
      "name: duplicate node name \"a-2\" (first on line 2)"},
+    /* size segments (# segment:) */
+    {"segment without a range", "# segment: latency=1 per-byte=0\nname,send,recv\np0,1,2\n", 1,
+     "segment: \"latency=1\" is not a range of sizes: expected LO..HI"},
+    {"segment range with a dash", "# segment: 0-10 latency=1 per-byte=0\nname,send,recv\np0,1,2\n",
+     1, "segment: \"0-10\" is not a range of sizes"},
+    {"segment range backwards", "# segment: 9..3 latency=1 per-byte=0\nname,send,recv\np0,1,2\n",
+     1, "segment: 9..3: the range ends before it starts"},
+    {"segment without per-byte", "# segment: 0..10 latency=1\nname,send,recv\np0,1,2\n", 1,
+     "segment: per-byte=G missing"},
+    {"segment with a bad latency", "# segment: 0..10 latency=-1 per-byte=0\nname,send,recv\np0,1,2\n",
+     1, "latency: \"-1\" is negative"},
+    {"segment with an unknown key", "# segment: 0..10 latency=1 per-byte=0 gap=2\nname,send,recv\n"
+     "p0,1,2\n", 1, "segment: \"gap\" is not latency=L or per-byte=G"},
+    {"segments overlapping", "# segment: 0..10 latency=1 per-byte=0\n# segment: 10..20 latency=1 "
+     "per-byte=0\nname,send,recv\np0,1,2\n", 2,
+     "segment: 10..20 does not start after the segment of line 1 (0..10)"},
+    {"segment in a matrix", "# segment: 0..10 latency=1 per-byte=0\n,a,b\na,0,1\nb,1,0\n", 1,
+     "segment: size segments are for node tables (a latency matrix gives every link its time)"},
     /* the file as a whole */
     {"missing header", "p0,1,2\np1,1,2\n", 1, "missing header"},
     {"empty file", "", 0, "no header row"},
@@ -465,6 +491,32 @@ static void test_numbers(void)
         cluster_free(c);
         diag_free(&d);
     }
+}
+
+/* Size segments: read, picked by size (timing_set_message_size), written back. */
+static void test_segments(void)
+{
+    struct diag d;
+    struct cluster *c = load_str("# latency: 2\n"
+                                 "# segment: 0..4096 latency=0.5 per-byte=0.001\n"
+                                 "# segment: 4097..65536 latency=3 per-byte=0.0002\n"
+                                 "name,send,recv\np0,1,2\np1,1,2\n", &d);
+    ok(c != NULL && c->nsegments == 2, "segments: two read");
+    if (c && c->nsegments == 2) {
+        is_int(c->segments[1].line, 3, "segments: the second's line");
+        round_trip(c, "segments");
+        is_double(c->latency, 2, 0, "segments: without a size, # latency: as written");
+        is_int(timing_set_message_size(c, 1000), 1, "segments: 1000 bytes covered");
+        is_double(c->latency, 0.5 + 1000 * 0.001, 1e-12, "segments: 1000 bytes: L + m G of the first");
+        is_int(timing_set_message_size(c, 4097), 1, "segments: 4097 bytes covered");
+        is_double(c->latency, 3 + 4097 * 0.0002, 1e-12, "segments: 4097 bytes: the second's");
+        is_int(timing_set_message_size(c, 65537), -1, "segments: 65537 bytes: none covers it");
+        is_double(c->latency, 3 + 4097 * 0.0002, 1e-12, "segments: none covering: unchanged");
+    } else {
+        show_diag(&d);
+    }
+    cluster_free(c);
+    diag_free(&d);
 }
 
 static void test_count(void)
@@ -1147,6 +1199,7 @@ int main(void)
     test_unreadable();
     test_numbers();
     test_count();
+    test_segments();
     test_quoting();
     test_kinds();
     test_params();

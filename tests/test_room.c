@@ -24,6 +24,7 @@
 
 #include "session/lesson.h"
 #include "session/room.h"
+#include "session/room_challenge.h"
 #include "tap.h"
 #include "ui/cellbuf.h"
 #include "ui/room_pane.h"
@@ -205,7 +206,7 @@ int main(void)
             fd[i] = -1;
             continue;
         }
-        say(i, "HELLO 1 AS s%03d\n", i + 1);
+        say(i, "HELLO 2 AS s%03d\n", i + 1);
         frame(&v, r);
         drain();
     }
@@ -271,6 +272,79 @@ int main(void)
        "its rounds and votes are back (round 2 revealed, 90 A then 250 B)");
     room_close(r);
     v.room = NULL;
+
+    /* a class challenge (slide 5: five nodes): every pick list replayed by the room's engine */
+    struct challenge ch;
+    ok(challenge_prepare(&ch, &l, 4, &cause) == 0, "slide 5's challenge is prepared %s", cause ? cause : "");
+    ok(ch.c && ch.c->n == 5 && ch.fnf == 8 && ch.optimum_known && ch.optimum == 6 && strstr(ch.csv, "p4,3,3"),
+       "its cluster as CSV text (five nodes), fnf 8, the optimum 6");
+    static const struct {
+        const char *picks;
+        double makespan;    /* < 0: refused, with why */
+        const char *why;
+    } plays[] = {
+        {"0>4 0>2 0>1 0>3", 6, NULL},
+        {"0>1 0>2 1>3 0>4", 7, NULL},
+        {"0>1 0>2 0>3 0>4", 8, NULL},
+        {"0>2 0>1 1>3 2>4", 11, NULL},
+        {"", -1, "the broadcast is not finished: 4 nodes still wait"},
+        {"0>1 0>2", -1, "the broadcast is not finished: 2 nodes still wait"},
+        {"0>1 1>0", -1, "pick 2 (1>0): p0 holds the message already"},
+        {"1>2", -1, "pick 1 (1>2): p1 does not hold the message yet"},
+        {"0>1 0>1", -1, "pick 2 (0>1): p1 holds the message already"},
+        {"0>5", -1, "pick 1 \"0>5\" is not SENDER>RECEIVER with node numbers 0 to 4"},
+        {"0>01 0>2 0>3 0>4", -1, "pick 1 \"0>01\" is not"},
+        {"-1>2", -1, "pick 1 \"-1>2\" is not"},
+        {"0>1 0>2 0>3 0>4 0>1", -1, "pick 5: every node holds the message already after 4 picks"},
+        {"0>1  0>2", -1, "pick 2 \"\" is not"},
+        {"0>1 0>2 0>3 0>4 ", -1, "the picks end with a space"},
+        {"99999999999>1", -1, "is not SENDER>RECEIVER"},
+    };
+    for (size_t i = 0; i < sizeof plays / sizeof plays[0]; i++) {
+        double ms = -1;
+        char canon[ROOM_PICKS_MAX + 1];
+        free(cause);
+        cause = NULL;
+        int rc = challenge_replay(&ch, plays[i].picks, &ms, canon, sizeof canon, &cause);
+        if (plays[i].makespan >= 0)
+            ok(rc == 0 && ms == plays[i].makespan && strcmp(canon, plays[i].picks) == 0,
+               "\"%s\": makespan %g (%g) %s", plays[i].picks, plays[i].makespan, ms, cause ? cause : "");
+        else
+            ok(rc < 0 && cause && strstr(cause, plays[i].why), "\"%s\" refused: %s", plays[i].picks,
+               cause ? cause : "(no reason)");
+    }
+    challenge_free(&ch);
+    free(cause);
+    cause = NULL;
+
+    /* slides that cannot be a challenge: an exchange, a cluster over ROOM_CHALLENGE_NODES */
+    char lpath[120];
+    snprintf(lpath, sizeof lpath, "%s/big.lua", dir);
+    FILE *lf = fopen(lpath, "w");
+    fprintf(lf, "return { title = 't', slides = {\n"
+                " { title = 'x', cluster = { csv = '# latency: 1\\nname,send,recv\\np0,1,1\\np1,1,1\\np2,1,1\\n' },"
+                "   schedulers = 'caterpillar', pattern = 'all-to-all' },\n"
+                " { title = 'big', cluster = { csv = '# latency: 1\\nname,send,recv\\n");
+    for (int i = 0; i < ROOM_CHALLENGE_NODES + 1; i++)
+        fprintf(lf, "p%d,1,2\\n", i);
+    fprintf(lf, "' } } } }\n");
+    fclose(lf);
+    struct lesson big;
+    ok(lesson_load(lpath, &big, &cause) == 0, "a lesson with an exchange and a big cluster loads %s",
+       cause ? cause : "");
+    free(cause);
+    cause = NULL;
+    ok(challenge_prepare(&ch, &big, 0, &cause) < 0 && cause &&
+       strstr(cause, "an exchange: the exercise books one message from the source"),
+       "an exchange is no challenge: %s", cause ? cause : "");
+    free(cause);
+    cause = NULL;
+    ok(challenge_prepare(&ch, &big, 1, &cause) < 0 && cause && strstr(cause, "has 33 nodes: a challenge takes 2 to 32"),
+       "33 nodes are too many: %s", cause ? cause : "");
+    free(cause);
+    cause = NULL;
+    lesson_free(&big);
+    unlink(lpath);
     view_close(&v);
     lesson_free(&l);
     cb_free(&cb);

@@ -42,6 +42,25 @@ int ui_keep_in_view(int top, int sel, int rows)
     return top;
 }
 
+/* The bytes of s's first line wrapped to w columns: the longest prefix of
+ * whole words that fits, or as much of one long word as fits (0: none). */
+static size_t wrap_prefix(const char *s, int w)
+{
+    size_t best = 0, i = 0;
+    int cols = 0;
+    while (s[i]) {
+        int len;
+        uint32_t cp = utf8_decode(s + i, &len);
+        if (cols + cp_width(cp) > w)
+            break;
+        cols += cp_width(cp);
+        i += (size_t)len;
+        if (s[i] == ' ' || s[i] == '\0')
+            best = i;
+    }
+    return best ? best : i;
+}
+
 /* Word-wrap s into at most rows lines of width w from (x, y). */
 void ui_wrap(struct view *v, struct cellbuf *cb, int x, int y, int w, int rows, unsigned attr,
                  const char *s)
@@ -54,21 +73,7 @@ void ui_wrap(struct view *v, struct cellbuf *cb, int x, int y, int w, int rows, 
             cb_text(cb, x, y + r, w, s, attr, v->ascii);
             return;
         }
-        /* The longest prefix of whole words that fits. */
-        size_t best = 0, i = 0;
-        int cols = 0;
-        while (s[i]) {
-            int len;
-            uint32_t cp = utf8_decode(s + i, &len);
-            if (cols + cp_width(cp) > w)
-                break;
-            cols += cp_width(cp);
-            i += (size_t)len;
-            if (s[i] == ' ' || s[i] == '\0')
-                best = i;
-        }
-        if (best == 0)
-            best = i;
+        size_t best = wrap_prefix(s, w);
         if (best >= sizeof line)
             best = sizeof line - 1;
         memcpy(line, s, best);
@@ -91,19 +96,8 @@ int ui_wrap_rows(const char *s, int w)
         rows++;
         if (text_width(s) <= w)
             break;
-        size_t best = 0, i = 0;   /* as ui_wrap: the longest prefix of whole words that fits */
-        int cols = 0;
-        while (s[i]) {
-            int len;
-            uint32_t cp = utf8_decode(s + i, &len);
-            if (cols + cp_width(cp) > w)
-                break;
-            cols += cp_width(cp);
-            i += (size_t)len;
-            if (s[i] == ' ' || s[i] == '\0')
-                best = i;
-        }
-        s += best ? best : i ? i : 1;
+        size_t best = wrap_prefix(s, w);   /* as ui_wrap */
+        s += best ? best : 1;
     }
     return rows;
 }
@@ -189,14 +183,25 @@ static unsigned label_role(enum kind k, bool plan)
     return (plan ? planned[k] : solid[k]) | AF_BOLD;
 }
 
+/* The columns of a bar over [a, b) (at least one) and the cursor's; false when b <= a. */
+static bool bar_cols(const struct tmap *m, double a, double b, double now, int *ca, int *ce, int *cn)
+{
+    if (!(b > a))
+        return false;
+    *ca = tmap_col(m, a);
+    *ce = tmap_col(m, b);
+    *cn = cursor_col(m, now);
+    if (*ce <= *ca)
+        *ce = *ca + 1;
+    return true;
+}
+
 static void bar(struct view *v, struct cellbuf *cb, const struct tmap *m, int y, double a, double b,
                 enum kind k, double now)
 {
-    if (y < 0 || !(b > a))
+    int ca, ce, cn;
+    if (y < 0 || !bar_cols(m, a, b, now, &ca, &ce, &cn))
         return;
-    int ca = tmap_col(m, a), ce = tmap_col(m, b), cn = cursor_col(m, now);
-    if (ce <= ca)
-        ce = ca + 1;
     const struct glyphs *g = glyphs_for(v->ascii);
     /* A bar over by now is solid even where rounding puts it under the cursor. */
     bool over = b <= now;
@@ -215,11 +220,9 @@ static void bar(struct view *v, struct cellbuf *cb, const struct tmap *m, int y,
 static void wait_bar(struct view *v, struct cellbuf *cb, const struct tmap *m, int y, double a,
                      double b, double now)
 {
-    if (y < 0 || !(b > a))
+    int ca, ce, cn;
+    if (y < 0 || !bar_cols(m, a, b, now, &ca, &ce, &cn))
         return;
-    int ca = tmap_col(m, a), ce = tmap_col(m, b), cn = cursor_col(m, now);
-    if (ce <= ca)
-        ce = ca + 1;
     const struct glyphs *g = glyphs_for(v->ascii);
     for (int c = ca < 0 ? 0 : ca; c < ce && c < m->w; c++)
         cb_put(cb, m->x0 + c, y, c > cn ? g->wait_plan : g->wait, c > cn ? R_WAIT_PLAN : R_WAIT);
@@ -295,7 +298,7 @@ int gantt_name_cols(const struct cluster *c)
         if (t > w)
             w = t;
     }
-    return w > 12 ? 12 : w;
+    return (w > 12 ? 12 : w) + (c->target ? 2 : 0);   /* a multicast: its targets' mark */
 }
 
 static bool shown(const struct gsrc *s, int i)
@@ -354,21 +357,28 @@ static void label_transfer(struct view *v, struct cellbuf *cb, const struct lane
                   has_recv ? t->recv_end : t->link_end, K_LINK, now, g->from, peer, tag, mark);
 }
 
+/* A multicast's lanes: a target's name after its mark, a node that is no
+ * target dim until it relays (the engine serves it). */
 static void lane_labels(struct view *v, struct cellbuf *cb, const struct lanes *L,
-                        const struct cluster *c, const unsigned char *crit)
+                        const struct engine *e, const unsigned char *crit)
 {
+    const struct cluster *c = e->c;
     const struct glyphs *g = glyphs_for(v->ascii);
     static const char *const tags[3] = {"send", "link", "recv"};
-    int nw = L->lw - 3 - (L->rpl >= 2 ? 5 : 0);
+    int nw = L->lw - 3 - (L->rpl >= 2 ? 5 : 0), mw = c->target && nw > 2 ? 2 : 0;
     for (int i = 0; i < L->count; i++) {
         int p = L->pick ? L->pick[i] : L->top + i, y = L->y + i * L->rpl;
         unsigned attr = p == v->sel ? R_SEL : p == c->source && !L->ports ? (unsigned)(R_NORMAL | AF_BOLD)
                                                                           : R_NORMAL;
         if (crit && crit[p] && p != v->sel)
             attr = R_CRIT;
+        else if (!cluster_is_target(c, p) && p != c->source && e->parent[p] < 0 && p != v->sel)
+            attr = R_DIM;   /* no target, and not relaying */
         int tagged = L->ports ? 2 : L->rpl >= 4 ? L->rpl - 1 : L->rpl >= 3 ? 3 : L->rpl;
         cb_fill(cb, L->x, y, L->lw - 2, tagged, ' ', p == v->sel ? R_SEL : R_NORMAL);
-        cb_text(cb, L->x, y, nw, c->nodes[p].name, attr, v->ascii);
+        if (mw && c->target[p])
+            cb_put(cb, L->x, y, g->target, p == v->sel ? R_SEL : (unsigned)(R_NORMAL | AF_BOLD));
+        cb_text(cb, L->x + mw, y, nw - mw, c->nodes[p].name, attr, v->ascii);
         unsigned tattr = p == v->sel ? R_SEL : R_DIM;
         if (L->ports) {
             cb_text(cb, L->x + nw + 1, y, 4, "send", tattr, v->ascii);
@@ -427,7 +437,7 @@ void gantt_draw(struct view *v, struct cellbuf *cb, const struct lanes *L,
                        const struct tmap *m, const struct gsrc *s, const unsigned char *crit)
 {
     const struct engine *e = s->e;
-    lane_labels(v, cb, L, e->c, crit);
+    lane_labels(v, cb, L, e, crit);
     for (int i = 0; i < e->ntr; i++)
         if (waiting(s, i))
             for (int r = 0, ys = lane_row(L, e->tr[i].from, K_SEND); r < thick(L); r++)
@@ -626,6 +636,9 @@ void ui_title_bar(struct view *v, struct cellbuf *cb, const char *mode, const ch
         snprintf(who, sizeof who, "all-to-some, %d receivers", v->runs[0].x->nrecv);
     else if (v->exchange)
         snprintf(who, sizeof who, "all-to-all");
+    else if (c->target)   /* a multicast */
+        snprintf(who, sizeof who, "source %s, %d target%s", c->nodes[c->source].name, c->ntargets,
+                 c->ntargets == 1 ? "" : "s");
     else
         snprintf(who, sizeof who, "source %s", c->nodes[c->source].name);
     int namew = 0;
@@ -690,6 +703,7 @@ void ui_legend(struct view *v, struct cellbuf *cb, int y, int w, bool cursor)
         {g->plan[0], g->plan[2], R_SEND_PLAN, R_RECV_PLAN, "planned", true},
         {g->cursor, ' ', R_CURSOR | AF_BOLD, R_NORMAL, "now", cursor},
         {g->crit, ' ', R_CRIT | AF_BOLD, R_NORMAL, "critical path", view_single_message(v)},
+        {g->target, ' ', R_NORMAL | AF_BOLD, R_NORMAL, "target", v->c->target != NULL},
     };
     /* Right: scroll position and zoom. */
     char right[160] = "";
@@ -719,6 +733,17 @@ void ui_legend(struct view *v, struct cellbuf *cb, int y, int w, bool cursor)
         ui_put(v, cb, w - rw - 1, y, rw, R_DIM, right);
 }
 
+/* What run i's step shown says; its last step not while a slide's question hides its end. */
+static void narrate_run(const struct view *v, int i, char *buf, size_t size)
+{
+    const struct engine *e = vrun_engine(&v->runs[i]);
+    unsigned hidden = lesson_hides(v) & (i == 0 ? HIDE_END : i == 1 ? HIDE_OTHER : 0);
+    if (hidden && v->applied[i] >= e->nev && e->nev > 0)
+        snprintf(buf, size, "the end is hidden until the answer: ?(a)");
+    else
+        engine_narrate(e, v->applied[i] - 1, buf, size);
+}
+
 void ui_messages(struct view *v, struct cellbuf *cb, int y, int w)
 {
     if (v->msg[0]) {
@@ -744,14 +769,15 @@ void ui_messages(struct view *v, struct cellbuf *cb, int y, int w)
         return;
     }
     int latest = v->step > 0 ? v->order[v->step - 1].run : -1;
+    char said[2][1024];   /* each schedule's narration */
+    for (int i = 0; i < 2; i++)
+        narrate_run(v, i, said[i], sizeof said[i]);
     /* Two narrations that do not fit a row each (or three timelines for two
      * rows): the latest one whole, wrapped over both rows, rather than both
      * cut mid-sentence (L shows every one). */
     bool fits = v->nruns == 2;
-    for (int i = 0; i < 2; i++) {
-        engine_narrate(vrun_engine(&v->runs[i]), v->applied[i] - 1, buf, sizeof buf);
-        fits = fits && text_width(vrun_sched_name(&v->runs[i])) + 2 + text_width(buf) <= w - 3;
-    }
+    for (int i = 0; i < 2; i++)
+        fits = fits && text_width(vrun_sched_name(&v->runs[i])) + 2 + text_width(said[i]) <= w - 3;
     if (!fits && latest < 0 && v->nruns > 2) {   /* three timelines at the start: what each is */
         snprintf(line, sizeof line, "%s, %s and your own schedule (you) on one time axis: l steps "
                  "through all three", vrun_sched_name(&v->runs[0]), vrun_sched_name(&v->runs[1]));
@@ -759,16 +785,15 @@ void ui_messages(struct view *v, struct cellbuf *cb, int y, int w)
         return;
     }
     if (!fits && latest >= 0) {
-        engine_narrate(vrun_engine(&v->runs[latest]), v->applied[latest] - 1, buf, sizeof buf);
+        narrate_run(v, latest, buf, sizeof buf);
         snprintf(line, sizeof line, "%s: %s", vrun_sched_name(&v->runs[latest]), buf);
         ui_wrap(v, cb, 1, y, w - 2, 2, R_NORMAL, line);
         return;
     }
     for (int i = 0; i < 2; i++) {
-        engine_narrate(vrun_engine(&v->runs[i]), v->applied[i] - 1, buf, sizeof buf);
         int x = ui_put(v, cb, 1, y + i, -1, R_HEAD | AF_BOLD, vrun_sched_name(&v->runs[i]));
         ui_put(v, cb, x, y + i, -1, R_HEAD | AF_BOLD, ":");
-        cb_text(cb, x + 2, y + i, w - x - 3, buf, i == latest ? (unsigned)(R_NORMAL | AF_BOLD) : R_DIM,
+        cb_text(cb, x + 2, y + i, w - x - 3, said[i], i == latest ? (unsigned)(R_NORMAL | AF_BOLD) : R_DIM,
                 v->ascii);
     }
 }

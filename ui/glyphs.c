@@ -19,6 +19,7 @@ static const struct glyphs g_uni = {
     "\xe2\x86\x92", "\xe2\x86\x90", "->", "\xe2\x86\x90", "\xe2\x86\x92", "\xe2\x86\x91\xe2\x86\x93",
     " \xc2\xb7 ",
     "\xe2\x86\x91", "\xe2\x86\x93",
+    0x25ce,
 };
 
 static const struct glyphs g_ascii = {
@@ -28,6 +29,7 @@ static const struct glyphs g_ascii = {
     '#', '#', '=',
     ">", "<", "->", "left", "right", "up/down", " | ",
     "up", "down",
+    '@',
 };
 
 const struct glyphs *glyphs_for(bool ascii)

@@ -20,6 +20,7 @@ struct glyphs {
     const char *to, *from, *arrow;   /* bar labels: "→p1", "←p0"; tree edges */
     const char *left, *right, *up_down, *dot;
     const char *up, *down;  /* the arrow keys' names */
+    uint32_t target;        /* a multicast's target, before its name on its lane */
 };
 
 /* The Unicode set, or the ASCII one. */

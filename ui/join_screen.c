@@ -1,7 +1,7 @@
 /*
  * ui/join_screen.c - the student's screen (ui/join_screen.h).  A choice is
- * one key (A-H); a prediction is typed and sent with Enter; q (with nothing
- * typed) or Esc leaves.  The student never sees anybody else's vote: the
+ * one key (A-H); a prediction is typed and sent with Enter; Enter with
+ * nothing typed plays an open challenge; q (with nothing typed) or Esc leaves.  The student never sees anybody else's vote: the
  * room sends none.
  */
 #include "ui/join_screen.h"
@@ -76,6 +76,19 @@ void join_draw(const struct join_state *j, struct cellbuf *cb)
             snprintf(top, sizeof top, "> %s_", j->typed);
             cb_text(cb, 2, y++, w, top, R_NORMAL | AF_BOLD, j->ascii);
         }
+        if (s->ch_state[0] && y < cb->h - 3) {   /* a challenge: the exercise on the slide's cluster */
+            bool playing = strcmp(s->ch_state, "open") == 0;
+            if (playing)
+                snprintf(top, sizeof top, "challenge open: Enter plays the exercise (%d nodes, %s)",
+                         s->ch_nodes, s->ch_model);
+            else
+                snprintf(top, sizeof top, "the challenge is closed");
+            cb_text(cb, 2, y++, w, top, playing ? R_INFO | AF_BOLD : R_DIM, j->ascii);
+            if (s->mine[0] && y < cb->h - 3) {
+                snprintf(top, sizeof top, "your makespan: %s", s->mine);
+                cb_text(cb, 2, y++, w, top, R_SEL, j->ascii);
+            }
+        }
         if (revealed && y < cb->h - 3) {
             if (s->expected[0]) {
                 snprintf(top, sizeof top, "the answer: %s%s", s->expected,
@@ -91,8 +104,11 @@ void join_draw(const struct join_state *j, struct cellbuf *cb)
         cb_text(cb, 1, cb->h - 2, cb->w - 2, s->said, s->said_error ? R_ERROR : R_INFO, j->ascii);
     cb_fill(cb, 0, cb->h - 1, cb->w, 1, ' ', R_STATUS);
     bool voting = strcmp(s->state, "open") == 0 && strcmp(s->kind, "none") != 0;
-    cb_text(cb, 1, cb->h - 1, cb->w - 2, !voting ? "q leave" : strcmp(s->kind, "choices") == 0
-            ? "A-H vote  q leave" : "type, Enter: vote  Esc leave", R_STATUS, j->ascii);
+    bool playing = strcmp(s->ch_state, "open") == 0;
+    cb_text(cb, 1, cb->h - 1, cb->w - 2, !voting ? playing ? "Enter play  q leave" : "q leave"
+            : strcmp(s->kind, "choices") == 0 ? playing ? "A-H vote  Enter play  q leave" : "A-H vote  q leave"
+            : playing ? "type, Enter: vote (nothing typed: play)  Esc leave" : "type, Enter: vote  Esc leave",
+            R_STATUS, j->ascii);
 }
 
 enum join_act join_key(struct join_state *j, int key, char *out, size_t size)
@@ -105,6 +121,14 @@ enum join_act join_key(struct join_state *j, int key, char *out, size_t size)
         return JOIN_QUIT;
     if (key == UK_RESIZE)
         return JOIN_REDRAW;
+    if (key == UK_ENTER && n == 0 && strcmp(s->ch_state, "open") == 0) {
+        if (s->csv_cut || !s->csvlen) {
+            text_fit(s->said, sizeof s->said, "the challenge's cluster did not arrive whole: it cannot be played");
+            s->said_error = true;
+            return JOIN_REDRAW;
+        }
+        return JOIN_PLAY;
+    }
     if (choices) {
         int k = key >= 'a' && key <= 'h' ? key - 'a' : key >= 'A' && key <= 'H' ? key - 'A' : -1;
         if (k < 0 || k >= s->nchoices)

@@ -1,7 +1,9 @@
 /*
  * ui/join_screen.h - the student's screen of a live class (hetcast join
  * ROOM): the instructor's slide, its question and choices, the student's own
- * vote, and after the reveal the right answer with its explanation; drawn
+ * vote, and after the reveal the right answer with its explanation; a
+ * challenge open on the slide, which Enter plays, and the makespan the
+ * room recorded; drawn
  * into a cell buffer from what the room sent (session/room_client.h), so it
  * is tested without a terminal.  ui/term.c runs it (term_join).  No curses.
  */
@@ -26,6 +28,7 @@ enum join_act {
     JOIN_REDRAW,
     JOIN_SEND,      /* send the line in out, then redraw */
     JOIN_QUIT,
+    JOIN_PLAY,      /* play the slide's challenge (the exercise on its cluster; ui/term.c) */
 };
 
 void join_draw(const struct join_state *j, struct cellbuf *cb);

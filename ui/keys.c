@@ -93,6 +93,7 @@ static const struct key_row rows[] = {
     {{'y'}, SLIDE, REQ_REPLY, "a lesson: type your answer (a prediction, or a choice), graded", NULL},
     {{'v'}, SLIDE, REQ_VOTE, "a live class: open the vote (again: a second round)", NULL},
     {{'b'}, SLIDE, REQ_BARS, "a live class: the histogram of the answers on / off", NULL},
+    {{'c'}, SLIDE, REQ_CHALLENGE, "a live class: the class plays the exercise; again: close", NULL},
     /* the main screen, the exercise and a slide: listed after each one's own rows */
     {{'+', '-', '=', '_'}, MAIN | EX, REQ_ZOOM, "zoom time in / out", NULL},
     {{'r'}, MAIN | EX, REQ_RELOAD, "reload the file from disk", NULL},

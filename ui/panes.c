@@ -206,18 +206,24 @@ static void broadcast_tree(struct view *v, struct cellbuf *cb, int x, int y, int
         if (depth[i] == 0 || e->parent[p] < 0)
             snprintf(l->text, sizeof l->text, "%s (source)", c->nodes[p].name);
         else
-            snprintf(l->text, sizeof l->text, "%s %s %s", c->nodes[e->parent[p]].name, g->arrow,
-                     c->nodes[p].name);
+            snprintf(l->text, sizeof l->text, "%s %s %s%s", c->nodes[e->parent[p]].name, g->arrow,
+                     c->nodes[p].name, cluster_is_target(c, p) ? "" : " (relay)");
         l->attr = node_attr(v, p, path, crit);
         hold_text(l->right, sizeof l->right, engine_hold_time(e, p, 0), snap->holds[p]);
         l->rattr = snap->holds[p] ? R_NORMAL : R_DIM;
         l->mark = crit[p];
         l->mattr = R_CRIT | AF_BOLD;
     }
-    for (int p = 0; p < n; p++)
-        waiting += !snap->holds[p];
+    int held = 0;   /* a multicast counts its targets */
+    for (int p = 0; p < n; p++) {
+        waiting += !snap->holds[p] && cluster_is_target(c, p);
+        held += snap->holds[p] && cluster_is_target(c, p);
+    }
     char note[64];
-    snprintf(note, sizeof note, "%d/%d hold", snap->nholding, n);
+    if (c->target)
+        snprintf(note, sizeof note, "%d/%d targets hold", held, c->ntargets);
+    else
+        snprintf(note, sizeof note, "%d/%d hold", snap->nholding, n);
     pane_head(v, cb, x, y, w, "tree", vr->run.sched.ops->name, note);
     int rows = h - 2, first = first_line(t, m, rows, v->sel);
     tree_rows(v, cb, x, y + 1, w, rows, t, m, first);
@@ -225,7 +231,8 @@ static void broadcast_tree(struct view *v, struct cellbuf *cb, int x, int y, int
         cb_textf(cb, x + 1, y + h - 1, w - 2, R_DIM, v->ascii, "%d-%d of %d listed", first + 1,
                  first + rows < m ? first + rows : m, m);
     else if (waiting)
-        cb_textf(cb, x + 1, y + h - 1, w - 2, R_DIM, v->ascii, "%d waiting", waiting);
+        cb_textf(cb, x + 1, y + h - 1, w - 2, R_DIM, v->ascii, "%d%s waiting", waiting,
+                 !c->target ? "" : waiting == 1 ? " target" : " targets");
     else
         cb_textf(cb, x + 1, y + h - 1, w - 2, R_DIM, v->ascii, "%s critical path: %s",
                  v->ascii ? "*" : "\xe2\x97\x86", ui_num(e->makespan));

@@ -5,6 +5,7 @@
  */
 #include "ui/room_pane.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,12 @@ void room_pane_follow(struct view *v)
         room_follow(v->room, v->slide);
 }
 
+static int room_pane_cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 /* One bar of n out of most, in at most w columns, then the count. */
 static void bar(struct view *v, struct cellbuf *cb, int x, int y, int w, int n, int most, unsigned attr)
 {
@@ -29,6 +36,101 @@ static void bar(struct view *v, struct cellbuf *cb, int x, int y, int w, int n, 
         len = 1;
     cb_fill(cb, x, y, len, 1, v->ascii ? '#' : 0x2588, attr);
     ui_put(v, cb, x + len, y, w - len, R_NORMAL, num);
+}
+
+/* Do a and b differ by more than rounding? */
+static bool differ(double a, double b)
+{
+    double m = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+    return fabs(a - b) > 1e-9 * (m > 1 ? m : 1);
+}
+
+/*
+ * A challenge's histogram from row y to bottom (excluded): a row a makespan
+ * when the distinct ones (the class's, fnf's, the optimum's) fit, else a
+ * row a range of equal width; fnf and the optimum marked on their rows.
+ * Counts only.
+ */
+static void challenge_bars(struct view *v, struct cellbuf *cb, int x, int y, int w, int bottom,
+                           const struct room_tally *t)
+{
+    int rows = bottom - y;
+    if (rows < 1)
+        return;
+    if (rows > 12)
+        rows = 12;
+    double lo = t->fnf_known ? t->fnf : INFINITY, hi = t->fnf_known ? t->fnf : -INFINITY;
+    if (t->optimum_known) {
+        lo = fmin(lo, t->optimum);
+        hi = fmax(hi, t->optimum);
+    }
+    double vals[12];
+    int nvals = 0;
+    bool exact = true;
+    double marks[2] = {t->fnf_known ? t->fnf : NAN, t->optimum_known ? t->optimum : NAN};
+    for (int i = -2; i < t->finished; i++) {
+        double m = i < 0 ? marks[i + 2] : t->makespans[i];
+        if (isnan(m))
+            continue;
+        lo = fmin(lo, m);
+        hi = fmax(hi, m);
+        bool seen = false;
+        for (int k = 0; k < nvals && !seen; k++)
+            seen = !differ(vals[k], m);
+        if (!seen && nvals < rows)
+            vals[nvals++] = m;
+        else if (!seen)
+            exact = false;
+    }
+    if (!isfinite(lo))
+        return;
+    int nb = exact ? nvals : rows;
+    if (exact)
+        qsort(vals, (size_t)nvals, sizeof *vals, room_pane_cmp);
+    double width = exact ? 0 : (hi - lo) / nb;
+    int count[12] = {0}, most = 1;
+    for (int i = 0; i < t->finished; i++) {
+        int b = 0;
+        if (exact)
+            while (b + 1 < nb && differ(vals[b], t->makespans[i]))
+                b++;
+        else
+            b = width > 0 ? (int)((t->makespans[i] - lo) / width) : 0;
+        b = b < 0 ? 0 : b >= nb ? nb - 1 : b;
+        if (++count[b] > most)
+            most = count[b];
+    }
+    const char *arrow = v->ascii ? "<" : "\xe2\x97\x80";
+    int label = 14, tail = 16, col = w - label - tail;
+    if (col < 6)
+        col = 6, tail = w - label - col > 0 ? w - label - col : 0;
+    for (int b = 0; b < nb && y < bottom; b++, y++) {
+        char line[96], a[32], z[32];
+        double from = exact ? vals[b] : lo + b * width, to = exact ? vals[b] : lo + (b + 1) * width;
+        snprintf(a, sizeof a, "%s", ui_num(from));
+        snprintf(z, sizeof z, "%s", ui_num(to));
+        if (exact)
+            snprintf(line, sizeof line, "%s", a);
+        else
+            snprintf(line, sizeof line, "%s-%s", a, z);
+        bool opt = false, fnf = false;
+        for (int k = 0; k < 2; k++) {
+            double m = marks[k];
+            bool in = !isnan(m) && (exact ? !differ(m, vals[b])
+                                          : (m >= from - 1e-12 && (m < to || b == nb - 1)));
+            if (k == 0)
+                fnf = in;
+            else
+                opt = in;
+        }
+        ui_put(v, cb, x, y, label - 1, opt ? R_GOOD | AF_BOLD : R_NORMAL, line);
+        bar(v, cb, x + label, y, col - 1, count[b], most, opt ? R_GOOD : R_SEND);
+        if (fnf || opt) {
+            snprintf(line, sizeof line, "%s %s%s%s", arrow, opt ? "optimum" : "", opt && fnf ? ", " : "",
+                     fnf ? "fnf" : "");
+            ui_put(v, cb, x + label + col, y, tail, opt ? R_GOOD | AF_BOLD : R_INFO | AF_BOLD, line);
+        }
+    }
 }
 
 int room_pane_draw(struct view *v, struct cellbuf *cb, int x, int y, int w, int bottom)
@@ -47,6 +149,19 @@ int room_pane_draw(struct view *v, struct cellbuf *cb, int x, int y, int w, int 
     else if (slide_gradable(s))
         snprintf(line + n, sizeof line - (size_t)n, "%sv: open the vote", dot);
     ui_put(v, cb, x, y++, w, R_HEAD | AF_BOLD, line);
+    if (t.challenge && y < bottom) {   /* the class's makespans, never a name */
+        n = snprintf(line, sizeof line, "challenge %s: %d finished", t.ch_open ? "open" : "closed", t.finished);
+        if (t.fnf_known)
+            n += snprintf(line + n, sizeof line - (size_t)n, "%sfnf %s", dot, ui_num(t.fnf));
+        if (t.optimum_known)
+            snprintf(line + n, sizeof line - (size_t)n, "%soptimum %s", dot, ui_num(t.optimum));
+        ui_put(v, cb, x, y++, w, R_HEAD | AF_BOLD, line);
+        if (!v->room_bars || y >= bottom)
+            return y;
+        cb_fill(cb, x, y, w, bottom - y, ' ', R_NORMAL);
+        challenge_bars(v, cb, x, y, w, bottom, &t);
+        return bottom;
+    }
     if (!v->room_bars || !t.round || y >= bottom)
         return y;
     /* the histogram: a row a choice (or right / wrong), a column a round */
@@ -90,22 +205,27 @@ int room_pane_draw(struct view *v, struct cellbuf *cb, int x, int y, int w, int 
 unsigned room_pane_request(struct view *v, enum ui_req req)
 {
     char *cause = NULL;
+    if (!v->room && (req == REQ_VOTE || req == REQ_BARS || req == REQ_CHALLENGE)) {
+        view_message(v, MSG_INFO, "no room: hetcast lesson FILE --class ROOM opens one");
+        return UI_HANDLED | UI_REDRAW;
+    }
     switch (req) {
     case REQ_VOTE:
-        if (!v->room) {
-            view_message(v, MSG_INFO, "no room: hetcast lesson FILE --class ROOM opens one");
-            break;
-        }
         if (room_vote(v->room, &cause) < 0) {
             view_message(v, MSG_ERROR, "%s", cause ? cause : "the vote does not open");
             free(cause);
         }
         break;
     case REQ_BARS:
-        if (!v->room)
-            view_message(v, MSG_INFO, "no room: hetcast lesson FILE --class ROOM opens one");
-        else
-            v->room_bars = !v->room_bars;
+        v->room_bars = !v->room_bars;
+        break;
+    case REQ_CHALLENGE:
+        if (room_challenge(v->room, &cause) < 0) {
+            view_message(v, MSG_ERROR, "%s", cause ? cause : "the challenge does not open");
+            free(cause);
+        } else {
+            v->room_bars = true;   /* the class's makespans as they arrive */
+        }
         break;
     case REQ_ANSWER:
         if (v->room && room_reveal(v->room, &cause) < 0) {

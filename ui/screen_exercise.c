@@ -321,7 +321,9 @@ static int ex_open(struct view *v, void **data, int arg)
     }
     remember(x);
     set_phase(v, EX_SENDER);
-    const char *intro = "Build the broadcast yourself: pick a sender, then a receiver (Enter).";
+    const char *intro = v->c->target ? "Build the multicast yourself: pick a sender, then a receiver, a "
+                                       "target or a relay (Enter)."
+                                     : "Build the broadcast yourself: pick a sender, then a receiver (Enter).";
     if (kept > 0)
         snprintf(x->feedback, sizeof x->feedback, "Back to your %d choice%s (%s undoes the last). ",
                  kept, kept == 1 ? "" : "s", glyphs_for(v->ascii)->left);
@@ -527,7 +529,11 @@ static void pick_panel(struct view *v, struct cellbuf *cb, int x, int y, int w, 
     *has_preview = false;
     cb_fill(cb, x, y, w, 1, ' ', R_HEAD);
     char head[160];
-    snprintf(head, sizeof head, "your turn%s%d/%d hold", g->dot, c->n - e->nwaiting, c->n);
+    if (c->target)   /* a multicast: its targets */
+        snprintf(head, sizeof head, "your turn%stargets %d/%d", g->dot, c->ntargets - e->nwaiting,
+                 c->ntargets);
+    else
+        snprintf(head, sizeof head, "your turn%s%d/%d hold", g->dot, c->n - e->nwaiting, c->n);
     ui_put(v, cb, x + 1, y, w - 2, R_HEAD | AF_BOLD, xr->phase == EX_DONE ? "done" : head);
     int row = y + 2;
     if (xr->phase == EX_DONE) {

@@ -49,6 +49,18 @@ static struct slide_state *slide_of(const struct view *v)
     return view_screen_data(v, &screen_lesson);
 }
 
+/* A view to open beside v (which stays shown until it is ready), with what the terminal set. */
+static void fresh_beside(struct view *next, const struct view *v)
+{
+    memset(next, 0, sizeof *next);
+    next->colour = v->colour;
+    next->ascii = v->ascii;
+    next->busy = v->busy;
+    next->busy_ctx = v->busy_ctx;
+    next->computing = v->computing;
+    next->cancel = v->cancel;
+}
+
 /* Show fresh (opened beside v) in v's place, the lesson's kept choices carried over. */
 static void replace_keeping(struct view *v, struct view *fresh);
 
@@ -130,13 +142,8 @@ void lesson_go(struct view *v, int k)
         view_message(v, MSG_INFO, k < 0 ? "the first slide" : "the last slide: q ends the lesson");
         return;
     }
-    struct view next = {0};   /* the slide shown stays until the next one is ready */
-    next.colour = v->colour;
-    next.ascii = v->ascii;
-    next.busy = v->busy;
-    next.busy_ctx = v->busy_ctx;
-    next.computing = v->computing;
-    next.cancel = v->cancel;
+    struct view next;   /* the slide shown stays until the next one is ready */
+    fresh_beside(&next, v);
     next.room = v->room;
     next.room_bars = v->room_bars;
     char *cause = NULL;
@@ -227,13 +234,8 @@ void lesson_new_instance(struct view *v)
     struct session_opts o;
     lesson_session(l, v->slide, &o);
     int seed = v->instance > 0 ? v->instance + 1 : 2;   /* seed 1 is a script's default */
-    struct view next = {0};
-    next.colour = v->colour;
-    next.ascii = v->ascii;
-    next.busy = v->busy;
-    next.busy_ctx = v->busy_ctx;
-    next.computing = v->computing;
-    next.cancel = v->cancel;
+    struct view next;
+    fresh_beside(&next, v);
     char *cause = NULL;
     bool lua = !s->cluster_text && strlen(s->cluster) > 4 && strcmp(s->cluster + strlen(s->cluster) - 4, ".lua") == 0;
     if (lua && reads_seed(s->cluster)) {   /* the script's own random kind, another seed */
@@ -301,13 +303,7 @@ void lesson_new_instance(struct view *v)
             return;
         }
         view_close(&next);
-        memset(&next, 0, sizeof next);
-        next.colour = v->colour;
-        next.ascii = v->ascii;
-        next.busy = v->busy;
-        next.busy_ctx = v->busy_ctx;
-        next.computing = v->computing;
-        next.cancel = v->cancel;
+        fresh_beside(&next, v);
         free(text);
     }
     view_resume(v);
@@ -729,6 +725,7 @@ static unsigned lesson_request(struct view *v, enum ui_req req, int key)
         break;
     case REQ_VOTE:
     case REQ_BARS:
+    case REQ_CHALLENGE:
         return room_pane_request(v, req);
     default:
         return view_request(v, req, key);

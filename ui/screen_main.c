@@ -267,13 +267,33 @@ static int summary_items(struct view *v, struct cellbuf *cb, int x, int y)
     x = spair(v, cb, x, y, "optimum", opt, R_NORMAL, true);
     double limit;
     if (b->has_beta) {
-        if (run_guarantee(b, &limit))
+        if ((lesson_hides(v) & HIDE_OPTIMUM) && !named(v, "2T+beta"))
+            snprintf(g2, sizeof g2, HIDDEN);   /* 2T+beta and beta give T away */
+        else if (run_guarantee(b, &limit))
             snprintf(g2, sizeof g2, "%s%s", ui_num(limit), b->consistent ? "" : " (void: speeds inconsistent)");
         else
             snprintf(g2, sizeof g2, "? (T unknown)");
         x = spair(v, cb, x, y, v->ascii ? "2T+beta" : "2T+\xce\xb2", g2, R_NORMAL, true);
     }
     return x;
+}
+
+/* Does a slide's open question hide a schedule's end (a drawn run's, not only the optimum)? */
+static bool end_hidden(const struct view *v)
+{
+    return (lesson_hides(v) & (v->nruns >= 2 ? HIDE_END | HIDE_OTHER : HIDE_END)) != 0;
+}
+
+/*
+ * The axis's end while a schedule's end is hidden (a slide's question asks
+ * about it): past every end, at a multiple of a coarse round step (a half of
+ * the end or more: 6 and 7 both give 10), so that neither the axis's end
+ * nor its last label can be read back as the hidden value.
+ */
+static double hidden_end_axis(double tmax)
+{
+    double step = export_nice_step(tmax, 2);
+    return (floor(tmax / step) + 1) * step;
 }
 
 static void main_hints(struct view *v, struct cellbuf *cb)
@@ -376,6 +396,11 @@ static void phase_band(struct view *v, struct cellbuf *cb, const struct tmap *m,
 static void first_difference(struct view *v, struct cellbuf *cb, int y, int w, double now)
 {
     char text[1024];
+    if (end_hidden(v)) {   /* it would tell the hidden end */
+        ui_put(v, cb, 1, y, w - 2, R_DIM | AF_BOLD,
+               vrun_measured(&v->runs[1]) ? "measured - predicted: " HIDDEN : "first difference: " HIDDEN);
+        return;
+    }
     if (vrun_measured(&v->runs[1])) {   /* a measured run: how far each transfer is off */
         if (view_trace_shift(v, text, sizeof text, now))
             ui_put(v, cb, 1, y, w - 2, R_DIM | AF_BOLD, text);
@@ -396,7 +421,7 @@ static bool first_difference_messages(struct view *v, struct cellbuf *cb, int y,
 {
     struct explain_diff d;
     char text[1024];
-    if (v->msg[0] || v->nruns < 2 || !view_single_message(v) ||
+    if (v->msg[0] || v->nruns < 2 || !view_single_message(v) || end_hidden(v) ||
         explain_first_difference(vrun_engine(&v->runs[0]), vrun_engine(&v->runs[1]), &d) < 0 || !d.parted)
         return false;
     bool there = v->step > 0 && (v->step == v->nsteps || now == d.time);
@@ -407,16 +432,29 @@ static bool first_difference_messages(struct view *v, struct cellbuf *cb, int y,
     return true;
 }
 
+/* Is now past every end the slide's question leaves shown (it would tell a hidden one)? */
+static bool hidden_now(const struct view *v, double now)
+{
+    unsigned hide = lesson_hides(v);
+    if (!end_hidden(v))
+        return false;
+    for (int i = 0; i < v->nruns && i < 2; i++)
+        if (!(hide & (i == 0 ? HIDE_END : HIDE_OTHER)) && now <= vrun_end(&v->runs[i]))
+            return false;
+    return now > 0;
+}
+
 static void draw_main(struct view *v, struct cellbuf *cb)
 {
     int w = cb->w, h = cb->h;
     double now = view_now(v);
     char right[160];
+    const char *t = hidden_now(v, now) ? HIDDEN : ui_num(now);
     if (v->playing)
         snprintf(right, sizeof right, "%s %.1f/s  step %d/%d  t=%s", v->ascii ? ">" : "\xe2\x96\xb6",
-                 1000.0 / view_play_ms(v), v->step, v->nsteps, ui_num(now));
+                 1000.0 / view_play_ms(v), v->step, v->nsteps, t);
     else
-        snprintf(right, sizeof right, "step %d/%d  t=%s", v->step, v->nsteps, ui_num(now));
+        snprintf(right, sizeof right, "step %d/%d  t=%s", v->step, v->nsteps, t);
     char mode[200];
     if (v->nruns >= 2 && vrun_measured(&v->runs[1]))
         snprintf(mode, sizeof mode, "%s: predicted vs measured", vrun_sched_name(&v->runs[0]));
@@ -440,6 +478,8 @@ static void draw_main(struct view *v, struct cellbuf *cb)
     for (int i = 0; i < v->nruns; i++)
         if (vrun_end(&v->runs[i]) > tmax)
             tmax = vrun_end(&v->runs[i]);
+    if (end_hidden(v))
+        tmax = hidden_end_axis(tmax);
     struct lanes L = {0, gy, gw, gh, 0, 2, !view_kind(v)->links, 0, 0, NULL};
     bool overlap = !view_single_message(v);   /* nodes that send while they receive */
     int nw = gantt_name_cols(c);
@@ -523,7 +563,7 @@ static void draw_main(struct view *v, struct cellbuf *cb)
     if (v->nruns == 1 && vrun_pipelined(&v->runs[0]) && ay + 2 < h - 3)
         phase_band(v, cb, &m, ay + 2, L.lw, &v->runs[0].run, now);
     if (v->tree) {
-        int tx = w - sw, th = h - 6;
+        int tx = w - sw, th = h - 6 - strip;   /* down to the row above the messages */
         for (int y = gy - 1; y < gy - 1 + th + 1; y++)
             cb_put(cb, tx - 1, y, glyphs_for(v->ascii)->vline, R_DIM);
         if (v->nruns == 1) {

@@ -75,6 +75,7 @@
 #include "session/room.h"
 #include "ui/join_screen.h"
 #include "ui/room_pane.h"
+#include "ui/screen_exercise.h"
 #include "ui/view.h"
 
 static volatile sig_atomic_t got_signal;   /* INT, TERM, HUP, QUIT, USR1/2, ALRM, PIPE: leave */
@@ -82,6 +83,8 @@ static volatile sig_atomic_t got_winch;    /* the terminal was resized */
 static volatile sig_atomic_t computing;    /* the core computes: keys are read by on_alarm */
 static volatile sig_atomic_t cancel_flag;  /* the view's cancel (ui/view.h), polled by the core */
 static volatile sig_atomic_t opening;      /* the first computation, before curses: Ctrl-C leaves */
+static bool play_only;   /* hetcast join plays a challenge: the loop ends when the exercise is left
+                            (its help and log, screens over it, are not leaving it) */
 static volatile sig_atomic_t quit_typed;  /* a q typed ahead of what the view works through: leave */
 static volatile sig_atomic_t typed_len;   /* keys typed, not yet dispatched (below: read_typed) */
 static void read_typed(void);
@@ -675,7 +678,7 @@ static int loop(struct view *v, struct term *t)
         int key;
         while ((key = next_typed()) != 0) {
             unsigned res = view_key(v, key);
-            if (res & UI_QUIT || quit_typed)
+            if (res & UI_QUIT || quit_typed || (play_only && v->screen != &screen_exercise && !v->screen->over))
                 return 0;
             if (got_signal)
                 return 128 + got_signal;
@@ -935,6 +938,96 @@ static int join_send(int fd, const char *line)
     return 0;
 }
 
+/* The challenge a student plays: the view of the room's cluster, kept
+ * across plays of the same challenge (x resumes the choices). */
+struct join_play {
+    struct view v;
+    bool open;
+    int slide;
+    char *csv;
+};
+
+static void play_close(struct join_play *p)
+{
+    if (p->open)
+        view_close(&p->v);
+    free(p->csv);
+    memset(p, 0, sizeof *p);
+}
+
+/*
+ * Play the slide's challenge: the exercise (screen_exercise.c, the same as
+ * the instructor's x) on the cluster the room sent, until the student
+ * leaves it (x or q).  A finished broadcast's picks go to the room as
+ * PLAY SLIDE F>T ...; the room replays them and answers DONE with the
+ * makespan it found.  0, -1 when the room cannot be written to, or
+ * 128 + a signal.
+ */
+static int join_play(struct join_state *j, struct join_play *p, struct term *t, int fd)
+{
+    struct room_seen *s = &j->seen;
+    if (p->open && (p->slide != s->slide || strcmp(p->csv, s->csv) != 0))
+        play_close(p);
+    if (!p->open) {
+        struct session_opts o;
+        session_opts_init(&o);
+        o.file = "(the room's challenge)";
+        o.text = s->csv;
+        o.model = s->ch_model;
+        char *cause = NULL;
+        if (view_open(&p->v, &o, &cause) != 0) {
+            text_fit(s->said, sizeof s->said, "the challenge cannot be played: %s", cause ? cause : "failed");
+            s->said_error = true;
+            free(cause);
+            return 0;
+        }
+        p->open = true;
+        p->slide = s->slide;
+        p->csv = xstrdup(s->csv);
+    }
+    struct view *v = &p->v;
+    v->colour = t->colour;
+    v->ascii = t->ascii;
+    v->busy = show_busy;
+    v->busy_ctx = t;
+    v->computing = set_computing;
+    v->cancel = &cancel_flag;
+    if (view_screen_open(v, &screen_exercise, 0) < 0) {
+        text_fit(s->said, sizeof s->said, "%s", v->msg[0] ? v->msg : "the exercise does not open");
+        s->said_error = true;
+        return 0;
+    }
+    play_only = true;
+    int status = loop(v, t);
+    play_only = false;
+    quit_typed = 0;
+    if (v->screen == &screen_exercise)
+        view_screen_close(v);   /* its choices stay for the next Enter */
+    if (status != 0)
+        return status;   /* a signal, or the terminal went away */
+    const struct exercise *x = exercise_of(v);
+    if (!x || x->nchoices != v->c->n - 1) {
+        text_fit(s->said, sizeof s->said, "%s", x && x->nchoices ? "not finished: nothing sent (Enter goes back to your choices)"
+                 : "nothing played");
+        s->said_error = false;
+        return 0;
+    }
+    char line[ROOM_LINE_MAX];
+    size_t at = (size_t)snprintf(line, sizeof line, "PLAY %d", s->slide);
+    for (int i = 0; i < x->nchoices && at < sizeof line; i++)
+        at += (size_t)snprintf(line + at, sizeof line - at, " %d>%d", x->from[i], x->to[i]);
+    if (at + 2 > sizeof line) {
+        text_fit(s->said, sizeof s->said, "the picks are longer than a line of the room");
+        s->said_error = true;
+        return 0;
+    }
+    line[at++] = '\n';
+    line[at] = '\0';
+    text_fit(s->said, sizeof s->said, "your picks went to the room: waiting for its replay");
+    s->said_error = false;
+    return join_send(fd, line) < 0 ? -1 : 0;
+}
+
 int term_join(const char *room, const char *as)
 {
     setlocale(LC_CTYPE, "");
@@ -958,6 +1051,7 @@ int term_join(const char *room, const char *as)
     }
     static struct join_state j;
     memset(&j, 0, sizeof j);
+    static struct join_play play;
     j.room = room;
     struct term t;
     int status = curses_start(&t, room);
@@ -1015,6 +1109,17 @@ int term_join(const char *room, const char *as)
             enum join_act a = join_key(&j, key, line, sizeof line);
             if (a == JOIN_QUIT)
                 quit = true;
+            else if (a == JOIN_PLAY) {
+                int rc = join_play(&j, &play, &t, fd);
+                if (rc < 0) {
+                    why = xasprintf("the room closed the connection");
+                    status = 1;
+                    quit = true;
+                } else if (rc > 0) {
+                    status = rc;
+                    quit = true;
+                }
+            }
             else if (a == JOIN_SEND && join_send(fd, line) < 0) {
                 why = xasprintf("the room closed the connection");
                 status = 1;
@@ -1027,6 +1132,7 @@ int term_join(const char *room, const char *as)
     }
     if (status == 0)
         join_send(fd, "BYE\n");
+    play_close(&play);
     curses_stop(&t);
     close(fd);
     room_client_free(&j.seen);

@@ -16,7 +16,7 @@ struct room;
  * serves the class, and the slide screen shows it (ui/room_pane.h). */
 int term_lesson(const struct lesson *l, struct room *room);
 /* hetcast join ROOM: the student's screen of a live class; as: a test room's
- * simulated user (HELLO 1 AS NAME), NULL for the one logged in.  Exit status. */
+ * simulated user (HELLO 2 AS NAME), NULL for the one logged in.  Exit status. */
 int term_join(const char *room, const char *as);
 
 #endif

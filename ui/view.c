@@ -524,7 +524,9 @@ static int make_you(const struct cluster *c, enum model m, const int *from, cons
             return -1;
         }
     if (r->eng.nwaiting > 0) {
-        *cause = xasprintf("your schedule reaches %d of %d nodes", c->n - r->eng.nwaiting, c->n);
+        int want = c->target ? c->ntargets : c->n;   /* a multicast: its targets */
+        *cause = xasprintf("your schedule reaches %d of %d %s", want - r->eng.nwaiting, want,
+                           c->target ? "targets" : "nodes");
         engine_free(&r->eng);
         return -1;
     }

@@ -38,6 +38,7 @@
 #include "support/atomic.h"
 #include "model/cluster.h"
 #include "support/diag.h"
+#include "app/mpi/calibrate.h"
 #include "app/mpi/cmd.h"
 #include "support/numfmt.h"
 
@@ -45,16 +46,7 @@
 #define CAL_NOISE 0.1         /* a latency down to -10 % of the one-way time is 0 */
 #define CAL_DIGITS 4          /* significant digits written */
 
-struct cal_opts {
-    long size;
-    int iters;
-    bool per_rank;
-    const char *output;
-    const char *name;
-    double timeout;
-};
-
-enum { C_SIZE = OPT_LONG, C_ITERS, C_PER_RANK, C_NAME, C_TIMEOUT };
+enum { C_SIZE = OPT_LONG, C_ITERS, C_PER_RANK, C_NAME, C_TIMEOUT, C_SIZES, C_ROUNDS, C_NOISE };
 #define AT(f) offsetof(struct cal_opts, f)
 static const struct opt cal_table[] = {
     {"size", C_SIZE, "BYTES", "the message size (default 64)", OPT_LONGINT, AT(size), 1,
@@ -69,6 +61,13 @@ static const struct opt cal_table[] = {
      NULL},
     {"timeout", C_TIMEOUT, "S", "give up when a pair takes more than S seconds (default 60, "
      "at most 86400)", OPT_SECONDS, AT(timeout), 0, HM_MAX_SECONDS, NULL},
+    {"sizes", C_SIZES, "LIST", "measure every size of LIST (LO:HI: LO, 2 LO, 4 LO, ... up to "
+     "HI; or A,B,C; K and M: KiB, MiB), print a table, fit size segments", OPT_STRING,
+     AT(sizes), 0, 0, NULL},
+    {"rounds", C_ROUNDS, "N", "--sizes: rounds over every size, their spread shown (default 5)",
+     OPT_INT, AT(rounds), 2, 1000, NULL},
+    {"noise", C_NOISE, "PCT", "--sizes: a size whose rounds spread more than PCT % of their "
+     "median is named noisy (default 20)", OPT_NUMBER, AT(noise), 0, 0, NULL},
     {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0, NULL},
 };
 #undef AT
@@ -79,7 +78,7 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static double median(double *v, int n)
+double cal_median(double *v, int n)
 {
     if (n <= 0)
         return NAN;
@@ -94,13 +93,6 @@ static void spin_for(double s)
         ;
 }
 
-/* What one size measured: n*n matrices, row = the measuring rank's side. */
-struct cal_meas {
-    double *rtt;   /* rtt[p*n+q], both orders */
-    double *os;    /* os[p*n+q]: MPI_Send on p to q */
-    double *orv;   /* orv[q*n+p]: MPI_Recv on q from p */
-    double *lat;   /* lat[p*n+q], both orders: the median over repetitions of the split */
-};
 #define CAL_ARRAYS 4
 
 /*
@@ -131,7 +123,7 @@ static void measure_pair(int me, int p, int q, long size, int iters, char *buf, 
     }
     double est = 0;
     if (me == p) {
-        est = median(rt, warm < iters ? warm : iters);
+        est = cal_median(rt, warm < iters ? warm : iters);
         MPI_Send(&est, 1, MPI_DOUBLE, q, HM_TAG_CTRL, w);
     } else {
         MPI_Recv(&est, 1, MPI_DOUBLE, p, HM_TAG_CTRL, w, MPI_STATUS_IGNORE);
@@ -187,13 +179,13 @@ static void measure_pair(int me, int p, int q, long size, int iters, char *buf, 
         double *l = xmalloc((size_t)iters * sizeof *l);
         for (int i = 0; i < iters; i++)
             l[i] = (rt[i] - sp[i] - rq[i] - sq[i] - rp[i]) / 2;
-        m->lat[pq] = m->lat[qp] = median(l, iters);
+        m->lat[pq] = m->lat[qp] = cal_median(l, iters);
         free(l);
-        m->rtt[pq] = m->rtt[qp] = median(rt, iters);
-        m->os[pq] = median(sp, iters);
-        m->os[qp] = median(sq, iters);
-        m->orv[pq] = median(rp, iters);   /* p receiving from q */
-        m->orv[qp] = median(rq, iters);
+        m->rtt[pq] = m->rtt[qp] = cal_median(rt, iters);
+        m->os[pq] = cal_median(sp, iters);
+        m->os[qp] = cal_median(sq, iters);
+        m->orv[pq] = cal_median(rp, iters);   /* p receiving from q */
+        m->orv[qp] = cal_median(rq, iters);
     }
     free(rt);
     free(sp);
@@ -202,13 +194,13 @@ static void measure_pair(int me, int p, int q, long size, int iters, char *buf, 
     free(rq);
 }
 
-static struct cal_meas cal_meas_new(size_t nn)
+struct cal_meas cal_meas_new(size_t nn)
 {
     return (struct cal_meas){xmalloc(nn * sizeof(double)), xmalloc(nn * sizeof(double)),
                              xmalloc(nn * sizeof(double)), xmalloc(nn * sizeof(double))};
 }
 
-static void cal_meas_free(struct cal_meas *m)
+void cal_meas_free(struct cal_meas *m)
 {
     free(m->rtt);
     free(m->os);
@@ -225,11 +217,10 @@ static double clock_cost(double *t, int iters)
         double a = MPI_Wtime();
         t[i] = MPI_Wtime() - a;
     }
-    return median(t, iters);
+    return cal_median(t, iters);
 }
 
-/* Every pair at `size`, one at a time; rank 0 ends with every rank's rows. */
-static void measure_all(const struct hm *h, long size, int iters, struct cal_meas *m)
+void cal_measure_all(const struct hm *h, long size, int iters, struct cal_meas *m)
 {
     int n = h->size;
     size_t nn = (size_t)n * n;
@@ -297,12 +288,12 @@ static void overheads(const struct hm *h, const struct cal_meas *m, bool per_ran
         for (int q = 0; q < n; q++)
             if (q != p)
                 v[k++] = m->os[(size_t)p * n + q];
-        mo->s[p] = median(v, k);
+        mo->s[p] = cal_median(v, k);
         k = 0;
         for (int q = 0; q < n; q++)
             if (q != p)
                 v[k++] = m->orv[(size_t)p * n + q];
-        mo->r[p] = median(v, k);
+        mo->r[p] = cal_median(v, k);
     }
     if (!per_rank) {
         double *s = xmalloc((size_t)n * sizeof *s), *r = xmalloc((size_t)n * sizeof *r);
@@ -311,12 +302,12 @@ static void overheads(const struct hm *h, const struct cal_meas *m, bool per_ran
             for (int q = 0; q < n; q++)
                 if (h->host_of[q] == h->host_of[p])
                     v[k++] = mo->s[q];
-            s[p] = median(v, k);
+            s[p] = cal_median(v, k);
             k = 0;
             for (int q = 0; q < n; q++)
                 if (h->host_of[q] == h->host_of[p])
                     v[k++] = mo->r[q];
-            r[p] = median(v, k);
+            r[p] = cal_median(v, k);
         }
         memcpy(mo->s, s, (size_t)n * sizeof *s);
         memcpy(mo->r, r, (size_t)n * sizeof *r);
@@ -371,8 +362,8 @@ static void latencies(const struct hm *h, const double *rtt, const struct cal_me
                             v[k] = raw[(size_t)a * n + b];
                             u[k++] = rt[(size_t)a * n + b];
                         }
-                x = median(v, k);
-                r = median(u, k);
+                x = cal_median(v, k);
+                r = cal_median(u, k);
             }
             if (x / (r / 2) < w->rel) {
                 w->rel = x / (r / 2);
@@ -447,17 +438,58 @@ static const char *span(char buf[64], const double *v, int n, int skip)
 
 static void help(void)
 {
-    printf("usage: mpirun -n N hetcast-mpi calibrate [options] -o CLUSTER.csv\n\n"
+    printf("usage: mpirun -n N hetcast-mpi calibrate [options] -o CLUSTER.csv\n"
+           "       mpirun -n N hetcast-mpi calibrate --sizes 1:4M [options] -o CLUSTER.csv\n\n"
            "Measure every rank's send and receive overheads (s, r) and the latency between\n"
            "ranks, and write them as a hetcast cluster, in microseconds.  Names: the ranks'\n"
            "hosts (host:rank where a host runs several).  One host: a node table; several\n"
-           "(or --per-rank): a latency matrix.\n\noptions:\n");
+           "(or --per-rank): a latency matrix.  --sizes: a table of one-way times per size\n"
+           "as OSU's ping-pong prints it, the eager/rendezvous threshold, and a fit per\n"
+           "segment of sizes written into the node table, which `hetcast run --size`\n"
+           "reads (one host; docs/mpi.md).\n\noptions:\n");
     opts_help(stdout, cal_table);
+}
+
+int cal_check_output(struct hm *h, const char *path)
+{
+    hm_watchdog(h, "calibrate (checking the output)", 0);
+    int status = 0;
+    if (h->rank == 0) {
+        struct atomic_file af;
+        if (atomic_open(&af, path) != 0) {
+            int err = errno;
+            hm_say(h, false, "%s: cannot write: %s", path, atomic_why(&af, err));
+            status = 2;
+        } else {
+            atomic_abort(&af);
+        }
+    }
+    MPI_Request rq;
+    MPI_Ibcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq);
+    hm_idle_wait(&rq);
+    return status;
+}
+
+int cal_save(struct hm *h, struct cluster *c, const char *path)
+{
+    struct diag d;
+    diag_init(&d);
+    char *cause = NULL;
+    int status = 0;
+    if (cluster_finish(c, &d) < 0 || cluster_save_csv(c, path, &cause) < 0)
+        status = 1;
+    for (int i = 0; i < d.nlines; i++)
+        hm_say(h, false, "%s", d.lines[i]);
+    if (status)
+        hm_say(h, false, "%s", cause ? cause : "calibrate: the cluster is not valid");
+    free(cause);
+    diag_free(&d);
+    return status;
 }
 
 int mpi_calibrate(struct hm *h, int argc, char **argv)
 {
-    struct cal_opts o = {64, 200, false, NULL, NULL, 60};
+    struct cal_opts o = {0, 200, false, NULL, NULL, 60, NULL, 0, -1};   /* 0, -1: not given */
     int nop = 0;
     int rank = h ? h->rank : 0;
     int rc = hm_parse(rank, "hetcast-mpi calibrate", cal_table, argc - 1, argv + 1, NULL, &o,
@@ -473,6 +505,29 @@ int mpi_calibrate(struct hm *h, int argc, char **argv)
         hm_say(h, false, "calibrate: -o FILE is needed (the cluster to write)");
         return 2;
     }
+    if (o.sizes) {
+        long sizes[64];
+        char *why = NULL;
+        if (o.size) {
+            hm_say(h, false, "calibrate: --size and --sizes: one size or a range, not both");
+            return 2;
+        }
+        if (cal_sizes_parse(o.sizes, sizes, &why) < 0) {
+            hm_say(h, false, "calibrate: %s", why);
+            free(why);
+            return 2;
+        }
+    }
+    if (!o.sizes && (o.rounds || o.noise >= 0)) {
+        hm_say(h, false, "calibrate: --rounds and --noise are for --sizes (a range of sizes)");
+        return 2;
+    }
+    if (!o.size)
+        o.size = 64;
+    if (!o.rounds)
+        o.rounds = 5;
+    if (o.noise < 0)
+        o.noise = 20;
     if (!h)
         return hm_not_launched(2, argc, argv);
     h->timeout = o.timeout;
@@ -483,32 +538,21 @@ int mpi_calibrate(struct hm *h, int argc, char **argv)
         return 2;
     }
     /* The output is checked before the measurement, not after it. */
-    hm_watchdog(h, "calibrate (checking the output)", 0);
-    int status = 0;
-    if (rank == 0) {
-        struct atomic_file af;
-        if (atomic_open(&af, o.output) != 0) {
-            int err = errno;
-            hm_say(h, false, "%s: cannot write: %s", o.output, atomic_why(&af, err));
-            status = 2;
-        } else {
-            atomic_abort(&af);
-        }
-    }
-    MPI_Request rq;
-    MPI_Ibcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq);
-    hm_idle_wait(&rq);
+    int status = cal_check_output(h, o.output);
     if (status)
         return status;
+    if (o.sizes)
+        return cal_sizes(h, &o);
+    MPI_Request rq;
 
     int n = h->size;
     size_t nn = (size_t)n * n;
     struct cal_meas at = cal_meas_new(nn), small = {NULL, NULL, NULL, NULL};
     bool big = o.size > CAL_SMALL;
-    measure_all(h, o.size, o.iters, &at);
+    cal_measure_all(h, o.size, o.iters, &at);
     if (big) {
         small = cal_meas_new(nn);
-        measure_all(h, CAL_SMALL, o.iters, &small);
+        cal_measure_all(h, CAL_SMALL, o.iters, &small);
     }
     hm_watchdog(h, NULL, 0);
     if (rank == 0) {
@@ -542,7 +586,7 @@ int mpi_calibrate(struct hm *h, int argc, char **argv)
             for (int p = 0; p < n; p++)
                 for (int q = p + 1; q < n; q++)
                     d[k++] = (at.rtt[(size_t)p * n + q] - small.rtt[(size_t)p * n + q]) / 2;
-            double extra = median(d, k), l0 = sm.lat[n > 1 ? 1 : 0];
+            double extra = cal_median(d, k), l0 = sm.lat[n > 1 ? 1 : 0];
             free(d);
             snprintf(how, sizeof how,
                      "%s at %ld bytes, so s and r are measured at %d bytes and the latency "
@@ -576,17 +620,8 @@ int mpi_calibrate(struct hm *h, int argc, char **argv)
             status = 1;
         } else {
             struct cluster *c = build(h, &o, &mo, how);
-            struct diag d;
-            diag_init(&d);
-            char *cause = NULL;
-            if (cluster_finish(c, &d) < 0 || cluster_save_csv(c, o.output, &cause) < 0) {
-                for (int i = 0; i < d.nlines; i++)
-                    hm_say(h, false, "%s", d.lines[i]);
-                hm_say(h, false, "%s", cause ? cause : "calibrate: the cluster is not valid");
-                status = 1;
-            } else {
-                for (int i = 0; i < d.nlines; i++)
-                    hm_say(h, false, "%s", d.lines[i]);
+            status = cal_save(h, c, o.output);
+            if (status == 0) {
                 char b1[64], b2[64], b3[64], shown[256];
                 printf("calibrated %d ranks on %d host%s, %ld-byte messages: s %s us, r %s us, "
                        "latency %s us (%s) -> %s\n", n, h->nhosts, h->nhosts == 1 ? "" : "s",
@@ -594,8 +629,6 @@ int mpi_calibrate(struct hm *h, int argc, char **argv)
                        span(b3, mo.lat, n * n, n + 1), c->kind == CLUSTER_NODES ? "node table"
                        : "latency matrix", SHOWN(o.output, shown));
             }
-            free(cause);
-            diag_free(&d);
             cluster_free(c);
         }
         free(mo.s);

@@ -42,9 +42,10 @@
 static void usage(FILE *fp)
 {
     fprintf(fp,
-            "usage: mpirun -n N hetcast-mpi calibrate [options] -o CLUSTER.csv\n"
+            "usage: mpirun -n N hetcast-mpi calibrate [--sizes LO:HI] [options] -o CLUSTER.csv\n"
             "                     measure every rank's send and receive overheads and the latency\n"
-            "                     between ranks; write them as a hetcast cluster (microseconds)\n"
+            "                     between ranks (--sizes: over a range of message sizes, a fit\n"
+            "                     per segment); write them as a hetcast cluster (microseconds)\n"
             "       mpirun -n N hetcast-mpi exec CLUSTER -s NAME [options] [-o MEASURED.csv]\n"
             "                     run the schedule of `hetcast run CLUSTER -s NAME` as real MPI\n"
             "                     messages, rank i playing node i; print predicted and measured\n"

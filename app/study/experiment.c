@@ -34,23 +34,9 @@
 #include "support/diag.h"
 #include "config.h"
 
-struct xopts {
-    int csv;              /* --format: text (0), csv (1) or json (2) */
-    unsigned long long seed;
-    long runs;            /* random runs per size / clusters per study */
-    int nodes_min, nodes_max;
-    int classes;          /* 0: continuous */
-    double lo, hi;        /* send-time range */
-    const char *recv;     /* zero | independent | correlated */
-    double latency;
-    double time_limit;    /* per exact search */
-    bool per_size;        /* fnf-vs-optimal: --runs clusters of each size */
-    struct trial_ctl ctl; /* --shard, --jobs, --resume, --quiet */
-};
-
 enum {
     X_FORMAT = OPT_LONG, X_SEED, X_RUNS, X_NODES, X_CLASSES, X_SEND_RANGE, X_RECV, X_LATENCY,
-    X_TIME_LIMIT, X_PER_SIZE, X_SHARD, X_JOBS, X_RESUME, X_QUIET,
+    X_TIME_LIMIT, X_PER_SIZE, X_OUT, X_MODELS, X_SHARD, X_JOBS, X_RESUME, X_QUIET,
 };
 
 static const char *const text_csv_json[] = {"text", "csv", "json", NULL};
@@ -58,7 +44,7 @@ static const char *const text_csv_json[] = {"text", "csv", "json", NULL};
 /* The options every study of this file shares. */
 #define AT(f) offsetof(struct xopts, f)
 static const struct opt xopt_table[] = {
-    {"format", X_FORMAT, "F", "text (default), csv or json (json: fnf-vs-optimal, fnf-vs-random, fnf-theorems)",
+    {"format", X_FORMAT, "F", "text (default), csv or json (json: fnf-vs-optimal, fnf-vs-random, fnf-theorems, optima)",
      OPT_CHOICE, AT(csv), 0, 0, text_csv_json},
     {"seed", X_SEED, "N", "the first seed (default 1)", OPT_SEED, AT(seed), 0, 0, NULL},
     {"runs", X_RUNS, "N", "random runs per size, or clusters per study", OPT_LONGINT, AT(runs), 1,
@@ -75,6 +61,10 @@ static const struct opt xopt_table[] = {
      AT(time_limit), 0, 0, NULL},
     {"per-size", X_PER_SIZE, NULL, "fnf-vs-optimal: --runs clusters of every size, a row a size",
      OPT_FLAG, AT(per_size), 0, 0, NULL},
+    {"out", X_OUT, "DIR", "optima: the folder the benchmark set is written to", OPT_STRING, AT(out),
+     0, 0, NULL},
+    {"models", X_MODELS, "M,M..", "optima: the port models solved (default: all; docs/optima.md)",
+     OPT_CALL, 0, 0, 0, NULL},
     {"shard", X_SHARD, "I/N", "run part I of N and write it as a part file (merge: hetcast "
      "experiment merge)", OPT_CALL, 0, 0, 0, NULL},
     {"jobs", X_JOBS, "N", "local processes (default 1)", OPT_INT, AT(ctl.jobs), 1, 256, NULL},
@@ -85,6 +75,31 @@ static const struct opt xopt_table[] = {
     {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0, NULL},
 };
 #undef AT
+
+int exp_parse_models(const char *opt, const char *v, unsigned *mask)
+{
+    char buf[256];
+    *mask = 0;
+    if (strcmp(v, "all") == 0) {
+        *mask = MODEL_ALL;
+        return 0;
+    }
+    snprintf(buf, sizeof buf, "%s", v);
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        enum model m;
+        if (model_parse(tok, &m) < 0) {
+            char *names = model_names(), want[320];
+            snprintf(want, sizeof want, "models separated by commas, or all (%s)", names);
+            free(names);
+            return opt_fail(opt, v, want);
+        }
+        *mask |= MODEL_BIT(m);
+    }
+    if (!*mask)
+        return opt_fail(opt, v, "at least one model");
+    return 0;
+}
 
 static int set_xopt(void *ctx, int key, const char *a, const char *v)
 {
@@ -122,6 +137,8 @@ static int set_xopt(void *ctx, int key, const char *a, const char *v)
         if (opt_choice(a, v, recvs, &k))
             return 2;
         o->recv = recvs[k];
+    } else if (key == X_MODELS) {
+        return exp_parse_models(a, v, &o->models);
     }
     return 0;
 }
@@ -192,14 +209,6 @@ struct cluster *exp_fig6_cluster(int n)
     diag_free(&d);
     return c;
 }
-
-/* A trial study's setup: its sizes and runs from the options, its trials,
- * and every parameter as options (the provenance). */
-struct tctx {
-    struct xopts o;
-    int lo, hi;
-    long runs;
-};
 
 static void json_num(const char *key, double x, bool comma)
 {
@@ -768,6 +777,9 @@ static const struct study_row studies[] = {
     {"fnf-vs-optimal", "NSC report: how often FNF is optimal on random small clusters", NULL, NULL, fvo_setup, &fvo_study},
     {"counterexample", "search random small clusters for the worst FNF/optimal; prints a CSV", counterexample, NULL, NULL, NULL},
     {"fnf-theorems", "Liu, Wang & Guo Theorems 2-4 and the LHH bound checked on random clusters", NULL, NULL, thm_setup, &thm_study},
+    {"optima", "a benchmark set: random clusters with their proven optima, written to --out DIR (docs/optima.md)", NULL, NULL, exp_optima_setup, &exp_optima_study},
+    {"optima-check", "optima-check DIR: reload a set, replay its schedules, search and certify again", NULL, exp_optima_check_main, NULL, NULL},
+    {"algorithms", "every scheduler's stated guarantee beside its measured ratio to the optimum (own options: --help)", NULL, exp_algorithms_main, NULL, NULL},
     {"figueira", "Figueira Figs. 10-15: six broadcast trees on random LNOWs (own options: --help)", NULL, exp_figueira_main, NULL, NULL},
     {"pipeline", "Beaumont, Marchal & Robert Figs. 4-5, Table 3: pipelined trees vs the LP optimum (own options: --help)", NULL, exp_pipeline_main, NULL, NULL},
     {"alltoall", "Chen & Liu Table 7: personalized exchange orders, sync/async (own options: --help)", NULL, exp_alltoall_main, NULL, NULL},
@@ -783,7 +795,7 @@ static void list(FILE *fp)
     fprintf(fp, "  %-16s %s\n", "merge", "merge PARTS... [--format F]: the parts of a run made "
                                          "with --shard, printed as the whole run");
     fprintf(fp, "\noptions of the studies above without their own (--shard, --jobs, --resume, "
-                "--quiet, json: fnf-vs-random, fnf-vs-optimal and fnf-theorems, docs/studies.md):\n");
+                "--quiet, json: fnf-vs-random, fnf-vs-optimal, fnf-theorems and optima, docs/studies.md):\n");
     opts_help(fp, xopt_table);
 }
 
@@ -806,6 +818,8 @@ static int trials_setup(const struct study_row *st, struct xopts *o, struct tctx
     int rc = st->setup(o, t, h);
     if (rc == 0 && o->per_size && st->setup != fvo_setup)
         return opts_error(2, "--per-size: only fnf-vs-optimal has it");
+    if (rc == 0 && (o->out || o->models) && st->setup != exp_optima_setup)
+        return opts_error(2, "%s: only optima has it", o->out ? "--out" : "--models");
     if (rc == 0 && h->trials > 2000000000L)
         return opts_error(2, "%ld trials: at most 2e9 (fewer --runs or sizes)", h->trials);
     return rc;
@@ -903,7 +917,7 @@ int experiment_main(int argc, char **argv)
             continue;
         if (trials_farmed() && !st->trials)
             return opts_error(2, "%s: not under MPI (hetcast-mpi experiment runs the studies of "
-                              "numbered trials: fnf-vs-random, fnf-vs-optimal, fnf-theorems)", st->name);
+                              "numbered trials: fnf-vs-random, fnf-vs-optimal, fnf-theorems, optima)", st->name);
         if (st->own)
             return st->own(argc, argv);
         struct xopts o;
@@ -923,7 +937,7 @@ int experiment_main(int argc, char **argv)
                 return opts_error(2, "--format json: %s writes text or csv", st->name);
             if (o.ctl.shard_n || o.ctl.jobs > 1 || o.ctl.resume || o.per_size)
                 return opts_error(2, "%s: %s runs in one process, whole (--shard, --jobs, "
-                                  "--resume: fnf-vs-random, fnf-vs-optimal, fnf-theorems)",
+                                  "--resume: fnf-vs-random, fnf-vs-optimal, fnf-theorems, optima)",
                                   o.per_size ? "--per-size" : o.ctl.shard_n ? "--shard"
                                   : o.ctl.resume ? "--resume" : "--jobs", st->name);
             return st->fn(&o);

@@ -18,6 +18,47 @@ int exp_pipeline_main(int argc, char **argv);   /* Beaumont, Marchal & Robert, Â
  * the papers' settings against the papers' numbers (docs/reproduction.md). */
 int exp_reproduce_main(int argc, char **argv);
 
+/* ---- the studies of numbered trials (app/study/trials.h) ---- */
+#include <stdbool.h>
+#include "app/study/trials.h"
+
+/* The options every study without its own shares (experiment.c's table). */
+struct xopts {
+    int csv;              /* --format: text (0), csv (1) or json (2) */
+    unsigned long long seed;
+    long runs;            /* random runs per size / clusters per study */
+    int nodes_min, nodes_max;
+    int classes;          /* 0: continuous */
+    double lo, hi;        /* send-time range */
+    const char *recv;     /* zero | independent | correlated */
+    double latency;
+    double time_limit;    /* per exact search */
+    bool per_size;        /* fnf-vs-optimal: --runs clusters of each size */
+    const char *out;      /* optima: the folder of the set */
+    unsigned models;      /* optima: MODEL_BIT mask (0: all) */
+    struct trial_ctl ctl; /* --shard, --jobs, --resume, --quiet */
+};
+
+/* Parse --models M,M.. (or "all") into a MODEL_BIT mask: 0, or 2 (said). */
+int exp_parse_models(const char *opt, const char *v, unsigned *mask);
+
+/* A trial study's setup: its sizes and runs from the options, its trials,
+ * and every parameter as options (the provenance). */
+struct tctx {
+    struct xopts o;
+    int lo, hi;
+    long runs;
+};
+
+/* hetcast experiment optima (app/study/optima.c): the benchmark set of
+ * proven optima, a study of trials; optima-check reads a set back. */
+int exp_optima_setup(const struct xopts *o, struct tctx *t, struct trial_head *h);
+extern const struct trial_study exp_optima_study;
+int exp_optima_check_main(int argc, char **argv);
+/* hetcast experiment algorithms (app/study/algorithms.c): every scheduler's
+ * guarantee beside its measured ratio to the proven optimum. */
+int exp_algorithms_main(int argc, char **argv);
+
 /* The provenance lines of a study's CSV (`# hetcast:`, `# study:`, `# options:`
  * as given, `# seed:`, `# shard: 1/1`); argv[0] is the study's name. */
 void exp_provenance_csv(int argc, char **argv, unsigned long long seed);

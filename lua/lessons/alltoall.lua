@@ -11,7 +11,9 @@ return {
       text = "Every node sends to every other. A sync sender sits idle (the ╳ fill) while its\n" ..
              "receiver is busy. The lower bound: the busiest port, sends or receives.",
       question = "Where does the first idle wait come from?",
-      answer = "Two senders pick the same receiver at the same time: one must wait.",
+      answer = "p0 idles (the fill) until 5: its step-3 receiver p2 is still receiving p1's step-2 message, " ..
+               "which takes longer (p2 receives in 3). Each step is a permutation: the wait comes " ..
+               "from steps of unequal length.",
     },
     {
       title = "Three classes, all-to-all, async",

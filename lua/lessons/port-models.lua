@@ -35,7 +35,10 @@ return {
       cluster = "../../clusters/counterexample.csv",
       schedulers = {"fnf", "optimal"}, model = "one-port", step = "end",
       text = "A node sends and receives at the same time, but one of each: Bhat et al. and\n" ..
-             "Beaumont et al. use this model for platforms.",
+             "Beaumont et al. use this model for platforms. Here it gives the times of sync.",
+      question = "Why does one-port give the same makespans as sync on a broadcast?",
+      answer = "A node receives the message once, before it sends: sending while receiving, " ..
+               "what one-port allows beyond sync, never happens. fnf and the optimum both take 9.",
     },
     {
       title = "A cluster built on the slide: p2 twice as slow to receive",

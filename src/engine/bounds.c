@@ -39,7 +39,7 @@ double bound_lower(const struct cluster *c, enum model m)
         double worst = 0;
         for (int p = 0; p < n; p++) {
             bool ok;
-            double h = p == c->source ? 0 : hop(c, m, c->source, p, &ok);
+            double h = p == c->source || !cluster_is_target(c, p) ? 0 : hop(c, m, c->source, p, &ok);
             if (h > worst)
                 worst = h;
         }
@@ -75,7 +75,7 @@ double bound_lower(const struct cluster *c, enum model m)
     }
     double worst = 0;
     for (int i = 0; i < n; i++)
-        if (isfinite(dist[i]) && dist[i] > worst)
+        if (isfinite(dist[i]) && dist[i] > worst && cluster_is_target(c, i))
             worst = dist[i];
     free(dist);
     free(done);
@@ -84,8 +84,8 @@ double bound_lower(const struct cluster *c, enum model m)
 
 bool bound_fnf_beta(const struct cluster *c, enum model m, double *beta, bool *consistent)
 {
-    if (!timing_fnf_bounds(m) || c->kind != CLUSTER_NODES || c->n < 2)
-        return false;
+    if (!timing_fnf_bounds(m) || c->kind != CLUSTER_NODES || c->n < 2 || c->target)
+        return false;   /* the theorems are about broadcasts, not multicasts */
     double lo = INFINITY, hi = -INFINITY;
     for (int p = 0; p < c->n; p++) {
         if (p == c->source)
@@ -103,8 +103,8 @@ bool bound_fnf_beta(const struct cluster *c, enum model m, double *beta, bool *c
 
 bool bound_lhh(const struct cluster *c, enum model m, double *alpha, double *beta)
 {
-    if (!timing_fnf_bounds(m) || c->kind != CLUSTER_NODES || c->n < 2)
-        return false;
+    if (!timing_fnf_bounds(m) || c->kind != CLUSTER_NODES || c->n < 2 || c->target)
+        return false;   /* the theorems are about broadcasts, not multicasts */
     double lo = INFINITY, hi = -INFINITY, a = 0;
     for (int p = 0; p < c->n; p++) {
         struct cost k = {0};

@@ -95,7 +95,8 @@ int engine_init(struct engine *e, const struct cluster *c, enum model m, char **
     if (engine_init_messages(e, c, m, 1, cause) < 0)
         return -1;
     engine_give(e, c->source, 0, 0.0);
-    e->nwaiting = c->n - 1;
+    /* A multicast waits for its targets only (model/targets.h) */
+    e->nwaiting = c->target ? c->ntargets - (c->target[c->source] ? 1 : 0) : c->n - 1;
     return 0;
 }
 
@@ -106,15 +107,23 @@ void engine_give(struct engine *e, int p, int msg, double t)
     e->hold[hold_slot(e, p, msg)] = t;
 }
 
+/* Does a delivery to p count (waiting, makespan)?  A multicast's relay does
+ * not; every delivery of an exchange or of pipelined slices does. */
+static bool counts(const struct engine *e, int p)
+{
+    return e->personal || e->nmsg != 1 || cluster_is_target(e->c, p);
+}
+
 void engine_reset(struct engine *e)
 {
     /* Undo the bookings only: the initial holdings (engine_give) stay. */
     int delivered = 0;
     if (e->lean) {   /* a broadcast: the booked nodes are those with a parent */
         for (int p = 0; p < e->n; p++)
-            if (e->parent[p] >= 0)
+            if (e->parent[p] >= 0) {
                 e->hold[p] = INFINITY;
-        delivered = e->ntr;
+                delivered += counts(e, p);
+            }
         rq_free(e->stream);
         rq_init(e->stream);
         e->streamed_to = -INFINITY;
@@ -123,7 +132,7 @@ void engine_reset(struct engine *e)
     for (int i = 0; !e->lean && i < e->ntr; i++) {
         const struct transfer *t = &e->tr[i];
         e->hold[hold_slot(e, t->to, t->msg)] = INFINITY;
-        delivered++;
+        delivered += counts(e, t->to);
         free_reason(t->reason);
     }
     e->nwaiting += delivered;
@@ -258,10 +267,12 @@ static int book(struct engine *e, int from, int to, int msg, const char *reason,
         e->link_free[e->c->edge_of[(size_t)from * (size_t)e->n + (size_t)to]] = t.link_end;
     if (msg == 0)
         e->parent[to] = from;
-    if (e->nwaiting > 0)
-        e->nwaiting--;
-    if (t.hold > e->makespan)
-        e->makespan = t.hold;
+    if (counts(e, to)) {   /* a relay neither waits nor ends a multicast */
+        if (e->nwaiting > 0)
+            e->nwaiting--;
+        if (t.hold > e->makespan)
+            e->makespan = t.hold;
+    }
     if (!e->lean) {
         free(e->ev);   /* the timeline no longer matches */
         e->ev = NULL;
@@ -317,10 +328,12 @@ int engine_record(struct engine *e, const struct transfer *t, char **cause)
     }
     if (t->msg == 0)
         e->parent[t->to] = t->from;
-    if (e->nwaiting > 0)
-        e->nwaiting--;
-    if (t->hold > e->makespan)
-        e->makespan = t->hold;
+    if (counts(e, t->to)) {
+        if (e->nwaiting > 0)
+            e->nwaiting--;
+        if (t->hold > e->makespan)
+            e->makespan = t->hold;
+    }
     free(e->ev);   /* the timeline no longer matches */
     e->ev = NULL;
     e->nev = 0;
@@ -462,14 +475,24 @@ void engine_narrate(const struct engine *e, int k, char *buf, size_t size)
             text_fit(buf, size, "t=%g: %s holds %s's message for it", ev->time, tn, fn);
             break;
         }
-        int held = 0;
+        int held = 0, targets = 0;   /* a multicast counts its targets */
         for (int p = 0; p < e->n; p++)   /* held from the start */
-            if (engine_holds(e, p, t->msg) && e->parent[p] < 0)   /* the source: every slice */
+            if (engine_holds(e, p, t->msg) && e->parent[p] < 0) {   /* the source: every slice */
                 held++;
+                targets += cluster_is_target(e->c, p);
+            }
         for (int i = 0; i <= k; i++)
-            held += e->ev[i].kind == EV_HOLD && e->tr[e->ev[i].transfer].msg == t->msg;
-        text_fit(buf, size, "t=%g: %s holds %s from %s (%d of %d nodes hold it)", ev->time, tn,
-                 what, fn, held, e->n);
+            if (e->ev[i].kind == EV_HOLD && e->tr[e->ev[i].transfer].msg == t->msg) {
+                held++;
+                targets += cluster_is_target(e->c, e->tr[e->ev[i].transfer].to);
+            }
+        if (e->c->target)
+            text_fit(buf, size, "t=%g: %s holds %s from %s (%s; %d of %d targets hold it)", ev->time, tn,
+                     what, fn, cluster_is_target(e->c, t->to) ? "a target" : "a relay", targets,
+                     e->c->ntargets);
+        else
+            text_fit(buf, size, "t=%g: %s holds %s from %s (%d of %d nodes hold it)", ev->time, tn,
+                     what, fn, held, e->n);
         break;
     }
     }

@@ -134,13 +134,13 @@ struct engine {
                            c->edges) is free from link_free[k], one message at a time
                            (pipelined slices); NULL otherwise */
     int *parent;        /* sender of message 0 to p, -1 for the source / none */
-    int nwaiting;       /* nodes still without message 0 */
+    int nwaiting;       /* nodes still without message 0 (a multicast: targets) */
     struct transfer *tr;
     int ntr, trcap;
     struct event *ev;   /* the timeline, built by engine_timeline (NULL when lean) */
     int nev;            /* its events (lean: events processed so far; quiet: booked) */
     bool quiet;         /* lean, its events counted at booking and never queued */
-    double makespan;    /* latest hold time over all bookings */
+    double makespan;    /* latest hold time over all bookings (a multicast: of its targets) */
 
     /* Lean mode (engine_set_lean): ntr counts the bookings, tr stays NULL. */
     bool lean;

@@ -264,7 +264,7 @@ struct lean_list lean_list_begin(struct engine *e, const int *order, int nheld)
 {
     const struct cluster *c = e->c;
     int n = e->n;
-    if (!e->lean || !timing_list_run(e->model) || c->kind != CLUSTER_NODES || e->ntr > 0 ||
+    if (!e->lean || !timing_list_run(e->model) || c->kind != CLUSTER_NODES || c->target || e->ntr > 0 ||
         nheld < 1 || nheld > n || e->nwaiting != n - nheld)
         return (struct lean_list){0};
     double *hold = e->hold, *sf = e->send_free;

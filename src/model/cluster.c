@@ -49,6 +49,9 @@ void cluster_free(struct cluster *c)
     free(c->edges);
     free(c->edge_of);
     free(c->source_name);
+    free(c->target);
+    free(c->targets_spec);
+    free(c->segments);
     if (c->index) {
         nameidx_free(c->index);
         free(c->index);

@@ -83,6 +83,22 @@ enum time_unit {
     TIME_NS,
 };
 
+/*
+ * A size segment of a node table (`# segment: LO..HI latency=L per-byte=G`,
+ * docs/formats.md; hetcast-mpi calibrate --sizes writes them): a message of
+ * m bytes, LO <= m <= HI, has the latency L + m G, the nodes' send and
+ * receive times staying as the rows give them.  timing_set_message_size
+ * picks the segment of --size.
+ */
+struct cluster_segment {
+    double lo, hi;       /* bytes, lo <= hi; segments go up without overlap */
+    double latency;      /* L, in the cluster's unit */
+    double per_byte;     /* G, in the cluster's unit per byte */
+    int line;            /* its line in the file (0: none) */
+};
+#define CLUSTER_MAX_SEGMENTS 64
+#define CLUSTER_MAX_SEGMENT_BYTES 9007199254740992.0   /* 2^53: a size a double holds exactly */
+
 struct cluster {
     enum cluster_kind kind;
     enum time_unit time_unit;   /* "# unit: us" (TIME_NONE: abstract units) */
@@ -122,6 +138,16 @@ struct cluster {
      * line, keep no array.  The first line off that rule makes the array. */
     int *lines;
     int line0, line_step, lines_ruled;
+    /* A multicast (model/targets.h): target[p] is 1 when p must receive the
+     * message, 0 when it may relay it but need not; NULL: every node (a
+     * broadcast).  ntargets counts them, the source among them if it is one.
+     * targets_spec: `# targets:` as written, resolved by cluster_finish. */
+    unsigned char *target;
+    int ntargets;
+    char *targets_spec;
+    int targets_line;
+    struct cluster_segment *segments;   /* node tables: size segments, increasing (or NULL) */
+    int nsegments;
 };
 
 struct cluster *cluster_new(enum cluster_kind kind);
@@ -172,6 +198,11 @@ static inline const char *cluster_group(const struct cluster *c, int p)
 {
     unsigned id = cluster_group_id(c, p);
     return id ? c->labels[id] : NULL;
+}
+/* Must node p receive the message?  Every node of a broadcast must. */
+static inline bool cluster_is_target(const struct cluster *c, int p)
+{
+    return !c->target || c->target[p];
 }
 /* Node p's line in its source file or script, 0 if none was given. */
 static inline int cluster_line(const struct cluster *c, int p)

@@ -23,6 +23,7 @@
 
 #include "support/atomic.h"
 #include "model/cluster.h"
+#include "model/targets.h"
 #include "model/cluster_csv_fast.h"
 #include "model/csvread.h"
 #include "model/csvread_fast.h"
@@ -120,7 +121,9 @@ struct loader {
     int node_send_cap;
     struct pair_index edges;
 
-    struct param latency, unit, source, name;
+    struct param latency, unit, source, name, targets;
+    struct cluster_segment *segments;   /* `# segment:` lines, as read (in order) */
+    int nsegments;
     int time_unit, time_unit_line;   /* `# unit: us` (enum time_unit) and its line */
     char *description;      /* the `# description:` lines so far, joined by '\n' */
     size_t desc_len, desc_cap;
@@ -363,6 +366,84 @@ static void unit_param(struct loader *ld, int line, const char *value)
 }
 
 /*
+ * `# segment: LO..HI latency=L per-byte=G` (model/cluster.h): sizes in bytes,
+ * whole numbers, LO <= HI, after the previous segment's HI; L and G times
+ * (G per byte).  Each problem is one error on line.
+ */
+static void segment_param(struct loader *ld, int line, const char *value)
+{
+    char buf[64];
+    const char *want = "expected LO..HI latency=L per-byte=G (sizes in bytes: "
+                       "# segment: 0..4096 latency=0.2 per-byte=0.0001)";
+    char *v = xstrdup(value), *save = NULL;
+    char *range = strtok_r(v, " \t", &save);
+    const char *dots = range ? strstr(range, "..") : NULL;
+    double lo = -1, hi = -1, lat = -1, per = -1;
+    bool ok = dots != NULL;
+    if (ok) {
+        char *end = NULL;   /* whole numbers of digits (strtoull saturates: refused below) */
+        lo = isdigit((unsigned char)range[0]) ? (double)strtoull(range, &end, 10) : -1;
+        ok = lo >= 0 && end == dots;
+        hi = ok && isdigit((unsigned char)dots[2]) ? (double)strtoull(dots + 2, &end, 10) : -1;
+        ok = ok && hi >= 0 && *end == '\0';
+    }
+    if (!ok) {
+        diag_error(ld->d, ld->file, line, "segment", "\"%s\" is not a range of sizes: %s",
+                   SHOWN(range ? range : "", buf), want);
+        goto bad;
+    }
+    if (hi < lo || hi > CLUSTER_MAX_SEGMENT_BYTES || lo > CLUSTER_MAX_SEGMENT_BYTES) {
+        diag_error(ld->d, ld->file, line, "segment", "%s: %s", SHOWN(range, buf),
+                   hi < lo ? "the range ends before it starts"
+                           : "sizes are at most 2^53 bytes");
+        goto bad;
+    }
+    for (char *kv; (kv = strtok_r(NULL, " \t", &save)) != NULL;) {
+        char *eq = strchr(kv, '=');
+        double *slot = NULL;
+        if (eq) {
+            *eq = '\0';
+            slot = strcasecmp(kv, "latency") == 0    ? &lat
+                   : strcasecmp(kv, "per-byte") == 0 ? &per
+                                                     : NULL;
+        }
+        if (!slot) {
+            diag_error(ld->d, ld->file, line, "segment", "\"%s\" is not latency=L or "
+                       "per-byte=G: %s", SHOWN(kv, buf), want);
+            goto bad;
+        }
+        if (*slot >= 0) {
+            diag_error(ld->d, ld->file, line, "segment", "%s given twice", kv);
+            goto bad;
+        }
+        if (!get_time(ld, line, kv, eq + 1, false, slot))
+            goto bad;
+    }
+    if (lat < 0 || per < 0) {
+        diag_error(ld->d, ld->file, line, "segment", "%s missing: %s",
+                   lat < 0 ? "latency=L" : "per-byte=G", want);
+        goto bad;
+    }
+    if (ld->nsegments > 0 && lo <= ld->segments[ld->nsegments - 1].hi) {
+        const struct cluster_segment *p = &ld->segments[ld->nsegments - 1];
+        diag_error(ld->d, ld->file, line, "segment", "%s does not start after the segment of "
+                   "line %d (%.0f..%.0f): segments go up in size without overlap",
+                   SHOWN(range, buf), p->line, p->lo, p->hi);
+        goto bad;
+    }
+    if (ld->nsegments == CLUSTER_MAX_SEGMENTS) {
+        diag_error(ld->d, ld->file, line, "segment", "more than %d segments",
+                   CLUSTER_MAX_SEGMENTS);
+        goto bad;
+    }
+    if (!ld->segments)
+        ld->segments = xmalloc(CLUSTER_MAX_SEGMENTS * sizeof *ld->segments);
+    ld->segments[ld->nsegments++] = (struct cluster_segment){lo, hi, lat, per, line};
+bad:
+    free(v);
+}
+
+/*
  * A line starting with '#' (s, n bytes, without its line end).  It sets a
  * parameter when it reads `# key: value` -- key one word of letters, digits,
  * '_' or '-', the colon right after it and then a blank or the line end --
@@ -397,10 +478,14 @@ static void comment_line(struct loader *ld, int line, const char *s, size_t n)
         set_param_str(ld, line, "name", &ld->name, value);
     } else if (strcasecmp(key, "source") == 0) {
         set_param_str(ld, line, "source", &ld->source, value);
+    } else if (strcasecmp(key, "targets") == 0) {
+        set_param_str(ld, line, "targets", &ld->targets, value);
     } else if (strcasecmp(key, "latency") == 0) {
         set_param_num(ld, line, "latency", &ld->latency, value);
     } else if (strcasecmp(key, "unit") == 0) {
         unit_param(ld, line, value);
+    } else if (strcasecmp(key, "segment") == 0) {
+        segment_param(ld, line, value);
     } else if (strcasecmp(key, "description") == 0) {
         /* Each `# description:` line adds one line to the description; the
          * buffer doubles, so a description of many lines costs O(its length). */
@@ -419,7 +504,8 @@ static void comment_line(struct loader *ld, int line, const char *s, size_t n)
     } else {
         char buf[64];
         diag_warn(ld->d, ld->file, line, SHOWN(key, buf),
-                  "unknown parameter, ignored (known: name, description, source, latency, unit)");
+                  "unknown parameter, ignored (known: name, description, source, targets, latency, unit, "
+                  "segment)");
     }
     free(key);
     free(value);
@@ -1008,6 +1094,15 @@ static void apply_params(struct loader *ld)
                       "clock's unit is a word: s, ms, us, ns or none)");
     }
     c->time_unit = (enum time_unit)ld->time_unit;
+    if (ld->nsegments > 0 && c->kind != CLUSTER_NODES) {
+        diag_error(ld->d, ld->file, ld->segments[0].line, "segment",
+                   "size segments are for node tables (a %s gives every link its time)",
+                   cluster_kind_name(c->kind));
+    } else if (ld->nsegments > 0) {
+        c->segments = ld->segments;
+        c->nsegments = ld->nsegments;
+        ld->segments = NULL;
+    }
     if (ld->name.line) {
         c->name = ld->name.str;
         ld->name.str = NULL;
@@ -1023,6 +1118,11 @@ static void apply_params(struct loader *ld)
         c->source_name = ld->source.str;
         ld->source.str = NULL;
         c->source_line = ld->source.line;
+    }
+    if (ld->targets.line) {
+        c->targets_spec = ld->targets.str;
+        ld->targets.str = NULL;
+        c->targets_line = ld->targets.line;
     }
     cluster_set_str(&c->path, ld->file);
 }
@@ -1066,8 +1166,10 @@ static void loader_free(struct loader *ld)
     free(ld->latency.str);
     free(ld->unit.str);
     free(ld->source.str);
+    free(ld->targets.str);
     free(ld->name.str);
     free(ld->description);
+    free(ld->segments);
     if (ld->c_locale)
         freelocale(ld->c_locale);
 }
@@ -1180,7 +1282,7 @@ struct cluster *cluster_load_csv_buffer(const char *name, const char *buf, size_
     struct cluster *c = ld.c;
     ld.c = NULL;
     loader_free(&ld);
-    if (d->errors > ld.errors || !c || cluster_finish(c, d) != 0) {
+    if (d->errors > ld.errors || !c || cluster_finish(c, d) != 0 || cluster_resolve_targets(c, d) != 0) {
         cluster_free(c);
         return NULL;
     }
@@ -1272,6 +1374,9 @@ static char *unwritable(const struct cluster *c)
     }
     if (c->n > 0 && c->source > 0 && !param_safe(c->nodes[c->source].name))
         return xasprintf("the source's name cannot be written in a \"# source:\" line");
+    for (int p = 0; c->target && p < c->n; p++)
+        if (c->target[p] && (!param_safe(c->nodes[p].name) || strchr(c->nodes[p].name, ',')))
+            return xasprintf("the target %s cannot be written in a \"# targets:\" line", c->nodes[p].name);
     if (!isfinite(c->latency) || !isfinite(c->unit))
         return xasprintf("latency and unit must be finite");
     if (c->kind == CLUSTER_MATRIX) {
@@ -1477,6 +1582,14 @@ static int write_csv(const struct cluster *c, FILE *fp, char **cause)
         fputs("# latency: ", fp);
         put_num(fp, c->latency);
         fputc('\n', fp);
+        for (int k = 0; k < c->nsegments; k++) {
+            const struct cluster_segment *g = &c->segments[k];
+            fprintf(fp, "# segment: %.0f..%.0f latency=", g->lo, g->hi);
+            put_num(fp, g->latency);
+            fputs(" per-byte=", fp);
+            put_num(fp, g->per_byte);
+            fputc('\n', fp);
+        }
     }
     const char *clock = time_unit_name(c->time_unit);
     if (c->kind == CLUSTER_MATRIX && c->unit != 1) {
@@ -1490,6 +1603,10 @@ static int write_csv(const struct cluster *c, FILE *fp, char **cause)
     }
     if (c->n > 0 && c->source >= 0 && c->source < c->n && param_safe(c->nodes[c->source].name))
         put_param(fp, "source", c->nodes[c->source].name);
+    char *targets = cluster_targets_text(c);
+    if (targets)
+        put_param(fp, "targets", targets);
+    free(targets);
     switch (c->kind) {
     case CLUSTER_NODES: write_nodes(c, fp); break;
     case CLUSTER_MATRIX: write_matrix(c, fp); break;

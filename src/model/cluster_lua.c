@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "model/nameidx.h"
+#include "model/targets.h"
 #include "support/csvfield.h"
 
 #define MT_BUILDER "hetcast.builder"
@@ -533,6 +534,31 @@ static int api_source(lua_State *L)
     return 0;
 }
 
+/* targets(node, node, ...): a multicast (model/targets.h), each node by name or
+ * index, declared before; the other nodes may relay. */
+static int api_targets(lua_State *L)
+{
+    struct builder *b = get_builder(L);
+    int top = lua_gettop(L);
+    if (top < 1)
+        return luaL_error(L, "targets: name at least one node (targets(\"a\", \"b\") or indices)");
+    luaL_Buffer buf;
+    luaL_buffinit(L, &buf);
+    for (int i = 1; i <= top; i++) {
+        const char *name = b->c->nodes[node_arg(L, b, i, "targets")].name;
+        if (strchr(name, ','))
+            return luaL_error(L, "targets: the node \"%s\" holds a comma, which a target list cannot "
+                              "write", name);
+        if (i > 1)
+            luaL_addchar(&buf, ',');
+        luaL_addstring(&buf, name);
+    }
+    luaL_pushresult(&buf);
+    cluster_set_str(&b->c->targets_spec, lua_tostring(L, -1));
+    b->c->targets_line = sandbox_caller_line(L);
+    return 0;
+}
+
 /* ---- --param ---- */
 
 static int find_param(const struct builder *b, const char *key)
@@ -644,7 +670,8 @@ static int run_script(lua_State *L)
         {"node", api_node},         {"nodes", api_nodes},   {"distance", api_distance},
         {"matrix", api_matrix},     {"edge", api_edge},     {"latency", api_latency},
         {"unit", api_unit},         {"name", api_name},     {"description", api_description},
-        {"source", api_source},     {"param", api_param},   {NULL, NULL},
+        {"source", api_source},     {"param", api_param},   {"targets", api_targets},
+        {NULL, NULL},
     };
     struct builder *b = lua_touserdata(L, 1);
     struct builder **ud = lua_newuserdatauv(L, sizeof *ud, 1);
@@ -805,7 +832,7 @@ struct cluster *cluster_load_lua(const char *path, const char *const *params, in
     assemble(&b, path, d);
     struct cluster *c = b.c;
     builder_free(&b);
-    if (d->errors > errors || cluster_finish(c, d) < 0) {
+    if (d->errors > errors || cluster_finish(c, d) < 0 || cluster_resolve_targets(c, d) < 0) {
         cluster_free(c);
         return NULL;
     }

@@ -150,6 +150,16 @@ enum model model_default_for(enum cluster_kind k)
 
 int timing_set_message_size(struct cluster *c, double size)
 {
+    if (c->kind == CLUSTER_NODES && c->nsegments > 0) {
+        for (int k = 0; k < c->nsegments; k++) {
+            const struct cluster_segment *g = &c->segments[k];
+            if (size >= g->lo && size <= g->hi) {
+                c->latency = timing_affine(g->latency, g->per_byte, size);
+                return 1;
+            }
+        }
+        return -1;
+    }
     int affine = 0;
     for (int k = 0; c->kind == CLUSTER_GRAPH && k < c->nedges; k++) {
         struct edge *e = &c->edges[k];

@@ -109,8 +109,10 @@ static inline double timing_affine(double alpha, double beta, double size)
 }
 
 /* Platform graphs: every affine edge (beta >= 0) takes the time of a message
- * of `size` units, alpha + size beta (timing_affine).  Returns how many edges
- * are affine (0: the size changes nothing). */
+ * of `size` units, alpha + size beta (timing_affine).  Node tables with size
+ * segments: the latency of the segment covering size, L + size G.  Returns
+ * how many edges or segments are affine (0: the size changes nothing), or -1
+ * when the node table has segments and none covers size (nothing changed). */
 int timing_set_message_size(struct cluster *c, double size);
 
 /* A platform graph's edge under multi-port: its sender's port is busy for

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "output/report.h"
 #include "support/csvfield.h"
 #include "support/diag.h"
 
@@ -21,6 +22,18 @@ struct question {
     char course[200], lesson[200], question[400], expected[200];
     int slide, round, votes, right;
 };
+
+struct result {
+    char course[200], lesson[200], user[64], picks[600], time[40];
+    int slide;
+    double makespan;
+};
+
+/* A database written before challenges existed has no table for them: none to report. */
+static const char results_sql[] =
+    "SELECT course, lesson, slide, user, makespan, picks, time FROM challenges"
+    " ORDER BY course, lesson, slide, user";
+static const char no_results_sql[] = "SELECT 1 WHERE 0";
 
 static const char students_sql[] =
     "WITH last AS (SELECT course, lesson, slide, user, MAX(round) AS round FROM votes"
@@ -57,25 +70,31 @@ static void pseudonym(const char *salt, const char *user, char *buf, size_t size
     text_fit(buf, size, "student-%012llx", (unsigned long long)(h >> 16));
 }
 
+/* A column's user as the report shows it: the name, or its pseudonym (anonymous). */
+static void user_col(sqlite3_stmt *q, int i, const char *salt, bool anonymous, char *buf, size_t size)
+{
+    char user[200];
+    col(q, i, user, sizeof user);
+    if (anonymous)
+        pseudonym(salt, user, buf, size);
+    else
+        text_fit(buf, size, "%s", user);
+}
+
+static int result_by_user(const void *a, const void *b)
+{
+    const struct result *x = a, *y = b;
+    int c = strcmp(x->course, y->course);
+    c = c ? c : strcmp(x->lesson, y->lesson);
+    c = c ? c : x->slide - y->slide;
+    return c ? c : strcmp(x->user, y->user);
+}
+
 static int by_user(const void *a, const void *b)
 {
     const struct student *x = a, *y = b;
     int c = strcmp(x->course, y->course);
     return c ? c : strcmp(x->user, y->user);
-}
-
-static void json_str(FILE *fp, const char *s)
-{
-    fputc('"', fp);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(fp, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(fp, "\\u%04x", *p);
-        else
-            fputc(*p, fp);
-    }
-    fputc('"', fp);
 }
 
 static void csv_row(FILE *fp, const char *const *fields, int n)
@@ -113,6 +132,8 @@ int class_report(FILE *fp, const char *path, enum class_format f, enum class_tab
     int nst = 0;
     struct question *qs = NULL;
     int nq = 0;
+    struct result *rs = NULL;
+    int nr = 0;
     int rc = SQLITE_DONE;
     if (sqlite3_prepare_v2(db, students_sql, -1, &q, NULL) != SQLITE_OK)
         goto bad;
@@ -120,12 +141,7 @@ int class_report(FILE *fp, const char *path, enum class_format f, enum class_tab
         st = xrealloc(st, (size_t)(nst + 1) * sizeof *st);
         struct student *s = &st[nst++];
         col(q, 0, s->course, sizeof s->course);
-        char user[200];
-        col(q, 1, user, sizeof user);
-        if (anonymous)
-            pseudonym(salt, user, s->user, sizeof s->user);
-        else
-            text_fit(s->user, sizeof s->user, "%s", user);
+        user_col(q, 1, salt, anonymous, s->user, sizeof s->user);
         s->answered = sqlite3_column_int(q, 2);
         s->right = sqlite3_column_int(q, 3);
         s->first_right = sqlite3_column_int(q, 4);
@@ -148,11 +164,36 @@ int class_report(FILE *fp, const char *path, enum class_format f, enum class_tab
     sqlite3_finalize(q);
     if (rc != SQLITE_DONE)
         goto bad;
+    bool has_table = false;
+    if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'challenges'", -1,
+                           &q, NULL) != SQLITE_OK)
+        goto bad;
+    has_table = sqlite3_step(q) == SQLITE_ROW;
+    sqlite3_finalize(q);
+    if (sqlite3_prepare_v2(db, has_table ? results_sql : no_results_sql, -1, &q, NULL) != SQLITE_OK)
+        goto bad;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        rs = xrealloc(rs, (size_t)(nr + 1) * sizeof *rs);
+        struct result *x = &rs[nr++];
+        col(q, 0, x->course, sizeof x->course);
+        col(q, 1, x->lesson, sizeof x->lesson);
+        x->slide = sqlite3_column_int(q, 2);
+        user_col(q, 3, salt, anonymous, x->user, sizeof x->user);
+        x->makespan = sqlite3_column_double(q, 4);
+        col(q, 5, x->picks, sizeof x->picks);
+        col(q, 6, x->time, sizeof x->time);
+    }
+    sqlite3_finalize(q);
+    if (rc != SQLITE_DONE)
+        goto bad;
     sqlite3_close(db);
-    if (anonymous)   /* name order would tell who is who */
+    if (anonymous) {   /* name order would tell who is who */
         qsort(st, (size_t)nst, sizeof *st, by_user);
+        qsort(rs, (size_t)nr, sizeof *rs, result_by_user);
+    }
 
-    bool students = t != CLASS_QUESTIONS, questions = t != CLASS_STUDENTS;
+    bool students = t == CLASS_BOTH || t == CLASS_STUDENTS, questions = t == CLASS_BOTH || t == CLASS_QUESTIONS;
+    bool results = t == CLASS_CHALLENGES || (t == CLASS_BOTH && (nr > 0 || f == CLASS_JSON));
     if (f == CLASS_CSV) {
         if (students) {
             static const char *const head[] = {"course", "user", "answered", "right", "right_first_round"};
@@ -164,6 +205,16 @@ int class_report(FILE *fp, const char *path, enum class_format f, enum class_tab
                 snprintf(fr, sizeof fr, "%d", st[i].first_right);
                 const char *row[] = {st[i].course, st[i].user, a, r, fr};
                 csv_row(fp, row, 5);
+            }
+        } else if (results) {
+            static const char *const head[] = {"course", "lesson", "slide", "user", "makespan", "picks", "time"};
+            csv_row(fp, head, 7);
+            for (int i = 0; i < nr; i++) {
+                char sl[16], ms[40];
+                snprintf(sl, sizeof sl, "%d", rs[i].slide);
+                snprintf(ms, sizeof ms, "%.17g", rs[i].makespan);
+                const char *row[] = {rs[i].course, rs[i].lesson, sl, rs[i].user, ms, rs[i].picks, rs[i].time};
+                csv_row(fp, row, 7);
             }
         } else {
             static const char *const head[] = {"course", "lesson", "slide", "question", "expected", "round",
@@ -185,9 +236,9 @@ int class_report(FILE *fp, const char *path, enum class_format f, enum class_tab
             fprintf(fp, "\"students\": [");
             for (int i = 0; i < nst; i++) {
                 fprintf(fp, "%s\n  {\"course\": ", i ? "," : "");
-                json_str(fp, st[i].course);
+                report_json_string(fp, st[i].course);
                 fprintf(fp, ", \"user\": ");
-                json_str(fp, st[i].user);
+                report_json_string(fp, st[i].user);
                 fprintf(fp, ", \"answered\": %d, \"right\": %d, \"right_first_round\": %d}", st[i].answered,
                         st[i].right, st[i].first_right);
             }
@@ -197,15 +248,32 @@ int class_report(FILE *fp, const char *path, enum class_format f, enum class_tab
             fprintf(fp, "\"questions\": [");
             for (int i = 0; i < nq; i++) {
                 fprintf(fp, "%s\n  {\"course\": ", i ? "," : "");
-                json_str(fp, qs[i].course);
+                report_json_string(fp, qs[i].course);
                 fprintf(fp, ", \"lesson\": ");
-                json_str(fp, qs[i].lesson);
+                report_json_string(fp, qs[i].lesson);
                 fprintf(fp, ", \"slide\": %d, \"question\": ", qs[i].slide);
-                json_str(fp, qs[i].question);
+                report_json_string(fp, qs[i].question);
                 fprintf(fp, ", \"expected\": ");
-                json_str(fp, qs[i].expected);
+                report_json_string(fp, qs[i].expected);
                 fprintf(fp, ", \"round\": %d, \"votes\": %d, \"right\": %d}", qs[i].round, qs[i].votes,
                         qs[i].right);
+            }
+            fprintf(fp, "\n]");
+        }
+        if (results) {
+            fprintf(fp, "%s\"challenges\": [", students || questions ? ",\n" : "");
+            for (int i = 0; i < nr; i++) {
+                fprintf(fp, "%s\n  {\"course\": ", i ? "," : "");
+                report_json_string(fp, rs[i].course);
+                fprintf(fp, ", \"lesson\": ");
+                report_json_string(fp, rs[i].lesson);
+                fprintf(fp, ", \"slide\": %d, \"user\": ", rs[i].slide);
+                report_json_string(fp, rs[i].user);
+                fprintf(fp, ", \"makespan\": %.17g, \"picks\": ", rs[i].makespan);
+                report_json_string(fp, rs[i].picks);
+                fprintf(fp, ", \"time\": ");
+                report_json_string(fp, rs[i].time);
+                fprintf(fp, "}");
             }
             fprintf(fp, "\n]");
         }
@@ -226,9 +294,19 @@ int class_report(FILE *fp, const char *path, enum class_format f, enum class_tab
                 fprintf(fp, "%-20s %-20s %5d %5d %6d %6d  %s (%s)\n", qs[i].course, qs[i].lesson, qs[i].slide,
                         qs[i].round, qs[i].votes, qs[i].right, qs[i].question, qs[i].expected);
         }
+        if (results) {
+            if (students || questions)
+                fprintf(fp, "\n");
+            fprintf(fp, "%-20s %-20s %5s %-24s %9s  %s\n", "course", "lesson", "slide", "user", "makespan",
+                    "picks (sender>receiver, node numbers)");
+            for (int i = 0; i < nr; i++)
+                fprintf(fp, "%-20s %-20s %5d %-24s %9g  %s\n", rs[i].course, rs[i].lesson, rs[i].slide, rs[i].user,
+                        rs[i].makespan, rs[i].picks);
+        }
     }
     free(st);
     free(qs);
+    free(rs);
     return 0;
 bad:
     set_cause(cause, "%s: not a room's database (hetcast lesson --class writes one): %s", path,
@@ -237,5 +315,6 @@ bad:
     sqlite3_close(db);
     free(st);
     free(qs);
+    free(rs);
     return -1;
 }

@@ -167,6 +167,8 @@ static void xml_text(FILE *fp, const char *s)
     }
 }
 
+#define SVG_TARGET "\xe2\x97\x8e"   /* a multicast's target: the view's mark */
+
 static double tx(const struct svg *g, double t)
 {
     return SVG_LEFT + t * g->scale;
@@ -333,10 +335,14 @@ static double svg_gantt(const struct svg *g, const struct run *r, const struct r
             continue;
         double ly = y + g->lane[p] * lh;
         char name[128];
-        text_fit(name, sizeof name, "%s%s", c->nodes[p].name, p == c->source ? " (source)" : "");
+        /* a multicast: its targets marked, a node that is no target a relay or grey */
+        bool relay = !cluster_is_target(c, p) && r->eng.parent[p] >= 0;
+        text_fit(name, sizeof name, "%s%s", c->nodes[p].name, p == c->source ? " (source)"
+                 : c->target && c->target[p] ? " " SVG_TARGET : relay ? " (relay)" : "");
         double fs = g->compact ? (lh > 9 ? 9 : lh - 1) : 12;
-        svg_text(g, SVG_LEFT - 8, ly + lh / 2 + fs * 0.35, fs, "end", crit[p] ? COL_CRIT : COL_TEXT,
-                 crit[p] ? "bold" : NULL, name);
+        const char *col = crit[p] ? COL_CRIT : cluster_is_target(c, p) || relay || p == c->source ? COL_TEXT
+                                                                                                : "#999999";
+        svg_text(g, SVG_LEFT - 8, ly + lh / 2 + fs * 0.35, fs, "end", col, crit[p] ? "bold" : NULL, name);
     }
     for (int i = 0; pred && i < pred->eng.ntr; i++) {   /* the prediction first, under the bars */
         const struct transfer *t = &pred->eng.tr[i];
@@ -414,8 +420,8 @@ static double svg_tree(const struct svg *g, const struct run *r, double y, struc
         row[order[i]] = i;
     double rh = g->compact ? 11 : 20, fs = g->compact ? 9 : 12;
     char head[256];
-    text_fit(head, sizeof head, "broadcast tree (%s%s): a node sits at the time it holds the message",
-             r->sched.ops->name, r->measured ? ", measured" : "");
+    text_fit(head, sizeof head, "%s tree (%s%s): a node sits at the time it holds the message",
+             c->target ? "multicast" : "broadcast", r->sched.ops->name, r->measured ? ", measured" : "");
     svg_text(g, 12, y + 16, 15, "start", COL_TEXT, "bold", head);
     y += 30;
     for (int i = 0; i < cnt; i++) {   /* edges first, under the nodes */
@@ -437,8 +443,9 @@ static double svg_tree(const struct svg *g, const struct run *r, double y, struc
                 g->compact ? "3" : "5", crit[v] ? COL_CRIT : COL_SEND);
         char label[200];
         if (e->parent[v] >= 0)
-            text_fit(label, sizeof label, "%s -> %s  t=%s", c->nodes[e->parent[v]].name,
-                     c->nodes[v].name, numfmt_num(engine_hold_time(e, v, 0)));
+            text_fit(label, sizeof label, "%s -> %s%s  t=%s", c->nodes[e->parent[v]].name,
+                     c->nodes[v].name, cluster_is_target(c, v) ? "" : " (relay)",
+                     numfmt_num(engine_hold_time(e, v, 0)));
         else
             text_fit(label, sizeof label, "%s (source)", c->nodes[v].name);
         /* Labels of late nodes go to the left of the node, on its own row (on a
@@ -595,8 +602,13 @@ static int svg_write(FILE *fp, const struct run *runs, int k, const struct svg_o
                 "viewBox=\"0 0 %.0f %.0f\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n",
             SVG_W, h, SVG_W, h);
     char title[512];
-    text_fit(title, sizeof title, "%s \xe2\x80\x94 %d nodes, source %s, %s model",
-             c->name ? c->name : "cluster", c->n, c->nodes[c->source].name, model_name(runs[0].model));
+    char targets[64] = "";   /* a multicast */
+    if (c->target)
+        text_fit(targets, sizeof targets, ", %d target%s (" SVG_TARGET ")", c->ntargets,
+                 c->ntargets == 1 ? "" : "s");
+    text_fit(title, sizeof title, "%s \xe2\x80\x94 %d nodes, source %s%s, %s model",
+             c->name ? c->name : "cluster", c->n, c->nodes[c->source].name, targets,
+             model_name(runs[0].model));
     fprintf(fp, "<title>");
     xml_text(fp, title);
     fprintf(fp, "</title>\n<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");

@@ -39,6 +39,17 @@ void export_chrome_string(FILE *fp, const char *s)
     fputc('"', fp);
 }
 
+double export_seconds_per_unit(const struct cluster *c)
+{
+    return c->time_unit == TIME_NONE ? EXPORT_ABSTRACT_SECONDS : time_unit_seconds(c->time_unit);
+}
+
+const char *export_unit_text(const struct cluster *c)
+{
+    return c->time_unit == TIME_NONE ? "none (abstract units, each drawn as 1 s)"
+                                     : time_unit_name(c->time_unit);
+}
+
 /* A time of the run in microseconds, rounded to 12 digits (1.001 s is 1001000 us, not
  * 1001000.0000000001). */
 static const char *usec(double t, double us_per_unit)
@@ -96,8 +107,8 @@ int export_chrome(FILE *fp, const struct run *runs, int k, double us_per_unit)
     struct port_slots ps;
     port_slots_make(&ps, runs, k);
     fprintf(fp, "{\"displayTimeUnit\": \"ms\",\n \"otherData\": {\"generator\": \"hetcast\", "
-                "\"microseconds_per_time_unit\": %s},\n \"traceEvents\": [\n",
-            numfmt_num(us_per_unit));
+                "\"time_unit\": \"%s\", \"microseconds_per_time_unit\": %s},\n \"traceEvents\": [\n",
+            k > 0 ? export_unit_text(runs[0].c) : "none", numfmt_num(us_per_unit));
     /* the processes and threads, named: every pid and tid an event uses, and the three ports
      * of every node (an idle port is a named, empty track) */
     bool first = true;

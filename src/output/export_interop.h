@@ -60,6 +60,18 @@ int export_dot(FILE *fp, const struct run *runs, int k);
 int export_chrome(FILE *fp, const struct run *runs, int k, double us_per_unit);
 
 /*
+ * Seconds in one time unit of c on a timeline (Chrome, OTF2): its `# unit:`
+ * (s, ms, us, ns), or EXPORT_ABSTRACT_SECONDS for the papers' abstract units,
+ * which have no clock: each is drawn as one second, and the trace says so
+ * (export_unit_text).
+ */
+#define EXPORT_ABSTRACT_SECONDS 1.0
+double export_seconds_per_unit(const struct cluster *c);
+/* What a unit of c is, for a trace's metadata: "ms", or "none (abstract units, each drawn as
+ * 1 s)". */
+const char *export_unit_text(const struct cluster *c);
+
+/*
  * Can SimGrid replay r as it is?  Every single-message broadcast on a node
  * table or latency matrix can (async, sender-only, sync, one-port,
  * multi-port), and on a platform graph under one-port, and multi-port when

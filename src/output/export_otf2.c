@@ -23,6 +23,7 @@
 
 #include <otf2/otf2.h>
 
+#include "output/export_interop.h"
 #include "output/export_lanes.h"
 #include "support/numfmt.h"
 
@@ -162,7 +163,8 @@ static int write_archive(const char *path, const struct run *runs, int k, double
     OTF2_Archive_SetSerialCollectiveCallbacks(a);
     OTF2_Archive_SetCreator(a, "hetcast");
     char unit[160];
-    text_fit(unit, sizeof unit, "a time unit of the cluster is %s s", numfmt_num(seconds_per_unit));
+    text_fit(unit, sizeof unit, "a time unit of the cluster is %s s (unit: %s)",
+             numfmt_num(seconds_per_unit), k > 0 ? export_unit_text(runs[0].c) : "none");
     OTF2_Archive_SetDescription(a, "broadcast schedules of hetcast: per node its send port, the "
                                    "link in and its receive port");
     OTF2_Archive_SetProperty(a, "HETCAST::TIME_UNIT", unit, true);

@@ -16,6 +16,7 @@
 #include "support/numfmt.h"
 #include "sched/optimal_sum.h"
 #include "sched/pipeline.h"
+#include "model/targets.h"
 
 static void json_run(FILE *fp, const struct run *r, bool summary, struct spool *sp);
 static const char *num_cached(double x, size_t *len);
@@ -57,6 +58,10 @@ void report_cluster_line(FILE *fp, const struct cluster *c)
     if (time_unit_name(c->time_unit))
         fprintf(fp, ", times in %s", time_unit_name(c->time_unit));
     fprintf(fp, ")\n");
+    char *targets = cluster_targets_text(c);   /* a multicast */
+    if (targets)
+        fprintf(fp, "targets: %s (%d of %d nodes; the others may relay)\n", targets, c->ntargets, c->n);
+    free(targets);
 }
 
 /* The simulated throughput: the formula's value when they agree to 1e-9
@@ -202,7 +207,8 @@ static void report_summary_text(FILE *fp, const struct run *r)
     if (r->sched.slices > 0)
         pipeline_summary(fp, r);
     if (!r->has_beta) {
-        fprintf(fp, "guarantee     2T + beta: applies to node tables in the async model only\n");
+        fprintf(fp, "guarantee     2T + beta: applies to %s\n", r->c->target ? "broadcasts only (this is "
+                "a multicast)" : "node tables in the async model only");
         return;
     }
     double limit;
@@ -254,6 +260,10 @@ static void csv_header(FILE *fp, const struct cluster *c)
     report_csv_version(fp);
     if (time_unit_name(c->time_unit))
         fprintf(fp, "# unit: %s\n", time_unit_name(c->time_unit));
+    char *targets = cluster_targets_text(c);
+    if (targets)
+        fprintf(fp, "# targets: %s\n", targets);
+    free(targets);
     fprintf(fp, "scheduler,seq,from,to,send_start,send_end,link_start,link_end,recv_start,"
                 "recv_end,hold\n");
 }
@@ -385,6 +395,12 @@ static void json_run(FILE *fp, const struct run *r, bool summary, struct spool *
     json_string(fp, r->sched.ops->name);
     if (time_unit_name(r->c->time_unit))
         fprintf(fp, ", \"unit\": \"%s\"", time_unit_name(r->c->time_unit));
+    for (int p = 0, k = 0; r->c->target && p < r->c->n; p++)   /* a multicast */
+        if (r->c->target[p]) {
+            fputs(k++ ? ", " : ", \"targets\": [", fp);
+            json_string(fp, nodename(r, p));
+            fputs(k == r->c->ntargets ? "]" : "", fp);
+        }
     fprintf(fp, ", \"nodes\": %d,\n \"makespan\": %s, \"lower_bound\": %s, \"optimal\": %s", r->c->n,
             numfmt_num(r->eng.makespan), numfmt_num(r->lower_bound), r->opt == OPT_PROVEN ? numfmt_num(r->optimum) : "null");
     if (r->sched.has_tree_cost)

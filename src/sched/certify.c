@@ -18,6 +18,10 @@
  *   p holds it after the slot that serves it:   h[p] - S[q,k] - M x[q,p,k] >= hold(q,p) - M
  *   levels grow along the tree:                 u[p] - u[q] - n sum_k x[q,p,k] >= 1 - n
  *   the makespan is the latest hold:            C - h[p] >= 0
+ * A multicast (model/targets.h) serves a node that is no target at most
+ * once (<= 1, not = 1), lets it send only if it is served
+ * (sum_p x[q,p,1] - sum_{q',k} x[q',q,k] <= 0), and takes the makespan (or
+ * the sum) over the targets only.
  */
 #include "sched/certify.h"
 
@@ -94,7 +98,7 @@ static int ip_costs(struct ip *ip, char **cause)
             ip->hold[q * n + p] = tm.hold;
         }
     bool *seen = xcalloc((size_t)n, sizeof *seen);
-    int *stack = xcalloc((size_t)n, sizeof *stack), top = 0, reached = 1;
+    int *stack = xcalloc((size_t)n, sizeof *stack), top = 0;
     seen[ip->src] = true;
     stack[top++] = ip->src;
     while (top) {
@@ -102,17 +106,16 @@ static int ip_costs(struct ip *ip, char **cause)
         for (int p = 0; p < n; p++)
             if (!seen[p] && has(ip, q, p)) {
                 seen[p] = true;
-                reached++;
                 stack[top++] = p;
             }
     }
     int missing = -1;
     for (int p = 0; p < n && missing < 0; p++)
-        if (!seen[p])
+        if (!seen[p] && cluster_is_target(ip->c, p))   /* a multicast needs its targets only */
             missing = p;
     free(seen);
     free(stack);
-    if (reached < n) {
+    if (missing >= 0) {
         char b[64];
         return set_cause(cause, "the source cannot reach %s: no broadcast to certify",
                          SHOWN(ip->c->nodes[missing].name, b));
@@ -201,7 +204,7 @@ static void ip_build(struct ip *ip, glp_prob *P)
     glp_set_col_bnds(P, ip->ccol, GLP_LO, 0, 0);
     if (ip->sum)
         for (int p = 0; p < n; p++)
-            glp_set_obj_coef(P, ip->hbase + p, p == ip->src ? 0 : 1);
+            glp_set_obj_coef(P, ip->hbase + p, p == ip->src || !cluster_is_target(ip->c, p) ? 0 : 1);
     else
         glp_set_obj_coef(P, ip->ccol, 1);
 
@@ -218,7 +221,16 @@ static void ip_build(struct ip *ip, glp_prob *P)
                 if (has(ip, q, p))
                     ip->ind[++len] = x_col(ip, q, p, k), ip->val[len] = 1;
         snprintf(rn, sizeof rn, "served_%d", p);
-        add_row(P, ip, len, GLP_FX, 1, rn);
+        add_row(P, ip, len, cluster_is_target(ip->c, p) ? GLP_FX : GLP_UP, 1, rn);
+        if (cluster_is_target(ip->c, p))
+            continue;
+        for (int q = 0; q < n; q++)   /* a relay sends only once served */
+            if (has(ip, p, q))
+                ip->ind[++len] = x_col(ip, p, q, 1), ip->val[len] = -1;
+        for (int i = 1; i <= len; i++)
+            ip->val[i] = -ip->val[i];
+        snprintf(rn, sizeof rn, "relay_%d", p);
+        add_row(P, ip, len, GLP_UP, 0, rn);
     }
     for (int q = 0; q < n; q++)
         for (int k = 1; k <= K; k++) {
@@ -269,6 +281,8 @@ static void ip_build(struct ip *ip, glp_prob *P)
             add_row(P, ip, len, GLP_LO, 1 - n, rn);
         }
     for (int p = 0; p < n; p++) {   /* the makespan */
+        if (!cluster_is_target(ip->c, p))
+            continue;
         len = 0;
         ip->ind[++len] = ip->ccol, ip->val[len] = 1;
         ip->ind[++len] = ip->hbase + p, ip->val[len] = -1;
@@ -342,6 +356,8 @@ static bool ip_plan(const struct ip *ip, glp_prob *P, struct certify_plan *out)
         for (int q = 0; q < n; q++)
             if (holds[q] && next[q] < nchild[q] && (best < 0 || slot[q][next[q]] < slot[best][next[best]]))
                 best = q;
+        if (best < 0 && ip->c->target)
+            break;   /* a multicast: the nodes left are relays it does not serve (checked below) */
         if (best < 0)
             return false;
         int q = best, p = child[q][next[q]++];
@@ -356,9 +372,14 @@ static bool ip_plan(const struct ip *ip, glp_prob *P, struct certify_plan *out)
         holds[p] = true;
         out->from[out->len] = q;
         out->to[out->len++] = p;
+        if (!cluster_is_target(ip->c, p))
+            continue;
         out->makespan = fmax(out->makespan, tm.hold);
         out->sum += tm.hold;
     }
+    for (int p = 0; p < n; p++)
+        if (!holds[p] && cluster_is_target(ip->c, p))
+            return false;
     return true;
 }
 

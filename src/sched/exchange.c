@@ -1124,6 +1124,9 @@ static int check_order(const struct exchange *x, const int *order, char **cause)
 int exchange_check_kind(const struct cluster *c, enum model m, char **cause)
 {
     const char *name = c->name ? c->name : "the cluster";
+    if (c->target)   /* a multicast's targets (model/targets.h) mean nothing here */
+        return set_cause(cause, "a personalized exchange has no targets (this cluster names some, a "
+                         "multicast): all-to-some names its receivers with --receivers");
     if (c->kind == CLUSTER_MATRIX && timing_exchange_ok(m) && !timing_exchange_on_matrix(m))
         return set_cause(cause, "an asynchronous exchange on a latency matrix is not simulated "
                          "(its messages can arrive out of their sending order, which the "

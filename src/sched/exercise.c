@@ -11,7 +11,8 @@
  * depends on bookings that start no later; so trying only choices whose
  * start is not before the previous choice's start still reaches every
  * schedule.  Pruning: the makespan so far, and for each waiting node the
- * earliest any future send can start plus the cheapest transfer into it.
+ * earliest any future send can start plus the cheapest transfer into it
+ * (in a multicast, each waiting target: a relay need not be served).
  */
 #include "sched/exercise.h"
 
@@ -207,7 +208,7 @@ static void dfs(struct search *s, int d, double last_start)
         tmin = last_start;
     double lb = e->makespan;
     for (int p = 0; p < e->n; p++)
-        if (!engine_holds(e, p, 0) && tmin + s->dmin[p] > lb)
+        if (!engine_holds(e, p, 0) && cluster_is_target(e->c, p) && tmin + s->dmin[p] > lb)
             lb = tmin + s->dmin[p];
     if (!below(lb, s->best))
         return;
@@ -318,7 +319,7 @@ int exercise_best_completion_opts(const struct engine *e, const struct best_opts
         return -1;
     }
     for (int p = 0; p < e->n; p++)
-        if (!engine_holds(e, p, 0) && isinf(dmin[p])) {
+        if (!engine_holds(e, p, 0) && cluster_is_target(e->c, p) && isinf(dmin[p])) {
             set_cause(cause, "no node can send to %s", e->c->nodes[p].name);
             free(dmin);
             return -1;

@@ -1,6 +1,7 @@
 /*
  * sched/list.c - the list-scheduling policies of SPEC §2: fnf,
- * slowest-first, random-pair and random-order (fef: fef.c).
+ * slowest-first, random-pair and random-order (fef: fef.c).  In a multicast
+ * (model/targets.h) fnf serves the targets only, never a relay.
  *
  * fnf and its relatives keep the holders in a priority queue keyed by the
  * completion of their next send (ready + s, ties lowest index), as Liu, Wang
@@ -118,7 +119,7 @@ static struct list_state *list_new(const struct engine *e)
     for (int p = 0; p < e->n; p++) {
         if (engine_holds(e, p, 0))
             rq_push(&st->senders, completion_of(e, p), (uint32_t)p, p);
-        else
+        else if (cluster_is_target(e->c, p))   /* a multicast serves its targets only */
             st->order[st->norder++] = p;
         if (e->c->nodes[p].send > st->smax)
             st->smax = e->c->nodes[p].send;
@@ -270,7 +271,7 @@ static int list_run_lean(struct sched *s, struct engine *e, char **cause)
     (void)cause;
     struct list_state *st = s->state;
     int n = e->n, nheld = n - st->norder;
-    if (st->seen != e->ntr || e->ntr > 0 || st->next > 0 || nheld < 1)
+    if (st->seen != e->ntr || e->ntr > 0 || st->next > 0 || nheld < 1 || e->c->target)
         return 0;
     memmove(st->order + nheld, st->order, (size_t)st->norder * sizeof *st->order);
     for (int p = 0, h = 0; p < n && h < nheld; p++)
@@ -323,19 +324,34 @@ static int fnf_prepare(struct sched *s, struct engine *e, char **cause)
 
 static int fnf_choose(struct sched *s, const struct engine *e, struct decision *d, char **cause)
 {
-    return list_choose(s, e, d, "the fastest waiting node", cause);
+    return list_choose(s, e, d, e->c->target ? "the fastest waiting target" : "the fastest waiting node",
+                       cause);
 }
+
+/* Khuller & Kim, "Broadcasting in heterogeneous networks" (Algorithmica
+ * 2007): in the sender-only model (node i sends in t_i, receiving is free)
+ * fastest-node-first has the least sum of completion times and a makespan
+ * within 1.5 of the least. */
+static const struct sched_claim fnf_claims[] = {
+    {CLUSTER_KIND_BIT(CLUSTER_NODES), MODEL_BIT(MODEL_SENDER_ONLY), SCHED_MAKESPAN, 1.5,
+     "Khuller & Kim 2007"},
+    {CLUSTER_KIND_BIT(CLUSTER_NODES), MODEL_BIT(MODEL_SENDER_ONLY), SCHED_SUM, 1,
+     "Khuller & Kim 2007"},
+    {0, 0, SCHED_MAKESPAN, 0, NULL},
+};
 
 const struct sched_ops sched_fnf = {
     .name = "fnf",
     .summary = "fastest node first: earliest-finishing sender to the fastest waiting node",
     .kinds = CLUSTER_KIND_BIT(CLUSTER_NODES) | CLUSTER_KIND_BIT(CLUSTER_MATRIX),
     .models = MODEL_ALL,
+    .multicast = true,   /* the fastest waiting target */
     .lean = true,
     .prepare = fnf_prepare,
     .choose = fnf_choose,
     .run_lean = list_run_lean,
     .finish = list_finish,
+    .claims = fnf_claims,
 };
 
 /* ---- slowest-first ---- */

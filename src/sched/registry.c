@@ -13,10 +13,11 @@
 #include "sched/trees.h"
 #include "sched/list.h"
 #include "sched/fef.h"
+#include "sched/relay.h"
 
 static const struct sched_ops *const builtins[] = {
     &sched_fnf, &sched_slowest_first, &sched_random_pair, &sched_random_order,
-    &sched_fef, &sched_optimal, &sched_optimal_sum,
+    &sched_fef, &sched_optimal, &sched_optimal_sum, &sched_relay_fnf,
     /* "binomial": Figueira's tree on matrices and node tables, the pipelined
      * tree on platform graphs (sched_binomial_any dispatches; sched/pipeline.c) */
     &sched_binomial_any, &sched_depth_first, &sched_breadth_first, &sched_balanced_path, &sched_flat, &sched_magpie, &sched_chain, &sched_knomial,

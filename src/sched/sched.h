@@ -35,12 +35,32 @@ struct decision {
 
 struct sched;
 
+/* What a scheduler's makespan or sum of completion times is measured against. */
+enum sched_objective {
+    SCHED_MAKESPAN,     /* the latest time a node holds the message */
+    SCHED_SUM,          /* the times every node holds it, added (Khuller & Kim) */
+};
+
+/* A guarantee a scheduler's source proves: on clusters of these kinds under
+ * these models, its objective is at most factor x the least possible.
+ * hetcast experiment algorithms prints it beside the measured ratio, and
+ * its test fails where a run breaks it. */
+struct sched_claim {
+    unsigned kinds;             /* CLUSTER_KIND_BIT() mask */
+    unsigned models;            /* MODEL_BIT() mask */
+    enum sched_objective objective;
+    double factor;              /* 1: optimal; 0 ends a list of claims */
+    const char *source;         /* who proves it, as docs/models.md cites it */
+};
+
 struct sched_ops {
     const char *name;       /* command-line name */
     const char *summary;    /* one line for --help and the view's list */
     unsigned kinds;         /* CLUSTER_KIND_BIT() mask of supported kinds */
     unsigned models;        /* MODEL_BIT() mask of supported models */
     bool randomized;        /* uses --seed */
+    bool multicast;         /* serves a multicast (model/targets.h): sends to the targets,
+                               and to other nodes only to relay; the others are refused one */
     bool lean;              /* runs on a lean engine (engine_set_lean): reads bookings only
                                through engine_transfer() right after each one, and its
                                state is not needed once sched_run returns */
@@ -50,6 +70,8 @@ struct sched_ops {
        choose: 1 if it ran, 0 if not (sched_run asks choose), -1 with *cause. */
     int (*run_lean)(struct sched *s, struct engine *e, char **cause);
     void (*finish)(struct sched *s);   /* free s->state */
+    const struct sched_claim *claims;  /* its proven guarantees, ended by factor 0;
+                                          NULL: none (docs/models.md) */
 };
 
 struct sched_opts {

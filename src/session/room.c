@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "model/cluster.h"
+#include "session/room_challenge.h"
 #include "sched/registry.h"
 #include "support/diag.h"
 
@@ -38,6 +39,12 @@ struct client {
     double tokens;                  /* the flood limit's bucket */
     long long filled;               /* when the bucket was last filled */
     bool dead;                      /* dropped: closed at the end of room_service */
+};
+
+struct play {
+    char *user;
+    double makespan;                /* computed by the room */
+    char *picks;
 };
 
 struct vote {
@@ -57,6 +64,12 @@ struct slide_room {
     struct cluster *c;              /* a prediction's own run (computed at its first vote) */
     struct run run;
     bool has_run;
+    /* the slide's challenge: its cluster (prepared at its first c), open or not, and the results */
+    struct challenge ch;
+    bool ch_ready, ch_open;
+    struct play *plays;
+    int nplays, playcap;
+    double *ms;                     /* the plays' makespans, sorted (the projector's histogram) */
 };
 
 /* A vote read, acknowledged once the batch it is in has committed. */
@@ -67,6 +80,9 @@ struct pending {
     bool correct;
     char answer[ROOM_ANSWER_MAX + 1];
     char given[160];
+    bool play;                      /* a challenge's result: makespan and picks, not a vote */
+    double makespan;
+    char picks[ROOM_PICKS_MAX + 1];
 };
 
 struct room {
@@ -183,6 +199,41 @@ static const struct vote *vote_of(const struct slide_room *sr, int round, const 
 
 static void expected_of(struct room *r, int k, char *buf, size_t size);
 
+static const struct play *play_of(const struct slide_room *sr, const char *user)
+{
+    for (int i = 0; i < sr->nplays; i++)
+        if (strcmp(sr->plays[i].user, user) == 0)
+            return &sr->plays[i];
+    return NULL;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* A challenge's result (a second one of the user replaces the first), and the sorted makespans. */
+static void remember_play(struct slide_room *sr, const char *user, double makespan, const char *picks)
+{
+    struct play *p = (struct play *)play_of(sr, user);
+    if (!p) {
+        if (sr->nplays == sr->playcap) {
+            sr->playcap = sr->playcap ? 2 * sr->playcap : 64;
+            sr->plays = xrealloc(sr->plays, (size_t)sr->playcap * sizeof *sr->plays);
+            sr->ms = xrealloc(sr->ms, (size_t)sr->playcap * sizeof *sr->ms);
+        }
+        p = &sr->plays[sr->nplays++];
+        *p = (struct play){xstrdup(user), 0, NULL};
+    }
+    free(p->picks);
+    p->picks = xstrdup(picks);
+    p->makespan = makespan;
+    for (int i = 0; i < sr->nplays; i++)
+        sr->ms[i] = sr->plays[i].makespan;
+    qsort(sr->ms, (size_t)sr->nplays, sizeof *sr->ms, by_value);
+}
+
 /* The slide shown, as one client sees it (docs/class.md: the SLIDE block). */
 static void send_slide(struct room *r, struct client *c)
 {
@@ -196,6 +247,18 @@ static void send_slide(struct room *r, struct client *c)
         say(c, "QUESTION %s", one_line(s->question, t, sizeof t));
     for (int i = 0; i < s->nchoices; i++)
         say(c, "CHOICE %c %s", 'A' + i, one_line(s->choices[i], t, sizeof t));
+    if (sr->ch_ready && (sr->ch_open || play_of(sr, c->user))) {
+        say(c, "CHALLENGE %s %d %s", sr->ch_open ? "open" : "closed", sr->ch.c->n, sr->ch.model);
+        for (const char *p = sr->ch_open ? sr->ch.csv : ""; *p;) {   /* each line within ROOM_TEXT_MAX */
+            const char *nl = strchr(p, '\n');
+            int n = nl ? (int)(nl - p) : (int)strlen(p);
+            say(c, "CSV %.*s", n, p);
+            p += n + (nl != NULL);
+        }
+        const struct play *mine = play_of(sr, c->user);
+        if (mine)
+            say(c, "MINE %.17g", mine->makespan);
+    }
     const struct vote *v = sr->round ? vote_of(sr, sr->round, c->user) : NULL;
     if (v)
         say(c, "YOURS %d %s", sr->round, one_line(v->answer, t, sizeof t));
@@ -303,6 +366,20 @@ static void loaded_round(void *ctx, int slide, int round, enum room_round_state 
     }
 }
 
+static void loaded_play(void *ctx, int slide, const char *user, double makespan, const char *picks)
+{
+    struct room *r = ctx;
+    if (slide >= 1 && slide <= r->l->n && makespan >= 0)
+        remember_play(&r->sl[slide - 1], user, makespan, picks);
+}
+
+static void loaded_challenge(void *ctx, int slide, bool open)
+{
+    struct room *r = ctx;
+    if (slide >= 1 && slide <= r->l->n)
+        r->sl[slide - 1].ch_open = open;   /* prepared when the room has opened */
+}
+
 static void loaded_vote(void *ctx, int slide, int round, const char *user, const char *answer, bool correct)
 {
     struct room *r = ctx;
@@ -373,7 +450,7 @@ int room_open(struct room **out, const struct room_opts *o, const struct lesson 
     r->sl = xcalloc((size_t)l->n, sizeof *r->sl);
     char lesson[200];
     SHOWN(base_of(l->path), lesson);
-    struct room_store_cb cb = {r, loaded_round, loaded_vote};
+    struct room_store_cb cb = {r, loaded_round, loaded_vote, loaded_play, loaded_challenge};
     r->wake[0] = r->wake[1] = -1;
     pthread_mutex_init(&r->mu, NULL);
     pthread_mutex_init(&r->db, NULL);
@@ -393,6 +470,14 @@ int room_open(struct room **out, const struct room_opts *o, const struct lesson 
         return -1;
     }
     r->writer_on = true;
+    for (int k = 0; k < l->n; k++) {   /* challenges came back: open again, fnf and the optimum marked */
+        struct slide_room *sr = &r->sl[k];
+        char *why = NULL;
+        if ((sr->nplays || sr->ch_open) && challenge_prepare(&sr->ch, l, k, &why) == 0)
+            sr->ch_ready = true;
+        sr->ch_open = sr->ch_open && sr->ch_ready;   /* the slide cannot be one any more: closed */
+        free(why);
+    }
     *out = r;
     return 0;
 }
@@ -443,6 +528,14 @@ void room_close(struct room *r)
             run_free(&sr->run);
             cluster_free(sr->c);
         }
+        for (int i = 0; i < sr->nplays; i++) {
+            free(sr->plays[i].user);
+            free(sr->plays[i].picks);
+        }
+        free(sr->plays);
+        free(sr->ms);
+        if (sr->ch_ready)
+            challenge_free(&sr->ch);
     }
     free(r->sl);
     free(r->pend);
@@ -573,6 +666,15 @@ static void hello(struct room *r, struct client *c, const char *args)
     send_slide(r, c);
 }
 
+static struct pending *add_pending(struct room *r)
+{
+    if (r->npend == r->pendcap) {
+        r->pendcap = r->pendcap ? 2 * r->pendcap : 64;
+        r->pend = xrealloc(r->pend, (size_t)r->pendcap * sizeof *r->pend);
+    }
+    return &r->pend[r->npend++];
+}
+
 static void vote(struct room *r, struct client *c, const char *args)
 {
     int slide, round, used = 0;
@@ -610,11 +712,8 @@ static void vote(struct room *r, struct client *c, const char *args)
         return;
     }
     free(cause);
-    if (r->npend == r->pendcap) {
-        r->pendcap = r->pendcap ? 2 * r->pendcap : 64;
-        r->pend = xrealloc(r->pend, (size_t)r->pendcap * sizeof *r->pend);
-    }
-    struct pending *p = &r->pend[r->npend++];
+    struct pending *p = add_pending(r);
+    p->play = false;
     p->id = c->id;
     memcpy(p->user, c->user, sizeof p->user);
     p->slide = r->slide;
@@ -623,6 +722,38 @@ static void vote(struct room *r, struct client *c, const char *args)
     p->correct = g.correct;
     text_fit(p->answer, sizeof p->answer, "%s", choice >= 0 ? (char[]){(char)('A' + choice), 0} : answer);
     text_fit(p->given, sizeof p->given, "%s", g.given);
+}
+
+/* PLAY SLIDE PICKS: the room replays the picks on its own cluster and keeps the makespan it finds. */
+static void play(struct room *r, struct client *c, const char *args)
+{
+    int slide, used = 0;
+    if (sscanf(args, "%d %n", &slide, &used) != 1 || used == 0) {
+        say(c, "ERR write PLAY SLIDE PICKS (PICKS: F>T F>T ..., node numbers)");
+        return;
+    }
+    const struct slide_room *sr = &r->sl[r->slide];
+    if (slide != r->slide + 1 || !sr->ch_open) {
+        say(c, "ERR slide %d has no challenge open%s", slide, sr->ch_open ? ": the one open is on the slide shown"
+            : "");
+        return;
+    }
+    char *cause = NULL, canon[ROOM_PICKS_MAX + 1];
+    double makespan;
+    if (challenge_replay(&sr->ch, args + used, &makespan, canon, sizeof canon, &cause) < 0) {
+        char t[ROOM_TEXT_MAX + 1];
+        say(c, "ERR %s", one_line(cause ? cause : "the picks cannot be replayed", t, sizeof t));
+        free(cause);
+        return;
+    }
+    struct pending *p = add_pending(r);
+    memset(p, 0, sizeof *p);
+    p->id = c->id;
+    memcpy(p->user, c->user, sizeof p->user);
+    p->slide = r->slide;
+    p->play = true;
+    p->makespan = makespan;
+    memcpy(p->picks, canon, sizeof p->picks);
 }
 
 /* One line from c (its newline removed). */
@@ -644,6 +775,8 @@ static void line(struct room *r, struct client *c, char *s)
         }
     } else if (strncmp(s, "VOTE ", 5) == 0) {
         vote(r, c, s + 5);
+    } else if (strncmp(s, "PLAY ", 5) == 0) {
+        play(r, c, s + 5);
     } else if (strcmp(s, "BYE") == 0) {
         flush_client(c);
         c->dead = true;
@@ -651,7 +784,7 @@ static void line(struct room *r, struct client *c, char *s)
         say(c, "PONG");
     } else {
         char t[64];
-        say(c, "ERR unknown message \"%s\": HELLO, VOTE, PING or BYE", diag_shown(s, t, sizeof t));
+        say(c, "ERR unknown message \"%s\": HELLO, VOTE, PLAY, PING or BYE", diag_shown(s, t, sizeof t));
     }
 }
 
@@ -713,7 +846,8 @@ static void *writer_main(void *arg)
         int rc = room_store_begin(r->st, &cause);
         for (int i = 0; i < r->nbatch && rc == 0; i++) {
             struct pending *p = &r->batch[i];
-            rc = room_store_vote(r->st, p->slide + 1, p->round, p->user, p->answer, p->correct, &cause);
+            rc = p->play ? room_store_play(r->st, p->slide + 1, p->user, p->makespan, p->picks, &cause)
+                         : room_store_vote(r->st, p->slide + 1, p->round, p->user, p->answer, p->correct, &cause);
         }
         if (rc == 0)
             rc = room_store_commit(r->st, &cause);
@@ -756,7 +890,13 @@ static bool pass_votes(struct room *r)
             struct client *c = client_by_id(r, p->id);
             if (r->batch_rc != 0) {
                 if (c)
-                    say(c, "ERR the vote was not saved: try again");
+                    say(c, "ERR the %s was not saved: try again", p->play ? "result" : "vote");
+                continue;
+            }
+            if (p->play) {
+                remember_play(&r->sl[p->slide], p->user, p->makespan, p->picks);
+                if (c)
+                    say(c, "DONE %d %.17g", p->slide + 1, p->makespan);
                 continue;
             }
             remember(&r->sl[p->slide], p->round, p->user, p->answer, p->choice, p->correct);
@@ -922,4 +1062,39 @@ void room_tally(const struct room *r, struct room_tally *t)
             t->bars[side][b]++;
     }
     t->voted = t->total[1];
+    t->challenge = sr->ch_open || sr->nplays > 0;
+    t->ch_open = sr->ch_open;
+    t->finished = sr->nplays;
+    t->makespans = sr->ms;
+    t->fnf = t->optimum = 0;
+    t->fnf_known = t->optimum_known = false;
+    if (sr->ch_ready) {
+        t->fnf = sr->ch.fnf;
+        t->fnf_known = true;
+        t->optimum = sr->ch.optimum;
+        t->optimum_known = sr->ch.optimum_known;
+    }
+}
+
+int room_challenge(struct room *r, char **cause)
+{
+    struct slide_room *sr = &r->sl[r->slide];
+    if (!sr->ch_open && !sr->ch_ready) {
+        if (challenge_prepare(&sr->ch, r->l, r->slide, cause) < 0)
+            return -1;
+        sr->ch_ready = true;
+    }
+    pthread_mutex_lock(&r->db);   /* the writer may be committing results */
+    int rc = room_store_begin(r->st, cause);
+    if (rc == 0 && (room_store_challenge(r->st, r->slide + 1, !sr->ch_open, cause) < 0 ||
+                    room_store_commit(r->st, cause) < 0)) {
+        room_store_rollback(r->st);
+        rc = -1;
+    }
+    pthread_mutex_unlock(&r->db);
+    if (rc < 0)
+        return -1;
+    sr->ch_open = !sr->ch_open;
+    broadcast_slide(r);
+    return 0;
 }

@@ -3,7 +3,8 @@
  * domain socket at the path ROOM where students' clients (hetcast join ROOM)
  * connect, follow the instructor's slide and vote; their votes go to the
  * room's SQLite database (session/room_store.h) before they are
- * acknowledged.  The protocol is line-based text, version ROOM_PROTO, every
+ * acknowledged; on a key the slide's exercise becomes a class challenge
+ * (room_challenge).  The protocol is line-based text, version ROOM_PROTO, every
  * field bounded (docs/class.md is its reference).
  *
  * Nothing here blocks: the instructor's view polls room_pollfds with its
@@ -29,7 +30,7 @@
 #include "session/lesson.h"
 #include "session/room_store.h"
 
-#define ROOM_PROTO 1            /* the protocol's version */
+#define ROOM_PROTO 2            /* the protocol's version (2: class challenges) */
 #define ROOM_LINE_MAX 512       /* bytes of a client's line, its newline included */
 #define ROOM_ANSWER_MAX 160     /* bytes of an answer */
 #define ROOM_USER_MAX 32        /* bytes of a user name */
@@ -75,6 +76,11 @@ void room_follow(struct room *r, int k);
 /* Open a vote on the slide shown: round 1, or the next round (the one open
  * closes).  0, or -1 with *cause (the slide asks nothing, or the database failed). */
 int room_vote(struct room *r, char **cause);
+/* Open the slide's challenge (its exercise, played by every student on
+ * their own terminal; session/room_challenge.h), or close it when open.
+ * Results of a closed challenge stay (a second opening takes more).  0, or
+ * -1 with *cause (the slide's cluster cannot be a challenge). */
+int room_challenge(struct room *r, char **cause);
 /* Close the vote and show everyone the answer.  0, or -1 with *cause. */
 int room_reveal(struct room *r, char **cause);
 
@@ -89,6 +95,12 @@ struct room_tally {
     int bars[2][LESSON_MAX_CHOICES];    /* [1]: the last round, [0]: the one before (when round > 1) */
     int total[2], right[2];
     int correct;            /* the right choice (choices; -1: none) */
+    /* the slide's challenge (room_challenge): open, or results in */
+    bool challenge, ch_open;
+    int finished;           /* students with a result */
+    const double *makespans;    /* their makespans, sorted (finished of them; valid until room_service) */
+    double fnf, optimum;    /* fnf's makespan (fnf_known: once the challenge was opened) and the optimum */
+    bool fnf_known, optimum_known;
 };
 void room_tally(const struct room *r, struct room_tally *t);
 /* The socket's path and the database's path (for messages). */

@@ -74,6 +74,22 @@ static int take(struct room_seen *s, char *line, char **cause)
             keep(n->explain, sizeof n->explain, arg);
         else if (strcmp(line, "RESULT") == 0)
             keep(n->result, sizeof n->result, arg);
+        else if (strcmp(line, "CHALLENGE") == 0) {
+            if (sscanf(arg, "%15s %d %31s", n->ch_state, &n->ch_nodes, n->ch_model) != 3 ||
+                n->ch_nodes < 2 || n->ch_nodes > ROOM_CHALLENGE_NODES)
+                return set_cause(cause, "the room sent a CHALLENGE line this client cannot read");
+        } else if (strcmp(line, "CSV") == 0) {
+            size_t len = strlen(arg);
+            if (n->csvlen + len + 1 > ROOM_CHALLENGE_BYTES)
+                n->csv_cut = true;
+            else {
+                memcpy(n->csv + n->csvlen, arg, len);
+                n->csvlen += len;
+                n->csv[n->csvlen++] = '\n';
+                n->csv[n->csvlen] = '\0';
+            }
+        } else if (strcmp(line, "MINE") == 0)
+            keep(n->mine, sizeof n->mine, arg);
         else if (strcmp(line, "END") == 0) {
             char user[sizeof s->user], said[sizeof s->said];
             bool err = s->said_error;
@@ -105,6 +121,15 @@ static int take(struct room_seen *s, char *line, char **cause)
         if (sscanf(arg, "%d %d %n", &k, &r, &used) == 2 && used && k == s->slide && r == s->round) {
             keep(s->yours, sizeof s->yours, arg + used);
             text_fit(s->said, sizeof s->said, "your vote counts: %s", arg + used);
+            s->said_error = false;
+        }
+        return 1;
+    }
+    if (strcmp(line, "DONE") == 0) {
+        int k, used = 0;
+        if (sscanf(arg, "%d %n", &k, &used) == 1 && used && k == s->slide) {
+            keep(s->mine, sizeof s->mine, arg + used);
+            text_fit(s->said, sizeof s->said, "your makespan counts: %s (the room replayed your picks)", arg + used);
             s->said_error = false;
         }
         return 1;

@@ -3,7 +3,8 @@
  * ROOM): connect to the room's socket, say HELLO, and read what the room
  * sends (session/room.h; docs/class.md) into what the student's screen
  * shows: the slide, its question and choices, the student's own vote, and
- * after the reveal the right answer.  Lines are read whole, bounded; every
+ * after the reveal the right answer; and a challenge's cluster, which the
+ * student plays in the exercise (ui/term.c) before the picks go back.  Lines are read whole, bounded; every
  * text field is kept as it came only once it passed diag.h's text rule.
  */
 #ifndef HETCAST_ROOM_CLIENT_H
@@ -14,6 +15,7 @@
 
 #include "session/lesson.h"
 #include "session/room.h"
+#include "session/room_challenge.h"
 
 struct room_seen {
     char user[ROOM_USER_MAX + 1];
@@ -27,6 +29,14 @@ struct room_seen {
     char expected[ROOM_TEXT_MAX + 1], explain[ROOM_TEXT_MAX + 1], result[16];
     char said[ROOM_TEXT_MAX + 1];   /* the room's last OK or ERR, for the status line */
     bool said_error;
+    /* the slide's challenge (CHALLENGE, CSV, MINE): its state ("" none, "open", "closed"), its
+     * cluster as CSV text (what the student plays), and the makespan the room recorded */
+    char ch_state[16], ch_model[32];
+    int ch_nodes;
+    char csv[ROOM_CHALLENGE_BYTES + 1];
+    size_t csvlen;
+    bool csv_cut;                   /* more than ROOM_CHALLENGE_BYTES came: not played */
+    char mine[32];
     /* the block being read (SLIDE ... END) before it replaces the one shown */
     struct room_seen *next;
     char in[4 * ROOM_TEXT_MAX];

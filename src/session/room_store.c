@@ -20,7 +20,7 @@
 struct room_store {
     sqlite3 *db;
     char *course, *lesson;
-    sqlite3_stmt *vote, *round, *question;
+    sqlite3_stmt *vote, *round, *question, *play, *chstate;
 };
 
 static const char schema[] =
@@ -44,7 +44,18 @@ static const char schema[] =
     " user TEXT NOT NULL CHECK(length(user) BETWEEN 1 AND 64),"
     " answer TEXT NOT NULL CHECK(length(CAST(answer AS BLOB)) BETWEEN 1 AND 160),"
     " correct INTEGER NOT NULL CHECK(correct IN (0, 1)), time TEXT NOT NULL,"
-    " PRIMARY KEY(course, lesson, slide, round, user));";
+    " PRIMARY KEY(course, lesson, slide, round, user));"
+    "CREATE TABLE IF NOT EXISTS challenges("
+    " course TEXT NOT NULL, lesson TEXT NOT NULL, slide INTEGER NOT NULL CHECK(slide >= 1),"
+    " user TEXT NOT NULL CHECK(length(user) BETWEEN 1 AND 64),"
+    " makespan REAL NOT NULL CHECK(makespan >= 0),"
+    " picks TEXT NOT NULL CHECK(length(picks) BETWEEN 3 AND 512 AND picks NOT GLOB '*[^0-9> ]*'),"
+    " time TEXT NOT NULL,"
+    " PRIMARY KEY(course, lesson, slide, user));"
+    "CREATE TABLE IF NOT EXISTS challenge_rounds("
+    " course TEXT NOT NULL, lesson TEXT NOT NULL, slide INTEGER NOT NULL CHECK(slide >= 1),"
+    " state TEXT NOT NULL CHECK(state IN ('open', 'closed')), time TEXT NOT NULL,"
+    " PRIMARY KEY(course, lesson, slide));";
 
 const char *room_round_word(enum room_round_state s)
 {
@@ -103,7 +114,11 @@ int room_store_open(struct room_store **out, const char *path, const char *cours
         sqlite3_prepare_v2(st->db, "INSERT OR REPLACE INTO rounds VALUES(?1, ?2, ?3, ?4, ?5, ?6)", -1,
                            &st->round, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(st->db, "INSERT OR REPLACE INTO questions VALUES(?1, ?2, ?3, ?4, ?5)", -1,
-                           &st->question, NULL) != SQLITE_OK) {
+                           &st->question, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(st->db, "INSERT OR REPLACE INTO challenges VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)", -1,
+                           &st->play, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(st->db, "INSERT OR REPLACE INTO challenge_rounds VALUES(?1, ?2, ?3, ?4, ?5)", -1,
+                           &st->chstate, NULL) != SQLITE_OK) {
         fail(st, cause, "not a room's database");
         room_store_close(st);
         return -1;
@@ -121,6 +136,8 @@ void room_store_close(struct room_store *st)
     sqlite3_finalize(st->vote);
     sqlite3_finalize(st->round);
     sqlite3_finalize(st->question);
+    sqlite3_finalize(st->play);
+    sqlite3_finalize(st->chstate);
     sqlite3_close(st->db);
     free(st->course);
     free(st->lesson);
@@ -163,6 +180,35 @@ int room_store_load(struct room_store *st, const struct room_store_cb *cb, char 
     sqlite3_finalize(q);
     if (rc != SQLITE_DONE)
         return fail(st, cause, "reading the votes");
+    if (!cb->play)
+        return 0;
+    if (sqlite3_prepare_v2(st->db, "SELECT slide, user, makespan, picks FROM challenges"
+                           " WHERE course = ?1 AND lesson = ?2 ORDER BY rowid", -1, &q, NULL) != SQLITE_OK)
+        return fail(st, cause, "reading the challenges");
+    sqlite3_bind_text(q, 1, st->course, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 2, st->lesson, -1, SQLITE_STATIC);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        const char *user = (const char *)sqlite3_column_text(q, 1);
+        const char *picks = (const char *)sqlite3_column_text(q, 3);
+        if (user && picks && !text_flaw(user) && !text_flaw(picks))
+            cb->play(cb->ctx, sqlite3_column_int(q, 0), user, sqlite3_column_double(q, 2), picks);
+    }
+    sqlite3_finalize(q);
+    if (rc != SQLITE_DONE)
+        return fail(st, cause, "reading the challenges");
+    if (sqlite3_prepare_v2(st->db, "SELECT slide, state FROM challenge_rounds WHERE course = ?1 AND lesson = ?2",
+                           -1, &q, NULL) != SQLITE_OK)
+        return fail(st, cause, "reading the challenges");
+    sqlite3_bind_text(q, 1, st->course, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 2, st->lesson, -1, SQLITE_STATIC);
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        const char *w = (const char *)sqlite3_column_text(q, 1);
+        if (cb->challenge && w)
+            cb->challenge(cb->ctx, sqlite3_column_int(q, 0), strcmp(w, "open") == 0);
+    }
+    sqlite3_finalize(q);
+    if (rc != SQLITE_DONE)
+        return fail(st, cause, "reading the challenges");
     return 0;
 }
 
@@ -225,4 +271,27 @@ int room_store_vote(struct room_store *st, int slide, int round, const char *use
     sqlite3_bind_int(st->vote, 7, correct ? 1 : 0);
     sqlite3_bind_text(st->vote, 8, now, -1, SQLITE_TRANSIENT);
     return step(st, st->vote, cause, "writing a vote");
+}
+
+int room_store_play(struct room_store *st, int slide, const char *user, double makespan, const char *picks,
+                    char **cause)
+{
+    char now[40];
+    now_text(now, sizeof now);
+    sqlite3_bind_int(st->play, 3, slide);
+    sqlite3_bind_text(st->play, 4, user, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_double(st->play, 5, makespan);
+    sqlite3_bind_text(st->play, 6, picks, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st->play, 7, now, -1, SQLITE_TRANSIENT);
+    return step(st, st->play, cause, "writing a challenge's result");
+}
+
+int room_store_challenge(struct room_store *st, int slide, bool open, char **cause)
+{
+    char now[40];
+    now_text(now, sizeof now);
+    sqlite3_bind_int(st->chstate, 3, slide);
+    sqlite3_bind_text(st->chstate, 4, open ? "open" : "closed", -1, SQLITE_STATIC);
+    sqlite3_bind_text(st->chstate, 5, now, -1, SQLITE_TRANSIENT);
+    return step(st, st->chstate, cause, "writing a challenge's state");
 }

@@ -6,7 +6,9 @@
  * same database carries on with the same rounds.  One row a (course, lesson,
  * slide, round, user): a second vote in a round replaces the first.  Only
  * text that passed diag.h's text rules reaches a row; the table's CHECKs
- * refuse any other shape (docs/class.md lists the tables).
+ * refuse any other shape (docs/class.md lists the tables).  A class
+ * challenge's results (the exercise played by every student) have a table
+ * of their own, one row a (course, lesson, slide, user).
  */
 #ifndef HETCAST_ROOM_STORE_H
 #define HETCAST_ROOM_STORE_H
@@ -30,6 +32,10 @@ struct room_store_cb {
     void *ctx;
     void (*round)(void *ctx, int slide, int round, enum room_round_state state);
     void (*vote)(void *ctx, int slide, int round, const char *user, const char *answer, bool correct);
+    /* a challenge's result (NULL: not read) */
+    void (*play)(void *ctx, int slide, const char *user, double makespan, const char *picks);
+    /* a challenge opened or closed last (NULL: not read) */
+    void (*challenge)(void *ctx, int slide, bool open);
 };
 
 /* Open (create) the database at path for this course and lesson.  0, or -1 with *cause. */
@@ -48,5 +54,13 @@ int room_store_round(struct room_store *st, int slide, int round, enum room_roun
 /* A vote (it replaces the user's earlier one in that round). */
 int room_store_vote(struct room_store *st, int slide, int round, const char *user, const char *answer,
                     bool correct, char **cause);
+
+/* A challenge's result: the makespan the room computed by replaying picks
+ * ("F>T F>T ...", node numbers); it replaces the user's earlier one on that slide. */
+int room_store_play(struct room_store *st, int slide, const char *user, double makespan, const char *picks,
+                    char **cause);
+
+/* A slide's challenge opened or closed (a room opened again opens it again). */
+int room_store_challenge(struct room_store *st, int slide, bool open, char **cause);
 
 #endif

@@ -17,6 +17,7 @@
 #include "config.h"
 #include "sched/exchange.h"
 #include "model/cluster_lua.h"
+#include "model/targets.h"
 #include "sched/lua_sched.h"
 #include "session/trace.h"
 #if HETCAST_HAVE_SIMGRID
@@ -146,10 +147,22 @@ struct cluster *session_load(const struct session_opts *o, struct diag *warn, ch
         return NULL;
     }
     if (o->has_size && !ends_with(o->file, ".xml")) {
-        /* platform graphs with affine edges (alpha, beta): times for this size */
-        if (timing_set_message_size(c, o->size) == 0)
-            diag_warn(&d, NULL, 0, NULL, "--size is for SimGrid platforms (.xml) and platform "
-                      "graphs with alpha and beta columns; ignored for %s", o->file);
+        /* platform graphs with affine edges (alpha, beta), node tables with size segments:
+           times for this size */
+        int affine = timing_set_message_size(c, o->size);
+        if (affine == 0)
+            diag_warn(&d, NULL, 0, NULL, "--size is for SimGrid platforms (.xml), platform "
+                      "graphs with alpha and beta columns and node tables with size segments; "
+                      "ignored for %s", o->file);
+        if (affine < 0) {
+            set_cause(cause, "--size %.15g: no size segment of %s covers it (they cover %.0f to "
+                      "%.0f bytes, from line %d; calibrate that size: docs/mpi.md)", o->size,
+                      o->file, c->segments[0].lo, c->segments[c->nsegments - 1].hi,
+                      c->segments[0].line);
+            cluster_free(c);
+            diag_free(&d);
+            return NULL;
+        }
         for (int k = 0; k < c->nedges; k++)
             if (!(c->edges[k].time <= CLUSTER_MAX_TIME)) {
                 set_cause(cause, "--size %g: the edge %s -> %s would take %g (alpha + size x "
@@ -172,6 +185,14 @@ struct cluster *session_load(const struct session_opts *o, struct diag *warn, ch
             return NULL;
         }
         c->source = s;
+    }
+    char *why = NULL;
+    if (o->targets && cluster_set_targets(c, o->targets, &why) < 0) {
+        set_cause(cause, "--targets: %s (%s)", why, strcmp(o->file, SESSION_STDIN) == 0 ? "<stdin>" : o->file);
+        free(why);
+        cluster_free(c);
+        diag_free(&d);
+        return NULL;
     }
     if (warn)
         diag_move(warn, &d);

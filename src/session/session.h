@@ -36,6 +36,8 @@ struct session_opts {
     int nsched;
     const char *model;                       /* -m; NULL: the cluster kind's default */
     const char *source;                      /* --source NAME; NULL: the file's */
+    const char *targets;                     /* --targets NAME,NAME,...: a multicast
+                                                (model/targets.h); NULL: the file's */
     const char *params[SESSION_MAX_PARAMS];  /* --param K=V (Lua cluster scripts) */
     int nparams;
     struct sched_opts sopt;                  /* --seed, limits, Lua budget */

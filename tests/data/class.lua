@@ -1,6 +1,7 @@
 -- class.lua - a lesson for the live-class tests (tests/class.sh): a
 -- question with choices, a makespan to predict, the next transfer to
--- predict, and a slide that asks nothing.
+-- predict, a slide that asks nothing, and a slide whose exercise the class
+-- plays as a challenge (five nodes, inline).
 return {
   title = "A class on fnf",
   slides = {
@@ -38,6 +39,13 @@ return {
       schedulers = {"fnf", "optimal"},
       step = "end",
       text = "Nothing to vote on here.",
+    },
+    {
+      title = "Your turn",
+      cluster = { csv = "# latency: 1\n# source: p0\nname,send,recv\np0,1,2\np1,1,2\np2,2,3\np3,1,1\np4,3,3\n" },
+      schedulers = "fnf",
+      step = 0,
+      text = "Every student builds the broadcast: c opens the challenge.",
     },
   },
 }
