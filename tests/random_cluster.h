@@ -29,6 +29,20 @@ static double pick(struct rng *r)
     return thirds ? w[rng_below(r, 6)] : v[rng_below(r, 6)];
 }
 
+/* c once cluster_finish accepts it, or NULL (c freed). */
+static struct cluster *cluster_finished(struct cluster *c)
+{
+    struct diag d;
+    diag_init(&d);
+    int rc = cluster_finish(c, &d);
+    diag_free(&d);
+    if (rc != 0) {
+        cluster_free(c);
+        return NULL;
+    }
+    return c;
+}
+
 static struct cluster *random_cluster(struct rng *r, enum cluster_kind kind, int n)
 {
     struct cluster *c = cluster_new(kind);
@@ -56,15 +70,7 @@ static struct cluster *random_cluster(struct rng *r, enum cluster_kind kind, int
                     cluster_add_edge(c, q, p, pick(r), rng_below(r, 2) ? -1 : pick(r));
     }
     c->source = (int)rng_below(r, (uint64_t)n);
-    struct diag d;
-    diag_init(&d);
-    int rc = cluster_finish(c, &d);
-    diag_free(&d);
-    if (rc != 0) {
-        cluster_free(c);
-        return NULL;
-    }
-    return c;
+    return cluster_finished(c);
 }
 
 /* Mark each node but the source a target with probability 1/2 (at least one):

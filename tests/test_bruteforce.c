@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/bounds.h"
 #include "engine/engine.h"
 #include "sched/optimal.h"
 #include "model/targets.h"
@@ -135,6 +136,76 @@ static void the_reported_cluster(void)
     }
 }
 
+/*
+ * The slot search's bounds (as_bound with the rate bound) on node tables
+ * of the papers' kind: every node its own positive send in [1, 10] with
+ * one decimal, its receive s + 1 or drawn on its own, latency 0 or in
+ * [0, 2], so that the receivers are many classes and every bound is on.
+ * Searches cut short at every node limit from 1 (the root's bound alone)
+ * up report a lower bound; it must never exceed the brute force's optimum,
+ * and a search that finishes must prove exactly it.
+ */
+static void papers_tables(struct rng *r, int clusters)
+{
+    static const enum model models[] = {MODEL_ASYNC, MODEL_SENDER_ONLY, MODEL_MULTI_PORT};
+    static const long long limits[] = {1, 2, 4, 10, 30, 100, 0};
+    int searches = 0, raised = 0, over = 0, wrong = 0;
+    char first[256] = "";
+    for (int i = 0; i < clusters; i++) {
+        int n = 3 + (int)rng_below(r, 4);   /* 3..6 nodes */
+        struct cluster *c = cluster_new(CLUSTER_NODES);
+        for (int p = 0; p < n; p++) {
+            char name[16];
+            snprintf(name, sizeof name, "p%d", p);
+            double s = (10 + (double)rng_below(r, 91)) / 10;
+            cluster_add_node(c, name, s, i % 2 ? s + 1 : (10 + (double)rng_below(r, 91)) / 10);
+        }
+        c->latency = i % 3 ? 0 : (double)rng_below(r, 21) / 10;
+        c->source = (int)rng_below(r, (uint64_t)n);
+        if (!(c = cluster_finished(c)))
+            continue;
+        for (size_t mi = 0; mi < sizeof models / sizeof models[0]; mi++) {
+            double want = brute_optimum(c, models[mi]);
+            for (size_t li = 0; li < sizeof limits / sizeof limits[0]; li++) {
+                struct sched_opts so;
+                sched_opts_default(&so);
+                if (limits[li] > 0)
+                    so.node_limit = limits[li];
+                struct opt_plan plan;
+                char *cause = NULL;
+                if (optimal_solve(c, models[mi], &so, &plan, &cause) < 0) {
+                    free(cause);
+                    continue;
+                }
+                searches++;
+                double tol = 1e-9 * fmax(1, want);
+                bool bad = plan.lower > want + tol || plan.makespan < want - tol ||
+                           (plan.status == OPT_PROVEN && fabs(plan.makespan - want) > tol);
+                if (plan.status != OPT_PROVEN && plan.lower > bound_lower(c, models[mi]) + tol)
+                    raised++;
+                if (bad) {
+                    if (plan.lower > want + tol)
+                        over++;
+                    else
+                        wrong++;
+                    if (!first[0])
+                        snprintf(first, sizeof first,
+                                 "table %d (%d nodes, %s, node limit %lld): lower %.17g, best %.17g, "
+                                 "brute force %.17g",
+                                 i, n, model_name(models[mi]), limits[li], plan.lower, plan.makespan, want);
+                }
+                opt_plan_free(&plan);
+            }
+        }
+        cluster_free(c);
+    }
+    ok(raised > 0, "papers' tables: %d searches, %d cut short with a bound above the trivial one", searches,
+       raised);
+    ok(over == 0 && wrong == 0,
+       "papers' tables: no lower bound above the brute force's optimum (%d), no wrong proof (%d)%s%s", over,
+       wrong, first[0] ? ": first " : "", first);
+}
+
 /* Random clusters of 2 to 6 nodes (multicast: 3 to 6, random targets), every
  * model of every kind: every proven optimum against the brute force's. */
 static void sweep(struct rng *r, int clusters, bool multicast)
@@ -211,6 +282,7 @@ int main(void)
     int clusters = env ? atoi(env) : 1500;
     rng_seed(&r, env && getenv("HETCAST_BRUTE_SEED") ? strtoull(getenv("HETCAST_BRUTE_SEED"), NULL, 10) : 20261123);
     sweep(&r, clusters, false);
+    papers_tables(&r, env ? clusters / 3 : 500);
     env = getenv("HETCAST_BRUTE_MULTICASTS");   /* fewer under valgrind */
     const char *pre = getenv("LD_PRELOAD");
     sweep(&r, env ? atoi(env) : pre && strstr(pre, "vgpreload") ? 300 : 3000, true);

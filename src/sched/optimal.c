@@ -22,9 +22,12 @@
  *   the first m future send completions of the current holders, m the
  *   receivers left.  Which holder owns a slot does not matter for the
  *   future, only when it falls.  Bounds (a relaxed slot supply paired with
- *   the largest receive times, and a count of the slots each class needs
- *   before its deadline), a memo over states and a symmetry rule for equal
- *   slots keep it small (see as_bound, as_counts_ok, as_search).
+ *   the largest receive times; a rate bound that lets each waiting
+ *   receiver offer slots at its own pace, the ones that must be served
+ *   early because they receive slowly included; and a count of the slots
+ *   each class needs before its deadline), a memo over states and a
+ *   symmetry rule for equal slots keep it small (see as_bound, rate_slot,
+ *   as_counts_ok, as_search).
  *
  * - Everything else (sync, one-port, multi-port in inexact arithmetic,
  *   latency matrices, platform graphs): a search over (sender, receiver)
@@ -70,6 +73,9 @@
 #define OPT_CLASS_MAX 8
 #define OPT_CLASS_MIXES 1000000.0
 #define OPT_CLASS_MAX_NODES 2000
+/* The rate bound (rate_slot) costs O(m (K + m)) a bound: only up to this
+ * many receivers (beyond, the tables have few classes and as_counts_ok). */
+#define OPT_RATE_MAX 64
 
 #define MEMO_MAX_WORDS (8u << 20)   /* 64 MB of keys, then the memo starts over */
 #define CHECK_EVERY 1023            /* clock checks: every 1024 search nodes */
@@ -379,6 +385,8 @@ struct as_ctx {
     double *kid_h, *kid_cb;
     int *front, *heap;      /* as_bound's scratch: front classes (K), heap (m0) */
     double *sig, *first, *hval, *chain;  /* m0 each; chain m0 * K */
+    bool rate_on;           /* the rate bound: exact, at most OPT_RATE_MAX receivers, several r */
+    double *rr, *cinv;      /* the rate bound: chain r and 1/s per class */
     int *cw, *bucket, *use; /* as_counts_ok: m0 * (K + 2), 2 m0 + 1, K */
     uint64_t *key;          /* memo key scratch */
     struct memo memo;
@@ -544,6 +552,128 @@ static bool as_counts_ok(struct as_ctx *a, const double *P, int len, const int *
 }
 
 /*
+ * The rate bound: a second lower bound on the k-th slot taken (1-based
+ * here), which lets every waiting receiver offer slots at its own pace
+ * instead of the fastest class's (as_bound's U' does the latter, exactly
+ * slot by slot), and serves first the receivers that must be served early.
+ * Only in exact (integer) arithmetic, with every waiting s > 0.
+ *
+ * Proof.  Take a schedule with g < cut (cut <= U0) and let tau_1 <= ... be
+ * the slots its receivers take, tau_i >= x_i (x_i as_bound's bound on the
+ * i-th, for i < k; lo a bound on tau_k).  Each of the first k taken slots
+ * is a slot of a current holder or of a receiver served earlier: a
+ * receiver served at tau_i offers slots only after it (s > 0), so that is
+ * one of the k - 1 served at tau_1..tau_{k-1}.  Holder slots at or before
+ * tau_k are in P: tau_k lies inside the horizon (g < U0), and if the cap of
+ * m slots cut P, all of P lies at or before tau_k and counts m >= k.  A
+ * receiver of (s, r) served at tau_i offers floor((x - b) / s) slots at or
+ * before x, b = (tau_i + L) + r, which is at most (x - b_i)^+ / s with
+ * b_i = (x_i + L) + r' for any r' <= r.  Take r' = the least r of the
+ * waiting classes at least as slow (in class order, a suffix minimum): the
+ * relaxed classes (s, r') form a chain, each at least as fast and as quick
+ * to receive as the one after.  For a chain, phi(A) = (A - r_f)^+/s_f -
+ * (A - r_g)^+/s_g with f before g never decreases in A (slope 0, 1/s_f,
+ * then 1/s_f - 1/s_g >= 0): swapping two producers served out of chain
+ * order never lowers the count, and trading one for a waiting receiver
+ * earlier in the chain never lowers it either.  The receivers that must be
+ * among the k - 1: those that hold at or after cut even on slot lo
+ * ("forced": a slot before tau_k is the only one they can take).  So the
+ * count is at most that of the forced ones and the first others of the
+ * chain, k - 1 in all, served at x_1 <= x_2 <= ... in chain order:
+ *     k <= G_k(tau_k),   G_k(x) = |P <= x| + sum_{i<k} (x - b_i)^+ / s_i,
+ * G_k never decreases, so tau_k >= y_k, the least x with G_k(x) >= k.  If
+ * more than k - 1 are forced, no schedule has g < cut.  Schedules with
+ * g >= U0 do not matter: every bound of the search is clamped to U0.
+ *
+ * Arithmetic: every time is an integer, so tau_k >= ceil(y_k).  y is found
+ * in floating point: the count needed is lowered by 1e-7 (sums of at most
+ * 2 m0 terms of at most m0 slots err by far less) and y by a relative 1e-9
+ * before rounding up, so that rounding can only lower the bound.
+ *
+ * The sweep keeps x, G(x) and its slope (the sum of 1/s of the producers
+ * started); the next event is the next element of P (G steps up by one) or
+ * the next b (the slope grows).  The b's come in order (x_i and r' both
+ * grow along the chain), so the producers are made as the sweep reaches
+ * them.  O(k + len) a call, and the forced classes (a prefix of by_r, as
+ * lo only grows) O(K) over all of as_bound.
+ */
+struct forced {          /* across the calls of one as_bound */
+    int next;               /* by_r[0..next) are decided: forced or empty */
+    int count;              /* receivers forced */
+    double r;               /* the least r forced (INFINITY: none) */
+};
+
+/* Force the classes that can no longer hold below cut from slot lo on, the
+ * largest r first (lo only grows).  Returns whether any were added. */
+static bool rate_force(const struct as_ctx *a, const int *cnt, double lo, double cut, struct forced *fz)
+{
+    int before = fz->count;
+    while (fz->next < a->K) {
+        int c = a->by_r[fz->next];
+        if (cnt[c] > 0) {
+            if (as_hold_at(a->L, lo, a->cr[c]) < cut)
+                break;
+            fz->count += cnt[c];
+            fz->r = a->cr[c];
+        }
+        fz->next++;
+    }
+    return fz->count > before;
+}
+
+/* The rate bound on the slot taken after k receivers (at sig[0..k-1]), with
+ * the receivers forced at a lower bound on it: y (an integer), or INFINITY
+ * when no schedule has g < cut.  The forced set alone changes y. */
+static double rate_slot(struct as_ctx *a, const double *P, int len, const int *cnt, int k,
+                        const struct forced *fz)
+{
+    if (fz->count > k)
+        return INFINITY;
+    /* the producers in chain order, made as the sweep needs them: all forced ones, the first free ones */
+    int spare = k - fz->count, c = -1, left = 0, i = 0;
+    double need = (double)(k + 1) - 1e-7, x = -INFINITY, have = 0, slope = 0, nb = INFINITY, ninv = 0;
+    int pi = 0;
+    for (;;) {
+        if (have >= need)
+            break;
+        if (nb == INFINITY && i < k) {
+            while (left == 0) {
+                c++;
+                left = cnt[c];
+                if (left > 0 && a->cr[c] < fz->r) {
+                    left = left < spare ? left : spare;
+                    spare -= left;
+                }
+            }
+            left--;
+            nb = as_hold_at(a->L, a->sig[i++], a->rr[c]);
+            ninv = a->cinv[c];
+        }
+        double np = pi < len ? P[pi] : INFINITY, ev = dmin(np, nb);
+        if (slope > 0) {
+            double y = x + (need - have) / slope;
+            if (y < ev) {
+                x = y;
+                break;
+            }
+        }
+        if (ev == INFINITY)
+            return INFINITY;
+        if (slope > 0)
+            have += slope * (ev - x);
+        x = ev;
+        if (np <= nb) {
+            have += 1;
+            pi++;
+        } else {
+            slope += ninv;
+            nb = INFINITY;
+        }
+    }
+    return ceil(x - 1e-9 * fabs(x));
+}
+
+/*
  * A lower bound on g for a profile P[0..len) with cnt receivers waiting (m
  * in all); returns as soon as it reaches cut. O(m (F + log m)) for F
  * classes on the front below.
@@ -579,6 +709,14 @@ static bool as_counts_ok(struct as_ctx *a, const double *P, int len, const int *
  * schedule, when no new holder can offer a useful slot, this makes the
  * bound exact: the sorted pairing of the holders' slots with the waiting r.
  *
+ * In exact arithmetic with at most OPT_RATE_MAX receivers, each sigma_k is
+ * then raised to the rate bound's y_k (rate_slot), and kept no lower than
+ * sigma_{k-1} (tau_k >= tau_{k-1}): the raised value is still at most
+ * tau_k in every schedule with g < cut, and U' built on raised sigmas is
+ * still a bound -- the proof above only uses tau_i >= sigma_i for i < k,
+ * and the greedy still takes U' in sorted order, as every element a
+ * raised sigma_i adds lies after sigma_i and so after every slot taken.
+ *
  * With few classes, as_counts_ok then checks that the waiting classes fit.
  *
  * Sources of slots: P (sorted); the fictitious holders' first slots, made
@@ -603,6 +741,24 @@ static double as_bound(struct as_ctx *a, const double *P, int len, const int *cn
         return -INFINITY;
     double *sig = a->sig, *first = a->first, *val = a->hval, *ch = a->chain, lb = -INFINITY;
     int *heap = a->heap, sh = 0, st = 0, nh = 0, pi = 0, ci = 0, left = cnt[a->by_r[0]];
+    /* the rate bound's producers: the waiting classes in order, r' a suffix minimum */
+    bool rated = a->rate_on;
+    if (rated) {
+        double r = INFINITY, rmax = -INFINITY;
+        for (int k = K - 1; k >= 0; k--) {
+            if (cnt[k] > 0) {
+                r = dmin(r, a->cr[k]);
+                rmax = dmax(rmax, a->cr[k]);
+                rated = rated && a->cs[k] > 0;
+            }
+            a->rr[k] = r;
+        }
+        /* with one receive time (sender-only: none) nobody is forced, and the
+         * rate alone rarely beats U' by enough to pay for itself */
+        rated = rated && rmax > r;
+    }
+    double prev = -INFINITY;
+    struct forced fz = {0, 0, INFINITY};
     for (int k = 0; k < m; k++) {
         double x = pi < len ? P[pi] : INFINITY;
         int src = 0;
@@ -614,7 +770,22 @@ static double as_bound(struct as_ctx *a, const double *P, int len, const int *cn
             x = val[heap[0]];
             src = 2;
         }
-        if (!(as_hold_at(L, x, rmin) < cut))
+        double sigma = x;   /* the k-th of U'; raised below by the rate bound */
+        if (rated) {
+            /* raise sigma until the receivers it forces no longer change */
+            sigma = dmax(sigma, prev);
+            rate_force(a, cnt, sigma, cut, &fz);
+            for (;;) {
+                double y = rate_slot(a, P, len, cnt, k, &fz);
+                if (!(y > sigma))
+                    break;
+                sigma = y;
+                if (sigma == INFINITY || !rate_force(a, cnt, sigma, cut, &fz))
+                    break;
+            }
+            prev = sigma;
+        }
+        if (!(as_hold_at(L, sigma, rmin) < cut))
             return cut;   /* fewer than m useful slots: nothing below cut */
         int h = -1;
         if (src == 0)
@@ -666,13 +837,13 @@ static double as_bound(struct as_ctx *a, const double *P, int len, const int *cn
         /* every taken slot makes a fictitious holder */
         double e0 = INFINITY;
         for (int f = 0; f < F; f++)
-            e0 = dmin(e0, as_slot_after(as_hold_at(L, x, a->cr[front[f]]), a->cs[front[f]]));
-        sig[st] = x;
+            e0 = dmin(e0, as_slot_after(as_hold_at(L, sigma, a->cr[front[f]]), a->cs[front[f]]));
+        sig[st] = sigma;
         first[st++] = e0;
         while (left == 0)
             left = cnt[a->by_r[++ci]];
         left--;
-        double v = as_hold_at(L, x, a->cr[a->by_r[ci]]);
+        double v = as_hold_at(L, sigma, a->cr[a->by_r[ci]]);
         if (v > lb) {
             lb = v;
             if (lb >= cut)
@@ -1126,6 +1297,14 @@ static void as_solve(const struct as_input *in, struct limits *lim, struct resul
     a.first = xmalloc((size_t)m0 * sizeof *a.first);
     a.hval = xmalloc((size_t)m0 * sizeof *a.hval);
     a.chain = xmalloc((size_t)m0 * (size_t)K * sizeof *a.chain);
+    a.rr = xmalloc((size_t)K * sizeof *a.rr);
+    a.cinv = xmalloc((size_t)K * sizeof *a.cinv);
+    a.rate_on = false;
+    for (int k = 0; k < K; k++) {
+        a.cinv[k] = 1 / a.cs[k];
+        a.rate_on = a.rate_on || a.cr[k] != a.cr[0];
+    }
+    a.rate_on = a.rate_on && a.shift && m0 <= OPT_RATE_MAX;
     a.cw = xmalloc((size_t)m0 * (size_t)(K + 2) * sizeof *a.cw);
     a.bucket = xmalloc((size_t)(2 * m0 + 1) * sizeof *a.bucket);
     a.use = xmalloc((size_t)K * sizeof *a.use);
@@ -1165,6 +1344,8 @@ static void as_solve(const struct as_input *in, struct limits *lim, struct resul
     free(a.first);
     free(a.hval);
     free(a.chain);
+    free(a.rr);
+    free(a.cinv);
     free(a.cw);
     free(a.bucket);
     free(a.use);
