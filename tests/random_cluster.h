@@ -75,7 +75,7 @@ static struct cluster *random_cluster(struct rng *r, enum cluster_kind kind, int
 
 /* Mark each node but the source a target with probability 1/2 (at least one):
  * the others may relay (a multicast).  Through the loaders' own call, by name. */
-static void random_targets(struct rng *r, struct cluster *c)
+static inline void random_targets(struct rng *r, struct cluster *c)
 {
     char list[128] = "";
     int first = c->source == 0 ? 1 : 0;
