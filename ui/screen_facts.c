@@ -157,16 +157,16 @@ bool view_first_difference(const struct view *v, char *buf, size_t size, double 
         (isfinite(now) && v->step == 0))
         return false;
     const char *na = vrun_sched_name(&v->runs[0]), *nb = vrun_sched_name(&v->runs[1]);
-    explain_diff_text(a, na, nb, &d, buf, size);
+    explain_diff_text(a, b, na, nb, &d, buf, size);
     if (width > 0 && text_width(buf) > width) {   /* the short form: the picks and who is late */
         const struct node *nd = v->c->nodes;
         int at = snprintf(buf, size, "first difference (t=%s): %s %s%s%s, %s %s%s%s", ui_num(d.time), na,
                           nd[d.a_from].name, glyphs_for(v->ascii)->to, nd[d.a_to].name, nb, nd[d.b_from].name,
                           glyphs_for(v->ascii)->to, nd[d.b_to].name);
         if (d.late >= 0 && d.worse >= 0 && at > 0 && (size_t)at < size)
-            snprintf(buf + at, size - (size_t)at, "; %s late under %s: %s, not %s",
+            snprintf(buf + at, size - (size_t)at, "; %s late under %s: %s, not %s (%s loses %s)",
                      nd[d.late].name, d.worse == 0 ? na : nb, ui_num(d.late_hold[d.worse]),
-                     ui_num(d.late_hold[1 - d.worse]));
+                     ui_num(d.late_hold[1 - d.worse]), d.worse == 0 ? na : nb, ui_num(d.loss));
     }
     return true;
 }

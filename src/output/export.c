@@ -608,7 +608,7 @@ int export_svg_opts(FILE *fp, const struct run *runs, int k, const struct svg_op
         y += 18;
         struct explain_diff ed;
         if (!a->eng.lean && !b->eng.lean && explain_first_difference(&a->eng, &b->eng, &ed) == 0) {
-            explain_diff_text(&a->eng, a->sched.ops->name, b->sched.ops->name, &ed, fd, sizeof fd);
+            explain_diff_text(&a->eng, &b->eng, a->sched.ops->name, b->sched.ops->name, &ed, fd, sizeof fd);
             y = svg_wrapped(&g, 12, y, 12, 150, 2, fd) + 20;
         }
     }
