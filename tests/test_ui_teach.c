@@ -287,7 +287,7 @@ static void why(void)
     view_key(&v, 'L');
     for (int k = 0; k < 5; k++)
         view_key(&v, UK_PGUP);
-    ok(shows(&v, "p2 finishes late under fnf"), "the narration log starts with the first difference, whole");
+    ok(shows(&v, "first difference: decision 1") && shows(&v, "fnf loses 1"), "the narration log starts with the first difference, whole, with the loss");
     view_key(&v, 'q');
     /* 60x16: no row between the panes; the message lines give it at the end
      * and at the step the cursor reaches it, and narrate the other steps. */

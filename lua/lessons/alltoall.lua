@@ -11,7 +11,9 @@ return {
       text = "Every node sends to every other. A sync sender sits idle (the ╳ fill) while its\n" ..
              "receiver is busy. The lower bound: the busiest port, sends or receives.",
       question = "Where does the first idle wait come from?",
-      answer = "Two senders pick the same receiver at the same time: one must wait.",
+      answer = "p0 is free at 4, but its step-3 receiver p2 is still receiving p1's step-2 message\n" ..
+               "until 5 (p2 receives slowest): p0 waits [4, 5). Each caterpillar step is a\n" ..
+               "permutation, so no two senders ever pick the same receiver at once.",
     },
     {
       title = "Three classes, all-to-all, async",

@@ -8,8 +8,8 @@ return {
       title = "The guarantee on the counterexample",
       cluster = "../../clusters/counterexample.csv",
       schedulers = {"fnf", "optimal"}, step = "end",
-      text = "T is the optimum (5). The receivers' r + L are 3, 3 and 4, so beta = 4 - 2*3 = -2\n" ..
-             "and fnf <= 2*5 - 2 = 8. fnf takes 6: well inside.",
+      text = "T is the optimum (5). The two receivers' r + L are 3 (p1) and 4 (p2), so\n" ..
+             "beta = 4 - 2*3 = -2 and fnf <= 2*5 - 2 = 8. fnf takes 6: well inside.",
       question = "Is the guarantee tight here?",
       answer = "No: 6 against 8. It bounds the worst case over all consistent clusters.",
     },
@@ -17,8 +17,9 @@ return {
       title = "Three classes of nodes",
       cluster = "../../clusters/k-class.lua", params = {n = 8},
       schedulers = {"fnf", "optimal"}, step = "end",
-      text = "Eight nodes in three classes (fast, normal, slow). The guarantee still holds,\n" ..
-             "and the gap between fnf and the optimum grows with the slow class.",
+      text = "Eight nodes in three classes (fast, normal, slow): fnf takes 19, the optimum 16,\n" ..
+             "the guarantee allows 2*16 - 3 = 29. fnf serves the normal nodes first, so the\n" ..
+             "slow ones start receiving late: slow-4 holds the message at 19, not 16.",
     },
     {
       title = "Inconsistent speeds",

@@ -52,27 +52,25 @@ static int into_index(const struct engine *e, int p)
 int explain_port_chain(const struct engine *e, int i, int *held, int max)
 {
     const struct transfer *t = &e->tr[i];
-    int q = t->from, count = 0, cur = i;
-    double hq = engine_hold_time(e, q, t->msg);
-    int guard = e->ntr;
-    while (guard-- > 0 && e->tr[cur].start > hq) {   /* its start is later than q's hold: q's port */
-        int prev = -1;
-        for (int j = 0; j < e->ntr; j++)
-            if (j != cur && e->tr[j].from == q && e->tr[j].seq < e->tr[cur].seq &&
-                e->tr[j].free == e->tr[cur].start)
-                prev = j;
-        if (prev < 0)
-            break;
+    int q = t->from, count = 0;
+    double hq = engine_hold_time(e, q, t->msg), at = t->start;
+    /* A sender's sends are booked in the order they run: one pass back. */
+    for (int j = i - 1; j >= 0 && at > hq; j--) {
+        const struct transfer *h = &e->tr[j];
+        if (h->from != q)
+            continue;
+        if (h->free != at)
+            break;   /* a gap: the port was free before at */
         if (count < max)   /* walking back: the latest max of the chain, latest first */
-            held[count] = prev;
+            held[count] = j;
         count++;
-        cur = prev;
+        at = h->start;
     }
     int k = count < max ? count : max;
-    for (int a = 0, b = k - 1; a < b; a++, b--) {
-        int x = held[a];
-        held[a] = held[b];
-        held[b] = x;
+    for (int x = 0, y = k - 1; x < y; x++, y--) {
+        int v = held[x];
+        held[x] = held[y];
+        held[y] = v;
     }
     return count;
 }

@@ -90,8 +90,47 @@ int export_critical_path(const struct engine *e, unsigned char *mark)
             worst = engine_hold_time(e, p, 0);
             end = p;
         }
-    for (int p = end, guard = 0; p >= 0 && guard <= e->n; p = e->parent[p], guard++)
-        mark[p] = 1;
+    if (end < 0)
+        return -1;
+    mark[e->c->source] = CRIT_WHOLE;
+    /* Back from the last hold: a transfer waits for its sender's hold (the
+     * transfer into the sender is next) or for its sender's port (the
+     * earlier send that held it is next, its send alone on the path). */
+    mark[end] = CRIT_WHOLE;
+    if (e->tr && !e->lean) {
+        int *in = xmalloc((size_t)e->n * sizeof *in), *prev = xmalloc((size_t)(e->ntr ? e->ntr : 1) * sizeof *prev),
+            *last = xmalloc((size_t)e->n * sizeof *last);
+        for (int p = 0; p < e->n; p++)
+            in[p] = last[p] = -1;
+        for (int i = 0; i < e->ntr; i++) {   /* a sender's sends in the order they run */
+            if (e->tr[i].msg != 0) {
+                prev[i] = -1;
+                continue;
+            }
+            in[e->tr[i].to] = i;
+            prev[i] = last[e->tr[i].from];
+            last[e->tr[i].from] = i;
+        }
+        int cur = in[end];
+        for (int guard = 0; cur >= 0 && guard <= e->ntr; guard++) {
+            const struct transfer *t = &e->tr[cur];
+            int j = prev[cur];
+            if (t->start > engine_hold_time(e, t->from, 0) && j >= 0 && e->tr[j].free == t->start) {
+                cur = j;   /* a port wait */
+                if (!mark[e->tr[j].to])
+                    mark[e->tr[j].to] = CRIT_SEND;
+                continue;
+            }
+            mark[t->from] = CRIT_WHOLE;
+            cur = in[t->from];
+        }
+        free(in);
+        free(prev);
+        free(last);
+    } else {   /* lean: no records, the tree chain only */
+        for (int p = end, guard = 0; p >= 0 && guard <= e->n; p = e->parent[p], guard++)
+            mark[p] = CRIT_WHOLE;
+    }
     return end;
 }
 
@@ -321,8 +360,8 @@ static double svg_gantt(const struct svg *g, const struct run *r, const struct r
         char name[128];
         text_fit(name, sizeof name, "%s%s", c->nodes[p].name, p == c->source ? " (source)" : "");
         double fs = g->compact ? (lh > 9 ? 9 : lh - 1) : 12;
-        svg_text(g, SVG_LEFT - 8, ly + lh / 2 + fs * 0.35, fs, "end", crit[p] ? COL_CRIT : COL_TEXT,
-                 crit[p] ? "bold" : NULL, name);
+        svg_text(g, SVG_LEFT - 8, ly + lh / 2 + fs * 0.35, fs, "end",
+                 crit[p] == CRIT_WHOLE ? COL_CRIT : COL_TEXT, crit[p] == CRIT_WHOLE ? "bold" : NULL, name);
     }
     for (int i = 0; pred && i < pred->eng.ntr; i++) {   /* the prediction first, under the bars */
         const struct transfer *t = &pred->eng.tr[i];
@@ -336,7 +375,9 @@ static double svg_gantt(const struct svg *g, const struct run *r, const struct r
     }
     for (int i = 0; i < e->ntr; i++) {
         const struct transfer *t = &e->tr[i];
-        bool on_crit = t->msg == 0 && crit[t->to] && crit[t->from] && e->parent[t->to] == t->from;
+        bool on_crit = t->msg == 0 && crit[t->to] && crit[t->from] && e->parent[t->to] == t->from,
+             send_crit = on_crit;   /* a port wait (CRIT_SEND): the send alone is on the path */
+        on_crit = on_crit && crit[t->to] == CRIT_WHOLE;
         double sy, ry, bh;
         int lf = g->lane[t->from], lt = g->lane[t->to];   /* -1: that end is not drawn */
         if (g->compact) {
@@ -360,7 +401,7 @@ static double svg_gantt(const struct svg *g, const struct run *r, const struct r
         const char *recv_label = g->compact ? NULL : rl;
         if (sy >= 0)
             svg_bar(g, t->start, t->send_end, sy, bh, COL_SEND, g->compact || lt < 0 ? NULL : sl, "#ffffff",
-                    on_crit);   /* a send to a node not drawn: no label to overlap its neighbours */
+                    send_crit);   /* a send to a node not drawn: no label to overlap its neighbours */
         bool has_recv = t->recv_end > t->recv_start;
         if (ry < 0)
             continue;
@@ -408,7 +449,7 @@ static double svg_tree(const struct svg *g, const struct run *r, double y)
             u = e->parent[u];
         if (u < 0)
             continue;
-        bool on = crit[u] && crit[v];
+        bool on = crit[u] == CRIT_WHOLE && crit[v] == CRIT_WHOLE;
         fprintf(g->fp, "<path d=\"M%.1f,%.1f V%.1f H%.1f\" fill=\"none\" stroke=\"%s\" "
                        "stroke-width=\"%s\"/>\n",
                 tx(g, engine_hold_time(e, u, 0)), y + row[u] * rh, y + i * rh,
@@ -418,7 +459,7 @@ static double svg_tree(const struct svg *g, const struct run *r, double y)
         int v = order[i];
         double x = tx(g, engine_hold_time(e, v, 0)), cy = y + i * rh;
         fprintf(g->fp, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\"/>\n", x, cy,
-                g->compact ? "3" : "5", crit[v] ? COL_CRIT : COL_SEND);
+                g->compact ? "3" : "5", crit[v] == CRIT_WHOLE ? COL_CRIT : COL_SEND);
         char label[200];
         if (e->parent[v] >= 0)
             text_fit(label, sizeof label, "%s -> %s  t=%s", c->nodes[e->parent[v]].name,
@@ -435,7 +476,7 @@ static double svg_tree(const struct svg *g, const struct run *r, double y)
                            "stroke-width=\"%.1f\"/>\n", x - 9 - lw, cy, x - 9, cy, fs * 1.2);
         }
         svg_text(g, left ? x - 9 : x + 8, cy + fs * 0.35, fs, left ? "end" : "start",
-                 crit[v] ? COL_CRIT : COL_TEXT, NULL, label);
+                 crit[v] == CRIT_WHOLE ? COL_CRIT : COL_TEXT, NULL, label);
     }
     free(order);
     free(row);
