@@ -218,6 +218,29 @@ ok $? "at least five lessons are shipped ($lessons)"
     "$HETCAST" run clusters/counterexample.csv | grep -q "^makespan      6"
 ok $? "fnf-loses: fnf's makespan 6 is hetcast run's"
 
+# The numbers a slide's text states are the run's (each slide that once said otherwise).
+"$HETCAST" lesson lua/lessons/fnf-guarantee.lua --print >"$TMP/g"
+grep -q "r + L are 3 (p1) and 4 (p2)" "$TMP/g" && [ "$(grep -vc '^#\|^name' clusters/counterexample.csv)" -eq 3 ] &&
+    grep -q "lower bound    5 · optimum 5 · 2T+beta 8" "$TMP/g"
+ok $? "fnf-guarantee slide 1: two receivers, r + L 3 and 4, 2T+beta 8"
+grep -q "fnf takes 19, the optimum 16" "$TMP/g" && grep -q "fnf            makespan 19" "$TMP/g" &&
+    grep -q "optimum 16 · 2T+beta 29" "$TMP/g" && grep -q "slow-4 finishes late under fnf: it holds the message at 19, not 16" "$TMP/g" &&
+    ! grep -q "grows" "$TMP/g"
+ok $? "fnf-guarantee slide 2: 19, 16, 29 and slow-4 at 19, not 16, as the run says"
+"$HETCAST" run clusters/counterexample.csv --pattern all-to-all -s caterpillar -m sync >"$TMP/x"
+grep -Eq "^ +6 +p0 +p2 +3 +\[4, 5\) " "$TMP/x" && grep -Eq "^ +2 +p1 +p2 +2 .*\[2, 5\) +5$" "$TMP/x" &&
+    "$HETCAST" lesson lua/lessons/alltoall.lua --print | grep -q "p0 waits \[4, 5)"
+ok $? "alltoall slide 1: p0 waits [4, 5) while p2 receives p1's step-2 message until 5"
+"$HETCAST" lesson lua/lessons/port-models.lua --print >"$TMP/p"
+grep -q "fef and the optimum both take 8" "$TMP/p" && grep -q "fef            makespan 8" "$TMP/p" &&
+    grep -q "optimal        makespan 8" "$TMP/p" && grep -q "^answer: 7: " "$TMP/p" &&
+    "$HETCAST" run clusters/platform-small.csv -m multi-port -s optimal | grep -q "^makespan      7$"
+ok $? "port-models slide 4: one-port 8 on a platform graph, multi-port's optimum 7"
+"$HETCAST" lesson lua/lessons/pipeline.lua --print >"$TMP/l"
+grep -q "grow-tree      makespan 60, 20 slices, throughput 0.3333333333 of the LP's 0.6" "$TMP/l" &&
+    grep -q "lp-grow        makespan 40, 20 slices, throughput 0.5 of the LP's 0.6" "$TMP/l"
+ok $? "pipeline slide 2: two trees of different throughput (1/3, 0.5) below the LP's 0.6"
+
 # A broken lesson is a message with the file and line, status 2.
 printf 'return {slides = {{title = "x"}}}\n' >"$TMP/bad.lua"
 "$HETCAST" lesson "$TMP/bad.lua" --print >/dev/null 2>"$TMP/err"

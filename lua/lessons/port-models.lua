@@ -30,11 +30,15 @@ return {
       answer = "The sender cannot start its next send until the receiver has the message.",
     },
     {
-      title = "one-port: one transfer of T = s + L + r at a time",
-      cluster = "../../clusters/counterexample.csv",
-      schedulers = {"fnf", "optimal"}, model = "one-port", step = "end",
-      text = "A node sends and receives at the same time, but one of each: Bhat et al. and\n" ..
-             "Beaumont et al. use this model for platforms.",
+      title = "one-port: one transfer of T at a time",
+      cluster = "../../clusters/platform-small.csv",
+      schedulers = {"fef", "optimal"}, model = "one-port", step = "end",
+      text = "On a platform graph each edge takes its time T, and under one-port a sender's\n" ..
+             "port is busy for the whole T of each transfer (Bhat et al., Beaumont et al.):\n" ..
+             "fef and the optimum both take 8 here. On a node table a broadcast under\n" ..
+             "one-port is the same as under sync: each node receives once.",
+      question = "Press m for multi-port, where a send holds the port only for the edge's send time: what is the optimum now?",
+      answer = "7: each send holds P0's port 1.6 instead of the edge's whole T, so its next send starts sooner.",
     },
     {
       title = "A cluster built on the slide: p2 twice as slow to receive",
