@@ -31,6 +31,7 @@
 #include "engine/bounds.h"
 #include "engine/explain.h"
 #include "output/export.h"
+#include "sched/exercise.h"
 #include "sched/optimal.h"
 #include "sched/registry.h"
 #include "session/run.h"
@@ -111,7 +112,13 @@ static struct claim proof = {.what = "optimal's reason"}, runs = {.what = "run's
                     push = {.what = "first difference: what pushed the late node"},
                     words = {.what = "first difference: the model's own steps, no per-node bound as a loss"},
                     crit = {.what = "critical path: each step starts when its predecessor or a port wait ends"},
-                    pickc = {.what = "a booking's reason"};
+                    pickc = {.what = "a booking's reason"},
+                    exer = {.what = "exercise: \"would have kept\" and \"this choice costs\""};
+
+static bool near_eq(double a, double b)
+{
+    return fabs(a - b) <= 1e-9 * fmax(1, fabs(b));
+}
 
 static const char *where(int i, const struct cluster *c, enum model m)
 {
@@ -286,6 +293,99 @@ static void check_picks(int i, const struct cluster *c, enum model m, const stru
     }
 }
 
+/* An engine with the first k bookings of plan (from, to), or -1. */
+static int book_prefix(struct engine *e, const struct cluster *c, enum model m, const int *from, const int *to,
+                       int k)
+{
+    char *cause = NULL;
+    if (engine_init(e, c, m, &cause) < 0) {
+        free(cause);
+        return -1;
+    }
+    for (int i = 0; i < k; i++)
+        if (engine_book(e, from[i], to[i], 0, NULL, &cause) < 0) {
+            free(cause);
+            engine_free(e);
+            return -1;
+        }
+    return 0;
+}
+
+/*
+ * The exercise's sentences, from a random state reached by a random prefix of
+ * picks: the best completion's first pick "would have kept" the best
+ * reachable (booked, the best from there is the same), and any other pick
+ * "costs" best-after minus best-before, never less than 0 (a pick cannot
+ * improve what was reachable before it).
+ */
+static void check_exercise(int i, const struct cluster *c, enum model m, struct rng *r)
+{
+    int n = c->n, from[16], to[16], k = 0;
+    struct engine e;
+    if (n > 6 || book_prefix(&e, c, m, from, to, 0) < 0)
+        return;
+    int steps = (int)rng_below(r, (uint64_t)(n - 1));
+    for (; k < steps; k++) {   /* a random holder to a random waiting node */
+        int q, p, tries = 0;
+        do {
+            q = (int)rng_below(r, (uint64_t)n);
+            p = (int)rng_below(r, (uint64_t)n);
+        } while (++tries < 200 && (!engine_holds(&e, q, 0) || engine_holds(&e, p, 0) || !timing_cost(c, q, p, &(struct cost){0})));
+        char *cause = NULL;
+        if (tries >= 200 || engine_book(&e, q, p, 0, NULL, &cause) < 0) {
+            free(cause);
+            break;
+        }
+        from[k] = q;
+        to[k] = p;
+    }
+    struct best_result before, kept, other;
+    char *cause = NULL;
+    if (e.nwaiting == 0 || exercise_best_completion(&e, 0, NULL, &before, &cause) < 0 || before.status != BEST_EXACT) {
+        free(cause);
+        engine_free(&e);
+        return;
+    }
+    from[k] = before.from;
+    to[k] = before.to;
+    struct engine f;
+    if (book_prefix(&f, c, m, from, to, k + 1) == 0) {
+        bool good = f.nwaiting == 0 ? near_eq(f.makespan, before.makespan)
+                    : exercise_best_completion(&f, 0, NULL, &kept, &cause) == 0 && kept.status == BEST_EXACT &&
+                      near_eq(kept.makespan, before.makespan);
+        check(&exer, good, "%s: %s -> %s would have kept %g, but reaches %g", where(i, c, m),
+              c->nodes[before.from].name, c->nodes[before.to].name, before.makespan,
+              f.nwaiting == 0 ? f.makespan : kept.makespan);
+        engine_free(&f);
+    }
+    free(cause);
+    cause = NULL;
+    for (int q = 0; q < n; q++)   /* every other pick: its cost is >= 0 */
+        for (int p = 0; p < n; p++) {
+            if (!engine_holds(&e, q, 0) || engine_holds(&e, p, 0) || !timing_cost(c, q, p, &(struct cost){0}))
+                continue;
+            from[k] = q;
+            to[k] = p;
+            if (book_prefix(&f, c, m, from, to, k + 1) < 0)
+                continue;
+            double after = f.makespan;
+            if (f.nwaiting > 0) {
+                if (exercise_best_completion(&f, 0, NULL, &other, &cause) < 0 || other.status != BEST_EXACT) {
+                    free(cause);
+                    cause = NULL;
+                    engine_free(&f);
+                    continue;
+                }
+                after = other.makespan;
+            }
+            check(&exer, after >= before.makespan - 1e-9 * fmax(1, before.makespan),
+                  "%s: best reachable %g, after %s -> %s %g: a choice would gain", where(i, c, m),
+                  before.makespan, c->nodes[q].name, c->nodes[p].name, after);
+            engine_free(&f);
+        }
+    engine_free(&e);
+}
+
 static void report(const struct claim *k)
 {
     ok(k->checked > 0 && k->wrong == 0, "%s: %d checked, %d wrong%s%s", k->what, k->checked, k->wrong,
@@ -329,6 +429,8 @@ int main(void)
                 continue;
             }
             check_picks(i, c, (enum model)m, &best.eng);
+            if (i % 4 == 1)
+                check_exercise(i, c, (enum model)m, &r);
             check_critical(i, c, (enum model)m, &best.eng);
             const struct sched_ops *h = sched_find(heur[i % 6]);
             struct run other;
@@ -352,5 +454,6 @@ int main(void)
     report(&words);
     report(&crit);
     report(&pickc);
+    report(&exer);
     return tap_exit();
 }

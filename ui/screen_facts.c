@@ -42,8 +42,12 @@ static void node_line(FILE *fp, const struct cluster *c, int p)
         fprintf(fp, " (a transfer to it: s(sender) + %s + %s)\n", ui_num(c->latency), ui_num(nd->recv));
         break;
     case CLUSTER_MATRIX:
-        fprintf(fp, "send s=%s · receive r=%s · unit %s\ndistances:", ui_num(nd->send), ui_num(nd->recv),
-                ui_num(c->unit));
+        if (nd->send == 0 && nd->recv == 0)   /* Figueira's LNOWs: a transfer is its link alone */
+            fprintf(fp, "no send or receive step (s = r = 0): a transfer to it takes its distance x %s"
+                        "\ndistances:", ui_num(c->unit));
+        else
+            fprintf(fp, "send s=%s · receive r=%s · unit %s\ndistances:", ui_num(nd->send),
+                    ui_num(nd->recv), ui_num(c->unit));
         for (int q = 0; q < c->n; q++)
             if (q != p)
                 fprintf(fp, " %s %s%s", c->nodes[q].name, ui_num(c->dist[(size_t)p * (size_t)c->n + (size_t)q]),
