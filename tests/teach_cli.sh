@@ -240,6 +240,10 @@ ok $? "port-models slide 4: one-port 8 on a platform graph, multi-port's optimum
 grep -q "grow-tree      makespan 60, 20 slices, throughput 0.3333333333 of the LP's 0.6" "$TMP/l" &&
     grep -q "lp-grow        makespan 40, 20 slices, throughput 0.5 of the LP's 0.6" "$TMP/l"
 ok $? "pipeline slide 2: two trees of different throughput (1/3, 0.5) below the LP's 0.6"
+"$HETCAST" run clusters/figueira-table1.csv -s binomial | grep -q "^note .*heaviest path n0 -> n4 -> n6 -> n7 (cost 6)" &&
+    "$HETCAST" run clusters/figueira-table1.csv -s binomial | grep -Eq "^ +5 +n4 +n6 +- +\[3, 6\) " &&
+    "$HETCAST" lesson lua/lessons/figueira-trees.lua --print | grep -q "^answer: n0 -> n4 and n4 -> n6, 3 hops each"
+ok $? "figueira-trees slide 1: the answer's path and hops are binomial's heaviest path"
 
 # A broken lesson is a message with the file and line, status 2.
 printf 'return {slides = {{title = "x"}}}\n' >"$TMP/bad.lua"
