@@ -282,7 +282,7 @@ static void why(void)
     free(s);
     view_key(&v, UK_END);
     ok(shows(&v, "first difference") && shows(&v, "fnf p0\xe2\x86\x92p1") && shows(&v, "optimal p0\xe2\x86\x92p2") &&
-       shows(&v, "p2 late under fnf: 6, not 5"),
+       shows(&v, "fnf loses 1 (p2: 6, not 5)"),
        "compare at the end: the first difference names both picks and p2, late");
     view_key(&v, 'L');
     for (int k = 0; k < 5; k++)
@@ -294,7 +294,7 @@ static void why(void)
     cb_resize(&cb, 60, 16);
     view_step_to(&v, v.nsteps);
     ok(shows(&v, "first difference (t=0): fnf p0\xe2\x86\x92p1, optimal p0\xe2\x86\x92p2") &&
-       shows(&v, "p2 late") && lanes_named(&v, "p2") == 2 && v.screen == &screen_main, "60x16, at the end: the first difference on screen, "
+       shows(&v, "loses 1 (p2: 6, not 5)") && lanes_named(&v, "p2") == 2 && v.screen == &screen_main, "60x16, at the end: the first difference on screen, "
        "and p2 in both panes");
     view_step_to(&v, 1);
     ok(shows(&v, "first difference"), "60x16, at t=0 where they part: on screen");

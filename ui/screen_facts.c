@@ -168,9 +168,9 @@ bool view_first_difference(const struct view *v, char *buf, size_t size, double 
                           nd[d.a_from].name, glyphs_for(v->ascii)->to, nd[d.a_to].name, nb, nd[d.b_from].name,
                           glyphs_for(v->ascii)->to, nd[d.b_to].name);
         if (d.late >= 0 && d.worse >= 0 && at > 0 && (size_t)at < size)
-            snprintf(buf + at, size - (size_t)at, "; %s late under %s: %s, not %s (%s loses %s)",
-                     nd[d.late].name, d.worse == 0 ? na : nb, ui_num(d.late_hold[d.worse]),
-                     ui_num(d.late_hold[1 - d.worse]), d.worse == 0 ? na : nb, ui_num(d.loss));
+            snprintf(buf + at, size - (size_t)at, "; %s loses %s (%s: %s, not %s)", d.worse == 0 ? na : nb,
+                     ui_num(d.loss), nd[d.late].name, ui_num(d.late_hold[d.worse]),
+                     ui_num(d.late_hold[1 - d.worse]));
     }
     return true;
 }
