@@ -151,6 +151,7 @@ double export_nice_step(double span, int max_ticks)
 #define SVG_W 1000.0
 #define SVG_LEFT 120.0
 #define SVG_RIGHT 40.0
+#define SVG_DIFF_LINES 4   /* the first difference's caption: the loss and what pushed the late node */
 #define COL_SEND "#4e79a7"
 #define COL_LINK "#e8b923"
 #define COL_RECV "#59a14f"
@@ -586,7 +587,8 @@ int export_svg_opts(FILE *fp, const struct run *runs, int k, const struct svg_op
     g.lane_h = g.compact ? 11 : 32;
     double step = export_nice_step(g.tmax, 12);
 
-    double h = 100 + (c->description ? 2 * 16 : 0) + (k >= 2 ? 56 + 18.0 * k : 0) + (g.nlanes < c->n ? 18 : 0);
+    double h = 100 + (c->description ? 2 * 16 : 0) + (k >= 2 ? 56 + 18.0 * k + (SVG_DIFF_LINES - 2) * 16 : 0) +
+               (g.nlanes < c->n ? 18 : 0);
     for (int i = 0; i < k; i++) {
         int reached = 0;
         for (int p = 0; p < c->n; p++)
@@ -650,7 +652,7 @@ int export_svg_opts(FILE *fp, const struct run *runs, int k, const struct svg_op
         struct explain_diff ed;
         if (!a->eng.lean && !b->eng.lean && explain_first_difference(&a->eng, &b->eng, &ed) == 0) {
             explain_diff_text(&a->eng, &b->eng, a->sched.ops->name, b->sched.ops->name, &ed, fd, sizeof fd);
-            y = svg_wrapped(&g, 12, y, 12, 150, 2, fd) + 20;
+            y = svg_wrapped(&g, 12, y, 12, 150, SVG_DIFF_LINES, fd) + 20;
         }
     }
     if (g.nlanes < c->n) {
