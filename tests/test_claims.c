@@ -428,6 +428,7 @@ int main(void)
                 free(cause);
                 continue;
             }
+            check_run_note(i, c, (enum model)m, &best);   /* -s optimal: the scheduler's own note */
             check_picks(i, c, (enum model)m, &best.eng);
             if (i % 4 == 1)
                 check_exercise(i, c, (enum model)m, &r);

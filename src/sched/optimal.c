@@ -1813,8 +1813,12 @@ static int opt_prepare(struct sched *s, struct engine *e, char **cause)
     if (p->status == OPT_PROVEN) {
         char why[200];
         opt_plan_reason(p, why, sizeof why);
-        text_fit(s->note, sizeof s->note, "proven optimal: %s, %.2f s", why + strlen("proven") +
-                 (strncmp(why, "proven: ", 8) == 0 ? 2 : 1), p->seconds);
+        if (p->proof == OPT_PROOF_SEARCH)
+            text_fit(s->note, sizeof s->note, "proven optimal: exhaustive search (%lld search nodes, "
+                     "%.2f s)", p->explored, p->seconds);
+        else   /* "proven: WHY" */
+            text_fit(s->note, sizeof s->note, "proven optimal: %s (%.2f s)",
+                     strncmp(why, "proven: ", 8) == 0 ? why + 8 : why, p->seconds);
     } else {
         long long limit = s->opt.node_limit > 0 ? s->opt.node_limit : OPT_DEFAULT_NODE_LIMIT;
         char why[96];
