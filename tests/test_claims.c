@@ -501,6 +501,14 @@ int main(void)
         }
         cluster_free(c);
     }
+    for (int extra = 0; waits.checked == 0 && extra < 3000; extra++) {   /* a short run (valgrind): one wait at least */
+        thirds = false;
+        struct cluster *c = random_cluster(&r, CLUSTER_GRAPH, 3 + (int)rng_below(&r, 3));
+        if (c) {
+            check_waits(clusters + extra, c, MODEL_ONE_PORT_UNI);
+            cluster_free(c);
+        }
+    }
     report(&proof);
     report(&runs);
     report(&loss);
