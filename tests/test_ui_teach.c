@@ -427,6 +427,13 @@ static void you(void)
     view_key(&v, 'x');
     ok(v.nruns == 3 && v.runs[2].you && shows(&v, "tree cost 3 / 6") && shows(&v, "balanced-path vs binomial + you"),
        "a tree and the student's schedule: three timelines, the tree costs of the two trees");
+    /* Figueira's LNOWs have no send or receive step: the facts speak of distances. */
+    int n6 = cluster_find(v.c, "n6");
+    char *facts = n6 >= 0 ? view_facts(&v, n6) : NULL;
+    ok(facts && strstr(facts, "no send or receive step (s = r = 0)") && strstr(facts, "distances: n0 0,") &&
+       !strstr(facts, "receive r=") && !strstr(facts, "its receive ["),
+       "node facts on a latency matrix with s = r = 0: distances, no receive step");
+    free(facts);
     view_close(&v);
 }
 
