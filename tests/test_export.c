@@ -87,7 +87,8 @@ static void tree_and_ticks(const struct run *fnf)
     ok(depth[0] == 0 && depth[1] == 1 && depth[2] == 1, "depths 0, 1, 1");
     unsigned char mark[3];
     is_int(export_critical_path(&fnf->eng, mark), 2, "the critical path ends at p2 (t=6)");
-    ok(mark[0] && !mark[1] && mark[2], "critical path: p0 and p2");
+    ok(mark[0] == CRIT_WHOLE && mark[1] == CRIT_SEND && mark[2] == CRIT_WHOLE,
+       "critical path: p0 and p2, and the send p0 -> p1 that holds p0's port until p2's send at 1");
 
     is_double(export_nice_step(6, 12), 0.5, 0, "6 over 12 ticks: 0.5");
     is_double(export_nice_step(23, 10), 5, 0, "23 over 10 ticks: 5");

@@ -282,19 +282,19 @@ static void why(void)
     free(s);
     view_key(&v, UK_END);
     ok(shows(&v, "first difference") && shows(&v, "fnf p0\xe2\x86\x92p1") && shows(&v, "optimal p0\xe2\x86\x92p2") &&
-       shows(&v, "p2 late under fnf: 6, not 5"),
+       shows(&v, "fnf loses 1 (p2: 6, not 5)"),
        "compare at the end: the first difference names both picks and p2, late");
     view_key(&v, 'L');
     for (int k = 0; k < 5; k++)
         view_key(&v, UK_PGUP);
-    ok(shows(&v, "p2 finishes late under fnf"), "the narration log starts with the first difference, whole");
+    ok(shows(&v, "first difference: decision 1") && shows(&v, "fnf loses 1"), "the narration log starts with the first difference, whole, with the loss");
     view_key(&v, 'q');
     /* 60x16: no row between the panes; the message lines give it at the end
      * and at the step the cursor reaches it, and narrate the other steps. */
     cb_resize(&cb, 60, 16);
     view_step_to(&v, v.nsteps);
     ok(shows(&v, "first difference (t=0): fnf p0\xe2\x86\x92p1, optimal p0\xe2\x86\x92p2") &&
-       shows(&v, "p2 late") && lanes_named(&v, "p2") == 2 && v.screen == &screen_main, "60x16, at the end: the first difference on screen, "
+       shows(&v, "loses 1 (p2: 6, not 5)") && lanes_named(&v, "p2") == 2 && v.screen == &screen_main, "60x16, at the end: the first difference on screen, "
        "and p2 in both panes");
     view_step_to(&v, 1);
     ok(shows(&v, "first difference"), "60x16, at t=0 where they part: on screen");
@@ -427,6 +427,13 @@ static void you(void)
     view_key(&v, 'x');
     ok(v.nruns == 3 && v.runs[2].you && shows(&v, "tree cost 3 / 6") && shows(&v, "balanced-path vs binomial + you"),
        "a tree and the student's schedule: three timelines, the tree costs of the two trees");
+    /* Figueira's LNOWs have no send or receive step: the facts speak of distances. */
+    int n6 = cluster_find(v.c, "n6");
+    char *facts = n6 >= 0 ? view_facts(&v, n6) : NULL;
+    ok(facts && strstr(facts, "no send or receive step (s = r = 0)") && strstr(facts, "distances: n0 0,") &&
+       !strstr(facts, "receive r=") && !strstr(facts, "its receive ["),
+       "node facts on a latency matrix with s = r = 0: distances, no receive step");
+    free(facts);
     view_close(&v);
 }
 

@@ -31,7 +31,7 @@ for size in "60 16" "80 24" "200 60"; do
         ok $? "$1x$2 counterexample: $node in both compare panes"
     done
     tr '\n' ' ' <"$TMP/screen" | sed 's/  */ /g' >"$TMP/flat"
-    grep -q "first difference (t=0): fnf p0→p1, optimal p0→p2; p2 late" "$TMP/flat"
+    grep -q "first difference (t=0): fnf p0→p1, optimal p0→p2; fnf loses 1 (p2: 6, not 5)" "$TMP/flat"
     ok $? "$1x$2 counterexample: the first difference is on the screen at the end"
     keys q
     wait_for "EXIT=0"

@@ -370,7 +370,7 @@ static void lane_labels(struct view *v, struct cellbuf *cb, const struct lanes *
         int p = L->pick ? L->pick[i] : L->top + i, y = L->y + i * L->rpl;
         unsigned attr = p == v->sel ? R_SEL : p == c->source && !L->ports ? (unsigned)(R_NORMAL | AF_BOLD)
                                                                           : R_NORMAL;
-        if (crit && crit[p] && p != v->sel)
+        if (crit && crit[p] == CRIT_WHOLE && p != v->sel)
             attr = R_CRIT;
         else if (!cluster_is_target(c, p) && p != c->source && e->parent[p] < 0 && p != v->sel)
             attr = R_DIM;   /* no target, and not relaying */
@@ -458,6 +458,8 @@ void gantt_draw(struct view *v, struct cellbuf *cb, const struct lanes *L,
             if (shown(s, i) && crit[e->tr[i].to]) {
                 const struct transfer *t = &e->tr[i];
                 crit_mark(v, cb, m, lane_row(L, t->from, K_SEND), t->start, t->send_end);
+                if (crit[t->to] == CRIT_SEND)   /* a port wait: its send alone is on the path */
+                    continue;
                 if (t->recv_end > t->recv_start)
                     crit_mark(v, cb, m, lane_row(L, t->to, K_RECV), t->recv_start, t->recv_end);
                 else

@@ -43,8 +43,12 @@ static void node_line(FILE *fp, const struct cluster *c, int p)
         fprintf(fp, " (a transfer to it: s(sender) + %s + %s)\n", ui_num(c->latency), ui_num(nd->recv));
         break;
     case CLUSTER_MATRIX:
-        fprintf(fp, "send s=%s · receive r=%s · unit %s\ndistances:", ui_num(nd->send), ui_num(nd->recv),
-                ui_num(c->unit));
+        if (nd->send == 0 && nd->recv == 0)   /* Figueira's LNOWs: a transfer is its link alone */
+            fprintf(fp, "no send or receive step (s = r = 0): a transfer to it takes its distance x %s"
+                        "\ndistances:", ui_num(c->unit));
+        else
+            fprintf(fp, "send s=%s · receive r=%s · unit %s\ndistances:", ui_num(nd->send),
+                    ui_num(nd->recv), ui_num(c->unit));
         for (int q = 0; q < c->n; q++)
             if (q != p)
                 fprintf(fp, " %s %s%s", c->nodes[q].name, ui_num(c->dist[(size_t)p * (size_t)c->n + (size_t)q]),
@@ -158,15 +162,15 @@ bool view_first_difference(const struct view *v, char *buf, size_t size, double 
         (isfinite(now) && v->step == 0))
         return false;
     const char *na = vrun_sched_name(&v->runs[0]), *nb = vrun_sched_name(&v->runs[1]);
-    explain_diff_text(a, na, nb, &d, buf, size);
+    explain_diff_text(a, b, na, nb, &d, buf, size);
     if (width > 0 && text_width(buf) > width) {   /* the short form: the picks and who is late */
         const struct node *nd = v->c->nodes;
         int at = snprintf(buf, size, "first difference (t=%s): %s %s%s%s, %s %s%s%s", ui_num(d.time), na,
                           nd[d.a_from].name, glyphs_for(v->ascii)->to, nd[d.a_to].name, nb, nd[d.b_from].name,
                           glyphs_for(v->ascii)->to, nd[d.b_to].name);
         if (d.late >= 0 && d.worse >= 0 && at > 0 && (size_t)at < size)
-            snprintf(buf + at, size - (size_t)at, "; %s late under %s: %s, not %s",
-                     nd[d.late].name, d.worse == 0 ? na : nb, ui_num(d.late_hold[d.worse]),
+            snprintf(buf + at, size - (size_t)at, "; %s loses %s (%s: %s, not %s)", d.worse == 0 ? na : nb,
+                     ui_num(d.loss), nd[d.late].name, ui_num(d.late_hold[d.worse]),
                      ui_num(d.late_hold[1 - d.worse]));
     }
     return true;

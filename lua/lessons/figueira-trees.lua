@@ -13,7 +13,8 @@ return {
              "The tree cost is the heaviest root-to-leaf path: 6 for binomial, 3 for\n" ..
              "balanced-path (Table 1 of the paper). Press t for the trees.",
       question = "Which edges make the binomial tree expensive?",
-      answer = "The long hops between the two far groups, taken more than once on one path.",
+      answer = "n0 -> n4 and n4 -> n6, 3 hops each: the heaviest path goes to n4's group and back,\n" ..
+               "while balanced-path serves n6 from n0's own group, 0 hops away.",
     },
     {
       title = "Depth-first against breadth-first",

@@ -454,13 +454,21 @@ void engine_narrate(const struct engine *e, int k, char *buf, size_t size)
         text_fit(what, sizeof what, "slice %d", t->msg + 1);
     switch (ev->kind) {
     case EV_SEND_START:
-        if (t->wait_start < t->start)
-            text_fit(buf, size, "t=%g: %s starts sending %s to %s, idle since t=%g: %s's receive "
-                     "port was busy%s%s", ev->time, fn, what, tn, t->wait_start, tn,
-                     t->reason && t->reason[0] ? "; " : "", t->reason ? t->reason : "");
-        else
+        if (t->wait_start < t->start) {   /* what the start waited for, in the model's terms */
+            char held[160];
+            if (timing_shares_port(e->model))
+                text_fit(held, sizeof held, "%s's one port (it sends or receives) was busy", tn);
+            else if (!timing_holds_recv_port(e->model))
+                text_fit(held, sizeof held, "the link to %s was busy", tn);
+            else
+                text_fit(held, sizeof held, "%s's receive port was busy", tn);
+            text_fit(buf, size, "t=%g: %s starts sending %s to %s, idle since t=%g: %s%s%s", ev->time, fn,
+                     what, tn, t->wait_start, held, t->reason && t->reason[0] ? "; " : "",
+                     t->reason ? t->reason : "");
+        } else {
             text_fit(buf, size, "t=%g: %s starts sending %s to %s%s%s", ev->time, fn, what, tn,
                      t->reason && t->reason[0] ? ": " : "", t->reason ? t->reason : "");
+        }
         break;
     case EV_SEND_END:
         text_fit(buf, size, "t=%g: %s has sent %s to %s and may send again; %s holds it at t=%g",

@@ -42,11 +42,45 @@ static double earliest_hold(const struct cluster *c, enum model m, int p)
     return t;
 }
 
+/* The index of the transfer that brings message 0 to p, or -1. */
+static int into_index(const struct engine *e, int p)
+{
+    const struct transfer *t = into(e, p);
+    return t ? (int)(t - e->tr) : -1;
+}
+
+int explain_port_chain(const struct engine *e, int i, int *held, int max)
+{
+    const struct transfer *t = &e->tr[i];
+    int q = t->from, count = 0;
+    double hq = engine_hold_time(e, q, t->msg), at = t->start;
+    /* A sender's sends are booked in the order they run: one pass back. */
+    for (int j = i - 1; j >= 0 && at > hq; j--) {
+        const struct transfer *h = &e->tr[j];
+        if (h->from != q)
+            continue;
+        if (h->free != at)
+            break;   /* a gap: the port was free before at */
+        if (count < max)   /* walking back: the latest max of the chain, latest first */
+            held[count] = j;
+        count++;
+        at = h->start;
+    }
+    int k = count < max ? count : max;
+    for (int x = 0, y = k - 1; x < y; x++, y--) {
+        int v = held[x];
+        held[x] = held[y];
+        held[y] = v;
+    }
+    return count;
+}
+
 int explain_first_difference(const struct engine *a, const struct engine *b, struct explain_diff *d)
 {
     memset(d, 0, sizeof *d);
     d->late = -1;
     d->worse = -1;
+    d->late_from = -1;
     if (a->c != b->c && (a->n != b->n))
         return -1;
     int n = a->ntr < b->ntr ? a->ntr : b->ntr;
@@ -67,8 +101,10 @@ int explain_first_difference(const struct engine *a, const struct engine *b, str
         d->b_to = tb->to;
         d->time = ta->start < tb->start ? ta->start : tb->start;
     }
-    if (a->makespan != b->makespan)
+    if (a->makespan != b->makespan) {
         d->worse = a->makespan > b->makespan ? 0 : 1;
+        d->loss = fabs(a->makespan - b->makespan);
+    }
     const struct engine *w = d->worse == 1 ? b : a, *o = d->worse == 1 ? a : b;
     /* The late node: the one that sets the worse makespan and holds later
      * than in the other schedule; else the one delayed the most. */
@@ -91,12 +127,28 @@ int explain_first_difference(const struct engine *a, const struct engine *b, str
             d->late_recv[k] = t ? t->recv_start : NAN;
         }
         d->earliest = earliest_hold(a->c, a->model, d->late);
+        int i = into_index(w, d->late);
+        if (i >= 0) {
+            const struct transfer *t = &w->tr[i];
+            d->late_from = t->from;
+            d->late_start = t->start;
+            d->nchain = explain_port_chain(w, i, d->held, EXPLAIN_HELD);
+            d->nheld = d->nchain < EXPLAIN_HELD ? d->nchain : EXPLAIN_HELD;
+            if (t->wait_start < t->start)
+                d->push = PUSH_WAIT;
+            else if (d->nchain > 0)
+                d->push = PUSH_PORT;
+            else if (t->from == a->c->source && t->start == 0)
+                d->push = PUSH_NONE;
+            else
+                d->push = PUSH_HOLD;
+        }
     }
     return 0;
 }
 
-void explain_diff_text(const struct engine *a, const char *na, const char *nb,
-                       const struct explain_diff *d, char *buf, size_t size)
+void explain_diff_text(const struct engine *a, const struct engine *b, const char *na,
+                       const char *nb, const struct explain_diff *d, char *buf, size_t size)
 {
     const struct cluster *c = a->c;
     size_t at = 0;
@@ -114,23 +166,49 @@ void explain_diff_text(const struct engine *a, const char *na, const char *nb,
         return;
     }
     int w = d->worse, o = 1 - w;
+    const struct engine *we = w == 0 ? a : b, *oe = w == 0 ? b : a;
     const char *wn = w == 0 ? na : nb, *on = w == 0 ? nb : na, *late = c->nodes[d->late].name;
-    ADD("; then %s finishes late under %s: it holds the message at %s, not %s as under %s",
-        late, wn, numfmt_txt(d->late_hold[w]), numfmt_txt(d->late_hold[o]), on);
-    if (isfinite(d->late_recv[w]) && isfinite(d->late_recv[o]) && d->late_recv[w] != d->late_recv[o])
+    ADD("; %s ends at %s, %s at %s: %s loses %s", wn, numfmt_txt(we->makespan), on,
+        numfmt_txt(oe->makespan), wn, numfmt_txt(d->loss));
+    if (a->nmsg > 1)   /* pipelined slices: the late node is late with the first slice */
+        ADD("; then %s gets slice 1 late under %s: it holds it at %s, not %s as under %s", late, wn,
+            numfmt_txt(d->late_hold[w]), numfmt_txt(d->late_hold[o]), on);
+    else
+        ADD("; then %s finishes late under %s: it holds the message at %s, not %s as under %s",
+            late, wn, numfmt_txt(d->late_hold[w]), numfmt_txt(d->late_hold[o]), on);
+    const struct transfer *tw = into(we, d->late), *to = into(oe, d->late);
+    bool receives = tw && to && tw->recv_end > tw->recv_start && to->recv_end > to->recv_start;
+    if (receives && d->late_recv[w] != d->late_recv[o])   /* a receive step only where the model has one */
         ADD(" (its receive starts at %s, not %s)", numfmt_txt(d->late_recv[w]), numfmt_txt(d->late_recv[o]));
-    if (isfinite(d->earliest)) {
+    if (d->late_from >= 0) {
+        const char *qn = c->nodes[d->late_from].name;
+        ADD("; under %s, %s -> %s starts at %s", wn, qn, late, numfmt_txt(d->late_start));
+        if (d->push == PUSH_PORT) {
+            ADD(": %s's send port is held until then by ", qn);
+            if (d->nchain > d->nheld)
+                ADD("%d earlier sends, the last ", d->nchain);
+            for (int k = 0; k < d->nheld; k++) {
+                const struct transfer *h = &we->tr[d->held[k]];
+                ADD("%s%s -> %s [%s, %s)", k == 0 ? "" : k == d->nheld - 1 ? " and " : ", ", qn,
+                    c->nodes[h->to].name, numfmt_txt(h->start), numfmt_txt(h->free));
+            }
+        } else if (d->push == PUSH_WAIT) {
+            ADD(": %s is ready from %s and waits for %s", qn, numfmt_txt(tw ? tw->wait_start : 0), late);
+        } else if (d->push == PUSH_HOLD) {
+            ADD(", when %s holds %s", qn, a->nmsg > 1 ? "slice 1" : "the message");
+        }
+        if (tw && !receives && tw->send_end == tw->start && tw->link_end > tw->link_start)
+            ADD(", and the link to %s takes %s", late, numfmt_txt(tw->link_end - tw->link_start));
+    }
+    if (isfinite(d->earliest) && d->late_hold[o] <= d->earliest) {
         if (c->kind == CLUSTER_NODES)
-            ADD("; its bound s(%s) + L + r(%s) = %s", c->nodes[c->source].name, late, numfmt_txt(d->earliest));
+            ADD("; %s gives %s %s at %s, as early as any schedule can (s(%s) + L + r(%s))", on, late,
+                a->nmsg > 1 ? "slice 1" : "the message",
+                numfmt_txt(d->late_hold[o]), c->nodes[c->source].name, late);
         else
-            ADD("; the earliest it can hold it is %s", numfmt_txt(d->earliest));
-        double miss = d->late_hold[w] - d->earliest;
-        if (miss > 0)
-            ADD(" is missed by %s", numfmt_txt(miss));
-        else
-            ADD(" is met");
-        if (d->late_hold[o] <= d->earliest)
-            ADD(", which %s meets", on);
+            ADD("; %s gives %s %s at %s, as early as any schedule can (straight from %s)", on, late,
+                a->nmsg > 1 ? "slice 1" : "the message",
+                numfmt_txt(d->late_hold[o]), c->nodes[c->source].name);
     }
 #undef ADD
 }

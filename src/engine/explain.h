@@ -24,6 +24,19 @@ struct explain_diff {
     double late_hold[2];    /* its hold time in each schedule */
     double late_recv[2];    /* when its receive starts in each */
     double earliest;        /* the earliest it can ever hold the message: straight from the source at 0 */
+    double loss;            /* the worse schedule's makespan minus the other's (0: none worse) */
+    /* What pushed the late node in the worse schedule: the transfer into it,
+       from late_from, starts at late_start because of push. */
+    int late_from;
+    double late_start;
+    enum { PUSH_NONE, PUSH_HOLD, PUSH_PORT, PUSH_WAIT } push;
+        /* PUSH_HOLD: late_from holds the message only from late_start; PUSH_PORT:
+           late_from's send port is held until late_start by its earlier sends,
+           held[0..nheld) (transfer indices, the last EXPLAIN_HELD of a chain of
+           nchain back to back); PUSH_WAIT: late_from waits from wait_start for
+           the receiver (rendezvous); PUSH_NONE: it starts at 0 from the source */
+#define EXPLAIN_HELD 3
+    int held[EXPLAIN_HELD], nheld, nchain;
 };
 
 /*
@@ -35,13 +48,23 @@ int explain_first_difference(const struct engine *a, const struct engine *b, str
 
 /*
  * The "first difference: ..." text for names na and nb of the two
- * schedules: both picks, the node that finishes late and why (its receive
- * start, the bound s(source) + L + r(p) or its earliest hold, met or
- * missed).  Node names are written as they are: callers that print to a
+ * schedules a and b: both picks, the loss of the worse one against the other
+ * (the makespans' difference), the node that finishes late and what pushed
+ * it (its sender's hold, or the earlier sends that held the sender's port),
+ * each phase named only when the model has it (no receive step where r = 0
+ * on a latency matrix), and whether the other schedule serves it as early
+ * as any can.  Node names are written as they are: callers that print to a
  * terminal pass the text through their own escaping.
  */
-void explain_diff_text(const struct engine *a, const char *na, const char *nb,
-                       const struct explain_diff *d, char *buf, size_t size);
+void explain_diff_text(const struct engine *a, const struct engine *b, const char *na,
+                       const char *nb, const struct explain_diff *d, char *buf, size_t size);
+
+/*
+ * The earlier sends of e->tr[i]'s sender that hold its send port back to back
+ * up to e->tr[i]'s start, latest last: up to max indices in held, returns
+ * how many there are in all (0: its start is not a port wait).  O(transfers).
+ */
+int explain_port_chain(const struct engine *e, int i, int *held, int max);
 
 /*
  * What booking t achieves on e (before or after it is booked): whether its

@@ -101,8 +101,47 @@ int export_critical_path(const struct engine *e, unsigned char *mark)
             worst = engine_hold_time(e, p, 0);
             end = p;
         }
-    for (int p = end, guard = 0; p >= 0 && guard <= e->n; p = e->parent[p], guard++)
-        mark[p] = 1;
+    if (end < 0)
+        return -1;
+    mark[e->c->source] = CRIT_WHOLE;
+    /* Back from the last hold: a transfer waits for its sender's hold (the
+     * transfer into the sender is next) or for its sender's port (the
+     * earlier send that held it is next, its send alone on the path). */
+    mark[end] = CRIT_WHOLE;
+    if (e->tr && !e->lean) {
+        int *in = xmalloc((size_t)e->n * sizeof *in), *prev = xmalloc((size_t)(e->ntr ? e->ntr : 1) * sizeof *prev),
+            *last = xmalloc((size_t)e->n * sizeof *last);
+        for (int p = 0; p < e->n; p++)
+            in[p] = last[p] = -1;
+        for (int i = 0; i < e->ntr; i++) {   /* a sender's sends in the order they run */
+            if (e->tr[i].msg != 0) {
+                prev[i] = -1;
+                continue;
+            }
+            in[e->tr[i].to] = i;
+            prev[i] = last[e->tr[i].from];
+            last[e->tr[i].from] = i;
+        }
+        int cur = in[end];
+        for (int guard = 0; cur >= 0 && guard <= e->ntr; guard++) {
+            const struct transfer *t = &e->tr[cur];
+            int j = prev[cur];
+            if (t->start > engine_hold_time(e, t->from, 0) && j >= 0 && e->tr[j].free == t->start) {
+                cur = j;   /* a port wait */
+                if (!mark[e->tr[j].to])
+                    mark[e->tr[j].to] = CRIT_SEND;
+                continue;
+            }
+            mark[t->from] = CRIT_WHOLE;
+            cur = in[t->from];
+        }
+        free(in);
+        free(prev);
+        free(last);
+    } else {   /* lean: no records, the tree chain only */
+        for (int p = end, guard = 0; p >= 0 && guard <= e->n; p = e->parent[p], guard++)
+            mark[p] = CRIT_WHOLE;
+    }
     return end;
 }
 
@@ -123,6 +162,7 @@ double export_nice_step(double span, int max_ticks)
 #define SVG_W 1000.0
 #define SVG_LEFT 120.0
 #define SVG_RIGHT 40.0
+#define SVG_DIFF_LINES 4   /* the first difference's caption: the loss and what pushed the late node */
 #define COL_SEND "#4e79a7"
 #define COL_LINK "#e8b923"
 #define COL_RECV "#59a14f"
@@ -340,9 +380,10 @@ static double svg_gantt(const struct svg *g, const struct run *r, const struct r
         text_fit(name, sizeof name, "%s%s", c->nodes[p].name, p == c->source ? " (source)"
                  : c->target && c->target[p] ? " " SVG_TARGET : relay ? " (relay)" : "");
         double fs = g->compact ? (lh > 9 ? 9 : lh - 1) : 12;
-        const char *col = crit[p] ? COL_CRIT : cluster_is_target(c, p) || relay || p == c->source ? COL_TEXT
-                                                                                                : "#999999";
-        svg_text(g, SVG_LEFT - 8, ly + lh / 2 + fs * 0.35, fs, "end", col, crit[p] ? "bold" : NULL, name);
+        const char *col = crit[p] == CRIT_WHOLE ? COL_CRIT
+                          : cluster_is_target(c, p) || relay || p == c->source ? COL_TEXT : "#999999";
+        svg_text(g, SVG_LEFT - 8, ly + lh / 2 + fs * 0.35, fs, "end", col, crit[p] == CRIT_WHOLE ? "bold" : NULL,
+                 name);
     }
     for (int i = 0; pred && i < pred->eng.ntr; i++) {   /* the prediction first, under the bars */
         const struct transfer *t = &pred->eng.tr[i];
@@ -357,7 +398,9 @@ static double svg_gantt(const struct svg *g, const struct run *r, const struct r
     struct spool_cursor at;
     spool_cursor_start(&at, e, sp);
     for (const struct transfer *t; (t = spool_cursor_next(&at));) {
-        bool on_crit = t->msg == 0 && crit[t->to] && crit[t->from] && e->parent[t->to] == t->from;
+        bool on_crit = t->msg == 0 && crit[t->to] && crit[t->from] && e->parent[t->to] == t->from,
+             send_crit = on_crit;   /* a port wait (CRIT_SEND): the send alone is on the path */
+        on_crit = on_crit && crit[t->to] == CRIT_WHOLE;
         double sy, ry, bh;
         int lf = g->lane[t->from], lt = g->lane[t->to];   /* -1: that end is not drawn */
         if (g->compact) {
@@ -381,7 +424,7 @@ static double svg_gantt(const struct svg *g, const struct run *r, const struct r
         const char *recv_label = g->compact ? NULL : rl;
         if (sy >= 0)
             svg_bar(g, t->start, t->send_end, sy, bh, COL_SEND, g->compact || lt < 0 ? NULL : sl, "#ffffff",
-                    on_crit);   /* a send to a node not drawn: no label to overlap its neighbours */
+                    send_crit);   /* a send to a node not drawn: no label to overlap its neighbours */
         bool has_recv = t->recv_end > t->recv_start;
         if (ry < 0)
             continue;
@@ -430,7 +473,7 @@ static double svg_tree(const struct svg *g, const struct run *r, double y, struc
             u = e->parent[u];
         if (u < 0)
             continue;
-        bool on = crit[u] && crit[v];
+        bool on = crit[u] == CRIT_WHOLE && crit[v] == CRIT_WHOLE;
         fprintf(g->fp, "<path d=\"M%.1f,%.1f V%.1f H%.1f\" fill=\"none\" stroke=\"%s\" "
                        "stroke-width=\"%s\"/>\n",
                 tx(g, engine_hold_time(e, u, 0)), y + row[u] * rh, y + i * rh,
@@ -440,7 +483,7 @@ static double svg_tree(const struct svg *g, const struct run *r, double y, struc
         int v = order[i];
         double x = tx(g, engine_hold_time(e, v, 0)), cy = y + i * rh;
         fprintf(g->fp, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\"/>\n", x, cy,
-                g->compact ? "3" : "5", crit[v] ? COL_CRIT : COL_SEND);
+                g->compact ? "3" : "5", crit[v] == CRIT_WHOLE ? COL_CRIT : COL_SEND);
         char label[200];
         if (e->parent[v] >= 0)
             text_fit(label, sizeof label, "%s -> %s%s  t=%s", c->nodes[e->parent[v]].name,
@@ -458,7 +501,7 @@ static double svg_tree(const struct svg *g, const struct run *r, double y, struc
                            "stroke-width=\"%.1f\"/>\n", x - 9 - lw, cy, x - 9, cy, fs * 1.2);
         }
         svg_text(g, left ? x - 9 : x + 8, cy + fs * 0.35, fs, left ? "end" : "start",
-                 crit[v] ? COL_CRIT : COL_TEXT, NULL, label);
+                 crit[v] == CRIT_WHOLE ? COL_CRIT : COL_TEXT, NULL, label);
     }
     free(order);
     free(row);
@@ -585,7 +628,8 @@ static int svg_write(FILE *fp, const struct run *runs, int k, const struct svg_o
     g.lane_h = g.compact ? 11 : 32;
     double step = export_nice_step(g.tmax, 12);
 
-    double h = 100 + (c->description ? 2 * 16 : 0) + (k >= 2 ? 56 + 18.0 * k : 0) + (g.nlanes < c->n ? 18 : 0);
+    double h = 100 + (c->description ? 2 * 16 : 0) + (k >= 2 ? 56 + 18.0 * k + (SVG_DIFF_LINES - 2) * 16 : 0) +
+               (g.nlanes < c->n ? 18 : 0);
     for (int i = 0; i < k; i++) {
         int reached = 0;
         for (int p = 0; p < c->n; p++)
@@ -653,8 +697,8 @@ static int svg_write(FILE *fp, const struct run *runs, int k, const struct svg_o
         y += 18;
         struct explain_diff ed;
         if (!a->eng.lean && !b->eng.lean && explain_first_difference(&a->eng, &b->eng, &ed) == 0) {
-            explain_diff_text(&a->eng, a->sched.ops->name, b->sched.ops->name, &ed, fd, sizeof fd);
-            y = svg_wrapped(&g, 12, y, 12, 150, 2, fd) + 20;
+            explain_diff_text(&a->eng, &b->eng, a->sched.ops->name, b->sched.ops->name, &ed, fd, sizeof fd);
+            y = svg_wrapped(&g, 12, y, 12, 150, SVG_DIFF_LINES, fd) + 20;
         }
     }
     if (g.nlanes < c->n) {

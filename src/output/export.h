@@ -30,10 +30,18 @@ typedef int (*export_writer)(FILE *fp, void *ctx);
 int export_tree_order(const struct engine *e, int *order, int *depth);
 
 /*
- * The critical path: the nodes from the source to the node whose hold time
- * sets the makespan (ties: lowest index) get mark[p] = 1, all others 0.
- * Returns that last node, or -1 if no transfer was booked.
+ * The critical path: the chain of transfers back from the node whose hold
+ * time sets the makespan (ties: lowest index), each step starting when its
+ * predecessor ends: the transfer into its sender (the sender's hold), or
+ * an earlier send of the same sender that held its send port until then (a
+ * port wait).  mark[p] = CRIT_WHOLE for the source and every node whose
+ * hold is on the path (the transfer into it is), CRIT_SEND for a node whose
+ * incoming transfer is on it by its send alone (a port wait), 0 otherwise.
+ * Returns that last node, or -1 if no transfer was booked.  O(n + transfers^2)
+ * at worst (a port chain is looked up send by send).
  */
+#define CRIT_WHOLE 1
+#define CRIT_SEND 2
 int export_critical_path(const struct engine *e, unsigned char *mark);
 
 /* A round tick step (1, 2 or 5 times a power of ten) giving at most max_ticks ticks over span. */

@@ -48,7 +48,7 @@ static void dot_tree(FILE *fp, const struct run *ru, const char *prefix, const c
         fprintf(fp, "%s%sn%d [label=", indent, prefix, p);
         export_dot_string(fp, label);
         fprintf(fp, "%s%s];\n", e->parent[p] < 0 ? ", shape=doublecircle" : "",
-                crit[p] ? ", penwidth=2" : "");
+                crit[p] == CRIT_WHOLE ? ", penwidth=2" : "");
     }
     for (int i = 0; i < e->ntr; i++) {
         const struct transfer *t = &e->tr[i];

@@ -565,7 +565,7 @@ void report_first_difference(FILE *fp, const struct run *a, const struct run *b)
     char line[2048];
     if (a->eng.lean || b->eng.lean || a->eng.personal || explain_first_difference(&a->eng, &b->eng, &d) < 0)
         return;
-    explain_diff_text(&a->eng, a->sched.ops->name, b->sched.ops->name, &d, line, sizeof line);
+    explain_diff_text(&a->eng, &b->eng, a->sched.ops->name, b->sched.ops->name, &d, line, sizeof line);
     for (char *p = line; *p; p++)   /* names from files: no control character reaches the terminal */
         if ((unsigned char)*p < 0x20 || *p == 0x7f)
             *p = '?';

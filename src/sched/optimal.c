@@ -1999,6 +1999,7 @@ static int multicast_solve(const struct cluster *c, enum model m, const struct s
                          "broadcast's %g of its nodes", out->makespan, sub_best);
     }
     out->status = gave_up ? OPT_GAVE_UP : OPT_PROVEN;
+    out->proof = gave_up ? OPT_PROOF_NONE : OPT_PROOF_RELAYS;   /* not the best set's own reason */
     out->lower = gave_up ? dmin(lower, out->makespan) : out->makespan;
     return 0;
 }
@@ -2097,15 +2098,54 @@ int optimal_solve(const struct cluster *c, enum model m, const struct sched_opts
     }
     out->explored = lim.explored;
     out->seconds = elapsed(&lim);
+    out->slots = slots;
     if (n > 1 && res.lower < res.best) {
         out->status = OPT_GAVE_UP;
+        out->proof = OPT_PROOF_NONE;
         double lower = dmax(bound_lower(c, m), scale > 0 ? res.lower / scale : res.lower);
         out->lower = dmin(lower, out->makespan);
     } else {
         out->status = OPT_PROVEN;
         out->lower = out->makespan;
+        double lb = bound_lower(c, m);
+        if (n == 1)
+            out->proof = OPT_PROOF_ONE_NODE;
+        else if (isfinite(lb) && out->makespan <= lb + 1e-9 * fabs(lb))
+            out->proof = OPT_PROOF_LOWER_BOUND;
+        else if (out->explored == 0)
+            out->proof = OPT_PROOF_ROOT_BOUND;
+        else
+            out->proof = OPT_PROOF_SEARCH;
     }
     return 0;
+}
+
+void opt_plan_reason(const struct opt_plan *p, char *buf, size_t size)
+{
+    const char *bound = p->slots ? "slot bound" : "start-time bound";
+    switch (p->status == OPT_PROVEN ? p->proof : OPT_PROOF_NONE) {
+    case OPT_PROOF_ONE_NODE:
+        text_fit(buf, size, "proven: the source is the only node");
+        break;
+    case OPT_PROOF_LOWER_BOUND:
+        text_fit(buf, size, "proven: a schedule meets the lower bound");
+        break;
+    case OPT_PROOF_ROOT_BOUND:
+        text_fit(buf, size, "proven: the exact search's %s is %g before any branching, and a "
+                 "schedule meets it", bound, p->makespan);
+        break;
+    case OPT_PROOF_SEARCH:
+        text_fit(buf, size, "proven by exhaustive search (%lld search nodes)", p->explored);
+        break;
+    case OPT_PROOF_RELAYS:
+        text_fit(buf, size, "proven: the least of the exact optima of every set of relays (%lld search "
+                 "nodes)", p->explored);
+        break;
+    case OPT_PROOF_NONE:
+        text_fit(buf, size, "search gave up after %lld search nodes: optimum between %g and %g",
+                 p->explored, p->lower, p->makespan);
+        break;
+    }
 }
 
 /* ---- the scheduler ---- */
@@ -2130,10 +2170,16 @@ static int opt_prepare(struct sched *s, struct engine *e, char **cause)
     s->status = p->status;
     s->bound = p->lower;
     s->explored = p->explored;
-    if (p->status == OPT_PROVEN)
-        text_fit(s->note, sizeof s->note, "proven optimal: %lld search nodes, %.2f s", p->explored,
-                 p->seconds);
-    else {
+    if (p->status == OPT_PROVEN) {
+        char why[200];
+        opt_plan_reason(p, why, sizeof why);
+        if (p->proof == OPT_PROOF_SEARCH)
+            text_fit(s->note, sizeof s->note, "proven optimal: exhaustive search (%lld search nodes, "
+                     "%.2f s)", p->explored, p->seconds);
+        else   /* "proven: WHY" */
+            text_fit(s->note, sizeof s->note, "proven optimal: %s (%.2f s)",
+                     strncmp(why, "proven: ", 8) == 0 ? why + 8 : why, p->seconds);
+    } else {
         long long limit = s->opt.node_limit > 0 ? s->opt.node_limit : OPT_DEFAULT_NODE_LIMIT;
         char why[96];
         if (p->explored >= limit)

@@ -21,6 +21,17 @@
 #define OPT_DEFAULT_NODE_LIMIT 50000000LL
 #define OPT_DEFAULT_TIME_LIMIT 10.0     /* seconds */
 
+/* Why a plan is optimal (OPT_PROVEN): what the search established. */
+enum opt_proof {
+    OPT_PROOF_NONE = 0,     /* not proven (OPT_GAVE_UP) */
+    OPT_PROOF_ONE_NODE,     /* the source alone: nothing to send */
+    OPT_PROOF_LOWER_BOUND,  /* the makespan equals bound_lower (engine/bounds.h) */
+    OPT_PROOF_ROOT_BOUND,   /* the search's own bound at its root (the slot bound or the
+                               start-time bound) already meets the first schedule: no branching */
+    OPT_PROOF_SEARCH,       /* the search ran to its end: every branch explored or cut */
+    OPT_PROOF_RELAYS,       /* a multicast: the broadcast of every set of relays proven */
+};
+
 struct opt_plan {
     int len;            /* decisions, in booking order */
     int *from, *to;
@@ -29,12 +40,18 @@ struct opt_plan {
     double lower;       /* proven lower bound on the optimum (== makespan if proven) */
     long long explored; /* search nodes */
     double seconds;     /* time spent */
+    enum opt_proof proof;   /* OPT_PROVEN: why */
+    bool slots;         /* the slot search (node tables) ran, not the general one */
 };
 
 /* Returns 0 (plan filled) or -1 with *cause (cluster too large, unsupported). */
 int optimal_solve(const struct cluster *c, enum model m, const struct sched_opts *o,
                   struct opt_plan *out, char **cause);
 void opt_plan_free(struct opt_plan *p);
+/* The reason a plan is optimal, or why it is not proven, from what the search
+ * established (p->proof, p->explored, p->lower): "proven: ...", "proven by
+ * exhaustive search (N search nodes)" or "search gave up ...". */
+void opt_plan_reason(const struct opt_plan *p, char *buf, size_t size);
 
 /* The scheduler that runs optimal_solve's plan. */
 extern const struct sched_ops sched_optimal;

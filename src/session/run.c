@@ -72,19 +72,7 @@ static void compute_optimum(struct run *r, const struct sched_opts *o, enum run_
     r->opt = plan.status;
     r->optimum = plan.makespan;
     r->opt_lower = plan.lower;
-    if (plan.status == OPT_PROVEN)
-        if (plan.explored == 0 && plan.makespan <= r->lower_bound)
-            text_fit(r->opt_note, sizeof r->opt_note, "proven: a schedule meets the lower bound");
-        else if (plan.explored == 0)   /* the search's bound is tighter than the one printed */
-            text_fit(r->opt_note, sizeof r->opt_note,
-                     "proven: a schedule meets the exact search's own lower bound");
-        else
-            text_fit(r->opt_note, sizeof r->opt_note,
-                     "proven by exhaustive search (%lld search nodes)", plan.explored);
-    else
-        text_fit(r->opt_note, sizeof r->opt_note,
-                 "search gave up after %lld search nodes: optimum between %g and %g",
-                 plan.explored, plan.lower, plan.makespan);
+    opt_plan_reason(&plan, r->opt_note, sizeof r->opt_note);
     opt_plan_free(&plan);
 }
 
