@@ -182,7 +182,7 @@ start 80 24 -- lesson lua/lessons/pipeline.lua
 keys ]
 wait_for "slide 2/2"
 keys Enter
-wait_for "LP optimum 0.375"
+wait_for "LP optimum 0.6"
 ok $? "80x24 pipeline: the LP optimum the slide names is in the summary"
 keys q
 wait_for "EXIT=0"

@@ -22,8 +22,8 @@ return {
              "here. grow-tree's tree reaches 1/3 (period 3, set by s); lp-grow builds its tree\n" ..
              "on the edges the LP uses most and reaches 0.5 (period 2). t shows the LP's\n" ..
              "n(u,v) on each edge.",
-      question = "Which tree comes closer to the LP's 0.6, and by how much?",
-      answer = "lp-grow: 0.5, 83 % of the LP's 0.6; grow-tree reaches 1/3, 56 %.",
+      question = "Which tree comes closer to the LP's 0.6?",
+      answer = "lp-grow: 0.5 against the LP's 0.6; grow-tree's single tree stays further below it.",
     },
   },
 }

@@ -10,6 +10,7 @@
  */
 #include "output/export.h"
 #include "output/report.h"
+#include "output/spool.h"
 
 #include "engine/explain.h"
 
@@ -91,7 +92,20 @@ static int tree_order(const struct engine *e, struct spool *sp, int *order, int 
     return count;
 }
 
+/* Booking i of e, from its records or from sp (a lean run's spool). */
+static const struct transfer *booking(const struct engine *e, struct spool *sp, long long i, struct transfer *buf)
+{
+    if (!sp)
+        return &e->tr[i];
+    return spool_read(sp, i, buf) == 0 ? buf : NULL;
+}
+
 int export_critical_path(const struct engine *e, unsigned char *mark)
+{
+    return export_critical_path_spool(e, NULL, mark);
+}
+
+int export_critical_path_spool(const struct engine *e, struct spool *sp, unsigned char *mark)
 {
     memset(mark, 0, (size_t)e->n);
     int end = -1;
@@ -108,28 +122,37 @@ int export_critical_path(const struct engine *e, unsigned char *mark)
      * transfer into the sender is next) or for its sender's port (the
      * earlier send that held it is next, its send alone on the path). */
     mark[end] = CRIT_WHOLE;
-    if (e->tr && !e->lean) {
-        int *in = xmalloc((size_t)e->n * sizeof *in), *prev = xmalloc((size_t)(e->ntr ? e->ntr : 1) * sizeof *prev),
+    if (sp ? e->lean : e->tr && !e->lean) {
+        long long ntr = sp ? sp->n : e->ntr;
+        int *in = xmalloc((size_t)e->n * sizeof *in), *prev = xmalloc((size_t)(ntr ? ntr : 1) * sizeof *prev),
             *last = xmalloc((size_t)e->n * sizeof *last);
         for (int p = 0; p < e->n; p++)
             in[p] = last[p] = -1;
-        for (int i = 0; i < e->ntr; i++) {   /* a sender's sends in the order they run */
-            if (e->tr[i].msg != 0) {
+        struct spool_cursor at;
+        spool_cursor_start(&at, e, sp);
+        long long i = 0;
+        for (const struct transfer *t; (t = spool_cursor_next(&at)); i++) {   /* a sender's sends in order */
+            if (t->msg != 0) {
                 prev[i] = -1;
                 continue;
             }
-            in[e->tr[i].to] = i;
-            prev[i] = last[e->tr[i].from];
-            last[e->tr[i].from] = i;
+            in[t->to] = (int)i;
+            prev[i] = last[t->from];
+            last[t->from] = (int)i;
         }
+        spool_cursor_end(&at);
         int cur = in[end];
-        for (int guard = 0; cur >= 0 && guard <= e->ntr; guard++) {
-            const struct transfer *t = &e->tr[cur];
+        struct transfer b1, b2;
+        for (long long guard = 0; cur >= 0 && guard <= ntr; guard++) {
+            const struct transfer *t = booking(e, sp, cur, &b1);
+            if (!t)
+                break;   /* a spool that cannot be read: spool_check says so */
             int j = prev[cur];
-            if (t->start > engine_hold_time(e, t->from, 0) && j >= 0 && e->tr[j].free == t->start) {
+            const struct transfer *tj = j >= 0 ? booking(e, sp, j, &b2) : NULL;
+            if (t->start > engine_hold_time(e, t->from, 0) && tj && tj->free == t->start) {
                 cur = j;   /* a port wait */
-                if (!mark[e->tr[j].to])
-                    mark[e->tr[j].to] = CRIT_SEND;
+                if (!mark[tj->to])
+                    mark[tj->to] = CRIT_SEND;
                 continue;
             }
             mark[t->from] = CRIT_WHOLE;
@@ -357,7 +380,7 @@ static double svg_gantt(const struct svg *g, const struct run *r, const struct r
     const struct engine *e = &r->eng;
     const struct cluster *c = r->c;
     unsigned char *crit = xmalloc((size_t)e->n ? (size_t)e->n : 1);
-    export_critical_path(e, crit);
+    export_critical_path_spool(e, sp, crit);
     char head[320];
     run_head(r, pred, head, sizeof head);
     svg_text(g, 12, y + 16, 15, "start", COL_TEXT, "bold", head);
@@ -456,7 +479,7 @@ static double svg_tree(const struct svg *g, const struct run *r, double y, struc
     for (int i = 0; i < all; i++)   /* the drawn nodes only, in the tree's order */
         if (g->lane[order[i]] >= 0)
             order[cnt++] = order[i];
-    export_critical_path(e, crit);
+    export_critical_path_spool(e, sp, crit);
     for (int p = 0; p < n; p++)
         row[p] = -1;
     for (int i = 0; i < cnt; i++)
@@ -534,7 +557,8 @@ static void summary_line(const struct run *r, char *buf, size_t size)
  * nodes chosen (o->keep), or the source and the critical paths alone
  * (o->critical).  Returns how many.
  */
-static int pick_lanes(struct svg *g, const struct run *runs, int k, const struct svg_opts *o)
+static int pick_lanes(struct svg *g, const struct run *runs, int k, const struct svg_opts *o,
+                      struct spool *sp)
 {
     const struct cluster *c = runs[0].c;
     g->lane = xmalloc((size_t)(c->n ? c->n : 1) * sizeof *g->lane);
@@ -543,7 +567,7 @@ static int pick_lanes(struct svg *g, const struct run *runs, int k, const struct
     if (o && o->critical) {
         keep[c->source] = 1;
         for (int i = 0; i < k; i++) {
-            export_critical_path(&runs[i].eng, crit);
+            export_critical_path_spool(&runs[i].eng, i == 0 ? sp : NULL, crit);
             for (int p = 0; p < c->n; p++)
                 keep[p] |= crit[p];
         }
@@ -556,7 +580,7 @@ static int pick_lanes(struct svg *g, const struct run *runs, int k, const struct
         keep[c->source] = 1;
         have = 1;
         for (int i = 0; i < k; i++) {
-            export_critical_path(&runs[i].eng, crit);
+            export_critical_path_spool(&runs[i].eng, i == 0 ? sp : NULL, crit);
             for (int p = 0; p < c->n && have < want; p++)
                 if (crit[p] && !keep[p]) {
                     keep[p] = 1;
@@ -623,7 +647,7 @@ static int svg_write(FILE *fp, const struct run *runs, int k, const struct svg_o
     if (!(g.tmax > 0))
         g.tmax = 1;
     g.scale = (SVG_W - SVG_LEFT - SVG_RIGHT) / g.tmax;
-    pick_lanes(&g, runs, k, o);
+    pick_lanes(&g, runs, k, o, sp);
     g.compact = g.nlanes > 20;
     g.lane_h = g.compact ? 11 : 32;
     double step = export_nice_step(g.tmax, 12);

@@ -43,6 +43,10 @@ int export_tree_order(const struct engine *e, int *order, int *depth);
 #define CRIT_WHOLE 1
 #define CRIT_SEND 2
 int export_critical_path(const struct engine *e, unsigned char *mark);
+/* The same for a lean run whose bookings are in sp (output/spool.h); sp NULL:
+ * export_critical_path.  A lean run without a spool: the tree chain alone. */
+struct spool;
+int export_critical_path_spool(const struct engine *e, struct spool *sp, unsigned char *mark);
 
 /* A round tick step (1, 2 or 5 times a power of ten) giving at most max_ticks ticks over span. */
 double export_nice_step(double span, int max_ticks);

@@ -13,7 +13,7 @@
 
 struct spool_rec {
     int from, to;
-    double start, send_end, link_start, link_end, recv_start, recv_end, hold;
+    double start, send_end, link_start, link_end, recv_start, recv_end, hold, free;
 };
 
 #define SPOOL_BLOCK 4096   /* records read at a time: 256 KB */
@@ -47,7 +47,7 @@ void spool_book(void *ctx, int seq, int from, int to, const struct timing *tm)
     struct spool *sp = ctx;
     (void)seq;
     struct spool_rec r = {from, to, tm->start, tm->send_end, tm->link_start, tm->link_end,
-                          tm->recv_start, tm->recv_end, tm->hold};
+                          tm->recv_start, tm->recv_end, tm->hold, tm->free};
     if (fwrite(&r, sizeof r, 1, sp->fp) != 1 && !sp->err)
         sp->err = errno ? errno : EIO;
     sp->n++;
@@ -137,9 +137,25 @@ const struct transfer *spool_cursor_next(struct spool_cursor *c)
                              .start = r->start, .send_end = r->send_end,
                              .link_start = r->link_start, .link_end = r->link_end,
                              .recv_start = r->recv_start, .recv_end = r->recv_end,
-                             .hold = r->hold, .wait_start = r->start};
+                             .hold = r->hold, .free = r->free, .wait_start = r->start};
     c->i++;
     return &c->t;
+}
+
+int spool_read(struct spool *sp, long long i, struct transfer *t)
+{
+    struct spool_rec r;
+    if (i < 0 || i >= sp->n || fflush(sp->fp) != 0 ||
+        pread(fileno(sp->fp), &r, sizeof r, (off_t)(i * (long long)sizeof r)) != (ssize_t)sizeof r) {
+        if (!sp->err)
+            sp->err = EIO;
+        return -1;
+    }
+    *t = (struct transfer){.from = r.from, .to = r.to, .msg = 0, .seq = (int)i, .start = r.start,
+                           .send_end = r.send_end, .link_start = r.link_start, .link_end = r.link_end,
+                           .recv_start = r.recv_start, .recv_end = r.recv_end, .hold = r.hold,
+                           .free = r.free, .wait_start = r.start};
+    return 0;
 }
 
 void spool_cursor_end(struct spool_cursor *c)

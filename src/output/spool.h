@@ -4,9 +4,9 @@
  * comes before the transfers), SVG (the lanes are chosen from the finished
  * run) and Paje (its events in time order).  hetcast run streams these
  * formats so: a lean engine (engine/engine.h) books, spool_book writes each
- * booking's times (64 bytes) to the file, and the writer reads them back in
+ * booking's times (72 bytes) to the file, and the writer reads them back in
  * booking order, as it would read the full engine's records.  Memory stays
- * the lean engine's; the file holds 64 bytes a transfer and is removed from
+ * the lean engine's; the file holds 72 bytes a transfer and is removed from
  * its directory as soon as it is made (nothing is left behind, even when
  * the process is killed).
  *
@@ -57,5 +57,8 @@ void spool_cursor_start(struct spool_cursor *c, const struct engine *e, struct s
 /* The next booking, or NULL at the end (or on a read error: spool_check). */
 const struct transfer *spool_cursor_next(struct spool_cursor *c);
 void spool_cursor_end(struct spool_cursor *c);
+/* Booking i (0 <= i < sp->n) into *t, without moving a cursor's place: 0, or -1
+ * (sp->err set). */
+int spool_read(struct spool *sp, long long i, struct transfer *t);
 
 #endif
