@@ -115,7 +115,7 @@ printf '# unit: us\n# latency: 0.001\nname,send,recv\np0,0.001,0.001\np1,0.001,0
 run timeout 60 $EXECRUN -n 3 "$M" exec "$T/tiny.csv" -s fnf --repeat 3
 say_err
 check "exec of nanosecond costs: a note names MPI's per-message overhead" \
-    sh -c "[ $rc -eq 0 ] && grep -q '^note  *measured .* times the prediction: the one message of the critical path took about .* us more' '$T/out'"
+    sh -c "[ $rc -eq 0 ] && grep -Eq '^note  *measured .* times the prediction: (the one message|each of the [0-9]+ messages) of the critical path took about .* us more' '$T/out'"
 check "... and says what to do: --emulate, or calibrate --size 64" \
     sh -c "grep -q 'with --emulate' '$T/out' && grep -q 'calibrate --size 64 -o CLUSTER.csv' '$T/out'"
 # --baseline: the library's MPI_Bcast of the same size on the same ranks,
@@ -167,17 +167,33 @@ for k in 1 2; do
     check "calibrate --sizes ($k): status 0, a table row per size, the threshold, the file" \
         sh -c "[ $rc -eq 0 ] && [ \$(grep -c '^[0-9]' '$T/sweep$k.out') -eq 5 ] && grep -q '^eager/rendezvous: ' '$T/sweep$k.out' && grep -q '^calibrated 2 ranks on 1 host, 5 sizes' '$T/sweep$k.out'"
 done
-check "calibrate --sizes: the two agree on every size within 20 %, or name it noisy" python3 -c "
-import re
+# agree K J: sweeps K and J agree on every size within 20 %, or name it noisy.
+cat >"$T/agree.py" <<'PY'
+import re, sys
 def table(k):
-    rows = {int(l.split()[0]): float(l.split()[1]) for l in open('$T/sweep%d.out' % k) if l[0].isdigit()}
-    noisy = {int(m) for m in re.findall(r'noisy at (\d+) bytes', open('$T/sweep%d.err' % k).read())}
+    d = sys.argv[1]
+    rows = {int(l.split()[0]): float(l.split()[1]) for l in open('%s/sweep%s.out' % (d, k)) if l[0].isdigit()}
+    noisy = {int(m) for m in re.findall(r'noisy at (\d+) bytes', open('%s/sweep%s.err' % (d, k)).read())}
     return rows, noisy
-(a, na), (b, nb) = table(1), table(2)
+(a, na), (b, nb) = table(sys.argv[2]), table(sys.argv[3])
 assert sorted(a) == sorted(b) == [64, 1024, 2048, 8192, 65536], (a, b)
 bad = [m for m in a if m not in na | nb and abs(a[m] - b[m]) > 0.2 * min(a[m], b[m])]
 assert not bad, ('disagree, not named noisy', bad, a, b, na, nb)
-print('# noisy:', sorted(na), sorted(nb))"
+print('# noisy:', sorted(na), sorted(nb))
+PY
+# A machine whose load changes between two sweeps (the suite's other tests)
+# can shift a whole sweep without either being noisy within itself: then one
+# more pair, made back to back, must agree.
+if ! python3 "$T/agree.py" "$T" 1 2 >"$T/agree.out" 2>&1; then
+    sed 's/^/# first pair: /' "$T/agree.out"
+    for k in 3 4; do
+        timeout 120 $MPIRUN -n 2 "$M" calibrate --sizes $SZ --iters 10 -o "$T/sweep$k.csv" \
+            >"$T/sweep$k.out" 2>"$T/sweep$k.err"
+    done
+    python3 "$T/agree.py" "$T" 3 4 >"$T/agree.out" 2>&1
+fi
+check "calibrate --sizes: two in a row agree on every size within 20 %, or name it noisy" \
+    sh -c "sed 's/^/# /' '$T/agree.out'; grep -q '^# noisy:' '$T/agree.out'"
 check "calibrate --sizes: two segments, split where a send starts to wait (Open MPI: 4 KiB)" \
     sh -c "[ \$(grep -c '^# segment: ' '$T/sweep1.csv') -eq 2 ] && grep -q '^eager/rendezvous: MPI_Send returns early (eager) up to 2048 bytes and waits for the receiver (rendezvous) from 8192 bytes' '$T/sweep1.out'"
 # hetcast run --size picks the segment of the size: the transfer's one-way
