@@ -29,6 +29,11 @@ static double pick(struct rng *r)
     return thirds ? w[rng_below(r, 6)] : v[rng_below(r, 6)];
 }
 
+/* With lnow_matrices, half the latency matrices are Figueira's LNOWs (every
+ * send and receive step 0); without it no coin is drawn for them, so the
+ * callers that leave it off draw the clusters they always drew. */
+static bool lnow_matrices;
+
 /* c once cluster_finish accepts it, or NULL (c freed). */
 static struct cluster *cluster_finished(struct cluster *c)
 {
@@ -60,9 +65,13 @@ static struct cluster *random_cluster(struct rng *r, enum cluster_kind kind, int
         c->latency = rng_below(r, 2) ? 0 : pick(r);
     } else if (kind == CLUSTER_MATRIX) {
         c->dist = calloc((size_t)n * (size_t)n, sizeof *c->dist);
-        for (int q = 0; q < n; q++)
+        bool figueira = lnow_matrices && rng_below(r, 2);   /* Figueira's LNOWs: no send or receive step */
+        for (int q = 0; q < n; q++) {
+            if (figueira)
+                c->nodes[q].send = c->nodes[q].recv = 0;
             for (int p = 0; p < n; p++)
                 c->dist[q * n + p] = q == p ? 0 : pick(r);
+        }
     } else {
         for (int q = 0; q < n; q++)   /* a ring both ways, so that everyone is reachable */
             for (int p = 0; p < n; p++)

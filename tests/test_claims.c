@@ -43,55 +43,7 @@
 #include "support/numfmt.h"
 #include "support/rng.h"
 #include "tap.h"
-
-static bool thirds;
-static double pick(struct rng *r)
-{
-    static const double v[] = {0, 0, 1, 1, 2, 3};
-    static const double w[] = {0, 0, 1.0 / 3, 2.0 / 3, 1, 0.1};
-    return thirds ? w[rng_below(r, 6)] : v[rng_below(r, 6)];
-}
-
-static struct cluster *random_cluster(struct rng *r, enum cluster_kind kind, int n)
-{
-    struct cluster *c = cluster_new(kind);
-    for (int i = 0; i < n; i++) {
-        char name[16];
-        snprintf(name, sizeof name, "p%d", i);
-        if (i > 0 && rng_below(r, 3) == 0 && kind == CLUSTER_NODES)
-            cluster_add_node(c, name, c->nodes[i - 1].send, c->nodes[i - 1].recv);
-        else
-            cluster_add_node(c, name, kind == CLUSTER_GRAPH ? 0 : pick(r),
-                             kind == CLUSTER_GRAPH ? 0 : pick(r));
-    }
-    if (kind == CLUSTER_NODES) {
-        c->latency = rng_below(r, 2) ? 0 : pick(r);
-    } else if (kind == CLUSTER_MATRIX) {
-        c->dist = calloc((size_t)n * (size_t)n, sizeof *c->dist);
-        bool figueira = rng_below(r, 2);   /* Figueira's LNOWs: no send or receive step */
-        for (int q = 0; q < n; q++) {
-            if (figueira)
-                c->nodes[q].send = c->nodes[q].recv = 0;
-            for (int p = 0; p < n; p++)
-                c->dist[q * n + p] = q == p ? 0 : pick(r);
-        }
-    } else {
-        for (int q = 0; q < n; q++)
-            for (int p = 0; p < n; p++)
-                if (q != p && (p == (q + 1) % n || q == (p + 1) % n || rng_below(r, 3) == 0))
-                    cluster_add_edge(c, q, p, pick(r), rng_below(r, 2) ? -1 : pick(r));
-    }
-    c->source = (int)rng_below(r, (uint64_t)n);
-    struct diag d;
-    diag_init(&d);
-    int rc = cluster_finish(c, &d);
-    diag_free(&d);
-    if (rc != 0) {
-        cluster_free(c);
-        return NULL;
-    }
-    return c;
-}
+#include "random_cluster.h"
 
 /* A class of claim: how often it was checked and the first time it failed. */
 struct claim {
@@ -445,6 +397,7 @@ static void report(const struct claim *k)
 
 int main(void)
 {
+    lnow_matrices = true;   /* the node facts of Figueira's tables are among the claims */
     const char *env = getenv("HETCAST_CLAIMS_CLUSTERS"), *pre = getenv("LD_PRELOAD");
     int clusters = env ? atoi(env) : pre && strstr(pre, "vgpreload") ? 150 : 3000;
     struct rng r;
