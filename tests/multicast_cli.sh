@@ -27,6 +27,8 @@ check "run: the optimum 13 beside" has "^optimum *13 " "$T/out"
 check "run: no 2T + beta for a multicast" has "2T + beta: applies to broadcasts only (this is a multicast)" "$T/out"
 run "$H" run $C -s relay-fnf
 check "relay-fnf: 13, S serves the relay R first" sh -c "[ $rc -eq 0 ] && grep -q '^makespan *13$' $T/out && grep -q '^ *1  S  *R .*a relay' $T/out"
+run "$H" run $C -s optimal --summary
+check "optimal: its proof named once, with its search nodes counted in one parenthesis" grep -Eq '^note +proven optimal: the least of the exact optima of every set of relays \([0-9]+ search nodes?, [0-9.]+ s\)$' "$T/out"
 run "$H" run $C -s optimal --certify
 check "optimal --certify: 13, certified by the integer program" sh -c "[ $rc -eq 0 ] && grep -q '^makespan *13$' $T/out && grep -q '^certified *13 .*the same optimum' $T/out"
 run "$H" run $C -s relay-fnf --format json

@@ -2138,8 +2138,8 @@ void opt_plan_reason(const struct opt_plan *p, char *buf, size_t size)
         text_fit(buf, size, "proven by exhaustive search (%lld search nodes)", p->explored);
         break;
     case OPT_PROOF_RELAYS:
-        text_fit(buf, size, "proven: the least of the exact optima of every set of relays (%lld search "
-                 "nodes)", p->explored);
+        text_fit(buf, size, "proven: the least of the exact optima of every set of relays, %lld search "
+                 "node%s in all", p->explored, p->explored == 1 ? "" : "s");
         break;
     case OPT_PROOF_NONE:
         text_fit(buf, size, "search gave up after %lld search nodes: optimum between %g and %g",
@@ -2173,9 +2173,11 @@ static int opt_prepare(struct sched *s, struct engine *e, char **cause)
     if (p->status == OPT_PROVEN) {
         char why[200];
         opt_plan_reason(p, why, sizeof why);
-        if (p->proof == OPT_PROOF_SEARCH)
-            text_fit(s->note, sizeof s->note, "proven optimal: exhaustive search (%lld search nodes, "
-                     "%.2f s)", p->explored, p->seconds);
+        if (p->proof == OPT_PROOF_SEARCH || p->proof == OPT_PROOF_RELAYS)
+            text_fit(s->note, sizeof s->note, "proven optimal: %s (%lld search node%s, %.2f s)",
+                     p->proof == OPT_PROOF_SEARCH ? "exhaustive search"
+                                                  : "the least of the exact optima of every set of relays",
+                     p->explored, p->explored == 1 ? "" : "s", p->seconds);
         else   /* "proven: WHY" */
             text_fit(s->note, sizeof s->note, "proven optimal: %s (%.2f s)",
                      strncmp(why, "proven: ", 8) == 0 ? why + 8 : why, p->seconds);
