@@ -837,6 +837,36 @@ static double pmean(const struct pacc *a, int m, int h)
     return a->n ? 100 * a->sum[m][h] / a->n : NAN;
 }
 
+/*
+ * One of Run H's tables: a row of five, the heuristics' mean % (model m) in
+ * the order of pipe_cols; rows labelled 10, 20, ... 50 nodes, or by the
+ * densities dens when given.
+ */
+static const int pipe_cols[PIPE_NHEUR] = {PIPE_PRUNE_SIMPLE, PIPE_PRUNE_DEGREE, PIPE_GROW_TREE,
+                                          PIPE_LP_PRUNE,     PIPE_LP_GROW,      PIPE_BINOMIAL,
+                                          PIPE_MULTIPORT_GROW, PIPE_MULTIPORT_PRUNE_DEGREE};
+
+static void pipe_table(FILE *out, const char *title, const char *label, const struct pacc *rows, int m,
+                       const double *dens)
+{
+    fprintf(out, "\n%s:\n\n| %s |", title, label);
+    for (int i = 0; i < PIPE_NHEUR; i++)
+        fprintf(out, " %s |", pipe_heur_name((enum pipe_heur)pipe_cols[i]));
+    fprintf(out, "\n| --- |");
+    for (int i = 0; i < PIPE_NHEUR; i++)
+        fprintf(out, " --- |");
+    fprintf(out, "\n");
+    for (int r = 0; r < 5; r++) {
+        if (dens)
+            fprintf(out, "| %g |", dens[r]);
+        else
+            fprintf(out, "| %d |", 10 + 10 * r);
+        for (int i = 0; i < PIPE_NHEUR; i++)
+            fprintf(out, " %.1f |", pmean(&rows[r], m, pipe_cols[i]));
+        fprintf(out, "\n");
+    }
+}
+
 static double psd(const struct pacc *a, int m, int h)
 {
     if (a->n < 2)
@@ -981,48 +1011,11 @@ static int beaumont(void)
         t3gap <= 10 ? "" : "TIERS is not available: hetcast's WAN/MAN/LAN stand-in leaves single "
                            "trees much closer to the optimum (table below); no run here shows "
                            "what TIERS platforms would give");
-    fprintf(out, "\nRun H, Figure 4(a) (one-port, mean %%):\n\n| nodes |");
-    static const int cols[PIPE_NHEUR] = {PIPE_PRUNE_SIMPLE, PIPE_PRUNE_DEGREE, PIPE_GROW_TREE,
-                                         PIPE_LP_PRUNE, PIPE_LP_GROW, PIPE_BINOMIAL,
-                                         PIPE_MULTIPORT_GROW, PIPE_MULTIPORT_PRUNE_DEGREE};
-    for (int i = 0; i < PIPE_NHEUR; i++)
-        fprintf(out, " %s |", pipe_heur_name((enum pipe_heur)cols[i]));
-    fprintf(out, "\n| --- |");
-    for (int i = 0; i < PIPE_NHEUR; i++)
-        fprintf(out, " --- |");
-    fprintf(out, "\n");
-    for (int si = 0; si < 5; si++) {
-        fprintf(out, "| %d |", 10 + 10 * si);
-        for (int i = 0; i < PIPE_NHEUR; i++)
-            fprintf(out, " %.1f |", pmean(&size[si], 0, cols[i]));
-        fprintf(out, "\n");
-    }
-    fprintf(out, "\nRun H, Figure 4(b) (one-port, mean %% by link probability):\n\n| density |");
-    for (int i = 0; i < PIPE_NHEUR; i++)
-        fprintf(out, " %s |", pipe_heur_name((enum pipe_heur)cols[i]));
-    fprintf(out, "\n| --- |");
-    for (int i = 0; i < PIPE_NHEUR; i++)
-        fprintf(out, " --- |");
-    fprintf(out, "\n");
-    for (int di = 0; di < 5; di++) {
-        fprintf(out, "| %g |", dens[di]);
-        for (int i = 0; i < PIPE_NHEUR; i++)
-            fprintf(out, " %.1f |", pmean(&den[di], 0, cols[i]));
-        fprintf(out, "\n");
-    }
-    fprintf(out, "\nRun H, Figure 5 (multi-port tree / one-port LP optimum, mean %%):\n\n| nodes |");
-    for (int i = 0; i < PIPE_NHEUR; i++)
-        fprintf(out, " %s |", pipe_heur_name((enum pipe_heur)cols[i]));
-    fprintf(out, "\n| --- |");
-    for (int i = 0; i < PIPE_NHEUR; i++)
-        fprintf(out, " --- |");
-    fprintf(out, "\n");
-    for (int si = 0; si < 5; si++) {
-        fprintf(out, "| %d |", 10 + 10 * si);
-        for (int i = 0; i < PIPE_NHEUR; i++)
-            fprintf(out, " %.1f |", pmean(&size[si], 1, cols[i]));
-        fprintf(out, "\n");
-    }
+    pipe_table(out, "Run H, Figure 4(a) (one-port, mean %)", "nodes", size, 0, NULL);
+    pipe_table(out, "Run H, Figure 4(b) (one-port, mean % by link probability)", "density", den, 0,
+               dens);
+    pipe_table(out, "Run H, Figure 5 (multi-port tree / one-port LP optimum, mean %)", "nodes", size,
+               1, NULL);
     fprintf(out, "\nRun H, Table 3 (one-port, mean ± deviation %%; the paper's in brackets):\n\n"
                  "| nodes |");
     for (int j = 0; j < 6; j++)
@@ -1042,7 +1035,7 @@ static int beaumont(void)
                  "([pipeline.md](pipeline.md#the-unidirectional-one-port-model--m-one-port-uni)); "
                  "the last column is the bound / the one-port LP optimum.\n\n| nodes |");
     for (int i = 0; i < PIPE_NHEUR; i++)
-        fprintf(out, " %s |", pipe_heur_name((enum pipe_heur)cols[i]));
+        fprintf(out, " %s |", pipe_heur_name((enum pipe_heur)pipe_cols[i]));
     fprintf(out, " bound / one-port optimum |\n| --- |");
     for (int i = 0; i <= PIPE_NHEUR; i++)
         fprintf(out, " --- |");
@@ -1050,7 +1043,7 @@ static int beaumont(void)
     for (int si = 0; si < 5; si++) {
         fprintf(out, "| %d |", 10 + 10 * si);
         for (int i = 0; i < PIPE_NHEUR; i++)
-            fprintf(out, " %.1f |", pmean(&size[si], 2, cols[i]));
+            fprintf(out, " %.1f |", pmean(&size[si], 2, pipe_cols[i]));
         fprintf(out, " %.1f |\n", 100 * size[si].uni_share / size[si].n);
     }
     fprintf(out, "\n");
