@@ -211,17 +211,22 @@ static void tt_plan(struct segplan *p, const struct cluster *c)
 
 /* ---- the schedulers ---- */
 
-int mpibcast_check(const struct sched_ops *ops, const struct cluster *c, int slices, char **cause)
+bool mpibcast_segmented(const struct sched_ops *ops)
 {
     static const struct sched_ops *const segmented[] = {
-        &sched_scatter_allgather, &sched_scatter_rdb, &sched_two_tree, &sched_binomial, &sched_depth_first,
-        &sched_breadth_first, &sched_balanced_path, &sched_flat, &sched_magpie, &sched_chain,
-        &sched_knomial, &sched_binomial_any,
+        &sched_scatter_allgather, &sched_scatter_rdb, &sched_two_tree, &sched_binomial,
+        &sched_depth_first, &sched_breadth_first, &sched_balanced_path, &sched_flat, &sched_magpie,
+        &sched_chain, &sched_knomial, &sched_binomial_any,
     };
-    bool takes = false;
     for (size_t i = 0; i < sizeof segmented / sizeof segmented[0]; i++)
-        takes = takes || ops == segmented[i];
-    if (!takes || slices <= 1 || c->kind == CLUSTER_GRAPH)
+        if (ops == segmented[i])
+            return true;
+    return false;
+}
+
+int mpibcast_check(const struct sched_ops *ops, const struct cluster *c, int slices, char **cause)
+{
+    if (!mpibcast_segmented(ops) || slices <= 1 || c->kind == CLUSTER_GRAPH)
         return 0;
     if ((double)slices * (double)(c->n - 1) > SEG_MAX_TRANSFERS)
         return set_cause(cause, "--slices %d on %d nodes would book %.0f transfers (at most %d: "

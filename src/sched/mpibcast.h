@@ -54,10 +54,14 @@ int twotree_build(int m, int t, int *parent, int *left, int *right);
  * rank r in the scatter (r = 0: all n).  */
 int scatter_subtree(int r, int n);
 
+/* Does ops cut the message into --slices K segments on a node table or a
+ * latency matrix (a tree of sched/trees.h, scatter-allgather, scatter-rdb,
+ * two-tree)? */
+bool mpibcast_segmented(const struct sched_ops *ops);
+
 /*
- * Would ops cut the message into `slices` segments on c (a tree of
- * sched/trees.h, scatter-allgather or two-tree, slices > 1, not a platform
- * graph)?  Then 0 if the run stays within SEG_MAX_TRANSFERS, else -1 with
+ * Would ops cut the message into `slices` segments on c (mpibcast_segmented,
+ * slices > 1, not a platform graph)?  Then 0 if the run stays within SEG_MAX_TRANSFERS, else -1 with
  * *cause, for the front door to refuse before running; 0 for the others.
  */
 int mpibcast_check(const struct sched_ops *ops, const struct cluster *c, int slices, char **cause);
