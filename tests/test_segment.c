@@ -88,6 +88,14 @@ static void test_hand(void)
                 same = same && hold(&r, p, k) == want[p][k];
         ok(same, "two-tree: every hold time as worked by hand");
         is_int(r.sched.segments, 4, "two-tree: 4 segments noted");
+        /* The view's narration calls them segments (a platform graph's
+         * pipelined runs call theirs slices). */
+        if (!r.eng.ev)
+            engine_timeline(&r.eng);
+        char said[512];
+        engine_narrate(&r.eng, 0, said, sizeof said);
+        ok(strstr(said, "segment 1") && !strstr(said, "slice"), "the narration says segment: %s",
+           said);
         /* The bound: p2 receives 4 segments of r = 3 each, the first no
          * earlier than s(p0) + L = 2: 2 + 12 = 14; the schedule meets it. */
         is_double(r.lower_bound, 14, 1e-12, "the 4-segment lower bound is 14 (p2's receives)");
