@@ -48,6 +48,8 @@ run "$H" experiment segments "$T/seg4.csv" --size 64 --max-segments 4
 check "4 nodes: the default broadcasts, scatter-rdb among them" sh -c "[ $rc -eq 0 ] && grep -Eq '^ +K +bytes +chain +binomial +knomial +scatter-allgather +scatter-rdb +two-tree\$' $T/out"
 run "$H" experiment segments "$T/seg5.csv" --size 64 --max-segments 4
 check "5 nodes: no scatter-rdb row (it would be scatter-allgather's)" sh -c "[ $rc -eq 0 ] && grep -Eq '^ +K +bytes +chain +binomial +knomial +scatter-allgather +two-tree\$' $T/out"
+run "$H" experiment segments "$T/seg5.csv" --size 64 --max-segments 4 -s scatter-rdb
+check "5 nodes, scatter-rdb asked: the table says it is the ring's" sh -c "[ $rc -eq 0 ] && grep -q '^scatter-rdb on 5 ranks, no power of two: the ring allgather, as MPICH falls back' $T/out"
 
 # Refusals.
 run "$H" experiment segments "$T/seg4.csv" -s chain

@@ -60,6 +60,19 @@ static double hold(const struct run *r, int p, int k)
     return engine_hold_time(&r->eng, p, k);
 }
 
+/* Does every node of 4 hold every one of 4 segments when want says? */
+static bool holds_as(const struct run *r, const double want[4][4])
+{
+    bool same = true;
+    for (int p = 1; p < 4; p++)
+        for (int k = 0; k < 4; k++) {
+            if (hold(r, p, k) != want[p][k])
+                diag("p%d holds %d at %g, not %g", p, k, hold(r, p, k), want[p][k]);
+            same = same && hold(r, p, k) == want[p][k];
+        }
+    return same;
+}
+
 static void test_hand(void)
 {
     /* Liu, Wang & Guo's three nodes: p0, p1 s=1 r=2; p2 s=2 r=3; L=1; async. */
@@ -127,15 +140,8 @@ static void test_hand(void)
     c = table(4, s4, r4, 0);
     if (run(&r, c, MODEL_ASYNC, &sched_scatter_allgather, 4) == 0) {
         is_double(r.eng.makespan, 9, 1e-12, "scatter-allgather, 4 nodes, 4 segments: makespan 9 by hand");
-        double want[4][4] = {{0, 0, 0, 0}, {5, 4, 7, 6}, {7, 6, 2, 3}, {9, 8, 6, 5}};
-        bool same = true;
-        for (int p = 1; p < 4; p++)
-            for (int k = 0; k < 4; k++) {
-                if (hold(&r, p, k) != want[p][k])
-                    diag("p%d holds %d at %g, not %g", p, k, hold(&r, p, k), want[p][k]);
-                same = same && hold(&r, p, k) == want[p][k];
-            }
-        ok(same, "scatter-allgather: every hold time as worked by hand");
+        static const double want[4][4] = {{0, 0, 0, 0}, {5, 4, 7, 6}, {7, 6, 2, 3}, {9, 8, 6, 5}};
+        ok(holds_as(&r, want), "scatter-allgather: every hold time as worked by hand");
         is_int(r.eng.ntr, 12, "scatter-allgather: 12 transfers, each node gets each segment once");
         run_free(&r);
     }
@@ -156,15 +162,8 @@ static void test_hand(void)
     is_int(rc, 0, "scatter-rdb, 4 nodes, 4 segments: runs");
     if (rc == 0) {
         is_double(r.eng.makespan, 9, 1e-12, "scatter-rdb, 4 nodes, 4 segments: makespan 9 by hand");
-        double want[4][4] = {{0, 0, 0, 0}, {5, 4, 8, 9}, {6, 7, 2, 3}, {7, 8, 6, 5}};
-        bool same = true;
-        for (int p = 1; p < 4; p++)
-            for (int k = 0; k < 4; k++) {
-                if (hold(&r, p, k) != want[p][k])
-                    diag("p%d holds %d at %g, not %g", p, k, hold(&r, p, k), want[p][k]);
-                same = same && hold(&r, p, k) == want[p][k];
-            }
-        ok(same, "scatter-rdb: every hold time as worked by hand");
+        static const double want[4][4] = {{0, 0, 0, 0}, {5, 4, 8, 9}, {6, 7, 2, 3}, {7, 8, 6, 5}};
+        ok(holds_as(&r, want), "scatter-rdb: every hold time as worked by hand");
         is_int(r.eng.ntr, 12, "scatter-rdb: 12 transfers, each node gets each segment once");
         bool partners = true;
         for (int i = 0; i < r.eng.ntr; i++) {

@@ -230,8 +230,12 @@ static void print_text(const struct segx_opts *o, const struct cluster *c, enum 
            "of K that leave no segment empty)\n"
            "a segment of m bytes costs each node's send and receive as its row gives them and the "
            "latency L + m G of the # segment: line covering m; the last segment, maybe shorter, "
-           "is charged as a full one\n\n%5s %9s", model_name(m), o->size, k[0], k[nk - 1],
-           o->size, nk, "K", "bytes");
+           "is charged as a full one\n", model_name(m), o->size, k[0], k[nk - 1], o->size, nk);
+    for (int j = 0; j < ns; j++)
+        if (ops[j] == &sched_scatter_rdb && !rdb_applies(c->n))
+            printf("scatter-rdb on %d ranks, no power of two: the ring allgather, as MPICH falls "
+                   "back (scatter-allgather's runs)\n", c->n);
+    printf("\n%5s %9s", "K", "bytes");
     for (int j = 0; j < ns; j++)
         printf("  %*s", col_width(ops[j]), ops[j]->name);
     printf("\n");
