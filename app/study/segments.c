@@ -186,16 +186,23 @@ static int measure(const struct segx_opts *o, struct cluster *c, enum model m,
     return 0;
 }
 
-/* Scheduler j's best K (the least makespan; a tie goes to fewer segments),
+/* The row of scheduler j's least makespan; a tie goes to the fewer segments. */
+static int best_of(const double *ms, int j, int ns, int nk)
+{
+    int b = 0;
+    for (int i = 1; i < nk; i++)
+        if (ms[(size_t)i * ns + j] < ms[(size_t)b * ns + j])
+            b = i;
+    return b;
+}
+
+/* Scheduler j's best K (best_of),
  * its neighbours among the cuts tried and the run that repeats it. */
 static void print_best(const struct segx_opts *o, const struct cluster *c, enum model m,
                        const struct sched_ops *x, int j, int ns, const int *k, int nk,
                        const double *ms)
 {
-    int b = 0, ties = 0;
-    for (int i = 1; i < nk; i++)
-        if (ms[(size_t)i * ns + j] < ms[(size_t)b * ns + j])
-            b = i;
+    int b = best_of(ms, j, ns, nk), ties = 0;
     for (int i = 0; i < nk; i++)
         ties += i != b && ms[(size_t)i * ns + j] == ms[(size_t)b * ns + j];
     printf("best %-17s K = %d (segments of %lld bytes): makespan %.6g, the least of %d cuts",
@@ -255,10 +262,7 @@ static void print_csv(const struct segx_opts *o, const struct sched_ops *const *
 {
     printf("scheduler,segments,segment_bytes,makespan,best\n");
     for (int j = 0; j < ns; j++) {
-        int b = 0;
-        for (int i = 1; i < nk; i++)
-            if (ms[(size_t)i * ns + j] < ms[(size_t)b * ns + j])
-                b = i;
+        int b = best_of(ms, j, ns, nk);
         for (int i = 0; i < nk; i++)
             printf("%s,%d,%lld,%.17g,%d\n", ops[j]->name, k[i], piece_of(o->size, k[i]),
                    ms[(size_t)i * ns + j], i == b);
