@@ -34,6 +34,7 @@ check "the first difference calls the late piece a segment" has "then vm:2 gets 
 
 run "$H" run clusters/calibrated-vm6.csv -s two-tree --slices 8 --format svg
 check "an SVG of a segmented run, its footer says 8 segments" sh -c "[ $rc -eq 0 ] && grep -q '<svg' $T/out && grep -q 'lower bound [0-9.]* .* 8 segments</text>' $T/out"
+check "the SVG's numbers as the text report prints them (10.557, not 10.556999999999999)" sh -c "grep -q 'makespan 10.557 ' $T/out && ! grep -q '10.5569999' $T/out"
 run "$H" run clusters/calibrated-vm6.csv -s scatter-allgather --slices 8 --format chrome
 check "a Chrome trace of a segmented run: each event names its segment" sh -c "[ $rc -eq 0 ] && grep -q 'traceEvents' $T/out && grep -q '\"name\": \"vm:0 -> vm:2 (segment 5)\"' $T/out && grep -q '\"segment\": 5' $T/out && ! grep -q slice $T/out"
 

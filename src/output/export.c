@@ -339,7 +339,7 @@ static void svg_axis(const struct svg *g, double y, double step)
     for (double t = 0; t <= g->tmax + step * 1e-9; t += step) {
         fprintf(g->fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n",
                 tx(g, t), y, tx(g, t), y + 5, COL_TEXT);
-        svg_text(g, tx(g, t), y + 18, 11, "middle", COL_TEXT, NULL, numfmt_num(t));
+        svg_text(g, tx(g, t), y + 18, 11, "middle", COL_TEXT, NULL, numfmt_txt(t));
     }
     char label[16];
     text_fit(label, sizeof label, g->unit ? "time (%s)" : "time", g->unit);
@@ -360,13 +360,13 @@ static void svg_ghost(const struct svg *g, double a, double b, double y, double 
 static void run_head(const struct run *r, const struct run *pred, char *buf, size_t size)
 {
     size_t at = (size_t)text_fit(buf, size, "%s%s: makespan %s", r->sched.ops->name, run_tag(r),
-                                 numfmt_num(r->eng.makespan));
+                                 numfmt_txt(r->eng.makespan));
     if (at < size && r->sched.status == OPT_PROVEN)
         snprintf(buf + at, size - at, " (proven optimal)");
     if (at < size && pred) {
         struct trace_error e = trace_makespan_error(pred, r);
         at += (size_t)snprintf(buf + at, size - at, " \xc2\xb7 error %s%s", e.error > 0 ? "+" : "",
-                               numfmt_num(e.error));
+                               numfmt_txt(e.error));
         if (at < size && isfinite(e.percent))
             snprintf(buf + at, size - at, " (%+.2f %%)", e.percent);
     }
@@ -511,7 +511,7 @@ static double svg_tree(const struct svg *g, const struct run *r, double y, struc
         if (e->parent[v] >= 0)
             text_fit(label, sizeof label, "%s -> %s%s  t=%s", c->nodes[e->parent[v]].name,
                      c->nodes[v].name, cluster_is_target(c, v) ? "" : " (relay)",
-                     numfmt_num(engine_hold_time(e, v, 0)));
+                     numfmt_txt(engine_hold_time(e, v, 0)));
         else
             text_fit(label, sizeof label, "%s (source)", c->nodes[v].name);
         /* Labels of late nodes go to the left of the node, on its own row (on a
@@ -535,21 +535,21 @@ static double svg_tree(const struct svg *g, const struct run *r, double y, struc
 static void summary_line(const struct run *r, char *buf, size_t size)
 {
     size_t at = (size_t)text_fit(buf, size, "%s%s: makespan %s \xc2\xb7 lower bound %s",
-                                 r->sched.ops->name, run_tag(r), numfmt_num(r->eng.makespan),
-                                 numfmt_num(r->lower_bound));
+                                 r->sched.ops->name, run_tag(r), numfmt_txt(r->eng.makespan),
+                                 numfmt_txt(r->lower_bound));
     if (at < size && r->opt == OPT_PROVEN)
-        at += (size_t)text_fit(buf + at, size - at, " \xc2\xb7 optimum %s", numfmt_num(r->optimum));
+        at += (size_t)text_fit(buf + at, size - at, " \xc2\xb7 optimum %s", numfmt_txt(r->optimum));
     else if (at < size && r->opt == OPT_GAVE_UP)
         at += (size_t)text_fit(buf + at, size - at, " \xc2\xb7 optimum between %s and %s",
-                               numfmt_num(r->opt_lower), numfmt_num(r->optimum));
+                               numfmt_txt(r->opt_lower), numfmt_txt(r->optimum));
     double limit;
     if (at < size && run_guarantee(r, &limit))
-        at += (size_t)text_fit(buf + at, size - at, " \xc2\xb7 2T + \xce\xb2 = %s", numfmt_num(limit));
+        at += (size_t)text_fit(buf + at, size - at, " \xc2\xb7 2T + \xce\xb2 = %s", numfmt_txt(limit));
     if (at < size && r->sched.segments > 1)   /* MPI's segmented broadcast */
         at += (size_t)text_fit(buf + at, size - at, " \xc2\xb7 %d segments", r->sched.segments);
     if (at < size && r->sched.slices > 0)   /* a pipelined run: its slices and throughputs */
         text_fit(buf + at, size - at, " \xc2\xb7 %d slices \xc2\xb7 throughput %s \xc2\xb7 LP optimum %s",
-                 r->sched.slices, numfmt_num(r->sched.throughput), numfmt_num(r->sched.optimal_throughput));
+                 r->sched.slices, numfmt_txt(r->sched.throughput), numfmt_txt(r->sched.optimal_throughput));
 }
 
 /*
@@ -693,8 +693,8 @@ static int svg_write(FILE *fp, const struct run *runs, int k, const struct svg_o
         char sub[400];
         struct trace_error e = trace_makespan_error(&runs[i - 1], &runs[i]);
         int at = snprintf(sub, sizeof sub, "%s: predicted %s, measured %s, error %s%s",
-                          runs[i].sched.ops->name, numfmt_num(e.predicted), numfmt_num(e.measured),
-                          e.error > 0 ? "+" : "", numfmt_num(e.error));
+                          runs[i].sched.ops->name, numfmt_txt(e.predicted), numfmt_txt(e.measured),
+                          e.error > 0 ? "+" : "", numfmt_txt(e.error));
         if (isfinite(e.percent) && at > 0 && (size_t)at < sizeof sub)
             snprintf(sub + at, sizeof sub - (size_t)at, " (%+.2f %%)", e.percent);
         svg_text(&g, 12, y, 14, "start", COL_TEXT, "bold", sub);
@@ -707,14 +707,14 @@ static int svg_write(FILE *fp, const struct run *runs, int k, const struct svg_o
         const struct run *a = &runs[0], *b = &runs[1];
         double d = a->eng.makespan - b->eng.makespan;
         text_fit(sub, sizeof sub, "%s %s vs %s %s: difference %s%s%s%s%s", a->sched.ops->name,
-                 numfmt_num(a->eng.makespan), b->sched.ops->name, numfmt_num(b->eng.makespan),
-                 d > 0 ? "+" : "", numfmt_num(d), b->eng.makespan > 0 ? " (" : "", "", "");   /* then the percent */
+                 numfmt_txt(a->eng.makespan), b->sched.ops->name, numfmt_txt(b->eng.makespan),
+                 d > 0 ? "+" : "", numfmt_txt(d), b->eng.makespan > 0 ? " (" : "", "", "");   /* then the percent */
         size_t at = strlen(sub);
         if (b->eng.makespan > 0 && at < sizeof sub)
             at += (size_t)text_fit(sub + at, sizeof sub - at, "%+.0f%%)", 100.0 * d / b->eng.makespan);
         for (int i = 2; i < k && at < sizeof sub; i++)   /* more runs (the view's "you"): their makespans */
             at += (size_t)text_fit(sub + at, sizeof sub - at, " \xc2\xb7 %s %s", runs[i].sched.ops->name,
-                                   numfmt_num(runs[i].eng.makespan));
+                                   numfmt_txt(runs[i].eng.makespan));
         for (int i = 0; i < 2 && at < sizeof sub; i++)
             if (runs[i].sched.status == OPT_PROVEN)
                 at += (size_t)text_fit(sub + at, sizeof sub - at, " \xc2\xb7 %s is proven optimal",
