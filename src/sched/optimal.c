@@ -579,13 +579,23 @@ static bool as_counts_ok(struct as_ctx *a, const double *P, int len, const int *
  * bounds the most useful slots any schedule with g < cut has; if that and
  * the useful slots of P fall short of need, or no split exists, g >= cut.
  * A count of whole slots: a stream that ends a tenth after the deadline
- * counts nothing, where the rate bound counts it as a fraction.
+ * counts nothing, where the rate bound counts it as a fraction.  With one
+ * receive time (sender-only: none) the one group's node is the fastest
+ * class, whose streams from the sigmas as_bound has already paired with
+ * it: nothing to add, so nothing is done.
  */
 static bool as_groups_ok(struct as_ctx *a, const double *P, int len, const int *cnt, int m, double cut)
 {
     int K = a->K, *w0 = a->cw, *w1 = a->cw + m, need = 0, have = 0;
     const double *sig = a->sig;
-    double L = a->L, s1 = INFINITY;
+    double L = a->L, s1 = INFINITY, rhi = -INFINITY, rlo = INFINITY;
+    for (int k = 0; k < K; k++)
+        if (cnt[k] > 0) {
+            rhi = dmax(rhi, a->cr[k]);
+            rlo = dmin(rlo, a->cr[k]);
+        }
+    if (!(rhi > rlo))
+        return true;   /* one receive time: the slots U' pairs with it are these (as_bound) */
     for (int gi = 0; gi < K;) {
         int c = a->by_r[gi], e = gi;
         double rc = a->cr[c], s0 = INFINITY, r0 = INFINITY;
