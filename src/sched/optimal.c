@@ -563,71 +563,94 @@ static bool as_counts_ok(struct as_ctx *a, const double *P, int len, const int *
 }
 
 /*
- * The count test for many classes: as_counts_ok with both groups merged,
- * O(K m) for K classes where that one is O(K^2 m).  Returns false when no
- * schedule has g < cut.
+ * The count test for many classes: as_counts_ok with its classes merged into
+ * two groups, O(K m) for K classes where that one is O(K^2 m).  Returns
+ * false when no schedule has g < cut.
  *
  * Proof.  As in as_counts_ok, for the receive time r_c of a waiting class:
- * the need receivers with r >= r_c (the urgent group) all take slots
- * useful for c, and those are the useful slots of P and of the streams of
- * the m receivers, the one at position i offering at most w(k_i, i).  Group
- * the urgent classes into one node (least s of them, r_c) and the others
- * into another (their least s and least r): by useful_of's monotony each
- * group's node scores at least as much as every member, and may take every
- * position a member may (its r is the least).  So the best split of the
- * positions between the two nodes, the urgent one taking need of them,
- * bounds the most useful slots any schedule with g < cut has; if that and
- * the useful slots of P fall short of need, or no split exists, g >= cut.
- * A count of whole slots: a stream that ends a tenth after the deadline
- * counts nothing, where the rate bound counts it as a fraction.  With one
- * receive time (sender-only: none) the one group's node is the fastest
- * class, whose streams from the sigmas as_bound has already paired with
- * it: nothing to add, so nothing is done.
+ * the need receivers with r >= r_c all take slots useful for c, and those
+ * are the useful slots of P and of the streams of the m receivers, the one
+ * at position i offering at most w(k_i, i).  Split the waiting classes in
+ * two groups and make each one node of the least s and the least r of its
+ * classes: by useful_of's monotony the node scores at least as much as
+ * every member, and may take every position a member may (its r is the
+ * least).  So the best split of the positions between the two nodes, the
+ * first taking as many as its group has receivers, bounds the most useful
+ * slots of any schedule with g < cut; if that and the useful slots of P
+ * fall short of need, or no split exists, g >= cut.  Two partitions, each
+ * a bound of its own: the need receivers against the others (the first
+ * must take positions early enough for r_c), and the faster half of the
+ * receivers in class order against the slower half (the slower ones score
+ * as the fastest of them, not as the fastest of all).  A count of whole
+ * slots: a stream that ends a tenth after the deadline counts nothing,
+ * where the rate bound counts it as a fraction.  With one receive time
+ * (sender-only: none) the first partition's node is the fastest class,
+ * whose streams from the sigmas as_bound has already paired with it, and
+ * nothing is done.
  */
+struct group {
+    double s, r;            /* the least of its classes (r INFINITY: empty) */
+    int count;              /* its receivers */
+};
+
+static void group_add(struct group *g, const struct as_ctx *a, int k, int count)
+{
+    g->s = dmin(g->s, a->cs[k]);
+    g->r = dmin(g->r, a->cr[k]);
+    g->count += count;
+}
+
+/* The split of as_groups_ok for receive time rc: do the useful slots reach need? */
+static bool split_fits(struct as_ctx *a, int m, double cut, double rc, int need, int have,
+                       const struct group *one, const struct group *other)
+{
+    int *w0 = a->cw, *w1 = a->cw + m;
+    for (int i = 0; i < m; i++) {
+        double x = a->sig[i];
+        w1[i] = as_hold_at(a->L, x, one->r) < cut ? useful_of(a, x, one->s, one->r, rc, cut, m) : -1;
+        w0[i] = other->r < INFINITY && as_hold_at(a->L, x, other->r) < cut
+                    ? useful_of(a, x, other->s, other->r, rc, cut, m)
+                    : -1;
+    }
+    long long v = best_split(w0, w1, m, one->count, a->bucket);
+    return v >= 0 && (long long)have + v >= (long long)need;
+}
+
 static bool as_groups_ok(struct as_ctx *a, const double *P, int len, const int *cnt, int m, double cut)
 {
-    int K = a->K, *w0 = a->cw, *w1 = a->cw + m, need = 0, have = 0;
-    const double *sig = a->sig;
-    double L = a->L, s1 = INFINITY, rhi = -INFINITY, rlo = INFINITY;
+    int K = a->K, have = 0;
+    const struct group none = {INFINITY, INFINITY, 0};
+    struct group urgent = none, fast = none, slow = none;
+    double rhi = -INFINITY, rlo = INFINITY;
     for (int k = 0; k < K; k++)
         if (cnt[k] > 0) {
             rhi = dmax(rhi, a->cr[k]);
             rlo = dmin(rlo, a->cr[k]);
+            group_add(fast.count < m / 2 ? &fast : &slow, a, k, cnt[k]);
         }
     if (!(rhi > rlo))
-        return true;   /* one receive time: the slots U' pairs with it are these (as_bound) */
+        return true;
     for (int gi = 0; gi < K;) {
-        int c = a->by_r[gi], e = gi;
-        double rc = a->cr[c], s0 = INFINITY, r0 = INFINITY;
-        /* the urgent group grows by every class of receive time rc */
-        for (; e < K && a->cr[a->by_r[e]] == rc; e++)
-            if (cnt[a->by_r[e]] > 0) {
-                need += cnt[a->by_r[e]];
-                s1 = dmin(s1, a->cs[a->by_r[e]]);
-            }
-        for (int j = e; j < K; j++)
-            if (cnt[a->by_r[j]] > 0) {
-                s0 = dmin(s0, a->cs[a->by_r[j]]);
-                r0 = dmin(r0, a->cr[a->by_r[j]]);
-            }
+        double rc = a->cr[a->by_r[gi]];
         bool waiting = false;
-        for (int j = gi; j < e; j++)
-            waiting = waiting || cnt[a->by_r[j]] > 0;
-        gi = e;
+        /* the urgent group grows by every class of receive time rc */
+        for (; gi < K && a->cr[a->by_r[gi]] == rc; gi++)
+            if (cnt[a->by_r[gi]] > 0) {
+                group_add(&urgent, a, a->by_r[gi], cnt[a->by_r[gi]]);
+                waiting = true;
+            }
         if (!waiting)
             continue;
-        while (have < len && as_hold_at(L, P[have], rc) < cut)
+        while (have < len && as_hold_at(a->L, P[have], rc) < cut)
             have++;
-        if (have >= need)
+        if (have >= urgent.count)
             continue;
-        for (int i = 0; i < m; i++) {
-            w1[i] = as_hold_at(L, sig[i], rc) < cut ? useful_of(a, sig[i], s1, rc, rc, cut, m) : -1;
-            w0[i] = r0 < INFINITY && as_hold_at(L, sig[i], r0) < cut
-                        ? useful_of(a, sig[i], s0, r0, rc, cut, m)
-                        : -1;
-        }
-        long long v = best_split(w0, w1, m, need, a->bucket);
-        if (v < 0 || (long long)have + v < (long long)need)
+        struct group others = none;
+        for (int j = gi; j < K; j++)
+            if (cnt[a->by_r[j]] > 0)
+                group_add(&others, a, a->by_r[j], cnt[a->by_r[j]]);
+        if (!split_fits(a, m, cut, rc, urgent.count, have, &urgent, &others) ||
+            !split_fits(a, m, cut, rc, urgent.count, have, &fast, &slow))
             return false;
     }
     return true;
