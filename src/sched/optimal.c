@@ -24,10 +24,11 @@
  *   future, only when it falls.  Bounds (a relaxed slot supply paired with
  *   the largest receive times; a rate bound that lets each waiting
  *   receiver offer slots at its own pace, the ones that must be served
- *   early because they receive slowly included; and a count of the slots
- *   each class needs before its deadline), a memo over states and a
- *   symmetry rule for equal slots keep it small (see as_bound, rate_slot,
- *   as_counts_ok, as_search).
+ *   early because they receive slowly included; and a count of the whole
+ *   slots each class needs before its deadline, class against class when
+ *   the classes are few, in two groups when they are many), a memo over
+ *   states and a symmetry rule for equal slots keep it small (see as_bound,
+ *   rate_slot, as_counts_ok, as_groups_ok, as_search).
  *
  * - Everything else (sync, one-port, multi-port in inexact arithmetic,
  *   latency matrices, platform graphs): a search over (sender, receiver)
@@ -417,6 +418,23 @@ static inline double as_slot_after(double ready, double s)
     return timing_send_end(&k, ready);
 }
 
+/* useful_slots for a receiver of send time s and receive time r, counting
+ * slots useful for receive time rc.  Never decreases when s or r falls (the
+ * stream starts no later and steps no wider), so a node of the least s and
+ * the least r of a set of classes over-counts for every one of them. */
+static int useful_of(const struct as_ctx *a, double sigma, double s, double r, double rc, double cut,
+                     int m)
+{
+    double L = a->L, c0 = as_slot_after(as_hold_at(L, sigma, r), s);
+    if (!(as_hold_at(L, c0, rc) < cut))
+        return 0;
+    if (!(s > 0))
+        return m;
+    double q = floor(((cut - L) - rc - c0) / s);
+    double n = (q > 0 ? q : 0) + (a->shift ? 1 : 3);
+    return n < m ? (int)n : m;
+}
+
 /*
  * How many slots of a stream that starts with the slot taken at sigma by a
  * class-k receiver are useful for class c, i.e. fall at x with
@@ -428,14 +446,7 @@ static inline double as_slot_after(double ready, double s)
  */
 static int useful_slots(const struct as_ctx *a, double sigma, int k, int c, double cut, int m)
 {
-    double L = a->L, c0 = as_slot_after(as_hold_at(L, sigma, a->cr[k]), a->cs[k]);
-    if (!(as_hold_at(L, c0, a->cr[c]) < cut))
-        return 0;
-    if (!(a->cs[k] > 0))
-        return m;
-    double q = floor(((cut - L) - a->cr[c] - c0) / a->cs[k]);
-    double n = (q > 0 ? q : 0) + (a->shift ? 1 : 3);
-    return n < m ? (int)n : m;
+    return useful_of(a, sigma, a->cs[k], a->cr[k], a->cr[c], cut, m);
 }
 
 /*
@@ -546,6 +557,100 @@ static bool as_counts_ok(struct as_ctx *a, const double *P, int len, const int *
                 most = v;
         }
         if ((long long)have + most < (long long)need)
+            return false;
+    }
+    return true;
+}
+
+/*
+ * The count test for many classes: as_counts_ok with its classes merged into
+ * two groups, O(K m) for K classes where that one is O(K^2 m).  Returns
+ * false when no schedule has g < cut.
+ *
+ * Proof.  As in as_counts_ok, for the receive time r_c of a waiting class:
+ * the need receivers with r >= r_c all take slots useful for c, and those
+ * are the useful slots of P and of the streams of the m receivers, the one
+ * at position i offering at most w(k_i, i).  Split the waiting classes in
+ * two groups and make each one node of the least s and the least r of its
+ * classes: by useful_of's monotony the node scores at least as much as
+ * every member, and may take every position a member may (its r is the
+ * least).  So the best split of the positions between the two nodes, the
+ * first taking as many as its group has receivers, bounds the most useful
+ * slots of any schedule with g < cut; if that and the useful slots of P
+ * fall short of need, or no split exists, g >= cut.  Two partitions, each
+ * a bound of its own: the need receivers against the others (the first
+ * must take positions early enough for r_c), and the faster half of the
+ * receivers in class order against the slower half (the slower ones score
+ * as the fastest of them, not as the fastest of all).  A count of whole
+ * slots: a stream that ends a tenth after the deadline counts nothing,
+ * where the rate bound counts it as a fraction.  With one receive time
+ * (sender-only: none) the first partition's node is the fastest class,
+ * whose streams from the sigmas as_bound has already paired with it, and
+ * nothing is done.
+ */
+struct group {
+    double s, r;            /* the least of its classes (r INFINITY: empty) */
+    int count;              /* its receivers */
+};
+
+static void group_add(struct group *g, const struct as_ctx *a, int k, int count)
+{
+    g->s = dmin(g->s, a->cs[k]);
+    g->r = dmin(g->r, a->cr[k]);
+    g->count += count;
+}
+
+/* The split of as_groups_ok for receive time rc: do the useful slots reach need? */
+static bool split_fits(struct as_ctx *a, int m, double cut, double rc, int need, int have,
+                       const struct group *one, const struct group *other)
+{
+    int *w0 = a->cw, *w1 = a->cw + m;
+    for (int i = 0; i < m; i++) {
+        double x = a->sig[i];
+        w1[i] = as_hold_at(a->L, x, one->r) < cut ? useful_of(a, x, one->s, one->r, rc, cut, m) : -1;
+        w0[i] = other->r < INFINITY && as_hold_at(a->L, x, other->r) < cut
+                    ? useful_of(a, x, other->s, other->r, rc, cut, m)
+                    : -1;
+    }
+    long long v = best_split(w0, w1, m, one->count, a->bucket);
+    return v >= 0 && (long long)have + v >= (long long)need;
+}
+
+static bool as_groups_ok(struct as_ctx *a, const double *P, int len, const int *cnt, int m, double cut)
+{
+    int K = a->K, have = 0;
+    const struct group none = {INFINITY, INFINITY, 0};
+    struct group urgent = none, fast = none, slow = none;
+    double rhi = -INFINITY, rlo = INFINITY;
+    for (int k = 0; k < K; k++)
+        if (cnt[k] > 0) {
+            rhi = dmax(rhi, a->cr[k]);
+            rlo = dmin(rlo, a->cr[k]);
+            group_add(fast.count < m / 2 ? &fast : &slow, a, k, cnt[k]);
+        }
+    if (!(rhi > rlo))
+        return true;
+    for (int gi = 0; gi < K;) {
+        double rc = a->cr[a->by_r[gi]];
+        bool waiting = false;
+        /* the urgent group grows by every class of receive time rc */
+        for (; gi < K && a->cr[a->by_r[gi]] == rc; gi++)
+            if (cnt[a->by_r[gi]] > 0) {
+                group_add(&urgent, a, a->by_r[gi], cnt[a->by_r[gi]]);
+                waiting = true;
+            }
+        if (!waiting)
+            continue;
+        while (have < len && as_hold_at(a->L, P[have], rc) < cut)
+            have++;
+        if (have >= urgent.count)
+            continue;
+        struct group others = none;
+        for (int j = gi; j < K; j++)
+            if (cnt[a->by_r[j]] > 0)
+                group_add(&others, a, a->by_r[j], cnt[a->by_r[j]]);
+        if (!split_fits(a, m, cut, rc, urgent.count, have, &urgent, &others) ||
+            !split_fits(a, m, cut, rc, urgent.count, have, &fast, &slow))
             return false;
     }
     return true;
@@ -717,7 +822,8 @@ static double rate_slot(struct as_ctx *a, const double *P, int len, const int *c
  * and the greedy still takes U' in sorted order, as every element a
  * raised sigma_i adds lies after sigma_i and so after every slot taken.
  *
- * With few classes, as_counts_ok then checks that the waiting classes fit.
+ * Then as_counts_ok (few classes) or as_groups_ok (many) checks that the
+ * waiting classes fit before their deadlines.
  *
  * Sources of slots: P (sorted); the fictitious holders' first slots, made
  * from the taken slots in order and so sorted (e_0 is monotone); and a heap
@@ -850,7 +956,8 @@ static double as_bound(struct as_ctx *a, const double *P, int len, const int *cn
                 return lb;
         }
     }
-    if (K <= OPT_CLASS_MAX && cut < INFINITY && !as_counts_ok(a, P, len, cnt, m, cut))
+    if (cut < INFINITY && (K <= OPT_CLASS_MAX ? !as_counts_ok(a, P, len, cnt, m, cut)
+                                              : !as_groups_ok(a, P, len, cnt, m, cut)))
         return cut;
     return lb;
 }
