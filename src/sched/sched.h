@@ -87,6 +87,8 @@ struct sched_opts {
     long long lua_instructions; /* Lua: instruction budget per call (<= 0: default) */
     long long lua_memory;   /* Lua: memory cap in bytes (<= 0: default) */
     int slices;             /* pipelined trees: --slices K (<= 0: PIPE_DEFAULT_SLICES) */
+    double epsilon;         /* kk-round: --epsilon E, times rounded up to powers of 1 + E
+                               (<= 0: KK_DEFAULT_EPSILON, sched/kkround.h) */
     bool lean;              /* run_schedule: a lean engine (engine/engine.h) when the scheduler
                                allows it: only the result is wanted (--summary) */
     engine_book_fn on_book; /* run_schedule, on a lean engine: every booking as it is
