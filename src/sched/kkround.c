@@ -238,26 +238,33 @@ static int kk_prepare(struct sched *s, struct engine *e, char **cause)
     s->explored = p->explored;
     char proof[200];
     opt_plan_reason(p, proof, sizeof proof);
-    if (p->status == OPT_PROVEN) {   /* status stays OPT_NONE: within 1 + eps, not optimal */
-        text_fit(s->note, sizeof s->note, "within %g of the least makespan: the times rounded up to "
-                 "powers of %g leave %d classes (of %d); the rounded table's optimum %g (%s), this "
-                 "schedule with the real times %g (%.2f s)", 1 + eps, 1 + eps, k1, k0, p->makespan,
-                 proof, ms, p->seconds);
+    /* OPT(c) >= OPT(c') / (1 + eps) >= the rounded bound / (1 + eps), and bound_lower */
+    bool proven = p->status == OPT_PROVEN;
+    double lr = p->lower / (1 + eps), lp = bound_lower(c, e->model), lb = fmin(fmax(lr, lp), ms);
+    char least[160];
+    if (lr >= lp)
+        text_fit(least, sizeof least, "the least >= %g = the rounded table's %s %g / %g", lb,
+                 proven ? "optimum" : "bound", p->lower, 1 + eps);
+    else
+        text_fit(least, sizeof least, "the least >= %g, the lower bound", lb);
+    char ratio[64];
+    if (lb > 0)
+        text_fit(ratio, sizeof ratio, "%.4g", ms / lb);
+    else
+        text_fit(ratio, sizeof ratio, "1");   /* ms == 0: nothing to send, or every cost 0 */
+    if (proven) {   /* status stays OPT_NONE: within 1 + eps, not optimal */
+        text_fit(s->note, sizeof s->note, "within %g of the least makespan, %s by this run: the times "
+                 "rounded up to powers of %g leave %d classes (of %d); the rounded table's optimum %g "
+                 "(%s); this schedule with the real times %g, %s (%.2f s)", 1 + eps, ratio, 1 + eps, k1,
+                 k0, p->makespan, proof, ms, least, p->seconds);
         return 0;
     }
-    /* OPT(c) >= OPT(c') / (1 + eps) >= the rounded bound / (1 + eps), and bound_lower */
-    double lb = fmax(p->lower / (1 + eps), bound_lower(c, e->model));
-    lb = fmin(lb, ms);
     s->status = OPT_GAVE_UP;
     s->bound = lb;
-    if (lb > 0)
-        text_fit(s->note, sizeof s->note, "within %.4g of the least makespan (this schedule %g over "
-                 "the bound %g on the least): the times rounded up to powers of %g leave %d classes "
-                 "(of %d), and the rounded table's %s (the least >= %g / %g)", ms / lb, ms, lb, 1 + eps,
-                 k1, k0, proof, p->lower, 1 + eps);
-    else
-        text_fit(s->note, sizeof s->note, "no guarantee: the times rounded up to powers of %g leave "
-                 "%d classes (of %d), and the rounded table's %s", 1 + eps, k1, k0, proof);
+    text_fit(s->note, sizeof s->note, "within %s of the least makespan by this run (%g is guaranteed "
+             "only where the rounded optimum is proven): the times rounded up to powers of %g leave %d classes (of %d), and the rounded table's %s; this "
+             "schedule with the real times %g, %s (%.2f s)", ratio, 1 + eps, 1 + eps, k1, k0, proof, ms,
+             least, p->seconds);
     return 0;
 }
 
@@ -294,7 +301,7 @@ static void kk_finish(struct sched *s)
  * take: the argument at the top of this file holds in each. */
 static const struct sched_claim kk_claims[] = {
     {CLUSTER_KIND_BIT(CLUSTER_NODES), MODEL_ALL, SCHED_MAKESPAN, 1 + KK_DEFAULT_EPSILON,
-     "Khuller & Kim's rounding"},
+     "rounding + search"},
     {0, 0, SCHED_MAKESPAN, 0, NULL},
 };
 
