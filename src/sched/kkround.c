@@ -262,8 +262,9 @@ static int kk_prepare(struct sched *s, struct engine *e, char **cause)
     s->status = OPT_GAVE_UP;
     s->bound = lb;
     text_fit(s->note, sizeof s->note, "within %s of the least makespan by this run (%g is guaranteed "
-             "only where the rounded optimum is proven): the times rounded up to powers of %g leave %d classes (of %d), and the rounded table's %s; this "
-             "schedule with the real times %g, %s (%.2f s)", ratio, 1 + eps, 1 + eps, k1, k0, proof, ms,
+             "only where the rounded optimum is proven): the times rounded up to powers of %g leave "
+             "%d classes (of %d), and the rounded table's %s; this schedule with the real times %g, "
+             "%s (%.2f s)", ratio, 1 + eps, 1 + eps, k1, k0, proof, ms,
              least, p->seconds);
     return 0;
 }
@@ -272,16 +273,12 @@ static int kk_choose(struct sched *s, const struct engine *e, struct decision *d
 {
     (void)cause;
     struct kk_state *st = s->state;
-    if (!st || st->next >= st->plan.len)
+    if (!st || sched_plan_next(st->plan.from, st->plan.to, st->plan.len, &st->next, d) == SCHED_DONE)
         return SCHED_DONE;
-    int i = st->next++;
-    d->from = st->plan.from[i];
-    d->to = st->plan.to[i];
-    d->msg = 0;
     if (!e->lean)
         d->reason = xasprintf("kk-round: %s sends to %s (decision %d of %d of the rounded table's %s "
                               "schedule, at the real times)", e->c->nodes[d->from].name,
-                              e->c->nodes[d->to].name, i + 1, st->plan.len,
+                              e->c->nodes[d->to].name, st->next, st->plan.len,
                               st->plan.status == OPT_PROVEN ? "optimal" : "best found");
     return SCHED_DECIDED;
 }

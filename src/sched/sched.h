@@ -148,4 +148,9 @@ int sched_supports(const struct sched_ops *ops, const struct cluster *c, enum mo
  */
 int sched_run(struct engine *e, struct sched *s, char **cause);
 
+/* A plan made in prepare, handed out in choose: the decision *next of len
+ * (from[i] -> to[i], message 0), *next advanced; SCHED_DONE after the last.
+ * The reason is the caller's to write. */
+int sched_plan_next(const int *from, const int *to, int len, int *next, struct decision *d);
+
 #endif
