@@ -261,11 +261,11 @@ static int kk_prepare(struct sched *s, struct engine *e, char **cause)
     }
     s->status = OPT_GAVE_UP;
     s->bound = lb;
-    text_fit(s->note, sizeof s->note, "within %s of the least makespan by this run (%g is guaranteed "
-             "only where the rounded optimum is proven): the times rounded up to powers of %g leave "
-             "%d classes (of %d), and the rounded table's %s; this schedule with the real times %g, "
-             "%s (%.2f s)", ratio, 1 + eps, 1 + eps, k1, k0, proof, ms,
-             least, p->seconds);
+    /* short enough for a report's optimum line (session/run.h's opt_note) */
+    text_fit(s->note, sizeof s->note, "within %s of the least makespan by this run, 1 + eps = %g not "
+             "guaranteed (the rounded search gave up after %lld search nodes): %g, and %s; times rounded "
+             "up to powers of %g: %d classes (of %d) (%.2f s)", ratio, 1 + eps, p->explored, ms, least,
+             1 + eps, k1, k0, p->seconds);
     return 0;
 }
 
