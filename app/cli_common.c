@@ -15,12 +15,13 @@
 #include "app/cli_format.h"
 #include "app/opts.h"
 #include "config.h"
+#include "sched/kkround.h"
 #include "sched/pipeline.h"
 
 enum {
     O_SEED = OPT_LONG, O_SOURCE, O_FORMAT, O_SUMMARY, O_SAVE, O_PARAM, O_LUA_BUDGET, O_LUA_MEMORY,
     O_TIME_LIMIT, O_NODE_LIMIT, O_SLICES, O_PATTERN, O_RECEIVERS, O_SIZE, O_OUTPUT, O_TRACE,
-    O_SVG_PARTS, O_SVG_NODES, O_CERTIFY, O_CERTIFY_LP, O_VERSION, O_TARGETS,
+    O_SVG_PARTS, O_SVG_NODES, O_CERTIFY, O_CERTIFY_LP, O_VERSION, O_TARGETS, O_EPSILON,
 };
 
 /* The options of the view, run and compare: the dispatch and the help. */
@@ -58,6 +59,8 @@ static const struct opt cli_opt_table[] = {
     {"slices", O_SLICES, "K", "pipelined trees on platform graphs: slices to send (default 20); "
      "MPI's broadcasts on node tables and matrices: segments (default 1)",
      OPT_INT, AT(s.sopt.slices), 1, PIPE_MAX_SLICES, NULL},
+    {"epsilon", O_EPSILON, "E", "kk-round: times rounded up to powers of 1 + E, within 1 + E of the "
+     "least (0.001 to 4, default 0.25)", OPT_CALL, 0, 0, 0, NULL},
     {"lua-budget", O_LUA_BUDGET, "N", "Lua: instructions per call of a script (default 10000000)",
      OPT_CALL, 0, 0, 0, NULL},
     {"lua-memory", O_LUA_MEMORY, "MB", "Lua: memory of a script in MiB (default 64)", OPT_CALL, 0,
@@ -212,6 +215,15 @@ static int set_opt(void *ctx, int key, const char *name, const char *val)
         if (opt_double(name, val, 1, &mb))
             return 2;
         s->sopt.lua_memory = mb > 1048576 ? 1LL << 40 : (long long)(mb * 1048576);
+        return 0;
+    }
+    case O_EPSILON: {
+        char *end;
+        errno = 0;
+        double x = strtod(val, &end);
+        if (!*val || *end || errno || !(x >= KK_MIN_EPSILON && x <= KK_MAX_EPSILON))
+            return opt_fail(name, val, "a number from 0.001 to 4 (kk-round's rounding ratio less 1)");
+        s->sopt.epsilon = x;
         return 0;
     }
     case O_SIZE:

@@ -96,6 +96,12 @@ run "$H" run clusters/platform-small.csv -m sync
 check "sync on a platform graph: status 2, lists one-port-uni" sh -c "[ $rc -eq 2 ] && grep -q 'valid models for a platform graph: one-port, multi-port, one-port-uni$' $T/err"
 run "$H" run clusters/platform-uni.csv -s binomial -m one-port-uni --slices 40 --summary
 check "one-port-uni on a platform graph: binomial's period 4, the LP bound 7/13" sh -c "[ $rc -eq 0 ] && grep -q '^throughput    0.25   (one-port-uni formula: period 4, set by a)' $T/out && grep -q '^LP bound      0.5384615385 ' $T/out"
+run "$H" run clusters/khuller-kim.csv -m sender-only -s kk-round --epsilon 1
+check "kk-round --epsilon 1: 8, within 2 of the least 7, the rounded optimum 8 of 3 classes" sh -c "[ $rc -eq 0 ] && grep -q '^makespan      8$' $T/out && grep -q '^note          within 2 of the least makespan, 2 by this run: the times rounded up to powers of 2 leave 3 classes (of 5); the rounded table.s optimum 8 ' $T/out && grep -q '^optimum       7 ' $T/out"
+run "$H" run clusters/khuller-kim.csv -s kk-round --epsilon 0
+check "kk-round --epsilon 0: status 2, the range named" sh -c "[ $rc -eq 2 ] && grep -q -- '--epsilon: \"0\" is not a number from 0.001 to 4' $T/err && [ ! -s $T/out ]"
+run "$H" run clusters/figueira-table1.csv -s kk-round
+check "kk-round on a latency matrix: status 2, what works named" sh -c "[ $rc -eq 2 ] && grep -q 'scheduler kk-round does not work on a latency matrix; use one of: fnf' $T/err"
 run "$H" run clusters/counterexample.csv --frobnicate
 check "unknown option: status 2 and the list" sh -c "[ $rc -eq 2 ] && grep -q 'valid options: -s, -m' $T/err"
 run "$H" run clusters/counterexample.csv --format xml

@@ -65,15 +65,11 @@ static int sum_choose(struct sched *s, const struct engine *e, struct decision *
 {
     (void)cause;
     struct sum_state *st = s->state;
-    if (!st || st->next >= st->plan.len)
+    if (!st || sched_plan_next(st->plan.from, st->plan.to, st->plan.len, &st->next, d) == SCHED_DONE)
         return SCHED_DONE;
-    int i = st->next++;
-    d->from = st->plan.from[i];
-    d->to = st->plan.to[i];
-    d->msg = 0;
     if (!e->lean)
         d->reason = xasprintf("least sum of completion times: %s sends to %s (decision %d of %d)",
-                              e->c->nodes[d->from].name, e->c->nodes[d->to].name, i + 1, st->plan.len);
+                              e->c->nodes[d->from].name, e->c->nodes[d->to].name, st->next, st->plan.len);
     return SCHED_DECIDED;
 }
 

@@ -9,6 +9,7 @@
 
 #include "sched/optimal.h"
 #include "sched/optimal_sum.h"
+#include "sched/kkround.h"
 #include "sched/pipeline.h"
 #include "sched/trees.h"
 #include "sched/list.h"
@@ -18,7 +19,7 @@
 
 static const struct sched_ops *const builtins[] = {
     &sched_fnf, &sched_slowest_first, &sched_random_pair, &sched_random_order,
-    &sched_fef, &sched_optimal, &sched_optimal_sum, &sched_relay_fnf,
+    &sched_fef, &sched_optimal, &sched_optimal_sum, &sched_relay_fnf, &sched_kk_round,
     /* "binomial": Figueira's tree on matrices and node tables, the pipelined
      * tree on platform graphs (sched_binomial_any dispatches; sched/pipeline.c) */
     &sched_binomial_any, &sched_depth_first, &sched_breadth_first, &sched_balanced_path, &sched_flat, &sched_magpie, &sched_chain, &sched_knomial,

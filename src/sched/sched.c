@@ -104,3 +104,14 @@ int sched_run(struct engine *e, struct sched *s, char **cause)
     engine_timeline(e);
     return rc;
 }
+
+int sched_plan_next(const int *from, const int *to, int len, int *next, struct decision *d)
+{
+    if (*next >= len)
+        return SCHED_DONE;
+    int i = (*next)++;
+    d->from = from[i];
+    d->to = to[i];
+    d->msg = 0;
+    return SCHED_DECIDED;
+}

@@ -87,6 +87,8 @@ struct sched_opts {
     long long lua_instructions; /* Lua: instruction budget per call (<= 0: default) */
     long long lua_memory;   /* Lua: memory cap in bytes (<= 0: default) */
     int slices;             /* pipelined trees: --slices K (<= 0: PIPE_DEFAULT_SLICES) */
+    double epsilon;         /* kk-round: --epsilon E, times rounded up to powers of 1 + E
+                               (<= 0: KK_DEFAULT_EPSILON, sched/kkround.h) */
     bool lean;              /* run_schedule: a lean engine (engine/engine.h) when the scheduler
                                allows it: only the result is wanted (--summary) */
     engine_book_fn on_book; /* run_schedule, on a lean engine: every booking as it is
@@ -145,5 +147,10 @@ int sched_supports(const struct sched_ops *ops, const struct cluster *c, enum mo
  * is streamed, so that the two never take memory at the same time.
  */
 int sched_run(struct engine *e, struct sched *s, char **cause);
+
+/* A plan made in prepare, handed out in choose: the decision *next of len
+ * (from[i] -> to[i], message 0), *next advanced; SCHED_DONE after the last.
+ * The reason is the caller's to write. */
+int sched_plan_next(const int *from, const int *to, int len, int *next, struct decision *d);
 
 #endif
