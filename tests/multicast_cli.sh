@@ -46,7 +46,7 @@ printf '# targets: A,Z\nname,send,recv\nS,1,1\nA,1,1\n' >"$T/bad.csv"
 run "$H" run "$T/bad.csv"
 check "# targets: naming no node: status 2, file:line" sh -c "[ $rc -eq 2 ] && grep -q 'bad.csv:1: targets: \"Z\" is not a node' $T/err"
 run "$H" run $C -s fef
-check "fef on a multicast: status 2, naming what works" sh -c "[ $rc -eq 2 ] && grep -q 'scheduler fef sends to every node.*use fnf, relay-fnf or optimal' $T/err"
+check "fef on a multicast: status 2, naming what works" sh -c "[ $rc -eq 2 ] && grep -q 'scheduler fef sends to every node.*use fnf, optimal, relay-fnf or kk-round' $T/err"
 run "$H" run $C --pattern all-to-all
 check "a personalized exchange of a multicast: status 2, pointing to --receivers" sh -c "[ $rc -eq 2 ] && grep -q 'a personalized exchange has no targets.*--receivers' $T/err"
 rm -rf "$T"
