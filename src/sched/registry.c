@@ -5,6 +5,7 @@
  */
 #include "sched/registry.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "sched/optimal.h"
@@ -64,6 +65,30 @@ const struct sched_ops *sched_default(const struct cluster *c, enum model m)
     return &sched_fnf;   /* refused later with the list of what would work */
 }
 
+/* Does o serve a multicast of c under m? */
+static bool serves_multicast(const struct sched_ops *o, const struct cluster *c, enum model m)
+{
+    return o->multicast && (o->kinds & CLUSTER_KIND_BIT(c->kind)) && (o->models & MODEL_BIT(m));
+}
+
+/* "use fnf, optimal or relay-fnf": the built-ins that serve a multicast of c under m. */
+static void multicast_names(const struct cluster *c, enum model m, char *buf, size_t size)
+{
+    int last = -1;
+    for (int i = 0; i < sched_count(); i++)
+        if (serves_multicast(sched_at(i), c, m))
+            last = i;
+    if (last < 0) {
+        snprintf(buf, size, "no built-in scheduler serves one here");
+        return;
+    }
+    size_t at = (size_t)snprintf(buf, size, "use");
+    for (int i = 0, j = 0; i <= last && at < size; i++)
+        if (serves_multicast(sched_at(i), c, m))
+            at += (size_t)snprintf(buf + at, size - at, "%s%s", j++ == 0 ? " " : i == last ? " or " : ", ",
+                                   sched_at(i)->name);
+}
+
 int sched_check(const struct sched_ops *ops, const struct cluster *c, enum model m, char **cause)
 {
     if (!(ops->kinds & CLUSTER_KIND_BIT(c->kind))) {   /* refused with the alternatives */
@@ -76,6 +101,13 @@ int sched_check(const struct sched_ops *ops, const struct cluster *c, enum model
             }
         return set_cause(cause, "scheduler %s does not work on a %s; use one of: %s", ops->name,
                          cluster_kind_name(c->kind), list);
+    }
+    if (c->target && !ops->multicast && (ops->models & MODEL_BIT(m)) &&
+        (model_mask_for(c->kind) & MODEL_BIT(m))) {   /* refused for its targets alone */
+        char serve[200];
+        multicast_names(c, m, serve, sizeof serve);
+        return set_cause(cause, "scheduler %s sends to every node, and this cluster names targets "
+                         "(a multicast): %s", ops->name, serve);
     }
     return sched_supports(ops, c, m, cause);
 }

@@ -5,10 +5,8 @@
  * sched/registry.c's, above them.
  */
 #include "sched/sched.h"
-#include "sched/registry.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,30 +34,6 @@ void sched_free(struct sched *s)
     s->state = NULL;
 }
 
-/* Does o serve a multicast of c under m? */
-static bool serves_multicast(const struct sched_ops *o, const struct cluster *c, enum model m)
-{
-    return o->multicast && (o->kinds & CLUSTER_KIND_BIT(c->kind)) && (o->models & MODEL_BIT(m));
-}
-
-/* "use fnf, relay-fnf or optimal": the built-ins that serve a multicast of c under m. */
-static void multicast_names(const struct cluster *c, enum model m, char *buf, size_t size)
-{
-    int last = -1;
-    for (int i = 0; i < sched_count(); i++)
-        if (serves_multicast(sched_at(i), c, m))
-            last = i;
-    if (last < 0) {
-        snprintf(buf, size, "no built-in scheduler serves one here");
-        return;
-    }
-    size_t at = (size_t)snprintf(buf, size, "use");
-    for (int i = 0, j = 0; i <= last && at < size; i++)
-        if (serves_multicast(sched_at(i), c, m))
-            at += (size_t)snprintf(buf + at, size - at, "%s%s", j++ == 0 ? " " : i == last ? " or " : ", ",
-                                   sched_at(i)->name);
-}
-
 int sched_supports(const struct sched_ops *ops, const struct cluster *c, enum model m,
                    char **cause)
 {
@@ -74,12 +48,9 @@ int sched_supports(const struct sched_ops *ops, const struct cluster *c, enum mo
     }
     if (!(ops->models & MODEL_BIT(m)))
         return set_cause(cause, "scheduler %s does not support the %s model", ops->name, model_name(m));
-    if (c->target && !ops->multicast) {
-        char serve[200];
-        multicast_names(c, m, serve, sizeof serve);
+    if (c->target && !ops->multicast)
         return set_cause(cause, "scheduler %s sends to every node, and this cluster names targets "
-                         "(a multicast): %s", ops->name, serve);
-    }
+                         "(a multicast): use fnf, relay-fnf or optimal", ops->name);
     return 0;
 }
 
