@@ -3,7 +3,7 @@
 # docs/reproduction.md is exactly what the command prints (so the document
 # cannot go stale), -o writes the same bytes, and a bad -o target is one
 # message with status 2 and no file left behind.  The full run takes about
-# 12.5 s of CPU (docs/performance.md); it is the one run of the file.
+# 14 s of CPU (docs/performance.md); it is the one run of the file.
 . tests/tap.sh
 
 run "$H" experiment reproduce -o "$T/repro.md"
@@ -16,7 +16,8 @@ else
     diff docs/reproduction.md "$T/out" | head -20 | sed 's/^/# /'
     check "docs/reproduction.md is current (hetcast experiment reproduce -o docs/reproduction.md)" false
 fi
-check "a table per paper" test "$(grep -c '^| result | the paper | hetcast | verdict | why |$' "$T/out")" -eq 5
+check "a table per paper: the five and the three since" test "$(grep -c '^| result | the paper | hetcast | verdict | why |$' "$T/out")" -eq 8
+check "the part since the papers follows the five" sh -c "grep -n '^## ' '$T/out' | tail -1 | grep -q ':## Since the papers\$'"
 # every verdict is one of the four words, and every row has five cells
 check "every row of the tables has a verdict" sh -c "awk -F' [|] ' '/^[|] result/ {t=1; next} /^[|] ---/ {next} /^$/ {t=0} t && NF>=5 && \$4 !~ /^(reproduced|\\*\\*not reproduced\\*\\*|only in part|not checked)\$/ {bad=1} END {exit bad}' '$T/out'"
 run "$H" experiment reproduce -o "$T/no/such/dir/x.md"
