@@ -3,7 +3,7 @@
 # docs/reproduction.md is exactly what the command prints (so the document
 # cannot go stale), -o writes the same bytes, and a bad -o target is one
 # message with status 2 and no file left behind.  The full run takes about
-# 14 s of CPU (docs/performance.md); it is the one run of the file.
+# 14.7 s of CPU (docs/performance.md); it is the one run of the file.
 . tests/tap.sh
 
 run "$H" experiment reproduce -o "$T/repro.md"

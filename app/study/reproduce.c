@@ -15,7 +15,7 @@
  * claim no run can show (a theorem, an algorithm hetcast does not have) is
  * "not checked", saying which.  Everything is seeded (seed 1 unless said);
  * two bundled clusters are read from the data directory (app/datadir.h).
- * The whole takes about 14 s of CPU, the part since the papers about 1 s
+ * The whole takes about 14.7 s of CPU, the part since the papers 0.4 s
  * (docs/performance.md).
  */
 #include "app/study/experiment.h"
@@ -1781,13 +1781,14 @@ static int mpi_broadcasts(void)
 
     fprintf(out, "### The broadcasts MPI libraries choose from\n\n"
                  "R. Thakur, R. Rabenseifner, W. Gropp, *Optimization of collective communication "
-                 "operations in MPICH*, IJHPCA 19(1), 2005 (the binomial tree; the scatter + "
-                 "allgather of M. Barnett, ..., R. van de Geijn et al., SHPCC 1994); P. Sanders, "
+                 "operations in MPICH*, IJHPCA 19(1), 2005 (the binomial tree, and the scatter + "
+                 "allgather of Barnett, Shuler, van de Geijn et al., SHPCC 1994); P. Sanders, "
                  "J. Speck, J. L. Träff, *Two-tree algorithms for full bandwidth broadcast, "
                  "reduction and scan*, Parallel Computing 35(12), 2009.  Their model: a rank sends "
                  "one message and receives one at a time, both at once, and a message of n bytes "
                  "costs alpha + n beta: hetcast's `-m one-port` on a node table where every node "
-                 "has the same s and r, a segment costing c = s + L + r.  Run **Q**: n = %d, %d, "
+                 "has the same s and r, a segment costing c = s + L + r (the port-model table of "
+                 "[models.md](models.md)).  Run **Q**: n = %d, %d, "
                  "%d ranks with s = %g, L = %g, r = %g (c = %g), K = %d, %d, %d segments "
                  "(`--slices K`), each of `chain`, `binomial`, `scatter-allgather`, `two-tree`.  A "
                  "segment pays its alpha inside c, so the papers' formulas are read with the "
@@ -1798,12 +1799,12 @@ static int mpi_broadcasts(void)
         "(K + n - 2) c: the first segment crosses n - 1 links, each next one arrives c later",
         fmt("equal at %d of %d (n, K) of run Q", met[MB_CHAIN], runs), verdict(met[MB_CHAIN] == runs),
         "rule: equal");
-    row("the binomial tree (Thakur et al. §4.1, short messages)", "ceil(lg p)(alpha + n beta)",
+    row("the binomial tree (Thakur et al., short messages)", "ceil(lg p)(alpha + n beta)",
         fmt("ceil(log2 n) K c at %d of %d (n, K) of run Q: the source sends every segment to each "
             "of its ceil(log2 n) children, so segments do not help it",
             met[MB_BINOMIAL], runs),
         verdict(met[MB_BINOMIAL] == runs), "rule: equal");
-    row("scatter + ring allgather (van de Geijn; Thakur et al. §4.1, long messages)",
+    row("scatter + ring allgather (van de Geijn et al.; Thakur et al., long messages)",
         "(lg p + p - 1) alpha + 2 ((p - 1)/p) n beta",
         fmt("2 (n - 1)/n K c at %d of %d (n, K) of run Q (n divides every K)", met[MB_SCATTER],
             runs),
@@ -1906,7 +1907,7 @@ int exp_reproduce_main(int argc, char **argv)
     if (rc)
         return rc;
     struct atomic_file af;
-    if (o.output && atomic_open(&af, o.output) != 0) {   /* refused before 14 s of runs */
+    if (o.output && atomic_open(&af, o.output) != 0) {   /* refused before 14.7 s of runs */
         int err = errno;
         return opts_error(2, "%s: %s", o.output,
                           err == EISDIR ? "not a file name" : atomic_why(&af, err));
