@@ -1418,8 +1418,9 @@ struct srun {
     double src_end;          /* when the source's last send ends */
     int src_waits;           /* the source's sends that start after the one before ended */
     double wait_at;          /* the first such wait: from when, */
+    int wait_for;            /* the segment (from 0) the waiting send carries, */
     int wait_to, wait_by, wait_seg;   /* its receiver, the sender whose transfer of
-                                         segment wait_seg (from 0) held that receiver's port */
+                                         segment wait_seg held that receiver's port */
 };
 
 static int srun(const struct cluster *c, enum model m, const struct sched_ops *ops, int slices,
@@ -1451,6 +1452,7 @@ static int srun(const struct cluster *c, enum model m, const struct sched_ops *o
             continue;
         if (t->start > x->src_end + 1e-9 && x->src_waits++ == 0) {
             x->wait_at = x->src_end;
+            x->wait_for = t->msg;
             x->wait_to = t->to;
             for (int j = 0; j < e.ntr && x->wait_by < 0; j++) {
                 const struct transfer *h = &e.tr[j];
@@ -1547,10 +1549,9 @@ static int khuller_kim(void)
                  "48(1), 2007: node i sends in t_i, receiving costs nothing (`-m sender-only`).  "
                  "Run **N**: %d random node tables (the first %d of 3 or 4 nodes, the last %d of "
                  "5 nodes), every node drawn on its own "
-                 "(send times 1..10 in steps of 0.1; table k from seed 1's stream k, as "
-                 "`experiment fnf-vs-optimal` draws), each with fnf, the exact search (`-s "
-                 "optimal`) and GLPK's least sum of completion times (`-s optimal-sum`); and "
-                 "`clusters/khuller-kim.csv`.\n\n",
+                 "(send times 1..10 in steps of 0.1; table k from seed 1's stream k), each with "
+                 "fnf, the exact search (`-s optimal`) and GLPK's least sum of completion times "
+                 "(`-s optimal-sum`); and `clusters/khuller-kim.csv`.\n\n",
             KK_TABLES, KK_TABLES - KK_FIVES, KK_FIVES);
     table_head();
     row("FNF and the sum of completion times",
@@ -1827,9 +1828,11 @@ static int mpi_broadcasts(void)
                     "(an edge colouring in which every rank receives once and sends once a "
                     "step).  Run Q at n = %d, K = %d: the source's sends end at %g c, not %g c; "
                     "it waits %d times, first at %g c, when rank %d's receive port holds "
-                    "segment %d from rank %d (the other tree's)",
+                    "segment %d from rank %d (%s tree's: the source sends odd segments to one "
+                    "tree, even ones to the other)",
                     mpi_n[0], mpi_k[0], tt->src_end / MPI_C, (double)mpi_k[0], tt->src_waits,
-                    tt->wait_at / MPI_C, tt->wait_to, tt->wait_seg + 1, tt->wait_by));
+                    tt->wait_at / MPI_C, tt->wait_to, tt->wait_seg + 1, tt->wait_by,
+                    tt->wait_seg % 2 != tt->wait_for % 2 ? "the other" : "the same"));
     row("two trees: up to twice the bandwidth of one pipelined binary tree",
         "\"up to twice the bandwidth of most previous algorithms\"", "not run", "not checked",
         "hetcast has no single pipelined binary tree (Open MPI's `binary tree` is not built)");
