@@ -1815,6 +1815,15 @@ static int mpi_broadcasts(void)
         "binomial tree, holds only its own piece, so hetcast's rule that a rank is never sent a "
         "piece it holds removes none of these), 2 (n - 1) pieces back to back");
     bool tt_ok = tt_met == runs;
+    const char *blame =
+        tt->src_waits == 0 ? "it never waits"
+        : tt->wait_by < 0
+            ? fmt("it waits %d times, first at %g c", tt->src_waits, tt->wait_at / MPI_C)
+            : fmt("it waits %d times, first at %g c, when rank %d's receive port holds segment %d "
+                  "from rank %d (%s tree's: the source sends odd segments to one tree, even ones "
+                  "to the other)",
+                  tt->src_waits, tt->wait_at / MPI_C, tt->wait_to, tt->wait_seg + 1, tt->wait_by,
+                  tt->wait_seg % 2 != tt->wait_for % 2 ? "the other" : "the same");
     row("two trees (Sanders, Speck & Träff)",
         "\"each tree communicates as efficiently as a single tree with exclusive use of the "
         "network\": K segments in about K c + O(log n) c",
@@ -1827,12 +1836,8 @@ static int mpi_broadcasts(void)
                     "each rank sending as soon as its port allows, not in the paper's steps "
                     "(an edge colouring in which every rank receives once and sends once a "
                     "step).  Run Q at n = %d, K = %d: the source's sends end at %g c, not %g c; "
-                    "it waits %d times, first at %g c, when rank %d's receive port holds "
-                    "segment %d from rank %d (%s tree's: the source sends odd segments to one "
-                    "tree, even ones to the other)",
-                    mpi_n[0], mpi_k[0], tt->src_end / MPI_C, (double)mpi_k[0], tt->src_waits,
-                    tt->wait_at / MPI_C, tt->wait_to, tt->wait_seg + 1, tt->wait_by,
-                    tt->wait_seg % 2 != tt->wait_for % 2 ? "the other" : "the same"));
+                    "%s",
+                    mpi_n[0], mpi_k[0], tt->src_end / MPI_C, (double)mpi_k[0], blame));
     row("two trees: up to twice the bandwidth of one pipelined binary tree",
         "\"up to twice the bandwidth of most previous algorithms\"", "not run", "not checked",
         "hetcast has no single pipelined binary tree (Open MPI's `binary tree` is not built)");
