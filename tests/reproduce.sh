@@ -27,4 +27,19 @@ check "reproduce -o into a missing directory: one line naming it" \
 check "reproduce -o into a missing directory: nothing printed" test ! -s "$T/out"
 run "$H" experiment reproduce --bogus
 check "reproduce --bogus: status 2" test "$rc" -eq 2
+# A copy of the binary whose hetcast-uninstalled names a tree without clusters/:
+# said at once (the part since the papers reads two bundled clusters), not after
+# the five papers' runs.  Where an installed hetcast's data is found instead (the
+# bundled Lua heuristic fnf.lua by its bare name), the check cannot run.
+mkdir -p "$T/lone/bin" "$T/lone/empty"
+cp "$H" "$T/lone/bin/hetcast"
+echo "$T/lone/empty" >"$T/lone/bin/hetcast-uninstalled"
+if env -u HETCAST_DATADIR "$T/lone/bin/hetcast" run clusters/counterexample.csv -s fnf.lua --summary >/dev/null 2>&1; then
+    skip "reproduce without a data directory" "an installed hetcast's data directory was found"
+else
+    env -u HETCAST_DATADIR timeout 10 "$T/lone/bin/hetcast" experiment reproduce -o "$T/lone/x.md" >"$T/out" 2>"$T/err"
+    rc=$?
+    check "reproduce without a data directory: status 1, one line naming clusters/ and HETCAST_DATADIR, no file" \
+        sh -c "test $rc -eq 1 && test \$(wc -l <'$T/err') -eq 1 && grep -q 'clusters/.*HETCAST_DATADIR' '$T/err' && test ! -e '$T/lone/x.md'"
+fi
 done_testing

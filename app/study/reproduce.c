@@ -1914,6 +1914,9 @@ int exp_reproduce_main(int argc, char **argv)
     }
     if (rc)
         return rc;
+    if (!app_datadir())   /* the part since the papers reads two bundled clusters: said first */
+        return opts_error(1, "no data directory holds clusters/ (khuller-kim.csv, multicast.csv); "
+                             "set HETCAST_DATADIR to hetcast's share/hetcast or its source tree");
     struct atomic_file af;
     if (o.output && atomic_open(&af, o.output) != 0) {   /* refused before 14.7 s of runs */
         int err = errno;
