@@ -26,13 +26,15 @@ check "too many transfers: status 2 before running, the count and the limit name
 run "$H" run clusters/fig6-100.csv -s binomial --slices 30000 --summary
 check "the binomial that dispatches by kind is checked too" sh -c "[ $rc -eq 2 ] && grep -q 'would book 2970000' $T/err"
 
-run "$H" compare clusters/calibrated-vm6.csv -m sync -s binomial -s chain -s scatter-allgather -s two-tree -s optimal --slices 16 --summary
+run "$H" compare clusters/calibrated-vm6.csv -m sync -s binomial -s knomial -s chain -s scatter-allgather -s two-tree -s optimal --slices 16 --summary
 check "compare with segments: exit 0, each row its segments" sh -c "[ $rc -eq 0 ] && grep -q '^two-tree  *[0-9.]*  *[0-9.]*  *-  *16 segments' $T/out && grep -q '^optimal .* 1 segment ' $T/out"
 check "compare: the long name keeps its column" has "^scatter-allgather  [0-9]" "$T/out"
 
+check "the first difference calls the late piece a segment" has "then vm:2 gets segment 1 late under knomial" "$T/out"
+
 run "$H" run clusters/calibrated-vm6.csv -s two-tree --slices 8 --format svg
-check "an SVG of a segmented run" sh -c "[ $rc -eq 0 ] && grep -q '<svg' $T/out"
+check "an SVG of a segmented run, its footer says 8 segments" sh -c "[ $rc -eq 0 ] && grep -q '<svg' $T/out && grep -q 'lower bound [0-9.]* .* 8 segments</text>' $T/out"
 run "$H" run clusters/calibrated-vm6.csv -s scatter-allgather --slices 8 --format chrome
-check "a Chrome trace of a segmented run" sh -c "[ $rc -eq 0 ] && grep -q 'traceEvents' $T/out"
+check "a Chrome trace of a segmented run: each event names its segment" sh -c "[ $rc -eq 0 ] && grep -q 'traceEvents' $T/out && grep -q '\"name\": \"vm:0 -> vm:2 (segment 5)\"' $T/out && grep -q '\"segment\": 5' $T/out && ! grep -q slice $T/out"
 
 done_testing

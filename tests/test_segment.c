@@ -60,6 +60,19 @@ static double hold(const struct run *r, int p, int k)
     return engine_hold_time(&r->eng, p, k);
 }
 
+/* Does every node of 4 hold every one of 4 segments when want says? */
+static bool holds_as(const struct run *r, const double want[4][4])
+{
+    bool same = true;
+    for (int p = 1; p < 4; p++)
+        for (int k = 0; k < 4; k++) {
+            if (hold(r, p, k) != want[p][k])
+                diag("p%d holds %d at %g, not %g", p, k, hold(r, p, k), want[p][k]);
+            same = same && hold(r, p, k) == want[p][k];
+        }
+    return same;
+}
+
 static void test_hand(void)
 {
     /* Liu, Wang & Guo's three nodes: p0, p1 s=1 r=2; p2 s=2 r=3; L=1; async. */
@@ -88,6 +101,14 @@ static void test_hand(void)
                 same = same && hold(&r, p, k) == want[p][k];
         ok(same, "two-tree: every hold time as worked by hand");
         is_int(r.sched.segments, 4, "two-tree: 4 segments noted");
+        /* The view's narration calls them segments (a platform graph's
+         * pipelined runs call theirs slices). */
+        if (!r.eng.ev)
+            engine_timeline(&r.eng);
+        char said[512];
+        engine_narrate(&r.eng, 0, said, sizeof said);
+        ok(strstr(said, "segment 1") && !strstr(said, "slice"), "the narration says segment: %s",
+           said);
         /* The bound: p2 receives 4 segments of r = 3 each, the first no
          * earlier than s(p0) + L = 2: 2 + 12 = 14; the schedule meets it. */
         is_double(r.lower_bound, 14, 1e-12, "the 4-segment lower bound is 14 (p2's receives)");
@@ -119,16 +140,79 @@ static void test_hand(void)
     c = table(4, s4, r4, 0);
     if (run(&r, c, MODEL_ASYNC, &sched_scatter_allgather, 4) == 0) {
         is_double(r.eng.makespan, 9, 1e-12, "scatter-allgather, 4 nodes, 4 segments: makespan 9 by hand");
-        double want[4][4] = {{0, 0, 0, 0}, {5, 4, 7, 6}, {7, 6, 2, 3}, {9, 8, 6, 5}};
-        bool same = true;
-        for (int p = 1; p < 4; p++)
-            for (int k = 0; k < 4; k++) {
-                if (hold(&r, p, k) != want[p][k])
-                    diag("p%d holds %d at %g, not %g", p, k, hold(&r, p, k), want[p][k]);
-                same = same && hold(&r, p, k) == want[p][k];
-            }
-        ok(same, "scatter-allgather: every hold time as worked by hand");
+        static const double want[4][4] = {{0, 0, 0, 0}, {5, 4, 7, 6}, {7, 6, 2, 3}, {9, 8, 6, 5}};
+        ok(holds_as(&r, want), "scatter-allgather: every hold time as worked by hand");
         is_int(r.eng.ntr, 12, "scatter-allgather: 12 transfers, each node gets each segment once");
+        run_free(&r);
+    }
+    /*
+     * scatter-rdb on the same 4 nodes (a power of two): the same scatter,
+     * then recursive doubling.  Step 1 (mask 1): p0 -> p1 piece 0 (p1 -> p0
+     * left out: the source holds all), p2 -> p3 piece 2 (p3 -> p2 left out:
+     * p2 holds piece 3 from the scatter).  Step 2 (mask 2): p0 -> p2 pieces
+     * 0, 1; p1 -> p3 pieces 0, 1; p3 -> p1 pieces 2, 3 (p2 -> p0 left out).
+     * p0 sends 2, 3, 1 (scatter), 0 (step 1), 0, 1 (step 2) at 0..5: p2
+     * holds 2 at 2, 3 at 3, 0 at 6, 1 at 7; p1 holds 1 at 4, 0 at 5.  p2
+     * sends 3 at 3 (p3: 5), then 2 at 4 (p3: 6).  p1 sends 0 at 5 (p3's
+     * port free at 6: 7), 1 at 6 (p3: 8).  p3 sends 2 at 6 (p1: 8), 3 at 7
+     * (p1: 9).  Makespan 9, 12 transfers, p1 gets 2 and 3 later than from
+     * the ring (8, 9 against 7, 6).
+     */
+    int rc = run(&r, c, MODEL_ASYNC, &sched_scatter_rdb, 4);
+    is_int(rc, 0, "scatter-rdb, 4 nodes, 4 segments: runs");
+    if (rc == 0) {
+        is_double(r.eng.makespan, 9, 1e-12, "scatter-rdb, 4 nodes, 4 segments: makespan 9 by hand");
+        static const double want[4][4] = {{0, 0, 0, 0}, {5, 4, 8, 9}, {6, 7, 2, 3}, {7, 8, 6, 5}};
+        ok(holds_as(&r, want), "scatter-rdb: every hold time as worked by hand");
+        is_int(r.eng.ntr, 12, "scatter-rdb: 12 transfers, each node gets each segment once");
+        bool partners = true;
+        for (int i = 0; i < r.eng.ntr; i++) {
+            const struct transfer *x = &r.eng.tr[i];
+            bool scatter = x->from == 0 ? x->to != 1 || x->msg == 1 : x->from == 2 && x->msg == 3;
+            int mask = x->from ^ x->to;
+            if (!scatter && mask != 1 && mask != 2)
+                partners = false;
+        }
+        ok(partners, "scatter-rdb: past the scatter, every send goes to the rank XOR 1 or XOR 2");
+        run_free(&r);
+    }
+    cluster_free(c);
+}
+
+static bool same_transfers(const struct run *a, const struct run *b);
+
+/* scatter-rdb on 8 ranks, and on 6 (no power of two: the ring, as MPICH). */
+static void test_rdb_sizes(void)
+{
+    static const double s8[] = {1, 2, 1, 3, 1, 2, 2, 1}, r8[] = {2, 1, 3, 1, 2, 2, 1, 3};
+    struct cluster *c = table(8, s8, r8, 0.5);
+    struct run r, ring;
+    int rc;
+    for (int k = 1; k <= 20; k++) {
+        if (run(&r, c, MODEL_ASYNC, &sched_scatter_rdb, k) < 0) {
+            ok(false, "scatter-rdb on 8 ranks, %d segments: runs", k);
+            continue;
+        }
+        bool once = r.eng.ntr == 7 * k && r.eng.nmsg == k;
+        for (int p = 0; p < 8; p++)
+            for (int j = 0; j < k; j++)
+                once = once && engine_holds(&r.eng, p, j);
+        if (!once || k % 7 == 3)
+            ok(once, "scatter-rdb on 8 ranks, %d segments: %d transfers, every rank holds every "
+                     "segment", k, r.eng.ntr);
+        run_free(&r);
+    }
+    cluster_free(c);
+    c = table(6, s8, r8, 0.5);
+    rc = run(&r, c, MODEL_SYNC, &sched_scatter_rdb, 9);
+    is_int(rc, 0, "scatter-rdb on 6 ranks: runs");
+    if (rc == 0) {
+        if (run(&ring, c, MODEL_SYNC, &sched_scatter_allgather, 9) == 0) {
+            ok(same_transfers(&r, &ring), "scatter-rdb on 6 ranks: scatter-allgather's transfers");
+            ok(strstr(r.sched.note, "no power of two, so the ring allgather") != NULL,
+               "and its note says so: %s", r.sched.note);
+            run_free(&ring);
+        }
         run_free(&r);
     }
     cluster_free(c);
@@ -219,7 +303,8 @@ static bool timing_respected(const struct run *r, const char **why)
 static void test_random(void)
 {
     static const struct sched_ops *const algos[] = {&sched_chain, &sched_binomial, &sched_knomial,
-                                                    &sched_scatter_allgather, &sched_two_tree};
+                                                    &sched_scatter_allgather, &sched_scatter_rdb,
+                                                    &sched_two_tree};
     struct rng g;
     rng_seed(&g, 32);
     int runs = 0, one_same = 0, one_runs = 0, rule_ok = 0, bound_ok = 0;
@@ -235,9 +320,10 @@ static void test_random(void)
             for (size_t a = 0; a < sizeof algos / sizeof algos[0]; a++) {
                 struct run r1, r0;
                 /* One segment is the one-message tree (chain for scatter-allgather). */
-                const struct sched_ops *plain = algos[a] == &sched_scatter_allgather ? &sched_chain
-                                                                                   : algos[a];
-                if (algos[a] != &sched_two_tree && run(&r1, c, (enum model)m, algos[a], 1) == 0) {
+                bool sa = algos[a] == &sched_scatter_allgather ||
+                          (algos[a] == &sched_scatter_rdb && !rdb_applies(n));
+                const struct sched_ops *plain = sa ? &sched_chain : algos[a];
+                if (algos[a] != &sched_two_tree && (sa || algos[a] != &sched_scatter_rdb) && run(&r1, c, (enum model)m, algos[a], 1) == 0) {
                     if (run(&r0, c, (enum model)m, plain, 0) == 0) {
                         one_runs++;
                         one_same += same_transfers(&r1, &r0);
@@ -271,7 +357,7 @@ static void test_random(void)
     is_int(bound_ok, runs, "no run beats the K-segment lower bound");
     ok(one_runs > 300, "%d one-segment runs", one_runs);
     is_int(one_same, one_runs, "one segment: the same transfers as the one-message tree "
-                               "(scatter-allgather: the chain)");
+                               "(scatter-allgather, and scatter-rdb on no power of two: the chain)");
 }
 
 static void test_refusals(void)
@@ -297,6 +383,7 @@ static void test_refusals(void)
 int main(void)
 {
     test_hand();
+    test_rdb_sizes();
     test_two_tree_shape();
     test_random();
     test_refusals();

@@ -780,6 +780,7 @@ static const struct study_row studies[] = {
     {"optima", "a benchmark set: random clusters with their proven optima, written to --out DIR (docs/optima.md)", NULL, NULL, exp_optima_setup, &exp_optima_study},
     {"optima-check", "optima-check DIR: reload a set, replay its schedules, search and certify again", NULL, exp_optima_check_main, NULL, NULL},
     {"algorithms", "every scheduler's stated guarantee beside its measured ratio to the optimum (own options: --help)", NULL, exp_algorithms_main, NULL, NULL},
+    {"segments", "the best number of segments of a message on a node table with # segment: lines (own options: --help)", NULL, exp_segments_main, NULL, NULL},
     {"figueira", "Figueira Figs. 10-15: six broadcast trees on random LNOWs (own options: --help)", NULL, exp_figueira_main, NULL, NULL},
     {"pipeline", "Beaumont, Marchal & Robert Figs. 4-5, Table 3: pipelined trees vs the LP optimum (own options: --help)", NULL, exp_pipeline_main, NULL, NULL},
     {"alltoall", "Chen & Liu Table 7: personalized exchange orders, sync/async (own options: --help)", NULL, exp_alltoall_main, NULL, NULL},

@@ -55,6 +55,9 @@ struct tctx {
 int exp_optima_setup(const struct xopts *o, struct tctx *t, struct trial_head *h);
 extern const struct trial_study exp_optima_study;
 int exp_optima_check_main(int argc, char **argv);
+/* hetcast experiment segments FILE --size S (app/study/segments.c): the best
+ * number of segments of a message on a node table with size segments. */
+int exp_segments_main(int argc, char **argv);
 /* hetcast experiment algorithms (app/study/algorithms.c): every scheduler's
  * guarantee beside its measured ratio to the proven optimum. */
 int exp_algorithms_main(int argc, char **argv);

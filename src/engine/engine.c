@@ -450,8 +450,8 @@ void engine_narrate(const struct engine *e, int k, char *buf, size_t size)
     char what[80] = "the message";
     if (e->personal)
         text_fit(what, sizeof what, "%s's message", fn);
-    else if (e->nmsg > 1)   /* pipelined slices, numbered from 1 as the schedulers' reasons do */
-        text_fit(what, sizeof what, "slice %d", t->msg + 1);
+    else if (e->nmsg > 1)   /* slices or segments, numbered from 1 as the schedulers' reasons do */
+        text_fit(what, sizeof what, "%s %d", engine_piece_name(e), t->msg + 1);
     switch (ev->kind) {
     case EV_SEND_START:
         if (t->wait_start < t->start) {   /* what the start waited for, in the model's terms */

@@ -193,6 +193,15 @@ static inline const struct transfer *engine_transfer(const struct engine *e, int
     return &e->tr[i];
 }
 
+/* What the messages of a broadcast of several are called: "slice" on a
+ * platform graph (the pipelined trees, docs/pipeline.md), "segment" on a
+ * node table or a latency matrix (MPI's segmented broadcasts, --slices K;
+ * docs/models.md). */
+static inline const char *engine_piece_name(const struct engine *e)
+{
+    return e->c->kind == CLUSTER_GRAPH ? "slice" : "segment";
+}
+
 static inline double engine_hold_time(const struct engine *e, int p, int msg)
 {
     if (e->personal)

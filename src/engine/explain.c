@@ -170,12 +170,16 @@ void explain_diff_text(const struct engine *a, const struct engine *b, const cha
     const char *wn = w == 0 ? na : nb, *on = w == 0 ? nb : na, *late = c->nodes[d->late].name;
     ADD("; %s ends at %s, %s at %s: %s loses %s", wn, numfmt_txt(we->makespan), on,
         numfmt_txt(oe->makespan), wn, numfmt_txt(d->loss));
-    if (a->nmsg > 1)   /* pipelined slices: the late node is late with the first slice */
-        ADD("; then %s gets slice 1 late under %s: it holds it at %s, not %s as under %s", late, wn,
-            numfmt_txt(d->late_hold[w]), numfmt_txt(d->late_hold[o]), on);
-    else
+    /* slices or segments: the late node is late with the first one */
+    char first[32] = "the message";
+    if (a->nmsg > 1) {
+        text_fit(first, sizeof first, "%s 1", engine_piece_name(a));
+        ADD("; then %s gets %s late under %s: it holds it at %s, not %s as under %s", late, first,
+            wn, numfmt_txt(d->late_hold[w]), numfmt_txt(d->late_hold[o]), on);
+    } else {
         ADD("; then %s finishes late under %s: it holds the message at %s, not %s as under %s",
             late, wn, numfmt_txt(d->late_hold[w]), numfmt_txt(d->late_hold[o]), on);
+    }
     const struct transfer *tw = into(we, d->late), *to = into(oe, d->late);
     bool receives = tw && to && tw->recv_end > tw->recv_start && to->recv_end > to->recv_start;
     if (receives && d->late_recv[w] != d->late_recv[o])   /* a receive step only where the model has one */
@@ -195,7 +199,7 @@ void explain_diff_text(const struct engine *a, const struct engine *b, const cha
         } else if (d->push == PUSH_WAIT) {
             ADD(": %s is ready from %s and waits for %s", qn, numfmt_txt(tw ? tw->wait_start : 0), late);
         } else if (d->push == PUSH_HOLD) {
-            ADD(", when %s holds %s", qn, a->nmsg > 1 ? "slice 1" : "the message");
+            ADD(", when %s holds %s", qn, first);
         }
         if (tw && !receives && tw->send_end == tw->start && tw->link_end > tw->link_start)
             ADD(", and the link to %s takes %s", late, numfmt_txt(tw->link_end - tw->link_start));
@@ -203,11 +207,11 @@ void explain_diff_text(const struct engine *a, const struct engine *b, const cha
     if (isfinite(d->earliest) && d->late_hold[o] <= d->earliest) {
         if (c->kind == CLUSTER_NODES)
             ADD("; %s gives %s %s at %s, as early as any schedule can (s(%s) + L + r(%s))", on, late,
-                a->nmsg > 1 ? "slice 1" : "the message",
+                first,
                 numfmt_txt(d->late_hold[o]), c->nodes[c->source].name, late);
         else
             ADD("; %s gives %s %s at %s, as early as any schedule can (straight from %s)", on, late,
-                a->nmsg > 1 ? "slice 1" : "the message",
+                first,
                 numfmt_txt(d->late_hold[o]), c->nodes[c->source].name);
     }
 #undef ADD

@@ -545,6 +545,8 @@ static void summary_line(const struct run *r, char *buf, size_t size)
     double limit;
     if (at < size && run_guarantee(r, &limit))
         at += (size_t)text_fit(buf + at, size - at, " \xc2\xb7 2T + \xce\xb2 = %s", numfmt_num(limit));
+    if (at < size && r->sched.segments > 1)   /* MPI's segmented broadcast */
+        at += (size_t)text_fit(buf + at, size - at, " \xc2\xb7 %d segments", r->sched.segments);
     if (at < size && r->sched.slices > 0)   /* a pipelined run: its slices and throughputs */
         text_fit(buf + at, size - at, " \xc2\xb7 %d slices \xc2\xb7 throughput %s \xc2\xb7 LP optimum %s",
                  r->sched.slices, numfmt_num(r->sched.throughput), numfmt_num(r->sched.optimal_throughput));

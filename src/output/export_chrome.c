@@ -70,8 +70,8 @@ static void event_args(FILE *fp, const struct run *ru, const struct transfer *t)
     export_chrome_string(fp, from);
     fputs(", \"to\": ", fp);
     export_chrome_string(fp, to);
-    if (ru->sched.slices > 0)
-        fprintf(fp, ", \"slice\": %d", t->msg + 1);
+    if (ru->eng.nmsg > 1 && !ru->eng.personal)   /* a slice or a segment: its number */
+        fprintf(fp, ", \"%s\": %d", engine_piece_name(&ru->eng), t->msg + 1);
     const double v[7] = {t->start, t->send_end, t->link_start, t->link_end, t->recv_start,
                          t->recv_end, t->hold};
     static const char *const key[7] = {"send_start", "send_end", "link_start", "link_end",
@@ -139,9 +139,9 @@ int export_chrome(FILE *fp, const struct run *runs, int k, double us_per_unit)
         const struct run *ru = &runs[v->run];
         const struct transfer *t = &ru->eng.tr[v->tr];
         char name[512];
-        if (ru->sched.slices > 0)
-            text_fit(name, sizeof name, "%s -> %s (slice %d)", ru->c->nodes[t->from].name,
-                     ru->c->nodes[t->to].name, t->msg + 1);
+        if (ru->eng.nmsg > 1 && !ru->eng.personal)
+            text_fit(name, sizeof name, "%s -> %s (%s %d)", ru->c->nodes[t->from].name,
+                     ru->c->nodes[t->to].name, engine_piece_name(&ru->eng), t->msg + 1);
         else
             text_fit(name, sizeof name, "%s -> %s", ru->c->nodes[t->from].name,
                      ru->c->nodes[t->to].name);

@@ -10,7 +10,7 @@
 #include "sched/segment.h"
 #include "sched/trees.h"
 
-enum { ROLE_SCATTER = 0, ROLE_RING, ROLE_TREE };
+enum { ROLE_SCATTER = 0, ROLE_RING, ROLE_DOUBLING, ROLE_TREE };
 
 /* Node of rank r (counted from the source) and the rank of node v. */
 static int node_of(const struct cluster *c, int r)
@@ -40,6 +40,12 @@ static void piece(int x, int n, int k, int *lo, int *hi)
     *hi = (x + 1) * size < k ? (x + 1) * size : k;
 }
 
+/* Does rank q hold piece x from the scatter (the source holds them all)? */
+static bool scattered_to(int q, int x, int n)
+{
+    return q == 0 || (x >= q && x < q + scatter_subtree(q, n));
+}
+
 static char *sa_reason(const void *ctx, const struct cluster *c, int u, const struct seg_send *x)
 {
     (void)ctx;
@@ -52,7 +58,8 @@ static char *sa_reason(const void *ctx, const struct cluster *c, int u, const st
                      (r - x->arg + c->n) % c->n + 1, r, x->arg, to);
 }
 
-static void sa_plan(struct segplan *p, const struct cluster *c)
+/* The binomial scatter, then the ring allgather when `ring`. */
+static void sa_plan(struct segplan *p, const struct cluster *c, bool ring)
 {
     int n = c->n, k = p->segments, kids[32], lo, hi;
     /* The scatter: every rank passes each child the pieces of its subtree. */
@@ -67,17 +74,56 @@ static void sa_plan(struct segplan *p, const struct cluster *c)
     }
     /* The ring: step i, rank r passes piece r - i + 1 to rank r + 1, unless
      * r + 1 holds it from the scatter (the source, or x in its subtree). */
-    for (int r = 0; r < n; r++) {
+    for (int r = 0; ring && r < n; r++) {
         int q = (r + 1) % n;
         for (int i = 1; i < n; i++) {
             int x = (r - i + 1 + n) % n;
-            if (q == 0 || (x >= q && x < q + scatter_subtree(q, n)))
+            if (scattered_to(q, x, n))
                 continue;
             piece(x, n, k, &lo, &hi);
             for (int s = lo; s < hi; s++)
                 seg_plan_add(p, node_of(c, r), s, node_of(c, q), ROLE_RING, x);
         }
     }
+}
+
+/* ---- scatter + recursive-doubling allgather ---- */
+
+bool rdb_applies(int n)
+{
+    return n >= 1 && (n & (n - 1)) == 0;
+}
+
+static char *rdb_reason(const void *ctx, const struct cluster *c, int u, const struct seg_send *x)
+{
+    if (x->role == ROLE_SCATTER)
+        return sa_reason(ctx, c, u, x);
+    int r = rank_of(c, u), q = rank_of(c, x->to), mask = r ^ q, step = 1;
+    while ((1 << step) <= mask)
+        step++;
+    return xasprintf("recursive-doubling allgather, step %d: rank %d passes rank %d (rank %d XOR %d) "
+                     "the piece of rank %d, from its block of ranks %d to %d", step, r, q, r, mask, x->arg,
+                     r & ~(mask - 1), (r & ~(mask - 1)) + mask - 1);
+}
+
+static void rdb_plan(struct segplan *p, const struct cluster *c)
+{
+    int n = c->n, k = p->segments, lo, hi;
+    sa_plan(p, c, false);
+    /* Step i (mask 2^i): rank r sends its block of mask pieces, those of
+     * ranks r & ~(mask - 1) on, to rank r XOR mask, less what that rank
+     * holds from the scatter; it holds the block from the steps before. */
+    for (int mask = 1; mask < n; mask <<= 1)
+        for (int r = 0; r < n; r++) {
+            int q = r ^ mask, first = r & ~(mask - 1);
+            for (int x = first; x < first + mask; x++) {
+                if (scattered_to(q, x, n))
+                    continue;
+                piece(x, n, k, &lo, &hi);
+                for (int s = lo; s < hi; s++)
+                    seg_plan_add(p, node_of(c, r), s, node_of(c, q), ROLE_DOUBLING, x);
+            }
+        }
 }
 
 /* ---- two trees ---- */
@@ -165,17 +211,22 @@ static void tt_plan(struct segplan *p, const struct cluster *c)
 
 /* ---- the schedulers ---- */
 
-int mpibcast_check(const struct sched_ops *ops, const struct cluster *c, int slices, char **cause)
+bool mpibcast_segmented(const struct sched_ops *ops)
 {
     static const struct sched_ops *const segmented[] = {
-        &sched_scatter_allgather, &sched_two_tree, &sched_binomial, &sched_depth_first,
-        &sched_breadth_first, &sched_balanced_path, &sched_flat, &sched_magpie, &sched_chain,
-        &sched_knomial, &sched_binomial_any,
+        &sched_scatter_allgather, &sched_scatter_rdb, &sched_two_tree, &sched_binomial,
+        &sched_depth_first, &sched_breadth_first, &sched_balanced_path, &sched_flat, &sched_magpie,
+        &sched_chain, &sched_knomial, &sched_binomial_any,
     };
-    bool takes = false;
     for (size_t i = 0; i < sizeof segmented / sizeof segmented[0]; i++)
-        takes = takes || ops == segmented[i];
-    if (!takes || slices <= 1 || c->kind == CLUSTER_GRAPH)
+        if (ops == segmented[i])
+            return true;
+    return false;
+}
+
+int mpibcast_check(const struct sched_ops *ops, const struct cluster *c, int slices, char **cause)
+{
+    if (!mpibcast_segmented(ops) || slices <= 1 || c->kind == CLUSTER_GRAPH)
         return 0;
     if ((double)slices * (double)(c->n - 1) > SEG_MAX_TRANSFERS)
         return set_cause(cause, "--slices %d on %d nodes would book %.0f transfers (at most %d: "
@@ -187,25 +238,34 @@ int mpibcast_check(const struct sched_ops *ops, const struct cluster *c, int sli
 static int mpi_prepare(struct sched *s, struct engine *e, char **cause)
 {
     const struct cluster *c = e->c;
-    bool sa = s->ops == &sched_scatter_allgather;
+    int n = c->n;
+    /* scatter-rdb on a number of ranks that is no power of two: the ring
+     * allgather, as MPICH falls back */
+    bool rdb = s->ops == &sched_scatter_rdb && rdb_applies(n),
+         sa = s->ops == &sched_scatter_allgather || (s->ops == &sched_scatter_rdb && !rdb);
     struct segplan *p = xcalloc(1, sizeof *p);
-    seg_plan_init(p, c->n, seg_count(s));
-    if (sa)
-        sa_plan(p, c);
+    seg_plan_init(p, n, seg_count(s));
+    if (rdb)
+        rdb_plan(p, c);
+    else if (sa)
+        sa_plan(p, c, true);
     else
         tt_plan(p, c);
-    p->reason = sa ? sa_reason : tt_reason;
+    p->reason = rdb ? rdb_reason : sa ? sa_reason : tt_reason;
     if (seg_start(p, s, e, cause) < 0) {
         seg_plan_free(p);
         free(p);
         return -1;
     }
     s->state = p;
-    int k = p->segments, n = c->n;
-    if (sa)
+    int k = p->segments;
+    if (rdb || sa)
         text_fit(s->note, sizeof s->note,
-                 "scatter-allgather: %d segment%s in %d pieces of %d (binomial scatter, ring "
-                 "allgather)%s", k, k == 1 ? "" : "s", n, (k + n - 1) / n,
+                 "%s: %d segment%s in %d pieces of %d (binomial scatter, %s allgather)%s%s",
+                 s->ops->name, k, k == 1 ? "" : "s", n, (k + n - 1) / n,
+                 rdb ? "recursive-doubling" : "ring",
+                 sa && s->ops == &sched_scatter_rdb ? "; the ranks are no power of two, so the ring "
+                 "allgather, as MPICH falls back" : "",
                  k < n ? "; fewer segments than ranks: some ranks get no piece" : "");
     else
         text_fit(s->note, sizeof s->note,
@@ -240,6 +300,9 @@ static void mpi_finish(struct sched *s)
 MPI_SCHED(sched_scatter_allgather, "scatter-allgather",
           "van de Geijn's broadcast: the segments scattered along the binomial tree, then a ring "
           "allgather (--slices K segments)");
+MPI_SCHED(sched_scatter_rdb, "scatter-rdb",
+          "MPICH's medium-message broadcast: the segments scattered along the binomial tree, then a "
+          "recursive-doubling allgather (the ring's on a number of ranks no power of two; --slices K)");
 MPI_SCHED(sched_two_tree, "two-tree",
           "Sanders, Speck & Träff's two binary trees, each carrying half the segments "
           "(--slices K segments)");

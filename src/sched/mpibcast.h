@@ -1,7 +1,8 @@
 /*
  * sched/mpibcast.h - the segmented broadcasts MPI libraries choose from that
- * are not one tree: van de Geijn's scatter + allgather and Sanders, Speck &
- * Träff's two trees, on node tables and latency matrices (docs/models.md).
+ * are not one tree: van de Geijn's scatter + allgather (ring or recursive
+ * doubling) and Sanders, Speck & Träff's two trees, on node tables and
+ * latency matrices (docs/models.md).
  *
  * Ranks are counted from the source as MPI numbers them: node (source + p)
  * mod n is rank p.  The message is K segments (--slices K, default 1;
@@ -17,6 +18,15 @@
  * a ring send to a rank that holds the piece from the scatter (the source,
  * the piece's owner's binomial ancestors) is left out, and that rank passes
  * the piece on in the next step from what it holds.
+ *
+ * scatter-rdb (MPICH's scatter_recursive_doubling_allgather, its broadcast
+ * of medium messages on a power of two): the same scatter, then in step
+ * i = 0, 1 ... (mask 2^i) rank r sends its block of the pieces of ranks
+ * r & ~(mask - 1) to r & ~(mask - 1) + mask - 1, which it holds by then,
+ * to rank r XOR mask, less the pieces that rank holds from the scatter
+ * (the source; the ranks whose subtree holds the partner's block): no
+ * rank is sent a piece twice.  On a number of ranks that is no power of
+ * two it is scatter-allgather, as MPICH falls back, and its note says so.
  *
  * two-tree (Sanders, Speck & Träff 2009): the n - 1 other ranks form two
  * binary trees T1 and T2; the source sends segments 1, 3, 5 ... (counted
@@ -44,14 +54,22 @@ int twotree_build(int m, int t, int *parent, int *left, int *right);
  * rank r in the scatter (r = 0: all n).  */
 int scatter_subtree(int r, int n);
 
+/* Does ops cut the message into --slices K segments on a node table or a
+ * latency matrix (a tree of sched/trees.h, scatter-allgather, scatter-rdb,
+ * two-tree)? */
+bool mpibcast_segmented(const struct sched_ops *ops);
+
 /*
- * Would ops cut the message into `slices` segments on c (a tree of
- * sched/trees.h, scatter-allgather or two-tree, slices > 1, not a platform
- * graph)?  Then 0 if the run stays within SEG_MAX_TRANSFERS, else -1 with
+ * Would ops cut the message into `slices` segments on c (mpibcast_segmented,
+ * slices > 1, not a platform graph)?  Then 0 if the run stays within SEG_MAX_TRANSFERS, else -1 with
  * *cause, for the front door to refuse before running; 0 for the others.
  */
 int mpibcast_check(const struct sched_ops *ops, const struct cluster *c, int slices, char **cause);
 
-extern const struct sched_ops sched_scatter_allgather, sched_two_tree;
+/* scatter-rdb: is n a power of two (the recursive doubling), or does the
+ * run fall back to the ring allgather? */
+bool rdb_applies(int n);
+
+extern const struct sched_ops sched_scatter_allgather, sched_scatter_rdb, sched_two_tree;
 
 #endif

@@ -22,7 +22,7 @@ static const struct sched_ops *const builtins[] = {
     /* "binomial": Figueira's tree on matrices and node tables, the pipelined
      * tree on platform graphs (sched_binomial_any dispatches; sched/pipeline.c) */
     &sched_binomial_any, &sched_depth_first, &sched_breadth_first, &sched_balanced_path, &sched_flat, &sched_magpie, &sched_chain, &sched_knomial,
-    &sched_scatter_allgather, &sched_two_tree,
+    &sched_scatter_allgather, &sched_scatter_rdb, &sched_two_tree,
     &sched_prune_simple, &sched_prune_degree, &sched_grow_tree, &sched_multiport_grow,
     &sched_lp_prune, &sched_lp_grow, &sched_multiport_prune_degree,
 };
