@@ -7,7 +7,8 @@
 run "$H" run clusters/counterexample.csv -s two-tree --slices 4
 check "two-tree, 4 segments: exit 0, makespan 14 (tests/test_segment.c works it by hand)" sh -c "[ $rc -eq 0 ] && grep -q '^makespan *14$' $T/out"
 check "two-tree: the 4-segment bound 14, met, so proven" sh -c "grep -q '^lower bound *14 *(4 segments' $T/out && grep -q '^optimum *14 *(proven: the schedule meets the lower bound for 4 segments)' $T/out"
-check "two-tree: each transfer names its segment and tree" has "segment 1 of 4: two trees: the source sends segments 1, 3, 5 ... to rank 2, the root of T1" "$T/out"
+check "two-tree: each transfer names its segment, step and tree" has "segment 1 of 4: two trees, step 1 (colour 0): the source sends segments 1, 3, 5 ... to rank 2, the root of T1" "$T/out"
+check "two-tree: the note counts the coloured steps (6 for 4 segments on 2 ranks, test_segment.c)" has "in 6 steps of the paper's edge colouring" "$T/out"
 check "two-tree: no fnf guarantee claimed for segments" has "^guarantee *2T + beta: fnf's, for one message" "$T/out"
 
 run "$H" run clusters/counterexample.csv -s chain

@@ -91,6 +91,9 @@ static void test_hand(void)
      * p2 passes 0 at 5 (s = 2: arrives 8, p1 receives [8,10): 10) and 2 at 8
      * (arrives 11, [11,13): 13); p1 passes 1 at 5 (arrives 7, p2's port is
      * busy to 8: [8,11): 11) and 3 at 7 (arrives 9, after 11: [11,14): 14).
+     * These are the orders of the paper's steps (colours: p0->p2 and p2->p1
+     * 0, p0->p1 and p1->p2 1): p0 sends 0, 1, 2, 3 in steps 0 to 3, p2
+     * passes 0 and 2 in steps 2 and 4, p1 passes 1 and 3 in steps 3 and 5.
      */
     if (run(&r, c, MODEL_ASYNC, &sched_two_tree, 4) == 0) {
         is_double(r.eng.makespan, 14, 1e-12, "two-tree, 4 segments: makespan 14 by hand");
@@ -127,6 +130,39 @@ static void test_hand(void)
     cluster_free(c);
 
     /*
+     * two-tree in the paper's steps: 4 nodes with s = L = r = 1 (c = 3),
+     * one-port, 4 segments (T1 carries 0, 2; T2 1, 3).  m = 3 positions,
+     * position i is p(i+1).  T1 in order: root p2 over p1 and p3; m is odd,
+     * so T2 is T1 shifted: root p3 over p2 (left) and p1 (right).  The
+     * colouring (twotree_colour) walks the one cycle from the source's edge
+     * into T1, colour 0: p0->p2 0, p3->p2 1, p3->p1 0, p2->p1 1, p2->p3 0,
+     * p0->p3 1.  Step j runs the edges of colour j mod 2, each carrying the
+     * next segment of its tree that its sender held before the step:
+     *   step 0: p0->p2 0
+     *   step 1: p0->p3 1, p2->p1 0
+     *   step 2: p0->p2 2, p2->p3 0, p3->p1 1
+     *   step 3: p0->p3 3, p2->p1 2, p3->p2 1
+     *   step 4: p2->p3 2, p3->p1 3
+     *   step 5: p3->p2 3
+     * so p3 passes segment 1 to p1 before p2 (the greedy order of the trees,
+     * left child first, sent it to p2 first, where it waited for p2's
+     * receive port, busy with segment 2 from p0).  In one-port a transfer
+     * holds both ports for c = 3; booked as early as the ports allow in
+     * these orders, step j runs in [3j, 3j + 3): makespan 18 = (K + 2) c.
+     */
+    static const double s4[] = {1, 1, 1, 1}, r4[] = {1, 1, 1, 1};
+    c = table(4, s4, r4, 1);
+    if (run(&r, c, MODEL_ONE_PORT, &sched_two_tree, 4) == 0) {
+        is_double(r.eng.makespan, 18, 1e-12, "two-tree, 4 ranks, 4 segments, one-port: 6 steps of "
+                                             "c = 3 by hand");
+        static const double want[4][4] = {{0, 0, 0, 0}, {6, 9, 12, 15}, {3, 12, 9, 18},
+                                          {9, 6, 15, 12}};
+        ok(holds_as(&r, want), "two-tree in steps: every hold time as worked by hand");
+        run_free(&r);
+    }
+    cluster_free(c);
+
+    /*
      * scatter-allgather, 4 nodes with s = r = 1, L = 0, 4 segments: piece r
      * is segment r.  Scatter: p0 sends 2, 3 to p2 (its subtree, ranks 2-3),
      * then 1 to p1; p2 passes 3 to p3.  Ring: p0 -> p1 the pieces 0, 3, 2;
@@ -136,7 +172,6 @@ static void test_hand(void)
      * 2 at 7.  p2 sends 3 at 3 (p3: 5), 2 at 4 (p3: 6); p1 sends 1 at 4 (p2:
      * 6) and 0 at 5 (p2: 7); p2 sends 1 at 6 (p3: 8) and 0 at 7 (p3: 9).
      */
-    static const double s4[] = {1, 1, 1, 1}, r4[] = {1, 1, 1, 1};
     c = table(4, s4, r4, 0);
     if (run(&r, c, MODEL_ASYNC, &sched_scatter_allgather, 4) == 0) {
         is_double(r.eng.makespan, 9, 1e-12, "scatter-allgather, 4 nodes, 4 segments: makespan 9 by hand");
@@ -253,6 +288,75 @@ static void test_two_tree_shape(void)
     }
     ok(good, "two trees on 1 to 70 ranks: each a tree, T1's inner nodes at odd positions, "
              "no rank inner in both");
+}
+
+/* The paper's colouring on 1 to 200 ranks: a position's two in-edges differ,
+ * and so do a sender's two out-edges; the source's edge into T1 is 0. */
+static void test_two_tree_colour(void)
+{
+    bool good = true;
+    for (int m = 1; m <= 200 && good; m++) {
+        int *par[2], *l[2], *r[2], root[2];
+        unsigned char *col = malloc((size_t)(2 * m));
+        for (int t = 0; t < 2; t++) {
+            par[t] = malloc((size_t)m * sizeof(int));
+            l[t] = malloc((size_t)m * sizeof(int));
+            r[t] = malloc((size_t)m * sizeof(int));
+            root[t] = twotree_build(m, t, par[t], l[t], r[t]);
+        }
+        twotree_colour(m, par, l, r, root, col);
+        if (col[root[0]] != 0 || col[m + root[1]] != 1)
+            { good = false; diag("m=%d: the source's edges coloured %d, %d", m, col[root[0]], col[m + root[1]]); }
+        for (int i = 0; i < m; i++) {
+            if (col[i] > 1 || col[m + i] > 1 || col[i] == col[m + i])
+                { good = false; diag("m=%d: position %d's in-edges coloured %d, %d", m, i, col[i], col[m + i]); }
+            for (int t = 0; t < 2; t++)
+                if (l[t][i] >= 0 && r[t][i] >= 0 && col[t * m + l[t][i]] == col[t * m + r[t][i]])
+                    { good = false; diag("m=%d: position %d's out-edges in T%d alike", m, i, t + 1); }
+        }
+        for (int t = 0; t < 2; t++)
+            free(par[t]), free(l[t]), free(r[t]);
+        free(col);
+    }
+    ok(good, "the two trees' colouring on 1 to 200 other ranks: each rank's in-edges differ, "
+             "its out-edges differ, the source's too");
+}
+
+/* In the paper's steps on homogeneous one-port tables (s = L = r = 1):
+ * every rank gets every segment once, in at most K + 2 ceil(log2 n) steps
+ * of c = 3 (the rule of docs/reproduction.md, run Q). */
+static void test_two_tree_steps(void)
+{
+    static const double one[40] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                                   1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    int runs = 0, once = 0, within = 0;
+    for (int n = 2; n <= 40; n++) {
+        struct cluster *c = table(n, one, one, 1);
+        int lg = 0;
+        while ((1 << lg) < n)
+            lg++;
+        for (int k = 1; k <= 24; k += 1 + (n > 12)) {
+            struct run r;
+            if (run(&r, c, MODEL_ONE_PORT, &sched_two_tree, k) < 0)
+                continue;
+            runs++;
+            bool all = r.eng.ntr == k * (n - 1);
+            for (int p = 0; p < n; p++)
+                for (int j = 0; j < k; j++)
+                    all = all && engine_holds(&r.eng, p, j);
+            once += all;
+            if (r.eng.makespan <= 3.0 * (k + 2 * lg) + 1e-9)
+                within++;
+            else
+                diag("n=%d K=%d: makespan %g, more than (K + 2 ceil(log2 n)) c = %d", n, k,
+                     r.eng.makespan, 3 * (k + 2 * lg));
+            run_free(&r);
+        }
+        cluster_free(c);
+    }
+    ok(runs == 600, "two-tree on %d homogeneous one-port tables, 2 to 40 ranks, 1 to 24 segments", runs);
+    is_int(once, runs, "every rank gets every segment, K (n - 1) transfers in all");
+    is_int(within, runs, "every run within (K + 2 ceil(log2 n)) c");
 }
 
 /* The transfers of two runs, booking by booking. */
@@ -385,6 +489,8 @@ int main(void)
     test_hand();
     test_rdb_sizes();
     test_two_tree_shape();
+    test_two_tree_colour();
+    test_two_tree_steps();
     test_random();
     test_refusals();
     return tap_exit();

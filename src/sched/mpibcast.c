@@ -172,41 +172,116 @@ int twotree_build(int m, int t, int *parent, int *left, int *right)
     return root;
 }
 
+/*
+ * Why a colouring: a rank has two in-edges (its parents in T1 and T2, the
+ * source for a root) and at most two out-edges (its children in the one
+ * tree where it is inner; the source's two go to the roots).  To let every
+ * rank receive once and send once a step, Sanders, Speck & Träff give each
+ * edge a colour 0 or 1, the two in-edges of a rank different and the two
+ * out-edges of a sender different, and run the edges of colour t mod 2 in
+ * step t.  With each rank split into an out-copy and an in-copy the edges
+ * form a bipartite multigraph of degree at most 2: paths and even cycles,
+ * coloured by alternating along each.  Edge t * m + i enters position i in
+ * tree t; colour[] gets 0 or 1 for each of the 2m.  The source's edge to
+ * T1's root is coloured first, 0, so the source sends segments in order.
+ */
+void twotree_colour(int m, int *const par[2], int *const left[2], int *const right[2],
+                    const int root[2], unsigned char *colour)
+{
+    for (int e = 0; e < 2 * m; e++)
+        colour[e] = 2;   /* not yet */
+    for (int k = -1; k < 2 * m; k++) {
+        int first = k < 0 ? root[0] : k;   /* edge root[0]: the source's into T1 */
+        if (colour[first] != 2)
+            continue;
+        colour[first] = 0;
+        /* walk both ways from first: through the in-copy (the edge of the
+         * other tree into the same position), then through the out-copy
+         * (the sender's other edge), and so on, alternating the colour */
+        for (int dir = 0; dir < 2; dir++) {
+            int e = first, side = dir;
+            for (;;) {
+                int t = e / m, i = e % m, next;
+                if (side == 0)
+                    next = (1 - t) * m + i;
+                else if (par[t][i] < 0)
+                    next = (1 - t) * m + root[1 - t];
+                else {
+                    int p = par[t][i], sib = left[t][p] == i ? right[t][p] : left[t][p];
+                    next = sib < 0 ? -1 : t * m + sib;
+                }
+                if (next < 0 || colour[next] != 2)
+                    break;
+                colour[next] = (unsigned char)(1 - colour[e]);
+                e = next;
+                side = 1 - side;
+            }
+        }
+    }
+}
+
 static char *tt_reason(const void *ctx, const struct cluster *c, int u, const struct seg_send *x)
 {
     (void)ctx;
+    int t = x->arg % 2, step = x->arg / 2;
     if (u == c->source)
-        return xasprintf("two trees: the source sends segments %s to rank %d, the root of T%d",
-                         x->arg == 0 ? "1, 3, 5 ..." : "2, 4, 6 ...", rank_of(c, x->to), x->arg + 1);
-    return xasprintf("tree T%d: rank %d passes the segment to its child, rank %d", x->arg + 1,
-                     rank_of(c, u), rank_of(c, x->to));
+        return xasprintf("two trees, step %d (colour %d): the source sends segments %s to rank %d, "
+                         "the root of T%d", step + 1, step % 2,
+                         t == 0 ? "1, 3, 5 ..." : "2, 4, 6 ...", rank_of(c, x->to), t + 1);
+    return xasprintf("two trees, step %d (colour %d): rank %d passes its child in T%d, rank %d, "
+                     "the next segment of T%d", step + 1, step % 2, rank_of(c, u), t + 1,
+                     rank_of(c, x->to), t + 1);
 }
 
-static void tt_plan(struct segplan *p, const struct cluster *c)
+/*
+ * The paper's steps: in step j (colour j mod 2) each edge of that colour
+ * carries the next segment of its tree that the receiver lacks, if its
+ * sender held it before the step (the source holds all; T1 carries the
+ * segments 0, 2, 4 ..., T2 1, 3, 5 ...).  Each rank's sends go into the
+ * plan in step order; the engine books them as early as the ports allow,
+ * the earlier step first among sends that could start at once.  O(2m) a
+ * step, K + O(log m) steps; returns how many.
+ */
+static int tt_plan(struct segplan *p, const struct cluster *c)
 {
-    int m = c->n - 1, k = p->segments;
+    int m = c->n - 1, k = p->segments, step = 0;
     if (m < 1)
-        return;
-    int *par = xmalloc((size_t)m * sizeof *par), *l = xmalloc((size_t)m * sizeof *l),
-        *r = xmalloc((size_t)m * sizeof *r);
-    int root[2];
-    for (int t = 0; t < 2; t++)
-        root[t] = twotree_build(m, t, par, l, r);
-    for (int s = 0; s < k; s++)
-        seg_plan_add(p, c->source, s, node_of(c, root[s % 2] + 1), ROLE_TREE, s % 2);
+        return 0;
+    int *par[2], *l[2], *r[2], root[2], *got[2];
     for (int t = 0; t < 2; t++) {
-        twotree_build(m, t, par, l, r);
-        for (int i = 0; i < m; i++)
-            for (int s = t; s < k; s += 2) {
-                if (l[i] >= 0)
-                    seg_plan_add(p, node_of(c, i + 1), s, node_of(c, l[i] + 1), ROLE_TREE, t);
-                if (r[i] >= 0)
-                    seg_plan_add(p, node_of(c, i + 1), s, node_of(c, r[i] + 1), ROLE_TREE, t);
-            }
+        par[t] = xmalloc((size_t)m * sizeof *par[t]);
+        l[t] = xmalloc((size_t)m * sizeof *l[t]);
+        r[t] = xmalloc((size_t)m * sizeof *r[t]);
+        got[t] = xcalloc((size_t)m, sizeof *got[t]);   /* segments of tree t held */
+        root[t] = twotree_build(m, t, par[t], l[t], r[t]);
     }
-    free(par);
-    free(l);
-    free(r);
+    unsigned char *colour = xmalloc((size_t)(2 * m));
+    int *go = xmalloc((size_t)m * sizeof *go);   /* the edges that run this step */
+    twotree_colour(m, par, l, r, root, colour);
+    long todo = (long)m * k;
+    /* a proper colouring moves a segment at least every other step: two
+     * idle steps in a row would be a bug, and seg_choose reports the stall */
+    for (int idle = 0; todo > 0 && idle < 2; step++) {
+        int ngo = 0;
+        for (int e = 0; e < 2 * m; e++) {
+            int t = e / m, i = e % m, u = par[t][i], j = got[t][i];
+            if (colour[e] == step % 2 && t + 2 * j < k && (u < 0 || got[t][u] > j))
+                go[ngo++] = e;
+        }
+        for (int g = 0; g < ngo; g++) {
+            int t = go[g] / m, i = go[g] % m, u = par[t][i];
+            seg_plan_add_at(p, u < 0 ? c->source : node_of(c, u + 1), step, t + 2 * got[t][i],
+                            node_of(c, i + 1), ROLE_TREE, 2 * step + t);
+            got[t][i]++;
+            todo--;
+        }
+        idle = ngo > 0 ? 0 : idle + 1;
+    }
+    for (int t = 0; t < 2; t++)
+        free(par[t]), free(l[t]), free(r[t]), free(got[t]);
+    free(colour);
+    free(go);
+    return step;
 }
 
 /* ---- the schedulers ---- */
@@ -245,12 +320,13 @@ static int mpi_prepare(struct sched *s, struct engine *e, char **cause)
          sa = s->ops == &sched_scatter_allgather || (s->ops == &sched_scatter_rdb && !rdb);
     struct segplan *p = xcalloc(1, sizeof *p);
     seg_plan_init(p, n, seg_count(s));
+    int steps = 0;
     if (rdb)
         rdb_plan(p, c);
     else if (sa)
         sa_plan(p, c, true);
     else
-        tt_plan(p, c);
+        steps = tt_plan(p, c);
     p->reason = rdb ? rdb_reason : sa ? sa_reason : tt_reason;
     if (seg_start(p, s, e, cause) < 0) {
         seg_plan_free(p);
@@ -269,8 +345,10 @@ static int mpi_prepare(struct sched *s, struct engine *e, char **cause)
                  k < n ? "; fewer segments than ranks: some ranks get no piece" : "");
     else
         text_fit(s->note, sizeof s->note,
-                 "two-tree: %d segment%s, 1, 3, 5 ... down T1 and 2, 4, 6 ... down T2 (T2 is T1 %s)",
-                 k, k == 1 ? "" : "s", (n - 1) % 2 == 0 ? "mirrored" : "shifted");
+                 "two-tree: %d segment%s, 1, 3, 5 ... down T1 and 2, 4, 6 ... down T2 (T2 is T1 "
+                 "%s), in %d steps of the paper's edge colouring (a rank receives once and "
+                 "sends once a step)", k, k == 1 ? "" : "s", (n - 1) % 2 == 0 ? "mirrored" : "shifted",
+                 steps);
     return 0;
 }
 

@@ -29,16 +29,20 @@
  * two it is scatter-allgather, as MPICH falls back, and its note says so.
  *
  * two-tree (Sanders, Speck & Träff 2009): the n - 1 other ranks form two
- * binary trees T1 and T2; the source sends segments 1, 3, 5 ... (counted
- * from 1) to T1's root and 2, 4, 6 ... to T2's root, in turn, and every
- * inner node passes each segment
- * of its tree to its children (left, then right).  T1 is an in-order tree
+ * binary trees T1 and T2; T1 carries segments 1, 3, 5 ... (counted from 1),
+ * T2 2, 4, 6 ....  T1 is an in-order tree
  * on positions 0 .. m-1 (rank i + 1 at position i, m = n - 1): a perfect
  * tree of the largest 2^j - 1 <= m positions on the left of its root, the
  * rest built the same way on the right, so inner nodes sit at odd
  * positions and leaves at even ones; T2 is T1 mirrored (i -> m-1-i) when m
  * is even, shifted (i -> i+1 mod m) when it is odd, so that no node is an
  * inner node of both trees: each sends the segments of one tree only.
+ * The run follows the paper's steps: the trees' edges are coloured 0 and 1
+ * (twotree_colour) and in step j each edge of colour j mod 2 carries the
+ * next segment of its tree that its receiver lacks, if its sender held it
+ * before the step, so a rank receives once and sends once a step.  Each
+ * rank's sends go to the engine in step order, the earlier step first
+ * among sends that could start at once (seg_plan_add_at).
  */
 #ifndef HETCAST_MPIBCAST_H
 #define HETCAST_MPIBCAST_H
@@ -49,6 +53,14 @@
  * (-1: none) of each of the m positions of T1 (t = 0) or T2 (t = 1), and
  * the tree's root.  Arrays of m ints; m >= 1. */
 int twotree_build(int m, int t, int *parent, int *left, int *right);
+
+/* Two-tree: the paper's colouring of the 2m edges of both trees (edge
+ * t * m + i enters position i of tree t from its parent there, the source
+ * for the root): colour[e] is 0 or 1, a position's two in-edges differ, and
+ * so do a sender's two out-edges (the source's: its two roots); the source's
+ * edge into T1's root is 0.  par, left, right, root: twotree_build's. */
+void twotree_colour(int m, int *const par[2], int *const left[2], int *const right[2],
+                    const int root[2], unsigned char *colour);
 
 /* scatter-allgather: ranks [r, r + subtree) receive their pieces through
  * rank r in the scatter (r = 0: all n).  */

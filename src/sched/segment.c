@@ -42,11 +42,16 @@ void seg_plan_free(struct segplan *p)
 
 void seg_plan_add(struct segplan *p, int u, int seg, int to, int role, int arg)
 {
+    seg_plan_add_at(p, u, seg, seg, to, role, arg);
+}
+
+void seg_plan_add_at(struct segplan *p, int u, int step, int seg, int to, int role, int arg)
+{
     if (p->len[u] == p->cap[u]) {
         p->cap[u] = p->cap[u] ? 2 * p->cap[u] : 8;
         p->sends[u] = xrealloc(p->sends[u], (size_t)p->cap[u] * sizeof *p->sends[u]);
     }
-    p->sends[u][p->len[u]++] = (struct seg_send){seg, to, role, arg};
+    p->sends[u][p->len[u]++] = (struct seg_send){seg, to, role, arg, step};
 }
 
 int seg_start(struct segplan *p, struct sched *s, struct engine *e, char **cause)
@@ -70,7 +75,7 @@ int seg_start(struct segplan *p, struct sched *s, struct engine *e, char **cause
 }
 
 /* u's next send if u holds its segment: its start now into *start, and its
- * tie-break (segment, then node) into *seq. */
+ * tie-break (step, then node) into *seq. */
 static bool head(const struct segplan *p, const struct engine *e, int u, double *start,
                  uint64_t *seq)
 {
@@ -81,7 +86,7 @@ static bool head(const struct segplan *p, const struct engine *e, int u, double 
     if (!engine_holds(e, u, x->seg) || engine_earliest(e, u, x->to, x->seg, &t) < 0)
         return false;
     *start = t.start;
-    *seq = (uint64_t)x->seg * (uint64_t)p->n + (uint64_t)u;
+    *seq = (uint64_t)x->step * (uint64_t)p->n + (uint64_t)u;
     return true;
 }
 

@@ -12,7 +12,8 @@
  * An algorithm is a plan: for every node, the sends it makes, in the order
  * it makes them (segment, receiver).  choose() hands out, among the nodes'
  * next sends whose segment the sender already holds, the one the engine can
- * start first (ties: the lower segment, then the lower node), so every node
+ * start first (ties: the lower step, which is the segment unless the plan
+ * runs in steps of its own, then the lower node), so every node
  * keeps its own order, sends as soon as its port and the segment allow, and
  * the transfers come out in time order.  A plan whose order could wait for
  * a segment that never comes is a bug: seg_choose says so.  A node's next
@@ -30,10 +31,12 @@
 #include "support/heap.h"
 
 /* One send of a plan: segment seg to node `to`; role and arg say why (the
- * algorithm's own numbers, read by its reason function). */
+ * algorithm's own numbers, read by its reason function); step orders it
+ * among the sends that could start at the same time (the lower first). */
 struct seg_send {
     int seg, to;
     int role, arg;
+    int step;
 };
 
 struct segplan;
@@ -61,8 +64,10 @@ int seg_count(const struct sched *s);
 /* An empty plan for n nodes and K segments. */
 void seg_plan_init(struct segplan *p, int n, int segments);
 void seg_plan_free(struct segplan *p);
-/* Append a send to u's list. */
+/* Append a send to u's list (its step: the segment). */
 void seg_plan_add(struct segplan *p, int u, int seg, int to, int role, int arg);
+/* The same, in the plan's step `step` (two-tree's coloured steps). */
+void seg_plan_add_at(struct segplan *p, int u, int step, int seg, int to, int role, int arg);
 
 /*
  * Make e (a fresh one-message broadcast of its cluster) a K-segment one and
