@@ -1476,10 +1476,12 @@ struct gs_ctx {
     int nrecv;
     int *pf, *pt, *bf, *bt; /* current and best decisions */
     double U, slack;
-    double *est, *slot_next, *period, *qs, *qa, *avec;
+    bool exact;             /* integer arithmetic (scaled costs) */
+    double *est, *xs, *slot_next, *period, *qs, *qa, *avec;
     int *cand_q, *cand_p, *cand_ord;    /* depth d: a slice of n * ncls candidates */
     double *cand_h;
     unsigned char *done;
+    double *cw;             /* gs_count_ok: least hold and free-again offsets */
     struct limits *lim;
 };
 
@@ -1608,8 +1610,68 @@ static double gs_bound(struct gs_ctx *g, double t_last, double M)
         if (fnew < INFINITY)
             g->qs[st++] = x + hnew;
         lb = dmax(lb, x + g->avec[k]);
+        g->xs[k] = x + hnew;
     }
     return lb;
+}
+
+/* How many transfers a node ready at a may send with every hold at or
+ * before D: its sends start one after the other, each at least fmin after
+ * the one before, the last at least hmin before D.  INFINITY when they may
+ * take no time. */
+static double gs_sends(double a, double hmin, double fmin, double D)
+{
+    if (!(a + hmin <= D))
+        return 0;
+    return fmin > 0 ? floor((D - a - hmin) / fmin) + 1 : INFINITY;
+}
+
+/*
+ * The count of whole transfers (exact arithmetic only): can the prefix be
+ * completed with every hold at or before D?  Every transfer ends with its
+ * receiver's hold, so a node q sends at most gs_sends of them after it is
+ * ready, with its least hold and free-again offsets towards the waiting
+ * nodes: an open holder from its ready time, a waiting node from its hold,
+ * which is at or after its earliest hold (g->est, from gs_bound) and, as
+ * the k-th in hold order, at or after the k-th start of gs_bound's slots
+ * plus the least hold offset (g->xs: of the k transfers that hold first,
+ * one starts k-th or later).  The m waiting nodes receive m transfers: if
+ * the nodes cannot send that many -- counted with each waiting node at its
+ * earliest hold, and again with the k-th to hold sending as many as the
+ * best of them could from the k-th time -- no completion holds all by D.
+ * Needs gs_bound's est and xs for this prefix.  O(n m + m^2).
+ */
+static bool gs_count_ok(struct gs_ctx *g, double t_last, int m, double D)
+{
+    int n = g->n, nw = 0;
+    double open = 0, own = 0;
+    double *hm = g->cw, *fm = g->cw + n, *ew = g->cw + 2 * n;
+    for (int q = 0; q < n; q++) {
+        if (g->held[q] && g->ready[q] < t_last)
+            continue;
+        double hmin = INFINITY, fmin = INFINITY;
+        for (int p = 0; p < n; p++)
+            if (p != q && !g->held[p] && GS(g, edge, q, p)) {
+                hmin = dmin(hmin, GS(g, hoff, q, p));
+                fmin = dmin(fmin, GS(g, foff, q, p));
+            }
+        if (g->held[q]) {
+            open += gs_sends(g->ready[q], hmin, fmin, D);
+            continue;
+        }
+        own += gs_sends(g->est[q], hmin, fmin, D);
+        hm[nw] = hmin, fm[nw] = fmin, ew[nw] = g->est[q], nw++;
+    }
+    if (open + own < m)
+        return false;
+    double late = open;
+    for (int k = 0; k < m && late < m; k++) {
+        double best = 0;
+        for (int w = 0; w < nw; w++)
+            best = dmax(best, gs_sends(dmax(ew[w], g->xs[k]), hm[w], fm[w], D));
+        late += best;
+    }
+    return late >= m;
 }
 
 /*
@@ -1638,6 +1700,8 @@ static double gs_search(struct gs_ctx *g, int d, double t_last, int last_rank, i
     double b = gs_bound(g, t_last, M);
     if (b >= g->U + g->slack || tick(g->lim))
         return b;
+    if (g->exact && d < g->nrecv && !gs_count_ok(g, t_last, g->nrecv - d, g->U - 1))
+        return g->U;   /* nothing holds all at or before U - 1: integers */
     if (d == g->nrecv) {
         if (M < g->U) {
             g->U = M;
@@ -1745,6 +1809,8 @@ static void gs_free(struct gs_ctx *g)
     free(g->bf);
     free(g->bt);
     free(g->est);
+    free(g->xs);
+    free(g->cw);
     free(g->slot_next);
     free(g->qs);
     free(g->qa);
@@ -1874,6 +1940,8 @@ static void gs_solve(const struct cluster *c, enum model m, double scale, struct
     g.bf = xmalloc(len * sizeof *g.bf);
     g.bt = xmalloc(len * sizeof *g.bt);
     g.est = xmalloc((size_t)n * sizeof *g.est);
+    g.xs = xmalloc((size_t)n * sizeof *g.xs);
+    g.cw = xmalloc(3 * (size_t)n * sizeof *g.cw);
     g.slot_next = xmalloc((size_t)n * sizeof *g.slot_next);
     g.avec = xmalloc((size_t)n * sizeof *g.avec);
     g.period = xmalloc((size_t)n * sizeof *g.period);
@@ -1889,6 +1957,7 @@ static void gs_solve(const struct cluster *c, enum model m, double scale, struct
 
     double best = gs_greedy(&g);
     bool exact = scale > 0;
+    g.exact = exact;
     g.slack = exact ? 0 : 1e-9 * fabs(best);
     double lower = dmin(gs_bound(&g, 0, 0) - g.slack, best);
     lower = drive(gs_pass, &g, lim, exact ? ceil(lower) : lower, &best, exact);
