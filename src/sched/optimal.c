@@ -1855,6 +1855,101 @@ static double gs_greedy(struct gs_ctx *g)
 }
 
 /*
+ * A receiver order as a schedule: each receiver in turn from the holder
+ * that gives it the earliest hold, at that holder's ready time (as
+ * gs_greedy books).  Fills from and to; returns the makespan (INFINITY
+ * when a receiver has no holder to take it from), *sum the sum of holds.
+ * Leaves g's state as it found it.  O(m n).
+ */
+static double gs_eval(struct gs_ctx *g, const int *order, int *from, int *to, double *sum)
+{
+    int n = g->n;
+    double ms = 0;
+    *sum = 0;
+    for (int d = 0; d < g->nrecv && ms < INFINITY; d++) {
+        int p = order[d], bq = -1;
+        double bh = INFINITY;
+        for (int q = 0; q < n; q++)
+            if (g->held[q] && GS(g, edge, q, p)) {
+                double h = gs_hold_at(g, q, p, g->ready[q]);
+                if (h < bh)
+                    bh = h, bq = q;
+            }
+        if (bq < 0) {
+            ms = INFINITY;
+            break;
+        }
+        double h, fr;
+        gs_times(g, bq, p, g->ready[bq], &h, &fr);
+        g->ready[bq] = fr;
+        g->held[p] = 1;
+        g->ready[p] = h;
+        from[d] = bq;
+        to[d] = p;
+        ms = dmax(ms, h);
+        *sum += h;
+    }
+    for (int p = 0; p < n; p++) {
+        g->held[p] = p == g->src;
+        g->ready[p] = 0;
+    }
+    return ms;
+}
+
+/*
+ * The first incumbent improved (as as_improve does for the slot search):
+ * from gs_greedy's receivers in order, move one receiver to another place
+ * while that lowers (makespan, sum of holds), first improvement, at most
+ * OPT_LS_WORK / (m^2 n) evaluations.  Every order it keeps is a schedule
+ * gs_eval booked, so g->bf and g->bt hold a true schedule of makespan *ms;
+ * the search's bounds do not depend on it.
+ */
+#define GS_LS_MAX 64   /* nodes: beyond, the moves cost more than they give */
+
+static void gs_improve(struct gs_ctx *g, double *ms)
+{
+    int m0 = g->nrecv;
+    int *order = xmalloc((size_t)m0 * sizeof *order), *trial = xmalloc((size_t)m0 * sizeof *trial);
+    memcpy(order, g->bt, (size_t)m0 * sizeof *order);
+    double sum, budget = OPT_LS_WORK / ((double)m0 * (double)m0 * (double)g->n + 1);
+    double cur = gs_eval(g, order, g->pf, g->pt, &sum);
+    long long evals = 0;
+    bool improved = cur < INFINITY;
+    while (improved) {
+        improved = false;
+        for (int i = 0; i < m0 && !improved; i++)
+            for (int j = 0; j < m0 && !improved; j++) {
+                if (j == i)
+                    continue;
+                if (++evals > budget || ((evals & 255) == 0 && exhausted(g->lim)))
+                    goto out;
+                int k = order[i], t = 0;
+                for (int x = 0; x < m0; x++) {
+                    if (x == i)
+                        continue;
+                    if (x == j && j < i)
+                        trial[t++] = k;
+                    trial[t++] = order[x];
+                    if (x == j && j > i)
+                        trial[t++] = k;
+                }
+                double tsum, tms = gs_eval(g, trial, g->pf, g->pt, &tsum);
+                if (tms < cur || (tms == cur && tsum < sum)) {
+                    memcpy(order, trial, (size_t)m0 * sizeof *order);
+                    cur = tms;
+                    sum = tsum;
+                    improved = true;
+                }
+            }
+    }
+out:
+    if (cur < *ms)
+        *ms = gs_eval(g, order, g->bf, g->bt, &sum);
+    free(order);
+    free(trial);
+}
+
+/*
  * One pass of the general search (see drive).  Bounds may overshoot by the
  * slack, so the returned bound gives it back; a pass that finishes has
  * still proven "nothing below t" exactly (it pruned only at >= t + slack).
@@ -1956,6 +2051,8 @@ static void gs_solve(const struct cluster *c, enum model m, double scale, struct
     g.cand_h = xmalloc(cand * sizeof *g.cand_h);
 
     double best = gs_greedy(&g);
+    if (n <= GS_LS_MAX)
+        gs_improve(&g, &best);
     bool exact = scale > 0;
     g.exact = exact;
     g.slack = exact ? 0 : 1e-9 * fabs(best);
