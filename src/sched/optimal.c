@@ -1481,7 +1481,8 @@ struct gs_ctx {
     int *cand_q, *cand_p, *cand_ord;    /* depth d: a slice of n * ncls candidates */
     double *cand_h;
     unsigned char *done;
-    double *cw;             /* gs_count_ok: least hold and free-again offsets */
+    double *cw;             /* gs_count_ok: 4 n scratch */
+    int *cnode;             /* gs_count_ok: 2 n scratch */
     struct limits *lim;
 };
 
@@ -1629,46 +1630,65 @@ static double gs_sends(double a, double hmin, double fmin, double D)
 /*
  * The count of whole transfers (exact arithmetic only): can the prefix be
  * completed with every hold at or before D?  Every transfer ends with its
- * receiver's hold, so a node q sends at most gs_sends of them after it is
- * ready, with its least hold and free-again offsets towards the waiting
- * nodes: an open holder from its ready time, a waiting node from its hold,
- * which is at or after its earliest hold (g->est, from gs_bound) and, as
- * the k-th in hold order, at or after the k-th start of gs_bound's slots
- * plus the least hold offset (g->xs: of the k transfers that hold first,
- * one starts k-th or later).  The m waiting nodes receive m transfers: if
- * the nodes cannot send that many -- counted with each waiting node at its
- * earliest hold, and again with the k-th to hold sending as many as the
- * best of them could from the k-th time -- no completion holds all by D.
+ * receiver's hold, so a node q sends at most gs_sends of them to a set R
+ * of waiting nodes after it is ready, with its least hold and free-again
+ * offsets towards R (its sends to others only push them later): an open
+ * holder from its ready time, a waiting node from its hold, which is at or
+ * after its earliest hold (g->est, from gs_bound).  For each j, R the j
+ * waiting nodes of the largest least hold offsets (the slow receivers):
+ * if the nodes cannot send j transfers to R, no completion holds all by D.
+ * Once more for all m waiting nodes with the k-th to hold sending as many
+ * as the best of them could from the k-th time: of the k transfers that
+ * hold first, one starts k-th or later, so the k-th hold is at or after
+ * the k-th start of gs_bound's slots plus the least hold offset (g->xs).
  * Needs gs_bound's est and xs for this prefix.  O(n m + m^2).
  */
 static bool gs_count_ok(struct gs_ctx *g, double t_last, int m, double D)
 {
-    int n = g->n, nw = 0;
-    double open = 0, own = 0;
-    double *hm = g->cw, *fm = g->cw + n, *ew = g->cw + 2 * n;
+    int n = g->n, nw = 0, ns = 0;
+    double *hm = g->cw, *fm = g->cw + n, *at = g->cw + 2 * n, *off = g->cw + 3 * n;
+    int *snd = g->cnode, *rcv = g->cnode + n;
     for (int q = 0; q < n; q++) {
         if (g->held[q] && g->ready[q] < t_last)
             continue;
-        double hmin = INFINITY, fmin = INFINITY;
-        for (int p = 0; p < n; p++)
-            if (p != q && !g->held[p] && GS(g, edge, q, p)) {
-                hmin = dmin(hmin, GS(g, hoff, q, p));
-                fmin = dmin(fmin, GS(g, foff, q, p));
-            }
-        if (g->held[q]) {
-            open += gs_sends(g->ready[q], hmin, fmin, D);
+        hm[ns] = fm[ns] = INFINITY;
+        at[ns] = g->held[q] ? g->ready[q] : g->est[q];
+        snd[ns++] = q;
+        if (g->held[q])
             continue;
-        }
-        own += gs_sends(g->est[q], hmin, fmin, D);
-        hm[nw] = hmin, fm[nw] = fmin, ew[nw] = g->est[q], nw++;
+        double a = INFINITY;   /* the least hold offset of q as a receiver */
+        for (int x = 0; x < n; x++)
+            if (x != q && GS(g, edge, x, q) && (!g->held[x] || g->ready[x] >= t_last))
+                a = dmin(a, GS(g, hoff, x, q));
+        int j = nw++;
+        while (j > 0 && off[j - 1] < a)
+            off[j] = off[j - 1], rcv[j] = rcv[j - 1], j--;
+        off[j] = a;
+        rcv[j] = q;
     }
-    if (open + own < m)
-        return false;
-    double late = open;
+    for (int j = 0; j < nw; j++) {
+        int p = rcv[j];
+        double total = 0;
+        for (int i = 0; i < ns; i++) {
+            int q = snd[i];
+            if (q != p && GS(g, edge, q, p)) {
+                hm[i] = dmin(hm[i], GS(g, hoff, q, p));
+                fm[i] = dmin(fm[i], GS(g, foff, q, p));
+            }
+            total += gs_sends(at[i], hm[i], fm[i], D);
+        }
+        if (total < j + 1)
+            return false;
+    }
+    double late = 0;
+    for (int i = 0; i < ns; i++)
+        if (g->held[snd[i]])
+            late += gs_sends(at[i], hm[i], fm[i], D);
     for (int k = 0; k < m && late < m; k++) {
         double best = 0;
-        for (int w = 0; w < nw; w++)
-            best = dmax(best, gs_sends(dmax(ew[w], g->xs[k]), hm[w], fm[w], D));
+        for (int i = 0; i < ns; i++)
+            if (!g->held[snd[i]])
+                best = dmax(best, gs_sends(dmax(at[i], g->xs[k]), hm[i], fm[i], D));
         late += best;
     }
     return late >= m;
@@ -1811,6 +1831,7 @@ static void gs_free(struct gs_ctx *g)
     free(g->est);
     free(g->xs);
     free(g->cw);
+    free(g->cnode);
     free(g->slot_next);
     free(g->qs);
     free(g->qa);
@@ -2036,7 +2057,8 @@ static void gs_solve(const struct cluster *c, enum model m, double scale, struct
     g.bt = xmalloc(len * sizeof *g.bt);
     g.est = xmalloc((size_t)n * sizeof *g.est);
     g.xs = xmalloc((size_t)n * sizeof *g.xs);
-    g.cw = xmalloc(3 * (size_t)n * sizeof *g.cw);
+    g.cw = xmalloc(4 * (size_t)n * sizeof *g.cw);
+    g.cnode = xmalloc(2 * (size_t)n * sizeof *g.cnode);
     g.slot_next = xmalloc((size_t)n * sizeof *g.slot_next);
     g.avec = xmalloc((size_t)n * sizeof *g.avec);
     g.period = xmalloc((size_t)n * sizeof *g.period);
