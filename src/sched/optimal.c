@@ -1627,6 +1627,27 @@ static double gs_sends(double a, double hmin, double fmin, double D)
     return fmin > 0 ? floor((D - a - hmin) / fmin) + 1 : INFINITY;
 }
 
+/* The count for R (need transfers to it, its offsets in g->cw) with the
+ * k-th waiting node to hold sending from the k-th time on, as many as the
+ * best of them could (see gs_count_ok).  O(m ns). */
+static bool gs_late_ok(const struct gs_ctx *g, int ns, int need, int m, double D)
+{
+    const double *hm = g->cw, *fm = g->cw + g->n, *at = g->cw + 2 * g->n;
+    const int *snd = g->cnode;
+    double late = 0;
+    for (int i = 0; i < ns; i++)
+        if (g->held[snd[i]])
+            late += gs_sends(at[i], hm[i], fm[i], D);
+    for (int k = 0; k < m && late < need; k++) {
+        double best = 0;
+        for (int i = 0; i < ns; i++)
+            if (!g->held[snd[i]])
+                best = dmax(best, gs_sends(dmax(at[i], g->xs[k]), hm[i], fm[i], D));
+        late += best;
+    }
+    return late >= need;
+}
+
 /*
  * The count of whole transfers (exact arithmetic only): can the prefix be
  * completed with every hold at or before D?  Every transfer ends with its
@@ -1677,21 +1698,10 @@ static bool gs_count_ok(struct gs_ctx *g, double t_last, int m, double D)
             }
             total += gs_sends(at[i], hm[i], fm[i], D);
         }
-        if (total < j + 1)
+        if (total < j + 1 || !gs_late_ok(g, ns, j + 1, m, D))
             return false;
     }
-    double late = 0;
-    for (int i = 0; i < ns; i++)
-        if (g->held[snd[i]])
-            late += gs_sends(at[i], hm[i], fm[i], D);
-    for (int k = 0; k < m && late < m; k++) {
-        double best = 0;
-        for (int i = 0; i < ns; i++)
-            if (!g->held[snd[i]])
-                best = dmax(best, gs_sends(dmax(at[i], g->xs[k]), hm[i], fm[i], D));
-        late += best;
-    }
-    return late >= m;
+    return true;
 }
 
 /*
