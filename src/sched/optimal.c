@@ -67,6 +67,7 @@
 #include "engine/bounds.h"
 #include "sched/list.h"
 #include "model/targets.h"
+#include "support/rng.h"
 
 /* Beyond max_nodes, node tables in the slot search are still accepted
  * when they have few classes: the remaining-class multisets then number at
@@ -1927,33 +1928,22 @@ static double gs_eval(struct gs_ctx *g, const int *order, int *from, int *to, do
     return ms;
 }
 
-/*
- * The first incumbent improved (as as_improve does for the slot search):
- * from gs_greedy's receivers in order, move one receiver to another place
- * while that lowers (makespan, sum of holds), first improvement, at most
- * OPT_LS_WORK / (m^2 n) evaluations.  Every order it keeps is a schedule
- * gs_eval booked, so g->bf and g->bt hold a true schedule of makespan *ms;
- * the search's bounds do not depend on it.
- */
-#define GS_LS_MAX 64   /* nodes: beyond, the moves cost more than they give */
-
-static void gs_improve(struct gs_ctx *g, double *ms)
+/* First-improvement descent from order (makespan *cur, sum of holds *sum):
+ * move one receiver to another place while that lowers (makespan, sum).
+ * Returns false once *evals passes budget or the limits are reached. */
+static bool gs_descend(struct gs_ctx *g, int *order, int *trial, double *cur, double *sum,
+                       long long *evals, double budget)
 {
     int m0 = g->nrecv;
-    int *order = xmalloc((size_t)m0 * sizeof *order), *trial = xmalloc((size_t)m0 * sizeof *trial);
-    memcpy(order, g->bt, (size_t)m0 * sizeof *order);
-    double sum, budget = OPT_LS_WORK / ((double)m0 * (double)m0 * (double)g->n + 1);
-    double cur = gs_eval(g, order, g->pf, g->pt, &sum);
-    long long evals = 0;
-    bool improved = cur < INFINITY;
+    bool improved = *cur < INFINITY;
     while (improved) {
         improved = false;
         for (int i = 0; i < m0 && !improved; i++)
             for (int j = 0; j < m0 && !improved; j++) {
                 if (j == i)
                     continue;
-                if (++evals > budget || ((evals & 255) == 0 && exhausted(g->lim)))
-                    goto out;
+                if (++*evals > budget || ((*evals & 255) == 0 && exhausted(g->lim)))
+                    return false;
                 int k = order[i], t = 0;
                 for (int x = 0; x < m0; x++) {
                     if (x == i)
@@ -1965,17 +1955,59 @@ static void gs_improve(struct gs_ctx *g, double *ms)
                         trial[t++] = k;
                 }
                 double tsum, tms = gs_eval(g, trial, g->pf, g->pt, &tsum);
-                if (tms < cur || (tms == cur && tsum < sum)) {
+                if (tms < *cur || (tms == *cur && tsum < *sum)) {
                     memcpy(order, trial, (size_t)m0 * sizeof *order);
-                    cur = tms;
-                    sum = tsum;
+                    *cur = tms;
+                    *sum = tsum;
                     improved = true;
                 }
             }
     }
-out:
-    if (cur < *ms)
-        *ms = gs_eval(g, order, g->bf, g->bt, &sum);
+    return true;
+}
+
+/*
+ * The first incumbent improved (as as_improve does for the slot search):
+ * a descent (gs_descend) from gs_greedy's receivers in order, then again
+ * from the best order with two receivers swapped at random (a fixed seed),
+ * up to GS_KICKS times m, at most OPT_LS_WORK / (m^2 n) evaluations in
+ * all.  Every order it keeps is a schedule gs_eval booked, so g->bf and
+ * g->bt hold a true schedule of makespan *ms; the search's bounds do not
+ * depend on it.
+ */
+#define GS_LS_MAX 64   /* nodes: beyond, the moves cost more than they give */
+#define GS_KICKS 4
+
+static void gs_improve(struct gs_ctx *g, double *ms)
+{
+    int m0 = g->nrecv;
+    int *best = xmalloc((size_t)m0 * sizeof *best), *order = xmalloc((size_t)m0 * sizeof *order),
+        *trial = xmalloc((size_t)m0 * sizeof *trial);
+    memcpy(best, g->bt, (size_t)m0 * sizeof *best);
+    double bsum, budget = OPT_LS_WORK / ((double)m0 * (double)m0 * (double)g->n + 1);
+    double bms = gs_eval(g, best, g->pf, g->pt, &bsum);
+    long long evals = 0;
+    bool more = gs_descend(g, best, trial, &bms, &bsum, &evals, budget);
+    struct rng r;
+    rng_seed(&r, 1);
+    for (int kick = 0; more && bms < INFINITY && m0 > 1 && kick < GS_KICKS * m0; kick++) {
+        memcpy(order, best, (size_t)m0 * sizeof *order);
+        for (int x = 0; x < 2; x++) {
+            int i = (int)rng_below(&r, (uint64_t)m0), j = (int)rng_below(&r, (uint64_t)m0), t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
+        double sum, cur = gs_eval(g, order, g->pf, g->pt, &sum);
+        more = gs_descend(g, order, trial, &cur, &sum, &evals, budget);
+        if (cur < bms || (cur == bms && sum < bsum)) {
+            memcpy(best, order, (size_t)m0 * sizeof *best);
+            bms = cur;
+            bsum = sum;
+        }
+    }
+    if (bms < *ms)
+        *ms = gs_eval(g, best, g->bf, g->bt, &bsum);
+    free(best);
     free(order);
     free(trial);
 }
