@@ -36,7 +36,11 @@
  *   time.  No model here has a receive-port conflict in a broadcast (every
  *   node receives once), so delaying a send never helps and every schedule
  *   is matched by one with no idle sender, which this enumeration reaches
- *   (see gs_search).
+ *   (see gs_search).  Bounds: earliest holds and slots (gs_bound), and in
+ *   integer arithmetic a count of the whole transfers the nodes can still
+ *   send before the target, for the slow receivers alone too
+ *   (gs_count_ok); the first incumbent comes from an iterated local search
+ *   over receiver orders (gs_improve).
  *
  * Both run as passes with a target (see drive): the plain branch and bound
  * below the incumbent first, then, if that hits three quarters of a limit,
