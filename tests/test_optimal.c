@@ -519,6 +519,24 @@ static struct cluster *tenths_table(struct rng *g, int n, bool chain, double lat
     return node_table(n, s, r, latency, 0);
 }
 
+/* Is c proven optimal under m within 10 000 search nodes?  Frees c. */
+static void proven_within(struct cluster *c, enum model m, const char *what)
+{
+    struct sched_opts o;
+    sched_opts_default(&o);
+    o.node_limit = 10000;
+    o.time_limit = 1e9;
+    struct opt_plan p;
+    char *cause = NULL;
+    int rc = optimal_solve(c, m, &o, &p, &cause);
+    ok(rc == 0 && p.status == OPT_PROVEN, "%s: proven within 10000 search nodes (%lld)", what,
+       rc == 0 ? p.explored : -1LL);
+    if (rc == 0)
+        opt_plan_free(&p);
+    free(cause);
+    cluster_free(c);
+}
+
 /*
  * Tables of more classes than the count test of as_counts_ok takes: the
  * grouped count test (as_groups_ok) prunes them, and the optimum must stay
@@ -553,20 +571,7 @@ static void test_many_classes_vs_brute(void)
     ok(many >= cases * 3 / 4, "of which %d with more than 8 receiver classes", many);
 
     rng_seed(&g, 6);
-    struct cluster *c = tenths_table(&g, 32, true, 0);
-    struct sched_opts o;
-    sched_opts_default(&o);
-    o.node_limit = 10000;
-    o.time_limit = 1e9;
-    struct opt_plan p;
-    char *cause = NULL;
-    int rc = optimal_solve(c, MODEL_ASYNC, &o, &p, &cause);
-    ok(rc == 0 && p.status == OPT_PROVEN, "32 nodes, one class a node: proven within 10000 search nodes (%lld)",
-       rc == 0 ? p.explored : -1LL);
-    if (rc == 0)
-        opt_plan_free(&p);
-    free(cause);
-    cluster_free(c);
+    proven_within(tenths_table(&g, 32, true, 0), MODEL_ASYNC, "32 nodes, one class a node");
 }
 
 /*
@@ -607,20 +612,7 @@ static void test_general_counts(void)
     is_int(bad, 0, "general search, one class a node: optimal == brute force (%d clusters)", cases);
 
     rng_seed(&g, 43);
-    struct cluster *c = tenths_table(&g, 14, true, 0);
-    struct sched_opts o;
-    sched_opts_default(&o);
-    o.node_limit = 10000;
-    o.time_limit = 1e9;
-    struct opt_plan p;
-    char *cause = NULL;
-    int rc = optimal_solve(c, MODEL_SYNC, &o, &p, &cause);
-    ok(rc == 0 && p.status == OPT_PROVEN, "14 nodes, sync: proven within 10000 search nodes (%lld)",
-       rc == 0 ? p.explored : -1LL);
-    if (rc == 0)
-        opt_plan_free(&p);
-    free(cause);
-    cluster_free(c);
+    proven_within(tenths_table(&g, 14, true, 0), MODEL_SYNC, "14 nodes, sync");
 }
 
 /*

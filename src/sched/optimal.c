@@ -1164,6 +1164,21 @@ static double as_eval(const struct as_ctx *a, double s_src, const int *order, do
     return ms;
 }
 
+/* trial: order (of m0) with the element at i moved to place j. */
+static void moved(const int *order, int m0, int i, int j, int *trial)
+{
+    int k = order[i], t = 0;
+    for (int x = 0; x < m0; x++) {
+        if (x == i)
+            continue;
+        if (x == j && j < i)
+            trial[t++] = k;
+        trial[t++] = order[x];
+        if (x == j && j > i)
+            trial[t++] = k;
+    }
+}
+
 /*
  * A better incumbent: a local search over class orders from order (makespan
  * *ms), moving one receiver to another place while that lowers (makespan,
@@ -1193,17 +1208,7 @@ static void as_improve(const struct as_ctx *a, double s_src, int *order, double 
                     continue;
                 if (++evals > budget || ((evals & 255) == 0 && exhausted(lim)))
                     goto out;
-                /* order with the receiver at i moved to place j */
-                int k = order[i], t = 0;
-                for (int x = 0; x < m0; x++) {
-                    if (x == i)
-                        continue;
-                    if (x == j && j < i)
-                        trial[t++] = k;
-                    trial[t++] = order[x];
-                    if (x == j && j > i)
-                        trial[t++] = k;
-                }
+                moved(order, m0, i, j, trial);
                 double tsum, tms = as_eval(a, s_src, trial, comp, hk, &tsum);
                 if (tms < *ms || (tms == *ms && tsum < sum)) {
                     memcpy(order, trial, (size_t)m0 * sizeof *order);
@@ -1948,16 +1953,7 @@ static bool gs_descend(struct gs_ctx *g, int *order, int *trial, double *cur, do
                     continue;
                 if (++*evals > budget || ((*evals & 255) == 0 && exhausted(g->lim)))
                     return false;
-                int k = order[i], t = 0;
-                for (int x = 0; x < m0; x++) {
-                    if (x == i)
-                        continue;
-                    if (x == j && j < i)
-                        trial[t++] = k;
-                    trial[t++] = order[x];
-                    if (x == j && j > i)
-                        trial[t++] = k;
-                }
+                moved(order, m0, i, j, trial);
                 double tsum, tms = gs_eval(g, trial, g->pf, g->pt, &tsum);
                 if (tms < *cur || (tms == *cur && tsum < *sum)) {
                     memcpy(order, trial, (size_t)m0 * sizeof *order);
