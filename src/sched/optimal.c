@@ -36,7 +36,11 @@
  *   time.  No model here has a receive-port conflict in a broadcast (every
  *   node receives once), so delaying a send never helps and every schedule
  *   is matched by one with no idle sender, which this enumeration reaches
- *   (see gs_search).
+ *   (see gs_search).  Bounds: earliest holds and slots (gs_bound), and in
+ *   integer arithmetic a count of the whole transfers the nodes can still
+ *   send before the target, for the slow receivers alone too
+ *   (gs_count_ok); the first incumbent comes from an iterated local search
+ *   over receiver orders (gs_improve).
  *
  * Both run as passes with a target (see drive): the plain branch and bound
  * below the incumbent first, then, if that hits three quarters of a limit,
@@ -67,6 +71,7 @@
 #include "engine/bounds.h"
 #include "sched/list.h"
 #include "model/targets.h"
+#include "support/rng.h"
 
 /* Beyond max_nodes, node tables in the slot search are still accepted
  * when they have few classes: the remaining-class multisets then number at
@@ -1159,6 +1164,21 @@ static double as_eval(const struct as_ctx *a, double s_src, const int *order, do
     return ms;
 }
 
+/* trial: order (of m0) with the element at i moved to place j. */
+static void moved(const int *order, int m0, int i, int j, int *trial)
+{
+    int k = order[i], t = 0;
+    for (int x = 0; x < m0; x++) {
+        if (x == i)
+            continue;
+        if (x == j && j < i)
+            trial[t++] = k;
+        trial[t++] = order[x];
+        if (x == j && j > i)
+            trial[t++] = k;
+    }
+}
+
 /*
  * A better incumbent: a local search over class orders from order (makespan
  * *ms), moving one receiver to another place while that lowers (makespan,
@@ -1188,17 +1208,7 @@ static void as_improve(const struct as_ctx *a, double s_src, int *order, double 
                     continue;
                 if (++evals > budget || ((evals & 255) == 0 && exhausted(lim)))
                     goto out;
-                /* order with the receiver at i moved to place j */
-                int k = order[i], t = 0;
-                for (int x = 0; x < m0; x++) {
-                    if (x == i)
-                        continue;
-                    if (x == j && j < i)
-                        trial[t++] = k;
-                    trial[t++] = order[x];
-                    if (x == j && j > i)
-                        trial[t++] = k;
-                }
+                moved(order, m0, i, j, trial);
                 double tsum, tms = as_eval(a, s_src, trial, comp, hk, &tsum);
                 if (tms < *ms || (tms == *ms && tsum < sum)) {
                     memcpy(order, trial, (size_t)m0 * sizeof *order);
@@ -1476,10 +1486,13 @@ struct gs_ctx {
     int nrecv;
     int *pf, *pt, *bf, *bt; /* current and best decisions */
     double U, slack;
-    double *est, *slot_next, *period, *qs, *qa, *avec;
+    bool exact;             /* integer arithmetic (scaled costs) */
+    double *est, *xs, *slot_next, *period, *qs, *qa, *avec;
     int *cand_q, *cand_p, *cand_ord;    /* depth d: a slice of n * ncls candidates */
     double *cand_h;
     unsigned char *done;
+    double *cw;             /* gs_count_ok: 4 n scratch */
+    int *cnode;             /* gs_count_ok: 2 n scratch */
     struct limits *lim;
 };
 
@@ -1608,8 +1621,97 @@ static double gs_bound(struct gs_ctx *g, double t_last, double M)
         if (fnew < INFINITY)
             g->qs[st++] = x + hnew;
         lb = dmax(lb, x + g->avec[k]);
+        g->xs[k] = x + hnew;
     }
     return lb;
+}
+
+/* How many transfers a node ready at a may send with every hold at or
+ * before D: its sends start one after the other, each at least fmin after
+ * the one before, the last at least hmin before D.  INFINITY when they may
+ * take no time. */
+static double gs_sends(double a, double hmin, double fmin, double D)
+{
+    if (!(a + hmin <= D))
+        return 0;
+    return fmin > 0 ? floor((D - a - hmin) / fmin) + 1 : INFINITY;
+}
+
+/* The count for R (need transfers to it, its offsets in g->cw) with the
+ * k-th waiting node to hold sending from the k-th time on, as many as the
+ * best of them could (see gs_count_ok).  O(m ns). */
+static bool gs_late_ok(const struct gs_ctx *g, int ns, int need, int m, double D)
+{
+    const double *hm = g->cw, *fm = g->cw + g->n, *at = g->cw + 2 * g->n;
+    const int *snd = g->cnode;
+    double late = 0;
+    for (int i = 0; i < ns; i++)
+        if (g->held[snd[i]])
+            late += gs_sends(at[i], hm[i], fm[i], D);
+    for (int k = 0; k < m && late < need; k++) {
+        double best = 0;
+        for (int i = 0; i < ns; i++)
+            if (!g->held[snd[i]])
+                best = dmax(best, gs_sends(dmax(at[i], g->xs[k]), hm[i], fm[i], D));
+        late += best;
+    }
+    return late >= need;
+}
+
+/*
+ * The count of whole transfers (exact arithmetic only): can the prefix be
+ * completed with every hold at or before D?  Every transfer ends with its
+ * receiver's hold, so a node q sends at most gs_sends of them to a set R
+ * of waiting nodes after it is ready, with its least hold and free-again
+ * offsets towards R (its sends to others only push them later): an open
+ * holder from its ready time, a waiting node from its hold, which is at or
+ * after its earliest hold (g->est, from gs_bound).  For each j, R the j
+ * waiting nodes of the largest least hold offsets (the slow receivers):
+ * if the nodes cannot send j transfers to R, no completion holds all by D.
+ * Once more for all m waiting nodes with the k-th to hold sending as many
+ * as the best of them could from the k-th time: of the k transfers that
+ * hold first, one starts k-th or later, so the k-th hold is at or after
+ * the k-th start of gs_bound's slots plus the least hold offset (g->xs).
+ * Needs gs_bound's est and xs for this prefix.  O(n m + m^2).
+ */
+static bool gs_count_ok(struct gs_ctx *g, double t_last, int m, double D)
+{
+    int n = g->n, nw = 0, ns = 0;
+    double *hm = g->cw, *fm = g->cw + n, *at = g->cw + 2 * n, *off = g->cw + 3 * n;
+    int *snd = g->cnode, *rcv = g->cnode + n;
+    for (int q = 0; q < n; q++) {
+        if (g->held[q] && g->ready[q] < t_last)
+            continue;
+        hm[ns] = fm[ns] = INFINITY;
+        at[ns] = g->held[q] ? g->ready[q] : g->est[q];
+        snd[ns++] = q;
+        if (g->held[q])
+            continue;
+        double a = INFINITY;   /* the least hold offset of q as a receiver */
+        for (int x = 0; x < n; x++)
+            if (x != q && GS(g, edge, x, q) && (!g->held[x] || g->ready[x] >= t_last))
+                a = dmin(a, GS(g, hoff, x, q));
+        int j = nw++;
+        while (j > 0 && off[j - 1] < a)
+            off[j] = off[j - 1], rcv[j] = rcv[j - 1], j--;
+        off[j] = a;
+        rcv[j] = q;
+    }
+    for (int j = 0; j < nw; j++) {
+        int p = rcv[j];
+        double total = 0;
+        for (int i = 0; i < ns; i++) {
+            int q = snd[i];
+            if (q != p && GS(g, edge, q, p)) {
+                hm[i] = dmin(hm[i], GS(g, hoff, q, p));
+                fm[i] = dmin(fm[i], GS(g, foff, q, p));
+            }
+            total += gs_sends(at[i], hm[i], fm[i], D);
+        }
+        if (total < j + 1 || !gs_late_ok(g, ns, j + 1, m, D))
+            return false;
+    }
+    return true;
 }
 
 /*
@@ -1638,6 +1740,8 @@ static double gs_search(struct gs_ctx *g, int d, double t_last, int last_rank, i
     double b = gs_bound(g, t_last, M);
     if (b >= g->U + g->slack || tick(g->lim))
         return b;
+    if (g->exact && d < g->nrecv && !gs_count_ok(g, t_last, g->nrecv - d, g->U - 1))
+        return g->U;   /* nothing holds all at or before U - 1: integers */
     if (d == g->nrecv) {
         if (M < g->U) {
             g->U = M;
@@ -1745,6 +1849,9 @@ static void gs_free(struct gs_ctx *g)
     free(g->bf);
     free(g->bt);
     free(g->est);
+    free(g->xs);
+    free(g->cw);
+    free(g->cnode);
     free(g->slot_next);
     free(g->qs);
     free(g->qa);
@@ -1786,6 +1893,123 @@ static double gs_greedy(struct gs_ctx *g)
         g->ready[p] = 0;
     }
     return ms;
+}
+
+/*
+ * A receiver order as a schedule: each receiver in turn from the holder
+ * that gives it the earliest hold, at that holder's ready time (as
+ * gs_greedy books).  Fills from and to; returns the makespan (INFINITY
+ * when a receiver has no holder to take it from), *sum the sum of holds.
+ * Leaves g's state as it found it.  O(m n).
+ */
+static double gs_eval(struct gs_ctx *g, const int *order, int *from, int *to, double *sum)
+{
+    int n = g->n;
+    double ms = 0;
+    *sum = 0;
+    for (int d = 0; d < g->nrecv && ms < INFINITY; d++) {
+        int p = order[d], bq = -1;
+        double bh = INFINITY;
+        for (int q = 0; q < n; q++)
+            if (g->held[q] && GS(g, edge, q, p)) {
+                double h = gs_hold_at(g, q, p, g->ready[q]);
+                if (h < bh)
+                    bh = h, bq = q;
+            }
+        if (bq < 0) {
+            ms = INFINITY;
+            break;
+        }
+        double h, fr;
+        gs_times(g, bq, p, g->ready[bq], &h, &fr);
+        g->ready[bq] = fr;
+        g->held[p] = 1;
+        g->ready[p] = h;
+        from[d] = bq;
+        to[d] = p;
+        ms = dmax(ms, h);
+        *sum += h;
+    }
+    for (int p = 0; p < n; p++) {
+        g->held[p] = p == g->src;
+        g->ready[p] = 0;
+    }
+    return ms;
+}
+
+/* First-improvement descent from order (makespan *cur, sum of holds *sum):
+ * move one receiver to another place while that lowers (makespan, sum).
+ * Returns false once *evals passes budget or the limits are reached. */
+static bool gs_descend(struct gs_ctx *g, int *order, int *trial, double *cur, double *sum,
+                       long long *evals, double budget)
+{
+    int m0 = g->nrecv;
+    bool improved = *cur < INFINITY;
+    while (improved) {
+        improved = false;
+        for (int i = 0; i < m0 && !improved; i++)
+            for (int j = 0; j < m0 && !improved; j++) {
+                if (j == i)
+                    continue;
+                if (++*evals > budget || ((*evals & 255) == 0 && exhausted(g->lim)))
+                    return false;
+                moved(order, m0, i, j, trial);
+                double tsum, tms = gs_eval(g, trial, g->pf, g->pt, &tsum);
+                if (tms < *cur || (tms == *cur && tsum < *sum)) {
+                    memcpy(order, trial, (size_t)m0 * sizeof *order);
+                    *cur = tms;
+                    *sum = tsum;
+                    improved = true;
+                }
+            }
+    }
+    return true;
+}
+
+/*
+ * The first incumbent improved (as as_improve does for the slot search):
+ * a descent (gs_descend) from gs_greedy's receivers in order, then again
+ * from the best order with two receivers swapped at random (a fixed seed),
+ * up to GS_KICKS times m, at most OPT_LS_WORK / (m^2 n) evaluations in
+ * all.  Every order it keeps is a schedule gs_eval booked, so g->bf and
+ * g->bt hold a true schedule of makespan *ms; the search's bounds do not
+ * depend on it.
+ */
+#define GS_LS_MAX 64   /* nodes: beyond, the moves cost more than they give */
+#define GS_KICKS 4
+
+static void gs_improve(struct gs_ctx *g, double *ms)
+{
+    int m0 = g->nrecv;
+    int *best = xmalloc((size_t)m0 * sizeof *best), *order = xmalloc((size_t)m0 * sizeof *order),
+        *trial = xmalloc((size_t)m0 * sizeof *trial);
+    memcpy(best, g->bt, (size_t)m0 * sizeof *best);
+    double bsum, budget = OPT_LS_WORK / ((double)m0 * (double)m0 * (double)g->n + 1);
+    double bms = gs_eval(g, best, g->pf, g->pt, &bsum);
+    long long evals = 0;
+    bool more = gs_descend(g, best, trial, &bms, &bsum, &evals, budget);
+    struct rng r;
+    rng_seed(&r, 1);
+    for (int kick = 0; more && bms < INFINITY && m0 > 1 && kick < GS_KICKS * m0; kick++) {
+        memcpy(order, best, (size_t)m0 * sizeof *order);
+        for (int x = 0; x < 2; x++) {
+            int i = (int)rng_below(&r, (uint64_t)m0), j = (int)rng_below(&r, (uint64_t)m0), t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
+        double sum, cur = gs_eval(g, order, g->pf, g->pt, &sum);
+        more = gs_descend(g, order, trial, &cur, &sum, &evals, budget);
+        if (cur < bms || (cur == bms && sum < bsum)) {
+            memcpy(best, order, (size_t)m0 * sizeof *best);
+            bms = cur;
+            bsum = sum;
+        }
+    }
+    if (bms < *ms)
+        *ms = gs_eval(g, best, g->bf, g->bt, &bsum);
+    free(best);
+    free(order);
+    free(trial);
 }
 
 /*
@@ -1874,6 +2098,9 @@ static void gs_solve(const struct cluster *c, enum model m, double scale, struct
     g.bf = xmalloc(len * sizeof *g.bf);
     g.bt = xmalloc(len * sizeof *g.bt);
     g.est = xmalloc((size_t)n * sizeof *g.est);
+    g.xs = xmalloc((size_t)n * sizeof *g.xs);
+    g.cw = xmalloc(4 * (size_t)n * sizeof *g.cw);
+    g.cnode = xmalloc(2 * (size_t)n * sizeof *g.cnode);
     g.slot_next = xmalloc((size_t)n * sizeof *g.slot_next);
     g.avec = xmalloc((size_t)n * sizeof *g.avec);
     g.period = xmalloc((size_t)n * sizeof *g.period);
@@ -1888,7 +2115,10 @@ static void gs_solve(const struct cluster *c, enum model m, double scale, struct
     g.cand_h = xmalloc(cand * sizeof *g.cand_h);
 
     double best = gs_greedy(&g);
+    if (n <= GS_LS_MAX)
+        gs_improve(&g, &best);
     bool exact = scale > 0;
+    g.exact = exact;
     g.slack = exact ? 0 : 1e-9 * fabs(best);
     double lower = dmin(gs_bound(&g, 0, 0) - g.slack, best);
     lower = drive(gs_pass, &g, lim, exact ? ceil(lower) : lower, &best, exact);
