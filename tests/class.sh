@@ -180,7 +180,7 @@ pid=$(hetcast_pid)
 "$BOT" vote "$R" 300 k 2 1 "6*100,5*100,6.0*100" >>"$TMP/r3" &
 bot3=$!
 i=0
-while [ "$(grep -c '^acked' "$TMP/r3" 2>/dev/null || true)" -lt 20 ] && [ $i -lt 3000 ]; do sleep 0.02; i=$((i + 1)); done
+while [ "$(grep -c '^acked' "$TMP/r3" 2>/dev/null)" -lt 20 ] && [ $i -lt 3000 ]; do sleep 0.02; i=$((i + 1)); done
 kill -KILL "$pid"
 wait $bot3
 acked=$(grep -c '^acked' "$TMP/r3")
@@ -291,7 +291,7 @@ pid=$(hetcast_pid)
 "$BOT" play "$R" 30 k 5 0 "0>4 0>2 0>1 0>3*30" >>"$TMP/p4" 2>"$TMP/p4.err" &
 bot4=$!
 i=0
-while [ "$(grep -c '^acked' "$TMP/p4" 2>/dev/null || true)" -lt 5 ] && [ $i -lt 3000 ]; do sleep 0.02; i=$((i + 1)); done
+while [ "$(grep -c '^acked' "$TMP/p4" 2>/dev/null)" -lt 5 ] && [ $i -lt 3000 ]; do sleep 0.02; i=$((i + 1)); done
 kill -KILL "$pid"
 wait $bot4
 acked=$(grep -c '^acked' "$TMP/p4")

@@ -6,6 +6,7 @@
 #include "sched/registry.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sched/optimal.h"
@@ -102,12 +103,15 @@ int sched_check(const struct sched_ops *ops, const struct cluster *c, enum model
         return set_cause(cause, "scheduler %s does not work on a %s; use one of: %s", ops->name,
                          cluster_kind_name(c->kind), list);
     }
-    if (c->target && !ops->multicast && (ops->models & MODEL_BIT(m)) &&
+    if (sched_supports(ops, c, m, cause) == 0)
+        return 0;
+    if (cause && *cause && c->target && !ops->multicast && (ops->models & MODEL_BIT(m)) &&
         (model_mask_for(c->kind) & MODEL_BIT(m))) {   /* refused for its targets alone */
         char serve[200];
         multicast_names(c, m, serve, sizeof serve);
-        return set_cause(cause, "scheduler %s sends to every node, and this cluster names targets "
-                         "(a multicast): %s", ops->name, serve);
+        char *why = *cause;
+        *cause = xasprintf("%s: %s", why, serve);
+        free(why);
     }
-    return sched_supports(ops, c, m, cause);
+    return -1;
 }

@@ -50,7 +50,7 @@ int sched_supports(const struct sched_ops *ops, const struct cluster *c, enum mo
         return set_cause(cause, "scheduler %s does not support the %s model", ops->name, model_name(m));
     if (c->target && !ops->multicast)
         return set_cause(cause, "scheduler %s sends to every node, and this cluster names targets "
-                         "(a multicast): use fnf, relay-fnf or optimal", ops->name);
+                         "(a multicast)", ops->name);   /* sched_check names those that serve one */
     return 0;
 }
 
