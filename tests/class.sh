@@ -363,6 +363,15 @@ ok $? "--anonymous: the challenges' results without a name"
 "$HETCAST" class report "$TMP/nothing.db" >"$TMP/err" 2>&1
 [ $? -eq 2 ] && grep -q "nothing.db" "$TMP/err"
 ok $? "class report of a missing database: status 2, the file named"
+# a query that fails while stepping (here a view whose row overflows; a
+# corrupt page or an I/O error fail the same way): refused once, no crash
+sqlite3 "$TMP/fails.db" "CREATE TABLE room(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  INSERT INTO room VALUES('salt', 'ab');
+  CREATE VIEW votes AS SELECT 'c' AS course, 'l' AS lesson, 1 AS slide, 'u' AS user,
+    abs(-9223372036854775807 - 1) AS round, 1 AS correct"
+"$HETCAST" class report "$TMP/fails.db" >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 2 ] && grep -q "fails.db: .*integer overflow" "$TMP/err" && [ "$(wc -l <"$TMP/err")" = 1 ]
+ok $? "class report of a database whose query fails midway: status 2, the reason, no crash"
 
 # ---- --gift through a GIFT parser ----
 if command -v python3 >/dev/null 2>&1; then

@@ -147,6 +147,7 @@ int class_report(FILE *fp, const char *path, enum class_format f, enum class_tab
         s->first_right = sqlite3_column_int(q, 4);
     }
     sqlite3_finalize(q);
+    q = NULL;
     if (rc != SQLITE_DONE || sqlite3_prepare_v2(db, questions_sql, -1, &q, NULL) != SQLITE_OK)
         goto bad;
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
@@ -162,6 +163,7 @@ int class_report(FILE *fp, const char *path, enum class_format f, enum class_tab
         x->right = sqlite3_column_int(q, 7);
     }
     sqlite3_finalize(q);
+    q = NULL;
     if (rc != SQLITE_DONE)
         goto bad;
     bool has_table = false;
@@ -170,6 +172,7 @@ int class_report(FILE *fp, const char *path, enum class_format f, enum class_tab
         goto bad;
     has_table = sqlite3_step(q) == SQLITE_ROW;
     sqlite3_finalize(q);
+    q = NULL;
     if (sqlite3_prepare_v2(db, has_table ? results_sql : no_results_sql, -1, &q, NULL) != SQLITE_OK)
         goto bad;
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
@@ -184,6 +187,7 @@ int class_report(FILE *fp, const char *path, enum class_format f, enum class_tab
         col(q, 6, x->time, sizeof x->time);
     }
     sqlite3_finalize(q);
+    q = NULL;
     if (rc != SQLITE_DONE)
         goto bad;
     sqlite3_close(db);
