@@ -320,6 +320,50 @@ ok $? "q leaves the lesson"
 ok $? "the socket is removed when the room closes"
 wait $bot1 $bot2 2>/dev/null
 
+# ---- a flood of connections from one user, under a low descriptor limit ----
+# (ulimit -n in a subshell: the tmux server it starts, and the room in it,
+# keep the limit; 100 descriptors leave room for 36 students beside the 64
+# the room keeps free).  Every connection past the cap is told the room is
+# full; the user is one student (one name, one vote in the round); a
+# bystander is refused, not misnamed; the full room does not spin.
+F=$D/full
+(ulimit -n 100 && start 80 24 -- lesson "$LESSON" --class "$F")
+wait_for "room: 0 in the room"
+keys v
+wait_for "round 1 open"
+"$BOT" flood "$F" 150 1 1 A 8 >"$TMP/flood" &
+flood=$!
+i=0
+while ! grep -q '^held' "$TMP/flood" && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
+me=$(id -un)
+[ "$(grep -c '^name ' "$TMP/flood")" = 36 ] && [ "$(grep '^name ' "$TMP/flood" | sort -u)" = "name $me" ] &&
+    [ "$(grep -c '^refused the room is full$' "$TMP/flood")" = 114 ] && [ "$(grep -c '^acked$' "$TMP/flood")" = 36 ] &&
+    ! grep -q '^silent' "$TMP/flood"
+ok $? "150 connections of one user, 100 descriptors: 36 in, each named $me; 114 told the room is full"
+[ "$(sqlite3 "$F.db" "SELECT user || ' ' || count(*) FROM votes WHERE slide = 1 AND round = 1 GROUP BY user")" = "$me 1" ]
+ok $? "... 36 votes acknowledged, one row: one student, one vote in the round"
+fpid=$(hetcast_pid)
+tck=$(getconf CLK_TCK)
+t0=$(awk '{ print $14 + $15 }' "/proc/$fpid/stat")
+sleep 3
+t1=$(awk '{ print $14 + $15 }' "/proc/$fpid/stat")
+[ $((t1 - t0)) -lt $((tck / 10)) ]
+ok $? "the full room waits without spinning (CPU $((t1 - t0)) ticks in 3 s, $tck a second)"
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+    chmod 0755 "$D" "$TMP"
+    chmod 0666 "$F"
+    printf 'HELLO 2\n' | setpriv --reuid=nobody --regid=nogroup --clear-groups "$BOT" raw "$F" 1 >"$TMP/u3" 2>&1
+    grep -qx "ERR the room is full" "$TMP/u3" && grep -qx closed "$TMP/u3" &&
+        [ "$(sqlite3 "$F.db" "SELECT count(*) FROM votes WHERE user <> '$me'")" = 0 ]
+    ok $? "a bystander while the room is full: told so, never recorded under another name"
+else
+    ok 0 "# SKIP a bystander of another user id needs root and setpriv"
+fi
+wait $flood
+keys q
+wait_for "EXIT=0"
+ok $? "q leaves the full room"
+
 # ---- class report against the database ----
 "$HETCAST" class report "$R.db" --format csv >"$TMP/students.csv"
 sqlite3 -csv "$R.db" "WITH last AS (SELECT course, lesson, slide, user, max(round) AS round FROM votes GROUP BY 1, 2, 3, 4)

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -85,14 +86,24 @@ struct pending {
     char picks[ROOM_PICKS_MAX + 1];
 };
 
+/* A user id and the name the room gave it: one name a uid for the room's life. */
+struct named {
+    uid_t uid;
+    char user[ROOM_USER_MAX + 1];
+};
+
 struct room {
     const struct lesson *l;
     char *path, *dbpath;
     bool test;
     uid_t me;
     int fd;
+    int spare;                      /* a descriptor held back: freed to refuse a connection when none is left */
+    int clients_max;                /* ROOM_CLIENTS_MAX, or fewer when the descriptor limit is lower */
     struct client **cl;
     int ncl;
+    struct named *names;
+    int nnames;
     struct slide_room *sl;
     int slide;
     struct room_store *st;
@@ -434,6 +445,27 @@ static const char *base_of(const char *path)
 
 static void *writer_main(void *arg);
 
+/* The descriptors the process may open: the soft limit, raised to the hard one first. */
+static long open_max(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+        return ROOM_CLIENTS_MAX + ROOM_FD_SPARE;
+    if (rl.rlim_cur < rl.rlim_max) {
+        struct rlimit up = {rl.rlim_max, rl.rlim_max};
+        if (setrlimit(RLIMIT_NOFILE, &up) == 0)
+            rl.rlim_cur = rl.rlim_max;
+    }
+    return rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > (rlim_t)1 << 30 ? 1L << 30 : (long)rl.rlim_cur;
+}
+
+/* Connections the room takes: ROOM_CLIENTS_MAX, or what the limit leaves after ROOM_FD_SPARE. */
+static int clients_max(void)
+{
+    long n = open_max() - ROOM_FD_SPARE;
+    return n > ROOM_CLIENTS_MAX ? ROOM_CLIENTS_MAX : n < 0 ? 0 : (int)n;
+}
+
 int room_open(struct room **out, const struct room_opts *o, const struct lesson *l, char **cause)
 {
     *out = NULL;
@@ -443,6 +475,7 @@ int room_open(struct room **out, const struct room_opts *o, const struct lesson 
     struct room *r = xcalloc(1, sizeof *r);
     r->l = l;
     r->fd = -1;
+    r->spare = -1;
     r->test = o->test;
     r->me = geteuid();
     r->path = xstrdup(o->path);
@@ -470,6 +503,14 @@ int room_open(struct room **out, const struct room_opts *o, const struct lesson 
         return -1;
     }
     r->writer_on = true;
+    r->clients_max = clients_max();
+    r->spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (r->clients_max < 1 || r->spare < 0) {
+        set_cause(cause, "the descriptor limit leaves no room for students (ulimit -n is %ld; the room needs %d more "
+                  "than its students)", open_max(), ROOM_FD_SPARE);
+        room_close(r);
+        return -1;
+    }
     for (int k = 0; k < l->n; k++) {   /* challenges came back: open again, fnf and the optimum marked */
         struct slide_room *sr = &r->sl[k];
         char *why = NULL;
@@ -513,6 +554,9 @@ void room_close(struct room *r)
         drop(r->cl[i]);
     }
     free(r->cl);
+    free(r->names);
+    if (r->spare >= 0)
+        close(r->spare);
     if (r->fd >= 0) {
         close(r->fd);
         unlink(r->path);
@@ -587,19 +631,43 @@ int room_timeout(const struct room *r, long long now)
     return next < 0 ? -1 : next <= now ? 0 : (int)(next - now);
 }
 
+/* Refuse a connection: its one line, then closed. */
+static void refuse(int fd)
+{
+    static const char full[] = "ERR the room is full\n";
+    ssize_t w = send(fd, full, sizeof full - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+    (void)w;
+    close(fd);
+}
+
+/* Out of descriptors all the same (the view opened files meanwhile): the
+ * spare one is freed to take the connection and refuse it, so it does not
+ * wait in the queue with the socket readable for ever (a busy loop). */
+static bool refuse_without_fd(struct room *r)
+{
+    if (r->spare < 0)
+        return false;
+    close(r->spare);
+    int fd = accept4(r->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (fd >= 0)
+        refuse(fd);
+    r->spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    return fd >= 0;
+}
+
 static void accept_all(struct room *r, long long now)
 {
     for (;;) {
         int fd = accept4(r->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-        if (fd < 0)
+        if (fd < 0) {
+            if ((errno == EMFILE || errno == ENFILE) && refuse_without_fd(r))
+                continue;
             return;   /* EAGAIN, or a connection that went away: nothing to do */
+        }
         struct ucred cr;
         socklen_t len = sizeof cr;
-        if (r->ncl >= ROOM_CLIENTS_MAX || getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) != 0) {
-            static const char full[] = "ERR the room is full\n";
-            ssize_t w = send(fd, full, sizeof full - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
-            (void)w;
-            close(fd);
+        if (r->ncl >= r->clients_max || getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) != 0) {
+            refuse(fd);
             continue;
         }
         struct client *c = xcalloc(1, sizeof *c);
@@ -613,16 +681,36 @@ static void accept_all(struct room *r, long long now)
     }
 }
 
-/* The user of uid as the password database names it (text, no blank), or "uid-N". */
-static void user_of(uid_t uid, char *buf, size_t size)
+/* The user of uid: the name the room gave it before, or the password
+ * database's (text, no blank, at most ROOM_USER_MAX bytes), kept for the
+ * room's life, so one uid is one student whatever its connections.  0, or
+ * -1 with why it has none (the lookup failed: the connection is refused,
+ * never named otherwise). */
+static int user_of(struct room *r, uid_t uid, char *buf, size_t size, const char **why)
 {
+    for (int i = 0; i < r->nnames; i++)
+        if (r->names[i].uid == uid) {
+            text_fit(buf, size, "%s", r->names[i].user);
+            return 0;
+        }
     struct passwd pw, *res = NULL;
     char tmp[4096];
-    if (getpwuid_r(uid, &pw, tmp, sizeof tmp, &res) == 0 && res && res->pw_name && res->pw_name[0] &&
-        !text_flaw(res->pw_name) && strlen(res->pw_name) <= ROOM_USER_MAX && !strpbrk(res->pw_name, " \t"))
-        text_fit(buf, size, "%s", res->pw_name);
-    else
-        text_fit(buf, size, "uid-%lu", (unsigned long)uid);
+    int e = getpwuid_r(uid, &pw, tmp, sizeof tmp, &res);
+    if (e != 0 || !res) {
+        *why = e ? "the password database cannot be read now: try again" : "your user id has no name";
+        return -1;
+    }
+    if (!res->pw_name || !res->pw_name[0] || text_flaw(res->pw_name) || strlen(res->pw_name) > ROOM_USER_MAX ||
+        strpbrk(res->pw_name, " \t")) {
+        *why = "your user name is not 1 to 32 bytes of text without blanks";
+        return -1;
+    }
+    r->names = xrealloc(r->names, (size_t)(r->nnames + 1) * sizeof *r->names);
+    r->names[r->nnames].uid = uid;
+    text_fit(r->names[r->nnames].user, sizeof r->names[r->nnames].user, "%s", res->pw_name);
+    r->nnames++;
+    text_fit(buf, size, "%s", res->pw_name);
+    return 0;
 }
 
 /* A test name: letters, digits, '.', '_' and '-', 1 to ROOM_USER_MAX bytes. */
@@ -660,7 +748,13 @@ static void hello(struct room *r, struct client *c, const char *args)
         }
         text_fit(c->user, sizeof c->user, "%s", end + 4);
     } else {
-        user_of(c->uid, c->user, sizeof c->user);
+        const char *why = NULL;
+        if (user_of(r, c->uid, c->user, sizeof c->user, &why) < 0) {
+            say(c, "ERR the room cannot name user id %lu: %s", (unsigned long)c->uid, why);
+            c->user[0] = '\0';
+            c->dead = true;
+            return;
+        }
     }
     say(c, "WELCOME %d %s", ROOM_PROTO, c->user);
     send_slide(r, c);
