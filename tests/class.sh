@@ -364,6 +364,39 @@ keys q
 wait_for "EXIT=0"
 ok $? "q leaves the full room"
 
+# ---- the grade book is the instructor's alone ----
+# another user's database made before the room opens (in a folder others
+# may write, or put in ours), or one others may read: refused, status 2,
+# the reason; the room opens only on a file it made (O_EXCL, 0600) or its own
+G=$D/shared
+mkdir -p "$G"
+chmod 1777 "$G"
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+    chmod 0755 "$D" "$TMP"
+    setpriv --reuid=nobody --regid=nogroup --clear-groups sh -c 'umask 0; : >"$1"' sh "$G/room.db"
+    timeout 20 "$HETCAST" lesson "$LESSON" --class "$G/room" </dev/null >"$TMP/out" 2>"$TMP/err"
+    [ $? -eq 2 ] && grep -q "room.db: others may write in the folder .*shared (mode 1777)" "$TMP/err" &&
+        [ ! -e "$G/room" ] && [ "$(stat -c %s "$G/room.db")" = 0 ]
+    ok $? "a database another user made (0666) in a folder others may write: refused, the folder named"
+    mkdir -p "$D/mine"
+    setpriv --reuid=nobody --regid=nogroup --clear-groups sh -c 'umask 0; : >"$1"' sh "$G/moved.db"
+    mv "$G/moved.db" "$D/mine/room.db"
+    timeout 20 "$HETCAST" lesson "$LESSON" --class "$D/mine/room" </dev/null >"$TMP/out" 2>"$TMP/err"
+    [ $? -eq 2 ] && grep -q "mine/room.db: another user's file (uid $(id -u nobody))" "$TMP/err"
+    ok $? "another user's database in the instructor's folder: refused"
+else
+    ok 0 "# SKIP another user's database needs root and setpriv (a second user)"
+    ok 0 "# SKIP another user's database needs root and setpriv (a second user)"
+fi
+timeout 20 "$HETCAST" lesson "$LESSON" --class "$G/room2" </dev/null >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 2 ] && grep -q "others may write in the folder" "$TMP/err" && [ ! -e "$G/room2.db" ]
+ok $? "a room in a folder others may write: refused before any file is made"
+mkdir -p "$D/open"
+(umask 022 && sqlite3 "$D/open/room.db" "CREATE TABLE t(x)")
+timeout 20 "$HETCAST" lesson "$LESSON" --class "$D/open/room" </dev/null >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 2 ] && grep -q "open/room.db: others may read or write it (mode 0644)" "$TMP/err"
+ok $? "a database others may read: refused (chmod 600 named)"
+
 # ---- class report against the database ----
 "$HETCAST" class report "$R.db" --format csv >"$TMP/students.csv"
 sqlite3 -csv "$R.db" "WITH last AS (SELECT course, lesson, slide, user, max(round) AS round FROM votes GROUP BY 1, 2, 3, 4)

@@ -12,6 +12,7 @@
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -88,19 +89,75 @@ static void now_text(char *buf, size_t size)
     text_fit(buf, size, "%s.%03ldZ", day, ts.tv_nsec / 1000000);
 }
 
+/* The folder of path: this user's, and nobody else may write in it -- so
+ * nobody else made the database or its -wal and -shm files, or can. */
+static int check_folder(const char *path, char **cause)
+{
+    char *dir = xstrdup(path);
+    char *slash = strrchr(dir, '/');
+    const char *d = !slash ? "." : slash == dir ? "/" : (*slash = '\0', dir);
+    struct stat sb;
+    int rc = 0;
+    if (stat(d, &sb) != 0)
+        rc = set_cause(cause, "%s: cannot read the room's folder %s: %s", path, d, strerror(errno));
+    else if (sb.st_uid != geteuid())
+        rc = set_cause(cause, "%s: the folder %s is another user's (uid %lu): the room's database (names and "
+                       "votes) goes in a folder of yours", path, d, (unsigned long)sb.st_uid);
+    else if (sb.st_mode & (S_IWGRP | S_IWOTH))
+        rc = set_cause(cause, "%s: others may write in the folder %s (mode %04o): they could make the room's "
+                       "database theirs; open the room in a folder only you can write", path, d,
+                       (unsigned)(sb.st_mode & 07777));
+    free(dir);
+    return rc;
+}
+
+/* A file of the database that is there already (itself, its -wal or -shm):
+ * a regular file of this user's that nobody else may read or write. */
+static int check_mine(const char *path, const char *what, int fd, char **cause)
+{
+    struct stat sb;
+    if ((fd >= 0 ? fstat(fd, &sb) : lstat(what, &sb)) != 0)
+        return errno == ENOENT ? 0 : set_cause(cause, "%s: %s", what, strerror(errno));
+    if (!S_ISREG(sb.st_mode))
+        return set_cause(cause, "%s: not a regular file: not the room's database", what);
+    if (sb.st_uid != geteuid())
+        return set_cause(cause, "%s: another user's file (uid %lu), not the room's database: remove it or choose "
+                         "another path", what, (unsigned long)sb.st_uid);
+    if (sb.st_mode & 077)
+        return set_cause(cause, "%s: others may read or write it (mode %04o): the room's database is yours alone "
+                         "(chmod 600 %s)", what, (unsigned)(sb.st_mode & 07777), path);
+    return 0;
+}
+
+/* The database's file: made new (O_EXCL, 0600), or the one there already
+ * when it is this user's alone; its -wal and -shm files likewise. */
+static int claim(const char *path, char **cause)
+{
+    if (check_folder(path, cause) < 0)
+        return -1;
+    int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0 && errno == EEXIST)
+        fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return set_cause(cause, "%s: cannot open the room's database: %s", path, strerror(errno));
+    int rc = check_mine(path, path, fd, cause);
+    close(fd);
+    for (int i = 0; i < 2 && rc == 0; i++) {
+        char *side = xasprintf("%s%s", path, i ? "-shm" : "-wal");
+        rc = check_mine(path, side, -1, cause);
+        free(side);
+    }
+    return rc;
+}
+
 int room_store_open(struct room_store **out, const char *path, const char *course, const char *lesson,
                     char **cause)
 {
-    struct room_store *st = xcalloc(1, sizeof *st);
     *out = NULL;
     /* names and answers: the teacher's alone (SQLite gives its -wal and -shm the same mode) */
-    int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (fd < 0) {
-        set_cause(cause, "%s: cannot open the room's database: %s", path, strerror(errno));
-        free(st);
+    if (claim(path, cause) < 0)
         return -1;
-    }
-    close(fd);
+    struct room_store *st = xcalloc(1, sizeof *st);
     if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW,
                         NULL) != SQLITE_OK) {
         fail(st, cause, "cannot open it");
