@@ -449,6 +449,21 @@ sqlite3 "$TMP/fails.db" "CREATE TABLE room(key TEXT PRIMARY KEY, value TEXT NOT 
 "$HETCAST" class report "$TMP/fails.db" >"$TMP/out" 2>"$TMP/err"
 [ $? -eq 2 ] && grep -q "fails.db: .*integer overflow" "$TMP/err" && [ "$(wc -l <"$TMP/err")" = 1 ]
 ok $? "class report of a database whose query fails midway: status 2, the reason, no crash"
+# a foreign database (no CHECKs): counts that cannot be, a makespan that is
+# no number (SQLite keeps a NaN as NULL) -- refused with the row, not printed
+sqlite3 "$TMP/foreign.db" "CREATE TABLE room(key, value); INSERT INTO room VALUES('salt', 'ab');
+  CREATE TABLE questions(course, lesson, slide, question, expected);
+  CREATE TABLE votes(course, lesson, slide, user, round, correct);
+  INSERT INTO votes VALUES('c', 'l', 1, 'eve', 1, 7)"
+"$HETCAST" class report "$TMP/foreign.db" >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 2 ] && grep -q "foreign.db: .*user eve of course c: 1 answered, 7 right" "$TMP/err" && [ ! -s "$TMP/out" ]
+ok $? "class report of a foreign database: right 7 of 1 answered refused, the row named"
+sqlite3 "$TMP/foreign.db" "UPDATE votes SET correct = 1;
+  CREATE TABLE challenges(course, lesson, slide, user, makespan, picks, time);
+  INSERT INTO challenges VALUES('c', 'l', 1, 'eve', 0.0 / 0.0, '0>1', 'now')"
+"$HETCAST" class report "$TMP/foreign.db" >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 2 ] && grep -q "slide 1: eve's makespan is empty (a number >= 0 expected)" "$TMP/err" && [ ! -s "$TMP/out" ]
+ok $? "... and a makespan that is no number (NaN) refused, not shown as 0"
 
 # ---- --gift through a GIFT parser ----
 if command -v python3 >/dev/null 2>&1; then
