@@ -364,6 +364,42 @@ keys q
 wait_for "EXIT=0"
 ok $? "q leaves the full room"
 
+# ---- a room that lies to hetcast join (tests/fake_room.py) ----
+# a slide numbered -1 of 0: refused as a line the client cannot read; a
+# challenge announced with 3 nodes whose CSV holds 40: not played
+if command -v python3 >/dev/null 2>&1; then
+    printf 'WELCOME 2 eve\nSLIDE -1 0 0 none none\nTITLE nothing\nEND\n' >"$TMP/lie1"
+    python3 tests/fake_room.py "$D/liar1" "$TMP/lie1" &
+    fake=$!
+    i=0; while [ ! -S "$D/liar1" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+    stm new-session -d -s lie -x 80 -y 24 "env TERM=xterm-256color LANG=C.UTF-8 $HETCAST join $D/liar1 2>$TMP/lie1.err; echo JOIN-EXIT=\$?; sleep 600"
+    jcap() { stm capture-pane -p -t lie >"$TMP/join"; }
+    jwait "JOIN-EXIT=1" && grep -q "the room sent a SLIDE line this client cannot read" "$TMP/lie1.err" &&
+        ! grep -q "slide -1" "$TMP/join"
+    ok $? "hetcast join: a room's slide -1 of 0 is refused (status 1, the reason), never shown"
+    stm kill-session -t lie 2>/dev/null
+    kill $fake 2>/dev/null
+    wait $fake 2>/dev/null
+    { printf 'WELCOME 2 eve\nSLIDE 1 1 0 none none\nTITLE a room that lies\nCHALLENGE open 3 one-port\nCSV name,send,recv\n'
+      i=0; while [ $i -lt 40 ]; do printf 'CSV p%d,1,2\n' $i; i=$((i + 1)); done
+      printf 'END\n'; } >"$TMP/lie2"
+    python3 tests/fake_room.py "$D/liar2" "$TMP/lie2" &
+    fake=$!
+    i=0; while [ ! -S "$D/liar2" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+    stm new-session -d -s lie -x 80 -y 24 "env TERM=xterm-256color LANG=C.UTF-8 $HETCAST join $D/liar2; echo JOIN-EXIT=\$?; sleep 600"
+    jwait "challenge open: Enter plays the exercise (3 nodes" && stm send-keys -t lie Enter &&
+        jwait "the room announced 3 nodes and sent 40" && ! grep -q "p39" "$TMP/join"
+    ok $? "hetcast join: a challenge announced with 3 nodes that sends 40 is not played"
+    stm send-keys -t lie q
+    jwait "JOIN-EXIT=0"
+    ok $? "... and q leaves (status 0)"
+    stm kill-session -t lie 2>/dev/null
+    kill $fake 2>/dev/null
+    wait $fake 2>/dev/null
+else
+    for i in 1 2 3; do ok 0 "# SKIP python3 is not installed"; done
+fi
+
 # ---- the grade book is the instructor's alone ----
 # another user's database made before the room opens (in a folder others
 # may write, or put in ours), or one others may read: refused, status 2,

@@ -101,6 +101,22 @@ static char *next_line(struct bot *b, bool *closed)
     }
 }
 
+/* Keep n connections open hold seconds (reading, so the room never waits on us), then close them. */
+static void hold_open(struct bot *b, int n, double hold)
+{
+    double until = now() + hold;
+    while (now() < until) {
+        for (int i = 0; i < n; i++) {
+            bool closed = false;
+            while (next_line(&b[i], &closed))
+                ;
+        }
+        usleep(20000);
+    }
+    for (int i = 0; i < n; i++)
+        close(b[i].fd);
+}
+
 static int vote(int argc, char **argv)
 {
     if (argc < 7)
@@ -174,19 +190,7 @@ static int vote(int argc, char **argv)
     double s = last > first ? last - first : 0;
     printf("votes %d in %.3f s (%.0f votes/s)\n", acked, s, s > 0 ? acked / s : 0);
     fflush(stdout);
-    if (hold > 0) {
-        double until = now() + hold;
-        while (now() < until) {   /* keep reading so the room never waits on us */
-            for (int i = 0; i < n; i++) {
-                bool closed = false;
-                while (next_line(&b[i], &closed))
-                    ;
-            }
-            usleep(20000);
-        }
-    }
-    for (int i = 0; i < n; i++)
-        close(b[i].fd);
+    hold_open(b, n, hold);
     free(fds);
     free(b);
     free(spec);
@@ -283,17 +287,7 @@ static int flood(int argc, char **argv)
             printf("silent\n");
     printf("held\n");
     fflush(stdout);
-    double until = now() + hold;
-    while (now() < until) {
-        for (int i = 0; i < n; i++) {
-            bool closed = false;
-            while (next_line(&b[i], &closed))
-                ;
-        }
-        usleep(20000);
-    }
-    for (int i = 0; i < n; i++)
-        close(b[i].fd);
+    hold_open(b, n, hold);
     free(b);
     return 0;
 }

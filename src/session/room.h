@@ -33,19 +33,11 @@
 #include <stdbool.h>
 
 #include "session/lesson.h"
+#include "session/room_net.h"
+#include "session/room_proto.h"
 #include "session/room_store.h"
 
-#define ROOM_PROTO 2            /* the protocol's version (2: class challenges) */
-#define ROOM_LINE_MAX 512       /* bytes of a client's line, its newline included */
-#define ROOM_ANSWER_MAX 160     /* bytes of an answer */
-#define ROOM_USER_MAX 32        /* bytes of a user name */
-#define ROOM_TEXT_MAX 400       /* bytes of a title, question or answer sent to a student */
-#define ROOM_CLIENTS_MAX 1024   /* connections at once; more are told the room is full */
-#define ROOM_FD_SPARE 64        /* descriptors kept free of clients (the database, the view's files) */
-#define ROOM_OUT_MAX 65536      /* bytes waiting for a client that does not read: then dropped */
-#define ROOM_READ_MAX 4096      /* bytes read from one client in one room_service */
 #define ROOM_HELLO_MS 10000     /* a connection that has not said HELLO by then is dropped */
-#define ROOM_RATE 20            /* lines a second a client may send (a burst of 2 * ROOM_RATE) */
 
 struct room_opts {
     const char *path;       /* the socket */
