@@ -469,8 +469,9 @@ static int book_result(sqlite3_stmt *q, struct room_book *b, char **cause)
 static int book_query(sqlite3 *db, const char *sql, book_row_fn row, struct room_book *b, char **cause)
 {
     sqlite3_stmt *q = NULL;
+    char why[300];   /* SQLite's message may quote the file's own names: shown as text */
     if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK)
-        return set_cause(cause, "%s", sqlite3_errmsg(db));
+        return set_cause(cause, "%s", SHOWN(sqlite3_errmsg(db), why));
     int rc;
     while ((rc = sqlite3_step(q)) == SQLITE_ROW)
         if (row(q, b, cause) < 0) {
@@ -478,7 +479,7 @@ static int book_query(sqlite3 *db, const char *sql, book_row_fn row, struct room
             return -1;
         }
     sqlite3_finalize(q);   /* once: the error, if any, stays on db */
-    return rc == SQLITE_DONE ? 0 : set_cause(cause, "%s", sqlite3_errmsg(db));
+    return rc == SQLITE_DONE ? 0 : set_cause(cause, "%s", SHOWN(sqlite3_errmsg(db), why));
 }
 
 static int book_salt(sqlite3_stmt *q, struct room_book *b, char **cause)
