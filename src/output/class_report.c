@@ -203,10 +203,10 @@ int class_report(FILE *fp, const char *path, enum class_format f, enum class_tab
         shown_user(b.students[i].user, sizeof b.students[i].user, b.salt, anonymous);
     for (int i = 0; i < b.nresults; i++)
         shown_user(b.results[i].user, sizeof b.results[i].user, b.salt, anonymous);
-    if (anonymous) {   /* name order would tell who is who */
+    if (anonymous && b.nstudents)   /* name order would tell who is who */
         qsort(b.students, (size_t)b.nstudents, sizeof *b.students, by_user);
+    if (anonymous && b.nresults)
         qsort(b.results, (size_t)b.nresults, sizeof *b.results, result_by_user);
-    }
     bool students = t == CLASS_BOTH || t == CLASS_STUDENTS, questions = t == CLASS_BOTH || t == CLASS_QUESTIONS;
     bool results = t == CLASS_CHALLENGES || (t == CLASS_BOTH && (b.nresults > 0 || f == CLASS_JSON));
     if (f == CLASS_CSV) {
