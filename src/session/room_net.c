@@ -159,8 +159,7 @@ void room_net_close(struct room_net *net, const char *path)
 /* Refuse a connection: its one line, then closed. */
 static void refuse(int fd)
 {
-    static const char full[] = "ERR the room is full\n";
-    ssize_t w = send(fd, full, sizeof full - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+    ssize_t w = send(fd, ROOM_PROTO_FULL, strlen(ROOM_PROTO_FULL), MSG_NOSIGNAL | MSG_DONTWAIT);
     (void)w;
     close(fd);
 }

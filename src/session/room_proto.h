@@ -82,6 +82,9 @@ struct room_block {
     int result;                     /* after the reveal: 1 right, 0 wrong, -1 no vote */
 };
 
+/* The one line a connection the room cannot take gets before it is closed. */
+#define ROOM_PROTO_FULL "ERR the room is full\n"
+
 void room_proto_block(const struct room_out *o, const struct room_block *b);
 void room_proto_welcome(const struct room_out *o, const char *user);
 void room_proto_ok(const struct room_out *o, int slide, int round, const char *given);
