@@ -71,5 +71,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
         if (report(path, more[i].f, more[i].t, more[i].anonymous) != first)
             fuzz_fail("the same database accepted by one report and refused by another", path);
+    for (int i = 0; i < 2; i++) {   /* a file in WAL mode may leave SQLite's -wal and -shm beside it */
+        char side[400];
+        snprintf(side, sizeof side, "%s%s", path, i ? "-shm" : "-wal");
+        unlink(side);
+    }
     return 0;
 }

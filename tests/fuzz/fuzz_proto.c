@@ -45,6 +45,20 @@ static struct room *room;
 static char sock_path[300];
 static long long clock_ms = 1000;
 
+/* At exit, before fuzz_cleanup (atexit runs in reverse): the room closed, its files gone. */
+static void close_room(void)
+{
+    room_close(room);   /* its socket removed */
+    room = NULL;
+    lesson_free(&lesson);
+    static const char *const ends[] = {"", "-wal", "-shm"};
+    for (int i = 0; i < 3; i++) {
+        char path[320];
+        snprintf(path, sizeof path, "%s.db%s", sock_path, ends[i]);
+        unlink(path);
+    }
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
@@ -58,6 +72,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     struct room_opts o = {sock_path, NULL, "fuzz", true};
     if (room_open(&room, &o, &lesson, &cause) < 0)
         fuzz_fail("the harness's room does not open", cause);
+    atexit(close_room);
     for (int k = 0; k < 3; k++) {
         room_follow(room, k);
         if (room_vote(room, &cause) < 0)
