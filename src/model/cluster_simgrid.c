@@ -289,6 +289,14 @@ static struct cluster *build(const char *path, double size, const struct buf *b,
             }
             if (bounded && size > 0)
                 t += size / r.bandwidth;
+            if (!(t <= CLUSTER_MAX_TIME)) {   /* the message's size, not the platform */
+                char b1[128], b2[128];
+                diag_error(d, path, 0, NULL, "--size %g: the route from %s to %s would take %g s "
+                           "(latency + size / bandwidth), beyond %g", size,
+                           SHOWN(names[order[a]], b1), SHOWN(names[order[c]], b2), t,
+                           CLUSTER_MAX_TIME);
+                break;
+            }
             time[(size_t)a * (size_t)n + (size_t)c] = t;
             single[(size_t)a * (size_t)n + (size_t)c] = r.links == 1;
             all_single = all_single && r.links == 1;
