@@ -130,7 +130,7 @@ static int dispatch(int argc, char **argv, const struct cli_views *views)
             return call(&commands[i], argc - 1, argv + 1, views);
         }
     if (cmd[0] != '-' && !strchr(cmd, '.') && !strchr(cmd, '/') && access(cmd, F_OK) != 0 &&
-        app_bundled("clusters", cmd, cli_cluster_exts) == cmd)   /* not a bundled cluster either */
+        app_bundled("clusters", cmd, app_cluster_exts) == cmd)   /* not a bundled cluster either */
         return unknown_command(cmd);
     return call(&view_command, argc, argv, views);
 }

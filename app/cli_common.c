@@ -26,8 +26,6 @@ enum {
     O_LIST_CLUSTERS,
 };
 
-const char *const cli_cluster_exts[] = {".csv", ".lua", ".xml", NULL};
-
 /* The options of the view, run and compare: the dispatch and the help. */
 #define AT(f) offsetof(struct cli_opts, f)
 static const struct opt cli_opt_table[] = {
@@ -258,13 +256,13 @@ int cli_parse(const char *prog, int argc, char **argv, struct cli_opts *o, bool 
         return cli_output_status(0) == 0 ? -1 : 1;
     }
     if (rc == 0 && o->list_clusters) {
-        if (app_list_bundled(stdout, "clusters", cli_cluster_exts))
+        if (app_list_bundled(stdout, "clusters", app_cluster_exts))
             return 1;
         return cli_output_status(0) == 0 ? -1 : 1;
     }
     if (rc)
         return rc;
-    o->s.file = nfiles ? app_bundled("clusters", files[0], cli_cluster_exts) : NULL;
+    o->s.file = nfiles ? app_bundled("clusters", files[0], app_cluster_exts) : NULL;
     if (want_file && !o->s.file)
         return opts_error(2, "missing FILE (a .csv cluster, a .lua script, or - for CSV on "
                              "standard input); see hetcast --help");

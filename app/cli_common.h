@@ -83,8 +83,6 @@ int cli_trace(const struct cli_opts *o, const struct cli_format *f);
 /* hetcast --help: the commands, the options of the view, run and compare,
  * the schedulers, models and exchanges. */
 void cli_usage(FILE *fp);
-/* The endings of a cluster FILE: .csv, .lua, .xml (NULL-terminated). */
-extern const char *const cli_cluster_exts[];
 /* hetcast --version: the version and the licence. */
 void cli_version(FILE *fp);
 /*

@@ -20,6 +20,8 @@
 #include "model/cluster_simgrid.h"
 #include "session/session.h"
 
+const char *const app_cluster_exts[] = {".csv", ".lua", ".xml", NULL};
+
 static char found[PATH_MAX];
 
 static bool has_clusters(const char *dir)

@@ -35,6 +35,9 @@ bool app_helper(const char *name, char *buf, size_t size);
  */
 void app_find_data(void);
 
+/* The endings of a cluster FILE: .csv, .lua, .xml (NULL-terminated). */
+extern const char *const app_cluster_exts[];
+
 /*
  * A file the user named by its bare name, found in the data directory's
  * folder sub ("clusters", "lua/lessons"): name itself when it exists or

@@ -119,22 +119,23 @@ run "$H" run clusters/counterexample.csv --pattern all-to-all --format svg
 check "--pattern with svg: the formats of an exchange" sh -c "[ $rc -eq 2 ] && grep -q 'a personalized exchange prints text, csv or json$' $T/err"
 run "$H" run clusters/counterexample.csv --pattern all-to-all --format nope
 check "--pattern with an unknown format: the formats of an exchange" sh -c "[ $rc -eq 2 ] && grep -q 'valid formats: text, csv, json$' $T/err"
-if command -v bash >/dev/null 2>&1; then
-    offered=$(bash -c '. data/hetcast.bash; COMP_WORDS=("$1" run x.csv --format ""); COMP_CWORD=4; _hetcast; echo "${COMPREPLY[*]}"' sh "$H")
+COMP=$(dirname "$H")/hetcast.bash   # made at build time from the program's help (data/completions.py)
+if command -v bash >/dev/null 2>&1 && [ -f "$COMP" ]; then
+    offered=$(bash -c '. "$0"; COMP_WORDS=("$1" run x.csv --format ""); COMP_CWORD=4; _hetcast; echo "${COMPREPLY[*]}"' "$COMP" "$H")
     check "bash completion of --format: the formats the refusal lists ($offered)" test "$offered" = "$formats"
     # --format=j: bash splits the word at "=", the value is completed all the same
-    offered=$(bash -c '. data/hetcast.bash; COMP_WORDS=("$1" run x.csv --format = j); COMP_CWORD=5; _hetcast; echo "${COMPREPLY[*]}"' sh "$H")
+    offered=$(bash -c '. "$0"; COMP_WORDS=("$1" run x.csv --format = j); COMP_CWORD=5; _hetcast; echo "${COMPREPLY[*]}"' "$COMP" "$H")
     check "bash completion of --format=j: json ($offered)" test "$offered" = json
-    offered=$(bash -c '. data/hetcast.bash; COMP_WORDS=("$1" run x.csv --format =); COMP_CWORD=4; _hetcast; echo "${COMPREPLY[*]}"' sh "$H")
+    offered=$(bash -c '. "$0"; COMP_WORDS=("$1" run x.csv --format =); COMP_CWORD=4; _hetcast; echo "${COMPREPLY[*]}"' "$COMP" "$H")
     check "bash completion of --format=: every format ($offered)" test "$offered" = "$formats"
     # in a completion (compopt works) readline marks folders itself: "app", not "app/" (shown "app//")
-    offered=$(bash -c '. data/hetcast.bash; compopt() { return 0; }; COMP_WORDS=("$1" run ap); COMP_CWORD=2; _hetcast; echo "${COMPREPLY[*]}"' sh "$H")
+    offered=$(bash -c '. "$0"; compopt() { return 0; }; COMP_WORDS=("$1" run ap); COMP_CWORD=2; _hetcast; echo "${COMPREPLY[*]}"' "$COMP" "$H")
     check "bash completion of a folder under -o filenames: no slash of its own ($offered)" test "$offered" = app
-    offered=$(bash -c '. data/hetcast.bash; COMP_WORDS=("$1" les); COMP_CWORD=1; _hetcast; echo "${COMPREPLY[*]}"' sh "$H")
+    offered=$(bash -c '. "$0"; COMP_WORDS=("$1" les); COMP_CWORD=1; _hetcast; echo "${COMPREPLY[*]}"' "$COMP" "$H")
     check "bash completion of the command lesson ($offered)" test "$offered" = lesson
-    offered=$(bash -c '. data/hetcast.bash; COMP_WORDS=("$1" lesson lua/lessons/); COMP_CWORD=2; _hetcast; printf "%s\n" "${COMPREPLY[@]}"' sh "$H")
+    offered=$(bash -c '. "$0"; COMP_WORDS=("$1" lesson lua/lessons/); COMP_CWORD=2; _hetcast; printf "%s\n" "${COMPREPLY[@]}"' "$COMP" "$H")
     check "bash completion of a lesson's FILE: Lua files and folders only" sh -c "echo '$offered' | grep -q '^lua/lessons/.*\.lua$' && ! echo '$offered' | grep -v -q '\.lua$\|/$'"
-    offered=$(bash -c '. data/hetcast.bash; COMP_WORDS=("$1" lesson x.lua --p); COMP_CWORD=3; _hetcast; echo "${COMPREPLY[*]}"' sh "$H")
+    offered=$(bash -c '. "$0"; COMP_WORDS=("$1" lesson x.lua --p); COMP_CWORD=3; _hetcast; echo "${COMPREPLY[*]}"' "$COMP" "$H")
     check "bash completion of lesson's options: --print ($offered)" test "$offered" = --print
 else
     n=$((n + 1)); echo "ok $n - bash completion of --format # SKIP bash is not installed"

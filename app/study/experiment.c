@@ -846,6 +846,7 @@ static int merge(int argc, char **argv)
                "  the part files of one run (hetcast experiment NAME --shard I/N, every I of one\n"
                "  N, once each), printed exactly as the whole run prints (docs/studies.md), in\n"
                "  the --format the parts were made with unless --format says otherwise\n");
+        opts_help(stdout, tab);
         free(files);
         return 0;
     }
