@@ -173,7 +173,7 @@ check "text: 0.1 + 0.2 reads 0.3 (no rounding noise for people)" has "^makespan 
 run "$H" run "$T/noise.csv" --format csv
 check "csv: the exact double 0.30000000000000004" has ",0.30000000000000004$" "$T/out"
 run "$H" runn clusters/counterexample.csv
-check "a mistyped command: status 2, the list of commands" sh -c "[ $rc -eq 2 ] && grep -q 'unknown command runn; the commands are run, compare' $T/err"
+check "a mistyped command: status 2, the list of commands" sh -c "[ $rc -eq 2 ] && grep -q 'unknown command runn; did you mean \"run\"? the commands are run, compare' $T/err"
 run "$H" no-such-file.csv
 check "the view on a missing file: status 2, says so (before asking for a terminal)" sh -c "[ $rc -eq 2 ] && grep -q 'no-such-file.csv: cannot open' $T/err"
 
@@ -292,7 +292,7 @@ check "run -: the cluster from standard input" sh -c "[ $rc -eq 0 ] && grep -q '
 printf 'name,send,recv\np0,1,oops\n' | "$H" run - >"$T/out" 2>"$T/err"; rc=$?
 check "run - with a bad row: status 2, <stdin>:2 named" sh -c "[ $rc -eq 2 ] && grep -q '<stdin>:2' $T/err"
 run "$H" run clusters/counterexample.csv --fromat json
-check "a mistyped long option: status 2 and the valid list" sh -c "[ $rc -eq 2 ] && grep -q 'unknown option --fromat; valid options: -s, -m, --seed' $T/err"
+check "a mistyped long option: status 2 and the valid list" sh -c "[ $rc -eq 2 ] && grep -q 'unknown option --fromat; did you mean \"--format\"? valid options: -s, -m, --seed' $T/err"
 run "$H" run clusters/counterexample.csv --seed
 check "an option without its value: status 2, names it" sh -c "[ $rc -eq 2 ] && grep -q 'option --seed needs a value' $T/err"
 run "$H" run clusters/counterexample.csv -s optimal --node-limit 1e30 --summary

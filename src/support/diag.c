@@ -103,7 +103,7 @@ const char *text_nearest(const char *s, const char *const *names, int n)
         if (d == 0)
             return NULL;
         size_t short_len = len < strlen(names[i]) ? len : strlen(names[i]);
-        bool near = d == 1 || (d == 2 && short_len >= 4) ||
+        bool near = d == 1 || (d == 2 && short_len >= 6) ||
                     (2 * (size_t)d <= len && short_len >= 3 && strncasecmp(s, names[i], 3) == 0);
         if (near && d < bestd) {
             best = names[i];

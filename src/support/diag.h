@@ -73,7 +73,7 @@ size_t text_cut_len(const char *s, size_t n);
  * The name among names[0..n) (n < 0: up to a NULL) that s looks like a slip
  * of, for "did you mean X?": the nearest by edits (a letter added, dropped,
  * changed, or two swapped; case ignored), when one edit tells them apart, two
- * in a name of 4 or more letters, or up to half of s when they share their
+ * in names of 6 or more letters, or up to half of s when they share their
  * first three letters (recieve: recv).  NULL when none is that near, or s is
  * one of them.  O(n |s| |name|).
  */
