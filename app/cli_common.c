@@ -21,7 +21,7 @@
 enum {
     O_SEED = OPT_LONG, O_SOURCE, O_FORMAT, O_SUMMARY, O_SAVE, O_PARAM, O_LUA_BUDGET, O_LUA_MEMORY,
     O_TIME_LIMIT, O_NODE_LIMIT, O_SLICES, O_PATTERN, O_RECEIVERS, O_SIZE, O_OUTPUT, O_TRACE,
-    O_SVG_PARTS, O_SVG_NODES, O_CERTIFY, O_CERTIFY_LP, O_VERSION, O_TARGETS, O_EPSILON,
+    O_SVG_PARTS, O_SVG_NODES, O_CERTIFY, O_CERTIFY_LP, O_SIMGRID, O_VERSION, O_TARGETS, O_EPSILON,
 };
 
 /* The options of the view, run and compare: the dispatch and the help. */
@@ -75,6 +75,9 @@ static const struct opt cli_opt_table[] = {
      "solved by GLPK (up to 10 nodes)", OPT_FLAG, AT(certify), 0, 0, NULL},
     {"certify-lp", O_CERTIFY_LP, "F", "run and compare: write that integer program to F (CPLEX LP "
      "format, for other solvers)", OPT_STRING, AT(certify_lp), 0, 0, NULL},
+    {"simgrid", O_SIMGRID, NULL, "run and compare on a SimGrid platform (.xml): replay each "
+     "schedule in SimGrid itself and print its makespan beside hetcast's", OPT_FLAG, AT(simgrid),
+     0, 0, NULL},
     {"trace", O_TRACE, "F", "compare and the view: a measured run (CSV, as run --format csv "
      "writes; hetcast-mpi exec makes one) beside the prediction", OPT_STRING, AT(s.trace), 0, 0,
      NULL},

@@ -173,7 +173,7 @@ static int run_or_compare(int argc, char **argv, bool compare)
             cluster_free(c);
             return cli_fail(cause, 2);
         }
-    if (cli_certify_check(&o, c, f == cli_format_find(NULL))) {
+    if (cli_certify_check(&o, c, f == cli_format_find(NULL)) || cli_simgrid_check(&o, c)) {
         cluster_free(c);
         return 2;
     }
@@ -188,7 +188,7 @@ static int run_or_compare(int argc, char **argv, bool compare)
         return 2;
     }
     struct run *runs = xcalloc((size_t)k, sizeof *runs);
-    bool lean = o.summary && (f->flags & FORMAT_LEAN);   /* only the result is printed */
+    bool lean = o.summary && (f->flags & FORMAT_LEAN) && !o.simgrid;   /* only the result */
     /* run in a format that streams: the table needs no record kept, the rows
        are written as a lean engine books them, where the scheduler allows a
        lean engine; else from the records afterwards */
@@ -228,6 +228,8 @@ static int run_or_compare(int argc, char **argv, bool compare)
     }
     if (status == 0 && done == k && (o.certify || o.certify_lp))
         status = cli_certify(&o, &runs[0]);
+    if (status == 0 && done == k && o.simgrid)
+        status = cli_simgrid(&o, runs, compare ? k : 1);
     for (int i = 0; i < done; i++)
         run_free(&runs[i]);
     spool_close(&sp);
