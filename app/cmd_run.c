@@ -167,8 +167,10 @@ static int run_or_compare(int argc, char **argv, bool compare)
     }
     if (o.s.nsched == 0)   /* no -s: fnf, or what works on this kind of cluster */
         ops[0] = sched_default(c, m);
+    if (o.s.nsched == 0 && k > 1 && run_refuse_unproven(c, m, ops[1], NULL) < 0)
+        k = 1;   /* compare on shared links: no optimum to show beside fnf */
     for (int i = 0; i < k; i++)
-        if (sched_check(ops[i], c, m, &cause) < 0 ||
+        if (run_refuse_unproven(c, m, ops[i], &cause) < 0 || sched_check(ops[i], c, m, &cause) < 0 ||
             mpibcast_check(ops[i], c, o.s.sopt.slices, &cause) < 0) {
             cluster_free(c);
             return cli_fail(cause, 2);

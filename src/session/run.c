@@ -16,9 +16,6 @@
 #include "sched/registry.h"
 #include "sched/segment.h"
 
-static int refuse_unproven(const struct cluster *c, enum model m, const struct sched_ops *ops,
-                           char **cause);
-
 static void compute_optimum(struct run *r, const struct sched_opts *o, enum run_optimum want)
 {
     if (r->sched.status == OPT_PROVEN) {
@@ -66,7 +63,7 @@ static void compute_optimum(struct run *r, const struct sched_opts *o, enum run_
         return;
     }
     char *refused = NULL;
-    if (r->shared && refuse_unproven(r->c, r->model, &sched_optimal, &refused) < 0) {
+    if (r->shared && run_refuse_unproven(r->c, r->model, &sched_optimal, &refused) < 0) {
         text_fit(r->opt_note, sizeof r->opt_note, "not computed: transfers share links here, "
                  "and the exact search knows each route's cost alone");
         free(refused);
@@ -177,12 +174,10 @@ static void sharing_note(struct run *r)
                  model_name(r->model));
 }
 
-/* A shared-link platform where some schedule's routes share a SHARED link: the exact search
- * proves nothing there.  0, or -1 with *cause. */
-static int refuse_unproven(const struct cluster *c, enum model m, const struct sched_ops *ops,
-                           char **cause)
+int run_refuse_unproven(const struct cluster *c, enum model m, const struct sched_ops *ops,
+                        char **cause)
 {
-    if (ops != &sched_optimal && ops != &sched_optimal_sum)
+    if (!c->plat || !timing_shared_links(m) || (ops != &sched_optimal && ops != &sched_optimal_sum))
         return 0;
     const char **names = xmalloc((size_t)c->n * sizeof *names);
     for (int p = 0; p < c->n; p++)
@@ -196,7 +191,8 @@ static int refuse_unproven(const struct cluster *c, enum model m, const struct s
         return 0;
     return set_cause(cause, "%s: %s searches the schedules by each route's cost alone, but on "
                      "this platform transfers share links (%s), so nothing it found would be "
-                     "proven: not run (-m async keeps each route private)", c->name, ops->name, why);
+                     "proven: not run (-m async keeps each route private)", c->path ? c->path : c->name,
+                     ops->name, why);
 }
 
 int run_schedule(struct run *r, const struct cluster *c, enum model m,
@@ -207,14 +203,14 @@ int run_schedule(struct run *r, const struct cluster *c, enum model m,
     r->c = c;
     r->model = m;
     bool shared = shared_run(c, m, ops, o);
-    if (shared && refuse_unproven(c, m, ops, cause) < 0)
+    if (shared && run_refuse_unproven(c, m, ops, cause) < 0)
         return -1;
     sched_init(&r->sched, ops, o);
     if (sched_check(ops, c, m, cause) < 0 || engine_init(&r->eng, c, m, cause) < 0) {
         sched_free(&r->sched);
         return -1;
     }
-    if (o && o->lean && ops->lean && r->eng.nmsg == 1 && !shared) {
+    if (o && o->lean && ops->lean && r->eng.nmsg == 1 && !c->plat) {   /* a platform: records */
         if (engine_set_quiet(&r->eng, cause) < 0) {
             sched_free(&r->sched);
             engine_free(&r->eng);

@@ -54,6 +54,16 @@ static inline const char *run_tag(const struct run *r)
  * links" on a platform timed by engine/flow.h, else the model's name. */
 const char *run_model_text(const struct run *r);
 
+/*
+ * On a platform of shared links under a model that shares them, the exact
+ * searches (optimal, optimal-sum) know each route's cost alone: refused
+ * (-1 with *cause, which may be NULL) unless no two routes that a schedule
+ * may run at once cross one SHARED link (platform_shares), when those costs
+ * are exact.  0 for every other scheduler, cluster or model.
+ */
+int run_refuse_unproven(const struct cluster *c, enum model m, const struct sched_ops *ops,
+                        char **cause);
+
 int run_schedule(struct run *r, const struct cluster *c, enum model m,
                  const struct sched_ops *ops, const struct sched_opts *o,
                  enum run_optimum want, char **cause);
