@@ -395,7 +395,7 @@ static struct cluster *build(const char *path, double size, const struct buf *b,
                                               : NULL;
     if (pl) {
         pl->size = size;
-        pl->latency = xmalloc(nn * sizeof *pl->latency);
+        pl->latency = xmalloc(nn * sizeof(double));   /* each route's latency */
         for (int a = 0; a < n; a++)
             for (int c2 = 0; c2 < n; c2++)
                 pl->latency[(size_t)a * (size_t)n + (size_t)c2] =
