@@ -649,8 +649,9 @@ void ui_title_bar(struct view *v, struct cellbuf *cb, const char *mode, const ch
         if (form < 2)
             snprintf(nodes, sizeof nodes, "%d nodes, ", c->n);
         snprintf(head, sizeof head, "%s%s", form == 0 ? "hetcast" : "", form == 0 ? dot : "");
-        snprintf(tail, sizeof tail, "%s%s%s%s%s%s%s", dot, nodes, who, dot, model_name(v->model), dot,
-                 mode);
+        const char *model = v->nruns > 0 && v->runs[0].ok && !v->runs[0].x ? run_model_text(&v->runs[0].run)
+                                                               : model_name(v->model);
+        snprintf(tail, sizeof tail, "%s%s%s%s%s%s%s", dot, nodes, who, dot, model, dot, mode);
         namew = room - text_width(head) - text_width(tail);
         int want = text_width(name) < 12 ? text_width(name) : 12;
         if (namew >= want)

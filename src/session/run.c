@@ -90,8 +90,7 @@ const char *run_model_text(const struct run *r)
 {
     if (!r->shared)
         return model_name(r->model);
-    return timing_sends_at_once(r->model) ? "multi-port on shared links (every send at once)"
-                                          : "one-port on shared links";
+    return timing_sends_at_once(r->model) ? "multi-port on shared links" : "one-port on shared links";
 }
 
 /* Does the run time a broadcast on the platform's shared links? */
