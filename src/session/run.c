@@ -240,6 +240,32 @@ int run_schedule(struct run *r, const struct cluster *c, enum model m,
     return 0;
 }
 
+void run_narrate(const struct run *r, int k, char *buf, size_t size)
+{
+    engine_narrate(&r->eng, k, buf, size);
+    if (!r->shared || k < 0 || k >= r->eng.nev || !r->eng.ev)
+        return;
+    const struct event *ev = &r->eng.ev[k];
+    const struct flow_change *at = NULL;   /* the transfer's rate at the event */
+    for (int i = 0; i < r->flows.n && r->flows.ch[i].time <= ev->time; i++)
+        if (r->flows.ch[i].tr == ev->transfer && r->flows.ch[i].link >= 0)
+            at = &r->flows.ch[i];
+    if (!at || at->sharers < 2)
+        return;
+    const struct platform_link *l = &r->c->plat->link[at->link];
+    const struct transfer *t = &r->eng.tr[ev->transfer];
+    char lb[128], share[64];
+    double part = at->rate / l->bandwidth;
+    if (fabs(part * at->sharers - 1) < 1e-9)
+        text_fit(share, sizeof share, "1/%d", at->sharers);
+    else
+        text_fit(share, sizeof share, "%.3g", part);
+    size_t len = strlen(buf);
+    text_fit(buf + len, size - len, "; %s's message shares link %s with %d other%s from t=%g: "
+             "%s of %g B/s", r->c->nodes[t->to].name, SHOWN(l->name, lb), at->sharers - 1,
+             at->sharers > 2 ? "s" : "", at->time, share, l->bandwidth);
+}
+
 void run_free(struct run *r)
 {
     flow_log_free(&r->flows);

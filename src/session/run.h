@@ -64,6 +64,10 @@ const char *run_model_text(const struct run *r);
 int run_refuse_unproven(const struct cluster *c, enum model m, const struct sched_ops *ops,
                         char **cause);
 
+/* One sentence on event k of r's timeline (engine_narrate); on shared links, with how its
+ * transfer's bytes share a link at that time (the latest change of its rate, flow.h). */
+void run_narrate(const struct run *r, int k, char *buf, size_t size);
+
 int run_schedule(struct run *r, const struct cluster *c, enum model m,
                  const struct sched_ops *ops, const struct sched_opts *o,
                  enum run_optimum want, char **cause);
