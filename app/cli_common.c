@@ -11,10 +11,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "app/cli_format.h"
 #include "app/opts.h"
 #include "config.h"
+#if HETCAST_HAVE_SIMGRID
+#include "model/cluster_simgrid.h"
+#endif
 #include "sched/kkround.h"
 #include "sched/pipeline.h"
 
@@ -263,12 +267,33 @@ int cli_parse(const char *prog, int argc, char **argv, struct cli_opts *o, bool 
     return 0;
 }
 
+#if HETCAST_HAVE_SIMGRID
+/* A platform's load past a second: one line on stderr, rewritten, then ended. */
+static void load_progress(void *ctx, const char *path, double done, double seconds)
+{
+    (void)ctx;
+    char b[256];
+    if (done < 0)
+        fprintf(stderr, "\rhetcast: read %s with SimGrid in %.1f s%20s\n", SHOWN(path, b), seconds, "");
+    else
+        fprintf(stderr, "\rhetcast: reading %s with SimGrid: %3.0f%% of the routes, %.1f s",
+                SHOWN(path, b), 100 * done, seconds);
+    fflush(stderr);
+}
+#endif
+
 struct cluster *cli_load(const struct cli_opts *o)
 {
     struct diag warn;
     diag_init(&warn);
     char *cause = NULL;
+#if HETCAST_HAVE_SIMGRID
+    simgrid_set_progress(isatty(STDERR_FILENO) ? load_progress : NULL, NULL);   /* a terminal's */
+#endif
     struct cluster *c = session_load(&o->s, &warn, &cause);
+#if HETCAST_HAVE_SIMGRID
+    simgrid_set_progress(NULL, NULL);
+#endif
     diag_print(&warn, stderr);
     diag_free(&warn);
     if (!c)

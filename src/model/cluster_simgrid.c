@@ -23,14 +23,17 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static char *helper;   /* simgrid_set_helper */
+static _Thread_local simgrid_progress_fn progress_fn;   /* simgrid_set_progress */
+static _Thread_local void *progress_ctx;
 
-void simgrid_set_helper(const char *path)
+void simgrid_set_progress(simgrid_progress_fn fn, void *ctx)
 {
-    free(helper);
-    helper = path ? strdup(path) : NULL;
+    progress_fn = fn;
+    progress_ctx = ctx;
 }
 
 /* ---- the parent ---- */
@@ -51,8 +54,45 @@ static void buf_add(struct buf *b, const char *data, size_t len)
     b->p[b->len] = '\0';
 }
 
-/* Read both pipes to their end (the child may fill either first). */
-static int drain(int data, int err, struct buf *out, struct buf *msg)
+/* What a load in progress tells progress_fn. */
+struct progress {
+    const char *path;   /* NULL: nothing to tell */
+    double t0, last;
+    bool told;
+};
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The part of the routes in the answer so far (its rows' bytes against n (n - 1) of them). */
+static void progress_tell(struct progress *pg, const struct buf *b)
+{
+    if (!pg || !pg->path || !progress_fn || b->len < sizeof(uint32_t))
+        return;
+    double t = now_seconds();
+    if (t - pg->t0 < SIMGRID_PROGRESS_AFTER || t - pg->last < 0.2)
+        return;
+    uint32_t n32;
+    memcpy(&n32, b->p, sizeof n32);
+    double want = (double)n32 * (double)(n32 > 0 ? n32 - 1 : 0) * (double)sizeof(struct route_rec);
+    double done = want > 0 ? (double)b->len / want : 0;
+    progress_fn(progress_ctx, pg->path, done < 1 ? done : 1, t - pg->t0);
+    pg->last = t;
+    pg->told = true;
+}
+
+void simgrid_set_helper(const char *path)
+{
+    free(helper);
+    helper = path ? strdup(path) : NULL;
+}
+
+/* Read both pipes to their end (the child may fill either first); pg (may be NULL) hears. */
+static int drain(int data, int err, struct buf *out, struct buf *msg, struct progress *pg)
 {
     struct pollfd fds[2] = {{data, POLLIN, 0}, {err, POLLIN, 0}};
     struct buf *to[2] = {out, msg};
@@ -75,6 +115,8 @@ static int drain(int data, int err, struct buf *out, struct buf *msg)
                 open--;
             } else if (k == 0 || msg->len < 65536) {   /* SimGrid's words: the first 64 KiB */
                 buf_add(to[k], chunk, (size_t)r);
+                if (k == 0)
+                    progress_tell(pg, out);
             }
         }
     }
@@ -783,12 +825,15 @@ struct cluster *cluster_load_simgrid(const char *path, double size, struct diag 
     close(data[1]);
     close(err[1]);
     struct buf out = {0}, msg = {0};
-    int rc = drain(data[0], err[0], &out, &msg);
+    struct progress pg = {path, now_seconds(), 0, false};
+    int rc = drain(data[0], err[0], &out, &msg, &pg);
     close(data[0]);
     close(err[0]);
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
+    if (pg.told && progress_fn)
+        progress_fn(progress_ctx, path, -1, now_seconds() - pg.t0);
     struct cluster *c = NULL;
     int rows;
     bool whole = complete(&out, &rows);
@@ -899,7 +944,7 @@ int simgrid_replay(const struct cluster *c, const char *path, double size, bool 
         return set_cause(cause, "cannot replay it in SimGrid: fork: %s", strerror(errno));
     }
     struct buf out = {0}, msg = {0};
-    int rc = drain(data[0], err[0], &out, &msg);
+    int rc = drain(data[0], err[0], &out, &msg, NULL);
     close(data[0]);
     close(err[0]);
     int status = 0;

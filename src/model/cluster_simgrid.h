@@ -67,6 +67,16 @@ struct link_rec {
 void simgrid_set_helper(const char *path);
 
 /*
+ * Who hears how a load goes (NULL: nobody; the view sets none): once a load
+ * has taken SIMGRID_PROGRESS_AFTER seconds, fn(ctx, path, done, seconds) at
+ * most five times a second with the part of the routes read (0 to 1), and
+ * once at the end with done < 0 (the load is over).  This thread's loads.
+ */
+#define SIMGRID_PROGRESS_AFTER 1.0
+typedef void (*simgrid_progress_fn)(void *ctx, const char *path, double done, double seconds);
+void simgrid_set_progress(simgrid_progress_fn fn, void *ctx);
+
+/*
  * Load the SimGrid platform at path for messages of size bytes.  Hosts
  * become nodes in natural name order (node-2 before node-10); each route
  * q -> p costs latency + size / bandwidth (SimGrid's route latency, the
