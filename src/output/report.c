@@ -407,7 +407,8 @@ static void json_run(FILE *fp, const struct run *r, bool summary, struct spool *
 {
     fprintf(fp, "{\"format_version\": %d, \"cluster\": ", REPORT_FORMAT_VERSION);
     json_string(fp, r->c->name);
-    fprintf(fp, ", \"model\": \"%s\", \"scheduler\": ", model_name(r->model));
+    fprintf(fp, ", \"model\": \"%s\", %s\"scheduler\": ", model_name(r->model),
+            r->shared ? "\"links\": \"shared\", " : "");
     json_string(fp, r->sched.ops->name);
     if (time_unit_name(r->c->time_unit))
         fprintf(fp, ", \"unit\": \"%s\"", time_unit_name(r->c->time_unit));

@@ -162,15 +162,15 @@ static void sharing_note(struct run *r)
     }
     free(ev);
     if (links && timing_shared_links(r->model))
-        text_fit(r->sharing, sizeof r->sharing, "%d link%s of the platform carry several of the "
+        text_fit(r->sharing, sizeof r->sharing, "%d link%s of the platform carr%s several of the "
                  "schedule's routes at once: %s; shared links time a broadcast of one message, "
-                 "so these %s keep each route to itself", links, links > 1 ? "s" : "", list,
-                 engine_piece_name(&r->eng));
+                 "so these %ss keep each route to itself", links, links > 1 ? "s" : "",
+                 links > 1 ? "y" : "ies", list, engine_piece_name(&r->eng));
     else if (links)
-        text_fit(r->sharing, sizeof r->sharing, "%d link%s of the platform carry several of the "
+        text_fit(r->sharing, sizeof r->sharing, "%d link%s of the platform carr%s several of the "
                  "schedule's routes at once: %s; under %s each route has its link to itself "
-                 "(-m one-port or -m multi-port shares them)", links, links > 1 ? "s" : "", list,
-                 model_name(r->model));
+                 "(-m one-port or -m multi-port shares them)", links, links > 1 ? "s" : "",
+                 links > 1 ? "y" : "ies", list, model_name(r->model));
 }
 
 int run_refuse_unproven(const struct cluster *c, enum model m, const struct sched_ops *ops,
