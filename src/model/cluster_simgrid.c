@@ -354,18 +354,10 @@ static struct platform *read_links(const char *path, const char *p, const char *
     return pl;
 }
 
-/* The cluster from the child's answer; NULL with d filled. */
-static struct cluster *build(const char *path, double size, const struct buf *b, struct diag *d)
+/* The n host names at *p (moved past them); NULL with an error in d when one holds a NUL. */
+static char **read_names(const char *path, const char **at, int n, struct diag *d)
 {
-    const char *p = b->p;
-    uint32_t n32;
-    memcpy(&n32, p, sizeof n32);
-    p += sizeof n32;
-    int n = (int)n32;
-    if (n == 0) {
-        diag_error(d, path, 0, NULL, "no hosts: the platform is empty");
-        return NULL;
-    }
+    const char *p = *at;
     char **names = xcalloc((size_t)n, sizeof *names);
     int cut = -1;   /* a host whose name holds a NUL byte: as a C string it would be cut */
     for (int i = 0; i < n; i++) {
@@ -379,25 +371,50 @@ static struct cluster *build(const char *path, double size, const struct buf *b,
             cut = i;
         p += len;
     }
-    if (cut >= 0) {
-        char b[64];
-        diag_error(d, path, 0, NULL, "host %d (\"%s...\") has a name holding a NUL byte: a name must "
-                   "be UTF-8 text without control characters", cut + 1, SHOWN(names[cut], b));
-        for (int i = 0; i < n; i++)
-            free(names[i]);
-        free(names);
-        return NULL;
-    }
-    const char *recs = p;
-    const char *after = recs + (size_t)n * (size_t)(n - 1) * sizeof(struct route_rec);
+    *at = p;
+    if (cut < 0)
+        return names;
+    char b[64];
+    diag_error(d, path, 0, NULL, "host %d (\"%s...\") has a name holding a NUL byte: a name must "
+               "be UTF-8 text without control characters", cut + 1, SHOWN(names[cut], b));
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    return NULL;
+}
+
+/* The hosts in natural order of their names: order[a] is SimGrid's number of node a. */
+static int *natural_order(char **names, int n)
+{
     struct host_ref *refs = xmalloc((size_t)n * sizeof *refs);
     for (int i = 0; i < n; i++)
         refs[i] = (struct host_ref){names[i], i};
     qsort(refs, (size_t)n, sizeof *refs, by_name);
-    int *order = xmalloc((size_t)n * sizeof *order);   /* node a is SimGrid's host order[a] */
+    int *order = xmalloc((size_t)n * sizeof *order);
     for (int i = 0; i < n; i++)
         order[i] = refs[i].index;
     free(refs);
+    return order;
+}
+
+/* The cluster from the child's answer; NULL with d filled. */
+static struct cluster *build(const char *path, double size, const struct buf *b, struct diag *d)
+{
+    const char *p = b->p;
+    uint32_t n32;
+    memcpy(&n32, p, sizeof n32);
+    p += sizeof n32;
+    int n = (int)n32;
+    if (n == 0) {
+        diag_error(d, path, 0, NULL, "no hosts: the platform is empty");
+        return NULL;
+    }
+    char **names = read_names(path, &p, n, d);
+    if (!names)
+        return NULL;
+    const char *recs = p;
+    const char *after = recs + (size_t)n * (size_t)(n - 1) * sizeof(struct route_rec);
+    int *order = natural_order(names, n);   /* node a is SimGrid's host order[a] */
 
     size_t nn = (size_t)n * (size_t)n;
     double *time = xcalloc(nn, sizeof *time);
@@ -745,6 +762,33 @@ struct cluster *simgrid_reply_cluster(const char *path, double size, const char 
     return c;
 }
 
+/* Why the helper gave no answer: what SimGrid said, or how it crashed and where. */
+static void helper_failed(const char *path, int status, const struct buf *out,
+                          const struct buf *msg, int rows, struct diag *d)
+{
+    char *said = msg->p ? simgrid_said(msg->p) : NULL;
+    char *host = rows >= 0 ? host_at(out, rows) : NULL;
+    /* SIGABRT is SimGrid's way to refuse a file; any other signal is a crash, and so is
+       a sanitizer's report of one (hetcast built with -Db_sanitize catches the signal
+       in the child and exits instead) */
+    bool sanitized = msg->p && strstr(msg->p, "DEADLYSIGNAL");
+    bool crashed = sanitized || (WIFSIGNALED(status) && WTERMSIG(status) != SIGABRT);
+    const char *why = sanitized && strstr(msg->p, "SEGV") ? strsignal(SIGSEGV)
+                      : WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "no answer";
+    char hb[210];
+    if (said && !crashed)
+        diag_error(d, path, 0, NULL, "SimGrid refused it: %s", said);
+    else if (host)
+        diag_error(d, path, 0, NULL, "SimGrid crashed (%s) while reading the routes from host "
+                   "%s: does the platform give a route between every pair of hosts?", why,
+                   SHOWN(host, hb));
+    else
+        diag_error(d, path, 0, NULL, "SimGrid crashed (%s) while loading it: is it a SimGrid "
+                   "platform (version 4.1)?", why);
+    free(said);
+    free(host);
+}
+
 struct cluster *cluster_load_simgrid(const char *path, double size, struct diag *d)
 {
     FILE *probe = fopen(path, "r");
@@ -845,27 +889,7 @@ struct cluster *cluster_load_simgrid(const char *path, double size, struct diag 
         diag_error(d, path, 0, NULL, "more than %d hosts: too many for a latency matrix",
                    SIMGRID_MAX_HOSTS);
     } else {
-        char *said = msg.p ? simgrid_said(msg.p) : NULL;
-        char *host = rows >= 0 ? host_at(&out, rows) : NULL;
-        /* SIGABRT is SimGrid's way to refuse a file; any other signal is a crash, and so is
-           a sanitizer's report of one (hetcast built with -Db_sanitize catches the signal
-           in the child and exits instead) */
-        bool sanitized = msg.p && strstr(msg.p, "DEADLYSIGNAL");
-        bool crashed = sanitized || (WIFSIGNALED(status) && WTERMSIG(status) != SIGABRT);
-        const char *why = sanitized && strstr(msg.p, "SEGV") ? strsignal(SIGSEGV)
-                          : WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "no answer";
-        char hb[210];
-        if (said && !crashed)
-            diag_error(d, path, 0, NULL, "SimGrid refused it: %s", said);
-        else if (host)
-            diag_error(d, path, 0, NULL, "SimGrid crashed (%s) while reading the routes from host "
-                       "%s: does the platform give a route between every pair of hosts?", why,
-                       SHOWN(host, hb));
-        else
-            diag_error(d, path, 0, NULL, "SimGrid crashed (%s) while loading it: is it a SimGrid "
-                       "platform (version 4.1)?", why);
-        free(said);
-        free(host);
+        helper_failed(path, status, &out, &msg, rows, d);
     }
     free(out.p);
     free(msg.p);
