@@ -46,7 +46,9 @@ static int replay_one(const struct cli_opts *o, const struct run *r)
         to[i] = e->tr[i].to;
     }
     char *cause = NULL;
-    bool multi = timing_sends_at_once(r->model);
+    /* a sender that waits for each receive sends one message at a time; the others (async,
+       sender-only with no overheads, multi-port) start them all at once */
+    bool multi = !timing_sender_waits_receive(r->model);
     int rc = simgrid_replay(r->c, o->s.file, r->c->plat->size, multi, from, to, e->ntr, hold,
                             &cause);
     if (rc == 0) {

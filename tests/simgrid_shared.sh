@@ -54,6 +54,11 @@ run "$H" run "$B" --size 1e6 --summary -m async
 check "async on a platform: one line names the links its schedule shares, and how many routes at once" has "^shared links  6 links of the platform carry several of the schedule's routes at once: bb_link_0_UP (23 routes at once), bb_backbone (23 routes at once), wan (8 routes at once), " "$T/out"
 check "async on a platform: its own times, each route a private pipe" has "^makespan      0.01022$" "$T/out"
 
+run "$H" run "$B" --size 1e6 --summary -m async --simgrid
+check "--simgrid under async: SimGrid replays every send at once and shares the links (18 times hetcast's private-pipe makespan)" has "^simgrid       fnf: SimGrid's makespan 0.1842919486, hetcast's 0.01022 (relative difference 0.945); .*multi-port senders$" "$T/out"
+run "$H" compare tests/data/simgrid-star.xml --size 1e6 --simgrid
+check "compare on a star (no two concurrent routes share a link): optimal runs, and SimGrid agrees with its 96.148 ms" has "^simgrid       optimal: SimGrid's makespan 0.096148, hetcast's 0.096148 (relative difference 0)" "$T/out"
+
 run "$H" run tests/data/simgrid-clusters.xml -s optimal
 check "optimal on shared links: refused with status 2" test "$rc" -eq 2
 check "optimal on shared links: the sentence names a shared link and two routes" has "^hetcast run: tests/data/simgrid-clusters.xml: optimal searches the schedules by each route's cost alone, but on this platform transfers share links (link bb_backbone carries bb-0 -> bb-1 and bb-2 -> df-0, which a schedule may run at once), so nothing it found would be proven: not run" "$T/err"
