@@ -32,6 +32,7 @@ struct cli_opts {
     const char *svg_nodes;     /* --svg-nodes critical|NAME,NAME,... (--format svg) */
     bool certify;              /* --certify: prove the optimum again by an integer program */
     const char *certify_lp;    /* --certify-lp F: write that program (CPLEX LP format) */
+    bool simgrid;              /* --simgrid: replay each schedule in SimGrid (cli_simgrid.c) */
     bool version;              /* --version among the options: the version, nothing run */
     bool list_clusters;        /* --list-clusters: the bundled clusters, nothing run */
 };
@@ -75,6 +76,11 @@ int cli_certify_check(const struct cli_opts *o, const struct cluster *c, bool te
 /* After the run: the integer program's verdict on r's optimum, printed
  * under the report (cli_certify.c); 0, or 1 when it differs or gave up. */
 int cli_certify(const struct cli_opts *o, const struct run *r);
+/* --simgrid before the run (a platform, the text report): 0, or 2 after a message. */
+int cli_simgrid_check(const struct cli_opts *o, const struct cluster *c);
+/* --simgrid after the report: each run's schedule replayed in SimGrid, its makespan and
+ * the largest difference of a node's hold time printed; 0, or 1 after a message. */
+int cli_simgrid(const struct cli_opts *o, const struct run *runs, int k);
 /* compare --trace: measured beside predicted (cli_trace.c) in format f. */
 int cli_trace(const struct cli_opts *o, const struct cli_format *f);
 

@@ -204,7 +204,7 @@ int session_model(const struct session_opts *o, const struct cluster *c, enum mo
                   char **cause)
 {
     if (!o->model) {
-        *m = model_default_for(c->kind);
+        *m = c->plat ? model_default_platform() : model_default_for(c->kind);
         return 0;
     }
     if (model_parse(o->model, m) < 0) {
