@@ -520,9 +520,10 @@ void view_step_to(struct view *v, int k)
     v->step = k;
     apply_step(v);
     view_clear_message(v);
+    const char *asks = held && v->lesson ? v->lesson->slides[v->slide].kind->asks : NULL;
     if (held)
         view_message(v, MSG_INFO, "stop: slide %d asks %s; y: your answer, a: the answer", v->slide + 1,
-                     v->lesson->slides[v->slide].kind->asks);
+                     asks ? asks : "a question");
 }
 
 /* After the runs changed: same time if we were somewhere, the end if we were there. */
