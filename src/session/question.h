@@ -54,11 +54,13 @@ struct question_kind {
     bool (*expected)(const struct slide *s, const struct run *r, char *buf, size_t size);
     /* How a student answers, for the slide and its strip ("y: type the makespan; a: the answer"). */
     void (*how)(const struct slide *s, char *buf, size_t size);
-    const char *asks;       /* the view's hold message: "slide 2 asks <asks>"; NULL: never held */
+    const char *asks;       /* the view's hold message: "slide 2 asks <asks>" (with a hold) */
     unsigned hides;         /* hidden until revealed, beyond any question's HIDE_OPTIMUM | HIDE_OTHER */
-    /* The step of e (nsteps steps) the view holds at until the answer is revealed; -1: none. */
+    /* The step of e (nsteps steps) the view holds at until the answer is revealed; -1: none.
+     * NULL: never held. */
     int (*hold)(const struct slide *s, const struct engine *e, int nsteps);
-    /* The transfers the students' handout may show before the answer; -1: all. */
+    /* The transfers the students' handout may show before the answer.  NULL: as many as
+     * the slide's step shows. */
     int (*shown)(const struct slide *s);
     /* The question's body in GIFT, from " {" on, expected the right answer (lesson_expected),
      * r the slide's run when predicts. */
