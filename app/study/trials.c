@@ -10,6 +10,8 @@
 #endif
 #include "app/study/trials.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -462,11 +464,12 @@ static int resume_block(const struct local *L, long b)
     if (access(path, F_OK) != 0)
         return 0;
     struct part p;
-    part_prog = "hetcast experiment --resume";
+    part_prog = diag_who();   /* the study run with --resume, not merge */
     int rc = read_part(path, &p);
-    part_prog = "hetcast experiment merge";
-    if (rc)
+    if (rc) {
+        part_prog = "hetcast experiment merge";
         return -1;
+    }
     long a, z;
     block_range(L, b, &a, &z);
     bool ok = strcmp(p.version, HETCAST_VERSION) == 0 && strcmp(p.h.study, L->h->study) == 0 &&
@@ -480,7 +483,43 @@ static int resume_block(const struct local *L, long b)
     if (!ok)
         part_fail(path, 0, "a block of another run (another version, study, options, seed or "
                            "trials): give each run a --resume folder of its own");
+    part_prog = "hetcast experiment merge";
     return ok ? 1 : -1;
+}
+
+/* Is name a block's temporary file, ".block-NNNN.csv.XXXXXX" (support/atomic.h
+ * names it so until the block is saved whole)? */
+static bool block_leftover(const char *name)
+{
+    if (strncmp(name, ".block-", 7) != 0)
+        return false;
+    const char *q = name + 7, *digits = q;
+    while (isdigit((unsigned char)*q))
+        q++;
+    if (q - digits < 4 || strncmp(q, ".csv.", 5) != 0)
+        return false;
+    q += 5;
+    int tail = 0;
+    for (; isalnum((unsigned char)*q); q++)
+        tail++;
+    return *q == '\0' && tail == 6;
+}
+
+/* The temporary files of blocks a run killed while saving them (kill -9)
+ * left in the --resume folder: removed before the run, which saves those
+ * blocks again.  Nothing else in the folder is touched. */
+static void remove_leftovers(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *de;
+    char path[4096];
+    while ((de = readdir(d)) != NULL)
+        if (block_leftover(de->d_name) &&
+            snprintf(path, sizeof path, "%s/%s", dir, de->d_name) < (int)sizeof path)
+            unlink(path);
+    closedir(d);
 }
 
 static int save_block(const struct local *L, long b)
@@ -576,6 +615,8 @@ static int run_local(const struct trial_study *s, const void *ctx, const struct 
         shared_free(L.sh, sizeof *L.sh, across);
         return 2;
     }
+    if (c->resume)
+        remove_leftovers(c->resume);
     long resumed = 0;
     for (long b = 0; c->resume && b < L.nb; b++) {
         int got = resume_block(&L, b);
