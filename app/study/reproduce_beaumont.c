@@ -111,13 +111,22 @@ static double psd(const struct pacc *a, int m, int h)
     return v > 0 ? 100 * sqrt(v) : 0;
 }
 
-int rep_beaumont(FILE *out)
-{
-    static const double dens[] = {0.04, 0.08, 0.12, 0.16, 0.20};
+/* Run H's settings: link probabilities of Figure 4(b), the sizes of the
+ * stand-in for TIERS, and the paper's Table 3 in its column order. */
+static const double dens[] = {0.04, 0.08, 0.12, 0.16, 0.20};
+static const int tn[2] = {30, 65};
+static const int t3h[6] = {PIPE_PRUNE_SIMPLE, PIPE_PRUNE_DEGREE, PIPE_GROW_TREE, PIPE_LP_GROW,
+                          PIPE_LP_PRUNE, PIPE_BINOMIAL};
+static const double t3[2][6] = {{46, 82, 75, 82, 82, 11}, {30, 73, 71, 73, 74, 5}};
+
+/* Run H: the means by size, by link probability, and on the tiers platforms. */
+struct hrun {
     struct pacc size[5], den[5], tiers[2];
-    memset(size, 0, sizeof size);
-    memset(den, 0, sizeof den);
-    memset(tiers, 0, sizeof tiers);
+};
+
+static int run_h(struct hrun *h)
+{
+    memset(h, 0, sizeof *h);
     struct rng r;
     rng_seed(&r, 1);
     double worst = 0, ratio[EXP_PIPE_MODELS][PIPE_NHEUR], share = 0;
@@ -129,10 +138,9 @@ int rep_beaumont(FILE *out)
                 cluster_free(c);
                 if (bad)
                     return -1;
-                pacc_add(&size[si], ratio, share);
-                pacc_add(&den[di], ratio, share);
+                pacc_add(&h->size[si], ratio, share);
+                pacc_add(&h->den[di], ratio, share);
             }
-    static const int tn[2] = {30, 65};
     for (int ti = 0; ti < 2; ti++)
         for (int k = 0; k < 100; k++) {
             struct cluster *c = generate_platform_tiers(&r, tn[ti], 0.8);
@@ -140,10 +148,60 @@ int rep_beaumont(FILE *out)
             cluster_free(c);
             if (bad)
                 return -1;
-            pacc_add(&tiers[ti], ratio, share);
+            pacc_add(&h->tiers[ti], ratio, share);
         }
     if (worst > 1 + 1e-9)
         return rep_fail("a tree beat the LP optimum (or, one-port-uni, its LP bound)", NULL);
+    return 0;
+}
+
+/* Run H's tables under the rows. */
+static void h_tables(FILE *out, const struct hrun *h)
+{
+    pipe_table(out, "Run H, Figure 4(a) (one-port, mean %)", "nodes", h->size, 0, NULL);
+    pipe_table(out, "Run H, Figure 4(b) (one-port, mean % by link probability)", "density", h->den, 0,
+               dens);
+    pipe_table(out, "Run H, Figure 5 (multi-port tree / one-port LP optimum, mean %)", "nodes", h->size,
+               1, NULL);
+    fprintf(out, "\nRun H, Table 3 (one-port, mean ± deviation %%; the paper's in brackets):\n\n"
+                 "| nodes |");
+    for (int j = 0; j < 6; j++)
+        fprintf(out, " %s |", pipe_heur_name((enum pipe_heur)t3h[j]));
+    fprintf(out, "\n| --- | --- | --- | --- | --- | --- | --- |\n");
+    for (int ti = 0; ti < 2; ti++) {
+        fprintf(out, "| %d |", tn[ti]);
+        for (int j = 0; j < 6; j++)
+            fprintf(out, " %.0f ± %.0f (%g) |", pmean(&h->tiers[ti], 0, t3h[j]),
+                    psd(&h->tiers[ti], 0, t3h[j]), t3[ti][j]);
+        fprintf(out, "\n");
+    }
+    fprintf(out, "\nRun H under the unidirectional one-port model (`-m one-port-uni`; the paper "
+                 "defines it in §2.3 and runs none, so there is nothing to reproduce): tree "
+                 "throughput / the one-port-uni LP bound, mean %%.  The bound is linear program (2) "
+                 "with one port row per node, an upper bound that is not always reached "
+                 "([pipeline.md](pipeline.md#the-unidirectional-one-port-model--m-one-port-uni)); "
+                 "the last column is the bound / the one-port LP optimum.\n\n| nodes |");
+    for (int i = 0; i < PIPE_NHEUR; i++)
+        fprintf(out, " %s |", pipe_heur_name((enum pipe_heur)pipe_cols[i]));
+    fprintf(out, " bound / one-port optimum |\n| --- |");
+    for (int i = 0; i <= PIPE_NHEUR; i++)
+        fprintf(out, " --- |");
+    fprintf(out, "\n");
+    for (int si = 0; si < 5; si++) {
+        fprintf(out, "| %d |", 10 + 10 * si);
+        for (int i = 0; i < PIPE_NHEUR; i++)
+            fprintf(out, " %.1f |", pmean(&h->size[si], 2, pipe_cols[i]));
+        fprintf(out, " %.1f |\n", 100 * h->size[si].uni_share / h->size[si].n);
+    }
+    fprintf(out, "\n");
+}
+
+int rep_beaumont(FILE *out)
+{
+    static struct hrun h;
+    if (run_h(&h) < 0)
+        return -1;
+    const struct pacc *size = h.size, *den = h.den, *tiers = h.tiers;
     const struct pacc *n10 = &size[0], *n50 = &size[4];
     double adv50 = fmin(fmin(pmean(n50, 0, PIPE_PRUNE_DEGREE), pmean(n50, 0, PIPE_GROW_TREE)),
                         fmin(pmean(n50, 0, PIPE_LP_PRUNE), pmean(n50, 0, PIPE_LP_GROW)));
@@ -177,9 +235,6 @@ int rep_beaumont(FILE *out)
         mpd_gain = fmin(mpd_gain, pmean(&size[si], 1, PIPE_MULTIPORT_PRUNE_DEGREE) - pmean(&size[si], 1, PIPE_PRUNE_DEGREE));
     }
     /* Table 3: the paper's cells, in its column order */
-    static const int t3h[6] = {PIPE_PRUNE_SIMPLE, PIPE_PRUNE_DEGREE, PIPE_GROW_TREE, PIPE_LP_GROW,
-                               PIPE_LP_PRUNE, PIPE_BINOMIAL};
-    static const double t3[2][6] = {{46, 82, 75, 82, 82, 11}, {30, 73, 71, 73, 74, 5}};
     double t3gap = 0;
     for (int ti = 0; ti < 2; ti++)
         for (int j = 0; j < 6; j++)
@@ -248,41 +303,6 @@ int rep_beaumont(FILE *out)
                            "trees much closer to the optimum (table below); no run here shows "
                            "what TIERS platforms would give");
     rep_table_print(out, &tab);
-    pipe_table(out, "Run H, Figure 4(a) (one-port, mean %)", "nodes", size, 0, NULL);
-    pipe_table(out, "Run H, Figure 4(b) (one-port, mean % by link probability)", "density", den, 0,
-               dens);
-    pipe_table(out, "Run H, Figure 5 (multi-port tree / one-port LP optimum, mean %)", "nodes", size,
-               1, NULL);
-    fprintf(out, "\nRun H, Table 3 (one-port, mean ± deviation %%; the paper's in brackets):\n\n"
-                 "| nodes |");
-    for (int j = 0; j < 6; j++)
-        fprintf(out, " %s |", pipe_heur_name((enum pipe_heur)t3h[j]));
-    fprintf(out, "\n| --- | --- | --- | --- | --- | --- | --- |\n");
-    for (int ti = 0; ti < 2; ti++) {
-        fprintf(out, "| %d |", tn[ti]);
-        for (int j = 0; j < 6; j++)
-            fprintf(out, " %.0f ± %.0f (%g) |", pmean(&tiers[ti], 0, t3h[j]),
-                    psd(&tiers[ti], 0, t3h[j]), t3[ti][j]);
-        fprintf(out, "\n");
-    }
-    fprintf(out, "\nRun H under the unidirectional one-port model (`-m one-port-uni`; the paper "
-                 "defines it in §2.3 and runs none, so there is nothing to reproduce): tree "
-                 "throughput / the one-port-uni LP bound, mean %%.  The bound is linear program (2) "
-                 "with one port row per node, an upper bound that is not always reached "
-                 "([pipeline.md](pipeline.md#the-unidirectional-one-port-model--m-one-port-uni)); "
-                 "the last column is the bound / the one-port LP optimum.\n\n| nodes |");
-    for (int i = 0; i < PIPE_NHEUR; i++)
-        fprintf(out, " %s |", pipe_heur_name((enum pipe_heur)pipe_cols[i]));
-    fprintf(out, " bound / one-port optimum |\n| --- |");
-    for (int i = 0; i <= PIPE_NHEUR; i++)
-        fprintf(out, " --- |");
-    fprintf(out, "\n");
-    for (int si = 0; si < 5; si++) {
-        fprintf(out, "| %d |", 10 + 10 * si);
-        for (int i = 0; i < PIPE_NHEUR; i++)
-            fprintf(out, " %.1f |", pmean(&size[si], 2, pipe_cols[i]));
-        fprintf(out, " %.1f |\n", 100 * size[si].uni_share / size[si].n);
-    }
-    fprintf(out, "\n");
+    h_tables(out, &h);
     return 0;
 }

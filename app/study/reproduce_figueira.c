@@ -122,13 +122,12 @@ static struct cluster *table1(void)
     return c;
 }
 
-int rep_figueira(FILE *out)
+/* Table 1's tree costs; *ok: all four the paper's.  0 or -1 (said). */
+static int table1_costs(double cost[4], bool *ok)
 {
-    /* Table 1's costs */
     static const double paper_cost[4] = {6, 7, 7, 3};
     struct cluster *t1 = table1();
-    double cost[4];
-    bool costs_ok = true;
+    *ok = true;
     for (int k = 0; k < 4; k++) {
         struct tree t;
         char *cause = NULL;
@@ -137,36 +136,140 @@ int rep_figueira(FILE *out)
             return rep_fail("Table 1", cause);
         }
         cost[k] = t.cost;
-        costs_ok = costs_ok && t.cost == paper_cost[k];
+        *ok = *ok && t.cost == paper_cost[k];
         tree_free(&t);
     }
     cluster_free(t1);
+    return 0;
+}
 
-    static struct figrun fr[NOVER][NFIG];
+/* Runs F and G (every overhead; F is overhead 1) and G2.  0 or -1. */
+static int runs_fg(struct figrun fr[NOVER][NFIG], struct figrun many[4])
+{
     for (int o = 0; o < NOVER; o++)
         for (int s = 0; s < NFIG; s++)
             if (run_figueira(s, overheads[o], 10, &fr[o][s]) < 0)
                 return -1;
-    struct figrun many[4];   /* run G2: the four 128-node settings, hops 0..200 */
     for (int s = 2; s < NFIG; s++)
         if (run_figueira(s, 1, 200, &many[s - 2]) < 0)
             return -1;
-    bool many_order = true;   /* run G2: the six means in the same order in all four */
-    for (int s = 1; s < 4; s++)
+    return 0;
+}
+
+/* Do the n settings' six means come in the same order as the first's? */
+static bool one_order(const struct figrun *r, int n)
+{
+    for (int s = 1; s < n; s++)
         for (int a = 0; a < TREE_FIGUEIRA_COUNT; a++)
             for (int b = 0; b < TREE_FIGUEIRA_COUNT; b++)
-                if ((many[s].mean[a] < many[s].mean[b]) != (many[0].mean[a] < many[0].mean[b]))
-                    many_order = false;
-    double gdf = 0, gbf = 0;   /* run G: the largest depth-first, breadth-first / blind */
+                if ((r[s].mean[a] < r[s].mean[b]) != (r[0].mean[a] < r[0].mean[b]))
+                    return false;
+    return true;
+}
+
+static void fig_intro(FILE *out)
+{
+    fprintf(out, "## Figueira et al.: binomial trees on LNOWs\n\n"
+                 "`papers/figueira-binomial-trees-lnow.txt`.  Runs: **F** `hetcast experiment "
+                 "figueira --runs %d` (the paper's six settings, %d random LNOWs each instead of "
+                 "its 4, seed 1, each setting drawing from its own stream; a send costs one basic "
+                 "latency); **G** the same at other send overheads; **G2** the four 128-node "
+                 "settings with distances 0..200 hops from node 0 (up to 128 groups).  The "
+                 "paper's LNOWs are at most 20 hops across, so at most 10 from node 0: at most 11 "
+                 "groups, and the maxima 32, 64 and 128 of Figures 13-15 allow the same LNOWs.  "
+                 "Times are one broadcast's makespan in us (the paper plots 10,000 "
+                 "broadcasts).\n\n",
+            FIG_RUNS, FIG_RUNS);
+}
+
+/* Runs G, F and G2 under the rows. */
+static void fig_tables(FILE *out, struct figrun fr[NOVER][NFIG], const struct figrun many[4])
+{
+    const struct figrun *base = fr[0];
+    fprintf(out, "\nRun G: mean makespan (us) by send overhead (in basic latencies) for the "
+                 "settings of Figures 10-12:\n\n| overhead | setting |");
+    for (int k = 0; k < TREE_FIGUEIRA_COUNT; k++)
+        fprintf(out, " %s |", tk(k));
+    fprintf(out, " best |\n| --- | --- |");
+    for (int k = 0; k <= TREE_FIGUEIRA_COUNT; k++)
+        fprintf(out, " --- |");
+    fprintf(out, "\n");
     for (int o = 0; o < NOVER; o++)
-        for (int s = 0; s < NFIG; s++) {
-            gdf = fmax(gdf, fr[o][s].mean[TREE_DEPTH_FIRST] / fr[o][s].mean[TREE_BINOMIAL]);
-            gbf = fmax(gbf, fr[o][s].mean[TREE_BREADTH_FIRST] / fr[o][s].mean[TREE_BINOMIAL]);
+        for (int s = 0; s < 3; s++) {
+            fprintf(out, "| %g | %d/%d |", overheads[o], fig_set[s].nodes, fig_set[s].groups);
+            for (int k = 0; k < TREE_FIGUEIRA_COUNT; k++)
+                fprintf(out, " %.0f |", fr[o][s].mean[k]);
+            fprintf(out, " %s |\n", tk(best_of(fr[o][s].mean, 0, TREE_FIGUEIRA_COUNT)));
         }
+    fprintf(out, "\nRun F: the binomial trees' mean cost in hops (Table 1's measure) and the "
+                 "groups drawn:\n\n| setting | groups | binomial | depth-first | breadth-first "
+                 "| balanced-path |\n| --- | --- | --- | --- | --- | --- |\n");
+    for (int s = 0; s < NFIG; s++)
+        fprintf(out, "| %d/%d | %.1f | %.1f | %.1f | %.1f | %.1f |\n", fig_set[s].nodes,
+                fig_set[s].groups, base[s].groups, base[s].cost[TREE_BINOMIAL],
+                base[s].cost[TREE_DEPTH_FIRST], base[s].cost[TREE_BREADTH_FIRST],
+                base[s].cost[TREE_BALANCED_PATH]);
+    fprintf(out, "\nRun G2: mean makespan (us), 128 nodes, hops 0..200 from node 0:\n\n"
+                 "| setting | groups |");
+    for (int k = 0; k < TREE_FIGUEIRA_COUNT; k++)
+        fprintf(out, " %s |", tk(k));
+    fprintf(out, "\n| --- | --- |");
+    for (int k = 0; k < TREE_FIGUEIRA_COUNT; k++)
+        fprintf(out, " --- |");
+    fprintf(out, "\n");
+    for (int s = 0; s < 4; s++) {
+        fprintf(out, "| %d/%d | %.1f |", fig_set[s + 2].nodes, fig_set[s + 2].groups,
+                many[s].groups);
+        for (int k = 0; k < TREE_FIGUEIRA_COUNT; k++)
+            fprintf(out, " %.0f |", many[s].mean[k]);
+        fprintf(out, "\n");
+    }
+    fprintf(out, "\n");
+}
+
+/* Run G across the overheads: the largest depth-first and breadth-first /
+ * blind tree; at how many overheads flat is best at 32/8 (Figure 10), and
+ * the overheads where Figures 10-12 hold together (flat best at 32/8, 0-20 %
+ * ahead of balanced-path at 64/32, worst at 128/8). */
+struct sweep {
+    double df, bf;
+    int flat10;
+    char together[256];
+};
+
+static void sweep_g(struct figrun fr[NOVER][NFIG], struct sweep *g)
+{
+    memset(g, 0, sizeof *g);
+    for (int o = 0; o < NOVER; o++) {
+        for (int s = 0; s < NFIG; s++) {
+            g->df = fmax(g->df, fr[o][s].mean[TREE_DEPTH_FIRST] / fr[o][s].mean[TREE_BINOMIAL]);
+            g->bf = fmax(g->bf, fr[o][s].mean[TREE_BREADTH_FIRST] / fr[o][s].mean[TREE_BINOMIAL]);
+        }
+        bool f10 = best_of(fr[o][0].mean, 0, TREE_FIGUEIRA_COUNT) == TREE_FLAT;
+        double r11 = fr[o][1].mean[TREE_FLAT] / fr[o][1].mean[TREE_BALANCED_PATH];
+        bool f11 = r11 < 1 && r11 > 0.8;
+        bool f12 = worst_of(fr[o][2].mean) == TREE_FLAT;
+        g->flat10 += f10;
+        if (f10 && f11 && f12)
+            snprintf(g->together + strlen(g->together), sizeof g->together - strlen(g->together),
+                     "%s%g", *g->together ? ", " : "", overheads[o]);
+    }
+}
+
+int rep_figueira(FILE *out)
+{
+    double cost[4];
+    bool costs_ok;
+    if (table1_costs(cost, &costs_ok) < 0)
+        return -1;
+    static struct figrun fr[NOVER][NFIG];
+    struct figrun many[4];   /* run G2: the four 128-node settings, hops 0..200 */
+    if (runs_fg(fr, many) < 0)
+        return -1;
+    bool many_order = one_order(many, 4);   /* run G2: the six means in the same order in all four */
     const struct figrun *base = fr[0];   /* overhead 1 */
     int bp_all = 0, bp_slow = 0, bp_best = 0, flat_worst128 = 0, magpie_best = 0;
     double df_lo = INFINITY, df_hi = 0, bf_lo = INFINITY, bf_hi = 0;
-    bool same_order = true;
     for (int s = 0; s < NFIG; s++) {
         bp_all += base[s].bp_beats_blind;
         bp_slow += base[s].bp_slower;
@@ -180,38 +283,12 @@ int rep_figueira(FILE *out)
         if (fig_set[s].nodes == 128)
             flat_worst128 += worst_of(base[s].mean) == TREE_FLAT;
         magpie_best += best_of(base[s].mean, 0, TREE_FIGUEIRA_COUNT) == TREE_MAGPIE;
-        if (s > 2)   /* Figures 12-15: the same order of the six means */
-            for (int a = 0; a < TREE_FIGUEIRA_COUNT; a++)
-                for (int b = 0; b < TREE_FIGUEIRA_COUNT; b++)
-                    if ((base[s].mean[a] < base[s].mean[b]) != (base[2].mean[a] < base[2].mean[b]))
-                        same_order = false;
     }
-    /* Figure 10 (32/8): flat best?  Figure 11 (64/32): flat a little ahead of
-     * balanced-path?  Figure 12 (128/8): flat worst?  At every overhead. */
-    char together[256] = "";
-    int nflat10 = 0;
-    for (int o = 0; o < NOVER; o++) {
-        bool f10 = best_of(fr[o][0].mean, 0, TREE_FIGUEIRA_COUNT) == TREE_FLAT;
-        double r11 = fr[o][1].mean[TREE_FLAT] / fr[o][1].mean[TREE_BALANCED_PATH];
-        bool f11 = r11 < 1 && r11 > 0.8;
-        bool f12 = worst_of(fr[o][2].mean) == TREE_FLAT;
-        nflat10 += f10;
-        if (f10 && f11 && f12)
-            snprintf(together + strlen(together), sizeof together - strlen(together), "%s%g",
-                     *together ? ", " : "", overheads[o]);
-    }
+    bool same_order = one_order(base + 2, 4);   /* Figures 12-15: the same order of the six means */
+    struct sweep g;
+    sweep_g(fr, &g);
     double r11 = base[1].mean[TREE_FLAT] / base[1].mean[TREE_BALANCED_PATH];
-    fprintf(out, "## Figueira et al.: binomial trees on LNOWs\n\n"
-                 "`papers/figueira-binomial-trees-lnow.txt`.  Runs: **F** `hetcast experiment "
-                 "figueira --runs %d` (the paper's six settings, %d random LNOWs each instead of "
-                 "its 4, seed 1, each setting drawing from its own stream; a send costs one basic "
-                 "latency); **G** the same at other send overheads; **G2** the four 128-node "
-                 "settings with distances 0..200 hops from node 0 (up to 128 groups).  The "
-                 "paper's LNOWs are at most 20 hops across, so at most 10 from node 0: at most 11 "
-                 "groups, and the maxima 32, 64 and 128 of Figures 13-15 allow the same LNOWs.  "
-                 "Times are one broadcast's makespan in us (the paper plots 10,000 "
-                 "broadcasts).\n\n",
-            FIG_RUNS, FIG_RUNS);
+    fig_intro(out);
     struct rep_table tab = {0};
     rep_row(&tab, "Table 1: tree costs (hops)", "binomial 6, depth-first 7, breadth-first 7, balanced-path 3",
         rep_fmt("binomial %g, depth-first %g, breadth-first %g, balanced-path %g", cost[0], cost[1],
@@ -242,10 +319,10 @@ int rep_figueira(FILE *out)
                          "(breadth-first) of the blind tree's (run F, table below).  Not a "
                          "matter of the send overhead: at every overhead of run G depth-first "
                          "is at most %.2f and breadth-first %.2f of the blind tree",
-                         cdf, cbf, gdf, gbf));
+                         cdf, cbf, g.df, g.bf));
     int b10 = best_of(base[0].mean, 0, TREE_FIGUEIRA_COUNT);
     rep_row(&tab, "Figure 10 (32 nodes, 8 groups)", "flat is the best",
-        rep_fmt("best: %s; flat best at overheads of run G: %d of %d", tk(b10), nflat10, NOVER),
+        rep_fmt("best: %s; flat best at overheads of run G: %d of %d", tk(b10), g.flat10, NOVER),
         rep_verdict(b10 == TREE_FLAT),
         b10 == TREE_FLAT ? "" : "the flat tree's sends cost the source one basic latency each "
                                 "here; flat wins only with cheaper sends (run G)");
@@ -290,48 +367,10 @@ int rep_figueira(FILE *out)
                     : "");
     rep_row(&tab, "Figures 10-12 at one send overhead", "flat best at 32 nodes, a little ahead at 64, worst "
                                               "at 128",
-        *together ? rep_fmt("all three at overhead %s", together) : "no overhead of run G gives all "
+        *g.together ? rep_fmt("all three at overhead %s", g.together) : "no overhead of run G gives all "
                                                                 "three",
-        rep_verdict(*together != '\0'), *together ? "" : "run G");
+        rep_verdict(*g.together != '\0'), *g.together ? "" : "run G");
     rep_table_print(out, &tab);
-    fprintf(out, "\nRun G: mean makespan (us) by send overhead (in basic latencies) for the "
-                 "settings of Figures 10-12:\n\n| overhead | setting |");
-    for (int k = 0; k < TREE_FIGUEIRA_COUNT; k++)
-        fprintf(out, " %s |", tk(k));
-    fprintf(out, " best |\n| --- | --- |");
-    for (int k = 0; k <= TREE_FIGUEIRA_COUNT; k++)
-        fprintf(out, " --- |");
-    fprintf(out, "\n");
-    for (int o = 0; o < NOVER; o++)
-        for (int s = 0; s < 3; s++) {
-            fprintf(out, "| %g | %d/%d |", overheads[o], fig_set[s].nodes, fig_set[s].groups);
-            for (int k = 0; k < TREE_FIGUEIRA_COUNT; k++)
-                fprintf(out, " %.0f |", fr[o][s].mean[k]);
-            fprintf(out, " %s |\n", tk(best_of(fr[o][s].mean, 0, TREE_FIGUEIRA_COUNT)));
-        }
-    fprintf(out, "\nRun F: the binomial trees' mean cost in hops (Table 1's measure) and the "
-                 "groups drawn:\n\n| setting | groups | binomial | depth-first | breadth-first "
-                 "| balanced-path |\n| --- | --- | --- | --- | --- | --- |\n");
-    for (int s = 0; s < NFIG; s++)
-        fprintf(out, "| %d/%d | %.1f | %.1f | %.1f | %.1f | %.1f |\n", fig_set[s].nodes,
-                fig_set[s].groups, base[s].groups, base[s].cost[TREE_BINOMIAL],
-                base[s].cost[TREE_DEPTH_FIRST], base[s].cost[TREE_BREADTH_FIRST],
-                base[s].cost[TREE_BALANCED_PATH]);
-    fprintf(out, "\nRun G2: mean makespan (us), 128 nodes, hops 0..200 from node 0:\n\n"
-                 "| setting | groups |");
-    for (int k = 0; k < TREE_FIGUEIRA_COUNT; k++)
-        fprintf(out, " %s |", tk(k));
-    fprintf(out, "\n| --- | --- |");
-    for (int k = 0; k < TREE_FIGUEIRA_COUNT; k++)
-        fprintf(out, " --- |");
-    fprintf(out, "\n");
-    for (int s = 0; s < 4; s++) {
-        fprintf(out, "| %d/%d | %.1f |", fig_set[s + 2].nodes, fig_set[s + 2].groups,
-                many[s].groups);
-        for (int k = 0; k < TREE_FIGUEIRA_COUNT; k++)
-            fprintf(out, " %.0f |", many[s].mean[k]);
-        fprintf(out, "\n");
-    }
-    fprintf(out, "\n");
+    fig_tables(out, fr, many);
     return 0;
 }
