@@ -136,38 +136,139 @@ static int asym_run(int P, double *cat, double *match, double *lb, double *cat_h
     return 0;
 }
 
-int rep_chen_liu(FILE *out)
-{
-    static const char *const four[4] = {"random", "caterpillar", "rspb", "orspb"};
-    enum { RND, CAT, RSPB, ORSPB };
+/* Chen & Liu's four orders, Table 8 (async all-to-some, 100 nodes; random,
+ * caterpillar, RSPB, ORSPB), and the sizes of runs M and K. */
+static const char *const four[4] = {"random", "caterpillar", "rspb", "orspb"};
+enum { RND, CAT, RSPB, ORSPB };
+static const double table8[6][4] = {
+    {992.27, 994, 992.21, 992.76}, {993.5, 994, 993.27, 993.14}, {994.84, 996, 994.83, 993.96},
+    {996.23, 996, 996.05, 995.9},  {997.93, 1001, 997.36, 996.41}, {999.2, 1001, 998.91, 997.78},
+};
+static const int asym_p[] = {5, 9, 17, 33, 65};
+static const int cn[] = {3, 4, 5, 8};
+
+/* Runs I (a2a: sync, async all-to-all; a2s: all-to-some, with one run's
+ * deviation), J (cat_j), M (asymmetric matrices), J2 (random receiver sets)
+ * and K (contention: measured pc beside the formula). */
+struct clrun {
     double a2a[2][6][4], a2s[2][6][4], a2s_sd[2][6][4];
+    double cat_j[6][10];
+    double acat[5], amatch[5], alb[5], acat_hi[5], amatch_hi[5];
+    double j2_lo[6], j2_hi[6];
+    long j2_near[6];
+    double pc[4], formula[4];
+};
+
+static int cl_runs(struct clrun *r)
+{
     for (int g = 0; g < 2; g++)
         for (int i = 0; i < 6; i++) {
             if (cl_means(g ? MODEL_ASYNC : MODEL_SYNC, XPAT_ALL_TO_ALL, 30 + 10 * i, 100, -1,
-                         CL_RUNS, four, 4, a2a[g][i], NULL) < 0 ||
+                         CL_RUNS, four, 4, r->a2a[g][i], NULL) < 0 ||
                 cl_means(g ? MODEL_ASYNC : MODEL_SYNC, XPAT_ALL_TO_SOME, 100, 10 + 10 * i, -1,
-                         CL_RUNS, four, 4, a2s[g][i], a2s_sd[g][i]) < 0)
+                         CL_RUNS, four, 4, r->a2s[g][i], r->a2s_sd[g][i]) < 0)
                 return -1;
         }
     /* the caterpillar's column of Table 8 for blocks of receivers from P0, P10, ..., P90 */
-    double cat_j[6][10];
     for (int i = 0; i < 6; i++) {
         for (int first = 0; first < 100; first += 10) {
             double m;
             if (cl_means(MODEL_ASYNC, XPAT_ALL_TO_SOME, 100, 10 + 10 * i, first, 20, four + CAT, 1,
                          &m, NULL) < 0)
                 return -1;
-            cat_j[i][first / 10] = m;
+            r->cat_j[i][first / 10] = m;
         }
     }
-    static const double table8[6][4] = {
-        {992.27, 994, 992.21, 992.76}, {993.5, 994, 993.27, 993.14}, {994.84, 996, 994.83, 993.96},
-        {996.23, 996, 996.05, 995.9},  {997.93, 1001, 997.36, 996.41}, {999.2, 1001, 998.91, 997.78},
-    };
+    for (int i = 0; i < 5; i++)
+        if (asym_run(asym_p[i], &r->acat[i], &r->amatch[i], &r->alb[i], &r->acat_hi[i], &r->amatch_hi[i]) < 0)
+            return -1;
+    /* run J2: the caterpillar of Table 8 on random receiver sets */
+    struct cluster *c100 = generate_alltoall(100);
+    for (int i = 0; i < 6; i++)
+        if (exp_alltoall_random_sets(MODEL_ASYNC, c100, 10 + 10 * i, J2_SETS, 1,
+                                     xsched_find("caterpillar"), table8[i][CAT], &r->j2_lo[i],
+                                     &r->j2_hi[i], &r->j2_near[i]) < 0) {
+            cluster_free(c100);
+            return -1;
+        }
+    cluster_free(c100);
+    for (int i = 0; i < 4; i++) {
+        if (contention(cn[i], 2000, &r->pc[i]) < 0)
+            return -1;
+        double f = 1;
+        for (int k = 1; k <= cn[i]; k++)
+            f *= (double)k / cn[i];
+        r->formula[i] = 1 - f;
+    }
+    return 0;
+}
+
+/* Runs I, J, J2, M and K under the rows. */
+static void cl_tables(FILE *out, const struct clrun *r)
+{
+    fprintf(out, "\nRun I, sync all-to-all (mean completion):\n\n"
+                 "| N | random | caterpillar | RSPB | ORSPB |\n| --- | --- | --- | --- | --- |\n");
+    for (int i = 0; i < 6; i++)
+        fprintf(out, "| %d | %.1f | %.1f | %.1f | %.1f |\n", 30 + 10 * i, r->a2a[0][i][RND],
+                r->a2a[0][i][CAT], r->a2a[0][i][RSPB], r->a2a[0][i][ORSPB]);
+    fprintf(out, "\nRun I, sync all-to-some, 100 nodes (mean completion):\n\n"
+                 "| receivers | random | caterpillar | RSPB | ORSPB |\n| --- | --- | --- | --- | --- |\n");
+    for (int i = 0; i < 6; i++)
+        fprintf(out, "| %d %% | %.1f | %.1f | %.1f | %.1f |\n", 10 + 10 * i, r->a2s[0][i][RND],
+                r->a2s[0][i][CAT], r->a2s[0][i][RSPB], r->a2s[0][i][ORSPB]);
+    fprintf(out, "\nRun I, J and J2, Table 8 (async all-to-some, 100 nodes; hetcast's mean ± one "
+                 "run's standard deviation, the paper's in brackets; run J: the caterpillar's mean "
+                 "for the block from P0, P10, ..., P90; run J2: the caterpillar's range over %d "
+                 "random receiver sets, and how many came within 1 of the paper's value):\n\n"
+                 "| receivers | random | RSPB | ORSPB | caterpillar | caterpillar, run J | "
+                 "caterpillar, run J2 |\n| --- | --- | --- | --- | --- | --- | --- |\n",
+            J2_SETS);
+    for (int i = 0; i < 6; i++) {
+        fprintf(out, "| %d %% | %.2f ± %.2f (%g) | %.2f ± %.2f (%g) | %.2f ± %.2f (%g) | %.2f (%g) |",
+                10 + 10 * i, r->a2s[1][i][RND], r->a2s_sd[1][i][RND], table8[i][RND], r->a2s[1][i][RSPB],
+                r->a2s_sd[1][i][RSPB], table8[i][RSPB], r->a2s[1][i][ORSPB], r->a2s_sd[1][i][ORSPB],
+                table8[i][ORSPB], r->a2s[1][i][CAT], table8[i][CAT]);
+        for (int b = 0; b < 10; b++)
+            fprintf(out, "%s%g", b ? ", " : " ", r->cat_j[i][b]);
+        fprintf(out, " | %g-%g, %ld |\n", r->j2_lo[i], r->j2_hi[i], r->j2_near[i]);
+    }
+    fprintf(out, "\nRun M (completion times, sync all-to-all; mean over %d tie draws, the largest "
+                 "in brackets):\n\n| P | caterpillar | matching | lower bound |\n"
+                 "| --- | --- | --- | --- |\n",
+            ASYM_DRAWS);
+    for (int i = 0; i < 5; i++)
+        fprintf(out, "| %d | %g (%g) | %g (%g) | %g |\n", asym_p[i], r->acat[i], r->acat_hi[i], r->amatch[i],
+                r->amatch_hi[i], r->alb[i]);
+    fprintf(out, "\nRun K:\n\n| N | 1 - N!/N^N | measured |\n| --- | --- | --- |\n");
+    for (int i = 0; i < 4; i++)
+        fprintf(out, "| %d | %.4f | %.4f |\n", cn[i], r->formula[i], r->pc[i]);
+    fprintf(out, "\n");
+}
+
+static void cl_intro(FILE *out)
+{
+    fprintf(out, "## Chen & Liu: personalized all-to-all and all-to-some\n\n"
+                 "`papers/chen-liu-all-to-all-personalized.txt`.  Run **I**: `hetcast experiment "
+                 "alltoall` at its defaults (Table 7's four groups; nodes in thirds with "
+                 "overheads 1, 5, 10, latency 1; %d runs per point, seeds 1..%d; all-to-some on "
+                 "100 nodes with a block of receivers from P80).  Run **J**: the caterpillar in "
+                 "group 4 with the block of receivers starting at P0, P10, ..., P90 (20 runs "
+                 "each).  Run **K**: 2000 random orders on N nodes (seeds 1..2000), the steps "
+                 "in which two senders name the same receiver.  Run **M**: sync all-to-all on "
+                 "latency matrices of P nodes with s = r = 0, d(i, 2i mod P) = P^2 for i = 1..P-1 "
+                 "and 1 for every other pair; means over the tie draws of seeds 1..%d.  Run **J2**: "
+                 "the caterpillar of Table 8 on %d random receiver sets a percentage (`hetcast "
+                 "experiment alltoall --random-receivers`, seeds 1..%d).\n\n",
+            CL_RUNS, CL_RUNS, ASYM_DRAWS, J2_SETS, J2_SETS);
+}
+
+/* The rows of Figures 6, 8 and 10: all-to-all (sync, async) and sync all-to-some (run I). */
+static void rows_exchange(struct rep_table *tab, const struct clrun *r)
+{
     int rnd_orspb = 0, rspb_cat = 0, both_ahead = 0;
     double rc_gap = 0;
     for (int i = 0; i < 6; i++) {
-        const double *m = a2a[0][i];
+        const double *m = r->a2a[0][i];
         rnd_orspb += m[RND] > m[ORSPB];
         rspb_cat += fabs(m[RSPB] - m[CAT]) <= 0.03 * m[CAT];
         both_ahead += m[RSPB] < m[ORSPB] && m[CAT] < m[ORSPB];
@@ -175,7 +276,7 @@ int rep_chen_liu(FILE *out)
     }
     double spread = 0, per_n_lo = INFINITY, per_n_hi = 0;
     for (int i = 0; i < 6; i++) {
-        const double *m = a2a[1][i];
+        const double *m = r->a2a[1][i];
         double lo = fmin(fmin(m[0], m[1]), fmin(m[2], m[3])), hi = fmax(fmax(m[0], m[1]), fmax(m[2], m[3]));
         spread = fmax(spread, (hi - lo) / lo);
         per_n_lo = fmin(per_n_lo, m[RND] / (30 + 10 * i));
@@ -184,11 +285,51 @@ int rep_chen_liu(FILE *out)
     int cat_slow = 0, rs_best = 0;
     double rs_gap = 0;
     for (int i = 0; i < 6; i++) {
-        const double *m = a2s[0][i];
+        const double *m = r->a2s[0][i];
         cat_slow += m[CAT] > m[RND] && m[CAT] > m[RSPB] && m[CAT] > m[ORSPB];
         rs_best += fmax(m[RSPB], m[ORSPB]) < fmin(m[RND], m[CAT]);
         rs_gap = fmax(rs_gap, fabs(m[RSPB] - m[ORSPB]) / fmin(m[RSPB], m[ORSPB]));
     }
+    rep_row(tab, "Figure 6 (sync all-to-all)", "random slower than ORSPB",
+        rep_fmt("at %d of 6 sizes (N = 30..80)", rnd_orspb), rep_verdict(rnd_orspb == 6), "");
+    rep_row(tab, "Figure 6", "RSPB and caterpillar \"almost the same\", both faster than ORSPB",
+        rep_fmt("RSPB and caterpillar within 3 %% of each other at %d of 6 sizes (up to %.1f %% "
+            "apart); both ahead of ORSPB at %d of 6",
+            rspb_cat, 100 * rc_gap, both_ahead),
+        rep_verdict(rspb_cat == 6 && both_ahead == 6),
+        rspb_cat == 6 && both_ahead == 6 ? "rule: within 3 %"
+        : rspb_cat < 6 && both_ahead == 6
+            ? "rule: within 3 %; both are ahead of ORSPB, but not \"almost the same\" (run I below)"
+            : "rule: within 3 % and both ahead of ORSPB at every size (run I below)");
+    rep_row(tab, "Figure 8 (async all-to-all)", "the four \"almost the same\"",
+        rep_fmt("largest spread %.1f %%", 100 * spread), rep_verdict(spread <= 0.03),
+        "rule: within 3 %");
+    rep_row(tab, "Figure 8", "completion grows in proportion to N",
+        rep_fmt("random's completion / N: %.2f-%.2f", per_n_lo, per_n_hi),
+        rep_verdict(per_n_hi <= 1.1 * per_n_lo), "rule: within 10 %");
+    rep_row(tab, "Figure 10 (sync all-to-some)", "caterpillar the slowest",
+        rep_fmt("at %d of 6 percentages", cat_slow), rep_verdict(cat_slow == 6), "");
+    rep_row(tab, "Figure 10", "RSPB and ORSPB the fastest, \"too close to determine which is better\"",
+        rep_fmt("both ahead of random and caterpillar at %d of 6; RSPB and ORSPB up to %.1f %% "
+            "apart",
+            rs_best, 100 * rs_gap),
+        rep_verdict(rs_best == 6 && rs_gap <= 0.01),
+        rs_best == 6 && rs_gap <= 0.01 ? "rule: within 1 %" : "rule: within 1 %; ORSPB is ahead "
+                                                               "(run I below)");
+}
+
+int rep_chen_liu(FILE *out)
+{
+    static struct clrun R;
+    if (cl_runs(&R) < 0)
+        return -1;
+    double (*a2s)[6][4] = R.a2s, (*a2s_sd)[6][4] = R.a2s_sd;
+    double (*cat_j)[10] = R.cat_j;
+    const double *acat = R.acat, *amatch = R.amatch, *alb = R.alb;
+    const long *j2_near = R.j2_near;
+    double cgap = 0;
+    for (int i = 0; i < 4; i++)
+        cgap = fmax(cgap, fabs(R.pc[i] - R.formula[i]));
     double t8gap[4] = {0, 0, 0, 0};
     int cat_reach = 0;
     for (int i = 0; i < 6; i++) {
@@ -199,23 +340,6 @@ int rep_chen_liu(FILE *out)
             hit |= fabs(cat_j[i][b] - table8[i][CAT]) <= 1;
         cat_reach += hit;
     }
-    static const int asym_p[] = {5, 9, 17, 33, 65};
-    double acat[5], amatch[5], alb[5], acat_hi[5], amatch_hi[5];
-    for (int i = 0; i < 5; i++)
-        if (asym_run(asym_p[i], &acat[i], &amatch[i], &alb[i], &acat_hi[i], &amatch_hi[i]) < 0)
-            return -1;
-    /* run J2: the caterpillar of Table 8 on random receiver sets */
-    double j2_lo[6], j2_hi[6];
-    long j2_near[6];
-    struct cluster *c100 = generate_alltoall(100);
-    for (int i = 0; i < 6; i++)
-        if (exp_alltoall_random_sets(MODEL_ASYNC, c100, 10 + 10 * i, J2_SETS, 1,
-                                     xsched_find("caterpillar"), table8[i][CAT], &j2_lo[i],
-                                     &j2_hi[i], &j2_near[i]) < 0) {
-            cluster_free(c100);
-            return -1;
-        }
-    cluster_free(c100);
     /* Table 8 "almost unchanged" with the number of receivers: each order's
      * means over the six percentages, (largest - smallest) / smallest */
     double t8_change = 0;
@@ -234,58 +358,9 @@ int rep_chen_liu(FILE *out)
         for (int j = 0; j < 4; j++)
             t8far += j != CAT && fabs(a2s[1][i][j] - table8[i][j]) > 2 * a2s_sd[1][i][j] + 0.005;
     double grow = (acat[4] / amatch[4]) / (acat[2] / amatch[2]);
-    static const int cn[] = {3, 4, 5, 8};
-    double pc[4], formula[4], cgap = 0;
-    for (int i = 0; i < 4; i++) {
-        if (contention(cn[i], 2000, &pc[i]) < 0)
-            return -1;
-        double f = 1;
-        for (int k = 1; k <= cn[i]; k++)
-            f *= (double)k / cn[i];
-        formula[i] = 1 - f;
-        cgap = fmax(cgap, fabs(pc[i] - formula[i]));
-    }
-
-    fprintf(out, "## Chen & Liu: personalized all-to-all and all-to-some\n\n"
-                 "`papers/chen-liu-all-to-all-personalized.txt`.  Run **I**: `hetcast experiment "
-                 "alltoall` at its defaults (Table 7's four groups; nodes in thirds with "
-                 "overheads 1, 5, 10, latency 1; %d runs per point, seeds 1..%d; all-to-some on "
-                 "100 nodes with a block of receivers from P80).  Run **J**: the caterpillar in "
-                 "group 4 with the block of receivers starting at P0, P10, ..., P90 (20 runs "
-                 "each).  Run **K**: 2000 random orders on N nodes (seeds 1..2000), the steps "
-                 "in which two senders name the same receiver.  Run **M**: sync all-to-all on "
-                 "latency matrices of P nodes with s = r = 0, d(i, 2i mod P) = P^2 for i = 1..P-1 "
-                 "and 1 for every other pair; means over the tie draws of seeds 1..%d.  Run **J2**: "
-                 "the caterpillar of Table 8 on %d random receiver sets a percentage (`hetcast "
-                 "experiment alltoall --random-receivers`, seeds 1..%d).\n\n",
-            CL_RUNS, CL_RUNS, ASYM_DRAWS, J2_SETS, J2_SETS);
+    cl_intro(out);
     struct rep_table tab = {0};
-    rep_row(&tab, "Figure 6 (sync all-to-all)", "random slower than ORSPB",
-        rep_fmt("at %d of 6 sizes (N = 30..80)", rnd_orspb), rep_verdict(rnd_orspb == 6), "");
-    rep_row(&tab, "Figure 6", "RSPB and caterpillar \"almost the same\", both faster than ORSPB",
-        rep_fmt("RSPB and caterpillar within 3 %% of each other at %d of 6 sizes (up to %.1f %% "
-            "apart); both ahead of ORSPB at %d of 6",
-            rspb_cat, 100 * rc_gap, both_ahead),
-        rep_verdict(rspb_cat == 6 && both_ahead == 6),
-        rspb_cat == 6 && both_ahead == 6 ? "rule: within 3 %"
-        : rspb_cat < 6 && both_ahead == 6
-            ? "rule: within 3 %; both are ahead of ORSPB, but not \"almost the same\" (run I below)"
-            : "rule: within 3 % and both ahead of ORSPB at every size (run I below)");
-    rep_row(&tab, "Figure 8 (async all-to-all)", "the four \"almost the same\"",
-        rep_fmt("largest spread %.1f %%", 100 * spread), rep_verdict(spread <= 0.03),
-        "rule: within 3 %");
-    rep_row(&tab, "Figure 8", "completion grows in proportion to N",
-        rep_fmt("random's completion / N: %.2f-%.2f", per_n_lo, per_n_hi),
-        rep_verdict(per_n_hi <= 1.1 * per_n_lo), "rule: within 10 %");
-    rep_row(&tab, "Figure 10 (sync all-to-some)", "caterpillar the slowest",
-        rep_fmt("at %d of 6 percentages", cat_slow), rep_verdict(cat_slow == 6), "");
-    rep_row(&tab, "Figure 10", "RSPB and ORSPB the fastest, \"too close to determine which is better\"",
-        rep_fmt("both ahead of random and caterpillar at %d of 6; RSPB and ORSPB up to %.1f %% "
-            "apart",
-            rs_best, 100 * rs_gap),
-        rep_verdict(rs_best == 6 && rs_gap <= 0.01),
-        rs_best == 6 && rs_gap <= 0.01 ? "rule: within 1 %" : "rule: within 1 %; ORSPB is ahead "
-                                                               "(run I below)");
+    rows_exchange(&tab, &R);
     bool t8ok = fmax(t8gap[RND], fmax(t8gap[RSPB], t8gap[ORSPB])) <= 2;
     rep_row(&tab, "Table 8 (async all-to-some): random, RSPB, ORSPB", "the cells below",
         rep_fmt("largest difference: random %.2f, RSPB %.2f, ORSPB %.2f", t8gap[RND], t8gap[RSPB],
@@ -333,42 +408,6 @@ int rep_chen_liu(FILE *out)
             acat[4] / amatch[4], 100 * (amatch[4] - alb[4]) / alb[4]),
         rep_verdict(grow >= 2), "rule: the ratio at least doubles from P = 17 to 65 (P times 3.8)");
     rep_table_print(out, &tab);
-    fprintf(out, "\nRun I, sync all-to-all (mean completion):\n\n"
-                 "| N | random | caterpillar | RSPB | ORSPB |\n| --- | --- | --- | --- | --- |\n");
-    for (int i = 0; i < 6; i++)
-        fprintf(out, "| %d | %.1f | %.1f | %.1f | %.1f |\n", 30 + 10 * i, a2a[0][i][RND],
-                a2a[0][i][CAT], a2a[0][i][RSPB], a2a[0][i][ORSPB]);
-    fprintf(out, "\nRun I, sync all-to-some, 100 nodes (mean completion):\n\n"
-                 "| receivers | random | caterpillar | RSPB | ORSPB |\n| --- | --- | --- | --- | --- |\n");
-    for (int i = 0; i < 6; i++)
-        fprintf(out, "| %d %% | %.1f | %.1f | %.1f | %.1f |\n", 10 + 10 * i, a2s[0][i][RND],
-                a2s[0][i][CAT], a2s[0][i][RSPB], a2s[0][i][ORSPB]);
-    fprintf(out, "\nRun I, J and J2, Table 8 (async all-to-some, 100 nodes; hetcast's mean ± one "
-                 "run's standard deviation, the paper's in brackets; run J: the caterpillar's mean "
-                 "for the block from P0, P10, ..., P90; run J2: the caterpillar's range over %d "
-                 "random receiver sets, and how many came within 1 of the paper's value):\n\n"
-                 "| receivers | random | RSPB | ORSPB | caterpillar | caterpillar, run J | "
-                 "caterpillar, run J2 |\n| --- | --- | --- | --- | --- | --- | --- |\n",
-            J2_SETS);
-    for (int i = 0; i < 6; i++) {
-        fprintf(out, "| %d %% | %.2f ± %.2f (%g) | %.2f ± %.2f (%g) | %.2f ± %.2f (%g) | %.2f (%g) |",
-                10 + 10 * i, a2s[1][i][RND], a2s_sd[1][i][RND], table8[i][RND], a2s[1][i][RSPB],
-                a2s_sd[1][i][RSPB], table8[i][RSPB], a2s[1][i][ORSPB], a2s_sd[1][i][ORSPB],
-                table8[i][ORSPB], a2s[1][i][CAT], table8[i][CAT]);
-        for (int b = 0; b < 10; b++)
-            fprintf(out, "%s%g", b ? ", " : " ", cat_j[i][b]);
-        fprintf(out, " | %g-%g, %ld |\n", j2_lo[i], j2_hi[i], j2_near[i]);
-    }
-    fprintf(out, "\nRun M (completion times, sync all-to-all; mean over %d tie draws, the largest "
-                 "in brackets):\n\n| P | caterpillar | matching | lower bound |\n"
-                 "| --- | --- | --- | --- |\n",
-            ASYM_DRAWS);
-    for (int i = 0; i < 5; i++)
-        fprintf(out, "| %d | %g (%g) | %g (%g) | %g |\n", asym_p[i], acat[i], acat_hi[i], amatch[i],
-                amatch_hi[i], alb[i]);
-    fprintf(out, "\nRun K:\n\n| N | 1 - N!/N^N | measured |\n| --- | --- | --- |\n");
-    for (int i = 0; i < 4; i++)
-        fprintf(out, "| %d | %.4f | %.4f |\n", cn[i], formula[i], pc[i]);
-    fprintf(out, "\n");
+    cl_tables(out, &R);
     return 0;
 }
