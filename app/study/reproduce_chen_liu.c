@@ -83,36 +83,14 @@ static int contention(int n, int orders, double *p)
     return 0;
 }
 
-/* An asymmetric latency matrix of P nodes (s = r = 0): d(i, 2i mod P) = P^2
- * for i = 1..P-1, every other pair 1. */
-static struct cluster *asymmetric(int P)
-{
-    struct cluster *c = cluster_new(CLUSTER_MATRIX);
-    for (int i = 0; i < P; i++) {
-        char name[16];
-        snprintf(name, sizeof name, "p%d", i);
-        cluster_add_node(c, name, 0, 0);
-    }
-    c->dist = xmalloc((size_t)P * (size_t)P * sizeof *c->dist);
-    for (int i = 0; i < P; i++)
-        for (int j = 0; j < P; j++)
-            c->dist[(size_t)i * (size_t)P + (size_t)j] =
-                i == j ? 0 : i > 0 && j == 2 * i % P ? (double)P * P : 1;
-    struct diag d;
-    diag_init(&d);
-    cluster_finish(c, &d);
-    diag_free(&d);
-    return c;
-}
-
 #define ASYM_DRAWS 10
 
-/* Run M: caterpillar and matching, sync, on asymmetric(P): the mean
+/* Run M: caterpillar and matching, sync, on generate_asymmetric(P): the mean
  * completion over the tie draws of seeds 1..ASYM_DRAWS, and the largest. */
 static int asym_run(int P, double *cat, double *match, double *lb, double *cat_hi,
                     double *match_hi)
 {
-    struct cluster *c = asymmetric(P);
+    struct cluster *c = generate_asymmetric(P);
     const struct xsched_ops *ops[2] = {xsched_find("caterpillar"), xsched_find("matching")};
     double *res[2] = {cat, match}, *hi[2] = {cat_hi, match_hi};
     for (int i = 0; i < 2; i++) {

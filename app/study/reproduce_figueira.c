@@ -97,36 +97,11 @@ static const char *tk(int k)
     return tree_kind_name((enum tree_kind)k);
 }
 
-/* The paper's Table 1: hops between 8 nodes. */
-static struct cluster *table1(void)
-{
-    static const double d[8][8] = {
-        {0, 2, 2, 0, 3, 3, 0, 0}, {2, 0, 0, 2, 5, 5, 2, 2}, {2, 0, 0, 2, 5, 5, 2, 2},
-        {0, 2, 2, 0, 3, 3, 0, 0}, {3, 5, 5, 3, 0, 0, 3, 3}, {3, 5, 5, 3, 0, 0, 3, 3},
-        {0, 2, 2, 0, 3, 3, 0, 0}, {0, 2, 2, 0, 3, 3, 0, 0},
-    };
-    struct cluster *c = cluster_new(CLUSTER_MATRIX);
-    for (int i = 0; i < 8; i++) {
-        char name[8];
-        snprintf(name, sizeof name, "n%d", i);
-        cluster_add_node(c, name, 0, 0);
-    }
-    c->dist = xmalloc(64 * sizeof *c->dist);
-    for (int i = 0; i < 8; i++)
-        for (int j = 0; j < 8; j++)
-            c->dist[i * 8 + j] = d[i][j];
-    struct diag dg;
-    diag_init(&dg);
-    cluster_finish(c, &dg);
-    diag_free(&dg);
-    return c;
-}
-
 /* Table 1's tree costs; *ok: all four the paper's.  0 or -1 (said). */
 static int table1_costs(double cost[4], bool *ok)
 {
     static const double paper_cost[4] = {6, 7, 7, 3};
-    struct cluster *t1 = table1();
+    struct cluster *t1 = generate_figueira_table1();
     *ok = true;
     for (int k = 0; k < 4; k++) {
         struct tree t;

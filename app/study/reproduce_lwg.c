@@ -64,33 +64,6 @@ static int run_fig6(struct fig6 *f)
     return 0;
 }
 
-/* Random consistent power-2 clusters: k classes with strictly increasing
- * powers of 2 for s and for r (so the speeds are consistent), latency 0. */
-static struct cluster *power2_cluster(struct rng *r, int n)
-{
-    int k = 1 + (int)rng_below(r, 3);
-    double s[3], rv[3];
-    int es = 0, er = (int)rng_below(r, 2);
-    for (int i = 0; i < k; i++) {
-        es += 1 + (int)rng_below(r, 2) - (i == 0);
-        er += 1 + (int)rng_below(r, 2) - (i == 0);
-        s[i] = ldexp(1.0, es);
-        rv[i] = ldexp(1.0, er);
-    }
-    struct cluster *c = cluster_new(CLUSTER_NODES);
-    for (int i = 0; i < n; i++) {
-        int j = (int)rng_below(r, (uint64_t)k);
-        char name[16];
-        snprintf(name, sizeof name, "p%d", i);
-        cluster_add_node(c, name, s[j], rv[j]);
-    }
-    struct diag d;
-    diag_init(&d);
-    cluster_finish(c, &d);
-    diag_free(&d);
-    return c;
-}
-
 #define THM_CLUSTERS 300
 
 /* Run B: Theorem 2 on random power-2 clusters; run C: `hetcast experiment
@@ -102,7 +75,7 @@ static int run_theorems(int *t2_n, int *t2_held, struct exp_theorems *t)
     char *cause = NULL;
     *t2_n = *t2_held = 0;
     for (int k = 0; k < THM_CLUSTERS; k++) {
-        struct cluster *c = power2_cluster(&r, 3 + (int)rng_below(&r, 6));
+        struct cluster *c = generate_power2(&r, 3 + (int)rng_below(&r, 6));
         double fnf, opt;
         if (!cluster_speeds_consistent(c, NULL, NULL)) {
             cluster_free(c);
@@ -120,19 +93,10 @@ static int run_theorems(int *t2_n, int *t2_held, struct exp_theorems *t)
     return exp_theorems(1, 3, 8, THM_CLUSTERS, &g, OPT_DEFAULT_NODE_LIMIT, t);
 }
 
-/* The paper's Figure 1 cluster (§2.2): p0, p1 with s = 1, r = 2; p2 with
- * s = 2, r = 3; latency 1; source p0.  FNF and the exact optimum on it. */
+/* FNF and the exact optimum on the paper's Figure 1 cluster (§2.2). */
 static int counterexample(struct exact *x)
 {
-    struct cluster *c = cluster_new(CLUSTER_NODES);
-    cluster_add_node(c, "p0", 1, 2);
-    cluster_add_node(c, "p1", 1, 2);
-    cluster_add_node(c, "p2", 2, 3);
-    c->latency = 1;
-    struct diag d;
-    diag_init(&d);
-    cluster_finish(c, &d);
-    diag_free(&d);
+    struct cluster *c = generate_liu_figure1();
     int rc = exp_exact(c, OPT_DEFAULT_NODE_LIMIT, x);
     cluster_free(c);
     return rc < 0 || !x->proven ? rep_fail("the counterexample's exact search", NULL) : 0;

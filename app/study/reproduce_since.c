@@ -376,22 +376,6 @@ static int ceil_log2(int n)
     return l;
 }
 
-static struct cluster *homogeneous(int n)
-{
-    struct cluster *c = cluster_new(CLUSTER_NODES);
-    for (int i = 0; i < n; i++) {
-        char name[16];
-        snprintf(name, sizeof name, "r%d", i);
-        cluster_add_node(c, name, MPI_S, MPI_R);
-    }
-    c->latency = MPI_L;
-    struct diag d;
-    diag_init(&d);
-    cluster_finish(c, &d);
-    diag_free(&d);
-    return c;
-}
-
 static int mpi_broadcasts(FILE *out)
 {
     static const struct sched_ops *const ops[MB_COUNT] = {&sched_chain, &sched_binomial,
@@ -400,7 +384,7 @@ static int mpi_broadcasts(FILE *out)
     double want[MPI_NN][MPI_NK][MB_SCATTER + 1];
     int met[MB_SCATTER + 1] = {0}, tt_met = 0;
     for (int i = 0; i < MPI_NN; i++) {
-        struct cluster *c = homogeneous(mpi_n[i]);
+        struct cluster *c = generate_homogeneous(mpi_n[i], MPI_S, MPI_L, MPI_R);
         for (int j = 0; j < MPI_NK; j++) {
             int n = mpi_n[i], K = mpi_k[j];
             for (int a = 0; a < MB_COUNT; a++)
