@@ -125,6 +125,58 @@ static int part_fail(const char *file, long line, const char *what)
     return 2;
 }
 
+/* A provenance line "KEY: VALUE" of a part (kv at KEY, colon at ": "): read into p
+ * and marked in *seen (one bit a key; unknown keys are skipped).  0 if VALUE
+ * cannot be read. */
+static int part_key(struct part *p, const char *kv, const char *colon, int *seen)
+{
+    size_t kl = (size_t)(colon - kv);
+    const char *val = colon + 2;
+    int ok = 1;
+    if (kl == 7 && strncmp(kv, "hetcast", kl) == 0)
+        ok = text_fit(p->version, sizeof p->version, "%s", val) >= 0, *seen |= 1;
+    else if (kl == 5 && strncmp(kv, "study", kl) == 0)
+        ok = text_fit(p->h.study, sizeof p->h.study, "%s", val) >= 0, *seen |= 2;
+    else if (kl == 7 && strncmp(kv, "options", kl) == 0)
+        ok = text_fit(p->h.options, sizeof p->h.options, "%s", val) >= 0, *seen |= 4;
+    else if (kl == 4 && strncmp(kv, "seed", kl) == 0)
+        ok = sscanf(val, "%llu", &p->h.seed) == 1, *seen |= 8;
+    else if (kl == 6 && strncmp(kv, "trials", kl) == 0)
+        ok = sscanf(val, "%ld", &p->h.trials) == 1 && p->h.trials >= 0, *seen |= 16;
+    else if (kl == 5 && strncmp(kv, "shard", kl) == 0)
+        ok = sscanf(val, "%d/%d", &p->part, &p->nparts) == 2 && p->nparts >= 1 &&
+             p->part >= 1 && p->part <= p->nparts, *seen |= 32;
+    else if (kl == 5 && strncmp(kv, "range", kl) == 0)
+        ok = sscanf(val, "%ld:%ld", &p->lo, &p->hi) == 2 && p->lo >= 0 && p->hi >= p->lo,
+        *seen |= 64;
+    return ok;
+}
+
+/* Row `rows` of a part (line ln): its trial number, then p->nv numbers into
+ * p->v.  0, or part_fail's status. */
+static int part_row(struct part *p, long ln, const char *line, long rows)
+{
+    char *end;
+    errno = 0;
+    long k = strtol(line, &end, 10);
+    if (end == line || *end != ',' || k != p->lo + rows) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "expected the row of trial %ld", p->lo + rows);
+        return part_fail(p->file, ln, msg);
+    }
+    const char *q = end;
+    for (int j = 0; j < p->nv; j++) {
+        if (*q != ',')
+            return part_fail(p->file, ln, "fewer numbers than the header names");
+        double x = strtod(q + 1, &end);
+        if (end == q + 1 || (*end != ',' && *end != '\0') || isnan(x))
+            return part_fail(p->file, ln, "a field that is not a number");
+        p->v[rows * p->nv + j] = x;
+        q = end;
+    }
+    return *q != '\0' ? part_fail(p->file, ln, "more numbers than the header names") : 0;
+}
+
 /* Reads one part file into p (rows malloc'd).  0 or 2 (said). */
 static int read_part(const char *file, struct part *p)
 {
@@ -168,26 +220,7 @@ static int read_part(const char *file, struct part *p)
                                          "--shard I/N writes them)");
                 break;
             }
-            size_t kl = (size_t)(colon - kv);
-            const char *val = colon + 2;
-            int ok = 1;
-            if (kl == 7 && strncmp(kv, "hetcast", kl) == 0)
-                ok = text_fit(p->version, sizeof p->version, "%s", val) >= 0, seen |= 1;
-            else if (kl == 5 && strncmp(kv, "study", kl) == 0)
-                ok = text_fit(p->h.study, sizeof p->h.study, "%s", val) >= 0, seen |= 2;
-            else if (kl == 7 && strncmp(kv, "options", kl) == 0)
-                ok = text_fit(p->h.options, sizeof p->h.options, "%s", val) >= 0, seen |= 4;
-            else if (kl == 4 && strncmp(kv, "seed", kl) == 0)
-                ok = sscanf(val, "%llu", &p->h.seed) == 1, seen |= 8;
-            else if (kl == 6 && strncmp(kv, "trials", kl) == 0)
-                ok = sscanf(val, "%ld", &p->h.trials) == 1 && p->h.trials >= 0, seen |= 16;
-            else if (kl == 5 && strncmp(kv, "shard", kl) == 0)
-                ok = sscanf(val, "%d/%d", &p->part, &p->nparts) == 2 && p->nparts >= 1 &&
-                     p->part >= 1 && p->part <= p->nparts, seen |= 32;
-            else if (kl == 5 && strncmp(kv, "range", kl) == 0)
-                ok = sscanf(val, "%ld:%ld", &p->lo, &p->hi) == 2 && p->lo >= 0 && p->hi >= p->lo,
-                seen |= 64;
-            if (!ok) {
+            if (!part_key(p, kv, colon, &seen)) {
                 rc = part_fail(file, ln, "a provenance line that cannot be read");
                 break;
             }
@@ -224,32 +257,7 @@ static int read_part(const char *file, struct part *p)
             rc = part_fail(file, ln, "more rows than its range holds");
             break;
         }
-        char *end;
-        errno = 0;
-        long k = strtol(line, &end, 10);
-        if (end == line || *end != ',' || k != p->lo + rows) {
-            char msg[128];
-            snprintf(msg, sizeof msg, "expected the row of trial %ld", p->lo + rows);
-            rc = part_fail(file, ln, msg);
-            break;
-        }
-        const char *q = end;
-        for (int j = 0; j < p->nv && rc == 0; j++) {
-            if (*q != ',') {
-                rc = part_fail(file, ln, "fewer numbers than the header names");
-                break;
-            }
-            double x = strtod(q + 1, &end);
-            if (end == q + 1 || (*end != ',' && *end != '\0') || isnan(x)) {
-                rc = part_fail(file, ln, "a field that is not a number");
-                break;
-            }
-            p->v[rows * p->nv + j] = x;
-            q = end;
-        }
-        if (rc == 0 && *q != '\0')
-            rc = part_fail(file, ln, "more numbers than the header names");
-        if (rc)
+        if ((rc = part_row(p, ln, line, rows)) != 0)
             break;
         rows++;
     }
