@@ -17,7 +17,9 @@
  * claim no run can show (a theorem, an algorithm hetcast does not have) is
  * "not checked", saying which.  Everything is seeded (seed 1 unless said);
  * two bundled clusters are read from the data directory (app/datadir.h).
- * The whole takes about 14.7 s of CPU, the part since the papers 0.4 s
+ * No clock: every budget is counted in work (search nodes, simplex
+ * iterations), so the bytes are the same on any machine, however loaded
+ * (tests/reproduce_stall.sh).  The whole takes about 14.7 s of CPU, the part since the papers 0.4 s
  * (docs/performance.md).
  */
 
