@@ -238,12 +238,12 @@ _hetcast_kind()
         files) _hetcast_files "$word" "${@:-*}" ;;
         dirs) compopt -o filenames 2>/dev/null; COMPREPLY+=($(compgen -d -- "$word")) ;;
         clusters)
-            names=$("$prog" run --list-clusters 2>/dev/null | awk '{print $1}')
+            names=$("$prog" run --list-clusters 2>/dev/null | awk '/^  / {print $1}')
             COMPREPLY+=($(compgen -W "$names" -- "$word"))
             [ "${1:-}" = commands ] && COMPREPLY+=($(compgen -W "$_hetcast_commands" -- "$word"))
             _hetcast_files "$word" '*.csv' '*.lua' '*.xml' ;;
         lessons)
-            names=$("$prog" lesson --list 2>/dev/null | awk '{sub(/\.lua$/, "", $1); print $1}')
+            names=$("$prog" lesson --list 2>/dev/null | awk '/^  [^ ]+\.lua / {sub(/\.lua$/, "", $1); print $1}')
             COMPREPLY+=($(compgen -W "$names" -- "$word"))
             _hetcast_files "$word" '*.lua' ;;
     esac
@@ -327,12 +327,12 @@ _hetcast_kind() {
         files) if [[ ${1:-*} == '*' ]]; then _files; else _files -g "$1(-.)"; fi ;;
         dirs) _files -/ ;;
         clusters)
-            names=(${(f)"$($~prog run --list-clusters 2>/dev/null | awk '{print $1}')"})
+            names=(${(f)"$($~prog run --list-clusters 2>/dev/null | awk '/^  / {print $1}')"})
             compadd -a names
             [[ ${1:-} == commands ]] && { names=(${=_hetcast_commands}); compadd -a names; }
             _files -g '*.(csv|lua|xml)(-.)' ;;
         lessons)
-            names=(${(f)"$($~prog lesson --list 2>/dev/null | awk '{sub(/\.lua$/, "", $1); print $1}')"})
+            names=(${(f)"$($~prog lesson --list 2>/dev/null | awk '/^  [^ ]+\.lua / {sub(/\.lua$/, "", $1); print $1}')"})
             compadd -a names
             _files -g '*.lua(-.)' ;;
     esac
@@ -486,12 +486,12 @@ function __hetcast_kind
             __fish_complete_directories "$cur"
         case clusters
             set -l prog (string replace -r -- '-mpi$' '' (commandline -opc)[1])
-            command -q $prog; and $prog run --list-clusters 2>/dev/null | string replace -r '^\s+(\S+).*' '$1'
+            command -q $prog; and $prog run --list-clusters 2>/dev/null | string replace -rf '^  (\S+).*' '$1'
             contains -- commands $args; and printf "%%s\n" %(cmds)s
             __hetcast_files "$cur" '*.csv' '*.lua' '*.xml'
         case lessons
             set -l prog (commandline -opc)[1]
-            command -q $prog; and $prog lesson --list 2>/dev/null | string replace -r '^\s+(\S+)\.lua.*' '$1'
+            command -q $prog; and $prog lesson --list 2>/dev/null | string replace -rf '^  (\S+)\.lua .*' '$1'
             __hetcast_files "$cur" '*.lua'
     end
 end

@@ -10,6 +10,8 @@
 #endif
 #include "app/study/trials.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -131,9 +133,10 @@ static int part_fail(const char *file, long line, const char *what)
     return 2;
 }
 
-/* A provenance line "key: value" (kv, its ": " at colon) into p, its bit into
- * *seen; 0 if its value cannot be read (an unknown key is left alone). */
-static int provenance(struct part *p, const char *kv, const char *colon, int *seen)
+/* A provenance line "KEY: VALUE" of a part (kv at KEY, colon at ": "): read into p
+ * and marked in *seen (one bit a key; unknown keys are skipped).  0 if VALUE
+ * cannot be read. */
+static int part_key(struct part *p, const char *kv, const char *colon, int *seen)
 {
     size_t kl = (size_t)(colon - kv);
     const char *val = colon + 2;
@@ -163,8 +166,9 @@ static int provenance(struct part *p, const char *kv, const char *colon, int *se
     return ok;
 }
 
-/* Row number rows of p's range, the text line (file line ln), into p->v: 0 or 2 (said). */
-static int read_row(struct part *p, const char *file, long ln, const char *line, long rows)
+/* Row `rows` of a part (line ln): its trial number, then p->nv numbers into
+ * p->v.  0, or part_fail's status. */
+static int part_row(struct part *p, long ln, const char *line, long rows)
 {
     char *end;
     errno = 0;
@@ -172,21 +176,19 @@ static int read_row(struct part *p, const char *file, long ln, const char *line,
     if (end == line || *end != ',' || k != p->lo + rows) {
         char msg[128];
         snprintf(msg, sizeof msg, "expected the row of trial %ld", p->lo + rows);
-        return part_fail(file, ln, msg);
+        return part_fail(p->file, ln, msg);
     }
     const char *q = end;
     for (int j = 0; j < p->nv; j++) {
         if (*q != ',')
-            return part_fail(file, ln, "fewer numbers than the header names");
+            return part_fail(p->file, ln, "fewer numbers than the header names");
         double x = strtod(q + 1, &end);
         if (end == q + 1 || (*end != ',' && *end != '\0') || isnan(x))
-            return part_fail(file, ln, "a field that is not a number");
+            return part_fail(p->file, ln, "a field that is not a number");
         p->v[rows * p->nv + j] = x;
         q = end;
     }
-    if (*q != '\0')
-        return part_fail(file, ln, "more numbers than the header names");
-    return 0;
+    return *q != '\0' ? part_fail(p->file, ln, "more numbers than the header names") : 0;
 }
 
 /* Reads one part file into p (rows malloc'd).  0 or 2 (said). */
@@ -235,8 +237,7 @@ static int read_part(const char *file, struct part *p)
                                          "--shard I/N writes them)");
                 break;
             }
-            int ok = provenance(p, kv, colon, &seen);
-            if (!ok) {
+            if (!part_key(p, kv, colon, &seen)) {
                 rc = part_fail(file, ln, "a provenance line that cannot be read");
                 break;
             }
@@ -273,7 +274,7 @@ static int read_part(const char *file, struct part *p)
             rc = part_fail(file, ln, "more rows than its range holds");
             break;
         }
-        if ((rc = read_row(p, file, ln, line, rows)) != 0)
+        if ((rc = part_row(p, ln, line, rows)) != 0)
             break;
         rows++;
     }
@@ -492,11 +493,12 @@ static int resume_block(const struct local *L, long b)
     if (access(path, F_OK) != 0)
         return 0;
     struct part p;
-    part_prog = "hetcast experiment --resume";
+    part_prog = diag_who();   /* the study run with --resume, not merge */
     int rc = read_part(path, &p);
-    part_prog = "hetcast experiment merge";
-    if (rc)
+    if (rc) {
+        part_prog = "hetcast experiment merge";
         return -1;
+    }
     long a, z;
     block_range(L, b, &a, &z);
     bool ok = strcmp(p.version, HETCAST_VERSION) == 0 && strcmp(p.h.study, L->h->study) == 0 &&
@@ -510,7 +512,43 @@ static int resume_block(const struct local *L, long b)
     if (!ok)
         part_fail(path, 0, "a block of another run (another version, study, options, seed or "
                            "trials): give each run a --resume folder of its own");
+    part_prog = "hetcast experiment merge";
     return ok ? 1 : -1;
+}
+
+/* Is name a block's temporary file, ".block-NNNN.csv.XXXXXX" (support/atomic.h
+ * names it so until the block is saved whole)? */
+static bool block_leftover(const char *name)
+{
+    if (strncmp(name, ".block-", 7) != 0)
+        return false;
+    const char *q = name + 7, *digits = q;
+    while (isdigit((unsigned char)*q))
+        q++;
+    if (q - digits < 4 || strncmp(q, ".csv.", 5) != 0)
+        return false;
+    q += 5;
+    int tail = 0;
+    for (; isalnum((unsigned char)*q); q++)
+        tail++;
+    return *q == '\0' && tail == 6;
+}
+
+/* The temporary files of blocks a run killed while saving them (kill -9)
+ * left in the --resume folder: removed before the run, which saves those
+ * blocks again.  Nothing else in the folder is touched. */
+static void remove_leftovers(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *de;
+    char path[4096];
+    while ((de = readdir(d)) != NULL)
+        if (block_leftover(de->d_name) &&
+            snprintf(path, sizeof path, "%s/%s", dir, de->d_name) < (int)sizeof path)
+            unlink(path);
+    closedir(d);
 }
 
 static int save_block(const struct local *L, long b)
@@ -606,6 +644,8 @@ static int run_local(const struct trial_study *s, const void *ctx, const struct 
         shared_free(L.sh, sizeof *L.sh, across);
         return 2;
     }
+    if (c->resume)
+        remove_leftovers(c->resume);
     long resumed = 0;
     for (long b = 0; c->resume && b < L.nb; b++) {
         int got = resume_block(&L, b);

@@ -92,11 +92,16 @@ const char *session_confined(const char *dir, const char *file)
                                                          : "is not a regular file: refused";
 }
 
-/* With o->confine: o->file and o->trace checked (session_confined).  0, or -1 with *cause. */
+/* With o->confine: o->file, o->trace and the Lua heuristics named by a path (a lesson
+ * made them so; a bare name is a bundled one) checked (session_confined).  0, or -1
+ * with *cause. */
 static int check_confined(const struct session_opts *o, char **cause)
 {
-    const char *files[2] = {o->text ? NULL : o->file, o->trace};
-    for (int i = 0; i < 2; i++) {
+    const char *files[2 + SESSION_MAX_SCHEDS] = {o->text ? NULL : o->file, o->trace};
+    for (int i = 0; i < o->nsched; i++)
+        if (strchr(o->sched[i], '/') && ends_with(o->sched[i], ".lua"))
+            files[2 + i] = o->sched[i];
+    for (int i = 0; i < 2 + o->nsched; i++) {
         const char *why = files[i] ? session_confined(o->confine, files[i]) : NULL;
         if (why)
             return set_cause(cause, "%s %s", files[i], why);
