@@ -11,17 +11,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "app/cli_format.h"
+#include "app/datadir.h"
 #include "app/opts.h"
 #include "config.h"
+#if HETCAST_HAVE_SIMGRID
+#include "model/cluster_simgrid.h"
+#endif
 #include "sched/kkround.h"
 #include "sched/pipeline.h"
 
 enum {
     O_SEED = OPT_LONG, O_SOURCE, O_FORMAT, O_SUMMARY, O_SAVE, O_PARAM, O_LUA_BUDGET, O_LUA_MEMORY,
     O_TIME_LIMIT, O_NODE_LIMIT, O_SLICES, O_PATTERN, O_RECEIVERS, O_SIZE, O_OUTPUT, O_TRACE,
-    O_SVG_PARTS, O_SVG_NODES, O_CERTIFY, O_CERTIFY_LP, O_VERSION, O_TARGETS, O_EPSILON,
+    O_SVG_PARTS, O_SVG_NODES, O_CERTIFY, O_CERTIFY_LP, O_SIMGRID, O_VERSION, O_TARGETS, O_EPSILON,
+    O_LIST_CLUSTERS,
 };
 
 /* The options of the view, run and compare: the dispatch and the help. */
@@ -75,9 +81,14 @@ static const struct opt cli_opt_table[] = {
      "solved by GLPK (up to 10 nodes)", OPT_FLAG, AT(certify), 0, 0, NULL},
     {"certify-lp", O_CERTIFY_LP, "F", "run and compare: write that integer program to F (CPLEX LP "
      "format, for other solvers)", OPT_STRING, AT(certify_lp), 0, 0, NULL},
+    {"simgrid", O_SIMGRID, NULL, "run and compare on a SimGrid platform (.xml): replay each "
+     "schedule in SimGrid itself and print its makespan beside hetcast's", OPT_FLAG, AT(simgrid),
+     0, 0, NULL},
     {"trace", O_TRACE, "F", "compare and the view: a measured run (CSV, as run --format csv "
      "writes; hetcast-mpi exec makes one) beside the prediction", OPT_STRING, AT(s.trace), 0, 0,
      NULL},
+    {"list-clusters", O_LIST_CLUSTERS, NULL, "the bundled clusters, each a FILE by its bare name "
+     "(hetcast run counterexample.csv)", OPT_FLAG, AT(list_clusters), 0, 0, NULL},
     {"version", O_VERSION, NULL, NULL /* in the usage lines, not among the options */, OPT_FLAG,
      AT(version), 0, 0, NULL},
     {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0, NULL},
@@ -251,21 +262,47 @@ int cli_parse(const char *prog, int argc, char **argv, struct cli_opts *o, bool 
         cli_version(stdout);
         return cli_output_status(0) == 0 ? -1 : 1;
     }
+    if (rc == 0 && o->list_clusters) {
+        if (app_list_bundled(stdout, "clusters", app_cluster_exts))
+            return 1;
+        return cli_output_status(0) == 0 ? -1 : 1;
+    }
     if (rc)
         return rc;
-    o->s.file = nfiles ? files[0] : NULL;
+    o->s.file = nfiles ? app_bundled("clusters", files[0], app_cluster_exts) : NULL;
     if (want_file && !o->s.file)
         return opts_error(2, "missing FILE (a .csv cluster, a .lua script, or - for CSV on "
                              "standard input); see hetcast --help");
     return 0;
 }
 
+#if HETCAST_HAVE_SIMGRID
+/* A platform's load past a second: one line on stderr, rewritten, then ended. */
+static void load_progress(void *ctx, const char *path, double done, double seconds)
+{
+    (void)ctx;
+    char b[256];
+    if (done < 0)
+        fprintf(stderr, "\rhetcast: read %s with SimGrid in %.1f s%20s\n", SHOWN(path, b), seconds, "");
+    else
+        fprintf(stderr, "\rhetcast: reading %s with SimGrid: %3.0f%% of the routes, %.1f s",
+                SHOWN(path, b), 100 * done, seconds);
+    fflush(stderr);
+}
+#endif
+
 struct cluster *cli_load(const struct cli_opts *o)
 {
     struct diag warn;
     diag_init(&warn);
     char *cause = NULL;
+#if HETCAST_HAVE_SIMGRID
+    simgrid_set_progress(isatty(STDERR_FILENO) ? load_progress : NULL, NULL);   /* a terminal's */
+#endif
     struct cluster *c = session_load(&o->s, &warn, &cause);
+#if HETCAST_HAVE_SIMGRID
+    simgrid_set_progress(NULL, NULL);
+#endif
     diag_print(&warn, stderr);
     diag_free(&warn);
     if (!c)

@@ -32,7 +32,9 @@ struct cli_opts {
     const char *svg_nodes;     /* --svg-nodes critical|NAME,NAME,... (--format svg) */
     bool certify;              /* --certify: prove the optimum again by an integer program */
     const char *certify_lp;    /* --certify-lp F: write that program (CPLEX LP format) */
+    bool simgrid;              /* --simgrid: replay each schedule in SimGrid (cli_simgrid.c) */
     bool version;              /* --version among the options: the version, nothing run */
+    bool list_clusters;        /* --list-clusters: the bundled clusters, nothing run */
 };
 
 /* The interactive view (ui/): returns an exit status. */
@@ -74,6 +76,11 @@ int cli_certify_check(const struct cli_opts *o, const struct cluster *c, bool te
 /* After the run: the integer program's verdict on r's optimum, printed
  * under the report (cli_certify.c); 0, or 1 when it differs or gave up. */
 int cli_certify(const struct cli_opts *o, const struct run *r);
+/* --simgrid before the run (a platform, the text report): 0, or 2 after a message. */
+int cli_simgrid_check(const struct cli_opts *o, const struct cluster *c);
+/* --simgrid after the report: each run's schedule replayed in SimGrid, its makespan and
+ * the largest difference of a node's hold time printed; 0, or 1 after a message. */
+int cli_simgrid(const struct cli_opts *o, const struct run *runs, int k);
 /* compare --trace: measured beside predicted (cli_trace.c) in format f. */
 int cli_trace(const struct cli_opts *o, const struct cli_format *f);
 
@@ -86,9 +93,12 @@ void cli_usage(FILE *fp);
 void cli_version(FILE *fp);
 /*
  * Parse the options of the view, run or compare (argv[0] is the command word;
- * prog names it in messages).  want_file: FILE is required.  Returns 0; -1
- * when --help printed the help ("hetcast run" and "hetcast compare": their
- * own) or --version the version; or an exit status after a message.
+ * prog names it in messages).  want_file: FILE is required.  A FILE that is
+ * not there but is a bundled cluster's name (counterexample.csv, or without
+ * its .csv) is that cluster (app_bundled).  Returns 0; -1 when --help printed
+ * the help ("hetcast run" and "hetcast compare": their own), --version the
+ * version or --list-clusters the bundled clusters; or an exit status after a
+ * message.
  */
 int cli_parse(const char *prog, int argc, char **argv, struct cli_opts *o, bool want_file);
 

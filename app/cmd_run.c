@@ -25,7 +25,9 @@ static const struct cli_format *check_format(const struct cli_opts *o)
         return f;
     if (!f) {
         char *valid = cli_format_list(FORMAT_RUN | FORMAT_COMPARE, ", ", false);
-        opts_error(2, "unknown format \"%s\"; valid formats: %s", o->format, valid);
+        char guess[96];
+        opts_error(2, "unknown format \"%s\"; %svalid formats: %s", o->format,
+                   text_guess(o->format, valid, guess, sizeof guess), valid);
         free(valid);
         return NULL;
     }
@@ -167,13 +169,15 @@ static int run_or_compare(int argc, char **argv, bool compare)
     }
     if (o.s.nsched == 0)   /* no -s: fnf, or what works on this kind of cluster */
         ops[0] = sched_default(c, m);
+    if (o.s.nsched == 0 && k > 1 && run_refuse_unproven(c, m, ops[1], NULL) < 0)
+        k = 1;   /* compare on shared links: no optimum to show beside fnf */
     for (int i = 0; i < k; i++)
-        if (sched_check(ops[i], c, m, &cause) < 0 ||
+        if (run_refuse_unproven(c, m, ops[i], &cause) < 0 || sched_check(ops[i], c, m, &cause) < 0 ||
             mpibcast_check(ops[i], c, o.s.sopt.slices, &cause) < 0) {
             cluster_free(c);
             return cli_fail(cause, 2);
         }
-    if (cli_certify_check(&o, c, f == cli_format_find(NULL))) {
+    if (cli_certify_check(&o, c, f == cli_format_find(NULL)) || cli_simgrid_check(&o, c)) {
         cluster_free(c);
         return 2;
     }
@@ -188,7 +192,7 @@ static int run_or_compare(int argc, char **argv, bool compare)
         return 2;
     }
     struct run *runs = xcalloc((size_t)k, sizeof *runs);
-    bool lean = o.summary && (f->flags & FORMAT_LEAN);   /* only the result is printed */
+    bool lean = o.summary && (f->flags & FORMAT_LEAN) && !o.simgrid;   /* only the result */
     /* run in a format that streams: the table needs no record kept, the rows
        are written as a lean engine books them, where the scheduler allows a
        lean engine; else from the records afterwards */
@@ -228,6 +232,8 @@ static int run_or_compare(int argc, char **argv, bool compare)
     }
     if (status == 0 && done == k && (o.certify || o.certify_lp))
         status = cli_certify(&o, &runs[0]);
+    if (status == 0 && done == k && o.simgrid)
+        status = cli_simgrid(&o, runs, compare ? k : 1);
     for (int i = 0; i < done; i++)
         run_free(&runs[i]);
     spool_close(&sp);

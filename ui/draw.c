@@ -649,8 +649,9 @@ void ui_title_bar(struct view *v, struct cellbuf *cb, const char *mode, const ch
         if (form < 2)
             snprintf(nodes, sizeof nodes, "%d nodes, ", c->n);
         snprintf(head, sizeof head, "%s%s", form == 0 ? "hetcast" : "", form == 0 ? dot : "");
-        snprintf(tail, sizeof tail, "%s%s%s%s%s%s%s", dot, nodes, who, dot, model_name(v->model), dot,
-                 mode);
+        const char *model = v->nruns > 0 && v->runs[0].ok && !v->runs[0].x ? run_model_text(&v->runs[0].run)
+                                                               : model_name(v->model);
+        snprintf(tail, sizeof tail, "%s%s%s%s%s%s%s", dot, nodes, who, dot, model, dot, mode);
         namew = room - text_width(head) - text_width(tail);
         int want = text_width(name) < 12 ? text_width(name) : 12;
         if (namew >= want)
@@ -739,9 +740,11 @@ void ui_legend(struct view *v, struct cellbuf *cb, int y, int w, bool cursor)
 static void narrate_run(const struct view *v, int i, char *buf, size_t size)
 {
     const struct engine *e = vrun_engine(&v->runs[i]);
-    unsigned hidden = lesson_hides(v) & (i == 0 ? HIDE_END : i == 1 ? HIDE_OTHER : 0);
+    unsigned hidden = view_hides(v) & (i == 0 ? HIDE_END : i == 1 ? HIDE_OTHER : 0);
     if (hidden && v->applied[i] >= e->nev && e->nev > 0)
         snprintf(buf, size, "the end is hidden until the answer: ?(a)");
+    else if (!v->runs[i].x)
+        run_narrate(&v->runs[i].run, v->applied[i] - 1, buf, size);
     else
         engine_narrate(e, v->applied[i] - 1, buf, size);
 }
@@ -756,7 +759,10 @@ void ui_messages(struct view *v, struct cellbuf *cb, int y, int w)
     }
     char buf[1024], line[1100];
     if (v->nruns == 1) {
-        engine_narrate(vrun_engine(&v->runs[0]), v->step - 1, buf, sizeof buf);
+        if (!v->runs[0].x)
+            run_narrate(&v->runs[0].run, v->step - 1, buf, sizeof buf);
+        else
+            engine_narrate(vrun_engine(&v->runs[0]), v->step - 1, buf, sizeof buf);
         const char *about = v->c->description;
         if (v->step == 0 && about && about[0]) {   /* the cluster's own words, when it opens */
             snprintf(line, sizeof line, "%s; %s: %s", buf, v->c->name ? v->c->name : "cluster", about);

@@ -17,6 +17,7 @@
 #include <strings.h>
 
 #include "model/cluster_fast.h"
+#include "model/platform.h"
 #include "support/fastpath.h"
 #include "support/hugemem.h"
 #include "model/nameidx.h"
@@ -52,6 +53,7 @@ void cluster_free(struct cluster *c)
     free(c->target);
     free(c->targets_spec);
     free(c->segments);
+    platform_free(c->plat);
     if (c->index) {
         nameidx_free(c->index);
         free(c->index);

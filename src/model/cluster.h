@@ -146,6 +146,8 @@ struct cluster {
     int ntargets;
     char *targets_spec;
     int targets_line;
+    struct platform *plat;      /* a SimGrid platform's links and routes (model/platform.h):
+                                   transfers in flight share its links; NULL: none */
     struct cluster_segment *segments;   /* node tables: size segments, increasing (or NULL) */
     int nsegments;
 };

@@ -23,14 +23,17 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static char *helper;   /* simgrid_set_helper */
+static _Thread_local simgrid_progress_fn progress_fn;   /* simgrid_set_progress */
+static _Thread_local void *progress_ctx;
 
-void simgrid_set_helper(const char *path)
+void simgrid_set_progress(simgrid_progress_fn fn, void *ctx)
 {
-    free(helper);
-    helper = path ? strdup(path) : NULL;
+    progress_fn = fn;
+    progress_ctx = ctx;
 }
 
 /* ---- the parent ---- */
@@ -51,8 +54,45 @@ static void buf_add(struct buf *b, const char *data, size_t len)
     b->p[b->len] = '\0';
 }
 
-/* Read both pipes to their end (the child may fill either first). */
-static int drain(int data, int err, struct buf *out, struct buf *msg)
+/* What a load in progress tells progress_fn. */
+struct progress {
+    const char *path;   /* NULL: nothing to tell */
+    double t0, last;
+    bool told;
+};
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The part of the routes in the answer so far (its rows' bytes against n (n - 1) of them). */
+static void progress_tell(struct progress *pg, const struct buf *b)
+{
+    if (!pg || !pg->path || !progress_fn || b->len < sizeof(uint32_t))
+        return;
+    double t = now_seconds();
+    if (t - pg->t0 < SIMGRID_PROGRESS_AFTER || t - pg->last < 0.2)
+        return;
+    uint32_t n32;
+    memcpy(&n32, b->p, sizeof n32);
+    double want = (double)n32 * (double)(n32 > 0 ? n32 - 1 : 0) * (double)sizeof(struct route_rec);
+    double done = want > 0 ? (double)b->len / want : 0;
+    progress_fn(progress_ctx, pg->path, done < 1 ? done : 1, t - pg->t0);
+    pg->last = t;
+    pg->told = true;
+}
+
+void simgrid_set_helper(const char *path)
+{
+    free(helper);
+    helper = path ? strdup(path) : NULL;
+}
+
+/* Read both pipes to their end (the child may fill either first); pg (may be NULL) hears. */
+static int drain(int data, int err, struct buf *out, struct buf *msg, struct progress *pg)
 {
     struct pollfd fds[2] = {{data, POLLIN, 0}, {err, POLLIN, 0}};
     struct buf *to[2] = {out, msg};
@@ -75,6 +115,8 @@ static int drain(int data, int err, struct buf *out, struct buf *msg)
                 open--;
             } else if (k == 0 || msg->len < 65536) {   /* SimGrid's words: the first 64 KiB */
                 buf_add(to[k], chunk, (size_t)r);
+                if (k == 0)
+                    progress_tell(pg, out);
             }
         }
     }
@@ -216,18 +258,106 @@ static bool single_links_reach_all(const unsigned char *single, int n)
     return reached == n;
 }
 
-/* The cluster from the child's answer; NULL with d filled. */
-static struct cluster *build(const char *path, double size, const struct buf *b, struct diag *d)
+/* Take a u32 at *p if it lies before end. */
+static bool take_u32(const char **p, const char *end, uint32_t *v)
 {
-    const char *p = b->p;
-    uint32_t n32;
-    memcpy(&n32, p, sizeof n32);
-    p += sizeof n32;
-    int n = (int)n32;
-    if (n == 0) {
-        diag_error(d, path, 0, NULL, "no hosts: the platform is empty");
+    if ((size_t)(end - *p) < sizeof *v)
+        return false;
+    memcpy(v, *p, sizeof *v);
+    *p += sizeof *v;
+    return true;
+}
+
+/* The links section after the rows (from p to end), for the nodes in sorted
+ * order (node a is SimGrid's host order[a]); NULL when there is none, or with
+ * an error in d when it cannot be read. */
+static struct platform *read_links(const char *path, const char *p, const char *end, int n,
+                                   const int *order, struct diag *d)
+{
+    uint32_t magic, nl;
+    if (p == end)
+        return NULL;
+    struct platform *pl = xcalloc(1, sizeof *pl);
+    pl->n = n;
+    const char *bad = NULL;
+    if (!take_u32(&p, end, &magic) || magic != SIMGRID_LINKS_MAGIC || !take_u32(&p, end, &nl) ||
+        nl > (size_t)(end - p) / sizeof(struct link_rec))
+        bad = "its links";
+    pl->link = xcalloc(bad || !nl ? 1 : nl, sizeof *pl->link);
+    for (uint32_t i = 0; !bad && i < nl; i++) {
+        struct link_rec r;
+        if ((size_t)(end - p) < sizeof r) {
+            bad = "its links";
+            break;
+        }
+        memcpy(&r, p, sizeof r);
+        p += sizeof r;
+        if (r.namelen > (size_t)(end - p) || !(r.bandwidth > 0) || !(r.latency >= 0) ||
+            !isfinite(r.latency)) {
+            bad = "a link";
+            break;
+        }
+        pl->link[i] = (struct platform_link){xasprintf("%.*s", (int)r.namelen, p), r.bandwidth,
+                                             r.latency, r.shared != 0};
+        pl->nlinks++;
+        p += r.namelen;
+    }
+    /* the routes in SimGrid's order: where each begins */
+    size_t nn = (size_t)n * (size_t)n;
+    size_t *sg_at = xcalloc(nn, sizeof *sg_at);
+    uint32_t *sg_len = xcalloc(nn, sizeof *sg_len);
+    const char *ids = p;
+    for (int q = 0; q < n && !bad; q++)
+        for (int r = 0; r < n && !bad; r++) {
+            uint32_t len, id = 0;
+            if (q == r)
+                continue;
+            if (!take_u32(&p, end, &len) || len > (size_t)(end - p) / sizeof id) {
+                bad = "its routes";
+                break;
+            }
+            sg_at[(size_t)q * (size_t)n + (size_t)r] = (size_t)(p - ids);
+            sg_len[(size_t)q * (size_t)n + (size_t)r] = len;
+            for (uint32_t k = 0; k < len && !bad; k++) {
+                take_u32(&p, end, &id);
+                if (id >= nl)
+                    bad = "its routes";
+            }
+        }
+    if (!bad && p != end)
+        bad = "its end";
+    if (!bad) {
+        pl->off = xmalloc((nn + 1) * sizeof *pl->off);
+        size_t total = 0;
+        for (int a = 0; a < n; a++)
+            for (int c = 0; c < n; c++) {
+                pl->off[(size_t)a * (size_t)n + (size_t)c] = total;
+                total += sg_len[(size_t)order[a] * (size_t)n + (size_t)order[c]];
+            }
+        pl->off[nn] = total;
+        pl->ids = xmalloc((total ? total : 1) * sizeof *pl->ids);
+        for (int a = 0; a < n; a++)
+            for (int c = 0; c < n; c++) {
+                size_t k = (size_t)order[a] * (size_t)n + (size_t)order[c];
+                memcpy(pl->ids + pl->off[(size_t)a * (size_t)n + (size_t)c], ids + sg_at[k],
+                       sg_len[k] * sizeof *pl->ids);
+            }
+    }
+    free(sg_at);
+    free(sg_len);
+    if (bad) {
+        diag_error(d, path, 0, NULL, "the answer of hetcast-simgrid is not whole (%s): it "
+                   "cannot be read", bad);
+        platform_free(pl);
         return NULL;
     }
+    return pl;
+}
+
+/* The n host names at *p (moved past them); NULL with an error in d when one holds a NUL. */
+static char **read_names(const char *path, const char **at, int n, struct diag *d)
+{
+    const char *p = *at;
     char **names = xcalloc((size_t)n, sizeof *names);
     int cut = -1;   /* a host whose name holds a NUL byte: as a C string it would be cut */
     for (int i = 0; i < n; i++) {
@@ -241,24 +371,80 @@ static struct cluster *build(const char *path, double size, const struct buf *b,
             cut = i;
         p += len;
     }
-    if (cut >= 0) {
-        char b[64];
-        diag_error(d, path, 0, NULL, "host %d (\"%s...\") has a name holding a NUL byte: a name must "
-                   "be UTF-8 text without control characters", cut + 1, SHOWN(names[cut], b));
-        for (int i = 0; i < n; i++)
-            free(names[i]);
-        free(names);
-        return NULL;
-    }
-    const char *recs = p;
+    *at = p;
+    if (cut < 0)
+        return names;
+    char b[64];
+    diag_error(d, path, 0, NULL, "host %d (\"%s...\") has a name holding a NUL byte: a name must "
+               "be UTF-8 text without control characters", cut + 1, SHOWN(names[cut], b));
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    return NULL;
+}
+
+/* The hosts in natural order of their names: order[a] is SimGrid's number of node a. */
+static int *natural_order(char **names, int n)
+{
     struct host_ref *refs = xmalloc((size_t)n * sizeof *refs);
     for (int i = 0; i < n; i++)
         refs[i] = (struct host_ref){names[i], i};
     qsort(refs, (size_t)n, sizeof *refs, by_name);
-    int *order = xmalloc((size_t)n * sizeof *order);   /* node a is SimGrid's host order[a] */
+    int *order = xmalloc((size_t)n * sizeof *order);
     for (int i = 0; i < n; i++)
         order[i] = refs[i].index;
     free(refs);
+    return order;
+}
+
+/* The time of a message of size bytes on route r from host a to host b
+ * (latency + size / bandwidth), or -1 after a message naming them. */
+static double route_time(const struct route_rec *r, double size, const char *path,
+                         const char *a, const char *b, struct diag *d)
+{
+    char b1[128], b2[128];   /* names are checked later (cluster_finish) */
+    /* a route of no link (Vivaldi coordinates: a latency alone) has no bandwidth to
+       divide by; SimGrid delivers its message after the latency, whatever its size */
+    bool bounded = r->links != 0;
+    if (!bounded && !(r->latency > 0)) {   /* SimGrid's own test of "no path" */
+        diag_error(d, path, 0, NULL, "no route from %s to %s: SimGrid cannot send a "
+                   "message between them (a platform must route every pair of hosts)",
+                   SHOWN(a, b1), SHOWN(b, b2));
+        return -1;
+    }
+    if (bounded && size > 0 && !(r->bandwidth > 0)) {
+        diag_error(d, path, 0, NULL, "the route from %s to %s has no bandwidth (%g)",
+                   SHOWN(a, b1), SHOWN(b, b2), r->bandwidth);
+        return -1;
+    }
+    double t = r->latency + (bounded && size > 0 ? size / r->bandwidth : 0);
+    if (!(t <= CLUSTER_MAX_TIME)) {   /* the message's size, not the platform */
+        diag_error(d, path, 0, NULL, "--size %g: the route from %s to %s would take %g s "
+                   "(latency + size / bandwidth), beyond %g", size, SHOWN(a, b1), SHOWN(b, b2),
+                   t, CLUSTER_MAX_TIME);
+        return -1;
+    }
+    return t;
+}
+
+/* The cluster from the child's answer; NULL with d filled. */
+static struct cluster *build(const char *path, double size, const struct buf *b, struct diag *d)
+{
+    const char *p = b->p;
+    uint32_t n32;
+    memcpy(&n32, p, sizeof n32);
+    p += sizeof n32;
+    int n = (int)n32;
+    if (n == 0) {
+        diag_error(d, path, 0, NULL, "no hosts: the platform is empty");
+        return NULL;
+    }
+    char **names = read_names(path, &p, n, d);
+    if (!names)
+        return NULL;
+    const char *recs = p;
+    const char *after = recs + (size_t)n * (size_t)(n - 1) * sizeof(struct route_rec);
+    int *order = natural_order(names, n);   /* node a is SimGrid's host order[a] */
 
     size_t nn = (size_t)n * (size_t)n;
     double *time = xcalloc(nn, sizeof *time);
@@ -270,30 +456,24 @@ static struct cluster *build(const char *path, double size, const struct buf *b,
             if (a == c)
                 continue;
             struct route_rec r = route_of(recs, n, order[a], order[c]);
-            double t = r.latency;
-            /* a route of no link (Vivaldi coordinates: a latency alone) has no bandwidth to
-               divide by; SimGrid delivers its message after the latency, whatever its size */
-            bool bounded = r.links != 0;
-            if (!bounded && !(r.latency > 0)) {   /* SimGrid's own test of "no path" */
-                char b1[128], b2[128];
-                diag_error(d, path, 0, NULL, "no route from %s to %s: SimGrid cannot send a "
-                           "message between them (a platform must route every pair of hosts)",
-                           SHOWN(names[order[a]], b1), SHOWN(names[order[c]], b2));
+            double t = route_time(&r, size, path, names[order[a]], names[order[c]], d);
+            if (t < 0)
                 break;
-            }
-            if (bounded && size > 0 && !(r.bandwidth > 0)) {
-                char b1[128], b2[128];   /* names are checked later (cluster_finish) */
-                diag_error(d, path, 0, NULL, "the route from %s to %s has no bandwidth (%g)",
-                           SHOWN(names[order[a]], b1), SHOWN(names[order[c]], b2), r.bandwidth);
-                break;
-            }
-            if (bounded && size > 0)
-                t += size / r.bandwidth;
             time[(size_t)a * (size_t)n + (size_t)c] = t;
             single[(size_t)a * (size_t)n + (size_t)c] = r.links == 1;
             all_single = all_single && r.links == 1;
         }
     struct cluster *c = NULL;
+    struct platform *pl = d->errors == errors ? read_links(path, after, b->p + b->len, n, order, d)
+                                              : NULL;
+    if (pl) {
+        pl->size = size;
+        pl->latency = xmalloc(nn * sizeof(double));   /* each route's latency */
+        for (int a = 0; a < n; a++)
+            for (int c2 = 0; c2 < n; c2++)
+                pl->latency[(size_t)a * (size_t)n + (size_t)c2] =
+                    a == c2 ? 0 : route_of(recs, n, order[a], order[c2]).latency;
+    }
     if (d->errors == errors) {
         bool graph = n > 1 && !all_single && single_links_reach_all(single, n);
         c = cluster_new(graph ? CLUSTER_GRAPH : CLUSTER_MATRIX);
@@ -309,6 +489,8 @@ static struct cluster *build(const char *path, double size, const struct buf *b,
             c->dist = time;
             time = NULL;
         }
+        c->plat = pl;
+        pl = NULL;
         cluster_set_str(&c->path, path);
         const char *base = strrchr(path, '/');
         base = base ? base + 1 : path;
@@ -327,6 +509,7 @@ static struct cluster *build(const char *path, double size, const struct buf *b,
             c = NULL;
         }
     }
+    platform_free(pl);
     for (int i = 0; i < n; i++)
         free(names[i]);
     free(names);
@@ -358,8 +541,12 @@ static bool complete(const struct buf *b, int *rows)
         at += len;
     }
     size_t per_row = (n32 > 0 ? n32 - 1 : 0) * sizeof(struct route_rec);
-    *rows = per_row ? (int)((b->len - at) / per_row) : (int)n32;
-    return b->len - at == per_row * n32;
+    size_t got = per_row ? (b->len - at) / per_row : n32;
+    *rows = (int)(got < n32 ? got : n32);
+    /* the rows, then nothing or the links section (read by read_links) */
+    return b->len - at == per_row * n32 ||
+           (b->len - at >= per_row * n32 + sizeof(uint32_t) && n32 > 0 &&
+            memcmp(b->p + at + per_row * n32, &(uint32_t){SIMGRID_LINKS_MAGIC}, 4) == 0);
 }
 
 /* The name of the host whose row of routes was being read (SimGrid's order), or NULL. */
@@ -589,6 +776,33 @@ struct cluster *simgrid_reply_cluster(const char *path, double size, const char 
     return c;
 }
 
+/* Why the helper gave no answer: what SimGrid said, or how it crashed and where. */
+static void helper_failed(const char *path, int status, const struct buf *out,
+                          const struct buf *msg, int rows, struct diag *d)
+{
+    char *said = msg->p ? simgrid_said(msg->p) : NULL;
+    char *host = rows >= 0 ? host_at(out, rows) : NULL;
+    /* SIGABRT is SimGrid's way to refuse a file; any other signal is a crash, and so is
+       a sanitizer's report of one (hetcast built with -Db_sanitize catches the signal
+       in the child and exits instead) */
+    bool sanitized = msg->p && strstr(msg->p, "DEADLYSIGNAL");
+    bool crashed = sanitized || (WIFSIGNALED(status) && WTERMSIG(status) != SIGABRT);
+    const char *why = sanitized && strstr(msg->p, "SEGV") ? strsignal(SIGSEGV)
+                      : WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "no answer";
+    char hb[210];
+    if (said && !crashed)
+        diag_error(d, path, 0, NULL, "SimGrid refused it: %s", said);
+    else if (host)
+        diag_error(d, path, 0, NULL, "SimGrid crashed (%s) while reading the routes from host "
+                   "%s: does the platform give a route between every pair of hosts?", why,
+                   SHOWN(host, hb));
+    else
+        diag_error(d, path, 0, NULL, "SimGrid crashed (%s) while loading it: is it a SimGrid "
+                   "platform (version 4.1)?", why);
+    free(said);
+    free(host);
+}
+
 struct cluster *cluster_load_simgrid(const char *path, double size, struct diag *d)
 {
     FILE *probe = fopen(path, "r");
@@ -669,12 +883,15 @@ struct cluster *cluster_load_simgrid(const char *path, double size, struct diag 
     close(data[1]);
     close(err[1]);
     struct buf out = {0}, msg = {0};
-    int rc = drain(data[0], err[0], &out, &msg);
+    struct progress pg = {path, now_seconds(), 0, false};
+    int rc = drain(data[0], err[0], &out, &msg, &pg);
     close(data[0]);
     close(err[0]);
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
+    if (pg.told && progress_fn)
+        progress_fn(progress_ctx, path, -1, now_seconds() - pg.t0);
     struct cluster *c = NULL;
     int rows;
     bool whole = complete(&out, &rows);
@@ -686,29 +903,99 @@ struct cluster *cluster_load_simgrid(const char *path, double size, struct diag 
         diag_error(d, path, 0, NULL, "more than %d hosts: too many for a latency matrix",
                    SIMGRID_MAX_HOSTS);
     } else {
-        char *said = msg.p ? simgrid_said(msg.p) : NULL;
-        char *host = rows >= 0 ? host_at(&out, rows) : NULL;
-        /* SIGABRT is SimGrid's way to refuse a file; any other signal is a crash, and so is
-           a sanitizer's report of one (hetcast built with -Db_sanitize catches the signal
-           in the child and exits instead) */
-        bool sanitized = msg.p && strstr(msg.p, "DEADLYSIGNAL");
-        bool crashed = sanitized || (WIFSIGNALED(status) && WTERMSIG(status) != SIGABRT);
-        const char *why = sanitized && strstr(msg.p, "SEGV") ? strsignal(SIGSEGV)
-                          : WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "no answer";
-        char hb[210];
-        if (said && !crashed)
-            diag_error(d, path, 0, NULL, "SimGrid refused it: %s", said);
-        else if (host)
-            diag_error(d, path, 0, NULL, "SimGrid crashed (%s) while reading the routes from host "
-                       "%s: does the platform give a route between every pair of hosts?", why,
-                       SHOWN(host, hb));
-        else
-            diag_error(d, path, 0, NULL, "SimGrid crashed (%s) while loading it: is it a SimGrid "
-                       "platform (version 4.1)?", why);
-        free(said);
-        free(host);
+        helper_failed(path, status, &out, &msg, rows, d);
     }
     free(out.p);
     free(msg.p);
     return c;
+}
+
+/* ---- a schedule replayed in SimGrid ---- */
+
+/* The helper's answer to a replay: NAME<TAB>TIME lines into hold[]. */
+static int read_holds(const struct cluster *c, const char *text, double *hold, char **cause)
+{
+    for (int p = 0; p < c->n; p++)
+        hold[p] = INFINITY;
+    for (const char *s = text; *s;) {
+        const char *nl = strchr(s, '\n'), *tab = strchr(s, '\t');
+        if (!nl || !tab || tab > nl)
+            return set_cause(cause, "the answer of hetcast-simgrid --replay cannot be read");
+        char *name = xasprintf("%.*s", (int)(tab - s), s);
+        int p = cluster_find(c, name);
+        free(name);
+        if (p < 0)
+            return set_cause(cause, "hetcast-simgrid --replay names a host not in the cluster");
+        hold[p] = strtod(tab + 1, NULL);
+        s = nl + 1;
+    }
+    return 0;
+}
+
+int simgrid_replay(const struct cluster *c, const char *path, double size, bool multi_port,
+                   const int *from, const int *to, int ntr, double *hold, char **cause)
+{
+    if (!helper || access(helper, X_OK) != 0)
+        return set_cause(cause, "%s: cannot replay it in SimGrid: the helper hetcast-simgrid is "
+                         "not installed beside hetcast", path);
+    FILE *sched = tmpfile();
+    if (!sched)
+        return set_cause(cause, "cannot replay it in SimGrid: %s", strerror(errno));
+    for (int i = 0; i < ntr; i++)
+        fprintf(sched, "%s\t%s\n", c->nodes[from[i]].name, c->nodes[to[i]].name);
+    fflush(sched);
+    rewind(sched);
+    int data[2], err[2];
+    if (pipe(data) < 0) {
+        fclose(sched);
+        return set_cause(cause, "cannot replay it in SimGrid: %s", strerror(errno));
+    }
+    if (pipe(err) < 0) {
+        close(data[0]);
+        close(data[1]);
+        fclose(sched);
+        return set_cause(cause, "cannot replay it in SimGrid: %s", strerror(errno));
+    }
+    char sz[64];
+    snprintf(sz, sizeof sz, "%.17g", size);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(data[0]);
+        close(err[0]);
+        struct rlimit no_core = {0, 0};
+        setrlimit(RLIMIT_CORE, &no_core);
+        dup2(fileno(sched), STDIN_FILENO);
+        dup2(data[1], STDOUT_FILENO);
+        dup2(err[1], STDERR_FILENO);
+        char *argv[] = {helper, "--replay", (char *)path,
+                        multi_port ? "multi-port" : "one-port", sz, NULL};
+        execv(helper, argv);
+        _exit(SIMGRID_EXIT_NO_HELPER);
+    }
+    close(data[1]);
+    close(err[1]);
+    fclose(sched);
+    if (pid < 0) {
+        close(data[0]);
+        close(err[0]);
+        return set_cause(cause, "cannot replay it in SimGrid: fork: %s", strerror(errno));
+    }
+    struct buf out = {0}, msg = {0};
+    int rc = drain(data[0], err[0], &out, &msg, NULL);
+    close(data[0]);
+    close(err[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (rc == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        rc = read_holds(c, out.p ? out.p : "", hold, cause);
+    else {
+        char *said = msg.p ? simgrid_said(msg.p) : NULL;
+        rc = set_cause(cause, "%s: SimGrid's replay failed: %s", path, said ? said : "no answer");
+        free(said);
+    }
+    free(out.p);
+    free(msg.p);
+    return rc;
 }

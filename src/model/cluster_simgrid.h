@@ -20,6 +20,7 @@
 #define HETCAST_SIMGRID_LOAD_H
 
 #include "model/cluster.h"
+#include "model/platform.h"
 #include "support/diag.h"
 
 #include <stdint.h>
@@ -43,12 +44,37 @@ struct route_rec {
     double latency;
     double bandwidth;
 };
+/*
+ * Then the links section (a helper that says nothing more leaves the cluster
+ * without its links: each route is then a private pipe): SIMGRID_LINKS_MAGIC
+ * (u32), the link count (u32), each link's link_rec and name, then every
+ * route in the rows' order as its link count (u32) and its links' numbers
+ * (u32 each, from 0 in the order the links were written), the order
+ * SimGrid's route crosses them.
+ */
+#define SIMGRID_LINKS_MAGIC 0x534b4e4cu   /* "LNKS" */
+struct link_rec {
+    double bandwidth;    /* bytes per second */
+    double latency;      /* seconds */
+    uint32_t shared;     /* 1: its flows share the bandwidth; 0: FATPIPE, each has all of it */
+    uint32_t namelen;    /* the name's bytes, which follow */
+};
 #define SIMGRID_EXIT_TOO_MANY 3     /* more than SIMGRID_MAX_HOSTS hosts */
 #define SIMGRID_EXIT_WRITE 4        /* the pipe closed */
 #define SIMGRID_EXIT_NO_HELPER 5    /* the helper could not be run */
 
 /* Where the helper is (the front door finds it: app/datadir.c). */
 void simgrid_set_helper(const char *path);
+
+/*
+ * Who hears how a load goes (NULL: nobody; the view sets none): once a load
+ * has taken SIMGRID_PROGRESS_AFTER seconds, fn(ctx, path, done, seconds) at
+ * most five times a second with the part of the routes read (0 to 1), and
+ * once at the end with done < 0 (the load is over).  This thread's loads.
+ */
+#define SIMGRID_PROGRESS_AFTER 1.0
+typedef void (*simgrid_progress_fn)(void *ctx, const char *path, double done, double seconds);
+void simgrid_set_progress(simgrid_progress_fn fn, void *ctx);
 
 /*
  * Load the SimGrid platform at path for messages of size bytes.  Hosts
@@ -78,5 +104,19 @@ struct cluster *cluster_load_simgrid(const char *path, double size, struct diag 
  */
 struct cluster *simgrid_reply_cluster(const char *path, double size, const char *data, size_t len,
                                       struct diag *d);
+
+/*
+ * Replay a broadcast's schedule in SimGrid itself (hetcast-simgrid --replay):
+ * one actor per host of the schedule, the source's holding the message at
+ * 0, every other waiting for it on its mailbox, then sending it on to its
+ * receivers in the order of from[]/to[] (the bookings' order), one message
+ * of size bytes at a time (each send returns when it is received) or, with
+ * multi_port, all at once; SimGrid's CM02 network model without TCP window
+ * (network/TCP-gamma:0) or cross-traffic.  c is the platform at path as
+ * cluster_load_simgrid read it.  hold[p] gets when node p held the message
+ * (INFINITY: never).  Returns 0, or -1 with *cause.
+ */
+int simgrid_replay(const struct cluster *c, const char *path, double size, bool multi_port,
+                   const int *from, const int *to, int ntr, double *hold, char **cause);
 
 #endif

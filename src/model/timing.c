@@ -22,6 +22,8 @@
 #define LP_ONE_PORT (1u << 6)    /* timing_lp_of_one_port */
 #define EXCHANGE (1u << 7)       /* timing_exchange_ok */
 #define EXCHANGE_MATRIX (1u << 8) /* timing_exchange_on_matrix */
+#define SHARED_LINKS (1u << 9)   /* timing_shared_links */
+#define AT_ONCE (1u << 10)       /* timing_sends_at_once */
 
 static const struct {
     const char *name;
@@ -37,9 +39,9 @@ static const struct {
                     WAITS_RECEIVE | RENDEZVOUS | HOLD_STEPWISE | EXCHANGE | EXCHANGE_MATRIX,
                     "sum of its children's T"},
     [MODEL_ONE_PORT] = {"one-port", "one-port bidirectional: each transfer holds both ports for T",
-                        WAITS_RECEIVE | RENDEZVOUS, "sum of its children's T"},
+                        WAITS_RECEIVE | RENDEZVOUS | SHARED_LINKS, "sum of its children's T"},
     [MODEL_MULTI_PORT] = {"multi-port", "multi-port: the sender's port is busy send_q, the message arrives after T",
-                          LP_ONE_PORT, "sends or slowest link"},
+                          LP_ONE_PORT | SHARED_LINKS | AT_ONCE, "sends or slowest link"},
     [MODEL_ONE_PORT_UNI] = {"one-port-uni", "one-port unidirectional: one port per node, a send or a receive at a time, each for T",
                             WAITS_RECEIVE | RENDEZVOUS, "its receive and its children's T"},
 };
@@ -65,6 +67,13 @@ bool timing_list_run(enum model m) { return row_has(m, LIST_RUN); }
 bool timing_lp_of_one_port(enum model m) { return row_has(m, LP_ONE_PORT); }
 bool timing_exchange_ok(enum model m) { return row_has(m, EXCHANGE); }
 bool timing_exchange_on_matrix(enum model m) { return row_has(m, EXCHANGE_MATRIX); }
+bool timing_shared_links(enum model m) { return row_has(m, SHARED_LINKS); }
+bool timing_sends_at_once(enum model m) { return row_has(m, AT_ONCE); }
+
+enum model model_default_platform(void)
+{
+    return MODEL_ONE_PORT;
+}
 
 const char *timing_tree_rule(enum model m)
 {

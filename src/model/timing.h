@@ -421,6 +421,18 @@ bool timing_lp_of_one_port(enum model m);
  * each receiver's messages in their sending order (sync)? */
 bool timing_exchange_ok(enum model m);
 bool timing_exchange_on_matrix(enum model m);
+/* On a platform of shared links (model/platform.h), is a broadcast under m
+ * timed by the shared-link simulation (engine/flow.h): a model without
+ * per-node overheads, whose senders are one-port or multi-port (one-port,
+ * multi-port)?  The others charge overheads SimGrid's links know nothing of,
+ * and keep each route a private pipe (session/run.c says which links their
+ * schedule shares). */
+bool timing_shared_links(enum model m);
+/* Does a sender start every send at once (multi-port), rather than one
+ * after the other (one-port)?  The shared-link simulation's senders. */
+bool timing_sends_at_once(enum model m);
+/* The model of a platform of shared links when none is named: one-port. */
+enum model model_default_platform(void);
 
 /* The times measured when a transfer is played as real messages (app/mpi:
  * timing_split's waits, an acknowledgement where the sender waits for the

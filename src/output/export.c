@@ -678,7 +678,7 @@ static int svg_write(FILE *fp, const struct run *runs, int k, const struct svg_o
                  c->ntargets == 1 ? "" : "s");
     text_fit(title, sizeof title, "%s \xe2\x80\x94 %d nodes, source %s%s, %s model",
              c->name ? c->name : "cluster", c->n, c->nodes[c->source].name, targets,
-             model_name(runs[0].model));
+             run_model_text(&runs[0]));
     fprintf(fp, "<title>");
     xml_text(fp, title);
     fprintf(fp, "</title>\n<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n");

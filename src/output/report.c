@@ -195,6 +195,9 @@ static void report_summary_text(FILE *fp, const struct run *r)
         fprintf(fp, "   (s(source): a transfer costs its sender's send time only)\n");
     else if (r->c->kind == CLUSTER_NODES)
         fprintf(fp, "   (s(source) + L + max r)\n");
+    else if (r->shared)
+        fprintf(fp, "   (slowest chain of single transfers from the source, each route's cost "
+                    "alone: sharing a link only slows a transfer)\n");
     else
         fprintf(fp, "   (slowest chain of single transfers from the source)\n");
     switch (r->opt) {
@@ -235,7 +238,7 @@ static void report_summary_text(FILE *fp, const struct run *r)
 void report_run_text(FILE *fp, const struct run *r, bool summary)
 {
     report_cluster_line(fp, r->c);
-    fprintf(fp, "model: %s   scheduler: %s\n", model_name(r->model), r->sched.ops->name);
+    fprintf(fp, "model: %s   scheduler: %s\n", run_model_text(r), r->sched.ops->name);
     if (!summary) {
         fprintf(fp, "\n%4s  %-10s %-10s %-14s %-14s %-14s %-8s %s\n", "#", "from", "to", "send",
                 "link", "receive", "holds at", "why");
@@ -254,6 +257,8 @@ void report_run_text(FILE *fp, const struct run *r, bool summary)
     }
     if (r->sched.note[0])
         fprintf(fp, "note          %s\n", r->sched.note);
+    if (r->sharing[0])
+        fprintf(fp, "shared links  %s\n", r->sharing);
     if (r->sched.has_tree_cost)
         fprintf(fp, "tree cost     %s   (heaviest root-to-leaf path, Figueira)\n",
                 numfmt_txt(r->sched.tree_cost));
@@ -402,7 +407,8 @@ static void json_run(FILE *fp, const struct run *r, bool summary, struct spool *
 {
     fprintf(fp, "{\"format_version\": %d, \"cluster\": ", REPORT_FORMAT_VERSION);
     json_string(fp, r->c->name);
-    fprintf(fp, ", \"model\": \"%s\", \"scheduler\": ", model_name(r->model));
+    fprintf(fp, ", \"model\": \"%s\", %s\"scheduler\": ", model_name(r->model),
+            r->shared ? "\"links\": \"shared\", " : "");
     json_string(fp, r->sched.ops->name);
     if (time_unit_name(r->c->time_unit))
         fprintf(fp, ", \"unit\": \"%s\"", time_unit_name(r->c->time_unit));
@@ -492,7 +498,7 @@ void report_compare_text(FILE *fp, const struct run *runs, int k, bool summary)
             segmented = runs[i].sched.segments;
     }
     report_cluster_line(fp, runs[0].c);
-    fprintf(fp, "model: %s\n\n", model_name(runs[0].model));
+    fprintf(fp, "model: %s\n\n", run_model_text(&runs[0]));
     if (!summary)
         for (int i = 0; i < k; i++) {
             fprintf(fp, "-- %s --\n", runs[i].sched.ops->name);

@@ -103,8 +103,7 @@ struct room {
 
 static const char *kind_word(const struct slide *s)
 {
-    return s->nchoices ? "choices" : s->predict == PREDICT_MAKESPAN ? "makespan"
-           : s->predict == PREDICT_NEXT ? "next" : "none";
+    return s->kind->name;
 }
 
 static const struct vote *vote_of(const struct slide_room *sr, int round, const char *user)
@@ -192,7 +191,7 @@ static const struct run *run_of(struct room *r, int k, char **cause)
     if (sr->has_run)
         return &sr->run;
     const struct slide *s = &r->l->slides[k];
-    if (!s->predict)
+    if (!s->kind->predicts)
         return NULL;
     struct session_opts o;
     lesson_session(r->l, k, &o);
@@ -522,7 +521,7 @@ static void vote(struct room *r, struct room_conn *c, const struct room_msg *m)
     char *cause = NULL;
     const struct run *run = run_of(r, r->slide, &cause);
     struct lesson_grade g;
-    if ((s->predict && !run) || lesson_grade(s, run, answer, &g, &cause) < 0) {
+    if ((s->kind->predicts && !run) || lesson_grade(s, run, answer, &g, &cause) < 0) {
         room_proto_err(&c->say, "%s", cause ? cause : "the answer cannot be graded");
         free(cause);
         return;
@@ -739,7 +738,7 @@ int room_vote(struct room *r, char **cause)
     struct slide_room *sr = &r->sl[r->slide];
     if (!slide_gradable(s))
         return set_cause(cause, "slide %d asks nothing to vote on (no choices, no prediction)", r->slide + 1);
-    if (s->predict && !run_of(r, r->slide, cause))
+    if (s->kind->predicts && !run_of(r, r->slide, cause))
         return -1;
     pthread_mutex_lock(&r->db);   /* the writer may be committing votes */
     int rc = room_store_begin(r->st, cause);

@@ -9,7 +9,10 @@
 #include <string.h>
 
 #include "engine/bounds.h"
+#include "engine/flow.h"
+#include "model/platform.h"
 #include "sched/optimal.h"
+#include "sched/optimal_sum.h"
 #include "sched/registry.h"
 #include "sched/segment.h"
 
@@ -59,6 +62,13 @@ static void compute_optimum(struct run *r, const struct sched_opts *o, enum run_
                  RUN_AUTO_OPTIMUM_NODES);
         return;
     }
+    char *refused = NULL;
+    if (r->shared && run_refuse_unproven(r->c, r->model, &sched_optimal, &refused) < 0) {
+        text_fit(r->opt_note, sizeof r->opt_note, "not computed: transfers share links here, "
+                 "and the exact search knows each route's cost alone");
+        free(refused);
+        return;
+    }
     struct opt_plan plan;
     char *cause = NULL;
     struct sched_opts oo = *o;
@@ -76,6 +86,114 @@ static void compute_optimum(struct run *r, const struct sched_opts *o, enum run_
     opt_plan_free(&plan);
 }
 
+const char *run_model_text(const struct run *r)
+{
+    if (!r->shared)
+        return model_name(r->model);
+    return timing_sends_at_once(r->model) ? "multi-port on shared links" : "one-port on shared links";
+}
+
+/* Does the run time a broadcast on the platform's shared links? */
+static bool shared_run(const struct cluster *c, enum model m, const struct sched_ops *ops,
+                       const struct sched_opts *o)
+{
+    (void)ops;
+    return c->plat && timing_shared_links(m) && !(o && o->slices > 1);
+}
+
+struct link_event {
+    int link;
+    double t;
+    int delta;   /* +1 a route starts using the link, -1 it stops */
+};
+
+static int by_link_time(const void *x, const void *y)
+{
+    const struct link_event *a = x, *b = y;
+    if (a->link != b->link)
+        return a->link < b->link ? -1 : 1;
+    if (a->t != b->t)
+        return a->t < b->t ? -1 : 1;
+    return a->delta - b->delta;   /* an end before a start at the same time */
+}
+
+/* r->sharing: the SHARED links that routes of the schedule cross at the same time (their
+ * link phases overlap), each with the most routes at once. */
+static void sharing_note(struct run *r)
+{
+    const struct platform *pl = r->c->plat;
+    const struct engine *e = &r->eng;
+    size_t nev = 0, cap = 0;
+    struct link_event *ev = NULL;
+    for (int i = 0; i < e->ntr && e->tr; i++) {
+        int len;
+        const uint32_t *ids = platform_route(pl, e->tr[i].from, e->tr[i].to, &len);
+        for (int k = 0; k < len; k++) {
+            if (!pl->link[ids[k]].shared || !(e->tr[i].hold > e->tr[i].start))
+                continue;
+            if (nev + 2 > cap) {
+                cap = cap ? 2 * cap : 256;
+                ev = xrealloc(ev, cap * sizeof *ev);
+            }
+            ev[nev++] = (struct link_event){(int)ids[k], e->tr[i].start, 1};
+            ev[nev++] = (struct link_event){(int)ids[k], e->tr[i].hold, -1};
+        }
+    }
+    if (nev)
+        qsort(ev, nev, sizeof *ev, by_link_time);
+    char list[400] = "";
+    int links = 0;
+    for (size_t i = 0; i < nev;) {
+        int l = ev[i].link, now = 0, most = 0;
+        for (; i < nev && ev[i].link == l; i++) {
+            now += ev[i].delta;
+            most = now > most ? now : most;
+        }
+        if (most < 2)
+            continue;
+        char b[128], one[200];
+        text_fit(one, sizeof one, "%s%s (%d routes at once)", links ? ", " : "",
+                 SHOWN(pl->link[l].name, b), most);
+        if (strlen(list) + strlen(one) < sizeof list - 8)
+            strcat(list, one);
+        else if (!strstr(list, ", ..."))
+            strcat(list, ", ...");
+        links++;
+    }
+    free(ev);
+    if (links && timing_shared_links(r->model))
+        text_fit(r->sharing, sizeof r->sharing, "%d link%s of the platform carr%s several of the "
+                 "schedule's routes at once: %s; shared links time a broadcast of one message, "
+                 "so these %ss keep each route to itself", links, links > 1 ? "s" : "",
+                 links > 1 ? "y" : "ies", list, engine_piece_name(&r->eng));
+    else if (links)
+        text_fit(r->sharing, sizeof r->sharing, "%d link%s of the platform carr%s several of the "
+                 "schedule's routes at once: %s; under %s each route has its link to itself "
+                 "(-m one-port or -m multi-port shares them)", links, links > 1 ? "s" : "",
+                 links > 1 ? "y" : "ies", list, model_name(r->model));
+}
+
+int run_refuse_unproven(const struct cluster *c, enum model m, const struct sched_ops *ops,
+                        char **cause)
+{
+    if (!c->plat || !timing_shared_links(m) || (ops != &sched_optimal && ops != &sched_optimal_sum))
+        return 0;
+    const char **names = xmalloc((size_t)c->n * sizeof *names);
+    for (int p = 0; p < c->n; p++)
+        names[p] = c->nodes[p].name;
+    char why[600];
+    bool shares = platform_shares(c->plat, timing_sends_at_once(m),
+                                  c->kind == CLUSTER_GRAPH ? c->edge_of : NULL, names, why,
+                                  sizeof why);
+    free(names);
+    if (!shares)
+        return 0;
+    return set_cause(cause, "%s: %s searches the schedules by each route's cost alone, but on "
+                     "this platform transfers share links (%s), so nothing it found would be "
+                     "proven: not run (-m async keeps each route private)", c->path ? c->path : c->name,
+                     ops->name, why);
+}
+
 int run_schedule(struct run *r, const struct cluster *c, enum model m,
                  const struct sched_ops *ops, const struct sched_opts *o,
                  enum run_optimum want, char **cause)
@@ -83,12 +201,15 @@ int run_schedule(struct run *r, const struct cluster *c, enum model m,
     memset(r, 0, sizeof *r);
     r->c = c;
     r->model = m;
+    bool shared = shared_run(c, m, ops, o);
+    if (shared && run_refuse_unproven(c, m, ops, cause) < 0)
+        return -1;
     sched_init(&r->sched, ops, o);
     if (sched_check(ops, c, m, cause) < 0 || engine_init(&r->eng, c, m, cause) < 0) {
         sched_free(&r->sched);
         return -1;
     }
-    if (o && o->lean && ops->lean && r->eng.nmsg == 1) {
+    if (o && o->lean && ops->lean && r->eng.nmsg == 1 && !c->plat) {   /* a platform: records */
         if (engine_set_quiet(&r->eng, cause) < 0) {
             sched_free(&r->sched);
             engine_free(&r->eng);
@@ -102,6 +223,16 @@ int run_schedule(struct run *r, const struct cluster *c, enum model m,
         engine_free(&r->eng);
         return -1;
     }
+    if (shared && r->sched.segments <= 1 && r->sched.slices == 0) {
+        if (flow_retime(&r->eng, timing_sends_at_once(m), &r->flows, cause) < 0) {
+            sched_free(&r->sched);
+            engine_free(&r->eng);
+            return -1;
+        }
+        r->shared = true;
+    } else if (c->plat && !r->eng.lean) {
+        sharing_note(r);
+    }
     r->lower_bound = r->sched.segments > 1 ? seg_lower_bound(c, m, r->sched.segments)
                                            : bound_lower(c, m);
     r->has_beta = bound_fnf_beta(c, m, &r->beta, &r->consistent);
@@ -109,8 +240,35 @@ int run_schedule(struct run *r, const struct cluster *c, enum model m,
     return 0;
 }
 
+void run_narrate(const struct run *r, int k, char *buf, size_t size)
+{
+    engine_narrate(&r->eng, k, buf, size);
+    if (!r->shared || k < 0 || k >= r->eng.nev || !r->eng.ev)
+        return;
+    const struct event *ev = &r->eng.ev[k];
+    const struct flow_change *at = NULL;   /* the transfer's rate at the event */
+    for (int i = 0; i < r->flows.n && r->flows.ch[i].time <= ev->time; i++)
+        if (r->flows.ch[i].tr == ev->transfer && r->flows.ch[i].link >= 0)
+            at = &r->flows.ch[i];
+    if (!at || at->sharers < 2)
+        return;
+    const struct platform_link *l = &r->c->plat->link[at->link];
+    const struct transfer *t = &r->eng.tr[ev->transfer];
+    char lb[128], share[64];
+    double part = at->rate / l->bandwidth;
+    if (fabs(part * at->sharers - 1) < 1e-9)
+        text_fit(share, sizeof share, "1/%d", at->sharers);
+    else
+        text_fit(share, sizeof share, "%.3g", part);
+    size_t len = strlen(buf);
+    text_fit(buf + len, size - len, "; %s's message shares link %s with %d other%s from t=%g: "
+             "%s of %g B/s", r->c->nodes[t->to].name, SHOWN(l->name, lb), at->sharers - 1,
+             at->sharers > 2 ? "s" : "", at->time, share, l->bandwidth);
+}
+
 void run_free(struct run *r)
 {
+    flow_log_free(&r->flows);
     sched_free(&r->sched);
     engine_free(&r->eng);
 }

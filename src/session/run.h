@@ -11,6 +11,7 @@
 #include "model/cluster.h"
 #include "engine/engine.h"
 #include "sched/sched.h"
+#include "engine/flow.h"
 
 #define RUN_AUTO_OPTIMUM_NODES 16   /* optimum computed by default up to this size */
 
@@ -33,6 +34,11 @@ struct run {
     double optimum;          /* OPT_PROVEN: the optimum; OPT_GAVE_UP: best found */
     double opt_lower;        /* OPT_GAVE_UP: proven lower bound */
     char opt_note[256];      /* why it was not computed / how it was found */
+    bool shared;             /* timed on the platform's shared links (engine/flow.h) */
+    struct flow_log flows;   /* shared: every change of a flow's rate */
+    char sharing[512];       /* a platform whose links the schedule shares, timed without
+                                sharing (a model with overheads): which links, by how many
+                                routes at once; "" otherwise */
     bool measured;           /* a measured timeline (session/trace.h): eng holds what a real run
                                 took, transfer i the measurement of the predicted run's
                                 transfer i; sched is the predicted scheduler's, never run */
@@ -43,6 +49,24 @@ static inline const char *run_tag(const struct run *r)
 {
     return r->measured ? " (measured)" : "";
 }
+
+/* The model as the report's model line and the view's title say it: "one-port on shared
+ * links" on a platform timed by engine/flow.h, else the model's name. */
+const char *run_model_text(const struct run *r);
+
+/*
+ * On a platform of shared links under a model that shares them, the exact
+ * searches (optimal, optimal-sum) know each route's cost alone: refused
+ * (-1 with *cause, which may be NULL) unless no two routes that a schedule
+ * may run at once cross one SHARED link (platform_shares), when those costs
+ * are exact.  0 for every other scheduler, cluster or model.
+ */
+int run_refuse_unproven(const struct cluster *c, enum model m, const struct sched_ops *ops,
+                        char **cause);
+
+/* One sentence on event k of r's timeline (engine_narrate); on shared links, with how its
+ * transfer's bytes share a link at that time (the latest change of its rate, flow.h). */
+void run_narrate(const struct run *r, int k, char *buf, size_t size);
 
 int run_schedule(struct run *r, const struct cluster *c, enum model m,
                  const struct sched_ops *ops, const struct sched_opts *o,

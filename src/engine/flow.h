@@ -1,0 +1,57 @@
+/*
+ * engine/flow.h - transfers on shared links (docs/models.md, "Shared links"):
+ * a broadcast's schedule on a platform (model/platform.h) timed as SimGrid's
+ * CM02 network model times it (Casanova & Marchal's model, with Velho &
+ * Legrand's max-min sharing; without the TCP window, cross-traffic or LV08's
+ * correction factors).
+ *
+ * A transfer q -> p first pays its route's latency, then its bytes flow; the
+ * flows in flight share each SHARED link's bandwidth max-min fairly, weighted
+ * as CM02 weighs them (a flow's share goes as the inverse of its route's
+ * latency), a FATPIPE link giving each its full bandwidth: progressive
+ * filling, re-done at every start and end of a flow (an event-driven fluid
+ * simulation), so a transfer's end is known only when those of the flows
+ * around it are.
+ *
+ * The schedule is the policy's: who sends to whom, and each sender's order
+ * (its bookings in booking order).  One-port senders send one message at a
+ * time, the next starting when the previous one is received; multi-port
+ * senders start every send at once.  The times replace the bookings' own
+ * (flow_retime), which the policy made from each route's cost alone.
+ */
+#ifndef HETCAST_FLOW_H
+#define HETCAST_FLOW_H
+
+#include <stdbool.h>
+
+#include "engine/engine.h"
+#include "model/platform.h"
+
+/* One change of a flow's rate: from `time` on, transfer `tr` moves `rate`
+ * bytes/s, held back by link `link` (-1: none, the latency still running)
+ * that `sharers` flows cross then. */
+struct flow_change {
+    double time;
+    int tr;
+    int link;
+    int sharers;
+    double rate;
+};
+
+struct flow_log {
+    struct flow_change *ch;
+    int n, cap;
+};
+
+/*
+ * Time e's bookings (a full engine's broadcast of one message) on e->c's
+ * platform: every transfer record, hold and the makespan are replaced by the
+ * shared-link times, the timeline rebuilt.  multi_port: senders start every
+ * send at once.  log (may be NULL) gets every change of a flow's rate, in
+ * time order.  Returns 0, or -1 with *cause (a lean engine, several messages).
+ * Cost: O(events x (flows in flight x route length)) per re-timing.
+ */
+int flow_retime(struct engine *e, bool multi_port, struct flow_log *log, char **cause);
+void flow_log_free(struct flow_log *log);
+
+#endif
