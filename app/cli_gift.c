@@ -6,7 +6,7 @@
  * the slide's run (the same run as the view and --print); a "next transfer"
  * prediction a short answer ("SENDER -> RECEIVER" and its spelling without
  * blanks); any other question an essay whose general feedback is the
- * slide's answer.  Every text is escaped for GIFT (~ = # { } : and the
+ * slide's answer (each kind's body is its row's writer, session/question.c).  Every text is escaped for GIFT (~ = # { } : and the
  * backslash), on one line, with control characters replaced.
  */
 #include <stdio.h>
@@ -19,16 +19,21 @@
 #include "session/lesson.h"
 #include "support/numfmt.h"
 
-/* s in GIFT: its special characters escaped, breaks and control characters as spaces. */
-static void put_gift(const char *s)
+/* s in GIFT to fp: its special characters escaped, breaks and control characters as spaces. */
+static void put_gift_to(FILE *fp, const char *s)
 {
     for (; s && *s; s++) {
         unsigned char ch = (unsigned char)*s;
         if (strchr("~=#{}:\\", ch))
-            printf("\\%c", ch);
+            fprintf(fp, "\\%c", ch);
         else
-            putchar(ch < 0x20 || ch == 0x7f ? ' ' : ch);
+            putc(ch < 0x20 || ch == 0x7f ? ' ' : ch, fp);
     }
+}
+
+static void put_gift(const char *s)
+{
+    put_gift_to(stdout, s);
 }
 
 /* The slide's run of its first scheduler (a prediction's answer): 0, or -1 with *cause. */
@@ -71,7 +76,7 @@ int lesson_gift(const struct lesson *l, bool first)
         struct cluster *c = NULL;
         struct run r;
         char *cause = NULL;
-        if (s->predict && slide_run(l, k, &c, &r, &cause) < 0) {
+        if (s->kind->predicts && slide_run(l, k, &c, &r, &cause) < 0) {
             fprintf(stderr, "%s: %s: slide %d: ", diag_who(), l->path, k + 1);
             text_put(cause ? cause : "failed", stderr);
             fputc('\n', stderr);
@@ -84,50 +89,7 @@ int lesson_gift(const struct lesson *l, bool first)
         put_gift(s->title ? s->title : "");
         printf("::");
         put_gift(s->question);
-        printf(" {");
-        if (s->nchoices) {
-            for (int i = 0; i < s->nchoices; i++) {
-                printf("\n\t%c", i == s->correct ? '=' : '~');
-                put_gift(s->choices[i]);
-                printf("#");
-                if (i == s->correct)
-                    put_gift(s->answer ? s->answer : "right");
-                else {
-                    put_gift("The right answer: ");
-                    put_gift(expected);
-                }
-            }
-            printf("\n}\n\n");
-        } else if (s->predict == PREDICT_MAKESPAN) {
-            printf("#\n\t=%s:0.005", numfmt_txt(r.eng.makespan));
-            if (s->answer) {
-                printf("#");
-                put_gift(s->answer);
-            }
-            printf("\n}\n\n");
-        } else if (s->predict == PREDICT_NEXT) {
-            printf("\n\t=");
-            put_gift(expected);
-            char tight[160];   /* "p0->p2": the same answer without blanks */
-            size_t n = 0;
-            for (const char *e = expected; *e && n < sizeof tight - 1; e++)
-                if (*e != ' ')
-                    tight[n++] = *e;
-            tight[n] = '\0';
-            printf("\n\t=");
-            put_gift(tight);
-            if (s->answer) {
-                printf("#");
-                put_gift(s->answer);
-            }
-            printf("\n}\n\n");
-        } else {
-            if (s->answer) {   /* an essay; the slide's answer as its general feedback */
-                printf("####");
-                put_gift(s->answer);
-            }
-            printf("}\n\n");
-        }
+        s->kind->gift(s, c ? &r : NULL, expected, &(struct question_out){stdout, put_gift_to});
         if (c) {
             run_free(&r);
             cluster_free(c);

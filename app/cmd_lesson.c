@@ -13,6 +13,7 @@
  * clusters/x.csv).  Names and texts from the file are printed with control
  * characters replaced.
  */
+#include <dirent.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -20,6 +21,7 @@
 #include <string.h>
 
 #include "app/cli_common.h"
+#include "app/datadir.h"
 #include "sched/exchange.h"
 #include "session/lesson.h"
 #include "app/opts.h"
@@ -227,10 +229,7 @@ static void print_gantt(const struct run *r, int n)
  * answered; nothing that answers it. */
 static int print_student(const struct slide *sl, const struct session_opts *o, char **cause)
 {
-    struct diag warn;
-    diag_init(&warn);
-    struct cluster *c = session_load(o, &warn, cause);
-    diag_free(&warn);
+    struct cluster *c = session_load(o, NULL, cause);   /* its warnings: the view's, not the handout's */
     if (!c)
         return -1;
     printf("cluster: ");
@@ -245,8 +244,8 @@ static int print_student(const struct slide *sl, const struct session_opts *o, c
     int rc = 0;
     if (o->pattern) {
         printf("gantt: see the view (a personalized exchange)\n");
-    } else if (sl->predict == PREDICT_MAKESPAN) {
-        printf("gantt: left out (it shows the makespan asked for)\n");
+    } else if (sl->kind->hides & HIDE_END) {
+        printf("gantt: left out (it shows the %s asked for)\n", sl->kind->name);
     } else {
         enum model m;
         const struct sched_ops *ops = NULL;
@@ -257,8 +256,9 @@ static int print_student(const struct slide *sl, const struct session_opts *o, c
             rc = -1;
         } else {
             int n = r.eng.tr ? r.eng.ntr : 0;
-            if (sl->predict == PREDICT_NEXT && sl->decision < n)
-                n = sl->decision;
+            int upto = sl->kind->shown ? sl->kind->shown(sl) : -1;   /* what the question asks: not shown */
+            if (upto >= 0 && upto < n)
+                n = upto;
             else if (sl->step == 0)
                 n = 0;
             printf("model %s, %s", model_name(m), ops->name);
@@ -276,96 +276,86 @@ static int print_student(const struct slide *sl, const struct session_opts *o, c
     return rc;
 }
 
-/* One slide's schedules: their makespans (or completions), and the check line. */
-static int print_numbers(const struct slide *sl, const struct session_opts *o, char **cause)
+/* A slide's exchanges (k of them, names[] and completions val[] filled): 0, or -1 with *cause. */
+static int print_exchanges(const struct slide *sl, const struct session_opts *o, struct cluster *c, int k,
+                           const char **names, double *val, char **cause)
 {
-    struct diag warn;
-    diag_init(&warn);
-    struct cluster *c = session_load(o, &warn, cause);
-    diag_free(&warn);
-    if (!c)
+    enum model m;
+    if (session_exchange_model(o, c, &m, cause) < 0)
         return -1;
-    printf("cluster: ");
-    put_clean(stdout, c->name ? c->name : sl->cluster);
-    printf(" (%d nodes, source ", c->n);
-    put_clean(stdout, c->nodes[c->source].name);
-    printf(")");
-    const char *names[2];
-    double val[2], measured = 0;
-    int k = sl->nsched ? sl->nsched : 1;
-    int rc = 0;
-    if (o->pattern) {
-        enum model m;
-        if (session_exchange_model(o, c, &m, cause) < 0) {
-            cluster_free(c);
-            return -1;
-        }
-        printf(" · %s exchange · model %s\n", o->pattern, model_name(m));
-        struct exchange x[2];
-        int done = 0;
-        for (; done < k; done++) {
-            names[done] = sl->nsched ? sl->sched[done] : "caterpillar";
-            if (session_exchange(o, c, names[done], false, false, &x[done], cause) < 0) {
-                rc = -1;
-                break;
-            }
-            val[done] = x[done].completion;
-            printf("  %-14s completion %s\n", names[done], numfmt_txt(val[done]));
-        }
-        if (rc == 0)
-            printf("  lower bound    %s\n", numfmt_txt(x[0].lower_bound));
-        for (int i = 0; i < done; i++)
-            exchange_free(&x[i]);
-    } else {
-        enum model m;
-        if (session_model(o, c, &m, cause) < 0) {
-            cluster_free(c);
-            return -1;
-        }
-        printf(" · model %s\n", model_name(m));
-        struct run runs[2];
-        int done = 0;
-        for (; done < k; done++) {
-            const struct sched_ops *ops = sl->nsched ? session_sched(sl->sched[done], cause) : sched_default(c, m);
-            if (!ops || sched_check(ops, c, m, cause) < 0 ||
-                session_run(&runs[done], o, c, m, ops, false, RUN_OPT_SMALL, cause) < 0) {
-                rc = -1;
-                break;
-            }
-            names[done] = ops->name;
-            val[done] = runs[done].eng.makespan;
-            printf("  %-14s makespan %s%s", names[done], numfmt_txt(val[done]),
-                   runs[done].sched.status == OPT_PROVEN ? " (proven optimal)" : "");
-            if (runs[done].sched.slices > 0)
-                printf(", %d slices, throughput %s of the LP's %s", runs[done].sched.slices,
-                       numfmt_txt(runs[done].sched.throughput), numfmt_txt(runs[done].sched.optimal_throughput));
-            printf("\n");
-        }
-        if (rc == 0 && sl->trace && print_measured(sl->trace, c, &runs[0], &measured, cause) < 0)
+    printf(" · %s exchange · model %s\n", o->pattern, model_name(m));
+    struct exchange x[2];
+    int done = 0, rc = 0;
+    for (; done < k; done++) {
+        names[done] = sl->nsched ? sl->sched[done] : "caterpillar";
+        if (session_exchange(o, c, names[done], false, false, &x[done], cause) < 0) {
             rc = -1;
-        if (rc == 0) {
-            const struct run *r = &runs[0];
-            printf("  lower bound    %s", numfmt_txt(r->lower_bound));
-            if (r->opt == OPT_PROVEN)
-                printf(" · optimum %s", numfmt_txt(r->optimum));
-            double limit;
-            if (r->has_beta && run_guarantee(r, &limit))
-                printf(" · 2T+beta %s%s", numfmt_txt(limit), r->consistent ? "" : " (void: speeds inconsistent)");
-            printf("\n");
-            if (k == 2) {
-                printf("  ");
-                report_first_difference(stdout, &runs[0], &runs[1]);
-            }
+            break;
         }
-        for (int i = 0; i < done; i++)
-            run_free(&runs[i]);
+        val[done] = x[done].completion;
+        printf("  %-14s completion %s\n", names[done], numfmt_txt(val[done]));
     }
-    cluster_free(c);
-    if (rc < 0)
+    if (rc == 0)
+        printf("  lower bound    %s\n", numfmt_txt(x[0].lower_bound));
+    for (int i = 0; i < done; i++)
+        exchange_free(&x[i]);
+    return rc;
+}
+
+/* A slide's broadcasts (k schedulers; names[], makespans val[] and a trace's *measured
+ * filled), their bounds and first difference: 0, or -1 with *cause. */
+static int print_broadcasts(const struct slide *sl, const struct session_opts *o, struct cluster *c, int k,
+                            const char **names, double *val, double *measured, char **cause)
+{
+    enum model m;
+    if (session_model(o, c, &m, cause) < 0)
         return -1;
-    /* The command that gives the same numbers: what the test runs.  An
-     * inline cluster is printed first, as the CSV that compare reads on
-     * standard input (-). */
+    printf(" · model %s\n", model_name(m));
+    struct run runs[2];
+    int done = 0, rc = 0;
+    for (; done < k; done++) {
+        const struct sched_ops *ops = sl->nsched ? session_sched(sl->sched[done], cause) : sched_default(c, m);
+        if (!ops || sched_check(ops, c, m, cause) < 0 ||
+            session_run(&runs[done], o, c, m, ops, false, RUN_OPT_SMALL, cause) < 0) {
+            rc = -1;
+            break;
+        }
+        names[done] = ops->name;
+        val[done] = runs[done].eng.makespan;
+        printf("  %-14s makespan %s%s", names[done], numfmt_txt(val[done]),
+               runs[done].sched.status == OPT_PROVEN ? " (proven optimal)" : "");
+        if (runs[done].sched.slices > 0)
+            printf(", %d slices, throughput %s of the LP's %s", runs[done].sched.slices,
+                   numfmt_txt(runs[done].sched.throughput), numfmt_txt(runs[done].sched.optimal_throughput));
+        printf("\n");
+    }
+    if (rc == 0 && sl->trace && print_measured(sl->trace, c, &runs[0], measured, cause) < 0)
+        rc = -1;
+    if (rc == 0) {
+        const struct run *r = &runs[0];
+        printf("  lower bound    %s", numfmt_txt(r->lower_bound));
+        if (r->opt == OPT_PROVEN)
+            printf(" · optimum %s", numfmt_txt(r->optimum));
+        double limit;
+        if (r->has_beta && run_guarantee(r, &limit))
+            printf(" · 2T+beta %s%s", numfmt_txt(limit), r->consistent ? "" : " (void: speeds inconsistent)");
+        printf("\n");
+        if (k == 2) {
+            printf("  ");
+            report_first_difference(stdout, &runs[0], &runs[1]);
+        }
+    }
+    for (int i = 0; i < done; i++)
+        run_free(&runs[i]);
+    return rc;
+}
+
+/* The command that gives the same numbers as the slide's (k schedulers named names, their
+ * values val, a trace's measured): what the test runs.  An inline cluster is printed
+ * first, as the CSV that compare reads on standard input (-). */
+static void print_check(const struct slide *sl, int k, const char *const *names, const double *val,
+                        double measured)
+{
     if (sl->cluster_text) {
         printf("cluster (inline; as CSV, for hetcast compare - < FILE):\n");
         for (const char *line = sl->cluster_text; *line;) {
@@ -403,21 +393,29 @@ static int print_numbers(const struct slide *sl, const struct session_opts *o, c
     if (sl->trace)   /* compare --trace's row: the scheduler, predicted, measured */
         printf(" %s", numfmt_txt(measured));
     printf("\n");
-    return 0;
 }
 
-/* The choices of a question, lettered, one a line. */
-static void print_choices(const struct slide *sl)
+/* One slide's schedules: their makespans (or completions), and the check line. */
+static int print_numbers(const struct slide *sl, const struct session_opts *o, char **cause)
 {
-    for (int i = 0; i < sl->nchoices; i++) {
-        printf("  %c) ", 'A' + i);
-        put_clean(stdout, sl->choices[i]);
-        printf("\n");
-    }
-    if (sl->predict == PREDICT_MAKESPAN)
-        printf("  (your prediction: the makespan, a number)\n");
-    else if (sl->predict == PREDICT_NEXT)
-        printf("  (your prediction: SENDER -> RECEIVER of transfer %d)\n", sl->decision + 1);
+    struct cluster *c = session_load(o, NULL, cause);   /* its warnings: the view's, not the handout's */
+    if (!c)
+        return -1;
+    printf("cluster: ");
+    put_clean(stdout, c->name ? c->name : sl->cluster);
+    printf(" (%d nodes, source ", c->n);
+    put_clean(stdout, c->nodes[c->source].name);
+    printf(")");
+    const char *names[2];
+    double val[2], measured = 0;
+    int k = sl->nsched ? sl->nsched : 1;
+    int rc = o->pattern ? print_exchanges(sl, o, c, k, names, val, cause)
+                        : print_broadcasts(sl, o, c, k, names, val, &measured, cause);
+    cluster_free(c);
+    if (rc < 0)
+        return -1;
+    print_check(sl, k, names, val, measured);
+    return 0;
 }
 
 static int print_handout(const struct lesson *l, bool student)
@@ -446,13 +444,14 @@ static int print_handout(const struct lesson *l, bool student)
             printf("\nquestion: ");
             put_clean(stdout, sl->question);
             printf("\n");
-            print_choices(sl);
+            if (sl->kind->handout)   /* the choices, or what to predict */
+                sl->kind->handout(sl, &(struct question_out){stdout, put_clean});
         }
         if (!student && slide_gradable(sl)) {   /* the answer hetcast computes, or the right choice */
             char expect[200];
             struct run r;
             bool have = false;
-            if (sl->predict != PREDICT_NONE) {
+            if (sl->kind->predicts) {
                 const struct sched_ops *ops = NULL;
                 struct cluster *c = session_load(&o, NULL, &cause);
                 enum model m;
@@ -490,9 +489,12 @@ static int print_handout(const struct lesson *l, bool student)
     return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
 }
 
+/* A lesson FILE by its bare name: lua/lessons/NAME or NAME.lua in the data folder. */
+static const char *const lesson_exts[] = {".lua", NULL};
+
 /* What hetcast lesson is asked. */
 struct lesson_args {
-    bool print, student, gift, test;
+    bool print, student, gift, test, list;
     const char *room, *course;
 };
 
@@ -508,10 +510,65 @@ static const struct opt lesson_table[] = {
      OPT_STRING, offsetof(struct lesson_args, room), 0, 0, NULL},
     {"course", OPT_LONG + 1, "NAME", "the course's name in the room's database (default: ROOM's file name)",
      OPT_STRING, offsetof(struct lesson_args, course), 0, 0, NULL},
+    {"list", 'l', NULL, "list the bundled lessons: file, slides, title; a FILE by its bare name "
+     "(fnf-loses) is one of them", OPT_FLAG, offsetof(struct lesson_args, list), 0, 0, NULL},
     {"class-test", OPT_LONG + 2, NULL, "a test room: takes HELLO 2 AS NAME from your own user (docs/class.md)",
      OPT_FLAG, offsetof(struct lesson_args, test), 0, 0, NULL},
     {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0, NULL},
 };
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* hetcast lesson --list: the bundled lessons, one a line (file, slides, title).  0, or 2
+ * when there are none or one does not load (it is named). */
+static int list_lessons(void)
+{
+    const char *data = app_datadir();
+    char *dir = data ? xasprintf("%s/lua/lessons", data) : NULL;
+    DIR *d = dir ? opendir(dir) : NULL;
+    if (!d) {
+        free(dir);
+        return opts_error(2, "no bundled lessons: hetcast's data directory is not found (HETCAST_DATADIR)");
+    }
+    char *names[256];
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL && n < 256;) {
+        size_t len = strlen(e->d_name);
+        if (len > 4 && strcmp(e->d_name + len - 4, ".lua") == 0 && e->d_name[0] != '.')
+            names[n++] = xstrdup(e->d_name);
+    }
+    closedir(d);
+    qsort(names, (size_t)n, sizeof *names, by_name);
+    printf("lessons (hetcast lesson ");
+    put_clean(stdout, dir);
+    printf("/NAME.lua):\n");
+    int status = n ? 0 : 2;
+    for (int i = 0; i < n; i++) {
+        char *path = xasprintf("%s/%s", dir, names[i]), *cause = NULL;
+        struct lesson l;
+        if (lesson_load(path, &l, &cause) < 0) {
+            fprintf(stderr, "%s: ", diag_who());
+            text_put(cause ? cause : "does not load", stderr);
+            fputc('\n', stderr);
+            status = 2;
+        } else {
+            printf("  %-22s %2d slide%s  ", names[i], l.n, l.n == 1 ? " " : "s");
+            put_clean(stdout, l.title ? l.title : "");
+            printf("\n");
+            lesson_free(&l);
+        }
+        free(cause);
+        free(path);
+        free(names[i]);
+    }
+    free(dir);
+    if (fflush(stdout) != 0 || ferror(stdout))
+        return 1;
+    return status;
+}
 
 int cmd_lesson(int argc, char **argv, const struct cli_views *v)
 {
@@ -522,6 +579,7 @@ int cmd_lesson(int argc, char **argv, const struct cli_views *v)
     bool print = a.print;
     if (rc == OPTS_HELP) {
         printf("usage: hetcast lesson FILE.lua [--print [--student] | --gift | --class ROOM]   (--print, --gift: one or more FILEs)\n"
+               "       hetcast lesson --list   (the bundled lessons; a FILE by its bare name, fnf-loses, is one of them)\n"
                "  present a lesson in the view (keys: ] next slide, [ previous, a answer;\n"
                "  with --class: v open the vote, b its histogram)\n");
         opts_help(stdout, lesson_table);
@@ -529,6 +587,10 @@ int cmd_lesson(int argc, char **argv, const struct cli_views *v)
     }
     if (rc)
         return rc;
+    if (a.list && (nfiles || print || a.gift || a.student || a.room || a.course || a.test))
+        return opts_error(2, "--list lists the bundled lessons: give it alone");
+    if (a.list)
+        return list_lessons();
     if (a.student && !print)
         return opts_error(2, "--student is a kind of handout: give it with --print");
     if (nfiles == 0)
@@ -545,7 +607,7 @@ int cmd_lesson(int argc, char **argv, const struct cli_views *v)
     for (int i = 0; i < nfiles && status == 0; i++) {
         struct lesson l;
         char *cause = NULL;
-        if (lesson_load(files[i], &l, &cause) < 0)
+        if (lesson_load(app_bundled("lua/lessons", files[i], lesson_exts), &l, &cause) < 0)
             return cli_fail(cause, 2);
         if (a.gift) {
             status = lesson_gift(&l, i == 0);

@@ -106,6 +106,9 @@ wait_for "round 2 open"
 ok $? "v again: round 2"
 jwait "second round: vote again"
 ok $? "hetcast join follows: the second round"
+stm send-keys -t st D
+jwait "D is not a choice here: vote A-C" && jwait "A-C vote"
+ok $? "hetcast join: D on a three-choice slide is said, not ignored; the status line offers A-C"
 stm send-keys -t st b
 jwait "your vote counts: B"
 ok $? "hetcast join: B is voted and acknowledged"

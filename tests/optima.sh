@@ -47,15 +47,25 @@ run "$H" experiment optima-check "$T/bad" --certify-max 3
 check "optima-check: an optimum below the proven one: status 1" test "$rc" -eq 1
 check "optima-check: the search and GLPK both disagree with it" sh -c \
     "grep -q 'n03-001.csv under sender-only: the search proves' '$T/err' && grep -q 'the integer program' '$T/err'"
+# times drawn in steps of 0.1 add up to 27.300000000000004: the files write them as run prints them
+run "$H" experiment optima --out "$T/cont" --nodes 5:5 --runs 4 --classes 0 --models one-port,async --quiet
+check "optima: no time written with a sum's rounding (27.3, not 27.300000000000004)" \
+    sh -c "[ $rc -eq 0 ] && ! grep -rqE '[0-9]\.[0-9]*(000000|999999)[0-9]' '$T/cont'"
+m3=$(sed -n 's/^# makespan: //p' "$T/cont/n05-003.one-port.csv")
+"$H" run "$T/cont/n05-003.csv" -m one-port -s optimal --summary >"$T/run3"
+check "optima: the makespan a schedule file gives is the one run prints ($m3)" \
+    grep -q "^makespan *$m3\$" "$T/run3"
+run "$H" experiment optima-check "$T/cont"
+check "optima-check: a set of such times checks (status 0)" test "$rc" -eq 0
 # a search that gives up: its best schedule and its bound, marked as such
-run "$H" experiment optima --out "$T/hard" --nodes 24:24 --runs 2 --models sync --classes 0 --time-limit 0.01
+run "$H" experiment optima --out "$T/hard" --nodes 24:24 --runs 2 --models sync --classes 0 --node-limit 1000
 gave=$(grep -c ',sync,24,[0-9]*,gave-up,' "$T/hard/index.csv")
-check "optima: a search stopped at --time-limit is listed gave-up (2 of 2)" test "$gave" -eq 2
+check "optima: a search stopped at --node-limit is listed gave-up (2 of 2)" test "$gave" -eq 2
 check "optima: its schedule says it is not proven and gives the bound" sh -c \
     "grep -q '^# schedule: the best the exact search found before its limit (not proven)' '$T/hard/n24-001.sync.csv' && grep -q '^# lower bound: ' '$T/hard/n24-001.sync.csv'"
 bounds_ok=$(awk -F, '$6 == "gave-up" && $8 < $7 { k++ } END { print k + 0 }' "$T/hard/index.csv")
 check "optima: a gave-up row's lower bound lies below its best" test "$bounds_ok" -eq 2
-run "$H" experiment optima-check "$T/hard" --time-limit 0.2
+run "$H" experiment optima-check "$T/hard" --node-limit 20000
 check "optima-check: a set with gave-up rows checks (status 0)" test "$rc" -eq 0
 run "$H" experiment optima --nodes 3:4
 check "optima: without --out, status 2 and why" sh -c "[ $rc -eq 2 ] && grep -q 'out DIR' '$T/err'"

@@ -88,11 +88,16 @@ kill -9 $pid 2>/dev/null
 wait $pid 2>/dev/null
 ls "$T/R" | grep -c '^block-' >"$T/nblocks"
 check "resume: killed with some of its 240 blocks done ($(cat "$T/nblocks"))" test "$(cat "$T/nblocks")" -ge 40 -a "$(cat "$T/nblocks")" -lt 240
-ls -l --time-style=+%s.%N "$T/R" | grep block- >"$T/before"
+ls -l --time-style=+%s.%N "$T/R" | grep ' block-' >"$T/before"
+# what a kill -9 while saving a block leaves (support/atomic.c's temporary name), and a file of the user's
+: >"$T/R/.block-0239.csv.Ab12Cd"
+: >"$T/R/.block-0239.csv.mine"
 # shellcheck disable=SC2086
 run "$H" experiment $SLOW --resume "$T/R"
 check "resume: equals the single run" cmp "$T/out" "$T/slow.csv"
-ls -l --time-style=+%s.%N "$T/R" | grep block- >"$T/after"
+check "resume: a block's temporary file left by a kill is removed, nothing else" \
+    sh -c "test ! -e '$T/R/.block-0239.csv.Ab12Cd' && test -e '$T/R/.block-0239.csv.mine' && test -z \"\$(ls -A '$T/R' | grep -v -x -e 'block-[0-9]*\.csv' -e '\.block-0239\.csv\.mine')\""
+ls -l --time-style=+%s.%N "$T/R" | grep ' block-' >"$T/after"
 check "resume: the finished blocks were not run again (kept as they were)" sh -c "grep -v -x -F -f '$T/after' '$T/before' | grep -q . && exit 1 || exit 0"
 run "$H" experiment merge "$T"/R/block-*.csv --format csv
 check "resume: its block files merge to the single run too" cmp "$T/out" "$T/slow.csv"
@@ -100,6 +105,7 @@ check "resume: its block files merge to the single run too" cmp "$T/out" "$T/slo
 # shellcheck disable=SC2086
 run "$H" experiment $SLOW --seed 2 --resume "$T/R"
 check "resume: the folder of another run (--seed 2) refused, status 2, naming a block" sh -c "[ $rc -eq 2 ] && grep -q 'R/block-0001.csv: a block of another run' '$T/err' && test ! -s '$T/out'"
+check "resume: said by the study run, not by merge" grep -q '^hetcast experiment fnf-vs-optimal: ' "$T/err"
 
 # a process of --jobs killed from outside: the run fails (status 1) and says so
 # shellcheck disable=SC2086
@@ -117,9 +123,9 @@ wait $pid
 rc=$?
 check "--jobs: a process killed (signal 9): status 1, said, nothing printed" sh -c "[ $rc -eq 1 ] && grep -q 'a process of --jobs was ended by signal 9' '$T/err' && test ! -s '$T/out'"
 
-# a trial that hits its time limit is counted, not dropped
-run "$H" experiment fnf-vs-optimal --nodes 26 --classes 0 --runs 2 --time-limit 0.001 --format csv
-check "time limit: the trials that gave up are counted" sh -c "[ $rc -eq 0 ] && tail -n 1 '$T/out' | grep -q ',2\$'"
+# a trial that hits its node limit is counted, not dropped
+run "$H" experiment fnf-vs-optimal --nodes 26 --classes 0 --runs 2 --node-limit 100 --format csv
+check "node limit: the trials that gave up are counted" sh -c "[ $rc -eq 0 ] && tail -n 1 '$T/out' | grep -q ',2\$'"
 
 # MPI: the farm prints the single run's bytes
 M=${HETCAST_MPI:-}

@@ -180,11 +180,12 @@ confined() {   # confined NAME FIELD VALUE WHY: the lesson with FIELD = VALUE is
         case $2 in
         cluster) printf '    {title = "x", cluster = "%s"},\n' "$3" ;;
         trace) printf '    {title = "x", cluster = "sub/mine.csv", schedulers = "fnf",\n     trace = "%s"},\n' "$3" ;;
+        schedulers) printf '    {title = "x", cluster = "sub/mine.csv",\n     schedulers = "%s"},\n' "$3" ;;
         esac
         printf '  }}\n'
     } >"$TMP/les/$1.lua"
     line=3
-    [ "$2" = trace ] && line=4
+    [ "$2" = trace ] || [ "$2" = schedulers ] && line=4
     timeout 10 "$HETCAST" lesson "$TMP/les/$1.lua" --print >"$TMP/out" 2>"$TMP/err"
     rc=$?
     [ "$rc" -eq 2 ] && grep -qF "les/$1.lua:$line: slide 1: $2 \"$3\" $4" "$TMP/err" &&
@@ -201,6 +202,21 @@ confined dir cluster "sub" "is a directory, not a regular file: refused"
 confined trace-abs trace "$TMP/secret.csv" "$outside"
 confined trace-up trace "../secret.csv" "$outside"
 confined trace-fifo trace "fifo.csv" "is a FIFO, not a regular file: refused"
+# A Lua heuristic is a file the lesson runs: resolved against its folder and confined alike.
+printf -- '-- TOPSECRET-lua\nreturn {name = "TOPSECRET", choose = function() error("TOPSECRET") end}\n' >"$TMP/secret.lua"
+ln -s "$TMP/secret.lua" "$TMP/les/sub/linked.lua"
+confined lua-up schedulers "../secret.lua" "$outside"
+confined lua-abs schedulers "$TMP/secret.lua" "$outside"
+confined lua-link schedulers "sub/linked.lua" "$outside"
+mkfifo "$TMP/les/sub/pipe.lua"
+confined lua-fifo schedulers "sub/pipe.lua" "is a FIFO, not a regular file: refused"
+cp lua/fnf.lua "$TMP/les/sub/myfnf.lua"
+printf 'return {slides = {{title = "x", cluster = "sub/mine.csv", schedulers = {"sub/myfnf.lua", "fnf.lua"}}}}\n' \
+    >"$TMP/les/ownlua.lua"
+abs=$(cd "$(dirname "$HETCAST")" && pwd)/$(basename "$HETCAST")
+(cd "$TMP" && timeout 20 "$abs" lesson les/ownlua.lua --print) >"$TMP/out" 2>"$TMP/err" &&
+    grep -q "^  myfnf.lua      makespan 6" "$TMP/out" && grep -q "^  fnf.lua        makespan 6" "$TMP/out"
+ok $? "a lesson's own heuristic beside it and a bundled one by name run, the lesson presented from another folder"
 printf 'return {slides = {{title = "x", cluster = "sub/mine.csv"}}}\n' >"$TMP/les/mine.lua"
 timeout 10 "$HETCAST" lesson "$TMP/les/mine.lua" --print >"$TMP/out" 2>"$TMP/err" &&
     grep -q "^cluster: counterexample" "$TMP/out"
@@ -212,6 +228,14 @@ ok $? "a bundled cluster named by its full path: read"
 
 [ "$lessons" -ge 5 ]
 ok $? "at least five lessons are shipped ($lessons)"
+"$HETCAST" lesson --list >"$TMP/list" 2>"$TMP/err" &&
+    grep -Eq "^  fnf-loses\.lua +4 slides  Why fastest-node-first loses$" "$TMP/list" &&
+    grep -Eq "^  pipeline\.lua +2 slides  " "$TMP/list" &&
+    [ "$(grep -c '^  [a-z0-9-]*\.lua ' "$TMP/list")" -eq "$lessons" ] && [ ! -s "$TMP/err" ]
+ok $? "lesson --list: every shipped lesson, its slides and title"
+"$HETCAST" lesson --list lua/lessons/fnf-loses.lua >/dev/null 2>"$TMP/err"
+[ $? -eq 2 ] && grep -q "give it alone" "$TMP/err"
+ok $? "lesson --list with a file: status 2, --list goes alone"
 
 # A slide's makespan in the handout is the one hetcast run prints.
 "$HETCAST" lesson lua/lessons/fnf-loses.lua --print | grep -A1 "^cluster: counterexample" | grep -q "fnf            makespan 6" &&
@@ -237,6 +261,17 @@ grep -q "Here it gives the times of sync" "$TMP/p" && grep -q "fnf and the optim
     "$HETCAST" run clusters/counterexample.csv -m sync | grep -q "^makespan      9$" &&
     "$HETCAST" run clusters/counterexample.csv -m one-port -s optimal | grep -q "^makespan      9$"
 ok $? "port-models slide 4: one-port gives sync's 9 on a broadcast, fnf and the optimum alike"
+! grep -q "fnf is optimal" "$TMP/p" && grep -q "fnf at 8 against 7 in this model" "$TMP/p" &&
+    "$HETCAST" compare clusters/khuller-kim.csv -m sender-only | grep -Eq "^fnf +8 " &&
+    "$HETCAST" compare clusters/khuller-kim.csv -m sender-only | grep -Eq "^optimal +7 "
+ok $? "port-models slide 2: fnf is not called optimal in sender-only (fnf-sum: 8 against 7)"
+"$HETCAST" lesson lua/lessons/peer-instruction.lua --print >"$TMP/pi"
+grep -q "smallest send time" "$TMP/pi" && ! grep -q "receives fastest" "$TMP/pi" &&
+    "$HETCAST" run clusters/counterexample.csv | grep -q "p1 is the fastest waiting node (s=1, r=2)"
+ok $? "peer-instruction slide 2: fnf picks the smallest send time, not the fastest receiver"
+"$HETCAST" lesson lua/lessons/fnf-sum.lua --print --student >"$TMP/fs"
+! grep -q "1\.5" "$TMP/fs" && ! grep -q "at 2, 4, 5, 6 and 8" "$TMP/fs"
+ok $? "fnf-sum: the students' handout gives neither the factor 1.5 asked about nor fnf's makespan"
 "$HETCAST" lesson lua/lessons/pipeline.lua --print >"$TMP/l"
 grep -q "grow-tree      makespan 60, 20 slices, throughput 0.3333333333 of the LP's 0.6" "$TMP/l" &&
     grep -q "lp-grow        makespan 40, 20 slices, throughput 0.5 of the LP's 0.6" "$TMP/l"

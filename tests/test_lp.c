@@ -382,6 +382,31 @@ static void test_limits(void)
     if (rc == 0)
         lp_result_free(&r);
     free(cause);
+    cause = NULL;
+    /* The work budget: no clock, the same answer on any machine. */
+    struct lp_limits work = {.iterations = 1};
+    rc = lp_solve_broadcast_limited(g, &work, &r, &cause);
+    ok(rc < 0 && cause && strstr(cause, "gave up after 1 simplex iteration (") &&
+           strstr(cause, "prune-simple"),
+       "out of iterations: gave up, saying so (got %s)", cause ? cause : "a result");
+    if (rc == 0)
+        lp_result_free(&r);
+    free(cause);
+    cause = NULL;
+    struct lp_limits both = {.time_limit = 3600};
+    rc = lp_solve_broadcast_limited(g, &both, &r, &cause);
+    int used = rc == 0 ? r.iterations : 0;
+    if (rc == 0)
+        lp_result_free(&r);
+    free(cause);
+    cause = NULL;
+    work.iterations = used;
+    rc = lp_solve_broadcast_limited(g, &work, &r, &cause);
+    ok(used > 1 && rc == 0 && r.iterations == used,
+       "a budget of exactly the iterations a solve makes (%d) is enough (%s)", used, cause ? cause : "solved");
+    if (rc == 0)
+        lp_result_free(&r);
+    free(cause);
     cluster_free(g);
 }
 

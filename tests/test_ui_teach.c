@@ -4,10 +4,13 @@
  * a third -s refused; the compare export holding both schedules; the
  * pipeline's and the sync model's narration; the first difference and the
  * critical path on the bars; the exercise's reasons; a lesson's slides,
+ * every question kind's row on the bundled lessons' slides of its kind,
  * a slide whose file became a FIFO refused at open, and a slide change that
  * fails or is cancelled keeping the slide shown.  Keys go to view_key and the
  * screen is read back from the cell buffer, as in test_ui_view.c.
  */
+#include <ctype.h>
+#include <glob.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -18,6 +21,7 @@
 #include "ui/cellbuf.h"
 #include "config.h"
 #include "ui/drawkit.h"
+#include "ui/join_screen.h"
 #include "session/lesson.h"
 #include "sched/lua_sched.h"
 #include "tap.h"
@@ -623,6 +627,211 @@ static void lesson_questions(void)
     }
 }
 
+/* A fake row's grade: every answer right. */
+static int grade_all_right(const struct slide *s, const struct run *r, const char *a, struct lesson_grade *g,
+                           char **cause)
+{
+    (void)s;
+    (void)r;
+    (void)a;
+    (void)cause;
+    g->correct = true;
+    return 0;
+}
+
+static int hold_at_one(const struct slide *s, const struct engine *e, int nsteps)
+{
+    (void)s;
+    (void)e;
+    return nsteps > 1 ? 1 : -1;
+}
+
+/*
+ * Every row of the question kinds on the bundled lessons' slides of its kind:
+ * the slide points to the row; its right answer (the row's expected, the
+ * letter of a choice) grades right and a wrong one wrong; the view holds
+ * where the row's hold says and hides what its hides says.  Each kind that
+ * grades is asked somewhere in the bundled lessons.  Then a slide pointed to
+ * a made-up row: grading, the hold and the hiding follow that row.
+ */
+static void question_rows(void)
+{
+    static const char *const files[] = {"lua/lessons/fnf-loses.lua", "lua/lessons/fnf-sum.lua",
+                                        "lua/lessons/peer-instruction.lua", "lua/lessons/port-models.lua"};
+    int asked[16] = {0};
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+        struct lesson l;
+        char *cause = NULL;
+        if (lesson_load(files[f], &l, &cause) < 0) {
+            ok(false, "%s loads: %s", files[f], cause ? cause : "?");
+            free(cause);
+            continue;
+        }
+        for (int k = 0; k < l.n; k++) {
+            struct slide *s = &l.slides[k];
+            int row = (int)(s->kind - question_kinds);
+            if (!s->kind->grade)
+                continue;
+            asked[row]++;
+            struct view v;
+            if (lesson_view_open(&v, &l, k, &cause) != 0) {
+                ok(false, "%s slide %d opens: %s", files[f], k + 1, cause ? cause : "?");
+                free(cause);
+                cause = NULL;
+                continue;
+            }
+            const struct run *r = s->kind->predicts ? &v.runs[0].run : NULL;
+            char want[160] = "", right[160], wrong[160];
+            bool known = s->kind->expected(s, r, want, sizeof want);
+            struct lesson_grade g, h;
+            if (s->kind == question_choices()) {   /* "B: p2": B is right, any other letter wrong */
+                snprintf(right, sizeof right, "%c", want[0]);
+                snprintf(wrong, sizeof wrong, "%c", want[0] == 'A' ? 'B' : 'A');
+            } else if (s->kind->hides & HIDE_END) {   /* a number: one more is wrong */
+                snprintf(right, sizeof right, "%s", want);
+                snprintf(wrong, sizeof wrong, "%g", atof(want) + 1);
+            } else {   /* "S -> R": "S -> S" is no transfer */
+                snprintf(right, sizeof right, "%s", want);
+                snprintf(wrong, sizeof wrong, "%.*s -> %.*s", (int)strcspn(want, " "), want,
+                         (int)strcspn(want, " "), want);
+            }
+            int rg = lesson_grade(s, r, right, &g, NULL), rh = lesson_grade(s, r, wrong, &h, NULL);
+            ok(known && rg == 0 && g.correct && !strcmp(g.expected, want) && rh == 0 && !h.correct,
+               "%s slide %d (%s): \"%s\" right, \"%s\" wrong, as its row says", files[f], k + 1, s->kind->name,
+               right, wrong);
+            int hold = s->kind->hold ? s->kind->hold(s, vrun_engine(&v.runs[0]), v.nsteps) : -1;
+            ok(hold < 0 || v.step <= hold, "%s slide %d opens at step %d, not past its hold %d", files[f],
+               k + 1, v.step, hold);
+            view_step_to(&v, v.nsteps);   /* G: as far as the question lets it go */
+            ok(view_hold(&v) == hold && (view_hides(&v) & s->kind->hides) == s->kind->hides &&
+               v.step == (hold < 0 ? v.nsteps : hold), "%s slide %d: held at %d, hiding %u, as its row says", files[f],
+               k + 1, view_hold(&v), view_hides(&v));
+            lesson_reveal(&v);
+            ok(view_hold(&v) < 0 && view_hides(&v) == 0, "%s slide %d: revealed, nothing held or hidden",
+               files[f], k + 1);
+            view_close(&v);
+        }
+        if (f == 2) {   /* peer-instruction's makespan slide on a made-up row */
+            struct slide *s = NULL;
+            for (int k = 0; k < l.n && !s; k++)
+                if (l.slides[k].kind->hides & HIDE_END)
+                    s = &l.slides[k];
+            struct question_kind fake = *s->kind;
+            fake.grade = grade_all_right;
+            fake.hold = hold_at_one;
+            fake.hides = 0;
+            s->kind = &fake;
+            s->step = -1;   /* opened at the end: the row holds it at 1 from the start */
+            struct view v;
+            if (lesson_view_open(&v, &l, (int)(s - l.slides), &cause) == 0) {
+                struct lesson_grade g;
+                int opened = v.step;
+                view_step_to(&v, v.nsteps);
+                ok(lesson_grade(s, &v.runs[0].run, "12345", &g, NULL) == 0 && g.correct && view_hold(&v) == 1 &&
+                   opened == 1 && v.step == 1 && !(view_hides(&v) & HIDE_END),
+                   "a slide on a made-up row grades, holds and hides by that row");
+                view_close(&v);
+            } else {
+                ok(false, "the made-up row's slide opens: %s", cause ? cause : "?");
+                free(cause);
+                cause = NULL;
+            }
+        }
+        lesson_free(&l);
+    }
+    for (const struct question_kind *q = question_kinds; q->name; q++)
+        if (q->grade)
+            ok(asked[q - question_kinds] > 0, "the kind \"%s\" is asked in a bundled lesson (%d slides)", q->name,
+               asked[q - question_kinds]);
+}
+
+/* The student's screen of a live class: a letter past a slide's three choices is said, not
+ * ignored; the status line offers the letters there are. */
+static void join_letters(void)
+{
+    struct join_state j;
+    memset(&j, 0, sizeof j);
+    j.room = "room";
+    struct room_seen *s = &j.seen;
+    s->slide = s->nslides = s->round = 1;
+    snprintf(s->state, sizeof s->state, "open");
+    snprintf(s->kind, sizeof s->kind, "choices");
+    snprintf(s->question, sizeof s->question, "Which first?");
+    for (int i = 0; i < 3; i++)
+        snprintf(s->choices[s->nchoices++], sizeof s->choices[0], "p%d", i);
+    char out[128] = "";
+    enum join_act a = join_key(&j, 'D', out, sizeof out);
+    ok(a == JOIN_REDRAW && s->said_error && strstr(s->said, "D is not a choice here: vote A-C") && !out[0],
+       "join: D on a three-choice slide is said (%s), nothing sent", s->said);
+    a = join_key(&j, 'c', out, sizeof out);
+    ok(a == JOIN_SEND && strstr(out, "VOTE 1 1 C"), "join: c votes C (%s)", out);
+    join_draw(&j, &cb);
+    char *text = cb_dump(&cb);
+    ok(strstr(text, "A-C vote") && !strstr(text, "A-H vote"), "join: the status line offers A-C");
+    free(text);
+}
+
+/* Does text hold w as a word of its own (no letter, digit, '_' or '.' digit around it)? */
+static bool names_word(const char *text, const char *w)
+{
+    size_t n = strlen(w);
+    for (const char *p = text ? strstr(text, w) : NULL; p; p = strstr(p + 1, w)) {
+        char before = p > text ? p[-1] : ' ', after = p[n];
+        bool glued = isalnum((unsigned char)before) || before == '_' || isalnum((unsigned char)after) ||
+                     after == '_' || (after == '.' && isdigit((unsigned char)p[n + 1])) ||
+                     (before == '.' && p - 1 > text && isdigit((unsigned char)p[-2]));
+        if (!glued)
+            return true;
+    }
+    return false;
+}
+
+/*
+ * The lint of the shipped lessons: a slide whose answer hetcast computes
+ * never gives it away before the reveal -- its title, text and question
+ * name neither the makespan asked for nor the receiver of the transfer
+ * asked about.
+ */
+static void lessons_keep_their_answers(void)
+{
+    glob_t g;
+    if (glob("lua/lessons/*.lua", 0, NULL, &g) != 0) {
+        ok(false, "the shipped lessons are found");
+        return;
+    }
+    int checked = 0;
+    for (size_t f = 0; f < g.gl_pathc; f++) {
+        struct lesson l;
+        char *cause = NULL;
+        if (lesson_load(g.gl_pathv[f], &l, &cause) < 0) {
+            ok(false, "%s loads: %s", g.gl_pathv[f], cause ? cause : "?");
+            free(cause);
+            continue;
+        }
+        for (int k = 0; k < l.n; k++) {
+            const struct slide *s = &l.slides[k];
+            struct view v;
+            if (!s->kind->predicts || lesson_view_open(&v, &l, k, &cause) != 0) {
+                free(cause);
+                cause = NULL;
+                continue;
+            }
+            char want[160];
+            lesson_expected(s, &v.runs[0].run, want, sizeof want);
+            const char *arrow = strstr(want, "-> ");
+            const char *told = arrow ? arrow + 3 : want;   /* the receiver, or the number */
+            bool gives = names_word(s->title, told) || names_word(s->text, told) ||
+                         names_word(s->question, told);
+            ok(!gives, "%s slide %d keeps its answer (%s) to the reveal", g.gl_pathv[f], k + 1, want);
+            checked++;
+            view_close(&v);
+        }
+        lesson_free(&l);
+    }
+    globfree(&g);
+    ok(checked >= 6, "the lint read every prediction of the shipped lessons (%d)", checked);
+}
+
 /* A slide whose file became a FIFO after the lesson loaded: refused when the
  * slide opens, never waited on (alarm: a hang ends the test). */
 static void lesson_fifo_later(void)
@@ -854,6 +1063,9 @@ int main(void)
     you();
     lesson();
     lesson_questions();
+    question_rows();
+    join_letters();
+    lessons_keep_their_answers();
     lesson_fifo_later();
     lesson_change_fails();
     tall();

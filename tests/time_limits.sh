@@ -40,8 +40,11 @@ check "lp-grow needs the LP: refused within 6 s, naming what works" \
 # ---- --time-limit 0 is refused (it does not mean "no limit") ----
 trun 20 "$H" run clusters/counterexample.csv -s optimal --time-limit 0
 check "--time-limit 0: refused, status 2" refused 2 '--time-limit: "0" is not a time limit'
-trun 20 "$H" experiment fnf-vs-optimal --time-limit 0
-check "experiment --time-limit 0: refused, status 2" refused 2 '--time-limit: "0" is not a time limit'
+# a study has no clock (the same answer on any machine): its budget is --node-limit
+trun 20 "$H" experiment fnf-vs-optimal --time-limit 10
+check "experiment --time-limit: refused, status 2" refused 2 '--time-limit'
+trun 20 "$H" experiment fnf-vs-optimal --node-limit 0
+check "experiment --node-limit 0: refused, status 2" refused 2 '--node-limit: "0"'
 
 # ---- input size: /dev/zero, a 3 MB line of commas, standard input ----
 trun 30 "$H" run /dev/zero

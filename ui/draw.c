@@ -740,7 +740,7 @@ void ui_legend(struct view *v, struct cellbuf *cb, int y, int w, bool cursor)
 static void narrate_run(const struct view *v, int i, char *buf, size_t size)
 {
     const struct engine *e = vrun_engine(&v->runs[i]);
-    unsigned hidden = lesson_hides(v) & (i == 0 ? HIDE_END : i == 1 ? HIDE_OTHER : 0);
+    unsigned hidden = view_hides(v) & (i == 0 ? HIDE_END : i == 1 ? HIDE_OTHER : 0);
     if (hidden && v->applied[i] >= e->nev && e->nev > 0)
         snprintf(buf, size, "the end is hidden until the answer: ?(a)");
     else if (!v->runs[i].x)

@@ -105,8 +105,11 @@ void join_draw(const struct join_state *j, struct cellbuf *cb)
     cb_fill(cb, 0, cb->h - 1, cb->w, 1, ' ', R_STATUS);
     bool voting = strcmp(s->state, "open") == 0 && strcmp(s->kind, "none") != 0;
     bool playing = strcmp(s->ch_state, "open") == 0;
+    char pick[64];   /* the letters of the choices shown */
+    snprintf(pick, sizeof pick, "A-%c vote  %sq leave", 'A' + (s->nchoices > 1 ? s->nchoices - 1 : 1),
+             playing ? "Enter play  " : "");
     cb_text(cb, 1, cb->h - 1, cb->w - 2, !voting ? playing ? "Enter play  q leave" : "q leave"
-            : strcmp(s->kind, "choices") == 0 ? playing ? "A-H vote  Enter play  q leave" : "A-H vote  q leave"
+            : strcmp(s->kind, "choices") == 0 ? pick
             : playing ? "type, Enter: vote (nothing typed: play)  Esc leave" : "type, Enter: vote  Esc leave",
             R_STATUS, j->ascii);
 }
@@ -131,8 +134,14 @@ enum join_act join_key(struct join_state *j, int key, char *out, size_t size)
     }
     if (choices) {
         int k = key >= 'a' && key <= 'h' ? key - 'a' : key >= 'A' && key <= 'H' ? key - 'A' : -1;
-        if (k < 0 || k >= s->nchoices)
+        if (k < 0)
             return JOIN_NONE;
+        if (k >= s->nchoices) {   /* a letter past the choices: said, not ignored */
+            text_fit(s->said, sizeof s->said, "%c is not a choice here: vote A-%c", 'A' + k,
+                     'A' + (s->nchoices > 0 ? s->nchoices - 1 : 0));
+            s->said_error = true;
+            return JOIN_REDRAW;
+        }
         if (!open) {
             text_fit(s->said, sizeof s->said, "no vote is open now");
             s->said_error = true;

@@ -499,7 +499,7 @@ static unsigned prompt_request(struct view *v, enum ui_req req, int key)
         if (pr->kind == ':' && pr->query[0])
             go_to(v, pr->query);
         else if (pr->kind == 'y' && pr->query[0])
-            lesson_answer(v, pr->query);
+            view_answer(v, pr->query);
         else if (pr->kind == '/' && view_find_node(v, pr->query) >= 0) {
             memcpy(pr->last, pr->query, sizeof pr->last);
             view_message(v, MSG_INFO, "found %s (i: its facts; n, N: the next, the previous match)",

@@ -18,8 +18,10 @@
  * (a key here, the prompt, a live class): lesson_answer grades an answer
  * with lesson_grade against the slide's run and reveals the answer,
  * lesson_reveal reveals it ungraded; until then the main screen hides what
- * gives the answer away (lesson_hides) and stops before the decision a
- * prediction asks about (lesson_stop).
+ * gives the answer away (lesson_hides) and holds at the step the question's
+ * kind names (lesson_hold: before the decision a prediction asks about) --
+ * the screen's hooks, which the view and the main screen reach through
+ * view_hides and view_hold, never by name.
  */
 #include "ui/drawkit.h"
 #include "ui/screen_exercise.h"
@@ -86,10 +88,11 @@ static int open_slide_as(struct view *v, const struct lesson *l, int k, const st
     v->lesson = l;
     v->slide = k;
     const struct slide *s = &l->slides[k];
+    view_screen_open(v, &screen_lesson, 0);   /* the view is fresh: the answer hidden, its hold on */
     char note[sizeof v->msg];   /* what view_open said (a cancelled scheduler) outlives the step */
     enum msg_kind note_kind = v->msg_kind;
     memcpy(note, v->msg, sizeof note);
-    view_step_to(v, s->step < 0 || s->step > v->nsteps ? v->nsteps : s->step);   /* held at lesson_stop */
+    view_step_to(v, s->step < 0 || s->step > v->nsteps ? v->nsteps : s->step);   /* held at lesson_hold */
     memcpy(v->msg, note, sizeof note);
     v->msg_kind = note_kind;
     if (view_kind(v)->id == VK_TREE)   /* a tree lesson is about the tree: its pane open */
@@ -108,7 +111,6 @@ static int open_slide_as(struct view *v, const struct lesson *l, int k, const st
             break;
         }
     }
-    view_screen_open(v, &screen_lesson, 0);   /* the view is fresh: the answer hidden */
     return 0;
 }
 
@@ -393,19 +395,6 @@ static const struct run *graded_run(const struct view *v)
     return v->nruns > 0 && !v->runs[0].x && !v->runs[0].you ? &v->runs[0].run : NULL;
 }
 
-/* The choice a student's answer names (a letter, a number or its text), or -1. */
-static int choice_named(const struct slide *s, const char *answer)
-{
-    for (int i = 0; i < s->nchoices; i++) {   /* graded as if choice i were the right one */
-        struct lesson_grade h;
-        struct slide one = *s;
-        one.correct = i;
-        if (lesson_grade(&one, NULL, answer, &h, NULL) == 0 && h.correct)
-            return i;
-    }
-    return -1;
-}
-
 /* The best makespan that can follow booking from -> to on the first k bookings of the
  * view's run, or NAN (not a schedule choice there, or no proven best). */
 static double best_after(const struct view *v, int k, int from, int to)
@@ -443,7 +432,7 @@ static void consequence(const struct view *v, const struct slide *s, const char 
                         size_t size)
 {
     buf[0] = '\0';
-    int pick = choice_named(s, answer);
+    int pick = question_choice(s, answer);
     if (pick < 0 || s->correct < 0 || v->nruns < 1 || !view_single_message(v) || v->runs[0].you ||
         v->c->n > EXERCISE_MAX_NODES)
         return;
@@ -483,7 +472,7 @@ int lesson_answer(struct view *v, const char *answer)
         view_message(v, MSG_INFO, "this slide asks nothing to answer%s", s->answer ? " (a: its answer)" : "");
         return -1;
     }
-    if (v->instance && s->nchoices) {
+    if (v->instance && !s->kind->predicts) {
         view_message(v, MSG_INFO, "the choices are about the slide's own cluster: ] then [ brings it back");
         return -1;
     }
@@ -494,7 +483,7 @@ int lesson_answer(struct view *v, const char *answer)
         free(cause);
         return -1;
     }
-    int named = s->nchoices ? choice_named(s, answer) : -1;
+    int named = s->nchoices ? question_choice(s, answer) : -1;
     if (named >= 0)   /* the pick as the class sees it: "A: p1" */
         text_fit(g.given, sizeof g.given, "%c: %s", 'A' + named, s->choices[named]);
     st->g = g;
@@ -511,34 +500,27 @@ int lesson_answer(struct view *v, const char *answer)
     return 0;
 }
 
-int lesson_stop(const struct view *v)
+/* Its hold hook: the step the slide's question holds the main screen at until the answer
+ * (its kind's rule, on the run it is graded against). */
+static int lesson_hold(const struct view *v)
 {
     if (!v->lesson || lesson_revealed(v))
         return -1;
     const struct slide *s = &v->lesson->slides[v->slide];
-    if (s->predict == PREDICT_NEXT && v->nruns == 1 && graded_run(v)) {
-        const struct engine *e = vrun_engine(&v->runs[0]);
-        for (int i = 0; i < e->nev && e->ev; i++)
-            if (e->ev[i].transfer == s->decision)
-                return i;   /* the steps before the decision's first event */
+    if (!s->kind->hold || (s->kind->one_run && (v->nruns != 1 || !graded_run(v))) || v->nruns < 1)
         return -1;
-    }
-    if (s->predict == PREDICT_MAKESPAN)
-        return s->step >= 0 && s->step < v->nsteps ? s->step : 0;
-    return -1;
+    return s->kind->hold(s, vrun_engine(&v->runs[0]), v->nsteps);
 }
 
-unsigned lesson_hides(const struct view *v)
+/* Its hides hook: any question hides the optimum and the other schedule, its kind more. */
+static unsigned lesson_hides(const struct view *v)
 {
     if (!v->lesson || lesson_revealed(v))
         return 0;
     const struct slide *s = &v->lesson->slides[v->slide];
-    if (!s->question || (v->instance && !s->predict))   /* a new instance: only a prediction asks */
+    if (!s->question || (v->instance && !s->kind->predicts))   /* a new instance: only a prediction asks */
         return 0;
-    unsigned h = HIDE_OPTIMUM | HIDE_OTHER;
-    if (s->predict == PREDICT_MAKESPAN)
-        h |= HIDE_END;
-    return h;
+    return HIDE_OPTIMUM | HIDE_OTHER | s->kind->hides;
 }
 
 /* "A p1  B p2": the choices, lettered. */
@@ -549,24 +531,6 @@ static void choice_line(const struct slide *s, char *buf, size_t size)
         size_t len = strlen(buf);
         text_fit(buf + len, size - len, "%s%c %s", i ? "   " : "", 'A' + i, s->choices[i]);
     }
-}
-
-/* What the slide asks a student to do, as the strip and the slide say it. */
-static const char *how_to_answer(const struct slide *s)
-{
-    static const char *const pick[LESSON_MAX_CHOICES + 1] = {
-        "", "", "A-B or 1-2: pick; a: the answer", "A-C or 1-3: pick; a: the answer",
-        "A-D or 1-4: pick; a: the answer", "A-E or 1-5: pick; a: the answer",
-        "A-F or 1-6: pick; a: the answer", "A-G or 1-7: pick; a: the answer",
-        "A-H or 1-8: pick; a: the answer",
-    };
-    if (s->nchoices > 0)
-        return s->nchoices <= LESSON_MAX_CHOICES ? pick[s->nchoices] : "y: answer; a: the answer";
-    if (s->predict == PREDICT_NEXT)
-        return "y: type SENDER -> RECEIVER; a: the answer";
-    if (s->predict == PREDICT_MAKESPAN)
-        return "y: type the makespan; a: the answer";
-    return s->answer ? "a: the answer" : "";
 }
 
 /* The verdict and the answer as one paragraph, into buf. */
@@ -588,9 +552,12 @@ static void verdict(const struct view *v, const struct slide *s, char *buf, size
         text_fit(buf, size, "%s", s->answer ? s->answer : "");
 }
 
-void lesson_strip(struct view *v, struct cellbuf *cb, int y, int w)
+/* Its strip hook: the slide strip on the main screen (number, title, question). */
+static bool lesson_strip(struct view *v, struct cellbuf *cb, int y, int w)
 {
     const struct lesson *l = v->lesson;
+    if (!l)
+        return false;
     const struct slide *s = &l->slides[v->slide];
     cb_fill(cb, 0, y, w, 1, ' ', R_HEAD);
     char line[1200];
@@ -599,10 +566,11 @@ void lesson_strip(struct view *v, struct cellbuf *cb, int y, int w)
     if (s->question && n >= 0 && (size_t)n < sizeof line) {
         char *q = paragraph(s->question);
         text_fit(line + n, sizeof line - (size_t)n, "%s%s%s", glyphs_for(v->ascii)->dot, q,
-                 lesson_revealed(v) ? "" : s->nchoices || s->predict ? "  (y: answer)" : "  (a: answer)");
+                 lesson_revealed(v) ? "" : slide_gradable(s) ? "  (y: answer)" : "  (a: answer)");
         free(q);
     }
     ui_put(v, cb, 1, y, w - 2, R_HEAD | AF_BOLD, line);
+    return true;
 }
 
 static void draw_lesson(struct view *v, struct cellbuf *cb)
@@ -676,10 +644,11 @@ static void draw_lesson(struct view *v, struct cellbuf *cb)
             ui_wrap(v, cb, qx, ay, qw, arows, (st && st->graded && !st->g.correct ? R_BAD : R_GOOD) | AF_BOLD, pa);
             free(pa);
         } else {
-            char how[120];
-            snprintf(how, sizeof how, "(%s)", how_to_answer(s));
-            if (how[1] != ')')
-                ui_put(v, cb, qx, ay, qw, R_NORMAL, how);
+            char how[120], line[130];
+            s->kind->how(s, how, sizeof how);
+            snprintf(line, sizeof line, "(%s)", how);
+            if (how[0])
+                ui_put(v, cb, qx, ay, qw, R_NORMAL, line);
         }
     }
     if (v->msg[0])
@@ -733,6 +702,25 @@ static unsigned lesson_request(struct view *v, enum ui_req req, int key)
     return UI_HANDLED | UI_REDRAW;
 }
 
+/* Its behind hook: the main screen's slide keys -- a the answer, y answer it, w the slide,
+ * ] [ the next and previous slide. */
+static unsigned lesson_behind(struct view *v, enum ui_req req, int key)
+{
+    if (req != REQ_SLIDE || !v->lesson)
+        return 0;
+    if (key == 'a')   /* the answer, and what it hid */
+        lesson_reveal(v);
+    else if (key == 'y' && !slide_gradable(&v->lesson->slides[v->slide]))
+        view_message(v, MSG_INFO, "this slide asks nothing to answer");
+    else if (key == 'y')
+        view_screen_open(v, &screen_prompt, 'y');
+    else if (key == 'w')
+        view_screen_open(v, &screen_lesson, 0);
+    else
+        lesson_go(v, v->slide + (key == '[' ? -1 : 1));
+    return UI_HANDLED | UI_REDRAW;
+}
+
 /* Its open hook: the slide's text again (w), the answer as it was. */
 static int lesson_open(struct view *v, void **data, int arg)
 {
@@ -749,4 +737,9 @@ const struct screen screen_lesson = {
     .open = lesson_open,
     .draw = draw_lesson,
     .request = lesson_request,
+    .hold = lesson_hold,
+    .hides = lesson_hides,
+    .strip = lesson_strip,
+    .answer = lesson_answer,
+    .behind = lesson_behind,
 };

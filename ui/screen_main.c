@@ -99,7 +99,7 @@ static int trace_pairs(struct view *v, struct cellbuf *cb, int x, int y)
     char pred[160], err[80];
     snprintf(pred, sizeof pred, "%s", ui_num(e.predicted));
     x = fpair(v, cb, x, y, vrun_sched_name(&v->runs[0]), pred, R_NORMAL, false);
-    if (lesson_hides(v) & HIDE_OTHER)   /* the measurement is what the question asks about */
+    if (view_hides(v) & HIDE_OTHER)   /* the measurement is what the question asks about */
         return fpair(v, cb, x, y, "measured", HIDDEN, R_NORMAL, true);
     x = fpair(v, cb, x, y, "measured", ui_num(e.measured), R_NORMAL, true);
     if (isfinite(e.percent))
@@ -114,7 +114,7 @@ static int compare_pairs(struct view *v, struct cellbuf *cb, int x, int y)
 {
     if (vrun_measured(&v->runs[1]))
         return trace_pairs(v, cb, x, y);
-    unsigned hide = lesson_hides(v);
+    unsigned hide = view_hides(v);
     for (int i = 0; i < 2; i++)
         x = fpair(v, cb, x, y, vrun_sched_name(&v->runs[i]),
                     hide & (i ? HIDE_OTHER : HIDE_END) ? HIDDEN : ui_num(vrun_end(&v->runs[i])), R_NORMAL,
@@ -236,7 +236,7 @@ static void summary_row(struct view *v, struct cellbuf *cb, int y)
 /* The summary's items from column x (one pass of summary_row); the column after them. */
 static int summary_items(struct view *v, struct cellbuf *cb, int x, int y)
 {
-    unsigned hide = lesson_hides(v);
+    unsigned hide = view_hides(v);
     if (v->nruns == 1)
         x = fpair(v, cb, x, y, view_kind(v)->end_word,
                     hide & HIDE_END ? HIDDEN : ui_num(vrun_end(&v->runs[0])), R_NORMAL, false);
@@ -272,12 +272,12 @@ static int summary_items(struct view *v, struct cellbuf *cb, int x, int y)
     char opt[80], g2[80];
     x = spair(v, cb, x, y, "lower bound", ui_num(b->lower_bound), R_NORMAL, true);
     optimum_text(b, opt, sizeof opt);
-    if (lesson_hides(v) & HIDE_OPTIMUM)
+    if (view_hides(v) & HIDE_OPTIMUM)
         snprintf(opt, sizeof opt, HIDDEN);
     x = spair(v, cb, x, y, "optimum", opt, R_NORMAL, true);
     double limit;
     if (b->has_beta) {
-        if ((lesson_hides(v) & HIDE_OPTIMUM) && !named(v, "2T+beta"))
+        if ((view_hides(v) & HIDE_OPTIMUM) && !named(v, "2T+beta"))
             snprintf(g2, sizeof g2, HIDDEN);   /* 2T+beta and beta give T away */
         else if (run_guarantee(b, &limit))
             snprintf(g2, sizeof g2, "%s%s", ui_num(limit), b->consistent ? "" : " (void: speeds inconsistent)");
@@ -291,7 +291,7 @@ static int summary_items(struct view *v, struct cellbuf *cb, int x, int y)
 /* Does a slide's open question hide a schedule's end (a drawn run's, not only the optimum)? */
 static bool end_hidden(const struct view *v)
 {
-    return (lesson_hides(v) & (v->nruns >= 2 ? HIDE_END | HIDE_OTHER : HIDE_END)) != 0;
+    return (view_hides(v) & (v->nruns >= 2 ? HIDE_END | HIDE_OTHER : HIDE_END)) != 0;
 }
 
 /*
@@ -445,7 +445,7 @@ static bool first_difference_messages(struct view *v, struct cellbuf *cb, int y,
 /* Is now past every end the slide's question leaves shown (it would tell a hidden one)? */
 static bool hidden_now(const struct view *v, double now)
 {
-    unsigned hide = lesson_hides(v);
+    unsigned hide = view_hides(v);
     if (!end_hidden(v))
         return false;
     for (int i = 0; i < v->nruns && i < 2; i++)
@@ -454,10 +454,9 @@ static bool hidden_now(const struct view *v, double now)
     return now > 0;
 }
 
-static void draw_main(struct view *v, struct cellbuf *cb)
+/* The title bar: the schedulers shown, the step and the time (hidden while it would tell). */
+static void main_title(struct view *v, struct cellbuf *cb, double now)
 {
-    int w = cb->w, h = cb->h;
-    double now = view_now(v);
     char right[160];
     const char *t = hidden_now(v, now) ? HIDDEN : ui_num(now);
     if (v->playing)
@@ -474,12 +473,43 @@ static void draw_main(struct view *v, struct cellbuf *cb)
     else
         snprintf(mode, sizeof mode, "%s", vrun_sched_name(&v->runs[0]));
     ui_title_bar(v, cb, mode, right);
+}
+
+/* Pane i's heading at row y, w wide: its scheduler, its end (hidden while the slide's question
+ * hides it), its throughput or tree cost, and whether it is proven. */
+static void pane_head(struct view *v, struct cellbuf *cb, int i, int y, int w)
+{
+    const struct vrun *vr = &v->runs[i];
+    cb_fill(cb, 0, y, w, 1, ' ', R_HEAD);
+    char head[200], extra[80] = "";
+    if (vrun_pipelined(vr))
+        snprintf(extra, sizeof extra, "%sthroughput %.3g", glyphs_for(v->ascii)->dot,
+                 vr->run.sched.throughput);
+    else if (!vr->x && vr->run.sched.has_tree_cost)
+        snprintf(extra, sizeof extra, "%stree cost %s", glyphs_for(v->ascii)->dot,
+                 ui_num(vr->run.sched.tree_cost));
+    snprintf(head, sizeof head, "%s%s%s%s %s%s%s", vrun_sched_name(vr),
+             i == 0 && v->nruns >= 2 && vrun_measured(&v->runs[1]) ? " (predicted)" : "",
+             glyphs_for(v->ascii)->dot, view_kind(v)->end_word,
+             view_hides(v) & (i == 0 ? HIDE_END : i == 1 ? HIDE_OTHER : 0) ? HIDDEN
+                                                                          : ui_num(vrun_end(vr)),
+             extra,
+             vr->x ? ""
+             : vr->you ? " (your exercise)"
+             : vr->run.sched.status == OPT_PROVEN ? " (proven optimal)"
+             : vr->run.sched.status == OPT_GAVE_UP ? " (search gave up: not proven)" : "");
+    ui_put(v, cb, 1, y, w - 2, R_HEAD | AF_BOLD, head);
+}
+
+static void draw_main(struct view *v, struct cellbuf *cb)
+{
+    int w = cb->w, h = cb->h;
+    double now = view_now(v);
+    main_title(v, cb, now);
     summary_row(v, cb, 1);
 
     /* A lesson keeps its slide strip (number, title, question) above the legend. */
-    int strip = v->lesson ? 1 : 0;
-    if (strip)
-        lesson_strip(v, cb, 2, w);
+    int strip = view_strip(v, cb, 2, w) ? 1 : 0;
     int gy = 3 + strip, gh = h - 8 - strip, gw = w, sw = side_width(v, cb);
     if (v->tree)
         gw = w - sw - 1;
@@ -531,25 +561,7 @@ static void draw_main(struct view *v, struct cellbuf *cb)
         for (int i = 0; i < np; i++) {
             pane_y[i] = y;
             const struct vrun *vr = &v->runs[i];
-            cb_fill(cb, 0, y, gw, 1, ' ', R_HEAD);
-            char head[200], extra[80] = "";
-            if (vrun_pipelined(vr))
-                snprintf(extra, sizeof extra, "%sthroughput %.3g", glyphs_for(v->ascii)->dot,
-                         vr->run.sched.throughput);
-            else if (!vr->x && vr->run.sched.has_tree_cost)
-                snprintf(extra, sizeof extra, "%stree cost %s", glyphs_for(v->ascii)->dot,
-                         ui_num(vr->run.sched.tree_cost));
-            snprintf(head, sizeof head, "%s%s%s%s %s%s%s", vrun_sched_name(vr),
-                     i == 0 && v->nruns >= 2 && vrun_measured(&v->runs[1]) ? " (predicted)" : "",
-                     glyphs_for(v->ascii)->dot, view_kind(v)->end_word,
-                     lesson_hides(v) & (i == 0 ? HIDE_END : i == 1 ? HIDE_OTHER : 0) ? HIDDEN
-                                                                                  : ui_num(vrun_end(vr)),
-                     extra,
-                     vr->x ? ""
-                     : vr->you ? " (your exercise)"
-                     : vr->run.sched.status == OPT_PROVEN ? " (proven optimal)"
-                     : vr->run.sched.status == OPT_GAVE_UP ? " (search gave up: not proven)" : "");
-            ui_put(v, cb, 1, y, gw - 2, R_HEAD | AF_BOLD, head);
+            pane_head(v, cb, i, y, gw);
             struct lanes P = L;
             P.y = y + 1;
             struct gsrc s = {vrun_engine(vr), v->snap[i].phase, now, NULL, v->step > 0};
@@ -624,19 +636,9 @@ static unsigned main_request(struct view *v, enum ui_req req, int key)
     case REQ_START:
         view_step_to(v, key == UK_END || key == 'G' ? v->nsteps : 0);
         break;
-    case REQ_SLIDE:
-        if (!v->lesson)
+    case REQ_SLIDE:   /* a, y, w, ] and [: the lesson's, whose slide the view is */
+        if (!view_behind(v, req, key))
             view_message(v, MSG_INFO, "no lesson is open: hetcast lesson FILE.lua presents one");
-        else if (key == 'a')   /* the answer, and what it hid */
-            lesson_reveal(v);
-                else if (key == 'y' && !slide_gradable(&v->lesson->slides[v->slide]))
-            view_message(v, MSG_INFO, "this slide asks nothing to answer");
-        else if (key == 'y')
-            view_screen_open(v, &screen_prompt, 'y');
-        else if (key == 'w')
-            view_screen_open(v, &screen_lesson, 0);
-        else
-            lesson_go(v, v->slide + (key == '[' ? -1 : 1));
         break;
     case REQ_PLAY:
         v->playing = !v->playing;

@@ -154,6 +154,51 @@ void *view_screen_data(const struct view *v, const struct screen *s)
     return NULL;
 }
 
+int view_hold(const struct view *v)
+{
+    for (int i = 0; i < v->nkept; i++) {
+        int h = v->kept[i].screen->hold ? v->kept[i].screen->hold(v) : -1;
+        if (h >= 0)
+            return h;
+    }
+    return -1;
+}
+
+unsigned view_hides(const struct view *v)
+{
+    unsigned h = 0;
+    for (int i = 0; i < v->nkept; i++)
+        if (v->kept[i].screen->hides)
+            h |= v->kept[i].screen->hides(v);
+    return h;
+}
+
+bool view_strip(struct view *v, struct cellbuf *cb, int y, int w)
+{
+    for (int i = 0; i < v->nkept; i++)
+        if (v->kept[i].screen->strip && v->kept[i].screen->strip(v, cb, y, w))
+            return true;
+    return false;
+}
+
+int view_answer(struct view *v, const char *answer)
+{
+    for (int i = 0; i < v->nkept; i++)
+        if (v->kept[i].screen->answer)
+            return v->kept[i].screen->answer(v, answer);
+    view_message(v, MSG_INFO, "nothing asks a question here");
+    return -1;
+}
+
+unsigned view_behind(struct view *v, enum ui_req req, int key)
+{
+    unsigned r = 0;
+    for (int i = 0; i < v->nkept && !r; i++)
+        if (v->kept[i].screen->behind)
+            r = v->kept[i].screen->behind(v, req, key);
+    return r;
+}
+
 /* Every screen lets go of what it made on the cluster (it changed, or the source did). */
 static void forget_screens(struct view *v)
 {
@@ -466,7 +511,7 @@ int view_step_at_time(const struct view *v, double t)
 
 void view_step_to(struct view *v, int k)
 {
-    int stop = lesson_stop(v);   /* a lesson's prediction holds the view before what it asks */
+    int stop = view_hold(v);   /* a lesson's prediction holds the view before what it asks */
     bool held = stop >= 0 && k > stop;
     if (held) {
         k = stop;
@@ -475,10 +520,10 @@ void view_step_to(struct view *v, int k)
     v->step = k;
     apply_step(v);
     view_clear_message(v);
+    const char *asks = held && v->lesson ? v->lesson->slides[v->slide].kind->asks : NULL;
     if (held)
         view_message(v, MSG_INFO, "stop: slide %d asks %s; y: your answer, a: the answer", v->slide + 1,
-                     v->lesson->slides[v->slide].predict == PREDICT_MAKESPAN ? "for the makespan"
-                                                                             : "what comes next");
+                     asks ? asks : "a question");
 }
 
 /* After the runs changed: same time if we were somewhere, the end if we were there. */

@@ -20,6 +20,7 @@
 #include <stdbool.h>
 
 #include "ui/cellbuf.h"
+#include "session/question.h"
 #include "session/session.h"
 #include "engine/engine.h"
 #include "ui/keys.h"
@@ -64,6 +65,19 @@ struct screen {
     void (*forget)(struct view *v, void *data);
     void (*draw)(struct view *v, struct cellbuf *cb);
     unsigned (*request)(struct view *v, enum ui_req req, int key);
+    /* A screen the view keeps while it is that screen's (a lesson's slide: v->lesson)
+     * rules the other screens through these, which they reach through the view
+     * (view_hold, view_hides, view_strip, view_answer, view_behind), never by name.
+     * The step the view is held at until the answer is revealed, -1 none: */
+    int (*hold)(const struct view *v);
+    /* What the main screen hides until then (HIDE_*, session/question.h): */
+    unsigned (*hides)(const struct view *v);
+    /* Its strip on the main screen at row y, w wide; false: none drawn. */
+    bool (*strip)(struct view *v, struct cellbuf *cb, int y, int w);
+    /* An answer typed at the prompt (y): 0, or -1 with the message saying why. */
+    int (*answer)(struct view *v, const char *answer);
+    /* A request about it made on the main screen (its REQ_SLIDE keys): UI_* bits, 0 not its. */
+    unsigned (*behind)(struct view *v, enum ui_req req, int key);
 };
 extern const struct screen screen_main, screen_help, screen_chooser, screen_exercise, screen_facts,
     screen_prompt, screen_lesson;
@@ -235,6 +249,15 @@ int view_screen_open(struct view *v, const struct screen *s, int arg);
 void view_screen_close(struct view *v);
 /* What screen s keeps (its own type), or NULL before its first opening. */
 void *view_screen_data(const struct view *v, const struct screen *s);
+/* The kept screens' rule over the others (struct screen's hold .. behind), asked of every
+ * screen the view keeps: the step held at (-1 none), what is hidden (HIDE_*), the strip
+ * drawn (false: none), an answer taken (-1 with a message when no screen takes it), a
+ * main screen's request handled (0: no screen's). */
+int view_hold(const struct view *v);
+unsigned view_hides(const struct view *v);
+bool view_strip(struct view *v, struct cellbuf *cb, int y, int w);
+int view_answer(struct view *v, const char *answer);
+unsigned view_behind(struct view *v, enum ui_req req, int key);
 /* The play timer fired: one step forward (stops at the end). */
 unsigned view_tick(struct view *v);
 
@@ -298,17 +321,6 @@ int lesson_view_open_hooked(struct view *v, const struct lesson *l, int k, const
 int lesson_answer(struct view *v, const char *answer);
 void lesson_reveal(struct view *v);
 bool lesson_revealed(const struct view *v);
-/* The step the view is held at until the answer is revealed: before the
- * decision a "next" prediction asks about, the slide's step for a makespan
- * one; -1 when nothing holds it. */
-int lesson_stop(const struct view *v);
-/* What the main screen hides until the answer is revealed, when the slide asks a question. */
-#define HIDE_OPTIMUM 1u     /* the optimum (the summary) */
-#define HIDE_OTHER 2u       /* compare mode: the other schedule's end, and the difference */
-#define HIDE_END 4u         /* a makespan prediction: the first schedule's end */
-unsigned lesson_hides(const struct view *v);
-/* The slide strip on the main screen: number, title, question. */
-void lesson_strip(struct view *v, struct cellbuf *cb, int y, int w);
 /* d: a new random instance of the slide's kind in its place -- the slide's Lua cluster
  * with another seed (when the script reads one), or a node table of its size where fnf
  * loses to the optimum; ] then [ go back to the slide's own. */

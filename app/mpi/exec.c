@@ -37,6 +37,7 @@
 #include "model/cluster.h"
 #include "support/csvfield.h"
 #include "support/diag.h"
+#include "app/datadir.h"
 #include "app/mpi/cmd.h"
 #include "support/numfmt.h"
 #include "output/report.h"
@@ -579,7 +580,7 @@ int mpi_exec(struct hm *h, int argc, char **argv)
         hm_say(h, false, "exec: a cluster file is needed (hetcast-mpi exec CLUSTER -s NAME)");
         return 2;
     }
-    o.s.file = files[0];
+    o.s.file = app_bundled("clusters", files[0], app_cluster_exts);   /* counterexample.csv: the bundled one */
     if (o.s.nsched == 0)
         o.s.sched[o.s.nsched++] = "fnf";
     if (!h) {   /* how many ranks: the cluster's nodes */

@@ -49,7 +49,7 @@ struct alg_opts {
     int max_nodes;              /* bundled clusters of at most this many nodes */
     int sum_max;                /* the sum measured on clusters of at most this many nodes */
     unsigned models;
-    double time_limit;
+    long node_limit;            /* search nodes per exact search (no clock) */
     bool no_bundled;
     int nclaims;
     char claim_name[ALG_MAX_CLAIMS][64];
@@ -67,7 +67,7 @@ struct cell {
 
 static const char *const objective_names[] = {"makespan", "sum", NULL};
 
-enum { A_FORMAT = OPT_LONG, A_SEED, A_RUNS, A_NODES, A_MAXN, A_SUMMAX, A_MODELS, A_TIME, A_CLAIM,
+enum { A_FORMAT = OPT_LONG, A_SEED, A_RUNS, A_NODES, A_MAXN, A_SUMMAX, A_MODELS, A_NODES_LIMIT, A_CLAIM,
        A_NOBUNDLED };
 
 static int alg_set(void *ctx, int key, const char *a, const char *v)
@@ -136,9 +136,10 @@ static void alg_help(FILE *fp)
             "                      sum on clusters of at most N nodes (default 5; at most %d)\n"
             "  --claim NAME:OBJECTIVE:MODELS:FACTOR  also check a conjectured guarantee, e.g.\n"
             "                      fnf:makespan:async:1.2 (objective makespan or sum)\n"
-            "  --time-limit S      seconds per exact search (default 10)\n"
+            "  --node-limit N      search nodes per exact search (default %lld; no clock)\n"
             "  --seed N            seed (default 1)\n"
-            "  --format F          text (default), csv or json\n", CERTIFY_MAX_NODES);
+            "  --format F          text (default), csv or json\n", CERTIFY_MAX_NODES,
+            OPT_DEFAULT_NODE_LIMIT);
 }
 
 /* ---- the families ---- */
@@ -282,7 +283,8 @@ static int run_one(const struct cluster *c, enum model m, const struct sched_ops
     struct sched_opts so;
     sched_opts_default(&so);
     so.seed = o->seed;
-    so.time_limit = o->time_limit;
+    so.time_limit = SCHED_NO_CLOCK;
+    so.node_limit = o->node_limit;
     if (sched_check(ops, c, m, NULL) < 0 || engine_init(&e, c, m, NULL) < 0)
         return -1;
     sched_init(&s, ops, &so);
@@ -329,7 +331,8 @@ static void measure_cluster(const struct cluster *c, enum model m, const struct 
     int ns = sched_count();
     struct sched_opts so;
     sched_opts_default(&so);
-    so.time_limit = o->time_limit;
+    so.time_limit = SCHED_NO_CLOCK;
+    so.node_limit = o->node_limit;
     struct opt_plan plan;
     if (sched_check(&sched_optimal, c, m, NULL) < 0 || optimal_solve(c, m, &so, &plan, NULL) < 0)
         return;
@@ -471,7 +474,7 @@ int exp_algorithms_main(int argc, char **argv)
     o.hi = 5;
     o.max_nodes = 8;
     o.sum_max = 5;
-    o.time_limit = 10;
+    o.node_limit = OPT_DEFAULT_NODE_LIMIT;
 #define AT(f) offsetof(struct alg_opts, f)
     static const char *const formats[] = {"text", "csv", "json", NULL};
     const struct opt tab[] = {
@@ -482,7 +485,7 @@ int exp_algorithms_main(int argc, char **argv)
         {"max-nodes", A_MAXN, "N", NULL, OPT_INT, AT(max_nodes), 0, OPT_DEFAULT_MAX_NODES, NULL},
         {"sum-max", A_SUMMAX, "N", NULL, OPT_INT, AT(sum_max), 0, CERTIFY_MAX_NODES, NULL},
         {"models", A_MODELS, "M,M..", NULL, OPT_CALL, 0, 0, 0, NULL},
-        {"time-limit", A_TIME, "S", NULL, OPT_SECONDS, AT(time_limit), 0, 0, NULL},
+        {"node-limit", A_NODES_LIMIT, "N", NULL, OPT_LONGINT, AT(node_limit), 1, 1e15, NULL},
         {"claim", A_CLAIM, "C", NULL, OPT_CALL, 0, 0, 0, NULL},
         {"no-bundled", A_NOBUNDLED, NULL, NULL, OPT_FLAG, AT(no_bundled), 0, 0, NULL},
         {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0, NULL},

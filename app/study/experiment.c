@@ -36,7 +36,7 @@
 
 enum {
     X_FORMAT = OPT_LONG, X_SEED, X_RUNS, X_NODES, X_CLASSES, X_SEND_RANGE, X_RECV, X_LATENCY,
-    X_TIME_LIMIT, X_PER_SIZE, X_OUT, X_MODELS, X_SHARD, X_JOBS, X_RESUME, X_QUIET,
+    X_NODE_LIMIT, X_PER_SIZE, X_OUT, X_MODELS, X_SHARD, X_JOBS, X_RESUME, X_QUIET,
 };
 
 static const char *const text_csv_json[] = {"text", "csv", "json", NULL};
@@ -57,8 +57,9 @@ static const struct opt xopt_table[] = {
     {"recv", X_RECV, "R", "receive times: zero, independent or correlated (default)", OPT_CALL, 0,
      0, 0, NULL},
     {"latency", X_LATENCY, "L", "the latency (default 0)", OPT_NUMBER, AT(latency), 0, 0, NULL},
-    {"time-limit", X_TIME_LIMIT, "S", "seconds per exact search (default 10)", OPT_SECONDS,
-     AT(time_limit), 0, 0, NULL},
+    {"node-limit", X_NODE_LIMIT, "N", "search nodes per exact search (default 50000000; no clock, "
+     "so a study gives the same answer on any machine)", OPT_LONGINT, AT(node_limit), 1, 1e15,
+     NULL},
     {"per-size", X_PER_SIZE, NULL, "fnf-vs-optimal: --runs clusters of every size, a row a size",
      OPT_FLAG, AT(per_size), 0, 0, NULL},
     {"out", X_OUT, "DIR", "optima: the folder the benchmark set is written to", OPT_STRING, AT(out),
@@ -352,11 +353,12 @@ static struct cluster *random_cluster(struct rng *r, int n, const struct xopts *
     return exp_random_cluster(r, n, &g);
 }
 
-int exp_exact(const struct cluster *c, double time_limit, struct exact *x)
+int exp_exact(const struct cluster *c, long long node_limit, struct exact *x)
 {
     struct sched_opts so;
     sched_opts_default(&so);
-    so.time_limit = time_limit;
+    so.time_limit = SCHED_NO_CLOCK;
+    so.node_limit = node_limit;
     struct opt_plan plan;
     char *cause = NULL;
     x->fnf = exp_makespan(c, MODEL_ASYNC, &sched_fnf, 0);
@@ -388,12 +390,12 @@ static int fvo_setup(const struct xopts *o, struct tctx *t, struct trial_head *h
     t->hi = o->nodes_max ? o->nodes_max : t->lo;
     t->runs = o->runs ? o->runs : 500;
     h->trials = o->per_size ? (long)(t->hi - t->lo + 1) * t->runs : t->runs;
-    char a[NUMFMT_SIZE], b[NUMFMT_SIZE], c[NUMFMT_SIZE], d[NUMFMT_SIZE];
+    char a[NUMFMT_SIZE], b[NUMFMT_SIZE], c[NUMFMT_SIZE];
     snprintf(h->options, sizeof h->options,
              "--nodes %d:%d --runs %ld --classes %d --send-range %s:%s --recv %s --latency %s "
-             "--time-limit %s%s", t->lo, t->hi, t->runs, o->classes, numfmt_shortest(a, o->lo),
-             numfmt_shortest(b, o->hi), o->recv, numfmt_shortest(c, o->latency),
-             numfmt_shortest(d, o->time_limit), o->per_size ? " --per-size" : "");
+             "--node-limit %ld%s", t->lo, t->hi, t->runs, o->classes, numfmt_shortest(a, o->lo),
+             numfmt_shortest(b, o->hi), o->recv, numfmt_shortest(c, o->latency), o->node_limit,
+             o->per_size ? " --per-size" : "");
     return 0;
 }
 
@@ -409,7 +411,7 @@ static int fvo_trial(const void *ctx, long k, struct rng *r, double *v)
                           : t->lo + (int)rng_below(r, (uint64_t)(t->hi - t->lo + 1));
     struct cluster *c = random_cluster(r, n, &t->o);
     struct exact x;
-    if (exp_exact(c, t->o.time_limit, &x) < 0) {
+    if (exp_exact(c, t->o.node_limit, &x) < 0) {
         cluster_free(c);
         return -1;
     }
@@ -505,7 +507,7 @@ static void fvo_print(const void *ctx, const struct trial_head *h, const double 
         describe_generator(o, t->lo, t->hi);
         if (o->per_size) {
             printf("# %ld clusters of each size; gave up: clusters where the exact search hit "
-                   "--time-limit (left out)\n", t->runs);
+                   "--node-limit (left out)\n", t->runs);
             printf("%3s %8s %14s %16s %10s %10s %14s %8s\n", "n", "clusters", "fnf_optimal",
                    "fnf_within_10%", "mean", "worst", "2T+beta held", "gave_up");
             for (int i = 0; i < nsizes; i++) {
@@ -546,7 +548,7 @@ enum { THM_SEQS, THM_PLAIN, THM_T3, THM_T3_RATIO, THM_P2, THM_T2, THM_T4_N, THM_
 /* One random cluster drawn from r (its size first, in lo..hi) and the
  * theorems on it: its row v.  0, or -1 (said). */
 static int theorem_trial(struct rng *r, int lo, int hi, const struct exp_gen *g,
-                         double time_limit, double *v)
+                         long long node_limit, double *v)
 {
     int n = lo + (int)rng_below(r, (uint64_t)(hi - lo + 1));
     struct cluster *c = exp_random_cluster(r, n, g), *p2 = rr_power2(c);
@@ -558,7 +560,7 @@ static int theorem_trial(struct rng *r, int lo, int hi, const struct exp_gen *g,
     if (p2_ok && (rr_fnf(p2, &fnf2, &cause) < 0 || rr_optimal(p2, &opt2, NULL, &cause) < 0))
         rc = -1;
     struct exact x;
-    if (rc == 0 && exp_exact(c, time_limit, &x) < 0)
+    if (rc == 0 && exp_exact(c, node_limit, &x) < 0)
         rc = -2;   /* said already */
     if (rc < 0) {
         if (rc == -1)
@@ -614,14 +616,14 @@ static void theorems_add(struct exp_theorems *t, const double *v)
 }
 
 int exp_theorems(unsigned long long seed, int lo, int hi, long runs, const struct exp_gen *g,
-                 double time_limit, struct exp_theorems *t)
+                 long long node_limit, struct exp_theorems *t)
 {
     memset(t, 0, sizeof *t);
     for (long k = 0; k < runs; k++) {
         struct rng r;
         double v[THM_NV];
         rng_seed_trial(&r, seed, (uint64_t)k);
-        if (theorem_trial(&r, lo, hi, g, time_limit, v) < 0)
+        if (theorem_trial(&r, lo, hi, g, node_limit, v) < 0)
             return -1;
         theorems_add(t, v);
     }
@@ -637,12 +639,11 @@ static int thm_setup(const struct xopts *o, struct tctx *t, struct trial_head *h
         return opts_error(2, "--nodes: at most %d (the smallest ready-to-receive time tries "
                           "every receiver sequence)", RR_MAX_NODES);
     h->trials = t->runs;
-    char a[NUMFMT_SIZE], b[NUMFMT_SIZE], c[NUMFMT_SIZE], d[NUMFMT_SIZE];
+    char a[NUMFMT_SIZE], b[NUMFMT_SIZE], c[NUMFMT_SIZE];
     snprintf(h->options, sizeof h->options,
              "--nodes %d:%d --runs %ld --classes %d --send-range %s:%s --recv %s --latency %s "
-             "--time-limit %s", t->lo, t->hi, t->runs, o->classes, numfmt_shortest(a, o->lo),
-             numfmt_shortest(b, o->hi), o->recv, numfmt_shortest(c, o->latency),
-             numfmt_shortest(d, o->time_limit));
+             "--node-limit %ld", t->lo, t->hi, t->runs, o->classes, numfmt_shortest(a, o->lo),
+             numfmt_shortest(b, o->hi), o->recv, numfmt_shortest(c, o->latency), o->node_limit);
     return 0;
 }
 
@@ -651,7 +652,7 @@ static int thm_trial(const void *ctx, long k, struct rng *r, double *v)
     const struct tctx *t = ctx;
     struct exp_gen g = {t->o.classes, t->o.lo, t->o.hi, t->o.recv, t->o.latency};
     (void)k;
-    return theorem_trial(r, t->lo, t->hi, &g, t->o.time_limit, v);
+    return theorem_trial(r, t->lo, t->hi, &g, t->o.node_limit, v);
 }
 
 static void thm_print(const void *ctx, const struct trial_head *h, const double *v,
@@ -726,7 +727,7 @@ static int counterexample(struct xopts *o)
         int n = lo + (int)rng_below(&r, (uint64_t)(hi - lo + 1));
         struct cluster *c = random_cluster(&r, n, o);
         struct exact x;
-        if (exp_exact(c, o->time_limit, &x) < 0) {
+        if (exp_exact(c, o->node_limit, &x) < 0) {
             cluster_free(c);
             cluster_free(worst);
             return 1;
@@ -803,7 +804,7 @@ static void list(FILE *fp)
 static void xopts_default(struct xopts *o)
 {
     *o = (struct xopts){.csv = 0, .seed = 1, .classes = 3, .lo = 1, .hi = 10,
-                        .recv = "correlated", .latency = 0, .time_limit = 10};
+                        .recv = "correlated", .latency = 0, .node_limit = OPT_DEFAULT_NODE_LIMIT};
     o->ctl.jobs = 1;
 }
 
@@ -830,12 +831,13 @@ static int trials_setup(const struct study_row *st, struct xopts *o, struct tctx
 static int merge(int argc, char **argv)
 {
     static const struct opt tab[] = {
-        {"format", X_FORMAT, "F", "text (default), csv or json", OPT_CHOICE, offsetof(struct xopts, csv),
+        {"format", X_FORMAT, "F", "text, csv or json (default: the parts' format)", OPT_CHOICE, offsetof(struct xopts, csv),
          0, 0, text_csv_json},
         {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0, NULL},
     };
     struct xopts fo;
     xopts_default(&fo);
+    fo.csv = -1;   /* no --format: the parts' */
     const char **files = xcalloc((size_t)argc + 1, sizeof *files);
     int nfiles = 0;
     int rc = opts_parse("hetcast experiment merge", tab, argc, argv, NULL, &fo, files, argc,
@@ -843,18 +845,20 @@ static int merge(int argc, char **argv)
     if (rc == OPTS_HELP) {
         printf("usage: hetcast experiment merge [--format text|csv|json] PARTS...\n"
                "  the part files of one run (hetcast experiment NAME --shard I/N, every I of one\n"
-               "  N, once each), printed exactly as the whole run prints (docs/studies.md)\n");
+               "  N, once each), printed exactly as the whole run prints (docs/studies.md), in\n"
+               "  the --format the parts were made with unless --format says otherwise\n");
+        opts_help(stdout, tab);
         free(files);
         return 0;
     }
     if (rc == 0 && nfiles == 0)
         rc = opts_error(2, "no part files (hetcast experiment merge PARTS...)");
     struct trial_head h;
-    int nv = 0;
+    int nv = 0, made_as = -1;
     char cols[TRIALS_MAXV][32];
     double *v = NULL;
     if (rc == 0)
-        rc = trials_read_parts(nfiles, (char **)files, &h, &nv, cols, &v);
+        rc = trials_read_parts(nfiles, (char **)files, &h, &nv, cols, &v, &made_as);
     const struct study_row *st = NULL;
     for (int i = 0; rc == 0 && i < NSTUDIES; i++)
         if (studies[i].trials && strcmp(studies[i].name, h.study) == 0)
@@ -896,7 +900,8 @@ static int merge(int argc, char **argv)
             opts_say(diag_who(), msg);
             rc = 2;
         } else {
-            st->trials->print(&t, &h, v, (enum trial_format)fo.csv);
+            int f = fo.csv >= 0 ? fo.csv : made_as >= 0 ? made_as : TF_TEXT;
+            st->trials->print(&t, &h, v, (enum trial_format)f);
         }
     }
     free(v);

@@ -32,7 +32,8 @@ struct xopts {
     double lo, hi;        /* send-time range */
     const char *recv;     /* zero | independent | correlated */
     double latency;
-    double time_limit;    /* per exact search */
+    long node_limit;      /* search nodes per exact search (no clock: a study gives the
+                             same answer on any machine) */
     bool per_size;        /* fnf-vs-optimal: --runs clusters of each size */
     const char *out;      /* optima: the folder of the set */
     unsigned models;      /* optima: MODEL_BIT mask (0: all) */
@@ -96,7 +97,7 @@ struct exact {
     double fnf, opt;
     bool proven;
 };
-int exp_exact(const struct cluster *c, double time_limit, struct exact *x);
+int exp_exact(const struct cluster *c, long long node_limit, struct exact *x);   /* no clock */
 
 /* Liu, Wang & Guo's theorems on random clusters (hetcast experiment
  * fnf-theorems): on each cluster c, Theorem 3 (FNF's final ready-to-receive
@@ -115,7 +116,7 @@ struct exp_theorems {
     double t4_ratio, lhh_ratio;                 /* sums of bound / fnf */
 };
 int exp_theorems(unsigned long long seed, int lo, int hi, long runs, const struct exp_gen *g,
-                 double time_limit, struct exp_theorems *t);   /* cluster k drawn from
+                 long long node_limit, struct exp_theorems *t);   /* cluster k drawn from
                  rng_seed_trial(seed, k), as `experiment fnf-theorems` draws it */
 
 /* Figueira: the simulated latencies of a hop matrix (max(h, 1) basic

@@ -78,7 +78,7 @@ int exp_optima_setup(const struct xopts *o, struct tctx *t, struct trial_head *h
     }
     int nm = nmodels_of(mask, NULL);
     h->trials = (long)(t->hi - t->lo + 1) * t->runs * nm;
-    char models[160] = "", a[NUMFMT_SIZE], b[NUMFMT_SIZE], c[NUMFMT_SIZE], d[NUMFMT_SIZE];
+    char models[160] = "", a[NUMFMT_SIZE], b[NUMFMT_SIZE], c[NUMFMT_SIZE];
     for (int m = 0; m < MODEL_COUNT; m++)
         if (mask & MODEL_BIT(m))
             snprintf(models + strlen(models), sizeof models - strlen(models), "%s%s",
@@ -86,9 +86,9 @@ int exp_optima_setup(const struct xopts *o, struct tctx *t, struct trial_head *h
     /* the folder is a parameter too: merge writes the index into it */
     snprintf(h->options, sizeof h->options,
              "--nodes %d:%d --runs %ld --models %s --classes %d --send-range %s:%s --recv %s "
-             "--latency %s --time-limit %s --out %s", t->lo, t->hi, t->runs, models, o->classes,
+             "--latency %s --node-limit %ld --out %s", t->lo, t->hi, t->runs, models, o->classes,
              numfmt_shortest(a, o->lo), numfmt_shortest(b, o->hi), o->recv,
-             numfmt_shortest(c, o->latency), numfmt_shortest(d, o->time_limit), o->out);
+             numfmt_shortest(c, o->latency), o->node_limit, o->out);
     if (strchr(o->out, ' '))
         return opts_error(2, "--out: \"%s\": a folder name without spaces (the set's provenance "
                           "lists it among the options)", o->out);
@@ -163,9 +163,9 @@ static void write_schedule(FILE *fp, const void *arg)
     fprintf(fp, "# schedule: %s\n# cluster: %s\n# model: %s\n# makespan: %s\n",
             sf->plan->status == OPT_PROVEN ? "optimal (proven by hetcast's exact search)"
                                            : "the best the exact search found before its limit (not proven)",
-            sf->cluster, model_name(e->model), numfmt_shortest(a, e->makespan));
+            sf->cluster, model_name(e->model), numfmt_text(a, e->makespan));
     if (sf->plan->status != OPT_PROVEN)
-        fprintf(fp, "# lower bound: %s\n", numfmt_shortest(a, sf->plan->lower));
+        fprintf(fp, "# lower bound: %s\n", numfmt_text(a, sf->plan->lower));
     fprintf(fp, "step,from,to,start,holds\n");
     for (int i = 0; i < e->ntr; i++) {
         const struct transfer *tr = &e->tr[i];
@@ -173,8 +173,15 @@ static void write_schedule(FILE *fp, const void *arg)
         text_put(e->c->nodes[tr->from].name, fp);
         fputc(',', fp);
         text_put(e->c->nodes[tr->to].name, fp);
-        fprintf(fp, ",%s,%s\n", numfmt_shortest(a, tr->start), numfmt_shortest(b, tr->hold));
+        fprintf(fp, ",%s,%s\n", numfmt_text(a, tr->start), numfmt_text(b, tr->hold));
     }
+}
+
+/* Equal as the files write numbers (numfmt_text: 10 significant digits where more would show a
+ * sum's rounding): within a relative 1e-9. */
+static bool same(double a, double b)
+{
+    return fabs(a - b) <= 1e-9 * fmax(1, fabs(b));
 }
 
 /* Replays decisions through the engine: 0, or -1 with *cause. */
@@ -202,7 +209,8 @@ static int optima_trial(const void *ctx, long k, struct rng *r, double *v)
     struct cluster *c = draw_cluster(t, j);
     struct sched_opts so;
     sched_opts_default(&so);
-    so.time_limit = t->o.time_limit;
+    so.time_limit = SCHED_NO_CLOCK;
+    so.node_limit = t->o.node_limit;
     struct opt_plan plan;
     struct engine e;
     char *cause = NULL, name[64], path[512];
@@ -265,9 +273,9 @@ static void write_index(FILE *fp, const void *arg)
         const char *model = model_name(oc.models[k % oc.nmodels]);
         char name[64], a[NUMFMT_SIZE], b[NUMFMT_SIZE], s[NUMFMT_SIZE];
         cluster_name(t, j, name, sizeof name);
-        numfmt_shortest(a, row[OV_BEST]);
-        numfmt_shortest(b, row[OV_LOWER]);
-        numfmt_shortest(s, row[OV_SUM]);
+        numfmt_text(a, row[OV_BEST]);   /* as `run` prints them: 5.6, not 5.6000000000000005 */
+        numfmt_text(b, row[OV_LOWER]);
+        numfmt_text(s, row[OV_SUM]);
         const char *status = row[OV_PROVEN] != 0 ? "proven" : "gave-up";
         if (io->f == TF_JSON)
             fprintf(fp, "%s{\"cluster\": \"%s.csv\", \"schedule\": \"%s.%s.csv\", \"model\": \"%s\", "
@@ -431,10 +439,10 @@ static int check_schedule(struct checker *ck, const char *file, const struct clu
             rc = -1;
         } else {
             const struct transfer *tr = &e->tr[e->ntr - 1];
-            if (tr->start != start || tr->hold != hold) {
+            if (!same(tr->start, start) || !same(tr->hold, hold)) {
                 char a[NUMFMT_SIZE], b[NUMFMT_SIZE], nm[140];
                 problem(ck, file, ln, "the engine starts it at %s and %s holds it at %s, not as "
-                        "written", numfmt_shortest(a, tr->start), SHOWN(to, nm), numfmt_shortest(b, tr->hold));
+                        "written", numfmt_text(a, tr->start), SHOWN(to, nm), numfmt_text(b, tr->hold));
                 rc = -1;
             }
         }
@@ -450,16 +458,11 @@ static int check_schedule(struct checker *ck, const char *file, const struct clu
     return rc;
 }
 
-static bool same(double a, double b)
-{
-    return fabs(a - b) <= 1e-9 * fmax(1, fabs(b));
-}
-
 /* One index row: the cluster loads, the schedule replays to `best`, the
  * search proves the same optimum (or, where it gave up, no bound above the
  * best and none below the lower bound... its own best is no worse than a
  * proven lower bound), GLPK agrees on small proven ones. */
-static void check_row(struct checker *ck, int ln, char *const *f, double time_limit)
+static void check_row(struct checker *ck, int ln, char *const *f, long node_limit)
 {
     const char *cfile = f[0], *sfile = f[1], *model = f[2], *status = f[5];
     enum model m;
@@ -496,7 +499,8 @@ static void check_row(struct checker *ck, int ln, char *const *f, double time_li
     }
     struct sched_opts so;
     sched_opts_default(&so);
-    so.time_limit = time_limit;
+    so.time_limit = SCHED_NO_CLOCK;
+    so.node_limit = node_limit;
     struct opt_plan plan;
     char *cause = NULL;
     if (optimal_solve(c, m, &so, &plan, &cause) < 0) {
@@ -542,25 +546,25 @@ static void check_help(FILE *fp)
             "line naming the file and line; status 1 if there is any, 2 if the set cannot be read.\n"
             "\n"
             "  --certify-max N   certify the proven optima of at most N nodes (default 6, at most %d)\n"
-            "  --time-limit S    seconds per exact search (default 10)\n",
-            CERTIFY_MAX_NODES);
+            "  --node-limit N    search nodes per exact search (default %lld; no clock)\n",
+            CERTIFY_MAX_NODES, OPT_DEFAULT_NODE_LIMIT);
 }
 
-enum { K_CERT = OPT_LONG, K_TIME };
+enum { K_CERT = OPT_LONG, K_NODES };
 
 struct check_opts {
     int certify_max;
-    double time_limit;
+    long node_limit;
 };
 
 int exp_optima_check_main(int argc, char **argv)
 {
-    struct check_opts o = {6, 10};
+    struct check_opts o = {6, OPT_DEFAULT_NODE_LIMIT};
     static const struct opt tab[] = {
         {"certify-max", K_CERT, "N", NULL, OPT_INT, offsetof(struct check_opts, certify_max), 0,
          CERTIFY_MAX_NODES, NULL},
-        {"time-limit", K_TIME, "S", NULL, OPT_SECONDS, offsetof(struct check_opts, time_limit), 0, 0,
-         NULL},
+        {"node-limit", K_NODES, "N", NULL, OPT_LONGINT, offsetof(struct check_opts, node_limit), 1,
+         1e15, NULL},
         {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0, NULL},
     };
     const char **dirs = xcalloc((size_t)argc + 1, sizeof *dirs);
@@ -612,7 +616,7 @@ int exp_optima_check_main(int argc, char **argv)
             fclose(fp);
             return 2;
         }
-        check_row(&ck, ln, f, o.time_limit);
+        check_row(&ck, ln, f, o.node_limit);
     }
     fclose(fp);
     printf("%ld schedules checked: %ld proven optima found again by the search, %ld certified by "

@@ -308,6 +308,128 @@ static void describe(const struct xp_opts *o)
            o->runs, o->send_ratio, o->seed);
 }
 
+/* What a run measured: the means by size, by density and on the tiers platforms. */
+struct xp_result {
+    int nsizes;
+    struct acc *by_size, *by_dens, tiers[8];
+    double worst;   /* the largest tree / LP optimum (one-port-uni: / its bound) */
+};
+
+/* The platforms of o, each measured.  0, or 1 (said). */
+static int xp_run(const struct xp_opts *o, struct xp_result *x)
+{
+    x->nsizes = (o->nodes_hi - o->nodes_lo) / o->nodes_step + 1;
+    x->by_size = xcalloc((size_t)x->nsizes, sizeof *x->by_size);
+    x->by_dens = xcalloc((size_t)o->ndens, sizeof *x->by_dens);
+    memset(x->tiers, 0, sizeof x->tiers);
+    x->worst = 0;
+    struct rng r;
+    rng_seed(&r, o->seed);
+    double ratio[EXP_PIPE_MODELS][PIPE_NHEUR], share = 0;
+    for (int si = 0; si < x->nsizes; si++)
+        for (int di = 0; di < o->ndens; di++)
+            for (long run = 0; run < o->runs; run++) {
+                struct cluster *c = generate_platform_random(&r, o->nodes_lo + si * o->nodes_step,
+                                                             o->dens[di], o->send_ratio);
+                int bad = exp_pipeline_measure(c, ratio, &share, &x->worst);
+                if (!bad) {
+                    acc_add(&x->by_size[si], density_of(c), ratio, share);
+                    acc_add(&x->by_dens[di], density_of(c), ratio, share);
+                }
+                cluster_free(c);
+                if (bad)
+                    return 1;
+            }
+    for (int ti = 0; ti < o->ntiers; ti++)
+        for (long run = 0; run < o->tiers_runs; run++) {
+            struct cluster *c = generate_platform_tiers(&r, o->tiers[ti], o->send_ratio);
+            int bad = exp_pipeline_measure(c, ratio, &share, &x->worst);
+            if (!bad)
+                acc_add(&x->tiers[ti], density_of(c), ratio, share);
+            cluster_free(c);
+            if (bad)
+                return 1;
+        }
+    return 0;
+}
+
+static void xp_print_csv(int argc, char **argv, const struct xp_opts *o, const struct xp_result *x)
+{
+    char label[32];
+    exp_provenance_csv(argc, argv, o->seed);
+    printf("study,platforms,model,axis,value,heuristic,configs,mean,sd\n");
+    static const char *const by_size_studies[3] = {"fig4a", "fig5", "uni"};
+    for (int si = 0; o->runs && si < x->nsizes; si++) {
+        snprintf(label, sizeof label, "%d", o->nodes_lo + si * o->nodes_step);
+        csv_rows(by_size_studies[0], "random", 0, "nodes", label, &x->by_size[si]);
+    }
+    for (int di = 0; o->runs && di < o->ndens; di++) {
+        snprintf(label, sizeof label, "%g", o->dens[di]);
+        csv_rows("fig4b", "random", 0, "density", label, &x->by_dens[di]);
+    }
+    for (int m = 1; m < 3; m++)
+        for (int si = 0; o->runs && si < x->nsizes; si++) {
+            snprintf(label, sizeof label, "%d", o->nodes_lo + si * o->nodes_step);
+            csv_rows(by_size_studies[m], "random", m, "nodes", label, &x->by_size[si]);
+        }
+    for (int ti = 0; o->tiers_runs && ti < o->ntiers; ti++) {
+        snprintf(label, sizeof label, "%d", o->tiers[ti]);
+        csv_rows("table3", "wan-man-lan", 0, "nodes", label, &x->tiers[ti]);
+        csv_rows("table3-multiport", "wan-man-lan", 1, "nodes", label, &x->tiers[ti]);
+    }
+}
+
+/* Text: the means by size under model m (one of Figure 4(a), 5, one-port-uni). */
+static void xp_by_size(const struct xp_opts *o, const struct xp_result *x, int m)
+{
+    char label[32];
+    text_header("nodes");
+    for (int si = 0; si < x->nsizes; si++) {
+        snprintf(label, sizeof label, "%d", o->nodes_lo + si * o->nodes_step);
+        text_row(label, &x->by_size[si], m, false);
+    }
+}
+
+static void xp_print_text(const struct xp_opts *o, const struct xp_result *x)
+{
+    char label[32];
+    describe(o);
+    if (o->runs) {
+        printf("\nFigure 4(a): one-port, by number of nodes (all densities)\n");
+        xp_by_size(o, x, 0);
+        printf("\nFigure 4(b): one-port, by link probability (all sizes; mean edge density)\n");
+        text_header("density");
+        for (int di = 0; di < o->ndens; di++) {
+            snprintf(label, sizeof label, "%g", o->dens[di]);
+            text_row(label, &x->by_dens[di], 0, false);
+        }
+        printf("\nFigure 5: multi-port tree throughput / one-port LP optimum, by number of nodes\n"
+               "(above 100 %% is possible: the multi-port model lets sends overlap)\n");
+        xp_by_size(o, x, 1);
+        printf("\nOne-port-uni (the paper's §2.3; it runs none): tree throughput / one-port-uni LP\n"
+               "bound (an upper bound, not always reached), by number of nodes\n");
+        xp_by_size(o, x, 2);
+        printf("one-port-uni LP bound / one-port LP optimum:");
+        for (int si = 0; si < x->nsizes; si++)
+            printf(" %.1f%s", 100 * x->by_size[si].uni_share / x->by_size[si].count,
+                   si + 1 < x->nsizes ? "," : " % (by number of nodes)\n");
+    }
+    if (o->ntiers && o->tiers_runs) {
+        printf("\nTable 3: one-port on WAN/MAN/LAN platforms (a stand-in for TIERS), mean ±deviation\n");
+        text_header("nodes");
+        for (int ti = 0; ti < o->ntiers; ti++) {
+            snprintf(label, sizeof label, "%d", o->tiers[ti]);
+            text_row(label, &x->tiers[ti], 0, true);
+        }
+        printf("mean edge density:");
+        for (int ti = 0; ti < o->ntiers; ti++)
+            printf(" %.3f (%d nodes)", x->tiers[ti].density / x->tiers[ti].count, o->tiers[ti]);
+        printf("\n");
+    }
+    printf("\n# largest one-port tree / LP optimum (one-port-uni: / its LP bound) over all "
+           "platforms: %.6f (never above 1)\n", x->worst);
+}
+
 int exp_pipeline_main(int argc, char **argv)
 {
     struct xp_opts o = {.csv = false, .seed = 1, .runs = 10, .tiers_runs = 100, .nodes_lo = 10,
@@ -321,121 +443,17 @@ int exp_pipeline_main(int argc, char **argv)
     }
     if (rc)
         return rc;
-    int nsizes = (o.nodes_hi - o.nodes_lo) / o.nodes_step + 1;
-    struct acc *by_size = xcalloc((size_t)nsizes, sizeof *by_size);
-    struct acc *by_dens = xcalloc((size_t)o.ndens, sizeof *by_dens);
-    struct acc tiers[8];
-    memset(tiers, 0, sizeof tiers);
-    struct rng r;
-    rng_seed(&r, o.seed);
-    double worst = 0, ratio[EXP_PIPE_MODELS][PIPE_NHEUR], share = 0;
-    rc = 0;
-    for (int si = 0; si < nsizes && !rc; si++)
-        for (int di = 0; di < o.ndens && !rc; di++)
-            for (long run = 0; run < o.runs && !rc; run++) {
-                struct cluster *c = generate_platform_random(&r, o.nodes_lo + si * o.nodes_step,
-                                                        o.dens[di], o.send_ratio);
-                if (exp_pipeline_measure(c, ratio, &share, &worst) < 0)
-                    rc = 1;
-                else {
-                    acc_add(&by_size[si], density_of(c), ratio, share);
-                    acc_add(&by_dens[di], density_of(c), ratio, share);
-                }
-                cluster_free(c);
-            }
-    for (int ti = 0; ti < o.ntiers && !rc; ti++)
-        for (long run = 0; run < o.tiers_runs && !rc; run++) {
-            struct cluster *c = generate_platform_tiers(&r, o.tiers[ti], o.send_ratio);
-            if (exp_pipeline_measure(c, ratio, &share, &worst) < 0)
-                rc = 1;
-            else
-                acc_add(&tiers[ti], density_of(c), ratio, share);
-            cluster_free(c);
-        }
-    if (rc) {
-        free(by_size);
-        free(by_dens);
-        return rc;
-    }
-    char label[32];
-    if (o.csv) {
-        exp_provenance_csv(argc, argv, o.seed);
-        printf("study,platforms,model,axis,value,heuristic,configs,mean,sd\n");
-        for (int si = 0; o.runs && si < nsizes; si++) {
-            snprintf(label, sizeof label, "%d", o.nodes_lo + si * o.nodes_step);
-            csv_rows("fig4a", "random", 0, "nodes", label, &by_size[si]);
-        }
-        for (int di = 0; o.runs && di < o.ndens; di++) {
-            snprintf(label, sizeof label, "%g", o.dens[di]);
-            csv_rows("fig4b", "random", 0, "density", label, &by_dens[di]);
-        }
-        for (int si = 0; o.runs && si < nsizes; si++) {
-            snprintf(label, sizeof label, "%d", o.nodes_lo + si * o.nodes_step);
-            csv_rows("fig5", "random", 1, "nodes", label, &by_size[si]);
-        }
-        for (int si = 0; o.runs && si < nsizes; si++) {
-            snprintf(label, sizeof label, "%d", o.nodes_lo + si * o.nodes_step);
-            csv_rows("uni", "random", 2, "nodes", label, &by_size[si]);
-        }
-        for (int ti = 0; o.tiers_runs && ti < o.ntiers; ti++) {
-            snprintf(label, sizeof label, "%d", o.tiers[ti]);
-            csv_rows("table3", "wan-man-lan", 0, "nodes", label, &tiers[ti]);
-            csv_rows("table3-multiport", "wan-man-lan", 1, "nodes", label, &tiers[ti]);
-        }
-    } else {
-        describe(&o);
-        if (o.runs) {
-            printf("\nFigure 4(a): one-port, by number of nodes (all densities)\n");
-            text_header("nodes");
-            for (int si = 0; si < nsizes; si++) {
-                snprintf(label, sizeof label, "%d", o.nodes_lo + si * o.nodes_step);
-                text_row(label, &by_size[si], 0, false);
-            }
-            printf("\nFigure 4(b): one-port, by link probability (all sizes; mean edge density)\n");
-            text_header("density");
-            for (int di = 0; di < o.ndens; di++) {
-                snprintf(label, sizeof label, "%g", o.dens[di]);
-                text_row(label, &by_dens[di], 0, false);
-            }
-            printf("\nFigure 5: multi-port tree throughput / one-port LP optimum, by number of nodes\n"
-                   "(above 100 %% is possible: the multi-port model lets sends overlap)\n");
-            text_header("nodes");
-            for (int si = 0; si < nsizes; si++) {
-                snprintf(label, sizeof label, "%d", o.nodes_lo + si * o.nodes_step);
-                text_row(label, &by_size[si], 1, false);
-            }
-            printf("\nOne-port-uni (the paper's §2.3; it runs none): tree throughput / one-port-uni LP\n"
-                   "bound (an upper bound, not always reached), by number of nodes\n");
-            text_header("nodes");
-            for (int si = 0; si < nsizes; si++) {
-                snprintf(label, sizeof label, "%d", o.nodes_lo + si * o.nodes_step);
-                text_row(label, &by_size[si], 2, false);
-            }
-            printf("one-port-uni LP bound / one-port LP optimum:");
-            for (int si = 0; si < nsizes; si++)
-                printf(" %.1f%s", 100 * by_size[si].uni_share / by_size[si].count,
-                       si + 1 < nsizes ? "," : " % (by number of nodes)\n");
-        }
-        if (o.ntiers && o.tiers_runs) {
-            printf("\nTable 3: one-port on WAN/MAN/LAN platforms (a stand-in for TIERS), mean ±deviation\n");
-            text_header("nodes");
-            for (int ti = 0; ti < o.ntiers; ti++) {
-                snprintf(label, sizeof label, "%d", o.tiers[ti]);
-                text_row(label, &tiers[ti], 0, true);
-            }
-            printf("mean edge density:");
-            for (int ti = 0; ti < o.ntiers; ti++)
-                printf(" %.3f (%d nodes)", tiers[ti].density / tiers[ti].count, o.tiers[ti]);
-            printf("\n");
-        }
-        printf("\n# largest one-port tree / LP optimum (one-port-uni: / its LP bound) over all "
-               "platforms: %.6f (never above 1)\n", worst);
-    }
-    free(by_size);
-    free(by_dens);
-    if (worst > 1 + 1e-9) {
-        fprintf(stderr, "%s: a tree beat the LP optimum (%.9f): a bug\n", diag_who(), worst);
+    struct xp_result x;
+    rc = xp_run(&o, &x);
+    if (rc == 0 && o.csv)
+        xp_print_csv(argc, argv, &o, &x);
+    else if (rc == 0)
+        xp_print_text(&o, &x);
+    free(x.by_size);
+    free(x.by_dens);
+    if (rc == 0 && x.worst > 1 + 1e-9) {
+        fprintf(stderr, "%s: a tree beat the LP optimum (%.9f): a bug\n", diag_who(), x.worst);
         return 1;
     }
-    return 0;
+    return rc;
 }

@@ -10,6 +10,8 @@
 #endif
 #include "app/study/trials.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -79,12 +81,19 @@ void trials_head_json(FILE *fp, const struct trial_head *h)
                 "\"trials\": %ld, \"shard\": \"1/1\"", HETCAST_VERSION, h->study, h->options, h->seed, h->trials);
 }
 
+static const char *const format_names[] = {"text", "csv", "json", NULL};   /* enum trial_format */
+
+/* A part file; format: the run's --format, which merge prints by default
+ * (-1: none, a --resume block). */
 static void write_part(FILE *fp, const struct trial_study *s, const struct trial_head *h,
-                       int part, int nparts, long lo, long hi, const double *v)
+                       int part, int nparts, long lo, long hi, const double *v, int format)
 {
     fprintf(fp, "# %s\n", PART_MAGIC);
     head_csv(fp, h, part, nparts);
-    fprintf(fp, "# range: %ld:%ld\ntrial", lo, hi);
+    fprintf(fp, "# range: %ld:%ld\n", lo, hi);
+    if (format >= 0)
+        fprintf(fp, "# format: %s\n", format_names[format]);
+    fputs("trial", fp);
     for (int j = 0; j < s->nv; j++)
         fprintf(fp, ",%s", s->cols[j]);
     fputc('\n', fp);
@@ -104,6 +113,7 @@ struct part {
     struct trial_head h;
     char version[64];
     int part, nparts;
+    int format;   /* the run's --format (enum trial_format), or -1 if the part does not say */
     long lo, hi;
     int nv;
     char cols[TRIALS_MAXV][32];
@@ -123,12 +133,71 @@ static int part_fail(const char *file, long line, const char *what)
     return 2;
 }
 
+/* A provenance line "KEY: VALUE" of a part (kv at KEY, colon at ": "): read into p
+ * and marked in *seen (one bit a key; unknown keys are skipped).  0 if VALUE
+ * cannot be read. */
+static int part_key(struct part *p, const char *kv, const char *colon, int *seen)
+{
+    size_t kl = (size_t)(colon - kv);
+    const char *val = colon + 2;
+    int ok = 1;
+    if (kl == 7 && strncmp(kv, "hetcast", kl) == 0)
+        ok = text_fit(p->version, sizeof p->version, "%s", val) >= 0, *seen |= 1;
+    else if (kl == 5 && strncmp(kv, "study", kl) == 0)
+        ok = text_fit(p->h.study, sizeof p->h.study, "%s", val) >= 0, *seen |= 2;
+    else if (kl == 7 && strncmp(kv, "options", kl) == 0)
+        ok = text_fit(p->h.options, sizeof p->h.options, "%s", val) >= 0, *seen |= 4;
+    else if (kl == 4 && strncmp(kv, "seed", kl) == 0)
+        ok = sscanf(val, "%llu", &p->h.seed) == 1, *seen |= 8;
+    else if (kl == 6 && strncmp(kv, "trials", kl) == 0)
+        ok = sscanf(val, "%ld", &p->h.trials) == 1 && p->h.trials >= 0, *seen |= 16;
+    else if (kl == 5 && strncmp(kv, "shard", kl) == 0)
+        ok = sscanf(val, "%d/%d", &p->part, &p->nparts) == 2 && p->nparts >= 1 &&
+             p->part >= 1 && p->part <= p->nparts, *seen |= 32;
+    else if (kl == 5 && strncmp(kv, "range", kl) == 0)
+        ok = sscanf(val, "%ld:%ld", &p->lo, &p->hi) == 2 && p->lo >= 0 && p->hi >= p->lo,
+        *seen |= 64;
+    else if (kl == 6 && strncmp(kv, "format", kl) == 0) {
+        ok = 0;
+        for (int f = 0; format_names[f]; f++)
+            if (strcmp(val, format_names[f]) == 0)
+                p->format = f, ok = 1;
+    }
+    return ok;
+}
+
+/* Row `rows` of a part (line ln): its trial number, then p->nv numbers into
+ * p->v.  0, or part_fail's status. */
+static int part_row(struct part *p, long ln, const char *line, long rows)
+{
+    char *end;
+    errno = 0;
+    long k = strtol(line, &end, 10);
+    if (end == line || *end != ',' || k != p->lo + rows) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "expected the row of trial %ld", p->lo + rows);
+        return part_fail(p->file, ln, msg);
+    }
+    const char *q = end;
+    for (int j = 0; j < p->nv; j++) {
+        if (*q != ',')
+            return part_fail(p->file, ln, "fewer numbers than the header names");
+        double x = strtod(q + 1, &end);
+        if (end == q + 1 || (*end != ',' && *end != '\0') || isnan(x))
+            return part_fail(p->file, ln, "a field that is not a number");
+        p->v[rows * p->nv + j] = x;
+        q = end;
+    }
+    return *q != '\0' ? part_fail(p->file, ln, "more numbers than the header names") : 0;
+}
+
 /* Reads one part file into p (rows malloc'd).  0 or 2 (said). */
 static int read_part(const char *file, struct part *p)
 {
     memset(p, 0, sizeof *p);
     p->file = file;
     p->lo = p->hi = -1;
+    p->format = -1;
     FILE *fp = fopen(file, "r");
     if (!fp) {
         char msg[256];
@@ -137,7 +206,7 @@ static int read_part(const char *file, struct part *p)
     }
     char line[4096];
     long ln = 0, rows = 0, cap = 0;
-    bool magic = false, header = false;
+    bool magic = false, header = false, unended = false;
     int seen = 0;
     int rc = 0;
     while (fgets(line, sizeof line, fp)) {
@@ -148,6 +217,8 @@ static int read_part(const char *file, struct part *p)
         else if (!feof(fp)) {
             rc = part_fail(file, ln, "a line too long for a part file");
             break;
+        } else {
+            unended = true;   /* the file stops inside this line: a copy cut short */
         }
         if (line[0] == '#') {
             if (header) {
@@ -166,26 +237,7 @@ static int read_part(const char *file, struct part *p)
                                          "--shard I/N writes them)");
                 break;
             }
-            size_t kl = (size_t)(colon - kv);
-            const char *val = colon + 2;
-            int ok = 1;
-            if (kl == 7 && strncmp(kv, "hetcast", kl) == 0)
-                ok = text_fit(p->version, sizeof p->version, "%s", val) >= 0, seen |= 1;
-            else if (kl == 5 && strncmp(kv, "study", kl) == 0)
-                ok = text_fit(p->h.study, sizeof p->h.study, "%s", val) >= 0, seen |= 2;
-            else if (kl == 7 && strncmp(kv, "options", kl) == 0)
-                ok = text_fit(p->h.options, sizeof p->h.options, "%s", val) >= 0, seen |= 4;
-            else if (kl == 4 && strncmp(kv, "seed", kl) == 0)
-                ok = sscanf(val, "%llu", &p->h.seed) == 1, seen |= 8;
-            else if (kl == 6 && strncmp(kv, "trials", kl) == 0)
-                ok = sscanf(val, "%ld", &p->h.trials) == 1 && p->h.trials >= 0, seen |= 16;
-            else if (kl == 5 && strncmp(kv, "shard", kl) == 0)
-                ok = sscanf(val, "%d/%d", &p->part, &p->nparts) == 2 && p->nparts >= 1 &&
-                     p->part >= 1 && p->part <= p->nparts, seen |= 32;
-            else if (kl == 5 && strncmp(kv, "range", kl) == 0)
-                ok = sscanf(val, "%ld:%ld", &p->lo, &p->hi) == 2 && p->lo >= 0 && p->hi >= p->lo,
-                seen |= 64;
-            if (!ok) {
+            if (!part_key(p, kv, colon, &seen)) {
                 rc = part_fail(file, ln, "a provenance line that cannot be read");
                 break;
             }
@@ -222,37 +274,15 @@ static int read_part(const char *file, struct part *p)
             rc = part_fail(file, ln, "more rows than its range holds");
             break;
         }
-        char *end;
-        errno = 0;
-        long k = strtol(line, &end, 10);
-        if (end == line || *end != ',' || k != p->lo + rows) {
-            char msg[128];
-            snprintf(msg, sizeof msg, "expected the row of trial %ld", p->lo + rows);
-            rc = part_fail(file, ln, msg);
-            break;
-        }
-        const char *q = end;
-        for (int j = 0; j < p->nv && rc == 0; j++) {
-            if (*q != ',') {
-                rc = part_fail(file, ln, "fewer numbers than the header names");
-                break;
-            }
-            double x = strtod(q + 1, &end);
-            if (end == q + 1 || (*end != ',' && *end != '\0') || isnan(x)) {
-                rc = part_fail(file, ln, "a field that is not a number");
-                break;
-            }
-            p->v[rows * p->nv + j] = x;
-            q = end;
-        }
-        if (rc == 0 && *q != '\0')
-            rc = part_fail(file, ln, "more numbers than the header names");
-        if (rc)
+        if ((rc = part_row(p, ln, line, rows)) != 0)
             break;
         rows++;
     }
     if (rc == 0 && ferror(fp))
         rc = part_fail(file, 0, "a read error");
+    if (rc == 0 && unended)
+        rc = part_fail(file, ln, "cut short inside its last line (a part file ends with a "
+                                 "newline; its last number may be cut)");
     if (rc == 0 && (!magic || seen != 127 || !header))
         rc = part_fail(file, 0, magic ? "cut short: its header or provenance is incomplete"
                                       : "not a part file of hetcast experiment (hetcast "
@@ -297,7 +327,7 @@ static const char *foreign(const struct part *p, const struct part *q)
 }
 
 int trials_read_parts(int nfiles, char **files, struct trial_head *h, int *nv,
-                      char cols[TRIALS_MAXV][32], double **v)
+                      char cols[TRIALS_MAXV][32], double **v, int *format)
 {
     struct part *ps = xcalloc((size_t)nfiles, sizeof *ps);
     int rc = 0, n = 0;
@@ -361,6 +391,7 @@ int trials_read_parts(int nfiles, char **files, struct trial_head *h, int *nv,
     if (rc == 0) {
         *h = ps[0].h;
         *nv = ps[0].nv;
+        *format = ps[0].format;
         memcpy(cols, ps[0].cols, sizeof ps[0].cols);
         size_t row = (size_t)ps[0].nv;
         *v = xmalloc(((size_t)h->trials ? (size_t)h->trials : 1) * row * sizeof(double));
@@ -462,11 +493,12 @@ static int resume_block(const struct local *L, long b)
     if (access(path, F_OK) != 0)
         return 0;
     struct part p;
-    part_prog = "hetcast experiment --resume";
+    part_prog = diag_who();   /* the study run with --resume, not merge */
     int rc = read_part(path, &p);
-    part_prog = "hetcast experiment merge";
-    if (rc)
+    if (rc) {
+        part_prog = "hetcast experiment merge";
         return -1;
+    }
     long a, z;
     block_range(L, b, &a, &z);
     bool ok = strcmp(p.version, HETCAST_VERSION) == 0 && strcmp(p.h.study, L->h->study) == 0 &&
@@ -480,7 +512,43 @@ static int resume_block(const struct local *L, long b)
     if (!ok)
         part_fail(path, 0, "a block of another run (another version, study, options, seed or "
                            "trials): give each run a --resume folder of its own");
+    part_prog = "hetcast experiment merge";
     return ok ? 1 : -1;
+}
+
+/* Is name a block's temporary file, ".block-NNNN.csv.XXXXXX" (support/atomic.h
+ * names it so until the block is saved whole)? */
+static bool block_leftover(const char *name)
+{
+    if (strncmp(name, ".block-", 7) != 0)
+        return false;
+    const char *q = name + 7, *digits = q;
+    while (isdigit((unsigned char)*q))
+        q++;
+    if (q - digits < 4 || strncmp(q, ".csv.", 5) != 0)
+        return false;
+    q += 5;
+    int tail = 0;
+    for (; isalnum((unsigned char)*q); q++)
+        tail++;
+    return *q == '\0' && tail == 6;
+}
+
+/* The temporary files of blocks a run killed while saving them (kill -9)
+ * left in the --resume folder: removed before the run, which saves those
+ * blocks again.  Nothing else in the folder is touched. */
+static void remove_leftovers(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *de;
+    char path[4096];
+    while ((de = readdir(d)) != NULL)
+        if (block_leftover(de->d_name) &&
+            snprintf(path, sizeof path, "%s/%s", dir, de->d_name) < (int)sizeof path)
+            unlink(path);
+    closedir(d);
 }
 
 static int save_block(const struct local *L, long b)
@@ -497,7 +565,7 @@ static int save_block(const struct local *L, long b)
         return -1;
     }
     write_part(af.fp, L->s, L->h, (int)(L->b0 + b + 1), (int)L->total_blocks, a, z,
-               L->v + (a - L->lo) * L->s->nv);
+               L->v + (a - L->lo) * L->s->nv, -1);
     if (atomic_commit(&af) < 0) {
         char msg[4200];
         snprintf(msg, sizeof msg, "%s: %s", path, strerror(errno));
@@ -576,6 +644,8 @@ static int run_local(const struct trial_study *s, const void *ctx, const struct 
         shared_free(L.sh, sizeof *L.sh, across);
         return 2;
     }
+    if (c->resume)
+        remove_leftovers(c->resume);
     long resumed = 0;
     for (long b = 0; c->resume && b < L.nb; b++) {
         int got = resume_block(&L, b);
@@ -678,7 +748,7 @@ int trials_run(const struct trial_study *s, const void *ctx, const struct trial_
     }
     if (rc == 0 && printer) {
         if (c->shard_n)
-            write_part(stdout, s, h, c->shard_i, c->shard_n, lo, hi, v);
+            write_part(stdout, s, h, c->shard_i, c->shard_n, lo, hi, v, (int)c->format);
         else
             s->print(ctx, h, v, c->format);
     }

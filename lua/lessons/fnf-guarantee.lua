@@ -10,7 +10,8 @@ return {
       schedulers = {"fnf", "optimal"}, step = "end",
       show = {"2T+beta"},
       text = "T is the optimum (5). The two receivers' r + L are 3 (p1) and 4 (p2), so\n" ..
-             "beta = 4 - 2*3 = -2 and fnf <= 2*5 - 2 = 8. fnf takes 6: well inside.",
+             "beta = 4 - 2*3 = -2 and fnf <= 2*5 - 2 = 8. Step through fnf's schedule and\n" ..
+             "set its makespan beside 8.",
       question = "Is the guarantee tight here?",
       answer = "No: 6 against 8. It bounds the worst case over all consistent clusters.",
     },

@@ -18,12 +18,12 @@ return {
       answer = "p2, the slow one: its long receive must start as early as possible.",
     },
     {
-      title = "fnf serves p1 first, and p2 waits",
+      title = "fnf serves p1 first",
       cluster = "../../clusters/counterexample.csv",
       schedulers = "fnf",
       step = "end",
-      text = "p1 holds the message at 4, but p2's receive only starts at 3: it holds it at 6.\n" ..
-             "Press i on p2 to see its times, t for the tree, L for every decision.",
+      text = "fnf's first transfer goes to p1, the fastest waiting node. The view stops before\n" ..
+             "the next one: i on a node shows its times, t the tree, L every decision.",
       question = "p0 has sent to p1. Which transfer does fnf book next?",
       predict = "next", decision = 2,
       answer = "p0 is free at 1, before p1 holds the message at 4: fnf's earliest finishing sender is p0.",

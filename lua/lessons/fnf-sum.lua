@@ -24,9 +24,9 @@ return {
       cluster = "../../clusters/khuller-kim.csv",
       schedulers = "fnf", model = "sender-only", step = "end",
       show = {"p1", "p2", "p3", "p4", "p5", "makespan"},
-      text = "The nodes hold the message at 2, 4, 5, 6 and 8: the sum of completion times is\n" ..
-             "25. Khuller and Kim prove that no schedule has a smaller sum in this model:\n" ..
-             "serving the fast nodes first makes more senders sooner.",
+      text = "Under fnf the sum of the nodes' completion times is 25. Khuller and Kim prove\n" ..
+             "that no schedule has a smaller sum in this model: serving the fast nodes first\n" ..
+             "makes more senders sooner.",
       question = "What is fnf's makespan?",
       predict = "makespan",
       answer = "8: p5, the slowest, waits for p0's fourth send.",
@@ -44,13 +44,14 @@ return {
       answer = "fnf: 25 against 26. Every schedule of makespan 7 sums to 26 or more here.",
     },
     {
-      title = "The theorem: the sum exactly, the makespan within 1.5",
+      title = "The theorem: the sum exactly, the makespan within a constant",
       cluster = "../../clusters/khuller-kim.csv",
       schedulers = {"fnf", "optimal"}, model = "sender-only", step = "end",
       show = {"p5", "makespan", "optimum"},
       text = "Khuller and Kim: in this model fnf's sum of completion times is the least, and\n" ..
-             "its makespan is at most 1.5 times the least (minimising the makespan is NP-hard).\n" ..
-             "Here 8 / 7 = 1.14. hetcast experiment algorithms checks both on random clusters.",
+             "its makespan is within a constant factor of the least (minimising the makespan\n" ..
+             "is NP-hard). Here 8 / 7 = 1.14. hetcast experiment algorithms checks both on\n" ..
+             "random clusters.",
       question = "Can fnf's makespan be 2 times the optimum in the sender-only model?",
       choices = {"yes", "no"}, correct = 2,
       answer = "No: Khuller and Kim prove at most one and a half times; experiment algorithms checks every run against it.",

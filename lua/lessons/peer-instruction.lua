@@ -22,10 +22,11 @@ return {
       cluster = "../../clusters/counterexample.csv",
       schedulers = "fnf",
       step = 0,
-      text = "Fastest-node-first serves the fastest waiting node first.",
+      text = "Fastest-node-first serves first the waiting node that sends fastest (the\n" ..
+             "smallest send time): it becomes a sender soonest.",
       question = "Which transfer does fnf book first? (SENDER -> RECEIVER)",
       predict = "next",
-      answer = "p0 -> p1: p1 receives fastest.",
+      answer = "p0 -> p1: p1 sends fastest (s = 1) of the waiting nodes, and p0 is the only holder.",
     },
     {
       title = "What fnf takes",

@@ -12,6 +12,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* c finished (cluster_finish): valid by construction, so no messages. */
+static struct cluster *finished(struct cluster *c)
+{
+    struct diag d;
+    diag_init(&d);
+    cluster_finish(c, &d);
+    diag_free(&d);
+    return c;
+}
+
 /* ---- Chen & Liu (all-to-all) ---- */
 
 struct cluster *generate_alltoall(int n)
@@ -29,11 +39,7 @@ struct cluster *generate_alltoall(int n)
     }
     c->latency = 1;
     cluster_set_str(&c->name, "chen-liu");
-    struct diag d;
-    diag_init(&d);
-    cluster_finish(c, &d);   /* consistent by construction: no messages */
-    diag_free(&d);
-    return c;
+    return finished(c);
 }
 
 int generate_alltoall_receivers(int n, double pct, int *recv)
@@ -105,10 +111,7 @@ struct cluster *generate_lnow(struct rng *r, int nodes, int max_groups, int max_
              g == 1 ? "" : "s");
     cluster_set_str(&c->name, "lnow");
     cluster_set_str(&c->description, desc);
-    struct diag d;
-    diag_init(&d);
-    cluster_finish(c, &d);   /* valid by construction */
-    diag_free(&d);
+    finished(c);
     free(order);
     free(grp);
     free(hops);
@@ -313,3 +316,90 @@ struct cluster *generate_platform_tiers(struct rng *r, int n, double send_ratio)
     return builder_finish(&b, send_ratio, "wan-man-lan-platform");
 }
 
+
+/* ---- the papers' small examples ---- */
+
+struct cluster *generate_liu_figure1(void)
+{
+    struct cluster *c = cluster_new(CLUSTER_NODES);
+    cluster_add_node(c, "p0", 1, 2);
+    cluster_add_node(c, "p1", 1, 2);
+    cluster_add_node(c, "p2", 2, 3);
+    c->latency = 1;
+    return finished(c);
+}
+
+struct cluster *generate_power2(struct rng *r, int n)
+{
+    int k = 1 + (int)rng_below(r, 3);
+    double s[3], rv[3];
+    int es = 0, er = (int)rng_below(r, 2);
+    for (int i = 0; i < k; i++) {
+        es += 1 + (int)rng_below(r, 2) - (i == 0);
+        er += 1 + (int)rng_below(r, 2) - (i == 0);
+        s[i] = ldexp(1.0, es);
+        rv[i] = ldexp(1.0, er);
+    }
+    struct cluster *c = cluster_new(CLUSTER_NODES);
+    for (int i = 0; i < n; i++) {
+        int j = (int)rng_below(r, (uint64_t)k);
+        char name[16];
+        snprintf(name, sizeof name, "p%d", i);
+        cluster_add_node(c, name, s[j], rv[j]);
+    }
+    return finished(c);
+}
+
+struct cluster *generate_homogeneous(int n, double s, double latency, double r)
+{
+    struct cluster *c = cluster_new(CLUSTER_NODES);
+    for (int i = 0; i < n; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "r%d", i);
+        cluster_add_node(c, name, s, r);
+    }
+    c->latency = latency;
+    return finished(c);
+}
+
+/* A latency matrix of n nodes named PREFIX0.., s = r = 0, d(i, j) = dist(i, j). */
+static struct cluster *matrix(int n, const char *prefix, double (*dist)(int i, int j, int n))
+{
+    struct cluster *c = cluster_new(CLUSTER_MATRIX);
+    for (int i = 0; i < n; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "%s%d", prefix, i);
+        cluster_add_node(c, name, 0, 0);
+    }
+    c->dist = xmalloc((size_t)n * (size_t)n * sizeof *c->dist);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            c->dist[(size_t)i * (size_t)n + (size_t)j] = dist(i, j, n);
+    return finished(c);
+}
+
+static double asymmetric_dist(int i, int j, int P)
+{
+    return i == j ? 0 : i > 0 && j == 2 * i % P ? (double)P * P : 1;
+}
+
+struct cluster *generate_asymmetric(int P)
+{
+    return matrix(P, "p", asymmetric_dist);
+}
+
+static double table1_dist(int i, int j, int n)
+{
+    static const double d[8][8] = {
+        {0, 2, 2, 0, 3, 3, 0, 0}, {2, 0, 0, 2, 5, 5, 2, 2}, {2, 0, 0, 2, 5, 5, 2, 2},
+        {0, 2, 2, 0, 3, 3, 0, 0}, {3, 5, 5, 3, 0, 0, 3, 3}, {3, 5, 5, 3, 0, 0, 3, 3},
+        {0, 2, 2, 0, 3, 3, 0, 0}, {0, 2, 2, 0, 3, 3, 0, 0},
+    };
+    (void)n;
+    return d[i][j];
+}
+
+struct cluster *generate_figueira_table1(void)
+{
+    return matrix(8, "n", table1_dist);
+}

@@ -9,6 +9,19 @@
 #include "model/cluster.h"
 #include "support/rng.h"
 
+/* Liu, Wang & Guo (FNF in the sender-receiver model). */
+/* Their Figure 1 (§2.2): p0, p1 with s = 1, r = 2; p2 with s = 2, r = 3;
+ * latency 1; source p0 (FNF is not optimal on it). */
+struct cluster *generate_liu_figure1(void);
+/* A random consistent power-2 cluster of n nodes (Theorem 2): 1 to 3 classes
+ * with strictly increasing powers of 2 for s and for r, latency 0. */
+struct cluster *generate_power2(struct rng *r, int n);
+
+/* The papers' homogeneous node table (the MPI broadcasts of Thakur et al.,
+ * van de Geijn et al., Sanders et al.): n nodes r0.. with send time s,
+ * receive time r and the latency. */
+struct cluster *generate_homogeneous(int n, double s, double latency, double r);
+
 /* Chen & Liu (all-to-all personalized exchange, §5). */
 /*
  * Chen & Liu's cluster (§5): n nodes in thirds -- the first n/3 fast, the
@@ -23,6 +36,9 @@ struct cluster *generate_alltoall(int n);
  * wrapping around to node 0.  recv gets them increasing; returns how many.
  */
 int generate_alltoall_receivers(int n, double pct, int *recv);
+/* Chen & Liu's §6, after Bhat et al.: an asymmetric latency matrix of P nodes
+ * (s = r = 0), d(i, 2i mod P) = P^2 for i = 1..P-1, every other pair 1. */
+struct cluster *generate_asymmetric(int P);
 
 /* Figueira (binomial trees on LNOWs, section 4). */
 /*
@@ -37,6 +53,8 @@ int generate_alltoall_receivers(int n, double pct, int *recv);
  * the number of groups.
  */
 struct cluster *generate_lnow(struct rng *r, int nodes, int max_groups, int max_hops, int *groups);
+/* The paper's Table 1: hops between 8 nodes n0..n7 (a latency matrix). */
+struct cluster *generate_figueira_table1(void);
 
 /* Beaumont, Marchal & Robert (pipelined broadcast trees, §5). */
 /*

@@ -186,7 +186,8 @@ struct lp_session {
     struct lp_result *out;
     double scale;               /* mean edge time */
     struct timespec t0;         /* the call's start (CLOCK_MONOTONIC) */
-    double limit;               /* wall-clock seconds (lp_limits) */
+    double limit;               /* wall-clock seconds (lp_limits), INFINITY: none */
+    long iterations;            /* simplex iterations the solve may make, all rounds */
     const volatile sig_atomic_t *cancel;
     bool uni;                   /* one port row per node (lp_limits.unidirectional) */
     /* row generation */
@@ -334,7 +335,8 @@ static struct lp_session *session_new(const struct cluster *c, const struct lp_l
     ss->c = c;
     ss->out = out;
     clock_gettime(CLOCK_MONOTONIC, &ss->t0);
-    ss->limit = lim && lim->time_limit > 0 ? lim->time_limit : LP_DEFAULT_TIME_LIMIT;
+    ss->limit = lim && lim->time_limit > 0 ? lim->time_limit : INFINITY;
+    ss->iterations = lim && lim->iterations > 0 ? lim->iterations : LP_DEFAULT_ITERATIONS;
     ss->cancel = lim ? lim->cancel : NULL;
     ss->uni = lim && lim->unidirectional;
     for (int k = 0; k < c->nedges; k++)
@@ -438,46 +440,64 @@ static bool must_stop(const struct lp_session *ss)
     return cancelled(ss) || seconds_used(ss) >= ss->limit;
 }
 
+/* Every simplex iteration the budget allows made (GLPK counts them over all calls). */
+static bool out_of_iterations(const struct lp_session *ss, glp_prob *P)
+{
+    return glp_get_it_cnt(P) >= ss->iterations;
+}
+
 /*
- * The message when the solve runs out of time or is cancelled (rounds: the
- * rounds of cuts solved; tp: the last one's value, an upper bound of the
- * optimum, or 0 if none was solved); returns -1.
+ * The message when the solve runs out of time or of iterations, or is
+ * cancelled (rounds: the rounds of cuts solved; tp: the last one's value, an
+ * upper bound of the optimum, or 0 if none was solved); returns -1.
  */
 static int cuts_gave_up(struct lp_session *ss, glp_prob *P, int rounds, double tp)
 {
-    char bound[96] = "";
+    char bound[96] = "", spent[64];
     if (rounds > 0 && tp > 0)
         snprintf(bound, sizeof bound, ", TP at most %.10g so far", tidy(tp / ss->scale));
+    if (out_of_iterations(ss, P))
+        snprintf(spent, sizeof spent, "%ld simplex iteration%s", ss->iterations,
+                 ss->iterations == 1 ? "" : "s");
+    else
+        snprintf(spent, sizeof spent, "%g s", ss->limit);
     if (cancelled(ss))
         ss->why = xasprintf("the throughput linear program was cancelled (%d rounds of cuts%s)",
                             rounds, bound);
     else
-        ss->why = xasprintf("the throughput linear program gave up after %g s (%d rounds of cuts on "
+        ss->why = xasprintf("the throughput linear program gave up after %s (%d rounds of cuts on "
                             "%d nodes and %d edges%s); prune-simple, prune-degree, grow-tree, "
                             "multiport-grow, multiport-prune-degree and binomial do not need it",
-                            ss->limit, rounds, ss->c->n, ss->c->nedges, bound);
+                            spent, rounds, ss->c->n, ss->c->nedges, bound);
     glp_delete_prob(P);
     return -1;
 }
 
 /*
- * glp_simplex within the session's limits: tm_lim is what is left of the
- * time; with a cancel flag the simplex runs LP_CANCEL_ITERATIONS at a time
- * (each call resumes from the basis the last one left).  Returns GLPK's code
- * (GLP_ETMLIM also when cancelled).
+ * glp_simplex within the session's limits: it_lim is what is left of the
+ * iterations (per call in GLPK 5), tm_lim what is left of the time; with a
+ * cancel flag the simplex runs LP_CANCEL_ITERATIONS at a time (each call
+ * resumes from the basis the last one left).  Returns GLPK's code
+ * (GLP_ETMLIM when out of time or iterations, or cancelled).
  */
 static int simplex_limited(struct lp_session *ss, glp_prob *P, glp_smcp *parm)
 {
     for (;;) {
         double left = ss->limit - seconds_used(ss);
-        if (left <= 0 || cancelled(ss))
+        long iters = ss->iterations - glp_get_it_cnt(P);   /* 0: only a basis already optimal */
+        if (left <= 0 || iters < 0 || cancelled(ss))
             return GLP_ETMLIM;
         parm->tm_lim = left * 1000 >= INT_MAX ? INT_MAX : 1 + (int)(left * 1000);
-        if (ss->cancel)
-            parm->it_lim = LP_CANCEL_ITERATIONS;   /* per call in GLPK 5 */
+        parm->it_lim = iters >= INT_MAX ? INT_MAX : (int)iters;
+        if (ss->cancel && parm->it_lim > LP_CANCEL_ITERATIONS)
+            parm->it_lim = LP_CANCEL_ITERATIONS;
         int rc = glp_simplex(P, parm);
-        if (!(rc == GLP_EITLIM && ss->cancel))
+        if (rc != GLP_EITLIM)
             return rc;
+        if (glp_get_status(P) == GLP_OPT)
+            return 0;   /* GLPK counts the limit before it sees the last basis is optimal */
+        if (glp_get_it_cnt(P) >= ss->iterations)
+            return GLP_ETMLIM;   /* the budget spent, not a chunk of a cancellable solve */
     }
 }
 

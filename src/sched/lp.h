@@ -30,10 +30,15 @@
 #include "model/cluster.h"
 
 #define LP_MAX_FLOW_VARIABLES 4000000L  /* lp_solve_broadcast_flows: refused beyond this */
-#define LP_DEFAULT_TIME_LIMIT 10.0      /* wall-clock seconds of a solve (lp_limits) */
+#define LP_DEFAULT_TIME_LIMIT 10.0      /* wall-clock seconds of `run`'s solve (sched/pipeline.c) */
+#define LP_DEFAULT_ITERATIONS 1000000L  /* simplex iterations of a solve, all rounds (lp_limits) */
 
 /*
- * What a solve may spend.  The time is wall-clock from the call, checked
+ * What a solve may spend.  Work first: simplex iterations over all rounds of
+ * cuts (GLPK's it_lim, set to what is left before each round), and at most
+ * LP_MAX_ROUNDS rounds; a solve within its work budget gives the same answer
+ * on any machine, however loaded, and so a study sets no time.  A time
+ * limit, for a person waiting at `run`, is wall-clock from the call, checked
  * inside GLPK's simplex (its tm_lim, set to what is left before each round)
  * and between the maximum flows of a round of cuts, so a solve stops within
  * a few hundredths of a second past the limit.  cancel, if set, is polled as
@@ -41,7 +46,8 @@
  * value stops the solve with "cancelled".
  */
 struct lp_limits {
-    double time_limit;                      /* seconds (<= 0: LP_DEFAULT_TIME_LIMIT) */
+    double time_limit;                      /* wall-clock seconds (<= 0: none) */
+    long iterations;                        /* simplex iterations (<= 0: LP_DEFAULT_ITERATIONS) */
     const volatile sig_atomic_t *cancel;    /* NULL: never cancelled */
     bool unidirectional;                    /* the unidirectional one-port program: one
                                                port row per node, sends and receives
@@ -65,10 +71,10 @@ struct lp_result {
  * it with lp_result_free), or -1 with *cause.
  */
 int lp_solve_broadcast(const struct cluster *c, struct lp_result *out, char **cause);
-/* The same within lim (NULL: the defaults).  A solve that runs out of time
- * fails with a message that says how far it got (rounds, and the last
- * round's value, an upper bound of TP) and names the heuristics that do not
- * need it. */
+/* The same within lim (NULL: the defaults: no clock, LP_DEFAULT_ITERATIONS).
+ * A solve that runs out of time or of iterations fails with a message that
+ * says how far it got (rounds, and the last round's value, an upper bound of
+ * TP) and names the heuristics that do not need it. */
 int lp_solve_broadcast_limited(const struct cluster *c, const struct lp_limits *lim,
                                struct lp_result *out, char **cause);
 /*

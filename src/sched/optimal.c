@@ -111,6 +111,13 @@ static double elapsed(const struct limits *lim)
     return (double)(t.tv_sec - lim->t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - lim->t0.tv_nsec);
 }
 
+/* The wall-clock seconds a search may take: INFINITY for SCHED_NO_CLOCK (a
+ * study's search, bounded by its node limit alone). */
+static double opt_time_limit(const struct sched_opts *o)
+{
+    return o->time_limit > 0 ? o->time_limit : o->time_limit < 0 ? INFINITY : OPT_DEFAULT_TIME_LIMIT;
+}
+
 /* Count one search node. Returns true once the search must stop. */
 static bool tick(struct limits *lim)
 {
@@ -2261,7 +2268,7 @@ static int multicast_solve(const struct cluster *c, enum model m, const struct s
         so = *o;
     else
         sched_opts_default(&so);
-    double time_limit = so.time_limit > 0 ? so.time_limit : OPT_DEFAULT_TIME_LIMIT;
+    double time_limit = opt_time_limit(&so);
     long long node_limit = so.node_limit > 0 ? so.node_limit : OPT_DEFAULT_NODE_LIMIT;
     unsigned char *keep = xmalloc((size_t)n);
     int *map = xmalloc((size_t)n * sizeof *map), *best_map = xmalloc((size_t)n * sizeof *best_map);
@@ -2351,7 +2358,7 @@ int optimal_solve(const struct cluster *c, enum model m, const struct sched_opts
     memset(&lim, 0, sizeof lim);
     clock_gettime(CLOCK_MONOTONIC, &lim.t0);
     lim.node_limit = o && o->node_limit > 0 ? o->node_limit : OPT_DEFAULT_NODE_LIMIT;
-    lim.time_limit = o && o->time_limit > 0 ? o->time_limit : OPT_DEFAULT_TIME_LIMIT;
+    lim.time_limit = o ? opt_time_limit(o) : OPT_DEFAULT_TIME_LIMIT;
     lim.cancel = o ? o->cancel : NULL;
     int max_nodes = o && o->max_nodes > 0 ? o->max_nodes : OPT_DEFAULT_MAX_NODES;
     int n = c->n;

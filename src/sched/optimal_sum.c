@@ -33,7 +33,9 @@ static int sum_prepare(struct sched *s, struct engine *e, char **cause)
         return set_cause(cause, "optimal-sum: plans a whole broadcast from the start (the engine "
                                 "already has bookings)");
     struct sum_state *st = xcalloc(1, sizeof *st);
-    double limit = s->opt.time_limit > 0 ? s->opt.time_limit : 10;
+    double limit = s->opt.time_limit > 0 ? s->opt.time_limit
+                   : s->opt.time_limit < 0 ? 0   /* SCHED_NO_CLOCK: GLPK without a clock */
+                                           : 10;
     char *why = NULL;
     if (certify_solve(e->c, e->model, CERTIFY_SUM, limit, s->opt.cancel, &st->plan, &why) < 0) {
         free(st);

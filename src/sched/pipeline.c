@@ -764,7 +764,10 @@ static int pipe_prepare(struct sched *s, struct engine *e, char **cause)
     char *why = NULL;
     /* one-port-uni: the program with one port row per node (an upper bound);
      * multi-port keeps the one-port program, as the paper does (§5.2.2). */
-    struct lp_limits lim = {.time_limit = s->opt.time_limit, .cancel = s->opt.cancel,
+    double secs = s->opt.time_limit > 0 ? s->opt.time_limit
+                  : s->opt.time_limit < 0 ? 0   /* SCHED_NO_CLOCK: the iterations alone */
+                                          : LP_DEFAULT_TIME_LIMIT;
+    struct lp_limits lim = {.time_limit = secs, .cancel = s->opt.cancel,
                             .unidirectional = timing_shares_port(e->model)};
     if (lp_solve_broadcast_limited(c, &lim, &pl->lp, &why) == 0) {
         pl->has_lp = true;

@@ -76,8 +76,9 @@ struct sched_ops {
 
 struct sched_opts {
     uint64_t seed;          /* --seed, for randomized policies */
-    double time_limit;      /* optimal, the throughput LP: wall-clock seconds before giving
-                               up (<= 0: default) */
+    double time_limit;      /* optimal, optimal-sum, the throughput LP: wall-clock seconds
+                               before giving up (0: the scheduler's default; SCHED_NO_CLOCK:
+                               none, only the work budgets, as every study sets) */
     long long node_limit;   /* optimal: search nodes before giving up (<= 0: default) */
     int max_nodes;          /* optimal: refuse clusters larger than this (<= 0: default) */
     bool opt_general;       /* optimal: search (sender, receiver) decisions even on node tables
@@ -99,6 +100,10 @@ struct sched_opts {
                                long loops poll it (optimal's search, the LP, fef, Lua
                                calls) and fail with SCHED_CANCELLED_TEXT */
 };
+/* sched_opts.time_limit of a study: no wall clock, only the budgets counted in work
+ * (search nodes, simplex iterations), so that a run gives the same answer on any
+ * machine, however loaded. */
+#define SCHED_NO_CLOCK (-1.0)
 #define SCHED_CANCELLED_TEXT "cancelled"   /* the cause of a run stopped by opts.cancel */
 
 enum opt_status {

@@ -10,15 +10,14 @@
 #define _POSIX_C_SOURCE 200809L   /* getline */
 #endif
 #include <fcntl.h>
-#include <math.h>
 #include <lauxlib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sched/lua_sched.h"
 #include "support/csvfield.h"
 #include "support/diag.h"
 #include "support/lua_sandbox.h"
@@ -175,84 +174,94 @@ static int line_of(const char *path, const char *name)
     return found;
 }
 
-/* The slide's file field key (resolved to file) refused at its line unless it is
+/* The slide's field key, naming name (resolved to file), refused at its line unless file is
  * one of the lesson's files (session_confined). */
-static void confine_field(lua_State *L, const struct lesson *les, int t, int slide, const char *key,
-                          const char *file)
+static void confine_name(lua_State *L, const struct lesson *les, int slide, const char *key, const char *name,
+                         const char *file)
 {
     const char *why = file ? session_confined(les->dir, file) : NULL;
     if (!why)
         return;
-    lua_getfield(L, t, key);
-    const char *name = lua_tostring(L, -1);
     int line = line_of(les->path, name);
     if (line > 0)
         luaL_error(L, "%s:%d: slide %d: %s \"%s\" %s", les->path, line, slide, key, name, why);
     luaL_error(L, "slide %d: %s \"%s\" %s", slide, key, name, why);
 }
 
-/* choices = {...}, correct = K, predict = "makespan" | "next", decision = K: a question a
- * student answers, checked here so that the view, the room and the handouts can trust it. */
+/* The slide's file field key (resolved to file) refused at its line unless it is
+ * one of the lesson's files (session_confined). */
+static void confine_field(lua_State *L, const struct lesson *les, int t, int slide, const char *key,
+                          const char *file)
+{
+    lua_getfield(L, t, key);
+    confine_name(L, les, slide, key, lua_tostring(L, -1), file);
+    lua_pop(L, 1);
+}
+
+/* A Lua heuristic a slide names (schedulers = "NAME.lua"): resolved against the lesson's
+ * folder and confined to it like its cluster, unless it is a bundled one named bare
+ * ("fnf.lua", not beside the lesson).  The scheduler's name made its path. */
+static void resolve_heuristic(lua_State *L, const struct lesson *les, struct slide *s, int i, int slide)
+{
+    const char *name = s->sched[i];
+    size_t len = strlen(name);
+    if (len < 4 || strcmp(name + len - 4, ".lua") != 0)
+        return;
+    char *path = name[0] == '/' ? xstrdup(name) : xasprintf("%s/%s", les->dir, name);   /* a path, always */
+    bool theirs = false;
+    if (!strchr(name, '/') && access(path, F_OK) != 0) {   /* not beside the lesson: a bundled one? */
+        struct lua_sched_info *list;
+        int n = lua_sched_list(&list);
+        for (int k = 0; k < n && !theirs; k++)
+            theirs = strcmp(list[k].name, name) == 0;
+        lua_sched_list_free(list, n);
+    }
+    if (theirs) {
+        free(path);
+        return;
+    }
+    s->sched[i] = path;   /* lesson_free frees it, even when refused below */
+    lua_pushstring(L, name);   /* the name as written, for the message */
+    free((char *)name);
+    confine_name(L, les, slide, "schedulers", lua_tostring(L, -1), path);
+    lua_pop(L, 1);
+}
+
+/* The question a student answers (session/question.h): choices = {...} or predict = "NAME"
+ * picks the kind, whose row reads its own fields; checked here so that the view, the room
+ * and the handouts can trust it. */
 static void read_question(lua_State *L, struct slide *s, int t, int no)
 {
     s->correct = -1;
-    lua_getfield(L, t, "choices");
-    if (lua_istable(L, -1)) {
-        lua_Integer n = luaL_len(L, -1);
-        if (n < 2 || n > LESSON_MAX_CHOICES)
-            luaL_error(L, "slide %d: choices must list 2 to %d answers", no, LESSON_MAX_CHOICES);
-        for (lua_Integer i = 1; i <= n; i++) {
-            lua_rawgeti(L, -1, i);
-            size_t len;
-            const char *c = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &len) : NULL;
-            if (!c || !len || len > LESSON_CHOICE_MAX || text_flaw(c) || strlen(c) != len)
-                luaL_error(L, "slide %d: choice %d must be text of 1 to %d bytes on one line", no, (int)i,
-                           LESSON_CHOICE_MAX);
-            for (int j = 0; j < s->nchoices; j++)
-                if (strcasecmp(s->choices[j], c) == 0)
-                    luaL_error(L, "slide %d: choices %d and %d are the same", no, j + 1, (int)i);
-            s->choices[s->nchoices++] = xstrdup(c);
-            lua_pop(L, 1);
-        }
-    } else if (!lua_isnil(L, -1)) {
-        luaL_error(L, "slide %d: choices must be a list of texts {\"p1\", \"p2\", ...}", no);
-    }
-    lua_pop(L, 1);
-    lua_getfield(L, t, "correct");
-    if (!lua_isnil(L, -1)) {
-        lua_Integer c = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : 0;
-        if (!s->nchoices)
-            luaL_error(L, "slide %d: correct names one of the choices, and there are none", no);
-        if (c < 1 || c > s->nchoices)
-            luaL_error(L, "slide %d: correct must be a number from 1 to %d (the right choice)", no,
-                       s->nchoices);
-        s->correct = (int)c - 1;
-    } else if (s->nchoices) {
-        luaL_error(L, "slide %d: choices need correct = K, the number of the right one", no);
-    }
-    lua_pop(L, 1);
+    s->kind = QUESTION_NONE;
     char *predict = str_field(L, t, "predict", no);
     if (predict) {
-        s->predict = strcmp(predict, "makespan") == 0 ? PREDICT_MAKESPAN
-                     : strcmp(predict, "next") == 0   ? PREDICT_NEXT
-                                                      : PREDICT_NONE;
+        s->kind = question_predict(predict);
         free(predict);
-        if (s->predict == PREDICT_NONE)
-            luaL_error(L, "slide %d: predict must be \"makespan\" or \"next\"", no);
-        if (s->nchoices)
-            luaL_error(L, "slide %d: a question has choices or a prediction, not both", no);
+        if (!s->kind) {
+            char names[200];
+            question_predict_names(names, sizeof names);
+            luaL_error(L, "slide %d: predict must be %s", no, names);
+        }
     }
-    lua_getfield(L, t, "decision");
-    if (!lua_isnil(L, -1)) {
-        lua_Integer d = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : 0;
-        if (s->predict != PREDICT_NEXT)
-            luaL_error(L, "slide %d: decision goes with predict = \"next\"", no);
-        if (d < 1 || d > 1000000)
-            luaL_error(L, "slide %d: decision must be a number from 1 (the first transfer booked)", no);
-        s->decision = (int)d - 1;
-    }
+    lua_getfield(L, t, "choices");
+    bool choices = !lua_isnil(L, -1);
     lua_pop(L, 1);
-    if ((s->nchoices || s->predict) && !s->question)
+    if (choices && s->kind != QUESTION_NONE)
+        luaL_error(L, "slide %d: a question has choices or a prediction, not both", no);
+    if (choices)
+        s->kind = question_choices();
+    if (s->kind->parse)
+        s->kind->parse(L, s, t, no);
+    for (const struct question_kind *k = question_kinds; k->name; k++) {   /* another kind's field */
+        if (k == s->kind || !k->field)
+            continue;
+        lua_getfield(L, t, k->field);
+        if (!lua_isnil(L, -1))
+            luaL_error(L, "slide %d: %s", no, k->stray);
+        lua_pop(L, 1);
+    }
+    if (s->kind != QUESTION_NONE && !s->question)
         luaL_error(L, "slide %d: choices and predict need the question they answer (question = \"...\")",
                    no);
 }
@@ -361,13 +370,16 @@ static void read_slide(lua_State *L, struct lesson *les, int k)
     else if (!lua_isnil(L, -1))
         luaL_error(L, "slide %d: step must be a number or \"end\"", no);
     lua_pop(L, 1);
-    if (s->predict == PREDICT_NEXT && (s->nsched > 1 || s->pattern))
-        luaL_error(L, "slide %d: predict = \"next\" asks about one broadcast: one scheduler, no pattern", no);
+    if (s->kind->one_run && (s->nsched > 1 || s->pattern))
+        luaL_error(L, "slide %d: predict = \"%s\" asks about one broadcast: one scheduler, no pattern", no,
+                   s->kind->name);
     if (s->trace && (s->nsched > 1 || s->pattern))
         luaL_error(L, "slide %d: a trace is the measured run of one broadcast: one scheduler "
                       "(schedulers = \"fnf\"), no pattern", no);
     confine_field(L, les, t, no, "cluster", s->cluster_text ? NULL : s->cluster);
     confine_field(L, les, t, no, "trace", s->trace);
+    for (int i = 0; i < s->nsched; i++)
+        resolve_heuristic(L, les, s, i, no);
 }
 
 static int load_fn(lua_State *L)
@@ -471,7 +483,7 @@ void lesson_session(const struct lesson *l, int k, struct session_opts *o)
 
 bool slide_gradable(const struct slide *s)
 {
-    return s->nchoices > 0 || s->predict != PREDICT_NONE;
+    return s->kind && s->kind->grade;
 }
 
 /* s without its surrounding spaces, into buf (cut to size); returns buf. */
@@ -490,46 +502,8 @@ static char *trimmed(const char *s, char *buf, size_t size)
 
 void lesson_expected(const struct slide *s, const struct run *r, char *buf, size_t size)
 {
-    char num[NUMFMT_SIZE];
-    if (s->nchoices && s->correct >= 0) {
-        text_fit(buf, size, "%c: %s", 'A' + s->correct, s->choices[s->correct]);
-    } else if (s->predict == PREDICT_MAKESPAN && r) {
-        text_fit(buf, size, "%s", numfmt_shortest(num, r->eng.makespan));
-    } else if (s->predict == PREDICT_NEXT && r && r->eng.tr && s->decision < r->eng.ntr) {
-        const struct transfer *t = &r->eng.tr[s->decision];
-        text_fit(buf, size, "%s -> %s", r->c->nodes[t->from].name, r->c->nodes[t->to].name);
-    } else {
+    if (!s->kind || !s->kind->expected || !s->kind->expected(s, r, buf, size))
         text_fit(buf, size, "(not known)");
-    }
-}
-
-/* The choice an answer names: a letter, a number or the text itself; -1 if none. */
-static int pick_choice(const struct slide *s, const char *a)
-{
-    if (a[0] && !a[1]) {
-        int k = a[0] >= 'a' && a[0] <= 'h' ? a[0] - 'a' : a[0] >= 'A' && a[0] <= 'H' ? a[0] - 'A'
-                : a[0] >= '1' && a[0] <= '8' ? a[0] - '1' : -1;
-        if (k >= 0 && k < s->nchoices)
-            return k;
-    }
-    for (int k = 0; k < s->nchoices; k++)
-        if (strcasecmp(s->choices[k], a) == 0)
-            return k;
-    return -1;
-}
-
-/* Is x the value v to the digits written in text (the half unit of its last digit)? */
-static bool same_to_digits(const char *text, double x, double v)
-{
-    double half = 0.5;
-    const char *dot = strchr(text, '.');
-    if (dot)
-        for (const char *d = dot + 1; *d >= '0' && *d <= '9'; d++)
-            half /= 10;
-    if (strpbrk(text, "eE"))
-        half = 0;   /* 1e3: no digits to round to */
-    double tol = fmax(half, 1e-9 * fmax(1, fabs(v)));
-    return fabs(x - v) <= tol * (1 + 1e-12);
 }
 
 int lesson_grade(const struct slide *s, const struct run *r, const char *answer, struct lesson_grade *g,
@@ -541,46 +515,9 @@ int lesson_grade(const struct slide *s, const struct run *r, const char *answer,
     SHOWN(trimmed(answer ? answer : "", a, sizeof a), g->given);
     if (!slide_gradable(s))
         return set_cause(cause, "this slide's question takes no answer to grade");
-    if (!a[0] || text_flaw(a))
-        return set_cause(cause, s->nchoices ? "answer with a letter from A to %c" : s->predict ==
-                         PREDICT_MAKESPAN ? "answer with a number" : "answer as SENDER -> RECEIVER",
-                         'A' + (s->nchoices ? s->nchoices - 1 : 0));
-    if (s->nchoices) {
-        int k = pick_choice(s, a);
-        if (k < 0)
-            return set_cause(cause, "\"%s\" is not one of the choices: answer with a letter from A to %c",
-                             g->given, 'A' + s->nchoices - 1);
-        g->correct = k == s->correct;
-        return 0;
-    }
-    if (!r)
+    if (text_flaw(a))
+        a[0] = '\0';   /* told how to answer */
+    if (a[0] && s->kind->predicts && !r)
         return set_cause(cause, "the slide's run is not there to grade against");
-    if (s->predict == PREDICT_MAKESPAN) {
-        char *end;
-        double x = strtod(a, &end);
-        if (end == a || *end || !isfinite(x))
-            return set_cause(cause, "\"%s\" is not a number: answer with the makespan, e.g. 5 or 4.5",
-                             g->given);
-        g->correct = same_to_digits(a, x, r->eng.makespan);
-        return 0;
-    }
-    /* next: two node names, split at "->", a comma or spaces */
-    char from[160], to[160];
-    char *arrow = strstr(a, "->");
-    size_t cut = arrow ? (size_t)(arrow - a) : strcspn(a, ", \t");
-    if (cut >= strlen(a))
-        return set_cause(cause, "\"%s\" names one node: answer as SENDER -> RECEIVER", g->given);
-    const char *rest = a + cut + (arrow ? 2 : 1);
-    while (*rest == ',' || *rest == ' ' || *rest == '\t')
-        rest++;
-    trimmed(rest, to, sizeof to);
-    a[cut] = '\0';
-    trimmed(a, from, sizeof from);
-    if (!from[0] || !to[0] || strpbrk(to, ", \t"))
-        return set_cause(cause, "\"%s\": answer as SENDER -> RECEIVER, e.g. p0 -> p2", g->given);
-    if (!r->eng.tr || s->decision >= r->eng.ntr)
-        return set_cause(cause, "the run has no transfer %d to grade against", s->decision + 1);
-    const struct transfer *t = &r->eng.tr[s->decision];
-    g->correct = cluster_find(r->c, from) == t->from && cluster_find(r->c, to) == t->to;
-    return 0;
+    return s->kind->grade(s, r, a, g, cause);
 }

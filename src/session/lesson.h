@@ -6,14 +6,17 @@
  * step to open at, the instructor's text, and optionally a question with
  * its answer.  A question may be one a student answers and hetcast grades:
  * choices with the right one, or a prediction of the slide's own run (its
- * makespan, or the next transfer booked).  hetcast lesson FILE presents it
+ * makespan, or the next transfer booked): its kind, a row of
+ * session/question.h.  hetcast lesson FILE presents it
  * (ui/screen_lesson.c), and
  * --print writes the handout with the numbers hetcast computed
  * (app/cmd_lesson.c).  Loading never prints; errors name the file and line.
  *
  * A lesson is shared between courses, so it reads only its own files: a
- * slide's cluster and trace must lie in the lesson's folder (or below it)
- * or among the bundled clusters (session_confined), and be regular files.
+ * slide's cluster, trace and Lua heuristics (schedulers = "NAME.lua", resolved
+ * against the lesson's folder; a bare name not beside the lesson is a bundled
+ * heuristic) must lie in the lesson's folder (or below it) or among the
+ * bundled clusters (session_confined), and be regular files.
  * lesson_load refuses any other at FILE:LINE (the line that names it),
  * never quoting the file; opening a slide checks again (the folder may have
  * changed since).
@@ -24,49 +27,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "session/question.h"
 #include "session/run.h"
+#include "session/slide.h"
 #include "session/session.h"
-
-#define LESSON_MAX_SLIDES 64
-#define LESSON_MAX_PARAMS 8
-#define LESSON_MAX_CHOICES 8
-#define LESSON_CHOICE_MAX 80    /* bytes of one choice's text */
-#define LESSON_MAX_SHOW 8       /* names in a slide's show = {...} */
-
-/* A question whose answer hetcast computes from the slide's run (of its first scheduler). */
-enum slide_predict {
-    PREDICT_NONE,
-    PREDICT_MAKESPAN,   /* predict = "makespan": a number */
-    PREDICT_NEXT,       /* predict = "next": "SENDER -> RECEIVER" of booking `decision` */
-};
-
-struct slide {
-    char *title;
-    char *text;             /* what the instructor says; may be NULL */
-    char *question;         /* for the class; NULL if none */
-    char *answer;           /* revealed on a key; NULL if none */
-    char *choices[LESSON_MAX_CHOICES];   /* choices = {...}: what a student picks from */
-    int nchoices;
-    int correct;            /* the right choice, 0-based (correct = K is 1-based); -1: no choices */
-    enum slide_predict predict;
-    int decision;           /* PREDICT_NEXT: the booking asked about, 0-based (decision = K, 1-based) */
-    char *cluster;          /* the file, resolved against the lesson's directory; for an
-                               inline cluster "LESSON (slide N, inline)", what messages name */
-    char *cluster_text;     /* an inline cluster as CSV text (cluster = {...}); NULL: a file */
-    char *params[LESSON_MAX_PARAMS];   /* "k=v" */
-    int nparams;
-    char *sched[2];         /* one or two schedulers (two: compare) */
-    int nsched;
-    char *model;            /* NULL: the cluster's default */
-    char *pattern;          /* "all-to-all": a personalized exchange; NULL: a broadcast */
-    int slices;             /* pipelined broadcasts: --slices; 0 none */
-    int step;               /* the step to open at; -1: the end */
-    char *show[LESSON_MAX_SHOW];   /* show = {...}: the nodes and summary values the slide is
-                                      about, never left off the screen */
-    int nshow;
-    char *trace;            /* a measured run of the one scheduler (session/trace.h), resolved against
-                               the lesson's directory; NULL: none */
-};
 
 struct lesson {
     char *path;
@@ -85,14 +49,8 @@ bool slide_shows(const struct slide *s, const char *name);
 int lesson_load(const char *path, struct lesson *out, char **cause);
 void lesson_free(struct lesson *l);
 
-/* Does slide s ask something a student answers and hetcast grades (choices or predict)? */
+/* Does slide s ask something a student answers and hetcast grades (its kind grades)? */
 bool slide_gradable(const struct slide *s);
-
-struct lesson_grade {
-    bool correct;
-    char expected[160];     /* the right answer as a class sees it: "B: p2", "5", "p0 -> p2" */
-    char given[160];        /* the answer as read, text only (diag.h's SHOWN) */
-};
 
 /* Grade a student's answer to slide s against r, the slide's run of its
  * first scheduler (NULL is enough for choices).  Choices: a letter A-H, a
@@ -100,7 +58,8 @@ struct lesson_grade {
  * makespan: a number, right when it equals the makespan to the digits the
  * student gave (within half a unit of the last digit written, never looser
  * than that nor tighter than 1e-9 relative).  next: "SENDER -> RECEIVER"
- * (also "S->R", "S R", "S,R").  0 with *g filled, or -1 with *cause when the
+ * (also "S->R", "S R", "S,R"); each kind's rule is its row's (session/question.h).
+ * 0 with *g filled, or -1 with *cause when the
  * answer cannot be read (it says how to write one); an answer that names no
  * node or no choice is read, and wrong. */
 int lesson_grade(const struct slide *s, const struct run *r, const char *answer, struct lesson_grade *g,

@@ -185,8 +185,7 @@ static const char *one_line(const char *s, char *buf, size_t size)
 
 static const char *kind_word(const struct slide *s)
 {
-    return s->nchoices ? "choices" : s->predict == PREDICT_MAKESPAN ? "makespan"
-           : s->predict == PREDICT_NEXT ? "next" : "none";
+    return s->kind->name;
 }
 
 static const struct vote *vote_of(const struct slide_room *sr, int round, const char *user)
@@ -291,7 +290,7 @@ static const struct run *run_of(struct room *r, int k, char **cause)
     if (sr->has_run)
         return &sr->run;
     const struct slide *s = &r->l->slides[k];
-    if (!s->predict)
+    if (!s->kind->predicts)
         return NULL;
     struct session_opts o;
     lesson_session(r->l, k, &o);
@@ -705,7 +704,7 @@ static void vote(struct room *r, struct client *c, const char *args)
     char *cause = NULL;
     const struct run *run = run_of(r, r->slide, &cause);
     struct lesson_grade g;
-    if ((s->predict && !run) || lesson_grade(s, run, answer, &g, &cause) < 0) {
+    if ((s->kind->predicts && !run) || lesson_grade(s, run, answer, &g, &cause) < 0) {
         char t[ROOM_TEXT_MAX + 1];
         say(c, "ERR %s", one_line(cause ? cause : "the answer cannot be graded", t, sizeof t));
         free(cause);
@@ -988,7 +987,7 @@ int room_vote(struct room *r, char **cause)
     struct slide_room *sr = &r->sl[r->slide];
     if (!slide_gradable(s))
         return set_cause(cause, "slide %d asks nothing to vote on (no choices, no prediction)", r->slide + 1);
-    if (s->predict && !run_of(r, r->slide, cause))
+    if (s->kind->predicts && !run_of(r, r->slide, cause))
         return -1;
     pthread_mutex_lock(&r->db);   /* the writer may be committing votes */
     int rc = room_store_begin(r->st, cause);

@@ -92,11 +92,16 @@ const char *session_confined(const char *dir, const char *file)
                                                          : "is not a regular file: refused";
 }
 
-/* With o->confine: o->file and o->trace checked (session_confined).  0, or -1 with *cause. */
+/* With o->confine: o->file, o->trace and the Lua heuristics named by a path (a lesson
+ * made them so; a bare name is a bundled one) checked (session_confined).  0, or -1
+ * with *cause. */
 static int check_confined(const struct session_opts *o, char **cause)
 {
-    const char *files[2] = {o->text ? NULL : o->file, o->trace};
-    for (int i = 0; i < 2; i++) {
+    const char *files[2 + SESSION_MAX_SCHEDS] = {o->text ? NULL : o->file, o->trace};
+    for (int i = 0; i < o->nsched; i++)
+        if (strchr(o->sched[i], '/') && ends_with(o->sched[i], ".lua"))
+            files[2 + i] = o->sched[i];
+    for (int i = 0; i < 2 + o->nsched; i++) {
         const char *why = files[i] ? session_confined(o->confine, files[i]) : NULL;
         if (why)
             return set_cause(cause, "%s %s", files[i], why);
@@ -209,7 +214,9 @@ int session_model(const struct session_opts *o, const struct cluster *c, enum mo
     }
     if (model_parse(o->model, m) < 0) {
         char *names = model_names();
-        set_cause(cause, "unknown model \"%s\"; valid models: %s", o->model, names);
+        char guess[96];
+        set_cause(cause, "unknown model \"%s\"; %svalid models: %s", o->model,
+                  text_guess(o->model, names, guess, sizeof guess), names);
         free(names);
         return -1;
     }
@@ -237,8 +244,9 @@ const struct sched_ops *session_sched(const char *name, char **cause)
         free(names);
     } else if (!ops) {
         char *names = sched_names();
-        set_cause(cause, "unknown scheduler \"%s\"; valid schedulers: %s (or a Lua heuristic, "
-                  "FILE.lua)", name, names);
+        char guess[96];
+        set_cause(cause, "unknown scheduler \"%s\"; %svalid schedulers: %s (or a Lua heuristic, "
+                  "FILE.lua)", name, text_guess(name, names, guess, sizeof guess), names);
         free(names);
     }
     return ops;
@@ -300,8 +308,11 @@ int session_exchange_sched(const char *name, char **cause)
         set_cause(cause, "%s is a broadcast scheduler; with --pattern the valid schedulers are: %s",
                   name, names);
     else
-        set_cause(cause, "unknown scheduler \"%s\"; with --pattern the valid schedulers are: %s",
-                  name, names);
+    {
+        char guess[96];
+        set_cause(cause, "unknown scheduler \"%s\"; %swith --pattern the valid schedulers are: %s",
+                  name, text_guess(name, names, guess, sizeof guess), names);
+    }
     free(names);
     return -1;
 }

@@ -48,8 +48,9 @@ struct session_opts {
                                                 platform (.xml) */
     const char *trace;                       /* --trace FILE: a measured run to show beside
                                                 the prediction (session_trace) */
-    const char *confine;                     /* a lesson's folder: file and trace must be
-                                                its files (session_confined); NULL: any */
+    const char *confine;                     /* a lesson's folder: file, trace and the Lua
+                                                heuristics named by a path must be its files
+                                                (session_confined); NULL: any */
 };
 
 /* Defaults: no file, no scheduler named, sched_opts_default. */
@@ -80,8 +81,9 @@ const char *session_confined(const char *dir, const char *file);
  * a SimGrid platform (model/cluster_simgrid.h; refused when hetcast was built without
  * SimGrid), "-" reads CSV from standard input, anything else is CSV; o->text,
  * when set, is read as CSV instead of any file) and
- * apply o->source.  With o->confine, o->file and o->trace are refused
- * first unless session_confined allows them.  Warnings
+ * apply o->source.  With o->confine, o->file, o->trace and the Lua
+ * heuristics of o->sched named by a path are refused first unless
+ * session_confined allows them.  Warnings
  * are added to *warn (may be NULL: dropped).  Returns the cluster, or NULL
  * with *cause holding every problem, one a line.
  */

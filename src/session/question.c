@@ -1,0 +1,402 @@
+/*
+ * session/question.c - the kinds of question (session/question.h), a row
+ * each: none (a question talked over, or no question), choices, and the two
+ * predictions of the slide's own run (its makespan, the next transfer).
+ */
+#include "session/question.h"
+
+#include <lauxlib.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "model/cluster.h"
+#include "session/run.h"
+#include "session/slide.h"
+#include "support/diag.h"
+#include "support/numfmt.h"
+
+/* ---- none: a question the class talks over (its answer revealed on a key), or none ---- */
+
+static void how_none(const struct slide *s, char *buf, size_t size)
+{
+    text_fit(buf, size, "%s", s->answer ? "a: the answer" : "");
+}
+
+static void gift_none(const struct slide *s, const struct run *r, const char *expected,
+                      const struct question_out *o)
+{
+    (void)r;
+    (void)expected;
+    fprintf(o->fp, " {");
+    if (s->answer) {   /* an essay; the slide's answer as its general feedback */
+        fprintf(o->fp, "####");
+        o->text(o->fp, s->answer);
+    }
+    fprintf(o->fp, "}\n\n");
+}
+
+/* ---- choices = {...}, correct = K ---- */
+
+static void parse_choices(lua_State *L, struct slide *s, int t, int no)
+{
+    lua_getfield(L, t, "choices");
+    if (!lua_istable(L, -1))
+        luaL_error(L, "slide %d: choices must be a list of texts {\"p1\", \"p2\", ...}", no);
+    lua_Integer n = luaL_len(L, -1);
+    if (n < 2 || n > LESSON_MAX_CHOICES)
+        luaL_error(L, "slide %d: choices must list 2 to %d answers", no, LESSON_MAX_CHOICES);
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, -1, i);
+        size_t len;
+        const char *c = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &len) : NULL;
+        if (!c || !len || len > LESSON_CHOICE_MAX || text_flaw(c) || strlen(c) != len)
+            luaL_error(L, "slide %d: choice %d must be text of 1 to %d bytes on one line", no, (int)i,
+                       LESSON_CHOICE_MAX);
+        for (int j = 0; j < s->nchoices; j++)
+            if (strcasecmp(s->choices[j], c) == 0)
+                luaL_error(L, "slide %d: choices %d and %d are the same", no, j + 1, (int)i);
+        s->choices[s->nchoices++] = xstrdup(c);
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    lua_getfield(L, t, "correct");
+    if (lua_isnil(L, -1))
+        luaL_error(L, "slide %d: choices need correct = K, the number of the right one", no);
+    lua_Integer c = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : 0;
+    if (c < 1 || c > s->nchoices)
+        luaL_error(L, "slide %d: correct must be a number from 1 to %d (the right choice)", no, s->nchoices);
+    s->correct = (int)c - 1;
+    lua_pop(L, 1);
+}
+
+int question_choice(const struct slide *s, const char *a)
+{
+    if (a[0] && !a[1]) {
+        int k = a[0] >= 'a' && a[0] <= 'h' ? a[0] - 'a' : a[0] >= 'A' && a[0] <= 'H' ? a[0] - 'A'
+                : a[0] >= '1' && a[0] <= '8' ? a[0] - '1' : -1;
+        if (k >= 0 && k < s->nchoices)
+            return k;
+    }
+    for (int k = 0; k < s->nchoices; k++)
+        if (strcasecmp(s->choices[k], a) == 0)
+            return k;
+    return -1;
+}
+
+static int grade_choices(const struct slide *s, const struct run *r, const char *a, struct lesson_grade *g,
+                         char **cause)
+{
+    (void)r;
+    if (!a[0])
+        return set_cause(cause, "answer with a letter from A to %c", 'A' + s->nchoices - 1);
+    int k = question_choice(s, a);
+    if (k < 0)
+        return set_cause(cause, "\"%s\" is not one of the choices: answer with a letter from A to %c",
+                         g->given, 'A' + s->nchoices - 1);
+    g->correct = k == s->correct;
+    return 0;
+}
+
+static bool expected_choice(const struct slide *s, const struct run *r, char *buf, size_t size)
+{
+    (void)r;
+    if (s->correct < 0)
+        return false;
+    text_fit(buf, size, "%c: %s", 'A' + s->correct, s->choices[s->correct]);
+    return true;
+}
+
+static void how_choices(const struct slide *s, char *buf, size_t size)
+{
+    text_fit(buf, size, "A-%c or 1-%d: pick; a: the answer", 'A' + s->nchoices - 1, s->nchoices);
+}
+
+static void gift_choices(const struct slide *s, const struct run *r, const char *expected,
+                         const struct question_out *o)
+{
+    (void)r;
+    fprintf(o->fp, " {");
+    for (int i = 0; i < s->nchoices; i++) {
+        fprintf(o->fp, "\n\t%c", i == s->correct ? '=' : '~');
+        o->text(o->fp, s->choices[i]);
+        fprintf(o->fp, "#");
+        if (i == s->correct) {
+            o->text(o->fp, s->answer ? s->answer : "right");
+        } else {
+            o->text(o->fp, "The right answer: ");
+            o->text(o->fp, expected);
+        }
+    }
+    fprintf(o->fp, "\n}\n\n");
+}
+
+static void handout_choices(const struct slide *s, const struct question_out *o)
+{
+    for (int i = 0; i < s->nchoices; i++) {
+        fprintf(o->fp, "  %c) ", 'A' + i);
+        o->text(o->fp, s->choices[i]);
+        fprintf(o->fp, "\n");
+    }
+}
+
+/* ---- predict = "makespan": a number ---- */
+
+/* Is x the value v to the digits written in text (the half unit of its last digit)? */
+static bool same_to_digits(const char *text, double x, double v)
+{
+    double half = 0.5;
+    const char *dot = strchr(text, '.');
+    if (dot)
+        for (const char *d = dot + 1; *d >= '0' && *d <= '9'; d++)
+            half /= 10;
+    if (strpbrk(text, "eE"))
+        half = 0;   /* 1e3: no digits to round to */
+    double tol = fmax(half, 1e-9 * fmax(1, fabs(v)));
+    return fabs(x - v) <= tol * (1 + 1e-12);
+}
+
+static int grade_makespan(const struct slide *s, const struct run *r, const char *a, struct lesson_grade *g,
+                          char **cause)
+{
+    (void)s;
+    if (!a[0])
+        return set_cause(cause, "answer with a number");
+    char *end;
+    double x = strtod(a, &end);
+    if (end == a || *end || !isfinite(x))
+        return set_cause(cause, "\"%s\" is not a number: answer with the makespan, e.g. 5 or 4.5", g->given);
+    g->correct = same_to_digits(a, x, r->eng.makespan);
+    return 0;
+}
+
+static bool expected_makespan(const struct slide *s, const struct run *r, char *buf, size_t size)
+{
+    (void)s;
+    char num[NUMFMT_SIZE];
+    if (!r)
+        return false;
+    text_fit(buf, size, "%s", numfmt_shortest(num, r->eng.makespan));
+    return true;
+}
+
+static void how_makespan(const struct slide *s, char *buf, size_t size)
+{
+    (void)s;
+    text_fit(buf, size, "y: type the makespan; a: the answer");
+}
+
+static int hold_makespan(const struct slide *s, const struct engine *e, int nsteps)
+{
+    (void)e;
+    return s->step >= 0 && s->step < nsteps ? s->step : 0;
+}
+
+static void gift_makespan(const struct slide *s, const struct run *r, const char *expected,
+                          const struct question_out *o)
+{
+    (void)expected;
+    fprintf(o->fp, " {#\n\t=%s:0.005", numfmt_txt(r->eng.makespan));
+    if (s->answer) {
+        fprintf(o->fp, "#");
+        o->text(o->fp, s->answer);
+    }
+    fprintf(o->fp, "\n}\n\n");
+}
+
+static void handout_makespan(const struct slide *s, const struct question_out *o)
+{
+    (void)s;
+    fprintf(o->fp, "  (your prediction: the makespan, a number)\n");
+}
+
+/* ---- predict = "next", decision = K: "SENDER -> RECEIVER" of the K-th booking ---- */
+
+static void parse_next(lua_State *L, struct slide *s, int t, int no)
+{
+    lua_getfield(L, t, "decision");
+    if (!lua_isnil(L, -1)) {
+        lua_Integer d = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : 0;
+        if (d < 1 || d > 1000000)
+            luaL_error(L, "slide %d: decision must be a number from 1 (the first transfer booked)", no);
+        s->decision = (int)d - 1;
+    }
+    lua_pop(L, 1);
+}
+
+/* text without its surrounding blanks, into buf (cut to size). */
+static void blank_trimmed(const char *text, char *buf, size_t size)
+{
+    while (*text == ' ' || *text == '\t')
+        text++;
+    size_t n = strlen(text);
+    while (n && (text[n - 1] == ' ' || text[n - 1] == '\t'))
+        n--;
+    n = text_cut_len(text, n < size - 1 ? n : size - 1);
+    memcpy(buf, text, n);
+    buf[n] = '\0';
+}
+
+static int grade_next(const struct slide *s, const struct run *r, const char *answer, struct lesson_grade *g,
+                      char **cause)
+{
+    if (!answer[0])
+        return set_cause(cause, "answer as SENDER -> RECEIVER");
+    /* two node names, split at "->", a comma or spaces */
+    char a[160], from[160], to[160];
+    text_fit(a, sizeof a, "%s", answer);
+    char *arrow = strstr(a, "->");
+    size_t cut = arrow ? (size_t)(arrow - a) : strcspn(a, ", \t");
+    if (cut >= strlen(a))
+        return set_cause(cause, "\"%s\" names one node: answer as SENDER -> RECEIVER", g->given);
+    const char *rest = a + cut + (arrow ? 2 : 1);
+    while (*rest == ',' || *rest == ' ' || *rest == '\t')
+        rest++;
+    blank_trimmed(rest, to, sizeof to);
+    a[cut] = '\0';
+    blank_trimmed(a, from, sizeof from);
+    if (!from[0] || !to[0] || strpbrk(to, ", \t"))
+        return set_cause(cause, "\"%s\": answer as SENDER -> RECEIVER, e.g. p0 -> p2", g->given);
+    if (!r->eng.tr || s->decision >= r->eng.ntr)
+        return set_cause(cause, "the run has no transfer %d to grade against", s->decision + 1);
+    const struct transfer *t = &r->eng.tr[s->decision];
+    g->correct = cluster_find(r->c, from) == t->from && cluster_find(r->c, to) == t->to;
+    return 0;
+}
+
+static bool expected_next(const struct slide *s, const struct run *r, char *buf, size_t size)
+{
+    if (!r || !r->eng.tr || s->decision >= r->eng.ntr)
+        return false;
+    const struct transfer *t = &r->eng.tr[s->decision];
+    text_fit(buf, size, "%s -> %s", r->c->nodes[t->from].name, r->c->nodes[t->to].name);
+    return true;
+}
+
+static void how_next(const struct slide *s, char *buf, size_t size)
+{
+    (void)s;
+    text_fit(buf, size, "y: type SENDER -> RECEIVER; a: the answer");
+}
+
+static int hold_next(const struct slide *s, const struct engine *e, int nsteps)
+{
+    (void)nsteps;
+    for (int i = 0; i < e->nev && e->ev; i++)
+        if (e->ev[i].transfer == s->decision)
+            return i;   /* the steps before the decision's first event */
+    return -1;
+}
+
+static int shown_next(const struct slide *s)
+{
+    return s->decision;
+}
+
+static void gift_next(const struct slide *s, const struct run *r, const char *expected,
+                      const struct question_out *o)
+{
+    (void)r;
+    fprintf(o->fp, " {\n\t=");
+    o->text(o->fp, expected);
+    char tight[160];   /* "p0->p2": the same answer without blanks */
+    size_t n = 0;
+    for (const char *e = expected; *e && n < sizeof tight - 1; e++)
+        if (*e != ' ')
+            tight[n++] = *e;
+    tight[n] = '\0';
+    fprintf(o->fp, "\n\t=");
+    o->text(o->fp, tight);
+    if (s->answer) {
+        fprintf(o->fp, "#");
+        o->text(o->fp, s->answer);
+    }
+    fprintf(o->fp, "\n}\n\n");
+}
+
+static void handout_next(const struct slide *s, const struct question_out *o)
+{
+    fprintf(o->fp, "  (your prediction: SENDER -> RECEIVER of transfer %d)\n", s->decision + 1);
+}
+
+const struct question_kind question_kinds[] = {
+    {
+        .name = "none",
+        .how = how_none,
+        .gift = gift_none,
+    },
+    {
+        .name = "choices",
+        .parse = parse_choices,
+        .field = "correct",
+        .stray = "correct names one of the choices, and there are none",
+        .grade = grade_choices,
+        .expected = expected_choice,
+        .how = how_choices,
+        .gift = gift_choices,
+        .handout = handout_choices,
+    },
+    {
+        .name = "makespan",
+        .predicts = true,
+        .grade = grade_makespan,
+        .expected = expected_makespan,
+        .how = how_makespan,
+        .asks = "for the makespan",
+        .hides = HIDE_END,
+        .hold = hold_makespan,
+        .gift = gift_makespan,
+        .handout = handout_makespan,
+    },
+    {
+        .name = "next",
+        .predicts = true,
+        .one_run = true,
+        .parse = parse_next,
+        .field = "decision",
+        .stray = "decision goes with predict = \"next\"",
+        .grade = grade_next,
+        .expected = expected_next,
+        .how = how_next,
+        .asks = "what comes next",
+        .hold = hold_next,
+        .shown = shown_next,
+        .gift = gift_next,
+        .handout = handout_next,
+    },
+    {.name = NULL},
+};
+
+const struct question_kind *question_predict(const char *name)
+{
+    for (const struct question_kind *k = question_kinds; k->name; k++)
+        if (k->predicts && strcmp(k->name, name) == 0)
+            return k;
+    return NULL;
+}
+
+const struct question_kind *question_choices(void)
+{
+    const struct question_kind *k = question_kinds;
+    while (k->parse != parse_choices)
+        k++;
+    return k;
+}
+
+void question_predict_names(char *buf, size_t size)
+{
+    buf[0] = '\0';
+    int n = 0, last = 0;
+    for (const struct question_kind *k = question_kinds; k->name; k++)
+        if (k->predicts)
+            last = ++n;
+    n = 0;
+    for (const struct question_kind *k = question_kinds; k->name; k++) {
+        if (!k->predicts)
+            continue;
+        size_t len = strlen(buf);
+        n++;
+        text_fit(buf + len, size - len, "%s\"%s\"", n == 1 ? "" : n == last ? " or " : ", ", k->name);
+    }
+}
