@@ -4,7 +4,8 @@
  * units every search uses, the driver's passes (sched/optimal.c), the slot
  * search (sched/optimal_slot.c) with its memo (sched/optimal_memo.c), the
  * general search (sched/optimal_general.c) and the multicast over every set
- * of relays (sched/optimal_multicast.c).  Nothing else includes it.
+ * of relays (sched/optimal_multicast.c).  Nothing else includes it; it
+ * does not include sched/optimal.h (one module, no include circle).
  */
 #ifndef HETCAST_OPTIMAL_INT_H
 #define HETCAST_OPTIMAL_INT_H
@@ -16,7 +17,11 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "sched/optimal.h"
+#include "engine/engine.h"
+#include "model/cluster.h"
+#include "sched/sched.h"
+
+struct opt_plan;   /* sched/optimal.h */
 
 /* Beyond max_nodes, node tables in the slot search are still accepted
  * when they have few classes: the remaining-class multisets then number at

@@ -5,6 +5,8 @@
  */
 #include "sched/optimal_int.h"
 
+#include "sched/optimal.h"
+
 #include <float.h>
 #include <math.h>
 #include <stdint.h>

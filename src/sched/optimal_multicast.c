@@ -4,6 +4,8 @@
  */
 #include "sched/optimal_int.h"
 
+#include "sched/optimal.h"
+
 #include <float.h>
 #include <math.h>
 #include <stdint.h>

@@ -6,6 +6,8 @@
  */
 #include "sched/optimal_int.h"
 
+#include "sched/optimal.h"
+
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -435,6 +437,72 @@ static double rate_slot(struct as_ctx *a, const double *P, int len, const int *c
 }
 
 /*
+ * The rate bound's producers for cnt: the waiting classes in order, a->rr[k]
+ * the suffix minimum of their receive times (r').  Returns whether the rate
+ * bound is to run for this state.
+ */
+static bool rate_setup(struct as_ctx *a, const int *cnt)
+{
+    bool rated = a->rate_on;
+    if (rated) {
+        double r = INFINITY, rmax = -INFINITY;
+        for (int k = a->K - 1; k >= 0; k--) {
+            if (cnt[k] > 0) {
+                r = dmin(r, a->cr[k]);
+                rmax = dmax(rmax, a->cr[k]);
+                rated = rated && a->cs[k] > 0;
+            }
+            a->rr[k] = r;
+        }
+        /* with one receive time (sender-only: none) nobody is forced, and the
+         * rate alone rarely beats U' by enough to pay for itself */
+        rated = rated && rmax > r;
+    }
+    return rated;
+}
+
+/*
+ * as_bound's fictitious holder h takes its next slot: every chain of the F
+ * front classes one step on, its value the earliest of them; then the heap
+ * of nh holders is restored (fresh: h was just put at its end, sifted up;
+ * else h is at its top, sifted down).
+ */
+static void holder_next(struct as_ctx *a, int h, int F, int nh, bool fresh)
+{
+    int *front = a->front, *heap = a->heap;
+    double *val = a->hval;
+    double v = INFINITY;
+    double *c = &a->chain[(size_t)h * (size_t)a->K];
+    for (int f = 0; f < F; f++) {
+        c[f] = as_slot_after(c[f], a->cs[front[f]]);
+        v = dmin(v, c[f]);
+    }
+    val[h] = v;
+    int i;
+    if (fresh) {
+        i = nh - 1;
+        while (i > 0 && val[heap[(i - 1) / 2]] > v) {
+            heap[i] = heap[(i - 1) / 2];
+            i = (i - 1) / 2;
+        }
+    } else {
+        i = 0;
+        for (;;) {
+            int j = 2 * i + 1;
+            if (j >= nh)
+                break;
+            if (j + 1 < nh && val[heap[j + 1]] < val[heap[j]])
+                j++;
+            if (!(val[heap[j]] < v))
+                break;
+            heap[i] = heap[j];
+            i = j;
+        }
+    }
+    heap[i] = h;
+}
+
+/*
  * A lower bound on g for a profile P[0..len) with cnt receivers waiting (m
  * in all); returns as soon as it reaches cut. O(m (F + log m)) for F
  * classes on the front below.
@@ -503,22 +571,7 @@ static double as_bound(struct as_ctx *a, const double *P, int len, const int *cn
         return -INFINITY;
     double *sig = a->sig, *first = a->first, *val = a->hval, *ch = a->chain, lb = -INFINITY;
     int *heap = a->heap, sh = 0, st = 0, nh = 0, pi = 0, ci = 0, left = cnt[a->by_r[0]];
-    /* the rate bound's producers: the waiting classes in order, r' a suffix minimum */
-    bool rated = a->rate_on;
-    if (rated) {
-        double r = INFINITY, rmax = -INFINITY;
-        for (int k = K - 1; k >= 0; k--) {
-            if (cnt[k] > 0) {
-                r = dmin(r, a->cr[k]);
-                rmax = dmax(rmax, a->cr[k]);
-                rated = rated && a->cs[k] > 0;
-            }
-            a->rr[k] = r;
-        }
-        /* with one receive time (sender-only: none) nobody is forced, and the
-         * rate alone rarely beats U' by enough to pay for itself */
-        rated = rated && rmax > r;
-    }
+    bool rated = rate_setup(a, cnt);
     double prev = -INFINITY;
     struct forced fz = {0, 0, INFINITY};
     for (int k = 0; k < m; k++) {
@@ -564,38 +617,8 @@ static double as_bound(struct as_ctx *a, const double *P, int len, const int *cn
             heap[nh++] = h;   /* sifted up below, once its next slot is known */
         } else
             h = heap[0];
-        if (h >= 0) {
-            /* its next slot: every chain one step on; restore the heap */
-            double v = INFINITY;
-            double *c = &ch[(size_t)h * (size_t)K];
-            for (int f = 0; f < F; f++) {
-                c[f] = as_slot_after(c[f], a->cs[front[f]]);
-                v = dmin(v, c[f]);
-            }
-            val[h] = v;
-            int i;
-            if (src == 1) {
-                i = nh - 1;
-                while (i > 0 && val[heap[(i - 1) / 2]] > v) {
-                    heap[i] = heap[(i - 1) / 2];
-                    i = (i - 1) / 2;
-                }
-            } else {
-                i = 0;
-                for (;;) {
-                    int j = 2 * i + 1;
-                    if (j >= nh)
-                        break;
-                    if (j + 1 < nh && val[heap[j + 1]] < val[heap[j]])
-                        j++;
-                    if (!(val[heap[j]] < v))
-                        break;
-                    heap[i] = heap[j];
-                    i = j;
-                }
-            }
-            heap[i] = h;
-        }
+        if (h >= 0)
+            holder_next(a, h, F, nh, src == 1);
         /* every taken slot makes a fictitious holder */
         double e0 = INFINITY;
         for (int f = 0; f < F; f++)
