@@ -57,7 +57,7 @@ run "$H" compare "$CX" --format smpi --output "$T/x"
 check "compare --format smpi: status 2 (one schedule per replay)" test "$rc" -eq 2
 : >"$T/afile"
 run "$H" run "$CX" --format smpi --output "$T/afile"
-check "smpi --output onto a file: refused, the file left alone" sh -c "[ $rc -eq 1 ] && grep -q 'exists and is not a directory' $T/err && [ ! -s $T/afile ]"
+check "smpi --output onto a file: refused (status 2, as otf2), the file left alone" sh -c "[ $rc -eq 2 ] && grep -q 'exists and is not a directory' $T/err && [ ! -s $T/afile ]"
 run "$H" run clusters/platform-small.csv -s grow-tree --format smpi --output "$T/x"
 check "smpi: pipelined slices refused (status 2), saying why" sh -c "[ $rc -eq 2 ] && grep -q 'cannot express' $T/err"
 run "$H" run "$CX" --format smpi --output "$T/fnf"

@@ -41,10 +41,10 @@ check "measured: fnf's p2 receives until 6.01 s, as the trace says" sh -c "tr -s
 
 # DIR: replaced when it holds hetcast's archive, refused otherwise
 "$H" run $C -s optimal --format otf2 --output "$T/run" >/dev/null 2>&1
-check "a second archive replaces the first (optimal: p2 holds at 5 s), nothing left beside" sh -c "otf2-print $T/run/traces.otf2 | tr -s ' ' | grep -q '^LEAVE 4 5000000000 Region: \"receive\"' && ! ls $T | grep -q '^run\.\(otf2\|old\)-'"
+check "a second archive replaces the first (optimal: p2 holds at 5 s), nothing left beside" sh -c "otf2-print $T/run/traces.otf2 | tr -s ' ' | grep -q '^LEAVE 4 5000000000 Region: \"receive\"' && ! ls -A $T | grep -q 'run\.hetcast-'"
 mkdir "$T/mine" && echo keep >"$T/mine/notes.txt"
 run "$H" run $C --format otf2 --output "$T/mine"
-check "a directory with other files: status 2, untouched" sh -c "[ $rc -eq 2 ] && grep -q 'holds files other than an OTF2 archive' $T/err && [ \$(ls $T/mine) = notes.txt ] && ! ls $T | grep -q '^mine\.otf2-'"
+check "a directory with other files: status 2, untouched" sh -c "[ $rc -eq 2 ] && grep -q 'holds notes.txt, which is not part of an OTF2 archive of hetcast' $T/err && [ \$(ls $T/mine) = notes.txt ] && ! ls -A $T | grep -q 'mine\.hetcast-'"
 printf 'x\n' >"$T/afile"
 run "$H" run $C --format otf2 --output "$T/afile"
 check "a file as DIR: status 2, names it" sh -c "[ $rc -eq 2 ] && grep -q 'afile: exists and is not a directory' $T/err && [ \$(cat $T/afile) = x ]"

@@ -5,26 +5,25 @@
  * lane (send port, link in, receive port; output/export_lanes.h), an
  * Enter and a Leave of the region "send", "link" or "receive" per busy
  * interval, with the transfer as attributes.  The archive is written into a
- * fresh directory beside DIR and renamed into place when it is whole, so a
- * failure leaves DIR as it was.  libotf2's own error messages are kept from
- * the terminal and handed back in *cause.
+ * fresh directory beside DIR and swapped in when it is whole
+ * (support/atomic_dir.h), so a failure leaves DIR as it was.  libotf2's own
+ * error messages are kept from the terminal and handed back in *cause: any
+ * error it reports on the way (a write it could not make) fails the export.
  */
 #include "output/export_otf2.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <otf2/otf2.h>
 
 #include "output/export_interop.h"
 #include "output/export_lanes.h"
+#include "support/atomic_dir.h"
 #include "support/numfmt.h"
 
 #define ARCHIVE "traces"      /* DIR/traces.otf2, DIR/traces.def, DIR/traces/ */
@@ -62,61 +61,14 @@ static const OTF2_FlushCallbacks flush_callbacks = {pre_flush, post_flush};
 
 /* ---- the directory ---- */
 
-/* Is dir an archive this writer made (only traces.otf2, traces.def and traces/ in it), or empty? */
-static bool dir_replaceable(const char *dir)
+/* What an archive of this writer holds: traces.otf2, traces.def, traces/ (support/atomic_dir.h). */
+static bool archive_entry(const char *name, bool is_dir)
 {
-    DIR *d = opendir(dir);
-    if (!d)
-        return false;
-    bool ok = true;
-    for (struct dirent *e; ok && (e = readdir(d));)
-        ok = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
-             strcmp(e->d_name, ARCHIVE ".otf2") == 0 || strcmp(e->d_name, ARCHIVE ".def") == 0 ||
-             strcmp(e->d_name, ARCHIVE) == 0;
-    closedir(d);
-    return ok;
+    return is_dir ? strcmp(name, ARCHIVE) == 0
+                  : strcmp(name, ARCHIVE ".otf2") == 0 || strcmp(name, ARCHIVE ".def") == 0;
 }
 
-/* Remove an archive directory (dir_replaceable): the files of dir/traces/, then the rest. */
-static void remove_archive(const char *dir)
-{
-    char *sub = xasprintf("%s/" ARCHIVE, dir);
-    DIR *d = opendir(sub);
-    if (d) {
-        for (struct dirent *e; (e = readdir(d));)
-            if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
-                char *f = xasprintf("%s/%s", sub, e->d_name);
-                unlink(f);
-                free(f);
-            }
-        closedir(d);
-    }
-    rmdir(sub);
-    free(sub);
-    char *f = xasprintf("%s/" ARCHIVE ".otf2", dir);
-    unlink(f);
-    free(f);
-    f = xasprintf("%s/" ARCHIVE ".def", dir);
-    unlink(f);
-    free(f);
-    rmdir(dir);
-}
-
-/* 0 when dir may take the archive (new, empty, or an archive of this writer), else -1 with
- * *cause. */
-static int dir_refused(const char *dir, char **cause)
-{
-    struct stat st;
-    if (stat(dir, &st) != 0)
-        return 0;
-    if (!S_ISDIR(st.st_mode))
-        return set_cause(cause, "--output %s: exists and is not a directory", dir), -1;
-    if (!dir_replaceable(dir))
-        return set_cause(cause, "--output %s: holds files other than an OTF2 archive of hetcast "
-                                "(traces.otf2, traces.def, traces/); give a new or empty "
-                                "directory", dir), -1;
-    return 0;
-}
+#define ARCHIVE_WHAT "an OTF2 archive of hetcast (traces.otf2, traces.def, traces/)"
 
 /* ---- the archive ---- */
 
@@ -338,7 +290,6 @@ static int write_archive(const char *path, const struct run *runs, int k, double
     free(tr_base);
     free(first_loc);
     free(nevents);
-    otf2_said[0] = '\0';
     OTF2_ErrorCode rc = OTF2_Archive_Close(a);
     if (rc != OTF2_SUCCESS) {
         set_cause(cause, "cannot write the OTF2 archive: %s",
@@ -351,8 +302,12 @@ static int write_archive(const char *path, const struct run *runs, int k, double
 int export_otf2_check(const char *dir, const struct run *runs, int k, double seconds_per_unit,
                       char **cause)
 {
-    if (dir_refused(dir, cause) < 0)
+    char *why = NULL;
+    if (atomic_dir_check(dir, archive_entry, ARCHIVE_WHAT, &why) < 0) {
+        set_cause(cause, "--output %s: %s", dir, why);
+        free(why);
         return -1;
+    }
     double most = (double)UINT64_MAX / 2 / (double)TICKS_PER_SECOND / seconds_per_unit;
     for (int r = 0; r < k; r++)
         if (!(runs[r].eng.makespan <= most)) {
@@ -363,61 +318,32 @@ int export_otf2_check(const char *dir, const struct run *runs, int k, double sec
     return 0;
 }
 
-/* The archive into a fresh directory beside dir, then renamed to dir (which is new, empty, or an
- * archive this writer made, then removed). */
-static int replace_dir(const char *dir, const struct run *runs, int k, double seconds_per_unit,
-                       char **cause)
+int export_otf2(const char *dir, const struct run *runs, int k, double seconds_per_unit,
+                char **cause)
 {
-    struct stat st;
-    bool exists = stat(dir, &st) == 0;
-    if (dir_refused(dir, cause) < 0)
-        return -1;
-    char *tmp = xasprintf("%s.otf2-XXXXXX", dir);
-    if (!mkdtemp(tmp)) {
-        set_cause(cause, "cannot make a directory beside %s: %s", dir, strerror(errno));
-        free(tmp);
+    struct atomic_dir ad;
+    char *why = NULL;
+    if (atomic_dir_open(&ad, dir, archive_entry, ARCHIVE_WHAT, &why) < 0) {
+        set_cause(cause, "--output %s: %s", dir, why);
+        free(why);
         return -1;
     }
     OTF2_ErrorCallback was = OTF2_Error_RegisterCallback(keep_error, NULL);
+    otf2_said[0] = '\0';
     struct port_slots ps;
     port_slots_make(&ps, runs, k);
-    int rc = write_archive(tmp, runs, k, seconds_per_unit, &ps, cause);
+    int rc = write_archive(ad.tmp, runs, k, seconds_per_unit, &ps, cause);
     port_slots_free(&ps);
     OTF2_Error_RegisterCallback(was, NULL);
-    if (rc == 0) {
-        char *old = NULL;
-        if (exists) {   /* the old archive out of the way, then the new one in */
-            old = xasprintf("%s.old-XXXXXX", dir);
-            if (!mkdtemp(old) || rename(dir, old) != 0) {
-                set_cause(cause, "cannot replace %s: %s", dir, strerror(errno));
-                rc = -1;
-            }
-        }
-        if (rc == 0 && rename(tmp, dir) != 0) {
-            set_cause(cause, "cannot write %s: %s", dir, strerror(errno));
-            if (old)
-                rename(old, dir);
-            rc = -1;
-        }
-        if (rc == 0 && old)
-            remove_archive(old);
-        else if (old)
-            rmdir(old);
-        free(old);
+    if (rc == 0 && otf2_said[0]) {   /* libotf2 said so on the way (a write it could not make) */
+        set_cause(cause, "cannot write the OTF2 archive %s: %s", dir, otf2_said);
+        rc = -1;
     }
-    if (rc != 0)
-        remove_archive(tmp);
-    free(tmp);
-    return rc;
-}
-
-int export_otf2(const char *path, const struct run *runs, int k, double seconds_per_unit,
-                char **cause)
-{
-    char *dir = xstrdup(path);   /* "out/" is "out": the temporary goes beside it, not in it */
-    for (size_t n = strlen(dir); n > 1 && dir[n - 1] == '/'; n--)
-        dir[n - 1] = '\0';
-    int rc = replace_dir(dir, runs, k, seconds_per_unit, cause);
-    free(dir);
-    return rc;
+    if (rc != 0) {
+        atomic_dir_abort(&ad);
+        return -1;
+    }
+    if (atomic_dir_commit(&ad) != 0)
+        return set_cause(cause, "cannot write %s: %s", dir, strerror(errno)), -1;
+    return 0;
 }

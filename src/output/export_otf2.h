@@ -29,7 +29,7 @@ int export_otf2_check(const char *dir, const struct run *runs, int k, double sec
  * Write the archive of runs[0..k) (finished, non-lean) to dir: a new
  * directory, an empty one, or one holding an archive this writer made
  * (replaced); anything else is refused.  The archive is written beside dir
- * and renamed into place when whole: a failure leaves dir as it was.
+ * and swapped in when whole (support/atomic_dir.h): a failure leaves dir as it was.
  * 0, or -1 with *cause.
  */
 int export_otf2(const char *dir, const struct run *runs, int k, double seconds_per_unit,

@@ -22,9 +22,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "output/export.h"
+#include "support/atomic_dir.h"
 #include "support/numfmt.h"
 #include "model/timing.h"
 
@@ -308,24 +308,58 @@ static int write_readme(FILE *fp, void *ctx)
     return ferror(fp) ? -1 : 0;
 }
 
-/* dir exists as a directory, or is made; 0 or -1 with *cause. */
-static int make_dir(const char *dir, char **cause)
+/* What a replay of this writer holds (support/atomic_dir.h). */
+static bool replay_entry(const char *name, bool is_dir)
 {
-    struct stat st;
-    if (stat(dir, &st) == 0)
-        return S_ISDIR(st.st_mode) ? 0 : set_cause(cause, "--output %s: exists and is not a "
-                                                   "directory", dir);
-    if (mkdir(dir, 0777) < 0)
-        return set_cause(cause, "--output %s: cannot make the directory: %s", dir,
-                         strerror(errno));
+    if (is_dir)
+        return false;
+    if (strncmp(name, "rank-", 5) == 0) {
+        size_t digits = strspn(name + 5, "0123456789");
+        return digits > 0 && strcmp(name + 5 + digits, ".txt") == 0;
+    }
+    return strcmp(name, "platform.xml") == 0 || strcmp(name, "hostfile") == 0 ||
+           strcmp(name, "index.txt") == 0 || strcmp(name, "README") == 0;
+}
+
+#define REPLAY_WHAT "an SMPI replay of hetcast (platform.xml, hostfile, index.txt, rank-I.txt, README)"
+
+int export_smpi_check_dir(const char *dir, char **cause)
+{
+    char *why = NULL;
+    if (atomic_dir_check(dir, replay_entry, REPLAY_WHAT, &why) < 0) {
+        set_cause(cause, "--output %s: %s", dir, why);
+        free(why);
+        return -1;
+    }
+    return 0;
+}
+
+/* name in the new directory, written by w: every write and the close checked. */
+static int replay_file(struct atomic_dir *ad, const char *dir, const char *name, export_writer w,
+                       struct smpi_job *job, char **cause)
+{
+    FILE *fp = atomic_dir_fopen(ad, name);
+    if (!fp)
+        return set_cause(cause, "cannot write %s/%s: %s", dir, name, strerror(errno));
+    int rc = w(fp, job);
+    if (atomic_dir_fclose(fp) != 0 || rc != 0)
+        return set_cause(cause, "cannot write %s/%s: %s", dir, name,
+                         strerror(errno ? errno : EIO));
     return 0;
 }
 
 int export_smpi(const struct run *r, const char *dir, char **command, char **cause)
 {
     *command = NULL;
-    if (export_smpi_check(r, cause) < 0 || make_dir(dir, cause) < 0)
+    if (export_smpi_check(r, cause) < 0)
         return -1;
+    struct atomic_dir ad;
+    char *why = NULL;
+    if (atomic_dir_open(&ad, dir, replay_entry, REPLAY_WHAT, &why) < 0) {
+        set_cause(cause, "--output %s: %s", dir, why);
+        free(why);
+        return -1;
+    }
     char *cmd = xasprintf("smpirun -np %d -platform platform.xml -hostfile hostfile -replay "
                           "index.txt --cfg=network/model:CM02 --cfg=network/TCP-gamma:0%s "
                           "--cfg=smpi/host-speed:1f --log=xbt_cfg.thres:warning", r->c->n,
@@ -340,17 +374,21 @@ int export_smpi(const struct run *r, const char *dir, char **command, char **cau
         {"index.txt", write_index},
     };
     int rc = 0;
-    /* export_into_dir: a link planted in dir is replaced, never written through. */
+    /* a new directory, swapped in whole: nothing of an old replay stays beside the new one */
     for (size_t i = 0; rc == 0 && i < sizeof files / sizeof files[0]; i++)
-        rc = export_into_dir(dir, files[i].name, files[i].w, &job, cause);
+        rc = replay_file(&ad, dir, files[i].name, files[i].w, &job, cause);
     for (int p = 0; rc == 0 && p < r->c->n; p++) {
         char name[32];
         snprintf(name, sizeof name, "rank-%d.txt", p);
         job.rank = p;
-        rc = export_into_dir(dir, name, write_rank, &job, cause);
+        rc = replay_file(&ad, dir, name, write_rank, &job, cause);
     }
-    if (rc == 0)   /* the README last: it promises the rest is there */
-        rc = export_into_dir(dir, "README", write_readme, &job, cause);
+    if (rc == 0)
+        rc = replay_file(&ad, dir, "README", write_readme, &job, cause);
+    if (rc == 0 && atomic_dir_commit(&ad) != 0)
+        rc = set_cause(cause, "cannot write %s: %s", dir, strerror(errno));
+    else if (rc != 0)
+        atomic_dir_abort(&ad);
     if (rc < 0) {
         free(cmd);
         return -1;
