@@ -52,7 +52,9 @@ int export_dot(FILE *fp, const struct run *runs, int k);
  * 4, 5, 6 ..., "send port 2"), all named by metadata events ("ph": "M");
  * then a complete event ("ph": "X") per transfer on its sender's send port,
  * and per non-empty link and receive interval on its receiver, in (node,
- * port, start) order.  ts and dur are microseconds: a time t of the run is
+ * port, start) order; then per transfer a flow from its send slice to its
+ * receive slice ("ph" "s" and "f", "bp" "e", ids from 1 in (run, transfer)
+ * order: the viewers' arrows).  ts and dur are microseconds: a time t of the run is
  * t * us_per_unit.  Each event's args hold the transfer (seq, from, to, its
  * seven times in the run's unit) and "why", the reason it was chosen.
  * 0 or -1.
