@@ -52,13 +52,13 @@ check "JSON: \"unit\": \"ms\"" has '"unit": "ms"' "$T/out"
 run "$H" run "$T/ms.csv" --format svg
 check "SVG: the time axis reads 'time (ms)'" has '>time (ms)</text>' "$T/out"
 run "$H" run "$T/ms.csv" --format paje
-check "Paje: a comment line says the unit" has '^# times in ms$' "$T/out"
+check "Paje: the run's type says the unit, and no line is a comment" sh -c "grep -q '^0 R 0 \"run (times in ms)\"\$' '$T/out' && ! grep -q '^#' '$T/out'"
 if command -v pj_dump >/dev/null 2>&1; then
     cp "$T/out" "$T/ms.paje"
     run pj_dump "$T/ms.paje"
-    check "Paje: pj_dump reads it with the comment" sh -c "[ $rc -eq 0 ] && grep -q '^State' '$T/out'"
+    check "Paje: pj_dump reads it, the unit in the run's type" sh -c "[ $rc -eq 0 ] && grep -q '^State' '$T/out' && grep -q '^Container, 0, run (times in ms), ' '$T/out'"
 else
-    skip "Paje: pj_dump reads it with the comment" "pj_dump is not installed"
+    skip "Paje: pj_dump reads it, the unit in the run's type" "pj_dump is not installed"
 fi
 run "$H" run "$T/ms.csv" --format dot
 check "DOT: a comment says the unit" has '^  // times in ms$' "$T/out"

@@ -138,6 +138,8 @@ static bool names_plain(const struct cluster *c)
 
 struct smpi_job {
     const struct run *r;
+    const char *unit;   /* the latencies' unit: the cluster's (SimGrid's "ms", "us", ...), else s */
+    char speed[40];     /* the hosts' speed: a flop a time unit ("1000f" for ms) */
     bool plain;     /* hosts named by the node names; else rank-I */
     int rank;       /* rank-I.txt */
     const char *command;
@@ -172,23 +174,24 @@ static int write_platform(FILE *fp, void *ctx)
         used[(size_t)r->eng.tr[i].from * (size_t)n + (size_t)r->eng.tr[i].to] = 1;
     fputs("<?xml version='1.0'?>\n"
           "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-          "<!-- Written by hetcast (docs/interop.md): hosts at 1 flop/s, so a compute of x\n"
-          "     flops takes x time units; one link per route, its latency the model's link\n"
-          "     time; the bandwidth is so high that a 1-byte message costs only the latency. -->\n"
+          "<!-- Written by hetcast (docs/interop.md): hosts at 1 flop a time unit of the\n"
+          "     cluster, so a compute of x flops takes x time units; one link per route, its\n"
+          "     latency the model's link time in that unit; the bandwidth is so high that a\n"
+          "     1-byte message costs only the latency. -->\n"
           "<platform version=\"4.1\">\n"
           "  <zone id=\"" SMPI_ZONE "\" routing=\"Full\">\n", fp);
     for (int p = 0; p < n; p++) {
         fputs("    <host id=\"", fp);
         put_host(fp, j, p);
-        fputs("\" speed=\"1f\">\n      <prop id=\"hetcast-name\" value=\"", fp);
+        fprintf(fp, "\" speed=\"%s\">\n      <prop id=\"hetcast-name\" value=\"", j->speed);
         export_xml_string(fp, c->nodes[p].name);
         fputs("\"/>\n    </host>\n", fp);
     }
     bool shared = c->kind == CLUSTER_NODES;   /* one latency L: one link for every route */
     if (shared) {
         struct smpi_cost sc = {0, timing_send_only(r->model) ? 0 : c->latency, 0, 0};
-        fprintf(fp, "    <link id=\"L\" bandwidth=\"1e30Bps\" latency=\"%ss\" "
-                    "sharing_policy=\"FATPIPE\"/>\n", numfmt_num(sc.latency));
+        fprintf(fp, "    <link id=\"L\" bandwidth=\"1e30Bps\" latency=\"%s%s\" "
+                    "sharing_policy=\"FATPIPE\"/>\n", numfmt_num(sc.latency), j->unit);
     }
     for (int q = 0; q < n && !shared; q++)
         for (int p = 0; p < n; p++) {
@@ -196,8 +199,8 @@ static int write_platform(FILE *fp, void *ctx)
             if (!route_wanted(r, used, q, p))
                 continue;
             smpi_cost(r, q, p, &sc);
-            fprintf(fp, "    <link id=\"l%d-%d\" bandwidth=\"1e30Bps\" latency=\"%ss\" "
-                        "sharing_policy=\"FATPIPE\"/>\n", q, p, numfmt_num(sc.latency));
+            fprintf(fp, "    <link id=\"l%d-%d\" bandwidth=\"1e30Bps\" latency=\"%s%s\" "
+                        "sharing_policy=\"FATPIPE\"/>\n", q, p, numfmt_num(sc.latency), j->unit);
         }
     for (int q = 0; q < n; q++)
         for (int p = 0; p < n; p++) {
@@ -276,8 +279,17 @@ static int write_readme(FILE *fp, void *ctx)
             numfmt_num(r->eng.makespan));
     fprintf(fp, "Replay it from this directory (Debian: the package libsimgrid-dev ships smpirun):\n\n"
                 "  %s\n\n"
-                "SimGrid ends with \"Simulation time T\": T is the makespan above (SimGrid prints\n"
-                "6 decimals).  Times are hetcast's time units, as seconds.\n\n", j->command);
+                "SimGrid ends with \"Simulation time T\": T is the makespan above in seconds\n"
+                "(SimGrid prints 6 decimals).\n", j->command);
+    if (c->time_unit == TIME_NONE)
+        fputs("Times are hetcast's time units, as seconds (the cluster has no # unit:).\n\n",
+              fp);
+    else
+        fprintf(fp, "The cluster's times are in %s (# unit: %s): hosts compute %s flops a\n"
+                    "second, so a compute of x flops takes x %s, and the links' latencies\n"
+                    "carry the unit; T = makespan x %s.\n\n", j->unit, j->unit,
+                numfmt_num(1 / time_unit_seconds(c->time_unit)), j->unit,
+                numfmt_num(time_unit_seconds(c->time_unit)));
     fputs("Files: platform.xml (one host per node at 1 flop/s; one link per route whose\n"
           "latency is the model's link time, bandwidth 1e30 B/s), hostfile (rank I runs on\n"
           "the I-th host), rank-I.txt (rank I's actions: recv from its parent, compute r,\n"
@@ -364,7 +376,11 @@ int export_smpi(const struct run *r, const char *dir, char **command, char **cau
                           "index.txt --cfg=network/model:CM02 --cfg=network/TCP-gamma:0%s "
                           "--cfg=smpi/host-speed:1f --log=xbt_cfg.thres:warning", r->c->n,
                           smpi_blocking(r) ? " --cfg=smpi/send-is-detached-thresh:0" : "");
-    struct smpi_job job = {r, names_plain(r->c), 0, cmd};
+    struct smpi_job job = {.r = r, .plain = names_plain(r->c), .command = cmd};
+    bool unit = r->c->time_unit != TIME_NONE;
+    job.unit = unit ? time_unit_name(r->c->time_unit) : "s";
+    snprintf(job.speed, sizeof job.speed, "%sf",
+             numfmt_num(unit ? 1 / time_unit_seconds(r->c->time_unit) : 1));
     struct {
         const char *name;
         export_writer w;
