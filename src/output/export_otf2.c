@@ -4,7 +4,10 @@
  * per run, a location group (process) per node, a location per busy port
  * lane (send port, link in, receive port; output/export_lanes.h), an
  * Enter and a Leave of the region "send", "link" or "receive" per busy
- * interval, with the transfer as attributes.  The archive is written into a
+ * interval, with the transfer as attributes, and an MPI message per transfer
+ * from its send to its receive.  Chunks of 256 KiB (OTF2_CHUNK_SIZE_MIN):
+ * libotf2 clears a whole chunk per location, and its 4 MiB default for
+ * definitions made 1 000 nodes take seconds.  The archive is written into a
  * fresh directory beside DIR and swapped in when it is whole
  * (support/atomic_dir.h), so a failure leaves DIR as it was.  libotf2's own
  * error messages are kept from the terminal and handed back in *cause: any
@@ -99,12 +102,108 @@ static int busy_lanes(const struct port_slots *ps, int proc, int port)
 
 enum { ATTR_SEQ, ATTR_FROM, ATTR_TO, ATTR_WHY, NATTRS };
 
+/* What the events need: the runs' slots, their locations and the strings of the definitions. */
+struct evt_job {
+    const struct run *runs;
+    const struct port_slots *ps;
+    const long *first_loc;          /* the first location of each (process, port) */
+    const long *tr_base;            /* transfer i of run r: tr_base[r] + i */
+    long ntr;                       /* transfers in all */
+    const OTF2_StringRef *node_str, *why_str;
+    double seconds_per_unit;
+    uint64_t *nevents;              /* per location, counted here */
+    OTF2_TimeStamp end;             /* the last Leave */
+};
+
+#define COMM_TRANSFERS 0   /* the communicator of the messages: its ranks are the locations */
+
+static long slot_loc(const struct evt_job *j, const struct port_slot *v)
+{
+    return j->first_loc[(port_slots_proc(j->runs, v->run, v->node) - 1) * NPORTS + v->port] + v->lane;
+}
+
+/* One busy interval: Enter, the message it sends or receives, Leave. */
+static void write_slot(OTF2_EvtWriter *w, OTF2_AttributeList *al, struct evt_job *j,
+                       long x, long loc, const long *send_slot, const long *in_slot)
+{
+    const struct port_slot *v = &j->ps->v[x];
+    const struct transfer *t = &j->runs[v->run].eng.tr[v->tr];
+    long tx = j->tr_base[v->run] + v->tr;
+    OTF2_AttributeList_AddUint32(al, ATTR_SEQ, (uint32_t)t->seq + 1);
+    OTF2_AttributeList_AddStringRef(al, ATTR_FROM,
+                                    j->node_str[port_slots_proc(j->runs, v->run, t->from) - 1]);
+    OTF2_AttributeList_AddStringRef(al, ATTR_TO,
+                                    j->node_str[port_slots_proc(j->runs, v->run, t->to) - 1]);
+    OTF2_AttributeList_AddStringRef(al, ATTR_WHY, j->why_str[tx]);
+    OTF2_TimeStamp t0 = ticks(v->start, j->seconds_per_unit), t1 = ticks(v->end, j->seconds_per_unit);
+    OTF2_EvtWriter_Enter(w, al, t0, (OTF2_RegionRef)v->port);
+    OTF2_AttributeList_RemoveAllAttributes(al);
+    j->nevents[loc] += 2;
+    /* the message: sent as the send begins, received as the receive ends (tag: seq) */
+    if (send_slot[tx] == x && in_slot[tx] >= 0) {
+        OTF2_EvtWriter_MpiSend(w, NULL, t0, (uint32_t)slot_loc(j, &j->ps->v[in_slot[tx]]),
+                               COMM_TRANSFERS, (uint32_t)t->seq + 1, 1);
+        j->nevents[loc]++;
+    }
+    if (in_slot[tx] == x && send_slot[tx] >= 0) {
+        OTF2_EvtWriter_MpiRecv(w, NULL, t1, (uint32_t)slot_loc(j, &j->ps->v[send_slot[tx]]),
+                               COMM_TRANSFERS, (uint32_t)t->seq + 1, 1);
+        j->nevents[loc]++;
+    }
+    OTF2_EvtWriter_Leave(w, NULL, t1, (OTF2_RegionRef)v->port);
+    if (t1 > j->end)
+        j->end = t1;
+}
+
+/* The events, location by location: the slots of each (process, port) come together, in the
+ * order of the locations, each lane's in time order.  A transfer's message goes from its send
+ * slot to its receive slot (its link slot when the receive takes no time). */
+static void write_events(OTF2_Archive *a, struct evt_job *j)
+{
+    const struct port_slots *ps = j->ps;
+    long total = j->ntr;
+    long *send_slot = xmalloc((size_t)(total > 0 ? total : 1) * sizeof *send_slot);
+    long *in_slot = xmalloc((size_t)(total > 0 ? total : 1) * sizeof *in_slot);
+    for (long x = 0; x < total; x++)
+        send_slot[x] = in_slot[x] = -1;
+    for (long x = 0; x < ps->n; x++) {   /* per node: link before receive, so the receive wins */
+        long tx = j->tr_base[ps->v[x].run] + ps->v[x].tr;
+        if (ps->v[x].port == PORT_SEND)
+            send_slot[tx] = x;
+        else
+            in_slot[tx] = x;
+    }
+    OTF2_Archive_OpenEvtFiles(a);
+    OTF2_AttributeList *al = OTF2_AttributeList_New();
+    long i = 0;
+    for (int proc = 1; proc <= ps->nprocs; proc++)
+        for (int port = 0; port < NPORTS; port++) {
+            long e = i;   /* this port's slots: [i, e) */
+            while (e < ps->n && port_slots_proc(j->runs, ps->v[e].run, ps->v[e].node) == proc &&
+                   ps->v[e].port == port)
+                e++;
+            for (int l = 0; l < busy_lanes(ps, proc, port); l++) {
+                long loc = j->first_loc[(proc - 1) * NPORTS + port] + l;
+                OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(a, (OTF2_LocationRef)loc);
+                for (long x = i; x < e; x++)
+                    if (ps->v[x].lane == l)
+                        write_slot(w, al, j, x, loc, send_slot, in_slot);
+                OTF2_Archive_CloseEvtWriter(a, w);
+            }
+            i = e;
+        }
+    OTF2_AttributeList_Delete(al);
+    OTF2_Archive_CloseEvtFiles(a);
+    free(send_slot);
+    free(in_slot);
+}
+
 static int write_archive(const char *path, const struct run *runs, int k, double seconds_per_unit,
                          const struct port_slots *ps, char **cause)
 {
     OTF2_Archive *a = OTF2_Archive_Open(path, ARCHIVE, OTF2_FILEMODE_WRITE,
-                                        OTF2_CHUNK_SIZE_EVENTS_DEFAULT,
-                                        OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT, OTF2_SUBSTRATE_POSIX,
+                                        OTF2_CHUNK_SIZE_MIN,
+                                        OTF2_CHUNK_SIZE_MIN, OTF2_SUBSTRATE_POSIX,
                                         OTF2_COMPRESSION_NONE);
     if (!a) {
         set_cause(cause, "cannot write the OTF2 archive: %s",
@@ -184,46 +283,10 @@ static int write_archive(const char *path, const struct run *runs, int k, double
             }
         }
 
-    /* the events, location by location: the slots of each (process, port) come together, in
-     * the order of the locations, each lane's in time order */
-    OTF2_Archive_OpenEvtFiles(a);
-    OTF2_AttributeList *al = OTF2_AttributeList_New();
-    long i = 0;
-    for (int proc = 1; proc <= ps->nprocs; proc++)
-        for (int port = 0; port < NPORTS; port++) {
-            long j = i;   /* this port's slots: [i, j) */
-            while (j < ps->n && port_slots_proc(runs, ps->v[j].run, ps->v[j].node) == proc &&
-                   ps->v[j].port == port)
-                j++;
-            for (int l = 0; l < busy_lanes(ps, proc, port); l++) {
-                long loc = first_loc[(proc - 1) * NPORTS + port] + l;
-                OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(a, (OTF2_LocationRef)loc);
-                for (long x = i; x < j; x++) {
-                    const struct port_slot *v = &ps->v[x];
-                    if (v->lane != l)
-                        continue;
-                    const struct transfer *t = &runs[v->run].eng.tr[v->tr];
-                    OTF2_AttributeList_AddUint32(al, ATTR_SEQ, (uint32_t)t->seq + 1);
-                    OTF2_AttributeList_AddStringRef(
-                        al, ATTR_FROM, node_str[port_slots_proc(runs, v->run, t->from) - 1]);
-                    OTF2_AttributeList_AddStringRef(
-                        al, ATTR_TO, node_str[port_slots_proc(runs, v->run, t->to) - 1]);
-                    OTF2_AttributeList_AddStringRef(al, ATTR_WHY, why_str[tr_base[v->run] + v->tr]);
-                    OTF2_TimeStamp t0 = ticks(v->start, seconds_per_unit),
-                                   t1 = ticks(v->end, seconds_per_unit);
-                    OTF2_EvtWriter_Enter(w, al, t0, (OTF2_RegionRef)v->port);
-                    OTF2_AttributeList_RemoveAllAttributes(al);
-                    OTF2_EvtWriter_Leave(w, NULL, t1, (OTF2_RegionRef)v->port);
-                    nevents[loc] += 2;
-                    if (t1 > end)
-                        end = t1;
-                }
-                OTF2_Archive_CloseEvtWriter(a, w);
-            }
-            i = j;
-        }
-    OTF2_AttributeList_Delete(al);
-    OTF2_Archive_CloseEvtFiles(a);
+    struct evt_job job = {runs, ps, first_loc, tr_base, tr_base[k], node_str, why_str,
+                          seconds_per_unit, nevents, 0};
+    write_events(a, &job);
+    end = job.end;
     /* an empty local definition file per location, as readers expect */
     OTF2_Archive_OpenDefFiles(a);
     for (long loc = 0; loc < nloc; loc++) {
@@ -285,6 +348,18 @@ static int write_archive(const char *path, const struct run *runs, int k, double
                                                        (OTF2_LocationGroupRef)proc - 1);
                 }
         }
+    /* the messages' communicator: rank i is location i (Vampir draws a message from the
+     * location that sent it to the one that received it) */
+    uint64_t *members = xmalloc((size_t)(nloc > 0 ? nloc : 1) * sizeof *members);
+    for (long loc = 0; loc < nloc; loc++)
+        members[loc] = (uint64_t)loc;
+    OTF2_GlobalDefWriter_WriteGroup(g, 0, str(&s, "the locations"), OTF2_GROUP_TYPE_COMM_LOCATIONS,
+                                    OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, (uint32_t)nloc, members);
+    OTF2_GlobalDefWriter_WriteGroup(g, 1, str(&s, "transfers"), OTF2_GROUP_TYPE_COMM_GROUP,
+                                    OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, (uint32_t)nloc, members);
+    OTF2_GlobalDefWriter_WriteComm(g, COMM_TRANSFERS, str(&s, "transfers"), 1, OTF2_UNDEFINED_COMM,
+                                   OTF2_COMM_FLAG_NONE);
+    free(members);
     free(node_str);
     free(why_str);
     free(tr_base);
