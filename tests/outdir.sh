@@ -78,7 +78,6 @@ mkdir "$T/sig"
 made() { ls -A "$T/sig" | grep -q "^\.$1\.hetcast-"; }
 for f in smpi otf2; do
     big=$T/n20k.csv
-    [ $f = otf2 ] && big=$T/n1k.csv
     for sig in INT:2 TERM:15 HUP:1; do
         sname=${sig%%:*}
         num=${sig##*:}

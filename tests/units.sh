@@ -43,7 +43,7 @@ check "Lua unit(\"fortnights\"): refused (status 2), the line named" sh -c "[ $r
 run "$H" run "$T/ms.csv"
 check "text: the cluster line says the unit" has '^cluster: counterexample (node table, 3 nodes, source p0, latency 1, times in ms)$' "$T/out"
 run "$H" run "$T/ms.csv" --format csv
-check "CSV: # unit: ms above the header, after the format's version" sh -c "[ \"\$(head -n 3 '$T/out')\" = \"\$(printf '# format_version: 1\n# unit: ms\nscheduler,seq,from,to,send_start,send_end,link_start,link_end,recv_start,recv_end,hold')\" ]"
+check "CSV: # unit: ms above the header, after the format's version" sh -c "[ \"\$(head -n 4 '$T/out' | sed '2s/^# hetcast: .*/# hetcast: V/')\" = \"\$(printf '# format_version: 2\n# hetcast: V\n# unit: ms\nscheduler,seq,from,to,send_start,send_end,link_start,link_end,recv_start,recv_end,hold')\" ]"
 cp "$T/out" "$T/ms-run.csv"
 run "$H" compare "$T/ms.csv" --trace "$T/ms-run.csv"
 check "CSV: the run's own CSV reads back as a measured trace" test "$rc" -eq 0

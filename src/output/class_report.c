@@ -231,7 +231,8 @@ int class_report(FILE *fp, const char *path, enum class_format f, enum class_tab
             }
         }
     } else if (f == CLASS_JSON) {
-        fprintf(fp, "{");
+        report_json_open(fp);   /* the schema of every JSON output (output/report.h) */
+        fprintf(fp, ", ");
         if (students) {
             fprintf(fp, "\"students\": [");
             for (int i = 0; i < nst; i++) {

@@ -154,7 +154,8 @@ void report_exchange_csv(FILE *fp, const struct exchange *x, bool summary, bool 
 
 void report_exchange_json(FILE *fp, const struct exchange *x, bool summary)
 {
-    fprintf(fp, "{\"format_version\": %d, \"cluster\": ", REPORT_FORMAT_VERSION);
+    report_json_open(fp);
+    fputs(", \"cluster\": ", fp);
     report_json_string(fp, x->c->name);
     if (time_unit_name(x->c->time_unit))
         fprintf(fp, ", \"unit\": \"%s\"", time_unit_name(x->c->time_unit));
@@ -233,11 +234,12 @@ void report_exchange_compare_csv(FILE *fp, const struct exchange *xs, int k, boo
 
 void report_exchange_compare_json(FILE *fp, const struct exchange *xs, int k, bool summary)
 {
-    fprintf(fp, "[");
+    report_json_open(fp);
+    fputs(", \"runs\": [", fp);
     for (int i = 0; i < k; i++) {
         if (i)
             fprintf(fp, ",");
         report_exchange_json(fp, &xs[i], summary);
     }
-    fprintf(fp, "]\n");
+    fprintf(fp, "]}\n");
 }
