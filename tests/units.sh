@@ -73,7 +73,7 @@ fi
 run "$H" run "$T/ms.csv" --pattern all-to-all -m sync
 check "exchange, text: the cluster line says the unit" has '^cluster: counterexample (node table, 3 nodes, latency 1, times in ms)$' "$T/out"
 run "$H" run "$T/ms.csv" --pattern all-to-all -m sync --format csv
-check "exchange, CSV: # unit: ms first" test "$(head -n 1 "$T/out")" = "# unit: ms"
+check "exchange, CSV: # unit: ms after the two lines of every CSV" sh -c "head -n 1 '$T/out' | grep -qx '# format_version: 2' && sed -n 2p '$T/out' | grep -q '^# hetcast: ' && sed -n 3p '$T/out' | grep -qx '# unit: ms'"
 run "$H" run "$T/ms.csv" --pattern all-to-all -m sync --format json
 check "exchange, JSON: \"unit\": \"ms\"" has '"unit": "ms"' "$T/out"
 
