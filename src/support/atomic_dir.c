@@ -18,23 +18,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "support/atomic.h"
 #include "support/diag.h"
 
 #define TMP_TAG ".hetcast-"   /* .BASE.hetcast-PID-XXXXXX */
 enum { TMP_BASE_MAX = 180 };   /* bytes of the target's name kept in the temporary name */
 
-/* The directory that holds path ("." for a bare name, "/" for the root), and its last part. */
+/* The directory that holds path (support/atomic.h), and its last part. */
 static char *parent_of(const char *path, const char **base)
 {
     const char *slash = strrchr(path, '/');
     *base = slash ? slash + 1 : path;
-    if (!slash)
-        return xstrdup(".");
-    size_t n = slash == path ? 1 : (size_t)(slash - path);
-    char *d = xmalloc(n + 1);
-    memcpy(d, path, n);
-    d[n] = '\0';
-    return d;
+    return atomic_parent(path);
 }
 
 /* Removes name in the directory dfd and everything below it; links are removed, never followed. */
@@ -312,14 +307,7 @@ int atomic_dir_commit(struct atomic_dir *ad)
     }
     if (ad->exists)
         remove_tree(ad->tmp);   /* the old directory, now under the temporary name */
-    const char *base;
-    char *parent = parent_of(ad->path, &base);
-    int pfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (pfd >= 0) {   /* the swap itself durable; a failure here loses nothing */
-        fsync(pfd);
-        close(pfd);
-    }
-    free(parent);
+    atomic_sync_parent(ad->path);   /* the swap itself durable */
     finish(ad);
     return 0;
 }
