@@ -198,6 +198,89 @@ static void write_events(OTF2_Archive *a, struct evt_job *j)
     free(in_slot);
 }
 
+/* The reasons, one string a transfer: [tr_base[r] + i] for transfer i of run r (malloc'd). */
+static OTF2_StringRef *reason_strings(struct strings *sp, const struct run *runs, int k,
+                                      const long *tr_base, OTF2_StringRef empty)
+{
+    OTF2_StringRef *why_str = xmalloc((size_t)(tr_base[k] > 0 ? tr_base[k] : 1) * sizeof *why_str);
+    for (int r = 0; r < k; r++)
+        for (int i = 0; i < runs[r].eng.ntr; i++) {
+            const char *why = runs[r].eng.tr[i].reason;
+            if (!why || !*why) {
+                why_str[tr_base[r] + i] = empty;
+            } else if (text_flaw(why)) {   /* a Lua policy's bytes that are not text: as \xNN */
+                char *shown = text_escape(why);
+                why_str[tr_base[r] + i] = str(sp, shown);
+                free(shown);
+            } else {
+                why_str[tr_base[r] + i] = str(sp, why);
+            }
+        }
+    return why_str;
+}
+
+/* The system tree: a node per run, a location group (process) per node of it, a location per
+ * lane of each busy port. */
+static void write_tree(struct strings *s, const struct run *runs, int k, const struct port_slots *ps,
+                       const long *first_loc, const uint64_t *nevents,
+                       const OTF2_StringRef *node_str, const OTF2_StringRef *port_str)
+{
+    OTF2_StringRef cls_root = str(s, "hetcast"), cls_run = str(s, "run");
+    OTF2_GlobalDefWriter_WriteSystemTreeNode(s->w, 0, cls_root, cls_root,
+                                             OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+    for (int r = 0; r < k; r++) {
+        char name[320];
+        text_fit(name, sizeof name, "%s (%s%s)", runs[r].sched.ops->name,
+                 model_name(runs[r].model), runs[r].measured ? ", measured" : "");
+        OTF2_GlobalDefWriter_WriteSystemTreeNode(s->w, (OTF2_SystemTreeNodeRef)r + 1, str(s, name),
+                                                 cls_run, 0);
+    }
+    for (int r = 0; r < k; r++)
+        for (int p = 0; p < runs[r].c->n; p++) {
+            int proc = port_slots_proc(runs, r, p);
+            OTF2_StringRef gname = node_str[proc - 1];
+            if (k > 1) {
+                char name[512];
+                text_fit(name, sizeof name, "%s%s: %s", runs[r].sched.ops->name, run_tag(&runs[r]),
+                         runs[r].c->nodes[p].name);
+                gname = str(s, name);
+            }
+            OTF2_GlobalDefWriter_WriteLocationGroup(s->w, (OTF2_LocationGroupRef)proc - 1, gname,
+                                                    OTF2_LOCATION_GROUP_TYPE_PROCESS,
+                                                    (OTF2_SystemTreeNodeRef)r + 1,
+                                                    OTF2_UNDEFINED_LOCATION_GROUP);
+            for (int port = 0; port < NPORTS; port++)
+                for (int l = 0; l < busy_lanes(ps, proc, port); l++) {
+                    long loc = first_loc[(proc - 1) * NPORTS + port] + l;
+                    OTF2_StringRef lname = port_str[port];
+                    if (l > 0) {
+                        char name[64];
+                        text_fit(name, sizeof name, "%s %d", port_names[port], l + 1);
+                        lname = str(s, name);
+                    }
+                    OTF2_GlobalDefWriter_WriteLocation(s->w, (OTF2_LocationRef)loc, lname,
+                                                       OTF2_LOCATION_TYPE_CPU_THREAD, nevents[loc],
+                                                       (OTF2_LocationGroupRef)proc - 1);
+                }
+        }
+}
+
+/* The messages' communicator, "transfers": rank i is location i (Vampir draws a message from
+ * the location that sent it to the one that received it). */
+static void write_comm(struct strings *s, long nloc)
+{
+    uint64_t *members = xmalloc((size_t)(nloc > 0 ? nloc : 1) * sizeof *members);
+    for (long loc = 0; loc < nloc; loc++)
+        members[loc] = (uint64_t)loc;
+    OTF2_GlobalDefWriter_WriteGroup(s->w, 0, str(s, "the locations"), OTF2_GROUP_TYPE_COMM_LOCATIONS,
+                                    OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, (uint32_t)nloc, members);
+    OTF2_GlobalDefWriter_WriteGroup(s->w, 1, str(s, "transfers"), OTF2_GROUP_TYPE_COMM_GROUP,
+                                    OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, (uint32_t)nloc, members);
+    OTF2_GlobalDefWriter_WriteComm(s->w, COMM_TRANSFERS, str(s, "transfers"), 1, OTF2_UNDEFINED_COMM,
+                                   OTF2_COMM_FLAG_NONE);
+    free(members);
+}
+
 static int write_archive(const char *path, const struct run *runs, int k, double seconds_per_unit,
                          const struct port_slots *ps, char **cause)
 {
@@ -268,20 +351,7 @@ static int write_archive(const char *path, const struct run *runs, int k, double
     long *tr_base = xcalloc((size_t)k + 1, sizeof *tr_base);
     for (int r = 0; r < k; r++)
         tr_base[r + 1] = tr_base[r] + runs[r].eng.ntr;
-    OTF2_StringRef *why_str = xmalloc((size_t)(tr_base[k] > 0 ? tr_base[k] : 1) * sizeof *why_str);
-    for (int r = 0; r < k; r++)
-        for (int i = 0; i < runs[r].eng.ntr; i++) {
-            const char *why = runs[r].eng.tr[i].reason;
-            if (!why || !*why) {
-                why_str[tr_base[r] + i] = empty;
-            } else if (text_flaw(why)) {   /* a Lua policy's bytes that are not text: as \xNN */
-                char *shown = text_escape(why);
-                why_str[tr_base[r] + i] = str(&s, shown);
-                free(shown);
-            } else {
-                why_str[tr_base[r] + i] = str(&s, why);
-            }
-        }
+    OTF2_StringRef *why_str = reason_strings(&s, runs, k, tr_base, empty);
 
     struct evt_job job = {runs, ps, first_loc, tr_base, tr_base[k], node_str, why_str,
                           seconds_per_unit, nevents, 0};
@@ -310,56 +380,8 @@ static int write_archive(const char *path, const struct run *runs, int k, double
     for (int i = 0; i < NATTRS; i++)
         OTF2_GlobalDefWriter_WriteAttribute(g, (OTF2_AttributeRef)i, attr_str[i][0], attr_str[i][1],
                                             attr_type[i]);
-    OTF2_StringRef cls_root = str(&s, "hetcast"), cls_run = str(&s, "run");
-    OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, cls_root, cls_root,
-                                             OTF2_UNDEFINED_SYSTEM_TREE_NODE);
-    for (int r = 0; r < k; r++) {
-        char name[320];
-        text_fit(name, sizeof name, "%s (%s%s)", runs[r].sched.ops->name,
-                 model_name(runs[r].model), runs[r].measured ? ", measured" : "");
-        OTF2_GlobalDefWriter_WriteSystemTreeNode(g, (OTF2_SystemTreeNodeRef)r + 1, str(&s, name),
-                                                 cls_run, 0);
-    }
-    for (int r = 0; r < k; r++)
-        for (int p = 0; p < runs[r].c->n; p++) {
-            int proc = port_slots_proc(runs, r, p);
-            OTF2_StringRef gname = node_str[proc - 1];
-            if (k > 1) {
-                char name[512];
-                text_fit(name, sizeof name, "%s%s: %s", runs[r].sched.ops->name, run_tag(&runs[r]),
-                         runs[r].c->nodes[p].name);
-                gname = str(&s, name);
-            }
-            OTF2_GlobalDefWriter_WriteLocationGroup(g, (OTF2_LocationGroupRef)proc - 1, gname,
-                                                    OTF2_LOCATION_GROUP_TYPE_PROCESS,
-                                                    (OTF2_SystemTreeNodeRef)r + 1,
-                                                    OTF2_UNDEFINED_LOCATION_GROUP);
-            for (int port = 0; port < NPORTS; port++)
-                for (int l = 0; l < busy_lanes(ps, proc, port); l++) {
-                    long loc = first_loc[(proc - 1) * NPORTS + port] + l;
-                    OTF2_StringRef lname = port_str[port];
-                    if (l > 0) {
-                        char name[64];
-                        text_fit(name, sizeof name, "%s %d", port_names[port], l + 1);
-                        lname = str(&s, name);
-                    }
-                    OTF2_GlobalDefWriter_WriteLocation(g, (OTF2_LocationRef)loc, lname,
-                                                       OTF2_LOCATION_TYPE_CPU_THREAD, nevents[loc],
-                                                       (OTF2_LocationGroupRef)proc - 1);
-                }
-        }
-    /* the messages' communicator: rank i is location i (Vampir draws a message from the
-     * location that sent it to the one that received it) */
-    uint64_t *members = xmalloc((size_t)(nloc > 0 ? nloc : 1) * sizeof *members);
-    for (long loc = 0; loc < nloc; loc++)
-        members[loc] = (uint64_t)loc;
-    OTF2_GlobalDefWriter_WriteGroup(g, 0, str(&s, "the locations"), OTF2_GROUP_TYPE_COMM_LOCATIONS,
-                                    OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, (uint32_t)nloc, members);
-    OTF2_GlobalDefWriter_WriteGroup(g, 1, str(&s, "transfers"), OTF2_GROUP_TYPE_COMM_GROUP,
-                                    OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, (uint32_t)nloc, members);
-    OTF2_GlobalDefWriter_WriteComm(g, COMM_TRANSFERS, str(&s, "transfers"), 1, OTF2_UNDEFINED_COMM,
-                                   OTF2_COMM_FLAG_NONE);
-    free(members);
+    write_tree(&s, runs, k, ps, first_loc, nevents, node_str, port_str);
+    write_comm(&s, nloc);
     free(node_str);
     free(why_str);
     free(tr_base);
