@@ -5,9 +5,11 @@
  * lane (send port, link in, receive port; output/export_lanes.h), an
  * Enter and a Leave of the region "send", "link" or "receive" per busy
  * interval, with the transfer as attributes, and an MPI message per transfer
- * from its send to its receive.  Chunks of 256 KiB (OTF2_CHUNK_SIZE_MIN):
- * libotf2 clears a whole chunk per location, and its 4 MiB default for
- * definitions made 1 000 nodes take seconds.  The archive is written into a
+ * from its send to its receive.  Chunks of 256 KiB (OTF2_CHUNK_SIZE_MIN)
+ * where they suffice: libotf2 clears a whole definitions chunk per location,
+ * and its 4 MiB default made 1 000 nodes take seconds; the communicator's
+ * groups (a record listing every location) need a larger one beyond about
+ * 19 000 locations, which makes such archives slow again.  The archive is written into a
  * fresh directory beside DIR and swapped in when it is whole
  * (support/atomic_dir.h), so a failure leaves DIR as it was.  libotf2's own
  * error messages are kept from the terminal and handed back in *cause: any
@@ -281,12 +283,32 @@ static void write_comm(struct strings *s, long nloc)
     free(members);
 }
 
+/* The locations: every lane of every busy port. */
+static long count_locations(const struct port_slots *ps)
+{
+    long nloc = 0;
+    for (int proc = 1; proc <= ps->nprocs; proc++)
+        for (int port = 0; port < NPORTS; port++)
+            nloc += busy_lanes(ps, proc, port);
+    return nloc;
+}
+
+/* The definitions' chunk: the least libotf2 takes (it clears one per location), unless the
+ * communicator's groups, one record of up to 10 bytes a location, need more (then a power of
+ * two, up to OTF2_CHUNK_SIZE_MAX). */
+static uint64_t def_chunk_size(const struct port_slots *ps)
+{
+    uint64_t need = (uint64_t)count_locations(ps) * 10 + 65536, size = OTF2_CHUNK_SIZE_MIN;
+    while (size < need && size < OTF2_CHUNK_SIZE_MAX)
+        size *= 2;
+    return size;
+}
+
 static int write_archive(const char *path, const struct run *runs, int k, double seconds_per_unit,
                          const struct port_slots *ps, char **cause)
 {
-    OTF2_Archive *a = OTF2_Archive_Open(path, ARCHIVE, OTF2_FILEMODE_WRITE,
-                                        OTF2_CHUNK_SIZE_MIN,
-                                        OTF2_CHUNK_SIZE_MIN, OTF2_SUBSTRATE_POSIX,
+    OTF2_Archive *a = OTF2_Archive_Open(path, ARCHIVE, OTF2_FILEMODE_WRITE, OTF2_CHUNK_SIZE_MIN,
+                                        def_chunk_size(ps), OTF2_SUBSTRATE_POSIX,
                                         OTF2_COMPRESSION_NONE);
     if (!a) {
         set_cause(cause, "cannot write the OTF2 archive: %s",
@@ -304,10 +326,7 @@ static int write_archive(const char *path, const struct run *runs, int k, double
     OTF2_Archive_SetProperty(a, "HETCAST::TIME_UNIT", unit, true);
 
     /* the locations: per process, per port, per lane; ids from 0 in that order */
-    long nloc = 0;
-    for (int proc = 1; proc <= ps->nprocs; proc++)
-        for (int port = 0; port < NPORTS; port++)
-            nloc += busy_lanes(ps, proc, port);
+    long nloc = count_locations(ps);
     long *first_loc = xcalloc((size_t)ps->nprocs * NPORTS + 1, sizeof *first_loc);
     uint64_t *nevents = xcalloc((size_t)(nloc > 0 ? nloc : 1), sizeof *nevents);
     long at = 0;
