@@ -798,10 +798,10 @@ static void schedule_rows(FILE *fp, const struct run *r)
 
 /* ---- files ---- */
 
-static int to_file(const char *path, bool follow, export_writer w, void *ctx, char **cause)
+int export_to_file(const char *path, export_writer w, void *ctx, char **cause)
 {
     struct atomic_file af;
-    if ((follow ? atomic_open(&af, path) : atomic_open_nofollow(&af, path)) != 0)
+    if (atomic_open(&af, path) != 0)
         return set_cause(cause, "cannot write %s: %s", path, atomic_why(&af, errno));
     errno = 0;
     if (w(af.fp, ctx) < 0) {
@@ -814,18 +814,6 @@ static int to_file(const char *path, bool follow, export_writer w, void *ctx, ch
     return 0;
 }
 
-int export_to_file(const char *path, export_writer w, void *ctx, char **cause)
-{
-    return to_file(path, true, w, ctx, cause);
-}
-
-int export_into_dir(const char *dir, const char *name, export_writer w, void *ctx, char **cause)
-{
-    char *path = xasprintf("%s/%s", dir, name);
-    int rc = to_file(path, false, w, ctx, cause);
-    free(path);
-    return rc;
-}
 
 struct svg_job {
     const struct run *runs;
