@@ -100,6 +100,13 @@ fi
 echo "== core tests and the shipped program (build/)"
 mtest -C build --suite core --suite normal
 
+# The fuzzers' build (clang, build-fuzz/) goes on beside the next tier, whose
+# view tests spend much of their time waiting for the screen.
+fuzzlog=$(mktemp)
+trap 'rm -f "$out" "$log" "$fuzzlog"' EXIT
+nice tests/fuzz/run.sh --build >"$fuzzlog" 2>&1 &
+fuzzbuild=$!
+
 echo "== command line and view under AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/)"
 if { [ -f build-asan/build.ninja ] ||
      CC=clang meson setup build-asan -Db_sanitize=address,undefined -Db_lundef=false >"$log" 2>&1; } &&
@@ -124,7 +131,11 @@ if [ "$long" = yes ]; then seconds=${FUZZ_SECONDS:-60}; else seconds=${FUZZ_SECO
 harnesses="csv lua names luasched exchange platform"
 nh=$(echo $harnesses | wc -w)
 echo "== fuzzing: the $harnesses harnesses, $seconds s each (build-fuzz/)"
-tests/fuzz/run.sh "$seconds" $harnesses 2>&1 | tee "$out"
+if wait "$fuzzbuild"; then
+    tests/fuzz/run.sh "$seconds" $harnesses 2>&1 | tee "$out"
+else
+    tee "$out" <"$fuzzlog"
+fi
 fuzz_ok=$(grep -c '^fuzz-[a-z]*: ok,' "$out" || true)
 passed=$((passed + fuzz_ok))
 if [ "$fuzz_ok" -ne "$nh" ]; then
