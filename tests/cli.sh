@@ -1,19 +1,6 @@
 #!/bin/sh
 # cli.sh - the command line on the real binary (TAP). $HETCAST is the binary.
-set -u
-H=${HETCAST:-build/hetcast}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-n=0
-fails=0
-check() {   # check NAME COMMAND... : ok if the command succeeds
-    name=$1; shift
-    n=$((n + 1))
-    if "$@" >/dev/null 2>&1; then echo "ok $n - $name"; else echo "not ok $n - $name"; fails=$((fails + 1)); fi
-}
-# run CMD...: stdout to $T/out, stderr to $T/err, status to $rc
-run() { "$@" >"$T/out" 2>"$T/err"; rc=$?; }
-has() { grep -q -- "$1" "$2"; }
+. tests/tap.sh   # H, T, check, run, has, done_testing
 
 run "$H" --version
 check "--version exits 0 and names hetcast" sh -c "[ $rc -eq 0 ] && grep -q '^hetcast [0-9]' $T/out"
@@ -402,5 +389,4 @@ check "--certify-lp: a CPLEX LP file, minimising the makespan C over x_q_p_k" sh
 run "$H" run clusters/counterexample.csv --certify-lp /nonexistent/dir/cx.lp
 check "--certify-lp into a missing folder: status 1, the path named" sh -c "[ $rc -eq 1 ] && grep -q '/nonexistent/dir/cx.lp' $T/err"
 
-echo "1..$n"
-[ $fails -eq 0 ]
+done_testing
