@@ -88,6 +88,13 @@ int lp_solve_broadcast_flows(const struct cluster *c, struct lp_result *out, cha
 /* The same, for the bidirectional (false) or unidirectional (true) one-port program. */
 int lp_solve_broadcast_flows_model(const struct cluster *c, bool unidirectional,
                                    struct lp_result *out, char **cause);
+/*
+ * Write the flow form (bidirectional or unidirectional) to path as a CPLEX LP
+ * file (glp_write_lp), for another solver: maximize TP, with the platform's
+ * own times, so that the file's optimum is TP itself.  Saved atomically;
+ * refused beyond LP_MAX_FLOW_VARIABLES.  0, or -1 with *cause.
+ */
+int lp_write_flows(const struct cluster *c, bool unidirectional, const char *path, char **cause);
 void lp_result_free(struct lp_result *r);
 
 #endif
