@@ -66,15 +66,16 @@ struct lp_result {
 
 /*
  * Solve LP (2) for c (a finished platform graph) from c->source, by
- * generating the cuts of its projection on (TP, n) (sched/lp.c says how): the
- * program GLPK sees has |E| + 1 columns.  Returns 0 with *out filled (free
+ * generating the cuts of its projection on (TP, n) and its columns n(e)
+ * (sched/lp.c says how): the program GLPK sees has a column for each edge
+ * that may carry slices, a few per node, not all |E|.  Returns 0 with *out filled (free
  * it with lp_result_free), or -1 with *cause.
  */
 int lp_solve_broadcast(const struct cluster *c, struct lp_result *out, char **cause);
 /* The same within lim (NULL: the defaults: no clock, LP_DEFAULT_ITERATIONS).
  * A solve that runs out of time or of iterations fails with a message that
- * says how far it got (rounds, and the last round's value, an upper bound of
- * TP) and names the heuristics that do not need it. */
+ * says how far it got (rounds, and, once every edge is in the program, the
+ * last round's value, an upper bound of TP) and names the heuristics that do not need it. */
 int lp_solve_broadcast_limited(const struct cluster *c, const struct lp_limits *lim,
                                struct lp_result *out, char **cause);
 /*
