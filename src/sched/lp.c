@@ -1038,6 +1038,19 @@ static int flows_body(struct lp_session *ss)
     return 0;
 }
 
+/* The flow form beyond LP_MAX_FLOW_VARIABLES: true, with *cause. */
+static bool too_many_flows(const struct cluster *c, char **cause)
+{
+    double vars = (double)(c->n - 1) * (double)c->nedges;
+    if (vars <= (double)LP_MAX_FLOW_VARIABLES)
+        return false;
+    set_cause(cause,
+              "the flow form of the throughput linear program for %d nodes and %d edges "
+              "would have %.0f flow variables (at most %ld)",
+              c->n, c->nedges, vars, LP_MAX_FLOW_VARIABLES);
+    return true;
+}
+
 int lp_solve_broadcast_flows(const struct cluster *c, struct lp_result *out, char **cause)
 {
     return lp_solve_broadcast_flows_model(c, false, out, cause);
@@ -1049,13 +1062,9 @@ int lp_solve_broadcast_flows_model(const struct cluster *c, bool unidirectional,
     int rc = start(c, out, cause);
     if (rc)
         return rc < 0 ? -1 : 0;
-    double vars = (double)(c->n - 1) * (double)c->nedges;
-    if (vars > (double)LP_MAX_FLOW_VARIABLES) {
+    if (too_many_flows(c, cause)) {
         lp_result_free(out);
-        return set_cause(cause,
-                         "the flow form of the throughput linear program for %d nodes and %d edges "
-                         "would have %.0f flow variables (at most %ld)",
-                         c->n, c->nedges, vars, LP_MAX_FLOW_VARIABLES);
+        return -1;
     }
     struct lp_limits lim = {.unidirectional = unidirectional};
     struct lp_session *ss = session_new(c, &lim, out);
@@ -1087,13 +1096,9 @@ int lp_write_flows(const struct cluster *c, bool unidirectional, const char *pat
             lp_result_free(&out);
         return rc < 0 ? -1 : set_cause(cause, "a single node has no throughput program to write");
     }
-    double vars = (double)(c->n - 1) * (double)c->nedges;
-    if (vars > (double)LP_MAX_FLOW_VARIABLES) {
+    if (too_many_flows(c, cause)) {
         lp_result_free(&out);
-        return set_cause(cause,
-                         "the flow form of the throughput linear program for %d nodes and %d edges "
-                         "would have %.0f flow variables (at most %ld)",
-                         c->n, c->nedges, vars, LP_MAX_FLOW_VARIABLES);
+        return -1;
     }
     struct atomic_file af;
     if (atomic_open(&af, path) < 0) {
