@@ -61,7 +61,8 @@ struct lp_result {
     double *busy;       /* busy[k] = count[k] * T(k): share of a time unit edge k is busy */
     int rows, cols;     /* size of the (last) program that was solved */
     int iterations;     /* simplex iterations, all rounds */
-    int rounds;         /* lp_solve_broadcast: rounds of cuts (1 for the flow form) */
+    int rounds;         /* lp_solve_broadcast: programs solved, rounds of cuts or
+                           columns (1 for the flow form) */
 };
 
 /*
