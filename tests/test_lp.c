@@ -364,7 +364,8 @@ static void test_larger(void)
     static const struct { int n; double density; uint64_t seed; } cases[] = {
         {30, 0.10, 2}, {30, 0.20, 7}, {35, 0.08, 3}, {40, 0.08, 3}, {45, 0.05, 11},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    size_t ncases = (size_t)tap_scale((int)(sizeof cases / sizeof cases[0]), 1);   /* valgrind: the first */
+    for (size_t i = 0; i < ncases; i++) {
         struct rng r;
         rng_seed(&r, cases[i].seed);
         struct cluster *c = generate_platform_random(&r, cases[i].n, cases[i].density, 0.8);
@@ -439,21 +440,23 @@ static void test_glpsol(void)
 }
 
 /* 1000 nodes of the papers' generator (about 100 000 edges): proven within the
- * default work budget, on a program a small part of the edges' size. */
+ * default work budget, on a program a small part of the edges' size (300
+ * nodes at the small scale, under valgrind). */
 static void test_thousand(void)
 {
     struct rng r;
     rng_seed(&r, 1);
-    struct cluster *c = generate_platform_random(&r, 1000, 0.1, 0.8);
+    struct cluster *c = generate_platform_random(&r, tap_scale(1000, 300), 0.1, 0.8);
     struct lp_limits work = {.iterations = LP_DEFAULT_ITERATIONS};
     struct lp_result lp;
     char *cause = NULL;
     int rc = lp_solve_broadcast_limited(c, &work, &lp, &cause);
-    ok(rc == 0 && lp.throughput > 0, "1000 nodes, %d edges: solved within %ld simplex iterations "
-       "(%d used, %d rounds)%s%s", c->nedges, LP_DEFAULT_ITERATIONS, rc == 0 ? lp.iterations : 0,
+    ok(rc == 0 && lp.throughput > 0, "%d nodes, %d edges: solved within %ld simplex iterations "
+       "(%d used, %d rounds)%s%s", c->n, c->nedges, LP_DEFAULT_ITERATIONS, rc == 0 ? lp.iterations : 0,
        rc == 0 ? lp.rounds : 0, cause ? ": " : "", cause ? cause : "");
     if (rc == 0) {
-        ok(lp.cols < c->nedges / 10, "its last program has %d columns of %d edges", lp.cols, c->nedges);
+        ok(lp.cols < c->nedges / tap_scale(10, 5), "its last program has %d columns of %d edges (under %s)",
+           lp.cols, c->nedges, tap_scale(1, 0) ? "a tenth" : "a fifth");
         double *out = calloc((size_t)c->n, sizeof *out), *in = calloc((size_t)c->n, sizeof *in);
         int bad = 0;
         for (int k = 0; k < c->nedges; k++) {
