@@ -445,7 +445,7 @@ static int print_handout(const struct lesson *l, bool student)
             put_clean(stdout, sl->question);
             printf("\n");
             if (sl->kind->handout)   /* the choices, or what to predict */
-                sl->kind->handout(sl, &(struct question_out){stdout, put_clean});
+                sl->kind->handout(sl, &(struct question_out){stdout, put_clean, put_clean});
         }
         if (!student && slide_gradable(sl)) {   /* the answer hetcast computes, or the right choice */
             char expect[200];

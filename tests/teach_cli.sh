@@ -287,5 +287,42 @@ printf 'return {slides = {{title = "x"}}}\n' >"$TMP/bad.lua"
 [ $? -eq 2 ] && grep -q "cluster = \"FILE\" is missing" "$TMP/err"
 ok $? "a slide without a cluster: status 2 and what is missing"
 
+# --gift: every question of every shipped lesson is read by Moodle's importer as the type meant
+# (tests/gift_check.py classifies as readquestion() does), with the slide's text and cluster.
+"$HETCAST" lesson lua/lessons/*.lua --gift >"$TMP/all.gift" && python3 tests/gift_check.py "$TMP/all.gift" >"$TMP/gift.out"
+ok $? "--gift: Moodle's rules read every shipped question as the type meant, no category keeps an escape"
+nq=$(grep -c '^::' "$TMP/all.gift")
+[ "$nq" -gt 20 ] && [ "$(grep -c '^::slide [0-9]* .*::\[html\].*<table><caption>.*</table> {' "$TMP/all.gift")" -eq "$nq" ] &&
+    grep -q '^\$CATEGORY: hetcast/Peer Instruction fastest-node-first$' "$TMP/all.gift"
+ok $? "--gift: each of the $nq questions carries its cluster's table; categories without escapes"
+grep -q "<p>p0 holds the message. p0 and p1 send in 1 and receive in 2; p2 is slow\\\\: it sends in 2" "$TMP/all.gift" &&
+    grep -qx "short slide 2 fnf's first decision: p0 p1 | p0,p1 | p0, p1" "$TMP/gift.out" &&
+    grep -qx "mc slide 4 fnf against the optimum: 0: fnf is optimal here | \*1 | 2 | 3" "$TMP/gift.out" &&
+    ! grep -q 'The right answer\\: [A-H]\\: ' "$TMP/all.gift" && grep -q 'The right answer\\: p2, the slow receiver' "$TMP/all.gift"
+ok $? "--gift: the slide's text in the stem, short answers without ->, feedback names the right choice by its text"
+printf '::t::q {\n\t=p0 -> p2\n}\n' >"$TMP/match.gift"
+python3 tests/gift_check.py "$TMP/match.gift" | grep -q "Moodle reads a match question, not a shortanswer one"
+ok $? "gift_check: an arrow beside = is a matching question to Moodle"
+printf '$CATEGORY: hetcast/a\\: b\n\n::t::q {=x}\n' >"$TMP/cat.gift"
+python3 tests/gift_check.py "$TMP/cat.gift" | grep -q "keeps a placeholder in the category"
+ok $? "gift_check: an escape in a category stays a placeholder in Moodle"
+cat >"$TMP/tol.lua" <<'LUA'
+return {title = "t", slides = {
+  {title = "m", cluster = "counterexample.csv", question = "How long?", predict = "makespan", tolerance = 0.5},
+}}
+LUA
+cp clusters/counterexample.csv "$TMP/"
+"$HETCAST" lesson "$TMP/tol.lua" --gift | python3 tests/gift_check.py /dev/stdin | grep -qx "numerical slide 1 m: 6:0.5"
+ok $? "--gift: a slide's tolerance is the numerical question's"
+cat >"$TMP/far.lua" <<'LUA'
+return {title = "t", slides = {
+  {title = "n", cluster = "counterexample.csv", question = "Which?", predict = "next", decision = 9},
+}}
+LUA
+"$HETCAST" lesson "$TMP/far.lua" --gift >"$TMP/far.gift" 2>"$TMP/err"
+[ $? -eq 2 ] && ! grep -q "^::" "$TMP/far.gift" &&
+    grep -q "decision = 9 asks for transfer 9, and the slide's run books 2" "$TMP/err"
+ok $? "--gift: a next question past the run's last transfer is refused, status 2"
+
 echo "1..$n"
 [ "$failed" -eq 0 ]

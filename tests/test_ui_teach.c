@@ -552,7 +552,8 @@ static void lesson_questions(void)
                     const char *answer;
                     bool right;
                 } m[] = {{"6", true}, {"6.0", true}, {" 6 ", true}, {"5", false}, {"6.4", false},
-                         {"5.5", false}, {"6.04", false}};
+                         {"5.5", false}, {"6.04", false}, {"6.004", true}, {"5.996", true},
+                         {"6.006", false}};   /* within 0.005, as the GIFT export */
                 for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
                     rc = lesson_grade(s, r, m[i].answer, &g, &cause);
                     ok(rc == 0 && g.correct == m[i].right && !strcmp(g.expected, "6"),

@@ -500,10 +500,24 @@ static char *trimmed(const char *s, char *buf, size_t size)
     return buf;
 }
 
-void lesson_expected(const struct slide *s, const struct run *r, char *buf, size_t size)
+bool lesson_expected(const struct slide *s, const struct run *r, char *buf, size_t size)
 {
-    if (!s->kind || !s->kind->expected || !s->kind->expected(s, r, buf, size))
-        text_fit(buf, size, "(not known)");
+    if (s->kind && s->kind->expected && s->kind->expected(s, r, buf, size))
+        return true;
+    text_fit(buf, size, "(not known)");
+    return false;
+}
+
+char *lesson_unanswerable(const struct slide *s, const struct run *r)
+{
+    char why[200];
+    if (s->kind->predicts && !r)
+        text_fit(why, sizeof why, "the slide's run is not there to compute the answer from");
+    else if (s->kind->unknown)
+        s->kind->unknown(s, r, why, sizeof why);
+    else
+        text_fit(why, sizeof why, "hetcast finds no right answer to grade against");
+    return xstrdup(why);
 }
 
 int lesson_grade(const struct slide *s, const struct run *r, const char *answer, struct lesson_grade *g,
