@@ -203,9 +203,7 @@ int lesson_gift(const struct lesson *l, bool first)
         bool ran;
         char *cause = NULL;
         if (slide_run(l, k, &c, &r, &ran, &cause) < 0) {
-            fprintf(stderr, "%s: %s: slide %d: ", diag_who(), l->path, k + 1);
-            text_put(cause ? cause : "failed", stderr);
-            fputc('\n', stderr);
+            lesson_complain(l, k, cause ? cause : "failed", false);
             free(cause);
             return 2;
         }
@@ -218,9 +216,7 @@ int lesson_gift(const struct lesson *l, bool first)
             run_free(&r);
         cluster_free(c);
         if (cause) {   /* nothing to grade against: refused, the lesson is the author's to mend */
-            fprintf(stderr, "%s: %s: slide %d: ", diag_who(), l->path, k + 1);
-            text_put(cause, stderr);
-            fputc('\n', stderr);
+            lesson_complain(l, k, cause, false);
             free(cause);
             return 2;
         }

@@ -136,7 +136,7 @@ return { slides = {
 } }
 EOF
 "$HETCAST" lesson "$TMP/bad1.lua" --print >/dev/null 2>"$TMP/err"
-[ $? -eq 2 ] && grep -q "bad1.lua slide 1: node 2: its send and receive times must be numbers" "$TMP/err"
+[ $? -eq 2 ] && grep -q "bad1.lua:2: slide 1: node 2: its send and receive times must be numbers" "$TMP/err"
 ok $? "an inline node with a word for a time: status 2, the file, the slide and the node"
 cat >"$TMP/bad2.lua" <<'EOF'
 return { slides = {
@@ -323,6 +323,52 @@ LUA
 [ $? -eq 2 ] && ! grep -q "^::" "$TMP/far.gift" &&
     grep -q "decision = 9 asks for transfer 9, and the slide's run books 2" "$TMP/err"
 ok $? "--gift: a next question past the run's last transfer is refused, status 2"
+
+# A lesson's mistakes at their file and line; --print is the author's lint.
+cat >"$TMP/lines.lua" <<'LUA'
+return {
+  title = "t",
+  slides = {
+    {title = "one", cluster = "counterexample.csv"},
+    {
+      title = "two",
+      question = "Which?",
+      choices = {"p1", "p2"},
+      cluster = "counterexample.csv",
+    },
+  },
+}
+LUA
+"$HETCAST" lesson "$TMP/lines.lua" --print >/dev/null 2>"$TMP/err"
+[ $? -eq 2 ] && grep -qx "hetcast lesson: $TMP/lines.lua:8: slide 2: choices need correct = K, the number of the right one" "$TMP/err"
+ok $? "a slide's mistake names the file and the line of its field (choices need correct)"
+sed 's/      choices = {"p1", "p2"},/      predict = "makespam",/' "$TMP/lines.lua" >"$TMP/l2.lua"
+"$HETCAST" lesson "$TMP/l2.lua" --print >/dev/null 2>"$TMP/err"
+[ $? -eq 2 ] && grep -q "^hetcast lesson: $TMP/l2.lua:8: slide 2: predict must be" "$TMP/err"
+ok $? "predict must be ...: at its line"
+sed 's/      choices = {"p1", "p2"},/      model = "asynch",/' "$TMP/lines.lua" >"$TMP/l3.lua"
+"$HETCAST" lesson "$TMP/l3.lua" --print >/dev/null 2>"$TMP/err"
+[ $? -eq 2 ] && grep -q "^hetcast lesson: $TMP/l3.lua:8: slide 2: unknown model \"asynch\"" "$TMP/err"
+ok $? "an unknown model: at its line"
+sed 's/      cluster = "counterexample.csv",/      correct = 1,/' "$TMP/lines.lua" >"$TMP/l4.lua"
+"$HETCAST" lesson "$TMP/l4.lua" --print >/dev/null 2>"$TMP/err"
+[ $? -eq 2 ] && grep -q "^hetcast lesson: $TMP/l4.lua:5: slide 2: cluster = \"FILE\" is missing" "$TMP/err"
+ok $? "a missing cluster: at the slide's first line"
+sed 's/      choices = {"p1", "p2"},/      choices = {"p1", "p2"}, correct = 2, anwser = "p2", show = {"p9", "optimun"},/' "$TMP/lines.lua" >"$TMP/l5.lua"
+"$HETCAST" lesson "$TMP/l5.lua" --print >/dev/null 2>"$TMP/err"
+[ $? -eq 0 ] && grep -qx "hetcast lesson: $TMP/l5.lua:8: warning: slide 2: unknown field \"anwser\" (did you mean \"answer\"?): it is ignored" "$TMP/err" &&
+    grep -qx "hetcast lesson: $TMP/l5.lua:8: warning: slide 2: show names \"p9\", no node of this cluster and no summary value" "$TMP/err" &&
+    grep -qx "hetcast lesson: $TMP/l5.lua:8: warning: slide 2: show names \"optimun\", no node of this cluster and no summary value (did you mean \"optimum\"?)" "$TMP/err"
+ok $? "--print warns of an unknown field and an unknown show name, at their line, with the name meant"
+"$HETCAST" lesson "$TMP/far.lua" --print >/dev/null 2>"$TMP/err"
+[ $? -eq 2 ] && grep -qx "hetcast lesson: $TMP/far.lua:2: slide 1: decision = 9 asks for transfer 9, and the slide's run books 2: no one can be graded on this question" "$TMP/err"
+ok $? "--print refuses a next question past the run's last transfer, at its line"
+mkdir -p "$TMP/a dir" && cp clusters/counterexample.csv lua/lookahead.lua "$TMP/a dir/"
+printf 'return {title = "t", slides = {{title = "h", cluster = "counterexample.csv", schedulers = "lookahead.lua"}}}\n' >"$TMP/a dir/h.lua"
+check=$(cd "$TMP" && "$HETCAST" lesson "a dir/h.lua" --print | sed -n 's/^check: hetcast \(.*\) => .*/\1/p')
+[ "$check" = "compare 'a dir/counterexample.csv' -s 'a dir/lookahead.lua'" ] &&
+    (cd "$TMP" && eval "\"\$HETCAST\" $check" >/dev/null)
+ok $? "the check line names the lesson's heuristic by a path that reruns: $check"
 
 echo "1..$n"
 [ "$failed" -eq 0 ]

@@ -38,6 +38,8 @@ struct lesson {
     char *title;
     int n;
     struct slide *slides;
+    char *warnings;     /* what the loader found suspect but loads (an unknown field), a line each
+                           "FILE:LINE: warning: slide N: ...", or NULL */
 };
 
 /* The summary values a slide may name in show = {...}, as the view labels them. */
@@ -48,6 +50,11 @@ bool slide_shows(const struct slide *s, const char *name);
 /* Load a lesson file.  0, or -1 with *cause (file:line: problem). */
 int lesson_load(const char *path, struct lesson *out, char **cause);
 void lesson_free(struct lesson *l);
+
+/* The line of lesson l's file a message about slide k (0-based) points to: the line of the
+ * first of the slide's fields the message names (about: "choices need correct = K"), else
+ * the slide's first line; 0 when the file does not write its slides out in slides = {...}. */
+int lesson_line(const struct lesson *l, int k, const char *about);
 
 /* Does slide s ask something a student answers and hetcast grades (its kind grades)? */
 bool slide_gradable(const struct slide *s);

@@ -343,3 +343,41 @@ size_t text_cut_len(const char *s, size_t n)
         n--;   /* s[n] continues a character: leave all of it out */
     return n;
 }
+
+/* The edit distance of a and b (insertions, deletions, substitutions, swaps of two
+ * neighbours), counted up to 64 bytes of each. */
+static int edit_distance(const char *a, const char *b)
+{
+    size_t n = strlen(a), m = strlen(b);
+    n = n > 64 ? 64 : n;
+    m = m > 64 ? 64 : m;
+    int d[65][65];
+    for (size_t i = 0; i <= n; i++)
+        d[i][0] = (int)i;
+    for (size_t j = 0; j <= m; j++)
+        d[0][j] = (int)j;
+    for (size_t i = 1; i <= n; i++)
+        for (size_t j = 1; j <= m; j++) {
+            int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            best = d[i - 1][j] + 1 < best ? d[i - 1][j] + 1 : best;
+            best = d[i][j - 1] + 1 < best ? d[i][j - 1] + 1 : best;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    return d[n][m];
+}
+
+const char *text_nearest(const char *word, const char *const *names)
+{
+    const char *best = NULL;
+    int bd = 0, most = strlen(word) < 6 ? 1 : strlen(word) < 10 ? 2 : 3;
+    for (; *names; names++) {
+        int dist = edit_distance(word, *names);
+        if (dist <= most && (!best || dist < bd)) {
+            best = *names;
+            bd = dist;
+        }
+    }
+    return best;
+}
