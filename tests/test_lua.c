@@ -453,7 +453,7 @@ static void test_heuristic_api(void)
     char *cause = NULL;
 
     /* A runtime error names its line, inside a helper, with a traceback. */
-    char *path = script("err.lua", "local function helper(n)\n  return n.nothing.here\nend\n"
+    char *path = script("err.lua", "local function helper(n)\n  return n.parent.here\nend\n"   /* the source: no parent */
                                    "function choose(state)\n  local x = helper(state.source)\n"
                                    "  return 1, 2\nend\n");
     int rc = run_lua(c, MODEL_ASYNC, path, 0, 0, &e, &cause);
@@ -462,6 +462,24 @@ static void test_heuristic_api(void)
        "a runtime error: file:line, and the traceback through the caller (global choose)");
     engine_free(&e);
     free(path);
+
+    path = script("misspelt.lua", "function choose(state)\n  local w = state.waiting[1]\n"
+                                  "  if w.recieve < 1 then return 1, 2 end\n  return 1, 2\nend\n");
+    rc = run_lua(c, MODEL_ASYNC, path, 0, 0, &e, &cause);
+    ok(rc < 0 && contains(cause, "misspelt.lua:3: node has no field \"recieve\" (the nearest: \"recv\";"),
+       "a misspelt node field is an error naming it and the nearest real one: %s", cause ? cause : "ran");
+    engine_free(&e);
+    free(path);
+    free(cause);
+    cause = NULL;
+    path = script("misstate.lua", "function choose(state)\n  return state.holders[1], state.wating[1]\nend\n");
+    rc = run_lua(c, MODEL_ASYNC, path, 0, 0, &e, &cause);
+    ok(rc < 0 && contains(cause, "misstate.lua:2: state has no field \"wating\" (the nearest: \"waiting\";"),
+       "a misspelt state field too");
+    engine_free(&e);
+    free(path);
+    free(cause);
+    cause = NULL;
 
     path = script("syntax.lua", "return {choose = function(state)\n  return 1 2\nend}\n");
     rc = run_lua(c, MODEL_ASYNC, path, 0, 0, &e, &cause);

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "support/diag.h"
 #include "support/lua_sandbox.h"
 
 #define MT_NODE "hetcast.node"
@@ -265,7 +266,36 @@ static void push_opt_string(lua_State *L, const char *s)
         lua_pushnil(L);
 }
 
-/* Dispatched on the first letter: the loops of a policy read these a lot. */
+/* What a node object and the state object answer to (node_value and state_index). */
+static const char *const node_fields[] = {"name", "index", "send", "recv", "holds", "waiting", "hold", "ready",
+                                          "send_free", "recv_free", "parent", "is_source", "class", "group",
+                                          NULL};
+static const char *const state_fields[] = {"nodes", "holders", "waiting", "transfers", "n", "now", "time",
+                                           "step", "nwaiting", "nholders", "source", "model", "kind",
+                                           "latency", "unit", "makespan", "seed", "cluster", "cost",
+                                           "earliest", "node", NULL};
+
+/* k read from an engine object (what: "node", "state") that has no such field: an error naming
+ * it, the nearest real one and the list (a misspelling would read nil and fail far away). */
+static int no_such_field(lua_State *L, const char *what, const char *k, const char *const *fields)
+{
+    for (const char *const *f = fields; *f; f++)
+        if (strcmp(*f, k) == 0)
+            return 0;   /* a real field, nil now (a waiting node's hold) */
+    char list[400] = "";
+    for (const char *const *f = fields; *f; f++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", f == fields ? "" : ", ", *f);
+    const char *near = text_nearest_within(k, fields, 64);
+    char shown[96];
+    luaL_where(L, 2);
+    lua_pushfstring(L, "%s has no field \"%s\" (the nearest: \"%s\"; a %s has %s)", what,
+                    diag_shown(k, shown, sizeof shown), near, what, list);
+    lua_concat(L, 2);
+    return lua_error(L);
+}
+
+static int node_value(lua_State *L, struct lua_policy *lp, const struct node_ud *nu, const char *k);
+
 static int node_index(lua_State *L)
 {
     struct lua_policy *lp = policy_of(L);
@@ -276,6 +306,14 @@ static int node_index(lua_State *L)
     if (!nu || lua_type(L, 2) != LUA_TSTRING)
         return 0;
     const char *k = lua_tostring(L, 2);
+    int n = node_value(L, lp, nu, k);
+    return n ? n : no_such_field(L, "node", k, node_fields);
+}
+
+/* Dispatched on the first letter: the loops of a policy read these a lot.  0: nil, or no such
+ * field. */
+static int node_value(lua_State *L, struct lua_policy *lp, const struct node_ud *nu, const char *k)
+{
     const struct engine *e = lp->e;
     int i = nu->index;
     const struct node *nd = &e->c->nodes[i];
@@ -572,7 +610,7 @@ static int state_index(lua_State *L)
         lua_pushvalue(L, -2);
         lua_rawset(L, -4);
     } else {
-        return 0;
+        return no_such_field(L, "state", k, state_fields);
     }
     return 1;
 }

@@ -370,8 +370,13 @@ static int edit_distance(const char *a, const char *b)
 
 const char *text_nearest(const char *word, const char *const *names)
 {
+    return text_nearest_within(word, names, strlen(word) < 6 ? 1 : strlen(word) < 10 ? 2 : 3);
+}
+
+const char *text_nearest_within(const char *word, const char *const *names, int most)
+{
     const char *best = NULL;
-    int bd = 0, most = strlen(word) < 6 ? 1 : strlen(word) < 10 ? 2 : 3;
+    int bd = 0;
     for (; *names; names++) {
         int dist = edit_distance(word, *names);
         if (dist <= most && (!best || dist < bd)) {
