@@ -54,7 +54,7 @@ end}
 LUA
 run "$H" run clusters/counterexample.csv -s "$T/bad.lua"
 check "a bad decision: exit 2" test $rc -eq 2
-check "a bad decision: file:line and what was wrong" has "bad.lua:2: bad decision: the sender p1 does not hold the message" "$T/err"
+check "a bad decision: file:line and what was wrong" has "bad.lua:2: bad decision 1: the sender p1 does not hold the message" "$T/err"
 check "a bad decision: a traceback" has "stack traceback:" "$T/err"
 
 cat >"$T/loop.lua" <<'LUA'

@@ -434,7 +434,7 @@ static void test_bad_decisions(void)
     struct engine e;
     char *cause = NULL;
     int rc = g ? run_lua(g, MODEL_ONE_PORT, path, 0, 0, &e, &cause) : 0;
-    if (!ok(g && rc < 0 && contains(cause, "nolink.lua:2: bad decision: there is no link from a to c"),
+    if (!ok(g && rc < 0 && contains(cause, "nolink.lua:2: bad decision 1: there is no link from a to c"),
             "a pair without a link in a platform graph is refused"))
         diag("message: %s %s", cause ? cause : "", msg ? msg : "");
     if (g)
@@ -463,6 +463,14 @@ static void test_heuristic_api(void)
     engine_free(&e);
     free(path);
 
+    path = script("second.lua", "function choose(state)\n  return 1, 2\nend\n");   /* p2 twice */
+    rc = run_lua(c, MODEL_ASYNC, path, 0, 0, &e, &cause);
+    ok(rc < 0 && contains(cause, "second.lua:2: bad decision 2: the receiver"),
+       "a bad decision gives its number: %s", cause ? cause : "ran");
+    engine_free(&e);
+    free(path);
+    free(cause);
+    cause = NULL;
     path = script("misspelt.lua", "function choose(state)\n  local w = state.waiting[1]\n"
                                   "  if w.recieve < 1 then return 1, 2 end\n  return 1, 2\nend\n");
     rc = run_lua(c, MODEL_ASYNC, path, 0, 0, &e, &cause);

@@ -689,13 +689,13 @@ static int decision_node(lua_State *L, struct lua_policy *lp, int idx, const cha
     if (k >= 0)
         return k;
     if (t == LUA_TSTRING)
-        sandbox_return_error(L, "bad decision: %s%s \"%s\" is not a node of %s", pair, role,
+        sandbox_return_error(L, "bad decision %d: %s%s \"%s\" is not a node of %s", lp->e->ntr + 1, pair, role,
                              lua_tostring(L, idx), e->c->name ? e->c->name : "this cluster");
     if (t == LUA_TNUMBER)
-        sandbox_return_error(L, "bad decision: %s%s %s is not a node index (1..%d)", pair, role,
+        sandbox_return_error(L, "bad decision %d: %s%s %s is not a node index (1..%d)", lp->e->ntr + 1, pair, role,
                              lua_tostring(L, idx), e->n);
-    return sandbox_return_error(L, "bad decision: %s%s is a %s; give a node, a 1-based index or "
-                                   "a name", pair, role, luaL_typename(L, idx));
+    return sandbox_return_error(L, "bad decision %d: %s%s is a %s; give a node, a 1-based index or "
+                                   "a name", lp->e->ntr + 1, pair, role, luaL_typename(L, idx));
 }
 
 /* Can from send to to, given who holds the message (holds[])? */
@@ -706,35 +706,35 @@ static void check_pair(lua_State *L, struct lua_policy *lp, const unsigned char 
     const char *fn = e->c->nodes[from].name, *tn = e->c->nodes[to].name;
     struct cost k;
     if (!holds[from])
-        sandbox_return_error(L, "bad decision: %sthe sender %s does not hold the message (it "
-                                "is still waiting), so it cannot send it", pair, fn);
+        sandbox_return_error(L, "bad decision %d: %sthe sender %s does not hold the message (it "
+                                "is still waiting), so it cannot send it", lp->e->ntr + 1, pair, fn);
     if (holds[to]) {
         if (to == e->c->source)
-            sandbox_return_error(L, "bad decision: %sthe receiver %s is the source: it has "
-                                    "the message from the start", pair, tn);
+            sandbox_return_error(L, "bad decision %d: %sthe receiver %s is the source: it has "
+                                    "the message from the start", lp->e->ntr + 1, pair, tn);
         if (engine_holds(e, to, 0) && e->parent[to] >= 0)
-            sandbox_return_error(L, "bad decision: %sthe receiver %s already has the message "
-                                    "(from %s at t=%g)", pair, tn,
+            sandbox_return_error(L, "bad decision %d: %sthe receiver %s already has the message "
+                                    "(from %s at t=%g)", lp->e->ntr + 1, pair, tn,
                                  e->c->nodes[e->parent[to]].name, engine_hold_time(e, to, 0));
-        sandbox_return_error(L, "bad decision: %sthe receiver %s already has the message", pair,
+        sandbox_return_error(L, "bad decision %d: %sthe receiver %s already has the message", lp->e->ntr + 1, pair,
                              tn);
     }
     if (!timing_cost(e->c, from, to, &k))
-        sandbox_return_error(L, "bad decision: %sthere is no link from %s to %s", pair, fn, tn);
+        sandbox_return_error(L, "bad decision %d: %sthere is no link from %s to %s", lp->e->ntr + 1, pair, fn, tn);
 }
 
-static const char *opt_reason(lua_State *L, int idx, const char *pair)
+static const char *opt_reason(lua_State *L, struct lua_policy *lp, int idx, const char *pair)
 {
     int t = lua_type(L, idx);
     if (t == LUA_TNONE || t == LUA_TNIL)
         return NULL;
     if (t != LUA_TSTRING)
-        sandbox_return_error(L, "bad decision: %sthe reason must be a string (got a %s)", pair,
+        sandbox_return_error(L, "bad decision %d: %sthe reason must be a string (got a %s)", lp->e->ntr + 1, pair,
                              luaL_typename(L, idx));
     const char *r = lua_tostring(L, idx), *flaw = text_flaw(r);
     if (flaw || strlen(r) != lua_rawlen(L, idx))   /* it reaches SVG, JSON and terminals */
-        sandbox_return_error(L, "bad decision: %sthe reason must be UTF-8 text without control "
-                             "characters (it holds %s)", pair, flaw ? flaw : "a NUL byte");
+        sandbox_return_error(L, "bad decision %d: %sthe reason must be UTF-8 text without control "
+                             "characters (it holds %s)", lp->e->ntr + 1, pair, flaw ? flaw : "a NUL byte");
     return r;
 }
 
@@ -765,8 +765,8 @@ static void take_tree(lua_State *L, struct lua_policy *lp, int t)
     const struct engine *e = lp->e;
     lua_Unsigned n = lua_rawlen(L, t);
     if (n == 0)
-        sandbox_return_error(L, "bad decision: choose returned an empty table (a tree is a list "
-                                "of {parent, child} pairs)");
+        sandbox_return_error(L, "bad decision %d: choose returned an empty table (a tree is a list "
+                                "of {parent, child} pairs)", lp->e->ntr + 1);
     unsigned char *holds = lua_newuserdatauv(L, (size_t)e->n, 0);
     for (int i = 0; i < e->n; i++)
         holds[i] = engine_holds(e, i, 0);
@@ -775,15 +775,15 @@ static void take_tree(lua_State *L, struct lua_policy *lp, int t)
         char pair[48];
         text_fit(pair, sizeof pair, "pair %llu: ", (unsigned long long)i);
         if (lua_rawgeti(L, t, (lua_Integer)i) != LUA_TTABLE)
-            sandbox_return_error(L, "bad decision: %sexpected a table {parent, child [, "
-                                    "reason]}, got a %s", pair, luaL_typename(L, -1));
+            sandbox_return_error(L, "bad decision %d: %sexpected a table {parent, child [, "
+                                    "reason]}, got a %s", lp->e->ntr + 1, pair, luaL_typename(L, -1));
         int p = lua_gettop(L);
         lua_rawgeti(L, p, 1);
         lua_rawgeti(L, p, 2);
         lua_rawgeti(L, p, 3);
         int from = decision_node(L, lp, p + 1, "the parent", pair);
         int to = decision_node(L, lp, p + 2, "the child", pair);
-        const char *reason = opt_reason(L, p + 3, pair);
+        const char *reason = opt_reason(L, lp, p + 3, pair);
         check_pair(L, lp, holds, from, to, pair);
         holds[to] = 1;
         if (lp->qn % 64 == 0)
@@ -807,8 +807,8 @@ static int call_choose(lua_State *L)
     sandbox_call(L, 1, LUA_MULTRET);
     int nres = lua_gettop(L) - base;
     if (nres == 0 || lua_isnil(L, base + 1))
-        return sandbox_return_error(L, "bad decision: choose returned nothing while %d node%s "
-                                       "still wait%s (return a sender and a receiver)",
+        return sandbox_return_error(L, "bad decision %d: choose returned nothing while %d node%s "
+                                       "still wait%s (return a sender and a receiver)", lp->e->ntr + 1,
                                     e->nwaiting, e->nwaiting == 1 ? "" : "s",
                                     e->nwaiting == 1 ? "s" : "");
     if (lua_type(L, base + 1) == LUA_TTABLE) {
@@ -817,10 +817,10 @@ static int call_choose(lua_State *L)
         return 0;
     }
     if (nres < 2 || lua_isnil(L, base + 2))
-        return sandbox_return_error(L, "bad decision: choose returned a sender but no receiver");
+        return sandbox_return_error(L, "bad decision %d: choose returned a sender but no receiver", lp->e->ntr + 1);
     int from = decision_node(L, lp, base + 1, "the sender", "");
     int to = decision_node(L, lp, base + 2, "the receiver", "");
-    const char *reason = opt_reason(L, base + 3, "");
+    const char *reason = opt_reason(L, lp, base + 3, "");
     unsigned char *holds = lua_newuserdatauv(L, (size_t)e->n, 0);
     holds[from] = engine_holds(e, from, 0);
     holds[to] = engine_holds(e, to, 0);

@@ -326,8 +326,8 @@ static int path_line(const char *path, int k, const char *about)
         for (const char *const *f = slide_fields; *f && about; f++) {
             const char *at = strstr(about, *f);
             size_t len = strlen(*f);
-            if (at && !isalnum((unsigned char)at[len]) && (at == about || !isalnum((unsigned char)at[-1])) && (!best || at < best) &&
-                field_line(text, first[k], last[k], *f) > 0) {
+            bool word = at && !isalnum((unsigned char)at[len]) && (at == about || !isalnum((unsigned char)at[-1]));
+            if (word && (!best || at < best) && field_line(text, first[k], last[k], *f) > 0) {
                 best = at;
                 line = field_line(text, first[k], last[k], *f);
             }
