@@ -57,6 +57,13 @@ check "a bad decision: exit 2" test $rc -eq 2
 check "a bad decision: file:line and what was wrong" has "bad.lua:2: bad decision 1: the sender p1 does not hold the message" "$T/err"
 check "a bad decision: a traceback" has "stack traceback:" "$T/err"
 
+for lib in io os require; do
+    printf 'local f = %s\nreturn {choose = function(state) return 1, 2 end}\n' "$lib" >"$T/lib.lua"
+    run "$H" run clusters/counterexample.csv -s "$T/lib.lua"
+    check "$lib: refused, status 2, the sandbox named and where the docs explain it" sh -c \
+        "[ $rc -eq 2 ] && grep -q 'lib.lua:1: $lib is left out of the sandbox: .*docs/lua.md, \"The sandbox\"' $T/err"
+done
+
 cat >"$T/loop.lua" <<'LUA'
 return {choose = function(state)
   while true do pcall(function() while true do end end) end
@@ -77,7 +84,7 @@ check "a memory bomb: the cap given by --lua-memory" has "bomb.lua:2: memory lim
 
 printf 'node("a")\nos.exit(0)\n' >"$T/escape.lua"
 run "$H" run "$T/escape.lua"
-check "os is not there: exit 2 with file:line" sh -c "[ $rc -eq 2 ] && grep -q \"escape.lua:2: attempt to index a nil value (global 'os')\" $T/err"
+check "os is not there: exit 2 with file:line" sh -c "[ $rc -eq 2 ] && grep -q \"escape.lua:2: os is left out of the sandbox\" $T/err"
 
 printf 'node("a")\nnode("a")\n' >"$T/dup.lua"
 run "$H" run "$T/dup.lua"
