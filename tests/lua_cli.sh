@@ -98,6 +98,19 @@ check "an unused --param is a warning" sh -c "[ $rc -eq 0 ] && grep -q 'never as
 
 run "$H" run clusters/counterexample.csv --param n=3 --summary
 check "--param on a CSV file is a warning" sh -c "[ $rc -eq 0 ] && grep -q 'param is for .lua cluster scripts' $T/err"
+cat >"$T/deep.lua" <<'LUA'
+local depth = param("depth", 1)
+return {choose = function(state)
+  table.sort(state.waiting, function(a, b) return a.recv > b.recv end)
+  return state.holders[1], state.waiting[math.min(depth, #state.waiting)], "depth " .. depth .. " " .. (params.note or "-")
+end}
+LUA
+run "$H" run clusters/counterexample.csv -s "$T/deep.lua" --param depth=2 --param note=hi
+check "a heuristic reads --param through param() and params, no warning" sh -c \
+    "[ $rc -eq 0 ] && grep -q ' p0  *p1 .* depth 2 hi\$' $T/out && ! grep -q ignored $T/err"
+run "$H" run clusters/counterexample.csv -s "$T/deep.lua" --param depth=two
+check "a heuristic's param that does not convert: status 2 and why" sh -c \
+    "[ $rc -eq 2 ] && grep -q 'deep.lua:1: param: --param depth=two is not a number' $T/err"
 
 run "$H" run clusters/counterexample.csv --lua-budget abc
 check "--lua-budget abc: exit 2" test $rc -eq 2

@@ -640,6 +640,44 @@ static void make_metatable(lua_State *L, struct lua_policy *lp, const char *name
 
 /* ---- running the script ---- */
 
+/* The value of --param key (the last given), or NULL. */
+static const char *param_value(const struct lua_policy *lp, const char *key)
+{
+    size_t len = strlen(key);
+    const char *v = NULL;
+    for (int i = 0; i < lp->s->opt.nparams; i++)
+        if (!strncmp(lp->s->opt.params[i], key, len) && lp->s->opt.params[i][len] == '=')
+            v = lp->s->opt.params[i] + len + 1;
+    return v;
+}
+
+/* param(name [, default]): --param name's value, converted like the default (as in a cluster
+ * script). */
+static int api_param(lua_State *L)
+{
+    const struct lua_policy *lp = lua_touserdata(L, lua_upvalueindex(1));
+    const char *key = luaL_checkstring(L, 1);
+    return sandbox_param(L, key, param_value(lp, key));
+}
+
+/* The globals param and params (every --param as text, the script's own table). */
+static void set_params(lua_State *L, struct lua_policy *lp)
+{
+    lua_pushlightuserdata(L, lp);
+    lua_pushcclosure(L, api_param, 1);
+    lua_setglobal(L, "param");
+    lua_newtable(L);
+    for (int i = 0; i < lp->s->opt.nparams; i++) {
+        const char *kv = lp->s->opt.params[i], *eq = strchr(kv, '=');
+        if (!eq)
+            continue;
+        lua_pushlstring(L, kv, (size_t)(eq - kv));
+        lua_pushstring(L, eq + 1);
+        lua_rawset(L, -3);
+    }
+    lua_setglobal(L, "params");
+}
+
 static int load_policy(lua_State *L)
 {
     static const luaL_Reg node_mt[] = {
@@ -652,6 +690,7 @@ static int load_policy(lua_State *L)
     struct lua_policy *lp = lua_touserdata(L, 1);
     make_metatable(L, lp, MT_NODE, node_mt);
     make_metatable(L, lp, MT_STATE, state_mt);
+    set_params(L, lp);
     lua_newtable(L);
     lua_setfield(L, LUA_REGISTRYINDEX, KEY_NODES);
     int base = lua_gettop(L);

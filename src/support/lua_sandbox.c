@@ -1191,3 +1191,29 @@ int sandbox_return_error(lua_State *L, const char *fmt, ...)
     sb->preformatted = true;
     return lua_error(L);
 }
+
+int sandbox_param(lua_State *L, const char *key, const char *v)
+{
+    int dt = lua_type(L, 2);
+    if (!v) {
+        if (dt == LUA_TNONE || dt == LUA_TNIL)
+            return luaL_error(L, "param: this script needs --param %s=VALUE", key);
+        lua_settop(L, 2);
+        return 1;
+    }
+    if (dt == LUA_TSTRING) {
+        lua_pushstring(L, v);
+    } else if (dt == LUA_TBOOLEAN) {
+        if (strcmp(v, "true") == 0 || strcmp(v, "yes") == 0 || strcmp(v, "1") == 0)
+            lua_pushboolean(L, 1);
+        else if (strcmp(v, "false") == 0 || strcmp(v, "no") == 0 || strcmp(v, "0") == 0)
+            lua_pushboolean(L, 0);
+        else
+            return luaL_error(L, "param: --param %s=%s is not true or false", key, v);
+    } else if (lua_stringtonumber(L, v) == 0) {
+        if (dt == LUA_TNUMBER)
+            return luaL_error(L, "param: --param %s=%s is not a number", key, v);
+        lua_pushstring(L, v);
+    }
+    return 1;
+}
