@@ -477,6 +477,23 @@ static void lint_show(const struct lesson *l, int k, const struct session_opts *
     cluster_free(c);
 }
 
+/* The choices of slide k a student cannot pick by typing their text (a choice "1" is the number
+ * of the first choice): a warning each, since the room and the view read the letter or number. */
+static void lint_choices(const struct lesson *l, int k)
+{
+    const struct slide *sl = &l->slides[k];
+    for (int i = 0; i < sl->nchoices; i++) {
+        int read = question_choice(sl, sl->choices[i]);
+        if (read == i)
+            continue;
+        char what[300], shown[96];
+        text_fit(what, sizeof what, "choices: %c \"%s\" cannot be picked by its text, which reads as %c "
+                 "(\"%s\"); make it no letter A-%c and no number 1-%d", 'A' + i, SHOWN(sl->choices[i], shown),
+                 'A' + read, sl->choices[read], 'A' + sl->nchoices - 1, sl->nchoices);
+        lesson_complain(l, k, what, true);
+    }
+}
+
 /* The right answer of slide k (gradable) into expect, as hetcast computes it: 0, or -1 when
  * no one could be graded on the slide (told at its line). */
 static int print_expected(const struct lesson *l, int k, const struct session_opts *o, char *expect,
@@ -578,6 +595,7 @@ static int print_handout(const struct lesson *l, bool student)
             return 2;
         }
         lint_show(l, k, &o);
+        lint_choices(l, k);
         if (print_question(l, k, &o, student) < 0)
             return 2;
         printf("\n");

@@ -297,7 +297,7 @@ nq=$(grep -c '^::' "$TMP/all.gift")
 ok $? "--gift: each of the $nq questions carries its cluster's table; categories without escapes"
 grep -q "<p>p0 holds the message. p0 and p1 send in 1 and receive in 2; p2 is slow\\\\: it sends in 2" "$TMP/all.gift" &&
     grep -qx "short slide 2 fnf's first decision: p0 p1 | p0,p1 | p0, p1" "$TMP/gift.out" &&
-    grep -qx "mc slide 4 fnf against the optimum: 0: fnf is optimal here | \*1 | 2 | 3" "$TMP/gift.out" &&
+    grep -qx "mc slide 4 fnf against the optimum: 0: fnf is optimal here | \*by 1 | by 2 | by 3" "$TMP/gift.out" &&
     ! grep -q 'The right answer\\: [A-H]\\: ' "$TMP/all.gift" && grep -q 'The right answer\\: p2, the slow receiver' "$TMP/all.gift"
 ok $? "--gift: the slide's text in the stem, short answers without ->, feedback names the right choice by its text"
 printf '::t::q {\n\t=p0 -> p2\n}\n' >"$TMP/match.gift"
@@ -363,6 +363,12 @@ ok $? "--print warns of an unknown field and an unknown show name, at their line
 "$HETCAST" lesson "$TMP/far.lua" --print >/dev/null 2>"$TMP/err"
 [ $? -eq 2 ] && grep -qx "hetcast lesson: $TMP/far.lua:2: slide 1: decision = 9 asks for transfer 9, and the slide's run books 2: no one can be graded on this question" "$TMP/err"
 ok $? "--print refuses a next question past the run's last transfer, at its line"
+"$HETCAST" lesson lua/lessons/*.lua --print >/dev/null 2>"$TMP/err" && [ ! -s "$TMP/err" ]
+ok $? "--print of every shipped lesson: no warning"
+sed 's/      choices = {"p1", "p2"},/      choices = {"0 of them", "1", "2"}, correct = 2,/' "$TMP/lines.lua" >"$TMP/l6.lua"
+"$HETCAST" lesson "$TMP/l6.lua" --print >/dev/null 2>"$TMP/err"
+[ $? -eq 0 ] && grep -qx "hetcast lesson: $TMP/l6.lua:8: warning: slide 2: choices: B \"1\" cannot be picked by its text, which reads as A (\"0 of them\"); make it no letter A-C and no number 1-3" "$TMP/err"
+ok $? "--print warns of a choice a student cannot pick by typing its text"
 mkdir -p "$TMP/a dir" && cp clusters/counterexample.csv lua/lookahead.lua "$TMP/a dir/"
 printf 'return {title = "t", slides = {{title = "h", cluster = "counterexample.csv", schedulers = "lookahead.lua"}}}\n' >"$TMP/a dir/h.lua"
 check=$(cd "$TMP" && "$HETCAST" lesson "a dir/h.lua" --print | sed -n 's/^check: hetcast \(.*\) => .*/\1/p')
