@@ -297,6 +297,7 @@ nq=$(grep -c '^::' "$TMP/all.gift")
 ok $? "--gift: each of the $nq questions carries its cluster's table; categories without escapes"
 grep -q "<p>p0 holds the message. p0 and p1 send in 1 and receive in 2; p2 is slow\\\\: it sends in 2" "$TMP/all.gift" &&
     grep -qx "short slide 2 fnf's first decision: p0 p1 | p0,p1 | p0, p1" "$TMP/gift.out" &&
+    grep -q "book next?</b> (Answer with the name of the sender, a blank, and the name of the receiver.)</p>" "$TMP/all.gift" &&
     grep -qx "mc slide 4 fnf against the optimum: 0: fnf is optimal here | \*by 1 | by 2 | by 3" "$TMP/gift.out" &&
     ! grep -q 'The right answer\\: [A-H]\\: ' "$TMP/all.gift" && grep -q 'The right answer\\: p2, the slow receiver' "$TMP/all.gift"
 ok $? "--gift: the slide's text in the stem, short answers without ->, feedback names the right choice by its text"

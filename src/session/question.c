@@ -382,7 +382,7 @@ const struct question_kind question_kinds[] = {
         .asks = "what comes next",
         .hold = hold_next,
         .shown = shown_next,
-        .gift_asks = "(Answer with the sender and the receiver, separated by a blank, e.g. p0 p2.)",
+        .gift_asks = "(Answer with the name of the sender, a blank, and the name of the receiver.)",
         .gift = gift_next,
         .handout = handout_next,
     },
