@@ -1,12 +1,15 @@
 #!/bin/sh
 # setup.sh - install what hetcast needs (Debian/Ubuntu), build it, and open
-# the view on the paper's counterexample.  Safe to run again.
-#   ./setup.sh            install, build, open the view
-#   ./setup.sh --no-view  install and build only (CI, scripts)
+# the view on the paper's counterexample.  Safe to run again.  It builds what
+# `meson install` installs (the programs, their manual pages, the shell
+# completion), not the tests: test.sh builds what it runs.
+#   ./setup.sh            install, build the programs, open the view
+#   ./setup.sh --no-view  install and build the programs only (CI, scripts)
+#   ./setup.sh --tests    ... and build the tests and fuzzers too (all of build/)
 set -eu
 cd "$(dirname "$0")"
 
-packages="meson ninja-build pkg-config gcc clang libncurses-dev libcsv-dev liblua5.4-dev libglpk-dev libsqlite3-dev sqlite3 python3 tmux valgrind help2man man-db libsimgrid-dev pajeng graphviz libotf2-trace-dev otf2-tools openmpi-bin libopenmpi-dev"
+packages="meson ninja-build pkg-config gcc clang libncurses-dev libcsv-dev liblua5.4-dev libglpk-dev libsqlite3-dev sqlite3 python3 tmux valgrind help2man man-db libsimgrid-dev pajeng graphviz libotf2-trace-dev otf2-tools openmpi-bin libopenmpi-dev bash-completion zsh fish"
 missing=""
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
@@ -22,10 +25,30 @@ if [ -n "$missing" ]; then
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing >/dev/null
 fi
 
-[ -d build ] || meson setup build >/dev/null
-ninja -C build
+view=yes tests=no
+for arg in "$@"; do
+    case $arg in
+        --no-view) view=no ;;
+        --tests) tests=yes; view=no ;;
+        *) echo "setup: unknown option $arg (--no-view, --tests)" >&2; exit 2 ;;
+    esac
+done
 
-if [ "${1:-}" != "--no-view" ] && [ -t 1 ]; then
-    exec ./build/hetcast clusters/counterexample.csv
+[ -d build ] || meson setup build >/dev/null
+# the targets meson install installs, named as ninja knows them (build/hetcast, ...)
+targets=$(meson introspect build --targets | python3 -c '
+import json, os, sys
+for t in json.load(sys.stdin):
+    if t["installed"]:
+        for f in t["filename"]:
+            print(os.path.relpath(f, "build"))')
+# shellcheck disable=SC2086
+ninja -C build $targets
+if [ "$tests" = yes ]; then
+    ninja -C build
 fi
-echo "setup: built ./build/hetcast; try ./build/hetcast clusters/counterexample.csv"
+
+if [ "$view" = yes ] && [ -t 1 ]; then
+    exec ./build/hetcast counterexample.csv
+fi
+echo "setup: built ./build/hetcast; try ./build/hetcast counterexample.csv"

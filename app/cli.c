@@ -1,5 +1,5 @@
 /*
- * cli.c - hetcast's command line (SPEC §6): the table of commands and the
+ * cli.c - hetcast's command line (docs/cli.md): the table of commands and the
  * dispatch.  A command is a row: its name, its function and the front ends
  * it needs (git's commands[] in git.c); the dispatcher sets up what every
  * command shares, hands each only the front ends its row names and checks
@@ -89,8 +89,16 @@ static int unknown_command(const char *cmd)
     for (int i = 0; i < NCOMMANDS; i++)
         p += sprintf(p, "%s%s", i == 0 ? "" : i == NCOMMANDS - 1 ? " and " : ", ",
                      commands[i].name);
-    opts_error(2, "unknown command %s; the commands are %s (or give a FILE to open the view); "
-                  "see hetcast --help", cmd, names);
+    const char *list[NCOMMANDS];
+    for (int i = 0; i < NCOMMANDS; i++)
+        list[i] = commands[i].name;
+    const char *near = text_nearest(cmd, list, NCOMMANDS);
+    if (near)
+        opts_error(2, "unknown command %s; did you mean \"%s\"? the commands are %s (or give a "
+                      "FILE to open the view); see hetcast --help", cmd, near, names);
+    else
+        opts_error(2, "unknown command %s; the commands are %s (or give a FILE to open the view); "
+                      "see hetcast --help", cmd, names);
     free(names);
     return 2;
 }
@@ -121,7 +129,8 @@ static int dispatch(int argc, char **argv, const struct cli_views *views)
             diag_set_who(who);
             return call(&commands[i], argc - 1, argv + 1, views);
         }
-    if (cmd[0] != '-' && !strchr(cmd, '.') && !strchr(cmd, '/') && access(cmd, F_OK) != 0)
+    if (cmd[0] != '-' && !strchr(cmd, '.') && !strchr(cmd, '/') && access(cmd, F_OK) != 0 &&
+        app_bundled("clusters", cmd, app_cluster_exts) == cmd)   /* not a bundled cluster either */
         return unknown_command(cmd);
     return call(&view_command, argc, argv, views);
 }

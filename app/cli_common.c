@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "app/cli_format.h"
+#include "app/datadir.h"
 #include "app/opts.h"
 #include "config.h"
 #if HETCAST_HAVE_SIMGRID
@@ -26,6 +27,7 @@ enum {
     O_SEED = OPT_LONG, O_SOURCE, O_FORMAT, O_SUMMARY, O_SAVE, O_PARAM, O_LUA_BUDGET, O_LUA_MEMORY,
     O_TIME_LIMIT, O_NODE_LIMIT, O_SLICES, O_PATTERN, O_RECEIVERS, O_SIZE, O_OUTPUT, O_TRACE,
     O_SVG_PARTS, O_SVG_NODES, O_CERTIFY, O_CERTIFY_LP, O_SIMGRID, O_VERSION, O_TARGETS, O_EPSILON,
+    O_LIST_CLUSTERS,
 };
 
 /* The options of the view, run and compare: the dispatch and the help. */
@@ -85,6 +87,8 @@ static const struct opt cli_opt_table[] = {
     {"trace", O_TRACE, "F", "compare and the view: a measured run (CSV, as run --format csv "
      "writes; hetcast-mpi exec makes one) beside the prediction", OPT_STRING, AT(s.trace), 0, 0,
      NULL},
+    {"list-clusters", O_LIST_CLUSTERS, NULL, "the bundled clusters, each a FILE by its bare name "
+     "(hetcast run counterexample.csv)", OPT_FLAG, AT(list_clusters), 0, 0, NULL},
     {"version", O_VERSION, NULL, NULL /* in the usage lines, not among the options */, OPT_FLAG,
      AT(version), 0, 0, NULL},
     {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0, NULL},
@@ -258,9 +262,14 @@ int cli_parse(const char *prog, int argc, char **argv, struct cli_opts *o, bool 
         cli_version(stdout);
         return cli_output_status(0) == 0 ? -1 : 1;
     }
+    if (rc == 0 && o->list_clusters) {
+        if (app_list_bundled(stdout, "clusters", app_cluster_exts))
+            return 1;
+        return cli_output_status(0) == 0 ? -1 : 1;
+    }
     if (rc)
         return rc;
-    o->s.file = nfiles ? files[0] : NULL;
+    o->s.file = nfiles ? app_bundled("clusters", files[0], app_cluster_exts) : NULL;
     if (want_file && !o->s.file)
         return opts_error(2, "missing FILE (a .csv cluster, a .lua script, or - for CSV on "
                              "standard input); see hetcast --help");

@@ -34,6 +34,7 @@ struct cli_opts {
     const char *certify_lp;    /* --certify-lp F: write that program (CPLEX LP format) */
     bool simgrid;              /* --simgrid: replay each schedule in SimGrid (cli_simgrid.c) */
     bool version;              /* --version among the options: the version, nothing run */
+    bool list_clusters;        /* --list-clusters: the bundled clusters, nothing run */
 };
 
 /* The interactive view (ui/): returns an exit status. */
@@ -94,9 +95,12 @@ void cli_usage(FILE *fp);
 void cli_version(FILE *fp);
 /*
  * Parse the options of the view, run or compare (argv[0] is the command word;
- * prog names it in messages).  want_file: FILE is required.  Returns 0; -1
- * when --help printed the help ("hetcast run" and "hetcast compare": their
- * own) or --version the version; or an exit status after a message.
+ * prog names it in messages).  want_file: FILE is required.  A FILE that is
+ * not there but is a bundled cluster's name (counterexample.csv, or without
+ * its .csv) is that cluster (app_bundled).  Returns 0; -1 when --help printed
+ * the help ("hetcast run" and "hetcast compare": their own), --version the
+ * version or --list-clusters the bundled clusters; or an exit status after a
+ * message.
  */
 int cli_parse(const char *prog, int argc, char **argv, struct cli_opts *o, bool want_file);
 

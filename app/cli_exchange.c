@@ -26,8 +26,10 @@ static const struct cli_format *check_output(const struct cli_opts *o, char **ca
     const struct cli_format *f = cli_format_find(o->format);
     char *valid = cli_format_list(FORMAT_EXCHANGE, ", ", false);
     char *prints = cli_format_list(FORMAT_EXCHANGE, " or ", false);
+    char guess[96];
     if (!f)
-        set_cause(cause, "unknown format \"%s\"; valid formats: %s", o->format, valid);
+        set_cause(cause, "unknown format \"%s\"; %svalid formats: %s", o->format,
+                  text_guess(o->format, valid, guess, sizeof guess), valid);
     else if (!(f->flags & FORMAT_EXCHANGE))
         set_cause(cause, "--format %s draws broadcasts only; a personalized exchange prints %s",
                   f->name, prints);

@@ -603,6 +603,9 @@ static int print_handout(const struct lesson *l, bool student)
     return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
 }
 
+/* A lesson FILE by its bare name: lua/lessons/NAME or NAME.lua in the data folder. */
+static const char *const lesson_exts[] = {".lua", NULL};
+
 /* What hetcast lesson is asked. */
 struct lesson_args {
     bool print, student, gift, test, list;
@@ -621,8 +624,8 @@ static const struct opt lesson_table[] = {
      OPT_STRING, offsetof(struct lesson_args, room), 0, 0, NULL},
     {"course", OPT_LONG + 1, "NAME", "the course's name in the room's database (default: ROOM's file name)",
      OPT_STRING, offsetof(struct lesson_args, course), 0, 0, NULL},
-    {"list", 'l', NULL, "list the bundled lessons: file, slides, title", OPT_FLAG,
-     offsetof(struct lesson_args, list), 0, 0, NULL},
+    {"list", 'l', NULL, "list the bundled lessons: file, slides, title; a FILE by its bare name "
+     "(fnf-loses) is one of them", OPT_FLAG, offsetof(struct lesson_args, list), 0, 0, NULL},
     {"class-test", OPT_LONG + 2, NULL, "a test room: takes HELLO 2 AS NAME from your own user (docs/class.md)",
      OPT_FLAG, offsetof(struct lesson_args, test), 0, 0, NULL},
     {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0, NULL},
@@ -690,7 +693,7 @@ int cmd_lesson(int argc, char **argv, const struct cli_views *v)
     bool print = a.print;
     if (rc == OPTS_HELP) {
         printf("usage: hetcast lesson FILE.lua [--print [--student] | --gift | --class ROOM]   (--print, --gift: one or more FILEs)\n"
-               "       hetcast lesson --list   (the bundled lessons)\n"
+               "       hetcast lesson --list   (the bundled lessons; a FILE by its bare name, fnf-loses, is one of them)\n"
                "  present a lesson in the view (keys: ] next slide, [ previous, a answer;\n"
                "  with --class: v open the vote, b its histogram)\n");
         opts_help(stdout, lesson_table);
@@ -718,7 +721,7 @@ int cmd_lesson(int argc, char **argv, const struct cli_views *v)
     for (int i = 0; i < nfiles && status == 0; i++) {
         struct lesson l;
         char *cause = NULL;
-        if (lesson_load(files[i], &l, &cause) < 0)
+        if (lesson_load(app_bundled("lua/lessons", files[i], lesson_exts), &l, &cause) < 0)
             return cli_fail(cause, 2);
         if (a.gift) {
             status = lesson_gift(&l, i == 0);

@@ -25,7 +25,9 @@ static const struct cli_format *check_format(const struct cli_opts *o)
         return f;
     if (!f) {
         char *valid = cli_format_list(FORMAT_RUN | FORMAT_COMPARE, ", ", false);
-        opts_error(2, "unknown format \"%s\"; valid formats: %s", o->format, valid);
+        char guess[96];
+        opts_error(2, "unknown format \"%s\"; %svalid formats: %s", o->format,
+                   text_guess(o->format, valid, guess, sizeof guess), valid);
         free(valid);
         return NULL;
     }

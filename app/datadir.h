@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /*
  * The data directory (holding lua/ and clusters/), in this order:
@@ -33,5 +34,25 @@ bool app_helper(const char *name, char *buf, size_t size);
  * What every program of hetcast's does first (hetcast, hetcast-mpi).
  */
 void app_find_data(void);
+
+/* The endings of a cluster FILE: .csv, .lua, .xml (NULL-terminated). */
+extern const char *const app_cluster_exts[];
+
+/*
+ * A file the user named by its bare name, found in the data directory's
+ * folder sub ("clusters", "lua/lessons"): name itself when it exists or
+ * holds a '/', else DATADIR/sub/name, else DATADIR/sub/name followed by one
+ * of exts (NULL-terminated, may be NULL) when that exists; else name.  The
+ * path returned lives until the program ends.
+ */
+const char *app_bundled(const char *sub, const char *name, const char *const *exts);
+
+/*
+ * The bundled files of the data directory's folder sub ending in one of exts,
+ * each with its first "# description:" or "-- NAME - " line, printed to fp
+ * as "  NAME  what it is" in name order; 0, or 1 when there is no data
+ * directory (after a message).
+ */
+int app_list_bundled(FILE *fp, const char *sub, const char *const *exts);
 
 #endif

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,27 @@ static char *valid_list(const struct opt *tab)
         p += sprintf(p, "%s%s%s", p == s ? "" : ", ", o->key < OPT_LONG ? "-" : "--",
                      o->key < OPT_LONG ? (char[2]){(char)o->key, '\0'} : o->name);
     return s;
+}
+
+/* "did you mean \"--format\"? " for --fromat, among tab's long names and --help. */
+static const char *option_guess(const struct opt *tab, const char *given, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    if (strncmp(given, "--", 2) != 0)
+        return buf;
+    int n = 1;
+    for (const struct opt *o = tab; o->name; o++)
+        n++;
+    const char **names = xcalloc((size_t)n, sizeof *names);
+    n = 0;
+    for (const struct opt *o = tab; o->name; o++)
+        names[n++] = o->name;
+    names[n++] = "help";
+    const char *near = text_nearest(given + 2, names, n);
+    if (near)
+        snprintf(buf, size, "did you mean \"--%s\"? ", near);
+    free(names);
+    return buf;
 }
 
 static const struct opt *by_key(const struct opt *tab, int key)
@@ -145,7 +167,7 @@ int opts_parse(const char *p, const struct opt *tab, int argc, char **argv, opts
         }
         if (c == '?' || c == ':') {
             char *valid = valid_list(tab);
-            char name[64];
+            char name[64], guess[96];
             if (optopt && optopt < OPT_LONG && !(given[0] == '-' && given[1] == '-'))
                 snprintf(name, sizeof name, "-%c", optopt);
             else
@@ -153,7 +175,8 @@ int opts_parse(const char *p, const struct opt *tab, int argc, char **argv, opts
             if (c == ':')
                 status = opts_error(2, "option %s needs a value", name);
             else
-                status = opts_error(2, "unknown option %s; valid options: %s", name, valid);
+                status = opts_error(2, "unknown option %s; %svalid options: %s", name,
+                                    option_guess(tab, name, guess, sizeof guess), valid);
             free(valid);
             break;
         }
@@ -201,12 +224,36 @@ int opt_fail(const char *opt, const char *val, const char *want)
     return opts_error(2, "%s: \"%s\" is not %s", opt, val, want);
 }
 
+/* Written as a decimal number starts so: a digit, or a sign or point before
+ * one; strtod and strtol would also take leading spaces, hexadecimal (0x10),
+ * inf and nan. */
+static bool decimal(const char *s)
+{
+    s += (*s == '-' || *s == '+');
+    s += (*s == '.');
+    if (!(*s >= '0' && *s <= '9'))
+        return false;
+    return !strpbrk(s, "xXpP");
+}
+
+/* strtod's number, finite, with the whole of s read; an underflow (1e-320)
+ * is the tiny number it is, not a mistake. */
+static bool read_double(const char *s, double *x)
+{
+    char *end;
+    errno = 0;
+    *x = strtod(s, &end);
+    if (errno == ERANGE && isfinite(*x))
+        errno = 0;
+    return decimal(s) && !*end && !errno && isfinite(*x);
+}
+
 int opt_long(const char *opt, const char *s, long lo, long hi, long *out)
 {
     char *end;
     errno = 0;
     long x = strtol(s, &end, 10);
-    if (!*s || *end || errno || x < lo || x > hi) {
+    if (!decimal(s) || *end || errno || x < lo || x > hi) {
         char want[96];
         snprintf(want, sizeof want, "an integer from %ld to %ld", lo, hi);
         return opt_fail(opt, s, want);
@@ -228,10 +275,8 @@ int opt_u64(const char *opt, const char *s, unsigned long long *out)
 
 int opt_double(const char *opt, const char *s, double lo, double *out)
 {
-    char *end;
-    errno = 0;
-    double x = strtod(s, &end);
-    if (!*s || *end || errno || !isfinite(x) || x < lo) {
+    double x;
+    if (!read_double(s, &x) || x < lo) {
         char want[64];
         snprintf(want, sizeof want, "a number >= %g", lo);
         return opt_fail(opt, s, want);
@@ -243,11 +288,10 @@ int opt_double(const char *opt, const char *s, double lo, double *out)
 int opt_seconds(const char *opt, const char *s, double hi, double *out)
 {
     if (hi > 0) {   /* one refusal, with the range, for every value out of it */
-        char want[96], *end;
+        char want[96];
         snprintf(want, sizeof want, "a number of seconds > 0 and <= %.15g", hi);
-        errno = 0;
-        double x = strtod(s, &end);
-        if (!*s || *end || errno || !isfinite(x) || !(x > 0) || x > hi)
+        double x;
+        if (!read_double(s, &x) || !(x > 0) || x > hi)
             return opt_fail(opt, s, want);
         *out = x;
         return 0;
@@ -262,7 +306,7 @@ int opt_seconds(const char *opt, const char *s, double hi, double *out)
 
 int opt_count(const char *opt, const char *s, double lo, long long *out)
 {
-    double x;
+    double x = 0;
     if (opt_double(opt, s, lo, &x))
         return 2;
     *out = x >= 1e15 ? 1000000000000000LL : (long long)x;   /* no float-to-integer overflow */

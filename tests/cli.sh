@@ -119,22 +119,23 @@ run "$H" run clusters/counterexample.csv --pattern all-to-all --format svg
 check "--pattern with svg: the formats of an exchange" sh -c "[ $rc -eq 2 ] && grep -q 'a personalized exchange prints text, csv or json$' $T/err"
 run "$H" run clusters/counterexample.csv --pattern all-to-all --format nope
 check "--pattern with an unknown format: the formats of an exchange" sh -c "[ $rc -eq 2 ] && grep -q 'valid formats: text, csv, json$' $T/err"
-if command -v bash >/dev/null 2>&1; then
-    offered=$(bash -c '. data/hetcast.bash; COMP_WORDS=("$1" run x.csv --format ""); COMP_CWORD=4; _hetcast; echo "${COMPREPLY[*]}"' sh "$H")
+COMP=$(dirname "$H")/hetcast.bash   # made at build time from the program's help (data/completions.py)
+if command -v bash >/dev/null 2>&1 && [ -f "$COMP" ]; then
+    offered=$(bash -c '. "$0"; COMP_WORDS=("$1" run x.csv --format ""); COMP_CWORD=4; _hetcast; echo "${COMPREPLY[*]}"' "$COMP" "$H")
     check "bash completion of --format: the formats the refusal lists ($offered)" test "$offered" = "$formats"
     # --format=j: bash splits the word at "=", the value is completed all the same
-    offered=$(bash -c '. data/hetcast.bash; COMP_WORDS=("$1" run x.csv --format = j); COMP_CWORD=5; _hetcast; echo "${COMPREPLY[*]}"' sh "$H")
+    offered=$(bash -c '. "$0"; COMP_WORDS=("$1" run x.csv --format = j); COMP_CWORD=5; _hetcast; echo "${COMPREPLY[*]}"' "$COMP" "$H")
     check "bash completion of --format=j: json ($offered)" test "$offered" = json
-    offered=$(bash -c '. data/hetcast.bash; COMP_WORDS=("$1" run x.csv --format =); COMP_CWORD=4; _hetcast; echo "${COMPREPLY[*]}"' sh "$H")
+    offered=$(bash -c '. "$0"; COMP_WORDS=("$1" run x.csv --format =); COMP_CWORD=4; _hetcast; echo "${COMPREPLY[*]}"' "$COMP" "$H")
     check "bash completion of --format=: every format ($offered)" test "$offered" = "$formats"
     # in a completion (compopt works) readline marks folders itself: "app", not "app/" (shown "app//")
-    offered=$(bash -c '. data/hetcast.bash; compopt() { return 0; }; COMP_WORDS=("$1" run ap); COMP_CWORD=2; _hetcast; echo "${COMPREPLY[*]}"' sh "$H")
+    offered=$(bash -c '. "$0"; compopt() { return 0; }; COMP_WORDS=("$1" run ap); COMP_CWORD=2; _hetcast; echo "${COMPREPLY[*]}"' "$COMP" "$H")
     check "bash completion of a folder under -o filenames: no slash of its own ($offered)" test "$offered" = app
-    offered=$(bash -c '. data/hetcast.bash; COMP_WORDS=("$1" les); COMP_CWORD=1; _hetcast; echo "${COMPREPLY[*]}"' sh "$H")
+    offered=$(bash -c '. "$0"; COMP_WORDS=("$1" les); COMP_CWORD=1; _hetcast; echo "${COMPREPLY[*]}"' "$COMP" "$H")
     check "bash completion of the command lesson ($offered)" test "$offered" = lesson
-    offered=$(bash -c '. data/hetcast.bash; COMP_WORDS=("$1" lesson lua/lessons/); COMP_CWORD=2; _hetcast; printf "%s\n" "${COMPREPLY[@]}"' sh "$H")
+    offered=$(bash -c '. "$0"; COMP_WORDS=("$1" lesson lua/lessons/); COMP_CWORD=2; _hetcast; printf "%s\n" "${COMPREPLY[@]}"' "$COMP" "$H")
     check "bash completion of a lesson's FILE: Lua files and folders only" sh -c "echo '$offered' | grep -q '^lua/lessons/.*\.lua$' && ! echo '$offered' | grep -v -q '\.lua$\|/$'"
-    offered=$(bash -c '. data/hetcast.bash; COMP_WORDS=("$1" lesson x.lua --p); COMP_CWORD=3; _hetcast; echo "${COMPREPLY[*]}"' sh "$H")
+    offered=$(bash -c '. "$0"; COMP_WORDS=("$1" lesson x.lua --p); COMP_CWORD=3; _hetcast; echo "${COMPREPLY[*]}"' "$COMP" "$H")
     check "bash completion of lesson's options: --print ($offered)" test "$offered" = --print
 else
     n=$((n + 1)); echo "ok $n - bash completion of --format # SKIP bash is not installed"
@@ -172,7 +173,7 @@ check "text: 0.1 + 0.2 reads 0.3 (no rounding noise for people)" has "^makespan 
 run "$H" run "$T/noise.csv" --format csv
 check "csv: the exact double 0.30000000000000004" has ",0.30000000000000004$" "$T/out"
 run "$H" runn clusters/counterexample.csv
-check "a mistyped command: status 2, the list of commands" sh -c "[ $rc -eq 2 ] && grep -q 'unknown command runn; the commands are run, compare' $T/err"
+check "a mistyped command: status 2, the list of commands" sh -c "[ $rc -eq 2 ] && grep -q 'unknown command runn; did you mean \"run\"? the commands are run, compare' $T/err"
 run "$H" no-such-file.csv
 check "the view on a missing file: status 2, says so (before asking for a terminal)" sh -c "[ $rc -eq 2 ] && grep -q 'no-such-file.csv: cannot open' $T/err"
 
@@ -291,7 +292,7 @@ check "run -: the cluster from standard input" sh -c "[ $rc -eq 0 ] && grep -q '
 printf 'name,send,recv\np0,1,oops\n' | "$H" run - >"$T/out" 2>"$T/err"; rc=$?
 check "run - with a bad row: status 2, <stdin>:2 named" sh -c "[ $rc -eq 2 ] && grep -q '<stdin>:2' $T/err"
 run "$H" run clusters/counterexample.csv --fromat json
-check "a mistyped long option: status 2 and the valid list" sh -c "[ $rc -eq 2 ] && grep -q 'unknown option --fromat; valid options: -s, -m, --seed' $T/err"
+check "a mistyped long option: status 2 and the valid list" sh -c "[ $rc -eq 2 ] && grep -q 'unknown option --fromat; did you mean \"--format\"? valid options: -s, -m, --seed' $T/err"
 run "$H" run clusters/counterexample.csv --seed
 check "an option without its value: status 2, names it" sh -c "[ $rc -eq 2 ] && grep -q 'option --seed needs a value' $T/err"
 run "$H" run clusters/counterexample.csv -s optimal --node-limit 1e30 --summary

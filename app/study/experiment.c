@@ -831,12 +831,13 @@ static int trials_setup(const struct study_row *st, struct xopts *o, struct tctx
 static int merge(int argc, char **argv)
 {
     static const struct opt tab[] = {
-        {"format", X_FORMAT, "F", "text (default), csv or json", OPT_CHOICE, offsetof(struct xopts, csv),
+        {"format", X_FORMAT, "F", "text, csv or json (default: the parts' format)", OPT_CHOICE, offsetof(struct xopts, csv),
          0, 0, text_csv_json},
         {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0, NULL},
     };
     struct xopts fo;
     xopts_default(&fo);
+    fo.csv = -1;   /* no --format: the parts' */
     const char **files = xcalloc((size_t)argc + 1, sizeof *files);
     int nfiles = 0;
     int rc = opts_parse("hetcast experiment merge", tab, argc, argv, NULL, &fo, files, argc,
@@ -844,18 +845,20 @@ static int merge(int argc, char **argv)
     if (rc == OPTS_HELP) {
         printf("usage: hetcast experiment merge [--format text|csv|json] PARTS...\n"
                "  the part files of one run (hetcast experiment NAME --shard I/N, every I of one\n"
-               "  N, once each), printed exactly as the whole run prints (docs/studies.md)\n");
+               "  N, once each), printed exactly as the whole run prints (docs/studies.md), in\n"
+               "  the --format the parts were made with unless --format says otherwise\n");
+        opts_help(stdout, tab);
         free(files);
         return 0;
     }
     if (rc == 0 && nfiles == 0)
         rc = opts_error(2, "no part files (hetcast experiment merge PARTS...)");
     struct trial_head h;
-    int nv = 0;
+    int nv = 0, made_as = -1;
     char cols[TRIALS_MAXV][32];
     double *v = NULL;
     if (rc == 0)
-        rc = trials_read_parts(nfiles, (char **)files, &h, &nv, cols, &v);
+        rc = trials_read_parts(nfiles, (char **)files, &h, &nv, cols, &v, &made_as);
     const struct study_row *st = NULL;
     for (int i = 0; rc == 0 && i < NSTUDIES; i++)
         if (studies[i].trials && strcmp(studies[i].name, h.study) == 0)
@@ -897,7 +900,8 @@ static int merge(int argc, char **argv)
             opts_say(diag_who(), msg);
             rc = 2;
         } else {
-            st->trials->print(&t, &h, v, (enum trial_format)fo.csv);
+            int f = fo.csv >= 0 ? fo.csv : made_as >= 0 ? made_as : TF_TEXT;
+            st->trials->print(&t, &h, v, (enum trial_format)f);
         }
     }
     free(v);

@@ -81,12 +81,19 @@ void trials_head_json(FILE *fp, const struct trial_head *h)
                 "\"trials\": %ld, \"shard\": \"1/1\"", HETCAST_VERSION, h->study, h->options, h->seed, h->trials);
 }
 
+static const char *const format_names[] = {"text", "csv", "json", NULL};   /* enum trial_format */
+
+/* A part file; format: the run's --format, which merge prints by default
+ * (-1: none, a --resume block). */
 static void write_part(FILE *fp, const struct trial_study *s, const struct trial_head *h,
-                       int part, int nparts, long lo, long hi, const double *v)
+                       int part, int nparts, long lo, long hi, const double *v, int format)
 {
     fprintf(fp, "# %s\n", PART_MAGIC);
     head_csv(fp, h, part, nparts);
-    fprintf(fp, "# range: %ld:%ld\ntrial", lo, hi);
+    fprintf(fp, "# range: %ld:%ld\n", lo, hi);
+    if (format >= 0)
+        fprintf(fp, "# format: %s\n", format_names[format]);
+    fputs("trial", fp);
     for (int j = 0; j < s->nv; j++)
         fprintf(fp, ",%s", s->cols[j]);
     fputc('\n', fp);
@@ -106,6 +113,7 @@ struct part {
     struct trial_head h;
     char version[64];
     int part, nparts;
+    int format;   /* the run's --format (enum trial_format), or -1 if the part does not say */
     long lo, hi;
     int nv;
     char cols[TRIALS_MAXV][32];
@@ -149,6 +157,12 @@ static int part_key(struct part *p, const char *kv, const char *colon, int *seen
     else if (kl == 5 && strncmp(kv, "range", kl) == 0)
         ok = sscanf(val, "%ld:%ld", &p->lo, &p->hi) == 2 && p->lo >= 0 && p->hi >= p->lo,
         *seen |= 64;
+    else if (kl == 6 && strncmp(kv, "format", kl) == 0) {
+        ok = 0;
+        for (int f = 0; format_names[f]; f++)
+            if (strcmp(val, format_names[f]) == 0)
+                p->format = f, ok = 1;
+    }
     return ok;
 }
 
@@ -183,6 +197,7 @@ static int read_part(const char *file, struct part *p)
     memset(p, 0, sizeof *p);
     p->file = file;
     p->lo = p->hi = -1;
+    p->format = -1;
     FILE *fp = fopen(file, "r");
     if (!fp) {
         char msg[256];
@@ -191,7 +206,7 @@ static int read_part(const char *file, struct part *p)
     }
     char line[4096];
     long ln = 0, rows = 0, cap = 0;
-    bool magic = false, header = false;
+    bool magic = false, header = false, unended = false;
     int seen = 0;
     int rc = 0;
     while (fgets(line, sizeof line, fp)) {
@@ -202,6 +217,8 @@ static int read_part(const char *file, struct part *p)
         else if (!feof(fp)) {
             rc = part_fail(file, ln, "a line too long for a part file");
             break;
+        } else {
+            unended = true;   /* the file stops inside this line: a copy cut short */
         }
         if (line[0] == '#') {
             if (header) {
@@ -263,6 +280,9 @@ static int read_part(const char *file, struct part *p)
     }
     if (rc == 0 && ferror(fp))
         rc = part_fail(file, 0, "a read error");
+    if (rc == 0 && unended)
+        rc = part_fail(file, ln, "cut short inside its last line (a part file ends with a "
+                                 "newline; its last number may be cut)");
     if (rc == 0 && (!magic || seen != 127 || !header))
         rc = part_fail(file, 0, magic ? "cut short: its header or provenance is incomplete"
                                       : "not a part file of hetcast experiment (hetcast "
@@ -307,7 +327,7 @@ static const char *foreign(const struct part *p, const struct part *q)
 }
 
 int trials_read_parts(int nfiles, char **files, struct trial_head *h, int *nv,
-                      char cols[TRIALS_MAXV][32], double **v)
+                      char cols[TRIALS_MAXV][32], double **v, int *format)
 {
     struct part *ps = xcalloc((size_t)nfiles, sizeof *ps);
     int rc = 0, n = 0;
@@ -371,6 +391,7 @@ int trials_read_parts(int nfiles, char **files, struct trial_head *h, int *nv,
     if (rc == 0) {
         *h = ps[0].h;
         *nv = ps[0].nv;
+        *format = ps[0].format;
         memcpy(cols, ps[0].cols, sizeof ps[0].cols);
         size_t row = (size_t)ps[0].nv;
         *v = xmalloc(((size_t)h->trials ? (size_t)h->trials : 1) * row * sizeof(double));
@@ -544,7 +565,7 @@ static int save_block(const struct local *L, long b)
         return -1;
     }
     write_part(af.fp, L->s, L->h, (int)(L->b0 + b + 1), (int)L->total_blocks, a, z,
-               L->v + (a - L->lo) * L->s->nv);
+               L->v + (a - L->lo) * L->s->nv, -1);
     if (atomic_commit(&af) < 0) {
         char msg[4200];
         snprintf(msg, sizeof msg, "%s: %s", path, strerror(errno));
@@ -727,7 +748,7 @@ int trials_run(const struct trial_study *s, const void *ctx, const struct trial_
     }
     if (rc == 0 && printer) {
         if (c->shard_n)
-            write_part(stdout, s, h, c->shard_i, c->shard_n, lo, hi, v);
+            write_part(stdout, s, h, c->shard_i, c->shard_n, lo, hi, v, (int)c->format);
         else
             s->print(ctx, h, v, c->format);
     }

@@ -73,10 +73,12 @@ int trials_run(const struct trial_study *s, const void *ctx, const struct trial_
 
 /* Reads part files into h (study, options, seed, trials: the same in every
  * part, or one message naming the file) and their rows (*v, malloc'd, nv
- * numbers a trial): they must be the parts 1..N of one N, each once.  The
- * caller checks the columns against its study.  0 or 2 (said). */
+ * numbers a trial): they must be the parts 1..N of one N, each once, each
+ * ending with a newline and holding every row of its range.  *format: the
+ * --format the first part was made with (enum trial_format), -1 if it does
+ * not say.  The caller checks the columns against its study.  0 or 2 (said). */
 int trials_read_parts(int nfiles, char **files, struct trial_head *h, int *nv,
-                      char cols[TRIALS_MAXV][32], double **v);
+                      char cols[TRIALS_MAXV][32], double **v, int *format);
 
 /* The provenance lines: `# key: value` (CSV) or JSON fields (no braces). */
 void trials_head_csv(FILE *fp, const struct trial_head *h);

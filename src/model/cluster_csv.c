@@ -553,10 +553,23 @@ static void table_header(struct loader *ld, int line)
     ld->c = cluster_new(kind);
     ld->ncols = ld->rec.n;
     ld->rows_ok = true;
+    const char *cands[COL_NCOLS];   /* the columns this kind allows: a slip's nearest */
+    int ncands = 0;
+    for (int k = 0; k < COL_NCOLS; k++)
+        if (allowed & (1u << k))
+            cands[ncands++] = col_names[k];
+    unsigned told = 0;   /* missing columns a "did you mean" already named */
     for (int i = 0; i < ld->rec.n; i++) {
         const char *f = ld->rec.field[i];
+        const char *near;
         if (*f == '\0') {
             diag_error(ld->d, ld->file, line, "header", "column %d has no name", i + 1);
+        } else if ((ids[i] < 0 || !(allowed & (1u << ids[i]))) &&
+                   (near = text_nearest(f, cands, ncands)) != NULL) {
+            diag_error(ld->d, ld->file, line, SHOWN(f, buf), "unknown column; did you mean "
+                       "\"%s\"? (%s)", near, kind_cols);
+            told |= 1u << col_lookup(near);
+            ld->rows_ok = false;
         } else if (ids[i] < 0 || !(allowed & (1u << ids[i]))) {
             diag_error(ld->d, ld->file, line, SHOWN(f, buf), "unknown column (%s)", kind_cols);
         } else if (ld->col[ids[i]] >= 0) {
@@ -571,7 +584,9 @@ static void table_header(struct loader *ld, int line)
     static const int graph_req[] = {COL_FROM, COL_TO, COL_TIME};
     const int *req = kind == CLUSTER_GRAPH ? graph_req : node_req;
     for (int i = 0; i < 3; i++)
-        if (ld->col[req[i]] < 0 &&
+        if (ld->col[req[i]] < 0 && (told & (1u << req[i]))) {
+            ld->rows_ok = false;   /* the slip's message named it */
+        } else if (ld->col[req[i]] < 0 &&
             !(req[i] == COL_TIME && ld->col[COL_ALPHA] >= 0)) {   /* or the affine alpha */
             diag_error(ld->d, ld->file, line, "header", "missing column \"%s\" (%s)",
                        col_names[req[i]],

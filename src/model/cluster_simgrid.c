@@ -397,6 +397,36 @@ static int *natural_order(char **names, int n)
     return order;
 }
 
+/* The time of a message of size bytes on route r from host a to host b
+ * (latency + size / bandwidth), or -1 after a message naming them. */
+static double route_time(const struct route_rec *r, double size, const char *path,
+                         const char *a, const char *b, struct diag *d)
+{
+    char b1[128], b2[128];   /* names are checked later (cluster_finish) */
+    /* a route of no link (Vivaldi coordinates: a latency alone) has no bandwidth to
+       divide by; SimGrid delivers its message after the latency, whatever its size */
+    bool bounded = r->links != 0;
+    if (!bounded && !(r->latency > 0)) {   /* SimGrid's own test of "no path" */
+        diag_error(d, path, 0, NULL, "no route from %s to %s: SimGrid cannot send a "
+                   "message between them (a platform must route every pair of hosts)",
+                   SHOWN(a, b1), SHOWN(b, b2));
+        return -1;
+    }
+    if (bounded && size > 0 && !(r->bandwidth > 0)) {
+        diag_error(d, path, 0, NULL, "the route from %s to %s has no bandwidth (%g)",
+                   SHOWN(a, b1), SHOWN(b, b2), r->bandwidth);
+        return -1;
+    }
+    double t = r->latency + (bounded && size > 0 ? size / r->bandwidth : 0);
+    if (!(t <= CLUSTER_MAX_TIME)) {   /* the message's size, not the platform */
+        diag_error(d, path, 0, NULL, "--size %g: the route from %s to %s would take %g s "
+                   "(latency + size / bandwidth), beyond %g", size, SHOWN(a, b1), SHOWN(b, b2),
+                   t, CLUSTER_MAX_TIME);
+        return -1;
+    }
+    return t;
+}
+
 /* The cluster from the child's answer; NULL with d filled. */
 static struct cluster *build(const char *path, double size, const struct buf *b, struct diag *d)
 {
@@ -426,25 +456,9 @@ static struct cluster *build(const char *path, double size, const struct buf *b,
             if (a == c)
                 continue;
             struct route_rec r = route_of(recs, n, order[a], order[c]);
-            double t = r.latency;
-            /* a route of no link (Vivaldi coordinates: a latency alone) has no bandwidth to
-               divide by; SimGrid delivers its message after the latency, whatever its size */
-            bool bounded = r.links != 0;
-            if (!bounded && !(r.latency > 0)) {   /* SimGrid's own test of "no path" */
-                char b1[128], b2[128];
-                diag_error(d, path, 0, NULL, "no route from %s to %s: SimGrid cannot send a "
-                           "message between them (a platform must route every pair of hosts)",
-                           SHOWN(names[order[a]], b1), SHOWN(names[order[c]], b2));
+            double t = route_time(&r, size, path, names[order[a]], names[order[c]], d);
+            if (t < 0)
                 break;
-            }
-            if (bounded && size > 0 && !(r.bandwidth > 0)) {
-                char b1[128], b2[128];   /* names are checked later (cluster_finish) */
-                diag_error(d, path, 0, NULL, "the route from %s to %s has no bandwidth (%g)",
-                           SHOWN(names[order[a]], b1), SHOWN(names[order[c]], b2), r.bandwidth);
-                break;
-            }
-            if (bounded && size > 0)
-                t += size / r.bandwidth;
             time[(size_t)a * (size_t)n + (size_t)c] = t;
             single[(size_t)a * (size_t)n + (size_t)c] = r.links == 1;
             all_single = all_single && r.links == 1;

@@ -217,7 +217,9 @@ int session_model(const struct session_opts *o, const struct cluster *c, enum mo
     }
     if (model_parse(o->model, m) < 0) {
         char *names = model_names();
-        set_cause(cause, "unknown model \"%s\"; valid models: %s", o->model, names);
+        char guess[96];
+        set_cause(cause, "unknown model \"%s\"; %svalid models: %s", o->model,
+                  text_guess(o->model, names, guess, sizeof guess), names);
         free(names);
         return -1;
     }
@@ -245,8 +247,9 @@ const struct sched_ops *session_sched(const char *name, char **cause)
         free(names);
     } else if (!ops) {
         char *names = sched_names();
-        set_cause(cause, "unknown scheduler \"%s\"; valid schedulers: %s (or a Lua heuristic, "
-                  "FILE.lua)", name, names);
+        char guess[96];
+        set_cause(cause, "unknown scheduler \"%s\"; %svalid schedulers: %s (or a Lua heuristic, "
+                  "FILE.lua)", name, text_guess(name, names, guess, sizeof guess), names);
         free(names);
     }
     return ops;
@@ -310,8 +313,11 @@ int session_exchange_sched(const char *name, char **cause)
         set_cause(cause, "%s is a broadcast scheduler; with --pattern the valid schedulers are: %s",
                   name, names);
     else
-        set_cause(cause, "unknown scheduler \"%s\"; with --pattern the valid schedulers are: %s",
-                  name, names);
+    {
+        char guess[96];
+        set_cause(cause, "unknown scheduler \"%s\"; %swith --pattern the valid schedulers are: %s",
+                  name, text_guess(name, names, guess, sizeof guess), names);
+    }
     free(names);
     return -1;
 }

@@ -7,9 +7,12 @@
  */
 #include "support/diag.h"
 
+#include <ctype.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static const char *who = "hetcast";
 
@@ -60,6 +63,77 @@ void *xrealloc(void *p, size_t n)
     if (!p)
         out_of_memory();
     return p;
+}
+
+/* Edits from a to b (optimal string alignment: insert, delete, change, swap two
+ * neighbours), case ignored; capped at 99 for names longer than 62. */
+static int edits(const char *a, const char *b)
+{
+    size_t m = strlen(a), n = strlen(b);
+    if (m > 62 || n > 62)
+        return 99;
+    int d[64][64];
+    for (size_t i = 0; i <= m; i++)
+        d[i][0] = (int)i;
+    for (size_t j = 0; j <= n; j++)
+        d[0][j] = (int)j;
+    for (size_t i = 1; i <= m; i++)
+        for (size_t j = 1; j <= n; j++) {
+            int same = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]);
+            int x = d[i - 1][j - 1] + !same;
+            if (d[i - 1][j] + 1 < x)
+                x = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < x)
+                x = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 2]) &&
+                tolower((unsigned char)a[i - 2]) == tolower((unsigned char)b[j - 1]) && d[i - 2][j - 2] + 1 < x)
+                x = d[i - 2][j - 2] + 1;
+            d[i][j] = x;
+        }
+    return d[m][n];
+}
+
+const char *text_nearest(const char *s, const char *const *names, int n)
+{
+    const char *best = NULL;
+    int bestd = 99;
+    size_t len = strlen(s);
+    for (int i = 0; n < 0 ? names[i] != NULL : i < n; i++) {
+        int d = edits(s, names[i]);
+        if (d == 0)
+            return NULL;
+        size_t short_len = len < strlen(names[i]) ? len : strlen(names[i]);
+        bool near = d == 1 || (d == 2 && short_len >= 6) ||
+                    (2 * (size_t)d <= len && short_len >= 3 && strncasecmp(s, names[i], 3) == 0);
+        if (near && d < bestd) {
+            best = names[i];
+            bestd = d;
+        }
+    }
+    return best;
+}
+
+const char *text_guess(const char *s, const char *list, char *buf, size_t size)
+{
+    char *copy = xstrdup(list ? list : "");
+    const char *names[128];
+    int n = 0;
+    for (char *save = NULL, *t = strtok_r(copy, ",", &save); t && n < 128;
+         t = strtok_r(NULL, ",", &save)) {
+        t += strspn(t, " ");
+        if (strncmp(t, "and ", 4) == 0 || strncmp(t, "or ", 3) == 0)
+            t += strcspn(t, " ") + 1;
+        t[strcspn(t, " ")] = '\0';   /* "fnf (default)": the name */
+        if (*t)
+            names[n++] = t;
+    }
+    const char *near = text_nearest(s, names, n);
+    if (size)
+        buf[0] = '\0';
+    if (near)
+        text_fit(buf, size, "did you mean \"%s\"? ", near);
+    free(copy);
+    return buf;
 }
 
 char *xstrdup(const char *s)

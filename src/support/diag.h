@@ -74,6 +74,20 @@ int text_fit(char *buf, size_t size, const char *fmt, ...) __attribute__((format
  * boundary (s holds at least n bytes; s[n] is the first byte left out). */
 size_t text_cut_len(const char *s, size_t n);
 
+/*
+ * The name among names[0..n) (n < 0: up to a NULL) that s looks like a slip
+ * of, for "did you mean X?": the nearest by edits (a letter added, dropped,
+ * changed, or two swapped; case ignored), when one edit tells them apart, two
+ * in names of 6 or more letters, or up to half of s when they share their
+ * first three letters (recieve: recv).  NULL when none is that near, or s is
+ * one of them.  O(n |s| |name|).
+ */
+const char *text_nearest(const char *s, const char *const *names, int n);
+
+/* "did you mean \"X\"? " into buf when s is a slip of X, one of the names in
+ * list ("a, b, c": the list a refusal shows), else ""; returns buf. */
+const char *text_guess(const char *s, const char *list, char *buf, size_t size);
+
 /* printf into a fresh heap string (NULL only when out of memory). */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Set *cause (if cause is not NULL) to a formatted message; returns -1. */
