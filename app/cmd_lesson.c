@@ -468,7 +468,7 @@ static void lint_show(const struct lesson *l, int k, const struct session_opts *
             known = strcmp(sl->show[i], lesson_show_values[j]) == 0;
         if (known)
             continue;
-        const char *near = text_nearest(sl->show[i], lesson_show_values);
+        const char *near = text_nearest(sl->show[i], lesson_show_values, -1);
         char what[300], shown[96];
         text_fit(what, sizeof what, "show names \"%s\", no node of this cluster and no summary value%s%s%s",
                  SHOWN(sl->show[i], shown), near ? " (did you mean \"" : "", near ? near : "", near ? "\"?)" : "");

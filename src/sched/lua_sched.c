@@ -285,11 +285,15 @@ static int no_such_field(lua_State *L, const char *what, const char *k, const ch
     char list[400] = "";
     for (const char *const *f = fields; *f; f++)
         snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", f == fields ? "" : ", ", *f);
-    const char *near = text_nearest_within(k, fields, 64);
+    const char *near = text_nearest(k, fields, -1);
     char shown[96];
     luaL_where(L, 2);
-    lua_pushfstring(L, "%s has no field \"%s\" (the nearest: \"%s\"; a %s has %s)", what,
-                    diag_shown(k, shown, sizeof shown), near, what, list);
+    if (near)
+        lua_pushfstring(L, "%s has no field \"%s\" (the nearest: \"%s\"; a %s has %s)", what,
+                        diag_shown(k, shown, sizeof shown), near, what, list);
+    else
+        lua_pushfstring(L, "%s has no field \"%s\" (a %s has %s)", what, diag_shown(k, shown, sizeof shown),
+                        what, list);
     lua_concat(L, 2);
     return lua_error(L);
 }

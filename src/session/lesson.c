@@ -523,7 +523,7 @@ static void warn_unknown_fields(lua_State *L, struct lesson *les, int t, int no)
             continue;
         char shown[96];
         SHOWN(key, shown);
-        const char *near = text_nearest(key, slide_known);
+        const char *near = text_nearest(key, slide_known, -1);
         int line = slide_field_line(les->path, no - 1, key);
         char where[64] = "";
         if (line > 0)

@@ -53,11 +53,6 @@ const char *diag_shown(const char *s, char *buf, size_t size);
 int text_char(const char *s);
 /* NULL if s is text, else what it holds ("a control character", ...). */
 const char *text_flaw(const char *s);
-/* The name of names (NULL-terminated) nearest to word, a likely misspelling of it (a few edits
- * away: 1 for a word under 6 bytes, 2 under 10, else 3), or NULL. */
-const char *text_nearest(const char *word, const char *const *names);
-/* The same, at most most edits away. */
-const char *text_nearest_within(const char *word, const char *const *names, int most);
 /* s to fp with every byte that is not text written as \xNN (ESC -> \x1b),
  * but line breaks and tabs (a Lua traceback's), which cannot drive a
  * terminal: what reaches one and was not made by hetcast goes through here. */
