@@ -949,7 +949,7 @@ static void lesson_change_fails(void)
         unlink(b);   /* the next slide cannot open, nor can this one again */
         unlink(m);
         view_key(&v, ']');
-        ok(v.slide == 0 && v.c && v.nruns == 2 && shows(&v, "slide 1/3") && strstr(v.msg, "slide 2 does not open"),
+        ok(v.slide == 0 && v.c && v.nruns == 2 && shows(&v, "slide 1/3") && strstr(v.msg, "slide 2 does not open (line 3): "),
            "] to a slide whose cluster went, the trace shown gone too: slide 1 stays, and says why (%s)", v.msg);
         view_key(&v, UK_ENTER);
         ok(v.screen == &screen_main && shows(&v, "fnf (measured)"), "and its schedule still shows, measured run and all");
