@@ -463,29 +463,27 @@ static void test_heuristic_api(void)
     engine_free(&e);
     free(path);
 
-    path = script("second.lua", "function choose(state)\n  return 1, 2\nend\n");   /* p2 twice */
-    rc = run_lua(c, MODEL_ASYNC, path, 0, 0, &e, &cause);
-    ok(rc < 0 && contains(cause, "second.lua:2: bad decision 2: the receiver"),
-       "a bad decision gives its number: %s", cause ? cause : "ran");
-    engine_free(&e);
-    free(path);
-    free(cause);
-    cause = NULL;
-    path = script("misspelt.lua", "function choose(state)\n  local w = state.waiting[1]\n"
-                                  "  if w.recieve < 1 then return 1, 2 end\n  return 1, 2\nend\n");
-    rc = run_lua(c, MODEL_ASYNC, path, 0, 0, &e, &cause);
-    ok(rc < 0 && contains(cause, "misspelt.lua:3: node has no field \"recieve\" (the nearest: \"recv\";"),
-       "a misspelt node field is an error naming it and the nearest real one: %s", cause ? cause : "ran");
-    engine_free(&e);
-    free(path);
-    free(cause);
-    cause = NULL;
-    path = script("misstate.lua", "function choose(state)\n  return state.holders[1], state.wating[1]\nend\n");
-    rc = run_lua(c, MODEL_ASYNC, path, 0, 0, &e, &cause);
-    ok(rc < 0 && contains(cause, "misstate.lua:2: state has no field \"wating\" (the nearest: \"waiting\";"),
-       "a misspelt state field too");
-    engine_free(&e);
-    free(path);
+    static const struct {
+        const char *name, *code, *want, *what;
+    } refused[] = {
+        {"second.lua", "function choose(state)\n  return 1, 2\nend\n",   /* p2 twice */
+         "second.lua:2: bad decision 2: the receiver", "a bad decision gives its number"},
+        {"misspelt.lua", "function choose(state)\n  local w = state.waiting[1]\n"
+                         "  if w.recieve < 1 then return 1, 2 end\n  return 1, 2\nend\n",
+         "misspelt.lua:3: node has no field \"recieve\" (the nearest: \"recv\";",
+         "a misspelt node field is an error naming it and the nearest real one"},
+        {"misstate.lua", "function choose(state)\n  return state.holders[1], state.wating[1]\nend\n",
+         "misstate.lua:2: state has no field \"wating\" (the nearest: \"waiting\";", "a misspelt state field too"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        free(cause);
+        cause = NULL;
+        path = script(refused[i].name, refused[i].code);
+        rc = run_lua(c, MODEL_ASYNC, path, 0, 0, &e, &cause);
+        ok(rc < 0 && contains(cause, refused[i].want), "%s: %s", refused[i].what, cause ? cause : "ran");
+        engine_free(&e);
+        free(path);
+    }
     free(cause);
     cause = NULL;
 
