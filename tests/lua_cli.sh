@@ -3,19 +3,7 @@
 # --param and --save-cluster, -s FILE.lua, and the exit status 2 with the
 # script's file:line and a traceback for a bad script, a bad decision, a
 # budget or memory overrun.  $HETCAST is the binary.
-set -u
-H=${HETCAST:-build/hetcast}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-n=0
-fails=0
-check() {   # check NAME COMMAND... : ok if the command succeeds
-    name=$1; shift
-    n=$((n + 1))
-    if "$@" >/dev/null 2>&1; then echo "ok $n - $name"; else echo "not ok $n - $name"; fails=$((fails + 1)); fi
-}
-run() { "$@" >"$T/out" 2>"$T/err"; rc=$?; }
-has() { grep -q -- "$1" "$2"; }
+. tests/tap.sh   # H, T, check, run, has, done_testing
 
 run "$H" --help
 check "--help lists --param, --lua-budget and --lua-memory" \
@@ -120,5 +108,4 @@ check "--lua-memory 0: exit 2" test $rc -eq 2
 run "$H" run clusters/counterexample.csv -s no-such.lua
 check "an unknown heuristic: exit 2, with the bundled ones" sh -c "[ $rc -eq 2 ] && grep -q 'bundled ones: .*fnf.lua' $T/err"
 
-echo "1..$n"
-[ $fails -eq 0 ]
+done_testing

@@ -105,7 +105,7 @@ for s in fnf optimal; do
     check "exec $s: one row a transfer, in the schedule's order" \
         test "$(grep -v '^#' "$T/$s.csv" | cut -d, -f1-4)" = "$(grep -v '^#' "$T/pred.csv" | cut -d, -f1-4)"
     check "exec $s: the format's version in a comment line, as run --format csv writes it" \
-        grep -q '^# format_version: 1$' "$T/$s.csv"
+        grep -q '^# format_version: 2$' "$T/$s.csv"
     check "exec $s: the unit and the repeat are said in comment lines" \
         sh -c "grep -q '^# unit: 10 ms' '$T/$s.csv' && grep -q '^# repeats: 5; this is repeat [1-5]' '$T/$s.csv'"
 done
