@@ -477,6 +477,38 @@ static void lint_show(const struct lesson *l, int k, const struct session_opts *
     cluster_free(c);
 }
 
+/* Choices of slide k that name nodes of its cluster (a schedule choice, which the view plays: a
+ * wrong pick is shown where it leads) beside choices that name none: a warning for each of
+ * these, whose picks are never played (the right one among them: none is). */
+static void lint_played(const struct lesson *l, int k, const struct session_opts *o)
+{
+    const struct slide *sl = &l->slides[k];
+    char *cause = NULL;
+    struct cluster *c = sl->nchoices ? session_load(o, NULL, &cause) : NULL;
+    free(cause);
+    int named = 0;
+    bool node[LESSON_MAX_CHOICES] = {false};
+    for (int i = 0; c && i < sl->nchoices; i++)
+        named += node[i] = cluster_find(c, sl->choices[i]) >= 0;
+    for (int i = 0; c && named > 0 && i < sl->nchoices; i++) {
+        if (node[i] && node[sl->correct])
+            continue;
+        char what[300], shown[96];
+        if (!node[sl->correct])
+            text_fit(what, sizeof what, "choices: the right one, %c \"%s\", is no node of the cluster, so no "
+                     "pick is played (shown where it leads)", 'A' + sl->correct,
+                     SHOWN(sl->choices[sl->correct], shown));
+        else
+            text_fit(what, sizeof what, "choices: %c \"%s\" is no node of the cluster, so a pick of it is "
+                     "not played (shown where it leads) as the picks of nodes are", 'A' + i,
+                     SHOWN(sl->choices[i], shown));
+        lesson_complain(l, k, what, true);
+        if (!node[sl->correct])
+            break;
+    }
+    cluster_free(c);
+}
+
 /* The choices of slide k a student cannot pick by typing their text (a choice "1" is the number
  * of the first choice): a warning each, since the room and the view read the letter or number. */
 static void lint_choices(const struct lesson *l, int k)
@@ -596,6 +628,7 @@ static int print_handout(const struct lesson *l, bool student)
         }
         lint_show(l, k, &o);
         lint_choices(l, k);
+        lint_played(l, k, &o);
         if (print_question(l, k, &o, student) < 0)
             return 2;
         printf("\n");

@@ -370,6 +370,11 @@ sed 's/      choices = {"p1", "p2"},/      choices = {"0 of them", "1", "2"}, co
 "$HETCAST" lesson "$TMP/l6.lua" --print >/dev/null 2>"$TMP/err"
 [ $? -eq 0 ] && grep -qx "hetcast lesson: $TMP/l6.lua:8: warning: slide 2: choices: B \"1\" cannot be picked by its text, which reads as A (\"0 of them\"); make it no letter A-C and no number 1-3" "$TMP/err"
 ok $? "--print warns of a choice a student cannot pick by typing its text"
+sed 's/      choices = {"p1", "p2"},/      choices = {"p1", "p2", "either"}, correct = 2,/' "$TMP/lines.lua" >"$TMP/l7.lua"
+"$HETCAST" lesson "$TMP/l7.lua" --print >/dev/null 2>"$TMP/err"
+[ $? -eq 0 ] && grep -qx "hetcast lesson: $TMP/l7.lua:8: warning: slide 2: choices: C \"either\" is no node of the cluster, so a pick of it is not played (shown where it leads) as the picks of nodes are" "$TMP/err" &&
+    [ "$(wc -l <"$TMP/err")" -eq 1 ]
+ok $? "--print warns of a choice beside node names that the view will not play"
 mkdir -p "$TMP/a dir" && cp clusters/counterexample.csv lua/lookahead.lua "$TMP/a dir/"
 printf 'return {title = "t", slides = {{title = "h", cluster = "counterexample.csv", schedulers = "lookahead.lua"}}}\n' >"$TMP/a dir/h.lua"
 check=$(cd "$TMP" && "$HETCAST" lesson "a dir/h.lua" --print | sed -n 's/^check: hetcast \(.*\) => .*/\1/p')
