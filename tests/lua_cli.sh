@@ -42,8 +42,15 @@ end}
 LUA
 run "$H" run clusters/counterexample.csv -s "$T/bad.lua"
 check "a bad decision: exit 2" test $rc -eq 2
-check "a bad decision: file:line and what was wrong" has "bad.lua:2: bad decision: the sender p1 does not hold the message" "$T/err"
+check "a bad decision: file:line and what was wrong" has "bad.lua:2: bad decision 1: the sender p1 does not hold the message" "$T/err"
 check "a bad decision: a traceback" has "stack traceback:" "$T/err"
+
+for lib in io os require; do
+    printf 'local f = %s\nreturn {choose = function(state) return 1, 2 end}\n' "$lib" >"$T/lib.lua"
+    run "$H" run clusters/counterexample.csv -s "$T/lib.lua"
+    check "$lib: refused, status 2, the sandbox named and where the docs explain it" sh -c \
+        "[ $rc -eq 2 ] && grep -q 'lib.lua:1: $lib is left out of the sandbox: .*docs/lua.md, \"The sandbox\"' $T/err"
+done
 
 cat >"$T/loop.lua" <<'LUA'
 return {choose = function(state)
@@ -65,7 +72,7 @@ check "a memory bomb: the cap given by --lua-memory" has "bomb.lua:2: memory lim
 
 printf 'node("a")\nos.exit(0)\n' >"$T/escape.lua"
 run "$H" run "$T/escape.lua"
-check "os is not there: exit 2 with file:line" sh -c "[ $rc -eq 2 ] && grep -q \"escape.lua:2: attempt to index a nil value (global 'os')\" $T/err"
+check "os is not there: exit 2 with file:line" sh -c "[ $rc -eq 2 ] && grep -q \"escape.lua:2: os is left out of the sandbox\" $T/err"
 
 printf 'node("a")\nnode("a")\n' >"$T/dup.lua"
 run "$H" run "$T/dup.lua"
@@ -79,6 +86,19 @@ check "an unused --param is a warning" sh -c "[ $rc -eq 0 ] && grep -q 'never as
 
 run "$H" run clusters/counterexample.csv --param n=3 --summary
 check "--param on a CSV file is a warning" sh -c "[ $rc -eq 0 ] && grep -q 'param is for .lua cluster scripts' $T/err"
+cat >"$T/deep.lua" <<'LUA'
+local depth = param("depth", 1)
+return {choose = function(state)
+  table.sort(state.waiting, function(a, b) return a.recv > b.recv end)
+  return state.holders[1], state.waiting[math.min(depth, #state.waiting)], "depth " .. depth .. " " .. (params.note or "-")
+end}
+LUA
+run "$H" run clusters/counterexample.csv -s "$T/deep.lua" --param depth=2 --param note=hi
+check "a heuristic reads --param through param() and params, no warning" sh -c \
+    "[ $rc -eq 0 ] && grep -q ' p0  *p1 .* depth 2 hi\$' $T/out && ! grep -q ignored $T/err"
+run "$H" run clusters/counterexample.csv -s "$T/deep.lua" --param depth=two
+check "a heuristic's param that does not convert: status 2 and why" sh -c \
+    "[ $rc -eq 2 ] && grep -q 'deep.lua:1: param: --param depth=two is not a number' $T/err"
 
 run "$H" run clusters/counterexample.csv --lua-budget abc
 check "--lua-budget abc: exit 2" test $rc -eq 2
