@@ -457,7 +457,7 @@ grep -c '"answered": ' "$TMP/r.json" | grep -qx "$(wc -l <"$TMP/got.csv")" && gr
 ok $? "class report --format json: both tables"
 "$HETCAST" class report "$R.db" --format csv --anonymous >"$TMP/anon1.csv"
 "$HETCAST" class report "$R.db" --format csv --anonymous >"$TMP/anon2.csv"
-! grep -q "s001\|alice\|nobody" "$TMP/anon1.csv" && cmp -s "$TMP/anon1.csv" "$TMP/anon2.csv" &&
+! grep -qw "s001\|alice\|nobody" "$TMP/anon1.csv" && cmp -s "$TMP/anon1.csv" "$TMP/anon2.csv" &&
     [ "$(cut -d, -f2 "$TMP/anon1.csv" | sort -u | wc -l)" = "$(wc -l <"$TMP/anon1.csv")" ]
 ok $? "--anonymous: no name, distinct pseudonyms, the same on every run"
 "$HETCAST" class report "$R.db" --format csv --table challenges >"$TMP/ch.csv"
@@ -474,7 +474,7 @@ ok $? "class report --table challenges: every result with its picks, as the data
     grep -q "^room  *class.lua  *5 bob  *8  0>1 0>2 0>3 0>4$" "$TMP/r.txt"
 ok $? "class report as JSON and text: the challenges' results too"
 "$HETCAST" class report "$R.db" --format csv --table challenges --anonymous >"$TMP/cha.csv"
-! grep -q "bob\|c001" "$TMP/cha.csv" && [ "$(wc -l <"$TMP/cha.csv")" = "$(wc -l <"$TMP/ch.csv")" ]
+! grep -qw "bob\|c001" "$TMP/cha.csv" && [ "$(wc -l <"$TMP/cha.csv")" = "$(wc -l <"$TMP/ch.csv")" ]
 ok $? "--anonymous: the challenges' results without a name"
 "$HETCAST" class report "$TMP/nothing.db" >"$TMP/err" 2>&1
 [ $? -eq 2 ] && grep -q "nothing.db" "$TMP/err"
