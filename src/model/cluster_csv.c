@@ -1,5 +1,5 @@
 /*
- * model/cluster_csv.c - cluster files: CSV in (through libcsv) and CSV out (SPEC §5).
+ * model/cluster_csv.c - cluster files: CSV in (through libcsv) and CSV out (docs/formats.md).
  *
  * The reader strips comment lines itself, feeds the other lines to libcsv
  * one at a time and remembers the line on which every record starts, so each
@@ -215,7 +215,7 @@ static void pair_insert(struct pair_index *px, int from, int to, int val)
 
 /* ---- numbers ---- */
 
-/* The SPEC's numbers (model/csvread.h: the syntax every CSV reader of hetcast shares). */
+/* The numbers of docs/formats.md (model/csvread.h: the syntax every CSV reader of hetcast shares). */
 static bool number_syntax(const char *s)
 {
     return csvread_number_syntax(s);

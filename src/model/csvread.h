@@ -1,7 +1,7 @@
 /*
  * model/csvread.h - reading CSV, below the cluster loader (model/cluster_csv.c):
  * a whole input read within the cluster files' limits, the record that
- * libcsv's fields are gathered in, and the SPEC's number syntax, which the
+ * libcsv's fields are gathered in, and the number syntax of docs/formats.md, which the
  * loader uses too; and CSV tables other than clusters (the measured traces
  * of session/trace.h), read with libcsv the way the cluster loader reads:
  * lines starting with '#' are comments (handed to the caller, not parsed),
@@ -60,7 +60,7 @@ int csvread_file(const char *path, csvread_record_fn on_record, csvread_comment_
                  void *ctx, struct diag *d);
 
 /*
- * The SPEC's numbers: [+-] digits [. digits] [(e|E) [+-] digits], with at
+ * The numbers of docs/formats.md: [+-] digits [. digits] [(e|E) [+-] digits], with at
  * least one digit before the exponent; refuses what strtod would otherwise
  * take (hex, inf, nan, blanks, trailing text).
  */

@@ -1,5 +1,5 @@
 /*
- * model/csvread_fast.c - the SPEC's short decimals read without strtod
+ * model/csvread_fast.c - docs/formats.md's short decimals read without strtod
  * (model/csvread_fast.h), to the very double strtod gives.
  */
 #include "model/csvread_fast.h"

@@ -1,5 +1,5 @@
 /*
- * model/csvread_fast.h - numbers of the SPEC's syntax (model/csvread.h)
+ * model/csvread_fast.h - numbers of docs/formats.md's syntax (model/csvread.h)
  * without strtod or the locale, for the short decimals that cluster files
  * and traces are full of; anything else is left to strtod.  The CSV loader
  * (model/cluster_csv.c) and csvread_number use it; tests/test_fastpaths.c
@@ -11,7 +11,7 @@
 #include <stdbool.h>
 
 /*
- * The SPEC's number syntax with at most 15 significant digits and a power
+ * The number syntax of docs/formats.md with at most 15 significant digits and a power
  * of ten within 22: the very double strtod gives (Clinger's fast path),
  * without strtod or the locale.  True with *out set; false for anything
  * else (then strtod decides, and says what is wrong).

@@ -1,7 +1,7 @@
 /*
  * model/timing.h - the one timing rule: what a transfer q -> p costs on a cluster
  * and, under a port model, when its send, link and receive run, when p holds
- * the message and when q may send again (docs/models.md, SPEC §1).
+ * the message and when q may send again (docs/models.md).
  *
  * Every time anywhere in hetcast -- the engine's bookings, its lean stream
  * and list run, the exact search, the bounds, the exchanges -- comes from
