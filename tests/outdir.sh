@@ -48,6 +48,11 @@ mkdir "$T/full"
 if mount -t tmpfs -o size=200k tmpfs "$T/full" 2>/dev/null; then
     trap 'umount "$T/full" 2>/dev/null; rm -rf "$T"' EXIT
     for f in smpi otf2; do
+        # libotf2 keeps (leaks) its writers when its own writes fail: a
+        # sanitizer build counts them, so the full disk runs without the
+        # leak check there (hetcast's own leaks are checked everywhere else)
+        asan_was=${ASAN_OPTIONS:-}
+        [ $f = otf2 ] && export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
         "$H" run $C --format $f --output "$T/full/$f" >/dev/null 2>&1
         sums "$T/full/$f" >"$T/$f.old"
         run "$H" run "$T/n1k.csv" --format $f --output "$T/full/$f"
@@ -58,6 +63,7 @@ if mount -t tmpfs -o size=200k tmpfs "$T/full" 2>/dev/null; then
         rm -rf "$T/full/$f"
         run "$H" run "$T/n1k.csv" --format $f --output "$T/full/$f"
         check "$f on a full disk, a new DIR: status 1, no DIR, nothing beside" sh -c "[ $rc -eq 1 ] && [ ! -e $T/full/$f ] && [ -z \"\$(ls -A $T/full)\" ]"
+        export ASAN_OPTIONS="$asan_was"
     done
     umount "$T/full"
 else
