@@ -157,7 +157,8 @@ static int parse_xopts(int argc, char **argv, struct xopts *o)
 
 void exp_provenance_csv(int argc, char **argv, unsigned long long seed)
 {
-    printf("# hetcast: %s\n# study: %s\n# options:", HETCAST_VERSION, argv[0]);
+    report_csv_version(stdout);   /* the two lines of every CSV (output/report.h) */
+    printf("# study: %s\n# options:", argv[0]);
     for (int i = 1; i < argc; i++) {
         putchar(' ');
         text_put(argv[i], stdout);

@@ -63,16 +63,23 @@ int trials_block(const struct trial_study *s, const void *ctx, const struct tria
 
 /* ---- provenance and part files ---- */
 
+static void head_study(FILE *fp, const struct trial_head *h, int shard, int nshards)
+{
+    fprintf(fp, "# study: %s\n# options: %s\n# seed: %llu\n# trials: %ld\n# shard: %d/%d\n",
+            h->study, h->options, h->seed, h->trials, shard, nshards);
+}
+
+/* A part file's head (read back by read_part). */
 static void head_csv(FILE *fp, const struct trial_head *h, int shard, int nshards)
 {
-    fprintf(fp, "# hetcast: %s\n# study: %s\n# options: %s\n# seed: %llu\n# trials: %ld\n"
-                "# shard: %d/%d\n", HETCAST_VERSION, h->study, h->options, h->seed, h->trials,
-            shard, nshards);
+    fprintf(fp, "# hetcast: %s\n", HETCAST_VERSION);
+    head_study(fp, h, shard, nshards);
 }
 
 void trials_head_csv(FILE *fp, const struct trial_head *h)
 {
-    head_csv(fp, h, 1, 1);   /* a whole run, or every part merged */
+    report_csv_version(fp);   /* the two lines of every CSV (output/report.h) */
+    head_study(fp, h, 1, 1);   /* a whole run, or every part merged */
 }
 
 void trials_head_json(FILE *fp, const struct trial_head *h)
