@@ -101,9 +101,22 @@ jwait() { i=0; while [ $i -lt 100 ]; do jcap; grep -qF -- "$1" "$TMP/join" && re
 jwait "Which node should p0 serve first?" && jwait "B  p2, the slow one" && jwait "the vote is open"
 ok $? "80x24 hetcast join: the question, its choices, the vote open"
 
+keys B
+wait_for "the projector answers nothing while the class votes"
+! grep -q "Right:\|Not quite:" "$TMP/screen"
+ok $? "a vote open: B on the projector is refused with a message, no answer shown"
+keys v
+wait_for "round 1 closed"
+ok $? "v again: round 1 closes (no round 2 yet)"
+jwait "closed: discuss with your neighbour"
+ok $? "hetcast join: the round closed, discuss with your neighbour"
+"$BOT" vote "$R" 1 s 1 1 B >"$TMP/r1c"
+grep -q "is not open" "$TMP/r1c" && ! grep -q "^acked" "$TMP/r1c" &&
+    [ "$(q "SELECT answer FROM votes WHERE slide = 1 AND round = 1 AND user = 's001'")" = C ]
+ok $? "round 1 closed: a changed vote is refused, the first vote stays"
 keys v
 wait_for "round 2 open"
-ok $? "v again: round 2"
+ok $? "v once more: round 2"
 jwait "second round: vote again"
 ok $? "hetcast join follows: the second round"
 stm send-keys -t st D
@@ -126,6 +139,10 @@ wait_for "round 2 revealed"
 ok $? "a reveals: the round's state on the projector"
 jwait "the answer: B: p2, the slow one - you were right"
 ok $? "hetcast join: the right answer, and alice's result"
+stm resize-window -t st -x 60 -y 16 2>/dev/null
+jwait "the answer: B: p2, the slow one - you were r" && jwait "B  p2, the slow one" && jwait "q leave"
+ok $? "60x16 hetcast join: the choices, the right answer and alice's result"
+stm resize-window -t st -x 80 -y 24 2>/dev/null
 grep -q "B p2, the slow one.*✓\|✓.*" "$TMP/screen"
 ok $? "the right choice is marked on the projector"
 jcap
@@ -209,10 +226,17 @@ ok $? "slide 2: its round still open"
 "$BOT" vote "$R" 1 k 2 1 6 >"$TMP/r4"
 grep -q "^acked k001 6" "$TMP/r4"
 ok $? "students vote on in the resumed round"
-
+keys ']'
+wait_for "slide 3/5"
+keys v
+wait_for "round 1 open"
+printf 'HELLO 2 AS n1\nVOTE 3 1 p9 -> p1\nVOTE 3 1 p0 -> p1\n' | "$BOT" raw "$R" 1 >"$TMP/n1"
+grep -q "^ERR \"p9\" is not a node of the slide's cluster (p0 to p2)" "$TMP/n1" && grep -q "^OK 3 1 p0 -> p1" "$TMP/n1" &&
+    [ "$(q "SELECT answer || ' ' || correct FROM votes WHERE slide = 3 AND user = 'n1'")" = "p0 -> p1 1" ]
+ok $? "a transfer naming no node of the cluster: refused, not graded wrong; the right one counts"
 
 # ---- the exercise as a class challenge (slide 5: five nodes, fnf 8, optimum 6) ----
-keys ']' ']' ']'
+keys ']' ']'
 wait_for "slide 5/5"
 keys c
 wait_all "challenge open: 0 finished" "fnf 8" "optimum 6"
@@ -474,8 +498,10 @@ ok $? "class report --table challenges: every result with its picks, as the data
     grep -q "^room  *class.lua  *5 bob  *8  0>1 0>2 0>3 0>4$" "$TMP/r.txt"
 ok $? "class report as JSON and text: the challenges' results too"
 "$HETCAST" class report "$R.db" --format csv --table challenges --anonymous >"$TMP/cha.csv"
-! grep -q "bob\|c001" "$TMP/cha.csv" && [ "$(wc -l <"$TMP/cha.csv")" = "$(wc -l <"$TMP/ch.csv")" ]
+! grep -q ",bob,\|,c[0-9][0-9][0-9]," "$TMP/cha.csv" && [ "$(wc -l <"$TMP/cha.csv")" = "$(wc -l <"$TMP/ch.csv")" ]
 ok $? "--anonymous: the challenges' results without a name"
+tail -n +2 "$TMP/cha.csv" | tr -d '\r' | awk -F, '$NF !~ /^[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]$/ { bad = 1 } END { exit bad }'
+ok $? "--anonymous: the results' times to the minute, not to the millisecond"
 "$HETCAST" class report "$TMP/nothing.db" >"$TMP/err" 2>&1
 [ $? -eq 2 ] && grep -q "nothing.db" "$TMP/err"
 ok $? "class report of a missing database: status 2, the file named"

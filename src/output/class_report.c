@@ -201,8 +201,11 @@ int class_report(FILE *fp, const char *path, enum class_format f, enum class_tab
         return -1;
     for (int i = 0; i < b.nstudents; i++)
         shown_user(b.students[i].user, sizeof b.students[i].user, b.salt, anonymous);
-    for (int i = 0; i < b.nresults; i++)
+    for (int i = 0; i < b.nresults; i++) {
         shown_user(b.results[i].user, sizeof b.results[i].user, b.salt, anonymous);
+        if (anonymous && strlen(b.results[i].time) > 16)   /* to the minute: a time to the millisecond names */
+            b.results[i].time[16] = '\0';                 /* its student to whoever saw them hand in */
+    }
     if (anonymous && b.nstudents)   /* name order would tell who is who */
         qsort(b.students, (size_t)b.nstudents, sizeof *b.students, by_user);
     if (anonymous && b.nresults)

@@ -740,19 +740,21 @@ int room_vote(struct room *r, char **cause)
         return set_cause(cause, "slide %d asks nothing to vote on (no choices, no prediction)", r->slide + 1);
     if (s->kind->predicts && !run_of(r, r->slide, cause))
         return -1;
+    /* Peer Instruction: a round open closes (the class discusses); the next v opens the next round */
+    bool closing = sr->round && sr->state == ROUND_OPEN && !sr->revealed;
+    int round = closing ? sr->round : sr->round + 1;
     pthread_mutex_lock(&r->db);   /* the writer may be committing votes */
     int rc = room_store_begin(r->st, cause);
-    if (rc == 0 &&
-        ((sr->round && sr->state == ROUND_OPEN && write_round(r, sr->round, ROUND_CLOSED, cause) < 0) ||
-         write_round(r, sr->round + 1, ROUND_OPEN, cause) < 0 || room_store_commit(r->st, cause) < 0)) {
+    if (rc == 0 && (write_round(r, round, closing ? ROUND_CLOSED : ROUND_OPEN, cause) < 0 ||
+                    room_store_commit(r->st, cause) < 0)) {
         room_store_rollback(r->st);
         rc = -1;
     }
     pthread_mutex_unlock(&r->db);
     if (rc < 0)
         return -1;
-    sr->round++;
-    sr->state = ROUND_OPEN;
+    sr->round = round;
+    sr->state = closing ? ROUND_CLOSED : ROUND_OPEN;
     sr->revealed = false;
     broadcast_slide(r);
     return 0;
