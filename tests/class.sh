@@ -100,6 +100,8 @@ jcap() { stm capture-pane -p -t st >"$TMP/join"; }
 jwait() { i=0; while [ $i -lt 100 ]; do jcap; grep -qF -- "$1" "$TMP/join" && return 0; sleep 0.1; i=$((i + 1)); done; return 1; }
 jwait "Which node should p0 serve first?" && jwait "B  p2, the slow one" && jwait "the vote is open"
 ok $? "80x24 hetcast join: the question, its choices, the vote open"
+jwait "3 nodes, latency 1" && jwait "p1          1        2" && jwait "p2          2        3"
+ok $? "80x24 hetcast join: the slide's node table (the speeds a student reasons on)"
 
 keys B
 wait_for "the projector answers nothing while the class votes"
@@ -268,6 +270,9 @@ stm new-session -d -s st2 -x 80 -y 24 "env TERM=xterm-256color LANG=C.UTF-8 $HET
 jcap() { stm capture-pane -p -t st2 >"$TMP/join"; }
 jwait "challenge open: Enter plays the exercise (5 nodes, async)" && jwait "Enter play"
 ok $? "80x24 hetcast join: the challenge is open, Enter plays"
+jwait "Every student builds the broadcast: c opens the challenge." && jwait "5 nodes, latency 1" &&
+    jwait "p4          3        3"
+ok $? "80x24 hetcast join: the slide's text and its node table"
 stm send-keys -t st2 Enter
 jwait "Build the broadcast yourself" && jwait "EXERCISE"
 ok $? "Enter: the exercise on the room's cluster, as the instructor's x"

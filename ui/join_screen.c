@@ -78,6 +78,50 @@ static int tail_lines(const struct join_state *j, struct jline *ln, int max)
     return n;
 }
 
+/* The slide's text and node table in at most rows rows from row y (the
+ * table cut with an ellipsis and the count of the nodes left out).  Returns
+ * the rows used. */
+static int draw_facts(const struct join_state *j, struct cellbuf *cb, int y, int rows, int w)
+{
+    const struct room_seen *s = &j->seen;
+    int used = 0, table = s->nnodes ? 1 + s->nnodes : 0;
+    int text = s->text[0] ? ui_wrap_rows(s->text, w) : 0;
+    if (text > rows - (table ? 3 : 0))   /* the table keeps its head and two nodes when it can */
+        text = rows - (table ? 3 : 0);
+    if (text < 1 && rows > 0 && s->text[0] && !table)
+        text = rows;
+    if (text > 0) {
+        wrap(j, cb, 2, y, w, text, R_NORMAL, s->text);
+        used += text;
+    }
+    if (!table || rows - used < 1 + (s->nnodes < 2 ? s->nnodes : 2))   /* a head and two nodes, or none */
+        return used;
+    char t[160];
+    int nw = 4;   /* the name column: the longest name shown */
+    for (int i = 0; i < s->nnodes; i++)
+        if (text_width(s->nodes[i].name) > nw)
+            nw = text_width(s->nodes[i].name) > 20 ? 20 : text_width(s->nodes[i].name);
+    snprintf(t, sizeof t, "%-*s %8s %8s   %d node%s%s%s", nw, "node", "send", "recv", s->nodes_total,
+             s->nodes_total == 1 ? "" : "s", s->latency[0] ? ", latency " : ", a latency matrix", s->latency);
+    cb_text(cb, 2, y + used++, w, t, R_DIM, j->ascii);
+    for (int i = 0; i < s->nnodes && used < rows; i++) {
+        int left = s->nodes_total - i;
+        if (used == rows - 1 && left > 1) {   /* the rest do not fit: said, not dropped */
+            snprintf(t, sizeof t, "%s %d more", j->ascii ? "~" : "\xe2\x80\xa6", left);
+            cb_text(cb, 2, y + used++, w, t, R_DIM, j->ascii);
+            break;
+        }
+        cb_text(cb, 2, y + used, nw, s->nodes[i].name, R_NORMAL, j->ascii);
+        snprintf(t, sizeof t, " %8s %8s", s->nodes[i].send, s->nodes[i].recv);
+        cb_text(cb, 2 + nw, y + used++, w - nw, t, R_NORMAL, j->ascii);
+        if (i == s->nnodes - 1 && s->nnodes < s->nodes_total && used < rows) {
+            snprintf(t, sizeof t, "%s %d more", j->ascii ? "~" : "\xe2\x80\xa6", s->nodes_total - s->nnodes);
+            cb_text(cb, 2, y + used++, w, t, R_DIM, j->ascii);
+        }
+    }
+    return used;
+}
+
 /* The slide: its title, question, choices and the lines under them, from
  * row y to bottom (excluded).  What does not fit is cut with an ellipsis,
  * the choices first: the answer and what to do stay in sight. */
@@ -93,6 +137,10 @@ static void draw_slide(const struct join_state *j, struct cellbuf *cb, int y, in
         y++;   /* a blank row under the title when there is room */
     int q = s->question[0] ? ui_wrap_rows(s->question, w) : 0;
     q = q > 3 ? 3 : q;
+    /* the slide's text and node table in the rows the question, choices and the lines under them leave */
+    int spare = bottom - y - q - s->nchoices - nl - (s->nchoices ? 1 : 0) - 1;
+    int facts = spare > 0 ? draw_facts(j, cb, y, spare, w) : 0;
+    y += facts ? facts + 1 : 0;
     if (q > bottom - y - nl - (s->nchoices ? 1 : 0))
         q = bottom - y - nl - (s->nchoices ? 1 : 0);
     if (q > 0) {
