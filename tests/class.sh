@@ -287,8 +287,9 @@ ok $? "four picks: the exercise's verdict (makespan 8, fnf 8, best possible 6)"
 stm send-keys -t st2 x
 jwait "your makespan counts: 8 (the room replayed your picks)"
 ok $? "x: the picks go to the room, which replays them and acknowledges 8"
-[ "$(q "SELECT makespan || ' ' || picks FROM challenges WHERE user = 'bob'")" = "8.0 0>1 0>2 0>3 0>4" ]
-ok $? "bob's result and picks in the database"
+[ "$(q "SELECT makespan || ' ' || picks FROM challenges WHERE user = 'bob'")" = "8.0 0>1 0>2 0>3 0>4" ] &&
+    [ "$(q "SELECT transfers FROM challenges WHERE user = 'bob'")" = "p0 -> p1, p0 -> p2, p0 -> p3, p0 -> p4" ]
+ok $? "bob's result and picks in the database, by number and by name"
 wait_for "challenge open: 41 finished"
 grep -q "^  6 .* 10 *◀ optimum" "$TMP/screen" && grep -q "^  7 .* 12 *$" "$TMP/screen" &&
     grep -q "^  8 .* 9 *◀ fnf" "$TMP/screen" && grep -q "^  11 .* 5 *$" "$TMP/screen" &&
@@ -490,22 +491,23 @@ ok $? "class report --format json: both tables"
     [ "$(cut -d, -f2 "$TMP/anon1.csv" | sort -u | wc -l)" = "$(wc -l <"$TMP/anon1.csv")" ]
 ok $? "--anonymous: no name, distinct pseudonyms, the same on every run"
 "$HETCAST" class report "$R.db" --format csv --table challenges >"$TMP/ch.csv"
-sqlite3 -separator , "$R.db" "SELECT course, lesson, slide, user, makespan, picks, time FROM challenges ORDER BY 1, 2, 3, 4" |
-    sed 's/,\([0-9]*\)\.0,/,\1,/' >"$TMP/want-ch.csv"
-head -1 "$TMP/ch.csv" | grep -q "^course,lesson,slide,user,makespan,picks,time" &&
+sqlite3 -csv "$R.db" "SELECT course, lesson, slide, user, makespan, picks, time, transfers FROM challenges ORDER BY 1, 2, 3, 4" |
+    sed 's/,\([0-9]*\)\.0,/,\1,/; s/,"\([0-9> ]*\)",/,\1,/' >"$TMP/want-ch.csv"
+head -1 "$TMP/ch.csv" | grep -q "^course,lesson,slide,user,makespan,picks,time,transfers" &&
     tail -n +2 "$TMP/ch.csv" | tr -d '\r' | diff - "$TMP/want-ch.csv" >/dev/null &&
-    grep -q "^room,class.lua,5,bob,8,0>1 0>2 0>3 0>4," "$TMP/ch.csv"
-ok $? "class report --table challenges: every result with its picks, as the database says"
+    grep -q "^room,class.lua,5,bob,8,0>1 0>2 0>3 0>4,.*,\"p0 -> p1, p0 -> p2, p0 -> p3, p0 -> p4\"" "$TMP/ch.csv"
+ok $? "class report --table challenges: every result with its picks (numbers and names), as the database says"
 "$HETCAST" class report "$R.db" --format json >"$TMP/r.json"
 "$HETCAST" class report "$R.db" >"$TMP/r.txt"
 [ "$(grep -c '"makespan": ' "$TMP/r.json")" = "$(tail -n +2 "$TMP/ch.csv" | wc -l)" ] &&
     grep -q '"user": "bob", "makespan": 8, "picks": "0>1 0>2 0>3 0>4"' "$TMP/r.json" &&
-    grep -q "^room  *class.lua  *5 bob  *8  0>1 0>2 0>3 0>4$" "$TMP/r.txt"
+    grep -q '"transfers": "p0 -> p1, p0 -> p2, p0 -> p3, p0 -> p4"}' "$TMP/r.json" &&
+    grep -q "^room  *class.lua  *5 bob  *8  p0 -> p1, p0 -> p2, p0 -> p3, p0 -> p4$" "$TMP/r.txt"
 ok $? "class report as JSON and text: the challenges' results too"
 "$HETCAST" class report "$R.db" --format csv --table challenges --anonymous >"$TMP/cha.csv"
 ! grep -q ",bob,\|,c[0-9][0-9][0-9]," "$TMP/cha.csv" && [ "$(wc -l <"$TMP/cha.csv")" = "$(wc -l <"$TMP/ch.csv")" ]
 ok $? "--anonymous: the challenges' results without a name"
-tail -n +2 "$TMP/cha.csv" | tr -d '\r' | awk -F, '$NF !~ /^[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]$/ { bad = 1 } END { exit bad }'
+! grep -q 'T[0-9][0-9]:[0-9][0-9]:[0-9]' "$TMP/cha.csv" && grep -q ',20[0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9],' "$TMP/cha.csv"
 ok $? "--anonymous: the results' times to the minute, not to the millisecond"
 "$HETCAST" class report "$TMP/nothing.db" >"$TMP/err" 2>&1
 [ $? -eq 2 ] && grep -q "nothing.db" "$TMP/err"
@@ -534,6 +536,19 @@ sqlite3 "$TMP/foreign.db" "UPDATE votes SET correct = 1;
 "$HETCAST" class report "$TMP/foreign.db" >"$TMP/out" 2>"$TMP/err"
 [ $? -eq 2 ] && grep -q "slide 1: eve's makespan is empty (a number >= 0 expected)" "$TMP/err" && [ ! -s "$TMP/out" ]
 ok $? "... and a makespan that is no number (NaN) refused, not shown as 0"
+
+# a database from before the picks were kept by name: the report gives the
+# numbers; a room opened on it adds the column
+mkdir -p "$D/old" && chmod 700 "$D/old"
+sqlite3 "$R.db" ".backup '$D/old/room.db'" && chmod 600 "$D/old/room.db" &&
+    sqlite3 "$D/old/room.db" "ALTER TABLE challenges DROP COLUMN transfers"
+"$HETCAST" class report "$D/old/room.db" >"$TMP/old.txt"
+grep -q "^room  *class.lua  *5 bob  *8  0>1 0>2 0>3 0>4$" "$TMP/old.txt"
+ok $? "class report of a database from before the picks' names: the picks by number"
+start 80 24 -- lesson "$LESSON" --class "$D/old/room" --class-test
+wait_for "room: 0 in the room"
+[ "$(sqlite3 "$D/old/room.db" "SELECT count(*) FROM pragma_table_info('challenges') WHERE name = 'transfers'")" = 1 ]
+ok $? "a room opened on it adds the transfers column"
 
 # ---- --gift through a GIFT parser ----
 if command -v python3 >/dev/null 2>&1; then

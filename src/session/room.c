@@ -636,8 +636,13 @@ static void *writer_main(void *arg)
         int rc = room_store_begin(r->st, &cause);
         for (int i = 0; i < r->nbatch && rc == 0; i++) {
             struct pending *p = &r->batch[i];
-            rc = p->play ? room_store_play(r->st, p->slide + 1, p->user, p->makespan, p->picks, &cause)
-                         : room_store_vote(r->st, p->slide + 1, p->round, p->user, p->answer, p->correct, &cause);
+            if (p->play) {   /* the picks by name too, on the challenge's own cluster */
+                char *names = challenge_transfers(&r->sl[p->slide].ch, p->picks);
+                rc = room_store_play(r->st, p->slide + 1, p->user, p->makespan, p->picks, names, &cause);
+                free(names);
+                continue;
+            }
+            rc = room_store_vote(r->st, p->slide + 1, p->round, p->user, p->answer, p->correct, &cause);
         }
         if (rc == 0)
             rc = room_store_commit(r->st, &cause);
