@@ -263,6 +263,33 @@ static void keep(char *dst, size_t n, const char *src)
     text_fit(dst, n, "%s", src);
 }
 
+/* NODES N LATENCY, or NODE NAME SEND RECV, into the block n.  0, or -1 with *cause. */
+static int take_node(struct room_seen *n, const char *word, char *arg, char **cause)
+{
+    if (strcmp(word, "NODES") == 0) {
+        if (sscanf(arg, "%d %31s", &n->nodes_total, n->latency) != 2 || n->nodes_total < 1)
+            return set_cause(cause, "the room sent a NODES line this client cannot read");
+        if (strcmp(n->latency, "-") == 0)
+            n->latency[0] = '\0';
+        return 0;
+    }
+    if (n->nnodes >= ROOM_NODES_SENT || n->nnodes >= n->nodes_total)
+        return 0;   /* more than announced: not shown */
+    char *recv = strrchr(arg, ' '), *send = NULL;   /* NAME SEND RECV: the name may hold blanks */
+    if (recv) {
+        *recv++ = '\0';
+        send = strrchr(arg, ' ');
+    }
+    if (!send)
+        return set_cause(cause, "the room sent a NODE line this client cannot read");
+    *send++ = '\0';
+    struct room_node *d = &n->nodes[n->nnodes++];
+    keep(d->name, sizeof d->name, arg);
+    keep(d->send, sizeof d->send, send);
+    keep(d->recv, sizeof d->recv, recv);
+    return 0;
+}
+
 int room_proto_take(struct room_seen *s, char *line, char **cause)
 {
     if (text_flaw(line))
@@ -301,25 +328,8 @@ int room_proto_take(struct room_seen *s, char *line, char **cause)
             keep(n->result, sizeof n->result, arg);
         else if (strcmp(line, "TEXT") == 0)
             keep(n->text, sizeof n->text, arg);
-        else if (strcmp(line, "NODES") == 0) {
-            if (sscanf(arg, "%d %31s", &n->nodes_total, n->latency) != 2 || n->nodes_total < 1)
-                return set_cause(cause, "the room sent a NODES line this client cannot read");
-            if (strcmp(n->latency, "-") == 0)
-                n->latency[0] = '\0';
-        } else if (strcmp(line, "NODE") == 0 && n->nnodes < ROOM_NODES_SENT && n->nnodes < n->nodes_total) {
-            char *recv = strrchr(arg, ' '), *send = NULL;   /* NAME SEND RECV: the name may hold blanks */
-            if (recv) {
-                *recv++ = '\0';
-                send = strrchr(arg, ' ');
-            }
-            if (!send)
-                return set_cause(cause, "the room sent a NODE line this client cannot read");
-            *send++ = '\0';
-            struct room_node *d = &n->nodes[n->nnodes++];
-            keep(d->name, sizeof d->name, arg);
-            keep(d->send, sizeof d->send, send);
-            keep(d->recv, sizeof d->recv, recv);
-        }
+        else if ((strcmp(line, "NODES") == 0 || strcmp(line, "NODE") == 0) && take_node(n, line, arg, cause) < 0)
+            return -1;
         else if (strcmp(line, "CHALLENGE") == 0) {
             if (sscanf(arg, "%15s %d %31s", n->ch_state, &n->ch_nodes, n->ch_model) != 3 ||
                 n->ch_nodes < 2 || n->ch_nodes > ROOM_CHALLENGE_NODES || !one_of(n->ch_state, ch_states))
