@@ -43,15 +43,18 @@ static int tail_lines(const struct join_state *j, struct jline *ln, int max)
     if (strcmp(s->kind, "none") == 0)
         what = "nothing to answer on this slide";
     else if (open)
-        what = strcmp(s->kind, "choices") == 0 ? "the vote is open: press the letter of your answer"
-               : strcmp(s->kind, "makespan") == 0 ? "the vote is open: type the makespan, then Enter"
-               : "the vote is open: type SENDER -> RECEIVER, then Enter";
+        what = strcmp(s->kind, "choices") == 0 ? "press the letter of your answer"
+               : strcmp(s->kind, "makespan") == 0 ? "type the makespan, then Enter"
+               : "type SENDER -> RECEIVER, then Enter";
     else if (strcmp(s->state, "closed") == 0)
         what = "closed: discuss with your neighbour";
     else if (!revealed)
         what = "wait for the vote to open";
     if (what && n < max) {
-        snprintf(ln[n].text, sizeof ln[n].text, "%s%s", what, open && s->round > 1 ? " (second round: vote again)" : "");
+        if (open && s->round > 1)   /* short enough for 60 columns */
+            snprintf(ln[n].text, sizeof ln[n].text, "round %d: vote again, %s", s->round, what);
+        else
+            snprintf(ln[n].text, sizeof ln[n].text, "%s%s", open ? "the vote is open: " : "", what);
         ln[n++].attr = open ? R_INFO | AF_BOLD : R_DIM;
     }
     if (s->yours[0] && n < max) {
@@ -65,7 +68,7 @@ static int tail_lines(const struct join_state *j, struct jline *ln, int max)
     if (s->ch_state[0] && n < max) {   /* a challenge: the exercise on the slide's cluster */
         bool playing = strcmp(s->ch_state, "open") == 0;
         if (playing)
-            snprintf(ln[n].text, sizeof ln[n].text, "challenge open: Enter plays the exercise (%d nodes, %s)",
+            snprintf(ln[n].text, sizeof ln[n].text, "challenge open: Enter to play (%d nodes, %s)",
                      s->ch_nodes, s->ch_model);
         else
             snprintf(ln[n].text, sizeof ln[n].text, "the challenge is closed");
