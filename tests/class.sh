@@ -639,7 +639,7 @@ if command -v python3 >/dev/null 2>&1; then
     ok $? "--gift: the GIFT parser reads every question"
     grep -qx "mc slide 1 Three nodes, one message: p1, the fast one | \*p2, the slow one | either: it makes no difference" "$TMP/gift.out" &&
         grep -qx "numerical slide 2 What will fnf take?: 6:0.005" "$TMP/gift.out" &&
-        grep -qx "short slide 3 fnf's first move: p0 -> p1 | p0->p1" "$TMP/gift.out"
+        grep -qx "short slide 3 fnf's first move: p0 p1 | p0,p1 | p0, p1" "$TMP/gift.out"
     ok $? "--gift: choices with the right one, hetcast's makespan, the first transfer"
     printf '::t::a {=x = y}\n' >"$TMP/bad.gift"
     ! python3 tests/gift_check.py "$TMP/bad.gift" >/dev/null

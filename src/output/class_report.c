@@ -222,7 +222,8 @@ int class_report(FILE *fp, const char *path, enum class_format f, enum class_tab
         else
             csv_questions(fp, &b);
     } else if (f == CLASS_JSON) {
-        fprintf(fp, "{");
+        report_json_open(fp);   /* the schema of every JSON output (output/report.h) */
+        fprintf(fp, ", ");
         if (students)
             json_students(fp, &b);
         if (questions) {

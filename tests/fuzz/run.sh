@@ -8,6 +8,8 @@
 #   tests/fuzz/run.sh              every harness, 60 s each, two at a time (what test.sh runs)
 #   tests/fuzz/run.sh 3600 csv     the CSV harness for an hour
 #   FUZZ_JOBS=3 tests/fuzz/run.sh  three at a time (default 2: CI has 2 cores)
+#   tests/fuzz/run.sh --build      set up and build the harnesses only (test.sh
+#                                  does it beside its other tiers)
 #
 # The harnesses: csv, lua, names, luasched (Lua heuristics), exchange,
 # platform (platform graphs and SimGrid's answers), proto (a live class's
@@ -16,6 +18,11 @@
 # tests/fuzz/seeds/, tests/fuzz/regress/ and clusters/ (lua/ for luasched).
 set -eu
 cd "$(dirname "$0")/../.."
+build_only=no
+if [ "${1:-}" = --build ]; then
+    build_only=yes
+    shift
+fi
 seconds=${1:-60}
 [ $# -gt 0 ] && shift
 all="csv lua names luasched exchange platform proto classdb"
@@ -72,6 +79,7 @@ for h in $harnesses; do
 done
 # shellcheck disable=SC2086
 ninja -C $build $targets >/dev/null || { ninja -C $build $targets; exit 1; }
+[ "$build_only" = no ] || exit 0
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:allocator_may_return_null=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
