@@ -100,11 +100,26 @@ jcap() { stm capture-pane -p -t st >"$TMP/join"; }
 jwait() { i=0; while [ $i -lt 100 ]; do jcap; grep -qF -- "$1" "$TMP/join" && return 0; sleep 0.1; i=$((i + 1)); done; return 1; }
 jwait "Which node should p0 serve first?" && jwait "B  p2, the slow one" && jwait "the vote is open"
 ok $? "80x24 hetcast join: the question, its choices, the vote open"
+jwait "3 nodes, latency 1" && jwait "p1          1        2" && jwait "p2          2        3"
+ok $? "80x24 hetcast join: the slide's node table (the speeds a student reasons on)"
 
+keys B
+wait_for "the projector answers nothing while the class votes"
+! grep -q "Right:\|Not quite:" "$TMP/screen"
+ok $? "a vote open: B on the projector is refused with a message, no answer shown"
+keys v
+wait_for "round 1 closed"
+ok $? "v again: round 1 closes (no round 2 yet)"
+jwait "closed: discuss with your neighbour"
+ok $? "hetcast join: the round closed, discuss with your neighbour"
+"$BOT" vote "$R" 1 s 1 1 B >"$TMP/r1c"
+grep -q "is not open" "$TMP/r1c" && ! grep -q "^acked" "$TMP/r1c" &&
+    [ "$(q "SELECT answer FROM votes WHERE slide = 1 AND round = 1 AND user = 's001'")" = C ]
+ok $? "round 1 closed: a changed vote is refused, the first vote stays"
 keys v
 wait_for "round 2 open"
-ok $? "v again: round 2"
-jwait "second round: vote again"
+ok $? "v once more: round 2"
+jwait "round 2: vote again, press the letter of your answer"
 ok $? "hetcast join follows: the second round"
 stm send-keys -t st D
 jwait "D is not a choice here: vote A-C" && jwait "A-C vote"
@@ -126,6 +141,10 @@ wait_for "round 2 revealed"
 ok $? "a reveals: the round's state on the projector"
 jwait "the answer: B: p2, the slow one - you were right"
 ok $? "hetcast join: the right answer, and alice's result"
+stm resize-window -t st -x 60 -y 16 2>/dev/null
+jwait "the answer: B: p2, the slow one - you were r" && jwait "B  p2, the slow one" && jwait "q leave"
+ok $? "60x16 hetcast join: the choices, the right answer and alice's result"
+stm resize-window -t st -x 80 -y 24 2>/dev/null
 grep -q "B p2, the slow one.*✓\|✓.*" "$TMP/screen"
 ok $? "the right choice is marked on the projector"
 jcap
@@ -209,10 +228,17 @@ ok $? "slide 2: its round still open"
 "$BOT" vote "$R" 1 k 2 1 6 >"$TMP/r4"
 grep -q "^acked k001 6" "$TMP/r4"
 ok $? "students vote on in the resumed round"
-
+keys ']'
+wait_for "slide 3/5"
+keys v
+wait_for "round 1 open"
+printf 'HELLO 2 AS n1\nVOTE 3 1 p9 -> p1\nVOTE 3 1 p0 -> p1\n' | "$BOT" raw "$R" 1 >"$TMP/n1"
+grep -q "^ERR \"p9\" is not a node of the slide's cluster (p0 to p2)" "$TMP/n1" && grep -q "^OK 3 1 p0 -> p1" "$TMP/n1" &&
+    [ "$(q "SELECT answer || ' ' || correct FROM votes WHERE slide = 3 AND user = 'n1'")" = "p0 -> p1 1" ]
+ok $? "a transfer naming no node of the cluster: refused, not graded wrong; the right one counts"
 
 # ---- the exercise as a class challenge (slide 5: five nodes, fnf 8, optimum 6) ----
-keys ']' ']' ']'
+keys ']' ']'
 wait_for "slide 5/5"
 keys c
 wait_all "challenge open: 0 finished" "fnf 8" "optimum 6"
@@ -242,8 +268,11 @@ ok $? "a result for another slide, a pick list too long: refused"
 ok $? "the database: 40 results with their picks, none of the refused"
 stm new-session -d -s st2 -x 80 -y 24 "env TERM=xterm-256color LANG=C.UTF-8 $HETCAST join $R --as bob; echo JOIN-EXIT=\$?; sleep 600"
 jcap() { stm capture-pane -p -t st2 >"$TMP/join"; }
-jwait "challenge open: Enter plays the exercise (5 nodes, async)" && jwait "Enter play"
+jwait "challenge open: Enter to play (5 nodes, async)" && jwait "Enter play"
 ok $? "80x24 hetcast join: the challenge is open, Enter plays"
+jwait "Every student builds the broadcast: c opens the challenge." && jwait "5 nodes, latency 1" &&
+    jwait "p4          3        3"
+ok $? "80x24 hetcast join: the slide's text and its node table"
 stm send-keys -t st2 Enter
 jwait "Build the broadcast yourself" && jwait "EXERCISE"
 ok $? "Enter: the exercise on the room's cluster, as the instructor's x"
@@ -258,8 +287,9 @@ ok $? "four picks: the exercise's verdict (makespan 8, fnf 8, best possible 6)"
 stm send-keys -t st2 x
 jwait "your makespan counts: 8 (the room replayed your picks)"
 ok $? "x: the picks go to the room, which replays them and acknowledges 8"
-[ "$(q "SELECT makespan || ' ' || picks FROM challenges WHERE user = 'bob'")" = "8.0 0>1 0>2 0>3 0>4" ]
-ok $? "bob's result and picks in the database"
+[ "$(q "SELECT makespan || ' ' || picks FROM challenges WHERE user = 'bob'")" = "8.0 0>1 0>2 0>3 0>4" ] &&
+    [ "$(q "SELECT transfers FROM challenges WHERE user = 'bob'")" = "p0 -> p1, p0 -> p2, p0 -> p3, p0 -> p4" ]
+ok $? "bob's result and picks in the database, by number and by name"
 wait_for "challenge open: 41 finished"
 grep -q "^  6 .* 10 *◀ optimum" "$TMP/screen" && grep -q "^  7 .* 12 *$" "$TMP/screen" &&
     grep -q "^  8 .* 9 *◀ fnf" "$TMP/screen" && grep -q "^  11 .* 5 *$" "$TMP/screen" &&
@@ -278,7 +308,7 @@ done
 tm resize-window -t hc -x 160 -y 45 2>/dev/null
 stm resize-window -t st2 -x 60 -y 16 2>/dev/null
 sleep 0.3
-jwait "challenge open: Enter plays the exercise (5 nodes," && jwait "your makespan: 8"
+jwait "challenge open: Enter to play (5 nodes, async)" && jwait "your makespan: 8"
 ok $? "60x16 hetcast join: the challenge and bob's recorded makespan"
 stm send-keys -t st2 q
 jwait "JOIN-EXIT=0"
@@ -390,7 +420,7 @@ if command -v python3 >/dev/null 2>&1; then
     fake=$!
     i=0; while [ ! -S "$D/liar2" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
     stm new-session -d -s lie -x 80 -y 24 "env TERM=xterm-256color LANG=C.UTF-8 $HETCAST join $D/liar2; echo JOIN-EXIT=\$?; sleep 600"
-    jwait "challenge open: Enter plays the exercise (3 nodes" && stm send-keys -t lie Enter &&
+    jwait "challenge open: Enter to play (3 nodes" && stm send-keys -t lie Enter &&
         jwait "the room announced 3 nodes and sent 40" && ! grep -q "p39" "$TMP/join"
     ok $? "hetcast join: a challenge announced with 3 nodes that sends 40 is not played"
     stm send-keys -t lie q
@@ -461,21 +491,24 @@ ok $? "class report --format json: both tables"
     [ "$(cut -d, -f2 "$TMP/anon1.csv" | sort -u | wc -l)" = "$(wc -l <"$TMP/anon1.csv")" ]
 ok $? "--anonymous: no name, distinct pseudonyms, the same on every run"
 "$HETCAST" class report "$R.db" --format csv --table challenges >"$TMP/ch.csv"
-sqlite3 -separator , "$R.db" "SELECT course, lesson, slide, user, makespan, picks, time FROM challenges ORDER BY 1, 2, 3, 4" |
-    sed 's/,\([0-9]*\)\.0,/,\1,/' >"$TMP/want-ch.csv"
-head -1 "$TMP/ch.csv" | grep -q "^course,lesson,slide,user,makespan,picks,time" &&
+sqlite3 -csv "$R.db" "SELECT course, lesson, slide, user, makespan, picks, time, transfers FROM challenges ORDER BY 1, 2, 3, 4" |
+    sed 's/,\([0-9]*\)\.0,/,\1,/; s/,"\([0-9> ]*\)",/,\1,/' >"$TMP/want-ch.csv"
+head -1 "$TMP/ch.csv" | grep -q "^course,lesson,slide,user,makespan,picks,time,transfers" &&
     tail -n +2 "$TMP/ch.csv" | tr -d '\r' | diff - "$TMP/want-ch.csv" >/dev/null &&
-    grep -q "^room,class.lua,5,bob,8,0>1 0>2 0>3 0>4," "$TMP/ch.csv"
-ok $? "class report --table challenges: every result with its picks, as the database says"
+    grep -q "^room,class.lua,5,bob,8,0>1 0>2 0>3 0>4,.*,\"p0 -> p1, p0 -> p2, p0 -> p3, p0 -> p4\"" "$TMP/ch.csv"
+ok $? "class report --table challenges: every result with its picks (numbers and names), as the database says"
 "$HETCAST" class report "$R.db" --format json >"$TMP/r.json"
 "$HETCAST" class report "$R.db" >"$TMP/r.txt"
 [ "$(grep -c '"makespan": ' "$TMP/r.json")" = "$(tail -n +2 "$TMP/ch.csv" | wc -l)" ] &&
     grep -q '"user": "bob", "makespan": 8, "picks": "0>1 0>2 0>3 0>4"' "$TMP/r.json" &&
-    grep -q "^room  *class.lua  *5 bob  *8  0>1 0>2 0>3 0>4$" "$TMP/r.txt"
+    grep -q '"transfers": "p0 -> p1, p0 -> p2, p0 -> p3, p0 -> p4"}' "$TMP/r.json" &&
+    grep -q "^room  *class.lua  *5 bob  *8  p0 -> p1, p0 -> p2, p0 -> p3, p0 -> p4$" "$TMP/r.txt"
 ok $? "class report as JSON and text: the challenges' results too"
 "$HETCAST" class report "$R.db" --format csv --table challenges --anonymous >"$TMP/cha.csv"
-! grep -qw "bob\|c001" "$TMP/cha.csv" && [ "$(wc -l <"$TMP/cha.csv")" = "$(wc -l <"$TMP/ch.csv")" ]
+! grep -q ",bob,\|,c[0-9][0-9][0-9]," "$TMP/cha.csv" && [ "$(wc -l <"$TMP/cha.csv")" = "$(wc -l <"$TMP/ch.csv")" ]
 ok $? "--anonymous: the challenges' results without a name"
+! grep -q 'T[0-9][0-9]:[0-9][0-9]:[0-9]' "$TMP/cha.csv" && grep -q ',20[0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9],' "$TMP/cha.csv"
+ok $? "--anonymous: the results' times to the minute, not to the millisecond"
 "$HETCAST" class report "$TMP/nothing.db" >"$TMP/err" 2>&1
 [ $? -eq 2 ] && grep -q "nothing.db" "$TMP/err"
 ok $? "class report of a missing database: status 2, the file named"
@@ -503,6 +536,101 @@ sqlite3 "$TMP/foreign.db" "UPDATE votes SET correct = 1;
 "$HETCAST" class report "$TMP/foreign.db" >"$TMP/out" 2>"$TMP/err"
 [ $? -eq 2 ] && grep -q "slide 1: eve's makespan is empty (a number >= 0 expected)" "$TMP/err" && [ ! -s "$TMP/out" ]
 ok $? "... and a makespan that is no number (NaN) refused, not shown as 0"
+
+# a database from before the picks were kept by name: the report gives the
+# numbers; a room opened on it adds the column
+mkdir -p "$D/old" && chmod 700 "$D/old"
+sqlite3 "$R.db" ".backup '$D/old/room.db'" && chmod 600 "$D/old/room.db" &&
+    sqlite3 "$D/old/room.db" "ALTER TABLE challenges DROP COLUMN transfers"
+"$HETCAST" class report "$D/old/room.db" >"$TMP/old.txt"
+grep -q "^room  *class.lua  *5 bob  *8  0>1 0>2 0>3 0>4$" "$TMP/old.txt"
+ok $? "class report of a database from before the picks' names: the picks by number"
+start 80 24 -- lesson "$LESSON" --class "$D/old/room" --class-test
+wait_for "room: 0 in the room"
+[ "$(sqlite3 "$D/old/room.db" "SELECT count(*) FROM pragma_table_info('challenges') WHERE name = 'transfers'")" = 1 ]
+ok $? "a room opened on it adds the transfers column"
+
+# ---- a rehearsal: the instructor and three students in hetcast join ----
+# Peer Instruction on slide 1 (round 1, closed, round 2, the reveal), then
+# slide 5's challenge, then class report as CSV and JSON.  The students'
+# terminals are 60x16, 80x24 and 160x45.
+H=$D/rehearsal
+mkdir -p "$H" && chmod 700 "$H"
+hq() { sqlite3 "$H/room.db" "$1"; }
+start 80 24 -- lesson "$LESSON" --class "$H/room" --course rehearsal --class-test
+wait_for "room: 0 in the room"
+for who in ann:60:16 ben:80:24 cat:160:45; do
+    name=${who%%:*} size=${who#*:}
+    cols=${size%%:*} rows=${size#*:}
+    stm new-session -d -s "r-$name" -x "$cols" -y "$rows" \
+        "env TERM=xterm-256color LANG=C.UTF-8 $HETCAST join $H/room --as $name; echo JOIN-EXIT=\$?; sleep 600"
+done
+rcap() { stm capture-pane -p -t "r-$1" >"$TMP/r-$1"; }
+rwait() {   # rwait STUDENT TEXT: poll that student's screen
+    i=0
+    while [ $i -lt 100 ]; do rcap "$1"; grep -qF -- "$2" "$TMP/r-$1" && return 0; sleep 0.1; i=$((i + 1)); done
+    return 1
+}
+rall() { for who in ann ben cat; do rwait $who "$1" || return 1; done; }
+wait_for "room: 3 in the room"
+ok $? "rehearsal: three students join (60x16, 80x24, 160x45)"
+keys v
+wait_for "round 1 open" && rall "the vote is open: press the letter"
+ok $? "rehearsal: v opens round 1 on every student's screen"
+stm send-keys -t r-ann a
+stm send-keys -t r-ben b
+stm send-keys -t r-cat c
+wait_for "3 voted" && rwait ann "your vote counts: A" && rwait ben "your vote counts: B" && rwait cat "your vote counts: C"
+ok $? "rehearsal: round 1, each vote acknowledged, 3 voted on the projector"
+keys v
+wait_for "round 1 closed" && rall "closed: discuss with your neighbour"
+ok $? "rehearsal: v closes round 1; every student is told to discuss"
+stm send-keys -t r-ann b
+rwait ann "no vote is open now" && [ "$(hq "SELECT answer FROM votes WHERE user = 'ann' AND round = 1")" = A ]
+ok $? "rehearsal: a change of mind while round 1 is closed is refused; ann's first vote stays"
+keys v
+wait_for "round 2 open" && rall "round 2: vote again, press the letter of your answer"
+ok $? "rehearsal: v opens round 2"
+for who in ann ben cat; do stm send-keys -t "r-$who" b; done
+wait_for "3 voted" && rall "your vote counts: B"
+ok $? "rehearsal: round 2, three votes for B"
+keys a
+wait_for "round 2 revealed" && rall "the answer: B: p2, the slow one - you were r"
+ok $? "rehearsal: a reveals; each student, at every size, sees the answer and that they were right"
+keys ']' ']' ']' ']'
+wait_for "slide 5/5"
+keys c
+wait_for "challenge open: 0 finished" && rall "challenge open: Enter to play (5 nodes, async)"
+ok $? "rehearsal: c opens slide 5's challenge for every student"
+stm send-keys -t r-ben Enter
+rwait ben "Build the broadcast yourself"
+for k in 1 2 3 4; do stm send-keys -t r-ben Enter; sleep 0.2; stm send-keys -t r-ben Enter; sleep 0.3; done
+rwait ben "Done: your makespan 8"
+stm send-keys -t r-ben x
+rwait ben "your makespan counts: 8 (the room replayed your picks)" && wait_for "challenge open: 1 finished"
+ok $? "rehearsal: ben plays the challenge; the room replays his picks (8)"
+for who in ann ben cat; do stm send-keys -t "r-$who" q; done
+rall "JOIN-EXIT=0"
+ok $? "rehearsal: q leaves every student's join (status 0)"
+"$HETCAST" class report "$H/room.db" --format csv >"$TMP/reh.csv" &&
+    "$HETCAST" class report "$H/room.db" --format csv --table questions >"$TMP/reh-q.csv" &&
+    "$HETCAST" class report "$H/room.db" --format json >"$TMP/reh.json"
+tr -d '\r' <"$TMP/reh.csv" | grep -qx "rehearsal,ann,1,1,0" && tr -d '\r' <"$TMP/reh.csv" | grep -qx "rehearsal,ben,1,1,1" &&
+    tr -d '\r' <"$TMP/reh.csv" | grep -qx "rehearsal,cat,1,1,0" && [ "$(wc -l <"$TMP/reh.csv")" = 4 ]
+ok $? "rehearsal: class report CSV: ann and cat right in round 2 only, ben in both"
+grep -q '^rehearsal,class.lua,1,Which node should p0 serve first?,"B: p2, the slow one",1,3,1' "$TMP/reh-q.csv" &&
+    grep -q '^rehearsal,class.lua,1,Which node should p0 serve first?,"B: p2, the slow one",2,3,3' "$TMP/reh-q.csv"
+ok $? "rehearsal: class report CSV per question: round 1 3 votes 1 right, round 2 3 votes 3 right"
+if command -v python3 >/dev/null 2>&1; then
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); \
+assert sorted(s["user"] for s in d["students"]) == ["ann", "ben", "cat"]; \
+assert [(q["round"], q["votes"], q["right"]) for q in d["questions"]] == [(1, 3, 1), (2, 3, 3)]; \
+assert [(c["user"], c["makespan"], c["transfers"]) for c in d["challenges"]] == [("ben", 8, "p0 -> p1, p0 -> p2, p0 -> p3, p0 -> p4")]' \
+    "$TMP/reh.json"
+ok $? "rehearsal: class report JSON: the students, both rounds, ben's challenge by name"
+else
+    ok 0 "# SKIP python3 is not installed"
+fi
 
 # ---- --gift through a GIFT parser ----
 if command -v python3 >/dev/null 2>&1; then

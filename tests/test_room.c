@@ -230,7 +230,10 @@ int main(void)
     is_int(count_rows(db, "SELECT count(*) FROM votes WHERE round = 1 AND answer = 'B'"), 150,
            "the database: 150 B in round 1");
 
-    ok(room_vote(r, &cause) == 0, "round 2 opens");
+    ok(room_vote(r, &cause) == 0, "v again: round 1 closes");
+    room_tally(r, &t);
+    ok(t.round == 1 && t.state == ROUND_CLOSED && t.voted == STUDENTS, "round 1 closed, its 300 votes kept");
+    ok(room_vote(r, &cause) == 0, "v once more: round 2 opens");
     say(0, "VOTE 1 1 A\n");
     for (int k = 0; k < 5; k++) {
         frame(&v, r);

@@ -21,6 +21,159 @@ static void wrap(const struct join_state *j, struct cellbuf *cb, int x, int y, i
     ui_wrap(&v, cb, x, y, w, rows, attr, s);
 }
 
+/* The lines under the choices, the most needed first: once revealed the
+ * answer and whether the student was right; what to do now; the student's
+ * vote; what they type; the challenge.  Returns how many (at most max). */
+struct jline {
+    char text[ROOM_TEXT_MAX + 96];
+    unsigned attr;
+};
+
+static int tail_lines(const struct join_state *j, struct jline *ln, int max)
+{
+    const struct room_seen *s = &j->seen;
+    bool open = strcmp(s->state, "open") == 0, revealed = strcmp(s->state, "revealed") == 0;
+    int n = 0;
+    if (revealed && s->expected[0] && n < max) {
+        snprintf(ln[n].text, sizeof ln[n].text, "the answer: %s%s", s->expected,
+                 s->result[0] ? strcmp(s->result, "right") == 0 ? " - you were right" : " - yours was wrong" : "");
+        ln[n++].attr = R_GOOD | AF_BOLD;
+    }
+    const char *what = NULL;
+    if (strcmp(s->kind, "none") == 0)
+        what = "nothing to answer on this slide";
+    else if (open)
+        what = strcmp(s->kind, "choices") == 0 ? "press the letter of your answer"
+               : strcmp(s->kind, "makespan") == 0 ? "type the makespan, then Enter"
+               : "type SENDER -> RECEIVER, then Enter";
+    else if (strcmp(s->state, "closed") == 0)
+        what = "closed: discuss with your neighbour";
+    else if (!revealed)
+        what = "wait for the vote to open";
+    if (what && n < max) {
+        if (open && s->round > 1)   /* short enough for 60 columns */
+            snprintf(ln[n].text, sizeof ln[n].text, "round %d: vote again, %s", s->round, what);
+        else
+            snprintf(ln[n].text, sizeof ln[n].text, "%s%s", open ? "the vote is open: " : "", what);
+        ln[n++].attr = open ? R_INFO | AF_BOLD : R_DIM;
+    }
+    if (s->yours[0] && n < max) {
+        snprintf(ln[n].text, sizeof ln[n].text, "your vote: %s", s->yours);
+        ln[n++].attr = R_SEL;
+    }
+    if (open && strcmp(s->kind, "choices") != 0 && n < max) {
+        snprintf(ln[n].text, sizeof ln[n].text, "> %s_", j->typed);
+        ln[n++].attr = R_NORMAL | AF_BOLD;
+    }
+    if (s->ch_state[0] && n < max) {   /* a challenge: the exercise on the slide's cluster */
+        bool playing = strcmp(s->ch_state, "open") == 0;
+        if (playing)
+            snprintf(ln[n].text, sizeof ln[n].text, "challenge open: Enter to play (%d nodes, %s)",
+                     s->ch_nodes, s->ch_model);
+        else
+            snprintf(ln[n].text, sizeof ln[n].text, "the challenge is closed");
+        ln[n++].attr = playing ? R_INFO | AF_BOLD : R_DIM;
+        if (s->mine[0] && n < max) {
+            snprintf(ln[n].text, sizeof ln[n].text, "your makespan: %s", s->mine);
+            ln[n++].attr = R_SEL;
+        }
+    }
+    return n;
+}
+
+/* The slide's text and node table in at most rows rows from row y (the
+ * table cut with an ellipsis and the count of the nodes left out).  Returns
+ * the rows used. */
+static int draw_facts(const struct join_state *j, struct cellbuf *cb, int y, int rows, int w)
+{
+    const struct room_seen *s = &j->seen;
+    int used = 0, table = s->nnodes ? 1 + s->nnodes : 0;
+    int text = s->text[0] ? ui_wrap_rows(s->text, w) : 0;
+    if (text > rows - (table ? 3 : 0))   /* the table keeps its head and two nodes when it can */
+        text = rows - (table ? 3 : 0);
+    if (text < 1 && rows > 0 && s->text[0] && !table)
+        text = rows;
+    if (text > 0) {
+        wrap(j, cb, 2, y, w, text, R_NORMAL, s->text);
+        used += text;
+    }
+    if (!table || rows - used < 1 + (s->nnodes < 2 ? s->nnodes : 2))   /* a head and two nodes, or none */
+        return used;
+    char t[160];
+    int nw = 4;   /* the name column: the longest name shown */
+    for (int i = 0; i < s->nnodes; i++)
+        if (text_width(s->nodes[i].name) > nw)
+            nw = text_width(s->nodes[i].name) > 20 ? 20 : text_width(s->nodes[i].name);
+    snprintf(t, sizeof t, "%-*s %8s %8s   %d node%s%s%s", nw, "node", "send", "recv", s->nodes_total,
+             s->nodes_total == 1 ? "" : "s", s->latency[0] ? ", latency " : ", a latency matrix", s->latency);
+    cb_text(cb, 2, y + used++, w, t, R_DIM, j->ascii);
+    for (int i = 0; i < s->nnodes && used < rows; i++) {
+        int left = s->nodes_total - i;
+        if (used == rows - 1 && left > 1) {   /* the rest do not fit: said, not dropped */
+            snprintf(t, sizeof t, "%s %d more", j->ascii ? "~" : "\xe2\x80\xa6", left);
+            cb_text(cb, 2, y + used++, w, t, R_DIM, j->ascii);
+            break;
+        }
+        cb_text(cb, 2, y + used, nw, s->nodes[i].name, R_NORMAL, j->ascii);
+        snprintf(t, sizeof t, " %8s %8s", s->nodes[i].send, s->nodes[i].recv);
+        cb_text(cb, 2 + nw, y + used++, w - nw, t, R_NORMAL, j->ascii);
+        if (i == s->nnodes - 1 && s->nnodes < s->nodes_total && used < rows) {
+            snprintf(t, sizeof t, "%s %d more", j->ascii ? "~" : "\xe2\x80\xa6", s->nodes_total - s->nnodes);
+            cb_text(cb, 2, y + used++, w, t, R_DIM, j->ascii);
+        }
+    }
+    return used;
+}
+
+/* The slide: its title, question, choices and the lines under them, from
+ * row y to bottom (excluded).  What does not fit is cut with an ellipsis,
+ * the choices first: the answer and what to do stay in sight. */
+static void draw_slide(const struct join_state *j, struct cellbuf *cb, int y, int bottom, int w)
+{
+    const struct room_seen *s = &j->seen;
+    struct jline ln[6];
+    int nl = tail_lines(j, ln, 6);
+    bool revealed = strcmp(s->state, "revealed") == 0;
+    cb_text(cb, 2, y++, w, s->title, R_HEAD | AF_BOLD, j->ascii);
+    int room = bottom - y - nl;   /* rows for the question and the choices */
+    if (room > s->nchoices + 3)
+        y++;   /* a blank row under the title when there is room */
+    int q = s->question[0] ? ui_wrap_rows(s->question, w) : 0;
+    q = q > 3 ? 3 : q;
+    /* the slide's text and node table in the rows the question, choices and the lines under them leave */
+    int spare = bottom - y - q - s->nchoices - nl - (s->nchoices ? 1 : 0) - 1;
+    int facts = spare > 0 ? draw_facts(j, cb, y, spare, w) : 0;
+    y += facts ? facts + 1 : 0;
+    if (q > bottom - y - nl - (s->nchoices ? 1 : 0))
+        q = bottom - y - nl - (s->nchoices ? 1 : 0);
+    if (q > 0) {
+        wrap(j, cb, 2, y, w, q, R_NORMAL | AF_BOLD, s->question);
+        y += q;
+    }
+    int fit = bottom - y - nl;   /* rows for the choices */
+    char t[ROOM_TEXT_MAX + 64];
+    for (int i = 0; i < s->nchoices && fit > 0; i++, y++, fit--) {
+        if (fit == 1 && i < s->nchoices - 1) {   /* the rest do not fit: said, not dropped */
+            snprintf(t, sizeof t, "%s %d more (%c-%c)", j->ascii ? "~" : "\xe2\x80\xa6", s->nchoices - i, 'A' + i,
+                     'A' + s->nchoices - 1);
+            cb_text(cb, 4, y++, w - 2, t, R_DIM, j->ascii);
+            break;
+        }
+        bool mine = s->yours[0] == 'A' + i && !s->yours[1];
+        bool right = revealed && s->expected[0] == 'A' + i && s->expected[1] == ':';
+        snprintf(t, sizeof t, "%c  %s", 'A' + i, s->choices[i]);
+        unsigned a = right ? R_GOOD | AF_BOLD : mine ? R_SEL | AF_BOLD : R_NORMAL;
+        cb_text(cb, 2, y, 3, mine ? ">" : " ", a, j->ascii);
+        cb_text(cb, 4, y, w - 2, t, a, j->ascii);
+    }
+    if (s->nchoices && y < bottom - nl)
+        y++;   /* a blank row under the choices when there is room */
+    for (int i = 0; i < nl && y < bottom; i++)
+        cb_text(cb, 2, y++, w, ln[i].text, ln[i].attr, j->ascii);
+    if (revealed && s->explain[0] && y < bottom)
+        wrap(j, cb, 2, y, w, bottom - y, R_NORMAL, s->explain);
+}
+
 void join_draw(const struct join_state *j, struct cellbuf *cb)
 {
     const struct room_seen *s = &j->seen;
@@ -34,72 +187,10 @@ void join_draw(const struct join_state *j, struct cellbuf *cb)
         snprintf(top, sizeof top, "slide %d/%d", s->slide, s->nslides);
         cb_text(cb, cb->w - 1 - text_width(top), 0, -1, top, R_TITLE | AF_BOLD, j->ascii);
     }
-    int y = 2;
-    if (!s->slide) {
-        cb_text(cb, 2, y, w, "waiting for the room...", R_DIM, j->ascii);
-    } else {
-        cb_text(cb, 2, y++, w, s->title, R_HEAD | AF_BOLD, j->ascii);
-        y++;
-        if (s->question[0]) {
-            wrap(j, cb, 2, y, w, 3, R_NORMAL | AF_BOLD, s->question);
-            y += 3;
-        }
-        bool open = strcmp(s->state, "open") == 0, revealed = strcmp(s->state, "revealed") == 0;
-        for (int i = 0; i < s->nchoices && y < cb->h - 4; i++, y++) {
-            bool mine = s->yours[0] == 'A' + i && !s->yours[1];
-            bool right = revealed && s->expected[0] == 'A' + i && s->expected[1] == ':';
-            snprintf(top, sizeof top, "%c  %s", 'A' + i, s->choices[i]);
-            unsigned a = right ? R_GOOD | AF_BOLD : mine ? R_SEL | AF_BOLD : R_NORMAL;
-            cb_text(cb, 2, y, 3, mine ? ">" : " ", a, j->ascii);
-            cb_text(cb, 4, y, w - 2, top, a, j->ascii);
-        }
-        y++;
-        const char *what;
-        if (strcmp(s->kind, "none") == 0)
-            what = "nothing to answer on this slide";
-        else if (revealed)
-            what = "the answer is out";
-        else if (open)
-            what = strcmp(s->kind, "choices") == 0 ? "the vote is open: press the letter of your answer"
-                   : strcmp(s->kind, "makespan") == 0 ? "the vote is open: type the makespan, then Enter"
-                   : "the vote is open: type SENDER -> RECEIVER, then Enter";
-        else
-            what = "wait for the vote to open";
-        snprintf(top, sizeof top, "%s%s", what, open && s->round > 1 ? " (second round: vote again)" : "");
-        if (y < cb->h - 3)
-            cb_text(cb, 2, y++, w, top, open ? R_INFO | AF_BOLD : R_DIM, j->ascii);
-        if (s->yours[0] && y < cb->h - 3) {
-            snprintf(top, sizeof top, "your vote: %s", s->yours);
-            cb_text(cb, 2, y++, w, top, R_SEL, j->ascii);
-        }
-        if (open && strcmp(s->kind, "choices") != 0 && y < cb->h - 3) {
-            snprintf(top, sizeof top, "> %s_", j->typed);
-            cb_text(cb, 2, y++, w, top, R_NORMAL | AF_BOLD, j->ascii);
-        }
-        if (s->ch_state[0] && y < cb->h - 3) {   /* a challenge: the exercise on the slide's cluster */
-            bool playing = strcmp(s->ch_state, "open") == 0;
-            if (playing)
-                snprintf(top, sizeof top, "challenge open: Enter plays the exercise (%d nodes, %s)",
-                         s->ch_nodes, s->ch_model);
-            else
-                snprintf(top, sizeof top, "the challenge is closed");
-            cb_text(cb, 2, y++, w, top, playing ? R_INFO | AF_BOLD : R_DIM, j->ascii);
-            if (s->mine[0] && y < cb->h - 3) {
-                snprintf(top, sizeof top, "your makespan: %s", s->mine);
-                cb_text(cb, 2, y++, w, top, R_SEL, j->ascii);
-            }
-        }
-        if (revealed && y < cb->h - 3) {
-            if (s->expected[0]) {
-                snprintf(top, sizeof top, "the answer: %s%s", s->expected,
-                         s->result[0] ? strcmp(s->result, "right") == 0 ? " - you were right" : " - yours was wrong"
-                                      : "");
-                cb_text(cb, 2, y++, w, top, R_GOOD | AF_BOLD, j->ascii);
-            }
-            if (s->explain[0] && y < cb->h - 3)
-                wrap(j, cb, 2, y, w, cb->h - 3 - y, R_NORMAL, s->explain);
-        }
-    }
+    if (!s->slide)
+        cb_text(cb, 2, 2, w, "waiting for the room...", R_DIM, j->ascii);
+    else
+        draw_slide(j, cb, 2, cb->h - 2, w);
     if (s->said[0])
         cb_text(cb, 1, cb->h - 2, cb->w - 2, s->said, s->said_error ? R_ERROR : R_INFO, j->ascii);
     cb_fill(cb, 0, cb->h - 1, cb->w, 1, ' ', R_STATUS);

@@ -91,7 +91,7 @@ static const struct key_row rows[] = {
     {{'5', '6', '7', '8'}, SLIDE, REQ_CHOICE, "(the choices 5-8)", NULL},
     {{'d'}, SLIDE, REQ_SLIDE, "draw a new random instance of the slide's kind", NULL},
     {{'y'}, SLIDE, REQ_REPLY, "a lesson: type your answer (a prediction, or a choice), graded", NULL},
-    {{'v'}, SLIDE, REQ_VOTE, "a live class: open the vote (again: a second round)", NULL},
+    {{'v'}, SLIDE, REQ_VOTE, "a live class: open the vote, close it, open round 2", NULL},
     {{'b'}, SLIDE, REQ_BARS, "a live class: the histogram of the answers on / off", NULL},
     {{'c'}, SLIDE, REQ_CHALLENGE, "a live class: the class plays the exercise; again: close", NULL},
     /* the main screen, the exercise and a slide: listed after each one's own rows */

@@ -202,6 +202,19 @@ int room_pane_draw(struct view *v, struct cellbuf *cb, int x, int y, int w, int 
     return bottom;
 }
 
+bool room_pane_refuses(struct view *v)
+{
+    if (!v->room)
+        return false;
+    struct room_tally t;
+    room_tally(v->room, &t);
+    if (t.state != ROUND_OPEN)
+        return false;
+    view_message(v, MSG_ERROR, "round %d is open: the projector answers nothing while the class votes "
+                 "(v closes the round, a reveals)", t.round);
+    return true;
+}
+
 unsigned room_pane_request(struct view *v, enum ui_req req)
 {
     char *cause = NULL;
@@ -210,12 +223,19 @@ unsigned room_pane_request(struct view *v, enum ui_req req)
         return UI_HANDLED | UI_REDRAW;
     }
     switch (req) {
-    case REQ_VOTE:
+    case REQ_VOTE: {
         if (room_vote(v->room, &cause) < 0) {
             view_message(v, MSG_ERROR, "%s", cause ? cause : "the vote does not open");
             free(cause);
+            break;
         }
+        struct room_tally t;
+        room_tally(v->room, &t);
+        if (t.state == ROUND_CLOSED)
+            view_message(v, MSG_INFO, "round %d closed: the class discusses; v opens round %d, a reveals", t.round,
+                         t.round + 1);
         break;
+    }
     case REQ_BARS:
         v->room_bars = !v->room_bars;
         break;

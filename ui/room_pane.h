@@ -20,6 +20,9 @@ int room_pane_draw(struct view *v, struct cellbuf *cb, int x, int y, int w, int 
 /* The room's requests on the slide screen: REQ_VOTE, REQ_BARS, and
  * REQ_ANSWER (the class sees it too).  UI_HANDLED | UI_REDRAW, or 0. */
 unsigned room_pane_request(struct view *v, enum ui_req req);
+/* True, with a message, when a round is open: the projector then takes no
+ * answer (a letter, y), which would show the class the answer. */
+bool room_pane_refuses(struct view *v);
 /* The room follows the slide the view shows (the loop calls it before drawing). */
 void room_pane_follow(struct view *v);
 

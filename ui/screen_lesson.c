@@ -662,6 +662,8 @@ static void draw_lesson(struct view *v, struct cellbuf *cb)
 
 static unsigned lesson_request(struct view *v, enum ui_req req, int key)
 {
+    if ((req == REQ_CHOICE || req == REQ_REPLY) && room_pane_refuses(v))   /* a live class votes */
+        return UI_HANDLED | UI_REDRAW;
     switch (req) {
     case REQ_PICK:
         view_screen_close(v);
@@ -713,6 +715,8 @@ static unsigned lesson_behind(struct view *v, enum ui_req req, int key)
         return 0;
     if (key == 'a')   /* the answer, and what it hid */
         lesson_reveal(v);
+    else if (key == 'y' && room_pane_refuses(v))
+        ;
     else if (key == 'y' && !slide_gradable(&v->lesson->slides[v->slide]))
         view_message(v, MSG_INFO, "this slide asks nothing to answer");
     else if (key == 'y')

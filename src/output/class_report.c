@@ -79,15 +79,15 @@ static void csv_students(FILE *fp, const struct room_book *b)
 
 static void csv_results(FILE *fp, const struct room_book *b)
 {
-    static const char *const head[] = {"course", "lesson", "slide", "user", "makespan", "picks", "time"};
-    csv_row(fp, head, 7);
+    static const char *const head[] = {"course", "lesson", "slide", "user", "makespan", "picks", "time", "transfers"};
+    csv_row(fp, head, 8);
     for (int i = 0; i < b->nresults; i++) {
         const struct room_book_result *x = &b->results[i];
         char sl[16], ms[40];
         snprintf(sl, sizeof sl, "%d", x->slide);
         snprintf(ms, sizeof ms, "%.17g", x->makespan);
-        const char *row[] = {x->course, x->lesson, sl, x->user, ms, x->picks, x->time};
-        csv_row(fp, row, 7);
+        const char *row[] = {x->course, x->lesson, sl, x->user, ms, x->picks, x->time, x->transfers};
+        csv_row(fp, row, 8);
     }
 }
 
@@ -155,6 +155,8 @@ static void json_results(FILE *fp, const struct room_book *b)
         report_json_string(fp, x->picks);
         fprintf(fp, ", \"time\": ");
         report_json_string(fp, x->time);
+        fprintf(fp, ", \"transfers\": ");
+        report_json_string(fp, x->transfers);
         fprintf(fp, "}");
     }
     fprintf(fp, "\n]");
@@ -184,11 +186,11 @@ static void text_tables(FILE *fp, const struct room_book *b, bool students, bool
         if (students || questions)
             fprintf(fp, "\n");
         fprintf(fp, "%-20s %-20s %5s %-24s %9s  %s\n", "course", "lesson", "slide", "user", "makespan",
-                "picks (sender>receiver, node numbers)");
+                "picks (the transfers in order; node numbers in a database older than names)");
         for (int i = 0; i < b->nresults; i++) {
             const struct room_book_result *x = &b->results[i];
             fprintf(fp, "%-20s %-20s %5d %-24s %9g  %s\n", x->course, x->lesson, x->slide, x->user, x->makespan,
-                    x->picks);
+                    x->transfers[0] ? x->transfers : x->picks);
         }
     }
 }
@@ -201,8 +203,11 @@ int class_report(FILE *fp, const char *path, enum class_format f, enum class_tab
         return -1;
     for (int i = 0; i < b.nstudents; i++)
         shown_user(b.students[i].user, sizeof b.students[i].user, b.salt, anonymous);
-    for (int i = 0; i < b.nresults; i++)
+    for (int i = 0; i < b.nresults; i++) {
         shown_user(b.results[i].user, sizeof b.results[i].user, b.salt, anonymous);
+        if (anonymous && strlen(b.results[i].time) > 16)   /* to the minute: a time to the millisecond names */
+            b.results[i].time[16] = '\0';                 /* its student to whoever saw them hand in */
+    }
     if (anonymous && b.nstudents)   /* name order would tell who is who */
         qsort(b.students, (size_t)b.nstudents, sizeof *b.students, by_user);
     if (anonymous && b.nresults)

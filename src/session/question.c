@@ -268,6 +268,10 @@ static int grade_next(const struct slide *s, const struct run *r, const char *an
         return set_cause(cause, "\"%s\": answer as SENDER -> RECEIVER, e.g. p0 -> p2", g->given);
     if (!r->eng.tr || s->decision >= r->eng.ntr)
         return set_cause(cause, "the run has no transfer %d to grade against", s->decision + 1);
+    const char *unknown = cluster_find(r->c, from) < 0 ? from : cluster_find(r->c, to) < 0 ? to : NULL;
+    if (unknown)   /* a typo is refused, not graded wrong */
+        return set_cause(cause, "\"%s\" is not a node of the slide's cluster (%s to %s)", unknown, r->c->nodes[0].name,
+                         r->c->nodes[r->c->n - 1].name);
     const struct transfer *t = &r->eng.tr[s->decision];
     g->correct = cluster_find(r->c, from) == t->from && cluster_find(r->c, to) == t->to;
     return 0;

@@ -43,6 +43,8 @@ struct slide_room {
     struct vote *votes;
     int nvotes, cap;
     struct cluster *c;              /* a prediction's own run (computed at its first vote) */
+    struct cluster *table;          /* the slide's cluster for the students' node table (loaded once) */
+    bool table_tried;
     struct run run;
     bool has_run;
     /* the slide's challenge: its cluster (prepared at its first c), open or not, and the results */
@@ -115,6 +117,7 @@ static const struct vote *vote_of(const struct slide_room *sr, int round, const 
 }
 
 static void expected_of(struct room *r, int k, char *buf, size_t size);
+static const struct cluster *table_of(struct room *r, int k);
 
 static const struct play *play_of(const struct slide_room *sr, const char *user)
 {
@@ -164,7 +167,7 @@ static void send_slide(struct room *r, struct room_conn *c)
     struct room_block b = {
         .slide = r->slide + 1, .nslides = r->l->n, .round = sr->round,
         .state = sr->revealed ? "revealed" : room_round_word(sr->state), .kind = kind_word(s),
-        .title = s->title, .question = s->question,
+        .title = s->title, .question = s->question, .text = s->text, .nodes = table_of(r, r->slide),
         .choices = (const char *const *)s->choices, .nchoices = s->nchoices,
         .challenge = sr->ch_ready && (sr->ch_open || mine), .ch_open = sr->ch_open,
         .ch_nodes = sr->ch_ready ? sr->ch.c->n : 0, .ch_model = sr->ch.model, .ch_csv = sr->ch.csv,
@@ -213,6 +216,26 @@ static const struct run *run_of(struct room *r, int k, char **cause)
     sr->c = c;
     sr->has_run = true;
     return &sr->run;
+}
+
+/* The slide's cluster, for the node table a student sees (NULL: it has none, or it does not load). */
+static const struct cluster *table_of(struct room *r, int k)
+{
+    struct slide_room *sr = &r->sl[k];
+    if (sr->has_run)
+        return sr->c;
+    if (!sr->table_tried) {
+        sr->table_tried = true;
+        struct session_opts o;
+        lesson_session(r->l, k, &o);
+        struct diag warn;
+        diag_init(&warn);
+        char *cause = NULL;
+        sr->table = session_load(&o, &warn, &cause);
+        diag_free(&warn);
+        free(cause);
+    }
+    return sr->table;
 }
 
 static void expected_of(struct room *r, int k, char *buf, size_t size)
@@ -374,6 +397,7 @@ void room_close(struct room *r)
             free(sr->votes[i].answer);
         }
         free(sr->votes);
+        cluster_free(sr->table);
         if (sr->has_run) {
             run_free(&sr->run);
             cluster_free(sr->c);
@@ -612,8 +636,13 @@ static void *writer_main(void *arg)
         int rc = room_store_begin(r->st, &cause);
         for (int i = 0; i < r->nbatch && rc == 0; i++) {
             struct pending *p = &r->batch[i];
-            rc = p->play ? room_store_play(r->st, p->slide + 1, p->user, p->makespan, p->picks, &cause)
-                         : room_store_vote(r->st, p->slide + 1, p->round, p->user, p->answer, p->correct, &cause);
+            if (p->play) {   /* the picks by name too, on the challenge's own cluster */
+                char *names = challenge_transfers(&r->sl[p->slide].ch, p->picks);
+                rc = room_store_play(r->st, p->slide + 1, p->user, p->makespan, p->picks, names, &cause);
+                free(names);
+                continue;
+            }
+            rc = room_store_vote(r->st, p->slide + 1, p->round, p->user, p->answer, p->correct, &cause);
         }
         if (rc == 0)
             rc = room_store_commit(r->st, &cause);
@@ -740,19 +769,21 @@ int room_vote(struct room *r, char **cause)
         return set_cause(cause, "slide %d asks nothing to vote on (no choices, no prediction)", r->slide + 1);
     if (s->kind->predicts && !run_of(r, r->slide, cause))
         return -1;
+    /* Peer Instruction: a round open closes (the class discusses); the next v opens the next round */
+    bool closing = sr->round && sr->state == ROUND_OPEN && !sr->revealed;
+    int round = closing ? sr->round : sr->round + 1;
     pthread_mutex_lock(&r->db);   /* the writer may be committing votes */
     int rc = room_store_begin(r->st, cause);
-    if (rc == 0 &&
-        ((sr->round && sr->state == ROUND_OPEN && write_round(r, sr->round, ROUND_CLOSED, cause) < 0) ||
-         write_round(r, sr->round + 1, ROUND_OPEN, cause) < 0 || room_store_commit(r->st, cause) < 0)) {
+    if (rc == 0 && (write_round(r, round, closing ? ROUND_CLOSED : ROUND_OPEN, cause) < 0 ||
+                    room_store_commit(r->st, cause) < 0)) {
         room_store_rollback(r->st);
         rc = -1;
     }
     pthread_mutex_unlock(&r->db);
     if (rc < 0)
         return -1;
-    sr->round++;
-    sr->state = ROUND_OPEN;
+    sr->round = round;
+    sr->state = closing ? ROUND_CLOSED : ROUND_OPEN;
     sr->revealed = false;
     broadcast_slide(r);
     return 0;

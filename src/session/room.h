@@ -71,8 +71,10 @@ bool room_service(struct room *r, const struct pollfd *fds, int n, long long now
 
 /* The instructor shows slide k (0-based): students follow. */
 void room_follow(struct room *r, int k);
-/* Open a vote on the slide shown: round 1, or the next round (the one open
- * closes).  0, or -1 with *cause (the slide asks nothing, or the database failed). */
+/* The vote on the slide shown, Peer Instruction's way: with a round open,
+ * close it (no more votes in it: the class discusses); else open round 1,
+ * or the next round.  0, or -1 with *cause (the slide asks nothing, or the
+ * database failed). */
 int room_vote(struct room *r, char **cause);
 /* Open the slide's challenge (its exercise, played by every student on
  * their own terminal; session/room_challenge.h), or close it when open.

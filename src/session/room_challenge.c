@@ -218,3 +218,25 @@ int challenge_replay(const struct challenge *ch, const char *picks, double *make
     engine_free(&e);
     return rc;
 }
+
+char *challenge_transfers(const struct challenge *ch, const char *canon)
+{
+    size_t cap = 64, len = 0;
+    char *out = xmalloc(cap);
+    out[0] = '\0';
+    for (const char *p = canon; *p;) {
+        char *end;
+        long from = strtol(p, &end, 10), to = *end == '>' ? strtol(end + 1, &end, 10) : -1;
+        if (from < 0 || from >= ch->c->n || to < 0 || to >= ch->c->n)
+            break;   /* canon is challenge_replay's: never */
+        const char *a = ch->c->nodes[from].name, *b = ch->c->nodes[to].name;
+        size_t need = len + strlen(a) + strlen(b) + 8;
+        if (need > cap) {
+            cap = 2 * need;
+            out = xrealloc(out, cap);
+        }
+        len += (size_t)snprintf(out + len, cap - len, "%s%s -> %s", len ? ", " : "", a, b);
+        p = *end == ' ' ? end + 1 : end;
+    }
+    return out;
+}

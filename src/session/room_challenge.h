@@ -39,6 +39,9 @@ struct challenge {
  * *cause (a sentence for the instructor: why this slide cannot be one). */
 int challenge_prepare(struct challenge *ch, const struct lesson *l, int k, char **cause);
 void challenge_free(struct challenge *ch);
+/* The picks canon (challenge_replay's) by the nodes' names: "p0 -> p4, p0 -> p2"
+ * (allocated; the grade book's transfers). */
+char *challenge_transfers(const struct challenge *ch, const char *canon);
 
 /* Replay picks ("F>T F>T ...": 0-based node numbers in the order of the
  * CSV's rows, as many as it takes to reach every node, separated by one

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "support/diag.h"
+#include "support/numfmt.h"
 
 /* ---- a client's lines ---- */
 
@@ -204,6 +205,16 @@ static void block_challenge(const struct room_out *o, const struct room_block *b
         say(o, "MINE %.17g", b->mine_makespan);
 }
 
+/* NODES N LATENCY (- for a latency matrix), then NODE NAME SEND RECV for the first ROOM_NODES_SENT. */
+static void block_nodes(const struct room_out *o, const struct cluster *c)
+{
+    char t[ROOM_TEXT_MAX + 1], a[NUMFMT_SIZE], b[NUMFMT_SIZE];
+    say(o, "NODES %d %s", c->n, c->kind == CLUSTER_MATRIX ? "-" : numfmt_shortest(a, c->latency));
+    for (int i = 0; i < c->n && i < ROOM_NODES_SENT; i++) {
+        say(o, "NODE %s %s %s", room_proto_line_text(c->nodes[i].name, t, 64), numfmt_shortest(a, c->nodes[i].send), numfmt_shortest(b, c->nodes[i].recv));
+    }
+}
+
 void room_proto_block(const struct room_out *o, const struct room_block *b)
 {
     char t[ROOM_TEXT_MAX + 1];
@@ -213,6 +224,10 @@ void room_proto_block(const struct room_out *o, const struct room_block *b)
         say(o, "QUESTION %s", room_proto_line_text(b->question, t, sizeof t));
     for (int i = 0; i < b->nchoices; i++)
         say(o, "CHOICE %c %s", 'A' + i, room_proto_line_text(b->choices[i], t, sizeof t));
+    if (b->text)
+        say(o, "TEXT %s", room_proto_line_text(b->text, t, sizeof t));
+    if (b->nodes)
+        block_nodes(o, b->nodes);
     if (b->challenge)
         block_challenge(o, b);
     if (b->yours)
@@ -246,6 +261,33 @@ static bool one_of(const char *w, const char *const *words)
 static void keep(char *dst, size_t n, const char *src)
 {
     text_fit(dst, n, "%s", src);
+}
+
+/* NODES N LATENCY, or NODE NAME SEND RECV, into the block n.  0, or -1 with *cause. */
+static int take_node(struct room_seen *n, const char *word, char *arg, char **cause)
+{
+    if (strcmp(word, "NODES") == 0) {
+        if (sscanf(arg, "%d %31s", &n->nodes_total, n->latency) != 2 || n->nodes_total < 1)
+            return set_cause(cause, "the room sent a NODES line this client cannot read");
+        if (strcmp(n->latency, "-") == 0)
+            n->latency[0] = '\0';
+        return 0;
+    }
+    if (n->nnodes >= ROOM_NODES_SENT || n->nnodes >= n->nodes_total)
+        return 0;   /* more than announced: not shown */
+    char *recv = strrchr(arg, ' '), *send = NULL;   /* NAME SEND RECV: the name may hold blanks */
+    if (recv) {
+        *recv++ = '\0';
+        send = strrchr(arg, ' ');
+    }
+    if (!send)
+        return set_cause(cause, "the room sent a NODE line this client cannot read");
+    *send++ = '\0';
+    struct room_node *d = &n->nodes[n->nnodes++];
+    keep(d->name, sizeof d->name, arg);
+    keep(d->send, sizeof d->send, send);
+    keep(d->recv, sizeof d->recv, recv);
+    return 0;
 }
 
 int room_proto_take(struct room_seen *s, char *line, char **cause)
@@ -284,6 +326,10 @@ int room_proto_take(struct room_seen *s, char *line, char **cause)
             keep(n->explain, sizeof n->explain, arg);
         else if (strcmp(line, "RESULT") == 0)
             keep(n->result, sizeof n->result, arg);
+        else if (strcmp(line, "TEXT") == 0)
+            keep(n->text, sizeof n->text, arg);
+        else if ((strcmp(line, "NODES") == 0 || strcmp(line, "NODE") == 0) && take_node(n, line, arg, cause) < 0)
+            return -1;
         else if (strcmp(line, "CHALLENGE") == 0) {
             if (sscanf(arg, "%15s %d %31s", n->ch_state, &n->ch_nodes, n->ch_model) != 3 ||
                 n->ch_nodes < 2 || n->ch_nodes > ROOM_CHALLENGE_NODES || !one_of(n->ch_state, ch_states))

@@ -29,6 +29,7 @@
 #define ROOM_USER_MAX 32        /* bytes of a user name */
 #define ROOM_TEXT_MAX 400       /* bytes of a title, question or answer sent to a student */
 #define ROOM_SLIDES_MAX 10000   /* slides of a lesson, as a client believes them */
+#define ROOM_NODES_SENT 16      /* rows of a slide's node table sent to a student (NODES says how many in all) */
 
 /* Where the room's lines go: put(ctx, bytes, n), each line with its newline. */
 struct room_out {
@@ -69,6 +70,8 @@ struct room_block {
     int slide, nslides, round;      /* slide 1-based */
     const char *state, *kind;       /* room_round_word; "choices", "makespan", "next" or "none" */
     const char *title, *question;   /* lesson text (NULL: none) */
+    const char *text;               /* the slide's text (NULL: none) */
+    const struct cluster *nodes;    /* the slide's cluster, for its node table (NULL: none) */
     const char *const *choices;
     int nchoices;
     bool challenge, ch_open;        /* a CHALLENGE line; its CSV lines when open */
@@ -101,7 +104,13 @@ struct room_seen {
     int slide, nslides, round;      /* slide 1-based; 0: nothing yet */
     char state[16];                 /* "open", "closed", "revealed", "none" */
     char kind[16];                  /* "choices", "makespan", "next", "none" */
-    char title[ROOM_TEXT_MAX + 1], question[ROOM_TEXT_MAX + 1];
+    char title[ROOM_TEXT_MAX + 1], question[ROOM_TEXT_MAX + 1], text[ROOM_TEXT_MAX + 1];
+    /* the slide's node table (NODES, NODE): nodes in all, the latency ("" a matrix), the rows sent */
+    int nodes_total, nnodes;
+    char latency[32];
+    struct room_node {
+        char name[64], send[32], recv[32];
+    } nodes[ROOM_NODES_SENT];
     char choices[LESSON_MAX_CHOICES][ROOM_TEXT_MAX + 1];
     int nchoices;
     char yours[ROOM_TEXT_MAX + 1];  /* the student's vote in this round ("" none) */

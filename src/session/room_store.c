@@ -53,7 +53,7 @@ static const char schema[] =
     " user TEXT NOT NULL CHECK(length(user) BETWEEN 1 AND 64),"
     " makespan REAL NOT NULL CHECK(makespan >= 0),"
     " picks TEXT NOT NULL CHECK(length(picks) BETWEEN 3 AND 512 AND picks NOT GLOB '*[^0-9> ]*'),"
-    " time TEXT NOT NULL,"
+    " time TEXT NOT NULL, transfers TEXT NOT NULL DEFAULT '',"
     " PRIMARY KEY(course, lesson, slide, user));"
     "CREATE TABLE IF NOT EXISTS challenge_rounds("
     " course TEXT NOT NULL, lesson TEXT NOT NULL, slide INTEGER NOT NULL CHECK(slide >= 1),"
@@ -152,6 +152,21 @@ static int claim(const char *path, char **cause)
     return rc;
 }
 
+/* A database a room made before the picks were kept by name: its challenges get the column. */
+static int add_transfers(sqlite3 *db)
+{
+    sqlite3_stmt *q;
+    if (sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_table_info('challenges') WHERE name = 'transfers'", -1, &q,
+                           NULL) != SQLITE_OK)
+        return -1;
+    int rc = sqlite3_step(q);
+    sqlite3_finalize(q);
+    if (rc == SQLITE_ROW)
+        return 0;
+    return rc == SQLITE_DONE && sqlite3_exec(db, "ALTER TABLE challenges ADD COLUMN transfers TEXT NOT NULL DEFAULT ''",
+                                             NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+}
+
 int room_store_open(struct room_store **out, const char *path, const char *course, const char *lesson,
                     char **cause)
 {
@@ -167,14 +182,14 @@ int room_store_open(struct room_store **out, const char *path, const char *cours
         return -1;
     }
     sqlite3_busy_timeout(st->db, 2000);
-    if (sqlite3_exec(st->db, schema, NULL, NULL, NULL) != SQLITE_OK ||
+    if (sqlite3_exec(st->db, schema, NULL, NULL, NULL) != SQLITE_OK || add_transfers(st->db) < 0 ||
         sqlite3_prepare_v2(st->db, "INSERT OR REPLACE INTO votes VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", -1,
                            &st->vote, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(st->db, "INSERT OR REPLACE INTO rounds VALUES(?1, ?2, ?3, ?4, ?5, ?6)", -1,
                            &st->round, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(st->db, "INSERT OR REPLACE INTO questions VALUES(?1, ?2, ?3, ?4, ?5)", -1,
                            &st->question, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(st->db, "INSERT OR REPLACE INTO challenges VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)", -1,
+        sqlite3_prepare_v2(st->db, "INSERT OR REPLACE INTO challenges VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", -1,
                            &st->play, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(st->db, "INSERT OR REPLACE INTO challenge_rounds VALUES(?1, ?2, ?3, ?4, ?5)", -1,
                            &st->chstate, NULL) != SQLITE_OK) {
@@ -333,7 +348,7 @@ int room_store_vote(struct room_store *st, int slide, int round, const char *use
 }
 
 int room_store_play(struct room_store *st, int slide, const char *user, double makespan, const char *picks,
-                    char **cause)
+                    const char *transfers, char **cause)
 {
     char now[40];
     now_text(now, sizeof now);
@@ -342,6 +357,7 @@ int room_store_play(struct room_store *st, int slide, const char *user, double m
     sqlite3_bind_double(st->play, 5, makespan);
     sqlite3_bind_text(st->play, 6, picks, -1, SQLITE_TRANSIENT);
     sqlite3_bind_text(st->play, 7, now, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st->play, 8, transfers, -1, SQLITE_TRANSIENT);
     return step(st, st->play, cause, "writing a challenge's result");
 }
 
@@ -359,7 +375,11 @@ int room_store_challenge(struct room_store *st, int slide, bool open, char **cau
 
 /* A database written before challenges existed has no table for them: none to report. */
 static const char book_results_sql[] =
-    "SELECT course, lesson, slide, user, makespan, picks, time FROM challenges"
+    "SELECT course, lesson, slide, user, makespan, picks, time, transfers FROM challenges"
+    " ORDER BY course, lesson, slide, user";
+/* One written before the picks were kept by name: none. */
+static const char book_old_results_sql[] =
+    "SELECT course, lesson, slide, user, makespan, picks, time, '' FROM challenges"
     " ORDER BY course, lesson, slide, user";
 static const char book_no_results_sql[] = "SELECT 1 WHERE 0";
 
@@ -453,6 +473,9 @@ static int book_result(sqlite3_stmt *q, struct room_book *b, char **cause)
     book_col(q, 3, x->user, sizeof x->user);
     book_col(q, 5, x->picks, sizeof x->picks);
     book_col(q, 6, x->time, sizeof x->time);
+    char names[ROOM_BOOK_TRANSFERS];
+    book_col(q, 7, names, sizeof names);
+    x->transfers = xstrdup(names);
     int type = sqlite3_column_type(q, 4);
     x->makespan = sqlite3_column_double(q, 4);
     if (!book_count(q, 2, 1, INT_MAX, &x->slide) || (type != SQLITE_INTEGER && type != SQLITE_FLOAT) ||
@@ -515,7 +538,12 @@ int room_book_read(const char *path, struct room_book *b, char **cause)
                                   book_has, b, &why);
     bool has = b->nresults < 0;
     b->nresults = 0;
-    rc = rc < 0 ? rc : book_query(db, has ? book_results_sql : book_no_results_sql, book_result, b, &why);
+    rc = rc < 0 || !has ? rc : book_query(db, "SELECT 1 FROM pragma_table_info('challenges') WHERE name = 'transfers'",
+                                          book_has, b, &why);
+    bool named = b->nresults < 0;
+    b->nresults = 0;
+    rc = rc < 0 ? rc : book_query(db, !has ? book_no_results_sql : named ? book_results_sql : book_old_results_sql,
+                                  book_result, b, &why);
     sqlite3_close(db);
     if (rc < 0) {
         set_cause(cause, "%s: not a room's database (hetcast lesson --class writes one): %s", path,
@@ -531,6 +559,8 @@ void room_book_free(struct room_book *b)
 {
     free(b->students);
     free(b->questions);
+    for (int i = 0; i < b->nresults; i++)
+        free(b->results[i].transfers);
     free(b->results);
     memset(b, 0, sizeof *b);
 }

@@ -56,9 +56,11 @@ int room_store_vote(struct room_store *st, int slide, int round, const char *use
                     bool correct, char **cause);
 
 /* A challenge's result: the makespan the room computed by replaying picks
- * ("F>T F>T ...", node numbers); it replaces the user's earlier one on that slide. */
+ * ("F>T F>T ...", node numbers) and the same picks by name (transfers,
+ * "p0 -> p1, ..."); it replaces the user's earlier one on that slide. */
 int room_store_play(struct room_store *st, int slide, const char *user, double makespan, const char *picks,
-                    char **cause);
+                    const char *transfers, char **cause);
+#define ROOM_BOOK_TRANSFERS 20000      /* bytes of a result's transfers read back (32 nodes' names) */
 
 /* A slide's challenge opened or closed (a room opened again opens it again). */
 int room_store_challenge(struct room_store *st, int slide, bool open, char **cause);
@@ -75,6 +77,7 @@ struct room_book_question {
 };
 struct room_book_result {
     char course[200], lesson[200], user[200], picks[600], time[40];
+    char *transfers;                     /* the picks by name ("p0 -> p1, ..."; "" in an older database) */
     int slide;
     double makespan;                     /* finite, >= 0 */
 };

@@ -95,7 +95,7 @@ static void turn(int wait_ms)
 }
 
 static const char *const words[] = {"WELCOME", "SLIDE", "TITLE", "QUESTION", "CHOICE", "CHALLENGE", "CSV",
-                                    "MINE", "YOURS", "EXPECTED", "EXPLAIN", "RESULT", "END", "OK", "DONE",
+                                    "MINE", "YOURS", "EXPECTED", "EXPLAIN", "RESULT", "TEXT", "NODES", "NODE", "END", "OK", "DONE",
                                     "ERR", "PONG", NULL};
 
 /* The room's lines to the client: each checked, and read as hetcast join reads them. */
