@@ -90,8 +90,12 @@ for size in "60 16" "80 24" "200 60"; do
     wait_for "step 8/8"
     ok $? "$1x$2: :t=6 goes to the time 6"
     keys L
-    wait_all "narration log" "p2 holds the message from p0"
-    ok $? "$1x$2: L opens the narration log, at its end"
+    wait_all "narration log" "t=0: p0 starts sending the message to p1" &&
+        ! grep -q "lines [2-9]" "$TMP/screen"
+    ok $? "$1x$2: L opens the narration log at its first line"
+    keys PgDn PgDn
+    wait_for "p2 holds the message from p0"
+    ok $? "$1x$2: PgDn scrolls the log to its last event"
     keys q q
     wait_for "EXIT=0"
 done
