@@ -171,6 +171,15 @@ wait_all "those that matter" "p3 "
 ok $? "60x16 fnf-worst: the late node p3 (show) has its lane among the lanes that matter"
 keys q
 wait_for "EXIT=0"
+start 60 16 -- lesson lua/lessons/fnf-sum.lua
+keys ] ]
+wait_for "slide 3/4"
+keys Enter
+wait_for "optimal · makespan 7"
+[ "$(grep -c "^p2 *│" "$TMP/screen")" -eq 2 ] && [ "$(grep -c "^p5 *│" "$TMP/screen")" -eq 2 ]
+ok $? "60x16 fnf-sum slide 3: p2 and p5 (show) have their lanes in both panes"
+keys q
+wait_for "EXIT=0"
 start 80 24 -- lesson lua/lessons/figueira-trees.lua
 wait_for "slide 1/2"
 keys Enter

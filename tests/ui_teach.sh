@@ -290,6 +290,24 @@ ok $? "no text drawn dim (SGR 2), in monochrome"
 keys q
 wait_for "EXIT=0"
 
+# ---- the lanes that matter without a lesson: the node that sets the makespan ----
+start 60 16 -- clusters/lab.lua
+wait_for "step 0/"
+keys End
+wait_for "m4-3 holds the message"
+grep -q "those that matter" "$TMP/screen" && grep -q "^m4-3 *│" "$TMP/screen"
+ok $? "60x16 lab.lua at its end: m4-3, which sets the makespan, has its lane"
+keys q
+wait_for "EXIT=0"
+start 80 24 -- clusters/k-class.lua --param n=8
+wait_for "step 0/"
+keys c
+wait_for "optimal · makespan 16"
+[ "$(grep -c "^slow-4 *│" "$TMP/screen")" -eq 2 ]
+ok $? "80x24 k-class n=8 compare: slow-4, which the first difference names, in both panes"
+keys q
+wait_for "EXIT=0"
+
 start 80 24 HC_TERM=dumb -- clusters/counterexample.csv
 wait_for "EXIT=2"
 ok $? "TERM=dumb: exit status 2"
