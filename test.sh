@@ -1,30 +1,58 @@
 #!/bin/sh
-# test.sh - the whole test suite: the TAP tests (core modules, command line,
-# the view in tmux) in a normal build, again under AddressSanitizer +
-# UndefinedBehaviorSanitizer, the core tests under valgrind memcheck, and
-# each libFuzzer harness for a minute, two at a time (FUZZ_SECONDS;
-# docs/reliability.md).
-#   ./test.sh          everything (what CI runs)
-#   ./test.sh --quick  the normal build only
+# test.sh - the whole test suite, in tiers (docs/reliability.md, "The suite"):
+#   1. the core modules' tests (suite core) in the normal build (build/),
+#      with the tests that need the program as it ships (suite normal: the
+#      installed program, whose binary must carry no source path);
+#   2. every command-line and view test (suites cli and ui) once, under
+#      AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/);
+#   3. the core tests under valgrind memcheck at a small declared scale
+#      (HETCAST_TEST_SCALE=small: fewer random cases, the same checks);
+#   4. each libFuzzer harness, after replaying its corpus, for FUZZ_SECONDS
+#      (20 s; 60 s with --long), two side by side (build-fuzz/).
+#   ./test.sh                          everything (what CI runs)
+#   ./test.sh --quick                  tier 1 and the cli and ui suites in build/
+#   ./test.sh --long                   the same, fuzzing 60 s a harness
+#   ./test.sh --timeout-multiplier N   every test's timeout, and the view tests'
+#                                      waits, N times longer (a loaded machine; default 2)
+# The last line is "tests: N passed, M failed"; the status is 0 only when
+# nothing failed.
 set -eu
 cd "$(dirname "$0")"
-log=$(mktemp)
-if ! ./setup.sh --no-view >"$log" 2>&1; then
-    cat "$log"; rm -f "$log"
-    echo "test.sh: the build failed"
-    echo "tests: 0 passed, 1 failed"
-    exit 1
-fi
-rm -f "$log"
+quick=no
+long=no
+mult=2
+while [ $# -gt 0 ]; do
+    case $1 in
+        --quick) quick=yes ;;
+        --long) long=yes ;;
+        --timeout-multiplier) [ $# -ge 2 ] || { echo "test.sh: --timeout-multiplier needs a number" >&2; exit 2; }
+                              mult=$2; shift ;;
+        --timeout-multiplier=*) mult=${1#*=} ;;
+        *) echo "usage: ./test.sh [--quick | --long] [--timeout-multiplier N]" >&2; exit 2 ;;
+    esac
+    shift
+done
+case $mult in
+    ''|0|*[!0-9]*) echo "test.sh: --timeout-multiplier takes a whole number >= 1, not \"$mult\"" >&2; exit 2 ;;
+esac
+export HETCAST_TIMEOUT_MULTIPLIER="$mult"
 
 passed=0
 failed=0
 status=0
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+log=$(mktemp)
+trap 'rm -f "$out" "$log"' EXIT
+# broken WHAT: a step that did not get as far as its tests
+broken() {
+    cat "$log"
+    echo "test.sh: $1 failed"
+    status=1
+    failed=$((failed + 1))
+}
 # mtest ARGS...: run meson test, keep its exit status, add up its summary
 mtest() {
-    meson test "$@" 2>&1 | tee "$out"
+    meson test --no-rebuild --print-errorlogs --timeout-multiplier "$mult" "$@" 2>&1 | tee "$out"
     ok=$(sed -n 's/^Ok: *\([0-9]*\).*/\1/p' "$out" | tail -n 1)
     bad=$(sed -n 's/^\(Fail\|Timeout\|Unexpected Pass\): *\([0-9]*\).*/\2/p' "$out" | awk '{s += $1} END {print s + 0}')
     passed=$((passed + ${ok:-0}))
@@ -34,37 +62,84 @@ mtest() {
         [ -n "$ok" ] || failed=$((failed + 1))
     fi
 }
+# asan_targets: what the cli and ui suites run in build-asan/ (the programs
+# and the view's and the room's test executables; not the core tests, which
+# run in build/ and under valgrind)
+asan_targets() {
+    meson introspect build-asan --tests --targets | python3 -c '
+import json, os, sys
+d = json.load(sys.stdin)
+b = os.path.realpath("build-asan")
+ids = {t["id"]: t["filename"][0] for t in d["targets"]}
+want = set()
+for t in d["tests"]:
+    if {"hetcast:core", "hetcast:normal"} & set(t["suite"]):
+        continue
+    want.update(ids[i] for i in t["depends"] if i in ids)
+    if t["cmd"] and os.path.realpath(t["cmd"][0]).startswith(b + "/"):
+        want.add(t["cmd"][0])
+print(" ".join(sorted(os.path.relpath(f, b) for f in want)))'
+}
+finish() {
+    echo "tests: $passed passed, $failed failed"
+    exit $status
+}
 
-echo "== tests (build/)"
-mtest -C build --print-errorlogs
-
-if [ "${1:-}" != "--quick" ]; then
-    echo "== tests under AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/)"
-    [ -d build-asan ] || CC=clang meson setup build-asan -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
-    if ninja -C build-asan >/dev/null; then
-        ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-            mtest -C build-asan --print-errorlogs
-    else
-        echo "test.sh: the sanitizer build failed"; status=1; failed=$((failed + 1))
-    fi
-
-    echo "== core tests under valgrind memcheck (build/)"
-    mtest -C build --suite core --print-errorlogs \
-        --wrap='valgrind --quiet --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --error-exitcode=1'
-
-    # docs/reliability.md: each libFuzzer harness for a bounded time, two side by
-    # side (CI has 2 cores): 6 harnesses of 60 s take 3 minutes.
-    harnesses="csv lua names luasched exchange platform"
-    nh=$(echo $harnesses | wc -w)
-    echo "== fuzzing: the $harnesses harnesses, ${FUZZ_SECONDS:-60} s each (build-fuzz/)"
-    tests/fuzz/run.sh "${FUZZ_SECONDS:-60}" $harnesses 2>&1 | tee "$out"
-    fuzz_ok=$(grep -c '^fuzz-[a-z]*: ok,' "$out" || true)
-    passed=$((passed + fuzz_ok))
-    if [ "$fuzz_ok" -ne "$nh" ]; then
-        status=1
-        failed=$((failed + nh - fuzz_ok))
-    fi
+# The packages and the program (setup.sh); then every test of the normal build.
+if ! ./setup.sh --no-view >"$log" 2>&1 || ! nice ninja -C build >"$log" 2>&1; then
+    broken "the build"
+    finish
 fi
 
-echo "tests: $passed passed, $failed failed"
-exit $status
+if [ "$quick" = yes ]; then
+    echo "== tests (build/)"
+    mtest -C build
+    finish
+fi
+
+echo "== core tests and the shipped program (build/)"
+mtest -C build --suite core --suite normal
+
+# The fuzzers' build (clang, build-fuzz/) goes on beside the next tier, whose
+# view tests spend much of their time waiting for the screen.
+fuzzlog=$(mktemp)
+trap 'rm -f "$out" "$log" "$fuzzlog"' EXIT
+nice tests/fuzz/run.sh --build >"$fuzzlog" 2>&1 &
+fuzzbuild=$!
+
+echo "== command line and view under AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/)"
+if { [ -f build-asan/build.ninja ] ||
+     CC=clang meson setup build-asan -Db_sanitize=address,undefined -Db_lundef=false >"$log" 2>&1; } &&
+   ninja -C build-asan build.ninja >"$log" 2>&1 &&
+   targets=$(asan_targets) && [ -n "$targets" ] &&
+   # shellcheck disable=SC2086
+   nice ninja -C build-asan $targets >"$log" 2>&1; then
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+        mtest -C build-asan --no-suite core --no-suite normal
+else
+    broken "the sanitizer build"
+fi
+
+echo "== core tests under valgrind memcheck, small scale (build/)"
+HETCAST_TEST_SCALE=small mtest -C build --suite core \
+    --wrap='valgrind --quiet --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --error-exitcode=1'
+
+# docs/reliability.md: each libFuzzer harness for a bounded time after
+# replaying its corpus, two side by side (CI has 2 cores): 8 harnesses of
+# 20 s take some 90 s.
+if [ "$long" = yes ]; then seconds=${FUZZ_SECONDS:-60}; else seconds=${FUZZ_SECONDS:-20}; fi
+harnesses="csv lua names luasched exchange platform proto classdb"
+nh=$(echo $harnesses | wc -w)
+echo "== fuzzing: the $harnesses harnesses, $seconds s each (build-fuzz/)"
+if wait "$fuzzbuild"; then
+    tests/fuzz/run.sh "$seconds" $harnesses 2>&1 | tee "$out"
+else
+    tee "$out" <"$fuzzlog"
+fi
+fuzz_ok=$(grep -c '^fuzz-[a-z]*: ok,' "$out" || true)
+passed=$((passed + fuzz_ok))
+if [ "$fuzz_ok" -ne "$nh" ]; then
+    status=1
+    failed=$((failed + nh - fuzz_ok))
+fi
+finish

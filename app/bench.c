@@ -480,9 +480,9 @@ static int fig_optimal(const struct bopts *o)
 
 static int fig_lp(const struct bopts *o)
 {
-    static const int sizes[] = {50, 100, 200};
-    int nsizes = o->quick ? 1 : 3;
-    printf("# lp: lp_solve_broadcast (LP (2), cuts + GLPK) on generate_platform_random platforms, "
+    static const int sizes[] = {50, 100, 200, 400, 1000};
+    int nsizes = o->quick ? 1 : (int)(sizeof sizes / sizeof sizes[0]);
+    printf("# lp: lp_solve_broadcast (LP (2), cuts and columns + GLPK) on generate_platform_random platforms, "
            "link density 0.1, send ratio 0.8\n");
     printf("# LP: nodes edges seconds throughput rows columns rounds\n");
     for (int i = 0; i < nsizes; i++) {

@@ -68,6 +68,8 @@ int cmd_join(int argc, char **argv, const struct cli_views *v);
 int cmd_class(int argc, char **argv, const struct cli_views *v);
 /* hetcast lesson FILE --gift (cli_gift.c): the questions in GIFT; first: the first lesson written. */
 int lesson_gift(const struct lesson *l, bool first);
+/* A problem of slide k of lesson l to stderr at the file's line the problem names (app/cmd_lesson.c). */
+void lesson_complain(const struct lesson *l, int k, const char *what, bool warning);
 
 /* Personalized exchanges (cli_exchange.c): run or compare with --pattern. */
 int cli_exchange(const struct cli_opts *o, bool compare);

@@ -267,8 +267,8 @@ static int smpi_runs(const struct format_out *out, const struct run *runs, int k
     (void)k;
     const struct run *r = &runs[0];
     char *command = NULL;
-    if (export_smpi_check(r, cause) < 0)
-        return 2;   /* a schedule SimGrid cannot replay: bad input */
+    if (export_smpi_check(r, cause) < 0 || export_smpi_check_dir(out->dir, cause) < 0)
+        return 2;   /* a schedule SimGrid cannot replay, a DIR it cannot take: bad input */
     if (export_smpi(r, out->dir, &command, cause) < 0)
         return 1;
     printf("makespan %s (%s, %s): replay it with SimGrid, ", numfmt_num(r->eng.makespan),

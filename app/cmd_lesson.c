@@ -350,6 +350,23 @@ static int print_broadcasts(const struct slide *sl, const struct session_opts *o
     return rc;
 }
 
+/* s as a shell word: as it is when it holds only characters no shell reads, else in single
+ * quotes (a quote inside as '\\''); control characters as '?'. */
+static void put_shell(const char *s)
+{
+    if (s[0] && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-+=,:@%") == strlen(s)) {
+        put_clean(stdout, s);
+        return;
+    }
+    putchar('\'');
+    for (; *s; s++)
+        if (*s == '\'')
+            fputs("'\\''", stdout);
+        else
+            putchar((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
+    putchar('\'');
+}
+
 /* The command that gives the same numbers as the slide's (k schedulers named names, their
  * values val, a trace's measured): what the test runs.  An inline cluster is printed
  * first, as the CSV that compare reads on standard input (-). */
@@ -370,12 +387,17 @@ static void print_check(const struct slide *sl, int k, const char *const *names,
         }
     }
     char *shown = tidy_path(sl->cluster_text ? "-" : sl->cluster);
-    printf("check: hetcast compare %s", shown);
+    printf("check: hetcast compare ");
+    put_shell(shown);
     free(shown);
     for (int i = 0; i < sl->nparams; i++)
         printf(" --param %s", sl->params[i]);
-    for (int i = 0; i < k; i++)
-        printf(" -s %s", names[i]);
+    for (int i = 0; i < k; i++) {   /* a lesson's heuristic by its path, as the lesson resolved it */
+        char *heur = i < sl->nsched && strchr(sl->sched[i], '/') ? tidy_path(sl->sched[i]) : NULL;
+        printf(" -s ");
+        put_shell(heur ? heur : names[i]);
+        free(heur);
+    }
     if (sl->model)
         printf(" -m %s", sl->model);
     if (sl->pattern)
@@ -384,7 +406,8 @@ static void print_check(const struct slide *sl, int k, const char *const *names,
         printf(" --slices %d", sl->slices);
     if (sl->trace) {
         char *tr = tidy_path(sl->trace);
-        printf(" --trace %s", tr);
+        printf(" --trace ");
+        put_shell(tr);
         free(tr);
     }
     printf(" =>");
@@ -418,8 +441,170 @@ static int print_numbers(const struct slide *sl, const struct session_opts *o, c
     return 0;
 }
 
+/* A problem of slide k of l to stderr at its file and line: "hetcast lesson: FILE:LINE: slide
+ * N: what" (the line of the field what names, else the slide's). */
+void lesson_complain(const struct lesson *l, int k, const char *what, bool warning)
+{
+    int line = lesson_line(l, k, what);
+    fprintf(stderr, "%s: %s", diag_who(), l->path);
+    if (line > 0)
+        fprintf(stderr, ":%d", line);
+    fprintf(stderr, ": %sslide %d: ", warning ? "warning: " : "", k + 1);
+    text_put(what, stderr);
+    fputc('\n', stderr);
+}
+
+/* The names of slide k's show that are no node of its cluster and no summary value: a
+ * warning each (the view would say so only when the slide opens). */
+static void lint_show(const struct lesson *l, int k, const struct session_opts *o)
+{
+    const struct slide *sl = &l->slides[k];
+    char *cause = NULL;
+    struct cluster *c = sl->nshow ? session_load(o, NULL, &cause) : NULL;
+    free(cause);
+    for (int i = 0; c && i < sl->nshow; i++) {
+        bool known = cluster_find(c, sl->show[i]) >= 0;
+        for (int j = 0; lesson_show_values[j] && !known; j++)
+            known = strcmp(sl->show[i], lesson_show_values[j]) == 0;
+        if (known)
+            continue;
+        const char *near = text_nearest(sl->show[i], lesson_show_values, -1);
+        char what[300], shown[96];
+        text_fit(what, sizeof what, "show names \"%s\", no node of this cluster and no summary value%s%s%s",
+                 SHOWN(sl->show[i], shown), near ? " (did you mean \"" : "", near ? near : "", near ? "\"?)" : "");
+        lesson_complain(l, k, what, true);
+    }
+    cluster_free(c);
+}
+
+/* Choices of slide k that name nodes of its cluster (a schedule choice, which the view plays: a
+ * wrong pick is shown where it leads) beside choices that name none: a warning for each of
+ * these, whose picks are never played (the right one among them: none is). */
+static void lint_played(const struct lesson *l, int k, const struct session_opts *o)
+{
+    const struct slide *sl = &l->slides[k];
+    char *cause = NULL;
+    struct cluster *c = sl->nchoices ? session_load(o, NULL, &cause) : NULL;
+    free(cause);
+    int named = 0;
+    bool node[LESSON_MAX_CHOICES] = {false};
+    for (int i = 0; c && i < sl->nchoices; i++)
+        named += node[i] = cluster_find(c, sl->choices[i]) >= 0;
+    for (int i = 0; c && named > 0 && i < sl->nchoices; i++) {
+        if (node[i] && node[sl->correct])
+            continue;
+        char what[300], shown[96];
+        if (!node[sl->correct])
+            text_fit(what, sizeof what, "choices: the right one, %c \"%s\", is no node of the cluster, so no "
+                     "pick is played (shown where it leads)", 'A' + sl->correct,
+                     SHOWN(sl->choices[sl->correct], shown));
+        else
+            text_fit(what, sizeof what, "choices: %c \"%s\" is no node of the cluster, so a pick of it is "
+                     "not played (shown where it leads) as the picks of nodes are", 'A' + i,
+                     SHOWN(sl->choices[i], shown));
+        lesson_complain(l, k, what, true);
+        if (!node[sl->correct])
+            break;
+    }
+    cluster_free(c);
+}
+
+/* The choices of slide k a student cannot pick by typing their text (a choice "1" is the number
+ * of the first choice): a warning each, since the room and the view read the letter or number. */
+static void lint_choices(const struct lesson *l, int k)
+{
+    const struct slide *sl = &l->slides[k];
+    for (int i = 0; i < sl->nchoices; i++) {
+        int read = question_choice(sl, sl->choices[i]);
+        if (read == i)
+            continue;
+        char what[300], shown[96];
+        text_fit(what, sizeof what, "choices: %c \"%s\" cannot be picked by its text, which reads as %c "
+                 "(\"%s\"); make it no letter A-%c and no number 1-%d", 'A' + i, SHOWN(sl->choices[i], shown),
+                 'A' + read, sl->choices[read], 'A' + sl->nchoices - 1, sl->nchoices);
+        lesson_complain(l, k, what, true);
+    }
+}
+
+/* The right answer of slide k (gradable) into expect, as hetcast computes it: 0, or -1 when
+ * no one could be graded on the slide (told at its line). */
+static int print_expected(const struct lesson *l, int k, const struct session_opts *o, char *expect,
+                          size_t size)
+{
+    const struct slide *sl = &l->slides[k];
+    char *cause = NULL;
+    struct run r;
+    struct cluster *c = NULL;
+    bool have = false;
+    if (sl->kind->predicts) {
+        const struct sched_ops *ops = NULL;
+        enum model m;
+        c = session_load(o, NULL, &cause);
+        have = c && session_model(o, c, &m, &cause) == 0 &&
+               (ops = sl->nsched ? session_sched(sl->sched[0], &cause) : sched_default(c, m)) &&
+               session_run(&r, o, c, m, ops, false, RUN_OPT_SMALL, &cause) == 0;
+    }
+    int rc = 0;
+    if (!lesson_expected(sl, have ? &r : NULL, expect, size)) {   /* nothing to grade against */
+        char *why = cause ? NULL : lesson_unanswerable(sl, have ? &r : NULL);
+        char what[400];
+        text_fit(what, sizeof what, "%s: no one can be graded on this question", cause ? cause : why);
+        lesson_complain(l, k, what, false);
+        free(why);
+        rc = -1;
+    }
+    if (have)
+        run_free(&r);
+    cluster_free(c);   /* after the run, which names its nodes */
+    free(cause);
+    return rc;
+}
+
+/* What a slide of the handout ends with: the question, hetcast's answer, show and the answer. */
+static int print_question(const struct lesson *l, int k, const struct session_opts *o, bool student)
+{
+    const struct slide *sl = &l->slides[k];
+    if (sl->question) {
+        printf("\nquestion: ");
+        put_clean(stdout, sl->question);
+        printf("\n");
+        if (sl->kind->handout)   /* the choices, or what to predict */
+            sl->kind->handout(sl, &(struct question_out){stdout, put_clean, put_clean});
+    }
+    if (!student && slide_gradable(sl)) {   /* the answer hetcast computes, or the right choice */
+        char expect[200];
+        if (print_expected(l, k, o, expect, sizeof expect) < 0)
+            return -1;
+        printf("expected: ");
+        put_clean(stdout, expect);
+        printf("\n");
+    }
+    if (sl->nshow && !student) {   /* what the view keeps on the screen for this slide */
+        printf("show:");
+        for (int i = 0; i < sl->nshow; i++) {
+            printf("%s", i ? ", " : " ");
+            put_clean(stdout, sl->show[i]);
+        }
+        printf("\n");
+    }
+    if (sl->answer && !student) {
+        printf("answer: ");
+        put_clean(stdout, sl->answer);
+        printf("\n");
+    }
+    return 0;
+}
+
+/* The handout, and the author's check: a slide that cannot be shown or graded is refused (status
+ * 2), anything suspect a warning, each at its file and line. */
 static int print_handout(const struct lesson *l, bool student)
 {
+    for (const char *w = l->warnings; w && *w;) {   /* the loader's, a line each */
+        const char *nl = strchr(w, '\n');
+        size_t len = nl ? (size_t)(nl - w) : strlen(w);
+        fprintf(stderr, "%s: %.*s\n", diag_who(), (int)len, w);
+        w += len + (nl != NULL);
+    }
     printf("# ");
     put_clean(stdout, l->title ? l->title : l->path);
     printf("\n\n");
@@ -436,54 +621,16 @@ static int print_handout(const struct lesson *l, bool student)
         }
         char *cause = NULL;
         if ((student ? print_student(sl, &o, &cause) : print_numbers(sl, &o, &cause)) < 0) {
-            fprintf(stderr, "%s: %s: slide %d: %s\n", diag_who(), l->path, k + 1, cause ? cause : "failed");
+            fflush(stdout);
+            lesson_complain(l, k, cause ? cause : "failed", false);
             free(cause);
             return 2;
         }
-        if (sl->question) {
-            printf("\nquestion: ");
-            put_clean(stdout, sl->question);
-            printf("\n");
-            if (sl->kind->handout)   /* the choices, or what to predict */
-                sl->kind->handout(sl, &(struct question_out){stdout, put_clean});
-        }
-        if (!student && slide_gradable(sl)) {   /* the answer hetcast computes, or the right choice */
-            char expect[200];
-            struct run r;
-            bool have = false;
-            if (sl->kind->predicts) {
-                const struct sched_ops *ops = NULL;
-                struct cluster *c = session_load(&o, NULL, &cause);
-                enum model m;
-                have = c && session_model(&o, c, &m, &cause) == 0 &&
-                       (ops = sl->nsched ? session_sched(sl->sched[0], &cause) : sched_default(c, m)) &&
-                       session_run(&r, &o, c, m, ops, false, RUN_OPT_SMALL, &cause) == 0;
-                lesson_expected(sl, have ? &r : NULL, expect, sizeof expect);
-                if (have)
-                    run_free(&r);
-                cluster_free(c);
-                free(cause);
-                cause = NULL;
-            } else {
-                lesson_expected(sl, NULL, expect, sizeof expect);
-            }
-            printf("expected: ");
-            put_clean(stdout, expect);
-            printf("\n");
-        }
-        if (sl->nshow && !student) {   /* what the view keeps on the screen for this slide */
-            printf("show:");
-            for (int i = 0; i < sl->nshow; i++) {
-                printf("%s", i ? ", " : " ");
-                put_clean(stdout, sl->show[i]);
-            }
-            printf("\n");
-        }
-        if (sl->answer && !student) {
-            printf("answer: ");
-            put_clean(stdout, sl->answer);
-            printf("\n");
-        }
+        lint_show(l, k, &o);
+        lint_choices(l, k);
+        lint_played(l, k, &o);
+        if (print_question(l, k, &o, student) < 0)
+            return 2;
         printf("\n");
     }
     return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;

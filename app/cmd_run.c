@@ -117,6 +117,20 @@ static int check_output_alone(const struct cli_opts *o, bool compare)
     return 2;
 }
 
+/* Options that do not go together: 0, or 2 with the message printed. */
+static int check_combination(const struct cli_opts *o, bool compare)
+{
+    if (o->s.trace && !compare)
+        return opts_error(2, "--trace is for hetcast compare (and the view): hetcast compare %s "
+                             "--trace %s", o->s.file, o->s.trace);
+    if (o->s.trace && session_is_exchange(&o->s))
+        return opts_error(2, "--trace compares a broadcast; a personalized exchange (--pattern, "
+                             "--receivers) has no measured trace");
+    if ((o->svg_parts || o->svg_nodes) && (!o->format || strcmp(o->format, "svg") != 0))
+        return opts_error(2, "--svg-parts and --svg-nodes shape an SVG: add --format svg");
+    return check_output_alone(o, compare);
+}
+
 /* run (compare false) and compare. */
 static int run_or_compare(int argc, char **argv, bool compare)
 {
@@ -124,15 +138,7 @@ static int run_or_compare(int argc, char **argv, bool compare)
     int rc = cli_parse(compare ? "hetcast compare" : "hetcast run", argc, argv, &o, true);
     if (rc)
         return rc < 0 ? 0 : rc;
-    if (o.s.trace && !compare)
-        return opts_error(2, "--trace is for hetcast compare (and the view): hetcast compare %s "
-                             "--trace %s", o.s.file, o.s.trace);
-    if (o.s.trace && session_is_exchange(&o.s))
-        return opts_error(2, "--trace compares a broadcast; a personalized exchange (--pattern, "
-                             "--receivers) has no measured trace");
-    if ((o.svg_parts || o.svg_nodes) && (!o.format || strcmp(o.format, "svg") != 0))
-        return opts_error(2, "--svg-parts and --svg-nodes shape an SVG: add --format svg");
-    if (check_output_alone(&o, compare))
+    if (check_combination(&o, compare))
         return 2;
     if (session_is_exchange(&o.s))
         return cli_exchange(&o, compare);

@@ -20,11 +20,12 @@
 #include "app/cli.h"
 #include "support/atomic.h"
 #include "support/sigend.h"
+#include "ui/join.h"
 #include "ui/term.h"
 
 int main(int argc, char **argv)
 {
     sigend_catch(atomic_remove_pending);
-    const struct cli_views views = {term_view, term_lesson, &ui_bench_view, term_join};
+    const struct cli_views views = {term_view, term_lesson, &ui_bench_view, join_run};
     return cli_main(argc, argv, &views);
 }

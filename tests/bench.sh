@@ -5,17 +5,7 @@
 # do not depend on the machine are: fnf on n nodes of the generated cluster
 # (every cost > 0) has 4 (n - 1) events, the 100-node all-to-all 9900
 # messages.  $HETCAST is the binary.
-set -u
-H=${HETCAST:-build/hetcast}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-n=0
-check() {   # check NAME COMMAND... : ok if the command succeeds
-    name=$1; shift
-    n=$((n + 1))
-    if "$@" >/dev/null 2>&1; then echo "ok $n - $name"; else echo "not ok $n - $name"; fi
-}
-run() { "$@" >"$T/out" 2>"$T/err"; rc=$?; }
+. tests/tap.sh   # H, T, check, run, has, done_testing
 lines() { grep -c -E -- "$1" "$T/out"; }   # lines of $T/out matching an ERE
 NUM='[0-9]+(\.[0-9]+)?'
 
@@ -75,4 +65,4 @@ check "--help: exit 0, the options" sh -c "[ $rc -eq 0 ] && grep -q -- '--quick'
 run "$H" --help
 check "hetcast --help names the bench" grep -q "hetcast bench" "$T/out"
 
-echo "1..$n"
+done_testing

@@ -3,7 +3,8 @@
 # chrome://tracing open (TAP): every event checked against the format's
 # documented schema by a small checker (name, ph, ts, pid, tid; complete
 # events with dur >= 0; every pid and tid named by metadata; no two events
-# of one thread crossing), the counterexample's tracks (one per node and
+# of one thread crossing; every flow one start and one end), the
+# counterexample's tracks (one per node and
 # port) and its transfers against `run --format csv`, a measured run's
 # overlapping sends on two threads, names with quotes and backslashes.
 . "$(dirname "$0")/tap.sh"
@@ -27,8 +28,17 @@ for e in ev:
             named[(e["pid"], None)] = e["args"]["name"]
         if e["name"] == "thread_name":
             named[(e["pid"], e["tid"])] = e["args"]["name"]
+    elif e["ph"] in ("s", "f"):
+        assert isinstance(e["id"], int) and e["cat"] == "transfer", e
+        assert e["ph"] == "s" or e["bp"] == "e", ("a flow end binds to its enclosing slice", e)
     else:
         assert False, ("a phase hetcast does not write", e)
+ends = {}
+for e in ev:
+    if e["ph"] in ("s", "f"):
+        ends.setdefault(e["id"], []).append(e["ph"])
+for i, phs in ends.items():   # every flow: one start, one end
+    assert sorted(phs) == ["f", "s"], ("flow", i, phs)
 byth = {}
 for e in ev:
     if e["ph"] == "X":
@@ -70,6 +80,36 @@ for r in rows:
     recv = [e for e in ev if e['ph'] == 'X' and e['cat'] == 'recv' and e['args']['to'] == r['to']]
     assert len(recv) == 1 and procs[recv[0]['pid']] == r['to']
     assert recv[0]['ts'] + recv[0]['dur'] == float(r['recv_end']) * 1e6"
+# flows: read back and bound to their slices as Perfetto binds them (a flow event to the slice of
+# its thread that encloses its time), each from the sender's send slice to the receiver's
+# receive slice of one row of the schedule
+cat >"$T/flows.py" <<'PY'
+import csv, json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+procs = {e["pid"]: e["args"]["name"] for e in ev if e["name"] == "process_name"}
+def slice_of(f):
+    s = [e for e in ev if e["ph"] == "X" and (e["pid"], e["tid"]) == (f["pid"], f["tid"])
+         and e["ts"] <= f["ts"] <= e["ts"] + e["dur"]]
+    assert len(s) == 1, ("a flow event not in one slice", f, s)
+    return s[0]
+arrows = {}
+for e in ev:
+    if e["ph"] in ("s", "f"):
+        arrows.setdefault(e["id"], {})[e["ph"]] = slice_of(e)
+got = sorted((a["s"]["cat"], procs[a["s"]["pid"]], a["s"]["args"]["seq"], a["f"]["cat"],
+              procs[a["f"]["pid"]], a["f"]["args"]["seq"]) for a in arrows.values())
+rows = list(csv.DictReader(l for l in open(sys.argv[2]) if not l.startswith("#")))
+prefix = sys.argv[3] if len(sys.argv) > 3 else ""
+want = sorted(("send", prefix + r["from"], int(r["seq"]), "recv", prefix + r["to"], int(r["seq"]))
+              for r in rows)
+if prefix:
+    got = [g for g in got if g[1].startswith(prefix)]
+assert got == want, (got, want)
+PY
+check "run: a flow per transfer, from its send slice on the sender to its receive slice on the receiver" python3 "$T/flows.py" "$T/run.json" "$T/run.csv"
+"$H" run $C -s optimal --format csv >"$T/opt.csv"
+"$H" compare $C --format chrome >"$T/cmp.json"
+check "compare: the flows of each run, ids apart (optimal's against its schedule)" sh -c "python3 $T/schema.py $T/cmp.json && python3 $T/flows.py $T/cmp.json $T/opt.csv 'optimal: '"
 check "run: the reason of each transfer in its args" python3 -c "
 import json; ev = json.load(open('$T/run.json'))['traceEvents']
 s = [e for e in ev if e['ph'] == 'X' and e['cat'] == 'send' and e['args']['to'] == 'p2'][0]

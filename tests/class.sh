@@ -323,6 +323,119 @@ ok $? "q leaves the lesson"
 ok $? "the socket is removed when the room closes"
 wait $bot1 $bot2 2>/dev/null
 
+# ---- a flood of connections from one user, under a low descriptor limit ----
+# (ulimit -n in a subshell: the tmux server it starts, and the room in it,
+# keep the limit; 100 descriptors leave room for 36 students beside the 64
+# the room keeps free).  Every connection past the cap is told the room is
+# full; the user is one student (one name, one vote in the round); a
+# bystander is refused, not misnamed; the full room does not spin.
+F=$D/full
+(ulimit -n 100 && start 80 24 -- lesson "$LESSON" --class "$F")
+wait_for "room: 0 in the room"
+keys v
+wait_for "round 1 open"
+"$BOT" flood "$F" 150 1 1 A 8 >"$TMP/flood" &
+flood=$!
+i=0
+while ! grep -q '^held' "$TMP/flood" && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
+me=$(id -un)
+[ "$(grep -c '^name ' "$TMP/flood")" = 36 ] && [ "$(grep '^name ' "$TMP/flood" | sort -u)" = "name $me" ] &&
+    [ "$(grep -c '^refused the room is full$' "$TMP/flood")" = 114 ] && [ "$(grep -c '^acked$' "$TMP/flood")" = 36 ] &&
+    ! grep -q '^silent' "$TMP/flood"
+ok $? "150 connections of one user, 100 descriptors: 36 in, each named $me; 114 told the room is full"
+[ "$(sqlite3 "$F.db" "SELECT user || ' ' || count(*) FROM votes WHERE slide = 1 AND round = 1 GROUP BY user")" = "$me 1" ]
+ok $? "... 36 votes acknowledged, one row: one student, one vote in the round"
+fpid=$(hetcast_pid)
+tck=$(getconf CLK_TCK)
+t0=$(awk '{ print $14 + $15 }' "/proc/$fpid/stat")
+sleep 3
+t1=$(awk '{ print $14 + $15 }' "/proc/$fpid/stat")
+[ $((t1 - t0)) -lt $((tck / 10)) ]
+ok $? "the full room waits without spinning (CPU $((t1 - t0)) ticks in 3 s, $tck a second)"
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+    chmod 0755 "$D" "$TMP"
+    chmod 0666 "$F"
+    printf 'HELLO 2\n' | setpriv --reuid=nobody --regid=nogroup --clear-groups "$BOT" raw "$F" 1 >"$TMP/u3" 2>&1
+    grep -qx "ERR the room is full" "$TMP/u3" && grep -qx closed "$TMP/u3" &&
+        [ "$(sqlite3 "$F.db" "SELECT count(*) FROM votes WHERE user <> '$me'")" = 0 ]
+    ok $? "a bystander while the room is full: told so, never recorded under another name"
+else
+    ok 0 "# SKIP a bystander of another user id needs root and setpriv"
+fi
+wait $flood
+keys q
+wait_for "EXIT=0"
+ok $? "q leaves the full room"
+
+# ---- a room that lies to hetcast join (tests/fake_room.py) ----
+# a slide numbered -1 of 0: refused as a line the client cannot read; a
+# challenge announced with 3 nodes whose CSV holds 40: not played
+if command -v python3 >/dev/null 2>&1; then
+    printf 'WELCOME 2 eve\nSLIDE -1 0 0 none none\nTITLE nothing\nEND\n' >"$TMP/lie1"
+    python3 tests/fake_room.py "$D/liar1" "$TMP/lie1" &
+    fake=$!
+    i=0; while [ ! -S "$D/liar1" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+    stm new-session -d -s lie -x 80 -y 24 "env TERM=xterm-256color LANG=C.UTF-8 $HETCAST join $D/liar1 2>$TMP/lie1.err; echo JOIN-EXIT=\$?; sleep 600"
+    jcap() { stm capture-pane -p -t lie >"$TMP/join"; }
+    jwait "JOIN-EXIT=1" && grep -q "the room sent a SLIDE line this client cannot read" "$TMP/lie1.err" &&
+        ! grep -q "slide -1" "$TMP/join"
+    ok $? "hetcast join: a room's slide -1 of 0 is refused (status 1, the reason), never shown"
+    stm kill-session -t lie 2>/dev/null
+    kill $fake 2>/dev/null
+    wait $fake 2>/dev/null
+    { printf 'WELCOME 2 eve\nSLIDE 1 1 0 none none\nTITLE a room that lies\nCHALLENGE open 3 one-port\nCSV name,send,recv\n'
+      i=0; while [ $i -lt 40 ]; do printf 'CSV p%d,1,2\n' $i; i=$((i + 1)); done
+      printf 'END\n'; } >"$TMP/lie2"
+    python3 tests/fake_room.py "$D/liar2" "$TMP/lie2" &
+    fake=$!
+    i=0; while [ ! -S "$D/liar2" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+    stm new-session -d -s lie -x 80 -y 24 "env TERM=xterm-256color LANG=C.UTF-8 $HETCAST join $D/liar2; echo JOIN-EXIT=\$?; sleep 600"
+    jwait "challenge open: Enter plays the exercise (3 nodes" && stm send-keys -t lie Enter &&
+        jwait "the room announced 3 nodes and sent 40" && ! grep -q "p39" "$TMP/join"
+    ok $? "hetcast join: a challenge announced with 3 nodes that sends 40 is not played"
+    stm send-keys -t lie q
+    jwait "JOIN-EXIT=0"
+    ok $? "... and q leaves (status 0)"
+    stm kill-session -t lie 2>/dev/null
+    kill $fake 2>/dev/null
+    wait $fake 2>/dev/null
+else
+    for i in 1 2 3; do ok 0 "# SKIP python3 is not installed"; done
+fi
+
+# ---- the grade book is the instructor's alone ----
+# another user's database made before the room opens (in a folder others
+# may write, or put in ours), or one others may read: refused, status 2,
+# the reason; the room opens only on a file it made (O_EXCL, 0600) or its own
+G=$D/shared
+mkdir -p "$G"
+chmod 1777 "$G"
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+    chmod 0755 "$D" "$TMP"
+    setpriv --reuid=nobody --regid=nogroup --clear-groups sh -c 'umask 0; : >"$1"' sh "$G/room.db"
+    timeout 20 "$HETCAST" lesson "$LESSON" --class "$G/room" </dev/null >"$TMP/out" 2>"$TMP/err"
+    [ $? -eq 2 ] && grep -q "room.db: others may write in the folder .*shared (mode 1777)" "$TMP/err" &&
+        [ ! -e "$G/room" ] && [ "$(stat -c %s "$G/room.db")" = 0 ]
+    ok $? "a database another user made (0666) in a folder others may write: refused, the folder named"
+    mkdir -p "$D/mine"
+    setpriv --reuid=nobody --regid=nogroup --clear-groups sh -c 'umask 0; : >"$1"' sh "$G/moved.db"
+    mv "$G/moved.db" "$D/mine/room.db"
+    timeout 20 "$HETCAST" lesson "$LESSON" --class "$D/mine/room" </dev/null >"$TMP/out" 2>"$TMP/err"
+    [ $? -eq 2 ] && grep -q "mine/room.db: another user's file (uid $(id -u nobody))" "$TMP/err"
+    ok $? "another user's database in the instructor's folder: refused"
+else
+    ok 0 "# SKIP another user's database needs root and setpriv (a second user)"
+    ok 0 "# SKIP another user's database needs root and setpriv (a second user)"
+fi
+timeout 20 "$HETCAST" lesson "$LESSON" --class "$G/room2" </dev/null >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 2 ] && grep -q "others may write in the folder" "$TMP/err" && [ ! -e "$G/room2.db" ]
+ok $? "a room in a folder others may write: refused before any file is made"
+mkdir -p "$D/open"
+(umask 022 && sqlite3 "$D/open/room.db" "CREATE TABLE t(x)")
+timeout 20 "$HETCAST" lesson "$LESSON" --class "$D/open/room" </dev/null >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 2 ] && grep -q "open/room.db: others may read or write it (mode 0644)" "$TMP/err"
+ok $? "a database others may read: refused (chmod 600 named)"
+
 # ---- class report against the database ----
 "$HETCAST" class report "$R.db" --format csv >"$TMP/students.csv"
 sqlite3 -csv "$R.db" "WITH last AS (SELECT course, lesson, slide, user, max(round) AS round FROM votes GROUP BY 1, 2, 3, 4)
@@ -366,6 +479,30 @@ ok $? "--anonymous: the challenges' results without a name"
 "$HETCAST" class report "$TMP/nothing.db" >"$TMP/err" 2>&1
 [ $? -eq 2 ] && grep -q "nothing.db" "$TMP/err"
 ok $? "class report of a missing database: status 2, the file named"
+# a query that fails while stepping (here a view whose row overflows; a
+# corrupt page or an I/O error fail the same way): refused once, no crash
+sqlite3 "$TMP/fails.db" "CREATE TABLE room(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  INSERT INTO room VALUES('salt', 'ab');
+  CREATE VIEW votes AS SELECT 'c' AS course, 'l' AS lesson, 1 AS slide, 'u' AS user,
+    abs(-9223372036854775807 - 1) AS round, 1 AS correct"
+"$HETCAST" class report "$TMP/fails.db" >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 2 ] && grep -q "fails.db: .*integer overflow" "$TMP/err" && [ "$(wc -l <"$TMP/err")" = 1 ]
+ok $? "class report of a database whose query fails midway: status 2, the reason, no crash"
+# a foreign database (no CHECKs): counts that cannot be, a makespan that is
+# no number (SQLite keeps a NaN as NULL) -- refused with the row, not printed
+sqlite3 "$TMP/foreign.db" "CREATE TABLE room(key, value); INSERT INTO room VALUES('salt', 'ab');
+  CREATE TABLE questions(course, lesson, slide, question, expected);
+  CREATE TABLE votes(course, lesson, slide, user, round, correct);
+  INSERT INTO votes VALUES('c', 'l', 1, 'eve', 1, 7)"
+"$HETCAST" class report "$TMP/foreign.db" >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 2 ] && grep -q "foreign.db: .*user eve of course c: 1 answered, 7 right" "$TMP/err" && [ ! -s "$TMP/out" ]
+ok $? "class report of a foreign database: right 7 of 1 answered refused, the row named"
+sqlite3 "$TMP/foreign.db" "UPDATE votes SET correct = 1;
+  CREATE TABLE challenges(course, lesson, slide, user, makespan, picks, time);
+  INSERT INTO challenges VALUES('c', 'l', 1, 'eve', 0.0 / 0.0, '0>1', 'now')"
+"$HETCAST" class report "$TMP/foreign.db" >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 2 ] && grep -q "slide 1: eve's makespan is empty (a number >= 0 expected)" "$TMP/err" && [ ! -s "$TMP/out" ]
+ok $? "... and a makespan that is no number (NaN) refused, not shown as 0"
 
 # ---- --gift through a GIFT parser ----
 if command -v python3 >/dev/null 2>&1; then
@@ -374,7 +511,7 @@ if command -v python3 >/dev/null 2>&1; then
     ok $? "--gift: the GIFT parser reads every question"
     grep -qx "mc slide 1 Three nodes, one message: p1, the fast one | \*p2, the slow one | either: it makes no difference" "$TMP/gift.out" &&
         grep -qx "numerical slide 2 What will fnf take?: 6:0.005" "$TMP/gift.out" &&
-        grep -qx "short slide 3 fnf's first move: p0 -> p1 | p0->p1" "$TMP/gift.out"
+        grep -qx "short slide 3 fnf's first move: p0 p1 | p0,p1 | p0, p1" "$TMP/gift.out"
     ok $? "--gift: choices with the right one, hetcast's makespan, the first transfer"
     printf '::t::a {=x = y}\n' >"$TMP/bad.gift"
     ! python3 tests/gift_check.py "$TMP/bad.gift" >/dev/null

@@ -1,19 +1,6 @@
 #!/bin/sh
 # cli.sh - the command line on the real binary (TAP). $HETCAST is the binary.
-set -u
-H=${HETCAST:-build/hetcast}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-n=0
-fails=0
-check() {   # check NAME COMMAND... : ok if the command succeeds
-    name=$1; shift
-    n=$((n + 1))
-    if "$@" >/dev/null 2>&1; then echo "ok $n - $name"; else echo "not ok $n - $name"; fails=$((fails + 1)); fi
-}
-# run CMD...: stdout to $T/out, stderr to $T/err, status to $rc
-run() { "$@" >"$T/out" 2>"$T/err"; rc=$?; }
-has() { grep -q -- "$1" "$2"; }
+. tests/tap.sh   # H, T, check, run, has, done_testing
 
 run "$H" --version
 check "--version exits 0 and names hetcast" sh -c "[ $rc -eq 0 ] && grep -q '^hetcast [0-9]' $T/out"
@@ -37,9 +24,10 @@ check "run: optimum 5 shown beside" has "^optimum *5 " "$T/out"
 check "run: the guarantee 2T + beta" has "2T + beta = 2\*5 - 2 = 8" "$T/out"
 check "run: a table of transfers with reasons" has "p0 *p1 .*fastest waiting node" "$T/out"
 
+V=$("$H" --version | sed -n '1s/^hetcast //p')   # the version every JSON and CSV output names
 run "$H" run clusters/counterexample.csv --format json
-cat >"$T/want.json" <<'JSON'
-{"format_version": 1, "cluster": "counterexample", "model": "async", "scheduler": "fnf", "nodes": 3,
+cat >"$T/want.json" <<JSON
+{"format_version": 2, "hetcast": "$V", "cluster": "counterexample", "model": "async", "scheduler": "fnf", "nodes": 3,
  "makespan": 6, "lower_bound": 5, "optimal": 5,
  "transfers": [{"from": "p0", "to": "p1", "send_start": 0, "send_end": 1, "link_start": 1, "link_end": 2, "recv_start": 2, "recv_end": 4},
                {"from": "p0", "to": "p2", "send_start": 1, "send_end": 2, "link_start": 2, "link_end": 3, "recv_start": 3, "recv_end": 6}],
@@ -65,7 +53,7 @@ assert len(rows) == len(tr) == 99
 for r, t in zip(rows, tr):
     assert (r['from'], r['to']) == (t['from'], t['to'])
     assert all(float(r[k]) == t[k] for k in keys), (r, t)"
-check "json and csv: the same format_version" sh -c "head -n 1 $T/times.csv | grep -q '^# format_version: 1$' && python3 -c \"import json; assert json.load(open('$T/times.json'))['format_version'] == 1\""
+check "json and csv: the same format_version" sh -c "head -n 1 $T/times.csv | grep -q '^# format_version: 2$' && python3 -c \"import json; assert json.load(open('$T/times.json'))['format_version'] == 2\""
 
 run "$H" compare clusters/counterexample.csv
 check "compare: fnf 6" has "^fnf *6 " "$T/out"
@@ -73,7 +61,7 @@ check "compare: optimal 5, proven" has "^optimal *5 .*proven optimal" "$T/out"
 check "compare: the difference" has "^difference *fnf - optimal = 1$" "$T/out"
 
 run "$H" compare clusters/counterexample.csv -s fnf -s slowest-first -s random-order --seed 3 --summary --format csv
-check "compare csv --summary: the version, the header and one row per scheduler" sh -c "[ \$(wc -l < $T/out) -eq 5 ] && head -n 1 $T/out | grep -q '^# format_version: 1$'"
+check "compare csv --summary: the version, the header and one row per scheduler" sh -c "[ \$(wc -l < $T/out) -eq 6 ] && head -n 1 $T/out | grep -q '^# format_version: 2$' && sed -n 2p $T/out | grep -qx '# hetcast: $V'"
 
 run "$H" run clusters/counterexample.csv -m sync --summary
 check "run -m sync" has "^model: sync" "$T/out"
@@ -238,8 +226,8 @@ check "exchange: sync caterpillar, completion 10 = the lower bound" sh -c "[ $rc
 check "exchange: the table of sending orders" has "^   2  p1   p2   p0$" "$T/out"
 check "exchange: p0 sits idle [4, 5) waiting for p2" has "p0 *p2 *3 *\[4, 5)" "$T/out"
 run "$H" run clusters/counterexample.csv --pattern all-to-all -m sync --format json --summary
-cat >"$T/want.json" <<'JSON'
-{"format_version": 1, "cluster": "counterexample", "model": "sync", "scheduler": "caterpillar", "pattern": "all-to-all", "nodes": 3, "seed": 1,
+cat >"$T/want.json" <<JSON
+{"format_version": 2, "hetcast": "$V", "cluster": "counterexample", "model": "sync", "scheduler": "caterpillar", "pattern": "all-to-all", "nodes": 3, "seed": 1,
  "completion": 10, "lower_bound": 10, "waits": 1, "idle": 1}
 JSON
 check "exchange json: completion and lower_bound, no makespan" cmp "$T/out" "$T/want.json"
@@ -254,7 +242,7 @@ for r, t in zip(rows, tr):
     for k in ('wait_start', 'send_start', 'send_end', 'link_start', 'link_end', 'recv_start', 'recv_end'):
         assert float(r[k]) == t[k], (k, r, t)"
 run "$H" run clusters/counterexample.csv --pattern all-to-some --receivers p2 --format csv
-check "exchange csv: two transfers to p2, with wait_start" sh -c "head -1 $T/out | grep -q '^# format_version: 1$' && sed -n 2p $T/out | grep -q '^scheduler,seq,from,to,step,wait_start,' && [ \$(grep -c ',p2,' $T/out) -eq 2 ]"
+check "exchange csv: two transfers to p2, with wait_start" sh -c "head -1 $T/out | grep -q '^# format_version: 2$' && sed -n 3p $T/out | grep -q '^scheduler,seq,from,to,step,wait_start,' && [ \$(grep -c ',p2,' $T/out) -eq 2 ]"
 run "$H" run clusters/counterexample.csv -s caterpillar
 check "an exchange order without --pattern: status 2, says so" sh -c "[ $rc -eq 2 ] && grep -q 'use it with --pattern' $T/err"
 run "$H" run clusters/counterexample.csv --pattern all-to-all -s fnf
@@ -327,14 +315,14 @@ done
 check "run --format csv (streamed from the lean engine) = compare's rows from records, 15 runs" test $same -eq 15
 # run --format json, svg and paje keep a lean run's bookings in a temporary
 # file and write from it; compare writes from the full engine's records: the
-# same bytes (compare's JSON is run's inside [ ])
+# same bytes (compare's JSON is run's inside {"format_version": 2, "hetcast": V, "runs": [ ]})
 same=0
 for s in fnf slowest-first random-pair random-order fef; do
     for m in async sender-only sync; do
         for f in json svg paje; do
             "$H" run "$T/r3000.csv" -s $s -m $m --seed 4 --format $f >"$T/stream.out" 2>/dev/null
             "$H" compare "$T/r3000.csv" -s $s -m $m --seed 4 --format $f >"$T/full.out" 2>/dev/null
-            [ $f = json ] && sed -i '1s/^\[//; $d' "$T/full.out"
+            [ $f = json ] && sed -i '1s/^{"format_version": 2, "hetcast": "[^"]*", "runs": \[//; $d' "$T/full.out"
             [ -s "$T/full.out" ] && cmp -s "$T/stream.out" "$T/full.out" && same=$((same + 1))
         done
     done
@@ -349,7 +337,7 @@ TMPDIR="$T/no-such-dir" "$H" run "$T/r3000.csv" --format paje >"$T/full.out" 2>>
 check "run --format paje with TMPDIR missing: the same trace, no message" \
     sh -c "cmp -s $T/stream.out $T/full.out && ! grep -q hetcast: $T/err"
 printf 'name,send,recv\na,1,2\n' | "$H" run - --format csv >"$T/out" 2>/dev/null
-check "run --format csv of one node: the version and the header alone" sh -c "[ \$(wc -l <$T/out) -eq 2 ] && grep -q '^scheduler,seq,from' $T/out"
+check "run --format csv of one node: the versions and the header alone" sh -c "[ \$(wc -l <$T/out) -eq 3 ] && grep -q '^scheduler,seq,from' $T/out"
 
 # --output names smpi's directory: without --format it is refused, never ignored
 run "$H" run clusters/counterexample.csv --output "$T/out.svg"
@@ -401,5 +389,4 @@ check "--certify-lp: a CPLEX LP file, minimising the makespan C over x_q_p_k" sh
 run "$H" run clusters/counterexample.csv --certify-lp /nonexistent/dir/cx.lp
 check "--certify-lp into a missing folder: status 1, the path named" sh -c "[ $rc -eq 1 ] && grep -q '/nonexistent/dir/cx.lp' $T/err"
 
-echo "1..$n"
-[ $fails -eq 0 ]
+done_testing

@@ -50,7 +50,7 @@ check "save through a dangling symlink: status 1, refused" refused 1 "dangling.c
 mkdir "$T/smpi"
 mkfifo "$T/smpi/platform.xml"
 run "$H" run $C --format smpi --output "$T/smpi"
-check "SMPI export onto a FIFO: status 1, refused" refused 1 "is a FIFO, not a regular file: refused"
+check "SMPI export into a directory holding a FIFO: status 2, refused" refused 2 "holds platform.xml (not a file), which is not part of an SMPI replay"
 # links planted in the SMPI directory, one for each file it writes (the last
 # dangling): each link is replaced by a fresh regular file, never written through
 mkdir "$T/planted" "$T/outside"

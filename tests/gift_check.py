@@ -1,9 +1,15 @@
 #!/usr/bin/env python3
 # gift_check.py - a small parser of Moodle's GIFT format (the grammar of
-# docs.moodle.org "GIFT format"), for tests/class.sh: reads a GIFT file and
-# prints one line a question, "KIND TITLE: ANSWERS", or "error: LINE: why"
-# and exits 1.  Kinds: mc (one =right, ~wrong, each #feedback), numerical
-# ({#=N:T}), short (every answer =), essay ({} or {####feedback}).
+# docs.moodle.org "GIFT format"), for tests/class.sh and tests/teach_cli.sh:
+# reads a GIFT file and prints one line a question, "KIND TITLE: ANSWERS",
+# or "error: LINE: why" and exits 1.  Kinds: mc (one =right, ~wrong, each
+# #feedback), numerical ({#=N:T}), short (every answer =), essay ({} or
+# {####feedback}).  Each block is also classified the way Moodle's importer
+# does (qformat_gift::readquestion in question/format/gift/format.php, its
+# rules in moodle_qtype below): a question Moodle would read as another type
+# (a short answer with "->" beside "=" is a matching question there), and a
+# category that keeps one of the importer's placeholders (an escape such as
+# \: inside $CATEGORY is never unescaped), are errors.
 import re
 import sys
 
@@ -55,6 +61,62 @@ def find_unescaped(s, ch, start=0):
             return i
         i += 1
     return -1
+
+
+PHP_BLANKS = ' \t\n\r\0\x0b'
+PLACEHOLDERS = [('\\:', '&&058;'), ('\\#', '&&035;'), ('\\=', '&&061;'), ('\\{', '&&123;'),
+                ('\\}', '&&125;'), ('\\~', '&&126;'), ('\\n', '&&010')]
+
+
+def escapedchar_pre(s):
+    """Moodle's escapedchar_pre: escapes made placeholders (\\\\ first kept apart)."""
+    s = s.replace('\\\\', '&&092;')
+    for esc, ph in PLACEHOLDERS:
+        s = s.replace(esc, ph)
+    return s.replace('&&092;', '\\')
+
+
+def moodle_qtype(lines):
+    """The type Moodle's readquestion() gives the block lines, as it decides it:
+    (type, category or None).  None for a block it skips."""
+    lines = [' ' if l.strip(PHP_BLANKS).startswith('//') else l for l in lines]
+    text = '\n'.join(lines).strip(PHP_BLANKS)
+    if text == '':
+        return None
+    text = escapedchar_pre(text)
+    if text.startswith('$CATEGORY:'):
+        return ('category', text[10:].strip(PHP_BLANKS))
+    if text.startswith('::'):
+        text = text[2:]
+        namefinish = text.find('::')
+        if namefinish >= 0:
+            text = text[namefinish + 2:].strip(PHP_BLANKS)
+    start, finish = text.find('{'), text.find('}')
+    if start < 0 and finish < 0:
+        return ('description', None)
+    if start < 0 or finish < 0:
+        return ('brace error', None)
+    answertext = text[start + 1:finish].strip(PHP_BLANKS)
+    gf = answertext.rfind('####')
+    if gf >= 0:
+        answertext = answertext[:gf].strip(PHP_BLANKS)
+    if answertext == '':
+        return ('essay', None)
+    if answertext[0] == '#':
+        return ('numerical', None)
+    if '~' in answertext:
+        return ('multichoice', None)
+    if '=' in answertext and '->' in answertext:
+        return ('match', None)
+    check = answertext
+    if answertext.find('#') > 0:
+        check = answertext[:answertext.find('#')].strip(PHP_BLANKS)
+    if check in ('T', 'TRUE', 'F', 'FALSE'):
+        return ('truefalse', None)
+    return ('shortanswer', None)
+
+
+MOODLE_TYPE = {'mc': 'multichoice', 'numerical': 'numerical', 'short': 'shortanswer', 'essay': 'essay'}
 
 
 def question(block, line):
@@ -109,16 +171,33 @@ def question(block, line):
     return f'short {title}: ' + ' | '.join(right)
 
 
+def check_block(block, start):
+    """One block between blank lines: its line for the output, or a ValueError."""
+    kind = moodle_qtype(block)
+    if kind is None:
+        return None
+    if kind[0] == 'category':
+        if '&&' in kind[1]:
+            raise ValueError(f'{start}: Moodle keeps a placeholder in the category {kind[1]!r}')
+        return None
+    own = [l for l in block if not l.startswith('//') and not l.startswith('$CATEGORY:')]
+    out = question('\n'.join(own), start)
+    want = MOODLE_TYPE[out.split(' ', 1)[0]]
+    if kind[0] != want:
+        raise ValueError(f'{start}: Moodle reads a {kind[0]} question, not a {want} one: {out}')
+    return out
+
+
 def main():
     lines = open(sys.argv[1], encoding='utf-8').read().split('\n')
     block, start, ok = [], 0, True
     for i, l in enumerate(lines + [''], 1):
-        if l.startswith('//') or l.startswith('$CATEGORY:'):
-            continue
-        if l.strip() == '':
+        if l.strip(PHP_BLANKS) == '':
             if block:
                 try:
-                    print(question('\n'.join(block), start))
+                    out = check_block(block, start)
+                    if out:
+                        print(out)
                 except ValueError as e:
                     print(f'error: {e}')
                     ok = False

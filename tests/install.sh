@@ -10,7 +10,7 @@
 # not installed is skipped).  $BUILDDIR is the build, $SRCDIR the source root.
 set -u
 T=$(mktemp -d)
-trap 'tmux -L hetcast-install kill-server 2>/dev/null; tmux -L hetcast-install-zsh kill-server 2>/dev/null; rm -rf "$T"' EXIT
+trap 'tmux -L hetcast-install-$$ kill-server 2>/dev/null; tmux -L hetcast-install-zsh-$$ kill-server 2>/dev/null; rm -rf "$T"' EXIT
 n=0
 fails=0
 ok() { n=$((n + 1)); if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fails=$((fails + 1)); fi; }
@@ -80,17 +80,17 @@ grep -q 'needs a terminal' "$T/err" && ! grep -q 'cannot open' "$T/err"
 ok $? "no FILE: the installed default cluster loads (then the view asks for a terminal)"
 
 if command -v tmux >/dev/null 2>&1; then
-    tmux -L hetcast-install new-session -d -x 80 -y 24 "cd / && $hide $bin" 2>/dev/null
+    tmux -L hetcast-install-$$ new-session -d -x 80 -y 24 "cd / && $hide $bin" 2>/dev/null
     shown=1
     for i in 1 2 3 4 5 6 7 8 9 10; do
         sleep 0.3
-        if tmux -L hetcast-install capture-pane -p >"$T/screen" 2>/dev/null &&
+        if tmux -L hetcast-install-$$ capture-pane -p >"$T/screen" 2>/dev/null &&
             grep -q 'p2' "$T/screen" && grep -q 'counterexample' "$T/screen"; then
             shown=0
             break
         fi
     done
-    tmux -L hetcast-install send-keys q 2>/dev/null
+    tmux -L hetcast-install-$$ send-keys q 2>/dev/null
     ok $shown "the view with no FILE shows the installed counterexample (tmux)"
 else
     skip "tmux is not installed"
@@ -265,19 +265,30 @@ autoload -U compinit; compinit -u -d $T/zdot/.zcompdump
 zstyle ':completion:*' list-rows-first true
 PROMPT='> '
 ZRC
-    tmux -L hetcast-install-zsh kill-server 2>/dev/null
-    tmux -L hetcast-install-zsh new-session -d -x 200 -y 40 "cd $T/work && ZDOTDIR=$T/zdot zsh -i"
-    for i in 1 2 3 4 5 6 7 8 9 10; do
-        sleep 0.3
-        tmux -L hetcast-install-zsh capture-pane -p 2>/dev/null | grep -q '^> ' && break
+    tmux -L hetcast-install-zsh-$$ kill-server 2>/dev/null
+    tmux -L hetcast-install-zsh-$$ new-session -d -x 200 -y 40 "cd $T/work && ZDOTDIR=$T/zdot zsh -i"
+    # every wait polls, up to 20 s times HETCAST_TIMEOUT_MULTIPLIER (a loaded machine)
+    polls=$((100 * ${HETCAST_TIMEOUT_MULTIPLIER:-1}))
+    i=0
+    while [ $i -lt $polls ]; do
+        tmux -L hetcast-install-zsh-$$ capture-pane -p 2>/dev/null | grep -q '^> ' && break
+        sleep 0.2; i=$((i + 1))
     done
-    tmux -L hetcast-install-zsh send-keys -l "$1"
-    tmux -L hetcast-install-zsh send-keys Tab
-    sleep 1
-    tmux -L hetcast-install-zsh send-keys Tab
-    sleep 1
-    tmux -L hetcast-install-zsh capture-pane -p | tr -s ' ' '\n' | grep -v '^>\?$'
-    tmux -L hetcast-install-zsh kill-server 2>/dev/null
+    tmux -L hetcast-install-zsh-$$ send-keys -l "$1"
+    tmux -L hetcast-install-zsh-$$ send-keys Tab
+    sleep 0.5
+    tmux -L hetcast-install-zsh-$$ send-keys Tab
+    # the completion is there once the screen holds more than what was typed
+    # (a listing, or the word completed on the line) and stays the same over two polls
+    prev="" i=0
+    while [ $i -lt $polls ]; do
+        sleep 0.2; i=$((i + 1))
+        cur=$(tmux -L hetcast-install-zsh-$$ capture-pane -p 2>/dev/null | grep -v '^ *$')
+        [ "$cur" != "> $1" ] && [ "$cur" = "$prev" ] && break
+        prev=$cur
+    done
+    tmux -L hetcast-install-zsh-$$ capture-pane -p | tr -s ' ' '\n' | grep -v '^>\?$'
+    tmux -L hetcast-install-zsh-$$ kill-server 2>/dev/null
 }
 for sh in bash zsh fish; do
     if ! command -v $sh >/dev/null 2>&1; then

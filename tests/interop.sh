@@ -57,13 +57,19 @@ run "$H" compare "$CX" --format smpi --output "$T/x"
 check "compare --format smpi: status 2 (one schedule per replay)" test "$rc" -eq 2
 : >"$T/afile"
 run "$H" run "$CX" --format smpi --output "$T/afile"
-check "smpi --output onto a file: refused, the file left alone" sh -c "[ $rc -eq 1 ] && grep -q 'exists and is not a directory' $T/err && [ ! -s $T/afile ]"
+check "smpi --output onto a file: refused (status 2, as otf2), the file left alone" sh -c "[ $rc -eq 2 ] && grep -q 'exists and is not a directory' $T/err && [ ! -s $T/afile ]"
 run "$H" run clusters/platform-small.csv -s grow-tree --format smpi --output "$T/x"
 check "smpi: pipelined slices refused (status 2), saying why" sh -c "[ $rc -eq 2 ] && grep -q 'cannot express' $T/err"
 run "$H" run "$CX" --format smpi --output "$T/fnf"
 check "smpi: the directory holds platform, hostfile, index, traces, README" sh -c "cd $T/fnf && [ -s platform.xml ] && [ -s hostfile ] && [ -s index.txt ] && [ -s rank-0.txt ] && [ -s rank-2.txt ] && [ -s README ]"
 check "smpi: README holds the smpirun command" sh -c "grep -q '^  smpirun -np 3 -platform platform.xml -hostfile hostfile -replay index.txt --cfg=network/model:CM02 --cfg=network/TCP-gamma:0' $T/fnf/README"
 check "smpi: no temporary file left" sh -c "! ls -a $T/fnf | grep -q tmp"
+
+run "$H" run tests/data/counterexample-ms.csv --format smpi --output "$T/ms"
+check "smpi: a cluster in ms gives latencies in ms and hosts at a flop a ms" sh -c "grep -q 'latency=\"1ms\"' $T/ms/platform.xml && grep -q 'speed=\"1000f\"' $T/ms/platform.xml && grep -q 'T = makespan x 0.001' $T/ms/README"
+run "$H" run tests/data/counterexample-us.csv --format smpi --output "$T/us"
+check "smpi: a cluster in us gives latencies in us and hosts at a flop a us" sh -c "grep -q 'latency=\"1000us\"' $T/us/platform.xml && grep -q 'speed=\"1e+06f\"' $T/us/platform.xml"
+check "smpi: no unit, seconds as before" sh -c "grep -q 'latency=\"1s\"' $T/fnf/platform.xml && grep -q 'speed=\"1f\"' $T/fnf/platform.xml"
 
 # replay FILE SCHED MODEL [OPTIONS]: "hetcast's makespan = SimGrid's time" or why not
 replay() {
@@ -96,6 +102,9 @@ if command -v smpirun >/dev/null; then
     done
     set -- $(replay clusters/platform-small.csv grow-tree one-port --slices 1)
     check "smpirun replays a one-slice pipelined tree (hetcast: ${1:-?}, SimGrid: ${2:-?})" same "${1:-x}" "${2:-}"
+    # the cluster's unit travels: the counterexample in ms replays in 0.006 s
+    set -- $(replay tests/data/counterexample-ms.csv fnf async)
+    check "smpirun replays the counterexample in ms in 6 ms (hetcast: ${1:-?} ms, SimGrid: ${2:-?} s)" sh -c "[ '${1:-}' = 6 ] && [ '${2:-}' = 0.006000 ]"
     # a SimGrid platform read by hetcast, scheduled, and replayed by SimGrid again
     if "$H" run tests/data/simgrid-ring.xml --summary >/dev/null 2>&1; then
         set -- $(replay tests/data/simgrid-ring.xml optimal one-port --size 1000)

@@ -18,8 +18,10 @@
 #     function, no dup2 of a descriptor;
 #   app/ (the front doors) is the only place with main();
 #   no source path is compiled into the program (app/datadir.c finds the data).
-# Then the same rules on copies of the tree with a violation planted in each:
-# every planted one must be caught.
+# The tree is read once (one awk pass strips the comments of every file);
+# the rules run on that reading.  Then the same rules on the reading with a
+# violation planted in each (a line added to one file): every planted one
+# must be caught.
 # Run from the source root (meson sets workdir), or give it: layering.sh DIR.
 set -u
 cd "${1:-.}" || exit 1
@@ -42,29 +44,46 @@ report() {
     fi
 }
 
-# Comments do not count: strip /* ... */ and // ... before looking.
-strip() { sed -e 's#/\*.*\*/##g' -e 's#//.*$##' "$1" | awk -v f="$1" '
-    /\/\*/ { inc = 1; sub(/\/\*.*/, "") ; if ($0 != "") print f ":" NR ": " $0; next }
-    inc && /\*\// { inc = 0; next }
-    inc { next }
-    { print f ":" NR ": " $0 }'; }
+# read DIR OUT: the tree DIR read once into the folder OUT: "all", every
+# line of src/ ui/ app/ tests/ as "file:line: text" with the comments
+# stripped (/* ... */ and // ... do not count); "src" and "ui", its lines of
+# those folders; "inc.src", "inc.ui", "inc.app", "file:line: included" for
+# each #include "..."; "main" and "path", the files and lines the last two
+# rules look at (as grep finds them, comments and all).
+read_tree() {
+    (
+    cd "$1" || exit 1
+    find src ui app tests -name '*.[ch]' | sort >"$2/files"
+    # shellcheck disable=SC2046
+    awk '
+        FNR == 1 { inc = 0 }
+        { l = $0; gsub(/\/\*.*\*\//, "", l); sub(/\/\/.*$/, "", l)
+          if (l ~ /\/\*/) { inc = 1; sub(/\/\*.*/, "", l); if (l != "") print FILENAME ":" FNR ": " l; next }
+          if (inc && l ~ /\*\//) { inc = 0; next }
+          if (inc) next
+          print FILENAME ":" FNR ": " l }' $(cat "$2/files") >"$2/all"
+    # shellcheck disable=SC2046
+    grep -l -E '(^|[[:space:]])int[[:space:]]+main[[:space:]]*\(' $(grep -E '^(src|ui)/.*\.c$' "$2/files") >"$2/main" 2>/dev/null
+    # shellcheck disable=SC2046
+    grep -n 'HETCAST_SRCLUADIR' $(grep -E '^(src|app|ui)/' "$2/files") >"$2/path"
+    )
+    split_reading "$2"
+}
 
-# includes DIR: "file:line: included" for every #include "..." below DIR
-includes() {
-    find "$1" -name '*.[ch]' | sort | while read -r f; do
-        strip "$f" | sed -n 's/^\([^:]*:[0-9]*\): *# *include *"\([^"]*\)".*/\1: \2/p'
+# split_reading DIR: the per-folder lists of DIR/all
+split_reading() {
+    grep '^src/' "$1/all" >"$1/src"
+    grep '^ui/' "$1/all" >"$1/ui"
+    for top in src ui app; do
+        sed -n "s/^\\($top\\/[^:]*:[0-9]*\\): *# *include *\"\\([^\"]*\\)\".*/\\1: \\2/p" "$1/all" >"$1/inc.$top"
     done
 }
 
-# rules DIR OUT: check the rules on the tree DIR, one "name<TAB>offending
-# file" line a rule in OUT (the file empty when the rule holds)
+# rules DIR OUT: check the rules on the reading DIR (read_tree), one
+# "name<TAB>offending lines" line a rule in OUT (the file empty when the
+# rule holds)
 rules() {
-    d=$1 out=$2 w=$(mktemp -d "$T/w.XXXXXX")
-    (
-    cd "$d" || exit 1
-    includes src >"$w/inc.src"
-    includes ui >"$w/inc.ui"
-    includes app >"$w/inc.app"
+    w=$1 out=$2
 
     # a layer's files include their own folder and the folders below
     below=""
@@ -95,7 +114,6 @@ rules() {
     printf 'app/mpi/ is included from app/mpi/ only\t%s\n' "$w/study" >>"$out"
 
     # curses, MPI and SimGrid headers, each in its one place
-    find src ui app tests -name '*.[ch]' | sort | while read -r f; do strip "$f"; done >"$w/all"
     grep -E '# *include *<(n?curses|ncursesw/|term\.h)' "$w/all" | grep -v '^ui/' >"$w/curses"
     printf 'curses only in ui/\t%s\n' "$w/curses" >>"$out"
     grep -E '# *include *<mpi\.h>' "$w/all" | grep -v '^app/mpi/' >"$w/mpi"
@@ -118,8 +136,6 @@ rules() {
     printf 'no include circle between modules (a fast twin and engine_lean count with their module)\t%s\n' "$w/loops" >>"$out"
 
     # the old rules
-    find src -name '*.[ch]' | sort | while read -r f; do strip "$f"; done >"$w/src"
-    find ui -name '*.[ch]' | sort | while read -r f; do strip "$f"; done >"$w/ui"
     grep -E '(^|[^a-z_])(printf|puts|putchar|perror|exit|abort)[[:space:]]*\(|f(printf|puts|putc|write)[[:space:]]*\([^;]*(stdout|stderr)|vfprintf[[:space:]]*\((stdout|stderr)' "$w/src" |
         grep -v -E '(snprintf|vsnprintf|asprintf)[[:space:]]*\(' |
         grep -v -E '^src/support/diag\.c:[0-9]+: *(fputs\([^;]*stderr\);|exit\(1\);)$' >"$w/print"
@@ -127,7 +143,7 @@ rules() {
 
     grep -E '^src/support/diag\.c:[0-9]+: *(fputs\([^;]*stderr\);|exit\(1\);)$' "$w/src" |
         awk -F: '{ print $2 }' >"$w/lines"
-    first=$(grep -n "_Noreturn void diag_fatal" src/support/diag.c | cut -d: -f1)
+    first=$(grep '^src/support/diag\.c:[0-9]*: *_Noreturn void diag_fatal' "$w/src" | cut -d: -f2)
     first=${first:-0}
     : >"$w/fatal"
     while read -r l; do
@@ -144,25 +160,30 @@ rules() {
     grep -E '(^|[^a-z_])dup2?[[:space:]]*\(' "$w/ui" >"$w/dup"
     printf 'ui/ redirects no descriptor (no dup, no dup2)\t%s\n' "$w/dup" >>"$out"
 
-    find src ui -name '*.c' | sort | xargs grep -l -E '(^|[[:space:]])int[[:space:]]+main[[:space:]]*\(' >"$w/main" 2>/dev/null
     printf 'main() lives in app/ only\t%s\n' "$w/main" >>"$out"
-
-    find src app ui -name '*.[ch]' | sort | xargs grep -n 'HETCAST_SRCLUADIR' >"$w/path"
     printf 'no source path in the program (HETCAST_SRCLUADIR is for tests only)\t%s\n' "$w/path" >>"$out"
-    )
 }
 
-rules . "$T/here"
+mkdir "$T/here"
+read_tree "$ROOT" "$T/here"
+rules "$T/here" "$T/here/out"
 while IFS='	' read -r name file; do
     report "$name" "$file"
-done <"$T/here"
+done <"$T/here/out"
 
-# plant NAME FILE LINE: a copy of the tree with LINE added at the top of
-# FILE; the rules must fail on it (the named rule among them)
+# plant NAME FILE LINE: the reading of the tree with LINE added at the top of
+# FILE (the file's own lines one further down); the rules must fail on it
+# (the named rule among them)
 plant() {
     p=$(mktemp -d "$T/p.XXXXXX")
-    cp -R src ui app tests "$p/" 2>/dev/null
-    { printf '%s\n' "$3"; cat "$p/$2"; } >"$p/$2.new" && mv "$p/$2.new" "$p/$2"
+    grep -q "^$2:" "$T/here/all" || { echo "# layering.sh: no $2 to plant in"; rm -rf "$p"; n=$((n + 1)); echo "not ok $n - $2 exists"; fails=$((fails + 1)); return; }
+    cp "$T/here/main" "$T/here/path" "$p/"
+    awk -v f="$2" -v l="$3" '
+        index($0, f ":") == 1 && !done { print f ":1: " l; done = 1 }
+        index($0, f ":") == 1 { c = index($0, ": "); split(substr($0, 1, c - 1), a, ":")
+                                print f ":" a[2] + 1 substr($0, c); next }
+        { print }' "$T/here/all" >"$p/all"
+    split_reading "$p"
     rules "$p" "$p/out"
     : >"$T/caught"
     while IFS='	' read -r name file; do
@@ -177,7 +198,7 @@ plant() {
     fi
     rm -rf "$p"
 }
-up=$(sed -n 1p "$T/here" | cut -f1)
+up=$(sed -n 1p "$T/here/out" | cut -f1)
 plant "$up" src/model/cluster.c '#include "session/session.h"'
 plant "$up" src/support/heap.c '#include "model/cluster.h"'
 plant "$up" src/engine/bounds.c '#include "output/report.h"'

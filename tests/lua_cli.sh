@@ -3,19 +3,7 @@
 # --param and --save-cluster, -s FILE.lua, and the exit status 2 with the
 # script's file:line and a traceback for a bad script, a bad decision, a
 # budget or memory overrun.  $HETCAST is the binary.
-set -u
-H=${HETCAST:-build/hetcast}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-n=0
-fails=0
-check() {   # check NAME COMMAND... : ok if the command succeeds
-    name=$1; shift
-    n=$((n + 1))
-    if "$@" >/dev/null 2>&1; then echo "ok $n - $name"; else echo "not ok $n - $name"; fails=$((fails + 1)); fi
-}
-run() { "$@" >"$T/out" 2>"$T/err"; rc=$?; }
-has() { grep -q -- "$1" "$2"; }
+. tests/tap.sh   # H, T, check, run, has, done_testing
 
 run "$H" --help
 check "--help lists --param, --lua-budget and --lua-memory" \
@@ -54,8 +42,15 @@ end}
 LUA
 run "$H" run clusters/counterexample.csv -s "$T/bad.lua"
 check "a bad decision: exit 2" test $rc -eq 2
-check "a bad decision: file:line and what was wrong" has "bad.lua:2: bad decision: the sender p1 does not hold the message" "$T/err"
+check "a bad decision: file:line and what was wrong" has "bad.lua:2: bad decision 1: the sender p1 does not hold the message" "$T/err"
 check "a bad decision: a traceback" has "stack traceback:" "$T/err"
+
+for lib in io os require; do
+    printf 'local f = %s\nreturn {choose = function(state) return 1, 2 end}\n' "$lib" >"$T/lib.lua"
+    run "$H" run clusters/counterexample.csv -s "$T/lib.lua"
+    check "$lib: refused, status 2, the sandbox named and where the docs explain it" sh -c \
+        "[ $rc -eq 2 ] && grep -q 'lib.lua:1: $lib is left out of the sandbox: .*docs/lua.md, \"The sandbox\"' $T/err"
+done
 
 cat >"$T/loop.lua" <<'LUA'
 return {choose = function(state)
@@ -77,7 +72,7 @@ check "a memory bomb: the cap given by --lua-memory" has "bomb.lua:2: memory lim
 
 printf 'node("a")\nos.exit(0)\n' >"$T/escape.lua"
 run "$H" run "$T/escape.lua"
-check "os is not there: exit 2 with file:line" sh -c "[ $rc -eq 2 ] && grep -q \"escape.lua:2: attempt to index a nil value (global 'os')\" $T/err"
+check "os is not there: exit 2 with file:line" sh -c "[ $rc -eq 2 ] && grep -q \"escape.lua:2: os is left out of the sandbox\" $T/err"
 
 printf 'node("a")\nnode("a")\n' >"$T/dup.lua"
 run "$H" run "$T/dup.lua"
@@ -91,6 +86,19 @@ check "an unused --param is a warning" sh -c "[ $rc -eq 0 ] && grep -q 'never as
 
 run "$H" run clusters/counterexample.csv --param n=3 --summary
 check "--param on a CSV file is a warning" sh -c "[ $rc -eq 0 ] && grep -q 'param is for .lua cluster scripts' $T/err"
+cat >"$T/deep.lua" <<'LUA'
+local depth = param("depth", 1)
+return {choose = function(state)
+  table.sort(state.waiting, function(a, b) return a.recv > b.recv end)
+  return state.holders[1], state.waiting[math.min(depth, #state.waiting)], "depth " .. depth .. " " .. (params.note or "-")
+end}
+LUA
+run "$H" run clusters/counterexample.csv -s "$T/deep.lua" --param depth=2 --param note=hi
+check "a heuristic reads --param through param() and params, no warning" sh -c \
+    "[ $rc -eq 0 ] && grep -q ' p0  *p1 .* depth 2 hi\$' $T/out && ! grep -q ignored $T/err"
+run "$H" run clusters/counterexample.csv -s "$T/deep.lua" --param depth=two
+check "a heuristic's param that does not convert: status 2 and why" sh -c \
+    "[ $rc -eq 2 ] && grep -q 'deep.lua:1: param: --param depth=two is not a number' $T/err"
 
 run "$H" run clusters/counterexample.csv --lua-budget abc
 check "--lua-budget abc: exit 2" test $rc -eq 2
@@ -100,5 +108,4 @@ check "--lua-memory 0: exit 2" test $rc -eq 2
 run "$H" run clusters/counterexample.csv -s no-such.lua
 check "an unknown heuristic: exit 2, with the bundled ones" sh -c "[ $rc -eq 2 ] && grep -q 'bundled ones: .*fnf.lua' $T/err"
 
-echo "1..$n"
-[ $fails -eq 0 ]
+done_testing

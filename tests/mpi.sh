@@ -3,7 +3,9 @@
 # 2 and 4 local ranks writes clusters that `hetcast run` loads without a
 # warning; exec plays the counterexample's fnf and optimal schedules with
 # emulated costs (1 unit = 10 ms) and the fastest of 5 repeats lands within
-# 5 % of the prediction, fnf slower than optimal; the refusals (too few
+# 5 % of the prediction, fnf slower than optimal; without emulation exec
+# costs the message as `hetcast run --size` and times it as OSU's benchmarks
+# do, within 2x of MPI_Bcast's median; the refusals (too few
 # ranks, a missing cluster, no mpirun, a duration out of its range, a
 # schedule longer than a day) are one message and status 2.
 # $HETCAST is hetcast, $HETCAST_MPI hetcast-mpi.  Skipped only when MPI
@@ -103,7 +105,7 @@ for s in fnf optimal; do
     check "exec $s: one row a transfer, in the schedule's order" \
         test "$(grep -v '^#' "$T/$s.csv" | cut -d, -f1-4)" = "$(grep -v '^#' "$T/pred.csv" | cut -d, -f1-4)"
     check "exec $s: the format's version in a comment line, as run --format csv writes it" \
-        grep -q '^# format_version: 1$' "$T/$s.csv"
+        grep -q '^# format_version: 2$' "$T/$s.csv"
     check "exec $s: the unit and the repeat are said in comment lines" \
         sh -c "grep -q '^# unit: 10 ms' '$T/$s.csv' && grep -q '^# repeats: 5; this is repeat [1-5]' '$T/$s.csv'"
 done
@@ -114,8 +116,10 @@ check "exec: fnf (makespan 6) measures slower than optimal (makespan 5)" \
 printf '# unit: us\n# latency: 0.001\nname,send,recv\np0,0.001,0.001\np1,0.001,0.001\np2,0.001,0.001\n' >"$T/tiny.csv"
 run timeout 60 $EXECRUN -n 3 "$M" exec "$T/tiny.csv" -s fnf --repeat 3
 say_err
-check "exec of nanosecond costs: a note names MPI's per-message overhead" \
+check "exec of nanosecond costs: a note says how much more each message took than the cluster's costs" \
     sh -c "[ $rc -eq 0 ] && grep -Eq '^note  *measured .* times the prediction: (the one message|each of the [0-9]+ messages) of the critical path took about .* us more' '$T/out'"
+check "... blames nothing it did not measure (no 'overhead of MPI'), and names --baseline" \
+    sh -c "! grep -q 'overhead of MPI' '$T/out' && grep -q '^note .*--baseline times the library' '$T/out'"
 check "... and says what to do: --emulate, or calibrate --size 64" \
     sh -c "grep -q 'with --emulate' '$T/out' && grep -q 'calibrate --size 64 -o CLUSTER.csv' '$T/out'"
 # --baseline: the library's MPI_Bcast of the same size on the same ranks,
@@ -228,6 +232,56 @@ check "calibrate --sizes 8:4: status 2, the form it wants" \
 run timeout 60 $MPIRUN -n 2 "$M" calibrate --rounds 3 -o "$T/x.csv"
 check "calibrate --rounds without --sizes: status 2, says so" \
     sh -c "[ $rc -eq 2 ] && grep -q '^hetcast-mpi: calibrate: --rounds and --noise are for --sizes' '$T/err'"
+
+# exec costs its message as hetcast run --size does: a cluster with size
+# segments by the segment that covers the size.
+CS=tests/data/calibrated-sizes.csv
+for size in 64 16384 65536; do
+    run timeout 60 $EXECRUN -n 2 "$M" exec $CS --size $size --repeat 5
+    say_err
+    pred=$(awk '/^predicted makespan/ { print $3 }' "$T/out")
+    want=$("$H" run $CS --size $size | awk '$1 == "makespan" { print $2 }')
+    check "exec --size $size: the prediction is hetcast run --size's ($want; got ${pred:-none})" \
+        awk -v p="${pred:-0}" -v w="${want:-0}" 'BEGIN { d = p - w; if (d < 0) d = -d; exit !(w > 0 && d <= 1e-5 * w) }'
+done
+# exec times a run as OSU's benchmarks time MPI_Bcast, and --baseline times
+# MPI_Bcast so: on 2 ranks a schedule of one message is that broadcast, and
+# its median run takes at most twice MPI_Bcast's, at every size.  Each size
+# is measured in 3 jobs and judged on the median of their ratios; a size
+# whose jobs disagree by more than a factor 2 is named noisy and measured in
+# 2 jobs more (a loaded machine); the verdict stays the median's.
+python3 -c "
+import statistics, subprocess, sys
+bad, noisy = [], []
+for size in (64, 1024, 16384, 65536):
+    ratios = []
+    for k in range(5):
+        if k == 3 and max(ratios) <= 2 * min(ratios):
+            break
+        if k == 3:
+            noisy.append(size)
+        out = subprocess.run('timeout 120 $EXECRUN -n 2 $M exec $CS --baseline --size %d' % size,
+                             shell=True, capture_output=True, text=True)
+        lines = out.stdout.splitlines()
+        ex = [float(l.split()[5]) for l in lines if l.startswith('measured makespan')]
+        bc = [float(l.split()[4]) for l in lines if l.startswith('MPI_Bcast')]
+        if out.returncode or not ex or not bc or bc[0] <= 0:
+            print('# size %d: exec failed (status %d): %s' % (size, out.returncode, out.stderr[:300]))
+            ratios.append(float('inf'))
+            continue
+        ratios.append(ex[0] / bc[0])
+        print('# size %d: exec median %g, MPI_Bcast median %g (us): x%.2f' % (size, ex[0], bc[0], ratios[-1]))
+    med = statistics.median(ratios)
+    if med > 2:
+        bad.append((size, round(med, 2)))
+print('# noisy sizes (jobs disagreeing by more than x2, measured 5 times):', noisy or 'none')
+if bad:
+    print('# over 2x MPI_Bcast (size, median ratio):', bad)
+sys.exit(1 if bad else 0)" >"$T/ratio.out" 2>&1
+rrc=$?
+grep '^#' "$T/ratio.out"
+check "exec --baseline on 2 ranks: the median run within 2x MPI_Bcast's median, at 64 B to 64 KiB" \
+    test "$rrc" -eq 0
 
 # Refusals: one message, status 2, nothing hangs.
 run timeout 60 $MPIRUN -n 2 "$M" exec $CE -s fnf --emulate

@@ -26,8 +26,31 @@ check "the transfer and why in the ENTER's attributes" has '("from" <1>; STRING;
 run otf2-print -G "$T/run/traces.otf2"
 cp "$T/out" "$T/run.defs"
 check "definitions: a process per node" sh -c "[ \$(grep -c '^LOCATION_GROUP .*Type: PROCESS' $T/run.defs) -eq 3 ] && grep -q 'Name: \"p2\" <[0-9]*>, Type: PROCESS' $T/run.defs"
-check "definitions: a location per busy port, named: p0 sends, p1 and p2 receive" sh -c "[ \$(grep -c '^LOCATION ' $T/run.defs) -eq 5 ] && grep -q '^LOCATION  *0  Name: \"send port\" <[0-9]*>, Type: CPU_THREAD, # Events: 4, Group: \"p0\"' $T/run.defs && grep -q '^LOCATION  *3  Name: \"link in\" .*Group: \"p2\"' $T/run.defs && grep -q '^LOCATION  *4  Name: \"receive port\" .*Group: \"p2\"' $T/run.defs"
+check "definitions: a location per busy port, named: p0 sends, p1 and p2 receive" sh -c "[ \$(grep -c '^LOCATION ' $T/run.defs) -eq 5 ] && grep -q '^LOCATION  *0  Name: \"send port\" <[0-9]*>, Type: CPU_THREAD, # Events: 6, Group: \"p0\"' $T/run.defs && grep -q '^LOCATION  *3  Name: \"link in\" .*Group: \"p2\"' $T/run.defs && grep -q '^LOCATION  *4  Name: \"receive port\" .*Group: \"p2\"' $T/run.defs"
 check "definitions: the regions send, link, receive; a nanosecond a tick" sh -c "grep -q '^REGION  *0  Name: \"send\"' $T/run.defs && grep -q '^REGION  *2  Name: \"receive\"' $T/run.defs && grep -q 'Ticks per Seconds: 1000000000' $T/run.defs"
+# the messages: read back with otf2-print and matched to the schedule (run --format csv): per
+# transfer an MPI_SEND on the sender's send port at its start and an MPI_RECV on the receiver's
+# receive port at its end, each naming the other's location (a rank of the communicator), tag seq
+cat >"$T/msgs.py" <<'PY'
+import csv, re, sys
+ev, defs, sched, prefix = open(sys.argv[1]).read(), open(sys.argv[2]).read(), sys.argv[3], sys.argv[4]
+groups = dict(re.findall(r'^LOCATION_GROUP +(\d+) +Name: "([^"]*)"', defs, re.M))
+locs = {int(l): (n, groups[g]) for l, n, g in re.findall(
+    r'^LOCATION +(\d+) +Name: "([^"]*)" <\d+>, Type: CPU_THREAD, # Events: \d+, Group: "[^"]*" <(\d+)>', defs, re.M)}
+assert re.search(r'^COMM +0 +Name: "transfers"', defs, re.M), "no communicator"
+sends = re.findall(r'^MPI_SEND +(\d+) +(\d+) +Receiver: (\d+) .*Communicator: "transfers" <0>, Tag: (\d+), Length: 1$', ev, re.M)
+recvs = re.findall(r'^MPI_RECV +(\d+) +(\d+) +Sender: (\d+) .*Communicator: "transfers" <0>, Tag: (\d+), Length: 1$', ev, re.M)
+got = sorted((locs[int(l)][1], locs[int(l)][0], int(t), locs[int(r)][1], int(tag)) for l, t, r, tag in sends)
+got += sorted((locs[int(l)][1], locs[int(l)][0], int(t), locs[int(s)][1], int(tag)) for l, t, s, tag in recvs)
+got = [g for g in got if g[0].startswith(prefix)]
+rows = list(csv.DictReader(l for l in open(sched) if not l.startswith("#")))
+ns = lambda x: round(float(x) * 1e9)
+want = sorted((prefix + r["from"], "send port", ns(r["send_start"]), prefix + r["to"], int(r["seq"])) for r in rows)
+want += sorted((prefix + r["to"], "receive port", ns(r["recv_end"]), prefix + r["from"], int(r["seq"])) for r in rows)
+assert got == want, (got, want)
+PY
+"$H" run $C --format csv >"$T/run.csv"
+check "the messages: an MPI_SEND and an MPI_RECV per transfer, matched to the schedule" python3 "$T/msgs.py" "$T/run.ev" "$T/run.defs" "$T/run.csv" ""
 run otf2-print -A "$T/run/traces.otf2"
 check "the archive's property HETCAST::TIME_UNIT" sh -c "grep -A1 'HETCAST::TIME_UNIT' $T/out | grep -q 'a time unit of the cluster is 1 s (unit: none (abstract units, each drawn as 1 s))'"
 
@@ -36,15 +59,19 @@ check "compare --trace --format otf2: exit 0, 4 runs" sh -c "[ $rc -eq 0 ] && gr
 run otf2-print -G "$T/meas/traces.otf2"
 check "measured: a system tree node per run, the measured ones named so" sh -c "grep -q 'Name: \"fnf (async, measured)\"' $T/out && grep -q 'Name: \"optimal (async, measured)\"' $T/out && grep -q 'Name: \"fnf (measured): p2\" <[0-9]*>, Type: PROCESS' $T/out"
 run otf2-print "$T/meas/traces.otf2"
+cp "$T/out" "$T/meas.ev"
+otf2-print -G "$T/meas/traces.otf2" >"$T/meas.defs"
+"$H" run $C -s optimal --format csv >"$T/opt.csv"
+check "measured: optimal's messages among the four runs', matched to its schedule" python3 "$T/msgs.py" "$T/meas.ev" "$T/meas.defs" "$T/opt.csv" "optimal: "
 # fnf (measured)'s p2: its receive port is location 9
 check "measured: fnf's p2 receives until 6.01 s, as the trace says" sh -c "tr -s ' ' < $T/out | grep -q '^LEAVE 9 6010000000 Region: \"receive\"'"
 
 # DIR: replaced when it holds hetcast's archive, refused otherwise
 "$H" run $C -s optimal --format otf2 --output "$T/run" >/dev/null 2>&1
-check "a second archive replaces the first (optimal: p2 holds at 5 s), nothing left beside" sh -c "otf2-print $T/run/traces.otf2 | tr -s ' ' | grep -q '^LEAVE 4 5000000000 Region: \"receive\"' && ! ls $T | grep -q '^run\.\(otf2\|old\)-'"
+check "a second archive replaces the first (optimal: p2 holds at 5 s), nothing left beside" sh -c "otf2-print $T/run/traces.otf2 | tr -s ' ' | grep -q '^LEAVE 4 5000000000 Region: \"receive\"' && ! ls -A $T | grep -q 'run\.hetcast-'"
 mkdir "$T/mine" && echo keep >"$T/mine/notes.txt"
 run "$H" run $C --format otf2 --output "$T/mine"
-check "a directory with other files: status 2, untouched" sh -c "[ $rc -eq 2 ] && grep -q 'holds files other than an OTF2 archive' $T/err && [ \$(ls $T/mine) = notes.txt ] && ! ls $T | grep -q '^mine\.otf2-'"
+check "a directory with other files: status 2, untouched" sh -c "[ $rc -eq 2 ] && grep -q 'holds notes.txt, which is not part of an OTF2 archive of hetcast' $T/err && [ \$(ls $T/mine) = notes.txt ] && ! ls -A $T | grep -q 'mine\.hetcast-'"
 printf 'x\n' >"$T/afile"
 run "$H" run $C --format otf2 --output "$T/afile"
 check "a file as DIR: status 2, names it" sh -c "[ $rc -eq 2 ] && grep -q 'afile: exists and is not a directory' $T/err && [ \$(cat $T/afile) = x ]"

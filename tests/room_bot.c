@@ -17,6 +17,12 @@
  *       until it closes (or WAIT seconds, default 3), then "closed" or "open".
  *   room_bot idle SOCK SECONDS
  *       connects, says nothing; prints "closed after S s" or "open".
+ *   room_bot flood SOCK N SLIDE ROUND ANSWER HOLD
+ *       N connections of this user, each HELLO 2 and, once welcomed, VOTE
+ *       SLIDE ROUND ANSWER; prints "name USER" for every WELCOME, "acked"
+ *       for every OK, "refused REASON" for every ERR, "silent" for a
+ *       connection that got no answer in 10 s, then "held" and keeps the
+ *       connections open HOLD seconds more (reading what comes).
  */
 #define _GNU_SOURCE 1
 #include <errno.h>
@@ -95,6 +101,22 @@ static char *next_line(struct bot *b, bool *closed)
     }
 }
 
+/* Keep n connections open hold seconds (reading, so the room never waits on us), then close them. */
+static void hold_open(struct bot *b, int n, double hold)
+{
+    double until = now() + hold;
+    while (now() < until) {
+        for (int i = 0; i < n; i++) {
+            bool closed = false;
+            while (next_line(&b[i], &closed))
+                ;
+        }
+        usleep(20000);
+    }
+    for (int i = 0; i < n; i++)
+        close(b[i].fd);
+}
+
 static int vote(int argc, char **argv)
 {
     if (argc < 7)
@@ -168,19 +190,7 @@ static int vote(int argc, char **argv)
     double s = last > first ? last - first : 0;
     printf("votes %d in %.3f s (%.0f votes/s)\n", acked, s, s > 0 ? acked / s : 0);
     fflush(stdout);
-    if (hold > 0) {
-        double until = now() + hold;
-        while (now() < until) {   /* keep reading so the room never waits on us */
-            for (int i = 0; i < n; i++) {
-                bool closed = false;
-                while (next_line(&b[i], &closed))
-                    ;
-            }
-            usleep(20000);
-        }
-    }
-    for (int i = 0; i < n; i++)
-        close(b[i].fd);
+    hold_open(b, n, hold);
     free(fds);
     free(b);
     free(spec);
@@ -229,6 +239,59 @@ static int idle(int argc, char **argv)
     return 0;
 }
 
+static int flood(int argc, char **argv)
+{
+    if (argc < 7)
+        return 2;
+    int n = atoi(argv[2]), slide = atoi(argv[3]), round = atoi(argv[4]);
+    double hold = atof(argv[6]);
+    struct bot *b = calloc((size_t)n, sizeof *b);
+    for (int i = 0; i < n; i++) {
+        b[i].fd = dial(argv[1]);
+        send_all(b[i].fd, "HELLO 2\n", 8);
+    }
+    double t0 = now();
+    int done = 0;
+    while (done < n && now() - t0 < 10) {
+        usleep(20000);
+        for (int i = 0; i < n; i++) {
+            bool closed = false;
+            char *line;
+            while (b[i].stage < 2 && (line = next_line(&b[i], &closed)) != NULL) {
+                if (strncmp(line, "WELCOME 2 ", 10) == 0) {
+                    printf("name %s\n", line + 10);
+                } else if (b[i].stage == 0 && strcmp(line, "END") == 0) {
+                    char v[300];
+                    int len = snprintf(v, sizeof v, "VOTE %d %d %s\n", slide, round, argv[5]);
+                    send_all(b[i].fd, v, (size_t)len);
+                    b[i].stage = 1;
+                } else if (b[i].stage == 1 && strncmp(line, "OK ", 3) == 0) {
+                    printf("acked\n");
+                    b[i].stage = 2;
+                    done++;
+                } else if (strncmp(line, "ERR ", 4) == 0) {
+                    printf("refused %s\n", line + 4);
+                    b[i].stage = 2;
+                    done++;
+                }
+            }
+            if (closed && b[i].stage < 2) {
+                printf("closed\n");
+                b[i].stage = 2;
+                done++;
+            }
+        }
+    }
+    for (int i = 0; i < n; i++)
+        if (b[i].stage < 2)
+            printf("silent\n");
+    printf("held\n");
+    fflush(stdout);
+    hold_open(b, n, hold);
+    free(b);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -238,6 +301,8 @@ int main(int argc, char **argv)
         return raw(argc - 1, argv + 1);
     if (argc >= 3 && strcmp(argv[1], "idle") == 0)
         return idle(argc - 1, argv + 1);
-    fprintf(stderr, "usage: room_bot vote|play|raw|idle SOCK ...\n");
+    if (argc >= 3 && strcmp(argv[1], "flood") == 0)
+        return flood(argc - 1, argv + 1);
+    fprintf(stderr, "usage: room_bot vote|play|raw|idle|flood SOCK ...\n");
     return 2;
 }

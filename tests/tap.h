@@ -9,9 +9,23 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int tap_n, tap_failed;
+
+/* tap_scale(FULL, SMALL): how many random cases a loop draws: FULL, or SMALL
+ * at the small scale: HETCAST_TEST_SCALE=small (test.sh's run under
+ * valgrind; docs/reliability.md), or under valgrind when HETCAST_TEST_SCALE
+ * is not set (=full forces the full scale).  The small scale is a prefix of
+ * the full one: the same seeds, fewer of them, the same checks on each. */
+static inline int tap_scale(int full, int small)
+{
+    const char *s = getenv("HETCAST_TEST_SCALE"), *pre = getenv("LD_PRELOAD");
+    if (s)
+        return strcmp(s, "small") == 0 ? small : full;
+    return pre && strstr(pre, "vgpreload") ? small : full;
+}
 
 static inline void tap_plan_done(void) { printf("1..%d\n", tap_n); }
 static inline int tap_exit(void) { tap_plan_done(); return tap_failed ? 1 : 0; }

@@ -1,8 +1,9 @@
 # tap.sh - the TAP helpers of the shell tests, sourced (`. tests/tap.sh`, from
 # the source root as meson runs them): $H the binary as an absolute path
 # ($HETCAST, else build/hetcast), $T a temporary directory removed at exit,
-# and check / skip / run / has / done_testing.  tests/interop.sh and
-# tests/simgrid.sh use it (the older scripts still carry their own copy).
+# and check / skip / run / has / done_testing.  Every shell test but those
+# in tmux (tests/tmux_lib.sh) uses it; limits.sh's check also shows stderr,
+# multicast_cli.sh's goes on into tmux_lib.sh: they keep their own.
 set -u
 H=${HETCAST:-build/hetcast}
 case $H in /*) ;; *) H=$PWD/$H ;; esac

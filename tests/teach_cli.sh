@@ -136,7 +136,7 @@ return { slides = {
 } }
 EOF
 "$HETCAST" lesson "$TMP/bad1.lua" --print >/dev/null 2>"$TMP/err"
-[ $? -eq 2 ] && grep -q "bad1.lua slide 1: node 2: its send and receive times must be numbers" "$TMP/err"
+[ $? -eq 2 ] && grep -q "bad1.lua:2: slide 1: node 2: its send and receive times must be numbers" "$TMP/err"
 ok $? "an inline node with a word for a time: status 2, the file, the slide and the node"
 cat >"$TMP/bad2.lua" <<'EOF'
 return { slides = {
@@ -286,6 +286,101 @@ printf 'return {slides = {{title = "x"}}}\n' >"$TMP/bad.lua"
 "$HETCAST" lesson "$TMP/bad.lua" --print >/dev/null 2>"$TMP/err"
 [ $? -eq 2 ] && grep -q "cluster = \"FILE\" is missing" "$TMP/err"
 ok $? "a slide without a cluster: status 2 and what is missing"
+
+# --gift: every question of every shipped lesson is read by Moodle's importer as the type meant
+# (tests/gift_check.py classifies as readquestion() does), with the slide's text and cluster.
+"$HETCAST" lesson lua/lessons/*.lua --gift >"$TMP/all.gift" && python3 tests/gift_check.py "$TMP/all.gift" >"$TMP/gift.out"
+ok $? "--gift: Moodle's rules read every shipped question as the type meant, no category keeps an escape"
+nq=$(grep -c '^::' "$TMP/all.gift")
+[ "$nq" -gt 20 ] && [ "$(grep -c '^::slide [0-9]* .*::\[html\].*<table><caption>.*</table> {' "$TMP/all.gift")" -eq "$nq" ] &&
+    grep -q '^\$CATEGORY: hetcast/Peer Instruction fastest-node-first$' "$TMP/all.gift"
+ok $? "--gift: each of the $nq questions carries its cluster's table; categories without escapes"
+grep -q "<p>p0 holds the message. p0 and p1 send in 1 and receive in 2; p2 is slow\\\\: it sends in 2" "$TMP/all.gift" &&
+    grep -qx "short slide 2 fnf's first decision: p0 p1 | p0,p1 | p0, p1" "$TMP/gift.out" &&
+    grep -q "book next?</b> (Answer with the name of the sender, a blank, and the name of the receiver.)</p>" "$TMP/all.gift" &&
+    grep -qx "mc slide 4 fnf against the optimum: 0: fnf is optimal here | \*by 1 | by 2 | by 3" "$TMP/gift.out" &&
+    ! grep -q 'The right answer\\: [A-H]\\: ' "$TMP/all.gift" && grep -q 'The right answer\\: p2, the slow receiver' "$TMP/all.gift"
+ok $? "--gift: the slide's text in the stem, short answers without ->, feedback names the right choice by its text"
+printf '::t::q {\n\t=p0 -> p2\n}\n' >"$TMP/match.gift"
+python3 tests/gift_check.py "$TMP/match.gift" | grep -q "Moodle reads a match question, not a shortanswer one"
+ok $? "gift_check: an arrow beside = is a matching question to Moodle"
+printf '$CATEGORY: hetcast/a\\: b\n\n::t::q {=x}\n' >"$TMP/cat.gift"
+python3 tests/gift_check.py "$TMP/cat.gift" | grep -q "keeps a placeholder in the category"
+ok $? "gift_check: an escape in a category stays a placeholder in Moodle"
+cat >"$TMP/tol.lua" <<'LUA'
+return {title = "t", slides = {
+  {title = "m", cluster = "counterexample.csv", question = "How long?", predict = "makespan", tolerance = 0.5},
+}}
+LUA
+cp clusters/counterexample.csv "$TMP/"
+"$HETCAST" lesson "$TMP/tol.lua" --gift | python3 tests/gift_check.py /dev/stdin | grep -qx "numerical slide 1 m: 6:0.5"
+ok $? "--gift: a slide's tolerance is the numerical question's"
+cat >"$TMP/far.lua" <<'LUA'
+return {title = "t", slides = {
+  {title = "n", cluster = "counterexample.csv", question = "Which?", predict = "next", decision = 9},
+}}
+LUA
+"$HETCAST" lesson "$TMP/far.lua" --gift >"$TMP/far.gift" 2>"$TMP/err"
+[ $? -eq 2 ] && ! grep -q "^::" "$TMP/far.gift" &&
+    grep -q "decision = 9 asks for transfer 9, and the slide's run books 2" "$TMP/err"
+ok $? "--gift: a next question past the run's last transfer is refused, status 2"
+
+# A lesson's mistakes at their file and line; --print is the author's lint.
+cat >"$TMP/lines.lua" <<'LUA'
+return {
+  title = "t",
+  slides = {
+    {title = "one", cluster = "counterexample.csv"},
+    {
+      title = "two",
+      question = "Which?",
+      choices = {"p1", "p2"},
+      cluster = "counterexample.csv",
+    },
+  },
+}
+LUA
+"$HETCAST" lesson "$TMP/lines.lua" --print >/dev/null 2>"$TMP/err"
+[ $? -eq 2 ] && grep -qx "hetcast lesson: $TMP/lines.lua:8: slide 2: choices need correct = K, the number of the right one" "$TMP/err"
+ok $? "a slide's mistake names the file and the line of its field (choices need correct)"
+sed 's/      choices = {"p1", "p2"},/      predict = "makespam",/' "$TMP/lines.lua" >"$TMP/l2.lua"
+"$HETCAST" lesson "$TMP/l2.lua" --print >/dev/null 2>"$TMP/err"
+[ $? -eq 2 ] && grep -q "^hetcast lesson: $TMP/l2.lua:8: slide 2: predict must be" "$TMP/err"
+ok $? "predict must be ...: at its line"
+sed 's/      choices = {"p1", "p2"},/      model = "asynch",/' "$TMP/lines.lua" >"$TMP/l3.lua"
+"$HETCAST" lesson "$TMP/l3.lua" --print >/dev/null 2>"$TMP/err"
+[ $? -eq 2 ] && grep -q "^hetcast lesson: $TMP/l3.lua:8: slide 2: unknown model \"asynch\"" "$TMP/err"
+ok $? "an unknown model: at its line"
+sed 's/      cluster = "counterexample.csv",/      correct = 1,/' "$TMP/lines.lua" >"$TMP/l4.lua"
+"$HETCAST" lesson "$TMP/l4.lua" --print >/dev/null 2>"$TMP/err"
+[ $? -eq 2 ] && grep -q "^hetcast lesson: $TMP/l4.lua:5: slide 2: cluster = \"FILE\" is missing" "$TMP/err"
+ok $? "a missing cluster: at the slide's first line"
+sed 's/      choices = {"p1", "p2"},/      choices = {"p1", "p2"}, correct = 2, anwser = "p2", show = {"p9", "optimun"},/' "$TMP/lines.lua" >"$TMP/l5.lua"
+"$HETCAST" lesson "$TMP/l5.lua" --print >/dev/null 2>"$TMP/err"
+[ $? -eq 0 ] && grep -qx "hetcast lesson: $TMP/l5.lua:8: warning: slide 2: unknown field \"anwser\" (did you mean \"answer\"?): it is ignored" "$TMP/err" &&
+    grep -qx "hetcast lesson: $TMP/l5.lua:8: warning: slide 2: show names \"p9\", no node of this cluster and no summary value" "$TMP/err" &&
+    grep -qx "hetcast lesson: $TMP/l5.lua:8: warning: slide 2: show names \"optimun\", no node of this cluster and no summary value (did you mean \"optimum\"?)" "$TMP/err"
+ok $? "--print warns of an unknown field and an unknown show name, at their line, with the name meant"
+"$HETCAST" lesson "$TMP/far.lua" --print >/dev/null 2>"$TMP/err"
+[ $? -eq 2 ] && grep -qx "hetcast lesson: $TMP/far.lua:2: slide 1: decision = 9 asks for transfer 9, and the slide's run books 2: no one can be graded on this question" "$TMP/err"
+ok $? "--print refuses a next question past the run's last transfer, at its line"
+"$HETCAST" lesson lua/lessons/*.lua --print >/dev/null 2>"$TMP/err" && [ ! -s "$TMP/err" ]
+ok $? "--print of every shipped lesson: no warning"
+sed 's/      choices = {"p1", "p2"},/      choices = {"0 of them", "1", "2"}, correct = 2,/' "$TMP/lines.lua" >"$TMP/l6.lua"
+"$HETCAST" lesson "$TMP/l6.lua" --print >/dev/null 2>"$TMP/err"
+[ $? -eq 0 ] && grep -qx "hetcast lesson: $TMP/l6.lua:8: warning: slide 2: choices: B \"1\" cannot be picked by its text, which reads as A (\"0 of them\"); make it no letter A-C and no number 1-3" "$TMP/err"
+ok $? "--print warns of a choice a student cannot pick by typing its text"
+sed 's/      choices = {"p1", "p2"},/      choices = {"p1", "p2", "either"}, correct = 2,/' "$TMP/lines.lua" >"$TMP/l7.lua"
+"$HETCAST" lesson "$TMP/l7.lua" --print >/dev/null 2>"$TMP/err"
+[ $? -eq 0 ] && grep -qx "hetcast lesson: $TMP/l7.lua:8: warning: slide 2: choices: C \"either\" is no node of the cluster, so a pick of it is not played (shown where it leads) as the picks of nodes are" "$TMP/err" &&
+    [ "$(wc -l <"$TMP/err")" -eq 1 ]
+ok $? "--print warns of a choice beside node names that the view will not play"
+mkdir -p "$TMP/a dir" && cp clusters/counterexample.csv lua/lookahead.lua "$TMP/a dir/"
+printf 'return {title = "t", slides = {{title = "h", cluster = "counterexample.csv", schedulers = "lookahead.lua"}}}\n' >"$TMP/a dir/h.lua"
+check=$(cd "$TMP" && "$HETCAST" lesson "a dir/h.lua" --print | sed -n 's/^check: hetcast \(.*\) => .*/\1/p')
+[ "$check" = "compare 'a dir/counterexample.csv' -s 'a dir/lookahead.lua'" ] &&
+    (cd "$TMP" && eval "\"\$HETCAST\" $check" >/dev/null)
+ok $? "the check line names the lesson's heuristic by a path that reruns: $check"
 
 echo "1..$n"
 [ "$failed" -eq 0 ]

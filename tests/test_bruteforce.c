@@ -283,8 +283,7 @@ int main(void)
     rng_seed(&r, env && getenv("HETCAST_BRUTE_SEED") ? strtoull(getenv("HETCAST_BRUTE_SEED"), NULL, 10) : 20261123);
     sweep(&r, clusters, false);
     papers_tables(&r, env ? clusters / 3 : 500);
-    env = getenv("HETCAST_BRUTE_MULTICASTS");   /* fewer under valgrind */
-    const char *pre = getenv("LD_PRELOAD");
-    sweep(&r, env ? atoi(env) : pre && strstr(pre, "vgpreload") ? 300 : 3000, true);
+    env = getenv("HETCAST_BRUTE_MULTICASTS");
+    sweep(&r, env ? atoi(env) : tap_scale(3000, 300), true);
     return tap_exit();
 }

@@ -148,8 +148,7 @@ static void khuller_kim(void)
     int tried = 0, sum_same = 0, within = 0, ms_worse = 0;
     double worst = 1;
     char first[200] = "";
-    const char *pre = getenv("LD_PRELOAD");
-    int clusters = pre && strstr(pre, "vgpreload") ? 12 : 100;
+    int clusters = tap_scale(100, 12);
     for (int i = 0; i < clusters; i++) {
         struct cluster *c = cluster_new(CLUSTER_NODES);
         int n = i % 25 == 0 ? 6 : 3 + (int)rng_below(&r, 3);   /* 3..5, a few 6: the sum's program grows fast */
@@ -300,15 +299,14 @@ int main(void)
     khuller_kim();
     refusals();
     struct rng r;
-    /* HETCAST_CERTIFY_CLUSTERS=N for a longer sweep; fewer under valgrind */
-    const char *env = getenv("HETCAST_CERTIFY_CLUSTERS"), *pre = getenv("LD_PRELOAD");
-    bool valgrind = pre && strstr(pre, "vgpreload");
-    int clusters = env ? atoi(env) : valgrind ? 30 : 300;
+    /* HETCAST_CERTIFY_CLUSTERS=N for a longer sweep; fewer at the small scale */
+    const char *env = getenv("HETCAST_CERTIFY_CLUSTERS");
+    int clusters = env ? atoi(env) : tap_scale(300, 30);
     rng_seed(&r, 20261127);
     sweep(&r, clusters, false);
     /* the multicasts from a seed of their own, whatever the first sweep's
        length: the short run's 12 reach a certified optimum in every model */
     rng_seed(&r, MULTICAST_SEED);
-    sweep(&r, env ? atoi(env) : valgrind ? 12 : 60, true);
+    sweep(&r, env ? atoi(env) : tap_scale(60, 12), true);
     return tap_exit();
 }

@@ -25,7 +25,7 @@
  * - the narration of a sender that idles (pipelined slices on platform
  *   graphs): the port or link it names was busy until that start;
  * - run's and -s optimal's reason beside the optimum.
- * HETCAST_CLAIMS_CLUSTERS=N for a longer sweep; fewer under valgrind.
+ * HETCAST_CLAIMS_CLUSTERS=N for a longer sweep; fewer at the small scale (tap_scale).
  */
 #include <math.h>
 #include <stdarg.h>
@@ -398,8 +398,8 @@ static void report(const struct claim *k)
 int main(void)
 {
     lnow_matrices = true;   /* the node facts of Figueira's tables are among the claims */
-    const char *env = getenv("HETCAST_CLAIMS_CLUSTERS"), *pre = getenv("LD_PRELOAD");
-    int clusters = env ? atoi(env) : pre && strstr(pre, "vgpreload") ? 150 : 3000;
+    const char *env = getenv("HETCAST_CLAIMS_CLUSTERS");
+    int clusters = env ? atoi(env) : tap_scale(3000, 150);
     struct rng r;
     rng_seed(&r, 20261127);
     static const enum cluster_kind kinds[] = {CLUSTER_NODES, CLUSTER_MATRIX, CLUSTER_GRAPH};

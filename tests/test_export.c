@@ -118,14 +118,17 @@ static void svg(const struct run *runs)
 static void csv(const struct run *r)
 {
     char *text = capture(csv_fn, r, 1);
-    static const char header[] = "# format_version: 1\n"
-                                 "scheduler,seq,from,to,send_start,send_end,link_start,link_end,"
+    static const char version[] = "# format_version: 2\n# hetcast: ";
+    static const char header[] = "scheduler,seq,from,to,send_start,send_end,link_start,link_end,"
                                  "recv_start,recv_end,hold,reason\n";
-    ok(strncmp(text, header, strlen(header)) == 0, "CSV header, after the format's version");
+    const char *line3 = strchr(text, '\n') ? strchr(strchr(text, '\n') + 1, '\n') : NULL;
+    ok(strncmp(text, version, strlen(version)) == 0 && line3 &&
+           strncmp(line3 + 1, header, strlen(header)) == 0,
+       "CSV header, after the format's version and hetcast's");
     ok(strstr(text, "fnf,1,p0,p1,0,1,1,2,2,4,4,") != NULL, "first transfer: p0 -> p1 held at 4");
     ok(strstr(text, "fnf,2,p0,p2,1,2,2,3,3,6,6,") != NULL, "second transfer: p0 -> p2 held at 6");
     ok(strstr(text, ",\"p0 can finish") != NULL, "a reason with commas is quoted");
-    is_int(count(text, "\n"), 4, "the version, a header and two rows");
+    is_int(count(text, "\n"), 5, "the two versions, a header and two rows");
     free(text);
 }
 

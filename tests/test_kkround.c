@@ -12,7 +12,7 @@
  * - a rounded search that gives up: the run says so, and its bound is at
  *   most the least makespan;
  * - refusals: latency matrices, an eps out of range.
- * HETCAST_KKROUND_CLUSTERS=N for a longer sweep; fewer under valgrind.
+ * HETCAST_KKROUND_CLUSTERS=N for a longer sweep; fewer at the small scale (tap_scale).
  */
 #include <math.h>
 #include <stdio.h>
@@ -337,9 +337,8 @@ int main(void)
 {
     struct rng r;
     rng_seed(&r, 32);
-    const char *env = getenv("HETCAST_KKROUND_CLUSTERS"), *pre = getenv("LD_PRELOAD");
-    bool valgrind = pre && strstr(pre, "vgpreload");   /* fewer under valgrind */
-    int clusters = env ? atoi(env) : valgrind ? 150 : 600;
+    const char *env = getenv("HETCAST_KKROUND_CLUSTERS");
+    int clusters = env ? atoi(env) : tap_scale(600, 150);
     rounding(&r);
     the_hand_worked_case();
     sweep(&r, clusters);

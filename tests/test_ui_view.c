@@ -630,8 +630,9 @@ static void exchange(void)
         snprintf(path, sizeof path, "%s.csv", stem);
         FILE *fp = fopen(path, "r");
         char line[512] = "";
-        if (fp) {   /* the header, after the format's version */
+        if (fp) {   /* the header, after the format's version and hetcast's */
             if (!fgets(line, sizeof line, fp) || strncmp(line, "# format_version:", 17) != 0 ||
+                !fgets(line, sizeof line, fp) || strncmp(line, "# hetcast:", 10) != 0 ||
                 !fgets(line, sizeof line, fp))
                 line[0] = '\0';
             fclose(fp);

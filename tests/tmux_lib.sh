@@ -2,8 +2,10 @@
 # tmux_lib.sh - what the tests that drive the real binary in tmux share
 # (sourced by ui_tmux.sh, ui_teach.sh and ui_keyfuzz.sh): a private tmux
 # server, a pane that runs hetcast and records its pid and exit status, TAP's
-# ok, and waits that poll capture-pane with a timeout (no fixed sleeps), then
-# let the screen settle.  HC_TERM sets the pane's TERM (xterm-256color by
+# ok, and waits that poll capture-pane every 20 ms with a timeout (no fixed
+# sleeps), then let the screen settle.  The timeouts are multiplied by
+# HETCAST_TIMEOUT_MULTIPLIER (a whole number, 1 by default; test.sh passes
+# its --timeout-multiplier on) for a loaded machine.  HC_TERM sets the pane's TERM (xterm-256color by
 # default), HC_CWD its working directory (where the view's exports land).
 # Needs HETCAST (an absolute path) set by the caller.
 
@@ -11,6 +13,10 @@ SOCK=hetcast-test-$$
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/hetcast-ui.XXXXXX")
 n=0
 failed=0
+MULT=${HETCAST_TIMEOUT_MULTIPLIER:-1}
+case $MULT in ''|0|*[!0-9]*) MULT=1 ;; esac
+# polls TENTHS: how many 20 ms polls make TENTHS tenths of a second (times MULT)
+polls() { echo $(($1 * 5 * MULT)); }
 
 tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
 # The view we started, if it still runs (a failed test left it there), is
@@ -59,13 +65,13 @@ EOF
 
 capture() { tm capture-pane -p -t hc >"$TMP/screen" 2>/dev/null; }
 
-# settle: capture until two captures 50 ms apart agree, so that a check never
+# settle: capture until two captures 20 ms apart agree, so that a check never
 # reads a screen that hetcast is still drawing (a busy machine shows halves).
 settle() {
     j=0
-    while [ "$j" -lt 20 ]; do
+    while [ "$j" -lt 50 ]; do
         cp "$TMP/screen" "$TMP/settle"
-        sleep 0.05
+        sleep 0.02
         capture
         cmp -s "$TMP/settle" "$TMP/screen" && return 0
         j=$((j + 1))
@@ -73,37 +79,37 @@ settle() {
 }
 
 wait_for() {   # wait_for TEXT [TENTHS]: poll the screen until TEXT shows up
-    i=0
-    while [ "$i" -lt "${2:-100}" ]; do
+    i=0 lim=$(polls "${2:-100}")
+    while [ "$i" -lt "$lim" ]; do
         capture
         grep -qF -- "$1" "$TMP/screen" && { settle; return 0; }
-        sleep 0.1
+        sleep 0.02
         i=$((i + 1))
     done
     return 1
 }
 
 wait_all() {   # wait_all TEXT...: poll until every TEXT is on the screen at once
-    i=0
-    while [ "$i" -lt 100 ]; do
+    i=0 lim=$(polls 100)
+    while [ "$i" -lt "$lim" ]; do
         capture
         all=0
         for text in "$@"; do
             grep -qF -- "$text" "$TMP/screen" || { all=1; break; }
         done
         [ "$all" -eq 0 ] && { settle; return 0; }
-        sleep 0.1
+        sleep 0.02
         i=$((i + 1))
     done
     return 1
 }
 
 wait_same() {   # wait_same FILE [TENTHS]: poll until the screen is exactly FILE
-    i=0
-    while [ "$i" -lt "${2:-100}" ]; do
+    i=0 lim=$(polls "${2:-100}")
+    while [ "$i" -lt "$lim" ]; do
         capture
         cmp -s "$1" "$TMP/screen" && return 0
-        sleep 0.1
+        sleep 0.02
         i=$((i + 1))
     done
     diff "$1" "$TMP/screen" | sed 's/^/# /'
@@ -111,11 +117,11 @@ wait_same() {   # wait_same FILE [TENTHS]: poll until the screen is exactly FILE
 }
 
 wait_gone() {   # wait_gone TEXT [TENTHS]
-    i=0
-    while [ "$i" -lt "${2:-100}" ]; do
+    i=0 lim=$(polls "${2:-100}")
+    while [ "$i" -lt "$lim" ]; do
         capture
         grep -qF -- "$1" "$TMP/screen" || { settle; return 0; }
-        sleep 0.1
+        sleep 0.02
         i=$((i + 1))
     done
     return 1
@@ -143,11 +149,11 @@ start() {   # start W H [ENV=VALUE ...] -- HETCAST-ARGS...
     # Keys typed while the view opens are dropped (docs/ui.md, "At open"):
     # wait until it is up (the alternate screen), says what it computes (the
     # progress line, where a test may cancel), or has exited -- 10 s at most.
-    i=0
-    while [ "$i" -lt 100 ]; do
+    i=0 lim=$(polls 100)
+    while [ "$i" -lt "$lim" ]; do
         [ "$(tm display-message -p -t hc '#{alternate_on}' 2>/dev/null)" = 1 ] && break
         tm capture-pane -p -t hc 2>/dev/null | grep -q '^EXIT=\|cancel' && break
-        sleep 0.1
+        sleep 0.02
         i=$((i + 1))
     done
 }
@@ -155,9 +161,9 @@ start() {   # start W H [ENV=VALUE ...] -- HETCAST-ARGS...
 stop_server() {   # kill the server (and a view left running) and wait until it is gone
     reap
     tm kill-server >/dev/null 2>&1
-    i=0
-    while tm list-sessions >/dev/null 2>&1 && [ "$i" -lt 50 ]; do
-        sleep 0.1
+    i=0 lim=$(polls 50)
+    while tm list-sessions >/dev/null 2>&1 && [ "$i" -lt "$lim" ]; do
+        sleep 0.02
         i=$((i + 1))
     done
 }
@@ -172,9 +178,9 @@ sane() {   # the terminal after hetcast: cooked mode, echo, main screen, cursor 
 }
 
 hetcast_pid() {
-    i=0
-    while [ ! -s "$TMP/pid" ] && [ "$i" -lt 50 ]; do
-        sleep 0.1
+    i=0 lim=$(polls 50)
+    while [ ! -s "$TMP/pid" ] && [ "$i" -lt "$lim" ]; do
+        sleep 0.02
         i=$((i + 1))
     done
     cat "$TMP/pid"

@@ -22,13 +22,13 @@ check "csv: header" has "^scheduler,seq,from,to,predicted_start,measured_start,s
 check "csv: a transfer row" has "^fnf,2,p0,p2,1,1.001,0.001,6,6.01,0.01,0.166666666667$" "$T/out"
 check "csv: the makespan row" has "^optimal,makespan,,,,,,5,5.003,0.003,0.06$" "$T/out"
 run "$H" compare $C --trace $M --format csv --summary -s optimal
-check "csv --summary -s optimal: the version, the header, one row" sh -c "[ \$(wc -l < $T/out) -eq 3 ] && head -n 1 $T/out | grep -q '^# format_version: 1$' && grep -q '^optimal,5,5.003,0.003,0.06$' $T/out"
+check "csv --summary -s optimal: the version, the header, one row" sh -c "[ \$(wc -l < $T/out) -eq 4 ] && head -n 1 $T/out | grep -q '^# format_version: 2$' && sed -n 2p $T/out | grep -q '^# hetcast: ' && grep -q '^optimal,5,5.003,0.003,0.06$' $T/out"
 
 run "$H" compare $C --trace $M --format json
 check "json: valid" python3 -c "import json,sys; json.load(open('$T/out'))"
 check "json: fnf's makespans and error, the format's version" python3 -c "
 import json; d = json.load(open('$T/out')); s = d['schedulers'][0]
-assert d['format_version'] == 1
+assert d['format_version'] == 2
 assert s['scheduler'] == 'fnf' and s['predicted_makespan'] == 6 and s['measured_makespan'] == 6.01
 assert s['error'] == 0.01 and s['transfers'][1]['hold_error'] == 0.01 and len(d['notes']) == 3"
 

@@ -43,7 +43,7 @@ check "Lua unit(\"fortnights\"): refused (status 2), the line named" sh -c "[ $r
 run "$H" run "$T/ms.csv"
 check "text: the cluster line says the unit" has '^cluster: counterexample (node table, 3 nodes, source p0, latency 1, times in ms)$' "$T/out"
 run "$H" run "$T/ms.csv" --format csv
-check "CSV: # unit: ms above the header, after the format's version" sh -c "[ \"\$(head -n 3 '$T/out')\" = \"\$(printf '# format_version: 1\n# unit: ms\nscheduler,seq,from,to,send_start,send_end,link_start,link_end,recv_start,recv_end,hold')\" ]"
+check "CSV: # unit: ms above the header, after the format's version" sh -c "[ \"\$(head -n 4 '$T/out' | sed '2s/^# hetcast: .*/# hetcast: V/')\" = \"\$(printf '# format_version: 2\n# hetcast: V\n# unit: ms\nscheduler,seq,from,to,send_start,send_end,link_start,link_end,recv_start,recv_end,hold')\" ]"
 cp "$T/out" "$T/ms-run.csv"
 run "$H" compare "$T/ms.csv" --trace "$T/ms-run.csv"
 check "CSV: the run's own CSV reads back as a measured trace" test "$rc" -eq 0
@@ -52,13 +52,13 @@ check "JSON: \"unit\": \"ms\"" has '"unit": "ms"' "$T/out"
 run "$H" run "$T/ms.csv" --format svg
 check "SVG: the time axis reads 'time (ms)'" has '>time (ms)</text>' "$T/out"
 run "$H" run "$T/ms.csv" --format paje
-check "Paje: a comment line says the unit" has '^# times in ms$' "$T/out"
+check "Paje: the run's type says the unit, and no line is a comment" sh -c "grep -q '^0 R 0 \"run (times in ms)\"\$' '$T/out' && ! grep -q '^#' '$T/out'"
 if command -v pj_dump >/dev/null 2>&1; then
     cp "$T/out" "$T/ms.paje"
     run pj_dump "$T/ms.paje"
-    check "Paje: pj_dump reads it with the comment" sh -c "[ $rc -eq 0 ] && grep -q '^State' '$T/out'"
+    check "Paje: pj_dump reads it, the unit in the run's type" sh -c "[ $rc -eq 0 ] && grep -q '^State' '$T/out' && grep -q '^Container, 0, run (times in ms), ' '$T/out'"
 else
-    skip "Paje: pj_dump reads it with the comment" "pj_dump is not installed"
+    skip "Paje: pj_dump reads it, the unit in the run's type" "pj_dump is not installed"
 fi
 run "$H" run "$T/ms.csv" --format dot
 check "DOT: a comment says the unit" has '^  // times in ms$' "$T/out"
@@ -73,7 +73,7 @@ fi
 run "$H" run "$T/ms.csv" --pattern all-to-all -m sync
 check "exchange, text: the cluster line says the unit" has '^cluster: counterexample (node table, 3 nodes, latency 1, times in ms)$' "$T/out"
 run "$H" run "$T/ms.csv" --pattern all-to-all -m sync --format csv
-check "exchange, CSV: # unit: ms first" test "$(head -n 1 "$T/out")" = "# unit: ms"
+check "exchange, CSV: # unit: ms after the two lines of every CSV" sh -c "head -n 1 '$T/out' | grep -qx '# format_version: 2' && sed -n 2p '$T/out' | grep -q '^# hetcast: ' && sed -n 3p '$T/out' | grep -qx '# unit: ms'"
 run "$H" run "$T/ms.csv" --pattern all-to-all -m sync --format json
 check "exchange, JSON: \"unit\": \"ms\"" has '"unit": "ms"' "$T/out"
 

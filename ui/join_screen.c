@@ -147,7 +147,7 @@ enum join_act join_key(struct join_state *j, int key, char *out, size_t size)
             s->said_error = true;
             return JOIN_REDRAW;
         }
-        snprintf(out, size, "VOTE %d %d %c\n", s->slide, s->round, 'A' + k);
+        room_proto_vote(out, size, s->slide, s->round, (char[]){(char)('A' + k), '\0'});
         return JOIN_SEND;
     }
     if (!open || strcmp(s->kind, "none") == 0)
@@ -163,9 +163,9 @@ enum join_act join_key(struct join_state *j, int key, char *out, size_t size)
     if (key == UK_ENTER) {
         if (!n)
             return JOIN_NONE;
-        snprintf(out, size, "VOTE %d %d %s\n", s->slide, s->round, j->typed);
+        int sent = room_proto_vote(out, size, s->slide, s->round, j->typed);
         j->typed[0] = '\0';
-        return JOIN_SEND;
+        return sent < 0 ? JOIN_REDRAW : JOIN_SEND;
     }
     if (key >= 0x20 && key < 0x7f && n + 1 < sizeof j->typed) {   /* an answer is ASCII: numbers, node names */
         j->typed[n] = (char)key;

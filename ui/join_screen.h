@@ -5,7 +5,7 @@
  * challenge open on the slide, which Enter plays, and the makespan the
  * room recorded; drawn
  * into a cell buffer from what the room sent (session/room_client.h), so it
- * is tested without a terminal.  ui/term.c runs it (term_join).  No curses.
+ * is tested without a terminal.  ui/join.c runs it (join_run).  No curses.
  */
 #ifndef HETCAST_JOIN_SCREEN_H
 #define HETCAST_JOIN_SCREEN_H

@@ -154,6 +154,9 @@ void lesson_go(struct view *v, int k)
         if (v->cancel && *v->cancel)
             view_message(v, MSG_ERROR, "slide %d: " SCHED_CANCELLED_TEXT "; slide %d stays", k + 1,
                          v->slide + 1);
+        else if (lesson_line(l, k, cause) > 0)   /* where the author mends it */
+            view_message(v, MSG_ERROR, "slide %d does not open (line %d): %s", k + 1, lesson_line(l, k, cause),
+                         cause ? cause : "failed");
         else
             view_message(v, MSG_ERROR, "slide %d does not open: %s", k + 1, cause ? cause : "failed");
         free(cause);

@@ -62,7 +62,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/socket.h>
 #include <sys/time.h>
 #include <termios.h>
 #include <time.h>
@@ -73,7 +72,6 @@
 #include "support/sigend.h"
 #include "session/lesson.h"
 #include "session/room.h"
-#include "ui/join_screen.h"
 #include "ui/room_pane.h"
 #include "ui/screen_exercise.h"
 #include "ui/view.h"
@@ -578,14 +576,21 @@ static void show_busy(struct view *v, const char *what)
     tick_at(t->cb.h - 2, 1);
 }
 
-static void redraw(struct view *v, struct term *t)
+/* The one redraw, of the view or of hetcast join's screen: the buffer
+ * sized to the screen, drawn by draw, flushed. */
+void term_redraw(struct term *t, void (*draw)(void *ctx, struct cellbuf *cb), void *ctx)
 {
     int h, w;
     getmaxyx(stdscr, h, w);
     if (w != t->cb.w || h != t->cb.h)
         cb_resize(&t->cb, w, h);
-    view_draw(v, &t->cb);
+    draw(ctx, &t->cb);
     flush(&t->cb, t->ascii);
+}
+
+static void draw_view(void *ctx, struct cellbuf *cb)
+{
+    view_draw(ctx, cb);
 }
 
 /* Milliseconds on a clock that never jumps. */
@@ -612,7 +617,7 @@ static int loop(struct view *v, struct term *t)
             return 0;
         if (dirty) {
             room_pane_follow(v);   /* a live class follows the slide shown */
-            redraw(v, t);
+            term_redraw(t, draw_view, v);
             dirty = false;
         }
         /* the keyboard, the signals' pipe, then a live class's room (never blocking) */
@@ -914,239 +919,82 @@ static int term_run(struct view *pv, const char *file)
     return status;
 }
 
-/* ---- hetcast join ROOM: the student's screen (ui/join_screen.h) ---- */
+/* ---- for hetcast join (ui/join.c): the same terminal, its own screen ---- */
 
-static void join_redraw(struct join_state *j, struct term *t)
+struct term *term_open(const char *file, int *status)
 {
-    int h, w;
-    getmaxyx(stdscr, h, w);
-    if (w != t->cb.w || h != t->cb.h)
-        cb_resize(&t->cb, w, h);
-    join_draw(j, &t->cb);
-    flush(&t->cb, t->ascii);
+    struct term *t = xcalloc(1, sizeof *t);
+    *status = curses_start(t, file);
+    if (*status != 0) {
+        free(t);
+        return NULL;
+    }
+    return t;
 }
 
-/* Write all of line to the room (it is short; the socket takes it). */
-static int join_send(int fd, const char *line)
+void term_close(struct term *t)
 {
-    size_t n = strlen(line);
-    while (n) {
-        ssize_t w = send(fd, line, n, MSG_NOSIGNAL);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        line += w;
-        n -= (size_t)w;
+    curses_stop(t);
+    free(t);
+}
+
+bool term_ascii(const struct term *t)
+{
+    return t->ascii;
+}
+
+int term_wait(struct term *t, int fd, bool *keys, short *ready)
+{
+    (void)t;
+    *keys = false;
+    *ready = 0;
+    if (got_signal)
+        return 128 + got_signal;
+    struct pollfd fds[3] = {{STDIN_FILENO, POLLIN, 0}, {sig_pipe[0], POLLIN, 0}, {fd, POLLIN, 0}};
+    int rc = poll(fds, fd >= 0 ? 3 : 2, -1);
+    if (got_signal)
+        return 128 + got_signal;
+    if (rc < 0 && errno != EINTR)
+        return 1;
+    if (rc < 0)
+        return 0;
+    if (fds[1].revents & POLLIN) {
+        char buf[16];
+        while (read(sig_pipe[0], buf, sizeof buf) > 0)
+            ;
+    }
+    if (got_winch) {
+        got_winch = 0;
+        resize();
+    }
+    *ready = fd >= 0 ? fds[2].revents : 0;
+    if (fds[0].revents & POLLIN) {
+        read_typed();
+        *keys = true;
     }
     return 0;
 }
 
-/* The challenge a student plays: the view of the room's cluster, kept
- * across plays of the same challenge (x resumes the choices). */
-struct join_play {
-    struct view v;
-    bool open;
-    int slide;
-    char *csv;
-};
-
-static void play_close(struct join_play *p)
+int term_key(void)
 {
-    if (p->open)
-        view_close(&p->v);
-    free(p->csv);
-    memset(p, 0, sizeof *p);
+    return next_typed();
 }
 
-/*
- * Play the slide's challenge: the exercise (screen_exercise.c, the same as
- * the instructor's x) on the cluster the room sent, until the student
- * leaves it (x or q).  A finished broadcast's picks go to the room as
- * PLAY SLIDE F>T ...; the room replays them and answers DONE with the
- * makespan it found.  0, -1 when the room cannot be written to, or
- * 128 + a signal.
- */
-static int join_play(struct join_state *j, struct join_play *p, struct term *t, int fd)
+int term_play(struct term *t, struct view *v)
 {
-    struct room_seen *s = &j->seen;
-    if (p->open && (p->slide != s->slide || strcmp(p->csv, s->csv) != 0))
-        play_close(p);
-    if (!p->open) {
-        struct session_opts o;
-        session_opts_init(&o);
-        o.file = "(the room's challenge)";
-        o.text = s->csv;
-        o.model = s->ch_model;
-        char *cause = NULL;
-        if (view_open(&p->v, &o, &cause) != 0) {
-            text_fit(s->said, sizeof s->said, "the challenge cannot be played: %s", cause ? cause : "failed");
-            s->said_error = true;
-            free(cause);
-            return 0;
-        }
-        p->open = true;
-        p->slide = s->slide;
-        p->csv = xstrdup(s->csv);
-    }
-    struct view *v = &p->v;
     v->colour = t->colour;
     v->ascii = t->ascii;
     v->busy = show_busy;
     v->busy_ctx = t;
     v->computing = set_computing;
     v->cancel = &cancel_flag;
-    if (view_screen_open(v, &screen_exercise, 0) < 0) {
-        text_fit(s->said, sizeof s->said, "%s", v->msg[0] ? v->msg : "the exercise does not open");
-        s->said_error = true;
-        return 0;
-    }
+    if (view_screen_open(v, &screen_exercise, 0) < 0)
+        return -1;
     play_only = true;
     int status = loop(v, t);
     play_only = false;
     quit_typed = 0;
     if (v->screen == &screen_exercise)
         view_screen_close(v);   /* its choices stay for the next Enter */
-    if (status != 0)
-        return status;   /* a signal, or the terminal went away */
-    const struct exercise *x = exercise_of(v);
-    if (!x || x->nchoices != v->c->n - 1) {
-        text_fit(s->said, sizeof s->said, "%s", x && x->nchoices ? "not finished: nothing sent (Enter goes back to your choices)"
-                 : "nothing played");
-        s->said_error = false;
-        return 0;
-    }
-    char line[ROOM_LINE_MAX];
-    size_t at = (size_t)snprintf(line, sizeof line, "PLAY %d", s->slide);
-    for (int i = 0; i < x->nchoices && at < sizeof line; i++)
-        at += (size_t)snprintf(line + at, sizeof line - at, " %d>%d", x->from[i], x->to[i]);
-    if (at + 2 > sizeof line) {
-        text_fit(s->said, sizeof s->said, "the picks are longer than a line of the room");
-        s->said_error = true;
-        return 0;
-    }
-    line[at++] = '\n';
-    line[at] = '\0';
-    text_fit(s->said, sizeof s->said, "your picks went to the room: waiting for its replay");
-    s->said_error = false;
-    return join_send(fd, line) < 0 ? -1 : 0;
-}
-
-int term_join(const char *room, const char *as)
-{
-    setlocale(LC_CTYPE, "");
-    char *cause = NULL;
-    int fd = room_client_connect(room, &cause);
-    char hello[ROOM_USER_MAX + 32];
-    if (fd >= 0) {
-        snprintf(hello, sizeof hello, "HELLO %d%s%s\n", ROOM_PROTO, as ? " AS " : "", as ? as : "");
-        if (join_send(fd, hello) < 0) {
-            close(fd);
-            fd = -1;
-            cause = xasprintf("%s: the room closed the connection", room);
-        }
-    }
-    if (fd < 0) {
-        fputs(diag_who(), stderr);
-        fputs(": ", stderr);
-        text_put(cause ? cause : "cannot join", stderr);
-        fputc('\n', stderr);
-        free(cause);
-        return 2;
-    }
-    static struct join_state j;
-    memset(&j, 0, sizeof j);
-    static struct join_play play;
-    j.room = room;
-    struct term t;
-    int status = curses_start(&t, room);
-    if (status != 0) {
-        close(fd);
-        return status;
-    }
-    j.ascii = t.ascii;
-    bool dirty = true;
-    char *why = NULL;
-    for (;;) {
-        if (got_signal) {
-            status = 128 + got_signal;
-            break;
-        }
-        if (dirty) {
-            join_redraw(&j, &t);
-            dirty = false;
-        }
-        struct pollfd fds[3] = {{STDIN_FILENO, POLLIN, 0}, {sig_pipe[0], POLLIN, 0}, {fd, POLLIN, 0}};
-        int rc = poll(fds, 3, -1);
-        if (got_signal) {
-            status = 128 + got_signal;
-            break;
-        }
-        if (rc < 0 && errno != EINTR) {
-            status = 1;
-            break;
-        }
-        if (fds[1].revents & POLLIN) {
-            char buf[16];
-            while (read(sig_pipe[0], buf, sizeof buf) > 0)
-                ;
-        }
-        if (got_winch) {
-            got_winch = 0;
-            resize();
-            dirty = true;
-        }
-        if (fds[2].revents) {
-            int got = room_client_read(fd, &j.seen, &why);
-            if (got < 0) {
-                status = 1;
-                break;
-            }
-            dirty |= got > 0;
-        }
-        if (!(fds[0].revents & POLLIN))
-            continue;
-        read_typed();
-        int key;
-        bool quit = false;
-        while ((key = next_typed()) != 0 && !quit) {
-            char line[ROOM_LINE_MAX];
-            enum join_act a = join_key(&j, key, line, sizeof line);
-            if (a == JOIN_QUIT)
-                quit = true;
-            else if (a == JOIN_PLAY) {
-                int rc = join_play(&j, &play, &t, fd);
-                if (rc < 0) {
-                    why = xasprintf("the room closed the connection");
-                    status = 1;
-                    quit = true;
-                } else if (rc > 0) {
-                    status = rc;
-                    quit = true;
-                }
-            }
-            else if (a == JOIN_SEND && join_send(fd, line) < 0) {
-                why = xasprintf("the room closed the connection");
-                status = 1;
-                quit = true;
-            }
-            dirty |= a != JOIN_NONE;
-        }
-        if (quit)
-            break;
-    }
-    if (status == 0)
-        join_send(fd, "BYE\n");
-    play_close(&play);
-    curses_stop(&t);
-    close(fd);
-    room_client_free(&j.seen);
-    if (why) {
-        fputs(diag_who(), stderr);
-        fputs(": ", stderr);
-        text_put(why, stderr);
-        fputc('\n', stderr);
-        free(why);
-    }
     return status;
 }

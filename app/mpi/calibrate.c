@@ -28,17 +28,15 @@
  * zero by at most 10 % of the one-way time is noise, written as 0; where it
  * is further below, the measurement cannot be split: one message, status 1.
  */
-#include <errno.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "support/atomic.h"
 #include "model/cluster.h"
-#include "support/diag.h"
 #include "app/mpi/calibrate.h"
+#include "app/mpi/measure.h"
 #include "app/mpi/cmd.h"
 #include "support/numfmt.h"
 
@@ -71,197 +69,6 @@ static const struct opt cal_table[] = {
     {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0, NULL},
 };
 #undef AT
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-double cal_median(double *v, int n)
-{
-    if (n <= 0)
-        return NAN;
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-static void spin_for(double s)
-{
-    double end = MPI_Wtime() + s;
-    while (MPI_Wtime() < end)
-        ;
-}
-
-#define CAL_ARRAYS 4
-
-/*
- * Ranks p < q measure their pair at `size` bytes; the others return.  The
- * results go to this rank's rows of m (rank 0 gathers them afterwards).
- */
-static void measure_pair(int me, int p, int q, long size, int iters, char *buf, double tick,
-                         int n, struct cal_meas *m)
-{
-    MPI_Comm w = MPI_COMM_WORLD;
-    char ctrl = 0;
-    /* samples: p keeps rtt, s(p -> q), r(p <- q); q keeps s(q -> p), r(q <- p) */
-    double *rt = xmalloc((size_t)iters * sizeof *rt), *sp = xmalloc((size_t)iters * sizeof *sp),
-           *rp = xmalloc((size_t)iters * sizeof *rp), *sq = xmalloc((size_t)iters * sizeof *sq),
-           *rq = xmalloc((size_t)iters * sizeof *rq);
-    /* a first estimate of the round trip, for the receiver's wait below */
-    int warm = iters / 10 + 5;
-    for (int i = 0; i < warm; i++) {
-        if (me == p) {
-            double t0 = MPI_Wtime();
-            MPI_Send(buf, (int)size, MPI_CHAR, q, HM_TAG_DATA, w);
-            MPI_Recv(buf, (int)size, MPI_CHAR, q, HM_TAG_DATA, w, MPI_STATUS_IGNORE);
-            rt[i % iters] = MPI_Wtime() - t0;
-        } else {
-            MPI_Recv(buf, (int)size, MPI_CHAR, p, HM_TAG_DATA, w, MPI_STATUS_IGNORE);
-            MPI_Send(buf, (int)size, MPI_CHAR, p, HM_TAG_DATA, w);
-        }
-    }
-    double est = 0;
-    if (me == p) {
-        est = cal_median(rt, warm < iters ? warm : iters);
-        MPI_Send(&est, 1, MPI_DOUBLE, q, HM_TAG_CTRL, w);
-    } else {
-        MPI_Recv(&est, 1, MPI_DOUBLE, p, HM_TAG_CTRL, w, MPI_STATUS_IGNORE);
-    }
-    double delay = 3 * est + 2e-6;   /* the message has arrived by then */
-    /* Each repetition measures all five, so that the five samples of one
-     * repetition come from one moment of the machine (a virtual machine's
-     * cores change speed and neighbours as it runs), and the latency is a
-     * median over repetitions of (rtt - s - r - s - r) / 2. */
-    for (int i = 0; i < iters; i++) {
-        if (me == p) {
-            double t0 = MPI_Wtime();
-            MPI_Send(buf, (int)size, MPI_CHAR, q, HM_TAG_DATA, w);
-            MPI_Recv(buf, (int)size, MPI_CHAR, q, HM_TAG_DATA, w, MPI_STATUS_IGNORE);
-            rt[i] = fmax(0, MPI_Wtime() - t0 - tick);
-        } else {
-            MPI_Recv(buf, (int)size, MPI_CHAR, p, HM_TAG_DATA, w, MPI_STATUS_IGNORE);
-            MPI_Send(buf, (int)size, MPI_CHAR, p, HM_TAG_DATA, w);
-        }
-        for (int dir = 0; dir < 2; dir++) {
-            int from = dir ? q : p, to = dir ? p : q;
-            double *s_from = dir ? sq : sp, *r_to = dir ? rp : rq;
-            /* the sender's MPI_Send, the receive posted */
-            if (me == from) {
-                MPI_Recv(&ctrl, 1, MPI_CHAR, to, HM_TAG_CTRL, w, MPI_STATUS_IGNORE);
-                double t0 = MPI_Wtime();
-                MPI_Send(buf, (int)size, MPI_CHAR, to, HM_TAG_DATA, w);
-                s_from[i] = fmax(0, MPI_Wtime() - t0 - tick);
-            } else {
-                MPI_Send(&ctrl, 1, MPI_CHAR, from, HM_TAG_CTRL, w);
-                MPI_Recv(buf, (int)size, MPI_CHAR, from, HM_TAG_DATA, w, MPI_STATUS_IGNORE);
-            }
-            /* the receiver's MPI_Recv, the message already there */
-            if (me == from) {
-                MPI_Recv(&ctrl, 1, MPI_CHAR, to, HM_TAG_CTRL, w, MPI_STATUS_IGNORE);
-                MPI_Send(buf, (int)size, MPI_CHAR, to, HM_TAG_DATA, w);
-            } else {
-                MPI_Send(&ctrl, 1, MPI_CHAR, from, HM_TAG_CTRL, w);
-                spin_for(delay);
-                double t0 = MPI_Wtime();
-                MPI_Recv(buf, (int)size, MPI_CHAR, from, HM_TAG_DATA, w, MPI_STATUS_IGNORE);
-                r_to[i] = fmax(0, MPI_Wtime() - t0 - tick);
-            }
-        }
-    }
-    size_t pq = (size_t)p * n + q, qp = (size_t)q * n + p;
-    if (me == q) {
-        MPI_Send(sq, iters, MPI_DOUBLE, p, HM_TAG_CTRL, w);
-        MPI_Send(rq, iters, MPI_DOUBLE, p, HM_TAG_CTRL, w);
-    } else {
-        MPI_Recv(sq, iters, MPI_DOUBLE, q, HM_TAG_CTRL, w, MPI_STATUS_IGNORE);
-        MPI_Recv(rq, iters, MPI_DOUBLE, q, HM_TAG_CTRL, w, MPI_STATUS_IGNORE);
-        double *l = xmalloc((size_t)iters * sizeof *l);
-        for (int i = 0; i < iters; i++)
-            l[i] = (rt[i] - sp[i] - rq[i] - sq[i] - rp[i]) / 2;
-        m->lat[pq] = m->lat[qp] = cal_median(l, iters);
-        free(l);
-        m->rtt[pq] = m->rtt[qp] = cal_median(rt, iters);
-        m->os[pq] = cal_median(sp, iters);
-        m->os[qp] = cal_median(sq, iters);
-        m->orv[pq] = cal_median(rp, iters);   /* p receiving from q */
-        m->orv[qp] = cal_median(rq, iters);
-    }
-    free(rt);
-    free(sp);
-    free(rp);
-    free(sq);
-    free(rq);
-}
-
-struct cal_meas cal_meas_new(size_t nn)
-{
-    return (struct cal_meas){xmalloc(nn * sizeof(double)), xmalloc(nn * sizeof(double)),
-                             xmalloc(nn * sizeof(double)), xmalloc(nn * sizeof(double))};
-}
-
-void cal_meas_free(struct cal_meas *m)
-{
-    free(m->rtt);
-    free(m->os);
-    free(m->orv);
-    free(m->lat);
-}
-
-/* What reading the clock costs (the median of back-to-back MPI_Wtime
- * calls): every timed interval holds one reading, and the latency is a round
- * trip less four such intervals, so it is taken off each. */
-static double clock_cost(double *t, int iters)
-{
-    for (int i = 0; i < iters; i++) {
-        double a = MPI_Wtime();
-        t[i] = MPI_Wtime() - a;
-    }
-    return cal_median(t, iters);
-}
-
-void cal_measure_all(const struct hm *h, long size, int iters, struct cal_meas *m)
-{
-    int n = h->size;
-    size_t nn = (size_t)n * n;
-    double *arr[CAL_ARRAYS] = {m->rtt, m->os, m->orv, m->lat};
-    for (int k = 0; k < CAL_ARRAYS; k++)
-        for (size_t i = 0; i < nn; i++)
-            arr[k][i] = -HUGE_VAL;   /* not measured here: the reduction's MAX skips it */
-    char *buf = xcalloc((size_t)size, 1);
-    double *t = xmalloc((size_t)iters * sizeof *t);
-    double tick = clock_cost(t, iters);
-    free(t);
-    struct hm_cpus mine;
-    bool pin = hm_cpus_get(&mine) && hm_cpus_count(&mine) >= 2;
-    for (int p = 0; p < n; p++)
-        for (int q = p + 1; q < n; q++) {
-            hm_watchdog(h, "calibrate (a pair's measurement)", 0);
-            if (h->rank == p || h->rank == q) {
-                /* ranks free to run anywhere (more ranks than cores): the pair on two
-                   cores of its own, as one rank a core would be, not sharing one */
-                if (pin && h->host_of[p] == h->host_of[q])
-                    hm_cpus_pin(&mine, h->rank == p ? 0 : 1);
-                measure_pair(h->rank, p, q, size, iters, buf, tick, n, m);
-                if (pin)
-                    hm_cpus_set(&mine);
-            }
-            hm_idle_barrier();
-        }
-    free(buf);
-    double *all = xmalloc(CAL_ARRAYS * nn * sizeof *all);
-    for (int k = 0; k < CAL_ARRAYS; k++)
-        memcpy(all + k * nn, arr[k], nn * sizeof *all);
-    double *sum = h->rank == 0 ? xmalloc(CAL_ARRAYS * nn * sizeof *sum) : NULL;
-    MPI_Request rq;
-    MPI_Ireduce(all, sum, (int)(CAL_ARRAYS * nn), MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD, &rq);
-    hm_idle_wait(&rq);
-    if (h->rank == 0)
-        for (int k = 0; k < CAL_ARRAYS; k++)
-            memcpy(arr[k], sum + k * nn, nn * sizeof *sum);
-    free(all);
-    free(sum);
-}
 
 /* The latency that is smallest beside its one-way time (rtt / 2). */
 struct cal_worst {
@@ -450,49 +257,14 @@ static void help(void)
     opts_help(stdout, cal_table);
 }
 
-int cal_check_output(struct hm *h, const char *path)
+/*
+ * The options read, checked and defaulted.  Returns -1 to go on, or the
+ * exit status (0 after --help) when done.
+ */
+static int cal_options(struct hm *h, int argc, char **argv, struct cal_opts *o)
 {
-    hm_watchdog(h, "calibrate (checking the output)", 0);
-    int status = 0;
-    if (h->rank == 0) {
-        struct atomic_file af;
-        if (atomic_open(&af, path) != 0) {
-            int err = errno;
-            hm_say(h, false, "%s: cannot write: %s", path, atomic_why(&af, err));
-            status = 2;
-        } else {
-            atomic_abort(&af);
-        }
-    }
-    MPI_Request rq;
-    MPI_Ibcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq);
-    hm_idle_wait(&rq);
-    return status;
-}
-
-int cal_save(struct hm *h, struct cluster *c, const char *path)
-{
-    struct diag d;
-    diag_init(&d);
-    char *cause = NULL;
-    int status = 0;
-    if (cluster_finish(c, &d) < 0 || cluster_save_csv(c, path, &cause) < 0)
-        status = 1;
-    for (int i = 0; i < d.nlines; i++)
-        hm_say(h, false, "%s", d.lines[i]);
-    if (status)
-        hm_say(h, false, "%s", cause ? cause : "calibrate: the cluster is not valid");
-    free(cause);
-    diag_free(&d);
-    return status;
-}
-
-int mpi_calibrate(struct hm *h, int argc, char **argv)
-{
-    struct cal_opts o = {0, 200, false, NULL, NULL, 60, NULL, 0, -1};   /* 0, -1: not given */
-    int nop = 0;
-    int rank = h ? h->rank : 0;
-    int rc = hm_parse(rank, "hetcast-mpi calibrate", cal_table, argc - 1, argv + 1, NULL, &o,
+    int nop = 0, rank = h ? h->rank : 0;
+    int rc = hm_parse(rank, "hetcast-mpi calibrate", cal_table, argc - 1, argv + 1, NULL, o,
                       NULL, 0, &nop);
     if (rc == OPTS_HELP) {
         if (rank == 0)
@@ -501,33 +273,152 @@ int mpi_calibrate(struct hm *h, int argc, char **argv)
     }
     if (rc)
         return rc;
-    if (!o.output) {
+    if (!o->output) {
         hm_say(h, false, "calibrate: -o FILE is needed (the cluster to write)");
         return 2;
     }
-    if (o.sizes) {
+    if (o->sizes) {
         long sizes[64];
         char *why = NULL;
-        if (o.size) {
+        if (o->size) {
             hm_say(h, false, "calibrate: --size and --sizes: one size or a range, not both");
             return 2;
         }
-        if (cal_sizes_parse(o.sizes, sizes, &why) < 0) {
+        if (cal_sizes_parse(o->sizes, sizes, &why) < 0) {
             hm_say(h, false, "calibrate: %s", why);
             free(why);
             return 2;
         }
     }
-    if (!o.sizes && (o.rounds || o.noise >= 0)) {
+    if (!o->sizes && (o->rounds || o->noise >= 0)) {
         hm_say(h, false, "calibrate: --rounds and --noise are for --sizes (a range of sizes)");
         return 2;
     }
-    if (!o.size)
-        o.size = 64;
-    if (!o.rounds)
-        o.rounds = 5;
-    if (o.noise < 0)
-        o.noise = 20;
+    if (!o->size)
+        o->size = 64;
+    if (!o->rounds)
+        o->rounds = 5;
+    if (o->noise < 0)
+        o->noise = 20;
+    return -1;
+}
+
+/* The rank-0 side of a model: s and r per rank, the latency of every pair. */
+static struct cal_model model_new(int n)
+{
+    size_t nn = (size_t)n * n;
+    return (struct cal_model){xmalloc((size_t)n * sizeof(double)),
+                              xmalloc((size_t)n * sizeof(double)), xmalloc(nn * sizeof(double))};
+}
+
+static void model_free(struct cal_model *mo)
+{
+    free(mo->s);
+    free(mo->r);
+    free(mo->lat);
+}
+
+/*
+ * Above the eager limit, or where the split at --size gave a negative
+ * latency: the overheads at CAL_SMALL bytes into mo, the rest of the one-way
+ * time at --size as latency (L0 + m/B), said in how; worst becomes the
+ * small size's when that one cannot be split.
+ */
+static void fit_latency(const struct hm *h, const struct cal_opts *o, const struct cal_meas *at,
+                        const struct cal_meas *small, bool eager, struct cal_model *mo,
+                        struct cal_worst *worst, char *how, size_t howlen)
+{
+    int n = h->size;
+    size_t nn = (size_t)n * n;
+    struct cal_worst w0;
+    struct cal_model sm = model_new(n);
+    overheads(h, small, o->per_rank, &sm);
+    latencies(h, small->rtt, small, true, o->per_rank, &sm, &w0);
+    memcpy(mo->s, sm.s, (size_t)n * sizeof(double));
+    memcpy(mo->r, sm.r, (size_t)n * sizeof(double));
+    latencies(h, at->rtt, small, false, o->per_rank, mo, worst);
+    double *d = xmalloc(nn * sizeof *d);
+    int k = 0;
+    for (int p = 0; p < n; p++)
+        for (int q = p + 1; q < n; q++)
+            d[k++] = (at->rtt[(size_t)p * n + q] - small->rtt[(size_t)p * n + q]) / 2;
+    double extra = cal_median(d, k), l0 = sm.lat[n > 1 ? 1 : 0];
+    free(d);
+    snprintf(how, howlen,
+             "%s at %ld bytes, so s and r are measured at %d bytes and the latency "
+             "at %ld bytes is the rest of the one-way time: L0 + m/B with L0 = %g us, "
+             "B = %g MB/s (round trips at %d and %ld bytes)",
+             eager ? "the split gave a negative latency"
+                   : "MPI_Send took more than half of the one-way time (a rendezvous "
+                     "above the eager limit, or a copy)",
+             o->size, CAL_SMALL, o->size, us(l0),
+             extra > 0 ? numfmt_round((double)(o->size - CAL_SMALL) / (extra * 1e6), 3)
+                       : INFINITY,
+             CAL_SMALL, o->size);
+    if (w0.rel < -CAL_NOISE)
+        *worst = w0;
+    model_free(&sm);
+}
+
+/* Rank 0: the model from the measurements at --size (at) and at CAL_SMALL
+ * bytes (small, when --size is above it), written to -o; the status. */
+static int cal_write(struct hm *h, const struct cal_opts *o, const struct cal_meas *at,
+                     const struct cal_meas *small, bool big)
+{
+    int n = h->size, status = 0;
+    struct cal_model mo = model_new(n);
+    struct cal_worst worst;
+    overheads(h, at, o->per_rank, &mo);
+    latencies(h, at->rtt, at, true, o->per_rank, &mo, &worst);
+    /* eager: MPI_Send returned well before the message was across */
+    bool eager = true;
+    for (int p = 0; p < n; p++)
+        for (int q = 0; q < n; q++)
+            if (p != q) {
+                double rt = at->rtt[(size_t)(p < q ? p : q) * n + (p < q ? q : p)];
+                eager &= at->os[(size_t)p * n + q] <= rt / 4;
+            }
+    char how[1024];
+    snprintf(how, sizeof how, "split at %ld bytes, where MPI_Send returns before the "
+             "message is across (eager)", o->size);
+    if (big && (worst.rel < -CAL_NOISE || !eager))
+        fit_latency(h, o, at, small, eager, &mo, &worst, how, sizeof how);
+    if (worst.rel < 0 && worst.rel >= -CAL_NOISE) {
+        size_t len = strlen(how);
+        snprintf(how + len, sizeof how - len, "; latencies down to %g us (within 10 %% of the "
+                 "one-way time: noise) are written as 0", us(worst.lat));
+    }
+    if (worst.rel < -CAL_NOISE) {
+        hm_say(h, false,
+               "calibrate: the measurement cannot be split into s + L + r: between %s and "
+               "%s the round trip (%g us) is shorter than the overheads s + r of both ways "
+               "(latency %g us); the message is probably above the eager limit or the "
+               "network overlaps the overheads (docs/mpi.md, \"Limits\")",
+               h->names[worst.p], h->names[worst.q], us(worst.rtt), us(worst.lat));
+        status = 1;
+    } else {
+        struct cluster *c = build(h, o, &mo, how);
+        status = cal_save(h, c, o->output);
+        if (status == 0) {
+            char b1[64], b2[64], b3[64], shown[256];
+            printf("calibrated %d ranks on %d host%s, %ld-byte messages: s %s us, r %s us, "
+                   "latency %s us (%s) -> %s\n", n, h->nhosts, h->nhosts == 1 ? "" : "s",
+                   o->size, span(b1, mo.s, n, 1), span(b2, mo.r, n, 1),
+                   span(b3, mo.lat, n * n, n + 1), c->kind == CLUSTER_NODES ? "node table"
+                   : "latency matrix", SHOWN(o->output, shown));
+        }
+        cluster_free(c);
+    }
+    model_free(&mo);
+    return status;
+}
+
+int mpi_calibrate(struct hm *h, int argc, char **argv)
+{
+    struct cal_opts o = {0, 200, false, NULL, NULL, 60, NULL, 0, -1};   /* 0, -1: not given */
+    int status = cal_options(h, argc, argv, &o);
+    if (status >= 0)
+        return status;
     if (!h)
         return hm_not_launched(2, argc, argv);
     h->timeout = o.timeout;
@@ -538,15 +429,12 @@ int mpi_calibrate(struct hm *h, int argc, char **argv)
         return 2;
     }
     /* The output is checked before the measurement, not after it. */
-    int status = cal_check_output(h, o.output);
+    status = cal_check_output(h, o.output);
     if (status)
         return status;
     if (o.sizes)
         return cal_sizes(h, &o);
-    MPI_Request rq;
-
-    int n = h->size;
-    size_t nn = (size_t)n * n;
+    size_t nn = (size_t)h->size * h->size;
     struct cal_meas at = cal_meas_new(nn), small = {NULL, NULL, NULL, NULL};
     bool big = o.size > CAL_SMALL;
     cal_measure_all(h, o.size, o.iters, &at);
@@ -555,88 +443,11 @@ int mpi_calibrate(struct hm *h, int argc, char **argv)
         cal_measure_all(h, CAL_SMALL, o.iters, &small);
     }
     hm_watchdog(h, NULL, 0);
-    if (rank == 0) {
-        struct cal_model mo = {xmalloc((size_t)n * sizeof(double)),
-                               xmalloc((size_t)n * sizeof(double)), xmalloc(nn * sizeof(double))};
-        struct cal_worst worst, w0;
-        overheads(h, &at, o.per_rank, &mo);
-        latencies(h, at.rtt, &at, true, o.per_rank, &mo, &worst);
-        /* eager: MPI_Send returned well before the message was across */
-        bool eager = true;
-        for (int p = 0; p < n; p++)
-            for (int q = 0; q < n; q++)
-                if (p != q) {
-                    double rt = at.rtt[(size_t)(p < q ? p : q) * n + (p < q ? q : p)];
-                    eager &= at.os[(size_t)p * n + q] <= rt / 4;
-                }
-        char how[1024];
-        snprintf(how, sizeof how, "split at %ld bytes, where MPI_Send returns before the "
-                 "message is across (eager)", o.size);
-        if (big && (worst.rel < -CAL_NOISE || !eager)) {
-            /* the overheads at 64 bytes, the rest of the one-way time at --size is latency */
-            struct cal_model sm = {xmalloc((size_t)n * sizeof(double)),
-                                   xmalloc((size_t)n * sizeof(double)), xmalloc(nn * sizeof(double))};
-            overheads(h, &small, o.per_rank, &sm);
-            latencies(h, small.rtt, &small, true, o.per_rank, &sm, &w0);
-            memcpy(mo.s, sm.s, (size_t)n * sizeof(double));
-            memcpy(mo.r, sm.r, (size_t)n * sizeof(double));
-            latencies(h, at.rtt, &small, false, o.per_rank, &mo, &worst);
-            double *d = xmalloc(nn * sizeof *d);
-            int k = 0;
-            for (int p = 0; p < n; p++)
-                for (int q = p + 1; q < n; q++)
-                    d[k++] = (at.rtt[(size_t)p * n + q] - small.rtt[(size_t)p * n + q]) / 2;
-            double extra = cal_median(d, k), l0 = sm.lat[n > 1 ? 1 : 0];
-            free(d);
-            snprintf(how, sizeof how,
-                     "%s at %ld bytes, so s and r are measured at %d bytes and the latency "
-                     "at %ld bytes is the rest of the one-way time: L0 + m/B with L0 = %g us, "
-                     "B = %g MB/s (round trips at %d and %ld bytes)",
-                     eager ? "the split gave a negative latency"
-                           : "MPI_Send took more than half of the one-way time (a rendezvous "
-                             "above the eager limit, or a copy)",
-                     o.size, CAL_SMALL, o.size, us(l0),
-                     extra > 0 ? numfmt_round((double)(o.size - CAL_SMALL) / (extra * 1e6), 3)
-                               : INFINITY,
-                     CAL_SMALL, o.size);
-            if (w0.rel < -CAL_NOISE)
-                worst = w0;
-            free(sm.s);
-            free(sm.r);
-            free(sm.lat);
-        }
-        if (worst.rel < 0 && worst.rel >= -CAL_NOISE) {
-            size_t len = strlen(how);
-            snprintf(how + len, sizeof how - len, "; latencies down to %g us (within 10 %% of the "
-                     "one-way time: noise) are written as 0", us(worst.lat));
-        }
-        if (worst.rel < -CAL_NOISE) {
-            hm_say(h, false,
-                   "calibrate: the measurement cannot be split into s + L + r: between %s and "
-                   "%s the round trip (%g us) is shorter than the overheads s + r of both ways "
-                   "(latency %g us); the message is probably above the eager limit or the "
-                   "network overlaps the overheads (docs/mpi.md, \"Limits\")",
-                   h->names[worst.p], h->names[worst.q], us(worst.rtt), us(worst.lat));
-            status = 1;
-        } else {
-            struct cluster *c = build(h, &o, &mo, how);
-            status = cal_save(h, c, o.output);
-            if (status == 0) {
-                char b1[64], b2[64], b3[64], shown[256];
-                printf("calibrated %d ranks on %d host%s, %ld-byte messages: s %s us, r %s us, "
-                       "latency %s us (%s) -> %s\n", n, h->nhosts, h->nhosts == 1 ? "" : "s",
-                       o.size, span(b1, mo.s, n, 1), span(b2, mo.r, n, 1),
-                       span(b3, mo.lat, n * n, n + 1), c->kind == CLUSTER_NODES ? "node table"
-                       : "latency matrix", SHOWN(o.output, shown));
-            }
-            cluster_free(c);
-        }
-        free(mo.s);
-        free(mo.r);
-        free(mo.lat);
-    }
+    if (h->rank == 0)
+        status = cal_write(h, &o, &at, &small, big);
     cal_meas_free(&at);
     cal_meas_free(&small);
+    MPI_Request rq;
     MPI_Ibcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq);
     hm_idle_wait(&rq);
     return status;

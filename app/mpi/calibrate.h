@@ -1,16 +1,13 @@
 /*
- * app/mpi/calibrate.h - what `hetcast-mpi calibrate` at one size
- * (app/mpi/calibrate.c) lends to its sweep over sizes (app/mpi/sizes.c,
- * --sizes): the options, one size's measurement of every pair, and saving the
- * cluster.
+ * app/mpi/calibrate.h - the options of `hetcast-mpi calibrate`
+ * (app/mpi/calibrate.c) and its sweep over sizes (app/mpi/sizes.c, --sizes),
+ * which calibrate calls; both measure through app/mpi/measure.h.
  */
 #ifndef HETCAST_MPI_CALIBRATE_H
 #define HETCAST_MPI_CALIBRATE_H
 
 #include <stdbool.h>
-#include <stddef.h>
 
-#include "model/cluster.h"
 #include "app/mpi/common.h"
 
 struct cal_opts {
@@ -25,25 +22,6 @@ struct cal_opts {
     double noise;        /* --noise PCT: a size whose rounds spread more is named noisy */
 };
 
-/* What one size measured: n*n matrices, row = the measuring rank's side. */
-struct cal_meas {
-    double *rtt;   /* rtt[p*n+q], both orders */
-    double *os;    /* os[p*n+q]: MPI_Send on p to q */
-    double *orv;   /* orv[q*n+p]: MPI_Recv on q from p */
-    double *lat;   /* lat[p*n+q], both orders: the median over repetitions of the split */
-};
-
-struct cal_meas cal_meas_new(size_t nn);
-void cal_meas_free(struct cal_meas *m);
-/* The median of v[0..n) (sorts v); NAN for n = 0. */
-double cal_median(double *v, int n);
-/* Every pair at `size` bytes, `iters` repetitions each, one pair at a time (collective);
- * rank 0 ends with every rank's rows. */
-void cal_measure_all(const struct hm *h, long size, int iters, struct cal_meas *m);
-/* Rank 0: can path be written?  Says why not; the status (0 or 2) on every rank. */
-int cal_check_output(struct hm *h, const char *path);
-/* Rank 0: finish c and save it to path, saying hetcast's warnings; 0, or 1 said. */
-int cal_save(struct hm *h, struct cluster *c, const char *path);
 /* Read --sizes spec into sizes[] (room for 64); how many, or -1 with *why (to free). */
 int cal_sizes_parse(const char *spec, long *sizes, char **why);
 /* The sweep of --sizes (app/mpi/sizes.c): the whole command after the options; the status. */

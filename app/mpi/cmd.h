@@ -1,6 +1,6 @@
 /*
  * app/mpi/cmd.h - the commands of hetcast-mpi (app/mpi/main.c): calibrate
- * (app/mpi/calibrate.c; --sizes: app/mpi/sizes.c), exec (app/mpi/exec.c) and experiment (app/mpi/farm.c).  Each takes the whole command
+ * (app/mpi/calibrate.c; --sizes: app/mpi/sizes.c; the measuring: app/mpi/measure.c), exec (app/mpi/exec.c) and experiment (app/mpi/farm.c).  Each takes the whole command
  * line (argv[0] the program, argv[1] the command) and h, or NULL when the
  * program was started without mpirun; each returns the exit status, the
  * same on every rank.

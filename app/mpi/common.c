@@ -2,16 +2,16 @@
  * app/mpi/common.c - the ranks' names, the watchdog, idle and precise waits,
  * and clock alignment for hetcast-mpi (app/mpi/common.h).
  */
-#define _DEFAULT_SOURCE   /* syscall(): <sched.h> is shadowed by src/sched/sched.h here */
+#define _GNU_SOURCE   /* sched_getaffinity(), cpu_set_t */
 #include "app/mpi/common.h"
 
 #include <math.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -274,33 +274,39 @@ char *hm_mpirun_command(int np, int argc, char **argv)
 
 bool hm_cpus_get(struct hm_cpus *c)
 {
-    memset(c, 0, sizeof *c);
-    return syscall(SYS_sched_getaffinity, 0, sizeof c->bits, c->bits) > 0;
+    cpu_set_t set;
+    c->n = 0;
+    if (sched_getaffinity(0, sizeof set, &set) != 0)
+        return false;
+    for (int cpu = 0; cpu < CPU_SETSIZE && c->n < HM_MAX_CPUS; cpu++)
+        if (CPU_ISSET(cpu, &set))
+            c->cpu[c->n++] = cpu;
+    return c->n > 0;
 }
 
 int hm_cpus_count(const struct hm_cpus *c)
 {
-    int n = 0;
-    for (size_t i = 0; i < sizeof c->bits / sizeof c->bits[0]; i++)
-        for (unsigned long b = c->bits[i]; b; b &= b - 1)
-            n++;
-    return n;
+    return c->n;
+}
+
+/* Run on the CPUs cpu[0 .. n). */
+static void run_on(const int *cpu, int n)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (int k = 0; k < n; k++)
+        if (cpu[k] < CPU_SETSIZE)
+            CPU_SET(cpu[k], &set);
+    sched_setaffinity(0, sizeof set, &set);
 }
 
 void hm_cpus_set(const struct hm_cpus *c)
 {
-    syscall(SYS_sched_setaffinity, 0, sizeof c->bits, c->bits);
+    run_on(c->cpu, c->n);
 }
 
 void hm_cpus_pin(const struct hm_cpus *c, int k)
 {
-    size_t wbits = 8 * sizeof c->bits[0];
-    for (size_t cpu = 0; cpu < wbits * (sizeof c->bits / sizeof c->bits[0]); cpu++)
-        if ((c->bits[cpu / wbits] >> (cpu % wbits) & 1) && k-- == 0) {
-            struct hm_cpus one;
-            memset(&one, 0, sizeof one);
-            one.bits[cpu / wbits] = 1UL << (cpu % wbits);
-            hm_cpus_set(&one);
-            return;
-        }
+    if (k >= 0 && k < c->n)
+        run_on(&c->cpu[k], 1);
 }

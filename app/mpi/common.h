@@ -76,10 +76,11 @@ void hm_wait_until(double t);
  */
 void hm_align_clocks(int rounds, double *offset, double *rtt);
 
-/* The CPUs this process may run on (its affinity; <sched.h> is shadowed by
- * src/sched/sched.h in hetcast's include path, hence these). */
+/* The CPUs this process may run on (its affinity), by number. */
+#define HM_MAX_CPUS 1024
 struct hm_cpus {
-    unsigned long bits[16];   /* 1024 CPUs */
+    int n;
+    int cpu[HM_MAX_CPUS];
 };
 bool hm_cpus_get(struct hm_cpus *c);
 int hm_cpus_count(const struct hm_cpus *c);

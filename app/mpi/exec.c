@@ -4,10 +4,19 @@
  * as real MPI messages, one rank per node (docs/mpi.md, "Running a
  * schedule").
  *
- * Rank 0 loads the cluster, computes the schedule and hands every rank its
- * part: the transfer it receives and those it sends, in the engine's order.
- * A rank waits for its message (MPI_Iprobe, polled), receives it, then sends
- * to its children one after the other.  With --emulate every modelled cost
+ * Rank 0 loads the cluster (costed at the message size, as `hetcast run
+ * --size`), computes the schedule and hands every rank its part: the
+ * transfer it receives and those it sends, in the engine's order.
+ *
+ * Without --emulate a run is timed as OSU's benchmarks time one: runs not
+ * counted first, then a barrier before each run, after which a rank receives
+ * its message (MPI_Recv) and sends to its children one after the other
+ * (MPI_Send), reading the clock after each step and doing nothing else; its
+ * times count from its exit of the barrier, and a run's makespan is the
+ * latest end over the ranks.  --baseline times MPI_Bcast the same way.
+ *
+ * With --emulate a rank waits for its message (MPI_Iprobe, polled),
+ * receives it, then sends to its children one after the other; every modelled cost
  * is also waited out (timing_split, the rule the SMPI export replays), so
  * that one machine stands in for a heterogeneous cluster: the sender waits
  * s(q) before its MPI_Send, the receiver waits until the message's link
@@ -15,11 +24,10 @@
  * then r(p); under sync and one-port the receiver acknowledges the end of
  * its receive, and the sender waits for that before its next send.  Waits
  * sleep until 1 ms before their end and then spin; receives are polled with
- * 20 us sleeps (without --emulate they spin: the times are microseconds).
+ * 20 us sleeps.  Clocks are aligned to rank 0 before the repeats (Cristian's
+ * method) and every repeat starts at one moment of rank 0's clock.
  *
- * Clocks are aligned to rank 0 before the repeats (Cristian's method), every
- * repeat starts at one moment of rank 0's clock, and every transfer's times
- * are reduced to rank 0, in the cluster's time units: its `# unit:` (a
+ * Every transfer's times are reduced to rank 0, in the cluster's time units: its `# unit:` (a
  * SimGrid platform's seconds, calibrate's microseconds), or --unit-ms U
  * milliseconds a unit for a cluster of abstract units.
  */
@@ -44,7 +52,9 @@
 #include "session/session.h"
 #include "model/timing.h"
 
-#define EX_MAX_REPEAT 1000
+#define EX_MAX_REPEAT 100000
+#define EX_PLAIN_REPEAT 200     /* runs without --emulate unless --repeat says (with it: 1) */
+#define EX_WARM_RUNS 10         /* runs not counted before the others (--emulate: 1) */
 #define EX_ALIGN_ROUNDS 50
 #define EX_START_MARGIN 0.05    /* s: a repeat starts this long after rank 0 says when */
 #define EX_POLL 20e-6           /* s: the sleep between polls of an emulated receive */
@@ -87,10 +97,11 @@ static const struct opt exec_table[] = {
     {"baseline", E_BASELINE, NULL, "also time the MPI library's MPI_Bcast of the same size from "
      "the source's rank to the same ranks, K times, and print it beside the schedule", OPT_FLAG,
      AT(baseline), 0, 0, NULL},
-    {"repeat", E_REPEAT, "K", "run the schedule K times (default 1)", OPT_INT, AT(repeat), 1,
-     EX_MAX_REPEAT, NULL},
-    {"size", E_SIZE, "BYTES", "the message size (default 64)", OPT_LONGINT, AT(size), 8, 1 << 26,
-     NULL},
+    {"repeat", E_REPEAT, "K", "run the schedule K times (default 200; with --emulate 1)", OPT_INT,
+     AT(repeat), 1, EX_MAX_REPEAT, NULL},
+    {"size", E_SIZE, "BYTES", "the message size (default 64); the prediction costs it as hetcast "
+     "run --size does (a cluster's size segments, a SimGrid platform)", OPT_LONGINT, AT(size), 8,
+     1 << 26, NULL},
     {"output", 'o', "FILE", "write the measured transfers (schedule CSV) of the fastest repeat",
      OPT_STRING, AT(output), 0, 0, NULL},
     {"timeout", E_TIMEOUT, "S", "give up when a rank waits S seconds more than the schedule "
@@ -218,7 +229,19 @@ static int prepare(const struct hm *h, struct exec_opts *o, int argc, char **arg
         free(cause);
         return 2;
     }
+    size_t len = strlen(o->s.file);
+    if (len > 4 && strcmp(o->s.file + len - 4, ".xml") == 0) {
+        o->s.has_size = true;   /* a SimGrid platform's costs at the message's size */
+        o->s.size = (double)o->size;
+    }
     struct cluster *c = load(&o->s);
+    if (c && c->nsegments > 0) {
+        /* the message's size segment, as hetcast run --size takes it */
+        cluster_free(c);
+        o->s.has_size = true;
+        o->s.size = (double)o->size;
+        c = load(&o->s);
+    }
     if (!c)
         return 2;
     *cp = c;
@@ -342,40 +365,27 @@ static void warm_up(const struct hm *h, const struct ex_plan *p, char *buf, int 
     hm_idle_barrier();
 }
 
-/* One repeat on this rank, from local time start; times into rec (local). */
-static void play(const struct hm *h, const struct ex_plan *p, const struct exec_opts *o,
-                 double start, double offset, char *buf, double *rec)
+/* --emulate: one repeat on this rank, from local time start (one moment of
+ * rank 0's clock); times into rec (local clock, then rank 0's, in units). */
+static void play_emulated(const struct hm *h, const struct ex_plan *p, const struct exec_opts *o,
+                          double start, double offset, char *buf, double *rec)
 {
     int me = h->rank;
     for (int i = 0; i < p->ntr * T_FIELDS; i++)
         rec[i] = -DBL_MAX;
-    if (o->emulate) {
-        hm_wait_until(start);
-    } else {
-        /* the last millisecond polling MPI's progress: its first poll after a pause
-           runs the event loop (microseconds), not the schedule's first message */
-        hm_wait_until(start - 1e-3);
-        int flag;
-        while (MPI_Wtime() < start)
-            MPI_Iprobe(MPI_ANY_SOURCE, HM_TAG_CTRL, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
-    }
+    hm_wait_until(start);
     for (int i = 0; i < p->ntr; i++) {
         const struct ex_tr *x = &p->tr[i];
         if (x->to != me)
             continue;
         double *r = &rec[i * T_FIELDS];
-        r[T_ARRIVE] = poll_recv(x->from, HM_TAG_DATA, buf, (int)o->size, MPI_CHAR, o->emulate);
+        r[T_ARRIVE] = poll_recv(x->from, HM_TAG_DATA, buf, (int)o->size, MPI_CHAR, true);
         double left;   /* when it left the sender, rank 0's clock */
         memcpy(&left, buf, sizeof left);
-        if (o->emulate) {
-            double le = left - offset + x->link;
-            r[T_LINK_END] = le > r[T_ARRIVE] ? le : r[T_ARRIVE];
-            hm_wait_until(r[T_LINK_END] + x->recv);
-            r[T_RECV_END] = MPI_Wtime();
-        } else {
-            r[T_LINK_END] = r[T_ARRIVE];
-            r[T_RECV_END] = MPI_Wtime();
-        }
+        double le = left - offset + x->link;
+        r[T_LINK_END] = le > r[T_ARRIVE] ? le : r[T_ARRIVE];
+        hm_wait_until(r[T_LINK_END] + x->recv);
+        r[T_RECV_END] = MPI_Wtime();
         if (p->acked) {
             char ack = 1;
             MPI_Send(&ack, 1, MPI_CHAR, x->from, HM_TAG_ACK, MPI_COMM_WORLD);
@@ -396,7 +406,7 @@ static void play(const struct hm *h, const struct ex_plan *p, const struct exec_
         r[T_SEND_END] = MPI_Wtime();
         if (p->acked) {
             char ack;
-            r[T_FREE] = poll_recv(x->to, HM_TAG_ACK, &ack, 1, MPI_CHAR, o->emulate);
+            r[T_FREE] = poll_recv(x->to, HM_TAG_ACK, &ack, 1, MPI_CHAR, true);
         } else {
             r[T_FREE] = r[T_SEND_END];
         }
@@ -405,6 +415,78 @@ static void play(const struct hm *h, const struct ex_plan *p, const struct exec_
     for (int i = 0; i < p->ntr * T_FIELDS; i++)
         if (rec[i] > -DBL_MAX)
             rec[i] = (rec[i] - start) / (o->unit_ms / 1000);
+}
+
+/* This rank's transfers, found before the timed runs: the ones it receives,
+ * then the ones it sends, each in the schedule's order. */
+struct ex_mine {
+    int n, nrecv;
+    int *idx;        /* transfer numbers: idx[0 .. nrecv) received, the rest sent */
+    double *stamp;   /* the clock after each step of a run (2 a send at most) */
+};
+
+static void mine_of(int me, const struct ex_plan *p, struct ex_mine *m)
+{
+    m->n = m->nrecv = 0;
+    m->idx = xmalloc((size_t)(p->ntr ? p->ntr : 1) * sizeof *m->idx);
+    m->stamp = xmalloc((size_t)(2 * p->ntr + 1) * sizeof *m->stamp);
+    for (int i = 0; i < p->ntr; i++)
+        if (p->tr[i].to == me)
+            m->idx[m->n++] = i;
+    m->nrecv = m->n;
+    for (int i = 0; i < p->ntr; i++)
+        if (p->tr[i].from == me)
+            m->idx[m->n++] = i;
+}
+
+/*
+ * Without --emulate: one repeat timed as OSU's benchmarks time one.  A
+ * barrier, then this rank's receives and sends back to back (blocking
+ * MPI_Recv and MPI_Send of the schedule's message; under sync and one-port
+ * the acknowledgement), the clock read after each step and nothing else done
+ * in between.  After the last step, rec gets the times from this rank's exit
+ * of the barrier, in units of unit_s seconds.
+ */
+static void play_plain(const struct ex_plan *p, struct ex_mine *m, double unit_s, char *buf,
+                       int size, double *rec)
+{
+    char ack = 1;
+    double *stamp = m->stamp;
+    int k = 0;
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    for (int j = 0; j < m->nrecv; j++) {
+        int from = p->tr[m->idx[j]].from;
+        MPI_Recv(buf, size, MPI_CHAR, from, HM_TAG_DATA, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        stamp[k++] = MPI_Wtime();
+        if (p->acked)
+            MPI_Send(&ack, 1, MPI_CHAR, from, HM_TAG_ACK, MPI_COMM_WORLD);
+    }
+    for (int j = m->nrecv; j < m->n; j++) {
+        int to = p->tr[m->idx[j]].to;
+        MPI_Send(buf, size, MPI_CHAR, to, HM_TAG_DATA, MPI_COMM_WORLD);
+        stamp[k++] = MPI_Wtime();
+        if (p->acked) {
+            MPI_Recv(&ack, 1, MPI_CHAR, to, HM_TAG_ACK, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            stamp[k++] = MPI_Wtime();
+        }
+    }
+    /* the run is over: the stamps into the transfers' fields */
+    for (int i = 0; i < p->ntr * T_FIELDS; i++)
+        rec[i] = -DBL_MAX;
+    k = 0;
+    double last = 0;   /* a send starts when the step before it ended */
+    for (int j = 0; j < m->n; j++) {
+        double *r = &rec[m->idx[j] * T_FIELDS];
+        if (j < m->nrecv) {
+            last = r[T_ARRIVE] = r[T_LINK_END] = r[T_RECV_END] = (stamp[k++] - t0) / unit_s;
+            continue;
+        }
+        r[T_START] = r[T_LINK] = last;
+        last = r[T_SEND_END] = r[T_FREE] = (stamp[k++] - t0) / unit_s;
+        if (p->acked)
+            last = r[T_FREE] = (stamp[k++] - t0) / unit_s;
+    }
 }
 
 /* A measured time as written: 7 significant digits (the clocks' agreement is
@@ -470,7 +552,11 @@ static int write_measured(const struct exec_opts *o, const struct hm *h, const s
             o->repeat, best_rep + 1);
     fprintf(fp, "# makespan: predicted %s, measured %s (min) %s (median) %s (max)\n",
             num(b1, run->eng.makespan), num(b2, mk[0]), num(b3, median), num(b4, mk[o->repeat - 1]));
-    fprintf(fp, "# clocks: aligned to rank 0 (Cristian), to within %s ms\n", num(b1, align * 1e3));
+    if (o->emulate)
+        fprintf(fp, "# clocks: aligned to rank 0 (Cristian), to within %s ms\n",
+                num(b1, align * 1e3));
+    else
+        fprintf(fp, "# clocks: each rank's own, from its exit of the barrier before the run\n");
     struct run copy = *run;
     copy.eng.tr = best;
     report_run_csv(fp, &copy, false, true);
@@ -481,14 +567,24 @@ static int write_measured(const struct exec_opts *o, const struct hm *h, const s
     return 0;
 }
 
+
+static double median_of(double *x, int n)
+{
+    qsort(x, (size_t)n, sizeof *x, cmp_double);
+    return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+}
+
 /*
- * Without --emulate, a measured makespan at least twice the prediction says
- * that a message costs this machine more than the cluster's costs: the
- * extra time, shared among the messages of the prediction's critical path
- * (each waits for the one before), is the overhead a message, and the note
- * says what to do.  Nothing when the prediction holds within that factor.
+ * Without --emulate, a fastest run at least twice the prediction says that a
+ * message costs this machine more than the cluster's costs: the extra time,
+ * shared among the messages of the prediction's critical path (each waits
+ * for the one before), is the extra a message.  What MPI's own broadcast
+ * took beside it (bcast, its fastest run; < 0 without --baseline) says
+ * whether the library's messages cost as much.  Nothing when the
+ * prediction holds within that factor.
  */
-static void overhead_note(const struct exec_opts *o, const struct run *run, double measured)
+static void overhead_note(const struct exec_opts *o, const struct run *run, double measured,
+                          double bcast)
 {
     double pred = run->eng.makespan;
     if (!(pred > 0) || !(measured >= 2 * pred))
@@ -501,53 +597,66 @@ static void overhead_note(const struct exec_opts *o, const struct run *run, doub
     free(crit);
     if (depth < 1)
         return;
-    char b1[NUMFMT_SIZE], b2[NUMFMT_SIZE];
+    char b1[NUMFMT_SIZE], b2[NUMFMT_SIZE], each[64];
     double extra_us = (measured - pred) * o->unit_ms * 1e3 / depth;
-    char each[64];
     if (depth == 1)
         snprintf(each, sizeof each, "the one message");
     else
         snprintf(each, sizeof each, "each of the %d messages", depth);
     printf("note                 measured %.1f times the prediction: %s of the critical path "
-           "took about %s us more than the cluster's costs (%s us in all predicted), the "
-           "per-message overhead of MPI on this machine.  To see the model's "
-           "schedule, run it with --emulate (the modelled costs waited out); to predict this "
-           "machine, calibrate it at this message size (mpirun -n N hetcast-mpi calibrate "
-           "--size %ld -o CLUSTER.csv) and run that cluster.\n",
-           measured / pred, each, num(b1, extra_us), num(b2, pred * o->unit_ms * 1e3),
-           o->size);
+           "took about %s us more than the cluster's costs (%s us in all predicted): the "
+           "cluster's costs are not this machine's at %ld bytes.", measured / pred, each,
+           num(b1, extra_us), num(b2, pred * o->unit_ms * 1e3), o->size);
+    if (bcast >= 0)
+        printf("  The library's MPI_Bcast of the same message took %s us at its fastest, "
+               "%.1f times the prediction.", num(b1, bcast * o->unit_ms * 1e3), bcast / pred);
+    else
+        printf("  (--baseline times the library's MPI_Bcast of the same message beside it.)");
+    printf("  To see the model's schedule, run it with --emulate (the modelled costs waited "
+           "out); to predict this machine, calibrate it at this message size (mpirun -n N "
+           "hetcast-mpi calibrate --size %ld -o CLUSTER.csv) and run that cluster.\n", o->size);
+}
+
+/* The ranks the schedule uses (1) and not (0), h->size of them; *n how many. */
+static unsigned char *used_ranks(const struct hm *h, const struct ex_plan *p, int *n)
+{
+    unsigned char *used = xcalloc((size_t)h->size, 1);
+    for (int i = 0; i < p->ntr; i++)
+        used[p->tr[i].from] = used[p->tr[i].to] = 1;
+    *n = 0;
+    for (int k = 0; k < h->size; k++)
+        *n += used[k];
+    return used;
 }
 
 /*
  * --baseline: MPI_Bcast of o->size bytes from the source's rank (the first
- * transfer's sender) to the ranks of the schedule, started on all of them
- * at one time of rank 0's clock, as a repeat of the schedule is; bk[k] (rank
- * 0) the latest end of repeat k, in the cluster's units.  Collective.
+ * transfer's sender) to the ranks of the schedule, timed as a run of the
+ * schedule is without --emulate: EX_WARM_RUNS runs not counted, then a
+ * barrier before each, each rank's time from its exit of the barrier, the
+ * latest over the ranks; bk[k] (rank 0) that of run k, in the cluster's
+ * units.  Collective.
  */
 static void bcast_baseline(struct hm *h, const struct ex_plan *p, const struct exec_opts *o,
-                           double offset, char *buf, double *bk)
+                           char *buf, double *bk)
 {
-    int rank = h->rank, root = 0;
-    unsigned char *used = xcalloc((size_t)h->size, 1);
-    for (int i = 0; i < p->ntr; i++)
-        used[p->tr[i].from] = used[p->tr[i].to] = 1;
+    int rank = h->rank, root = 0, nused;
+    unsigned char *used = used_ranks(h, p, &nused);
     for (int k = 0; p->ntr > 0 && k < p->tr[0].from; k++)
         root += used[k];   /* the source's place among the used ranks, in rank order */
     MPI_Comm sub;
     MPI_Comm_split(MPI_COMM_WORLD, used[rank] ? 0 : MPI_UNDEFINED, rank, &sub);
-    MPI_Request rq;
-    for (int k = -1; k < o->repeat; k++) {   /* -1: a warm-up */
-        hm_watchdog(h, "exec (the MPI_Bcast baseline)", EX_START_MARGIN + 1);
-        double start = rank == 0 ? MPI_Wtime() + EX_START_MARGIN : 0, took = 0, latest = 0;
-        MPI_Ibcast(&start, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD, &rq);
-        hm_idle_wait(&rq);
+    for (int k = -EX_WARM_RUNS; k < o->repeat; k++) {
+        hm_watchdog(h, "exec (the MPI_Bcast baseline)", 1);
+        double took = 0, latest = 0;
+        MPI_Barrier(MPI_COMM_WORLD);
         if (used[rank]) {
-            hm_wait_until(start - offset);
+            double t0 = MPI_Wtime();
             MPI_Bcast(buf, (int)o->size, MPI_CHAR, root, sub);
-            took = MPI_Wtime() + offset - start;
+            took = MPI_Wtime() - t0;
         }
-        MPI_Ireduce(&took, &latest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD, &rq);
-        hm_idle_wait(&rq);
+        /* blocking, as OSU's: a rank that slept between runs would wait for a core */
+        MPI_Reduce(&took, &latest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
         if (rank == 0 && k >= 0)
             bk[k] = latest / (o->unit_ms / 1000);
     }
@@ -557,12 +666,233 @@ static void bcast_baseline(struct hm *h, const struct ex_plan *p, const struct e
     free(used);
 }
 
+/* What one run of exec holds, on every rank (rank 0: the run and the results). */
+struct ex_state {
+    struct cluster *c;
+    struct run run;
+    bool have_run;
+    struct ex_plan plan;
+    double offset, worst;   /* --emulate: this rank's clock to rank 0's, and the worst error x 2 */
+    double *mk, *bk;        /* rank 0: the makespan of every run, MPI_Bcast's (--baseline) */
+    struct transfer *best;  /* rank 0: the transfers of the fastest run */
+    int best_rep;
+};
+
+/* Rank 0 plans (prepare); every rank learns the status, the plan and the unit. */
+static int share_plan(struct hm *h, struct exec_opts *o, int argc, char **argv, struct ex_state *st)
+{
+    int head[4] = {0, 0, 0, 0};   /* status, transfers, model, acked */
+    struct ex_plan *plan = &st->plan;
+    hm_watchdog(h, "exec (loading and scheduling)",
+                o->s.sopt.time_limit > 0 ? o->s.sopt.time_limit : 0);
+    if (h->rank == 0) {
+        head[0] = prepare(h, o, argc, argv, &st->c, &st->run, &st->have_run, plan);
+        head[1] = plan->ntr;
+        head[2] = plan->model;
+        head[3] = plan->acked;
+    }
+    MPI_Request rq;
+    MPI_Ibcast(head, 4, MPI_INT, 0, MPI_COMM_WORLD, &rq);
+    hm_idle_wait(&rq);
+    if (head[0])
+        return head[0];
+    plan->ntr = head[1];
+    plan->model = head[2];
+    plan->acked = head[3];
+    /* the unit, which rank 0 read from the cluster (unit_of) */
+    MPI_Ibcast(&o->unit_ms, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD, &rq);
+    hm_idle_wait(&rq);
+    if (h->rank != 0)
+        plan->tr = xcalloc((size_t)(plan->ntr ? plan->ntr : 1), sizeof *plan->tr);
+    /* as bytes: the ranks run one build of hetcast-mpi (one architecture) */
+    MPI_Ibcast(plan->tr, (int)(plan->ntr * sizeof *plan->tr), MPI_BYTE, 0, MPI_COMM_WORLD, &rq);
+    hm_idle_wait(&rq);
+    return 0;
+}
+
+/* --emulate: the clocks aligned to rank 0's, refused when not well enough
+ * (status 1 on every rank). */
+static int align(struct hm *h, const struct exec_opts *o, struct ex_state *st)
+{
+    int status = 0;
+    double rtt;
+    MPI_Request rq;
+    hm_watchdog(h, "exec (aligning the clocks)", 0);
+    hm_align_clocks(EX_ALIGN_ROUNDS, &st->offset, &rtt);
+    MPI_Ireduce(&rtt, &st->worst, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD, &rq);
+    hm_idle_wait(&rq);
+    double limit = fmin(EX_ALIGN_SHARE * o->unit_ms / 1000, EX_ALIGN_WORST);
+    if (h->rank == 0 && st->worst / 2 > limit) {
+        char b1[NUMFMT_SIZE], b2[NUMFMT_SIZE], b3[NUMFMT_SIZE];
+        hm_say(h, false, "exec: the clocks cannot be aligned: the best of %d round trips to "
+               "rank 0 took %s ms on some rank, so its clock is known to within %s ms only "
+               "(needed: %s ms, 1 %% of a unit)", EX_ALIGN_ROUNDS, num(b1, st->worst * 1e3),
+               num(b2, st->worst / 2 * 1e3), num(b3, limit * 1e3));
+        status = 1;
+    }
+    MPI_Ibcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq);
+    hm_idle_wait(&rq);
+    return status;
+}
+
+/* Rank 0: run k's transfers (all, reduced) into cur, its makespan into mk,
+ * and cur into best when it is the fastest so far. */
+static void keep_run(const struct ex_plan *p, const double *all, struct transfer *cur, int k,
+                     struct ex_state *st)
+{
+    double m = 0;
+    for (int i = 0; i < p->ntr; i++) {
+        measured_times(p->model, &all[i * T_FIELDS], &cur[i]);
+        if (cur[i].hold > m)
+            m = cur[i].hold;
+    }
+    st->mk[k] = m;
+    if (k == 0 || m < st->mk[st->best_rep]) {
+        st->best_rep = k;
+        if (p->ntr)
+            memcpy(st->best, cur, (size_t)p->ntr * sizeof *cur);
+    }
+}
+
+/* The warm-up and the runs of the schedule (collective): rank 0 ends with
+ * every run's makespan and the fastest run's transfers. */
+static void play_runs(struct hm *h, const struct exec_opts *o, struct ex_state *st, char *buf)
+{
+    const struct ex_plan *p = &st->plan;
+    int rank = h->rank;
+    size_t nf = (size_t)(p->ntr ? p->ntr : 1) * T_FIELDS;
+    double *rec = xmalloc(nf * sizeof *rec), *all = rank == 0 ? xmalloc(nf * sizeof *all) : NULL;
+    struct transfer *cur = NULL;
+    if (rank == 0 && p->ntr) {
+        st->best = xmalloc((size_t)p->ntr * sizeof *st->best);
+        cur = xmalloc((size_t)p->ntr * sizeof *cur);
+        memcpy(st->best, st->run.eng.tr, (size_t)p->ntr * sizeof *cur);
+        memcpy(cur, st->run.eng.tr, (size_t)p->ntr * sizeof *cur);
+    }
+    double predicted = rank == 0 ? st->run.eng.makespan : 0;
+    MPI_Request rq;
+    MPI_Ibcast(&predicted, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD, &rq);
+    hm_idle_wait(&rq);
+    struct ex_mine mine;
+    mine_of(rank, p, &mine);
+    hm_watchdog(h, "exec (warming the schedule's edges up)", 0);
+    warm_up(h, p, buf, (int)o->size);
+    /* runs not counted first (k < 0), as benchmarks warm up */
+    for (int k = o->emulate ? -1 : -EX_WARM_RUNS; k < o->repeat; k++) {
+        hm_watchdog(h, "exec (a run of the schedule)",
+                    EX_START_MARGIN + 3 * predicted * o->unit_ms / 1000);
+        if (o->emulate) {
+            double start = rank == 0 ? MPI_Wtime() + EX_START_MARGIN : 0;
+            MPI_Ibcast(&start, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD, &rq);
+            hm_idle_wait(&rq);
+            play_emulated(h, p, o, start - st->offset, st->offset, buf, rec);
+            MPI_Ireduce(rec, all, p->ntr * T_FIELDS, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD, &rq);
+            hm_idle_wait(&rq);
+        } else {
+            play_plain(p, &mine, o->unit_ms / 1000, buf, (int)o->size, rec);
+            /* blocking, as OSU's: a rank that slept between runs would wait for a core */
+            MPI_Reduce(rec, all, p->ntr * T_FIELDS, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+        }
+        if (rank == 0 && k >= 0)
+            keep_run(p, all, cur, k, st);
+    }
+    hm_watchdog(h, NULL, 0);
+    free(mine.idx);
+    free(mine.stamp);
+    free(cur);
+    free(rec);
+    free(all);
+}
+
+/* Rank 0: what was measured, on standard output (and -o); the status. */
+static int report(const struct hm *h, const struct exec_opts *o, struct ex_state *st)
+{
+    const struct run *run = &st->run;
+    double *mk = st->mk, med = median_of(mk, o->repeat);
+    char b1[NUMFMT_SIZE], b2[NUMFMT_SIZE], b3[NUMFMT_SIZE], name[256], name2[64];
+    printf("hetcast-mpi exec: %s, %s, %s model; %d ranks on %d host%s; ", SHOWN(st->c->name, name),
+           SHOWN(run->sched.ops->name, name2), model_name(run->model), h->size, h->nhosts,
+           h->nhosts == 1 ? "" : "s");
+    if (o->emulate)
+        printf("emulated, 1 unit = %s ms", num(b1, o->unit_ms));
+    else
+        printf("not emulated, times in units of %s ms", num(b1, o->unit_ms));
+    printf("; %d repeat%s; %ld bytes a message\n", o->repeat, o->repeat == 1 ? "" : "s", o->size);
+    printf("predicted makespan   %s\n", num(b1, run->eng.makespan));
+    printf("measured makespan    min %s  median %s  max %s", num(b1, mk[0]), num(b2, med),
+           num(b3, mk[o->repeat - 1]));
+    if (run->eng.makespan > 0)
+        printf("  (min %+.2f %% of the prediction)",
+               100 * (mk[0] - run->eng.makespan) / run->eng.makespan);
+    putchar('\n');
+    double bmin = -1;
+    if (o->baseline && st->plan.ntr > 0) {
+        double bmed = median_of(st->bk, o->repeat);
+        int nused;
+        free(used_ranks(h, &st->plan, &nused));
+        bmin = st->bk[0];
+        printf("MPI_Bcast            min %s  median %s  max %s  (the library's own broadcast of "
+               "%ld bytes from rank %d to the same %d ranks)\n", num(b1, bmin), num(b2, bmed),
+               num(b3, st->bk[o->repeat - 1]), o->size, st->plan.tr[0].from, nused);
+    }
+    if (o->emulate)
+        printf("clocks               aligned to rank 0 to within %s ms\n",
+               num(b1, st->worst / 2 * 1e3));
+    else
+        printf("timing               as OSU's benchmarks: %d runs not counted, then a barrier "
+               "before each run; a rank's times from its exit of the barrier, a run's makespan "
+               "the latest end over the ranks\n", EX_WARM_RUNS);
+    if (!o->emulate)
+        overhead_note(o, run, mk[0], bmin);
+    int status = 0;
+    if (o->output) {
+        status = write_measured(o, h, run, st->best ? st->best : run->eng.tr, st->best_rep, mk,
+                                med, st->worst / 2);
+        if (!status)
+            printf("measured transfers   repeat %d of %d (the smallest makespan) in %s\n",
+                   st->best_rep + 1, o->repeat, SHOWN(o->output, name));
+    }
+    fflush(stdout);
+    return status;
+}
+
+/* exec on the ranks of h, after the options: the status, the same on every rank. */
+static int exec_run(struct hm *h, struct exec_opts *o, int argc, char **argv)
+{
+    struct ex_state st;
+    memset(&st, 0, sizeof st);
+    int status = share_plan(h, o, argc, argv, &st);
+    if (!status && o->emulate)
+        status = align(h, o, &st);
+    char *buf = xcalloc((size_t)o->size, 1);
+    st.mk = xmalloc((size_t)o->repeat * sizeof *st.mk);
+    st.bk = xmalloc((size_t)o->repeat * sizeof *st.bk);
+    if (!status) {
+        play_runs(h, o, &st, buf);
+        if (o->baseline)
+            bcast_baseline(h, &st.plan, o, buf, st.bk);
+        if (h->rank == 0)
+            status = report(h, o, &st);
+        MPI_Request rq;
+        MPI_Ibcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq);
+        hm_idle_wait(&rq);
+    }
+    free(buf);
+    free(st.mk);
+    free(st.bk);
+    free(st.best);
+    free(st.plan.tr);
+    if (st.have_run)
+        run_free(&st.run);
+    cluster_free(st.c);
+    return status;
+}
+
 int mpi_exec(struct hm *h, int argc, char **argv)
 {
     struct exec_opts o;
     memset(&o, 0, sizeof o);
     session_opts_init(&o.s);
-    o.repeat = 1;
     o.size = 64;
     o.timeout = 60;
     const char *files[1];
@@ -583,6 +913,8 @@ int mpi_exec(struct hm *h, int argc, char **argv)
     o.s.file = app_bundled("clusters", files[0], app_cluster_exts);   /* counterexample.csv: the bundled one */
     if (o.s.nsched == 0)
         o.s.sched[o.s.nsched++] = "fnf";
+    if (o.repeat == 0)
+        o.repeat = o.emulate ? 1 : EX_PLAIN_REPEAT;
     if (!h) {   /* how many ranks: the cluster's nodes */
         struct cluster *c = load(&o.s);
         if (!c)
@@ -592,173 +924,5 @@ int mpi_exec(struct hm *h, int argc, char **argv)
         return hm_not_launched(n, argc, argv);
     }
     h->timeout = o.timeout;
-
-    /* rank 0 plans; the others sleep until it says */
-    struct cluster *c = NULL;
-    struct run run;
-    bool have_run = false;
-    struct ex_plan plan = {0, 0, false, NULL};
-    int head[4] = {0, 0, 0, 0};   /* status, transfers, model, acked */
-    hm_watchdog(h, "exec (loading and scheduling)", o.s.sopt.time_limit > 0 ? o.s.sopt.time_limit : 0);
-    if (rank == 0) {
-        head[0] = prepare(h, &o, argc, argv, &c, &run, &have_run, &plan);
-        head[1] = plan.ntr;
-        head[2] = plan.model;
-        head[3] = plan.acked;
-    }
-    MPI_Request rq;
-    MPI_Ibcast(head, 4, MPI_INT, 0, MPI_COMM_WORLD, &rq);
-    hm_idle_wait(&rq);
-    int status = head[0];
-    if (status) {
-        free(plan.tr);
-        if (have_run)
-            run_free(&run);
-        cluster_free(c);
-        return status;
-    }
-    plan.ntr = head[1];
-    plan.model = head[2];
-    plan.acked = head[3];
-    /* the unit, which rank 0 read from the cluster (unit_of) */
-    MPI_Ibcast(&o.unit_ms, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD, &rq);
-    hm_idle_wait(&rq);
-    if (rank != 0)
-        plan.tr = xcalloc((size_t)(plan.ntr ? plan.ntr : 1), sizeof *plan.tr);
-    /* as bytes: the ranks run one build of hetcast-mpi (one architecture) */
-    MPI_Ibcast(plan.tr, (int)(plan.ntr * sizeof *plan.tr), MPI_BYTE, 0, MPI_COMM_WORLD, &rq);
-    hm_idle_wait(&rq);
-
-    /* clocks */
-    hm_watchdog(h, "exec (aligning the clocks)", 0);
-    double offset, rtt, worst = 0;
-    hm_align_clocks(EX_ALIGN_ROUNDS, &offset, &rtt);
-    MPI_Ireduce(&rtt, &worst, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD, &rq);
-    hm_idle_wait(&rq);
-    if (rank == 0) {
-        double limit = o.emulate ? EX_ALIGN_SHARE * o.unit_ms / 1000 : EX_ALIGN_WORST;
-        if (limit > EX_ALIGN_WORST)
-            limit = EX_ALIGN_WORST;
-        if (worst / 2 > limit) {
-            char b1[NUMFMT_SIZE], b2[NUMFMT_SIZE], b3[NUMFMT_SIZE];
-            hm_say(h, false, "exec: the clocks cannot be aligned: the best of %d round trips to "
-                   "rank 0 took %s ms on some rank, so its clock is known to within %s ms only "
-                   "(needed: %s ms%s)", EX_ALIGN_ROUNDS, num(b1, worst * 1e3),
-                   num(b2, worst / 2 * 1e3), num(b3, limit * 1e3),
-                   o.emulate ? ", 1 % of a unit" : "");
-            status = 1;
-        }
-    }
-    MPI_Ibcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq);
-    hm_idle_wait(&rq);
-
-    double *rec = xmalloc((size_t)(plan.ntr ? plan.ntr : 1) * T_FIELDS * sizeof *rec);
-    double *all = rank == 0 ? xmalloc((size_t)(plan.ntr ? plan.ntr : 1) * T_FIELDS * sizeof *all)
-                            : NULL;
-    double *mk = xmalloc((size_t)o.repeat * sizeof *mk);
-    struct transfer *best = NULL, *cur = NULL;
-    int best_rep = 0;
-    if (rank == 0 && plan.ntr) {
-        best = xmalloc((size_t)plan.ntr * sizeof *best);
-        cur = xmalloc((size_t)plan.ntr * sizeof *cur);
-        memcpy(best, run.eng.tr, (size_t)plan.ntr * sizeof *best);
-        memcpy(cur, run.eng.tr, (size_t)plan.ntr * sizeof *cur);
-    }
-    char *buf = xcalloc((size_t)o.size, 1);
-    double predicted = rank == 0 ? run.eng.makespan : 0;
-    MPI_Ibcast(&predicted, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD, &rq);
-    hm_idle_wait(&rq);
-    /* the edges warmed up, then k = -1: one run not counted (as benchmarks warm up) */
-    hm_watchdog(h, "exec (warming the schedule's edges up)", 0);
-    if (!status)
-        warm_up(h, &plan, buf, (int)o.size);
-    for (int k = -1; k < o.repeat && !status; k++) {
-        hm_watchdog(h, "exec (a run of the schedule)",
-                    EX_START_MARGIN + 3 * predicted * o.unit_ms / 1000);
-        double start = 0;
-        if (rank == 0)
-            start = MPI_Wtime() + EX_START_MARGIN;
-        MPI_Ibcast(&start, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD, &rq);
-        hm_idle_wait(&rq);
-        play(h, &plan, &o, start - offset, offset, buf, rec);
-        MPI_Ireduce(rec, all, plan.ntr * T_FIELDS, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD, &rq);
-        hm_idle_wait(&rq);
-        if (rank == 0 && k >= 0) {
-            double m = 0;
-            for (int i = 0; i < plan.ntr; i++) {
-                measured_times(plan.model, &all[i * T_FIELDS], &cur[i]);
-                if (cur[i].hold > m)
-                    m = cur[i].hold;
-            }
-            mk[k] = m;
-            if (k == 0 || m < mk[best_rep]) {
-                best_rep = k;
-                if (plan.ntr)
-                    memcpy(best, cur, (size_t)plan.ntr * sizeof *best);
-            }
-        }
-    }
-    hm_watchdog(h, NULL, 0);
-    double *bk = xmalloc((size_t)o.repeat * sizeof *bk);
-    if (o.baseline && !status)
-        bcast_baseline(h, &plan, &o, offset, buf, bk);
-    if (rank == 0 && !status) {
-        qsort(mk, (size_t)o.repeat, sizeof *mk, cmp_double);
-        double med = o.repeat % 2 ? mk[o.repeat / 2] : (mk[o.repeat / 2 - 1] + mk[o.repeat / 2]) / 2;
-        char b1[NUMFMT_SIZE], b2[NUMFMT_SIZE], b3[NUMFMT_SIZE], name[256], name2[64];
-        printf("hetcast-mpi exec: %s, %s, %s model; %d ranks on %d host%s; ", SHOWN(c->name, name),
-               SHOWN(run.sched.ops->name, name2), model_name(run.model), h->size, h->nhosts,
-               h->nhosts == 1 ? "" : "s");
-        if (o.emulate)
-            printf("emulated, 1 unit = %s ms", num(b1, o.unit_ms));
-        else
-            printf("not emulated, times in units of %s ms", num(b1, o.unit_ms));
-        printf("; %d repeat%s\n", o.repeat, o.repeat == 1 ? "" : "s");
-        printf("predicted makespan   %s\n", num(b1, run.eng.makespan));
-        printf("measured makespan    min %s  median %s  max %s", num(b1, mk[0]), num(b2, med),
-               num(b3, mk[o.repeat - 1]));
-        if (run.eng.makespan > 0)
-            printf("  (min %+.2f %% of the prediction)",
-                   100 * (mk[0] - run.eng.makespan) / run.eng.makespan);
-        putchar('\n');
-        if (o.baseline && plan.ntr > 0) {
-            qsort(bk, (size_t)o.repeat, sizeof *bk, cmp_double);
-            double bmed = o.repeat % 2 ? bk[o.repeat / 2] : (bk[o.repeat / 2 - 1] + bk[o.repeat / 2]) / 2;
-            int nused = 0;
-            unsigned char *used = xcalloc((size_t)h->size, 1);
-            for (int i = 0; i < plan.ntr; i++)
-                used[plan.tr[i].from] = used[plan.tr[i].to] = 1;
-            for (int k = 0; k < h->size; k++)
-                nused += used[k];
-            free(used);
-            printf("MPI_Bcast            min %s  median %s  max %s  (the library's own broadcast of "
-                   "%ld bytes from rank %d to the same %d ranks)\n", num(b1, bk[0]), num(b2, bmed),
-                   num(b3, bk[o.repeat - 1]), o.size, plan.tr[0].from, nused);
-        }
-        printf("clocks               aligned to rank 0 to within %s ms\n", num(b1, worst / 2 * 1e3));
-        if (!o.emulate)
-            overhead_note(&o, &run, mk[0]);
-        if (o.output) {
-            status = write_measured(&o, h, &run, best ? best : run.eng.tr, best_rep, mk, med,
-                                    worst / 2);
-            if (!status)
-                printf("measured transfers   repeat %d of %d (the smallest makespan) in %s\n",
-                       best_rep + 1, o.repeat, SHOWN(o.output, name));
-        }
-        fflush(stdout);
-    }
-    MPI_Ibcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq);
-    hm_idle_wait(&rq);
-    free(buf);
-    free(rec);
-    free(all);
-    free(mk);
-    free(bk);
-    free(best);
-    free(cur);
-    free(plan.tr);
-    if (have_run)
-        run_free(&run);
-    cluster_free(c);
-    return status;
+    return exec_run(h, &o, argc, argv);
 }

@@ -33,6 +33,7 @@
 #include "support/diag.h"
 #include "support/numfmt.h"
 #include "app/mpi/calibrate.h"
+#include "app/mpi/measure.h"
 
 #define SZ_MAX 64                 /* sizes in one sweep */
 #define SZ_MAX_BYTES (1L << 26)   /* as --size */

@@ -24,6 +24,7 @@
 
 #include "config.h"
 #include "app/opts.h"
+#include "output/report.h"
 #include "support/atomic.h"
 #include "support/diag.h"
 #include "support/numfmt.h"
@@ -77,8 +78,9 @@ void trials_head_csv(FILE *fp, const struct trial_head *h)
 void trials_head_json(FILE *fp, const struct trial_head *h)
 {
     /* study and options are hetcast's own words and numbers: no escaping needed */
-    fprintf(fp, "\"hetcast\": \"%s\", \"study\": \"%s\", \"options\": \"%s\", \"seed\": %llu, "
-                "\"trials\": %ld, \"shard\": \"1/1\"", HETCAST_VERSION, h->study, h->options, h->seed, h->trials);
+    fprintf(fp, "\"format_version\": %d, \"hetcast\": \"%s\", \"study\": \"%s\", \"options\": \"%s\", "
+                "\"seed\": %llu, \"trials\": %ld, \"shard\": \"1/1\"", REPORT_FORMAT_VERSION, HETCAST_VERSION,
+            h->study, h->options, h->seed, h->trials);
 }
 
 static const char *const format_names[] = {"text", "csv", "json", NULL};   /* enum trial_format */

@@ -43,7 +43,7 @@ return {
       schedulers = {"fnf", "optimal"},
       step = "end",
       question = "By how much does fnf miss the optimum?",
-      choices = {"0: fnf is optimal here", "1", "2", "3"},
+      choices = {"0: fnf is optimal here", "by 1", "by 2", "by 3"},
       correct = 2,
       answer = "By 1: the optimum serves p2 first and ends at 5.",
     },

@@ -555,6 +555,71 @@ static void fit_nodes(struct cluster *c)
     c->cap = c->n;
 }
 
+/* Every node's name and times: what a cluster file can say, or an error. */
+static void check_nodes(const struct cluster *c, struct diag *d)
+{
+    char b1[64];
+    for (int i = 0; i < c->n; i++) {
+        const struct node *nd = &c->nodes[i];
+        const char *flaw = text_flaw(nd->name);
+        if (flaw)   /* names reach SVG, JSON and terminals: text only (docs/reliability.md) */
+            diag_error(d, c->path, cluster_line(c, i), "name", "node name \"%s\" holds %s: a name must be "
+                       "UTF-8 text without control characters", SHOWN(nd->name, b1), flaw);
+        /* What a cluster file cannot say is refused whatever made the cluster
+         * (a SimGrid host, a Lua node), so that what is loaded can be saved. */
+        if (!nd->name[0])
+            diag_error(d, c->path, cluster_line(c, i), "name", "node %d has an empty name", i + 1);
+        else if (c->kind == CLUSTER_MATRIX && cluster_matrix_word(nd->name) >= 0)
+            diag_error(d, c->path, cluster_line(c, i), "name", "node name \"%s\" is a column word of latency "
+                       "matrices (send, recv, class, group): it cannot name a node there",
+                       SHOWN(nd->name, b1));
+        if (!time_ok(nd->send, false))
+            diag_error(d, c->path, cluster_line(c, i), "send", "%s: send time must be a finite number >= 0 "
+                       "(and at most %g)", SHOWN(nd->name, b1), CLUSTER_MAX_TIME);
+        if (!time_ok(nd->recv, false))
+            diag_error(d, c->path, cluster_line(c, i), "recv", "%s: receive time must be a finite number "
+                       ">= 0 (and at most %g)", SHOWN(nd->name, b1), CLUSTER_MAX_TIME);
+    }
+}
+
+/* A platform graph's edges checked and indexed: c->edge_of[from * n + to]. */
+static void index_edges(struct cluster *c, struct diag *d)
+{
+    char b1[64], b2[64];
+    size_t nn = (size_t)c->n * (size_t)c->n;
+    free(c->edge_of);
+    c->edge_of = xmalloc(nn * sizeof *c->edge_of);
+    for (size_t i = 0; i < nn; i++)
+        c->edge_of[i] = -1;
+    for (int k = 0; k < c->nedges; k++) {
+        const struct edge *e = &c->edges[k];
+        if (e->from < 0 || e->from >= c->n || e->to < 0 || e->to >= c->n) {
+            diag_error(d, c->path, e->line, NULL, "edge names an unknown node");
+            continue;
+        }
+        if (e->from == e->to) {
+            diag_error(d, c->path, e->line, "to", "self loop on %s",
+                       SHOWN(c->nodes[e->from].name, b1));
+            continue;
+        }
+        if (!time_ok(e->time, true) || (e->send >= 0 && !time_ok(e->send, false))) {
+            diag_error(d, c->path, e->line, "time", "edge %s -> %s: time must be a finite "
+                       "number > 0 and send one >= 0 (both at most %g)",
+                       SHOWN(c->nodes[e->from].name, b1), SHOWN(c->nodes[e->to].name, b2),
+                       CLUSTER_MAX_TIME);
+            continue;
+        }
+        size_t at = (size_t)e->from * (size_t)c->n + (size_t)e->to;
+        if (c->edge_of[at] >= 0) {
+            diag_error(d, c->path, e->line, NULL, "duplicate edge %s -> %s (first on line %d)",
+                       SHOWN(c->nodes[e->from].name, b1), SHOWN(c->nodes[e->to].name, b2),
+                       c->edges[c->edge_of[at]].line);
+            continue;
+        }
+        c->edge_of[at] = k;
+    }
+}
+
 int cluster_finish(struct cluster *c, struct diag *d)
 {
     fit_nodes(c);
@@ -593,27 +658,7 @@ int cluster_finish(struct cluster *c, struct diag *d)
             c->source = s;
         check_reach = s >= 0;
     }
-    for (int i = 0; i < c->n; i++) {
-        const struct node *nd = &c->nodes[i];
-        const char *flaw = text_flaw(nd->name);
-        if (flaw)   /* names reach SVG, JSON and terminals: text only (docs/reliability.md) */
-            diag_error(d, c->path, cluster_line(c, i), "name", "node name \"%s\" holds %s: a name must be "
-                       "UTF-8 text without control characters", SHOWN(nd->name, b1), flaw);
-        /* What a cluster file cannot say is refused whatever made the cluster
-         * (a SimGrid host, a Lua node), so that what is loaded can be saved. */
-        if (!nd->name[0])
-            diag_error(d, c->path, cluster_line(c, i), "name", "node %d has an empty name", i + 1);
-        else if (c->kind == CLUSTER_MATRIX && cluster_matrix_word(nd->name) >= 0)
-            diag_error(d, c->path, cluster_line(c, i), "name", "node name \"%s\" is a column word of latency "
-                       "matrices (send, recv, class, group): it cannot name a node there",
-                       SHOWN(nd->name, b1));
-        if (!time_ok(nd->send, false))
-            diag_error(d, c->path, cluster_line(c, i), "send", "%s: send time must be a finite number >= 0 "
-                       "(and at most %g)", SHOWN(nd->name, b1), CLUSTER_MAX_TIME);
-        if (!time_ok(nd->recv, false))
-            diag_error(d, c->path, cluster_line(c, i), "recv", "%s: receive time must be a finite number "
-                       ">= 0 (and at most %g)", SHOWN(nd->name, b1), CLUSTER_MAX_TIME);
-    }
+    check_nodes(c, d);
     if (!time_ok(c->latency, false))
         diag_error(d, c->path, 0, "latency", "must be a finite number >= 0 (and at most %g)",
                    CLUSTER_MAX_TIME);
@@ -638,38 +683,7 @@ int cluster_finish(struct cluster *c, struct diag *d)
         return -1;
     }
     if (c->kind == CLUSTER_GRAPH) {
-        size_t nn = (size_t)c->n * (size_t)c->n;
-        free(c->edge_of);
-        c->edge_of = xmalloc(nn * sizeof *c->edge_of);
-        for (size_t i = 0; i < nn; i++)
-            c->edge_of[i] = -1;
-        for (int k = 0; k < c->nedges; k++) {
-            const struct edge *e = &c->edges[k];
-            if (e->from < 0 || e->from >= c->n || e->to < 0 || e->to >= c->n) {
-                diag_error(d, c->path, e->line, NULL, "edge names an unknown node");
-                continue;
-            }
-            if (e->from == e->to) {
-                diag_error(d, c->path, e->line, "to", "self loop on %s",
-                           SHOWN(c->nodes[e->from].name, b1));
-                continue;
-            }
-            if (!time_ok(e->time, true) || (e->send >= 0 && !time_ok(e->send, false))) {
-                diag_error(d, c->path, e->line, "time", "edge %s -> %s: time must be a finite "
-                           "number > 0 and send one >= 0 (both at most %g)",
-                           SHOWN(c->nodes[e->from].name, b1), SHOWN(c->nodes[e->to].name, b2),
-                           CLUSTER_MAX_TIME);
-                continue;
-            }
-            size_t at = (size_t)e->from * (size_t)c->n + (size_t)e->to;
-            if (c->edge_of[at] >= 0) {
-                diag_error(d, c->path, e->line, NULL, "duplicate edge %s -> %s (first on line %d)",
-                           SHOWN(c->nodes[e->from].name, b1), SHOWN(c->nodes[e->to].name, b2),
-                           c->edges[c->edge_of[at]].line);
-                continue;
-            }
-            c->edge_of[at] = k;
-        }
+        index_edges(c, d);
         if (d->errors == errors && check_reach)
             check_reachable(c, d);
     }

@@ -574,33 +574,13 @@ static int api_param(lua_State *L)
 {
     struct builder *b = get_builder(L);
     const char *key = luaL_checkstring(L, 1);
-    int dt = lua_type(L, 2);
     int i = find_param(b, key);
-    if (i < 0) {
-        if (dt == LUA_TNONE || dt == LUA_TNIL)
-            return luaL_error(L, "param: this script needs --param %s=VALUE", key);
-        lua_settop(L, 2);
-        return 1;
-    }
+    if (i < 0)
+        return sandbox_param(L, key, NULL);
     for (int j = 0; j < b->nparams; j++)
         if (strcmp(b->pkey[j], key) == 0)
             b->pused[j] = true;
-    const char *v = b->pval[i];
-    if (dt == LUA_TSTRING) {
-        lua_pushstring(L, v);
-    } else if (dt == LUA_TBOOLEAN) {
-        if (strcmp(v, "true") == 0 || strcmp(v, "yes") == 0 || strcmp(v, "1") == 0)
-            lua_pushboolean(L, 1);
-        else if (strcmp(v, "false") == 0 || strcmp(v, "no") == 0 || strcmp(v, "0") == 0)
-            lua_pushboolean(L, 0);
-        else
-            return luaL_error(L, "param: --param %s=%s is not true or false", key, v);
-    } else if (lua_stringtonumber(L, v) == 0) {
-        if (dt == LUA_TNUMBER)
-            return luaL_error(L, "param: --param %s=%s is not a number", key, v);
-        lua_pushstring(L, v);
-    }
-    return 1;
+    return sandbox_param(L, key, b->pval[i]);
 }
 
 static int params_index(lua_State *L)

@@ -417,7 +417,9 @@ static double route_time(const struct route_rec *r, double size, const char *pat
                    SHOWN(a, b1), SHOWN(b, b2), r->bandwidth);
         return -1;
     }
-    double t = r->latency + (bounded && size > 0 ? size / r->bandwidth : 0);
+    double t = r->latency;
+    if (bounded && size > 0)
+        t += size / r->bandwidth;
     if (!(t <= CLUSTER_MAX_TIME)) {   /* the message's size, not the platform */
         diag_error(d, path, 0, NULL, "--size %g: the route from %s to %s would take %g s "
                    "(latency + size / bandwidth), beyond %g", size, SHOWN(a, b1), SHOWN(b, b2),

@@ -633,6 +633,36 @@ int export_svg_spool(FILE *fp, const struct run *r, const struct svg_opts *o, st
     return spool_check(sp, cause);   /* fp's errors are the caller's, as export_svg_opts's */
 }
 
+/* compare's lines under the title: both schedules, the difference, which is
+ * proven optimal, where they part; the next y. */
+static double svg_compare_head(struct svg *g, const struct run *runs, int k, double y)
+{
+    char sub[768], fd[2048];
+    const struct run *a = &runs[0], *b = &runs[1];
+    double d = a->eng.makespan - b->eng.makespan;
+    text_fit(sub, sizeof sub, "%s %s vs %s %s: difference %s%s%s%s%s", a->sched.ops->name,
+             numfmt_txt(a->eng.makespan), b->sched.ops->name, numfmt_txt(b->eng.makespan),
+             d > 0 ? "+" : "", numfmt_txt(d), b->eng.makespan > 0 ? " (" : "", "", "");   /* then the percent */
+    size_t at = strlen(sub);
+    if (b->eng.makespan > 0 && at < sizeof sub)
+        at += (size_t)text_fit(sub + at, sizeof sub - at, "%+.0f%%)", 100.0 * d / b->eng.makespan);
+    for (int i = 2; i < k && at < sizeof sub; i++)   /* more runs (the view's "you"): their makespans */
+        at += (size_t)text_fit(sub + at, sizeof sub - at, " \xc2\xb7 %s %s", runs[i].sched.ops->name,
+                               numfmt_txt(runs[i].eng.makespan));
+    for (int i = 0; i < 2 && at < sizeof sub; i++)
+        if (runs[i].sched.status == OPT_PROVEN)
+            at += (size_t)text_fit(sub + at, sizeof sub - at, " \xc2\xb7 %s is proven optimal",
+                                   runs[i].sched.ops->name);
+    svg_text(g, 12, y, 14, "start", COL_TEXT, "bold", sub);
+    y += 18;
+    struct explain_diff ed;
+    if (!a->eng.lean && !b->eng.lean && explain_first_difference(&a->eng, &b->eng, &ed) == 0) {
+        explain_diff_text(&a->eng, &b->eng, a->sched.ops->name, b->sched.ops->name, &ed, fd, sizeof fd);
+        y = svg_wrapped(g, 12, y, 12, 150, SVG_DIFF_LINES, fd) + 20;
+    }
+    return y;
+}
+
 /* export_svg_opts; runs[0]'s bookings from sp when not NULL (k is then 1). */
 static int svg_write(FILE *fp, const struct run *runs, int k, const struct svg_opts *o,
                      struct spool *sp)
@@ -702,31 +732,8 @@ static int svg_write(FILE *fp, const struct run *runs, int k, const struct svg_o
     }
     if (measured)
         y += 2;
-    else if (k >= 2) {   /* compare: both schedules, the difference, which is proven optimal, where they part */
-        char sub[768], fd[2048];
-        const struct run *a = &runs[0], *b = &runs[1];
-        double d = a->eng.makespan - b->eng.makespan;
-        text_fit(sub, sizeof sub, "%s %s vs %s %s: difference %s%s%s%s%s", a->sched.ops->name,
-                 numfmt_txt(a->eng.makespan), b->sched.ops->name, numfmt_txt(b->eng.makespan),
-                 d > 0 ? "+" : "", numfmt_txt(d), b->eng.makespan > 0 ? " (" : "", "", "");   /* then the percent */
-        size_t at = strlen(sub);
-        if (b->eng.makespan > 0 && at < sizeof sub)
-            at += (size_t)text_fit(sub + at, sizeof sub - at, "%+.0f%%)", 100.0 * d / b->eng.makespan);
-        for (int i = 2; i < k && at < sizeof sub; i++)   /* more runs (the view's "you"): their makespans */
-            at += (size_t)text_fit(sub + at, sizeof sub - at, " \xc2\xb7 %s %s", runs[i].sched.ops->name,
-                                   numfmt_txt(runs[i].eng.makespan));
-        for (int i = 0; i < 2 && at < sizeof sub; i++)
-            if (runs[i].sched.status == OPT_PROVEN)
-                at += (size_t)text_fit(sub + at, sizeof sub - at, " \xc2\xb7 %s is proven optimal",
-                                       runs[i].sched.ops->name);
-        svg_text(&g, 12, y, 14, "start", COL_TEXT, "bold", sub);
-        y += 18;
-        struct explain_diff ed;
-        if (!a->eng.lean && !b->eng.lean && explain_first_difference(&a->eng, &b->eng, &ed) == 0) {
-            explain_diff_text(&a->eng, &b->eng, a->sched.ops->name, b->sched.ops->name, &ed, fd, sizeof fd);
-            y = svg_wrapped(&g, 12, y, 12, 150, SVG_DIFF_LINES, fd) + 20;
-        }
-    }
+    else if (k >= 2)
+        y = svg_compare_head(&g, runs, k, y);
     if (g.nlanes < c->n) {
         char note[160];
         text_fit(note, sizeof note, "showing %d of %d nodes: %s", g.nlanes, c->n,
@@ -798,10 +805,10 @@ static void schedule_rows(FILE *fp, const struct run *r)
 
 /* ---- files ---- */
 
-static int to_file(const char *path, bool follow, export_writer w, void *ctx, char **cause)
+int export_to_file(const char *path, export_writer w, void *ctx, char **cause)
 {
     struct atomic_file af;
-    if ((follow ? atomic_open(&af, path) : atomic_open_nofollow(&af, path)) != 0)
+    if (atomic_open(&af, path) != 0)
         return set_cause(cause, "cannot write %s: %s", path, atomic_why(&af, errno));
     errno = 0;
     if (w(af.fp, ctx) < 0) {
@@ -814,18 +821,6 @@ static int to_file(const char *path, bool follow, export_writer w, void *ctx, ch
     return 0;
 }
 
-int export_to_file(const char *path, export_writer w, void *ctx, char **cause)
-{
-    return to_file(path, true, w, ctx, cause);
-}
-
-int export_into_dir(const char *dir, const char *name, export_writer w, void *ctx, char **cause)
-{
-    char *path = xasprintf("%s/%s", dir, name);
-    int rc = to_file(path, false, w, ctx, cause);
-    free(path);
-    return rc;
-}
 
 struct svg_job {
     const struct run *runs;

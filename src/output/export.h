@@ -78,11 +78,6 @@ int export_schedule_csv(FILE *fp, const struct run *r);
 /* Write path through support/atomic.h (mode kept, file and directory synced). 0 or -1 with *cause. */
 int export_to_file(const char *path, export_writer w, void *ctx, char **cause);
 
-/* Write DIR/NAME as export_to_file does, except that a symbolic link found
- * there is replaced by the new file, never followed (the file it names stays
- * as it was): for directories of many files (SMPI's). 0 or -1 with *cause. */
-int export_into_dir(const char *dir, const char *name, export_writer w, void *ctx, char **cause);
-
 /*
  * The view's export: STEM.svg (all k runs) and STEM.csv (the first run's
  * schedule), e.g. stem "counterexample-fnf".  On success the two names are

@@ -5,8 +5,10 @@
  * run, a thread per port (send port, link in, receive port), a complete
  * event ("ph": "X") per busy interval with the transfer and the reason it
  * was chosen in its args, and metadata events naming every process and
- * thread.  Intervals that overlap on one port go to a second thread of that
- * port ("send port 2"), so that no two events of one thread cross.  User
+ * thread, and a flow ("ph": "s" then "f") per transfer from its send slice
+ * to its receive slice, which Perfetto draws as an arrow from the sender to
+ * the receiver.  Intervals that overlap on one port go to a second thread
+ * of that port ("send port 2"), so that no two events of one thread cross.  User
  * text reaches the file only as JSON strings, through export_chrome_string;
  * the intervals and their lanes are output/export_lanes.h's.
  */
@@ -102,6 +104,64 @@ static void metadata(FILE *fp, bool *first, const char *what, int pid, int tid, 
             strcmp(what, "process_name") == 0 ? "process" : "thread", pid, tid, sort);
 }
 
+/* The middle of a slot, where its flow event binds (inside it: "enclosing slice"). */
+static double slot_middle(const struct port_slot *v)
+{
+    return v->start + (v->end - v->start) / 2;
+}
+
+static void flow_event(FILE *fp, const struct run *runs, const struct port_slot *v, char ph,
+                       long id, double us_per_unit)
+{
+    fprintf(fp, ",\n{\"name\": \"message\", \"cat\": \"transfer\", \"ph\": \"%c\", \"id\": %ld, "
+                "\"ts\": %s, \"pid\": %d, \"tid\": %d%s}",
+            ph, id, usec(slot_middle(v), us_per_unit), port_slots_proc(runs, v->run, v->node),
+            tid_of(v->port, v->lane), ph == 'f' ? ", \"bp\": \"e\"" : "");
+}
+
+/*
+ * A flow per transfer, id from 1 in (run, transfer) order: its start in the sender's send
+ * slice, its end in the receiver's receive slice (the link slice when the receive takes no
+ * time, the send slice's time on the receive port when neither takes any).
+ */
+static void flows(FILE *fp, const struct run *runs, int k, const struct port_slots *ps,
+                  double us_per_unit)
+{
+    long *base = xcalloc((size_t)k + 1, sizeof *base);
+    for (int r = 0; r < k; r++)
+        base[r + 1] = base[r] + runs[r].eng.ntr;
+    long *send = xmalloc((size_t)(base[k] > 0 ? base[k] : 1) * sizeof *send);
+    long *in = xmalloc((size_t)(base[k] > 0 ? base[k] : 1) * sizeof *in);
+    for (long x = 0; x < base[k]; x++)
+        send[x] = in[x] = -1;
+    for (long i = 0; i < ps->n; i++) {
+        const struct port_slot *v = &ps->v[i];
+        long x = base[v->run] + v->tr;
+        if (v->port == PORT_SEND)
+            send[x] = i;
+        else if (v->port == PORT_RECV || in[x] < 0)   /* the receive, else the link */
+            in[x] = i;
+    }
+    for (long x = 0; x < base[k]; x++) {
+        if (send[x] < 0)
+            continue;
+        const struct port_slot *s = &ps->v[send[x]];
+        flow_event(fp, runs, s, 's', x + 1, us_per_unit);
+        struct port_slot end = *s;   /* nothing busy on the receiver: at the send's time */
+        if (in[x] >= 0) {
+            end = ps->v[in[x]];
+        } else {
+            end.node = runs[s->run].eng.tr[s->tr].to;
+            end.port = PORT_RECV;
+            end.lane = 0;
+        }
+        flow_event(fp, runs, &end, 'f', x + 1, us_per_unit);
+    }
+    free(send);
+    free(in);
+    free(base);
+}
+
 int export_chrome(FILE *fp, const struct run *runs, int k, double us_per_unit)
 {
     struct port_slots ps;
@@ -155,6 +215,7 @@ int export_chrome(FILE *fp, const struct run *runs, int k, double us_per_unit)
         event_args(fp, ru, t);
         fputc('}', fp);
     }
+    flows(fp, runs, k, &ps, us_per_unit);
     fputs("\n]}\n", fp);
     port_slots_free(&ps);
     return ferror(fp) ? -1 : 0;

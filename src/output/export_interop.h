@@ -52,7 +52,9 @@ int export_dot(FILE *fp, const struct run *runs, int k);
  * 4, 5, 6 ..., "send port 2"), all named by metadata events ("ph": "M");
  * then a complete event ("ph": "X") per transfer on its sender's send port,
  * and per non-empty link and receive interval on its receiver, in (node,
- * port, start) order.  ts and dur are microseconds: a time t of the run is
+ * port, start) order; then per transfer a flow from its send slice to its
+ * receive slice ("ph" "s" and "f", "bp" "e", ids from 1 in (run, transfer)
+ * order: the viewers' arrows).  ts and dur are microseconds: a time t of the run is
  * t * us_per_unit.  Each event's args hold the transfer (seq, from, to, its
  * seven times in the run's unit) and "why", the reason it was chosen.
  * 0 or -1.
@@ -82,12 +84,17 @@ const char *export_unit_text(const struct cluster *c);
  */
 int export_smpi_check(const struct run *r, char **cause);
 
+/* May dir take a replay: new, empty, or holding only a replay this writer made (below)?
+ * 0, or -1 with *cause. */
+int export_smpi_check_dir(const char *dir, char **cause);
+
 /*
  * Write dir/platform.xml, dir/hostfile, dir/rank-I.txt (one trace per rank,
- * rank I = node I), dir/index.txt and dir/README, each through a temporary
- * file and a rename; dir is created when missing and refused when it exists
- * and is not a directory.  *command gets the smpirun command line (run in
- * dir) that replays it, to be freed.  0, or -1 with *cause.
+ * rank I = node I), dir/index.txt and dir/README into a new directory beside
+ * dir, swapped in when whole (support/atomic_dir.h): dir is new, empty or an
+ * old replay (replaced whole, never mixed with the new one); anything else
+ * is refused.  *command gets the smpirun command line (run in dir) that
+ * replays it, to be freed.  0, or -1 with *cause.
  */
 int export_smpi(const struct run *r, const char *dir, char **command, char **cause);
 

@@ -4,27 +4,31 @@
  * per run, a location group (process) per node, a location per busy port
  * lane (send port, link in, receive port; output/export_lanes.h), an
  * Enter and a Leave of the region "send", "link" or "receive" per busy
- * interval, with the transfer as attributes.  The archive is written into a
- * fresh directory beside DIR and renamed into place when it is whole, so a
- * failure leaves DIR as it was.  libotf2's own error messages are kept from
- * the terminal and handed back in *cause.
+ * interval, with the transfer as attributes, and an MPI message per transfer
+ * from its send to its receive.  Chunks of 256 KiB (OTF2_CHUNK_SIZE_MIN)
+ * where they suffice: libotf2 clears a whole definitions chunk per location,
+ * and its 4 MiB default made 1 000 nodes take seconds; the communicator's
+ * groups (a record listing every location) need a larger one beyond about
+ * 19 000 locations, which makes such archives slow again.  The archive is written into a
+ * fresh directory beside DIR and swapped in when it is whole
+ * (support/atomic_dir.h), so a failure leaves DIR as it was.  libotf2's own
+ * error messages are kept from the terminal and handed back in *cause: any
+ * error it reports on the way (a write it could not make) fails the export.
  */
 #include "output/export_otf2.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <otf2/otf2.h>
 
 #include "output/export_interop.h"
 #include "output/export_lanes.h"
+#include "support/atomic_dir.h"
 #include "support/numfmt.h"
 
 #define ARCHIVE "traces"      /* DIR/traces.otf2, DIR/traces.def, DIR/traces/ */
@@ -62,61 +66,14 @@ static const OTF2_FlushCallbacks flush_callbacks = {pre_flush, post_flush};
 
 /* ---- the directory ---- */
 
-/* Is dir an archive this writer made (only traces.otf2, traces.def and traces/ in it), or empty? */
-static bool dir_replaceable(const char *dir)
+/* What an archive of this writer holds: traces.otf2, traces.def, traces/ (support/atomic_dir.h). */
+static bool archive_entry(const char *name, bool is_dir)
 {
-    DIR *d = opendir(dir);
-    if (!d)
-        return false;
-    bool ok = true;
-    for (struct dirent *e; ok && (e = readdir(d));)
-        ok = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0 ||
-             strcmp(e->d_name, ARCHIVE ".otf2") == 0 || strcmp(e->d_name, ARCHIVE ".def") == 0 ||
-             strcmp(e->d_name, ARCHIVE) == 0;
-    closedir(d);
-    return ok;
+    return is_dir ? strcmp(name, ARCHIVE) == 0
+                  : strcmp(name, ARCHIVE ".otf2") == 0 || strcmp(name, ARCHIVE ".def") == 0;
 }
 
-/* Remove an archive directory (dir_replaceable): the files of dir/traces/, then the rest. */
-static void remove_archive(const char *dir)
-{
-    char *sub = xasprintf("%s/" ARCHIVE, dir);
-    DIR *d = opendir(sub);
-    if (d) {
-        for (struct dirent *e; (e = readdir(d));)
-            if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
-                char *f = xasprintf("%s/%s", sub, e->d_name);
-                unlink(f);
-                free(f);
-            }
-        closedir(d);
-    }
-    rmdir(sub);
-    free(sub);
-    char *f = xasprintf("%s/" ARCHIVE ".otf2", dir);
-    unlink(f);
-    free(f);
-    f = xasprintf("%s/" ARCHIVE ".def", dir);
-    unlink(f);
-    free(f);
-    rmdir(dir);
-}
-
-/* 0 when dir may take the archive (new, empty, or an archive of this writer), else -1 with
- * *cause. */
-static int dir_refused(const char *dir, char **cause)
-{
-    struct stat st;
-    if (stat(dir, &st) != 0)
-        return 0;
-    if (!S_ISDIR(st.st_mode))
-        return set_cause(cause, "--output %s: exists and is not a directory", dir), -1;
-    if (!dir_replaceable(dir))
-        return set_cause(cause, "--output %s: holds files other than an OTF2 archive of hetcast "
-                                "(traces.otf2, traces.def, traces/); give a new or empty "
-                                "directory", dir), -1;
-    return 0;
-}
+#define ARCHIVE_WHAT "an OTF2 archive of hetcast (traces.otf2, traces.def, traces/)"
 
 /* ---- the archive ---- */
 
@@ -147,12 +104,211 @@ static int busy_lanes(const struct port_slots *ps, int proc, int port)
 
 enum { ATTR_SEQ, ATTR_FROM, ATTR_TO, ATTR_WHY, NATTRS };
 
+/* What the events need: the runs' slots, their locations and the strings of the definitions. */
+struct evt_job {
+    const struct run *runs;
+    const struct port_slots *ps;
+    const long *first_loc;          /* the first location of each (process, port) */
+    const long *tr_base;            /* transfer i of run r: tr_base[r] + i */
+    long ntr;                       /* transfers in all */
+    const OTF2_StringRef *node_str, *why_str;
+    double seconds_per_unit;
+    uint64_t *nevents;              /* per location, counted here */
+    OTF2_TimeStamp end;             /* the last Leave */
+};
+
+#define COMM_TRANSFERS 0   /* the communicator of the messages: its ranks are the locations */
+
+static long slot_loc(const struct evt_job *j, const struct port_slot *v)
+{
+    return j->first_loc[(port_slots_proc(j->runs, v->run, v->node) - 1) * NPORTS + v->port] + v->lane;
+}
+
+/* One busy interval: Enter, the message it sends or receives, Leave. */
+static void write_slot(OTF2_EvtWriter *w, OTF2_AttributeList *al, struct evt_job *j,
+                       long x, long loc, const long *send_slot, const long *in_slot)
+{
+    const struct port_slot *v = &j->ps->v[x];
+    const struct transfer *t = &j->runs[v->run].eng.tr[v->tr];
+    long tx = j->tr_base[v->run] + v->tr;
+    OTF2_AttributeList_AddUint32(al, ATTR_SEQ, (uint32_t)t->seq + 1);
+    OTF2_AttributeList_AddStringRef(al, ATTR_FROM,
+                                    j->node_str[port_slots_proc(j->runs, v->run, t->from) - 1]);
+    OTF2_AttributeList_AddStringRef(al, ATTR_TO,
+                                    j->node_str[port_slots_proc(j->runs, v->run, t->to) - 1]);
+    OTF2_AttributeList_AddStringRef(al, ATTR_WHY, j->why_str[tx]);
+    OTF2_TimeStamp t0 = ticks(v->start, j->seconds_per_unit), t1 = ticks(v->end, j->seconds_per_unit);
+    OTF2_EvtWriter_Enter(w, al, t0, (OTF2_RegionRef)v->port);
+    OTF2_AttributeList_RemoveAllAttributes(al);
+    j->nevents[loc] += 2;
+    /* the message: sent as the send begins, received as the receive ends (tag: seq) */
+    if (send_slot[tx] == x && in_slot[tx] >= 0) {
+        OTF2_EvtWriter_MpiSend(w, NULL, t0, (uint32_t)slot_loc(j, &j->ps->v[in_slot[tx]]),
+                               COMM_TRANSFERS, (uint32_t)t->seq + 1, 1);
+        j->nevents[loc]++;
+    }
+    if (in_slot[tx] == x && send_slot[tx] >= 0) {
+        OTF2_EvtWriter_MpiRecv(w, NULL, t1, (uint32_t)slot_loc(j, &j->ps->v[send_slot[tx]]),
+                               COMM_TRANSFERS, (uint32_t)t->seq + 1, 1);
+        j->nevents[loc]++;
+    }
+    OTF2_EvtWriter_Leave(w, NULL, t1, (OTF2_RegionRef)v->port);
+    if (t1 > j->end)
+        j->end = t1;
+}
+
+/* The events, location by location: the slots of each (process, port) come together, in the
+ * order of the locations, each lane's in time order.  A transfer's message goes from its send
+ * slot to its receive slot (its link slot when the receive takes no time). */
+static void write_events(OTF2_Archive *a, struct evt_job *j)
+{
+    const struct port_slots *ps = j->ps;
+    long total = j->ntr;
+    long *send_slot = xmalloc((size_t)(total > 0 ? total : 1) * sizeof *send_slot);
+    long *in_slot = xmalloc((size_t)(total > 0 ? total : 1) * sizeof *in_slot);
+    for (long x = 0; x < total; x++)
+        send_slot[x] = in_slot[x] = -1;
+    for (long x = 0; x < ps->n; x++) {   /* per node: link before receive, so the receive wins */
+        long tx = j->tr_base[ps->v[x].run] + ps->v[x].tr;
+        if (ps->v[x].port == PORT_SEND)
+            send_slot[tx] = x;
+        else
+            in_slot[tx] = x;
+    }
+    OTF2_Archive_OpenEvtFiles(a);
+    OTF2_AttributeList *al = OTF2_AttributeList_New();
+    long i = 0;
+    for (int proc = 1; proc <= ps->nprocs; proc++)
+        for (int port = 0; port < NPORTS; port++) {
+            long e = i;   /* this port's slots: [i, e) */
+            while (e < ps->n && port_slots_proc(j->runs, ps->v[e].run, ps->v[e].node) == proc &&
+                   ps->v[e].port == port)
+                e++;
+            for (int l = 0; l < busy_lanes(ps, proc, port); l++) {
+                long loc = j->first_loc[(proc - 1) * NPORTS + port] + l;
+                OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(a, (OTF2_LocationRef)loc);
+                for (long x = i; x < e; x++)
+                    if (ps->v[x].lane == l)
+                        write_slot(w, al, j, x, loc, send_slot, in_slot);
+                OTF2_Archive_CloseEvtWriter(a, w);
+            }
+            i = e;
+        }
+    OTF2_AttributeList_Delete(al);
+    OTF2_Archive_CloseEvtFiles(a);
+    free(send_slot);
+    free(in_slot);
+}
+
+/* The reasons, one string a transfer: [tr_base[r] + i] for transfer i of run r (malloc'd). */
+static OTF2_StringRef *reason_strings(struct strings *sp, const struct run *runs, int k,
+                                      const long *tr_base, OTF2_StringRef empty)
+{
+    OTF2_StringRef *why_str = xmalloc((size_t)(tr_base[k] > 0 ? tr_base[k] : 1) * sizeof *why_str);
+    for (int r = 0; r < k; r++)
+        for (int i = 0; i < runs[r].eng.ntr; i++) {
+            const char *why = runs[r].eng.tr[i].reason;
+            if (!why || !*why) {
+                why_str[tr_base[r] + i] = empty;
+            } else if (text_flaw(why)) {   /* a Lua policy's bytes that are not text: as \xNN */
+                char *shown = text_escape(why);
+                why_str[tr_base[r] + i] = str(sp, shown);
+                free(shown);
+            } else {
+                why_str[tr_base[r] + i] = str(sp, why);
+            }
+        }
+    return why_str;
+}
+
+/* The system tree: a node per run, a location group (process) per node of it, a location per
+ * lane of each busy port. */
+static void write_tree(struct strings *s, const struct run *runs, int k, const struct port_slots *ps,
+                       const long *first_loc, const uint64_t *nevents,
+                       const OTF2_StringRef *node_str, const OTF2_StringRef *port_str)
+{
+    OTF2_StringRef cls_root = str(s, "hetcast"), cls_run = str(s, "run");
+    OTF2_GlobalDefWriter_WriteSystemTreeNode(s->w, 0, cls_root, cls_root,
+                                             OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+    for (int r = 0; r < k; r++) {
+        char name[320];
+        text_fit(name, sizeof name, "%s (%s%s)", runs[r].sched.ops->name,
+                 model_name(runs[r].model), runs[r].measured ? ", measured" : "");
+        OTF2_GlobalDefWriter_WriteSystemTreeNode(s->w, (OTF2_SystemTreeNodeRef)r + 1, str(s, name),
+                                                 cls_run, 0);
+    }
+    for (int r = 0; r < k; r++)
+        for (int p = 0; p < runs[r].c->n; p++) {
+            int proc = port_slots_proc(runs, r, p);
+            OTF2_StringRef gname = node_str[proc - 1];
+            if (k > 1) {
+                char name[512];
+                text_fit(name, sizeof name, "%s%s: %s", runs[r].sched.ops->name, run_tag(&runs[r]),
+                         runs[r].c->nodes[p].name);
+                gname = str(s, name);
+            }
+            OTF2_GlobalDefWriter_WriteLocationGroup(s->w, (OTF2_LocationGroupRef)proc - 1, gname,
+                                                    OTF2_LOCATION_GROUP_TYPE_PROCESS,
+                                                    (OTF2_SystemTreeNodeRef)r + 1,
+                                                    OTF2_UNDEFINED_LOCATION_GROUP);
+            for (int port = 0; port < NPORTS; port++)
+                for (int l = 0; l < busy_lanes(ps, proc, port); l++) {
+                    long loc = first_loc[(proc - 1) * NPORTS + port] + l;
+                    OTF2_StringRef lname = port_str[port];
+                    if (l > 0) {
+                        char name[64];
+                        text_fit(name, sizeof name, "%s %d", port_names[port], l + 1);
+                        lname = str(s, name);
+                    }
+                    OTF2_GlobalDefWriter_WriteLocation(s->w, (OTF2_LocationRef)loc, lname,
+                                                       OTF2_LOCATION_TYPE_CPU_THREAD, nevents[loc],
+                                                       (OTF2_LocationGroupRef)proc - 1);
+                }
+        }
+}
+
+/* The messages' communicator, "transfers": rank i is location i (Vampir draws a message from
+ * the location that sent it to the one that received it). */
+static void write_comm(struct strings *s, long nloc)
+{
+    uint64_t *members = xmalloc((size_t)(nloc > 0 ? nloc : 1) * sizeof *members);
+    for (long loc = 0; loc < nloc; loc++)
+        members[loc] = (uint64_t)loc;
+    OTF2_GlobalDefWriter_WriteGroup(s->w, 0, str(s, "the locations"), OTF2_GROUP_TYPE_COMM_LOCATIONS,
+                                    OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, (uint32_t)nloc, members);
+    OTF2_GlobalDefWriter_WriteGroup(s->w, 1, str(s, "transfers"), OTF2_GROUP_TYPE_COMM_GROUP,
+                                    OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, (uint32_t)nloc, members);
+    OTF2_GlobalDefWriter_WriteComm(s->w, COMM_TRANSFERS, str(s, "transfers"), 1, OTF2_UNDEFINED_COMM,
+                                   OTF2_COMM_FLAG_NONE);
+    free(members);
+}
+
+/* The locations: every lane of every busy port. */
+static long count_locations(const struct port_slots *ps)
+{
+    long nloc = 0;
+    for (int proc = 1; proc <= ps->nprocs; proc++)
+        for (int port = 0; port < NPORTS; port++)
+            nloc += busy_lanes(ps, proc, port);
+    return nloc;
+}
+
+/* The definitions' chunk: the least libotf2 takes (it clears one per location), unless the
+ * communicator's groups, one record of up to 10 bytes a location, need more (then a power of
+ * two, up to OTF2_CHUNK_SIZE_MAX). */
+static uint64_t def_chunk_size(const struct port_slots *ps)
+{
+    uint64_t need = (uint64_t)count_locations(ps) * 10 + 65536, size = OTF2_CHUNK_SIZE_MIN;
+    while (size < need && size < OTF2_CHUNK_SIZE_MAX)
+        size *= 2;
+    return size;
+}
+
 static int write_archive(const char *path, const struct run *runs, int k, double seconds_per_unit,
                          const struct port_slots *ps, char **cause)
 {
-    OTF2_Archive *a = OTF2_Archive_Open(path, ARCHIVE, OTF2_FILEMODE_WRITE,
-                                        OTF2_CHUNK_SIZE_EVENTS_DEFAULT,
-                                        OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT, OTF2_SUBSTRATE_POSIX,
+    OTF2_Archive *a = OTF2_Archive_Open(path, ARCHIVE, OTF2_FILEMODE_WRITE, OTF2_CHUNK_SIZE_MIN,
+                                        def_chunk_size(ps), OTF2_SUBSTRATE_POSIX,
                                         OTF2_COMPRESSION_NONE);
     if (!a) {
         set_cause(cause, "cannot write the OTF2 archive: %s",
@@ -170,10 +326,7 @@ static int write_archive(const char *path, const struct run *runs, int k, double
     OTF2_Archive_SetProperty(a, "HETCAST::TIME_UNIT", unit, true);
 
     /* the locations: per process, per port, per lane; ids from 0 in that order */
-    long nloc = 0;
-    for (int proc = 1; proc <= ps->nprocs; proc++)
-        for (int port = 0; port < NPORTS; port++)
-            nloc += busy_lanes(ps, proc, port);
+    long nloc = count_locations(ps);
     long *first_loc = xcalloc((size_t)ps->nprocs * NPORTS + 1, sizeof *first_loc);
     uint64_t *nevents = xcalloc((size_t)(nloc > 0 ? nloc : 1), sizeof *nevents);
     long at = 0;
@@ -217,61 +370,12 @@ static int write_archive(const char *path, const struct run *runs, int k, double
     long *tr_base = xcalloc((size_t)k + 1, sizeof *tr_base);
     for (int r = 0; r < k; r++)
         tr_base[r + 1] = tr_base[r] + runs[r].eng.ntr;
-    OTF2_StringRef *why_str = xmalloc((size_t)(tr_base[k] > 0 ? tr_base[k] : 1) * sizeof *why_str);
-    for (int r = 0; r < k; r++)
-        for (int i = 0; i < runs[r].eng.ntr; i++) {
-            const char *why = runs[r].eng.tr[i].reason;
-            if (!why || !*why) {
-                why_str[tr_base[r] + i] = empty;
-            } else if (text_flaw(why)) {   /* a Lua policy's bytes that are not text: as \xNN */
-                char *shown = text_escape(why);
-                why_str[tr_base[r] + i] = str(&s, shown);
-                free(shown);
-            } else {
-                why_str[tr_base[r] + i] = str(&s, why);
-            }
-        }
+    OTF2_StringRef *why_str = reason_strings(&s, runs, k, tr_base, empty);
 
-    /* the events, location by location: the slots of each (process, port) come together, in
-     * the order of the locations, each lane's in time order */
-    OTF2_Archive_OpenEvtFiles(a);
-    OTF2_AttributeList *al = OTF2_AttributeList_New();
-    long i = 0;
-    for (int proc = 1; proc <= ps->nprocs; proc++)
-        for (int port = 0; port < NPORTS; port++) {
-            long j = i;   /* this port's slots: [i, j) */
-            while (j < ps->n && port_slots_proc(runs, ps->v[j].run, ps->v[j].node) == proc &&
-                   ps->v[j].port == port)
-                j++;
-            for (int l = 0; l < busy_lanes(ps, proc, port); l++) {
-                long loc = first_loc[(proc - 1) * NPORTS + port] + l;
-                OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(a, (OTF2_LocationRef)loc);
-                for (long x = i; x < j; x++) {
-                    const struct port_slot *v = &ps->v[x];
-                    if (v->lane != l)
-                        continue;
-                    const struct transfer *t = &runs[v->run].eng.tr[v->tr];
-                    OTF2_AttributeList_AddUint32(al, ATTR_SEQ, (uint32_t)t->seq + 1);
-                    OTF2_AttributeList_AddStringRef(
-                        al, ATTR_FROM, node_str[port_slots_proc(runs, v->run, t->from) - 1]);
-                    OTF2_AttributeList_AddStringRef(
-                        al, ATTR_TO, node_str[port_slots_proc(runs, v->run, t->to) - 1]);
-                    OTF2_AttributeList_AddStringRef(al, ATTR_WHY, why_str[tr_base[v->run] + v->tr]);
-                    OTF2_TimeStamp t0 = ticks(v->start, seconds_per_unit),
-                                   t1 = ticks(v->end, seconds_per_unit);
-                    OTF2_EvtWriter_Enter(w, al, t0, (OTF2_RegionRef)v->port);
-                    OTF2_AttributeList_RemoveAllAttributes(al);
-                    OTF2_EvtWriter_Leave(w, NULL, t1, (OTF2_RegionRef)v->port);
-                    nevents[loc] += 2;
-                    if (t1 > end)
-                        end = t1;
-                }
-                OTF2_Archive_CloseEvtWriter(a, w);
-            }
-            i = j;
-        }
-    OTF2_AttributeList_Delete(al);
-    OTF2_Archive_CloseEvtFiles(a);
+    struct evt_job job = {runs, ps, first_loc, tr_base, tr_base[k], node_str, why_str,
+                          seconds_per_unit, nevents, 0};
+    write_events(a, &job);
+    end = job.end;
     /* an empty local definition file per location, as readers expect */
     OTF2_Archive_OpenDefFiles(a);
     for (long loc = 0; loc < nloc; loc++) {
@@ -295,50 +399,13 @@ static int write_archive(const char *path, const struct run *runs, int k, double
     for (int i = 0; i < NATTRS; i++)
         OTF2_GlobalDefWriter_WriteAttribute(g, (OTF2_AttributeRef)i, attr_str[i][0], attr_str[i][1],
                                             attr_type[i]);
-    OTF2_StringRef cls_root = str(&s, "hetcast"), cls_run = str(&s, "run");
-    OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, cls_root, cls_root,
-                                             OTF2_UNDEFINED_SYSTEM_TREE_NODE);
-    for (int r = 0; r < k; r++) {
-        char name[320];
-        text_fit(name, sizeof name, "%s (%s%s)", runs[r].sched.ops->name,
-                 model_name(runs[r].model), runs[r].measured ? ", measured" : "");
-        OTF2_GlobalDefWriter_WriteSystemTreeNode(g, (OTF2_SystemTreeNodeRef)r + 1, str(&s, name),
-                                                 cls_run, 0);
-    }
-    for (int r = 0; r < k; r++)
-        for (int p = 0; p < runs[r].c->n; p++) {
-            int proc = port_slots_proc(runs, r, p);
-            OTF2_StringRef gname = node_str[proc - 1];
-            if (k > 1) {
-                char name[512];
-                text_fit(name, sizeof name, "%s%s: %s", runs[r].sched.ops->name, run_tag(&runs[r]),
-                         runs[r].c->nodes[p].name);
-                gname = str(&s, name);
-            }
-            OTF2_GlobalDefWriter_WriteLocationGroup(g, (OTF2_LocationGroupRef)proc - 1, gname,
-                                                    OTF2_LOCATION_GROUP_TYPE_PROCESS,
-                                                    (OTF2_SystemTreeNodeRef)r + 1,
-                                                    OTF2_UNDEFINED_LOCATION_GROUP);
-            for (int port = 0; port < NPORTS; port++)
-                for (int l = 0; l < busy_lanes(ps, proc, port); l++) {
-                    long loc = first_loc[(proc - 1) * NPORTS + port] + l;
-                    OTF2_StringRef lname = port_str[port];
-                    if (l > 0) {
-                        char name[64];
-                        text_fit(name, sizeof name, "%s %d", port_names[port], l + 1);
-                        lname = str(&s, name);
-                    }
-                    OTF2_GlobalDefWriter_WriteLocation(g, (OTF2_LocationRef)loc, lname,
-                                                       OTF2_LOCATION_TYPE_CPU_THREAD, nevents[loc],
-                                                       (OTF2_LocationGroupRef)proc - 1);
-                }
-        }
+    write_tree(&s, runs, k, ps, first_loc, nevents, node_str, port_str);
+    write_comm(&s, nloc);
     free(node_str);
     free(why_str);
     free(tr_base);
     free(first_loc);
     free(nevents);
-    otf2_said[0] = '\0';
     OTF2_ErrorCode rc = OTF2_Archive_Close(a);
     if (rc != OTF2_SUCCESS) {
         set_cause(cause, "cannot write the OTF2 archive: %s",
@@ -351,8 +418,12 @@ static int write_archive(const char *path, const struct run *runs, int k, double
 int export_otf2_check(const char *dir, const struct run *runs, int k, double seconds_per_unit,
                       char **cause)
 {
-    if (dir_refused(dir, cause) < 0)
+    char *why = NULL;
+    if (atomic_dir_check(dir, archive_entry, ARCHIVE_WHAT, &why) < 0) {
+        set_cause(cause, "--output %s: %s", dir, why);
+        free(why);
         return -1;
+    }
     double most = (double)UINT64_MAX / 2 / (double)TICKS_PER_SECOND / seconds_per_unit;
     for (int r = 0; r < k; r++)
         if (!(runs[r].eng.makespan <= most)) {
@@ -363,61 +434,32 @@ int export_otf2_check(const char *dir, const struct run *runs, int k, double sec
     return 0;
 }
 
-/* The archive into a fresh directory beside dir, then renamed to dir (which is new, empty, or an
- * archive this writer made, then removed). */
-static int replace_dir(const char *dir, const struct run *runs, int k, double seconds_per_unit,
-                       char **cause)
+int export_otf2(const char *dir, const struct run *runs, int k, double seconds_per_unit,
+                char **cause)
 {
-    struct stat st;
-    bool exists = stat(dir, &st) == 0;
-    if (dir_refused(dir, cause) < 0)
-        return -1;
-    char *tmp = xasprintf("%s.otf2-XXXXXX", dir);
-    if (!mkdtemp(tmp)) {
-        set_cause(cause, "cannot make a directory beside %s: %s", dir, strerror(errno));
-        free(tmp);
+    struct atomic_dir ad;
+    char *why = NULL;
+    if (atomic_dir_open(&ad, dir, archive_entry, ARCHIVE_WHAT, &why) < 0) {
+        set_cause(cause, "--output %s: %s", dir, why);
+        free(why);
         return -1;
     }
     OTF2_ErrorCallback was = OTF2_Error_RegisterCallback(keep_error, NULL);
+    otf2_said[0] = '\0';
     struct port_slots ps;
     port_slots_make(&ps, runs, k);
-    int rc = write_archive(tmp, runs, k, seconds_per_unit, &ps, cause);
+    int rc = write_archive(ad.tmp, runs, k, seconds_per_unit, &ps, cause);
     port_slots_free(&ps);
     OTF2_Error_RegisterCallback(was, NULL);
-    if (rc == 0) {
-        char *old = NULL;
-        if (exists) {   /* the old archive out of the way, then the new one in */
-            old = xasprintf("%s.old-XXXXXX", dir);
-            if (!mkdtemp(old) || rename(dir, old) != 0) {
-                set_cause(cause, "cannot replace %s: %s", dir, strerror(errno));
-                rc = -1;
-            }
-        }
-        if (rc == 0 && rename(tmp, dir) != 0) {
-            set_cause(cause, "cannot write %s: %s", dir, strerror(errno));
-            if (old)
-                rename(old, dir);
-            rc = -1;
-        }
-        if (rc == 0 && old)
-            remove_archive(old);
-        else if (old)
-            rmdir(old);
-        free(old);
+    if (rc == 0 && otf2_said[0]) {   /* libotf2 said so on the way (a write it could not make) */
+        set_cause(cause, "cannot write the OTF2 archive %s: %s", dir, otf2_said);
+        rc = -1;
     }
-    if (rc != 0)
-        remove_archive(tmp);
-    free(tmp);
-    return rc;
-}
-
-int export_otf2(const char *path, const struct run *runs, int k, double seconds_per_unit,
-                char **cause)
-{
-    char *dir = xstrdup(path);   /* "out/" is "out": the temporary goes beside it, not in it */
-    for (size_t n = strlen(dir); n > 1 && dir[n - 1] == '/'; n--)
-        dir[n - 1] = '\0';
-    int rc = replace_dir(dir, runs, k, seconds_per_unit, cause);
-    free(dir);
-    return rc;
+    if (rc != 0) {
+        atomic_dir_abort(&ad);
+        return -1;
+    }
+    if (atomic_dir_commit(&ad) != 0)
+        return set_cause(cause, "cannot write %s: %s", dir, strerror(errno)), -1;
+    return 0;
 }

@@ -11,7 +11,10 @@
  * port, "send port 2", when intervals overlap on it, as measured ones may;
  * a port never busy has none); the regions "send",
  * "link" and "receive", entered and left at each busy interval's times,
- * the Enter carrying the attributes seq, from, to and why.  The clock ticks
+ * the Enter carrying the attributes seq, from, to and why; per transfer an
+ * MpiSend at its send's start and an MpiRecv at its receive's end (its
+ * link's when the receive takes no time) in the communicator "transfers",
+ * whose rank i is location i, tag seq, length 1.  The clock ticks
  * a nanosecond: a time t of the run is at t * seconds_per_unit * 1e9, and
  * the archive's property HETCAST::TIME_UNIT says what a unit is.
  */
@@ -29,7 +32,7 @@ int export_otf2_check(const char *dir, const struct run *runs, int k, double sec
  * Write the archive of runs[0..k) (finished, non-lean) to dir: a new
  * directory, an empty one, or one holding an archive this writer made
  * (replaced); anything else is refused.  The archive is written beside dir
- * and renamed into place when whole: a failure leaves dir as it was.
+ * and swapped in when whole (support/atomic_dir.h): a failure leaves dir as it was.
  * 0, or -1 with *cause.
  */
 int export_otf2(const char *dir, const struct run *runs, int k, double seconds_per_unit,

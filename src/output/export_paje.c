@@ -56,9 +56,10 @@ static const char paje_header[] =
     "%EventDef PajeStartLink 8\n% Time date\n% Type string\n% Container string\n"
     "% Value string\n% StartContainer string\n% Key string\n%EndEventDef\n"
     "%EventDef PajeEndLink 9\n% Time date\n% Type string\n% Container string\n"
-    "% Value string\n% EndContainer string\n% Key string\n%EndEventDef\n"
-    /* the types: a run holds nodes; a node has three state types; arrows join nodes */
-    "0 R 0 \"run\"\n"
+    "% Value string\n% EndContainer string\n% Key string\n%EndEventDef\n";
+/* the types: a run holds nodes (the run's type is written first, naming the unit); a node
+ * has three state types; arrows join nodes */
+static const char paje_types[] =
     "0 N R \"node\"\n"
     "1 S N \"send port\"\n"
     "1 L N \"link in\"\n"
@@ -212,9 +213,14 @@ static int paje_write(FILE *fp, const struct run *runs, int k, struct spool *sp)
         errno = EFBIG;
         return -1;
     }
-    if (k > 0 && time_unit_name(runs[0].c->time_unit))   /* a comment line */
-        fprintf(fp, "# times in %s\n", time_unit_name(runs[0].c->time_unit));
+    /* the unit in the run's type name: every line is one a Paje reader knows (ViTE reports a
+     * comment line as an unknown definition) */
     fputs(paje_header, fp);
+    if (k > 0 && time_unit_name(runs[0].c->time_unit))
+        fprintf(fp, "0 R 0 \"run (times in %s)\"\n", time_unit_name(runs[0].c->time_unit));
+    else
+        fputs("0 R 0 \"run\"\n", fp);
+    fputs(paje_types, fp);
     double end = 0;
     for (int r = 0; r < k; r++)
         if (runs[r].eng.makespan > end)

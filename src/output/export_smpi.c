@@ -22,9 +22,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "output/export.h"
+#include "support/atomic_dir.h"
 #include "support/numfmt.h"
 #include "model/timing.h"
 
@@ -138,6 +138,8 @@ static bool names_plain(const struct cluster *c)
 
 struct smpi_job {
     const struct run *r;
+    const char *unit;   /* the latencies' unit: the cluster's (SimGrid's "ms", "us", ...), else s */
+    char speed[40];     /* the hosts' speed: a flop a time unit ("1000f" for ms) */
     bool plain;     /* hosts named by the node names; else rank-I */
     int rank;       /* rank-I.txt */
     const char *command;
@@ -172,23 +174,24 @@ static int write_platform(FILE *fp, void *ctx)
         used[(size_t)r->eng.tr[i].from * (size_t)n + (size_t)r->eng.tr[i].to] = 1;
     fputs("<?xml version='1.0'?>\n"
           "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-          "<!-- Written by hetcast (docs/interop.md): hosts at 1 flop/s, so a compute of x\n"
-          "     flops takes x time units; one link per route, its latency the model's link\n"
-          "     time; the bandwidth is so high that a 1-byte message costs only the latency. -->\n"
+          "<!-- Written by hetcast (docs/interop.md): hosts at 1 flop a time unit of the\n"
+          "     cluster, so a compute of x flops takes x time units; one link per route, its\n"
+          "     latency the model's link time in that unit; the bandwidth is so high that a\n"
+          "     1-byte message costs only the latency. -->\n"
           "<platform version=\"4.1\">\n"
           "  <zone id=\"" SMPI_ZONE "\" routing=\"Full\">\n", fp);
     for (int p = 0; p < n; p++) {
         fputs("    <host id=\"", fp);
         put_host(fp, j, p);
-        fputs("\" speed=\"1f\">\n      <prop id=\"hetcast-name\" value=\"", fp);
+        fprintf(fp, "\" speed=\"%s\">\n      <prop id=\"hetcast-name\" value=\"", j->speed);
         export_xml_string(fp, c->nodes[p].name);
         fputs("\"/>\n    </host>\n", fp);
     }
     bool shared = c->kind == CLUSTER_NODES;   /* one latency L: one link for every route */
     if (shared) {
         struct smpi_cost sc = {0, timing_send_only(r->model) ? 0 : c->latency, 0, 0};
-        fprintf(fp, "    <link id=\"L\" bandwidth=\"1e30Bps\" latency=\"%ss\" "
-                    "sharing_policy=\"FATPIPE\"/>\n", numfmt_num(sc.latency));
+        fprintf(fp, "    <link id=\"L\" bandwidth=\"1e30Bps\" latency=\"%s%s\" "
+                    "sharing_policy=\"FATPIPE\"/>\n", numfmt_num(sc.latency), j->unit);
     }
     for (int q = 0; q < n && !shared; q++)
         for (int p = 0; p < n; p++) {
@@ -196,8 +199,8 @@ static int write_platform(FILE *fp, void *ctx)
             if (!route_wanted(r, used, q, p))
                 continue;
             smpi_cost(r, q, p, &sc);
-            fprintf(fp, "    <link id=\"l%d-%d\" bandwidth=\"1e30Bps\" latency=\"%ss\" "
-                        "sharing_policy=\"FATPIPE\"/>\n", q, p, numfmt_num(sc.latency));
+            fprintf(fp, "    <link id=\"l%d-%d\" bandwidth=\"1e30Bps\" latency=\"%s%s\" "
+                        "sharing_policy=\"FATPIPE\"/>\n", q, p, numfmt_num(sc.latency), j->unit);
         }
     for (int q = 0; q < n; q++)
         for (int p = 0; p < n; p++) {
@@ -276,8 +279,17 @@ static int write_readme(FILE *fp, void *ctx)
             numfmt_num(r->eng.makespan));
     fprintf(fp, "Replay it from this directory (Debian: the package libsimgrid-dev ships smpirun):\n\n"
                 "  %s\n\n"
-                "SimGrid ends with \"Simulation time T\": T is the makespan above (SimGrid prints\n"
-                "6 decimals).  Times are hetcast's time units, as seconds.\n\n", j->command);
+                "SimGrid ends with \"Simulation time T\": T is the makespan above in seconds\n"
+                "(SimGrid prints 6 decimals).\n", j->command);
+    if (c->time_unit == TIME_NONE)
+        fputs("Times are hetcast's time units, as seconds (the cluster has no # unit:).\n\n",
+              fp);
+    else
+        fprintf(fp, "The cluster's times are in %s (# unit: %s): hosts compute %s flops a\n"
+                    "second, so a compute of x flops takes x %s, and the links' latencies\n"
+                    "carry the unit; T = makespan x %s.\n\n", j->unit, j->unit,
+                numfmt_num(1 / time_unit_seconds(c->time_unit)), j->unit,
+                numfmt_num(time_unit_seconds(c->time_unit)));
     fputs("Files: platform.xml (one host per node at 1 flop/s; one link per route whose\n"
           "latency is the model's link time, bandwidth 1e30 B/s), hostfile (rank I runs on\n"
           "the I-th host), rank-I.txt (rank I's actions: recv from its parent, compute r,\n"
@@ -308,29 +320,67 @@ static int write_readme(FILE *fp, void *ctx)
     return ferror(fp) ? -1 : 0;
 }
 
-/* dir exists as a directory, or is made; 0 or -1 with *cause. */
-static int make_dir(const char *dir, char **cause)
+/* What a replay of this writer holds (support/atomic_dir.h). */
+static bool replay_entry(const char *name, bool is_dir)
 {
-    struct stat st;
-    if (stat(dir, &st) == 0)
-        return S_ISDIR(st.st_mode) ? 0 : set_cause(cause, "--output %s: exists and is not a "
-                                                   "directory", dir);
-    if (mkdir(dir, 0777) < 0)
-        return set_cause(cause, "--output %s: cannot make the directory: %s", dir,
-                         strerror(errno));
+    if (is_dir)
+        return false;
+    if (strncmp(name, "rank-", 5) == 0) {
+        size_t digits = strspn(name + 5, "0123456789");
+        return digits > 0 && strcmp(name + 5 + digits, ".txt") == 0;
+    }
+    return strcmp(name, "platform.xml") == 0 || strcmp(name, "hostfile") == 0 ||
+           strcmp(name, "index.txt") == 0 || strcmp(name, "README") == 0;
+}
+
+#define REPLAY_WHAT "an SMPI replay of hetcast (platform.xml, hostfile, index.txt, rank-I.txt, README)"
+
+int export_smpi_check_dir(const char *dir, char **cause)
+{
+    char *why = NULL;
+    if (atomic_dir_check(dir, replay_entry, REPLAY_WHAT, &why) < 0) {
+        set_cause(cause, "--output %s: %s", dir, why);
+        free(why);
+        return -1;
+    }
+    return 0;
+}
+
+/* name in the new directory, written by w: every write and the close checked. */
+static int replay_file(struct atomic_dir *ad, const char *dir, const char *name, export_writer w,
+                       struct smpi_job *job, char **cause)
+{
+    FILE *fp = atomic_dir_fopen(ad, name);
+    if (!fp)
+        return set_cause(cause, "cannot write %s/%s: %s", dir, name, strerror(errno));
+    int rc = w(fp, job);
+    if (atomic_dir_fclose(fp) != 0 || rc != 0)
+        return set_cause(cause, "cannot write %s/%s: %s", dir, name,
+                         strerror(errno ? errno : EIO));
     return 0;
 }
 
 int export_smpi(const struct run *r, const char *dir, char **command, char **cause)
 {
     *command = NULL;
-    if (export_smpi_check(r, cause) < 0 || make_dir(dir, cause) < 0)
+    if (export_smpi_check(r, cause) < 0)
         return -1;
+    struct atomic_dir ad;
+    char *why = NULL;
+    if (atomic_dir_open(&ad, dir, replay_entry, REPLAY_WHAT, &why) < 0) {
+        set_cause(cause, "--output %s: %s", dir, why);
+        free(why);
+        return -1;
+    }
     char *cmd = xasprintf("smpirun -np %d -platform platform.xml -hostfile hostfile -replay "
                           "index.txt --cfg=network/model:CM02 --cfg=network/TCP-gamma:0%s "
                           "--cfg=smpi/host-speed:1f --log=xbt_cfg.thres:warning", r->c->n,
                           smpi_blocking(r) ? " --cfg=smpi/send-is-detached-thresh:0" : "");
-    struct smpi_job job = {r, names_plain(r->c), 0, cmd};
+    struct smpi_job job = {.r = r, .plain = names_plain(r->c), .command = cmd};
+    bool unit = r->c->time_unit != TIME_NONE;
+    job.unit = unit ? time_unit_name(r->c->time_unit) : "s";
+    snprintf(job.speed, sizeof job.speed, "%sf",
+             numfmt_num(unit ? 1 / time_unit_seconds(r->c->time_unit) : 1));
     struct {
         const char *name;
         export_writer w;
@@ -340,17 +390,21 @@ int export_smpi(const struct run *r, const char *dir, char **command, char **cau
         {"index.txt", write_index},
     };
     int rc = 0;
-    /* export_into_dir: a link planted in dir is replaced, never written through. */
+    /* a new directory, swapped in whole: nothing of an old replay stays beside the new one */
     for (size_t i = 0; rc == 0 && i < sizeof files / sizeof files[0]; i++)
-        rc = export_into_dir(dir, files[i].name, files[i].w, &job, cause);
+        rc = replay_file(&ad, dir, files[i].name, files[i].w, &job, cause);
     for (int p = 0; rc == 0 && p < r->c->n; p++) {
         char name[32];
         snprintf(name, sizeof name, "rank-%d.txt", p);
         job.rank = p;
-        rc = export_into_dir(dir, name, write_rank, &job, cause);
+        rc = replay_file(&ad, dir, name, write_rank, &job, cause);
     }
-    if (rc == 0)   /* the README last: it promises the rest is there */
-        rc = export_into_dir(dir, "README", write_readme, &job, cause);
+    if (rc == 0)
+        rc = replay_file(&ad, dir, "README", write_readme, &job, cause);
+    if (rc == 0 && atomic_dir_commit(&ad) != 0)
+        rc = set_cause(cause, "cannot write %s: %s", dir, strerror(errno));
+    else if (rc != 0)
+        atomic_dir_abort(&ad);
     if (rc < 0) {
         free(cmd);
         return -1;

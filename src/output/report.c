@@ -4,6 +4,8 @@
  */
 #include "output/report.h"
 
+#include "config.h"
+
 #include "engine/explain.h"
 
 #include <math.h>
@@ -267,7 +269,13 @@ void report_run_text(FILE *fp, const struct run *r, bool summary)
 
 void report_csv_version(FILE *fp)
 {
-    fprintf(fp, "# format_version: %d\n", REPORT_FORMAT_VERSION);
+    fprintf(fp, "# format_version: %d\n# hetcast: %s\n", REPORT_FORMAT_VERSION, HETCAST_VERSION);
+}
+
+void report_json_open(FILE *fp)
+{
+    fprintf(fp, "{\"format_version\": %d, \"hetcast\": \"%s\"", REPORT_FORMAT_VERSION,
+            HETCAST_VERSION);
 }
 
 /* The format's version, `# unit: us` when the cluster's unit is known, the column names. */
@@ -405,7 +413,8 @@ int report_run_json_spool(FILE *fp, const struct run *r, struct spool *sp, char 
 /* report_run_json; its transfers from sp when not NULL (output/spool.h). */
 static void json_run(FILE *fp, const struct run *r, bool summary, struct spool *sp)
 {
-    fprintf(fp, "{\"format_version\": %d, \"cluster\": ", REPORT_FORMAT_VERSION);
+    report_json_open(fp);
+    fputs(", \"cluster\": ", fp);
     json_string(fp, r->c->name);
     fprintf(fp, ", \"model\": \"%s\", %s\"scheduler\": ", model_name(r->model),
             r->shared ? "\"links\": \"shared\", " : "");
@@ -586,13 +595,14 @@ void report_compare_csv(FILE *fp, const struct run *runs, int k, bool summary)
 
 void report_compare_json(FILE *fp, const struct run *runs, int k, bool summary)
 {
-    fprintf(fp, "[");
+    report_json_open(fp);
+    fputs(", \"runs\": [", fp);
     for (int i = 0; i < k; i++) {
         if (i)
             fprintf(fp, ",");
         report_run_json(fp, &runs[i], summary);
     }
-    fprintf(fp, "]\n");
+    fprintf(fp, "]}\n");
 }
 
 void report_json_string(FILE *fp, const char *s)

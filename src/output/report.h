@@ -15,14 +15,18 @@
 
 /*
  * The version of the CSV and JSON outputs (run, compare, compare --trace,
- * exchanges, the view's schedule CSV): JSON objects start with
- * "format_version": N, CSV tables with a line "# format_version: N".  Raised
- * by one whenever a column or field changes meaning or goes away (added ones
- * too), and docs/formats.md says what changed.
+ * exchanges, the view's schedule CSV, class report): every JSON output is an
+ * object that starts with "format_version": N, "hetcast": "VERSION"; every
+ * CSV table with the lines "# format_version: N" and "# hetcast: VERSION".
+ * Raised by one whenever a column or field changes meaning or goes away
+ * (added ones too), and docs/formats.md says what changed.
  */
-#define REPORT_FORMAT_VERSION 1
-/* "# format_version: N\n", the first line of every CSV table. */
+#define REPORT_FORMAT_VERSION 2
+/* "# format_version: N\n# hetcast: VERSION\n", the first two lines of every CSV table. */
 void report_csv_version(FILE *fp);
+/* {"format_version": N, "hetcast": "VERSION"  -- the opening of every JSON output: the caller
+ * goes on with ", \"field\": ..." and closes the object. */
+void report_json_open(FILE *fp);
 
 void report_run_text(FILE *fp, const struct run *r, bool summary);
 void report_run_csv(FILE *fp, const struct run *r, bool summary, bool header);

@@ -123,11 +123,12 @@ void report_exchange_text(FILE *fp, const struct exchange *x, bool summary)
 void report_exchange_csv(FILE *fp, const struct exchange *x, bool summary, bool header)
 {
     const char *sched = x->ops->name;
+    if (header)   /* the two lines of every CSV table first (output/report.h) */
+        report_csv_version(fp);
     if (header && time_unit_name(x->c->time_unit))
         fprintf(fp, "# unit: %s\n", time_unit_name(x->c->time_unit));
     if (summary) {
         if (header) {
-            report_csv_version(fp);
             fprintf(fp, "scheduler,model,pattern,nodes,receivers,completion,lower_bound,waits,idle\n");
         }
         fprintf(fp, "%s,%s,%s,%d,%d,%s,%s,%d,%s\n", sched, model_name(x->model),
@@ -136,7 +137,6 @@ void report_exchange_csv(FILE *fp, const struct exchange *x, bool summary, bool 
         return;
     }
     if (header) {
-        report_csv_version(fp);
         fprintf(fp, "scheduler,seq,from,to,step,wait_start,send_start,send_end,link_start,link_end,"
                     "recv_start,recv_end,hold\n");
     }
@@ -154,7 +154,8 @@ void report_exchange_csv(FILE *fp, const struct exchange *x, bool summary, bool 
 
 void report_exchange_json(FILE *fp, const struct exchange *x, bool summary)
 {
-    fprintf(fp, "{\"format_version\": %d, \"cluster\": ", REPORT_FORMAT_VERSION);
+    report_json_open(fp);
+    fputs(", \"cluster\": ", fp);
     report_json_string(fp, x->c->name);
     if (time_unit_name(x->c->time_unit))
         fprintf(fp, ", \"unit\": \"%s\"", time_unit_name(x->c->time_unit));
@@ -233,11 +234,12 @@ void report_exchange_compare_csv(FILE *fp, const struct exchange *xs, int k, boo
 
 void report_exchange_compare_json(FILE *fp, const struct exchange *xs, int k, bool summary)
 {
-    fprintf(fp, "[");
+    report_json_open(fp);
+    fputs(", \"runs\": [", fp);
     for (int i = 0; i < k; i++) {
         if (i)
             fprintf(fp, ",");
         report_exchange_json(fp, &xs[i], summary);
     }
-    fprintf(fp, "]\n");
+    fprintf(fp, "]}\n");
 }

@@ -122,7 +122,8 @@ void report_trace_csv(FILE *fp, const struct trace *t, const struct run *runs, i
 
 void report_trace_json(FILE *fp, const struct trace *t, const struct run *runs, int k, bool summary)
 {
-    fprintf(fp, "{\"format_version\": %d, \"cluster\": ", REPORT_FORMAT_VERSION);
+    report_json_open(fp);
+    fputs(", \"cluster\": ", fp);
     report_json_string(fp, runs[0].c->name);
     fprintf(fp, ", \"model\": \"%s\", \"nodes\": %d,\n \"trace\": ", model_name(runs[0].model),
             runs[0].c->n);

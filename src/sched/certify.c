@@ -156,25 +156,11 @@ static void name_cols(const struct ip *ip, glp_prob *P)
     glp_set_col_name(P, ip->ccol, "C");
 }
 
-/* Build the program of the file's head comment into P. */
-static void ip_build(struct ip *ip, glp_prob *P)
+/* The columns of the program (x, h, S, u, C), their kinds, bounds and the
+ * objective. */
+static void ip_columns(struct ip *ip, glp_prob *P)
 {
     int n = ip->n, K = ip->K;
-    double maxfree = 0, maxhold = 0;
-    for (int i = 0; i < n * n; i++)
-        if (!isnan(ip->free_[i])) {
-            maxfree = fmax(maxfree, ip->free_[i]);
-            maxhold = fmax(maxhold, ip->hold[i]);
-        }
-    /* A tree each of whose nodes serves its children one after the other
-     * ends by (n - 1)(maxfree + maxhold), so does the optimum; a slot starts
-     * at most (n - 1) maxfree after its sender holds the message; so every
-     * start plus a hold lies below M, and a row whose x is 0 binds nothing. */
-    double sc = ip->scale > 0 ? ip->scale : 1;
-    maxfree /= sc;
-    maxhold /= sc;
-    double M = 2.0 * n * (maxfree + maxhold) + 1;
-
     ip->xbase = 1;
     ip->hbase = ip->xbase + n * n * K;
     ip->sbase = ip->hbase + n;
@@ -208,9 +194,13 @@ static void ip_build(struct ip *ip, glp_prob *P)
     else
         glp_set_obj_coef(P, ip->ccol, 1);
 
-    ip->ind = xcalloc((size_t)ip->ncols + 2, sizeof *ip->ind);
-    ip->val = xcalloc((size_t)ip->ncols + 2, sizeof *ip->val);
-    int len;
+}
+
+/* Rows: every target served once, every other node at most once, and a
+ * relay sends only once served. */
+static void ip_served_rows(struct ip *ip, glp_prob *P)
+{
+    int n = ip->n, K = ip->K, len;
     char rn[64];
     for (int p = 0; p < n; p++) {   /* served once */
         if (p == ip->src)
@@ -232,6 +222,14 @@ static void ip_build(struct ip *ip, glp_prob *P)
         snprintf(rn, sizeof rn, "relay_%d", p);
         add_row(P, ip, len, GLP_UP, 0, rn);
     }
+}
+
+/* Rows: a sender's slots, one receiver each and in order, each slot's start,
+ * and the hold after the slot that serves p (big-M: binds when x is 1). */
+static void ip_slot_rows(struct ip *ip, glp_prob *P, double M, double sc)
+{
+    int n = ip->n, K = ip->K, len;
+    char rn[64];
     for (int q = 0; q < n; q++)
         for (int k = 1; k <= K; k++) {
             len = 0;   /* one receiver a slot, slots in order */
@@ -268,6 +266,14 @@ static void ip_build(struct ip *ip, glp_prob *P)
                 add_row(P, ip, len, GLP_LO, ip->hold[q * n + p] / sc - M, rn);
             }
         }
+}
+
+/* Rows: the levels (no cycle of transfers) and the makespan above every
+ * target's hold. */
+static void ip_level_rows(struct ip *ip, glp_prob *P)
+{
+    int n = ip->n, K = ip->K, len;
+    char rn[64];
     for (int q = 0; q < n; q++)   /* levels */
         for (int p = 0; p < n; p++) {
             if (!has(ip, q, p))
@@ -289,6 +295,33 @@ static void ip_build(struct ip *ip, glp_prob *P)
         snprintf(rn, sizeof rn, "makespan_%d", p);
         add_row(P, ip, len, GLP_LO, 0, rn);
     }
+}
+
+/* Build the program of the file's head comment into P. */
+static void ip_build(struct ip *ip, glp_prob *P)
+{
+    int n = ip->n;
+    double maxfree = 0, maxhold = 0;
+    for (int i = 0; i < n * n; i++)
+        if (!isnan(ip->free_[i])) {
+            maxfree = fmax(maxfree, ip->free_[i]);
+            maxhold = fmax(maxhold, ip->hold[i]);
+        }
+    /* A tree each of whose nodes serves its children one after the other
+     * ends by (n - 1)(maxfree + maxhold), so does the optimum; a slot starts
+     * at most (n - 1) maxfree after its sender holds the message; so every
+     * start plus a hold lies below M, and a row whose x is 0 binds nothing. */
+    double sc = ip->scale > 0 ? ip->scale : 1;
+    maxfree /= sc;
+    maxhold /= sc;
+    double M = 2.0 * n * (maxfree + maxhold) + 1;
+
+    ip_columns(ip, P);
+    ip->ind = xcalloc((size_t)ip->ncols + 2, sizeof *ip->ind);
+    ip->val = xcalloc((size_t)ip->ncols + 2, sizeof *ip->val);
+    ip_served_rows(ip, P);
+    ip_slot_rows(ip, P, M, sc);
+    ip_level_rows(ip, P);
 }
 
 static void ip_free(struct ip *ip)

@@ -1137,6 +1137,147 @@ int exchange_check_kind(const struct cluster *c, enum model m, char **cause)
     return 0;
 }
 
+/* The receivers of o, sorted (all-to-all: every node); NULL after saying why
+ * (one that is not a node, or listed twice). */
+static int *receivers_of(const struct exchange_opts *o, int n, int nrecv, char **cause)
+{
+    int *recv = xmalloc((size_t)nrecv * sizeof *recv);
+    if (o->pattern == XPAT_ALL_TO_ALL) {
+        for (int i = 0; i < n; i++)
+            recv[i] = i;
+    } else {
+        memcpy(recv, o->recv, (size_t)nrecv * sizeof *recv);
+        qsort(recv, (size_t)nrecv, sizeof *recv, cmp_int);
+        for (int k = 0; k < nrecv; k++)
+            if (recv[k] < 0 || recv[k] >= n || (k > 0 && recv[k] == recv[k - 1])) {
+                int bad = recv[k];
+                free(recv);
+                set_cause(cause, "receiver %d is %s", bad,
+                          bad < 0 || bad >= n ? "not a node" : "listed twice");
+                return NULL;
+            }
+    }
+    return recv;
+}
+
+/*
+ * The order of the rows, before the run: a rotation's first receivers (no
+ * table), the given order (checked), or the one ops->build makes; an order
+ * chosen during the run is left to it.  -1 after saying why.
+ */
+static int order_of(struct exchange *x, const struct exchange_opts *o, bool table, struct sim *s,
+                    char **cause)
+{
+    const struct cluster *c = x->c;
+    const struct xsched_ops *ops = x->ops;
+    int n = x->n, nrecv = x->nrecv, *recv = x->recv;
+    if (table)
+        x->order = xmalloc((size_t)n * nrecv * sizeof *x->order);
+    if (!table) {
+        struct rng r;
+        rng_seed(&r, o->seed);
+        int *start = xmalloc((size_t)n * sizeof *start), *first = xmalloc((size_t)nrecv * sizeof *first);
+        if (ops->rotation(c, recv, nrecv, &r, start, first)) {
+            s->rot_first = first;
+            free(start);
+        } else {
+            s->rot_start = start;
+            free(first);
+        }
+    } else if (o->order) {
+        memcpy(x->order, o->order, (size_t)n * nrecv * sizeof *x->order);
+        if (check_order(x, x->order, cause) < 0)
+            return -1;
+    } else if (ops->build) {
+        struct rng r;
+        rng_seed(&r, o->seed);
+        ops->build(c, recv, nrecv, &r, x->order, o->cancel);
+        if (o->cancel && *o->cancel)
+            return set_cause(cause, "cancelled");
+    }
+    return 0;
+}
+
+/* The simulation's state for x: the ports, the cursors, what each sender has
+ * left, and the pool or open-shop's state of an order chosen during the run. */
+static void sim_setup(struct sim *s, struct exchange *x, const struct exchange_opts *o)
+{
+    const struct xsched_ops *ops = x->ops;
+    enum model m = x->model;
+    bool lean = x->lean;
+    int n = x->n, nrecv = x->nrecv, *recv = x->recv;
+    unsigned char *is_recv = xcalloc((size_t)n, 1);
+    for (int k = 0; k < nrecv; k++)
+        is_recv[recv[k]] = 1;
+    size_t ntr = 0;
+    s->x = x;
+    s->lean = lean;
+    s->on_book = o->on_book;
+    s->ctx = o->ctx;
+    if (lean) {
+        s->send_free = xcalloc((size_t)n, sizeof *s->send_free);
+        s->recv_free = xcalloc((size_t)n, sizeof *s->recv_free);
+    } else {
+        s->send_free = x->eng.send_free;
+        s->recv_free = x->eng.recv_free;
+    }
+    s->cancel = o->cancel;
+    s->dynamic = !o->order && !ops->build;
+    s->at_ready = timing_rendezvous(m) || s->dynamic;
+    s->cursor = xcalloc((size_t)n, sizeof *s->cursor);
+    s->brow = xcalloc((size_t)n, sizeof *s->brow);
+    s->pending = xcalloc((size_t)n, 1);
+    s->left = xmalloc((size_t)n * sizeof *s->left);
+    for (int q = 0; q < n; q++) {
+        s->left[q] = nrecv - is_recv[q];
+        ntr += (size_t)s->left[q];
+    }
+    if (!lean)
+        x->row = xmalloc((ntr ? ntr : 1) * sizeof *x->row);
+    if (s->dynamic) {
+        /* the own entry first: it costs nothing and is decided at once */
+        s->est = xcalloc((size_t)n, sizeof *s->est);
+        for (int q = 0; q < n; q++)
+            if (is_recv[q])
+                x->order[(size_t)q * nrecv + s->cursor[q]++] = q;
+        if (FAST_PATH(ops->choose == choose_open_shop)) {
+            s->oshop = oshop_new(n, recv, nrecv, timing_rendezvous(m) ? s->recv_free : s->est);
+        } else {
+            s->pool = xmalloc((size_t)n * nrecv * sizeof *s->pool);
+            s->npool = xcalloc((size_t)n, sizeof *s->npool);
+            for (int q = 0; q < n; q++)
+                for (int k = 0; k < nrecv; k++)
+                    if (recv[k] != q)
+                        s->pool[(size_t)q * nrecv + s->npool[q]++] = recv[k];
+        }
+    }
+    if (!s->at_ready)
+        for (int q = 0; q < n; q++)
+            s->cursor[q] = nrecv;   /* async, a fixed order: every row is decided */
+    free(is_recv);
+}
+
+static void sim_free(struct sim *s)
+{
+    if (s->calq)
+        calq_free(s->calq);
+    free(s->cursor);
+    free(s->brow);
+    free(s->pending);
+    free(s->left);
+    free(s->pool);
+    free(s->npool);
+    free(s->est);
+    oshop_free(s->oshop);
+    free(s->rot_start);
+    free(s->rot_first);
+    if (s->lean) {
+        free(s->send_free);
+        free(s->recv_free);
+    }
+    heap_free(&s->heap);
+}
+
 int exchange_run(struct exchange *x, const struct cluster *c, enum model m,
                  const struct exchange_opts *o, char **cause)
 {
@@ -1173,21 +1314,9 @@ int exchange_run(struct exchange *x, const struct cluster *c, enum model m,
     if (n > EXCHANGE_MAX_NODES)
         return set_cause(cause, "%d nodes are too many for a personalized exchange (at most %d)",
                          n, EXCHANGE_MAX_NODES);
-    int *recv = xmalloc((size_t)nrecv * sizeof *recv);
-    if (o->pattern == XPAT_ALL_TO_ALL) {
-        for (int i = 0; i < n; i++)
-            recv[i] = i;
-    } else {
-        memcpy(recv, o->recv, (size_t)nrecv * sizeof *recv);
-        qsort(recv, (size_t)nrecv, sizeof *recv, cmp_int);
-        for (int k = 0; k < nrecv; k++)
-            if (recv[k] < 0 || recv[k] >= n || (k > 0 && recv[k] == recv[k - 1])) {
-                int bad = recv[k];
-                free(recv);
-                return set_cause(cause, "receiver %d is %s", bad,
-                                 bad < 0 || bad >= n ? "not a node" : "listed twice");
-            }
-    }
+    int *recv = receivers_of(o, n, nrecv, cause);
+    if (!recv)
+        return -1;
     if (!lean && engine_init_exchange(&x->eng, c, m, cause) < 0) {
         free(recv);
         return -1;
@@ -1203,83 +1332,11 @@ int exchange_run(struct exchange *x, const struct cluster *c, enum model m,
     x->lean = lean;
     struct sim s;
     memset(&s, 0, sizeof s);
-    if (table)
-        x->order = xmalloc((size_t)n * nrecv * sizeof *x->order);
-    if (!table) {
-        struct rng r;
-        rng_seed(&r, o->seed);
-        int *start = xmalloc((size_t)n * sizeof *start), *first = xmalloc((size_t)nrecv * sizeof *first);
-        if (ops->rotation(c, recv, nrecv, &r, start, first)) {
-            s.rot_first = first;
-            free(start);
-        } else {
-            s.rot_start = start;
-            free(first);
-        }
-    } else if (o->order) {
-        memcpy(x->order, o->order, (size_t)n * nrecv * sizeof *x->order);
-        if (check_order(x, x->order, cause) < 0) {
-            exchange_free(x);
-            return -1;
-        }
-    } else if (ops->build) {
-        struct rng r;
-        rng_seed(&r, o->seed);
-        ops->build(c, recv, nrecv, &r, x->order, o->cancel);
-        if (o->cancel && *o->cancel) {
-            exchange_free(x);
-            return set_cause(cause, "cancelled");
-        }
+    if (order_of(x, o, table, &s, cause) < 0) {
+        exchange_free(x);
+        return -1;
     }
-    unsigned char *is_recv = xcalloc((size_t)n, 1);
-    for (int k = 0; k < nrecv; k++)
-        is_recv[recv[k]] = 1;
-    size_t ntr = 0;
-    s.x = x;
-    s.lean = lean;
-    s.on_book = o->on_book;
-    s.ctx = o->ctx;
-    if (lean) {
-        s.send_free = xcalloc((size_t)n, sizeof *s.send_free);
-        s.recv_free = xcalloc((size_t)n, sizeof *s.recv_free);
-    } else {
-        s.send_free = x->eng.send_free;
-        s.recv_free = x->eng.recv_free;
-    }
-    s.cancel = o->cancel;
-    s.dynamic = !o->order && !ops->build;
-    s.at_ready = timing_rendezvous(m) || s.dynamic;
-    s.cursor = xcalloc((size_t)n, sizeof *s.cursor);
-    s.brow = xcalloc((size_t)n, sizeof *s.brow);
-    s.pending = xcalloc((size_t)n, 1);
-    s.left = xmalloc((size_t)n * sizeof *s.left);
-    for (int q = 0; q < n; q++) {
-        s.left[q] = nrecv - is_recv[q];
-        ntr += (size_t)s.left[q];
-    }
-    if (!lean)
-        x->row = xmalloc((ntr ? ntr : 1) * sizeof *x->row);
-    if (s.dynamic) {
-        /* the own entry first: it costs nothing and is decided at once */
-        s.est = xcalloc((size_t)n, sizeof *s.est);
-        for (int q = 0; q < n; q++)
-            if (is_recv[q])
-                x->order[(size_t)q * nrecv + s.cursor[q]++] = q;
-        if (FAST_PATH(ops->choose == choose_open_shop)) {
-            s.oshop = oshop_new(n, recv, nrecv, timing_rendezvous(m) ? s.recv_free : s.est);
-        } else {
-            s.pool = xmalloc((size_t)n * nrecv * sizeof *s.pool);
-            s.npool = xcalloc((size_t)n, sizeof *s.npool);
-            for (int q = 0; q < n; q++)
-                for (int k = 0; k < nrecv; k++)
-                    if (recv[k] != q)
-                        s.pool[(size_t)q * nrecv + s.npool[q]++] = recv[k];
-        }
-    }
-    if (!s.at_ready)
-        for (int q = 0; q < n; q++)
-            s.cursor[q] = nrecv;   /* async, a fixed order: every row is decided */
-    free(is_recv);
+    sim_setup(&s, x, o);
     rng_seed(&s.ties, o->seed ^ SALT_TIES);
     heap_init(&s.heap, 2 * (size_t)n + 1);   /* at most a READY and an ARRIVAL per sender */
     struct calq cq;
@@ -1288,23 +1345,7 @@ int exchange_run(struct exchange *x, const struct cluster *c, enum model m,
         s.calq = &cq;
     }
     int rc = simulate(&s, cause);
-    if (s.calq)
-        calq_free(s.calq);
-    free(s.cursor);
-    free(s.brow);
-    free(s.pending);
-    free(s.left);
-    free(s.pool);
-    free(s.npool);
-    free(s.est);
-    oshop_free(s.oshop);
-    free(s.rot_start);
-    free(s.rot_first);
-    if (lean) {
-        free(s.send_free);
-        free(s.recv_free);
-    }
-    heap_free(&s.heap);
+    sim_free(&s);
     if (rc < 0) {
         exchange_free(x);
         return -1;

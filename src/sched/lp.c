@@ -37,20 +37,30 @@
  * - lp_solve_broadcast() solves the same program projected on (TP, n): by
  *   max-flow/min-cut, flows x(w,.) of value TP within the capacities n exist
  *   for every w iff every cut separating the source from some w carries
- *   sum n(e) >= TP.  It starts with the cuts around each receiver and the
- *   source, and adds, round after round, the minimum cut of every receiver
- *   whose maximum flow falls short of TP (Dinic's algorithm), re-solving
- *   with the dual simplex from the previous basis, until no cut is violated
- *   (relative tolerance LP_CUT_TOLERANCE).  A few dozen rounds of programs
- *   with |E| + 1 columns: milliseconds to a second.  The counts are then
- *   recomputed as the paper defines them, n(e) = max_w x(w,e), from a flow
- *   of value TP for every w (antiparallel flows cancelled).
+ *   sum n(e) >= TP.  It generates rows and columns: it starts with each
+ *   node's LP_START_DEGREE fastest edges out and in and a breadth-first tree
+ *   from the source, the port rows, and the cuts around each receiver and
+ *   the source; after each solve it adds the minimum cuts (nearest the
+ *   source and nearest the receiver) of every receiver whose maximum flow
+ *   falls short of TP (Dinic's algorithm; relative tolerance
+ *   LP_CUT_TOLERANCE), re-solving with the dual simplex from the previous
+ *   basis; when none is short it prices the edges left out under the
+ *   current duals and adds those of positive reduced cost, re-solving with
+ *   the primal simplex.  When no cut is violated and no edge prices out, the
+ *   solution is feasible for the whole program and the duals for every
+ *   column: the optimum is the whole program's.  A few rounds of programs of
+ *   the size of the edges in use: 1000 nodes and 100 000 edges in seconds.
+ *   The counts are then recomputed as the paper defines them,
+ *   n(e) = max_w x(w,e), from a flow of value TP for every w (antiparallel
+ *   flows cancelled).
  *
  * Times are scaled by their mean so that the values GLPK sees are of order 1.
  */
 #include "sched/lp.h"
+#include "support/atomic.h"
 #include "support/numfmt.h"
 
+#include <errno.h>
 #include <glpk.h>
 #include <limits.h>
 #include <math.h>
@@ -63,6 +73,9 @@
 #define LP_CUT_TOLERANCE 1e-9   /* a cut short of TP by less than this (relative) is met */
 #define LP_MAX_ROUNDS 2000      /* cut rounds before giving up */
 #define LP_CANCEL_ITERATIONS 200 /* simplex iterations between polls of lp_limits.cancel */
+#define LP_PRICE_TOLERANCE 1e-9 /* a column whose reduced cost is below this does not pay */
+#define LP_PRICE_BATCH 2        /* columns added per pricing: at most this many per node */
+#define LP_START_DEGREE 3       /* first columns: each node's fastest edges out and in */
 #define FLOW_EPS 1e-13          /* residual capacities below this are empty (scaled units) */
 
 /* ---- a maximum flow network over the platform's edges (Dinic) ---- */
@@ -76,9 +89,10 @@ struct net {
     int *level, *iter, *queue;
 };
 
-static void net_init(struct net *g, const struct cluster *c)
+/* The network of the edges list[0..m-1]: arc 2i is edge list[i], arc 2i+1 its reverse. */
+static void net_init(struct net *g, const struct cluster *c, const int *list, int m)
 {
-    int m = c->nedges, arcs = 2 * (m ? m : 1);
+    int arcs = 2 * (m ? m : 1);
     g->n = c->n;
     g->head = xmalloc((size_t)c->n * sizeof *g->head);
     g->next = xmalloc((size_t)arcs * sizeof *g->next);
@@ -89,8 +103,8 @@ static void net_init(struct net *g, const struct cluster *c)
     g->queue = xmalloc((size_t)c->n * sizeof *g->queue);
     for (int u = 0; u < c->n; u++)
         g->head[u] = -1;
-    for (int k = m - 1; k >= 0; k--) {
-        int a = 2 * k, b = 2 * k + 1, u = c->edges[k].from, v = c->edges[k].to;
+    for (int i = m - 1; i >= 0; i--) {
+        int a = 2 * i, b = 2 * i + 1, u = c->edges[list[i]].from, v = c->edges[list[i]].to;
         g->to[a] = v;
         g->next[a] = g->head[u];
         g->head[u] = a;
@@ -176,6 +190,38 @@ static double net_maxflow(struct net *g, const double *cap_of, int m, int s, int
     return flow;
 }
 
+/*
+ * After net_maxflow fell short: the minimum cut nearest t, whose far side is
+ * every node that still reaches t in the residual network, marked in level
+ * as net_maxflow marks the source side (>= 0: the source side).  Returns
+ * false, level untouched, when it is the cut net_maxflow found (or s reaches
+ * t: a flow stopped by FLOW_EPS).
+ */
+static bool sink_side(struct net *g, int s, int t)
+{
+    int *mark = g->iter, qh = 0, qt = 0;
+    for (int u = 0; u < g->n; u++)
+        mark[u] = 0;
+    mark[t] = 1;
+    g->queue[qt++] = t;
+    while (qh < qt) {
+        int v = g->queue[qh++];
+        for (int a = g->head[v]; a >= 0; a = g->next[a])
+            if (g->cap[a ^ 1] > FLOW_EPS && !mark[g->to[a]]) {
+                mark[g->to[a]] = 1;
+                g->queue[qt++] = g->to[a];
+            }
+    }
+    if (mark[s])
+        return false;
+    bool other = false;
+    for (int u = 0; u < g->n && !other; u++)
+        other = (g->level[u] >= 0) != !mark[u];
+    for (int u = 0; other && u < g->n; u++)
+        g->level[u] = mark[u] ? -1 : 0;
+    return other;
+}
+
 /* ---- one GLPK session: hooks, and everything to free when it fails ---- */
 
 struct lp_session {
@@ -190,17 +236,28 @@ struct lp_session {
     long iterations;            /* simplex iterations the solve may make, all rounds */
     const volatile sig_atomic_t *cancel;
     bool uni;                   /* one port row per node (lp_limits.unidirectional) */
-    /* row generation */
+    /* row and column generation */
     struct net g;
     bool has_net;
-    double *ncap;               /* n(e) of the current solution, scaled */
-    int *ind;                   /* a row being added, GLPK 1-based */
+    int nact;                   /* edges in the program: column 2 + i is edge act[i] */
+    int *act;
+    int *col_of;                /* edge -> its column, 0: not in the program yet */
+    double *ncap;               /* n of column 2 + i in the current solution, scaled */
+    int nsup;                   /* the network's edges: those of positive n, arc 2i is */
+    int *sup;                   /* edge act[sup[i]] with capacity supcap[i] */
+    double *supcap;
+    int ncuts, capcuts;
+    unsigned char **side;       /* side[j][v]: node v is on the source side of cut j */
+    int *cut_row;               /* cut j's row */
+    int *ind;                   /* a row or column being added, GLPK 1-based */
     double *val;
+    int buflen;
     /* the flow formulation */
     int nz, nzcap;
     int *ia, *ja;
     double *ar;
     int *dest, *xcol, *out_row, *in_row;
+    const char *path;           /* lp_write_flows: the file GLPK writes */
 };
 
 static int term_hook(void *info, const char *s)
@@ -224,6 +281,14 @@ static void session_free(struct lp_session *ss)
         net_free(&ss->g);
     free(ss->why);
     free(ss->ncap);
+    free(ss->act);
+    free(ss->sup);
+    free(ss->supcap);
+    free(ss->col_of);
+    for (int j = 0; j < ss->ncuts; j++)
+        free(ss->side[j]);
+    free(ss->side);
+    free(ss->cut_row);
     free(ss->ind);
     free(ss->val);
     free(ss->ia);
@@ -345,43 +410,173 @@ static struct lp_session *session_new(const struct cluster *c, const struct lp_l
     return ss;
 }
 
-/* The send and receive port rows (g), (j), (f), (i): <= 1, on the n(e) columns 2..m+1;
- * unidirectional: one row per node, its edges out and in together. */
+static void ensure_buffer(struct lp_session *ss, int len)
+{
+    if (len + 1 > ss->buflen) {
+        ss->buflen = 2 * (len + 1);
+        ss->ind = xrealloc(ss->ind, (size_t)ss->buflen * sizeof *ss->ind);
+        ss->val = xrealloc(ss->val, (size_t)ss->buflen * sizeof *ss->val);
+    }
+}
+
+/* The send and receive port rows (g), (j), (f), (i): <= 1, empty until the
+ * columns come; unidirectional: one row per node, its edges out and in together. */
 static void add_port_rows(struct lp_session *ss, glp_prob *P)
 {
-    const struct cluster *c = ss->c;
-    for (int dir = 0; dir < (ss->uni ? 1 : 2); dir++)
-        for (int u = 0; u < c->n; u++) {
-            int len = 0;
-            for (int k = 0; k < c->nedges; k++)
-                if ((ss->uni ? c->edges[k].from == u || c->edges[k].to == u
-                             : (dir ? c->edges[k].to : c->edges[k].from) == u)) {
-                    ss->ind[++len] = 2 + k;
-                    ss->val[len] = c->edges[k].time / ss->scale;
-                }
-            if (!len)
+    int n = ss->c->n;
+    ss->out_row = xmalloc((size_t)n * sizeof *ss->out_row);
+    ss->in_row = xmalloc((size_t)n * sizeof *ss->in_row);
+    for (int dir = 0; dir < 2; dir++)
+        for (int u = 0; u < n; u++) {
+            int *rows = dir ? ss->in_row : ss->out_row;
+            if (dir && ss->uni) {
+                rows[u] = ss->out_row[u];
                 continue;
-            int row = glp_add_rows(P, 1);
-            glp_set_row_bnds(P, row, GLP_UP, 0.0, 1.0);
-            glp_set_mat_row(P, row, len, ss->ind, ss->val);
+            }
+            rows[u] = glp_add_rows(P, 1);
+            glp_set_row_bnds(P, rows[u], GLP_UP, 0.0, 1.0);
         }
 }
 
-/* sum_{e leaving side S} n(e) - TP >= 0, S marked by level >= 0. */
+/* Edge k's column n(e): its two port rows and every cut it leaves. */
+static void add_column(struct lp_session *ss, glp_prob *P, int k)
+{
+    const struct edge *e = &ss->c->edges[k];
+    ensure_buffer(ss, 2 + ss->ncuts);
+    int len = 0;
+    ss->ind[++len] = ss->out_row[e->from];
+    ss->val[len] = e->time / ss->scale;
+    ss->ind[++len] = ss->in_row[e->to];
+    ss->val[len] = e->time / ss->scale;
+    for (int j = 0; j < ss->ncuts; j++)
+        if (ss->side[j][e->from] && !ss->side[j][e->to]) {
+            ss->ind[++len] = ss->cut_row[j];
+            ss->val[len] = 1.0;
+        }
+    int col = glp_add_cols(P, 1);
+    glp_set_col_bnds(P, col, GLP_DB, 0.0, ss->scale / e->time);
+    glp_set_mat_col(P, col, len, ss->ind, ss->val);
+    ss->col_of[k] = col;
+    ss->act[ss->nact++] = k;
+}
+
+struct timed_edge {
+    double time;
+    int k;
+};
+
+static int by_time(const void *a, const void *b)
+{
+    const struct timed_edge *x = a, *y = b;
+    return x->time < y->time ? -1 : x->time > y->time ? 1 : (x->k > y->k) - (x->k < y->k);
+}
+
+/*
+ * The first columns: every node's LP_START_DEGREE fastest edges out and in,
+ * and a breadth-first tree from the source, so that every node is reached
+ * and the first program's TP is positive.  The other edges come in when
+ * their reduced cost says they pay (price_columns).
+ */
+static void add_first_columns(struct lp_session *ss, glp_prob *P)
+{
+    const struct cluster *c = ss->c;
+    int n = c->n, m = c->nedges;
+    unsigned char *want = xcalloc((size_t)m, 1);
+    struct timed_edge *order = xmalloc((size_t)m * sizeof *order);
+    int *outs = xcalloc((size_t)n + 1, sizeof *outs), *ins = xcalloc((size_t)n, sizeof *ins);
+    for (int k = 0; k < m; k++)
+        order[k] = (struct timed_edge){c->edges[k].time, k};
+    qsort(order, (size_t)m, sizeof *order, by_time);
+    for (int i = 0; i < m; i++) {
+        const struct edge *e = &c->edges[order[i].k];
+        if (outs[e->from] < LP_START_DEGREE || ins[e->to] < LP_START_DEGREE) {
+            want[order[i].k] = 1;
+            outs[e->from]++;
+            ins[e->to]++;
+        }
+    }
+    /* the tree: edges grouped by their tail (counting sort), then breadth first */
+    memset(outs, 0, ((size_t)n + 1) * sizeof *outs);
+    for (int k = 0; k < m; k++)
+        outs[c->edges[k].from + 1]++;
+    for (int u = 0; u < n; u++)
+        outs[u + 1] += outs[u];
+    int *by_tail = xmalloc((size_t)m * sizeof *by_tail), *queue = ins;
+    for (int k = 0; k < m; k++)
+        by_tail[outs[c->edges[k].from]++] = k;   /* outs[u] ends as the start of u + 1 */
+    unsigned char *seen = xcalloc((size_t)n, 1);
+    int qh = 0, qt = 0;
+    queue[qt++] = c->source;
+    seen[c->source] = 1;
+    while (qh < qt) {
+        int u = queue[qh++];
+        for (int i = u ? outs[u - 1] : 0; i < outs[u]; i++) {
+            int k = by_tail[i], v = c->edges[k].to;
+            if (!seen[v]) {
+                seen[v] = 1;
+                want[k] = 1;
+                queue[qt++] = v;
+            }
+        }
+    }
+    for (int k = 0; k < m; k++)
+        if (want[k])
+            add_column(ss, P, k);
+    free(seen);
+    free(by_tail);
+    free(outs);
+    free(ins);
+    free(order);
+    free(want);
+}
+
+/* sum_{e in the program leaving side S} n(e) - TP >= 0, S marked by level >= 0. */
 static void add_cut_row(struct lp_session *ss, glp_prob *P, const int *level)
 {
     const struct cluster *c = ss->c;
+    unsigned char *side = xmalloc((size_t)c->n);
+    for (int v = 0; v < c->n; v++)
+        side[v] = level[v] >= 0;
+    ensure_buffer(ss, ss->nact + 1);
     int len = 0;
     ss->ind[++len] = 1;
     ss->val[len] = -1.0;
-    for (int k = 0; k < c->nedges; k++)
-        if (level[c->edges[k].from] >= 0 && level[c->edges[k].to] < 0) {
-            ss->ind[++len] = 2 + k;
+    for (int i = 0; i < ss->nact; i++) {
+        const struct edge *e = &c->edges[ss->act[i]];
+        if (side[e->from] && !side[e->to]) {
+            ss->ind[++len] = 2 + i;
             ss->val[len] = 1.0;
         }
+    }
     int row = glp_add_rows(P, 1);
     glp_set_row_bnds(P, row, GLP_LO, 0.0, 0.0);
     glp_set_mat_row(P, row, len, ss->ind, ss->val);
+    if (ss->ncuts == ss->capcuts) {
+        ss->capcuts = ss->capcuts ? 2 * ss->capcuts : 64;
+        ss->side = xrealloc(ss->side, (size_t)ss->capcuts * sizeof *ss->side);
+        ss->cut_row = xrealloc(ss->cut_row, (size_t)ss->capcuts * sizeof *ss->cut_row);
+    }
+    ss->side[ss->ncuts] = side;
+    ss->cut_row[ss->ncuts++] = row;
+}
+
+/* The maximum flow network of the current solution: the edges of positive n
+ * (the others carry nothing), built afresh after every solve. */
+static void rebuild_net(struct lp_session *ss)
+{
+    if (ss->has_net)
+        net_free(&ss->g);
+    int *edges = xmalloc((size_t)(ss->nact + 1) * sizeof *edges);
+    ss->nsup = 0;
+    for (int i = 0; i < ss->nact; i++)
+        if (ss->ncap[i] > FLOW_EPS) {
+            ss->sup[ss->nsup] = i;
+            ss->supcap[ss->nsup] = ss->ncap[i];
+            edges[ss->nsup++] = ss->act[i];
+        }
+    net_init(&ss->g, ss->c, edges, ss->nsup);
+    ss->has_net = true;
+    free(edges);
 }
 
 /* Counts as the paper defines them: n(e) = max_w x(w,e), x(w,.) a flow of value TP. */
@@ -389,14 +584,15 @@ static void counts_from_flows(struct lp_session *ss, double tp_scaled)
 {
     const struct cluster *c = ss->c;
     int m = c->nedges, n = c->n;
-    double *x = xmalloc((size_t)m * sizeof *x);
+    double *x = xcalloc((size_t)m, sizeof *x);   /* edges outside the program stay 0 */
     for (int w = 0; w < n; w++) {
         if (w == c->source)
             continue;
-        net_maxflow(&ss->g, ss->ncap, m, c->source, w, tp_scaled);
-        for (int k = 0; k < m; k++)
-            x[k] = ss->g.cap[2 * k + 1];
-        for (int k = 0; k < m; k++) {   /* u -> v and v -> u both carrying w's slices: cancel */
+        net_maxflow(&ss->g, ss->supcap, ss->nsup, c->source, w, tp_scaled);
+        for (int i = 0; i < ss->nsup; i++)
+            x[ss->act[ss->sup[i]]] = ss->g.cap[2 * i + 1];
+        for (int i = 0; i < ss->nsup; i++) {   /* u -> v and v -> u both carrying w's slices: cancel */
+            int k = ss->act[ss->sup[i]];
             int back = c->edge_of[(size_t)c->edges[k].to * (size_t)n + (size_t)c->edges[k].from];
             if (back > k && x[k] > 0 && x[back] > 0) {
                 double d = fmin(x[k], x[back]);
@@ -404,9 +600,11 @@ static void counts_from_flows(struct lp_session *ss, double tp_scaled)
                 x[back] -= d;
             }
         }
-        for (int k = 0; k < m; k++)
+        for (int i = 0; i < ss->nsup; i++) {
+            int k = ss->act[ss->sup[i]];
             if (x[k] > ss->out->count[k])
                 ss->out->count[k] = x[k];
+        }
     }
     free(x);
 }
@@ -448,13 +646,14 @@ static bool out_of_iterations(const struct lp_session *ss, glp_prob *P)
 
 /*
  * The message when the solve runs out of time or of iterations, or is
- * cancelled (rounds: the rounds of cuts solved; tp: the last one's value, an
- * upper bound of the optimum, or 0 if none was solved); returns -1.
+ * cancelled (rounds: the programs solved; tp: the last one's value, an upper
+ * bound of the optimum when every edge is in the program, or 0 if none was
+ * solved); returns -1.
  */
 static int cuts_gave_up(struct lp_session *ss, glp_prob *P, int rounds, double tp)
 {
     char bound[96] = "", spent[64];
-    if (rounds > 0 && tp > 0)
+    if (rounds > 0 && tp > 0 && ss->nact == ss->c->nedges)   /* with edges left out, no bound */
         snprintf(bound, sizeof bound, ", TP at most %.10g so far", tidy(tp / ss->scale));
     if (out_of_iterations(ss, P))
         snprintf(spent, sizeof spent, "%ld simplex iteration%s", ss->iterations,
@@ -462,10 +661,10 @@ static int cuts_gave_up(struct lp_session *ss, glp_prob *P, int rounds, double t
     else
         snprintf(spent, sizeof spent, "%g s", ss->limit);
     if (cancelled(ss))
-        ss->why = xasprintf("the throughput linear program was cancelled (%d rounds of cuts%s)",
+        ss->why = xasprintf("the throughput linear program was cancelled (%d rounds of cuts and columns%s)",
                             rounds, bound);
     else
-        ss->why = xasprintf("the throughput linear program gave up after %s (%d rounds of cuts on "
+        ss->why = xasprintf("the throughput linear program gave up after %s (%d rounds of cuts and columns on "
                             "%d nodes and %d edges%s); prune-simple, prune-degree, grow-tree, "
                             "multiport-grow, multiport-prune-degree and binomial do not need it",
                             spent, rounds, ss->c->n, ss->c->nedges, bound);
@@ -501,25 +700,129 @@ static int simplex_limited(struct lp_session *ss, glp_prob *P, glp_smcp *parm)
     }
 }
 
-static int cuts_body(struct lp_session *ss)
+/*
+ * One round of cuts: the minimum cut of every receiver whose maximum flow
+ * within n falls short of TP, and the cut nearest it when that is another.
+ * Returns the cuts added, -1 when the time is out or the solve cancelled, -2
+ * with ss->why on a flow that rounding stopped.
+ */
+static int separate(struct lp_session *ss, glp_prob *P, double tp)
+{
+    const struct cluster *c = ss->c;
+    int added = 0;
+    for (int w = 0; w < c->n; w++) {
+        if (w == c->source)
+            continue;
+        if (must_stop(ss))
+            return -1;
+        double f = net_maxflow(&ss->g, ss->supcap, ss->nsup, c->source, w, tp);
+        if (f < tp * (1 - LP_CUT_TOLERANCE)) {
+            if (ss->g.level[w] >= 0) {   /* a flow stopped by rounding: no cut to add */
+                ss->why = xasprintf("the throughput linear program failed: a maximum flow stopped "
+                                    "short of its minimum cut (rounding)");
+                return -2;
+            }
+            add_cut_row(ss, P, ss->g.level);
+            added++;
+            if (sink_side(&ss->g, c->source, w)) {   /* the cut nearest w, when it is another one */
+                add_cut_row(ss, P, ss->g.level);
+                added++;
+            }
+        }
+    }
+    return added;
+}
+
+struct priced {
+    double gain;
+    int k;
+};
+
+static int by_gain(const void *a, const void *b)
+{
+    const struct priced *x = a, *y = b;
+    return x->gain > y->gain ? -1 : x->gain < y->gain ? 1 : (x->k > y->k) - (x->k < y->k);
+}
+
+/*
+ * The edges outside the program whose reduced cost is positive under the
+ * current duals, the LP_PRICE_BATCH x n best of them added as columns.  The
+ * reduced cost of n(u,v) is -T(u,v) (y_send(u) + y_recv(v)) - sum of the
+ * duals of the cuts that (u,v) leaves; the cuts with a nonzero dual are
+ * listed at each node of their far side, so an edge looks only at the cuts
+ * its head is cut off by.  Returns the columns added: 0 proves the program's
+ * optimum is the full program's (its duals are feasible for every column).
+ */
+static int price_columns(struct lp_session *ss, glp_prob *P)
+{
+    const struct cluster *c = ss->c;
+    int n = c->n, m = c->nedges;
+    double *y = xmalloc(2 * (size_t)n * sizeof *y), *z = xmalloc((size_t)(ss->ncuts + 1) * sizeof *z);
+    for (int u = 0; u < n; u++) {
+        y[u] = glp_get_row_dual(P, ss->out_row[u]);
+        y[n + u] = glp_get_row_dual(P, ss->in_row[u]);
+    }
+    int *start = xcalloc((size_t)n + 1, sizeof *start);
+    for (int j = 0; j < ss->ncuts; j++) {
+        z[j] = glp_get_row_dual(P, ss->cut_row[j]);
+        for (int v = 0; z[j] != 0 && v < n; v++)
+            start[v + 1] += !ss->side[j][v];
+    }
+    for (int v = 0; v < n; v++)
+        start[v + 1] += start[v];
+    int *cut_at = xmalloc((size_t)(start[n] + 1) * sizeof *cut_at), *fill = xmalloc((size_t)n * sizeof *fill);
+    memcpy(fill, start, (size_t)n * sizeof *fill);
+    for (int j = 0; j < ss->ncuts; j++)
+        for (int v = 0; z[j] != 0 && v < n; v++)
+            if (!ss->side[j][v])
+                cut_at[fill[v]++] = j;
+    struct priced *cand = xmalloc((size_t)m * sizeof *cand);
+    int ncand = 0;
+    for (int k = 0; k < m; k++) {
+        const struct edge *e = &c->edges[k];
+        if (ss->col_of[k])
+            continue;
+        double d = -e->time / ss->scale * (y[e->from] + y[n + e->to]);
+        for (int i = start[e->to]; i < start[e->to + 1]; i++)
+            if (ss->side[cut_at[i]][e->from])
+                d -= z[cut_at[i]];
+        if (d > LP_PRICE_TOLERANCE)
+            cand[ncand++] = (struct priced){d, k};
+    }
+    int batch = LP_PRICE_BATCH * n;
+    if (ncand > batch) {
+        qsort(cand, (size_t)ncand, sizeof *cand, by_gain);
+        ncand = batch;
+    }
+    for (int i = 0; i < ncand; i++)
+        add_column(ss, P, cand[i].k);
+    free(cand);
+    free(fill);
+    free(cut_at);
+    free(start);
+    free(z);
+    free(y);
+    return ncand;
+}
+
+/* The starting program: TP, the first columns, the port rows, and the cuts
+ * around the source and around every receiver. */
+static glp_prob *first_program(struct lp_session *ss)
 {
     const struct cluster *c = ss->c;
     int n = c->n, m = c->nedges, src = c->source;
-    net_init(&ss->g, c);
-    ss->has_net = true;
+    ss->act = xmalloc((size_t)m * sizeof *ss->act);
+    ss->col_of = xcalloc((size_t)m, sizeof *ss->col_of);
     ss->ncap = xcalloc((size_t)m, sizeof *ss->ncap);
-    ss->ind = xmalloc((size_t)(m + 2) * sizeof *ss->ind);
-    ss->val = xmalloc((size_t)(m + 2) * sizeof *ss->val);
-
+    ss->sup = xmalloc((size_t)m * sizeof *ss->sup);
+    ss->supcap = xmalloc((size_t)m * sizeof *ss->supcap);
     glp_prob *P = glp_create_prob();
     glp_set_obj_dir(P, GLP_MAX);
-    glp_add_cols(P, 1 + m);
+    glp_add_cols(P, 1);
     glp_set_col_bnds(P, 1, GLP_LO, 0.0, 0.0);
     glp_set_obj_coef(P, 1, 1.0);
-    for (int k = 0; k < m; k++)
-        glp_set_col_bnds(P, 2 + k, GLP_DB, 0.0, ss->scale / c->edges[k].time);
     add_port_rows(ss, P);
-    /* The first cuts: the source alone, and every receiver alone. */
+    add_first_columns(ss, P);
     int *side = xmalloc((size_t)n * sizeof *side);
     for (int v = 0; v < n; v++)
         side[v] = v == src ? 0 : -1;
@@ -532,11 +835,16 @@ static int cuts_body(struct lp_session *ss)
         add_cut_row(ss, P, side);
     }
     free(side);
+    return P;
+}
 
+static int cuts_body(struct lp_session *ss)
+{
+    glp_prob *P = first_program(ss);
     glp_smcp parm;
     glp_init_smcp(&parm);
     parm.msg_lev = GLP_MSG_OFF;
-    parm.meth = GLP_DUALP;   /* a new cut leaves the basis dual feasible */
+    parm.meth = GLP_PRIMAL;   /* all zero is feasible: the primal simplex starts there */
     double tp = 0;
     int round = 0;
     for (;; round++) {
@@ -550,30 +858,31 @@ static int cuts_body(struct lp_session *ss)
             return -1;
         }
         tp = glp_get_col_prim(P, 1);
-        for (int k = 0; k < m; k++)
-            ss->ncap[k] = glp_get_col_prim(P, 2 + k);
+        for (int i = 0; i < ss->nact; i++)
+            ss->ncap[i] = glp_get_col_prim(P, 2 + i);
+        rebuild_net(ss);
         if (!(tp > 0)) {
             ss->why = xasprintf("the throughput linear program found no positive throughput");
             glp_delete_prob(P);
             return -1;
         }
-        int added = 0;
-        for (int w = 0; w < n; w++) {
-            if (w == src)
-                continue;
-            if (must_stop(ss))
-                return cuts_gave_up(ss, P, round + 1, tp);
-            double f = net_maxflow(&ss->g, ss->ncap, m, src, w, tp);
-            if (f < tp * (1 - LP_CUT_TOLERANCE)) {
-                add_cut_row(ss, P, ss->g.level);
-                added++;
-            }
+        int added = separate(ss, P, tp);
+        if (added == -2) {
+            glp_delete_prob(P);
+            return -1;
+        }
+        if (added < 0)
+            return cuts_gave_up(ss, P, round + 1, tp);
+        parm.meth = GLP_DUALP;   /* a new cut leaves the basis dual feasible */
+        if (!added) {
+            added = price_columns(ss, P);
+            parm.meth = GLP_PRIMAL;   /* a new column leaves it primal feasible */
         }
         if (!added)
             break;
         if (round == LP_MAX_ROUNDS) {
-            ss->why = xasprintf("the throughput linear program did not converge in %d rounds of cuts",
-                                LP_MAX_ROUNDS);
+            ss->why = xasprintf("the throughput linear program did not converge in %d rounds of cuts "
+                                "and columns", LP_MAX_ROUNDS);
             glp_delete_prob(P);
             return -1;
         }
@@ -626,7 +935,8 @@ static void put(struct lp_session *ss, int row, int col, double v)
     ss->ar[ss->nz] = v;
 }
 
-static int flows_body(struct lp_session *ss)
+/* The flow form as a GLPK problem, its rows and columns in *rows, *cols. */
+static glp_prob *build_flows(struct lp_session *ss, int *rows, int *cols_out)
 {
     const struct cluster *c = ss->c;
     const int n = c->n, m = c->nedges, src = c->source, nd = n - 1;
@@ -677,6 +987,7 @@ static int flows_body(struct lp_session *ss)
     }
 
     glp_prob *P = glp_create_prob();
+    glp_set_prob_name(P, "hetcast_throughput");
     glp_set_obj_dir(P, GLP_MAX);
     glp_add_rows(P, row);
     glp_add_cols(P, cols);
@@ -689,6 +1000,17 @@ static int flows_body(struct lp_session *ss)
     for (int j = 2 + m; j <= cols; j++)
         glp_set_col_bnds(P, j, GLP_LO, 0.0, 0.0);
     glp_load_matrix(P, ss->nz, ss->ia, ss->ja, ss->ar);
+    *rows = row;
+    *cols_out = cols;
+    return P;
+}
+
+static int flows_body(struct lp_session *ss)
+{
+    const struct cluster *c = ss->c;
+    const int n = c->n, m = c->nedges, src = c->source;
+    int row, cols;
+    glp_prob *P = build_flows(ss, &row, &cols);
     glp_smcp parm;
     glp_init_smcp(&parm);
     parm.msg_lev = GLP_MSG_OFF;
@@ -716,6 +1038,19 @@ static int flows_body(struct lp_session *ss)
     return 0;
 }
 
+/* The flow form beyond LP_MAX_FLOW_VARIABLES: true, with *cause. */
+static bool too_many_flows(const struct cluster *c, char **cause)
+{
+    double vars = (double)(c->n - 1) * (double)c->nedges;
+    if (vars <= (double)LP_MAX_FLOW_VARIABLES)
+        return false;
+    set_cause(cause,
+              "the flow form of the throughput linear program for %d nodes and %d edges "
+              "would have %.0f flow variables (at most %ld)",
+              c->n, c->nedges, vars, LP_MAX_FLOW_VARIABLES);
+    return true;
+}
+
 int lp_solve_broadcast_flows(const struct cluster *c, struct lp_result *out, char **cause)
 {
     return lp_solve_broadcast_flows_model(c, false, out, cause);
@@ -727,13 +1062,9 @@ int lp_solve_broadcast_flows_model(const struct cluster *c, bool unidirectional,
     int rc = start(c, out, cause);
     if (rc)
         return rc < 0 ? -1 : 0;
-    double vars = (double)(c->n - 1) * (double)c->nedges;
-    if (vars > (double)LP_MAX_FLOW_VARIABLES) {
+    if (too_many_flows(c, cause)) {
         lp_result_free(out);
-        return set_cause(cause,
-                         "the flow form of the throughput linear program for %d nodes and %d edges "
-                         "would have %.0f flow variables (at most %ld)",
-                         c->n, c->nedges, vars, LP_MAX_FLOW_VARIABLES);
+        return -1;
     }
     struct lp_limits lim = {.unidirectional = unidirectional};
     struct lp_session *ss = session_new(c, &lim, out);
@@ -741,5 +1072,49 @@ int lp_solve_broadcast_flows_model(const struct cluster *c, bool unidirectional,
     session_free(ss);
     if (rc < 0)
         lp_result_free(out);
+    return rc;
+}
+
+static int write_body(struct lp_session *ss)
+{
+    int rows, cols;
+    glp_prob *P = build_flows(ss, &rows, &cols);
+    glp_set_col_name(P, 1, "TP");
+    int rc = glp_write_lp(P, NULL, ss->path);
+    glp_delete_prob(P);
+    if (rc != 0)
+        ss->why = xasprintf("GLPK could not write the throughput linear program");
+    return rc == 0 ? 0 : -1;
+}
+
+int lp_write_flows(const struct cluster *c, bool unidirectional, const char *path, char **cause)
+{
+    struct lp_result out;
+    int rc = start(c, &out, cause);
+    if (rc) {
+        if (rc > 0)
+            lp_result_free(&out);
+        return rc < 0 ? -1 : set_cause(cause, "a single node has no throughput program to write");
+    }
+    if (too_many_flows(c, cause)) {
+        lp_result_free(&out);
+        return -1;
+    }
+    struct atomic_file af;
+    if (atomic_open(&af, path) < 0) {
+        lp_result_free(&out);
+        return set_cause(cause, "%s: %s", path, atomic_why(&af, errno));
+    }
+    struct lp_limits lim = {.unidirectional = unidirectional};
+    struct lp_session *ss = session_new(c, &lim, &out);
+    ss->scale = 1;   /* the file keeps the times as the platform has them: its optimum is TP */
+    ss->path = af.tmp;   /* GLPK writes by name: into the temporary file the commit renames */
+    rc = run_guarded(ss, write_body, cause);
+    session_free(ss);
+    lp_result_free(&out);
+    if (rc < 0)
+        atomic_abort(&af);
+    else if (atomic_commit(&af) < 0)
+        rc = set_cause(cause, "%s: %s", path, atomic_why(&af, errno));
     return rc;
 }

@@ -61,20 +61,22 @@ struct lp_result {
     double *busy;       /* busy[k] = count[k] * T(k): share of a time unit edge k is busy */
     int rows, cols;     /* size of the (last) program that was solved */
     int iterations;     /* simplex iterations, all rounds */
-    int rounds;         /* lp_solve_broadcast: rounds of cuts (1 for the flow form) */
+    int rounds;         /* lp_solve_broadcast: programs solved, rounds of cuts or
+                           columns (1 for the flow form) */
 };
 
 /*
  * Solve LP (2) for c (a finished platform graph) from c->source, by
- * generating the cuts of its projection on (TP, n) (sched/lp.c says how): the
- * program GLPK sees has |E| + 1 columns.  Returns 0 with *out filled (free
+ * generating the cuts of its projection on (TP, n) and its columns n(e)
+ * (sched/lp.c says how): the program GLPK sees has a column for each edge
+ * that may carry slices, a few per node, not all |E|.  Returns 0 with *out filled (free
  * it with lp_result_free), or -1 with *cause.
  */
 int lp_solve_broadcast(const struct cluster *c, struct lp_result *out, char **cause);
 /* The same within lim (NULL: the defaults: no clock, LP_DEFAULT_ITERATIONS).
  * A solve that runs out of time or of iterations fails with a message that
- * says how far it got (rounds, and the last round's value, an upper bound of
- * TP) and names the heuristics that do not need it. */
+ * says how far it got (rounds, and, once every edge is in the program, the
+ * last round's value, an upper bound of TP) and names the heuristics that do not need it. */
 int lp_solve_broadcast_limited(const struct cluster *c, const struct lp_limits *lim,
                                struct lp_result *out, char **cause);
 /*
@@ -88,6 +90,13 @@ int lp_solve_broadcast_flows(const struct cluster *c, struct lp_result *out, cha
 /* The same, for the bidirectional (false) or unidirectional (true) one-port program. */
 int lp_solve_broadcast_flows_model(const struct cluster *c, bool unidirectional,
                                    struct lp_result *out, char **cause);
+/*
+ * Write the flow form (bidirectional or unidirectional) to path as a CPLEX LP
+ * file (glp_write_lp), for another solver: maximize TP, with the platform's
+ * own times, so that the file's optimum is TP itself.  Saved atomically;
+ * refused beyond LP_MAX_FLOW_VARIABLES.  0, or -1 with *cause.
+ */
+int lp_write_flows(const struct cluster *c, bool unidirectional, const char *path, char **cause);
 void lp_result_free(struct lp_result *r);
 
 #endif

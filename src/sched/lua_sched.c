@@ -25,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "support/diag.h"
 #include "support/lua_sandbox.h"
 
 #define MT_NODE "hetcast.node"
@@ -265,7 +266,40 @@ static void push_opt_string(lua_State *L, const char *s)
         lua_pushnil(L);
 }
 
-/* Dispatched on the first letter: the loops of a policy read these a lot. */
+/* What a node object and the state object answer to (node_value and state_index). */
+static const char *const node_fields[] = {"name", "index", "send", "recv", "holds", "waiting", "hold", "ready",
+                                          "send_free", "recv_free", "parent", "is_source", "class", "group",
+                                          NULL};
+static const char *const state_fields[] = {"nodes", "holders", "waiting", "transfers", "n", "now", "time",
+                                           "step", "nwaiting", "nholders", "source", "model", "kind",
+                                           "latency", "unit", "makespan", "seed", "cluster", "cost",
+                                           "earliest", "node", NULL};
+
+/* k read from an engine object (what: "node", "state") that has no such field: an error naming
+ * it, the nearest real one and the list (a misspelling would read nil and fail far away). */
+static int no_such_field(lua_State *L, const char *what, const char *k, const char *const *fields)
+{
+    for (const char *const *f = fields; *f; f++)
+        if (strcmp(*f, k) == 0)
+            return 0;   /* a real field, nil now (a waiting node's hold) */
+    char list[400] = "";
+    for (const char *const *f = fields; *f; f++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", f == fields ? "" : ", ", *f);
+    const char *near = text_nearest(k, fields, -1);
+    char shown[96];
+    luaL_where(L, 2);
+    if (near)
+        lua_pushfstring(L, "%s has no field \"%s\" (the nearest: \"%s\"; a %s has %s)", what,
+                        diag_shown(k, shown, sizeof shown), near, what, list);
+    else
+        lua_pushfstring(L, "%s has no field \"%s\" (a %s has %s)", what, diag_shown(k, shown, sizeof shown),
+                        what, list);
+    lua_concat(L, 2);
+    return lua_error(L);
+}
+
+static int node_value(lua_State *L, struct lua_policy *lp, const struct node_ud *nu, const char *k);
+
 static int node_index(lua_State *L)
 {
     struct lua_policy *lp = policy_of(L);
@@ -276,6 +310,14 @@ static int node_index(lua_State *L)
     if (!nu || lua_type(L, 2) != LUA_TSTRING)
         return 0;
     const char *k = lua_tostring(L, 2);
+    int n = node_value(L, lp, nu, k);
+    return n ? n : no_such_field(L, "node", k, node_fields);
+}
+
+/* Dispatched on the first letter: the loops of a policy read these a lot.  0: nil, or no such
+ * field. */
+static int node_value(lua_State *L, struct lua_policy *lp, const struct node_ud *nu, const char *k)
+{
     const struct engine *e = lp->e;
     int i = nu->index;
     const struct node *nd = &e->c->nodes[i];
@@ -572,7 +614,7 @@ static int state_index(lua_State *L)
         lua_pushvalue(L, -2);
         lua_rawset(L, -4);
     } else {
-        return 0;
+        return no_such_field(L, "state", k, state_fields);
     }
     return 1;
 }
@@ -602,6 +644,44 @@ static void make_metatable(lua_State *L, struct lua_policy *lp, const char *name
 
 /* ---- running the script ---- */
 
+/* The value of --param key (the last given), or NULL. */
+static const char *param_value(const struct lua_policy *lp, const char *key)
+{
+    size_t len = strlen(key);
+    const char *v = NULL;
+    for (int i = 0; i < lp->s->opt.nparams; i++)
+        if (!strncmp(lp->s->opt.params[i], key, len) && lp->s->opt.params[i][len] == '=')
+            v = lp->s->opt.params[i] + len + 1;
+    return v;
+}
+
+/* param(name [, default]): --param name's value, converted like the default (as in a cluster
+ * script). */
+static int api_param(lua_State *L)
+{
+    const struct lua_policy *lp = lua_touserdata(L, lua_upvalueindex(1));
+    const char *key = luaL_checkstring(L, 1);
+    return sandbox_param(L, key, param_value(lp, key));
+}
+
+/* The globals param and params (every --param as text, the script's own table). */
+static void set_params(lua_State *L, struct lua_policy *lp)
+{
+    lua_pushlightuserdata(L, lp);
+    lua_pushcclosure(L, api_param, 1);
+    lua_setglobal(L, "param");
+    lua_newtable(L);
+    for (int i = 0; i < lp->s->opt.nparams; i++) {
+        const char *kv = lp->s->opt.params[i], *eq = strchr(kv, '=');
+        if (!eq)
+            continue;
+        lua_pushlstring(L, kv, (size_t)(eq - kv));
+        lua_pushstring(L, eq + 1);
+        lua_rawset(L, -3);
+    }
+    lua_setglobal(L, "params");
+}
+
 static int load_policy(lua_State *L)
 {
     static const luaL_Reg node_mt[] = {
@@ -614,6 +694,7 @@ static int load_policy(lua_State *L)
     struct lua_policy *lp = lua_touserdata(L, 1);
     make_metatable(L, lp, MT_NODE, node_mt);
     make_metatable(L, lp, MT_STATE, state_mt);
+    set_params(L, lp);
     lua_newtable(L);
     lua_setfield(L, LUA_REGISTRYINDEX, KEY_NODES);
     int base = lua_gettop(L);
@@ -651,13 +732,13 @@ static int decision_node(lua_State *L, struct lua_policy *lp, int idx, const cha
     if (k >= 0)
         return k;
     if (t == LUA_TSTRING)
-        sandbox_return_error(L, "bad decision: %s%s \"%s\" is not a node of %s", pair, role,
+        sandbox_return_error(L, "bad decision %d: %s%s \"%s\" is not a node of %s", lp->e->ntr + 1, pair, role,
                              lua_tostring(L, idx), e->c->name ? e->c->name : "this cluster");
     if (t == LUA_TNUMBER)
-        sandbox_return_error(L, "bad decision: %s%s %s is not a node index (1..%d)", pair, role,
+        sandbox_return_error(L, "bad decision %d: %s%s %s is not a node index (1..%d)", lp->e->ntr + 1, pair, role,
                              lua_tostring(L, idx), e->n);
-    return sandbox_return_error(L, "bad decision: %s%s is a %s; give a node, a 1-based index or "
-                                   "a name", pair, role, luaL_typename(L, idx));
+    return sandbox_return_error(L, "bad decision %d: %s%s is a %s; give a node, a 1-based index or "
+                                   "a name", lp->e->ntr + 1, pair, role, luaL_typename(L, idx));
 }
 
 /* Can from send to to, given who holds the message (holds[])? */
@@ -668,35 +749,35 @@ static void check_pair(lua_State *L, struct lua_policy *lp, const unsigned char 
     const char *fn = e->c->nodes[from].name, *tn = e->c->nodes[to].name;
     struct cost k;
     if (!holds[from])
-        sandbox_return_error(L, "bad decision: %sthe sender %s does not hold the message (it "
-                                "is still waiting), so it cannot send it", pair, fn);
+        sandbox_return_error(L, "bad decision %d: %sthe sender %s does not hold the message (it "
+                                "is still waiting), so it cannot send it", lp->e->ntr + 1, pair, fn);
     if (holds[to]) {
         if (to == e->c->source)
-            sandbox_return_error(L, "bad decision: %sthe receiver %s is the source: it has "
-                                    "the message from the start", pair, tn);
+            sandbox_return_error(L, "bad decision %d: %sthe receiver %s is the source: it has "
+                                    "the message from the start", lp->e->ntr + 1, pair, tn);
         if (engine_holds(e, to, 0) && e->parent[to] >= 0)
-            sandbox_return_error(L, "bad decision: %sthe receiver %s already has the message "
-                                    "(from %s at t=%g)", pair, tn,
+            sandbox_return_error(L, "bad decision %d: %sthe receiver %s already has the message "
+                                    "(from %s at t=%g)", lp->e->ntr + 1, pair, tn,
                                  e->c->nodes[e->parent[to]].name, engine_hold_time(e, to, 0));
-        sandbox_return_error(L, "bad decision: %sthe receiver %s already has the message", pair,
+        sandbox_return_error(L, "bad decision %d: %sthe receiver %s already has the message", lp->e->ntr + 1, pair,
                              tn);
     }
     if (!timing_cost(e->c, from, to, &k))
-        sandbox_return_error(L, "bad decision: %sthere is no link from %s to %s", pair, fn, tn);
+        sandbox_return_error(L, "bad decision %d: %sthere is no link from %s to %s", lp->e->ntr + 1, pair, fn, tn);
 }
 
-static const char *opt_reason(lua_State *L, int idx, const char *pair)
+static const char *opt_reason(lua_State *L, struct lua_policy *lp, int idx, const char *pair)
 {
     int t = lua_type(L, idx);
     if (t == LUA_TNONE || t == LUA_TNIL)
         return NULL;
     if (t != LUA_TSTRING)
-        sandbox_return_error(L, "bad decision: %sthe reason must be a string (got a %s)", pair,
+        sandbox_return_error(L, "bad decision %d: %sthe reason must be a string (got a %s)", lp->e->ntr + 1, pair,
                              luaL_typename(L, idx));
     const char *r = lua_tostring(L, idx), *flaw = text_flaw(r);
     if (flaw || strlen(r) != lua_rawlen(L, idx))   /* it reaches SVG, JSON and terminals */
-        sandbox_return_error(L, "bad decision: %sthe reason must be UTF-8 text without control "
-                             "characters (it holds %s)", pair, flaw ? flaw : "a NUL byte");
+        sandbox_return_error(L, "bad decision %d: %sthe reason must be UTF-8 text without control "
+                             "characters (it holds %s)", lp->e->ntr + 1, pair, flaw ? flaw : "a NUL byte");
     return r;
 }
 
@@ -727,8 +808,8 @@ static void take_tree(lua_State *L, struct lua_policy *lp, int t)
     const struct engine *e = lp->e;
     lua_Unsigned n = lua_rawlen(L, t);
     if (n == 0)
-        sandbox_return_error(L, "bad decision: choose returned an empty table (a tree is a list "
-                                "of {parent, child} pairs)");
+        sandbox_return_error(L, "bad decision %d: choose returned an empty table (a tree is a list "
+                                "of {parent, child} pairs)", lp->e->ntr + 1);
     unsigned char *holds = lua_newuserdatauv(L, (size_t)e->n, 0);
     for (int i = 0; i < e->n; i++)
         holds[i] = engine_holds(e, i, 0);
@@ -737,15 +818,15 @@ static void take_tree(lua_State *L, struct lua_policy *lp, int t)
         char pair[48];
         text_fit(pair, sizeof pair, "pair %llu: ", (unsigned long long)i);
         if (lua_rawgeti(L, t, (lua_Integer)i) != LUA_TTABLE)
-            sandbox_return_error(L, "bad decision: %sexpected a table {parent, child [, "
-                                    "reason]}, got a %s", pair, luaL_typename(L, -1));
+            sandbox_return_error(L, "bad decision %d: %sexpected a table {parent, child [, "
+                                    "reason]}, got a %s", lp->e->ntr + 1, pair, luaL_typename(L, -1));
         int p = lua_gettop(L);
         lua_rawgeti(L, p, 1);
         lua_rawgeti(L, p, 2);
         lua_rawgeti(L, p, 3);
         int from = decision_node(L, lp, p + 1, "the parent", pair);
         int to = decision_node(L, lp, p + 2, "the child", pair);
-        const char *reason = opt_reason(L, p + 3, pair);
+        const char *reason = opt_reason(L, lp, p + 3, pair);
         check_pair(L, lp, holds, from, to, pair);
         holds[to] = 1;
         if (lp->qn % 64 == 0)
@@ -769,8 +850,8 @@ static int call_choose(lua_State *L)
     sandbox_call(L, 1, LUA_MULTRET);
     int nres = lua_gettop(L) - base;
     if (nres == 0 || lua_isnil(L, base + 1))
-        return sandbox_return_error(L, "bad decision: choose returned nothing while %d node%s "
-                                       "still wait%s (return a sender and a receiver)",
+        return sandbox_return_error(L, "bad decision %d: choose returned nothing while %d node%s "
+                                       "still wait%s (return a sender and a receiver)", lp->e->ntr + 1,
                                     e->nwaiting, e->nwaiting == 1 ? "" : "s",
                                     e->nwaiting == 1 ? "s" : "");
     if (lua_type(L, base + 1) == LUA_TTABLE) {
@@ -779,10 +860,10 @@ static int call_choose(lua_State *L)
         return 0;
     }
     if (nres < 2 || lua_isnil(L, base + 2))
-        return sandbox_return_error(L, "bad decision: choose returned a sender but no receiver");
+        return sandbox_return_error(L, "bad decision %d: choose returned a sender but no receiver", lp->e->ntr + 1);
     int from = decision_node(L, lp, base + 1, "the sender", "");
     int to = decision_node(L, lp, base + 2, "the receiver", "");
-    const char *reason = opt_reason(L, base + 3, "");
+    const char *reason = opt_reason(L, lp, base + 3, "");
     unsigned char *holds = lua_newuserdatauv(L, (size_t)e->n, 0);
     holds[from] = engine_holds(e, from, 0);
     holds[to] = engine_holds(e, to, 0);

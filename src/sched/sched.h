@@ -85,6 +85,8 @@ struct sched_opts {
                                where Theorem 1's receiver orders apply (async, sender-only,
                                multi-port): only to measure what the theorem saves */
     const char *script;     /* Lua heuristic: the script's path (-s FILE.lua) */
+    const char *const *params;  /* Lua heuristic: --param K=V, for its param() and params */
+    int nparams;
     long long lua_instructions; /* Lua: instruction budget per call (<= 0: default) */
     long long lua_memory;   /* Lua: memory cap in bytes (<= 0: default) */
     int slices;             /* pipelined trees: --slices K (<= 0: PIPE_DEFAULT_SLICES) */

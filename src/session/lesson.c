@@ -9,6 +9,7 @@
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L   /* getline */
 #endif
+#include <ctype.h>
 #include <fcntl.h>
 #include <lauxlib.h>
 #include <stdio.h>
@@ -174,6 +175,206 @@ static int line_of(const char *path, const char *name)
     return found;
 }
 
+/* The lesson file's text (a regular file, at most 1 MiB), or NULL. */
+static char *lesson_text(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
+    struct stat st;
+    FILE *fp = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size < (1 << 20)
+                   ? fdopen(fd, "r") : NULL;
+    if (!fp) {
+        if (fd >= 0)
+            close(fd);
+        return NULL;
+    }
+    char *text = xcalloc((size_t)st.st_size + 1, 1);
+    size_t n = fread(text, 1, (size_t)st.st_size, fp);
+    text[n] = '\0';
+    fclose(fp);
+    return text;
+}
+
+/* p past a Lua long bracket's opening "[" "="* "[" (level into *level), or NULL. */
+static const char *long_open(const char *p, int *level)
+{
+    if (*p != '[')
+        return NULL;
+    int n = 0;
+    while (p[1 + n] == '=')
+        n++;
+    if (p[1 + n] != '[')
+        return NULL;
+    *level = n;
+    return p + 2 + n;
+}
+
+/* p past a string, comment or long bracket starting at p (lines counted into *line), or p
+ * itself when none starts there. */
+static const char *skip_lexeme(const char *p, int *line)
+{
+    int level;
+    const char *q;
+    if (p[0] == '-' && p[1] == '-') {
+        if ((q = long_open(p + 2, &level)) == NULL) {
+            while (*p && *p != '\n')
+                p++;
+            return p;
+        }
+        p = q;
+    } else if ((q = long_open(p, &level)) != NULL) {
+        p = q;
+    } else if (*p == '"' || *p == '\'') {
+        char quote = *p++;
+        for (; *p && *p != quote && *p != '\n'; p++)
+            if (*p == '\\' && p[1])
+                *line += *++p == '\n';
+        return *p == quote ? p + 1 : p;
+    } else {
+        return p;
+    }
+    for (; *p; p++) {   /* to the long bracket's close "]" "="*level "]" */
+        *line += *p == '\n';
+        if (*p == ']' && strspn(p + 1, "=") == (size_t)level && p[1 + level] == ']')
+            return p + 2 + level;
+    }
+    return p;
+}
+
+/* Where the slides of the lesson's text lie: the lines of slide k's "{" and "}" into
+ * first[k] and last[k] (for k < max) when the lesson writes them out in slides = {...};
+ * the count found. */
+static int slide_lines(const char *text, int *first, int *last, int max)
+{
+    int line = 1, depth = 0, at = -1, n = 0;   /* at: the depth of slides = { */
+    bool want = false;   /* after "slides =" */
+    for (const char *p = text; *p;) {
+        const char *q = skip_lexeme(p, &line);
+        if (q != p) {
+            p = q;
+            continue;
+        }
+        if (*p == '\n') {
+            line++;
+        } else if (*p == '{') {
+            depth++;
+            if (want && at < 0)
+                at = depth;
+            else if (at >= 0 && depth == at + 1 && n < max)
+                first[n] = line;
+        } else if (*p == '}') {
+            if (at >= 0 && depth == at + 1 && n < max)
+                last[n++] = line;
+            if (depth == at)
+                return n;
+            depth--;
+        } else if (!strncmp(p, "slides", 6) && (p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_'))) {
+            p += 6;
+            while (*p == ' ' || *p == '\t')
+                p++;
+            want = *p == '=' && p[1] != '=';
+            continue;
+        }
+        if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '=')
+            want = want && *p == '{';
+        p++;
+    }
+    return n;
+}
+
+/* The line of "field =" in lines first..last of text, or 0. */
+static int field_line(const char *text, int first, int last, const char *field)
+{
+    int line = 1;
+    size_t len = strlen(field);
+    for (const char *p = text; *p && line <= last;) {
+        const char *q = skip_lexeme(p, &line);
+        if (q != p) {
+            p = q;
+            continue;
+        }
+        if (*p == '\n')
+            line++;
+        if (line >= first && !strncmp(p, field, len) &&
+            (p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.'))) {
+            const char *e = p + len;
+            while (*e == ' ' || *e == '\t')
+                e++;
+            if (*e == '=' && e[1] != '=')
+                return line;
+        }
+        p++;
+    }
+    return 0;
+}
+
+/* The fields of a slide a message may name, the most telling first. */
+static const char *const slide_fields[] = {"correct", "choices", "predict", "decision", "tolerance", "show",
+                                           "schedulers", "model", "pattern", "params", "slices", "step",
+                                           "trace", "cluster", "question", "answer", "title", "text", NULL};
+
+/* lesson_line of the lesson file path. */
+static int path_line(const char *path, int k, const char *about)
+{
+    char *text = lesson_text(path);
+    if (!text)
+        return 0;
+    int first[LESSON_MAX_SLIDES], last[LESSON_MAX_SLIDES];
+    int n = slide_lines(text, first, last, LESSON_MAX_SLIDES), line = 0;
+    if (k >= 0 && k < n) {
+        line = first[k];
+        const char *best = NULL;   /* the field named first in about */
+        for (const char *const *f = slide_fields; *f && about; f++) {
+            const char *at = strstr(about, *f);
+            size_t len = strlen(*f);
+            bool word = at && !isalnum((unsigned char)at[len]) && (at == about || !isalnum((unsigned char)at[-1]));
+            if (word && (!best || at < best) && field_line(text, first[k], last[k], *f) > 0) {
+                best = at;
+                line = field_line(text, first[k], last[k], *f);
+            }
+        }
+    }
+    free(text);
+    return line;
+}
+
+/* The line of slide k's field in the lesson file path, else the slide's first line, or 0. */
+static int slide_field_line(const char *path, int k, const char *field)
+{
+    char *text = lesson_text(path);
+    if (!text)
+        return 0;
+    int first[LESSON_MAX_SLIDES], last[LESSON_MAX_SLIDES], line = 0;
+    int n = slide_lines(text, first, last, LESSON_MAX_SLIDES);
+    if (k >= 0 && k < n) {
+        line = field_line(text, first[k], last[k], field);
+        line = line ? line : first[k];
+    }
+    free(text);
+    return line;
+}
+
+int lesson_line(const struct lesson *l, int k, const char *about)
+{
+    return path_line(l->path, k, about);
+}
+
+/* A loader's message about a slide ("PATH slide 2: choices need correct = K", raised without
+ * a line) given its file and line: "PATH:LINE: slide 2: ...".  Others are left as they are. */
+static void slide_message_line(const char *path, char **cause)
+{
+    char *at = *cause ? strstr(*cause, "slide ") : NULL;
+    int k, used = 0;
+    if (!at || sscanf(at, "slide %d:%n", &k, &used) != 1 || !used || k < 1)
+        return;
+    size_t plen = strlen(path);
+    if (!strncmp(*cause, path, plen) && (*cause)[plen] == ':' && isdigit((unsigned char)(*cause)[plen + 1]))
+        return;   /* already at its line */
+    int line = path_line(path, k - 1, at + used);
+    char *msg = line > 0 ? xasprintf("%s:%d: %s", path, line, at) : xasprintf("%s: %s", path, at);
+    free(*cause);
+    *cause = msg;
+}
+
 /* The slide's field key, naming name (resolved to file), refused at its line unless file is
  * one of the lesson's files (session_confined). */
 static void confine_name(lua_State *L, const struct lesson *les, int slide, const char *key, const char *name,
@@ -301,10 +502,45 @@ static void read_show(lua_State *L, struct slide *s, int t, int no)
     lua_pop(L, 1);
 }
 
+/* The fields a slide reads: any other is a warning (a misspelling hetcast would ignore). */
+static const char *const slide_known[] = {"title", "text", "question", "answer", "choices", "correct",
+                                          "predict", "decision", "tolerance", "show", "cluster", "params",
+                                          "schedulers", "model", "pattern", "slices", "step", "trace", NULL};
+
+/* Each key of the slide's table at t that no slide reads: a warning at its line in les. */
+static void warn_unknown_fields(lua_State *L, struct lesson *les, int t, int no)
+{
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        lua_pop(L, 1);
+        if (lua_type(L, -1) != LUA_TSTRING)
+            continue;   /* a list entry: not a field */
+        const char *key = lua_tostring(L, -1);
+        bool known = false;
+        for (const char *const *f = slide_known; *f && !known; f++)
+            known = strcmp(*f, key) == 0;
+        if (known)
+            continue;
+        char shown[96];
+        SHOWN(key, shown);
+        const char *near = text_nearest(key, slide_known, -1);
+        int line = slide_field_line(les->path, no - 1, key);
+        char where[64] = "";
+        if (line > 0)
+            snprintf(where, sizeof where, ":%d", line);
+        char *w = xasprintf("%s%s%s: warning: slide %d: unknown field \"%s\"%s%s%s: it is ignored\n",
+                            les->warnings ? les->warnings : "", les->path, where, no, shown,
+                            near ? " (did you mean \"" : "", near ? near : "", near ? "\"?)" : "");
+        free(les->warnings);
+        les->warnings = w;
+    }
+}
+
 static void read_slide(lua_State *L, struct lesson *les, int k)
 {
     struct slide *s = &les->slides[k];
     int t = lua_gettop(L), no = k + 1;
+    warn_unknown_fields(L, les, t, no);
     s->step = 0;
     s->title = str_field(L, t, "title", no);
     s->text = str_field(L, t, "text", no);
@@ -428,6 +664,7 @@ int lesson_load(const char *path, struct lesson *out, char **cause)
     if (tb && tb[strlen("\nstack traceback:\n\t[C]: in ?")] == '\0')
         *tb = '\0';
     if (rc < 0) {
+        slide_message_line(path, cause);
         lesson_free(out);
         return -1;
     }
@@ -457,6 +694,7 @@ void lesson_free(struct lesson *l)
             free(s->sched[i]);
     }
     free(l->slides);
+    free(l->warnings);
     free(l->title);
     free(l->path);
     free(l->dir);
@@ -500,10 +738,24 @@ static char *trimmed(const char *s, char *buf, size_t size)
     return buf;
 }
 
-void lesson_expected(const struct slide *s, const struct run *r, char *buf, size_t size)
+bool lesson_expected(const struct slide *s, const struct run *r, char *buf, size_t size)
 {
-    if (!s->kind || !s->kind->expected || !s->kind->expected(s, r, buf, size))
-        text_fit(buf, size, "(not known)");
+    if (s->kind && s->kind->expected && s->kind->expected(s, r, buf, size))
+        return true;
+    text_fit(buf, size, "(not known)");
+    return false;
+}
+
+char *lesson_unanswerable(const struct slide *s, const struct run *r)
+{
+    char why[200];
+    if (s->kind->predicts && !r)
+        text_fit(why, sizeof why, "the slide's run is not there to compute the answer from");
+    else if (s->kind->unknown)
+        s->kind->unknown(s, r, why, sizeof why);
+    else
+        text_fit(why, sizeof why, "hetcast finds no right answer to grade against");
+    return xstrdup(why);
 }
 
 int lesson_grade(const struct slide *s, const struct run *r, const char *answer, struct lesson_grade *g,

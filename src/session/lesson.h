@@ -38,6 +38,8 @@ struct lesson {
     char *title;
     int n;
     struct slide *slides;
+    char *warnings;     /* what the loader found suspect but loads (an unknown field), a line each
+                           "FILE:LINE: warning: slide N: ...", or NULL */
 };
 
 /* The summary values a slide may name in show = {...}, as the view labels them. */
@@ -49,15 +51,19 @@ bool slide_shows(const struct slide *s, const char *name);
 int lesson_load(const char *path, struct lesson *out, char **cause);
 void lesson_free(struct lesson *l);
 
+/* The line of lesson l's file a message about slide k (0-based) points to: the line of the
+ * first of the slide's fields the message names (about: "choices need correct = K"), else
+ * the slide's first line; 0 when the file does not write its slides out in slides = {...}. */
+int lesson_line(const struct lesson *l, int k, const char *about);
+
 /* Does slide s ask something a student answers and hetcast grades (its kind grades)? */
 bool slide_gradable(const struct slide *s);
 
 /* Grade a student's answer to slide s against r, the slide's run of its
  * first scheduler (NULL is enough for choices).  Choices: a letter A-H, a
  * number 1-8 or the choice's text (case and surrounding spaces ignored).
- * makespan: a number, right when it equals the makespan to the digits the
- * student gave (within half a unit of the last digit written, never looser
- * than that nor tighter than 1e-9 relative).  next: "SENDER -> RECEIVER"
+ * makespan: a number, right within the slide's tolerance of the makespan
+ * (tolerance = X, 0.005 when not given: the GIFT export's rule too).  next: "SENDER -> RECEIVER"
  * (also "S->R", "S R", "S,R"); each kind's rule is its row's (session/question.h).
  * 0 with *g filled, or -1 with *cause when the
  * answer cannot be read (it says how to write one); an answer that names no
@@ -65,8 +71,13 @@ bool slide_gradable(const struct slide *s);
 int lesson_grade(const struct slide *s, const struct run *r, const char *answer, struct lesson_grade *g,
                  char **cause);
 /* The right answer as text (what lesson_grade puts in expected): for the reveal and handouts.
- * A prediction needs r; without it (or when the run is too short) buf says "(not known)". */
-void lesson_expected(const struct slide *s, const struct run *r, char *buf, size_t size);
+ * A prediction needs r; without it (or when the run is too short) buf says "(not known)" and
+ * the answer is false. */
+bool lesson_expected(const struct slide *s, const struct run *r, char *buf, size_t size);
+
+/* Why slide s, gradable, has no right answer in r (lesson_expected false), allocated: a
+ * question no one can be graded on. */
+char *lesson_unanswerable(const struct slide *s, const struct run *r);
 
 /* The session options of slide k (pointers into the lesson: keep it alive), confined
  * to the lesson's files (session_opts.confine). */

@@ -117,6 +117,7 @@ static void gift_choices(const struct slide *s, const struct run *r, const char 
                          const struct question_out *o)
 {
     (void)r;
+    (void)expected;
     fprintf(o->fp, " {");
     for (int i = 0; i < s->nchoices; i++) {
         fprintf(o->fp, "\n\t%c", i == s->correct ? '=' : '~');
@@ -124,9 +125,9 @@ static void gift_choices(const struct slide *s, const struct run *r, const char 
         fprintf(o->fp, "#");
         if (i == s->correct) {
             o->text(o->fp, s->answer ? s->answer : "right");
-        } else {
+        } else {   /* by its text: Moodle shuffles the choices, and their letters */
             o->text(o->fp, "The right answer: ");
-            o->text(o->fp, expected);
+            o->text(o->fp, s->choices[s->correct]);
         }
     }
     fprintf(o->fp, "\n}\n\n");
@@ -143,31 +144,37 @@ static void handout_choices(const struct slide *s, const struct question_out *o)
 
 /* ---- predict = "makespan": a number ---- */
 
-/* Is x the value v to the digits written in text (the half unit of its last digit)? */
-static bool same_to_digits(const char *text, double x, double v)
+static void parse_makespan(lua_State *L, struct slide *s, int t, int no)
 {
-    double half = 0.5;
-    const char *dot = strchr(text, '.');
-    if (dot)
-        for (const char *d = dot + 1; *d >= '0' && *d <= '9'; d++)
-            half /= 10;
-    if (strpbrk(text, "eE"))
-        half = 0;   /* 1e3: no digits to round to */
-    double tol = fmax(half, 1e-9 * fmax(1, fabs(v)));
-    return fabs(x - v) <= tol * (1 + 1e-12);
+    s->tolerance = LESSON_TOLERANCE;
+    lua_getfield(L, t, "tolerance");
+    if (!lua_isnil(L, -1)) {
+        double tol = lua_isnumber(L, -1) ? lua_tonumber(L, -1) : -1;
+        if (!(tol >= 0 && tol < 1e9))
+            luaL_error(L, "slide %d: tolerance must be a number from 0 (how far from the makespan an "
+                          "answer is right)", no);
+        s->tolerance = tol;
+    }
+    lua_pop(L, 1);
+}
+
+/* Is x the makespan v within the slide's tolerance (Moodle's rule: |x - v| <= tolerance), a
+ * rounding error of v aside? */
+static bool within_tolerance(const struct slide *s, double x, double v)
+{
+    return fabs(x - v) <= s->tolerance + 1e-9 * fmax(1, fabs(v));
 }
 
 static int grade_makespan(const struct slide *s, const struct run *r, const char *a, struct lesson_grade *g,
                           char **cause)
 {
-    (void)s;
     if (!a[0])
         return set_cause(cause, "answer with a number");
     char *end;
     double x = strtod(a, &end);
     if (end == a || *end || !isfinite(x))
         return set_cause(cause, "\"%s\" is not a number: answer with the makespan, e.g. 5 or 4.5", g->given);
-    g->correct = same_to_digits(a, x, r->eng.makespan);
+    g->correct = within_tolerance(s, x, r->eng.makespan);
     return 0;
 }
 
@@ -197,7 +204,8 @@ static void gift_makespan(const struct slide *s, const struct run *r, const char
                           const struct question_out *o)
 {
     (void)expected;
-    fprintf(o->fp, " {#\n\t=%s:0.005", numfmt_txt(r->eng.makespan));
+    char tol[NUMFMT_SIZE];
+    fprintf(o->fp, " {#\n\t=%s:%s", numfmt_txt(r->eng.makespan), numfmt_shortest(tol, s->tolerance));
     if (s->answer) {
         fprintf(o->fp, "#");
         o->text(o->fp, s->answer);
@@ -274,6 +282,12 @@ static bool expected_next(const struct slide *s, const struct run *r, char *buf,
     return true;
 }
 
+static void unknown_next(const struct slide *s, const struct run *r, char *buf, size_t size)
+{
+    text_fit(buf, size, "decision = %d asks for transfer %d, and the slide's run books %d", s->decision + 1,
+             s->decision + 1, r->eng.tr ? r->eng.ntr : 0);
+}
+
 static void how_next(const struct slide *s, char *buf, size_t size)
 {
     (void)s;
@@ -294,23 +308,25 @@ static int shown_next(const struct slide *s)
     return s->decision;
 }
 
+/* The right transfer as a GIFT short answer: "SENDER RECEIVER", "SENDER,RECEIVER" and
+ * "SENDER, RECEIVER" (the view takes these too).  Never with "->": beside "=", Moodle's
+ * importer reads an arrow as a matching question's pair. */
 static void gift_next(const struct slide *s, const struct run *r, const char *expected,
                       const struct question_out *o)
 {
-    (void)r;
-    fprintf(o->fp, " {\n\t=");
-    o->text(o->fp, expected);
-    char tight[160];   /* "p0->p2": the same answer without blanks */
-    size_t n = 0;
-    for (const char *e = expected; *e && n < sizeof tight - 1; e++)
-        if (*e != ' ')
-            tight[n++] = *e;
-    tight[n] = '\0';
-    fprintf(o->fp, "\n\t=");
-    o->text(o->fp, tight);
-    if (s->answer) {
-        fprintf(o->fp, "#");
-        o->text(o->fp, s->answer);
+    (void)expected;
+    static const char *const sep[] = {" ", ",", ", "};
+    const struct transfer *t = &r->eng.tr[s->decision];
+    fprintf(o->fp, " {");
+    for (size_t i = 0; i < sizeof sep / sizeof sep[0]; i++) {
+        fprintf(o->fp, "\n\t=");
+        o->answer(o->fp, r->c->nodes[t->from].name);
+        o->answer(o->fp, sep[i]);
+        o->answer(o->fp, r->c->nodes[t->to].name);
+        if (s->answer) {
+            fprintf(o->fp, "#");
+            o->text(o->fp, s->answer);
+        }
     }
     fprintf(o->fp, "\n}\n\n");
 }
@@ -340,6 +356,9 @@ const struct question_kind question_kinds[] = {
     {
         .name = "makespan",
         .predicts = true,
+        .parse = parse_makespan,
+        .field = "tolerance",
+        .stray = "tolerance goes with predict = \"makespan\"",
         .grade = grade_makespan,
         .expected = expected_makespan,
         .how = how_makespan,
@@ -358,10 +377,12 @@ const struct question_kind question_kinds[] = {
         .stray = "decision goes with predict = \"next\"",
         .grade = grade_next,
         .expected = expected_next,
+        .unknown = unknown_next,
         .how = how_next,
         .asks = "what comes next",
         .hold = hold_next,
         .shown = shown_next,
+        .gift_asks = "(Answer with the name of the sender, a blank, and the name of the receiver.)",
         .gift = gift_next,
         .handout = handout_next,
     },

@@ -30,10 +30,13 @@ struct lua_State;
 #define HIDE_OTHER 2u       /* compare mode: the other schedule's end, and the difference */
 #define HIDE_END 4u         /* the first schedule's end (a makespan prediction) */
 
-/* Where a kind's writers write: fp, each text from the lesson through text (it escapes). */
+/* Where a kind's writers write: fp, each text from the lesson through text (it escapes, and
+ * marks up where the format is HTML), and an answer the student types (a short answer,
+ * compared as typed) through answer (it escapes only). */
 struct question_out {
     FILE *fp;
     void (*text)(FILE *fp, const char *s);
+    void (*answer)(FILE *fp, const char *s);
 };
 
 struct question_kind {
@@ -52,6 +55,9 @@ struct question_kind {
                  char **cause);
     /* The right answer as the class sees it, into buf; false when not known (r missing). */
     bool (*expected)(const struct slide *s, const struct run *r, char *buf, size_t size);
+    /* Why expected finds no right answer in r (the slide asks for more than the run has),
+     * into buf.  NULL: expected fails only without r. */
+    void (*unknown)(const struct slide *s, const struct run *r, char *buf, size_t size);
     /* How a student answers, for the slide and its strip ("y: type the makespan; a: the answer"). */
     void (*how)(const struct slide *s, char *buf, size_t size);
     const char *asks;       /* the view's hold message: "slide 2 asks <asks>" (with a hold) */
@@ -62,6 +68,8 @@ struct question_kind {
     /* The transfers the students' handout may show before the answer.  NULL: as many as
      * the slide's step shows. */
     int (*shown)(const struct slide *s);
+    /* How to answer, for the GIFT question's stem (a short answer's spelling); NULL: nothing. */
+    const char *gift_asks;
     /* The question's body in GIFT, from " {" on, expected the right answer (lesson_expected),
      * r the slide's run when predicts. */
     void (*gift)(const struct slide *s, const struct run *r, const char *expected,

@@ -1,45 +1,26 @@
 /*
- * session/room.c - the live class's room (session/room.h): the listening
- * socket, the connections and their buffers, the protocol, the rounds of
+ * session/room.c - the live class's room (session/room.h): the rounds of
  * each slide and the votes (in memory for the projector's counts, in the
- * database for everything else).
+ * database for everything else), the challenges' results, and what each
+ * client's line asks of them.  The socket and the connections are
+ * session/room_net.c's, the lines themselves session/room_proto.c's.
  */
-#define _GNU_SOURCE 1   /* struct ucred, SO_PEERCRED */
+#define _GNU_SOURCE 1   /* pipe2 */
 #include "session/room.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "model/cluster.h"
 #include "session/room_challenge.h"
 #include "sched/registry.h"
 #include "support/diag.h"
-
-struct client {
-    unsigned long id;               /* a serial: a vote's acknowledgement finds its client by it */
-    int fd;
-    uid_t uid;
-    char user[ROOM_USER_MAX + 1];   /* "" until HELLO */
-    char in[ROOM_LINE_MAX];
-    size_t inlen;
-    char *out;
-    size_t outlen, outcap;
-    long long since;                /* connected (ms) */
-    double tokens;                  /* the flood limit's bucket */
-    long long filled;               /* when the bucket was last filled */
-    bool dead;                      /* dropped: closed at the end of room_service */
-};
 
 struct play {
     char *user;
@@ -85,21 +66,26 @@ struct pending {
     char picks[ROOM_PICKS_MAX + 1];
 };
 
+/* A user id and the name the room gave it: one name a uid for the room's life. */
+struct named {
+    uid_t uid;
+    char user[ROOM_USER_MAX + 1];
+};
+
 struct room {
     const struct lesson *l;
     char *path, *dbpath;
     bool test;
     uid_t me;
-    int fd;
-    struct client **cl;
-    int ncl;
+    struct room_net net;            /* the socket and the connections */
+    struct named *names;
+    int nnames;
     struct slide_room *sl;
     int slide;
     struct room_store *st;
     struct pending *pend;           /* read, not yet handed to the writer */
     int npend, pendcap;
     char trouble[300];
-    unsigned long serial;
     /* The writer thread: it commits a batch (its fsync off the projector's
      * frame) and then writes a byte to wake[1]; the loop polls wake[0] and
      * acknowledges the batch.  One batch at a time; db guards the store. */
@@ -114,74 +100,6 @@ struct room {
     char batch_cause[300];
     int wake[2];
 };
-
-/* ---- writing to a client ---- */
-
-static void put(struct client *c, const char *s, size_t n)
-{
-    if (c->dead)
-        return;
-    if (c->outlen + n > ROOM_OUT_MAX) {   /* it does not read: drop it rather than wait */
-        c->dead = true;
-        return;
-    }
-    if (c->outlen + n > c->outcap) {
-        c->outcap = c->outlen + n + 1024;
-        c->out = xrealloc(c->out, c->outcap);
-    }
-    memcpy(c->out + c->outlen, s, n);
-    c->outlen += n;
-}
-
-static void say(struct client *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void say(struct client *c, const char *fmt, ...)
-{
-    char buf[ROOM_TEXT_MAX + 64];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf, sizeof buf - 1, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
-    if ((size_t)n > sizeof buf - 2)
-        n = (int)text_cut_len(buf, sizeof buf - 2);
-    buf[n++] = '\n';
-    put(c, buf, (size_t)n);
-}
-
-/* What waits for c, as far as its socket takes it (a client being dropped
- * gets its last words, the refusal, when the socket has room). */
-static void flush_client(struct client *c)
-{
-    while (c->outlen) {
-        ssize_t w = send(c->fd, c->out, c->outlen, MSG_NOSIGNAL | MSG_DONTWAIT);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            if (errno != EAGAIN && errno != EWOULDBLOCK) {
-                c->dead = true;
-                c->outlen = 0;
-            }
-            return;
-        }
-        memmove(c->out, c->out + w, c->outlen - (size_t)w);
-        c->outlen -= (size_t)w;
-    }
-}
-
-/* Lesson text as one line a client can hold: breaks and tabs become spaces,
- * anything that is not text is shown escaped (diag.h), cut to ROOM_TEXT_MAX. */
-static const char *one_line(const char *s, char *buf, size_t size)
-{
-    char flat[ROOM_TEXT_MAX * 2];
-    size_t n = 0;
-    for (; s && *s && n < sizeof flat - 1; s++)
-        flat[n++] = *s == '\n' || *s == '\r' || *s == '\t' ? ' ' : *s;
-    flat[n] = '\0';
-    n = text_cut_len(flat, n);
-    flat[n] = '\0';
-    return diag_shown(flat, buf, size);
-}
 
 static const char *kind_word(const struct slide *s)
 {
@@ -234,52 +152,35 @@ static void remember_play(struct slide_room *sr, const char *user, double makesp
 }
 
 /* The slide shown, as one client sees it (docs/class.md: the SLIDE block). */
-static void send_slide(struct room *r, struct client *c)
+static void send_slide(struct room *r, struct room_conn *c)
 {
     const struct slide *s = &r->l->slides[r->slide];
     const struct slide_room *sr = &r->sl[r->slide];
-    char t[ROOM_TEXT_MAX + 1];
-    say(c, "SLIDE %d %d %d %s %s", r->slide + 1, r->l->n, sr->round,
-        sr->revealed ? "revealed" : room_round_word(sr->state), kind_word(s));
-    say(c, "TITLE %s", one_line(s->title ? s->title : "", t, sizeof t));
-    if (s->question)
-        say(c, "QUESTION %s", one_line(s->question, t, sizeof t));
-    for (int i = 0; i < s->nchoices; i++)
-        say(c, "CHOICE %c %s", 'A' + i, one_line(s->choices[i], t, sizeof t));
-    if (sr->ch_ready && (sr->ch_open || play_of(sr, c->user))) {
-        say(c, "CHALLENGE %s %d %s", sr->ch_open ? "open" : "closed", sr->ch.c->n, sr->ch.model);
-        for (const char *p = sr->ch_open ? sr->ch.csv : ""; *p;) {   /* each line within ROOM_TEXT_MAX */
-            const char *nl = strchr(p, '\n');
-            int n = nl ? (int)(nl - p) : (int)strlen(p);
-            say(c, "CSV %.*s", n, p);
-            p += n + (nl != NULL);
-        }
-        const struct play *mine = play_of(sr, c->user);
-        if (mine)
-            say(c, "MINE %.17g", mine->makespan);
-    }
+    const struct play *mine = play_of(sr, c->user);
     const struct vote *v = sr->round ? vote_of(sr, sr->round, c->user) : NULL;
-    if (v)
-        say(c, "YOURS %d %s", sr->round, one_line(v->answer, t, sizeof t));
-    if (sr->revealed) {
-        char e[160];
-        if (slide_gradable(s)) {
-            expected_of(r, r->slide, e, sizeof e);
-            say(c, "EXPECTED %s", one_line(e, t, sizeof t));
-        }
-        if (s->answer)
-            say(c, "EXPLAIN %s", one_line(s->answer, t, sizeof t));
-        if (v)
-            say(c, "RESULT %s", v->correct ? "right" : "wrong");
-    }
-    say(c, "END");
+    char e[160] = "";
+    if (sr->revealed && slide_gradable(s))
+        expected_of(r, r->slide, e, sizeof e);
+    struct room_block b = {
+        .slide = r->slide + 1, .nslides = r->l->n, .round = sr->round,
+        .state = sr->revealed ? "revealed" : room_round_word(sr->state), .kind = kind_word(s),
+        .title = s->title, .question = s->question,
+        .choices = (const char *const *)s->choices, .nchoices = s->nchoices,
+        .challenge = sr->ch_ready && (sr->ch_open || mine), .ch_open = sr->ch_open,
+        .ch_nodes = sr->ch_ready ? sr->ch.c->n : 0, .ch_model = sr->ch.model, .ch_csv = sr->ch.csv,
+        .mine = mine != NULL, .mine_makespan = mine ? mine->makespan : 0,
+        .yours = v ? v->answer : NULL,
+        .revealed = sr->revealed, .expected = slide_gradable(s) ? e : NULL, .explain = s->answer,
+        .result = v ? v->correct : -1,
+    };
+    room_proto_block(&c->say, &b);
 }
 
 static void broadcast_slide(struct room *r)
 {
-    for (int i = 0; i < r->ncl; i++)
-        if (r->cl[i]->user[0])
-            send_slide(r, r->cl[i]);
+    for (int i = 0; i < r->net.ncl; i++)
+        if (r->net.cl[i]->user[0])
+            send_slide(r, r->net.cl[i]);
 }
 
 /* ---- the slide's own run, for predictions ---- */
@@ -389,41 +290,6 @@ static void loaded_vote(void *ctx, int slide, int round, const char *user, const
 
 /* ---- opening ---- */
 
-/* The socket at path: a stale one (nobody answers) is removed, a live room or another file refused. */
-static int make_socket(const char *path, char **cause)
-{
-    struct sockaddr_un a = {.sun_family = AF_UNIX};
-    if (strlen(path) >= sizeof a.sun_path)
-        return set_cause(cause, "%s: a socket's path holds at most %zu bytes", path, sizeof a.sun_path - 1);
-    memcpy(a.sun_path, path, strlen(path) + 1);
-    struct stat sb;
-    if (lstat(path, &sb) == 0) {
-        if (!S_ISSOCK(sb.st_mode))
-            return set_cause(cause, "%s: exists and is not a socket: choose another path for the room", path);
-        int probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        if (probe >= 0 && connect(probe, (struct sockaddr *)&a, sizeof a) == 0) {
-            close(probe);
-            return set_cause(cause, "%s: a room is open there already", path);
-        }
-        if (probe >= 0)
-            close(probe);
-        if (unlink(path) != 0)
-            return set_cause(cause, "%s: cannot remove the old socket: %s", path, strerror(errno));
-    }
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-    if (fd < 0)
-        return set_cause(cause, "socket: %s", strerror(errno));
-    mode_t old = umask(0117);   /* rw for the user and the group, nothing for others */
-    int rc = bind(fd, (struct sockaddr *)&a, sizeof a);
-    umask(old);
-    if (rc != 0 || listen(fd, 128) != 0) {
-        set_cause(cause, "%s: cannot open the room: %s", path, strerror(errno));
-        close(fd);
-        return -1;
-    }
-    return fd;
-}
-
 /* The file name of path, for the default course. */
 static const char *base_of(const char *path)
 {
@@ -441,7 +307,7 @@ int room_open(struct room **out, const struct room_opts *o, const struct lesson 
         return set_cause(cause, "--course: a course's name is text of 1 to 64 bytes");
     struct room *r = xcalloc(1, sizeof *r);
     r->l = l;
-    r->fd = -1;
+    r->net.fd = r->net.spare = -1;
     r->test = o->test;
     r->me = geteuid();
     r->path = xstrdup(o->path);
@@ -455,8 +321,8 @@ int room_open(struct room **out, const struct room_opts *o, const struct lesson 
     pthread_mutex_init(&r->db, NULL);
     pthread_cond_init(&r->cv, NULL);
     if (room_store_open(&r->st, r->dbpath, course, lesson, cause) < 0 ||
-        room_store_load(r->st, &cb, cause) < 0 || (r->fd = make_socket(r->path, cause)) < 0) {
-        if (r->fd < 0) {   /* the socket is not ours: leave it */
+        room_store_load(r->st, &cb, cause) < 0 || room_net_open(&r->net, r->path, cause) < 0) {
+        if (r->net.fd < 0) {   /* the socket is not ours: leave it */
             free(r->path);
             r->path = NULL;
         }
@@ -481,14 +347,6 @@ int room_open(struct room **out, const struct room_opts *o, const struct lesson 
     return 0;
 }
 
-static void drop(struct client *c)
-{
-    if (c->fd >= 0)
-        close(c->fd);
-    free(c->out);
-    free(c);
-}
-
 void room_close(struct room *r)
 {
     if (!r)
@@ -507,15 +365,8 @@ void room_close(struct room *r)
     pthread_mutex_destroy(&r->mu);
     pthread_mutex_destroy(&r->db);
     pthread_cond_destroy(&r->cv);
-    for (int i = 0; i < r->ncl; i++) {
-        flush_client(r->cl[i]);
-        drop(r->cl[i]);
-    }
-    free(r->cl);
-    if (r->fd >= 0) {
-        close(r->fd);
-        unlink(r->path);
-    }
+    room_net_close(&r->net, r->path);
+    free(r->names);
     for (int k = 0; k < r->l->n; k++) {
         struct slide_room *sr = &r->sl[k];
         for (int i = 0; i < sr->nvotes; i++) {
@@ -567,101 +418,75 @@ int room_pollfds(const struct room *r, struct pollfd *fds, int max)
     int n = 0;
     if (max < 2)
         return 0;
-    fds[n++] = (struct pollfd){r->fd, POLLIN, 0};
+    fds[n++] = (struct pollfd){r->net.fd, POLLIN, 0};
     fds[n++] = (struct pollfd){r->wake[0], POLLIN, 0};   /* the writer's batch committed */
-    for (int i = 0; i < r->ncl && n < max; i++)
-        fds[n++] = (struct pollfd){r->cl[i]->fd, (short)(POLLIN | (r->cl[i]->outlen ? POLLOUT : 0)), 0};
-    return n;
+    return n + room_net_pollfds(&r->net, fds + n, max - n);
 }
 
 int room_timeout(const struct room *r, long long now)
 {
     long long next = -1;
-    for (int i = 0; i < r->ncl; i++)
-        if (!r->cl[i]->user[0]) {
-            long long due = r->cl[i]->since + ROOM_HELLO_MS;
+    for (int i = 0; i < r->net.ncl; i++)
+        if (!r->net.cl[i]->user[0]) {
+            long long due = r->net.cl[i]->since + ROOM_HELLO_MS;
             if (next < 0 || due < next)
                 next = due;
         }
     return next < 0 ? -1 : next <= now ? 0 : (int)(next - now);
 }
 
-static void accept_all(struct room *r, long long now)
+/* The user of uid: the name the room gave it before, or the password
+ * database's (text, no blank, at most ROOM_USER_MAX bytes), kept for the
+ * room's life, so one uid is one student whatever its connections.  0, or
+ * -1 with why it has none (the lookup failed: the connection is refused,
+ * never named otherwise). */
+static int user_of(struct room *r, uid_t uid, char *buf, size_t size, const char **why)
 {
-    for (;;) {
-        int fd = accept4(r->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-        if (fd < 0)
-            return;   /* EAGAIN, or a connection that went away: nothing to do */
-        struct ucred cr;
-        socklen_t len = sizeof cr;
-        if (r->ncl >= ROOM_CLIENTS_MAX || getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &len) != 0) {
-            static const char full[] = "ERR the room is full\n";
-            ssize_t w = send(fd, full, sizeof full - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
-            (void)w;
-            close(fd);
-            continue;
+    for (int i = 0; i < r->nnames; i++)
+        if (r->names[i].uid == uid) {
+            text_fit(buf, size, "%s", r->names[i].user);
+            return 0;
         }
-        struct client *c = xcalloc(1, sizeof *c);
-        c->fd = fd;
-        c->id = ++r->serial;
-        c->uid = cr.uid;
-        c->since = c->filled = now;
-        c->tokens = 2 * ROOM_RATE;
-        r->cl = xrealloc(r->cl, (size_t)(r->ncl + 1) * sizeof *r->cl);
-        r->cl[r->ncl++] = c;
-    }
-}
-
-/* The user of uid as the password database names it (text, no blank), or "uid-N". */
-static void user_of(uid_t uid, char *buf, size_t size)
-{
     struct passwd pw, *res = NULL;
     char tmp[4096];
-    if (getpwuid_r(uid, &pw, tmp, sizeof tmp, &res) == 0 && res && res->pw_name && res->pw_name[0] &&
-        !text_flaw(res->pw_name) && strlen(res->pw_name) <= ROOM_USER_MAX && !strpbrk(res->pw_name, " \t"))
-        text_fit(buf, size, "%s", res->pw_name);
-    else
-        text_fit(buf, size, "uid-%lu", (unsigned long)uid);
-}
-
-/* A test name: letters, digits, '.', '_' and '-', 1 to ROOM_USER_MAX bytes. */
-static bool test_name(const char *s)
-{
-    size_t n = strlen(s);
-    if (n < 1 || n > ROOM_USER_MAX)
-        return false;
-    for (; *s; s++)
-        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
-              *s == '.' || *s == '_' || *s == '-'))
-            return false;
-    return true;
-}
-
-static void hello(struct room *r, struct client *c, const char *args)
-{
-    char *end;
-    long v = strtol(args, &end, 10);
-    if (end == args || v != ROOM_PROTO || (*end && *end != ' ')) {
-        say(c, "ERR this room speaks protocol %d: say HELLO %d", ROOM_PROTO, ROOM_PROTO);
-        c->dead = true;
-        return;
+    int e = getpwuid_r(uid, &pw, tmp, sizeof tmp, &res);
+    if (e != 0 || !res) {
+        *why = e ? "the password database cannot be read now: try again" : "your user id has no name";
+        return -1;
     }
-    if (*end == ' ') {
-        if (strncmp(end, " AS ", 4) != 0 || !test_name(end + 4)) {
-            say(c, "ERR HELLO %d takes nothing more (HELLO %d AS NAME: test rooms only)", ROOM_PROTO, ROOM_PROTO);
-            c->dead = true;
-            return;
-        }
+    if (!res->pw_name || !res->pw_name[0] || text_flaw(res->pw_name) || strlen(res->pw_name) > ROOM_USER_MAX ||
+        strpbrk(res->pw_name, " \t")) {
+        *why = "your user name is not 1 to 32 bytes of text without blanks";
+        return -1;
+    }
+    r->names = xrealloc(r->names, (size_t)(r->nnames + 1) * sizeof *r->names);
+    r->names[r->nnames].uid = uid;
+    text_fit(r->names[r->nnames].user, sizeof r->names[r->nnames].user, "%s", res->pw_name);
+    r->nnames++;
+    text_fit(buf, size, "%s", res->pw_name);
+    return 0;
+}
+
+static void hello(struct room *r, struct room_conn *c, const struct room_msg *m)
+{
+    if (m->as[0]) {
         if (!r->test || c->uid != r->me) {
-            say(c, "ERR HELLO AS: only a test room takes it, from its own user; you are who you logged in as");
+            room_proto_err(&c->say, "HELLO AS: only a test room takes it, from its own user; you are who you "
+                           "logged in as");
             c->dead = true;
             return;
         }
-        text_fit(c->user, sizeof c->user, "%s", end + 4);
+        text_fit(c->user, sizeof c->user, "%s", m->as);
     } else {
-        user_of(c->uid, c->user, sizeof c->user);
+        const char *why = NULL;
+        if (user_of(r, c->uid, c->user, sizeof c->user, &why) < 0) {
+            room_proto_err(&c->say, "the room cannot name user id %lu: %s", (unsigned long)c->uid, why);
+            c->user[0] = '\0';
+            c->dead = true;
+            return;
+        }
     }
-    say(c, "WELCOME %d %s", ROOM_PROTO, c->user);
+    room_proto_welcome(&c->say, c->user);
     send_slide(r, c);
 }
 
@@ -674,39 +499,30 @@ static struct pending *add_pending(struct room *r)
     return &r->pend[r->npend++];
 }
 
-static void vote(struct room *r, struct client *c, const char *args)
+static void vote(struct room *r, struct room_conn *c, const struct room_msg *m)
 {
-    int slide, round, used = 0;
-    if (sscanf(args, "%d %d %n", &slide, &round, &used) != 2 || used == 0 || !args[used]) {
-        say(c, "ERR write VOTE SLIDE ROUND ANSWER");
-        return;
-    }
-    const char *answer = args + used;
+    int slide = m->slide, round = m->round;
+    const char *answer = m->text;
     const struct slide_room *sr = &r->sl[r->slide];
     if (slide != r->slide + 1 || round != sr->round || sr->state != ROUND_OPEN || sr->revealed) {
         if (sr->state == ROUND_OPEN && !sr->revealed)
-            say(c, "ERR slide %d round %d is not open: the vote open is slide %d round %d", slide, round,
-                r->slide + 1, sr->round);
+            room_proto_err(&c->say, "slide %d round %d is not open: the vote open is slide %d round %d", slide,
+                           round, r->slide + 1, sr->round);
         else
-            say(c, "ERR slide %d round %d is not open: no vote is open now", slide, round);
-        return;
-    }
-    if (strlen(answer) > ROOM_ANSWER_MAX) {
-        say(c, "ERR an answer holds at most %d bytes", ROOM_ANSWER_MAX);
+            room_proto_err(&c->say, "slide %d round %d is not open: no vote is open now", slide, round);
         return;
     }
     const struct slide *s = &r->l->slides[r->slide];
     int choice = choice_of(s, answer);
     if (s->nchoices && choice < 0) {
-        say(c, "ERR answer with a letter from A to %c", 'A' + s->nchoices - 1);
+        room_proto_err(&c->say, "answer with a letter from A to %c", 'A' + s->nchoices - 1);
         return;
     }
     char *cause = NULL;
     const struct run *run = run_of(r, r->slide, &cause);
     struct lesson_grade g;
     if ((s->kind->predicts && !run) || lesson_grade(s, run, answer, &g, &cause) < 0) {
-        char t[ROOM_TEXT_MAX + 1];
-        say(c, "ERR %s", one_line(cause ? cause : "the answer cannot be graded", t, sizeof t));
+        room_proto_err(&c->say, "%s", cause ? cause : "the answer cannot be graded");
         free(cause);
         return;
     }
@@ -724,24 +540,19 @@ static void vote(struct room *r, struct client *c, const char *args)
 }
 
 /* PLAY SLIDE PICKS: the room replays the picks on its own cluster and keeps the makespan it finds. */
-static void play(struct room *r, struct client *c, const char *args)
+static void play(struct room *r, struct room_conn *c, const struct room_msg *m)
 {
-    int slide, used = 0;
-    if (sscanf(args, "%d %n", &slide, &used) != 1 || used == 0) {
-        say(c, "ERR write PLAY SLIDE PICKS (PICKS: F>T F>T ..., node numbers)");
-        return;
-    }
+    int slide = m->slide;
     const struct slide_room *sr = &r->sl[r->slide];
     if (slide != r->slide + 1 || !sr->ch_open) {
-        say(c, "ERR slide %d has no challenge open%s", slide, sr->ch_open ? ": the one open is on the slide shown"
-            : "");
+        room_proto_err(&c->say, "slide %d has no challenge open%s", slide,
+                       sr->ch_open ? ": the one open is on the slide shown" : "");
         return;
     }
     char *cause = NULL, canon[ROOM_PICKS_MAX + 1];
     double makespan;
-    if (challenge_replay(&sr->ch, args + used, &makespan, canon, sizeof canon, &cause) < 0) {
-        char t[ROOM_TEXT_MAX + 1];
-        say(c, "ERR %s", one_line(cause ? cause : "the picks cannot be replayed", t, sizeof t));
+    if (challenge_replay(&sr->ch, m->text, &makespan, canon, sizeof canon, &cause) < 0) {
+        room_proto_err(&c->say, "%s", cause ? cause : "the picks cannot be replayed");
         free(cause);
         return;
     }
@@ -755,77 +566,33 @@ static void play(struct room *r, struct client *c, const char *args)
     memcpy(p->picks, canon, sizeof p->picks);
 }
 
-/* One line from c (its newline removed). */
-static void line(struct room *r, struct client *c, char *s)
+/* One line from c (its newline removed; room_net_read's callback). */
+static void line(void *ctx, struct room_conn *c, char *s, size_t n)
 {
-    size_t n = strlen(s);
-    if (n && s[n - 1] == '\r')
-        s[--n] = '\0';
-    if (memchr(s, '\0', n) || text_flaw(s)) {
-        say(c, "ERR a line is UTF-8 text without control characters");
-        return;
-    }
-    if (!c->user[0]) {
-        if (strncmp(s, "HELLO ", 6) == 0)
-            hello(r, c, s + 6);
-        else {
-            say(c, "ERR say HELLO %d first", ROOM_PROTO);
-            c->dead = true;
-        }
-    } else if (strncmp(s, "VOTE ", 5) == 0) {
-        vote(r, c, s + 5);
-    } else if (strncmp(s, "PLAY ", 5) == 0) {
-        play(r, c, s + 5);
-    } else if (strcmp(s, "BYE") == 0) {
-        flush_client(c);
+    struct room *r = ctx;
+    struct room_msg m;
+    room_proto_parse(s, n, c->user[0] != '\0', &m);
+    switch (m.kind) {
+    case RMSG_HELLO:
+        hello(r, c, &m);
+        break;
+    case RMSG_VOTE:
+        vote(r, c, &m);
+        break;
+    case RMSG_PLAY:
+        play(r, c, &m);
+        break;
+    case RMSG_BYE:
+        room_net_flush(c);
         c->dead = true;
-    } else if (strcmp(s, "PING") == 0) {
-        say(c, "PONG");
-    } else {
-        char t[64];
-        say(c, "ERR unknown message \"%s\": HELLO, VOTE, PLAY, PING or BYE", diag_shown(s, t, sizeof t));
-    }
-}
-
-static void read_client(struct room *r, struct client *c, long long now)
-{
-    size_t budget = ROOM_READ_MAX;
-    while (!c->dead && budget > 0) {
-        size_t want = sizeof c->in - c->inlen;
-        if (want > budget)
-            want = budget;
-        ssize_t got = recv(c->fd, c->in + c->inlen, want, MSG_DONTWAIT);
-        if (got == 0 || (got < 0 && errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK)) {
-            c->dead = true;   /* gone; its votes stay */
-            return;
-        }
-        if (got < 0)
-            return;
-        budget -= (size_t)got;
-        c->inlen += (size_t)got;
-        char *nl;
-        while (!c->dead && (nl = memchr(c->in, '\n', c->inlen)) != NULL) {
-            /* the flood limit: a bucket of 2 * ROOM_RATE lines, ROOM_RATE a second */
-            c->tokens += (double)(now - c->filled) * ROOM_RATE / 1000.0;
-            c->filled = now;
-            if (c->tokens > 2 * ROOM_RATE)
-                c->tokens = 2 * ROOM_RATE;
-            if (c->tokens < 1) {
-                say(c, "ERR too many messages: at most %d a second", ROOM_RATE);
-                c->dead = true;
-                return;
-            }
-            c->tokens -= 1;
-            *nl = '\0';
-            line(r, c, c->in);
-            size_t used = (size_t)(nl - c->in) + 1;
-            memmove(c->in, c->in + used, c->inlen - used);
-            c->inlen -= used;
-        }
-        if (c->inlen == sizeof c->in) {
-            say(c, "ERR a line holds at most %d bytes", ROOM_LINE_MAX);
-            c->dead = true;
-        }
+        break;
+    case RMSG_PING:
+        room_proto_pong(&c->say);
+        break;
+    case RMSG_BAD:
+        room_proto_err(&c->say, "%s", m.why);
+        c->dead |= m.fatal;
+        break;
     }
 }
 
@@ -866,14 +633,6 @@ static void *writer_main(void *arg)
     return NULL;
 }
 
-static struct client *client_by_id(struct room *r, unsigned long id)
-{
-    for (int i = 0; i < r->ncl; i++)
-        if (r->cl[i]->id == id)
-            return r->cl[i];
-    return NULL;   /* gone: its vote is in the database all the same */
-}
-
 /* A committed batch acknowledged (or refused, when it failed), then the
  * votes read meanwhile handed to the writer.  True when the tally changed. */
 static bool pass_votes(struct room *r)
@@ -886,22 +645,21 @@ static bool pass_votes(struct room *r)
             ;
         for (int i = 0; i < r->nbatch; i++) {
             struct pending *p = &r->batch[i];
-            struct client *c = client_by_id(r, p->id);
+            struct room_conn *c = room_net_find(&r->net, p->id);
             if (r->batch_rc != 0) {
                 if (c)
-                    say(c, "ERR the %s was not saved: try again", p->play ? "result" : "vote");
+                    room_proto_err(&c->say, "the %s was not saved: try again", p->play ? "result" : "vote");
                 continue;
             }
             if (p->play) {
                 remember_play(&r->sl[p->slide], p->user, p->makespan, p->picks);
                 if (c)
-                    say(c, "DONE %d %.17g", p->slide + 1, p->makespan);
+                    room_proto_done(&c->say, p->slide + 1, p->makespan);
                 continue;
             }
             remember(&r->sl[p->slide], p->round, p->user, p->answer, p->choice, p->correct);
-            char t[ROOM_TEXT_MAX + 1];
             if (c)
-                say(c, "OK %d %d %s", p->slide + 1, p->round, one_line(p->given, t, sizeof t));
+                room_proto_ok(&c->say, p->slide + 1, p->round, p->given);
         }
         if (r->batch_rc != 0)
             text_fit(r->trouble, sizeof r->trouble, "%s", r->batch_cause);
@@ -927,39 +685,32 @@ static bool pass_votes(struct room *r)
 
 bool room_service(struct room *r, const struct pollfd *fds, int n, long long now)
 {
-    int before = r->ncl;
+    int before = r->net.ncl;
     bool changed = pass_votes(r);   /* the writer's batch done: acknowledged first */
     if (n > 0 && fds[0].revents & POLLIN)
-        accept_all(r, now);
+        room_net_accept(&r->net, now);
     /* fds[2..] are the clients room_pollfds listed, in order; new ones are read next time */
     for (int i = 2; i < n && i - 2 < before; i++) {
-        struct client *c = r->cl[i - 2];
+        struct room_conn *c = r->net.cl[i - 2];
         if (fds[i].fd != c->fd)
             continue;
         bool had = c->user[0] != '\0';
         if (fds[i].revents & (POLLIN | POLLHUP | POLLERR))
-            read_client(r, c, now);
+            room_net_read(c, now, line, r);
         if (!had && c->user[0])
             changed = true;
     }
     if (pass_votes(r))   /* the votes just read go to the writer (if it is free) */
         changed = true;
-    int k = 0;
-    for (int i = 0; i < r->ncl; i++) {
-        struct client *c = r->cl[i];
+    for (int i = 0; i < r->net.ncl; i++) {
+        struct room_conn *c = r->net.cl[i];
         if (!c->user[0] && now - c->since >= ROOM_HELLO_MS) {
-            say(c, "ERR nothing said in %d s: say HELLO %d", ROOM_HELLO_MS / 1000, ROOM_PROTO);
+            room_proto_err(&c->say, "nothing said in %d s: say HELLO %d", ROOM_HELLO_MS / 1000, ROOM_PROTO);
             c->dead = true;
         }
-        flush_client(c);
-        if (c->dead) {
-            changed |= c->user[0] != '\0';
-            drop(c);
-        } else {
-            r->cl[k++] = c;
-        }
     }
-    r->ncl = k;
+    if (room_net_sweep(&r->net))
+        changed = true;
     return changed;
 }
 
@@ -978,7 +729,7 @@ static int write_round(struct room *r, int round, enum room_round_state state, c
     char q[ROOM_TEXT_MAX + 1], e[160];
     const struct slide *s = &r->l->slides[r->slide];
     expected_of(r, r->slide, e, sizeof e);
-    return room_store_round(r->st, r->slide + 1, round, state, one_line(s->question, q, sizeof q), e, cause);
+    return room_store_round(r->st, r->slide + 1, round, state, room_proto_line_text(s->question, q, sizeof q), e, cause);
 }
 
 int room_vote(struct room *r, char **cause)
@@ -1032,13 +783,13 @@ void room_tally(const struct room *r, struct room_tally *t)
 {
     memset(t, 0, sizeof *t);
     /* users, not connections: one student with two terminals is one */
-    for (int i = 0; i < r->ncl; i++) {
-        const char *u = r->cl[i]->user;
-        if (!u[0] || r->cl[i]->dead)
+    for (int i = 0; i < r->net.ncl; i++) {
+        const char *u = r->net.cl[i]->user;
+        if (!u[0] || r->net.cl[i]->dead)
             continue;
         bool seen = false;
         for (int j = 0; j < i && !seen; j++)
-            seen = strcmp(r->cl[j]->user, u) == 0 && !r->cl[j]->dead;
+            seen = strcmp(r->net.cl[j]->user, u) == 0 && !r->net.cl[j]->dead;
         t->present += !seen;
     }
     const struct slide *s = &r->l->slides[r->slide];

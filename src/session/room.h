@@ -15,7 +15,12 @@
  * sends a line longer than ROOM_LINE_MAX, floods past ROOM_RATE lines a
  * second or says nothing within ROOM_HELLO_MS is dropped).  A student is the
  * connecting process's user (SO_PEERCRED, then the password database's
- * name): nobody types a name.  A test room (room_opts.test) also takes
+ * name, kept for the room's life: one uid is one name however many
+ * connections it opens; a uid the room cannot name is refused, never named
+ * otherwise): nobody types a name.  The room takes at most ROOM_CLIENTS_MAX
+ * connections, fewer when the descriptor limit (raised to its hard limit
+ * when the room opens) leaves less than ROOM_FD_SPARE beside them; more are
+ * told the room is full.  A test room (room_opts.test) also takes
  * "HELLO 1 AS NAME" from the room's own user, to simulate a class from one
  * account; from any other user it refuses it.  Student names never leave
  * this module but into the database: the projector gets counts
@@ -28,18 +33,11 @@
 #include <stdbool.h>
 
 #include "session/lesson.h"
+#include "session/room_net.h"
+#include "session/room_proto.h"
 #include "session/room_store.h"
 
-#define ROOM_PROTO 2            /* the protocol's version (2: class challenges) */
-#define ROOM_LINE_MAX 512       /* bytes of a client's line, its newline included */
-#define ROOM_ANSWER_MAX 160     /* bytes of an answer */
-#define ROOM_USER_MAX 32        /* bytes of a user name */
-#define ROOM_TEXT_MAX 400       /* bytes of a title, question or answer sent to a student */
-#define ROOM_CLIENTS_MAX 1024   /* connections at once; more are told the room is full */
-#define ROOM_OUT_MAX 65536      /* bytes waiting for a client that does not read: then dropped */
-#define ROOM_READ_MAX 4096      /* bytes read from one client in one room_service */
 #define ROOM_HELLO_MS 10000     /* a connection that has not said HELLO by then is dropped */
-#define ROOM_RATE 20            /* lines a second a client may send (a burst of 2 * ROOM_RATE) */
 
 struct room_opts {
     const char *path;       /* the socket */

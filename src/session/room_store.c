@@ -9,9 +9,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <math.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -88,19 +91,75 @@ static void now_text(char *buf, size_t size)
     text_fit(buf, size, "%s.%03ldZ", day, ts.tv_nsec / 1000000);
 }
 
+/* The folder of path: this user's, and nobody else may write in it -- so
+ * nobody else made the database or its -wal and -shm files, or can. */
+static int check_folder(const char *path, char **cause)
+{
+    char *dir = xstrdup(path);
+    char *slash = strrchr(dir, '/');
+    const char *d = !slash ? "." : slash == dir ? "/" : (*slash = '\0', dir);
+    struct stat sb;
+    int rc = 0;
+    if (stat(d, &sb) != 0)
+        rc = set_cause(cause, "%s: cannot read the room's folder %s: %s", path, d, strerror(errno));
+    else if (sb.st_uid != geteuid())
+        rc = set_cause(cause, "%s: the folder %s is another user's (uid %lu): the room's database (names and "
+                       "votes) goes in a folder of yours", path, d, (unsigned long)sb.st_uid);
+    else if (sb.st_mode & (S_IWGRP | S_IWOTH))
+        rc = set_cause(cause, "%s: others may write in the folder %s (mode %04o): they could make the room's "
+                       "database theirs; open the room in a folder only you can write", path, d,
+                       (unsigned)(sb.st_mode & 07777));
+    free(dir);
+    return rc;
+}
+
+/* A file of the database that is there already (itself, its -wal or -shm):
+ * a regular file of this user's that nobody else may read or write. */
+static int check_mine(const char *path, const char *what, int fd, char **cause)
+{
+    struct stat sb;
+    if ((fd >= 0 ? fstat(fd, &sb) : lstat(what, &sb)) != 0)
+        return errno == ENOENT ? 0 : set_cause(cause, "%s: %s", what, strerror(errno));
+    if (!S_ISREG(sb.st_mode))
+        return set_cause(cause, "%s: not a regular file: not the room's database", what);
+    if (sb.st_uid != geteuid())
+        return set_cause(cause, "%s: another user's file (uid %lu), not the room's database: remove it or choose "
+                         "another path", what, (unsigned long)sb.st_uid);
+    if (sb.st_mode & 077)
+        return set_cause(cause, "%s: others may read or write it (mode %04o): the room's database is yours alone "
+                         "(chmod 600 %s)", what, (unsigned)(sb.st_mode & 07777), path);
+    return 0;
+}
+
+/* The database's file: made new (O_EXCL, 0600), or the one there already
+ * when it is this user's alone; its -wal and -shm files likewise. */
+static int claim(const char *path, char **cause)
+{
+    if (check_folder(path, cause) < 0)
+        return -1;
+    int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0 && errno == EEXIST)
+        fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return set_cause(cause, "%s: cannot open the room's database: %s", path, strerror(errno));
+    int rc = check_mine(path, path, fd, cause);
+    close(fd);
+    for (int i = 0; i < 2 && rc == 0; i++) {
+        char *side = xasprintf("%s%s", path, i ? "-shm" : "-wal");
+        rc = check_mine(path, side, -1, cause);
+        free(side);
+    }
+    return rc;
+}
+
 int room_store_open(struct room_store **out, const char *path, const char *course, const char *lesson,
                     char **cause)
 {
-    struct room_store *st = xcalloc(1, sizeof *st);
     *out = NULL;
     /* names and answers: the teacher's alone (SQLite gives its -wal and -shm the same mode) */
-    int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (fd < 0) {
-        set_cause(cause, "%s: cannot open the room's database: %s", path, strerror(errno));
-        free(st);
+    if (claim(path, cause) < 0)
         return -1;
-    }
-    close(fd);
+    struct room_store *st = xcalloc(1, sizeof *st);
     if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW,
                         NULL) != SQLITE_OK) {
         fail(st, cause, "cannot open it");
@@ -294,4 +353,184 @@ int room_store_challenge(struct room_store *st, int slide, bool open, char **cau
     sqlite3_bind_text(st->chstate, 4, open ? "open" : "closed", -1, SQLITE_STATIC);
     sqlite3_bind_text(st->chstate, 5, now, -1, SQLITE_TRANSIENT);
     return step(st, st->chstate, cause, "writing a challenge's state");
+}
+
+/* ---- the grade book ---- */
+
+/* A database written before challenges existed has no table for them: none to report. */
+static const char book_results_sql[] =
+    "SELECT course, lesson, slide, user, makespan, picks, time FROM challenges"
+    " ORDER BY course, lesson, slide, user";
+static const char book_no_results_sql[] = "SELECT 1 WHERE 0";
+
+static const char book_students_sql[] =
+    "WITH last AS (SELECT course, lesson, slide, user, MAX(round) AS round FROM votes"
+    "              GROUP BY course, lesson, slide, user)"
+    " SELECT v.course, v.user, COUNT(*), SUM(v.correct),"
+    "  (SELECT COUNT(*) FROM votes f WHERE f.course = v.course AND f.user = v.user AND f.round = 1"
+    "   AND f.correct = 1)"
+    " FROM votes v JOIN last l ON v.course = l.course AND v.lesson = l.lesson AND v.slide = l.slide"
+    "  AND v.user = l.user AND v.round = l.round"
+    " GROUP BY v.course, v.user ORDER BY v.course, v.user";
+
+static const char book_questions_sql[] =
+    "SELECT v.course, v.lesson, v.slide, COALESCE(q.question, ''), COALESCE(q.expected, ''), v.round,"
+    " COUNT(*), SUM(v.correct)"
+    " FROM votes v LEFT JOIN questions q ON q.course = v.course AND q.lesson = v.lesson AND q.slide = v.slide"
+    " GROUP BY v.course, v.lesson, v.slide, v.round ORDER BY v.course, v.lesson, v.slide, v.round";
+
+/* A column's text, checked: what is not text is shown escaped (SHOWN). */
+static void book_col(sqlite3_stmt *q, int i, char *buf, size_t size)
+{
+    const char *s = (const char *)sqlite3_column_text(q, i);
+    diag_shown(s ? s : "", buf, size);
+}
+
+/* A column as a message shows it: its text checked, "empty" for NULL. */
+static const char *book_shown(sqlite3_stmt *q, int i, char *buf, size_t size)
+{
+    if (sqlite3_column_type(q, i) == SQLITE_NULL)
+        return "empty";
+    book_col(q, i, buf, size);
+    return buf;
+}
+
+/* A count that must be a whole number from lo to hi (a foreign database may hold anything). */
+static bool book_count(sqlite3_stmt *q, int i, long long lo, long long hi, int *out)
+{
+    if (sqlite3_column_type(q, i) != SQLITE_INTEGER)
+        return false;
+    long long v = sqlite3_column_int64(q, i);
+    *out = (int)v;
+    return v >= lo && v <= hi;
+}
+
+/* One row of the query being read into b; 0, or -1 with *cause (the row that is not a room's). */
+typedef int (*book_row_fn)(sqlite3_stmt *q, struct room_book *b, char **cause);
+
+static int book_student(sqlite3_stmt *q, struct room_book *b, char **cause)
+{
+    b->students = xrealloc(b->students, (size_t)(b->nstudents + 1) * sizeof *b->students);
+    struct room_book_student *s = &b->students[b->nstudents++];
+    book_col(q, 0, s->course, sizeof s->course);
+    book_col(q, 1, s->user, sizeof s->user);
+    if (!book_count(q, 2, 1, INT_MAX, &s->answered) || !book_count(q, 3, 0, s->answered, &s->right) ||
+        !book_count(q, 4, 0, s->answered, &s->first_right))
+    {
+        char a[3][32];
+        return set_cause(cause, "user %s of course %s: %s answered, %s right, %s right in round 1 (whole numbers, "
+                         "right at most answered, expected)", s->user, s->course, book_shown(q, 2, a[0], 32),
+                         book_shown(q, 3, a[1], 32), book_shown(q, 4, a[2], 32));
+    }
+    return 0;
+}
+
+static int book_question(sqlite3_stmt *q, struct room_book *b, char **cause)
+{
+    b->questions = xrealloc(b->questions, (size_t)(b->nquestions + 1) * sizeof *b->questions);
+    struct room_book_question *x = &b->questions[b->nquestions++];
+    book_col(q, 0, x->course, sizeof x->course);
+    book_col(q, 1, x->lesson, sizeof x->lesson);
+    book_col(q, 3, x->question, sizeof x->question);
+    book_col(q, 4, x->expected, sizeof x->expected);
+    if (!book_count(q, 2, 1, INT_MAX, &x->slide) || !book_count(q, 5, 1, INT_MAX, &x->round) ||
+        !book_count(q, 6, 1, INT_MAX, &x->votes) || !book_count(q, 7, 0, x->votes, &x->right))
+    {
+        char a[4][32];
+        return set_cause(cause, "lesson %s of course %s: slide %s round %s: %s votes, %s right (whole numbers, "
+                         "right at most votes, expected)", x->lesson, x->course, book_shown(q, 2, a[0], 32),
+                         book_shown(q, 5, a[1], 32), book_shown(q, 6, a[2], 32), book_shown(q, 7, a[3], 32));
+    }
+    return 0;
+}
+
+static int book_result(sqlite3_stmt *q, struct room_book *b, char **cause)
+{
+    b->results = xrealloc(b->results, (size_t)(b->nresults + 1) * sizeof *b->results);
+    struct room_book_result *x = &b->results[b->nresults++];
+    book_col(q, 0, x->course, sizeof x->course);
+    book_col(q, 1, x->lesson, sizeof x->lesson);
+    book_col(q, 3, x->user, sizeof x->user);
+    book_col(q, 5, x->picks, sizeof x->picks);
+    book_col(q, 6, x->time, sizeof x->time);
+    int type = sqlite3_column_type(q, 4);
+    x->makespan = sqlite3_column_double(q, 4);
+    if (!book_count(q, 2, 1, INT_MAX, &x->slide) || (type != SQLITE_INTEGER && type != SQLITE_FLOAT) ||
+        !isfinite(x->makespan) || x->makespan < 0)
+    {
+        char a[2][32];
+        return set_cause(cause, "lesson %s of course %s: slide %s: %s's makespan is %s (a number >= 0 expected)",
+                         x->lesson, x->course, book_shown(q, 2, a[0], 32), x->user, book_shown(q, 4, a[1], 32));
+    }
+    return 0;
+}
+
+/* Run sql on db, each row through row.  0, or -1 with *cause. */
+static int book_query(sqlite3 *db, const char *sql, book_row_fn row, struct room_book *b, char **cause)
+{
+    sqlite3_stmt *q = NULL;
+    char why[300];   /* SQLite's message may quote the file's own names: shown as text */
+    if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK)
+        return set_cause(cause, "%s", SHOWN(sqlite3_errmsg(db), why));
+    int rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+        if (row(q, b, cause) < 0) {
+            sqlite3_finalize(q);
+            return -1;
+        }
+    sqlite3_finalize(q);   /* once: the error, if any, stays on db */
+    return rc == SQLITE_DONE ? 0 : set_cause(cause, "%s", SHOWN(sqlite3_errmsg(db), why));
+}
+
+static int book_salt(sqlite3_stmt *q, struct room_book *b, char **cause)
+{
+    (void)cause;
+    book_col(q, 0, b->salt, sizeof b->salt);
+    return 0;
+}
+
+static int book_has(sqlite3_stmt *q, struct room_book *b, char **cause)
+{
+    (void)q;
+    (void)cause;
+    b->nresults = -1;   /* marked: the table is there */
+    return 0;
+}
+
+int room_book_read(const char *path, struct room_book *b, char **cause)
+{
+    memset(b, 0, sizeof *b);
+    sqlite3 *db = NULL;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+        set_cause(cause, "%s: cannot open it: %s", path, db ? sqlite3_errmsg(db) : "no memory");
+        sqlite3_close(db);
+        return -1;
+    }
+    sqlite3_busy_timeout(db, 2000);
+    char *why = NULL;
+    int rc = book_query(db, "SELECT value FROM room WHERE key = 'salt'", book_salt, b, &why);
+    rc = rc < 0 ? rc : book_query(db, book_students_sql, book_student, b, &why);
+    rc = rc < 0 ? rc : book_query(db, book_questions_sql, book_question, b, &why);
+    rc = rc < 0 ? rc : book_query(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'challenges'",
+                                  book_has, b, &why);
+    bool has = b->nresults < 0;
+    b->nresults = 0;
+    rc = rc < 0 ? rc : book_query(db, has ? book_results_sql : book_no_results_sql, book_result, b, &why);
+    sqlite3_close(db);
+    if (rc < 0) {
+        set_cause(cause, "%s: not a room's database (hetcast lesson --class writes one): %s", path,
+                  why ? why : "unreadable");
+        free(why);
+        room_book_free(b);
+        return -1;
+    }
+    return 0;
+}
+
+void room_book_free(struct room_book *b)
+{
+    free(b->students);
+    free(b->questions);
+    free(b->results);
+    memset(b, 0, sizeof *b);
 }

@@ -63,4 +63,36 @@ int room_store_play(struct room_store *st, int slide, const char *user, double m
 /* A slide's challenge opened or closed (a room opened again opens it again). */
 int room_store_challenge(struct room_store *st, int slide, bool open, char **cause);
 
+/* ---- the grade book: a room's database read back (hetcast class report) ---- */
+
+struct room_book_student {
+    char course[200], user[200];
+    int answered, right, first_right;   /* right: in the last round voted; first_right: in round 1 */
+};
+struct room_book_question {
+    char course[200], lesson[200], question[400], expected[200];
+    int slide, round, votes, right;
+};
+struct room_book_result {
+    char course[200], lesson[200], user[200], picks[600], time[40];
+    int slide;
+    double makespan;                     /* finite, >= 0 */
+};
+/* Every row, each text checked (diag.h's SHOWN), each count consistent
+ * (right <= answered, right <= votes, makespans numbers >= 0): a database
+ * that breaks one is refused, the row named. */
+struct room_book {
+    char salt[64];                       /* the database's own random salt (pseudonyms) */
+    struct room_book_student *students;
+    int nstudents;
+    struct room_book_question *questions;
+    int nquestions;
+    struct room_book_result *results;   /* none in a database older than challenges */
+    int nresults;
+};
+
+/* Read the database at path (read only) into b.  0, or -1 with *cause. */
+int room_book_read(const char *path, struct room_book *b, char **cause);
+void room_book_free(struct room_book *b);
+
 #endif

@@ -141,8 +141,11 @@ struct cluster *session_load(const struct session_opts *o, struct diag *warn, ch
                                                 : cluster_load_csv(o->file, &d);
     }
     cluster_source_override(NULL);
-    if (c && o->nparams > 0 && (o->text || !ends_with(o->file, ".lua")))
-        diag_warn(&d, NULL, 0, NULL, "--param is for .lua cluster scripts; ignored for %s",
+    bool lua_heuristic = false;   /* it reads them too */
+    for (int i = 0; i < o->nsched; i++)
+        lua_heuristic = lua_heuristic || ends_with(o->sched[i], ".lua");
+    if (c && o->nparams > 0 && !lua_heuristic && (o->text || !ends_with(o->file, ".lua")))
+        diag_warn(&d, NULL, 0, NULL, "--param is for .lua cluster scripts and heuristics; ignored for %s",
                   o->file);
     if (!c) {
         char *all = diag_join(&d);
@@ -291,6 +294,8 @@ int session_run(struct run *r, const struct session_opts *o, const struct cluste
                 char **cause)
 {
     struct sched_opts so = o->sopt;
+    so.params = o->params;   /* a Lua heuristic's param() */
+    so.nparams = o->nparams;
     if (lua_sched_script(ops))   /* the script the name resolved to (a bundled one, say) */
         so.script = lua_sched_script(ops);
     so.lean = lean;

@@ -14,7 +14,8 @@ struct question_kind;
 #define LESSON_MAX_PARAMS 8
 #define LESSON_MAX_CHOICES 8
 #define LESSON_CHOICE_MAX 80    /* bytes of one choice's text */
-#define LESSON_MAX_SHOW 8       /* names in a slide's show = {...} */
+#define LESSON_MAX_SHOW 8
+#define LESSON_TOLERANCE 0.005  /* a makespan's answer is right within this, unless the slide says */       /* names in a slide's show = {...} */
 
 struct slide {
     char *title;
@@ -26,6 +27,9 @@ struct slide {
     int correct;            /* the right choice, 0-based (correct = K is 1-based); -1: no choices */
     const struct question_kind *kind;   /* what the question is (session/question.h); never NULL
                                            once loaded */
+    double tolerance;       /* predict = "makespan": how far from the makespan an answer is right
+                               (tolerance = X; LESSON_TOLERANCE when not given), in the view, the
+                               room and the GIFT export alike */
     int decision;           /* predict = "next": the booking asked about, 0-based (decision = K, 1-based) */
     char *cluster;          /* the file, resolved against the lesson's directory; for an
                                inline cluster "LESSON (slide N, inline)", what messages name */

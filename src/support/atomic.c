@@ -138,8 +138,7 @@ const char *atomic_why(const struct atomic_file *af, int err)
     return af->refused ? af->refused : strerror(err);
 }
 
-/* The directory that holds path ("." for a bare name, "/" for the root). */
-static char *dir_of(const char *path)
+char *atomic_parent(const char *path)
 {
     const char *slash = strrchr(path, '/');
     if (!slash)
@@ -181,7 +180,7 @@ static int open_target(struct atomic_file *af, const char *target, bool follow)
     /* ".BASE.XXXXXX" must fit in a file name (NAME_MAX, 255 on Linux): a
      * long BASE is cut in the temporary name only. */
     int keep = (int)strlen(base) > TMP_BASE_MAX ? TMP_BASE_MAX : (int)strlen(base);
-    char *dir = dir_of(path);
+    char *dir = atomic_parent(path);
     char *tmp = xasprintf("%s/.%.*s.XXXXXX", strcmp(dir, "/") == 0 ? "" : dir, keep, base);
     free(dir);
     /* No signal between the file's making and its slot: blocked meanwhile. */
@@ -251,16 +250,20 @@ int atomic_commit(struct atomic_file *af)
         errno = err;
         return -1;
     }
-    /* Make the rename itself durable; a failure here loses nothing. */
-    char *dir = dir_of(af->path);
+    atomic_sync_parent(af->path);   /* the rename itself durable */
+    finish(af);
+    return 0;
+}
+
+void atomic_sync_parent(const char *path)
+{
+    char *dir = atomic_parent(path);
     int dfd = open(dir, O_RDONLY);
     if (dfd >= 0) {
         fsync(dfd);
         close(dfd);
     }
     free(dir);
-    finish(af);
-    return 0;
 }
 
 void atomic_abort(struct atomic_file *af)

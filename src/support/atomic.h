@@ -60,4 +60,11 @@ void atomic_abort(struct atomic_file *af);
  * it only on the way out. */
 void atomic_remove_pending(void);
 
+/* The directory that holds path ("." for a bare name, "/" for the root), malloc'd. */
+char *atomic_parent(const char *path);
+
+/* fsync of the directory that holds path, so that a rename in it survives a crash; a failure
+ * loses nothing and is not reported. */
+void atomic_sync_parent(const char *path);
+
 #endif

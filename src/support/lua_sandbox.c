@@ -910,6 +910,26 @@ static void drop(lua_State *L, int t, const char *name)
     lua_setfield(L, t, name);
 }
 
+/* The globals the sandbox leaves out, and what a script that reaches for one is told. */
+static const char *const left_out[] = {"io", "os", "require", "package", "debug", "coroutine", "dofile",
+                                       "loadfile", NULL};
+
+/* The globals' __index: a name the sandbox leaves out is an error saying so (not Lua's "attempt
+ * to index a nil value"); any other missing global is nil, as in Lua. */
+static int sb_global_index(lua_State *L)
+{
+    const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
+    for (int i = 0; k && left_out[i]; i++)
+        if (strcmp(k, left_out[i]) == 0) {
+            luaL_where(L, 2);
+            lua_pushfstring(L, "%s is left out of the sandbox: a script only computes (no files, "
+                               "processes or modules; docs/lua.md, \"The sandbox\")", k);
+            lua_concat(L, 2);
+            return lua_error(L);
+        }
+    return 0;
+}
+
 static int sb_setup(lua_State *L)
 {
     static const luaL_Reg libs[] = {
@@ -935,6 +955,10 @@ static int sb_setup(lua_State *L)
     lua_setfield(L, g, "xpcall");
     lua_pushcfunction(L, sb_print);
     lua_setfield(L, g, "print");
+    lua_createtable(L, 0, 1);
+    lua_pushcfunction(L, sb_global_index);
+    lua_setfield(L, -2, "__index");
+    lua_setmetatable(L, g);
 
     lua_getfield(L, g, LUA_STRLIBNAME);
     int s = lua_gettop(L);
@@ -1166,4 +1190,30 @@ int sandbox_return_error(lua_State *L, const char *fmt, ...)
         lua_pushfstring(L, "%s: %s", sb->path, what);
     sb->preformatted = true;
     return lua_error(L);
+}
+
+int sandbox_param(lua_State *L, const char *key, const char *v)
+{
+    int dt = lua_type(L, 2);
+    if (!v) {
+        if (dt == LUA_TNONE || dt == LUA_TNIL)
+            return luaL_error(L, "param: this script needs --param %s=VALUE", key);
+        lua_settop(L, 2);
+        return 1;
+    }
+    if (dt == LUA_TSTRING) {
+        lua_pushstring(L, v);
+    } else if (dt == LUA_TBOOLEAN) {
+        if (strcmp(v, "true") == 0 || strcmp(v, "yes") == 0 || strcmp(v, "1") == 0)
+            lua_pushboolean(L, 1);
+        else if (strcmp(v, "false") == 0 || strcmp(v, "no") == 0 || strcmp(v, "0") == 0)
+            lua_pushboolean(L, 0);
+        else
+            return luaL_error(L, "param: --param %s=%s is not true or false", key, v);
+    } else if (lua_stringtonumber(L, v) == 0) {
+        if (dt == LUA_TNUMBER)
+            return luaL_error(L, "param: --param %s=%s is not a number", key, v);
+        lua_pushstring(L, v);
+    }
+    return 1;
 }

@@ -83,6 +83,10 @@ int sandbox_run(struct sandbox *sb, lua_CFunction fn, void *ud, char **cause);
 
 /* Inside a run: load the script as a text chunk and push it (or raise). */
 void sandbox_load(lua_State *L);
+/* param(name [, default]) of a script, inside a call: pushes --param name's value v converted
+ * like the default at index 2 (a number, a boolean, text; without one a number if v reads as
+ * one), or the default when v is NULL; a Lua error when it does not convert or is needed. 1. */
+int sandbox_param(lua_State *L, const char *key, const char *v);
 /* Inside a run: lua_call for user code, noting where the callee returns. */
 void sandbox_call(lua_State *L, int nargs, int nresults);
 /* The same for code whose results nobody checks (sandbox_return_error is not

@@ -8,29 +8,37 @@
 #   tests/fuzz/run.sh              every harness, 60 s each, two at a time (what test.sh runs)
 #   tests/fuzz/run.sh 3600 csv     the CSV harness for an hour
 #   FUZZ_JOBS=3 tests/fuzz/run.sh  three at a time (default 2: CI has 2 cores)
+#   tests/fuzz/run.sh --build      set up and build the harnesses only (test.sh
+#                                  does it beside its other tiers)
 #
 # The harnesses: csv, lua, names, luasched (Lua heuristics), exchange,
-# platform (platform graphs and SimGrid's answers).  The corpus grows in
+# platform (platform graphs and SimGrid's answers), proto (a live class's
+# room and a client's lines), classdb (class report on a mutated ROOM.db).  The corpus grows in
 # build-fuzz/fuzz-corpus/HARNESS/ from run to run; it is seeded from
 # tests/fuzz/seeds/, tests/fuzz/regress/ and clusters/ (lua/ for luasched).
 set -eu
 cd "$(dirname "$0")/../.."
+build_only=no
+if [ "${1:-}" = --build ]; then
+    build_only=yes
+    shift
+fi
 seconds=${1:-60}
 [ $# -gt 0 ] && shift
-all="csv lua names luasched exchange platform"
+all="csv lua names luasched exchange platform proto classdb"
 harnesses=${*:-$all}
 jobs=${FUZZ_JOBS:-2}
 build=build-fuzz
 
 case $seconds in
-    ''|*[!0-9]*) echo "usage: tests/fuzz/run.sh [SECONDS] [csv|lua|names|luasched|exchange|platform]..." >&2; exit 2 ;;
+    ''|*[!0-9]*) echo "usage: tests/fuzz/run.sh [SECONDS] [csv|lua|names|luasched|exchange|platform|proto|classdb]..." >&2; exit 2 ;;
 esac
 case $jobs in
     ''|0|*[!0-9]*) echo "tests/fuzz/run.sh: FUZZ_JOBS must be a number >= 1" >&2; exit 2 ;;
 esac
 for h in $harnesses; do
     case $h in
-        csv|lua|names|luasched|exchange|platform) ;;
+        csv|lua|names|luasched|exchange|platform|proto|classdb) ;;
         *) echo "tests/fuzz/run.sh: unknown harness \"$h\" ($all)" >&2; exit 2 ;;
     esac
 done
@@ -71,6 +79,7 @@ for h in $harnesses; do
 done
 # shellcheck disable=SC2086
 ninja -C $build $targets >/dev/null || { ninja -C $build $targets; exit 1; }
+[ "$build_only" = no ] || exit 0
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:allocator_may_return_null=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
@@ -85,6 +94,7 @@ dict_of() {
 extra_of() {
     case $1 in
         luasched) echo lua ;;
+        proto|classdb) echo "tests/fuzz/seeds/$1" ;;
         *) echo clusters ;;
     esac
 }
@@ -103,7 +113,7 @@ fuzz_one() {
 
 # $jobs side by side (each libFuzzer process keeps one core busy), batch
 # after batch: every harness runs for the same time, so the batches end
-# together (6 harnesses of 60 s on 2 cores: 3 minutes).
+# together (8 harnesses of 60 s on 2 cores: 4 minutes).
 running=0
 for h in $harnesses; do
     rm -f $build/fuzz-$h.status
