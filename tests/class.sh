@@ -223,8 +223,8 @@ keys b
 wait_all "round 1: 300 voted" "round 2: 301 voted"
 ok $? "the histogram of both rounds is back"
 keys ']'
-wait_for "slide 2/5" && wait_for "round 1 open"
-ok $? "slide 2: its round still open"
+wait_for "slide 2/5" && wait_for "round 1 open" && ! grep -q "round 1: [0-9]* voted" "$TMP/screen"
+ok $? "slide 2: its round still open, its histogram off until b"
 "$BOT" vote "$R" 1 k 2 1 6 >"$TMP/r4"
 grep -q "^acked k001 6" "$TMP/r4"
 ok $? "students vote on in the resumed round"

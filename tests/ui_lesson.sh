@@ -171,6 +171,15 @@ wait_all "those that matter" "p3 "
 ok $? "60x16 fnf-worst: the late node p3 (show) has its lane among the lanes that matter"
 keys q
 wait_for "EXIT=0"
+start 60 16 -- lesson lua/lessons/fnf-sum.lua
+keys ] ]
+wait_for "slide 3/4"
+keys Enter
+wait_for "optimal · makespan 7"
+[ "$(grep -c "^p2 *│" "$TMP/screen")" -eq 2 ] && [ "$(grep -c "^p5 *│" "$TMP/screen")" -eq 2 ]
+ok $? "60x16 fnf-sum slide 3: p2 and p5 (show) have their lanes in both panes"
+keys q
+wait_for "EXIT=0"
 start 80 24 -- lesson lua/lessons/figueira-trees.lua
 wait_for "slide 1/2"
 keys Enter
@@ -296,6 +305,24 @@ wait_for "step 0/"
 keys x
 wait_for "Back to your 1 choice"
 ok $? "80x24 kept choices survive ] then ["
+keys q
+wait_for "EXIT=0"
+
+# ---- the recap after the exercise was left and resumed: what the first choice cost stays known ----
+start 80 24 -- clusters/counterexample.csv
+wait_for "step 0/8"
+keys x
+wait_for "EXERCISE"
+keys Enter Enter
+wait_for "costs 1"
+keys x
+wait_for "choice is kept"
+keys x
+wait_for "Back to your 1 choice"
+keys Enter Enter
+wait_all "Your choices: 1 p0->p1 +1, 2" "The first costly one: 1 (p0 -> p1)" &&
+    ! grep -q "None cost time" "$TMP/screen"
+ok $? "80x24 the recap after x, x: the resumed choice's cost known, not 'None cost time'"
 keys q
 wait_for "EXIT=0"
 start 80 24 -- lesson lua/lessons/fnf-guarantee.lua

@@ -90,8 +90,12 @@ for size in "60 16" "80 24" "200 60"; do
     wait_for "step 8/8"
     ok $? "$1x$2: :t=6 goes to the time 6"
     keys L
-    wait_all "narration log" "p2 holds the message from p0"
-    ok $? "$1x$2: L opens the narration log, at its end"
+    wait_all "narration log" "t=0: p0 starts sending the message to p1" &&
+        ! grep -q "lines [2-9]" "$TMP/screen"
+    ok $? "$1x$2: L opens the narration log at its first line"
+    keys PgDn PgDn
+    wait_for "p2 holds the message from p0"
+    ok $? "$1x$2: PgDn scrolls the log to its last event"
     keys q q
     wait_for "EXIT=0"
 done
@@ -283,6 +287,24 @@ wait_for "step 3/8"
 tm capture-pane -e -p -t hc >"$TMP/esc"
 ! grep -q "$(printf '\033')\[\([0-9;]*;\)\?2[;m]" "$TMP/esc"
 ok $? "no text drawn dim (SGR 2), in monochrome"
+keys q
+wait_for "EXIT=0"
+
+# ---- the lanes that matter without a lesson: the node that sets the makespan ----
+start 60 16 -- clusters/lab.lua
+wait_for "step 0/"
+keys End
+wait_for "m4-3 holds the message"
+grep -q "those that matter" "$TMP/screen" && grep -q "^m4-3 *│" "$TMP/screen"
+ok $? "60x16 lab.lua at its end: m4-3, which sets the makespan, has its lane"
+keys q
+wait_for "EXIT=0"
+start 80 24 -- clusters/k-class.lua --param n=8
+wait_for "step 0/"
+keys c
+wait_for "optimal · makespan 16"
+[ "$(grep -c "^slow-4 *│" "$TMP/screen")" -eq 2 ]
+ok $? "80x24 k-class n=8 compare: slow-4, which the first difference names, in both panes"
 keys q
 wait_for "EXIT=0"
 

@@ -14,6 +14,7 @@
  */
 #include "ui/drawkit.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -539,28 +540,66 @@ void gantt_fit(struct view *v, struct lanes *L, int n, int rows, bool overlap)
     v->npick = 0;
 }
 
+/* Does text name the node name as a word (not inside a longer name)? */
+static bool names_node(const char *text, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *at = text ? strstr(text, name) : NULL; n && at; at = strstr(at + 1, name)) {
+        char before = at > text ? at[-1] : ' ', after = at[n];
+        bool word = !(isalnum((unsigned char)before) || before == '_' || before == '-') &&
+                    !(isalnum((unsigned char)after) || after == '_' || after == '-');
+        if (word)
+            return true;
+    }
+    return false;
+}
+
+/* A lesson's slide: the nodes its show = {...} names, and once revealed those its answer
+ * names, come first (3), before the source and the selection. */
+static void want_named(const struct view *v, unsigned char *want)
+{
+    const struct cluster *c = v->c;
+    const struct slide *s = &v->lesson->slides[v->slide];
+    for (int i = 0; i < s->nshow; i++)
+        for (int p = 0; p < c->n; p++)
+            if (strcmp(c->nodes[p].name, s->show[i]) == 0)
+                want[p] = 3;
+    if (lesson_revealed(v))
+        for (int p = 0; p < c->n; p++)
+            if (names_node(s->answer, c->nodes[p].name))
+                want[p] = 3;
+}
+
 void gantt_pick(struct view *v, struct lanes *L)
 {
     const struct cluster *c = v->c;
     v->npick = 0;
     L->pick = NULL;
-    if (!v->lesson || v->top != 0 || L->count >= c->n || L->count < 1)
+    if (v->top != 0 || L->count >= c->n || L->count < 1)
         return;
     bool single = view_single_message(v);   /* a critical path and a first difference */
-    const struct slide *s = &v->lesson->slides[v->slide];
-    unsigned char *want = xcalloc((size_t)c->n, 1);   /* 2: must, 1: would like */
+    unsigned char *want = xcalloc((size_t)c->n, 1);   /* 3: named, 2: must, 1: would like */
     want[c->source] = 2;
-    for (int i = 0; i < s->nshow; i++)
-        for (int p = 0; p < c->n; p++)
-            if (strcmp(c->nodes[p].name, s->show[i]) == 0)
-                want[p] = 2;
+    if (v->lesson)
+        want_named(v, want);
+    else   /* the plain view: the nodes that set each makespan (a lesson may hide them) */
+        for (int r = 0; r < v->nruns && r < 2; r++) {
+            const struct engine *e = vrun_engine(&v->runs[r]);
+            double end = -INFINITY;
+            for (int i = 0; i < e->ntr && e->tr; i++)
+                end = e->tr[i].hold > end ? e->tr[i].hold : end;
+            for (int i = 0; i < e->ntr && e->tr; i++)
+                if (e->tr[i].hold >= end - 1e-9 * (fabs(end) > 1 ? fabs(end) : 1) && e->tr[i].to >= 0 &&
+                    e->tr[i].to < c->n)
+                    want[e->tr[i].to] = 2;
+        }
     if (single && v->nruns >= 2) {
         struct explain_diff d;
         if (explain_first_difference(vrun_engine(&v->runs[0]), vrun_engine(&v->runs[1]), &d) == 0 &&
-            d.late >= 0)
+            d.late >= 0 && want[d.late] < 2)
             want[d.late] = 2;
     }
-    if (v->sel >= 0 && v->sel < c->n)
+    if (v->sel >= 0 && v->sel < c->n && want[v->sel] < 2)
         want[v->sel] = 2;
     unsigned char *crit = xmalloc((size_t)c->n);
     for (int r = 0; r < v->nruns && r < 2 && single; r++) {
@@ -579,14 +618,14 @@ void gantt_pick(struct view *v, struct lanes *L)
     }
     v->pick = xrealloc(v->pick, (size_t)L->count * sizeof *v->pick);
     int n = 0;
-    for (int level = 2; level >= 0 && n < L->count; level--)
+    for (int level = 3; level >= 0 && n < L->count; level--)
         for (int p = 0; p < c->n && n < L->count; p++)
             if (want[p] == level) {
-                want[p] = 3;   /* taken */
+                want[p] = 4;   /* taken */
                 n++;
             }
     for (int p = 0; p < c->n; p++)   /* by node order */
-        if (want[p] == 3)
+        if (want[p] == 4)
             v->pick[v->npick++] = p;
     free(want);
     L->pick = v->pick;

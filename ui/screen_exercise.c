@@ -258,9 +258,15 @@ static int ex_open(struct view *v, void **data, int arg)
         x->to = xrealloc(m->to, (size_t)v->c->n * sizeof *x->to);
         x->nchoices = m->n <= v->c->n ? m->n : v->c->n;
         *m = (struct slide_moves){NULL, NULL, 0};
+        free(x->memo);   /* nothing is known of another slide's searches */
+        x->memo = NULL;
+        x->nmemo = 0;
     }
-    int *kf = x->from, *kt = x->to, kn = x->nchoices;   /* the choices kept by ex_close */
+    /* the choices kept by ex_close, and what the searches found after each of their prefixes */
+    int *kf = x->from, *kt = x->to, kn = x->nchoices, km = kn > 0 ? x->nmemo : 0;
+    struct ex_memo *kmemo = kn > 0 ? x->memo : NULL;
     x->from = x->to = NULL;
+    x->memo = kn > 0 ? NULL : x->memo;
     ex_forget(v, x);
     x->from = kf;
     x->to = kt;
@@ -284,7 +290,8 @@ static int ex_open(struct view *v, void **data, int arg)
         x->to = xmalloc(n * sizeof *x->to);
     }
     x->cand = xmalloc(n * sizeof *x->cand);
-    x->memo = xcalloc(n + 1, sizeof *x->memo);   /* none set */
+    x->memo = kmemo ? kmemo : xcalloc(n + 1, sizeof *x->memo);   /* none set */
+    x->nmemo = kmemo ? km : 0;
     double proven = proven_optimum(v);
     x->search = v->c->n <= EXERCISE_MAX_NODES || isfinite(proven);
     int kept = x->nchoices;
@@ -294,6 +301,9 @@ static int ex_open(struct view *v, void **data, int arg)
         engine_timeline(&x->eng);
     if (isfinite(proven)) {   /* the view's proven optimum: the best from the start, no search */
         x->optimum = proven;
+        x->optimum_known = true;
+    } else if (x->nmemo > 0 && x->memo[0].set && x->memo[0].known && x->memo[0].exact) {
+        x->optimum = x->memo[0].best;   /* found by the search from the start, before the exercise was left */
         x->optimum_known = true;
     }
     if (kept == 0 && x->optimum_known) {
@@ -381,7 +391,7 @@ static void recap_text(const struct view *v, char *buf, size_t size)
     const struct exercise *x = exercise_of(v);
     const struct cluster *c = v->c;
     size_t at = (size_t)snprintf(buf, size, "Your choices:");
-    int first = -1;
+    int first = -1, unknown = 0;
     for (int k = 0; k < x->nchoices && at < size; k++) {
         const struct ex_memo *a = k < x->nmemo ? &x->memo[k] : NULL, *b = k + 1 < x->nmemo ? &x->memo[k + 1] : NULL;
         bool known = a && b && a->set && b->set && a->known && a->exact && b->known && b->exact;
@@ -390,6 +400,7 @@ static void recap_text(const struct view *v, char *buf, size_t size)
             cost = 0;
         if (known && cost > 0 && first < 0)
             first = k;
+        unknown += !known;
         at += (size_t)snprintf(buf + at, size - at, "%s %d %s->%s %s%s", k ? "," : "", k + 1,
                                c->nodes[x->from[k]].name, c->nodes[x->to[k]].name,
                                known ? "+" : "?", known ? ui_num(cost) : "");
@@ -397,7 +408,14 @@ static void recap_text(const struct view *v, char *buf, size_t size)
     if (at >= size)
         return;
     if (first < 0) {
-        snprintf(buf + at, size - at, ". None cost time%s.", x->nmemo <= x->nchoices ? " that is known" : "");
+        /* a choice marked "?" may have cost the difference between the best from the start and the end */
+        bool all = unknown == 0;
+        double lost = x->optimum_known && x->live ? x->eng.makespan - x->optimum : 0;
+        if (all || lost <= 1e-9 * (fabs(x->optimum) > 1 ? fabs(x->optimum) : 1))
+            snprintf(buf + at, size - at, ". None cost time%s.", all || x->optimum_known ? "" : " that is known");
+        else
+            snprintf(buf + at, size - at, ". Together they cost %s; which one is not known (no search "
+                     "before the choices marked ?).", ui_num(lost));
         return;
     }
     const struct ex_memo *a = &x->memo[first];

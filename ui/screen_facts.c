@@ -306,7 +306,7 @@ static void draw_facts(struct view *v, struct cellbuf *cb)
     ui_title_bar(v, cb, title, "");
     int rows = cb->h - 3;
     if (f->scroll < 0 || f->scroll > n - rows)
-        f->scroll = n - rows > 0 ? (f->log && f->scroll < 0 ? n - rows : f->scroll < 0 ? 0 : n - rows) : 0;
+        f->scroll = n - rows > 0 && f->scroll >= 0 ? n - rows : 0;
     int y = 0;
     for (char *line = wrapped; line && *line; y++) {
         char *nl = strchr(line, '\n');
@@ -360,7 +360,7 @@ static int facts_open(struct view *v, void **data, int arg)
     struct facts *f = *data;
     v->playing = false;
     f->log = arg != 0;
-    f->scroll = -1;   /* the log opens at its end, the facts at the top */
+    f->scroll = -1;   /* the log and the facts open at their first line */
     return 0;
 }
 

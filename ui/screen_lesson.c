@@ -147,7 +147,7 @@ void lesson_go(struct view *v, int k)
     struct view next;   /* the slide shown stays until the next one is ready */
     fresh_beside(&next, v);
     next.room = v->room;
-    next.room_bars = v->room_bars;
+    next.room_bars = false;   /* another slide's question: its histogram waits for b */
     char *cause = NULL;
     if (open_slide(&next, l, k, &cause) != 0) {
         view_resume(v);
