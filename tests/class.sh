@@ -467,7 +467,11 @@ timeout 20 "$HETCAST" lesson "$LESSON" --class "$D/open/room" </dev/null >"$TMP/
 ok $? "a database others may read: refused (chmod 600 named)"
 
 # ---- class report against the database ----
-"$HETCAST" class report "$R.db" --format csv >"$TMP/students.csv"
+# report_csv DB ARGS...: class report's CSV rows, after its two schema lines (checked here once)
+report_csv() { "$HETCAST" class report "$@" --format csv | sed '1{/^# format_version: 2$/d}' | sed '1{/^# hetcast: /d}'; }
+"$HETCAST" class report "$R.db" --format csv | head -2 | tr '\n' ' ' | grep -q '^# format_version: 2 # hetcast: [0-9]'
+ok $? "class report --format csv: the two lines of every CSV first (format_version, hetcast)"
+report_csv "$R.db" >"$TMP/students.csv"
 sqlite3 -csv "$R.db" "WITH last AS (SELECT course, lesson, slide, user, max(round) AS round FROM votes GROUP BY 1, 2, 3, 4)
   SELECT v.course, v.user, count(*), sum(v.correct), (SELECT count(*) FROM votes f WHERE f.user = v.user AND f.round = 1 AND f.correct = 1)
   FROM votes v JOIN last USING (course, lesson, slide, user, round) GROUP BY v.course, v.user ORDER BY v.course, v.user" >"$TMP/want.csv"
@@ -478,19 +482,19 @@ ok $? "class report --format csv: per student, as the database says"
 grep -qx "room,s001,1,0,0" "$TMP/got.csv" && grep -qx "room,s100,1,1,1" "$TMP/got.csv" &&
     grep -qx "room,s031,1,1,0" "$TMP/got.csv" && grep -qx "room,alice,1,1,0" "$TMP/got.csv"
 ok $? "... s001 wrong twice, s100 right twice, s031 right in round 2 only, alice right in round 2"
-"$HETCAST" class report "$R.db" --format csv --table questions >"$TMP/q.csv"
+report_csv "$R.db" --table questions >"$TMP/q.csv"
 grep -q '^room,class.lua,1,Which node should p0 serve first?,"B: p2, the slow one",1,300,150' "$TMP/q.csv" &&
     grep -q '^room,class.lua,1,Which node should p0 serve first?,"B: p2, the slow one",2,301,251' "$TMP/q.csv"
 ok $? "class report --table questions: votes and right answers per round"
 "$HETCAST" class report "$R.db" --format json >"$TMP/r.json"
 grep -c '"answered": ' "$TMP/r.json" | grep -qx "$(wc -l <"$TMP/got.csv")" && grep -q '"questions": \[' "$TMP/r.json"
 ok $? "class report --format json: both tables"
-"$HETCAST" class report "$R.db" --format csv --anonymous >"$TMP/anon1.csv"
-"$HETCAST" class report "$R.db" --format csv --anonymous >"$TMP/anon2.csv"
+report_csv "$R.db" --anonymous >"$TMP/anon1.csv"
+report_csv "$R.db" --anonymous >"$TMP/anon2.csv"
 ! grep -qw "s001\|alice\|nobody" "$TMP/anon1.csv" && cmp -s "$TMP/anon1.csv" "$TMP/anon2.csv" &&
     [ "$(cut -d, -f2 "$TMP/anon1.csv" | sort -u | wc -l)" = "$(wc -l <"$TMP/anon1.csv")" ]
 ok $? "--anonymous: no name, distinct pseudonyms, the same on every run"
-"$HETCAST" class report "$R.db" --format csv --table challenges >"$TMP/ch.csv"
+report_csv "$R.db" --table challenges >"$TMP/ch.csv"
 sqlite3 -csv "$R.db" "SELECT course, lesson, slide, user, makespan, picks, time, transfers FROM challenges ORDER BY 1, 2, 3, 4" |
     sed 's/,\([0-9]*\)\.0,/,\1,/; s/,"\([0-9> ]*\)",/,\1,/' >"$TMP/want-ch.csv"
 head -1 "$TMP/ch.csv" | grep -q "^course,lesson,slide,user,makespan,picks,time,transfers" &&
@@ -504,7 +508,7 @@ ok $? "class report --table challenges: every result with its picks (numbers and
     grep -q '"transfers": "p0 -> p1, p0 -> p2, p0 -> p3, p0 -> p4"}' "$TMP/r.json" &&
     grep -q "^room  *class.lua  *5 bob  *8  p0 -> p1, p0 -> p2, p0 -> p3, p0 -> p4$" "$TMP/r.txt"
 ok $? "class report as JSON and text: the challenges' results too"
-"$HETCAST" class report "$R.db" --format csv --table challenges --anonymous >"$TMP/cha.csv"
+report_csv "$R.db" --table challenges --anonymous >"$TMP/cha.csv"
 ! grep -q ",bob,\|,c[0-9][0-9][0-9]," "$TMP/cha.csv" && [ "$(wc -l <"$TMP/cha.csv")" = "$(wc -l <"$TMP/ch.csv")" ]
 ok $? "--anonymous: the challenges' results without a name"
 ! grep -q 'T[0-9][0-9]:[0-9][0-9]:[0-9]' "$TMP/cha.csv" && grep -q ',20[0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9],' "$TMP/cha.csv"
@@ -612,8 +616,8 @@ ok $? "rehearsal: ben plays the challenge; the room replays his picks (8)"
 for who in ann ben cat; do stm send-keys -t "r-$who" q; done
 rall "JOIN-EXIT=0"
 ok $? "rehearsal: q leaves every student's join (status 0)"
-"$HETCAST" class report "$H/room.db" --format csv >"$TMP/reh.csv" &&
-    "$HETCAST" class report "$H/room.db" --format csv --table questions >"$TMP/reh-q.csv" &&
+report_csv "$H/room.db" >"$TMP/reh.csv" &&
+    report_csv "$H/room.db" --table questions >"$TMP/reh-q.csv" &&
     "$HETCAST" class report "$H/room.db" --format json >"$TMP/reh.json"
 tr -d '\r' <"$TMP/reh.csv" | grep -qx "rehearsal,ann,1,1,0" && tr -d '\r' <"$TMP/reh.csv" | grep -qx "rehearsal,ben,1,1,1" &&
     tr -d '\r' <"$TMP/reh.csv" | grep -qx "rehearsal,cat,1,1,0" && [ "$(wc -l <"$TMP/reh.csv")" = 4 ]

@@ -215,6 +215,7 @@ int class_report(FILE *fp, const char *path, enum class_format f, enum class_tab
     bool students = t == CLASS_BOTH || t == CLASS_STUDENTS, questions = t == CLASS_BOTH || t == CLASS_QUESTIONS;
     bool results = t == CLASS_CHALLENGES || (t == CLASS_BOTH && (b.nresults > 0 || f == CLASS_JSON));
     if (f == CLASS_CSV) {
+        report_csv_version(fp);   /* the two lines of every CSV (output/report.h) */
         if (students)
             csv_students(fp, &b);
         else if (results)
