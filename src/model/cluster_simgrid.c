@@ -447,12 +447,19 @@ static struct cluster *build(const char *path, double size, const struct buf *b,
     const char *recs = p;
     const char *after = recs + (size_t)n * (size_t)(n - 1) * sizeof(struct route_rec);
     int *order = natural_order(names, n);   /* node a is SimGrid's host order[a] */
+    int errors = d->errors;
+    for (int a = 0; a + 1 < n; a++)   /* equal names sort next to each other */
+        if (strcmp(names[order[a]], names[order[a + 1]]) == 0) {
+            char b1[128];
+            diag_error(d, path, 0, NULL, "two hosts are named %s: a host's name must be "
+                       "unique on a platform", SHOWN(names[order[a]], b1));
+            break;
+        }
 
     size_t nn = (size_t)n * (size_t)n;
     double *time = xcalloc(nn, sizeof *time);
     unsigned char *single = xcalloc(nn, 1);
     bool all_single = true;
-    int errors = d->errors;
     for (int a = 0; a < n && d->errors == errors; a++)
         for (int c = 0; c < n; c++) {
             if (a == c)
