@@ -510,6 +510,26 @@ static bool showing_flows(const struct view *v)
 
 static int clamp_flow_top(const struct view *v, int top);
 
+/* The shared links' lanes in L's area, their legend in the row above; sets L->lw and *m.
+ * Returns the row under them. */
+static int draw_flows(struct view *v, struct cellbuf *cb, struct lanes *L, struct tmap *m,
+                      double tmax, double now)
+{
+    const struct run *r = &v->runs[0].run;
+    v->page = L->h;
+    v->flow_top = clamp_flow_top(v, v->flow_top);
+    int lw = link_lanes_label_cols(r), nl = gantt_name_cols(v->c) + 7;
+    lw = nl > lw ? nl : lw;
+    if (lw > L->w / 3)
+        lw = L->w / 3;
+    *m = tmap_make(v, lw, L->w - lw, tmax, now);
+    int shown = link_lanes_draw(v, cb, L->y, L->h, lw, m, r, now, v->flow_top);
+    cb_fill(cb, 0, L->y - 1, L->w, 1, ' ', R_NORMAL);
+    link_lanes_legend(v, cb, L->y - 1, L->w, v->flow_top, shown, link_lanes_rows(r));
+    L->lw = lw;
+    return L->y + shown;
+}
+
 static void draw_main(struct view *v, struct cellbuf *cb)
 {
     int w = cb->w, h = cb->h;
@@ -556,20 +576,7 @@ static void draw_main(struct view *v, struct cellbuf *cb)
     int gap = (!L.ports && L.rpl >= 4) || (L.ports && L.rpl == 3) ? 1 : 0;
     int ay = h - 5, pane_y[VIEW_MAX_RUNS] = {gy, gy, gy};
     if (showing_flows(v)) {
-        const struct run *r = &v->runs[0].run;
-        int rows = link_lanes_rows(r);
-        v->page = gh;
-        v->flow_top = clamp_flow_top(v, v->flow_top);
-        int lw = link_lanes_label_cols(r), nl = gantt_name_cols(c) + 7;
-        lw = nl > lw ? nl : lw;
-        if (lw > gw / 3)
-            lw = gw / 3;
-        m = tmap_make(v, lw, gw - lw, tmax, now);
-        int shown = link_lanes_draw(v, cb, gy, gh, lw, &m, r, now, v->flow_top);
-        cb_fill(cb, 0, 2 + strip, gw, 1, ' ', R_NORMAL);
-        link_lanes_legend(v, cb, 2 + strip, gw, v->flow_top, shown, rows);
-        ay = gy + shown;
-        L.lw = lw;
+        ay = draw_flows(v, cb, &L, &m, tmax, now);
     } else if (v->nruns == 1) {
         unsigned char *crit = NULL;
         if (view_single_message(v) && v->step >= v->nsteps) {
