@@ -8,7 +8,9 @@
 # place of the node lanes: the link's name, its flows at the cursor, a digit
 # row of its flows over time, and a row per flow (its share at the cursor);
 # up/down scroll them, f again shows the nodes, the help names f.  Skips when
-# tmux is missing or hetcast was built without SimGrid.
+# tmux is missing or hetcast was built without SimGrid.  Then the lesson
+# "When links are shared" at 80x24 and 60x16: its slide 2's narration and
+# the wan lane.
 HETCAST=${HETCAST:-build/hetcast}
 case $HETCAST in /*) ;; *) HETCAST=$(pwd)/$HETCAST ;; esac
 if ! command -v tmux >/dev/null 2>&1; then
@@ -65,6 +67,37 @@ for size in "80 24" "60 16" "160 45"; do
     keys f
     wait_gone "shared links: 2-9 flows"
     ok $? "$1x$2: f again shows the node lanes"
+    keys q
+    sane
+    ok $? "$1x$2: q restores the terminal"
+done
+# The lesson "When links are shared" (lua/lessons/shared-links.lua): its
+# slide 2 after the reveal, at b0's hold: the narration says what its answer
+# says (eight flows share wan, an eighth each), and f shows the wan lane first
+# (the link that held the flows back), eight flows at once.
+for size in "80 24" "60 16"; do
+    set -- $size
+    start "$1" "$2" -- lesson lua/lessons/shared-links.lua
+    wait_for "slide 1/3"
+    keys ']'
+    wait_for "slide 2/3"
+    keys Enter
+    wait_for "step 14/30"
+    ok $? "$1x$2: the lesson's slide 2 opens at step 14, when the a hosts hold the message"
+    keys a
+    i=0
+    while [ "$i" -lt 9 ]; do keys l; i=$((i + 1)); done
+    wait_for "step 23/30"
+    tr -d '\n' <"$TMP/screen" | tr -s ' ' | grep -q "b0 holds the message from a0 (9 of 16 nodes hold it); b0's message shares link wan"
+    ok $? "$1x$2: b0's hold narrates the wan link its bytes shared"
+    if [ "$1" = 80 ]; then
+        tr -d '\n' <"$TMP/screen" | tr -s ' ' | grep -q "shares link wan with 7 others from t=0.24: 1/8 of 125 MB/s; it took 0.64 s"
+        ok $? "80x24: with 7 others from t=0.24, 1/8 of 125 MB/s, 0.64 s"
+    fi
+    keys f
+    wait_for "shared links: 2-9"
+    grep -q "^wan  *88888" "$TMP/screen"
+    ok $? "$1x$2: f shows the wan lane first, eight flows at once"
     keys q
     sane
     ok $? "$1x$2: q restores the terminal"

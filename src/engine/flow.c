@@ -412,6 +412,8 @@ void flow_log_free(struct flow_log *log)
 static int lane_order(const void *x, const void *y)
 {
     const struct flow_lane *a = x, *b = y;
+    if (a->held != b->held)
+        return a->held ? -1 : 1;
     if (a->most != b->most)
         return a->most > b->most ? -1 : 1;
     return a->link - b->link;
@@ -523,7 +525,7 @@ void flow_lanes_make(const struct engine *e, const struct flow_log *log, struct 
         if (cnt[l] < 2)
             continue;
         out->lane = xrealloc(out->lane, (size_t)(out->n + 1) * sizeof *out->lane);
-        out->lane[out->n] = (struct flow_lane){l, 0, 0, xmalloc((size_t)cnt[l] * sizeof(int))};
+        out->lane[out->n] = (struct flow_lane){l, 0, false, 0, xmalloc((size_t)cnt[l] * sizeof(int))};
         at[l] = out->n++;
     }
     for (int i = 0; i < e->ntr; i++) {
@@ -534,6 +536,11 @@ void flow_lanes_make(const struct engine *e, const struct flow_log *log, struct 
                 struct flow_lane *l = &out->lane[at[ids[k]]];
                 l->tr[l->n++] = i;
             }
+    }
+    for (int i = 0; i < log->n; i++) {
+        const struct flow_change *c = &log->ch[i];
+        if (c->link >= 0 && c->sharers >= 2 && at[c->link] >= 0)
+            out->lane[at[c->link]].held = true;
     }
     int kept = 0;
     for (int k = 0; k < out->n; k++) {

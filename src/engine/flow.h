@@ -58,13 +58,15 @@ void flow_log_free(struct flow_log *log);
 struct flow_lane {
     int link;
     int most;        /* the most flows whose bytes cross it at once */
+    bool held;       /* it held back a flow that shared it (the flow's neck, flow_change.link) */
     int n;           /* the flows whose bytes cross it: tr[0 .. n), by when their bytes start */
     int *tr;
 };
 
 /* The sharing of a run timed by flow_retime, read from its log. */
 struct flow_lanes {
-    struct flow_lane *lane;   /* by most flows at once, then by link */
+    struct flow_lane *lane;   /* those that held a flow back first, then by most flows at once,
+                                 then by link */
     int n;
     double *from;             /* per transfer: when its bytes start (INFINITY: never) */
     int *head, *next;         /* per transfer: its log entries, head[tr], next[i] (-1 ends) */
