@@ -43,7 +43,6 @@ int link_lanes_rows(const struct run *r)
 
 void link_lanes_legend(struct view *v, struct cellbuf *cb, int y, int w, int top, int shown, int rows)
 {
-    const struct glyphs *g = glyphs_for(v->ascii);
     int x = ui_put(v, cb, 1, y, w - 2, R_NORMAL, "shared links: 2-9 flows, + more; share ");
     static const double at[4] = {0.5, 0.25, 0.1, 0.01};
     static const char *const name[4] = {"1/2+", "1/4+", "1/10+", "less"};
@@ -56,7 +55,6 @@ void link_lanes_legend(struct view *v, struct cellbuf *cb, int y, int w, int top
     int rw = text_width(right);
     if (shown < rows && x + rw + 2 < w)
         ui_put(v, cb, w - rw - 1, y, rw, R_DIM, right);
-    (void)g;
 }
 
 /* Column c's times [a, b) of m, the part before now. */
