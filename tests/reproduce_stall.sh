@@ -1,14 +1,16 @@
 #!/bin/sh
 # reproduce_stall.sh - `hetcast experiment reproduce` gives the same bytes on
 # a machine that stalls (TAP): the process is stopped (SIGSTOP) for 11 s after
-# every half second of CPU it gets, and the parts it runs still print exactly the
+# its first half second of CPU, then after each further stretch of CPU half as
+# long again as the last (0.5, 0.75, 1.1 s ...: spread over the whole run, few
+# under a sanitizer's slower run), and the parts it runs still print exactly the
 # sections of docs/reproduction.md.  A study's budgets are counted in work
 # (search nodes, simplex iterations), never in seconds: a wall-clock limit of
 # 10 s would give up in the first stop that falls inside a linear program or
 # an exact search.  The parts: nsc-report (exact searches), beaumont (the
 # throughput linear program, two a platform) and since (the exact search
-# through the schedulers, kk-round, GLPK's least sum), about 2.5 s of CPU, so
-# about 5 stops: about a minute.
+# through the schedulers, kk-round, GLPK's least sum), about 2.5 s of CPU in
+# the normal build (3 stops), several times that under ASan (5 or 6 stops).
 #
 # Then a part that fails (a data directory whose khuller-kim.csv is broken):
 # the other parts' rows are printed all the same, status 1, no -o file.
@@ -35,12 +37,14 @@ cpu() {
 }
 stops=0
 last=0
+gap=$((tck / 2))   # the CPU ticks before the next stop
 while now=$(cpu) && [ -n "$now" ]; do
-    if [ $((2 * (now - last))) -ge "$tck" ]; then
+    if [ $((now - last)) -ge "$gap" ]; then
         kill -STOP "$pid" 2>/dev/null || break
         sleep 11
         kill -CONT "$pid" 2>/dev/null
         stops=$((stops + 1))
+        gap=$((gap * 3 / 2))
         last=$(cpu) || break
     fi
     sleep 0.2
