@@ -4,7 +4,8 @@
 #      with the tests that need the program as it ships (suite normal: the
 #      installed program, whose binary must carry no source path);
 #   2. every command-line and view test (suites cli and ui) once, under
-#      AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/);
+#      AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/), three at
+#      a time (they mostly wait for a screen or a child);
 #   3. the core tests under valgrind memcheck at a small declared scale
 #      (HETCAST_TEST_SCALE=small: fewer random cases, the same checks);
 #   4. each libFuzzer harness, after replaying its corpus, for FUZZ_SECONDS
@@ -118,7 +119,7 @@ if { [ -f build-asan/build.ninja ] ||
    # shellcheck disable=SC2086
    nice ninja -C build-asan $targets >"$log" 2>&1; then
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-        mtest -C build-asan --no-suite core --no-suite normal
+        mtest -C build-asan --no-suite core --no-suite normal --num-processes 3
 else
     broken "the sanitizer build"
 fi

@@ -151,7 +151,7 @@ static void khuller_kim(void)
     int clusters = tap_scale(100, 12);
     for (int i = 0; i < clusters; i++) {
         struct cluster *c = cluster_new(CLUSTER_NODES);
-        int n = i % 25 == 0 ? 6 : 3 + (int)rng_below(&r, 3);   /* 3..5, a few 6: the sum's program grows fast */
+        int n = i % 25 == 24 ? 6 : 3 + (int)rng_below(&r, 3);   /* 3..5, a few 6: the sum's program grows fast */
         for (int j = 0; j < n; j++) {
             char name[16];
             snprintf(name, sizeof name, "p%d", j);
