@@ -229,8 +229,8 @@ void lesson_new_instance(struct view *v)
         view_message(v, MSG_INFO, "a new instance: %s with seed %d (w then d: another; ] then [: the "
                      "slide's own)", name, in.seed);
     else
-        view_message(v, MSG_INFO, "a new instance: %d random nodes where fnf loses (seed %d, tried %d; "
-                     "w then d: another; ] then [: the slide's own)", n, in.seed, in.tries);
+        view_message(v, MSG_INFO, "a new instance: %d random nodes%s (seed %d, tried %d; w then d: another; "
+                     "] then [: the slide's own)", n, in.asks ? "" : " where fnf loses", in.seed, in.tries);
     free(name);
     instance_free(&in);
 }

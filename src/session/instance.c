@@ -132,8 +132,9 @@ static void instance_opts(const struct lesson *l, int k, struct instance *in, in
     }
 }
 
-/* Run the slide's first scheduler on the instance into in->run (a node table: fnf must lose
- * to the proven optimum).  1 when the instance fits, 0 when not, -1 with *cause. */
+/* Run the slide's first scheduler on the instance into in->run.  It fits when the question
+ * asked of it has an answer in the run; a node table whose slide asks nothing of it, when fnf
+ * loses to the proven optimum there.  1 when the instance fits, 0 when not, -1 with *cause. */
 static int instance_try(const struct lesson *l, int k, struct instance *in, char **cause)
 {
     const struct slide *s = &l->slides[k];
@@ -146,7 +147,7 @@ static int instance_try(const struct lesson *l, int k, struct instance *in, char
         !(ops = in->o.nsched ? session_sched(in->o.sched[0], cause) : sched_default(in->c, m)) ||
         sched_check(ops, in->c, m, cause) < 0)
         return -1;
-    if (in->kind == INSTANCE_TABLE) {
+    if (in->kind == INSTANCE_TABLE && !in->asks) {   /* shown as fnf against the optimum: fnf must lose */
         const struct sched_ops *fnf = sched_find("fnf");
         struct run f;
         if (session_run(&f, &in->o, in->c, m, fnf, false, RUN_OPT_ALWAYS, cause) < 0)
@@ -216,8 +217,8 @@ int instance_make(const struct lesson *l, int k, int seed, const volatile sig_at
         instance_free(in);
     }
     if (kind == INSTANCE_TABLE)
-        return set_cause(cause, "no node table of %d nodes where fnf loses%s among %d tried", n,
-                         s->kind->ask ? " and the question has an answer" : "", INSTANCE_TRIES);
+        return set_cause(cause, "no node table of %d nodes %s among %d tried", n,
+                         s->kind->ask ? "on which the question has an answer" : "where fnf loses", INSTANCE_TRIES);
     return set_cause(cause, "no seed from %d to %d gives a run the question has an answer in", seed,
                      seed + INSTANCE_TRIES - 1);
 }

@@ -7,15 +7,17 @@
  * A slide has a family when its cluster is a Lua script that reads a seed
  * parameter (param("seed", ...): the instance is the script at another
  * seed) or a node table (a random table of its size, 3 to 7 nodes, times 1
- * to 4, each receive slower than its send, the slide's latency, on which
- * fnf loses to the optimum).  A slide with a pattern, slices or a measured
- * trace has none: those are about its own cluster.
+ * to 4, each receive slower than its send, the slide's latency).  A slide
+ * with a pattern, slices or a measured trace has none: those are about its
+ * own cluster.
  *
  * The instance keeps the slide's question when its kind can ask it of any
  * run (a prediction: the row's ask, session/question.h), graded against the
- * instance's own run of the slide's first scheduler; a choice's answer is
- * the author's, about the slide's own cluster, and is not asked.  Never
- * prints.
+ * instance's own run of the slide's first scheduler, and is drawn among
+ * those whose run answers it; a choice's answer is the author's, about the
+ * slide's own cluster, and is not asked: such a slide's random table is
+ * shown as fnf against the optimum, drawn among those where fnf loses.
+ * Never prints.
  */
 #ifndef HETCAST_INSTANCE_H
 #define HETCAST_INSTANCE_H
@@ -59,8 +61,8 @@ enum instance_kind instance_family(const struct lesson *l, int k, char *why, siz
 
 /*
  * Draw the instance of slide k from seed (>= 1): the first seed from it on whose
- * instance fits (fnf loses on a node table; the question, when asked, has an answer in
- * the run), at most INSTANCE_TRIES of them.  0 with *in filled (free it), or -1 with
+ * instance fits (the question asked has an answer in the run; nothing asked of a node
+ * table: fnf loses there), at most INSTANCE_TRIES of them.  0 with *in filled (free it), or -1 with
  * *cause (no family, or none found) and *in holding nothing.  Costs up to INSTANCE_TRIES
  * runs of fnf and the optimum of at most 7 nodes; *cancel set stops it (-1).
  */
