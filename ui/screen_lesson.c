@@ -655,6 +655,7 @@ static unsigned lesson_request(struct view *v, enum ui_req req, int key)
     case REQ_VOTE:
     case REQ_BARS:
     case REQ_CHALLENGE:
+    case REQ_INSTANCES:
         return room_pane_request(v, req);
     default:
         return view_request(v, req, key);

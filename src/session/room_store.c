@@ -23,7 +23,7 @@
 struct room_store {
     sqlite3 *db;
     char *course, *lesson;
-    sqlite3_stmt *vote, *round, *question, *play, *chstate, *practice;
+    sqlite3_stmt *vote, *round, *question, *play, *chstate, *practice, *instance;
 };
 
 static const char schema[] =
@@ -65,7 +65,12 @@ static const char schema[] =
     " seed INTEGER NOT NULL, goal INTEGER NOT NULL CHECK(goal >= 1),"
     " answered INTEGER NOT NULL CHECK(answered >= 0),"
     " correct INTEGER NOT NULL CHECK(correct BETWEEN 0 AND answered),"
-    " mastered INTEGER NOT NULL CHECK(mastered IN (0, 1)), time TEXT NOT NULL);";
+    " mastered INTEGER NOT NULL CHECK(mastered IN (0, 1)), time TEXT NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS instances("
+    " course TEXT NOT NULL, lesson TEXT NOT NULL, slide INTEGER NOT NULL CHECK(slide >= 1),"
+    " user TEXT NOT NULL CHECK(length(user) BETWEEN 1 AND 64),"
+    " seed INTEGER NOT NULL, csv TEXT NOT NULL, time TEXT NOT NULL,"
+    " PRIMARY KEY(course, lesson, slide, user));";
 
 const char *room_round_word(enum room_round_state s)
 {
@@ -201,7 +206,9 @@ int room_store_open(struct room_store **out, const char *path, const char *cours
         sqlite3_prepare_v2(st->db, "INSERT OR REPLACE INTO challenge_rounds VALUES(?1, ?2, ?3, ?4, ?5)", -1,
                            &st->chstate, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(st->db, "INSERT INTO practice VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)", -1,
-                           &st->practice, NULL) != SQLITE_OK) {
+                           &st->practice, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(st->db, "INSERT OR REPLACE INTO instances VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)", -1,
+                           &st->instance, NULL) != SQLITE_OK) {
         fail(st, cause, "not a room's database");
         room_store_close(st);
         return -1;
@@ -222,6 +229,7 @@ void room_store_close(struct room_store *st)
     sqlite3_finalize(st->play);
     sqlite3_finalize(st->chstate);
     sqlite3_finalize(st->practice);
+    sqlite3_finalize(st->instance);
     sqlite3_close(st->db);
     free(st->course);
     free(st->lesson);
@@ -394,6 +402,19 @@ int room_store_practice(struct room_store *st, const char *user, long long seed,
     sqlite3_bind_int(st->practice, 8, mastered ? 1 : 0);
     sqlite3_bind_text(st->practice, 9, now, -1, SQLITE_TRANSIENT);
     return step(st, st->practice, cause, "writing a practice's result");
+}
+
+int room_store_instance(struct room_store *st, int slide, const char *user, int seed, const char *csv,
+                        char **cause)
+{
+    char now[40];
+    now_text(now, sizeof now);
+    sqlite3_bind_int(st->instance, 3, slide);
+    sqlite3_bind_text(st->instance, 4, user, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st->instance, 5, seed);
+    sqlite3_bind_text(st->instance, 6, csv, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st->instance, 7, now, -1, SQLITE_TRANSIENT);
+    return step(st, st->instance, cause, "writing a student's instance");
 }
 
 /* ---- the grade book ---- */

@@ -65,6 +65,11 @@ int room_store_play(struct room_store *st, int slide, const char *user, double m
 /* A slide's challenge opened or closed (a room opened again opens it again). */
 int room_store_challenge(struct room_store *st, int slide, bool open, char **cause);
 
+/* A student's own random instance of a slide (room_instances, session/room.h): its seed and its
+ * cluster as CSV; it replaces the user's earlier one on that slide.  Their answer is their vote. */
+int room_store_instance(struct room_store *st, int slide, const char *user, int seed, const char *csv,
+                        char **cause);
+
 /* A practice's result (hetcast practice LESSON --room ROOM): user drew random instances of the
  * lesson's questions from seed until goal right in a row (mastered) or stopped; answered,
  * correct of them right.  One row a practice (user: text of 1 to 64 bytes, diag.h's rules). */
