@@ -8,7 +8,9 @@
  * text that passed diag.h's text rules reaches a row; the table's CHECKs
  * refuse any other shape (docs/class.md lists the tables).  A class
  * challenge's results (the exercise played by every student) have a table
- * of their own, one row a (course, lesson, slide, user).
+ * of their own, one row a (course, lesson, slide, user); so do the students'
+ * own instances of a slide (room_instances), and practices (hetcast
+ * practice --room), one row a practice.
  */
 #ifndef HETCAST_ROOM_STORE_H
 #define HETCAST_ROOM_STORE_H
