@@ -35,19 +35,32 @@
 #include "support/diag.h"
 #include "support/rng.h"
 
-#define PRACTICE_NO_SEED ULLONG_MAX   /* --seed not given: one from the clock */
-
 struct practice_args {
     long in_a_row;
     unsigned long long seed;
+    bool seed_given;    /* else one from the clock */
     const char *room, *as;
 };
+
+/* --seed S: a whole number a grade book's row can hold (0 to 2^63 - 1). */
+static int practice_opt(void *ctx, int key, const char *name, const char *val)
+{
+    struct practice_args *a = ctx;
+    (void)key;
+    int rc = opt_u64(name, val, &a->seed);
+    if (rc)
+        return rc;
+    if (a->seed > LLONG_MAX)
+        return opt_fail(name, val, "a whole number from 0 to 9223372036854775807");
+    a->seed_given = true;
+    return 0;
+}
 
 static const struct opt practice_table[] = {
     {"in-a-row", 'n', "N", "right answers in a row that end the practice (default 3)", OPT_LONGINT,
      offsetof(struct practice_args, in_a_row), 1, 100, NULL},
     {"seed", OPT_LONG + 1, "S", "the seed of the questions and instances drawn (default: from the clock; the "
-     "summary names it)", OPT_SEED, offsetof(struct practice_args, seed), 0, 0, NULL},
+     "summary names it)", OPT_CALL, 0, 0, 0, NULL},
     {"room", OPT_LONG + 2, "ROOM", "record the result in the room's grade book ROOM.db (docs/class.md)",
      OPT_STRING, offsetof(struct practice_args, room), 0, 0, NULL},
     {"as", OPT_LONG + 3, "NAME", "with --room: the student's name in the grade book (default: your login name)",
@@ -212,10 +225,10 @@ static const char *student_name(const char *as)
 int cmd_practice(int argc, char **argv, const struct cli_views *v)
 {
     (void)v;
-    struct practice_args a = {3, PRACTICE_NO_SEED, NULL, NULL};
+    struct practice_args a = {3, 0, false, NULL, NULL};
     const char *files[2];
     int nfiles = 0;
-    int rc = opts_parse("hetcast practice", practice_table, argc, argv, NULL, &a, files, 2, &nfiles);
+    int rc = opts_parse("hetcast practice", practice_table, argc, argv, practice_opt, &a, files, 2, &nfiles);
     if (rc == OPTS_HELP) {
         printf("usage: hetcast practice LESSON [--in-a-row N] [--seed S] [--room ROOM [--as NAME]]\n"
                "  practice a lesson's predictions on random instances until N answers in a row are right\n"
@@ -229,6 +242,9 @@ int cmd_practice(int argc, char **argv, const struct cli_views *v)
         return opts_error(2, "which lesson? hetcast practice LESSON (a file, or a bundled lesson's name)");
     if (a.as && !a.room)
         return opts_error(2, "--as names the student in a grade book: add --room ROOM");
+    const char *course = a.room ? base_of(a.room) : NULL;
+    if (course && (!course[0] || text_flaw(course) || strlen(course) > 64))   /* as the room names it */
+        return opts_error(2, "--room: the course is the room's file name, text of 1 to 64 bytes");
     const char *user = a.room ? student_name(a.as) : NULL;
     if (a.room && !user)
         return 2;
@@ -250,14 +266,14 @@ int cmd_practice(int argc, char **argv, const struct cli_views *v)
     SHOWN(base_of(l.path), lesson);
     if (a.room) {
         char *db = xasprintf("%s.db", a.room);
-        rc = room_store_open(&st, db, base_of(a.room), lesson, &cause);
+        rc = room_store_open(&st, db, course, lesson, &cause);
         free(db);
         if (rc < 0) {
             lesson_free(&l);
             return cli_fail(cause, 2);
         }
     }
-    unsigned long long seed = a.seed != PRACTICE_NO_SEED ? a.seed : (unsigned long long)time(NULL);
+    unsigned long long seed = a.seed_given ? a.seed : (unsigned long long)time(NULL);
     rng_seed(&p.rng, seed);
     printf("practice: ");
     put_text(lesson);

@@ -69,6 +69,12 @@ ok $? "practice --as with a control character: status 2, no database made"
 $P fnf-loses --in-a-row 0 </dev/null >"$TMP/out" 2>"$TMP/err"
 [ $? -eq 2 ]
 ok $? "practice --in-a-row 0: status 2"
+$P fnf-loses --seed 9223372036854775808 </dev/null >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 2 ] && grep -q -- '--seed: "9223372036854775808" is not a whole number from 0 to 9223372036854775807' "$TMP/err"
+ok $? "practice --seed past what a grade book's row holds: status 2"
+$P fnf-loses --room "$TMP/course/$(printf 'r\tm')" </dev/null >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 2 ] && grep -q -- "--room: the course is the room's file name" "$TMP/err" && [ ! -e "$TMP/course/$(printf 'r\tm').db" ]
+ok $? "practice --room whose file name is no course's name: status 2, no database made"
 
 # ---- --room: the grade book's practice table ----
 NAME='o"neil, <b>'
