@@ -1,7 +1,7 @@
 #!/bin/sh
 # ui_instance.sh - d on a lesson's slide (a new random instance of its
-# kind, session/instance.h), driven in tmux against the real binary at 80x24
-# and 60x16: a prediction of the next transfer opens held at the slide's
+# kind, session/instance.h), driven in tmux against the real binary at 80x24,
+# 60x16 and 160x45: a prediction of the next transfer opens held at the slide's
 # step, asks the question of the instance (its premise, the transfers booked
 # before, read from the instance's own schedule as the view exports it) and
 # grades against the instance's run; a choice slide says plainly that its
@@ -12,7 +12,7 @@ step_held() {   # the title's "step K/N" with K < N: the view holds before the e
     sed -n '1s/.*step \([0-9]*\)\/\([0-9]*\).*/\1 \2/p' "$TMP/screen" | { read -r k all && [ "$k" -lt "$all" ]; }
 }
 
-for size in "80 24" "60 16"; do
+for size in "80 24" "60 16" "160 45"; do
     set -- $size
     W=$1 H=$2
     mkdir -p "$TMP/out$W"
