@@ -63,6 +63,12 @@ for size in "80 24" "60 16" "160 45"; do
         ok $? "160x45: the help names f"
         keys q
         wait_gone "narration log (L), shared"
+        keys G
+        wait_for "step 69/69"
+        tr -d '\n' <"$TMP/screen" | tr -s ' ' | grep -q "t-7's message shared link bb_link_0_UP with 22 others from t=0.00022 to t=0.157453: 0.0254 of 125 MB/s"
+        ok $? "160x45: t-7's hold says until when it shared the uplink (its last share was its own)"
+        keys g
+        wait_for "step 0/69"
     fi
     keys f
     wait_gone "shared links: 2-9 flows"
