@@ -117,7 +117,7 @@ plain() {   # plain W H ARGS...: hetcast in a pane (no alternate screen to wait 
 for size in "60 16" "80 24"; do
     set -- $size
     plain "$1" "$2" practice fnf-loses --seed 11
-    wait_for "answer (q: stop)> "
+    wait_for "answer (q: stop)>"
     grep -qF "fnf has booked $t1. Which transfer does it book next?" "$TMP/screen" ||
         grep -q "fnf has booked $t1\. Which transfer does it" "$TMP/screen"
     ok $? "$1x$2 practice in a terminal: the instance's question and the prompt"

@@ -57,7 +57,7 @@ wait_for "Question:"
 grep -q "about the slide's own cluster, not this" "$TMP/screen"
 ok $? "80x24 d on a choice slide: the question says it is about the slide's own cluster"
 keys B
-wait_for "not this instance: ] then [ brings it back"
+wait_for "the question is about the slide's own cluster"
 ! grep -q "Not quite\|Right:" "$TMP/screen"
 ok $? "80x24 a pick on the instance is not graded"
 keys q
