@@ -286,9 +286,19 @@ grep -q "^OK 3 2 $fa" "$TMP/va" && grep -q "^OK 3 2 $wrong" "$TMP/vb" &&
     [ "$(q "SELECT correct FROM votes WHERE slide = 3 AND round = 2 AND user = 'ia'")" = 1 ] &&
     [ "$(q "SELECT correct FROM votes WHERE slide = 3 AND round = 2 AND user = 'ib'")" = 0 ]
 ok $? "each graded against their own instance's run: ia's first transfer right, ib's reversed one wrong"
+# 300 students more, each on their own instance (drawn when they join), all voting at once
+"$BOT" vote "$R" 300 x 3 2 "p0 -> p1*300" >"$TMP/vx"
+sed -n 's/^\(votes\|acknowledged\)/# 300 students on their own instances: &/p' "$TMP/vx"
+xin=$(q "SELECT count(*) FROM instances WHERE slide = 3 AND user GLOB 'x[0-9][0-9][0-9]'")
+xvotes=$(q "SELECT count(*) FROM votes WHERE slide = 3 AND round = 2 AND user GLOB 'x[0-9][0-9][0-9]'")
+xright=$(q "SELECT count(*) FROM votes WHERE slide = 3 AND round = 2 AND user GLOB 'x[0-9][0-9][0-9]' AND correct = 1")
+[ "$(grep -c '^acked x' "$TMP/vx")" -eq 300 ] && [ "$xvotes" -eq 300 ] && [ "$xin" -eq 300 ]
+ok $? "300 students on their own instances: 300 acknowledged, 300 votes and 300 instances in the grade book"
+[ "$xright" -gt 0 ] && [ "$xright" -lt 300 ]
+ok $? "the same answer (p0 -> p1) from all 300 is right on some instances and wrong on others ($xright right)"
 keys a
-wait_for "1 of 2 right (50%)"
-ok $? "the reveal: the projector shows the share right"
+wait_for "$((xright + 1)) of 302 right"
+ok $? "the reveal: the projector shows the share right ($((xright + 1)) of 302)"
 printf 'HELLO 2 AS ib\nPING\n' | "$BOT" raw "$R" 1 >"$TMP/rb"
 grep -qx "EXPECTED $fb" "$TMP/rb" && grep -qx "RESULT wrong" "$TMP/rb" && grep -q "^EXPLAIN $fb: " "$TMP/rb"
 ok $? "after the reveal ib is told their own instance's answer ($fb) and why"
