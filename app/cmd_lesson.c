@@ -117,7 +117,7 @@ static char *tidy_path(const char *path)
 
 /* The cluster as a student reads it: its nodes' times (node table), its
  * distances (latency matrix) or its links (platform graph). */
-static void print_node_table(const struct cluster *c)
+void lesson_print_nodes(const struct cluster *c)
 {
     printf("nodes (%s, source ", cluster_kind_name(c->kind));
     put_clean(stdout, c->nodes[c->source].name);
@@ -240,7 +240,7 @@ static int print_student(const struct slide *sl, const struct session_opts *o, c
         put_clean(stdout, shown);
     free(shown);
     printf("\n");
-    print_node_table(c);
+    lesson_print_nodes(c);
     int rc = 0;
     if (o->pattern) {
         printf("gantt: see the view (a personalized exchange)\n");

@@ -94,6 +94,8 @@ static const struct key_row rows[] = {
     {{'v'}, SLIDE, REQ_VOTE, "a live class: open the vote, close it, open round 2", NULL},
     {{'b'}, SLIDE, REQ_BARS, "a live class: the histogram of the answers on / off", NULL},
     {{'c'}, SLIDE, REQ_CHALLENGE, "a live class: the class plays the exercise; again: close", NULL},
+    {{'r'}, SLIDE, REQ_INSTANCES, "a live class: every student their own random instance; again: the slide's",
+     NULL},
     /* the main screen, the exercise and a slide: listed after each one's own rows */
     {{'+', '-', '=', '_'}, MAIN | EX, REQ_ZOOM, "zoom time in / out", NULL},
     {{'r'}, MAIN | EX, REQ_RELOAD, "reload the file from disk", NULL},

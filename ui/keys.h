@@ -71,6 +71,7 @@ enum ui_req {
     REQ_VOTE,           /* a live class: open a vote (again: the next round) */
     REQ_BARS,           /* a live class: the histogram of the answers on / off */
     REQ_CHALLENGE,      /* a live class: the slide's exercise as a challenge, open / closed */
+    REQ_INSTANCES,      /* a live class: every student their own random instance, on / off */
     /* the exercise and the lists */
     REQ_MOVE,           /* the cursor one up (up, k) or down (down, j) */
     REQ_MOVE_PAGE,      /* the cursor a page up or down */
