@@ -404,6 +404,8 @@ static void print_check(const struct slide *sl, int k, const char *const *names,
         printf(" --pattern %s", sl->pattern);
     if (sl->slices > 0)
         printf(" --slices %d", sl->slices);
+    if (sl->size > 0)
+        printf(" --size %.17g", sl->size);
     if (sl->trace) {
         char *tr = tidy_path(sl->trace);
         printf(" --trace ");

@@ -60,7 +60,8 @@ enum ui_req {
     REQ_SOURCE,         /* the selected node becomes the source */
     REQ_EXPORT,         /* SVG and CSV */
     REQ_CLEAR,          /* clear the message line */
-    REQ_FACTS,          /* the selected node's facts (i), the narration log (L) */
+    REQ_FACTS,          /* the selected node's facts (i), the narration log (L), the shared
+                           links' lanes in place of the nodes' (f) */
     REQ_FIND,           /* find a node by name as you type (/), go to a step or a time (:) */
     REQ_TYPE,           /* a character typed at the prompt */
     REQ_OTHER,          /* a key that does not apply here: say which do */
