@@ -545,7 +545,8 @@ void flow_lanes_make(const struct engine *e, const struct flow_log *log, struct 
     int kept = 0;
     for (int k = 0; k < out->n; k++) {
         struct flow_lane *l = &out->lane[k];
-        qsort_r(l->tr, (size_t)l->n, sizeof *l->tr, by_from, out->from);
+        if (l->n > 1)
+            qsort_r(l->tr, (size_t)l->n, sizeof *l->tr, by_from, out->from);
         l->most = most_at_once(out, e, l);
         if (l->most >= 2)
             out->lane[kept++] = *l;
@@ -553,7 +554,8 @@ void flow_lanes_make(const struct engine *e, const struct flow_log *log, struct 
             free(l->tr);
     }
     out->n = kept;
-    qsort(out->lane, (size_t)out->n, sizeof *out->lane, lane_order);
+    if (kept > 1)   /* none: lane may be NULL, which qsort must not get */
+        qsort(out->lane, (size_t)out->n, sizeof *out->lane, lane_order);
     free(at);
     free(cnt);
 }
