@@ -14,7 +14,6 @@
 #include "session/room_client.h"
 #include "support/diag.h"
 #include "ui/join_screen.h"
-#include "ui/screen_exercise.h"
 #include "ui/term.h"
 #include "ui/view.h"
 
@@ -99,14 +98,14 @@ static int join_play(struct join_state *j, struct join_play *p, struct term *t, 
     }
     if (status != 0)
         return status;   /* a signal, or the terminal went away */
-    const struct exercise *x = exercise_of(v);
-    if (!x || x->nchoices != v->c->n - 1) {
-        said(s, false, "%s", x && x->nchoices ? "not finished: nothing sent (Enter goes back to your choices)"
-             : "nothing played");
+    const int *from, *to;
+    int n = view_moves(v, &from, &to);   /* the exercise's choices */
+    if (n != v->c->n - 1) {
+        said(s, false, "%s", n ? "not finished: nothing sent (Enter goes back to your choices)" : "nothing played");
         return 0;
     }
     char line[ROOM_LINE_MAX + 1];
-    if (room_proto_play(line, sizeof line, s->slide, x->from, x->to, x->nchoices) < 0) {
+    if (room_proto_play(line, sizeof line, s->slide, from, to, n) < 0) {
         said(s, true, "the picks are longer than a line of the room");
         return 0;
     }

@@ -17,6 +17,7 @@
 #include "ui/screen_exercise.h"
 
 #include "ui/drawkit.h"
+#include "ui/screens.h"
 
 #include "engine/explain.h"
 
@@ -742,7 +743,7 @@ static unsigned ex_request(struct view *v, enum ui_req req, int key)
         view_screen_close(v);
         return UI_HANDLED | UI_REDRAW;
     case REQ_FACTS:   /* L: the log of the choices, over the exercise */
-        view_screen_open(v, &screen_facts, 1);
+        view_screen_open(v, screen_for(SCR_FACTS), 1);
         return UI_HANDLED | UI_REDRAW;
     default: {
         unsigned r = view_request(v, req, key);   /* zoom, reload, help, quit */
@@ -751,9 +752,27 @@ static unsigned ex_request(struct view *v, enum ui_req req, int key)
         break;
     }
     }
-    if (x->ncand && v->screen == &screen_exercise)
+    if (x->ncand && v->screen->id == SCR_EXERCISE)
         v->sel = x->cand[x->cursor];
     return UI_HANDLED | UI_REDRAW;
+}
+
+/* Its moves hook: the student's choices (kept when the exercise is left). */
+static int ex_moves(const struct view *v, const int **from, const int **to)
+{
+    const struct exercise *x = exercise_of(v);
+    if (!x || x->nchoices == 0)
+        return 0;
+    *from = x->from;
+    *to = x->to;
+    return x->nchoices;
+}
+
+/* Its booked hook: the engine the choices are booked on, while the exercise is live. */
+static const struct engine *ex_booked(const struct view *v)
+{
+    const struct exercise *x = exercise_of(v);
+    return x && x->live ? &x->eng : NULL;
 }
 
 const struct screen screen_exercise = {
@@ -764,4 +783,6 @@ const struct screen screen_exercise = {
     .forget = ex_forget,
     .draw = draw_exercise,
     .request = ex_request,
+    .moves = ex_moves,
+    .booked = ex_booked,
 };

@@ -4,7 +4,8 @@
  * the feedback.  The view keeps it for the screen without reading it; it
  * lives from the first x to view_close, and the choices outlast leaving
  * the exercise (x resumes them) until the cluster or the source changes.
- * The tests read it through exercise_of.
+ * The tests read it through exercise_of; the other files of ui/ through its
+ * hooks (moves, booked: ui/view.h), never by name.
  */
 #ifndef HETCAST_SCREEN_EXERCISE_H
 #define HETCAST_SCREEN_EXERCISE_H

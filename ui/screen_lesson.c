@@ -24,8 +24,10 @@
  * view_hides and view_hold, never by name.
  */
 #include "ui/drawkit.h"
-#include "ui/screen_exercise.h"
+#include "ui/screen_lesson.h"
+#include "ui/screens.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,6 +139,12 @@ int lesson_view_open_hooked(struct view *v, const struct lesson *l, int k, const
     return open_slide(v, l, k, cause);
 }
 
+/* Its start hook: what is the lesson, opened on its first slide. */
+static int lesson_start(struct view *v, const void *what, const struct view *hooks, char **cause)
+{
+    return lesson_view_open_hooked(v, what, 0, hooks, cause);
+}
+
 void lesson_go(struct view *v, int k)
 {
     const struct lesson *l = v->lesson;
@@ -167,17 +175,18 @@ void lesson_go(struct view *v, int k)
         v->moves = xcalloc((size_t)l->n, sizeof *v->moves);
         v->nmoves = l->n;
     }
-    const struct exercise *x = exercise_of(v);
+    const int *from = NULL, *to = NULL;
+    int n = view_moves(v, &from, &to);   /* the exercise's (its moves hook) */
     struct slide_moves *m = &v->moves[v->slide];
     free(m->from);
     free(m->to);
     *m = (struct slide_moves){NULL, NULL, 0};
-    if (x && x->nchoices > 0) {
-        m->from = xmalloc((size_t)x->nchoices * sizeof *m->from);
-        m->to = xmalloc((size_t)x->nchoices * sizeof *m->to);
-        memcpy(m->from, x->from, (size_t)x->nchoices * sizeof *m->from);
-        memcpy(m->to, x->to, (size_t)x->nchoices * sizeof *m->to);
-        m->n = x->nchoices;
+    if (n > 0) {
+        m->from = xmalloc((size_t)n * sizeof *m->from);
+        m->to = xmalloc((size_t)n * sizeof *m->to);
+        memcpy(m->from, from, (size_t)n * sizeof *m->from);
+        memcpy(m->to, to, (size_t)n * sizeof *m->to);
+        m->n = n;
     }
     replace_keeping(v, &next);
 }
@@ -695,7 +704,7 @@ static unsigned lesson_request(struct view *v, enum ui_req req, int key)
         if (!slide_gradable(&v->lesson->slides[v->slide]))
             view_message(v, MSG_INFO, "this slide asks nothing to answer");
         else
-            view_screen_open(v, &screen_prompt, 'y');
+            view_screen_open(v, screen_for(SCR_PROMPT), 'y');
         break;
     case REQ_VOTE:
     case REQ_BARS:
@@ -720,12 +729,44 @@ static unsigned lesson_behind(struct view *v, enum ui_req req, int key)
     else if (key == 'y' && !slide_gradable(&v->lesson->slides[v->slide]))
         view_message(v, MSG_INFO, "this slide asks nothing to answer");
     else if (key == 'y')
-        view_screen_open(v, &screen_prompt, 'y');
+        view_screen_open(v, screen_for(SCR_PROMPT), 'y');
     else if (key == 'w')
         view_screen_open(v, &screen_lesson, 0);
     else
         lesson_go(v, v->slide + (key == '[' ? -1 : 1));
     return UI_HANDLED | UI_REDRAW;
+}
+
+/* Does text name the node name as a word (not inside a longer name)? */
+static bool names_node(const char *text, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *at = text ? strstr(text, name) : NULL; n && at; at = strstr(at + 1, name)) {
+        char before = at > text ? at[-1] : ' ', after = at[n];
+        bool word = !(isalnum((unsigned char)before) || before == '_' || before == '-') &&
+                    !(isalnum((unsigned char)after) || after == '_' || after == '-');
+        if (word)
+            return true;
+    }
+    return false;
+}
+
+/* Its want hook: the nodes the slide's show = {...} names, and once revealed those its
+ * answer names, come first (3) on the main screen's lanes (ui/draw.c's gantt_pick). */
+static void lesson_want(const struct view *v, unsigned char *want)
+{
+    const struct cluster *c = v->c;
+    if (!v->lesson)
+        return;
+    const struct slide *s = &v->lesson->slides[v->slide];
+    for (int i = 0; i < s->nshow; i++)
+        for (int p = 0; p < c->n; p++)
+            if (strcmp(c->nodes[p].name, s->show[i]) == 0)
+                want[p] = 3;
+    if (lesson_revealed(v))
+        for (int p = 0; p < c->n; p++)
+            if (names_node(s->answer, c->nodes[p].name))
+                want[p] = 3;
 }
 
 /* Its open hook: the slide's text again (w), the answer as it was. */
@@ -749,4 +790,6 @@ const struct screen screen_lesson = {
     .strip = lesson_strip,
     .answer = lesson_answer,
     .behind = lesson_behind,
+    .want = lesson_want,
+    .start = lesson_start,
 };

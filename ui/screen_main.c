@@ -14,6 +14,7 @@
  */
 #include "ui/drawkit.h"
 #include "ui/screen_chooser.h"
+#include "ui/screens.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -653,11 +654,11 @@ static unsigned main_request(struct view *v, enum ui_req req, int key)
         if (key == 'S' && v->nruns < 2)
             view_message(v, MSG_INFO, "S changes the second scheduler of compare mode (c); s the first");
         else
-            view_screen_open(v, &screen_chooser, key == 'S' ? CH_SECOND : CH_SCHED);
+            view_screen_open(v, screen_for(SCR_CHOOSER), key == 'S' ? CH_SECOND : CH_SCHED);
         break;
     case REQ_MODEL:
         v->playing = false;
-        view_screen_open(v, &screen_chooser, CH_MODEL);
+        view_screen_open(v, screen_for(SCR_CHOOSER), CH_MODEL);
         break;
     case REQ_COMPARE:
         view_set_compare(v, v->nruns == 1);
@@ -667,7 +668,7 @@ static unsigned main_request(struct view *v, enum ui_req req, int key)
         break;
     case REQ_EXERCISE:
         v->playing = false;
-        view_screen_open(v, &screen_exercise, 0);
+        view_screen_open(v, screen_for(SCR_EXERCISE), 0);
         break;
     case REQ_SELECT:
         select_node(v, v->sel + (key == UK_UP ? -1 : 1));
@@ -693,13 +694,13 @@ static unsigned main_request(struct view *v, enum ui_req req, int key)
         view_clear_message(v);
         break;
     case REQ_FACTS:
-        view_screen_open(v, &screen_facts, key == 'L');
+        view_screen_open(v, screen_for(SCR_FACTS), key == 'L');
         break;
     case REQ_FIND:
-        if (key == 'n' || key == 'N')
-            view_find_again(v, key == 'n' ? 1 : -1);
-        else
-            view_screen_open(v, &screen_prompt, key == ':' ? ':' : '/');
+        if ((key == 'n' || key == 'N') && !view_behind(v, req, key))   /* the prompt's last search */
+            view_message(v, MSG_ERROR, "no search to repeat: / finds a node by name, then n the next");
+        else if (key != 'n' && key != 'N')
+            view_screen_open(v, screen_for(SCR_PROMPT), key == ':' ? ':' : '/');
         break;
     default:
         return view_request(v, req, key);
