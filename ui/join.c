@@ -14,6 +14,7 @@
 #include "session/room_client.h"
 #include "support/diag.h"
 #include "ui/join_screen.h"
+#include "ui/screen_exercise.h"
 #include "ui/term.h"
 #include "ui/view.h"
 
@@ -91,7 +92,7 @@ static int join_play(struct join_state *j, struct join_play *p, struct term *t, 
     if (!play_load(s, p))
         return 0;
     struct view *v = &p->v;
-    int status = term_play(t, v);
+    int status = term_play(t, v, s->ch_nohints ? EX_NO_HINTS : 0);   /* C: until the reveal */
     if (status < 0) {
         said(s, true, "%s", v->msg[0] ? v->msg : "the exercise does not open");
         return 0;

@@ -243,14 +243,19 @@ static void set_phase(struct view *v, enum ex_phase ph)
 
 static int replay(struct view *v, int k);
 
-/* Its open hook: a fresh exercise, or the one left with its choices (arg
- * unused).  0, or -1 with the message (no exercise beside this run). */
+/* Its open hook: a fresh exercise, or the one left with its choices; arg 0
+ * or EX_NO_HINTS.  0, or -1 with the message (no exercise beside this run). */
 static int ex_open(struct view *v, void **data, int arg)
 {
-    (void)arg;
     if (!*data)
         *data = xcalloc(1, sizeof(struct exercise));
     struct exercise *x = *data;
+    bool nohints = arg == EX_NO_HINTS;
+    if (nohints || x->nohints != nohints) {   /* what the searches found is not shown, or not known */
+        free(x->memo);
+        x->memo = NULL;
+        x->nmemo = 0;
+    }
     if (x->nchoices == 0 && v->lesson && v->slide < v->nmoves && v->moves[v->slide].n > 0) {
         struct slide_moves *m = &v->moves[v->slide];   /* kept when the class left this slide */
         free(x->from);
@@ -272,6 +277,7 @@ static int ex_open(struct view *v, void **data, int arg)
     x->from = kf;
     x->to = kt;
     x->nchoices = kn;
+    x->nohints = nohints;
     char *cause = NULL;
     /* The exercise books one message from the source; it has nothing to say
      * beside an exchange or K pipelined slices. */
@@ -293,8 +299,8 @@ static int ex_open(struct view *v, void **data, int arg)
     x->cand = xmalloc(n * sizeof *x->cand);
     x->memo = kmemo ? kmemo : xcalloc(n + 1, sizeof *x->memo);   /* none set */
     x->nmemo = kmemo ? km : 0;
-    double proven = proven_optimum(v);
-    x->search = v->c->n <= EXERCISE_MAX_NODES || isfinite(proven);
+    double proven = x->nohints ? -INFINITY : proven_optimum(v);
+    x->search = !x->nohints && (v->c->n <= EXERCISE_MAX_NODES || isfinite(proven));
     int kept = x->nchoices;
     if (kept > 0)
         replay(v, kept);
@@ -338,6 +344,9 @@ static int ex_open(struct view *v, void **data, int arg)
     if (kept > 0)
         snprintf(x->feedback, sizeof x->feedback, "Back to your %d choice%s (%s undoes the last). ",
                  kept, kept == 1 ? "" : "s", glyphs_for(v->ascii)->left);
+    else if (x->nohints)
+        snprintf(x->feedback, sizeof x->feedback, "%s No hints: the best makespan still reachable and "
+                 "the optimum are not shown until the answer is revealed.", intro);
     else if (x->best_known)
         snprintf(x->feedback, sizeof x->feedback, "%s The best makespan reachable is %s%s.", intro,
                  ui_num(x->best), v->c->n > EXERCISE_MAX_NODES ? " (the optimum the view proved)" : "");
@@ -501,7 +510,11 @@ static int ex_book(struct view *v, int from, int to)
         if (x->optimum_known && dn < sizeof done)
             dn += (size_t)snprintf(done + dn, sizeof done - dn, ", best possible %g", x->optimum);
         char recap[600];
-        recap_text(v, recap, sizeof recap);
+        if (x->nohints)
+            snprintf(recap, sizeof recap, "No hints: the best possible is not shown until the answer is "
+                     "revealed.");
+        else
+            recap_text(v, recap, sizeof recap);
         snprintf(x->feedback, sizeof x->feedback, "%s. %s %s", done, recap, fb);
         x->feedback_role = x->optimum_known && x->eng.makespan <= x->optimum + 1e-9 ? R_GOOD : x->feedback_role;
         set_phase(v, EX_SENDER);
@@ -609,6 +622,8 @@ static void pick_panel(struct view *v, struct cellbuf *cb, int x, int y, int w, 
     if (xr->best_known)
         cb_textf(cb, x + 1, row, w - 2, R_NORMAL, v->ascii, "best reachable %s%s",
                  xr->best_exact ? "" : "<= ", ui_num(xr->best));
+    else if (xr->nohints)
+        cb_textf(cb, x + 1, row, w - 2, R_DIM, v->ascii, "no hints: best not shown");
     else if (!xr->search)
         cb_textf(cb, x + 1, row, w - 2, R_DIM, v->ascii, "best: not searched (n > %d, no optimum)",
                  EXERCISE_MAX_NODES);
@@ -624,7 +639,7 @@ static void draw_exercise(struct view *v, struct cellbuf *cb)
     const struct cluster *c = v->c;
     char right[96];
     snprintf(right, sizeof right, "%d choice%s", xr->nchoices, xr->nchoices == 1 ? "" : "s");
-    ui_title_bar(v, cb, "EXERCISE", right);
+    ui_title_bar(v, cb, xr->nohints ? "EXERCISE, NO HINTS" : "EXERCISE", right);
     int x = 1;
     x = ui_pair(v, cb, x, 1, "your makespan so far", ui_num(xr->eng.makespan), R_NORMAL, false);
     if (xr->best_known)

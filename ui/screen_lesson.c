@@ -685,7 +685,7 @@ static unsigned lesson_request(struct view *v, enum ui_req req, int key)
         break;
     case REQ_ANSWER:
         lesson_reveal(v);
-        room_pane_request(v, req);   /* a live class sees it too */
+        room_pane_request(v, req, key);   /* a live class sees it too */
         break;
     case REQ_CHOICE: {   /* A-H or 1-8 */
         const struct slide *s = &v->lesson->slides[v->slide];
@@ -706,10 +706,13 @@ static unsigned lesson_request(struct view *v, enum ui_req req, int key)
         else
             view_screen_open(v, screen_for(SCR_PROMPT), 'y');
         break;
+    case REQ_CHALLENGE:
+        if (key == 'C' && !v->room)   /* no live class: C is the choice C */
+            return lesson_request(v, REQ_CHOICE, key);
+        return room_pane_request(v, req, key);
     case REQ_VOTE:
     case REQ_BARS:
-    case REQ_CHALLENGE:
-        return room_pane_request(v, req);
+        return room_pane_request(v, req, key);
     default:
         return view_request(v, req, key);
     }

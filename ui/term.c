@@ -979,7 +979,7 @@ int term_key(void)
     return next_typed();
 }
 
-int term_play(struct term *t, struct view *v)
+int term_play(struct term *t, struct view *v, int arg)
 {
     v->colour = t->colour;
     v->ascii = t->ascii;
@@ -987,7 +987,7 @@ int term_play(struct term *t, struct view *v)
     v->busy_ctx = t;
     v->computing = set_computing;
     v->cancel = &cancel_flag;
-    if (view_screen_open(v, screen_for(SCR_EXERCISE), 0) < 0)
+    if (view_screen_open(v, screen_for(SCR_EXERCISE), arg) < 0)
         return -1;
     play_only = true;
     int status = loop(v, t);

@@ -78,9 +78,14 @@ void room_follow(struct room *r, int k);
 int room_vote(struct room *r, char **cause);
 /* Open the slide's challenge (its exercise, played by every student on
  * their own terminal; session/room_challenge.h), or close it when open.
- * Results of a closed challenge stay (a second opening takes more).  0, or
- * -1 with *cause (the slide's cluster cannot be a challenge). */
-int room_challenge(struct room *r, char **cause);
+ * hints (opening): the students' exercise shows the best makespan still
+ * reachable and the optimum, as x does; without, neither is shown, to them
+ * or on the projector, until the slide's answer is revealed (room_reveal).
+ * A challenge the database brings back open has hints (the database keeps
+ * no such setting).  Results of a closed challenge stay (a second opening
+ * takes more).  0, or -1 with *cause (the slide's cluster cannot be a
+ * challenge). */
+int room_challenge(struct room *r, bool hints, char **cause);
 /* Close the vote and show everyone the answer.  0, or -1 with *cause. */
 int room_reveal(struct room *r, char **cause);
 
@@ -101,6 +106,7 @@ struct room_tally {
     const double *makespans;    /* their makespans, sorted (finished of them; valid until room_service) */
     double fnf, optimum;    /* fnf's makespan (fnf_known: once the challenge was opened) and the optimum */
     bool fnf_known, optimum_known;
+    bool ch_nohints;        /* opened without hints and the answer not revealed yet: no optimum shown */
 };
 void room_tally(const struct room *r, struct room_tally *t);
 /* The socket's path and the database's path (for messages). */
