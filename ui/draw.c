@@ -547,19 +547,19 @@ void gantt_pick(struct view *v, struct lanes *L)
     if (v->top != 0 || L->count >= c->n || L->count < 1)
         return;
     bool single = view_single_message(v);   /* a critical path and a first difference */
-    unsigned char *want = xcalloc((size_t)c->n, 1);   /* 3: named, 2: must, 1: would like */
+    unsigned char *want = xcalloc((size_t)c->n, 1);   /* 4, 3: named, 2: must, 1: would like */
     want[c->source] = 2;
-    if (v->lesson)   /* its slide's named nodes (the slide screen's want hook) */
-        view_want(v, want);
-    else   /* the plain view: the nodes that set each makespan (a lesson may hide them) */
-        for (int r = 0; r < v->nruns && r < 2; r++) {
+    view_want(v, want);   /* a lesson's: the nodes its slide names (the slide screen's want hook) */
+    unsigned hide = view_hides(v);
+    for (int r = 0; r < v->nruns && r < 2; r++)   /* the nodes that set each makespan shown */
+        if (!(hide & (r == 0 ? HIDE_END : HIDE_OTHER))) {
             const struct engine *e = vrun_engine(&v->runs[r]);
             double end = -INFINITY;
             for (int i = 0; i < e->ntr && e->tr; i++)
                 end = e->tr[i].hold > end ? e->tr[i].hold : end;
             for (int i = 0; i < e->ntr && e->tr; i++)
                 if (e->tr[i].hold >= end - 1e-9 * (fabs(end) > 1 ? fabs(end) : 1) && e->tr[i].to >= 0 &&
-                    e->tr[i].to < c->n)
+                    e->tr[i].to < c->n && want[e->tr[i].to] < 2)
                     want[e->tr[i].to] = 2;
         }
     if (single && v->nruns >= 2) {
@@ -587,14 +587,14 @@ void gantt_pick(struct view *v, struct lanes *L)
     }
     v->pick = xrealloc(v->pick, (size_t)L->count * sizeof *v->pick);
     int n = 0;
-    for (int level = 3; level >= 0 && n < L->count; level--)
+    for (int level = 4; level >= 0 && n < L->count; level--)
         for (int p = 0; p < c->n && n < L->count; p++)
             if (want[p] == level) {
-                want[p] = 4;   /* taken */
+                want[p] = 5;   /* taken */
                 n++;
             }
     for (int p = 0; p < c->n; p++)   /* by node order */
-        if (want[p] == 4)
+        if (want[p] == 5)
             v->pick[v->npick++] = p;
     free(want);
     L->pick = v->pick;

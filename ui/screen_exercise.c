@@ -243,6 +243,36 @@ static void set_phase(struct view *v, enum ex_phase ph)
 
 static int replay(struct view *v, int k);
 
+/* What the exercise says as it opens: the task and the best reachable (its hints), or that
+ * kept choices are back. */
+static void opening_feedback(struct view *v, struct exercise *x, int kept)
+{
+    const char *intro = v->c->target ? "Build the multicast yourself: pick a sender, then a receiver, a "
+                                       "target or a relay (Enter)."
+                                     : "Build the broadcast yourself: pick a sender, then a receiver (Enter).";
+    if (kept > 0)
+        snprintf(x->feedback, sizeof x->feedback, "Back to your %d choice%s (%s undoes the last). ",
+                 kept, kept == 1 ? "" : "s", glyphs_for(v->ascii)->left);
+    else if (x->nohints)
+        snprintf(x->feedback, sizeof x->feedback, "%s No hints: the best makespan still reachable and "
+                 "the optimum are not shown until the answer is revealed.", intro);
+    else if (x->best_known)
+        snprintf(x->feedback, sizeof x->feedback, "%s The best makespan reachable is %s%s.", intro,
+                 ui_num(x->best), v->c->n > EXERCISE_MAX_NODES ? " (the optimum the view proved)" : "");
+    else
+        snprintf(x->feedback, sizeof x->feedback,
+                 "%s (%d nodes: too many to search without a proven optimum; what is known: lower "
+                 "bound %s, %s %s.)", intro, v->c->n, ui_num(v->runs[0].run.lower_bound),
+                 vrun_sched_name(&v->runs[0]), ui_num(vrun_end(&v->runs[0])));
+    size_t at = strlen(x->feedback);
+    if (kept > 0 && x->best_known)
+        snprintf(x->feedback + at, sizeof x->feedback - at, "Best reachable from here: %s%s.",
+                 x->best_exact ? "" : "at most ", ui_num(x->best));
+    else if (x->cancelled)
+        snprintf(x->feedback + at, sizeof x->feedback - at, " The search was cancelled: the best "
+                 "reachable is not known.");
+}
+
 /* Its open hook: a fresh exercise, or the one left with its choices; arg 0
  * or EX_NO_HINTS.  0, or -1 with the message (no exercise beside this run). */
 static int ex_open(struct view *v, void **data, int arg)
@@ -338,30 +368,7 @@ static int ex_open(struct view *v, void **data, int arg)
     }
     remember(x);
     set_phase(v, EX_SENDER);
-    const char *intro = v->c->target ? "Build the multicast yourself: pick a sender, then a receiver, a "
-                                       "target or a relay (Enter)."
-                                     : "Build the broadcast yourself: pick a sender, then a receiver (Enter).";
-    if (kept > 0)
-        snprintf(x->feedback, sizeof x->feedback, "Back to your %d choice%s (%s undoes the last). ",
-                 kept, kept == 1 ? "" : "s", glyphs_for(v->ascii)->left);
-    else if (x->nohints)
-        snprintf(x->feedback, sizeof x->feedback, "%s No hints: the best makespan still reachable and "
-                 "the optimum are not shown until the answer is revealed.", intro);
-    else if (x->best_known)
-        snprintf(x->feedback, sizeof x->feedback, "%s The best makespan reachable is %s%s.", intro,
-                 ui_num(x->best), v->c->n > EXERCISE_MAX_NODES ? " (the optimum the view proved)" : "");
-    else
-        snprintf(x->feedback, sizeof x->feedback,
-                 "%s (%d nodes: too many to search without a proven optimum; what is known: lower "
-                 "bound %s, %s %s.)", intro, v->c->n, ui_num(v->runs[0].run.lower_bound),
-                 vrun_sched_name(&v->runs[0]), ui_num(vrun_end(&v->runs[0])));
-    size_t at = strlen(x->feedback);
-    if (kept > 0 && x->best_known)
-        snprintf(x->feedback + at, sizeof x->feedback - at, "Best reachable from here: %s%s.",
-                 x->best_exact ? "" : "at most ", ui_num(x->best));
-    else if (x->cancelled)
-        snprintf(x->feedback + at, sizeof x->feedback - at, " The search was cancelled: the best "
-                 "reachable is not known.");
+    opening_feedback(v, x, kept);
     x->feedback_role = R_NORMAL;
     view_clear_message(v);
     return 0;

@@ -740,13 +740,13 @@ static unsigned lesson_behind(struct view *v, enum ui_req req, int key)
     return UI_HANDLED | UI_REDRAW;
 }
 
-/* Does text name the node name as a word (not inside a longer name)? */
+/* Does text name the node name as a word (not inside a longer name, nor the s of "LP's")? */
 static bool names_node(const char *text, const char *name)
 {
     size_t n = strlen(name);
     for (const char *at = text ? strstr(text, name) : NULL; n && at; at = strstr(at + 1, name)) {
         char before = at > text ? at[-1] : ' ', after = at[n];
-        bool word = !(isalnum((unsigned char)before) || before == '_' || before == '-') &&
+        bool word = !(isalnum((unsigned char)before) || before == '_' || before == '-' || before == '\'') &&
                     !(isalnum((unsigned char)after) || after == '_' || after == '-');
         if (word)
             return true;
@@ -754,22 +754,30 @@ static bool names_node(const char *text, const char *name)
     return false;
 }
 
-/* Its want hook: the nodes the slide's show = {...} names, and once revealed those its
- * answer names, come first (3) on the main screen's lanes (ui/draw.c's gantt_pick). */
+/* Its want hook: the nodes the slide names come first on the main screen's lanes (ui/draw.c's
+ * gantt_pick): once revealed those its answer names (4), then those its show = {...} and its
+ * question name (3).  A broadcast's source named as the sender ("p0 -> p2") stays at the
+ * source's 2: what it sends shows on its receivers' lanes, which need the room more. */
 static void lesson_want(const struct view *v, unsigned char *want)
 {
     const struct cluster *c = v->c;
     if (!v->lesson)
         return;
     const struct slide *s = &v->lesson->slides[v->slide];
-    for (int i = 0; i < s->nshow; i++)
-        for (int p = 0; p < c->n; p++)
-            if (strcmp(c->nodes[p].name, s->show[i]) == 0)
-                want[p] = 3;
-    if (lesson_revealed(v))
-        for (int p = 0; p < c->n; p++)
-            if (names_node(s->answer, c->nodes[p].name))
-                want[p] = 3;
+    bool revealed = lesson_revealed(v), single = view_single_message(v);
+    for (int p = 0; p < c->n; p++) {
+        unsigned char level = 0;
+        for (int i = 0; i < s->nshow && !level; i++)
+            level = strcmp(c->nodes[p].name, s->show[i]) == 0 ? 3 : 0;
+        if (names_node(s->question, c->nodes[p].name))
+            level = 3;
+        if (revealed && names_node(s->answer, c->nodes[p].name))
+            level = 4;
+        if (single && p == c->source && level > 2)
+            level = 2;
+        if (level > want[p])
+            want[p] = level;
+    }
 }
 
 /* Its open hook: the slide's text again (w), the answer as it was. */

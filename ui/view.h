@@ -79,8 +79,8 @@ struct screen {
     /* A request about it made on the main screen (the slide's keys, n and N after a search):
      * UI_* bits, 0 not its. */
     unsigned (*behind)(struct view *v, enum ui_req req, int key);
-    /* The nodes it wants on the main screen's first lanes (a slide's named nodes): want[p] set
-     * to 3 for each, want holding c->n entries. */
+    /* The nodes it wants on the main screen's first lanes (a slide's named nodes): want[p]
+     * raised to 3, or 4 before all others, want holding c->n entries (ui/draw.c's gantt_pick). */
     void (*want)(const struct view *v, unsigned char *want);
     /* What a screen made on the cluster that others read, through the view (view_moves) or
      * the screen opened over it (v->back): the student's choices, *from and *to pointing
