@@ -51,7 +51,7 @@ struct slide_room {
     struct challenge ch;
     bool ch_ready, ch_open;
     bool ch_nohints;                /* opened without hints (C): no best reachable, no optimum shown
-                                       until the answer is revealed */
+                                       until the answer is revealed (room_reveal clears it) */
     struct play *plays;
     int nplays, playcap;
     double *ms;                     /* the plays' makespans, sorted (the projector's histogram) */
@@ -173,7 +173,7 @@ static void send_slide(struct room *r, struct room_conn *c)
         .choices = (const char *const *)s->choices, .nchoices = s->nchoices,
         .challenge = sr->ch_ready && (sr->ch_open || mine), .ch_open = sr->ch_open,
         .ch_nodes = sr->ch_ready ? sr->ch.c->n : 0, .ch_model = sr->ch.model, .ch_csv = sr->ch.csv,
-        .ch_nohints = sr->ch_nohints && !sr->revealed,
+        .ch_nohints = sr->ch_nohints,
         .mine = mine != NULL, .mine_makespan = mine ? mine->makespan : 0,
         .yours = v ? v->answer : NULL,
         .revealed = sr->revealed, .expected = slide_gradable(s) ? e : NULL, .explain = s->answer,
@@ -809,6 +809,7 @@ int room_reveal(struct room *r, char **cause)
         sr->state = ROUND_REVEALED;
     }
     sr->revealed = true;
+    sr->ch_nohints = false;   /* the challenge's hints too, for good (a round opened later keeps them) */
     broadcast_slide(r);
     return 0;
 }
@@ -858,7 +859,7 @@ void room_tally(const struct room *r, struct room_tally *t)
         t->optimum = sr->ch.optimum;
         t->optimum_known = sr->ch.optimum_known;
     }
-    t->ch_nohints = sr->ch_nohints && !sr->revealed;
+    t->ch_nohints = sr->ch_nohints;
 }
 
 int room_challenge(struct room *r, bool hints, char **cause)
