@@ -61,7 +61,10 @@ jwait hintful "challenge open: Enter to play (5 nodes, async)" && ! grep -q "no 
 ok $? "80x24 hetcast join: the challenge with hints says nothing of hints"
 play hintful && grep -q "best possible 6" "$TMP/hintful"
 ok $? "with hints: the student's exercise ends on the best possible, as x does"
-tm send-keys -t hintful x q
+tm send-keys -t hintful x
+jwait hintful "your makespan counts: 8" && wait_for "challenge open: 1 finished"
+ok $? "the picks go to the room, which counts them on the projector"
+tm send-keys -t hintful q
 keys c
 wait_for "challenge closed"
 keys C
