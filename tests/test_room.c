@@ -28,6 +28,7 @@
 #include "tap.h"
 #include "ui/cellbuf.h"
 #include "ui/room_pane.h"
+#include "ui/screen_lesson.h"
 #include "ui/view.h"
 
 #define STUDENTS 300

@@ -27,6 +27,8 @@
 #include "tap.h"
 #include "ui/screen_chooser.h"
 #include "ui/screen_exercise.h"
+#include "ui/screen_lesson.h"
+#include "ui/screens.h"
 #include "ui/view.h"
 
 static struct cellbuf cb;

@@ -92,21 +92,21 @@ static int join_play(struct join_state *j, struct join_play *p, struct term *t, 
     if (!play_load(s, p))
         return 0;
     struct view *v = &p->v;
-    int status = term_play(t, v);
+    int status = term_play(t, v, s->ch_nohints ? EX_NO_HINTS : 0);   /* C: until the reveal */
     if (status < 0) {
         said(s, true, "%s", v->msg[0] ? v->msg : "the exercise does not open");
         return 0;
     }
     if (status != 0)
         return status;   /* a signal, or the terminal went away */
-    const struct exercise *x = exercise_of(v);
-    if (!x || x->nchoices != v->c->n - 1) {
-        said(s, false, "%s", x && x->nchoices ? "not finished: nothing sent (Enter goes back to your choices)"
-             : "nothing played");
+    const int *from, *to;
+    int n = view_moves(v, &from, &to);   /* the exercise's choices */
+    if (n != v->c->n - 1) {
+        said(s, false, "%s", n ? "not finished: nothing sent (Enter goes back to your choices)" : "nothing played");
         return 0;
     }
     char line[ROOM_LINE_MAX + 1];
-    if (room_proto_play(line, sizeof line, s->slide, x->from, x->to, x->nchoices) < 0) {
+    if (room_proto_play(line, sizeof line, s->slide, from, to, n) < 0) {
         said(s, true, "the picks are longer than a line of the room");
         return 0;
     }

@@ -68,8 +68,8 @@ static int tail_lines(const struct join_state *j, struct jline *ln, int max)
     if (s->ch_state[0] && n < max) {   /* a challenge: the exercise on the slide's cluster */
         bool playing = strcmp(s->ch_state, "open") == 0;
         if (playing)
-            snprintf(ln[n].text, sizeof ln[n].text, "challenge open: Enter to play (%d nodes, %s)",
-                     s->ch_nodes, s->ch_model);
+            snprintf(ln[n].text, sizeof ln[n].text, "challenge open: Enter to play (%d nodes, %s%s)",
+                     s->ch_nodes, s->ch_model, s->ch_nohints ? ", no hints" : "");
         else
             snprintf(ln[n].text, sizeof ln[n].text, "the challenge is closed");
         ln[n++].attr = playing ? R_INFO | AF_BOLD : R_DIM;

@@ -139,6 +139,8 @@ int room_pane_draw(struct view *v, struct cellbuf *cb, int x, int y, int w, int 
         return y;
     struct room_tally t;
     room_tally(v->room, &t);
+    if (t.ch_nohints)   /* a challenge without hints: the optimum at the reveal (a) */
+        t.optimum_known = false;
     const struct slide *s = &v->lesson->slides[v->slide];
     const char *dot = glyphs_for(v->ascii)->dot;
     char line[200];
@@ -155,7 +157,8 @@ int room_pane_draw(struct view *v, struct cellbuf *cb, int x, int y, int w, int 
                  (int)(100.0 * t.right[1] / t.total[1] + 0.5));
     ui_put(v, cb, x, y++, w, R_HEAD | AF_BOLD, line);
     if (t.challenge && y < bottom) {   /* the class's makespans, never a name */
-        n = snprintf(line, sizeof line, "challenge %s: %d finished", t.ch_open ? "open" : "closed", t.finished);
+        n = snprintf(line, sizeof line, "challenge %s%s: %d finished", t.ch_open ? "open" : "closed",
+                     t.ch_nohints ? ", no hints" : "", t.finished);
         if (t.fnf_known)
             n += snprintf(line + n, sizeof line - (size_t)n, "%sfnf %s", dot, ui_num(t.fnf));
         if (t.optimum_known)
@@ -220,7 +223,7 @@ bool room_pane_refuses(struct view *v)
     return true;
 }
 
-unsigned room_pane_request(struct view *v, enum ui_req req)
+unsigned room_pane_request(struct view *v, enum ui_req req, int key)
 {
     char *cause = NULL;
     if (!v->room && (req == REQ_VOTE || req == REQ_BARS || req == REQ_CHALLENGE || req == REQ_INSTANCES)) {
@@ -245,7 +248,7 @@ unsigned room_pane_request(struct view *v, enum ui_req req)
         v->room_bars = !v->room_bars;
         break;
     case REQ_CHALLENGE:
-        if (room_challenge(v->room, &cause) < 0) {
+        if (room_challenge(v->room, key != 'C', &cause) < 0) {   /* c with hints, C without */
             view_message(v, MSG_ERROR, "%s", cause ? cause : "the challenge does not open");
             free(cause);
         } else {

@@ -17,9 +17,10 @@
  * the histogram below it down to row bottom (excluded).  Returns the first
  * row left free.  Nothing (returns y) without a room. */
 int room_pane_draw(struct view *v, struct cellbuf *cb, int x, int y, int w, int bottom);
-/* The room's requests on the slide screen: REQ_VOTE, REQ_BARS, and
- * REQ_ANSWER (the class sees it too).  UI_HANDLED | UI_REDRAW, or 0. */
-unsigned room_pane_request(struct view *v, enum ui_req req);
+/* The room's requests on the slide screen: REQ_VOTE, REQ_BARS, REQ_CHALLENGE
+ * (key c: with hints, C: without), and REQ_ANSWER (the class sees it too).
+ * UI_HANDLED | UI_REDRAW, or 0. */
+unsigned room_pane_request(struct view *v, enum ui_req req, int key);
 /* True, with a message, when a round is open: the projector then takes no
  * answer (a letter, y), which would show the class the answer. */
 bool room_pane_refuses(struct view *v);

@@ -12,6 +12,7 @@
 #include "ui/screen_chooser.h"
 
 #include "ui/drawkit.h"
+#include "ui/screens.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -17,6 +17,7 @@
 #include "ui/screen_exercise.h"
 
 #include "ui/drawkit.h"
+#include "ui/screens.h"
 
 #include "engine/explain.h"
 
@@ -242,14 +243,49 @@ static void set_phase(struct view *v, enum ex_phase ph)
 
 static int replay(struct view *v, int k);
 
-/* Its open hook: a fresh exercise, or the one left with its choices (arg
- * unused).  0, or -1 with the message (no exercise beside this run). */
+/* What the exercise says as it opens: the task and the best reachable (its hints), or that
+ * kept choices are back. */
+static void opening_feedback(struct view *v, struct exercise *x, int kept)
+{
+    const char *intro = v->c->target ? "Build the multicast yourself: pick a sender, then a receiver, a "
+                                       "target or a relay (Enter)."
+                                     : "Build the broadcast yourself: pick a sender, then a receiver (Enter).";
+    if (kept > 0)
+        snprintf(x->feedback, sizeof x->feedback, "Back to your %d choice%s (%s undoes the last). ",
+                 kept, kept == 1 ? "" : "s", glyphs_for(v->ascii)->left);
+    else if (x->nohints)
+        snprintf(x->feedback, sizeof x->feedback, "%s No hints: the best makespan still reachable and "
+                 "the optimum are not shown until the answer is revealed.", intro);
+    else if (x->best_known)
+        snprintf(x->feedback, sizeof x->feedback, "%s The best makespan reachable is %s%s.", intro,
+                 ui_num(x->best), v->c->n > EXERCISE_MAX_NODES ? " (the optimum the view proved)" : "");
+    else
+        snprintf(x->feedback, sizeof x->feedback,
+                 "%s (%d nodes: too many to search without a proven optimum; what is known: lower "
+                 "bound %s, %s %s.)", intro, v->c->n, ui_num(v->runs[0].run.lower_bound),
+                 vrun_sched_name(&v->runs[0]), ui_num(vrun_end(&v->runs[0])));
+    size_t at = strlen(x->feedback);
+    if (kept > 0 && x->best_known)
+        snprintf(x->feedback + at, sizeof x->feedback - at, "Best reachable from here: %s%s.",
+                 x->best_exact ? "" : "at most ", ui_num(x->best));
+    else if (x->cancelled)
+        snprintf(x->feedback + at, sizeof x->feedback - at, " The search was cancelled: the best "
+                 "reachable is not known.");
+}
+
+/* Its open hook: a fresh exercise, or the one left with its choices; arg 0
+ * or EX_NO_HINTS.  0, or -1 with the message (no exercise beside this run). */
 static int ex_open(struct view *v, void **data, int arg)
 {
-    (void)arg;
     if (!*data)
         *data = xcalloc(1, sizeof(struct exercise));
     struct exercise *x = *data;
+    bool nohints = arg == EX_NO_HINTS;
+    if (nohints || x->nohints != nohints) {   /* what the searches found is not shown, or not known */
+        free(x->memo);
+        x->memo = NULL;
+        x->nmemo = 0;
+    }
     if (x->nchoices == 0 && v->lesson && v->slide < v->nmoves && v->moves[v->slide].n > 0) {
         struct slide_moves *m = &v->moves[v->slide];   /* kept when the class left this slide */
         free(x->from);
@@ -271,6 +307,7 @@ static int ex_open(struct view *v, void **data, int arg)
     x->from = kf;
     x->to = kt;
     x->nchoices = kn;
+    x->nohints = nohints;
     char *cause = NULL;
     /* The exercise books one message from the source; it has nothing to say
      * beside an exchange or K pipelined slices. */
@@ -292,8 +329,8 @@ static int ex_open(struct view *v, void **data, int arg)
     x->cand = xmalloc(n * sizeof *x->cand);
     x->memo = kmemo ? kmemo : xcalloc(n + 1, sizeof *x->memo);   /* none set */
     x->nmemo = kmemo ? km : 0;
-    double proven = proven_optimum(v);
-    x->search = v->c->n <= EXERCISE_MAX_NODES || isfinite(proven);
+    double proven = x->nohints ? -INFINITY : proven_optimum(v);
+    x->search = !x->nohints && (v->c->n <= EXERCISE_MAX_NODES || isfinite(proven));
     int kept = x->nchoices;
     if (kept > 0)
         replay(v, kept);
@@ -331,27 +368,7 @@ static int ex_open(struct view *v, void **data, int arg)
     }
     remember(x);
     set_phase(v, EX_SENDER);
-    const char *intro = v->c->target ? "Build the multicast yourself: pick a sender, then a receiver, a "
-                                       "target or a relay (Enter)."
-                                     : "Build the broadcast yourself: pick a sender, then a receiver (Enter).";
-    if (kept > 0)
-        snprintf(x->feedback, sizeof x->feedback, "Back to your %d choice%s (%s undoes the last). ",
-                 kept, kept == 1 ? "" : "s", glyphs_for(v->ascii)->left);
-    else if (x->best_known)
-        snprintf(x->feedback, sizeof x->feedback, "%s The best makespan reachable is %s%s.", intro,
-                 ui_num(x->best), v->c->n > EXERCISE_MAX_NODES ? " (the optimum the view proved)" : "");
-    else
-        snprintf(x->feedback, sizeof x->feedback,
-                 "%s (%d nodes: too many to search without a proven optimum; what is known: lower "
-                 "bound %s, %s %s.)", intro, v->c->n, ui_num(v->runs[0].run.lower_bound),
-                 vrun_sched_name(&v->runs[0]), ui_num(vrun_end(&v->runs[0])));
-    size_t at = strlen(x->feedback);
-    if (kept > 0 && x->best_known)
-        snprintf(x->feedback + at, sizeof x->feedback - at, "Best reachable from here: %s%s.",
-                 x->best_exact ? "" : "at most ", ui_num(x->best));
-    else if (x->cancelled)
-        snprintf(x->feedback + at, sizeof x->feedback - at, " The search was cancelled: the best "
-                 "reachable is not known.");
+    opening_feedback(v, x, kept);
     x->feedback_role = R_NORMAL;
     view_clear_message(v);
     return 0;
@@ -500,7 +517,11 @@ static int ex_book(struct view *v, int from, int to)
         if (x->optimum_known && dn < sizeof done)
             dn += (size_t)snprintf(done + dn, sizeof done - dn, ", best possible %g", x->optimum);
         char recap[600];
-        recap_text(v, recap, sizeof recap);
+        if (x->nohints)
+            snprintf(recap, sizeof recap, "No hints: the best possible is not shown until the answer is "
+                     "revealed.");
+        else
+            recap_text(v, recap, sizeof recap);
         snprintf(x->feedback, sizeof x->feedback, "%s. %s %s", done, recap, fb);
         x->feedback_role = x->optimum_known && x->eng.makespan <= x->optimum + 1e-9 ? R_GOOD : x->feedback_role;
         set_phase(v, EX_SENDER);
@@ -608,6 +629,8 @@ static void pick_panel(struct view *v, struct cellbuf *cb, int x, int y, int w, 
     if (xr->best_known)
         cb_textf(cb, x + 1, row, w - 2, R_NORMAL, v->ascii, "best reachable %s%s",
                  xr->best_exact ? "" : "<= ", ui_num(xr->best));
+    else if (xr->nohints)
+        cb_textf(cb, x + 1, row, w - 2, R_DIM, v->ascii, "no hints: best not shown");
     else if (!xr->search)
         cb_textf(cb, x + 1, row, w - 2, R_DIM, v->ascii, "best: not searched (n > %d, no optimum)",
                  EXERCISE_MAX_NODES);
@@ -623,7 +646,7 @@ static void draw_exercise(struct view *v, struct cellbuf *cb)
     const struct cluster *c = v->c;
     char right[96];
     snprintf(right, sizeof right, "%d choice%s", xr->nchoices, xr->nchoices == 1 ? "" : "s");
-    ui_title_bar(v, cb, "EXERCISE", right);
+    ui_title_bar(v, cb, xr->nohints ? "EXERCISE, NO HINTS" : "EXERCISE", right);
     int x = 1;
     x = ui_pair(v, cb, x, 1, "your makespan so far", ui_num(xr->eng.makespan), R_NORMAL, false);
     if (xr->best_known)
@@ -742,7 +765,7 @@ static unsigned ex_request(struct view *v, enum ui_req req, int key)
         view_screen_close(v);
         return UI_HANDLED | UI_REDRAW;
     case REQ_FACTS:   /* L: the log of the choices, over the exercise */
-        view_screen_open(v, &screen_facts, 1);
+        view_screen_open(v, screen_for(SCR_FACTS), 1);
         return UI_HANDLED | UI_REDRAW;
     default: {
         unsigned r = view_request(v, req, key);   /* zoom, reload, help, quit */
@@ -751,9 +774,27 @@ static unsigned ex_request(struct view *v, enum ui_req req, int key)
         break;
     }
     }
-    if (x->ncand && v->screen == &screen_exercise)
+    if (x->ncand && v->screen->id == SCR_EXERCISE)
         v->sel = x->cand[x->cursor];
     return UI_HANDLED | UI_REDRAW;
+}
+
+/* Its moves hook: the student's choices (kept when the exercise is left). */
+static int ex_moves(const struct view *v, const int **from, const int **to)
+{
+    const struct exercise *x = exercise_of(v);
+    if (!x || x->nchoices == 0)
+        return 0;
+    *from = x->from;
+    *to = x->to;
+    return x->nchoices;
+}
+
+/* Its booked hook: the engine the choices are booked on, while the exercise is live. */
+static const struct engine *ex_booked(const struct view *v)
+{
+    const struct exercise *x = exercise_of(v);
+    return x && x->live ? &x->eng : NULL;
 }
 
 const struct screen screen_exercise = {
@@ -764,4 +805,6 @@ const struct screen screen_exercise = {
     .forget = ex_forget,
     .draw = draw_exercise,
     .request = ex_request,
+    .moves = ex_moves,
+    .booked = ex_booked,
 };

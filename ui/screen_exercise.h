@@ -4,7 +4,8 @@
  * the feedback.  The view keeps it for the screen without reading it; it
  * lives from the first x to view_close, and the choices outlast leaving
  * the exercise (x resumes them) until the cluster or the source changes.
- * The tests read it through exercise_of.
+ * The tests read it through exercise_of; the other files of ui/ through its
+ * hooks (moves, booked: ui/view.h), never by name.
  */
 #ifndef HETCAST_SCREEN_EXERCISE_H
 #define HETCAST_SCREEN_EXERCISE_H
@@ -15,6 +16,11 @@
 
 enum ex_phase { EX_SENDER = 0, EX_RECEIVER, EX_DONE };
 
+/* view_screen_open's arg for the exercise: 0 as x opens it, with its hints (the best makespan
+ * still reachable, the optimum, what each choice cost); EX_NO_HINTS without them (a class
+ * challenge opened with C, until the answer is revealed: ui/join.c). */
+#define EX_NO_HINTS 1
+
 struct exercise {
     struct engine eng;
     bool live;          /* eng is initialised */
@@ -24,6 +30,7 @@ struct exercise {
     int sender;         /* chosen in EX_RECEIVER */
     int *cand;          /* the nodes listed for the current pick */
     int ncand, cursor, top;
+    bool nohints;       /* opened with EX_NO_HINTS: no search, no optimum, no recap of the costs */
     bool search;        /* the cluster is small enough for the best-completion search */
     bool best_known;
     bool best_exact;

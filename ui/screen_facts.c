@@ -12,7 +12,7 @@
  * prompt), set afresh when it opens.
  */
 #include "ui/drawkit.h"
-#include "ui/screen_exercise.h"
+#include "ui/screens.h"
 #include "session/trace.h"
 
 #include "engine/explain.h"
@@ -152,47 +152,6 @@ char *view_facts(const struct view *v, int p)
     return text;
 }
 
-bool view_first_difference(const struct view *v, char *buf, size_t size, double now, int width)
-{
-    if (v->nruns < 2 || !view_single_message(v))
-        return false;
-    struct explain_diff d;
-    const struct engine *a = vrun_engine(&v->runs[0]), *b = vrun_engine(&v->runs[1]);
-    if (explain_first_difference(a, b, &d) < 0 || !d.parted || now < d.time ||
-        (isfinite(now) && v->step == 0))
-        return false;
-    const char *na = vrun_sched_name(&v->runs[0]), *nb = vrun_sched_name(&v->runs[1]);
-    explain_diff_text(a, b, na, nb, &d, buf, size);
-    if (width > 0 && text_width(buf) > width) {   /* the short form: the picks and who is late */
-        const struct node *nd = v->c->nodes;
-        int at = snprintf(buf, size, "first difference (t=%s): %s %s%s%s, %s %s%s%s", ui_num(d.time), na,
-                          nd[d.a_from].name, glyphs_for(v->ascii)->to, nd[d.a_to].name, nb, nd[d.b_from].name,
-                          glyphs_for(v->ascii)->to, nd[d.b_to].name);
-        if (d.late >= 0 && d.worse >= 0 && at > 0 && (size_t)at < size)
-            snprintf(buf + at, size - (size_t)at, "; %s loses %s (%s: %s, not %s)", d.worse == 0 ? na : nb,
-                     ui_num(d.loss), nd[d.late].name, ui_num(d.late_hold[d.worse]),
-                     ui_num(d.late_hold[1 - d.worse]));
-    }
-    return true;
-}
-
-bool view_trace_shift(const struct view *v, char *buf, size_t size, double now)
-{
-    if (v->nruns != 2 || !vrun_measured(&v->runs[1]) || (isfinite(now) && v->step == 0))
-        return false;
-    const struct engine *p = vrun_engine(&v->runs[0]), *m = vrun_engine(&v->runs[1]);
-    size_t at = (size_t)snprintf(buf, size, "measured - predicted, held:");
-    int shown = 0;
-    for (int i = 0; i < m->ntr && i < p->ntr && at < size; i++) {
-        if (m->tr[i].hold > now)
-            continue;
-        double d = trace_diff(m->tr[i].hold, p->tr[i].hold);
-        at += (size_t)snprintf(buf + at, size - at, "%s%s %s%s", shown++ ? glyphs_for(v->ascii)->dot : " ",
-                               v->c->nodes[m->tr[i].to].name, d > 0 ? "+" : "", ui_num(d));
-    }
-    return shown > 0;
-}
-
 /* ---- the narration log ---- */
 
 static char *log_text(const struct view *v)
@@ -202,14 +161,14 @@ static char *log_text(const struct view *v)
     FILE *fp = open_memstream(&text, &len);
     if (!fp)
         return NULL;
-    const struct exercise *x = exercise_of(v);
-    if (v->back == &screen_exercise && x && x->live) {   /* opened in the exercise: the student's own */
+    const struct engine *own = v->back && v->back->booked ? v->back->booked(v) : NULL;
+    if (own) {   /* opened over the exercise (its booked hook): the student's own */
         fprintf(fp, "your choices so far, as booked:\n\n");
-        for (int i = 0; i < x->eng.nev; i++) {
-            engine_narrate(&x->eng, i, line, sizeof line);
+        for (int i = 0; i < own->nev; i++) {
+            engine_narrate(own, i, line, sizeof line);
             fprintf(fp, "%s\n", line);
         }
-        if (x->eng.nev == 0)
+        if (own->nev == 0)
             fprintf(fp, "nothing yet: pick a sender, then a receiver\n");
         fclose(fp);
         return text;
@@ -298,9 +257,10 @@ static void draw_facts(struct view *v, struct cellbuf *cb)
     if (fp)
         fclose(fp);
     char title[200];
-    if (f->log && v->back == &screen_exercise && exercise_of(v))
-        snprintf(title, sizeof title, "exercise log: %d choice%s", exercise_of(v)->nchoices,
-                 exercise_of(v)->nchoices == 1 ? "" : "s");
+    const int *from, *to;
+    int nmoves = v->back && v->back->moves ? v->back->moves(v, &from, &to) : 0;
+    if (f->log && v->back && v->back->id == SCR_EXERCISE)
+        snprintf(title, sizeof title, "exercise log: %d choice%s", nmoves, nmoves == 1 ? "" : "s");
     else if (f->log)
         snprintf(title, sizeof title, "narration log: %d event%s up to step %d", v->step,
                  v->step == 1 ? "" : "s", v->step);
@@ -432,7 +392,7 @@ static int prompt_open(struct view *v, void **data, int arg)
 static void draw_prompt(struct view *v, struct cellbuf *cb)
 {
     const struct prompt *pr = prompt_of(v);
-    (v->back ? v->back : &screen_main)->draw(v, cb);   /* the screen it was opened over */
+    (v->back ? v->back : screen_for(SCR_MAIN))->draw(v, cb);   /* the screen it was opened over */
     int y = cb->h - 1;
     cb_fill(cb, 0, y, cb->w, 1, ' ', R_STATUS);
     char line[200];
@@ -531,13 +491,10 @@ static bool holds_nocase(const char *name, const char *q)
     return false;
 }
 
-void view_find_again(struct view *v, int dir)
+/* n and N: select the next (dir 1) or previous (dir -1) node after the selected one whose
+ * name holds the last search's text, round the end, and say which.  O(nodes). */
+static void find_again(struct view *v, const struct prompt *pr, int dir)
 {
-    const struct prompt *pr = prompt_of(v);
-    if (!pr || !pr->last[0]) {
-        view_message(v, MSG_ERROR, "no search to repeat: / finds a node by name, then n the next");
-        return;
-    }
     int n = v->c->n, count = 0, at = 0, found = -1;
     for (int p = 0; p < n; p++)
         count += holds_nocase(v->c->nodes[p].name, pr->last);
@@ -557,6 +514,17 @@ void view_find_again(struct view *v, int dir)
                  count, pr->last);
 }
 
+/* Its behind hook: n and N on the main screen, once a search was kept (else the main
+ * screen says there is none). */
+static unsigned prompt_behind(struct view *v, enum ui_req req, int key)
+{
+    const struct prompt *pr = prompt_of(v);
+    if (req != REQ_FIND || (key != 'n' && key != 'N') || !pr || !pr->last[0])
+        return 0;
+    find_again(v, pr, key == 'n' ? 1 : -1);
+    return UI_HANDLED | UI_REDRAW;
+}
+
 const struct screen screen_prompt = {
     .name = "prompt",
     .id = SCR_PROMPT,
@@ -564,4 +532,5 @@ const struct screen screen_prompt = {
     .open = prompt_open,
     .draw = draw_prompt,
     .request = prompt_request,
+    .behind = prompt_behind,
 };

@@ -8,6 +8,7 @@
  * exercise beside an exchange) is left out.  Any key goes back.
  */
 #include "ui/drawkit.h"
+#include "ui/screens.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -47,11 +48,11 @@ static void summary_line(struct view *v, struct cellbuf *cb, int y, int w, const
 
 static void draw_help(struct view *v, struct cellbuf *cb)
 {
-    const struct screen *under = v->back && v->back != &screen_help ? v->back : &screen_main;
+    const struct screen *under = v->back && v->back != &screen_help ? v->back : screen_for(SCR_MAIN);
     const struct key_row *rows[HELP_MAX_ROWS];
     int n = help_rows(v, under->id, false, rows);
     char title[96];
-    if (under == &screen_main)
+    if (under->id == SCR_MAIN)
         snprintf(title, sizeof title, "hetcast help: keys");
     else
         snprintf(title, sizeof title, "hetcast help: %s keys", under->name);
@@ -79,7 +80,7 @@ static void draw_help(struct view *v, struct cellbuf *cb)
         cb_text(cb, cx, cy, kw, labels[i], R_HEAD | AF_BOLD, v->ascii);
         cb_text(cb, cx + kw + 2, cy, colw - kw - 4, key_help(rows[i], view_kind(v)), R_NORMAL, v->ascii);
     }
-    if (under == &screen_main) {
+    if (under->id == SCR_MAIN) {
         int sy = y + per + 1 < cb->h - 1 ? y + per + 1 : y + per;
         if (view_single_message(v) && sy < cb->h - 1)
             summary_line(v, cb, sy++, cb->w - 4, "Exercise", SCR_EXERCISE);

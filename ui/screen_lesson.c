@@ -24,8 +24,10 @@
  * view_hides and view_hold, never by name.
  */
 #include "ui/drawkit.h"
-#include "ui/screen_exercise.h"
+#include "ui/screen_lesson.h"
+#include "ui/screens.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,6 +140,12 @@ int lesson_view_open_hooked(struct view *v, const struct lesson *l, int k, const
     return open_slide(v, l, k, cause);
 }
 
+/* Its start hook: what is the lesson, opened on its first slide. */
+static int lesson_start(struct view *v, const void *what, const struct view *hooks, char **cause)
+{
+    return lesson_view_open_hooked(v, what, 0, hooks, cause);
+}
+
 void lesson_go(struct view *v, int k)
 {
     const struct lesson *l = v->lesson;
@@ -168,17 +176,18 @@ void lesson_go(struct view *v, int k)
         v->moves = xcalloc((size_t)l->n, sizeof *v->moves);
         v->nmoves = l->n;
     }
-    const struct exercise *x = exercise_of(v);
+    const int *from = NULL, *to = NULL;
+    int n = view_moves(v, &from, &to);   /* the exercise's (its moves hook) */
     struct slide_moves *m = &v->moves[v->slide];
     free(m->from);
     free(m->to);
     *m = (struct slide_moves){NULL, NULL, 0};
-    if (x && x->nchoices > 0) {
-        m->from = xmalloc((size_t)x->nchoices * sizeof *m->from);
-        m->to = xmalloc((size_t)x->nchoices * sizeof *m->to);
-        memcpy(m->from, x->from, (size_t)x->nchoices * sizeof *m->from);
-        memcpy(m->to, x->to, (size_t)x->nchoices * sizeof *m->to);
-        m->n = x->nchoices;
+    if (n > 0) {
+        m->from = xmalloc((size_t)n * sizeof *m->from);
+        m->to = xmalloc((size_t)n * sizeof *m->to);
+        memcpy(m->from, from, (size_t)n * sizeof *m->from);
+        memcpy(m->to, to, (size_t)n * sizeof *m->to);
+        m->n = n;
     }
     replace_keeping(v, &next);
 }
@@ -631,7 +640,7 @@ static unsigned lesson_request(struct view *v, enum ui_req req, int key)
         break;
     case REQ_ANSWER:
         lesson_reveal(v);
-        room_pane_request(v, req);   /* a live class sees it too */
+        room_pane_request(v, req, key);   /* a live class sees it too */
         break;
     case REQ_CHOICE: {   /* A-H or 1-8 */
         const struct slide *s = &v->lesson->slides[v->slide];
@@ -650,13 +659,16 @@ static unsigned lesson_request(struct view *v, enum ui_req req, int key)
         if (!slide_gradable(&v->lesson->slides[v->slide]))
             view_message(v, MSG_INFO, "this slide asks nothing to answer");
         else
-            view_screen_open(v, &screen_prompt, 'y');
+            view_screen_open(v, screen_for(SCR_PROMPT), 'y');
         break;
+    case REQ_CHALLENGE:
+        if (key == 'C' && !v->room)   /* no live class: C is the choice C */
+            return lesson_request(v, REQ_CHOICE, key);
+        return room_pane_request(v, req, key);
     case REQ_VOTE:
     case REQ_BARS:
-    case REQ_CHALLENGE:
     case REQ_INSTANCES:
-        return room_pane_request(v, req);
+        return room_pane_request(v, req, key);
     default:
         return view_request(v, req, key);
     }
@@ -676,12 +688,52 @@ static unsigned lesson_behind(struct view *v, enum ui_req req, int key)
     else if (key == 'y' && !slide_gradable(&v->lesson->slides[v->slide]))
         view_message(v, MSG_INFO, "this slide asks nothing to answer");
     else if (key == 'y')
-        view_screen_open(v, &screen_prompt, 'y');
+        view_screen_open(v, screen_for(SCR_PROMPT), 'y');
     else if (key == 'w')
         view_screen_open(v, &screen_lesson, 0);
     else
         lesson_go(v, v->slide + (key == '[' ? -1 : 1));
     return UI_HANDLED | UI_REDRAW;
+}
+
+/* Does text name the node name as a word (not inside a longer name, nor the s of "LP's")? */
+static bool names_node(const char *text, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *at = text ? strstr(text, name) : NULL; n && at; at = strstr(at + 1, name)) {
+        char before = at > text ? at[-1] : ' ', after = at[n];
+        bool word = !(isalnum((unsigned char)before) || before == '_' || before == '-' || before == '\'') &&
+                    !(isalnum((unsigned char)after) || after == '_' || after == '-');
+        if (word)
+            return true;
+    }
+    return false;
+}
+
+/* Its want hook: the nodes the slide names come first on the main screen's lanes (ui/draw.c's
+ * gantt_pick): once revealed those its answer names (4), then those its show = {...} and its
+ * question name (3).  A broadcast's source named as the sender ("p0 -> p2") stays at the
+ * source's 2: what it sends shows on its receivers' lanes, which need the room more. */
+static void lesson_want(const struct view *v, unsigned char *want)
+{
+    const struct cluster *c = v->c;
+    if (!v->lesson)
+        return;
+    const struct slide *s = &v->lesson->slides[v->slide];
+    bool revealed = lesson_revealed(v), single = view_single_message(v);
+    for (int p = 0; p < c->n; p++) {
+        unsigned char level = 0;
+        for (int i = 0; i < s->nshow && !level; i++)
+            level = strcmp(c->nodes[p].name, s->show[i]) == 0 ? 3 : 0;
+        if (names_node(s->question, c->nodes[p].name))
+            level = 3;
+        if (revealed && names_node(s->answer, c->nodes[p].name))
+            level = 4;
+        if (single && p == c->source && level > 2)
+            level = 2;
+        if (level > want[p])
+            want[p] = level;
+    }
 }
 
 /* Its open hook: the slide's text again (w), the answer as it was. */
@@ -705,4 +757,6 @@ const struct screen screen_lesson = {
     .strip = lesson_strip,
     .answer = lesson_answer,
     .behind = lesson_behind,
+    .want = lesson_want,
+    .start = lesson_start,
 };

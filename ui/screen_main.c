@@ -14,6 +14,7 @@
  */
 #include "ui/drawkit.h"
 #include "ui/screen_chooser.h"
+#include "ui/screens.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -59,6 +60,8 @@ static const struct run *bounds_run(const struct view *v)
  * each schedule's end) and the named ones, pass 2 the others after them.
  */
 static int summary_pass;   /* 1 or 2 while summary_row draws; 0: everything */
+static bool summary_cut;   /* a named pair did not fit (pass 1): the row ends in an ellipsis */
+static bool summary_short; /* pair2 takes the shorter form at once (room for the named ones) */
 
 static bool named(const struct view *v, const char *label)
 {
@@ -74,7 +77,10 @@ static int spair(struct view *v, struct cellbuf *cb, int x, int y, const char *l
 {
     if (summary_pass != 0 && named(v, label) != (summary_pass == 1))
         return x;
-    return ui_pair(v, cb, x, y, label, value, vattr, sep);
+    int to = ui_pair(v, cb, x, y, label, value, vattr, sep);
+    if (to == x && summary_pass == 1)
+        summary_cut = true;
+    return to;
 }
 
 static int fpair(struct view *v, struct cellbuf *cb, int x, int y, const char *label, const char *value,
@@ -88,7 +94,11 @@ static int pair2(struct view *v, struct cellbuf *cb, int x, int y, const char *l
                  const char *value, const char *shorter, unsigned vattr, bool sep)
 {
     int was = x;
+    bool cut = summary_cut;
+    if (summary_short)
+        return spair(v, cb, x, y, label, shorter, vattr, sep);
     x = spair(v, cb, x, y, label, value, vattr, sep);
+    summary_cut = x != was ? summary_cut : cut;   /* the shorter form may fit */
     return x != was ? x : spair(v, cb, x, y, label, shorter, vattr, sep);
 }
 
@@ -122,12 +132,13 @@ static int compare_pairs(struct view *v, struct cellbuf *cb, int x, int y)
     if (hide & (HIDE_OTHER | HIDE_END))
         return x;   /* the difference would give it away */
     double a = vrun_end(&v->runs[0]), o = vrun_end(&v->runs[1]), d = a - o;
-    char diff[80];
+    char diff[80], bare[40];
+    snprintf(bare, sizeof bare, "%s%s", d > 0 ? "+" : "", ui_num(d));
     if (o > 0)
-        snprintf(diff, sizeof diff, "%s%s (%+.0f%%)", d > 0 ? "+" : "", ui_num(d), 100.0 * d / o);
+        snprintf(diff, sizeof diff, "%s (%+.0f%%)", bare, 100.0 * d / o);
     else
-        snprintf(diff, sizeof diff, "%s", ui_num(d));
-    x = spair(v, cb, x, y, "difference", diff, d > 0 ? R_BAD : d < 0 ? R_GOOD : R_NORMAL, true);
+        snprintf(diff, sizeof diff, "%s", bare);
+    x = pair2(v, cb, x, y, "difference", diff, bare, d > 0 ? R_BAD : d < 0 ? R_GOOD : R_NORMAL, true);
     for (int i = 2; i < v->nruns; i++)   /* the student's schedule */
         x = fpair(v, cb, x, y, vrun_sched_name(&v->runs[i]), ui_num(vrun_end(&v->runs[i])), R_NORMAL, true);
     return x;
@@ -227,10 +238,21 @@ static int summary_items(struct view *v, struct cellbuf *cb, int x, int y);
 static void summary_row(struct view *v, struct cellbuf *cb, int y)
 {
     summary_pass = 1;
+    summary_cut = summary_short = false;
     int x = summary_items(v, cb, 1, y);
+    if (summary_cut) {   /* the shorter forms, to make room for every named value */
+        cb_fill(cb, 0, y, cb->w, 1, ' ', R_NORMAL);
+        summary_cut = false;
+        summary_short = true;
+        x = summary_items(v, cb, 1, y);
+        summary_short = false;
+    }
     summary_pass = 2;
-    summary_items(v, cb, x, y);
+    if (!summary_cut)   /* the others only where every named one fits */
+        summary_items(v, cb, x, y);
     summary_pass = 0;
+    if (summary_cut)   /* a value the slide names did not fit: said, not dropped silently */
+        ui_put(v, cb, x + 2 < cb->w ? x + 1 : cb->w - 2, y, -1, R_DIM, v->ascii ? "~" : "\xe2\x80\xa6");
 }
 
 /* The summary's items from column x (one pass of summary_row); the column after them. */
@@ -712,11 +734,11 @@ static unsigned main_request(struct view *v, enum ui_req req, int key)
         if (key == 'S' && v->nruns < 2)
             view_message(v, MSG_INFO, "S changes the second scheduler of compare mode (c); s the first");
         else
-            view_screen_open(v, &screen_chooser, key == 'S' ? CH_SECOND : CH_SCHED);
+            view_screen_open(v, screen_for(SCR_CHOOSER), key == 'S' ? CH_SECOND : CH_SCHED);
         break;
     case REQ_MODEL:
         v->playing = false;
-        view_screen_open(v, &screen_chooser, CH_MODEL);
+        view_screen_open(v, screen_for(SCR_CHOOSER), CH_MODEL);
         break;
     case REQ_COMPARE:
         view_set_compare(v, v->nruns == 1);
@@ -726,7 +748,7 @@ static unsigned main_request(struct view *v, enum ui_req req, int key)
         break;
     case REQ_EXERCISE:
         v->playing = false;
-        view_screen_open(v, &screen_exercise, 0);
+        view_screen_open(v, screen_for(SCR_EXERCISE), 0);
         break;
     case REQ_SELECT:
         if (showing_flows(v))
@@ -760,13 +782,13 @@ static unsigned main_request(struct view *v, enum ui_req req, int key)
         if (key == 'f')
             toggle_flows(v);
         else
-            view_screen_open(v, &screen_facts, key == 'L');
+            view_screen_open(v, screen_for(SCR_FACTS), key == 'L');
         break;
     case REQ_FIND:
-        if (key == 'n' || key == 'N')
-            view_find_again(v, key == 'n' ? 1 : -1);
-        else
-            view_screen_open(v, &screen_prompt, key == ':' ? ':' : '/');
+        if ((key == 'n' || key == 'N') && !view_behind(v, req, key))   /* the prompt's last search */
+            view_message(v, MSG_ERROR, "no search to repeat: / finds a node by name, then n the next");
+        else if (key != 'n' && key != 'N')
+            view_screen_open(v, screen_for(SCR_PROMPT), key == ':' ? ':' : '/');
         break;
     default:
         return view_request(v, req, key);

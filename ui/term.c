@@ -73,7 +73,6 @@
 #include "session/lesson.h"
 #include "session/room.h"
 #include "ui/room_pane.h"
-#include "ui/screen_exercise.h"
 #include "ui/view.h"
 
 static volatile sig_atomic_t got_signal;   /* INT, TERM, HUP, QUIT, USR1/2, ALRM, PIPE: leave */
@@ -683,7 +682,7 @@ static int loop(struct view *v, struct term *t)
         int key;
         while ((key = next_typed()) != 0) {
             unsigned res = view_key(v, key);
-            if (res & UI_QUIT || quit_typed || (play_only && v->screen != &screen_exercise && !v->screen->over))
+            if (res & UI_QUIT || quit_typed || (play_only && v->screen->id != SCR_EXERCISE && !v->screen->over))
                 return 0;
             if (got_signal)
                 return 128 + got_signal;
@@ -741,7 +740,7 @@ struct opener {   /* what open_watched opens: a file (o) or a lesson's first sli
 
 static int open_with(struct view *v, const struct opener *op, const struct view *hooks, char **cause)
 {
-    return op->l ? lesson_view_open_hooked(v, op->l, 0, hooks, cause)
+    return op->l ? screen_for(SCR_LESSON)->start(v, op->l, hooks, cause)   /* its first slide */
                  : view_open_hooked(v, op->o, hooks, cause);
 }
 
@@ -980,7 +979,7 @@ int term_key(void)
     return next_typed();
 }
 
-int term_play(struct term *t, struct view *v)
+int term_play(struct term *t, struct view *v, int arg)
 {
     v->colour = t->colour;
     v->ascii = t->ascii;
@@ -988,13 +987,13 @@ int term_play(struct term *t, struct view *v)
     v->busy_ctx = t;
     v->computing = set_computing;
     v->cancel = &cancel_flag;
-    if (view_screen_open(v, &screen_exercise, 0) < 0)
+    if (view_screen_open(v, screen_for(SCR_EXERCISE), arg) < 0)
         return -1;
     play_only = true;
     int status = loop(v, t);
     play_only = false;
     quit_typed = 0;
-    if (v->screen == &screen_exercise)
+    if (v->screen->id == SCR_EXERCISE)
         view_screen_close(v);   /* its choices stay for the next Enter */
     return status;
 }

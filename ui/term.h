@@ -38,9 +38,10 @@ void term_redraw(struct term *t, void (*draw)(void *ctx, struct cellbuf *cb), vo
 int term_wait(struct term *t, int fd, bool *keys, short *ready);
 /* The next key typed (0: none left). */
 int term_key(void);
-/* The exercise screen of v on this terminal, until the student leaves it
+/* The exercise screen of v on this terminal, opened with arg (0, or
+ * EX_NO_HINTS: ui/screen_exercise.h), until the student leaves it
  * (x or q); v keeps its choices.  0, -1 (the screen does not open: v's
  * message says why), or 128 + a signal / 1 (the terminal went away). */
-int term_play(struct term *t, struct view *v);
+int term_play(struct term *t, struct view *v, int arg);
 
 #endif

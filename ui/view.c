@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "engine/bounds.h"
+#include "engine/explain.h"
 #include "ui/glyphs.h"
 #include "sched/exchange.h"
 #include "output/export.h"
@@ -29,6 +30,7 @@
 #include "output/report_exchange.h"
 #include "sched/trees.h"
 #include "session/lesson.h"
+#include "session/trace.h"
 
 static const int play_delays[] = {2000, 1000, 500, 250, 100, 40};   /* ms per step */
 #define NSPEEDS ((int)(sizeof play_delays / sizeof play_delays[0]))
@@ -199,6 +201,63 @@ unsigned view_behind(struct view *v, enum ui_req req, int key)
     return r;
 }
 
+void view_want(const struct view *v, unsigned char *want)
+{
+    for (int i = 0; i < v->nkept; i++)
+        if (v->kept[i].screen->want)
+            v->kept[i].screen->want(v, want);
+}
+
+int view_moves(const struct view *v, const int **from, const int **to)
+{
+    int n = 0;
+    for (int i = 0; i < v->nkept && n == 0; i++)
+        if (v->kept[i].screen->moves && v->kept[i].data)
+            n = v->kept[i].screen->moves(v, from, to);
+    return n;
+}
+
+bool view_first_difference(const struct view *v, char *buf, size_t size, double now, int width)
+{
+    if (v->nruns < 2 || !view_single_message(v))
+        return false;
+    struct explain_diff d;
+    const struct engine *a = vrun_engine(&v->runs[0]), *b = vrun_engine(&v->runs[1]);
+    if (explain_first_difference(a, b, &d) < 0 || !d.parted || now < d.time ||
+        (isfinite(now) && v->step == 0))
+        return false;
+    const char *na = vrun_sched_name(&v->runs[0]), *nb = vrun_sched_name(&v->runs[1]);
+    explain_diff_text(a, b, na, nb, &d, buf, size);
+    if (width > 0 && text_width(buf) > width) {   /* the short form: the picks and who is late */
+        const struct node *nd = v->c->nodes;
+        int at = snprintf(buf, size, "first difference (t=%s): %s %s%s%s, %s %s%s%s", ui_num(d.time), na,
+                          nd[d.a_from].name, glyphs_for(v->ascii)->to, nd[d.a_to].name, nb, nd[d.b_from].name,
+                          glyphs_for(v->ascii)->to, nd[d.b_to].name);
+        if (d.late >= 0 && d.worse >= 0 && at > 0 && (size_t)at < size)
+            snprintf(buf + at, size - (size_t)at, "; %s loses %s (%s: %s, not %s)", d.worse == 0 ? na : nb,
+                     ui_num(d.loss), nd[d.late].name, ui_num(d.late_hold[d.worse]),
+                     ui_num(d.late_hold[1 - d.worse]));
+    }
+    return true;
+}
+
+bool view_trace_shift(const struct view *v, char *buf, size_t size, double now)
+{
+    if (v->nruns != 2 || !vrun_measured(&v->runs[1]) || (isfinite(now) && v->step == 0))
+        return false;
+    const struct engine *p = vrun_engine(&v->runs[0]), *m = vrun_engine(&v->runs[1]);
+    size_t at = (size_t)snprintf(buf, size, "measured - predicted, held:");
+    int shown = 0;
+    for (int i = 0; i < m->ntr && i < p->ntr && at < size; i++) {
+        if (m->tr[i].hold > now)
+            continue;
+        double d = trace_diff(m->tr[i].hold, p->tr[i].hold);
+        at += (size_t)snprintf(buf + at, size - at, "%s%s %s%s", shown++ ? glyphs_for(v->ascii)->dot : " ",
+                               v->c->nodes[m->tr[i].to].name, d > 0 ? "+" : "", ui_num(d));
+    }
+    return shown > 0;
+}
+
 /* Every screen lets go of what it made on the cluster (it changed, or the source did). */
 static void forget_screens(struct view *v)
 {
@@ -226,7 +285,7 @@ int view_screen_open(struct view *v, const struct screen *s, int arg)
 void view_screen_close(struct view *v)
 {
     const struct screen *was = v->screen;
-    v->screen = was->over && v->back ? v->back : &screen_main;
+    v->screen = was->over && v->back ? v->back : screen_for(SCR_MAIN);
     if (was->close)
         was->close(v, view_screen_data(v, was));
 }
@@ -1108,7 +1167,7 @@ int view_open_hooked(struct view *v, const struct session_opts *o, const struct 
     v->exchange = o->pattern || o->receivers;
     v->tree = v->exchange;   /* an exchange opens with its table of sending orders */
     v->speed = DEFAULT_SPEED;
-    v->screen = &screen_main;
+    v->screen = screen_for(SCR_MAIN);
     sandbox_set_print(lua_print_to_view, v);
     char *warnings = NULL;
     v->c = load_quiet(o, &warnings, cause);
@@ -1292,7 +1351,7 @@ int view_play_delay(const struct view *v)
 
 unsigned view_tick(struct view *v)
 {
-    if (!v->playing || v->screen != &screen_main)
+    if (!v->playing || v->screen->id != SCR_MAIN)
         return 0;
     if (v->step >= v->nsteps) {
         v->playing = false;
@@ -1306,7 +1365,7 @@ unsigned view_tick(struct view *v)
 
 void view_help(struct view *v)
 {
-    view_screen_open(v, &screen_help, 0);
+    view_screen_open(v, screen_for(SCR_HELP), 0);
 }
 
 int view_play_ms(const struct view *v)

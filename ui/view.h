@@ -76,11 +76,25 @@ struct screen {
     bool (*strip)(struct view *v, struct cellbuf *cb, int y, int w);
     /* An answer typed at the prompt (y): 0, or -1 with the message saying why. */
     int (*answer)(struct view *v, const char *answer);
-    /* A request about it made on the main screen (its REQ_SLIDE keys): UI_* bits, 0 not its. */
+    /* A request about it made on the main screen (the slide's keys, n and N after a search):
+     * UI_* bits, 0 not its. */
     unsigned (*behind)(struct view *v, enum ui_req req, int key);
+    /* The nodes it wants on the main screen's first lanes (a slide's named nodes): want[p]
+     * raised to 3, or 4 before all others, want holding c->n entries (ui/draw.c's gantt_pick). */
+    void (*want)(const struct view *v, unsigned char *want);
+    /* What a screen made on the cluster that others read, through the view (view_moves) or
+     * the screen opened over it (v->back): the student's choices, *from and *to pointing
+     * into its data (0: none) ... */
+    int (*moves)(const struct view *v, const int **from, const int **to);
+    /* ... and the schedule they book so far, NULL before any. */
+    const struct engine *(*booked)(const struct view *v);
+    /* Open the empty view v on this screen with what (a lesson: its first slide), the front
+     * door's hooks copied from *hooks (NULL: none; view_open_hooked): 0, or the exit status
+     * with *cause. */
+    int (*start)(struct view *v, const void *what, const struct view *hooks, char **cause);
 };
-extern const struct screen screen_main, screen_help, screen_chooser, screen_exercise, screen_facts,
-    screen_prompt, screen_lesson;
+/* The screen of id (SCR_*, ui/keys.h; ui/screens.c's table); the main screen for an unknown id. */
+const struct screen *screen_for(unsigned id);
 
 struct exchange;
 
@@ -260,6 +274,9 @@ unsigned view_hides(const struct view *v);
 bool view_strip(struct view *v, struct cellbuf *cb, int y, int w);
 int view_answer(struct view *v, const char *answer);
 unsigned view_behind(struct view *v, enum ui_req req, int key);
+/* The kept screens' wanted lanes (want: every one's) and choices (moves: the first with any). */
+void view_want(const struct view *v, unsigned char *want);
+int view_moves(const struct view *v, const int **from, const int **to);
 /* The play timer fired: one step forward (stops at the end). */
 unsigned view_tick(struct view *v);
 
@@ -301,35 +318,6 @@ bool view_trace_shift(const struct view *v, char *buf, size_t size, double now);
 char *view_facts(const struct view *v, int p);
 /* The node whose name best matches q (a prefix first, then anywhere, ignoring case); -1 if none. */
 int view_find_node(const struct view *v, const char *q);
-/* n and N after /: select the next (dir 1) or previous (dir -1) node after the selected one whose
- * name holds the last search's text (ignoring case), round the end; says which, or that there
- * is no search yet.  O(nodes). */
-void view_find_again(struct view *v, int dir);
-
-struct lesson;
-/* Open lesson l at slide k on its slide screen.  0, or the exit status with *cause. */
-int lesson_view_open(struct view *v, const struct lesson *l, int k, char **cause);
-/* The same with the front door's hooks (view_open_hooked): its first run is watched. */
-int lesson_view_open_hooked(struct view *v, const struct lesson *l, int k, const struct view *hooks,
-                            char **cause);
-/*
- * A slide's question, answered in one place whatever asks (the slide's keys,
- * the prompt's y, a live class): lesson_answer grades answer with
- * lesson_grade against the slide's run (its first scheduler), keeps the
- * verdict, reveals the answer and says it on the message line (0, or -1 with
- * the message saying why it cannot be read); lesson_reveal reveals it
- * ungraded (a).  lesson_revealed: true without a lesson.
- */
-int lesson_answer(struct view *v, const char *answer);
-void lesson_reveal(struct view *v);
-bool lesson_revealed(const struct view *v);
-/* d: a new random instance of the slide's kind in its place -- the slide's Lua cluster
- * with another seed (when the script reads one), or a node table of its size where fnf
- * loses to the optimum; ] then [ go back to the slide's own. */
-void lesson_new_instance(struct view *v);
-/* Go to slide k (clamped).  The next slide is opened beside the one shown, which
- * stays as it was, with a message, when that fails or is cancelled. */
-void lesson_go(struct view *v, int k);
 
 /*
  * The student's finished schedule (the exercise, x): the n moves from[i] ->

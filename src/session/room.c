@@ -59,6 +59,8 @@ struct slide_room {
     /* the slide's challenge: its cluster (prepared at its first c), open or not, and the results */
     struct challenge ch;
     bool ch_ready, ch_open;
+    bool ch_nohints;                /* opened without hints (C): no best reachable, no optimum shown
+                                       until the answer is revealed (room_reveal clears it) */
     struct play *plays;
     int nplays, playcap;
     double *ms;                     /* the plays' makespans, sorted (the projector's histogram) */
@@ -259,6 +261,7 @@ static void send_slide(struct room *r, struct room_conn *c)
         .choices = (const char *const *)s->choices, .nchoices = s->nchoices,
         .challenge = sr->ch_ready && (sr->ch_open || mine), .ch_open = sr->ch_open,
         .ch_nodes = sr->ch_ready ? sr->ch.c->n : 0, .ch_model = sr->ch.model, .ch_csv = sr->ch.csv,
+        .ch_nohints = sr->ch_nohints,
         .mine = mine != NULL, .mine_makespan = mine ? mine->makespan : 0,
         .yours = v ? v->answer : NULL,
         .revealed = sr->revealed, .expected = slide_gradable(s) ? e : NULL,
@@ -907,6 +910,7 @@ int room_reveal(struct room *r, char **cause)
         sr->state = ROUND_REVEALED;
     }
     sr->revealed = true;
+    sr->ch_nohints = false;   /* the challenge's hints too, for good (a round opened later keeps them) */
     broadcast_slide(r);
     return 0;
 }
@@ -957,9 +961,10 @@ void room_tally(const struct room *r, struct room_tally *t)
         t->optimum = sr->ch.optimum;
         t->optimum_known = sr->ch.optimum_known;
     }
+    t->ch_nohints = sr->ch_nohints;
 }
 
-int room_challenge(struct room *r, char **cause)
+int room_challenge(struct room *r, bool hints, char **cause)
 {
     struct slide_room *sr = &r->sl[r->slide];
     if (!sr->ch_open && !sr->ch_ready) {
@@ -978,6 +983,8 @@ int room_challenge(struct room *r, char **cause)
     if (rc < 0)
         return -1;
     sr->ch_open = !sr->ch_open;
+    if (sr->ch_open)
+        sr->ch_nohints = !hints;
     broadcast_slide(r);
     return 0;
 }

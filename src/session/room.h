@@ -78,9 +78,14 @@ void room_follow(struct room *r, int k);
 int room_vote(struct room *r, char **cause);
 /* Open the slide's challenge (its exercise, played by every student on
  * their own terminal; session/room_challenge.h), or close it when open.
- * Results of a closed challenge stay (a second opening takes more).  0, or
- * -1 with *cause (the slide's cluster cannot be a challenge). */
-int room_challenge(struct room *r, char **cause);
+ * hints (opening): the students' exercise shows the best makespan still
+ * reachable and the optimum, as x does; without, neither is shown, to them
+ * or on the projector, until the slide's answer is revealed (room_reveal).
+ * A challenge the database brings back open has hints (the database keeps
+ * no such setting).  Results of a closed challenge stay (a second opening
+ * takes more).  0, or -1 with *cause (the slide's cluster cannot be a
+ * challenge). */
+int room_challenge(struct room *r, bool hints, char **cause);
 /* Every student their own random instance of the slide shown (session/instance.h), seeded by
  * their name and the slide, or (again) the slide's own cluster for all: each then sees their
  * instance's node table and the question asked of its run, is graded against that run, and the
@@ -108,6 +113,7 @@ struct room_tally {
     const double *makespans;    /* their makespans, sorted (finished of them; valid until room_service) */
     double fnf, optimum;    /* fnf's makespan (fnf_known: once the challenge was opened) and the optimum */
     bool fnf_known, optimum_known;
+    bool ch_nohints;        /* opened without hints and the answer not revealed yet: no optimum shown */
 };
 void room_tally(const struct room *r, struct room_tally *t);
 /* The socket's path and the database's path (for messages). */

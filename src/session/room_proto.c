@@ -194,7 +194,8 @@ void room_proto_pong(const struct room_out *o)
 
 static void block_challenge(const struct room_out *o, const struct room_block *b)
 {
-    say(o, "CHALLENGE %s %d %s", b->ch_open ? "open" : "closed", b->ch_nodes, b->ch_model);
+    say(o, "CHALLENGE %s %d %s%s", b->ch_open ? "open" : "closed", b->ch_nodes, b->ch_model,
+        b->ch_nohints ? " nohints" : "");
     for (const char *p = b->ch_open ? b->ch_csv : ""; *p;) {   /* each line within ROOM_TEXT_MAX */
         const char *nl = strchr(p, '\n');
         int n = nl ? (int)(nl - p) : (int)strlen(p);
@@ -331,9 +332,12 @@ int room_proto_take(struct room_seen *s, char *line, char **cause)
         else if ((strcmp(line, "NODES") == 0 || strcmp(line, "NODE") == 0) && take_node(n, line, arg, cause) < 0)
             return -1;
         else if (strcmp(line, "CHALLENGE") == 0) {
-            if (sscanf(arg, "%15s %d %31s", n->ch_state, &n->ch_nodes, n->ch_model) != 3 ||
-                n->ch_nodes < 2 || n->ch_nodes > ROOM_CHALLENGE_NODES || !one_of(n->ch_state, ch_states))
+            char hints[16] = "";
+            int got = sscanf(arg, "%15s %d %31s %15s", n->ch_state, &n->ch_nodes, n->ch_model, hints);
+            if (got < 3 || (got == 4 && strcmp(hints, "nohints") != 0) || n->ch_nodes < 2 ||
+                n->ch_nodes > ROOM_CHALLENGE_NODES || !one_of(n->ch_state, ch_states))
                 return set_cause(cause, "the room sent a CHALLENGE line this client cannot read");
+            n->ch_nohints = got == 4;
         } else if (strcmp(line, "CSV") == 0) {
             size_t len = strlen(arg);
             if (n->csvlen + len + 1 > ROOM_CHALLENGE_BYTES)

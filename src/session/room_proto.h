@@ -77,6 +77,7 @@ struct room_block {
     bool challenge, ch_open;        /* a CHALLENGE line; its CSV lines when open */
     int ch_nodes;
     const char *ch_model, *ch_csv;  /* the cluster, lines ended by '\n' */
+    bool ch_nohints;                /* the exercise shows no best reachable, no optimum (yet) */
     bool mine;                      /* the student's result, mine_makespan */
     double mine_makespan;
     const char *yours;              /* the student's vote in round (NULL: none) */
@@ -121,6 +122,7 @@ struct room_seen {
      * cluster as CSV text (what the student plays), and the makespan the room recorded */
     char ch_state[16], ch_model[32];
     int ch_nodes;
+    bool ch_nohints;                /* "nohints": the exercise without best reachable and optimum */
     char csv[ROOM_CHALLENGE_BYTES + 1];
     size_t csvlen;
     bool csv_cut;                   /* more than ROOM_CHALLENGE_BYTES came: not played */

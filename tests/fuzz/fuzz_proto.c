@@ -79,7 +79,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
             fuzz_fail("a vote does not open", cause);
     }
     room_follow(room, 3);
-    if (room_challenge(room, &cause) < 0)
+    if (room_challenge(room, true, &cause) < 0)
         fuzz_fail("the challenge does not open", cause);
     return 0;
 }
