@@ -29,6 +29,9 @@
 #include "sched/sched.h"
 #include "tap.h"
 #include "sched/fef.h"
+#include "output/export_interop.h"
+#include "sched/registry.h"
+#include "session/run.h"
 
 static struct cluster *load(const char *text, struct diag *d)
 {
@@ -772,6 +775,77 @@ static void test_greedy_switch(void)
        "scan's)", shared, clusters);
 }
 
+/* ---- exports: lines built by hand (output/export_line.h) against the writers' fprintf ---- */
+
+/* What fn writes of runs[0..k), with the fast paths on or off. */
+static char *export_bytes(int (*fn)(FILE *, const struct run *, int), const struct run *runs, int k,
+                          bool fast, size_t *len)
+{
+    char *buf = NULL;
+    FILE *fp = open_memstream(&buf, len);
+    fastpath_set(fast);
+    int rc = fn(fp, runs, k);
+    fastpath_set(true);
+    fclose(fp);
+    if (rc != 0)
+        diag("an export failed");
+    return buf;
+}
+
+static int chrome_at_ms(FILE *fp, const struct run *runs, int k)
+{
+    return export_chrome(fp, runs, k, 1000);
+}
+
+static void test_export_switch(void)
+{
+    static const struct {
+        const char *name;
+        int (*fn)(FILE *, const struct run *, int);
+    } writers[] = {{"paje", export_paje}, {"chrome", chrome_at_ms}};
+    static const int sizes[] = {1, 2, 5, 40, 700};
+    static const char *const odd[] = {"say \"hi\"", "back\\slash", "two\nlines", "tab\there",
+                                      "bell\a", "ünï <&>", "% not a definition"};
+    int cases = 0, same = 0;
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+        for (int kind = 0; kind < 4; kind++) {
+            struct cluster *c = fef_cluster(sizes[si], kind, (uint64_t)(si * 7 + (size_t)kind));
+            if (kind == 1)   /* names to escape, among plain ones */
+                for (int p = 0; p < c->n; p += 3)
+                    cluster_set_node_name(c, p, odd[p % (int)(sizeof odd / sizeof odd[0])]);
+            struct sched_opts so;
+            sched_opts_default(&so);
+            struct run runs[2];
+            enum model m = (enum model)((si + (size_t)kind) % MODEL_ONE_PORT_UNI);   /* a table's */
+            int rc = run_schedule(&runs[0], c, m, sched_find("fnf"), &so, RUN_OPT_NEVER, NULL);
+            rc |= run_schedule(&runs[1], c, m, sched_find("fef"), &so, RUN_OPT_NEVER, NULL);
+            for (size_t w = 0; rc == 0 && w < sizeof writers / sizeof writers[0]; w++)
+                for (int k = 1; k <= 2; k++) {
+                    size_t lf = 0, lp = 0;
+                    char *f = export_bytes(writers[w].fn, runs, k, true, &lf);
+                    char *p = export_bytes(writers[w].fn, runs, k, false, &lp);
+                    bool eq = lf == lp && memcmp(f, p, lf) == 0;
+                    if (!eq)
+                        diag("%s, n %d, kind %d, %d runs: %zu bytes fast, %zu readable",
+                             writers[w].name, sizes[si], kind, k, lf, lp);
+                    cases++;
+                    same += eq;
+                    free(f);
+                    free(p);
+                }
+            if (rc == 0) {
+                run_free(&runs[0]);
+                run_free(&runs[1]);
+            } else {
+                diag("n %d, kind %d: a run failed", sizes[si], kind);
+                cases++;
+            }
+            cluster_free(c);
+        }
+    is_int(same, cases, "exports: Paje and Chrome lines built by hand are the readable fprintf's "
+                        "bytes (one run and two, names to escape, every kind of table)");
+}
+
 /* HETCAST_NO_FASTPATH is read at the first use only, then fastpath_set decides. */
 static void test_switch(void)
 {
@@ -795,5 +869,6 @@ int main(void)
     test_fef_switch();
     test_open_shop_switch();
     test_greedy_switch();
+    test_export_switch();
     return tap_exit();
 }

@@ -17,6 +17,8 @@
 #include "support/fastpath.h"
 
 #include <locale.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,4 +120,26 @@ const char *numfmt_num(double x)
 const char *numfmt_txt(double x)
 {
     return numfmt_text(rotating(), x);
+}
+
+const char *numfmt_num_cached(double x, size_t *len)
+{
+    enum { SLOTS = 512 };
+    static struct {
+        uint64_t bits;
+        bool used;
+        unsigned char len;
+        char text[NUMFMT_SIZE];
+    } cache[SLOTS];
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    size_t at = (size_t)((b * UINT64_C(0x9e3779b97f4a7c15)) >> 55) % SLOTS;
+    if (!cache[at].used || cache[at].bits != b) {
+        numfmt_shortest(cache[at].text, x);
+        cache[at].bits = b;
+        cache[at].used = true;
+        cache[at].len = (unsigned char)strlen(cache[at].text);
+    }
+    *len = cache[at].len;
+    return cache[at].text;
 }
