@@ -456,6 +456,48 @@ static void test_sort_switch(void)
            "the consistency check: one verdict and one pair, fast or readable");
 }
 
+/* Few distinct (send, recv) pairs among many nodes, where the grouped check walks the pairs
+ * alone: times within CLUSTER_SPEED_RTOL of each other and beyond it, equal sends with
+ * receives apart, -0, a node or two moved; the verdict and the pair named, fast or readable. */
+static void test_consistency_grouped_switch(void)
+{
+    static const double sends[] = {1, 1.0005, 1.002, 2, 2.0019, 3, 0, -0.0};
+    static const double gaps[] = {1, 1.0004, 0.9996, 1.01, 0.5, 2};
+    int same = 0, cases = 0, bad = 0;
+    for (int seed = 0; seed < 400; seed++) {
+        struct rng r;
+        rng_seed(&r, (uint64_t)(7000 + seed));
+        int n = 2 + (int)rng_below(&r, seed % 4 ? 60 : 3000);
+        int groups = 1 + (int)rng_below(&r, 8);
+        struct cluster *c = cluster_new(CLUSTER_NODES);
+        for (int i = 0; i < n; i++) {
+            char name[16];
+            snprintf(name, sizeof name, "p%d", i);
+            int g = (int)rng_below(&r, (uint64_t)groups);
+            double sv = sends[g % 8] + (g >= 8 ? 5 : 0);
+            double rv = sv + 1 + (seed % 3 == 0 ? 0 : gaps[rng_below(&r, 6)] - 1) * (rng_below(&r, 4) == 0);
+            cluster_add_node(c, name, sv, rv);
+        }
+        int p1 = -1, q1 = -1, p2 = -1, q2 = -1;
+        fastpath_set(true);
+        bool ok1 = cluster_speeds_consistent(c, &p1, &q1);
+        fastpath_set(false);
+        bool ok2 = cluster_speeds_consistent(c, &p2, &q2);
+        fastpath_set(true);
+        bool eq = ok1 == ok2 && (ok1 || (p1 == p2 && q1 == q2));
+        if (!eq)
+            diag("seed %d, n %d: fast %d (%d, %d), readable %d (%d, %d)", seed, n, ok1, p1, q1, ok2,
+                 p2, q2);
+        same += eq;
+        bad += !ok2;
+        cases++;
+        cluster_free(c);
+    }
+    is_int(same, cases, "the grouped consistency check: one verdict and one pair on few pairs, "
+                        "fast or readable (%d inconsistent)", bad);
+    ok(bad > cases / 4 && bad < cases, "both verdicts met (%d of %d inconsistent)", bad, cases);
+}
+
 /* A random CSV file of the shapes the loader meets: blanks, tabs, empty
  * and quoted fields, quotes inside, CR LF and bare CR, comments, blank
  * lines, short rows, numbers of every syntax, a `count`. */
@@ -865,6 +907,7 @@ int main(void)
     test_large_names();
     test_switch();
     test_sort_switch();
+    test_consistency_grouped_switch();
     test_csv_switch();
     test_fef_switch();
     test_open_shop_switch();
