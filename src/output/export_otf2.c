@@ -304,6 +304,43 @@ static uint64_t def_chunk_size(const struct port_slots *ps)
     return size;
 }
 
+/*
+ * Locations 1 .. nloc - 1's local definition files: the bytes libotf2 wrote for location 0
+ * (no local definition: the same bytes for every location).  Asking libotf2 for each costs a
+ * scan of its list of locations per location (quadratic: minutes at 10^5 nodes) and clears a
+ * definitions chunk (up to 4 MiB) each.  0, or -1 with *cause.
+ */
+static int copy_local_defs(const char *path, long nloc, char **cause)
+{
+    if (nloc <= 1)
+        return 0;
+    char *name = xasprintf("%s/" ARCHIVE "/0.def", path);
+    errno = 0;
+    FILE *fp = fopen(name, "rb");
+    char bytes[4096];
+    size_t len = fp ? fread(bytes, 1, sizeof bytes, fp) : 0;
+    bool whole = fp && !ferror(fp) && feof(fp);
+    if (fp)
+        fclose(fp);
+    int rc = 0;
+    if (!whole)
+        rc = set_cause(cause, "cannot write the OTF2 archive: cannot read back %s: %s", name,
+                       errno ? strerror(errno) : "longer than an empty definition file");
+    for (long loc = 1; rc == 0 && loc < nloc; loc++) {
+        free(name);
+        name = xasprintf("%s/" ARCHIVE "/%ld.def", path, loc);
+        errno = 0;
+        fp = fopen(name, "wb");
+        bool wrote = fp && fwrite(bytes, 1, len, fp) == len;
+        if (fp && fclose(fp) != 0)
+            wrote = false;
+        if (!wrote)
+            rc = set_cause(cause, "cannot write %s: %s", name, strerror(errno ? errno : EIO));
+    }
+    free(name);
+    return rc < 0 ? -1 : 0;
+}
+
 static int write_archive(const char *path, const struct run *runs, int k, double seconds_per_unit,
                          const struct port_slots *ps, char **cause)
 {
@@ -376,12 +413,11 @@ static int write_archive(const char *path, const struct run *runs, int k, double
                           seconds_per_unit, nevents, 0};
     write_events(a, &job);
     end = job.end;
-    /* an empty local definition file per location, as readers expect */
+    /* an empty local definition file per location, as readers expect: libotf2 writes the
+     * first, the others are copies of it (copy_local_defs) */
     OTF2_Archive_OpenDefFiles(a);
-    for (long loc = 0; loc < nloc; loc++) {
-        OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(a, (OTF2_LocationRef)loc);
-        OTF2_Archive_CloseDefWriter(a, dw);
-    }
+    if (nloc > 0)
+        OTF2_Archive_CloseDefWriter(a, OTF2_Archive_GetDefWriter(a, 0));
     OTF2_Archive_CloseDefFiles(a);
 
     /* the global definitions: the clock, the regions and attributes, the system tree */
@@ -412,7 +448,7 @@ static int write_archive(const char *path, const struct run *runs, int k, double
                   otf2_said[0] ? otf2_said : OTF2_Error_GetDescription(rc));
         return -1;
     }
-    return 0;
+    return copy_local_defs(path, nloc, cause);
 }
 
 int export_otf2_check(const char *dir, const struct run *runs, int k, double seconds_per_unit,
