@@ -97,7 +97,8 @@ double numfmt_round(double x, int digits)
 {
     char buf[NUMFMT_SIZE];
     locale_t loc = c_locale(), old = loc ? uselocale(loc) : (locale_t)0;
-    snprintf(buf, sizeof buf, "%.*g", digits, x);
+    if (!FAST_PATH(digits >= 1 && digits <= 17 && numfmt_fast_g(buf, x, digits)))   /* from the bits */
+        snprintf(buf, sizeof buf, "%.*g", digits, x);
     double y = strtod(buf, NULL);
     if (loc)
         uselocale(old);
