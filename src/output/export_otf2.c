@@ -6,10 +6,13 @@
  * Enter and a Leave of the region "send", "link" or "receive" per busy
  * interval, with the transfer as attributes, and an MPI message per transfer
  * from its send to its receive.  Chunks of 256 KiB (OTF2_CHUNK_SIZE_MIN)
- * where they suffice: libotf2 clears a whole definitions chunk per location,
- * and its 4 MiB default made 1 000 nodes take seconds; the communicator's
- * groups (a record listing every location) need a larger one beyond about
- * 19 000 locations, which makes such archives slow again.  The archive is written into a
+ * where they suffice (libotf2 clears a whole chunk per writer); the
+ * communicator's groups (a record listing every location) need a larger
+ * definitions chunk beyond about 19 000 locations.  libotf2 looks each new
+ * location up in a list of all it has seen, so the event files are written a
+ * block of locations per archive object (write_events) and the empty local
+ * definition files are copies of the first (copy_local_defs): at 10^5 nodes
+ * what is left is the file system's, two files a location.  The archive is written into a
  * fresh directory beside DIR and swapped in when it is whole
  * (support/atomic_dir.h), so a failure leaves DIR as it was.  libotf2's own
  * error messages are kept from the terminal and handed back in *cause: any
