@@ -197,6 +197,18 @@ static void test_fast_switch(void)
         double ax = fabs(x);
         taken += ax > 1e-20 && ax < 1e35;
     }
+    for (int z = 0; z < 2; z++) {   /* +0 and -0 round to themselves, sign and all */
+        double x = z ? -0.0 : 0.0;
+        fastpath_set(true);
+        double ra = numfmt_round(x, 12);
+        fastpath_set(false);
+        double rb = numfmt_round(x, 12);
+        bool eq = memcmp(&ra, &rb, sizeof ra) == 0 && memcmp(&ra, &x, sizeof ra) == 0;
+        if (!eq)
+            diag("numfmt_round(%g, 12): fast %g, readable %g", x, ra, rb);
+        same += eq;
+    }
+    n += 2;
     fastpath_set(true);
     is_int(same, n, "fast path: the same shortest, text and plain strings and the same "
                     "numfmt_round as snprintf and strtod on %ld random doubles", n);

@@ -95,6 +95,8 @@ char *numfmt_plain(char buf[NUMFMT_SIZE], double x)
 
 double numfmt_round(double x, int digits)
 {
+    if (FAST_PATH(x == 0))   /* "0" or "-0", read back: x itself */
+        return x;
     char buf[NUMFMT_SIZE];
     locale_t loc = c_locale(), old = loc ? uselocale(loc) : (locale_t)0;
     if (!FAST_PATH(digits >= 1 && digits <= 17 && numfmt_fast_g(buf, x, digits)))   /* from the bits */
