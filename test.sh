@@ -4,9 +4,11 @@
 #      with the tests that need the program as it ships (suite normal: the
 #      installed program, whose binary must carry no source path);
 #   2. every command-line and view test (suites cli and ui) once, under
-#      AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/);
+#      AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/), three at
+#      a time (they mostly wait for a screen or a child);
 #   3. the core tests under valgrind memcheck at a small declared scale
-#      (HETCAST_TEST_SCALE=small: fewer random cases, the same checks);
+#      (HETCAST_TEST_SCALE=small: fewer random cases, the same checks), run
+#      beside tier 2 at the lowest priority, reported after it;
 #   4. each libFuzzer harness, after replaying its corpus, for FUZZ_SECONDS
 #      (20 s; 60 s with --long), two side by side (build-fuzz/).
 #   ./test.sh                          everything (what CI runs)
@@ -53,13 +55,20 @@ broken() {
 # mtest ARGS...: run meson test, keep its exit status, add up its summary
 mtest() {
     meson test --no-rebuild --print-errorlogs --timeout-multiplier "$mult" "$@" 2>&1 | tee "$out"
-    ok=$(sed -n 's/^Ok: *\([0-9]*\).*/\1/p' "$out" | tail -n 1)
-    bad=$(sed -n 's/^\(Fail\|Timeout\|Unexpected Pass\): *\([0-9]*\).*/\2/p' "$out" | awk '{s += $1} END {print s + 0}')
+    tally "$out"
+}
+# tally FILE: add up the summary of the meson test run that FILE holds
+tally() {
+    ok=$(sed -n 's/^Ok: *\([0-9]*\).*/\1/p' "$1" | tail -n 1)
+    bad=$(sed -n 's/^\(Fail\|Timeout\|Unexpected Pass\): *\([0-9]*\).*/\2/p' "$1" | awk '{s += $1} END {print s + 0}')
     passed=$((passed + ${ok:-0}))
     failed=$((failed + bad))
-    if [ -z "$ok" ] || [ "$bad" -ne 0 ] || grep -q '^ERROR' "$out"; then
+    if [ -z "$ok" ] || [ "$bad" -ne 0 ] || grep -q '^ERROR' "$1"; then
         status=1
-        [ -n "$ok" ] || failed=$((failed + 1))
+        if [ -z "$ok" ] || { [ "$bad" -eq 0 ] && grep -q '^ERROR' "$1"; }; then
+            failed=$((failed + 1))
+            echo "test.sh: meson test did not end cleanly (its ERROR lines above: a test's output that is not TAP counts as a failure)"
+        fi
     fi
 }
 # asan_targets: what the cli and ui suites run in build-asan/ (the programs
@@ -100,12 +109,20 @@ fi
 echo "== core tests and the shipped program (build/)"
 mtest -C build --suite core --suite normal
 
-# The fuzzers' build (clang, build-fuzz/) goes on beside the next tier, whose
-# view tests spend much of their time waiting for the screen.
+# The fuzzers' build (clang, build-fuzz/) and the core tests under valgrind
+# (build/, at the lowest priority) go on beside the sanitizer tier, whose
+# view tests spend most of their time waiting for the screen; valgrind's
+# report is printed once that tier is done.
 fuzzlog=$(mktemp)
-trap 'rm -f "$out" "$log" "$fuzzlog"' EXIT
+vglog=$(mktemp)
+trap 'rm -f "$out" "$log" "$fuzzlog" "$vglog"' EXIT
 nice tests/fuzz/run.sh --build >"$fuzzlog" 2>&1 &
 fuzzbuild=$!
+HETCAST_TEST_SCALE=small nice -n 19 meson test -C build --no-rebuild --print-errorlogs \
+    --timeout-multiplier "$mult" --suite core \
+    --wrap='valgrind --quiet --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --error-exitcode=1' \
+    >"$vglog" 2>&1 &
+valgrind_tier=$!
 
 echo "== command line and view under AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/)"
 if { [ -f build-asan/build.ninja ] ||
@@ -115,14 +132,15 @@ if { [ -f build-asan/build.ninja ] ||
    # shellcheck disable=SC2086
    nice ninja -C build-asan $targets >"$log" 2>&1; then
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-        mtest -C build-asan --no-suite core --no-suite normal
+        mtest -C build-asan --no-suite core --no-suite normal --num-processes 3
 else
     broken "the sanitizer build"
 fi
 
-echo "== core tests under valgrind memcheck, small scale (build/)"
-HETCAST_TEST_SCALE=small mtest -C build --suite core \
-    --wrap='valgrind --quiet --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --error-exitcode=1'
+echo "== core tests under valgrind memcheck, small scale (build/; begun beside the tier above)"
+wait "$valgrind_tier" || true
+cat "$vglog"
+tally "$vglog"
 
 # docs/reliability.md: each libFuzzer harness for a bounded time after
 # replaying its corpus, two side by side (CI has 2 cores): 8 harnesses of

@@ -55,6 +55,7 @@ static const struct command commands[] = {
     {"lesson", cmd_lesson, NEEDS_LESSON_VIEW},
     {"join", cmd_join, NEEDS_JOIN_VIEW},
     {"class", cmd_class, 0},
+    {"practice", cmd_practice, 0},
 };
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
 

@@ -68,6 +68,11 @@ int cmd_join(int argc, char **argv, const struct cli_views *v);
 int cmd_class(int argc, char **argv, const struct cli_views *v);
 /* hetcast lesson FILE --gift (cli_gift.c): the questions in GIFT; first: the first lesson written. */
 int lesson_gift(const struct lesson *l, bool first);
+/* A cluster as a student reads it, on standard output: its nodes' times (node table), its
+ * distances (latency matrix) or its links (platform graph), names escaped (app/cmd_lesson.c). */
+void lesson_print_nodes(const struct cluster *c);
+/* hetcast practice LESSON (cmd_practice.c). */
+int cmd_practice(int argc, char **argv, const struct cli_views *v);
 /* A problem of slide k of lesson l to stderr at the file's line the problem names (app/cmd_lesson.c). */
 void lesson_complain(const struct lesson *l, int k, const char *what, bool warning);
 

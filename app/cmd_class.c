@@ -47,7 +47,7 @@ int cmd_join(int argc, char **argv, const struct cli_views *v)
 }
 
 static const char *const class_formats[] = {"text", "csv", "json", NULL};
-static const char *const class_tables[] = {"both", "students", "questions", "challenges", NULL};
+static const char *const class_tables[] = {"both", "students", "questions", "challenges", "practice", NULL};
 
 struct class_args {
     int format, table;
@@ -64,13 +64,13 @@ static int class_opt(void *ctx, int key, const char *name, const char *val)
             a->table_given = true;
             return 0;
         }
-    return opt_fail(name, val, "both, students or questions");
+    return opt_fail(name, val, "both, students, questions, challenges or practice");
 }
 
 static const struct opt class_table[] = {
     {"format", 'f', "FMT", "text (default), csv or json", OPT_CHOICE, offsetof(struct class_args, format), 0, 0,
      class_formats},
-    {"table", 't', "WHICH", "both (default; csv: students), students, questions or challenges", OPT_CALL, 0, 0, 0, NULL},
+    {"table", 't', "WHICH", "both (default; csv: students), students, questions, challenges or practice", OPT_CALL, 0, 0, 0, NULL},
     {"anonymous", 'a', NULL, "users replaced by stable pseudonyms", OPT_FLAG,
      offsetof(struct class_args, anonymous), 0, 0, NULL},
     {NULL, 0, NULL, NULL, OPT_CALL, 0, 0, 0, NULL},

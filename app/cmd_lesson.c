@@ -117,7 +117,7 @@ static char *tidy_path(const char *path)
 
 /* The cluster as a student reads it: its nodes' times (node table), its
  * distances (latency matrix) or its links (platform graph). */
-static void print_node_table(const struct cluster *c)
+void lesson_print_nodes(const struct cluster *c)
 {
     printf("nodes (%s, source ", cluster_kind_name(c->kind));
     put_clean(stdout, c->nodes[c->source].name);
@@ -240,7 +240,7 @@ static int print_student(const struct slide *sl, const struct session_opts *o, c
         put_clean(stdout, shown);
     free(shown);
     printf("\n");
-    print_node_table(c);
+    lesson_print_nodes(c);
     int rc = 0;
     if (o->pattern) {
         printf("gantt: see the view (a personalized exchange)\n");
@@ -404,6 +404,8 @@ static void print_check(const struct slide *sl, int k, const char *const *names,
         printf(" --pattern %s", sl->pattern);
     if (sl->slices > 0)
         printf(" --slices %d", sl->slices);
+    if (sl->size > 0)
+        printf(" --size %.17g", sl->size);
     if (sl->trace) {
         char *tr = tidy_path(sl->trace);
         printf(" --trace ");

@@ -21,9 +21,13 @@
 #include <simgrid/host.h>
 #include <simgrid/link.h>
 #include <simgrid/mailbox.h>
-#include <xbt/dynar.h>
 
 #include "model/cluster_simgrid.h"
+
+/* The links of the route from -> to into *links (grown, *cap entries) and its latency into
+ * *latency, from one SimGrid computation (app/simgrid_route.cpp, part of this program).
+ * Returns the number of links. */
+unsigned helper_route(sg_host_t from, sg_host_t to, sg_link_t **links, unsigned *cap, double *latency);
 
 static int write_all(int fd, const void *buf, size_t len)
 {
@@ -48,6 +52,7 @@ struct link_ids {
     uint32_t *id;
     size_t cap;
     sg_link_t *list;   /* by id */
+    double *bw;        /* by id: each link's bandwidth, asked once */
     uint32_t n, listcap;
 };
 
@@ -82,12 +87,14 @@ static uint32_t link_id(struct link_ids *t, sg_link_t l)
     if (t->n == t->listcap) {
         t->listcap = t->listcap ? 2 * t->listcap : 256;
         t->list = realloc(t->list, t->listcap * sizeof *t->list);
-        if (!t->list)
+        t->bw = realloc(t->bw, t->listcap * sizeof *t->bw);
+        if (!t->list || !t->bw)
             _exit(SIMGRID_EXIT_WRITE);
     }
     t->key[h] = l;
     t->id[h] = t->n;
     t->list[t->n] = l;
+    t->bw[t->n] = sg_link_get_bandwidth(l);
     return t->n++;
 }
 
@@ -116,7 +123,7 @@ static void write_links(int out, const struct link_ids *t, const struct u32s *ro
         _exit(SIMGRID_EXIT_WRITE);
     for (uint32_t i = 0; i < t->n; i++) {
         const char *name = sg_link_get_name(t->list[i]);
-        struct link_rec rec = {sg_link_get_bandwidth(t->list[i]), sg_link_get_latency(t->list[i]),
+        struct link_rec rec = {t->bw[i], sg_link_get_latency(t->list[i]),
                                sg_link_is_shared(t->list[i]) ? 1 : 0, (uint32_t)strlen(name)};
         if (write_all(out, &rec, sizeof rec) < 0 || write_all(out, name, rec.namelen) < 0)
             _exit(SIMGRID_EXIT_WRITE);
@@ -155,27 +162,26 @@ static void write_platform(int argc, char **argv)
     struct route_rec *row = calloc(n ? n : 1, sizeof *row);
     struct link_ids ids = {0};
     struct u32s routes = {0};
-    xbt_dynar_t links = xbt_dynar_new(sizeof(sg_link_t), NULL);
-    if (!row)
+    unsigned cap = 64;
+    sg_link_t *links = malloc(cap * sizeof *links);
+    if (!row || !links)
         _exit(SIMGRID_EXIT_WRITE);
     for (size_t i = 0; i < n; i++) {
         size_t k = 0;
         for (size_t j = 0; j < n; j++) {
             if (i == j)
                 continue;
-            xbt_dynar_reset(links);
-            sg_host_get_route(hosts[i], hosts[j], links);
-            unsigned len = (unsigned)xbt_dynar_length(links);
+            double latency;   /* SimGrid's, with the links from the same query */
+            unsigned len = helper_route(hosts[i], hosts[j], &links, &cap, &latency);
             double bw = -1;   /* the route's bandwidth: its slowest link's */
             u32_add(&routes, len);
             for (unsigned x = 0; x < len; x++) {
-                sg_link_t l = xbt_dynar_get_as(links, x, sg_link_t);
-                double b = sg_link_get_bandwidth(l);
-                bw = bw < 0 || b < bw ? b : bw;
-                u32_add(&routes, link_id(&ids, l));
+                uint32_t id = link_id(&ids, links[x]);
+                bw = bw < 0 || ids.bw[id] < bw ? ids.bw[id] : bw;
+                u32_add(&routes, id);
             }
             row[k].links = (int32_t)len;
-            row[k].latency = sg_host_get_route_latency(hosts[i], hosts[j]);
+            row[k].latency = latency;
             row[k].bandwidth = len ? bw : sg_host_get_route_bandwidth(hosts[i], hosts[j]);
             k++;
         }
@@ -183,6 +189,7 @@ static void write_platform(int argc, char **argv)
             _exit(SIMGRID_EXIT_WRITE);
     }
     write_links(out, &ids, &routes);
+    free(links);
     free(row);
     fflush(NULL);
     _exit(0);

@@ -121,8 +121,8 @@ def grammar(hetcast, mpi):
     for c in commands:
         if c in ('run', 'compare'):
             add('hetcast ' + c, out(hetcast, c, '--help'), ('clusters',))
-        elif c == 'lesson':
-            add('hetcast lesson', out(hetcast, 'lesson', '--help'), ('lessons',))
+        elif c in ('lesson', 'practice'):
+            add('hetcast ' + c, out(hetcast, c, '--help'), ('lessons',))
         elif c == 'experiment':
             listing = out(hetcast, 'experiment', '--list')
             studies = re.findall(r'^  ([a-z][a-z0-9-]+)  ', listing, re.M)

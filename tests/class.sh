@@ -6,7 +6,9 @@
 # attacks (too long, malformed, not UTF-8, a vote not open, a second vote, a
 # flood, a client that never speaks, HELLO AS outside a test room, another
 # user id); SIGKILL of the teacher mid-vote, then the room reopened with every
-# acknowledged vote; the exercise as a class challenge (simulated students' picks,
+# acknowledged vote; r: every student their own random instance (their node
+# table sent and shown by hetcast join, checked against hetcast run, graded
+# against their own run, kept in the grade book, the share right shown); the exercise as a class challenge (simulated students' picks,
 # wrong and malicious ones, hetcast join playing it, the histogram against
 # fnf and the optimum, SIGKILL then reopen); class report against the
 # database; --gift through a
@@ -236,6 +238,73 @@ printf 'HELLO 2 AS n1\nVOTE 3 1 p9 -> p1\nVOTE 3 1 p0 -> p1\n' | "$BOT" raw "$R"
 grep -q "^ERR \"p9\" is not a node of the slide's cluster (p0 to p2)" "$TMP/n1" && grep -q "^OK 3 1 p0 -> p1" "$TMP/n1" &&
     [ "$(q "SELECT answer || ' ' || correct FROM votes WHERE slide = 3 AND user = 'n1'")" = "p0 -> p1 1" ]
 ok $? "a transfer naming no node of the cluster: refused, not graded wrong; the right one counts"
+
+# ---- r: every student their own random instance (slide 3: fnf's first transfer) ----
+keys r
+wait_for "round 1 is open: v closes it first"
+ok $? "r while a round is open: refused, the round stays"
+keys v
+wait_for "round 1 closed"
+keys r
+wait_for "each their own instance"
+ok $? "r: the projector says each student answers about their own instance"
+# student_table USER: the node table the room sends USER, as CSV (the instance's source is p0)
+student_table() {
+    printf 'HELLO 2 AS %s\nPING\n' "$1" | "$BOT" raw "$R" 1 >"$TMP/inst-$1"
+    awk '$1 == "NODES" { print "# latency: " $3; print "# source: p0"; print "name,send,recv" }
+         $1 == "NODE" { print $2 "," $3 "," $4 }' "$TMP/inst-$1" >"$TMP/inst-$1.csv"
+}
+first_of() { "$HETCAST" run "$1" -s fnf | awk '$1 == "1" && NF > 6 { print $2 " -> " $3 }'; }
+student_table ia
+student_table ib
+fa=$(first_of "$TMP/inst-ia.csv")
+fb=$(first_of "$TMP/inst-ib.csv")
+grep -q '^TEXT Your own random instance of this slide (seed [0-9]*)' "$TMP/inst-ia" && [ -n "$fa" ] && [ -n "$fb" ] &&
+    ! cmp -s "$TMP/inst-ia.csv" "$TMP/inst-ib.csv" &&
+    [ "$(q "SELECT count(*) FROM instances WHERE slide = 3 AND user IN ('ia', 'ib')")" = 2 ]
+ok $? "two students, two instances: each sent its own node table, each kept in the grade book"
+"$HETCAST" run "$(printf '%s' "$(q "SELECT csv FROM instances WHERE slide = 3 AND user = 'ia'")" >"$TMP/ia-db.csv"; echo "$TMP/ia-db.csv")" -s fnf |
+    awk '$1 == "1" && NF > 6 { print $2 " -> " $3 }' >"$TMP/ia-db.first"
+[ "$(cat "$TMP/ia-db.first")" = "$fa" ]
+ok $? "the instance CSV in the grade book is the one ia was sent ($fa)"
+student_table jc
+stm new-session -d -s st3 -x 80 -y 24 "env TERM=xterm-256color LANG=C.UTF-8 $HETCAST join $R --as jc; sleep 600"
+j3() { i=0; while [ $i -lt 100 ]; do stm capture-pane -p -t st3 >"$TMP/join3"; grep -qF -- "$1" "$TMP/join3" && return 0; sleep 0.1; i=$((i + 1)); done; return 1; }
+rows=$(awk -F, 'NR > 3 { printf "%s %s %s; ", $1, $2, $3 }' "$TMP/inst-jc.csv")
+j3 "Your own random instance of this slide" && j3 "$(awk -F, 'END { print $1 }' "$TMP/inst-jc.csv")" &&
+    [ "$rows" != "p0 1 2; p1 1 2; p2 2 3; " ] &&
+    awk -F, 'NR > 3 { print "^ *" $1 " +" $2 " +" $3 " *$" }' "$TMP/inst-jc.csv" | while read -r re; do
+        grep -qE "$re" "$TMP/join3" || echo missing; done | { ! grep -q missing; }
+ok $? "80x24 hetcast join: the student's own instance and its node table ($rows not the slide's own)"
+stm kill-session -t st3
+keys v
+wait_for "round 2 open"
+wrong=$(printf '%s\n' "$fb" | awk '{ print $3 " -> " $1 }')
+printf 'HELLO 2 AS ia\nVOTE 3 2 %s\n' "$fa" | "$BOT" raw "$R" 1 >"$TMP/va"
+printf 'HELLO 2 AS ib\nVOTE 3 2 %s\n' "$wrong" | "$BOT" raw "$R" 1 >"$TMP/vb"
+grep -q "^OK 3 2 $fa" "$TMP/va" && grep -q "^OK 3 2 $wrong" "$TMP/vb" &&
+    [ "$(q "SELECT correct FROM votes WHERE slide = 3 AND round = 2 AND user = 'ia'")" = 1 ] &&
+    [ "$(q "SELECT correct FROM votes WHERE slide = 3 AND round = 2 AND user = 'ib'")" = 0 ]
+ok $? "each graded against their own instance's run: ia's first transfer right, ib's reversed one wrong"
+# 300 students more, each on their own instance (drawn when they join), all voting at once
+"$BOT" vote "$R" 300 x 3 2 "p0 -> p1*300" >"$TMP/vx"
+sed -n 's/^\(votes\|acknowledged\)/# 300 students on their own instances: &/p' "$TMP/vx"
+xin=$(q "SELECT count(*) FROM instances WHERE slide = 3 AND user GLOB 'x[0-9][0-9][0-9]'")
+xvotes=$(q "SELECT count(*) FROM votes WHERE slide = 3 AND round = 2 AND user GLOB 'x[0-9][0-9][0-9]'")
+xright=$(q "SELECT count(*) FROM votes WHERE slide = 3 AND round = 2 AND user GLOB 'x[0-9][0-9][0-9]' AND correct = 1")
+[ "$(grep -c '^acked x' "$TMP/vx")" -eq 300 ] && [ "$xvotes" -eq 300 ] && [ "$xin" -eq 300 ]
+ok $? "300 students on their own instances: 300 acknowledged, 300 votes and 300 instances in the grade book"
+[ "$xright" -gt 0 ] && [ "$xright" -lt 300 ]
+ok $? "the same answer (p0 -> p1) from all 300 is right on some instances and wrong on others ($xright right)"
+keys a
+wait_for "$((xright + 1)) of 302 right"
+ok $? "the reveal: the projector shows the share right ($((xright + 1)) of 302)"
+printf 'HELLO 2 AS ib\nPING\n' | "$BOT" raw "$R" 1 >"$TMP/rb"
+grep -qx "EXPECTED $fb" "$TMP/rb" && grep -qx "RESULT wrong" "$TMP/rb" && grep -q "^EXPLAIN $fb: " "$TMP/rb"
+ok $? "after the reveal ib is told their own instance's answer ($fb) and why"
+keys r
+wait_gone "each their own instance"
+ok $? "r again: the slide's own cluster for all"
 
 # ---- the exercise as a class challenge (slide 5: five nodes, fnf 8, optimum 6) ----
 keys ']' ']'

@@ -267,11 +267,12 @@ PROMPT='> '
 ZRC
     tmux -L hetcast-install-zsh-$$ kill-server 2>/dev/null
     tmux -L hetcast-install-zsh-$$ new-session -d -x 200 -y 40 "cd $T/work && ZDOTDIR=$T/zdot zsh -i"
-    # every wait polls, up to 20 s times HETCAST_TIMEOUT_MULTIPLIER (a loaded machine)
+    # every wait polls, up to 20 s times HETCAST_TIMEOUT_MULTIPLIER (a loaded machine);
+    # the prompt is "> ", which capture-pane shows without its trailing blank
     polls=$((100 * ${HETCAST_TIMEOUT_MULTIPLIER:-1}))
     i=0
     while [ $i -lt $polls ]; do
-        tmux -L hetcast-install-zsh-$$ capture-pane -p 2>/dev/null | grep -q '^> ' && break
+        tmux -L hetcast-install-zsh-$$ capture-pane -p 2>/dev/null | grep -q '^>' && break
         sleep 0.2; i=$((i + 1))
     done
     tmux -L hetcast-install-zsh-$$ send-keys -l "$1"

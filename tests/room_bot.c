@@ -7,7 +7,8 @@
  *       N students PREFIX001.. vote in slide SLIDE round ROUND; SPEC gives
  *       the answers in order, "A*120,B*150,C*30" (the counts add up to N).
  *       Prints "acked USER ANSWER" for every OK, "refused USER REASON" for
- *       every ERR, then "votes K in S s (R votes/s)"; with HOLD, keeps the
+ *       every ERR, then "votes K in S s (R votes/s)" and "acknowledged in
+ *       median M ms, max X ms" (each vote sent to its OK); with HOLD, keeps the
  *       connections open HOLD seconds more (the room's count).
  *   room_bot play SOCK N PREFIX SLIDE 0 SPEC [HOLD]
  *       the same with a challenge's picks: SPEC "0>1 0>2*10,0>2 0>1*5";
@@ -74,7 +75,14 @@ struct bot {
     char in[8192];
     size_t inlen;
     int stage;   /* 0: waiting for END of the first block, 1: voted, 2: answered */
+    double sent;   /* when the vote was sent */
 };
+
+static int by_value(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
 
 /* The next whole line of b, or NULL (reads what is there). */
 static char *next_line(struct bot *b, bool *closed)
@@ -147,6 +155,7 @@ static int vote(int argc, char **argv)
     }
     int done = 0, acked = 0;
     double first = 0, last = 0;
+    double *lat = calloc((size_t)n, sizeof *lat);   /* each acknowledgement's wait, in s */
     struct pollfd *fds = calloc((size_t)n, sizeof *fds);
     while (done < n && now() - t0 < 90) {
         for (int i = 0; i < n; i++)
@@ -165,15 +174,16 @@ static int vote(int argc, char **argv)
                                    : snprintf(v, sizeof v, "VOTE %d %d %s\n", slide, round, b[i].answer);
                     if (!first)
                         first = now();
+                    b[i].sent = now();
                     send_all(b[i].fd, v, (size_t)len);
                     b[i].stage = 1;
                 } else if (b[i].stage == 1 && strncmp(line, play ? "DONE " : "OK ", play ? 5 : 3) == 0) {
                     const char *ms = play ? strchr(line + 5, ' ') : NULL;
                     printf("acked %s %s\n", b[i].name, ms ? ms + 1 : b[i].answer);
                     b[i].stage = 2;
-                    acked++;
-                    done++;
                     last = now();
+                    lat[acked++] = last - b[i].sent;
+                    done++;
                 } else if (strncmp(line, "ERR ", 4) == 0) {
                     printf("refused %s %s\n", b[i].name, line + 4);
                     b[i].stage = 2;
@@ -189,6 +199,11 @@ static int vote(int argc, char **argv)
     }
     double s = last > first ? last - first : 0;
     printf("votes %d in %.3f s (%.0f votes/s)\n", acked, s, s > 0 ? acked / s : 0);
+    if (acked > 0) {   /* from each vote sent to its OK */
+        qsort(lat, (size_t)acked, sizeof *lat, by_value);
+        printf("acknowledged in median %.1f ms, max %.1f ms\n", lat[acked / 2] * 1e3, lat[acked - 1] * 1e3);
+    }
+    free(lat);
     fflush(stdout);
     hold_open(b, n, hold);
     free(fds);

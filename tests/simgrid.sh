@@ -144,4 +144,16 @@ check "--size -1 is refused" sh -c "[ $rc -eq 2 ] && grep -q -- '--size: \"-1\" 
 run "$H" run clusters/counterexample.csv --size 10
 check "--size on a CSV cluster: a warning, and the run" sh -c "[ $rc -eq 0 ] && grep -q -- '--size is for SimGrid platforms' $T/err && grep -q '^makespan *6' $T/out"
 
+# ---- at scale: 1500 hosts in ten clusters joined by a backbone (tests/data/gen-grid.sh) ----
+sh tests/data/gen-grid.sh 10 150 >"$T/grid.xml"
+# at most 30 s of CPU for hetcast and for its helper (each loads it in about 2 s)
+run sh -c "ulimit -t 30; exec \"\$0\" run '$T/grid.xml' --size 1000 --save-cluster '$T/grid.csv' --summary" "$H"
+check "1500 hosts, 10 clusters: load and schedule within 30 s of CPU" \
+    sh -c "[ $rc -eq 0 ] && grep -q '^cluster: grid (latency matrix, 1500 nodes, source c0-0, times in s)' '$T/out'"
+check "1500 hosts: the model line" has "^model: one-port on shared links   scheduler: fnf$" "$T/out"
+check "grid: c0-0 -> c1-0 = 50 + 10 + 2000 + 5000 + 2000 + 10 + 50 us + 1000 B / 125 MBps" near "$(cost "$T/grid.csv" c0-0 c1-0)" 0.009128
+check "grid: c9-149 -> c3-7 (the last host to another cluster's)" near "$(cost "$T/grid.csv" c9-149 c3-7)" 0.009128
+check "grid: c3-1 -> c3-7 = 50 + 10 + 50 us + 1000 B / 125 MBps (inside a cluster)" near "$(cost "$T/grid.csv" c3-1 c3-7)" 0.000118
+check "grid: no progress line when stderr is no terminal" sh -c "[ ! -s '$T/err' ]"
+
 done_testing

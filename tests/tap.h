@@ -35,9 +35,21 @@ static inline int tap_ok(int cond, const char *file, int line, const char *fmt, 
     va_list ap;
     tap_n++;
     printf("%sok %d - ", cond ? "" : "not ", tap_n);
+    /* The description on one line: a message it quotes may hold line
+       breaks (a Lua traceback, a wire line), which TAP would read as lines
+       of their own; each break is shown as " | ". */
+    char desc[4096];
     va_start(ap, fmt);
-    vprintf(fmt, ap);
+    vsnprintf(desc, sizeof desc, fmt, ap);
     va_end(ap);
+    for (const char *p = desc; *p; p++) {
+        if (*p == '\r')
+            continue;
+        if (*p == '\n')
+            fputs(" | ", stdout);
+        else
+            putchar(*p);
+    }
     printf("\n");
     if (!cond) {
         tap_failed++;

@@ -768,7 +768,7 @@ static void join_letters(void)
     ok(a == JOIN_REDRAW && s->said_error && strstr(s->said, "D is not a choice here: vote A-C") && !out[0],
        "join: D on a three-choice slide is said (%s), nothing sent", s->said);
     a = join_key(&j, 'c', out, sizeof out);
-    ok(a == JOIN_SEND && strstr(out, "VOTE 1 1 C"), "join: c votes C (%s)", out);
+    ok(a == JOIN_SEND && strstr(out, "VOTE 1 1 C"), "join: c votes C (%.*s)", (int)strcspn(out, "\r\n"), out);
     join_draw(&j, &cb);
     char *text = cb_dump(&cb);
     ok(strstr(text, "A-C vote") && !strstr(text, "A-H vote"), "join: the status line offers A-C");

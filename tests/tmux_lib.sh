@@ -86,6 +86,7 @@ wait_for() {   # wait_for TEXT [TENTHS]: poll the screen until TEXT shows up
         sleep 0.02
         i=$((i + 1))
     done
+    echo "# timed out waiting for \"$1\""
     return 1
 }
 
@@ -101,6 +102,7 @@ wait_all() {   # wait_all TEXT...: poll until every TEXT is on the screen at onc
         sleep 0.02
         i=$((i + 1))
     done
+    echo "# timed out waiting for all of: $*"
     return 1
 }
 
@@ -124,6 +126,7 @@ wait_gone() {   # wait_gone TEXT [TENTHS]
         sleep 0.02
         i=$((i + 1))
     done
+    echo "# timed out waiting for \"$1\" to go"
     return 1
 }
 

@@ -55,17 +55,25 @@ post_mortem() {
 # h h h leaves the help, a list or an exercise pick (in the main screen
 # it steps back), so the help screen must go; ? must then bring it up: the
 # view reads keys and draws.  (Not Esc: Esc and the next key, read
-# together, make an Alt key.)
+# together, make an Alt key.)  Keys typed while the view computes (a
+# reload, an exercise's exact search: its progress line) are dropped
+# (docs/ui.md), so the probe is tried again, every 3 s for 30 s at most.
 responsive() {
     tm resize-window -t hc -x "$W" -y "$H" >/dev/null 2>&1
     sleep 0.1
-    for k in h h h; do
-        keys "$k"
-        sleep 0.05
+    try=0
+    while [ "$try" -lt $((10 * MULT)) ]; do
+        for k in h h h; do
+            keys "$k"
+            sleep 0.05
+        done
+        if wait_gone "hetcast help" 15 >/dev/null; then
+            keys '?'
+            wait_for "hetcast help" 15 >/dev/null && return 0
+        fi
+        try=$((try + 1))
     done
-    wait_gone "hetcast help" 150 || return 1
-    keys '?'
-    wait_for "hetcast help" 150
+    return 1
 }
 
 # Why the view did not answer: its state and CPU time, and where it is

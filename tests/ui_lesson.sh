@@ -175,7 +175,7 @@ start 60 16 -- lesson lua/lessons/fnf-sum.lua
 keys ] ]
 wait_for "slide 3/4"
 keys Enter
-wait_for "optimal · makespan 7"
+wait_for "optimal · makespan ?(a)"
 [ "$(grep -c "^p2 *│" "$TMP/screen")" -eq 2 ] && [ "$(grep -c "^p5 *│" "$TMP/screen")" -eq 2 ]
 ok $? "60x16 fnf-sum slide 3: p2 and p5 (show) have their lanes in both panes"
 keys q
@@ -207,11 +207,11 @@ for r2 in 3 4; do
     start 80 24 -- lesson "$TMP/hid$r2.lua"
     wait_for "slide 1/1"
     keys Enter
-    wait_for "fnf ?(a)"
+    wait_for "makespan ?(a)"
     grep -A1 '^ *[┬╋]' "$TMP/screen" >"$TMP/axis$r2"
     cp "$TMP/screen" "$TMP/before$r2"
     keys a
-    wait_for "fnf $((r2 + 3)) "
+    wait_for "makespan $((r2 + 3)) "
     grep -A1 '^ *[┬╋]' "$TMP/screen" >"$TMP/after$r2"
     keys q
     wait_for "EXIT=0"

@@ -87,6 +87,21 @@ void gantt_axis(struct view *v, struct cellbuf *cb, const struct tmap *m, int x,
  */
 void gantt_pick(struct view *v, struct lanes *L);
 
+/*
+ * The shared links' lanes of run r (ui/link_lanes.c): per link that two
+ * flows' bytes cross at once (r->lanes), a row counting its flows per
+ * column, then a row per flow shading its share of the link's bandwidth,
+ * up to now; h rows from row top of them at y, labels in lw columns.
+ * Returns the rows drawn.  link_lanes_rows: the rows in all.
+ */
+int link_lanes_draw(struct view *v, struct cellbuf *cb, int y, int h, int lw, const struct tmap *m,
+                    const struct run *r, double now, int top);
+int link_lanes_rows(const struct run *r);
+/* The label columns that show every link's name and its count. */
+int link_lanes_label_cols(const struct run *r);
+/* Their legend at row y: the count's digits and the shades; which rows show of how many. */
+void link_lanes_legend(struct view *v, struct cellbuf *cb, int y, int w, int top, int shown, int rows);
+
 /* ---- bars of text ---- */
 
 struct hint {

@@ -78,7 +78,8 @@ static const struct key_row rows[] = {
     {{'o'}, MAIN, REQ_SOURCE, "make the selected node the source", source_help},
     {{'e'}, MAIN, REQ_EXPORT, "export: SVG (Gantt and tree) and CSV (schedule)", export_help},
     {{UK_ESC}, MAIN, REQ_CLEAR, "clear the message line", NULL},
-    {{'i', 'L'}, MAIN, REQ_FACTS, "the selected node's facts (i), the narration log (L)", NULL},
+    {{'i', 'L', 'f'}, MAIN, REQ_FACTS, "node facts (i), narration log (L), shared links' lanes (f)",
+     NULL},
     {{'/', 'n', 'N', ':'}, MAIN, REQ_FIND,
      "find a node (/; n next, N previous), go to step or t=time (:)", NULL},
     {{']', '[', 'w', 'a', 'y'}, MAIN, REQ_SLIDE, "a lesson: slides ] [, text w, answer a, yours y", NULL},
@@ -94,6 +95,8 @@ static const struct key_row rows[] = {
     {{'v'}, SLIDE, REQ_VOTE, "a live class: open the vote, close it, open round 2", NULL},
     {{'b'}, SLIDE, REQ_BARS, "a live class: the histogram of the answers on / off", NULL},
     {{'c'}, SLIDE, REQ_CHALLENGE, "a live class: the class plays the exercise; again: close", NULL},
+    {{'r'}, SLIDE, REQ_INSTANCES, "a live class: every student their own random instance; again: the slide's",
+     NULL},
     /* the main screen, the exercise and a slide: listed after each one's own rows */
     {{'+', '-', '=', '_'}, MAIN | EX, REQ_ZOOM, "zoom time in / out", NULL},
     {{'r'}, MAIN | EX, REQ_RELOAD, "reload the file from disk", NULL},

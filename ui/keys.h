@@ -60,7 +60,8 @@ enum ui_req {
     REQ_SOURCE,         /* the selected node becomes the source */
     REQ_EXPORT,         /* SVG and CSV */
     REQ_CLEAR,          /* clear the message line */
-    REQ_FACTS,          /* the selected node's facts (i), the narration log (L) */
+    REQ_FACTS,          /* the selected node's facts (i), the narration log (L), the shared
+                           links' lanes in place of the nodes' (f) */
     REQ_FIND,           /* find a node by name as you type (/), go to a step or a time (:) */
     REQ_TYPE,           /* a character typed at the prompt */
     REQ_OTHER,          /* a key that does not apply here: say which do */
@@ -71,6 +72,7 @@ enum ui_req {
     REQ_VOTE,           /* a live class: open a vote (again: the next round) */
     REQ_BARS,           /* a live class: the histogram of the answers on / off */
     REQ_CHALLENGE,      /* a live class: the slide's exercise as a challenge, open / closed */
+    REQ_INSTANCES,      /* a live class: every student their own random instance, on / off */
     /* the exercise and the lists */
     REQ_MOVE,           /* the cursor one up (up, k) or down (down, j) */
     REQ_MOVE_PAGE,      /* the cursor a page up or down */

@@ -143,11 +143,16 @@ int room_pane_draw(struct view *v, struct cellbuf *cb, int x, int y, int w, int 
     const char *dot = glyphs_for(v->ascii)->dot;
     char line[200];
     int n = snprintf(line, sizeof line, "room: %d in the room", t.present);
+    if (t.instances)
+        n += snprintf(line + n, sizeof line - (size_t)n, "%seach their own instance", dot);
     if (t.round)
-        snprintf(line + n, sizeof line - (size_t)n, "%s%d voted%sround %d %s", dot, t.voted, dot, t.round,
-                 room_round_word(t.state));
+        n += snprintf(line + n, sizeof line - (size_t)n, "%s%d voted%sround %d %s", dot, t.voted, dot, t.round,
+                      room_round_word(t.state));
     else if (slide_gradable(s))
-        snprintf(line + n, sizeof line - (size_t)n, "%sv: open the vote", dot);
+        n += snprintf(line + n, sizeof line - (size_t)n, "%sv: open the vote", dot);
+    if (t.instances && t.round && t.state == ROUND_REVEALED && t.total[1] && n > 0 && (size_t)n < sizeof line)
+        snprintf(line + n, sizeof line - (size_t)n, "%s%d of %d right (%d%%)", dot, t.right[1], t.total[1],
+                 (int)(100.0 * t.right[1] / t.total[1] + 0.5));
     ui_put(v, cb, x, y++, w, R_HEAD | AF_BOLD, line);
     if (t.challenge && y < bottom) {   /* the class's makespans, never a name */
         n = snprintf(line, sizeof line, "challenge %s: %d finished", t.ch_open ? "open" : "closed", t.finished);
@@ -218,7 +223,7 @@ bool room_pane_refuses(struct view *v)
 unsigned room_pane_request(struct view *v, enum ui_req req)
 {
     char *cause = NULL;
-    if (!v->room && (req == REQ_VOTE || req == REQ_BARS || req == REQ_CHALLENGE)) {
+    if (!v->room && (req == REQ_VOTE || req == REQ_BARS || req == REQ_CHALLENGE || req == REQ_INSTANCES)) {
         view_message(v, MSG_INFO, "no room: hetcast lesson FILE --class ROOM opens one");
         return UI_HANDLED | UI_REDRAW;
     }
@@ -247,6 +252,18 @@ unsigned room_pane_request(struct view *v, enum ui_req req)
             v->room_bars = true;   /* the class's makespans as they arrive */
         }
         break;
+    case REQ_INSTANCES: {
+        if (room_instances(v->room, &cause) < 0) {
+            view_message(v, MSG_ERROR, "%s", cause ? cause : "the instances were not drawn");
+            free(cause);
+            break;
+        }
+        struct room_tally t;
+        room_tally(v->room, &t);
+        view_message(v, MSG_INFO, t.instances ? "every student answers about their own random instance (r: the "
+                     "slide's own for all)" : "every student answers about the slide's own cluster");
+        break;
+    }
     case REQ_ANSWER:
         if (v->room && room_reveal(v->room, &cause) < 0) {
             view_message(v, MSG_ERROR, "%s", cause ? cause : "the answer was not sent to the room");

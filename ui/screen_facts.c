@@ -220,7 +220,10 @@ static char *log_text(const struct view *v)
         fprintf(fp, "%s\n\n", line);
     for (int s = 0; s < v->step; s++) {
         int r = v->nruns == 1 ? 0 : v->order[s].run;
-        engine_narrate(vrun_engine(&v->runs[r]), k[r]++, line, sizeof line);
+        if (v->runs[r].x)
+            engine_narrate(vrun_engine(&v->runs[r]), k[r]++, line, sizeof line);
+        else   /* with the sharing of a link, on a platform */
+            run_narrate(&v->runs[r].run, k[r]++, line, sizeof line);
         if (v->nruns >= 2)
             fprintf(fp, "%s: ", vrun_sched_name(&v->runs[r]));
         fprintf(fp, "%s\n", line);

@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "sched/sched.h"
+#include "session/instance.h"
 #include "session/lesson.h"
 #include "support/numfmt.h"
 #include "support/rng.h"
@@ -193,126 +194,45 @@ static void replace_keeping(struct view *v, struct view *fresh)
     v->nmoves = nmoves;
 }
 
-/* Does the Lua cluster script at path read a seed parameter (param("seed", ...))? */
-static bool reads_seed(const char *path)
-{
-    FILE *fp = fopen(path, "r");
-    if (!fp)
-        return false;
-    char line[512];
-    bool found = false;
-    while (!found && fgets(line, sizeof line, fp))
-        found = strstr(line, "param(\"seed\"") != NULL || strstr(line, "param('seed'") != NULL;
-    fclose(fp);
-    return found;
-}
-
-/* A random node table of n nodes (times 1..4, receive above send) with latency lat, as CSV. */
-static char *random_table(uint64_t seed, int n, double lat)
-{
-    struct rng r;
-    rng_seed(&r, seed);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *fp = open_memstream(&text, &len);
-    if (!fp)
-        return NULL;
-    fprintf(fp, "# name: random instance %llu\n# latency: %s\n# source: p0\nname,send,recv\n",
-            (unsigned long long)seed, numfmt_txt(lat));
-    for (int i = 0; i < n; i++) {
-        int send = 1 + (int)rng_below(&r, 4);
-        fprintf(fp, "p%d,%d,%d\n", i, send, send + 1 + (int)rng_below(&r, 3));
-    }
-    fclose(fp);
-    return text;
-}
-
-#define INSTANCE_TRIES 300
-#define INSTANCE_MAX_NODES 7
-
 void lesson_new_instance(struct view *v)
 {
     const struct lesson *l = v->lesson;
     if (!l)
         return;
-    const struct slide *s = &l->slides[v->slide];
-    struct session_opts o;
-    lesson_session(l, v->slide, &o);
     int seed = v->instance > 0 ? v->instance + 1 : 2;   /* seed 1 is a script's default */
+    struct instance in;
+    char *cause = NULL;
+    if (instance_make(l, v->slide, seed, v->cancel, &in, &cause) < 0) {   /* session/instance.h */
+        view_resume(v);
+        view_message(v, MSG_ERROR, "d: %s", cause ? cause : "no instance");
+        free(cause);
+        return;
+    }
     struct view next;
     fresh_beside(&next, v);
-    char *cause = NULL;
-    bool lua = !s->cluster_text && strlen(s->cluster) > 4 && strcmp(s->cluster + strlen(s->cluster) - 4, ".lua") == 0;
-    if (lua && reads_seed(s->cluster)) {   /* the script's own random kind, another seed */
-        char *param = xasprintf("seed=%d", seed);
-        int np = 0;
-        for (int i = 0; i < o.nparams; i++)
-            if (strncmp(o.params[i], "seed=", 5) != 0)
-                o.params[np++] = o.params[i];
-        o.params[np++] = param;
-        o.nparams = np;
-        int rc = open_slide_as(&next, l, v->slide, &o, &cause);
-        if (rc != 0) {
-            free(param);
-            view_resume(v);
-            view_message(v, MSG_ERROR, "d: seed %d does not open: %s", seed, cause ? cause : "failed");
-            free(cause);
-            return;
-        }
-        next.instance = seed;
-        next.instance_owned = param;
-        replace_keeping(v, &next);
-        view_screen_close(v);   /* the main screen, as it was */
+    if (open_slide_as(&next, l, v->slide, &in.o, &cause) != 0) {
+        instance_free(&in);
+        view_resume(v);
+        view_message(v, MSG_ERROR, "d: seed %d does not open: %s", seed, cause ? cause : "failed");
+        free(cause);
+        return;
+    }
+    next.instance = in.seed;
+    next.instance_owned = in.owned;   /* what next's options point to */
+    in.owned = NULL;
+    bool script = in.kind == INSTANCE_SEED;
+    char *name = script ? xstrdup(next.c->name ? next.c->name : "the script") : NULL;
+    int n = next.c->n;
+    replace_keeping(v, &next);
+    view_screen_close(v);   /* the main screen, at the slide's step (held where its question asks) */
+    if (script)
         view_message(v, MSG_INFO, "a new instance: %s with seed %d (w then d: another; ] then [: the "
-                     "slide's own)", v->c->name ? v->c->name : "the script", seed);
-        return;
-    }
-    if (v->c->kind != CLUSTER_NODES || s->pattern || s->slices > 0) {
-        view_message(v, MSG_INFO, "d: this slide's cluster has no random kind (a Lua script with a seed "
-                     "param, or a node table)");
-        return;
-    }
-    /* A node table: random tables of its size (at most 7 nodes) until fnf loses to the optimum. */
-    int n = v->c->n < INSTANCE_MAX_NODES ? v->c->n : INSTANCE_MAX_NODES;
-    if (n < 3)
-        n = 3;
-    o.sched[0] = "fnf";
-    o.sched[1] = "optimal";
-    o.nsched = 2;
-    o.file = "random instance";
-    o.params[0] = NULL;
-    o.nparams = 0;
-    o.source = NULL;
-    for (int t = 0; t < INSTANCE_TRIES; t++, seed++) {
-        char *text = random_table((uint64_t)seed, n, v->c->latency);
-        if (!text)
-            break;
-        o.text = text;
-        if (open_slide_as(&next, l, v->slide, &o, &cause) != 0) {
-            free(text);
-            free(cause);
-            cause = NULL;
-            view_resume(v);
-            if (v->cancel && *v->cancel)
-                break;
-            continue;
-        }
-        if (next.nruns >= 2 && next.runs[1].run.sched.status == OPT_PROVEN &&
-            vrun_end(&next.runs[0]) > vrun_end(&next.runs[1]) + 1e-9) {
-            next.instance = seed;
-            next.instance_owned = text;
-            replace_keeping(v, &next);
-            view_screen_close(v);
-            view_message(v, MSG_INFO, "a new instance: %d random nodes where fnf loses (seed %d, tried %d; "
-                         "w then d: another; ] then [: the slide's own)", n, seed, t + 1);
-            return;
-        }
-        view_close(&next);
-        fresh_beside(&next, v);
-        free(text);
-    }
-    view_resume(v);
-    view_message(v, MSG_ERROR, "d: no node table of %d nodes where fnf loses among %d tried", n, INSTANCE_TRIES);
+                     "slide's own)", name, in.seed);
+    else
+        view_message(v, MSG_INFO, "a new instance: %d random nodes%s (seed %d, tried %d; w then d: another; "
+                     "] then [: the slide's own)", n, in.asks ? "" : " where fnf loses", in.seed, in.tries);
+    free(name);
+    instance_free(&in);
 }
 
 /* A question or an answer as one paragraph: its line breaks become spaces
@@ -398,6 +318,33 @@ static const struct run *graded_run(const struct view *v)
     return v->nruns > 0 && !v->runs[0].x && !v->runs[0].you ? &v->runs[0].run : NULL;
 }
 
+/* The question as the view shows it, into buf: the slide's own; on a new instance, its kind's
+ * question asked of the instance's run, or the slide's own said plainly to be about the slide's
+ * cluster when its kind cannot ask it of another run (a choice: the author's answer). */
+static const char *question_text(const struct view *v, const struct slide *s, char *buf, size_t size)
+{
+    if (!v->instance || !s->question)
+        return s->question;
+    if (s->kind->ask && graded_run(v))
+        s->kind->ask(s, graded_run(v), buf, size);
+    else
+        text_fit(buf, size, "(about the slide's own cluster, not this instance: ] then [ brings it back) %s",
+                 s->question);
+    return buf;
+}
+
+/* The slide's answer text as the view shows it: the author's; on a new instance, the reason
+ * its kind gives from the instance's run (the author's is about the slide's own cluster). */
+static const char *answer_text(const struct view *v, const struct slide *s, char *buf, size_t size)
+{
+    if (!v->instance || !s->answer || !s->kind->ask)   /* not asked of the instance: the author's */
+        return s->answer;
+    buf[0] = '\0';
+    if (s->kind->reason && graded_run(v))
+        s->kind->reason(s, graded_run(v), buf, size);
+    return buf[0] ? buf : NULL;
+}
+
 /* The best makespan that can follow booking from -> to on the first k bookings of the
  * view's run, or NAN (not a schedule choice there, or no proven best). */
 static double best_after(const struct view *v, int k, int from, int to)
@@ -475,8 +422,9 @@ int lesson_answer(struct view *v, const char *answer)
         view_message(v, MSG_INFO, "this slide asks nothing to answer%s", s->answer ? " (a: its answer)" : "");
         return -1;
     }
-    if (v->instance && !s->kind->predicts) {
-        view_message(v, MSG_INFO, "the choices are about the slide's own cluster: ] then [ brings it back");
+    if (v->instance && !s->kind->ask) {
+        view_message(v, MSG_INFO, "the question is about the slide's own cluster, not this instance: ] then [ "
+                     "brings it back");
         return -1;
     }
     char *cause = NULL;
@@ -521,7 +469,7 @@ static unsigned lesson_hides(const struct view *v)
     if (!v->lesson || lesson_revealed(v))
         return 0;
     const struct slide *s = &v->lesson->slides[v->slide];
-    if (!s->question || (v->instance && !s->kind->predicts))   /* a new instance: only a prediction asks */
+    if (!s->question || (v->instance && !s->kind->ask))   /* a new instance: only a prediction asks */
         return 0;
     return HIDE_OPTIMUM | HIDE_OTHER | s->kind->hides;
 }
@@ -540,7 +488,8 @@ static void choice_line(const struct slide *s, char *buf, size_t size)
 static void verdict(const struct view *v, const struct slide *s, char *buf, size_t size)
 {
     const struct slide_state *st = state_of(v);
-    char expect[200] = "";
+    char expect[200] = "", own[400];
+    const char *answer = answer_text(v, s, own, sizeof own);
     if (slide_gradable(s))
         lesson_expected(s, graded_run(v), expect, sizeof expect);
     if (st && st->graded)
@@ -548,11 +497,11 @@ static void verdict(const struct view *v, const struct slide *s, char *buf, size
                  st->g.correct ? st->g.expected : st->g.given,
                  st->g.correct ? "" : "; the answer is ", st->g.correct ? "" : st->g.expected,
                  st->consequence[0] ? ". " : "", st->consequence,
-                 s->answer ? ". " : "", s->answer ? s->answer : "");
+                 answer ? ". " : "", answer ? answer : "");
     else if (expect[0])
-        text_fit(buf, size, "Answer: %s%s%s", expect, s->answer ? ". " : "", s->answer ? s->answer : "");
+        text_fit(buf, size, "Answer: %s%s%s", expect, answer ? ". " : "", answer ? answer : "");
     else
-        text_fit(buf, size, "%s", s->answer ? s->answer : "");
+        text_fit(buf, size, "%s", answer ? answer : "");
 }
 
 /* Its strip hook: the slide strip on the main screen (number, title, question). */
@@ -566,8 +515,9 @@ static bool lesson_strip(struct view *v, struct cellbuf *cb, int y, int w)
     char line[1200];
     int n = snprintf(line, sizeof line, "%d/%d %s%s", v->slide + 1, l->n, v->instance ? "new instance of " : "",
                      s->title ? s->title : "");
+    char asked[600];
     if (s->question && n >= 0 && (size_t)n < sizeof line) {
-        char *q = paragraph(s->question);
+        char *q = paragraph(question_text(v, s, asked, sizeof asked));
         text_fit(line + n, sizeof line - (size_t)n, "%s%s%s", glyphs_for(v->ascii)->dot, q,
                  lesson_revealed(v) ? "" : slide_gradable(s) ? "  (y: answer)" : "  (a: answer)");
         free(q);
@@ -613,7 +563,10 @@ static void draw_lesson(struct view *v, struct cellbuf *cb)
     int qrows = s->question ? 2 + crows + arows : 0;
     int qy = cb->h - 1 - qrows - (v->msg[0] ? 2 : 0);
     y = room_pane_draw(v, cb, 2, y - 1, w, qy) + 1;   /* a live class: its counts, its histogram */
-    const char *rest = s->text ? s->text : "";
+    char *text = v->instance ? xasprintf("A new instance of this slide (seed %d): the text below is about the "
+                                         "slide's own cluster.\n\n%s", v->instance, s->text ? s->text : "")
+                             : NULL;
+    const char *rest = text ? text : s->text ? s->text : "";
     char *p;
     int last = -1;   /* the row of the text's last line drawn */
     while ((p = next_paragraph(&rest)) != NULL) {
@@ -631,9 +584,11 @@ static void draw_lesson(struct view *v, struct cellbuf *cb)
         if (y < qy - 1)   /* a blank row between paragraphs when there is room */
             y++;
     }
+    free(text);
     if (s->question) {
         ui_put(v, cb, 2, qy, w, R_HEAD | AF_BOLD, "Question:");
-        char *q = paragraph(s->question);
+        char asked[600];
+        char *q = paragraph(question_text(v, s, asked, sizeof asked));
         ui_wrap(v, cb, qx, qy, qw, 2, R_NORMAL | AF_BOLD, q);
         free(q);
         int ay = qy + 2;
@@ -700,6 +655,7 @@ static unsigned lesson_request(struct view *v, enum ui_req req, int key)
     case REQ_VOTE:
     case REQ_BARS:
     case REQ_CHALLENGE:
+    case REQ_INSTANCES:
         return room_pane_request(v, req);
     default:
         return view_request(v, req, key);

@@ -501,6 +501,35 @@ static void pane_head(struct view *v, struct cellbuf *cb, int i, int y, int w)
     ui_put(v, cb, 1, y, w - 2, R_HEAD | AF_BOLD, head);
 }
 
+/* Are the shared links' lanes shown in place of the nodes' (f)? */
+static bool showing_flows(const struct view *v)
+{
+    return v->flows && v->nruns == 1 && !v->runs[0].x && v->runs[0].run.shared &&
+           v->runs[0].run.lanes.n > 0;
+}
+
+static int clamp_flow_top(const struct view *v, int top);
+
+/* The shared links' lanes in L's area, their legend in the row above; sets L->lw and *m.
+ * Returns the row under them. */
+static int draw_flows(struct view *v, struct cellbuf *cb, struct lanes *L, struct tmap *m,
+                      double tmax, double now)
+{
+    const struct run *r = &v->runs[0].run;
+    v->page = L->h;
+    v->flow_top = clamp_flow_top(v, v->flow_top);
+    int lw = link_lanes_label_cols(r), nl = gantt_name_cols(v->c) + 7;
+    lw = nl > lw ? nl : lw;
+    if (lw > L->w / 3)
+        lw = L->w / 3;
+    *m = tmap_make(v, lw, L->w - lw, tmax, now);
+    int shown = link_lanes_draw(v, cb, L->y, L->h, lw, m, r, now, v->flow_top);
+    cb_fill(cb, 0, L->y - 1, L->w, 1, ' ', R_NORMAL);
+    link_lanes_legend(v, cb, L->y - 1, L->w, v->flow_top, shown, link_lanes_rows(r));
+    L->lw = lw;
+    return L->y + shown;
+}
+
 static void draw_main(struct view *v, struct cellbuf *cb)
 {
     int w = cb->w, h = cb->h;
@@ -546,7 +575,9 @@ static void draw_main(struct view *v, struct cellbuf *cb)
     /* The last row of a lane is blank when it has one for the gap. */
     int gap = (!L.ports && L.rpl >= 4) || (L.ports && L.rpl == 3) ? 1 : 0;
     int ay = h - 5, pane_y[VIEW_MAX_RUNS] = {gy, gy, gy};
-    if (v->nruns == 1) {
+    if (showing_flows(v)) {
+        ay = draw_flows(v, cb, &L, &m, tmax, now);
+    } else if (v->nruns == 1) {
         unsigned char *crit = NULL;
         if (view_single_message(v) && v->step >= v->nsteps) {
             crit = xmalloc((size_t)c->n);
@@ -605,6 +636,34 @@ static void draw_main(struct view *v, struct cellbuf *cb)
 }
 
 /* ---- keys ---- */
+
+/* f: the shared links' lanes, or the nodes' again; a run that shares no link says why. */
+static void toggle_flows(struct view *v)
+{
+    if (v->flows) {
+        v->flows = false;
+        return;
+    }
+    const struct run *r = &v->runs[0].run;
+    if (v->nruns > 1)
+        view_message(v, MSG_ERROR, "f shows the shared links of one schedule: leave compare (c) first");
+    else if (!r->shared)
+        view_message(v, MSG_ERROR, "f: this run shares no link (shared links: a SimGrid platform "
+                     "under one-port or multi-port, -m)");
+    else if (r->lanes.n == 0)
+        view_message(v, MSG_INFO, "f: no link carries two flows at once in this schedule: each "
+                     "transfer had its route to itself");
+    else {
+        v->flows = true;
+        v->flow_top = 0;
+    }
+}
+
+static int clamp_flow_top(const struct view *v, int top)
+{
+    int last = link_lanes_rows(&v->runs[0].run) - (v->page > 0 ? v->page : 1);
+    return top > last ? (last > 0 ? last : 0) : top < 0 ? 0 : top;
+}
 
 static void select_node(struct view *v, int sel)
 {
@@ -670,10 +729,15 @@ static unsigned main_request(struct view *v, enum ui_req req, int key)
         view_screen_open(v, &screen_exercise, 0);
         break;
     case REQ_SELECT:
-        select_node(v, v->sel + (key == UK_UP ? -1 : 1));
+        if (showing_flows(v))
+            v->flow_top = clamp_flow_top(v, v->flow_top + (key == UK_UP ? -1 : 1));
+        else
+            select_node(v, v->sel + (key == UK_UP ? -1 : 1));
         break;
     case REQ_PAGE:
-        if (key == UK_PGUP) {
+        if (showing_flows(v))
+            v->flow_top = clamp_flow_top(v, v->flow_top + (key == UK_PGUP ? -page : page));
+        else if (key == UK_PGUP) {
             select_node(v, v->sel - page);
             v->top -= page;
             if (v->top < 0)
@@ -693,7 +757,10 @@ static unsigned main_request(struct view *v, enum ui_req req, int key)
         view_clear_message(v);
         break;
     case REQ_FACTS:
-        view_screen_open(v, &screen_facts, key == 'L');
+        if (key == 'f')
+            toggle_flows(v);
+        else
+            view_screen_open(v, &screen_facts, key == 'L');
         break;
     case REQ_FIND:
         if (key == 'n' || key == 'N')

@@ -147,6 +147,8 @@ struct view {
     int zoom;           /* time scale: 2^zoom times the fitted one */
     double t0;          /* first time shown (follows the cursor when zoomed) */
     int sel, top;       /* selected node, first lane shown */
+    bool flows;         /* f: the shared links' lanes in place of the nodes' (link_lanes.c) */
+    int flow_top;       /* their first row shown */
     int page;           /* lanes that fit on the screen (set when drawn) */
     int *pick, npick;   /* a lesson's lanes that matter, shown instead of a page (gantt_pick) */
     bool playing;

@@ -8,6 +8,7 @@
  * all its flows, and the others go on filling).  A flow's weight is its
  * route's latency (1 when that is 0), as CM02's sharing penalty is.
  */
+#define _GNU_SOURCE   /* qsort_r */
 #include "engine/flow.h"
 
 #include <math.h>
@@ -404,4 +405,168 @@ void flow_log_free(struct flow_log *log)
 {
     free(log->ch);
     *log = (struct flow_log){0};
+}
+
+/* ---- the sharing, read back from the log ---- */
+
+static int lane_order(const void *x, const void *y)
+{
+    const struct flow_lane *a = x, *b = y;
+    if (a->held != b->held)
+        return a->held ? -1 : 1;
+    if (a->most != b->most)
+        return a->most > b->most ? -1 : 1;
+    return a->link - b->link;
+}
+
+static bool moving(const struct flow_lanes *fl, const struct engine *e, int tr, double t)
+{
+    return fl->from[tr] <= t && t < e->tr[tr].hold;
+}
+
+int flow_lane_count(const struct flow_lanes *fl, const struct engine *e, int k, double t)
+{
+    const struct flow_lane *l = &fl->lane[k];
+    int c = 0;
+    for (int i = 0; i < l->n; i++)
+        c += moving(fl, e, l->tr[i], t);
+    return c;
+}
+
+int flow_lane_most(const struct flow_lanes *fl, const struct engine *e, int k, double a, double b)
+{
+    const struct flow_lane *l = &fl->lane[k];
+    int most = flow_lane_count(fl, e, k, a);
+    for (int i = 0; i < l->n; i++) {   /* the count rises only where a flow's bytes start */
+        double t = fl->from[l->tr[i]];
+        if (t > a && t < b) {
+            int c = flow_lane_count(fl, e, k, t);
+            most = c > most ? c : most;
+        }
+    }
+    return most;
+}
+
+double flow_rate_at(const struct flow_lanes *fl, const struct flow_log *log, const struct engine *e,
+                    int tr, double t)
+{
+    if (!moving(fl, e, tr, t))
+        return 0;
+    double rate = 0;
+    for (int i = fl->head[tr]; i >= 0 && log->ch[i].time <= t; i = fl->next[i])
+        rate = log->ch[i].rate;
+    return rate;
+}
+
+/* The most of lane l's flows moving at once (they start at from[], end at their holds). */
+static int most_at_once(const struct flow_lanes *fl, const struct engine *e, const struct flow_lane *l)
+{
+    int most = 0;
+    for (int i = 0; i < l->n; i++) {
+        int c = 0;
+        for (int j = 0; j < l->n; j++)
+            c += moving(fl, e, l->tr[j], fl->from[l->tr[i]]);
+        most = c > most ? c : most;
+    }
+    return most;
+}
+
+static int by_from(const void *x, const void *y, void *ctx)
+{
+    const double *from = ctx;
+    int a = *(const int *)x, b = *(const int *)y;
+    if (from[a] != from[b])
+        return from[a] < from[b] ? -1 : 1;
+    return a - b;
+}
+
+/* Each transfer's log entries chained in time order, and when its bytes start. */
+static void chain_log(const struct engine *e, const struct flow_log *log, struct flow_lanes *fl)
+{
+    fl->from = xmalloc((size_t)(e->ntr ? e->ntr : 1) * sizeof *fl->from);
+    fl->head = xmalloc((size_t)(e->ntr ? e->ntr : 1) * sizeof *fl->head);
+    fl->next = xmalloc((size_t)(log->n ? log->n : 1) * sizeof *fl->next);
+    int *tail = xmalloc((size_t)(e->ntr ? e->ntr : 1) * sizeof *tail);
+    for (int i = 0; i < e->ntr; i++) {
+        fl->from[i] = INFINITY;
+        fl->head[i] = tail[i] = -1;
+    }
+    for (int i = 0; i < log->n; i++) {
+        int tr = log->ch[i].tr;
+        fl->next[i] = -1;
+        if (tail[tr] >= 0)
+            fl->next[tail[tr]] = i;
+        else
+            fl->head[tr] = i;
+        tail[tr] = i;
+        if (log->ch[i].rate > 0 && fl->from[tr] == INFINITY)
+            fl->from[tr] = log->ch[i].time;
+    }
+    free(tail);
+}
+
+void flow_lanes_make(const struct engine *e, const struct flow_log *log, struct flow_lanes *out)
+{
+    *out = (struct flow_lanes){0};
+    const struct platform *pl = e->c->plat;
+    if (!pl || !log->n)
+        return;
+    chain_log(e, log, out);
+    int *cnt = xcalloc((size_t)pl->nlinks + 1, sizeof *cnt);
+    for (int i = 0; i < e->ntr; i++) {
+        int len;
+        const uint32_t *ids = platform_route(pl, e->tr[i].from, e->tr[i].to, &len);
+        for (int k = 0; k < len && out->from[i] < INFINITY; k++)
+            cnt[ids[k]] += pl->link[ids[k]].shared;
+    }
+    int *at = xmalloc((size_t)pl->nlinks * sizeof *at);   /* link -> its lane, or -1 */
+    for (int l = 0; l < pl->nlinks; l++) {
+        at[l] = -1;
+        if (cnt[l] < 2)
+            continue;
+        out->lane = xrealloc(out->lane, (size_t)(out->n + 1) * sizeof *out->lane);
+        out->lane[out->n] = (struct flow_lane){l, 0, false, 0, xmalloc((size_t)cnt[l] * sizeof(int))};
+        at[l] = out->n++;
+    }
+    for (int i = 0; i < e->ntr; i++) {
+        int len;
+        const uint32_t *ids = platform_route(pl, e->tr[i].from, e->tr[i].to, &len);
+        for (int k = 0; k < len && out->from[i] < INFINITY; k++)
+            if (pl->link[ids[k]].shared && at[ids[k]] >= 0) {
+                struct flow_lane *l = &out->lane[at[ids[k]]];
+                l->tr[l->n++] = i;
+            }
+    }
+    for (int i = 0; i < log->n; i++) {
+        const struct flow_change *c = &log->ch[i];
+        if (c->link >= 0 && c->sharers >= 2 && at[c->link] >= 0)
+            out->lane[at[c->link]].held = true;
+    }
+    int kept = 0;
+    for (int k = 0; k < out->n; k++) {
+        struct flow_lane *l = &out->lane[k];
+        if (l->n > 1)
+            qsort_r(l->tr, (size_t)l->n, sizeof *l->tr, by_from, out->from);
+        l->most = most_at_once(out, e, l);
+        if (l->most >= 2)
+            out->lane[kept++] = *l;
+        else
+            free(l->tr);
+    }
+    out->n = kept;
+    if (kept > 1)   /* none: lane may be NULL, which qsort must not get */
+        qsort(out->lane, (size_t)out->n, sizeof *out->lane, lane_order);
+    free(at);
+    free(cnt);
+}
+
+void flow_lanes_free(struct flow_lanes *fl)
+{
+    for (int k = 0; k < fl->n; k++)
+        free(fl->lane[k].tr);
+    free(fl->lane);
+    free(fl->from);
+    free(fl->head);
+    free(fl->next);
+    *fl = (struct flow_lanes){0};
 }

@@ -54,4 +54,38 @@ struct flow_log {
 int flow_retime(struct engine *e, bool multi_port, struct flow_log *log, char **cause);
 void flow_log_free(struct flow_log *log);
 
+/* A SHARED link that carries the bytes of two flows or more at some time. */
+struct flow_lane {
+    int link;
+    int most;        /* the most flows whose bytes cross it at once */
+    bool held;       /* it held back a flow that shared it (the flow's neck, flow_change.link) */
+    int n;           /* the flows whose bytes cross it: tr[0 .. n), by when their bytes start */
+    int *tr;
+};
+
+/* The sharing of a run timed by flow_retime, read from its log. */
+struct flow_lanes {
+    struct flow_lane *lane;   /* those that held a flow back first, then by most flows at once,
+                                 then by link */
+    int n;
+    double *from;             /* per transfer: when its bytes start (INFINITY: never) */
+    int *head, *next;         /* per transfer: its log entries, head[tr], next[i] (-1 ends) */
+};
+
+/*
+ * The lanes of e's run from its flow log: every SHARED link that two flows'
+ * bytes cross at once.  A flow's bytes move from its first logged positive
+ * rate to its transfer's hold time.  Cost: O(log + transfers x route length
+ * + lanes x flows^2).
+ */
+void flow_lanes_make(const struct engine *e, const struct flow_log *log, struct flow_lanes *out);
+void flow_lanes_free(struct flow_lanes *fl);
+/* The number of flows whose bytes cross lane k's link at time t. */
+int flow_lane_count(const struct flow_lanes *fl, const struct engine *e, int k, double t);
+/* The most flows at once on lane k's link within [a, b). */
+int flow_lane_most(const struct flow_lanes *fl, const struct engine *e, int k, double a, double b);
+/* Transfer tr's rate at t (bytes/s; 0 outside its bytes' time). */
+double flow_rate_at(const struct flow_lanes *fl, const struct flow_log *log, const struct engine *e,
+                    int tr, double t);
+
 #endif

@@ -45,6 +45,15 @@ static int result_by_user(const void *a, const void *b)
     return c ? c : strcmp(x->user, y->user);
 }
 
+static int practice_by_user(const void *a, const void *b)
+{
+    const struct room_book_practice *x = a, *y = b;
+    int c = strcmp(x->course, y->course);
+    c = c ? c : strcmp(x->lesson, y->lesson);
+    c = c ? c : strcmp(x->user, y->user);
+    return c ? c : strcmp(x->time, y->time);
+}
+
 static int by_user(const void *a, const void *b)
 {
     const struct room_book_student *x = a, *y = b;
@@ -104,6 +113,53 @@ static void csv_questions(FILE *fp, const struct room_book *b)
         snprintf(ri, sizeof ri, "%d", x->right);
         const char *row[] = {x->course, x->lesson, sl, x->question, x->expected, ro, vo, ri};
         csv_row(fp, row, 8);
+    }
+}
+
+static void csv_practice(FILE *fp, const struct room_book *b)
+{
+    static const char *const head[] = {"course", "lesson", "user", "goal", "answered", "right", "mastered", "seed",
+                                       "time"};
+    csv_row(fp, head, 9);
+    for (int i = 0; i < b->npractice; i++) {
+        const struct room_book_practice *x = &b->practice[i];
+        char g[16], a[16], r[16], sd[32];
+        snprintf(g, sizeof g, "%d", x->goal);
+        snprintf(a, sizeof a, "%d", x->answered);
+        snprintf(r, sizeof r, "%d", x->right);
+        snprintf(sd, sizeof sd, "%lld", x->seed);
+        const char *row[] = {x->course, x->lesson, x->user, g, a, r, x->mastered ? "yes" : "no", sd, x->time};
+        csv_row(fp, row, 9);
+    }
+}
+
+static void json_practice(FILE *fp, const struct room_book *b)
+{
+    fprintf(fp, "\"practice\": [");
+    for (int i = 0; i < b->npractice; i++) {
+        const struct room_book_practice *x = &b->practice[i];
+        fprintf(fp, "%s\n  {\"course\": ", i ? "," : "");
+        report_json_string(fp, x->course);
+        fprintf(fp, ", \"lesson\": ");
+        report_json_string(fp, x->lesson);
+        fprintf(fp, ", \"user\": ");
+        report_json_string(fp, x->user);
+        fprintf(fp, ", \"goal\": %d, \"answered\": %d, \"right\": %d, \"mastered\": %s, \"seed\": %lld, \"time\": ",
+                x->goal, x->answered, x->right, x->mastered ? "true" : "false", x->seed);
+        report_json_string(fp, x->time);
+        fprintf(fp, "}");
+    }
+    fprintf(fp, "\n]");
+}
+
+static void text_practice(FILE *fp, const struct room_book *b)
+{
+    fprintf(fp, "%-20s %-20s %-24s %4s %8s %6s %8s  %s\n", "course", "lesson", "user", "goal", "answered", "right",
+            "mastered", "seed");
+    for (int i = 0; i < b->npractice; i++) {
+        const struct room_book_practice *x = &b->practice[i];
+        fprintf(fp, "%-20s %-20s %-24s %4d %8d %6d %8s  %lld\n", x->course, x->lesson, x->user, x->goal,
+                x->answered, x->right, x->mastered ? "yes" : "no", x->seed);
     }
 }
 
@@ -203,6 +259,13 @@ int class_report(FILE *fp, const char *path, enum class_format f, enum class_tab
         return -1;
     for (int i = 0; i < b.nstudents; i++)
         shown_user(b.students[i].user, sizeof b.students[i].user, b.salt, anonymous);
+    for (int i = 0; i < b.npractice; i++) {
+        shown_user(b.practice[i].user, sizeof b.practice[i].user, b.salt, anonymous);
+        if (anonymous && strlen(b.practice[i].time) > 16)   /* to the minute, as a challenge's */
+            b.practice[i].time[16] = '\0';
+    }
+    if (anonymous && b.npractice)
+        qsort(b.practice, (size_t)b.npractice, sizeof *b.practice, practice_by_user);
     for (int i = 0; i < b.nresults; i++) {
         shown_user(b.results[i].user, sizeof b.results[i].user, b.salt, anonymous);
         if (anonymous && strlen(b.results[i].time) > 16)   /* to the minute: a time to the millisecond names */
@@ -214,12 +277,15 @@ int class_report(FILE *fp, const char *path, enum class_format f, enum class_tab
         qsort(b.results, (size_t)b.nresults, sizeof *b.results, result_by_user);
     bool students = t == CLASS_BOTH || t == CLASS_STUDENTS, questions = t == CLASS_BOTH || t == CLASS_QUESTIONS;
     bool results = t == CLASS_CHALLENGES || (t == CLASS_BOTH && (b.nresults > 0 || f == CLASS_JSON));
+    bool practice = t == CLASS_PRACTICE || (t == CLASS_BOTH && (b.npractice > 0 || f == CLASS_JSON));
     if (f == CLASS_CSV) {
         report_csv_version(fp);   /* the two lines of every CSV (output/report.h) */
         if (students)
             csv_students(fp, &b);
         else if (results)
             csv_results(fp, &b);
+        else if (practice)
+            csv_practice(fp, &b);
         else
             csv_questions(fp, &b);
     } else if (f == CLASS_JSON) {
@@ -235,9 +301,17 @@ int class_report(FILE *fp, const char *path, enum class_format f, enum class_tab
             fprintf(fp, "%s", students || questions ? ",\n" : "");
             json_results(fp, &b);
         }
+        if (practice) {
+            fprintf(fp, "%s", students || questions || results ? ",\n" : "");
+            json_practice(fp, &b);
+        }
         fprintf(fp, "}\n");
     } else {
         text_tables(fp, &b, students, questions, results);
+        if (practice) {
+            fprintf(fp, "%s", students || questions || results ? "\n" : "");
+            text_practice(fp, &b);
+        }
     }
     room_book_free(&b);
     return 0;

@@ -309,8 +309,8 @@ static int field_line(const char *text, int first, int last, const char *field)
 
 /* The fields of a slide a message may name, the most telling first. */
 static const char *const slide_fields[] = {"correct", "choices", "predict", "decision", "tolerance", "show",
-                                           "schedulers", "model", "pattern", "params", "slices", "step",
-                                           "trace", "cluster", "question", "answer", "title", "text", NULL};
+                                           "schedulers", "model", "pattern", "params", "slices", "size",
+                                           "step", "trace", "cluster", "question", "answer", "title", "text", NULL};
 
 /* lesson_line of the lesson file path. */
 static int path_line(const char *path, int k, const char *about)
@@ -505,7 +505,8 @@ static void read_show(lua_State *L, struct slide *s, int t, int no)
 /* The fields a slide reads: any other is a warning (a misspelling hetcast would ignore). */
 static const char *const slide_known[] = {"title", "text", "question", "answer", "choices", "correct",
                                           "predict", "decision", "tolerance", "show", "cluster", "params",
-                                          "schedulers", "model", "pattern", "slices", "step", "trace", NULL};
+                                          "schedulers", "model", "pattern", "slices", "size", "step", "trace",
+                                          NULL};
 
 /* Each key of the slide's table at t that no slide reads: a warning at its line in les. */
 static void warn_unknown_fields(lua_State *L, struct lesson *les, int t, int no)
@@ -597,6 +598,12 @@ static void read_slide(lua_State *L, struct lesson *les, int k)
     lua_pop(L, 1);
     lua_getfield(L, t, "slices");
     s->slices = lua_isinteger(L, -1) ? (int)lua_tointeger(L, -1) : 0;
+    lua_pop(L, 1);
+    lua_getfield(L, t, "size");
+    if (!lua_isnil(L, -1) && !(lua_type(L, -1) == LUA_TNUMBER && lua_tonumber(L, -1) > 0 &&
+                               lua_tonumber(L, -1) <= 1e15))
+        luaL_error(L, "slide %d: size must be the message's bytes, a number from 1 to 1e15 (size = 1e7)", no);
+    s->size = lua_isnil(L, -1) ? 0 : lua_tonumber(L, -1);
     lua_pop(L, 1);
     lua_getfield(L, t, "step");
     if (lua_type(L, -1) == LUA_TSTRING && strcmp(lua_tostring(L, -1), "end") == 0)
@@ -717,6 +724,10 @@ void lesson_session(const struct lesson *l, int k, struct session_opts *o)
     o->confine = l->dir;
     if (s->slices > 0)
         o->sopt.slices = s->slices;
+    if (s->size > 0) {
+        o->size = s->size;
+        o->has_size = true;
+    }
 }
 
 bool slide_gradable(const struct slide *s)

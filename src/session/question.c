@@ -219,6 +219,30 @@ static void handout_makespan(const struct slide *s, const struct question_out *o
     fprintf(o->fp, "  (your prediction: the makespan, a number)\n");
 }
 
+static void ask_makespan(const struct slide *s, const struct run *r, char *buf, size_t size)
+{
+    (void)s;
+    text_fit(buf, size, "When does %s's broadcast end on this cluster (its makespan)?", r->sched.ops->name);
+}
+
+/* The node that holds the message last, when, and the reason its scheduler gave for the
+ * transfer into it. */
+static void reason_makespan(const struct slide *s, const struct run *r, char *buf, size_t size)
+{
+    (void)s;
+    buf[0] = '\0';
+    const struct transfer *last = NULL;
+    for (int i = 0; r->eng.tr && i < r->eng.ntr; i++)
+        if (!last || r->eng.tr[i].hold > last->hold)
+            last = &r->eng.tr[i];
+    if (!last)
+        return;
+    char num[NUMFMT_SIZE];
+    text_fit(buf, size, "%s holds the message last, at %s, from %s%s%s", r->c->nodes[last->to].name,
+             numfmt_shortest(num, last->hold), r->c->nodes[last->from].name,
+             last->reason && last->reason[0] ? ": " : "", last->reason ? last->reason : "");
+}
+
 /* ---- predict = "next", decision = K: "SENDER -> RECEIVER" of the K-th booking ---- */
 
 static void parse_next(lua_State *L, struct slide *s, int t, int no)
@@ -340,6 +364,41 @@ static void handout_next(const struct slide *s, const struct question_out *o)
     fprintf(o->fp, "  (your prediction: SENDER -> RECEIVER of transfer %d)\n", s->decision + 1);
 }
 
+/* "fnf has booked p0 -> p1 and p0 -> p2. Which transfer does it book next?": the bookings
+ * before the decision (the first ones and the last when they do not all fit). */
+static void ask_next(const struct slide *s, const struct run *r, char *buf, size_t size)
+{
+    const char *name = r->sched.ops->name;
+    int d = r->eng.tr && s->decision < r->eng.ntr ? s->decision : 0;
+    if (d == 0) {
+        text_fit(buf, size, "Which transfer does %s book first?", name);
+        return;
+    }
+    size_t len = (size_t)text_fit(buf, size, "%s has booked ", name);
+    for (int i = 0; i < d && len < size; i++) {
+        const struct transfer *t = &r->eng.tr[i];
+        if (d > 4 && i == 2) {   /* the middle ones: their number */
+            len += (size_t)text_fit(buf + len, size - len, ", %d more", d - 3);
+            i = d - 2;
+            continue;
+        }
+        len += (size_t)text_fit(buf + len, size - len, "%s%s -> %s", i == 0 ? "" : i == d - 1 ? " and " : ", ",
+                                 r->c->nodes[t->from].name, r->c->nodes[t->to].name);
+    }
+    if (len < size)
+        text_fit(buf + len, size - len, ". Which transfer does it book next?");
+}
+
+static void reason_next(const struct slide *s, const struct run *r, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    if (!r->eng.tr || s->decision >= r->eng.ntr)
+        return;
+    const struct transfer *t = &r->eng.tr[s->decision];
+    if (t->reason && t->reason[0])
+        text_fit(buf, size, "%s -> %s: %s", r->c->nodes[t->from].name, r->c->nodes[t->to].name, t->reason);
+}
+
 const struct question_kind question_kinds[] = {
     {
         .name = "none",
@@ -371,6 +430,8 @@ const struct question_kind question_kinds[] = {
         .hold = hold_makespan,
         .gift = gift_makespan,
         .handout = handout_makespan,
+        .ask = ask_makespan,
+        .reason = reason_makespan,
     },
     {
         .name = "next",
@@ -389,6 +450,8 @@ const struct question_kind question_kinds[] = {
         .gift_asks = "(Answer with the name of the sender, a blank, and the name of the receiver.)",
         .gift = gift_next,
         .handout = handout_next,
+        .ask = ask_next,
+        .reason = reason_next,
     },
     {.name = NULL},
 };

@@ -76,6 +76,13 @@ struct question_kind {
                  const struct question_out *o);
     /* The handout's lines after the question: the choices, or what to predict. */
     void (*handout)(const struct slide *s, const struct question_out *o);
+    /* The question asked of another run r of the slide's family (a new instance,
+     * session/instance.h): what r makes true before it (the premise) and the question,
+     * into buf.  NULL: the question is about the slide's own cluster, never asked of another. */
+    void (*ask)(const struct slide *s, const struct run *r, char *buf, size_t size);
+    /* Why the right answer on r is what it is, from r's facts (the reason its scheduler gave
+     * for the booking asked about, the node that ends last), into buf.  NULL: none. */
+    void (*reason)(const struct slide *s, const struct run *r, char *buf, size_t size);
 };
 
 /* Every kind, the last row's name NULL; the first row is the slide that asks nothing to grade. */

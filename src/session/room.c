@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "model/cluster.h"
+#include "session/instance.h"
 #include "session/room_challenge.h"
 #include "sched/registry.h"
 #include "support/diag.h"
@@ -34,6 +35,14 @@ struct vote {
     char *answer;
     int choice;         /* choices: 0-based; else -1 */
     bool correct;
+};
+
+/* A student's own random instance of a slide (room_instances). */
+struct user_inst {
+    char *user;
+    struct instance in;
+    bool ok;                        /* drawn (else: none could be, the slide's own is shown) */
+    bool stored;                    /* written to the grade book */
 };
 
 struct slide_room {
@@ -53,6 +62,10 @@ struct slide_room {
     struct play *plays;
     int nplays, playcap;
     double *ms;                     /* the plays' makespans, sorted (the projector's histogram) */
+    /* every student their own instance (room_instances): drawn at the first need, kept */
+    bool inst_on;
+    struct user_inst **insts;      /* each allocated: an instance never moves (its run points into it) */
+    int ninsts, instcap;
 };
 
 /* A vote read, acknowledged once the batch it is in has committed. */
@@ -154,26 +167,102 @@ static void remember_play(struct slide_room *sr, const char *user, double makesp
     qsort(sr->ms, (size_t)sr->nplays, sizeof *sr->ms, by_value);
 }
 
-/* The slide shown, as one client sees it (docs/class.md: the SLIDE block). */
+/* The seed of user's instance of slide k: FNV-1a of the name, then the slide; 1 to 10^6. */
+static int instance_seed(const char *user, int k)
+{
+    unsigned long long h = 1469598103934665603ull;
+    for (const char *p = user; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ull;
+    h = (h ^ (unsigned)k) * 1099511628211ull;
+    return 1 + (int)(h % 1000000);
+}
+
+/* user's own instance of slide k, drawn at the first need; NULL when the slide's instances are
+ * off or none could be drawn (the student then sees the slide's own cluster). */
+static const struct instance *instance_for(struct room *r, int k, const char *user)
+{
+    struct slide_room *sr = &r->sl[k];
+    if (!sr->inst_on)
+        return NULL;
+    for (int i = 0; i < sr->ninsts; i++)
+        if (strcmp(sr->insts[i]->user, user) == 0)
+            return sr->insts[i]->ok ? &sr->insts[i]->in : NULL;
+    if (sr->ninsts == sr->instcap) {
+        sr->instcap = sr->instcap ? 2 * sr->instcap : 64;
+        sr->insts = xrealloc(sr->insts, (size_t)sr->instcap * sizeof *sr->insts);
+    }
+    struct user_inst *u = xcalloc(1, sizeof *u);
+    sr->insts[sr->ninsts++] = u;
+    u->user = xstrdup(user);
+    char *cause = NULL;
+    u->ok = instance_make(r->l, k, instance_seed(user, k), NULL, &u->in, &cause) == 0;
+    if (!u->ok)
+        text_fit(r->trouble, sizeof r->trouble, "%s's instance: %s", user, cause ? cause : "none drawn");
+    free(cause);
+    return u->ok ? &u->in : NULL;
+}
+
+/* The instances drawn and not yet in the grade book, written in one transaction. */
+static void store_instances(struct room *r, int k)
+{
+    struct slide_room *sr = &r->sl[k];
+    char *cause = NULL;
+    bool any = false;
+    for (int i = 0; i < sr->ninsts && !any; i++)
+        any = sr->insts[i]->ok && !sr->insts[i]->stored;
+    if (!any)
+        return;
+    pthread_mutex_lock(&r->db);   /* the writer may be committing votes */
+    int rc = room_store_begin(r->st, &cause);
+    for (int i = 0; i < sr->ninsts && rc == 0; i++) {
+        struct user_inst *u = sr->insts[i];
+        if (u->ok && !u->stored)
+            rc = room_store_instance(r->st, k + 1, u->user, u->in.seed, u->in.csv, &cause);
+    }
+    if (rc == 0)
+        rc = room_store_commit(r->st, &cause);
+    else
+        room_store_rollback(r->st);
+    pthread_mutex_unlock(&r->db);
+    for (int i = 0; i < sr->ninsts && rc == 0; i++)
+        sr->insts[i]->stored = true;
+    if (rc < 0)
+        text_fit(r->trouble, sizeof r->trouble, "%s", cause ? cause : "the instances were not saved");
+    free(cause);
+}
+
+/* The slide shown, as one client sees it (docs/class.md: the SLIDE block); with instances on,
+ * the student's own instance: its node table, the question asked of its run, its answer. */
 static void send_slide(struct room *r, struct room_conn *c)
 {
     const struct slide *s = &r->l->slides[r->slide];
     const struct slide_room *sr = &r->sl[r->slide];
     const struct play *mine = play_of(sr, c->user);
     const struct vote *v = sr->round ? vote_of(sr, sr->round, c->user) : NULL;
-    char e[160] = "";
-    if (sr->revealed && slide_gradable(s))
+    const struct instance *in = instance_for(r, r->slide, c->user);
+    char e[160] = "", q[600], why[600], text[200];
+    if (in) {
+        instance_question(r->l, r->slide, in, q, sizeof q);
+        instance_reason(r->l, r->slide, in, why, sizeof why);
+        text_fit(text, sizeof text, "Your own random instance of this slide (seed %d): the node table below is "
+                 "yours, and so is the question.", in->seed);
+    }
+    if (sr->revealed && slide_gradable(s) && in)
+        lesson_expected(s, &in->run, e, sizeof e);
+    else if (sr->revealed && slide_gradable(s))
         expected_of(r, r->slide, e, sizeof e);
     struct room_block b = {
         .slide = r->slide + 1, .nslides = r->l->n, .round = sr->round,
         .state = sr->revealed ? "revealed" : room_round_word(sr->state), .kind = kind_word(s),
-        .title = s->title, .question = s->question, .text = s->text, .nodes = table_of(r, r->slide),
+        .title = s->title, .question = in ? q : s->question, .text = in ? text : s->text,
+        .nodes = in ? in->c : table_of(r, r->slide),
         .choices = (const char *const *)s->choices, .nchoices = s->nchoices,
         .challenge = sr->ch_ready && (sr->ch_open || mine), .ch_open = sr->ch_open,
         .ch_nodes = sr->ch_ready ? sr->ch.c->n : 0, .ch_model = sr->ch.model, .ch_csv = sr->ch.csv,
         .mine = mine != NULL, .mine_makespan = mine ? mine->makespan : 0,
         .yours = v ? v->answer : NULL,
-        .revealed = sr->revealed, .expected = slide_gradable(s) ? e : NULL, .explain = s->answer,
+        .revealed = sr->revealed, .expected = slide_gradable(s) ? e : NULL,
+        .explain = in ? (why[0] ? why : NULL) : s->answer,
         .result = v ? v->correct : -1,
     };
     room_proto_block(&c->say, &b);
@@ -184,6 +273,7 @@ static void broadcast_slide(struct room *r)
     for (int i = 0; i < r->net.ncl; i++)
         if (r->net.cl[i]->user[0])
             send_slide(r, r->net.cl[i]);
+    store_instances(r, r->slide);
 }
 
 /* ---- the slide's own run, for predictions ---- */
@@ -410,6 +500,13 @@ void room_close(struct room *r)
         free(sr->ms);
         if (sr->ch_ready)
             challenge_free(&sr->ch);
+        for (int i = 0; i < sr->ninsts; i++) {
+            free(sr->insts[i]->user);
+            if (sr->insts[i]->ok)
+                instance_free(&sr->insts[i]->in);
+            free(sr->insts[i]);
+        }
+        free(sr->insts);
     }
     free(r->sl);
     free(r->pend);
@@ -512,6 +609,7 @@ static void hello(struct room *r, struct room_conn *c, const struct room_msg *m)
     }
     room_proto_welcome(&c->say, c->user);
     send_slide(r, c);
+    store_instances(r, r->slide);
 }
 
 static struct pending *add_pending(struct room *r)
@@ -543,7 +641,8 @@ static void vote(struct room *r, struct room_conn *c, const struct room_msg *m)
         return;
     }
     char *cause = NULL;
-    const struct run *run = run_of(r, r->slide, &cause);
+    const struct instance *in = instance_for(r, r->slide, c->user);   /* theirs, with instances on */
+    const struct run *run = in ? &in->run : run_of(r, r->slide, &cause);
     struct lesson_grade g;
     if ((s->kind->predicts && !run) || lesson_grade(s, run, answer, &g, &cause) < 0) {
         room_proto_err(&c->say, "%s", cause ? cause : "the answer cannot be graded");
@@ -758,6 +857,8 @@ static int write_round(struct room *r, int round, enum room_round_state state, c
     char q[ROOM_TEXT_MAX + 1], e[160];
     const struct slide *s = &r->l->slides[r->slide];
     expected_of(r, r->slide, e, sizeof e);
+    if (r->sl[r->slide].inst_on)   /* each student's own: their instance's answer */
+        text_fit(e, sizeof e, "each student's own instance");
     return room_store_round(r->st, r->slide + 1, round, state, room_proto_line_text(s->question, q, sizeof q), e, cause);
 }
 
@@ -843,6 +944,7 @@ void room_tally(const struct room *r, struct room_tally *t)
             t->bars[side][b]++;
     }
     t->voted = t->total[1];
+    t->instances = sr->inst_on;
     t->challenge = sr->ch_open || sr->nplays > 0;
     t->ch_open = sr->ch_open;
     t->finished = sr->nplays;
@@ -876,6 +978,24 @@ int room_challenge(struct room *r, char **cause)
     if (rc < 0)
         return -1;
     sr->ch_open = !sr->ch_open;
+    broadcast_slide(r);
+    return 0;
+}
+
+int room_instances(struct room *r, char **cause)
+{
+    const struct slide *s = &r->l->slides[r->slide];
+    struct slide_room *sr = &r->sl[r->slide];
+    char why[300];
+    if (!slide_gradable(s) || !s->kind->ask)
+        return set_cause(cause, "slide %d: its question cannot be asked of a student's own instance (a "
+                         "prediction can; a choice's answer is about the slide's own cluster)", r->slide + 1);
+    if (instance_family(r->l, r->slide, why, sizeof why) == INSTANCE_NONE)
+        return set_cause(cause, "slide %d: %s", r->slide + 1, why);
+    if (sr->round && sr->state == ROUND_OPEN && !sr->revealed)
+        return set_cause(cause, "round %d is open: v closes it first (the class's answers are about what "
+                         "they see)", sr->round);
+    sr->inst_on = !sr->inst_on;
     broadcast_slide(r);
     return 0;
 }

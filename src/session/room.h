@@ -81,6 +81,12 @@ int room_vote(struct room *r, char **cause);
  * Results of a closed challenge stay (a second opening takes more).  0, or
  * -1 with *cause (the slide's cluster cannot be a challenge). */
 int room_challenge(struct room *r, char **cause);
+/* Every student their own random instance of the slide shown (session/instance.h), seeded by
+ * their name and the slide, or (again) the slide's own cluster for all: each then sees their
+ * instance's node table and the question asked of its run, is graded against that run, and the
+ * grade book keeps their instance (seed, CSV) beside their vote.  Refused (-1 with *cause) on
+ * a slide whose question cannot be asked of an instance, or while a round is open. */
+int room_instances(struct room *r, char **cause);
 /* Close the vote and show everyone the answer.  0, or -1 with *cause. */
 int room_reveal(struct room *r, char **cause);
 
@@ -90,6 +96,7 @@ struct room_tally {
     int round;              /* the slide's last round; 0: none */
     enum room_round_state state;
     int voted;              /* students who voted in that round */
+    bool instances;         /* each student answers about their own instance (room_instances) */
     bool choices;           /* bars are the choices (A, B, ...); else right and wrong */
     int nbars;
     int bars[2][LESSON_MAX_CHOICES];    /* [1]: the last round, [0]: the one before (when round > 1) */

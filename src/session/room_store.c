@@ -23,7 +23,7 @@
 struct room_store {
     sqlite3 *db;
     char *course, *lesson;
-    sqlite3_stmt *vote, *round, *question, *play, *chstate;
+    sqlite3_stmt *vote, *round, *question, *play, *chstate, *practice, *instance;
 };
 
 static const char schema[] =
@@ -58,7 +58,19 @@ static const char schema[] =
     "CREATE TABLE IF NOT EXISTS challenge_rounds("
     " course TEXT NOT NULL, lesson TEXT NOT NULL, slide INTEGER NOT NULL CHECK(slide >= 1),"
     " state TEXT NOT NULL CHECK(state IN ('open', 'closed')), time TEXT NOT NULL,"
-    " PRIMARY KEY(course, lesson, slide));";
+    " PRIMARY KEY(course, lesson, slide));"
+    "CREATE TABLE IF NOT EXISTS practice("
+    " course TEXT NOT NULL, lesson TEXT NOT NULL,"
+    " user TEXT NOT NULL CHECK(length(user) BETWEEN 1 AND 64),"
+    " seed INTEGER NOT NULL, goal INTEGER NOT NULL CHECK(goal >= 1),"
+    " answered INTEGER NOT NULL CHECK(answered >= 0),"
+    " correct INTEGER NOT NULL CHECK(correct BETWEEN 0 AND answered),"
+    " mastered INTEGER NOT NULL CHECK(mastered IN (0, 1)), time TEXT NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS instances("
+    " course TEXT NOT NULL, lesson TEXT NOT NULL, slide INTEGER NOT NULL CHECK(slide >= 1),"
+    " user TEXT NOT NULL CHECK(length(user) BETWEEN 1 AND 64),"
+    " seed INTEGER NOT NULL, csv TEXT NOT NULL, time TEXT NOT NULL,"
+    " PRIMARY KEY(course, lesson, slide, user));";
 
 const char *room_round_word(enum room_round_state s)
 {
@@ -192,7 +204,11 @@ int room_store_open(struct room_store **out, const char *path, const char *cours
         sqlite3_prepare_v2(st->db, "INSERT OR REPLACE INTO challenges VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", -1,
                            &st->play, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(st->db, "INSERT OR REPLACE INTO challenge_rounds VALUES(?1, ?2, ?3, ?4, ?5)", -1,
-                           &st->chstate, NULL) != SQLITE_OK) {
+                           &st->chstate, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(st->db, "INSERT INTO practice VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)", -1,
+                           &st->practice, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(st->db, "INSERT OR REPLACE INTO instances VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)", -1,
+                           &st->instance, NULL) != SQLITE_OK) {
         fail(st, cause, "not a room's database");
         room_store_close(st);
         return -1;
@@ -212,6 +228,8 @@ void room_store_close(struct room_store *st)
     sqlite3_finalize(st->question);
     sqlite3_finalize(st->play);
     sqlite3_finalize(st->chstate);
+    sqlite3_finalize(st->practice);
+    sqlite3_finalize(st->instance);
     sqlite3_close(st->db);
     free(st->course);
     free(st->lesson);
@@ -371,6 +389,34 @@ int room_store_challenge(struct room_store *st, int slide, bool open, char **cau
     return step(st, st->chstate, cause, "writing a challenge's state");
 }
 
+int room_store_practice(struct room_store *st, const char *user, long long seed, int goal, int answered,
+                        int correct, bool mastered, char **cause)
+{
+    char now[40];
+    now_text(now, sizeof now);
+    sqlite3_bind_text(st->practice, 3, user, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st->practice, 4, seed);
+    sqlite3_bind_int(st->practice, 5, goal);
+    sqlite3_bind_int(st->practice, 6, answered);
+    sqlite3_bind_int(st->practice, 7, correct);
+    sqlite3_bind_int(st->practice, 8, mastered ? 1 : 0);
+    sqlite3_bind_text(st->practice, 9, now, -1, SQLITE_TRANSIENT);
+    return step(st, st->practice, cause, "writing a practice's result");
+}
+
+int room_store_instance(struct room_store *st, int slide, const char *user, int seed, const char *csv,
+                        char **cause)
+{
+    char now[40];
+    now_text(now, sizeof now);
+    sqlite3_bind_int(st->instance, 3, slide);
+    sqlite3_bind_text(st->instance, 4, user, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st->instance, 5, seed);
+    sqlite3_bind_text(st->instance, 6, csv, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st->instance, 7, now, -1, SQLITE_TRANSIENT);
+    return step(st, st->instance, cause, "writing a student's instance");
+}
+
 /* ---- the grade book ---- */
 
 /* A database written before challenges existed has no table for them: none to report. */
@@ -382,6 +428,9 @@ static const char book_old_results_sql[] =
     "SELECT course, lesson, slide, user, makespan, picks, time, '' FROM challenges"
     " ORDER BY course, lesson, slide, user";
 static const char book_no_results_sql[] = "SELECT 1 WHERE 0";
+static const char book_practice_sql[] =
+    "SELECT course, lesson, user, seed, goal, answered, correct, mastered, time FROM practice"
+    " ORDER BY course, lesson, user, time";
 
 static const char book_students_sql[] =
     "WITH last AS (SELECT course, lesson, slide, user, MAX(round) AS round FROM votes"
@@ -488,6 +537,30 @@ static int book_result(sqlite3_stmt *q, struct room_book *b, char **cause)
     return 0;
 }
 
+static int book_practice(sqlite3_stmt *q, struct room_book *b, char **cause)
+{
+    b->practice = xrealloc(b->practice, (size_t)(b->npractice + 1) * sizeof *b->practice);
+    struct room_book_practice *x = &b->practice[b->npractice++];
+    book_col(q, 0, x->course, sizeof x->course);
+    book_col(q, 1, x->lesson, sizeof x->lesson);
+    book_col(q, 2, x->user, sizeof x->user);
+    book_col(q, 8, x->time, sizeof x->time);
+    x->seed = sqlite3_column_int64(q, 3);
+    int mastered = 0;
+    if (sqlite3_column_type(q, 3) != SQLITE_INTEGER || !book_count(q, 4, 1, INT_MAX, &x->goal) ||
+        !book_count(q, 5, 0, INT_MAX, &x->answered) || !book_count(q, 6, 0, x->answered, &x->right) ||
+        !book_count(q, 7, 0, 1, &mastered))
+    {
+        char a[4][32];
+        return set_cause(cause, "lesson %s of course %s: %s's practice: %s answered, %s right, goal %s, mastered %s "
+                         "(whole numbers, right at most answered, mastered 0 or 1, expected)", x->lesson, x->course,
+                         x->user, book_shown(q, 5, a[0], 32), book_shown(q, 6, a[1], 32), book_shown(q, 4, a[2], 32),
+                         book_shown(q, 7, a[3], 32));
+    }
+    x->mastered = mastered != 0;
+    return 0;
+}
+
 /* Run sql on db, each row through row.  0, or -1 with *cause. */
 static int book_query(sqlite3 *db, const char *sql, book_row_fn row, struct room_book *b, char **cause)
 {
@@ -544,6 +617,13 @@ int room_book_read(const char *path, struct room_book *b, char **cause)
     b->nresults = 0;
     rc = rc < 0 ? rc : book_query(db, !has ? book_no_results_sql : named ? book_results_sql : book_old_results_sql,
                                   book_result, b, &why);
+    int nresults = b->nresults;   /* book_has marks nresults: the practice table is there */
+    b->nresults = 0;
+    rc = rc < 0 ? rc : book_query(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'practice'",
+                                  book_has, b, &why);
+    bool practice = b->nresults < 0;
+    b->nresults = nresults;
+    rc = rc < 0 || !practice ? rc : book_query(db, book_practice_sql, book_practice, b, &why);
     sqlite3_close(db);
     if (rc < 0) {
         set_cause(cause, "%s: not a room's database (hetcast lesson --class writes one): %s", path,
@@ -562,5 +642,6 @@ void room_book_free(struct room_book *b)
     for (int i = 0; i < b->nresults; i++)
         free(b->results[i].transfers);
     free(b->results);
+    free(b->practice);
     memset(b, 0, sizeof *b);
 }

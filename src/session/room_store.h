@@ -8,7 +8,9 @@
  * text that passed diag.h's text rules reaches a row; the table's CHECKs
  * refuse any other shape (docs/class.md lists the tables).  A class
  * challenge's results (the exercise played by every student) have a table
- * of their own, one row a (course, lesson, slide, user).
+ * of their own, one row a (course, lesson, slide, user); so do the students'
+ * own instances of a slide (room_instances), and practices (hetcast
+ * practice --room), one row a practice.
  */
 #ifndef HETCAST_ROOM_STORE_H
 #define HETCAST_ROOM_STORE_H
@@ -65,6 +67,17 @@ int room_store_play(struct room_store *st, int slide, const char *user, double m
 /* A slide's challenge opened or closed (a room opened again opens it again). */
 int room_store_challenge(struct room_store *st, int slide, bool open, char **cause);
 
+/* A student's own random instance of a slide (room_instances, session/room.h): its seed and its
+ * cluster as CSV; it replaces the user's earlier one on that slide.  Their answer is their vote. */
+int room_store_instance(struct room_store *st, int slide, const char *user, int seed, const char *csv,
+                        char **cause);
+
+/* A practice's result (hetcast practice LESSON --room ROOM): user drew random instances of the
+ * lesson's questions from seed until goal right in a row (mastered) or stopped; answered,
+ * correct of them right.  One row a practice (user: text of 1 to 64 bytes, diag.h's rules). */
+int room_store_practice(struct room_store *st, const char *user, long long seed, int goal, int answered,
+                        int correct, bool mastered, char **cause);
+
 /* ---- the grade book: a room's database read back (hetcast class report) ---- */
 
 struct room_book_student {
@@ -81,6 +94,12 @@ struct room_book_result {
     int slide;
     double makespan;                     /* finite, >= 0 */
 };
+struct room_book_practice {
+    char course[200], lesson[200], user[200], time[40];
+    long long seed;
+    int goal, answered, right;           /* right <= answered */
+    bool mastered;                       /* goal right in a row reached */
+};
 /* Every row, each text checked (diag.h's SHOWN), each count consistent
  * (right <= answered, right <= votes, makespans numbers >= 0): a database
  * that breaks one is refused, the row named. */
@@ -92,6 +111,8 @@ struct room_book {
     int nquestions;
     struct room_book_result *results;   /* none in a database older than challenges */
     int nresults;
+    struct room_book_practice *practice;   /* none in a database older than practice */
+    int npractice;
 };
 
 /* Read the database at path (read only) into b.  0, or -1 with *cause. */

@@ -230,6 +230,7 @@ int run_schedule(struct run *r, const struct cluster *c, enum model m,
             return -1;
         }
         r->shared = true;
+        flow_lanes_make(&r->eng, &r->flows, &r->lanes);
     } else if (c->plat && !r->eng.lean) {
         sharing_note(r);
     }
@@ -240,35 +241,86 @@ int run_schedule(struct run *r, const struct cluster *c, enum model m,
     return 0;
 }
 
+/* A rate in bytes/s as the narration says it: "1.25 GB/s" (three digits, SI prefixes). */
+static void rate_text(char *buf, size_t size, double bps)
+{
+    static const char *const unit[] = {"B/s", "kB/s", "MB/s", "GB/s", "TB/s"};
+    int u = 0;
+    while (u < 4 && fabs(bps) >= 1000) {
+        bps /= 1000;
+        u++;
+    }
+    text_fit(buf, size, "%.3g %s", bps, unit[u]);
+}
+
+/* The change of transfer tr's rate that says its sharing at the event (time te): the latest
+ * one when it shares a link then, else its most shared one before (*past), NULL if none. */
+static const struct flow_change *sharing_change(const struct run *r, int tr, double te, bool *past,
+                                                double *until)
+{
+    const struct flow_change *at = NULL, *most = NULL;
+    double most_end = te;
+    for (int i = r->lanes.head ? r->lanes.head[tr] : -1; i >= 0 && r->flows.ch[i].time <= te;
+         i = r->lanes.next[i]) {
+        const struct flow_change *c = &r->flows.ch[i];
+        if (most && most_end == te && c->time > most->time)
+            most_end = c->time;   /* the most shared change lasted until the next one */
+        at = c->link >= 0 ? c : at;
+        if (c->link >= 0 && c->sharers >= 2 && (!most || c->sharers > most->sharers)) {
+            most = c;
+            most_end = te;
+        }
+    }
+    *past = !(at && at->sharers >= 2);
+    *until = most_end;
+    return *past ? most : at;
+}
+
 void run_narrate(const struct run *r, int k, char *buf, size_t size)
 {
     engine_narrate(&r->eng, k, buf, size);
     if (!r->shared || k < 0 || k >= r->eng.nev || !r->eng.ev)
         return;
     const struct event *ev = &r->eng.ev[k];
-    const struct flow_change *at = NULL;   /* the transfer's rate at the event */
-    for (int i = 0; i < r->flows.n && r->flows.ch[i].time <= ev->time; i++)
-        if (r->flows.ch[i].tr == ev->transfer && r->flows.ch[i].link >= 0)
-            at = &r->flows.ch[i];
-    if (!at || at->sharers < 2)
+    bool past;
+    double until;
+    const struct flow_change *at = sharing_change(r, ev->transfer, ev->time, &past, &until);
+    if (!at)
         return;
-    const struct platform_link *l = &r->c->plat->link[at->link];
+    const struct platform *pl = r->c->plat;
+    const struct platform_link *l = &pl->link[at->link];
     const struct transfer *t = &r->eng.tr[ev->transfer];
-    char lb[128], share[64];
+    char lb[128], nb[128], share[64], bw[32], span[64];
     double part = at->rate / l->bandwidth;
     if (fabs(part * at->sharers - 1) < 1e-9)
         text_fit(share, sizeof share, "1/%d", at->sharers);
     else
         text_fit(share, sizeof share, "%.3g", part);
+    rate_text(bw, sizeof bw, l->bandwidth);
+    if (past)
+        text_fit(span, sizeof span, "from t=%g to t=%g", at->time, until);
+    else
+        text_fit(span, sizeof span, "from t=%g", at->time);
     size_t len = strlen(buf);
-    text_fit(buf + len, size - len, "; %s's message shares link %s with %d other%s from t=%g: "
-             "%s of %g B/s", r->c->nodes[t->to].name, SHOWN(l->name, lb), at->sharers - 1,
-             at->sharers > 2 ? "s" : "", at->time, share, l->bandwidth);
+    text_fit(buf + len, size - len, "; %s's message %s link %s with %d other%s %s: %s of %s",
+             SHOWN(r->c->nodes[t->to].name, nb), past ? "shared" : "shares", SHOWN(l->name, lb),
+             at->sharers - 1, at->sharers > 2 ? "s" : "", span, share, bw);
+    if (ev->kind != EV_HOLD)
+        return;
+    size_t q = (size_t)t->from * (size_t)pl->n + (size_t)t->to;
+    double alone = pl->latency[q] + pl->size / platform_route_bandwidth(pl, t->from, t->to);
+    double took = t->hold - t->start;
+    if (took > alone * (1 + 1e-9)) {
+        len = strlen(buf);
+        text_fit(buf + len, size - len, "; it took %.4g s, alone on its route %.4g s",
+                 took, alone);
+    }
 }
 
 void run_free(struct run *r)
 {
     flow_log_free(&r->flows);
+    flow_lanes_free(&r->lanes);
     sched_free(&r->sched);
     engine_free(&r->eng);
 }

@@ -36,6 +36,7 @@ struct run {
     char opt_note[256];      /* why it was not computed / how it was found */
     bool shared;             /* timed on the platform's shared links (engine/flow.h) */
     struct flow_log flows;   /* shared: every change of a flow's rate */
+    struct flow_lanes lanes; /* shared: the links two flows' bytes cross at once */
     char sharing[512];       /* a platform whose links the schedule shares, timed without
                                 sharing (a model with overheads): which links, by how many
                                 routes at once; "" otherwise */

@@ -41,6 +41,7 @@ struct slide {
     char *model;            /* NULL: the cluster's default */
     char *pattern;          /* "all-to-all": a personalized exchange; NULL: a broadcast */
     int slices;             /* pipelined broadcasts: --slices; 0 none */
+    double size;            /* the message's bytes (size = X): --size; 0 not given */
     int step;               /* the step to open at; -1: the end */
     char *show[LESSON_MAX_SHOW];   /* show = {...}: the nodes and summary values the slide is
                                       about, never left off the screen */
