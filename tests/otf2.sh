@@ -84,4 +84,18 @@ otf2-print "$T/ms/traces.otf2" 2>&1 | tr -s ' ' | grep '^\(ENTER\|LEAVE\)' | cut
 otf2-print "$T/us/traces.otf2" 2>&1 | tr -s ' ' | grep '^\(ENTER\|LEAVE\)' | cut -d' ' -f1-3 >"$T/us.events"
 check "unit ms and unit us: the same events at the same ticks (p2 receives until 6 ms)" sh -c "[ \$(wc -l < $T/ms.events) -eq 12 ] && cmp -s $T/ms.events $T/us.events && grep -q '^LEAVE 4 6000000\$' $T/ms.events"
 check "unit ms: HETCAST::TIME_UNIT says it" sh -c "otf2-print -A $T/ms/traces.otf2 | grep -A1 'HETCAST::TIME_UNIT' | grep -q 'a time unit of the cluster is 0.001 s (unit: ms)'"
+# more locations than one archive object of libotf2 writes (2048; the rest by part archives
+# whose event files move in): 1000 nodes, about 2200 locations, every one with its files
+awk 'BEGIN { print "# latency: 1"; print "name,send,recv"
+             for (i = 0; i < 1000; i++) printf "n%d,%d,%d\n", i, 1 + i % 7, 2 + i % 7 }' >"$T/big.csv"
+run "$H" run "$T/big.csv" --format otf2 --output "$T/big"
+otf2-print -G "$T/big/traces.otf2" >"$T/big.defs" 2>&1
+nloc=$(grep -c '^LOCATION ' "$T/big.defs")
+check "1000 nodes: more than 2048 locations, an event and a definition file each, nothing else" sh -c "[ $rc -eq 0 ] && [ $nloc -gt 2048 ] && [ \"\$(ls $T/big | xargs)\" = 'traces traces.def traces.otf2' ] && [ \$(ls $T/big/traces | grep -c '\.evt\$') -eq $nloc ] && [ \$(ls $T/big/traces | grep -c '\.def\$') -eq $nloc ] && [ \$(ls $T/big/traces | wc -l) -eq $((2 * nloc)) ]"
+if [ "$(ulimit -n)" = unlimited ] || [ "$(ulimit -n)" -gt $((2 * nloc + 64)) ]; then
+    otf2-print "$T/big/traces.otf2" >"$T/big.ev" 2>&1
+    check "1000 nodes: otf2-print reads every location's events: 999 messages sent and received" sh -c "[ \$(grep -c '^MPI_SEND ' $T/big.ev) -eq 999 ] && [ \$(grep -c '^MPI_RECV ' $T/big.ev) -eq 999 ] && ! grep -q 'error' $T/big.ev"
+else
+    skip "1000 nodes: otf2-print reads every location's events" "otf2-print keeps a file open per location: ulimit -n $(ulimit -n)"
+fi
 done_testing

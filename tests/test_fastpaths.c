@@ -29,6 +29,9 @@
 #include "sched/sched.h"
 #include "tap.h"
 #include "sched/fef.h"
+#include "output/export_interop.h"
+#include "sched/registry.h"
+#include "session/run.h"
 
 static struct cluster *load(const char *text, struct diag *d)
 {
@@ -453,6 +456,48 @@ static void test_sort_switch(void)
            "the consistency check: one verdict and one pair, fast or readable");
 }
 
+/* Few distinct (send, recv) pairs among many nodes, where the grouped check walks the pairs
+ * alone: times within CLUSTER_SPEED_RTOL of each other and beyond it, equal sends with
+ * receives apart, -0, a node or two moved; the verdict and the pair named, fast or readable. */
+static void test_consistency_grouped_switch(void)
+{
+    static const double sends[] = {1, 1.0005, 1.002, 2, 2.0019, 3, 0, -0.0};
+    static const double gaps[] = {1, 1.0004, 0.9996, 1.01, 0.5, 2};
+    int same = 0, cases = 0, bad = 0;
+    for (int seed = 0; seed < 400; seed++) {
+        struct rng r;
+        rng_seed(&r, (uint64_t)(7000 + seed));
+        int n = 2 + (int)rng_below(&r, seed % 4 ? 60 : 3000);
+        int groups = 1 + (int)rng_below(&r, 8);
+        struct cluster *c = cluster_new(CLUSTER_NODES);
+        for (int i = 0; i < n; i++) {
+            char name[16];
+            snprintf(name, sizeof name, "p%d", i);
+            int g = (int)rng_below(&r, (uint64_t)groups);
+            double sv = sends[g % 8] + (g >= 8 ? 5 : 0);
+            double rv = sv + 1 + (seed % 3 == 0 ? 0 : gaps[rng_below(&r, 6)] - 1) * (rng_below(&r, 4) == 0);
+            cluster_add_node(c, name, sv, rv);
+        }
+        int p1 = -1, q1 = -1, p2 = -1, q2 = -1;
+        fastpath_set(true);
+        bool ok1 = cluster_speeds_consistent(c, &p1, &q1);
+        fastpath_set(false);
+        bool ok2 = cluster_speeds_consistent(c, &p2, &q2);
+        fastpath_set(true);
+        bool eq = ok1 == ok2 && (ok1 || (p1 == p2 && q1 == q2));
+        if (!eq)
+            diag("seed %d, n %d: fast %d (%d, %d), readable %d (%d, %d)", seed, n, ok1, p1, q1, ok2,
+                 p2, q2);
+        same += eq;
+        bad += !ok2;
+        cases++;
+        cluster_free(c);
+    }
+    is_int(same, cases, "the grouped consistency check: one verdict and one pair on few pairs, "
+                        "fast or readable (%d inconsistent)", bad);
+    ok(bad > cases / 4 && bad < cases, "both verdicts met (%d of %d inconsistent)", bad, cases);
+}
+
 /* A random CSV file of the shapes the loader meets: blanks, tabs, empty
  * and quoted fields, quotes inside, CR LF and bare CR, comments, blank
  * lines, short rows, numbers of every syntax, a `count`. */
@@ -772,6 +817,80 @@ static void test_greedy_switch(void)
        "scan's)", shared, clusters);
 }
 
+/* ---- exports: lines built by hand (output/export_line.h) against the writers' fprintf ---- */
+
+/* What fn writes of runs[0..k), with the fast paths on or off. */
+static char *export_bytes(int (*fn)(FILE *, const struct run *, int), const struct run *runs, int k,
+                          bool fast, size_t *len)
+{
+    char *buf = NULL;
+    FILE *fp = open_memstream(&buf, len);
+    fastpath_set(fast);
+    int rc = fn(fp, runs, k);
+    fastpath_set(true);
+    fclose(fp);
+    if (rc != 0)
+        diag("an export failed");
+    return buf;
+}
+
+static int chrome_at_ms(FILE *fp, const struct run *runs, int k)
+{
+    return export_chrome(fp, runs, k, 1000);
+}
+
+static void test_export_switch(void)
+{
+    static const struct {
+        const char *name;
+        int (*fn)(FILE *, const struct run *, int);
+    } writers[] = {{"paje", export_paje}, {"chrome", chrome_at_ms}};
+    static const int sizes[] = {1, 2, 5, 40, 700};
+    static const char *const odd[] = {"say \"hi\"", "back\\slash", "two\nlines", "tab\there",
+                                      "bell\a", "ünï <&>", "% not a definition"};
+    int cases = 0, same = 0;
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++)
+        for (int kind = 0; kind < 4; kind++) {
+            struct cluster *c = fef_cluster(sizes[si], kind, (uint64_t)(si * 7 + (size_t)kind));
+            if (kind == 1)   /* names to escape, among plain ones */
+                for (int p = 0; p < c->n; p += 3)
+                    cluster_set_node_name(c, p, odd[p % (int)(sizeof odd / sizeof odd[0])]);
+            struct sched_opts so;
+            sched_opts_default(&so);
+            struct run runs[2];
+            enum model m = (enum model)((si + (size_t)kind) % MODEL_ONE_PORT_UNI);   /* a table's */
+            int rc = run_schedule(&runs[0], c, m, sched_find("fnf"), &so, RUN_OPT_NEVER, NULL);
+            if (kind % 2)   /* MPI's binomial tree in 3 segments: events name their segment */
+                so.slices = 3;
+            rc |= run_schedule(&runs[1], c, m, sched_find(kind % 2 ? "binomial" : "fef"), &so,
+                               RUN_OPT_NEVER, NULL);
+            for (size_t w = 0; rc == 0 && w < sizeof writers / sizeof writers[0]; w++)
+                for (int k = 1; k <= 2; k++) {
+                    size_t lf = 0, lp = 0;
+                    char *f = export_bytes(writers[w].fn, runs, k, true, &lf);
+                    char *p = export_bytes(writers[w].fn, runs, k, false, &lp);
+                    bool eq = lf == lp && memcmp(f, p, lf) == 0;
+                    if (!eq)
+                        diag("%s, n %d, kind %d, %d runs: %zu bytes fast, %zu readable",
+                             writers[w].name, sizes[si], kind, k, lf, lp);
+                    cases++;
+                    same += eq;
+                    free(f);
+                    free(p);
+                }
+            if (rc == 0) {
+                run_free(&runs[0]);
+                run_free(&runs[1]);
+            } else {
+                diag("n %d, kind %d: a run failed", sizes[si], kind);
+                cases++;
+            }
+            cluster_free(c);
+        }
+    is_int(same, cases, "exports: Paje and Chrome lines built by hand are the readable fprintf's "
+                        "bytes (one run and two, segments, names to escape, every kind of table)");
+}
+
 /* HETCAST_NO_FASTPATH is read at the first use only, then fastpath_set decides. */
 static void test_switch(void)
 {
@@ -791,9 +910,11 @@ int main(void)
     test_large_names();
     test_switch();
     test_sort_switch();
+    test_consistency_grouped_switch();
     test_csv_switch();
     test_fef_switch();
     test_open_shop_switch();
     test_greedy_switch();
+    test_export_switch();
     return tap_exit();
 }

@@ -183,16 +183,35 @@ static void test_fast_switch(void)
         numfmt_shortest(b[0], x);
         numfmt_text(b[1], x);
         numfmt_plain(b[2], x);
-        bool eq = strcmp(a[0], b[0]) == 0 && strcmp(a[1], b[1]) == 0 && strcmp(a[2], b[2]) == 0;
+        int digits = 1 + (int)(i % 17);   /* numfmt_round: the digits from the bits, or snprintf's */
+        fastpath_set(true);
+        double ra = numfmt_round(x, digits);
+        fastpath_set(false);
+        double rb = numfmt_round(x, digits);
+        bool eq = strcmp(a[0], b[0]) == 0 && strcmp(a[1], b[1]) == 0 && strcmp(a[2], b[2]) == 0 &&
+                  memcmp(&ra, &rb, sizeof ra) == 0;
         if (!eq && shown++ < 5)
-            diag("%a: fast %s %s %s, readable %s %s %s", x, a[0], a[1], a[2], b[0], b[1], b[2]);
+            diag("%a: fast %s %s %s %a, readable %s %s %s %a (round to %d)", x, a[0], a[1], a[2], ra,
+                 b[0], b[1], b[2], rb, digits);
         same += eq;
         double ax = fabs(x);
         taken += ax > 1e-20 && ax < 1e35;
     }
+    for (int z = 0; z < 2; z++) {   /* +0 and -0 round to themselves, sign and all */
+        double x = z ? -0.0 : 0.0;
+        fastpath_set(true);
+        double ra = numfmt_round(x, 12);
+        fastpath_set(false);
+        double rb = numfmt_round(x, 12);
+        bool eq = memcmp(&ra, &rb, sizeof ra) == 0 && memcmp(&ra, &x, sizeof ra) == 0;
+        if (!eq)
+            diag("numfmt_round(%g, 12): fast %g, readable %g", x, ra, rb);
+        same += eq;
+    }
+    n += 2;
     fastpath_set(true);
-    is_int(same, n, "fast path: the same shortest, text and plain strings as snprintf and strtod "
-                    "on %ld random doubles", n);
+    is_int(same, n, "fast path: the same shortest, text and plain strings and the same "
+                    "numfmt_round as snprintf and strtod on %ld random doubles", n);
     ok(taken > n / 2, "most of them are in the fast path's range (%ld)", taken);
 }
 

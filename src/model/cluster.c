@@ -395,13 +395,15 @@ bool cluster_speeds_consistent(const struct cluster *c, int *bad_p, int *bad_q)
      * noise in their last digits pass (docs/formats.md).  One pass over the
      * order: the latest node with the largest receive time so far, and the
      * first node of the current run of equal send times (the pair named is
-     * the first bad neighbours of the order when the times are far apart).  O(n log n), or
-     * O(n) by the fast path (which answers alone when the speeds are
-     * exactly consistent and there are few pairs).  A NaN time has no order:
+     * the first bad neighbours of the order when the times are far apart):
+     * cluster_speed_step.  O(n log n), or O(n) by the fast path (which walks
+     * the distinct pairs alone when there are few).  A NaN time has no order:
      * not consistent, and that node is named twice. */
-    int n = c->n;
-    if (n < 2 || FAST_PATH(cluster_fast_speeds_grouped(c)))
+    int n = c->n, verdict;
+    if (n < 2)
         return true;
+    if (FAST_PATH((verdict = cluster_fast_speeds_grouped(c, bad_p, bad_q)) >= 0))
+        return verdict;
     const struct node *nodes = c->nodes;
     for (int i = 0; i < n; i++)
         if (isnan(nodes[i].send) || isnan(nodes[i].recv)) {
@@ -415,33 +417,37 @@ bool cluster_speeds_consistent(const struct cluster *c, int *bad_p, int *bad_q)
     for (int i = 0; i < n; i++)
         idx[i] = i;
     cluster_sort_nodes(nodes, idx, n, false, false);
+    struct speed_walk w = {idx[0], idx[0], idx[0]};
     bool ok = true;
-    int top = idx[0];              /* the largest receive time so far (the latest such) */
-    int run = idx[0];              /* the first node of the run of equal send times */
-    for (int i = 1; i < n && ok; i++) {
-        const struct node *y = &nodes[idx[i]];
-        int x = -1;
-        if (speed_beyond(nodes[top].recv, y->recv))
-            x = top;   /* sends as fast or faster, receives slower */
-        else if (nodes[run].send == y->send && speed_beyond(y->recv, nodes[run].recv))
-            x = idx[i - 1];   /* sends as fast, receives slower than the run so far */
-        else if (speed_beyond(y->send, nodes[idx[i - 1]].send) &&
-                 !speed_beyond(y->recv, nodes[top].recv))
-            x = top;   /* sends slower, receives as fast */
-        if (x >= 0) {
-            ok = false;
-            if (bad_p)
-                *bad_p = x;
-            if (bad_q)
-                *bad_q = idx[i];
-        }
-        if (y->recv >= nodes[top].recv)
-            top = idx[i];
-        if (nodes[run].send != y->send)
-            run = idx[i];
-    }
+    for (int i = 1; i < n && ok; i++)
+        ok = cluster_speed_step(nodes, &w, idx[i], bad_p, bad_q);
     free(idx);
     return ok;
+}
+
+bool cluster_speed_step(const struct node *nodes, struct speed_walk *w, int yi, int *bad_p, int *bad_q)
+{
+    const struct node *y = &nodes[yi];
+    int x = -1;
+    if (speed_beyond(nodes[w->top].recv, y->recv))
+        x = w->top;   /* sends as fast or faster, receives slower */
+    else if (nodes[w->run].send == y->send && speed_beyond(y->recv, nodes[w->run].recv))
+        x = w->prev;   /* sends as fast, receives slower than the run so far */
+    else if (speed_beyond(y->send, nodes[w->prev].send) && !speed_beyond(y->recv, nodes[w->top].recv))
+        x = w->top;   /* sends slower, receives as fast */
+    if (x >= 0) {
+        if (bad_p)
+            *bad_p = x;
+        if (bad_q)
+            *bad_q = yi;
+        return false;
+    }
+    if (y->recv >= nodes[w->top].recv)
+        w->top = yi;
+    if (nodes[w->run].send != y->send)
+        w->run = yi;
+    w->prev = yi;
+    return true;
 }
 
 /* A time the model can compute with: >= 0 (> 0 if positive), at most CLUSTER_MAX_TIME. */

@@ -213,46 +213,46 @@ void cluster_fast_sort_nodes(const struct node *nodes, int *order, int n, bool b
 /*
  * The usual cluster has few distinct send times (classes of machines, or
  * times with two decimals): collect its distinct (send, recv) pairs in the
- * pair table and sort those only.  True when that shows the speeds
- * consistent: one receive time per send time, and receive times
- * increasing over the sorted send times, beyond CLUSTER_SPEED_RTOL where the
- * send times differ beyond it (what the full check tests, pair by pair).  False when they are not, or when a time is NaN or
- * there are more than SPEED_GROUPS pairs: the full check then decides, and
- * names the pair.  O(n) expected, no allocation per node.
+ * pair table, each with its first and last node, sort those only, and walk
+ * the full check's order a pair at a time (cluster_speed_step).  The nodes of
+ * one pair come together in that order, by index; the check can fail only at
+ * the first of them (the others tie with it on both times), and after the
+ * last of them its state is what stepping the last alone leaves.  So the
+ * walk over each pair's first and last node gives the full check's verdict
+ * and names the same pair.  -1 (not decided here) when a time is NaN or
+ * there are more than SPEED_GROUPS pairs: the full check then decides.
+ * O(n) expected, no allocation per node.
  */
-/* The time whose order_bits are u. */
-static double bits_time(uint64_t u)
-{
-    u = u >> 63 ? u & ~(1ull << 63) : ~u;
-    double t;
-    memcpy(&t, &u, sizeof t);
-    return t;
-}
-
-/* a larger than b beyond CLUSTER_SPEED_RTOL, as the full check compares. */
-static bool beyond(uint64_t a, uint64_t b)
-{
-    double x = bits_time(a), y = bits_time(b);
-    return x - y > CLUSTER_SPEED_RTOL * fmax(fabs(x), fabs(y));
-}
-
-bool cluster_fast_speeds_grouped(const struct cluster *c)
+int cluster_fast_speeds_grouped(const struct cluster *c, int *bad_p, int *bad_q)
 {
     struct pair_table t;
     pair_table_init(&t);
-    bool ok = true;
-    for (int i = 0; i < c->n && ok; i++) {
+    int *first = xmalloc(SPEED_GROUPS * sizeof *first), *last = xmalloc(SPEED_GROUPS * sizeof *last);
+    int verdict = 1;
+    for (int i = 0; i < c->n && verdict > 0; i++) {
         double s = c->nodes[i].send, r = c->nodes[i].recv;
-        ok = !isnan(s) && !isnan(r) && pair_id(&t, order_bits(s), order_bits(r), SPEED_GROUPS) >= 0;
+        int seen = t.n;
+        int id = isnan(s) || isnan(r) ? -1 : pair_id(&t, order_bits(s), order_bits(r), SPEED_GROUPS);
+        if (id < 0)
+            verdict = -1;
+        else if (t.n > seen)
+            first[id] = last[id] = i;   /* a new pair */
+        else
+            last[id] = i;
     }
-    if (ok) {
-        qsort(t.pv, (size_t)t.n, sizeof *t.pv, cmp_pair);
-        for (int k = 1; k < t.n && ok; k++)   /* distinct pairs, by (send, recv) */
-            ok = t.pv[k - 1].first != t.pv[k].first && t.pv[k - 1].second < t.pv[k].second &&
-                 (!beyond(t.pv[k].first, t.pv[k - 1].first) ||
-                  beyond(t.pv[k].second, t.pv[k - 1].second));
+    if (verdict > 0 && t.n > 0) {
+        qsort(t.pv, (size_t)t.n, sizeof *t.pv, cmp_pair);   /* the full check's order, by pairs */
+        int f0 = first[t.pv[0].id];
+        struct speed_walk w = {f0, f0, f0};
+        for (int k = 0; k < t.n && verdict > 0; k++) {
+            int f = first[t.pv[k].id], l = last[t.pv[k].id];
+            if ((k > 0 && !cluster_speed_step(c->nodes, &w, f, bad_p, bad_q)) ||
+                (l != f && !cluster_speed_step(c->nodes, &w, l, bad_p, bad_q)))
+                verdict = 0;
+        }
     }
+    free(first);
+    free(last);
     pair_table_free(&t);
-    return ok;
+    return verdict;
 }
-

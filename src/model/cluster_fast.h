@@ -19,9 +19,19 @@
 void cluster_fast_sort_nodes(const struct node *nodes, int *order, int n, bool by_recv_first,
                      bool descending);
 
-/* True when c's speeds are consistent (cluster_speeds_consistent) and it
- * has at most 4096 distinct (send, recv) pairs; false means "not decided
- * here" (inconsistent, a NaN, or too many pairs).  O(n) expected. */
-bool cluster_fast_speeds_grouped(const struct cluster *c);
+/* cluster_speeds_consistent's verdict and the pair it names, 1 or 0, when c has no NaN time
+ * and at most 4096 distinct (send, recv) pairs; -1 means "not decided here" (a NaN, or too
+ * many pairs).  O(n) expected. */
+int cluster_fast_speeds_grouped(const struct cluster *c, int *bad_p, int *bad_q);
+
+/* The consistency check's walk over the nodes in (send, recv, index) order (model/cluster.c):
+ * the latest node with the largest receive time so far, the first node of the run of equal
+ * send times, the node before. */
+struct speed_walk {
+    int top, run, prev;
+};
+/* Step the walk to node y: false, with the pair named in *bad_p and *bad_q (each may be
+ * NULL), when y and a node before it are not consistent. */
+bool cluster_speed_step(const struct node *nodes, struct speed_walk *w, int y, int *bad_p, int *bad_q);
 
 #endif

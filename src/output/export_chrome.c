@@ -18,6 +18,8 @@
 #include <string.h>
 
 #include "output/export_lanes.h"
+#include "output/export_line.h"
+#include "support/fastpath.h"
 #include "support/numfmt.h"
 
 void export_chrome_string(FILE *fp, const char *s)
@@ -57,6 +59,33 @@ const char *export_unit_text(const struct cluster *c)
 static const char *usec(double t, double us_per_unit)
 {
     return numfmt_num(numfmt_round(t * us_per_unit, 12));
+}
+
+/* ---- the fast path: events built by hand into a block (output/export_line.h) ---- */
+
+/* The length of s when it goes into a JSON string as it is (printable ASCII but '"' and '\\', as
+ * export_chrome_string writes it unchanged) and is at most max bytes, else (size_t)-1. */
+static size_t chrome_bare_len(const char *s, size_t max)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++, n++)
+        if (*p < 0x20 || *p > 0x7e || *p == '"' || *p == '\\' || n >= max)
+            return (size_t)-1;
+    return n;
+}
+
+/* A JSON string of n bytes that need no escape. */
+static char *line_jstr(char *at, const char *s, size_t n)
+{
+    at = line_char(at, '"');
+    at = line_str(at, s, n);
+    return line_char(at, '"');
+}
+
+/* usec's text. */
+static char *line_usec(char *at, double t, double us_per_unit)
+{
+    return line_num(at, numfmt_round(t * us_per_unit, 12));
 }
 
 /* The thread of a lane of a port: ports in the order send, link, receive; lanes after. */
@@ -104,19 +133,69 @@ static void metadata(FILE *fp, bool *first, const char *what, int pid, int tid, 
             strcmp(what, "process_name") == 0 ? "process" : "thread", pid, tid, sort);
 }
 
+/* metadata's bytes, into lo's block when lo is not NULL and the name needs no escape. */
+static void metadata_to(FILE *fp, struct line_out *lo, bool *first, bool process, int pid, int tid,
+                        const char *name, int sort)
+{
+    size_t ln = lo ? chrome_bare_len(name, 1024) : (size_t)-1;
+    if (ln == (size_t)-1) {
+        if (lo)
+            line_flush(lo);
+        metadata(fp, first, process ? "process_name" : "thread_name", pid, tid, name, sort);
+        return;
+    }
+    const char *sep = next_event(first);
+    char *at = line_str(line_begin(lo, ln + 400), sep, strlen(sep));
+    at = process ? LINE_LIT(at, "{\"name\": \"process_name\"") : LINE_LIT(at, "{\"name\": \"thread_name\"");
+    at = LINE_LIT(at, ", \"ph\": \"M\", \"ts\": 0, \"pid\": ");
+    at = line_int(at, pid);
+    at = LINE_LIT(at, ", \"tid\": ");
+    at = line_int(at, tid);
+    at = LINE_LIT(at, ", \"args\": {\"name\": ");
+    at = line_jstr(at, name, ln);
+    at = process ? LINE_LIT(at, "}},\n{\"name\": \"process_sort_index\"")
+                 : LINE_LIT(at, "}},\n{\"name\": \"thread_sort_index\"");
+    at = LINE_LIT(at, ", \"ph\": \"M\", \"ts\": 0, \"pid\": ");
+    at = line_int(at, pid);
+    at = LINE_LIT(at, ", \"tid\": ");
+    at = line_int(at, tid);
+    at = LINE_LIT(at, ", \"args\": {\"sort_index\": ");
+    at = line_int(at, sort);
+    at = LINE_LIT(at, "}}");
+    line_end(lo, at);
+}
+
 /* The middle of a slot, where its flow event binds (inside it: "enclosing slice"). */
 static double slot_middle(const struct port_slot *v)
 {
     return v->start + (v->end - v->start) / 2;
 }
 
-static void flow_event(FILE *fp, const struct run *runs, const struct port_slot *v, char ph,
-                       long id, double us_per_unit)
+static void flow_event(FILE *fp, struct line_out *lo, const struct run *runs,
+                       const struct port_slot *v, char ph, long id, double us_per_unit)
 {
-    fprintf(fp, ",\n{\"name\": \"message\", \"cat\": \"transfer\", \"ph\": \"%c\", \"id\": %ld, "
-                "\"ts\": %s, \"pid\": %d, \"tid\": %d%s}",
-            ph, id, usec(slot_middle(v), us_per_unit), port_slots_proc(runs, v->run, v->node),
-            tid_of(v->port, v->lane), ph == 'f' ? ", \"bp\": \"e\"" : "");
+    if (!lo) {
+        fprintf(fp, ",\n{\"name\": \"message\", \"cat\": \"transfer\", \"ph\": \"%c\", \"id\": %ld, "
+                    "\"ts\": %s, \"pid\": %d, \"tid\": %d%s}",
+                ph, id, usec(slot_middle(v), us_per_unit), port_slots_proc(runs, v->run, v->node),
+                tid_of(v->port, v->lane), ph == 'f' ? ", \"bp\": \"e\"" : "");
+        return;
+    }
+    char *at = LINE_LIT(line_begin(lo, NUMFMT_SIZE + 160),
+                        ",\n{\"name\": \"message\", \"cat\": \"transfer\", \"ph\": \"");
+    at = line_char(at, ph);
+    at = LINE_LIT(at, "\", \"id\": ");
+    at = line_int(at, id);
+    at = LINE_LIT(at, ", \"ts\": ");
+    at = line_usec(at, slot_middle(v), us_per_unit);
+    at = LINE_LIT(at, ", \"pid\": ");
+    at = line_int(at, port_slots_proc(runs, v->run, v->node));
+    at = LINE_LIT(at, ", \"tid\": ");
+    at = line_int(at, tid_of(v->port, v->lane));
+    if (ph == 'f')
+        at = LINE_LIT(at, ", \"bp\": \"e\"");
+    at = line_char(at, '}');
+    line_end(lo, at);
 }
 
 /*
@@ -124,8 +203,8 @@ static void flow_event(FILE *fp, const struct run *runs, const struct port_slot 
  * slice, its end in the receiver's receive slice (the link slice when the receive takes no
  * time, the send slice's time on the receive port when neither takes any).
  */
-static void flows(FILE *fp, const struct run *runs, int k, const struct port_slots *ps,
-                  double us_per_unit)
+static void flows(FILE *fp, struct line_out *lo, const struct run *runs, int k,
+                  const struct port_slots *ps, double us_per_unit)
 {
     long *base = xcalloc((size_t)k + 1, sizeof *base);
     for (int r = 0; r < k; r++)
@@ -146,7 +225,7 @@ static void flows(FILE *fp, const struct run *runs, int k, const struct port_slo
         if (send[x] < 0)
             continue;
         const struct port_slot *s = &ps->v[send[x]];
-        flow_event(fp, runs, s, 's', x + 1, us_per_unit);
+        flow_event(fp, lo, runs, s, 's', x + 1, us_per_unit);
         struct port_slot end = *s;   /* nothing busy on the receiver: at the send's time */
         if (in[x] >= 0) {
             end = ps->v[in[x]];
@@ -155,23 +234,101 @@ static void flows(FILE *fp, const struct run *runs, int k, const struct port_slo
             end.port = PORT_RECV;
             end.lane = 0;
         }
-        flow_event(fp, runs, &end, 'f', x + 1, us_per_unit);
+        flow_event(fp, lo, runs, &end, 'f', x + 1, us_per_unit);
     }
     free(send);
     free(in);
     free(base);
 }
 
-int export_chrome(FILE *fp, const struct run *runs, int k, double us_per_unit)
+/* A busy interval's complete event, readably. */
+static void slice_event(FILE *fp, bool *first, const struct run *runs, const struct port_slot *v,
+                        double us_per_unit)
 {
-    struct port_slots ps;
-    port_slots_make(&ps, runs, k);
-    fprintf(fp, "{\"displayTimeUnit\": \"ms\",\n \"otherData\": {\"generator\": \"hetcast\", "
-                "\"time_unit\": \"%s\", \"microseconds_per_time_unit\": %s},\n \"traceEvents\": [\n",
-            k > 0 ? export_unit_text(runs[0].c) : "none", numfmt_num(us_per_unit));
-    /* the processes and threads, named: every pid and tid an event uses, and the three ports
-     * of every node (an idle port is a named, empty track) */
-    bool first = true;
+    const struct run *ru = &runs[v->run];
+    const struct transfer *t = &ru->eng.tr[v->tr];
+    char name[512];
+    if (ru->eng.nmsg > 1 && !ru->eng.personal)
+        text_fit(name, sizeof name, "%s -> %s (%s %d)", ru->c->nodes[t->from].name,
+                 ru->c->nodes[t->to].name, engine_piece_name(&ru->eng), t->msg + 1);
+    else
+        text_fit(name, sizeof name, "%s -> %s", ru->c->nodes[t->from].name, ru->c->nodes[t->to].name);
+    fprintf(fp, "%s{\"name\": ", next_event(first));
+    export_chrome_string(fp, name);
+    fprintf(fp, ", \"cat\": \"%s\", \"ph\": \"X\", \"ts\": %s, ", port_short[v->port],
+            usec(v->start, us_per_unit));
+    fprintf(fp, "\"dur\": %s, \"pid\": %d, \"tid\": %d, ", usec(v->end - v->start, us_per_unit),
+            port_slots_proc(runs, v->run, v->node), tid_of(v->port, v->lane));
+    event_args(fp, ru, t);
+    fputc('}', fp);
+}
+
+/* slice_event's bytes, built by hand into lo's block: false, writing nothing, when a name or
+ * the reason needs an escape or is long (the readable path writes that event). */
+static bool slice_event_fast(struct line_out *lo, bool *first, const struct run *runs,
+                             const struct port_slot *v, double us_per_unit)
+{
+    enum { NAME_MAX_IN_LINE = 200, WHY_MAX_IN_LINE = 4000 };
+    static const char *const key[7] = {", \"send_start\": ", ", \"send_end\": ", ", \"link_start\": ",
+                                       ", \"link_end\": ", ", \"recv_start\": ", ", \"recv_end\": ",
+                                       ", \"hold\": "};
+    const struct run *ru = &runs[v->run];
+    const struct transfer *t = &ru->eng.tr[v->tr];
+    const char *from = ru->c->nodes[t->from].name, *to = ru->c->nodes[t->to].name;
+    const char *why = t->reason ? t->reason : "";
+    size_t lf = chrome_bare_len(from, NAME_MAX_IN_LINE), lt = chrome_bare_len(to, NAME_MAX_IN_LINE);
+    size_t lw = chrome_bare_len(why, WHY_MAX_IN_LINE);
+    if (lf == (size_t)-1 || lt == (size_t)-1 || lw == (size_t)-1)
+        return false;
+    const char *piece = ru->eng.nmsg > 1 && !ru->eng.personal ? engine_piece_name(&ru->eng) : NULL;
+    const char *sep = next_event(first);
+    char *at = line_str(line_begin(lo, 2 * (lf + lt) + lw + 9 * NUMFMT_SIZE + 512), sep, strlen(sep));
+    at = LINE_LIT(at, "{\"name\": \"");
+    at = line_str(at, from, lf);
+    at = LINE_LIT(at, " -> ");
+    at = line_str(at, to, lt);
+    if (piece) {
+        at = LINE_LIT(at, " (");
+        at = line_str(at, piece, strlen(piece));
+        at = line_char(at, ' ');
+        at = line_int(at, t->msg + 1);
+        at = line_char(at, ')');
+    }
+    at = LINE_LIT(at, "\", \"cat\": \"");
+    at = line_str(at, port_short[v->port], strlen(port_short[v->port]));
+    at = LINE_LIT(at, "\", \"ph\": \"X\", \"ts\": ");
+    at = line_usec(at, v->start, us_per_unit);
+    at = LINE_LIT(at, ", \"dur\": ");
+    at = line_usec(at, v->end - v->start, us_per_unit);
+    at = LINE_LIT(at, ", \"pid\": ");
+    at = line_int(at, port_slots_proc(runs, v->run, v->node));
+    at = LINE_LIT(at, ", \"tid\": ");
+    at = line_int(at, tid_of(v->port, v->lane));
+    at = LINE_LIT(at, ", \"args\": {\"seq\": ");
+    at = line_int(at, t->seq + 1);
+    at = line_jstr(LINE_LIT(at, ", \"from\": "), from, lf);
+    at = line_jstr(LINE_LIT(at, ", \"to\": "), to, lt);
+    if (piece) {
+        at = LINE_LIT(at, ", \"");
+        at = line_str(at, piece, strlen(piece));
+        at = LINE_LIT(at, "\": ");
+        at = line_int(at, t->msg + 1);
+    }
+    const double tv[7] = {t->start, t->send_end, t->link_start, t->link_end, t->recv_start,
+                          t->recv_end, t->hold};
+    for (int i = 0; i < 7; i++)
+        at = line_num(line_str(at, key[i], strlen(key[i])), tv[i]);
+    at = line_jstr(LINE_LIT(at, ", \"why\": "), why, lw);
+    at = LINE_LIT(at, "}}");
+    line_end(lo, at);
+    return true;
+}
+
+/* Every pid and tid an event uses, named: the process of each node of each run and the three
+ * ports of every node (an idle port is a named, empty track). */
+static void name_tracks(FILE *fp, struct line_out *lo, bool *first, const struct run *runs, int k,
+                        const struct port_slots *ps)
+{
     for (int r = 0; r < k; r++) {
         const struct run *ru = &runs[r];
         for (int p = 0; p < ru->c->n; p++) {
@@ -182,40 +339,45 @@ int export_chrome(FILE *fp, const struct run *runs, int k, double us_per_unit)
             else
                 text_fit(name, sizeof name, "%s%s: %s", ru->sched.ops->name, run_tag(ru),
                          ru->c->nodes[p].name);
-            metadata(fp, &first, "process_name", pid, 0, name, pid);
+            metadata_to(fp, lo, first, true, pid, 0, name, pid);
             for (int port = 0; port < NPORTS; port++)
-                for (int l = 0; l < port_slots_lanes(&ps, pid, port); l++) {
+                for (int l = 0; l < port_slots_lanes(ps, pid, port); l++) {
                     char tname[64];
                     if (l == 0)
                         text_fit(tname, sizeof tname, "%s", port_names[port]);
                     else
                         text_fit(tname, sizeof tname, "%s %d", port_names[port], l + 1);
-                    metadata(fp, &first, "thread_name", pid, tid_of(port, l), tname, tid_of(port, l));
+                    metadata_to(fp, lo, first, false, pid, tid_of(port, l), tname, tid_of(port, l));
                 }
         }
     }
-    for (long i = 0; i < ps.n; i++) {
-        const struct port_slot *v = &ps.v[i];
-        const struct run *ru = &runs[v->run];
-        const struct transfer *t = &ru->eng.tr[v->tr];
-        char name[512];
-        if (ru->eng.nmsg > 1 && !ru->eng.personal)
-            text_fit(name, sizeof name, "%s -> %s (%s %d)", ru->c->nodes[t->from].name,
-                     ru->c->nodes[t->to].name, engine_piece_name(&ru->eng), t->msg + 1);
-        else
-            text_fit(name, sizeof name, "%s -> %s", ru->c->nodes[t->from].name,
-                     ru->c->nodes[t->to].name);
-        fprintf(fp, "%s{\"name\": ", next_event(&first));
-        export_chrome_string(fp, name);
-        fprintf(fp, ", \"cat\": \"%s\", \"ph\": \"X\", \"ts\": %s, ", port_short[v->port],
-                usec(v->start, us_per_unit));
-        fprintf(fp, "\"dur\": %s, \"pid\": %d, \"tid\": %d, ",
-                usec(v->end - v->start, us_per_unit), port_slots_proc(runs, v->run, v->node),
-                tid_of(v->port, v->lane));
-        event_args(fp, ru, t);
-        fputc('}', fp);
+}
+
+int export_chrome(FILE *fp, const struct run *runs, int k, double us_per_unit)
+{
+    struct port_slots ps;
+    port_slots_make(&ps, runs, k);
+    fprintf(fp, "{\"displayTimeUnit\": \"ms\",\n \"otherData\": {\"generator\": \"hetcast\", "
+                "\"time_unit\": \"%s\", \"microseconds_per_time_unit\": %s},\n \"traceEvents\": [\n",
+            k > 0 ? export_unit_text(runs[0].c) : "none", numfmt_num(us_per_unit));
+    struct line_out *lo = NULL;   /* the fast path's events, built by hand (output/export_line.h) */
+    if (FAST_PATH(true)) {
+        lo = xmalloc(sizeof *lo);
+        lo->fp = fp;
+        lo->n = 0;
     }
-    flows(fp, runs, k, &ps, us_per_unit);
+    bool first = true;
+    name_tracks(fp, lo, &first, runs, k, &ps);
+    for (long i = 0; i < ps.n; i++)
+        if (!lo || !slice_event_fast(lo, &first, runs, &ps.v[i], us_per_unit)) {
+            if (lo)
+                line_flush(lo);
+            slice_event(fp, &first, runs, &ps.v[i], us_per_unit);
+        }
+    flows(fp, lo, runs, k, &ps, us_per_unit);
+    if (lo)
+        line_flush(lo);
+    free(lo);
     fputs("\n]}\n", fp);
     port_slots_free(&ps);
     return ferror(fp) ? -1 : 0;

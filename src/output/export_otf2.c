@@ -6,10 +6,13 @@
  * Enter and a Leave of the region "send", "link" or "receive" per busy
  * interval, with the transfer as attributes, and an MPI message per transfer
  * from its send to its receive.  Chunks of 256 KiB (OTF2_CHUNK_SIZE_MIN)
- * where they suffice: libotf2 clears a whole definitions chunk per location,
- * and its 4 MiB default made 1 000 nodes take seconds; the communicator's
- * groups (a record listing every location) need a larger one beyond about
- * 19 000 locations, which makes such archives slow again.  The archive is written into a
+ * where they suffice (libotf2 clears a whole chunk per writer); the
+ * communicator's groups (a record listing every location) need a larger
+ * definitions chunk beyond about 19 000 locations.  libotf2 looks each new
+ * location up in a list of all it has seen, so the event files are written a
+ * block of locations per archive object (write_events) and the empty local
+ * definition files are copies of the first (copy_local_defs): at 10^5 nodes
+ * what is left is the file system's, two files a location.  The archive is written into a
  * fresh directory beside DIR and swapped in when it is whole
  * (support/atomic_dir.h), so a failure leaves DIR as it was.  libotf2's own
  * error messages are kept from the terminal and handed back in *cause: any
@@ -23,6 +26,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <otf2/otf2.h>
 
@@ -157,10 +161,84 @@ static void write_slot(OTF2_EvtWriter *w, OTF2_AttributeList *al, struct evt_job
         j->end = t1;
 }
 
+/*
+ * The event files, a block of locations per archive object.  libotf2 looks a new location up
+ * in a list of every location its archive has seen, so one archive writing every location's
+ * events takes time quadratic in the locations (minutes at 10^5 nodes).  The first block is
+ * the archive's own; each further block is written by a part archive of its own in PATH/part,
+ * whose event files (nothing in them names their location or their archive) then move into
+ * PATH/traces/ and the rest of it is removed.
+ */
+#define LOCATIONS_A_PART 2048
+
+struct evt_out {
+    OTF2_Archive *main, *cur;   /* the archive; the one writing the current block */
+    const char *path;
+    char *part;                 /* PATH/part */
+    long block, nloc;
+    bool failed;
+};
+
+/* Close the part archive of the current block, move its event files into the archive and
+ * remove what is left of it. */
+static void part_close(struct evt_out *o)
+{
+    if (o->cur == o->main || !o->cur)
+        return;
+    OTF2_Archive_CloseEvtFiles(o->cur);
+    if (OTF2_Archive_Close(o->cur) != OTF2_SUCCESS)
+        o->failed = true;
+    o->cur = NULL;
+    long first = o->block * LOCATIONS_A_PART, end = first + LOCATIONS_A_PART;
+    for (long loc = first; loc < end && loc < o->nloc && !o->failed; loc++) {
+        char *from = xasprintf("%s/" ARCHIVE "/%ld.evt", o->part, loc);
+        char *to = xasprintf("%s/" ARCHIVE "/%ld.evt", o->path, loc);
+        if (rename(from, to) != 0)
+            o->failed = true;
+        free(from);
+        free(to);
+    }
+    static const char *const rest[] = {ARCHIVE ".otf2", ARCHIVE ".def"};
+    for (size_t i = 0; i < sizeof rest / sizeof rest[0]; i++) {
+        char *name = xasprintf("%s/%s", o->part, rest[i]);
+        if (unlink(name) != 0 && errno != ENOENT)
+            o->failed = true;
+        free(name);
+    }
+    char *dir = xasprintf("%s/" ARCHIVE, o->part);
+    if (rmdir(dir) != 0 || rmdir(o->part) != 0)
+        o->failed = true;   /* something libotf2 wrote that is not moved: the export fails */
+    free(dir);
+}
+
+/* The archive that writes location loc's events, opened when its block begins; NULL when a
+ * part archive cannot be made. */
+static OTF2_Archive *evt_archive(struct evt_out *o, long loc)
+{
+    long b = loc / LOCATIONS_A_PART;
+    if (b == o->block)
+        return o->cur;
+    part_close(o);
+    o->block = b;
+    if (b == 0 || o->failed)
+        return o->cur = b == 0 ? o->main : NULL;
+    o->cur = OTF2_Archive_Open(o->part, ARCHIVE, OTF2_FILEMODE_WRITE, OTF2_CHUNK_SIZE_MIN,
+                               OTF2_CHUNK_SIZE_MIN, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+    if (!o->cur) {
+        o->failed = true;
+        return NULL;
+    }
+    OTF2_Archive_SetFlushCallbacks(o->cur, &flush_callbacks, NULL);
+    OTF2_Archive_SetSerialCollectiveCallbacks(o->cur);
+    OTF2_Archive_OpenEvtFiles(o->cur);
+    return o->cur;
+}
+
 /* The events, location by location: the slots of each (process, port) come together, in the
  * order of the locations, each lane's in time order.  A transfer's message goes from its send
- * slot to its receive slot (its link slot when the receive takes no time). */
-static void write_events(OTF2_Archive *a, struct evt_job *j)
+ * slot to its receive slot (its link slot when the receive takes no time).  0, or -1 when a
+ * part archive could not be written or moved in. */
+static int write_events(OTF2_Archive *a, const char *path, long nloc, struct evt_job *j)
 {
     const struct port_slots *ps = j->ps;
     long total = j->ntr;
@@ -176,6 +254,7 @@ static void write_events(OTF2_Archive *a, struct evt_job *j)
             in_slot[tx] = x;
     }
     OTF2_Archive_OpenEvtFiles(a);
+    struct evt_out o = {a, a, path, xasprintf("%s/part", path), 0, nloc, false};
     OTF2_AttributeList *al = OTF2_AttributeList_New();
     long i = 0;
     for (int proc = 1; proc <= ps->nprocs; proc++)
@@ -186,18 +265,23 @@ static void write_events(OTF2_Archive *a, struct evt_job *j)
                 e++;
             for (int l = 0; l < busy_lanes(ps, proc, port); l++) {
                 long loc = j->first_loc[(proc - 1) * NPORTS + port] + l;
-                OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(a, (OTF2_LocationRef)loc);
-                for (long x = i; x < e; x++)
+                OTF2_Archive *w_of = evt_archive(&o, loc);
+                OTF2_EvtWriter *w = w_of ? OTF2_Archive_GetEvtWriter(w_of, (OTF2_LocationRef)loc) : NULL;
+                for (long x = i; x < e && w; x++)
                     if (ps->v[x].lane == l)
                         write_slot(w, al, j, x, loc, send_slot, in_slot);
-                OTF2_Archive_CloseEvtWriter(a, w);
+                if (w)
+                    OTF2_Archive_CloseEvtWriter(w_of, w);
             }
             i = e;
         }
+    part_close(&o);
     OTF2_AttributeList_Delete(al);
     OTF2_Archive_CloseEvtFiles(a);
+    free(o.part);
     free(send_slot);
     free(in_slot);
+    return o.failed ? -1 : 0;
 }
 
 /* The reasons, one string a transfer: [tr_base[r] + i] for transfer i of run r (malloc'd). */
@@ -304,6 +388,43 @@ static uint64_t def_chunk_size(const struct port_slots *ps)
     return size;
 }
 
+/*
+ * Locations 1 .. nloc - 1's local definition files: the bytes libotf2 wrote for location 0
+ * (no local definition: the same bytes for every location).  Asking libotf2 for each costs a
+ * scan of its list of locations per location (quadratic: minutes at 10^5 nodes) and clears a
+ * definitions chunk (up to 4 MiB) each.  0, or -1 with *cause.
+ */
+static int copy_local_defs(const char *path, long nloc, char **cause)
+{
+    if (nloc <= 1)
+        return 0;
+    char *name = xasprintf("%s/" ARCHIVE "/0.def", path);
+    errno = 0;
+    FILE *fp = fopen(name, "rb");
+    char bytes[4096];
+    size_t len = fp ? fread(bytes, 1, sizeof bytes, fp) : 0;
+    bool whole = fp && !ferror(fp) && feof(fp);
+    if (fp)
+        fclose(fp);
+    int rc = 0;
+    if (!whole)
+        rc = set_cause(cause, "cannot write the OTF2 archive: cannot read back %s: %s", name,
+                       errno ? strerror(errno) : "longer than an empty definition file");
+    for (long loc = 1; rc == 0 && loc < nloc; loc++) {
+        free(name);
+        name = xasprintf("%s/" ARCHIVE "/%ld.def", path, loc);
+        errno = 0;
+        fp = fopen(name, "wb");
+        bool wrote = fp && fwrite(bytes, 1, len, fp) == len;
+        if (fp && fclose(fp) != 0)
+            wrote = false;
+        if (!wrote)
+            rc = set_cause(cause, "cannot write %s: %s", name, strerror(errno ? errno : EIO));
+    }
+    free(name);
+    return rc < 0 ? -1 : 0;
+}
+
 static int write_archive(const char *path, const struct run *runs, int k, double seconds_per_unit,
                          const struct port_slots *ps, char **cause)
 {
@@ -374,14 +495,15 @@ static int write_archive(const char *path, const struct run *runs, int k, double
 
     struct evt_job job = {runs, ps, first_loc, tr_base, tr_base[k], node_str, why_str,
                           seconds_per_unit, nevents, 0};
-    write_events(a, &job);
+    if (write_events(a, path, nloc, &job) < 0 && !otf2_said[0])
+        text_fit(otf2_said, sizeof otf2_said, "cannot move the event files into %s: %s", path,
+                 strerror(errno ? errno : EIO));
     end = job.end;
-    /* an empty local definition file per location, as readers expect */
+    /* an empty local definition file per location, as readers expect: libotf2 writes the
+     * first, the others are copies of it (copy_local_defs) */
     OTF2_Archive_OpenDefFiles(a);
-    for (long loc = 0; loc < nloc; loc++) {
-        OTF2_DefWriter *dw = OTF2_Archive_GetDefWriter(a, (OTF2_LocationRef)loc);
-        OTF2_Archive_CloseDefWriter(a, dw);
-    }
+    if (nloc > 0)
+        OTF2_Archive_CloseDefWriter(a, OTF2_Archive_GetDefWriter(a, 0));
     OTF2_Archive_CloseDefFiles(a);
 
     /* the global definitions: the clock, the regions and attributes, the system tree */
@@ -412,7 +534,7 @@ static int write_archive(const char *path, const struct run *runs, int k, double
                   otf2_said[0] ? otf2_said : OTF2_Error_GetDescription(rc));
         return -1;
     }
-    return 0;
+    return copy_local_defs(path, nloc, cause);
 }
 
 int export_otf2_check(const char *dir, const struct run *runs, int k, double seconds_per_unit,

@@ -13,8 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "support/radixq.h"
+#include "output/export_line.h"
+#include "support/fastpath.h"
 #include "support/numfmt.h"
+#include "support/radixq.h"
 
 void export_paje_string(FILE *fp, const char *s)
 {
@@ -94,6 +96,7 @@ enum pev_kind {   /* at equal times, in this order: ends before starts */
 
 struct paje_out {
     FILE *fp;
+    struct line_out *lo;   /* the fast path's block, else NULL (support/fastpath.h) */
     int k;
     long long *first;   /* runs[r]'s first booking in the count over all runs */
     struct radixq q;
@@ -127,6 +130,60 @@ static double earliest(const struct transfer *t)
     return m;
 }
 
+/* An event's line (tr: the transfer within its run), readably. */
+static void pev_line(FILE *fp, double time, int kind, int state, int run, int node, long long tr)
+{
+    const char *when = numfmt_num(time);
+    switch (kind) {
+    case PEV_PUSH:
+        fprintf(fp, "6 %s %c r%dn%d %s\n", when, state_letter[state], run, node, state_value[state]);
+        break;
+    case PEV_POP:
+        fprintf(fp, "7 %s %c r%dn%d\n", when, state_letter[state], run, node);
+        break;
+    case PEV_START_LINK:
+        fprintf(fp, "8 %s M r%d msg r%dn%d r%dt%lld\n", when, run, run, node, run, tr);
+        break;
+    case PEV_END_LINK:
+        fprintf(fp, "9 %s M r%d msg r%dn%d r%dt%lld\n", when, run, run, node, run, tr);
+        break;
+    }
+}
+
+/* pev_line's bytes, built by hand into lo's block (output/export_line.h). */
+static void pev_line_fast(struct line_out *lo, double time, int kind, int state, int run, int node,
+                          long long tr)
+{
+    static const char digit[] = "7968";   /* the event numbers, by kind */
+    char *at = line_begin(lo, 160);
+    at = line_char(at, digit[kind]);
+    at = line_char(at, ' ');
+    at = line_num(at, time);
+    if (kind == PEV_PUSH || kind == PEV_POP) {
+        at = line_char(at, ' ');
+        at = line_char(at, state_letter[state]);
+        at = LINE_LIT(at, " r");
+    } else {
+        at = LINE_LIT(at, " M r");
+        at = line_int(at, run);
+        at = LINE_LIT(at, " msg r");
+    }
+    at = line_int(at, run);
+    at = line_char(at, 'n');
+    at = line_int(at, node);
+    if (kind == PEV_PUSH) {
+        at = line_char(at, ' ');
+        at = line_str(at, state_value[state], strlen(state_value[state]));
+    } else if (kind != PEV_POP) {
+        at = LINE_LIT(at, " r");
+        at = line_int(at, run);
+        at = line_char(at, 't');
+        at = line_int(at, tr);
+    }
+    at = line_char(at, '\n');
+    line_end(lo, at);
+}
+
 /* Write the queue's events earlier than t (INFINITY: all). */
 static void pev_flush(struct paje_out *o, double t)
 {
@@ -139,23 +196,10 @@ static void pev_flush(struct paje_out *o, double t)
         int run = 0;
         while (run + 1 < o->k && o->first[run + 1] <= g)
             run++;
-        long long tr = g - o->first[run];
-        const char *when = numfmt_num(time);
-        switch (kind) {
-        case PEV_PUSH:
-            fprintf(o->fp, "6 %s %c r%dn%d %s\n", when, state_letter[state], run, node,
-                    state_value[state]);
-            break;
-        case PEV_POP:
-            fprintf(o->fp, "7 %s %c r%dn%d\n", when, state_letter[state], run, node);
-            break;
-        case PEV_START_LINK:
-            fprintf(o->fp, "8 %s M r%d msg r%dn%d r%dt%lld\n", when, run, run, node, run, tr);
-            break;
-        case PEV_END_LINK:
-            fprintf(o->fp, "9 %s M r%d msg r%dn%d r%dt%lld\n", when, run, run, node, run, tr);
-            break;
-        }
+        if (o->lo)
+            pev_line_fast(o->lo, time, kind, state, run, node, g - o->first[run]);
+        else
+            pev_line(o->fp, time, kind, state, run, node, g - o->first[run]);
     }
 }
 
@@ -190,6 +234,68 @@ static void all_end(struct all_bookings *a)
     spool_cursor_end(&a->at);
 }
 
+/* The length of s when it goes into a Paje string as it is (no byte to escape) and is at most
+ * max bytes, else (size_t)-1. */
+static size_t paje_bare_len(const char *s, size_t max)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++, n++)
+        if (*p < 0x20 || *p == 0x7f || *p == '"' || *p == '\\' || n >= max)
+            return (size_t)-1;
+    return n;
+}
+
+/* Run r's nodes as containers at time 0: "4 0 r0n3 N r0 NAME"; into lo's block (the fast path)
+ * where the name needs no escape, when lo is not NULL. */
+static void node_containers(FILE *fp, struct line_out *lo, const struct run *ru, int r)
+{
+    enum { NAME_MAX_IN_LINE = 200 };
+    for (int p = 0; p < ru->c->n; p++) {
+        const char *name = ru->c->nodes[p].name;
+        size_t len = lo ? paje_bare_len(name, NAME_MAX_IN_LINE) : (size_t)-1;
+        if (len == (size_t)-1) {
+            if (lo)
+                line_flush(lo);
+            fprintf(fp, "4 0 r%dn%d N r%d ", r, p, r);
+            export_paje_string(fp, name);
+            fputc('\n', fp);
+            continue;
+        }
+        char *at = LINE_LIT(line_begin(lo, NAME_MAX_IN_LINE + 80), "4 0 r");
+        at = line_int(at, r);
+        at = line_char(at, 'n');
+        at = line_int(at, p);
+        at = LINE_LIT(at, " N r");
+        at = line_int(at, r);
+        at = LINE_LIT(at, " \"");
+        at = line_str(at, name, len);
+        at = LINE_LIT(at, "\"\n");
+        line_end(lo, at);
+    }
+}
+
+/* Run r's nodes' containers destroyed at when: "5 WHEN N r0n3"; into lo's block when not NULL. */
+static void node_ends(FILE *fp, struct line_out *lo, const struct run *ru, int r, const char *when)
+{
+    if (!lo) {
+        for (int p = 0; p < ru->c->n; p++)
+            fprintf(fp, "5 %s N r%dn%d\n", when, r, p);
+        return;
+    }
+    char head[NUMFMT_SIZE + 32];
+    char *h = LINE_LIT(head, "5 ");
+    h = line_str(h, when, strlen(when));
+    h = LINE_LIT(h, " N r");
+    h = line_int(h, r);
+    h = line_char(h, 'n');
+    for (int p = 0; p < ru->c->n; p++) {
+        char *at = line_str(line_begin(lo, sizeof head + 24), head, (size_t)(h - head));
+        at = line_int(at, p);
+        at = line_char(at, '\n');
+        line_end(lo, at);
+    }
+}
+
 int export_paje(FILE *fp, const struct run *runs, int k)
 {
     return paje_write(fp, runs, k, NULL);
@@ -213,6 +319,12 @@ static int paje_write(FILE *fp, const struct run *runs, int k, struct spool *sp)
         errno = EFBIG;
         return -1;
     }
+    struct line_out *lo = NULL;   /* the fast path's lines, built by hand (output/export_line.h) */
+    if (FAST_PATH(true)) {
+        lo = xmalloc(sizeof *lo);
+        lo->fp = fp;
+        lo->n = 0;
+    }
     /* the unit in the run's type name: every line is one a Paje reader knows (ViTE reports a
      * comment line as an unknown definition) */
     fputs(paje_header, fp);
@@ -234,13 +346,11 @@ static int paje_write(FILE *fp, const struct run *runs, int k, struct spool *sp)
                  ru->measured ? ", measured" : "");
         export_paje_string(fp, name);
         fputc('\n', fp);
-        for (int p = 0; p < ru->c->n; p++) {
-            fprintf(fp, "4 0 r%dn%d N r%d ", r, p, r);
-            export_paje_string(fp, ru->c->nodes[p].name);
-            fputc('\n', fp);
-        }
+        node_containers(fp, lo, ru, r);
+        if (lo)
+            line_flush(lo);
     }
-    struct paje_out o = {fp, k, xmalloc(((size_t)k + 1) * sizeof *o.first), {0}};
+    struct paje_out o = {fp, lo, k, xmalloc(((size_t)k + 1) * sizeof *o.first), {0}};
     total = 0;
     for (int r = 0; r < k; r++) {
         o.first[r] = total;
@@ -290,6 +400,8 @@ static int paje_write(FILE *fp, const struct run *runs, int k, struct spool *sp)
     }
     all_end(&all);
     pev_flush(&o, INFINITY);
+    if (lo)
+        line_flush(lo);
     rq_free(&o.q);
     free(block);
     free(rest);
@@ -298,9 +410,11 @@ static int paje_write(FILE *fp, const struct run *runs, int k, struct spool *sp)
     /* the containers end with the latest makespan, nodes before their run */
     const char *when = numfmt_num(end);
     for (int r = 0; r < k; r++) {
-        for (int p = 0; p < runs[r].c->n; p++)
-            fprintf(fp, "5 %s N r%dn%d\n", when, r, p);
+        node_ends(fp, lo, &runs[r], r, when);
+        if (lo)
+            line_flush(lo);
         fprintf(fp, "5 %s R r%d\n", when, r);
     }
+    free(lo);
     return ferror(fp) ? -1 : 0;
 }

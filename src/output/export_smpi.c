@@ -143,7 +143,24 @@ struct smpi_job {
     bool plain;     /* hosts named by the node names; else rank-I */
     int rank;       /* rank-I.txt */
     const char *command;
+    int *sends_from;   /* rank q's transfers, in booking order: sends[sends_from[q] .. sends_from[q + 1]) */
+    int *sends;
 };
+
+/* The transfers grouped by sender, each sender's in booking order (counted, then placed). */
+static void group_sends(struct smpi_job *j)
+{
+    const struct engine *e = &j->r->eng;
+    int n = j->r->c->n;
+    j->sends_from = xcalloc((size_t)n + 2, sizeof *j->sends_from);
+    j->sends = xmalloc((size_t)(e->ntr > 0 ? e->ntr : 1) * sizeof *j->sends);
+    for (int i = 0; i < e->ntr; i++)
+        j->sends_from[e->tr[i].from + 2]++;
+    for (int q = 0; q < n; q++)
+        j->sends_from[q + 2] += j->sends_from[q + 1];
+    for (int i = 0; i < e->ntr; i++)   /* sends_from[q + 1]: where q's next goes */
+        j->sends[j->sends_from[e->tr[i].from + 1]++] = i;
+}
 
 static void put_host(FILE *fp, const struct smpi_job *j, int p)
 {
@@ -153,14 +170,44 @@ static void put_host(FILE *fp, const struct smpi_job *j, int p)
         fprintf(fp, "rank-%d", p);
 }
 
-/* Is route q -> p in the platform?  All pairs with a link for small
- * clusters, else only the schedule's. */
-static bool route_wanted(const struct run *r, const unsigned char *used, int q, int p)
+/* The routes of the platform, q -> p in (q, p) order: every pair with a link for small
+ * clusters, else only the schedule's (its transfers' pairs, sorted, each once). */
+struct routes {
+    int (*v)[2];
+    long n;
+};
+
+static int cmp_route(const void *x, const void *y)
 {
+    const int *a = x, *b = y;
+    return a[0] != b[0] ? (a[0] < b[0] ? -1 : 1) : (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+static void routes_make(struct routes *rt, const struct run *r)
+{
+    int n = r->c->n;
     struct smpi_cost sc;
-    if (q == p || !smpi_cost(r, q, p, &sc))
-        return false;
-    return r->c->n <= SMPI_FULL_ROUTES_MAX || used[(size_t)q * (size_t)r->c->n + (size_t)p];
+    long cap = n <= SMPI_FULL_ROUTES_MAX ? (long)n * n : r->eng.ntr;
+    rt->v = xmalloc((size_t)(cap > 0 ? cap : 1) * sizeof *rt->v);
+    rt->n = 0;
+    if (n <= SMPI_FULL_ROUTES_MAX) {
+        for (int q = 0; q < n; q++)
+            for (int p = 0; p < n; p++)
+                if (q != p && smpi_cost(r, q, p, &sc))
+                    rt->v[rt->n][0] = q, rt->v[rt->n++][1] = p;
+        return;
+    }
+    for (int i = 0; i < r->eng.ntr; i++)
+        rt->v[rt->n][0] = r->eng.tr[i].from, rt->v[rt->n++][1] = r->eng.tr[i].to;
+    qsort(rt->v, (size_t)rt->n, sizeof *rt->v, cmp_route);
+    long kept = 0;
+    for (long i = 0; i < rt->n; i++) {
+        int q = rt->v[i][0], p = rt->v[i][1];
+        if (q != p && (kept == 0 || q != rt->v[kept - 1][0] || p != rt->v[kept - 1][1]) &&
+            smpi_cost(r, q, p, &sc))
+            rt->v[kept][0] = q, rt->v[kept++][1] = p;
+    }
+    rt->n = kept;
 }
 
 static int write_platform(FILE *fp, void *ctx)
@@ -169,9 +216,8 @@ static int write_platform(FILE *fp, void *ctx)
     const struct run *r = j->r;
     const struct cluster *c = r->c;
     int n = c->n;
-    unsigned char *used = xcalloc((size_t)n * (size_t)n, 1);
-    for (int i = 0; i < r->eng.ntr; i++)
-        used[(size_t)r->eng.tr[i].from * (size_t)n + (size_t)r->eng.tr[i].to] = 1;
+    struct routes rt;
+    routes_make(&rt, r);
     fputs("<?xml version='1.0'?>\n"
           "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
           "<!-- Written by hetcast (docs/interop.md): hosts at 1 flop a time unit of the\n"
@@ -193,30 +239,26 @@ static int write_platform(FILE *fp, void *ctx)
         fprintf(fp, "    <link id=\"L\" bandwidth=\"1e30Bps\" latency=\"%s%s\" "
                     "sharing_policy=\"FATPIPE\"/>\n", numfmt_num(sc.latency), j->unit);
     }
-    for (int q = 0; q < n && !shared; q++)
-        for (int p = 0; p < n; p++) {
-            struct smpi_cost sc;
-            if (!route_wanted(r, used, q, p))
-                continue;
-            smpi_cost(r, q, p, &sc);
-            fprintf(fp, "    <link id=\"l%d-%d\" bandwidth=\"1e30Bps\" latency=\"%s%s\" "
-                        "sharing_policy=\"FATPIPE\"/>\n", q, p, numfmt_num(sc.latency), j->unit);
-        }
-    for (int q = 0; q < n; q++)
-        for (int p = 0; p < n; p++) {
-            if (!route_wanted(r, used, q, p))
-                continue;
-            fputs("    <route src=\"", fp);
-            put_host(fp, j, q);
-            fputs("\" dst=\"", fp);
-            put_host(fp, j, p);
-            if (shared)
-                fputs("\" symmetrical=\"NO\"><link_ctn id=\"L\"/></route>\n", fp);
-            else
-                fprintf(fp, "\" symmetrical=\"NO\"><link_ctn id=\"l%d-%d\"/></route>\n", q, p);
-        }
+    for (long i = 0; i < rt.n && !shared; i++) {
+        struct smpi_cost sc;
+        smpi_cost(r, rt.v[i][0], rt.v[i][1], &sc);
+        fprintf(fp, "    <link id=\"l%d-%d\" bandwidth=\"1e30Bps\" latency=\"%s%s\" "
+                    "sharing_policy=\"FATPIPE\"/>\n", rt.v[i][0], rt.v[i][1], numfmt_num(sc.latency),
+                j->unit);
+    }
+    for (long i = 0; i < rt.n; i++) {
+        fputs("    <route src=\"", fp);
+        put_host(fp, j, rt.v[i][0]);
+        fputs("\" dst=\"", fp);
+        put_host(fp, j, rt.v[i][1]);
+        if (shared)
+            fputs("\" symmetrical=\"NO\"><link_ctn id=\"L\"/></route>\n", fp);
+        else
+            fprintf(fp, "\" symmetrical=\"NO\"><link_ctn id=\"l%d-%d\"/></route>\n", rt.v[i][0],
+                    rt.v[i][1]);
+    }
     fputs("  </zone>\n</platform>\n", fp);
-    free(used);
+    free(rt.v);
     return ferror(fp) ? -1 : 0;
 }
 
@@ -251,10 +293,10 @@ static int write_rank(FILE *fp, void *ctx)
         if (smpi_recv_compute(r) && r->c->nodes[q].recv > 0)
             fprintf(fp, "%d compute %s\n", q, numfmt_num(r->c->nodes[q].recv));
     }
-    for (int i = 0; i < e->ntr; i++) {
-        const struct transfer *t = &e->tr[i];
+    for (int x = j->sends_from[q]; x < j->sends_from[q + 1]; x++) {
+        const struct transfer *t = &e->tr[j->sends[x]];
         struct smpi_cost sc;
-        if (t->from != q || !smpi_cost(r, q, t->to, &sc))
+        if (!smpi_cost(r, q, t->to, &sc))
             continue;
         if (sc.before > 0)
             fprintf(fp, "%d compute %s\n", q, numfmt_num(sc.before));
@@ -377,6 +419,7 @@ int export_smpi(const struct run *r, const char *dir, char **command, char **cau
                           "--cfg=smpi/host-speed:1f --log=xbt_cfg.thres:warning", r->c->n,
                           smpi_blocking(r) ? " --cfg=smpi/send-is-detached-thresh:0" : "");
     struct smpi_job job = {.r = r, .plain = names_plain(r->c), .command = cmd};
+    group_sends(&job);
     bool unit = r->c->time_unit != TIME_NONE;
     job.unit = unit ? time_unit_name(r->c->time_unit) : "s";
     snprintf(job.speed, sizeof job.speed, "%sf",
@@ -405,6 +448,8 @@ int export_smpi(const struct run *r, const char *dir, char **command, char **cau
         rc = set_cause(cause, "cannot write %s: %s", dir, strerror(errno));
     else if (rc != 0)
         atomic_dir_abort(&ad);
+    free(job.sends_from);
+    free(job.sends);
     if (rc < 0) {
         free(cmd);
         return -1;

@@ -21,7 +21,6 @@
 #include "model/targets.h"
 
 static void json_run(FILE *fp, const struct run *r, bool summary, struct spool *sp);
-static const char *num_cached(double x, size_t *len);
 
 static size_t json_bare_len(const char *s, size_t max);
 
@@ -88,7 +87,7 @@ static size_t json_bare_len(const char *s, size_t max)
 }
 
 /* One transfer of report_run_json: {"from": ..., "recv_end": ...}, in one
- * write when its names need no escape (the times through num_cached). */
+ * write when its names need no escape (the times through numfmt_num_cached). */
 static void json_transfer(FILE *fp, const struct run *r, const struct transfer *t)
 {
     enum { NAME_MAX_IN_LINE = 200 };
@@ -128,7 +127,7 @@ static void json_transfer(FILE *fp, const struct run *r, const struct transfer *
         size_t lk = strlen(keys[k]);
         memcpy(line + n, keys[k], lk);
         n += lk;
-        const char *num = num_cached(v[k], &len);
+        const char *num = numfmt_num_cached(v[k], &len);
         memcpy(line + n, num, len);
         n += len;
     }
@@ -292,31 +291,6 @@ static void csv_header(FILE *fp, const struct cluster *c)
                 "recv_end,hold\n");
 }
 
-/* numfmt_num's text of x through a small cache keyed by x's bits: a table's
- * times repeat (the rows of one sender, the ties of a run), and the text is
- * a function of the bits alone.  *len gets its length. */
-static const char *num_cached(double x, size_t *len)
-{
-    enum { SLOTS = 512 };
-    static struct {
-        uint64_t bits;
-        bool used;
-        unsigned char len;
-        char text[NUMFMT_SIZE];
-    } cache[SLOTS];
-    uint64_t b;
-    memcpy(&b, &x, sizeof b);
-    size_t at = (size_t)((b * UINT64_C(0x9e3779b97f4a7c15)) >> 55) % SLOTS;
-    if (!cache[at].used || cache[at].bits != b) {
-        numfmt_shortest(cache[at].text, x);
-        cache[at].bits = b;
-        cache[at].used = true;
-        cache[at].len = (unsigned char)strlen(cache[at].text);
-    }
-    *len = cache[at].len;
-    return cache[at].text;
-}
-
 /* One transfer's row (seq from 0): the names as csvfield_put writes them,
  * the seven times as numfmt_num does, in one write (a time equal to the one
  * before it, as send_end and link_start often are, is not looked up again). */
@@ -357,7 +331,7 @@ static void csv_row(FILE *fp, const char *sched, int seq, const char *from, cons
     }
     for (int i = 0; i < 7; i++) {
         if (i == 0 || memcmp(&v[i], &v[i - 1], sizeof v[i]) != 0)
-            num = num_cached(v[i], &len);
+            num = numfmt_num_cached(v[i], &len);
         line[n++] = ',';
         memcpy(line + n, num, len);
         n += len;

@@ -17,6 +17,8 @@
 #include "support/fastpath.h"
 
 #include <locale.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,9 +95,12 @@ char *numfmt_plain(char buf[NUMFMT_SIZE], double x)
 
 double numfmt_round(double x, int digits)
 {
+    if (FAST_PATH(x == 0))   /* "0" or "-0", read back: x itself */
+        return x;
     char buf[NUMFMT_SIZE];
     locale_t loc = c_locale(), old = loc ? uselocale(loc) : (locale_t)0;
-    snprintf(buf, sizeof buf, "%.*g", digits, x);
+    if (!FAST_PATH(digits >= 1 && digits <= 17 && numfmt_fast_g(buf, x, digits)))   /* from the bits */
+        snprintf(buf, sizeof buf, "%.*g", digits, x);
     double y = strtod(buf, NULL);
     if (loc)
         uselocale(old);
@@ -118,4 +123,26 @@ const char *numfmt_num(double x)
 const char *numfmt_txt(double x)
 {
     return numfmt_text(rotating(), x);
+}
+
+const char *numfmt_num_cached(double x, size_t *len)
+{
+    enum { SLOTS = 512 };
+    static struct {
+        uint64_t bits;
+        bool used;
+        unsigned char len;
+        char text[NUMFMT_SIZE];
+    } cache[SLOTS];
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    size_t at = (size_t)((b * UINT64_C(0x9e3779b97f4a7c15)) >> 55) % SLOTS;
+    if (!cache[at].used || cache[at].bits != b) {
+        numfmt_shortest(cache[at].text, x);
+        cache[at].bits = b;
+        cache[at].used = true;
+        cache[at].len = (unsigned char)strlen(cache[at].text);
+    }
+    *len = cache[at].len;
+    return cache[at].text;
 }

@@ -7,6 +7,8 @@
 #ifndef HETCAST_NUMFMT_H
 #define HETCAST_NUMFMT_H
 
+#include <stddef.h>
+
 #define NUMFMT_SIZE 32   /* bytes a formatted number needs, NUL included */
 
 /* The fewest of 6..17 significant digits, as %g writes them, that read
@@ -38,5 +40,12 @@ double numfmt_round(double x, int digits);
  * keeps every digit (CSV, JSON, exports). */
 const char *numfmt_num(double x);
 const char *numfmt_txt(double x);
+
+/* numfmt_num's text of x through a cache of 512 slots keyed by x's bits,
+ * for writers of long tables whose times repeat (the rows of one sender,
+ * the ties of a run): the text is a function of the bits alone.  *len gets
+ * its length.  The text stays until a call with another x lands in its
+ * slot: copy it before the next call. */
+const char *numfmt_num_cached(double x, size_t *len);
 
 #endif
