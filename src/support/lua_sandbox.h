@@ -101,6 +101,13 @@ int sandbox_return_error(lua_State *L, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Inside a run: charge steps of work done in C to the budget (raises if over). */
 void sandbox_charge(lua_State *L, double steps, const char *what);
+/*
+ * Inside a run: raise this run's instruction budget (and the total budget,
+ * and the time backstop at one second a million) by steps, earned by work
+ * the script asked for (a cluster script's nodes).  what names that work in
+ * the budget messages ("the nodes ... it made"); a static string.
+ */
+void sandbox_grant(lua_State *L, double steps, const char *what);
 /* Inside a run: count bytes of C memory kept for the script against the cap. */
 void sandbox_reserve(lua_State *L, size_t bytes, const char *what);
 /* The line of the Lua code calling the running C function (0 if none). */
