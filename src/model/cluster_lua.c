@@ -36,6 +36,7 @@ static const char *const node_keys[] = {"name", "send", "recv", "class", "group"
 
 struct builder {
     struct cluster *c;
+    double grant;           /* instructions a node, edge or distance earns */
     bool kind_set;
     int kind_line;          /* the call that fixed the kind */
     const char *kind_what;
@@ -294,7 +295,7 @@ static int api_node(lua_State *L)
     b->recv_given[k] = rg;
     if (rg && !b->recv_line)
         b->recv_line = cluster_line(c, k);
-    sandbox_grant(L, CLUSTER_LUA_GRANT, GRANT_WHAT);
+    sandbox_grant(L, b->grant, GRANT_WHAT);
     lua_pushinteger(L, k + 1);
     return 1;
 }
@@ -390,7 +391,7 @@ static int api_distance(lua_State *L)
     put_distance(L, b, from, to, x, "distance");
     if (!one_way)
         put_distance(L, b, to, from, x, "distance");
-    sandbox_grant(L, CLUSTER_LUA_GRANT, GRANT_WHAT);
+    sandbox_grant(L, b->grant, GRANT_WHAT);
     return 0;
 }
 
@@ -477,7 +478,7 @@ static int api_edge(lua_State *L)
     add_edge(L, b, from, to, t, send, send_given);
     if (both)
         add_edge(L, b, to, from, t, send, send_given);
-    sandbox_grant(L, CLUSTER_LUA_GRANT, GRANT_WHAT);
+    sandbox_grant(L, b->grant, GRANT_WHAT);
     return 0;
 }
 
@@ -797,6 +798,7 @@ struct cluster *cluster_load_lua(const char *path, const char *const *params, in
     struct builder b;
     memset(&b, 0, sizeof b);
     b.c = cluster_new(CLUSTER_NODES);
+    b.grant = !lim || lim->grant == 0 ? CLUSTER_LUA_GRANT : lim->grant > 0 ? (double)lim->grant : 0;
     if (nparams > 0) {
         b.pkey = xcalloc((size_t)nparams, sizeof *b.pkey);
         b.pval = xcalloc((size_t)nparams, sizeof *b.pval);

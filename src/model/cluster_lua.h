@@ -18,7 +18,8 @@
  * What a script's cluster earns it, so that the default limits fit a script
  * of any size up to the caps of a cluster file (docs/lua.md, "The sandbox"):
  * each node(), edge() and distance() call that succeeds adds
- * CLUSTER_LUA_GRANT instructions to the script's budget; the C memory kept
+ * CLUSTER_LUA_GRANT instructions to the script's budget (or the limits'
+ * grant, when set: the fuzzer's is small); the C memory kept
  * for the nodes and edges is not counted against the memory cap, except a
  * node's name, class and group beyond CLUSTER_LUA_FREE_TEXT bytes.  What
  * bounds a script that makes nodes or edges forever is the cap of a

@@ -56,6 +56,10 @@ struct sandbox_limits {
      * per-call budget alone does not bound a run).  cancel: NULL, or a flag
      * polled by the hook; a nonzero value stops the script ("cancelled"). */
     const volatile sig_atomic_t *cancel;
+    /* Instructions each unit of work earns (sandbox_grant; the caller
+     * chooses the unit: a cluster script's node(), edge() and distance()).
+     * 0: the caller's default; < 0: nothing. */
+    long long grant;
 };
 
 /* Where print() output goes; with none set (the default) it is dropped: the
