@@ -10,6 +10,8 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -788,6 +790,148 @@ static void test_cluster_scripts(void)
     free(msg);
 }
 
+/* ---- scripts as large as a cluster file ---- */
+
+/* The budget message's limit and grant: "more than X ... plus G granted"; 0 if absent. */
+static int budget_numbers(const char *msg, double *limit, double *granted)
+{
+    const char *m = msg ? strstr(msg, "more than ") : NULL, *g = msg ? strstr(msg, " plus ") : NULL;
+    return m && g && sscanf(m, "more than %lf", limit) == 1 &&
+           sscanf(g, " plus %lf granted", granted) == 1;
+}
+
+/*
+ * A script of 10^6 nodes (2 x 10^5 under valgrind) whose loop body runs
+ * about 60 instructions a node loads with the default limits and equals the
+ * CSV of the same nodes; runaway scripts are still stopped, and the budget
+ * messages name a limit that was passed.
+ */
+static void test_big_scripts(void)
+{
+    int n = tap_scale(1000000, 200000);
+    char *code = xasprintf("local n = %d\n"
+                           "for i = 1, n do\n"
+                           "  local h = 0\n"
+                           "  for j = 1, 8 do h = h + (i * j) %% 3 end\n"
+                           "  local s = 1 + i %% 7\n"
+                           "  node(string.format('node-%%07d', i), s, s + 1 + i %% 5, "
+                           "{class = 'c' .. h %% 3})\n"
+                           "end\n", n);
+    char *msg;
+    struct cluster *a = load_lua("big.lua", code, NULL, 0, 0, 0, &msg);
+    if (!ok(a && a->n == n, "a script of %d nodes, ~60 instructions each, loads with the "
+            "default limits", n))
+        diag("%s", msg ? msg : "?");
+    free(msg);
+    free(code);
+    char *csv = xasprintf("%s/big.csv", tmpdir);
+    FILE *fp = fopen(csv, "w");
+    if (!fp) {
+        printf("Bail out! cannot write %s\n", csv);
+        exit(1);
+    }
+    fputs("# name: big\nname,send,recv,class\n", fp);
+    for (long long i = 1; i <= n; i++) {
+        long long h = 0;
+        for (long long j = 1; j <= 8; j++)
+            h += i * j % 3;
+        fprintf(fp, "node-%07lld,%lld,%lld,c%lld\n", i, 1 + i % 7, 2 + i % 7 + i % 5, h % 3);
+    }
+    fclose(fp);
+    struct diag d;
+    diag_init(&d);
+    struct cluster *b = cluster_load_csv(csv, &d);
+    const char *why = "not loaded";
+    if (!ok(a && b && same_model(a, b, &why), "... and it is the cluster the CSV of its %d "
+            "nodes loads to", n))
+        diag("differs in: %s", why);
+    diag_free(&d);
+    cluster_free(a);
+    cluster_free(b);
+    unlink(csv);
+    free(csv);
+
+    /* Edges and distances earn their grant too: 2.2 x 10^6 edge() calls and
+     * 2 x 10^6 distance() calls, each past the budget without it (seconds
+     * under valgrind: the full scale only). */
+    struct cluster *c;
+    if (tap_scale(1, 0)) {
+        c = load_lua("g.lua", "local n = 1500\nfor i = 1, n do node('g' .. i) end\n"
+                     "for i = 1, n do for j = 1, n do\n"
+                     "  if i ~= j then edge(i, j, 1 + (i * j) % 9) end\nend end\n",
+                     NULL, 0, 0, 0, &msg);
+        ok(c && c->kind == CLUSTER_GRAPH && c->nedges == 1500 * 1499 &&
+               c->edges[c->nedges - 1].time == 1 + (1500 * 1499) % 9,
+           "a complete platform graph of 1500 nodes (edge() by edge()) loads with the default "
+           "limits");
+        if (!c)
+            diag("%s", msg ? msg : "?");
+        cluster_free(c);
+        free(msg);
+        c = load_lua("g.lua", "local n = 2000\nfor i = 1, n do node('m' .. i, 1, 2) end\n"
+                     "for i = 1, n do for j = i, n do\n"
+                     "  distance(i, j, i == j and 0 or 1 + (i + j) % 9)\nend end\n",
+                     NULL, 0, 0, 0, &msg);
+        ok(c && c->kind == CLUSTER_MATRIX && c->n == 2000 &&
+               c->dist[(size_t)1999 * 2000 + 2] == 1 + (2000 + 3) % 9,
+           "a latency matrix of 2000 nodes (distance() by distance()) loads with the default "
+           "limits");
+        if (!c)
+            diag("%s", msg ? msg : "?");
+        cluster_free(c);
+        free(msg);
+    }
+
+    /* The grant adds to an explicit --lua-budget too. */
+    c = load_lua("esc.lua", "for i = 1, 1000 do node('n' .. i) end\n", NULL, 0,
+                                 1000, 0, &msg);
+    ok(c && c->n == 1000, "1000 nodes load under --lua-budget 1000: each earns 100");
+    cluster_free(c);
+    free(msg);
+
+    /* Runaways, with the default limits unless said. */
+    msg = lua_error_of("node('a')\nwhile true do end\n", 0, 0);
+    if (!ok(contains(msg, "esc.lua:2: instruction budget exceeded: more than 10000100 "
+                          "instructions in one call (--lua-budget 10000000 plus 100 granted "
+                          "for the nodes, edges and distances it made)"),
+            "an endless loop after a node: stopped, the message gives the budget with the grant"))
+        diag("%s", msg ? msg : "(loaded)");
+    free(msg);
+    msg = lua_error_of("local i = 0\nwhile true do i = i + 1 node('n' .. i) for j = 1, 1000 do "
+                       "end end\n", 0, 0);
+    double limit = 0, granted = 0;
+    if (!ok(contains(msg, "esc.lua:2: instruction budget exceeded") &&
+                budget_numbers(msg, &limit, &granted) && granted > 100 &&
+                fmod(granted, 100) == 0 && limit == 10000000 + granted,
+            "nodes made forever at 1000 instructions each: stopped by the budget, which the "
+            "message gives as 10^7 plus 100 a node"))
+        diag("%s", msg ? msg : "(loaded)");
+    free(msg);
+    msg = lua_error_of("node('a')\nwhile true do pcall(node, 'a') end\n", 100000, 0);
+    if (!ok(contains(msg, "esc.lua:2: instruction budget exceeded: more than 100100 "
+                          "instructions in one call (--lua-budget 100000 plus 100 granted"),
+            "node() refused forever in pcall: no grant for a refused node, stopped"))
+        diag("%s", msg ? msg : "(loaded)");
+    free(msg);
+    msg = lua_error_of("node('a')\nlocal s = 'x' while true do s = s .. s end\n", 0, 0);
+    if (!ok(contains(msg, "esc.lua:2: memory limit exceeded") && contains(msg, "64 MiB"),
+            "a string that grows forever after a node: stopped at the 64 MiB cap"))
+        diag("%s", msg ? msg : "(loaded)");
+    free(msg);
+    msg = lua_error_of("for i = 1, 5000 do node('n' .. i) end\nedge(1, 2, 1)\n", 0, 0);
+    ok(contains(msg, "esc.lua:2: edge: too many nodes for a platform graph: 5000 (a platform "
+                     "graph has at most 4096"),
+       "edge() among more nodes than a platform graph holds: refused at its line");
+    free(msg);
+    if (tap_scale(1, 0)) {   /* 2^20 edge() calls: seconds under valgrind */
+        msg = lua_error_of("node('a') node('b')\nwhile true do edge(1, 2, 1) end\n", 0, 0);
+        ok(contains(msg, "esc.lua:2: edge: more edges (1048577) than ordered pairs of the 2 "
+                         "nodes so far"),
+           "edges made forever: stopped past 2^20 edges between 2 nodes");
+        free(msg);
+    }
+}
+
 int main(void)
 {
     lua_sched_set_dir(HETCAST_SRCLUADIR);   /* as the program does from its data directory */
@@ -802,6 +946,7 @@ int main(void)
     test_bad_decisions();
     test_heuristic_api();
     test_cluster_scripts();
+    test_big_scripts();
     const char *names[] = {"esc.lua", "bad.lua", "g.lua", "nolink.lua", "err.lua", "syntax.lua",
                            "none.lua", "slow.lua", "view.lua", "tree.lua", "rand.lua", "k.lua",
                            "graph.lua", "saved.csv", "par.lua", "e.lua", "w.lua", "t.lua"};

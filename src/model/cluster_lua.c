@@ -6,8 +6,11 @@
  * upvalue of every API function).  Nodes and edges go straight into the
  * struct cluster as they are declared, with the line of the call, so that
  * cluster_finish() names the script's lines in its messages; distances are
- * kept in a growing matrix (NaN: not given) until the script ends.  The C
- * memory the builder keeps is counted against the script's memory cap.
+ * kept in a growing matrix (NaN: not given) until the script ends.  Each
+ * node, edge and distance earns the script CLUSTER_LUA_GRANT instructions;
+ * the C memory kept for nodes and edges is bounded by the caps of a cluster
+ * file, checked at each call, and only long names and the latency matrix
+ * count against the script's memory cap (model/cluster_lua.h).
  */
 #include "model/cluster_lua.h"
 
@@ -29,9 +32,11 @@
 enum { KEY_NAME = 2, KEY_SEND, KEY_RECV, KEY_CLASS, KEY_GROUP, NODE_UPVALUES = KEY_GROUP };
 static const char *const node_keys[] = {"name", "send", "recv", "class", "group"};
 #define MAX_MISSING 5 /* missing distances reported one by one */
+#define GRANT_WHAT "the nodes, edges and distances it made"
 
 struct builder {
     struct cluster *c;
+    double grant;           /* instructions a node, edge or distance earns */
     bool kind_set;
     int kind_line;          /* the call that fixed the kind */
     const char *kind_what;
@@ -269,10 +274,12 @@ static int api_node(lua_State *L)
     if (twin >= 0)
         return luaL_error(L, "node: there is already a node named \"%s\" (node %d)", name,
                           twin + 1);
-    sandbox_reserve(L, sizeof(struct node) + 2 * sizeof(bool) + len + 1 +
-                           NAMEIDX_BYTES_PER_NAME +
-                           (klass ? strlen(klass) + 1 : 0) + (group ? strlen(group) + 1 : 0),
-                    "node()");
+    if (c->n >= CLUSTER_MAX_NODES)
+        return luaL_error(L, "too many nodes: %d (a node table has at most %d, what a cluster "
+                          "file can hold)", c->n + 1, CLUSTER_MAX_NODES);
+    size_t text = len + 1 + (klass ? strlen(klass) + 1 : 0) + (group ? strlen(group) + 1 : 0);
+    if (text > CLUSTER_LUA_FREE_TEXT)
+        sandbox_reserve(L, text - CLUSTER_LUA_FREE_TEXT, "node()");
     int k = cluster_add_node(c, name, send, recv);
     nameidx_set(&b->names, at, k, h);
     cluster_set_line(c, k, line);
@@ -288,6 +295,7 @@ static int api_node(lua_State *L)
     b->recv_given[k] = rg;
     if (rg && !b->recv_line)
         b->recv_line = cluster_line(c, k);
+    sandbox_grant(L, b->grant, GRANT_WHAT);
     lua_pushinteger(L, k + 1);
     return 1;
 }
@@ -383,6 +391,7 @@ static int api_distance(lua_State *L)
     put_distance(L, b, from, to, x, "distance");
     if (!one_way)
         put_distance(L, b, to, from, x, "distance");
+    sandbox_grant(L, b->grant, GRANT_WHAT);
     return 0;
 }
 
@@ -431,7 +440,16 @@ static void add_edge(lua_State *L, struct builder *b, int from, int to, double t
                      bool send_given)
 {
     struct cluster *c = b->c;
-    sandbox_reserve(L, sizeof(struct edge) + sizeof(bool), "edge()");
+    /* Bounds checked by cluster_finish, checked here too so that a script
+     * making edges forever stops: every edge joins two of the nodes so far,
+     * and no pair twice. */
+    long long n = c->n, pairs = n * (n - 1);
+    if (n > CLUSTER_MAX_GRAPH_NODES)
+        luaL_error(L, "edge: too many nodes for a platform graph: %d (a platform graph has at "
+                   "most %d, what a cluster file can hold)", c->n, CLUSTER_MAX_GRAPH_NODES);
+    if (c->nedges >= pairs && c->nedges >= CLUSTER_LUA_FREE_EDGES)
+        luaL_error(L, "edge: more edges (%d) than ordered pairs of the %d nodes so far: an edge "
+                   "is given twice (or joins a node to itself)", c->nedges + 1, c->n);
     int k = cluster_add_edge(c, from, to, t, send_given ? send : -1);
     c->edges[k].line = sandbox_caller_line(L);
     if (c->nedges > b->ecap) {
@@ -460,6 +478,7 @@ static int api_edge(lua_State *L)
     add_edge(L, b, from, to, t, send, send_given);
     if (both)
         add_edge(L, b, to, from, t, send, send_given);
+    sandbox_grant(L, b->grant, GRANT_WHAT);
     return 0;
 }
 
@@ -779,6 +798,7 @@ struct cluster *cluster_load_lua(const char *path, const char *const *params, in
     struct builder b;
     memset(&b, 0, sizeof b);
     b.c = cluster_new(CLUSTER_NODES);
+    b.grant = !lim || lim->grant == 0 ? CLUSTER_LUA_GRANT : lim->grant > 0 ? (double)lim->grant : 0;
     if (nparams > 0) {
         b.pkey = xcalloc((size_t)nparams, sizeof *b.pkey);
         b.pval = xcalloc((size_t)nparams, sizeof *b.pval);

@@ -15,6 +15,25 @@
 #include "support/lua_sandbox.h"
 
 /*
+ * What a script's cluster earns it, so that the default limits fit a script
+ * of any size up to the caps of a cluster file (docs/lua.md, "The sandbox"):
+ * each node(), edge() and distance() call that succeeds adds
+ * CLUSTER_LUA_GRANT instructions to the script's budget (or the limits'
+ * grant, when set: the fuzzer's is small); the C memory kept
+ * for the nodes and edges is not counted against the memory cap, except a
+ * node's name, class and group beyond CLUSTER_LUA_FREE_TEXT bytes.  What
+ * bounds a script that makes nodes or edges forever is the cap of a
+ * cluster file, checked at each call: CLUSTER_MAX_NODES nodes; edges only
+ * among at most CLUSTER_MAX_GRAPH_NODES nodes, and no more of them than
+ * ordered pairs of the nodes so far (a duplicate or a self loop otherwise),
+ * once there are CLUSTER_LUA_FREE_EDGES (below that, cluster_finish names
+ * each duplicate).
+ */
+#define CLUSTER_LUA_GRANT 100
+#define CLUSTER_LUA_FREE_TEXT 64
+#define CLUSTER_LUA_FREE_EDGES (1 << 20)
+
+/*
  * Run the script at path with --param "name=value" strings (the last one of
  * a name wins) and build its cluster.  seed seeds math.random and is the
  * default seed of hetcast.random().  Returns NULL and fills d on failure: a

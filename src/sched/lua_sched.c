@@ -896,7 +896,8 @@ static int lua_prepare(struct sched *s, struct engine *e, char **cause)
     lp->path = path;
     lp->choose_ref = LUA_NOREF;
     text_fit(lp->name, sizeof lp->name, "%s", base_name(path));
-    struct sandbox_limits lim = {s->opt.lua_instructions, s->opt.lua_memory, s->opt.cancel};
+    struct sandbox_limits lim = {.instructions = s->opt.lua_instructions,
+                                 .memory = s->opt.lua_memory, .cancel = s->opt.cancel};
     lp->sb = sandbox_new(path, &lim, s->opt.seed, cause);
     if (!lp->sb || sandbox_run(lp->sb, load_policy, lp, cause) < 0)
         return -1;

@@ -126,7 +126,8 @@ struct cluster *session_load(const struct session_opts *o, struct diag *warn, ch
         if (text)
             fclose(text);
     } else if (ends_with(o->file, ".lua")) {
-        struct sandbox_limits lim = {o->sopt.lua_instructions, o->sopt.lua_memory, o->sopt.cancel};
+        struct sandbox_limits lim = {.instructions = o->sopt.lua_instructions,
+                                     .memory = o->sopt.lua_memory, .cancel = o->sopt.cancel};
         c = cluster_load_lua(o->file, o->params, o->nparams, &lim, o->sopt.seed, &d);
     } else if (ends_with(o->file, ".xml")) {
 #if HETCAST_HAVE_SIMGRID

@@ -14,7 +14,9 @@
  *   fewer when the state is large and one instruction may touch megabytes)
  *   adds to the call's count and stops the script past its budget, or past
  *   the total budget of all its calls (SANDBOX_TOTAL_CALLS times the budget
- *   per call), or when the front door's cancel flag is set.  Library
+ *   per call), or when the front door's cancel flag is set.  Work the
+ *   script asks of the C side may earn more (sandbox_grant: a cluster
+ *   script's nodes), added to both budgets and the time backstop.  Library
  *   functions whose work is not bounded by memory are guarded: table.move,
  *   table.sort, table.insert/remove and the pattern functions charge their
  *   work to the budget, and a pattern whose worst case cannot fit in what is
@@ -80,8 +82,12 @@ struct sandbox {
     double used;            /* instructions and charged steps this run */
     double total_used;      /* the same, all finished runs */
     double total_budget;    /* all runs together */
+    double granted;         /* instructions granted this run (sandbox_grant) */
+    double total_granted;   /* the same, all runs */
+    const char *grant_what; /* what earned the grants, for the messages */
     const volatile sig_atomic_t *cancel;
     double seconds;         /* time backstop per run */
+    double run_seconds;     /* this run's: seconds plus the grants' share */
     double deadline;
     int count;              /* the hook's current instruction count */
     int mask;               /* the hook's current mask */
@@ -378,16 +384,55 @@ static void note_return(lua_State *L, struct sandbox *sb, lua_Debug *ar)
     lua_setfield(L, LUA_REGISTRYINDEX, KEY_RETURN_TB);
 }
 
+/* This run's budget: --lua-budget plus what its calls were granted. */
+static double run_budget(const struct sandbox *sb)
+{
+    return (double)sb->budget + sb->granted;
+}
+
+/* Stop the run past its budget; what: "" (the hook) or the library function charging. */
+static void check_budget(lua_State *L, struct sandbox *sb, int level, const char *what)
+{
+    if (sb->used <= run_budget(sb))
+        return;
+    const char *in = *what ? " in " : "";
+    if (sb->granted > 0)
+        sb_fatal(L, sb, SANDBOX_BUDGET, level,
+                 "instruction budget exceeded%s%s: more than %.0f instructions in one call "
+                 "(--lua-budget %lld plus %.0f granted for %s)", in, what, run_budget(sb),
+                 sb->budget, sb->granted, sb->grant_what);
+    sb_fatal(L, sb, SANDBOX_BUDGET, level,
+             "instruction budget exceeded%s%s: more than %lld instructions in one call "
+             "(--lua-budget)", in, what, sb->budget);
+}
+
 /* The limits of the state's whole life: the total budget and the cancel flag. */
 static void check_total(lua_State *L, struct sandbox *sb, int level, const char *what)
 {
     if (sb->cancel && *sb->cancel)
         sb_fatal(L, sb, SANDBOX_CANCELLED, level, SANDBOX_CANCELLED_TEXT);
-    if (sb->total_used + sb->used > sb->total_budget)
+    double granted = sb->total_granted + sb->granted;
+    if (sb->total_used + sb->used <= sb->total_budget + granted)
+        return;
+    const char *in = *what ? " in " : "";
+    if (granted > 0)
         sb_fatal(L, sb, SANDBOX_TOTAL, level,
                  "total instruction budget exceeded%s%s: more than %.0f instructions in all "
-                 "calls of the script (%lld x --lua-budget %lld)", *what ? " in " : "", what,
-                 sb->total_budget, SANDBOX_TOTAL_CALLS, sb->budget);
+                 "calls of the script (%lld x --lua-budget %lld plus %.0f granted for %s)", in,
+                 what, sb->total_budget + granted, SANDBOX_TOTAL_CALLS, sb->budget, granted,
+                 sb->grant_what);
+    sb_fatal(L, sb, SANDBOX_TOTAL, level,
+             "total instruction budget exceeded%s%s: more than %.0f instructions in all "
+             "calls of the script (%lld x --lua-budget %lld)", in, what, sb->total_budget,
+             SANDBOX_TOTAL_CALLS, sb->budget);
+}
+
+/* The time backstop of this run. */
+static void check_time(lua_State *L, struct sandbox *sb, int level, const char *what)
+{
+    if (now_seconds() > sb->deadline)
+        sb_fatal(L, sb, SANDBOX_TIME, level, "time limit exceeded%s%s: one call ran for more "
+                 "than %g seconds", *what ? " in " : "", what, sb->run_seconds);
 }
 
 static void sb_hook(lua_State *L, lua_Debug *ar)
@@ -411,13 +456,8 @@ static void sb_hook(lua_State *L, lua_Debug *ar)
                 fatal_memory(L, sb, 0);
         }
     }
-    if (sb->used > (double)sb->budget)
-        sb_fatal(L, sb, SANDBOX_BUDGET, 0,
-                 "instruction budget exceeded: more than %lld instructions in one call "
-                 "(--lua-budget)", sb->budget);
-    if (now_seconds() > sb->deadline)
-        sb_fatal(L, sb, SANDBOX_TIME, 0,
-                 "time limit exceeded: one call ran for more than %g seconds", sb->seconds);
+    check_budget(L, sb, 0, "");
+    check_time(L, sb, 0, "");
     check_total(L, sb, 0, "");
     if (sb->mem_used + sb->reserved > sb->mem_cap / 4) {
         lua_Debug me;
@@ -436,14 +476,21 @@ void sandbox_charge(lua_State *L, double steps, const char *what)
     if (!sb->in_run)
         return;
     sb->used += steps;
-    if (sb->used > (double)sb->budget)
-        sb_fatal(L, sb, SANDBOX_BUDGET, 1,
-                 "instruction budget exceeded in %s: more than %lld instructions in one call "
-                 "(--lua-budget)", what, sb->budget);
-    if (now_seconds() > sb->deadline)
-        sb_fatal(L, sb, SANDBOX_TIME, 1, "time limit exceeded in %s: one call ran for more "
-                 "than %g seconds", what, sb->seconds);
+    check_budget(L, sb, 1, what);
+    check_time(L, sb, 1, what);
     check_total(L, sb, 1, what);
+}
+
+void sandbox_grant(lua_State *L, double steps, const char *what)
+{
+    struct sandbox *sb = sandbox_of(L);
+    if (!sb->in_run || steps <= 0)
+        return;
+    sb->granted += steps;
+    sb->grant_what = what;
+    /* The time backstop grows with the budget, as for --lua-budget. */
+    sb->run_seconds += steps * 1e-6;
+    sb->deadline += steps * 1e-6;
 }
 
 void sandbox_reserve(lua_State *L, size_t bytes, const char *what)
@@ -703,7 +750,7 @@ static int guard_pattern(lua_State *L, const char *name, bool can_anchor, bool h
     (void)s;
     bool plain = has_plain && lua_toboolean(L, 4);
     double cost = pattern_cost(p, m, n, can_anchor, plain);
-    double left = (double)sb->budget - sb->used;
+    double left = run_budget(sb) - sb->used;
     if (sb->in_run && cost > left) {
         char msg[300];   /* lua_pushfstring knows no %g */
         snprintf(msg, sizeof msg, "%s: this pattern could take up to %.3g steps on a %zu-byte "
@@ -1109,6 +1156,8 @@ int sandbox_run(struct sandbox *sb, lua_CFunction fn, void *ud, char **cause)
     lua_pushcfunction(L, fn);
     lua_pushlightuserdata(L, ud);
     sb->used = 0;
+    sb->granted = 0;
+    sb->run_seconds = sb->seconds;
     sb->tramp = fn;
     sb->watch_return = false;
     sb->preformatted = false;
@@ -1119,6 +1168,7 @@ int sandbox_run(struct sandbox *sb, lua_CFunction fn, void *ud, char **cause)
     set_hook(sb, LUA_MASKCOUNT, sb->mem_armed ? 1 : tick_for(sb));
     int status = lua_pcall(L, 1, 0, base + 1);
     sb->total_used += sb->used;
+    sb->total_granted += sb->granted;
     sb->in_run = false;
     sb->watch_return = false;
     lua_sethook(L, NULL, 0, 0);

@@ -56,6 +56,10 @@ struct sandbox_limits {
      * per-call budget alone does not bound a run).  cancel: NULL, or a flag
      * polled by the hook; a nonzero value stops the script ("cancelled"). */
     const volatile sig_atomic_t *cancel;
+    /* Instructions each unit of work earns (sandbox_grant; the caller
+     * chooses the unit: a cluster script's node(), edge() and distance()).
+     * 0: the caller's default; < 0: nothing. */
+    long long grant;
 };
 
 /* Where print() output goes; with none set (the default) it is dropped: the
@@ -101,6 +105,13 @@ int sandbox_return_error(lua_State *L, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Inside a run: charge steps of work done in C to the budget (raises if over). */
 void sandbox_charge(lua_State *L, double steps, const char *what);
+/*
+ * Inside a run: raise this run's instruction budget (and the total budget,
+ * and the time backstop at one second a million) by steps, earned by work
+ * the script asked for (a cluster script's nodes).  what names that work in
+ * the budget messages ("the nodes ... it made"); a static string.
+ */
+void sandbox_grant(lua_State *L, double steps, const char *what);
 /* Inside a run: count bytes of C memory kept for the script against the cap. */
 void sandbox_reserve(lua_State *L, size_t bytes, const char *what);
 /* The line of the Lua code calling the running C function (0 if none). */

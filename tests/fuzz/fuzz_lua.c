@@ -18,6 +18,9 @@
 
 #define FUZZ_LUA_INSTRUCTIONS 200000LL   /* per call; the CLI default is 10^7 */
 #define FUZZ_LUA_MEMORY (4LL << 20)      /* bytes; the CLI default is 64 MiB */
+/* per node, edge or distance (the CLI's is 100): a script making nodes
+ * forever stops at the budget, not at 10^7 nodes past the fuzzer's timeout */
+#define FUZZ_LUA_GRANT 1LL
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -31,7 +34,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const char *script = fuzz_file("fuzz.lua", data, size);
     static const char *const params[] = {"n=5", "k=2", "switches=2", "per=2", "floors=1"};
-    struct sandbox_limits lim = {.instructions = FUZZ_LUA_INSTRUCTIONS, .memory = FUZZ_LUA_MEMORY};
+    struct sandbox_limits lim = {.instructions = FUZZ_LUA_INSTRUCTIONS, .memory = FUZZ_LUA_MEMORY,
+                                 .grant = FUZZ_LUA_GRANT};
     struct diag d;
     diag_init(&d);
     struct cluster *c = cluster_load_lua(script, params, 5, &lim, 1, &d);
