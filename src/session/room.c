@@ -865,6 +865,20 @@ static int write_round(struct room *r, int round, enum room_round_state state, c
     return room_store_round(r->st, r->slide + 1, round, state, room_proto_line_text(s->question, q, sizeof q), e, cause);
 }
 
+/* The round's new state in the grade book, in a transaction of its own (the
+ * writer may be committing votes meanwhile); -1 with *cause, nothing kept. */
+static int store_round(struct room *r, int round, enum room_round_state state, char **cause)
+{
+    pthread_mutex_lock(&r->db);
+    int rc = room_store_begin(r->st, cause);
+    if (rc == 0 && (write_round(r, round, state, cause) < 0 || room_store_commit(r->st, cause) < 0)) {
+        room_store_rollback(r->st);
+        rc = -1;
+    }
+    pthread_mutex_unlock(&r->db);
+    return rc;
+}
+
 int room_vote(struct room *r, char **cause)
 {
     const struct slide *s = &r->l->slides[r->slide];
@@ -876,15 +890,7 @@ int room_vote(struct room *r, char **cause)
     /* Peer Instruction: a round open closes (the class discusses); the next v opens the next round */
     bool closing = sr->round && sr->state == ROUND_OPEN && !sr->revealed;
     int round = closing ? sr->round : sr->round + 1;
-    pthread_mutex_lock(&r->db);   /* the writer may be committing votes */
-    int rc = room_store_begin(r->st, cause);
-    if (rc == 0 && (write_round(r, round, closing ? ROUND_CLOSED : ROUND_OPEN, cause) < 0 ||
-                    room_store_commit(r->st, cause) < 0)) {
-        room_store_rollback(r->st);
-        rc = -1;
-    }
-    pthread_mutex_unlock(&r->db);
-    if (rc < 0)
+    if (store_round(r, round, closing ? ROUND_CLOSED : ROUND_OPEN, cause) < 0)
         return -1;
     sr->round = round;
     sr->state = closing ? ROUND_CLOSED : ROUND_OPEN;
@@ -897,15 +903,7 @@ int room_reveal(struct room *r, char **cause)
 {
     struct slide_room *sr = &r->sl[r->slide];
     if (sr->round) {
-        pthread_mutex_lock(&r->db);
-        int rc = room_store_begin(r->st, cause);
-        if (rc == 0 && (write_round(r, sr->round, ROUND_REVEALED, cause) < 0 ||
-                        room_store_commit(r->st, cause) < 0)) {
-            room_store_rollback(r->st);
-            rc = -1;
-        }
-        pthread_mutex_unlock(&r->db);
-        if (rc < 0)
+        if (store_round(r, sr->round, ROUND_REVEALED, cause) < 0)
             return -1;
         sr->state = ROUND_REVEALED;
     }
