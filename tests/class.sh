@@ -8,11 +8,14 @@
 # user id); SIGKILL of the teacher mid-vote, then the room reopened with every
 # acknowledged vote; r: every student their own random instance (their node
 # table sent and shown by hetcast join, checked against hetcast run, graded
-# against their own run, kept in the grade book, the share right shown); the exercise as a class challenge (simulated students' picks,
-# wrong and malicious ones, hetcast join playing it, the histogram against
-# fnf and the optimum, SIGKILL then reopen); class report against the
-# database; --gift through a
-# GIFT parser (tests/gift_check.py).  Output: TAP.
+# against their own run, kept in the grade book, the share right shown; 300
+# more voting at once on their own instances); the exercise as a class
+# challenge (simulated students' picks, wrong and malicious ones, hetcast
+# join playing it, the histogram against fnf and the optimum, SIGKILL then
+# reopen, then C: without hints until the reveal); a student's practice
+# recorded in the grade book; class report against the database (students,
+# questions, practice, challenges; CSV and JSON); --gift through a GIFT
+# parser (tests/gift_check.py).  Output: TAP.
 
 HETCAST=${HETCAST:-build/hetcast}
 case $HETCAST in /*) ;; *) HETCAST=$(pwd)/$HETCAST ;; esac
@@ -415,6 +418,19 @@ ok $? "students play on in the reopened challenge"
 keys c
 wait_for "challenge closed: $((n5 + 1)) finished" && [ "$(q "SELECT state FROM challenge_rounds WHERE slide = 5")" = closed ]
 ok $? "c closes it: on the projector and in the database"
+# the challenge again without hints (C): the students are told, the projector keeps the optimum back
+keys C
+wait_for "challenge open, no hints" && ! grep -q "optimum" "$TMP/screen" && grep -q "fnf 8" "$TMP/screen"
+ok $? "C opens the challenge without hints: 'no hints' and fnf on the projector, no optimum"
+printf 'HELLO 2 AS nh1\nPING\n' | "$BOT" raw "$R" 1 >"$TMP/nh1"
+grep -qx "CHALLENGE open 5 async nohints" "$TMP/nh1"
+ok $? "a student joining meanwhile is told: CHALLENGE open 5 async nohints"
+"$BOT" play "$R" 1 y 5 0 "0>4 0>2 0>1 0>3" >"$TMP/p6"
+grep -qx "acked y001 6" "$TMP/p6" && [ "$(q "SELECT makespan FROM challenges WHERE slide = 5 AND user = 'y001'")" = 6.0 ]
+ok $? "a result without hints is acknowledged and kept like any other"
+keys a
+wait_for "optimum 6" && ! grep -q "no hints" "$TMP/screen"
+ok $? "a reveals: the optimum on the projector, 'no hints' gone"
 keys q
 wait_for "EXIT=0"
 ok $? "q leaves the lesson"
@@ -540,6 +556,14 @@ ok $? "a database others may read: refused (chmod 600 named)"
 report_csv() { "$HETCAST" class report "$@" --format csv | sed '1{/^# format_version: 2$/d}' | sed '1{/^# hetcast: /d}'; }
 "$HETCAST" class report "$R.db" --format csv | head -2 | tr '\n' ' ' | grep -q '^# format_version: 2 # hetcast: [0-9]'
 ok $? "class report --format csv: the two lines of every CSV first (format_version, hetcast)"
+# a student practising the class's lesson at home, recorded in the same grade book
+printf 'q\n' | "$HETCAST" practice "$LESSON" --seed 5 --in-a-row 2 --room "$R" --as pat >"$TMP/pr" 2>&1
+tail -n 1 "$TMP/pr" | grep -q "^stopped: 0 right in a row of 2 after 0 questions (0 right); again: --seed 5; recorded for pat in $R.db\$"
+ok $? "hetcast practice --room: a student's practice recorded in the class's grade book"
+report_csv "$R.db" --table practice >"$TMP/pr.csv"
+head -n 1 "$TMP/pr.csv" | grep -qx 'course,lesson,user,goal,answered,right,mastered,seed,time' &&
+    grep -q '^room,class.lua,pat,2,0,0,no,5,' "$TMP/pr.csv" && [ "$(wc -l <"$TMP/pr.csv")" = 2 ]
+ok $? "class report --table practice: the practice table, pat's row"
 report_csv "$R.db" >"$TMP/students.csv"
 sqlite3 -csv "$R.db" "WITH last AS (SELECT course, lesson, slide, user, max(round) AS round FROM votes GROUP BY 1, 2, 3, 4)
   SELECT v.course, v.user, count(*), sum(v.correct), (SELECT count(*) FROM votes f WHERE f.user = v.user AND f.round = 1 AND f.correct = 1)
@@ -556,8 +580,9 @@ grep -q '^room,class.lua,1,Which node should p0 serve first?,"B: p2, the slow on
     grep -q '^room,class.lua,1,Which node should p0 serve first?,"B: p2, the slow one",2,301,251' "$TMP/q.csv"
 ok $? "class report --table questions: votes and right answers per round"
 "$HETCAST" class report "$R.db" --format json >"$TMP/r.json"
-grep -c '"answered": ' "$TMP/r.json" | grep -qx "$(wc -l <"$TMP/got.csv")" && grep -q '"questions": \[' "$TMP/r.json"
-ok $? "class report --format json: both tables"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert len(d["students"]) == int(sys.argv[2]) and d["questions"] and [p["user"] for p in d["practice"]] == ["pat"]' \
+    "$TMP/r.json" "$(wc -l <"$TMP/got.csv")"
+ok $? "class report --format json: the students', questions' and practice tables"
 report_csv "$R.db" --anonymous >"$TMP/anon1.csv"
 report_csv "$R.db" --anonymous >"$TMP/anon2.csv"
 ! grep -qw "s001\|alice\|nobody" "$TMP/anon1.csv" && cmp -s "$TMP/anon1.csv" "$TMP/anon2.csv" &&
