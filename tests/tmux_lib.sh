@@ -29,7 +29,17 @@ reap() {
     # shellcheck disable=SC2086
     kill -KILL "$rp" $kids 2>/dev/null
 }
-cleanup() { reap; tm kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
+# Every hetcast a test started in a pane of ours (students' hetcast join
+# beside the view) is killed outright too, for the same reason.
+reap_all() {
+    for p in $(tm list-panes -a -F '#{pane_pid}' 2>/dev/null); do
+        kids=$(ps -o pid= --ppid "$p" 2>/dev/null)
+        for k in $kids; do
+            [ "$(ps -o comm= -p "$k" 2>/dev/null)" = hetcast ] && kill -KILL "$k" $(ps -o pid= --ppid "$k" 2>/dev/null) 2>/dev/null
+        done
+    done
+}
+cleanup() { reap; reap_all; tm kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
