@@ -110,19 +110,22 @@ echo "== core tests and the shipped program (build/)"
 mtest -C build --suite core --suite normal
 
 # The fuzzers' build (clang, build-fuzz/) and the core tests under valgrind
-# (build/, at the lowest priority) go on beside the sanitizer tier, whose
-# view tests spend most of their time waiting for the screen; valgrind's
-# report is printed once that tier is done.
+# (build/, at the lowest priority) go on beside the sanitizer tier's tests,
+# which spend most of their time waiting for a screen or a child; they begin
+# once the sanitizer build is done, so as not to slow it; valgrind's report
+# is printed once that tier is done.
 fuzzlog=$(mktemp)
 vglog=$(mktemp)
 trap 'rm -f "$out" "$log" "$fuzzlog" "$vglog"' EXIT
-nice tests/fuzz/run.sh --build >"$fuzzlog" 2>&1 &
-fuzzbuild=$!
-HETCAST_TEST_SCALE=small nice -n 19 meson test -C build --no-rebuild --print-errorlogs \
-    --timeout-multiplier "$mult" --suite core \
-    --wrap='valgrind --quiet --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --error-exitcode=1' \
-    >"$vglog" 2>&1 &
-valgrind_tier=$!
+beside() {
+    nice tests/fuzz/run.sh --build >"$fuzzlog" 2>&1 &
+    fuzzbuild=$!
+    HETCAST_TEST_SCALE=small nice -n 19 meson test -C build --no-rebuild --print-errorlogs \
+        --timeout-multiplier "$mult" --suite core \
+        --wrap='valgrind --quiet --leak-check=full --show-leak-kinds=definite,indirect --errors-for-leak-kinds=definite,indirect --error-exitcode=1' \
+        >"$vglog" 2>&1 &
+    valgrind_tier=$!
+}
 
 echo "== command line and view under AddressSanitizer + UndefinedBehaviorSanitizer (build-asan/)"
 if { [ -f build-asan/build.ninja ] ||
@@ -130,10 +133,12 @@ if { [ -f build-asan/build.ninja ] ||
    ninja -C build-asan build.ninja >"$log" 2>&1 &&
    targets=$(asan_targets) && [ -n "$targets" ] &&
    # shellcheck disable=SC2086
-   nice ninja -C build-asan $targets >"$log" 2>&1; then
+   ninja -C build-asan $targets >"$log" 2>&1; then
+    beside
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
         mtest -C build-asan --no-suite core --no-suite normal --num-processes 3
 else
+    beside
     broken "the sanitizer build"
 fi
 
