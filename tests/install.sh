@@ -222,8 +222,19 @@ if [ -n "$mpage" ] && command -v mpirun >/dev/null 2>&1; then
                 skip "man hetcast-mpi EXAMPLE: $line: needs the sweep above"
                 continue ;;
         esac
-        (cd "$T/ex" && PATH="$bindir:$PATH" eval "$hide" timeout 120 sh -c "'set -e; $line'") </dev/null >"$T/out" 2>"$T/err"
-        ok $? "man hetcast-mpi EXAMPLE, installed: $line"
+        # calibrate measures: on a loaded machine its round trips may not split
+        # into s + L + r, which it says with status 1 (docs/mpi.md): measured
+        # again, up to three times, as tests/mpi.sh does
+        attempt=1 note=""
+        while :; do
+            (cd "$T/ex" && PATH="$bindir:$PATH" eval "$hide" timeout 120 sh -c "'set -e; $line'") </dev/null >"$T/out" 2>"$T/err"
+            rc=$?
+            case $line in *calibrate*) ;; *) break ;; esac
+            [ $rc -eq 1 ] && grep -q 'the measurement cannot be split into s + L + r' "$T/err" && [ $attempt -lt 3 ] || break
+            attempt=$((attempt + 1)) note=" (measured $attempt times: the load's noise)"
+        done
+        ok $rc "man hetcast-mpi EXAMPLE, installed: $line$note"
+        [ $rc -eq 0 ] || { echo "# status $rc; its output's end:"; tail -n 8 "$T/out" "$T/err" | sed 's/^/#   /'; }
     done <"$T/ex.list"
 else
     skip "hetcast-mpi's EXAMPLES: built without MPI, or mpirun is not installed"

@@ -70,6 +70,24 @@ static inline int tap_ok(int cond, const char *file, int line, const char *fmt, 
 #define is_string(got, want, ...) do { const char *g_ = (got), *w_ = (want); \
     if (!tap_ok(g_ && w_ && strcmp(g_, w_) == 0, __FILE__, __LINE__, __VA_ARGS__)) \
         printf("#   got: \"%s\"\n#  want: \"%s\"\n", g_ ? g_ : "(null)", w_ ? w_ : "(null)"); } while (0)
-#define diag(...) do { printf("# "); printf(__VA_ARGS__); printf("\n"); } while (0)
+/* A diagnostic: every line of it a TAP comment ("# "), whatever line breaks
+   the message it quotes holds. */
+static inline void tap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static inline void tap_diag(const char *fmt, ...)
+{
+    char text[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    fputs("# ", stdout);
+    for (const char *p = text; *p; p++) {
+        putchar(*p);
+        if (*p == '\n' && p[1])
+            fputs("# ", stdout);
+    }
+    putchar('\n');
+}
+#define diag(...) tap_diag(__VA_ARGS__)
 
 #endif

@@ -249,7 +249,7 @@ wait_for "EXIT=0"
 
 start 60 16 -- lesson lua/lessons/alltoall.lua
 wait_for "slide 1/2"
-keys Enter a
+keys Enter a c
 wait_for "random 10"
 grep -q "^ caterpillar: t=10: p2 holds p0's message for it$" "$TMP/screen"
 ok $? "60x16 alltoall: the orders pane ends above the messages (a narration row is not drawn over it)"

@@ -7,9 +7,10 @@ return {
     {
       title = "The caterpillar under sync",
       cluster = "../../clusters/counterexample.csv",
-      schedulers = {"caterpillar", "random"}, pattern = "all-to-all", model = "sync", step = "end",
+      schedulers = "caterpillar", pattern = "all-to-all", model = "sync", step = "end",
       text = "Every node sends to every other. A sync sender sits idle (the ╳ fill) while its\n" ..
-             "receiver is busy. The lower bound: the busiest port, sends or receives.",
+             "receiver is busy. The lower bound: the busiest port, sends or receives.\n" ..
+             "(c compares it with random orders.)",
       question = "Where does the first idle wait come from?",
       answer = "p0 idles (the fill) until 5: its step-3 receiver p2 is still receiving p1's step-2 message, " ..
                "which takes longer (p2 receives in 3). Each step is a permutation: the wait comes " ..
