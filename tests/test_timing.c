@@ -176,14 +176,19 @@ struct seen {
     const struct timing *want;   /* per booking */
     const struct transfer *tr;   /* the full run's bookings */
     int ntr;
-    int nev, wrong;
+    const struct event *ev;      /* the full run's timeline (engine_timeline) */
+    int nfull;
+    int nev, wrong, misordered;
 };
 
 static void on_event(void *ctx, const struct engine *e, const struct event *ev, int from, int to)
 {
     (void)e;
     struct seen *s = ctx;
-    s->nev++;
+    int k = s->nev++;
+    if (k >= s->nfull || s->ev[k].time != ev->time || s->ev[k].kind != ev->kind ||
+        s->ev[k].transfer != ev->transfer)
+        s->misordered++;
     int b = ev->transfer;
     if (b < 0 || b >= s->ntr || s->tr[b].from != from || s->tr[b].to != to) {
         s->wrong++;
@@ -250,7 +255,7 @@ static void check_engine(const struct cluster *c, enum model m, const struct sch
 
     /* the lean engine's events against the same times */
     struct engine l;
-    struct seen sn = {want, e.tr, e.ntr, 0, 0};
+    struct seen sn = {want, e.tr, e.ntr, e.ev, e.nev, 0, 0, 0};
     engine_init(&l, c, m, &cause);
     engine_set_lean(&l, on_event, &sn, &cause);
     sched_init(&s, ops, NULL);
@@ -262,6 +267,9 @@ static void check_engine(const struct cluster *c, enum model m, const struct sch
        ops->name, sn.nev);
     if (sn.wrong)
         diag("%d events off", sn.wrong);
+    ok(sn.misordered == 0 && sn.nev == e.nev,
+       "%s, %s, %s: the full timeline's %d events in the lean stream's (time, booking, kind) order",
+       what, model_name(m), ops->name, e.nev);
     engine_free(&l);
     free(want);
     ports_free(&pt);

@@ -1,14 +1,13 @@
 /*
- * engine/engine.c - booking, the event heap and replay (engine/engine.h); the port
+ * engine/engine.c - booking, the timeline and replay (engine/engine.h); the port
  * models' arithmetic is model/timing.h's, the lean stream is engine/engine_lean.c's.
  *
- * Booking is O(1); building the timeline is O(E log E) for E events; a
+ * Booking is O(1); building the timeline is O(E) for E events (a radix sort); a
  * snapshot at step k costs O(k + transfers) since it replays from the start.
  */
 #include "engine/engine.h"
 
 #include "engine/engine_lean.h"
-#include "support/heap.h"
 #include "support/hugemem.h"
 
 #include <math.h>
@@ -340,34 +339,83 @@ int engine_record(struct engine *e, const struct transfer *t, char **cause)
     return 0;
 }
 
+/* A time's bits made monotone: an order-preserving map of the doubles onto
+ * the unsigned integers, -0 and +0 alike (support/heap.c's). */
+static inline uint64_t time_bits(double t)
+{
+    uint64_t b;
+    memcpy(&b, &t, sizeof b);
+    return b >> 63 ? ~b : b | UINT64_C(1) << 63;
+}
+
+#define TL_DIGIT 11   /* six passes of 2048 buckets over the 64 bits */
+#define TL_PASSES ((64 + TL_DIGIT - 1) / TL_DIGIT)
+
+/* ev[0..n) sorted by time, ties kept in their order (a stable LSD radix
+ * sort; a pass whose digit is the same in every key is skipped). */
+static void sort_by_time(struct event *ev, size_t n)
+{
+    size_t(*count)[1u << TL_DIGIT] = xcalloc(TL_PASSES, sizeof *count);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k = time_bits(ev[i].time);
+        for (int d = 0; d < TL_PASSES; d++)
+            count[d][(k >> (d * TL_DIGIT)) & ((1u << TL_DIGIT) - 1)]++;
+    }
+    struct event *from = ev, *to = NULL;
+    for (int d = 0; d < TL_PASSES; d++) {
+        size_t *c = count[d], sum = 0;
+        if (c[(time_bits(ev[0].time) >> (d * TL_DIGIT)) & ((1u << TL_DIGIT) - 1)] == n)
+            continue;   /* one bucket: the order stays */
+        for (unsigned b = 0; b < 1u << TL_DIGIT; b++) {
+            size_t k = c[b];
+            c[b] = sum;
+            sum += k;
+        }
+        if (!to)
+            to = xmalloc(n * sizeof *to);
+        for (size_t i = 0; i < n; i++)
+            to[c[(time_bits(from[i].time) >> (d * TL_DIGIT)) & ((1u << TL_DIGIT) - 1)]++] = from[i];
+        struct event *t = from;
+        from = to;
+        to = t;
+    }
+    if (from != ev)
+        memcpy(ev, from, n * sizeof *ev);
+    free(from == ev ? to : from);
+    free(count);
+}
+
 void engine_timeline(struct engine *e)
 {
     if (e->lean) {
         engine_stream_until(e, INFINITY);
         return;
     }
-    /* The events in (time, insertion) order: heap_push numbers them as they come. */
-    struct heap h;
-    heap_init(&h, 4 * (size_t)e->ntr);
+    /* The events in (time, insertion) order: numbered as they come, then sorted by time. */
+    size_t n = 0;
     for (int i = 0; i < e->ntr; i++) {
-        const struct transfer *t = &e->tr[i];
-        unsigned events = transfer_events(t);   /* the lean stream's, too */
-        uint64_t tr = (uint64_t)(unsigned)i << 2;
-        heap_push(&h, t->start, tr | EV_SEND_START);
-        if (events & TIMING_SEND_END)
-            heap_push(&h, t->free, tr | EV_SEND_END);
-        if (events & TIMING_LINK_END)
-            heap_push(&h, t->link_end, tr | EV_LINK_END);
-        heap_push(&h, t->hold, tr | EV_HOLD);
+        unsigned events = transfer_events(&e->tr[i]);   /* the lean stream's, too */
+        n += 2 + !!(events & TIMING_SEND_END) + !!(events & TIMING_LINK_END);
     }
     free(e->ev);
-    e->ev = xmalloc((h.n ? h.n : 1) * sizeof *e->ev);
+    e->ev = xmalloc((n ? n : 1) * sizeof *e->ev);
     e->nev = 0;
-    struct heap_item it;
-    while (heap_pop(&h, &it))
-        e->ev[e->nev++] = (struct event){it.time, (unsigned)it.seq, (int)(it.data & 3),
-                                         (int)(it.data >> 2)};
-    heap_free(&h);
+    for (int i = 0; i < e->ntr; i++) {
+        const struct transfer *t = &e->tr[i];
+        unsigned events = transfer_events(t);
+        struct event *ev = e->ev;
+        int k = e->nev;
+        /* + 0.0: -0 is +0, as the equal time it is */
+        ev[k] = (struct event){t->start + 0.0, (unsigned)k, EV_SEND_START, i}, k++;
+        if (events & TIMING_SEND_END)
+            ev[k] = (struct event){t->free + 0.0, (unsigned)k, EV_SEND_END, i}, k++;
+        if (events & TIMING_LINK_END)
+            ev[k] = (struct event){t->link_end + 0.0, (unsigned)k, EV_LINK_END, i}, k++;
+        ev[k] = (struct event){t->hold + 0.0, (unsigned)k, EV_HOLD, i}, k++;
+        e->nev = k;
+    }
+    if (n > 1)
+        sort_by_time(e->ev, n);
 }
 
 /* ---- replay ---- */

@@ -9,7 +9,7 @@
  *
  * Every booked transfer then yields its events (send starts, send port free,
  * message leaves the link, receiver holds it).  The events are ordered by a
- * heap on (time, insertion sequence), so equal-time events always come
+ * stable sort on time (ties in insertion order), so equal-time events always come
  * out in the same order, and the timeline is a plain array: running to the
  * end is reading it all, stepping is reading one more, and stepping back is
  * replaying from the start (engine_snapshot), never undoing by hand.
@@ -248,7 +248,7 @@ int engine_record(struct engine *e, const struct transfer *t, char **cause);
 
 /* A list policy's whole lean run in its own order: engine/engine_lean.h. */
 
-/* Build e->ev from the bookings (heap on time, then sequence).  Lean: process
+/* Build e->ev from the bookings (sorted on time, then sequence).  Lean: process
  * every event still in the stream instead (e->ev stays NULL). */
 void engine_timeline(struct engine *e);
 
