@@ -815,6 +815,14 @@ int main(void)
             cluster_free(big);
             cluster_free(small);
         }
+    {   /* a timeline of 20 000 events and their ties: sorted by more than insertion */
+        int rc;
+        struct cluster *huge = random_cluster(CLUSTER_NODES, 5000, 7, &rc);
+        for (int m = 0; rc == 0 && m < MODEL_COUNT; m++)
+            if (model_mask_for(CLUSTER_NODES) & MODEL_BIT(m))
+                check_engine(huge, (enum model)m, &sched_fnf, "nodes 5000");
+        cluster_free(huge);
+    }
     check_grep();
     check_predicates();
     check_model_grep();

@@ -2,7 +2,7 @@
  * engine/engine.c - booking, the timeline and replay (engine/engine.h); the port
  * models' arithmetic is model/timing.h's, the lean stream is engine/engine_lean.c's.
  *
- * Booking is O(1); building the timeline is O(E) for E events (a radix sort); a
+ * Booking is O(1); building the timeline is O(E) for E events (a radix sort in place); a
  * snapshot at step k costs O(k + transfers) since it replays from the start.
  */
 #include "engine/engine.h"
@@ -348,41 +348,63 @@ static inline uint64_t time_bits(double t)
     return b >> 63 ? ~b : b | UINT64_C(1) << 63;
 }
 
-#define TL_DIGIT 11   /* six passes of 2048 buckets over the 64 bits */
-#define TL_PASSES ((64 + TL_DIGIT - 1) / TL_DIGIT)
-
-/* ev[0..n) sorted by time, ties kept in their order (a stable LSD radix
- * sort; a pass whose digit is the same in every key is skipped). */
-static void sort_by_time(struct event *ev, size_t n)
+/* An event's key, twelve bytes from the most significant: the time's eight,
+ * then the insertion sequence's four (distinct: no two keys are equal). */
+static inline unsigned key_byte(const struct event *ev, int d)
 {
-    size_t(*count)[1u << TL_DIGIT] = xcalloc(TL_PASSES, sizeof *count);
-    for (size_t i = 0; i < n; i++) {
-        uint64_t k = time_bits(ev[i].time);
-        for (int d = 0; d < TL_PASSES; d++)
-            count[d][(k >> (d * TL_DIGIT)) & ((1u << TL_DIGIT) - 1)]++;
-    }
-    struct event *from = ev, *to = NULL;
-    for (int d = 0; d < TL_PASSES; d++) {
-        size_t *c = count[d], sum = 0;
-        if (c[(time_bits(ev[0].time) >> (d * TL_DIGIT)) & ((1u << TL_DIGIT) - 1)] == n)
-            continue;   /* one bucket: the order stays */
-        for (unsigned b = 0; b < 1u << TL_DIGIT; b++) {
-            size_t k = c[b];
-            c[b] = sum;
-            sum += k;
-        }
-        if (!to)
-            to = xmalloc(n * sizeof *to);
+    return d < 8 ? (unsigned)(time_bits(ev->time) >> (56 - 8 * d)) & 0xff
+                 : (ev->seq >> (24 - 8 * (d - 8))) & 0xff;
+}
+
+static inline bool key_less(const struct event *a, const struct event *b)
+{
+    uint64_t ta = time_bits(a->time), tb = time_bits(b->time);
+    return ta < tb || (ta == tb && a->seq < b->seq);
+}
+
+/* ev[0..n) sorted on (time, seq) in place, from byte d of the key on: a most
+ * significant digit first radix sort (American flag sort), small buckets by
+ * insertion.  In place: the timeline needs no second array. */
+static void sort_by_time(struct event *ev, size_t n, int d)
+{
+    while (n > 32 && d < 12) {
+        size_t count[256] = {0}, next[256], end[256];
         for (size_t i = 0; i < n; i++)
-            to[c[(time_bits(from[i].time) >> (d * TL_DIGIT)) & ((1u << TL_DIGIT) - 1)]++] = from[i];
-        struct event *t = from;
-        from = to;
-        to = t;
+            count[key_byte(&ev[i], d)]++;
+        if (count[key_byte(&ev[0], d)] == n) {   /* one bucket: the next byte */
+            d++;
+            continue;
+        }
+        size_t sum = 0;
+        for (unsigned b = 0; b < 256; b++) {
+            next[b] = sum;
+            sum += count[b];
+            end[b] = sum;
+        }
+        for (unsigned b = 0; b < 256; b++)   /* each slot filled by the cycle through it */
+            while (next[b] < end[b]) {
+                struct event x = ev[next[b]];
+                unsigned k = key_byte(&x, d);
+                while (k != b) {
+                    struct event y = ev[next[k]];
+                    ev[next[k]++] = x;
+                    x = y;
+                    k = key_byte(&x, d);
+                }
+                ev[next[b]++] = x;
+            }
+        for (unsigned b = 0; b < 256; b++)
+            if (count[b] > 1)
+                sort_by_time(ev + end[b] - count[b], count[b], d + 1);
+        return;
     }
-    if (from != ev)
-        memcpy(ev, from, n * sizeof *ev);
-    free(from == ev ? to : from);
-    free(count);
+    for (size_t i = 1; i < n; i++) {
+        struct event x = ev[i];
+        size_t j = i;
+        for (; j > 0 && key_less(&x, &ev[j - 1]); j--)
+            ev[j] = ev[j - 1];
+        ev[j] = x;
+    }
 }
 
 void engine_timeline(struct engine *e)
@@ -415,7 +437,7 @@ void engine_timeline(struct engine *e)
         e->nev = k;
     }
     if (n > 1)
-        sort_by_time(e->ev, n);
+        sort_by_time(e->ev, n, 0);
 }
 
 /* ---- replay ---- */
