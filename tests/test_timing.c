@@ -271,6 +271,30 @@ static void check_engine(const struct cluster *c, enum model m, const struct sch
        "%s, %s, %s: the full timeline's %d events in the lean stream's (time, booking, kind) order",
        what, model_name(m), ops->name, e.nev);
     engine_free(&l);
+
+    /* the reasons written when read (the view's): the text given at booking, every one */
+    struct engine w;
+    engine_init(&w, c, m, &cause);
+    w.reasons_later = true;
+    sched_init(&s, ops, NULL);
+    rc = sched_run(&w, &s, &cause);
+    sched_free(&s);
+    int differ = rc == 0 && w.ntr == e.ntr && w.nev == e.nev ? 0 : 1;
+    for (int i = 0; !differ && i < e.ntr; i++) {
+        char *tmp;
+        differ += strcmp(engine_reason(&w, &w.tr[i], &tmp), e.tr[i].reason) != 0;
+        differ += !tmp && ops->run_lean;   /* a list policy's: written when read */
+        free(tmp);
+    }
+    for (int k = 0; !differ && k < e.nev; k++) {
+        char a[1024], b[1024];
+        engine_narrate(&e, k, a, sizeof a);
+        engine_narrate(&w, k, b, sizeof b);
+        differ += strcmp(a, b) != 0;
+    }
+    is_int(differ, 0, "%s, %s, %s: the %d reasons written when read are those given at booking",
+           what, model_name(m), ops->name, e.ntr);
+    engine_free(&w);
     free(want);
     ports_free(&pt);
     engine_free(&e);

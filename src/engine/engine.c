@@ -17,11 +17,21 @@
 /* The reason of every transfer booked without one: shared, never freed (an
  * exchange books a million transfers without reasons). */
 static char no_reason[1];
+/* The reason of every transfer whose text e->say writes when it is read. */
+static char said_reason[1];
 
 static void free_reason(char *reason)
 {
-    if (reason != no_reason)
+    if (reason != no_reason && reason != said_reason)
         free(reason);
+}
+
+const char *engine_reason(const struct engine *e, const struct transfer *t, char **tmp)
+{
+    *tmp = NULL;
+    if (t->reason == said_reason && e->say)
+        return *tmp = e->say(e, t, e->say_arg);
+    return t->reason && t->reason != said_reason ? t->reason : "";
 }
 
 /* Where the hold time of (p, msg) is stored; personalized: only msg's receiver. */
@@ -136,6 +146,8 @@ void engine_reset(struct engine *e)
     }
     e->nwaiting += delivered;
     e->ntr = 0;
+    e->say = NULL;
+    e->say_arg = NULL;
     for (int p = 0; p < e->n; p++) {
         e->send_free[p] = 0;
         if (e->recv_free)
@@ -201,10 +213,19 @@ int engine_earliest(const struct engine *e, int from, int to, int msg, struct tr
     return 0;
 }
 
-/* engine_book and engine_book_owned: owned (may be NULL) is a heap reason to keep as it is. */
-static int book(struct engine *e, int from, int to, int msg, const char *reason, char **owned,
-                char **cause)
+/* What a booking is told of its reason: a text to copy, a heap text to keep
+ * (owned, may be NULL), or a say to write it when read. */
+struct why {
+    const char *reason;
+    char **owned;
+    engine_say_fn say;
+    const void *arg;
+};
+
+static int book(struct engine *e, int from, int to, int msg, struct why w, char **cause)
 {
+    const char *reason = w.reason;
+    char **owned = w.owned;
     if (from < 0 || from >= e->n)
         return set_cause(cause, "sender %d is not a node (0..%d)", from, e->n - 1);
     if (to < 0 || to >= e->n)
@@ -237,7 +258,13 @@ static int book(struct engine *e, int from, int to, int msg, const char *reason,
         }
         lean_push(e, &t, e->ntr++);
     } else {
-        if (owned && *owned && (*owned)[0]) {
+        if (w.say && (!e->say || (e->say == w.say && e->say_arg == w.arg))) {
+            e->say = w.say;
+            e->say_arg = w.arg;
+            t.reason = said_reason;
+        } else if (w.say) {   /* another say than the engine's: written now */
+            t.reason = w.say(e, &t, w.arg);
+        } else if (owned && *owned && (*owned)[0]) {
             t.reason = *owned;   /* the decision's own text: no copy */
             *owned = NULL;
         } else if (!owned && reason && reason[0]) {
@@ -282,12 +309,18 @@ static int book(struct engine *e, int from, int to, int msg, const char *reason,
 
 int engine_book(struct engine *e, int from, int to, int msg, const char *reason, char **cause)
 {
-    return book(e, from, to, msg, reason, NULL, cause);
+    return book(e, from, to, msg, (struct why){reason, NULL, NULL, NULL}, cause);
 }
 
 int engine_book_owned(struct engine *e, int from, int to, int msg, char **reason, char **cause)
 {
-    return book(e, from, to, msg, NULL, reason, cause);
+    return book(e, from, to, msg, (struct why){NULL, reason, NULL, NULL}, cause);
+}
+
+int engine_book_said(struct engine *e, int from, int to, int msg, engine_say_fn say, const void *arg,
+                     char **cause)
+{
+    return book(e, from, to, msg, (struct why){NULL, NULL, say, arg}, cause);
 }
 
 int engine_record(struct engine *e, const struct transfer *t, char **cause)
@@ -309,7 +342,7 @@ int engine_record(struct engine *e, const struct transfer *t, char **cause)
     struct transfer *r = &e->tr[e->ntr];
     *r = *t;
     r->seq = e->ntr++;
-    if (t->reason && t->reason[0]) {
+    if (t->reason && t->reason[0] && t->reason != said_reason) {
         r->reason = xstrdup(t->reason);
     } else {
         r->reason = no_reason;
@@ -523,7 +556,9 @@ void engine_narrate(const struct engine *e, int k, char *buf, size_t size)
     else if (e->nmsg > 1)   /* slices or segments, numbered from 1 as the schedulers' reasons do */
         text_fit(what, sizeof what, "%s %d", engine_piece_name(e), t->msg + 1);
     switch (ev->kind) {
-    case EV_SEND_START:
+    case EV_SEND_START: {
+        char *tmp;
+        const char *why = engine_reason(e, t, &tmp);
         if (t->wait_start < t->start) {   /* what the start waited for, in the model's terms */
             char held[160];
             if (timing_shares_port(e->model))
@@ -533,13 +568,14 @@ void engine_narrate(const struct engine *e, int k, char *buf, size_t size)
             else
                 text_fit(held, sizeof held, "%s's receive port was busy", tn);
             text_fit(buf, size, "t=%g: %s starts sending %s to %s, idle since t=%g: %s%s%s", ev->time, fn,
-                     what, tn, t->wait_start, held, t->reason && t->reason[0] ? "; " : "",
-                     t->reason ? t->reason : "");
+                     what, tn, t->wait_start, held, why[0] ? "; " : "", why);
         } else {
             text_fit(buf, size, "t=%g: %s starts sending %s to %s%s%s", ev->time, fn, what, tn,
-                     t->reason && t->reason[0] ? ": " : "", t->reason ? t->reason : "");
+                     why[0] ? ": " : "", why);
         }
+        free(tmp);
         break;
+    }
     case EV_SEND_END:
         text_fit(buf, size, "t=%g: %s has sent %s to %s and may send again; %s holds it at t=%g",
                  ev->time, fn, what, tn, tn, t->hold);

@@ -104,6 +104,12 @@ enum event_kind {
     EV_HOLD,            /* the receiver holds the message */
 };
 
+/* A reason written when it is read, from the transfer record and the cluster
+ * alone (a list policy's: its choice's names and numbers are all there);
+ * arg is the policy's, static (engine_book_said).  Heap text. */
+struct engine;
+typedef char *(*engine_say_fn)(const struct engine *e, const struct transfer *t, const void *arg);
+
 struct event {
     double time;
     unsigned seq;       /* insertion sequence: ties in time keep this order */
@@ -154,6 +160,9 @@ struct engine {
     engine_book_fn on_book;     /* lean: called for every booking, or NULL (set it after
                                    engine_set_lean; --format csv streams its rows so) */
     void *on_book_ctx;
+    bool reasons_later;         /* a policy may leave its reasons to be written when read */
+    engine_say_fn say;          /* the reasons left to be written when read (engine_reason) */
+    const void *say_arg;
 };
 
 /* A broadcast of one message from c->source. Returns 0 or -1 with *cause. */
@@ -235,6 +244,15 @@ int engine_book(struct engine *e, int from, int to, int msg, const char *reason,
  * without a copy: *reason is taken (set to NULL) when booked, else left to
  * the caller to free. */
 int engine_book_owned(struct engine *e, int from, int to, int msg, char **reason, char **cause);
+/* The same with a reason written only when read (engine_reason): say(e, t, arg)
+ * on the booked transfer, which must give the text the policy would have
+ * given at booking.  An engine keeps one say: another one's text is written
+ * at once. */
+int engine_book_said(struct engine *e, int from, int to, int msg, engine_say_fn say, const void *arg,
+                     char **cause);
+/* The reason of e's transfer t: its text, or written now into *tmp (heap: the
+ * caller frees *tmp, which is NULL otherwise).  Never NULL; "" for none. */
+const char *engine_reason(const struct engine *e, const struct transfer *t, char **tmp);
 
 /*
  * Record a transfer with the times it has (t's from, to, msg, times and
