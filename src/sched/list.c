@@ -211,6 +211,8 @@ static int list_choose(struct sched *s, const struct engine *e, struct decision 
                        const char *why_receiver, char **cause)
 {
     struct list_state *st = s->state;
+    if (!st)   /* let go of after the last receiver */
+        return SCHED_DONE;
     if (list_sync(st, e) < 0)
         return set_cause(cause, "%s: bookings were made on the lean engine behind its back",
                          s->ops->name);
@@ -247,7 +249,9 @@ static int list_choose(struct sched *s, const struct engine *e, struct decision 
         if (engine_earliest(e, q, p, 0, &t) == 0)
             d->reason = list_say(e, &t, why_receiver);
     }
-    st->next++;
+    if (++st->next == st->norder)   /* the last receiver: the queue and the order are let go of
+                                       before the timeline is built */
+        list_finish(s);
     return SCHED_DECIDED;
 }
 
