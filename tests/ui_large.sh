@@ -5,7 +5,8 @@
 # makespan and lower bound of hetcast run, those that matter on the first
 # lanes (n0 first).  Stepping over the first tie in time narrates hetcast
 # run's fourth transfer (its start after the first send's end, both at
-# t=5.38: the timeline's (time, booking, kind) order); End narrates the last
+# t=5.38: the timeline's (time, booking, kind) order), and L logs the first
+# transfer with run's reason (written only when shown); End narrates the last
 # hold; PgDn shows nodes 17-32; t at step 3 draws the tree from the source
 # with run's first transfers; two schedulers open in compare mode with both makespans
 # and the merged steps.  Skips when tmux is missing.
@@ -37,6 +38,7 @@ set -- $T4
 FROM4=$1 TO4=$2
 set -- $T1
 TO1=$2 HOLD1=$3
+WHY1=$(sed -n 's/^ *1  .* \(n0 can finish a send first .*\)$/\1/p' "$TMP/run.txt")
 STEPS=$((4 * (N - 1)))
 
 start 80 24 -- "$C"
@@ -52,6 +54,11 @@ keys l l l
 wait_for "step 3/$STEPS"
 tr -d '\n' <"$TMP/screen" | tr -s ' ' | grep -q "$FROM4 starts sending the message to $TO4: $FROM4 can finish a send first"
 ok $? "step 3 narrates run's fourth transfer, $FROM4 to $TO4, after the first send's end at the same time"
+keys L
+wait_for "narration log: 3 events up to step 3"
+[ -n "$WHY1" ] && tr -d '\n' <"$TMP/screen" | tr -s ' ' | grep -qF "t=0: n0 starts sending the message to $TO1: $WHY1"
+ok $? "L logs the first transfer with run's reason, written when shown"
+keys Escape
 keys G
 wait_for "step $STEPS/$STEPS"
 tr -d '\n' <"$TMP/screen" | tr -s ' ' | grep -q "t=$MS: n[0-9]* holds the message from n[0-9]* ($N of $N nodes hold it)"
