@@ -25,7 +25,9 @@
 # both alike.  A run counts as proven when its `optimum` line says "proven
 # optimal"; "unknown: between A and B" is a give-up.  --time-limit is
 # wall-clock: the CPU seconds (user + system, /usr/bin/time) and the load
-# average are written beside each run.
+# average are written beside each run, and the search nodes the run says it
+# explored (none when a bound is met before any branching): the same
+# search gives the same count whatever the load.
 #
 # The sizes of a model are tried in the order given while at least one
 # build proves every table; then the interval between the last such size
@@ -52,7 +54,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 TABLEDIR=${TABLEDIR:-$tmp/tables}
 mkdir -p "$TABLEDIR"
-[ -s "$out" ] || echo "model,n,table,build,first,proven,makespan,lower,cpu_s,wall_s,load1" >"$out"
+[ -s "$out" ] || echo "model,n,table,build,first,proven,makespan,lower,cpu_s,wall_s,load1,search_nodes" >"$out"
 echo "# frontier.sh: --time-limit $LIMIT (wall-clock), $TABLES tables a size, seed $SEED"
 echo "# before: $before ($("$before" --version 2>&1 | head -1))"
 echo "# after:  $after ($("$after" --version 2>&1 | head -1))"
@@ -67,7 +69,7 @@ tables() {
     fi
 }
 
-# one solve: prints "proven makespan lower cpu wall load1", appends to OUT
+# one solve: prints 1 (proven) or 0, appends its row to OUT
 solve() {   # build-label binary model n table first
     f=$(printf '%s/n%s/n%02d-%03d.csv' "$TABLEDIR" "$4" "$4" "$5")
     load1=$(awk '{ print $1 }' /proc/loadavg)
@@ -75,6 +77,7 @@ solve() {   # build-label binary model n table first
         "$2" run "$f" -m "$3" -s optimal --summary --time-limit "$LIMIT" >"$tmp/run" 2>&1 || true
     awk -v load1="$load1" -v tf="$tmp/time" '
         /^optimum / { line = $0 }
+        /^optimum / && match($0, /[0-9]+ (search )?nodes/) { nodes = substr($0, RSTART, RLENGTH); sub(/ .*/, "", nodes) }
         END {
             getline t < tf; split(t, a, " ")
             if (line ~ /\(proven optimal/) { split(line, w, " +"); p = 1; mk = w[2]; lo = w[2] }
@@ -82,15 +85,15 @@ solve() {   # build-label binary model n table first
                 match(line, /between [^ ]+ and [^ ]+/); split(substr(line, RSTART, RLENGTH), w, " ")
                 p = 0; lo = w[2]; mk = w[4]
             } else { p = -1; mk = "?"; lo = "?" }
-            printf "%d %s %s %.2f %s %s\n", p, mk, lo, a[1] + a[2], a[3], load1
+            printf "%d %s %s %.2f %s %s %s\n", p, mk, lo, a[1] + a[2], a[3], load1, nodes == "" ? "-" : nodes
         }' "$tmp/run" >"$tmp/res"
-    read -r p mk lo cpu wall l1 <"$tmp/res"
+    read -r p mk lo cpu wall l1 nodes <"$tmp/res"
     if [ "$p" -lt 0 ]; then
         echo "frontier.sh: $1 on $f ($3) printed neither a proof nor a give-up:" >&2
         cat "$tmp/run" >&2
         exit 1
     fi
-    echo "$3,$4,$5,$1,$6,$p,$mk,$lo,$cpu,$wall,$l1" >>"$out"
+    echo "$3,$4,$5,$1,$6,$p,$mk,$lo,$cpu,$wall,$l1,$nodes" >>"$out"
     echo "$p"
 }
 

@@ -9,7 +9,7 @@
 //
 // Run:   node bench/highs_broadcast.mjs TABLE.csv [--time-limit S] [--lp FILE]
 // It prints one line:
-//   highs makespan M proven (HiGHS optimal, bound B, T s)
+//   highs makespan M proven (HiGHS optimal, bound B[, every makespan a multiple of G], T s)
 //   highs makespan M not proven: optimum >= B (HiGHS status, T s)
 // M is the makespan of HiGHS's schedule, timed again here from its choices
 // (the tree and each sender's order) as the async model times them; B is
@@ -286,8 +286,9 @@ try {
     if (!Number.isFinite(bound)) bound = 0;
     // a whole number of units: a bound within one unit of M proves M
     const proven = d >= 0 ? M - bound < 1 - 1e-6 : status === names.optimal && M - bound <= 1e-9 * Math.max(1, M);
+    const grid = d >= 0 && M - bound > 1e-6 ? `, every makespan a multiple of ${show(1)}` : "";
     if (proven)
-        console.log(`highs makespan ${show(M)} proven (HiGHS ${statusName}, bound ${show(bound)}, ${secs()} s)`);
+        console.log(`highs makespan ${show(M)} proven (HiGHS ${statusName}, bound ${show(bound)}${grid}, ${secs()} s)`);
     else
         console.log(`highs makespan ${show(M)} not proven: optimum >= ${show(Math.max(0, bound))} (HiGHS ${statusName}, ${secs()} s)`);
 } finally {
