@@ -27,7 +27,8 @@
 # wall-clock: the CPU seconds (user + system, /usr/bin/time) and the load
 # average are written beside each run, and the search nodes the run says it
 # explored (none when a bound is met before any branching): the same
-# search gives the same count whatever the load.
+# search gives the same count whatever the load, when it proves within its
+# first pass (three quarters of the limit, wall-clock; sched/optimal.c).
 #
 # The sizes of a model are tried in the order given while at least one
 # build proves every table; then the interval between the last such size
