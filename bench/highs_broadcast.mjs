@@ -32,9 +32,10 @@
 // better); continuous h[p] (when p holds) and C (the makespan), with
 //   h[p] >= h[q] + L + r(p) + s(q) * sum_k k x[q,p,k] - M (1 - sum_k x[q,p,k])
 //   C >= h[p],  h[source] = 0,  C <= U,  h[p] >= min s + L + r(p)
-// where U is the makespan of fastest-node-first (computed here) and M =
-// U + L + r(p).  k runs up to the last position whose receiver could hold
-// the message by U.  With every time positive a cycle would make some
+// where U is the makespan of fastest-node-first (computed here; its
+// schedule is HiGHS's first incumbent) and M = U + L + r(p).  k runs up to
+// the last position whose receiver could hold the message by U.  With every
+// s(q) + L + r(p) positive a cycle would make some
 // h[p] > h[p], so none is possible; with zero times, levels rule cycles
 // out (Miller-Tucker-Zemlin).  When every time is a multiple of 10^-d
 // (d <= 6) the times are scaled to integers, so every makespan is a whole
