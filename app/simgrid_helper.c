@@ -288,12 +288,29 @@ static void replay_start(FILE *in)
 
 int main(int argc, char **argv)
 {
+    static const char usage[] =
+        "usage: hetcast-simgrid PLATFORM.xml (run by hetcast, which reads its output)\n"
+        "       hetcast-simgrid --replay PLATFORM.xml one-port|multi-port SIZE\n"
+        "         (the schedule on stdin, FROM<TAB>TO a line; each host's hold time out)\n";
     bool replay = argc == 5 && strcmp(argv[1], "--replay") == 0;
-    if (argc != 2 && !replay) {
-        fputs("usage: hetcast-simgrid PLATFORM.xml (run by hetcast, which reads its output)\n"
-              "       hetcast-simgrid --replay PLATFORM.xml one-port|multi-port SIZE\n"
-              "         (the schedule on stdin, FROM<TAB>TO a line; each host's hold time out)\n",
-              stderr);
+    char *end = NULL;
+    if (replay) {
+        strtod(argv[4], &end);
+        if (strcmp(argv[3], "one-port") != 0 && strcmp(argv[3], "multi-port") != 0)
+            replay = false;
+    }
+    if (argc == 2 && strcmp(argv[1], "--help") == 0) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    if ((argc != 2 && !replay) || (argc == 2 && argv[1][0] == '-') ||
+        (replay && (end == argv[4] || *end))) {
+        fputs(usage, stderr);
+        return 2;
+    }
+    const char *platform = argv[replay ? 2 : 1];
+    if (access(platform, R_OK) != 0) {   /* SimGrid would throw, with a backtrace */
+        fprintf(stderr, "hetcast-simgrid: cannot read %s: %s\n", platform, strerror(errno));
         return 2;
     }
     /* tracing off: a platform's <config> may turn it on, and it would write a trace file
@@ -306,7 +323,7 @@ int main(int argc, char **argv)
     char *sargv[] = {a0, a1, a2, a3, a4, a5, a6, NULL};
     int sargc = 7;
     simgrid_init(&sargc, sargv);
-    simgrid_load_platform(argv[replay ? 2 : 1]);
+    simgrid_load_platform(platform);
     if (replay) {
         rp.multi = strcmp(argv[3], "multi-port") == 0;
         rp.size = strtod(argv[4], NULL);

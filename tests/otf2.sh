@@ -92,6 +92,16 @@ run "$H" run "$T/big.csv" --format otf2 --output "$T/big"
 otf2-print -G "$T/big/traces.otf2" >"$T/big.defs" 2>&1
 nloc=$(grep -c '^LOCATION ' "$T/big.defs")
 check "1000 nodes: more than 2048 locations, an event and a definition file each, nothing else" sh -c "[ $rc -eq 0 ] && [ $nloc -gt 2048 ] && [ \"\$(ls $T/big | xargs)\" = 'traces traces.def traces.otf2' ] && [ \$(ls $T/big/traces | grep -c '\.evt\$') -eq $nloc ] && [ \$(ls $T/big/traces | grep -c '\.def\$') -eq $nloc ] && [ \$(ls $T/big/traces | wc -l) -eq $((2 * nloc)) ]"
+check "1000 nodes: the definition files are one file, hard-linked (no block each)" sh -c "[ \$(stat -c %h $T/big/traces/0.def) -eq $nloc ] && [ \$(stat -c %i $T/big/traces/0.def) = \$(stat -c %i $T/big/traces/$((nloc - 1)).def) ]"
+# where the file system makes no links (FAT): the part archives' event files are moved in and
+# the definition files copied, the same archive file for file (but the anchor file's random
+# trace id)
+if [ -n "${HETCAST_NOLINKS:-}" ] && [ -f "$HETCAST_NOLINKS" ]; then
+    LD_PRELOAD=$HETCAST_NOLINKS run "$H" run "$T/big.csv" --format otf2 --output "$T/nolinks"
+    check "1000 nodes, no links: the same files, copies" sh -c "[ $rc -eq 0 ] && (cd $T/big && find . -type f ! -name traces.otf2 | sort | xargs md5sum) >$T/big.sums && (cd $T/nolinks && find . -type f ! -name traces.otf2 | sort | xargs md5sum) >$T/nolinks.sums && [ \$(wc -l <$T/big.sums) -gt 4000 ] && cmp -s $T/big.sums $T/nolinks.sums && [ \$(stat -c %h $T/nolinks/traces/0.def) -eq 1 ] && [ -z \"\$(find $T/nolinks -type l)\" ]"
+else
+    skip "1000 nodes, no links: the same files" "HETCAST_NOLINKS is not set (meson test sets it)"
+fi
 if [ "$(ulimit -n)" = unlimited ] || [ "$(ulimit -n)" -gt $((2 * nloc + 64)) ]; then
     otf2-print "$T/big/traces.otf2" >"$T/big.ev" 2>&1
     check "1000 nodes: otf2-print reads every location's events: 999 messages sent and received" sh -c "[ \$(grep -c '^MPI_SEND ' $T/big.ev) -eq 999 ] && [ \$(grep -c '^MPI_RECV ' $T/big.ev) -eq 999 ] && ! grep -q 'error' $T/big.ev"

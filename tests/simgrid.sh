@@ -156,4 +156,15 @@ check "grid: c9-149 -> c3-7 (the last host to another cluster's)" near "$(cost "
 check "grid: c3-1 -> c3-7 = 50 + 10 + 50 us + 1000 B / 125 MBps (inside a cluster)" near "$(cost "$T/grid.csv" c3-1 c3-7)" 0.000118
 check "grid: no progress line when stderr is no terminal" sh -c "[ ! -s '$T/err' ]"
 
+# ---- the helper run by hand: its usage, never SimGrid's backtrace ----
+SG=$(dirname "$H")/hetcast-simgrid
+if [ -x "$SG" ]; then
+    run "$SG" --help
+    check "hetcast-simgrid --help: its usage, status 0" sh -c "[ $rc -eq 0 ] && grep -q '^usage: hetcast-simgrid PLATFORM.xml' $T/out"
+    run "$SG" "$T/none.xml"
+    check "hetcast-simgrid on a missing file: one line, status 2" sh -c "[ $rc -eq 2 ] && [ \$(wc -l <$T/err) -eq 1 ] && grep -q 'hetcast-simgrid: cannot read .*none.xml: No such file' $T/err"
+    run "$SG" --replay "$STAR" two-port 1
+    check "hetcast-simgrid --replay with no such model: its usage, status 2" sh -c "[ $rc -eq 2 ] && grep -q '^usage:' $T/err && ! grep -q backtrace $T/err"
+fi
+
 done_testing

@@ -11,10 +11,10 @@
  * definitions chunk beyond about 19 000 locations.  libotf2 looks each new
  * location up in a list of all it has seen, so the event files are written a
  * block of locations per archive object (write_events) and the empty local
- * definition files are copies of the first (copy_local_defs): at 10^5 nodes
- * what is left is the file system's, two files a location.  The archive is written into a
- * fresh directory beside DIR and swapped in when it is whole
- * (support/atomic_dir.h), so a failure leaves DIR as it was.  libotf2's own
+ * definition files are hard links to the first (copy_local_defs): at 10^5
+ * nodes what is left is the file system's, a file and a link a location.
+ * The archive is written into a fresh directory beside DIR and swapped in
+ * when it is whole (support/atomic_dir.h), so a failure leaves DIR as it was.  libotf2's own
  * error messages are kept from the terminal and handed back in *cause: any
  * error it reports on the way (a write it could not make) fails the export.
  */
@@ -26,6 +26,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <otf2/otf2.h>
@@ -166,8 +167,10 @@ static void write_slot(OTF2_EvtWriter *w, OTF2_AttributeList *al, struct evt_job
  * in a list of every location its archive has seen, so one archive writing every location's
  * events takes time quadratic in the locations (minutes at 10^5 nodes).  The first block is
  * the archive's own; each further block is written by a part archive of its own in PATH/part,
- * whose event files (nothing in them names their location or their archive) then move into
- * PATH/traces/ and the rest of it is removed.
+ * whose folder of event files (nothing in them names their location or their archive) is a
+ * symbolic link to PATH/traces/, so that they are written where they belong; where the file
+ * system makes no symbolic links, they are written in PATH/part/traces/ and moved in one by
+ * one.  The rest of the part archive is then removed.
  */
 #define LOCATIONS_A_PART 2048
 
@@ -176,11 +179,12 @@ struct evt_out {
     const char *path;
     char *part;                 /* PATH/part */
     long block, nloc;
+    bool moved;                 /* the current block's files are to be moved in */
     bool failed;
 };
 
-/* Close the part archive of the current block, move its event files into the archive and
- * remove what is left of it. */
+/* Close the part archive of the current block, move its event files into the archive if they
+ * are not there, and remove what is left of it. */
 static void part_close(struct evt_out *o)
 {
     if (o->cur == o->main || !o->cur)
@@ -190,7 +194,7 @@ static void part_close(struct evt_out *o)
         o->failed = true;
     o->cur = NULL;
     long first = o->block * LOCATIONS_A_PART, end = first + LOCATIONS_A_PART;
-    for (long loc = first; loc < end && loc < o->nloc && !o->failed; loc++) {
+    for (long loc = first; o->moved && loc < end && loc < o->nloc && !o->failed; loc++) {
         char *from = xasprintf("%s/" ARCHIVE "/%ld.evt", o->part, loc);
         char *to = xasprintf("%s/" ARCHIVE "/%ld.evt", o->path, loc);
         if (rename(from, to) != 0)
@@ -206,7 +210,7 @@ static void part_close(struct evt_out *o)
         free(name);
     }
     char *dir = xasprintf("%s/" ARCHIVE, o->part);
-    if (rmdir(dir) != 0 || rmdir(o->part) != 0)
+    if ((o->moved ? rmdir(dir) : unlink(dir)) != 0 || rmdir(o->part) != 0)
         o->failed = true;   /* something libotf2 wrote that is not moved: the export fails */
     free(dir);
 }
@@ -230,7 +234,17 @@ static OTF2_Archive *evt_archive(struct evt_out *o, long loc)
     }
     OTF2_Archive_SetFlushCallbacks(o->cur, &flush_callbacks, NULL);
     OTF2_Archive_SetSerialCollectiveCallbacks(o->cur);
+    /* libotf2 has made PATH/part/traces/ and writes nothing in it before OpenEvtFiles */
+    char *dir = xasprintf("%s/" ARCHIVE, o->part);
+    o->moved = rmdir(dir) != 0 || symlink("../" ARCHIVE, dir) != 0;
+    if (o->moved && mkdir(dir, 0777) != 0 && errno != EEXIST)
+        o->failed = true;
+    free(dir);
     OTF2_Archive_OpenEvtFiles(o->cur);
+    if (o->failed) {
+        part_close(o);
+        return NULL;
+    }
     return o->cur;
 }
 
@@ -254,7 +268,7 @@ static int write_events(OTF2_Archive *a, const char *path, long nloc, struct evt
             in_slot[tx] = x;
     }
     OTF2_Archive_OpenEvtFiles(a);
-    struct evt_out o = {a, a, path, xasprintf("%s/part", path), 0, nloc, false};
+    struct evt_out o = {a, a, path, xasprintf("%s/part", path), 0, nloc, false, false};
     OTF2_AttributeList *al = OTF2_AttributeList_New();
     long i = 0;
     for (int proc = 1; proc <= ps->nprocs; proc++)
@@ -388,19 +402,33 @@ static uint64_t def_chunk_size(const struct port_slots *ps)
     return size;
 }
 
+/* Write len bytes to a new file name; false with errno on failure. */
+static bool write_copy(const char *name, const char *bytes, size_t len)
+{
+    errno = 0;
+    FILE *fp = fopen(name, "wb");
+    bool wrote = fp && fwrite(bytes, 1, len, fp) == len;
+    if (fp && fclose(fp) != 0)
+        wrote = false;
+    return wrote;
+}
+
 /*
  * Locations 1 .. nloc - 1's local definition files: the bytes libotf2 wrote for location 0
  * (no local definition: the same bytes for every location).  Asking libotf2 for each costs a
  * scan of its list of locations per location (quadratic: minutes at 10^5 nodes) and clears a
- * definitions chunk (up to 4 MiB) each.  0, or -1 with *cause.
+ * definitions chunk (up to 4 MiB) each.  Each is a hard link to the last file written, which
+ * costs the file system a name and no block (half the files' time at 10^5 nodes); a copy is
+ * written where a file has all the links it may have (EMLINK, 65 000 on ext4), and for the
+ * rest where the file system makes no links.  0, or -1 with *cause.
  */
 static int copy_local_defs(const char *path, long nloc, char **cause)
 {
     if (nloc <= 1)
         return 0;
-    char *name = xasprintf("%s/" ARCHIVE "/0.def", path);
+    char *src = xasprintf("%s/" ARCHIVE "/0.def", path);
     errno = 0;
-    FILE *fp = fopen(name, "rb");
+    FILE *fp = fopen(src, "rb");
     char bytes[4096];
     size_t len = fp ? fread(bytes, 1, sizeof bytes, fp) : 0;
     bool whole = fp && !ferror(fp) && feof(fp);
@@ -408,20 +436,26 @@ static int copy_local_defs(const char *path, long nloc, char **cause)
         fclose(fp);
     int rc = 0;
     if (!whole)
-        rc = set_cause(cause, "cannot write the OTF2 archive: cannot read back %s: %s", name,
+        rc = set_cause(cause, "cannot write the OTF2 archive: cannot read back %s: %s", src,
                        errno ? strerror(errno) : "longer than an empty definition file");
+    bool links = true;
     for (long loc = 1; rc == 0 && loc < nloc; loc++) {
-        free(name);
-        name = xasprintf("%s/" ARCHIVE "/%ld.def", path, loc);
-        errno = 0;
-        fp = fopen(name, "wb");
-        bool wrote = fp && fwrite(bytes, 1, len, fp) == len;
-        if (fp && fclose(fp) != 0)
-            wrote = false;
-        if (!wrote)
+        char *name = xasprintf("%s/" ARCHIVE "/%ld.def", path, loc);
+        if (links && link(src, name) == 0) {
+            free(name);
+            continue;
+        }
+        if (links && errno != EMLINK)
+            links = false;   /* EPERM, ENOTSUP, ...: copies from here on */
+        if (!write_copy(name, bytes, len)) {
             rc = set_cause(cause, "cannot write %s: %s", name, strerror(errno ? errno : EIO));
+            free(name);
+        } else {
+            free(src);
+            src = name;
+        }
     }
-    free(name);
+    free(src);
     return rc < 0 ? -1 : 0;
 }
 
