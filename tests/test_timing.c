@@ -839,13 +839,32 @@ int main(void)
             cluster_free(big);
             cluster_free(small);
         }
-    {   /* a timeline of 20 000 events and their ties: sorted by more than insertion */
+    {   /* timelines of 20 000 events and their ties, their times spread evenly or not */
         int rc;
         struct cluster *huge = random_cluster(CLUSTER_NODES, 5000, 7, &rc);
         for (int m = 0; rc == 0 && m < MODEL_COUNT; m++)
             if (model_mask_for(CLUSTER_NODES) & MODEL_BIT(m))
                 check_engine(huge, (enum model)m, &sched_fnf, "nodes 5000");
         cluster_free(huge);
+        /* one node far slower than the rest: nearly every event in the first time span */
+        struct rng r;
+        rng_seed(&r, 8);
+        struct cluster *skew = cluster_new(CLUSTER_NODES);
+        for (int i = 0; i < 3000; i++) {
+            char name[16];
+            snprintf(name, sizeof name, "n%d", i);
+            double s = 0.5 + some_time(&r, 5);
+            cluster_add_node(skew, name, i == 1 ? 10000 : s, i == 1 ? 10000 : s + 1);
+        }
+        skew->latency = 1;
+        struct diag d;
+        diag_init(&d);
+        rc = cluster_finish(skew, &d);
+        diag_free(&d);
+        for (int m = 0; rc == 0 && m < MODEL_COUNT; m++)
+            if (model_mask_for(CLUSTER_NODES) & MODEL_BIT(m))
+                check_engine(skew, (enum model)m, &sched_fnf, "nodes 3000, one slow");
+        cluster_free(skew);
     }
     check_grep();
     check_predicates();

@@ -440,37 +440,114 @@ static void sort_by_time(struct event *ev, size_t n, int d)
     }
 }
 
+/* Transfer t's events in their order (the send starts, the send port is
+ * free, the link ends, the receiver holds; those t has): kinds and times (-0
+ * as +0, the equal time it is); how many. */
+static int transfer_timeline(const struct transfer *t, int kind[4], double time[4])
+{
+    unsigned events = transfer_events(t);   /* the lean stream's, too */
+    int m = 0;
+    kind[m] = EV_SEND_START, time[m++] = t->start + 0.0;
+    if (events & TIMING_SEND_END)
+        kind[m] = EV_SEND_END, time[m++] = t->free + 0.0;
+    if (events & TIMING_LINK_END)
+        kind[m] = EV_LINK_END, time[m++] = t->link_end + 0.0;
+    kind[m] = EV_HOLD, time[m++] = t->hold + 0.0;
+    return m;
+}
+
+/* ev[0..n) in insertion order sorted stably on the time: a
+ * least significant byte first radix sort over the bytes in which the times
+ * differ, through tmp. */
+static void sort_stable(struct event *ev, size_t n, struct event *tmp)
+{
+    uint64_t first = time_bits(ev[0].time), differ = 0;
+    for (size_t i = 1; i < n; i++)
+        differ |= time_bits(ev[i].time) ^ first;
+    struct event *from = ev, *to = tmp;
+    for (int d = 0; d < 8; d++) {
+        if (!((differ >> (8 * d)) & 0xff))
+            continue;
+        size_t count[257] = {0};
+        for (size_t i = 0; i < n; i++)
+            count[((time_bits(from[i].time) >> (8 * d)) & 0xff) + 1]++;
+        for (int b = 1; b <= 256; b++)
+            count[b] += count[b - 1];
+        for (size_t i = 0; i < n; i++)
+            to[count[(time_bits(from[i].time) >> (8 * d)) & 0xff]++] = from[i];
+        struct event *x = from;
+        from = to;
+        to = x;
+    }
+    if (from != ev)
+        memcpy(ev, from, n * sizeof *ev);
+}
+
+/* A time's bucket of nb over [lo, lo + nb / scale): monotone in the time. */
+static size_t time_bucket(double t, double lo, double scale, size_t nb)
+{
+    size_t b = scale > 0 ? (size_t)((t - lo) * scale) : 0;
+    return b < nb ? b : nb - 1;
+}
+
 void engine_timeline(struct engine *e)
 {
     if (e->lean) {
         engine_stream_until(e, INFINITY);
         return;
     }
-    /* The events in (time, insertion) order: numbered as they come, then sorted by time. */
+    /* The events in (time, insertion) order: numbered as they come and dealt
+     * in that order into buckets of equal time spans (a bucket's events all
+     * before the next one's), each then sorted stably on its times through a
+     * second array (sort_stable), or, larger than a sixteenth of all, on
+     * (time, number) in place. */
+    int kind[4];
+    double time[4], lo = INFINITY, hi = -INFINITY;
     size_t n = 0;
     for (int i = 0; i < e->ntr; i++) {
-        unsigned events = transfer_events(&e->tr[i]);   /* the lean stream's, too */
-        n += 2 + !!(events & TIMING_SEND_END) + !!(events & TIMING_LINK_END);
+        int m = transfer_timeline(&e->tr[i], kind, time);
+        n += (size_t)m;
+        for (int j = 0; j < m; j++) {
+            lo = time[j] < lo ? time[j] : lo;
+            hi = time[j] > hi ? time[j] : hi;
+        }
     }
+    size_t nb = n / 1024 + 1;
+    double scale = isfinite(lo) && isfinite(hi) && hi > lo ? (double)nb / (hi - lo) : 0;
+    if (!isfinite(scale))
+        scale = 0;   /* one bucket: the sort alone */
+    size_t *at = xcalloc(nb + 1, sizeof *at);
+    for (int i = 0; i < e->ntr; i++) {
+        int m = transfer_timeline(&e->tr[i], kind, time);
+        for (int j = 0; j < m; j++)
+            at[time_bucket(time[j], lo, scale, nb) + 1]++;
+    }
+    for (size_t b = 1; b <= nb; b++)
+        at[b] += at[b - 1];   /* at[b]: where bucket b starts */
     free(e->ev);
     e->ev = xmalloc((n ? n : 1) * sizeof *e->ev);
-    e->nev = 0;
+    unsigned k = 0;
     for (int i = 0; i < e->ntr; i++) {
-        const struct transfer *t = &e->tr[i];
-        unsigned events = transfer_events(t);
-        struct event *ev = e->ev;
-        int k = e->nev;
-        /* + 0.0: -0 is +0, as the equal time it is */
-        ev[k] = (struct event){t->start + 0.0, (unsigned)k, EV_SEND_START, i}, k++;
-        if (events & TIMING_SEND_END)
-            ev[k] = (struct event){t->free + 0.0, (unsigned)k, EV_SEND_END, i}, k++;
-        if (events & TIMING_LINK_END)
-            ev[k] = (struct event){t->link_end + 0.0, (unsigned)k, EV_LINK_END, i}, k++;
-        ev[k] = (struct event){t->hold + 0.0, (unsigned)k, EV_HOLD, i}, k++;
-        e->nev = k;
+        int m = transfer_timeline(&e->tr[i], kind, time);
+        for (int j = 0; j < m; j++)
+            e->ev[at[time_bucket(time[j], lo, scale, nb)]++] =
+                (struct event){time[j], k++, (unsigned)kind[j], i};
     }
-    if (n > 1)
-        sort_by_time(e->ev, n, 0);
+    e->nev = (int)n;
+    size_t most = 0;   /* the second array: the largest bucket, at most a sixteenth of all */
+    for (size_t b = 0, from = 0; b < nb; from = at[b++])
+        most = at[b] - from > most ? at[b] - from : most;
+    most = most < n / 16 + 4096 ? most : n / 16 + 4096;
+    struct event *tmp = xmalloc((most ? most : 1) * sizeof *tmp);
+    for (size_t b = 0, from = 0; b < nb; from = at[b++]) {   /* at[b]: where bucket b ends */
+        size_t len = at[b] - from;
+        if (len > 1 && len <= most)
+            sort_stable(e->ev + from, len, tmp);
+        else if (len > 1)   /* times spread too unevenly: in place */
+            sort_by_time(e->ev + from, len, 0);
+    }
+    free(tmp);
+    free(at);
 }
 
 /* ---- replay ---- */
