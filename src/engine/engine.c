@@ -2,7 +2,7 @@
  * engine/engine.c - booking, the timeline and replay (engine/engine.h); the port
  * models' arithmetic is model/timing.h's, the lean stream is engine/engine_lean.c's.
  *
- * Booking is O(1); building the timeline is O(E) for E events (a radix sort in place); a
+ * Booking is O(1); building the timeline is O(E) for E events (radix sorts); a
  * snapshot at step k costs O(k + transfers) since it replays from the start.
  */
 #include "engine/engine.h"
