@@ -176,14 +176,19 @@ struct seen {
     const struct timing *want;   /* per booking */
     const struct transfer *tr;   /* the full run's bookings */
     int ntr;
-    int nev, wrong;
+    const struct event *ev;      /* the full run's timeline (engine_timeline) */
+    int nfull;
+    int nev, wrong, misordered;
 };
 
 static void on_event(void *ctx, const struct engine *e, const struct event *ev, int from, int to)
 {
     (void)e;
     struct seen *s = ctx;
-    s->nev++;
+    int k = s->nev++;
+    if (k >= s->nfull || s->ev[k].time != ev->time || s->ev[k].kind != ev->kind ||
+        s->ev[k].transfer != ev->transfer)
+        s->misordered++;
     int b = ev->transfer;
     if (b < 0 || b >= s->ntr || s->tr[b].from != from || s->tr[b].to != to) {
         s->wrong++;
@@ -250,7 +255,7 @@ static void check_engine(const struct cluster *c, enum model m, const struct sch
 
     /* the lean engine's events against the same times */
     struct engine l;
-    struct seen sn = {want, e.tr, e.ntr, 0, 0};
+    struct seen sn = {want, e.tr, e.ntr, e.ev, e.nev, 0, 0, 0};
     engine_init(&l, c, m, &cause);
     engine_set_lean(&l, on_event, &sn, &cause);
     sched_init(&s, ops, NULL);
@@ -262,7 +267,34 @@ static void check_engine(const struct cluster *c, enum model m, const struct sch
        ops->name, sn.nev);
     if (sn.wrong)
         diag("%d events off", sn.wrong);
+    ok(sn.misordered == 0 && sn.nev == e.nev,
+       "%s, %s, %s: the full timeline's %d events in the lean stream's (time, booking, kind) order",
+       what, model_name(m), ops->name, e.nev);
     engine_free(&l);
+
+    /* the reasons written when read (the view's): the text given at booking, every one */
+    struct engine w;
+    engine_init(&w, c, m, &cause);
+    w.reasons_later = true;
+    sched_init(&s, ops, NULL);
+    rc = sched_run(&w, &s, &cause);
+    sched_free(&s);
+    int differ = rc == 0 && w.ntr == e.ntr && w.nev == e.nev ? 0 : 1;
+    for (int i = 0; !differ && i < e.ntr; i++) {
+        char *tmp;
+        differ += strcmp(engine_reason(&w, &w.tr[i], &tmp), e.tr[i].reason) != 0;
+        differ += !tmp && ops->run_lean;   /* a list policy's: written when read */
+        free(tmp);
+    }
+    for (int k = 0; !differ && k < e.nev; k++) {
+        char a[1024], b[1024];
+        engine_narrate(&e, k, a, sizeof a);
+        engine_narrate(&w, k, b, sizeof b);
+        differ += strcmp(a, b) != 0;
+    }
+    is_int(differ, 0, "%s, %s, %s: the %d reasons written when read are those given at booking",
+           what, model_name(m), ops->name, e.ntr);
+    engine_free(&w);
     free(want);
     ports_free(&pt);
     engine_free(&e);
@@ -807,6 +839,33 @@ int main(void)
             cluster_free(big);
             cluster_free(small);
         }
+    {   /* timelines of 20 000 events and their ties, their times spread evenly or not */
+        int rc;
+        struct cluster *huge = random_cluster(CLUSTER_NODES, 5000, 7, &rc);
+        for (int m = 0; rc == 0 && m < MODEL_COUNT; m++)
+            if (model_mask_for(CLUSTER_NODES) & MODEL_BIT(m))
+                check_engine(huge, (enum model)m, &sched_fnf, "nodes 5000");
+        cluster_free(huge);
+        /* one node far slower than the rest: nearly every event in the first time span */
+        struct rng r;
+        rng_seed(&r, 8);
+        struct cluster *skew = cluster_new(CLUSTER_NODES);
+        for (int i = 0; i < 3000; i++) {
+            char name[16];
+            snprintf(name, sizeof name, "n%d", i);
+            double s = 0.5 + some_time(&r, 5);
+            cluster_add_node(skew, name, i == 1 ? 10000 : s, i == 1 ? 10000 : s + 1);
+        }
+        skew->latency = 1;
+        struct diag d;
+        diag_init(&d);
+        rc = cluster_finish(skew, &d);
+        diag_free(&d);
+        for (int m = 0; rc == 0 && m < MODEL_COUNT; m++)
+            if (model_mask_for(CLUSTER_NODES) & MODEL_BIT(m))
+                check_engine(skew, (enum model)m, &sched_fnf, "nodes 3000, one slow");
+        cluster_free(skew);
+    }
     check_grep();
     check_predicates();
     check_model_grep();

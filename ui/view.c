@@ -418,6 +418,7 @@ static int make_run(struct view *v, const struct cluster *c, enum model m, const
         vrun_free(out);
         return -1;
     }
+    o.sopt.reasons_later = true;   /* the narration writes the few reasons it shows */
     bool slow = strcmp(ops->name, "optimal") == 0, ip = ops == &sched_optimal_sum;
     if ((slow || ip) && o.sopt.time_limit <= 0)
         o.sopt.time_limit = VIEW_OPT_SECONDS;

@@ -1,14 +1,13 @@
 /*
- * engine/engine.c - booking, the event heap and replay (engine/engine.h); the port
+ * engine/engine.c - booking, the timeline and replay (engine/engine.h); the port
  * models' arithmetic is model/timing.h's, the lean stream is engine/engine_lean.c's.
  *
- * Booking is O(1); building the timeline is O(E log E) for E events; a
+ * Booking is O(1); building the timeline is O(E) for E events (radix sorts); a
  * snapshot at step k costs O(k + transfers) since it replays from the start.
  */
 #include "engine/engine.h"
 
 #include "engine/engine_lean.h"
-#include "support/heap.h"
 #include "support/hugemem.h"
 
 #include <math.h>
@@ -18,11 +17,21 @@
 /* The reason of every transfer booked without one: shared, never freed (an
  * exchange books a million transfers without reasons). */
 static char no_reason[1];
+/* The reason of every transfer whose text e->say writes when it is read. */
+static char said_reason[1];
 
 static void free_reason(char *reason)
 {
-    if (reason != no_reason)
+    if (reason != no_reason && reason != said_reason)
         free(reason);
+}
+
+const char *engine_reason(const struct engine *e, const struct transfer *t, char **tmp)
+{
+    *tmp = NULL;
+    if (t->reason == said_reason && e->say)
+        return *tmp = e->say(e, t, e->say_arg);
+    return t->reason && t->reason != said_reason ? t->reason : "";
 }
 
 /* Where the hold time of (p, msg) is stored; personalized: only msg's receiver. */
@@ -137,6 +146,8 @@ void engine_reset(struct engine *e)
     }
     e->nwaiting += delivered;
     e->ntr = 0;
+    e->say = NULL;
+    e->say_arg = NULL;
     for (int p = 0; p < e->n; p++) {
         e->send_free[p] = 0;
         if (e->recv_free)
@@ -202,10 +213,19 @@ int engine_earliest(const struct engine *e, int from, int to, int msg, struct tr
     return 0;
 }
 
-/* engine_book and engine_book_owned: owned (may be NULL) is a heap reason to keep as it is. */
-static int book(struct engine *e, int from, int to, int msg, const char *reason, char **owned,
-                char **cause)
+/* What a booking is told of its reason: a text to copy, a heap text to keep
+ * (owned, may be NULL), or a say to write it when read. */
+struct why {
+    const char *reason;
+    char **owned;
+    engine_say_fn say;
+    const void *arg;
+};
+
+static int book(struct engine *e, int from, int to, int msg, struct why w, char **cause)
 {
+    const char *reason = w.reason;
+    char **owned = w.owned;
     if (from < 0 || from >= e->n)
         return set_cause(cause, "sender %d is not a node (0..%d)", from, e->n - 1);
     if (to < 0 || to >= e->n)
@@ -238,7 +258,13 @@ static int book(struct engine *e, int from, int to, int msg, const char *reason,
         }
         lean_push(e, &t, e->ntr++);
     } else {
-        if (owned && *owned && (*owned)[0]) {
+        if (w.say && (!e->say || (e->say == w.say && e->say_arg == w.arg))) {
+            e->say = w.say;
+            e->say_arg = w.arg;
+            t.reason = said_reason;
+        } else if (w.say) {   /* another say than the engine's: written now */
+            t.reason = w.say(e, &t, w.arg);
+        } else if (owned && *owned && (*owned)[0]) {
             t.reason = *owned;   /* the decision's own text: no copy */
             *owned = NULL;
         } else if (!owned && reason && reason[0]) {
@@ -283,12 +309,18 @@ static int book(struct engine *e, int from, int to, int msg, const char *reason,
 
 int engine_book(struct engine *e, int from, int to, int msg, const char *reason, char **cause)
 {
-    return book(e, from, to, msg, reason, NULL, cause);
+    return book(e, from, to, msg, (struct why){reason, NULL, NULL, NULL}, cause);
 }
 
 int engine_book_owned(struct engine *e, int from, int to, int msg, char **reason, char **cause)
 {
-    return book(e, from, to, msg, NULL, reason, cause);
+    return book(e, from, to, msg, (struct why){NULL, reason, NULL, NULL}, cause);
+}
+
+int engine_book_said(struct engine *e, int from, int to, int msg, engine_say_fn say, const void *arg,
+                     char **cause)
+{
+    return book(e, from, to, msg, (struct why){NULL, NULL, say, arg}, cause);
 }
 
 int engine_record(struct engine *e, const struct transfer *t, char **cause)
@@ -310,7 +342,7 @@ int engine_record(struct engine *e, const struct transfer *t, char **cause)
     struct transfer *r = &e->tr[e->ntr];
     *r = *t;
     r->seq = e->ntr++;
-    if (t->reason && t->reason[0]) {
+    if (t->reason && t->reason[0] && t->reason != said_reason) {
         r->reason = xstrdup(t->reason);
     } else {
         r->reason = no_reason;
@@ -340,34 +372,182 @@ int engine_record(struct engine *e, const struct transfer *t, char **cause)
     return 0;
 }
 
+/* A time's bits made monotone: an order-preserving map of the doubles onto
+ * the unsigned integers, -0 and +0 alike (support/heap.c's). */
+static inline uint64_t time_bits(double t)
+{
+    uint64_t b;
+    memcpy(&b, &t, sizeof b);
+    return b >> 63 ? ~b : b | UINT64_C(1) << 63;
+}
+
+/* An event's key, twelve bytes from the most significant: the time's eight,
+ * then the insertion sequence's four (distinct: no two keys are equal). */
+static inline unsigned key_byte(const struct event *ev, int d)
+{
+    return d < 8 ? (unsigned)(time_bits(ev->time) >> (56 - 8 * d)) & 0xff
+                 : (ev->seq >> (24 - 8 * (d - 8))) & 0xff;
+}
+
+static inline bool key_less(const struct event *a, const struct event *b)
+{
+    uint64_t ta = time_bits(a->time), tb = time_bits(b->time);
+    return ta < tb || (ta == tb && a->seq < b->seq);
+}
+
+/* ev[0..n) sorted on (time, seq) in place, from byte d of the key on: a most
+ * significant digit first radix sort (American flag sort), small buckets by
+ * insertion.  In place: the timeline needs no second array. */
+static void sort_by_time(struct event *ev, size_t n, int d)
+{
+    while (n > 32 && d < 12) {
+        size_t count[256] = {0}, next[256], end[256];
+        for (size_t i = 0; i < n; i++)
+            count[key_byte(&ev[i], d)]++;
+        if (count[key_byte(&ev[0], d)] == n) {   /* one bucket: the next byte */
+            d++;
+            continue;
+        }
+        size_t sum = 0;
+        for (unsigned b = 0; b < 256; b++) {
+            next[b] = sum;
+            sum += count[b];
+            end[b] = sum;
+        }
+        for (unsigned b = 0; b < 256; b++)   /* each slot filled by the cycle through it */
+            while (next[b] < end[b]) {
+                struct event x = ev[next[b]];
+                unsigned k = key_byte(&x, d);
+                while (k != b) {
+                    struct event y = ev[next[k]];
+                    ev[next[k]++] = x;
+                    x = y;
+                    k = key_byte(&x, d);
+                }
+                ev[next[b]++] = x;
+            }
+        for (unsigned b = 0; b < 256; b++)
+            if (count[b] > 1)
+                sort_by_time(ev + end[b] - count[b], count[b], d + 1);
+        return;
+    }
+    for (size_t i = 1; i < n; i++) {
+        struct event x = ev[i];
+        size_t j = i;
+        for (; j > 0 && key_less(&x, &ev[j - 1]); j--)
+            ev[j] = ev[j - 1];
+        ev[j] = x;
+    }
+}
+
+/* Transfer t's events in their order (the send starts, the send port is
+ * free, the link ends, the receiver holds; those t has): kinds and times (-0
+ * as +0, the equal time it is); how many. */
+static int transfer_timeline(const struct transfer *t, int kind[4], double time[4])
+{
+    unsigned events = transfer_events(t);   /* the lean stream's, too */
+    int m = 0;
+    kind[m] = EV_SEND_START, time[m++] = t->start + 0.0;
+    if (events & TIMING_SEND_END)
+        kind[m] = EV_SEND_END, time[m++] = t->free + 0.0;
+    if (events & TIMING_LINK_END)
+        kind[m] = EV_LINK_END, time[m++] = t->link_end + 0.0;
+    kind[m] = EV_HOLD, time[m++] = t->hold + 0.0;
+    return m;
+}
+
+/* ev[0..n) in insertion order sorted stably on the time: a
+ * least significant byte first radix sort over the bytes in which the times
+ * differ, through tmp. */
+static void sort_stable(struct event *ev, size_t n, struct event *tmp)
+{
+    uint64_t first = time_bits(ev[0].time), differ = 0;
+    for (size_t i = 1; i < n; i++)
+        differ |= time_bits(ev[i].time) ^ first;
+    struct event *from = ev, *to = tmp;
+    for (int d = 0; d < 8; d++) {
+        if (!((differ >> (8 * d)) & 0xff))
+            continue;
+        size_t count[257] = {0};
+        for (size_t i = 0; i < n; i++)
+            count[((time_bits(from[i].time) >> (8 * d)) & 0xff) + 1]++;
+        for (int b = 1; b <= 256; b++)
+            count[b] += count[b - 1];
+        for (size_t i = 0; i < n; i++)
+            to[count[(time_bits(from[i].time) >> (8 * d)) & 0xff]++] = from[i];
+        struct event *x = from;
+        from = to;
+        to = x;
+    }
+    if (from != ev)
+        memcpy(ev, from, n * sizeof *ev);
+}
+
+/* A time's bucket of nb over [lo, lo + nb / scale): monotone in the time. */
+static size_t time_bucket(double t, double lo, double scale, size_t nb)
+{
+    size_t b = scale > 0 ? (size_t)((t - lo) * scale) : 0;
+    return b < nb ? b : nb - 1;
+}
+
 void engine_timeline(struct engine *e)
 {
     if (e->lean) {
         engine_stream_until(e, INFINITY);
         return;
     }
-    /* The events in (time, insertion) order: heap_push numbers them as they come. */
-    struct heap h;
-    heap_init(&h, 4 * (size_t)e->ntr);
+    /* The events in (time, insertion) order: numbered as they come and dealt
+     * in that order into buckets of equal time spans (a bucket's events all
+     * before the next one's), each then sorted stably on its times through a
+     * second array (sort_stable), or, larger than a sixteenth of all, on
+     * (time, number) in place. */
+    int kind[4];
+    double time[4], lo = INFINITY, hi = -INFINITY;
+    size_t n = 0;
     for (int i = 0; i < e->ntr; i++) {
-        const struct transfer *t = &e->tr[i];
-        unsigned events = transfer_events(t);   /* the lean stream's, too */
-        uint64_t tr = (uint64_t)(unsigned)i << 2;
-        heap_push(&h, t->start, tr | EV_SEND_START);
-        if (events & TIMING_SEND_END)
-            heap_push(&h, t->free, tr | EV_SEND_END);
-        if (events & TIMING_LINK_END)
-            heap_push(&h, t->link_end, tr | EV_LINK_END);
-        heap_push(&h, t->hold, tr | EV_HOLD);
+        int m = transfer_timeline(&e->tr[i], kind, time);
+        n += (size_t)m;
+        for (int j = 0; j < m; j++) {
+            lo = time[j] < lo ? time[j] : lo;
+            hi = time[j] > hi ? time[j] : hi;
+        }
     }
+    size_t nb = n / 1024 + 1;
+    double scale = isfinite(lo) && isfinite(hi) && hi > lo ? (double)nb / (hi - lo) : 0;
+    if (!isfinite(scale))
+        scale = 0;   /* one bucket: the sort alone */
+    size_t *at = xcalloc(nb + 1, sizeof *at);
+    for (int i = 0; i < e->ntr; i++) {
+        int m = transfer_timeline(&e->tr[i], kind, time);
+        for (int j = 0; j < m; j++)
+            at[time_bucket(time[j], lo, scale, nb) + 1]++;
+    }
+    for (size_t b = 1; b <= nb; b++)
+        at[b] += at[b - 1];   /* at[b]: where bucket b starts */
     free(e->ev);
-    e->ev = xmalloc((h.n ? h.n : 1) * sizeof *e->ev);
-    e->nev = 0;
-    struct heap_item it;
-    while (heap_pop(&h, &it))
-        e->ev[e->nev++] = (struct event){it.time, (unsigned)it.seq, (int)(it.data & 3),
-                                         (int)(it.data >> 2)};
-    heap_free(&h);
+    e->ev = xmalloc((n ? n : 1) * sizeof *e->ev);
+    unsigned k = 0;
+    for (int i = 0; i < e->ntr; i++) {
+        int m = transfer_timeline(&e->tr[i], kind, time);
+        for (int j = 0; j < m; j++)
+            e->ev[at[time_bucket(time[j], lo, scale, nb)]++] =
+                (struct event){time[j], k++, (unsigned)kind[j], i};
+    }
+    e->nev = (int)n;
+    size_t most = 0;   /* the second array: the largest bucket, at most a sixteenth of all */
+    for (size_t b = 0, from = 0; b < nb; from = at[b++])
+        most = at[b] - from > most ? at[b] - from : most;
+    most = most < n / 16 + 4096 ? most : n / 16 + 4096;
+    struct event *tmp = xmalloc((most ? most : 1) * sizeof *tmp);
+    for (size_t b = 0, from = 0; b < nb; from = at[b++]) {   /* at[b]: where bucket b ends */
+        size_t len = at[b] - from;
+        if (len > 1 && len <= most)
+            sort_stable(e->ev + from, len, tmp);
+        else if (len > 1)   /* times spread too unevenly: in place */
+            sort_by_time(e->ev + from, len, 0);
+    }
+    free(tmp);
+    free(at);
 }
 
 /* ---- replay ---- */
@@ -453,7 +633,9 @@ void engine_narrate(const struct engine *e, int k, char *buf, size_t size)
     else if (e->nmsg > 1)   /* slices or segments, numbered from 1 as the schedulers' reasons do */
         text_fit(what, sizeof what, "%s %d", engine_piece_name(e), t->msg + 1);
     switch (ev->kind) {
-    case EV_SEND_START:
+    case EV_SEND_START: {
+        char *tmp;
+        const char *why = engine_reason(e, t, &tmp);
         if (t->wait_start < t->start) {   /* what the start waited for, in the model's terms */
             char held[160];
             if (timing_shares_port(e->model))
@@ -463,13 +645,14 @@ void engine_narrate(const struct engine *e, int k, char *buf, size_t size)
             else
                 text_fit(held, sizeof held, "%s's receive port was busy", tn);
             text_fit(buf, size, "t=%g: %s starts sending %s to %s, idle since t=%g: %s%s%s", ev->time, fn,
-                     what, tn, t->wait_start, held, t->reason && t->reason[0] ? "; " : "",
-                     t->reason ? t->reason : "");
+                     what, tn, t->wait_start, held, why[0] ? "; " : "", why);
         } else {
             text_fit(buf, size, "t=%g: %s starts sending %s to %s%s%s", ev->time, fn, what, tn,
-                     t->reason && t->reason[0] ? ": " : "", t->reason ? t->reason : "");
+                     why[0] ? ": " : "", why);
         }
+        free(tmp);
         break;
+    }
     case EV_SEND_END:
         text_fit(buf, size, "t=%g: %s has sent %s to %s and may send again; %s holds it at t=%g",
                  ev->time, fn, what, tn, tn, t->hold);

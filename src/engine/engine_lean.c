@@ -83,7 +83,7 @@ static inline void stream_count(struct engine *e, double time)
 static void stream_tell(const struct engine *e, double time, uint32_t tie, int kind, int from,
                         int to)
 {
-    struct event ev = {time, tie, kind, (int)(tie >> 4)};
+    struct event ev = {time, tie & 0x3fffffffu, (unsigned)kind, (int)(tie >> 4)};
     e->on_event(e->on_event_ctx, e, &ev, from, to);
 }
 

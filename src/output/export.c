@@ -798,7 +798,9 @@ static void schedule_rows(FILE *fp, const struct run *r)
         csvfield_put(fp, r->c->nodes[t->to].name);
         fprintf(fp, ",%s,%s,%s,%s,%s,%s,%s,", numfmt_num(t->start), numfmt_num(t->send_end), numfmt_num(t->link_start),
                 numfmt_num(t->link_end), numfmt_num(t->recv_start), numfmt_num(t->recv_end), numfmt_num(t->hold));
-        csvfield_put(fp, t->reason ? t->reason : "");
+        char *tmp;
+        csvfield_put(fp, engine_reason(&r->eng, t, &tmp));
+        free(tmp);
         fputc('\n', fp);
     }
 }

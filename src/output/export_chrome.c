@@ -110,7 +110,9 @@ static void event_args(FILE *fp, const struct run *ru, const struct transfer *t)
     for (int i = 0; i < 7; i++)
         fprintf(fp, ", \"%s\": %s", key[i], numfmt_num(v[i]));
     fputs(", \"why\": ", fp);
-    export_chrome_string(fp, t->reason ? t->reason : "");
+    char *tmp;
+    export_chrome_string(fp, engine_reason(&ru->eng, t, &tmp));
+    free(tmp);
     fputc('}', fp);
 }
 

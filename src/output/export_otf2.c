@@ -305,8 +305,9 @@ static OTF2_StringRef *reason_strings(struct strings *sp, const struct run *runs
     OTF2_StringRef *why_str = xmalloc((size_t)(tr_base[k] > 0 ? tr_base[k] : 1) * sizeof *why_str);
     for (int r = 0; r < k; r++)
         for (int i = 0; i < runs[r].eng.ntr; i++) {
-            const char *why = runs[r].eng.tr[i].reason;
-            if (!why || !*why) {
+            char *tmp;
+            const char *why = engine_reason(&runs[r].eng, &runs[r].eng.tr[i], &tmp);
+            if (!*why) {
                 why_str[tr_base[r] + i] = empty;
             } else if (text_flaw(why)) {   /* a Lua policy's bytes that are not text: as \xNN */
                 char *shown = text_escape(why);
@@ -315,6 +316,7 @@ static OTF2_StringRef *reason_strings(struct strings *sp, const struct run *runs
             } else {
                 why_str[tr_base[r] + i] = str(sp, why);
             }
+            free(tmp);
         }
     return why_str;
 }

@@ -251,7 +251,9 @@ void report_run_text(FILE *fp, const struct run *r, bool summary)
             interval(v, sizeof v, t->recv_start, t->recv_end);
             fprintf(fp, "%4d  %-10s %-10s %-14s %-14s %-14s %-8s ", i + 1, nodename(r, t->from),
                     nodename(r, t->to), s, l, v, numfmt_txt(t->hold));
-            text_put(t->reason ? t->reason : "", fp);   /* a Lua heuristic's words */
+            char *tmp;
+            text_put(engine_reason(&r->eng, t, &tmp), fp);   /* a Lua heuristic's words */
+            free(tmp);
             fputc('\n', fp);
         }
         fprintf(fp, "\n");

@@ -33,11 +33,16 @@ static int replay_copy(const struct engine *e, struct engine *out, char **cause)
 {
     if (engine_init(out, e->c, e->model, cause) < 0)
         return -1;
-    for (int i = 0; i < e->ntr; i++)
-        if (engine_book(out, e->tr[i].from, e->tr[i].to, e->tr[i].msg, e->tr[i].reason, cause) < 0) {
+    for (int i = 0; i < e->ntr; i++) {
+        char *tmp;
+        const char *why = engine_reason(e, &e->tr[i], &tmp);
+        int rc = engine_book(out, e->tr[i].from, e->tr[i].to, e->tr[i].msg, why, cause);
+        free(tmp);
+        if (rc < 0) {
             engine_free(out);
             return -1;
         }
+    }
     if (out->nwaiting != e->nwaiting || out->makespan != e->makespan) {
         engine_free(out);
         return set_cause(cause, "this engine state is not a broadcast from %s built by bookings",
@@ -68,6 +73,9 @@ int exercise_fnf_pick(const struct engine *e, int *from, int *to, char *reason,
         if (r == SCHED_DECIDED) {
             *from = d.from;
             *to = d.to;
+            struct transfer t;   /* a reason written when read: of the transfer it books */
+            if (d.say && !d.reason && engine_earliest(&copy, d.from, d.to, d.msg, &t) == 0)
+                d.reason = d.say(&copy, &t, d.say_arg);
             if (reason && reason_size)
                 text_fit(reason, reason_size, "%s", d.reason ? d.reason : "");
             rc = 0;

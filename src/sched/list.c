@@ -186,21 +186,33 @@ static int list_next_receiver(struct list_state *st, const struct engine *e)
     return st->next < st->norder ? st->order[st->next] : -1;
 }
 
-/* free: when the port is free again, later than done under sync (the whole transfer). */
-static char *say_sender(const struct engine *e, int q, double done, double port_free)
+/*
+ * list_choose's reason, written when it is read (engine_book_said) from the
+ * booked transfer t alone: the sender was free (held the message, port free)
+ * from t->wait_start, its completion is fnf_completion of that, its port is
+ * free again at t->free, later than the completion under sync (the whole
+ * transfer).  why_receiver is the policy's words for its receiver.
+ */
+static char *list_say(const struct engine *e, const struct transfer *t, const void *why_receiver)
 {
-    if (port_free > done)
+    const struct node *nq = &e->c->nodes[t->from], *np = &e->c->nodes[t->to];
+    double done = fnf_completion(t->wait_start, nq->send);
+    if (t->free > done)
         return xasprintf("%s can finish a send first (free at t=%g, s=%g, overhead done at t=%g, "
-                 "port busy until t=%g)", e->c->nodes[q].name, engine_ready(e, q, 0),
-                 e->c->nodes[q].send, done, port_free);
-    return xasprintf("%s can finish a send first (free at t=%g, s=%g, done at t=%g)",
-                 e->c->nodes[q].name, engine_ready(e, q, 0), e->c->nodes[q].send, done);
+                         "port busy until t=%g); %s is %s (s=%g, r=%g)", nq->name, t->wait_start,
+                         nq->send, done, t->free, np->name, (const char *)why_receiver, np->send,
+                         np->recv);
+    return xasprintf("%s can finish a send first (free at t=%g, s=%g, done at t=%g); %s is %s "
+                     "(s=%g, r=%g)", nq->name, t->wait_start, nq->send, done, np->name,
+                     (const char *)why_receiver, np->send, np->recv);
 }
 
 static int list_choose(struct sched *s, const struct engine *e, struct decision *d,
                        const char *why_receiver, char **cause)
 {
     struct list_state *st = s->state;
+    if (!st)   /* let go of after the last receiver */
+        return SCHED_DONE;
     if (list_sync(st, e) < 0)
         return set_cause(cause, "%s: bookings were made on the lean engine behind its back",
                          s->ops->name);
@@ -229,16 +241,17 @@ static int list_choose(struct sched *s, const struct engine *e, struct decision 
     d->to = p;
     d->msg = 0;
     d->not_before = not_before(done, st->smax);
-    if (!e->lean) {
-        struct transfer t;   /* sync: the port stays busy for the whole transfer, not just s */
-        double port_free = engine_earliest(e, q, p, 0, &t) == 0 ? t.free : done;
-        char *who = say_sender(e, q, done, port_free);
-        const struct node *np = &e->c->nodes[p];
-        d->reason = xasprintf("%s; %s is %s (s=%g, r=%g)", who, np->name, why_receiver, np->send,
-                              np->recv);
-        free(who);
+    if (e->reasons_later) {   /* the reason written when it is read, from the booked transfer */
+        d->say = list_say;
+        d->say_arg = why_receiver;
+    } else if (!e->lean) {
+        struct transfer t;   /* what booking it gives */
+        if (engine_earliest(e, q, p, 0, &t) == 0)
+            d->reason = list_say(e, &t, why_receiver);
     }
-    st->next++;
+    if (++st->next == st->norder)   /* the last receiver: the queue and the order are let go of
+                                       before the timeline is built */
+        list_finish(s);
     return SCHED_DECIDED;
 }
 

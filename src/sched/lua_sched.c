@@ -527,7 +527,9 @@ static bool push_list(lua_State *L, struct lua_policy *lp, const char *key)
             push_node(L, t->to);
             lua_setfield(L, -2, "to");
             push_timing(L, t);
-            lua_pushstring(L, t->reason ? t->reason : "");
+            char *tmp;
+            lua_pushstring(L, engine_reason(e, t, &tmp));
+            free(tmp);
             lua_setfield(L, -2, "reason");
             lua_rawseti(L, -2, i + 1);
         }

@@ -78,6 +78,8 @@ int sched_run(struct engine *e, struct sched *s, char **cause)
         d.msg = 0;
         d.reason = NULL;
         d.not_before = -INFINITY;
+        d.say = NULL;
+        d.say_arg = NULL;
         int r = ops->choose(s, e, &d, cause);
         if (r != SCHED_DECIDED) {
             free(d.reason);
@@ -87,7 +89,9 @@ int sched_run(struct engine *e, struct sched *s, char **cause)
         }
         if (e->lean && d.not_before > -INFINITY)
             engine_stream_until(e, d.not_before);
-        int booked = engine_book_owned(e, d.from, d.to, d.msg, &d.reason, &why);
+        int booked = d.say && !d.reason
+                         ? engine_book_said(e, d.from, d.to, d.msg, d.say, d.say_arg, &why)
+                         : engine_book_owned(e, d.from, d.to, d.msg, &d.reason, &why);
         free(d.reason);   /* NULL once booked: the engine keeps it */
         if (booked < 0) {
             set_cause(cause, "scheduler %s made a bad decision: %s", ops->name, why);

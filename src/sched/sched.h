@@ -31,6 +31,9 @@ struct decision {
     double not_before;  /* optional: no decision from this one on starts before this
                            time (-INFINITY: unknown); a lean engine processes its
                            streamed events up to it before booking */
+    engine_say_fn say;  /* or, with no reason, the reason written when it is read from the
+                           booked transfer (engine_book_said; say_arg static), NULL: none */
+    const void *say_arg;
 };
 
 struct sched;
@@ -97,6 +100,8 @@ struct sched_opts {
     engine_book_fn on_book; /* run_schedule, on a lean engine: every booking as it is
                                made (--format csv writes its rows so), or NULL */
     void *on_book_ctx;
+    bool reasons_later;     /* run_schedule: a list policy's reasons written when read
+                               (engine_reason), not at booking: the view, which shows a few */
     const volatile sig_atomic_t *cancel;  /* NULL, or a flag the front door sets (from a
                                signal handler or a key) to stop a long computation: the
                                long loops poll it (optimal's search, the LP, fef, Lua

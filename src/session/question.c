@@ -237,10 +237,11 @@ static void reason_makespan(const struct slide *s, const struct run *r, char *bu
             last = &r->eng.tr[i];
     if (!last)
         return;
-    char num[NUMFMT_SIZE];
+    char num[NUMFMT_SIZE], *tmp;
+    const char *why = engine_reason(&r->eng, last, &tmp);
     text_fit(buf, size, "%s holds the message last, at %s, from %s%s%s", r->c->nodes[last->to].name,
-             numfmt_shortest(num, last->hold), r->c->nodes[last->from].name,
-             last->reason && last->reason[0] ? ": " : "", last->reason ? last->reason : "");
+             numfmt_shortest(num, last->hold), r->c->nodes[last->from].name, why[0] ? ": " : "", why);
+    free(tmp);
 }
 
 /* ---- predict = "next", decision = K: "SENDER -> RECEIVER" of the K-th booking ---- */
@@ -395,8 +396,11 @@ static void reason_next(const struct slide *s, const struct run *r, char *buf, s
     if (!r->eng.tr || s->decision >= r->eng.ntr)
         return;
     const struct transfer *t = &r->eng.tr[s->decision];
-    if (t->reason && t->reason[0])
-        text_fit(buf, size, "%s -> %s: %s", r->c->nodes[t->from].name, r->c->nodes[t->to].name, t->reason);
+    char *tmp;
+    const char *why = engine_reason(&r->eng, t, &tmp);
+    if (why[0])
+        text_fit(buf, size, "%s -> %s: %s", r->c->nodes[t->from].name, r->c->nodes[t->to].name, why);
+    free(tmp);
 }
 
 const struct question_kind question_kinds[] = {
