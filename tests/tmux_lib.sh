@@ -1,13 +1,22 @@
 #!/bin/sh
 # tmux_lib.sh - what the tests that drive the real binary in tmux share
-# (sourced by ui_tmux.sh, ui_teach.sh and ui_keyfuzz.sh): a private tmux
+# (sourced by the ui_*.sh tests, practice.sh, class.sh and multicast_cli.sh): a private tmux
 # server, a pane that runs hetcast and records its pid and exit status, TAP's
 # ok, and waits that poll capture-pane every 20 ms with a timeout (no fixed
 # sleeps), then let the screen settle.  The timeouts are multiplied by
 # HETCAST_TIMEOUT_MULTIPLIER (a whole number, 1 by default; test.sh passes
 # its --timeout-multiplier on) for a loaded machine.  HC_TERM sets the pane's TERM (xterm-256color by
 # default), HC_CWD its working directory (where the view's exports land).
-# Needs HETCAST (an absolute path) set by the caller.
+# HETCAST is the program (build/hetcast by default), made absolute.  A script
+# that sources this is skipped whole (TAP's 1..0) where tmux is missing; one
+# that prints checks before (class.sh, multicast_cli.sh) tests for tmux first.
+
+HETCAST=${HETCAST:-build/hetcast}
+case $HETCAST in /*) ;; *) HETCAST=$(pwd)/$HETCAST ;; esac
+if ! command -v tmux >/dev/null 2>&1; then
+    echo "1..0 # SKIP tmux is not installed"
+    exit 0
+fi
 
 SOCK=hetcast-test-$$
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/hetcast-ui.XXXXXX")

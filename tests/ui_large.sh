@@ -10,12 +10,6 @@
 # hold; PgDn shows nodes 17-32; t at step 3 draws the tree from the source
 # with run's first transfers; two schedulers open in compare mode with both makespans
 # and the merged steps.  Skips when tmux is missing.
-HETCAST=${HETCAST:-build/hetcast}
-case $HETCAST in /*) ;; *) HETCAST=$(pwd)/$HETCAST ;; esac
-if ! command -v tmux >/dev/null 2>&1; then
-    echo "1..0 # SKIP tmux is not installed"
-    exit 0
-fi
 . "$(dirname "$0")/tmux_lib.sh"
 
 N=200000

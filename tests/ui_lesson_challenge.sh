@@ -7,13 +7,6 @@
 # revealed (a).  The lesson: tests/data/class.lua's slide 5 (five nodes,
 # fnf 8, optimum 6).  Output: TAP.
 
-HETCAST=${HETCAST:-build/hetcast}
-case $HETCAST in /*) ;; *) HETCAST=$(pwd)/$HETCAST ;; esac
-if ! command -v tmux >/dev/null 2>&1; then
-    echo "1..0 # SKIP tmux is not installed"
-    exit 0
-fi
-
 . "$(dirname "$0")/tmux_lib.sh"
 
 R=$TMP/room

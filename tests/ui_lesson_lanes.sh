@@ -7,13 +7,6 @@
 # summary row ends it in an ellipsis rather than being dropped.  The real
 # binary in tmux, the shipped lessons.  Output: TAP.
 
-HETCAST=${HETCAST:-build/hetcast}
-case $HETCAST in /*) ;; *) HETCAST=$(pwd)/$HETCAST ;; esac
-if ! command -v tmux >/dev/null 2>&1; then
-    echo "1..0 # SKIP tmux is not installed"
-    exit 0
-fi
-
 . "$(dirname "$0")/tmux_lib.sh"
 
 # lanes: the node names that head a lane on the screen, one a line, sorted

@@ -11,17 +11,11 @@
 # tmux is missing or hetcast was built without SimGrid.  Then the lesson
 # "When links are shared" at 80x24 and 60x16: its slide 2's narration and
 # the wan lane.
-HETCAST=${HETCAST:-build/hetcast}
-case $HETCAST in /*) ;; *) HETCAST=$(pwd)/$HETCAST ;; esac
-if ! command -v tmux >/dev/null 2>&1; then
-    echo "1..0 # SKIP tmux is not installed"
-    exit 0
-fi
+. "$(dirname "$0")/tmux_lib.sh"
 if "$HETCAST" run tests/data/simgrid-star.xml 2>&1 | grep -q "built without SimGrid"; then
     echo "1..0 # SKIP this hetcast was built without SimGrid"
     exit 0
 fi
-. "$(dirname "$0")/tmux_lib.sh"
 B=tests/data/simgrid-backbone.xml
 
 for size in "80 24" "60 16" "160 45"; do

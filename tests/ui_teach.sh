@@ -6,14 +6,6 @@
 # facts (i), the incremental find (/), the exercise's reasons.  Every wait
 # polls the screen with a timeout (tests/tmux_lib.sh).  Output: TAP.
 
-HETCAST=${HETCAST:-build/hetcast}
-case $HETCAST in /*) ;; *) HETCAST=$(pwd)/$HETCAST ;; esac
-
-if ! command -v tmux >/dev/null 2>&1; then
-    echo "1..0 # SKIP tmux is not installed"
-    exit 0
-fi
-
 . "$(dirname "$0")/tmux_lib.sh"
 
 # The lines of the screen that start with a lane label NAME (then a blank).

@@ -19,14 +19,6 @@
 # and a Lua heuristic that prints, edited and reloaded with r.
 # Output: TAP.  Skips when tmux is missing.
 
-HETCAST=${HETCAST:-build/hetcast}
-case $HETCAST in /*) ;; *) HETCAST=$(pwd)/$HETCAST ;; esac
-
-if ! command -v tmux >/dev/null 2>&1; then
-    echo "1..0 # SKIP tmux is not installed"
-    exit 0
-fi
-
 . "$(dirname "$0")/tmux_lib.sh"
 
 # ---- the counterexample at 80x24 ----

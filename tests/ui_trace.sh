@@ -7,12 +7,6 @@
 # s choosing the prediction (optimal: 5 beside 5.003), c and back, and a
 # bad trace refused before the screen opens (file:line, status 2).
 # Skips when tmux is missing.
-HETCAST=${HETCAST:-build/hetcast}
-case $HETCAST in /*) ;; *) HETCAST=$(pwd)/$HETCAST ;; esac
-if ! command -v tmux >/dev/null 2>&1; then
-    echo "1..0 # SKIP tmux is not installed"
-    exit 0
-fi
 . "$(dirname "$0")/tmux_lib.sh"
 C=clusters/counterexample.csv
 M=tests/data/counterexample-measured.csv
