@@ -9,6 +9,7 @@
 
 #include "engine/engine_lean.h"
 #include "support/hugemem.h"
+#include "support/timekey.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -372,26 +373,17 @@ int engine_record(struct engine *e, const struct transfer *t, char **cause)
     return 0;
 }
 
-/* A time's bits made monotone: an order-preserving map of the doubles onto
- * the unsigned integers, -0 and +0 alike (support/heap.c's). */
-static inline uint64_t time_bits(double t)
-{
-    uint64_t b;
-    memcpy(&b, &t, sizeof b);
-    return b >> 63 ? ~b : b | UINT64_C(1) << 63;
-}
-
 /* An event's key, twelve bytes from the most significant: the time's eight,
  * then the insertion sequence's four (distinct: no two keys are equal). */
 static inline unsigned key_byte(const struct event *ev, int d)
 {
-    return d < 8 ? (unsigned)(time_bits(ev->time) >> (56 - 8 * d)) & 0xff
+    return d < 8 ? (unsigned)(time_key(ev->time) >> (56 - 8 * d)) & 0xff
                  : (ev->seq >> (24 - 8 * (d - 8))) & 0xff;
 }
 
 static inline bool key_less(const struct event *a, const struct event *b)
 {
-    uint64_t ta = time_bits(a->time), tb = time_bits(b->time);
+    uint64_t ta = time_key(a->time), tb = time_key(b->time);
     return ta < tb || (ta == tb && a->seq < b->seq);
 }
 
@@ -461,20 +453,20 @@ static int transfer_timeline(const struct transfer *t, int kind[4], double time[
  * differ, through tmp. */
 static void sort_stable(struct event *ev, size_t n, struct event *tmp)
 {
-    uint64_t first = time_bits(ev[0].time), differ = 0;
+    uint64_t first = time_key(ev[0].time), differ = 0;
     for (size_t i = 1; i < n; i++)
-        differ |= time_bits(ev[i].time) ^ first;
+        differ |= time_key(ev[i].time) ^ first;
     struct event *from = ev, *to = tmp;
     for (int d = 0; d < 8; d++) {
         if (!((differ >> (8 * d)) & 0xff))
             continue;
         size_t count[257] = {0};
         for (size_t i = 0; i < n; i++)
-            count[((time_bits(from[i].time) >> (8 * d)) & 0xff) + 1]++;
+            count[((time_key(from[i].time) >> (8 * d)) & 0xff) + 1]++;
         for (int b = 1; b <= 256; b++)
             count[b] += count[b - 1];
         for (size_t i = 0; i < n; i++)
-            to[count[(time_bits(from[i].time) >> (8 * d)) & 0xff]++] = from[i];
+            to[count[(time_key(from[i].time) >> (8 * d)) & 0xff]++] = from[i];
         struct event *x = from;
         from = to;
         to = x;

@@ -17,15 +17,7 @@
 
 #include "support/hugemem.h"
 #include "support/pairtab.h"
-
-/* A time as an integer of the same order (-0 and +0 one time). */
-static uint64_t order_bits(double t)
-{
-    uint64_t u;
-    t += 0.0;   /* -0 == +0 */
-    memcpy(&u, &t, sizeof u);
-    return u >> 63 ? ~u : u | (1ull << 63);
-}
+#include "support/timekey.h"
 
 struct keyed {
     uint64_t key;
@@ -33,9 +25,9 @@ struct keyed {
 };
 
 /* A time as an integer of the same order (descending: the reverse order). */
-static uint64_t time_key(double t, bool descending)
+static uint64_t sort_key(double t, bool descending)
 {
-    return descending ? ~order_bits(t) : order_bits(t);
+    return descending ? ~time_key(t) : time_key(t);
 }
 
 /* Stable LSD radix sort of a[0..n) on key, `bits` bits a pass, the counts
@@ -117,8 +109,8 @@ static bool sort_by_pairs(const struct node *nodes, int *order, int n, bool by_r
     mem_advise_huge(pid, (size_t)n * sizeof *pid);   /* every page is written */
     for (int i = 0; i < n; i++) {
         const struct node *nd = &nodes[order[i]];
-        int id = pair_id(&t, time_key(by_recv_first ? nd->recv : nd->send, descending),
-                         time_key(by_recv_first ? nd->send : nd->recv, descending), limit);
+        int id = pair_id(&t, sort_key(by_recv_first ? nd->recv : nd->send, descending),
+                         sort_key(by_recv_first ? nd->send : nd->recv, descending), limit);
         if (id < 0) {
             free(pid);
             pair_table_free(&t);
@@ -170,7 +162,7 @@ void cluster_fast_sort_nodes(const struct node *nodes, int *order, int n, bool b
     mem_advise_huge(tmp, (size_t)n * sizeof *tmp);
     for (int i = 0; i < n; i++) {
         const struct node *nd = &nodes[order[i]];
-        a[i].key = time_key(by_recv_first ? nd->recv : nd->send, descending);
+        a[i].key = sort_key(by_recv_first ? nd->recv : nd->send, descending);
         a[i].node = order[i];
     }
     radix_sort(a, tmp, (size_t)n);
@@ -182,7 +174,7 @@ void cluster_fast_sort_nodes(const struct node *nodes, int *order, int n, bool b
             __builtin_prefetch(&nodes[a[k + 16].node]);
         if ((k > 0 && a[k - 1].key == a[k].key) || (k + 1 < n && a[k + 1].key == a[k].key)) {
             const struct node *nd = &nodes[a[k].node];
-            tmp[k].key = time_key(by_recv_first ? nd->send : nd->recv, descending);
+            tmp[k].key = sort_key(by_recv_first ? nd->send : nd->recv, descending);
             tmp[k].node = a[k].node;
         }
     }
@@ -232,7 +224,7 @@ int cluster_fast_speeds_grouped(const struct cluster *c, int *bad_p, int *bad_q)
     for (int i = 0; i < c->n && verdict > 0; i++) {
         double s = c->nodes[i].send, r = c->nodes[i].recv;
         int seen = t.n;
-        int id = isnan(s) || isnan(r) ? -1 : pair_id(&t, order_bits(s), order_bits(r), SPEED_GROUPS);
+        int id = isnan(s) || isnan(r) ? -1 : pair_id(&t, time_key(s), time_key(r), SPEED_GROUPS);
         if (id < 0)
             verdict = -1;
         else if (t.n > seen)

@@ -17,26 +17,12 @@
 #include <string.h>
 
 #include "support/diag.h"
+#include "support/timekey.h"
 
 #define ARITY 4
 #define LINE 64
 #define SKEW 3   /* keys before the first line: children 4i+1 .. 4i+4 start a line */
 
-static inline uint64_t time_key(double t)
-{
-    uint64_t b;
-    t += 0.0;   /* -0 -> +0: they are equal times */
-    memcpy(&b, &t, sizeof b);
-    return b >> 63 ? ~b : b | UINT64_C(1) << 63;
-}
-
-static inline double key_time(uint64_t k)
-{
-    uint64_t b = k >> 63 ? k & ~(UINT64_C(1) << 63) : ~k;
-    double t;
-    memcpy(&t, &b, sizeof t);
-    return t;
-}
 
 static inline bool key_less(const struct heap_key *a, const struct heap_key *b)
 {

@@ -32,32 +32,17 @@
 
 #include "support/diag.h"
 #include "support/hugemem.h"
-
-static uint64_t key_of(double t)
-{
-    uint64_t u;
-    t += 0.0;   /* -0 becomes +0: equal times, equal keys */
-    memcpy(&u, &t, sizeof u);
-    return u >> 63 ? ~u : u | (1ull << 63);
-}
-
-static double time_of(uint64_t key)
-{
-    uint64_t u = key >> 63 ? key & ~(1ull << 63) : ~key;
-    double t;
-    memcpy(&t, &u, sizeof t);
-    return t;
-}
+#include "support/timekey.h"
 
 double rq_time(const struct rq_item *it)
 {
-    return time_of(it->key);
+    return key_time(it->key);
 }
 
 void rq_init(struct radixq *q)
 {
     memset(q, 0, sizeof *q);
-    q->last = key_of(0.0);
+    q->last = time_key(0.0);
     q->heap_tie = -1;
 }
 
@@ -238,7 +223,7 @@ static int lowest_bucket(const struct radixq *q)
 
 void rq_push(struct radixq *q, double time, uint32_t tie, int32_t val)
 {
-    struct rq_item it = {key_of(time), tie, val};
+    struct rq_item it = {time_key(time), tie, val};
     q->len++;
     if (it.key <= q->last) {
         if (it.key == q->last && (int64_t)it.tie > q->heap_tie)
@@ -698,10 +683,10 @@ double rq_min_time(const struct radixq *q)
 {
     const struct rq_item *it = low(q);
     if (it)
-        return time_of(it->key);
+        return key_time(it->key);
     if (!q->levels)
         return __builtin_inf();
-    return time_of(q->b[lowest_bucket(q)].min);
+    return key_time(q->b[lowest_bucket(q)].min);
 }
 
 /* Take out `it`, the smallest item (the run's head or the heap's top). */
@@ -941,11 +926,11 @@ int rq_take(struct radixq *q, double limit, struct rq_item *out)
 {
     const struct rq_item *it = low(q);
     if (!it) {
-        if (!q->levels || time_of(q->b[lowest_bucket(q)].min) > limit)
+        if (!q->levels || key_time(q->b[lowest_bucket(q)].min) > limit)
             return 0;
         refill(q);
         it = low(q);
-    } else if (time_of(it->key) > limit) {
+    } else if (key_time(it->key) > limit) {
         return 0;
     }
     *out = *it;
