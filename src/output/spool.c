@@ -16,7 +16,7 @@ struct spool_rec {
     double start, send_end, link_start, link_end, recv_start, recv_end, hold, free;
 };
 
-#define SPOOL_BLOCK 4096   /* records read at a time: 256 KB */
+/* SPOOL_BLOCK records are read at a time: 288 KB */
 
 int spool_open(struct spool *sp, char **cause)
 {
@@ -39,6 +39,7 @@ int spool_open(struct spool *sp, char **cause)
         close(fd);
         return set_cause(cause, "cannot open a temporary file: %s", strerror(err));
     }
+    setvbuf(sp->fp, NULL, _IOFBF, 1 << 20);   /* a write a MB, not a write a 4 KB page */
     return 0;
 }
 
@@ -50,7 +51,23 @@ void spool_book(void *ctx, int seq, int from, int to, const struct timing *tm)
                           tm->recv_start, tm->recv_end, tm->hold, tm->free};
     if (fwrite(&r, sizeof r, 1, sp->fp) != 1 && !sp->err)
         sp->err = errno ? errno : EIO;
+    const double v[] = {tm->send_end, tm->link_start, tm->link_end, tm->recv_start, tm->recv_end, tm->hold};
+    double m = tm->start;
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        m = v[i] < m ? v[i] : m;
+    long long b = sp->n / SPOOL_BLOCK;
+    if (b >= sp->cap) {
+        sp->cap = sp->cap ? 2 * sp->cap : 64;
+        sp->least = xrealloc(sp->least, (size_t)sp->cap * sizeof *sp->least);
+    }
+    if (sp->n % SPOOL_BLOCK == 0 || m < sp->least[b])
+        sp->least[b] = m;
     sp->n++;
+}
+
+double spool_least(const struct spool *sp, long long b)
+{
+    return sp->least[b];
 }
 
 int spool_check(const struct spool *sp, char **cause)
@@ -66,6 +83,8 @@ void spool_close(struct spool *sp)
     if (sp->fp)
         fclose(sp->fp);
     sp->fp = NULL;
+    free(sp->least);
+    sp->least = NULL;
 }
 
 void spool_cursor_start(struct spool_cursor *c, const struct engine *e, struct spool *sp)

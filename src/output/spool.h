@@ -27,10 +27,15 @@
 
 #include "engine/engine.h"
 
+#define SPOOL_BLOCK 4096   /* bookings read at a time, and a span of spool_least */
+
 struct spool {
     FILE *fp;           /* the unlinked temporary file */
     long long n;        /* bookings written */
     int err;            /* errno of the first failed write, or 0 */
+    double *least;      /* least[b]: the earliest time of bookings b * SPOOL_BLOCK on, to the
+                           next SPOOL_BLOCK (a start, or any time the timing rule put before it) */
+    long long cap;      /* least's room */
 };
 
 /* A new empty spool in $TMPDIR (else /tmp).  0, or -1 with *cause. */
@@ -38,6 +43,9 @@ int spool_open(struct spool *sp, char **cause);
 /* engine_book_fn: append a booking (ctx: struct spool).  Bookings come in
  * seq order from 0, as a lean engine makes them. */
 void spool_book(void *ctx, int seq, int from, int to, const struct timing *tm);
+/* The earliest time of the bookings from b * SPOOL_BLOCK to the next SPOOL_BLOCK (0 <= b,
+ * b * SPOOL_BLOCK < sp->n), as spool_book saw them: what Paje's first pass would read. */
+double spool_least(const struct spool *sp, long long b);
 /* 0, or -1 with *cause when a write failed (a full disk). */
 int spool_check(const struct spool *sp, char **cause);
 void spool_close(struct spool *sp);
