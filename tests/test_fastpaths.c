@@ -30,6 +30,7 @@
 #include "tap.h"
 #include "sched/fef.h"
 #include "output/export_interop.h"
+#include "output/report.h"
 #include "sched/registry.h"
 #include "session/run.h"
 
@@ -839,12 +840,19 @@ static int chrome_at_ms(FILE *fp, const struct run *runs, int k)
     return export_chrome(fp, runs, k, 1000);
 }
 
+/* run's JSON of the last of the k runs (the second: MPI's segments, or fef's). */
+static int json_last(FILE *fp, const struct run *runs, int k)
+{
+    report_run_json(fp, &runs[k - 1], false);
+    return ferror(fp) ? -1 : 0;
+}
+
 static void test_export_switch(void)
 {
     static const struct {
         const char *name;
         int (*fn)(FILE *, const struct run *, int);
-    } writers[] = {{"paje", export_paje}, {"chrome", chrome_at_ms}};
+    } writers[] = {{"paje", export_paje}, {"chrome", chrome_at_ms}, {"json", json_last}};
     static const int sizes[] = {1, 2, 5, 40, 700};
     static const char *const odd[] = {"say \"hi\"", "back\\slash", "two\nlines", "tab\there",
                                       "bell\a", "ünï <&>", "% not a definition"};
@@ -878,6 +886,29 @@ static void test_export_switch(void)
                     free(f);
                     free(p);
                 }
+            for (int pass = 0; rc == 0 && pass < 2; pass++) {
+                /* the transfers reversed (each sender's sends out of start order), then back:
+                 * Chrome's slots placed by port, then sorted where they are not in order */
+                struct transfer *tr = runs[0].eng.tr;
+                for (int i = 0, j = runs[0].eng.ntr - 1; i < j; i++, j--) {
+                    struct transfer x = tr[i];
+                    tr[i] = tr[j];
+                    tr[j] = x;
+                }
+                if (pass == 1)
+                    break;
+                size_t lf = 0, lp = 0;
+                char *f = export_bytes(chrome_at_ms, runs, 2, true, &lf);
+                char *p = export_bytes(chrome_at_ms, runs, 2, false, &lp);
+                bool eq = lf == lp && memcmp(f, p, lf) == 0;
+                if (!eq)
+                    diag("chrome, transfers reversed, n %d, kind %d: %zu bytes fast, %zu readable",
+                         sizes[si], kind, lf, lp);
+                cases++;
+                same += eq;
+                free(f);
+                free(p);
+            }
             if (rc == 0) {
                 run_free(&runs[0]);
                 run_free(&runs[1]);
@@ -887,8 +918,9 @@ static void test_export_switch(void)
             }
             cluster_free(c);
         }
-    is_int(same, cases, "exports: Paje and Chrome lines built by hand are the readable fprintf's "
-                        "bytes (one run and two, segments, names to escape, every kind of table)");
+    is_int(same, cases, "exports: Paje, Chrome and JSON lines built by hand (and Chrome's slots "
+                        "placed by port) are the readable writers' bytes (one run and two, segments, "
+                        "names to escape, every kind of table)");
 }
 
 /* HETCAST_NO_FASTPATH is read at the first use only, then fastpath_set decides. */

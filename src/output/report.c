@@ -94,16 +94,17 @@ enum { JSON_NAME_IN_LINE = 200 };   /* longer names go through json_string */
 static char *json_transfer_line(char *at, const struct transfer *t, const char *from, size_t lf,
                                 const char *to, size_t lt)
 {
-    static const char *const keys[6] = {", \"send_start\": ", ", \"send_end\": ", ", \"link_start\": ",
-                                        ", \"link_end\": ", ", \"recv_start\": ", ", \"recv_end\": "};
-    const double v[6] = {t->start, t->send_end, t->link_start, t->link_end, t->recv_start, t->recv_end};
     at = LINE_LIT(at, "{\"from\": \"");
     at = line_str(at, from, lf);
     at = LINE_LIT(at, "\", \"to\": \"");
     at = line_str(at, to, lt);
     at = line_char(at, '"');
-    for (int k = 0; k < 6; k++)
-        at = line_num(line_str(at, keys[k], strlen(keys[k])), v[k]);
+    at = line_num(LINE_LIT(at, ", \"send_start\": "), t->start);
+    at = line_num(LINE_LIT(at, ", \"send_end\": "), t->send_end);
+    at = line_num(LINE_LIT(at, ", \"link_start\": "), t->link_start);
+    at = line_num(LINE_LIT(at, ", \"link_end\": "), t->link_end);
+    at = line_num(LINE_LIT(at, ", \"recv_start\": "), t->recv_start);
+    at = line_num(LINE_LIT(at, ", \"recv_end\": "), t->recv_end);
     return line_char(at, '}');
 }
 

@@ -127,7 +127,7 @@ const char *numfmt_txt(double x)
 
 const char *numfmt_num_cached(double x, size_t *len)
 {
-    enum { SLOTS = 512 };
+    enum { SLOTS = 4096 };
     static struct {
         uint64_t bits;
         bool used;
@@ -136,7 +136,7 @@ const char *numfmt_num_cached(double x, size_t *len)
     } cache[SLOTS];
     uint64_t b;
     memcpy(&b, &x, sizeof b);
-    size_t at = (size_t)((b * UINT64_C(0x9e3779b97f4a7c15)) >> 55) % SLOTS;
+    size_t at = (size_t)((b * UINT64_C(0x9e3779b97f4a7c15)) >> 52) % SLOTS;
     if (!cache[at].used || cache[at].bits != b) {
         numfmt_shortest(cache[at].text, x);
         cache[at].bits = b;

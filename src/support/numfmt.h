@@ -41,7 +41,7 @@ double numfmt_round(double x, int digits);
 const char *numfmt_num(double x);
 const char *numfmt_txt(double x);
 
-/* numfmt_num's text of x through a cache of 512 slots keyed by x's bits,
+/* numfmt_num's text of x through a cache of 4096 slots keyed by x's bits,
  * for writers of long tables whose times repeat (the rows of one sender,
  * the ties of a run): the text is a function of the bits alone.  *len gets
  * its length.  The text stays until a call with another x lands in its
