@@ -30,6 +30,7 @@
 #include "tap.h"
 #include "sched/fef.h"
 #include "output/export_interop.h"
+#include "output/export_line.h"
 #include "output/report.h"
 #include "sched/registry.h"
 #include "session/run.h"
@@ -923,6 +924,30 @@ static void test_export_switch(void)
                         "names to escape, every kind of table)");
 }
 
+/* output/export_line.h's integers: %lld's text, on the edges and a million random values of
+ * every width (the exporters' node numbers, sequence numbers, ids). */
+static void test_line_int(void)
+{
+    static const long long edges[] = {0, 1, 9, 10, 99, 100, 101, 999, 1000, -1, -9, -10, -100,
+                                      2147483647LL, -2147483647LL - 1, 9223372036854775807LL,
+                                      -9223372036854775807LL - 1};
+    struct rng r;
+    rng_seed(&r, 41);
+    int bad = 0, n = 0;
+    for (int i = 0; i < 1000000 + (int)(sizeof edges / sizeof edges[0]); i++, n++) {
+        long long v = i < (int)(sizeof edges / sizeof edges[0]) ? edges[i]
+                                                                 : (long long)(rng_next(&r) >> rng_below(&r, 64));
+        if (i % 3 == 0)
+            v = -v;
+        char fast[32], slow[32];
+        *line_int(fast, v) = '\0';
+        snprintf(slow, sizeof slow, "%lld", v);
+        if (strcmp(fast, slow) != 0 && bad++ < 5)
+            diag("line_int(%s) wrote %s", slow, fast);
+    }
+    is_int(bad, 0, "line_int writes what %%lld writes (%d values: the edges, every width, both signs)", n);
+}
+
 /* HETCAST_NO_FASTPATH is read at the first use only, then fastpath_set decides. */
 static void test_switch(void)
 {
@@ -948,5 +973,6 @@ int main(void)
     test_open_shop_switch();
     test_greedy_switch();
     test_export_switch();
+    test_line_int();
     return tap_exit();
 }

@@ -30,20 +30,30 @@ static inline char *line_char(char *at, char ch)
     return at + 1;
 }
 
-/* v as %lld writes it. */
+/* v as %lld writes it: its digits counted, then written from the last, two at a time. */
 static inline char *line_int(char *at, long long v)
 {
-    char digits[24];
-    int nd = 0;
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                "8081828384858687888990919293949596979899";
     unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
     if (v < 0)
         *at++ = '-';
-    do
-        digits[nd++] = (char)('0' + u % 10);
-    while ((u /= 10) != 0);
-    while (nd > 0)
-        *at++ = digits[--nd];
-    return at;
+    int nd = 1;
+    for (unsigned long long x = u; x >= 10; x /= 10)
+        nd++;
+    char *end = at + nd;
+    for (at = end; u >= 100; u /= 100) {
+        at -= 2;
+        memcpy(at, &pairs[2 * (u % 100)], 2);
+    }
+    if (u >= 10) {
+        at -= 2;
+        memcpy(at, &pairs[2 * u], 2);
+    } else {
+        *--at = (char)('0' + u);
+    }
+    return end;
 }
 
 /* x as %s of numfmt_num(x) writes it. */
