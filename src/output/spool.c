@@ -29,7 +29,7 @@ struct spool_rec {
 static const int SAME_AS[NTIMES] = {-1, 0, 1, 2, 3, 4, 5, 1};
 
 #define REC_MAX (9 + 8 * NTIMES)    /* a record's most bytes */
-#define OUT_SIZE (1 << 20)          /* records gathered before a write */
+#define OUT_SIZE (1 << 18)          /* records gathered before a write */
 
 int spool_open(struct spool *sp, char **cause)
 {
