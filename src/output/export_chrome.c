@@ -15,7 +15,6 @@
 #include "output/export_interop.h"
 
 #include <stdbool.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,29 +83,13 @@ static char *line_jstr(char *at, const char *s, size_t n)
     return line_char(at, '"');
 }
 
-/* usec's text, through a cache of the last texts keyed by t's bits and the unit: the
- * rounding (a %.12g and a strtod) is paid once a time, not eight times a transfer. */
+/* usec's text, through numfmt_scaled_cached: the rounding (a %.12g and a strtod) is paid
+ * once a time, not eight times a transfer. */
 static char *line_usec(char *at, double t, double us_per_unit)
 {
-    enum { SLOTS = 4096 };
-    static struct {
-        uint64_t bits;
-        double us;
-        bool used;
-        unsigned char len;
-        char text[NUMFMT_SIZE];
-    } cache[SLOTS];
-    uint64_t b;
-    memcpy(&b, &t, sizeof b);
-    size_t i = (size_t)((b * UINT64_C(0x9e3779b97f4a7c15)) >> 52) % SLOTS;
-    if (!cache[i].used || cache[i].bits != b || cache[i].us != us_per_unit) {
-        numfmt_shortest(cache[i].text, numfmt_round(t * us_per_unit, 12));
-        cache[i].bits = b;
-        cache[i].us = us_per_unit;
-        cache[i].used = true;
-        cache[i].len = (unsigned char)strlen(cache[i].text);
-    }
-    return line_str(at, cache[i].text, cache[i].len);
+    size_t len;
+    const char *text = numfmt_scaled_cached(t, us_per_unit, &len);
+    return line_str(at, text, len);
 }
 
 /* The thread of a lane of a port: ports in the order send, link, receive; lanes after. */
@@ -367,12 +350,7 @@ static bool slice_event_fast(struct line_out *lo, bool *first, const struct run 
         at = LINE_LIT(at, "\": ");
         at = line_int(at, t->msg + 1);
     }
-    at = line_num(LINE_LIT(at, ", \"send_start\": "), t->start);
-    at = line_num(LINE_LIT(at, ", \"send_end\": "), t->send_end);
-    at = line_num(LINE_LIT(at, ", \"link_start\": "), t->link_start);
-    at = line_num(LINE_LIT(at, ", \"link_end\": "), t->link_end);
-    at = line_num(LINE_LIT(at, ", \"recv_start\": "), t->recv_start);
-    at = line_num(LINE_LIT(at, ", \"recv_end\": "), t->recv_end);
+    at = line_times(at, t);
     at = line_num(LINE_LIT(at, ", \"hold\": "), t->hold);
     at = line_jstr(LINE_LIT(at, ", \"why\": "), why, lw);
     at = LINE_LIT(at, "}}");

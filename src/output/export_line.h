@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engine/engine.h"
 #include "support/numfmt.h"
 
 static inline char *line_str(char *at, const char *s, size_t n)
@@ -62,6 +63,18 @@ static inline char *line_num(char *at, double x)
     size_t len;
     const char *text = numfmt_num_cached(x, &len);
     return line_str(at, text, len);
+}
+
+/* A transfer's six times as JSON members: ", \"send_start\": 0, ... \"recv_end\": 4"
+ * (JSON's transfers and Chrome's slices' args). */
+static inline char *line_times(char *at, const struct transfer *t)
+{
+    at = line_num(LINE_LIT(at, ", \"send_start\": "), t->start);
+    at = line_num(LINE_LIT(at, ", \"send_end\": "), t->send_end);
+    at = line_num(LINE_LIT(at, ", \"link_start\": "), t->link_start);
+    at = line_num(LINE_LIT(at, ", \"link_end\": "), t->link_end);
+    at = line_num(LINE_LIT(at, ", \"recv_start\": "), t->recv_start);
+    return line_num(LINE_LIT(at, ", \"recv_end\": "), t->recv_end);
 }
 
 /* buf[0, at) to fp. */

@@ -259,6 +259,34 @@ static void all_end(struct all_bookings *a)
     spool_cursor_end(&a->at);
 }
 
+/* For each of the nblocks blocks of PAJE_BLOCK bookings (total over all runs), the least start
+ * from that block on (a first pass over the bookings; the spool kept each block's as it was
+ * written). */
+static double *least_from_block(const struct run *runs, int k, struct spool *sp, long long total,
+                                long long nblocks)
+{
+    double *from_block = xmalloc((size_t)nblocks * sizeof *from_block);
+    for (long long b = 0; b < nblocks; b++)
+        from_block[b] = INFINITY;
+    if (k == 1 && sp) {
+        for (long long b = 0; b * PAJE_BLOCK < total; b++)
+            from_block[b] = spool_least(sp, b);
+    } else {
+        struct all_bookings all;
+        all_start(&all, runs, k, sp);
+        for (long long g = 0; g < total; g++) {
+            const struct transfer *t = all_next(&all);
+            if (t && earliest(t) < from_block[g / PAJE_BLOCK])
+                from_block[g / PAJE_BLOCK] = earliest(t);
+        }
+        all_end(&all);
+    }
+    for (long long b = nblocks - 2; b >= 0; b--)
+        if (from_block[b + 1] < from_block[b])
+            from_block[b] = from_block[b + 1];
+    return from_block;
+}
+
 /* The length of s when it goes into a Paje string as it is (no byte to escape) and is at most
  * max bytes, else (size_t)-1. */
 static size_t paje_bare_len(const char *s, size_t max)
@@ -382,28 +410,10 @@ static int paje_write(FILE *fp, const struct run *runs, int k, struct spool *sp)
         total += r == 0 && sp ? sp->n : runs[r].eng.ntr;
     }
     o.first[k] = total;
-    /* the first pass: each block's least start, then the least from each block on */
     long long nblocks = total / PAJE_BLOCK + 1;
-    double *from_block = xmalloc((size_t)nblocks * sizeof *from_block);
-    for (long long b = 0; b < nblocks; b++)
-        from_block[b] = INFINITY;
+    double *from_block = least_from_block(runs, k, sp, total, nblocks);
     struct all_bookings all;
-    if (k == 1 && sp) {   /* the spool kept them as it was written */
-        for (long long b = 0; b * PAJE_BLOCK < total; b++)
-            from_block[b] = spool_least(sp, b);
-    } else {
-        all_start(&all, runs, k, sp);
-        for (long long g = 0; g < total; g++) {
-            const struct transfer *t = all_next(&all);
-            if (t && earliest(t) < from_block[g / PAJE_BLOCK])
-                from_block[g / PAJE_BLOCK] = earliest(t);
-        }
-        all_end(&all);
-    }
-    for (long long b = nblocks - 2; b >= 0; b--)
-        if (from_block[b + 1] < from_block[b])
-            from_block[b] = from_block[b + 1];
-    /* the second: a block at a time, with the least start still to come at each booking */
+    /* a block at a time, with the least start still to come at each booking */
     struct transfer *block = xmalloc(PAJE_BLOCK * sizeof *block);
     double *rest = xmalloc(PAJE_BLOCK * sizeof *rest);
     for (int kind = 0; kind < 4; kind++) {

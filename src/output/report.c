@@ -99,12 +99,7 @@ static char *json_transfer_line(char *at, const struct transfer *t, const char *
     at = LINE_LIT(at, "\", \"to\": \"");
     at = line_str(at, to, lt);
     at = line_char(at, '"');
-    at = line_num(LINE_LIT(at, ", \"send_start\": "), t->start);
-    at = line_num(LINE_LIT(at, ", \"send_end\": "), t->send_end);
-    at = line_num(LINE_LIT(at, ", \"link_start\": "), t->link_start);
-    at = line_num(LINE_LIT(at, ", \"link_end\": "), t->link_end);
-    at = line_num(LINE_LIT(at, ", \"recv_start\": "), t->recv_start);
-    at = line_num(LINE_LIT(at, ", \"recv_end\": "), t->recv_end);
+    at = line_times(at, t);
     return line_char(at, '}');
 }
 

@@ -47,5 +47,8 @@ const char *numfmt_txt(double x);
  * its length.  The text stays until a call with another x lands in its
  * slot: copy it before the next call. */
 const char *numfmt_num_cached(double x, size_t *len);
+/* The same for numfmt_num(numfmt_round(x * scale, 12)) (Chrome's microseconds), its own
+ * 4096 slots keyed by x's bits and scale. */
+const char *numfmt_scaled_cached(double x, double scale, size_t *len);
 
 #endif
