@@ -934,9 +934,9 @@ static void test_line_int(void)
     struct rng r;
     rng_seed(&r, 41);
     int bad = 0, n = 0;
-    for (int i = 0; i < 1000000 + (int)(sizeof edges / sizeof edges[0]); i++, n++) {
-        long long v = i < (int)(sizeof edges / sizeof edges[0]) ? edges[i]
-                                                                 : (long long)(rng_next(&r) >> rng_below(&r, 64));
+    int nedges = (int)(sizeof edges / sizeof edges[0]);
+    for (int i = 0; i < 1000000 + nedges; i++, n++) {
+        long long v = i < nedges ? edges[i] : (long long)(rng_next(&r) >> rng_below(&r, 64));
         if (i % 3 == 0)
             v = -v;
         char fast[32], slow[32];

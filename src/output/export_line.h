@@ -34,8 +34,10 @@ static inline char *line_char(char *at, char ch)
 /* v as %lld writes it: its digits counted, then written from the last, two at a time. */
 static inline char *line_int(char *at, long long v)
 {
-    static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-                                "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    static const char pairs[] = "0001020304050607080910111213141516171819"
+                                "2021222324252627282930313233343536373839"
+                                "4041424344454647484950515253545556575859"
+                                "6061626364656667686970717273747576777879"
                                 "8081828384858687888990919293949596979899";
     unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
     if (v < 0)

@@ -86,13 +86,13 @@ enum pev_kind {   /* at equal times, in this order: ends before starts */
  * monotone queues (support/radixq.h: the time, then the tie kind << 30 |
  * booking << 2 | state), one per kind, so that each queue gets its ties in
  * increasing order and its equal times need no sort; the four are merged on
- * (time, kind).  Before a booking is read every event earlier
- * than the least start of the bookings still to come (the watermark) is
- * written, since no later booking makes one before that.  A lean run's
- * bookings start in increasing order or nearly, so the queue holds the
- * transfers in flight, not the whole run.  The watermark needs the least start
- * of each block: from the spool (spool_least), else a first pass over the bookings.  Bookings are counted
- * over all runs in 28 bits: PAJE_MAX_TRANSFERS.
+ * (time, kind).  Before a booking is read every event earlier than the
+ * least start of the bookings still to come (the watermark) is written,
+ * since no later booking makes one before that.  A lean run's bookings
+ * start in increasing order or nearly, so the queues hold the transfers in
+ * flight, not the whole run.  The watermark needs the least start of each
+ * block: from the spool (spool_least), else a first pass over the bookings.
+ * Bookings are counted over all runs in 28 bits: PAJE_MAX_TRANSFERS.
  */
 #define PAJE_BLOCK SPOOL_BLOCK   /* spool_least's span */
 

@@ -129,7 +129,8 @@ static void json_transfer(FILE *fp, struct line_out *lo, const struct run *r, co
         return;
     }
     if (lo) {
-        line_end(lo, json_transfer_line(line_begin(lo, lf + lt + 6 * NUMFMT_SIZE + 160), t, from, lf, to, lt));
+        char *at = line_begin(lo, lf + lt + 6 * NUMFMT_SIZE + 160);
+        line_end(lo, json_transfer_line(at, t, from, lf, to, lt));
         return;
     }
     char line[2 * JSON_NAME_IN_LINE + 6 * NUMFMT_SIZE + 160];

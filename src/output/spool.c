@@ -182,7 +182,8 @@ static int read_block(struct spool *sp, long long b, struct spool_rec *recs, uns
     if (want <= 0)
         return 0;
     put_out(sp);
-    long long from = sp->start[b], to = b + 1 < (sp->n + SPOOL_BLOCK - 1) / SPOOL_BLOCK ? sp->start[b + 1] : sp->bytes;
+    long long blocks = (sp->n + SPOOL_BLOCK - 1) / SPOOL_BLOCK;
+    long long from = sp->start[b], to = b + 1 < blocks ? sp->start[b + 1] : sp->bytes;
     size_t len = (size_t)(to - from), got = 0;
     if (fflush(sp->fp) != 0) {
         if (!sp->err)
