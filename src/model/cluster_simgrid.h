@@ -106,6 +106,15 @@ struct cluster *simgrid_reply_cluster(const char *path, double size, const char 
                                       struct diag *d);
 
 /*
+ * The helper's answer for the platform at path, computed without SimGrid
+ * (model/cluster_simgrid_native.c, a fast path) when the file is one
+ * <cluster> that reader follows SimGrid 3.32's rules for exactly: the same
+ * bytes hetcast-simgrid writes, *len of them (free it).  NULL for any other
+ * file, which the helper reads.  Cost: O(n^2) routes, without a process.
+ */
+char *simgrid_native_answer(const char *path, size_t *len);
+
+/*
  * Replay a broadcast's schedule in SimGrid itself (hetcast-simgrid --replay):
  * one actor per host of the schedule, the source's holding the message at
  * 0, every other waiting for it on its mailbox, then sending it on to its
