@@ -747,8 +747,11 @@ static int route_fat_tree(const struct nat *t, int q, int p, int *out, int cap)
         const struct ft_node *was = cur;
         int d = source->position % t->fcount[cur->level - 1];
         for (int i = d * t->fdown[cur->level - 1]; i < cur->nchildren; i++) {
-            if (i % t->fdown[cur->level - 1] != destination->label[cur->level - 1])
-                continue;
+            /* SimGrid's loop tries each i; those with another remainder do nothing */
+            int m = t->fdown[cur->level - 1], want = destination->label[cur->level - 1];
+            i += ((want - i % m) % m + m) % m;
+            if (want >= m || i >= cur->nchildren)
+                break;
             if (cur->children[i] < 0 || k + 2 > cap)
                 return -1;
             const struct ft_link *l = &t->ftl[cur->children[i]];
