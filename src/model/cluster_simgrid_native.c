@@ -31,6 +31,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -770,21 +771,6 @@ static int route_fat_tree(const struct nat *t, int q, int p, int *out, int cap)
 
 /* ---- the answer, as the helper writes it ---- */
 
-struct out {
-    char *p;
-    size_t len, cap;
-};
-
-static void put(struct out *o, const void *data, size_t len)
-{
-    if (o->len + len > o->cap) {
-        o->cap = (o->len + len) * 2;
-        o->p = xrealloc(o->p, o->cap);
-    }
-    memcpy(o->p + o->len, data, len);
-    o->len += len;
-}
-
 struct named {
     const char *name;
     int host;
@@ -818,81 +804,103 @@ static bool duplicate_names(char **names, const int *sorted, int n)
     return false;
 }
 
-/* The wire answer of model/cluster_simgrid.h for t; NULL where a route cannot be had. */
-static char *answer(const struct nat *t, size_t *len)
+/* Every route in SimGrid's order (rows of sorted hosts), its links numbered as first met
+ * (met[] in that order, wire_id[] by link); with rows and ids (the second pass), each
+ * route's record at rows (zeroed: the padding stays 0) and its link count and links at ids.
+ * The ids' count, or 0 where a route cannot be had. */
+static size_t all_routes(const struct nat *t, const int *sorted, char *rows, char *ids,
+                         uint32_t *wire_id, uint32_t *met, uint32_t *nmet)
 {
-    int n = t->n, cap = t->topo == TOPO_FLAT ? 6 : 4 * t->levels + 4;
-    int *sorted = byte_order(t->names, n), *route = xmalloc((size_t)cap * sizeof *route);
-    uint32_t *wire_id = xmalloc((size_t)(t->nlinks ? t->nlinks : 1) * sizeof *wire_id);
-    uint32_t *met = xmalloc((size_t)(t->nlinks ? t->nlinks : 1) * sizeof *met), nmet = 0;
-    for (int i = 0; i < t->nlinks; i++)
-        wire_id[i] = UINT32_MAX;
-    struct out o = {0}, ids = {0};
-    uint32_t n32 = (uint32_t)n;
-    put(&o, &n32, sizeof n32);
-    for (int i = 0; i < n; i++) {
-        uint32_t l = (uint32_t)strlen(t->names[sorted[i]]);
-        put(&o, &l, sizeof l);
-        put(&o, t->names[sorted[i]], l);
-    }
-    size_t rows_at = o.len, nrec = (size_t)n * (size_t)(n - 1), k = 0;
-    o.cap = o.len + nrec * sizeof(struct route_rec) + 64;
-    o.p = xrealloc(o.p, o.cap);
-    memset(o.p + rows_at, 0, nrec * sizeof(struct route_rec));   /* the records' padding: 0 */
-    o.len += nrec * sizeof(struct route_rec);
-    bool ok = !duplicate_names(t->names, sorted, n);
-    for (int a = 0; a < n && ok; a++)
-        for (int b = 0; b < n && ok; b++) {
+    int n = t->n, cap = t->topo == TOPO_FLAT ? 6 : 4 * t->levels + 4, route[6 + 4 * 16];
+    size_t k = 0, pos = 0;
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < n; b++) {
             if (a == b)
                 continue;
             int q = sorted[a], p = sorted[b];
-            int len_r = t->topo == TOPO_FLAT ? route_flat(t, q, p, route)
-                                             : route_fat_tree(t, q, p, route, cap);
-            if (len_r <= 0) {
-                ok = false;
-                break;
-            }
-            struct route_rec rec = {len_r, 0, -1};
-            uint32_t u = (uint32_t)len_r;
-            put(&ids, &u, sizeof u);
-            for (int x = 0; x < len_r; x++) {
+            int len = t->topo == TOPO_FLAT ? route_flat(t, q, p, route)
+                                           : route_fat_tree(t, q, p, route, cap);
+            if (len <= 0)
+                return 0;
+            double latency = 0, bw = -1;   /* as the helper: SimGrid's sum, the least */
+            if (ids)   /* the answer's bytes: no alignment */
+                memcpy(ids + pos * sizeof(uint32_t), &(uint32_t){(uint32_t)len}, sizeof(uint32_t));
+            pos++;
+            for (int x = 0; x < len; x++) {
                 const struct nlink *lk = &t->links[route[x]];
                 if (wire_id[route[x]] == UINT32_MAX) {
-                    wire_id[route[x]] = nmet;
-                    met[nmet++] = (uint32_t)route[x];
+                    wire_id[route[x]] = *nmet;
+                    met[(*nmet)++] = (uint32_t)route[x];
                 }
-                rec.latency += lk->lat;
-                rec.bandwidth = rec.bandwidth < 0 || lk->bw < rec.bandwidth ? lk->bw : rec.bandwidth;
-                put(&ids, &wire_id[route[x]], sizeof(uint32_t));
+                latency += lk->lat;
+                bw = bw < 0 || lk->bw < bw ? lk->bw : bw;
+                if (ids)
+                    memcpy(ids + pos * sizeof(uint32_t), &wire_id[route[x]], sizeof(uint32_t));
+                pos++;
             }
-            struct route_rec *at = (struct route_rec *)(void *)(o.p + rows_at) + k++;
-            at->links = rec.links;
-            at->latency = rec.latency;
-            at->bandwidth = rec.bandwidth;
+            if (rows) {   /* field by field: the padding stays the 0 it was */
+                char *at = rows + k++ * sizeof(struct route_rec);
+                memcpy(at + offsetof(struct route_rec, links), &(int32_t){len}, sizeof(int32_t));
+                memcpy(at + offsetof(struct route_rec, latency), &latency, sizeof latency);
+                memcpy(at + offsetof(struct route_rec, bandwidth), &bw, sizeof bw);
+            }
         }
-    if (ok) {
-        uint32_t magic = SIMGRID_LINKS_MAGIC;
-        put(&o, &magic, sizeof magic);
-        put(&o, &nmet, sizeof nmet);
+    return pos;
+}
+
+/* The wire answer of model/cluster_simgrid.h for t; NULL where a route cannot be had.
+ * Two passes over the routes (the first numbers the links, whose records come before the
+ * routes' ids), so the answer is written once, in place. */
+static char *answer(const struct nat *t, size_t *len)
+{
+    int n = t->n;
+    int *sorted = byte_order(t->names, n);
+    size_t nl = (size_t)(t->nlinks ? t->nlinks : 1);
+    uint32_t *wire_id = xmalloc(nl * sizeof *wire_id), *met = xmalloc(nl * sizeof *met), nmet = 0;
+    for (int i = 0; i < t->nlinks; i++)
+        wire_id[i] = UINT32_MAX;
+    size_t nids = duplicate_names(t->names, sorted, n) ? 0
+                                                       : all_routes(t, sorted, NULL, NULL, wire_id,
+                                                                    met, &nmet);
+    char *o = NULL;
+    if (nids > 0 || n == 1) {
+        size_t at = sizeof(uint32_t), nrec = (size_t)n * (size_t)(n - 1);
+        for (int i = 0; i < n; i++)
+            at += sizeof(uint32_t) + strlen(t->names[i]);
+        size_t rows_at = at, links_at = rows_at + nrec * sizeof(struct route_rec);
+        at = links_at + 2 * sizeof(uint32_t);
+        for (uint32_t i = 0; i < nmet; i++)
+            at += sizeof(struct link_rec) + strlen(t->links[met[i]].name);
+        *len = at + nids * sizeof(uint32_t);
+        o = xcalloc(*len, 1);   /* fresh pages, already 0 */
+        memcpy(o, &(uint32_t){(uint32_t)n}, sizeof(uint32_t));
+        at = sizeof(uint32_t);
+        for (int i = 0; i < n; i++) {
+            uint32_t l = (uint32_t)strlen(t->names[sorted[i]]);
+            memcpy(o + at, &l, sizeof l);
+            memcpy(o + at + sizeof l, t->names[sorted[i]], l);
+            at += sizeof l + l;
+        }
+        at = links_at;
+        memcpy(o + at, &(uint32_t){SIMGRID_LINKS_MAGIC}, sizeof(uint32_t));
+        memcpy(o + at + 4, &nmet, sizeof nmet);
+        at += 8;
         for (uint32_t i = 0; i < nmet; i++) {
             const struct nlink *lk = &t->links[met[i]];
             struct link_rec r = {lk->bw, lk->lat, lk->shared ? 1 : 0, (uint32_t)strlen(lk->name)};
-            put(&o, &r, sizeof r);
-            put(&o, lk->name, r.namelen);
+            memcpy(o + at, &r, sizeof r);
+            memcpy(o + at + sizeof r, lk->name, r.namelen);
+            at += sizeof r + r.namelen;
         }
-        put(&o, ids.p, ids.len);
+        nmet = 0;
+        for (int i = 0; i < t->nlinks; i++)
+            wire_id[i] = UINT32_MAX;
+        all_routes(t, sorted, o + rows_at, o + at, wire_id, met, &nmet);
     }
-    free(ids.p);
     free(sorted);
-    free(route);
     free(wire_id);
     free(met);
-    if (!ok) {
-        free(o.p);
-        return NULL;
-    }
-    *len = o.len;
-    return o.p;
+    return o;
 }
 
 /* The whole file, or NULL (not a regular file, or larger than a one-cluster file is). */
