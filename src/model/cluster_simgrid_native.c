@@ -386,6 +386,7 @@ struct nat {
     int nnodes, *nodes_by_level;
     struct ft_link *ftl;
     int nftl;
+    int *upchoice;   /* levels * n: the parent port d-mod-k takes at a level towards a host */
 };
 
 static int add_link(struct nat *t, char *name, double bw, double lat, bool shared)
@@ -420,6 +421,7 @@ static void nat_free(struct nat *t)
     free(t->nodes);
     free(t->nodes_by_level);
     free(t->ftl);
+    free(t->upchoice);
 }
 
 /* The cluster's values, read. */
@@ -707,6 +709,17 @@ static bool build_fat_tree(struct nat *t, const struct spec *s)
                          i != L - 1 ? t->fup[i + 1] * t->fcount[i + 1] : 0);
         }
     ft_labels(t);
+    /* get_local_route's choice going up, which depends on the level and the destination
+       alone: int d = destination->position; d /= each lower level's parents; d %= k */
+    t->upchoice = xmalloc((size_t)L * (size_t)t->n * sizeof *t->upchoice);
+    for (int level = 0; level < L; level++)
+        for (int p = 0; p < t->n; p++) {
+            int d = t->nodes[p].position;
+            for (int i = 0; i < level; i++)
+                d /= t->fup[i];
+            t->upchoice[(size_t)level * (size_t)t->n + (size_t)p] =
+                d % (t->fup[level] * t->fcount[level]);
+        }
     return ft_connect(t, s);
 }
 
@@ -732,10 +745,7 @@ static int route_fat_tree(const struct nat *t, int q, int p, int *out, int cap)
     while (!ft_in_subtree(t, cur, destination)) {   /* up */
         if (cur->level >= t->levels || k + 2 > cap)
             return -1;
-        int d = destination->position;
-        for (int i = 0; i < cur->level; i++)
-            d /= t->fup[i];
-        d %= t->fup[cur->level] * t->fcount[cur->level];
+        int d = t->upchoice[(size_t)cur->level * (size_t)t->n + (size_t)p];
         if (cur->parents[d] < 0)
             return -1;
         if (cur->limiter >= 0)
@@ -750,7 +760,8 @@ static int route_fat_tree(const struct nat *t, int q, int p, int *out, int cap)
         for (int i = d * t->fdown[cur->level - 1]; i < cur->nchildren; i++) {
             /* SimGrid's loop tries each i; those with another remainder do nothing */
             int m = t->fdown[cur->level - 1], want = destination->label[cur->level - 1];
-            i += ((want - i % m) % m + m) % m;
+            int r = i % m;
+            i += want >= r ? want - r : want - r + m;
             if (want >= m || i >= cur->nchildren)
                 break;
             if (cur->children[i] < 0 || k + 2 > cap)
