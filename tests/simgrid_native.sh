@@ -53,10 +53,12 @@ ft3par|0-63|bw="1Gbps" lat="1us" topology="FAT_TREE" topo_parameters="3;4,4,4;1,
 ft256|0-255|bw="1Gbps" lat="1us" topology="FAT_TREE" topo_parameters="2;16,16;1,16;1,1"||yes
 ftpar|0-63|bw="1Gbps" lat="1us" topology="FAT_TREE" topo_parameters="2;8,8;1,4;2,2"||yes
 ftzone|0-15|bw="125MBps" lat="50us" topology="FAT_TREE" topo_parameters="2;4,4;1,2;1,2"|Full|yes
+ftdijkstra|0-15|bw="125MBps" lat="50us" topology="FAT_TREE" topo_parameters="2;4,4;1,2;1,2" limiter_link="1GBps"|Dijkstra|yes
 ftone|0|bw="125MBps" lat="50us" topology="FAT_TREE" topo_parameters="1;1;1;1"||yes
 ft1lev|0-7|bw="125MBps" lat="50us" topology="FAT_TREE" topo_parameters="1;8;1;1"||yes
 ft1levpar|0-7|bw="125MBps" lat="50us" topology="FAT_TREE" topo_parameters="1;8;2;3" limiter_link="2GBps"||yes
 torus|0-26|bw="125MBps" lat="50us" topology="TORUS" topo_parameters="3,3,3"||no
+zonecache|0-9|bw="125MBps" lat="50us"|DijkstraCache|no
 dragonfly|0-15|bw="125MBps" lat="50us" topology="DRAGONFLY" topo_parameters="2,1;2,1;2,1;2"||no
 routerid|0-5|bw="125MBps" lat="50us" router_id="r"||no
 duplicate|0-3,2|bw="125MBps" lat="50us"||no

@@ -6,8 +6,7 @@
  *
  * Read here: a <platform version="4.1"> (after an optional <?xml?>, a
  * <!DOCTYPE> without internal subset and comments) holding one <cluster/>,
- * alone or inside one <zone> of Full, Floyd, Dijkstra or DijkstraCache
- * routing, with the attributes of SimGrid 3.32's DTD, topology FLAT or
+ * alone or inside one <zone> of Full, Floyd or Dijkstra routing, with the attributes of SimGrid 3.32's DTD, topology FLAT or
  * FAT_TREE.  Its routes are SimGrid 3.32's, rule for rule:
  *   FLAT (src/surf/sg_platf.cpp, sg_platf_new_cluster_flat; StarZone.cpp):
  *     host r's links are [ID_link_R_limiter], ID_link_R (_UP/_DOWN when the
@@ -209,7 +208,7 @@ static bool read_file_cluster(const char *text, size_t len, struct attr *a)
                      pa[0].val && strcmp(pa[0].val, "4.1") == 0 && skip_misc(&x);
     bool zone = ok && open_tag(&x, "zone", za, 2, &empty);
     if (zone) {
-        static const char *const routings[] = {"Full", "Floyd", "Dijkstra", "DijkstraCache"};
+        static const char *const routings[] = {"Full", "Floyd", "Dijkstra"};
         bool known = false;
         for (size_t i = 0; za[1].val && i < sizeof routings / sizeof routings[0]; i++)
             known = known || strcmp(za[1].val, routings[i]) == 0;
