@@ -4,10 +4,10 @@
  * computed without SimGrid for a file that is one <cluster> and nothing SimGrid
  * could read otherwise.
  *
- * Read here: a <platform version="4.1"> (after an optional <?xml?>, a
- * <!DOCTYPE> without internal subset and comments) holding one <cluster/>,
- * alone or inside one <zone> of Full, Floyd or Dijkstra routing, with the attributes of SimGrid 3.32's DTD, topology FLAT or
- * FAT_TREE.  Its routes are SimGrid 3.32's, rule for rule:
+ * Read here: a <platform version="4.1"> (after an optional <?xml?> and the
+ * <!DOCTYPE> of simgrid.dtd, comments) holding one <cluster/>, alone or
+ * inside one <zone> of Full, Floyd or Dijkstra routing, with the attributes
+ * of SimGrid 3.32's DTD, topology FLAT or FAT_TREE.  Its routes are SimGrid 3.32's, rule for rule:
  *   FLAT (src/surf/sg_platf.cpp, sg_platf_new_cluster_flat; StarZone.cpp):
  *     host r's links are [ID_link_R_limiter], ID_link_R (_UP/_DOWN when the
  *     policy is SPLITDUPLEX or FULLDUPLEX, else one link of SimGrid's default
@@ -153,36 +153,29 @@ static bool close_tag(struct xml *x, const char *name)
     return true;
 }
 
-/* The prolog: <?xml ...?> and <!DOCTYPE ...> without an internal subset (which could
- * declare entities or defaults), each optional, with comments around. */
+/* The prolog, in the forms SimGrid 3.32's parser is known to take: an optional <?xml?>
+ * declaring version 1.0 (and UTF-8), then the DOCTYPE of simgrid.dtd, which it requires;
+ * the blanks and comments after. */
 static bool skip_prolog(struct xml *x)
 {
-    if (starts(x, "<?xml")) {
-        const char *e = x->p;
-        while (e + 1 < x->end && memcmp(e, "?>", 2) != 0)
-            e++;
-        if (e + 1 >= x->end)
-            return false;
-        x->p = e + 2;
-    }
-    if (!skip_misc(x))
-        return false;
-    if (starts(x, "<!DOCTYPE")) {
-        char q = 0;
-        const char *e = x->p + 9;
-        for (; e < x->end && (q || *e != '>'); e++) {
-            if (q)
-                q = *e == q ? 0 : q;
-            else if (*e == '"' || *e == '\'')
-                q = *e;
-            else if (*e == '[' || *e == '<')
-                return false;
+    static const char *const decls[] = {
+        "<?xml version=\"1.0\"?>", "<?xml version='1.0'?>",
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<?xml version='1.0' encoding='UTF-8'?>"};
+    static const char *const doctypes[] = {
+        "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">",
+        "<!DOCTYPE platform SYSTEM \"http://simgrid.gforge.inria.fr/simgrid/simgrid.dtd\">"};
+    for (size_t i = 0; i < sizeof decls / sizeof decls[0]; i++)
+        if (starts(x, decls[i])) {
+            x->p += strlen(decls[i]);
+            skip_blank(x);
+            break;
         }
-        if (e >= x->end)
-            return false;
-        x->p = e + 1;
-    }
-    return skip_misc(x);
+    for (size_t i = 0; i < sizeof doctypes / sizeof doctypes[0]; i++)
+        if (starts(x, doctypes[i])) {
+            x->p += strlen(doctypes[i]);
+            return skip_misc(x);
+        }
+    return false;
 }
 
 /* The cluster's attributes, in this order (SimGrid 3.32's DTD: src/surf/xml/simgrid.dtd). */
