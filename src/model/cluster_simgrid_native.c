@@ -807,10 +807,10 @@ static bool duplicate_names(char **names, const int *sorted, int n)
     return false;
 }
 
-/* Every route in SimGrid's order (rows of sorted hosts), its links numbered as first met
- * (met[] in that order, wire_id[] by link); with rows and ids (the second pass), each
- * route's record at rows (zeroed: the padding stays 0) and its link count and links at ids.
- * The ids' count, or 0 where a route cannot be had. */
+/* Every route in SimGrid's order (rows of sorted hosts): its record at rows (zeroed: the
+ * padding stays 0) and its link count and links at ids, the links numbered as first met
+ * (met[] in that order, wire_id[] by link).  The ids' count, or 0 where a route cannot
+ * be had. */
 static size_t all_routes(const struct nat *t, const int *sorted, char *rows, char *ids,
                          uint32_t *wire_id, uint32_t *met, uint32_t *nmet)
 {
@@ -826,9 +826,8 @@ static size_t all_routes(const struct nat *t, const int *sorted, char *rows, cha
             if (len <= 0)
                 return 0;
             double latency = 0, bw = -1;   /* as the helper: SimGrid's sum, the least */
-            if (ids)   /* the answer's bytes: no alignment */
-                memcpy(ids + pos * sizeof(uint32_t), &(uint32_t){(uint32_t)len}, sizeof(uint32_t));
-            pos++;
+            /* the answer's bytes have no alignment: memcpy */
+            memcpy(ids + pos++ * sizeof(uint32_t), &(uint32_t){(uint32_t)len}, sizeof(uint32_t));
             for (int x = 0; x < len; x++) {
                 const struct nlink *lk = &t->links[route[x]];
                 if (wire_id[route[x]] == UINT32_MAX) {
@@ -837,57 +836,55 @@ static size_t all_routes(const struct nat *t, const int *sorted, char *rows, cha
                 }
                 latency += lk->lat;
                 bw = bw < 0 || lk->bw < bw ? lk->bw : bw;
-                if (ids)
-                    memcpy(ids + pos * sizeof(uint32_t), &wire_id[route[x]], sizeof(uint32_t));
-                pos++;
+                memcpy(ids + pos++ * sizeof(uint32_t), &wire_id[route[x]], sizeof(uint32_t));
             }
-            if (rows) {   /* field by field: the padding stays the 0 it was */
-                char *at = rows + k++ * sizeof(struct route_rec);
-                memcpy(at + offsetof(struct route_rec, links), &(int32_t){len}, sizeof(int32_t));
-                memcpy(at + offsetof(struct route_rec, latency), &latency, sizeof latency);
-                memcpy(at + offsetof(struct route_rec, bandwidth), &bw, sizeof bw);
-            }
+            char *at = rows + k++ * sizeof(struct route_rec);   /* field by field */
+            memcpy(at + offsetof(struct route_rec, links), &(int32_t){len}, sizeof(int32_t));
+            memcpy(at + offsetof(struct route_rec, latency), &latency, sizeof latency);
+            memcpy(at + offsetof(struct route_rec, bandwidth), &bw, sizeof bw);
         }
     return pos;
 }
 
 /* The wire answer of model/cluster_simgrid.h for t; NULL where a route cannot be had.
- * Two passes over the routes (the first numbers the links, whose records come before the
- * routes' ids), so the answer is written once, in place. */
+ * One pass over the routes writes records and ids in place, the ids after room for
+ * every link's record; the records of the links met then go before them, and the ids
+ * move down over the room left (none when every link is met). */
 static char *answer(const struct nat *t, size_t *len)
 {
-    int n = t->n;
+    int n = t->n, cap = t->topo == TOPO_FLAT ? 6 : 4 * t->levels + 4;
     int *sorted = byte_order(t->names, n);
-    size_t nl = (size_t)(t->nlinks ? t->nlinks : 1);
+    if (duplicate_names(t->names, sorted, n)) {
+        free(sorted);
+        return NULL;
+    }
+    size_t nl = (size_t)(t->nlinks ? t->nlinks : 1), at = sizeof(uint32_t);
+    size_t nrec = (size_t)n * (size_t)(n - 1), links_max = 2 * sizeof(uint32_t);
+    for (int i = 0; i < n; i++)
+        at += sizeof(uint32_t) + strlen(t->names[i]);
+    for (int i = 0; i < t->nlinks; i++)
+        links_max += sizeof(struct link_rec) + strlen(t->links[i].name);
+    size_t rows_at = at, links_at = rows_at + nrec * sizeof(struct route_rec);
+    size_t ids_at = links_at + links_max;
+    /* fresh pages, 0, touched as written: the ids' room is their most */
+    char *o = xcalloc(ids_at + (nrec * (size_t)(1 + cap) + 1) * sizeof(uint32_t), 1);
     uint32_t *wire_id = xmalloc(nl * sizeof *wire_id), *met = xmalloc(nl * sizeof *met), nmet = 0;
+    memcpy(o, &(uint32_t){(uint32_t)n}, sizeof(uint32_t));
+    at = sizeof(uint32_t);
+    for (int i = 0; i < n; i++) {
+        uint32_t l = (uint32_t)strlen(t->names[sorted[i]]);
+        memcpy(o + at, &l, sizeof l);
+        memcpy(o + at + sizeof l, t->names[sorted[i]], l);
+        at += sizeof l + l;
+    }
     for (int i = 0; i < t->nlinks; i++)
         wire_id[i] = UINT32_MAX;
-    size_t nids = duplicate_names(t->names, sorted, n) ? 0
-                                                       : all_routes(t, sorted, NULL, NULL, wire_id,
-                                                                    met, &nmet);
-    char *o = NULL;
+    size_t nids = all_routes(t, sorted, o + rows_at, o + ids_at, wire_id, met, &nmet);
     if (nids > 0 || n == 1) {
-        size_t at = sizeof(uint32_t), nrec = (size_t)n * (size_t)(n - 1);
-        for (int i = 0; i < n; i++)
-            at += sizeof(uint32_t) + strlen(t->names[i]);
-        size_t rows_at = at, links_at = rows_at + nrec * sizeof(struct route_rec);
-        at = links_at + 2 * sizeof(uint32_t);
-        for (uint32_t i = 0; i < nmet; i++)
-            at += sizeof(struct link_rec) + strlen(t->links[met[i]].name);
-        *len = at + nids * sizeof(uint32_t);
-        o = xcalloc(*len, 1);   /* fresh pages, already 0 */
-        memcpy(o, &(uint32_t){(uint32_t)n}, sizeof(uint32_t));
-        at = sizeof(uint32_t);
-        for (int i = 0; i < n; i++) {
-            uint32_t l = (uint32_t)strlen(t->names[sorted[i]]);
-            memcpy(o + at, &l, sizeof l);
-            memcpy(o + at + sizeof l, t->names[sorted[i]], l);
-            at += sizeof l + l;
-        }
         at = links_at;
         memcpy(o + at, &(uint32_t){SIMGRID_LINKS_MAGIC}, sizeof(uint32_t));
-        memcpy(o + at + 4, &nmet, sizeof nmet);
-        at += 8;
+        memcpy(o + at + sizeof(uint32_t), &nmet, sizeof nmet);
+        at += 2 * sizeof(uint32_t);
         for (uint32_t i = 0; i < nmet; i++) {
             const struct nlink *lk = &t->links[met[i]];
             struct link_rec r = {lk->bw, lk->lat, lk->shared ? 1 : 0, (uint32_t)strlen(lk->name)};
@@ -895,10 +892,12 @@ static char *answer(const struct nat *t, size_t *len)
             memcpy(o + at + sizeof r, lk->name, r.namelen);
             at += sizeof r + r.namelen;
         }
-        nmet = 0;
-        for (int i = 0; i < t->nlinks; i++)
-            wire_id[i] = UINT32_MAX;
-        all_routes(t, sorted, o + rows_at, o + at, wire_id, met, &nmet);
+        if (at < ids_at)
+            memmove(o + at, o + ids_at, nids * sizeof(uint32_t));
+        *len = at + nids * sizeof(uint32_t);
+    } else {
+        free(o);
+        o = NULL;
     }
     free(sorted);
     free(wire_id);
