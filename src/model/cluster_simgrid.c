@@ -69,21 +69,35 @@ static double now_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The part done (0 to 1) to progress_fn, once the load has taken SIMGRID_PROGRESS_AFTER
+ * seconds and at most five times a second. */
+static void progress_show(struct progress *pg, double done)
+{
+    if (!pg || !pg->path || !progress_fn)
+        return;
+    double t = now_seconds();
+    if (t - pg->t0 < SIMGRID_PROGRESS_AFTER || t - pg->last < 0.2)
+        return;
+    progress_fn(progress_ctx, pg->path, done < 1 ? done : 1, t - pg->t0);
+    pg->last = t;
+    pg->told = true;
+}
+
 /* The part of the routes in the answer so far (its rows' bytes against n (n - 1) of them). */
 static void progress_tell(struct progress *pg, const struct buf *b)
 {
     if (!pg || !pg->path || !progress_fn || b->len < sizeof(uint32_t))
         return;
-    double t = now_seconds();
-    if (t - pg->t0 < SIMGRID_PROGRESS_AFTER || t - pg->last < 0.2)
-        return;
     uint32_t n32;
     memcpy(&n32, b->p, sizeof n32);
     double want = (double)n32 * (double)(n32 > 0 ? n32 - 1 : 0) * (double)sizeof(struct route_rec);
-    double done = want > 0 ? (double)b->len / want : 0;
-    progress_fn(progress_ctx, pg->path, done < 1 ? done : 1, t - pg->t0);
-    pg->last = t;
-    pg->told = true;
+    progress_show(pg, want > 0 ? (double)b->len / want : 0);
+}
+
+/* The native reader's rows done (model/cluster_simgrid_native.c), told as the helper's. */
+static void native_tick(void *pg, double done)
+{
+    progress_show(pg, done);
 }
 
 void simgrid_set_helper(const char *path)
@@ -852,7 +866,10 @@ struct cluster *cluster_load_simgrid(const char *path, double size, struct diag 
         return NULL;
     }
     struct buf native = {0};
-    if (FAST_PATH((native.p = simgrid_native_answer(path, &native.len)) != NULL)) {
+    struct progress npg = {path, now_seconds(), 0, false};
+    if (FAST_PATH((native.p = simgrid_native_answer(path, &native.len, native_tick, &npg)) != NULL)) {
+        if (npg.told && progress_fn)
+            progress_fn(progress_ctx, path, -1, now_seconds() - npg.t0);
         struct cluster *c = build(path, size, &native, d);
         free(native.p);
         return c;

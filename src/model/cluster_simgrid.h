@@ -110,9 +110,12 @@ struct cluster *simgrid_reply_cluster(const char *path, double size, const char 
  * (model/cluster_simgrid_native.c, a fast path) when the file is one
  * <cluster> that reader follows SimGrid 3.32's rules for exactly: the same
  * bytes hetcast-simgrid writes, *len of them (free it).  NULL for any other
- * file, which the helper reads.  Cost: O(n^2) routes, without a process.
+ * file, which the helper reads.  tick (NULL: none) hears tick(ctx, done)
+ * after each host's row of routes, done from 0 to 1.
+ * Cost: O(n^2) routes, without a process.
  */
-char *simgrid_native_answer(const char *path, size_t *len);
+typedef void (*simgrid_native_tick)(void *ctx, double done);
+char *simgrid_native_answer(const char *path, size_t *len, simgrid_native_tick tick, void *ctx);
 
 /*
  * Replay a broadcast's schedule in SimGrid itself (hetcast-simgrid --replay):

@@ -812,11 +812,12 @@ static bool duplicate_names(char **names, const int *sorted, int n)
  * (met[] in that order, wire_id[] by link).  The ids' count, or 0 where a route cannot
  * be had. */
 static size_t all_routes(const struct nat *t, const int *sorted, char *rows, char *ids,
-                         uint32_t *wire_id, uint32_t *met, uint32_t *nmet)
+                         uint32_t *wire_id, uint32_t *met, uint32_t *nmet,
+                         simgrid_native_tick tick, void *ctx)
 {
     int n = t->n, cap = t->topo == TOPO_FLAT ? 6 : 4 * t->levels + 4, route[6 + 4 * 16];
     size_t k = 0, pos = 0;
-    for (int a = 0; a < n; a++)
+    for (int a = 0; a < n; a++) {
         for (int b = 0; b < n; b++) {
             if (a == b)
                 continue;
@@ -843,6 +844,9 @@ static size_t all_routes(const struct nat *t, const int *sorted, char *rows, cha
             memcpy(at + offsetof(struct route_rec, latency), &latency, sizeof latency);
             memcpy(at + offsetof(struct route_rec, bandwidth), &bw, sizeof bw);
         }
+        if (tick)
+            tick(ctx, (double)(a + 1) / n);
+    }
     return pos;
 }
 
@@ -850,7 +854,7 @@ static size_t all_routes(const struct nat *t, const int *sorted, char *rows, cha
  * One pass over the routes writes records and ids in place, the ids after room for
  * every link's record; the records of the links met then go before them, and the ids
  * move down over the room left (none when every link is met). */
-static char *answer(const struct nat *t, size_t *len)
+static char *answer(const struct nat *t, size_t *len, simgrid_native_tick tick, void *ctx)
 {
     int n = t->n, cap = t->topo == TOPO_FLAT ? 6 : 4 * t->levels + 4;
     int *sorted = byte_order(t->names, n);
@@ -879,7 +883,7 @@ static char *answer(const struct nat *t, size_t *len)
     }
     for (int i = 0; i < t->nlinks; i++)
         wire_id[i] = UINT32_MAX;
-    size_t nids = all_routes(t, sorted, o + rows_at, o + ids_at, wire_id, met, &nmet);
+    size_t nids = all_routes(t, sorted, o + rows_at, o + ids_at, wire_id, met, &nmet, tick, ctx);
     if (nids > 0 || n == 1) {
         at = links_at;
         memcpy(o + at, &(uint32_t){SIMGRID_LINKS_MAGIC}, sizeof(uint32_t));
@@ -923,7 +927,7 @@ static char *slurp(const char *path, size_t *len)
     return text;
 }
 
-char *simgrid_native_answer(const char *path, size_t *len)
+char *simgrid_native_answer(const char *path, size_t *len, simgrid_native_tick tick, void *ctx)
 {
     size_t tlen;
     char *text = slurp(path, &tlen);
@@ -943,7 +947,7 @@ char *simgrid_native_answer(const char *path, size_t *len)
         else
             built = build_fat_tree(&t, &s);
         if (built)
-            res = answer(&t, len);
+            res = answer(&t, len, tick, ctx);
     }
     nat_free(&t);
     free(s.radicals);
