@@ -5,7 +5,8 @@
  * writes them to a pipe; the parent builds the cluster.  The child's stderr
  * is a second pipe, so what SimGrid says on a bad file becomes the message
  * and nothing reaches the terminal (or the view's screen).  The wire format
- * is in model/cluster_simgrid.h.
+ * is in model/cluster_simgrid.h.  A file of one <cluster> skips the child:
+ * model/cluster_simgrid_native.c computes the same answer (a fast path).
  */
 #include "model/cluster_simgrid.h"
 #include "support/fastpath.h"
@@ -827,6 +828,21 @@ static void helper_failed(const char *path, int status, const struct buf *out,
     free(host);
 }
 
+/* The fast path: the answer computed without the helper (model/cluster_simgrid_native.c),
+ * built as the helper's is into *c; false when that reader leaves the file to SimGrid. */
+static bool read_native(const char *path, double size, struct diag *d, struct cluster **c)
+{
+    struct buf native = {0};
+    struct progress pg = {path, now_seconds(), 0, false};
+    if (!FAST_PATH((native.p = simgrid_native_answer(path, &native.len, native_tick, &pg)) != NULL))
+        return false;
+    if (pg.told && progress_fn)
+        progress_fn(progress_ctx, path, -1, now_seconds() - pg.t0);
+    *c = build(path, size, &native, d);
+    free(native.p);
+    return true;
+}
+
 struct cluster *cluster_load_simgrid(const char *path, double size, struct diag *d)
 {
     FILE *probe = fopen(path, "r");
@@ -865,15 +881,9 @@ struct cluster *cluster_load_simgrid(const char *path, double size, struct diag 
             diag_error(d, path, 0, NULL, "(looked for %s)", helper);
         return NULL;
     }
-    struct buf native = {0};
-    struct progress npg = {path, now_seconds(), 0, false};
-    if (FAST_PATH((native.p = simgrid_native_answer(path, &native.len, native_tick, &npg)) != NULL)) {
-        if (npg.told && progress_fn)
-            progress_fn(progress_ctx, path, -1, now_seconds() - npg.t0);
-        struct cluster *c = build(path, size, &native, d);
-        free(native.p);
-        return c;
-    }
+    struct cluster *native;
+    if (read_native(path, size, d, &native))
+        return native;
     int data[2], err[2];
     if (pipe(data) < 0) {
         diag_error(d, path, 0, NULL, "cannot read it with SimGrid: %s", strerror(errno));

@@ -89,8 +89,9 @@ void simgrid_set_progress(simgrid_progress_fn fn, void *ctx);
  * Send and receive overheads are 0.  Returns the cluster, or NULL with the
  * problems in d.  A file whose zones nest more than SIMGRID_MAX_ZONES deep,
  * or that holds a wifi zone or link (no point-to-point cost), is refused
- * first (the line of that tag).
- * Cost: a scan of the file's tags, one fork, O(n^2) routes.
+ * first (the line of that tag).  A file simgrid_native_answer reads is
+ * read without the helper (unless HETCAST_NO_FASTPATH), to the same cluster.
+ * Cost: a scan of the file's tags, one fork (none for such a file), O(n^2) routes.
  */
 struct cluster *cluster_load_simgrid(const char *path, double size, struct diag *d);
 
