@@ -286,9 +286,9 @@ static void load_progress(void *ctx, const char *path, double done, double secon
     (void)ctx;
     char b[256];
     if (done < 0)
-        fprintf(stderr, "\rhetcast: read %s with SimGrid in %.1f s%20s\n", SHOWN(path, b), seconds, "");
+        fprintf(stderr, "\rhetcast: read %s in %.1f s%20s\n", SHOWN(path, b), seconds, "");
     else
-        fprintf(stderr, "\rhetcast: reading %s with SimGrid: %3.0f%% of the routes, %.1f s",
+        fprintf(stderr, "\rhetcast: reading %s: %3.0f%% of the routes, %.1f s",
                 SHOWN(path, b), 100 * done, seconds);
     fflush(stderr);
 }

@@ -14,10 +14,10 @@
 # and run against the tiers, the shared ones first, until one kills it:
 #   core        the core tests that include an engine, timing or optimal
 #               header, in build/ (the quick ones first);
-#   cli-asan    the cli and optima tests in build-asan/;
+#   cli-asan    the cli, optima and simgrid-shared tests in build-asan/;
 # then, for the arrangement before test.sh's tiers (every test in build/
 # and again in build-asan/), what it ran beside them:
-#   cli-normal  the cli and optima tests in build/;
+#   cli-normal  the same in build/;
 #   core-asan   the core tests above in build-asan/.
 # The core tests under valgrind run at the same (small) scale in both
 # arrangements, so they cannot tell them apart; -V runs them too (last,
@@ -60,7 +60,7 @@ trap 'exit 1' INT TERM HUP
 # the core tests that include an engine, timing or optimal header, the
 # quick ones first
 core_tests="engine readyrecv timing optimal exercise trees segment csv multicast kkround lua bruteforce exchange claims pipeline fastpaths lean certify"
-cli_tests="cli optima"
+cli_tests="cli optima simgrid-shared"
 core_targets=$(for t in $core_tests; do printf 'tests/test-%s ' "$t"; done)
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 

@@ -5,9 +5,11 @@
  * writes them to a pipe; the parent builds the cluster.  The child's stderr
  * is a second pipe, so what SimGrid says on a bad file becomes the message
  * and nothing reaches the terminal (or the view's screen).  The wire format
- * is in model/cluster_simgrid.h.
+ * is in model/cluster_simgrid.h.  A file of one <cluster> skips the child:
+ * model/cluster_simgrid_native.c computes the same answer (a fast path).
  */
 #include "model/cluster_simgrid.h"
+#include "support/fastpath.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -68,21 +70,35 @@ static double now_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The part done (0 to 1) to progress_fn, once the load has taken SIMGRID_PROGRESS_AFTER
+ * seconds and at most five times a second. */
+static void progress_show(struct progress *pg, double done)
+{
+    if (!pg || !pg->path || !progress_fn)
+        return;
+    double t = now_seconds();
+    if (t - pg->t0 < SIMGRID_PROGRESS_AFTER || t - pg->last < 0.2)
+        return;
+    progress_fn(progress_ctx, pg->path, done < 1 ? done : 1, t - pg->t0);
+    pg->last = t;
+    pg->told = true;
+}
+
 /* The part of the routes in the answer so far (its rows' bytes against n (n - 1) of them). */
 static void progress_tell(struct progress *pg, const struct buf *b)
 {
     if (!pg || !pg->path || !progress_fn || b->len < sizeof(uint32_t))
         return;
-    double t = now_seconds();
-    if (t - pg->t0 < SIMGRID_PROGRESS_AFTER || t - pg->last < 0.2)
-        return;
     uint32_t n32;
     memcpy(&n32, b->p, sizeof n32);
     double want = (double)n32 * (double)(n32 > 0 ? n32 - 1 : 0) * (double)sizeof(struct route_rec);
-    double done = want > 0 ? (double)b->len / want : 0;
-    progress_fn(progress_ctx, pg->path, done < 1 ? done : 1, t - pg->t0);
-    pg->last = t;
-    pg->told = true;
+    progress_show(pg, want > 0 ? (double)b->len / want : 0);
+}
+
+/* The native reader's rows done (model/cluster_simgrid_native.c), told as the helper's. */
+static void native_tick(void *pg, double done)
+{
+    progress_show(pg, done);
 }
 
 void simgrid_set_helper(const char *path)
@@ -812,6 +828,21 @@ static void helper_failed(const char *path, int status, const struct buf *out,
     free(host);
 }
 
+/* The fast path: the answer computed without the helper (model/cluster_simgrid_native.c),
+ * built as the helper's is into *c; false when that reader leaves the file to SimGrid. */
+static bool read_native(const char *path, double size, struct diag *d, struct cluster **c)
+{
+    struct buf native = {0};
+    struct progress pg = {path, now_seconds(), 0, false};
+    if (!FAST_PATH((native.p = simgrid_native_answer(path, &native.len, native_tick, &pg)) != NULL))
+        return false;
+    if (pg.told && progress_fn)
+        progress_fn(progress_ctx, path, -1, now_seconds() - pg.t0);
+    *c = build(path, size, &native, d);
+    free(native.p);
+    return true;
+}
+
 struct cluster *cluster_load_simgrid(const char *path, double size, struct diag *d)
 {
     FILE *probe = fopen(path, "r");
@@ -850,6 +881,9 @@ struct cluster *cluster_load_simgrid(const char *path, double size, struct diag 
             diag_error(d, path, 0, NULL, "(looked for %s)", helper);
         return NULL;
     }
+    struct cluster *native;
+    if (read_native(path, size, d, &native))
+        return native;
     int data[2], err[2];
     if (pipe(data) < 0) {
         diag_error(d, path, 0, NULL, "cannot read it with SimGrid: %s", strerror(errno));

@@ -89,8 +89,9 @@ void simgrid_set_progress(simgrid_progress_fn fn, void *ctx);
  * Send and receive overheads are 0.  Returns the cluster, or NULL with the
  * problems in d.  A file whose zones nest more than SIMGRID_MAX_ZONES deep,
  * or that holds a wifi zone or link (no point-to-point cost), is refused
- * first (the line of that tag).
- * Cost: a scan of the file's tags, one fork, O(n^2) routes.
+ * first (the line of that tag).  A file simgrid_native_answer reads is
+ * read without the helper (unless HETCAST_NO_FASTPATH), to the same cluster.
+ * Cost: a scan of the file's tags, one fork (none for such a file), O(n^2) routes.
  */
 struct cluster *cluster_load_simgrid(const char *path, double size, struct diag *d);
 
@@ -104,6 +105,18 @@ struct cluster *cluster_load_simgrid(const char *path, double size, struct diag 
  */
 struct cluster *simgrid_reply_cluster(const char *path, double size, const char *data, size_t len,
                                       struct diag *d);
+
+/*
+ * The helper's answer for the platform at path, computed without SimGrid
+ * (model/cluster_simgrid_native.c, a fast path) when the file is one
+ * <cluster> that reader follows SimGrid 3.32's rules for exactly: the same
+ * bytes hetcast-simgrid writes, *len of them (free it).  NULL for any other
+ * file, which the helper reads.  tick (NULL: none) hears tick(ctx, done)
+ * after each host's row of routes, done from 0 to 1.
+ * Cost: O(n^2) routes, without a process.
+ */
+typedef void (*simgrid_native_tick)(void *ctx, double done);
+char *simgrid_native_answer(const char *path, size_t *len, simgrid_native_tick tick, void *ctx);
 
 /*
  * Replay a broadcast's schedule in SimGrid itself (hetcast-simgrid --replay):

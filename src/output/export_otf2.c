@@ -1,18 +1,18 @@
 /*
  * output/export_otf2.c - schedules as an OTF2 archive (output/export_otf2.h)
  * through libotf2, for Vampir, Trace Compass and Pipit: a system tree node
- * per run, a location group (process) per node, a location per busy port
- * lane (send port, link in, receive port; output/export_lanes.h), an
- * Enter and a Leave of the region "send", "link" or "receive" per busy
- * interval, with the transfer as attributes, and an MPI message per transfer
- * from its send to its receive.  Chunks of 256 KiB (OTF2_CHUNK_SIZE_MIN)
- * where they suffice (libotf2 clears a whole chunk per writer); the
- * communicator's groups (a record listing every location) need a larger
- * definitions chunk beyond about 19 000 locations.  libotf2 looks each new
- * location up in a list of all it has seen, so the event files are written a
- * block of locations per archive object (write_events) and the empty local
- * definition files are hard links to the first (copy_local_defs): at 10^5
- * nodes what is left is the file system's, a file and a link a location.
+ * per run, a location group (process) per node, a location per track of a
+ * busy node (tracks_make), an Enter and a Leave of the region "send",
+ * "link" or "receive" per busy interval, with the transfer as attributes,
+ * and an MPI message per transfer from its send to its receive.  Chunks of
+ * 256 KiB (OTF2_CHUNK_SIZE_MIN) where they suffice (libotf2 clears a whole
+ * chunk per writer); the communicator's groups (a record listing every
+ * location) need a larger definitions chunk beyond about 19 000 locations.
+ * libotf2 looks each new location up in a list of all it has seen, so the
+ * event files are written a block of locations per archive object
+ * (write_events) and the empty local definition files are hard links to the
+ * first (copy_local_defs): at 10^5 nodes what is left is the file system's,
+ * a file and a link a location, about one location a node.
  * The archive is written into a fresh directory beside DIR and swapped in
  * when it is whole (support/atomic_dir.h), so a failure leaves DIR as it was.  libotf2's own
  * error messages are kept from the terminal and handed back in *cause: any
@@ -100,11 +100,113 @@ static OTF2_TimeStamp ticks(double t, double seconds_per_unit)
     return (OTF2_TimeStamp)llround(t * seconds_per_unit * (double)TICKS_PER_SECOND);
 }
 
-/* The lanes of a port that carry an interval: a port never busy has no location (libotf2 3.0's
- * global event reader reads freed memory at a location without events). */
-static int busy_lanes(const struct port_slots *ps, int proc, int port)
+/*
+ * The locations: a node's tracks.  Every busy interval of a node's ports (send port, link in,
+ * receive port) is laid first-fit, in time order, on the node's tracks, so that no two intervals
+ * of a track overlap: a node of a broadcast receives its message, then sends, all on one track.
+ * A location is a file of the archive (two, with its definitions), so a location a track where a
+ * location a port would take more than twice the files: the file system's time is most of the
+ * writing.  A track is named for the ports whose intervals it holds.  A node never busy has no
+ * location (libotf2 3.0's global event reader reads freed memory at a location without events).
+ */
+struct tracks {
+    long nloc;
+    long *loc_of;          /* the location of slot x */
+    long *by_loc;          /* the slots, by location, each location's in time order */
+    long *loc_first;       /* by_loc[loc_first[loc] .. loc_first[loc + 1]): location loc's */
+    int *proc_of;          /* the process of location loc */
+    unsigned char *ports;  /* the ports whose intervals location loc holds, a bit a port */
+};
+
+struct slot_key {
+    double start, end;
+    int port;
+    long x;
+};
+
+static int slot_key_cmp(const void *pa, const void *pb)
 {
-    return ps->lanes[(size_t)(proc - 1) * NPORTS + port];
+    const struct slot_key *a = pa, *b = pb;
+    if (a->start != b->start)
+        return a->start < b->start ? -1 : 1;
+    if (a->end != b->end)
+        return a->end < b->end ? -1 : 1;
+    if (a->port != b->port)
+        return a->port < b->port ? -1 : 1;
+    return a->x < b->x ? -1 : a->x > b->x;
+}
+
+/* Lay the slots of ps (grouped by process) on tracks; key[i .. e) are process proc's. */
+static void tracks_make(struct tracks *t, const struct run *runs, const struct port_slots *ps)
+{
+    size_t n = (size_t)(ps->n > 0 ? ps->n : 1);
+    struct slot_key *key = xmalloc(n * sizeof *key);
+    int *track = xmalloc(n * sizeof *track);
+    t->loc_of = xmalloc(n * sizeof *t->loc_of);
+    long cap = 16, nloc = 0;
+    t->proc_of = xmalloc((size_t)cap * sizeof *t->proc_of);
+    t->ports = xmalloc((size_t)cap);
+    double *track_end = NULL;
+    int ntrack_cap = 0;
+    for (long i = 0, e; i < ps->n; i = e) {
+        int proc = port_slots_proc(runs, ps->v[i].run, ps->v[i].node);
+        for (e = i; e < ps->n && port_slots_proc(runs, ps->v[e].run, ps->v[e].node) == proc; e++)
+            key[e] = (struct slot_key){ps->v[e].start, ps->v[e].end, ps->v[e].port, e};
+        qsort(key + i, (size_t)(e - i), sizeof *key, slot_key_cmp);
+        int ntrack = 0;
+        for (long y = i; y < e; y++) {   /* first fit: the first track whose last interval ended */
+            int l = 0;
+            while (l < ntrack && track_end[l] > key[y].start)
+                l++;
+            if (l == ntrack) {
+                if (ntrack == ntrack_cap)
+                    track_end = xrealloc(track_end, (size_t)(ntrack_cap = ntrack_cap * 2 + 4) *
+                                                        sizeof *track_end);
+                ntrack++;
+            }
+            track_end[l] = key[y].end;
+            track[y] = l;
+        }
+        if (nloc + ntrack > cap) {
+            cap = (nloc + ntrack) * 2;
+            t->proc_of = xrealloc(t->proc_of, (size_t)cap * sizeof *t->proc_of);
+            t->ports = xrealloc(t->ports, (size_t)cap);
+        }
+        for (int l = 0; l < ntrack; l++) {
+            t->proc_of[nloc + l] = proc;
+            t->ports[nloc + l] = 0;
+        }
+        for (long y = i; y < e; y++) {
+            t->loc_of[key[y].x] = nloc + track[y];
+            t->ports[nloc + track[y]] |= (unsigned char)(1u << key[y].port);
+        }
+        nloc += ntrack;
+    }
+    /* by location, stable: each location's slots keep their time order */
+    t->nloc = nloc;
+    t->loc_first = xcalloc((size_t)nloc + 1, sizeof *t->loc_first);
+    for (long y = 0; y < ps->n; y++)
+        t->loc_first[t->loc_of[key[y].x] + 1]++;
+    for (long loc = 0; loc < nloc; loc++)
+        t->loc_first[loc + 1] += t->loc_first[loc];
+    t->by_loc = xmalloc(n * sizeof *t->by_loc);
+    long *fill = xmalloc((size_t)(nloc > 0 ? nloc : 1) * sizeof *fill);
+    memcpy(fill, t->loc_first, (size_t)nloc * sizeof *fill);
+    for (long y = 0; y < ps->n; y++)
+        t->by_loc[fill[t->loc_of[key[y].x]]++] = key[y].x;
+    free(fill);
+    free(track_end);
+    free(track);
+    free(key);
+}
+
+static void tracks_free(struct tracks *t)
+{
+    free(t->loc_of);
+    free(t->by_loc);
+    free(t->loc_first);
+    free(t->proc_of);
+    free(t->ports);
 }
 
 enum { ATTR_SEQ, ATTR_FROM, ATTR_TO, ATTR_WHY, NATTRS };
@@ -113,7 +215,7 @@ enum { ATTR_SEQ, ATTR_FROM, ATTR_TO, ATTR_WHY, NATTRS };
 struct evt_job {
     const struct run *runs;
     const struct port_slots *ps;
-    const long *first_loc;          /* the first location of each (process, port) */
+    const struct tracks *tk;        /* the locations */
     const long *tr_base;            /* transfer i of run r: tr_base[r] + i */
     long ntr;                       /* transfers in all */
     const OTF2_StringRef *node_str, *why_str;
@@ -123,11 +225,6 @@ struct evt_job {
 };
 
 #define COMM_TRANSFERS 0   /* the communicator of the messages: its ranks are the locations */
-
-static long slot_loc(const struct evt_job *j, const struct port_slot *v)
-{
-    return j->first_loc[(port_slots_proc(j->runs, v->run, v->node) - 1) * NPORTS + v->port] + v->lane;
-}
 
 /* One busy interval: Enter, the message it sends or receives, Leave. */
 static void write_slot(OTF2_EvtWriter *w, OTF2_AttributeList *al, struct evt_job *j,
@@ -148,12 +245,12 @@ static void write_slot(OTF2_EvtWriter *w, OTF2_AttributeList *al, struct evt_job
     j->nevents[loc] += 2;
     /* the message: sent as the send begins, received as the receive ends (tag: seq) */
     if (send_slot[tx] == x && in_slot[tx] >= 0) {
-        OTF2_EvtWriter_MpiSend(w, NULL, t0, (uint32_t)slot_loc(j, &j->ps->v[in_slot[tx]]),
+        OTF2_EvtWriter_MpiSend(w, NULL, t0, (uint32_t)j->tk->loc_of[in_slot[tx]],
                                COMM_TRANSFERS, (uint32_t)t->seq + 1, 1);
         j->nevents[loc]++;
     }
     if (in_slot[tx] == x && send_slot[tx] >= 0) {
-        OTF2_EvtWriter_MpiRecv(w, NULL, t1, (uint32_t)slot_loc(j, &j->ps->v[send_slot[tx]]),
+        OTF2_EvtWriter_MpiRecv(w, NULL, t1, (uint32_t)j->tk->loc_of[send_slot[tx]],
                                COMM_TRANSFERS, (uint32_t)t->seq + 1, 1);
         j->nevents[loc]++;
     }
@@ -248,8 +345,7 @@ static OTF2_Archive *evt_archive(struct evt_out *o, long loc)
     return o->cur;
 }
 
-/* The events, location by location: the slots of each (process, port) come together, in the
- * order of the locations, each lane's in time order.  A transfer's message goes from its send
+/* The events, location by location, each location's in time order.  A transfer's message goes from its send
  * slot to its receive slot (its link slot when the receive takes no time).  0, or -1 when a
  * part archive could not be written or moved in. */
 static int write_events(OTF2_Archive *a, const char *path, long nloc, struct evt_job *j)
@@ -270,25 +366,14 @@ static int write_events(OTF2_Archive *a, const char *path, long nloc, struct evt
     OTF2_Archive_OpenEvtFiles(a);
     struct evt_out o = {a, a, path, xasprintf("%s/part", path), 0, nloc, false, false};
     OTF2_AttributeList *al = OTF2_AttributeList_New();
-    long i = 0;
-    for (int proc = 1; proc <= ps->nprocs; proc++)
-        for (int port = 0; port < NPORTS; port++) {
-            long e = i;   /* this port's slots: [i, e) */
-            while (e < ps->n && port_slots_proc(j->runs, ps->v[e].run, ps->v[e].node) == proc &&
-                   ps->v[e].port == port)
-                e++;
-            for (int l = 0; l < busy_lanes(ps, proc, port); l++) {
-                long loc = j->first_loc[(proc - 1) * NPORTS + port] + l;
-                OTF2_Archive *w_of = evt_archive(&o, loc);
-                OTF2_EvtWriter *w = w_of ? OTF2_Archive_GetEvtWriter(w_of, (OTF2_LocationRef)loc) : NULL;
-                for (long x = i; x < e && w; x++)
-                    if (ps->v[x].lane == l)
-                        write_slot(w, al, j, x, loc, send_slot, in_slot);
-                if (w)
-                    OTF2_Archive_CloseEvtWriter(w_of, w);
-            }
-            i = e;
-        }
+    for (long loc = 0; loc < nloc; loc++) {
+        OTF2_Archive *w_of = evt_archive(&o, loc);
+        OTF2_EvtWriter *w = w_of ? OTF2_Archive_GetEvtWriter(w_of, (OTF2_LocationRef)loc) : NULL;
+        for (long y = j->tk->loc_first[loc]; y < j->tk->loc_first[loc + 1] && w; y++)
+            write_slot(w, al, j, j->tk->by_loc[y], loc, send_slot, in_slot);
+        if (w)
+            OTF2_Archive_CloseEvtWriter(w_of, w);
+    }
     part_close(&o);
     OTF2_AttributeList_Delete(al);
     OTF2_Archive_CloseEvtFiles(a);
@@ -321,12 +406,38 @@ static OTF2_StringRef *reason_strings(struct strings *sp, const struct run *runs
     return why_str;
 }
 
-/* The system tree: a node per run, a location group (process) per node of it, a location per
- * lane of each busy port. */
-static void write_tree(struct strings *s, const struct run *runs, int k, const struct port_slots *ps,
-                       const long *first_loc, const uint64_t *nevents,
-                       const OTF2_StringRef *node_str, const OTF2_StringRef *port_str)
+/* A location's name: the ports whose intervals it holds ("link in, receive port"), and a number
+ * from 2 on where an earlier track of its node holds the same ports (same of them); names[mask]
+ * keeps each first name's string. */
+static OTF2_StringRef track_name(struct strings *s, unsigned mask, int same,
+                                 OTF2_StringRef names[1u << NPORTS])
 {
+    if (same == 0 && names[mask] != OTF2_UNDEFINED_STRING)
+        return names[mask];
+    static const int order[NPORTS] = {PORT_LINK, PORT_RECV, PORT_SEND};   /* a node's day */
+    char name[128] = "";
+    for (int i = 0, nports = 0; i < NPORTS; i++)
+        if (mask & (1u << order[i])) {
+            size_t len = strlen(name);
+            snprintf(name + len, sizeof name - len, "%s%s", nports++ ? ", " : "",
+                     port_names[order[i]]);
+        }
+    if (same > 0) {
+        size_t len = strlen(name);
+        snprintf(name + len, sizeof name - len, " %d", same + 1);
+        return str(s, name);
+    }
+    return names[mask] = str(s, name);
+}
+
+/* The system tree: a node per run, a location group (process) per node of it, a location per
+ * track of a busy node. */
+static void write_tree(struct strings *s, const struct run *runs, int k, const struct tracks *t,
+                       const uint64_t *nevents, const OTF2_StringRef *node_str)
+{
+    OTF2_StringRef names[1u << NPORTS];
+    for (unsigned m = 0; m < 1u << NPORTS; m++)
+        names[m] = OTF2_UNDEFINED_STRING;
     OTF2_StringRef cls_root = str(s, "hetcast"), cls_run = str(s, "run");
     OTF2_GlobalDefWriter_WriteSystemTreeNode(s->w, 0, cls_root, cls_root,
                                              OTF2_UNDEFINED_SYSTEM_TREE_NODE);
@@ -337,6 +448,7 @@ static void write_tree(struct strings *s, const struct run *runs, int k, const s
         OTF2_GlobalDefWriter_WriteSystemTreeNode(s->w, (OTF2_SystemTreeNodeRef)r + 1, str(s, name),
                                                  cls_run, 0);
     }
+    long loc = 0;
     for (int r = 0; r < k; r++)
         for (int p = 0; p < runs[r].c->n; p++) {
             int proc = port_slots_proc(runs, r, p);
@@ -351,19 +463,12 @@ static void write_tree(struct strings *s, const struct run *runs, int k, const s
                                                     OTF2_LOCATION_GROUP_TYPE_PROCESS,
                                                     (OTF2_SystemTreeNodeRef)r + 1,
                                                     OTF2_UNDEFINED_LOCATION_GROUP);
-            for (int port = 0; port < NPORTS; port++)
-                for (int l = 0; l < busy_lanes(ps, proc, port); l++) {
-                    long loc = first_loc[(proc - 1) * NPORTS + port] + l;
-                    OTF2_StringRef lname = port_str[port];
-                    if (l > 0) {
-                        char name[64];
-                        text_fit(name, sizeof name, "%s %d", port_names[port], l + 1);
-                        lname = str(s, name);
-                    }
-                    OTF2_GlobalDefWriter_WriteLocation(s->w, (OTF2_LocationRef)loc, lname,
-                                                       OTF2_LOCATION_TYPE_CPU_THREAD, nevents[loc],
-                                                       (OTF2_LocationGroupRef)proc - 1);
-                }
+            int seen[1u << NPORTS] = {0};   /* this node's tracks so far, by their ports */
+            for (; loc < t->nloc && t->proc_of[loc] == proc; loc++)
+                OTF2_GlobalDefWriter_WriteLocation(s->w, (OTF2_LocationRef)loc,
+                                                   track_name(s, t->ports[loc], seen[t->ports[loc]]++, names),
+                                                   OTF2_LOCATION_TYPE_CPU_THREAD, nevents[loc],
+                                                   (OTF2_LocationGroupRef)proc - 1);
         }
 }
 
@@ -383,22 +488,12 @@ static void write_comm(struct strings *s, long nloc)
     free(members);
 }
 
-/* The locations: every lane of every busy port. */
-static long count_locations(const struct port_slots *ps)
-{
-    long nloc = 0;
-    for (int proc = 1; proc <= ps->nprocs; proc++)
-        for (int port = 0; port < NPORTS; port++)
-            nloc += busy_lanes(ps, proc, port);
-    return nloc;
-}
-
 /* The definitions' chunk: the least libotf2 takes (it clears one per location), unless the
  * communicator's groups, one record of up to 10 bytes a location, need more (then a power of
  * two, up to OTF2_CHUNK_SIZE_MAX). */
-static uint64_t def_chunk_size(const struct port_slots *ps)
+static uint64_t def_chunk_size(long nloc)
 {
-    uint64_t need = (uint64_t)count_locations(ps) * 10 + 65536, size = OTF2_CHUNK_SIZE_MIN;
+    uint64_t need = (uint64_t)nloc * 10 + 65536, size = OTF2_CHUNK_SIZE_MIN;
     while (size < need && size < OTF2_CHUNK_SIZE_MAX)
         size *= 2;
     return size;
@@ -464,12 +559,16 @@ static int copy_local_defs(const char *path, long nloc, char **cause)
 static int write_archive(const char *path, const struct run *runs, int k, double seconds_per_unit,
                          const struct port_slots *ps, char **cause)
 {
+    struct tracks tk;
+    tracks_make(&tk, runs, ps);
+    long nloc = tk.nloc;
     OTF2_Archive *a = OTF2_Archive_Open(path, ARCHIVE, OTF2_FILEMODE_WRITE, OTF2_CHUNK_SIZE_MIN,
-                                        def_chunk_size(ps), OTF2_SUBSTRATE_POSIX,
+                                        def_chunk_size(nloc), OTF2_SUBSTRATE_POSIX,
                                         OTF2_COMPRESSION_NONE);
     if (!a) {
         set_cause(cause, "cannot write the OTF2 archive: %s",
                   otf2_said[0] ? otf2_said : "libotf2 could not open it");
+        tracks_free(&tk);
         return -1;
     }
     OTF2_Archive_SetFlushCallbacks(a, &flush_callbacks, NULL);
@@ -482,16 +581,7 @@ static int write_archive(const char *path, const struct run *runs, int k, double
                                    "link in and its receive port");
     OTF2_Archive_SetProperty(a, "HETCAST::TIME_UNIT", unit, true);
 
-    /* the locations: per process, per port, per lane; ids from 0 in that order */
-    long nloc = count_locations(ps);
-    long *first_loc = xcalloc((size_t)ps->nprocs * NPORTS + 1, sizeof *first_loc);
     uint64_t *nevents = xcalloc((size_t)(nloc > 0 ? nloc : 1), sizeof *nevents);
-    long at = 0;
-    for (int proc = 1; proc <= ps->nprocs; proc++)
-        for (int port = 0; port < NPORTS; port++) {
-            first_loc[(proc - 1) * NPORTS + port] = at;
-            at += busy_lanes(ps, proc, port);
-        }
     OTF2_TimeStamp end = 0;
 
     /* strings first, so that the events' attributes can name them */
@@ -501,11 +591,10 @@ static int write_archive(const char *path, const struct run *runs, int k, double
     const char *region_what[NPORTS] = {
         "the sender's send port is busy with the transfer",
         "the transfer is on its way to the receiver", "the receiver's receive port is busy with it"};
-    OTF2_StringRef region_str[NPORTS], region_desc[NPORTS], port_str[NPORTS];
+    OTF2_StringRef region_str[NPORTS], region_desc[NPORTS];
     for (int p = 0; p < NPORTS; p++) {
         region_str[p] = str(&s, region_names[p]);
         region_desc[p] = str(&s, region_what[p]);
-        port_str[p] = str(&s, port_names[p]);
     }
     static const char *const attr_names[NATTRS] = {"seq", "from", "to", "why"};
     static const char *const attr_what[NATTRS] = {
@@ -529,7 +618,7 @@ static int write_archive(const char *path, const struct run *runs, int k, double
         tr_base[r + 1] = tr_base[r] + runs[r].eng.ntr;
     OTF2_StringRef *why_str = reason_strings(&s, runs, k, tr_base, empty);
 
-    struct evt_job job = {runs, ps, first_loc, tr_base, tr_base[k], node_str, why_str,
+    struct evt_job job = {runs, ps, &tk, tr_base, tr_base[k], node_str, why_str,
                           seconds_per_unit, nevents, 0};
     if (write_events(a, path, nloc, &job) < 0 && !otf2_said[0])
         text_fit(otf2_said, sizeof otf2_said, "cannot move the event files into %s: %s", path,
@@ -557,12 +646,12 @@ static int write_archive(const char *path, const struct run *runs, int k, double
     for (int i = 0; i < NATTRS; i++)
         OTF2_GlobalDefWriter_WriteAttribute(g, (OTF2_AttributeRef)i, attr_str[i][0], attr_str[i][1],
                                             attr_type[i]);
-    write_tree(&s, runs, k, ps, first_loc, nevents, node_str, port_str);
+    write_tree(&s, runs, k, &tk, nevents, node_str);
     write_comm(&s, nloc);
     free(node_str);
     free(why_str);
     free(tr_base);
-    free(first_loc);
+    tracks_free(&tk);
     free(nevents);
     OTF2_ErrorCode rc = OTF2_Archive_Close(a);
     if (rc != OTF2_SUCCESS) {

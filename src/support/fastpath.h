@@ -6,7 +6,8 @@
  * by their times; model/cluster_csv_fast.c: CSV lines split without libcsv;
  * model/csvread_fast.c: short decimals without strtod; sched/fef_fast.c;
  * sched/exchange_greedy_fast.c, sched/exchange_openshop_fast.c: the exchange's
- * choices; support/numfmt_fast.c: numbers as text) next to
+ * choices; support/numfmt_fast.c: numbers as text; model/cluster_simgrid_native.c:
+ * a SimGrid <cluster> without the helper) next to
  * a plain version in the module that uses it, and must give exactly what
  * the plain one gives: tests/test_fastpaths.c and the fuzz harnesses run
  * both and compare.  The environment variable HETCAST_NO_FASTPATH (set,

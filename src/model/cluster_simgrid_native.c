@@ -1,0 +1,958 @@
+/*
+ * model/cluster_simgrid_native.c - the fast path of model/cluster_simgrid.c:
+ * the answer hetcast-simgrid gives (model/cluster_simgrid.h's wire format),
+ * computed without SimGrid for a file that is one <cluster> and nothing SimGrid
+ * could read otherwise.
+ *
+ * Read here: a <platform version="4.1"> (after an optional <?xml?> and the
+ * <!DOCTYPE> of simgrid.dtd, comments) holding one <cluster/>, alone or
+ * inside one <zone> of Full, Floyd or Dijkstra routing, with the attributes
+ * of SimGrid 3.32's DTD, topology FLAT or FAT_TREE.  Its routes are SimGrid 3.32's, rule for rule:
+ *   FLAT (src/surf/sg_platf.cpp, sg_platf_new_cluster_flat; StarZone.cpp):
+ *     host r's links are [ID_link_R_limiter], ID_link_R (_UP/_DOWN when the
+ *     policy is SPLITDUPLEX or FULLDUPLEX, else one link of SimGrid's default
+ *     policy SHARED, FATPIPE too) and ID_backbone (when bb_bw or bb_lat > 0);
+ *     q -> p goes up q's list and down p's reversed one, the backbone once.
+ *   FAT_TREE (FatTreeZone.cpp): the same switches, labels, links and names
+ *     (link_from_C_P_U, shared, _UP/_DOWN when split), and its get_local_route
+ *     transcribed line by line, its quirks with it.
+ * Hosts are prefix + radical + suffix; each route's latency is the sum of its
+ * links' in route order from 0, its bandwidth the least; links are numbered
+ * in the order first met, rows in SimGrid's host order (names in byte order),
+ * as app/simgrid_helper.c writes them.  Anything else - another element or
+ * attribute, an entity, a value this reader would have to guess at (units
+ * beyond SimGrid's table, a malformed radical, duplicate hosts, a TORUS or
+ * DRAGONFLY topology, more than SIMGRID_MAX_HOSTS hosts) - returns NULL and
+ * the helper reads the file, refusals and all.
+ * Cost: one pass over the file, then O(n^2 * route length).
+ */
+#include "model/cluster_simgrid.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the file: one <cluster> and its attributes ---- */
+
+#define NAT_ATTRS 20
+
+struct attr {
+    const char *name;
+    char *val;   /* NUL-terminated copy; NULL: absent */
+};
+
+struct xml {
+    const char *p, *end;
+};
+
+static void skip_blank(struct xml *x)
+{
+    while (x->p < x->end && (*x->p == ' ' || *x->p == '\t' || *x->p == '\n' || *x->p == '\r'))
+        x->p++;
+}
+
+static bool starts(const struct xml *x, const char *s)
+{
+    size_t n = strlen(s);
+    return (size_t)(x->end - x->p) >= n && memcmp(x->p, s, n) == 0;
+}
+
+/* Past what is between elements: blanks and comments (a "--" inside one is not XML). */
+static bool skip_misc(struct xml *x)
+{
+    for (;;) {
+        skip_blank(x);
+        if (!starts(x, "<!--"))
+            return true;
+        const char *e = x->p + 4;
+        while (e + 2 < x->end && memcmp(e, "--", 2) != 0)
+            e++;
+        if (e + 2 >= x->end || e[2] != '>')
+            return false;
+        x->p = e + 3;
+    }
+}
+
+/*
+ * The attributes of the tag at x->p (its name already passed) into a[]
+ * (names listed, values NULL), to its end: *empty says "/>".  false for an
+ * attribute not listed or given twice, an entity, a control character or a
+ * '<' in a value, or anything that is not a plain tag.
+ */
+static bool read_attrs(struct xml *x, struct attr *a, int na, bool *empty)
+{
+    for (;;) {
+        const char *before = x->p;
+        skip_blank(x);
+        if (starts(x, "/>") || starts(x, ">")) {
+            *empty = *x->p == '/';
+            x->p += *empty ? 2 : 1;
+            return true;
+        }
+        if (x->p == before)   /* attributes are separated by blanks */
+            return false;
+        const char *n0 = x->p;
+        while (x->p < x->end && (*x->p == '_' || (*x->p >= 'a' && *x->p <= 'z') ||
+                                 (*x->p >= 'A' && *x->p <= 'Z')))
+            x->p++;
+        size_t nlen = (size_t)(x->p - n0);
+        skip_blank(x);
+        if (nlen == 0 || x->p >= x->end || *x->p != '=')
+            return false;
+        x->p++;
+        skip_blank(x);
+        if (x->p >= x->end || (*x->p != '"' && *x->p != '\''))
+            return false;
+        char q = *x->p++;
+        const char *v0 = x->p;
+        while (x->p < x->end && *x->p != q) {
+            if (*x->p == '&' || *x->p == '<' || (unsigned char)*x->p < 0x20)
+                return false;
+            x->p++;
+        }
+        if (x->p >= x->end)
+            return false;
+        int k = 0;
+        while (k < na && (strlen(a[k].name) != nlen || memcmp(a[k].name, n0, nlen) != 0))
+            k++;
+        if (k == na || a[k].val)
+            return false;
+        a[k].val = xasprintf("%.*s", (int)(x->p - v0), v0);
+        x->p++;
+    }
+}
+
+/* Past <name ...> with its attributes; false unless the tag is there and reads. */
+static bool open_tag(struct xml *x, const char *name, struct attr *a, int na, bool *empty)
+{
+    size_t n = strlen(name);
+    if (x->p >= x->end || *x->p != '<' || (size_t)(x->end - x->p) <= n + 1 ||
+        memcmp(x->p + 1, name, n) != 0)
+        return false;
+    char c = x->p[n + 1];
+    if (c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '/' && c != '>')
+        return false;
+    x->p += n + 1;
+    return read_attrs(x, a, na, empty);
+}
+
+/* Past </name>. */
+static bool close_tag(struct xml *x, const char *name)
+{
+    size_t n = strlen(name);
+    if (!starts(x, "</") || (size_t)(x->end - x->p) < n + 2 || memcmp(x->p + 2, name, n) != 0)
+        return false;
+    x->p += n + 2;
+    skip_blank(x);
+    if (x->p >= x->end || *x->p != '>')
+        return false;
+    x->p++;
+    return true;
+}
+
+/* The prolog, in the forms SimGrid 3.32's parser is known to take: an optional <?xml?>
+ * declaring version 1.0 (and UTF-8), then the DOCTYPE of simgrid.dtd, which it requires;
+ * the blanks and comments after. */
+static bool skip_prolog(struct xml *x)
+{
+    static const char *const decls[] = {
+        "<?xml version=\"1.0\"?>", "<?xml version='1.0'?>",
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<?xml version='1.0' encoding='UTF-8'?>"};
+    static const char *const doctypes[] = {
+        "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">",
+        "<!DOCTYPE platform SYSTEM \"http://simgrid.gforge.inria.fr/simgrid/simgrid.dtd\">"};
+    for (size_t i = 0; i < sizeof decls / sizeof decls[0]; i++)
+        if (starts(x, decls[i])) {
+            x->p += strlen(decls[i]);
+            skip_blank(x);
+            break;
+        }
+    for (size_t i = 0; i < sizeof doctypes / sizeof doctypes[0]; i++)
+        if (starts(x, doctypes[i])) {
+            x->p += strlen(doctypes[i]);
+            return skip_misc(x);
+        }
+    return false;
+}
+
+/* The cluster's attributes, in this order (SimGrid 3.32's DTD: src/surf/xml/simgrid.dtd). */
+enum {
+    A_ID, A_PREFIX, A_SUFFIX, A_RADICAL, A_SPEED, A_CORE, A_BW, A_LAT, A_SHARING, A_TOPOLOGY,
+    A_TOPO_PARAMS, A_BB_BW, A_BB_LAT, A_BB_SHARING, A_ROUTER_ID, A_LIMITER, A_LOOPBACK_BW,
+    A_LOOPBACK_LAT, A_COUNT
+};
+static const char *const cluster_attr_names[A_COUNT] = {
+    "id", "prefix", "suffix", "radical", "speed", "core", "bw", "lat", "sharing_policy", "topology",
+    "topo_parameters", "bb_bw", "bb_lat", "bb_sharing_policy", "router_id", "limiter_link",
+    "loopback_bw", "loopback_lat"};
+
+/*
+ * The file's one <cluster>'s attributes into a[] (a[k].name set by the caller),
+ * or false when the file is anything else.
+ */
+static bool read_file_cluster(const char *text, size_t len, struct attr *a)
+{
+    struct xml x = {text, text + len};
+    struct attr pa[1] = {{"version", NULL}}, za[2] = {{"id", NULL}, {"routing", NULL}};
+    bool empty, ok = skip_prolog(&x) && open_tag(&x, "platform", pa, 1, &empty) && !empty &&
+                     pa[0].val && strcmp(pa[0].val, "4.1") == 0 && skip_misc(&x);
+    bool zone = ok && open_tag(&x, "zone", za, 2, &empty);
+    if (zone) {
+        static const char *const routings[] = {"Full", "Floyd", "Dijkstra"};
+        bool known = false;
+        for (size_t i = 0; za[1].val && i < sizeof routings / sizeof routings[0]; i++)
+            known = known || strcmp(za[1].val, routings[i]) == 0;
+        ok = !empty && za[0].val && known && skip_misc(&x);
+    }
+    ok = ok && open_tag(&x, "cluster", a, A_COUNT, &empty);
+    if (ok && !empty) {   /* <cluster ...></cluster>: no <prop> inside */
+        skip_blank(&x);
+        ok = close_tag(&x, "cluster");
+    }
+    ok = ok && skip_misc(&x) && (!zone || (close_tag(&x, "zone") && skip_misc(&x))) &&
+         close_tag(&x, "platform") && skip_misc(&x) && x.p == x.end;
+    /* two zones of one name are SimGrid's to judge */
+    ok = ok && (!zone || !a[A_ID].val || strcmp(za[0].val, a[A_ID].val) != 0);
+    free(pa[0].val);
+    free(za[0].val);
+    free(za[1].val);
+    return ok;
+}
+
+/* ---- values with units, as SimGrid's xbt_parse_get_value_with_unit reads them ---- */
+
+enum unit_kind { UNIT_TIME, UNIT_BANDWIDTH, UNIT_SPEED };
+
+/* The factor of unit u (the whole rest of the value) of its kind, SimGrid's table
+ * (src/xbt/xbt_parse_units.cpp) computed as it computes it; 0 if unknown. */
+static double unit_factor(enum unit_kind kind, const char *u)
+{
+    static const char *const times[] = {"w", "d", "h", "m", "s", "ms", "us", "ns", "ps"};
+    static const double time_f[] = {7 * 24 * 60 * 60, 24 * 60 * 60, 60 * 60, 60, 1.0,
+                                    1e-3, 1e-6, 1e-9, 1e-12};
+    if (kind == UNIT_TIME) {
+        for (size_t i = 0; i < sizeof times / sizeof times[0]; i++)
+            if (strcmp(u, times[i]) == 0)
+                return time_f[i];
+        return 0;
+    }
+    static const char *const p2[] = {"Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "Zi", "Yi"};
+    static const char *const p10[] = {"k", "M", "G", "T", "P", "E", "Z", "Y"};
+    static const char *const p10long[] = {"kilo", "mega", "giga", "tera", "peta", "exa", "zeta", "yotta"};
+    struct { const char *unit; double value; const char *const *prefixes; double mult; } gen[] = {
+        {"bps", 0.125, p2, 1024.0}, {"bps", 0.125, p10, 1000.0},
+        {"Bps", 1.0, p2, 1024.0},   {"Bps", 1.0, p10, 1000.0},
+        {"f", 1.0, p10, 1000.0},    {"flops", 1.0, p10long, 1000.0}};
+    size_t from = kind == UNIT_BANDWIDTH ? 0 : 4, to = kind == UNIT_BANDWIDTH ? 4 : 6;
+    for (size_t g = from; g < to; g++) {
+        double value = gen[g].value;
+        if (strcmp(u, gen[g].unit) == 0)
+            return value;
+        size_t ul = strlen(gen[g].unit);
+        for (int i = 0; i < 8; i++) {
+            value *= gen[g].mult;
+            size_t pl = strlen(gen[g].prefixes[i]);
+            if (strlen(u) == pl + ul && strncmp(u, gen[g].prefixes[i], pl) == 0 &&
+                strcmp(u + pl, gen[g].unit) == 0)
+                return value;
+        }
+    }
+    return 0;
+}
+
+/* s (a number, then a unit or none) as SimGrid reads it into *v; false for what this
+ * reader leaves to SimGrid: a sign, hexadecimal, inf, out of range, an unknown unit. */
+static bool unit_value(const char *s, enum unit_kind kind, double *v)
+{
+    const char *q = s;
+    size_t digits = strspn(q, "0123456789");
+    q += digits;
+    if (*q == '.') {
+        size_t frac = strspn(q + 1, "0123456789");
+        digits += frac;
+        q += 1 + frac;
+    }
+    if (digits == 0)
+        return false;
+    if (*q == 'e' || *q == 'E') {
+        const char *e = q + 1 + (q[1] == '+' || q[1] == '-');
+        size_t ed = strspn(e, "0123456789");
+        if (ed > 0)
+            q = e + ed;
+    }
+    char *end;
+    errno = 0;
+    double res = strtod(s, &end);
+    if (end != q || errno == ERANGE || !isfinite(res))
+        return false;
+    double f = unit_factor(kind, *q ? q : kind == UNIT_TIME ? "s" : kind == UNIT_SPEED ? "f" : "Bps");
+    if (!(f > 0))
+        return false;
+    *v = res * f;
+    return isfinite(*v);
+}
+
+/* A count: plain decimal digits, 1 to 999999. */
+static bool small_count(const char *s, int *v)
+{
+    size_t n = strspn(s, "0123456789");
+    if (n == 0 || n > 6 || s[n] != '\0')
+        return false;
+    *v = atoi(s);
+    return *v >= 1;
+}
+
+/* "0-99,200,300-399" as SimGrid's explodesRadical reads it, plain numbers only. */
+static int *read_radicals(const char *s, int *count)
+{
+    int *r = NULL, n = 0, cap = 0;
+    for (const char *g = s;;) {
+        size_t a = strspn(g, "0123456789"), b = 0;
+        if (a == 0 || a > 6)
+            break;
+        int lo = atoi(g), hi = lo;
+        if (g[a] == '-') {
+            b = strspn(g + a + 1, "0123456789");
+            if (b == 0 || b > 6)
+                break;
+            hi = atoi(g + a + 1);
+            b++;
+        }
+        for (int i = lo; i <= hi && n <= SIMGRID_MAX_HOSTS; i++) {
+            if (n == cap) {
+                cap = cap ? 2 * cap : 64;
+                r = xrealloc(r, (size_t)cap * sizeof *r);
+            }
+            r[n++] = i;
+        }
+        g += a + b;
+        if (*g == '\0') {
+            *count = n;
+            return r;
+        }
+        if (*g != ',')
+            break;
+        g++;
+    }
+    free(r);
+    return NULL;
+}
+
+/* ---- the platform: hosts, links and a route rule ---- */
+
+struct nlink {
+    char *name;
+    double bw, lat;
+    bool shared;
+};
+
+enum topo { TOPO_FLAT, TOPO_FAT_TREE };
+
+struct ft_node {        /* FatTreeZone's FatTreeNode */
+    int id, level, position;
+    int *label;         /* levels */
+    int limiter;        /* a link, or -1 */
+    int *children, nchildren;   /* ft links (-1: none) */
+    int *parents, nparents;
+};
+
+struct ft_link {
+    int up_node, down_node;   /* nodes */
+    int up_link, down_link;   /* links */
+};
+
+struct nat {
+    int n;                      /* hosts, in creation order */
+    char **names;
+    struct nlink *links;
+    int nlinks, linkcap;
+    enum topo topo;
+    /* FLAT: each host's way up and down (links), SimGrid's links_up and links_down */
+    int (*up)[3], (*down)[3], *nup;
+    /* FAT_TREE */
+    int levels, *fdown, *fup, *fcount;
+    struct ft_node *nodes;
+    int nnodes, *nodes_by_level;
+    struct ft_link *ftl;
+    int nftl;
+    int *upchoice;   /* levels * n: the parent port d-mod-k takes at a level towards a host */
+};
+
+static int add_link(struct nat *t, char *name, double bw, double lat, bool shared)
+{
+    if (t->nlinks == t->linkcap) {
+        t->linkcap = t->linkcap ? 2 * t->linkcap : 256;
+        t->links = xrealloc(t->links, (size_t)t->linkcap * sizeof *t->links);
+    }
+    t->links[t->nlinks] = (struct nlink){name, bw, lat, shared};
+    return t->nlinks++;
+}
+
+static void nat_free(struct nat *t)
+{
+    for (int i = 0; i < t->n; i++)
+        free(t->names[i]);
+    for (int i = 0; i < t->nlinks; i++)
+        free(t->links[i].name);
+    for (int i = 0; i < t->nnodes; i++) {
+        free(t->nodes[i].label);
+        free(t->nodes[i].children);
+        free(t->nodes[i].parents);
+    }
+    free(t->names);
+    free(t->links);
+    free(t->up);
+    free(t->down);
+    free(t->nup);
+    free(t->fdown);
+    free(t->fup);
+    free(t->fcount);
+    free(t->nodes);
+    free(t->nodes_by_level);
+    free(t->ftl);
+    free(t->upchoice);
+}
+
+/* The cluster's values, read. */
+struct spec {
+    const char *id, *prefix, *suffix, *topo_params;
+    int *radicals, nrad;
+    double bw, lat, bb_bw, bb_lat, limiter;
+    bool split, bb_shared;
+    enum topo topo;
+};
+
+/* A policy among names[] (count of them) into *k; absent: def. */
+static bool enum_value(const char *v, const char *const *names, int count, int def, int *k)
+{
+    *k = def;
+    for (int i = 0; v && i < count; i++)
+        if (strcmp(v, names[i]) == 0)
+            *k = i;
+    return !v || strcmp(v, names[*k]) == 0;
+}
+
+/* The attributes as SimGrid's ETag_surfxml_cluster reads them; false for anything left to it. */
+static bool read_spec(struct attr *a, struct spec *s)
+{
+    static const char *const policies[] = {"SHARED", "SPLITDUPLEX", "FULLDUPLEX", "FATPIPE"};
+    static const char *const bb_policies[] = {"SHARED", "FATPIPE"};
+    static const char *const topologies[] = {"FLAT", "FAT_TREE"};
+    int pol, bbpol, topo, core = 1;
+    double speed, lb_bw = 0, lb_lat = 0;
+    bool ok = a[A_ID].val && a[A_PREFIX].val && a[A_SUFFIX].val && a[A_RADICAL].val &&
+              a[A_SPEED].val && a[A_BW].val && a[A_LAT].val && !a[A_ROUTER_ID].val && *a[A_ID].val &&
+              unit_value(a[A_SPEED].val, UNIT_SPEED, &speed) && speed > 0 &&
+              (!a[A_CORE].val || small_count(a[A_CORE].val, &core)) &&
+              unit_value(a[A_BW].val, UNIT_BANDWIDTH, &s->bw) && s->bw > 0 &&
+              unit_value(a[A_LAT].val, UNIT_TIME, &s->lat) &&
+              enum_value(a[A_SHARING].val, policies, 4, 1, &pol) &&
+              enum_value(a[A_BB_SHARING].val, bb_policies, 2, 0, &bbpol) &&
+              enum_value(a[A_TOPOLOGY].val, topologies, 2, 0, &topo);
+    s->bb_bw = s->bb_lat = s->limiter = 0;
+    ok = ok && (!a[A_BB_BW].val || unit_value(a[A_BB_BW].val, UNIT_BANDWIDTH, &s->bb_bw)) &&
+         (!a[A_BB_LAT].val || unit_value(a[A_BB_LAT].val, UNIT_TIME, &s->bb_lat)) &&
+         (!a[A_LIMITER].val || unit_value(a[A_LIMITER].val, UNIT_BANDWIDTH, &s->limiter)) &&
+         (!a[A_LOOPBACK_BW].val || unit_value(a[A_LOOPBACK_BW].val, UNIT_BANDWIDTH, &lb_bw)) &&
+         (!a[A_LOOPBACK_LAT].val || unit_value(a[A_LOOPBACK_LAT].val, UNIT_TIME, &lb_lat));
+    /* a backbone or loopback of latency alone would be a link of no bandwidth */
+    ok = ok && !(s->bb_lat > 0 && !(s->bb_bw > 0)) && !(lb_lat > 0 && !(lb_bw > 0));
+    if (!ok)
+        return false;
+    s->id = a[A_ID].val;
+    s->prefix = a[A_PREFIX].val;
+    s->suffix = a[A_SUFFIX].val;
+    s->topo_params = a[A_TOPO_PARAMS].val ? a[A_TOPO_PARAMS].val : "";
+    s->split = pol == 1 || pol == 2;
+    s->bb_shared = bbpol == 0;
+    s->topo = topo == 1 ? TOPO_FAT_TREE : TOPO_FLAT;
+    s->radicals = read_radicals(a[A_RADICAL].val, &s->nrad);
+    return s->radicals != NULL && s->nrad <= SIMGRID_MAX_HOSTS;
+}
+
+/* sg_platf_new_cluster_flat: each host, its limiter, its link (split or not), the backbone. */
+static void build_flat(struct nat *t, const struct spec *s)
+{
+    int bb = s->bb_bw > 0 || s->bb_lat > 0
+                 ? add_link(t, xasprintf("%s_backbone", s->id), s->bb_bw, s->bb_lat, s->bb_shared)
+                 : -1;
+    t->n = s->nrad;
+    t->names = xcalloc((size_t)t->n, sizeof *t->names);
+    t->up = xcalloc((size_t)t->n, sizeof *t->up);
+    t->down = xcalloc((size_t)t->n, sizeof *t->down);
+    t->nup = xcalloc((size_t)t->n, sizeof *t->nup);
+    for (int h = 0; h < t->n; h++) {
+        int r = s->radicals[h], k = 0, up, down;
+        t->names[h] = xasprintf("%s%d%s", s->prefix, r, s->suffix);
+        int lim = s->limiter > 0
+                      ? add_link(t, xasprintf("%s_link_%d_limiter", s->id, r), s->limiter, 0, true)
+                      : -1;
+        if (s->split) {
+            up = add_link(t, xasprintf("%s_link_%d_UP", s->id, r), s->bw, s->lat, true);
+            down = add_link(t, xasprintf("%s_link_%d_DOWN", s->id, r), s->bw, s->lat, true);
+        } else {   /* created without a policy: SimGrid's default, SHARED */
+            up = down = add_link(t, xasprintf("%s_link_%d", s->id, r), s->bw, s->lat, true);
+        }
+        int list[3];   /* the route added: limiter, link UP, backbone */
+        if (lim >= 0)
+            list[k++] = lim;
+        list[k++] = up;
+        if (bb >= 0)
+            list[k++] = bb;
+        t->nup[h] = k;
+        for (int i = 0; i < k; i++) {   /* down: the same reversed, UP made DOWN */
+            t->up[h][i] = list[i];
+            t->down[h][k - 1 - i] = list[i] == up ? down : list[i];
+        }
+    }
+}
+
+/* The flat route q -> p into out (StarZone::get_local_route: a link met twice, once). */
+static int route_flat(const struct nat *t, int q, int p, int *out)
+{
+    int k = 0;
+    for (int i = 0; i < t->nup[q]; i++)
+        out[k++] = t->up[q][i];
+    for (int i = 0; i < t->nup[p]; i++) {
+        int l = t->down[p][i], seen = 0;
+        for (int j = 0; j < k; j++)
+            seen |= out[j] == l;
+        if (!seen)
+            out[k++] = l;
+    }
+    return k;
+}
+
+/* "L;d1,..;u1,..;c1,.." (FatTreeZone::parse_topo_parameters, plain numbers only). */
+static bool read_topo(const char *s, struct nat *t)
+{
+    int levels, *v[3] = {NULL, NULL, NULL};
+    const char *p = strchr(s, ';');
+    char head[8];
+    if (!p || p - s >= (long)sizeof head)
+        return false;
+    memcpy(head, s, (size_t)(p - s));
+    head[p - s] = '\0';
+    if (!small_count(head, &levels) || levels > 16)
+        return false;
+    for (int k = 0; k < 3; k++) {
+        v[k] = xcalloc((size_t)levels, sizeof *v[k]);
+        for (int i = 0; i < levels; i++) {
+            char num[8];
+            const char *q = ++p;
+            p += strspn(p, "0123456789");
+            char want = i + 1 < levels ? ',' : k < 2 ? ';' : '\0';
+            if (*p != want || p - q >= (long)sizeof num)
+                goto bad;
+            memcpy(num, q, (size_t)(p - q));
+            num[p - q] = '\0';
+            if (!small_count(num, &v[k][i]) || v[k][i] > SIMGRID_MAX_HOSTS)
+                goto bad;
+        }
+    }
+    t->levels = levels;
+    t->fdown = v[0];
+    t->fup = v[1];
+    t->fcount = v[2];
+    return true;
+bad:
+    for (int k = 0; k < 3; k++)
+        free(v[k]);
+    return false;
+}
+
+static void ft_node_init(struct nat *t, int k, int id, int level, int position, int limiter,
+                         int nchildren, int nparents)
+{
+    struct ft_node *nd = &t->nodes[k];
+    *nd = (struct ft_node){id, level, position, xcalloc((size_t)t->levels, sizeof(int)), limiter,
+                           xmalloc((size_t)(nchildren ? nchildren : 1) * sizeof(int)), nchildren,
+                           xmalloc((size_t)(nparents ? nparents : 1) * sizeof(int)), nparents};
+    for (int i = 0; i < nchildren; i++)
+        nd->children[i] = -1;
+    for (int i = 0; i < nparents; i++)
+        nd->parents[i] = -1;
+}
+
+/* FatTreeZone::generate_labels. */
+static void ft_labels(struct nat *t)
+{
+    int L = t->levels, k = 0;
+    int *max = xcalloc((size_t)L, sizeof *max), *cur = xcalloc((size_t)L, sizeof *cur);
+    for (int i = 0; i <= L; i++) {
+        memset(cur, 0, (size_t)L * sizeof *cur);
+        for (int j = 0; j < L; j++)
+            max[j] = j + 1 > i ? t->fdown[j] : t->fup[j];
+        for (int j = 0; j < t->nodes_by_level[i]; j++) {
+            memcpy(t->nodes[k].label, cur, (size_t)L * sizeof *cur);
+            for (int pos = 0; pos < L;) {
+                if (++cur[pos] >= max[pos]) {
+                    cur[pos] = 0;
+                    ++pos;
+                } else {
+                    break;
+                }
+            }
+            k++;
+        }
+    }
+    free(max);
+    free(cur);
+}
+
+static bool ft_related(const struct nat *t, const struct ft_node *parent, const struct ft_node *child)
+{
+    if (parent->level != child->level + 1)
+        return false;
+    for (int i = 0; i < t->levels; i++)
+        if (parent->label[i] != child->label[i] && i + 1 != parent->level)
+            return false;
+    return true;
+}
+
+/* FatTreeZone::add_link and connect_node_to_parents, for every node below the top. */
+static bool ft_connect(struct nat *t, const struct spec *s)
+{
+    int unique = 0, first = 0;
+    t->ftl = xmalloc(sizeof *t->ftl);
+    for (int level = 0; level < t->levels; level++) {
+        int parents_at = first + t->nodes_by_level[level];
+        for (int k = first; k < parents_at; k++) {
+            struct ft_node *node = &t->nodes[k];
+            for (int i = 0; i < t->nodes_by_level[level + 1]; i++) {
+                struct ft_node *parent = &t->nodes[parents_at + i];
+                if (!ft_related(t, parent, node))
+                    continue;
+                for (int j = 0; j < t->fcount[level]; j++) {
+                    long pport = node->label[level] + (long)j * t->fdown[level];
+                    long cport = parent->label[level] + (long)j * t->fup[level];
+                    if (pport >= parent->nchildren || cport >= node->nparents)
+                        return false;   /* out of SimGrid's vectors */
+                    char *name = xasprintf("link_from_%d_%d_%d", node->id, parent->id, unique++);
+                    int up, down;
+                    if (s->split) {
+                        up = add_link(t, xasprintf("%s_UP", name), s->bw, s->lat, true);
+                        down = add_link(t, xasprintf("%s_DOWN", name), s->bw, s->lat, true);
+                        free(name);
+                    } else {
+                        up = down = add_link(t, name, s->bw, s->lat, true);
+                    }
+                    t->ftl = xrealloc(t->ftl, (size_t)(t->nftl + 1) * sizeof *t->ftl);
+                    t->ftl[t->nftl] = (struct ft_link){(int)(parent - t->nodes),
+                                                       (int)(node - t->nodes), up, down};
+                    parent->children[pport] = t->nftl;
+                    node->parents[cport] = t->nftl++;
+                }
+            }
+        }
+        first = parents_at;
+    }
+    return true;
+}
+
+/* create_fatTree_zone: the processing nodes, then FatTreeZone::build_upper_levels. */
+static bool build_fat_tree(struct nat *t, const struct spec *s)
+{
+    if (!read_topo(s->topo_params, t))
+        return false;
+    int L = t->levels;
+    long tot = 1, all = 0;
+    t->nodes_by_level = xcalloc((size_t)L + 1, sizeof *t->nodes_by_level);
+    for (int i = 0; i < L && tot <= SIMGRID_MAX_HOSTS; i++)
+        tot *= t->fdown[i];
+    if (tot > SIMGRID_MAX_HOSTS || tot > s->nrad)   /* SimGrid: too many hosts, or too few radicals */
+        return false;
+    t->nodes_by_level[0] = (int)tot;
+    for (int i = 0; i < L; i++) {
+        long in_level = 1;
+        for (int j = 0; j <= i && in_level <= 1000000; j++)
+            in_level *= t->fup[j];
+        for (int j = i + 1; j < L && in_level <= 1000000; j++)
+            in_level *= t->fdown[j];
+        if (in_level > 1000000)
+            return false;
+        t->nodes_by_level[i + 1] = (int)in_level;
+        all += in_level;
+    }
+    if (all > 1000000 || (s->limiter > 0 && all > tot))   /* the switches' limiters would take
+                                                            the hosts' names */
+        return false;
+    t->n = (int)tot;
+    t->names = xcalloc((size_t)t->n, sizeof *t->names);
+    t->nodes = xcalloc((size_t)(tot + all), sizeof *t->nodes);
+    for (int i = 0; i < t->n; i++) {
+        t->names[i] = xasprintf("%s%d%s", s->prefix, s->radicals[i], s->suffix);
+        int lim = s->limiter > 0
+                      ? add_link(t, xasprintf("%s_link_%d_limiter", s->id, i), s->limiter, 0, true)
+                      : -1;
+        ft_node_init(t, t->nnodes++, i, 0, i, lim, 0, t->fup[0] * t->fcount[0]);
+    }
+    long k = 2 * tot;
+    for (int i = 0; i < L; i++)
+        for (int j = 0; j < t->nodes_by_level[i + 1]; j++) {
+            k--;
+            int lim = s->limiter > 0
+                          ? add_link(t, xasprintf("%s_link_%ld_limiter", s->id, k), s->limiter, 0, true)
+                          : -1;
+            ft_node_init(t, t->nnodes++, (int)k, i + 1, j, lim, t->fdown[i] * t->fcount[i],
+                         i != L - 1 ? t->fup[i + 1] * t->fcount[i + 1] : 0);
+        }
+    ft_labels(t);
+    /* get_local_route's choice going up, which depends on the level and the destination
+       alone: int d = destination->position; d /= each lower level's parents; d %= k */
+    t->upchoice = xmalloc((size_t)L * (size_t)t->n * sizeof *t->upchoice);
+    for (int level = 0; level < L; level++)
+        for (int p = 0; p < t->n; p++) {
+            int d = t->nodes[p].position;
+            for (int i = 0; i < level; i++)
+                d /= t->fup[i];
+            t->upchoice[(size_t)level * (size_t)t->n + (size_t)p] =
+                d % (t->fup[level] * t->fcount[level]);
+        }
+    return ft_connect(t, s);
+}
+
+static bool ft_in_subtree(const struct nat *t, const struct ft_node *root, const struct ft_node *node)
+{
+    if (root->level <= node->level)
+        return false;
+    for (int i = 0; i < node->level; i++)
+        if (root->label[i] != node->label[i])
+            return false;
+    for (int i = root->level; i < t->levels; i++)
+        if (root->label[i] != node->label[i])
+            return false;
+    return true;
+}
+
+/* FatTreeZone::get_local_route from host q to host p, line by line, into out (cap
+ * entries); -1 where SimGrid would fail or loop. */
+static int route_fat_tree(const struct nat *t, int q, int p, int *out, int cap)
+{
+    const struct ft_node *source = &t->nodes[q], *destination = &t->nodes[p], *cur = source;
+    int k = 0;
+    while (!ft_in_subtree(t, cur, destination)) {   /* up */
+        if (cur->level >= t->levels || k + 2 > cap)
+            return -1;
+        int d = t->upchoice[(size_t)cur->level * (size_t)t->n + (size_t)p];
+        if (cur->parents[d] < 0)
+            return -1;
+        if (cur->limiter >= 0)
+            out[k++] = cur->limiter;
+        const struct ft_link *l = &t->ftl[cur->parents[d]];
+        out[k++] = l->up_link;
+        cur = &t->nodes[l->up_node];
+    }
+    while (cur != destination) {   /* down */
+        const struct ft_node *was = cur;
+        int d = source->position % t->fcount[cur->level - 1];
+        for (int i = d * t->fdown[cur->level - 1]; i < cur->nchildren; i++) {
+            /* SimGrid's loop tries each i; those with another remainder do nothing */
+            int m = t->fdown[cur->level - 1], want = destination->label[cur->level - 1];
+            int r = i % m;
+            i += want >= r ? want - r : want - r + m;
+            if (want >= m || i >= cur->nchildren)
+                break;
+            if (cur->children[i] < 0 || k + 2 > cap)
+                return -1;
+            const struct ft_link *l = &t->ftl[cur->children[i]];
+            out[k++] = l->down_link;
+            if (cur->limiter >= 0)
+                out[k++] = cur->limiter;
+            cur = &t->nodes[l->down_node];
+        }
+        if (cur == was)
+            return -1;
+    }
+    if (cur->limiter >= 0 && k < cap)
+        out[k++] = cur->limiter;
+    return k;
+}
+
+/* ---- the answer, as the helper writes it ---- */
+
+struct named {
+    const char *name;
+    int host;
+};
+
+static int by_bytes(const void *x, const void *y)
+{
+    return strcmp(((const struct named *)x)->name, ((const struct named *)y)->name);
+}
+
+/* The hosts in SimGrid's order (Engine::get_all_hosts: names in byte order). */
+static int *byte_order(char **names, int n)
+{
+    struct named *v = xmalloc((size_t)(n ? n : 1) * sizeof *v);
+    int *sorted = xmalloc((size_t)(n ? n : 1) * sizeof *sorted);
+    for (int i = 0; i < n; i++)
+        v[i] = (struct named){names[i], i};
+    qsort(v, (size_t)n, sizeof *v, by_bytes);
+    for (int i = 0; i < n; i++)
+        sorted[i] = v[i].host;
+    free(v);
+    return sorted;
+}
+
+/* Are two hosts named alike?  (SimGrid refuses; sorted is in byte order.) */
+static bool duplicate_names(char **names, const int *sorted, int n)
+{
+    for (int i = 0; i + 1 < n; i++)
+        if (strcmp(names[sorted[i]], names[sorted[i + 1]]) == 0)
+            return true;
+    return false;
+}
+
+/* Every route in SimGrid's order (rows of sorted hosts): its record at rows (zeroed: the
+ * padding stays 0) and its link count and links at ids, the links numbered as first met
+ * (met[] in that order, wire_id[] by link).  The ids' count, or 0 where a route cannot
+ * be had. */
+static size_t all_routes(const struct nat *t, const int *sorted, char *rows, char *ids,
+                         uint32_t *wire_id, uint32_t *met, uint32_t *nmet,
+                         simgrid_native_tick tick, void *ctx)
+{
+    int n = t->n, cap = t->topo == TOPO_FLAT ? 6 : 4 * t->levels + 4, route[6 + 4 * 16];
+    size_t k = 0, pos = 0;
+    for (int a = 0; a < n; a++) {
+        for (int b = 0; b < n; b++) {
+            if (a == b)
+                continue;
+            int q = sorted[a], p = sorted[b];
+            int len = t->topo == TOPO_FLAT ? route_flat(t, q, p, route)
+                                           : route_fat_tree(t, q, p, route, cap);
+            if (len <= 0)
+                return 0;
+            double latency = 0, bw = -1;   /* as the helper: SimGrid's sum, the least */
+            /* the answer's bytes have no alignment: memcpy */
+            memcpy(ids + pos++ * sizeof(uint32_t), &(uint32_t){(uint32_t)len}, sizeof(uint32_t));
+            for (int x = 0; x < len; x++) {
+                const struct nlink *lk = &t->links[route[x]];
+                if (wire_id[route[x]] == UINT32_MAX) {
+                    wire_id[route[x]] = *nmet;
+                    met[(*nmet)++] = (uint32_t)route[x];
+                }
+                latency += lk->lat;
+                bw = bw < 0 || lk->bw < bw ? lk->bw : bw;
+                memcpy(ids + pos++ * sizeof(uint32_t), &wire_id[route[x]], sizeof(uint32_t));
+            }
+            char *at = rows + k++ * sizeof(struct route_rec);   /* field by field */
+            memcpy(at + offsetof(struct route_rec, links), &(int32_t){len}, sizeof(int32_t));
+            memcpy(at + offsetof(struct route_rec, latency), &latency, sizeof latency);
+            memcpy(at + offsetof(struct route_rec, bandwidth), &bw, sizeof bw);
+        }
+        if (tick)
+            tick(ctx, (double)(a + 1) / n);
+    }
+    return pos;
+}
+
+/* The wire answer of model/cluster_simgrid.h for t; NULL where a route cannot be had.
+ * One pass over the routes writes records and ids in place, the ids after room for
+ * every link's record; the records of the links met then go before them, and the ids
+ * move down over the room left (none when every link is met). */
+static char *answer(const struct nat *t, size_t *len, simgrid_native_tick tick, void *ctx)
+{
+    int n = t->n, cap = t->topo == TOPO_FLAT ? 6 : 4 * t->levels + 4;
+    int *sorted = byte_order(t->names, n);
+    if (duplicate_names(t->names, sorted, n)) {
+        free(sorted);
+        return NULL;
+    }
+    size_t nl = (size_t)(t->nlinks ? t->nlinks : 1), at = sizeof(uint32_t);
+    size_t nrec = (size_t)n * (size_t)(n - 1), links_max = 2 * sizeof(uint32_t);
+    for (int i = 0; i < n; i++)
+        at += sizeof(uint32_t) + strlen(t->names[i]);
+    for (int i = 0; i < t->nlinks; i++)
+        links_max += sizeof(struct link_rec) + strlen(t->links[i].name);
+    size_t rows_at = at, links_at = rows_at + nrec * sizeof(struct route_rec);
+    size_t ids_at = links_at + links_max;
+    /* fresh pages, 0, touched as written: the ids' room is their most */
+    char *o = xcalloc(ids_at + (nrec * (size_t)(1 + cap) + 1) * sizeof(uint32_t), 1);
+    uint32_t *wire_id = xmalloc(nl * sizeof *wire_id), *met = xmalloc(nl * sizeof *met), nmet = 0;
+    memcpy(o, &(uint32_t){(uint32_t)n}, sizeof(uint32_t));
+    at = sizeof(uint32_t);
+    for (int i = 0; i < n; i++) {
+        uint32_t l = (uint32_t)strlen(t->names[sorted[i]]);
+        memcpy(o + at, &l, sizeof l);
+        memcpy(o + at + sizeof l, t->names[sorted[i]], l);
+        at += sizeof l + l;
+    }
+    for (int i = 0; i < t->nlinks; i++)
+        wire_id[i] = UINT32_MAX;
+    size_t nids = all_routes(t, sorted, o + rows_at, o + ids_at, wire_id, met, &nmet, tick, ctx);
+    if (nids > 0 || n == 1) {
+        at = links_at;
+        memcpy(o + at, &(uint32_t){SIMGRID_LINKS_MAGIC}, sizeof(uint32_t));
+        memcpy(o + at + sizeof(uint32_t), &nmet, sizeof nmet);
+        at += 2 * sizeof(uint32_t);
+        for (uint32_t i = 0; i < nmet; i++) {
+            const struct nlink *lk = &t->links[met[i]];
+            struct link_rec r = {lk->bw, lk->lat, lk->shared ? 1 : 0, (uint32_t)strlen(lk->name)};
+            memcpy(o + at, &r, sizeof r);
+            memcpy(o + at + sizeof r, lk->name, r.namelen);
+            at += sizeof r + r.namelen;
+        }
+        if (at < ids_at)
+            memmove(o + at, o + ids_at, nids * sizeof(uint32_t));
+        *len = at + nids * sizeof(uint32_t);
+    } else {
+        free(o);
+        o = NULL;
+    }
+    free(sorted);
+    free(wire_id);
+    free(met);
+    return o;
+}
+
+/* The whole file, or NULL (not a regular file, or larger than a one-cluster file is). */
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return NULL;
+    char *text = xmalloc(65536);
+    size_t n = fread(text, 1, 65536, fp);
+    bool whole = n < 65536 && !ferror(fp);
+    fclose(fp);
+    if (!whole) {
+        free(text);
+        return NULL;
+    }
+    *len = n;
+    return text;
+}
+
+char *simgrid_native_answer(const char *path, size_t *len, simgrid_native_tick tick, void *ctx)
+{
+    size_t tlen;
+    char *text = slurp(path, &tlen);
+    if (!text)
+        return NULL;
+    struct attr a[A_COUNT];
+    for (int k = 0; k < A_COUNT; k++)
+        a[k] = (struct attr){cluster_attr_names[k], NULL};
+    struct spec s = {0};
+    struct nat t = {0};
+    char *res = NULL;
+    if (read_file_cluster(text, tlen, a) && read_spec(a, &s)) {
+        t.topo = s.topo;
+        bool built = true;
+        if (s.topo == TOPO_FLAT)
+            build_flat(&t, &s);
+        else
+            built = build_fat_tree(&t, &s);
+        if (built)
+            res = answer(&t, len, tick, ctx);
+    }
+    nat_free(&t);
+    free(s.radicals);
+    for (int k = 0; k < A_COUNT; k++)
+        free(a[k].val);
+    free(text);
+    return res;
+}
