@@ -6,12 +6,16 @@
  * temporary file (a failure leaves nothing behind).
  */
 #include <dirent.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "output/export.h"
+#include "output/spool.h"
 #include "session/run.h"
 #include "sched/registry.h"
 #include "tap.h"
@@ -207,6 +211,99 @@ static void files(const struct run *runs)
     rmdir(dir);
 }
 
+/* A bit pattern as a double. */
+static double bits_double(uint64_t b)
+{
+    double x;
+    memcpy(&x, &b, sizeof x);
+    return x;
+}
+
+static uint64_t double_bits(double x)
+{
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    return b;
+}
+
+static bool same_bits(double a, double b)
+{
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+/*
+ * The spool (output/spool.h) gives back every booking's nodes and times bit for bit, whichever
+ * times equal the ones they are compared with (written as a flag) and whichever do not (0 and
+ * -0, a NaN's bits, neighbours one bit apart): read in order by a cursor and at random by
+ * spool_read, over several blocks; spool_least is each block's least time but the free port's.
+ */
+static void spool_round_trip(const struct run *r)
+{
+    enum { N = 3 * SPOOL_BLOCK + 77 };
+    struct spool sp;
+    char *cause = NULL;
+    if (spool_open(&sp, &cause) != 0) {
+        ok(false, "a spool opens: %s", cause);
+        free(cause);
+        return;
+    }
+    struct timing *tm = xmalloc(N * sizeof *tm);
+    uint64_t x = 41;
+    for (int i = 0; i < N; i++) {
+        double v[8];
+        for (int k = 0; k < 8; k++) {
+            x = x * 6364136223846793005u + 1442695040888963407u;
+            static const int ref[8] = {-1, 0, 1, 2, 3, 4, 5, 1};
+            double y = (x >> 60) == 0 ? 0.0 : (x >> 60) == 1 ? -0.0 : bits_double(x >> 2 | 1);
+            if (isnan(y))   /* the engine's times are never NaN */
+                y = 1.5;
+            if (ref[k] >= 0 && (x >> 33 & 3) == 1)   /* the time it is compared with */
+                y = v[ref[k]];
+            else if (ref[k] >= 0 && (x >> 33 & 3) >= 2)   /* equal but for the sign of 0, or one bit */
+                y = v[ref[k]] == 0 ? -v[ref[k]] : bits_double(double_bits(v[ref[k]]) ^ 1);
+            v[k] = y;
+        }
+        tm[i] = (struct timing){v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]};
+        spool_book(&sp, i, i % r->c->n, (i * 7 + 1) % r->c->n, &tm[i]);
+    }
+    int bad = 0;
+    struct spool_cursor at;
+    spool_cursor_start(&at, &r->eng, &sp);
+    int i = 0;
+    for (const struct transfer *t; (t = spool_cursor_next(&at)); i++) {
+        const double w[8] = {t->start, t->send_end, t->link_start, t->link_end, t->recv_start,
+                             t->recv_end, t->hold, t->free};
+        const double *v = &tm[i].start;
+        for (int k = 0; k < 8; k++)
+            bad += !same_bits(w[k], v[k]);
+        bad += t->from != i % r->c->n || t->to != (i * 7 + 1) % r->c->n;
+    }
+    spool_cursor_end(&at);
+    is_int(i, N, "the spool's cursor reads back %d bookings over 4 blocks", N);
+    for (int j = 0; j < N; j++) {   /* at random, blocks out of order */
+        int k = (int)(((uint64_t)j * 2654435761u) % N);
+        struct transfer t;
+        bad += spool_read(&sp, k, &t) != 0 || !same_bits(t.hold, tm[k].hold) || !same_bits(t.free, tm[k].free) ||
+               !same_bits(t.link_end, tm[k].link_end) || !same_bits(t.start, tm[k].start);
+    }
+    is_int(bad, 0, "every node and time comes back bit for bit, in order and at random");
+    int least_bad = 0;
+    for (int b = 0; b * SPOOL_BLOCK < N; b++) {
+        double m = INFINITY;
+        for (int j = b * SPOOL_BLOCK; j < N && j < (b + 1) * SPOOL_BLOCK; j++) {
+            const double *v = &tm[j].start;
+            for (int k = 0; k < 7; k++)   /* not the free port's time */
+                m = v[k] < m ? v[k] : m;
+        }
+        least_bad += spool_least(&sp, b) != m;
+    }
+    is_int(least_bad, 0, "spool_least is each block's least time");
+    ok(spool_check(&sp, &cause) == 0, "no error kept");
+    free(cause);
+    spool_close(&sp);
+    free(tm);
+}
+
 int main(void)
 {
     struct cluster *c = load(counterexample);
@@ -223,6 +320,7 @@ int main(void)
     svg(runs);
     csv(&runs[0]);
     files(runs);
+    spool_round_trip(&runs[0]);
     run_free(&runs[0]);
     run_free(&runs[1]);
     cluster_free(c);

@@ -30,6 +30,8 @@
 #include "tap.h"
 #include "sched/fef.h"
 #include "output/export_interop.h"
+#include "output/export_line.h"
+#include "output/report.h"
 #include "sched/registry.h"
 #include "session/run.h"
 
@@ -839,12 +841,19 @@ static int chrome_at_ms(FILE *fp, const struct run *runs, int k)
     return export_chrome(fp, runs, k, 1000);
 }
 
+/* run's JSON of the last of the k runs (the second: MPI's segments, or fef's). */
+static int json_last(FILE *fp, const struct run *runs, int k)
+{
+    report_run_json(fp, &runs[k - 1], false);
+    return ferror(fp) ? -1 : 0;
+}
+
 static void test_export_switch(void)
 {
     static const struct {
         const char *name;
         int (*fn)(FILE *, const struct run *, int);
-    } writers[] = {{"paje", export_paje}, {"chrome", chrome_at_ms}};
+    } writers[] = {{"paje", export_paje}, {"chrome", chrome_at_ms}, {"json", json_last}};
     static const int sizes[] = {1, 2, 5, 40, 700};
     static const char *const odd[] = {"say \"hi\"", "back\\slash", "two\nlines", "tab\there",
                                       "bell\a", "ünï <&>", "% not a definition"};
@@ -878,6 +887,29 @@ static void test_export_switch(void)
                     free(f);
                     free(p);
                 }
+            for (int pass = 0; rc == 0 && pass < 2; pass++) {
+                /* the transfers reversed (each sender's sends out of start order), then back:
+                 * Chrome's slots placed by port, then sorted where they are not in order */
+                struct transfer *tr = runs[0].eng.tr;
+                for (int i = 0, j = runs[0].eng.ntr - 1; i < j; i++, j--) {
+                    struct transfer x = tr[i];
+                    tr[i] = tr[j];
+                    tr[j] = x;
+                }
+                if (pass == 1)
+                    break;
+                size_t lf = 0, lp = 0;
+                char *f = export_bytes(chrome_at_ms, runs, 2, true, &lf);
+                char *p = export_bytes(chrome_at_ms, runs, 2, false, &lp);
+                bool eq = lf == lp && memcmp(f, p, lf) == 0;
+                if (!eq)
+                    diag("chrome, transfers reversed, n %d, kind %d: %zu bytes fast, %zu readable",
+                         sizes[si], kind, lf, lp);
+                cases++;
+                same += eq;
+                free(f);
+                free(p);
+            }
             if (rc == 0) {
                 run_free(&runs[0]);
                 run_free(&runs[1]);
@@ -887,8 +919,33 @@ static void test_export_switch(void)
             }
             cluster_free(c);
         }
-    is_int(same, cases, "exports: Paje and Chrome lines built by hand are the readable fprintf's "
-                        "bytes (one run and two, segments, names to escape, every kind of table)");
+    is_int(same, cases, "exports: Paje, Chrome and JSON lines built by hand (and Chrome's slots "
+                        "placed by port) are the readable writers' bytes (one run and two, segments, "
+                        "names to escape, every kind of table)");
+}
+
+/* output/export_line.h's integers: %lld's text, on the edges and a million random values of
+ * every width (the exporters' node numbers, sequence numbers, ids). */
+static void test_line_int(void)
+{
+    static const long long edges[] = {0, 1, 9, 10, 99, 100, 101, 999, 1000, -1, -9, -10, -100,
+                                      2147483647LL, -2147483647LL - 1, 9223372036854775807LL,
+                                      -9223372036854775807LL - 1};
+    struct rng r;
+    rng_seed(&r, 41);
+    int bad = 0, n = 0;
+    int nedges = (int)(sizeof edges / sizeof edges[0]);
+    for (int i = 0; i < 1000000 + nedges; i++, n++) {
+        long long v = i < nedges ? edges[i] : (long long)(rng_next(&r) >> rng_below(&r, 64));
+        if (i % 3 == 0)
+            v = -v;
+        char fast[32], slow[32];
+        *line_int(fast, v) = '\0';
+        snprintf(slow, sizeof slow, "%lld", v);
+        if (strcmp(fast, slow) != 0 && bad++ < 5)
+            diag("line_int(%s) wrote %s", slow, fast);
+    }
+    is_int(bad, 0, "line_int writes what %%lld writes (%d values: the edges, every width, both signs)", n);
 }
 
 /* HETCAST_NO_FASTPATH is read at the first use only, then fastpath_set decides. */
@@ -916,5 +973,6 @@ int main(void)
     test_open_shop_switch();
     test_greedy_switch();
     test_export_switch();
+    test_line_int();
     return tap_exit();
 }

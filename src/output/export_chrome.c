@@ -14,6 +14,7 @@
  */
 #include "output/export_interop.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,10 +83,13 @@ static char *line_jstr(char *at, const char *s, size_t n)
     return line_char(at, '"');
 }
 
-/* usec's text. */
+/* usec's text, through numfmt_scaled_cached: the rounding (a %.12g and a strtod) is paid
+ * once a time, not eight times a transfer. */
 static char *line_usec(char *at, double t, double us_per_unit)
 {
-    return line_num(at, numfmt_round(t * us_per_unit, 12));
+    size_t len;
+    const char *text = numfmt_scaled_cached(t, us_per_unit, &len);
+    return line_str(at, text, len);
 }
 
 /* The thread of a lane of a port: ports in the order send, link, receive; lanes after. */
@@ -265,23 +269,53 @@ static void slice_event(FILE *fp, bool *first, const struct run *runs, const str
     fputc('}', fp);
 }
 
+/* chrome_bare_len of each name of a run's nodes and each reason of its transfers, as ints
+ * (-1: not bare), found once, not for each of a transfer's three slices. */
+struct bare_lens {
+    int *name, *why;
+};
+
+enum { NAME_MAX_IN_LINE = 200, WHY_MAX_IN_LINE = 4000 };   /* longer: the readable writer */
+
+static struct bare_lens *bare_lens_make(const struct run *runs, int k)
+{
+    struct bare_lens *bl = xmalloc((size_t)(k > 0 ? k : 1) * sizeof *bl);
+    for (int r = 0; r < k; r++) {
+        const struct run *ru = &runs[r];
+        bl[r].name = xmalloc((size_t)(ru->c->n > 0 ? ru->c->n : 1) * sizeof *bl[r].name);
+        bl[r].why = xmalloc((size_t)(ru->eng.ntr > 0 ? ru->eng.ntr : 1) * sizeof *bl[r].why);
+        for (int p = 0; p < ru->c->n; p++)
+            bl[r].name[p] = (int)chrome_bare_len(ru->c->nodes[p].name, NAME_MAX_IN_LINE);
+        for (int i = 0; i < ru->eng.ntr; i++) {
+            const char *why = ru->eng.tr[i].reason;
+            bl[r].why[i] = (int)chrome_bare_len(why ? why : "", WHY_MAX_IN_LINE);
+        }
+    }
+    return bl;
+}
+
+static void bare_lens_free(struct bare_lens *bl, int k)
+{
+    for (int r = 0; r < k; r++) {
+        free(bl[r].name);
+        free(bl[r].why);
+    }
+    free(bl);
+}
+
 /* slice_event's bytes, built by hand into lo's block: false, writing nothing, when a name or
  * the reason needs an escape or is long (the readable path writes that event). */
 static bool slice_event_fast(struct line_out *lo, bool *first, const struct run *runs,
-                             const struct port_slot *v, double us_per_unit)
+                             const struct port_slot *v, double us_per_unit, const struct bare_lens *bl)
 {
-    enum { NAME_MAX_IN_LINE = 200, WHY_MAX_IN_LINE = 4000 };
-    static const char *const key[7] = {", \"send_start\": ", ", \"send_end\": ", ", \"link_start\": ",
-                                       ", \"link_end\": ", ", \"recv_start\": ", ", \"recv_end\": ",
-                                       ", \"hold\": "};
     const struct run *ru = &runs[v->run];
     const struct transfer *t = &ru->eng.tr[v->tr];
     const char *from = ru->c->nodes[t->from].name, *to = ru->c->nodes[t->to].name;
     const char *why = t->reason ? t->reason : "";
-    size_t lf = chrome_bare_len(from, NAME_MAX_IN_LINE), lt = chrome_bare_len(to, NAME_MAX_IN_LINE);
-    size_t lw = chrome_bare_len(why, WHY_MAX_IN_LINE);
-    if (lf == (size_t)-1 || lt == (size_t)-1 || lw == (size_t)-1)
+    int bf = bl[v->run].name[t->from], bt = bl[v->run].name[t->to], bw = bl[v->run].why[v->tr];
+    if (bf < 0 || bt < 0 || bw < 0)
         return false;
+    size_t lf = (size_t)bf, lt = (size_t)bt, lw = (size_t)bw;
     const char *piece = ru->eng.nmsg > 1 && !ru->eng.personal ? engine_piece_name(&ru->eng) : NULL;
     const char *sep = next_event(first);
     char *at = line_str(line_begin(lo, 2 * (lf + lt) + lw + 9 * NUMFMT_SIZE + 512), sep, strlen(sep));
@@ -316,14 +350,26 @@ static bool slice_event_fast(struct line_out *lo, bool *first, const struct run 
         at = LINE_LIT(at, "\": ");
         at = line_int(at, t->msg + 1);
     }
-    const double tv[7] = {t->start, t->send_end, t->link_start, t->link_end, t->recv_start,
-                          t->recv_end, t->hold};
-    for (int i = 0; i < 7; i++)
-        at = line_num(line_str(at, key[i], strlen(key[i])), tv[i]);
+    at = line_times(at, t);
+    at = line_num(LINE_LIT(at, ", \"hold\": "), t->hold);
     at = line_jstr(LINE_LIT(at, ", \"why\": "), why, lw);
     at = LINE_LIT(at, "}}");
     line_end(lo, at);
     return true;
+}
+
+/* The name of node p's process: the node's name (cut to size), after its run's scheduler when
+ * there are k > 1 runs.  The name itself when it fits (what text_fit would copy), else buf. */
+static const char *process_name(char *buf, size_t size, const struct run *ru, int k, int p)
+{
+    const char *node = ru->c->nodes[p].name;
+    if (k == 1 && strlen(node) < size)
+        return node;
+    if (k == 1)
+        text_fit(buf, size, "%s", node);
+    else
+        text_fit(buf, size, "%s%s: %s", ru->sched.ops->name, run_tag(ru), node);
+    return buf;
 }
 
 /* Every pid and tid an event uses, named: the process of each node of each run and the three
@@ -335,21 +381,15 @@ static void name_tracks(FILE *fp, struct line_out *lo, bool *first, const struct
         const struct run *ru = &runs[r];
         for (int p = 0; p < ru->c->n; p++) {
             int pid = port_slots_proc(runs, r, p);
-            char name[512];
-            if (k == 1)
-                text_fit(name, sizeof name, "%s", ru->c->nodes[p].name);
-            else
-                text_fit(name, sizeof name, "%s%s: %s", ru->sched.ops->name, run_tag(ru),
-                         ru->c->nodes[p].name);
-            metadata_to(fp, lo, first, true, pid, 0, name, pid);
+            char buf[512];
+            metadata_to(fp, lo, first, true, pid, 0, process_name(buf, sizeof buf, ru, k, p), pid);
             for (int port = 0; port < NPORTS; port++)
                 for (int l = 0; l < port_slots_lanes(ps, pid, port); l++) {
                     char tname[64];
-                    if (l == 0)
-                        text_fit(tname, sizeof tname, "%s", port_names[port]);
-                    else
+                    if (l > 0)
                         text_fit(tname, sizeof tname, "%s %d", port_names[port], l + 1);
-                    metadata_to(fp, lo, first, false, pid, tid_of(port, l), tname, tid_of(port, l));
+                    metadata_to(fp, lo, first, false, pid, tid_of(port, l), l > 0 ? tname : port_names[port],
+                                tid_of(port, l));
                 }
         }
     }
@@ -363,22 +403,26 @@ int export_chrome(FILE *fp, const struct run *runs, int k, double us_per_unit)
                 "\"time_unit\": \"%s\", \"microseconds_per_time_unit\": %s},\n \"traceEvents\": [\n",
             k > 0 ? export_unit_text(runs[0].c) : "none", numfmt_num(us_per_unit));
     struct line_out *lo = NULL;   /* the fast path's events, built by hand (output/export_line.h) */
+    struct bare_lens *bl = NULL;
     if (FAST_PATH(true)) {
         lo = xmalloc(sizeof *lo);
         lo->fp = fp;
         lo->n = 0;
+        bl = bare_lens_make(runs, k);
     }
     bool first = true;
     name_tracks(fp, lo, &first, runs, k, &ps);
     for (long i = 0; i < ps.n; i++)
-        if (!lo || !slice_event_fast(lo, &first, runs, &ps.v[i], us_per_unit)) {
+        if (!lo || !slice_event_fast(lo, &first, runs, &ps.v[i], us_per_unit, bl)) {
             if (lo)
                 line_flush(lo);
             slice_event(fp, &first, runs, &ps.v[i], us_per_unit);
         }
     flows(fp, lo, runs, k, &ps, us_per_unit);
-    if (lo)
+    if (lo) {
         line_flush(lo);
+        bare_lens_free(bl, k);
+    }
     free(lo);
     fputs("\n]}\n", fp);
     port_slots_free(&ps);

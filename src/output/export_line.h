@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engine/engine.h"
 #include "support/numfmt.h"
 
 static inline char *line_str(char *at, const char *s, size_t n)
@@ -30,20 +31,32 @@ static inline char *line_char(char *at, char ch)
     return at + 1;
 }
 
-/* v as %lld writes it. */
+/* v as %lld writes it: its digits counted, then written from the last, two at a time. */
 static inline char *line_int(char *at, long long v)
 {
-    char digits[24];
-    int nd = 0;
+    static const char pairs[] = "0001020304050607080910111213141516171819"
+                                "2021222324252627282930313233343536373839"
+                                "4041424344454647484950515253545556575859"
+                                "6061626364656667686970717273747576777879"
+                                "8081828384858687888990919293949596979899";
     unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
     if (v < 0)
         *at++ = '-';
-    do
-        digits[nd++] = (char)('0' + u % 10);
-    while ((u /= 10) != 0);
-    while (nd > 0)
-        *at++ = digits[--nd];
-    return at;
+    int nd = 1;
+    for (unsigned long long x = u; x >= 10; x /= 10)
+        nd++;
+    char *end = at + nd;
+    for (at = end; u >= 100; u /= 100) {
+        at -= 2;
+        memcpy(at, &pairs[2 * (u % 100)], 2);
+    }
+    if (u >= 10) {
+        at -= 2;
+        memcpy(at, &pairs[2 * u], 2);
+    } else {
+        *--at = (char)('0' + u);
+    }
+    return end;
 }
 
 /* x as %s of numfmt_num(x) writes it. */
@@ -52,6 +65,18 @@ static inline char *line_num(char *at, double x)
     size_t len;
     const char *text = numfmt_num_cached(x, &len);
     return line_str(at, text, len);
+}
+
+/* A transfer's six times as JSON members: ", \"send_start\": 0, ... \"recv_end\": 4"
+ * (JSON's transfers and Chrome's slices' args). */
+static inline char *line_times(char *at, const struct transfer *t)
+{
+    at = line_num(LINE_LIT(at, ", \"send_start\": "), t->start);
+    at = line_num(LINE_LIT(at, ", \"send_end\": "), t->send_end);
+    at = line_num(LINE_LIT(at, ", \"link_start\": "), t->link_start);
+    at = line_num(LINE_LIT(at, ", \"link_end\": "), t->link_end);
+    at = line_num(LINE_LIT(at, ", \"recv_start\": "), t->recv_start);
+    return line_num(LINE_LIT(at, ", \"recv_end\": "), t->recv_end);
 }
 
 /* buf[0, at) to fp. */

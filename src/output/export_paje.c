@@ -82,24 +82,27 @@ enum pev_kind {   /* at equal times, in this order: ends before starts */
 /*
  * The events go out in (time, kind, order made) order, the order made being
  * the runs', then the bookings', then S, L, V and the arrow's within a
- * booking.  They are not sorted at the end: each booking's events go into a
- * monotone queue (support/radixq.h: the time, then the tie kind << 30 |
- * booking << 2 | state), and before a booking is read every event earlier
- * than the least start of the bookings still to come (the watermark) is
- * written, since no later booking makes one before that.  A lean run's
- * bookings start in increasing order or nearly, so the queue holds the
- * transfers in flight, not the whole run.  The watermark needs a first pass
- * over the bookings: the least start of each block.  Bookings are counted
- * over all runs in 28 bits: PAJE_MAX_TRANSFERS.
+ * booking.  They are not sorted at the end: each booking's events go into
+ * monotone queues (support/radixq.h: the time, then the tie kind << 30 |
+ * booking << 2 | state), one per kind, so that each queue gets its ties in
+ * increasing order and its equal times need no sort; the four are merged on
+ * (time, kind).  Before a booking is read every event earlier than the
+ * least start of the bookings still to come (the watermark) is written,
+ * since no later booking makes one before that.  A lean run's bookings
+ * start in increasing order or nearly, so the queues hold the transfers in
+ * flight, not the whole run.  The watermark needs the least start of each
+ * block: from the spool (spool_least), else a first pass over the bookings.
+ * Bookings are counted over all runs in 28 bits: PAJE_MAX_TRANSFERS.
  */
-#define PAJE_BLOCK 4096
+#define PAJE_BLOCK SPOOL_BLOCK   /* spool_least's span */
 
 struct paje_out {
     FILE *fp;
     struct line_out *lo;   /* the fast path's block, else NULL (support/fastpath.h) */
     int k;
     long long *first;   /* runs[r]'s first booking in the count over all runs */
-    struct radixq q;
+    struct radixq q[4];   /* the events of each kind: pushed in the order of their ties */
+    double least[4];      /* each queue's least time (rq_min_time), INFINITY when it is empty */
 };
 
 static const char state_letter[] = "SLV";
@@ -108,7 +111,9 @@ static const char *const state_value[] = {"send", "link", "recv"};
 /* An event of booking g (counted over all runs) on node. */
 static void pev_add(struct paje_out *o, double time, int kind, long long g, int node, int state)
 {
-    rq_push(&o->q, time, (uint32_t)kind << 30 | (uint32_t)g << 2 | (uint32_t)state, node);
+    rq_push(&o->q[kind], time, (uint32_t)kind << 30 | (uint32_t)g << 2 | (uint32_t)state, node);
+    if (time < o->least[kind])
+        o->least[kind] = time;
 }
 
 /* A state interval [a, b) on a node, when it is not empty. */
@@ -184,15 +189,35 @@ static void pev_line_fast(struct line_out *lo, double time, int kind, int state,
     line_end(lo, at);
 }
 
-/* Write the queue's events earlier than t (INFINITY: all). */
+/* The kind whose queue holds the next event, earlier than t (INFINITY: any), or -1: the least
+ * time, at equal times the least kind (the tie's top bits: ends before starts). */
+static int pev_next(const struct paje_out *o, double t)
+{
+    int best = -1;
+    double bt = 0;
+    for (int kind = 0; kind < 4; kind++) {
+        if (o->q[kind].len == 0)
+            continue;
+        double m = o->least[kind];
+        if ((t == INFINITY || m < t) && (best < 0 || m < bt)) {
+            best = kind;
+            bt = m;
+        }
+    }
+    return best;
+}
+
+/* Write the queues' events earlier than t (INFINITY: all), in (time, tie) order over all four. */
 static void pev_flush(struct paje_out *o, double t)
 {
-    const struct rq_item *v;
-    while ((t == INFINITY || rq_min_time(&o->q) < t) && (v = rq_top(&o->q))) {
+    for (int kind; (kind = pev_next(o, t)) >= 0;) {
+        struct radixq *q = &o->q[kind];
+        const struct rq_item *v = rq_top(q);
         double time = rq_time(v);
-        int kind = (int)(v->tie >> 30), state = (int)(v->tie & 3), node = v->val;
+        int state = (int)(v->tie & 3), node = v->val;
         long long g = (long long)(v->tie >> 2 & ((1u << 28) - 1));
-        rq_pop(&o->q);
+        rq_pop(q);
+        o->least[kind] = rq_min_time(q);
         int run = 0;
         while (run + 1 < o->k && o->first[run + 1] <= g)
             run++;
@@ -232,6 +257,34 @@ static const struct transfer *all_next(struct all_bookings *a)
 static void all_end(struct all_bookings *a)
 {
     spool_cursor_end(&a->at);
+}
+
+/* For each of the nblocks blocks of PAJE_BLOCK bookings (total over all runs), the least start
+ * from that block on (a first pass over the bookings; the spool kept each block's as it was
+ * written). */
+static double *least_from_block(const struct run *runs, int k, struct spool *sp, long long total,
+                                long long nblocks)
+{
+    double *from_block = xmalloc((size_t)nblocks * sizeof *from_block);
+    for (long long b = 0; b < nblocks; b++)
+        from_block[b] = INFINITY;
+    if (k == 1 && sp) {
+        for (long long b = 0; b * PAJE_BLOCK < total; b++)
+            from_block[b] = spool_least(sp, b);
+    } else {
+        struct all_bookings all;
+        all_start(&all, runs, k, sp);
+        for (long long g = 0; g < total; g++) {
+            const struct transfer *t = all_next(&all);
+            if (t && earliest(t) < from_block[g / PAJE_BLOCK])
+                from_block[g / PAJE_BLOCK] = earliest(t);
+        }
+        all_end(&all);
+    }
+    for (long long b = nblocks - 2; b >= 0; b--)
+        if (from_block[b + 1] < from_block[b])
+            from_block[b] = from_block[b + 1];
+    return from_block;
 }
 
 /* The length of s when it goes into a Paje string as it is (no byte to escape) and is at most
@@ -350,33 +403,23 @@ static int paje_write(FILE *fp, const struct run *runs, int k, struct spool *sp)
         if (lo)
             line_flush(lo);
     }
-    struct paje_out o = {fp, lo, k, xmalloc(((size_t)k + 1) * sizeof *o.first), {0}};
+    struct paje_out o = {fp, lo, k, xmalloc(((size_t)k + 1) * sizeof *o.first), {{0}}, {0}};
     total = 0;
     for (int r = 0; r < k; r++) {
         o.first[r] = total;
         total += r == 0 && sp ? sp->n : runs[r].eng.ntr;
     }
     o.first[k] = total;
-    /* the first pass: each block's least start, then the least from each block on */
     long long nblocks = total / PAJE_BLOCK + 1;
-    double *from_block = xmalloc((size_t)nblocks * sizeof *from_block);
-    for (long long b = 0; b < nblocks; b++)
-        from_block[b] = INFINITY;
+    double *from_block = least_from_block(runs, k, sp, total, nblocks);
     struct all_bookings all;
-    all_start(&all, runs, k, sp);
-    for (long long g = 0; g < total; g++) {
-        const struct transfer *t = all_next(&all);
-        if (t && earliest(t) < from_block[g / PAJE_BLOCK])
-            from_block[g / PAJE_BLOCK] = earliest(t);
-    }
-    all_end(&all);
-    for (long long b = nblocks - 2; b >= 0; b--)
-        if (from_block[b + 1] < from_block[b])
-            from_block[b] = from_block[b + 1];
-    /* the second: a block at a time, with the least start still to come at each booking */
+    /* a block at a time, with the least start still to come at each booking */
     struct transfer *block = xmalloc(PAJE_BLOCK * sizeof *block);
     double *rest = xmalloc(PAJE_BLOCK * sizeof *rest);
-    rq_init(&o.q);
+    for (int kind = 0; kind < 4; kind++) {
+        rq_init(&o.q[kind]);
+        o.least[kind] = INFINITY;
+    }
     all_start(&all, runs, k, sp);
     for (long long b = 0; b * PAJE_BLOCK < total; b++) {
         int nb = 0;
@@ -402,7 +445,8 @@ static int paje_write(FILE *fp, const struct run *runs, int k, struct spool *sp)
     pev_flush(&o, INFINITY);
     if (lo)
         line_flush(lo);
-    rq_free(&o.q);
+    for (int kind = 0; kind < 4; kind++)
+        rq_free(&o.q[kind]);
     free(block);
     free(rest);
     free(from_block);

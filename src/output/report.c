@@ -14,7 +14,9 @@
 #include <string.h>
 
 #include "engine/bounds.h"
+#include "output/export_line.h"
 #include "support/csvfield.h"
+#include "support/fastpath.h"
 #include "support/numfmt.h"
 #include "sched/optimal_sum.h"
 #include "sched/pipeline.h"
@@ -86,14 +88,31 @@ static size_t json_bare_len(const char *s, size_t max)
     return n;
 }
 
-/* One transfer of report_run_json: {"from": ..., "recv_end": ...}, in one
- * write when its names need no escape (the times through numfmt_num_cached). */
-static void json_transfer(FILE *fp, const struct run *r, const struct transfer *t)
+enum { JSON_NAME_IN_LINE = 200 };   /* longer names go through json_string */
+
+/* The bare line of a transfer (names that need no escape, lf and lt bytes) at `at`; its end. */
+static char *json_transfer_line(char *at, const struct transfer *t, const char *from, size_t lf,
+                                const char *to, size_t lt)
 {
-    enum { NAME_MAX_IN_LINE = 200 };
+    at = LINE_LIT(at, "{\"from\": \"");
+    at = line_str(at, from, lf);
+    at = LINE_LIT(at, "\", \"to\": \"");
+    at = line_str(at, to, lt);
+    at = line_char(at, '"');
+    at = line_times(at, t);
+    return line_char(at, '}');
+}
+
+/* One transfer of report_run_json: {"from": ..., "recv_end": ...}, in one
+ * write when its names need no escape (the times through numfmt_num_cached);
+ * into lo's block then, when lo is not NULL (support/fastpath.h). */
+static void json_transfer(FILE *fp, struct line_out *lo, const struct run *r, const struct transfer *t)
+{
     const char *from = nodename(r, t->from), *to = nodename(r, t->to);
-    size_t lf = json_bare_len(from, NAME_MAX_IN_LINE), lt = json_bare_len(to, NAME_MAX_IN_LINE);
+    size_t lf = json_bare_len(from, JSON_NAME_IN_LINE), lt = json_bare_len(to, JSON_NAME_IN_LINE);
     if (r->sched.slices > 0 || r->sched.segments > 1 || lf == (size_t)-1 || lt == (size_t)-1) {
+        if (lo)
+            line_flush(lo);
         fprintf(fp, "{\"from\": ");
         json_string(fp, from);
         fprintf(fp, ", \"to\": ");
@@ -109,30 +128,37 @@ static void json_transfer(FILE *fp, const struct run *r, const struct transfer *
         fputc('}', fp);
         return;
     }
-    static const char *const keys[6] = {", \"send_start\": ", ", \"send_end\": ", ", \"link_start\": ",
-                                        ", \"link_end\": ", ", \"recv_start\": ", ", \"recv_end\": "};
-    const double v[6] = {t->start, t->send_end, t->link_start, t->link_end, t->recv_start, t->recv_end};
-    char line[2 * NAME_MAX_IN_LINE + 6 * NUMFMT_SIZE + 160];
-    size_t n = 0, len;
-    memcpy(line, "{\"from\": \"", 10);
-    n = 10;
-    memcpy(line + n, from, lf);
-    n += lf;
-    memcpy(line + n, "\", \"to\": \"", 10);
-    n += 10;
-    memcpy(line + n, to, lt);
-    n += lt;
-    line[n++] = '"';
-    for (int k = 0; k < 6; k++) {
-        size_t lk = strlen(keys[k]);
-        memcpy(line + n, keys[k], lk);
-        n += lk;
-        const char *num = numfmt_num_cached(v[k], &len);
-        memcpy(line + n, num, len);
-        n += len;
+    if (lo) {
+        char *at = line_begin(lo, lf + lt + 6 * NUMFMT_SIZE + 160);
+        line_end(lo, json_transfer_line(at, t, from, lf, to, lt));
+        return;
     }
-    line[n++] = '}';
-    fwrite(line, 1, n, fp);
+    char line[2 * JSON_NAME_IN_LINE + 6 * NUMFMT_SIZE + 160];
+    line_write(fp, line, json_transfer_line(line, t, from, lf, to, lt));
+}
+
+/* The "parent" object's entry of node p (its parent q), after a ", " unless first: into lo's
+ * block when lo is not NULL and both names need no escape. */
+static void json_parent(FILE *fp, struct line_out *lo, const char *p, const char *q, bool first)
+{
+    size_t lp = lo ? json_bare_len(p, JSON_NAME_IN_LINE) : (size_t)-1;
+    size_t lq = lo ? json_bare_len(q, JSON_NAME_IN_LINE) : (size_t)-1;
+    if (lp == (size_t)-1 || lq == (size_t)-1) {
+        if (lo)
+            line_flush(lo);
+        fputs(first ? "" : ", ", fp);
+        json_string(fp, p);
+        fputs(": ", fp);
+        json_string(fp, q);
+        return;
+    }
+    char *at = line_begin(lo, lp + lq + 16);
+    if (!first)
+        at = LINE_LIT(at, ", ");
+    at = line_str(line_char(at, '"'), p, lp);
+    at = LINE_LIT(at, "\": \"");
+    at = line_char(line_str(at, q, lq), '"');
+    line_end(lo, at);
 }
 
 /* A number as JSON: null when it is not finite. */
@@ -420,17 +446,27 @@ static void json_run(FILE *fp, const struct run *r, bool summary, struct spool *
     }
     if (!summary) {
         fprintf(fp, ",\n \"transfers\": [");
+        struct line_out *lo = NULL;   /* the fast path's lines, gathered (output/export_line.h) */
+        if (FAST_PATH(true)) {
+            lo = xmalloc(sizeof *lo);
+            lo->fp = fp;
+            lo->n = 0;
+        }
         struct spool_cursor at;
         spool_cursor_start(&at, &r->eng, sp);
         int i = 0;
         for (const struct transfer *t; (t = spool_cursor_next(&at)); i++) {
-            if (i)
+            if (i && lo)
+                line_end(lo, LINE_LIT(line_begin(lo, 32), ",\n               "));
+            else if (i)
                 fputs(",\n               ", fp);
-            json_transfer(fp, r, t);
+            json_transfer(fp, lo, r, t);
         }
         spool_cursor_end(&at);
+        if (lo)
+            line_flush(lo);
         fprintf(fp, "],\n \"parent\": {");
-        int first = 1;
+        bool first = true;
         const int *parent = r->eng.parent;
         const struct node *nodes = r->c->nodes;
         for (int p = 0, n = r->c->n; p < n; p++) {
@@ -441,12 +477,12 @@ static void json_run(FILE *fp, const struct run *r, bool summary, struct spool *
                 __builtin_prefetch(nodes[parent[p + 8]].name);
             if (parent[p] < 0)
                 continue;
-            fputs(first ? "" : ", ", fp);
-            first = 0;
-            json_string(fp, nodename(r, p));
-            fputs(": ", fp);
-            json_string(fp, nodename(r, parent[p]));
+            json_parent(fp, lo, nodename(r, p), nodename(r, parent[p]), first);
+            first = false;
         }
+        if (lo)
+            line_flush(lo);
+        free(lo);
         fprintf(fp, "}");
     }
     fprintf(fp, "}\n");

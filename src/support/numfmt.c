@@ -125,24 +125,51 @@ const char *numfmt_txt(double x)
     return numfmt_text(rotating(), x);
 }
 
-const char *numfmt_num_cached(double x, size_t *len)
+/* A cache of SLOTS texts keyed by a double's bits and a scale (numfmt_num_cached's and
+ * numfmt_scaled_cached's): the slot of (x, scale), its text numfmt_shortest of y(x, scale)
+ * (of x when y is NULL), made again when the slot held another key. */
+enum { SLOTS = 4096 };
+struct text_slot {
+    uint64_t bits;
+    double scale;
+    bool used;
+    unsigned char len;
+    char text[NUMFMT_SIZE];
+};
+
+static const struct text_slot *cached(struct text_slot *cache, double x, double scale,
+                                      double (*y)(double, double))
 {
-    enum { SLOTS = 512 };
-    static struct {
-        uint64_t bits;
-        bool used;
-        unsigned char len;
-        char text[NUMFMT_SIZE];
-    } cache[SLOTS];
     uint64_t b;
     memcpy(&b, &x, sizeof b);
-    size_t at = (size_t)((b * UINT64_C(0x9e3779b97f4a7c15)) >> 55) % SLOTS;
-    if (!cache[at].used || cache[at].bits != b) {
-        numfmt_shortest(cache[at].text, x);
-        cache[at].bits = b;
-        cache[at].used = true;
-        cache[at].len = (unsigned char)strlen(cache[at].text);
+    struct text_slot *s = &cache[(size_t)((b * UINT64_C(0x9e3779b97f4a7c15)) >> 52) % SLOTS];
+    if (!s->used || s->bits != b || s->scale != scale) {
+        numfmt_shortest(s->text, y ? y(x, scale) : x);
+        s->bits = b;
+        s->scale = scale;
+        s->used = true;
+        s->len = (unsigned char)strlen(s->text);
     }
-    *len = cache[at].len;
-    return cache[at].text;
+    return s;
+}
+
+const char *numfmt_num_cached(double x, size_t *len)
+{
+    static struct text_slot cache[SLOTS];
+    const struct text_slot *s = cached(cache, x, 1, NULL);
+    *len = s->len;
+    return s->text;
+}
+
+static double scaled_12(double x, double scale)
+{
+    return numfmt_round(x * scale, 12);
+}
+
+const char *numfmt_scaled_cached(double x, double scale, size_t *len)
+{
+    static struct text_slot cache[SLOTS];
+    const struct text_slot *s = cached(cache, x, scale, scaled_12);
+    *len = s->len;
+    return s->text;
 }

@@ -41,11 +41,14 @@ double numfmt_round(double x, int digits);
 const char *numfmt_num(double x);
 const char *numfmt_txt(double x);
 
-/* numfmt_num's text of x through a cache of 512 slots keyed by x's bits,
+/* numfmt_num's text of x through a cache of 4096 slots keyed by x's bits,
  * for writers of long tables whose times repeat (the rows of one sender,
  * the ties of a run): the text is a function of the bits alone.  *len gets
  * its length.  The text stays until a call with another x lands in its
  * slot: copy it before the next call. */
 const char *numfmt_num_cached(double x, size_t *len);
+/* The same for numfmt_num(numfmt_round(x * scale, 12)) (Chrome's microseconds), its own
+ * 4096 slots keyed by x's bits and scale. */
+const char *numfmt_scaled_cached(double x, double scale, size_t *len);
 
 #endif
