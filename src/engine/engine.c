@@ -373,6 +373,51 @@ int engine_record(struct engine *e, const struct transfer *t, char **cause)
     return 0;
 }
 
+/* engine_record_lean's hook: booking seq as the full engine records it
+ * (async, the receive port free: the sender was ready at the start). */
+static void record_booking(void *ctx, int seq, int from, int to, const struct timing *tm)
+{
+    struct engine *e = ctx;
+    struct transfer *t = &e->tr[seq];
+    t->from = from;
+    t->to = to;
+    t->msg = 0;
+    t->seq = seq;
+    transfer_set_times(t, tm);
+    t->wait_start = tm->start;
+    t->reason = said_reason;
+}
+
+bool engine_record_lean(struct engine *e)
+{
+    if (e->lean || e->ntr > 0 || !timing_list_run(e->model) || e->c->kind != CLUSTER_NODES ||
+        e->c->target || e->link_free || e->nwaiting < 1 || engine_set_quiet(e, NULL) < 0)
+        return false;
+    free(e->tr);
+    e->trcap = e->nwaiting;   /* every waiting node booked once */
+    e->tr = xmalloc((size_t)e->trcap * sizeof *e->tr);
+    mem_advise_huge(e->tr, (size_t)e->trcap * sizeof *e->tr);
+    e->on_book = record_booking;
+    e->on_book_ctx = e;
+    e->recording = true;
+    return true;
+}
+
+void engine_record_lean_end(struct engine *e)
+{
+    rq_free(e->stream);
+    free(e->stream);
+    e->stream = NULL;
+    e->lean = e->quiet = e->recording = false;
+    e->on_book = NULL;
+    e->on_book_ctx = NULL;
+    e->nev = 0;
+    memset(&e->last, 0, sizeof e->last);
+    e->recv_free = xcalloc((size_t)e->n, sizeof *e->recv_free);   /* async: to each receive's end */
+    for (int i = 0; i < e->ntr; i++)
+        e->recv_free[e->tr[i].to] = e->tr[i].recv_end;
+}
+
 /* An event's key, twelve bytes from the most significant: the time's eight,
  * then the insertion sequence's four (distinct: no two keys are equal). */
 static inline unsigned key_byte(const struct event *ev, int d)
