@@ -293,8 +293,9 @@ static void bar_label(struct view *v, struct cellbuf *cb, const struct tmap *m, 
 int gantt_name_cols(const struct cluster *c)
 {
     int w = 2;
-    for (int p = 0; p < c->n; p++) {
-        int t = text_width(c->nodes[p].name);
+    for (int p = 0; p < c->n && w < 12; p++) {   /* a name is never wider than its bytes */
+        const char *name = c->nodes[p].name;
+        int t = name && strnlen(name, (size_t)w + 1) > (size_t)w ? text_width(name) : 0;
         if (t > w)
             w = t;
     }

@@ -396,7 +396,6 @@ bool engine_record_lean(struct engine *e)
     free(e->tr);
     e->trcap = e->nwaiting;   /* every waiting node booked once */
     e->tr = xmalloc((size_t)e->trcap * sizeof *e->tr);
-    mem_advise_huge(e->tr, (size_t)e->trcap * sizeof *e->tr);
     e->on_book = record_booking;
     e->on_book_ctx = e;
     e->recording = true;
@@ -549,7 +548,7 @@ void engine_timeline(struct engine *e)
             hi = time[j] > hi ? time[j] : hi;
         }
     }
-    size_t nb = n / 1024 + 1;
+    size_t nb = n / 16 + 1;
     double scale = isfinite(lo) && isfinite(hi) && hi > lo ? (double)nb / (hi - lo) : 0;
     if (!isfinite(scale))
         scale = 0;   /* one bucket: the sort alone */
@@ -578,7 +577,9 @@ void engine_timeline(struct engine *e)
     struct event *tmp = xmalloc((most ? most : 1) * sizeof *tmp);
     for (size_t b = 0, from = 0; b < nb; from = at[b++]) {   /* at[b]: where bucket b ends */
         size_t len = at[b] - from;
-        if (len > 1 && len <= most)
+        if (len > 1 && len <= 32)   /* by insertion */
+            sort_by_time(e->ev + from, len, 0);
+        else if (len > 1 && len <= most)
             sort_stable(e->ev + from, len, tmp);
         else if (len > 1)   /* times spread too unevenly: in place */
             sort_by_time(e->ev + from, len, 0);
