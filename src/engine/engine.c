@@ -396,6 +396,7 @@ bool engine_record_lean(struct engine *e)
     free(e->tr);
     e->trcap = e->nwaiting;   /* every waiting node booked once */
     e->tr = xmalloc((size_t)e->trcap * sizeof *e->tr);
+    mem_populate(e->tr, (size_t)e->trcap * sizeof *e->tr);
     e->on_book = record_booking;
     e->on_book_ctx = e;
     e->recording = true;
@@ -562,6 +563,7 @@ void engine_timeline(struct engine *e)
         at[b] += at[b - 1];   /* at[b]: where bucket b starts */
     free(e->ev);
     e->ev = xmalloc((n ? n : 1) * sizeof *e->ev);
+    mem_populate(e->ev, n * sizeof *e->ev);
     unsigned k = 0;
     for (int i = 0; i < e->ntr; i++) {
         int m = transfer_timeline(&e->tr[i], kind, time);

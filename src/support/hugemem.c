@@ -30,3 +30,15 @@ void mem_advise_huge(void *p, size_t n)
     (void)n;
 #endif
 }
+
+void mem_populate(void *p, size_t n)
+{
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+    uintptr_t page = 4096, a = ((uintptr_t)p + page - 1) & ~(page - 1), b = ((uintptr_t)p + n) & ~(page - 1);
+    if (p && n >= 64 * page && b > a)
+        (void)madvise((void *)a, (size_t)(b - a), MADV_POPULATE_WRITE);   /* may fail: faults then */
+#else
+    (void)p;
+    (void)n;
+#endif
+}
