@@ -418,8 +418,8 @@ static void cursor_line(struct view *v, struct cellbuf *cb, const struct tmap *m
  */
 static bool waiting(const struct gsrc *s, int i)
 {
-    const struct transfer *t = &s->e->tr[i];
-    return t->wait_start < t->start && (shown(s, i) || (s->begun && t->wait_start <= s->now));
+    const struct transfer *t = &s->e->tr[i];   /* its phase first: the record only when needed */
+    return (shown(s, i) || (s->begun && t->wait_start <= s->now)) && t->wait_start < t->start;
 }
 
 /* The last cell of a bar on the critical path becomes the path's mark (◆, or * in ASCII). */
