@@ -736,12 +736,12 @@ static void record(void *ctx, const struct engine *e, const struct event *ev, in
     r->to[r->n++] = to;
 }
 
-enum mode { FULL, LEAN, QUIET };
+enum mode { FULL, LEAN, QUIET, RECORDED };
 
 static int run(const struct cluster *c, enum model m, const struct sched_ops *ops, enum mode mode,
                struct recorded *rec, struct engine *e)
 {
-    bool lean = mode != FULL;
+    bool lean = mode == LEAN || mode == QUIET;
     struct sched s;
     struct sched_opts o;
     sched_opts_default(&o);
@@ -752,6 +752,7 @@ static int run(const struct cluster *c, enum model m, const struct sched_ops *op
         rc = engine_set_lean(e, record, rec, &cause);
     if (rc == 0 && mode == QUIET)
         rc = engine_set_quiet(e, &cause);
+    e->reasons_later = mode == RECORDED;   /* a list run's records, where it applies */
     if (rc == 0) {
         sched_init(&s, ops, &o);
         rc = sched_run(e, &s, &cause);
@@ -764,10 +765,37 @@ static int run(const struct cluster *c, enum model m, const struct sched_ops *op
     return rc;
 }
 
-/* Counts of cases that differ, by what differs. */
+/* Counts of cases that differ, by what differs; recorded: runs whose full
+ * records came from a lean list run (engine_record_lean). */
 struct tally {
-    int runs, makespan, tree, events, order, late, quiet;
+    int runs, makespan, tree, events, order, late, quiet, records, recorded;
 };
+
+/* A full engine whose reasons wait to be read has the records, ports, tree,
+ * timeline and reasons of one booked decision by decision with its reasons
+ * written at once. */
+static bool same_records(const struct engine *a, const struct engine *b)
+{
+    bool same = a->makespan == b->makespan && a->ntr == b->ntr && a->nev == b->nev &&
+                a->nwaiting == b->nwaiting && !b->lean && !b->recording && b->ev;
+    for (int p = 0; same && p < a->n; p++)
+        same = a->parent[p] == b->parent[p] && a->hold[p] == b->hold[p] &&
+               a->send_free[p] == b->send_free[p] && a->recv_free[p] == b->recv_free[p];
+    for (int i = 0; same && i < a->ntr; i++) {
+        const struct transfer *x = &a->tr[i], *y = &b->tr[i];
+        struct timing tx = transfer_times(x), ty = transfer_times(y);
+        char *tmpx = NULL, *tmpy = NULL;
+        same = x->from == y->from && x->to == y->to && x->msg == y->msg && x->seq == y->seq &&
+               memcmp(&tx, &ty, sizeof tx) == 0 && x->wait_start == y->wait_start &&
+               strcmp(engine_reason(a, x, &tmpx), engine_reason(b, y, &tmpy)) == 0;
+        free(tmpx);
+        free(tmpy);
+    }
+    for (int k = 0; same && k < a->nev; k++)
+        same = a->ev[k].time == b->ev[k].time && a->ev[k].seq == b->ev[k].seq &&
+               a->ev[k].kind == b->ev[k].kind && a->ev[k].transfer == b->ev[k].transfer;
+    return same;
+}
 
 /* A quiet engine books as the lean one: the same bookings, nodes, events
  * counted and the last booking, and nothing left queued. */
@@ -788,13 +816,15 @@ static bool same_as_quiet(const struct engine *lean, const struct engine *q, int
 static void compare(const struct cluster *c, enum model m, const struct sched_ops *ops,
                     struct tally *t)
 {
-    struct engine full, lean, quiet;
+    struct engine full, lean, quiet, recd;
     struct recorded rec = {0};
     int a = run(c, m, ops, FULL, NULL, &full), b = run(c, m, ops, LEAN, &rec, &lean),
-        q = run(c, m, ops, QUIET, NULL, &quiet);
+        q = run(c, m, ops, QUIET, NULL, &quiet), r = run(c, m, ops, RECORDED, NULL, &recd);
     t->runs++;
-    if (a < 0 || b < 0 || q < 0) {
+    if (a < 0 || b < 0 || q < 0 || r < 0) {
         t->makespan++;
+        if (r == 0)
+            engine_free(&recd);
         if (a == 0)
             engine_free(&full);
         if (b == 0)
@@ -832,6 +862,11 @@ static void compare(const struct cluster *c, enum model m, const struct sched_op
         t->late++;
     if (!same_as_quiet(&lean, &quiet, c->n))
         t->quiet++;
+    if (!same_records(&full, &recd))
+        t->records++;
+    /* booked one by one, the records grow by doubling from 64: a list run's are exactly n - 1 */
+    t->recorded += recd.trcap == recd.ntr && recd.ntr % 64 != 0;
+    engine_free(&recd);
     engine_free(&full);
     engine_free(&lean);
     engine_free(&quiet);
@@ -880,6 +915,10 @@ static void test_full_vs_lean(void)
     is_int(t.order, 0, "lean: exactly the full timeline's events, in its order");
     is_int(t.late, 0, "lean: no event processed out of order (not_before holds)");
     is_int(t.quiet, 0, "quiet: the lean run's bookings, nodes and event count, nothing queued");
+    is_int(t.records, 0, "recorded: a full engine's records from a list run as booked one by one, "
+           "reasons, ports and timeline included");
+    ok(t.recorded > 100, "recorded: %d runs of the list policies took their records from a list run",
+       t.recorded);
 }
 
 /* A list run keeps the send times as ids of the distinct ones up to
@@ -913,8 +952,9 @@ static void test_many_send_times(void)
     is_int(t.runs, 4, "send times: 4 runs with %d to %d distinct send times", LEAN_SEND_IDS,
            LEAN_SEND_IDS + 1000);
     ok(t.makespan == 0 && t.tree == 0 && t.events == 0 && t.order == 0 && t.late == 0 &&
-           t.quiet == 0,
-       "send times: kept as ids or as times, the lean and quiet runs book as the full engine");
+           t.quiet == 0 && t.records == 0 && t.recorded == 4,
+       "send times: kept as ids or as times, the lean, quiet and recorded runs book as the full "
+       "engine");
 }
 
 /* ---- fnf against the obvious fnf ---- */

@@ -293,8 +293,9 @@ static void bar_label(struct view *v, struct cellbuf *cb, const struct tmap *m, 
 int gantt_name_cols(const struct cluster *c)
 {
     int w = 2;
-    for (int p = 0; p < c->n; p++) {
-        int t = text_width(c->nodes[p].name);
+    for (int p = 0; p < c->n && w < 12; p++) {   /* a name is never wider than its bytes */
+        const char *name = c->nodes[p].name;
+        int t = name && strnlen(name, (size_t)w + 1) > (size_t)w ? text_width(name) : 0;
         if (t > w)
             w = t;
     }
@@ -417,8 +418,8 @@ static void cursor_line(struct view *v, struct cellbuf *cb, const struct tmap *m
  */
 static bool waiting(const struct gsrc *s, int i)
 {
-    const struct transfer *t = &s->e->tr[i];
-    return t->wait_start < t->start && (shown(s, i) || (s->begun && t->wait_start <= s->now));
+    const struct transfer *t = &s->e->tr[i];   /* its phase first: the record only when needed */
+    return (shown(s, i) || (s->begun && t->wait_start <= s->now)) && t->wait_start < t->start;
 }
 
 /* The last cell of a bar on the critical path becomes the path's mark (◆, or * in ASCII). */
@@ -539,6 +540,43 @@ void gantt_fit(struct view *v, struct lanes *L, int n, int rows, bool overlap)
     v->npick = 0;
 }
 
+/* The latest hold less a rounding's worth: monotone in the hold. */
+static double near_end(double end)
+{
+    return end - 1e-9 * (fabs(end) > 1 ? fabs(end) : 1);
+}
+
+/* want[p] = 2 for the receivers (p < n) of e's transfers that hold at its latest
+ * hold, in one pass over the records: those near the latest hold so far are kept
+ * until a later hold leaves them all behind (near_end is monotone, so none near
+ * the last one is dropped), then those near the last taken. */
+static void want_last_holds(const struct engine *e, int n, unsigned char *want)
+{
+    int *near = NULL, nnear = 0, cap = 0;
+    double end = -INFINITY;
+    for (int i = 0; i < e->ntr && e->tr; i++) {
+        double h = e->tr[i].hold;
+        if (h > end) {
+            if (near_end(h) > end)
+                nnear = 0;
+            end = h;
+        }
+        if (h >= near_end(end)) {
+            if (nnear == cap) {
+                cap = cap ? 2 * cap : 64;
+                near = xrealloc(near, (size_t)cap * sizeof *near);
+            }
+            near[nnear++] = i;
+        }
+    }
+    for (int k = 0; k < nnear; k++) {
+        const struct transfer *t = &e->tr[near[k]];
+        if (t->hold >= near_end(end) && t->to >= 0 && t->to < n && want[t->to] < 2)
+            want[t->to] = 2;
+    }
+    free(near);
+}
+
 void gantt_pick(struct view *v, struct lanes *L)
 {
     const struct cluster *c = v->c;
@@ -552,16 +590,8 @@ void gantt_pick(struct view *v, struct lanes *L)
     view_want(v, want);   /* a lesson's: the nodes its slide names (the slide screen's want hook) */
     unsigned hide = view_hides(v);
     for (int r = 0; r < v->nruns && r < 2; r++)   /* the nodes that set each makespan shown */
-        if (!(hide & (r == 0 ? HIDE_END : HIDE_OTHER))) {
-            const struct engine *e = vrun_engine(&v->runs[r]);
-            double end = -INFINITY;
-            for (int i = 0; i < e->ntr && e->tr; i++)
-                end = e->tr[i].hold > end ? e->tr[i].hold : end;
-            for (int i = 0; i < e->ntr && e->tr; i++)
-                if (e->tr[i].hold >= end - 1e-9 * (fabs(end) > 1 ? fabs(end) : 1) && e->tr[i].to >= 0 &&
-                    e->tr[i].to < c->n && want[e->tr[i].to] < 2)
-                    want[e->tr[i].to] = 2;
-        }
+        if (!(hide & (r == 0 ? HIDE_END : HIDE_OTHER)))
+            want_last_holds(vrun_engine(&v->runs[r]), c->n, want);
     if (single && v->nruns >= 2) {
         struct explain_diff d;
         if (explain_first_difference(vrun_engine(&v->runs[0]), vrun_engine(&v->runs[1]), &d) == 0 &&

@@ -373,6 +373,51 @@ int engine_record(struct engine *e, const struct transfer *t, char **cause)
     return 0;
 }
 
+/* engine_record_lean's hook: booking seq as the full engine records it
+ * (async, the receive port free: the sender was ready at the start). */
+static void record_booking(void *ctx, int seq, int from, int to, const struct timing *tm)
+{
+    struct engine *e = ctx;
+    struct transfer *t = &e->tr[seq];
+    t->from = from;
+    t->to = to;
+    t->msg = 0;
+    t->seq = seq;
+    transfer_set_times(t, tm);
+    t->wait_start = tm->start;
+    t->reason = said_reason;
+}
+
+bool engine_record_lean(struct engine *e)
+{
+    if (e->lean || e->ntr > 0 || !timing_list_run(e->model) || e->c->kind != CLUSTER_NODES ||
+        e->c->target || e->link_free || e->nwaiting < 1 || engine_set_quiet(e, NULL) < 0)
+        return false;
+    free(e->tr);
+    e->trcap = e->nwaiting;   /* every waiting node booked once */
+    e->tr = xmalloc((size_t)e->trcap * sizeof *e->tr);
+    mem_populate(e->tr, (size_t)e->trcap * sizeof *e->tr);
+    e->on_book = record_booking;
+    e->on_book_ctx = e;
+    e->recording = true;
+    return true;
+}
+
+void engine_record_lean_end(struct engine *e)
+{
+    rq_free(e->stream);
+    free(e->stream);
+    e->stream = NULL;
+    e->lean = e->quiet = e->recording = false;
+    e->on_book = NULL;
+    e->on_book_ctx = NULL;
+    e->nev = 0;
+    memset(&e->last, 0, sizeof e->last);
+    e->recv_free = xcalloc((size_t)e->n, sizeof *e->recv_free);   /* async: to each receive's end */
+    for (int i = 0; i < e->ntr; i++)
+        e->recv_free[e->tr[i].to] = e->tr[i].recv_end;
+}
+
 /* An event's key, twelve bytes from the most significant: the time's eight,
  * then the insertion sequence's four (distinct: no two keys are equal). */
 static inline unsigned key_byte(const struct event *ev, int d)
@@ -504,7 +549,7 @@ void engine_timeline(struct engine *e)
             hi = time[j] > hi ? time[j] : hi;
         }
     }
-    size_t nb = n / 1024 + 1;
+    size_t nb = n / 16 + 1;
     double scale = isfinite(lo) && isfinite(hi) && hi > lo ? (double)nb / (hi - lo) : 0;
     if (!isfinite(scale))
         scale = 0;   /* one bucket: the sort alone */
@@ -518,6 +563,7 @@ void engine_timeline(struct engine *e)
         at[b] += at[b - 1];   /* at[b]: where bucket b starts */
     free(e->ev);
     e->ev = xmalloc((n ? n : 1) * sizeof *e->ev);
+    mem_populate(e->ev, n * sizeof *e->ev);
     unsigned k = 0;
     for (int i = 0; i < e->ntr; i++) {
         int m = transfer_timeline(&e->tr[i], kind, time);
@@ -533,7 +579,9 @@ void engine_timeline(struct engine *e)
     struct event *tmp = xmalloc((most ? most : 1) * sizeof *tmp);
     for (size_t b = 0, from = 0; b < nb; from = at[b++]) {   /* at[b]: where bucket b ends */
         size_t len = at[b] - from;
-        if (len > 1 && len <= most)
+        if (len > 1 && len <= 32)   /* by insertion */
+            sort_by_time(e->ev + from, len, 0);
+        else if (len > 1 && len <= most)
             sort_stable(e->ev + from, len, tmp);
         else if (len > 1)   /* times spread too unevenly: in place */
             sort_by_time(e->ev + from, len, 0);

@@ -161,6 +161,7 @@ struct engine {
     engine_book_fn on_book;     /* lean: called for every booking, or NULL (set it after
                                    engine_set_lean; --format csv streams its rows so) */
     void *on_book_ctx;
+    bool recording;             /* a full engine's lean run (engine_record_lean) */
     bool reasons_later;         /* a policy may leave its reasons to be written when read */
     engine_say_fn say;          /* the reasons left to be written when read (engine_reason) */
     const void *say_arg;
@@ -266,6 +267,19 @@ const char *engine_reason(const struct engine *e, const struct transfer *t, char
 int engine_record(struct engine *e, const struct transfer *t, char **cause);
 
 /* A list policy's whole lean run in its own order: engine/engine_lean.h. */
+
+/*
+ * A full engine's records from a list policy's lean run (sched_run, for a
+ * policy with run_lean, when its reasons are written when read): e, full,
+ * a broadcast on an async node table (no targets) before its first
+ * booking, becomes lean and quiet, and keeps every booking as the full
+ * engine's record (a reason written when read: the run sets e->say);
+ * engine_record_lean_end makes it full again, with the holds, ports,
+ * parents and records the same decisions booked one by one would give
+ * (tests/test_lean.c).  False (e unchanged) where a list run does not apply.
+ */
+bool engine_record_lean(struct engine *e);
+void engine_record_lean_end(struct engine *e);
 
 /* Build e->ev from the bookings (sorted on time, then sequence).  Lean: process
  * every event still in the stream instead (e->ev stays NULL). */

@@ -126,12 +126,13 @@ static inline int lean_list_book(const struct lean_list *r, struct lean_last *la
     timing_transfer(MODEL_ASYNC, &k, &at, &t);
     if (__builtin_expect(e->on_book != NULL, 0)) {
         /* a hook reads the receivers' nodes at random places (their names, for
-           the CSV rows): fetch the node 16 bookings ahead and the name 8 ahead */
+           the CSV rows): fetch the node 16 bookings ahead and the name 8 ahead
+           (the records of engine_record_lean read none) */
         const struct node *nodes = e->c->nodes;
         int n = e->n;
-        if (p + 16 < n)
+        if (p + 16 < n && !e->recording)
             __builtin_prefetch(&nodes[r->order[p + 16]]);
-        if (p + 8 < n)
+        if (p + 8 < n && !e->recording)
             __builtin_prefetch(nodes[r->order[p + 8]].name);
         e->on_book(e->on_book_ctx, e->ntr, r->order[q], r->order[p], &t);
     }

@@ -131,7 +131,8 @@ int export_critical_path_spool(const struct engine *e, struct spool *sp, unsigne
         struct spool_cursor at;
         spool_cursor_start(&at, e, sp);
         long long i = 0;
-        for (const struct transfer *t; (t = spool_cursor_next(&at)); i++) {   /* a sender's sends in order */
+        /* a sender's sends in order; the records read in place (the cursor fetches names ahead) */
+        for (const struct transfer *t; (t = sp ? spool_cursor_next(&at) : i < ntr ? &e->tr[i] : NULL); i++) {
             if (t->msg != 0) {
                 prev[i] = -1;
                 continue;

@@ -102,6 +102,7 @@ struct list_state {
     int *waiting;
     int *wpos;
     int nwaiting;
+    const char *why;        /* the policy's words for its receiver (list_say) */
 };
 
 static double completion_of(const struct engine *e, int q)
@@ -109,9 +110,10 @@ static double completion_of(const struct engine *e, int q)
     return fnf_completion(engine_ready(e, q, 0), e->c->nodes[q].send);
 }
 
-static struct list_state *list_new(const struct engine *e)
+static struct list_state *list_new(const struct engine *e, const char *why)
 {
     struct list_state *st = xcalloc(1, sizeof *st);
+    st->why = why;
     rq_init(&st->senders);
     st->chosen = -1;
     st->order = xmalloc((size_t)(e->n ? e->n : 1) * sizeof(int));
@@ -207,8 +209,7 @@ static char *list_say(const struct engine *e, const struct transfer *t, const vo
                      (const char *)why_receiver, np->send, np->recv);
 }
 
-static int list_choose(struct sched *s, const struct engine *e, struct decision *d,
-                       const char *why_receiver, char **cause)
+static int list_choose(struct sched *s, const struct engine *e, struct decision *d, char **cause)
 {
     struct list_state *st = s->state;
     if (!st)   /* let go of after the last receiver */
@@ -243,11 +244,11 @@ static int list_choose(struct sched *s, const struct engine *e, struct decision 
     d->not_before = not_before(done, st->smax);
     if (e->reasons_later) {   /* the reason written when it is read, from the booked transfer */
         d->say = list_say;
-        d->say_arg = why_receiver;
+        d->say_arg = st->why;
     } else if (!e->lean) {
         struct transfer t;   /* what booking it gives */
         if (engine_earliest(e, q, p, 0, &t) == 0)
-            d->reason = list_say(e, &t, why_receiver);
+            d->reason = list_say(e, &t, st->why);
     }
     if (++st->next == st->norder)   /* the last receiver: the queue and the order are let go of
                                        before the timeline is built */
@@ -277,11 +278,11 @@ static void prefetch_senders(const struct engine *e, struct radixq *senders, con
  * The whole run at once on a lean engine (engine/engine_lean.h): the holders
  * first, then order[] as it is.  What list_choose decides -- its sender by
  * fnf_completion, its not_before -- in one loop, with the engine's arrays
- * in the order the nodes are served; the sender queue holds positions.
+ * in the order the nodes are served; the sender queue holds positions.  A
+ * full engine's lean run (engine_record_lean) gets list_say for its reasons.
  */
 static int list_run_lean(struct sched *s, struct engine *e, char **cause)
 {
-    (void)cause;
     struct list_state *st = s->state;
     int n = e->n, nheld = n - st->norder;
     if (st->seen != e->ntr || e->ntr > 0 || st->next > 0 || nheld < 1 || e->c->target)
@@ -303,7 +304,12 @@ static int list_run_lean(struct sched *s, struct engine *e, char **cause)
     for (int i = 0; i < nheld; i++)
         rq_push(senders, fnf_completion(lean_list_ready(&run, i), lean_list_send(&run, i)),
                 (uint32_t)order[i], i);
+    int rc = 1;
     for (int left = st->norder; left > 0; left--) {
+        if (((st->norder - left) & 0xffff) == 0 && s->opt.cancel && *s->opt.cancel) {
+            rc = set_cause(cause, SCHED_CANCELLED_TEXT);
+            break;
+        }
         /* no entry goes stale: nobody else books */
         const struct rq_item *top = rq_top(senders);
         int q = top->val;
@@ -316,12 +322,16 @@ static int list_run_lean(struct sched *s, struct engine *e, char **cause)
                 (uint32_t)order[p], p);
         /* left - 1 bookings are left, each pops one: the rest never come up */
         rq_trim(senders, (size_t)(left - 1));
-        if (__builtin_expect(e->on_book != NULL, 0) && left > 1)
+        if (__builtin_expect(e->on_book != NULL, 0) && left > 1 && !e->recording)
             prefetch_senders(e, senders, order);
     }
     rq_free(senders);   /* as sched_run frees the policy before the last events */
     lean_list_end(&run, &last);
-    return 1;
+    if (e->recording) {   /* a full engine's records: the reasons list_choose would give */
+        e->say = list_say;
+        e->say_arg = st->why;
+    }
+    return rc;
 }
 
 /* ---- fnf ---- */
@@ -329,7 +339,8 @@ static int list_run_lean(struct sched *s, struct engine *e, char **cause)
 static int fnf_prepare(struct sched *s, struct engine *e, char **cause)
 {
     (void)cause;
-    struct list_state *st = list_new(e);
+    struct list_state *st =
+        list_new(e, e->c->target ? "the fastest waiting target" : "the fastest waiting node");
     cluster_sort_nodes(e->c->nodes, st->order, st->norder, false, false);
     s->state = st;
     return 0;
@@ -337,8 +348,7 @@ static int fnf_prepare(struct sched *s, struct engine *e, char **cause)
 
 static int fnf_choose(struct sched *s, const struct engine *e, struct decision *d, char **cause)
 {
-    return list_choose(s, e, d, e->c->target ? "the fastest waiting target" : "the fastest waiting node",
-                       cause);
+    return list_choose(s, e, d, cause);
 }
 
 /* Khuller & Kim, "Broadcasting in heterogeneous networks" (Algorithmica
@@ -372,7 +382,7 @@ const struct sched_ops sched_fnf = {
 static int slowest_prepare(struct sched *s, struct engine *e, char **cause)
 {
     (void)cause;
-    struct list_state *st = list_new(e);
+    struct list_state *st = list_new(e, "the slowest waiting node (largest receive time)");
     cluster_sort_nodes(e->c->nodes, st->order, st->norder, true, true);
     s->state = st;
     return 0;
@@ -380,7 +390,7 @@ static int slowest_prepare(struct sched *s, struct engine *e, char **cause)
 
 static int slowest_choose(struct sched *s, const struct engine *e, struct decision *d, char **cause)
 {
-    return list_choose(s, e, d, "the slowest waiting node (largest receive time)", cause);
+    return list_choose(s, e, d, cause);
 }
 
 const struct sched_ops sched_slowest_first = {
@@ -400,7 +410,7 @@ const struct sched_ops sched_slowest_first = {
 static int rorder_prepare(struct sched *s, struct engine *e, char **cause)
 {
     (void)cause;
-    struct list_state *st = list_new(e);
+    struct list_state *st = list_new(e, "next in the random order");
     for (int i = st->norder - 1; i > 0; i--) {   /* Fisher-Yates */
         int j = (int)rng_below(&s->rng, (uint64_t)i + 1);
         int t = st->order[i];
@@ -413,7 +423,7 @@ static int rorder_prepare(struct sched *s, struct engine *e, char **cause)
 
 static int rorder_choose(struct sched *s, const struct engine *e, struct decision *d, char **cause)
 {
-    return list_choose(s, e, d, "next in the random order", cause);
+    return list_choose(s, e, d, cause);
 }
 
 const struct sched_ops sched_random_order = {

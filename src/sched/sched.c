@@ -66,8 +66,13 @@ int sched_run(struct engine *e, struct sched *s, char **cause)
     if (ops->prepare && ops->prepare(s, e, cause) < 0)
         return -1;
     int rc = 0, ran = 0;
+    /* A list policy's full records from its lean run, when its reasons wait to be read (the
+       view): the same bookings, in a fraction of the time of deciding one at a time. */
+    bool recorded = ops->run_lean && e->reasons_later && engine_record_lean(e);
     if (e->lean && ops->run_lean && (ran = ops->run_lean(s, e, cause)) < 0)
         rc = -1;
+    if (recorded)
+        engine_record_lean_end(e);
     for (unsigned steps = 0; rc == 0 && !ran && e->nwaiting > 0; steps++) {
         if ((steps & 1023) == 0 && s->opt.cancel && *s->opt.cancel) {
             rc = set_cause(cause, SCHED_CANCELLED_TEXT);
@@ -103,7 +108,7 @@ int sched_run(struct engine *e, struct sched *s, char **cause)
     if (rc == 0 && e->nwaiting > 0 && e->nmsg == 1)
         rc = set_cause(cause, "scheduler %s stopped with %d node%s still waiting", ops->name,
                        e->nwaiting, e->nwaiting == 1 ? "" : "s");
-    if (e->lean)
+    if (e->lean || recorded)
         sched_free(s);
     engine_timeline(e);
     return rc;

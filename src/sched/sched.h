@@ -69,8 +69,9 @@ struct sched_ops {
                                state is not needed once sched_run returns */
     int (*prepare)(struct sched *s, struct engine *e, char **cause);
     int (*choose)(struct sched *s, const struct engine *e, struct decision *d, char **cause);
-    /* Optional, lean engines only: the whole run at once after prepare, instead of
-       choose: 1 if it ran, 0 if not (sched_run asks choose), -1 with *cause. */
+    /* Optional, lean engines only (or a full one recording it: engine_record_lean): the
+       whole run at once after prepare, instead of choose: 1 if it ran, 0 if not (sched_run
+       asks choose), -1 with *cause. */
     int (*run_lean)(struct sched *s, struct engine *e, char **cause);
     void (*finish)(struct sched *s);   /* free s->state */
     const struct sched_claim *claims;  /* its proven guarantees, ended by factor 0;

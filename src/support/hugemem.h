@@ -16,5 +16,8 @@
 
 /* Advise [p, p + n) before it is first written; small arrays are left alone. */
 void mem_advise_huge(void *p, size_t n);
+/* Map [p, p + n) at once, before an array written whole is first written: one call
+ * instead of a page fault a page (Linux MADV_POPULATE_WRITE); elsewhere nothing. */
+void mem_populate(void *p, size_t n);
 
 #endif
