@@ -74,6 +74,27 @@ static void test_counterexample(void)
     ok(engine_book(&e, 0, 1, 0, NULL, NULL) == 0, "book p0 -> p1");
     is_double(e.makespan, 5, 0, "p2 first: makespan 5");
     is_double(e.tr[1].hold, 5, 0, "p1 holds at 2 + 1 + 2 = 5");
+
+    /* A reason the caller lends (engine_book, engine_record: a measured trace's, in a buffer of
+     * its own) is the engine's copy: the caller's buffer may change or go. */
+    struct engine m;
+    engine_init(&m, c, MODEL_ASYNC, NULL);
+    char lent[64];
+    snprintf(lent, sizeof lent, "%s", "lent to book");
+    ok(engine_book(&m, 0, 2, 0, lent, NULL) == 0, "book with a lent reason");
+    struct transfer t = e.tr[1];
+    snprintf(lent, sizeof lent, "%s", "lent to record");
+    t.reason = lent;
+    ok(engine_record(&m, &t, NULL) == 0, "record p0 -> p1 with a lent reason");
+    memset(lent, 'x', sizeof lent - 1);
+    char *tmp;
+    ok(strcmp(engine_reason(&m, &m.tr[0], &tmp), "lent to book") == 0, "engine_book kept its copy");
+    free(tmp);
+    ok(strcmp(engine_reason(&m, &m.tr[1], &tmp), "lent to record") == 0,
+       "engine_record kept its copy");
+    free(tmp);
+    is_double(m.makespan, 5, 0, "recorded: makespan 5");
+    engine_free(&m);
     engine_free(&e);
     cluster_free(c);
 }
