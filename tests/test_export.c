@@ -17,6 +17,7 @@
 #include "output/export.h"
 #include "output/spool.h"
 #include "session/run.h"
+#include "support/timekey.h"
 #include "sched/registry.h"
 #include "tap.h"
 
@@ -211,24 +212,9 @@ static void files(const struct run *runs)
     rmdir(dir);
 }
 
-/* A bit pattern as a double. */
-static double bits_double(uint64_t b)
-{
-    double x;
-    memcpy(&x, &b, sizeof x);
-    return x;
-}
-
-static uint64_t double_bits(double x)
-{
-    uint64_t b;
-    memcpy(&b, &x, sizeof b);
-    return b;
-}
-
 static bool same_bits(double a, double b)
 {
-    return memcmp(&a, &b, sizeof a) == 0;
+    return time_bits(a) == time_bits(b);
 }
 
 /*
@@ -254,13 +240,13 @@ static void spool_round_trip(const struct run *r)
         for (int k = 0; k < 8; k++) {
             x = x * 6364136223846793005u + 1442695040888963407u;
             static const int ref[8] = {-1, 0, 1, 2, 3, 4, 5, 1};
-            double y = (x >> 60) == 0 ? 0.0 : (x >> 60) == 1 ? -0.0 : bits_double(x >> 2 | 1);
+            double y = (x >> 60) == 0 ? 0.0 : (x >> 60) == 1 ? -0.0 : bits_time(x >> 2 | 1);
             if (isnan(y))   /* the engine's times are never NaN */
                 y = 1.5;
             if (ref[k] >= 0 && (x >> 33 & 3) == 1)   /* the time it is compared with */
                 y = v[ref[k]];
             else if (ref[k] >= 0 && (x >> 33 & 3) >= 2)   /* equal but for the sign of 0, or one bit */
-                y = v[ref[k]] == 0 ? -v[ref[k]] : bits_double(double_bits(v[ref[k]]) ^ 1);
+                y = v[ref[k]] == 0 ? -v[ref[k]] : bits_time(time_bits(v[ref[k]]) ^ 1);
             v[k] = y;
         }
         tm[i] = (struct timing){v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]};

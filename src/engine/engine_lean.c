@@ -17,6 +17,7 @@
 
 #include "support/hugemem.h"
 #include "support/pairtab.h"
+#include "support/timekey.h"
 
 /* ---- the stream ----
  * One queue item per transfer, keyed by the time of its next event; tie =
@@ -218,20 +219,6 @@ struct send_table {
     struct pair_table ids;
     uint64_t last;      /* the previous time's bits */
 };
-
-static uint64_t time_bits(double v)
-{
-    uint64_t u;
-    memcpy(&u, &v, sizeof u);
-    return u;
-}
-
-static double bits_time(uint64_t u)
-{
-    double v;
-    memcpy(&v, &u, sizeof v);
-    return v;
-}
 
 static void send_put(struct send_table *t, int i, double v, int n)
 {

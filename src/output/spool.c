@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "support/diag.h"
+#include "support/timekey.h"
 
 enum { NTIMES = 8 };
 
@@ -57,14 +58,6 @@ int spool_open(struct spool *sp, char **cause)
     return 0;
 }
 
-static bool same_bits(double a, double b)
-{
-    uint64_t x, y;
-    memcpy(&x, &a, sizeof x);
-    memcpy(&y, &b, sizeof y);
-    return x == y;
-}
-
 /* r's bytes at p; how many. */
 static size_t encode(unsigned char *p, const struct spool_rec *r)
 {
@@ -73,7 +66,7 @@ static size_t encode(unsigned char *p, const struct spool_rec *r)
     unsigned flags = 0;
     size_t n = 9;
     for (int k = 0; k < NTIMES; k++) {
-        if (SAME_AS[k] >= 0 && same_bits(r->time[k], r->time[SAME_AS[k]])) {
+        if (SAME_AS[k] >= 0 && time_bits(r->time[k]) == time_bits(r->time[SAME_AS[k]])) {
             flags |= 1u << k;
             continue;
         }
