@@ -90,6 +90,20 @@ static long slots_by_port(struct port_slot *v, const struct run *runs, int k)
     return m;
 }
 
+int lane_fit_place(struct lane_fit *f, double start, double end)
+{
+    int l = 0;
+    while (l < f->n && f->end[l] > start)
+        l++;
+    if (l == f->n) {
+        if (f->n == f->cap)
+            f->end = xrealloc(f->end, (size_t)(f->cap = f->cap * 2 + 4) * sizeof *f->end);
+        f->n++;
+    }
+    f->end[l] = end;
+    return l;
+}
+
 int port_slots_proc(const struct run *runs, int r, int p)
 {
     int base = 0;
@@ -120,26 +134,19 @@ void port_slots_make(struct port_slots *ps, const struct run *runs, int k)
     }
     ps->nprocs = port_slots_proc(runs, k, 0) - 1;
     ps->lanes = xcalloc((size_t)(ps->nprocs > 0 ? ps->nprocs : 1) * NPORTS, sizeof *ps->lanes);
-    /* first fit: the first lane of the port whose last interval has ended */
-    double *lane_end = NULL;
-    int nlane = 0;
+    struct lane_fit fit = {0};   /* the lanes of a port */
     for (long i = 0; i < m; i++) {
         if (i == 0 || v[i].run != v[i - 1].run || v[i].node != v[i - 1].node ||
             v[i].port != v[i - 1].port)
-            nlane = 0;
-        int l = 0;
-        while (l < nlane && lane_end[l] > v[i].start)
-            l++;
-        if (l == nlane)
-            lane_end = xrealloc(lane_end, (size_t)++nlane * sizeof *lane_end);
-        lane_end[l] = v[i].end;
+            fit.n = 0;
+        int l = lane_fit_place(&fit, v[i].start, v[i].end);
         v[i].lane = l;
         int *used = &ps->lanes[(size_t)(port_slots_proc(runs, v[i].run, v[i].node) - 1) * NPORTS +
                                v[i].port];
         if (l + 1 > *used)
             *used = l + 1;
     }
-    free(lane_end);
+    free(fit.end);
     ps->v = v;
     ps->n = m;
 }

@@ -40,6 +40,17 @@ struct port_slots {
 void port_slots_make(struct port_slots *ps, const struct run *runs, int k);
 void port_slots_free(struct port_slots *ps);
 
+/* Intervals laid first fit, each on the first lane whose last interval has ended (a new lane
+ * when none has): the ports' lanes here, OTF2's tracks of a node (output/export_otf2.c).  Begin
+ * with {0}; n = 0 starts over; free(end) at the end. */
+struct lane_fit {
+    double *end;   /* each lane's last interval's end */
+    int n, cap;
+};
+
+/* The lane of [start, end) in start order. */
+int lane_fit_place(struct lane_fit *f, double start, double end);
+
 /* The process of node p of runs[r]: the runs' nodes numbered one after another, from 1. */
 int port_slots_proc(const struct run *runs, int r, int p);
 /* The lanes port uses on process proc (at least 1: an idle port is still a track). */

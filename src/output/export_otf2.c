@@ -146,27 +146,16 @@ static void tracks_make(struct tracks *t, const struct run *runs, const struct p
     long cap = 16, nloc = 0;
     t->proc_of = xmalloc((size_t)cap * sizeof *t->proc_of);
     t->ports = xmalloc((size_t)cap);
-    double *track_end = NULL;
-    int ntrack_cap = 0;
+    struct lane_fit fit = {0};   /* the tracks of a node */
     for (long i = 0, e; i < ps->n; i = e) {
         int proc = port_slots_proc(runs, ps->v[i].run, ps->v[i].node);
         for (e = i; e < ps->n && port_slots_proc(runs, ps->v[e].run, ps->v[e].node) == proc; e++)
             key[e] = (struct slot_key){ps->v[e].start, ps->v[e].end, ps->v[e].port, e};
         qsort(key + i, (size_t)(e - i), sizeof *key, slot_key_cmp);
-        int ntrack = 0;
-        for (long y = i; y < e; y++) {   /* first fit: the first track whose last interval ended */
-            int l = 0;
-            while (l < ntrack && track_end[l] > key[y].start)
-                l++;
-            if (l == ntrack) {
-                if (ntrack == ntrack_cap)
-                    track_end = xrealloc(track_end, (size_t)(ntrack_cap = ntrack_cap * 2 + 4) *
-                                                        sizeof *track_end);
-                ntrack++;
-            }
-            track_end[l] = key[y].end;
-            track[y] = l;
-        }
+        fit.n = 0;
+        for (long y = i; y < e; y++)
+            track[y] = lane_fit_place(&fit, key[y].start, key[y].end);
+        int ntrack = fit.n;
         if (nloc + ntrack > cap) {
             cap = (nloc + ntrack) * 2;
             t->proc_of = xrealloc(t->proc_of, (size_t)cap * sizeof *t->proc_of);
@@ -195,7 +184,7 @@ static void tracks_make(struct tracks *t, const struct run *runs, const struct p
     for (long y = 0; y < ps->n; y++)
         t->by_loc[fill[t->loc_of[key[y].x]]++] = key[y].x;
     free(fill);
-    free(track_end);
+    free(fit.end);
     free(track);
     free(key);
 }
