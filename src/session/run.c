@@ -308,8 +308,7 @@ void run_narrate(const struct run *r, int k, char *buf, size_t size)
              at->sharers - 1, at->sharers > 2 ? "s" : "", span, share, bw);
     if (ev->kind != EV_HOLD)
         return;
-    size_t q = (size_t)t->from * (size_t)pl->n + (size_t)t->to;
-    double alone = pl->latency[q] + pl->size / platform_route_bandwidth(pl, t->from, t->to);
+    double alone = platform_route_alone(pl, t->from, t->to);
     double took = t->hold - t->start;
     if (took > alone * (1 + 1e-9)) {
         len = strlen(buf);
