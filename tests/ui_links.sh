@@ -37,6 +37,11 @@ for size in "80 24" "60 16" "160 45"; do
         tr -d '\n' <"$TMP/screen" | tr -s ' ' | grep -q "it took 0.1575 s, alone on its route 0.00811 s"
         ok $? "160x45: the hold says how long the transfer took against its route alone"
     fi
+    if [ "$1" = 80 ]; then
+        keys x
+        wait_for "no exercise on shared links: it times each pick by its route"
+        ok $? "80x24: x refused on shared links (the exercise would time picks by each route alone)"
+    fi
     keys f
     wait_for "shared links: 2-9 flows"
     ok $? "$1x$2: f shows the shared links' lanes and their legend"

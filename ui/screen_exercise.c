@@ -315,6 +315,13 @@ static int ex_open(struct view *v, void **data, int arg)
         view_message(v, MSG_ERROR, "%s", view_kind(v)->no_exercise);
         return -1;
     }
+    /* Its picks are booked by each route's cost alone: beside a run timed on
+     * shared links, its times and searches would not be the run's. */
+    if (v->nruns > 0 && v->runs[0].ok && v->runs[0].run.shared) {
+        view_message(v, MSG_ERROR, "no exercise on shared links: it times each pick by its route "
+                     "alone, not as the run shares them (m: async or sync keep routes private)");
+        return -1;
+    }
     if (engine_init(&x->eng, v->c, v->model, &cause) < 0) {
         view_message(v, MSG_ERROR, "cannot start an exercise: %s", cause ? cause : "failed");
         free(cause);

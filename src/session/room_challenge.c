@@ -80,6 +80,13 @@ int challenge_prepare(struct challenge *ch, const struct lesson *l, int k, char 
         cluster_free(orig);
         return -1;
     }
+    if (orig->plat && timing_shared_links(m)) {   /* the exercise's picks go by each route alone */
+        set_cause(cause, "slide %d is timed on shared links: the exercise books each pick by its route's cost "
+                  "alone, which is not how the slide's run is timed (a model with private routes, async or "
+                  "sync, can be a challenge)", k + 1);
+        cluster_free(orig);
+        return -1;
+    }
     if (orig->n > ROOM_CHALLENGE_NODES || orig->n < 2) {
         set_cause(cause, "slide %d's cluster has %d nodes: a challenge takes 2 to %d", k + 1, orig->n,
                   ROOM_CHALLENGE_NODES);
