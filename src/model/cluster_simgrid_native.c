@@ -640,7 +640,8 @@ static bool ft_connect(struct nat *t, const struct spec *s)
                     } else {
                         up = down = add_link(t, name, s->bw, s->lat, true);
                     }
-                    t->ftl = xrealloc(t->ftl, (size_t)(t->nftl + 1) * sizeof *t->ftl);
+                    if (t->nftl > 0 && (t->nftl & (t->nftl - 1)) == 0)   /* room for 1, 2, 4...: full, double */
+                        t->ftl = xrealloc(t->ftl, 2 * (size_t)t->nftl * sizeof *t->ftl);
                     t->ftl[t->nftl] = (struct ft_link){(int)(parent - t->nodes),
                                                        (int)(node - t->nodes), up, down};
                     parent->children[pport] = t->nftl;

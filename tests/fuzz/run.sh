@@ -13,7 +13,8 @@
 #
 # The harnesses: csv, lua, names, luasched (Lua heuristics), exchange,
 # platform (platform graphs and SimGrid's answers), proto (a live class's
-# room and a client's lines), classdb (class report on a mutated ROOM.db).  The corpus grows in
+# room and a client's lines), classdb (class report on a mutated ROOM.db),
+# simgrid (the SimGrid platform files hetcast reads itself).  The corpus grows in
 # build-fuzz/fuzz-corpus/HARNESS/ from run to run; it is seeded from
 # tests/fuzz/seeds/, tests/fuzz/regress/ and clusters/ (lua/ for luasched).
 set -eu
@@ -25,20 +26,20 @@ if [ "${1:-}" = --build ]; then
 fi
 seconds=${1:-60}
 [ $# -gt 0 ] && shift
-all="csv lua names luasched exchange platform proto classdb"
+all="csv lua names luasched exchange platform proto classdb simgrid"
 harnesses=${*:-$all}
 jobs=${FUZZ_JOBS:-2}
 build=build-fuzz
 
 case $seconds in
-    ''|*[!0-9]*) echo "usage: tests/fuzz/run.sh [SECONDS] [csv|lua|names|luasched|exchange|platform|proto|classdb]..." >&2; exit 2 ;;
+    ''|*[!0-9]*) echo "usage: tests/fuzz/run.sh [SECONDS] [csv|lua|names|luasched|exchange|platform|proto|classdb|simgrid]..." >&2; exit 2 ;;
 esac
 case $jobs in
     ''|0|*[!0-9]*) echo "tests/fuzz/run.sh: FUZZ_JOBS must be a number >= 1" >&2; exit 2 ;;
 esac
 for h in $harnesses; do
     case $h in
-        csv|lua|names|luasched|exchange|platform|proto|classdb) ;;
+        csv|lua|names|luasched|exchange|platform|proto|classdb|simgrid) ;;
         *) echo "tests/fuzz/run.sh: unknown harness \"$h\" ($all)" >&2; exit 2 ;;
     esac
 done
@@ -94,7 +95,7 @@ dict_of() {
 extra_of() {
     case $1 in
         luasched) echo lua ;;
-        proto|classdb) echo "tests/fuzz/seeds/$1" ;;
+        proto|classdb|simgrid) echo "tests/fuzz/seeds/$1" ;;
         *) echo clusters ;;
     esac
 }
@@ -113,7 +114,7 @@ fuzz_one() {
 
 # $jobs side by side (each libFuzzer process keeps one core busy), batch
 # after batch: every harness runs for the same time, so the batches end
-# together (8 harnesses of 60 s on 2 cores: 4 minutes).
+# together (9 harnesses of 60 s on 2 cores: 5 minutes).
 running=0
 for h in $harnesses; do
     rm -f $build/fuzz-$h.status
