@@ -45,6 +45,7 @@ done
 B=tests/data/simgrid-backbone.xml
 run "$H" run "$B" --size 1e6 --summary
 check "a platform's default: one-port senders on shared links, named on the model line" has "^model: one-port on shared links   scheduler: fnf$" "$T/out"
+check "24 nodes on shared links: the optimum line does not send the user to a search that is refused here" has "^optimum       unknown   (not computed for 24 nodes (done by default up to 16; -s optimal, where routes share no link))$" "$T/out"
 one=$(sed -n 's/^makespan *//p' "$T/out")
 # fnf decides by each route's cost alone: where sharing moved a transfer, its
 # reason says the times in it are the plan's; where it did not, it is as it was.

@@ -57,9 +57,9 @@ static void compute_optimum(struct run *r, const struct sched_opts *o, enum run_
         return;
     }
     if (want == RUN_OPT_SMALL && r->c->n > RUN_AUTO_OPTIMUM_NODES) {
-        text_fit(r->opt_note, sizeof r->opt_note,
-                 "not computed for %d nodes (done by default up to %d; use -s optimal)", r->c->n,
-                 RUN_AUTO_OPTIMUM_NODES);
+        text_fit(r->opt_note, sizeof r->opt_note, "not computed for %d nodes (done by default up to %d; %s)",
+                 r->c->n, RUN_AUTO_OPTIMUM_NODES,   /* not told here whether the routes share: a pass */
+                 r->shared ? "-s optimal, where routes share no link" : "use -s optimal");
         return;
     }
     char *refused = NULL;
