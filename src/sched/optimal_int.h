@@ -154,8 +154,9 @@ struct result {
     double lower;           /* scaled proven lower bound */
 };
 
-/* Both searches' local search over orders: at most this many evaluations
- * (times what one costs: see as_improve, gs_improve). */
+/* The general search's local search over orders: at most this many
+ * evaluations (times what one costs: see gs_improve; the slot search's
+ * as_improve has a budget of its own, AS_LS_WORK). */
 #define OPT_LS_WORK 5e7
 
 /* trial: order (of m0) with the element at i moved to place j. */
