@@ -1142,6 +1142,63 @@ static void test_small_cases(void)
     cluster_free(c);
 }
 
+/*
+ * The dominance table (as_search): a state whose receivers waiting are
+ * those of a state already bounded, and whose slots are each no earlier,
+ * is bounded by it.  On 8-10-node tables of tenths (exact arithmetic, many
+ * classes, equal slots common), under async and sender-only (async with r
+ * = 0 and no latency for the brute force), with node limits that stop the
+ * search midway (10 to 300) and none: every proof is the brute force's
+ * optimum, every give-up brackets it.  A bound made 1 % too strong fails
+ * here.
+ */
+static void test_dominance_vs_brute(void)
+{
+    static const long long limits[] = {10, 30, 100, 300, 0};
+    struct rng g;
+    rng_seed(&g, 37);
+    int bad = 0, proven = 0, searches = 0;
+    for (int it = 0; it < 120; it++) {
+        int n = 8 + it % 3;
+        bool sender_only = it % 4 == 3;
+        double s[64], r[64], zero[64] = {0};
+        for (int i = 0; i < n; i++) {
+            s[i] = (double)(10 + rng_below(&g, 41)) / 10;
+            r[i] = it % 2 ? s[i] + 1 : (double)(10 + rng_below(&g, 41)) / 10;
+        }
+        double latency = it % 3 == 1 ? 0.5 : 0;
+        struct cluster *c = node_table(n, s, r, latency, 0);
+        struct cluster *bf = sender_only ? node_table(n, s, zero, 0, 0) : NULL;
+        double want = brute_orders(bf ? bf : c);
+        for (size_t li = 0; li < sizeof limits / sizeof limits[0]; li++) {
+            struct sched_opts o;
+            sched_opts_default(&o);
+            o.node_limit = limits[li];
+            o.time_limit = 1e9;
+            struct opt_plan p;
+            char *cause = NULL;
+            if (optimal_solve(c, sender_only ? MODEL_SENDER_ONLY : MODEL_ASYNC, &o, &p, &cause) < 0) {
+                diag("%s", cause);
+                free(cause);
+                bad++;
+                continue;
+            }
+            searches++;
+            proven += p.status == OPT_PROVEN;
+            bool wrong = p.status == OPT_PROVEN ? fabs(p.makespan - want) > EPS * fmax(1, want)
+                                                : p.lower > want + EPS || p.makespan < want - EPS;
+            if (wrong && bad++ < 3)
+                diag("case %d (n=%d, %s, limit %lld): lower %.17g, best %.17g, brute force %.17g", it, n,
+                     sender_only ? "sender-only" : "async", limits[li], p.lower, p.makespan, want);
+            opt_plan_free(&p);
+        }
+        cluster_free(bf);
+        cluster_free(c);
+    }
+    is_int(bad, 0, "8-10 nodes of tenths, async and sender-only, node limits 10 to 300 and none: every proof the "
+           "brute force's optimum, every give-up brackets it (%d searches, %d proven)", searches, proven);
+}
+
 /* A set cancel flag (the view's q) stops the search at its next clock check:
  * no plan, "cancelled". */
 static void test_cancel(void)
@@ -1183,6 +1240,7 @@ int main(void)
     test_limits();
     test_incumbent();
     test_incumbent_vs_brute();
+    test_dominance_vs_brute();
     test_refusals();
     return tap_exit();
 }

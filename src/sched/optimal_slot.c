@@ -49,6 +49,7 @@ struct as_ctx {
     int *cw, *bucket, *use; /* as_counts_ok: m0 * (K + 2), 2 m0 + 1, K */
     uint64_t *key;          /* memo key scratch */
     struct memo memo;
+    struct dom dom;         /* exact arithmetic only (see as_search) */
     struct limits *lim;
 };
 
@@ -721,7 +722,30 @@ static size_t as_key(struct as_ctx *a, const double *P, int len, int tie)
  * for it.  Shifting a whole state in time shifts g, so with exact
  * arithmetic keys are taken relative to P[0]; a stored bound moved by the
  * shift stays valid once clamped to U0 (the horizon cut only drops slots
- * that no schedule below U0 uses).
+ * that no schedule below U0 uses)..
+ *
+ * Dominance (exact arithmetic only): a state S with no tie (tie -1)
+ * whose search returned v keeps, under its counts, its profile padded to
+ * m slots with H = (U0 - L) - rmin (the horizon: as_child and the root cut
+ * exactly the slots x with (x + L) + rmin >= U0, so each slot cut is >= H);
+ * a later state S' with the same counts and profile P' is bounded by
+ * min(v + delta, U0), delta = min over i < len' of P'[i] - S[i].  Proof.
+ * Write G = min(g, U0).  (1) Slots at or past H are of no use to a
+ * schedule below U0 (its receiver would hold at >= U0), so G is the same
+ * for the true profile of S and for S padded with H, and for the true
+ * profile of S' and P' padded with infinity.  (2) g is monotone: if every
+ * slot of Q (sorted) is no earlier than the same slot of R, then g(Q) >=
+ * g(R) -- take an optimal class order for Q and serve R in the same
+ * order: by induction each receiver takes a slot no later, holds no later,
+ * and adds slots no later, and removing the least slot and adding
+ * pointwise earlier ones keeps the sorted slots pointwise earlier.  (3)
+ * Shifting every slot by delta shifts g by delta (integers: exact).  The
+ * padded P' is pointwise >= S + delta, so g(P') >= g(S) + delta >= v +
+ * delta, and G(S') >= min(v + delta, U0).  v bounds G(S) itself, not only
+ * the orders the equal-slot rule leaves: with tie -1 nothing is excluded
+ * at S, and below it every order can be sorted to one that obeys the rule
+ * (the swaps stay after S).  States with a tie are not kept (their v may
+ * exceed G), but may be bounded.
  */
 static double as_search(struct as_ctx *a, int d, const double *P, int len, int tie, double M)
 {
@@ -736,6 +760,16 @@ static double as_search(struct as_ctx *a, int d, const double *P, int len, int t
         known = dmin(known + base, a->U0);
         if (dmax(M, known) >= a->U)
             return known;
+    }
+    const uint64_t *ckey = a->key + 1;
+    uint64_t ch = 0;
+    double H = 0;
+    if (a->dom.nb) {
+        ch = opt_key_hash(ckey, (size_t)a->dom.kw);
+        H = (a->U0 - a->L) - rmin_of(a, a->cnt);
+        double b = opt_dom_get(&a->dom, ckey, ch, P, len, m, a->U);
+        if (b > -INFINITY)
+            return dmin(b, a->U0);
     }
 
     /* Children: one per class still waiting, each with its bound. O(K m). */
@@ -808,6 +842,8 @@ static double as_search(struct as_ctx *a, int d, const double *P, int len, int t
     /* as_key again: the children's searches used the scratch key */
     klen = as_key(a, P, len, tie);
     opt_memo_put(&a->memo, a->key, klen, kh, v - base);
+    if (a->dom.nb && tie < 0)
+        opt_dom_put(&a->dom, a->key + 1, ch, P, len, m, H, v);
     return v;
 }
 
@@ -1178,6 +1214,8 @@ void opt_as_solve(const struct as_input *in, struct limits *lim, struct result *
     a.use = xmalloc((size_t)K * sizeof *a.use);
     a.key = xmalloc((size_t)(2 + (K + 3) / 4 + m0) * sizeof *a.key);
 
+    if (a.shift && !getenv("F41_NODOM"))
+        opt_dom_init(&a.dom, (K + 3) / 4, m0);
     /* The root: the source's slots s, 2s, ... up to the horizon. */
     double *root = xmalloc((size_t)m0 * sizeof *root), x = as_slot_after(0, s_src), rmin = rmin_of(&a, a.cnt);
     int rlen = 0;
@@ -1196,6 +1234,7 @@ void opt_as_solve(const struct as_input *in, struct limits *lim, struct result *
 
     free(root);
     opt_memo_free(&a.memo);
+    opt_dom_free(&a.dom);
     free(a.cnt);
     free(a.by_r);
     free(a.path);
