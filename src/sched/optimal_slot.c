@@ -1134,6 +1134,43 @@ static double as_pass(void *ctx, double t, double *best)
     return v;
 }
 
+/* The search's buffers: depth d has K child profiles of m0 - d - 1 slots. */
+static void as_buffers(struct as_ctx *a)
+{
+    int K = a->K, m0 = a->m0;
+    a->kid_at = xmalloc((size_t)m0 * sizeof *a->kid_at);
+    size_t total = 0;
+    for (int d = 0; d < m0; d++) {
+        a->kid_at[d] = total;
+        total += (size_t)K * (size_t)(m0 - d - 1);
+    }
+    a->kid = xmalloc((total ? total : 1) * sizeof *a->kid);
+    size_t per = (size_t)m0 * (size_t)K;
+    a->kid_len = xmalloc(per * sizeof *a->kid_len);
+    a->kid_tie = xmalloc(per * sizeof *a->kid_tie);
+    a->order = xmalloc(per * sizeof *a->order);
+    a->kid_h = xmalloc(per * sizeof *a->kid_h);
+    a->kid_cb = xmalloc(per * sizeof *a->kid_cb);
+    a->front = xmalloc((size_t)K * sizeof *a->front);
+    a->heap = xmalloc((size_t)m0 * sizeof *a->heap);
+    a->sig = xmalloc((size_t)m0 * sizeof *a->sig);
+    a->first = xmalloc((size_t)m0 * sizeof *a->first);
+    a->hval = xmalloc((size_t)m0 * sizeof *a->hval);
+    a->chain = xmalloc((size_t)m0 * (size_t)K * sizeof *a->chain);
+    a->rr = xmalloc((size_t)K * sizeof *a->rr);
+    a->cinv = xmalloc((size_t)K * sizeof *a->cinv);
+    a->rate_on = false;
+    for (int k = 0; k < K; k++) {
+        a->cinv[k] = 1 / a->cs[k];
+        a->rate_on = a->rate_on || a->cr[k] != a->cr[0];
+    }
+    a->rate_on = a->rate_on && a->shift && m0 <= OPT_RATE_MAX;
+    a->cw = xmalloc((size_t)m0 * (size_t)(K + 2) * sizeof *a->cw);
+    a->bucket = xmalloc((size_t)(2 * m0 + 1) * sizeof *a->bucket);
+    a->use = xmalloc((size_t)K * sizeof *a->use);
+    a->key = xmalloc((size_t)(2 + (K + 3) / 4 + m0) * sizeof *a->key);
+}
+
 void opt_as_solve(const struct as_input *in, struct limits *lim, struct result *res)
 {
     const struct cluster *c = in->c;
@@ -1181,40 +1218,9 @@ void opt_as_solve(const struct as_input *in, struct limits *lim, struct result *
     free(hk);
     free(comp);
 
-    /* Buffers: depth d has K child profiles of m0 - d - 1 slots. */
-    a.kid_at = xmalloc((size_t)m0 * sizeof *a.kid_at);
-    size_t total = 0;
-    for (int d = 0; d < m0; d++) {
-        a.kid_at[d] = total;
-        total += (size_t)K * (size_t)(m0 - d - 1);
-    }
-    a.kid = xmalloc((total ? total : 1) * sizeof *a.kid);
-    size_t per = (size_t)m0 * (size_t)K;
-    a.kid_len = xmalloc(per * sizeof *a.kid_len);
-    a.kid_tie = xmalloc(per * sizeof *a.kid_tie);
-    a.order = xmalloc(per * sizeof *a.order);
-    a.kid_h = xmalloc(per * sizeof *a.kid_h);
-    a.kid_cb = xmalloc(per * sizeof *a.kid_cb);
-    a.front = xmalloc((size_t)K * sizeof *a.front);
-    a.heap = xmalloc((size_t)m0 * sizeof *a.heap);
-    a.sig = xmalloc((size_t)m0 * sizeof *a.sig);
-    a.first = xmalloc((size_t)m0 * sizeof *a.first);
-    a.hval = xmalloc((size_t)m0 * sizeof *a.hval);
-    a.chain = xmalloc((size_t)m0 * (size_t)K * sizeof *a.chain);
-    a.rr = xmalloc((size_t)K * sizeof *a.rr);
-    a.cinv = xmalloc((size_t)K * sizeof *a.cinv);
-    a.rate_on = false;
-    for (int k = 0; k < K; k++) {
-        a.cinv[k] = 1 / a.cs[k];
-        a.rate_on = a.rate_on || a.cr[k] != a.cr[0];
-    }
-    a.rate_on = a.rate_on && a.shift && m0 <= OPT_RATE_MAX;
-    a.cw = xmalloc((size_t)m0 * (size_t)(K + 2) * sizeof *a.cw);
-    a.bucket = xmalloc((size_t)(2 * m0 + 1) * sizeof *a.bucket);
-    a.use = xmalloc((size_t)K * sizeof *a.use);
-    a.key = xmalloc((size_t)(2 + (K + 3) / 4 + m0) * sizeof *a.key);
+    as_buffers(&a);
 
-    if (a.shift && !getenv("F41_NODOM"))
+    if (a.shift)
         opt_dom_init(&a.dom, (K + 3) / 4, m0);
     /* The root: the source's slots s, 2s, ... up to the horizon. */
     double *root = xmalloc((size_t)m0 * sizeof *root), x = as_slot_after(0, s_src), rmin = rmin_of(&a, a.cnt);
