@@ -860,7 +860,7 @@ static void test_limits(void)
     rng_seed(&g, 5);
     int gave_up = 0, valid = 0, cases = 0;
     for (int it = 0; it < 6; it++) {
-        struct cluster *c = random_nodes(&g, 12, 0, false);
+        struct cluster *c = it % 2 ? random_nodes(&g, 12, 0, false) : tenths_table(&g, 24, true, 0);
         struct sched_opts o;
         sched_opts_default(&o);
         o.node_limit = 10;
@@ -889,7 +889,7 @@ static void test_limits(void)
         opt_plan_free(&full);
         cluster_free(c);
     }
-    ok(gave_up > 0, "node_limit 10 on 12-node clusters gives up (%d of %d)", gave_up, cases);
+    ok(gave_up > 0, "node_limit 10 on 12- and 24-node clusters gives up (%d of %d)", gave_up, cases);
     is_int(valid, cases, "gave up: lower <= optimum <= best found, and the plan books");
 
     /* larger node limits: the passes after the first run and finish (they
