@@ -886,8 +886,8 @@ struct as_ls {
     double s_src;
     int m0;
     int *order, *trial;
-    double *comp, *pms, *psum, *work;
-    long long evals;
+    double *comp, *pms, *psum, *work;   /* work: a trial's row */
+    long long evals;        /* trials evaluated, against budget */
     double budget;
     const struct limits *lim;
 };
