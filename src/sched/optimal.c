@@ -28,7 +28,9 @@
  *   slots each class needs before its deadline, class against class when
  *   the classes are few, in two groups when they are many), a memo over
  *   states and a symmetry rule for equal slots keep it small (see as_bound,
- *   rate_slot, as_counts_ok, as_groups_ok, as_search).
+ *   rate_slot, as_counts_ok, as_groups_ok, as_search); the first
+ *   incumbent comes from an iterated local search over receiver orders
+ *   (as_improve).
  *
  * - Everything else (sync, one-port, multi-port in inexact arithmetic,
  *   latency matrices, platform graphs): a search over (sender, receiver)

@@ -134,6 +134,29 @@ void opt_memo_clear(struct memo *mm);
 double opt_memo_get(struct memo *mm, const uint64_t *key, size_t len, uint64_t h);
 void opt_memo_put(struct memo *mm, const uint64_t *key, size_t len, uint64_t h, double lb);
 
+/* ---- the dominance table (sched/optimal_memo.c): receivers waiting ->
+ * profiles with their proven bounds (see as_search) ---- */
+
+struct dom {
+    size_t nb, max_nb;      /* buckets, a power of two; 0: off */
+    size_t puts;            /* since the last growth */
+    int kw, m0;             /* words of a key (the counts), slots of a profile */
+    uint64_t *hash;         /* per entry; 0: empty */
+    uint64_t *ckey;
+    double *lb, *prof;      /* per entry: the bound, the profile padded to m0 */
+    unsigned char *next;    /* per bucket: the entry to replace next */
+    double *tmp;            /* m0: a profile being put */
+};
+
+void opt_dom_init(struct dom *dm, int kw, int m0);
+void opt_dom_free(struct dom *dm);
+/* The best bound the entries for ckey (hash h) give the profile P[0..len)
+ * padded to m slots with H, if it reaches want; else -INFINITY. */
+double opt_dom_get(const struct dom *dm, const uint64_t *ckey, uint64_t h, const double *P, int len, int m,
+                   double want);
+void opt_dom_put(struct dom *dm, const uint64_t *ckey, uint64_t h, const double *P, int len, int m, double H,
+                 double lb);
+
 /* ---- the searches ---- */
 
 struct as_input {
@@ -154,8 +177,9 @@ struct result {
     double lower;           /* scaled proven lower bound */
 };
 
-/* Both searches' local search over orders: at most this many evaluations
- * (times what one costs: see as_improve, gs_improve). */
+/* The general search's local search over orders: at most this many
+ * evaluations (times what one costs: see gs_improve; the slot search's
+ * as_improve has a budget of its own, AS_LS_WORK). */
 #define OPT_LS_WORK 5e7
 
 /* trial: order (of m0) with the element at i moved to place j. */

@@ -49,6 +49,7 @@ struct as_ctx {
     int *cw, *bucket, *use; /* as_counts_ok: m0 * (K + 2), 2 m0 + 1, K */
     uint64_t *key;          /* memo key scratch */
     struct memo memo;
+    struct dom dom;         /* exact arithmetic only (see as_search) */
     struct limits *lim;
 };
 
@@ -721,7 +722,30 @@ static size_t as_key(struct as_ctx *a, const double *P, int len, int tie)
  * for it.  Shifting a whole state in time shifts g, so with exact
  * arithmetic keys are taken relative to P[0]; a stored bound moved by the
  * shift stays valid once clamped to U0 (the horizon cut only drops slots
- * that no schedule below U0 uses).
+ * that no schedule below U0 uses)..
+ *
+ * Dominance (exact arithmetic only): a state S with no tie (tie -1)
+ * whose search returned v keeps, under its counts, its profile padded to
+ * m slots with H = (U0 - L) - rmin (the horizon: as_child and the root cut
+ * exactly the slots x with (x + L) + rmin >= U0, so each slot cut is >= H);
+ * a later state S' with the same counts and profile P' is bounded by
+ * min(v + delta, U0), delta = min over i < len' of P'[i] - S[i].  Proof.
+ * Write G = min(g, U0).  (1) Slots at or past H are of no use to a
+ * schedule below U0 (its receiver would hold at >= U0), so G is the same
+ * for the true profile of S and for S padded with H, and for the true
+ * profile of S' and P' padded with infinity.  (2) g is monotone: if every
+ * slot of Q (sorted) is no earlier than the same slot of R, then g(Q) >=
+ * g(R) -- take an optimal class order for Q and serve R in the same
+ * order: by induction each receiver takes a slot no later, holds no later,
+ * and adds slots no later, and removing the least slot and adding
+ * pointwise earlier ones keeps the sorted slots pointwise earlier.  (3)
+ * Shifting every slot by delta shifts g by delta (integers: exact).  The
+ * padded P' is pointwise >= S + delta, so g(P') >= g(S) + delta >= v +
+ * delta, and G(S') >= min(v + delta, U0).  v bounds G(S) itself, not only
+ * the orders the equal-slot rule leaves: with tie -1 nothing is excluded
+ * at S, and below it every order can be sorted to one that obeys the rule
+ * (the swaps stay after S).  States with a tie are not kept (their v may
+ * exceed G), but may be bounded.
  */
 static double as_search(struct as_ctx *a, int d, const double *P, int len, int tie, double M)
 {
@@ -736,6 +760,16 @@ static double as_search(struct as_ctx *a, int d, const double *P, int len, int t
         known = dmin(known + base, a->U0);
         if (dmax(M, known) >= a->U)
             return known;
+    }
+    const uint64_t *ckey = a->key + 1;
+    uint64_t ch = 0;
+    double H = 0;
+    if (a->dom.nb) {
+        ch = opt_key_hash(ckey, (size_t)a->dom.kw);
+        H = (a->U0 - a->L) - rmin_of(a, a->cnt);
+        double b = opt_dom_get(&a->dom, ckey, ch, P, len, m, a->U);
+        if (b > -INFINITY)
+            return dmin(b, a->U0);
     }
 
     /* Children: one per class still waiting, each with its bound. O(K m). */
@@ -808,6 +842,8 @@ static double as_search(struct as_ctx *a, int d, const double *P, int len, int t
     /* as_key again: the children's searches used the scratch key */
     klen = as_key(a, P, len, tie);
     opt_memo_put(&a->memo, a->key, klen, kh, v - base);
+    if (a->dom.nb && tie < 0)
+        opt_dom_put(&a->dom, a->key + 1, ch, P, len, m, H, v);
     return v;
 }
 
@@ -839,44 +875,154 @@ static double as_eval(const struct as_ctx *a, double s_src, const int *order, do
 }
 
 /*
- * A better incumbent: a local search over class orders from order (makespan
- * *ms), moving one receiver to another place while that lowers (makespan,
- * sum of holds), first improvement, at most OPT_LS_WORK / m0^2 evaluations
- * (some 50 ms at 64 nodes) and never past the search's limits.  Only for
- * tables of more than OPT_CLASS_MAX classes (so at most 64 nodes): with few
- * classes the search itself is fast and a pass over the moves is not
- * (m0^4).  Every
- * order it keeps is a schedule evaluated by as_eval, so it only ever hands
- * the search a true makespan; the search's bounds do not depend on it.
+ * The local search's schedules, receiver by receiver: row i of comp holds
+ * the next slot of each holder before receiver i of order (the source,
+ * then the first i receivers), pms[i] and psum[i] the makespan and the sum
+ * of holds of the first i.  A trial that differs from order from position
+ * p on is evaluated from row p alone.
  */
-static void as_improve(const struct as_ctx *a, double s_src, int *order, double *ms, double *comp,
-                       int *hk, const struct limits *lim)
+struct as_ls {
+    const struct as_ctx *a;
+    double s_src;
+    int m0;
+    int *order, *trial;
+    double *comp, *pms, *psum, *work;   /* work: a trial's row */
+    long long evals;        /* trials evaluated, against budget */
+    double budget;
+    const struct limits *lim;
+};
+
+/* Makespan and sum of holds (*sum) of ord, which agrees with ls->order
+ * before position from; with rec, rows from + 1.. of ls are rewritten (ord
+ * is then ls->order).  Gives up (INFINITY) as soon as the makespan passes
+ * stop: a trial no better need not be finished. O(m0^2). */
+static double ls_eval(struct as_ls *ls, const int *ord, int from, double stop, bool rec, double *sum)
 {
-    int m0 = a->m0, *trial = xmalloc((size_t)m0 * sizeof *trial);
-    double sum, budget = OPT_LS_WORK / ((double)m0 * (double)m0 + 1);
-    *ms = as_eval(a, s_src, order, comp, hk, &sum);
-    long long evals = 0;
-    bool improved = true;
-    while (improved) {
-        improved = false;
-        for (int i = 0; i < m0 && !improved; i++)
-            for (int j = 0; j < m0 && !improved; j++) {
-                if (j == i || order[j] == order[i])
-                    continue;
-                if (++evals > budget || ((evals & 255) == 0 && exhausted(lim)))
-                    goto out;
-                moved(order, m0, i, j, trial);
-                double tsum, tms = as_eval(a, s_src, trial, comp, hk, &tsum);
-                if (tms < *ms || (tms == *ms && tsum < sum)) {
-                    memcpy(order, trial, (size_t)m0 * sizeof *order);
-                    *ms = tms;
-                    sum = tsum;
-                    improved = true;
-                }
-            }
+    const struct as_ctx *a = ls->a;
+    int m0 = ls->m0;
+    size_t w = (size_t)m0 + 1;
+    double ms = ls->pms[from], total = ls->psum[from];
+    double *comp = ls->work;
+    memcpy(comp, &ls->comp[(size_t)from * w], (size_t)(from + 1) * sizeof *comp);
+    for (int i = from; i < m0; i++) {
+        int q = 0, nh = i + 1;
+        for (int j = 1; j < nh; j++)
+            if (comp[j] < comp[q])
+                q = j;
+        int k = ord[i];
+        double c = comp[q], h = as_hold_at(a->L, c, a->cr[k]);
+        comp[q] = as_slot_after(c, q == 0 ? ls->s_src : a->cs[ord[q - 1]]);
+        comp[nh] = as_slot_after(h, a->cs[k]);
+        ms = dmax(ms, h);
+        total += h;
+        if (ms > stop)
+            return INFINITY;
+        if (rec) {
+            memcpy(&ls->comp[(size_t)(i + 1) * w], comp, (size_t)(nh + 1) * sizeof *comp);
+            ls->pms[i + 1] = ms;
+            ls->psum[i + 1] = total;
+        }
     }
-out:
-    free(trial);
+    *sum = total;
+    return ms;
+}
+
+/* First-improvement descent of ls->order (makespan *ms, sum of holds
+ * *sum): move one receiver to another place while that lowers (makespan,
+ * sum).  The moves are tried round and round from where the last one
+ * helped, until a whole round helps none.  Returns false once the budget
+ * or the limits are spent. */
+static bool ls_descend(struct as_ls *ls, double *ms, double *sum)
+{
+    int m0 = ls->m0, *order = ls->order, *trial = ls->trial, i = 0, j = 0;
+    long long quiet = 0, round = (long long)m0 * (m0 - 1);
+    while (quiet < round) {
+        if (++j == m0) {
+            j = 0;
+            i = i + 1 < m0 ? i + 1 : 0;
+        }
+        if (j == i)
+            continue;
+        quiet++;
+        if (order[j] == order[i])
+            continue;
+        if (++ls->evals > ls->budget || ((ls->evals & 255) == 0 && exhausted(ls->lim)))
+            return false;
+        moved(order, m0, i, j, trial);
+        int from = i < j ? i : j;
+        double tsum = 0, tms = ls_eval(ls, trial, from, *ms, false, &tsum);
+        if (tms < *ms || (tms == *ms && tsum < *sum)) {
+            memcpy(order, trial, (size_t)m0 * sizeof *order);
+            ls_eval(ls, order, from, INFINITY, true, sum);
+            *ms = tms;
+            quiet = 0;
+        }
+    }
+    return true;
+}
+
+/*
+ * A better incumbent: an iterated local search over class orders from
+ * order (makespan *ms).  A descent (ls_descend); then, from the best order
+ * (or from the last descent's, when that is as good), two receivers
+ * swapped at random (a fixed seed) and a descent again, until AS_STALL
+ * times m0 kicks in a row find no better makespan, or AS_LS_WORK / m0^2
+ * evaluations in all (a few tenths of a second at 34 to 64 nodes), never
+ * past the search's limits.  Only for tables of more than OPT_CLASS_MAX
+ * classes (so at most 64 nodes): with few classes the search itself is
+ * fast.  The first incumbent matters: the search prunes against it and
+ * cuts every profile at its horizon, and at 34 nodes one within 1 % of the
+ * optimum proves with several times fewer search nodes than fnf's
+ * descent.  Every order it keeps is a schedule evaluated by the slot rule
+ * (and checked again by as_eval), so it only ever hands the search a true
+ * makespan; the search's bounds do not depend on it.
+ */
+#define AS_LS_WORK 2e9
+#define AS_STALL 8
+
+static void as_improve(const struct as_ctx *a, double s_src, int *order, double *ms,
+                       const struct limits *lim)
+{
+    int m0 = a->m0;
+    size_t w = (size_t)m0 + 1;
+    struct as_ls ls = {a, s_src, m0, xmalloc((size_t)m0 * sizeof(int)), xmalloc((size_t)m0 * sizeof(int)),
+                       xmalloc(w * w * sizeof(double)), xmalloc(w * sizeof(double)),
+                       xmalloc(w * sizeof(double)), xmalloc(w * sizeof(double)), 0,
+                       AS_LS_WORK / ((double)m0 * (double)m0 + 1), lim};
+    ls.comp[0] = as_slot_after(0, s_src);
+    ls.pms[0] = ls.psum[0] = 0;
+    memcpy(ls.order, order, (size_t)m0 * sizeof *order);
+    double sum, cur = ls_eval(&ls, ls.order, 0, INFINITY, true, &sum);
+    bool more = ls_descend(&ls, &cur, &sum);
+    double bsum = sum;
+    *ms = cur;
+    memcpy(order, ls.order, (size_t)m0 * sizeof *order);
+    struct rng r;
+    rng_seed(&r, 1);
+    for (int stall = 0; more && m0 > 1 && stall < AS_STALL * m0; stall++) {
+        if (cur > *ms)
+            memcpy(ls.order, order, (size_t)m0 * sizeof *order);
+        for (int x = 0; x < 2; x++) {
+            int i = (int)rng_below(&r, (uint64_t)m0), j = (int)rng_below(&r, (uint64_t)m0), t = ls.order[i];
+            ls.order[i] = ls.order[j];
+            ls.order[j] = t;
+        }
+        cur = ls_eval(&ls, ls.order, 0, INFINITY, true, &sum);
+        more = ls_descend(&ls, &cur, &sum);
+        if (cur < *ms || (cur == *ms && sum < bsum)) {
+            if (cur < *ms)
+                stall = -1;
+            memcpy(order, ls.order, (size_t)m0 * sizeof *order);
+            *ms = cur;
+            bsum = sum;
+        }
+    }
+    free(ls.order);
+    free(ls.trial);
+    free(ls.comp);
+    free(ls.pms);
+    free(ls.psum);
+    free(ls.work);
 }
 
 static double recv_of(const struct as_input *in, int p)
@@ -988,6 +1134,43 @@ static double as_pass(void *ctx, double t, double *best)
     return v;
 }
 
+/* The search's buffers: depth d has K child profiles of m0 - d - 1 slots. */
+static void as_buffers(struct as_ctx *a)
+{
+    int K = a->K, m0 = a->m0;
+    a->kid_at = xmalloc((size_t)m0 * sizeof *a->kid_at);
+    size_t total = 0;
+    for (int d = 0; d < m0; d++) {
+        a->kid_at[d] = total;
+        total += (size_t)K * (size_t)(m0 - d - 1);
+    }
+    a->kid = xmalloc((total ? total : 1) * sizeof *a->kid);
+    size_t per = (size_t)m0 * (size_t)K;
+    a->kid_len = xmalloc(per * sizeof *a->kid_len);
+    a->kid_tie = xmalloc(per * sizeof *a->kid_tie);
+    a->order = xmalloc(per * sizeof *a->order);
+    a->kid_h = xmalloc(per * sizeof *a->kid_h);
+    a->kid_cb = xmalloc(per * sizeof *a->kid_cb);
+    a->front = xmalloc((size_t)K * sizeof *a->front);
+    a->heap = xmalloc((size_t)m0 * sizeof *a->heap);
+    a->sig = xmalloc((size_t)m0 * sizeof *a->sig);
+    a->first = xmalloc((size_t)m0 * sizeof *a->first);
+    a->hval = xmalloc((size_t)m0 * sizeof *a->hval);
+    a->chain = xmalloc((size_t)m0 * (size_t)K * sizeof *a->chain);
+    a->rr = xmalloc((size_t)K * sizeof *a->rr);
+    a->cinv = xmalloc((size_t)K * sizeof *a->cinv);
+    a->rate_on = false;
+    for (int k = 0; k < K; k++) {
+        a->cinv[k] = 1 / a->cs[k];
+        a->rate_on = a->rate_on || a->cr[k] != a->cr[0];
+    }
+    a->rate_on = a->rate_on && a->shift && m0 <= OPT_RATE_MAX;
+    a->cw = xmalloc((size_t)m0 * (size_t)(K + 2) * sizeof *a->cw);
+    a->bucket = xmalloc((size_t)(2 * m0 + 1) * sizeof *a->bucket);
+    a->use = xmalloc((size_t)K * sizeof *a->use);
+    a->key = xmalloc((size_t)(2 + (K + 3) / 4 + m0) * sizeof *a->key);
+}
+
 void opt_as_solve(const struct as_input *in, struct limits *lim, struct result *res)
 {
     const struct cluster *c = in->c;
@@ -1026,46 +1209,19 @@ void opt_as_solve(const struct as_input *in, struct limits *lim, struct result *
         a.U = us;
         memcpy(a.best, slow, (size_t)m0 * sizeof *slow);
     }
-    if (m0 > 1 && K > OPT_CLASS_MAX)
-        as_improve(&a, s_src, a.best, &a.U, comp, hk, lim);
+    if (m0 > 1 && K > OPT_CLASS_MAX) {
+        as_improve(&a, s_src, a.best, &a.U, lim);
+        a.U = as_eval(&a, s_src, a.best, comp, hk, NULL);   /* the makespan by the plain rule */
+    }
     a.U0 = a.U;
     free(slow);
     free(hk);
     free(comp);
 
-    /* Buffers: depth d has K child profiles of m0 - d - 1 slots. */
-    a.kid_at = xmalloc((size_t)m0 * sizeof *a.kid_at);
-    size_t total = 0;
-    for (int d = 0; d < m0; d++) {
-        a.kid_at[d] = total;
-        total += (size_t)K * (size_t)(m0 - d - 1);
-    }
-    a.kid = xmalloc((total ? total : 1) * sizeof *a.kid);
-    size_t per = (size_t)m0 * (size_t)K;
-    a.kid_len = xmalloc(per * sizeof *a.kid_len);
-    a.kid_tie = xmalloc(per * sizeof *a.kid_tie);
-    a.order = xmalloc(per * sizeof *a.order);
-    a.kid_h = xmalloc(per * sizeof *a.kid_h);
-    a.kid_cb = xmalloc(per * sizeof *a.kid_cb);
-    a.front = xmalloc((size_t)K * sizeof *a.front);
-    a.heap = xmalloc((size_t)m0 * sizeof *a.heap);
-    a.sig = xmalloc((size_t)m0 * sizeof *a.sig);
-    a.first = xmalloc((size_t)m0 * sizeof *a.first);
-    a.hval = xmalloc((size_t)m0 * sizeof *a.hval);
-    a.chain = xmalloc((size_t)m0 * (size_t)K * sizeof *a.chain);
-    a.rr = xmalloc((size_t)K * sizeof *a.rr);
-    a.cinv = xmalloc((size_t)K * sizeof *a.cinv);
-    a.rate_on = false;
-    for (int k = 0; k < K; k++) {
-        a.cinv[k] = 1 / a.cs[k];
-        a.rate_on = a.rate_on || a.cr[k] != a.cr[0];
-    }
-    a.rate_on = a.rate_on && a.shift && m0 <= OPT_RATE_MAX;
-    a.cw = xmalloc((size_t)m0 * (size_t)(K + 2) * sizeof *a.cw);
-    a.bucket = xmalloc((size_t)(2 * m0 + 1) * sizeof *a.bucket);
-    a.use = xmalloc((size_t)K * sizeof *a.use);
-    a.key = xmalloc((size_t)(2 + (K + 3) / 4 + m0) * sizeof *a.key);
+    as_buffers(&a);
 
+    if (a.shift)
+        opt_dom_init(&a.dom, (K + 3) / 4, m0);
     /* The root: the source's slots s, 2s, ... up to the horizon. */
     double *root = xmalloc((size_t)m0 * sizeof *root), x = as_slot_after(0, s_src), rmin = rmin_of(&a, a.cnt);
     int rlen = 0;
@@ -1084,6 +1240,7 @@ void opt_as_solve(const struct as_input *in, struct limits *lim, struct result *
 
     free(root);
     opt_memo_free(&a.memo);
+    opt_dom_free(&a.dom);
     free(a.cnt);
     free(a.by_r);
     free(a.path);
