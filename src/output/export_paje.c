@@ -99,6 +99,12 @@ enum pev_kind {   /* at equal times, in this order: ends before starts */
  */
 #define PAJE_BLOCK SPOOL_BLOCK   /* spool_least's span */
 
+/* A pair's second event (pev_booking), its time the one being written. */
+struct pev_second {
+    uint32_t tie;
+    int node;
+};
+
 struct paje_out {
     FILE *fp;
     struct line_out *lo;   /* the fast path's block, else NULL (support/fastpath.h) */
@@ -106,25 +112,30 @@ struct paje_out {
     long long *first;   /* runs[r]'s first booking in the count over all runs */
     struct radixq q[4];   /* the events of each kind: pushed in the order of their ties */
     double least[4];      /* each queue's least time (rq_min_time), INFINITY when it is empty */
+    struct pev_second *second[4];   /* by kind: pairs' second events of the time being written */
+    size_t second_at[4], second_len[4], second_cap[4];
+    double second_time;   /* their time */
+    int *to;              /* on the fast path, each booking's receiver */
 };
 
 static const char state_letter[] = "SLV";
 static const char state_value[][5] = {"send", "link", "recv"};   /* 4 letters each */
 
 /*
- * A booking's events at one time, on one node, come out one right after the other unless
- * another booking has events at that time: a send's push and the arrow's start, a link's pop
- * and the receive's push when the receive starts as the link ends, the receive's pop and the
- * arrow's end when the receiver holds the message as its receive ends.  On the fast path the
- * first carries the second (PEV_FOLLOWED in its value).  When the first goes out the second is
- * written at once if no queued event comes between them, else queued then, at the time being
- * written (the queue's lowest bucket): a pair waits in the queues as one event, not two.  (With
- * many bookings at each time, as on a table of costs in hundredths, the second is nearly always
- * queued then.)  The second's kind and state, by the first's state (a push: S; a pop: L, V).
+ * A booking's events at one time come out one right after the other unless another booking
+ * has events at that time: a send's push and the arrow's start, a send's pop and the link's
+ * push when the link starts as the send ends (on the receiver: its node is o->to[booking]), a
+ * link's pop and the receive's push when the receive starts as the link ends, the receive's
+ * pop and the arrow's end when the receiver holds the message as its receive ends.  On the fast path the
+ * first carries the second (PEV_FOLLOWED in its value): a pair waits in the queues as one
+ * event, not two.  When the first goes out its second joins the seconds of its kind at that
+ * time (o->second), in the order of their ties, since the firsts of one kind go out in the
+ * order of theirs and each kind's seconds come from one kind of firsts: a queue, not a heap.
+ * The second's kind and state, by the first's state (a push: S; a pop: L, V).
  */
 #define PEV_FOLLOWED (1u << 31)
-static const int follower_kind[2][3] = {{-1, PEV_PUSH, PEV_END_LINK}, {PEV_START_LINK, -1, -1}};
-static const int follower_state[2][3] = {{-1, 2, 3}, {3, -1, -1}};
+static const int follower_kind[2][3] = {{PEV_PUSH, PEV_PUSH, PEV_END_LINK}, {PEV_START_LINK, -1, -1}};
+static const int follower_state[2][3] = {{1, 2, 3}, {3, -1, -1}};
 
 /* An event of booking g (counted over all runs) on node; followed: it carries the next. */
 static void pev_add(struct paje_out *o, double time, int kind, long long g, int node, int state,
@@ -144,14 +155,16 @@ static void pev_booking(struct paje_out *o, const struct transfer *u, long long 
     bool send = u->send_end > u->start, link = u->link_end > u->link_start,
          recv = u->recv_end > u->recv_start;
     bool start_follows = paired && send;
+    bool link_follows = paired && send && link && time_key(u->link_start) == time_key(u->send_end);
     bool recv_follows = paired && link && recv && time_key(u->recv_start) == time_key(u->link_end);
     bool end_follows = paired && recv && time_key(u->hold) == time_key(u->recv_end);
     if (send) {
         pev_add(o, u->start, PEV_PUSH, g, u->from, 0, start_follows);
-        pev_add(o, u->send_end, PEV_POP, g, u->from, 0, false);
+        pev_add(o, u->send_end, PEV_POP, g, u->from, 0, link_follows);
     }
     if (link) {
-        pev_add(o, u->link_start, PEV_PUSH, g, u->to, 1, false);
+        if (!link_follows)
+            pev_add(o, u->link_start, PEV_PUSH, g, u->to, 1, false);
         pev_add(o, u->link_end, PEV_POP, g, u->to, 1, recv_follows);
     }
     if (recv) {
@@ -247,18 +260,35 @@ static int pev_next(const struct paje_out *o, double t)
     return best;
 }
 
-/* Does (time, tie) come before every event queued?  Called at a time being written: a queue's
- * least event of that time goes out in this flush, so its tie may be looked at (rq_top). */
-static bool pev_first(struct paje_out *o, double time, uint32_t tie)
+/* The kind of the next second event to write, or -1: the least kind that has one. */
+static int second_next(const struct paje_out *o)
 {
-    int kind = (int)(tie >> 30);
-    for (int k = 0; k <= kind; k++) {   /* a later kind comes after, at equal times */
-        if (o->q[k].len == 0 || o->least[k] > time)
-            continue;
-        if (k < kind || o->least[k] < time || rq_top(&o->q[k])->tie < tie)
-            return false;
+    for (int kind = 0; kind < 4; kind++)
+        if (o->second_at[kind] < o->second_len[kind])
+            return kind;
+    return -1;
+}
+
+/* Does the next second event, of kind sk, come before queue kind's least event (its time at
+ * most the queue's)?  A queue's least event at the seconds' time goes out in this flush, so its
+ * tie may be looked at (rq_top). */
+static bool second_first(struct paje_out *o, int sk, int kind)
+{
+    if (o->least[kind] != o->second_time)
+        return o->least[kind] > o->second_time;
+    if (sk != kind)
+        return sk < kind;
+    return o->second[sk][o->second_at[sk]].tie < rq_top(&o->q[kind])->tie;
+}
+
+static void second_add(struct paje_out *o, double time, int kind, uint32_t tie, int node)
+{
+    if (o->second_len[kind] == o->second_cap[kind]) {
+        o->second_cap[kind] = o->second_cap[kind] ? 2 * o->second_cap[kind] : 256;
+        o->second[kind] = xrealloc(o->second[kind], o->second_cap[kind] * sizeof *o->second[kind]);
     }
-    return true;
+    o->second[kind][o->second_len[kind]++] = (struct pev_second){tie, node};
+    o->second_time = time;   /* the seconds waiting, if any, have this time too */
 }
 
 /* An event's line. */
@@ -273,10 +303,22 @@ static void pev_write(struct paje_out *o, double time, int kind, int state, long
         pev_line(o->fp, time, kind, state, run, node, g - o->first[run]);
 }
 
-/* Write the queues' events earlier than t (INFINITY: all), in (time, tie) order over all four. */
+/* Write the queues' events earlier than t (INFINITY: all), in (time, tie) order over all four,
+ * and the second events of pairs as their firsts go out. */
 static void pev_flush(struct paje_out *o, double t)
 {
-    for (int kind; (kind = pev_next(o, t)) >= 0;) {
+    for (;;) {
+        int kind = pev_next(o, t), sk = second_next(o);
+        if (sk >= 0 && (kind < 0 || second_first(o, sk, kind))) {
+            const struct pev_second *e = &o->second[sk][o->second_at[sk]++];
+            long long g = (long long)(e->tie >> 2 & ((1u << 28) - 1));
+            pev_write(o, o->second_time, sk, (int)(e->tie & 3), g, e->node);
+            if (o->second_at[sk] == o->second_len[sk])
+                o->second_at[sk] = o->second_len[sk] = 0;
+            continue;
+        }
+        if (kind < 0)
+            return;
         struct radixq *q = &o->q[kind];
         const struct rq_item *v = rq_top(q);
         double time = rq_time(v);
@@ -287,17 +329,11 @@ static void pev_flush(struct paje_out *o, double t)
         rq_pop(q);
         o->least[kind] = rq_min_time(q);
         pev_write(o, time, kind, state, g, node);
-        if (!(val & PEV_FOLLOWED))
-            continue;
-        int kind2 = follower_kind[kind == PEV_PUSH][state];
-        int state2 = follower_state[kind == PEV_PUSH][state];
-        uint32_t tie2 = (uint32_t)kind2 << 30 | (uint32_t)g << 2 | (uint32_t)state2;
-        if (pev_first(o, time, tie2)) {
-            pev_write(o, time, kind2, state2, g, node);
-        } else {
-            rq_push(&o->q[kind2], time, tie2, node);
-            if (time < o->least[kind2])
-                o->least[kind2] = time;
+        if (val & PEV_FOLLOWED) {
+            int kind2 = follower_kind[kind == PEV_PUSH][state];
+            int state2 = follower_state[kind == PEV_PUSH][state];
+            second_add(o, time, kind2, (uint32_t)kind2 << 30 | (uint32_t)g << 2 | (uint32_t)state2,
+                       state2 == 1 ? o->to[g] : node);
         }
     }
 }
@@ -477,7 +513,7 @@ static int paje_write(FILE *fp, const struct run *runs, int k, struct spool *sp)
         if (lo)
             line_flush(lo);
     }
-    struct paje_out o = {fp, lo, k, xmalloc(((size_t)k + 1) * sizeof *o.first), {{0}}, {0}};
+    struct paje_out o = {.fp = fp, .lo = lo, .k = k, .first = xmalloc(((size_t)k + 1) * sizeof *o.first)};
     total = 0;
     for (int r = 0; r < k; r++) {
         o.first[r] = total;
@@ -495,6 +531,7 @@ static int paje_write(FILE *fp, const struct run *runs, int k, struct spool *sp)
         o.least[kind] = INFINITY;
     }
     bool paired = lo != NULL;   /* the fast path: a queued event carries the next (pev_booking) */
+    o.to = paired ? xmalloc((size_t)(total > 0 ? total : 1) * sizeof *o.to) : NULL;
     all_start(&all, runs, k, sp);
     for (long long b = 0; b * PAJE_BLOCK < total; b++) {
         int nb = 0;
@@ -509,6 +546,8 @@ static int paje_write(FILE *fp, const struct run *runs, int k, struct spool *sp)
             const struct transfer *u = &block[i];
             long long g = b * PAJE_BLOCK + i;
             pev_flush(&o, rest[i]);
+            if (paired)
+                o.to[g] = u->to;
             pev_booking(&o, u, g, paired);
         }
     }
@@ -518,6 +557,9 @@ static int paje_write(FILE *fp, const struct run *runs, int k, struct spool *sp)
         line_flush(lo);
     for (int kind = 0; kind < 4; kind++)
         rq_free(&o.q[kind]);
+    for (int kind = 0; kind < 4; kind++)
+        free(o.second[kind]);
+    free(o.to);
     free(block);
     free(rest);
     free(from_block);
