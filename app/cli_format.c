@@ -296,7 +296,7 @@ static const struct cli_format formats[] = {
     {"svg", "Gantt and tree", BROADCASTS | FORMAT_TRACE, svg_runs, NULL, svg_trace, NULL, svg_spooled},
     {"paje", NULL, BROADCASTS | FORMAT_TRACE, paje_runs, NULL, paje_trace, NULL, paje_spooled},
     {"dot", NULL, BROADCASTS | FORMAT_TRACE, dot_runs, NULL, dot_trace, NULL, NULL},
-    {"chrome", "Perfetto", BROADCASTS | FORMAT_TRACE, chrome_runs, NULL, chrome_trace, NULL, NULL},
+    {"chrome", "Perfetto", BROADCASTS | FORMAT_TRACE | FORMAT_WHY_LATER, chrome_runs, NULL, chrome_trace, NULL, NULL},
     {"otf2", "Vampir", BROADCASTS | FORMAT_TRACE | FORMAT_DIR, otf2_runs, NULL, otf2_trace, NULL, NULL},
     {"smpi", "interop.md", FORMAT_RUN | FORMAT_DIR, smpi_runs, NULL, NULL, NULL, NULL},
 };

@@ -20,6 +20,8 @@
 #define FORMAT_EXCHANGE (1u << 3)   /* run and compare --pattern: personalized exchanges */
 #define FORMAT_DIR      (1u << 4)   /* writes the directory --output DIR, not standard output */
 #define FORMAT_LEAN     (1u << 5)   /* with --summary it prints the result alone: no records kept */
+#define FORMAT_WHY_LATER (1u << 6)  /* reads every reason once, after the run: a list policy's
+                                       are written then (sched_opts.reasons_later) */
 
 struct exchange;
 struct spool;

@@ -114,6 +114,15 @@ check "run: the reason of each transfer in its args" python3 -c "
 import json; ev = json.load(open('$T/run.json'))['traceEvents']
 s = [e for e in ev if e['ph'] == 'X' and e['cat'] == 'send' and e['args']['to'] == 'p2'][0]
 assert s['args']['why'].startswith('p0 can finish a send first'), s"
+check "run: the times and reason once, on the send slice; link and receive slices name their transfer" python3 -c "
+import json; ev = json.load(open('$T/run.json'))['traceEvents']
+full = ['seq', 'from', 'to', 'send_start', 'send_end', 'link_start', 'link_end', 'recv_start', 'recv_end', 'hold', 'why']
+x = [e for e in ev if e['ph'] == 'X']
+assert sorted(e['cat'] for e in x) == ['link', 'link', 'recv', 'recv', 'send', 'send'], x
+for e in x:
+    assert list(e['args']) == (full if e['cat'] == 'send' else full[:3]), e
+    send = [f for f in x if f['cat'] == 'send' and f['args']['seq'] == e['args']['seq']]
+    assert len(send) == 1 and [send[0]['args'][k] for k in full[:3]] == [e['args'][k] for k in full[:3]], e"
 
 run "$H" compare $C --trace $M --format chrome
 cp "$T/out" "$T/meas.json"
@@ -122,8 +131,13 @@ check "compare --trace: the measured runs' nodes are processes of their own" pyt
 import json; ev = json.load(open('$T/meas.json'))['traceEvents']
 procs = sorted(e['args']['name'] for e in ev if e['name'] == 'process_name')
 assert 'fnf (measured): p2' in procs and 'optimal: p0' in procs and len(procs) == 12, procs
-s = [e for e in ev if e['ph'] == 'X' and e['cat'] == 'recv' and e['args']['hold'] == 6.01]
-assert len(s) == 1 and s[0]['ts'] + s[0]['dur'] == 6010000, s"
+name = {e['pid']: e['args']['name'] for e in ev if e['name'] == 'process_name'}
+s = [e for e in ev if e['ph'] == 'X' and e['cat'] == 'send' and e['args']['hold'] == 6.01]
+assert len(s) == 1, s
+run = name[s[0]['pid']].rsplit(': ', 1)[0] + ': '
+r = [e for e in ev if e['ph'] == 'X' and e['cat'] == 'recv' and e['args']['seq'] == s[0]['args']['seq']
+     and name[e['pid']].startswith(run)]
+assert len(r) == 1 and r[0]['ts'] + r[0]['dur'] == 6010000, r"
 # a measured run whose two sends from p0 overlap: two threads of p0's send port
 sed 's/^fnf,2,p0,p2,1.001,/fnf,2,p0,p2,0.5,/' $M >"$T/overlap.csv"
 run "$H" compare $C --trace "$T/overlap.csv" -s fnf --format chrome

@@ -3,8 +3,9 @@
  * (output/export_interop.h), the format that Perfetto's viewer
  * (ui.perfetto.dev) and chrome://tracing open: a process per node of each
  * run, a thread per port (send port, link in, receive port), a complete
- * event ("ph": "X") per busy interval with the transfer and the reason it
- * was chosen in its args, and metadata events naming every process and
+ * event ("ph": "X") per busy interval whose args name its transfer (the
+ * send's, one a transfer, also its times and the reason it was chosen:
+ * said once, not three times), metadata events naming every process and
  * thread, and a flow ("ph": "s" then "f") per transfer from its send slice
  * to its receive slice, which Perfetto draws as an arrow from the sender to
  * the receiver.  Intervals that overlap on one port go to a second thread
@@ -98,7 +99,9 @@ static int tid_of(int port, int lane)
     return lane * NPORTS + port + 1;
 }
 
-static void event_args(FILE *fp, const struct run *ru, const struct transfer *t)
+/* A slice's args: the transfer's number and nodes (and piece); on its send slice (every
+ * transfer has one) its times and reason too, once. */
+static void event_args(FILE *fp, const struct run *ru, const struct transfer *t, bool full)
 {
     const char *from = ru->c->nodes[t->from].name, *to = ru->c->nodes[t->to].name;
     fprintf(fp, "\"args\": {\"seq\": %d, \"from\": ", t->seq + 1);
@@ -107,6 +110,10 @@ static void event_args(FILE *fp, const struct run *ru, const struct transfer *t)
     export_chrome_string(fp, to);
     if (ru->eng.nmsg > 1 && !ru->eng.personal)   /* a slice or a segment: its number */
         fprintf(fp, ", \"%s\": %d", engine_piece_name(&ru->eng), t->msg + 1);
+    if (!full) {
+        fputc('}', fp);
+        return;
+    }
     const double v[7] = {t->start, t->send_end, t->link_start, t->link_end, t->recv_start,
                          t->recv_end, t->hold};
     static const char *const key[7] = {"send_start", "send_end", "link_start", "link_end",
@@ -228,6 +235,10 @@ static void flows(FILE *fp, struct line_out *lo, const struct run *runs, int k,
             in[x] = i;
     }
     for (long x = 0; x < base[k]; x++) {
+        if (x + 16 < base[k] && send[x + 16] >= 0)   /* the slots are read at random places */
+            __builtin_prefetch(&ps->v[send[x + 16]]);
+        if (x + 16 < base[k] && in[x + 16] >= 0)
+            __builtin_prefetch(&ps->v[in[x + 16]]);
         if (send[x] < 0)
             continue;
         const struct port_slot *s = &ps->v[send[x]];
@@ -265,14 +276,14 @@ static void slice_event(FILE *fp, bool *first, const struct run *runs, const str
             usec(v->start, us_per_unit));
     fprintf(fp, "\"dur\": %s, \"pid\": %d, \"tid\": %d, ", usec(v->end - v->start, us_per_unit),
             port_slots_proc(runs, v->run, v->node), tid_of(v->port, v->lane));
-    event_args(fp, ru, t);
+    event_args(fp, ru, t, v->port == PORT_SEND);
     fputc('}', fp);
 }
 
-/* chrome_bare_len of each name of a run's nodes and each reason of its transfers, as ints
- * (-1: not bare), found once, not for each of a transfer's three slices. */
+/* chrome_bare_len of each name of a run's nodes, as ints (-1: not bare), found once, not for
+ * each slice. */
 struct bare_lens {
-    int *name, *why;
+    int *name;
 };
 
 enum { NAME_MAX_IN_LINE = 200, WHY_MAX_IN_LINE = 4000 };   /* longer: the readable writer */
@@ -283,13 +294,8 @@ static struct bare_lens *bare_lens_make(const struct run *runs, int k)
     for (int r = 0; r < k; r++) {
         const struct run *ru = &runs[r];
         bl[r].name = xmalloc((size_t)(ru->c->n > 0 ? ru->c->n : 1) * sizeof *bl[r].name);
-        bl[r].why = xmalloc((size_t)(ru->eng.ntr > 0 ? ru->eng.ntr : 1) * sizeof *bl[r].why);
         for (int p = 0; p < ru->c->n; p++)
             bl[r].name[p] = (int)chrome_bare_len(ru->c->nodes[p].name, NAME_MAX_IN_LINE);
-        for (int i = 0; i < ru->eng.ntr; i++) {
-            const char *why = ru->eng.tr[i].reason;
-            bl[r].why[i] = (int)chrome_bare_len(why ? why : "", WHY_MAX_IN_LINE);
-        }
     }
     return bl;
 }
@@ -298,7 +304,6 @@ static void bare_lens_free(struct bare_lens *bl, int k)
 {
     for (int r = 0; r < k; r++) {
         free(bl[r].name);
-        free(bl[r].why);
     }
     free(bl);
 }
@@ -311,11 +316,17 @@ static bool slice_event_fast(struct line_out *lo, bool *first, const struct run 
     const struct run *ru = &runs[v->run];
     const struct transfer *t = &ru->eng.tr[v->tr];
     const char *from = ru->c->nodes[t->from].name, *to = ru->c->nodes[t->to].name;
-    const char *why = t->reason ? t->reason : "";
-    int bf = bl[v->run].name[t->from], bt = bl[v->run].name[t->to], bw = bl[v->run].why[v->tr];
-    if (bf < 0 || bt < 0 || bw < 0)
+    int bf = bl[v->run].name[t->from], bt = bl[v->run].name[t->to];
+    if (bf < 0 || bt < 0)
         return false;
-    size_t lf = (size_t)bf, lt = (size_t)bt, lw = (size_t)bw;
+    bool full = v->port == PORT_SEND;   /* the times and reason: on the send slice only */
+    char *tmp = NULL;   /* a reason written when it is read (engine_reason) */
+    const char *why = full ? engine_reason(&ru->eng, t, &tmp) : "";
+    size_t lf = (size_t)bf, lt = (size_t)bt, lw = chrome_bare_len(why, WHY_MAX_IN_LINE);
+    if (lw == (size_t)-1) {
+        free(tmp);
+        return false;
+    }
     const char *piece = ru->eng.nmsg > 1 && !ru->eng.personal ? engine_piece_name(&ru->eng) : NULL;
     const char *sep = next_event(first);
     char *at = line_str(line_begin(lo, 2 * (lf + lt) + lw + 9 * NUMFMT_SIZE + 512), sep, strlen(sep));
@@ -350,12 +361,52 @@ static bool slice_event_fast(struct line_out *lo, bool *first, const struct run 
         at = LINE_LIT(at, "\": ");
         at = line_int(at, t->msg + 1);
     }
-    at = line_times(at, t);
-    at = line_num(LINE_LIT(at, ", \"hold\": "), t->hold);
-    at = line_jstr(LINE_LIT(at, ", \"why\": "), why, lw);
+    if (full) {
+        at = line_times(at, t);
+        at = line_num(LINE_LIT(at, ", \"hold\": "), t->hold);
+        at = line_jstr(LINE_LIT(at, ", \"why\": "), why, lw);
+    }
     at = LINE_LIT(at, "}}");
     line_end(lo, at);
+    free(tmp);
     return true;
+}
+
+/*
+ * The slots are in (node, port, start) order, so each slice reads its transfer, the transfer's
+ * two nodes, their names and its reason at random places: fetch the transfer of the slot 16
+ * ahead, its nodes and lengths 8 ahead, the names and the reason 4 ahead.  Always inlined: GCC
+ * finds a helper that only prefetches free of effects and drops its calls.
+ */
+static inline __attribute__((always_inline)) void slices_fetch_ahead(const struct run *runs,
+                                                                     const struct port_slots *ps,
+                                                                     long i,
+                                                                     const struct bare_lens *bl)
+{
+    if (i + 16 < ps->n) {
+        const struct port_slot *v = &ps->v[i + 16];
+        const char *t = (const char *)&runs[v->run].eng.tr[v->tr];
+        __builtin_prefetch(t);
+        __builtin_prefetch(t + sizeof(struct transfer) - 1);
+    }
+    if (i + 8 < ps->n) {
+        const struct port_slot *v = &ps->v[i + 8];
+        const struct transfer *t = &runs[v->run].eng.tr[v->tr];
+        const struct node *nodes = runs[v->run].c->nodes;
+        __builtin_prefetch(&nodes[t->from]);
+        __builtin_prefetch(&nodes[t->to]);
+        __builtin_prefetch(&bl[v->run].name[t->from]);
+        __builtin_prefetch(&bl[v->run].name[t->to]);
+    }
+    if (i + 4 < ps->n) {
+        const struct port_slot *v = &ps->v[i + 4];
+        const struct transfer *t = &runs[v->run].eng.tr[v->tr];
+        const struct node *nodes = runs[v->run].c->nodes;
+        __builtin_prefetch(nodes[t->from].name);
+        __builtin_prefetch(nodes[t->to].name);
+        if (v->port == PORT_SEND && t->reason)
+            __builtin_prefetch(t->reason);
+    }
 }
 
 /* The name of node p's process: the node's name (cut to size), after its run's scheduler when
@@ -412,12 +463,15 @@ int export_chrome(FILE *fp, const struct run *runs, int k, double us_per_unit)
     }
     bool first = true;
     name_tracks(fp, lo, &first, runs, k, &ps);
-    for (long i = 0; i < ps.n; i++)
+    for (long i = 0; i < ps.n; i++) {
+        if (lo)
+            slices_fetch_ahead(runs, &ps, i, bl);
         if (!lo || !slice_event_fast(lo, &first, runs, &ps.v[i], us_per_unit, bl)) {
             if (lo)
                 line_flush(lo);
             slice_event(fp, &first, runs, &ps.v[i], us_per_unit);
         }
+    }
     flows(fp, lo, runs, k, &ps, us_per_unit);
     if (lo) {
         line_flush(lo);
