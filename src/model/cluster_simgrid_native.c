@@ -372,6 +372,7 @@ struct nat {
     enum topo topo;
     /* FLAT: each host's way up and down (links), SimGrid's links_up and links_down */
     int (*up)[3], (*down)[3], *nup;
+    int bb;                     /* the backbone, or -1 */
     /* FAT_TREE */
     int levels, *fdown, *fup, *fcount;
     struct ft_node *nodes;
@@ -479,6 +480,7 @@ static void build_flat(struct nat *t, const struct spec *s)
     int bb = s->bb_bw > 0 || s->bb_lat > 0
                  ? add_link(t, xasprintf("%s_backbone", s->id), s->bb_bw, s->bb_lat, s->bb_shared)
                  : -1;
+    t->bb = bb;
     t->n = s->nrad;
     t->names = xcalloc((size_t)t->n, sizeof *t->names);
     t->up = xcalloc((size_t)t->n, sizeof *t->up);
@@ -772,7 +774,7 @@ static int route_fat_tree(const struct nat *t, int q, int p, int *out, int cap)
     return k;
 }
 
-/* ---- the answer, as the helper writes it ---- */
+/* ---- the cluster, as the helper's answer would give it ---- */
 
 struct named {
     const char *name;
@@ -807,108 +809,6 @@ static bool duplicate_names(char **names, const int *sorted, int n)
     return false;
 }
 
-/* Every route in SimGrid's order (rows of sorted hosts): its record at rows (zeroed: the
- * padding stays 0) and its link count and links at ids, the links numbered as first met
- * (met[] in that order, wire_id[] by link).  The ids' count, or 0 where a route cannot
- * be had. */
-static size_t all_routes(const struct nat *t, const int *sorted, char *rows, char *ids,
-                         uint32_t *wire_id, uint32_t *met, uint32_t *nmet,
-                         simgrid_native_tick tick, void *ctx)
-{
-    int n = t->n, cap = t->topo == TOPO_FLAT ? 6 : 4 * t->levels + 4, route[6 + 4 * 16];
-    size_t k = 0, pos = 0;
-    for (int a = 0; a < n; a++) {
-        for (int b = 0; b < n; b++) {
-            if (a == b)
-                continue;
-            int q = sorted[a], p = sorted[b];
-            int len = t->topo == TOPO_FLAT ? route_flat(t, q, p, route)
-                                           : route_fat_tree(t, q, p, route, cap);
-            if (len <= 0)
-                return 0;
-            double latency = 0, bw = -1;   /* as the helper: SimGrid's sum, the least */
-            /* the answer's bytes have no alignment: memcpy */
-            memcpy(ids + pos++ * sizeof(uint32_t), &(uint32_t){(uint32_t)len}, sizeof(uint32_t));
-            for (int x = 0; x < len; x++) {
-                const struct nlink *lk = &t->links[route[x]];
-                if (wire_id[route[x]] == UINT32_MAX) {
-                    wire_id[route[x]] = *nmet;
-                    met[(*nmet)++] = (uint32_t)route[x];
-                }
-                latency += lk->lat;
-                bw = bw < 0 || lk->bw < bw ? lk->bw : bw;
-                memcpy(ids + pos++ * sizeof(uint32_t), &wire_id[route[x]], sizeof(uint32_t));
-            }
-            char *at = rows + k++ * sizeof(struct route_rec);   /* field by field */
-            memcpy(at + offsetof(struct route_rec, links), &(int32_t){len}, sizeof(int32_t));
-            memcpy(at + offsetof(struct route_rec, latency), &latency, sizeof latency);
-            memcpy(at + offsetof(struct route_rec, bandwidth), &bw, sizeof bw);
-        }
-        if (tick)
-            tick(ctx, (double)(a + 1) / n);
-    }
-    return pos;
-}
-
-/* The wire answer of model/cluster_simgrid.h for t; NULL where a route cannot be had.
- * One pass over the routes writes records and ids in place, the ids after room for
- * every link's record; the records of the links met then go before them, and the ids
- * move down over the room left (none when every link is met). */
-static char *answer(const struct nat *t, size_t *len, simgrid_native_tick tick, void *ctx)
-{
-    int n = t->n, cap = t->topo == TOPO_FLAT ? 6 : 4 * t->levels + 4;
-    int *sorted = byte_order(t->names, n);
-    if (duplicate_names(t->names, sorted, n)) {
-        free(sorted);
-        return NULL;
-    }
-    size_t nl = (size_t)(t->nlinks ? t->nlinks : 1), at = sizeof(uint32_t);
-    size_t nrec = (size_t)n * (size_t)(n - 1), links_max = 2 * sizeof(uint32_t);
-    for (int i = 0; i < n; i++)
-        at += sizeof(uint32_t) + strlen(t->names[i]);
-    for (int i = 0; i < t->nlinks; i++)
-        links_max += sizeof(struct link_rec) + strlen(t->links[i].name);
-    size_t rows_at = at, links_at = rows_at + nrec * sizeof(struct route_rec);
-    size_t ids_at = links_at + links_max;
-    /* fresh pages, 0, touched as written: the ids' room is their most */
-    char *o = xcalloc(ids_at + (nrec * (size_t)(1 + cap) + 1) * sizeof(uint32_t), 1);
-    uint32_t *wire_id = xmalloc(nl * sizeof *wire_id), *met = xmalloc(nl * sizeof *met), nmet = 0;
-    memcpy(o, &(uint32_t){(uint32_t)n}, sizeof(uint32_t));
-    at = sizeof(uint32_t);
-    for (int i = 0; i < n; i++) {
-        uint32_t l = (uint32_t)strlen(t->names[sorted[i]]);
-        memcpy(o + at, &l, sizeof l);
-        memcpy(o + at + sizeof l, t->names[sorted[i]], l);
-        at += sizeof l + l;
-    }
-    for (int i = 0; i < t->nlinks; i++)
-        wire_id[i] = UINT32_MAX;
-    size_t nids = all_routes(t, sorted, o + rows_at, o + ids_at, wire_id, met, &nmet, tick, ctx);
-    if (nids > 0 || n == 1) {
-        at = links_at;
-        memcpy(o + at, &(uint32_t){SIMGRID_LINKS_MAGIC}, sizeof(uint32_t));
-        memcpy(o + at + sizeof(uint32_t), &nmet, sizeof nmet);
-        at += 2 * sizeof(uint32_t);
-        for (uint32_t i = 0; i < nmet; i++) {
-            const struct nlink *lk = &t->links[met[i]];
-            struct link_rec r = {lk->bw, lk->lat, lk->shared ? 1 : 0, (uint32_t)strlen(lk->name)};
-            memcpy(o + at, &r, sizeof r);
-            memcpy(o + at + sizeof r, lk->name, r.namelen);
-            at += sizeof r + r.namelen;
-        }
-        if (at < ids_at)
-            memmove(o + at, o + ids_at, nids * sizeof(uint32_t));
-        *len = at + nids * sizeof(uint32_t);
-    } else {
-        free(o);
-        o = NULL;
-    }
-    free(sorted);
-    free(wire_id);
-    free(met);
-    return o;
-}
-
 /* The whole file, or NULL (not a regular file, or larger than a one-cluster file is). */
 static char *slurp(const char *path, size_t *len)
 {
@@ -927,7 +827,48 @@ static char *slurp(const char *path, size_t *len)
     return text;
 }
 
-char *simgrid_native_answer(const char *path, size_t *len, simgrid_native_tick tick, void *ctx)
+struct simgrid_native {
+    struct nat t;
+    int *sorted;        /* SimGrid's host order: sorted[i] is a host (creation order) */
+    char **names;       /* in that order (borrowed from t) */
+    int *host_of;       /* node (the cluster's order) -> its host, from simgrid_native_times */
+    uint32_t *wire_id;  /* link -> its number (the order first met), UINT32_MAX: not met yet */
+    uint32_t *met, nmet;
+    bool numbered;      /* every route's links met */
+    int cap;            /* the most links of a route */
+};
+
+/* Route q -> p (hosts) into out (nv->cap entries); -1 where SimGrid would fail. */
+static int route_hosts(const struct simgrid_native *nv, int q, int p, int *out)
+{
+    return nv->t.topo == TOPO_FLAT ? route_flat(&nv->t, q, p, out)
+                                   : route_fat_tree(&nv->t, q, p, out, nv->cap);
+}
+
+/* The links of a route numbered as first met, as the helper numbers them. */
+static void meet(struct simgrid_native *nv, const int *route, int len)
+{
+    for (int x = 0; x < len; x++)
+        if (nv->wire_id[route[x]] == UINT32_MAX) {
+            nv->wire_id[route[x]] = nv->nmet;
+            nv->met[nv->nmet++] = (uint32_t)route[x];
+        }
+}
+
+/* Route q -> p's record as the helper writes it: SimGrid's latency (the sum in route
+ * order from 0), its bandwidth (the least) and its link count. */
+static struct route_rec rec_of(const struct nat *t, const int *route, int len)
+{
+    struct route_rec r = {len, 0, -1};
+    for (int x = 0; x < len; x++) {
+        const struct nlink *lk = &t->links[route[x]];
+        r.latency += lk->lat;
+        r.bandwidth = r.bandwidth < 0 || lk->bw < r.bandwidth ? lk->bw : r.bandwidth;
+    }
+    return r;
+}
+
+struct simgrid_native *simgrid_native_read(const char *path)
 {
     size_t tlen;
     char *text = slurp(path, &tlen);
@@ -937,22 +878,213 @@ char *simgrid_native_answer(const char *path, size_t *len, simgrid_native_tick t
     for (int k = 0; k < A_COUNT; k++)
         a[k] = (struct attr){cluster_attr_names[k], NULL};
     struct spec s = {0};
-    struct nat t = {0};
-    char *res = NULL;
-    if (read_file_cluster(text, tlen, a) && read_spec(a, &s)) {
-        t.topo = s.topo;
-        bool built = true;
+    struct simgrid_native *nv = xcalloc(1, sizeof *nv);
+    bool ok = read_file_cluster(text, tlen, a) && read_spec(a, &s);
+    if (ok) {
+        nv->t.topo = s.topo;
         if (s.topo == TOPO_FLAT)
-            build_flat(&t, &s);
+            build_flat(&nv->t, &s);
         else
-            built = build_fat_tree(&t, &s);
-        if (built)
-            res = answer(&t, len, tick, ctx);
+            ok = build_fat_tree(&nv->t, &s);
     }
-    nat_free(&t);
+    if (ok) {
+        nv->sorted = byte_order(nv->t.names, nv->t.n);
+        ok = !duplicate_names(nv->t.names, nv->sorted, nv->t.n);
+    }
     free(s.radicals);
     for (int k = 0; k < A_COUNT; k++)
         free(a[k].val);
     free(text);
-    return res;
+    if (!ok) {
+        simgrid_native_free(nv);
+        return NULL;
+    }
+    int n = nv->t.n, nl = nv->t.nlinks ? nv->t.nlinks : 1;
+    nv->names = xmalloc((size_t)n * sizeof *nv->names);
+    for (int i = 0; i < n; i++)
+        nv->names[i] = nv->t.names[nv->sorted[i]];
+    nv->cap = nv->t.topo == TOPO_FLAT ? 6 : 4 * nv->t.levels + 4;
+    nv->wire_id = xmalloc((size_t)nl * sizeof *nv->wire_id);
+    nv->met = xmalloc((size_t)nl * sizeof *nv->met);
+    for (int i = 0; i < nv->t.nlinks; i++)
+        nv->wire_id[i] = UINT32_MAX;
+    return nv;
+}
+
+char *const *simgrid_native_names(const struct simgrid_native *nv, int *n)
+{
+    *n = nv->t.n;
+    return nv->names;
+}
+
+void simgrid_native_free(struct simgrid_native *nv)
+{
+    if (!nv)
+        return;
+    nat_free(&nv->t);
+    free(nv->sorted);
+    free(nv->names);
+    free(nv->host_of);
+    free(nv->wire_id);
+    free(nv->met);
+    free(nv);
+}
+
+/*
+ * FLAT: a route q -> p (q != p) is q's way up, then p's way down without the
+ * backbone (the one link two hosts share; every other link is a host's own), so
+ * its latency is q's up sum with p's links added in order, its bandwidth the least
+ * of q's up and p's down, and size / that the larger of size / each (division
+ * rounds monotonically): each row from per-node sums.
+ */
+static void flat_times(struct simgrid_native *nv, double size, double *time, long *bad,
+                       simgrid_native_tick tick, void *ctx)
+{
+    const struct nat *t = &nv->t;
+    int n = t->n;
+    double *uplat = xmalloc((size_t)n * sizeof *uplat), *upinv = xmalloc((size_t)n * sizeof *upinv);
+    double *dlat = xmalloc((size_t)n * 3 * sizeof *dlat), *dinv = xmalloc((size_t)n * sizeof *dinv);
+    int *nd = xcalloc((size_t)n, sizeof *nd);
+    for (int a = 0; a < n; a++) {
+        int h = nv->host_of[a];
+        struct route_rec up = rec_of(t, t->up[h], t->nup[h]);
+        double least = INFINITY;
+        for (int i = 0; i < t->nup[h]; i++)
+            if (t->down[h][i] != t->bb) {
+                dlat[3 * a + nd[a]++] = t->links[t->down[h][i]].lat;
+                least = fmin(least, t->links[t->down[h][i]].bw);
+            }
+        uplat[a] = up.latency;
+        upinv[a] = size / up.bandwidth;
+        dinv[a] = size / least;
+    }
+    for (int a = 0; a < n; a++) {
+        double *row = time + (size_t)a * (size_t)n;
+        for (int c = 0; c < n; c++) {
+            double lat = uplat[a];
+            for (int i = 0; i < nd[c]; i++)
+                lat += dlat[3 * c + i];
+            row[c] = size > 0 ? lat + fmax(upinv[a], dinv[c]) : lat;
+        }
+        row[a] = 0;
+        for (int c = 0; c < n && *bad < 0; c++)
+            if (!(row[c] <= CLUSTER_MAX_TIME))
+                *bad = (long)a * n + c;
+        if (tick)
+            tick(ctx, (double)(a + 1) / n);
+    }
+    free(uplat);
+    free(upinv);
+    free(dlat);
+    free(dinv);
+    free(nd);
+}
+
+/* FLAT's links in the order first met: row 0's routes meet every host's way down,
+ * and each other row's first route its host's way up; the rest meet nothing new. */
+static void flat_number(struct simgrid_native *nv)
+{
+    int n = nv->t.n, route[6];
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < (a == 0 ? n : 1); b++)
+            if (a != b)
+                meet(nv, route, route_flat(&nv->t, nv->sorted[a], nv->sorted[b], route));
+    nv->numbered = true;
+}
+
+/* FAT_TREE: every route, row by row in SimGrid's order, its links numbered as met;
+ * false where SimGrid would fail on one. */
+static bool fat_tree_times(struct simgrid_native *nv, const int *node_of, double size,
+                           double *time, long *bad, simgrid_native_tick tick, void *ctx)
+{
+    int n = nv->t.n, route[4 * 16 + 4];
+    for (int a = 0; a < n; a++) {
+        int q = nv->sorted[a];
+        double *row = time + (size_t)node_of[q] * (size_t)n;
+        for (int b = 0; b < n; b++) {
+            int p = nv->sorted[b];
+            if (a == b)
+                continue;
+            int len = route_fat_tree(&nv->t, q, p, route, nv->cap);
+            if (len <= 0)
+                return false;
+            meet(nv, route, len);
+            struct route_rec r = rec_of(&nv->t, route, len);
+            double t = size > 0 ? r.latency + size / r.bandwidth : r.latency;
+            row[node_of[p]] = t;
+            long k = (long)node_of[q] * n + node_of[p];
+            if (!(t <= CLUSTER_MAX_TIME) && (*bad < 0 || k < *bad))
+                *bad = k;
+        }
+        row[node_of[q]] = 0;
+        if (tick)
+            tick(ctx, (double)(a + 1) / n);
+    }
+    nv->numbered = true;
+    return true;
+}
+
+bool simgrid_native_times(struct simgrid_native *nv, const int *order, double size, double *time,
+                          long *bad, simgrid_native_tick tick, void *ctx)
+{
+    int n = nv->t.n;
+    int *node_of = xmalloc((size_t)n * sizeof *node_of);
+    nv->host_of = xrealloc(nv->host_of, (size_t)n * sizeof *nv->host_of);
+    for (int a = 0; a < n; a++) {
+        nv->host_of[a] = nv->sorted[order[a]];
+        node_of[nv->host_of[a]] = a;
+    }
+    *bad = -1;
+    bool ok = true;
+    if (nv->t.topo == TOPO_FLAT)
+        flat_times(nv, size, time, bad, tick, ctx);
+    else
+        ok = fat_tree_times(nv, node_of, size, time, bad, tick, ctx);
+    free(node_of);
+    return ok;
+}
+
+struct route_rec simgrid_native_rec(const struct simgrid_native *nv, int a, int c)
+{
+    int route[4 * 16 + 4];
+    int len = route_hosts(nv, nv->host_of[a], nv->host_of[c], route);
+    return rec_of(&nv->t, route, len);
+}
+
+/* The platform's rule: route q -> p (nodes) by the reader's hosts, in its numbering. */
+static int rule_route(const void *ctx, int q, int p, uint32_t *out)
+{
+    const struct simgrid_native *nv = ctx;
+    int route[4 * 16 + 4];
+    if (q == p)
+        return 0;
+    int len = route_hosts(nv, nv->host_of[q], nv->host_of[p], route);
+    for (int x = 0; x < len; x++)
+        out[x] = nv->wire_id[route[x]];
+    return len;
+}
+
+static void rule_free(void *ctx)
+{
+    simgrid_native_free(ctx);
+}
+
+static const struct platform_rule native_rule = {rule_route, rule_free};
+
+struct platform *simgrid_native_platform(struct simgrid_native *nv)
+{
+    if (!nv->numbered)
+        flat_number(nv);
+    struct platform *pl = xcalloc(1, sizeof *pl);
+    pl->n = nv->t.n;
+    pl->nlinks = (int)nv->nmet;
+    pl->link = xcalloc(nv->nmet ? nv->nmet : 1, sizeof *pl->link);
+    for (uint32_t i = 0; i < nv->nmet; i++) {
+        const struct nlink *lk = &nv->t.links[nv->met[i]];
+        pl->link[i] = (struct platform_link){xstrdup(lk->name), lk->bw, lk->lat, lk->shared};
+    }
+    pl->rule = &native_rule;
+    pl->rule_ctx = nv;
+    pl->route_max = nv->cap;
+    return pl;
 }

@@ -125,9 +125,10 @@ static void sharing_note(struct run *r)
     const struct engine *e = &r->eng;
     size_t nev = 0, cap = 0;
     struct link_event *ev = NULL;
+    uint32_t *buf = platform_route_buf(pl);
     for (int i = 0; i < e->ntr && e->tr; i++) {
         int len;
-        const uint32_t *ids = platform_route(pl, e->tr[i].from, e->tr[i].to, &len);
+        const uint32_t *ids = platform_route(pl, e->tr[i].from, e->tr[i].to, buf, &len);
         for (int k = 0; k < len; k++) {
             if (!pl->link[ids[k]].shared || !(e->tr[i].hold > e->tr[i].start))
                 continue;
@@ -161,6 +162,7 @@ static void sharing_note(struct run *r)
         links++;
     }
     free(ev);
+    free(buf);
     if (links && timing_shared_links(r->model))
         text_fit(r->sharing, sizeof r->sharing, "%d link%s of the platform carr%s several of the "
                  "schedule's routes at once: %s; shared links time a broadcast of one message, "
@@ -308,8 +310,8 @@ void run_narrate(const struct run *r, int k, char *buf, size_t size)
              at->sharers - 1, at->sharers > 2 ? "s" : "", span, share, bw);
     if (ev->kind != EV_HOLD)
         return;
-    size_t q = (size_t)t->from * (size_t)pl->n + (size_t)t->to;
-    double alone = pl->latency[q] + pl->size / platform_route_bandwidth(pl, t->from, t->to);
+    double alone = platform_route_latency(pl, t->from, t->to) +
+                   pl->size / platform_route_bandwidth(pl, t->from, t->to);
     double took = t->hold - t->start;
     if (took > alone * (1 + 1e-9)) {
         len = strlen(buf);
