@@ -730,13 +730,14 @@ static bool ft_in_subtree(const struct nat *t, const struct ft_node *root, const
     return true;
 }
 
-/* FatTreeZone::get_local_route from host q to host p, line by line, into out (cap
- * entries); -1 where SimGrid would fail or loop. */
-static int route_fat_tree(const struct nat *t, int q, int p, int *out, int cap)
+/* FatTreeZone::get_local_route from host q to host p, line by line, in two halves:
+ * up from q until a switch above p (*top), into out (cap entries); the count, or -1
+ * where SimGrid would fail or loop. */
+static int ft_up(const struct nat *t, int q, int p, int *out, int cap, const struct ft_node **top)
 {
-    const struct ft_node *source = &t->nodes[q], *destination = &t->nodes[p], *cur = source;
+    const struct ft_node *destination = &t->nodes[p], *cur = &t->nodes[q];
     int k = 0;
-    while (!ft_in_subtree(t, cur, destination)) {   /* up */
+    while (!ft_in_subtree(t, cur, destination)) {
         if (cur->level >= t->levels || k + 2 > cap)
             return -1;
         int d = t->upchoice[(size_t)cur->level * (size_t)t->n + (size_t)p];
@@ -748,7 +749,16 @@ static int route_fat_tree(const struct nat *t, int q, int p, int *out, int cap)
         out[k++] = l->up_link;
         cur = &t->nodes[l->up_node];
     }
-    while (cur != destination) {   /* down */
+    *top = cur;
+    return k;
+}
+
+/* Then down from cur to host p, after k links: it reads of host q its position alone. */
+static int ft_down(const struct nat *t, int q, const struct ft_node *cur, int p, int *out, int k,
+                   int cap)
+{
+    const struct ft_node *source = &t->nodes[q], *destination = &t->nodes[p];
+    while (cur != destination) {
         const struct ft_node *was = cur;
         int d = source->position % t->fcount[cur->level - 1];
         for (int i = d * t->fdown[cur->level - 1]; i < cur->nchildren; i++) {
@@ -772,6 +782,13 @@ static int route_fat_tree(const struct nat *t, int q, int p, int *out, int cap)
     if (cur->limiter >= 0 && k < cap)
         out[k++] = cur->limiter;
     return k;
+}
+
+static int route_fat_tree(const struct nat *t, int q, int p, int *out, int cap)
+{
+    const struct ft_node *top;
+    int k = ft_up(t, q, p, out, cap, &top);
+    return k < 0 ? -1 : ft_down(t, q, top, p, out, k, cap);
 }
 
 /* ---- the cluster, as the helper's answer would give it ---- */
@@ -992,36 +1009,134 @@ static void flat_number(struct simgrid_native *nv)
     nv->numbered = true;
 }
 
-/* FAT_TREE: every route, row by row in SimGrid's order, its links numbered as met;
- * false where SimGrid would fail on one. */
+/*
+ * FAT_TREE's way down, kept: from a switch reached going up (its level says how
+ * many links the way up took, every node having a limiter or none) to host p, for
+ * sources whose positions leave the same remainders by fcount below that level (all
+ * that ft_down reads of them).  down[at[...]] is the way's length (-1: SimGrid fails)
+ * then its links; at[] -1: not yet computed.
+ */
+struct ft_downs {
+    long *base;       /* by level: where its switches' entries begin */
+    int *first;       /* by level: its first node */
+    long *keys;       /* by level: the sources' classes */
+    int *at, *down, ndown, capdown;
+};
+
+/* The ways down kept for t, or false when they would take more than 2^20 entries. */
+static bool ft_downs_init(const struct nat *t, struct ft_downs *w)
+{
+    int L = t->levels;
+    *w = (struct ft_downs){xcalloc((size_t)L + 2, sizeof(long)), xcalloc((size_t)L + 1, sizeof(int)),
+                           xcalloc((size_t)L + 1, sizeof(long)), NULL, NULL, 0, 0};
+    long total = 0, keys = 1;
+    int first = t->n;
+    for (int h = 1; h <= L && total <= 1L << 20; h++) {
+        keys *= t->fcount[h - 1];
+        w->base[h] = total;
+        w->first[h] = first;
+        w->keys[h] = keys;
+        first += t->nodes_by_level[h];
+        total += keys > 1L << 20 ? 1L << 21 : (long)t->nodes_by_level[h] * keys * t->n;
+    }
+    if (total > 1L << 20)
+        return false;
+    w->at = xmalloc((size_t)(total ? total : 1) * sizeof *w->at);
+    for (long i = 0; i < total; i++)
+        w->at[i] = -1;
+    return true;
+}
+
+static void ft_downs_free(struct ft_downs *w)
+{
+    free(w->base);
+    free(w->first);
+    free(w->keys);
+    free(w->at);
+    free(w->down);
+}
+
+/* Route q -> p through the kept ways down, as route_fat_tree; key[h]: q's class below
+ * level h. */
+static int ft_route_kept(const struct nat *t, struct ft_downs *w, const long *key, int q, int p,
+                         int *out, int cap)
+{
+    const struct ft_node *top;
+    int k = ft_up(t, q, p, out, cap, &top);
+    if (k < 0)
+        return -1;
+    int h = top->level;
+    long e = w->base[h] + (((long)(top - t->nodes) - w->first[h]) * w->keys[h] + key[h]) * t->n + p;
+    if (w->at[e] < 0) {
+        int len = ft_down(t, q, top, p, out, k, cap);
+        if (w->ndown + 1 + cap > w->capdown) {
+            w->capdown = 2 * (w->ndown + 1 + cap);
+            w->down = xrealloc(w->down, (size_t)w->capdown * sizeof *w->down);
+        }
+        w->at[e] = w->ndown;
+        w->down[w->ndown++] = len < 0 ? -1 : len - k;
+        for (int x = k; x < len; x++)
+            w->down[w->ndown++] = out[x];
+    }
+    const int *way = w->down + w->at[e];
+    for (int x = 1; x <= way[0]; x++)
+        out[k++] = way[x];
+    return way[0] < 0 ? -1 : k;
+}
+
+/* Host q's classes: key[h] for each level h, the remainders of its position by the
+ * fcount of the levels below h (mixed radix). */
+static void ft_keys(const struct nat *t, int q, long *key)
+{
+    int pos = t->nodes[q].position;
+    long mult = 1;
+    key[0] = 0;
+    for (int l = 0; l < t->levels; l++) {
+        key[l + 1] = key[l] + (long)(pos % t->fcount[l]) * mult;
+        mult *= t->fcount[l];
+    }
+}
+
+/* FAT_TREE: every route, row by row in SimGrid's order, its links numbered as met (until
+ * every link is); false where SimGrid would fail on one. */
 static bool fat_tree_times(struct simgrid_native *nv, const int *node_of, double size,
                            double *time, long *bad, simgrid_native_tick tick, void *ctx)
 {
-    int n = nv->t.n, route[4 * 16 + 4];
-    for (int a = 0; a < n; a++) {
+    const struct nat *t = &nv->t;
+    int n = t->n, route[4 * 16 + 4];
+    struct ft_downs w;
+    bool kept = ft_downs_init(t, &w), ok = true;
+    long key[16 + 1];
+    for (int a = 0; a < n && ok; a++) {
         int q = nv->sorted[a];
         double *row = time + (size_t)node_of[q] * (size_t)n;
-        for (int b = 0; b < n; b++) {
+        ft_keys(t, q, key);
+        for (int b = 0; b < n && ok; b++) {
             int p = nv->sorted[b];
             if (a == b)
                 continue;
-            int len = route_fat_tree(&nv->t, q, p, route, nv->cap);
-            if (len <= 0)
-                return false;
-            meet(nv, route, len);
-            struct route_rec r = rec_of(&nv->t, route, len);
-            double t = size > 0 ? r.latency + size / r.bandwidth : r.latency;
-            row[node_of[p]] = t;
+            int len = kept ? ft_route_kept(t, &w, key, q, p, route, nv->cap)
+                           : route_fat_tree(t, q, p, route, nv->cap);
+            ok = len > 0;
+            if (!ok)
+                break;
+            if (nv->nmet < (uint32_t)t->nlinks)
+                meet(nv, route, len);
+            struct route_rec r = rec_of(t, route, len);
+            double tm = size > 0 ? r.latency + size / r.bandwidth : r.latency;
+            row[node_of[p]] = tm;
             long k = (long)node_of[q] * n + node_of[p];
-            if (!(t <= CLUSTER_MAX_TIME) && (*bad < 0 || k < *bad))
+            if (!(tm <= CLUSTER_MAX_TIME) && (*bad < 0 || k < *bad))
                 *bad = k;
         }
         row[node_of[q]] = 0;
         if (tick)
             tick(ctx, (double)(a + 1) / n);
     }
-    nv->numbered = true;
-    return true;
+    if (kept)
+        ft_downs_free(&w);
+    nv->numbered = ok;
+    return ok;
 }
 
 bool simgrid_native_times(struct simgrid_native *nv, const int *order, double size, double *time,
