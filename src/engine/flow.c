@@ -476,15 +476,30 @@ double flow_rate_at(const struct flow_lanes *fl, const struct flow_log *log, con
 }
 
 /* The most of lane l's flows moving at once (they start at from[], end at their holds). */
+static int by_value(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* The most flows of lane l (its transfers in order of from) moving at once, counted at
+ * each one's start t: those with from <= t, less those with max(from, hold) <= t. */
 static int most_at_once(const struct flow_lanes *fl, const struct engine *e, const struct flow_lane *l)
 {
-    int most = 0;
+    double *end = xmalloc((size_t)(l->n ? l->n : 1) * sizeof *end);
+    for (int i = 0; i < l->n; i++)
+        end[i] = fmax(fl->from[l->tr[i]], e->tr[l->tr[i]].hold);
+    qsort(end, (size_t)l->n, sizeof *end, by_value);
+    int most = 0, f = 0, g = 0;
     for (int i = 0; i < l->n; i++) {
-        int c = 0;
-        for (int j = 0; j < l->n; j++)
-            c += moving(fl, e, l->tr[j], fl->from[l->tr[i]]);
-        most = c > most ? c : most;
+        double t = fl->from[l->tr[i]];
+        while (f < l->n && fl->from[l->tr[f]] <= t)
+            f++;
+        while (g < l->n && end[g] <= t)
+            g++;
+        most = f - g > most ? f - g : most;
     }
+    free(end);
     return most;
 }
 

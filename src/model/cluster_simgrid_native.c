@@ -949,10 +949,11 @@ void simgrid_native_free(struct simgrid_native *nv)
 
 /*
  * FLAT: a route q -> p (q != p) is q's way up, then p's way down without the
- * backbone (the one link two hosts share; every other link is a host's own), so
- * its latency is q's up sum with p's links added in order, its bandwidth the least
- * of q's up and p's down, and size / that the larger of size / each (division
- * rounds monotonically): each row from per-node sums.
+ * backbone (the one link two hosts share; every other link is a host's own: its
+ * link, then its limiter, of latency 0), so its latency is q's up sum plus p's
+ * link's, plus 0, its bandwidth the least of q's up and p's down, and size / that
+ * the larger of size / each (division rounds monotonically): each row from
+ * per-node sums, as the helper's answer gives them bit for bit.
  */
 static void flat_times(struct simgrid_native *nv, double size, double *time, long *bad,
                        simgrid_native_tick tick, void *ctx)
@@ -960,15 +961,15 @@ static void flat_times(struct simgrid_native *nv, double size, double *time, lon
     const struct nat *t = &nv->t;
     int n = t->n;
     double *uplat = xmalloc((size_t)n * sizeof *uplat), *upinv = xmalloc((size_t)n * sizeof *upinv);
-    double *dlat = xmalloc((size_t)n * 3 * sizeof *dlat), *dinv = xmalloc((size_t)n * sizeof *dinv);
-    int *nd = xcalloc((size_t)n, sizeof *nd);
+    double *d0 = xcalloc((size_t)n, sizeof *d0), *d1 = xcalloc((size_t)n, sizeof *d1);
+    double *dinv = xmalloc((size_t)n * sizeof *dinv);
     for (int a = 0; a < n; a++) {
-        int h = nv->host_of[a];
+        int h = nv->host_of[a], nd = 0;
         struct route_rec up = rec_of(t, t->up[h], t->nup[h]);
         double least = INFINITY;
         for (int i = 0; i < t->nup[h]; i++)
             if (t->down[h][i] != t->bb) {
-                dlat[3 * a + nd[a]++] = t->links[t->down[h][i]].lat;
+                (nd++ ? d1 : d0)[a] = t->links[t->down[h][i]].lat;
                 least = fmin(least, t->links[t->down[h][i]].bw);
             }
         uplat[a] = up.latency;
@@ -976,25 +977,25 @@ static void flat_times(struct simgrid_native *nv, double size, double *time, lon
         dinv[a] = size / least;
     }
     for (int a = 0; a < n; a++) {
-        double *row = time + (size_t)a * (size_t)n;
+        double *row = time + (size_t)a * (size_t)n, u = uplat[a], ui = upinv[a], worst = 0;
         for (int c = 0; c < n; c++) {
-            double lat = uplat[a];
-            for (int i = 0; i < nd[c]; i++)
-                lat += dlat[3 * c + i];
-            row[c] = size > 0 ? lat + fmax(upinv[a], dinv[c]) : lat;
+            double tm = (u + d0[c]) + d1[c];
+            tm = size > 0 ? tm + (ui > dinv[c] ? ui : dinv[c]) : tm;
+            row[c] = tm;
+            worst = tm > worst ? tm : worst;
         }
         row[a] = 0;
-        for (int c = 0; c < n && *bad < 0; c++)
-            if (!(row[c] <= CLUSTER_MAX_TIME))
+        for (int c = 0; c < n && *bad < 0 && !(worst <= CLUSTER_MAX_TIME); c++)
+            if (c != a && !(row[c] <= CLUSTER_MAX_TIME))
                 *bad = (long)a * n + c;
         if (tick)
             tick(ctx, (double)(a + 1) / n);
     }
     free(uplat);
     free(upinv);
-    free(dlat);
+    free(d0);
+    free(d1);
     free(dinv);
-    free(nd);
 }
 
 /* FLAT's links in the order first met: row 0's routes meet every host's way down,
@@ -1010,26 +1011,35 @@ static void flat_number(struct simgrid_native *nv)
 }
 
 /*
- * FAT_TREE's way down, kept: from a switch reached going up (its level says how
+ * FAT_TREE's ways kept.  Down: from a switch reached going up (its level says how
  * many links the way up took, every node having a limiter or none) to host p, for
  * sources whose positions leave the same remainders by fcount below that level (all
- * that ft_down reads of them).  down[at[...]] is the way's length (-1: SimGrid fails)
- * then its links; at[] -1: not yet computed.
+ * that ft_down reads of them); down[at[...]] is the way's length (-1: SimGrid fails)
+ * then its links, at[] -1 when not yet computed.  Up, for the row of one source: the
+ * way up ft_up takes depends on p only through the level it stops at (the first
+ * whose switches' labels from there up are p's: a parent's label is its child's but
+ * at the child's level) and upchoice below it, p's class ucls; by class, its length
+ * uk (-1: fails), top utop and links ulinks, valid when ustamp is this row's gen.
  */
-struct ft_downs {
+struct ft_kept {
     long *base;       /* by level: where its switches' entries begin */
     int *first;       /* by level: its first node */
     long *keys;       /* by level: the sources' classes */
     int *at, *down, ndown, capdown;
+    int *label;       /* n * levels: the hosts' labels */
+    long *ubase;      /* by level: where its classes begin; NULL: no ways up kept */
+    int *ucls, *ustamp, *uk, *utop, *ulinks, gen;
 };
 
-/* The ways down kept for t, or false when they would take more than 2^20 entries. */
-static bool ft_downs_init(const struct nat *t, struct ft_downs *w)
+/* The ways kept for t, or false when the ways down would take more than 2^20 entries
+ * (the ways up are kept up to 2^16 classes). */
+static bool ft_kept_init(const struct nat *t, struct ft_kept *w)
 {
-    int L = t->levels;
-    *w = (struct ft_downs){xcalloc((size_t)L + 2, sizeof(long)), xcalloc((size_t)L + 1, sizeof(int)),
-                           xcalloc((size_t)L + 1, sizeof(long)), NULL, NULL, 0, 0};
-    long total = 0, keys = 1;
+    int L = t->levels, n = t->n;
+    *w = (struct ft_kept){xcalloc((size_t)L + 2, sizeof(long)), xcalloc((size_t)L + 1, sizeof(int)),
+                          xcalloc((size_t)L + 1, sizeof(long)), NULL, NULL, 0, 0, NULL, NULL,
+                          NULL, NULL, NULL, NULL, NULL, 1};
+    long total = 0, keys = 1, up = 0, classes = 1;
     int first = t->n;
     for (int h = 1; h <= L && total <= 1L << 20; h++) {
         keys *= t->fcount[h - 1];
@@ -1037,37 +1047,106 @@ static bool ft_downs_init(const struct nat *t, struct ft_downs *w)
         w->first[h] = first;
         w->keys[h] = keys;
         first += t->nodes_by_level[h];
-        total += keys > 1L << 20 ? 1L << 21 : (long)t->nodes_by_level[h] * keys * t->n;
+        total += keys > 1L << 20 ? 1L << 21 : (long)t->nodes_by_level[h] * keys * n;
     }
     if (total > 1L << 20)
         return false;
     w->at = xmalloc((size_t)(total ? total : 1) * sizeof *w->at);
     for (long i = 0; i < total; i++)
         w->at[i] = -1;
+    w->ubase = xcalloc((size_t)L + 1, sizeof *w->ubase);
+    for (int h = 1; h <= L && up <= 1L << 16; h++) {   /* classes of h levels: prod of choices */
+        classes *= (long)t->fup[h - 1] * t->fcount[h - 1];
+        w->ubase[h] = up;
+        up += classes;
+    }
+    if (up > 1L << 16) {
+        free(w->ubase);
+        w->ubase = NULL;
+        return true;
+    }
+    w->label = xmalloc((size_t)n * (size_t)L * sizeof *w->label);
+    w->ucls = xcalloc((size_t)(L + 1) * (size_t)n, sizeof *w->ucls);
+    for (int p = 0; p < n; p++) {
+        memcpy(w->label + (size_t)p * (size_t)L, t->nodes[p].label, (size_t)L * sizeof(int));
+        long c = 0, mult = 1;
+        for (int h = 1; h <= L; h++) {
+            c += (long)t->upchoice[(size_t)(h - 1) * (size_t)n + (size_t)p] * mult;
+            mult *= (long)t->fup[h - 1] * t->fcount[h - 1];
+            w->ucls[(size_t)h * (size_t)n + (size_t)p] = (int)c;
+        }
+    }
+    w->ustamp = xcalloc((size_t)up, sizeof *w->ustamp);
+    w->uk = xmalloc((size_t)up * sizeof *w->uk);
+    w->utop = xmalloc((size_t)up * sizeof *w->utop);
+    w->ulinks = xmalloc((size_t)up * 2 * (size_t)L * sizeof *w->ulinks);
     return true;
 }
 
-static void ft_downs_free(struct ft_downs *w)
+static void ft_kept_free(struct ft_kept *w)
 {
     free(w->base);
     free(w->first);
     free(w->keys);
     free(w->at);
     free(w->down);
+    free(w->label);
+    free(w->ubase);
+    free(w->ucls);
+    free(w->ustamp);
+    free(w->uk);
+    free(w->utop);
+    free(w->ulinks);
 }
 
-/* Route q -> p through the kept ways down, as route_fat_tree; key[h]: q's class below
- * level h. */
-static int ft_route_kept(const struct nat *t, struct ft_downs *w, const long *key, int q, int p,
-                         int *out, int cap)
+/* ft_up through the ways kept for this row (its links in out when whole or *fresh:
+ * computed now); -1 also where the level ft_up stops at is not the one its labels say
+ * (then the helper reads the file). */
+static int ft_up_kept(const struct nat *t, struct ft_kept *w, int q, int p, int *out, int cap,
+                      bool whole, const struct ft_node **top, bool *fresh)
+{
+    *fresh = true;
+    if (!w->ubase)
+        return ft_up(t, q, p, out, cap, top);
+    int L = t->levels, h = 1;
+    const int *lq = w->label + (size_t)q * (size_t)L, *lp = w->label + (size_t)p * (size_t)L;
+    for (int i = L - 1; i >= 1 && h == 1; i--)
+        h = lq[i] != lp[i] ? i + 1 : 1;
+    long c = w->ubase[h] + w->ucls[(size_t)h * (size_t)t->n + (size_t)p];
+    int *links = w->ulinks + c * 2 * L;
+    if (w->ustamp[c] != w->gen) {
+        int k = ft_up(t, q, p, out, cap, top);
+        w->ustamp[c] = w->gen;
+        w->uk[c] = k >= 0 && (*top)->level != h ? -1 : k;
+        w->utop[c] = k >= 0 ? (int)(*top - t->nodes) : -1;
+        for (int x = 0; x < w->uk[c]; x++)
+            links[x] = out[x];
+        return w->uk[c];
+    }
+    *fresh = false;
+    *top = w->utop[c] >= 0 ? &t->nodes[w->utop[c]] : NULL;
+    for (int x = 0; whole && x < w->uk[c]; x++)
+        out[x] = links[x];
+    return w->uk[c];
+}
+
+/* Route q -> p through the ways kept, as route_fat_tree, its links in out when whole
+ * or *fresh: either half computed now (a route of halves met before meets no new link);
+ * key[h]: q's class below level h. */
+static int ft_route_kept(const struct nat *t, struct ft_kept *w, const long *key, int q, int p,
+                         int *out, int cap, bool whole, bool *fresh)
 {
     const struct ft_node *top;
-    int k = ft_up(t, q, p, out, cap, &top);
+    int k = ft_up_kept(t, w, q, p, out, cap, whole, &top, fresh);
     if (k < 0)
         return -1;
     int h = top->level;
     long e = w->base[h] + (((long)(top - t->nodes) - w->first[h]) * w->keys[h] + key[h]) * t->n + p;
-    if (w->at[e] < 0) {
+    if (w->at[e] < 0 && !*fresh && !whole)
+        ft_up_kept(t, w, q, p, out, cap, true, &top, fresh);   /* the way up's links, kept */
+    bool down_now = w->at[e] < 0;
+    if (down_now) {
+        *fresh = true;
         int len = ft_down(t, q, top, p, out, k, cap);
         if (w->ndown + 1 + cap > w->capdown) {
             w->capdown = 2 * (w->ndown + 1 + cap);
@@ -1079,9 +1158,11 @@ static int ft_route_kept(const struct nat *t, struct ft_downs *w, const long *ke
             w->down[w->ndown++] = out[x];
     }
     const int *way = w->down + w->at[e];
-    for (int x = 1; x <= way[0]; x++)
-        out[k++] = way[x];
-    return way[0] < 0 ? -1 : k;
+    if (way[0] < 0)
+        return -1;
+    for (int x = 1; (whole || *fresh) && !down_now && x <= way[0]; x++)
+        out[k + x - 1] = way[x];
+    return k + way[0];
 }
 
 /* Host q's classes: key[h] for each level h, the remainders of its position by the
@@ -1097,6 +1178,26 @@ static void ft_keys(const struct nat *t, int q, long *key)
     }
 }
 
+/* Do the tree's links share one bandwidth and latency, and its limiters (on every node or
+ * none) another of latency 0?  (As build_fat_tree makes them.)  Then a route, (limiter,
+ * link) up each level, (link, limiter) down, a limiter at the end, has the latency and
+ * bandwidth of any other route of its length. */
+static bool ft_uniform(const struct nat *t)
+{
+    const struct nlink *l0 = &t->links[t->ftl[0].up_link], *m0 = NULL;
+    bool ok = t->nftl > 0;
+    for (int i = 0; ok && i < t->nftl; i++) {
+        const struct nlink *u = &t->links[t->ftl[i].up_link], *d = &t->links[t->ftl[i].down_link];
+        ok = u->bw == l0->bw && u->lat == l0->lat && d->bw == l0->bw && d->lat == l0->lat;
+    }
+    for (int i = 0; ok && i < t->nnodes; i++) {
+        const struct nlink *m = t->nodes[i].limiter >= 0 ? &t->links[t->nodes[i].limiter] : NULL;
+        m0 = i == 0 ? m : m0;
+        ok = (m == NULL) == (m0 == NULL) && (!m || (m->bw == m0->bw && m->lat == 0));
+    }
+    return ok;
+}
+
 /* FAT_TREE: every route, row by row in SimGrid's order, its links numbered as met (until
  * every link is); false where SimGrid would fail on one. */
 static bool fat_tree_times(struct simgrid_native *nv, const int *node_of, double size,
@@ -1104,26 +1205,37 @@ static bool fat_tree_times(struct simgrid_native *nv, const int *node_of, double
 {
     const struct nat *t = &nv->t;
     int n = t->n, route[4 * 16 + 4];
-    struct ft_downs w;
-    bool kept = ft_downs_init(t, &w), ok = true;
+    struct ft_kept w;
+    bool kept = ft_kept_init(t, &w), ok = true, uniform = ft_uniform(t);
     long key[16 + 1];
+    double by_len[4 * 16 + 5];   /* uniform: the time of a route by its length, once met */
+    for (int i = 0; i <= nv->cap; i++)
+        by_len[i] = -1;
     for (int a = 0; a < n && ok; a++) {
         int q = nv->sorted[a];
         double *row = time + (size_t)node_of[q] * (size_t)n;
         ft_keys(t, q, key);
+        w.gen++;
         for (int b = 0; b < n && ok; b++) {
             int p = nv->sorted[b];
             if (a == b)
                 continue;
-            int len = kept ? ft_route_kept(t, &w, key, q, p, route, nv->cap)
+            bool fresh = true;
+            int len = kept ? ft_route_kept(t, &w, key, q, p, route, nv->cap, !uniform, &fresh)
                            : route_fat_tree(t, q, p, route, nv->cap);
             ok = len > 0;
             if (!ok)
                 break;
-            if (nv->nmet < (uint32_t)t->nlinks)
+            if (fresh && nv->nmet < (uint32_t)t->nlinks)
                 meet(nv, route, len);
-            struct route_rec r = rec_of(t, route, len);
-            double tm = size > 0 ? r.latency + size / r.bandwidth : r.latency;
+            double tm = uniform ? by_len[len] : -1;
+            if (tm < 0 && !fresh)   /* a length not met yet: the route's links, again */
+                len = route_fat_tree(t, q, p, route, nv->cap);
+            if (tm < 0) {
+                struct route_rec r = rec_of(t, route, len);
+                tm = size > 0 ? r.latency + size / r.bandwidth : r.latency;
+                by_len[len] = tm;
+            }
             row[node_of[p]] = tm;
             long k = (long)node_of[q] * n + node_of[p];
             if (!(tm <= CLUSTER_MAX_TIME) && (*bad < 0 || k < *bad))
@@ -1134,7 +1246,7 @@ static bool fat_tree_times(struct simgrid_native *nv, const int *node_of, double
             tick(ctx, (double)(a + 1) / n);
     }
     if (kept)
-        ft_downs_free(&w);
+        ft_kept_free(&w);
     nv->numbered = ok;
     return ok;
 }
