@@ -46,6 +46,16 @@ B=tests/data/simgrid-backbone.xml
 run "$H" run "$B" --size 1e6 --summary
 check "a platform's default: one-port senders on shared links, named on the model line" has "^model: one-port on shared links   scheduler: fnf$" "$T/out"
 one=$(sed -n 's/^makespan *//p' "$T/out")
+# fnf decides by each route's cost alone: where sharing moved a transfer, its
+# reason says the times in it are the plan's; where it did not, it is as it was.
+run "$H" run "$B" --size 1e6
+check "a transfer that sharing slowed: its reason's times are the plan's, and it says so" has "^  17  node-1     t-1        \[0.03244, 0.06874361039) .* planned with each route's cost alone: node-1 can finish a send first (free at t=0.03244, s=0, overhead done at t=0.03244, port busy until t=0.04262); t-1 is the fastest" "$T/out"
+check "a transfer sharing left alone: its reason as it was" has "^  16  node-0     t-0        \[0.03244, 0.0406) .* 0.0406   node-0 can finish a send first (free at t=0.03244" "$T/out"
+check "the plan's words only where sharing moved a transfer: 6 of 23" test "$(grep -c "planned with each route's cost alone" "$T/out")" -eq 6
+run "$H" compare "$B" --size 1e6 -s fnf -s binomial
+check "compare: the late node's transfer took longer than its route alone, and the difference says so" has "under fnf, node-7 -> t-7 starts at 0.03244: node-7's send port is held until then by node-7 -> node-15 \[0.02433, 0.03244), and it takes 0.04018, 0.01022 on its route alone: it shares links$" "$T/out"
+run "$H" compare "$B" --size 1e6 -m async -s fnf -s binomial
+check "compare under async (private routes): no word of sharing in the difference" sh -c "grep -q '^first difference' $T/out && ! grep -q 'it shares links' $T/out"
 run "$H" run "$B" --size 1e6 --summary -m multi-port
 check "-m multi-port: every send at once, named" has "^model: multi-port on shared links   scheduler: fnf$" "$T/out"
 multi=$(sed -n 's/^makespan *//p' "$T/out")

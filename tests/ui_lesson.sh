@@ -30,7 +30,8 @@ ok $? "lesson --print: the expected answers, paths as typed"
 # the main screen (the strip, which repeats the question, left out) before
 # the answer is revealed, and those its answer (and expected answer) names
 # after `a`; so must every name of its show = {...}.  No row of either
-# screen runs to the last column without an ellipsis there.
+# screen runs to the last column without an ellipsis there, and the title
+# bar never cuts the cluster's name to four letters or fewer and an ellipsis.
 names_in() {   # names_in TEXT NODES: the nodes and numbers TEXT names, one a line
     for nd in $2; do
         printf '%s\n' "$1" | grep -qw -- "$nd" && echo "$nd"
@@ -80,6 +81,8 @@ for size in "80 24" "60 16"; do
             [ -z "$(cut_rows "$1")" ] || bad="$bad slide $k: text cut: $(cut_rows "$1");"
             keys Enter
             wait_for "$k/$total " || bad="$bad slide $k: no strip;"
+            # the title bar names the cluster in full, cut, or not at all: never a few letters and "…"
+            ! head -1 "$TMP/screen" | grep -qE '^ [[:alnum:]_.-]{1,4}… ' || bad="$bad slide $k: the cluster's name cut to nothing;"
             for nm in $(names_in "$question" "$nodes") ; do
                 on_body "$nm" || bad="$bad slide $k: the question's $nm;"
             done

@@ -670,7 +670,7 @@ void ui_title_bar(struct view *v, struct cellbuf *cb, const char *mode, const ch
     int rw = text_width(right), room = cb->w - rw - 4;
     /* "hetcast · NAME · N nodes, source S · MODEL · MODE" (an exchange: its
      * pattern instead of the source): drop "hetcast", then the node count,
-     * then cut the name, until it fits. */
+     * then cut the name, until it fits (below 6 columns: no name). */
     char head[32], tail[512], who[200];
     if (v->exchange && v->runs[0].x && v->runs[0].x->pattern == XPAT_ALL_TO_SOME)
         snprintf(who, sizeof who, "all-to-some, %d receivers", v->runs[0].x->nrecv);
@@ -695,10 +695,18 @@ void ui_title_bar(struct view *v, struct cellbuf *cb, const char *mode, const ch
         if (namew >= want)
             break;
     }
+    /* A name cut to a few letters and an ellipsis tells a class nothing:
+     * then it goes, with the dot after it. */
+    const char *rest = tail;
+    if (namew < 6 && namew < text_width(name)) {
+        namew = 0;
+        if (!head[0])
+            rest += strlen(dot);
+    }
     int x = ui_put(v, cb, 1, 0, room, R_TITLE | AF_BOLD, head);
     if (namew > 0)
         x = ui_put(v, cb, x, 0, namew, R_TITLE | AF_BOLD, name);
-    ui_put(v, cb, x, 0, room + 1 - x, R_TITLE | AF_BOLD, tail);
+    ui_put(v, cb, x, 0, room + 1 - x, R_TITLE | AF_BOLD, rest);
     ui_put(v, cb, cb->w - rw - 1, 0, rw, R_TITLE | AF_BOLD, right);
 }
 

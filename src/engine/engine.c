@@ -35,6 +35,19 @@ const char *engine_reason(const struct engine *e, const struct transfer *t, char
     return t->reason && t->reason != said_reason ? t->reason : "";
 }
 
+void engine_reason_prefix(struct engine *e, int k, const char *prefix)
+{
+    struct transfer *t = &e->tr[k];
+    char *tmp;
+    const char *why = engine_reason(e, t, &tmp);
+    if (why[0]) {
+        char *text = xasprintf("%s%s", prefix, why);
+        free_reason(t->reason);
+        t->reason = text;
+    }
+    free(tmp);
+}
+
 /* Where the hold time of (p, msg) is stored; personalized: only msg's receiver. */
 static size_t hold_slot(const struct engine *e, int p, int msg)
 {

@@ -255,6 +255,10 @@ int engine_book_said(struct engine *e, int from, int to, int msg, engine_say_fn 
 /* The reason of e's transfer t: its text, or written now into *tmp (heap: the
  * caller frees *tmp, which is NULL otherwise).  Never NULL; "" for none. */
 const char *engine_reason(const struct engine *e, const struct transfer *t, char **tmp);
+/* Put prefix before transfer k's reason (written now, from its record as it
+ * is, if it was left to be read), unless it has none: the times a policy
+ * decided by are no longer the transfer's (engine/flow.h re-times them). */
+void engine_reason_prefix(struct engine *e, int k, const char *prefix);
 
 /*
  * Record a transfer with the times it has (t's from, to, msg, times and

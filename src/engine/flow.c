@@ -372,6 +372,12 @@ static void sim_init(struct sim *s, struct engine *e, bool multi, struct flow_lo
 }
 
 /* The records of e from the simulation's times. */
+/* Does a booked time differ from the re-timed one by more than rounding? */
+static bool moved(double booked, double now)
+{
+    return fabs(booked - now) > 1e-9 * fmax(fabs(booked), fabs(now));
+}
+
 static void write_back(struct sim *s)
 {
     struct engine *e = s->e;
@@ -380,6 +386,10 @@ static void write_back(struct sim *s)
         struct transfer *t = &e->tr[i];
         double st = s->start[i], en = s->end[i];
         struct timing tm = {st, s->multi ? st : en, st, en, en, en, en, s->multi ? st : en};
+        /* The policy's reason gives the times it decided by, from each route's
+         * cost alone: said so where sharing moved them (beyond rounding). */
+        if (moved(t->start, st) || moved(t->free, tm.free) || moved(t->hold, en))
+            engine_reason_prefix(e, i, FLOW_PLANNED);
         transfer_set_times(t, &tm);
         t->wait_start = st;
         e->send_free[t->from] = fmax(e->send_free[t->from], tm.free);

@@ -52,6 +52,9 @@ struct flow_log {
  * Cost: O(events x (flows in flight x route length)) per re-timing.
  */
 int flow_retime(struct engine *e, bool multi_port, struct flow_log *log, char **cause);
+/* What flow_retime puts before the reason of a transfer it moved: the policy
+ * decided by times that sharing changed. */
+#define FLOW_PLANNED "planned with each route's cost alone: "
 void flow_log_free(struct flow_log *log);
 
 /* A SHARED link that carries the bytes of two flows or more at some time. */

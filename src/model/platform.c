@@ -55,6 +55,11 @@ double platform_route_latency(const struct platform *pl, int q, int p)
     return lat;
 }
 
+double platform_route_alone(const struct platform *pl, int q, int p)
+{
+    return platform_route_latency(pl, q, p) + pl->size / platform_route_bandwidth(pl, q, p);
+}
+
 /* Can transfers q1 -> p1 and q2 -> p2 of one broadcast run at once?  A host
  * receives once, before it sends; one-port senders send one at a time. */
 static bool concurrent(int q1, int p1, int q2, int p2, bool multi_port)

@@ -73,6 +73,9 @@ double platform_route_latency(const struct platform *pl, int q, int p);
 
 /* The route's bandwidth alone (its slowest link), INFINITY for a route of no link. */
 double platform_route_bandwidth(const struct platform *pl, int q, int p);
+/* How long route q -> p takes the message (pl->size bytes) with no other
+ * flow: its latency, then the bytes at its bandwidth. */
+double platform_route_alone(const struct platform *pl, int q, int p);
 
 /*
  * Do two routes of a broadcast's schedule, running at the same time, ever

@@ -297,8 +297,8 @@ void run_narrate(const struct run *r, int k, char *buf, size_t size)
     double part = at->rate / l->bandwidth;
     if (fabs(part * at->sharers - 1) < 1e-9)
         text_fit(share, sizeof share, "1/%d", at->sharers);
-    else
-        text_fit(share, sizeof share, "%.3g", part);
+    else   /* an unequal part: the rate itself ("6.35 MB/s of 125 MB/s") */
+        rate_text(share, sizeof share, at->rate);
     rate_text(bw, sizeof bw, l->bandwidth);
     if (past)
         text_fit(span, sizeof span, "from t=%g to t=%g", at->time, until);
@@ -310,8 +310,7 @@ void run_narrate(const struct run *r, int k, char *buf, size_t size)
              at->sharers - 1, at->sharers > 2 ? "s" : "", span, share, bw);
     if (ev->kind != EV_HOLD)
         return;
-    double alone = platform_route_latency(pl, t->from, t->to) +
-                   pl->size / platform_route_bandwidth(pl, t->from, t->to);
+    double alone = platform_route_alone(pl, t->from, t->to);
     double took = t->hold - t->start;
     if (took > alone * (1 + 1e-9)) {
         len = strlen(buf);
