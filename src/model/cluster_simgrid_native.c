@@ -1015,7 +1015,8 @@ static void flat_number(struct simgrid_native *nv)
  * many links the way up took, every node having a limiter or none) to host p, for
  * sources whose positions leave the same remainders by fcount below that level (all
  * that ft_down reads of them); down[at[...]] is the way's length (-1: SimGrid fails)
- * then its links, at[] -1 when not yet computed.  Up, for the row of one source: the
+ * then its links, at[] -1 when not yet computed, len[] the length again (a byte: most
+ * routes need no more, and the bytes stay in the caches).  Up, for the row of one source: the
  * way up ft_up takes depends on p only through the level it stops at (the first
  * whose switches' labels from there up are p's: a parent's label is its child's but
  * at the child's level) and upchoice below it, p's class ucls; by class, its length
@@ -1026,6 +1027,7 @@ struct ft_kept {
     int *first;       /* by level: its first node */
     long *keys;       /* by level: the sources' classes */
     int *at, *down, ndown, capdown;
+    signed char *len;
     int *label;       /* n * levels: the hosts' labels */
     long *ubase;      /* by level: where its classes begin; NULL: no ways up kept */
     int *ucls, *ustamp, *uk, *utop, *ulinks, gen;
@@ -1038,7 +1040,7 @@ static bool ft_kept_init(const struct nat *t, struct ft_kept *w)
     int L = t->levels, n = t->n;
     *w = (struct ft_kept){xcalloc((size_t)L + 2, sizeof(long)), xcalloc((size_t)L + 1, sizeof(int)),
                           xcalloc((size_t)L + 1, sizeof(long)), NULL, NULL, 0, 0, NULL, NULL,
-                          NULL, NULL, NULL, NULL, NULL, 1};
+                          NULL, NULL, NULL, NULL, NULL, NULL, 1};
     long total = 0, keys = 1, up = 0, classes = 1;
     int first = t->n;
     for (int h = 1; h <= L && total <= 1L << 20; h++) {
@@ -1054,6 +1056,7 @@ static bool ft_kept_init(const struct nat *t, struct ft_kept *w)
     w->at = xmalloc((size_t)(total ? total : 1) * sizeof *w->at);
     for (long i = 0; i < total; i++)
         w->at[i] = -1;
+    w->len = xmalloc((size_t)(total ? total : 1));
     w->ubase = xcalloc((size_t)L + 1, sizeof *w->ubase);
     for (int h = 1; h <= L && up <= 1L << 16; h++) {   /* classes of h levels: prod of choices */
         classes *= (long)t->fup[h - 1] * t->fcount[h - 1];
@@ -1090,6 +1093,7 @@ static void ft_kept_free(struct ft_kept *w)
     free(w->keys);
     free(w->at);
     free(w->down);
+    free(w->len);
     free(w->label);
     free(w->ubase);
     free(w->ucls);
@@ -1142,6 +1146,8 @@ static int ft_route_kept(const struct nat *t, struct ft_kept *w, const long *key
         return -1;
     int h = top->level;
     long e = w->base[h] + (((long)(top - t->nodes) - w->first[h]) * w->keys[h] + key[h]) * t->n + p;
+    if (w->at[e] >= 0 && !whole && !*fresh)   /* a route of halves met before */
+        return w->len[e] < 0 ? -1 : k + w->len[e];
     if (w->at[e] < 0 && !*fresh && !whole)
         ft_up_kept(t, w, q, p, out, cap, true, &top, fresh);   /* the way up's links, kept */
     bool down_now = w->at[e] < 0;
@@ -1153,6 +1159,7 @@ static int ft_route_kept(const struct nat *t, struct ft_kept *w, const long *key
             w->down = xrealloc(w->down, (size_t)w->capdown * sizeof *w->down);
         }
         w->at[e] = w->ndown;
+        w->len[e] = (signed char)(len < 0 ? -1 : len - k);
         w->down[w->ndown++] = len < 0 ? -1 : len - k;
         for (int x = k; x < len; x++)
             w->down[w->ndown++] = out[x];
