@@ -1015,12 +1015,13 @@ static void flat_number(struct simgrid_native *nv)
  * many links the way up took, every node having a limiter or none) to host p, for
  * sources whose positions leave the same remainders by fcount below that level (all
  * that ft_down reads of them); down[at[...]] is the way's length (-1: SimGrid fails)
- * then its links, at[] -1 when not yet computed, len[] the length again (a byte: most
- * routes need no more, and the bytes stay in the caches).  Up, for the row of one source: the
+ * then its links, at[] -1 when not yet computed, len[] the length again (-2: not yet;
+ * a byte: most routes need no more, and the bytes stay in the caches).  Up, for the row of one source: the
  * way up ft_up takes depends on p only through the level it stops at (the first
  * whose switches' labels from there up are p's: a parent's label is its child's but
  * at the child's level) and upchoice below it, p's class ucls; by class, its length
- * uk (-1: fails), top utop and links ulinks, valid when ustamp is this row's gen.
+ * uk (-1: fails), top utop, links ulinks and where the ways down from its top begin
+ * for this source ue, valid when ustamp is this row's gen.
  */
 struct ft_kept {
     long *base;       /* by level: where its switches' entries begin */
@@ -1031,6 +1032,7 @@ struct ft_kept {
     int *label;       /* n * levels: the hosts' labels */
     long *ubase;      /* by level: where its classes begin; NULL: no ways up kept */
     int *ucls, *ustamp, *uk, *utop, *ulinks, gen;
+    long *ue;
 };
 
 /* The ways kept for t, or false when the ways down would take more than 2^20 entries
@@ -1040,7 +1042,7 @@ static bool ft_kept_init(const struct nat *t, struct ft_kept *w)
     int L = t->levels, n = t->n;
     *w = (struct ft_kept){xcalloc((size_t)L + 2, sizeof(long)), xcalloc((size_t)L + 1, sizeof(int)),
                           xcalloc((size_t)L + 1, sizeof(long)), NULL, NULL, 0, 0, NULL, NULL,
-                          NULL, NULL, NULL, NULL, NULL, NULL, 1};
+                          NULL, NULL, NULL, NULL, NULL, NULL, 1, NULL};
     long total = 0, keys = 1, up = 0, classes = 1;
     int first = t->n;
     for (int h = 1; h <= L && total <= 1L << 20; h++) {
@@ -1057,6 +1059,7 @@ static bool ft_kept_init(const struct nat *t, struct ft_kept *w)
     for (long i = 0; i < total; i++)
         w->at[i] = -1;
     w->len = xmalloc((size_t)(total ? total : 1));
+    memset(w->len, -2, (size_t)total);
     w->ubase = xcalloc((size_t)L + 1, sizeof *w->ubase);
     for (int h = 1; h <= L && up <= 1L << 16; h++) {   /* classes of h levels: prod of choices */
         classes *= (long)t->fup[h - 1] * t->fcount[h - 1];
@@ -1083,6 +1086,7 @@ static bool ft_kept_init(const struct nat *t, struct ft_kept *w)
     w->uk = xmalloc((size_t)up * sizeof *w->uk);
     w->utop = xmalloc((size_t)up * sizeof *w->utop);
     w->ulinks = xmalloc((size_t)up * 2 * (size_t)L * sizeof *w->ulinks);
+    w->ue = xmalloc((size_t)up * sizeof *w->ue);
     return true;
 }
 
@@ -1101,17 +1105,21 @@ static void ft_kept_free(struct ft_kept *w)
     free(w->uk);
     free(w->utop);
     free(w->ulinks);
+    free(w->ue);
 }
 
 /* ft_up through the ways kept for this row (its links in out when whole or *fresh:
  * computed now); -1 also where the level ft_up stops at is not the one its labels say
  * (then the helper reads the file). */
-static int ft_up_kept(const struct nat *t, struct ft_kept *w, int q, int p, int *out, int cap,
-                      bool whole, const struct ft_node **top, bool *fresh)
+static int ft_up_kept(const struct nat *t, struct ft_kept *w, const long *key, int q, int p,
+                      int *out, int cap, bool whole, const struct ft_node **top, long *e, bool *fresh)
 {
     *fresh = true;
-    if (!w->ubase)
-        return ft_up(t, q, p, out, cap, top);
+    if (!w->ubase) {
+        int k = ft_up(t, q, p, out, cap, top), h = k < 0 ? 0 : (*top)->level;
+        *e = k < 0 ? 0 : w->base[h] + (((long)(*top - t->nodes) - w->first[h]) * w->keys[h] + key[h]) * t->n + p;
+        return k;
+    }
     int L = t->levels, h = 1;
     const int *lq = w->label + (size_t)q * (size_t)L, *lp = w->label + (size_t)p * (size_t)L;
     for (int i = L - 1; i >= 1 && h == 1; i--)
@@ -1123,11 +1131,14 @@ static int ft_up_kept(const struct nat *t, struct ft_kept *w, int q, int p, int 
         w->ustamp[c] = w->gen;
         w->uk[c] = k >= 0 && (*top)->level != h ? -1 : k;
         w->utop[c] = k >= 0 ? (int)(*top - t->nodes) : -1;
+        w->ue[c] = w->uk[c] < 0 ? 0 : w->base[h] + ((w->utop[c] - w->first[h]) * w->keys[h] + key[h]) * t->n;
         for (int x = 0; x < w->uk[c]; x++)
             links[x] = out[x];
+        *e = w->ue[c] + p;
         return w->uk[c];
     }
     *fresh = false;
+    *e = w->ue[c] + p;
     *top = w->utop[c] >= 0 ? &t->nodes[w->utop[c]] : NULL;
     for (int x = 0; whole && x < w->uk[c]; x++)
         out[x] = links[x];
@@ -1141,15 +1152,14 @@ static int ft_route_kept(const struct nat *t, struct ft_kept *w, const long *key
                          int *out, int cap, bool whole, bool *fresh)
 {
     const struct ft_node *top;
-    int k = ft_up_kept(t, w, q, p, out, cap, whole, &top, fresh);
+    long e;
+    int k = ft_up_kept(t, w, key, q, p, out, cap, whole, &top, &e, fresh);
     if (k < 0)
         return -1;
-    int h = top->level;
-    long e = w->base[h] + (((long)(top - t->nodes) - w->first[h]) * w->keys[h] + key[h]) * t->n + p;
-    if (w->at[e] >= 0 && !whole && !*fresh)   /* a route of halves met before */
+    if (w->len[e] != -2 && !whole && !*fresh)   /* a route of halves met before */
         return w->len[e] < 0 ? -1 : k + w->len[e];
-    if (w->at[e] < 0 && !*fresh && !whole)
-        ft_up_kept(t, w, q, p, out, cap, true, &top, fresh);   /* the way up's links, kept */
+    if (w->at[e] < 0 && !*fresh && !whole)   /* the way up's links, kept */
+        ft_up_kept(t, w, key, q, p, out, cap, true, &top, &e, fresh);
     bool down_now = w->at[e] < 0;
     if (down_now) {
         *fresh = true;
