@@ -1201,8 +1201,8 @@ static void ft_keys(const struct nat *t, int q, long *key)
  * bandwidth of any other route of its length. */
 static bool ft_uniform(const struct nat *t)
 {
-    const struct nlink *l0 = &t->links[t->ftl[0].up_link], *m0 = NULL;
     bool ok = t->nftl > 0;
+    const struct nlink *l0 = ok ? &t->links[t->ftl[0].up_link] : NULL, *m0 = NULL;
     for (int i = 0; ok && i < t->nftl; i++) {
         const struct nlink *u = &t->links[t->ftl[i].up_link], *d = &t->links[t->ftl[i].down_link];
         ok = u->bw == l0->bw && u->lat == l0->lat && d->bw == l0->bw && d->lat == l0->lat;
