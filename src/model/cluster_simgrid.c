@@ -6,7 +6,8 @@
  * is a second pipe, so what SimGrid says on a bad file becomes the message
  * and nothing reaches the terminal (or the view's screen).  The wire format
  * is in model/cluster_simgrid.h.  A file of one <cluster> skips the child:
- * model/cluster_simgrid_native.c computes the same answer (a fast path).
+ * model/cluster_simgrid_native.c gives the same cluster (a fast path), its
+ * routes by a rule (model/platform.h) instead of the answer's n^2 records.
  */
 #include "model/cluster_simgrid.h"
 #include "support/fastpath.h"

@@ -1,8 +1,9 @@
 /*
  * model/cluster_simgrid_native.c - the fast path of model/cluster_simgrid.c:
- * the answer hetcast-simgrid gives (model/cluster_simgrid.h's wire format),
+ * what hetcast-simgrid's answer (model/cluster_simgrid.h's wire format) says,
  * computed without SimGrid for a file that is one <cluster> and nothing SimGrid
- * could read otherwise.
+ * could read otherwise: the routes' times, and the links with a rule that gives
+ * a route's links when asked (model/platform.h), not the n^2 routes' records.
  *
  * Read here: a <platform version="4.1"> (after an optional <?xml?> and the
  * <!DOCTYPE> of simgrid.dtd, comments) holding one <cluster/>, alone or
@@ -19,12 +20,14 @@
  * Hosts are prefix + radical + suffix; each route's latency is the sum of its
  * links' in route order from 0, its bandwidth the least; links are numbered
  * in the order first met, rows in SimGrid's host order (names in byte order),
- * as app/simgrid_helper.c writes them.  Anything else - another element or
+ * as app/simgrid_helper.c numbers them.  Anything else - another element or
  * attribute, an entity, a value this reader would have to guess at (units
  * beyond SimGrid's table, a malformed radical, duplicate hosts, a TORUS or
  * DRAGONFLY topology, more than SIMGRID_MAX_HOSTS hosts) - returns NULL and
  * the helper reads the file, refusals and all.
- * Cost: one pass over the file, then O(n^2 * route length).
+ * Cost: one pass over the file, then O(n^2) times: FLAT's from per-host sums,
+ * FAT_TREE's from halves of routes computed once each and kept (its links are
+ * numbered along the way); O(route length) a route asked for.
  */
 #include "model/cluster_simgrid.h"
 
