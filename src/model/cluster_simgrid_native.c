@@ -1039,7 +1039,7 @@ struct ft_kept {
 };
 
 /* The ways kept for t, or false when the ways down would take more than 2^20 entries
- * (the ways up are kept up to 2^16 classes). */
+ * (the ways up are kept up to 2^16 classes); ft_kept_free after either. */
 static bool ft_kept_init(const struct nat *t, struct ft_kept *w)
 {
     int L = t->levels, n = t->n;
@@ -1234,7 +1234,8 @@ static bool fat_tree_times(struct simgrid_native *nv, const int *node_of, double
     for (int a = 0; a < n && ok; a++) {
         int q = nv->sorted[a];
         double *row = time + (size_t)node_of[q] * (size_t)n;
-        ft_keys(t, q, key);
+        if (kept)
+            ft_keys(t, q, key);
         w.gen++;
         for (int b = 0; b < n && ok; b++) {
             int p = nv->sorted[b];
@@ -1265,8 +1266,7 @@ static bool fat_tree_times(struct simgrid_native *nv, const int *node_of, double
         if (tick)
             tick(ctx, (double)(a + 1) / n);
     }
-    if (kept)
-        ft_kept_free(&w);
+    ft_kept_free(&w);
     nv->numbered = ok;
     return ok;
 }
