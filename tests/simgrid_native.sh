@@ -126,6 +126,10 @@ while IFS='|' read -r plat radical attrs zone native; do
     check "$plat: -m sync, the links named alike" same run "$P" -m sync --size 1e6 --node-limit 2000
 done <"$T/table"
 
+# a message too large for a route: the same refusal, naming the same route
+check "bb: --size 1e300, the same refusal" same run "$T/bb.xml" --size 1e300
+check "ft3par: --size 1e300, the same refusal" same run "$T/ft3par.xml" --size 1e300
+
 run env HETCAST_NO_FASTPATH=1 "$T/bin/hetcast" run "$T/bb.xml" --summary
 check "HETCAST_NO_FASTPATH=1: the helper reads even a <cluster>" has "the helper ran" "$T/err"
 
