@@ -1113,8 +1113,8 @@ static void ft_kept_free(struct ft_kept *w)
 
 /* ft_up through the ways kept for this row (its links in out when whole or *fresh:
  * computed now); -1 also where the level ft_up stops at is not the one its labels say
- * (then the helper reads the file). */
-static int ft_up_kept(const struct nat *t, struct ft_kept *w, const long *key, int q, int p,
+ * (then the helper reads the file).  Inline: it runs once a route. */
+static inline int ft_up_kept(const struct nat *t, struct ft_kept *w, const long *key, int q, int p,
                       int *out, int cap, bool whole, const struct ft_node **top, long *e, bool *fresh)
 {
     *fresh = true;
