@@ -6,9 +6,9 @@
 # policy, limiters, loopbacks, radical lists, units, a wrapping zone, fat
 # trees of one to three levels, 1 to 300 hosts), every output that depends on
 # the routes - json and csv per transfer under several schedulers and port
-# models, the text report, the cluster's CSV, a comparison - must be the same
-# bytes, messages and status with the fast paths on and with
-# HETCAST_NO_FASTPATH=1 (the helper hetcast-simgrid, that is SimGrid 3.32).
+# models, the text report (under sync: the links named), the cluster's CSV, a
+# comparison - must be the same bytes, messages and status with the fast paths
+# on and with HETCAST_NO_FASTPATH=1 (the helper hetcast-simgrid, SimGrid 3.32).
 # A copy of hetcast beside a helper that always fails shows which files the
 # native reader took, and that the others (torus, dragonfly, anything it does
 # not follow exactly, SimGrid's refusals) still go to SimGrid.  Skipped in a
@@ -50,6 +50,7 @@ ft16lim|0-15|bw="125MBps" lat="50us" topology="FAT_TREE" topo_parameters="2;4,4;
 ft16more|0-19|bw="125MBps" lat="50us" topology="FAT_TREE" topo_parameters="2;4,4;1,2;1,2"||yes
 ft3|0-63|bw="1Gbps" lat="1us" topology="FAT_TREE" topo_parameters="3;4,4,4;1,4,2;1,1,1"||yes
 ft3par|0-63|bw="1Gbps" lat="1us" topology="FAT_TREE" topo_parameters="3;4,4,4;1,2,2;1,2,1"||yes
+ft3down|0-7|bw="125MBps" lat="50us" topology="FAT_TREE" topo_parameters="3;2,2,2;1,1,2;1,2,1"||yes
 ft256|0-255|bw="1Gbps" lat="1us" topology="FAT_TREE" topo_parameters="2;16,16;1,16;1,1"||yes
 ftpar|0-63|bw="1Gbps" lat="1us" topology="FAT_TREE" topo_parameters="2;8,8;1,4;2,2"||yes
 ftzone|0-15|bw="125MBps" lat="50us" topology="FAT_TREE" topo_parameters="2;4,4;1,2;1,2"|Full|yes
@@ -120,7 +121,14 @@ while IFS='|' read -r plat radical attrs zone native; do
     check "$plat: $s2 $m2 --size 1e6 --format csv, the same" same run "$P" -s "$s2" -m "$m2" --size 1e6 --format csv
     check "$plat: the report and the cluster's CSV, the same" same run "$P" --size 1e5 -m multi-port -s binomial --save-cluster "$T/f.csv"
     check "$plat: compare fnf $s2 -m one-port, the same" same compare "$P" -s fnf -s "$s2" -m one-port --size 3e4
+    # the report under sync names the links that carry several routes at once: which
+    # of a fat tree's parallel links a route takes shows there (ft3down, ft3par)
+    check "$plat: -m sync, the links named alike" same run "$P" -m sync --size 1e6 --node-limit 2000
 done <"$T/table"
+
+# a message too large for a route: the same refusal, naming the same route
+check "bb: --size 1e300, the same refusal" same run "$T/bb.xml" --size 1e300
+check "ft3par: --size 1e300, the same refusal" same run "$T/ft3par.xml" --size 1e300
 
 run env HETCAST_NO_FASTPATH=1 "$T/bin/hetcast" run "$T/bb.xml" --summary
 check "HETCAST_NO_FASTPATH=1: the helper reads even a <cluster>" has "the helper ran" "$T/err"

@@ -27,7 +27,10 @@ struct sim {
     int ntr;
     /* each node's sends in booking order: kid[kstart[p] .. kstart[p+1]) */
     int *kstart, *kid, *knext;
-    /* per transfer */
+    /* per transfer: its route's links rid[roff[i] .. roff[i+1]) and latency (sim_init) */
+    size_t *roff;
+    uint32_t *rid;
+    double *rlat;
     unsigned char *state;
     double *rem, *w, *rate, *ready, *start, *end, *logged;
     int *neck, *sharers;
@@ -43,8 +46,8 @@ struct sim {
 
 static const uint32_t *route_of(const struct sim *s, int tr, int *len)
 {
-    const struct transfer *t = &s->e->tr[tr];
-    return platform_route(s->pl, t->from, t->to, len);
+    *len = (int)(s->roff[tr + 1] - s->roff[tr]);
+    return s->rid + s->roff[tr];
 }
 
 /* The largest 1/w among the unfixed flows on FATPIPE link l. */
@@ -178,9 +181,7 @@ static void start_flow(struct sim *s, int f, double t)
 /* Transfer f starts at t: its latency first (a route of no link: nothing else). */
 static void start(struct sim *s, int f, double t)
 {
-    const struct transfer *tr = &s->e->tr[f];
-    size_t k = (size_t)tr->from * (size_t)s->pl->n + (size_t)tr->to;
-    double lat = s->pl->latency[k];
+    double lat = s->rlat[f];
     int len;
     route_of(s, f, &len);
     s->start[f] = t;
@@ -273,6 +274,9 @@ static bool step(struct sim *s, double *now)
 
 static void sim_free(struct sim *s)
 {
+    free(s->roff);
+    free(s->rid);
+    free(s->rlat);
     free(s->kstart);
     free(s->kid);
     free(s->knext);
@@ -345,12 +349,25 @@ static void sim_init(struct sim *s, struct engine *e, bool multi, struct flow_lo
     s->touched = xcalloc((size_t)nl, sizeof *s->touched);
     s->stamp = xcalloc((size_t)nl, sizeof *s->stamp);
     s->lalive = xcalloc((size_t)nl, 1);
-    size_t hops = 0;
+    s->roff = xmalloc(mm * sizeof *s->roff);
+    s->rlat = xmalloc(mm * sizeof *s->rlat);
+    uint32_t *buf = platform_route_buf(pl);
+    size_t hops = 0, cap = 1;
+    s->rid = xmalloc(cap * sizeof *s->rid);
     for (int i = 0; i < m; i++) {
         int len;
-        route_of(s, i, &len);
+        const uint32_t *ids = platform_route(pl, e->tr[i].from, e->tr[i].to, buf, &len);
+        if (hops + (size_t)len > cap) {
+            cap = 2 * (hops + (size_t)len);
+            s->rid = xrealloc(s->rid, cap * sizeof *s->rid);
+        }
+        memcpy(s->rid + hops, ids, (size_t)len * sizeof *ids);
+        s->roff[i] = hops;
+        s->rlat[i] = platform_route_latency(pl, e->tr[i].from, e->tr[i].to);
         hops += (size_t)len;
     }
+    s->roff[m] = hops;
+    free(buf);
     s->lflow = xmalloc((hops ? hops : 1) * sizeof *s->lflow);
 }
 
@@ -469,15 +486,30 @@ double flow_rate_at(const struct flow_lanes *fl, const struct flow_log *log, con
 }
 
 /* The most of lane l's flows moving at once (they start at from[], end at their holds). */
+static int by_value(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* The most flows of lane l (its transfers in order of from) moving at once, counted at
+ * each one's start t: those with from <= t, less those with max(from, hold) <= t. */
 static int most_at_once(const struct flow_lanes *fl, const struct engine *e, const struct flow_lane *l)
 {
-    int most = 0;
+    double *end = xmalloc((size_t)(l->n ? l->n : 1) * sizeof *end);
+    for (int i = 0; i < l->n; i++)
+        end[i] = fmax(fl->from[l->tr[i]], e->tr[l->tr[i]].hold);
+    qsort(end, (size_t)l->n, sizeof *end, by_value);
+    int most = 0, f = 0, g = 0;
     for (int i = 0; i < l->n; i++) {
-        int c = 0;
-        for (int j = 0; j < l->n; j++)
-            c += moving(fl, e, l->tr[j], fl->from[l->tr[i]]);
-        most = c > most ? c : most;
+        double t = fl->from[l->tr[i]];
+        while (f < l->n && fl->from[l->tr[f]] <= t)
+            f++;
+        while (g < l->n && end[g] <= t)
+            g++;
+        most = f - g > most ? f - g : most;
     }
+    free(end);
     return most;
 }
 
@@ -523,9 +555,10 @@ void flow_lanes_make(const struct engine *e, const struct flow_log *log, struct 
         return;
     chain_log(e, log, out);
     int *cnt = xcalloc((size_t)pl->nlinks + 1, sizeof *cnt);
+    uint32_t *buf = platform_route_buf(pl);
     for (int i = 0; i < e->ntr; i++) {
         int len;
-        const uint32_t *ids = platform_route(pl, e->tr[i].from, e->tr[i].to, &len);
+        const uint32_t *ids = platform_route(pl, e->tr[i].from, e->tr[i].to, buf, &len);
         for (int k = 0; k < len && out->from[i] < INFINITY; k++)
             cnt[ids[k]] += pl->link[ids[k]].shared;
     }
@@ -540,7 +573,7 @@ void flow_lanes_make(const struct engine *e, const struct flow_log *log, struct 
     }
     for (int i = 0; i < e->ntr; i++) {
         int len;
-        const uint32_t *ids = platform_route(pl, e->tr[i].from, e->tr[i].to, &len);
+        const uint32_t *ids = platform_route(pl, e->tr[i].from, e->tr[i].to, buf, &len);
         for (int k = 0; k < len && out->from[i] < INFINITY; k++)
             if (pl->link[ids[k]].shared && at[ids[k]] >= 0) {
                 struct flow_lane *l = &out->lane[at[ids[k]]];
@@ -568,6 +601,7 @@ void flow_lanes_make(const struct engine *e, const struct flow_log *log, struct 
         qsort(out->lane, (size_t)out->n, sizeof *out->lane, lane_order);
     free(at);
     free(cnt);
+    free(buf);
 }
 
 void flow_lanes_free(struct flow_lanes *fl)

@@ -6,10 +6,12 @@
  * is a second pipe, so what SimGrid says on a bad file becomes the message
  * and nothing reaches the terminal (or the view's screen).  The wire format
  * is in model/cluster_simgrid.h.  A file of one <cluster> skips the child:
- * model/cluster_simgrid_native.c computes the same answer (a fast path).
+ * model/cluster_simgrid_native.c gives the same cluster (a fast path), its
+ * routes by a rule (model/platform.h) instead of the answer's n^2 records.
  */
 #include "model/cluster_simgrid.h"
 #include "support/fastpath.h"
+#include "support/hugemem.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -334,6 +336,7 @@ static struct platform *read_links(const char *path, const char *p, const char *
             }
             sg_at[(size_t)q * (size_t)n + (size_t)r] = (size_t)(p - ids);
             sg_len[(size_t)q * (size_t)n + (size_t)r] = len;
+            pl->route_max = (int)len > pl->route_max ? (int)len : pl->route_max;
             for (uint32_t k = 0; k < len && !bad; k++) {
                 take_u32(&p, end, &id);
                 if (id >= nl)
@@ -445,6 +448,64 @@ static double route_time(const struct route_rec *r, double size, const char *pat
     return t;
 }
 
+/* Are the hosts' names (node a is host order[a]) each unique?  Else an error in d. */
+static bool names_unique(const char *path, char *const *names, const int *order, int n,
+                         struct diag *d)
+{
+    for (int a = 0; a + 1 < n; a++)   /* equal names sort next to each other */
+        if (strcmp(names[order[a]], names[order[a + 1]]) == 0) {
+            char b1[128];
+            diag_error(d, path, 0, NULL, "two hosts are named %s: a host's name must be "
+                       "unique on a platform", SHOWN(names[order[a]], b1));
+            return false;
+        }
+    return true;
+}
+
+/*
+ * The cluster of the n hosts (names in SimGrid's order, node a is host order[a]):
+ * a platform graph of the routes marked in single, with times from time (n*n, by
+ * node), or a latency matrix of time (taken); pl (taken, may be NULL) its links.
+ * NULL with d filled.
+ */
+static struct cluster *assemble(const char *path, double size, char *const *names, int n,
+                                const int *order, double *time, const unsigned char *single,
+                                bool graph, struct platform *pl, struct diag *d)
+{
+    struct cluster *c = cluster_new(graph ? CLUSTER_GRAPH : CLUSTER_MATRIX);
+    c->time_unit = TIME_S;   /* SimGrid's times are seconds */
+    for (int a = 0; a < n; a++)
+        cluster_add_node(c, names[order[a]], 0, 0);
+    if (graph) {
+        for (int a = 0; a < n; a++)
+            for (int b2 = 0; b2 < n; b2++)
+                if (single[(size_t)a * (size_t)n + (size_t)b2])
+                    cluster_add_edge(c, a, b2, time[(size_t)a * (size_t)n + (size_t)b2], -1);
+        free(time);
+    } else {
+        c->dist = time;
+    }
+    c->plat = pl;
+    cluster_set_str(&c->path, path);
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t blen = strlen(base);
+    if (blen > 4 && strcmp(base + blen - 4, ".xml") == 0)
+        blen -= 4;
+    c->name = xasprintf("%.*s", (int)blen, base);
+    char sz[64];
+    snprintf(sz, sizeof sz, "%.17g", size);
+    c->description = xasprintf("SimGrid platform %s, a %s-byte message: %s "
+                               "(latency + size / bandwidth)", base, sz,
+                               graph ? "a platform graph of its single-link routes"
+                                     : "a latency matrix of its routes");
+    if (cluster_finish(c, d) < 0) {
+        cluster_free(c);
+        c = NULL;
+    }
+    return c;
+}
+
 /* The cluster from the child's answer; NULL with d filled. */
 static struct cluster *build(const char *path, double size, const struct buf *b, struct diag *d)
 {
@@ -464,14 +525,7 @@ static struct cluster *build(const char *path, double size, const struct buf *b,
     const char *after = recs + (size_t)n * (size_t)(n - 1) * sizeof(struct route_rec);
     int *order = natural_order(names, n);   /* node a is SimGrid's host order[a] */
     int errors = d->errors;
-    for (int a = 0; a + 1 < n; a++)   /* equal names sort next to each other */
-        if (strcmp(names[order[a]], names[order[a + 1]]) == 0) {
-            char b1[128];
-            diag_error(d, path, 0, NULL, "two hosts are named %s: a host's name must be "
-                       "unique on a platform", SHOWN(names[order[a]], b1));
-            break;
-        }
-
+    names_unique(path, names, order, n, d);
     size_t nn = (size_t)n * (size_t)n;
     double *time = xcalloc(nn, sizeof *time);
     unsigned char *single = xcalloc(nn, 1);
@@ -501,38 +555,9 @@ static struct cluster *build(const char *path, double size, const struct buf *b,
     }
     if (d->errors == errors) {
         bool graph = n > 1 && !all_single && single_links_reach_all(single, n);
-        c = cluster_new(graph ? CLUSTER_GRAPH : CLUSTER_MATRIX);
-        c->time_unit = TIME_S;   /* SimGrid's times are seconds */
-        for (int a = 0; a < n; a++)
-            cluster_add_node(c, names[order[a]], 0, 0);
-        if (graph) {
-            for (int a = 0; a < n; a++)
-                for (int b2 = 0; b2 < n; b2++)
-                    if (single[(size_t)a * (size_t)n + (size_t)b2])
-                        cluster_add_edge(c, a, b2, time[(size_t)a * (size_t)n + (size_t)b2], -1);
-        } else {
-            c->dist = time;
-            time = NULL;
-        }
-        c->plat = pl;
+        c = assemble(path, size, names, n, order, time, single, graph, pl, d);
+        time = NULL;
         pl = NULL;
-        cluster_set_str(&c->path, path);
-        const char *base = strrchr(path, '/');
-        base = base ? base + 1 : path;
-        size_t blen = strlen(base);
-        if (blen > 4 && strcmp(base + blen - 4, ".xml") == 0)
-            blen -= 4;
-        c->name = xasprintf("%.*s", (int)blen, base);
-        char sz[64];
-        snprintf(sz, sizeof sz, "%.17g", size);
-        c->description = xasprintf("SimGrid platform %s, a %s-byte message: %s "
-                                   "(latency + size / bandwidth)", base, sz,
-                                   graph ? "a platform graph of its single-link routes"
-                                         : "a latency matrix of its routes");
-        if (cluster_finish(c, d) < 0) {
-            cluster_free(c);
-            c = NULL;
-        }
     }
     platform_free(pl);
     for (int i = 0; i < n; i++)
@@ -828,18 +853,45 @@ static void helper_failed(const char *path, int status, const struct buf *out,
     free(host);
 }
 
-/* The fast path: the answer computed without the helper (model/cluster_simgrid_native.c),
- * built as the helper's is into *c; false when that reader leaves the file to SimGrid. */
+/* The fast path: the platform read without the helper (model/cluster_simgrid_native.c),
+ * built as the helper's answer is into *c; false when that reader leaves the file to
+ * SimGrid. */
 static bool read_native(const char *path, double size, struct diag *d, struct cluster **c)
 {
-    struct buf native = {0};
-    struct progress pg = {path, now_seconds(), 0, false};
-    if (!FAST_PATH((native.p = simgrid_native_answer(path, &native.len, native_tick, &pg)) != NULL))
+    struct simgrid_native *nv;
+    if (!FAST_PATH((nv = simgrid_native_read(path)) != NULL))
         return false;
+    int n;
+    char *const *names = simgrid_native_names(nv, &n);
+    int *order = natural_order((char **)names, n);   /* node a is SimGrid's host order[a] */
+    size_t bytes = (size_t)n * (size_t)n * sizeof(double);
+    double *time = xmalloc(bytes);   /* written whole: on huge pages, far fewer faults */
+    mem_advise_huge(time, bytes);
+    struct progress pg = {path, now_seconds(), 0, false};
+    long bad;
+    if (!simgrid_native_times(nv, order, size, time, &bad, native_tick, &pg)) {
+        simgrid_native_free(nv);
+        free(order);
+        free(time);
+        return false;
+    }
     if (pg.told && progress_fn)
         progress_fn(progress_ctx, path, -1, now_seconds() - pg.t0);
-    *c = build(path, size, &native, d);
-    free(native.p);
+    *c = NULL;
+    if (bad >= 0) {   /* its message, as the helper's answer gives it */
+        int a = (int)(bad / n), c2 = (int)(bad % n);
+        struct route_rec r = simgrid_native_rec(nv, a, c2);
+        route_time(&r, size, path, names[order[a]], names[order[c2]], d);
+    } else if (names_unique(path, names, order, n, d)) {
+        struct platform *pl = simgrid_native_platform(nv);
+        pl->size = size;
+        *c = assemble(path, size, names, n, order, time, NULL, false, pl, d);   /* nv goes with pl */
+        nv = NULL;
+        time = NULL;
+    }
+    simgrid_native_free(nv);
+    free(order);
+    free(time);
     return true;
 }
 

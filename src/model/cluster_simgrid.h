@@ -89,7 +89,7 @@ void simgrid_set_progress(simgrid_progress_fn fn, void *ctx);
  * Send and receive overheads are 0.  Returns the cluster, or NULL with the
  * problems in d.  A file whose zones nest more than SIMGRID_MAX_ZONES deep,
  * or that holds a wifi zone or link (no point-to-point cost), is refused
- * first (the line of that tag).  A file simgrid_native_answer reads is
+ * first (the line of that tag).  A file simgrid_native_read reads is
  * read without the helper (unless HETCAST_NO_FASTPATH), to the same cluster.
  * Cost: a scan of the file's tags, one fork (none for such a file), O(n^2) routes.
  */
@@ -107,16 +107,30 @@ struct cluster *simgrid_reply_cluster(const char *path, double size, const char 
                                       struct diag *d);
 
 /*
- * The helper's answer for the platform at path, computed without SimGrid
- * (model/cluster_simgrid_native.c, a fast path) when the file is one
- * <cluster> that reader follows SimGrid 3.32's rules for exactly: the same
- * bytes hetcast-simgrid writes, *len of them (free it).  NULL for any other
- * file, which the helper reads.  tick (NULL: none) hears tick(ctx, done)
- * after each host's row of routes, done from 0 to 1.
- * Cost: O(n^2) routes, without a process.
+ * The platform at path read without SimGrid (model/cluster_simgrid_native.c, a
+ * fast path) when the file is one <cluster> that reader follows SimGrid 3.32's
+ * rules for exactly: the hosts, routes and links hetcast-simgrid would give,
+ * without its answer's n*n records.  NULL for any other file, which the helper
+ * reads.  simgrid_native_names: the hosts' names in SimGrid's order (borrowed).
+ * simgrid_native_times: time[a*n+c] (n*n), the time of a message of size bytes
+ * from node a to node c as the helper's answer gives it (node a is SimGrid's
+ * host order[a]), *bad the first a*n+c beyond CLUSTER_MAX_TIME (-1: none; its
+ * record from simgrid_native_rec); tick (NULL: none) hears tick(ctx, done)
+ * after each host's row, done from 0 to 1; false where SimGrid would fail on
+ * a route (the helper reads the file).  Every route crosses two links or more
+ * (its hosts' own).  simgrid_native_platform: the links and a rule for the
+ * routes, numbered as the helper numbers them; it takes nv.
+ * Cost: O(n^2) times (each from per-host sums for FLAT), O(1) space per route.
  */
 typedef void (*simgrid_native_tick)(void *ctx, double done);
-char *simgrid_native_answer(const char *path, size_t *len, simgrid_native_tick tick, void *ctx);
+struct simgrid_native;
+struct simgrid_native *simgrid_native_read(const char *path);
+char *const *simgrid_native_names(const struct simgrid_native *nv, int *n);
+bool simgrid_native_times(struct simgrid_native *nv, const int *order, double size, double *time,
+                          long *bad, simgrid_native_tick tick, void *ctx);
+struct route_rec simgrid_native_rec(const struct simgrid_native *nv, int a, int c);
+struct platform *simgrid_native_platform(struct simgrid_native *nv);
+void simgrid_native_free(struct simgrid_native *nv);
 
 /*
  * Replay a broadcast's schedule in SimGrid itself (hetcast-simgrid --replay):

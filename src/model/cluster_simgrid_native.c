@@ -1,8 +1,9 @@
 /*
  * model/cluster_simgrid_native.c - the fast path of model/cluster_simgrid.c:
- * the answer hetcast-simgrid gives (model/cluster_simgrid.h's wire format),
+ * what hetcast-simgrid's answer (model/cluster_simgrid.h's wire format) says,
  * computed without SimGrid for a file that is one <cluster> and nothing SimGrid
- * could read otherwise.
+ * could read otherwise: the routes' times, and the links with a rule that gives
+ * a route's links when asked (model/platform.h), not the n^2 routes' records.
  *
  * Read here: a <platform version="4.1"> (after an optional <?xml?> and the
  * <!DOCTYPE> of simgrid.dtd, comments) holding one <cluster/>, alone or
@@ -19,12 +20,14 @@
  * Hosts are prefix + radical + suffix; each route's latency is the sum of its
  * links' in route order from 0, its bandwidth the least; links are numbered
  * in the order first met, rows in SimGrid's host order (names in byte order),
- * as app/simgrid_helper.c writes them.  Anything else - another element or
+ * as app/simgrid_helper.c numbers them.  Anything else - another element or
  * attribute, an entity, a value this reader would have to guess at (units
  * beyond SimGrid's table, a malformed radical, duplicate hosts, a TORUS or
  * DRAGONFLY topology, more than SIMGRID_MAX_HOSTS hosts) - returns NULL and
  * the helper reads the file, refusals and all.
- * Cost: one pass over the file, then O(n^2 * route length).
+ * Cost: one pass over the file, then O(n^2) times: FLAT's from per-host sums,
+ * FAT_TREE's from halves of routes computed once each and kept (its links are
+ * numbered along the way); O(route length) a route asked for.
  */
 #include "model/cluster_simgrid.h"
 
@@ -372,6 +375,7 @@ struct nat {
     enum topo topo;
     /* FLAT: each host's way up and down (links), SimGrid's links_up and links_down */
     int (*up)[3], (*down)[3], *nup;
+    int bb;                     /* the backbone, or -1 */
     /* FAT_TREE */
     int levels, *fdown, *fup, *fcount;
     struct ft_node *nodes;
@@ -479,6 +483,7 @@ static void build_flat(struct nat *t, const struct spec *s)
     int bb = s->bb_bw > 0 || s->bb_lat > 0
                  ? add_link(t, xasprintf("%s_backbone", s->id), s->bb_bw, s->bb_lat, s->bb_shared)
                  : -1;
+    t->bb = bb;
     t->n = s->nrad;
     t->names = xcalloc((size_t)t->n, sizeof *t->names);
     t->up = xcalloc((size_t)t->n, sizeof *t->up);
@@ -729,13 +734,14 @@ static bool ft_in_subtree(const struct nat *t, const struct ft_node *root, const
     return true;
 }
 
-/* FatTreeZone::get_local_route from host q to host p, line by line, into out (cap
- * entries); -1 where SimGrid would fail or loop. */
-static int route_fat_tree(const struct nat *t, int q, int p, int *out, int cap)
+/* FatTreeZone::get_local_route from host q to host p, line by line, in two halves:
+ * up from q until a switch above p (*top), into out (cap entries); the count, or -1
+ * where SimGrid would fail or loop. */
+static int ft_up(const struct nat *t, int q, int p, int *out, int cap, const struct ft_node **top)
 {
-    const struct ft_node *source = &t->nodes[q], *destination = &t->nodes[p], *cur = source;
+    const struct ft_node *destination = &t->nodes[p], *cur = &t->nodes[q];
     int k = 0;
-    while (!ft_in_subtree(t, cur, destination)) {   /* up */
+    while (!ft_in_subtree(t, cur, destination)) {
         if (cur->level >= t->levels || k + 2 > cap)
             return -1;
         int d = t->upchoice[(size_t)cur->level * (size_t)t->n + (size_t)p];
@@ -747,7 +753,16 @@ static int route_fat_tree(const struct nat *t, int q, int p, int *out, int cap)
         out[k++] = l->up_link;
         cur = &t->nodes[l->up_node];
     }
-    while (cur != destination) {   /* down */
+    *top = cur;
+    return k;
+}
+
+/* Then down from cur to host p, after k links: it reads of host q its position alone. */
+static int ft_down(const struct nat *t, int q, const struct ft_node *cur, int p, int *out, int k,
+                   int cap)
+{
+    const struct ft_node *source = &t->nodes[q], *destination = &t->nodes[p];
+    while (cur != destination) {
         const struct ft_node *was = cur;
         int d = source->position % t->fcount[cur->level - 1];
         for (int i = d * t->fdown[cur->level - 1]; i < cur->nchildren; i++) {
@@ -773,7 +788,14 @@ static int route_fat_tree(const struct nat *t, int q, int p, int *out, int cap)
     return k;
 }
 
-/* ---- the answer, as the helper writes it ---- */
+static int route_fat_tree(const struct nat *t, int q, int p, int *out, int cap)
+{
+    const struct ft_node *top;
+    int k = ft_up(t, q, p, out, cap, &top);
+    return k < 0 ? -1 : ft_down(t, q, top, p, out, k, cap);
+}
+
+/* ---- the cluster, as the helper's answer would give it ---- */
 
 struct named {
     const char *name;
@@ -808,108 +830,6 @@ static bool duplicate_names(char **names, const int *sorted, int n)
     return false;
 }
 
-/* Every route in SimGrid's order (rows of sorted hosts): its record at rows (zeroed: the
- * padding stays 0) and its link count and links at ids, the links numbered as first met
- * (met[] in that order, wire_id[] by link).  The ids' count, or 0 where a route cannot
- * be had. */
-static size_t all_routes(const struct nat *t, const int *sorted, char *rows, char *ids,
-                         uint32_t *wire_id, uint32_t *met, uint32_t *nmet,
-                         simgrid_native_tick tick, void *ctx)
-{
-    int n = t->n, cap = t->topo == TOPO_FLAT ? 6 : 4 * t->levels + 4, route[6 + 4 * 16];
-    size_t k = 0, pos = 0;
-    for (int a = 0; a < n; a++) {
-        for (int b = 0; b < n; b++) {
-            if (a == b)
-                continue;
-            int q = sorted[a], p = sorted[b];
-            int len = t->topo == TOPO_FLAT ? route_flat(t, q, p, route)
-                                           : route_fat_tree(t, q, p, route, cap);
-            if (len <= 0)
-                return 0;
-            double latency = 0, bw = -1;   /* as the helper: SimGrid's sum, the least */
-            /* the answer's bytes have no alignment: memcpy */
-            memcpy(ids + pos++ * sizeof(uint32_t), &(uint32_t){(uint32_t)len}, sizeof(uint32_t));
-            for (int x = 0; x < len; x++) {
-                const struct nlink *lk = &t->links[route[x]];
-                if (wire_id[route[x]] == UINT32_MAX) {
-                    wire_id[route[x]] = *nmet;
-                    met[(*nmet)++] = (uint32_t)route[x];
-                }
-                latency += lk->lat;
-                bw = bw < 0 || lk->bw < bw ? lk->bw : bw;
-                memcpy(ids + pos++ * sizeof(uint32_t), &wire_id[route[x]], sizeof(uint32_t));
-            }
-            char *at = rows + k++ * sizeof(struct route_rec);   /* field by field */
-            memcpy(at + offsetof(struct route_rec, links), &(int32_t){len}, sizeof(int32_t));
-            memcpy(at + offsetof(struct route_rec, latency), &latency, sizeof latency);
-            memcpy(at + offsetof(struct route_rec, bandwidth), &bw, sizeof bw);
-        }
-        if (tick)
-            tick(ctx, (double)(a + 1) / n);
-    }
-    return pos;
-}
-
-/* The wire answer of model/cluster_simgrid.h for t; NULL where a route cannot be had.
- * One pass over the routes writes records and ids in place, the ids after room for
- * every link's record; the records of the links met then go before them, and the ids
- * move down over the room left (none when every link is met). */
-static char *answer(const struct nat *t, size_t *len, simgrid_native_tick tick, void *ctx)
-{
-    int n = t->n, cap = t->topo == TOPO_FLAT ? 6 : 4 * t->levels + 4;
-    int *sorted = byte_order(t->names, n);
-    if (duplicate_names(t->names, sorted, n)) {
-        free(sorted);
-        return NULL;
-    }
-    size_t nl = (size_t)(t->nlinks ? t->nlinks : 1), at = sizeof(uint32_t);
-    size_t nrec = (size_t)n * (size_t)(n - 1), links_max = 2 * sizeof(uint32_t);
-    for (int i = 0; i < n; i++)
-        at += sizeof(uint32_t) + strlen(t->names[i]);
-    for (int i = 0; i < t->nlinks; i++)
-        links_max += sizeof(struct link_rec) + strlen(t->links[i].name);
-    size_t rows_at = at, links_at = rows_at + nrec * sizeof(struct route_rec);
-    size_t ids_at = links_at + links_max;
-    /* fresh pages, 0, touched as written: the ids' room is their most */
-    char *o = xcalloc(ids_at + (nrec * (size_t)(1 + cap) + 1) * sizeof(uint32_t), 1);
-    uint32_t *wire_id = xmalloc(nl * sizeof *wire_id), *met = xmalloc(nl * sizeof *met), nmet = 0;
-    memcpy(o, &(uint32_t){(uint32_t)n}, sizeof(uint32_t));
-    at = sizeof(uint32_t);
-    for (int i = 0; i < n; i++) {
-        uint32_t l = (uint32_t)strlen(t->names[sorted[i]]);
-        memcpy(o + at, &l, sizeof l);
-        memcpy(o + at + sizeof l, t->names[sorted[i]], l);
-        at += sizeof l + l;
-    }
-    for (int i = 0; i < t->nlinks; i++)
-        wire_id[i] = UINT32_MAX;
-    size_t nids = all_routes(t, sorted, o + rows_at, o + ids_at, wire_id, met, &nmet, tick, ctx);
-    if (nids > 0 || n == 1) {
-        at = links_at;
-        memcpy(o + at, &(uint32_t){SIMGRID_LINKS_MAGIC}, sizeof(uint32_t));
-        memcpy(o + at + sizeof(uint32_t), &nmet, sizeof nmet);
-        at += 2 * sizeof(uint32_t);
-        for (uint32_t i = 0; i < nmet; i++) {
-            const struct nlink *lk = &t->links[met[i]];
-            struct link_rec r = {lk->bw, lk->lat, lk->shared ? 1 : 0, (uint32_t)strlen(lk->name)};
-            memcpy(o + at, &r, sizeof r);
-            memcpy(o + at + sizeof r, lk->name, r.namelen);
-            at += sizeof r + r.namelen;
-        }
-        if (at < ids_at)
-            memmove(o + at, o + ids_at, nids * sizeof(uint32_t));
-        *len = at + nids * sizeof(uint32_t);
-    } else {
-        free(o);
-        o = NULL;
-    }
-    free(sorted);
-    free(wire_id);
-    free(met);
-    return o;
-}
-
 /* The whole file, or NULL (not a regular file, or larger than a one-cluster file is). */
 static char *slurp(const char *path, size_t *len)
 {
@@ -928,7 +848,48 @@ static char *slurp(const char *path, size_t *len)
     return text;
 }
 
-char *simgrid_native_answer(const char *path, size_t *len, simgrid_native_tick tick, void *ctx)
+struct simgrid_native {
+    struct nat t;
+    int *sorted;        /* SimGrid's host order: sorted[i] is a host (creation order) */
+    char **names;       /* in that order (borrowed from t) */
+    int *host_of;       /* node (the cluster's order) -> its host, from simgrid_native_times */
+    uint32_t *wire_id;  /* link -> its number (the order first met), UINT32_MAX: not met yet */
+    uint32_t *met, nmet;
+    bool numbered;      /* every route's links met */
+    int cap;            /* the most links of a route */
+};
+
+/* Route q -> p (hosts) into out (nv->cap entries); -1 where SimGrid would fail. */
+static int route_hosts(const struct simgrid_native *nv, int q, int p, int *out)
+{
+    return nv->t.topo == TOPO_FLAT ? route_flat(&nv->t, q, p, out)
+                                   : route_fat_tree(&nv->t, q, p, out, nv->cap);
+}
+
+/* The links of a route numbered as first met, as the helper numbers them. */
+static void meet(struct simgrid_native *nv, const int *route, int len)
+{
+    for (int x = 0; x < len; x++)
+        if (nv->wire_id[route[x]] == UINT32_MAX) {
+            nv->wire_id[route[x]] = nv->nmet;
+            nv->met[nv->nmet++] = (uint32_t)route[x];
+        }
+}
+
+/* Route q -> p's record as the helper writes it: SimGrid's latency (the sum in route
+ * order from 0), its bandwidth (the least) and its link count. */
+static struct route_rec rec_of(const struct nat *t, const int *route, int len)
+{
+    struct route_rec r = {len, 0, -1};
+    for (int x = 0; x < len; x++) {
+        const struct nlink *lk = &t->links[route[x]];
+        r.latency += lk->lat;
+        r.bandwidth = r.bandwidth < 0 || lk->bw < r.bandwidth ? lk->bw : r.bandwidth;
+    }
+    return r;
+}
+
+struct simgrid_native *simgrid_native_read(const char *path)
 {
     size_t tlen;
     char *text = slurp(path, &tlen);
@@ -938,22 +899,440 @@ char *simgrid_native_answer(const char *path, size_t *len, simgrid_native_tick t
     for (int k = 0; k < A_COUNT; k++)
         a[k] = (struct attr){cluster_attr_names[k], NULL};
     struct spec s = {0};
-    struct nat t = {0};
-    char *res = NULL;
-    if (read_file_cluster(text, tlen, a) && read_spec(a, &s)) {
-        t.topo = s.topo;
-        bool built = true;
+    struct simgrid_native *nv = xcalloc(1, sizeof *nv);
+    bool ok = read_file_cluster(text, tlen, a) && read_spec(a, &s);
+    if (ok) {
+        nv->t.topo = s.topo;
         if (s.topo == TOPO_FLAT)
-            build_flat(&t, &s);
+            build_flat(&nv->t, &s);
         else
-            built = build_fat_tree(&t, &s);
-        if (built)
-            res = answer(&t, len, tick, ctx);
+            ok = build_fat_tree(&nv->t, &s);
     }
-    nat_free(&t);
+    if (ok) {
+        nv->sorted = byte_order(nv->t.names, nv->t.n);
+        ok = !duplicate_names(nv->t.names, nv->sorted, nv->t.n);
+    }
     free(s.radicals);
     for (int k = 0; k < A_COUNT; k++)
         free(a[k].val);
     free(text);
-    return res;
+    if (!ok) {
+        simgrid_native_free(nv);
+        return NULL;
+    }
+    int n = nv->t.n, nl = nv->t.nlinks ? nv->t.nlinks : 1;
+    nv->names = xmalloc((size_t)n * sizeof *nv->names);
+    for (int i = 0; i < n; i++)
+        nv->names[i] = nv->t.names[nv->sorted[i]];
+    nv->cap = nv->t.topo == TOPO_FLAT ? 6 : 4 * nv->t.levels + 4;
+    nv->wire_id = xmalloc((size_t)nl * sizeof *nv->wire_id);
+    nv->met = xmalloc((size_t)nl * sizeof *nv->met);
+    for (int i = 0; i < nv->t.nlinks; i++)
+        nv->wire_id[i] = UINT32_MAX;
+    return nv;
+}
+
+char *const *simgrid_native_names(const struct simgrid_native *nv, int *n)
+{
+    *n = nv->t.n;
+    return nv->names;
+}
+
+void simgrid_native_free(struct simgrid_native *nv)
+{
+    if (!nv)
+        return;
+    nat_free(&nv->t);
+    free(nv->sorted);
+    free(nv->names);
+    free(nv->host_of);
+    free(nv->wire_id);
+    free(nv->met);
+    free(nv);
+}
+
+/*
+ * FLAT: a route q -> p (q != p) is q's way up, then p's way down without the
+ * backbone (the one link two hosts share; every other link is a host's own: its
+ * link, then its limiter, of latency 0), so its latency is q's up sum plus p's
+ * link's, plus 0, its bandwidth the least of q's up and p's down, and size / that
+ * the larger of size / each (division rounds monotonically): each row from
+ * per-node sums, as the helper's answer gives them bit for bit.
+ */
+static void flat_times(struct simgrid_native *nv, double size, double *time, long *bad,
+                       simgrid_native_tick tick, void *ctx)
+{
+    const struct nat *t = &nv->t;
+    int n = t->n;
+    double *uplat = xmalloc((size_t)n * sizeof *uplat), *upinv = xmalloc((size_t)n * sizeof *upinv);
+    double *d0 = xcalloc((size_t)n, sizeof *d0), *d1 = xcalloc((size_t)n, sizeof *d1);
+    double *dinv = xmalloc((size_t)n * sizeof *dinv);
+    for (int a = 0; a < n; a++) {
+        int h = nv->host_of[a], nd = 0;
+        struct route_rec up = rec_of(t, t->up[h], t->nup[h]);
+        double least = INFINITY;
+        for (int i = 0; i < t->nup[h]; i++)
+            if (t->down[h][i] != t->bb) {
+                (nd++ ? d1 : d0)[a] = t->links[t->down[h][i]].lat;
+                least = fmin(least, t->links[t->down[h][i]].bw);
+            }
+        uplat[a] = up.latency;
+        upinv[a] = size / up.bandwidth;
+        dinv[a] = size / least;
+    }
+    for (int a = 0; a < n; a++) {
+        double *row = time + (size_t)a * (size_t)n, u = uplat[a], ui = upinv[a], worst = 0;
+        for (int c = 0; c < n; c++) {
+            double tm = (u + d0[c]) + d1[c];
+            tm = size > 0 ? tm + (ui > dinv[c] ? ui : dinv[c]) : tm;
+            row[c] = tm;
+            worst = tm > worst ? tm : worst;
+        }
+        row[a] = 0;
+        for (int c = 0; c < n && *bad < 0 && !(worst <= CLUSTER_MAX_TIME); c++)
+            if (c != a && !(row[c] <= CLUSTER_MAX_TIME))
+                *bad = (long)a * n + c;
+        if (tick)
+            tick(ctx, (double)(a + 1) / n);
+    }
+    free(uplat);
+    free(upinv);
+    free(d0);
+    free(d1);
+    free(dinv);
+}
+
+/* FLAT's links in the order first met: row 0's routes meet every host's way down,
+ * and each other row's first route its host's way up; the rest meet nothing new. */
+static void flat_number(struct simgrid_native *nv)
+{
+    int n = nv->t.n, route[6];
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < (a == 0 ? n : 1); b++)
+            if (a != b)
+                meet(nv, route, route_flat(&nv->t, nv->sorted[a], nv->sorted[b], route));
+    nv->numbered = true;
+}
+
+/*
+ * FAT_TREE's ways kept.  Down: from a switch reached going up (its level says how
+ * many links the way up took, every node having a limiter or none) to host p, for
+ * sources whose positions leave the same remainders by fcount below that level (all
+ * that ft_down reads of them); down[at[...]] is the way's length (-1: SimGrid fails)
+ * then its links, at[] -1 when not yet computed, len[] the length again (-2: not yet;
+ * a byte: most routes need no more, and the bytes stay in the caches).  Up, for the row of one source: the
+ * way up ft_up takes depends on p only through the level it stops at (the first
+ * whose switches' labels from there up are p's: a parent's label is its child's but
+ * at the child's level) and upchoice below it, p's class ucls; by class, its length
+ * uk (-1: fails), top utop, links ulinks and where the ways down from its top begin
+ * for this source ue, valid when ustamp is this row's gen.
+ */
+struct ft_kept {
+    long *base;       /* by level: where its switches' entries begin */
+    int *first;       /* by level: its first node */
+    long *keys;       /* by level: the sources' classes */
+    int *at, *down, ndown, capdown;
+    signed char *len;
+    int *label;       /* n * levels: the hosts' labels */
+    long *ubase;      /* by level: where its classes begin; NULL: no ways up kept */
+    int *ucls, *ustamp, *uk, *utop, *ulinks, gen;
+    long *ue;
+};
+
+/* The ways kept for t, or false when the ways down would take more than 2^20 entries
+ * (the ways up are kept up to 2^16 classes); ft_kept_free after either. */
+static bool ft_kept_init(const struct nat *t, struct ft_kept *w)
+{
+    int L = t->levels, n = t->n;
+    *w = (struct ft_kept){xcalloc((size_t)L + 2, sizeof(long)), xcalloc((size_t)L + 1, sizeof(int)),
+                          xcalloc((size_t)L + 1, sizeof(long)), NULL, NULL, 0, 0, NULL, NULL,
+                          NULL, NULL, NULL, NULL, NULL, NULL, 1, NULL};
+    long total = 0, keys = 1, up = 0, classes = 1;
+    int first = t->n;
+    for (int h = 1; h <= L && total <= 1L << 20; h++) {
+        keys *= t->fcount[h - 1];
+        w->base[h] = total;
+        w->first[h] = first;
+        w->keys[h] = keys;
+        first += t->nodes_by_level[h];
+        total += keys > 1L << 20 ? 1L << 21 : (long)t->nodes_by_level[h] * keys * n;
+    }
+    if (total > 1L << 20)
+        return false;
+    w->at = xmalloc((size_t)(total ? total : 1) * sizeof *w->at);
+    for (long i = 0; i < total; i++)
+        w->at[i] = -1;
+    w->len = xmalloc((size_t)(total ? total : 1));
+    memset(w->len, -2, (size_t)total);
+    w->ubase = xcalloc((size_t)L + 1, sizeof *w->ubase);
+    for (int h = 1; h <= L && up <= 1L << 16; h++) {   /* classes of h levels: prod of choices */
+        classes *= (long)t->fup[h - 1] * t->fcount[h - 1];
+        w->ubase[h] = up;
+        up += classes;
+    }
+    if (up > 1L << 16) {
+        free(w->ubase);
+        w->ubase = NULL;
+        return true;
+    }
+    w->label = xmalloc((size_t)n * (size_t)L * sizeof *w->label);
+    w->ucls = xcalloc((size_t)(L + 1) * (size_t)n, sizeof *w->ucls);
+    for (int p = 0; p < n; p++) {
+        memcpy(w->label + (size_t)p * (size_t)L, t->nodes[p].label, (size_t)L * sizeof(int));
+        long c = 0, mult = 1;
+        for (int h = 1; h <= L; h++) {
+            c += (long)t->upchoice[(size_t)(h - 1) * (size_t)n + (size_t)p] * mult;
+            mult *= (long)t->fup[h - 1] * t->fcount[h - 1];
+            w->ucls[(size_t)h * (size_t)n + (size_t)p] = (int)c;
+        }
+    }
+    w->ustamp = xcalloc((size_t)up, sizeof *w->ustamp);
+    w->uk = xmalloc((size_t)up * sizeof *w->uk);
+    w->utop = xmalloc((size_t)up * sizeof *w->utop);
+    w->ulinks = xmalloc((size_t)up * 2 * (size_t)L * sizeof *w->ulinks);
+    w->ue = xmalloc((size_t)up * sizeof *w->ue);
+    return true;
+}
+
+static void ft_kept_free(struct ft_kept *w)
+{
+    free(w->base);
+    free(w->first);
+    free(w->keys);
+    free(w->at);
+    free(w->down);
+    free(w->len);
+    free(w->label);
+    free(w->ubase);
+    free(w->ucls);
+    free(w->ustamp);
+    free(w->uk);
+    free(w->utop);
+    free(w->ulinks);
+    free(w->ue);
+}
+
+/* ft_up through the ways kept for this row (its links in out when whole or *fresh:
+ * computed now); -1 also where the level ft_up stops at is not the one its labels say
+ * (then the helper reads the file).  Inline: it runs once a route. */
+static inline int ft_up_kept(const struct nat *t, struct ft_kept *w, const long *key, int q, int p,
+                      int *out, int cap, bool whole, const struct ft_node **top, long *e, bool *fresh)
+{
+    *fresh = true;
+    if (!w->ubase) {
+        int k = ft_up(t, q, p, out, cap, top), h = k < 0 ? 0 : (*top)->level;
+        *e = k < 0 ? 0 : w->base[h] + (((long)(*top - t->nodes) - w->first[h]) * w->keys[h] + key[h]) * t->n + p;
+        return k;
+    }
+    int L = t->levels, h = 1;
+    const int *lq = w->label + (size_t)q * (size_t)L, *lp = w->label + (size_t)p * (size_t)L;
+    for (int i = L - 1; i >= 1 && h == 1; i--)
+        h = lq[i] != lp[i] ? i + 1 : 1;
+    long c = w->ubase[h] + w->ucls[(size_t)h * (size_t)t->n + (size_t)p];
+    int *links = w->ulinks + c * 2 * L;
+    if (w->ustamp[c] != w->gen) {
+        int k = ft_up(t, q, p, out, cap, top);
+        w->ustamp[c] = w->gen;
+        w->uk[c] = k >= 0 && (*top)->level != h ? -1 : k;
+        w->utop[c] = k >= 0 ? (int)(*top - t->nodes) : -1;
+        w->ue[c] = w->uk[c] < 0 ? 0 : w->base[h] + ((w->utop[c] - w->first[h]) * w->keys[h] + key[h]) * t->n;
+        for (int x = 0; x < w->uk[c]; x++)
+            links[x] = out[x];
+        *e = w->ue[c] + p;
+        return w->uk[c];
+    }
+    *fresh = false;
+    *e = w->ue[c] + p;
+    *top = w->utop[c] >= 0 ? &t->nodes[w->utop[c]] : NULL;
+    for (int x = 0; whole && x < w->uk[c]; x++)
+        out[x] = links[x];
+    return w->uk[c];
+}
+
+/* Route q -> p through the ways kept, as route_fat_tree, its links in out when whole
+ * or *fresh: either half computed now (a route of halves met before meets no new link);
+ * key[h]: q's class below level h. */
+static int ft_route_kept(const struct nat *t, struct ft_kept *w, const long *key, int q, int p,
+                         int *out, int cap, bool whole, bool *fresh)
+{
+    const struct ft_node *top;
+    long e;
+    int k = ft_up_kept(t, w, key, q, p, out, cap, whole, &top, &e, fresh);
+    if (k < 0)
+        return -1;
+    if (w->len[e] != -2 && !whole && !*fresh)   /* a route of halves met before */
+        return w->len[e] < 0 ? -1 : k + w->len[e];
+    if (w->at[e] < 0 && !*fresh && !whole)   /* the way up's links, kept */
+        ft_up_kept(t, w, key, q, p, out, cap, true, &top, &e, fresh);
+    bool down_now = w->at[e] < 0;
+    if (down_now) {
+        *fresh = true;
+        int len = ft_down(t, q, top, p, out, k, cap);
+        if (w->ndown + 1 + cap > w->capdown) {
+            w->capdown = 2 * (w->ndown + 1 + cap);
+            w->down = xrealloc(w->down, (size_t)w->capdown * sizeof *w->down);
+        }
+        w->at[e] = w->ndown;
+        w->len[e] = (signed char)(len < 0 ? -1 : len - k);
+        w->down[w->ndown++] = len < 0 ? -1 : len - k;
+        for (int x = k; x < len; x++)
+            w->down[w->ndown++] = out[x];
+    }
+    const int *way = w->down + w->at[e];
+    if (way[0] < 0)
+        return -1;
+    for (int x = 1; (whole || *fresh) && !down_now && x <= way[0]; x++)
+        out[k + x - 1] = way[x];
+    return k + way[0];
+}
+
+/* Host q's classes: key[h] for each level h, the remainders of its position by the
+ * fcount of the levels below h (mixed radix). */
+static void ft_keys(const struct nat *t, int q, long *key)
+{
+    int pos = t->nodes[q].position;
+    long mult = 1;
+    key[0] = 0;
+    for (int l = 0; l < t->levels; l++) {
+        key[l + 1] = key[l] + (long)(pos % t->fcount[l]) * mult;
+        mult *= t->fcount[l];
+    }
+}
+
+/* Do the tree's links share one bandwidth and latency, and its limiters (on every node or
+ * none) another of latency 0?  (As build_fat_tree makes them.)  Then a route, (limiter,
+ * link) up each level, (link, limiter) down, a limiter at the end, has the latency and
+ * bandwidth of any other route of its length. */
+static bool ft_uniform(const struct nat *t)
+{
+    bool ok = t->nftl > 0;
+    const struct nlink *l0 = ok ? &t->links[t->ftl[0].up_link] : NULL, *m0 = NULL;
+    for (int i = 0; ok && i < t->nftl; i++) {
+        const struct nlink *u = &t->links[t->ftl[i].up_link], *d = &t->links[t->ftl[i].down_link];
+        ok = u->bw == l0->bw && u->lat == l0->lat && d->bw == l0->bw && d->lat == l0->lat;
+    }
+    for (int i = 0; ok && i < t->nnodes; i++) {
+        const struct nlink *m = t->nodes[i].limiter >= 0 ? &t->links[t->nodes[i].limiter] : NULL;
+        m0 = i == 0 ? m : m0;
+        ok = (m == NULL) == (m0 == NULL) && (!m || (m->bw == m0->bw && m->lat == 0));
+    }
+    return ok;
+}
+
+/* FAT_TREE: every route, row by row in SimGrid's order, its links numbered as met (until
+ * every link is); false where SimGrid would fail on one. */
+static bool fat_tree_times(struct simgrid_native *nv, const int *node_of, double size,
+                           double *time, long *bad, simgrid_native_tick tick, void *ctx)
+{
+    const struct nat *t = &nv->t;
+    int n = t->n, route[4 * 16 + 4];
+    struct ft_kept w;
+    bool kept = ft_kept_init(t, &w), ok = true, uniform = ft_uniform(t);
+    long key[16 + 1];
+    double by_len[4 * 16 + 5];   /* uniform: the time of a route by its length, once met */
+    for (int i = 0; i <= nv->cap; i++)
+        by_len[i] = -1;
+    for (int a = 0; a < n && ok; a++) {
+        int q = nv->sorted[a];
+        double *row = time + (size_t)node_of[q] * (size_t)n;
+        if (kept)
+            ft_keys(t, q, key);
+        w.gen++;
+        for (int b = 0; b < n && ok; b++) {
+            int p = nv->sorted[b];
+            if (a == b)
+                continue;
+            bool fresh = true;
+            int len = kept ? ft_route_kept(t, &w, key, q, p, route, nv->cap, !uniform, &fresh)
+                           : route_fat_tree(t, q, p, route, nv->cap);
+            ok = len > 0;
+            if (!ok)
+                break;
+            if (fresh && nv->nmet < (uint32_t)t->nlinks)
+                meet(nv, route, len);
+            double tm = uniform ? by_len[len] : -1;
+            if (tm < 0 && !fresh)   /* a length not met yet: the route's links, again */
+                len = route_fat_tree(t, q, p, route, nv->cap);
+            if (tm < 0) {
+                struct route_rec r = rec_of(t, route, len);
+                tm = size > 0 ? r.latency + size / r.bandwidth : r.latency;
+                by_len[len] = tm;
+            }
+            row[node_of[p]] = tm;
+            long k = (long)node_of[q] * n + node_of[p];
+            if (!(tm <= CLUSTER_MAX_TIME) && (*bad < 0 || k < *bad))
+                *bad = k;
+        }
+        row[node_of[q]] = 0;
+        if (tick)
+            tick(ctx, (double)(a + 1) / n);
+    }
+    ft_kept_free(&w);
+    nv->numbered = ok;
+    return ok;
+}
+
+bool simgrid_native_times(struct simgrid_native *nv, const int *order, double size, double *time,
+                          long *bad, simgrid_native_tick tick, void *ctx)
+{
+    int n = nv->t.n;
+    int *node_of = xmalloc((size_t)n * sizeof *node_of);
+    nv->host_of = xrealloc(nv->host_of, (size_t)n * sizeof *nv->host_of);
+    for (int a = 0; a < n; a++) {
+        nv->host_of[a] = nv->sorted[order[a]];
+        node_of[nv->host_of[a]] = a;
+    }
+    *bad = -1;
+    bool ok = true;
+    if (nv->t.topo == TOPO_FLAT)
+        flat_times(nv, size, time, bad, tick, ctx);
+    else
+        ok = fat_tree_times(nv, node_of, size, time, bad, tick, ctx);
+    free(node_of);
+    return ok;
+}
+
+struct route_rec simgrid_native_rec(const struct simgrid_native *nv, int a, int c)
+{
+    int route[4 * 16 + 4];
+    int len = route_hosts(nv, nv->host_of[a], nv->host_of[c], route);
+    return rec_of(&nv->t, route, len);
+}
+
+/* The platform's rule: route q -> p (nodes) by the reader's hosts, in its numbering. */
+static int rule_route(const void *ctx, int q, int p, uint32_t *out)
+{
+    const struct simgrid_native *nv = ctx;
+    int route[4 * 16 + 4];
+    if (q == p)
+        return 0;
+    int len = route_hosts(nv, nv->host_of[q], nv->host_of[p], route);
+    for (int x = 0; x < len; x++)
+        out[x] = nv->wire_id[route[x]];
+    return len;
+}
+
+static void rule_free(void *ctx)
+{
+    simgrid_native_free(ctx);
+}
+
+static const struct platform_rule native_rule = {rule_route, rule_free};
+
+struct platform *simgrid_native_platform(struct simgrid_native *nv)
+{
+    if (!nv->numbered)
+        flat_number(nv);
+    struct platform *pl = xcalloc(1, sizeof *pl);
+    pl->n = nv->t.n;
+    pl->nlinks = (int)nv->nmet;
+    pl->link = xcalloc(nv->nmet ? nv->nmet : 1, sizeof *pl->link);
+    for (uint32_t i = 0; i < nv->nmet; i++) {
+        const struct nlink *lk = &nv->t.links[nv->met[i]];
+        pl->link[i] = (struct platform_link){xstrdup(lk->name), lk->bw, lk->lat, lk->shared};
+    }
+    pl->rule = &native_rule;
+    pl->rule_ctx = nv;
+    pl->route_max = nv->cap;
+    return pl;
 }

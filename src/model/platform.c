@@ -19,22 +19,45 @@ void platform_free(struct platform *pl)
     free(pl->off);
     free(pl->ids);
     free(pl->latency);
+    if (pl->rule)
+        pl->rule->free(pl->rule_ctx);
     free(pl);
+}
+
+uint32_t *platform_route_buf(const struct platform *pl)
+{
+    return xmalloc((size_t)(pl->route_max > 0 ? pl->route_max : 1) * sizeof(uint32_t));
 }
 
 double platform_route_bandwidth(const struct platform *pl, int q, int p)
 {
     int len;
-    const uint32_t *ids = platform_route(pl, q, p, &len);
+    uint32_t *buf = platform_route_buf(pl);
+    const uint32_t *ids = platform_route(pl, q, p, buf, &len);
     double bw = INFINITY;
     for (int i = 0; i < len; i++)
         bw = fmin(bw, pl->link[ids[i]].bandwidth);
+    free(buf);
     return bw;
+}
+
+double platform_route_latency(const struct platform *pl, int q, int p)
+{
+    if (!pl->rule)
+        return pl->latency[(size_t)q * (size_t)pl->n + (size_t)p];
+    int len;
+    uint32_t *buf = platform_route_buf(pl);
+    const uint32_t *ids = platform_route(pl, q, p, buf, &len);
+    double lat = 0;
+    for (int i = 0; i < len; i++)
+        lat += pl->link[ids[i]].latency;
+    free(buf);
+    return lat;
 }
 
 double platform_route_alone(const struct platform *pl, int q, int p)
 {
-    return pl->latency[(size_t)q * (size_t)pl->n + (size_t)p] + pl->size / platform_route_bandwidth(pl, q, p);
+    return platform_route_latency(pl, q, p) + pl->size / platform_route_bandwidth(pl, q, p);
 }
 
 /* Can transfers q1 -> p1 and q2 -> p2 of one broadcast run at once?  A host
@@ -51,11 +74,12 @@ static void routes_by_link(const struct platform *pl, const int *edge_of, size_t
                            int **pairs)
 {
     size_t *st = xcalloc((size_t)pl->nlinks + 1, sizeof *st);
+    uint32_t *buf = platform_route_buf(pl);
     for (int q = 0; q < pl->n; q++)
         for (int p = 0; p < pl->n; p++) {
             int len;
             bool used = q != p && (!edge_of || edge_of[(size_t)q * (size_t)pl->n + (size_t)p] >= 0);
-            const uint32_t *ids = used ? platform_route(pl, q, p, &len) : NULL;
+            const uint32_t *ids = used ? platform_route(pl, q, p, buf, &len) : NULL;
             for (int i = 0; ids && i < len; i++)
                 st[ids[i] + 1]++;
         }
@@ -69,7 +93,7 @@ static void routes_by_link(const struct platform *pl, const int *edge_of, size_t
         for (int p = 0; p < pl->n; p++) {
             int len;
             bool used = q != p && (!edge_of || edge_of[(size_t)q * (size_t)pl->n + (size_t)p] >= 0);
-            const uint32_t *ids = used ? platform_route(pl, q, p, &len) : NULL;
+            const uint32_t *ids = used ? platform_route(pl, q, p, buf, &len) : NULL;
             for (int i = 0; ids && i < len; i++) {
                 size_t k = fill[ids[i]]++;
                 pr[2 * k] = q;
@@ -77,6 +101,7 @@ static void routes_by_link(const struct platform *pl, const int *edge_of, size_t
             }
         }
     free(fill);
+    free(buf);
     *start = st;
     *pairs = pr;
 }

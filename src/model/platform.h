@@ -8,6 +8,11 @@
  * crossing it, a FATPIPE link gives each flow its full bandwidth, and each
  * direction of a SPLITDUPLEX link is a link of its own (SimGrid's _UP and
  * _DOWN).  Routes are by node (the cluster's order), q -> p for q != p.
+ * A platform keeps its routes listed (off, ids, latency: n*n of them), or
+ * a rule that computes one when asked (rule, rule_ctx: the native reader's
+ * single <cluster>, model/cluster_simgrid_native.c, whose routes follow
+ * from each host's links); platform_route and platform_route_latency read
+ * either.
  */
 #ifndef HETCAST_PLATFORM_H
 #define HETCAST_PLATFORM_H
@@ -23,6 +28,13 @@ struct platform_link {
     bool shared;        /* false: FATPIPE */
 };
 
+/* Routes computed on demand: route(ctx, q, p, out) writes the links of q -> p
+ * (none when q == p) into out and returns their count; free(ctx) at the end. */
+struct platform_rule {
+    int (*route)(const void *ctx, int q, int p, uint32_t *out);
+    void (*free)(void *ctx);
+};
+
 struct platform {
     int n;                        /* nodes */
     int nlinks;
@@ -30,18 +42,34 @@ struct platform {
     size_t *off;                  /* route q -> p: ids[off[q*n+p] .. off[q*n+p+1]) */
     uint32_t *ids;
     double *latency;              /* n*n: each route's latency (SimGrid's, in s) */
+    const struct platform_rule *rule;   /* instead of off, ids and latency: NULL when listed */
+    void *rule_ctx;
+    int route_max;                /* the most links a route crosses */
     double size;                  /* the message's bytes (--size) */
 };
 
 void platform_free(struct platform *pl);
 
-/* The links of route q -> p and their count. */
-static inline const uint32_t *platform_route(const struct platform *pl, int q, int p, int *len)
+/* The links of route q -> p and their count: in the list, or written to buf
+ * (room for pl->route_max links) by the rule. */
+static inline const uint32_t *platform_route(const struct platform *pl, int q, int p,
+                                             uint32_t *buf, int *len)
 {
+    if (pl->rule) {
+        *len = pl->rule->route(pl->rule_ctx, q, p, buf);
+        return buf;
+    }
     size_t k = (size_t)q * (size_t)pl->n + (size_t)p;
     *len = (int)(pl->off[k + 1] - pl->off[k]);
     return pl->ids + pl->off[k];
 }
+
+/* A room for any route of pl (free it). */
+uint32_t *platform_route_buf(const struct platform *pl);
+
+/* The route's latency: SimGrid's when listed; under a rule, its links' latencies
+ * summed in route order from 0, as SimGrid sums them. */
+double platform_route_latency(const struct platform *pl, int q, int p);
 
 /* The route's bandwidth alone (its slowest link), INFINITY for a route of no link. */
 double platform_route_bandwidth(const struct platform *pl, int q, int p);

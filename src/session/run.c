@@ -125,9 +125,10 @@ static void sharing_note(struct run *r)
     const struct engine *e = &r->eng;
     size_t nev = 0, cap = 0;
     struct link_event *ev = NULL;
+    uint32_t *buf = platform_route_buf(pl);
     for (int i = 0; i < e->ntr && e->tr; i++) {
         int len;
-        const uint32_t *ids = platform_route(pl, e->tr[i].from, e->tr[i].to, &len);
+        const uint32_t *ids = platform_route(pl, e->tr[i].from, e->tr[i].to, buf, &len);
         for (int k = 0; k < len; k++) {
             if (!pl->link[ids[k]].shared || !(e->tr[i].hold > e->tr[i].start))
                 continue;
@@ -161,6 +162,7 @@ static void sharing_note(struct run *r)
         links++;
     }
     free(ev);
+    free(buf);
     if (links && timing_shared_links(r->model))
         text_fit(r->sharing, sizeof r->sharing, "%d link%s of the platform carr%s several of the "
                  "schedule's routes at once: %s; shared links time a broadcast of one message, "
