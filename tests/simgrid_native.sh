@@ -11,8 +11,8 @@
 # on and with HETCAST_NO_FASTPATH=1 (the helper hetcast-simgrid, SimGrid 3.32).
 # A copy of hetcast beside a helper that always fails shows which files the
 # native reader took, and that the others (torus, dragonfly, anything it does
-# not follow exactly, SimGrid's refusals) still go to SimGrid.  Skipped in a
-# build without SimGrid.
+# not follow exactly, SimGrid's refusals) still go to SimGrid.  So are the
+# files of tests/data/simgrid-fuzzed/.  Skipped in a build without SimGrid.
 . tests/tap.sh
 
 run "$H" run tests/data/simgrid-star.xml
@@ -125,6 +125,14 @@ while IFS='|' read -r plat radical attrs zone native; do
     # of a fat tree's parallel links a route takes shows there (ft3down, ft3par)
     check "$plat: -m sync, the links named alike" same run "$P" -m sync --size 1e6 --node-limit 2000
 done <"$T/table"
+
+# The platforms a fuzzer found that the native reader takes (tests/fuzz/fuzz_simgrid.c's
+# inputs, minimized: odd radicals, units, zones, fat trees, comments), each read alike.
+for P in tests/data/simgrid-fuzzed/*.xml; do
+    f=${P##*/}
+    check "fuzzed $f: read without SimGrid" "$T/bin/hetcast" run "$P" --summary
+    check "fuzzed $f: json on the shared links and the cluster's CSV, the same" same run "$P" --size 1e6 --format json --save-cluster "$T/f.csv"
+done
 
 # a message too large for a route: the same refusal, naming the same route
 check "bb: --size 1e300, the same refusal" same run "$T/bb.xml" --size 1e300
