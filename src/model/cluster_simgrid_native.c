@@ -38,6 +38,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/timing.h"
+
 /* ---- the file: one <cluster> and its attributes ---- */
 
 #define NAT_ATTRS 20
@@ -881,11 +883,13 @@ static void meet(struct simgrid_native *nv, const int *route, int len)
 static struct route_rec rec_of(const struct nat *t, const int *route, int len)
 {
     struct route_rec r = {len, 0, -1};
+    double sum = 0;   /* SimGrid's route latency: its links' in route order */
     for (int x = 0; x < len; x++) {
         const struct nlink *lk = &t->links[route[x]];
-        r.latency += lk->lat;
+        sum += lk->lat;
         r.bandwidth = r.bandwidth < 0 || lk->bw < r.bandwidth ? lk->bw : r.bandwidth;
     }
+    r.latency = sum;
     return r;
 }
 
@@ -1255,7 +1259,7 @@ static bool fat_tree_times(struct simgrid_native *nv, const int *node_of, double
                 len = route_fat_tree(t, q, p, route, nv->cap);
             if (tm < 0) {
                 struct route_rec r = rec_of(t, route, len);
-                tm = size > 0 ? r.latency + size / r.bandwidth : r.latency;
+                tm = timing_route(r.latency, size, r.bandwidth);
                 by_len[len] = tm;
             }
             row[node_of[p]] = tm;

@@ -108,6 +108,14 @@ static inline double timing_affine(double alpha, double beta, double size)
     return alpha + size * beta;
 }
 
+/* A message of size bytes alone on a SimGrid route (docs/models.md, "Shared
+ * links"): its latency, then its bytes at the route's bandwidth (the least
+ * of its links'); a message of no bytes, the latency alone. */
+static inline double timing_route(double latency, double size, double bandwidth)
+{
+    return size > 0 ? latency + size / bandwidth : latency;
+}
+
 /* Platform graphs: every affine edge (beta >= 0) takes the time of a message
  * of `size` units, alpha + size beta (timing_affine).  Node tables with size
  * segments: the latency of the segment covering size, L + size G.  Returns
