@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "engine/bounds.h"
-#include "model/platform.h"
+#include "engine/flow.h"
 #include "support/numfmt.h"
 
 /* The transfer that brings message 0 to p, or NULL. */
@@ -148,20 +148,6 @@ int explain_first_difference(const struct engine *a, const struct engine *b, str
     return 0;
 }
 
-/* Did sharing links slow transfer t of e down (a broadcast timed on a
- * platform's shared links, engine/flow.h)?  Then *took is how long it took,
- * *alone how long its route alone takes. */
-static bool slowed_by_sharing(const struct engine *e, const struct transfer *t, double *took,
-                              double *alone)
-{
-    const struct platform *pl = e->c->plat;
-    if (!pl || e->nmsg != 1 || e->personal || !timing_shared_links(e->model))
-        return false;
-    *alone = platform_route_alone(pl, t->from, t->to);
-    *took = t->hold - t->start;
-    return *took > *alone * (1 + 1e-9);
-}
-
 void explain_diff_text(const struct engine *a, const struct engine *b, const char *na,
                        const char *nb, const struct explain_diff *d, char *buf, size_t size)
 {
@@ -219,7 +205,7 @@ void explain_diff_text(const struct engine *a, const struct engine *b, const cha
         if (tw && !receives && tw->send_end == tw->start && tw->link_end > tw->link_start)
             ADD(", and the link to %s takes %s", late, numfmt_txt(tw->link_end - tw->link_start));
         double took, alone;
-        if (tw && slowed_by_sharing(we, tw, &took, &alone))
+        if (tw && flow_slowed(we, tw, &took, &alone))
             ADD(", and it takes %s, %s on its route alone: it shares links", numfmt_txt(took),
                 numfmt_txt(alone));
     }

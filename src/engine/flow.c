@@ -378,6 +378,16 @@ static bool moved(double booked, double now)
     return fabs(booked - now) > 1e-9 * fmax(fabs(booked), fabs(now));
 }
 
+bool flow_slowed(const struct engine *e, const struct transfer *t, double *took, double *alone)
+{
+    const struct platform *pl = e->c->plat;
+    if (!pl || e->nmsg != 1 || e->personal || !timing_shared_links(e->model))
+        return false;
+    *alone = platform_route_alone(pl, t->from, t->to);
+    *took = t->hold - t->start;
+    return *took > *alone * (1 + 1e-9);
+}
+
 static void write_back(struct sim *s)
 {
     struct engine *e = s->e;

@@ -52,6 +52,10 @@ struct flow_log {
  * Cost: O(events x (flows in flight x route length)) per re-timing.
  */
 int flow_retime(struct engine *e, bool multi_port, struct flow_log *log, char **cause);
+/* Did sharing links slow transfer t of e down (a broadcast timed on the
+ * platform's shared links)?  Then *took is how long it took, *alone how long
+ * its route alone takes (beyond rounding). */
+bool flow_slowed(const struct engine *e, const struct transfer *t, double *took, double *alone);
 /* What flow_retime puts before the reason of a transfer it moved: the policy
  * decided by times that sharing changed. */
 #define FLOW_PLANNED "planned with each route's cost alone: "

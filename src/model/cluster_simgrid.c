@@ -10,6 +10,7 @@
  * routes by a rule (model/platform.h) instead of the answer's n^2 records.
  */
 #include "model/cluster_simgrid.h"
+#include "model/timing.h"
 #include "support/fastpath.h"
 #include "support/hugemem.h"
 
@@ -436,9 +437,7 @@ static double route_time(const struct route_rec *r, double size, const char *pat
                    SHOWN(a, b1), SHOWN(b, b2), r->bandwidth);
         return -1;
     }
-    double t = r->latency;
-    if (bounded && size > 0)
-        t += size / r->bandwidth;
+    double t = bounded ? timing_route(r->latency, size, r->bandwidth) : r->latency;
     if (!(t <= CLUSTER_MAX_TIME)) {   /* the message's size, not the platform */
         diag_error(d, path, 0, NULL, "--size %g: the route from %s to %s would take %g s "
                    "(latency + size / bandwidth), beyond %g", size, SHOWN(a, b1), SHOWN(b, b2),

@@ -310,9 +310,8 @@ void run_narrate(const struct run *r, int k, char *buf, size_t size)
              at->sharers - 1, at->sharers > 2 ? "s" : "", span, share, bw);
     if (ev->kind != EV_HOLD)
         return;
-    double alone = platform_route_alone(pl, t->from, t->to);
-    double took = t->hold - t->start;
-    if (took > alone * (1 + 1e-9)) {
+    double took, alone;
+    if (flow_slowed(&r->eng, t, &took, &alone)) {
         len = strlen(buf);
         text_fit(buf + len, size - len, "; it took %.4g s, alone on its route %.4g s",
                  took, alone);
