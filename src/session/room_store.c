@@ -593,6 +593,17 @@ static int book_has(sqlite3_stmt *q, struct room_book *b, char **cause)
     return 0;
 }
 
+/* PRAGMA quick_check's rows: "ok", or what is damaged (the first row said). */
+static int book_intact(sqlite3_stmt *q, struct room_book *b, char **cause)
+{
+    (void)b;
+    const char *row = (const char *)sqlite3_column_text(q, 0);
+    char why[300];
+    if (row && strcmp(row, "ok") == 0)
+        return 0;
+    return set_cause(cause, "the file is damaged (SQLite: %s)", SHOWN(row ? row : "no answer", why));
+}
+
 int room_book_read(const char *path, struct room_book *b, char **cause)
 {
     memset(b, 0, sizeof *b);
@@ -604,7 +615,10 @@ int room_book_read(const char *path, struct room_book *b, char **cause)
     }
     sqlite3_busy_timeout(db, 2000);
     char *why = NULL;
-    int rc = book_query(db, "SELECT value FROM room WHERE key = 'salt'", book_salt, b, &why);
+    /* A damaged file is refused whole: what SQLite reads of a damaged page can
+       differ from run to run, and a grade book must not differ with it. */
+    int rc = book_query(db, "PRAGMA quick_check(1)", book_intact, b, &why);
+    rc = rc < 0 ? rc : book_query(db, "SELECT value FROM room WHERE key = 'salt'", book_salt, b, &why);
     rc = rc < 0 ? rc : book_query(db, book_students_sql, book_student, b, &why);
     rc = rc < 0 ? rc : book_query(db, book_questions_sql, book_question, b, &why);
     rc = rc < 0 ? rc : book_query(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'challenges'",
