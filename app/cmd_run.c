@@ -220,6 +220,7 @@ static int run_or_compare(int argc, char **argv, bool compare)
         free(why);
     }
     o.s.sopt.reasons_later = (f->flags & FORMAT_WHY_LATER) != 0;
+    o.s.sopt.reasons_unread = o.summary && !compare;
     int done = 0;
     for (; done < k; done++)
         if (session_run(&runs[done], &o.s, c, m, ops[done], lean, RUN_OPT_SMALL, &cause) < 0)

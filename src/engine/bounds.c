@@ -20,7 +20,7 @@ static double hop(const struct cluster *c, enum model m, int q, int p, bool *ok)
  * time): async, from the end of q's send to p's hold (a send of 0 from 0). */
 static double recv_folded(const struct cluster *c, int q, int p)
 {
-    struct cost k;
+    struct cost k = {0};
     struct timing t;
     timing_cost(c, q, p, &k);
     k.s = 0;
@@ -28,14 +28,34 @@ static double recv_folded(const struct cluster *c, int q, int p)
     return t.hold;
 }
 
+/* A matrix whose reader proved every direct route shorter than any chain
+ * through other nodes (cluster.h's direct_shortest), on which each of the
+ * source's hops takes exactly its link's time: with every node's costs 0, a
+ * model's hop is its link's time for every pair alike, so no chain beats
+ * the direct hop and Dijkstra would find each direct hop unchanged. */
+static bool direct_hops_shortest(const struct cluster *c, enum model m)
+{
+    if (c->kind != CLUSTER_MATRIX || !c->direct_shortest)
+        return false;
+    for (int p = 0; p < c->n; p++) {
+        bool ok;
+        if (c->nodes[p].send != 0 || c->nodes[p].recv != 0)
+            return false;
+        if (p != c->source && hop(c, m, c->source, p, &ok) != timing_link(c, c->source, p))
+            return false;
+    }
+    return true;
+}
+
 double bound_lower(const struct cluster *c, enum model m)
 {
     int n = c->n;
     if (n <= 1)
         return 0;
-    if (c->kind == CLUSTER_NODES) {
+    if (c->kind == CLUSTER_NODES || direct_hops_shortest(c, m)) {
         /* Any chain source -> ... -> p costs at least the direct hop, since
-         * every hop costs >= 0 and the first hop leaves the source: O(n). */
+         * every hop costs >= 0 and the first hop leaves the source (a node
+         * table), or as its reader proved (a matrix): O(n). */
         double worst = 0;
         for (int p = 0; p < n; p++) {
             bool ok;

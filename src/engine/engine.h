@@ -163,6 +163,7 @@ struct engine {
     void *on_book_ctx;
     bool recording;             /* a full engine's lean run (engine_record_lean) */
     bool reasons_later;         /* a policy may leave its reasons to be written when read */
+    bool reasons_unread;        /* no reason will be read: a policy may write none */
     engine_say_fn say;          /* the reasons left to be written when read (engine_reason) */
     const void *say_arg;
 };

@@ -671,9 +671,9 @@ int cluster_finish(struct cluster *c, struct diag *d)
     if (!time_ok(c->unit, false))
         diag_error(d, c->path, 0, "unit", "must be a finite number >= 0 (and at most %g)",
                    CLUSTER_MAX_TIME);
-    if (c->kind == CLUSTER_MATRIX && !c->dist)
+    if (c->kind == CLUSTER_MATRIX && !c->dist && !c->dist_of)
         diag_error(d, c->path, 0, NULL, "latency matrix without distances");
-    if (c->kind == CLUSTER_MATRIX && c->dist)
+    if (c->kind == CLUSTER_MATRIX && c->dist)   /* a rule's distances: its reader checked them */
         for (int i = 0; i < c->n; i++)
             for (int j = 0; j < c->n; j++)
                 if (!time_ok(c->dist[(size_t)i * (size_t)c->n + (size_t)j], false)) {

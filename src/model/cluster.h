@@ -110,7 +110,16 @@ struct cluster {
     struct node *nodes;
     double latency;     /* L, node tables (default 0) */
     double unit;        /* u, latency matrices (default 1) */
-    double *dist;       /* n*n distances, latency matrices only (row = from) */
+    double *dist;       /* n*n distances, latency matrices only (row = from); NULL
+                         * when dist_of gives them (read them with cluster_dist) */
+    /* A matrix's distances by rule instead of n*n numbers: a platform read
+     * without SimGrid computes each pair from per-host sums (its context goes
+     * with plat).  direct_shortest: its reader proved that no chain of two or
+     * more routes is as short as the direct one, by a margin above rounding
+     * (bound_lower needs then no shortest paths). */
+    double (*dist_of)(const void *ctx, int q, int p);
+    const void *dist_ctx;
+    bool direct_shortest;
     int nedges;
     int edgecap;
     struct edge *edges; /* platform graphs only */
@@ -153,6 +162,11 @@ struct cluster {
 };
 
 struct cluster *cluster_new(enum cluster_kind kind);
+/* d(q, p) of a latency matrix, from its numbers or its rule. */
+static inline double cluster_dist(const struct cluster *c, int q, int p)
+{
+    return c->dist ? c->dist[(size_t)q * (size_t)c->n + (size_t)p] : c->dist_of(c->dist_ctx, q, p);
+}
 void cluster_free(struct cluster *c);
 /* Returns the index of the new node.  Name is copied into the cluster's name
  * pool (no allocation per name; the names go with cluster_free). */

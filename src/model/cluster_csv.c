@@ -1395,11 +1395,12 @@ static char *unwritable(const struct cluster *c)
     if (!isfinite(c->latency) || !isfinite(c->unit))
         return xasprintf("latency and unit must be finite");
     if (c->kind == CLUSTER_MATRIX) {
-        if (!c->dist && c->n > 0)
+        if (!c->dist && !c->dist_of && c->n > 0)
             return xasprintf("latency matrix without distances");
-        for (size_t i = 0; c->dist && i < (size_t)c->n * (size_t)c->n; i++)
-            if (!isfinite(c->dist[i]))
-                return xasprintf("distances must be finite");
+        for (int i = 0; (c->dist || c->dist_of) && i < c->n; i++)
+            for (int j = 0; j < c->n; j++)
+                if (!isfinite(cluster_dist(c, i, j)))
+                    return xasprintf("distances must be finite");
     }
     if (c->kind == CLUSTER_GRAPH)
         for (int u = 0; u < c->n; u++) {
@@ -1486,7 +1487,7 @@ static void write_matrix(const struct cluster *c, FILE *fp)
         csvfield_put(fp, c->nodes[i].name);
         for (int j = 0; j < c->n; j++) {
             fputc(',', fp);
-            put_num(fp, c->dist[(size_t)i * (size_t)c->n + (size_t)j]);
+            put_num(fp, cluster_dist(c, i, j));
         }
         if (send) {
             fputc(',', fp);

@@ -417,6 +417,23 @@ static int *natural_order(char **names, int n)
     return order;
 }
 
+/* The same, when hint (n indices, NULL: none) already lists the names in that
+ * order: n - 1 comparisons check it instead of sorting (a <cluster>'s hosts
+ * are made in their radicals' order, most often the natural one). */
+static int *natural_order_hinted(char **names, int n, const int *hint)
+{
+    bool sorted = hint != NULL;
+    for (int i = 1; sorted && i < n; i++) {
+        struct host_ref a = {names[hint[i - 1]], hint[i - 1]}, b = {names[hint[i]], hint[i]};
+        sorted = by_name(&a, &b) < 0;
+    }
+    if (!sorted)
+        return natural_order(names, n);
+    int *order = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *order);
+    memcpy(order, hint, (size_t)n * sizeof *order);
+    return order;
+}
+
 /* The time of a message of size bytes on route r from host a to host b
  * (latency + size / bandwidth), or -1 after a message naming them. */
 static double route_time(const struct route_rec *r, double size, const char *path,
@@ -467,9 +484,11 @@ static bool names_unique(const char *path, char *const *names, const int *order,
  * node), or a latency matrix of time (taken); pl (taken, may be NULL) its links.
  * NULL with d filled.
  */
+/* time NULL (a matrix): each pair's time by the native reader's rule, pl's context
+ * (simgrid_native_by_rule said yes; direct: its answer). */
 static struct cluster *assemble(const char *path, double size, char *const *names, int n,
                                 const int *order, double *time, const unsigned char *single,
-                                bool graph, struct platform *pl, struct diag *d)
+                                bool graph, bool direct, struct platform *pl, struct diag *d)
 {
     struct cluster *c = cluster_new(graph ? CLUSTER_GRAPH : CLUSTER_MATRIX);
     c->time_unit = TIME_S;   /* SimGrid's times are seconds */
@@ -481,8 +500,12 @@ static struct cluster *assemble(const char *path, double size, char *const *name
                 if (single[(size_t)a * (size_t)n + (size_t)b2])
                     cluster_add_edge(c, a, b2, time[(size_t)a * (size_t)n + (size_t)b2], -1);
         free(time);
-    } else {
+    } else if (time) {
         c->dist = time;
+    } else {
+        c->dist_of = simgrid_native_time;
+        c->dist_ctx = pl->rule_ctx;
+        c->direct_shortest = direct;
     }
     c->plat = pl;
     cluster_set_str(&c->path, path);
@@ -554,7 +577,7 @@ static struct cluster *build(const char *path, double size, const struct buf *b,
     }
     if (d->errors == errors) {
         bool graph = n > 1 && !all_single && single_links_reach_all(single, n);
-        c = assemble(path, size, names, n, order, time, single, graph, pl, d);
+        c = assemble(path, size, names, n, order, time, single, graph, false, pl, d);
         time = NULL;
         pl = NULL;
     }
@@ -862,7 +885,22 @@ static bool read_native(const char *path, double size, struct diag *d, struct cl
         return false;
     int n;
     char *const *names = simgrid_native_names(nv, &n);
-    int *order = natural_order((char **)names, n);   /* node a is SimGrid's host order[a] */
+    int *hint = simgrid_native_made(nv);
+    int *order = natural_order_hinted((char **)names, n, hint);   /* node a is SimGrid's host order[a] */
+    free(hint);
+    bool direct;
+    if (simgrid_native_by_rule(nv, order, size, &direct)) {   /* no n*n times */
+        *c = NULL;
+        if (names_unique(path, names, order, n, d)) {
+            struct platform *pl = simgrid_native_platform(nv);
+            pl->size = size;
+            *c = assemble(path, size, names, n, order, NULL, NULL, false, direct, pl, d);
+            nv = NULL;   /* it went with pl */
+        }
+        simgrid_native_free(nv);
+        free(order);
+        return true;
+    }
     size_t bytes = (size_t)n * (size_t)n * sizeof(double);
     double *time = xmalloc(bytes);   /* written whole: on huge pages, far fewer faults */
     mem_advise_huge(time, bytes);
@@ -884,7 +922,7 @@ static bool read_native(const char *path, double size, struct diag *d, struct cl
     } else if (names_unique(path, names, order, n, d)) {
         struct platform *pl = simgrid_native_platform(nv);
         pl->size = size;
-        *c = assemble(path, size, names, n, order, time, NULL, false, pl, d);   /* nv goes with pl */
+        *c = assemble(path, size, names, n, order, time, NULL, false, false, pl, d);   /* nv goes with pl */
         nv = NULL;
         time = NULL;
     }

@@ -126,10 +126,19 @@ typedef void (*simgrid_native_tick)(void *ctx, double done);
 struct simgrid_native;
 struct simgrid_native *simgrid_native_read(const char *path);
 char *const *simgrid_native_names(const struct simgrid_native *nv, int *n);
+/* The hosts in the order the file made them, as indices into simgrid_native_names
+ * (n of them; the caller frees it). */
+int *simgrid_native_made(const struct simgrid_native *nv);
 bool simgrid_native_times(struct simgrid_native *nv, const int *order, double size, double *time,
                           long *bad, simgrid_native_tick tick, void *ctx);
 struct route_rec simgrid_native_rec(const struct simgrid_native *nv, int a, int c);
 struct platform *simgrid_native_platform(struct simgrid_native *nv);
+/* FLAT: each pair's time by rule (simgrid_native_time(nv, a, c), the entry
+ * simgrid_native_times would write) when every one provably needs none of
+ * cluster_finish's repairs; *direct: no chain of routes is as short as a direct
+ * one (cluster.h's direct_shortest).  O(n). */
+bool simgrid_native_by_rule(struct simgrid_native *nv, const int *order, double size, bool *direct);
+double simgrid_native_time(const void *nv, int a, int c);
 void simgrid_native_free(struct simgrid_native *nv);
 
 /*

@@ -113,7 +113,7 @@ struct cluster *cluster_subset(const struct cluster *c, const unsigned char *kee
         for (int i = 0; i < s->n; i++)
             for (int j = 0; j < s->n; j++)
                 s->dist[(size_t)i * (size_t)s->n + (size_t)j] =
-                    c->dist[(size_t)map[i] * (size_t)c->n + (size_t)map[j]];
+                    cluster_dist(c, map[i], map[j]);
     }
     for (int k = 0; k < c->nedges; k++) {
         const struct edge *ed = &c->edges[k];

@@ -134,7 +134,7 @@ static inline double timing_edge_send(const struct edge *e)
  * it reads no node, so the lean stream asks it alone. */
 static inline double timing_link(const struct cluster *c, int q, int p)
 {
-    return c->kind == CLUSTER_MATRIX ? c->unit * c->dist[(size_t)q * (size_t)c->n + (size_t)p]
+    return c->kind == CLUSTER_MATRIX ? c->unit * cluster_dist(c, q, p)
                                      : c->latency;
 }
 

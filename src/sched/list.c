@@ -245,7 +245,7 @@ static int list_choose(struct sched *s, const struct engine *e, struct decision 
     if (e->reasons_later) {   /* the reason written when it is read, from the booked transfer */
         d->say = list_say;
         d->say_arg = st->why;
-    } else if (!e->lean) {
+    } else if (!e->lean && !e->reasons_unread) {
         struct transfer t;   /* what booking it gives */
         if (engine_earliest(e, q, p, 0, &t) == 0)
             d->reason = list_say(e, &t, st->why);

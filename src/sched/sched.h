@@ -103,6 +103,9 @@ struct sched_opts {
     void *on_book_ctx;
     bool reasons_later;     /* run_schedule: a list policy's reasons written when read
                                (engine_reason), not at booking: the view, which shows a few */
+    bool reasons_unread;    /* run_schedule: no reason will be read (run --summary, whose
+                               records a platform's shared links keep): a list policy
+                               writes none */
     const volatile sig_atomic_t *cancel;  /* NULL, or a flag the front door sets (from a
                                signal handler or a key) to stop a long computation: the
                                long loops poll it (optimal's search, the LP, fef, Lua

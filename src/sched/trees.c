@@ -154,7 +154,7 @@ static double distance(const struct cluster *c, int q, int p)
     if (q == p)
         return 0;
     if (c->kind == CLUSTER_MATRIX)
-        return c->dist[(size_t)q * (size_t)c->n + (size_t)p];
+        return cluster_dist(c, q, p);
     return c->latency;
 }
 
@@ -290,15 +290,17 @@ static int closest(struct placer *pl, int u, int *ties)
         *ties = pl->remaining;
         return pl->lowest;
     }
-    const double *row = c->dist + (size_t)u * (size_t)c->n;
     int best = -1, nt = 0;
+    double dbest = 0;
     for (int v = 0; v < c->n; v++) {
         if (pl->used[v])
             continue;
-        if (best < 0 || row[v] < row[best]) {
+        double d = cluster_dist(c, u, v);
+        if (best < 0 || d < dbest) {
+            dbest = d;
             best = v;
             nt = 1;
-        } else if (row[v] == row[best]) {
+        } else if (d == dbest) {
             nt++;
         }
     }

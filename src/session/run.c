@@ -212,6 +212,7 @@ int run_schedule(struct run *r, const struct cluster *c, enum model m,
         return -1;
     }
     r->eng.reasons_later = o && o->reasons_later;
+    r->eng.reasons_unread = o && o->reasons_unread;
     if (o && o->lean && ops->lean && r->eng.nmsg == 1 && !c->plat) {   /* a platform: records */
         if (engine_set_quiet(&r->eng, cause) < 0) {
             sched_free(&r->sched);

@@ -215,9 +215,10 @@ __attribute__((unused)) static const char *fuzz_model_diff(const struct cluster 
     if (a->kind == CLUSTER_MATRIX) {
         if (!same_num(a->unit, b->unit))
             return "unit";
-        for (size_t k = 0; k < (size_t)a->n * (size_t)a->n; k++)
-            if (!same_num(a->dist[k], b->dist[k]))
-                return "distances";
+        for (int q = 0; q < a->n; q++)
+            for (int p = 0; p < a->n; p++)
+                if (!same_num(cluster_dist(a, q, p), cluster_dist(b, q, p)))
+                    return "distances";
     }
     if (a->kind == CLUSTER_GRAPH) {
         if (a->nedges != b->nedges)
