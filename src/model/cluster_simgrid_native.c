@@ -1461,8 +1461,9 @@ struct platform *simgrid_native_platform(struct simgrid_native *nv)
     pl->link = xcalloc(nv->nmet ? nv->nmet : 1, sizeof *pl->link);
     for (uint32_t i = 0; i < nv->nmet; i++) {
         const struct nlink *lk = &nv->t.links[nv->met[i]];
-        pl->link[i] = (struct platform_link){xstrdup(lk->name), lk->bw, lk->lat, lk->shared};
+        pl->link[i] = (struct platform_link){lk->name, lk->bw, lk->lat, lk->shared};
     }
+    pl->names_lent = true;   /* nv goes with pl */
     pl->rule = &native_rule;
     pl->rule_ctx = nv;
     pl->route_max = nv->cap;

@@ -13,7 +13,7 @@ void platform_free(struct platform *pl)
 {
     if (!pl)
         return;
-    for (int i = 0; i < pl->nlinks; i++)
+    for (int i = 0; i < pl->nlinks && !pl->names_lent; i++)
         free(pl->link[i].name);
     free(pl->link);
     free(pl->off);

@@ -44,6 +44,7 @@ struct platform {
     double *latency;              /* n*n: each route's latency (SimGrid's, in s) */
     const struct platform_rule *rule;   /* instead of off, ids and latency: NULL when listed */
     void *rule_ctx;
+    bool names_lent;              /* the links' names are the rule's context's (freed with it) */
     int route_max;                /* the most links a route crosses */
     double size;                  /* the message's bytes (--size) */
 };

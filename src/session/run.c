@@ -234,7 +234,8 @@ int run_schedule(struct run *r, const struct cluster *c, enum model m,
             return -1;
         }
         r->shared = true;
-        flow_lanes_make(&r->eng, &r->flows, &r->lanes);
+        if (!(o && o->lean))   /* the view's link lanes: a result alone needs none */
+            flow_lanes_make(&r->eng, &r->flows, &r->lanes);
     } else if (c->plat && !r->eng.lean) {
         sharing_note(r);
     }

@@ -36,7 +36,8 @@ struct run {
     char opt_note[256];      /* why it was not computed / how it was found */
     bool shared;             /* timed on the platform's shared links (engine/flow.h) */
     struct flow_log flows;   /* shared: every change of a flow's rate */
-    struct flow_lanes lanes; /* shared: the links two flows' bytes cross at once */
+    struct flow_lanes lanes; /* shared: the links two flows' bytes cross at once (none in a
+                                run that asked for a lean engine: --summary) */
     char sharing[512];       /* a platform whose links the schedule shares, timed without
                                 sharing (a model with overheads): which links, by how many
                                 routes at once; "" otherwise */
