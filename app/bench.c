@@ -41,6 +41,7 @@
 #include "engine/engine.h"
 #include "sched/exchange.h"
 #include "model/generate.h"
+#include "support/atomic_dir.h"
 #include "support/hugemem.h"
 #include "sched/lp.h"
 #include "sched/optimal.h"
@@ -48,9 +49,10 @@
 #include "sched/sched.h"
 #include "sched/list.h"
 
-enum fig { F_ENGINE, F_CSV, F_OPTIMAL, F_LP, F_VIEW, F_EXCHANGE, F_COUNT };
+enum fig { F_ENGINE, F_CSV, F_OPTIMAL, F_LP, F_VIEW, F_EXCHANGE, F_EXPORT, F_COUNT };
 static const char *const fig_names[F_COUNT] = {"engine", "csv", "optimal", "lp", "view",
-                                               "exchange"};
+                                               "exchange", "export"};
+#define FIG_LIST "engine, csv, optimal, lp, view, exchange, export"
 
 struct bopts {
     bool quick;
@@ -356,6 +358,19 @@ static int fig_engine(const struct bopts *o)
 
 /* ---- 2. loading a CSV ---- */
 
+/* The node table the csv and export figures read: n nodes, s uniform in [1, 10]
+ * with two decimals, r = s + 1, latency 1. */
+static void write_table(FILE *fp, int n, uint64_t seed)
+{
+    struct rng r;
+    rng_seed(&r, seed);
+    fprintf(fp, "# name: bench\n# latency: 1\nname,send,recv\n");
+    for (int i = 0; i < n; i++) {
+        unsigned s = 100 + (unsigned)rng_below(&r, 901);
+        fprintf(fp, "node-%d,%u.%02u,%u.%02u\n", i, s / 100, s % 100, s / 100 + 1, s % 100);
+    }
+}
+
 static int fig_csv(const struct bopts *o)
 {
     int n = o->quick ? 10000 : 1000000;
@@ -365,13 +380,7 @@ static int fig_csv(const struct bopts *o)
         printf("CSV: nodes %d failed: cannot make a temporary file: %s\n", n, strerror(errno));
         return 1;
     }
-    struct rng r;
-    rng_seed(&r, o->seed);
-    fprintf(fp, "# name: bench\n# latency: 1\nname,send,recv\n");
-    for (int i = 0; i < n; i++) {
-        unsigned s = 100 + (unsigned)rng_below(&r, 901);
-        fprintf(fp, "node-%d,%u.%02u,%u.%02u\n", i, s / 100, s % 100, s / 100 + 1, s % 100);
-    }
+    write_table(fp, n, o->seed);
     long bytes = ftell(fp);
     if (fclose(fp) != 0) {
         unlink(path);
@@ -599,6 +608,104 @@ static int fig_exchange(const struct bopts *o)
     return fails;
 }
 
+/* ---- 7. exports, whole processes ---- */
+
+/* CPU seconds (user + system) of `hetcast run path -s fnf args...` run by this
+ * very program, its output to /dev/null; -1 when it could not run or failed. */
+static double run_child(const char *self, const char *path, const char *const *args)
+{
+    const char *argv[16] = {self, "run", path, "-s", "fnf"};
+    int k = 5;
+    for (int i = 0; args[i] && k < 15; i++)
+        argv[k++] = args[i];
+    argv[k] = NULL;
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        FILE *null = freopen("/dev/null", "w", stdout);
+        if (!null || !freopen("/dev/null", "w", stderr))
+            _exit(127);
+        execv(self, (char *const *)argv);
+        _exit(127);
+    }
+    int status;
+    struct rusage ru;
+    while (wait4(pid, &status, 0, &ru) < 0)
+        if (errno != EINTR)
+            return -1;
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return -1;
+    return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+           ru.ru_stime.tv_usec / 1e6;
+}
+
+/* The least CPU of o->repeat runs of run_child (INFINITY: one failed); out, when
+ * not NULL, a directory the run writes, removed after each. */
+static double least_cpu(const struct bopts *o, const char *self, const char *path,
+                        const char *const *args, const char *out)
+{
+    double least = INFINITY;
+    for (int rep = 0; rep < o->repeat; rep++) {
+        double s = run_child(self, path, args);
+        if (out)
+            atomic_dir_remove(out);
+        if (s < 0)
+            return INFINITY;
+        least = s < least ? s : least;
+    }
+    return least;
+}
+
+/* Each export of fnf's run on a generated node table, as a whole process against
+ * `--summary` on the same file; OTF2, a file per node, on the smaller table only. */
+static int fig_export(const struct bopts *o)
+{
+    static const char *const fmts[] = {"csv", "json", "svg", "paje", "chrome", "otf2"};
+    char self[4096], path[512], dir[600];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len <= 0) {
+        printf("EXPORT: failed: cannot find this program (/proc/self/exe)\n");
+        return 1;
+    }
+    self[len] = '\0';
+    int fails = 0;
+    for (int big = 0; big < 2; big++) {
+        int n = big ? (o->quick ? 10000 : 1000000) : (o->quick ? 1000 : 10000);
+        FILE *fp = temp_file(path, sizeof path);
+        if (fp)
+            write_table(fp, n, o->seed);
+        if (!fp || fclose(fp) != 0) {
+            if (fp)
+                unlink(path);
+            printf("EXPORT: nodes %d failed: cannot write a temporary file\n", n);
+            return fails + 1;
+        }
+        snprintf(dir, sizeof dir, "%s.otf2", path);
+        const char *summary_args[] = {"--summary", NULL};
+        double summary = least_cpu(o, self, path, summary_args, NULL);
+        for (size_t f = 0; f < sizeof fmts / sizeof fmts[0]; f++) {
+            bool otf2 = strcmp(fmts[f], "otf2") == 0;
+            if (otf2 == (bool)big)   /* a file a node: 10^6 of them is the file system's time */
+                continue;
+            const char *args[] = {"--format", fmts[f], otf2 ? "--output" : NULL, dir, NULL};
+            double s = isinf(summary) ? INFINITY : least_cpu(o, self, path, args, otf2 ? dir : NULL);
+            if (isinf(s))
+                printf("EXPORT: nodes %d format %s failed\n", n, fmts[f]);
+            else
+                printf("EXPORT: nodes %d format %s seconds %.4f summary %.4f ratio %.2f\n", n,
+                       fmts[f], s, summary, s / summary);
+            fails += isinf(s);
+        }
+        unlink(path);
+    }
+    printf("# export: fnf's run on a generated node table, each format to /dev/null (OTF2: a "
+           "directory, a file a node) by this program run anew, the least CPU of %d against "
+           "--summary on the same file, whole processes\n", o->repeat);
+    return fails;
+}
+
 /* ---- options ---- */
 
 enum { B_QUICK = OPT_LONG, B_ONLY, B_MAX_NODES, B_REPEAT, B_CLASSES, B_EQUAL_TIMES, B_FULL,
@@ -608,7 +715,7 @@ enum { B_QUICK = OPT_LONG, B_ONLY, B_MAX_NODES, B_REPEAT, B_CLASSES, B_EQUAL_TIM
 static const struct opt bench_table[] = {
     {"quick", B_QUICK, NULL, "small sizes, to check that it runs (seconds)", OPT_FLAG, AT(quick),
      0, 0, NULL},
-    {"only", B_ONLY, "LIST", "figures, comma-separated: engine, csv, optimal, lp, view, exchange",
+    {"only", B_ONLY, "LIST", "figures, comma-separated: " FIG_LIST,
      OPT_CALL, 0, 0, 0, NULL},
     {"max-nodes", B_MAX_NODES, "N", "engine: the largest cluster, a power of ten (default 10000000)",
      OPT_CALL, 0, 0, 0, NULL},
@@ -648,7 +755,7 @@ static int bench_set(void *ctx, int key, const char *a, const char *v)
                 f++;
             if (f == F_COUNT) {
                 free(list);
-                return opt_fail(a, v, "a list of figures: engine, csv, optimal, lp, view, exchange");
+                return opt_fail(a, v, "a list of figures: " FIG_LIST);
             }
             o->only[f] = true;
             o->only_given = true;
@@ -713,5 +820,7 @@ int bench_main(int argc, char **argv, const struct bench_view_ops *view)
         fails += fig_view(&o, view);
     if (o.only[F_EXCHANGE])
         fails += fig_exchange(&o);
+    if (o.only[F_EXPORT])
+        fails += fig_export(&o);
     return cli_output_status(fails ? 1 : 0);
 }

@@ -9,7 +9,8 @@
 lines() { grep -c -E -- "$1" "$T/out"; }   # lines of $T/out matching an ERE
 NUM='[0-9]+(\.[0-9]+)?'
 
-run "$H" bench --quick
+mkdir "$T/tmp"
+TMPDIR=$T/tmp run "$H" bench --quick
 check "bench --quick: exit 0" test "$rc" -eq 0
 check "bench --quick: nothing on stderr" test ! -s "$T/err"
 check "the LogGOPSim header line" grep -q -x "# PERFORMANCE: nodes events seconds events/s bytes/node .*" "$T/out"
@@ -30,8 +31,16 @@ check "view: one frame of fnf on 1000 nodes (3996 events) in a 200x60 buffer" \
 check "exchange: all-to-all of 100 nodes, async and sync, 9900 messages each" \
     sh -c "grep -q -E -x 'EXCHANGE: 100 9900 async $NUM $NUM' '$T/out' &&
            grep -q -E -x 'EXCHANGE: 100 9900 sync $NUM $NUM' '$T/out'"
+for f in csv json svg paje chrome; do
+    check "export: $f of 10^4 nodes against --summary, whole processes" \
+        grep -q -E -x "EXPORT: nodes 10000 format $f seconds $NUM summary $NUM ratio $NUM" "$T/out"
+done
+check "export: OTF2 (a file a node) of 10^3 nodes only" \
+    sh -c "grep -q -E -x 'EXPORT: nodes 1000 format otf2 seconds $NUM summary $NUM ratio $NUM' '$T/out' &&
+           [ \$(grep -c 'format otf2' '$T/out') -eq 1 ]"
+check "no temporary file or directory left behind" test -z "$(ls -A "$T/tmp")"
 check "every other line is a comment" \
-    test "$(grep -v -c -E '^(#|PERFORMANCE:|CSV:|OPTIMAL:|LP:|VIEW:|EXCHANGE:)' "$T/out")" -eq 0
+    test "$(grep -v -c -E '^(#|PERFORMANCE:|CSV:|OPTIMAL:|LP:|VIEW:|EXCHANGE:|EXPORT:)' "$T/out")" -eq 0
 
 run "$H" bench --quick --only engine,exchange --classes
 check "--only engine,exchange: those figures only" \
@@ -55,7 +64,10 @@ check "--full: the full engine beside the lean one" \
 
 run "$H" bench --only nothing
 check "--only with an unknown figure: exit 2, the figures listed" \
-    sh -c "[ $rc -eq 2 ] && grep -q 'engine, csv, optimal, lp, view, exchange' '$T/err'"
+    sh -c "[ $rc -eq 2 ] && grep -q 'engine, csv, optimal, lp, view, exchange, export' '$T/err'"
+TMPDIR=$T/none run "$H" bench --quick --only export
+check "export without a temporary file: exit 1, said" \
+    sh -c "[ $rc -eq 1 ] && grep -q -x 'EXPORT: nodes 1000 failed: cannot write a temporary file' '$T/out'"
 run "$H" bench --max-nodes 12
 check "--max-nodes out of range: exit 2" sh -c "[ $rc -eq 2 ] && grep -q 'max-nodes' '$T/err'"
 run "$H" bench --frobnicate

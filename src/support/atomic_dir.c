@@ -55,6 +55,11 @@ static void remove_tree(const char *path)
     remove_tree_at(AT_FDCWD, path);
 }
 
+void atomic_dir_remove(const char *path)
+{
+    remove_tree(path);
+}
+
 /* The new directories of saves beside base in parent whose process is gone. */
 static void sweep_leftovers(const char *parent, const char *base)
 {

@@ -58,6 +58,9 @@ int atomic_dir_fclose(FILE *fp);
  * errno: then as atomic_dir_abort.  Either way ad is finished. */
 int atomic_dir_commit(struct atomic_dir *ad);
 
+/* Removes path and everything below it (links removed, never followed). */
+void atomic_dir_remove(const char *path);
+
 /* Removes the new directory; the target is untouched.  Keeps errno.  Safe on a finished ad. */
 void atomic_dir_abort(struct atomic_dir *ad);
 
