@@ -9,7 +9,7 @@
 set -eu
 cd "$(dirname "$0")"
 
-packages="meson ninja-build pkg-config gcc g++ clang libncurses-dev libcsv-dev liblua5.4-dev libglpk-dev glpk-utils libsqlite3-dev sqlite3 python3 tmux valgrind help2man man-db libsimgrid-dev pajeng graphviz libotf2-trace-dev otf2-tools openmpi-bin libopenmpi-dev bash-completion zsh fish"
+packages="meson ninja-build pkg-config gcc g++ clang libncurses-dev libcsv-dev liblua5.4-dev libglpk-dev libltdl-dev glpk-utils libsqlite3-dev sqlite3 python3 tmux valgrind help2man man-db libsimgrid-dev pajeng graphviz libotf2-trace-dev otf2-tools openmpi-bin libopenmpi-dev bash-completion zsh fish"
 missing=""
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
