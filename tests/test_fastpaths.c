@@ -927,13 +927,65 @@ static void test_export_switch(void)
                         "bookings out of order)");
 }
 
+/* Paje's events by time on the fast path (export_paje.c's lists) against the readable queues:
+ * times that repeat (two decimals: the lists all along) and times that seldom do (random
+ * doubles: the lists move their events to the queues part way), fnf and random-order. */
+static void test_paje_times(void)
+{
+    int cases = 0, same = 0;
+    for (int shape = 0; shape < 2; shape++)
+        for (int si = 0; si < 2; si++) {
+            int n = shape == 0 ? 20000 : 6000;
+            struct cluster *c = shape == 0 ? fef_cluster(n, 0, 77) : cluster_new(CLUSTER_NODES);
+            if (shape == 1) {
+                struct rng r;
+                rng_seed(&r, 78);
+                for (int i = 0; i < n; i++) {
+                    char name[16];
+                    snprintf(name, sizeof name, "q%d", i);
+                    double sv = 0.1 + 9 * rng_unit(&r);
+                    cluster_add_node(c, name, sv, sv + 3 * rng_unit(&r));
+                }
+                c->latency = 1;
+                struct diag d;
+                diag_init(&d);
+                cluster_finish(c, &d);
+                diag_free(&d);
+            }
+            struct sched_opts so;
+            sched_opts_default(&so);
+            struct run run;
+            enum model m = si == 0 ? MODEL_ASYNC : MODEL_SYNC;
+            if (run_schedule(&run, c, m, sched_find(si == 0 ? "fnf" : "random-order"), &so,
+                             RUN_OPT_NEVER, NULL) == 0) {
+                size_t lf = 0, lp = 0;
+                char *f = export_bytes(export_paje, &run, 1, true, &lf);
+                char *p = export_bytes(export_paje, &run, 1, false, &lp);
+                bool eq = lf == lp && memcmp(f, p, lf) == 0;
+                if (!eq)
+                    diag("paje, shape %d, run %d: %zu bytes fast, %zu readable", shape, si, lf, lp);
+                same += eq;
+                free(f);
+                free(p);
+                run_free(&run);
+            } else {
+                diag("paje, shape %d, run %d: the run failed", shape, si);
+            }
+            cases++;
+            cluster_free(c);
+        }
+    is_int(same, cases, "Paje's events listed by time are the readable queues' bytes (times that "
+                        "repeat, times that seldom do; fnf and random-order, %d runs)", cases);
+}
+
 /* output/export_line.h's integers: %lld's text, on the edges and a million random values of
  * every width (the exporters' node numbers, sequence numbers, ids). */
 static void test_line_int(void)
 {
     static const long long edges[] = {0, 1, 9, 10, 99, 100, 101, 999, 1000, -1, -9, -10, -100,
                                       2147483647LL, -2147483647LL - 1, 9223372036854775807LL,
-                                      -9223372036854775807LL - 1};
+                                      -9223372036854775807LL - 1, 999999999999999999LL,
+                                      1000000000000000000LL, 99999999999LL, 100000000000LL};
     struct rng r;
     rng_seed(&r, 41);
     int bad = 0, n = 0;
@@ -976,6 +1028,7 @@ int main(void)
     test_open_shop_switch();
     test_greedy_switch();
     test_export_switch();
+    test_paje_times();
     test_line_int();
     return tap_exit();
 }

@@ -322,7 +322,7 @@ static int list_run_lean(struct sched *s, struct engine *e, char **cause)
                 (uint32_t)order[p], p);
         /* left - 1 bookings are left, each pops one: the rest never come up */
         rq_trim(senders, (size_t)(left - 1));
-        if (__builtin_expect(e->on_book != NULL, 0) && left > 1 && !e->recording)
+        if (__builtin_expect(e->on_book_rows, 0) && left > 1)
             prefetch_senders(e, senders, order);
     }
     rq_free(senders);   /* as sched_run frees the policy before the last events */
