@@ -978,6 +978,57 @@ static void test_paje_times(void)
                         "repeat, times that seldom do; fnf and random-order, %d runs)", cases);
 }
 
+/* The list policies' reasons (sched/list.c: list_say_fast against its xasprintf): every
+ * transfer's, written at booking and written when read, fnf and slowest-first, on tables whose
+ * times %g rounds (1 + 2^-52), async, sync (a port busy past the overhead) and sender-only. */
+static void test_list_say(void)
+{
+    static const enum model models[] = {MODEL_ASYNC, MODEL_SYNC, MODEL_SENDER_ONLY};
+    int reasons = 0, same = 0;
+    for (int kind = 0; kind < 4; kind++)
+        for (size_t mi = 0; mi < sizeof models / sizeof models[0]; mi++)
+            for (int later = 0; later < 2; later++) {
+                struct cluster *c = fef_cluster(kind == 3 ? 700 : 60, kind, (uint64_t)(91 + kind));
+                struct sched_opts so;
+                sched_opts_default(&so);
+                so.reasons_later = later;
+                struct run run[2];
+                int rc = 0;
+                for (int fast = 0; fast < 2; fast++) {
+                    fastpath_set(fast);
+                    rc |= run_schedule(&run[fast], c, models[mi],
+                                       sched_find(kind % 2 ? "slowest-first" : "fnf"), &so,
+                                       RUN_OPT_NEVER, NULL);
+                }
+                for (int i = 0; rc == 0 && i < run[0].eng.ntr && i < run[1].eng.ntr; i++) {
+                    char *t0 = NULL, *t1 = NULL;
+                    fastpath_set(false);
+                    const char *r0 = engine_reason(&run[0].eng, &run[0].eng.tr[i], &t0);
+                    fastpath_set(true);
+                    const char *r1 = engine_reason(&run[1].eng, &run[1].eng.tr[i], &t1);
+                    bool eq = r0 && r1 && strcmp(r0, r1) == 0;
+                    if (!eq && reasons - same < 3)
+                        diag("reason %d: \"%s\" readable, \"%s\" fast", i, r0 ? r0 : "",
+                             r1 ? r1 : "");
+                    reasons++;
+                    same += eq;
+                    free(t0);
+                    free(t1);
+                }
+                fastpath_set(true);
+                if (rc == 0) {
+                    run_free(&run[0]);
+                    run_free(&run[1]);
+                } else {
+                    diag("kind %d: a run failed", kind);
+                    reasons++;
+                }
+                cluster_free(c);
+            }
+    ok(reasons > 1000 && same == reasons,
+       "the list policies' reasons built by hand are xasprintf's (%d of %d alike)", same, reasons);
+}
+
 /* output/export_line.h's integers: %lld's text, on the edges and a million random values of
  * every width (the exporters' node numbers, sequence numbers, ids). */
 static void test_line_int(void)
@@ -1029,6 +1080,7 @@ int main(void)
     test_greedy_switch();
     test_export_switch();
     test_paje_times();
+    test_list_say();
     test_line_int();
     return tap_exit();
 }
