@@ -724,6 +724,7 @@ static void all_start(struct all_bookings *a, const struct run *runs, int k, str
 {
     *a = (struct all_bookings){.runs = runs, .k = k, .sp = sp};
     spool_cursor_start(&a->at, &runs[0].eng, sp);
+    a->at.names = false;   /* Paje names nodes by number */
 }
 
 static const struct transfer *all_next(struct all_bookings *a)
@@ -735,6 +736,7 @@ static const struct transfer *all_next(struct all_bookings *a)
         spool_cursor_end(&a->at);
         a->at_run++;
         spool_cursor_start(&a->at, &a->runs[a->at_run].eng, NULL);
+        a->at.names = false;
     }
 }
 
