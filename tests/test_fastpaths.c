@@ -611,6 +611,16 @@ static void test_csv_switch(void)
 /* A node table of n nodes; kind 0: two-decimal times, 1: small integers
  * (many ties), 2: times whose sums round together (1 and 1 + 2^-52 plus 4
  * make the same double), 3: zero costs. */
+/* c finished (its warnings dropped). */
+static struct cluster *cluster_done(struct cluster *c)
+{
+    struct diag d;
+    diag_init(&d);
+    cluster_finish(c, &d);
+    diag_free(&d);
+    return c;
+}
+
 static struct cluster *fef_cluster(int n, int kind, uint64_t seed)
 {
     static const double close[4] = {1.0, 1.0 + 0x1p-52, 1.0 + 0x1p-51, 3.0};
@@ -636,11 +646,7 @@ static struct cluster *fef_cluster(int n, int kind, uint64_t seed)
     }
     c->latency = kind == 1 ? 0 : (double)rng_below(&r, 3);
     c->source = (int)rng_below(&r, (uint64_t)n);
-    struct diag d;
-    diag_init(&d);
-    cluster_finish(c, &d);
-    diag_free(&d);
-    return c;
+    return cluster_done(c);
 }
 
 static int fef_run(const struct cluster *c, enum model m, struct engine *e)
@@ -947,10 +953,7 @@ static void test_paje_times(void)
                     cluster_add_node(c, name, sv, sv + 3 * rng_unit(&r));
                 }
                 c->latency = 1;
-                struct diag d;
-                diag_init(&d);
-                cluster_finish(c, &d);
-                diag_free(&d);
+                cluster_done(c);
             }
             struct sched_opts so;
             sched_opts_default(&so);

@@ -213,13 +213,11 @@ static void pev_line(FILE *fp, double time, int kind, int state, int run, int no
     }
 }
 
-/* pev_line's bytes, built by hand into lo's block (output/export_line.h); when: the time's
- * text (numfmt_num's), wlen bytes. */
-static void pev_line_fast(struct line_out *lo, const char *when, size_t wlen, int kind, int state,
-                          int run, int node, long long tr)
+/* pev_line's head, by hand at at, up to the node: "6 T S r0n", "7 T S r0n", "8 T M r0 msg r0n"
+ * (when: T, numfmt_num's text, wlen bytes). */
+static char *pev_head(char *at, const char *when, size_t wlen, int kind, int state, int run)
 {
     static const char digit[] = "7968";   /* the event numbers, by kind */
-    char *at = line_begin(lo, 160);
     at = line_char(at, digit[kind]);
     at = line_char(at, ' ');
     at = line_str(at, when, wlen);
@@ -233,8 +231,12 @@ static void pev_line_fast(struct line_out *lo, const char *when, size_t wlen, in
         at = LINE_LIT(at, " msg r");
     }
     at = line_int(at, run);
-    at = line_char(at, 'n');
-    at = line_int(at, node);
+    return line_char(at, 'n');
+}
+
+/* pev_line's rest after the node, by hand at at: " send\n", "\n", " r0t5\n". */
+static char *pev_tail(char *at, int kind, int state, int run, long long tr)
+{
     if (kind == PEV_PUSH) {
         at = line_char(at, ' ');
         at = line_str(at, state_value[state], 4);
@@ -244,8 +246,16 @@ static void pev_line_fast(struct line_out *lo, const char *when, size_t wlen, in
         at = line_char(at, 't');
         at = line_int(at, tr);
     }
-    at = line_char(at, '\n');
-    line_end(lo, at);
+    return line_char(at, '\n');
+}
+
+/* pev_line's bytes, built by hand into lo's block (output/export_line.h). */
+static void pev_line_fast(struct line_out *lo, const char *when, size_t wlen, int kind, int state,
+                          int run, int node, long long tr)
+{
+    char *at = pev_head(line_begin(lo, 160), when, wlen, kind, state, run);
+    at = line_int(at, node);
+    line_end(lo, pev_tail(at, kind, state, run, tr));
 }
 
 /* The kind whose queue holds the next event, earlier than t (INFINITY: any), or -1: the least
@@ -601,28 +611,11 @@ static int pt_head_no(int kind, int state)
 
 static void pt_heads_make(struct pt_heads *h, int run)
 {
-    static const char digit[] = "7968";   /* the event numbers, by kind */
     h->run = run;
     for (int kind = 0; kind < 4; kind++)
-        for (int state = 0; state < 3; state++) {
-            bool port = kind == PEV_PUSH || kind == PEV_POP;
-            if (!port && state > 0)
-                break;
+        for (int state = 0; state < (kind == PEV_PUSH || kind == PEV_POP ? 3 : 1); state++) {
             int no = pt_head_no(kind, state);
-            char *at = line_char(h->text[no], digit[kind]);
-            at = line_char(at, ' ');
-            at = line_str(at, h->when, h->wlen);
-            if (port) {
-                at = line_char(at, ' ');
-                at = line_char(at, state_letter[state]);
-                at = LINE_LIT(at, " r");
-            } else {
-                at = LINE_LIT(at, " M r");
-                at = line_int(at, run);
-                at = LINE_LIT(at, " msg r");
-            }
-            at = line_int(at, run);
-            at = line_char(at, 'n');
+            char *at = pev_head(h->text[no], h->when, h->wlen, kind, state, run);
             h->len[no] = (unsigned char)(at - h->text[no]);
         }
 }
@@ -635,19 +628,7 @@ static void pt_line(struct line_out *lo, const struct pt_heads *h, int kind, int
     char *at = line_begin(lo, PT_HEAD + 64);
     memcpy(at, h->text[no], PT_HEAD);   /* whole: a copy of known length */
     at = line_int(at + h->len[no], node);
-    if (kind == PEV_PUSH) {
-        memcpy(at, state == 0 ? " send\n" : state == 1 ? " link\n" : " recv\n", 6);
-        at += 6;
-    } else if (kind != PEV_POP) {
-        at = LINE_LIT(at, " r");
-        at = line_int(at, h->run);
-        at = line_char(at, 't');
-        at = line_int(at, tr);
-        at = line_char(at, '\n');
-    } else {
-        at = line_char(at, '\n');
-    }
-    line_end(lo, at);
+    line_end(lo, pev_tail(at, kind, state, h->run, tr));
 }
 
 /* A chunk written long ago is read at a random place: ask for all of it (NULL: nothing). */
