@@ -208,6 +208,7 @@ static int run_or_compare(int argc, char **argv, bool compare)
         lean = true;
         o.s.sopt.on_book = f->stream;
         o.s.sopt.on_book_ctx = &stream;
+        o.s.sopt.on_book_rows = true;   /* a row names its nodes */
     } else if (!compare && !o.summary && f->spooled) {
         /* the bookings kept in a temporary file for a writer that needs them
            all (output/spool.h); without one, the full engine's records */

@@ -611,6 +611,16 @@ static void test_csv_switch(void)
 /* A node table of n nodes; kind 0: two-decimal times, 1: small integers
  * (many ties), 2: times whose sums round together (1 and 1 + 2^-52 plus 4
  * make the same double), 3: zero costs. */
+/* c finished (its warnings dropped). */
+static struct cluster *cluster_done(struct cluster *c)
+{
+    struct diag d;
+    diag_init(&d);
+    cluster_finish(c, &d);
+    diag_free(&d);
+    return c;
+}
+
 static struct cluster *fef_cluster(int n, int kind, uint64_t seed)
 {
     static const double close[4] = {1.0, 1.0 + 0x1p-52, 1.0 + 0x1p-51, 3.0};
@@ -636,11 +646,7 @@ static struct cluster *fef_cluster(int n, int kind, uint64_t seed)
     }
     c->latency = kind == 1 ? 0 : (double)rng_below(&r, 3);
     c->source = (int)rng_below(&r, (uint64_t)n);
-    struct diag d;
-    diag_init(&d);
-    cluster_finish(c, &d);
-    diag_free(&d);
-    return c;
+    return cluster_done(c);
 }
 
 static int fef_run(const struct cluster *c, enum model m, struct engine *e)
@@ -927,13 +933,113 @@ static void test_export_switch(void)
                         "bookings out of order)");
 }
 
+/* Paje's events by time on the fast path (export_paje.c's lists) against the readable queues:
+ * times that repeat (two decimals: the lists all along) and times that seldom do (random
+ * doubles: the lists move their events to the queues part way), fnf and random-order. */
+static void test_paje_times(void)
+{
+    int cases = 0, same = 0;
+    for (int shape = 0; shape < 2; shape++)
+        for (int si = 0; si < 2; si++) {
+            int n = shape == 0 ? 20000 : 6000;
+            struct cluster *c = shape == 0 ? fef_cluster(n, 0, 77) : cluster_new(CLUSTER_NODES);
+            if (shape == 1) {
+                struct rng r;
+                rng_seed(&r, 78);
+                for (int i = 0; i < n; i++) {
+                    char name[16];
+                    snprintf(name, sizeof name, "q%d", i);
+                    double sv = 0.1 + 9 * rng_unit(&r);
+                    cluster_add_node(c, name, sv, sv + 3 * rng_unit(&r));
+                }
+                c->latency = 1;
+                cluster_done(c);
+            }
+            struct sched_opts so;
+            sched_opts_default(&so);
+            struct run run;
+            enum model m = si == 0 ? MODEL_ASYNC : MODEL_SYNC;
+            if (run_schedule(&run, c, m, sched_find(si == 0 ? "fnf" : "random-order"), &so,
+                             RUN_OPT_NEVER, NULL) == 0) {
+                size_t lf = 0, lp = 0;
+                char *f = export_bytes(export_paje, &run, 1, true, &lf);
+                char *p = export_bytes(export_paje, &run, 1, false, &lp);
+                bool eq = lf == lp && memcmp(f, p, lf) == 0;
+                if (!eq)
+                    diag("paje, shape %d, run %d: %zu bytes fast, %zu readable", shape, si, lf, lp);
+                same += eq;
+                free(f);
+                free(p);
+                run_free(&run);
+            } else {
+                diag("paje, shape %d, run %d: the run failed", shape, si);
+            }
+            cases++;
+            cluster_free(c);
+        }
+    is_int(same, cases, "Paje's events listed by time are the readable queues' bytes (times that "
+                        "repeat, times that seldom do; fnf and random-order, %d runs)", cases);
+}
+
+/* The list policies' reasons (sched/list.c: list_say_fast against its xasprintf): every
+ * transfer's, written at booking and written when read, fnf and slowest-first, on tables whose
+ * times %g rounds (1 + 2^-52), async, sync (a port busy past the overhead) and sender-only. */
+static void test_list_say(void)
+{
+    static const enum model models[] = {MODEL_ASYNC, MODEL_SYNC, MODEL_SENDER_ONLY};
+    int reasons = 0, same = 0;
+    for (int kind = 0; kind < 4; kind++)
+        for (size_t mi = 0; mi < sizeof models / sizeof models[0]; mi++)
+            for (int later = 0; later < 2; later++) {
+                struct cluster *c = fef_cluster(kind == 3 ? 700 : 60, kind, (uint64_t)(91 + kind));
+                struct sched_opts so;
+                sched_opts_default(&so);
+                so.reasons_later = later;
+                struct run run[2];
+                int rc = 0;
+                for (int fast = 0; fast < 2; fast++) {
+                    fastpath_set(fast);
+                    rc |= run_schedule(&run[fast], c, models[mi],
+                                       sched_find(kind % 2 ? "slowest-first" : "fnf"), &so,
+                                       RUN_OPT_NEVER, NULL);
+                }
+                for (int i = 0; rc == 0 && i < run[0].eng.ntr && i < run[1].eng.ntr; i++) {
+                    char *t0 = NULL, *t1 = NULL;
+                    fastpath_set(false);
+                    const char *r0 = engine_reason(&run[0].eng, &run[0].eng.tr[i], &t0);
+                    fastpath_set(true);
+                    const char *r1 = engine_reason(&run[1].eng, &run[1].eng.tr[i], &t1);
+                    bool eq = r0 && r1 && strcmp(r0, r1) == 0;
+                    if (!eq && reasons - same < 3)
+                        diag("reason %d: \"%s\" readable, \"%s\" fast", i, r0 ? r0 : "",
+                             r1 ? r1 : "");
+                    reasons++;
+                    same += eq;
+                    free(t0);
+                    free(t1);
+                }
+                fastpath_set(true);
+                if (rc == 0) {
+                    run_free(&run[0]);
+                    run_free(&run[1]);
+                } else {
+                    diag("kind %d: a run failed", kind);
+                    reasons++;
+                }
+                cluster_free(c);
+            }
+    ok(reasons > 1000 && same == reasons,
+       "the list policies' reasons built by hand are xasprintf's (%d of %d alike)", same, reasons);
+}
+
 /* output/export_line.h's integers: %lld's text, on the edges and a million random values of
  * every width (the exporters' node numbers, sequence numbers, ids). */
 static void test_line_int(void)
 {
     static const long long edges[] = {0, 1, 9, 10, 99, 100, 101, 999, 1000, -1, -9, -10, -100,
                                       2147483647LL, -2147483647LL - 1, 9223372036854775807LL,
-                                      -9223372036854775807LL - 1};
+                                      -9223372036854775807LL - 1, 999999999999999999LL,
+                                      1000000000000000000LL, 99999999999LL, 100000000000LL};
     struct rng r;
     rng_seed(&r, 41);
     int bad = 0, n = 0;
@@ -976,6 +1082,8 @@ int main(void)
     test_open_shop_switch();
     test_greedy_switch();
     test_export_switch();
+    test_paje_times();
+    test_list_say();
     test_line_int();
     return tap_exit();
 }

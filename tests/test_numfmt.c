@@ -15,6 +15,7 @@
 
 #include "support/fastpath.h"
 #include "support/numfmt.h"
+#include "support/numfmt_fast.h"
 #include "support/rng.h"
 #include "tap.h"
 
@@ -215,10 +216,46 @@ static void test_fast_switch(void)
     ok(taken > n / 2, "most of them are in the fast path's range (%ld)", taken);
 }
 
+/* numfmt_fast_g against snprintf's "%.*g" (the list policies' reasons print their numbers with
+ * it, at P = 6, as %g): where it takes x, the same text, on the edges (zeros, subnormals, 1e300,
+ * ties at six digits, powers of two and ten) and on the random doubles of every kind. */
+static void test_fast_g(void)
+{
+    static const double edges[] = {0.0, -0.0, 0x1p-1074, 4e-320, 0x1p-1022, 1e300, -1e300, 1e-300,
+                                   0.5, 2.5, 1234565, 1234575, 0.1234565, 999999.5, 9999995,
+                                   1e35, 1e-20, 1e100, 1 + 0x1p-52, 3.0000005, 0.30000000000000004};
+    struct rng r;
+    rng_seed(&r, 23);
+    long n = tap_scale(200000, 2000), cases = 0, same = 0, taken = 0, shown = 0;
+    int nedges = (int)(sizeof edges / sizeof edges[0]);
+    for (long i = 0; i < n + nedges; i++) {
+        double x = i < nedges ? edges[i] : random_double(&r, i);
+        for (int p = i < nedges ? 1 : 6; p <= (i < nedges ? 17 : 6); p++) {
+            char fast[NUMFMT_SIZE], slow[NUMFMT_SIZE];
+            snprintf(slow, sizeof slow, "%.*g", p, x);
+            cases++;
+            if (!numfmt_fast_g(fast, x, p)) {
+                same++;   /* not taken: the caller prints it with snprintf */
+                continue;
+            }
+            taken++;
+            bool eq = strcmp(fast, slow) == 0;
+            if (!eq && shown++ < 5)
+                diag("%a at %d digits: fast %s, snprintf %s", x, p, fast, slow);
+            same += eq;
+        }
+    }
+    is_int(same, cases, "numfmt_fast_g writes what %%.*g writes wherever it takes the number "
+                        "(%ld cases, %ld taken: edges at every precision, random doubles at 6)",
+           cases, taken);
+    ok(taken > cases / 2, "most of them are taken (%ld of %ld)", taken, cases);
+}
+
 int main(void)
 {
     test_cases();
     test_fast_switch();
+    test_fast_g();
     test_random();
     test_locale();
     return tap_exit();

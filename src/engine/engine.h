@@ -161,6 +161,8 @@ struct engine {
     engine_book_fn on_book;     /* lean: called for every booking, or NULL (set it after
                                    engine_set_lean; --format csv streams its rows so) */
     void *on_book_ctx;
+    bool on_book_rows;          /* on_book reads the nodes and names it is given (CSV's rows):
+                                   the lean list run prefetches them for it */
     bool recording;             /* a full engine's lean run (engine_record_lean) */
     bool reasons_later;         /* a policy may leave its reasons to be written when read */
     bool reasons_unread;        /* no reason will be read: a policy may write none */

@@ -125,14 +125,15 @@ static inline int lean_list_book(const struct lean_list *r, struct lean_last *la
     timing_cost_parts(lean_list_send(r, q), r->L, recv, &k);
     timing_transfer(MODEL_ASYNC, &k, &at, &t);
     if (__builtin_expect(e->on_book != NULL, 0)) {
-        /* a hook reads the receivers' nodes at random places (their names, for
-           the CSV rows): fetch the node 16 bookings ahead and the name 8 ahead
-           (the records of engine_record_lean read none) */
+        /* a hook that reads the receivers' nodes (on_book_rows: their names, for
+           the CSV rows) reads them at random places: fetch the node 16 bookings
+           ahead and the name 8 ahead (the records of engine_record_lean and the
+           spool read none, and the name's address is a load that would stall) */
         const struct node *nodes = e->c->nodes;
         int n = e->n;
-        if (p + 16 < n && !e->recording)
+        if (p + 16 < n && e->on_book_rows)
             __builtin_prefetch(&nodes[r->order[p + 16]]);
-        if (p + 8 < n && !e->recording)
+        if (p + 8 < n && e->on_book_rows)
             __builtin_prefetch(nodes[r->order[p + 8]].name);
         e->on_book(e->on_book_ctx, e->ntr, r->order[q], r->order[p], &t);
     }

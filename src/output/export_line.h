@@ -31,6 +31,18 @@ static inline char *line_char(char *at, char ch)
     return at + 1;
 }
 
+/* The digits of u (1 for 0): the bits' length times log10(2) is the count or one short. */
+static inline int line_digits(unsigned long long u)
+{
+    static const unsigned long long pow10[20] = {
+        1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull, 100000000ull,
+        1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull, 10000000000000ull,
+        100000000000000ull, 1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
+        1000000000000000000ull, 10000000000000000000ull};
+    int t = (64 - __builtin_clzll(u | 1)) * 1233 >> 12;
+    return t + ((u | 1) >= pow10[t]);
+}
+
 /* v as %lld writes it: its digits counted, then written from the last, two at a time. */
 static inline char *line_int(char *at, long long v)
 {
@@ -42,10 +54,7 @@ static inline char *line_int(char *at, long long v)
     unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
     if (v < 0)
         *at++ = '-';
-    int nd = 1;
-    for (unsigned long long x = u; x >= 10; x /= 10)
-        nd++;
-    char *end = at + nd;
+    char *end = at + line_digits(u);
     for (at = end; u >= 100; u /= 100) {
         at -= 2;
         memcpy(at, &pairs[2 * (u % 100)], 2);

@@ -95,12 +95,15 @@ enum pev_kind {   /* at equal times, in this order: ends before starts */
  * flight, not the whole run (fnf on 10^6 random nodes: up to 77 % of its
  * bookings, its last rounds: a send booked late may start early).  The watermark needs the least start of each
  * block: from the spool (spool_least), else a first pass over the bookings.
- * Bookings are counted over all runs in 28 bits: PAJE_MAX_TRANSFERS.
+ * Bookings are counted over all runs in 28 bits: PAJE_MAX_TRANSFERS.  The
+ * fast path lists the events by time instead (struct pev_times), under the
+ * same watermark, and moves to the queues when the times seldom repeat.
  */
 #define PAJE_BLOCK SPOOL_BLOCK   /* spool_least's span */
 
-/* A pair's second event (pev_booking), its time the one being written. */
-struct pev_second {
+/* An event without its time: a pair's second (pev_booking), or an event in a time's list
+ * (struct pev_times).  tie: kind << 30 | booking << 2 | state, as in the queues. */
+struct pev_item {
     uint32_t tie;
     int node;
 };
@@ -112,10 +115,12 @@ struct paje_out {
     long long *first;   /* runs[r]'s first booking in the count over all runs */
     struct radixq q[4];   /* the events of each kind: pushed in the order of their ties */
     double least[4];      /* each queue's least time (rq_min_time), INFINITY when it is empty */
-    struct pev_second *second[4];   /* by kind: pairs' second events of the time being written */
+    struct pev_item *second[4];   /* by kind: pairs' second events of the time being written */
     size_t second_at[4], second_len[4], second_cap[4];
     double second_time;   /* their time */
     int *to;              /* on the fast path, each booking's receiver */
+    struct pev_times *pt; /* the fast path's lists by time, until they would take more memory
+                             than the queues (then NULL: the queues, paired) */
 };
 
 static const char state_letter[] = "SLV";
@@ -126,8 +131,8 @@ static const char state_value[][5] = {"send", "link", "recv"};   /* 4 letters ea
  * has events at that time: a send's push and the arrow's start, a send's pop and the link's
  * push when the link starts as the send ends (on the receiver: its node is o->to[booking]), a
  * link's pop and the receive's push when the receive starts as the link ends, the receive's
- * pop and the arrow's end when the receiver holds the message as its receive ends.  On the fast path the
- * first carries the second (PEV_FOLLOWED in its value): a pair waits in the queues as one
+ * pop and the arrow's end when the receiver holds the message as its receive ends.  On the fast
+ * path, once its lists by time have moved to the queues (struct pev_times), the first carries the second (PEV_FOLLOWED in its value): a pair waits in the queues as one
  * event, not two.  When the first goes out its second joins the seconds of its kind at that
  * time (o->second), in the order of their ties, since the firsts of one kind go out in the
  * order of theirs and each kind's seconds come from one kind of firsts: a queue, not a heap.
@@ -208,15 +213,14 @@ static void pev_line(FILE *fp, double time, int kind, int state, int run, int no
     }
 }
 
-/* pev_line's bytes, built by hand into lo's block (output/export_line.h). */
-static void pev_line_fast(struct line_out *lo, double time, int kind, int state, int run, int node,
-                          long long tr)
+/* pev_line's head, by hand at at, up to the node: "6 T S r0n", "7 T S r0n", "8 T M r0 msg r0n"
+ * (when: T, numfmt_num's text, wlen bytes). */
+static char *pev_head(char *at, const char *when, size_t wlen, int kind, int state, int run)
 {
     static const char digit[] = "7968";   /* the event numbers, by kind */
-    char *at = line_begin(lo, 160);
     at = line_char(at, digit[kind]);
     at = line_char(at, ' ');
-    at = line_num(at, time);
+    at = line_str(at, when, wlen);
     if (kind == PEV_PUSH || kind == PEV_POP) {
         at = line_char(at, ' ');
         at = line_char(at, state_letter[state]);
@@ -227,8 +231,12 @@ static void pev_line_fast(struct line_out *lo, double time, int kind, int state,
         at = LINE_LIT(at, " msg r");
     }
     at = line_int(at, run);
-    at = line_char(at, 'n');
-    at = line_int(at, node);
+    return line_char(at, 'n');
+}
+
+/* pev_line's rest after the node, by hand at at: " send\n", "\n", " r0t5\n". */
+static char *pev_tail(char *at, int kind, int state, int run, long long tr)
+{
     if (kind == PEV_PUSH) {
         at = line_char(at, ' ');
         at = line_str(at, state_value[state], 4);
@@ -238,8 +246,16 @@ static void pev_line_fast(struct line_out *lo, double time, int kind, int state,
         at = line_char(at, 't');
         at = line_int(at, tr);
     }
-    at = line_char(at, '\n');
-    line_end(lo, at);
+    return line_char(at, '\n');
+}
+
+/* pev_line's bytes, built by hand into lo's block (output/export_line.h). */
+static void pev_line_fast(struct line_out *lo, const char *when, size_t wlen, int kind, int state,
+                          int run, int node, long long tr)
+{
+    char *at = pev_head(line_begin(lo, 160), when, wlen, kind, state, run);
+    at = line_int(at, node);
+    line_end(lo, pev_tail(at, kind, state, run, tr));
 }
 
 /* The kind whose queue holds the next event, earlier than t (INFINITY: any), or -1: the least
@@ -287,20 +303,30 @@ static void second_add(struct paje_out *o, double time, int kind, uint32_t tie, 
         o->second_cap[kind] = o->second_cap[kind] ? 2 * o->second_cap[kind] : 256;
         o->second[kind] = xrealloc(o->second[kind], o->second_cap[kind] * sizeof *o->second[kind]);
     }
-    o->second[kind][o->second_len[kind]++] = (struct pev_second){tie, node};
+    o->second[kind][o->second_len[kind]++] = (struct pev_item){tie, node};
     o->second_time = time;   /* the seconds waiting, if any, have this time too */
+}
+
+/* The run of booking g (counted over all runs). */
+static int pev_run(const struct paje_out *o, long long g)
+{
+    int run = 0;
+    while (run + 1 < o->k && o->first[run + 1] <= g)
+        run++;
+    return run;
 }
 
 /* An event's line. */
 static void pev_write(struct paje_out *o, double time, int kind, int state, long long g, int node)
 {
-    int run = 0;
-    while (run + 1 < o->k && o->first[run + 1] <= g)
-        run++;
-    if (o->lo)
-        pev_line_fast(o->lo, time, kind, state, run, node, g - o->first[run]);
-    else
+    int run = pev_run(o, g);
+    if (o->lo) {
+        size_t len;
+        const char *when = numfmt_num_cached(time, &len);
+        pev_line_fast(o->lo, when, len, kind, state, run, node, g - o->first[run]);
+    } else {
         pev_line(o->fp, time, kind, state, run, node, g - o->first[run]);
+    }
 }
 
 /* Write the queues' events earlier than t (INFINITY: all), in (time, tie) order over all four,
@@ -310,7 +336,7 @@ static void pev_flush(struct paje_out *o, double t)
     for (;;) {
         int kind = pev_next(o, t), sk = second_next(o);
         if (sk >= 0 && (kind < 0 || second_first(o, sk, kind))) {
-            const struct pev_second *e = &o->second[sk][o->second_at[sk]++];
+            const struct pev_item *e = &o->second[sk][o->second_at[sk]++];
             long long g = (long long)(e->tie >> 2 & ((1u << 28) - 1));
             pev_write(o, o->second_time, sk, (int)(e->tie & 3), g, e->node);
             if (o->second_at[sk] == o->second_len[sk])
@@ -338,6 +364,335 @@ static void pev_flush(struct paje_out *o, double t)
     }
 }
 
+/*
+ * The fast path's events by time (fnf on 10^6 two-decimal nodes: 8 million events at 10 304
+ * times).  Each time has a list of its events in the order they are made, which is the order of
+ * their ties within each kind (the bookings in order, a booking's states in order, as in
+ * pev_booking); the times wait in a radix queue of their own, one item a time, so an event
+ * costs a look-up in a hash table of the times waiting and a store, not a queue's push and
+ * pop.  A time goes out, kind by kind, when it is earlier than the watermark, as the queues'
+ * events would: the same lines in the same order.  An event is 8 bytes in chunks of
+ * PT_CHUNK; when the lists would take more than twice what the queues take (16 bytes an
+ * event) and more than 1 MiB -- times that seldom repeat -- their events move to the queues
+ * (pt_to_queues) and the run goes on there.
+ */
+#define PT_CHUNK 30
+#define PT_HEAD (NUMFMT_SIZE + 48)   /* a line's head: 2 + 31 + 4 + 11 + 6 + 11 + 1 bytes at most */
+
+struct pt_chunk {
+    struct pt_chunk *next;
+    uint32_t n;
+    struct pev_item ev[PT_CHUNK];
+};
+
+struct pt_time {
+    uint64_t key;   /* time_key of the time */
+    struct pt_chunk *head[4], *tail[4];   /* by kind, NULL: none yet */
+    bool used;                             /* false: free */
+};
+
+struct pt_slot {
+    uint64_t key;
+    uint32_t idx1;   /* the time's index + 1, or 0: free */
+};
+
+struct pev_times {
+    struct pt_time *t;    /* the times, by index; those freed listed in free_t */
+    uint32_t *free_t;
+    size_t nt, cap_t, nfree;
+    struct pt_slot *slot; /* open addressing on the key, linear probing */
+    size_t cap_slot;      /* 2^slot_bits, at least twice the times waiting */
+    int slot_bits;
+    struct radixq order;  /* the times waiting: val their index */
+    struct pt_chunk *spare;   /* chunks handed back */
+    struct pt_chunk **slab;   /* every chunk's allocation, PT_SLAB chunks each */
+    size_t nslab, cap_slab, chunks;   /* chunks in use */
+    size_t live, events;      /* times and events waiting */
+    uint64_t last_key;        /* the last time looked up, and its index (last_idx + 1, or 0) */
+    uint32_t last_idx1;
+};
+
+#define PT_SLAB 256
+
+/* Fibonacci hashing: the product's top bits. */
+static size_t pt_hash(const struct pev_times *p, uint64_t key)
+{
+    return (size_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - p->slot_bits));
+}
+
+static struct pev_times *pt_new(void)
+{
+    struct pev_times *p = xcalloc(1, sizeof *p);
+    p->slot_bits = 10;
+    p->cap_slot = (size_t)1 << p->slot_bits;
+    p->slot = xcalloc(p->cap_slot, sizeof *p->slot);
+    rq_init(&p->order);
+    return p;
+}
+
+static void pt_free(struct pev_times *p)
+{
+    if (!p)
+        return;
+    for (size_t i = 0; i < p->nslab; i++)
+        free(p->slab[i]);
+    free(p->slab);
+    free(p->t);
+    free(p->free_t);
+    free(p->slot);
+    rq_free(&p->order);
+    free(p);
+}
+
+static void pt_rehash(struct pev_times *p)
+{
+    free(p->slot);
+    p->cap_slot *= 2;
+    p->slot_bits++;
+    p->slot = xcalloc(p->cap_slot, sizeof *p->slot);
+    for (size_t i = 0; i < p->nt; i++) {
+        if (!p->t[i].used)
+            continue;
+        size_t h = pt_hash(p, p->t[i].key);
+        while (p->slot[h].idx1)
+            h = (h + 1) & (p->cap_slot - 1);
+        p->slot[h] = (struct pt_slot){p->t[i].key, (uint32_t)i + 1};
+    }
+}
+
+static struct pt_chunk *pt_chunk_new(struct pev_times *p)
+{
+    if (!p->spare) {
+        if (p->nslab == p->cap_slab) {
+            p->cap_slab = p->cap_slab ? 2 * p->cap_slab : 64;
+            p->slab = xrealloc(p->slab, p->cap_slab * sizeof *p->slab);
+        }
+        struct pt_chunk *s = xmalloc(PT_SLAB * sizeof *s);
+        p->slab[p->nslab++] = s;
+        for (int i = PT_SLAB - 1; i >= 0; i--) {
+            s[i].next = p->spare;
+            p->spare = &s[i];
+        }
+    }
+    struct pt_chunk *c = p->spare;
+    p->spare = c->next;
+    c->next = NULL;
+    c->n = 0;
+    p->chunks++;
+    return c;
+}
+
+/* A new time's index, its lists empty. */
+static uint32_t pt_time_new(struct pev_times *p, uint64_t key)
+{
+    uint32_t idx;
+    if (p->nfree) {
+        idx = p->free_t[--p->nfree];
+    } else {
+        if (p->nt == p->cap_t) {
+            p->cap_t = p->cap_t ? 2 * p->cap_t : 1024;
+            p->t = xrealloc(p->t, p->cap_t * sizeof *p->t);
+            p->free_t = xrealloc(p->free_t, p->cap_t * sizeof *p->free_t);
+        }
+        idx = (uint32_t)p->nt++;
+    }
+    p->t[idx] = (struct pt_time){.key = key, .used = true};
+    p->live++;
+    rq_push(&p->order, key_time(key), 0, (int32_t)idx);
+    return idx;
+}
+
+/* The index of the time of key, made if it is not waiting. */
+static uint32_t pt_find(struct pev_times *p, uint64_t key)
+{
+    if (p->last_idx1 && p->last_key == key)
+        return p->last_idx1 - 1;
+    size_t h = pt_hash(p, key);
+    for (uint32_t s; (s = p->slot[h].idx1); h = (h + 1) & (p->cap_slot - 1))
+        if (p->slot[h].key == key) {
+            p->last_key = key;
+            p->last_idx1 = s;
+            return s - 1;
+        }
+    uint32_t idx = pt_time_new(p, key);
+    p->slot[h] = (struct pt_slot){key, idx + 1};
+    if (2 * p->live > p->cap_slot)
+        pt_rehash(p);
+    p->last_key = key;
+    p->last_idx1 = idx + 1;
+    return idx;
+}
+
+/* Take time idx out of the table (backward-shift deletion) and hand its chunks back. */
+static void pt_time_free(struct pev_times *p, uint32_t idx)
+{
+    size_t mask = p->cap_slot - 1, i = pt_hash(p, p->t[idx].key);
+    while (p->slot[i].idx1 != idx + 1)
+        i = (i + 1) & mask;
+    for (size_t j = i;;) {
+        j = (j + 1) & mask;
+        if (!p->slot[j].idx1)
+            break;
+        size_t home = pt_hash(p, p->slot[j].key);
+        /* slot j's entry may fill the hole at i unless its home lies cyclically in (i, j] */
+        bool stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
+        if (!stays) {
+            p->slot[i] = p->slot[j];
+            i = j;
+        }
+    }
+    p->slot[i].idx1 = 0;
+    for (int kind = 0; kind < 4; kind++)
+        for (struct pt_chunk *c = p->t[idx].head[kind], *next; c; c = next) {
+            next = c->next;
+            p->events -= c->n;
+            c->next = p->spare;
+            p->spare = c;
+            p->chunks--;
+        }
+    p->t[idx].used = false;
+    p->free_t[p->nfree++] = idx;
+    p->live--;
+    if (p->last_idx1 == idx + 1)
+        p->last_idx1 = 0;
+}
+
+static void pt_add(struct pev_times *p, double time, int kind, long long g, int node, int state)
+{
+    uint32_t idx = pt_find(p, time_key(time));   /* before p->t is read: it may move */
+    struct pt_time *t = &p->t[idx];
+    struct pt_chunk *c = t->tail[kind];
+    if (!c) {
+        c = t->head[kind] = t->tail[kind] = pt_chunk_new(p);
+    } else if (c->n == PT_CHUNK) {
+        c = c->next = pt_chunk_new(p);
+        t->tail[kind] = c;
+    }
+    c->ev[c->n++] = (struct pev_item){(uint32_t)kind << 30 | (uint32_t)g << 2 | (uint32_t)state, node};
+    p->events++;
+}
+
+/* Booking u's events (g: its number over all runs) into the lists: pev_booking's, unpaired,
+ * each kind's in the order of their states. */
+static void pt_booking(struct pev_times *p, const struct transfer *u, long long g)
+{
+    bool send = u->send_end > u->start, link = u->link_end > u->link_start,
+         recv = u->recv_end > u->recv_start;
+    if (send) {
+        pt_add(p, u->start, PEV_PUSH, g, u->from, 0);
+        pt_add(p, u->send_end, PEV_POP, g, u->from, 0);
+    }
+    if (link) {
+        pt_add(p, u->link_start, PEV_PUSH, g, u->to, 1);
+        pt_add(p, u->link_end, PEV_POP, g, u->to, 1);
+    }
+    if (recv) {
+        pt_add(p, u->recv_start, PEV_PUSH, g, u->to, 2);
+        pt_add(p, u->recv_end, PEV_POP, g, u->to, 2);
+    }
+    pt_add(p, u->start, PEV_START_LINK, g, u->from, 3);
+    pt_add(p, u->hold, PEV_END_LINK, g, u->to, 3);
+}
+
+/* The heads of one time's lines in one run, up to the node: "6 T S r0n" (a push, by state),
+ * "7 T S r0n" (a pop), "8 T M r0 msg r0n" (an arrow's start), "9 T M r0 msg r0n". */
+struct pt_heads {
+    char when[NUMFMT_SIZE];   /* T, wlen bytes */
+    size_t wlen;
+    int run;                  /* the run they were made for, or -1 */
+    char text[8][PT_HEAD];    /* by pt_head_no */
+    unsigned char len[8];
+};
+
+static int pt_head_no(int kind, int state)
+{
+    return kind == PEV_PUSH ? state : kind == PEV_POP ? 3 + state : kind == PEV_START_LINK ? 6 : 7;
+}
+
+static void pt_heads_make(struct pt_heads *h, int run)
+{
+    h->run = run;
+    for (int kind = 0; kind < 4; kind++)
+        for (int state = 0; state < (kind == PEV_PUSH || kind == PEV_POP ? 3 : 1); state++) {
+            int no = pt_head_no(kind, state);
+            char *at = pev_head(h->text[no], h->when, h->wlen, kind, state, run);
+            h->len[no] = (unsigned char)(at - h->text[no]);
+        }
+}
+
+/* pev_line_fast's line from the head made for its time and run (tr: the transfer in the run). */
+static void pt_line(struct line_out *lo, const struct pt_heads *h, int kind, int state, int node,
+                    long long tr)
+{
+    int no = pt_head_no(kind, state);
+    char *at = line_begin(lo, PT_HEAD + 64);
+    memcpy(at, h->text[no], PT_HEAD);   /* whole: a copy of known length */
+    at = line_int(at + h->len[no], node);
+    line_end(lo, pev_tail(at, kind, state, h->run, tr));
+}
+
+/* A chunk written long ago is read at a random place: ask for all of it (NULL: nothing). */
+static void pt_prefetch(const struct pt_chunk *c)
+{
+    if (!c)
+        return;
+    for (size_t at = 0; at < sizeof *c; at += 64)
+        __builtin_prefetch((const char *)c + at);
+}
+
+/* Write the times earlier than t (INFINITY: all), each kind by kind. */
+static void pt_flush(struct paje_out *o, double t)
+{
+    struct pev_times *p = o->pt;
+    while (p->order.len > 0 && (t == INFINITY || rq_min_time(&p->order) < t)) {
+        const struct rq_item *v = rq_top(&p->order);
+        uint32_t idx = (uint32_t)v->val;
+        rq_pop(&p->order);
+        struct pt_heads h = {.run = -1};   /* zeroed: a head is copied whole */
+        size_t len;
+        const char *text = numfmt_num_cached(key_time(p->t[idx].key), &len);
+        memcpy(h.when, text, len);
+        h.wlen = len;
+        for (int kind = 0; kind < 4; kind++)
+            for (const struct pt_chunk *c = p->t[idx].head[kind]; c; c = c->next) {
+                pt_prefetch(c->next ? c->next : kind < 3 ? p->t[idx].head[kind + 1] : NULL);
+                for (uint32_t i = 0; i < c->n; i++) {
+                    uint32_t tie = c->ev[i].tie;
+                    long long g = (long long)(tie >> 2 & ((1u << 28) - 1));
+                    int run = pev_run(o, g);
+                    if (run != h.run)
+                        pt_heads_make(&h, run);
+                    pt_line(o->lo, &h, kind, (int)(tie & 3), c->ev[i].node, g - o->first[run]);
+                }
+            }
+        pt_time_free(p, idx);
+    }
+}
+
+/* Do the lists take more than twice what the queues would (16 bytes an event), past 1 MiB? */
+static bool pt_too_big(const struct pev_times *p)
+{
+    size_t bytes = p->chunks * sizeof(struct pt_chunk) + p->live * (sizeof(struct pt_time) + 8);
+    return bytes > ((size_t)1 << 20) && bytes > 32 * p->events;
+}
+
+/* The lists' events into the queues, unpaired (their order there is theirs here), and the lists
+ * gone: the run goes on in the queues. */
+static void pt_to_queues(struct paje_out *o)
+{
+    struct pev_times *p = o->pt;
+    for (size_t idx = 0; idx < p->nt; idx++)
+        for (int kind = 0; p->t[idx].used && kind < 4; kind++)
+            for (const struct pt_chunk *c = p->t[idx].head[kind]; c; c = c->next)
+                for (uint32_t i = 0; i < c->n; i++) {
+                    uint32_t tie = c->ev[i].tie;
+                    pev_add(o, key_time(p->t[idx].key), kind, tie >> 2 & ((1u << 28) - 1),
+                            c->ev[i].node, (int)(tie & 3), false);
+                }
+    pt_free(p);
+    o->pt = NULL;
+}
+
 /* The bookings of runs[0..k) one after the other, runs[0]'s from sp when not NULL. */
 struct all_bookings {
     const struct run *runs;
@@ -350,6 +705,7 @@ static void all_start(struct all_bookings *a, const struct run *runs, int k, str
 {
     *a = (struct all_bookings){.runs = runs, .k = k, .sp = sp};
     spool_cursor_start(&a->at, &runs[0].eng, sp);
+    a->at.names = false;   /* Paje names nodes by number */
 }
 
 static const struct transfer *all_next(struct all_bookings *a)
@@ -361,6 +717,7 @@ static const struct transfer *all_next(struct all_bookings *a)
         spool_cursor_end(&a->at);
         a->at_run++;
         spool_cursor_start(&a->at, &a->runs[a->at_run].eng, NULL);
+        a->at.names = false;
     }
 }
 
@@ -532,6 +889,7 @@ static int paje_write(FILE *fp, const struct run *runs, int k, struct spool *sp)
     }
     bool paired = lo != NULL;   /* the fast path: a queued event carries the next (pev_booking) */
     o.to = paired ? xmalloc((size_t)(total > 0 ? total : 1) * sizeof *o.to) : NULL;
+    o.pt = paired ? pt_new() : NULL;
     all_start(&all, runs, k, sp);
     for (long long b = 0; b * PAJE_BLOCK < total; b++) {
         int nb = 0;
@@ -545,13 +903,23 @@ static int paje_write(FILE *fp, const struct run *runs, int k, struct spool *sp)
         for (int i = 0; i < nb; i++) {
             const struct transfer *u = &block[i];
             long long g = b * PAJE_BLOCK + i;
-            pev_flush(&o, rest[i]);
             if (paired)
                 o.to[g] = u->to;
+            if (o.pt) {
+                pt_flush(&o, rest[i]);
+                pt_booking(o.pt, u, g);
+                if (pt_too_big(o.pt))
+                    pt_to_queues(&o);
+                continue;
+            }
+            pev_flush(&o, rest[i]);
             pev_booking(&o, u, g, paired);
         }
     }
     all_end(&all);
+    if (o.pt)
+        pt_flush(&o, INFINITY);
+    pt_free(o.pt);
     pev_flush(&o, INFINITY);
     if (lo)
         line_flush(lo);

@@ -211,20 +211,23 @@ void spool_cursor_start(struct spool_cursor *c, const struct engine *e, struct s
     c->e = e;
     c->sp = sp;
     c->n = sp ? sp->n : e->ntr;
+    c->names = true;
     if (!sp)
         return;
     c->buf = xmalloc(SPOOL_BLOCK * sizeof *c->buf);
     c->raw = xmalloc((size_t)SPOOL_BLOCK * REC_MAX);
 }
 
-/* The writers read each booking's two names, at random places of the name
- * pool: fetch the nodes of the booking 16 ahead (far) and the names of the
- * one 8 ahead (near).  Always inlined: GCC finds a helper that only
+/* A writer that reads each booking's two names (names) reads them at random
+ * places of the name pool: fetch the nodes of the booking 16 ahead (far) and
+ * the names of the one 8 ahead (near); nodes NULL: nothing.  Always inlined: GCC finds a helper that only
  * prefetches free of effects and drops its calls. */
 static inline __attribute__((always_inline)) void fetch_ahead(const struct node *nodes, bool far,
                                                               int from16, int to16, bool near,
                                                               int from8, int to8)
 {
+    if (!nodes)   /* the writer reads no node (spool_cursor.names false) */
+        return;
     if (far) {
         __builtin_prefetch(&nodes[from16]);
         __builtin_prefetch(&nodes[to16]);
@@ -248,7 +251,7 @@ const struct transfer *spool_cursor_next(struct spool_cursor *c)
 {
     if (c->i >= c->n)
         return NULL;
-    const struct node *nodes = c->e->c->nodes;
+    const struct node *nodes = c->names ? c->e->c->nodes : NULL;
     if (!c->sp) {
         const struct transfer *tr = c->e->tr;
         long long i = c->i, n = c->n;

@@ -67,6 +67,8 @@ struct spool_cursor {
     unsigned char *raw;         /* the block's bytes */
     int have, at;
     struct transfer t;          /* the one handed out */
+    bool names;                 /* the writer reads the nodes' names: fetched ahead (a load
+                                   that stalls for a writer that reads none; true by default) */
 };
 
 /* Read e's bookings (sp NULL), or sp's (a lean run of e), from the first. */

@@ -101,6 +101,7 @@ struct sched_opts {
     engine_book_fn on_book; /* run_schedule, on a lean engine: every booking as it is
                                made (--format csv writes its rows so), or NULL */
     void *on_book_ctx;
+    bool on_book_rows;      /* on_book reads its nodes' rows (engine.h: prefetched for it) */
     bool reasons_later;     /* run_schedule: a list policy's reasons written when read
                                (engine_reason), not at booking: the view, which shows a few */
     bool reasons_unread;    /* run_schedule: no reason will be read (run --summary, whose

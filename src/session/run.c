@@ -221,6 +221,7 @@ int run_schedule(struct run *r, const struct cluster *c, enum model m,
         }
         r->eng.on_book = o->on_book;
         r->eng.on_book_ctx = o->on_book_ctx;
+        r->eng.on_book_rows = o->on_book_rows;
     }
     if (sched_run(&r->eng, &r->sched, cause) < 0) {
         sched_free(&r->sched);
