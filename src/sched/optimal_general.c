@@ -38,7 +38,8 @@ struct gs_ctx {
     int *pf, *pt, *bf, *bt; /* current and best decisions */
     double U, slack;
     bool exact;             /* integer arithmetic (scaled costs) */
-    double *est, *xs, *slot_next, *period, *qs, *qa, *avec;
+    double *est, *xs, *xst, *slot_next, *qs, *qa, *avec;
+    int *ford, *fpos;       /* n*n: q's receivers by free-again offset, -1 ended; q's place */
     int *cand_q, *cand_p, *cand_ord;    /* depth d: a slice of n * ncls candidates */
     double *cand_h;
     unsigned char *done;
@@ -70,7 +71,7 @@ static double gs_hold_at(const struct gs_ctx *g, int q, int p, double t)
 
 /*
  * A lower bound on the makespan of any completion of the current prefix
- * whose next start is >= t_last. Two bounds, O(n^2 + m n):
+ * whose next start is >= t_last. Two bounds, O(n^2 + m n + m^2):
  *
  * 1. Earliest holds (Dijkstra): a waiting p receives from an open holder q
  *    (ready >= t_last; holders with ready < t_last can never send again in
@@ -79,11 +80,22 @@ static double gs_hold_at(const struct gs_ctx *g, int q, int p, double t)
  *    in t, so the shortest-path times are lower bounds.
  *
  * 2. Slots, as in as_bound: the k-th future transfer in start order starts
- *    no earlier than the k-th smallest of the open holders' starts (ready,
- *    then every least free-again time) and the fictitious new holders'
- *    starts (a transfer started at sigma gives a holder from sigma + least
- *    hold offset, sending every least free-again time); pairing the k-th
- *    start with the k-th largest least hold offset bounds the makespan.
+ *    no earlier than the k-th smallest x_k of the open holders' starts and
+ *    the fictitious new holders' starts; pairing the k-th start with the
+ *    k-th largest least hold offset bounds the makespan.  An open holder q
+ *    sends from its ready time, each send to a different waiting node, so
+ *    its j-th send starts no earlier than its ready time plus the j - 1
+ *    least free-again offsets from q to waiting nodes, and it has no
+ *    (j+1)-th send when j waiting nodes take from it.  The new holders:
+ *    the i earliest future holds H_1 <= .. <= H_i are the ends of i
+ *    transfers to i different nodes; for a + b = i + 1, b of them start at
+ *    or after the a-th of their starts, itself at or after the a-th start
+ *    x_a of all, and one of those b receivers has a least hold offset of at
+ *    least c_b, the b-th least among the waiting nodes: H_i >= x_a + c_b.
+ *    The i-th new holder sends from that time on (then every least
+ *    free-again time); as H_i needs x_1..x_i alone and the k-th start comes
+ *    from new holders made by the first k - 1 transfers, the slots are
+ *    computed in order (a = i, b = 1: x_i plus the least offset).
  *    Real offsets: exact in exact arithmetic, otherwise covered by slack.
  */
 static double gs_bound(struct gs_ctx *g, double t_last, double M)
@@ -118,7 +130,7 @@ static double gs_bound(struct gs_ctx *g, double t_last, double M)
 
     /* 2: slots. avec: least hold offset of each waiting node, sorted descending. */
     int na = 0;
-    double hnew = INFINITY, fnew = INFINITY;
+    double fnew = INFINITY;
     for (int p = 0; p < n; p++) {
         if (g->held[p])
             continue;
@@ -129,7 +141,6 @@ static double gs_bound(struct gs_ctx *g, double t_last, double M)
         for (int w = 0; w < n; w++)
             if (w != p && !g->held[w] && GS(g, edge, w, p))
                 fnew = dmin(fnew, GS(g, foff, w, p));
-        hnew = dmin(hnew, a);
         int j = na++;
         while (j > 0 && g->avec[j - 1] < a)
             g->avec[j] = g->avec[j - 1], j--;
@@ -138,13 +149,12 @@ static double gs_bound(struct gs_ctx *g, double t_last, double M)
     for (int q = 0; q < n; q++) {
         g->slot_next[q] = INFINITY;
         if (g->held[q] && g->ready[q] >= t_last) {
-            double f = INFINITY;
-            for (int p = 0; p < n; p++)
-                if (!g->held[p] && GS(g, edge, q, p))
-                    f = dmin(f, GS(g, foff, q, p));
-            if (f < INFINITY)
+            int *fo = g->ford + (size_t)q * (size_t)n, i = 0;
+            while (fo[i] >= 0 && g->held[fo[i]])
+                i++;
+            g->fpos[q] = i;
+            if (fo[i] >= 0)
                 g->slot_next[q] = g->ready[q];
-            g->period[q] = f;
         }
     }
     int sh = 0, st = 0, ah = 0, at = 0;
@@ -161,18 +171,29 @@ static double gs_bound(struct gs_ctx *g, double t_last, double M)
             x = g->qa[ah], src = 2;
         if (x == INFINITY)
             return INFINITY;
-        if (src == 0)
-            g->slot_next[bq] = x + g->period[bq];
-        else if (src == 1)
+        if (src == 0) {   /* bq's next send: to the next waiting node of least free-again offset */
+            int *fo = g->ford + (size_t)bq * (size_t)n, i = g->fpos[bq];
+            double f = GS(g, foff, bq, fo[i]);
+            for (i++; fo[i] >= 0 && g->held[fo[i]]; i++)
+                ;
+            g->fpos[bq] = i;
+            g->slot_next[bq] = fo[i] >= 0 ? x + f : INFINITY;
+        } else if (src == 1) {
             sh++;
-        else
+        } else {
             ah++;
+        }
         if (src != 0 && fnew < INFINITY)
             g->qa[at++] = x + fnew;
+        /* the (k+1)-th hold: some pairing of the a-th start with the b-th least offset, a + b = k + 2 */
+        g->xst[k] = x;
+        double h = -INFINITY;
+        for (int a = 0; a <= k; a++)
+            h = dmax(h, g->xst[a] + g->avec[m - 1 - (k - a)]);
         if (fnew < INFINITY)
-            g->qs[st++] = x + hnew;
+            g->qs[st++] = h;
         lb = dmax(lb, x + g->avec[k]);
-        g->xs[k] = x + hnew;
+        g->xs[k] = h;
     }
     return lb;
 }
@@ -407,7 +428,9 @@ static void gs_free(struct gs_ctx *g)
     free(g->qs);
     free(g->qa);
     free(g->avec);
-    free(g->period);
+    free(g->xst);
+    free(g->ford);
+    free(g->fpos);
     free(g->cand_h);
     free(g->cand_q);
     free(g->cand_p);
@@ -654,7 +677,21 @@ void opt_gs_solve(const struct cluster *c, enum model m, double scale, struct li
     g.cnode = xmalloc(2 * (size_t)n * sizeof *g.cnode);
     g.slot_next = xmalloc((size_t)n * sizeof *g.slot_next);
     g.avec = xmalloc((size_t)n * sizeof *g.avec);
-    g.period = xmalloc((size_t)n * sizeof *g.period);
+    g.xst = xmalloc((size_t)n * sizeof *g.xst);
+    g.fpos = xmalloc((size_t)n * sizeof *g.fpos);
+    g.ford = xmalloc(nn * sizeof *g.ford);
+    for (int q = 0; q < n; q++) {   /* insertion sort by free-again offset, ties by index: O(n^3) once */
+        int *fo = g.ford + (size_t)q * (size_t)n, len = 0;
+        for (int p = 0; p < n; p++) {
+            if (!GS(&g, edge, q, p))
+                continue;
+            int j = len++;
+            while (j > 0 && GS(&g, foff, q, fo[j - 1]) > GS(&g, foff, q, p))
+                fo[j] = fo[j - 1], j--;
+            fo[j] = p;
+        }
+        fo[len] = -1;   /* len < n: no edge q -> q */
+    }
     g.qs = xmalloc((size_t)n * sizeof *g.qs);
     g.qa = xmalloc((size_t)n * sizeof *g.qa);
     g.done = xmalloc((size_t)n);
