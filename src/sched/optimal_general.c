@@ -45,6 +45,9 @@ struct gs_ctx {
     unsigned char *done;
     double *cw;             /* gs_count_ok: 4 n scratch */
     int *cnode;             /* gs_count_ok: 2 n scratch */
+    bool pack;              /* every transfer frees its sender when its receiver holds (gs_pack_ok) */
+    double *pcap;           /* gs_pack_ok: n room per bin */
+    int *pbin, *pitem;      /* gs_pack_ok: n bins (nodes), n items (waiting nodes) */
     struct limits *lim;
 };
 
@@ -287,6 +290,70 @@ static bool gs_count_ok(struct gs_ctx *g, double t_last, int m, double D)
 }
 
 /*
+ * The packing test (exact arithmetic, models where a transfer frees its
+ * sender the moment its receiver holds: hoff == foff, sync and one-port):
+ * can the waiting nodes be shared out among the senders so that each
+ * sender's share fits before D?  In a completion with every hold at or
+ * before D, a sender q sends to its share C_q one transfer after the other
+ * from a_q on (an open holder's ready time, a waiting node's hold, at or
+ * after its earliest hold g->est), each starting no earlier than the one
+ * before ended, so its last receiver holds at or after a_q plus the sum
+ * of foff(q, p) over C_q: that sum is at most D - a_q.  Every waiting node
+ * is in one share (its sender's), not its own.  So a prefix whose waiting
+ * nodes admit no such sharing has no completion holding all by D.  A
+ * depth-first search places the waiting nodes, slowest first (largest
+ * least hold offset, g->avec's order), in the senders with room; after
+ * GS_PACK_STEPS placements it gives up and answers "fits" (no cut).
+ * Needs gs_bound's est for this prefix.
+ */
+#define GS_PACK_MAX 16        /* waiting nodes: beyond, the test is not tried */
+#define GS_PACK_STEPS 400
+
+static bool gs_pack_place(struct gs_ctx *g, int i, int ni, int nb, int *steps)
+{
+    if (i == ni)
+        return true;
+    int p = g->pitem[i];
+    for (int b = 0; b < nb; b++) {
+        int q = g->pbin[b];
+        if (q == p || !GS(g, edge, q, p) || GS(g, foff, q, p) > g->pcap[b])
+            continue;
+        if (++*steps > GS_PACK_STEPS)
+            return true;   /* undecided: no cut */
+        g->pcap[b] -= GS(g, foff, q, p);
+        bool ok = gs_pack_place(g, i + 1, ni, nb, steps);
+        g->pcap[b] += GS(g, foff, q, p);
+        if (ok)
+            return true;
+    }
+    return false;
+}
+
+static bool gs_pack_ok(struct gs_ctx *g, double t_last, double D)
+{
+    int n = g->n, nb = 0, ni = 0, steps = 0;
+    for (int q = 0; q < n; q++) {
+        double a = g->held[q] ? (g->ready[q] >= t_last ? g->ready[q] : INFINITY) : g->est[q];
+        if (a <= D) {
+            g->pbin[nb] = q;
+            g->pcap[nb++] = D - a;
+        }
+        if (g->held[q])
+            continue;
+        double lo = INFINITY;   /* q's least hold offset: slowest first */
+        for (int x = 0; x < n; x++)
+            if (x != q && GS(g, edge, x, q))
+                lo = dmin(lo, GS(g, hoff, x, q));
+        int j = ni++;
+        while (j > 0 && g->cw[j - 1] < lo)
+            g->cw[j] = g->cw[j - 1], g->pitem[j] = g->pitem[j - 1], j--;
+        g->cw[j] = lo;
+        g->pitem[j] = q;
+    }
+    return ni > GS_PACK_MAX || gs_pack_place(g, 0, ni, nb, &steps);
+}
+
+/*
  * Canonical order: starts never decrease; at equal starts the rank of the
  * sender never decreases; one sender's sends at one instant are first those
  * that take no time (the port is free again at that instant: a send, link
@@ -314,6 +381,8 @@ static double gs_search(struct gs_ctx *g, int d, double t_last, int last_rank, i
         return b;
     if (g->exact && d < g->nrecv && !gs_count_ok(g, t_last, g->nrecv - d, g->U - 1))
         return g->U;   /* nothing holds all at or before U - 1: integers */
+    if (g->exact && g->pack && d < g->nrecv && !gs_pack_ok(g, t_last, g->U - 1))
+        return g->U;
     if (d == g->nrecv) {
         if (M < g->U) {
             g->U = M;
@@ -424,6 +493,9 @@ static void gs_free(struct gs_ctx *g)
     free(g->xs);
     free(g->cw);
     free(g->cnode);
+    free(g->pcap);
+    free(g->pbin);
+    free(g->pitem);
     free(g->slot_next);
     free(g->qs);
     free(g->qa);
@@ -601,8 +673,8 @@ static double gs_pass(void *ctx, double t, double *best)
     return v;
 }
 
-void opt_gs_solve(const struct cluster *c, enum model m, double scale, struct limits *lim,
-                  struct result *res)
+/* g for c under m in scale's units (0: raw doubles), the source alone holding. */
+static void gs_init(struct gs_ctx *gp, const struct cluster *c, enum model m, double scale, struct limits *lim)
 {
     struct gs_ctx g;
     memset(&g, 0, sizeof g);
@@ -675,6 +747,13 @@ void opt_gs_solve(const struct cluster *c, enum model m, double scale, struct li
     g.xs = xmalloc((size_t)n * sizeof *g.xs);
     g.cw = xmalloc(4 * (size_t)n * sizeof *g.cw);
     g.cnode = xmalloc(2 * (size_t)n * sizeof *g.cnode);
+    g.pcap = xmalloc((size_t)n * sizeof *g.pcap);
+    g.pbin = xmalloc((size_t)n * sizeof *g.pbin);
+    g.pitem = xmalloc((size_t)n * sizeof *g.pitem);
+    g.pack = true;
+    for (size_t i = 0; i < nn; i++)
+        if (g.edge[i] && g.hoff[i] != g.foff[i])
+            g.pack = false;
     g.slot_next = xmalloc((size_t)n * sizeof *g.slot_next);
     g.avec = xmalloc((size_t)n * sizeof *g.avec);
     g.xst = xmalloc((size_t)n * sizeof *g.xst);
@@ -702,6 +781,15 @@ void opt_gs_solve(const struct cluster *c, enum model m, double scale, struct li
     g.cand_ord = xmalloc(cand * sizeof *g.cand_ord);
     g.cand_h = xmalloc(cand * sizeof *g.cand_h);
 
+    *gp = g;
+}
+
+void opt_gs_solve(const struct cluster *c, enum model m, double scale, struct limits *lim,
+                  struct result *res)
+{
+    struct gs_ctx g;
+    gs_init(&g, c, m, scale, lim);
+    int n = c->n;
     double best = gs_greedy(&g);
     if (n <= GS_LS_MAX)
         gs_improve(&g, &best);
@@ -717,4 +805,18 @@ void opt_gs_solve(const struct cluster *c, enum model m, double scale, struct li
     res->len = n - 1;
     g.bf = g.bt = NULL;
     gs_free(&g);
+}
+
+double opt_gs_below(const struct cluster *c, enum model m, double scale, double t, struct limits *lim)
+{
+    struct gs_ctx g;
+    gs_init(&g, c, m, scale, lim);
+    g.exact = scale > 0;
+    g.slack = g.exact ? 0 : 1e-9 * fabs(t);
+    double best = t;
+    lim->node_cap = lim->node_limit;
+    lim->time_cap = lim->time_limit;
+    gs_pass(&g, t, &best);
+    gs_free(&g);
+    return best < t ? best : INFINITY;
 }
