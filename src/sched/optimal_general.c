@@ -46,8 +46,9 @@ struct gs_ctx {
     double *cw;             /* gs_count_ok: 4 n scratch */
     int *cnode;             /* gs_count_ok: 2 n scratch */
     bool pack;              /* every transfer frees its sender when its receiver holds (gs_pack_ok) */
-    double *pcap;           /* gs_pack_ok: n room per bin */
-    int *pbin, *pitem;      /* gs_pack_ok: n bins (nodes), n items (waiting nodes) */
+    double *plim, *pused;   /* gs_pack_ok, per bin: D less its start, the share's sizes so far */
+    int *pbin, *pbinof, *pitem;  /* gs_pack_ok: n bins (nodes), each node's bin or -1, n items */
+    unsigned char *pfits;   /* gs_pack_ok: n, per bin: some item left fits */
     struct limits *lim;
 };
 
@@ -299,34 +300,53 @@ static bool gs_count_ok(struct gs_ctx *g, double t_last, int m, double D)
  * after its earliest hold g->est), each starting no earlier than the one
  * before ended, so its last receiver holds at or after a_q plus the sum
  * of foff(q, p) over C_q: that sum is at most D - a_q.  Every waiting node
- * is in one share (its sender's), not its own.  So a prefix whose waiting
- * nodes admit no such sharing has no completion holding all by D.  A
+ * is in one share (its sender's), not its own.  And a waiting node p in
+ * q's share holds at or after a_q + foff(q, p), so p's own share is at
+ * most D - a_q - foff(q, p): with L_q an upper bound on D - a_q (at first
+ * D less the ready time or earliest hold), placing p with q bounds L_p by
+ * L_q - foff(q, p), itself an upper bound on D - a_p.  So a prefix whose
+ * waiting nodes admit no such sharing has no completion holding all by D:
+ * the sharing of such a completion passes every test along its path.  A
  * depth-first search places the waiting nodes, slowest first (largest
- * least hold offset, g->avec's order), in the senders with room; after
- * GS_PACK_STEPS placements it gives up and answers "fits" (no cut).
- * Needs gs_bound's est for this prefix.
+ * least hold offset), in the senders with room; after GS_PACK_STEPS
+ * placements it gives up and answers "fits" (no cut).  Needs gs_bound's
+ * est for this prefix.
  */
 #define GS_PACK_MAX 16        /* waiting nodes: beyond, the test is not tried */
-#define GS_PACK_STEPS 400
+#define GS_PACK_STEPS 1000
 
 static bool gs_pack_place(struct gs_ctx *g, int i, int ni, int nb, int *steps)
 {
     if (i == ni)
         return true;
-    int p = g->pitem[i];
+    int p = g->pitem[i], bp = g->pbinof[p];
+    bool ok = false;
     for (int b = 0; b < nb; b++) {
         int q = g->pbin[b];
-        if (q == p || !GS(g, edge, q, p) || GS(g, foff, q, p) > g->pcap[b])
+        double f = GS(g, foff, q, p);
+        if (q == p || !GS(g, edge, q, p) || g->pused[b] + f > g->plim[b])
             continue;
-        if (++*steps > GS_PACK_STEPS)
-            return true;   /* undecided: no cut */
-        g->pcap[b] -= GS(g, foff, q, p);
-        bool ok = gs_pack_place(g, i + 1, ni, nb, steps);
-        g->pcap[b] += GS(g, foff, q, p);
+        if (++*steps > GS_PACK_STEPS) {
+            ok = true;   /* undecided: no cut */
+            break;
+        }
+        double was = bp >= 0 ? g->plim[bp] : 0;
+        if (bp >= 0) {   /* p holds no earlier than q's start plus f */
+            g->plim[bp] = dmin(was, g->plim[b] - f);
+            if (g->pused[bp] > g->plim[bp]) {
+                g->plim[bp] = was;
+                continue;
+            }
+        }
+        g->pused[b] += f;
+        ok = gs_pack_place(g, i + 1, ni, nb, steps);
+        g->pused[b] -= f;
+        if (bp >= 0)
+            g->plim[bp] = was;
         if (ok)
-            return true;
+            break;
     }
-    return false;
+    return ok;
 }
 
 static bool gs_pack_ok(struct gs_ctx *g, double t_last, double D)
@@ -334,9 +354,12 @@ static bool gs_pack_ok(struct gs_ctx *g, double t_last, double D)
     int n = g->n, nb = 0, ni = 0, steps = 0;
     for (int q = 0; q < n; q++) {
         double a = g->held[q] ? (g->ready[q] >= t_last ? g->ready[q] : INFINITY) : g->est[q];
+        g->pbinof[q] = -1;
         if (a <= D) {
+            g->pbinof[q] = nb;
             g->pbin[nb] = q;
-            g->pcap[nb++] = D - a;
+            g->pused[nb] = 0;
+            g->plim[nb++] = D - a;
         }
         if (g->held[q])
             continue;
@@ -350,7 +373,9 @@ static bool gs_pack_ok(struct gs_ctx *g, double t_last, double D)
         g->cw[j] = lo;
         g->pitem[j] = q;
     }
-    return ni > GS_PACK_MAX || gs_pack_place(g, 0, ni, nb, &steps);
+    if (ni > GS_PACK_MAX)
+        return true;
+    return gs_pack_place(g, 0, ni, nb, &steps);
 }
 
 /*
@@ -493,7 +518,10 @@ static void gs_free(struct gs_ctx *g)
     free(g->xs);
     free(g->cw);
     free(g->cnode);
-    free(g->pcap);
+    free(g->plim);
+    free(g->pused);
+    free(g->pbinof);
+    free(g->pfits);
     free(g->pbin);
     free(g->pitem);
     free(g->slot_next);
@@ -747,7 +775,10 @@ static void gs_init(struct gs_ctx *gp, const struct cluster *c, enum model m, do
     g.xs = xmalloc((size_t)n * sizeof *g.xs);
     g.cw = xmalloc(4 * (size_t)n * sizeof *g.cw);
     g.cnode = xmalloc(2 * (size_t)n * sizeof *g.cnode);
-    g.pcap = xmalloc((size_t)n * sizeof *g.pcap);
+    g.plim = xmalloc((size_t)n * sizeof *g.plim);
+    g.pused = xmalloc((size_t)n * sizeof *g.pused);
+    g.pbinof = xmalloc((size_t)n * sizeof *g.pbinof);
+    g.pfits = xmalloc((size_t)n);
     g.pbin = xmalloc((size_t)n * sizeof *g.pbin);
     g.pitem = xmalloc((size_t)n * sizeof *g.pitem);
     g.pack = true;
