@@ -137,11 +137,29 @@ static void the_reported_cluster(void)
     }
 }
 
+/* A node table of the papers' kind, 3 to 6 nodes: every node its own send
+ * in [1, 10] with one decimal, its receive s + 1 (correlated) or drawn on
+ * its own, latency 0 or (with latency) in [0, 2], a random source. */
+static struct cluster *papers_table(struct rng *r, bool correlated, bool latency)
+{
+    int n = 3 + (int)rng_below(r, 4);
+    struct cluster *c = cluster_new(CLUSTER_NODES);
+    for (int p = 0; p < n; p++) {
+        char name[16];
+        snprintf(name, sizeof name, "p%d", p);
+        double s = (10 + (double)rng_below(r, 91)) / 10;
+        cluster_add_node(c, name, s, correlated ? s + 1 : (10 + (double)rng_below(r, 91)) / 10);
+    }
+    c->latency = latency ? (double)rng_below(r, 21) / 10 : 0;
+    c->source = (int)rng_below(r, (uint64_t)n);
+    return cluster_finished(c);
+}
+
 /*
- * The slot search's bounds (as_bound with the rate bound) on node tables
- * of the papers' kind: every node its own positive send in [1, 10] with
- * one decimal, its receive s + 1 or drawn on its own, latency 0 or in
- * [0, 2], so that the receivers are many classes and every bound is on.
+ * The slot search's bounds (as_bound with the rate bound; async,
+ * sender-only, multi-port) and the general search's (sync, one-port) on
+ * node tables of the papers' kind (papers_table), so that the receivers
+ * are many classes and every bound is on.
  * Searches cut short at every node limit from 1 (the root's bound alone)
  * up report a lower bound; it must never exceed the brute force's optimum,
  * and a search that finishes must prove exactly it.
@@ -153,17 +171,8 @@ static void papers_tables(struct rng *r, int clusters)
     int searches = 0, raised = 0, over = 0, wrong = 0;
     char first[256] = "";
     for (int i = 0; i < clusters; i++) {
-        int n = 3 + (int)rng_below(r, 4);   /* 3..6 nodes */
-        struct cluster *c = cluster_new(CLUSTER_NODES);
-        for (int p = 0; p < n; p++) {
-            char name[16];
-            snprintf(name, sizeof name, "p%d", p);
-            double s = (10 + (double)rng_below(r, 91)) / 10;
-            cluster_add_node(c, name, s, i % 2 ? s + 1 : (10 + (double)rng_below(r, 91)) / 10);
-        }
-        c->latency = i % 3 ? 0 : (double)rng_below(r, 21) / 10;
-        c->source = (int)rng_below(r, (uint64_t)n);
-        if (!(c = cluster_finished(c)))
+        struct cluster *c = papers_table(r, i % 2, i % 3 == 0);
+        if (!c)
             continue;
         for (size_t mi = 0; mi < sizeof models / sizeof models[0]; mi++) {
             double want = brute_optimum(c, models[mi]);
@@ -193,7 +202,7 @@ static void papers_tables(struct rng *r, int clusters)
                         snprintf(first, sizeof first,
                                  "table %d (%d nodes, %s, node limit %lld): lower %.17g, best %.17g, "
                                  "brute force %.17g",
-                                 i, n, model_name(models[mi]), limits[li], plan.lower, plan.makespan, want);
+                                 i, c->n, model_name(models[mi]), limits[li], plan.lower, plan.makespan, want);
                 }
                 opt_plan_free(&plan);
             }
@@ -317,17 +326,7 @@ static void general_below(struct rng *r, int clusters)
             c = random_cluster(r, (enum cluster_kind[]){CLUSTER_NODES, CLUSTER_MATRIX, CLUSTER_GRAPH}[i / 2 % 3],
                                2 + (int)rng_below(r, 5));
         } else {
-            int n = 3 + (int)rng_below(r, 4);
-            c = cluster_new(CLUSTER_NODES);
-            for (int p = 0; p < n; p++) {
-                char name[16];
-                snprintf(name, sizeof name, "p%d", p);
-                double s = (10 + (double)rng_below(r, 91)) / 10;
-                cluster_add_node(c, name, s, i % 4 ? s + 1 : (10 + (double)rng_below(r, 91)) / 10);
-            }
-            c->latency = i % 3 ? 0 : (double)rng_below(r, 21) / 10;
-            c->source = (int)rng_below(r, (uint64_t)n);
-            c = cluster_finished(c);
+            c = papers_table(r, i % 4, i % 3 == 0);
         }
         if (!c)
             continue;

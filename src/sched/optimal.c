@@ -41,8 +41,10 @@
  *   (see gs_search).  Bounds: earliest holds and slots (gs_bound), and in
  *   integer arithmetic a count of the whole transfers the nodes can still
  *   send before the target, for the slow receivers alone too
- *   (gs_count_ok); the first incumbent comes from an iterated local search
- *   over receiver orders (gs_improve).
+ *   (gs_count_ok), and, where a transfer frees its sender as its receiver
+ *   holds (sync, one-port), a packing of the waiting nodes into the
+ *   senders' room before the target (gs_pack_ok); the first incumbent
+ *   comes from an iterated local search over receiver orders (gs_improve).
  *
  * Both run as passes with a target (see drive): the plain branch and bound
  * below the incumbent first, then, if that hits three quarters of a limit,
