@@ -166,7 +166,8 @@ static struct cluster *papers_table(struct rng *r, bool correlated, bool latency
  */
 static void papers_tables(struct rng *r, int clusters)
 {
-    static const enum model models[] = {MODEL_ASYNC, MODEL_SENDER_ONLY, MODEL_MULTI_PORT, MODEL_SYNC, MODEL_ONE_PORT};
+    static const enum model models[] = {MODEL_ASYNC, MODEL_SENDER_ONLY, MODEL_MULTI_PORT, MODEL_SYNC,
+                                        MODEL_ONE_PORT};
     static const long long limits[] = {1, 2, 4, 10, 30, 100, 0};
     int searches = 0, raised = 0, over = 0, wrong = 0;
     char first[256] = "";
@@ -202,7 +203,8 @@ static void papers_tables(struct rng *r, int clusters)
                         snprintf(first, sizeof first,
                                  "table %d (%d nodes, %s, node limit %lld): lower %.17g, best %.17g, "
                                  "brute force %.17g",
-                                 i, c->n, model_name(models[mi]), limits[li], plan.lower, plan.makespan, want);
+                                 i, c->n, model_name(models[mi]), limits[li], plan.lower, plan.makespan,
+                                 want);
                 }
                 opt_plan_free(&plan);
             }
@@ -321,10 +323,10 @@ static void general_below(struct rng *r, int clusters)
     int checked = 0, wrong = 0;
     char first[256] = "";
     for (int i = 0; i < clusters; i++) {
+        static const enum cluster_kind kinds[] = {CLUSTER_NODES, CLUSTER_MATRIX, CLUSTER_GRAPH};
         struct cluster *c;
         if (i % 2) {
-            c = random_cluster(r, (enum cluster_kind[]){CLUSTER_NODES, CLUSTER_MATRIX, CLUSTER_GRAPH}[i / 2 % 3],
-                               2 + (int)rng_below(r, 5));
+            c = random_cluster(r, kinds[i / 2 % 3], 2 + (int)rng_below(r, 5));
         } else {
             c = papers_table(r, i % 4, i % 3 == 0);
         }

@@ -702,7 +702,8 @@ static double gs_pass(void *ctx, double t, double *best)
 }
 
 /* g for c under m in scale's units (0: raw doubles), the source alone holding. */
-static void gs_init(struct gs_ctx *gp, const struct cluster *c, enum model m, double scale, struct limits *lim)
+static void gs_init(struct gs_ctx *gp, const struct cluster *c, enum model m, double scale,
+                    struct limits *lim)
 {
     struct gs_ctx g;
     memset(&g, 0, sizeof g);
