@@ -75,7 +75,8 @@ static double gs_hold_at(const struct gs_ctx *g, int q, int p, double t)
 
 /*
  * A lower bound on the makespan of any completion of the current prefix
- * whose next start is >= t_last. Two bounds, O(n^2 + m n + m^2):
+ * whose next start is >= t_last, or as soon as it reaches cut (the caller's
+ * cut: then est and xs are left unfinished). Two bounds, O(n^2 + m n + m^2):
  *
  * 1. Earliest holds (Dijkstra): a waiting p receives from an open holder q
  *    (ready >= t_last; holders with ready < t_last can never send again in
@@ -102,7 +103,7 @@ static double gs_hold_at(const struct gs_ctx *g, int q, int p, double t)
  *    computed in order (a = i, b = 1: x_i plus the least offset).
  *    Real offsets: exact in exact arithmetic, otherwise covered by slack.
  */
-static double gs_bound(struct gs_ctx *g, double t_last, double M)
+static double gs_bound(struct gs_ctx *g, double t_last, double M, double cut)
 {
     int n = g->n, m = 0;
     double lb = M;
@@ -127,6 +128,8 @@ static double gs_bound(struct gs_ctx *g, double t_last, double M)
             return INFINITY;
         g->done[u] = 1;
         lb = dmax(lb, g->est[u]);
+        if (lb >= cut)
+            return lb;   /* enough to cut: the rest is not needed */
         for (int p = 0; p < n; p++)
             if (!g->done[p] && GS(g, edge, u, p))
                 g->est[p] = dmin(g->est[p], gs_hold_at(g, u, p, g->est[u]));
@@ -197,6 +200,8 @@ static double gs_bound(struct gs_ctx *g, double t_last, double M)
         if (fnew < INFINITY)
             g->qs[st++] = h;
         lb = dmax(lb, x + g->avec[k]);
+        if (lb >= cut)
+            return lb;
         g->xs[k] = h;
     }
     return lb;
@@ -401,7 +406,7 @@ static bool gs_pack_ok(struct gs_ctx *g, double t_last, double D)
  */
 static double gs_search(struct gs_ctx *g, int d, double t_last, int last_rank, int last_cls, double M)
 {
-    double b = gs_bound(g, t_last, M);
+    double b = gs_bound(g, t_last, M, g->U + g->slack);
     if (b >= g->U + g->slack || tick(g->lim))
         return b;
     if (g->exact && d < g->nrecv && !gs_count_ok(g, t_last, g->nrecv - d, g->U - 1))
@@ -828,7 +833,7 @@ void opt_gs_solve(const struct cluster *c, enum model m, double scale, struct li
     bool exact = scale > 0;
     g.exact = exact;
     g.slack = exact ? 0 : 1e-9 * fabs(best);
-    double lower = dmin(gs_bound(&g, 0, 0) - g.slack, best);
+    double lower = dmin(gs_bound(&g, 0, 0, INFINITY) - g.slack, best);
     lower = opt_drive(gs_pass, &g, lim, exact ? ceil(lower) : lower, &best, exact);
     res->best = best;
     res->lower = lower;
