@@ -25,6 +25,7 @@
 #include "engine/bounds.h"
 #include "engine/engine.h"
 #include "sched/optimal.h"
+#include "sched/optimal_int.h"
 #include "model/targets.h"
 #include "support/rng.h"
 #include "sched/sched.h"
@@ -136,33 +137,43 @@ static void the_reported_cluster(void)
     }
 }
 
+/* A node table of the papers' kind, 3 to 6 nodes: every node its own send
+ * in [1, 10] with one decimal, its receive s + 1 (correlated) or drawn on
+ * its own, latency 0 or (with latency) in [0, 2], a random source. */
+static struct cluster *papers_table(struct rng *r, bool correlated, bool latency)
+{
+    int n = 3 + (int)rng_below(r, 4);
+    struct cluster *c = cluster_new(CLUSTER_NODES);
+    for (int p = 0; p < n; p++) {
+        char name[16];
+        snprintf(name, sizeof name, "p%d", p);
+        double s = (10 + (double)rng_below(r, 91)) / 10;
+        cluster_add_node(c, name, s, correlated ? s + 1 : (10 + (double)rng_below(r, 91)) / 10);
+    }
+    c->latency = latency ? (double)rng_below(r, 21) / 10 : 0;
+    c->source = (int)rng_below(r, (uint64_t)n);
+    return cluster_finished(c);
+}
+
 /*
- * The slot search's bounds (as_bound with the rate bound) on node tables
- * of the papers' kind: every node its own positive send in [1, 10] with
- * one decimal, its receive s + 1 or drawn on its own, latency 0 or in
- * [0, 2], so that the receivers are many classes and every bound is on.
+ * The slot search's bounds (as_bound with the rate bound; async,
+ * sender-only, multi-port) and the general search's (sync, one-port) on
+ * node tables of the papers' kind (papers_table), so that the receivers
+ * are many classes and every bound is on.
  * Searches cut short at every node limit from 1 (the root's bound alone)
  * up report a lower bound; it must never exceed the brute force's optimum,
  * and a search that finishes must prove exactly it.
  */
 static void papers_tables(struct rng *r, int clusters)
 {
-    static const enum model models[] = {MODEL_ASYNC, MODEL_SENDER_ONLY, MODEL_MULTI_PORT};
+    static const enum model models[] = {MODEL_ASYNC, MODEL_SENDER_ONLY, MODEL_MULTI_PORT, MODEL_SYNC,
+                                        MODEL_ONE_PORT};
     static const long long limits[] = {1, 2, 4, 10, 30, 100, 0};
     int searches = 0, raised = 0, over = 0, wrong = 0;
     char first[256] = "";
     for (int i = 0; i < clusters; i++) {
-        int n = 3 + (int)rng_below(r, 4);   /* 3..6 nodes */
-        struct cluster *c = cluster_new(CLUSTER_NODES);
-        for (int p = 0; p < n; p++) {
-            char name[16];
-            snprintf(name, sizeof name, "p%d", p);
-            double s = (10 + (double)rng_below(r, 91)) / 10;
-            cluster_add_node(c, name, s, i % 2 ? s + 1 : (10 + (double)rng_below(r, 91)) / 10);
-        }
-        c->latency = i % 3 ? 0 : (double)rng_below(r, 21) / 10;
-        c->source = (int)rng_below(r, (uint64_t)n);
-        if (!(c = cluster_finished(c)))
+        struct cluster *c = papers_table(r, i % 2, i % 3 == 0);
+        if (!c)
             continue;
         for (size_t mi = 0; mi < sizeof models / sizeof models[0]; mi++) {
             double want = brute_optimum(c, models[mi]);
@@ -192,7 +203,8 @@ static void papers_tables(struct rng *r, int clusters)
                         snprintf(first, sizeof first,
                                  "table %d (%d nodes, %s, node limit %lld): lower %.17g, best %.17g, "
                                  "brute force %.17g",
-                                 i, n, model_name(models[mi]), limits[li], plan.lower, plan.makespan, want);
+                                 i, c->n, model_name(models[mi]), limits[li], plan.lower, plan.makespan,
+                                 want);
                 }
                 opt_plan_free(&plan);
             }
@@ -274,6 +286,66 @@ static void sweep(struct rng *r, int clusters, bool multicast)
     ok(loose == 0, "%severy search that gave up (%d) brackets the optimum", what, gave_up);
 }
 
+/*
+ * The general search's cuts with the incumbent just above the optimum: a
+ * pass asked for a makespan below (optimum + one unit) must find the
+ * optimum, so no bound (gs_bound's slots, the counts, the packing test) may
+ * cut the branch that reaches it.  The search's own first incumbent is
+ * usually optimal on tables this small, which would hide a bound that
+ * overshoots; here nothing hides it.  Asked for below the optimum, it must
+ * find nothing.  Papers' tables (one decimal: every bound on, shares that
+ * just fit) and the small random clusters, every model, exact arithmetic.
+ */
+static int below_check(const struct cluster *c, enum model m, char *first, size_t size)
+{
+    double scale = opt_find_scale(c), want = brute_optimum(c, m);
+    if (!(scale > 0) || !isfinite(want))
+        return -1;
+    double W = nearbyint(want * scale), got[2];
+    for (int i = 0; i < 2; i++) {
+        struct limits lim;
+        memset(&lim, 0, sizeof lim);
+        clock_gettime(CLOCK_MONOTONIC, &lim.t0);
+        lim.node_limit = 100000000;
+        lim.time_limit = INFINITY;
+        got[i] = opt_gs_below(c, m, scale, W + 1 - i, &lim);
+    }
+    if (got[0] == W && got[1] == INFINITY)
+        return 0;
+    if (!first[0])
+        snprintf(first, size, "%d nodes, %s: below %g finds %g, below %g finds %g (optimum %g)", c->n,
+                 model_name(m), W + 1, got[0], W, got[1], W);
+    return 1;
+}
+
+static void general_below(struct rng *r, int clusters)
+{
+    int checked = 0, wrong = 0;
+    char first[256] = "";
+    for (int i = 0; i < clusters; i++) {
+        static const enum cluster_kind kinds[] = {CLUSTER_NODES, CLUSTER_MATRIX, CLUSTER_GRAPH};
+        struct cluster *c;
+        if (i % 2) {
+            c = random_cluster(r, kinds[i / 2 % 3], 2 + (int)rng_below(r, 5));
+        } else {
+            c = papers_table(r, i % 4, i % 3 == 0);
+        }
+        if (!c)
+            continue;
+        for (int m = 0; m < MODEL_COUNT; m++) {
+            if (!(model_mask_for(c->kind) & MODEL_BIT(m)))
+                continue;
+            int rc = below_check(c, (enum model)m, first, sizeof first);
+            checked += rc >= 0;
+            wrong += rc > 0;
+        }
+        cluster_free(c);
+    }
+    ok(checked > clusters && wrong == 0,
+       "general search below the optimum + 1 finds it, below the optimum nothing: %d of %d wrong%s%s", wrong,
+       checked, first[0] ? ": first " : "", first);
+}
+
 int main(void)
 {
     the_reported_cluster();
@@ -283,6 +355,7 @@ int main(void)
     rng_seed(&r, env && getenv("HETCAST_BRUTE_SEED") ? strtoull(getenv("HETCAST_BRUTE_SEED"), NULL, 10) : 20261123);
     sweep(&r, clusters, false);
     papers_tables(&r, env ? clusters / 3 : 500);
+    general_below(&r, env ? clusters / 3 : 600);
     env = getenv("HETCAST_BRUTE_MULTICASTS");
     sweep(&r, env ? atoi(env) : tap_scale(3000, 300), true);
     return tap_exit();

@@ -41,8 +41,10 @@
  *   (see gs_search).  Bounds: earliest holds and slots (gs_bound), and in
  *   integer arithmetic a count of the whole transfers the nodes can still
  *   send before the target, for the slow receivers alone too
- *   (gs_count_ok); the first incumbent comes from an iterated local search
- *   over receiver orders (gs_improve).
+ *   (gs_count_ok), and, where a transfer frees its sender as its receiver
+ *   holds (sync, one-port), a packing of the waiting nodes into the
+ *   senders' room before the target (gs_pack_ok); the first incumbent
+ *   comes from an iterated local search over receiver orders (gs_improve).
  *
  * Both run as passes with a target (see drive): the plain branch and bound
  * below the incumbent first, then, if that hits three quarters of a limit,
@@ -129,7 +131,7 @@ static bool costs_on_grid(const struct cluster *c, double scale, double *big)
  * room for sums of 4 (n + 2) times the largest transfer below 2^52 (no
  * time in a schedule comes near that); 0 when there is none.
  */
-static double find_scale(const struct cluster *c)
+double opt_find_scale(const struct cluster *c)
 {
     for (double scale = 1; scale <= 1e6; scale *= 10) {
         double big;
@@ -308,7 +310,7 @@ int optimal_solve(const struct cluster *c, enum model m, const struct sched_opts
     if (check_reachable(c, cause) < 0)
         return -1;
 
-    double scale = find_scale(c);
+    double scale = opt_find_scale(c);
     bool slots = !(o && o->opt_general) && c->kind == CLUSTER_NODES &&
                  !timing_sender_waits_receive(m) && (timing_hold_stepwise(m) || scale > 0);
     struct as_input in;

@@ -38,12 +38,17 @@ struct gs_ctx {
     int *pf, *pt, *bf, *bt; /* current and best decisions */
     double U, slack;
     bool exact;             /* integer arithmetic (scaled costs) */
-    double *est, *xs, *slot_next, *period, *qs, *qa, *avec;
+    double *est, *xs, *xst, *slot_next, *qs, *qa, *avec;
+    int *ford, *fpos;       /* n*n: q's receivers by free-again offset, -1 ended; q's place */
     int *cand_q, *cand_p, *cand_ord;    /* depth d: a slice of n * ncls candidates */
     double *cand_h;
     unsigned char *done;
     double *cw;             /* gs_count_ok: 4 n scratch */
     int *cnode;             /* gs_count_ok: 2 n scratch */
+    bool pack;              /* every transfer frees its sender when its receiver holds (gs_pack_ok) */
+    double *plim, *pused;   /* gs_pack_ok, per bin: D less its start, the share's sizes so far */
+    int *pbin, *pbinof, *pitem;  /* gs_pack_ok: n bins (nodes), each node's bin or -1, n items */
+    unsigned char *pfits;   /* gs_pack_ok: n, per bin: some item left fits */
     struct limits *lim;
 };
 
@@ -70,7 +75,8 @@ static double gs_hold_at(const struct gs_ctx *g, int q, int p, double t)
 
 /*
  * A lower bound on the makespan of any completion of the current prefix
- * whose next start is >= t_last. Two bounds, O(n^2 + m n):
+ * whose next start is >= t_last, or as soon as it reaches cut (the caller's
+ * cut: then est and xs are left unfinished). Two bounds, O(n^2 + m n + m^2):
  *
  * 1. Earliest holds (Dijkstra): a waiting p receives from an open holder q
  *    (ready >= t_last; holders with ready < t_last can never send again in
@@ -79,14 +85,25 @@ static double gs_hold_at(const struct gs_ctx *g, int q, int p, double t)
  *    in t, so the shortest-path times are lower bounds.
  *
  * 2. Slots, as in as_bound: the k-th future transfer in start order starts
- *    no earlier than the k-th smallest of the open holders' starts (ready,
- *    then every least free-again time) and the fictitious new holders'
- *    starts (a transfer started at sigma gives a holder from sigma + least
- *    hold offset, sending every least free-again time); pairing the k-th
- *    start with the k-th largest least hold offset bounds the makespan.
+ *    no earlier than the k-th smallest x_k of the open holders' starts and
+ *    the fictitious new holders' starts; pairing the k-th start with the
+ *    k-th largest least hold offset bounds the makespan.  An open holder q
+ *    sends from its ready time, each send to a different waiting node, so
+ *    its j-th send starts no earlier than its ready time plus the j - 1
+ *    least free-again offsets from q to waiting nodes, and it has no
+ *    (j+1)-th send when j waiting nodes take from it.  The new holders:
+ *    the i earliest future holds H_1 <= .. <= H_i are the ends of i
+ *    transfers to i different nodes; for a + b = i + 1, b of them start at
+ *    or after the a-th of their starts, itself at or after the a-th start
+ *    x_a of all, and one of those b receivers has a least hold offset of at
+ *    least c_b, the b-th least among the waiting nodes: H_i >= x_a + c_b.
+ *    The i-th new holder sends from that time on (then every least
+ *    free-again time); as H_i needs x_1..x_i alone and the k-th start comes
+ *    from new holders made by the first k - 1 transfers, the slots are
+ *    computed in order (a = i, b = 1: x_i plus the least offset).
  *    Real offsets: exact in exact arithmetic, otherwise covered by slack.
  */
-static double gs_bound(struct gs_ctx *g, double t_last, double M)
+static double gs_bound(struct gs_ctx *g, double t_last, double M, double cut)
 {
     int n = g->n, m = 0;
     double lb = M;
@@ -111,6 +128,8 @@ static double gs_bound(struct gs_ctx *g, double t_last, double M)
             return INFINITY;
         g->done[u] = 1;
         lb = dmax(lb, g->est[u]);
+        if (lb >= cut)
+            return lb;   /* enough to cut: the rest is not needed */
         for (int p = 0; p < n; p++)
             if (!g->done[p] && GS(g, edge, u, p))
                 g->est[p] = dmin(g->est[p], gs_hold_at(g, u, p, g->est[u]));
@@ -118,7 +137,7 @@ static double gs_bound(struct gs_ctx *g, double t_last, double M)
 
     /* 2: slots. avec: least hold offset of each waiting node, sorted descending. */
     int na = 0;
-    double hnew = INFINITY, fnew = INFINITY;
+    double fnew = INFINITY;
     for (int p = 0; p < n; p++) {
         if (g->held[p])
             continue;
@@ -129,7 +148,6 @@ static double gs_bound(struct gs_ctx *g, double t_last, double M)
         for (int w = 0; w < n; w++)
             if (w != p && !g->held[w] && GS(g, edge, w, p))
                 fnew = dmin(fnew, GS(g, foff, w, p));
-        hnew = dmin(hnew, a);
         int j = na++;
         while (j > 0 && g->avec[j - 1] < a)
             g->avec[j] = g->avec[j - 1], j--;
@@ -138,13 +156,12 @@ static double gs_bound(struct gs_ctx *g, double t_last, double M)
     for (int q = 0; q < n; q++) {
         g->slot_next[q] = INFINITY;
         if (g->held[q] && g->ready[q] >= t_last) {
-            double f = INFINITY;
-            for (int p = 0; p < n; p++)
-                if (!g->held[p] && GS(g, edge, q, p))
-                    f = dmin(f, GS(g, foff, q, p));
-            if (f < INFINITY)
+            int *fo = g->ford + (size_t)q * (size_t)n, i = 0;
+            while (fo[i] >= 0 && g->held[fo[i]])
+                i++;
+            g->fpos[q] = i;
+            if (fo[i] >= 0)
                 g->slot_next[q] = g->ready[q];
-            g->period[q] = f;
         }
     }
     int sh = 0, st = 0, ah = 0, at = 0;
@@ -161,18 +178,31 @@ static double gs_bound(struct gs_ctx *g, double t_last, double M)
             x = g->qa[ah], src = 2;
         if (x == INFINITY)
             return INFINITY;
-        if (src == 0)
-            g->slot_next[bq] = x + g->period[bq];
-        else if (src == 1)
+        if (src == 0) {   /* bq's next send: to the next waiting node of least free-again offset */
+            int *fo = g->ford + (size_t)bq * (size_t)n, i = g->fpos[bq];
+            double f = GS(g, foff, bq, fo[i]);
+            for (i++; fo[i] >= 0 && g->held[fo[i]]; i++)
+                ;
+            g->fpos[bq] = i;
+            g->slot_next[bq] = fo[i] >= 0 ? x + f : INFINITY;
+        } else if (src == 1) {
             sh++;
-        else
+        } else {
             ah++;
+        }
         if (src != 0 && fnew < INFINITY)
             g->qa[at++] = x + fnew;
+        /* the (k+1)-th hold: some pairing of the a-th start with the b-th least offset, a + b = k + 2 */
+        g->xst[k] = x;
+        double h = -INFINITY;
+        for (int a = 0; a <= k; a++)
+            h = dmax(h, g->xst[a] + g->avec[m - 1 - (k - a)]);
         if (fnew < INFINITY)
-            g->qs[st++] = x + hnew;
+            g->qs[st++] = h;
         lb = dmax(lb, x + g->avec[k]);
-        g->xs[k] = x + hnew;
+        if (lb >= cut)
+            return lb;
+        g->xs[k] = h;
     }
     return lb;
 }
@@ -266,6 +296,94 @@ static bool gs_count_ok(struct gs_ctx *g, double t_last, int m, double D)
 }
 
 /*
+ * The packing test (exact arithmetic, models where a transfer frees its
+ * sender the moment its receiver holds: hoff == foff, sync and one-port):
+ * can the waiting nodes be shared out among the senders so that each
+ * sender's share fits before D?  In a completion with every hold at or
+ * before D, a sender q sends to its share C_q one transfer after the other
+ * from a_q on (an open holder's ready time, a waiting node's hold, at or
+ * after its earliest hold g->est), each starting no earlier than the one
+ * before ended, so its last receiver holds at or after a_q plus the sum
+ * of foff(q, p) over C_q: that sum is at most D - a_q.  Every waiting node
+ * is in one share (its sender's), not its own.  And a waiting node p in
+ * q's share holds at or after a_q + foff(q, p), so p's own share is at
+ * most D - a_q - foff(q, p): with L_q an upper bound on D - a_q (at first
+ * D less the ready time or earliest hold), placing p with q bounds L_p by
+ * L_q - foff(q, p), itself an upper bound on D - a_p.  So a prefix whose
+ * waiting nodes admit no such sharing has no completion holding all by D:
+ * the sharing of such a completion passes every test along its path.  A
+ * depth-first search places the waiting nodes, slowest first (largest
+ * least hold offset), in the senders with room; after GS_PACK_STEPS
+ * placements it gives up and answers "fits" (no cut).  Needs gs_bound's
+ * est for this prefix.
+ */
+#define GS_PACK_MAX 16        /* waiting nodes: beyond, the test is not tried */
+#define GS_PACK_STEPS 1000
+
+static bool gs_pack_place(struct gs_ctx *g, int i, int ni, int nb, int *steps)
+{
+    if (i == ni)
+        return true;
+    int p = g->pitem[i], bp = g->pbinof[p];
+    bool ok = false;
+    for (int b = 0; b < nb; b++) {
+        int q = g->pbin[b];
+        double f = GS(g, foff, q, p);
+        if (q == p || !GS(g, edge, q, p) || g->pused[b] + f > g->plim[b])
+            continue;
+        if (++*steps > GS_PACK_STEPS) {
+            ok = true;   /* undecided: no cut */
+            break;
+        }
+        double was = bp >= 0 ? g->plim[bp] : 0;
+        if (bp >= 0) {   /* p holds no earlier than q's start plus f */
+            g->plim[bp] = dmin(was, g->plim[b] - f);
+            if (g->pused[bp] > g->plim[bp]) {
+                g->plim[bp] = was;
+                continue;
+            }
+        }
+        g->pused[b] += f;
+        ok = gs_pack_place(g, i + 1, ni, nb, steps);
+        g->pused[b] -= f;
+        if (bp >= 0)
+            g->plim[bp] = was;
+        if (ok)
+            break;
+    }
+    return ok;
+}
+
+static bool gs_pack_ok(struct gs_ctx *g, double t_last, double D)
+{
+    int n = g->n, nb = 0, ni = 0, steps = 0;
+    for (int q = 0; q < n; q++) {
+        double a = g->held[q] ? (g->ready[q] >= t_last ? g->ready[q] : INFINITY) : g->est[q];
+        g->pbinof[q] = -1;
+        if (a <= D) {
+            g->pbinof[q] = nb;
+            g->pbin[nb] = q;
+            g->pused[nb] = 0;
+            g->plim[nb++] = D - a;
+        }
+        if (g->held[q])
+            continue;
+        double lo = INFINITY;   /* q's least hold offset: slowest first */
+        for (int x = 0; x < n; x++)
+            if (x != q && GS(g, edge, x, q))
+                lo = dmin(lo, GS(g, hoff, x, q));
+        int j = ni++;
+        while (j > 0 && g->cw[j - 1] < lo)
+            g->cw[j] = g->cw[j - 1], g->pitem[j] = g->pitem[j - 1], j--;
+        g->cw[j] = lo;
+        g->pitem[j] = q;
+    }
+    if (ni > GS_PACK_MAX)
+        return true;
+    return gs_pack_place(g, 0, ni, nb, &steps);
+}
+
+/*
  * Canonical order: starts never decrease; at equal starts the rank of the
  * sender never decreases; one sender's sends at one instant are first those
  * that take no time (the port is free again at that instant: a send, link
@@ -288,11 +406,13 @@ static bool gs_count_ok(struct gs_ctx *g, double t_last, int m, double D)
  */
 static double gs_search(struct gs_ctx *g, int d, double t_last, int last_rank, int last_cls, double M)
 {
-    double b = gs_bound(g, t_last, M);
+    double b = gs_bound(g, t_last, M, g->U + g->slack);
     if (b >= g->U + g->slack || tick(g->lim))
         return b;
     if (g->exact && d < g->nrecv && !gs_count_ok(g, t_last, g->nrecv - d, g->U - 1))
         return g->U;   /* nothing holds all at or before U - 1: integers */
+    if (g->exact && g->pack && d < g->nrecv && !gs_pack_ok(g, t_last, g->U - 1))
+        return g->U;
     if (d == g->nrecv) {
         if (M < g->U) {
             g->U = M;
@@ -403,11 +523,19 @@ static void gs_free(struct gs_ctx *g)
     free(g->xs);
     free(g->cw);
     free(g->cnode);
+    free(g->plim);
+    free(g->pused);
+    free(g->pbinof);
+    free(g->pfits);
+    free(g->pbin);
+    free(g->pitem);
     free(g->slot_next);
     free(g->qs);
     free(g->qa);
     free(g->avec);
-    free(g->period);
+    free(g->xst);
+    free(g->ford);
+    free(g->fpos);
     free(g->cand_h);
     free(g->cand_q);
     free(g->cand_p);
@@ -578,8 +706,9 @@ static double gs_pass(void *ctx, double t, double *best)
     return v;
 }
 
-void opt_gs_solve(const struct cluster *c, enum model m, double scale, struct limits *lim,
-                  struct result *res)
+/* g for c under m in scale's units (0: raw doubles), the source alone holding. */
+static void gs_init(struct gs_ctx *gp, const struct cluster *c, enum model m, double scale,
+                    struct limits *lim)
 {
     struct gs_ctx g;
     memset(&g, 0, sizeof g);
@@ -652,9 +781,33 @@ void opt_gs_solve(const struct cluster *c, enum model m, double scale, struct li
     g.xs = xmalloc((size_t)n * sizeof *g.xs);
     g.cw = xmalloc(4 * (size_t)n * sizeof *g.cw);
     g.cnode = xmalloc(2 * (size_t)n * sizeof *g.cnode);
+    g.plim = xmalloc((size_t)n * sizeof *g.plim);
+    g.pused = xmalloc((size_t)n * sizeof *g.pused);
+    g.pbinof = xmalloc((size_t)n * sizeof *g.pbinof);
+    g.pfits = xmalloc((size_t)n);
+    g.pbin = xmalloc((size_t)n * sizeof *g.pbin);
+    g.pitem = xmalloc((size_t)n * sizeof *g.pitem);
+    g.pack = true;
+    for (size_t i = 0; i < nn; i++)
+        if (g.edge[i] && g.hoff[i] != g.foff[i])
+            g.pack = false;
     g.slot_next = xmalloc((size_t)n * sizeof *g.slot_next);
     g.avec = xmalloc((size_t)n * sizeof *g.avec);
-    g.period = xmalloc((size_t)n * sizeof *g.period);
+    g.xst = xmalloc((size_t)n * sizeof *g.xst);
+    g.fpos = xmalloc((size_t)n * sizeof *g.fpos);
+    g.ford = xmalloc(nn * sizeof *g.ford);
+    for (int q = 0; q < n; q++) {   /* insertion sort by free-again offset, ties by index: O(n^3) once */
+        int *fo = g.ford + (size_t)q * (size_t)n, len = 0;
+        for (int p = 0; p < n; p++) {
+            if (!GS(&g, edge, q, p))
+                continue;
+            int j = len++;
+            while (j > 0 && GS(&g, foff, q, fo[j - 1]) > GS(&g, foff, q, p))
+                fo[j] = fo[j - 1], j--;
+            fo[j] = p;
+        }
+        fo[len] = -1;   /* len < n: no edge q -> q */
+    }
     g.qs = xmalloc((size_t)n * sizeof *g.qs);
     g.qa = xmalloc((size_t)n * sizeof *g.qa);
     g.done = xmalloc((size_t)n);
@@ -665,13 +818,22 @@ void opt_gs_solve(const struct cluster *c, enum model m, double scale, struct li
     g.cand_ord = xmalloc(cand * sizeof *g.cand_ord);
     g.cand_h = xmalloc(cand * sizeof *g.cand_h);
 
+    *gp = g;
+}
+
+void opt_gs_solve(const struct cluster *c, enum model m, double scale, struct limits *lim,
+                  struct result *res)
+{
+    struct gs_ctx g;
+    gs_init(&g, c, m, scale, lim);
+    int n = c->n;
     double best = gs_greedy(&g);
     if (n <= GS_LS_MAX)
         gs_improve(&g, &best);
     bool exact = scale > 0;
     g.exact = exact;
     g.slack = exact ? 0 : 1e-9 * fabs(best);
-    double lower = dmin(gs_bound(&g, 0, 0) - g.slack, best);
+    double lower = dmin(gs_bound(&g, 0, 0, INFINITY) - g.slack, best);
     lower = opt_drive(gs_pass, &g, lim, exact ? ceil(lower) : lower, &best, exact);
     res->best = best;
     res->lower = lower;
@@ -680,4 +842,18 @@ void opt_gs_solve(const struct cluster *c, enum model m, double scale, struct li
     res->len = n - 1;
     g.bf = g.bt = NULL;
     gs_free(&g);
+}
+
+double opt_gs_below(const struct cluster *c, enum model m, double scale, double t, struct limits *lim)
+{
+    struct gs_ctx g;
+    gs_init(&g, c, m, scale, lim);
+    g.exact = scale > 0;
+    g.slack = g.exact ? 0 : 1e-9 * fabs(t);
+    double best = t;
+    lim->node_cap = lim->node_limit;
+    lim->time_cap = lim->time_limit;
+    gs_pass(&g, t, &best);
+    gs_free(&g);
+    return best < t ? best : INFINITY;
 }

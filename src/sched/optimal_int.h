@@ -4,8 +4,9 @@
  * units every search uses, the driver's passes (sched/optimal.c), the slot
  * search (sched/optimal_slot.c) with its memo (sched/optimal_memo.c), the
  * general search (sched/optimal_general.c) and the multicast over every set
- * of relays (sched/optimal_multicast.c).  Nothing else includes it; it
- * does not include sched/optimal.h (one module, no include circle).
+ * of relays (sched/optimal_multicast.c).  Nothing else includes it but
+ * tests/test_bruteforce.c (opt_gs_below); it does not include
+ * sched/optimal.h (one module, no include circle).
  */
 #ifndef HETCAST_OPTIMAL_INT_H
 #define HETCAST_OPTIMAL_INT_H
@@ -98,6 +99,9 @@ static inline double scaled(double v, double scale)
 }
 
 /* ---- the driver (sched/optimal.c) ---- */
+
+/* The smallest 10^d (d <= 6) that makes every cost of c an integer, 0 if none. */
+double opt_find_scale(const struct cluster *c);
 
 /*
  * A pass asks "is there a schedule with makespan below t?": it returns a
@@ -205,6 +209,11 @@ void opt_as_solve(const struct as_input *in, struct limits *lim, struct result *
 /* The general search (sched/optimal_general.c). */
 void opt_gs_solve(const struct cluster *c, enum model m, double scale, struct limits *lim,
                   struct result *res);
+/* One pass of the general search below t alone, no incumbent but t: the least
+ * makespan below t (scaled), or INFINITY when there is none (or lim stopped
+ * it first).  For tests/test_bruteforce.c: with t just above the optimum,
+ * every bound's cut is put to the test. */
+double opt_gs_below(const struct cluster *c, enum model m, double scale, double t, struct limits *lim);
 
 /* ---- sched/optimal.c and sched/optimal_multicast.c ---- */
 
