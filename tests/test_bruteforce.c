@@ -355,7 +355,7 @@ int main(void)
     rng_seed(&r, env && getenv("HETCAST_BRUTE_SEED") ? strtoull(getenv("HETCAST_BRUTE_SEED"), NULL, 10) : 20261123);
     sweep(&r, clusters, false);
     papers_tables(&r, env ? clusters / 3 : 500);
-    general_below(&r, env ? clusters / 3 : 600);
+    general_below(&r, env ? clusters / 3 : tap_scale(600, 200));
     env = getenv("HETCAST_BRUTE_MULTICASTS");
     sweep(&r, env ? atoi(env) : tap_scale(3000, 300), true);
     return tap_exit();

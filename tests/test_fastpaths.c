@@ -941,7 +941,7 @@ static void test_paje_times(void)
     int cases = 0, same = 0;
     for (int shape = 0; shape < 2; shape++)
         for (int si = 0; si < 2; si++) {
-            int n = shape == 0 ? 20000 : 6000;
+            int n = shape == 0 ? tap_scale(20000, 8000) : tap_scale(6000, 3000);
             struct cluster *c = shape == 0 ? fef_cluster(n, 0, 77) : cluster_new(CLUSTER_NODES);
             if (shape == 1) {
                 struct rng r;
@@ -991,7 +991,7 @@ static void test_list_say(void)
     for (int kind = 0; kind < 4; kind++)
         for (size_t mi = 0; mi < sizeof models / sizeof models[0]; mi++)
             for (int later = 0; later < 2; later++) {
-                struct cluster *c = fef_cluster(kind == 3 ? 700 : 60, kind, (uint64_t)(91 + kind));
+                struct cluster *c = fef_cluster(kind == 3 ? tap_scale(700, 200) : 60, kind, (uint64_t)(91 + kind));
                 struct sched_opts so;
                 sched_opts_default(&so);
                 so.reasons_later = later;
