@@ -20,6 +20,7 @@
  */
 #include "app/bench.h"
 #include "app/cli_common.h"
+#include "app/datadir.h"
 #include "app/opts.h"
 
 #include <errno.h>
@@ -664,12 +665,10 @@ static int fig_export(const struct bopts *o)
 {
     static const char *const fmts[] = {"csv", "json", "svg", "paje", "chrome", "otf2"};
     char self[4096], path[512], dir[600];
-    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (len <= 0) {
+    if (!app_exe_path(self, sizeof self)) {
         printf("EXPORT: failed: cannot find this program (/proc/self/exe)\n");
         return 1;
     }
-    self[len] = '\0';
     int fails = 0;
     for (int big = 0; big < 2; big++) {
         int n = big ? (o->quick ? 10000 : 1000000) : (o->quick ? 1000 : 10000);

@@ -43,13 +43,20 @@ static const char *take(const char *dir)
     return found;
 }
 
-/* The directory of the running binary (Linux: /proc/self/exe); false if unknown. */
-static bool exe_dir(char *buf, size_t size)
+bool app_exe_path(char *buf, size_t size)
 {
     ssize_t n = readlink("/proc/self/exe", buf, size - 1);
     if (n <= 0 || (size_t)n >= size - 1)
         return false;
     buf[n] = '\0';
+    return true;
+}
+
+/* The directory of the running binary; false if unknown. */
+static bool exe_dir(char *buf, size_t size)
+{
+    if (!app_exe_path(buf, size))
+        return false;
     char *slash = strrchr(buf, '/');
     if (!slash)
         return false;

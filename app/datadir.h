@@ -28,6 +28,9 @@ const char *app_datadir(void);
  */
 bool app_helper(const char *name, char *buf, size_t size);
 
+/* The running binary's path into buf (Linux: /proc/self/exe); false if unknown. */
+bool app_exe_path(char *buf, size_t size);
+
 /*
  * Point the core at what the data directory and the helpers hold: the
  * bundled Lua heuristics by bare name (-s fnf.lua) and the SimGrid reader.

@@ -1014,6 +1014,14 @@ void simgrid_native_free(struct simgrid_native *nv)
  * the larger of size / each (division rounds monotonically): each row from
  * per-node sums, as the helper's answer gives them bit for bit.
  */
+/* Node a (the cluster's order) is SimGrid's host order[a]: host_of from it. */
+static void number_hosts(struct simgrid_native *nv, const int *order)
+{
+    nv->host_of = xrealloc(nv->host_of, (size_t)nv->t.n * sizeof *nv->host_of);
+    for (int a = 0; a < nv->t.n; a++)
+        nv->host_of[a] = nv->sorted[order[a]];
+}
+
 static void flat_sums_make(struct simgrid_native *nv, double size)
 {
     const struct nat *t = &nv->t;
@@ -1124,9 +1132,7 @@ bool simgrid_native_by_rule(struct simgrid_native *nv, const int *order, double 
     int n = nv->t.n;
     if (nv->t.topo != TOPO_FLAT || n < 2)
         return false;
-    nv->host_of = xrealloc(nv->host_of, (size_t)n * sizeof *nv->host_of);
-    for (int a = 0; a < n; a++)
-        nv->host_of[a] = nv->sorted[order[a]];
+    number_hosts(nv, order);
     flat_sums_make(nv, size);
     double lo, hi, gap;
     flat_extremes(&nv->fs, n, &lo, &hi, &gap);
@@ -1409,11 +1415,9 @@ bool simgrid_native_times(struct simgrid_native *nv, const int *order, double si
 {
     int n = nv->t.n;
     int *node_of = xmalloc((size_t)n * sizeof *node_of);
-    nv->host_of = xrealloc(nv->host_of, (size_t)n * sizeof *nv->host_of);
-    for (int a = 0; a < n; a++) {
-        nv->host_of[a] = nv->sorted[order[a]];
+    number_hosts(nv, order);
+    for (int a = 0; a < n; a++)
         node_of[nv->host_of[a]] = a;
-    }
     *bad = -1;
     bool ok = true;
     if (nv->t.topo == TOPO_FLAT)
