@@ -574,6 +574,7 @@ static double as_bound(struct as_ctx *a, const double *P, int len, const int *cn
     int *heap = a->heap, sh = 0, st = 0, nh = 0, pi = 0, ci = 0, left = cnt[a->by_r[0]];
     bool rated = rate_setup(a, cnt);
     double prev = -INFINITY;
+    int pk = 0;   /* the elements of P at or before sigma */
     struct forced fz = {0, 0, INFINITY};
     for (int k = 0; k < m; k++) {
         double x = pi < len ? P[pi] : INFINITY;
@@ -591,7 +592,12 @@ static double as_bound(struct as_ctx *a, const double *P, int len, const int *cn
             /* raise sigma until the receivers it forces no longer change */
             sigma = dmax(sigma, prev);
             rate_force(a, cnt, sigma, cut, &fz);
-            for (;;) {
+            /* P alone holding k + 1 slots at or before sigma, G_k(sigma) >=
+             * k + 1 and y <= sigma (sigma an integer): rate_slot could not
+             * raise it, and is not asked (sigma never falls: pk only grows) */
+            while (pk < len && P[pk] <= sigma)
+                pk++;
+            while (fz.count > k || pk <= k) {
                 double y = rate_slot(a, P, len, cnt, k, &fz);
                 if (!(y > sigma))
                     break;
