@@ -46,6 +46,9 @@ struct as_ctx {
     double *sig, *first, *hval, *chain;  /* m0 each; chain m0 * K */
     bool rate_on;           /* the rate bound: exact, at most OPT_RATE_MAX receivers, several r */
     double *rr, *cinv;      /* the rate bound: chain r and 1/s per class */
+    double *pb, *pinv;      /* the rate bound's producers: m0 each */
+    int *take;              /* K: producers of each class */
+    uint64_t *dlmask;       /* m0: classes by deadline (K <= OPT_RATE_MAX) */
     int *cw, *bucket, *use; /* as_counts_ok: m0 * (K + 2), 2 m0 + 1, K */
     uint64_t *key;          /* memo key scratch */
     struct memo memo;
@@ -354,12 +357,16 @@ static bool as_groups_ok(struct as_ctx *a, const double *P, int len, const int *
  * 2 m0 terms of at most m0 slots err by far less) and y by a relative 1e-9
  * before rounding up, so that rounding can only lower the bound.
  *
+ * The forced ones also have deadlines, which the producers' positions
+ * respect (rate_producers): a forced receiver that the chain order puts on
+ * a slot too late to hold below cut is served earlier, which can only
+ * lower the count.
+ *
  * The sweep keeps x, G(x) and its slope (the sum of 1/s of the producers
  * started); the next event is the next element of P (G steps up by one) or
- * the next b (the slope grows).  The b's come in order (x_i and r' both
- * grow along the chain), so the producers are made as the sweep reaches
- * them.  O(k + len) a call, and the forced classes (a prefix of by_r, as
- * lo only grows) O(K) over all of as_bound.
+ * the next b (the slope grows), the b's sorted by rate_producers.  O(K + k
+ * + len) a call (O(K + k^2) when the deadlines reorder), and the forced
+ * classes (a prefix of by_r, as lo only grows) O(K) over all of as_bound.
  */
 struct forced {          /* across the calls of one as_bound */
     int next;               /* by_r[0..next) are decided: forced or empty */
@@ -385,35 +392,102 @@ static bool rate_force(const struct as_ctx *a, const int *cnt, double lo, double
     return fz->count > before;
 }
 
+/*
+ * The producers of the rate bound for the slot taken after k receivers,
+ * into a->pb (b_i) and a->pinv (1/s_i), sorted by b: all forced ones and
+ * the first free ones of the chain, k in all.  In chain order, when every
+ * forced one can still hold below cut from the slot it is put on; else by
+ * the deadlines below.  Returns false when the forced ones cannot all be
+ * served in time (no schedule has g < cut).
+ *
+ * Deadlines.  In a schedule with g < cut the receiver served i-th (i < k)
+ * holds at (tau_i + L) + r < cut, so (sig_i + L) + r < cut (tau_i >=
+ * sig_i): a forced receiver of class c can only take positions up to d_c,
+ * the last i with (sig_i + L) + r_c < cut (sig is sorted).  A free one
+ * holds below cut even at lo >= every sig_i, so it may take any.  The most
+ * slots any schedule's producers give is then at most the most over the
+ * assignments of the k producers to positions that respect the deadlines
+ * (the count over the forced and the first free of the chain bounds every
+ * schedule's, as in rate_slot's proof: the trade of a free producer for an
+ * earlier free one in the chain keeps its position, and free ones have no
+ * deadline).  Serving from the last position back, each time the latest
+ * of the chain still allowed there, reaches that most: in a best
+ * assignment, put on the last position the latest allowed producer q
+ * instead of p, moving p to q's place (allowed, as it is earlier); p is
+ * earlier in the chain and is now served earlier, which never lowers the
+ * count (phi, rate_slot's proof); then the same for the positions before.
+ * If at some position none is allowed, no assignment respects the
+ * deadlines and no schedule has g < cut.  When the chain order already
+ * respects them it is that most, as the chain order is the most of all.
+ */
+static bool rate_producers(struct as_ctx *a, const int *cnt, int k, const struct forced *fz, double cut)
+{
+    int K = a->K, spare = k - fz->count, pos = 0, *take = a->take;
+    bool chain = true;
+    for (int c = 0; c < K; c++) {
+        int n = cnt[c];
+        if (n > 0 && a->cr[c] < fz->r) {
+            n = n < spare ? n : spare;
+            spare -= n;
+        } else if (n > 0 && !(as_hold_at(a->L, a->sig[pos + n - 1], a->cr[c]) < cut))
+            chain = false;   /* a forced one put past its deadline */
+        take[c] = n;
+        for (int j = 0; j < n; j++, pos++) {
+            a->pb[pos] = as_hold_at(a->L, a->sig[pos], a->rr[c]);
+            a->pinv[pos] = a->cinv[c];
+        }
+    }
+    if (chain)
+        return true;   /* b in order: sig_i and r' both grow along the chain */
+    /* classes by deadline: dl[i] the classes whose last allowed position is i */
+    uint64_t *dl = a->dlmask, avail = 0;
+    memset(dl, 0, (size_t)k * sizeof *dl);
+    for (int c = 0; c < K; c++) {
+        if (take[c] == 0)
+            continue;
+        int d = k - 1;
+        if (a->cr[c] >= fz->r)
+            while (d >= 0 && !(as_hold_at(a->L, a->sig[d], a->cr[c]) < cut))
+                d--;
+        if (d < 0)
+            return false;
+        dl[d] |= (uint64_t)1 << c;
+    }
+    for (int i = k - 1; i >= 0; i--) {
+        avail |= dl[i];
+        if (!avail)
+            return false;
+        int c = 63 - __builtin_clzll(avail);
+        if (--take[c] == 0)
+            avail &= ~((uint64_t)1 << c);
+        /* insertion by b, from the back (i only falls) */
+        double b = as_hold_at(a->L, a->sig[i], a->rr[c]), inv = a->cinv[c];
+        int j = i;
+        while (j + 1 < k && a->pb[j + 1] < b) {
+            a->pb[j] = a->pb[j + 1];
+            a->pinv[j] = a->pinv[j + 1];
+            j++;
+        }
+        a->pb[j] = b;
+        a->pinv[j] = inv;
+    }
+    return true;
+}
+
 /* The rate bound on the slot taken after k receivers (at sig[0..k-1]), with
  * the receivers forced at a lower bound on it: y (an integer), or INFINITY
  * when no schedule has g < cut.  The forced set alone changes y. */
 static double rate_slot(struct as_ctx *a, const double *P, int len, const int *cnt, int k,
-                        const struct forced *fz)
+                        const struct forced *fz, double cut)
 {
-    if (fz->count > k)
+    if (fz->count > k || !rate_producers(a, cnt, k, fz, cut))
         return INFINITY;
-    /* the producers in chain order, made as the sweep needs them: all forced ones, the first free ones */
-    int spare = k - fz->count, c = -1, left = 0, i = 0;
-    double need = (double)(k + 1) - 1e-7, x = -INFINITY, have = 0, slope = 0, nb = INFINITY, ninv = 0;
-    int pi = 0;
+    int i = 0, pi = 0;
+    double need = (double)(k + 1) - 1e-7, x = -INFINITY, have = 0, slope = 0;
     for (;;) {
         if (have >= need)
             break;
-        if (nb == INFINITY && i < k) {
-            while (left == 0) {
-                c++;
-                left = cnt[c];
-                if (left > 0 && a->cr[c] < fz->r) {
-                    left = left < spare ? left : spare;
-                    spare -= left;
-                }
-            }
-            left--;
-            nb = as_hold_at(a->L, a->sig[i++], a->rr[c]);
-            ninv = a->cinv[c];
-        }
-        double np = pi < len ? P[pi] : INFINITY, ev = dmin(np, nb);
+        double nb = i < k ? a->pb[i] : INFINITY, np = pi < len ? P[pi] : INFINITY, ev = dmin(np, nb);
         if (slope > 0) {
             double y = x + (need - have) / slope;
             if (y < ev) {
@@ -429,10 +503,8 @@ static double rate_slot(struct as_ctx *a, const double *P, int len, const int *c
         if (np <= nb) {
             have += 1;
             pi++;
-        } else {
-            slope += ninv;
-            nb = INFINITY;
-        }
+        } else
+            slope += a->pinv[i++];
     }
     return ceil(x - 1e-9 * fabs(x));
 }
@@ -574,6 +646,7 @@ static double as_bound(struct as_ctx *a, const double *P, int len, const int *cn
     int *heap = a->heap, sh = 0, st = 0, nh = 0, pi = 0, ci = 0, left = cnt[a->by_r[0]];
     bool rated = rate_setup(a, cnt);
     double prev = -INFINITY;
+    int pk = 0;   /* the elements of P at or before sigma */
     struct forced fz = {0, 0, INFINITY};
     for (int k = 0; k < m; k++) {
         double x = pi < len ? P[pi] : INFINITY;
@@ -591,8 +664,15 @@ static double as_bound(struct as_ctx *a, const double *P, int len, const int *cn
             /* raise sigma until the receivers it forces no longer change */
             sigma = dmax(sigma, prev);
             rate_force(a, cnt, sigma, cut, &fz);
-            for (;;) {
-                double y = rate_slot(a, P, len, cnt, k, &fz);
+            /* P alone holding k + 1 slots at or before sigma, G_k(sigma) >=
+             * k + 1 and y <= sigma (sigma an integer): rate_slot could not
+             * raise it, only find the deadlines unmet, which a later k or
+             * the count test may still find; it is not asked (a bound
+             * skipped is still a bound; sigma never falls: pk only grows) */
+            while (pk < len && P[pk] <= sigma)
+                pk++;
+            while (fz.count > k || pk <= k) {
+                double y = rate_slot(a, P, len, cnt, k, &fz, cut);
                 if (!(y > sigma))
                     break;
                 sigma = y;
@@ -877,9 +957,10 @@ static double as_eval(const struct as_ctx *a, double s_src, const int *order, do
 /*
  * The local search's schedules, receiver by receiver: row i of comp holds
  * the next slot of each holder before receiver i of order (the source,
- * then the first i receivers), pms[i] and psum[i] the makespan and the sum
- * of holds of the first i.  A trial that differs from order from position
- * p on is evaluated from row p alone.
+ * then the first i receivers) as a binary heap ordered by (slot, holder),
+ * hid the holders, pms[i] and psum[i] the makespan and the sum of holds of
+ * the first i.  A trial that differs from order from position p on is
+ * evaluated from row p alone.
  */
 struct as_ls {
     const struct as_ctx *a;
@@ -887,15 +968,51 @@ struct as_ls {
     int m0;
     int *order, *trial;
     double *comp, *pms, *psum, *work;   /* work: a trial's row */
+    int *hid, *wid;         /* the holders of comp's rows and of work */
     long long evals;        /* trials evaluated, against budget */
     double budget;
     const struct limits *lim;
 };
 
+/* Does holder (v, i) come out of the heap before (w, j)? */
+static inline bool ls_first(double v, int i, double w, int j)
+{
+    return v < w || (v == w && i < j);
+}
+
+/* Put holder id with next slot v at place i of the heap (val, id) of n
+ * entries, moving down (up: false) or up from i. O(log n). */
+static void ls_sift(double *val, int *id, int n, int i, double v, int h, bool up)
+{
+    if (up)
+        while (i > 0 && ls_first(v, h, val[(i - 1) / 2], id[(i - 1) / 2])) {
+            val[i] = val[(i - 1) / 2];
+            id[i] = id[(i - 1) / 2];
+            i = (i - 1) / 2;
+        }
+    else
+        for (;;) {
+            int j = 2 * i + 1;
+            if (j >= n)
+                break;
+            if (j + 1 < n && ls_first(val[j + 1], id[j + 1], val[j], id[j]))
+                j++;
+            if (!ls_first(val[j], id[j], v, h))
+                break;
+            val[i] = val[j];
+            id[i] = id[j];
+            i = j;
+        }
+    val[i] = v;
+    id[i] = h;
+}
+
 /* Makespan and sum of holds (*sum) of ord, which agrees with ls->order
  * before position from; with rec, rows from + 1.. of ls are rewritten (ord
  * is then ls->order).  Gives up (INFINITY) as soon as the makespan passes
- * stop: a trial no better need not be finished. O(m0^2). */
+ * stop: a trial no better need not be finished.  The holder whose next slot
+ * is least, the lowest of equal ones, serves (as_eval's rule: the heap's
+ * order breaks ties by holder). O(m0 log m0). */
 static double ls_eval(struct as_ls *ls, const int *ord, int from, double stop, bool rec, double *sum)
 {
     const struct as_ctx *a = ls->a;
@@ -903,22 +1020,22 @@ static double ls_eval(struct as_ls *ls, const int *ord, int from, double stop, b
     size_t w = (size_t)m0 + 1;
     double ms = ls->pms[from], total = ls->psum[from];
     double *comp = ls->work;
+    int *id = ls->wid;
     memcpy(comp, &ls->comp[(size_t)from * w], (size_t)(from + 1) * sizeof *comp);
+    memcpy(id, &ls->hid[(size_t)from * w], (size_t)(from + 1) * sizeof *id);
     for (int i = from; i < m0; i++) {
-        int q = 0, nh = i + 1;
-        for (int j = 1; j < nh; j++)
-            if (comp[j] < comp[q])
-                q = j;
+        int q = id[0], nh = i + 1;
         int k = ord[i];
-        double c = comp[q], h = as_hold_at(a->L, c, a->cr[k]);
-        comp[q] = as_slot_after(c, q == 0 ? ls->s_src : a->cs[ord[q - 1]]);
-        comp[nh] = as_slot_after(h, a->cs[k]);
+        double c = comp[0], h = as_hold_at(a->L, c, a->cr[k]);
+        ls_sift(comp, id, nh, 0, as_slot_after(c, q == 0 ? ls->s_src : a->cs[ord[q - 1]]), q, false);
+        ls_sift(comp, id, nh + 1, nh, as_slot_after(h, a->cs[k]), nh, true);
         ms = dmax(ms, h);
         total += h;
         if (ms > stop)
             return INFINITY;
         if (rec) {
             memcpy(&ls->comp[(size_t)(i + 1) * w], comp, (size_t)(nh + 1) * sizeof *comp);
+            memcpy(&ls->hid[(size_t)(i + 1) * w], id, (size_t)(nh + 1) * sizeof *id);
             ls->pms[i + 1] = ms;
             ls->psum[i + 1] = total;
         }
@@ -987,9 +1104,11 @@ static void as_improve(const struct as_ctx *a, double s_src, int *order, double 
     size_t w = (size_t)m0 + 1;
     struct as_ls ls = {a, s_src, m0, xmalloc((size_t)m0 * sizeof(int)), xmalloc((size_t)m0 * sizeof(int)),
                        xmalloc(w * w * sizeof(double)), xmalloc(w * sizeof(double)),
-                       xmalloc(w * sizeof(double)), xmalloc(w * sizeof(double)), 0,
+                       xmalloc(w * sizeof(double)), xmalloc(w * sizeof(double)),
+                       xmalloc(w * w * sizeof(int)), xmalloc(w * sizeof(int)), 0,
                        AS_LS_WORK / ((double)m0 * (double)m0 + 1), lim};
     ls.comp[0] = as_slot_after(0, s_src);
+    ls.hid[0] = 0;
     ls.pms[0] = ls.psum[0] = 0;
     memcpy(ls.order, order, (size_t)m0 * sizeof *order);
     double sum, cur = ls_eval(&ls, ls.order, 0, INFINITY, true, &sum);
@@ -1023,6 +1142,8 @@ static void as_improve(const struct as_ctx *a, double s_src, int *order, double 
     free(ls.pms);
     free(ls.psum);
     free(ls.work);
+    free(ls.hid);
+    free(ls.wid);
 }
 
 static double recv_of(const struct as_input *in, int p)
@@ -1159,6 +1280,10 @@ static void as_buffers(struct as_ctx *a)
     a->chain = xmalloc((size_t)m0 * (size_t)K * sizeof *a->chain);
     a->rr = xmalloc((size_t)K * sizeof *a->rr);
     a->cinv = xmalloc((size_t)K * sizeof *a->cinv);
+    a->pb = xmalloc((size_t)m0 * sizeof *a->pb);
+    a->pinv = xmalloc((size_t)m0 * sizeof *a->pinv);
+    a->take = xmalloc((size_t)K * sizeof *a->take);
+    a->dlmask = xmalloc((size_t)m0 * sizeof *a->dlmask);
     a->rate_on = false;
     for (int k = 0; k < K; k++) {
         a->cinv[k] = 1 / a->cs[k];
@@ -1259,6 +1384,10 @@ void opt_as_solve(const struct as_input *in, struct limits *lim, struct result *
     free(a.chain);
     free(a.rr);
     free(a.cinv);
+    free(a.pb);
+    free(a.pinv);
+    free(a.take);
+    free(a.dlmask);
     free(a.cw);
     free(a.bucket);
     free(a.use);
