@@ -957,10 +957,9 @@ static double as_eval(const struct as_ctx *a, double s_src, const int *order, do
 /*
  * The local search's schedules, receiver by receiver: row i of comp holds
  * the next slot of each holder before receiver i of order (the source,
- * then the first i receivers) as a binary heap ordered by (slot, holder),
- * hid the holders, pms[i] and psum[i] the makespan and the sum of holds of
- * the first i.  A trial that differs from order from position p on is
- * evaluated from row p alone.
+ * then the first i receivers), pms[i] and psum[i] the makespan and the sum
+ * of holds of the first i.  A trial that differs from order from position
+ * p on is evaluated from row p alone.
  */
 struct as_ls {
     const struct as_ctx *a;
@@ -968,51 +967,15 @@ struct as_ls {
     int m0;
     int *order, *trial;
     double *comp, *pms, *psum, *work;   /* work: a trial's row */
-    int *hid, *wid;         /* the holders of comp's rows and of work */
     long long evals;        /* trials evaluated, against budget */
     double budget;
     const struct limits *lim;
 };
 
-/* Does holder (v, i) come out of the heap before (w, j)? */
-static inline bool ls_first(double v, int i, double w, int j)
-{
-    return v < w || (v == w && i < j);
-}
-
-/* Put holder id with next slot v at place i of the heap (val, id) of n
- * entries, moving down (up: false) or up from i. O(log n). */
-static void ls_sift(double *val, int *id, int n, int i, double v, int h, bool up)
-{
-    if (up)
-        while (i > 0 && ls_first(v, h, val[(i - 1) / 2], id[(i - 1) / 2])) {
-            val[i] = val[(i - 1) / 2];
-            id[i] = id[(i - 1) / 2];
-            i = (i - 1) / 2;
-        }
-    else
-        for (;;) {
-            int j = 2 * i + 1;
-            if (j >= n)
-                break;
-            if (j + 1 < n && ls_first(val[j + 1], id[j + 1], val[j], id[j]))
-                j++;
-            if (!ls_first(val[j], id[j], v, h))
-                break;
-            val[i] = val[j];
-            id[i] = id[j];
-            i = j;
-        }
-    val[i] = v;
-    id[i] = h;
-}
-
 /* Makespan and sum of holds (*sum) of ord, which agrees with ls->order
  * before position from; with rec, rows from + 1.. of ls are rewritten (ord
  * is then ls->order).  Gives up (INFINITY) as soon as the makespan passes
- * stop: a trial no better need not be finished.  The holder whose next slot
- * is least, the lowest of equal ones, serves (as_eval's rule: the heap's
- * order breaks ties by holder). O(m0 log m0). */
+ * stop: a trial no better need not be finished. O(m0^2). */
 static double ls_eval(struct as_ls *ls, const int *ord, int from, double stop, bool rec, double *sum)
 {
     const struct as_ctx *a = ls->a;
@@ -1020,22 +983,22 @@ static double ls_eval(struct as_ls *ls, const int *ord, int from, double stop, b
     size_t w = (size_t)m0 + 1;
     double ms = ls->pms[from], total = ls->psum[from];
     double *comp = ls->work;
-    int *id = ls->wid;
     memcpy(comp, &ls->comp[(size_t)from * w], (size_t)(from + 1) * sizeof *comp);
-    memcpy(id, &ls->hid[(size_t)from * w], (size_t)(from + 1) * sizeof *id);
     for (int i = from; i < m0; i++) {
-        int q = id[0], nh = i + 1;
+        int q = 0, nh = i + 1;
+        for (int j = 1; j < nh; j++)
+            if (comp[j] < comp[q])
+                q = j;
         int k = ord[i];
-        double c = comp[0], h = as_hold_at(a->L, c, a->cr[k]);
-        ls_sift(comp, id, nh, 0, as_slot_after(c, q == 0 ? ls->s_src : a->cs[ord[q - 1]]), q, false);
-        ls_sift(comp, id, nh + 1, nh, as_slot_after(h, a->cs[k]), nh, true);
+        double c = comp[q], h = as_hold_at(a->L, c, a->cr[k]);
+        comp[q] = as_slot_after(c, q == 0 ? ls->s_src : a->cs[ord[q - 1]]);
+        comp[nh] = as_slot_after(h, a->cs[k]);
         ms = dmax(ms, h);
         total += h;
         if (ms > stop)
             return INFINITY;
         if (rec) {
             memcpy(&ls->comp[(size_t)(i + 1) * w], comp, (size_t)(nh + 1) * sizeof *comp);
-            memcpy(&ls->hid[(size_t)(i + 1) * w], id, (size_t)(nh + 1) * sizeof *id);
             ls->pms[i + 1] = ms;
             ls->psum[i + 1] = total;
         }
@@ -1104,11 +1067,9 @@ static void as_improve(const struct as_ctx *a, double s_src, int *order, double 
     size_t w = (size_t)m0 + 1;
     struct as_ls ls = {a, s_src, m0, xmalloc((size_t)m0 * sizeof(int)), xmalloc((size_t)m0 * sizeof(int)),
                        xmalloc(w * w * sizeof(double)), xmalloc(w * sizeof(double)),
-                       xmalloc(w * sizeof(double)), xmalloc(w * sizeof(double)),
-                       xmalloc(w * w * sizeof(int)), xmalloc(w * sizeof(int)), 0,
+                       xmalloc(w * sizeof(double)), xmalloc(w * sizeof(double)), 0,
                        AS_LS_WORK / ((double)m0 * (double)m0 + 1), lim};
     ls.comp[0] = as_slot_after(0, s_src);
-    ls.hid[0] = 0;
     ls.pms[0] = ls.psum[0] = 0;
     memcpy(ls.order, order, (size_t)m0 * sizeof *order);
     double sum, cur = ls_eval(&ls, ls.order, 0, INFINITY, true, &sum);
@@ -1142,8 +1103,6 @@ static void as_improve(const struct as_ctx *a, double s_src, int *order, double 
     free(ls.pms);
     free(ls.psum);
     free(ls.work);
-    free(ls.hid);
-    free(ls.wid);
 }
 
 static double recv_of(const struct as_input *in, int p)
