@@ -5,7 +5,8 @@
 # to check hetcast's optima and to time a constraint solver beside it.
 # OR-tools' CP-SAT is neither a Debian package nor on the npm registry, the
 # two sources this project's machines reach; Gecode is the CP solver Debian
-# ships, and the model is CP-SAT's kind: no-overlap per send port.
+# ships.  The model says what a CP-SAT model would (a send port sends one
+# message at a time) as all-different (sender, place) pairs.
 #
 # Not run by the tests or CI.
 # Run:   bench/cp_broadcast.sh TABLE.csv [SECONDS]     (time limit, default 10)

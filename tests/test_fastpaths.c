@@ -608,9 +608,6 @@ static void test_csv_switch(void)
 
 /* ---- fef: sched/fef_fast.c against the readable scan, event by event ---- */
 
-/* A node table of n nodes; kind 0: two-decimal times, 1: small integers
- * (many ties), 2: times whose sums round together (1 and 1 + 2^-52 plus 4
- * make the same double), 3: zero costs. */
 /* c finished (its warnings dropped). */
 static struct cluster *cluster_done(struct cluster *c)
 {
@@ -621,6 +618,9 @@ static struct cluster *cluster_done(struct cluster *c)
     return c;
 }
 
+/* A node table of n nodes; kind 0: two-decimal times, 1: small integers
+ * (many ties), 2: times whose sums round together (1 and 1 + 2^-52 plus 4
+ * make the same double), 3: zero costs. */
 static struct cluster *fef_cluster(int n, int kind, uint64_t seed)
 {
     static const double close[4] = {1.0, 1.0 + 0x1p-52, 1.0 + 0x1p-51, 3.0};
